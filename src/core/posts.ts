@@ -25,19 +25,20 @@ export interface ParsedPosts {
 const POST_START = /^\s*\[(\d+)\]\s?(.*)$/;
 const LABELLED = /^\s*([A-Za-z][A-Za-z _-]{0,30}|[\u4e00-\u9fff]{1,8})\s*[:：]\s?(.*)$/;
 
-/** Tags in a `Tags:` value: `#话题#` (Weibo), `#话题` (Xiaohongshu, Toutiao), or comma/space separated values. */
+/**
+ * Tags in a `Tags:` value: `#话题#` (Weibo), `#话题` (Xiaohongshu, Toutiao), or values separated by ASCII `,` `;` `|`.
+ * Chinese punctuation is not a separator: Zhihu tags are whole question titles.
+ */
 export function splitTags(value: string): string[] {
-  const v = value.trim();
-  if (v === '') return [];
-  if (/^#[^#]+#/.test(v)) {
-    const weibo = v.match(/#[^#]+#/g);
-    if (weibo) return weibo.map((t) => t.trim());
+  const out: string[] = [];
+  for (const part of value.split(/\s*[,;|]\s*/)) {
+    const p = part.trim();
+    if (p === '') continue;
+    if (/^(#[^#]+#\s*)+$/.test(p)) out.push(...(p.match(/#[^#]+#/g) ?? []));
+    else if (p.startsWith('#')) out.push(...p.split(/\s+(?=#)/));
+    else out.push(p);
   }
-  const parts = v.split(/\s*[,，;；|]\s*/).map((t) => t.trim()).filter(Boolean);
-  if (parts.length === 1 && /^#/.test(parts[0]) && /\s#/.test(parts[0])) {
-    return parts[0].split(/\s+(?=#)/).map((t) => t.trim());
-  }
-  return parts;
+  return out;
 }
 
 export function parsePosts(text: string): ParsedPosts {

@@ -1,0 +1,92 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { formatDiagnostic, hasErrors } from '../core/diagnostics';
+import { loadBenchmark } from '../core/load';
+import { scoreRun } from '../core/runScore';
+import { evalReport, paperTables, scoreJson } from '../core/tables';
+import type { Benchmark } from '../core/types';
+
+export class UsageError extends Error {}
+
+export interface CliOptions {
+  run?: string[];
+  json?: boolean;
+  'write-reports'?: boolean;
+  method?: string;
+  out?: string;
+  seed?: string;
+}
+
+function needDir(args: string[], command: string): string {
+  const [dir, extra] = args;
+  if (!dir) throw new UsageError(`${command} needs a benchmark folder or tasks file`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  if (!existsSync(dir)) throw new Error(`${dir}: no such file or folder`);
+  return dir;
+}
+
+const print = (text: string) => process.stdout.write(text + '\n');
+
+export async function runCommand(command: string, args: string[], opts: CliOptions): Promise<number> {
+  switch (command) {
+    case 'score':
+      return score(needDir(args, command), opts);
+    case 'validate':
+      return validate(needDir(args, command), opts);
+    case 'baseline':
+      return baseline(needDir(args, command), opts);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function score(dir: string, opts: CliOptions): Promise<number> {
+  const bench = await loadBenchmark(dir, { runs: opts.run });
+  for (const name of opts.run ?? []) {
+    if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
+  }
+  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
+  if (opts['write-reports']) {
+    for (const s of scores) {
+      const run = bench.runs.get(s.name);
+      for (const [platform, rel] of run?.files ?? []) {
+        const text = evalReport(s, platform);
+        if (text) writeFileSync(join(bench.root, dirname(rel), `eval_report_${platform}.txt`), text);
+      }
+    }
+  }
+  if (opts.json) print(JSON.stringify(scoreJson(scores)));
+  else if (scores.length === 0) print(`No runs under ${join(bench.root, 'results')}.`);
+  else print(paperTables(scores));
+  return exitFor(bench, !opts.json);
+}
+
+/** Errors make the exit status 1; the score is still printed. Diagnostics go to stderr when asked. */
+function exitFor(bench: Benchmark, summarize: boolean): number {
+  const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = bench.diagnostics.length - errors;
+  if (summarize && bench.diagnostics.length) {
+    process.stderr.write(`${errors} error(s), ${warnings} warning(s); run \`persona-lab validate\` for details\n`);
+  }
+  return hasErrors(bench.diagnostics) ? 1 : 0;
+}
+
+async function validate(dir: string, opts: CliOptions): Promise<number> {
+  const bench = await loadBenchmark(dir);
+  const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
+  const steps = [...bench.users.values()].reduce((n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0), 0);
+  if (opts.json) {
+    print(JSON.stringify({ users, steps, diagnostics: bench.diagnostics }));
+  } else {
+    for (const d of bench.diagnostics) print(formatDiagnostic(d));
+    const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
+    print(`${users} users, ${steps} steps, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`);
+  }
+  return hasErrors(bench.diagnostics) ? 1 : 0;
+}
+
+async function baseline(dir: string, opts: CliOptions): Promise<number> {
+  void dir;
+  void opts;
+  throw new Error('baseline: not available yet');
+}

@@ -1,0 +1,58 @@
+// The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
+import { parseArgs } from 'node:util';
+import { runCommand, UsageError } from './commands';
+
+const USAGE = `Usage: persona-lab <command> [options]
+
+Commands:
+  score <dir> [--run NAME]... [--json] [--write-reports]   the paper's tables (or the JSON contract) per run
+  validate <dir> [--json]                                  every located problem in the benchmark's files
+  baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
+                                                           history-frequency, recent-batch)
+
+Exit status: 0 clean, 1 when errors were found, 2 on a usage error.`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        run: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        'write-reports': { type: 'boolean' },
+        method: { type: 'string' },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`persona-lab: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return command || parsed.values.help ? 0 : 2;
+  }
+  try {
+    return await runCommand(command, rest, parsed.values);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`persona-lab: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`persona-lab: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`persona-lab: ${String(err)}\n`);
+    process.exit(1);
+  },
+);

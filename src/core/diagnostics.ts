@@ -1,0 +1,43 @@
+// Collects located diagnostics while loading; bad input never throws.
+import type { Diagnostic, Severity } from './types';
+
+export class DiagnosticSink {
+  readonly items: Diagnostic[] = [];
+  constructor(readonly file: string) {}
+
+  add(severity: Severity, line: number, field: string, message: string): void {
+    this.items.push({ severity, file: this.file, line, field, message });
+  }
+  error(line: number, field: string, message: string): void {
+    this.add('error', line, field, message);
+  }
+  warn(line: number, field: string, message: string): void {
+    this.add('warning', line, field, message);
+  }
+}
+
+/** `file:line field: message`, the one-line form used by the CLI and logs. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}` : d.file;
+  return `${where}: ${d.severity}: ${d.field ? d.field + ': ' : ''}${d.message}`;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** Reads `obj[key]` from an unknown value without trusting its shape. */
+export function field(obj: unknown, key: string): unknown {
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj)
+    ? (obj as Record<string, unknown>)[key]
+    : undefined;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Python-style int check: a JSON number with no fractional part (json.loads gives int for `3`, float for `3.0`). */
+export function isInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}

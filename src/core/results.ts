@@ -1,0 +1,135 @@
+// Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
+import { DiagnosticSink, isInt, isRecord } from './diagnostics';
+import { parseLine, pyNumber, readLines } from './jsonl';
+import { scoreStep } from './score';
+import { describe, type Interner } from './tasks';
+import { METRIC_KEYS, type Platform, type StepMetrics, type StepResult, type User, type UserResult } from './types';
+
+export async function readResultsFile(
+  absPath: string,
+  relPath: string,
+  platform: Platform,
+  users: ReadonlyMap<string, User> | undefined,
+  sink: DiagnosticSink,
+  intern: Interner,
+  onProgress?: (bytes: number) => void,
+): Promise<Map<string, UserResult>> {
+  const results = new Map<string, UserResult>();
+  await readLines(
+    absPath,
+    (raw) => {
+      const parsed = parseLine(raw.bytes);
+      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
+      const value = parsed.value;
+      if (!isRecord(value)) return sink.error(raw.line, '', `expected a JSON object, got ${describe(value)}`);
+      if (typeof value.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+      if (!Array.isArray(value.steps)) {
+        return sink.error(raw.line, 'steps', `expected an array, got ${describe(value.steps)}`);
+      }
+      const user = users?.get(value.user_id);
+      if (!user) {
+        return sink.warn(raw.line, 'user_id', `unknown user ${value.user_id} (not in the ${platform} tasks); ignored`);
+      }
+      if (results.has(value.user_id)) {
+        return sink.warn(raw.line, 'user_id', `duplicate result row for ${value.user_id}; the later one is ignored`);
+      }
+      const result: UserResult = {
+        userId: value.user_id,
+        platform,
+        username: typeof value.username === 'string' ? value.username : '',
+        steps: new Map(),
+        file: relPath,
+        line: raw.line,
+      };
+      value.steps.forEach((s, i) => {
+        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, intern);
+        if (!step) return;
+        if (result.steps.has(step.stepId)) {
+          sink.warn(raw.line, `steps[${i}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
+          return;
+        }
+        result.steps.set(step.stepId, step);
+      });
+      results.set(value.user_id, result);
+    },
+    onProgress,
+  );
+  return results;
+}
+
+function readStepResult(
+  value: unknown,
+  at: string,
+  line: number,
+  user: User,
+  sink: DiagnosticSink,
+  intern: Interner,
+): StepResult | null {
+  if (!isRecord(value)) {
+    sink.error(line, at, `expected an object, got ${describe(value)}`);
+    return null;
+  }
+  if (!isInt(value.step_id)) {
+    sink.error(line, `${at}.step_id`, `expected an integer, got ${describe(value.step_id)}`);
+    return null;
+  }
+  const task = user.steps.find((s) => s.stepId === value.step_id);
+  if (!task) {
+    sink.warn(line, `${at}.step_id`, `user ${user.userId} has no step ${value.step_id}; ignored`);
+    return null;
+  }
+  let prediction: unknown[] = [];
+  if (Array.isArray(value.prediction)) {
+    prediction = value.prediction.map((p) => (typeof p === 'string' ? intern.get(p) : p));
+  } else {
+    sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
+  }
+  const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
+  const recomputed = scoreStep(task.split, prediction);
+  if (stored !== undefined && !sameMetrics(stored, recomputed)) {
+    sink.warn(line, `${at}.metrics`, `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`);
+  }
+  return {
+    stepId: value.step_id,
+    prediction,
+    storedMetrics: stored,
+    reasoning: typeof value.reasoning === 'string' ? value.reasoning : '',
+    personaSummary: typeof value.persona_summary === 'string' ? value.persona_summary : '',
+    line,
+  };
+}
+
+/** undefined when absent or unreadable (reported), null when the file says null. */
+function readMetrics(value: unknown, at: string, line: number, sink: DiagnosticSink): StepMetrics | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (!isRecord(value)) {
+    sink.warn(line, at, `expected an object or null, got ${describe(value)}`);
+    return undefined;
+  }
+  const out = {} as StepMetrics;
+  for (const key of METRIC_KEYS) {
+    const n = pyNumber(value[key]);
+    if (n === undefined) {
+      sink.warn(line, `${at}.${key}`, `expected a number, got ${describe(value[key])}`);
+      return undefined;
+    }
+    out[key] = n;
+  }
+  return out;
+}
+
+const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9);
+
+function sameMetrics(a: StepMetrics | null, b: StepMetrics | null): boolean {
+  if (a === null || b === null) return a === b;
+  return METRIC_KEYS.every((k) => close(a[k], b[k]));
+}
+
+function metricsDiff(stored: StepMetrics | null, recomputed: StepMetrics | null): string {
+  if (stored === null) return 'stored null, the step is scored';
+  if (recomputed === null) return 'stored values, but the step has no positives';
+  return METRIC_KEYS.filter((k) => !close(stored[k], recomputed[k]))
+    .map((k) => `${k} ${stored[k]} vs ${recomputed[k]}`)
+    .join(', ');
+}

@@ -1,0 +1,108 @@
+// The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
+import type { RunScore } from './runScore';
+import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
+
+export const PLATFORM_LABELS: Record<Platform, string> = {
+  weibo: 'Weibo',
+  xiaohongshu: 'Xiaohongshu',
+  toutiao: 'Toutiao',
+  zhihu: 'Zhihu',
+  douban: 'Douban',
+};
+
+const orNull = (x: number) => (Number.isFinite(x) ? x : null);
+
+export interface ScoreJson {
+  runs: {
+    name: string;
+    platforms: Record<string, Record<string, number | null>>;
+    avg: Record<string, number | null>;
+  }[];
+}
+
+export function scoreJson(scores: readonly RunScore[]): ScoreJson {
+  return {
+    runs: scores.map((s) => {
+      const platforms: Record<string, Record<string, number | null>> = {};
+      for (const [platform, p] of s.platforms) {
+        const row: Record<string, number | null> = { users: p.users, steps: p.steps };
+        for (const key of METRIC_KEYS) row[key] = orNull(p.metrics[key]);
+        row.F1NS = orNull(p.f1ns);
+        platforms[platform] = row;
+      }
+      const avg: Record<string, number | null> = {};
+      for (const key of METRIC_KEYS) avg[key] = orNull(s.avg[key]);
+      avg.F1NS = orNull(s.avg.F1NS);
+      return { name: s.name, platforms, avg };
+    }),
+  };
+}
+
+const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : (100 * x).toFixed(2));
+
+interface Column {
+  head: string;
+  value: (s: RunScore) => number | undefined;
+}
+
+function platformColumns(scores: readonly RunScore[]): Platform[] {
+  return PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
+}
+
+function renderTable(title: string, scores: readonly RunScore[], columns: Column[]): string {
+  const header = ['Run', ...columns.map((c) => c.head)];
+  const rows = scores.map((s) => [s.name, ...columns.map((c) => pct(c.value(s)))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+/** Table 4: Recall and F1^NS per platform plus Avg.; Table 5: R_stab and R_nov; Table 6: the four error rates. */
+export function paperTables(scores: readonly RunScore[]): string {
+  const platforms = platformColumns(scores);
+  const per = (key: (typeof METRIC_KEYS)[number] | 'F1NS', short: string): Column[] => [
+    ...platforms.map((p) => ({
+      head: `${PLATFORM_LABELS[p]} ${short}`,
+      value: (s: RunScore) => {
+        const ps = s.platforms.get(p);
+        return ps ? (key === 'F1NS' ? ps.f1ns : ps.metrics[key]) : undefined;
+      },
+    })),
+  ];
+  const interleave = (a: Column[], b: Column[]) => a.flatMap((c, i) => [c, b[i]]);
+  const t4 = interleave(per('Recall', 'R'), per('F1NS', 'F1NS'));
+  t4.push({ head: 'Avg. R', value: (s) => s.avg.Recall }, { head: 'Avg. F1NS', value: (s) => s.avg.F1NS });
+  const t5 = interleave(per('Recall_Stability', 'R_stab'), per('Recall_Novelty', 'R_nov'));
+  t5.push(
+    { head: 'Avg. R_stab', value: (s) => s.avg.Recall_Stability },
+    { head: 'Avg. R_nov', value: (s) => s.avg.Recall_Novelty },
+  );
+  const t6: Column[] = [];
+  for (const p of platforms) {
+    for (const [key, short] of [['Error_Decay', 'E_decay'], ['Error_Peer', 'E_peer'], ['Error_Viral', 'E_viral'], ['Error_Random', 'E_rand']] as const) {
+      t6.push({ head: `${PLATFORM_LABELS[p]} ${short}`, value: (s) => s.platforms.get(p)?.metrics[key] });
+    }
+  }
+  return [
+    renderTable('Table 4. Recall and F1^NS (%), two-level macro average', scores, t4),
+    renderTable('Table 5. Stability and novelty recall (%)', scores, t5),
+    renderTable('Table 6. Error rates by distractor class (%)', scores, t6),
+  ].join('\n\n');
+}
+
+/** `eval_report_<platform>.txt` in the reference runner's plain-text shape. */
+export function evalReport(score: RunScore, platform: Platform): string | null {
+  const p = score.platforms.get(platform);
+  if (!p) return null;
+  const lines = [
+    `Evaluation Report: ${score.name} on ${platform}`,
+    '='.repeat(50),
+    'Overall Macro Average:',
+    ...METRIC_KEYS.map((k) => `  ${k}: ${pct(p.metrics[k])}%`),
+    '-'.repeat(50),
+    `Users: ${p.users} | Total Steps: ${p.steps}`,
+    `F1^NS: ${pct(p.f1ns)}%`,
+    '',
+  ];
+  return lines.join('\n');
+}

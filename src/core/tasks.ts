@@ -1,0 +1,200 @@
+// Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
+import { DiagnosticSink, isInt, isRecord } from './diagnostics';
+import { parseLine, readLines } from './jsonl';
+import { META_KEYS, POOL_CLASSES, type LineRef, type Platform, type PoolSplit, type Step, type User } from './types';
+
+/** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
+export class Interner {
+  private readonly table = new Map<string, string>();
+  get(s: string): string {
+    const hit = this.table.get(s);
+    if (hit !== undefined) return hit;
+    this.table.set(s, s);
+    return s;
+  }
+}
+
+export async function readTasksFile(
+  absPath: string,
+  relPath: string,
+  platform: Platform,
+  sink: DiagnosticSink,
+  intern: Interner,
+  onProgress?: (bytes: number) => void,
+): Promise<Map<string, User>> {
+  const users = new Map<string, User>();
+  const firstLine = new Map<string, number>();
+  await readLines(
+    absPath,
+    (raw) => {
+      const parsed = parseLine(raw.bytes);
+      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
+      const ref: LineRef = { file: absPath, offset: raw.offset, length: raw.bytes.length, line: raw.line };
+      const user = readUser(parsed.value, ref, relPath, platform, sink, intern);
+      if (!user) return;
+      const seen = firstLine.get(user.userId);
+      if (seen !== undefined) {
+        sink.warn(raw.line, 'user_id', `duplicate user id ${user.userId} (first on line ${seen}); this line is ignored`);
+        return;
+      }
+      firstLine.set(user.userId, raw.line);
+      users.set(user.userId, user);
+    },
+    onProgress,
+  );
+  return users;
+}
+
+function readUser(
+  value: unknown,
+  ref: LineRef,
+  relPath: string,
+  platform: Platform,
+  sink: DiagnosticSink,
+  intern: Interner,
+): User | null {
+  const line = ref.line;
+  if (!isRecord(value)) {
+    sink.error(line, '', `expected a JSON object, got ${describe(value)}`);
+    return null;
+  }
+  if (typeof value.user_id !== 'string' || value.user_id === '') {
+    sink.error(line, 'user_id', 'missing or not a string; the line is skipped');
+    return null;
+  }
+  if (!Array.isArray(value.prediction_tasks)) {
+    sink.error(line, 'prediction_tasks', `expected an array, got ${describe(value.prediction_tasks)}; the line is skipped`);
+    return null;
+  }
+  if (value.platform !== undefined && value.platform !== platform) {
+    sink.warn(line, 'platform', `"${String(value.platform)}" in a ${platform} file`);
+  }
+  const bio = typeof value.bio === 'string' ? value.bio : '';
+  if (value.bio !== undefined && value.bio !== null && typeof value.bio !== 'string') {
+    sink.warn(line, 'bio', `expected a string, got ${describe(value.bio)}`);
+  }
+  const steps: Step[] = [];
+  const stepLine = new Map<number, number>();
+  value.prediction_tasks.forEach((task, index) => {
+    const step = readStep(task, index, line, sink, intern);
+    if (!step) return;
+    if (stepLine.has(step.stepId)) {
+      sink.warn(line, `prediction_tasks[${index}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
+      return;
+    }
+    stepLine.set(step.stepId, index);
+    steps.push(step);
+  });
+  const totalSteps = isInt(value.total_steps) ? value.total_steps : steps.length;
+  if (!isInt(value.total_steps)) {
+    sink.warn(line, 'total_steps', `expected an integer, got ${describe(value.total_steps)}`);
+  } else if (value.total_steps !== value.prediction_tasks.length) {
+    sink.warn(line, 'total_steps', `says ${value.total_steps} but ${value.prediction_tasks.length} steps are present`);
+  }
+  return {
+    userId: value.user_id,
+    platform,
+    username: typeof value.username === 'string' ? value.username : '',
+    bio,
+    totalSteps,
+    steps,
+    file: relPath,
+    ref,
+  };
+}
+
+function readStep(task: unknown, index: number, line: number, sink: DiagnosticSink, intern: Interner): Step | null {
+  const at = `prediction_tasks[${index}]`;
+  if (!isRecord(task)) {
+    sink.error(line, at, `expected an object, got ${describe(task)}; the step is skipped`);
+    return null;
+  }
+  if (!isInt(task.step_id)) {
+    sink.error(line, `${at}.step_id`, `expected an integer, got ${describe(task.step_id)}; the step is skipped`);
+    return null;
+  }
+  if (!isRecord(task.meta)) {
+    sink.error(line, `${at}.meta`, `missing or not an object; step ${task.step_id} is skipped`);
+    return null;
+  }
+  if (!Array.isArray(task.candidate_pool)) {
+    sink.error(line, `${at}.candidate_pool`, `expected an array; step ${task.step_id} is skipped`);
+    return null;
+  }
+  const pool = strings(task.candidate_pool, `${at}.candidate_pool`, line, sink, intern);
+  const split = {} as PoolSplit;
+  for (const cls of POOL_CLASSES) {
+    const key = META_KEYS[cls];
+    const list = task.meta[key];
+    if (list === undefined) {
+      sink.warn(line, `${at}.meta.${key}`, 'missing; taken as empty');
+      split[cls] = [];
+    } else if (!Array.isArray(list)) {
+      sink.warn(line, `${at}.meta.${key}`, `expected an array, got ${describe(list)}; taken as empty`);
+      split[cls] = [];
+    } else {
+      split[cls] = strings(list, `${at}.meta.${key}`, line, sink, intern);
+    }
+  }
+  checkSplit(split, pool, `${at}`, line, sink);
+  return {
+    stepId: task.step_id,
+    totalSteps: isInt(task.total_steps) ? task.total_steps : 0,
+    dateInput: typeof task.date_input === 'string' ? task.date_input : '',
+    dateTarget: typeof task.date_target === 'string' ? task.date_target : '',
+    pool,
+    split,
+    index,
+  };
+}
+
+function strings(list: unknown[], at: string, line: number, sink: DiagnosticSink, intern: Interner): string[] {
+  const out: string[] = [];
+  list.forEach((item, i) => {
+    if (typeof item === 'string') out.push(intern.get(item));
+    else sink.warn(line, `${at}[${i}]`, `non-string tag ${describe(item)} is ignored`);
+  });
+  return out;
+}
+
+function checkSplit(split: PoolSplit, pool: string[], at: string, line: number, sink: DiagnosticSink): void {
+  const owner = new Map<string, string>();
+  for (const cls of POOL_CLASSES) {
+    for (const tag of split[cls]) {
+      const prev = owner.get(tag);
+      if (prev !== undefined && prev !== META_KEYS[cls]) {
+        sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${prev} and ${META_KEYS[cls]}`);
+      }
+      owner.set(tag, META_KEYS[cls]);
+    }
+  }
+  const poolSet = new Set(pool);
+  const missing = pool.filter((t) => !owner.has(t));
+  const extra = [...owner.keys()].filter((t) => !poolSet.has(t));
+  if (missing.length || extra.length) {
+    const parts = [];
+    if (missing.length) parts.push(`pool tags in no meta list: ${quoteList(missing)}`);
+    if (extra.length) parts.push(`meta tags not in the pool: ${quoteList(extra)}`);
+    sink.warn(line, `${at}.meta`, `the meta lists' union is not the pool (${parts.join('; ')})`);
+  }
+  if (pool.length !== poolSet.size) sink.warn(line, `${at}.candidate_pool`, 'the pool has duplicate tags');
+  const positives = new Set([...split.tKeep, ...split.tNew]).size;
+  if (poolSet.size > 0 && positives * 4 !== poolSet.size) {
+    sink.warn(line, `${at}.meta`, `positives are ${positives} of ${poolSet.size} pool tags, not 25 %`);
+  }
+}
+
+function quoteList(tags: string[]): string {
+  const shown = tags.slice(0, 3).map((t) => `"${t}"`).join(', ');
+  return tags.length > 3 ? `${shown} and ${tags.length - 3} more` : shown;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'nothing';
+  const t = typeof value;
+  if (t === 'string') return `the string ${JSON.stringify(value).slice(0, 40)}`;
+  if (t === 'object') return 'an object';
+  return `${t} ${String(value)}`;
+}
