@@ -19,6 +19,12 @@ if (existsSync('src/extension/main.ts')) {
     external: ['vscode', 'better-sqlite3'],
   }));
 }
+if (existsSync('scripts/bench/main.ts')) {
+  jobs.push(build({
+    ...common, platform: 'node', format: 'cjs', entryPoints: ['scripts/bench/main.ts'], outfile: 'dist/bench.js',
+    external: ['better-sqlite3'],
+  }));
+}
 // One browser bundle per folder under webview/ that has a main.ts.
 if (existsSync('webview')) {
   for (const name of readdirSync('webview')) {
