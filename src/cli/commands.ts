@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/baselines';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics';
 import { loadBenchmark } from '../core/load';
 import { scoreRun } from '../core/runScore';
@@ -86,7 +87,12 @@ async function validate(dir: string, opts: CliOptions): Promise<number> {
 }
 
 async function baseline(dir: string, opts: CliOptions): Promise<number> {
-  void dir;
-  void opts;
-  throw new Error('baseline: not available yet');
+  if (!isBaselineMethod(opts.method)) {
+    throw new UsageError(`baseline needs --method, one of: ${Object.keys(BASELINES).join(', ')}`);
+  }
+  if (!opts.out) throw new UsageError('baseline needs --out NAME (the run folder under results/)');
+  const bench = await loadBenchmark(dir, { runs: [] });
+  const written = await writeBaselineRun(bench, opts.method, opts.out, { seed: opts.seed });
+  for (const path of written) print(`wrote ${path}`);
+  return exitFor(bench, true);
 }
