@@ -13,7 +13,8 @@ export const BASELINES = {
   },
   'history-frequency': {
     label: 'History frequency',
-    description: "Pool tags ranked by how often the user's earlier batches (steps 1..n-1) used them; ties by pool order.",
+    description:
+      "Pool tags ranked by how often the user's earlier batches (steps 1..n-1) used them; ties by pool order.",
   },
   'recent-batch': {
     label: 'Recent batch',
@@ -128,7 +129,9 @@ function pickStep(
     const picked = tags.slice(0, k);
     return {
       tags: picked,
-      persona: `Baseline random (seed ${seed}): no profile; picked ${picked.length} of ${pool.length} pool tags at random.`,
+      persona:
+        `Baseline random (seed ${seed}): no profile; ` +
+        `picked ${picked.length} of ${pool.length} pool tags at random.`,
       reasoning: `Seeded uniform draw of ${picked.length} distinct tags (k = ${k}) from the candidate pool.`,
     };
   }
@@ -150,7 +153,9 @@ function pickStep(
   const picked = ranked.slice(0, k);
   return {
     tags: picked,
-    persona: `Baseline recent-batch: pool tags of the current batch first, then pool order; top ${picked.length} taken.`,
+    persona:
+      'Baseline recent-batch: pool tags of the current batch first, then pool order; ' +
+      `top ${picked.length} taken.`,
     reasoning: `Tag counts in the Tags: lines of batch ${step.stepId}: ${describeCounts(ranked, counts, k)}`,
   };
 }
@@ -175,8 +180,15 @@ export function runBaseline(
   for (const [platform, users] of bench.users) {
     const records: ResultUserRecord[] = [];
     for (const user of users.values()) {
+      // history-frequency reads every earlier batch at every step: read each batch once per user.
+      const cache = new Map<Step, string>();
+      const cachedRead = (u: User, s: Step): string => {
+        let text = cache.get(s);
+        if (text === undefined) cache.set(s, (text = safeRead(u, s)));
+        return text;
+      };
       const steps: ResultStepRecord[] = user.steps.map((step, index) => {
-        const pick = pickStep(method, user, index, seed, safeRead);
+        const pick = pickStep(method, user, index, seed, cachedRead);
         return {
           step_id: step.stepId,
           prediction: pick.tags,

@@ -32,7 +32,10 @@ export const SLOT_NAMES = {
     description: 'The candidate pool as a JSON array, non-ASCII kept, Python json.dumps spacing.',
     need: 'required',
   },
-  total_steps: { description: "The user's number of steps (the reference passes it but does not use it).", need: 'optional' },
+  total_steps: {
+    description: "The user's number of steps (the reference passes it but does not use it).",
+    need: 'optional',
+  },
 } as const satisfies Record<string, SlotInfo>;
 
 export type SlotName = keyof typeof SLOT_NAMES;
@@ -105,7 +108,8 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 }
 
-export function slotValues(ctx: PromptContext): { values: Record<SlotName, string>; k: number } {
+export function slotValues(context: PromptContext): { values: Record<SlotName, string>; k: number } {
+  const ctx: Partial<PromptContext> = context ?? {};
   const pool = Array.isArray(ctx.pool) ? ctx.pool : [];
   const k = kForPool(pool.length);
   const info = platformContext(text(ctx.platform));

@@ -64,7 +64,8 @@ export function parseReply(raw: string, pool: readonly string[], k: number): Par
   const flags: ReplyFlag[] = [];
   const rawText = typeof raw === 'string' ? raw : String(raw ?? '');
   if (rawText.includes('```')) {
-    flags.push({ code: 'fenced', severity: 'info', message: 'The reply was wrapped in ``` code fences (removed before parsing).' });
+    const message = 'The reply was wrapped in ``` code fences (removed before parsing).';
+    flags.push({ code: 'fenced', severity: 'info', message });
   }
   const decoded = pyJsonLoads(cleanReply(rawText));
   if (!decoded.ok) {
@@ -74,7 +75,8 @@ export function parseReply(raw: string, pool: readonly string[], k: number): Par
   const obj = decoded.value;
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     const got = pyTypeName(obj);
-    flags.push({ code: 'not_object', severity: 'error', message: `The reply is a JSON ${got}, not an object.`, got });
+    const message = `The reply is a JSON ${got}, not an object.`;
+    flags.push({ code: 'not_object', severity: 'error', message, got });
     return { ok: false, value: null, parsed: obj, flags };
   }
   const rec = obj as Record<string, unknown>;
@@ -89,18 +91,23 @@ export function parseReply(raw: string, pool: readonly string[], k: number): Par
     if (key === 'predicted_tags') {
       if (!Array.isArray(v)) {
         const got = pyTypeName(v);
-        flags.push({ code: 'wrong_type', severity: 'error', message: `"predicted_tags" is a ${got}, not an array of strings.`, key, expected: 'array of strings', got });
+        const message = `"predicted_tags" is a ${got}, not an array of strings.`;
+        flags.push({ code: 'wrong_type', severity: 'error', message, key, expected: 'array of strings', got });
         continue;
       }
       value.predicted_tags = [...v];
       const bad = v.filter((t) => typeof t !== 'string');
       if (bad.length > 0) {
         const got = [...new Set(bad.map(pyTypeName))].join(', ');
-        flags.push({ code: 'wrong_type', severity: 'error', message: `"predicted_tags" has ${bad.length} non-string entr${bad.length === 1 ? 'y' : 'ies'} (${got}); they never match.`, key, expected: 'array of strings', got });
+        const what = bad.length === 1 ? 'entry' : 'entries';
+        const message = `"predicted_tags" has ${bad.length} non-string ${what} (${got}); they never match.`;
+        flags.push({ code: 'wrong_type', severity: 'error', message, key, expected: 'array of strings', got });
       }
     } else if (typeof v !== 'string') {
       const got = pyTypeName(v);
-      flags.push({ code: 'wrong_type', severity: key === 'persona_summary' ? 'error' : 'warning', message: `"${key}" is a ${got}, not a string.`, key, expected: 'string', got });
+      const severity = key === 'persona_summary' ? 'error' : 'warning';
+      const message = `"${key}" is a ${got}, not a string.`;
+      flags.push({ code: 'wrong_type', severity, message, key, expected: 'string', got });
     } else {
       value[key] = v;
     }
@@ -108,13 +115,15 @@ export function parseReply(raw: string, pool: readonly string[], k: number): Par
 
   const extra = Object.keys(rec).filter((key) => !(REPLY_KEYS as readonly string[]).includes(key));
   if (extra.length > 0) {
-    flags.push({ code: 'extra_keys', severity: 'info', message: `Keys the format does not have: ${extra.join(', ')}.`, keys: extra });
+    const message = `Keys the format does not have: ${extra.join(', ')}.`;
+    flags.push({ code: 'extra_keys', severity: 'info', message, keys: extra });
   }
 
   if (Object.hasOwn(rec, 'predicted_tags') && Array.isArray(rec.predicted_tags)) {
     const tags = value.predicted_tags;
     if (tags.length !== k) {
-      flags.push({ code: 'count', severity: 'warning', message: `${tags.length} tag${tags.length === 1 ? '' : 's'} predicted, ${k} asked for.`, got: tags.length, expected: k });
+      const message = `${tags.length} tag${tags.length === 1 ? '' : 's'} predicted, ${k} asked for.`;
+      flags.push({ code: 'count', severity: 'warning', message, got: tags.length, expected: k });
     }
     const seen = new Set<string>();
     const dups = new Set<string>();
@@ -127,15 +136,18 @@ export function parseReply(raw: string, pool: readonly string[], k: number): Par
       if (!inPool.has(t)) outside.add(t);
     }
     if (dups.size > 0) {
-      flags.push({ code: 'duplicates', severity: 'warning', message: `Repeated tags (counted once): ${[...dups].join(', ')}.`, tags: [...dups] });
+      const message = `Repeated tags (counted once): ${[...dups].join(', ')}.`;
+      flags.push({ code: 'duplicates', severity: 'warning', message, tags: [...dups] });
     }
     if (outside.size > 0) {
-      flags.push({ code: 'out_of_pool', severity: 'warning', message: `Tags not in the candidate pool (never matched): ${[...outside].join(', ')}.`, tags: [...outside] });
+      const message = `Tags not in the candidate pool (never matched): ${[...outside].join(', ')}.`;
+      flags.push({ code: 'out_of_pool', severity: 'warning', message, tags: [...outside] });
     }
   }
 
   if (typeof rec.persona_summary === 'string' && pyStrip(rec.persona_summary) === '') {
-    flags.push({ code: 'empty_persona', severity: 'warning', message: 'Empty persona_summary: the next step keeps the previous persona.' });
+    const message = 'Empty persona_summary: the next step keeps the previous persona.';
+    flags.push({ code: 'empty_persona', severity: 'warning', message });
   }
   return { ok: true, value, parsed: obj, flags };
 }
@@ -154,10 +166,8 @@ export function errorRecord(message: string): ErrorRecord {
  * Persona for step n+1 in "full persona" mode: the reply's persona_summary when it is a non-empty string
  * (Python truthiness, so whitespace counts as non-empty), otherwise the persona step n received.
  */
-export function threadPersona(
-  prevPersonaGiven: string | null,
-  reply: { persona_summary?: unknown } | null | undefined,
-): string | null {
-  const p = reply?.persona_summary;
+export function threadPersona(prevPersonaGiven: string | null, reply: unknown): string | null {
+  if (typeof reply !== 'object' || reply === null) return prevPersonaGiven;
+  const p = (reply as Record<string, unknown>).persona_summary;
   return typeof p === 'string' && p !== '' ? p : prevPersonaGiven;
 }
