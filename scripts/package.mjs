@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Packages the extension into persona-lab.vsix (repo root, gitignored) with @vscode/vsce, offline.
+//
+// better-sqlite3 is a native module that esbuild keeps external, so it must ship inside the .vsix. vsce runs
+// in dependency mode (it lists production dependencies with `npm list`, offline) and .vscodeignore whitelists
+// what ships: dist/, media/, package.json, README/CHANGELOG/LICENSE, and the run-time files of better-sqlite3,
+// bindings and file-uri-to-path. The result is checked entry by entry afterwards.
+//
+// The shipped better_sqlite3.node is the one `npm ci` built for this machine's Node: it loads in code-server's
+// extension host (system Node 20), not in desktop VS Code's Electron (different ABI).
+//
+// Usage: node scripts/package.mjs [--out <file.vsix>] [--root <extension folder>]
+//   --root is for trying the packaging on another extension folder; .vscodeignore is always this repo's.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+function fail(msg) {
+  console.error(`[package] ERROR: ${msg}`);
+  process.exit(1);
+}
+
+const root = resolve(arg('--root', repo));
+const out = resolve(arg('--out', process.env.PERSONA_LAB_VSIX || join(repo, 'persona-lab.vsix')));
+const ignoreFile = join(repo, '.vscodeignore');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// --- preconditions: fail early with a useful message instead of a .vsix that cannot activate -------------------
+const main = manifest.main ? manifest.main.replace(/^\.\//, '') : undefined;
+if (main && !existsSync(join(root, main))) {
+  fail(`${main} (package.json "main") does not exist: run \`npm run build\` first` +
+    (existsSync(join(root, 'src/extension/main.ts')) ? '' : ' (and src/extension/main.ts must exist)'));
+}
+const nativeRel = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+const needsSqlite = Boolean(manifest.dependencies?.['better-sqlite3']);
+if (needsSqlite && !existsSync(join(root, nativeRel))) {
+  fail(`${nativeRel} is missing: run \`npm ci\` (it builds better-sqlite3 for this Node)`);
+}
+const hasLicense = ['LICENSE', 'LICENSE.md', 'LICENSE.txt'].some((f) => existsSync(join(root, f)));
+if (!hasLicense) console.warn('[package] warning: no LICENSE file; packaging with --skip-license');
+if (!existsSync(join(root, 'README.md'))) console.warn('[package] warning: no README.md');
+
+// --- vsce ---------------------------------------------------------------------------------------------------
+const require = createRequire(join(repo, 'package.json'));
+const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
+const args = [vsce, 'package', '--out', out, '--ignoreFile', ignoreFile, '--allow-missing-repository'];
+if (!hasLicense) args.push('--skip-license');
+rmSync(out, { force: true });
+const t0 = Date.now();
+// stdout is piped, not a TTY: vsce then answers its own "Do you want to continue?" prompts instead of hanging.
+const r = spawnSync(process.execPath, args, {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'pipe'],
+  env: { ...process.env, npm_config_update_notifier: 'false' },
+});
+const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+if (output) console.log(output.replace(/^/gm, '[vsce] '));
+if (r.status !== 0) {
+  if (/npm (list|ls)|ELSPROBLEMS|missing:|invalid:/i.test(output)) {
+    console.error('[package] vsce lists dependencies with `npm list --production`: node_modules may be out of date; run `npm ci`.');
+  }
+  fail(`vsce package failed (exit ${r.status ?? r.signal})`);
+}
+if (!existsSync(out)) fail(`vsce reported success but ${out} is missing`);
+
+// --- check what went in ---------------------------------------------------------------------------------------
+const entries = listZip(readFileSync(out));
+const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+const must = ['package.json'];
+if (main) must.push(main);
+if (needsSqlite) {
+  must.push(nativeRel, 'node_modules/better-sqlite3/lib/index.js', 'node_modules/better-sqlite3/package.json',
+    'node_modules/bindings/bindings.js', 'node_modules/file-uri-to-path/index.js');
+}
+const missing = must.filter((f) => !files.includes(f));
+if (missing.length) fail(`the .vsix lacks ${missing.join(', ')}`);
+const allowedModules = new Set(['better-sqlite3', 'bindings', 'file-uri-to-path']);
+const stray = files.filter((f) => {
+  if (/^(src|test|sample|scripts|webview|\.ci|\.cache|\.git)\//.test(f)) return true;
+  const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
+  return m ? !allowedModules.has(m[1]) : false;
+});
+if (stray.length) fail(`the .vsix contains files that should not ship, e.g. ${stray.slice(0, 5).join(', ')}`);
+
+const size = statSync(out).size;
+const shown = relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out);
+console.log(`[package] ${shown}: ${files.length} files, ${(size / 1024 / 1024).toFixed(2)} MiB, ` +
+  `${manifest.publisher}.${manifest.name}@${manifest.version}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+/** Names of the entries of a zip archive, read from its central directory (no zip library needed). */
+function listZip(buf) {
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+  }
+  if (eocd < 0) fail(`${out} is not a zip file`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const names = [];
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) fail(`${out}: corrupt central directory`);
+    const nameLen = buf.readUInt16LE(p + 28), extraLen = buf.readUInt16LE(p + 30), commentLen = buf.readUInt16LE(p + 32);
+    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
