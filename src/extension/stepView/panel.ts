@@ -1,0 +1,157 @@
+// The one step view panel: created on first use, then reused (and retitled) for every step shown.
+import * as vscode from 'vscode';
+import { readPostsText } from '../../core/load';
+import { buildStepModel, neighbours } from '../../core/stepModel';
+import {
+  NAV_DIRECTIONS,
+  STEP_VIEW_TYPE,
+  isWebviewToExtension,
+  type ExtensionToWebview,
+  type NavDirection,
+  type NavState,
+} from '../../shared/stepViewProtocol';
+import type { BenchmarkStore, StepRef } from '../store';
+import { localRoots, newNonce, stepViewHtml } from './html';
+
+const OPEN_CONTEXT = 'personaLab.stepViewOpen';
+
+export class StepPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private current: StepRef | undefined;
+  /** The webview said `ready` since it was (re)loaded: messages posted before that would be lost. */
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: BenchmarkStore,
+  ) {
+    this.disposables.push(store.onDidChange(() => this.refresh()));
+  }
+
+  get currentRef(): StepRef | undefined {
+    return this.current;
+  }
+
+  show(ref: StepRef, preserveFocus = false): void {
+    this.current = { platform: ref.platform, userId: ref.userId, stepId: ref.stepId };
+    if (!this.panel) this.create(preserveFocus);
+    else if (!this.panel.visible || !this.panel.active) this.panel.reveal(this.panel.viewColumn, preserveFocus);
+    this.refresh();
+  }
+
+  /** Moves to a neighbour of the current step; false when there is none in that direction. */
+  navigate(direction: NavDirection): boolean {
+    const bench = this.store.bench;
+    if (!bench || !this.current) return false;
+    const target = neighbours(bench, this.current)[direction];
+    if (!target) return false;
+    this.show(target, true);
+    return true;
+  }
+
+  private create(preserveFocus: boolean): void {
+    const panel = vscode.window.createWebviewPanel(
+      STEP_VIEW_TYPE,
+      'Persona Lab step',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
+    );
+    this.panel = panel;
+    this.ready = false;
+    const own: vscode.Disposable[] = [];
+    panel.webview.html = stepViewHtml(panel.webview, this.extensionUri, newNonce());
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+      for (const d of own.splice(0)) d.dispose();
+      void vscode.commands.executeCommand('setContext', OPEN_CONTEXT, false);
+    });
+    // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.ready = false;
+    }, undefined, own);
+    panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw), undefined, own);
+    void vscode.commands.executeCommand('setContext', OPEN_CONTEXT, true);
+  }
+
+  private onMessage(raw: unknown): void {
+    if (!isWebviewToExtension(raw)) {
+      console.warn('[persona-lab] step view: ignored an unknown message from the webview');
+      return;
+    }
+    switch (raw.type) {
+      case 'ready':
+        this.ready = true;
+        this.refresh();
+        break;
+      case 'navigate':
+        this.navigate(raw.direction);
+        break;
+      case 'openSource':
+        void this.openSource(raw.which);
+        break;
+    }
+  }
+
+  private post(message: ExtensionToWebview): void {
+    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  /** Re-renders the current step (after a move, a reload of the benchmark, or a change of run). */
+  private refresh(): void {
+    const panel = this.panel;
+    const ref = this.current;
+    if (!panel || !ref) return;
+    const found = this.store.step(ref);
+    const bench = this.store.bench;
+    if (!found || !bench) {
+      panel.title = `${ref.userId} · step ${ref.stepId}`;
+      this.post({ type: 'empty', message: `Step ${ref.stepId} of ${ref.userId} (${ref.platform}) is not in the loaded benchmark.` });
+      return;
+    }
+    const { user, step } = found;
+    let postsText = '';
+    try {
+      postsText = readPostsText(user, step);
+    } catch (e) {
+      console.warn(`[persona-lab] step view: could not read posts of ${user.userId}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const model = buildStepModel({ bench, user, step, run: this.store.run, postsText });
+    const next = neighbours(bench, ref);
+    const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
+    panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
+    this.post({ type: 'show', model, nav });
+    if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
+  }
+
+  private async openSource(which: 'tasks' | 'result'): Promise<void> {
+    const ref = this.current;
+    const found = ref && this.store.step(ref);
+    const bench = this.store.bench;
+    if (!found || !bench) return;
+    let file: vscode.Uri | undefined;
+    let line = 0;
+    if (which === 'tasks') {
+      file = vscode.Uri.file(found.user.ref.file);
+      line = found.user.ref.line;
+    } else {
+      const run = this.store.run;
+      const rel = run?.files.get(found.user.platform);
+      const result = run?.results.get(found.user.platform)?.get(found.user.userId);
+      if (!rel || !result) {
+        void vscode.window.showInformationMessage('Persona Lab: the selected run has no result for this user.');
+        return;
+      }
+      file = vscode.Uri.joinPath(vscode.Uri.file(bench.root), rel);
+      line = result.steps.get(found.step.stepId)?.line ?? result.line;
+    }
+    const pos = new vscode.Position(Math.max(0, line - 1), 0);
+    await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(pos, pos) });
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

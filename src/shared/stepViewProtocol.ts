@@ -1,0 +1,110 @@
+// The step view's webview protocol: the one module both sides import (extension: src/extension/stepView,
+// webview: webview/step). Messages are discriminated on `type`; each side checks what it receives with a guard.
+// Sequence: the webview posts `ready` once its script runs; only then does the extension post `show`/`empty`.
+// After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
+import type { StepModel } from '../core/stepModel';
+
+export const STEP_VIEW_TYPE = 'personaLab.step';
+
+export const NAV_DIRECTIONS = ['previousStep', 'nextStep', 'previousUser', 'nextUser'] as const;
+export type NavDirection = (typeof NAV_DIRECTIONS)[number];
+
+/** Which navigation targets exist from the step shown. */
+export type NavState = Record<NavDirection, boolean>;
+
+/**
+ * Keys handled inside the webview (no modifier except Shift). The workbench keybindings are Alt+] / Alt+[ and
+ * Shift+Alt+] / Shift+Alt+[ (package.json); plain keys here cannot collide with them. j/k stay free for labelling.
+ */
+export const WEBVIEW_KEYS: Readonly<Record<string, NavDirection>> = {
+  ']': 'nextStep',
+  '[': 'previousStep',
+  '}': 'nextUser',
+  '{': 'previousUser',
+};
+
+export const NAV_LABELS: Record<NavDirection, { label: string; keys: string; icon: string }> = {
+  previousUser: { label: 'Previous user', keys: '{  or  Shift+Alt+[', icon: 'arrow-up' },
+  previousStep: { label: 'Previous step', keys: '[  or  Alt+[', icon: 'arrow-left' },
+  nextStep: { label: 'Next step', keys: ']  or  Alt+]', icon: 'arrow-right' },
+  nextUser: { label: 'Next user', keys: '}  or  Shift+Alt+]', icon: 'arrow-down' },
+};
+
+// ---- extension -> webview
+export interface ShowMessage {
+  type: 'show';
+  model: StepModel;
+  nav: NavState;
+}
+export interface EmptyMessage {
+  type: 'empty';
+  message: string;
+}
+export type ExtensionToWebview = ShowMessage | EmptyMessage;
+
+// ---- webview -> extension
+export interface ReadyMessage {
+  type: 'ready';
+}
+export interface NavigateMessage {
+  type: 'navigate';
+  direction: NavDirection;
+}
+/** Open the source line of the step: the user's line in the tasks file, or the result line of the run. */
+export interface OpenSourceMessage {
+  type: 'openSource';
+  which: 'tasks' | 'result';
+}
+export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isNavDirection(v: unknown): v is NavDirection {
+  return typeof v === 'string' && (NAV_DIRECTIONS as readonly string[]).includes(v);
+}
+
+/** Guard for what the extension receives from the webview. */
+export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
+  if (!isRecord(v)) return false;
+  switch (v.type) {
+    case 'ready':
+      return true;
+    case 'navigate':
+      return isNavDirection(v.direction);
+    case 'openSource':
+      return v.which === 'tasks' || v.which === 'result';
+    default:
+      return false;
+  }
+}
+
+function isNavState(v: unknown): v is NavState {
+  return isRecord(v) && NAV_DIRECTIONS.every((d) => typeof v[d] === 'boolean');
+}
+
+/** Checks the parts the webview relies on to render; all text in a model is rendered as text, never markup. */
+function isStepModel(v: unknown): v is StepModel {
+  if (!isRecord(v)) return false;
+  const { header, pool, persona, metrics, posts } = v;
+  return (
+    isRecord(header) && typeof header.userId === 'string' && typeof header.stepId === 'number' &&
+    isRecord(pool) && Array.isArray(pool.groups) && Array.isArray(pool.outOfPool) && Array.isArray(pool.duplicates) &&
+    isRecord(persona) && typeof persona.received === 'string' && typeof persona.written === 'string' &&
+    Array.isArray(metrics) && Array.isArray(posts) && typeof v.reasoning === 'string'
+  );
+}
+
+/** Guard for what the webview receives from the extension. */
+export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
+  if (!isRecord(v)) return false;
+  switch (v.type) {
+    case 'show':
+      return isStepModel(v.model) && isNavState(v.nav);
+    case 'empty':
+      return typeof v.message === 'string';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,106 @@
+// Step view webview: posts `ready`, renders each `show` it receives, and turns [ ] { } into navigation.
+import {
+  WEBVIEW_KEYS,
+  isExtensionToWebview,
+  type NavDirection,
+  type NavState,
+  type WebviewToExtension,
+} from '../../src/shared/stepViewProtocol';
+import type { StepModel } from '../../src/core/stepModel';
+import { el } from './dom';
+import { renderStep, type Handlers } from './render';
+import css from './step.css';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToExtension): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('step-root') ?? document.body;
+
+// The page's CSP allows styles with this load's nonce: inject the bundled sheet with it.
+const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+const style = document.createElement('style');
+style.nonce = nonce;
+style.textContent = css;
+document.head.appendChild(style);
+
+interface SavedState {
+  open: Record<string, boolean>;
+}
+function loadState(): SavedState {
+  const s = vscode.getState();
+  if (typeof s === 'object' && s !== null && typeof (s as SavedState).open === 'object' && (s as SavedState).open !== null) return s as SavedState;
+  return { open: {} };
+}
+const state = loadState();
+
+let shown: { model: StepModel; nav: NavState } | undefined;
+let shownKey = '';
+
+const handlers: Handlers = {
+  navigate(direction) {
+    if (shown?.nav[direction]) vscode.postMessage({ type: 'navigate', direction });
+  },
+  openSource(which) {
+    vscode.postMessage({ type: 'openSource', which });
+  },
+  isOpen(section, byDefault) {
+    return state.open[section] ?? byDefault;
+  },
+  setOpen(section, open) {
+    state.open[section] = open;
+    vscode.setState(state);
+  },
+};
+
+function show(model: StepModel, nav: NavState): void {
+  shown = { model, nav };
+  const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
+  root.replaceChildren(...renderStep(model, nav, handlers));
+  root.dataset.step = key;
+  document.title = `${model.header.userId} · step ${model.header.stepId}`;
+  // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
+  if (key !== shownKey) window.scrollTo(0, 0);
+  shownKey = key;
+}
+
+function showEmpty(message: string): void {
+  shown = undefined;
+  shownKey = '';
+  delete root.dataset.step;
+  root.replaceChildren(el('p', { className: 'placeholder', text: message }));
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const msg = event.data;
+  if (!isExtensionToWebview(msg)) return;
+  switch (msg.type) {
+    case 'show':
+      show(msg.model, msg.nav);
+      break;
+    case 'empty':
+      showEmpty(msg.message);
+      break;
+  }
+});
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
+}
+
+// In-webview keys: [ ] previous/next step, { } previous/next user. Alt/Ctrl/Meta combinations are left to the
+// workbench (its Alt+[ / Alt+] keybindings get the key event forwarded by VS Code), so nothing fires twice.
+window.addEventListener('keydown', (event: KeyboardEvent) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || isEditable(event.target)) return;
+  const direction: NavDirection | undefined = WEBVIEW_KEYS[event.key];
+  if (!direction) return;
+  event.preventDefault();
+  handlers.navigate(direction);
+});
+
+vscode.postMessage({ type: 'ready' });

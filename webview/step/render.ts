@@ -1,0 +1,216 @@
+// Renders a StepModel into DOM nodes. Every dataset string is set as text (see dom.ts).
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/stepModel';
+import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
+import { el, icon, type Child } from './dom';
+
+export interface Handlers {
+  navigate(direction: NavDirection): void;
+  openSource(which: 'tasks' | 'result'): void;
+  /** Remembered open state of a section, and a setter called when the user toggles it. */
+  isOpen(section: string, byDefault: boolean): boolean;
+  setOpen(section: string, open: boolean): void;
+}
+
+const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
+  hit: { icon: 'pass-filled', text: 'hit', help: 'positive, picked by the model' },
+  missed: { icon: 'circle-slash', text: 'missed', help: 'positive, not picked' },
+  wrongPick: { icon: 'error', text: 'wrong pick', help: 'distractor, picked by the model' },
+  avoided: { icon: 'circle-small', text: 'not picked', help: 'distractor, not picked' },
+  none: { icon: 'circle-small', text: 'no result', help: 'the run has no result for this step' },
+};
+
+function badge(text: string, title?: string): HTMLElement {
+  const b = el('vscode-badge', { text, title });
+  b.variant = 'counter';
+  return b;
+}
+
+function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
+  const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [el('div', { className: 'section-body' }, body)]);
+  c.heading = heading;
+  c.description = description;
+  c.open = h.isOpen(id, openByDefault);
+  c.addEventListener('vsc-collapsible-toggle', () => h.setOpen(id, c.open));
+  return c;
+}
+
+export function renderStep(model: StepModel, nav: NavState, h: Handlers): HTMLElement[] {
+  return [
+    renderHeader(model, nav, h),
+    renderMetrics(model),
+    section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
+    section('persona', 'Persona', personaSummary(model), renderPersona(model), h),
+    section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model)], h),
+    section('batch', 'Batch', `${model.posts.length} post${model.posts.length === 1 ? '' : 's'} · ${model.header.dateInput}`, renderPosts(model), h),
+  ];
+}
+
+function renderHeader(model: StepModel, nav: NavState, h: Handlers): HTMLElement {
+  const hd = model.header;
+  const buttons = NAV_DIRECTIONS.map((d) => {
+    const info = NAV_LABELS[d];
+    const b = el('vscode-button', { text: info.label, title: `${info.label} (${info.keys})`, attrs: { 'data-nav': d } });
+    b.icon = info.icon;
+    b.secondary = true;
+    b.disabled = !nav[d];
+    b.addEventListener('click', () => h.navigate(d));
+    return b;
+  });
+  const source = (which: 'tasks' | 'result', label: string, title: string) => {
+    const b = el('vscode-button', { text: label, title, attrs: { 'data-source': which } });
+    b.icon = 'go-to-file';
+    b.secondary = true;
+    b.addEventListener('click', () => h.openSource(which));
+    return b;
+  };
+  return el('header', { className: 'step-header' }, [
+    el('div', { className: 'title-row' }, [
+      el('span', { className: 'platform', text: hd.platform, title: 'Platform' }),
+      el('h1', { className: 'user-id', text: hd.userId, title: 'User id' }),
+      el('span', { className: 'username', text: hd.username, title: 'Username (pseudonym)' }),
+      el('span', { className: 'step-of', text: `step ${hd.stepId} / ${hd.totalSteps}`, title: 'Streaming step n / total steps' }),
+      el('span', { className: 'user-of', text: `user ${hd.userIndex} / ${hd.userCount}`, title: `Position of this user among the ${hd.platform} users, in file order` }),
+    ]),
+    el('div', { className: 'meta-row' }, [
+      el('span', { title: 'date_input: date of the input batch B_n' }, [icon('calendar'), ` input ${hd.dateInput}`]),
+      el('span', { title: 'date_target: date of the future window whose tags are the ground truth' }, [icon('target'), ` target ${hd.dateTarget}`]),
+      el('span', { title: 'The run whose prediction is shown (Persona Lab: Choose Run…)' }, [icon('beaker'), ` run ${model.run ?? 'none'}`]),
+      !model.hasResult && model.run ? el('span', { className: 'warn', text: 'no result for this step in this run' }) : null,
+    ]),
+    el('p', { className: hd.bio ? 'bio' : 'bio empty', text: hd.bio || 'No bio.', title: 'Bio (PI-masked)' }),
+    el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
+      ...buttons,
+      el('span', { className: 'spacer' }),
+      source('tasks', 'Tasks line', 'Open this user in the tasks file'),
+      model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
+    ]),
+  ]);
+}
+
+function renderMetrics(model: StepModel): HTMLElement {
+  const cell = (m: MetricCell) =>
+    el('div', { className: `metric metric-${m.group}`, title: m.tooltip, attrs: { 'data-metric': m.key, tabindex: '0', role: 'group', 'aria-label': `${m.label} ${m.text}. ${m.tooltip}` } }, [
+      el('span', { className: 'metric-label', text: m.label }),
+      el('span', { className: 'metric-value', text: m.text }),
+    ]);
+  const groups: [string, MetricCell['group']][] = [['Recall', 'recall'], ['Errors', 'error'], ['Diagnostics', 'diagnostic']];
+  const note = !model.hasResult ? 'Not scored: the run has no result for this step.' : !model.scored ? 'Not scored: T_keep and T_new are both empty (metrics null).' : '';
+  return el('section', { className: 'metrics', attrs: { 'aria-label': 'Metrics' } }, [
+    ...groups.map(([name, g]) =>
+      el('div', { className: 'metric-group' }, [el('span', { className: 'metric-group-name', text: name }), ...model.metrics.filter((m) => m.group === g).map(cell)]),
+    ),
+    note ? el('p', { className: 'note', text: note }) : null,
+    model.storedMismatch.length
+      ? el('p', { className: 'warn', text: `Stored metrics differ from the recomputed ones: ${model.storedMismatch.join('; ')}` })
+      : null,
+  ]);
+}
+
+function poolSummary(model: StepModel): string {
+  const p = model.pool;
+  return `|C| = ${p.size} · k = ${p.k} · ${p.picks} pick${p.picks === 1 ? '' : 's'} (${p.distinctPicks} distinct)`;
+}
+
+function tagChip(t: PoolTag): HTMLElement {
+  const mark = MARKS[t.mark];
+  return el('li', { className: `tag mark-${t.mark}`, title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}`, attrs: { 'data-mark': t.mark } }, [
+    icon(mark.icon, 'mark-icon'),
+    el('span', { className: 'tag-text', text: t.tag }),
+    el('span', { className: 'mark-text', text: mark.text }),
+    t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
+  ]);
+}
+
+function groupBox(g: PoolGroup): HTMLElement {
+  return el('section', { className: `group ${g.positive ? 'positive' : 'negative'}`, attrs: { 'data-group': g.cls, 'data-meta-key': g.metaKey } }, [
+    el('h3', { className: 'group-title', title: g.tooltip }, [
+      icon(g.positive ? 'star-full' : 'circle-slash', 'group-icon'),
+      el('span', { className: 'group-label', text: g.label }),
+      g.metaKey !== g.label ? el('span', { className: 'group-meta', text: `(${g.metaKey})` }) : null,
+      el('span', { className: 'group-kind', text: g.positive ? 'positive' : 'distractor' }),
+      badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
+    ]),
+    g.tags.length ? el('ul', { className: 'tags' }, g.tags.map(tagChip)) : el('p', { className: 'empty', text: 'empty' }),
+  ]);
+}
+
+function listBox(kind: string, title: string, help: string, items: string[]): HTMLElement | null {
+  if (items.length === 0) return null;
+  return el('section', { className: `extra extra-${kind}`, attrs: { 'data-extra': kind } }, [
+    el('h3', { title: help }, [icon('warning'), ` ${title}`]),
+    el('ul', {}, items.map((t) => el('li', { text: t }))),
+  ]);
+}
+
+function renderPool(model: StepModel): Child[] {
+  const p = model.pool;
+  const legend = el('p', { className: 'legend' }, (['hit', 'missed', 'wrongPick', 'avoided'] as const).map((m) =>
+    el('span', { className: `legend-item mark-${m}`, title: MARKS[m].help }, [icon(MARKS[m].icon, 'mark-icon'), ` ${MARKS[m].text}`]),
+  ));
+  return [
+    legend,
+    el('div', { className: 'groups' }, p.groups.map(groupBox)),
+    listBox('outOfPool', 'Picks outside the pool', 'Predicted tags that are not in the candidate pool: never matched by the scorer.', p.outOfPool),
+    listBox('duplicates', 'Duplicate picks', 'Tags the prediction lists more than once: they count once.', p.duplicates.map((d) => `${d.tag} ×${d.count}`)),
+    listBox('nonStrings', 'Picks that are not strings', 'Never matched by the scorer.', p.nonStrings),
+    listBox('invariants', 'Task file invariants', 'The six meta lists should be disjoint, cover the pool, and |C+| / |C| should be 25 %.', p.invariants),
+  ];
+}
+
+function personaSummary(model: StepModel): string {
+  const p = model.persona;
+  if (!model.hasResult) return 'no result';
+  if (p.diff === null) return 'no persona written';
+  return `+${p.added} / −${p.removed} words`;
+}
+
+function renderPersona(model: StepModel): Child[] {
+  const p = model.persona;
+  const receivedTitle = p.receivedFrom !== null ? `Received (written at step ${p.receivedFrom})` : 'Received';
+  const textBox = (cls: string, title: string, text: string, empty: string) =>
+    el('div', { className: `persona-box ${cls}` }, [el('h3', { text: title }), el('p', { className: text ? 'prose' : 'prose empty', text: text || empty })]);
+  const diff = p.diff
+    ? el('p', { className: 'prose diff', attrs: { 'aria-label': 'Word diff, received to written' } }, p.diff.map((d) =>
+      d.kind === 'same' ? el('span', { text: d.text }) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, text: d.text, title: d.kind === 'added' ? 'added' : 'removed' }),
+    ))
+    : el('p', { className: 'prose empty', text: model.hasResult ? 'No persona written at this step: the next step receives the same persona as this one.' : 'The run has no result for this step.' });
+  return [
+    el('div', { className: 'persona-diff' }, [el('h3', {}, [
+      'Diff, received → written ',
+      el('span', { className: 'diff-legend' }, [el('ins', { className: 'diff-added', text: 'added' }), ' ', el('del', { className: 'diff-removed', text: 'removed' })]),
+    ]), diff]),
+    el('div', { className: 'persona-cols' }, [
+      textBox('received', receivedTitle, p.received, model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.'),
+      textBox('written', 'Written', p.written, 'None.'),
+    ]),
+  ];
+}
+
+function renderReasoning(model: StepModel): HTMLElement {
+  const text = model.reasoning;
+  const error = text.startsWith('Error:');
+  return el('p', { className: `prose reasoning${error ? ' warn' : ''}${text ? '' : ' empty'}`, text: text || (model.hasResult ? 'No reasoning.' : 'The run has no result for this step.') });
+}
+
+function renderPosts(model: StepModel): Child[] {
+  if (!model.postsOk) {
+    return [el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }), el('pre', { className: 'raw', text: model.postsRaw })];
+  }
+  return [el('div', { className: 'posts' }, model.posts.map((p) =>
+    el('article', { className: 'post', attrs: { 'data-post': String(p.index) } }, [
+      el('span', { className: 'post-index', text: `[${p.index}]` }),
+      ...p.fields.map((f) => el('p', { className: 'post-field' }, [el('span', { className: 'field-label', text: `${f.label}: ` }), el('span', { text: f.value })])),
+      p.content ? el('p', { className: 'post-content prose', text: p.content }) : null,
+      p.tags.length
+        ? el('ul', { className: 'post-tags' }, p.tags.map((t) =>
+          el('li', { className: t.inPool ? 'post-tag in-pool' : 'post-tag', title: t.inPool ? `also in the pool as ${t.inPool}` : 'not in the pool' }, [
+            el('span', { className: 'tag-text', text: t.tag }),
+            t.inPool ? el('span', { className: 'in-pool-label', text: t.inPool }) : null,
+          ])))
+        : null,
+    ]),
+  ))];
+}
