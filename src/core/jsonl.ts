@@ -13,6 +13,11 @@ export interface RawLine {
 
 export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string };
 
+/** Markers that stand for Python's non-JSON float tokens after parsing. */
+export const PY_NAN = '\u0000NaN';
+export const PY_INF = '\u0000Infinity';
+export const PY_NEG_INF = '\u0000-Infinity';
+
 const CHUNK = 1 << 20;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -76,62 +81,41 @@ function isBlank(bytes: Buffer): boolean {
   return true;
 }
 
-/** Markers that stand for Python's non-JSON float tokens after parsing. */
-export const PY_NAN = '\u0000NaN';
-export const PY_INF = '\u0000Infinity';
-export const PY_NEG_INF = '\u0000-Infinity';
 
 /** Parses one line's bytes: invalid UTF-8 and invalid JSON become messages, never exceptions. */
 export function parseLine(bytes: Buffer): ParsedLine {
   if (!isUtf8(bytes)) return { ok: false, message: 'invalid UTF-8' };
-  const text = bytes.toString('utf8');
+  return parseJsonText(bytes.toString('utf8'));
+}
+
+/** JSON.parse that also accepts Python's bare NaN / Infinity / -Infinity (as the markers below). */
+export function parseJsonText(text: string): ParsedLine {
+  // Lines that mention a token go straight through the replacement: parsing first would fail half-way and cost twice.
+  const source = text.includes('NaN') || text.includes('Infinity') ? (replacePythonTokens(text) ?? text) : text;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(source) };
   } catch (err) {
-    if (/NaN|Infinity/.test(text)) {
-      const replaced = replacePythonTokens(text);
-      if (replaced !== null) {
-        try {
-          return { ok: true, value: JSON.parse(replaced) };
-        } catch {
-          // fall through to the original message
-        }
-      }
-    }
     return { ok: false, message: `invalid JSON: ${(err as Error).message}` };
   }
 }
 
+// A JSON string literal (left as is) or one of Python's bare float tokens.
+const STRING_OR_TOKEN = /"(?:[^"\\]|\\.)*"|-Infinity|Infinity|NaN/g;
+const MARKERS: Record<string, string> = {
+  NaN: JSON.stringify(PY_NAN),
+  Infinity: JSON.stringify(PY_INF),
+  '-Infinity': JSON.stringify(PY_NEG_INF),
+};
+
 /** Replaces bare NaN / Infinity / -Infinity outside strings with marker strings; null when none was found. */
 export function replacePythonTokens(text: string): string | null {
-  let out = '';
-  let last = 0;
-  let inString = false;
   let found = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      continue;
-    }
-    let token: string | null = null;
-    let marker = '';
-    if (c === 0x4e && text.startsWith('NaN', i)) [token, marker] = ['NaN', PY_NAN];
-    else if (c === 0x49 && text.startsWith('Infinity', i)) [token, marker] = ['Infinity', PY_INF];
-    else if (c === 0x2d && text.startsWith('-Infinity', i)) [token, marker] = ['-Infinity', PY_NEG_INF];
-    if (token) {
-      out += text.slice(last, i) + JSON.stringify(marker);
-      i += token.length - 1;
-      last = i + 1;
-      found = true;
-    }
-  }
-  return found ? out + text.slice(last) : null;
+  const out = text.replace(STRING_OR_TOKEN, (m) => {
+    if (m.charCodeAt(0) === 0x22) return m;
+    found = true;
+    return MARKERS[m];
+  });
+  return found ? out : null;
 }
 
 /** A parsed value as a Python float: markers become NaN / ±Infinity; anything non-numeric is undefined. */

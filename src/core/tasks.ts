@@ -158,27 +158,33 @@ function strings(list: unknown[], at: string, line: number, sink: DiagnosticSink
 }
 
 function checkSplit(split: PoolSplit, pool: string[], at: string, line: number, sink: DiagnosticSink): void {
+  // Runs for every step of every load: plain loops over one Map, no intermediate arrays on the clean path.
   const owner = new Map<string, string>();
+  let positives = 0;
   for (const cls of POOL_CLASSES) {
+    const key = META_KEYS[cls];
     for (const tag of split[cls]) {
       const prev = owner.get(tag);
-      if (prev !== undefined && prev !== META_KEYS[cls]) {
-        sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${prev} and ${META_KEYS[cls]}`);
+      if (prev === undefined) {
+        owner.set(tag, key);
+        if (cls === 'tKeep' || cls === 'tNew') positives++;
+      } else if (prev !== key) {
+        sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${prev} and ${key}`);
       }
-      owner.set(tag, META_KEYS[cls]);
     }
   }
   const poolSet = new Set(pool);
-  const missing = pool.filter((t) => !owner.has(t));
-  const extra = [...owner.keys()].filter((t) => !poolSet.has(t));
-  if (missing.length || extra.length) {
+  let inPool = 0;
+  for (const tag of poolSet) if (owner.has(tag)) inPool++;
+  if (inPool !== poolSet.size || inPool !== owner.size) {
+    const missing = [...poolSet].filter((t) => !owner.has(t));
+    const extra = [...owner.keys()].filter((t) => !poolSet.has(t));
     const parts = [];
     if (missing.length) parts.push(`pool tags in no meta list: ${quoteList(missing)}`);
     if (extra.length) parts.push(`meta tags not in the pool: ${quoteList(extra)}`);
     sink.warn(line, `${at}.meta`, `the meta lists' union is not the pool (${parts.join('; ')})`);
   }
   if (pool.length !== poolSet.size) sink.warn(line, `${at}.candidate_pool`, 'the pool has duplicate tags');
-  const positives = new Set([...split.tKeep, ...split.tNew]).size;
   if (poolSet.size > 0 && positives * 4 !== poolSet.size) {
     sink.warn(line, `${at}.meta`, `positives are ${positives} of ${poolSet.size} pool tags, not 25 %`);
   }
