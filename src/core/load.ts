@@ -25,7 +25,7 @@ const TASKS_RE = /^(.+)_inference_tasks\.jsonl$/;
 const RESULTS_RE = /^inference_results_(.+)\.jsonl$/;
 
 /** Finds the tasks files and run folders of a benchmark. Does not read them. */
-export function discover(target: string): { root: string; tasks: FileJob[]; runs: Map<string, FileJob[]> } {
+export function discover(target: string): { root: string; tasks: FileJob[]; runs: Map<string, FileJob[]>; orphans: string[] } {
   let root = target;
   let tasks: FileJob[] = [];
   const stat = statSync(target);
@@ -45,6 +45,7 @@ export function discover(target: string): { root: string; tasks: FileJob[]; runs
   }
   const wanted = new Set(tasks.map((t) => t.platform));
   const runs = new Map<string, FileJob[]>();
+  const orphans: string[] = [];
   const resultsDir = join(root, 'results');
   if (existsSync(resultsDir) && statSync(resultsDir).isDirectory()) {
     for (const run of sortedEntries(resultsDir)) {
@@ -53,12 +54,14 @@ export function discover(target: string): { root: string; tasks: FileJob[]; runs
       const files: FileJob[] = [];
       for (const name of sortedEntries(runDir)) {
         const m = RESULTS_RE.exec(name);
-        if (m && isPlatform(m[1]) && wanted.has(m[1])) files.push(job(root, join(runDir, name), m[1]));
+        if (!m || !isPlatform(m[1])) continue;
+        if (wanted.has(m[1])) files.push(job(root, join(runDir, name), m[1]));
+        else if (!stat.isFile()) orphans.push(relative(root, join(runDir, name)).split('\\').join('/'));
       }
       if (files.length) runs.set(run, files);
     }
   }
-  return { root, tasks, runs };
+  return { root, tasks, runs, orphans };
 }
 
 function sortedEntries(dir: string): string[] {
@@ -103,6 +106,9 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       done += f.size;
     }
     bench.runs.set(name, run);
+  }
+  for (const file of found.orphans) {
+    bench.diagnostics.push({ severity: 'warning', file, line: 0, field: '', message: 'no tasks file for this platform was opened; ignored' });
   }
   if (found.tasks.length === 0) {
     bench.diagnostics.push({

@@ -105,6 +105,15 @@ describe('loadBenchmark on a corrupt corpus', () => {
     expect(bench.runs.has('m1')).toBe(true);
   });
 
+  it('warns about a results file whose platform has no tasks file', async () => {
+    const root = corpus();
+    writeFileSync(join(root, 'results', 'm1', 'inference_results_zhihu.jsonl'), '{}\n');
+    const bench = await loadBenchmark(root);
+    expect(bench.diagnostics.find((d) => d.file === 'results/m1/inference_results_zhihu.jsonl')?.severity).toBe('warning');
+    const single = await loadBenchmark(join(root, 'data', 'weibo_inference_tasks.jsonl'));
+    expect(single.diagnostics.some((d) => d.file.includes('zhihu'))).toBe(false);
+  });
+
   it('reports a folder without tasks files as an error, not an exception', async () => {
     const bench = await loadBenchmark(mkdtempSync(join(tmpdir(), 'pl-empty-')));
     expect(bench.diagnostics).toHaveLength(1);
