@@ -51,7 +51,9 @@ if (!existsSync(join(root, 'README.md'))) console.warn('[package] warning: no RE
 // --- vsce ---------------------------------------------------------------------------------------------------
 const require = createRequire(join(repo, 'package.json'));
 const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-const args = [vsce, 'package', '--out', out, '--ignoreFile', ignoreFile, '--allow-missing-repository'];
+// --no-rewrite-relative-links: the repository is not on GitHub/GitLab, so vsce cannot turn README's relative links
+// (media/screenshots/...) into absolute ones and would fail; VS Code resolves them inside the installed extension.
+const args = [vsce, 'package', '--out', out, '--ignoreFile', ignoreFile, '--allow-missing-repository', '--no-rewrite-relative-links'];
 if (!hasLicense) args.push('--skip-license');
 rmSync(out, { force: true });
 const t0 = Date.now();
