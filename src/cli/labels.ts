@@ -1,0 +1,207 @@
+// `persona-lab labels export|import|summary`: the label store from the command line.
+import { renameSync, writeFileSync } from 'node:fs';
+import { formatDiagnostic } from '../core/diagnostics';
+import { formatSummary, summarize, type Kappa } from '../core/labels/agreement';
+import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
+import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
+import { LabelStore } from '../core/labels/store';
+import { defaultLabelSet, loadLabelSet } from '../core/labels/taxonomy';
+
+export const LABELS_USAGE = `Usage:
+  persona-lab labels export <db> [--out FILE] [--format jsonl|csv]    every label (stdout without --out)
+  persona-lab labels import <db> FILE [--format jsonl|csv] [--conflicts local|incoming|both]
+                            [--resolve N=local|incoming|both]... [--dry-run]
+                                                                     merge another annotator's file
+  persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa
+
+Import: conflicts (same author and target, a different label or note) are listed and nothing is written until each
+has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0 done, 1 when lines of the file were
+skipped or the database cannot be opened, 2 on a usage error, 3 while conflicts are unresolved.`;
+
+export interface LabelsCliOptions {
+  out?: string;
+  format?: string;
+  conflicts?: string;
+  resolve?: string[];
+  'dry-run'?: boolean;
+  json?: boolean;
+  'label-set'?: string;
+}
+
+export interface CliIo {
+  /** Raw text, as is. */
+  write: (text: string) => void;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const processIo: CliIo = {
+  write: (text) => process.stdout.write(text),
+  out: (text) => process.stdout.write(text + '\n'),
+  err: (text) => process.stderr.write(text + '\n'),
+};
+
+class Usage extends Error {}
+
+function isDecision(s: string | undefined): s is ConflictDecision {
+  return s !== undefined && (CONFLICT_DECISIONS as readonly string[]).includes(s);
+}
+
+function formatOpt(value: string | undefined, path: string): LabelFileFormat {
+  if (value === undefined) return formatFor(path);
+  if (value === 'jsonl' || value === 'csv') return value;
+  throw new Usage(`--format must be jsonl or csv, not "${value}"`);
+}
+
+/** Runs `labels <sub> ...`; `args` starts with the subcommand. Returns the exit status; never throws. */
+export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, io: CliIo = processIo): Promise<number> {
+  try {
+    const [sub, db, file, extra] = args;
+    if (!sub) throw new Usage('labels needs a subcommand: export, import or summary');
+    if (!db) throw new Usage(`labels ${sub} needs the label database path`);
+    if (sub === 'import') {
+      if (!file) throw new Usage('labels import needs the file to import');
+      if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
+      return importLabels(db, file, opts, io);
+    }
+    if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
+    if (sub === 'export') return exportLabels(db, opts, io);
+    if (sub === 'summary') return summary(db, opts, io);
+    throw new Usage(`unknown labels subcommand "${sub}"`);
+  } catch (err) {
+    if (err instanceof Usage) {
+      io.err(`persona-lab: ${err.message}\n${LABELS_USAGE}`);
+      return 2;
+    }
+    io.err(`persona-lab: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+function openStore(db: string, mustExist: boolean, io: CliIo): LabelStore | null {
+  const opened = LabelStore.tryOpen(db, { mustExist });
+  if (!opened.ok) {
+    io.err(`persona-lab: ${opened.message}`);
+    return null;
+  }
+  return opened.store;
+}
+
+function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo): number {
+  const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
+  const store = openStore(db, true, io);
+  if (!store) return 1;
+  try {
+    const rows = store.list();
+    const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
+    if (!opts.out) {
+      io.write(text);
+      return 0;
+    }
+    // Write then rename, so a crash never leaves a half-written export in place of an older one.
+    const tmp = `${opts.out}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, opts.out);
+    io.out(`wrote ${rows.length} label(s) to ${opts.out} (${format})`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function describeConflict(c: ImportConflict, n: number): string {
+  const side = (rows: { label: string; note: string }[]) =>
+    rows.map((r) => (r.note ? `${r.label} ("${r.note.replace(/\n/g, ' / ')}")` : r.label)).join(', ') || '(none)';
+  const lines = c.incoming.map((r) => r.line).join(', ');
+  return `  [${n}] ${c.description}\n      local:    ${side(c.local)}\n      incoming: ${side(c.incoming.map((r) => r.row))} (line ${lines})`;
+}
+
+function decisionsFrom(opts: LabelsCliOptions, conflicts: ImportConflict[]): Map<string, ConflictDecision> {
+  const all = opts.conflicts;
+  if (all !== undefined && !isDecision(all)) throw new Usage(`--conflicts must be one of ${CONFLICT_DECISIONS.join(', ')}`);
+  const map = new Map<string, ConflictDecision>();
+  if (all) for (const c of conflicts) map.set(c.id, all);
+  for (const spec of opts.resolve ?? []) {
+    const m = /^(\d+)=(.+)$/.exec(spec);
+    const n = m ? Number(m[1]) : NaN;
+    if (!m || !isDecision(m[2]) || n < 1 || n > conflicts.length) {
+      throw new Usage(`--resolve ${spec}: expected N=${CONFLICT_DECISIONS.join('|')} with N from 1 to ${conflicts.length}`);
+    }
+    map.set(conflicts[n - 1].id, m[2]);
+  }
+  return map;
+}
+
+function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliIo): number {
+  const format = opts.format === undefined ? undefined : formatOpt(opts.format, file);
+  const parsed = readLabelFile(file, file, format);
+  for (const d of parsed.diagnostics) io.err(formatDiagnostic(d));
+  const store = openStore(db, false, io);
+  if (!store) return 1;
+  try {
+    const session = new ImportSession(store, parsed.rows, file);
+    const { plan } = session;
+    for (const d of plan.diagnostics) io.err(formatDiagnostic(d));
+    const skipped = [...parsed.diagnostics, ...plan.diagnostics].filter((d) => d.severity === 'error').length;
+    io.out(`${file}: ${parsed.rows.length} label(s) read, ${skipped} line(s) skipped; ${plan.additions.length} new, ${plan.identical} already present, ${plan.conflicts.length} conflict(s)`);
+    const decisions = decisionsFrom(opts, plan.conflicts);
+    const open = plan.conflicts.filter((c) => !decisions.has(c.id));
+    if (open.length > 0) {
+      io.out(`Unresolved conflicts (nothing was imported):`);
+      plan.conflicts.forEach((c, i) => {
+        if (!decisions.has(c.id)) io.out(describeConflict(c, i + 1));
+      });
+      io.out('Resolve with --conflicts local|incoming|both, or --resolve N=local|incoming|both for each.');
+      return 3;
+    }
+    if (opts['dry-run']) {
+      io.out('dry run: nothing was written');
+      return skipped > 0 ? 1 : 0;
+    }
+    const result = session.resolve(decisions);
+    if (!result.ok) {
+      io.out(`${result.message} (the database changed while importing; run the import again)`);
+      result.unresolved.forEach((c, i) => io.out(describeConflict(c, i + 1)));
+      return 3;
+    }
+    io.out(`imported: ${result.added} added, ${result.removed} removed, ${result.notesChanged} note(s) changed`);
+    return skipped > 0 ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}
+
+function kappaJson(k: Kappa): Record<string, number | null> {
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
+  return { kappa: num(k.kappa), po: num(k.po), pe: num(k.pe), n: k.n, both: k.both, onlyA: k.onlyA, onlyB: k.onlyB, neither: k.neither };
+}
+
+function summary(db: string, opts: LabelsCliOptions, io: CliIo): number {
+  const store = openStore(db, true, io);
+  if (!store) return 1;
+  let rows;
+  try {
+    rows = store.list();
+  } finally {
+    store.close();
+  }
+  const s = summarize(rows);
+  if (opts.json) {
+    const counts: Record<string, Record<string, number>> = {};
+    for (const [label, m] of s.counts) counts[label] = Object.fromEntries(m);
+    const agreements = s.agreements.map((a) => ({
+      authorA: a.authorA,
+      authorB: a.authorB,
+      units: a.units,
+      overall: kappaJson(a.overall),
+      perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
+    }));
+    io.out(JSON.stringify({ total: s.total, authors: s.authors, counts, agreements }));
+    return 0;
+  }
+  const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
+  for (const d of set.diagnostics) io.err(formatDiagnostic(d));
+  const names = new Map(set.labels.map((l) => [l.id, l.name]));
+  io.out(formatSummary(s, names));
+  return 0;
+}

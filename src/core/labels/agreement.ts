@@ -1,0 +1,141 @@
+// Counts per label per platform, and Cohen's kappa between two annotators.
+//
+// Definition used here:
+// - a unit is one step of one run (benchmark, platform, user, step, run); an author "labelled" a unit when they
+//   have at least one label on it (on the step, one of its tags or a span: all count as that step's labels);
+// - only units both authors labelled are compared;
+// - per label L: each author's rating of a unit is binary (L present / absent), and
+//   kappa = (po - pe) / (1 - pe), po = share of units where both agree, pe = pA·pB + (1 - pA)(1 - pB) with pA, pB
+//   the shares of units each author gave L; kappa is NaN (undefined) when pe = 1;
+// - overall: the same formula on the pooled 2x2 table of every (unit, label) decision, over the labels at least
+//   one of the two used on the shared units (labels neither used would only add agreement by default).
+import { stepKey, type LabelRow } from './model';
+
+export interface KappaTable {
+  /** Both present, only A, only B, both absent. */
+  both: number;
+  onlyA: number;
+  onlyB: number;
+  neither: number;
+}
+
+export interface Kappa extends KappaTable {
+  n: number;
+  po: number;
+  pe: number;
+  kappa: number;
+}
+
+export function cohensKappa(t: KappaTable): Kappa {
+  const n = t.both + t.onlyA + t.onlyB + t.neither;
+  if (n === 0) return { ...t, n, po: NaN, pe: NaN, kappa: NaN };
+  const po = (t.both + t.neither) / n;
+  const pA = (t.both + t.onlyA) / n;
+  const pB = (t.both + t.onlyB) / n;
+  const pe = pA * pB + (1 - pA) * (1 - pB);
+  return { ...t, n, po, pe, kappa: pe === 1 ? NaN : (po - pe) / (1 - pe) };
+}
+
+export interface Agreement {
+  authorA: string;
+  authorB: string;
+  /** Units both labelled. */
+  units: number;
+  perLabel: { label: string; kappa: Kappa }[];
+  overall: Kappa;
+}
+
+function labelsByUnit(rows: readonly LabelRow[], author: string): Map<string, Set<string>> {
+  const m = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (r.author !== author) continue;
+    const k = stepKey(r);
+    let s = m.get(k);
+    if (!s) m.set(k, (s = new Set()));
+    s.add(r.label);
+  }
+  return m;
+}
+
+export function agreement(rows: readonly LabelRow[], authorA: string, authorB: string): Agreement {
+  const a = labelsByUnit(rows, authorA);
+  const b = labelsByUnit(rows, authorB);
+  const shared = [...a.keys()].filter((k) => b.has(k)).sort();
+  const used = new Set<string>();
+  for (const u of shared) for (const l of [...(a.get(u) ?? []), ...(b.get(u) ?? [])]) used.add(l);
+  const pooled: KappaTable = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+  const perLabel = [...used].sort().map((label) => {
+    const t: KappaTable = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+    for (const u of shared) {
+      const inA = a.get(u)?.has(label) ?? false;
+      const inB = b.get(u)?.has(label) ?? false;
+      const cell = inA && inB ? 'both' : inA ? 'onlyA' : inB ? 'onlyB' : 'neither';
+      t[cell]++;
+      pooled[cell]++;
+    }
+    return { label, kappa: cohensKappa(t) };
+  });
+  return { authorA, authorB, units: shared.length, perLabel, overall: cohensKappa(pooled) };
+}
+
+export interface LabelSummary {
+  /** label -> platform -> count of rows */
+  counts: Map<string, Map<string, number>>;
+  platforms: string[];
+  authors: string[];
+  total: number;
+  /** Every pair of authors that share at least one unit. */
+  agreements: Agreement[];
+}
+
+export function summarize(rows: readonly LabelRow[]): LabelSummary {
+  const counts = new Map<string, Map<string, number>>();
+  const platforms = new Set<string>();
+  const authors = new Set<string>();
+  for (const r of rows) {
+    platforms.add(r.platform);
+    authors.add(r.author);
+    let m = counts.get(r.label);
+    if (!m) counts.set(r.label, (m = new Map()));
+    m.set(r.platform, (m.get(r.platform) ?? 0) + 1);
+  }
+  const list = [...authors].sort();
+  const agreements: Agreement[] = [];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const ag = agreement(rows, list[i], list[j]);
+      if (ag.units > 0) agreements.push(ag);
+    }
+  }
+  return { counts, platforms: [...platforms].sort(), authors: list, total: rows.length, agreements };
+}
+
+function fmt(x: number): string {
+  return Number.isNaN(x) ? 'n/a' : x.toFixed(3);
+}
+
+/** Plain-text summary for the CLI and the extension's output channel. */
+export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string> = new Map()): string {
+  const out: string[] = [];
+  const labels = [...s.counts.keys()].sort();
+  const head = ['label', ...s.platforms, 'total'];
+  const body = labels.map((l) => {
+    const m = s.counts.get(l) ?? new Map<string, number>();
+    const cells = s.platforms.map((p) => String(m.get(p) ?? 0));
+    const total = [...m.values()].reduce((x, y) => x + y, 0);
+    return [names.get(l) ?? l, ...cells, String(total)];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  out.push(`${s.total} label(s) by ${s.authors.length} author(s)`);
+  if (labels.length > 0) out.push('', row(head), ...body.map(row));
+  for (const ag of s.agreements) {
+    out.push('', `Agreement ${ag.authorA} vs ${ag.authorB} on ${ag.units} step(s) both labelled:`);
+    out.push(`  overall kappa ${fmt(ag.overall.kappa)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`);
+    for (const p of ag.perLabel) {
+      const k = p.kappa;
+      out.push(`  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${fmt(k.kappa)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`);
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,367 @@
+// The label store: better-sqlite3 on a file the caller chooses. WAL mode, a busy timeout plus a retry loop so that
+// another window holding the lock never surfaces as SQLITE_BUSY, and one IMMEDIATE transaction per user action.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
+import {
+  NO_OP,
+  keyOf,
+  keyProblem,
+  type LabelAction,
+  type LabelKey,
+  type LabelRow,
+  type LabelTarget,
+  type StepRef,
+} from './model';
+
+export class LabelStoreError extends Error {}
+
+export interface OpenOptions {
+  /** SQLite's own wait for a lock, per statement (ms). */
+  busyTimeoutMs?: number;
+  /** Total time the retry loop keeps trying once SQLite gives up with SQLITE_BUSY (ms). */
+  maxRetryMs?: number;
+  /** Fail instead of creating a new database (export, summary). */
+  mustExist?: boolean;
+  /** The clock for new rows, ISO 8601. */
+  now?: () => string;
+}
+
+export interface LabelInput extends LabelKey {
+  note?: string;
+  contentHash?: string;
+  createdAt?: string;
+}
+
+export interface ActionResult {
+  changed: boolean;
+  /** Applying this undoes the action (a no-op batch when nothing changed). */
+  inverse: LabelAction;
+}
+
+export interface LabelCount {
+  label: string;
+  platform: string;
+  count: number;
+}
+
+export interface RowFilter {
+  benchmark?: string;
+  author?: string;
+  run?: string;
+  label?: string;
+}
+
+interface DbRow {
+  benchmark: string;
+  platform: string;
+  user_id: string;
+  step_id: number;
+  run: string;
+  label: string;
+  target_kind: string;
+  tag: string;
+  span_field: string;
+  span_start: number;
+  span_end: number;
+  note: string;
+  author: string;
+  created_at: string;
+  content_hash: string;
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** How often this process had to wait out a lock (diagnostics and tests). */
+export const busyStats = { retries: 0 };
+
+/** Runs `fn` again (with growing, jittered pauses) while SQLite reports the database busy or locked. */
+export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
+  const deadline = Date.now() + maxRetryMs;
+  let pause = 2;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      if (Date.now() >= deadline) {
+        throw new LabelStoreError(`the label database stayed locked by another process for ${Math.round(maxRetryMs / 1000)} s; try again`);
+      }
+      busyStats.retries++;
+      sleepSync(pause + Math.random() * pause);
+      pause = Math.min(pause * 2, 100);
+    }
+  }
+}
+
+function targetColumns(t: LabelTarget): [string, string, string, number, number] {
+  if (t.kind === 'tag') return ['tag', t.tag, '', -1, -1];
+  if (t.kind === 'span') return ['span', '', t.field, t.start, t.end];
+  return ['step', '', '', -1, -1];
+}
+
+function keyParams(k: LabelKey): (string | number)[] {
+  return [k.benchmark, k.platform, k.userId, k.stepId, k.run, k.author, ...targetColumns(k.target), k.label];
+}
+
+function toRow(r: DbRow): LabelRow {
+  const target: LabelTarget =
+    r.target_kind === 'tag'
+      ? { kind: 'tag', tag: r.tag }
+      : r.target_kind === 'span'
+        ? { kind: 'span', field: r.span_field, start: r.span_start, end: r.span_end }
+        : { kind: 'step' };
+  return {
+    benchmark: r.benchmark,
+    platform: r.platform,
+    userId: r.user_id,
+    stepId: r.step_id,
+    run: r.run,
+    author: r.author,
+    target,
+    label: r.label,
+    note: r.note,
+    createdAt: r.created_at,
+    contentHash: r.content_hash,
+  };
+}
+
+const KEY_WHERE =
+  'benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? AND author = ? AND target_kind = ? AND ' +
+  'tag = ? AND span_field = ? AND span_start = ? AND span_end = ? AND label = ?';
+const COLUMNS =
+  'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, label, ' +
+  'note, created_at, content_hash';
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare(`INSERT INTO labels (${COLUMNS}) VALUES (${COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`),
+    get: db.prepare<unknown[], DbRow>(`SELECT * FROM labels WHERE ${KEY_WHERE}`),
+    remove: db.prepare(`DELETE FROM labels WHERE ${KEY_WHERE}`),
+    setNote: db.prepare(`UPDATE labels SET note = ? WHERE ${KEY_WHERE}`),
+    byStep: db.prepare<unknown[], DbRow>(
+      'SELECT * FROM labels WHERE benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? ORDER BY id',
+    ),
+  };
+}
+
+export class LabelStore {
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly now: () => string;
+  private readonly maxRetryMs: number;
+
+  private constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+    opts: OpenOptions,
+  ) {
+    this.now = opts.now ?? (() => new Date().toISOString());
+    this.maxRetryMs = opts.maxRetryMs ?? 60_000;
+    this.stmts = prepare(db);
+  }
+
+  /** Opens (creating and migrating as needed). Throws LabelStoreError with a readable message. */
+  static open(path: string, opts: OpenOptions = {}): LabelStore {
+    let db: Database.Database | undefined;
+    try {
+      if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
+      const conn = db;
+      const retryMs = opts.maxRetryMs ?? 60_000;
+      withBusyRetry(() => conn.pragma('journal_mode = WAL'), retryMs);
+      // FULL: a label the user saw saved survives a power cut too, not only a crash; writes are human-paced.
+      conn.pragma('synchronous = FULL');
+      withBusyRetry(() => migrate(conn), retryMs);
+      return withBusyRetry(() => new LabelStore(path, conn, opts), retryMs);
+    } catch (err) {
+      db?.close();
+      if (err instanceof LabelStoreError || err instanceof NewerSchemaError) throw new LabelStoreError(`${path}: ${err.message}`);
+      throw new LabelStoreError(`${path}: cannot open the label database: ${(err as Error).message}`);
+    }
+  }
+
+  static tryOpen(path: string, opts: OpenOptions = {}): { ok: true; store: LabelStore } | { ok: false; message: string } {
+    try {
+      return { ok: true, store: LabelStore.open(path, opts) };
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  schemaVersion(): number {
+    return userVersion(this.db);
+  }
+
+  static readonly schemaVersion = SCHEMA_VERSION;
+
+  integrityCheck(): string {
+    const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join('\n');
+  }
+
+  /** One IMMEDIATE transaction (the write lock is taken up front, so it cannot fail half-way on a lock upgrade). */
+  transaction<T>(fn: () => T): T {
+    const tx = this.db.transaction(fn);
+    return withBusyRetry(() => tx.immediate(), this.maxRetryMs);
+  }
+
+  private read<T>(fn: () => T): T {
+    return withBusyRetry(fn, this.maxRetryMs);
+  }
+
+  get(key: LabelKey): LabelRow | undefined {
+    const r = this.read(() => this.stmts.get.get(...keyParams(key)));
+    return r ? toRow(r) : undefined;
+  }
+
+  /** Adds a label; a label already there (same key) is left as it is. */
+  add(input: LabelInput): ActionResult {
+    return this.apply({ kind: 'add', row: this.rowOf(input) });
+  }
+
+  remove(key: LabelKey): ActionResult {
+    return this.apply({ kind: 'remove', key: keyOf(key) });
+  }
+
+  setNote(key: LabelKey, note: string): ActionResult {
+    return this.apply({ kind: 'setNote', key: keyOf(key), note });
+  }
+
+  /** Adds the label when absent, removes it when present, in one transaction. */
+  toggle(input: LabelInput): ActionResult & { state: 'added' | 'removed' } {
+    this.check(input);
+    const row = this.rowOf(input);
+    return this.transaction(() => {
+      const exists = this.stmts.get.get(...keyParams(row)) !== undefined;
+      const result = this.applyInTx(exists ? { kind: 'remove', key: keyOf(row) } : { kind: 'add', row });
+      return { ...result, state: exists ? ('removed' as const) : ('added' as const) };
+    });
+  }
+
+  /** Applies any action (an undo or a redo) in one transaction and returns its inverse. */
+  apply(action: LabelAction): ActionResult {
+    this.checkAction(action);
+    return this.transaction(() => this.applyInTx(action));
+  }
+
+  /** For callers that compose actions inside their own `transaction()`. */
+  applyInTx(action: LabelAction): ActionResult {
+    switch (action.kind) {
+      case 'add': {
+        const r = action.row;
+        const info = this.stmts.insert.run(...keyParams(r), r.note, r.createdAt, r.contentHash);
+        return info.changes > 0 ? { changed: true, inverse: { kind: 'remove', key: keyOf(r) } } : { changed: false, inverse: NO_OP };
+      }
+      case 'remove': {
+        const old = this.stmts.get.get(...keyParams(action.key));
+        if (!old) return { changed: false, inverse: NO_OP };
+        this.stmts.remove.run(...keyParams(action.key));
+        return { changed: true, inverse: { kind: 'add', row: toRow(old) } };
+      }
+      case 'setNote': {
+        const old = this.stmts.get.get(...keyParams(action.key));
+        if (!old || old.note === action.note) return { changed: false, inverse: NO_OP };
+        this.stmts.setNote.run(action.note, ...keyParams(action.key));
+        return { changed: true, inverse: { kind: 'setNote', key: action.key, note: old.note } };
+      }
+      case 'batch': {
+        const inverses: LabelAction[] = [];
+        let changed = false;
+        for (const a of action.actions) {
+          const r = this.applyInTx(a);
+          changed ||= r.changed;
+          if (r.changed) inverses.unshift(r.inverse);
+        }
+        return { changed, inverse: changed ? { kind: 'batch', actions: inverses } : NO_OP };
+      }
+    }
+  }
+
+  listByStep(ref: StepRef): LabelRow[] {
+    const rows = this.read(() => this.stmts.byStep.all(ref.benchmark, ref.platform, ref.userId, ref.stepId, ref.run));
+    return rows.map(toRow);
+  }
+
+  listByRun(benchmark: string, run: string): LabelRow[] {
+    return this.list({ benchmark, run });
+  }
+
+  listByLabel(label: string, benchmark?: string): LabelRow[] {
+    return this.list({ label, benchmark });
+  }
+
+  /** All rows matching the filter, in insertion order. */
+  list(filter: RowFilter = {}): LabelRow[] {
+    const { sql, params } = where(filter);
+    const rows = this.read(() => this.db.prepare<unknown[], DbRow>(`SELECT * FROM labels${sql} ORDER BY id`).all(...params));
+    return rows.map(toRow);
+  }
+
+  countsPerLabelPerPlatform(filter: RowFilter = {}): LabelCount[] {
+    const { sql, params } = where(filter);
+    return this.read(() =>
+      this.db
+        .prepare<unknown[], LabelCount>(
+          `SELECT label, platform, COUNT(*) AS count FROM labels${sql} GROUP BY label, platform ORDER BY label, platform`,
+        )
+        .all(...params),
+    );
+  }
+
+  authors(): string[] {
+    const rows = this.read(() => this.db.prepare<[], { author: string }>('SELECT DISTINCT author FROM labels ORDER BY author').all());
+    return rows.map((r) => r.author);
+  }
+
+  count(): number {
+    return this.read(() => (this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM labels').get()?.n ?? 0));
+  }
+
+  private rowOf(input: LabelInput): LabelRow {
+    return {
+      ...keyOf(input),
+      note: input.note ?? '',
+      createdAt: input.createdAt ?? this.now(),
+      contentHash: input.contentHash ?? '',
+    };
+  }
+
+  private check(k: LabelKey): void {
+    const problem = keyProblem(k);
+    if (problem) throw new LabelStoreError(`invalid label: ${problem}`);
+  }
+
+  private checkAction(a: LabelAction): void {
+    if (a.kind === 'batch') a.actions.forEach((x) => this.checkAction(x));
+    else this.check(a.kind === 'add' ? a.row : a.key);
+  }
+}
+
+function where(filter: RowFilter): { sql: string; params: string[] } {
+  const parts: string[] = [];
+  const params: string[] = [];
+  for (const [col, value] of [
+    ['benchmark', filter.benchmark],
+    ['author', filter.author],
+    ['run', filter.run],
+    ['label', filter.label],
+  ] as const) {
+    if (value === undefined) continue;
+    parts.push(`${col} = ?`);
+    params.push(value);
+  }
+  return { sql: parts.length ? ' WHERE ' + parts.join(' AND ') : '', params };
+}

@@ -1,0 +1,181 @@
+// The label set: the default failure modes of the benchmark, and a per-workspace `.personalab/labels.json`
+// validated with located diagnostics. A broken file never leaves the user without labels: errors fall back to the
+// defaults.
+import { readFileSync } from 'node:fs';
+import { pyJsonLoads } from '../pyjson';
+import type { Diagnostic } from '../types';
+import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
+
+/**
+ * The most specific target a label may be put on. Every label can go on a whole step; 'tag' labels may also go on
+ * one tag of the pool, 'persona-span' labels on a selected span of the persona (or another text field).
+ */
+export type LabelScope = 'step' | 'tag' | 'persona-span';
+export const LABEL_SCOPES: readonly LabelScope[] = ['step', 'tag', 'persona-span'];
+
+export interface LabelDef {
+  id: string;
+  name: string;
+  description: string;
+  /** One character that toggles the label in the step view. */
+  key?: string;
+  scope: LabelScope;
+}
+
+export const DEFAULT_LABELS: readonly LabelDef[] = [
+  { id: 'decay-error', name: 'Decay error', description: 'Picked a D_decay tag: recently used, does not recur.', key: '1', scope: 'tag' },
+  { id: 'peer-confusion', name: 'Peer confusion', description: 'Picked a D_peer (D_cluster) tag: a semantic neighbour of a positive.', key: '2', scope: 'tag' },
+  { id: 'popularity-bias', name: 'Popularity bias', description: 'Picked a D_viral tag: trending on the platform that day.', key: '3', scope: 'tag' },
+  { id: 'random-pick', name: 'Random pick', description: 'Picked a D_random tag: a uniform sample of the vocabulary.', key: '4', scope: 'tag' },
+  { id: 'missed-novelty', name: 'Missed novelty', description: 'A T_new tag (never used before) was not picked.', key: '5', scope: 'tag' },
+  { id: 'missed-stability', name: 'Missed stability', description: 'A T_keep tag (already used) was not picked.', key: '6', scope: 'tag' },
+  { id: 'format-error', name: 'Format error', description: 'Not JSON, wrong count, duplicates or out-of-pool picks.', key: '7', scope: 'step' },
+  { id: 'persona-drift', name: 'Persona drift', description: 'The persona lost or invented facts.', key: '8', scope: 'persona-span' },
+  { id: 'pi-leak', name: 'PI leak', description: 'Personal information slipped through the masking.', key: '9', scope: 'persona-span' },
+  { id: 'bad-ground-truth', name: 'Bad ground truth', description: 'The data itself is wrong (split, pool or target).', key: '0', scope: 'tag' },
+];
+
+/** Keys the step view keeps for itself (next / previous step). */
+export const DEFAULT_RESERVED_KEYS: readonly string[] = ['j', 'k'];
+
+export interface LabelSet {
+  labels: LabelDef[];
+  /** true when the defaults are in use (no file, or a file with errors). */
+  isDefault: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface ParseLabelSetOptions {
+  reservedKeys?: readonly string[];
+}
+
+const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'key', 'scope']);
+
+export function defaultLabelSet(diagnostics: Diagnostic[] = []): LabelSet {
+  return { labels: DEFAULT_LABELS.map((l) => ({ ...l })), isDefault: true, diagnostics };
+}
+
+/** Validates the text of a labels.json: `{"labels": [...]}` or a bare array of label objects. Never throws. */
+export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOptions = {}): LabelSet {
+  const diagnostics: Diagnostic[] = [];
+  const lines = scanJsonLines(text);
+  const at = (path: string) => lineOf(lines, path);
+  const error = (path: string, message: string) =>
+    diagnostics.push({ severity: 'error', file, line: at(path), field: path, message });
+  const warn = (path: string, message: string) =>
+    diagnostics.push({ severity: 'warning', file, line: at(path), field: path, message });
+
+  const parsed = pyJsonLoads(text.replace(/^\ufeff/, ''));
+  if (!parsed.ok) {
+    const line = lineAtCodePoint(text.replace(/^\ufeff/, ''), parsed.pos);
+    diagnostics.push({ severity: 'error', file, line, field: '', message: `not valid JSON: ${parsed.error}; using the default labels` });
+    return defaultLabelSet(diagnostics);
+  }
+  let list: unknown = parsed.value;
+  let base = '';
+  if (typeof list === 'object' && list !== null && !Array.isArray(list)) {
+    const obj = list as Record<string, unknown>;
+    for (const k of Object.keys(obj)) if (k !== 'labels') warn(k, `unknown field "${k}" is ignored`);
+    list = obj.labels;
+    base = 'labels';
+  }
+  if (!Array.isArray(list)) {
+    error(base, 'expected an array of labels (or an object with a "labels" array); using the default labels');
+    return defaultLabelSet(diagnostics);
+  }
+  const reserved = new Set(opts.reservedKeys ?? DEFAULT_RESERVED_KEYS);
+  const ids = new Map<string, string>();
+  const keys = new Map<string, string>();
+  const labels: LabelDef[] = [];
+  list.forEach((entry: unknown, i: number) => {
+    const p = `${base}[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      error(p, 'a label must be an object with id, name, description, scope and an optional key');
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    const f = (name: string) => `${p}.${name}`;
+    for (const k of Object.keys(e)) if (!KNOWN_FIELDS.has(k)) warn(f(k), `unknown field "${k}" is ignored`);
+    let ok = true;
+    const id = e.id;
+    if (typeof id !== 'string' || !ID_RE.test(id)) {
+      error(typeof id === 'undefined' ? p : f('id'), `id must be lower-case letters, digits, "-" or "_" (got ${JSON.stringify(id) ?? 'nothing'})`);
+      ok = false;
+    } else if (ids.has(id)) {
+      error(f('id'), `duplicate id "${id}" (first at ${ids.get(id)})`);
+      ok = false;
+    } else {
+      ids.set(id, `line ${at(p)}`);
+    }
+    const name = e.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      error(typeof name === 'undefined' ? p : f('name'), 'name must be a non-empty string');
+      ok = false;
+    }
+    let description = '';
+    if (typeof e.description === 'string') description = e.description;
+    else if (e.description === undefined) warn(p, 'no description');
+    else {
+      error(f('description'), 'description must be a string');
+      ok = false;
+    }
+    let scope: LabelScope = 'step';
+    if (e.scope === undefined) warn(p, 'no scope; using "step"');
+    else if (typeof e.scope === 'string' && (LABEL_SCOPES as readonly string[]).includes(e.scope)) scope = e.scope as LabelScope;
+    else {
+      error(f('scope'), `scope must be one of ${LABEL_SCOPES.join(', ')} (got ${JSON.stringify(e.scope)})`);
+      ok = false;
+    }
+    let key: string | undefined;
+    if (e.key !== undefined && e.key !== null && e.key !== '') {
+      const k = e.key;
+      if (typeof k !== 'string' || [...k].length !== 1 || /\s/.test(k)) {
+        error(f('key'), `key must be a single non-space character (got ${JSON.stringify(k)})`);
+        ok = false;
+      } else if (reserved.has(k)) {
+        error(f('key'), `key "${k}" is reserved by the step view`);
+        ok = false;
+      } else if (keys.has(k)) {
+        error(f('key'), `key "${k}" is already used by "${keys.get(k)}"`);
+        ok = false;
+      } else {
+        key = k;
+        keys.set(k, typeof id === 'string' ? id : `entry ${i}`);
+      }
+    }
+    if (ok && typeof id === 'string' && typeof name === 'string') {
+      labels.push(key === undefined ? { id, name, description, scope } : { id, name, description, key, scope });
+    }
+  });
+  if (labels.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
+    error(base, 'the label set is empty; using the default labels');
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) {
+    diagnostics.push({ severity: 'info', file, line: 0, field: '', message: 'the file has errors: the default labels are in use until it is fixed' });
+    return defaultLabelSet(diagnostics);
+  }
+  return { labels, isDefault: false, diagnostics };
+}
+
+/** Reads a labels.json; a missing file means the defaults, silently. `file` names it in diagnostics. */
+export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptions = {}): LabelSet {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return defaultLabelSet();
+    return defaultLabelSet([{ severity: 'error', file, line: 0, field: '', message: `cannot read: ${(err as Error).message}; using the default labels` }]);
+  }
+  return parseLabelSet(text, file, opts);
+}
+
+/** The definition of a stored label id; ids unknown to the current set still show (as themselves), never vanish. */
+export function labelDef(set: readonly LabelDef[], id: string): LabelDef & { unknown?: true } {
+  return set.find((l) => l.id === id) ?? { id, name: id, description: 'not in the current label set', scope: 'step', unknown: true };
+}
+
+export function labelForKey(set: readonly LabelDef[], key: string): LabelDef | undefined {
+  return set.find((l) => l.key === key);
+}

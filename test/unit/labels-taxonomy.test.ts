@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lineOf, scanJsonLines } from '../../src/core/labels/jsonLines';
+import { DEFAULT_LABELS, labelDef, labelForKey, loadLabelSet, parseLabelSet } from '../../src/core/labels/taxonomy';
+
+describe('default label set', () => {
+  it('has the ten failure modes with keys 1..9, 0 and distinct ids', () => {
+    expect(DEFAULT_LABELS.map((l) => l.key)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0']);
+    expect(new Set(DEFAULT_LABELS.map((l) => l.id)).size).toBe(10);
+    expect(DEFAULT_LABELS.map((l) => l.id)).toContain('decay-error');
+    expect(labelForKey(DEFAULT_LABELS, '9')?.name).toBe('PI leak');
+    expect(DEFAULT_LABELS.find((l) => l.id === 'persona-drift')?.scope).toBe('persona-span');
+  });
+
+  it('shows an id the set does not know as itself instead of dropping it', () => {
+    const d = labelDef(DEFAULT_LABELS, 'custom-thing');
+    expect(d).toMatchObject({ id: 'custom-thing', name: 'custom-thing', unknown: true });
+  });
+});
+
+describe('scanJsonLines', () => {
+  it('maps element and member paths to their lines, and copes with truncation', () => {
+    const text = '{\n  "labels": [\n    {"id": "a",\n     "key": "1"},\n    {\n      "id": "b"\n    }\n  ]\n}';
+    const lines = scanJsonLines(text);
+    expect(lines.get('labels')).toBe(2);
+    expect(lines.get('labels[0]')).toBe(3);
+    expect(lines.get('labels[0].key')).toBe(4);
+    expect(lines.get('labels[1]')).toBe(5);
+    expect(lines.get('labels[1].id')).toBe(6);
+    expect(lineOf(lines, 'labels[1].scope')).toBe(5);
+    const cut = scanJsonLines('[\n{"id": "x\\"y"},\n{"id": ');
+    expect(cut.get('[1].id')).toBe(3);
+  });
+});
+
+const good = (labels: unknown[]) => JSON.stringify({ labels }, null, 2);
+
+describe('parseLabelSet', () => {
+  it('accepts a valid workspace set', () => {
+    const set = parseLabelSet(
+      good([
+        { id: 'too-generic', name: 'Too generic', description: 'Picked broad tags', key: 'g', scope: 'step' },
+        { id: 'wrong-tag', name: 'Wrong tag', description: '', scope: 'tag' },
+      ]),
+      '.personalab/labels.json',
+    );
+    expect(set.isDefault).toBe(false);
+    expect(set.diagnostics).toEqual([]);
+    expect(set.labels.map((l) => l.id)).toEqual(['too-generic', 'wrong-tag']);
+    expect(set.labels[1].key).toBeUndefined();
+  });
+
+  it('locates each bad entry on its line and falls back to the defaults', () => {
+    const text = [
+      '{',
+      '  "labels": [',
+      '    {"id": "ok", "name": "Fine", "description": "", "scope": "step", "key": "1"},',
+      '    {"id": "Bad Id", "name": "x", "description": "", "scope": "step"},',
+      '    {"id": "dup", "name": "x", "description": "", "scope": "step", "key": "1"},',
+      '    {"id": "s", "name": "x", "description": "",',
+      '     "scope": "paragraph"},',
+      '    {"id": "nav", "name": "x", "description": "", "scope": "tag", "key": "j"},',
+      '    {"id": "ok", "name": "again", "description": "", "scope": "step"}',
+      '  ]',
+      '}',
+    ].join('\n');
+    const set = parseLabelSet(text, 'labels.json');
+    expect(set.isDefault).toBe(true);
+    expect(set.labels).toHaveLength(10);
+    const errors = set.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line} ${d.field}`);
+    expect(errors).toEqual([
+      '4 labels[1].id',
+      '5 labels[2].key',
+      '7 labels[3].scope',
+      '8 labels[4].key',
+      '9 labels[5].id',
+    ]);
+    expect(set.diagnostics.every((d) => d.file === 'labels.json')).toBe(true);
+  });
+
+  it('reports a JSON syntax error with its line', () => {
+    const set = parseLabelSet('{\n  "labels": [\n    {"id": "a",}\n  ]\n}', 'labels.json');
+    expect(set.isDefault).toBe(true);
+    expect(set.diagnostics[0]).toMatchObject({ severity: 'error', line: 3 });
+  });
+
+  it('keeps a set that only has warnings, and accepts a bare array', () => {
+    const set = parseLabelSet('[\n  {"id": "a", "name": "A", "colour": "red"}\n]', 'l.json');
+    expect(set.isDefault).toBe(false);
+    expect(set.labels).toEqual([{ id: 'a', name: 'A', description: '', scope: 'step' }]);
+    expect(set.diagnostics.map((d) => `${d.severity} ${d.line} ${d.field}`)).toEqual([
+      'warning 2 [0].colour',
+      'warning 2 [0]',
+      'warning 2 [0]',
+    ]);
+  });
+
+  it('rejects a non-array and an empty set', () => {
+    expect(parseLabelSet('{"labels": 3}', 'l.json').diagnostics[0]).toMatchObject({ severity: 'error', field: 'labels' });
+    expect(parseLabelSet('[]', 'l.json').isDefault).toBe(true);
+  });
+
+  it('loads from disk: a missing file means the defaults without diagnostics', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-labels-'));
+    expect(loadLabelSet(join(dir, 'none.json'))).toMatchObject({ isDefault: true, diagnostics: [] });
+    writeFileSync(join(dir, 'labels.json'), good([{ id: 'x', name: 'X', description: 'd', scope: 'tag', key: 'x' }]));
+    expect(loadLabelSet(join(dir, 'labels.json')).labels[0]).toMatchObject({ id: 'x', key: 'x', scope: 'tag' });
+  });
+});
