@@ -62,10 +62,21 @@ function show(model: StepModel, nav: NavState): void {
   const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
   root.replaceChildren(...renderStep(model, nav, handlers));
   root.dataset.step = key;
+  trackHeader();
   document.title = `${model.header.userId} · step ${model.header.stepId}`;
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
   shownKey = key;
+}
+
+// The header is sticky: keep anchors and scrollIntoView clear of it (scroll-padding-top in step.css).
+const headerSize = new ResizeObserver((entries) => {
+  for (const e of entries) document.documentElement.style.setProperty('--header-h', `${Math.ceil(e.target.getBoundingClientRect().height)}px`);
+});
+function trackHeader(): void {
+  headerSize.disconnect();
+  const header = root.querySelector('.step-header');
+  if (header) headerSize.observe(header);
 }
 
 function showEmpty(message: string): void {

@@ -1,0 +1,215 @@
+// The step view in the real workbench on sample/: opens a step from the palette, reads the six pool groups, the
+// hit/miss marks, the persona diff and the metrics inside the webview, navigates with the keyboard (in-webview keys
+// and the workbench keybindings), and saves screenshots in dark, light and high-contrast themes.
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../../src/core/load';
+import { scoreStep } from '../../src/core/score';
+import { POOL_CLASSES, type Benchmark, type Run, type Step, type StepResult, type User } from '../../src/core/types';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+const sample = join(repoRoot, 'sample');
+const LABELS = { tKeep: 'T_keep', tNew: 'T_new', dDecay: 'D_decay', dPeer: 'D_peer', dViral: 'D_viral', dRandom: 'D_random' } as const;
+
+interface Target {
+  user: User;
+  step: Step;
+  next: Step;
+  nextUser: User;
+  result: StepResult;
+  received: string;
+}
+
+/** Independently of the view model: a weibo step with a hit, a miss, a wrong pick and a persona that changed. */
+function findTarget(bench: Benchmark, run: Run): Target {
+  const users = [...bench.users.get('weibo')!.values()].filter((u) => u.steps.length > 0);
+  for (const [ui, user] of users.entries()) {
+    const results = run.results.get('weibo')?.get(user.userId);
+    let received = '';
+    for (const [i, step] of user.steps.entries()) {
+      const result = results?.steps.get(step.stepId);
+      const picks = new Set(result?.prediction.filter((p): p is string => typeof p === 'string'));
+      const pos = [...step.split.tKeep, ...step.split.tNew];
+      const neg = [...step.split.dDecay, ...step.split.dPeer, ...step.split.dViral, ...step.split.dRandom];
+      const written = result?.personaSummary ?? '';
+      const next = user.steps[i + 1];
+      if (result && next && users[ui + 1] && received && written && written !== received &&
+        pos.some((t) => picks.has(t)) && pos.some((t) => !picks.has(t)) && neg.some((t) => picks.has(t))) {
+        return { user, step, next, nextUser: users[ui + 1], result, received };
+      }
+      if (written) received = written;
+    }
+  }
+  throw new Error('sample/ has no weibo step with a hit, a miss, a wrong pick and a changed persona');
+}
+
+/** Palette -> Persona Lab: Open Step -> user -> step. (The harness's runCommand waits for the palette to close.) */
+async function openStepFromPalette(page: Page, userId: string, stepLabel: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input.input');
+  await waitFor(async () => {
+    if (await input.isVisible()) return true;
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 2_000 });
+    return true;
+  }, { message: 'the command palette' });
+  const exactRow = (text: string) => widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`) }) }).first();
+  await input.fill('>Persona Lab: Open Step');
+  await exactRow('Persona Lab: Open Step').click();
+  await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
+  await input.fill(userId);
+  await exactRow(userId).click();
+  await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
+  await input.fill(stepLabel);
+  await exactRow(stepLabel).click();
+  await widget.waitFor({ state: 'hidden' });
+}
+
+const stepKey = (user: User, step: Step) => `weibo/${user.userId}/${step.stepId}`;
+
+describe('step view in the real workbench', () => {
+  let wb: Workbench;
+  let bench: Benchmark;
+  let run: Run;
+  let target: Target;
+  let frame: Frame;
+
+  const showing = (key: string) => waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === key, { message: `the step view to show ${key}` });
+
+  /** Preferences: Color Theme from the palette (the workbench does not pick up a settings.json edit here). */
+  async function setTheme(theme: string, bodyClass: string): Promise<void> {
+    // Rows are labelled without "Default " (e.g. "Light Modern"); the full id is the row's description.
+    const widget = wb.page.locator('.quick-input-widget');
+    const input = widget.locator('input.input');
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { message: 'the command palette' });
+    await input.fill('>Preferences: Color Theme');
+    await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^\s*Preferences: Color Theme\s*$/ }) }).first().click();
+    await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+    await input.fill(theme);
+    await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }) }).first().click();
+    await widget.waitFor({ state: 'hidden' });
+    await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), { timeout: 30_000, message: `the ${theme} theme in the webview` });
+  }
+
+  beforeAll(async () => {
+    bench = await loadBenchmark(sample);
+    run = bench.runs.get([...bench.runs.keys()][0])!; // the run the extension selects on a fresh workspace
+    target = findTarget(bench, run);
+    wb = await startWorkbench({ folder: sample, theme: 'dark' });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`stepView-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+  });
+
+  it('opens a step from the palette in the step view', async () => {
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await openStepFromPalette(wb.page, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(target.user, target.step)}"]`, { timeout: 60_000 });
+    const { user, step } = target;
+    expect(await frame.locator('.user-id').textContent()).toBe(user.userId);
+    expect(await frame.locator('.username').textContent()).toBe(user.username);
+    expect(await frame.locator('.step-of').textContent()).toBe(`step ${step.stepId} / ${step.totalSteps}`);
+    expect(await frame.locator('.meta-row').textContent()).toContain(step.dateInput);
+    expect(await frame.locator('.meta-row').textContent()).toContain(step.dateTarget);
+    expect(await frame.locator('.meta-row').textContent()).toContain(run.name);
+    await wb.page.locator('.part.editor .tab', { hasText: `${user.userId} · step ${step.stepId}/${step.totalSteps}` }).waitFor();
+  });
+
+  it('shows the six pool groups with the task file\'s tags and the run\'s hit / miss marks', async () => {
+    const { step, result } = target;
+    const picks = new Set(result.prediction.filter((p): p is string => typeof p === 'string'));
+    for (const cls of POOL_CLASSES) {
+      const group = frame.locator(`[data-group="${cls}"]`);
+      expect(await group.locator('.group-label').textContent()).toBe(LABELS[cls]);
+      const positive = cls === 'tKeep' || cls === 'tNew';
+      const expected = [...new Set(step.split[cls])].map((t) => [t, picks.has(t) ? (positive ? 'hit' : 'wrongPick') : positive ? 'missed' : 'avoided']);
+      const shown = await group.locator('.tag').evaluateAll((els) => els.map((e) => [e.querySelector('.tag-text')?.textContent, e.getAttribute('data-mark')]));
+      expect(shown, cls).toEqual(expected);
+      // Not colour-only: each mark has its word.
+      const words = await group.locator('.tag .mark-text').allTextContents();
+      expect(words).toEqual(expected.map(([, m]) => ({ hit: 'hit', missed: 'missed', wrongPick: 'wrong pick', avoided: 'not picked' })[m as string]));
+    }
+    expect(await frame.locator('[data-group="dPeer"] .group-meta').textContent()).toBe('(D_cluster)');
+    const inPool = new Set([...step.pool, ...POOL_CLASSES.flatMap((c) => step.split[c])]);
+    const outside = [...picks].filter((t) => !inPool.has(t));
+    expect(await frame.locator('[data-extra="outOfPool"] li').allTextContents()).toEqual(outside);
+  });
+
+  it('shows the persona received and written with a word diff between them', async () => {
+    const { result, received } = target;
+    expect(await frame.locator('.persona-box.received .prose').textContent()).toBe(received);
+    expect(await frame.locator('.persona-box.written .prose').textContent()).toBe(result.personaSummary);
+    const diff = frame.locator('.persona-diff .diff');
+    const [before, after, changes] = await diff.evaluate((el) => {
+      const text = (skip: string) => [...el.childNodes].filter((n) => n.nodeName !== skip).map((n) => n.textContent).join('');
+      return [text('INS'), text('DEL'), el.querySelectorAll('ins, del').length];
+    });
+    expect(before).toBe(received);
+    expect(after).toBe(result.personaSummary);
+    expect(changes).toBeGreaterThan(0);
+    expect(await frame.locator('.reasoning').textContent()).toBe(result.reasoning || 'No reasoning.');
+  });
+
+  it('shows the metrics with a defining tooltip each', async () => {
+    const m = scoreStep(target.step.split, target.result.prediction)!;
+    const value = (key: string) => frame.locator(`[data-metric="${key}"] .metric-value`).textContent();
+    expect(await value('Recall')).toBe(`${(m.Recall * 100).toFixed(1)} %`);
+    expect(await value('K')).toBe(String(new Set([...target.step.split.tKeep, ...target.step.split.tNew]).size));
+    const cells = await frame.locator('[data-metric]').evaluateAll((els) => els.map((e): [string, string] => [e.getAttribute('data-metric') ?? '', e.getAttribute('title') ?? '']));
+    expect(cells.map(([k]) => k)).toEqual(['Recall', 'Recall_Stability', 'Recall_Novelty', 'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random', 'K', 'delta', 'budget', 'alpha', 'ratio']);
+    for (const [k, title] of cells) expect(title.length, `tooltip of ${k}`).toBeGreaterThan(20);
+    await wb.screenshot('step-view-dark');
+    await frame.locator('[data-section="persona"]').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('step-view-dark-persona');
+  });
+
+  it('navigates with the keyboard inside the webview ([ ] { }) and with the workbench keybindings (Alt+[ Alt+])', async () => {
+    const { user, step, next, nextUser } = target;
+    await frame.locator('.user-id').click(); // focus inside the webview
+    await wb.page.keyboard.press(']');
+    await showing(stepKey(user, next));
+    await wb.page.keyboard.press('[');
+    await showing(stepKey(user, step));
+    await wb.page.keyboard.press('}');
+    await showing(stepKey(nextUser, nextUser.steps[0]));
+    await wb.page.keyboard.press('{');
+    await showing(stepKey(user, user.steps[0]));
+    // Workbench keybindings (when activeWebviewPanelId == 'personaLab.step'), with the key event forwarded by the webview.
+    await wb.page.keyboard.press('Alt+BracketRight');
+    await showing(stepKey(user, user.steps[1]));
+    await wb.page.keyboard.press('Alt+BracketLeft');
+    await showing(stepKey(user, user.steps[0]));
+    await wb.page.keyboard.press('Shift+Alt+BracketRight');
+    await showing(stepKey(nextUser, nextUser.steps[0]));
+    // One panel, reused and retitled.
+    await wb.page.locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` }).waitFor();
+    expect(await wb.page.locator('.part.editor .tab', { hasText: '· step ' }).count()).toBe(1);
+    // The buttons post the same messages.
+    await frame.locator('vscode-button[data-nav="previousUser"]').click();
+    await showing(stepKey(user, user.steps[0]));
+  });
+
+  it('follows the theme: light and high contrast screenshots', async () => {
+    await openStepFromPalette(wb.page, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
+    await showing(stepKey(target.user, target.step));
+    await setTheme('Light Modern', 'vscode-light');
+    await wb.screenshot('step-view-light');
+    await frame.locator('[data-section="persona"]').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('step-view-light-persona');
+    await setTheme('Dark High Contrast', 'vscode-high-contrast');
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    await wb.screenshot('step-view-hc');
+  });
+});
