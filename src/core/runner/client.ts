@@ -1,0 +1,267 @@
+// One chat completion per step over the official `openai` client, with our own retry loop (spec section 2:
+// after 3 failed attempts the reference records an error record). Pure: no `vscode`.
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+
+export interface EndpointConfig {
+  baseURL: string;
+  /** Never logged or written anywhere; may be '' for local servers. */
+  apiKey: string;
+  model: string;
+  /** default 0 */
+  temperature?: number;
+  maxTokens?: number;
+  /** per attempt; default 60 s */
+  timeoutMs?: number;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** One HTTP attempt: what came back (text) or why it failed (error). */
+export interface TransportResult {
+  ok: boolean;
+  raw: string;
+  error: string;
+  /** HTTP status when the server answered with an error status */
+  status?: number;
+  /** the server's Retry-After (or retry-after-ms), in ms */
+  retryAfterMs?: number;
+  /** 429, 5xx, timeouts and dropped connections */
+  transient: boolean;
+  aborted: boolean;
+  latencyMs: number;
+  usage: Usage | null;
+}
+
+export type ChatTransport = (system: string, prompt: string, signal?: AbortSignal) => Promise<TransportResult>;
+
+export interface RetryPolicy {
+  /** attempts in all, the reference's 3 */
+  attempts: number;
+  /** first backoff delay; doubles per failed attempt */
+  baseMs: number;
+  maxMs: number;
+  /** longest Retry-After honoured as given (longer ones are cut to this) */
+  maxRetryAfterMs: number;
+  /** injectable for tests; must reject (or resolve early) when the signal aborts */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 1000, maxMs: 30_000, maxRetryAfterMs: 120_000 };
+
+/** Replaces every occurrence of the key, so that nothing derived from a reply or an error can carry it. */
+export function redactor(apiKey: string): (text: string) => string {
+  // Very short keys would redact ordinary words; real keys are long.
+  if (typeof apiKey !== 'string' || apiKey.length < 8) return (t) => t;
+  return (t) => (typeof t === 'string' && t.includes(apiKey) ? t.split(apiKey).join('[redacted]') : t);
+}
+
+/** The base URL without credentials or query (those could hold a secret), for manifests and history. */
+export function publicBaseURL(baseURL: string): string {
+  try {
+    const u = new URL(baseURL);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return String(baseURL ?? '').replace(/\/\/[^/@]*@/, '//').split('?')[0];
+  }
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers || typeof headers.get !== 'function') return undefined;
+  const ms = parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function toUsage(u: OpenAI.CompletionUsage | undefined | null): Usage | null {
+  if (!u) return null;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens), totalTokens: n(u.total_tokens) };
+}
+
+/** A single-attempt transport over the official client (its own retries off: maxRetries 0). */
+export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
+  const redact = redactor(cfg.apiKey);
+  const timeout = Math.max(1, Math.round(cfg.timeoutMs ?? 60_000));
+  let client: OpenAI | null = null;
+  let setupError = '';
+  try {
+    client = new OpenAI({
+      baseURL: cfg.baseURL,
+      apiKey: typeof cfg.apiKey === 'string' ? cfg.apiKey : '',
+      timeout,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+  } catch (e) {
+    setupError = redact(e instanceof Error ? e.message : String(e));
+  }
+  return async (system, prompt, signal) => {
+    const started = performance.now();
+    const base = { raw: '', transient: false, aborted: false, usage: null };
+    if (!client) return { ...base, ok: false, error: setupError, latencyMs: 0 };
+    // The client never removes the listener it adds to a caller's signal: give it a per-request one.
+    const own = new AbortController();
+    const relay = () => own.abort();
+    if (signal?.aborted) own.abort();
+    else signal?.addEventListener('abort', relay, { once: true });
+    try {
+      const res = await client.chat.completions.create(
+        {
+          model: cfg.model,
+          temperature: cfg.temperature ?? 0,
+          ...(cfg.maxTokens ? { max_tokens: cfg.maxTokens } : {}),
+          response_format: { type: 'json_object' },
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: prompt },
+          ],
+        },
+        { signal: own.signal, timeout },
+      );
+      const latencyMs = performance.now() - started;
+      const content: unknown = res?.choices?.[0]?.message?.content;
+      const usage = toUsage(res?.usage);
+      if (typeof content !== 'string') {
+        return { ...base, ok: false, error: 'The reply has no message content.', latencyMs, usage };
+      }
+      return { ...base, ok: true, raw: redact(content), error: '', latencyMs, usage };
+    } catch (e) {
+      const latencyMs = performance.now() - started;
+      const message = redact(e instanceof Error ? e.message : String(e));
+      if (e instanceof APIUserAbortError || signal?.aborted) {
+        return { ...base, ok: false, error: message || 'Request was aborted.', aborted: true, latencyMs };
+      }
+      if (e instanceof APIConnectionTimeoutError) {
+        return { ...base, ok: false, error: message || 'Request timed out.', transient: true, latencyMs };
+      }
+      if (e instanceof APIError) {
+        const status = typeof e.status === 'number' ? e.status : undefined;
+        // No status: a connection error (refused, reset, socket destroyed mid-reply).
+        const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+        return { ...base, ok: false, error: message, status, transient, retryAfterMs: retryAfterMs(e.headers), latencyMs };
+      }
+      return { ...base, ok: false, error: message, transient: true, latencyMs };
+    } finally {
+      signal?.removeEventListener('abort', relay);
+    }
+  };
+}
+
+export interface AttemptInfo {
+  attempt: number;
+  ok: boolean;
+  error: string;
+  status?: number;
+  latencyMs: number;
+  usage: Usage | null;
+  /** the delay waited after this attempt before the next one (0 for the last) */
+  waitedMs: number;
+}
+
+export interface CallOutcome {
+  /** the accepted reply text, or '' when every attempt failed */
+  raw: string;
+  /** the last raw text received even when rejected (for debugging a parse failure) */
+  lastRaw: string;
+  ok: boolean;
+  /** the last failure's message when !ok (goes into the error record) */
+  error: string;
+  aborted: boolean;
+  attempts: AttemptInfo[];
+  /** of the last attempt */
+  latencyMs: number;
+  /** of the accepted reply (null when none or the server gave none) */
+  usage: Usage | null;
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted || ms <= 0) return resolve();
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Exponential backoff with "equal jitter" (half fixed, half random); a usable Retry-After wins. */
+export function backoffDelay(failedAttempt: number, retryAfter: number | undefined, policy: RetryPolicy): number {
+  if (retryAfter !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) {
+    return Math.min(retryAfter, policy.maxRetryAfterMs);
+  }
+  const rand = policy.random ?? Math.random;
+  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failedAttempt - 1));
+  return exp / 2 + (exp / 2) * rand();
+}
+
+/**
+ * Up to `policy.attempts` attempts. `accept` checks a reply text and returns an error message to reject it
+ * (the reference counts a reply that fails to parse as a failed attempt). An abort stops at once and is never
+ * reported as a failure of the step.
+ */
+export async function callWithRetries(
+  transport: ChatTransport,
+  system: string,
+  prompt: string,
+  accept: (raw: string) => string | null,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  signal?: AbortSignal,
+): Promise<CallOutcome> {
+  const sleep = policy.sleep ?? abortableSleep;
+  const attempts: AttemptInfo[] = [];
+  const total = Math.max(1, Math.floor(policy.attempts) || 1);
+  let lastRaw = '';
+  let error = '';
+  for (let attempt = 1; attempt <= total; attempt++) {
+    if (signal?.aborted) break;
+    let r: TransportResult;
+    try {
+      r = await transport(system, prompt, signal);
+    } catch (e) {
+      r = { ok: false, raw: '', error: e instanceof Error ? e.message : String(e), transient: true, aborted: false, latencyMs: 0, usage: null };
+    }
+    if (r.aborted || signal?.aborted) {
+      attempts.push({ attempt, ok: false, error: r.error || 'aborted', latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 });
+      break;
+    }
+    if (r.ok) {
+      lastRaw = r.raw;
+      const rejected = accept(r.raw);
+      if (rejected === null) {
+        attempts.push({ attempt, ok: true, error: '', latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 });
+        return { raw: r.raw, lastRaw, ok: true, error: '', aborted: false, attempts, latencyMs: r.latencyMs, usage: r.usage };
+      }
+      error = rejected;
+    } else {
+      error = r.error;
+    }
+    const info: AttemptInfo = { attempt, ok: false, error, status: r.status, latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 };
+    attempts.push(info);
+    if (attempt < total) {
+      info.waitedMs = backoffDelay(attempt, r.retryAfterMs, policy);
+      await sleep(info.waitedMs, signal);
+    }
+  }
+  const last = attempts[attempts.length - 1];
+  const aborted = signal?.aborted === true;
+  return { raw: '', lastRaw, ok: false, error, aborted, attempts, latencyMs: last?.latencyMs ?? 0, usage: null };
+}

@@ -1,0 +1,202 @@
+// The run journal: append-only JSONL, one fsync'd line per finished step and per finished user. It is the
+// source of truth of a run folder: the results files are rebuilt from it on resume.
+import {
+  closeSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  fstatSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { pyJsonDumps, pyJsonLoads } from '../pyjson';
+import { isPlatform, type Platform } from '../types';
+
+export interface StepEntry {
+  t: 'step';
+  platform: Platform;
+  user: string;
+  /** position in the user's prediction_tasks (step ids are not trusted to be unique) */
+  index: number;
+  step: number;
+  prediction: unknown[];
+  reasoning: string;
+  persona_summary: string;
+  /** the persona the next step of this chain receives */
+  persona_next: string | null;
+  /** true when the step got the reference's error record */
+  error: boolean;
+  attempts: number;
+}
+
+export interface UserEntry {
+  t: 'user';
+  platform: Platform;
+  user: string;
+}
+
+export type JournalEntry = StepEntry | UserEntry;
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function asEntry(v: unknown): JournalEntry | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (!isPlatform(o.platform) || typeof o.user !== 'string') return null;
+  if (o.t === 'user') return { t: 'user', platform: o.platform, user: o.user };
+  if (o.t !== 'step' || !Number.isInteger(o.index) || typeof o.step !== 'number') return null;
+  return {
+    t: 'step',
+    platform: o.platform,
+    user: o.user,
+    index: o.index as number,
+    step: o.step,
+    prediction: Array.isArray(o.prediction) ? o.prediction : [],
+    reasoning: str(o.reasoning),
+    persona_summary: str(o.persona_summary),
+    persona_next: typeof o.persona_next === 'string' ? o.persona_next : null,
+    error: o.error === true,
+    attempts: typeof o.attempts === 'number' ? o.attempts : 0,
+  };
+}
+
+export function stepKey(platform: string, user: string, index: number): string {
+  return `${platform}\u0000${user}\u0000${index}`;
+}
+
+export function userKey(platform: string, user: string): string {
+  return `${platform}\u0000${user}`;
+}
+
+export class Journal {
+  private fd: number | null;
+  readonly steps = new Map<string, StepEntry>();
+  /** finished users, in completion order */
+  readonly users: UserEntry[] = [];
+  private readonly usersSeen = new Set<string>();
+  /** lines that could not be read (a torn last line after a crash is cut off instead) */
+  readonly skipped: number;
+
+  private constructor(fd: number, entries: JournalEntry[], skipped: number) {
+    this.fd = fd;
+    this.skipped = skipped;
+    for (const e of entries) this.remember(e);
+  }
+
+  /** Opens (creating) the journal; a last line without its newline (torn by a crash) is cut off. */
+  static open(path: string): Journal {
+    // 'a+': every write goes to the end whatever the file position (reads use explicit positions).
+    const fd = openSync(path, 'a+');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(size);
+      let read = 0;
+      while (read < size) {
+        const n = readSync(fd, buf, read, size - read, read);
+        if (n <= 0) break;
+        read += n;
+      }
+      const end = buf.lastIndexOf(0x0a, read - 1) + 1;
+      if (end < size) {
+        ftruncateSync(fd, end);
+        fsyncSync(fd);
+      }
+      const entries: JournalEntry[] = [];
+      let skipped = 0;
+      for (const line of buf.subarray(0, end).toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const parsed = pyJsonLoads(line);
+        const entry = parsed.ok ? asEntry(parsed.value) : null;
+        if (entry) entries.push(entry);
+        else skipped++;
+      }
+      return new Journal(fd, entries, skipped);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+  }
+
+  private remember(e: JournalEntry): void {
+    if (e.t === 'step') {
+      this.steps.set(stepKey(e.platform, e.user, e.index), e);
+    } else if (!this.usersSeen.has(userKey(e.platform, e.user))) {
+      this.usersSeen.add(userKey(e.platform, e.user));
+      this.users.push(e);
+    }
+  }
+
+  userDone(platform: string, user: string): boolean {
+    return this.usersSeen.has(userKey(platform, user));
+  }
+
+  step(platform: string, user: string, index: number): StepEntry | undefined {
+    return this.steps.get(stepKey(platform, user, index));
+  }
+
+  /** Appends and fsyncs one entry; it is remembered only once it is on disk. */
+  append(entry: JournalEntry): void {
+    if (this.fd === null) throw new Error('journal is closed');
+    const line = Buffer.from(pyJsonDumps(entry) + '\n', 'utf8');
+    let off = 0;
+    while (off < line.length) off += writeSync(this.fd, line, off, line.length - off);
+    fsyncSync(this.fd);
+    this.remember(entry);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One writer per run folder. A lock left by a process that is gone (killed, crashed) is taken over.
+ * Returns a release function, or throws when a live process holds the folder.
+ */
+export function acquireLock(path: string): () => void {
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder = NaN;
+      try {
+        holder = Number(readFileSync(path, 'utf8').trim());
+      } catch {
+        // vanished between the two calls: try again
+      }
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && pidAlive(holder)) {
+        throw new Error(`the run folder is in use by process ${holder} (lock ${path})`);
+      }
+      if (holder === process.pid) throw new Error(`this process is already running into this folder (lock ${path})`);
+      try {
+        unlinkSync(path);
+      } catch {
+        // someone else took it over first; the next try tells
+      }
+    }
+  }
+  throw new Error(`could not lock ${path}`);
+}

@@ -1,0 +1,194 @@
+// `results/<name>/run.json`: what produced a run folder, so that runs are reproducible and comparable, and a
+// resume can refuse to mix two configurations in one folder. Never holds the API key.
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { templateHash, templateId } from '../prompt';
+import { isPlatform, type Platform } from '../types';
+
+export type PersonaMode = 'full' | 'none';
+
+/** Where the first step of a chain that starts at n > 1 gets its persona from. */
+export type StartPersona =
+  | { kind: 'none' }
+  /** the persona the named run's step n received, i.e. the last non-empty one written before step n */
+  | { kind: 'run'; run: string }
+  | { kind: 'text'; text: string };
+
+export interface RunSelection {
+  /** platforms run, in order */
+  platforms: Platform[];
+  /** one user only (a chain), or null for every user */
+  userId: string | null;
+  /** first step id run (1 = the whole chain) */
+  fromStep: number;
+  startPersona: StartPersona;
+}
+
+export type RunStatus = 'running' | 'cancelled' | 'finished' | 'failed';
+
+export interface RunCounts {
+  users: number;
+  steps: number;
+  done: number;
+  failed: number;
+  requests: number;
+}
+
+export interface RunManifest {
+  format: 'persona-lab-run';
+  version: 1;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  status: RunStatus;
+  /** how many times the run was started (1 + resumes) */
+  sessions: number;
+  template: { hash: string; id: string; text: string };
+  systemMessage: string;
+  endpoint: { baseURL: string; model: string; temperature: number; maxTokens: number | null };
+  personaMode: PersonaMode;
+  selection: RunSelection;
+  counts: RunCounts;
+  error: string | null;
+}
+
+export interface ManifestInput {
+  name: string;
+  template: string;
+  systemMessage: string;
+  /** already stripped of credentials (publicBaseURL) */
+  baseURL: string;
+  model: string;
+  temperature: number;
+  maxTokens: number | null;
+  personaMode: PersonaMode;
+  selection: RunSelection;
+}
+
+export function newManifest(input: ManifestInput, now: Date = new Date()): RunManifest {
+  const at = now.toISOString();
+  return {
+    format: 'persona-lab-run',
+    version: 1,
+    name: input.name,
+    createdAt: at,
+    updatedAt: at,
+    finishedAt: null,
+    status: 'running',
+    sessions: 1,
+    template: { hash: templateHash(input.template), id: templateId(input.template), text: input.template },
+    systemMessage: input.systemMessage,
+    endpoint: { baseURL: input.baseURL, model: input.model, temperature: input.temperature, maxTokens: input.maxTokens },
+    personaMode: input.personaMode,
+    selection: input.selection,
+    counts: { users: 0, steps: 0, done: 0, failed: 0, requests: 0 },
+    error: null,
+  };
+}
+
+/** What must not change between the sessions of one run (the endpoint URL may: same model, another host). */
+function identity(m: RunManifest): Record<string, unknown> {
+  return {
+    template: m.template.hash,
+    systemMessage: m.systemMessage,
+    model: m.endpoint.model,
+    temperature: m.endpoint.temperature,
+    maxTokens: m.endpoint.maxTokens,
+    personaMode: m.personaMode,
+    selection: m.selection,
+  };
+}
+
+/** The fields that differ, by name; empty when a resume may go on. */
+export function manifestConflicts(existing: RunManifest, wanted: RunManifest): string[] {
+  const a = identity(existing);
+  const b = identity(wanted);
+  return Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function readStartPersona(v: unknown): StartPersona | null {
+  if (!isObj(v)) return null;
+  if (v.kind === 'none') return { kind: 'none' };
+  if (v.kind === 'run' && typeof v.run === 'string') return { kind: 'run', run: v.run };
+  if (v.kind === 'text' && typeof v.text === 'string') return { kind: 'text', text: v.text };
+  return null;
+}
+
+/** Reads run.json; null when it is missing or not one of ours. Never throws. */
+export function readManifest(path: string): RunManifest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!isObj(value) || value.format !== 'persona-lab-run' || value.version !== 1) return null;
+  const t = value.template;
+  const e = value.endpoint;
+  const s = value.selection;
+  const c = value.counts;
+  if (!isObj(t) || !isObj(e) || !isObj(s) || !isObj(c)) return null;
+  const start = readStartPersona(s.startPersona);
+  if (typeof t.hash !== 'string' || typeof t.text !== 'string' || typeof e.model !== 'string' || !start) return null;
+  if (!Array.isArray(s.platforms) || !s.platforms.every(isPlatform)) return null;
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const status: RunStatus = ['running', 'cancelled', 'finished', 'failed'].includes(text(value.status))
+    ? (value.status as RunStatus)
+    : 'failed';
+  return {
+    format: 'persona-lab-run',
+    version: 1,
+    name: text(value.name),
+    createdAt: text(value.createdAt),
+    updatedAt: text(value.updatedAt),
+    finishedAt: typeof value.finishedAt === 'string' ? value.finishedAt : null,
+    status,
+    sessions: num(value.sessions, 1),
+    template: { hash: t.hash, id: text(t.id) || t.hash.slice(0, 12), text: t.text },
+    systemMessage: text(value.systemMessage),
+    endpoint: {
+      baseURL: text(e.baseURL),
+      model: e.model,
+      temperature: num(e.temperature, 0),
+      maxTokens: typeof e.maxTokens === 'number' ? e.maxTokens : null,
+    },
+    personaMode: value.personaMode === 'none' ? 'none' : 'full',
+    selection: {
+      platforms: s.platforms,
+      userId: typeof s.userId === 'string' ? s.userId : null,
+      fromStep: num(s.fromStep, 1),
+      startPersona: start,
+    },
+    counts: {
+      users: num(c.users, 0),
+      steps: num(c.steps, 0),
+      done: num(c.done, 0),
+      failed: num(c.failed, 0),
+      requests: num(c.requests, 0),
+    },
+    error: typeof value.error === 'string' ? value.error : null,
+  };
+}
+
+/** Atomic write (temp file, fsync, rename). */
+export function writeManifest(path: string, manifest: RunManifest): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, JSON.stringify(manifest, null, 2) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

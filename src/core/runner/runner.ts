@@ -1,0 +1,339 @@
+// Batch runs into a new run folder in the official results format, resumable:
+//   results/<name>/inference_results_<platform>.jsonl   one line per finished user, in completion order
+//   results/<name>/.journal.jsonl                       every finished step and user, fsync'd (source of truth)
+//   results/<name>/run.json                             the manifest
+// Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SYSTEM_MESSAGE } from '../prompt';
+import { resultLine, writeResultsFile, type ResultUserRecord } from '../pyjson';
+import { scoreStep } from '../score';
+import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../types';
+import { createOpenAITransport, DEFAULT_RETRY, publicBaseURL, type ChatTransport, type EndpointConfig, type RetryPolicy } from './client';
+import { acquireLock, Journal, type StepEntry } from './journal';
+import {
+  manifestConflicts,
+  newManifest,
+  readManifest,
+  writeManifest,
+  type PersonaMode,
+  type RunManifest,
+  type RunStatus,
+  type StartPersona,
+} from './manifest';
+import { runStep, startPersonaFor, type StepRunRecord } from './step';
+
+export const JOURNAL_FILE = '.journal.jsonl';
+export const MANIFEST_FILE = 'run.json';
+export const LOCK_FILE = '.lock';
+
+export interface RunOptions {
+  bench: Benchmark;
+  /** the run folder's name under results/ */
+  name: string;
+  template: string;
+  systemMessage?: string;
+  endpoint: EndpointConfig;
+  /** replaces the HTTP client (tests, or another transport); the endpoint still goes into the manifest */
+  transport?: ChatTransport;
+  personaMode?: PersonaMode;
+  /** default: every loaded platform */
+  platforms?: readonly Platform[];
+  userId?: string | null;
+  fromStep?: number;
+  startPersona?: StartPersona;
+  /** users in flight at once; default 4 */
+  concurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  /** every step run in this session (for the history DB); exceptions thrown here are ignored */
+  onStep?: (r: StepRunRecord) => void;
+  readPosts?: (user: User, step: Step) => string;
+  now?: () => Date;
+}
+
+export interface RunProgress {
+  /** steps finished (including those a resume found done) */
+  done: number;
+  total: number;
+  /** steps that got the error record */
+  failed: number;
+  usersDone: number;
+  usersTotal: number;
+  /** HTTP attempts made in this session */
+  requests: number;
+}
+
+export interface RunSummary {
+  status: RunStatus;
+  dir: string;
+  /** results files of the run (absolute) */
+  files: string[];
+  resumed: boolean;
+  progress: RunProgress;
+  manifest: RunManifest | null;
+  error: string | null;
+}
+
+interface Job {
+  user: User;
+  steps: Step[];
+}
+
+const NAME_RE = /^[A-Za-z0-9._-]+$/;
+
+export function isValidRunName(name: unknown): name is string {
+  return typeof name === 'string' && NAME_RE.test(name) && !/^\.+$/.test(name);
+}
+
+/** Which users and steps a selection covers, in platform then file order. */
+export function planRun(bench: Benchmark, platforms: readonly Platform[], userId: string | null, fromStep: number): Job[] {
+  const jobs: Job[] = [];
+  for (const platform of platforms) {
+    for (const user of bench.users.get(platform)?.values() ?? []) {
+      if (userId !== null && user.userId !== userId) continue;
+      const steps = user.steps.filter((s) => s.stepId >= fromStep);
+      if (steps.length > 0) jobs.push({ user, steps });
+    }
+  }
+  return jobs;
+}
+
+function resultsPath(dir: string, platform: Platform): string {
+  return join(dir, `inference_results_${platform}.jsonl`);
+}
+
+/** The user's results line from the journal (metrics and ground truth recomputed from the tasks). */
+function userRecord(job: Job, journal: Journal): ResultUserRecord {
+  const { user } = job;
+  const steps = [];
+  for (const step of job.steps) {
+    const e = journal.step(user.platform, user.userId, step.index);
+    if (!e) continue;
+    steps.push({
+      step_id: step.stepId,
+      prediction: e.prediction,
+      ground_truth: [...step.split.tNew, ...step.split.tKeep],
+      metrics: scoreStep(step.split, e.prediction),
+      reasoning: e.reasoning,
+      persona_summary: e.persona_summary,
+    });
+  }
+  return { user_id: user.userId, platform: user.platform, username: user.username, steps };
+}
+
+function failure(dir: string, error: string, progress?: RunProgress): RunSummary {
+  const p = progress ?? { done: 0, total: 0, failed: 0, usersDone: 0, usersTotal: 0, requests: 0 };
+  return { status: 'failed', dir, files: [], resumed: false, progress: p, manifest: null, error };
+}
+
+/** Runs (or resumes) a run folder. Never throws: problems come back as status 'failed' with a message. */
+export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
+  const { bench } = opts;
+  const dir = join(bench.root, 'results', String(opts.name));
+  if (!isValidRunName(opts.name)) return failure(dir, `invalid run name "${String(opts.name)}": use letters, digits, . _ -`);
+  const platforms = (opts.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
+  if (platforms.length === 0) return failure(dir, 'no tasks loaded for the selected platform(s)');
+  const userId = opts.userId ?? null;
+  const fromStep = Number.isFinite(opts.fromStep) ? Math.max(1, Math.floor(opts.fromStep ?? 1)) : 1;
+  const startPersona: StartPersona = opts.startPersona ?? { kind: 'none' };
+  if (startPersona.kind === 'run' && !bench.runs.has(startPersona.run)) {
+    return failure(dir, `base run "${startPersona.run}" is not loaded`);
+  }
+  const jobs = planRun(bench, platforms, userId, fromStep);
+  if (jobs.length === 0) {
+    return failure(dir, userId !== null ? `no user ${userId} with steps from ${fromStep} on` : 'nothing to run');
+  }
+  const personaMode: PersonaMode = opts.personaMode === 'none' ? 'none' : 'full';
+  const systemMessage = typeof opts.systemMessage === 'string' ? opts.systemMessage : DEFAULT_SYSTEM_MESSAGE;
+  const now = opts.now ?? (() => new Date());
+  const wanted = newManifest(
+    {
+      name: opts.name,
+      template: String(opts.template ?? ''),
+      systemMessage,
+      baseURL: publicBaseURL(opts.endpoint.baseURL),
+      model: opts.endpoint.model,
+      temperature: opts.endpoint.temperature ?? 0,
+      maxTokens: opts.endpoint.maxTokens ?? null,
+      personaMode,
+      selection: { platforms: [...platforms], userId, fromStep, startPersona },
+    },
+    now(),
+  );
+
+  let release: (() => void) | null = null;
+  let journal: Journal | null = null;
+  const fds = new Map<Platform, number>();
+  const progress: RunProgress = { done: 0, total: 0, failed: 0, usersDone: 0, usersTotal: jobs.length, requests: 0 };
+  let manifest = wanted;
+  let resumed = false;
+  const manifestPath = join(dir, MANIFEST_FILE);
+  const files = [...new Set(jobs.map((j) => j.user.platform))].map((p) => resultsPath(dir, p));
+  try {
+    const existing = existsSync(dir) ? readManifest(manifestPath) : null;
+    if (existsSync(dir) && !existing && readdirSync(dir).some((f) => f.endsWith('.jsonl'))) {
+      return failure(dir, `${dir} holds results that this tool did not start; choose another run name`);
+    }
+    if (existing) {
+      const conflicts = manifestConflicts(existing, wanted);
+      if (conflicts.length > 0) {
+        return failure(dir, `${dir} was started with a different ${conflicts.join(', ')}; choose another run name`);
+      }
+    }
+    mkdirSync(dir, { recursive: true });
+    release = acquireLock(join(dir, LOCK_FILE));
+    journal = Journal.open(join(dir, JOURNAL_FILE));
+    if (existing) {
+      resumed = true;
+      manifest = {
+        ...existing,
+        sessions: existing.sessions + 1,
+        status: 'running',
+        updatedAt: now().toISOString(),
+        finishedAt: null,
+        error: null,
+        endpoint: { ...existing.endpoint, baseURL: wanted.endpoint.baseURL },
+      };
+    }
+    const previousRequests = existing?.counts.requests ?? 0;
+    const j = journal;
+    for (const job of jobs) {
+      progress.total += job.steps.length;
+      for (const step of job.steps) {
+        const e = j.step(job.user.platform, job.user.userId, step.index);
+        if (!e) continue;
+        progress.done++;
+        if (e.error) progress.failed++;
+      }
+    }
+    const byKey = new Map(jobs.map((job) => [`${job.user.platform}\u0000${job.user.userId}`, job]));
+    const syncManifest = (status: RunStatus, error: string | null = null) => {
+      manifest = {
+        ...manifest,
+        status,
+        error,
+        updatedAt: now().toISOString(),
+        finishedAt: status === 'finished' ? now().toISOString() : null,
+        counts: {
+          users: jobs.length,
+          steps: progress.total,
+          done: progress.done,
+          failed: progress.failed,
+          requests: previousRequests + progress.requests,
+        },
+      };
+      writeManifest(manifestPath, manifest);
+    };
+    syncManifest('running');
+
+    // Rebuild the results files from the journal: whatever a crash left in them is replaced.
+    for (const platform of new Set(jobs.map((job) => job.user.platform))) {
+      const done = j.users
+        .filter((u) => u.platform === platform)
+        .map((u) => byKey.get(`${u.platform}\u0000${u.user}`))
+        .filter((job): job is Job => job !== undefined)
+        .map((job) => userRecord(job, j));
+      await writeResultsFile(resultsPath(dir, platform), done);
+      fds.set(platform, openSync(resultsPath(dir, platform), 'a'));
+    }
+    progress.usersDone = jobs.filter((job) => j.userDone(job.user.platform, job.user.userId)).length;
+    const report = () => {
+      try {
+        opts.onProgress?.({ ...progress });
+      } catch {
+        // a progress listener must not stop the run
+      }
+    };
+    report();
+
+    const transport = opts.transport ?? createOpenAITransport(opts.endpoint);
+    const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(opts.retry ?? {}) };
+    const inner = new AbortController();
+    const onOuterAbort = () => inner.abort();
+    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (opts.signal?.aborted) inner.abort();
+    let fatal: string | null = null;
+
+    const finishUser = (job: Job) => {
+      const fd = fds.get(job.user.platform);
+      if (fd === undefined) return;
+      writeSync(fd, resultLine(userRecord(job, j)) + '\n');
+      fsyncSync(fd);
+      j.append({ t: 'user', platform: job.user.platform, user: job.user.userId });
+      progress.usersDone++;
+    };
+
+    const runJob = async (job: Job) => {
+      const { user } = job;
+      let persona = personaMode === 'full' ? startPersonaFor(bench, startPersona, user, job.steps[0].stepId) : null;
+      for (const step of job.steps) {
+        const done = j.step(user.platform, user.userId, step.index);
+        if (done) {
+          persona = personaMode === 'full' ? done.persona_next : null;
+          continue;
+        }
+        if (inner.signal.aborted) return;
+        const rec = await runStep({
+          user, step, personaIn: persona, template: wanted.template.text, systemMessage, personaMode,
+          transport, retry, signal: inner.signal, readPosts: opts.readPosts, now,
+        });
+        if (!rec) return;
+        const entry: StepEntry = {
+          t: 'step', platform: user.platform, user: user.userId, index: step.index, step: step.stepId,
+          prediction: rec.prediction, reasoning: rec.reasoning, persona_summary: rec.personaSummary,
+          persona_next: rec.personaNext, error: rec.error !== null, attempts: rec.attempts.length,
+        };
+        j.append(entry);
+        progress.requests += rec.attempts.length;
+        progress.done++;
+        if (rec.error !== null) progress.failed++;
+        try {
+          opts.onStep?.(rec);
+        } catch {
+          // the history is a convenience; the journal already has the step
+        }
+        report();
+        persona = rec.personaNext;
+      }
+      if (!j.userDone(user.platform, user.userId)) {
+        finishUser(job);
+        report();
+      }
+    };
+
+    const queue = jobs.filter((job) => !j.userDone(job.user.platform, job.user.userId));
+    let next = 0;
+    const worker = async () => {
+      while (!inner.signal.aborted && next < queue.length) {
+        const job = queue[next++];
+        try {
+          await runJob(job);
+        } catch (e) {
+          fatal ??= e instanceof Error ? e.message : String(e);
+          inner.abort();
+        }
+      }
+    };
+    const width = Math.max(1, Math.min(queue.length, Math.floor(opts.concurrency ?? 4) || 1));
+    await Promise.all(Array.from({ length: width }, worker));
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+
+    const status: RunStatus = fatal !== null ? 'failed' : progress.usersDone === jobs.length ? 'finished' : 'cancelled';
+    syncManifest(status, fatal);
+    return { status, dir, files, resumed, progress: { ...progress }, manifest, error: fatal };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    try {
+      if (journal) writeManifest(manifestPath, { ...manifest, status: 'failed', error: message, updatedAt: now().toISOString() });
+    } catch {
+      // the journal still holds every finished step
+    }
+    return { ...failure(dir, message, progress), resumed, files, manifest };
+  } finally {
+    for (const fd of fds.values()) closeSync(fd);
+    journal?.close();
+    release?.();
+  }
+}

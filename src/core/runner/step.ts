@@ -1,0 +1,157 @@
+// One step against the endpoint: render, request (with retries), parse, thread the persona, score. Used by the
+// batch runner and, on its own, by "Re-run Step". Writes nothing.
+import { readPostsText } from '../load';
+import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../prompt';
+import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../response';
+import { scoreStep } from '../score';
+import type { Benchmark, Platform, Step, StepMetrics, User } from '../types';
+import { personaReceived } from '../runScore';
+import { callWithRetries, DEFAULT_RETRY, type AttemptInfo, type ChatTransport, type RetryPolicy, type Usage } from './client';
+import type { PersonaMode, StartPersona } from './manifest';
+
+export interface StepRequest {
+  user: User;
+  step: Step;
+  /** the persona this step receives (null: cold start) */
+  personaIn: string | null;
+  template: string;
+  systemMessage?: string;
+  /** 'none' makes the next persona null whatever the reply says */
+  personaMode?: PersonaMode;
+  transport: ChatTransport;
+  retry?: RetryPolicy;
+  signal?: AbortSignal;
+  readPosts?: (user: User, step: Step) => string;
+  now?: () => Date;
+}
+
+export interface StepRunRecord {
+  platform: Platform;
+  userId: string;
+  username: string;
+  stepId: number;
+  stepIndex: number;
+  templateId: string;
+  personaIn: string | null;
+  system: string;
+  prompt: string;
+  k: number;
+  /** the accepted reply, or the last one received when every attempt failed ('' if none came) */
+  raw: string;
+  /** parse of `raw` (with flags), null when no text came back */
+  parsed: ParsedReply | null;
+  /** the error record's message when the step failed after all attempts, else null */
+  error: string | null;
+  prediction: unknown[];
+  reasoning: string;
+  personaSummary: string;
+  /** what the next step of the chain receives */
+  personaNext: string | null;
+  groundTruth: string[];
+  metrics: StepMetrics | null;
+  attempts: AttemptInfo[];
+  latencyMs: number;
+  usage: Usage | null;
+  at: string;
+}
+
+/** Why a reply counts as a failed attempt: the reference's json.loads failed, or gave no object. */
+function rejectReason(parsed: ParsedReply): string | null {
+  if (parsed.ok) return null;
+  const flag = parsed.flags.find((f) => f.code === 'not_json' || f.code === 'not_object');
+  if (flag?.code === 'not_json') return flag.error;
+  return flag?.message ?? 'The reply could not be parsed.';
+}
+
+export function safeReadPosts(read: (user: User, step: Step) => string, user: User, step: Step): string {
+  try {
+    const text = read(user, step);
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Runs one step. Resolves to null when the signal aborted it (nothing is to be recorded then). */
+export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
+  const { user, step } = req;
+  const system = typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE;
+  const pool = Array.isArray(step.pool) ? step.pool : [];
+  const rendered = renderPrompt(req.template, {
+    platform: user.platform,
+    username: user.username,
+    bio: user.bio,
+    persona: req.personaIn,
+    stepId: step.stepId,
+    totalSteps: step.totalSteps,
+    postsText: safeReadPosts(req.readPosts ?? readPostsText, user, step),
+    pool,
+  });
+  const k = rendered.k;
+  const outcome = await callWithRetries(
+    req.transport,
+    system,
+    rendered.text,
+    (raw) => rejectReason(parseReply(raw, pool, k)),
+    req.retry ?? DEFAULT_RETRY,
+    req.signal,
+  );
+  if (outcome.aborted || req.signal?.aborted) return null;
+  const raw = outcome.ok ? outcome.raw : outcome.lastRaw;
+  const parsed = outcome.ok || outcome.lastRaw !== '' ? parseReply(raw, pool, k) : null;
+  const full = req.personaMode !== 'none';
+  let prediction: unknown[];
+  let reasoning: string;
+  let personaSummary: string;
+  let personaNext: string | null;
+  if (outcome.ok && parsed?.value) {
+    prediction = parsed.value.predicted_tags;
+    reasoning = parsed.value.reasoning;
+    personaSummary = parsed.value.persona_summary;
+    personaNext = full ? threadPersona(req.personaIn, parsed.parsed as { persona_summary?: unknown }) : null;
+  } else {
+    const rec = errorRecord(outcome.error);
+    prediction = rec.predicted_tags;
+    reasoning = rec.reasoning;
+    personaSummary = '';
+    personaNext = full ? req.personaIn : null;
+  }
+  return {
+    platform: user.platform,
+    userId: user.userId,
+    username: user.username,
+    stepId: step.stepId,
+    stepIndex: step.index,
+    templateId: templateId(req.template),
+    personaIn: req.personaIn,
+    system,
+    prompt: rendered.text,
+    k,
+    raw,
+    parsed,
+    error: outcome.ok ? null : outcome.error,
+    prediction,
+    reasoning,
+    personaSummary,
+    personaNext,
+    groundTruth: [...step.split.tNew, ...step.split.tKeep],
+    metrics: scoreStep(step.split, prediction),
+    attempts: outcome.attempts,
+    latencyMs: outcome.latencyMs,
+    usage: outcome.usage,
+    at: (req.now ?? (() => new Date()))().toISOString(),
+  };
+}
+
+/**
+ * The persona the first step of a chain receives. At step 1 a chain gets none (unless a text is given by hand);
+ * from a base run it is the persona that run's step `stepId` received (the last non-empty one written before).
+ */
+export function startPersonaFor(bench: Benchmark, spec: StartPersona, user: User, stepId: number): string | null {
+  if (spec.kind === 'text') return spec.text === '' ? null : spec.text;
+  if (spec.kind === 'run') {
+    const persona = personaReceived(bench.runs.get(spec.run), user, stepId);
+    return persona === '' ? null : persona;
+  }
+  return null;
+}

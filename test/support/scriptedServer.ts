@@ -1,0 +1,359 @@
+// A small OpenAI-compatible chat-completions server on 127.0.0.1 (port 0) that scripts its replies per request
+// and records every request. Used by the runner tests and the extension e2e:
+//
+//   const server = await startScriptedServer();                    // the "smart" script: valid replies
+//   const server = await startScriptedServer((req) => req.info.step === 2 ? reply.status(500) : reply.smart());
+//   const server = await startScriptedServer([reply.text('not json'), reply.drop()]);   // a queue, then smart
+//   ... baseURL: server.baseURL ...
+//   server.requests.map((r) => [r.info.user, r.info.step]);
+//   await server.close();
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pyJsonLoads } from '../../src/core/pyjson';
+import { kForPool } from '../../src/core/score';
+
+export type Reply =
+  /** a completion whose message content is JSON.stringify(body) */
+  | { kind: 'json'; body: unknown }
+  /** a completion whose message content is exactly this text (fences, invalid JSON, ...) */
+  | { kind: 'text'; content: string }
+  /** an error status, e.g. 429 with { 'retry-after': '1' } */
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** answer `then` after ms (or never, when the client gives up first) */
+  | { kind: 'delay'; ms: number; then: Reply }
+  /** socket.destroy() without an answer */
+  | { kind: 'drop' }
+  /** a valid reply: the first k pool tags of the prompt, a persona naming user and step */
+  | { kind: 'smart' };
+
+export const reply = {
+  json: (body: unknown): Reply => ({ kind: 'json', body }),
+  text: (content: string): Reply => ({ kind: 'text', content }),
+  fenced: (body: unknown): Reply => ({ kind: 'text', content: '```json\n' + JSON.stringify(body) + '\n```' }),
+  status: (status: number, headers?: Record<string, string>, body?: unknown): Reply => ({ kind: 'status', status, headers, body }),
+  delay: (ms: number, then: Reply = { kind: 'smart' }): Reply => ({ kind: 'delay', ms, then }),
+  drop: (): Reply => ({ kind: 'drop' }),
+  smart: (): Reply => ({ kind: 'smart' }),
+};
+
+/** What the prompt says about the step; fields are undefined when the template does not show them. */
+export interface PromptInfo {
+  user?: string;
+  step?: number;
+  /** the persona block's text ('' when the markers are there but empty) */
+  persona?: string;
+  pool?: string[];
+  k?: number;
+}
+
+export interface RecordedRequest {
+  /** 0-based arrival order */
+  index: number;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** the decoded JSON body (undefined when it was not JSON) */
+  body: unknown;
+  system: string;
+  prompt: string;
+  info: PromptInfo;
+  /** the reply kind finally used (after resolving delay) */
+  outcome: Reply['kind'];
+}
+
+export type Script = readonly Reply[] | ((req: RecordedRequest) => Reply | Promise<Reply>);
+
+export interface ScriptedServer {
+  port: number;
+  /** http://127.0.0.1:<port>/v1 */
+  baseURL: string;
+  requests: RecordedRequest[];
+  setScript(script: Script | undefined): void;
+  /** resolves once `n` requests have arrived */
+  waitForRequests(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads the step out of a prompt. Knows the default template ("Username: ...", "# Posts of step N",
+ * "# Persona so far" block) and test markers (USER=..., STEP=N, PERSONA<<...>>). The pool is the last line that
+ * is a JSON array of strings.
+ */
+export function promptInfo(prompt: string): PromptInfo {
+  const info: PromptInfo = {};
+  const user = /USER=(\S+)/.exec(prompt) ?? /Username: (\S+)/.exec(prompt);
+  if (user) info.user = user[1];
+  const step = /STEP=(\d+)/.exec(prompt) ?? /# Posts of step (\d+)/.exec(prompt);
+  if (step) info.step = Number(step[1]);
+  const persona = /PERSONA<<([\s\S]*?)>>/.exec(prompt) ?? /# Persona so far\n([\s\S]*?)\n\n# Posts of step/.exec(prompt);
+  if (persona) info.persona = persona[1];
+  const lines = prompt.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].trim().replace(/^POOL=/, '');
+    if (!line.startsWith('[') || !line.endsWith(']')) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (Array.isArray(v) && v.every((t) => typeof t === 'string')) {
+        info.pool = v;
+        info.k = kForPool(v.length);
+        break;
+      }
+    } catch {
+      // not the pool line
+    }
+  }
+  return info;
+}
+
+/** The smart script's reply body: deterministic in the prompt, so that two runs give the same results. */
+export function smartBody(info: PromptInfo): { persona_summary: string; predicted_tags: string[]; reasoning: string } {
+  const pool = info.pool ?? [];
+  return {
+    persona_summary: `persona of ${info.user ?? '?'} after step ${info.step ?? '?'}`,
+    predicted_tags: pool.slice(0, info.k ?? kForPool(pool.length)),
+    reasoning: `received persona: ${info.persona ?? '?'}`,
+  };
+}
+
+function completion(content: string, model: string): unknown {
+  return {
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+  };
+}
+
+function messageText(body: unknown, role: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const messages = (body as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) return '';
+  const m: unknown = messages.find((x) => typeof x === 'object' && x !== null && (x as { role?: unknown }).role === role);
+  const content = (m as { content?: unknown } | undefined)?.content;
+  return typeof content === 'string' ? content : '';
+}
+
+export async function startScriptedServer(script?: Script): Promise<ScriptedServer> {
+  let current: Script | undefined = script;
+  let queuePos = 0;
+  const requests: RecordedRequest[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+
+  const pick = async (req: RecordedRequest): Promise<Reply> => {
+    if (typeof current === 'function') return current(req);
+    if (Array.isArray(current) && queuePos < current.length) return current[queuePos++];
+    return reply.smart();
+  };
+
+  const send = (res: ServerResponse, r: Reply, rec: RecordedRequest, model: string): void => {
+    rec.outcome = r.kind;
+    if (res.destroyed || res.writableEnded) return;
+    switch (r.kind) {
+      case 'drop':
+        res.socket?.destroy();
+        return;
+      case 'delay': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send(res, r.then, rec, model);
+        }, r.ms);
+        timers.add(timer);
+        res.on('close', () => {
+          clearTimeout(timer);
+          timers.delete(timer);
+        });
+        return;
+      }
+      case 'status': {
+        const body = JSON.stringify(r.body ?? { error: { message: `scripted ${r.status}`, type: 'scripted', code: null } });
+        res.writeHead(r.status, { 'content-type': 'application/json', ...(r.headers ?? {}) });
+        res.end(body);
+        return;
+      }
+      default: {
+        const content =
+          r.kind === 'json' ? JSON.stringify(r.body) : r.kind === 'text' ? r.content : JSON.stringify(smartBody(rec.info));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(completion(content, model)));
+      }
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const prompt = messageText(body, 'user');
+    const rec: RecordedRequest = {
+      index: requests.length,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: { ...req.headers },
+      body,
+      system: messageText(body, 'system'),
+      prompt,
+      info: promptInfo(prompt),
+      outcome: 'smart',
+    };
+    requests.push(rec);
+    for (const w of waiters.filter((x) => requests.length >= x.n)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+    if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+      send(res, reply.status(404), rec, '');
+      return;
+    }
+    const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'scripted';
+    let r: Reply;
+    try {
+      r = await pick(rec);
+    } catch (e) {
+      r = reply.status(500, undefined, { error: { message: `script threw: ${String(e)}` } });
+    }
+    send(res, r, rec, model);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setScript(s) {
+      current = s;
+      queuePos = 0;
+    },
+    waitForRequests(n) {
+      if (requests.length >= n) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A template whose markers promptInfo() reads (user, step, persona, pool). */
+export const MARKER_TEMPLATE = `USER={{username}} STEP={{step}}
+PERSONA<<{{persona}}>>
+Posts:
+{{posts}}
+Pick exactly {{k}} of these {{pool_size}} tags:
+POOL={{pool_json}}
+`;
+
+export interface TinyBenchOptions {
+  /** users per platform, default { weibo: 3, xiaohongshu: 2 } */
+  users?: Partial<Record<string, number>>;
+  /** steps per user, default 4 */
+  steps?: number;
+}
+
+/**
+ * A small benchmark in the official layout: relative path (data/<platform>_inference_tasks.jsonl) -> text.
+ * Usernames are unique across platforms (U_<platform index><user index>), so a prompt names its user.
+ * Pools of 8 tags (k = 2); step 2 has no viral distractor (Error_Viral NaN) and step 3 no positives (metrics null).
+ */
+export function tinyBenchLines(opts: TinyBenchOptions = {}): Map<string, string> {
+  const users = opts.users ?? { weibo: 3, xiaohongshu: 2 };
+  const nSteps = opts.steps ?? 4;
+  const files = new Map<string, string>();
+  for (const [p, [platform, count]] of Object.entries(users).entries()) {
+    const prefix = platform.slice(0, 2);
+    const lines: string[] = [];
+    for (let u = 0; u < (count ?? 0); u++) {
+      const userId = `${prefix}_${String(u).padStart(10, '0')}`;
+      const tasks = [];
+      for (let s = 1; s <= nSteps; s++) {
+        const t = (name: string) => `#${name}${u}${s}#`;
+        const meta =
+          s === 3
+            ? { T_keep: [], T_new: [], D_decay: [t('d1'), t('d2')], D_cluster: [t('c1'), t('c2')], D_viral: [t('v1'), t('v2')], D_random: [t('r1'), t('r2')] }
+            : s === 2
+              ? { T_keep: [t('k')], T_new: [t('n')], D_decay: [t('d')], D_cluster: [t('c1'), t('c2')], D_viral: [], D_random: [t('r1'), t('r2'), t('r3')] }
+              : { T_keep: [t('k')], T_new: [t('n')], D_decay: [t('d')], D_cluster: [t('c1'), t('c2')], D_viral: [t('v')], D_random: [t('r1'), t('r2')] };
+        // Rotate so that "the first k pool tags" hit different classes at different steps.
+        const all = Object.values(meta).flat();
+        const pool = [...all.slice(s % all.length), ...all.slice(0, s % all.length)];
+        tasks.push({
+          step_id: s,
+          total_steps: nSteps,
+          date_input: `2024-01-0${s}`,
+          date_target: `2024-01-1${s}`,
+          posts_text: `[1] Content: 用户${u}的第${s}批\nTags: ${t('k')}`,
+          candidate_pool: pool,
+          ground_truth: { all_tags: [...meta.T_new, ...meta.T_keep], new_tags: meta.T_new, keep_tags: meta.T_keep },
+          meta,
+        });
+      }
+      lines.push(JSON.stringify({ user_id: userId, platform, username: `U_${p}${String(u).padStart(7, '0')}`, bio: u === 0 ? '' : `bio ${u}`, total_steps: nSteps, prediction_tasks: tasks }));
+    }
+    files.set(`data/${platform}_inference_tasks.jsonl`, lines.join('\n') + '\n');
+  }
+  return files;
+}
+
+/** Writes tinyBenchLines() into a new temp folder and returns it. */
+export function writeTinyBench(opts: TinyBenchOptions = {}, prefix = 'tiny-bench-'): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  for (const [rel, text] of tinyBenchLines(opts)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+export interface ResultStepRow {
+  step_id: number;
+  prediction: unknown[];
+  ground_truth: string[];
+  metrics: Record<string, number> | null;
+  reasoning: string;
+  persona_summary: string;
+}
+
+export interface ResultUserRow {
+  user_id: string;
+  platform: string;
+  username: string;
+  steps: ResultStepRow[];
+}
+
+/** The rows of a results file (NaN tokens allowed); throws on a line that is not JSON. */
+export function readResultRows(path: string): ResultUserRow[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const r = pyJsonLoads(l);
+      if (!r.ok) throw new Error(`${path}: ${r.error}`);
+      return r.value as ResultUserRow;
+    });
+}
