@@ -6,6 +6,7 @@ import { loadBenchmark } from '../core/load';
 import { scoreRun } from '../core/runScore';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
 import type { Benchmark } from '../core/types';
+import { runLabelsCommand } from './labels';
 
 export class UsageError extends Error {}
 
@@ -16,6 +17,11 @@ export interface CliOptions {
   method?: string;
   out?: string;
   seed?: string;
+  format?: string;
+  conflicts?: string;
+  resolve?: string[];
+  'dry-run'?: boolean;
+  'label-set'?: string;
 }
 
 function needDir(args: string[], command: string): string {
@@ -36,6 +42,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return validate(needDir(args, command), opts);
     case 'baseline':
       return baseline(needDir(args, command), opts);
+    case 'labels':
+      return runLabelsCommand(args, opts);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -10,7 +10,11 @@ Commands:
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
 
-Exit status: 0 clean, 1 when errors were found, 2 on a usage error.`;
+  labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
+  labels import <db> FILE [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]
+  labels summary <db> [--json]                            counts per label and platform, annotator agreement
+
+Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved.`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -25,6 +29,11 @@ async function main(argv: string[]): Promise<number> {
         method: { type: 'string' },
         out: { type: 'string' },
         seed: { type: 'string' },
+        format: { type: 'string' },
+        conflicts: { type: 'string' },
+        resolve: { type: 'string', multiple: true },
+        'dry-run': { type: 'boolean' },
+        'label-set': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
