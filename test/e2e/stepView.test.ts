@@ -212,4 +212,18 @@ describe('step view in the real workbench', () => {
     await frame.evaluate(() => window.scrollTo(0, 0));
     await wb.screenshot('step-view-hc');
   });
+
+  it('comes back after being hidden (the reloaded webview posts ready again) and opens the source lines', async () => {
+    const key = stepKey(target.user, target.step);
+    await wb.runCommand('File: New Untitled Text File'); // same editor group: the step view is hidden and torn down
+    await waitFor(async () => frame.isDetached() || !(await frame.locator('#step-root').isVisible().catch(() => false)), { message: 'the step view to be hidden' });
+    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
+    expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
+    await frame.locator('vscode-button[data-source="tasks"]').click();
+    await wb.page.locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' }).waitFor();
+    await frame.locator('vscode-button[data-source="result"]').click();
+    await wb.page.locator('.part.editor .tab', { hasText: 'inference_results_weibo.jsonl' }).waitFor();
+    await wb.screenshot('step-view-source');
+  });
 });
