@@ -7,10 +7,11 @@ import { scoreRun } from '../core/runScore';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
 import type { Benchmark } from '../core/types';
 import { runLabelsCommand } from './labels';
+import { runRunCommand, type RunCliOptions } from './run';
 
 export class UsageError extends Error {}
 
-export interface CliOptions {
+export interface CliOptions extends RunCliOptions {
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
@@ -42,6 +43,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return validate(needDir(args, command), opts);
     case 'baseline':
       return baseline(needDir(args, command), opts);
+    case 'run':
+      return runRunCommand(args, opts);
     case 'labels':
       return runLabelsCommand(args, opts);
     default:

@@ -1,6 +1,7 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
 import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
+import { RUN_OPTIONS, RUN_USAGE } from './run';
 
 const USAGE = `Usage: persona-lab <command> [options]
 
@@ -9,12 +10,14 @@ Commands:
   validate <dir> [--json]                                  every located problem in the benchmark's files
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
+${RUN_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
   labels import <db> FILE [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]
   labels summary <db> [--json]                            counts per label and platform, annotator agreement
 
-Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved.`;
+Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved,
+130 when a run was cancelled (run the same command again to resume).`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -35,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
         'dry-run': { type: 'boolean' },
         'label-set': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        ...RUN_OPTIONS,
       },
     });
   } catch (err) {
