@@ -37,6 +37,17 @@ if [ -x "$BIN" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
   exit 0
 fi
 
+# One install at a time (two test runs or `npm start`s racing on a fresh checkout); recheck after waiting.
+mkdir -p "$(dirname "$DEST")"
+if command -v flock >/dev/null; then
+  exec 9>"$DEST.lock"
+  flock 9
+  if [ -x "$BIN" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
+    log "code-server already installed (by a concurrent run): $BIN"
+    exit 0
+  fi
+fi
+
 # --- system packages -----------------------------------------------------------------------------------------
 case "$(uname -m)" in
   x86_64) RG_TARGET="x86_64-unknown-linux-musl" ;;
