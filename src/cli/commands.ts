@@ -2,7 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/baselines';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics';
-import { loadBenchmark } from '../core/load';
+import { detectFormat, FORMATS } from '../core/formats';
+import type { LoadOptions } from '../core/load';
 import { scoreRun } from '../core/runScore';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
 import type { Benchmark } from '../core/types';
@@ -33,6 +34,16 @@ function needDir(args: string[], command: string): string {
   return dir;
 }
 
+/** Loads through the format adapter that recognises the folder; a folder no adapter knows is a one-line error. */
+export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
+  const format = detectFormat(dir);
+  if (!format) {
+    throw new Error(`${dir}: not a benchmark folder (known formats: ${FORMATS.map((f) => f.label).join(', ')})`);
+  }
+  const loaded = await format.load(dir, opts);
+  return loaded.bench;
+}
+
 const print = (text: string) => process.stdout.write(text + '\n');
 
 export async function runCommand(command: string, args: string[], opts: CliOptions): Promise<number> {
@@ -53,7 +64,7 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
 }
 
 async function score(dir: string, opts: CliOptions): Promise<number> {
-  const bench = await loadBenchmark(dir, { runs: opts.run });
+  const bench = await openBenchmark(dir, { runs: opts.run });
   for (const name of opts.run ?? []) {
     if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
   }
@@ -84,7 +95,7 @@ function exitFor(bench: Benchmark, summarize: boolean): number {
 }
 
 async function validate(dir: string, opts: CliOptions): Promise<number> {
-  const bench = await loadBenchmark(dir);
+  const bench = await openBenchmark(dir);
   const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
   const steps = [...bench.users.values()].reduce((n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0), 0);
   if (opts.json) {
@@ -102,7 +113,7 @@ async function baseline(dir: string, opts: CliOptions): Promise<number> {
     throw new UsageError(`baseline needs --method, one of: ${Object.keys(BASELINES).join(', ')}`);
   }
   if (!opts.out) throw new UsageError('baseline needs --out NAME (the run folder under results/)');
-  const bench = await loadBenchmark(dir, { runs: [] });
+  const bench = await openBenchmark(dir, { runs: [] });
   const written = await writeBaselineRun(bench, opts.method, opts.out, { seed: opts.seed });
   for (const path of written) print(`wrote ${path}`);
   return exitFor(bench, true);
