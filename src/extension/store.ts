@@ -5,6 +5,9 @@ import { scoreRun, type RunScore } from '../core/runScore';
 import type { Benchmark, Platform, Run, Step, User } from '../core/types';
 
 const RUN_KEY = 'personaLab.selectedRun';
+const TARGET_KEY = 'personaLab.openedTarget';
+/** The Benchmarks view, where loading also shows a progress bar. */
+const VIEW_ID = 'personaLab.benchmarks';
 
 export interface StepRef {
   platform: Platform;
@@ -20,6 +23,12 @@ export class BenchmarkStore implements vscode.Disposable {
   /** Fires after a (re)load and after the selected run changes. */
   readonly onDidChange = this.changed.event;
   private loading: Promise<void> | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingLoads = 0;
+  private openedTarget: string | undefined;
+  private readonly loadingChanged = new vscode.EventEmitter<boolean>();
+  /** Fires true when a load starts and false when the last queued one ends. */
+  readonly onDidChangeLoading = this.loadingChanged.event;
 
   constructor(private readonly state: vscode.Memento) {
     this.selectedRun = state.get<string>(RUN_KEY);
@@ -63,40 +72,71 @@ export class BenchmarkStore implements vscode.Disposable {
     return user && step ? { user, step } : undefined;
   }
 
-  /** Loads a folder or tasks file with a progress notification; keeps the run selection when that run still exists. */
-  async open(target: string): Promise<void> {
-    const work = vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Persona Lab: loading benchmark' },
-      async (progress) => {
-        let last = 0;
-        const bench = await loadBenchmark(target, {
-          onProgress: (done, total) => {
-            const pct = total ? Math.floor((100 * done) / total) : 100;
-            if (pct > last) {
-              progress.report({ message: `${pct} %`, increment: pct - last });
-              last = pct;
-            }
-          },
-        });
-        this.benchmark = bench;
-        this.scores.clear();
-        if (!this.selectedRun || !bench.runs.has(this.selectedRun)) {
-          this.selectedRun = bench.runs.keys().next().value;
-        }
-        this.changed.fire();
-      },
-    );
-    this.loading = Promise.resolve(work);
-    await work;
+  /** The folder or tasks file given to the last open(), kept for reload() and for the next session. */
+  get target(): string | undefined {
+    return this.openedTarget ?? this.state.get<string>(TARGET_KEY);
   }
 
-  /** Resolves when the load in progress (if any) is done. */
+  get isLoading(): boolean {
+    return this.pendingLoads > 0;
+  }
+
+  /**
+   * Loads a folder or tasks file with a progress notification; keeps the run selection when that run still exists.
+   * Loads run one after another (a file watcher may ask while one is in progress). Rejects when the target cannot
+   * be read at all; problems inside the files become diagnostics instead.
+   */
+  open(target: string): Promise<void> {
+    this.setLoading(+1);
+    const work = this.queue.then(() => this.load(target)).finally(() => this.setLoading(-1));
+    this.queue = work.catch(() => undefined);
+    this.loading = this.queue;
+    return work;
+  }
+
+  private async load(target: string): Promise<void> {
+    const bench = await vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Persona Lab: loading benchmark' },
+        async (progress) => {
+          let last = 0;
+          return loadBenchmark(target, {
+            onProgress: (done, total) => {
+              const pct = total ? Math.floor((100 * done) / total) : 100;
+              if (pct > last) {
+                progress.report({ message: `${pct} %`, increment: pct - last });
+                last = pct;
+              }
+            },
+          });
+        },
+      ),
+    );
+    this.benchmark = bench;
+    this.openedTarget = target;
+    this.scores.clear();
+    if (!this.selectedRun || !bench.runs.has(this.selectedRun)) {
+      const preferred = vscode.workspace.getConfiguration('personaLab').get<string>('defaultRun');
+      this.selectedRun = preferred && bench.runs.has(preferred) ? preferred : bench.runs.keys().next().value;
+    }
+    await this.state.update(TARGET_KEY, target);
+    this.changed.fire();
+  }
+
+  private setLoading(delta: number): void {
+    this.pendingLoads += delta;
+    this.loadingChanged.fire(this.pendingLoads > 0);
+  }
+
+  /** Resolves when the loads in progress (if any) are done. */
   async ready(): Promise<void> {
     await this.loading;
   }
 
+  /** Loads the last target again (no-op when nothing was opened). */
   async reload(): Promise<void> {
-    if (this.benchmark) await this.open(this.benchmark.root);
+    const target = this.openedTarget ?? this.benchmark?.root;
+    if (target) await this.open(target);
   }
 
   async selectRun(name: string): Promise<void> {
@@ -107,5 +147,6 @@ export class BenchmarkStore implements vscode.Disposable {
 
   dispose(): void {
     this.changed.dispose();
+    this.loadingChanged.dispose();
   }
 }

@@ -1,0 +1,25 @@
+// Rows of the Choose Run… quick pick. Pure, so it is unit-tested.
+import type { RunScore } from '../../core/runScore';
+import { pct } from '../tree/model';
+
+export interface RunPickRow {
+  name: string;
+  label: string;
+  description: string;
+  detail: string;
+  current: boolean;
+}
+
+export function runPickRows(scores: readonly RunScore[], current: string | undefined): RunPickRow[] {
+  return scores.map((s) => {
+    const platforms = [...s.platforms.values()];
+    const steps = platforms.reduce((n, p) => n + p.steps, 0);
+    return {
+      name: s.name,
+      label: s.name,
+      description: `Avg. Recall ${pct(s.avg.Recall)} · F1^NS ${pct(s.avg.F1NS)}${s.name === current ? ' · selected' : ''}`,
+      detail: `${platforms.length} platform${platforms.length === 1 ? '' : 's'}, ${steps.toLocaleString('en-US')} scored steps`,
+      current: s.name === current,
+    };
+  });
+}

@@ -1,0 +1,21 @@
+// Entry point: creates the store and wires the features; each feature lives in its own folder.
+import * as vscode from 'vscode';
+import { activateCommands } from './commands';
+import { activateProblems } from './problems';
+import { activateStepView } from './stepView';
+import { BenchmarkStore } from './store';
+import { activateTree } from './tree';
+import { activateWorkspace } from './workspace';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const store = new BenchmarkStore(context.workspaceState);
+  context.subscriptions.push(store);
+  activateTree(context, store);
+  activateProblems(context, store);
+  activateCommands(context, store);
+  activateStepView(context, store);
+  // Last: it may open a benchmark at once, and every feature should be listening by then.
+  activateWorkspace(context, store);
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,401 @@
+// The Benchmarks tree in the real workbench (code-server): a fresh copy of sample/ opens by itself, the nodes carry
+// the CLI's numbers for the selected run, Choose Run… and a file change on disk keep the expanded nodes, Reveal
+// Step by User ID… selects a node, the Problems panel agrees with `validate`, tooltips show dataset text as text,
+// and the tree is photographed in light and dark themes.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseLine } from '../../src/core/jsonl';
+import { PLATFORM_LABELS } from '../../src/core/tables';
+import { PLATFORMS, type Platform } from '../../src/core/types';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+// ---- expected values, computed from the files and the CLI, independently of the extension -------------------
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`);
+const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k === 1 ? one : one + 's'}`;
+
+interface CliScore {
+  runs: { name: string; platforms: Record<string, { Recall: number | null; F1NS: number | null }>; avg: { Recall: number | null } }[];
+}
+interface TaskStep {
+  step_id: number;
+  date_input: string;
+  date_target: string;
+  meta: Record<string, string[]>;
+}
+interface TaskUser {
+  user_id: string;
+  bio?: string;
+  prediction_tasks: TaskStep[];
+}
+
+function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const parsed = parseLine(Buffer.from(l));
+      if (!parsed.ok) throw new Error(`${file}: ${parsed.message}`);
+      return parsed.value as T;
+    });
+}
+
+const tasksFile = (root: string, p: Platform) => join(root, 'data', `${p}_inference_tasks.jsonl`);
+const resultsFile = (root: string, run: string, p: Platform) => join(root, 'results', run, `inference_results_${p}.jsonl`);
+
+/** Predictions of a run, userId -> stepId -> prediction. */
+function predictions(root: string, run: string, p: Platform): Map<string, Map<number, unknown[]>> {
+  const out = new Map<string, Map<number, unknown[]>>();
+  let rows: { user_id: string; steps: { step_id: number; prediction: unknown[] }[] }[] = [];
+  try {
+    rows = readJsonl(resultsFile(root, run, p));
+  } catch {
+    return out;
+  }
+  for (const r of rows) out.set(r.user_id, new Map(r.steps.map((s) => [s.step_id, s.prediction])));
+  return out;
+}
+
+/** Spec section 5, written out again: Recall, R_nov, R_stab of one step, or null when it is not scored. */
+function stepScore(meta: Record<string, string[]>, prediction: unknown[]): { r: number; nov: number; stab: number } | null {
+  const picks = new Set(prediction.filter((x) => typeof x === 'string'));
+  const keep = new Set(meta.T_keep), fresh = new Set(meta.T_new);
+  const g = new Set([...keep, ...fresh]);
+  if (g.size === 0) return null;
+  const rate = (s: Set<string>) => (s.size ? [...s].filter((t) => picks.has(t)).length / s.size : NaN);
+  return { r: rate(g), nov: rate(fresh), stab: rate(keep) };
+}
+
+const mean = (xs: number[]) => {
+  const ok = xs.filter((x) => !Number.isNaN(x));
+  return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
+};
+
+function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | undefined): string {
+  const steps = n(user.prediction_tasks.length, 'step');
+  const scored = user.prediction_tasks.flatMap((s) => {
+    const p = preds?.get(s.step_id);
+    const sc = p ? stepScore(s.meta, p) : null;
+    return sc ? [sc] : [];
+  });
+  if (!scored.length) return `${steps} · not scored`;
+  const a = mean(scored.map((s) => s.nov)), b = mean(scored.map((s) => s.stab));
+  const f1 = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
+  return `${steps} · R ${pct(mean(scored.map((s) => s.r)))} · F1^NS ${pct(f1)}`;
+}
+
+function expectedStep(step: TaskStep, prediction: unknown[] | undefined): { description: string; icon: string } {
+  const dates = step.date_target && step.date_target !== step.date_input ? `${step.date_input} → ${step.date_target}` : step.date_input;
+  if (!prediction) return { description: `${dates} · no result`, icon: 'circle-outline' };
+  const sc = stepScore(step.meta, prediction);
+  if (!sc) return { description: `${dates} · not scored`, icon: 'circle-outline' };
+  const icon = sc.r >= 1 ? 'pass-filled' : sc.r > 0 ? 'pie-chart' : 'error';
+  return { description: `${dates} · R ${pct(sc.r)}`, icon };
+}
+
+// ---- the tree as the workbench renders it --------------------------------------------------------------------
+
+interface Row {
+  index: number;
+  level: number;
+  label: string;
+  description: string;
+  expanded: string | null;
+  selected: boolean;
+  icon: string;
+}
+
+describe('Benchmarks tree in the real workbench', () => {
+  let wb: Workbench;
+  let root: string;
+  let tmp: string;
+  let cli: CliScore;
+  let platforms: Platform[];
+  const cliRun = (name: string) => cli.runs.find((r) => r.name === name)!;
+
+  /** Every rendered row of the Benchmarks tree, in display order. */
+  const rows = (): Promise<Row[]> =>
+    wb.page.locator('.part.sidebar .customview-tree .monaco-list-row').evaluateAll((els) =>
+      els
+        .map((e) => ({
+          index: Number(e.getAttribute('data-index')),
+          level: Number(e.getAttribute('aria-level')),
+          label: e.querySelector('.label-name')?.textContent ?? '',
+          description: e.querySelector('.label-description')?.textContent ?? '',
+          expanded: e.getAttribute('aria-expanded'),
+          selected: e.getAttribute('aria-selected') === 'true',
+          icon: [...(e.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((c) => c.startsWith('codicon-'))?.slice(8) ?? '',
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
+
+  /** The rendered children of the row `label` at `level` (rows right below it, one level deeper). */
+  async function children(label: string, level: number): Promise<Row[]> {
+    const all = await rows();
+    const i = all.findIndex((r) => r.level === level && r.label === label);
+    if (i < 0) return [];
+    const out: Row[] = [];
+    for (const r of all.slice(i + 1)) {
+      if (r.level <= level) break;
+      if (r.level === level + 1) out.push(r);
+    }
+    return out;
+  }
+
+  const rowLocator = (label: string, level: number) =>
+    wb.page.locator(`.part.sidebar .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
+      has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    });
+
+  /**
+   * Expands the row and returns its rendered children once they are the first of `expected` in order (the list is
+   * virtualized and fills in its rows over several frames, so a single read can catch it half drawn).
+   */
+  async function expand(label: string, level: number, expected: string[]): Promise<Row[]> {
+    const row = rowLocator(label, level).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    const least = Math.min(expected.length, 5);
+    return waitFor(async () => {
+      const kids = await children(label, level);
+      const labels = kids.map((r) => r.label);
+      return kids.length >= least && labels.every((l, i) => l === expected[i]) ? kids : undefined;
+    }, { timeout: 30_000, message: `the first children of ${label}: ${expected.slice(0, least).join(', ')}` });
+  }
+
+  const waitRow = (label: string, level: number, pred: (r: Row) => boolean, message: string) =>
+    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), { timeout: 30_000, message });
+
+  /** Runs a palette command that opens a quick input of its own (the harness's runCommand waits for it to close). */
+  async function runCommandWithInput(title: string): Promise<void> {
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await wb.page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+    await wb.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = quickPickRow(title);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    // The palette's own list is gone once the command's input replaces it (its value no longer starts with '>').
+    await waitFor(async () => !(await input.inputValue()).startsWith('>'), { timeout: 30_000, message: `${title} to open its input` });
+  }
+
+  const quickPickRow = (label: string | RegExp) =>
+    wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({
+      has: wb.page.locator('.label-name', {
+        hasText: typeof label === 'string' ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : label,
+      }),
+    }).first();
+
+  async function reveal(query: string): Promise<void> {
+    await runCommandWithInput('Persona Lab: Reveal Step by User ID…');
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await input.fill(query);
+    await input.press('Enter');
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Preferences: Color Theme, as a user would pick it ("Dark Modern" is listed as such, its setting value is "Default Dark Modern"). */
+  async function setTheme(theme: string, bodyClass: string): Promise<void> {
+    await runCommandWithInput('Preferences: Color Theme');
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await input.fill(theme);
+    const row = quickPickRow(new RegExp(`^\\s*(Default )?${theme}\\s*$`));
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    await wb.page.locator(`.monaco-workbench.${bodyClass}`).waitFor({ state: 'attached', timeout: 30_000 });
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Among the first users, the one whose steps show the most different icons, then the most steps (for the screenshots). */
+  function showcaseUser(p: Platform, run: string): TaskUser {
+    const preds = predictions(root, run, p);
+    const icons = (u: TaskUser) =>
+      10 * new Set(u.prediction_tasks.map((s) => expectedStep(s, preds.get(u.user_id)?.get(s.step_id)).icon)).size + u.prediction_tasks.length;
+    return tasks(p).slice(0, 8).reduce((best, u) => (icons(u) > icons(best) ? u : best));
+  }
+
+  const tasks = (p: Platform) => readJsonl<TaskUser>(tasksFile(root, p));
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tree-'));
+    root = join(tmp, 'sample');
+    cpSync(join(repoRoot, 'sample'), root, { recursive: true });
+    cli = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--json'], { encoding: 'utf8' }));
+    platforms = PLATFORMS.filter((p) => {
+      try {
+        return tasks(p).length > 0;
+      } catch {
+        return false;
+      }
+    });
+    expect(cli.runs.length).toBeGreaterThanOrEqual(2);
+    wb = await startWorkbench({ folder: root, theme: 'light', viewport: { width: 1600, height: 1000 } });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`tree-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('opens the workspace benchmark by itself, with the CLI numbers of the first run on every platform', async () => {
+    await wb.openView('Persona Lab');
+    // Widen the side bar so the descriptions are readable in the screenshots.
+    const sash = wb.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
+    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    if (box && (await sash.count())) {
+      await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(box.x + 620, box.y + box.height / 2, { steps: 5 });
+      await wb.page.mouse.up();
+    }
+    const run = cliRun(cli.runs[0].name);
+    const bench = await waitRow('sample', 1, () => true, 'the benchmark node');
+    expect(bench.description).toBe(`${run.name} · Avg. R ${pct(run.avg.Recall)}`);
+    expect(bench.expanded).toBe('true');
+    const labels = platforms.map((p) => PLATFORM_LABELS[p]);
+    const platformRows = await waitFor(async () => {
+      const kids = await children('sample', 1);
+      return kids.map((r) => r.label).join() === labels.join() ? kids : undefined;
+    }, { timeout: 30_000, message: `platform nodes ${labels.join(', ')}` });
+    for (const p of platforms) {
+      const users = tasks(p);
+      const steps = users.reduce((k, u) => k + u.prediction_tasks.length, 0);
+      const s = run.platforms[p];
+      const tail = s ? `R ${pct(s.Recall)} · F1^NS ${pct(s.F1NS)}` : 'no results in run';
+      expect(platformRows.find((r) => r.label === PLATFORM_LABELS[p])?.description, p).toBe(`${n(users.length, 'user')} · ${n(steps, 'step')} · ${tail}`);
+    }
+  });
+
+  it('expands platform → user → step with per-user and per-step numbers, icons by hits', async () => {
+    const run = cli.runs[0].name;
+    const p = platforms[0];
+    const users = tasks(p);
+    const preds = predictions(root, run, p);
+    const userRows = await expand(PLATFORM_LABELS[p], 2, users.map((u) => u.user_id));
+    for (const [i, r] of userRows.entries()) expect(r.description, r.label).toBe(expectedUser(users[i], preds.get(r.label)));
+    const user = showcaseUser(p, run);
+    const stepLabels = user.prediction_tasks.map((s) => `step ${s.step_id}`);
+    const stepRows = await expand(user.user_id, 3, stepLabels);
+    expect(stepRows.map((r) => r.label)).toEqual(stepLabels);
+    for (const [i, r] of stepRows.entries()) {
+      const want = expectedStep(user.prediction_tasks[i], preds.get(user.user_id)?.get(user.prediction_tasks[i].step_id));
+      expect([r.description, r.icon], r.label).toEqual([want.description, want.icon]);
+    }
+    await wb.screenshot('tree-light');
+    await setTheme('Dark Modern', 'vs-dark');
+    await wb.screenshot('tree-dark');
+    await setTheme('Light Modern', 'vs');
+  });
+
+  it('clicking a step opens it in the step view', async () => {
+    const p = platforms[0];
+    const user = showcaseUser(p, cli.runs[0].name);
+    const first = user.prediction_tasks[0].step_id;
+    await rowLocator(`step ${first}`, 4).first().click();
+    const tab = wb.page.locator('.tabs-container .tab').filter({ hasText: `${user.user_id} · step ${first}` });
+    await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('Choose Run… switches every number to that run and keeps the expanded nodes', async () => {
+    const next = cli.runs[1];
+    await runCommandWithInput('Persona Lab: Choose Run…');
+    const item = quickPickRow(next.name);
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await item.locator('.label-description').innerText()).toContain(`Avg. Recall ${pct(next.avg.Recall)}`);
+    await item.click();
+    await waitRow('sample', 1, (r) => r.description === `${next.name} · Avg. R ${pct(next.avg.Recall)}`, 'the benchmark node to show the new run');
+    const p = platforms[0];
+    const s = next.platforms[p];
+    const platformRow = await waitRow(PLATFORM_LABELS[p], 2, (r) => r.description.endsWith(s ? `R ${pct(s.Recall)} · F1^NS ${pct(s.F1NS)}` : 'no results in run'), 'platform numbers of the new run');
+    expect(platformRow.expanded).toBe('true');
+    const user = showcaseUser(p, cli.runs[0].name);
+    const preds = predictions(root, next.name, p);
+    const userRow = await waitRow(user.user_id, 3, (r) => r.description === expectedUser(user, preds.get(user.user_id)), 'user numbers of the new run');
+    expect(userRow.expanded).toBe('true');
+  });
+
+  it('reloads when a results file changes, keeping the run, the expanded nodes, and showing the new numbers', async () => {
+    const run = cli.runs[1].name;
+    const p = platforms[0];
+    const user = showcaseUser(p, cli.runs[0].name);
+    const step = user.prediction_tasks.find((s) => s.meta.T_keep.length + s.meta.T_new.length > 0)!;
+    // Rewrite the run's results so that this user picks exactly the positives at that step: Recall 100 %.
+    const file = resultsFile(root, run, p);
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+    const others = lines.filter((l) => !l.includes(`"${user.user_id}"`));
+    const row = { user_id: user.user_id, platform: p, username: 'U_00000000', steps: [
+      { step_id: step.step_id, prediction: [...step.meta.T_keep, ...step.meta.T_new], ground_truth: [], metrics: null, reasoning: '', persona_summary: '' },
+    ] };
+    writeFileSync(file, [...others, JSON.stringify(row)].join('\n') + '\n');
+    await waitRow(`step ${step.step_id}`, 4, (r) => r.description.endsWith('R 100.0%') && r.icon === 'pass-filled', 'the changed step to show Recall 100 %');
+    const bench = (await rows()).find((r) => r.level === 1);
+    expect(bench?.description.startsWith(`${run} · `)).toBe(true);
+    expect((await rows()).find((r) => r.level === 3 && r.label === user.user_id)?.expanded).toBe('true');
+  });
+
+  it('Reveal Step by User ID… selects the step of a user on another platform', async () => {
+    const p = platforms[platforms.length - 1];
+    const users = tasks(p);
+    const user = users[users.length - 1];
+    const stepId = user.prediction_tasks[user.prediction_tasks.length - 1].step_id;
+    await reveal(`${user.user_id} ${stepId}`);
+    const stepRow = await waitRow(`step ${stepId}`, 4, (r) => r.selected, 'the revealed step to be selected');
+    const all = await rows();
+    const parent = all.filter((r) => r.level === 3 && r.index < stepRow.index).pop();
+    expect(parent?.label).toBe(user.user_id);
+  });
+
+  it('the Problems panel shows what `validate` reports', async () => {
+    const report = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'validate', root, '--json'], { encoding: 'utf8' })) as {
+      diagnostics: { file: string; line: number }[];
+    };
+    await wb.runCommand('Persona Lab: Show Diagnostics');
+    const panel = wb.page.locator('.markers-panel');
+    await panel.waitFor({ state: 'visible', timeout: 30_000 });
+    if (report.diagnostics.length === 0) {
+      await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toMatch(/No problems have been detected/);
+    } else {
+      const status = wb.page.locator('#status\\.problems');
+      await expect.poll(() => status.getAttribute('aria-label'), { timeout: 30_000 }).toMatch(new RegExp(`${report.diagnostics.length}`));
+    }
+  });
+
+  it('shows a broken tasks line in the Problems panel at its line, and dataset text in tooltips as text', async () => {
+    const p = platforms[0];
+    const file = tasksFile(root, p);
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+    const first = JSON.parse(lines[0]) as TaskUser;
+    first.bio = '<img src=x onerror="globalThis.__plTreeXss=1"> **not bold** [link](command:workbench.action.quit)';
+    lines[0] = JSON.stringify(first);
+    lines.push('{"user_id": "we_broken", ');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const brokenLine = lines.length; // 1-based in the file, as the Problems panel shows it
+    const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: `[Ln ${brokenLine}, Col 1]` });
+    await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await marker.first().innerText()).toMatch(/invalid JSON/);
+
+    await reveal(first.user_id);
+    const label = rowLocator(first.user_id, 3).first();
+    await label.waitFor({ state: 'visible', timeout: 30_000 });
+    await label.locator('.label-name').hover();
+    const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    // MarkdownString.appendText keeps runs of spaces as &nbsp;
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    expect(text).toContain('<img src=x onerror="globalThis.__plTreeXss=1">');
+    expect(text).toContain('**not bold**');
+    expect(await hover.locator('img, a[href^="command:"]').count()).toBe(0);
+    expect(await hover.locator('strong, b').filter({ hasText: 'not bold' }).count()).toBe(0);
+    expect(await wb.page.evaluate(() => (globalThis as Record<string, unknown>).__plTreeXss)).toBeUndefined();
+    await wb.page.mouse.move(5, 5);
+  });
+});
