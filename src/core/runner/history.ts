@@ -42,6 +42,9 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX attempts_by_step ON attempts (platform, user_id, step_id, created_at);
    CREATE INDEX attempts_by_run ON attempts (run);`,
+  // v2: what the caller knows about an attempt beyond the step record (e.g. a re-run's persona mode and template
+  // name), as a JSON object.
+  `ALTER TABLE attempts ADD COLUMN meta TEXT;`,
 ];
 
 export const HISTORY_SCHEMA_VERSION = MIGRATIONS.length;
@@ -52,6 +55,8 @@ export interface HistoryContext {
   model: string;
   /** credentials and query are stripped before it is stored */
   baseURL: string;
+  /** free-form facts about the attempt, stored as JSON (must never hold a secret) */
+  meta?: Record<string, unknown>;
 }
 
 export interface HistoryRow {
@@ -81,6 +86,8 @@ export interface HistoryRow {
   latencyMs: number;
   usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
   createdAt: string;
+  /** HistoryContext.meta as recorded; null for rows without it (older rows, batch runs) */
+  meta: Record<string, unknown> | null;
 }
 
 function migrate(db: DB): void {
@@ -111,11 +118,11 @@ export class RunHistory {
     this.insert = db.prepare(`INSERT INTO attempts (
       run, platform, user_id, step_id, step_index, template_id, model, base_url, persona_in, system, prompt, raw,
       parsed, flags, error, prediction, reasoning, persona_summary, persona_next, metrics, tries, latency_ms,
-      prompt_tokens, completion_tokens, total_tokens, created_at
+      prompt_tokens, completion_tokens, total_tokens, created_at, meta
     ) VALUES (
       @run, @platform, @user_id, @step_id, @step_index, @template_id, @model, @base_url, @persona_in, @system, @prompt,
       @raw, @parsed, @flags, @error, @prediction, @reasoning, @persona_summary, @persona_next, @metrics, @tries,
-      @latency_ms, @prompt_tokens, @completion_tokens, @total_tokens, @created_at
+      @latency_ms, @prompt_tokens, @completion_tokens, @total_tokens, @created_at, @meta
     )`);
   }
 
@@ -166,6 +173,7 @@ export class RunHistory {
       completion_tokens: r.usage?.completionTokens ?? null,
       total_tokens: r.usage?.totalTokens ?? null,
       created_at: r.at,
+      meta: ctx.meta ? JSON.stringify(ctx.meta) : null,
     });
     return Number(info.lastInsertRowid);
   }
@@ -176,6 +184,11 @@ export class RunHistory {
       .prepare('SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND step_id = ? ORDER BY created_at, id')
       .all(platform, userId, stepId);
     return rows.map(toRow);
+  }
+
+  byId(id: number): HistoryRow | undefined {
+    const row: unknown = this.db.prepare('SELECT * FROM attempts WHERE id = ?').get(id);
+    return row === undefined ? undefined : toRow(row);
   }
 
   forRun(run: string): HistoryRow[] {
@@ -196,6 +209,12 @@ function toRow(value: unknown): HistoryRow {
     return Array.isArray(x) ? x : [];
   };
   const metrics = loads(r.metrics);
+  let meta: unknown = null;
+  try {
+    meta = typeof r.meta === 'string' ? JSON.parse(r.meta) : null;
+  } catch {
+    meta = null;
+  }
   return {
     id: n(r.id),
     run: s(r.run),
@@ -225,5 +244,6 @@ function toRow(value: unknown): HistoryRow {
         ? null
         : { promptTokens: n(r.prompt_tokens), completionTokens: n(r.completion_tokens), totalTokens: n(r.total_tokens) },
     createdAt: s(r.created_at),
+    meta: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : null,
   };
 }
