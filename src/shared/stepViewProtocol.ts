@@ -2,7 +2,11 @@
 // webview: webview/step). Messages are discriminated on `type`; each side checks what it receives with a guard.
 // Sequence: the webview posts `ready` once its script runs; only then does the extension post `show`/`empty`.
 // After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
-import type { StepModel } from '../core/stepModel';
+// Each `show` is followed by a `rerun` message with the step's re-run state (attempts, the comparison shown,
+// a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
+import type { AblationTable } from '../core/rerun/ablation';
+import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
+import type { StepLocation, StepModel } from '../core/stepModel';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
 
@@ -40,7 +44,27 @@ export interface EmptyMessage {
   type: 'empty';
   message: string;
 }
-export type ExtensionToWebview = ShowMessage | EmptyMessage;
+/** The re-run part of the step view for one step. */
+export interface RerunState {
+  ref: StepLocation;
+  /** what is running for this step right now (a re-run, an ablation), or null */
+  running: string | null;
+  /** earlier attempts of the step, newest first */
+  attempts: AttemptSummary[];
+  /** the attempt shown beside the original, or null */
+  selected: RerunComparison | null;
+  /** the last persona ablation of this step's user, if one ran in this session */
+  ablation: AblationTable | null;
+  /** why the history database cannot be used ('' when it can) */
+  historyProblem: string;
+  /** "model at host" of the configured endpoint, or '' when none is configured */
+  endpoint: string;
+}
+export interface RerunStateMessage {
+  type: 'rerun';
+  state: RerunState;
+}
+export type ExtensionToWebview = ShowMessage | EmptyMessage | RerunStateMessage;
 
 // ---- webview -> extension
 export interface ReadyMessage {
@@ -55,7 +79,26 @@ export interface OpenSourceMessage {
   type: 'openSource';
   which: 'tasks' | 'result';
 }
-export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage;
+/** Commands the step view's buttons run for the step shown. */
+export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt'] as const;
+export type StepCommand = (typeof STEP_COMMANDS)[number];
+export interface CommandMessage {
+  type: 'command';
+  command: StepCommand;
+}
+/** Show an earlier attempt beside the original. */
+export interface SelectAttemptMessage {
+  type: 'selectAttempt';
+  id: number;
+}
+/** Open the attempt's full request or raw reply as a read-only document. */
+export interface OpenAttemptMessage {
+  type: 'openAttempt';
+  id: number;
+  which: 'request' | 'raw';
+}
+export type RerunRequest = CommandMessage | SelectAttemptMessage | OpenAttemptMessage;
+export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage | RerunRequest;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,9 +118,19 @@ export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
       return isNavDirection(v.direction);
     case 'openSource':
       return v.which === 'tasks' || v.which === 'result';
+    case 'command':
+      return typeof v.command === 'string' && (STEP_COMMANDS as readonly string[]).includes(v.command);
+    case 'selectAttempt':
+      return Number.isInteger(v.id);
+    case 'openAttempt':
+      return Number.isInteger(v.id) && (v.which === 'request' || v.which === 'raw');
     default:
       return false;
   }
+}
+
+export function isRerunRequest(v: WebviewToExtension): v is RerunRequest {
+  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt';
 }
 
 function isNavState(v: unknown): v is NavState {
@@ -96,6 +149,30 @@ function isStepModel(v: unknown): v is StepModel {
   );
 }
 
+function isLocation(v: unknown): v is StepLocation {
+  return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
+}
+
+function isComparison(v: unknown): v is RerunComparison {
+  if (!isRecord(v)) return false;
+  const { attempt, original, rerun } = v;
+  return (
+    isRecord(attempt) && typeof attempt.id === 'number' &&
+    isRecord(original) && Array.isArray(original.picks) && isRecord(rerun) && Array.isArray(rerun.picks) &&
+    Array.isArray(v.flipped) && Array.isArray(v.metrics) && Array.isArray(v.flags)
+  );
+}
+
+function isRerunState(v: unknown): v is RerunState {
+  if (!isRecord(v)) return false;
+  return (
+    isLocation(v.ref) && (v.running === null || typeof v.running === 'string') && Array.isArray(v.attempts) &&
+    (v.selected === null || isComparison(v.selected)) &&
+    (v.ablation === null || (isRecord(v.ablation) && Array.isArray(v.ablation.rows))) &&
+    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string'
+  );
+}
+
 /** Guard for what the webview receives from the extension. */
 export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
   if (!isRecord(v)) return false;
@@ -104,6 +181,8 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
       return isStepModel(v.model) && isNavState(v.nav);
     case 'empty':
       return typeof v.message === 'string';
+    case 'rerun':
+      return isRerunState(v.state);
     default:
       return false;
   }

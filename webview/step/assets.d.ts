@@ -4,3 +4,7 @@ declare module '*/step.css' {
   const css: string;
   export default css;
 }
+declare module '*/rerun.css' {
+  const css: string;
+  export default css;
+}

@@ -4,11 +4,14 @@ import {
   isExtensionToWebview,
   type NavDirection,
   type NavState,
+  type RerunState,
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
 import type { StepModel } from '../../src/core/stepModel';
 import { el } from './dom';
-import { renderStep, type Handlers } from './render';
+import { renderStep, section, type Handlers } from './render';
+import { renderRerunBody, rerunDescription } from './rerun';
+import rerunCss from './rerun.css';
 import css from './step.css';
 
 interface VsCodeApi {
@@ -25,7 +28,7 @@ const root = document.getElementById('step-root') ?? document.body;
 const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 const style = document.createElement('style');
 style.nonce = nonce;
-style.textContent = css;
+style.textContent = `${css}\n${rerunCss}`;
 document.head.appendChild(style);
 
 interface SavedState {
@@ -40,6 +43,7 @@ const state = loadState();
 
 let shown: { model: StepModel; nav: NavState } | undefined;
 let shownKey = '';
+let rerun: RerunState | undefined;
 
 const handlers: Handlers = {
   navigate(direction) {
@@ -55,7 +59,28 @@ const handlers: Handlers = {
     state.open[section] = open;
     vscode.setState(state);
   },
+  command(command) {
+    vscode.postMessage({ type: 'command', command });
+  },
+  selectAttempt(id) {
+    vscode.postMessage({ type: 'selectAttempt', id });
+  },
+  openAttempt(id, which) {
+    vscode.postMessage({ type: 'openAttempt', id, which });
+  },
 };
+
+const keyOf = (ref: { platform: string; userId: string; stepId: number }) => `${ref.platform}/${ref.userId}/${ref.stepId}`;
+
+/** Renders the re-run state into the slot of the step shown (a state for another step waits for its `show`). */
+function showRerun(): void {
+  const slot = root.querySelector('.rerun-slot');
+  if (!slot || !shown || !rerun || keyOf(rerun.ref) !== shownKey) return;
+  const busy = rerun.running !== null;
+  slot.replaceChildren(section('rerun', 'Re-run', rerunDescription(rerun), renderRerunBody(rerun, shown.model, handlers), handlers));
+  slot.setAttribute('data-state', busy ? 'running' : rerun.selected ? 'compared' : 'idle');
+  for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]')) (b as HTMLElement & { disabled: boolean }).disabled = busy;
+}
 
 function show(model: StepModel, nav: NavState): void {
   shown = { model, nav };
@@ -67,6 +92,7 @@ function show(model: StepModel, nav: NavState): void {
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
   shownKey = key;
+  showRerun();
 }
 
 // The header is sticky: keep anchors and scrollIntoView clear of it (scroll-padding-top in step.css).
@@ -95,6 +121,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'empty':
       showEmpty(msg.message);
+      break;
+    case 'rerun':
+      rerun = msg.state;
+      showRerun();
       break;
   }
 });

@@ -5,8 +5,9 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from './dom';
+import type { RerunHandlers } from './rerun';
 
-export interface Handlers {
+export interface Handlers extends RerunHandlers {
   navigate(direction: NavDirection): void;
   openSource(which: 'tasks' | 'result'): void;
   /** Remembered open state of a section, and a setter called when the user toggles it. */
@@ -28,7 +29,7 @@ function badge(text: string, title?: string): HTMLElement {
   return b;
 }
 
-function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
+export function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
   const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [el('div', { className: 'section-body' }, body)]);
   c.heading = heading;
   c.description = description;
@@ -41,6 +42,8 @@ export function renderStep(model: StepModel, nav: NavState, h: Handlers): HTMLEl
   return [
     renderHeader(model, nav, h),
     renderMetrics(model),
+    // Filled by the `rerun` message that follows each `show` (main.ts).
+    el('div', { className: 'rerun-slot' }),
     section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
     section('persona', 'Persona', personaSummary(model), renderPersona(model), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model)], h),
@@ -84,10 +87,18 @@ function renderHeader(model: StepModel, nav: NavState, h: Handlers): HTMLElement
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
+      rerunButton(h),
       source('tasks', 'Tasks line', 'Open this user in the tasks file'),
       model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
     ]),
   ]);
+}
+
+function rerunButton(h: Handlers): HTMLElement {
+  const b = el('vscode-button', { text: 'Re-run…', title: 'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)', attrs: { 'data-command': 'rerunStep' } });
+  b.icon = 'debug-rerun';
+  b.addEventListener('click', () => h.command('rerunStep'));
+  return b;
 }
 
 function renderMetrics(model: StepModel): HTMLElement {

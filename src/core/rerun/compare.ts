@@ -67,13 +67,6 @@ export function attemptFromRecord(rec: StepRunRecord, ctx: HistoryContext, id: n
 
 export type FlipKind = 'gained' | 'lost' | 'newWrong' | 'fixedWrong';
 
-export const FLIP_TEXT: Record<FlipKind, string> = {
-  gained: 'miss → hit',
-  lost: 'hit → miss',
-  newWrong: 'new wrong pick',
-  fixedWrong: 'wrong pick dropped',
-};
-
 export interface PickChip {
   tag: string;
   /** pool group label (T_keep, …, D_random), or null for a pick outside the pool */

@@ -5,6 +5,8 @@ import { isPlatform } from '../../core/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
 import { StepPanel } from './panel';
+
+export type { StepPanel, StepViewAddon } from './panel';
 import { pickStep } from './pick';
 
 /** A StepRef, or an object (tree node) that has its fields or holds one under `ref` / `step`. */
@@ -22,7 +24,8 @@ function preserveFocusOf(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as Record<string, unknown>).preserveFocus === true;
 }
 
-export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): void {
+/** Returns the panel, which the re-run and template features extend (main.ts wires them). */
+export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepPanel {
   const panel = new StepPanel(context.extensionUri, store);
   context.subscriptions.push(panel);
 
@@ -56,4 +59,5 @@ export function activateStepView(context: vscode.ExtensionContext, store: Benchm
     vscode.commands.registerCommand('personaLab.nextUser', nav('nextUser')),
     vscode.commands.registerCommand('personaLab.previousUser', nav('previousUser')),
   );
+  return panel;
 }

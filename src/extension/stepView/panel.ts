@@ -9,11 +9,21 @@ import {
   type ExtensionToWebview,
   type NavDirection,
   type NavState,
+  type RerunRequest,
+  type RerunState,
 } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
 import { localRoots, newNonce, stepViewHtml } from './html';
 
 const OPEN_CONTEXT = 'personaLab.stepViewOpen';
+
+/** The re-run part of the step view, provided by the rerun feature (src/extension/rerun). */
+export interface StepViewAddon {
+  state(ref: StepRef): Promise<RerunState>;
+  onRequest(request: RerunRequest, ref: StepRef): void;
+}
+
+const sameRef = (a: StepRef, b: StepRef) => a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
 export class StepPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -21,6 +31,7 @@ export class StepPanel implements vscode.Disposable {
   /** The webview said `ready` since it was (re)loaded: messages posted before that would be lost. */
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
+  private addon: StepViewAddon | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -31,6 +42,30 @@ export class StepPanel implements vscode.Disposable {
 
   get currentRef(): StepRef | undefined {
     return this.current;
+  }
+
+  setAddon(addon: StepViewAddon): vscode.Disposable {
+    this.addon = addon;
+    this.postRerun();
+    return new vscode.Disposable(() => {
+      if (this.addon === addon) this.addon = undefined;
+    });
+  }
+
+  /** Re-sends the re-run part when `ref` (default: any step) is the one shown. */
+  updateRerun(ref?: StepRef): void {
+    if (!ref || (this.current && sameRef(ref, this.current))) this.postRerun();
+  }
+
+  private postRerun(): void {
+    const ref = this.current;
+    if (!this.addon || !ref || !this.store.step(ref)) return;
+    this.addon.state(ref).then(
+      (state) => {
+        if (this.current && sameRef(this.current, ref)) this.post({ type: 'rerun', state });
+      },
+      (e: unknown) => console.warn(`[persona-lab] step view: no re-run state: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 
   show(ref: StepRef, preserveFocus = false): void {
@@ -91,6 +126,11 @@ export class StepPanel implements vscode.Disposable {
       case 'openSource':
         void this.openSource(raw.which);
         break;
+      case 'command':
+      case 'selectAttempt':
+      case 'openAttempt':
+        if (this.current) this.addon?.onRequest(raw, this.current);
+        break;
     }
   }
 
@@ -122,6 +162,7 @@ export class StepPanel implements vscode.Disposable {
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
     this.post({ type: 'show', model, nav });
+    this.postRerun();
     if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
   }
 

@@ -1,0 +1,196 @@
+// Batch runs into a new results/<name>/ folder (core runBenchmark): a chain (one user from step n), a platform or
+// the whole benchmark; Resume Run… picks up a cancelled or failed one. Progress with counts, cancellable; the
+// benchmark reloads at the end so that the new run can be chosen.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { MANIFEST_FILE, isValidRunName, runBenchmark, type RunProgress, type RunSummary } from '../../core/runner/runner';
+import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
+import { PLATFORMS, type Platform } from '../../core/types';
+import type { ResolvedEndpoint } from '../endpoint';
+import { stepForCommand, type ChosenTemplate } from '../templates';
+import { platformOf, slug, stamp, userOfNode } from './args';
+import { pickPersona, type RerunDeps } from './step';
+
+export interface BatchPlan {
+  name: string;
+  template: Pick<ChosenTemplate, 'name' | 'text'>;
+  systemMessage?: string;
+  personaMode: PersonaMode;
+  platforms?: Platform[];
+  userId?: string | null;
+  fromStep?: number;
+  startPersona?: StartPersona;
+  /** the manifest's model when resuming (it must not change within a run) */
+  model?: string;
+}
+
+export const progressText = (p: RunProgress) =>
+  `${p.done}/${p.total} steps · ${p.failed} failed · ${p.usersDone}/${p.usersTotal} users`;
+
+/** Runs one plan under a cancellable progress notification; `report` also gets each progress. */
+export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: ResolvedEndpoint, title: string, report?: (p: RunProgress) => void): Promise<RunSummary | undefined> {
+  const bench = deps.store.bench;
+  if (!bench) return undefined;
+  const model = plan.model ?? target.config.model;
+  await deps.history.open();
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      let shown = 0;
+      return runBenchmark({
+        bench, name: plan.name, template: plan.template.text, systemMessage: plan.systemMessage ?? target.systemMessage,
+        endpoint: { ...target.config, model }, personaMode: plan.personaMode, platforms: plan.platforms, userId: plan.userId ?? null,
+        fromStep: plan.fromStep ?? 1, startPersona: plan.startPersona, concurrency: target.maxConcurrency, signal: abort.signal,
+        onProgress: (p) => {
+          const pct = p.total ? Math.floor((100 * p.done) / p.total) : 0;
+          progress.report({ message: progressText(p), increment: Math.max(0, pct - shown) });
+          shown = Math.max(shown, pct);
+          report?.(p);
+        },
+        onStep: (r) => void deps.history.record({ run: plan.name, model, baseURL: target.publicURL }, r),
+      });
+    },
+  );
+}
+
+/** Reloads the benchmark and says how the run ended, offering to select it (or to resume it). */
+export async function finishRun(deps: RerunDeps, plan: BatchPlan, summary: RunSummary | undefined, target: ResolvedEndpoint): Promise<void> {
+  if (!summary) return;
+  const p = summary.progress;
+  console.log(`[persona-lab] run ${plan.name}: ${summary.status}, ${progressText(p)}`);
+  if (summary.status === 'failed' && !summary.manifest) {
+    void vscode.window.showErrorMessage(`Persona Lab: run ${plan.name} did not start: ${summary.error ?? 'unknown error'}`);
+    return;
+  }
+  await deps.store.reload();
+  const loaded = deps.store.bench?.runs.has(plan.name) === true;
+  const text = `Persona Lab: run ${plan.name} ${summary.status}${summary.resumed ? ' (resumed)' : ''}: ${progressText(p)}.`;
+  const actions = [loaded ? 'Select Run' : undefined, summary.status === 'finished' ? undefined : 'Resume'].filter((a): a is string => a !== undefined);
+  const show = summary.status === 'finished' ? vscode.window.showInformationMessage : summary.status === 'cancelled' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  const choice = await show(summary.error ? `${text} ${summary.error}` : text, ...actions);
+  if (choice === 'Select Run') await deps.store.selectRun(plan.name);
+  else if (choice === 'Resume') await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: run ${plan.name}`), target);
+}
+
+/** Asks for the run folder's name; an existing folder is accepted when it holds our manifest (the run resumes). */
+export async function askRunName(root: string, suggestion: string, title: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title,
+    prompt: 'Name of the new run folder under results/ (an unfinished run of the same name and settings resumes)',
+    value: suggestion,
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      if (!isValidRunName(v)) return 'Letters, digits, ".", "_" and "-" only';
+      const dir = join(root, 'results', v);
+      if (!existsSync(dir)) return undefined;
+      const m = readManifest(join(dir, MANIFEST_FILE));
+      if (!m) return `results/${v} exists and was not written by Persona Lab`;
+      return { message: `results/${v} exists (${m.status}, ${m.counts.done}/${m.counts.steps} steps): it resumes if the settings match`, severity: vscode.InputBoxValidationSeverity.Info };
+    },
+  });
+}
+
+async function pickMode(title: string): Promise<PersonaMode | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(history) Full persona', description: 'each step receives the persona the step before wrote', mode: 'full' as const },
+      { label: '$(circle-slash) No persona', description: 'every step gets the cold-start text (the paper\'s ablation)', mode: 'none' as const },
+    ],
+    { title, placeHolder: 'Persona mode' },
+  );
+  return picked?.mode;
+}
+
+/** The chain's first persona when it starts after step 1 in full mode. */
+async function pickStart(deps: RerunDeps, platform: Platform, userId: string, stepId: number, title: string): Promise<StartPersona | undefined> {
+  const user = deps.store.user(platform, userId);
+  const step = user?.steps.find((s) => s.stepId === stepId);
+  if (!user || !step || stepId <= user.steps[0].stepId) return { kind: 'none' };
+  const choice = await pickPersona(deps.store, user, step, title);
+  if (!choice) return undefined;
+  if (choice.mode === 'carried' && deps.store.runName) return { kind: 'run', run: deps.store.runName };
+  return choice.text === null ? { kind: 'none' } : { kind: 'text', text: choice.text };
+}
+
+export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
+  const { store } = deps;
+  const userArg = userOfNode(arg);
+  const first = userArg && store.user(userArg.platform, userArg.userId)?.steps[0];
+  const ref = userArg && first ? { ...userArg, stepId: first.stepId } : await stepForCommand(store, deps.stepView, arg);
+  if (!ref || !store.bench) return;
+  const scope = `${ref.userId} from step ${ref.stepId}`;
+  const template = await deps.templates.pick(`Re-run Chain ${scope} (1/4): template`);
+  if (!template || !(await deps.templates.confirmUsable(template))) return;
+  const personaMode = await pickMode(`Re-run Chain ${scope} (2/4): persona mode`);
+  if (!personaMode) return;
+  const startPersona = personaMode === 'full' ? await pickStart(deps, ref.platform, ref.userId, ref.stepId, `Re-run Chain ${scope} (3/4): persona of step ${ref.stepId}`) : { kind: 'none' as const };
+  if (!startPersona) return;
+  const name = await askRunName(store.bench.root, `${slug(template.name)}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`, `Re-run Chain ${scope} (4/4): run name`);
+  const target = name && (await deps.endpoint.resolve());
+  if (!name || !target) return;
+  const plan: BatchPlan = { name, template, personaMode, platforms: [ref.platform], userId: ref.userId, fromStep: ref.stepId, startPersona };
+  await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: chain ${scope} → ${name}`), target);
+}
+
+export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean): Promise<void> {
+  const { store } = deps;
+  await store.ready();
+  const bench = store.bench;
+  if (!bench) {
+    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
+    return;
+  }
+  let platforms: Platform[] = PLATFORMS.filter((p) => bench.users.has(p));
+  if (!all) {
+    const given = platformOf(arg);
+    const picked = given ? { platform: given } : await vscode.window.showQuickPick(
+      platforms.map((p) => ({ label: p, description: `${bench.users.get(p)?.size ?? 0} users`, platform: p })),
+      { title: 'Re-run Platform: platform' },
+    );
+    if (!picked) return;
+    platforms = [picked.platform];
+  }
+  const scope = all ? 'benchmark' : platforms[0];
+  const title = all ? 'Re-run Benchmark' : `Re-run Platform ${scope}`;
+  const template = await deps.templates.pick(`${title} (1/3): template`);
+  if (!template || !(await deps.templates.confirmUsable(template))) return;
+  const personaMode = await pickMode(`${title} (2/3): persona mode`);
+  if (!personaMode) return;
+  const name = await askRunName(bench.root, `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`, `${title} (3/3): run name`);
+  const target = name && (await deps.endpoint.resolve());
+  if (!name || !target) return;
+  const plan: BatchPlan = { name, template, personaMode, platforms };
+  await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: ${scope} → ${name}`), target);
+}
+
+/** Resume Run…: the run folders whose manifest says they did not finish, resumed with their own settings. */
+export async function resumeRun(deps: RerunDeps): Promise<void> {
+  await deps.store.ready();
+  const root = deps.store.root;
+  if (!root) return;
+  const dir = join(root, 'results');
+  const items = (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => {
+      const m = readManifest(join(root, 'results', d.name, MANIFEST_FILE));
+      return m && m.status !== 'finished' ? [{ label: d.name, description: `${m.status} · ${m.counts.done}/${m.counts.steps} steps · ${m.endpoint.model}`, m }] : [];
+    });
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Persona Lab: no unfinished run under results/.');
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: 'Resume Run', placeHolder: 'A run that was cancelled or failed' });
+  const target = picked && (await deps.endpoint.resolve());
+  if (!picked || !target) return;
+  const m = picked.m;
+  const plan: BatchPlan = {
+    name: picked.label, template: { name: m.template.id, text: m.template.text }, systemMessage: m.systemMessage, personaMode: m.personaMode,
+    platforms: m.selection.platforms, userId: m.selection.userId, fromStep: m.selection.fromStep, startPersona: m.selection.startPersona, model: m.endpoint.model,
+  };
+  // Temperature and max_tokens are part of the run's identity: the manifest's, not today's settings.
+  const same: ResolvedEndpoint = { ...target, config: { ...target.config, temperature: m.endpoint.temperature, maxTokens: m.endpoint.maxTokens ?? undefined } };
+  await finishRun(deps, plan, await runPlan(deps, plan, same, `Persona Lab: resume ${plan.name}`), same);
+}

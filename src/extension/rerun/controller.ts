@@ -1,0 +1,100 @@
+// The step view's re-run part: which attempt is shown beside the original for each step, what is running, and
+// the last persona ablation per user. Answers the webview's re-run requests (StepViewAddon).
+import * as vscode from 'vscode';
+import type { AblationTable } from '../../core/rerun/ablation';
+import { buildComparison, summarizeAttempt } from '../../core/rerun/compare';
+import { personaReceived, resultFor } from '../../core/runScore';
+import type { RerunRequest, RerunState } from '../../shared/stepViewProtocol';
+import type { ReadOnlyDocs } from '../docs';
+import type { EndpointService } from '../endpoint';
+import type { StepPanel, StepViewAddon } from '../stepView';
+import type { BenchmarkStore, StepRef } from '../store';
+import { rawReplyDoc, requestDoc } from './documents';
+import type { AttemptHistory } from './history';
+
+const stepKey = (ref: StepRef) => `${ref.platform}/${ref.userId}/${ref.stepId}`;
+const userKey = (ref: { platform: string; userId: string }) => `${ref.platform}/${ref.userId}`;
+
+export class RerunController implements StepViewAddon {
+  /** attempt shown per step; absent: the newest */
+  private readonly selected = new Map<string, number>();
+  private readonly running = new Map<string, string>();
+  private readonly ablations = new Map<string, AblationTable>();
+
+  constructor(
+    private readonly store: BenchmarkStore,
+    private readonly history: AttemptHistory,
+    private readonly endpoint: EndpointService,
+    private readonly stepView: StepPanel,
+    private readonly docs: ReadOnlyDocs,
+  ) {}
+
+  async state(ref: StepRef): Promise<RerunState> {
+    const found = this.store.step(ref);
+    const rows = found ? await this.history.forStep(ref) : [];
+    const base = {
+      ref: { platform: ref.platform, userId: ref.userId, stepId: ref.stepId },
+      running: this.running.get(stepKey(ref)) ?? null,
+      ablation: this.ablations.get(userKey(ref)) ?? null,
+      historyProblem: this.history.problem,
+      endpoint: this.endpoint.describe(),
+    };
+    if (!found) return { ...base, attempts: [], selected: null };
+    const { user, step } = found;
+    const attempts = rows.map((r) => summarizeAttempt(step, r)).reverse();
+    const want = this.selected.get(stepKey(ref));
+    const row = rows.find((r) => r.id === want) ?? rows[rows.length - 1];
+    const run = this.store.run;
+    const selected = row
+      ? buildComparison({
+        step,
+        original: resultFor(run, user, step.stepId),
+        originalRun: run?.name ?? null,
+        originalPersonaIn: personaReceived(run, user, step.stepId),
+        attempt: row,
+      })
+      : null;
+    return { ...base, attempts, selected };
+  }
+
+  onRequest(request: RerunRequest, ref: StepRef): void {
+    switch (request.type) {
+      case 'command':
+        void vscode.commands.executeCommand(`personaLab.${request.command}`, ref);
+        break;
+      case 'selectAttempt':
+        this.select(ref, request.id);
+        break;
+      case 'openAttempt':
+        void this.openAttempt(ref, request.id, request.which);
+        break;
+    }
+  }
+
+  select(ref: StepRef, id: number): void {
+    this.selected.set(stepKey(ref), id);
+    this.stepView.updateRerun(ref);
+  }
+
+  setRunning(ref: StepRef, message: string | null): void {
+    if (message === null) this.running.delete(stepKey(ref));
+    else this.running.set(stepKey(ref), message);
+    this.stepView.updateRerun(ref);
+  }
+
+  setAblation(table: AblationTable): void {
+    this.ablations.set(userKey(table), table);
+    this.stepView.updateRerun();
+  }
+
+  private async openAttempt(ref: StepRef, id: number, which: 'request' | 'raw'): Promise<void> {
+    const row = await this.history.byId(id);
+    if (!row) {
+      void vscode.window.showWarningMessage(`Persona Lab: attempt #${id} is not in the history any more.`);
+      return;
+    }
+    const where = `${ref.userId} step ${ref.stepId}`;
+    const doc = which === 'request' ? requestDoc(row, where) : rawReplyDoc(row, where);
+    await this.docs.open(doc.title, doc.text, { language: doc.language });
+  }
+}

@@ -1,0 +1,121 @@
+// Re-run Step: template, persona (carried / none / edited), the configured endpoint; one request with retries,
+// stored in the history and shown beside the original in the step view.
+import * as vscode from 'vscode';
+import { COLD_START_PERSONA } from '../../core/prompt';
+import type { RerunMeta, RerunPersonaMode } from '../../core/rerun/compare';
+import { createOpenAITransport } from '../../core/runner/client';
+import { runStep } from '../../core/runner/step';
+import { personaReceived, resultFor } from '../../core/runScore';
+import type { Step, User } from '../../core/types';
+import type { EndpointService } from '../endpoint';
+import type { StepPanel } from '../stepView';
+import type { BenchmarkStore } from '../store';
+import { stepForCommand, type TemplateLibrary } from '../templates';
+import type { RerunController } from './controller';
+import type { AttemptHistory } from './history';
+
+export interface RerunDeps {
+  store: BenchmarkStore;
+  stepView: StepPanel;
+  templates: TemplateLibrary;
+  endpoint: EndpointService;
+  history: AttemptHistory;
+  controller: RerunController;
+}
+
+export interface PersonaChoice {
+  mode: RerunPersonaMode;
+  /** what the step receives; null: none (the prompt's cold-start text) */
+  text: string | null;
+}
+
+interface PersonaItem extends vscode.QuickPickItem {
+  mode: RerunPersonaMode;
+}
+
+const preview = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** Where the selected run's persona for `step` was written, for the quick pick's description. */
+function carriedFrom(store: BenchmarkStore, user: User, step: Step): string {
+  let from = 0;
+  for (const s of user.steps) {
+    if (s.stepId >= step.stepId) break;
+    if ((resultFor(store.run, user, s.stepId)?.personaSummary ?? '') !== '') from = s.stepId;
+  }
+  return from ? `written at step ${from}` : step.stepId === 1 ? 'step 1: cold start' : 'no persona written before: cold start';
+}
+
+export async function pickPersona(store: BenchmarkStore, user: User, step: Step, title: string): Promise<PersonaChoice | undefined> {
+  const run = store.run;
+  const carried = personaReceived(run, user, step.stepId);
+  const items: PersonaItem[] = [
+    {
+      mode: 'carried',
+      label: `$(history) Carried from ${run ? run.name : 'the selected run'}`,
+      description: run ? carriedFrom(store, user, step) : 'no run selected: cold start',
+      detail: carried ? preview(carried) : `The prompt says: ${preview(COLD_START_PERSONA, 100)}`,
+    },
+    { mode: 'none', label: '$(circle-slash) None (cold start)', description: 'the paper\'s no-persona ablation', detail: `The prompt says: ${preview(COLD_START_PERSONA, 100)}` },
+    { mode: 'edited', label: '$(edit) Edit by hand…', description: 'starts from the carried persona', detail: 'Type the persona this step receives' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'The persona this step receives' });
+  if (!picked) return undefined;
+  if (picked.mode === 'carried') return { mode: 'carried', text: carried === '' ? null : carried };
+  if (picked.mode === 'none') return { mode: 'none', text: null };
+  const text = await vscode.window.showInputBox({
+    title: `${title}: edit`,
+    prompt: 'The persona this step receives (empty: none, the cold-start text)',
+    value: carried,
+    ignoreFocusOut: true,
+  });
+  return text === undefined ? undefined : { mode: 'edited', text: text.trim() === '' ? null : text };
+}
+
+export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
+  const { store, stepView, templates, endpoint, history, controller } = deps;
+  const ref = await stepForCommand(store, stepView, arg);
+  const found = ref && store.step(ref);
+  if (!ref || !found) return;
+  const { user, step } = found;
+  const where = `${user.userId} step ${step.stepId}`;
+  const template = await templates.pick(`Re-run ${where} (1/2): template`);
+  if (!template || !(await templates.confirmUsable(template))) return;
+  const persona = await pickPersona(store, user, step, `Re-run ${where} (2/2): persona`);
+  if (!persona) return;
+  const target = await endpoint.resolve();
+  if (!target) return;
+
+  stepView.show(ref, true);
+  const label = `${template.name} · persona ${persona.mode} · ${target.label}`;
+  controller.setRunning(ref, `Re-running with ${label}…`);
+  try {
+    const rec = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Persona Lab: re-running ${where}`, cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        progress.report({ message: label });
+        return runStep({
+          user, step, personaIn: persona.text, template: template.text, systemMessage: target.systemMessage,
+          personaMode: persona.mode === 'none' ? 'none' : 'full', transport: createOpenAITransport(target.config), signal: abort.signal,
+        });
+      },
+    );
+    if (!rec) {
+      vscode.window.setStatusBarMessage(`Persona Lab: re-run of ${where} cancelled`, 5000);
+      return;
+    }
+    const meta: RerunMeta & Record<string, unknown> = {
+      kind: 'rerun', personaMode: persona.mode, baseRun: store.runName ?? null, templateName: template.name,
+      temperature: target.config.temperature ?? 0, maxTokens: target.config.maxTokens ?? null,
+    };
+    const row = await history.record({ run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta }, rec);
+    controller.select(ref, row.id);
+    console.log(`[persona-lab] rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`);
+    if (rec.error) {
+      void vscode.window.showWarningMessage(`Persona Lab: the re-run of ${where} got no usable reply after ${rec.attempts.length} tries: ${rec.error}`);
+    }
+  } finally {
+    controller.setRunning(ref, null);
+  }
+}

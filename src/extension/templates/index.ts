@@ -1,0 +1,103 @@
+// Templates as files: New Prompt Template, the personalab-prompt language support, and Preview Prompt for Step
+// (the fully rendered prompt of a step as a read-only document).
+import * as vscode from 'vscode';
+import { readPostsText } from '../../core/load';
+import { DEFAULT_TEMPLATE, renderPrompt } from '../../core/prompt';
+import { personaReceived } from '../../core/runScore';
+import { checkTemplateName, templateFileName } from '../../core/templateFiles';
+import type { ReadOnlyDocs } from '../docs';
+import { toStepRef, type StepPanel } from '../stepView';
+import { pickStep } from '../stepView/pick';
+import type { BenchmarkStore, StepRef } from '../store';
+import { registerTemplateLanguage } from './language';
+import { TemplateLibrary, type ChosenTemplate } from './library';
+
+export type { ChosenTemplate, TemplateLibrary } from './library';
+
+export interface TemplateDeps {
+  docs: ReadOnlyDocs;
+  stepView: StepPanel;
+}
+
+/** The step a command acts on: its argument (a StepRef or tree node), else the step view's step, else asked for. */
+export async function stepForCommand(store: BenchmarkStore, stepView: StepPanel, arg: unknown): Promise<StepRef | undefined> {
+  await store.ready();
+  if (!store.bench) {
+    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
+    return undefined;
+  }
+  const ref = toStepRef(arg) ?? stepView.currentRef ?? (await pickStep(store));
+  if (ref && !store.step(ref)) {
+    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
+    return undefined;
+  }
+  return ref;
+}
+
+export function activateTemplates(context: vscode.ExtensionContext, store: BenchmarkStore, deps: TemplateDeps): TemplateLibrary {
+  const library = new TemplateLibrary(store, context.workspaceState);
+  registerTemplateLanguage(context);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('personaLab.newTemplate', () => newTemplate(library)),
+    vscode.commands.registerCommand('personaLab.previewPrompt', (arg?: unknown) => previewPrompt(store, library, deps, arg)),
+  );
+  return library;
+}
+
+async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri | undefined> {
+  const folder = library.folder();
+  if (!folder) {
+    void vscode.window.showWarningMessage('Persona Lab: open a folder (or a benchmark) first: templates are kept in its .personalab/templates/.');
+    return undefined;
+  }
+  const exists = async (name: string) => {
+    try {
+      await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, templateFileName(name)));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const name = await vscode.window.showInputBox({
+    title: 'Persona Lab: New Prompt Template',
+    prompt: `A copy of the built-in default template, saved as ${vscode.workspace.asRelativePath(folder)}/<name>.plprompt`,
+    placeHolder: 'shorter-persona',
+    ignoreFocusOut: true,
+    validateInput: async (v) => checkTemplateName(v) ?? ((await exists(v.trim())) ? `${templateFileName(v.trim())} already exists` : undefined),
+  });
+  if (name === undefined) return undefined;
+  const uri = vscode.Uri.joinPath(folder, templateFileName(name));
+  await vscode.workspace.fs.createDirectory(folder);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(DEFAULT_TEMPLATE));
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri;
+}
+
+async function previewPrompt(store: BenchmarkStore, library: TemplateLibrary, deps: TemplateDeps, arg: unknown): Promise<void> {
+  // From a template editor's title bar the argument is the template's URI; the step is then the step view's.
+  const fromEditor = arg instanceof vscode.Uri ? arg : library.active();
+  const ref = await stepForCommand(store, deps.stepView, arg instanceof vscode.Uri ? undefined : arg);
+  const found = ref && store.step(ref);
+  if (!ref || !found) return;
+  let template: ChosenTemplate | undefined = fromEditor ? await library.read(fromEditor) : undefined;
+  template ??= await library.pick(`Preview Prompt for ${ref.userId} step ${ref.stepId}: template`);
+  if (!template) return;
+  const { user, step } = found;
+  const run = store.run;
+  const persona = personaReceived(run, user, step.stepId);
+  const rendered = renderPrompt(template.text, {
+    platform: user.platform,
+    username: user.username,
+    bio: user.bio,
+    persona: persona === '' ? null : persona,
+    stepId: step.stepId,
+    totalSteps: step.totalSteps,
+    postsText: readPostsText(user, step),
+    pool: step.pool,
+  });
+  await deps.docs.open(`Prompt · ${user.userId} step ${step.stepId} · ${template.name}.md`, rendered.text, { language: 'markdown' });
+  vscode.window.setStatusBarMessage(
+    `Persona Lab: prompt of template ${template.id} with the persona ${run ? `${run.name} carried to step ${step.stepId}` : 'of a cold start'}, k = ${rendered.k}`,
+    8000,
+  );
+}

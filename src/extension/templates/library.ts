@@ -1,0 +1,105 @@
+// The prompt templates a re-run can use: the built-in default and every .personalab/templates/*.plprompt file of
+// the workspace. A template's text is read from its open editor when there is one (unsaved edits count).
+import * as vscode from 'vscode';
+import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/prompt';
+import { BUILTIN_TEMPLATE_NAME, TEMPLATE_DIR, TEMPLATE_EXT, TEMPLATE_LANGUAGE, templateNameOf } from '../../core/templateFiles';
+import type { BenchmarkStore } from '../store';
+
+const LAST_KEY = 'personaLab.lastTemplate';
+
+export interface ChosenTemplate {
+  name: string;
+  text: string;
+  /** templateId: the first 12 hex chars of the text's sha256 */
+  id: string;
+  uri: vscode.Uri | undefined;
+}
+
+interface TemplateItem extends vscode.QuickPickItem {
+  uri: vscode.Uri | undefined;
+}
+
+export class TemplateLibrary {
+  constructor(
+    private readonly store: BenchmarkStore,
+    private readonly state: vscode.Memento,
+  ) {}
+
+  /** Where new templates go: the first workspace folder, else the benchmark folder. */
+  folder(): vscode.Uri | undefined {
+    const ws = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const base = ws ?? (this.store.root ? vscode.Uri.file(this.store.root) : undefined);
+    return base && vscode.Uri.joinPath(base, ...TEMPLATE_DIR.split('/'));
+  }
+
+  async list(): Promise<vscode.Uri[]> {
+    const found = await vscode.workspace.findFiles(`${TEMPLATE_DIR}/*${TEMPLATE_EXT}`, undefined, 500);
+    const folder = this.folder();
+    // The benchmark folder's templates when it is not a workspace folder (findFiles searches workspace folders only).
+    if (folder && !vscode.workspace.getWorkspaceFolder(folder)) {
+      try {
+        for (const [name, type] of await vscode.workspace.fs.readDirectory(folder)) {
+          if (type === vscode.FileType.File && name.endsWith(TEMPLATE_EXT)) found.push(vscode.Uri.joinPath(folder, name));
+        }
+      } catch {
+        // no templates folder yet
+      }
+    }
+    const unique = new Map(found.map((u) => [u.toString(), u]));
+    return [...unique.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  async read(uri: vscode.Uri): Promise<ChosenTemplate> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const text = doc.getText();
+    return { name: templateNameOf(uri.path), text, id: templateId(text), uri };
+  }
+
+  builtin(): ChosenTemplate {
+    return { name: BUILTIN_TEMPLATE_NAME, text: DEFAULT_TEMPLATE, id: templateId(DEFAULT_TEMPLATE), uri: undefined };
+  }
+
+  /** The template of the active editor, if it shows one. */
+  active(): vscode.Uri | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc && doc.languageId === TEMPLATE_LANGUAGE ? doc.uri : undefined;
+  }
+
+  /** Quick pick of the built-in default and the workspace's templates; the last one chosen comes first. */
+  async pick(title: string): Promise<ChosenTemplate | undefined> {
+    const uris = await this.list();
+    const last = this.state.get<string>(LAST_KEY);
+    const items: TemplateItem[] = [];
+    const builtin = this.builtin();
+    items.push({ label: `$(library) ${BUILTIN_TEMPLATE_NAME}`, description: builtin.id, detail: 'The template of the reference prompt (Persona Lab: New Prompt Template copies it)', uri: undefined });
+    for (const uri of uris) {
+      const t = await this.read(uri).catch(() => undefined);
+      if (!t) continue;
+      const errors = checkTemplate(t.text).filter((p) => p.severity === 'error').length;
+      items.push({
+        label: `$(file) ${t.name}`,
+        description: t.id,
+        detail: `${vscode.workspace.asRelativePath(uri)}${errors ? ` · ${errors} problem${errors === 1 ? '' : 's'}` : ''}`,
+        uri,
+      });
+    }
+    const lastIndex = items.findIndex((i) => (i.uri?.toString() ?? 'builtin') === last);
+    if (lastIndex > 0) items.unshift(...items.splice(lastIndex, 1));
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Prompt template (id = first 12 hex chars of its sha256)', matchOnDescription: true, matchOnDetail: true });
+    if (!picked) return undefined;
+    await this.state.update(LAST_KEY, picked.uri?.toString() ?? 'builtin');
+    return picked.uri ? this.read(picked.uri) : builtin;
+  }
+
+  /** Asks before using a template with error-level problems; true to go on. */
+  async confirmUsable(t: ChosenTemplate): Promise<boolean> {
+    const errors = checkTemplate(t.text).filter((p) => p.severity === 'error');
+    if (errors.length === 0) return true;
+    const choice = await vscode.window.showWarningMessage(
+      `Template "${t.name}" has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${errors[0].message}`,
+      { modal: true },
+      'Run Anyway',
+    );
+    return choice === 'Run Anyway';
+  }
+}

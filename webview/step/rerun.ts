@@ -1,0 +1,243 @@
+// The step view's Re-run section: buttons, the attempt shown beside the original (flipped tags, metric deltas,
+// picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table. Text only.
+import type { AblationTable } from '../../src/core/rerun/ablation';
+import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/compare';
+import type { StepModel } from '../../src/core/stepModel';
+import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
+import { el, icon, type Child } from './dom';
+
+export interface RerunHandlers {
+  command(command: StepCommand): void;
+  selectAttempt(id: number): void;
+  openAttempt(id: number, which: 'request' | 'raw'): void;
+}
+
+const FLIP_TEXT: Record<FlipKind, string> = {
+  gained: 'miss → hit',
+  lost: 'hit → miss',
+  newWrong: 'new wrong pick',
+  fixedWrong: 'wrong pick dropped',
+};
+const FLIP_ICON: Record<FlipKind, string> = { gained: 'arrow-up', lost: 'arrow-down', newWrong: 'error', fixedWrong: 'check' };
+const MODE_TEXT: Record<AttemptSummary['personaMode'], string> = { carried: 'carried', none: 'none (cold start)', edited: 'edited', chain: 'chain run' };
+
+function button(text: string, iconName: string, onClick: () => void, attrs: Record<string, string>, secondary = true): HTMLElement {
+  const b = el('vscode-button', { text, attrs });
+  b.icon = iconName;
+  b.secondary = secondary;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function pp(d: number | null): string {
+  if (d === null) return '—';
+  if (Math.abs(d) < 1e-12) return '±0.0 pp';
+  return `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`;
+}
+
+function trendOf(d: number | null): string {
+  return d === null ? 'na' : Math.abs(d) < 1e-12 ? 'same' : d > 0 ? 'better' : 'worse';
+}
+
+function templateLabel(a: AttemptSummary): string {
+  return a.templateName ? `${a.templateName} (${a.templateId})` : a.templateId;
+}
+
+function chip(p: PickChip): HTMLElement {
+  const mark = p.mark === 'hit' ? ['pass-filled', 'hit'] : p.mark === 'wrongPick' ? ['error', 'wrong pick'] : ['question', 'outside the pool'];
+  const title = `${p.tag}\n${p.group ?? 'not in the pool'}: ${mark[1]}${p.flip ? `\nflipped: ${FLIP_TEXT[p.flip]}` : '\nboth picked it'}`;
+  return el('li', { className: `tag pick mark-${p.mark === 'outside' ? 'outside' : p.mark}${p.flip ? ' flipped' : ''}`, title, attrs: { 'data-mark': p.mark, 'data-flip': p.flip ?? '' } }, [
+    icon(mark[0], 'mark-icon'),
+    el('span', { className: 'tag-text', text: p.tag }),
+    el('span', { className: 'mark-text', text: p.group ?? 'outside' }),
+    p.flip ? el('span', { className: `flip-badge flip-${p.flip}`, text: p.flip === 'gained' || p.flip === 'newWrong' ? 'new' : 'dropped' }) : null,
+  ]);
+}
+
+function picks(s: SideModel, other: string): Child {
+  if (!s.hasResult) return el('p', { className: 'empty', text: 'The run has no result for this step.' });
+  if (s.picks.length === 0) return el('p', { className: 'empty', text: 'No tags picked.' });
+  const extra = s.predicted !== s.picks.length ? ` (${s.predicted} as returned)` : '';
+  return el('div', {}, [
+    el('ul', { className: 'tags picks' }, s.picks.map(chip)),
+    el('p', { className: 'note', text: `${s.picks.length} distinct pick${s.picks.length === 1 ? '' : 's'}${extra}; “new” / “dropped”: compared with ${other}.` }),
+  ]);
+}
+
+function prose(text: string, empty: string, cls = ''): HTMLElement {
+  return el('p', { className: `prose ${cls}${text ? '' : ' empty'}`.trim(), text: text || empty });
+}
+
+function renderFlipped(c: RerunComparison): HTMLElement {
+  const body = c.flipped.length
+    ? el('ul', { className: 'flips' }, c.flipped.map((f) =>
+      el('li', { className: `flip flip-${f.kind}`, attrs: { 'data-flip': f.kind }, title: `${f.tag} (${f.group}, ${f.positive ? 'positive' : 'distractor'}): ${FLIP_TEXT[f.kind]}` }, [
+        icon(FLIP_ICON[f.kind], 'flip-icon'),
+        el('span', { className: 'tag-text', text: f.tag }),
+        el('span', { className: 'flip-group', text: f.group }),
+        el('span', { className: 'flip-text', text: FLIP_TEXT[f.kind] }),
+      ])))
+    : el('p', { className: 'empty', text: c.original.hasResult ? 'No tag flipped: both picked the same pool tags.' : 'The run has no result to compare with.' });
+  return el('section', { className: 'cmp-box cmp-flipped', attrs: { 'aria-label': 'Flipped tags' } }, [el('h3', { text: `Flipped tags (${c.flipped.length})` }), body]);
+}
+
+function renderDeltas(c: RerunComparison): HTMLElement {
+  const head = el('tr', {}, ['Metric', 'Original', 'Re-run', 'Δ'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })));
+  const rows = c.metrics.map((m) =>
+    el('tr', { attrs: { 'data-metric': m.key }, title: m.tooltip }, [
+      el('th', { text: m.label, attrs: { scope: 'row' } }),
+      el('td', { className: 'num before', text: m.beforeText }),
+      el('td', { className: 'num after', text: m.afterText }),
+      el('td', { className: `num delta trend-${m.trend}`, text: m.deltaText, title: m.trend === 'na' ? 'undefined on one side' : m.trend }),
+    ]));
+  return el('section', { className: 'cmp-box cmp-metrics', attrs: { 'aria-label': 'Metric deltas' } }, [
+    el('h3', { text: 'Metrics' }),
+    el('table', { className: 'deltas' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
+    c.scored ? null : el('p', { className: 'note', text: 'Not scored: T_keep and T_new are both empty.' }),
+  ]);
+}
+
+function renderComparison(c: RerunComparison, h: RerunHandlers): HTMLElement {
+  const a = c.attempt;
+  const orig = c.original;
+  const re = c.rerun;
+  const received = (s: SideModel) => prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.');
+  const grid = el('div', { className: 'cmp-grid' }, [
+    el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'original' } }, [
+      el('h3', {}, [icon('file'), ` Original · ${c.originalRun ?? 'no run selected'}`]),
+    ]),
+    el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'rerun' } }, [
+      el('h3', {}, [icon('debug-rerun'), ` Re-run #${a.id}`]),
+      el('p', { className: 'cmp-meta', text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}` }),
+    ]),
+    ...([
+      ['Picks', (s: SideModel, o: string) => picks(s, o)],
+      ['Persona received', (s: SideModel) => received(s)],
+      ['Persona written', (s: SideModel) => prose(s.personaWritten, 'None written.')],
+      ['Reasoning', (s: SideModel) => prose(s.reasoning, 'No reasoning.', s.reasoning.startsWith('Error:') ? 'warn' : '')],
+    ] as [string, (s: SideModel, other: string) => Child][]).flatMap(([label, render]) => [
+      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'original', 'data-row': label } }, [el('h4', { text: label }), render(orig, 'the re-run')]),
+      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'rerun', 'data-row': label } }, [el('h4', { text: label }), render(re, 'the original')]),
+    ]),
+  ]);
+  const diff = c.personaDiff
+    ? el('p', { className: 'prose diff' }, c.personaDiff.map((d) => d.kind === 'same' ? el('span', { text: d.text }) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, text: d.text })))
+    : el('p', { className: 'empty', text: 'Nothing to compare: one of the two wrote no persona.' });
+  const usage = c.usage ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens` : 'not reported';
+  const details = el('section', { className: 'cmp-box cmp-details', attrs: { 'aria-label': 'Re-run details' } }, [
+    el('h3', { text: 'Reply' }),
+    c.flags.length
+      ? el('ul', { className: 'flags' }, c.flags.map((f) => el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
+        icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'), el('span', { text: ` ${f.message}` }),
+      ])))
+      : el('p', { className: 'flags-none', text: 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.' }),
+    el('dl', { className: 'facts' }, [
+      el('dt', { text: 'Tries' }), el('dd', { text: `${c.tries} of 3`, attrs: { 'data-fact': 'tries' } }),
+      el('dt', { text: 'Latency' }), el('dd', { text: `${c.latencyMs.toLocaleString('en-US')} ms`, attrs: { 'data-fact': 'latency' } }),
+      el('dt', { text: 'Usage' }), el('dd', { text: usage, attrs: { 'data-fact': 'usage' } }),
+      a.error ? el('dt', { text: 'Error' }) : null, a.error ? el('dd', { className: 'warn', text: a.error }) : null,
+    ]),
+    el('div', { className: 'cmp-actions' }, [
+      button('Open request', 'go-to-file', () => h.openAttempt(a.id, 'request'), { 'data-open': 'request' }),
+      button('Open raw reply', 'json', () => h.openAttempt(a.id, 'raw'), { 'data-open': 'raw' }),
+    ]),
+  ]);
+  return el('div', { className: 'cmp', attrs: { 'data-attempt': String(a.id) } }, [
+    el('div', { className: 'cmp-summary' }, [renderFlipped(c), renderDeltas(c), details]),
+    grid,
+    el('section', { className: 'cmp-box cmp-persona-diff' }, [
+      el('h3', {}, ['Persona written: original → re-run ', el('span', { className: 'diff-legend' }, [el('ins', { className: 'diff-added', text: 'added' }), ' ', el('del', { className: 'diff-removed', text: 'removed' })])]),
+      diff,
+    ]),
+  ]);
+}
+
+function renderAttempts(state: RerunState, original: number | null, h: RerunHandlers): HTMLElement {
+  const selected = state.selected?.attempt.id;
+  const head = el('tr', {}, ['#', 'When', 'Template', 'Persona', 'Model', 'R', 'Δ R', 'Latency', 'Tokens'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })));
+  const rows = state.attempts.map((a) => {
+    const d = a.recall !== null && original !== null ? a.recall - original : null;
+    const tr = el('tr', { className: a.id === selected ? 'selected' : '', attrs: { 'data-attempt': String(a.id), tabindex: '0', 'aria-selected': String(a.id === selected) }, title: a.error ? `Error: ${a.error}` : `Show attempt #${a.id} beside the original` }, [
+      el('td', { className: 'num', text: String(a.id) }),
+      el('td', { text: when(a.createdAt) }),
+      el('td', { text: templateLabel(a) }),
+      el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
+      el('td', { text: a.model }),
+      el('td', { className: `num${a.error ? ' warn' : ''}`, text: a.error ? 'error' : a.recallText }),
+      el('td', { className: `num delta trend-${trendOf(d)}`, text: pp(d) }),
+      el('td', { className: 'num', text: `${a.latencyMs.toLocaleString('en-US')} ms` }),
+      el('td', { className: 'num', text: a.totalTokens === null ? '—' : String(a.totalTokens) }),
+    ]);
+    tr.addEventListener('click', () => h.selectAttempt(a.id));
+    tr.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        h.selectAttempt(a.id);
+      }
+    });
+    return tr;
+  });
+  return el('section', { className: 'attempts' }, [
+    el('h3', { text: `Attempts of this step (${state.attempts.length})` }),
+    el('table', { className: 'attempt-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
+  ]);
+}
+
+function renderAblation(t: AblationTable, stepId: number): HTMLElement {
+  const head = el('tr', {}, ['Step', 'R, no persona', 'R, full persona', 'Δ'].map((x) => el('th', { text: x, attrs: { scope: 'col' } })));
+  const row = (r: AblationTable['rows'][number], label: string, cls: string) =>
+    el('tr', { className: cls, attrs: { 'data-step': String(r.stepId) } }, [
+      el('th', { text: label, attrs: { scope: 'row' } }),
+      el('td', { className: 'num none', text: r.noneText }),
+      el('td', { className: 'num full', text: r.fullText }),
+      el('td', { className: `num delta trend-${trendOf(r.delta)}`, text: r.deltaText }),
+    ]);
+  return el('section', { className: 'ablation', attrs: { 'aria-label': 'Persona ablation' } }, [
+    el('h3', { text: `Persona ablation of ${t.userId}` }),
+    el('p', { className: 'note', text: `Template ${t.templateId} · ${t.model} · runs ${t.runs.none} and ${t.runs.full}` }),
+    el('table', { className: 'ablation-table' }, [
+      el('thead', {}, [head]),
+      el('tbody', {}, t.rows.map((r) => row(r, `step ${r.stepId}`, r.stepId === stepId ? 'current' : ''))),
+      el('tfoot', {}, [row(t.mean, 'user mean', 'mean')]),
+    ]),
+  ]);
+}
+
+export function rerunDescription(state: RerunState): string {
+  if (state.running) return 'running…';
+  const c = state.selected;
+  if (!c) return state.attempts.length ? `${state.attempts.length} attempts` : 'no re-runs yet';
+  const r = c.metrics.find((m) => m.key === 'Recall');
+  return `#${c.attempt.id} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
+}
+
+export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHandlers): Child[] {
+  const recall = model.metrics.find((m) => m.key === 'Recall')?.value ?? null;
+  const busy = state.running !== null;
+  const toolbar = el('div', { className: 'rerun-toolbar' }, [
+    button('Re-run Step…', 'debug-rerun', () => h.command('rerunStep'), { 'data-command': 'rerunStep' }, false),
+    button('Re-run Chain from Here…', 'run-all', () => h.command('rerunChain'), { 'data-command': 'rerunChain' }),
+    button('Persona Ablation…', 'beaker', () => h.command('runAblation'), { 'data-command': 'runAblation' }),
+    button('Preview Prompt…', 'open-preview', () => h.command('previewPrompt'), { 'data-command': 'previewPrompt' }),
+    el('span', { className: 'endpoint', text: state.endpoint ? `Endpoint: ${state.endpoint}` : 'No endpoint: set personaLab.endpoint.baseURL and .model' }),
+  ]);
+  for (const b of toolbar.querySelectorAll('vscode-button')) if (b.getAttribute('data-command') !== 'previewPrompt') (b as HTMLElement & { disabled: boolean }).disabled = busy;
+  return [
+    toolbar,
+    busy ? el('p', { className: 'rerun-running', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), ` ${state.running}`]) : null,
+    state.historyProblem ? el('p', { className: 'note warn', text: `History: ${state.historyProblem}` }) : null,
+    state.selected ? renderComparison(state.selected, h) : null,
+    state.attempts.length ? renderAttempts(state, recall, h) : null,
+    state.ablation ? renderAblation(state.ablation, model.ref.stepId) : null,
+    !state.selected && !state.attempts.length && !state.ablation && !busy
+      ? el('p', { className: 'note', text: 'Re-run this step with another template or persona: the result appears here beside the original, and every attempt is kept.' })
+      : null,
+  ];
+}
