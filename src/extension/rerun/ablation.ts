@@ -17,7 +17,7 @@ export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> 
   const title = `Persona Ablation for ${user.userId}`;
   const template = await deps.templates.pick(`${title} (1/2): template`);
   if (!template || !(await deps.templates.confirmUsable(template))) return;
-  const base = await askRunName(store.bench.root, `ablation-${slug(template.name)}-${slug(user.userId)}-${stamp()}`, `${title} (2/2): run name (-none and -full are added)`);
+  const base = await askRunName(store.bench.root, `ablation-${slug(user.userId)}-${stamp()}`, `${title} (2/2): run name (-none and -full are added)`);
   const target = base && (await deps.endpoint.resolve());
   if (!base || !target) return;
 
