@@ -159,7 +159,7 @@ function isComparison(v: unknown): v is RerunComparison {
   return (
     isRecord(attempt) && typeof attempt.id === 'number' &&
     isRecord(original) && Array.isArray(original.picks) && isRecord(rerun) && Array.isArray(rerun.picks) &&
-    Array.isArray(v.flipped) && Array.isArray(v.metrics) && Array.isArray(v.flags)
+    Array.isArray(v.flipped) && Array.isArray(v.metrics) && Array.isArray(v.flags) && typeof v.hasReply === 'boolean'
   );
 }
 

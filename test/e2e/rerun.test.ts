@@ -4,7 +4,7 @@
 // attempts are listed and shown, request and raw reply open read-only, a template is created with completion and
 // live diagnostics, a persona ablation shows its table, and the key is in no file the workbench or we wrote.
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -68,11 +68,15 @@ function findTarget(bench: Benchmark, run: Run): Target {
   throw new Error('sample/ has no weibo step where the first k pool tags gain and lose a positive');
 }
 
+/** Regular files below `dir` (links skipped; files that vanish while we walk are ignored). */
 function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st) return [];
+  if (!st.isDirectory()) return st.isFile() ? [dir] : [];
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    return !st ? [] : st.isDirectory() ? filesUnder(p) : st.isFile() ? [p] : [];
   });
 }
 
@@ -273,6 +277,43 @@ describe('re-runs in the real workbench', () => {
     await waitFor(async () => (await shown()).includes('"persona_summary"'), { message: 'the raw reply text' });
   });
 
+  it('Preview Prompt opens the rendered prompt of the step with the carried persona', async () => {
+    const { user, step, carried } = target;
+    await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
+    await title('Preview Prompt for');
+    await row('built-in default').click();
+    await wb.page.locator('.part.editor .tab', { hasText: `Prompt · ${user.userId} step ${step.stepId} · built-in default.md` }).waitFor({ timeout: 30_000 });
+    const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
+    await waitFor(async () => (await shown()).includes(`# Posts of step ${step.stepId}`), { message: 'the rendered prompt' });
+    expect(await shown()).toContain(carried.replace(/\s+/g, ' ').slice(0, 30));
+    expect(await shown()).not.toContain('{{');
+    // It is exactly what the first re-run sent.
+    expect(server.requests[0].prompt).toContain(`# Posts of step ${step.stepId}`);
+  });
+
+  it('shows a re-run that failed after three tries with its error record', async () => {
+    const { user, step } = target;
+    server.setScript(() => reply.status(500));
+    const sent = server.requests.length;
+    await openStep(user, step);
+    await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
+    await answerRerun('built-in default', /Carried from/);
+    await compared(3);
+    server.setScript(undefined);
+    expect(server.requests.length - sent).toBe(3);
+    expect(await frame.locator('[data-fact="tries"]').textContent()).toBe('3 of 3');
+    expect(await frame.locator('.flags-none').textContent()).toMatch(/^No reply text came back/);
+    const reasoning = await frame.locator('.cmp-cell[data-side="rerun"][data-row="Reasoning"] .prose').textContent();
+    expect(reasoning).toMatch(/^Error: .*500/);
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Picks"] .empty').textContent()).toBe('No tags picked.');
+    expect(await frame.locator('table.attempt-table tbody tr[data-attempt="3"] td').nth(5).textContent()).toBe('error');
+    await waitFor(async () => (await wb.notifications()).some((n) => n.includes('no usable reply after 3 tries')), { message: 'the failure notification' });
+    await frame.locator('.cmp-details').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('rerun-failed');
+    await wb.runCommand('Notifications: Clear All Notifications');
+  });
+
   it('New Prompt Template creates a .plprompt file with slot completion and live diagnostics', async () => {
     await palette('Persona Lab: New Prompt Template…');
     await waitFor(async () => !(await input().inputValue()).startsWith('>'), { message: 'the name input box' });
@@ -299,6 +340,8 @@ describe('re-runs in the real workbench', () => {
     await wb.page.keyboard.press('Shift+End');
     await wb.page.keyboard.press('Delete');
     await waitFor(async () => (await editor.locator('.squiggly-error').count()) === 0, { message: 'the diagnostics to clear' });
+    await wb.page.keyboard.press('Control+S');
+    await waitFor(() => readFileSync(file, 'utf8').endsWith('\n\n'), { message: 'the template to be saved' });
   });
 
   it('runs a persona ablation for the user and shows step-wise Recall side by side', async () => {
@@ -348,7 +391,9 @@ describe('re-runs in the real workbench', () => {
     expect(rows.every((r) => r.base_url === server.baseURL)).toBe(true);
 
     const key = Buffer.from(KEY);
-    const scanned = [...filesUnder(ws), ...filesUnder(join(wb.userDataDir, 'User'))];
+    // The workspace, and what the workbench run wrote: user data (settings, state, logs), extensions, HOME, XDG. Not
+    // the browser profile under tmp/: in the web workbench that is where VS Code's SecretStorage itself lives.
+    const scanned = [...filesUnder(ws), ...readdirSync(wb.dir).filter((d) => d !== 'tmp').flatMap((d) => filesUnder(join(wb.dir, d)))];
     expect(scanned.some((f) => f.endsWith('history.db'))).toBe(true);
     expect(scanned.some((f) => f.endsWith('settings.json'))).toBe(true);
     const leaks = scanned.filter((f) => readFileSync(f).includes(key));
@@ -357,5 +402,97 @@ describe('re-runs in the real workbench', () => {
     expect(wb.extensionHostFiles()).not.toContain(KEY);
     // The key did reach the server, so the scan above looked for something that existed.
     expect(server.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+
+  it('follows the theme: the comparison in light and high contrast', async () => {
+    const { user, step } = target;
+    await wb.runCommand('View: Close All Editors');
+    await openStep(user, step);
+    await frame.locator('table.attempt-table tbody tr[data-attempt="1"]').click();
+    await compared(1);
+    for (const [theme, bodyClass, shot] of [['Light Modern', 'vscode-light', 'rerun-comparison-light'], ['Dark High Contrast', 'vscode-high-contrast', 'rerun-comparison-hc']]) {
+      await palette('Preferences: Color Theme');
+      await input().fill(theme);
+      await row(new RegExp(`^\\s*(Default )?${theme}\\s*$`)).click();
+      await widget().waitFor({ state: 'hidden' });
+      await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), { message: `the ${theme} theme in the webview` });
+      await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
+      await wb.screenshot(shot);
+    }
+  });
+});
+
+describe('re-runs in an untrusted workspace', () => {
+  let wb: Workbench;
+  let user: ScriptedServer;
+  let workspace: ScriptedServer;
+  let ws: string;
+
+  beforeAll(async () => {
+    user = await startScriptedServer();
+    workspace = await startScriptedServer();
+    ws = mkdtempSync(join(tmpdir(), 'persona-lab-untrusted-'));
+    cpSync(join(repoRoot, 'sample'), ws, { recursive: true });
+    // A cloned folder that tries to send the prompts (and the key) to its own server.
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }));
+    wb = await startWorkbench({
+      folder: ws,
+      workspaceTrust: true,
+      settings: {
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'always',
+        'personaLab.endpoint.baseURL': user.baseURL,
+        'personaLab.endpoint.model': 'user-model',
+      },
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`rerun-untrusted-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    await user?.close();
+    await workspace?.close();
+    if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('sends the request to the user\'s endpoint, never to the workspace\'s', async () => {
+    const bench = await loadBenchmark(ws);
+    const u = [...bench.users.get('weibo')!.values()][0];
+    const step = u.steps[0];
+    const widget = wb.page.locator('.quick-input-widget');
+    const input = widget.locator('input.input');
+    const row = (label: string | RegExp) => widget.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: label }) }).first();
+    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { message: 'the command palette' });
+    await input.fill('>Persona Lab: Re-run Step…');
+    await row(/^\s*Persona Lab: Re-run Step…\s*$/).click();
+    await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
+    await input.fill(u.userId);
+    await row(new RegExp(`^\\s*${u.userId}\\s*$`)).click();
+    if (u.steps.length > 1) {
+      await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
+      await row(new RegExp(`^\\s*step ${step.stepId}/`)).click();
+    }
+    await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
+    await row(/built-in default/).click();
+    await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
+    await row(/None \(cold start\)/).click();
+    await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });
+    expect(workspace.requests).toHaveLength(0);
+    expect(user.requests).toHaveLength(1);
+    // Only the URL is restricted: the workspace's model name still applies.
+    expect(user.requests[0].body).toMatchObject({ model: 'ws-model' });
+    await wb.screenshot('rerun-untrusted');
   });
 });

@@ -73,16 +73,17 @@ describe('buildComparison', () => {
   it('diffs the two written personas and carries flags, tries, latency and usage', () => {
     expect(c.personaDiff?.filter((p) => p.kind !== 'same').map((p) => [p.kind, p.text])).toEqual([['removed', '咖啡'], ['added', '茶']]);
     expect(c.flags).toEqual([{ code: 'count', severity: 'warning', message: '3 tags predicted, 2 asked for.' }]);
-    expect(c).toMatchObject({ tries: 2, latencyMs: 124, usage: { totalTokens: 120 }, scored: true, originalRun: 'demo' });
+    expect(c).toMatchObject({ tries: 2, latencyMs: 124, usage: { totalTokens: 120 }, scored: true, originalRun: 'demo', hasReply: true });
     expect(c.attempt).toMatchObject({ id: 7, personaMode: 'none', baseRun: 'demo', templateName: 'short', recallText: '66.7 %', totalTokens: 120 });
   });
 
   it('handles a step without an original result and a failed re-run', () => {
     const d = buildComparison({
       step, original: undefined, originalRun: null, originalPersonaIn: '',
-      attempt: attempt({ prediction: [], error: 'boom', personaSummary: '', reasoning: 'Error: boom', meta: null }),
+      attempt: attempt({ prediction: [], error: 'boom', personaSummary: '', reasoning: 'Error: boom', meta: null, raw: '', flags: [] }),
     });
     expect(d.original.hasResult).toBe(false);
+    expect(d.hasReply).toBe(false);
     expect(d.flipped).toEqual([]);
     expect(d.personaDiff).toBeNull();
     expect(d.metrics.find((m) => m.key === 'Recall')).toMatchObject({ before: null, after: 0, deltaText: '—', trend: 'na' });

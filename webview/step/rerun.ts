@@ -137,7 +137,7 @@ function renderComparison(c: RerunComparison, h: RerunHandlers): HTMLElement {
       ? el('ul', { className: 'flags' }, c.flags.map((f) => el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
         icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'), el('span', { text: ` ${f.message}` }),
       ])))
-      : el('p', { className: 'flags-none', text: 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.' }),
+      : el('p', { className: 'flags-none', text: c.hasReply ? 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.' : 'No reply text came back, so there is nothing to parse.' }),
     el('dl', { className: 'facts' }, [
       el('dt', { text: 'Tries' }), el('dd', { text: `${c.tries} of 3`, attrs: { 'data-fact': 'tries' } }),
       el('dt', { text: 'Latency' }), el('dd', { text: `${c.latencyMs.toLocaleString('en-US')} ms`, attrs: { 'data-fact': 'latency' } }),

@@ -148,6 +148,8 @@ export interface RerunComparison {
   /** original written → re-run written; null when either is empty (nothing to compare) */
   personaDiff: DiffPart[] | null;
   flags: FlagView[];
+  /** some reply text came back (the flags are about it); false when every try failed without one */
+  hasReply: boolean;
   /** HTTP attempts the re-run took (3 at most) */
   tries: number;
   usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
@@ -278,6 +280,7 @@ export function buildComparison({ step, original, originalRun, originalPersonaIn
     metrics: METRIC_KEYS.map((key) => delta(key, finite(mBefore?.[key]), finite(mAfter?.[key]))),
     personaDiff: written !== '' && attempt.personaSummary !== '' ? wordDiff(written, attempt.personaSummary) : null,
     flags: flagsOf(attempt.flags),
+    hasReply: attempt.raw !== '',
     tries: attempt.tries.length,
     usage: attempt.usage,
     latencyMs: Number.isFinite(attempt.latencyMs) ? Math.round(attempt.latencyMs) : 0,

@@ -74,9 +74,14 @@ export class AttemptHistory implements vscode.Disposable {
     return row;
   }
 
+  /** The database when it exists already: reading never creates files in the workspace. */
+  private existing(): Promise<RunHistory | null> {
+    return this.db !== undefined || existsSync(this.path) ? this.open() : Promise.resolve(null);
+  }
+
   /** The step's attempts, oldest first. */
   async forStep(ref: StepRef): Promise<AttemptRow[]> {
-    const db = await this.open();
+    const db = await this.existing();
     const rows: AttemptRow[] = db ? db.forStep(ref.platform, ref.userId, ref.stepId) : [];
     for (const m of this.memory.values()) {
       if (m.ref.platform === ref.platform && m.ref.userId === ref.userId && m.ref.stepId === ref.stepId) rows.push(m.row);
@@ -86,7 +91,7 @@ export class AttemptHistory implements vscode.Disposable {
 
   async byId(id: number): Promise<AttemptRow | undefined> {
     if (id < 0) return this.memory.get(id)?.row;
-    return (await this.open())?.byId(id);
+    return (await this.existing())?.byId(id);
   }
 
   dispose(): void {

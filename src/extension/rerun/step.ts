@@ -73,12 +73,14 @@ export async function pickPersona(store: BenchmarkStore, user: User, step: Step,
 
 export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   const { store, stepView, templates, endpoint, history, controller } = deps;
-  const ref = await stepForCommand(store, stepView, arg);
+  // From a template editor's title bar the argument is the template; the step is the step view's.
+  const fromEditor = arg instanceof vscode.Uri ? arg : undefined;
+  const ref = await stepForCommand(store, stepView, fromEditor ? undefined : arg);
   const found = ref && store.step(ref);
   if (!ref || !found) return;
   const { user, step } = found;
   const where = `${user.userId} step ${step.stepId}`;
-  const template = await templates.pick(`Re-run ${where} (1/2): template`);
+  const template = fromEditor ? await templates.read(fromEditor) : await templates.pick(`Re-run ${where} (1/2): template`);
   if (!template || !(await templates.confirmUsable(template))) return;
   const persona = await pickPersona(store, user, step, `Re-run ${where} (2/2): persona`);
   if (!persona) return;
