@@ -379,6 +379,36 @@ describe('re-runs in the real workbench', () => {
     await wb.screenshot('rerun-ablation');
   });
 
+  it('re-runs a chain from a step into a new run folder that can then be selected', async () => {
+    const { user, step, carried } = target;
+    await openStep(user, step);
+    const sent = server.requests.length;
+    await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
+    await title('(1/4): template');
+    await row('built-in default').click();
+    await title('(2/4): persona mode');
+    await row(/Full persona/).click();
+    await title(`(3/4): persona of step ${step.stepId}`);
+    await row(/Carried from/).click();
+    await title('(4/4): run name');
+    const name = await input().inputValue();
+    expect(name).toMatch(new RegExp(`^built-in-default-${user.userId}-s${step.stepId}-full-\\d{8}-\\d{4}$`));
+    await input().press('Enter');
+    const toast = wb.page.locator('.notification-toast', { hasText: `run ${name} finished` });
+    await toast.waitFor({ timeout: 60_000 });
+    expect(await toast.innerText()).toContain(`${user.steps.length - user.steps.indexOf(step)}/${user.steps.length - user.steps.indexOf(step)} steps · 0 failed · 1/1 users`);
+    // The chain starts with the persona the selected run's step received, then threads its own.
+    const chain = server.requests.slice(sent);
+    expect(chain.map((r) => r.info.step)).toEqual(user.steps.filter((s) => s.stepId >= step.stepId).map((s) => s.stepId));
+    expect(chain[0].info.persona).toBe(carried);
+    await toast.locator('.monaco-button', { hasText: 'Select Run' }).click();
+    await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    const manifest = JSON.parse(readFileSync(join(ws, 'results', name, 'run.json'), 'utf8'));
+    expect(manifest).toMatchObject({ status: 'finished', personaMode: 'full', selection: { userId: user.userId, fromStep: step.stepId, startPersona: { kind: 'run', run: run.name } } });
+    expect(JSON.stringify(manifest)).not.toContain(KEY);
+    await wb.screenshot('rerun-chain-selected');
+  });
+
   it('keeps every attempt in the history database and the key in no file', async () => {
     const db = join(ws, '.personalab', 'history.db');
     expect(existsSync(db)).toBe(true);
@@ -387,7 +417,7 @@ describe('re-runs in the real workbench', () => {
     const rows = h.prepare('SELECT id, run, model, base_url, meta FROM attempts ORDER BY id').all() as { id: number; run: string; model: string; base_url: string; meta: string | null }[];
     h.close();
     expect(rows.slice(0, 2).map((r) => [r.id, r.run, r.model, JSON.parse(r.meta ?? '{}').personaMode])).toEqual([[1, 'rerun', MODEL, 'carried'], [2, 'rerun', MODEL, 'none']]);
-    expect(rows.filter((r) => r.run.endsWith('-none') || r.run.endsWith('-full'))).toHaveLength(2 * target.user.steps.length);
+    expect(rows.filter((r) => /^ablation-.*-(none|full)$/.test(r.run))).toHaveLength(2 * target.user.steps.length);
     expect(rows.every((r) => r.base_url === server.baseURL)).toBe(true);
 
     const key = Buffer.from(KEY);
