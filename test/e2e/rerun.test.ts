@@ -4,81 +4,21 @@
 // attempts are listed and shown, request and raw reply open read-only, a template is created with completion and
 // live diagnostics, a persona ablation shows its table, and the key is in no file the workbench or we wrote.
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/load';
 import { COLD_START_PERSONA } from '../../src/core/prompt';
-import { scoreStep, kForPool } from '../../src/core/score';
-import { POOL_CLASSES, type Benchmark, type PoolClass, type Run, type Step, type StepResult, type User } from '../../src/core/types';
+import { kForPool, scoreStep } from '../../src/core/score';
+import type { Benchmark, Run, Step, User } from '../../src/core/types';
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { filesUnder, findTarget, pct, pp, type Target } from './rerunExpect';
 
 const KEY = 'sk-e2e-SECRET-0123456789abcdef';
 const MODEL = 'scripted-model';
-const POSITIVE = new Set<PoolClass>(['tKeep', 'tNew']);
-
-interface Target {
-  user: User;
-  step: Step;
-  result: StepResult;
-  /** the persona the selected run's step received (what "carried" sends) */
-  carried: string;
-  /** what the scripted server's smart reply picks: the first k pool tags */
-  rerunPicks: string[];
-  flips: [string, string][];
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-const pp = (d: number) => (Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`);
-
-/** Flips written out again from the spec: a positive miss → hit is gained, hit → miss lost; distractors likewise. */
-function flipsOf(step: Step, before: readonly unknown[], after: readonly unknown[]): [string, string][] {
-  const b = new Set(before.filter((x) => typeof x === 'string'));
-  const a = new Set(after.filter((x) => typeof x === 'string'));
-  const out: [string, string][] = [];
-  const seen = new Set<string>();
-  for (const cls of POOL_CLASSES) {
-    for (const tag of step.split[cls]) {
-      if (seen.has(tag)) continue;
-      seen.add(tag);
-      if (b.has(tag) === a.has(tag)) continue;
-      out.push([tag, POSITIVE.has(cls) ? (a.has(tag) ? 'gained' : 'lost') : a.has(tag) ? 'newWrong' : 'fixedWrong']);
-    }
-  }
-  return out;
-}
-
-/** A weibo step after step 1 with a carried persona where the smart reply gains one positive and loses another. */
-function findTarget(bench: Benchmark, run: Run): Target {
-  for (const user of bench.users.get('weibo')!.values()) {
-    let carried = '';
-    for (const step of user.steps) {
-      const result = run.results.get('weibo')?.get(user.userId)?.steps.get(step.stepId);
-      const rerunPicks = step.pool.slice(0, kForPool(step.pool.length));
-      if (result && carried && user.steps.length >= 3 && scoreStep(step.split, result.prediction)) {
-        const flips = flipsOf(step, result.prediction, rerunPicks);
-        if (flips.some(([, k]) => k === 'gained') && flips.some(([, k]) => k === 'lost')) return { user, step, result, carried, rerunPicks, flips };
-      }
-      if (result?.personaSummary) carried = result.personaSummary;
-    }
-  }
-  throw new Error('sample/ has no weibo step where the first k pool tags gain and lose a positive');
-}
-
-/** Regular files below `dir` (links skipped; files that vanish while we walk are ignored). */
-function filesUnder(dir: string): string[] {
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st) return [];
-  if (!st.isDirectory()) return st.isFile() ? [dir] : [];
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    const st = lstatSync(p, { throwIfNoEntry: false });
-    return !st ? [] : st.isDirectory() ? filesUnder(p) : st.isFile() ? [p] : [];
-  });
-}
 
 describe('re-runs in the real workbench', () => {
   let wb: Workbench;
@@ -449,80 +389,5 @@ describe('re-runs in the real workbench', () => {
       await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
       await wb.screenshot(shot);
     }
-  });
-});
-
-describe('re-runs in an untrusted workspace', () => {
-  let wb: Workbench;
-  let user: ScriptedServer;
-  let workspace: ScriptedServer;
-  let ws: string;
-
-  beforeAll(async () => {
-    user = await startScriptedServer();
-    workspace = await startScriptedServer();
-    ws = mkdtempSync(join(tmpdir(), 'persona-lab-untrusted-'));
-    cpSync(join(repoRoot, 'sample'), ws, { recursive: true });
-    // A cloned folder that tries to send the prompts (and the key) to its own server.
-    mkdirSync(join(ws, '.vscode'));
-    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }));
-    wb = await startWorkbench({
-      folder: ws,
-      workspaceTrust: true,
-      settings: {
-        'security.workspace.trust.startupPrompt': 'never',
-        'security.workspace.trust.banner': 'always',
-        'personaLab.endpoint.baseURL': user.baseURL,
-        'personaLab.endpoint.model': 'user-model',
-      },
-    });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`rerun-untrusted-FAILED-${ctx.task.name}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await wb?.close();
-    await user?.close();
-    await workspace?.close();
-    if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
-  });
-
-  it('sends the request to the user\'s endpoint, never to the workspace\'s', async () => {
-    const bench = await loadBenchmark(ws);
-    const u = [...bench.users.get('weibo')!.values()][0];
-    const step = u.steps[0];
-    const widget = wb.page.locator('.quick-input-widget');
-    const input = widget.locator('input.input');
-    const row = (label: string | RegExp) => widget.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: label }) }).first();
-    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
-    await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    await input.fill('>Persona Lab: Re-run Step…');
-    await row(/^\s*Persona Lab: Re-run Step…\s*$/).click();
-    await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
-    await input.fill(u.userId);
-    await row(new RegExp(`^\\s*${u.userId}\\s*$`)).click();
-    if (u.steps.length > 1) {
-      await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
-      await row(new RegExp(`^\\s*step ${step.stepId}/`)).click();
-    }
-    await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
-    await row(/built-in default/).click();
-    await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
-    await row(/None \(cold start\)/).click();
-    await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });
-    expect(workspace.requests).toHaveLength(0);
-    expect(user.requests).toHaveLength(1);
-    // Only the URL is restricted: the workspace's model name still applies.
-    expect(user.requests[0].body).toMatchObject({ model: 'ws-model' });
-    await wb.screenshot('rerun-untrusted');
   });
 });

@@ -1,0 +1,84 @@
+// Workspace trust in the real workbench: a folder whose .vscode/settings.json points personaLab.endpoint.baseURL at
+// its own server opens in Restricted Mode, and a re-run goes to the URL of the user settings, never to the folder's.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../../src/core/load';
+import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+describe('re-runs in an untrusted workspace', () => {
+  let wb: Workbench;
+  let user: ScriptedServer;
+  let workspace: ScriptedServer;
+  let ws: string;
+
+  beforeAll(async () => {
+    user = await startScriptedServer();
+    workspace = await startScriptedServer();
+    ws = mkdtempSync(join(tmpdir(), 'persona-lab-untrusted-'));
+    cpSync(join(repoRoot, 'sample'), ws, { recursive: true });
+    // A cloned folder that tries to send the prompts (and the key) to its own server.
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }));
+    wb = await startWorkbench({
+      folder: ws,
+      workspaceTrust: true,
+      settings: {
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'always',
+        'personaLab.endpoint.baseURL': user.baseURL,
+        'personaLab.endpoint.model': 'user-model',
+      },
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`rerun-untrusted-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    await user?.close();
+    await workspace?.close();
+    if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('sends the request to the user\'s endpoint, never to the workspace\'s', async () => {
+    const bench = await loadBenchmark(ws);
+    const u = [...bench.users.get('weibo')!.values()][0];
+    const step = u.steps[0];
+    const widget = wb.page.locator('.quick-input-widget');
+    const input = widget.locator('input.input');
+    const row = (label: string | RegExp) => widget.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: label }) }).first();
+    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { message: 'the command palette' });
+    await input.fill('>Persona Lab: Re-run Step…');
+    await row(/^\s*Persona Lab: Re-run Step…\s*$/).click();
+    await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
+    await input.fill(u.userId);
+    await row(new RegExp(`^\\s*${u.userId}\\s*$`)).click();
+    if (u.steps.length > 1) {
+      await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
+      await row(new RegExp(`^\\s*step ${step.stepId}/`)).click();
+    }
+    await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
+    await row(/built-in default/).click();
+    await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
+    await row(/None \(cold start\)/).click();
+    await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });
+    expect(workspace.requests).toHaveLength(0);
+    expect(user.requests).toHaveLength(1);
+    // Only the URL is restricted: the workspace's model name still applies.
+    expect(user.requests[0].body).toMatchObject({ model: 'ws-model' });
+    await wb.screenshot('rerun-untrusted');
+  });
+});
