@@ -99,7 +99,7 @@ async function pickMode(title: string): Promise<PersonaMode | undefined> {
       { label: '$(history) Full persona', description: 'each step receives the persona the step before wrote', mode: 'full' as const },
       { label: '$(circle-slash) No persona', description: 'every step gets the cold-start text (the paper\'s ablation)', mode: 'none' as const },
     ],
-    { title, placeHolder: 'Persona mode' },
+    { title, placeHolder: 'Persona mode', ignoreFocusOut: true },
   );
   return picked?.mode;
 }
@@ -148,7 +148,7 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
     const given = platformOf(arg);
     const picked = given ? { platform: given } : await vscode.window.showQuickPick(
       platforms.map((p) => ({ label: p, description: `${bench.users.get(p)?.size ?? 0} users`, platform: p })),
-      { title: 'Re-run Platform: platform' },
+      { title: 'Re-run Platform: platform', ignoreFocusOut: true },
     );
     if (!picked) return;
     platforms = [picked.platform];

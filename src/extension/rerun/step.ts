@@ -58,7 +58,7 @@ export async function pickPersona(store: BenchmarkStore, user: User, step: Step,
     { mode: 'none', label: '$(circle-slash) None (cold start)', description: 'the paper\'s no-persona ablation', detail: `The prompt says: ${preview(COLD_START_PERSONA, 100)}` },
     { mode: 'edited', label: '$(edit) Edit by hand…', description: 'starts from the carried persona', detail: 'Type the persona this step receives' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'The persona this step receives' });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'The persona this step receives', ignoreFocusOut: true });
   if (!picked) return undefined;
   if (picked.mode === 'carried') return { mode: 'carried', text: carried === '' ? null : carried };
   if (picked.mode === 'none') return { mode: 'none', text: null };

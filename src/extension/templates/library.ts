@@ -85,7 +85,14 @@ export class TemplateLibrary {
     }
     const lastIndex = items.findIndex((i) => (i.uri?.toString() ?? 'builtin') === last);
     if (lastIndex > 0) items.unshift(...items.splice(lastIndex, 1));
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Prompt template (id = first 12 hex chars of its sha256)', matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: 'Prompt template (id = first 12 hex chars of its sha256)',
+      matchOnDescription: true,
+      matchOnDetail: true,
+      // Steps of a multi-step flow: a look at the step view in between must not cancel it.
+      ignoreFocusOut: true,
+    });
     if (!picked) return undefined;
     await this.state.update(LAST_KEY, picked.uri?.toString() ?? 'builtin');
     return picked.uri ? this.read(picked.uri) : builtin;
