@@ -1,5 +1,6 @@
 // Expectations for the re-run e2e tests, computed from the files and the spec independently of the extension.
-import { lstatSync, readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kForPool, scoreStep } from '../../src/core/score';
 import { POOL_CLASSES, type Benchmark, type PoolClass, type Run, type Step, type StepResult, type User } from '../../src/core/types';
@@ -64,4 +65,36 @@ export function filesUnder(dir: string): string[] {
     const st = lstatSync(p, { throwIfNoEntry: false });
     return !st ? [] : st.isDirectory() ? filesUnder(p) : st.isFile() ? [p] : [];
   });
+}
+
+/**
+ * Where `key` shows up in what a workbench run wrote: files of the workspace and of the run's folder (user data with
+ * settings, state and logs, extensions, HOME, XDG), and the extension host's console. Not the browser profile
+ * under tmp/: in the web workbench that is where VS Code's SecretStorage itself keeps secrets.
+ */
+export function keyLeaks(ws: string, run: { dir: string; extensionHostLog: string[]; extensionHostFiles(): string }, key: string): string[] {
+  const files = [...filesUnder(ws), ...readdirSync(run.dir).filter((d) => d !== 'tmp').flatMap((d) => filesUnder(join(run.dir, d)))];
+  if (!files.some((f) => f.endsWith('settings.json'))) throw new Error(`no settings.json under ${run.dir}: the scan looks in the wrong place`);
+  const leaks = files.filter((f) => readFileSync(f).includes(Buffer.from(key)));
+  if (run.extensionHostLog.some((l) => l.includes(key))) leaks.push('extension host console');
+  if (run.extensionHostFiles().includes(key)) leaks.push('extension host log files');
+  return leaks;
+}
+
+export interface AttemptDbRow {
+  id: number;
+  run: string;
+  model: string;
+  base_url: string;
+  meta: string | null;
+}
+
+/** The attempts table of the workspace's history database. */
+export function historyRows(ws: string): AttemptDbRow[] {
+  const h = new Database(join(ws, '.personalab', 'history.db'), { readonly: true, fileMustExist: true });
+  try {
+    return h.prepare('SELECT id, run, model, base_url, meta FROM attempts ORDER BY id').all() as AttemptDbRow[];
+  } finally {
+    h.close();
+  }
 }
