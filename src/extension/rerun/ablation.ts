@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { ablationTable } from '../../core/rerun/ablation';
 import type { RunProgress } from '../../core/runner/runner';
-import { stepForCommand } from '../templates';
+import { stepForCommand } from '../stepView';
 import { slug, stamp, userOfNode } from './args';
 import { askRunName, progressText, runPlan, type BatchPlan } from './batch';
 import type { RerunDeps } from './step';

@@ -8,7 +8,8 @@ import { MANIFEST_FILE, isValidRunName, runBenchmark, type RunProgress, type Run
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
 import { PLATFORMS, type Platform } from '../../core/types';
 import type { ResolvedEndpoint } from '../endpoint';
-import { stepForCommand, type ChosenTemplate } from '../templates';
+import { stepForCommand } from '../stepView';
+import type { ChosenTemplate } from '../templates';
 import { platformOf, slug, stamp, userOfNode } from './args';
 import { pickPersona, type RerunDeps } from './step';
 

@@ -10,7 +10,8 @@ import type { Step, User } from '../../core/types';
 import type { EndpointService } from '../endpoint';
 import type { StepPanel } from '../stepView';
 import type { BenchmarkStore } from '../store';
-import { stepForCommand, type TemplateLibrary } from '../templates';
+import { stepForCommand } from '../stepView';
+import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
 import type { AttemptHistory } from './history';
 

@@ -20,6 +20,21 @@ export function toStepRef(arg: unknown): StepRef | undefined {
   return toStepRef(o.ref) ?? toStepRef(o.step);
 }
 
+/** The step a command acts on: its argument (a StepRef or tree node), else the step view's step, else asked for. */
+export async function stepForCommand(store: BenchmarkStore, stepView: StepPanel, arg: unknown): Promise<StepRef | undefined> {
+  await store.ready();
+  if (!store.bench) {
+    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
+    return undefined;
+  }
+  const ref = toStepRef(arg) ?? stepView.currentRef ?? (await pickStep(store));
+  if (ref && !store.step(ref)) {
+    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
+    return undefined;
+  }
+  return ref;
+}
+
 function preserveFocusOf(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as Record<string, unknown>).preserveFocus === true;
 }

@@ -6,9 +6,8 @@ import { DEFAULT_TEMPLATE, renderPrompt } from '../../core/prompt';
 import { personaReceived } from '../../core/runScore';
 import { checkTemplateName, templateFileName } from '../../core/templateFiles';
 import type { ReadOnlyDocs } from '../docs';
-import { toStepRef, type StepPanel } from '../stepView';
-import { pickStep } from '../stepView/pick';
-import type { BenchmarkStore, StepRef } from '../store';
+import { stepForCommand, type StepPanel } from '../stepView';
+import type { BenchmarkStore } from '../store';
 import { registerTemplateLanguage } from './language';
 import { TemplateLibrary, type ChosenTemplate } from './library';
 
@@ -17,21 +16,6 @@ export type { ChosenTemplate, TemplateLibrary } from './library';
 export interface TemplateDeps {
   docs: ReadOnlyDocs;
   stepView: StepPanel;
-}
-
-/** The step a command acts on: its argument (a StepRef or tree node), else the step view's step, else asked for. */
-export async function stepForCommand(store: BenchmarkStore, stepView: StepPanel, arg: unknown): Promise<StepRef | undefined> {
-  await store.ready();
-  if (!store.bench) {
-    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
-    return undefined;
-  }
-  const ref = toStepRef(arg) ?? stepView.currentRef ?? (await pickStep(store));
-  if (ref && !store.step(ref)) {
-    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
-    return undefined;
-  }
-  return ref;
 }
 
 export function activateTemplates(context: vscode.ExtensionContext, store: BenchmarkStore, deps: TemplateDeps): TemplateLibrary {
