@@ -3,7 +3,7 @@
 // Step by User ID… selects a node, the Problems panel agrees with `validate`, tooltips show dataset text as text,
 // and the tree is photographed in light and dark themes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -172,10 +172,14 @@ describe('Benchmarks tree in the real workbench', () => {
   /** Runs a palette command that opens a quick input of its own (the harness's runCommand waits for it to close). */
   async function runCommandWithInput(title: string): Promise<void> {
     const input = wb.page.locator('.quick-input-widget input.input');
-    await wb.page.keyboard.press('Escape');
-    await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
-    await wb.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // Start from the side bar: keys pressed while a webview has the focus go to the webview.
+    await wb.page.locator('.part.sidebar .composite.title').click();
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { timeout: 30_000, message: 'the command palette to open' });
     await input.fill(`>${title}`);
     const row = quickPickRow(title);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -303,6 +307,8 @@ describe('Benchmarks tree in the real workbench', () => {
     await rowLocator(`step ${first}`, 4).first().click();
     const tab = wb.page.locator('.tabs-container .tab').filter({ hasText: `${user.user_id} · step ${first}` });
     await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Wait until the webview shows that step: it takes the focus when it is ready, which would close a quick input.
+    await wb.findWebviewFrame(`#step-root[data-step="${p}/${user.user_id}/${first}"]`, { timeout: 30_000 });
   });
 
   it('Choose Run… switches every number to that run and keeps the expanded nodes', async () => {
@@ -397,5 +403,72 @@ describe('Benchmarks tree in the real workbench', () => {
     expect(await hover.locator('strong, b').filter({ hasText: 'not bold' }).count()).toBe(0);
     expect(await wb.page.evaluate(() => (globalThis as Record<string, unknown>).__plTreeXss)).toBeUndefined();
     await wb.page.mouse.move(5, 5);
+  });
+});
+
+describe('Benchmarks view on a workspace without a benchmark', () => {
+  let wb: Workbench;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tree-empty-'));
+    cpSync(join(repoRoot, 'sample'), join(tmp, 'bench'), { recursive: true });
+    mkdirSync(join(tmp, 'empty'));
+    wb = await startWorkbench({ folder: join(tmp, 'empty') });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`tree-empty-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const benchRow = () => wb.page.locator('.part.sidebar .customview-tree .monaco-list-row[aria-level="1"]').first();
+
+  it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
+    await wb.openView('Persona Lab');
+    const welcome = wb.page.locator('.part.sidebar .welcome-view-content');
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await welcome.innerText()).toContain('No benchmark is open.');
+    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    // code-server's own (simple) file dialog: a quick input holding a path.
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    // The dialog fills in its start folder asynchronously: type the path once that is done, and until it sticks.
+    const target = join(tmp, 'bench');
+    await waitFor(async () => (await input.inputValue()).startsWith('/'), { timeout: 30_000, message: 'the dialog to show its start folder' });
+    await waitFor(async () => {
+      if ((await input.inputValue()) === target) return true;
+      await input.fill(target);
+      return false;
+    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
+    await input.press('Enter');
+    await expect.poll(() => benchRow().locator('.label-name').textContent().catch(() => ''), { timeout: 30_000 }).toBe('bench');
+  });
+
+  it('reopens that benchmark with the chosen run after a window reload', async () => {
+    const cli = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', join(tmp, 'bench'), '--json'], { encoding: 'utf8' })) as CliScore;
+    const last = cli.runs[cli.runs.length - 1];
+    const item = benchRow();
+    await item.click({ button: 'right' });
+    // The benchmark node's context menu; hovering an entry focuses it, Enter runs it.
+    const entry = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Choose Run…' }).first();
+    await entry.hover();
+    await wb.page.keyboard.press('Enter');
+    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: last.name }).first();
+    await row.click();
+    const want = `${last.name} · Avg. R ${pct(last.avg.Recall)}`;
+    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 30_000 }).toBe(want);
+    // Developer: Reload Window shuts the workbench down in order, so the workspace state is saved first.
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.openView('Persona Lab');
+    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 60_000 }).toBe(want);
+    expect(await benchRow().locator('.label-name').textContent()).toBe('bench');
   });
 });
