@@ -13,6 +13,13 @@ export const AUDIT_USAGE = `  audit <dir> [--json] [--out FILE.md|FILE.json] [--
                                                            findings per platform, every finding as file:line field
                                                            [category/confidence] text; --db adds the verdicts`;
 
+/** Options of `audit` that the CLI does not already define (`--json`, `--out`, `--run` are shared). */
+export const AUDIT_OPTIONS = {
+  db: { type: 'string' },
+  'min-confidence': { type: 'string' },
+  redact: { type: 'boolean' },
+} as const;
+
 export interface AuditCliOptions {
   json?: boolean;
   out?: string;
