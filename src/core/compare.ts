@@ -1,8 +1,8 @@
 // Compares two runs on the same steps: per-step deltas and tag flips, and a paired summary per metric with a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
-import type { Scope } from './figures';
+import { scoreAndDiagnose, type Scope } from './figures';
 import { resultFor } from './runScore';
-import { nanMean, pickSet, scoreStep, userF1ns, type MetricsTable } from './score';
+import { nanMean, pickSet, userF1ns, type MetricsTable } from './score';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type StepMetrics } from './types';
 
 export const COMPARE_METRICS = [...METRIC_KEYS, 'F1NS'] as const;
@@ -112,8 +112,8 @@ export function compareRuns(bench: Benchmark, runA: Run, runB: Run): RunComparis
         const ra = resultFor(runA, user, step.stepId);
         const rb = resultFor(runB, user, step.stepId);
         if (!ra && !rb) continue;
-        const a = ra ? scoreStep(step.split, ra.prediction) : null;
-        const b = rb ? scoreStep(step.split, rb.prediction) : null;
+        const a = ra ? (scoreAndDiagnose(step, ra.prediction)?.metrics ?? null) : null;
+        const b = rb ? (scoreAndDiagnose(step, rb.prediction)?.metrics ?? null) : null;
         if (!ra || !rb) {
           if (a) onlyA++;
           if (b) onlyB++;
@@ -252,51 +252,115 @@ function statistic(groups: readonly Group[], idx: readonly (Int32Array | undefin
   return { a: nanMean(as), b: nanMean(bs), diff: nanMean(ds) };
 }
 
+/** Σ/n of B minus Σ/n of A over the users picked by idx, NaN-skipping each side (one pass, no allocation). */
+function groupDiff(g: Group, metric: number, idx: Int32Array): number {
+  const a = g.a[metric];
+  const b = g.b[metric];
+  let sa = 0;
+  let na = 0;
+  let sb = 0;
+  let nb = 0;
+  for (let i = 0; i < idx.length; i++) {
+    const j = idx[i];
+    const x = a[j];
+    if (x === x) {
+      sa += x;
+      na++;
+    }
+    const y = b[j];
+    if (y === y) {
+      sb += y;
+      nb++;
+    }
+  }
+  return (nb ? sb / nb : NaN) - (na ? sa / na : NaN);
+}
+
 /**
  * Paired summary of B against A per metric over the users of the scope. The bootstrap draws, for each platform,
  * as many users as it has, with replacement (seeded, so the interval is reproducible), and recomputes the diff.
+ * run(k) does k more resamples, so a caller can spread the work over several turns of the event loop; the result
+ * does not depend on how the resamples were split.
  */
+export class PairedBootstrap {
+  readonly resamples: number;
+  private done = 0;
+  private readonly level: number;
+  private readonly rng: () => number;
+  private readonly users: UserPair[];
+  private readonly steps: StepDelta[];
+  private readonly groups: Group[] = [];
+  private readonly idx: Int32Array[];
+  private readonly boot: number[][] = COMPARE_METRICS.map(() => []);
+
+  constructor(cmp: RunComparison, scope: Scope = 'all', opts: BootstrapOptions = {}) {
+    this.resamples = opts.resamples ?? 2000;
+    this.level = opts.level ?? 0.95;
+    this.rng = mulberry32(opts.seed ?? 1);
+    this.users = cmp.users.filter((u) => scope === 'all' || u.platform === scope);
+    this.steps = cmp.steps.filter((s) => scope === 'all' || s.platform === scope);
+    for (const platform of PLATFORMS) {
+      const us = this.users.filter((u) => u.platform === platform);
+      if (!us.length) continue;
+      this.groups.push({
+        n: us.length,
+        a: COMPARE_METRICS.map((m) => Float64Array.from(us, (u) => u.a[m])),
+        b: COMPARE_METRICS.map((m) => Float64Array.from(us, (u) => u.b[m])),
+      });
+    }
+    this.idx = this.groups.map((g) => new Int32Array(g.n));
+  }
+
+  /** Runs up to k more resamples; true when all are done. */
+  run(k: number): boolean {
+    const { groups, idx, rng, boot } = this;
+    const end = Math.min(this.resamples, this.done + k);
+    for (; this.done < end; this.done++) {
+      for (let gi = 0; gi < groups.length; gi++) {
+        const n = groups[gi].n;
+        const ix = idx[gi];
+        for (let i = 0; i < n; i++) ix[i] = Math.floor(rng() * n);
+      }
+      for (let mi = 0; mi < COMPARE_METRICS.length; mi++) {
+        let sum = 0;
+        let count = 0;
+        for (let gi = 0; gi < groups.length; gi++) {
+          const d = groupDiff(groups[gi], mi, idx[gi]);
+          if (d === d) {
+            sum += d;
+            count++;
+          }
+        }
+        if (count) boot[mi].push(sum / count);
+      }
+    }
+    return this.done >= this.resamples;
+  }
+
+  result(): PairedSummaryRow[] {
+    this.run(Infinity);
+    const { groups, users, steps, level } = this;
+    const none = groups.map(() => undefined);
+    const tail = (1 - level) / 2;
+    return COMPARE_METRICS.map((metric, mi) => {
+      const point = statistic(groups, none, mi);
+      const sorted = [...this.boot[mi]].sort((x, y) => x - y);
+      const userDeltas = users.map((u) => u.b[metric] - u.a[metric]);
+      return {
+        metric,
+        meanA: point.a,
+        meanB: point.b,
+        diff: point.diff,
+        ciLow: quantile(sorted, tail),
+        ciHigh: quantile(sorted, 1 - tail),
+        users: userDeltas.filter((d) => !Number.isNaN(d)).length,
+        userWtl: wtl(metric, userDeltas),
+        stepWtl: metric === 'F1NS' ? null : wtl(metric, steps.map((s) => s.delta[metric])),
+      };
+    });
+  }
+}
+
 export function pairedSummary(cmp: RunComparison, scope: Scope = 'all', opts: BootstrapOptions = {}): PairedSummaryRow[] {
-  const resamples = opts.resamples ?? 2000;
-  const level = opts.level ?? 0.95;
-  const rng = mulberry32(opts.seed ?? 1);
-  const users = cmp.users.filter((u) => scope === 'all' || u.platform === scope);
-  const steps = cmp.steps.filter((s) => scope === 'all' || s.platform === scope);
-  const groups: Group[] = [];
-  for (const platform of PLATFORMS) {
-    const us = users.filter((u) => u.platform === platform);
-    if (!us.length) continue;
-    groups.push({
-      n: us.length,
-      a: COMPARE_METRICS.map((m) => Float64Array.from(us, (u) => u.a[m])),
-      b: COMPARE_METRICS.map((m) => Float64Array.from(us, (u) => u.b[m])),
-    });
-  }
-  const none = groups.map(() => undefined);
-  const boot: number[][] = COMPARE_METRICS.map(() => []);
-  const idx = groups.map((g) => new Int32Array(g.n));
-  for (let r = 0; r < resamples; r++) {
-    for (const [gi, g] of groups.entries()) for (let i = 0; i < g.n; i++) idx[gi][i] = Math.floor(rng() * g.n);
-    COMPARE_METRICS.forEach((_, mi) => {
-      const d = statistic(groups, idx, mi).diff;
-      if (!Number.isNaN(d)) boot[mi].push(d);
-    });
-  }
-  const tail = (1 - level) / 2;
-  return COMPARE_METRICS.map((metric, mi) => {
-    const point = statistic(groups, none, mi);
-    const sorted = boot[mi].sort((x, y) => x - y);
-    const userDeltas = users.map((u) => u.b[metric] - u.a[metric]);
-    return {
-      metric,
-      meanA: point.a,
-      meanB: point.b,
-      diff: point.diff,
-      ciLow: quantile(sorted, tail),
-      ciHigh: quantile(sorted, 1 - tail),
-      users: userDeltas.filter((d) => !Number.isNaN(d)).length,
-      userWtl: wtl(metric, userDeltas),
-      stepWtl: metric === 'F1NS' ? null : wtl(metric, steps.map((s) => s.delta[metric])),
-    };
-  });
+  return new PairedBootstrap(cmp, scope, opts).result();
 }

@@ -5,8 +5,8 @@
 // NaN-skipping mean over the user's scored steps, then the NaN-skipping mean over users), as the reference does for
 // the metrics; the scope "all" is the mean of the platform figures, as the paper's "Avg." column.
 import { resultFor } from './runScore';
-import { nanMean, scoreStep, stepDiagnostics, type StepDiagnostics } from './score';
-import { PLATFORMS, type Benchmark, type MetricKey, type Platform, type Run, type StepMetrics } from './types';
+import { nanMean, pickSet, ratio, type StepDiagnostics } from './score';
+import { METRIC_KEYS, PLATFORMS, POOL_CLASSES, type Benchmark, type MetricKey, type Platform, type Run, type Step, type StepMetrics } from './types';
 
 export type Scope = 'all' | Platform;
 
@@ -19,6 +19,73 @@ export interface StepPoint {
   diag: StepDiagnostics;
 }
 
+/** Per step, built once per loaded benchmark and shared by every run: each tag's classes as a bit mask (bit i =
+ *  POOL_CLASSES[i]) and the distinct size of each class. */
+interface StepIndex {
+  classes: Map<string, number>;
+  sizes: number[];
+  /** K = |T_new ∪ T_keep| (distinct) */
+  K: number;
+}
+const POSITIVE = 0b000011; // tKeep, tNew
+const NEGATIVE = 0b111100; // dDecay, dPeer, dViral, dRandom
+const I = Object.fromEntries(POOL_CLASSES.map((c, i) => [c, i])) as Record<(typeof POOL_CLASSES)[number], number>;
+const indexes = new WeakMap<Step, StepIndex>();
+
+function stepIndex(step: Step): StepIndex {
+  let ix = indexes.get(step);
+  if (ix) return ix;
+  const classes = new Map<string, number>();
+  const sizes = POOL_CLASSES.map((cls, i) => {
+    const tags = new Set(step.split[cls]);
+    for (const t of tags) classes.set(t, (classes.get(t) ?? 0) | (1 << i));
+    return tags.size;
+  });
+  let K = 0;
+  for (const mask of classes.values()) if (mask & POSITIVE) K++;
+  ix = { classes, sizes, K };
+  indexes.set(step, ix);
+  return ix;
+}
+
+/**
+ * The step's metrics and diagnostics in one pass over the picks: the same numbers as scoreStep and stepDiagnostics
+ * (the unit tests compare them on random pools), without rebuilding the pool's sets for every run. null when the
+ * step is not scored (no positives).
+ */
+export function scoreAndDiagnose(step: Step, prediction: readonly unknown[]): { metrics: StepMetrics; diag: StepDiagnostics } | null {
+  const ix = stepIndex(step);
+  if (ix.K === 0) return null;
+  const hits = [0, 0, 0, 0, 0, 0];
+  let positives = 0;
+  let delta = 0;
+  for (const pick of pickSet(prediction)) {
+    const mask = ix.classes.get(pick);
+    if (!mask) continue;
+    for (let i = 0; i < 6; i++) if (mask & (1 << i)) hits[i]++;
+    if (mask & POSITIVE) positives++;
+    else if (mask & NEGATIVE) delta++;
+  }
+  const rate = (i: number) => (ix.sizes[i] === 0 ? NaN : hits[i] / ix.sizes[i]);
+  const metrics: StepMetrics = {
+    Recall: positives / ix.K,
+    Recall_Novelty: rate(I.tNew),
+    Recall_Stability: rate(I.tKeep),
+    Error_Decay: rate(I.dDecay),
+    Error_Peer: rate(I.dPeer),
+    Error_Viral: rate(I.dViral),
+    Error_Random: rate(I.dRandom),
+  };
+  const diag: StepDiagnostics = {
+    K: ix.K,
+    delta,
+    budget: 1 - delta / ix.K,
+    alpha: ix.sizes[I.tKeep] / ix.K,
+    ratio: ratio(metrics.Recall_Novelty, metrics.Recall_Stability),
+  };
+  return { metrics, diag };
+}
+
 /** The scored steps the run has results for, in benchmark order. */
 export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
   const out: StepPoint[] = [];
@@ -27,9 +94,8 @@ export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
       for (const step of user.steps) {
         const result = resultFor(run, user, step.stepId);
         if (!result) continue;
-        const metrics = scoreStep(step.split, result.prediction);
-        const diag = stepDiagnostics(step.split, result.prediction);
-        if (metrics && diag) out.push({ platform, userId: user.userId, stepId: step.stepId, metrics, diag });
+        const scored = scoreAndDiagnose(step, result.prediction);
+        if (scored) out.push({ platform, userId: user.userId, stepId: step.stepId, ...scored });
       }
     }
   }
@@ -95,19 +161,69 @@ export function harmonic(x: number, y: number): number {
   return Number.isNaN(x) || Number.isNaN(y) || !(x + y > 0) ? NaN : (2 * x * y) / (x + y);
 }
 
-export function operatingPoint(points: readonly StepPoint[], scope: Scope): OperatingPoint {
-  const mine = scope === 'all' ? points : points.filter((p) => p.platform === scope);
-  const rStab = scopeMean(mine, scope, get.metric('Recall_Stability'));
-  const rNov = scopeMean(mine, scope, get.metric('Recall_Novelty'));
+/** The columns a run table holds per platform: the seven metrics and the three diagnostics B, α, ρ. */
+export const COLUMNS = [...METRIC_KEYS, 'budget', 'alpha', 'ratio'] as const;
+export type Column = (typeof COLUMNS)[number];
+const COLUMN_GET: Getter[] = COLUMNS.map((c) => (c === 'budget' || c === 'alpha' || c === 'ratio' ? get[c] : get.metric(c)));
+
+export interface PlatformRow {
+  /** two-level macro mean of each column (index as COLUMNS) */
+  means: number[];
+  steps: number;
+  ratioSteps: number;
+}
+export type RunTable = Map<Platform, PlatformRow>;
+
+/**
+ * Every platform figure of every column in one pass over the points: the same sums in the same order as
+ * macroMean (per user in step order, then over users in order of appearance), so the same numbers.
+ */
+export function runTable(points: readonly StepPoint[]): RunTable {
+  const n = COLUMNS.length;
+  const users = new Map<Platform, Map<string, { sum: Float64Array; count: Int32Array }>>();
+  const rows: RunTable = new Map();
+  for (const p of points) {
+    let byUser = users.get(p.platform);
+    if (!byUser) users.set(p.platform, (byUser = new Map()));
+    let acc = byUser.get(p.userId);
+    if (!acc) byUser.set(p.userId, (acc = { sum: new Float64Array(n), count: new Int32Array(n) }));
+    for (let c = 0; c < n; c++) {
+      const v = COLUMN_GET[c](p);
+      if (Number.isNaN(v)) continue;
+      acc.sum[c] += v;
+      acc.count[c]++;
+    }
+    let row = rows.get(p.platform);
+    if (!row) rows.set(p.platform, (row = { means: [], steps: 0, ratioSteps: 0 }));
+    row.steps++;
+    if (!Number.isNaN(get.ratio(p))) row.ratioSteps++;
+  }
+  for (const [platform, byUser] of users) {
+    const accs = [...byUser.values()];
+    rows.get(platform)!.means = COLUMNS.map((_, c) => nanMean(accs.map((a) => (a.count[c] ? a.sum[c] / a.count[c] : NaN))));
+  }
+  // In the paper's platform order.
+  return new Map(PLATFORMS.filter((p) => rows.has(p)).map((p) => [p, rows.get(p)!]));
+}
+
+const col = (name: Column) => COLUMNS.indexOf(name);
+
+/** The operating point of a scope, from a run table (or the points, when no table is at hand). */
+export function operatingPoint(source: readonly StepPoint[] | RunTable, scope: Scope): OperatingPoint {
+  const table = source instanceof Map ? source : runTable(source);
+  const rows = scope === 'all' ? [...table.values()] : table.has(scope) ? [table.get(scope)!] : [];
+  const mean = (name: Column) => nanMean(rows.map((r) => r.means[col(name)]));
+  const rStab = mean('Recall_Stability');
+  const rNov = mean('Recall_Novelty');
   return {
-    budget: scopeMean(mine, scope, get.budget),
-    ratio: scopeMean(mine, scope, get.ratio),
-    alpha: scopeMean(mine, scope, get.alpha),
+    budget: mean('budget'),
+    ratio: mean('ratio'),
+    alpha: mean('alpha'),
     rStab,
     rNov,
     f1: harmonic(rStab, rNov),
-    steps: mine.length,
-    ratioSteps: mine.filter((p) => !Number.isNaN(get.ratio(p))).length,
+    steps: rows.reduce((s, r) => s + r.steps, 0),
+    ratioSteps: rows.reduce((s, r) => s + r.ratioSteps, 0),
   };
 }
 
@@ -189,14 +305,11 @@ export interface PlatformFigures {
   steps: number;
 }
 
-export function platformFigures(points: readonly StepPoint[]): PlatformFigures[] {
-  const out: PlatformFigures[] = [];
-  for (const platform of PLATFORMS) {
-    const mine = points.filter((p) => p.platform === platform);
-    if (!mine.length) continue;
+export function platformFigures(source: readonly StepPoint[] | RunTable): PlatformFigures[] {
+  const table = source instanceof Map ? source : runTable(source);
+  return [...table.entries()].map(([platform, row]) => {
     const errors = {} as Record<ErrorKey, number>;
-    for (const key of ERROR_KEYS) errors[key] = macroMean(mine, get.metric(key));
-    out.push({ platform, errors, alpha: macroMean(mine, get.alpha), steps: mine.length });
-  }
-  return out;
+    for (const key of ERROR_KEYS) errors[key] = row.means[col(key)];
+    return { platform, errors, alpha: row.means[col('alpha')], steps: row.steps };
+  });
 }

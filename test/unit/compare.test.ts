@@ -3,6 +3,7 @@ import {
   compareRuns,
   improvement,
   mulberry32,
+  PairedBootstrap,
   pairedSummary,
   quantile,
   sortStepDeltas,
@@ -155,6 +156,15 @@ describe('pairedSummary', () => {
     const b = pairedSummary(big, 'all', { resamples: 500, seed: 42 }).find((x) => x.metric === 'Recall')!;
     expect(b.diff).toBeCloseTo(a.diff, 12);
     expect(b.ciHigh - b.ciLow).toBeLessThan((a.ciHigh - a.ciLow) / 2);
+  });
+
+  it('gives the same result when the resamples run in chunks', () => {
+    const cmp = comparison([...pairs('zhihu', [0.31, -0.12, 0.07, 0.22]), ...pairs('weibo', [-0.4, 0.05, 0.19])]);
+    const boot = new PairedBootstrap(cmp, 'all', { resamples: 300, seed: 5 });
+    let chunks = 0;
+    while (!boot.run(37)) chunks++;
+    expect(chunks).toBe(8); // 37 · 8 = 296 < 300: the ninth call finishes
+    expect(boot.result()).toEqual(pairedSummary(cmp, 'all', { resamples: 300, seed: 5 }));
   });
 
   it('skips metrics that are undefined for every user', () => {

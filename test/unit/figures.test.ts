@@ -8,9 +8,15 @@ import {
   operatingPoint,
   platformFigures,
   recallByStep,
+  runTable,
+  COLUMNS,
   scopeMean,
+  scoreAndDiagnose,
   scoredSteps,
 } from '../../src/core/figures';
+import { mulberry32 } from '../../src/core/compare';
+import { scoreStep, stepDiagnostics } from '../../src/core/score';
+import { POOL_CLASSES, type PoolSplit, type Step } from '../../src/core/types';
 import { filterSteps, filterTitle, runFigures } from '../../src/extension/dashboard/model';
 import { memBench, split } from './compare-fixture';
 
@@ -58,6 +64,19 @@ describe('per-step points and means', () => {
     expect(scopeMean(points, 'douban', get.budget)).toBe(0);
   });
 
+  it('builds the run table with the same numbers as macroMean, per platform and column', () => {
+    const table = runTable(points);
+    expect([...table.keys()]).toEqual(['weibo', 'douban']);
+    for (const [platform, row] of table) {
+      const mine = points.filter((p) => p.platform === platform);
+      COLUMNS.forEach((c, i) => {
+        const fn = c === 'budget' || c === 'alpha' || c === 'ratio' ? get[c] : get.metric(c);
+        expect(row.means[i], `${platform} ${c}`).toBe(macroMean(mine, fn));
+      });
+    }
+    expect(table.get('weibo')).toMatchObject({ steps: 3, ratioSteps: 2 });
+  });
+
   it('gives the operating point of a scope', () => {
     const op = operatingPoint(points, 'weibo');
     // R_stab: we_1 (1 + 1/3) / 2 = 2/3, we_2 0 -> 1/3; R_nov: we_1 (1 + 1) / 2 = 1, we_2 undefined -> 1
@@ -93,6 +112,29 @@ describe('per-step points and means', () => {
     expect(weibo.alpha).toBe(0.8125);
     expect(douban.errors.Error_Decay).toBe(0.5);
     expect(douban.errors.Error_Peer).toBe(1);
+  });
+});
+
+describe('scoreAndDiagnose', () => {
+  it('gives exactly the reference scorer\'s metrics and diagnostics on 3000 random pools and predictions', () => {
+    // Small alphabet, so classes overlap and repeat (broken invariants must score as the reference does).
+    const rng = mulberry32(2024);
+    const tags = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', '__proto__', '#话题#'];
+    const some = (max: number) => Array.from({ length: Math.floor(rng() * (max + 1)) }, () => tags[Math.floor(rng() * tags.length)]);
+    let scored = 0;
+    for (let n = 0; n < 3000; n++) {
+      const sp = Object.fromEntries(POOL_CLASSES.map((c) => [c, some(3)])) as PoolSplit;
+      const prediction: unknown[] = [...some(5), ...(rng() < 0.2 ? [7, null, 'zzz'] : [])];
+      const step: Step = { stepId: 1, totalSteps: 1, dateInput: '', dateTarget: '', pool: [], split: sp, index: 0 };
+      const fused = scoreAndDiagnose(step, prediction);
+      const metrics = scoreStep(sp, prediction);
+      expect(fused?.metrics ?? null, JSON.stringify({ sp, prediction })).toEqual(metrics);
+      expect(fused?.diag ?? null).toEqual(stepDiagnostics(sp, prediction));
+      // Once indexed, the step scores another prediction right too (the index is shared by runs).
+      expect(scoreAndDiagnose(step, ['a', 'b'])?.metrics ?? null).toEqual(scoreStep(sp, ['a', 'b']));
+      if (metrics) scored++;
+    }
+    expect(scored).toBeGreaterThan(2000);
   });
 });
 

@@ -28,10 +28,10 @@ export function activateCompare(context: vscode.ExtensionContext, store: Benchma
   status.command = 'personaLab.compareRuns';
   let modeOn = false;
 
-  const updateMode = () => {
+  const updateMode = async () => {
     const pair = session.pair;
-    const cmp = modeOn ? session.comparison() : undefined;
-    if (!modeOn || !pair || !cmp) {
+    const cmp = modeOn ? await session.comparison() : undefined;
+    if (!modeOn || !pair || !cmp || pair !== session.pair) {
       decorations.set(new Map(), '');
       status.hide();
       return;
@@ -64,7 +64,7 @@ export function activateCompare(context: vscode.ExtensionContext, store: Benchma
     }
     modeOn = on;
     await vscode.commands.executeCommand('setContext', MODE_CONTEXT, on);
-    updateMode();
+    await updateMode();
   };
 
   context.subscriptions.push(
@@ -73,7 +73,7 @@ export function activateCompare(context: vscode.ExtensionContext, store: Benchma
     decorations,
     status,
     vscode.window.registerFileDecorationProvider(decorations),
-    session.onDidChange(updateMode),
+    session.onDidChange(() => void updateMode()),
     vscode.commands.registerCommand('personaLab.compareRuns', async (a?: unknown, b?: unknown) => {
       const pair = await choosePair(a, b);
       if (!pair) return;

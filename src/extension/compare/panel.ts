@@ -19,6 +19,7 @@ import type { CompareSession } from './session';
 export class ComparePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
+  private generation = 0;
   private options: CompareOptions = { scope: 'all', sortMetric: 'Recall', order: 'regression' };
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -27,13 +28,13 @@ export class ComparePanel implements vscode.Disposable {
     private readonly store: BenchmarkStore,
     private readonly session: CompareSession,
   ) {
-    this.disposables.push(session.onDidChange(() => this.refresh()));
+    this.disposables.push(session.onDidChange(() => void this.refresh()));
   }
 
   show(): void {
     if (this.panel) {
       this.panel.reveal(this.panel.viewColumn);
-      this.refresh();
+      void this.refresh();
       return;
     }
     const panel = vscode.window.createWebviewPanel(
@@ -61,25 +62,30 @@ export class ComparePanel implements vscode.Disposable {
     if (this.panel && this.ready) void this.panel.webview.postMessage(message);
   }
 
-  refresh(): void {
+  /** Posts the comparison of the current pair (a later call supersedes one still computing). */
+  async refresh(): Promise<void> {
     if (!this.panel) return;
+    const generation = ++this.generation;
     const bench = this.store.bench;
     const pair = this.session.pair;
-    const cmp = this.session.comparison();
+    const cmp = await this.session.comparison();
+    if (generation !== this.generation || !this.panel) return;
     if (!bench || !pair || !cmp) {
       this.post({ type: 'empty', message: bench ? 'Pick two runs to compare (Persona Lab: Compare Runs…).' : 'No benchmark is open.' });
       return;
     }
     const scopes: Scope[] = ['all', ...PLATFORMS.filter((p) => cmp.users.some((u) => u.platform === p))];
     if (!scopes.includes(this.options.scope)) this.options = { ...this.options, scope: 'all' };
+    const options = this.options;
     const started = Date.now();
-    const summary = this.session.summary(this.options.scope) ?? [];
-    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, this.options);
+    const summary = (await this.session.summary(options.scope)) ?? [];
+    if (generation !== this.generation || !this.panel) return;
+    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options);
     this.panel.title = `Compare: ${pair.b} vs ${pair.a}`;
     this.post({ type: 'compare', model });
     if (this.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
-      console.log(`[persona-lab] compare view: ${pair.b} vs ${pair.a} (${this.options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
+      console.log(`[persona-lab] compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
     }
   }
 
@@ -92,11 +98,11 @@ export class ComparePanel implements vscode.Disposable {
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        this.refresh();
+        void this.refresh();
         break;
       case 'compareOptions':
         this.options = { scope: msg.scope, sortMetric: msg.sortMetric, order: msg.order };
-        this.refresh();
+        void this.refresh();
         break;
       case 'openPair':
         await this.openPair(msg.ref);

@@ -6,6 +6,7 @@ import {
   operatingPoint,
   platformFigures,
   recallByStep,
+  runTable,
   get,
   type StepPoint,
 } from '../../core/figures';
@@ -35,8 +36,9 @@ export function presentPlatforms(points: ReadonlyMap<string, readonly StepPoint[
 
 export function runFigures(run: string, points: readonly StepPoint[], scopes: readonly Scope[]): RunFigures {
   const out: RunFigures['scopes'] = {};
+  const table = runTable(points);
   for (const scope of scopes) {
-    const op = operatingPoint(points, scope);
+    const op = operatingPoint(table, scope);
     if (op.steps === 0) continue;
     const figures: ScopeFigures = {
       op: {
@@ -58,7 +60,7 @@ export function runFigures(run: string, points: readonly StepPoint[], scopes: re
   return {
     run,
     scopes: out,
-    platforms: platformFigures(points).map((p) => ({
+    platforms: platformFigures(table).map((p) => ({
       platform: p.platform,
       errors: {
         Error_Decay: num(p.errors.Error_Decay),

@@ -16,6 +16,7 @@ import {
 import type { BenchmarkStore } from '../store';
 import { dashboardHtml, localRoots, newNonce } from './html';
 import { dashboardModel, filterSteps, filterTitle } from './model';
+import { tick } from '../compare/session';
 import { openStepOfRun } from './open';
 import { tableCsv, tableMarkdown, tableModels } from './tables';
 
@@ -24,6 +25,7 @@ const SELECTED_KEY = 'personaLab.dashboard.runs';
 export class DashboardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
+  private generation = 0;
   private focus: string | undefined;
   private pointsOf = new Map<string, StepPoint[]>();
   private pointsBench: Benchmark | undefined;
@@ -34,13 +36,13 @@ export class DashboardPanel implements vscode.Disposable {
     private readonly store: BenchmarkStore,
     private readonly state: vscode.Memento,
   ) {
-    this.disposables.push(store.onDidChange(() => this.refresh()));
+    this.disposables.push(store.onDidChange(() => void this.refresh()));
   }
 
   show(): void {
     if (this.panel) {
       this.panel.reveal(this.panel.viewColumn);
-      this.refresh();
+      void this.refresh();
       return;
     }
     const panel = vscode.window.createWebviewPanel(
@@ -91,8 +93,13 @@ export class DashboardPanel implements vscode.Disposable {
     if (this.panel && this.ready) void this.panel.webview.postMessage(message);
   }
 
-  refresh(): void {
+  /**
+   * Posts the tables and figures of the chosen runs. Each run's scores and step points are computed on its own turn
+   * of the event loop (the extension host stays responsive at paper scale); a later call supersedes this one.
+   */
+  async refresh(): Promise<void> {
     if (!this.panel) return;
+    const generation = ++this.generation;
     const bench = this.store.bench;
     if (!bench || bench.runs.size === 0) {
       this.post({ type: 'empty', message: bench ? 'This benchmark has no runs under results/.' : 'No benchmark is open. Open a benchmark folder first.' });
@@ -103,13 +110,23 @@ export class DashboardPanel implements vscode.Disposable {
       this.focus = this.store.runName && selected.includes(this.store.runName) ? this.store.runName : selected[0];
     }
     const started = Date.now();
-    const points = new Map(selected.map((r) => [r, this.points(bench, r)] as const));
+    const points = new Map<string, StepPoint[]>();
+    const scores: RunScore[] = [];
+    for (const run of selected) {
+      await tick();
+      if (generation !== this.generation || this.store.bench !== bench) return;
+      points.set(run, this.points(bench, run));
+      const score = this.store.score(run);
+      if (score) scores.push(score);
+    }
+    await tick();
+    if (generation !== this.generation || !this.panel) return;
     const model = dashboardModel({
       benchmark: bench.root.split(/[\\/]/).filter(Boolean).pop() ?? bench.root,
       runs: [...bench.runs.keys()],
       selected,
       focus: this.focus,
-      scores: this.scores(selected),
+      scores,
       points,
     });
     this.post({ type: 'dashboard', model });
@@ -125,15 +142,15 @@ export class DashboardPanel implements vscode.Disposable {
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        this.refresh();
+        void this.refresh();
         break;
       case 'setRuns':
         await this.state.update(SELECTED_KEY, msg.runs);
-        this.refresh();
+        void this.refresh();
         break;
       case 'setFocus':
         this.focus = msg.run;
-        this.refresh();
+        void this.refresh();
         break;
       case 'listSteps':
         this.listSteps(msg.filter);
