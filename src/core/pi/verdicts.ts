@@ -5,11 +5,14 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { userVersion } from '../labels/migrations';
-import { withBusyRetry } from '../labels/store';
+import { migrateSchema, retryWhileBusy, userVersion } from '../sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
 import { isPiCategory, type PiCategory } from './placeholders';
+
+function withBusyRetry<T>(fn: () => T, maxRetryMs: number): T {
+  return retryWhileBusy(fn, maxRetryMs, (s) => new VerdictStoreError(`the verdict database stayed locked by another process for ${s} s; try again`));
+}
 
 export const VERDICTS = ['confirmed-leak', 'false-positive', 'needs-review'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -131,12 +134,7 @@ export function migrateVerdicts(db: Database.Database): { from: number; to: numb
     if (!hasOwnTable && (from !== 0 || tables > 0)) {
       throw new VerdictStoreError('this database holds other tables (a label store?); keep verdicts in a file of their own');
     }
-    if (from > VERDICT_SCHEMA_VERSION) {
-      throw new VerdictStoreError(`the verdict database has schema version ${from}, newer than this Persona Lab knows (${VERDICT_SCHEMA_VERSION}); update Persona Lab`);
-    }
-    for (let v = from; v < VERDICT_SCHEMA_VERSION; v++) db.exec(VERDICT_MIGRATIONS[v]);
-    if (from !== VERDICT_SCHEMA_VERSION) db.pragma(`user_version = ${VERDICT_SCHEMA_VERSION}`);
-    return { from, to: Math.max(from, VERDICT_SCHEMA_VERSION) };
+    return migrateSchema(db, VERDICT_MIGRATIONS, 'verdict database');
   });
   return run.immediate();
 }
