@@ -99,12 +99,14 @@ export function tagFlips(split: Record<PoolClass, string[]>, predictionA: readon
   return flips;
 }
 
-export function compareRuns(bench: Benchmark, runA: Run, runB: Run): RunComparison {
+/** The comparison over the given platforms (default: all). Comparisons of disjoint platform sets concatenate into the
+ *  comparison of their union (see mergeComparisons), so a caller can compute one platform per turn of the event loop. */
+export function compareRuns(bench: Benchmark, runA: Run, runB: Run, platforms: readonly Platform[] = PLATFORMS): RunComparison {
   const steps: StepDelta[] = [];
   const users: UserPair[] = [];
   let onlyA = 0;
   let onlyB = 0;
-  for (const platform of PLATFORMS) {
+  for (const platform of platforms) {
     for (const user of bench.users.get(platform)?.values() ?? []) {
       const ma: StepMetrics[] = [];
       const mb: StepMetrics[] = [];
@@ -130,6 +132,18 @@ export function compareRuns(bench: Benchmark, runA: Run, runB: Run): RunComparis
     }
   }
   return { runA: runA.name, runB: runB.name, steps, users, onlyA, onlyB };
+}
+
+/** Concatenates comparisons of the same two runs over disjoint platforms, in the order given. */
+export function mergeComparisons(parts: readonly RunComparison[]): RunComparison {
+  return {
+    runA: parts[0]?.runA ?? '',
+    runB: parts[0]?.runB ?? '',
+    steps: parts.flatMap((p) => p.steps),
+    users: parts.flatMap((p) => p.users),
+    onlyA: parts.reduce((n, p) => n + p.onlyA, 0),
+    onlyB: parts.reduce((n, p) => n + p.onlyB, 0),
+  };
 }
 
 export type SortOrder = 'regression' | 'gain';

@@ -164,7 +164,6 @@ export function harmonic(x: number, y: number): number {
 /** The columns a run table holds per platform: the seven metrics and the three diagnostics B, α, ρ. */
 export const COLUMNS = [...METRIC_KEYS, 'budget', 'alpha', 'ratio'] as const;
 export type Column = (typeof COLUMNS)[number];
-const COLUMN_GET: Getter[] = COLUMNS.map((c) => (c === 'budget' || c === 'alpha' || c === 'ratio' ? get[c] : get.metric(c)));
 
 export interface PlatformRow {
   /** two-level macro mean of each column (index as COLUMNS) */
@@ -180,27 +179,41 @@ export type RunTable = Map<Platform, PlatformRow>;
  */
 export function runTable(points: readonly StepPoint[]): RunTable {
   const n = COLUMNS.length;
-  const users = new Map<Platform, Map<string, { sum: Float64Array; count: Int32Array }>>();
+  const users = new Map<Platform, Map<string, number[]>>();
   const rows: RunTable = new Map();
+  const values: number[] = new Array<number>(n);
   for (const p of points) {
     let byUser = users.get(p.platform);
     if (!byUser) users.set(p.platform, (byUser = new Map()));
+    // acc: n sums, then n counts
     let acc = byUser.get(p.userId);
-    if (!acc) byUser.set(p.userId, (acc = { sum: new Float64Array(n), count: new Int32Array(n) }));
+    if (!acc) byUser.set(p.userId, (acc = new Array<number>(2 * n).fill(0)));
+    const m = p.metrics;
+    const d = p.diag;
+    values[0] = m.Recall;
+    values[1] = m.Recall_Novelty;
+    values[2] = m.Recall_Stability;
+    values[3] = m.Error_Decay;
+    values[4] = m.Error_Peer;
+    values[5] = m.Error_Viral;
+    values[6] = m.Error_Random;
+    values[7] = d.budget;
+    values[8] = d.alpha;
+    values[9] = Number.isFinite(d.ratio) ? d.ratio : NaN;
     for (let c = 0; c < n; c++) {
-      const v = COLUMN_GET[c](p);
-      if (Number.isNaN(v)) continue;
-      acc.sum[c] += v;
-      acc.count[c]++;
+      const v = values[c];
+      if (v !== v) continue;
+      acc[c] += v;
+      acc[n + c]++;
     }
     let row = rows.get(p.platform);
     if (!row) rows.set(p.platform, (row = { means: [], steps: 0, ratioSteps: 0 }));
     row.steps++;
-    if (!Number.isNaN(get.ratio(p))) row.ratioSteps++;
+    if (values[9] === values[9]) row.ratioSteps++;
   }
   for (const [platform, byUser] of users) {
     const accs = [...byUser.values()];
-    rows.get(platform)!.means = COLUMNS.map((_, c) => nanMean(accs.map((a) => (a.count[c] ? a.sum[c] / a.count[c] : NaN))));
+    rows.get(platform)!.means = COLUMNS.map((_, c) => nanMean(accs.map((a) => (a[n + c] ? a[c] / a[n + c] : NaN))));
   }
   // In the paper's platform order.
   return new Map(PLATFORMS.filter((p) => rows.has(p)).map((p) => [p, rows.get(p)!]));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compareRuns,
   improvement,
+  mergeComparisons,
   mulberry32,
   PairedBootstrap,
   pairedSummary,
@@ -60,6 +61,17 @@ describe('compareRuns', () => {
     expect(c.delta.Recall).toBe(-1);
     expect(c.delta.Error_Decay).toBeCloseTo(1 / 3, 15);
     expect(c.delta.Recall_Novelty).toBeNaN();
+  });
+
+  it('concatenates per-platform comparisons into the whole one', () => {
+    const two = memBench(
+      [{ platform: 'weibo', userId: 'we_1', steps: [s1] }, { platform: 'douban', userId: 'do_1', steps: [s2] }],
+      { A: { we_1: { 1: ['k1'] }, do_1: { 1: [] } }, B: { we_1: { 1: ['n1'] }, do_1: { 1: ['k1'] } } },
+    );
+    const [a, b] = [two.runs.get('A')!, two.runs.get('B')!];
+    const whole = compareRuns(two, a, b);
+    expect(whole.users.map((u) => u.platform)).toEqual(['weibo', 'douban']);
+    expect(mergeComparisons([compareRuns(two, a, b, ['weibo']), compareRuns(two, a, b, ['douban'])])).toEqual(whole);
   });
 
   it('lists the flipped tags with their class', () => {

@@ -17,7 +17,7 @@ import {
 import { mulberry32 } from '../../src/core/compare';
 import { scoreStep, stepDiagnostics } from '../../src/core/score';
 import { POOL_CLASSES, type PoolSplit, type Step } from '../../src/core/types';
-import { filterSteps, filterTitle, runFigures } from '../../src/extension/dashboard/model';
+import { dashboardModel, filterSteps, filterTitle, runFigures, type FiguresCache } from '../../src/extension/dashboard/model';
 import { memBench, split } from './compare-fixture';
 
 // weibo we_1: two scored steps and one unscored; we_2: one scored step; douban do_1: one scored step.
@@ -178,6 +178,16 @@ describe('dashboard figure data and step lists', () => {
     expect(f.scopes.douban?.op.contour).toEqual([]); // F1 of (0, 0) is undefined
     expect(f.scopes.weibo?.op.segment).toEqual(constraintSegment(0.8125, 0.375));
     expect(f.platforms.map((p) => p.platform)).toEqual(['weibo', 'douban']);
+  });
+
+  it('reuses a run\'s figure data while its points and scopes stay the same', () => {
+    const cache: FiguresCache = new Map();
+    const input = { benchmark: 'b', runs: ['run'], selected: ['run'], focus: 'run', scores: [], points: new Map([['run', points]]), cache };
+    const first = dashboardModel(input);
+    expect(first.scopes).toEqual(['all', 'weibo', 'douban']);
+    expect(dashboardModel(input).figures[0]).toBe(first.figures[0]);
+    const copy = [...points];
+    expect(dashboardModel({ ...input, points: new Map([['run', copy]]) }).figures[0]).not.toBe(first.figures[0]);
   });
 
   it('filters and sorts the steps behind a click', () => {

@@ -1,7 +1,8 @@
 // The pair of runs being compared (A = baseline, B = candidate), shared by the compare view, the tree's compare
 // mode badges and the status bar item; the comparison and the paired summaries are computed once per load and pair.
 import * as vscode from 'vscode';
-import { PairedBootstrap, compareRuns, type PairedSummaryRow, type RunComparison, type Scope } from '../../core/compare';
+import { PairedBootstrap, compareRuns, mergeComparisons, type PairedSummaryRow, type RunComparison, type Scope } from '../../core/compare';
+import { PLATFORMS } from '../../core/types';
 import type { Benchmark } from '../../core/types';
 import type { BenchmarkStore } from '../store';
 import { RESAMPLES, SEED } from './model';
@@ -78,12 +79,17 @@ export class CompareSession implements vscode.Disposable {
     const c = this.cached;
     if (c && c.bench === bench && c.pair.a === pair.a && c.pair.b === pair.b) return c;
     // Computed on a later turn of the event loop, so that a caller's own work (a render, a message) goes first.
-    const cmp = tick().then(() => {
+    const cmp = (async () => {
       const started = Date.now();
-      const result = compareRuns(bench, bench.runs.get(pair.a)!, bench.runs.get(pair.b)!);
+      const parts: RunComparison[] = [];
+      for (const platform of PLATFORMS) {
+        await tick();
+        parts.push(compareRuns(bench, bench.runs.get(pair.a)!, bench.runs.get(pair.b)!, [platform]));
+      }
+      const result = mergeComparisons(parts);
       console.log(`[persona-lab] compare: ${pair.a} vs ${pair.b}: ${result.steps.length} paired step(s) in ${Date.now() - started} ms`);
       return result;
-    });
+    })();
     this.cached = { bench, pair, cmp, summaries: new Map() };
     return this.cached;
   }

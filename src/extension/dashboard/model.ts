@@ -82,6 +82,20 @@ export interface DashboardInput {
   scores: readonly RunScore[];
   /** scored steps per selected run */
   points: ReadonlyMap<string, readonly StepPoint[]>;
+  /** figure data computed before, reused when its points and scopes are the same */
+  cache?: FiguresCache;
+}
+
+/** Run name -> figure data, with the points array and scopes it was computed from. */
+export type FiguresCache = Map<string, { points: readonly StepPoint[]; scopes: string; figures: RunFigures }>;
+
+function cachedFigures(run: string, points: readonly StepPoint[], scopes: readonly Scope[], cache: FiguresCache | undefined): RunFigures {
+  const key = scopes.join(',');
+  const hit = cache?.get(run);
+  if (hit && hit.points === points && hit.scopes === key) return hit.figures;
+  const figures = runFigures(run, points, scopes);
+  cache?.set(run, { points, scopes: key, figures });
+  return figures;
 }
 
 export function dashboardModel(input: DashboardInput): DashboardModel {
@@ -94,7 +108,7 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     focus: input.focus,
     scopes,
     tables: tableModels(input.scores),
-    figures: input.selected.map((run) => runFigures(run, input.points.get(run) ?? [], scopes)),
+    figures: input.selected.map((run) => cachedFigures(run, input.points.get(run) ?? [], scopes, input.cache)),
     isoLevels: ISO_LEVELS.map((f1) => ({ f1, curve: isoF1Curve(f1) })),
   };
 }

@@ -15,7 +15,7 @@ import {
 } from '../../shared/dashboardProtocol';
 import type { BenchmarkStore } from '../store';
 import { dashboardHtml, localRoots, newNonce } from './html';
-import { dashboardModel, filterSteps, filterTitle } from './model';
+import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../compare/session';
 import { openStepOfRun } from './open';
 import { tableCsv, tableMarkdown, tableModels } from './tables';
@@ -29,6 +29,7 @@ export class DashboardPanel implements vscode.Disposable {
   private focus: string | undefined;
   private pointsOf = new Map<string, StepPoint[]>();
   private pointsBench: Benchmark | undefined;
+  private readonly figures: FiguresCache = new Map();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -77,6 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
   private points(bench: Benchmark, run: string): StepPoint[] {
     if (this.pointsBench !== bench) {
       this.pointsOf = new Map();
+      this.figures.clear();
       this.pointsBench = bench;
     }
     let p = this.pointsOf.get(run);
@@ -112,15 +114,22 @@ export class DashboardPanel implements vscode.Disposable {
     const started = Date.now();
     const points = new Map<string, StepPoint[]>();
     const scores: RunScore[] = [];
+    let pointsMs = 0;
+    let scoresMs = 0;
     for (const run of selected) {
       await tick();
       if (generation !== this.generation || this.store.bench !== bench) return;
+      let t = Date.now();
       points.set(run, this.points(bench, run));
+      pointsMs += Date.now() - t;
+      t = Date.now();
       const score = this.store.score(run);
+      scoresMs += Date.now() - t;
       if (score) scores.push(score);
     }
     await tick();
     if (generation !== this.generation || !this.panel) return;
+    const modelStarted = Date.now();
     const model = dashboardModel({
       benchmark: bench.root.split(/[\\/]/).filter(Boolean).pop() ?? bench.root,
       runs: [...bench.runs.keys()],
@@ -128,9 +137,12 @@ export class DashboardPanel implements vscode.Disposable {
       focus: this.focus,
       scores,
       points,
+      cache: this.figures,
     });
     this.post({ type: 'dashboard', model });
-    if (this.ready) console.log(`[persona-lab] dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms`);
+    if (this.ready) {
+      console.log(`[persona-lab] dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
+    }
   }
 
   private async onMessage(raw: unknown): Promise<void> {
