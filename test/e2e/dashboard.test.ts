@@ -61,6 +61,13 @@ async function runWithPicks(page: Page, command: string, picks: string[]): Promi
   await widget.waitFor({ state: 'hidden' });
 }
 
+/** Picks an option of a vscode-single-select (its list is in the element's shadow root). */
+async function choose(frame: Frame, ariaLabel: string, option: string): Promise<void> {
+  const sel = frame.locator(`vscode-single-select[aria-label="${ariaLabel}"]`);
+  await sel.click();
+  await sel.getByRole('option', { name: option, exact: true }).click();
+}
+
 describe('run dashboard and compare view in the real workbench', () => {
   let wb: Workbench;
   let bench: Benchmark;
@@ -154,6 +161,20 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.screenshot('dashboard-charts-2');
   });
 
+  it('narrows the figures to one platform', async () => {
+    const probe = () => dash.locator('[data-chart="fig4"] canvas').getAttribute('data-probe');
+    expect(await probe()).toContain('· All platforms (Avg.):');
+    await choose(dash, 'Scope of the figures', 'Weibo');
+    await waitFor(async () => (await probe())?.includes('· Weibo:'), { message: 'Figure 4 to show Weibo' });
+    // The operating point's hover text gives Weibo's R_stab from Table 5 (the CLI's figure).
+    const first = cli.runs[0];
+    expect(await probe()).toContain(`${first.name} · Weibo: R_stab ${pct(first.platforms.weibo.Recall_Stability)}`);
+    await dash.locator('[data-chart="fig4"]').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('dashboard-charts-weibo');
+    await choose(dash, 'Scope of the figures', 'All platforms (Avg.)');
+    await waitFor(async () => (await probe())?.includes('· All platforms (Avg.):'), { message: 'Figure 4 back to all platforms' });
+  });
+
   it('clicking a bar lists the matching steps, and a row opens the step view', async () => {
     const canvas = dash.locator('[data-chart="errors"] canvas');
     const probe = JSON.parse((await canvas.getAttribute('data-probe')) ?? 'null') as { x: number; y: number; label: string } | null;
@@ -231,6 +252,13 @@ describe('run dashboard and compare view in the real workbench', () => {
     expect(wtl.reduce((s, x) => s + x, 0)).toBeGreaterThan(0);
     await wb.screenshot('dashboard-compare');
 
+    // Biggest gain first: the first row has the largest ΔRecall.
+    const best = Math.max(...deltas.values());
+    await choose(cmp, 'Sort order', 'Biggest gain first');
+    await waitFor(async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === best, { message: 'the biggest gain first' });
+    await choose(cmp, 'Sort order', 'Biggest regression first');
+    await waitFor(async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === worst, { message: 'the biggest regression first again' });
+
     // A row opens the step of both runs (one after the other in today's single step view).
     await rows.first().click();
     await wb.waitForExtensionHostLine(`open step ${keys[0]} of run ${b}`);
@@ -272,5 +300,15 @@ describe('run dashboard and compare view in the real workbench', () => {
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
     await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), { message: 'the status bar item to go' });
+  });
+
+  it('shows only the runs left checked', async () => {
+    await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click();
+    dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]');
+    await dash.locator('vscode-checkbox[data-run="random"]').click();
+    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, { message: 'three runs in Table 4' });
+    expect(await dash.locator('[data-table="t4"] tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run')))).toEqual(cli.runs.map((r) => r.name).filter((r) => r !== 'random'));
+    await dash.locator('vscode-checkbox[data-run="random"]').click();
+    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 4, { message: 'four runs again' });
   });
 });

@@ -72,12 +72,12 @@ export class ComparePage {
     ]);
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
-      select(m.scopes, (s) => SCOPE_LABELS[s as Scope], m.scope, (v) => this.options({ scope: v as Scope }), 'Scope of the comparison'),
+      select(m.scopes, (s) => SCOPE_LABELS[s], m.scope, (v) => this.options({ scope: v }), 'Scope of the comparison'),
     ]);
     const sortControls = el('div', { className: 'controls' }, [
       el('label', { text: 'Sort by' }),
-      select(METRIC_KEYS, (k) => METRIC_LABELS[k as MetricKey], m.sortMetric, (v) => this.options({ sortMetric: v as MetricKey }), 'Metric to sort the steps by'),
-      select(['regression', 'gain'], (o) => (o === 'regression' ? 'Biggest regression first' : 'Biggest gain first'), m.order, (v) => this.options({ order: v as SortOrder }), 'Sort order'),
+      select(METRIC_KEYS, (k) => METRIC_LABELS[k], m.sortMetric, (v) => this.options({ sortMetric: v }), 'Metric to sort the steps by'),
+      select<SortOrder>(['regression', 'gain'], (o) => (o === 'regression' ? 'Biggest regression first' : 'Biggest gain first'), m.order, (v) => this.options({ order: v }), 'Sort order'),
     ]);
     const regressed = m.rows.filter((r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0).length;
     const heads = ['Platform', 'User', 'Step', ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k]}`)];

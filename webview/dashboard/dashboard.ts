@@ -20,14 +20,18 @@ interface ChartSpec {
   build(canvas: HTMLCanvasElement, m: DashboardModel, scope: Scope, theme: Theme): { destroy(): void };
 }
 
-export function select(values: readonly string[], labels: (v: string) => string, value: string, onChange: (v: string) => void, aria: string): HTMLElement {
+/** A vscode-single-select over known values; onChange only ever gets one of them. */
+export function select<T extends string>(values: readonly T[], labels: (v: T) => string, value: T, onChange: (v: T) => void, aria: string): HTMLElement {
   const s = el('vscode-single-select', { attrs: { 'aria-label': aria } });
   for (const v of values) {
     const o = el('vscode-option', { text: labels(v), attrs: { value: v } });
     if (v === value) o.selected = true;
     s.appendChild(o);
   }
-  s.addEventListener('change', () => onChange(s.value));
+  s.addEventListener('change', () => {
+    const picked = values.find((v) => v === s.value);
+    if (picked !== undefined) onChange(picked);
+  });
   return s;
 }
 
@@ -162,8 +166,8 @@ export class DashboardPage {
     const tables = el('section', { className: 'tables' }, m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))));
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
-      select(m.scopes, (s) => SCOPE_LABELS[s as Scope], this.scope, (v) => {
-        this.scope = v as Scope;
+      select(m.scopes, (s) => SCOPE_LABELS[s], this.scope, (v) => {
+        this.scope = v;
         this.saveScope(this.scope);
         this.renderCharts();
       }, 'Scope of the figures'),
