@@ -1,6 +1,8 @@
 // Compares two runs on the same steps: per-step deltas and tag flips, and a paired summary per metric with a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
-import { scoreAndDiagnose, type Scope } from './figures';
+import type { Scope } from './figures';
+import { mulberry32 } from './random';
+import { scoreAndDiagnose } from './score';
 import { resultFor } from './runScore';
 import { nanMean, pickSet, userF1ns, type MetricsTable } from './score';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type StepMetrics } from './types';
@@ -114,8 +116,8 @@ export function compareRuns(bench: Benchmark, runA: Run, runB: Run, platforms: r
         const ra = resultFor(runA, user, step.stepId);
         const rb = resultFor(runB, user, step.stepId);
         if (!ra && !rb) continue;
-        const a = ra ? (scoreAndDiagnose(step, ra.prediction)?.metrics ?? null) : null;
-        const b = rb ? (scoreAndDiagnose(step, rb.prediction)?.metrics ?? null) : null;
+        const a = ra ? (scoreAndDiagnose(step.split, ra.prediction)?.metrics ?? null) : null;
+        const b = rb ? (scoreAndDiagnose(step.split, rb.prediction)?.metrics ?? null) : null;
         if (!ra || !rb) {
           if (a) onlyA++;
           if (b) onlyB++;
@@ -163,17 +165,6 @@ export function sortStepDeltas(steps: readonly StepDelta[], metric: MetricKey = 
       return flipCount(y.s) - flipCount(x.s) || x.i - y.i;
     })
     .map((x) => x.s);
-}
-
-/** Mulberry32: a small seeded PRNG with uniform output in [0, 1). Deterministic for a given seed. */
-export function mulberry32(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Quantile of sorted values with linear interpolation between order statistics (R type 7, numpy's default). */

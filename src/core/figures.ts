@@ -5,8 +5,8 @@
 // NaN-skipping mean over the user's scored steps, then the NaN-skipping mean over users), as the reference does for
 // the metrics; the scope "all" is the mean of the platform figures, as the paper's "Avg." column.
 import { resultFor } from './runScore';
-import { nanMean, pickSet, ratio, type StepDiagnostics } from './score';
-import { METRIC_KEYS, PLATFORMS, POOL_CLASSES, type Benchmark, type MetricKey, type Platform, type Run, type Step, type StepMetrics } from './types';
+import { nanMean, scoreAndDiagnose, type StepDiagnostics } from './score';
+import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type Run, type StepMetrics } from './types';
 
 export type Scope = 'all' | Platform;
 
@@ -19,73 +19,6 @@ export interface StepPoint {
   diag: StepDiagnostics;
 }
 
-/** Per step, built once per loaded benchmark and shared by every run: each tag's classes as a bit mask (bit i =
- *  POOL_CLASSES[i]) and the distinct size of each class. */
-interface StepIndex {
-  classes: Map<string, number>;
-  sizes: number[];
-  /** K = |T_new ∪ T_keep| (distinct) */
-  K: number;
-}
-const POSITIVE = 0b000011; // tKeep, tNew
-const NEGATIVE = 0b111100; // dDecay, dPeer, dViral, dRandom
-const I = Object.fromEntries(POOL_CLASSES.map((c, i) => [c, i])) as Record<(typeof POOL_CLASSES)[number], number>;
-const indexes = new WeakMap<Step, StepIndex>();
-
-function stepIndex(step: Step): StepIndex {
-  let ix = indexes.get(step);
-  if (ix) return ix;
-  const classes = new Map<string, number>();
-  const sizes = POOL_CLASSES.map((cls, i) => {
-    const tags = new Set(step.split[cls]);
-    for (const t of tags) classes.set(t, (classes.get(t) ?? 0) | (1 << i));
-    return tags.size;
-  });
-  let K = 0;
-  for (const mask of classes.values()) if (mask & POSITIVE) K++;
-  ix = { classes, sizes, K };
-  indexes.set(step, ix);
-  return ix;
-}
-
-/**
- * The step's metrics and diagnostics in one pass over the picks: the same numbers as scoreStep and stepDiagnostics
- * (the unit tests compare them on random pools), without rebuilding the pool's sets for every run. null when the
- * step is not scored (no positives).
- */
-export function scoreAndDiagnose(step: Step, prediction: readonly unknown[]): { metrics: StepMetrics; diag: StepDiagnostics } | null {
-  const ix = stepIndex(step);
-  if (ix.K === 0) return null;
-  const hits = [0, 0, 0, 0, 0, 0];
-  let positives = 0;
-  let delta = 0;
-  for (const pick of pickSet(prediction)) {
-    const mask = ix.classes.get(pick);
-    if (!mask) continue;
-    for (let i = 0; i < 6; i++) if (mask & (1 << i)) hits[i]++;
-    if (mask & POSITIVE) positives++;
-    else if (mask & NEGATIVE) delta++;
-  }
-  const rate = (i: number) => (ix.sizes[i] === 0 ? NaN : hits[i] / ix.sizes[i]);
-  const metrics: StepMetrics = {
-    Recall: positives / ix.K,
-    Recall_Novelty: rate(I.tNew),
-    Recall_Stability: rate(I.tKeep),
-    Error_Decay: rate(I.dDecay),
-    Error_Peer: rate(I.dPeer),
-    Error_Viral: rate(I.dViral),
-    Error_Random: rate(I.dRandom),
-  };
-  const diag: StepDiagnostics = {
-    K: ix.K,
-    delta,
-    budget: 1 - delta / ix.K,
-    alpha: ix.sizes[I.tKeep] / ix.K,
-    ratio: ratio(metrics.Recall_Novelty, metrics.Recall_Stability),
-  };
-  return { metrics, diag };
-}
-
 /** The scored steps the run has results for, in benchmark order. */
 export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
   const out: StepPoint[] = [];
@@ -94,7 +27,7 @@ export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
       for (const step of user.steps) {
         const result = resultFor(run, user, step.stepId);
         if (!result) continue;
-        const scored = scoreAndDiagnose(step, result.prediction);
+        const scored = scoreAndDiagnose(step.split, result.prediction);
         if (scored) out.push({ platform, userId: user.userId, stepId: step.stepId, ...scored });
       }
     }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/core/random';
 import {
   compareRuns,
   improvement,
   mergeComparisons,
-  mulberry32,
   PairedBootstrap,
   pairedSummary,
   quantile,
