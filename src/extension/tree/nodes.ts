@@ -1,6 +1,7 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
+import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/runScore';
 import { userF1ns } from '../../core/score';
 import type { Benchmark, Platform, Run } from '../../core/types';
@@ -148,6 +149,7 @@ export class UserNode implements TreeNode {
     const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = nodeId.user(user.platform, user.userId);
     item.contextValue = 'user';
+    item.resourceUri = userDecorationUri(user.platform, user.userId);
     item.iconPath = new vscode.ThemeIcon('person');
     item.description = this.row.description;
     return item;
@@ -217,6 +219,7 @@ export class StepNode implements TreeNode, StepRef {
     const item = new vscode.TreeItem(this.row.label, vscode.TreeItemCollapsibleState.None);
     item.id = nodeId.step(this.platform, this.userId, this.stepId);
     item.contextValue = 'step';
+    item.resourceUri = stepDecorationUri(this.ref);
     const [icon, color] = STATUS_ICON[this.row.status];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.description = this.row.description;
