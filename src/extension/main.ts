@@ -1,5 +1,6 @@
 // Entry point: creates the store and wires the features; each feature lives in its own folder.
 import * as vscode from 'vscode';
+import { activateAudit } from './audit';
 import { activateCommands } from './commands';
 import { activateProblems } from './problems';
 import { activateStepView } from './stepView';
@@ -14,6 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   activateProblems(context, store);
   activateCommands(context, store);
   activateStepView(context, store);
+  activateAudit(context, store);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);
 }
