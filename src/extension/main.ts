@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import { activateAudit } from './audit';
 import { activateCommands } from './commands';
+import { activateCompare } from './compare';
+import { activateDashboard } from './dashboard';
 import { activateProblems } from './problems';
 import { activateStepView } from './stepView';
 import { BenchmarkStore } from './store';
@@ -15,6 +17,8 @@ export function activate(context: vscode.ExtensionContext): void {
   activateProblems(context, store);
   activateCommands(context, store);
   activateStepView(context, store);
+  activateDashboard(context, store);
+  activateCompare(context, store);
   activateAudit(context, store);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);

@@ -23,6 +23,9 @@ import {
   type TaskUser,
 } from './treeExpected';
 
+/** The Benchmarks view's pane: the container also holds the PI Audit view, whose rows must not count here. */
+const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
+
 // ---- the tree as the workbench renders it --------------------------------------------------------------------
 
 interface Row {
@@ -43,9 +46,9 @@ describe('Benchmarks tree in the real workbench', () => {
   let platforms: Platform[];
   const cliRun = (name: string) => cli.runs.find((r) => r.name === name)!;
 
-  /** Every rendered row of the Benchmarks tree, in display order. */
+  /** Every rendered row of the Benchmarks tree (not the other views of the container), in display order. */
   const rows = (): Promise<Row[]> =>
-    wb.page.locator('.part.sidebar .customview-tree .monaco-list-row').evaluateAll((els) =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
       els
         .map((e) => ({
           index: Number(e.getAttribute('data-index')),
@@ -73,7 +76,7 @@ describe('Benchmarks tree in the real workbench', () => {
   }
 
   const rowLocator = (label: string, level: number) =>
-    wb.page.locator(`.part.sidebar .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
       has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
     });
 
@@ -353,11 +356,11 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const benchRow = () => wb.page.locator('.part.sidebar .customview-tree .monaco-list-row[aria-level="1"]').first();
+  const benchRow = () => wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).first();
 
   it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
     await wb.openView('Persona Lab');
-    const welcome = wb.page.locator('.part.sidebar .welcome-view-content');
+    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await welcome.innerText()).toContain('No benchmark is open.');
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
