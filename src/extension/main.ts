@@ -1,6 +1,7 @@
 // Entry point: creates the store and wires the features; each feature lives in its own folder.
 import * as vscode from 'vscode';
 import { activateCommands } from './commands';
+import { activateLabels } from './labels';
 import { activateProblems } from './problems';
 import { activateStepView } from './stepView';
 import { BenchmarkStore } from './store';
@@ -10,10 +11,11 @@ import { activateWorkspace } from './workspace';
 export function activate(context: vscode.ExtensionContext): void {
   const store = new BenchmarkStore(context.workspaceState);
   context.subscriptions.push(store);
-  activateTree(context, store);
+  const tree = activateTree(context, store);
   activateProblems(context, store);
   activateCommands(context, store);
-  activateStepView(context, store);
+  const stepView = activateStepView(context, store);
+  activateLabels(context, store, stepView, tree);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);
 }
