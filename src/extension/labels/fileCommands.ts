@@ -155,14 +155,29 @@ function showProblems(problems: vscode.DiagnosticCollection, file: string, diags
   }));
 }
 
-async function labelSummary(labels: LabelService): Promise<void> {
-  const rows = labels.store(false)?.list() ?? [];
-  const perAuthor = new Map<string, number>();
-  for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-  const content = summaryMarkdown(summarize(rows), labels.names(), labels.dbFile, perAuthor);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-  await vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(undefined, async () => {
-    await vscode.window.showTextDocument(doc, { preview: true });
+const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
+
+/** A read-only Markdown document that is rebuilt from the database whenever the labels change. */
+class SummaryDocument implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly labels: LabelService) {
+    labels.onDidChange(() => this.changed.fire(SUMMARY_URI));
+  }
+
+  provideTextDocumentContent(): string {
+    const rows = this.labels.store(false)?.list() ?? [];
+    const perAuthor = new Map<string, number>();
+    for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
+    return summaryMarkdown(summarize(rows), this.labels.names(), this.labels.dbFile, perAuthor);
+  }
+}
+
+async function labelSummary(): Promise<void> {
+  // Beside the step view, so that labelling can go on with the summary in sight.
+  await vscode.commands.executeCommand('markdown.showPreviewToSide', SUMMARY_URI).then(undefined, async () => {
+    await vscode.window.showTextDocument(SUMMARY_URI, { preview: true, viewColumn: vscode.ViewColumn.Beside });
   });
 }
 
@@ -188,7 +203,8 @@ export function registerFileCommands(context: vscode.ExtensionContext, labels: L
     problems,
     vscode.commands.registerCommand('personaLab.exportLabels', guard((arg) => exportLabels(labels, arg))),
     vscode.commands.registerCommand('personaLab.importLabels', guard((arg) => importLabels(labels, problems, arg))),
-    vscode.commands.registerCommand('personaLab.labelSummary', guard(() => labelSummary(labels))),
+    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+    vscode.commands.registerCommand('personaLab.labelSummary', guard(() => labelSummary())),
     vscode.commands.registerCommand('personaLab.editLabelSet', guard(() => editLabelSet(labels))),
   );
 }

@@ -42,7 +42,8 @@ export function summaryMarkdown(s: LabelSummary, names: ReadonlyMap<string, stri
   out.push('A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *po*: observed agreement, *pe*: agreement by chance.', '');
   for (const ag of s.agreements) {
     out.push(`### ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} step(s) both labelled`, '');
-    out.push(row(['Label', 'κ', 'po', 'pe', 'both', `only ${mdText(ag.authorA)}`, `only ${mdText(ag.authorB)}`, 'neither']));
+    out.push(`A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of steps where the label is on both, on A's only, on B's only, on neither.`, '');
+    out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
     out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
     out.push(row(['**Overall**', ...kappaCells(ag.overall)]));
     for (const p of ag.perLabel) out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa)]));
