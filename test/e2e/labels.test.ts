@@ -84,6 +84,20 @@ describe('failure labels in the real workbench', () => {
     await wb.page.keyboard.press('Enter');
   }
 
+  /**
+   * Types a path into the workbench's own file dialog (code-server has no native one) and accepts it. The dialog
+   * ignores OK while it is still listing the folder the typed path leads to, so OK is pressed until it closes.
+   */
+  async function dialogPath(path: string, button: RegExp): Promise<void> {
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.locator('input.input').fill(path);
+    await waitFor(async () => {
+      if (!(await widget.isVisible())) return true;
+      await widget.locator('.monaco-button', { hasText: button }).click({ timeout: 2_000 }).catch(() => undefined);
+      return false;
+    }, { interval: 250, message: `the dialog to take ${path}` });
+  }
+
   const treeRows = () =>
     wb.page.locator('.part.sidebar .customview-tree .monaco-list-row').evaluateAll((els) =>
       els.map((e) => ({
@@ -266,8 +280,7 @@ describe('failure labels in the real workbench', () => {
     // code-server's save dialog is the workbench's own: a quick input holding the path.
     const input = wb.page.locator('.quick-input-widget input.input');
     await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
-    await input.fill(out);
-    await wb.page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click();
+    await dialogPath(out, /^OK$/);
     await waitFor(() => existsSync(out), { message: 'the exported file' });
     const exported = parseLabelFile(readFileSync(out, 'utf8'), out, 'jsonl');
     expect(exported.diagnostics).toEqual([]);
@@ -279,13 +292,10 @@ describe('failure labels in the real workbench', () => {
     await wb.page.locator('.notification-toast', { hasText: 'exported' }).first().waitFor();
 
     // CSV, chosen by the file's extension.
-    // (Into an empty folder: the workbench's dialog completes names from the folder's files as one types.)
-    const csv = join(tmp, 'export-csv', 'labels.csv');
-    mkdirSync(join(tmp, 'export-csv'));
+    const csv = join(tmp, 'export', 'labels.csv');
     await palette('Persona Lab: Export Labels…');
     await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
-    await input.fill(csv);
-    await wb.page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click();
+    await dialogPath(csv, /^OK$/);
     await waitFor(() => existsSync(csv), { message: 'the CSV export' });
     const text = readFileSync(csv, 'utf8');
     expect(text.startsWith('benchmark,platform,user_id,step_id,run,author,label,target_kind,tag,')).toBe(true);
@@ -311,8 +321,7 @@ describe('failure labels in the real workbench', () => {
     const input = wb.page.locator('.quick-input-widget input.input');
     // The workbench's own open dialog: it first fills in the workspace folder, then takes a typed path.
     await waitFor(async () => (await input.isVisible()) && (await input.inputValue()).endsWith('/'), { message: 'the open dialog' });
-    await input.fill(file);
-    await wb.page.locator('.quick-input-widget .monaco-button', { hasText: /^(OK|Import)$/ }).click();
+    await dialogPath(file, /^(OK|Import)$/);
     const toast = wb.page.locator('.notification-toast', { hasText: '1 conflict(s)' }).first();
     await toast.waitFor();
     expect(await toast.innerText()).toContain('2 new');
@@ -370,5 +379,11 @@ describe('failure labels in the real workbench', () => {
     expect(await marker.first().innerText()).toContain('[Ln 4');
     await frame.locator('.labels-error', { hasText: 'default labels are in use' }).waitFor();
     await wb.screenshot('labels-problems');
+
+    // Fixed: the workspace's own labels and keys replace the defaults, and the problems go away.
+    writeFileSync(file, JSON.stringify({ labels: [{ id: 'too-slow', name: 'Too slow', description: 'answered after the deadline', scope: 'step', key: 'x' }] }, null, 2));
+    await frame.locator('.label-chip[data-label-id="too-slow"] kbd', { hasText: 'x' }).waitFor();
+    expect(await frame.locator('.label-chip').count()).toBe(1);
+    await marker.first().waitFor({ state: 'detached', timeout: 30_000 });
   });
 });

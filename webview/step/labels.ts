@@ -2,7 +2,7 @@
 // chip, a selected span of the written persona, else the whole step). Every action goes to the extension, which
 // stores it and sends the new state back; nothing is stored here.
 import type { LabelTarget } from '../../src/core/labels/model';
-import { PERSONA_FIELD, codePointOffset, spanText, type LabelViewState } from '../../src/core/labels/view';
+import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, type LabelViewState } from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from './dom';
@@ -150,9 +150,8 @@ export class LabelsUi {
     const ref = this.shownRef;
     const def = this.state?.labels.find((l) => l.id === labelId);
     if (!ref || !def || this.state?.error) return;
-    const selected = this.selection()?.target ?? null;
-    const target: LabelTarget = selected && (selected.kind === 'tag' ? def.scope === 'tag' : def.scope === 'persona-span') ? selected : { kind: 'step' };
-    const on = this.state?.applied.some((a) => a.labelId === labelId && JSON.stringify(a.target) === JSON.stringify(target));
+    const target = effectiveTarget(def.scope, this.selection()?.target ?? null);
+    const on = this.state?.applied.some((a) => a.labelId === labelId && sameTarget(a.target, target));
     if (!on) this.lastAdded = { labelId, target };
     this.post({ kind: 'toggle', ref, labelId, target });
   }
@@ -161,7 +160,8 @@ export class LabelsUi {
     const ref = this.shownRef;
     const state = this.state;
     if (!ref || !state) return;
-    const same = (a: { labelId: string; target: LabelTarget }) => this.lastAdded && a.labelId === this.lastAdded.labelId && JSON.stringify(a.target) === JSON.stringify(this.lastAdded.target);
+    const last = this.lastAdded;
+    const same = (a: { labelId: string; target: LabelTarget }) => !!last && a.labelId === last.labelId && sameTarget(a.target, last.target);
     const on = state.applied.find(same) ?? state.applied.find((a) => a.target.kind === 'step') ?? state.applied[0];
     if (!on) {
       state.flash = { kind: 'error', text: 'Add a label first (its key), then n writes its note' };

@@ -109,16 +109,22 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
       : null,
     state.flash ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } }) : null,
     el('div', { className: 'labels-help' }, [
-      help(state.labels.some((l) => l.key) ? 'keys' : '', 'toggle'),
+      help(keyRange(state.labels), 'toggle'),
       help('a', 'accept suggestions'), help('n', 'note'), help('u', 'undo'), help('j k', 'next / previous'), help('.', 'next unlabelled'),
       el('span', { text: 'click a pool tag or select persona text first to label it alone' }),
     ]),
   ]);
 }
 
+/** The label keys for the help line: "1–0" for the defaults, each key when there are few. */
+function keyRange(labels: readonly LabelChip[]): string {
+  const keys = labels.flatMap((l) => (l.key ? [l.key] : []));
+  return keys.length > 3 ? `${keys[0]}–${keys[keys.length - 1]}` : keys.join(' ');
+}
+
 function help(keys: string, what: string): HTMLElement | null {
   if (!keys) return null;
-  return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k === 'keys' ? '1–0' : k }), ' ']), what]);
+  return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
 }
 
 /** Makes the pool's tag chips selectable label targets and shows the labels each carries. */

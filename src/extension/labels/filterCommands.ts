@@ -10,8 +10,8 @@ import { StepNode } from '../tree/nodes';
 import type { LabelService } from './service';
 import type { LabelTreeAugment } from './treeLabels';
 
-type Pick = vscode.QuickPickItem &
-  ({ kind?: undefined; group: 'label'; id: string } | { kind?: undefined; group: 'unlabelled' } | { kind?: undefined; group: 'signature'; id: FailureSignature } | { kind?: undefined; group: 'run'; id: string });
+/** A checkable row of the filter pick; `id` is a label id, a signature or a run name (none for "unlabelled"). */
+type Pick = vscode.QuickPickItem & ({ group: 'label' | 'run'; id: string } | { group: 'signature'; id: FailureSignature } | { group: 'unlabelled'; id?: undefined });
 
 function separator(label: string): vscode.QuickPickItem {
   return { label, kind: vscode.QuickPickItemKind.Separator };
@@ -101,7 +101,9 @@ export function registerFilterCommands(
       void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
       return;
     }
-    const filter = arg !== undefined && typeof arg === 'object' && arg !== null && !(arg instanceof StepNode) ? normalizeFilter(arg) : await pickFilter(bench, labels, augment.filter);
+    // A filter object as argument (tests, keybindings with args) skips the pick.
+    const given = typeof arg === 'object' && arg !== null && ['labels', 'unlabelled', 'signatures', 'runs'].some((k) => k in arg);
+    const filter = given ? normalizeFilter(arg) : await pickFilter(bench, labels, augment.filter);
     if (filter) await augment.setFilter(filter);
   };
 
