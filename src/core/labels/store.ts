@@ -183,6 +183,12 @@ export class LabelStore {
 
   static readonly schemaVersion = SCHEMA_VERSION;
 
+  /** Changes when another connection (window, CLI) commits; this connection's own commits leave it as it is. */
+  dataVersion(): number {
+    const v: unknown = this.read(() => this.db.pragma('data_version', { simple: true }));
+    return typeof v === 'number' ? v : 0;
+  }
+
   integrityCheck(): string {
     const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
     return rows.map((r) => r.integrity_check).join('\n');

@@ -22,7 +22,8 @@ function preserveFocusOf(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as Record<string, unknown>).preserveFocus === true;
 }
 
-export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): void {
+/** Returns the panel, for features that add to the step view (labels). */
+export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepPanel {
   const panel = new StepPanel(context.extensionUri, store);
   context.subscriptions.push(panel);
 
@@ -56,4 +57,5 @@ export function activateStepView(context: vscode.ExtensionContext, store: Benchm
     vscode.commands.registerCommand('personaLab.nextUser', nav('nextUser')),
     vscode.commands.registerCommand('personaLab.previousUser', nav('previousUser')),
   );
+  return panel;
 }
