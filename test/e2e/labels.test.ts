@@ -14,7 +14,7 @@ import { suggestLabels } from '../../src/core/labels/suggest';
 import { loadBenchmark } from '../../src/core/load';
 import { resultFor } from '../../src/core/runScore';
 import type { Benchmark, Run, User } from '../../src/core/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const AUTHOR = 'e2e-annotator';
 
@@ -99,14 +99,14 @@ describe('failure labels in the real workbench', () => {
   }
 
   const treeRows = () =>
-    wb.page.locator('.part.sidebar .customview-tree .monaco-list-row').evaluateAll((els) =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
       els.map((e) => ({
         level: Number(e.getAttribute('aria-level')),
         label: e.querySelector('.label-name')?.textContent ?? '',
         description: e.querySelector('.label-description')?.textContent ?? '',
       })));
   const treeRow = (label: string, level: number) =>
-    wb.page.locator(`.part.sidebar .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
   async function expandRow(label: string, level: number): Promise<void> {
     const row = treeRow(label, level);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -144,7 +144,7 @@ describe('failure labels in the real workbench', () => {
 
   it('labels three steps with the keyboard alone', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), { timeout: 60_000, message: 'the benchmark tree' });
     await palette('Persona Lab: Open Step');
     await pick(user.userId, user.userId);
     await pick('step 1/', `step 1/${user.steps[0].totalSteps}`);
@@ -254,7 +254,7 @@ describe('failure labels in the real workbench', () => {
       const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
       return steps.join() === 'step 3';
     }, { message: 'only step 3 in the tree' });
-    const message = wb.page.locator('.part.sidebar .pane-body .message');
+    const message = wb.page.locator(`${BENCHMARKS_PANE} .pane-body .message`);
     await waitFor(async () => /Filter: label Format error — 1 step\(s\) match/.test(await message.innerText().catch(() => '')), { message: 'the filter message' });
     await wb.screenshot('labels-tree-filtered');
     await palette('Persona Lab: Clear Step Filter');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/tables';
 import { PLATFORMS, type Platform } from '../../src/core/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import {
   expectedStep,
   expectedUser,
@@ -22,9 +22,6 @@ import {
   type CliScore,
   type TaskUser,
 } from './treeExpected';
-
-/** The Benchmarks view's pane: the container also holds the PI Audit view, whose rows must not count here. */
-const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
 
 // ---- the tree as the workbench renders it --------------------------------------------------------------------
 
