@@ -26,7 +26,7 @@ export function pickSet(prediction: readonly unknown[]): Set<string> {
  * Per split, built once and shared by every run scored on it: each tag's classes as a bit mask (bit i =
  * POOL_CLASSES[i]) and the distinct size of each class. Sets, as the reference: duplicates in meta lists collapse.
  */
-interface SplitIndex {
+export interface SplitIndex {
   classes: Map<string, number>;
   sizes: number[];
   /** K = |T_new ∪ T_keep| (distinct) */
@@ -37,7 +37,8 @@ const NEGATIVE = 0b111100; // dDecay, dPeer, dViral, dRandom
 const CLASS_BIT = Object.fromEntries(POOL_CLASSES.map((c, i) => [c, i])) as Record<PoolClass, number>;
 const indexes = new WeakMap<PoolSplit, SplitIndex>();
 
-function splitIndex(split: PoolSplit): SplitIndex {
+/** The split's index, built once per split object and cached. */
+export function splitIndex(split: PoolSplit): SplitIndex {
   let ix = indexes.get(split);
   if (ix) return ix;
   const classes = new Map<string, number>();

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseLine, readLines } from '../jsonl';
+import { parseRawLine, readLines } from '../jsonl';
 import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
 import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
@@ -202,7 +202,7 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
         (raw) => {
           if (opts.signal?.aborted) return;
           lines++;
-          const parsed = parseLine(raw.bytes);
+          const parsed = parseRawLine(raw);
           if (!parsed.ok || !isObj(parsed.value)) {
             problems.push(`${job.rel}:${raw.line}: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`);
             return;
