@@ -25,6 +25,12 @@ if (existsSync('scripts/bench/main.ts')) {
     external: ['better-sqlite3'],
   }));
 }
+if (existsSync('scripts/bench-pi.ts')) {
+  jobs.push(build({
+    ...common, platform: 'node', format: 'cjs', entryPoints: ['scripts/bench-pi.ts'], outfile: 'dist/bench-pi.js',
+    external: ['better-sqlite3'],
+  }));
+}
 // One browser bundle per folder under webview/ that has a main.ts.
 if (existsSync('webview')) {
   for (const name of readdirSync('webview')) {

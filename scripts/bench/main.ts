@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { loadBenchmark } from '../../src/core/load';
 import { scoreRun } from '../../src/core/runScore';
 
-const REPEATS = 3;
+const REPEATS = 5;
 
 function jsonlFiles(root: string): string[] {
   const out: string[] = [];

@@ -7,12 +7,13 @@ import type { LoadOptions } from '../core/load';
 import { scoreRun } from '../core/runScore';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
 import type { Benchmark } from '../core/types';
+import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
 import { runRunCommand, type RunCliOptions } from './run';
 
 export class UsageError extends Error {}
 
-export interface CliOptions extends RunCliOptions {
+export interface CliOptions extends RunCliOptions, AuditCliOptions {
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
@@ -56,6 +57,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return baseline(needDir(args, command), opts);
     case 'run':
       return runRunCommand(args, opts);
+    case 'audit':
+      return runAuditCommand(args, opts);
     case 'labels':
       return runLabelsCommand(args, opts);
     default:

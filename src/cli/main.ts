@@ -1,6 +1,7 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
 import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
+import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
 
 const USAGE = `Usage: persona-lab <command> [options]
@@ -11,6 +12,7 @@ Commands:
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
 ${RUN_USAGE}
+${AUDIT_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
   labels import <db> FILE [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]
@@ -39,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
         'label-set': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         ...RUN_OPTIONS,
+        ...AUDIT_OPTIONS,
       },
     });
   } catch (err) {

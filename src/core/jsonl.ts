@@ -7,8 +7,10 @@ export interface RawLine {
   line: number;
   /** byte offset of the line's first byte (after a BOM on line 1) */
   offset: number;
-  /** the line's bytes without the newline or a trailing CR */
-  bytes: Buffer;
+  /** byte length of the line without the newline or a trailing CR */
+  length: number;
+  /** the decoded line, or null when its bytes are not valid UTF-8 */
+  text: string | null;
 }
 
 export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string };
@@ -18,12 +20,13 @@ export const PY_NAN = '\u0000NaN';
 export const PY_INF = '\u0000Infinity';
 export const PY_NEG_INF = '\u0000-Infinity';
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 19;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Calls `onLine` for every non-blank line. Reads in 1 MiB chunks and yields to the event loop between them,
- * so that an extension host stays responsive while a large file loads.
+ * Calls `onLine` for every non-blank line. Reads in 512 KiB chunks, decodes each chunk's complete lines in one call
+ * (a newline byte never sits inside a multi-byte character), and yields to the event loop between chunks, so that
+ * an extension host stays responsive while a large file loads.
  */
 export async function readLines(
   path: string,
@@ -31,56 +34,73 @@ export async function readLines(
   onProgress?: (bytes: number) => void,
 ): Promise<void> {
   const handle = await open(path, 'r');
+  let lineNo = 0;
+  let first = true;
+  const emitLine = (region: Buffer, start: number, end: number, base: number, decoded: string | undefined) => {
+    lineNo++;
+    let text = decoded;
+    if (first) {
+      first = false;
+      if (end - start >= 3 && region[start] === 0xef && region[start + 1] === 0xbb && region[start + 2] === 0xbf) {
+        start += 3;
+        if (text !== undefined) text = text.slice(1);
+      }
+    }
+    if (end > start && region[end - 1] === 0x0d) {
+      end--;
+      if (text !== undefined) text = text.slice(0, -1);
+    }
+    if (text === undefined) {
+      const bytes = region.subarray(start, end);
+      text = isUtf8(bytes) ? bytes.toString('utf8') : undefined;
+    }
+    if (text !== undefined && BLANK.test(text)) return;
+    onLine({ line: lineNo, offset: base + start, length: end - start, text: text ?? null });
+  };
+  const emitRegion = (region: Buffer, base: number) => {
+    // One decode for the whole region when it is valid; otherwise each line is checked on its own.
+    const texts = isUtf8(region) ? region.toString('utf8').split('\n') : undefined;
+    let pos = 0;
+    for (let i = 0; ; i++) {
+      const nl = region.indexOf(0x0a, pos);
+      const end = nl === -1 ? region.length : nl;
+      emitLine(region, pos, end, base, texts?.[i]);
+      if (nl === -1) break;
+      pos = nl + 1;
+    }
+  };
   try {
     let carry: Buffer = Buffer.alloc(0);
     let carryOffset = 0;
-    let lineNo = 0;
     let filePos = 0;
-    let first = true;
-    const emit = (bytes: Buffer, offset: number) => {
-      lineNo++;
-      let start = 0;
-      let end = bytes.length;
-      if (first) {
-        first = false;
-        if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-      }
-      if (end > start && bytes[end - 1] === 0x0d) end--;
-      const body = bytes.subarray(start, end);
-      if (isBlank(body)) return;
-      onLine({ line: lineNo, offset: offset + start, bytes: body });
-    };
+    const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const buf = Buffer.allocUnsafe(CHUNK);
       const { bytesRead } = await handle.read(buf, 0, CHUNK, filePos);
       if (bytesRead === 0) break;
       const chunk = buf.subarray(0, bytesRead);
-      let data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-      let dataOffset = carry.length ? carryOffset : filePos;
+      const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      const dataOffset = carry.length ? carryOffset : filePos;
       filePos += bytesRead;
-      let nl: number;
-      while ((nl = data.indexOf(0x0a)) !== -1) {
-        emit(data.subarray(0, nl), dataOffset);
-        data = data.subarray(nl + 1);
-        dataOffset += nl + 1;
-      }
-      // Copy the tail so that the chunk buffer can be collected.
-      carry = Buffer.from(data);
-      carryOffset = dataOffset;
+      const lastNl = data.lastIndexOf(0x0a);
+      if (lastNl !== -1) emitRegion(data.subarray(0, lastNl), dataOffset);
+      // Copy the tail: `buf` is reused by the next read.
+      carry = Buffer.from(data.subarray(lastNl + 1));
+      carryOffset = dataOffset + lastNl + 1;
       onProgress?.(filePos);
       await yieldToLoop();
     }
-    if (carry.length) emit(carry, carryOffset);
+    if (carry.length) emitRegion(carry, carryOffset);
   } finally {
     await handle.close();
   }
 }
 
-function isBlank(bytes: Buffer): boolean {
-  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
-  return true;
-}
+const BLANK = /^[ \t\r]*$/;
 
+/** Parses a line read by readLines: invalid UTF-8 and invalid JSON become messages, never exceptions. */
+export function parseRawLine(raw: RawLine): ParsedLine {
+  return raw.text === null ? { ok: false, message: 'invalid UTF-8' } : parseJsonText(raw.text);
+}
 
 /** Parses one line's bytes: invalid UTF-8 and invalid JSON become messages, never exceptions. */
 export function parseLine(bytes: Buffer): ParsedLine {

@@ -1,6 +1,6 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
-import { parseLine, pyNumber, readLines } from './jsonl';
+import { parseRawLine, pyNumber, readLines } from './jsonl';
 import { scoreStep } from './score';
 import { describe, type Interner } from './tasks';
 import { METRIC_KEYS, type Platform, type StepMetrics, type StepResult, type User, type UserResult } from './types';
@@ -18,7 +18,7 @@ export async function readResultsFile(
   await readLines(
     absPath,
     (raw) => {
-      const parsed = parseLine(raw.bytes);
+      const parsed = parseRawLine(raw);
       if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
       const value = parsed.value;
       if (!isRecord(value)) return sink.error(raw.line, '', `expected a JSON object, got ${describe(value)}`);

@@ -1,5 +1,5 @@
 // Scoring exactly as the StreamProfileBench reference runner (spec section 5). Python semantics where JS differs.
-import { METRIC_KEYS, type MetricKey, type PoolSplit, type StepMetrics } from './types';
+import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type PoolSplit, type StepMetrics } from './types';
 
 /** Python's round(): half to even. 0.25 * n is exact in binary floating point, so ties are real ties. */
 export function roundHalfEven(x: number): number {
@@ -22,69 +22,108 @@ export function pickSet(prediction: readonly unknown[]): Set<string> {
   return picks;
 }
 
-function hits(picks: Set<string>, tags: readonly string[]): number {
-  let n = 0;
-  for (const t of new Set(tags)) if (picks.has(t)) n++;
-  return n;
+/**
+ * Per split, built once and shared by every run scored on it: each tag's classes as a bit mask (bit i =
+ * POOL_CLASSES[i]) and the distinct size of each class. Sets, as the reference: duplicates in meta lists collapse.
+ */
+export interface SplitIndex {
+  classes: Map<string, number>;
+  sizes: number[];
+  /** K = |T_new ∪ T_keep| (distinct) */
+  K: number;
 }
+const POSITIVE = 0b000011; // tKeep, tNew
+const NEGATIVE = 0b111100; // dDecay, dPeer, dViral, dRandom
+const CLASS_BIT = Object.fromEntries(POOL_CLASSES.map((c, i) => [c, i])) as Record<PoolClass, number>;
+const indexes = new WeakMap<PoolSplit, SplitIndex>();
 
-function rate(picks: Set<string>, tags: readonly string[]): number {
-  const size = new Set(tags).size;
-  return size === 0 ? NaN : hits(picks, tags) / size;
-}
-
-/** The seven metrics of one step, or null when T_new and T_keep are both empty (the step is not scored). */
-export function scoreStep(split: PoolSplit, prediction: readonly unknown[]): StepMetrics | null {
-  const positives = [...split.tNew, ...split.tKeep];
-  if (positives.length === 0) return null;
-  const picks = pickSet(prediction);
-  return {
-    Recall: rate(picks, positives),
-    Recall_Novelty: rate(picks, split.tNew),
-    Recall_Stability: rate(picks, split.tKeep),
-    Error_Decay: rate(picks, split.dDecay),
-    Error_Peer: rate(picks, split.dPeer),
-    Error_Viral: rate(picks, split.dViral),
-    Error_Random: rate(picks, split.dRandom),
-  };
+/** The split's index, built once per split object and cached. */
+export function splitIndex(split: PoolSplit): SplitIndex {
+  let ix = indexes.get(split);
+  if (ix) return ix;
+  const classes = new Map<string, number>();
+  const sizes = POOL_CLASSES.map((cls, i) => {
+    const tags = new Set(split[cls]);
+    for (const t of tags) classes.set(t, (classes.get(t) ?? 0) | (1 << i));
+    return tags.size;
+  });
+  let K = 0;
+  for (const mask of classes.values()) if (mask & POSITIVE) K++;
+  ix = { classes, sizes, K };
+  indexes.set(split, ix);
+  return ix;
 }
 
 /** Per-step diagnostics of the paper's appendix B.1. */
 export interface StepDiagnostics {
   /** K = |C+| */
   K: number;
-  /** δ = picks that fall in C- */
+  /** δ = picks that fall in C- (and not in C+) */
   delta: number;
   /** B = 1 - δ/K */
   budget: number;
   /** α = |T_keep| / K */
   alpha: number;
-  /** ρ = Recall_Novelty / Recall_Stability (NaN or ±Infinity where Python would not divide: see ratio()) */
+  /** ρ = Recall_Novelty / Recall_Stability; NaN where either is undefined or R_stab = 0 */
   ratio: number;
 }
 
-/** Python float division semantics are not needed here: the ratio is a diagnostic, so x/0 is reported as NaN. */
+/** The ratio is a diagnostic, so x/0 is reported as NaN rather than Infinity. */
 export function ratio(novelty: number, stability: number): number {
   if (Number.isNaN(novelty) || Number.isNaN(stability) || stability === 0) return NaN;
   return novelty / stability;
 }
 
-export function stepDiagnostics(split: PoolSplit, prediction: readonly unknown[]): StepDiagnostics | null {
-  const metrics = scoreStep(split, prediction);
-  if (!metrics) return null;
-  const positives = new Set([...split.tNew, ...split.tKeep]);
-  const negatives = new Set([...split.dDecay, ...split.dPeer, ...split.dViral, ...split.dRandom]);
-  const picks = pickSet(prediction);
+/**
+ * The seven metrics and the diagnostics of one step in one pass over the distinct picks; null when T_new and
+ * T_keep are both empty (the step is not scored). Non-string and out-of-pool picks never match.
+ */
+export function scoreAndDiagnose(
+  split: PoolSplit,
+  prediction: readonly unknown[],
+): { metrics: StepMetrics; diag: StepDiagnostics } | null {
+  const ix = splitIndex(split);
+  if (ix.K === 0) return null;
+  const hit = [0, 0, 0, 0, 0, 0];
+  let positives = 0;
   let delta = 0;
-  for (const p of picks) if (negatives.has(p) && !positives.has(p)) delta++;
-  const K = positives.size;
-  return {
-    K,
+  for (const pick of pickSet(prediction)) {
+    const mask = ix.classes.get(pick);
+    if (!mask) continue;
+    for (let i = 0; i < 6; i++) if (mask & (1 << i)) hit[i]++;
+    if (mask & POSITIVE) positives++;
+    else if (mask & NEGATIVE) delta++;
+  }
+  const rate = (cls: PoolClass) => {
+    const i = CLASS_BIT[cls];
+    return ix.sizes[i] === 0 ? NaN : hit[i] / ix.sizes[i];
+  };
+  const metrics: StepMetrics = {
+    Recall: positives / ix.K,
+    Recall_Novelty: rate('tNew'),
+    Recall_Stability: rate('tKeep'),
+    Error_Decay: rate('dDecay'),
+    Error_Peer: rate('dPeer'),
+    Error_Viral: rate('dViral'),
+    Error_Random: rate('dRandom'),
+  };
+  const diag: StepDiagnostics = {
+    K: ix.K,
     delta,
-    budget: 1 - delta / K,
-    alpha: new Set(split.tKeep).size / K,
+    budget: 1 - delta / ix.K,
+    alpha: ix.sizes[CLASS_BIT.tKeep] / ix.K,
     ratio: ratio(metrics.Recall_Novelty, metrics.Recall_Stability),
   };
+  return { metrics, diag };
+}
+
+/** The seven metrics of one step, or null when T_new and T_keep are both empty (the step is not scored). */
+export function scoreStep(split: PoolSplit, prediction: readonly unknown[]): StepMetrics | null {
+  return scoreAndDiagnose(split, prediction)?.metrics ?? null;
+}
+
+export function stepDiagnostics(split: PoolSplit, prediction: readonly unknown[]): StepDiagnostics | null {
+  return scoreAndDiagnose(split, prediction)?.diag ?? null;
 }
 
 /** Mean skipping NaN, summing in order as Python's sum(); NaN when nothing is left. */

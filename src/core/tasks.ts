@@ -1,6 +1,7 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
-import { parseLine, readLines } from './jsonl';
+import { parseRawLine, readLines } from './jsonl';
+import { splitIndex } from './score';
 import { META_KEYS, POOL_CLASSES, type LineRef, type Platform, type PoolSplit, type Step, type User } from './types';
 
 /** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
@@ -27,9 +28,9 @@ export async function readTasksFile(
   await readLines(
     absPath,
     (raw) => {
-      const parsed = parseLine(raw.bytes);
+      const parsed = parseRawLine(raw);
       if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
-      const ref: LineRef = { file: absPath, offset: raw.offset, length: raw.bytes.length, line: raw.line };
+      const ref: LineRef = { file: absPath, offset: raw.offset, length: raw.length, line: raw.line };
       const user = readUser(parsed.value, ref, relPath, platform, sink, intern);
       if (!user) return;
       const seen = firstLine.get(user.userId);
@@ -158,35 +159,28 @@ function strings(list: unknown[], at: string, line: number, sink: DiagnosticSink
 }
 
 function checkSplit(split: PoolSplit, pool: string[], at: string, line: number, sink: DiagnosticSink): void {
-  // Runs for every step of every load: plain loops over one Map, no intermediate arrays on the clean path.
-  const owner = new Map<string, string>();
-  let positives = 0;
-  for (const cls of POOL_CLASSES) {
-    const key = META_KEYS[cls];
-    for (const tag of split[cls]) {
-      const prev = owner.get(tag);
-      if (prev === undefined) {
-        owner.set(tag, key);
-        if (cls === 'tKeep' || cls === 'tNew') positives++;
-      } else if (prev !== key) {
-        sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${prev} and ${key}`);
-      }
-    }
+  // Runs for every step of every load, so it reads the scorer's index of the split (built here once, then reused
+  // by every run scored on this step) instead of building sets of its own.
+  const { classes, K } = splitIndex(split);
+  for (const [tag, mask] of classes) {
+    if ((mask & (mask - 1)) === 0) continue;
+    const owners = POOL_CLASSES.filter((_, i) => mask & (1 << i)).map((cls) => META_KEYS[cls]);
+    sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${owners.join(' and ')}`);
   }
   const poolSet = new Set(pool);
-  let inPool = 0;
-  for (const tag of poolSet) if (owner.has(tag)) inPool++;
-  if (inPool !== poolSet.size || inPool !== owner.size) {
-    const missing = [...poolSet].filter((t) => !owner.has(t));
-    const extra = [...owner.keys()].filter((t) => !poolSet.has(t));
+  let inMeta = 0;
+  for (const tag of poolSet) if (classes.has(tag)) inMeta++;
+  if (inMeta !== poolSet.size || inMeta !== classes.size) {
+    const missing = [...poolSet].filter((t) => !classes.has(t));
+    const extra = [...classes.keys()].filter((t) => !poolSet.has(t));
     const parts = [];
     if (missing.length) parts.push(`pool tags in no meta list: ${quoteList(missing)}`);
     if (extra.length) parts.push(`meta tags not in the pool: ${quoteList(extra)}`);
     sink.warn(line, `${at}.meta`, `the meta lists' union is not the pool (${parts.join('; ')})`);
   }
   if (pool.length !== poolSet.size) sink.warn(line, `${at}.candidate_pool`, 'the pool has duplicate tags');
-  if (poolSet.size > 0 && positives * 4 !== poolSet.size) {
-    sink.warn(line, `${at}.meta`, `positives are ${positives} of ${poolSet.size} pool tags, not 25 %`);
+  if (poolSet.size > 0 && K * 4 !== poolSet.size) {
+    sink.warn(line, `${at}.meta`, `positives are ${K} of ${poolSet.size} pool tags, not 25 %`);
   }
 }
 

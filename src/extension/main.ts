@@ -1,8 +1,12 @@
 // Entry point: creates the store and wires the features; each feature lives in its own folder.
 import * as vscode from 'vscode';
+import { activateAudit } from './audit';
 import { activateCommands } from './commands';
+import { activateCompare } from './compare';
+import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
+import { activateLabels } from './labels';
 import { activateProblems } from './problems';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
@@ -14,10 +18,14 @@ import { activateWorkspace } from './workspace';
 export function activate(context: vscode.ExtensionContext): void {
   const store = new BenchmarkStore(context.workspaceState);
   context.subscriptions.push(store);
-  activateTree(context, store);
+  const tree = activateTree(context, store);
   activateProblems(context, store);
   activateCommands(context, store);
   const stepView = activateStepView(context, store);
+  activateLabels(context, store, stepView, tree);
+  activateDashboard(context, store);
+  activateCompare(context, store);
+  activateAudit(context, store);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templates = activateTemplates(context, store, { docs, stepView });

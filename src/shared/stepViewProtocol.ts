@@ -4,6 +4,8 @@
 // After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
 // Each `show` is followed by a `rerun` message with the step's re-run state (attempts, the comparison shown,
 // a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
+import type { LabelTarget } from '../core/labels/model';
+import type { LabelViewState } from '../core/labels/view';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
 import type { StepLocation, StepModel } from '../core/stepModel';
@@ -44,6 +46,11 @@ export interface EmptyMessage {
   type: 'empty';
   message: string;
 }
+/** The labels bar of the step `state.ref` (sent after each `show`, and after every label change). */
+export interface LabelsMessage {
+  type: 'labels';
+  state: LabelViewState;
+}
 /** The re-run part of the step view for one step. */
 export interface RerunState {
   ref: StepLocation;
@@ -64,7 +71,7 @@ export interface RerunStateMessage {
   type: 'rerun';
   state: RerunState;
 }
-export type ExtensionToWebview = ShowMessage | EmptyMessage | RerunStateMessage;
+export type ExtensionToWebview = ShowMessage | EmptyMessage | LabelsMessage | RerunStateMessage;
 
 // ---- webview -> extension
 export interface ReadyMessage {
@@ -78,6 +85,11 @@ export interface NavigateMessage {
 export interface OpenSourceMessage {
   type: 'openSource';
   which: 'tasks' | 'result';
+}
+/** A labelling action (see LabelUiAction). */
+export interface LabelMessage {
+  type: 'label';
+  action: LabelUiAction;
 }
 /** Commands the step view's buttons run for the step shown. */
 export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt'] as const;
@@ -98,7 +110,7 @@ export interface OpenAttemptMessage {
   which: 'request' | 'raw';
 }
 export type RerunRequest = CommandMessage | SelectAttemptMessage | OpenAttemptMessage;
-export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage | RerunRequest;
+export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage | LabelMessage | RerunRequest;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -118,6 +130,8 @@ export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
       return isNavDirection(v.direction);
     case 'openSource':
       return v.which === 'tasks' || v.which === 'result';
+    case 'label':
+      return isLabelUiAction(v.action);
     case 'command':
       return typeof v.command === 'string' && (STEP_COMMANDS as readonly string[]).includes(v.command);
     case 'selectAttempt':
@@ -181,9 +195,84 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
       return isStepModel(v.model) && isNavState(v.nav);
     case 'empty':
       return typeof v.message === 'string';
+    case 'labels':
+      return isLabelViewState(v.state);
     case 'rerun':
       return isRerunState(v.state);
     default:
       return false;
   }
+}
+
+// ---- labels ------------------------------------------------------------------------------------------------
+
+/**
+ * Labelling actions of the step view. Each names the step it was made on (`ref`), so a key pressed just before the
+ * next step arrives still labels the step the user saw.
+ */
+export type LabelUiAction =
+  | { kind: 'toggle'; ref: StepLocation; labelId: string; target: LabelTarget }
+  | { kind: 'acceptSuggestions'; ref: StepLocation }
+  | { kind: 'setNote'; ref: StepLocation; labelId: string; target: LabelTarget; note: string }
+  | { kind: 'undo' }
+  | { kind: 'move'; ref: StepLocation; delta: 1 | -1 }
+  | { kind: 'nextUnlabelled'; ref: StepLocation };
+
+/** Keys of the labels bar (no modifier). j/k and the arrows move through the (filtered) steps, across users. */
+export const LABEL_KEYS = {
+  next: ['j', 'ArrowDown'],
+  previous: ['k', 'ArrowUp'],
+  acceptSuggestions: 'a',
+  note: 'n',
+  undo: 'u',
+  nextUnlabelled: '.',
+  clearSelection: 'Escape',
+} as const;
+
+/** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
+export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', ...Object.keys(WEBVIEW_KEYS)];
+
+function isStepLocation(v: unknown): v is StepLocation {
+  return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
+}
+
+function isLabelTarget(v: unknown): v is LabelTarget {
+  if (!isRecord(v)) return false;
+  switch (v.kind) {
+    case 'step':
+      return true;
+    case 'tag':
+      return typeof v.tag === 'string';
+    case 'span':
+      return typeof v.field === 'string' && Number.isSafeInteger(v.start) && Number.isSafeInteger(v.end);
+    default:
+      return false;
+  }
+}
+
+export function isLabelUiAction(v: unknown): v is LabelUiAction {
+  if (!isRecord(v)) return false;
+  switch (v.kind) {
+    case 'toggle':
+      return isStepLocation(v.ref) && typeof v.labelId === 'string' && isLabelTarget(v.target);
+    case 'acceptSuggestions':
+    case 'nextUnlabelled':
+      return isStepLocation(v.ref);
+    case 'setNote':
+      return isStepLocation(v.ref) && typeof v.labelId === 'string' && isLabelTarget(v.target) && typeof v.note === 'string';
+    case 'undo':
+      return true;
+    case 'move':
+      return isStepLocation(v.ref) && (v.delta === 1 || v.delta === -1);
+    default:
+      return false;
+  }
+}
+
+function isLabelViewState(v: unknown): v is LabelViewState {
+  return (
+    isRecord(v) && isStepLocation(v.ref) && typeof v.run === 'string' && typeof v.author === 'string' &&
+    Array.isArray(v.labels) && Array.isArray(v.applied) && Array.isArray(v.suggestions) && Array.isArray(v.others) &&
+    typeof v.canUndo === 'boolean'
+  );
 }

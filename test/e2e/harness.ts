@@ -25,6 +25,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 
+/** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
+export const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
+
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = join(repoRoot, 'test-results/e2e');
 export const defaultVsix = process.env.PERSONA_LAB_VSIX || join(repoRoot, 'persona-lab.vsix');

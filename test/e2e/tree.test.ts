@@ -3,98 +3,25 @@
 // Step by User ID… selects a node, the Problems panel agrees with `validate`, tooltips show dataset text as text,
 // and the tree is photographed in light and dark themes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseLine } from '../../src/core/jsonl';
 import { PLATFORM_LABELS } from '../../src/core/tables';
 import { PLATFORMS, type Platform } from '../../src/core/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-
-// ---- expected values, computed from the files and the CLI, independently of the extension -------------------
-
-const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`);
-const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k === 1 ? one : one + 's'}`;
-
-interface CliScore {
-  runs: { name: string; platforms: Record<string, { Recall: number | null; F1NS: number | null }>; avg: { Recall: number | null } }[];
-}
-interface TaskStep {
-  step_id: number;
-  date_input: string;
-  date_target: string;
-  meta: Record<string, string[]>;
-}
-interface TaskUser {
-  user_id: string;
-  bio?: string;
-  prediction_tasks: TaskStep[];
-}
-
-function readJsonl<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => {
-      const parsed = parseLine(Buffer.from(l));
-      if (!parsed.ok) throw new Error(`${file}: ${parsed.message}`);
-      return parsed.value as T;
-    });
-}
-
-const tasksFile = (root: string, p: Platform) => join(root, 'data', `${p}_inference_tasks.jsonl`);
-const resultsFile = (root: string, run: string, p: Platform) => join(root, 'results', run, `inference_results_${p}.jsonl`);
-
-/** Predictions of a run, userId -> stepId -> prediction. */
-function predictions(root: string, run: string, p: Platform): Map<string, Map<number, unknown[]>> {
-  const out = new Map<string, Map<number, unknown[]>>();
-  let rows: { user_id: string; steps: { step_id: number; prediction: unknown[] }[] }[] = [];
-  try {
-    rows = readJsonl(resultsFile(root, run, p));
-  } catch {
-    return out;
-  }
-  for (const r of rows) out.set(r.user_id, new Map(r.steps.map((s) => [s.step_id, s.prediction])));
-  return out;
-}
-
-/** Spec section 5, written out again: Recall, R_nov, R_stab of one step, or null when it is not scored. */
-function stepScore(meta: Record<string, string[]>, prediction: unknown[]): { r: number; nov: number; stab: number } | null {
-  const picks = new Set(prediction.filter((x) => typeof x === 'string'));
-  const keep = new Set(meta.T_keep), fresh = new Set(meta.T_new);
-  const g = new Set([...keep, ...fresh]);
-  if (g.size === 0) return null;
-  const rate = (s: Set<string>) => (s.size ? [...s].filter((t) => picks.has(t)).length / s.size : NaN);
-  return { r: rate(g), nov: rate(fresh), stab: rate(keep) };
-}
-
-const mean = (xs: number[]) => {
-  const ok = xs.filter((x) => !Number.isNaN(x));
-  return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
-};
-
-function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | undefined): string {
-  const steps = n(user.prediction_tasks.length, 'step');
-  const scored = user.prediction_tasks.flatMap((s) => {
-    const p = preds?.get(s.step_id);
-    const sc = p ? stepScore(s.meta, p) : null;
-    return sc ? [sc] : [];
-  });
-  if (!scored.length) return `${steps} · not scored`;
-  const a = mean(scored.map((s) => s.nov)), b = mean(scored.map((s) => s.stab));
-  const f1 = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
-  return `${steps} · R ${pct(mean(scored.map((s) => s.r)))} · F1^NS ${pct(f1)}`;
-}
-
-function expectedStep(step: TaskStep, prediction: unknown[] | undefined): { description: string; icon: string } {
-  const dates = step.date_target && step.date_target !== step.date_input ? `${step.date_input} → ${step.date_target}` : step.date_input;
-  if (!prediction) return { description: `${dates} · no result`, icon: 'circle-outline' };
-  const sc = stepScore(step.meta, prediction);
-  if (!sc) return { description: `${dates} · not scored`, icon: 'circle-outline' };
-  const icon = sc.r >= 1 ? 'pass-filled' : sc.r > 0 ? 'pie-chart' : 'error';
-  return { description: `${dates} · R ${pct(sc.r)}`, icon };
-}
+import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import {
+  expectedStep,
+  expectedUser,
+  n,
+  pct,
+  predictions,
+  readJsonl,
+  resultsFile,
+  tasksFile,
+  type CliScore,
+  type TaskUser,
+} from './treeExpected';
 
 // ---- the tree as the workbench renders it --------------------------------------------------------------------
 
@@ -116,9 +43,9 @@ describe('Benchmarks tree in the real workbench', () => {
   let platforms: Platform[];
   const cliRun = (name: string) => cli.runs.find((r) => r.name === name)!;
 
-  /** Every rendered row of the Benchmarks tree, in display order. */
+  /** Every rendered row of the Benchmarks tree (not the other views of the container), in display order. */
   const rows = (): Promise<Row[]> =>
-    wb.page.locator('.part.sidebar .customview-tree .monaco-list-row').evaluateAll((els) =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
       els
         .map((e) => ({
           index: Number(e.getAttribute('data-index')),
@@ -146,7 +73,7 @@ describe('Benchmarks tree in the real workbench', () => {
   }
 
   const rowLocator = (label: string, level: number) =>
-    wb.page.locator(`.part.sidebar .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
       has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
     });
 
@@ -172,10 +99,14 @@ describe('Benchmarks tree in the real workbench', () => {
   /** Runs a palette command that opens a quick input of its own (the harness's runCommand waits for it to close). */
   async function runCommandWithInput(title: string): Promise<void> {
     const input = wb.page.locator('.quick-input-widget input.input');
-    await wb.page.keyboard.press('Escape');
-    await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
-    await wb.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // Start from the side bar: keys pressed while a webview has the focus go to the webview.
+    await wb.page.locator('.part.sidebar .composite.title').click();
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { timeout: 30_000, message: 'the command palette to open' });
     await input.fill(`>${title}`);
     const row = quickPickRow(title);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -303,6 +234,8 @@ describe('Benchmarks tree in the real workbench', () => {
     await rowLocator(`step ${first}`, 4).first().click();
     const tab = wb.page.locator('.tabs-container .tab').filter({ hasText: `${user.user_id} · step ${first}` });
     await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Wait until the webview shows that step: it takes the focus when it is ready, which would close a quick input.
+    await wb.findWebviewFrame(`#step-root[data-step="${p}/${user.user_id}/${first}"]`, { timeout: 30_000 });
   });
 
   it('Choose Run… switches every number to that run and keeps the expanded nodes', async () => {
@@ -397,5 +330,72 @@ describe('Benchmarks tree in the real workbench', () => {
     expect(await hover.locator('strong, b').filter({ hasText: 'not bold' }).count()).toBe(0);
     expect(await wb.page.evaluate(() => (globalThis as Record<string, unknown>).__plTreeXss)).toBeUndefined();
     await wb.page.mouse.move(5, 5);
+  });
+});
+
+describe('Benchmarks view on a workspace without a benchmark', () => {
+  let wb: Workbench;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tree-empty-'));
+    cpSync(join(repoRoot, 'sample'), join(tmp, 'bench'), { recursive: true });
+    mkdirSync(join(tmp, 'empty'));
+    wb = await startWorkbench({ folder: join(tmp, 'empty') });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`tree-empty-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const benchRow = () => wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).first();
+
+  it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
+    await wb.openView('Persona Lab');
+    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await welcome.innerText()).toContain('No benchmark is open.');
+    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    // code-server's own (simple) file dialog: a quick input holding a path.
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    // The dialog fills in its start folder asynchronously: type the path once that is done, and until it sticks.
+    const target = join(tmp, 'bench');
+    await waitFor(async () => (await input.inputValue()).startsWith('/'), { timeout: 30_000, message: 'the dialog to show its start folder' });
+    await waitFor(async () => {
+      if ((await input.inputValue()) === target) return true;
+      await input.fill(target);
+      return false;
+    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
+    await input.press('Enter');
+    await expect.poll(() => benchRow().locator('.label-name').textContent().catch(() => ''), { timeout: 30_000 }).toBe('bench');
+  });
+
+  it('reopens that benchmark with the chosen run after a window reload', async () => {
+    const cli = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', join(tmp, 'bench'), '--json'], { encoding: 'utf8' })) as CliScore;
+    const last = cli.runs[cli.runs.length - 1];
+    const item = benchRow();
+    await item.click({ button: 'right' });
+    // The benchmark node's context menu; hovering an entry focuses it, Enter runs it.
+    const entry = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Choose Run…' }).first();
+    await entry.hover();
+    await wb.page.keyboard.press('Enter');
+    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: last.name }).first();
+    await row.click();
+    const want = `${last.name} · Avg. R ${pct(last.avg.Recall)}`;
+    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 30_000 }).toBe(want);
+    // Developer: Reload Window shuts the workbench down in order, so the workspace state is saved first.
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.openView('Persona Lab');
+    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 60_000 }).toBe(want);
+    expect(await benchRow().locator('.label-name').textContent()).toBe('bench');
   });
 });

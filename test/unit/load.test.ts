@@ -132,3 +132,29 @@ describe('Python float tokens', () => {
     expect(replacePythonTokens('{"a": "NaN"}')).toBeNull();
   });
 });
+
+describe('readLines across chunk boundaries', () => {
+  it('keeps multi-byte text, offsets and invalid lines right in a file of several 512 KiB chunks', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pl-big-'));
+    mkdirSync(join(root, 'data'));
+    const parts: Buffer[] = [];
+    const expected = new Map<string, string>();
+    for (let i = 0; i < 700; i++) {
+      const id = `we_${String(i).padStart(10, '0')}`;
+      // ~4.5 KB of three-byte characters per line, so lines straddle the chunk boundaries at odd positions.
+      const posts = `[1] Content: ${'微博内容'.repeat(300 + (i % 7))}${i}\nTags: #k#`;
+      expected.set(id, posts);
+      parts.push(Buffer.from(user(id, [step(1, { posts_text: posts })]) + (i % 3 === 0 ? '\r\n' : '\n')));
+      if (i === 350) parts.push(Buffer.from([0x7b, 0xc3, 0x28, 0x7d, 0x0a])); // invalid UTF-8 mid-file
+    }
+    writeFileSync(join(root, 'data', 'weibo_inference_tasks.jsonl'), Buffer.concat(parts));
+    const bench = await loadBenchmark(root);
+    expect(bench.diagnostics.map((d) => [d.line, d.message])).toEqual([[352, 'invalid UTF-8']]);
+    const users = bench.users.get('weibo')!;
+    expect(users.size).toBe(700);
+    for (const [id, posts] of expected) {
+      const u = users.get(id)!;
+      expect(readPostsText(u, u.steps[0])).toBe(posts);
+    }
+  });
+});

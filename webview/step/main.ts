@@ -9,6 +9,7 @@ import {
 } from '../../src/shared/stepViewProtocol';
 import type { StepModel } from '../../src/core/stepModel';
 import { el } from './dom';
+import { LabelsUi } from './labels';
 import { renderStep, section, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
 import rerunCss from './rerun.css';
@@ -40,6 +41,7 @@ function loadState(): SavedState {
   return { open: {} };
 }
 const state = loadState();
+const labels = new LabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 
 let shown: { model: StepModel; nav: NavState } | undefined;
 let shownKey = '';
@@ -88,6 +90,7 @@ function show(model: StepModel, nav: NavState): void {
   root.replaceChildren(...renderStep(model, nav, handlers));
   root.dataset.step = key;
   trackHeader();
+  labels.attach();
   document.title = `${model.header.userId} · step ${model.header.stepId}`;
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
@@ -121,6 +124,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'empty':
       showEmpty(msg.message);
+      break;
+    case 'labels':
+      labels.update(msg.state);
       break;
     case 'rerun':
       rerun = msg.state;

@@ -1,6 +1,7 @@
 // Schema versions of the label database, kept in PRAGMA user_version. Each entry migrates from version i to i + 1;
 // a migration only ever adds (columns, indexes), so every row of an earlier version survives.
 import type Database from 'better-sqlite3';
+import { migrateSchema } from '../sqlite';
 
 export const MIGRATIONS: readonly string[] = [
   // v1: the label table and its natural key.
@@ -32,29 +33,9 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export class NewerSchemaError extends Error {}
+export { SchemaError as NewerSchemaError, userVersion } from '../sqlite';
 
-export function userVersion(db: Database.Database): number {
-  const v: unknown = db.pragma('user_version', { simple: true });
-  return typeof v === 'number' ? v : 0;
-}
-
-/**
- * Brings the database to `target` in one IMMEDIATE transaction (re-reading the version inside it, so two windows
- * opening the same file at once migrate it once). Returns the version found and the version left.
- */
+/** Brings the label database to `target` (see migrateSchema). Returns the version found and the version left. */
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): { from: number; to: number } {
-  const run = db.transaction(() => {
-    const from = userVersion(db);
-    if (from > SCHEMA_VERSION) {
-      throw new NewerSchemaError(
-        `the label database has schema version ${from}, newer than this Persona Lab knows (${SCHEMA_VERSION}); update Persona Lab`,
-      );
-    }
-    for (let v = from; v < target; v++) db.exec(MIGRATIONS[v]);
-    const to = Math.max(from, target);
-    if (to !== from) db.pragma(`user_version = ${to}`);
-    return { from, to };
-  });
-  return run.immediate();
+  return migrateSchema(db, MIGRATIONS, 'label database', target);
 }

@@ -3,7 +3,10 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { retryWhileBusy } from '../sqlite';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
+
+export { busyStats } from '../sqlite';
 import {
   NO_OP,
   keyOf,
@@ -71,36 +74,9 @@ interface DbRow {
   content_hash: string;
 }
 
-function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
-
-/** How often this process had to wait out a lock (diagnostics and tests). */
-export const busyStats = { retries: 0 };
-
-/** Runs `fn` again (with growing, jittered pauses) while SQLite reports the database busy or locked. */
+/** Runs `fn` again while SQLite reports the database busy or locked; a lock held past `maxRetryMs` is an error. */
 export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
-  const deadline = Date.now() + maxRetryMs;
-  let pause = 2;
-  for (;;) {
-    try {
-      return fn();
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-      if (Date.now() >= deadline) {
-        throw new LabelStoreError(`the label database stayed locked by another process for ${Math.round(maxRetryMs / 1000)} s; try again`);
-      }
-      busyStats.retries++;
-      sleepSync(pause + Math.random() * pause);
-      pause = Math.min(pause * 2, 100);
-    }
-  }
+  return retryWhileBusy(fn, maxRetryMs, (s) => new LabelStoreError(`the label database stayed locked by another process for ${s} s; try again`));
 }
 
 function targetColumns(t: LabelTarget): [string, string, string, number, number] {
@@ -206,6 +182,12 @@ export class LabelStore {
   }
 
   static readonly schemaVersion = SCHEMA_VERSION;
+
+  /** Changes when another connection (window, CLI) commits; this connection's own commits leave it as it is. */
+  dataVersion(): number {
+    const v: unknown = this.read(() => this.db.pragma('data_version', { simple: true }));
+    return typeof v === 'number' ? v : 0;
+  }
 
   integrityCheck(): string {
     const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];

@@ -1,6 +1,7 @@
 // Run history in SQLite (better-sqlite3, WAL, user_version migrations): every step run with its prompt, raw
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
+import { migrateSchema, userVersion } from '../sqlite';
 import Database from 'better-sqlite3';
 import { pyJsonDumps, pyJsonLoads } from '../pyjson';
 import type { StepMetrics } from '../types';
@@ -90,19 +91,6 @@ export interface HistoryRow {
   meta: Record<string, unknown> | null;
 }
 
-function migrate(db: DB): void {
-  const current = Number(db.pragma('user_version', { simple: true })) || 0;
-  if (current > MIGRATIONS.length) {
-    throw new Error(`history database has schema version ${current}, newer than this build knows (${MIGRATIONS.length})`);
-  }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-}
-
 function loads(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
   const r = pyJsonLoads(text);
@@ -133,7 +121,7 @@ export class RunHistory {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
-      migrate(db);
+      migrateSchema(db, MIGRATIONS, 'run history database');
       return new RunHistory(db);
     } catch (e) {
       db.close();
@@ -142,7 +130,7 @@ export class RunHistory {
   }
 
   get schemaVersion(): number {
-    return Number(this.db.pragma('user_version', { simple: true })) || 0;
+    return userVersion(this.db);
   }
 
   record(ctx: HistoryContext, r: StepRunRecord): number {

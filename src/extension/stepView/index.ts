@@ -39,7 +39,7 @@ function preserveFocusOf(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as Record<string, unknown>).preserveFocus === true;
 }
 
-/** Returns the panel, which the re-run and template features extend (main.ts wires them). */
+/** Returns the panel, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
 export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepPanel {
   const panel = new StepPanel(context.extensionUri, store);
   context.subscriptions.push(panel);

@@ -7,6 +7,7 @@ import {
   STEP_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
+  type LabelUiAction,
   type NavDirection,
   type NavState,
   type RerunRequest,
@@ -31,13 +32,18 @@ export class StepPanel implements vscode.Disposable {
   /** The webview said `ready` since it was (re)loaded: messages posted before that would be lost. */
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
+  // Hooks for other features (labels): a step was (re)sent to the webview, and label actions from it.
+  private readonly stepShown = new vscode.EventEmitter<StepRef>();
+  readonly onDidShowStep = this.stepShown.event;
+  private readonly labelAction = new vscode.EventEmitter<LabelUiAction>();
+  readonly onDidReceiveLabelAction = this.labelAction.event;
   private addon: StepViewAddon | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly store: BenchmarkStore,
   ) {
-    this.disposables.push(store.onDidChange(() => this.refresh()));
+    this.disposables.push(store.onDidChange(() => this.refresh()), this.stepShown, this.labelAction);
   }
 
   get currentRef(): StepRef | undefined {
@@ -126,6 +132,9 @@ export class StepPanel implements vscode.Disposable {
       case 'openSource':
         void this.openSource(raw.which);
         break;
+      case 'label':
+        this.labelAction.fire(raw.action);
+        break;
       case 'command':
       case 'selectAttempt':
       case 'openAttempt':
@@ -134,7 +143,8 @@ export class StepPanel implements vscode.Disposable {
     }
   }
 
-  private post(message: ExtensionToWebview): void {
+  /** Posts to the webview once it is ready (dropped before: the next `ready` re-sends the step). */
+  post(message: ExtensionToWebview): void {
     if (this.panel && this.ready) void this.panel.webview.postMessage(message);
   }
 
@@ -163,6 +173,7 @@ export class StepPanel implements vscode.Disposable {
     panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
     this.post({ type: 'show', model, nav });
     this.postRerun();
+    if (this.ready) this.stepShown.fire({ ...ref });
     if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
   }
 

@@ -7,7 +7,13 @@ import { BenchmarkTreeProvider } from './provider';
 
 export const VIEW_ID = 'personaLab.benchmarks';
 
-export function activateTree(context: vscode.ExtensionContext, store: BenchmarkStore): void {
+export interface TreeApi {
+  view: vscode.TreeView<TreeNode>;
+  provider: BenchmarkTreeProvider;
+}
+
+/** Returns the view and its provider, for features that add to the tree (labels: badges, filter, message). */
+export function activateTree(context: vscode.ExtensionContext, store: BenchmarkStore): TreeApi {
   const provider = new BenchmarkTreeProvider(store);
   const view = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const update = () => {
@@ -23,6 +29,7 @@ export function activateTree(context: vscode.ExtensionContext, store: BenchmarkS
     vscode.commands.registerCommand('personaLab.revealUser', (arg?: string | StepRef) => revealUser(view, provider, store, arg)),
     vscode.commands.registerCommand('personaLab.copyUserId', (node?: TreeNode) => copyUserId(node ?? view.selection[0])),
   );
+  return { view, provider };
 }
 
 /** Asks for a user id (optionally followed by a step number) unless given one, then reveals and selects its node. */

@@ -1,10 +1,12 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
+import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/runScore';
 import { userF1ns } from '../../core/score';
 import type { Benchmark, Platform, Run } from '../../core/types';
 import type { StepRef } from '../store';
+import { withBadge, type TreeAugment } from './augment';
 import {
   STATUS_TEXT,
   nodeId,
@@ -23,6 +25,7 @@ export interface TreeContext {
   bench: Benchmark;
   run: Run | undefined;
   score: RunScore | undefined;
+  augment?: TreeAugment;
 }
 
 export interface TreeNode {
@@ -60,7 +63,10 @@ export class BenchmarkNode implements TreeNode {
   }
 
   getChildren(): PlatformNode[] {
-    this.children ??= platformRows(this.ctx.bench, this.ctx.score).map((row) => new PlatformNode(this, row));
+    const match = this.ctx.augment?.stepFilter();
+    this.children ??= platformRows(this.ctx.bench, this.ctx.score)
+      .filter((row) => !match || [...(this.ctx.bench.users.get(row.platform)?.values() ?? [])].some((u) => u.steps.some((s) => match(u, s))))
+      .map((row) => new PlatformNode(this, row));
     return this.children;
   }
 
@@ -96,15 +102,18 @@ export class PlatformNode implements TreeNode {
     item.id = nodeId.platform(this.row.platform);
     item.contextValue = 'platform';
     item.iconPath = new vscode.ThemeIcon('globe');
-    item.description = this.row.description;
+    item.description = withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform));
     return item;
   }
 
   getChildren(): UserNode[] {
     if (!this.children) {
-      const { bench, run } = this.parent.ctx;
+      const { bench, run, augment } = this.parent.ctx;
       const users = bench.users.get(this.row.platform) ?? new Map();
-      this.children = userRows(users, this.row.score, run !== undefined).map((row) => new UserNode(this, row));
+      const match = augment?.stepFilter();
+      this.children = userRows(users, this.row.score, run !== undefined)
+        .filter((row) => !match || row.user.steps.some((s) => match(row.user, s)))
+        .map((row) => new UserNode(this, row));
     }
     return this.children;
   }
@@ -148,13 +157,18 @@ export class UserNode implements TreeNode {
     const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = nodeId.user(user.platform, user.userId);
     item.contextValue = 'user';
+    item.resourceUri = userDecorationUri(user.platform, user.userId);
     item.iconPath = new vscode.ThemeIcon('person');
-    item.description = this.row.description;
+    item.description = withBadge(this.row.description, this.parent.parent.ctx.augment?.userBadge(user));
     return item;
   }
 
   getChildren(): StepNode[] {
-    this.children ??= stepRows(this.parent.parent.ctx.run, this.row.user).map((row) => new StepNode(this, row));
+    const { run, augment } = this.parent.parent.ctx;
+    const match = augment?.stepFilter();
+    this.children ??= stepRows(run, this.row.user)
+      .filter((row) => !match || match(this.row.user, row.step))
+      .map((row) => new StepNode(this, row));
     return this.children;
   }
 
@@ -217,9 +231,10 @@ export class StepNode implements TreeNode, StepRef {
     const item = new vscode.TreeItem(this.row.label, vscode.TreeItemCollapsibleState.None);
     item.id = nodeId.step(this.platform, this.userId, this.stepId);
     item.contextValue = 'step';
+    item.resourceUri = stepDecorationUri(this.ref);
     const [icon, color] = STATUS_ICON[this.row.status];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.description = this.row.description;
+    item.description = withBadge(this.row.description, this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step));
     item.accessibilityInformation = { label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}` };
     item.command = { command: 'personaLab.openStep', title: 'Open Step', arguments: [this.ref] };
     return item;

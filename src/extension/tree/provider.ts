@@ -1,6 +1,7 @@
 // TreeDataProvider of the Benchmarks view: returns the nodes' own TreeItems; rebuilt whenever the store changes.
 import * as vscode from 'vscode';
 import type { BenchmarkStore } from '../store';
+import type { TreeAugment } from './augment';
 import { findUser } from './model';
 import { BenchmarkNode, type TreeNode } from './nodes';
 
@@ -9,6 +10,8 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
   readonly onDidChangeTreeData = this.changed.event;
   private root: BenchmarkNode | undefined;
   private readonly subscription: vscode.Disposable;
+  private augment: TreeAugment | undefined;
+  private augmentSubscription: vscode.Disposable | undefined;
 
   constructor(private readonly store: BenchmarkStore) {
     // A full refresh with the same TreeItem ids: VS Code keeps what was expanded and selected.
@@ -18,10 +21,22 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
     });
   }
 
+  /** Adds another feature's badges and filter; the tree rebuilds whenever it changes. */
+  setAugment(augment: TreeAugment): void {
+    this.augmentSubscription?.dispose();
+    this.augment = augment;
+    this.augmentSubscription = augment.onDidChange(() => {
+      this.root = undefined;
+      this.changed.fire(undefined);
+    });
+    this.root = undefined;
+    this.changed.fire(undefined);
+  }
+
   rootNode(): BenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
-    this.root ??= new BenchmarkNode({ bench, run: this.store.run, score: this.store.score() });
+    this.root ??= new BenchmarkNode({ bench, run: this.store.run, score: this.store.score(), augment: this.augment });
     return this.root;
   }
 
@@ -55,6 +70,7 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
 
   dispose(): void {
     this.subscription.dispose();
+    this.augmentSubscription?.dispose();
     this.changed.dispose();
   }
 }

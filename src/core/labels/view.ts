@@ -1,0 +1,120 @@
+// What the step view's labels bar shows, as plain JSON-safe data, and the rules both sides share about targets.
+// Imported by the webview bundle: keep it free of Node imports (types only from the rest of core/labels).
+import type { StepLocation } from '../stepModel';
+import type { LabelTarget } from './model';
+import type { LabelScope } from './taxonomy';
+
+/** The text field a persona span is stored on: the run's `persona_summary` of this step (offsets in code points). */
+export const PERSONA_FIELD = 'persona_summary';
+
+export interface LabelChip {
+  id: string;
+  name: string;
+  description: string;
+  key: string | null;
+  scope: LabelScope;
+}
+
+export type LabelStaleness = 'fresh' | 'stale' | 'unknown';
+
+export interface AppliedLabel {
+  labelId: string;
+  name: string;
+  /** false: the id is not in the current label set (shown as itself, never hidden). */
+  known: boolean;
+  target: LabelTarget;
+  note: string;
+  staleness: LabelStaleness;
+  createdAt: string;
+  /** For a span: its text in the current persona ('' when the span no longer fits it). */
+  excerpt: string;
+}
+
+export interface SuggestedLabel {
+  labelId: string;
+  name: string;
+  key: string | null;
+  reason: string;
+  tags: string[];
+}
+
+export interface OtherLabel {
+  author: string;
+  labelId: string;
+  name: string;
+}
+
+export interface LabelFlash {
+  kind: 'info' | 'error';
+  text: string;
+}
+
+export interface LabelViewState {
+  ref: StepLocation;
+  /** The run the labels belong to ('' when no run is selected: labels about the task data). */
+  run: string;
+  author: string;
+  labels: LabelChip[];
+  /** This author's labels on the step (every target). */
+  applied: AppliedLabel[];
+  /** Suggestions from the metrics not yet applied; stored only when the user confirms them. */
+  suggestions: SuggestedLabel[];
+  /** Other annotators' labels on the step, read only. */
+  others: OtherLabel[];
+  canUndo: boolean;
+  /** Why labelling is unavailable (the label database could not be opened), or null. */
+  error: string | null;
+  /** A problem with the workspace label set (the defaults are then in use), or null. */
+  labelSetNote: string | null;
+  /** The outcome of the last action, shown once. */
+  flash: LabelFlash | null;
+}
+
+/** Whether a label of this scope may sit on this target: every label fits a whole step. */
+export function targetAllowed(scope: LabelScope, target: LabelTarget): boolean {
+  if (target.kind === 'step') return true;
+  if (target.kind === 'tag') return scope === 'tag';
+  return scope === 'persona-span';
+}
+
+/** The target a key press uses: the selection when the label's scope allows it, else the whole step. */
+export function effectiveTarget(scope: LabelScope, selected: LabelTarget | null): LabelTarget {
+  return selected && targetAllowed(scope, selected) ? selected : { kind: 'step' };
+}
+
+export function sameTarget(a: LabelTarget, b: LabelTarget): boolean {
+  if (a.kind === 'tag' && b.kind === 'tag') return a.tag === b.tag;
+  if (a.kind === 'span' && b.kind === 'span') return a.field === b.field && a.start === b.start && a.end === b.end;
+  return a.kind === b.kind;
+}
+
+/** Code points in the first `utf16` code units of `text` (spans are stored in code points, as Python counts). */
+export function codePointOffset(text: string, utf16: number): number {
+  return [...text.slice(0, utf16)].length;
+}
+
+/** The UTF-16 index of code point `cp` in `text` (clamped to the text's length). */
+export function utf16Offset(text: string, cp: number): number {
+  let i = 0;
+  let n = 0;
+  for (const ch of text) {
+    if (n >= cp) break;
+    i += ch.length;
+    n++;
+  }
+  return i;
+}
+
+/** The text of a code-point span, or '' when it does not fit the text. */
+export function spanText(text: string, start: number, end: number): string {
+  const chars = [...text];
+  if (start < 0 || end > chars.length || end <= start) return '';
+  return chars.slice(start, end).join('');
+}
+
+export function describeTarget(t: LabelTarget, excerpt = ''): string {
+  if (t.kind === 'step') return 'the whole step';
+  if (t.kind === 'tag') return `tag ${t.tag}`;
+  const text = excerpt.length > 24 ? `${excerpt.slice(0, 24)}…` : excerpt;
+  return text ? `persona span “${text}”` : `persona span ${t.start}–${t.end}`;
+}

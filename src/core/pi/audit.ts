@@ -1,0 +1,233 @@
+// The benchmark audit: every text a leak could hide in (bio, posts, tags, and per run the personas, reasoning and
+// predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseRawLine, readLines } from '../jsonl';
+import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
+import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
+import { scanText } from './scanner';
+import type { Confidence, Finding } from './types';
+
+export interface AuditFinding extends Finding {
+  /** Relative to the benchmark root. */
+  file: string;
+  /** 1-based JSONL line. */
+  line: number;
+  /** JSON path of the string inside the line, e.g. `prediction_tasks[2].posts_text`; start/end are offsets into it. */
+  field: string;
+  platform: Platform;
+  userId: string;
+  /** null for the bio. */
+  stepId: number | null;
+  /** The run (results folder) for personas and reasoning; null for the tasks data. */
+  run: string | null;
+  /** Stable identity for verdicts: location, span, category and a hash of the text. */
+  key: string;
+}
+
+/** 'tasks' for the data files, else the run name. */
+export interface CountRow {
+  source: string;
+  platform: Platform;
+  category: PiCategory;
+  placeholders: number;
+  findings: number;
+}
+
+export interface AuditResult {
+  root: string;
+  benchmark: string;
+  findings: AuditFinding[];
+  /** One row per source, platform and category that has a placeholder or a finding. */
+  counts: CountRow[];
+  scanned: { files: number; lines: number; texts: number; chars: number };
+  /** Lines that could not be read (they are skipped, not fatal). */
+  problems: string[];
+  cancelled: boolean;
+}
+
+export interface AuditOptions {
+  /** Runs to scan; all when absent, none for []. */
+  runs?: readonly string[];
+  minConfidence?: Confidence;
+  categories?: readonly PiCategory[];
+  /** Name used in finding keys and verdicts; the root folder's name by default. */
+  benchmark?: string;
+  now?: Date;
+  signal?: AbortSignal;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+}
+
+export function findingKey(f: Pick<AuditFinding, 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text'>): string {
+  return `${f.file}:${f.line}:${f.field}:${f.start}-${f.end}:${f.category}:${textHash(f.text)}`;
+}
+
+interface Where {
+  file: string;
+  line: number;
+  platform: Platform;
+  userId: string;
+  run: string | null;
+  source: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+class Collector {
+  readonly findings: AuditFinding[] = [];
+  readonly counts = new Map<string, { placeholders: CategoryCounts; findings: CategoryCounts }>();
+  texts = 0;
+  chars = 0;
+
+  constructor(private readonly opts: AuditOptions) {}
+
+  scan(where: Where, field: string, stepId: number | null, value: unknown): void {
+    if (typeof value !== 'string' || value === '') return;
+    this.texts++;
+    this.chars += value.length;
+    const bucket = this.bucket(where.source, where.platform);
+    countPlaceholders(value, bucket.placeholders);
+    for (const f of scanText(value, { minConfidence: this.opts.minConfidence, categories: this.opts.categories, now: this.opts.now })) {
+      bucket.findings[f.category]++;
+      const located = { ...f, file: where.file, line: where.line, field, platform: where.platform, userId: where.userId, stepId, run: where.run };
+      this.findings.push({ ...located, key: findingKey(located) });
+    }
+  }
+
+  private bucket(source: string, platform: Platform) {
+    const k = `${source}\u0000${platform}`;
+    let b = this.counts.get(k);
+    if (!b) this.counts.set(k, (b = { placeholders: emptyCounts(), findings: emptyCounts() }));
+    return b;
+  }
+
+  rows(): CountRow[] {
+    const out: CountRow[] = [];
+    for (const [k, b] of this.counts) {
+      const [source, platform] = k.split('\u0000') as [string, Platform];
+      for (const category of PI_CATEGORIES) {
+        if (b.placeholders[category] || b.findings[category]) {
+          out.push({ source, platform, category, placeholders: b.placeholders[category], findings: b.findings[category] });
+        }
+      }
+    }
+    const order = (r: CountRow) => [r.source === 'tasks' ? '' : r.source, PLATFORMS.indexOf(r.platform), PI_CATEGORIES.indexOf(r.category)];
+    return out.sort((a, b) => {
+      const [x, y] = [order(a), order(b)];
+      return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : (x[1] as number) - (y[1] as number) || (x[2] as number) - (y[2] as number);
+    });
+  }
+}
+
+function scanTaskRecord(c: Collector, where: Where, rec: Obj): void {
+  c.scan(where, 'bio', null, rec.bio);
+  const tasks = Array.isArray(rec.prediction_tasks) ? rec.prediction_tasks : [];
+  tasks.forEach((task: unknown, i) => {
+    if (!isObj(task)) return;
+    const stepId = Number.isInteger(task.step_id) ? (task.step_id as number) : i + 1;
+    const at = `prediction_tasks[${i}]`;
+    c.scan(where, `${at}.posts_text`, stepId, task.posts_text);
+    const pool = Array.isArray(task.candidate_pool) ? task.candidate_pool : [];
+    pool.forEach((t, j) => c.scan(where, `${at}.candidate_pool[${j}]`, stepId, t));
+    // meta splits the pool: only a tag that is not in the pool (an invariant violation) would be reported twice.
+    const inPool = new Set(pool.filter((t): t is string => typeof t === 'string'));
+    if (isObj(task.meta)) {
+      const meta = task.meta;
+      for (const cls of POOL_CLASSES) {
+        const list = meta[META_KEYS[cls]];
+        if (!Array.isArray(list)) continue;
+        list.forEach((t, j) => {
+          if (typeof t === 'string' && !inPool.has(t)) c.scan(where, `${at}.meta.${META_KEYS[cls]}[${j}]`, stepId, t);
+        });
+      }
+    }
+  });
+}
+
+function scanResultRecord(c: Collector, where: Where, rec: Obj): void {
+  const steps = Array.isArray(rec.steps) ? rec.steps : [];
+  steps.forEach((step: unknown, i) => {
+    if (!isObj(step)) return;
+    const stepId = Number.isInteger(step.step_id) ? (step.step_id as number) : i + 1;
+    c.scan(where, `steps[${i}].persona_summary`, stepId, step.persona_summary);
+    c.scan(where, `steps[${i}].reasoning`, stepId, step.reasoning);
+    if (Array.isArray(step.prediction)) step.prediction.forEach((t, j) => c.scan(where, `steps[${i}].prediction[${j}]`, stepId, t));
+  });
+}
+
+interface FileJob {
+  rel: string;
+  platform: Platform;
+  run: string | null;
+  size: number;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Scans the benchmark's files from disk. Unreadable lines and files become `problems`; it never throws on data. */
+export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}): Promise<AuditResult> {
+  const jobs: FileJob[] = [];
+  for (const [platform, rel] of bench.taskFiles) jobs.push({ rel, platform, run: null, size: sizeOf(join(bench.root, rel)) });
+  for (const [name, run] of bench.runs) {
+    if (opts.runs && !opts.runs.includes(name)) continue;
+    for (const [platform, rel] of run.files) jobs.push({ rel, platform, run: name, size: sizeOf(join(bench.root, rel)) });
+  }
+  const total = jobs.reduce((s, j) => s + j.size, 0);
+  const c = new Collector(opts);
+  const problems: string[] = [];
+  let lines = 0;
+  let done = 0;
+  let cancelled = false;
+  for (const job of jobs) {
+    if (opts.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    const base = done;
+    try {
+      await readLines(
+        join(bench.root, job.rel),
+        (raw) => {
+          if (opts.signal?.aborted) return;
+          lines++;
+          const parsed = parseRawLine(raw);
+          if (!parsed.ok || !isObj(parsed.value)) {
+            problems.push(`${job.rel}:${raw.line}: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`);
+            return;
+          }
+          const rec = parsed.value;
+          const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
+          const where: Where = { file: job.rel, line: raw.line, platform: job.platform, userId, run: job.run, source: job.run ?? 'tasks' };
+          if (job.run === null) scanTaskRecord(c, where, rec);
+          else scanResultRecord(c, where, rec);
+        },
+        (bytes) => opts.onProgress?.(base + bytes, total),
+      );
+    } catch (err) {
+      problems.push(`${job.rel}: cannot read: ${(err as Error).message}`);
+    }
+    if (opts.signal?.aborted) cancelled = true;
+    done = base + job.size;
+  }
+  return {
+    root: bench.root,
+    benchmark: opts.benchmark ?? basename(bench.root),
+    findings: c.findings,
+    counts: c.rows(),
+    scanned: { files: jobs.length, lines, texts: c.texts, chars: c.chars },
+    problems,
+    cancelled,
+  };
+}

@@ -1,0 +1,117 @@
+// The PI Audit view's commands: open a finding in its file (the span selected) or in the step view, record verdicts
+// on the selected findings, and export the report.
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AuditFinding } from '../../core/pi/audit';
+import { buildReport, renderMarkdown } from '../../core/pi/report';
+import type { Verdict } from '../../core/pi/verdicts';
+import type { BenchmarkStore } from '../store';
+import { locateSpan } from './locate';
+import { count, VERDICT_TEXT } from './model';
+import { FindingNode, type AuditNode } from './nodes';
+import { reportFileName } from './paths';
+import type { AuditSession } from './session';
+
+/** The findings a command applies to: the clicked node, or all selected ones (multi-select), else the view's selection. */
+export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): FindingNode[] {
+  const list: unknown[] = Array.isArray(nodes) && nodes.length ? nodes : node !== undefined ? [node] : [...selection];
+  return list.filter((n): n is FindingNode => n instanceof FindingNode);
+}
+
+/** Opens the finding's JSONL file at its line with the span selected (the line only, when the file changed). */
+export async function openSource(finding: AuditFinding, root: string): Promise<void> {
+  const uri = vscode.Uri.file(join(root, finding.file));
+  let doc: vscode.TextDocument;
+  try {
+    doc = await vscode.workspace.openTextDocument(uri);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Persona Lab: cannot open ${finding.file}: ${(err as Error).message}`);
+    return;
+  }
+  const line = Math.min(finding.line - 1, doc.lineCount - 1);
+  const span = line === finding.line - 1 ? locateSpan(doc.lineAt(line).text, finding.field, finding.start, finding.end) : undefined;
+  const exact = span !== undefined && span.text === finding.text;
+  const range = exact ? new vscode.Range(line, span.start, line, span.end) : new vscode.Range(line, 0, line, 0);
+  const editor = await vscode.window.showTextDocument(doc, { selection: range, preview: true });
+  // JSONL lines are long: reveal some text after the span too, so that it does not sit at the right edge.
+  const margin = new vscode.Range(line, range.start.character, line, Math.min(doc.lineAt(line).text.length, range.end.character + 40));
+  editor.revealRange(margin, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  console.log(`[persona-lab] audit: opened ${finding.file}:${finding.line}:${range.start.character + 1}-${range.end.character + 1}`);
+  if (!exact) {
+    void vscode.window.showWarningMessage(
+      `Persona Lab: ${finding.file}:${finding.line} no longer holds this finding at ${finding.field} (the file changed since the audit). Run the PI audit again.`,
+    );
+  }
+}
+
+/** Opens the finding's step in the step view, switching to the finding's run for personas and reasoning. */
+export async function openStep(node: FindingNode, store: BenchmarkStore): Promise<void> {
+  const ref = node.stepRef;
+  if (!ref) {
+    void vscode.window.showWarningMessage(`Persona Lab: ${node.finding.userId} is not in the loaded benchmark.`);
+    return;
+  }
+  const run = node.finding.run;
+  if (run !== null && run !== store.runName && store.bench?.runs.has(run)) {
+    await vscode.commands.executeCommand('personaLab.chooseRun', run);
+    vscode.window.setStatusBarMessage(`Persona Lab: showing run ${run}, where the finding is`, 5000);
+  }
+  await vscode.commands.executeCommand('personaLab.openStep', ref);
+}
+
+export function recordVerdict(session: AuditSession, findings: readonly FindingNode[], verdict: Verdict): void {
+  if (!findings.length) {
+    void vscode.window.showInformationMessage('Persona Lab: select one or more findings in the PI Audit view first.');
+    return;
+  }
+  if (session.record(findings.map((n) => n.finding), verdict)) {
+    const what = findings.length === 1 ? 'the finding' : count(findings.length, 'finding');
+    vscode.window.setStatusBarMessage(`Persona Lab: ${what} marked ${VERDICT_TEXT[verdict]} by ${session.author}`, 4000);
+  }
+}
+
+function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (session.result ? vscode.Uri.file(session.result.root) : undefined);
+  return folder && vscode.Uri.joinPath(folder, reportFileName(benchmark, 'md'));
+}
+
+/**
+ * Writes the audit report (counts, findings with verdicts, confirmed leaks, verdict trail): JSON for a `.json`
+ * path, Markdown otherwise. The target is the argument (a Uri or a path, for scripts and tests) or a save dialog.
+ * Audits first when there is no up-to-date result. Resolves with the file written.
+ */
+export async function exportReport(session: AuditSession, arg: unknown): Promise<vscode.Uri | undefined> {
+  let result = session.result;
+  if (!result || session.stale) result = await session.run({ notify: true });
+  if (!result) return undefined;
+  let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' && arg ? vscode.Uri.file(arg) : undefined;
+  const asked = !uri;
+  uri ??= await vscode.window.showSaveDialog({
+    title: 'Export PI Audit Report',
+    saveLabel: 'Export',
+    defaultUri: defaultReportUri(session, result.benchmark),
+    filters: { Markdown: ['md'], JSON: ['json'] },
+  });
+  if (!uri) return undefined;
+  const redact = vscode.workspace.getConfiguration('personaLab.audit').get<boolean>('redactReport', false);
+  const report = buildReport(result, { trail: session.trail(), redact });
+  const json = uri.path.toLowerCase().endsWith('.json');
+  const text = json ? JSON.stringify(report, null, 2) + '\n' : renderMarkdown(report);
+  try {
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Persona Lab: cannot write the audit report: ${(err as Error).message}`);
+    return undefined;
+  }
+  console.log(
+    `[persona-lab] audit report: ${uri.fsPath} (${json ? 'JSON' : 'Markdown'}, ${report.findings.length} finding(s), ` +
+      `${report.confirmedLeaks.length} confirmed leak(s), ${report.verdictTrail.length} verdict(s))`,
+  );
+  if (asked) {
+    const target = uri;
+    void vscode.window
+      .showInformationMessage(`Persona Lab: wrote the PI audit report to ${vscode.workspace.asRelativePath(target)}.`, 'Open')
+      .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
+  }
+  return uri;
+}

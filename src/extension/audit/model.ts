@@ -1,0 +1,198 @@
+// What the PI Audit tree shows at each level, as plain data: findings grouped category → platform → user, the
+// placeholder and finding counts per category and platform, and the rows' descriptions. No `vscode` import, so it
+// is unit-tested; nodes.ts only turns these into TreeItems.
+import type { AuditFinding, AuditResult } from '../../core/pi/audit';
+import { PI_CATEGORIES, type PiCategory } from '../../core/pi/placeholders';
+import type { Verdict } from '../../core/pi/verdicts';
+import { PLATFORMS, type Platform } from '../../core/types';
+
+export const count = (n: number, one: string, many = one + 's'): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** TreeItem ids: stable across re-runs, so VS Code keeps what was expanded and selected. */
+export const auditNodeId = {
+  category: (c: PiCategory): string => `pi/${c}`,
+  platform: (c: PiCategory, p: Platform): string => `pi/${c}/${p}`,
+  user: (c: PiCategory, p: Platform, userId: string): string => `pi/${c}/${p}/${userId}`,
+  finding: (key: string): string => `pi-finding/${key}`,
+};
+
+/** Placeholders and findings of one category on one platform, in total and per source ('tasks' or a run name). */
+export interface PlatformCounts {
+  placeholders: number;
+  findings: number;
+  bySource: { source: string; placeholders: number; findings: number }[];
+}
+
+export interface UserGroup {
+  userId: string;
+  findings: AuditFinding[];
+}
+
+export interface PlatformGroup {
+  platform: Platform;
+  counts: PlatformCounts;
+  /** Users with findings, most findings first. */
+  users: UserGroup[];
+}
+
+export interface CategoryGroup {
+  category: PiCategory;
+  placeholders: number;
+  findings: AuditFinding[];
+  /** Platforms with a placeholder or a finding of this category, in the benchmark's platform order. */
+  platforms: PlatformGroup[];
+}
+
+const byLocation = (a: AuditFinding, b: AuditFinding): number =>
+  a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : a.start - b.start);
+
+/** All ten categories, each with its platforms and users; a category without placeholders or findings has none. */
+export function groupAudit(result: Pick<AuditResult, 'findings' | 'counts'>): CategoryGroup[] {
+  return PI_CATEGORIES.map((category) => {
+    const findings = result.findings.filter((f) => f.category === category).sort(byLocation);
+    const rows = result.counts.filter((r) => r.category === category);
+    const platforms: PlatformGroup[] = [];
+    for (const platform of PLATFORMS) {
+      const mine = rows.filter((r) => r.platform === platform);
+      const pf = findings.filter((f) => f.platform === platform);
+      if (!mine.length && !pf.length) continue;
+      const counts: PlatformCounts = {
+        placeholders: mine.reduce((s, r) => s + r.placeholders, 0),
+        findings: mine.reduce((s, r) => s + r.findings, 0),
+        bySource: mine.map((r) => ({ source: r.source, placeholders: r.placeholders, findings: r.findings })),
+      };
+      const users = new Map<string, AuditFinding[]>();
+      for (const f of pf) {
+        const list = users.get(f.userId);
+        if (list) list.push(f);
+        else users.set(f.userId, [f]);
+      }
+      const userGroups = [...users].map(([userId, list]) => ({ userId, findings: list }));
+      userGroups.sort((a, b) => b.findings.length - a.findings.length || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+      platforms.push({ platform, counts, users: userGroups });
+    }
+    return { category, placeholders: platforms.reduce((s, p) => s + p.counts.placeholders, 0), findings, platforms };
+  });
+}
+
+export type VerdictOf = (key: string) => Verdict | undefined;
+
+export interface VerdictTally {
+  /** Findings that are not false positives. */
+  open: number;
+  confirmed: number;
+  falsePositive: number;
+  needsReview: number;
+  /** No verdict yet. */
+  unreviewed: number;
+}
+
+export function tally(findings: readonly AuditFinding[], verdictOf: VerdictOf): VerdictTally {
+  const t: VerdictTally = { open: 0, confirmed: 0, falsePositive: 0, needsReview: 0, unreviewed: 0 };
+  for (const f of findings) {
+    const v = verdictOf(f.key);
+    if (v === 'false-positive') t.falsePositive++;
+    else t.open++;
+    if (v === 'confirmed-leak') t.confirmed++;
+    else if (v === 'needs-review') t.needsReview++;
+    else if (v === undefined) t.unreviewed++;
+  }
+  return t;
+}
+
+/** "2 open (1 confirmed) · 1 false positive": the verdict part of a row's description. */
+export function tallyText(t: VerdictTally): string {
+  const parts = [t.confirmed ? `${count(t.open, 'open', 'open')} (${t.confirmed} confirmed)` : count(t.open, 'open', 'open')];
+  if (t.falsePositive) parts.push(count(t.falsePositive, 'false positive'));
+  return parts.join(' · ');
+}
+
+export function categoryDescription(g: CategoryGroup, verdictOf: VerdictOf): string {
+  return `${tallyText(tally(g.findings, verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
+}
+
+export function platformDescription(g: PlatformGroup, verdictOf: VerdictOf): string {
+  const findings = g.users.flatMap((u) => u.findings);
+  return `${tallyText(tally(findings, verdictOf))} · ${count(g.counts.placeholders, 'placeholder')}`;
+}
+
+export function userDescription(g: UserGroup, verdictOf: VerdictOf): string {
+  const t = tally(g.findings, verdictOf);
+  return t.open === g.findings.length ? tallyText(t) : `${count(g.findings.length, 'finding')} · ${tallyText(t)}`;
+}
+
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  'confirmed-leak': 'confirmed leak',
+  'false-positive': 'false positive',
+  'needs-review': 'needs review',
+};
+
+/** The field without its array path: `prediction_tasks[1].posts_text` → `posts_text`, `steps[0].prediction[2]` → `prediction`. */
+export function fieldName(field: string): string {
+  const last = field.split('.').pop() ?? field;
+  return last.replace(/\[\d+\]$/, '');
+}
+
+/** `step 2 · posts_text · high`, with the run for personas and reasoning and the verdict when there is one. */
+export function findingDescription(f: AuditFinding, verdict: Verdict | undefined): string {
+  const parts = [f.stepId === null ? 'profile' : `step ${f.stepId}`, fieldName(f.field)];
+  if (f.run !== null) parts.unshift(`run ${f.run}`);
+  parts.push(f.confidence);
+  if (verdict) parts.push(VERDICT_TEXT[verdict]);
+  return parts.join(' · ');
+}
+
+// Invisible characters (zero-width, bidi controls, BOM) and control characters: shown, not hidden, in a label.
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/** A one-line label of a finding's text: control characters become spaces, invisible ones a visible ␣. */
+export function displayText(text: string, max = 80): string {
+  const shown = text.replace(CONTROL, ' ').replace(INVISIBLE, '␣');
+  return shown.length > max ? shown.slice(0, max - 1) + '…' : shown;
+}
+
+export function hasInvisible(text: string): boolean {
+  INVISIBLE.lastIndex = 0;
+  const found = INVISIBLE.test(text);
+  INVISIBLE.lastIndex = 0;
+  return found;
+}
+
+/** Up to `width` characters of the scanned text on each side of the span, for a tooltip. */
+export function contextAround(text: string, start: number, end: number, width = 80): { before: string; match: string; after: string } {
+  const from = Math.max(0, start - width);
+  const to = Math.min(text.length, end + width);
+  return {
+    before: (from > 0 ? '…' : '') + text.slice(from, start),
+    match: text.slice(start, end),
+    after: text.slice(end, to) + (to < text.length ? '…' : ''),
+  };
+}
+
+export type AutoRun = 'small' | 'always' | 'never';
+
+export function isAutoRun(v: unknown): v is AutoRun {
+  return v === 'small' || v === 'always' || v === 'never';
+}
+
+/** Whether a benchmark of `bytes` is audited by itself when it loads. */
+export function shouldAutoRun(mode: AutoRun, bytes: number, maxMB: number): boolean {
+  if (mode === 'never') return false;
+  if (mode === 'always') return true;
+  return bytes <= Math.max(0, maxMB) * 1024 * 1024;
+}
+
+/** The view's message line after a run. */
+export function summaryMessage(result: Pick<AuditResult, 'findings' | 'counts' | 'scanned' | 'problems' | 'cancelled'>, verdictOf: VerdictOf): string {
+  const t = tally(result.findings, verdictOf);
+  const placeholders = result.counts.reduce((s, r) => s + r.placeholders, 0);
+  const parts = [
+    `${count(result.findings.length, 'finding')}, ${tallyText(t)}`,
+    count(placeholders, 'placeholder'),
+    `${count(result.scanned.files, 'file')} scanned`,
+  ];
+  if (result.problems.length) parts.push(`${count(result.problems.length, 'unreadable line or file', 'unreadable lines or files')} skipped`);
+  const text = parts.join(' · ');
+  return result.cancelled ? `Cancelled: partial results. ${text}` : text;
+}

@@ -1,0 +1,68 @@
+// TreeDataProvider of the PI Audit view: rebuilds the nodes when a new result arrives and only refreshes them
+// (same ids, same instances) when a verdict changes, so expanded nodes and the selection stay.
+import * as vscode from 'vscode';
+import type { AuditResult } from '../../core/pi/audit';
+import { groupAudit } from './model';
+import { CategoryNode, type AuditNode } from './nodes';
+import type { AuditSession } from './session';
+
+export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AuditNode | AuditNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private roots: CategoryNode[] = [];
+  private builtFrom: AuditResult | undefined;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly session: AuditSession) {
+    this.subscriptions = [
+      session.onDidChange(() => this.changed.fire(undefined)),
+      // A verdict changes counts up to the category only: refreshing just those categories keeps the rest as it is
+      // (a full refresh would fold the expanded nodes inside collapsed categories back to their defaults).
+      session.onDidRecord((findings) => {
+        const cats = new Set(findings.map((f) => f.category));
+        const nodes = this.roots.filter((r) => cats.has(r.group.category));
+        if (nodes.length) this.changed.fire(nodes);
+      }),
+    ];
+  }
+
+  private rootNodes(): CategoryNode[] {
+    const result = this.session.result;
+    if (result !== this.builtFrom) {
+      this.builtFrom = result;
+      const ctx = result && {
+        result,
+        bench: this.session.benchmark,
+        verdictOf: this.session.verdictOf,
+        verdictTrail: (key: string) => this.session.verdictRow(key),
+      };
+      this.roots = ctx ? groupAudit(result).map((g) => new CategoryNode(ctx, g)) : [];
+    }
+    return this.roots;
+  }
+
+  getTreeItem(node: AuditNode): vscode.TreeItem {
+    return node.getTreeItem();
+  }
+
+  getChildren(node?: AuditNode): AuditNode[] {
+    if (node) return node.getChildren();
+    const roots = this.rootNodes();
+    // Nothing found and nothing redacted: the welcome content says so instead of ten empty categories.
+    return roots.some((r) => r.group.platforms.length) ? roots : [];
+  }
+
+  getParent(node: AuditNode): AuditNode | undefined {
+    return node.parent;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: AuditNode): vscode.TreeItem {
+    item.tooltip ??= node.tooltip();
+    return item;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

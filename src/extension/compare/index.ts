@@ -1,0 +1,87 @@
+// Compare feature: personaLab.compareRuns (pick A and B, open the compare view) and the tree's compare mode
+// (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B regressed on.
+import * as vscode from 'vscode';
+import type { BenchmarkStore } from '../store';
+import { RegressionDecorations } from './decorations';
+import { regressedSteps } from './model';
+import { ComparePanel } from './panel';
+import { pickRunPair } from './pick';
+import { CompareSession, type RunPair } from './session';
+
+const MODE_CONTEXT = 'personaLab.compareMode';
+
+function pairFromArgs(a: unknown, b: unknown): RunPair | undefined {
+  if (typeof a === 'string' && typeof b === 'string' && a !== b) return { a, b };
+  if (typeof a === 'object' && a !== null) {
+    const o = a as Record<string, unknown>;
+    if (typeof o.a === 'string' && typeof o.b === 'string' && o.a !== o.b) return { a: o.a, b: o.b };
+  }
+  return undefined;
+}
+
+export function activateCompare(context: vscode.ExtensionContext, store: BenchmarkStore): void {
+  const session = new CompareSession(store, context.workspaceState);
+  const panel = new ComparePanel(context.extensionUri, store, session);
+  const decorations = new RegressionDecorations();
+  const status = vscode.window.createStatusBarItem('personaLab.compareMode', vscode.StatusBarAlignment.Left, 50);
+  status.name = 'Persona Lab compare mode';
+  status.command = 'personaLab.compareRuns';
+  let modeOn = false;
+
+  const updateMode = async () => {
+    const pair = session.pair;
+    const cmp = modeOn ? await session.comparison() : undefined;
+    if (!modeOn || !pair || !cmp || pair !== session.pair) {
+      decorations.set(new Map(), '');
+      status.hide();
+      return;
+    }
+    const regressed = regressedSteps(cmp);
+    decorations.set(regressed, `${pair.b} vs ${pair.a}`);
+    status.text = `$(git-compare) ${pair.b} vs ${pair.a}: ${regressed.size} regressed`;
+    status.tooltip = `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree. Click to compare other runs.`;
+    status.show();
+    console.log(`[persona-lab] compare mode: ${regressed.size} regressed step(s) of ${pair.b} vs ${pair.a}`);
+  };
+
+  const choosePair = async (a?: unknown, b?: unknown): Promise<RunPair | undefined> => {
+    await store.ready();
+    const given = pairFromArgs(a, b);
+    const bench = store.bench;
+    if (given && bench?.runs.has(given.a) && bench.runs.has(given.b)) return given;
+    if (!bench) {
+      void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
+      return undefined;
+    }
+    return pickRunPair(store, session.lastPair);
+  };
+
+  const setMode = async (on: boolean) => {
+    if (on && !session.pair) {
+      const pair = await choosePair();
+      if (!pair) return;
+      await session.setPair(pair);
+    }
+    modeOn = on;
+    await vscode.commands.executeCommand('setContext', MODE_CONTEXT, on);
+    await updateMode();
+  };
+
+  context.subscriptions.push(
+    session,
+    panel,
+    decorations,
+    status,
+    vscode.window.registerFileDecorationProvider(decorations),
+    session.onDidChange(() => void updateMode()),
+    vscode.commands.registerCommand('personaLab.compareRuns', async (a?: unknown, b?: unknown) => {
+      const pair = await choosePair(a, b);
+      if (!pair) return;
+      await session.setPair(pair);
+      panel.show();
+    }),
+    vscode.commands.registerCommand('personaLab.compareMode.on', () => setMode(true)),
+    vscode.commands.registerCommand('personaLab.compareMode.off', () => setMode(false)),
+  );
+  void vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
+}

@@ -1,0 +1,208 @@
+// The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
+// matching steps, whose rows open the step view. One panel, reused.
+import * as vscode from 'vscode';
+import { scoredSteps, type StepPoint } from '../../core/figures';
+import type { RunScore } from '../../core/runScore';
+import type { Benchmark } from '../../core/types';
+import {
+  DASHBOARD_VIEW_TYPE,
+  isWebviewToExtension,
+  type CopyFormat,
+  type ExtensionToWebview,
+  type StepFilter,
+  type TableId,
+  type WebviewToExtension,
+} from '../../shared/dashboardProtocol';
+import type { BenchmarkStore } from '../store';
+import { dashboardHtml, localRoots, newNonce } from './html';
+import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
+import { tick } from '../compare/session';
+import { openStepOfRun } from './open';
+import { tableCsv, tableMarkdown, tableModels } from './tables';
+
+const SELECTED_KEY = 'personaLab.dashboard.runs';
+
+export class DashboardPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private generation = 0;
+  private focus: string | undefined;
+  private pointsOf = new Map<string, StepPoint[]>();
+  private pointsBench: Benchmark | undefined;
+  private readonly figures: FiguresCache = new Map();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: BenchmarkStore,
+    private readonly state: vscode.Memento,
+  ) {
+    this.disposables.push(store.onDidChange(() => void this.refresh()));
+  }
+
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(this.panel.viewColumn);
+      void this.refresh();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      DASHBOARD_VIEW_TYPE,
+      'Persona Lab: Run Dashboard',
+      { viewColumn: vscode.ViewColumn.Active },
+      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
+    );
+    this.panel = panel;
+    this.ready = false;
+    const own: vscode.Disposable[] = [];
+    panel.webview.html = dashboardHtml(panel.webview, this.extensionUri, newNonce(), 'dashboard');
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+      for (const d of own.splice(0)) d.dispose();
+    });
+    // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.ready = false;
+    }, undefined, own);
+    panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
+  }
+
+  /** Runs shown: the remembered choice (those still present), else every run of the benchmark. */
+  private selectedRuns(bench: Benchmark): string[] {
+    const all = [...bench.runs.keys()];
+    const saved = this.state.get<string[]>(SELECTED_KEY)?.filter((r) => bench.runs.has(r)) ?? [];
+    return saved.length ? all.filter((r) => saved.includes(r)) : all;
+  }
+
+  private points(bench: Benchmark, run: string): StepPoint[] {
+    if (this.pointsBench !== bench) {
+      this.pointsOf = new Map();
+      this.figures.clear();
+      this.pointsBench = bench;
+    }
+    let p = this.pointsOf.get(run);
+    const r = bench.runs.get(run);
+    if (!p && r) this.pointsOf.set(run, (p = scoredSteps(bench, r)));
+    return p ?? [];
+  }
+
+  private scores(runs: readonly string[]): RunScore[] {
+    return runs.map((r) => this.store.score(r)).filter((s): s is RunScore => s !== undefined);
+  }
+
+  private post(message: ExtensionToWebview): void {
+    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  /**
+   * Posts the tables and figures of the chosen runs. Each run's scores and step points are computed on its own turn
+   * of the event loop (the extension host stays responsive at paper scale); a later call supersedes this one.
+   */
+  async refresh(): Promise<void> {
+    if (!this.panel) return;
+    const generation = ++this.generation;
+    const bench = this.store.bench;
+    if (!bench || bench.runs.size === 0) {
+      this.post({ type: 'empty', message: bench ? 'This benchmark has no runs under results/.' : 'No benchmark is open. Open a benchmark folder first.' });
+      return;
+    }
+    const selected = this.selectedRuns(bench);
+    if (!this.focus || !selected.includes(this.focus)) {
+      this.focus = this.store.runName && selected.includes(this.store.runName) ? this.store.runName : selected[0];
+    }
+    const started = Date.now();
+    const points = new Map<string, StepPoint[]>();
+    const scores: RunScore[] = [];
+    let pointsMs = 0;
+    let scoresMs = 0;
+    for (const run of selected) {
+      await tick();
+      if (generation !== this.generation || this.store.bench !== bench) return;
+      let t = Date.now();
+      points.set(run, this.points(bench, run));
+      pointsMs += Date.now() - t;
+      t = Date.now();
+      const score = this.store.score(run);
+      scoresMs += Date.now() - t;
+      if (score) scores.push(score);
+    }
+    await tick();
+    if (generation !== this.generation || !this.panel) return;
+    const modelStarted = Date.now();
+    const model = dashboardModel({
+      benchmark: bench.root.split(/[\\/]/).filter(Boolean).pop() ?? bench.root,
+      runs: [...bench.runs.keys()],
+      selected,
+      focus: this.focus,
+      scores,
+      points,
+      cache: this.figures,
+    });
+    this.post({ type: 'dashboard', model });
+    if (this.ready) {
+      console.log(`[persona-lab] dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
+    }
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (!isWebviewToExtension(raw)) {
+      console.warn('[persona-lab] dashboard: ignored an unknown message from the webview');
+      return;
+    }
+    const msg: WebviewToExtension = raw;
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        void this.refresh();
+        break;
+      case 'setRuns':
+        await this.state.update(SELECTED_KEY, msg.runs);
+        void this.refresh();
+        break;
+      case 'setFocus':
+        this.focus = msg.run;
+        void this.refresh();
+        break;
+      case 'listSteps':
+        this.listSteps(msg.filter);
+        break;
+      case 'openStep':
+        await openStepOfRun(msg.ref, msg.run);
+        break;
+      case 'copyTable':
+        await this.copyTable(msg.table, msg.format);
+        break;
+      case 'pickRuns':
+        await vscode.commands.executeCommand('personaLab.compareRuns');
+        break;
+      default:
+        break;
+    }
+  }
+
+  private listSteps(filter: StepFilter): void {
+    const bench = this.store.bench;
+    if (!bench?.runs.has(filter.run)) return;
+    const rows = filterSteps(this.points(bench, filter.run), filter);
+    const note = filter.errorKey ? 'highest error rate first' : filter.sort === 'budget' ? 'lowest budget B first' : filter.sort === 'alpha' ? 'lowest α first' : 'lowest Recall first';
+    this.post({ type: 'steps', title: filterTitle(filter), note: `${rows.length} step(s), ${note}`, filter, rows });
+    console.log(`[persona-lab] dashboard: listed ${rows.length} step(s) for ${filterTitle(filter)}`);
+  }
+
+  private async copyTable(id: TableId, format: CopyFormat): Promise<void> {
+    const bench = this.store.bench;
+    if (!bench) return;
+    const table = tableModels(this.scores(this.selectedRuns(bench))).find((t) => t.id === id);
+    if (!table) return;
+    const text = format === 'markdown' ? tableMarkdown(table) : tableCsv(table);
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`, 3000);
+    console.log(`[persona-lab] dashboard: copied ${id} as ${format} (${text.length} chars)`);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,210 @@
+// Export Labels… (JSONL or CSV by the file's extension), Import Labels… (plan, conflicts resolved in a quick pick,
+// nothing written before that), Label Summary (a Markdown preview) and Edit Label Set.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { summarize } from '../../core/labels/agreement';
+import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
+import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision } from '../../core/labels/merge';
+import { DEFAULT_LABELS } from '../../core/labels/taxonomy';
+import type { Diagnostic } from '../../core/types';
+import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
+import type { LabelService } from './service';
+import { summaryMarkdown } from './summaryMarkdown';
+
+/** A path from a command argument: a Uri, a string, or `{ path, format }`. */
+function argPath(arg: unknown): { path?: string; format?: LabelFileFormat } {
+  if (arg instanceof vscode.Uri) return { path: arg.fsPath };
+  if (typeof arg === 'string' && arg) return { path: arg };
+  if (typeof arg === 'object' && arg !== null) {
+    const o = arg as Record<string, unknown>;
+    const format = o.format === 'csv' || o.format === 'jsonl' ? o.format : undefined;
+    return { path: typeof o.path === 'string' && o.path ? o.path : undefined, format };
+  }
+  return {};
+}
+
+function baseFolder(labels: LabelService): vscode.Uri {
+  return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(dirname(dirname(labels.dbFile)));
+}
+
+async function exportLabels(labels: LabelService, arg: unknown): Promise<void> {
+  const store = labels.store(false);
+  if (!store) {
+    void vscode.window.showInformationMessage(`Persona Lab: no labels to export (${labels.error ?? `no database at ${labels.dbFile} yet`}).`);
+    return;
+  }
+  let { path, format } = argPath(arg);
+  if (!path) {
+    const uri = await vscode.window.showSaveDialog({
+      title: 'Export Labels',
+      saveLabel: 'Export',
+      defaultUri: vscode.Uri.joinPath(baseFolder(labels), `labels-${labels.author.replace(/[^\w.-]+/g, '_')}.jsonl`),
+      filters: { 'JSON Lines': ['jsonl'], CSV: ['csv'] },
+    });
+    path = uri?.fsPath;
+  }
+  if (!path) return;
+  format ??= formatFor(path);
+  const rows = store.list();
+  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
+  // Write then rename: a crash never leaves half an export in place of an older one.
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+  console.log(`[persona-lab] labels: exported ${rows.length} label(s) to ${path} (${format})`);
+  const open = await vscode.window.showInformationMessage(`Persona Lab: exported ${rows.length} label(s) to ${path} (${format.toUpperCase()}).`, 'Open File');
+  if (open) await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
+}
+
+async function resolveConflicts(session: ImportSession, names: ReadonlyMap<string, string>): Promise<Map<string, ConflictDecision> | undefined> {
+  const decisions = new Map<string, ConflictDecision>();
+  const conflicts = session.conflicts;
+  type Item = vscode.QuickPickItem & { action: 'all' | 'one' | 'import'; value?: string };
+  for (;;) {
+    const open = conflicts.filter((c) => !decisions.has(c.id)).length;
+    const items: Item[] = [
+      ...CONFLICT_DECISIONS.map((d): Item => ({ label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`, detail: DECISION_TEXT[d].detail, action: 'all', value: d })),
+      { label: `Conflicts: ${conflicts.length - open} of ${conflicts.length} resolved`, kind: vscode.QuickPickItemKind.Separator, action: 'one' },
+      ...conflictRows(conflicts, decisions, names).map((r): Item => ({ ...r, action: 'one', value: r.id })),
+      { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
+      open === 0
+        ? { label: '$(cloud-download) Import now', detail: 'write the import with these decisions, in one transaction', action: 'import' }
+        : { label: '$(circle-slash) Import now', detail: `resolve the ${open} remaining conflict(s) first; nothing has been written`, action: 'import' },
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Persona Lab: Import Labels — resolve the conflicts (Esc cancels, nothing is written)',
+      placeHolder: 'Pick a conflict to decide it, or decide all at once',
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    });
+    if (!picked) return undefined;
+    if (picked.action === 'import') {
+      if (open === 0) return decisions;
+      continue;
+    }
+    if (picked.action === 'all' && picked.value) {
+      for (const c of conflicts) if (!decisions.has(c.id)) decisions.set(c.id, picked.value as ConflictDecision);
+      continue;
+    }
+    const conflict = conflicts.find((c) => c.id === picked.value);
+    if (!conflict) continue;
+    const choice = await vscode.window.showQuickPick(
+      CONFLICT_DECISIONS.map((d) => ({ label: DECISION_TEXT[d].label, detail: DECISION_TEXT[d].detail, decision: d })),
+      { title: `Conflict: ${conflict.description}`, placeHolder: picked.detail, ignoreFocusOut: true },
+    );
+    if (choice) decisions.set(conflict.id, choice.decision);
+  }
+}
+
+async function importLabels(labels: LabelService, problems: vscode.DiagnosticCollection, arg: unknown): Promise<void> {
+  let { path, format } = argPath(arg);
+  if (!path) {
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Import Labels', openLabel: 'Import', canSelectMany: false, defaultUri: baseFolder(labels),
+      filters: { 'Label files': ['jsonl', 'csv', 'ndjson', 'json'] },
+    });
+    path = picked?.[0]?.fsPath;
+  }
+  if (!path) return;
+  const parsed = readLabelFile(path, path, format);
+  const store = labels.store(true);
+  if (!store) return;
+  const session = new ImportSession(store, parsed.rows, path);
+  const diags = [...parsed.diagnostics, ...session.plan.diagnostics];
+  showProblems(problems, path, diags);
+  const skipped = diags.filter((d) => d.severity === 'error').length;
+  const summary = planSummary(path, parsed.rows.length, skipped, session.plan);
+  if (session.plan.additions.length === 0 && session.conflicts.length === 0) {
+    void vscode.window.showInformationMessage(`Persona Lab: nothing to import. ${summary}.`);
+    return;
+  }
+  let decisions = new Map<string, ConflictDecision>();
+  if (session.conflicts.length > 0) {
+    const go = await vscode.window.showWarningMessage(`Persona Lab: ${summary}. Nothing is written until every conflict has a decision.`, 'Resolve Conflicts…');
+    if (!go) return;
+    const chosen = await resolveConflicts(session, labels.names());
+    if (!chosen) {
+      void vscode.window.showInformationMessage('Persona Lab: import cancelled; nothing was written.');
+      return;
+    }
+    decisions = chosen;
+  } else {
+    const go = await vscode.window.showInformationMessage(`Persona Lab: ${summary}.`, { modal: true }, 'Import');
+    if (go !== 'Import') return;
+  }
+  const result = labels.write(() => session.resolve(decisions));
+  if (!result.ok) {
+    void vscode.window.showErrorMessage(`Persona Lab: ${result.message} (the database changed while importing; run the import again).`);
+    return;
+  }
+  void vscode.window.showInformationMessage(`Persona Lab: imported ${path}: ${result.added} added, ${result.removed} removed, ${result.notesChanged} note(s) changed.`);
+}
+
+function showProblems(problems: vscode.DiagnosticCollection, file: string, diags: readonly Diagnostic[]): void {
+  problems.clear();
+  if (diags.length === 0) return;
+  const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
+  problems.set(vscode.Uri.file(file), diags.map((d) => {
+    const line = Math.max(0, d.line - 1);
+    const diag = new vscode.Diagnostic(new vscode.Range(line, 0, line, 2 ** 31 - 1), d.field ? `${d.field}: ${d.message}` : d.message, severity[d.severity]);
+    diag.source = 'Persona Lab import';
+    return diag;
+  }));
+}
+
+const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
+
+/** A read-only Markdown document that is rebuilt from the database whenever the labels change. */
+class SummaryDocument implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly labels: LabelService) {
+    labels.onDidChange(() => this.changed.fire(SUMMARY_URI));
+  }
+
+  provideTextDocumentContent(): string {
+    const rows = this.labels.store(false)?.list() ?? [];
+    const perAuthor = new Map<string, number>();
+    for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
+    return summaryMarkdown(summarize(rows), this.labels.names(), this.labels.dbFile, perAuthor);
+  }
+}
+
+async function labelSummary(): Promise<void> {
+  // Beside the step view, so that labelling can go on with the summary in sight.
+  await vscode.commands.executeCommand('markdown.showPreviewToSide', SUMMARY_URI).then(undefined, async () => {
+    await vscode.window.showTextDocument(SUMMARY_URI, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  });
+}
+
+async function editLabelSet(labels: LabelService): Promise<void> {
+  const file = labels.labelSetFile;
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ labels: DEFAULT_LABELS }, null, 2) + '\n');
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(file));
+}
+
+export function registerFileCommands(context: vscode.ExtensionContext, labels: LabelService): void {
+  const problems = vscode.languages.createDiagnosticCollection('personaLab.labelImport');
+  const guard = (fn: (arg: unknown) => Promise<void>) => async (arg: unknown) => {
+    try {
+      await fn(arg);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
+    }
+  };
+  context.subscriptions.push(
+    problems,
+    vscode.commands.registerCommand('personaLab.exportLabels', guard((arg) => exportLabels(labels, arg))),
+    vscode.commands.registerCommand('personaLab.importLabels', guard((arg) => importLabels(labels, problems, arg))),
+    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+    vscode.commands.registerCommand('personaLab.labelSummary', guard(() => labelSummary())),
+    vscode.commands.registerCommand('personaLab.editLabelSet', guard(() => editLabelSet(labels))),
+  );
+}

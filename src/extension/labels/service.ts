@@ -1,0 +1,236 @@
+// The label database and label set of this window: settings, the workspace's `.personalab/labels.json` (validated,
+// its problems in the Problems panel), a per-run index of the current author's labels, and change events (this
+// window's writes at once, other windows' and the CLI's through a file watcher).
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname } from 'node:path';
+import * as vscode from 'vscode';
+import type { LabelRow } from '../../core/labels/model';
+import { StepLabelIndex } from '../../core/labels/stepIndex';
+import { LabelStore } from '../../core/labels/store';
+import { defaultLabelSet, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
+import type { Severity } from '../../core/types';
+import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
+import type { BenchmarkStore, StepRef } from '../store';
+import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+const EXTERNAL_CHANGE_DELAY_MS = 300;
+
+export class LabelService implements vscode.Disposable {
+  private db: LabelStore | undefined;
+  private openError: string | null = null;
+  private set: LabelSet = defaultLabelSet();
+  private paths = { db: '', labelSet: '' };
+  private readonly indexes = new Map<string, StepLabelIndex>();
+  private seenVersion = -1;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after any change of labels, the label set, the author or the database file. */
+  readonly onDidChange = this.changed.event;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('personaLab.labels');
+  private watchers: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly bench: BenchmarkStore,
+    private readonly fallbackDir: string,
+  ) {
+    this.disposables.push(
+      this.changed,
+      this.diagnostics,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('personaLab.labels')) this.reload();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
+      // The labels home may be the benchmark folder, and the benchmark id is its name.
+      bench.onDidChange(() => this.reload(false)),
+    );
+    this.reload(false);
+  }
+
+  get author(): string {
+    return authorName(vscode.workspace.getConfiguration('personaLab.labels').get<string>('author'));
+  }
+
+  /** The `benchmark` column for the loaded benchmark; undefined when none is loaded. */
+  get benchmark(): string | undefined {
+    return this.bench.root ? benchmarkId(this.bench.root) : undefined;
+  }
+
+  /** The run labels are made on: the selected run, '' when none (labels about the task data). */
+  get run(): string {
+    return this.bench.runName ?? '';
+  }
+
+  get labels(): readonly LabelDef[] {
+    return this.set.labels;
+  }
+
+  get labelSetFile(): string {
+    return this.paths.labelSet;
+  }
+
+  get dbFile(): string {
+    return this.paths.db;
+  }
+
+  /** Why the database could not be opened, or null. */
+  get error(): string | null {
+    return this.openError;
+  }
+
+  /** A one-line note when the workspace label set has errors (the defaults are in use), else null. */
+  get labelSetNote(): string | null {
+    const errors = this.set.diagnostics.filter((d) => d.severity === 'error').length;
+    return errors ? `${basename(dirname(this.paths.labelSet))}/${basename(this.paths.labelSet)} has ${errors} error(s): the default labels are in use (see the Problems panel)` : null;
+  }
+
+  names(): Map<string, string> {
+    return new Map(this.set.labels.map((l) => [l.id, l.name]));
+  }
+
+  /** The store, opened on first use; creating the file only when `create` (a write). undefined: no file yet, or an error. */
+  store(create: boolean): LabelStore | undefined {
+    if (this.db) return this.db;
+    if (!create && !existsSync(this.paths.db)) return undefined;
+    const opened = LabelStore.tryOpen(this.paths.db);
+    if (!opened.ok) {
+      if (this.openError !== opened.message) void vscode.window.showErrorMessage(`Persona Lab: ${opened.message}`);
+      this.openError = opened.message;
+      return undefined;
+    }
+    this.openError = null;
+    this.db = opened.store;
+    this.seenVersion = this.db.dataVersion();
+    this.watchDb();
+    return this.db;
+  }
+
+  /** Runs a write against the store (created if needed), then tells every listener. Throws LabelStoreError. */
+  write<T>(fn: (store: LabelStore) => T): T {
+    const store = this.store(true);
+    if (!store) throw new Error(this.openError ?? 'the label database is not available');
+    try {
+      return fn(store);
+    } finally {
+      this.indexes.clear();
+      this.changed.fire();
+    }
+  }
+
+  /** Rows on one step of a run, all authors. */
+  rowsOfStep(ref: StepRef, run = this.run): LabelRow[] {
+    const benchmark = this.benchmark;
+    const store = this.store(false);
+    if (!store || benchmark === undefined) return [];
+    return store.listByStep({ benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run });
+  }
+
+  /** The current author's labels of a run, by step. */
+  index(run = this.run): StepLabelIndex {
+    let idx = this.indexes.get(run);
+    if (idx) return idx;
+    const store = this.store(false);
+    const benchmark = this.benchmark;
+    idx = store && benchmark !== undefined ? new StepLabelIndex(store.list({ benchmark, run, author: this.author })) : StepLabelIndex.empty;
+    this.indexes.set(run, idx);
+    return idx;
+  }
+
+  /** Re-reads settings and the label set; reopens the database when its path changed. */
+  reload(fire = true): void {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const home = labelsHome(folders, this.bench.root, this.fallbackDir);
+    const db = dbPath(vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'), folders, homedir(), home);
+    const labelSet = labelSetPath(home);
+    const moved = db !== this.paths.db || labelSet !== this.paths.labelSet;
+    if (db !== this.paths.db) {
+      this.db?.close();
+      this.db = undefined;
+      this.openError = null;
+    }
+    this.paths = { db, labelSet };
+    if (moved) this.watchFiles();
+    this.loadSet();
+    this.indexes.clear();
+    if (fire) this.changed.fire();
+  }
+
+  private loadSet(): void {
+    this.set = loadLabelSet(this.paths.labelSet, this.paths.labelSet, { reservedKeys: RESERVED_LABEL_KEYS });
+    const uri = vscode.Uri.file(this.paths.labelSet);
+    this.diagnostics.clear();
+    if (this.set.diagnostics.length === 0) return;
+    this.diagnostics.set(uri, this.set.diagnostics.map((d) => {
+      const line = Math.max(0, d.line - 1);
+      const diag = new vscode.Diagnostic(new vscode.Range(line, 0, line, 2 ** 31 - 1), d.field ? `${d.field}: ${d.message}` : d.message, SEVERITY[d.severity]);
+      diag.source = 'Persona Lab labels';
+      return diag;
+    }));
+  }
+
+  /** Watches the label set file, and the database (with its -wal) for writes from other windows or the CLI. */
+  private watchFiles(): void {
+    for (const w of this.watchers.splice(0)) w.dispose();
+    const setWatcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(dirname(this.paths.labelSet)), basename(this.paths.labelSet)),
+    );
+    const onSet = () => {
+      this.loadSet();
+      this.changed.fire();
+    };
+    this.watchers.push(setWatcher, setWatcher.onDidCreate(onSet), setWatcher.onDidChange(onSet), setWatcher.onDidDelete(onSet));
+    this.watchDb();
+  }
+
+  private dbWatcher: vscode.FileSystemWatcher | undefined;
+  private watchDb(): void {
+    this.dbWatcher?.dispose();
+    const w = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(dirname(this.paths.db)), `${basename(this.paths.db)}*`),
+    );
+    this.dbWatcher = w;
+    const schedule = () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.onDbFileChanged(), EXTERNAL_CHANGE_DELAY_MS);
+    };
+    w.onDidCreate(schedule);
+    w.onDidChange(schedule);
+    w.onDidDelete(schedule);
+  }
+
+  private onDbFileChanged(): void {
+    if (!this.db) {
+      // Created by another window or the CLI: open it now that it exists.
+      if (existsSync(this.paths.db)) {
+        this.indexes.clear();
+        this.changed.fire();
+      }
+      return;
+    }
+    let version: number;
+    try {
+      version = this.db.dataVersion();
+    } catch {
+      return;
+    }
+    // Our own commits leave data_version as it is: only another connection's writes refresh the views.
+    if (version === this.seenVersion) return;
+    this.seenVersion = version;
+    this.indexes.clear();
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.dbWatcher?.dispose();
+    for (const w of this.watchers.splice(0)) w.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.db?.close();
+  }
+}

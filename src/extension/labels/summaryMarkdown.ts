@@ -1,0 +1,53 @@
+// The Label Summary as Markdown: counts per label per platform, per author, and Cohen's kappa for every pair of
+// authors on the steps both labelled. Pure (no `vscode`), so it is unit-tested.
+import type { Kappa, LabelSummary } from '../../core/labels/agreement';
+
+/** Escapes text from the database or the label set for a Markdown table cell or line. */
+export function mdText(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+}
+
+const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+
+function kappaCells(k: Kappa): string[] {
+  return [num(k.kappa), num(k.po), num(k.pe), String(k.both), String(k.onlyA), String(k.onlyB), String(k.neither)];
+}
+
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+
+export function summaryMarkdown(s: LabelSummary, names: ReadonlyMap<string, string>, source: string, perAuthor: ReadonlyMap<string, number>): string {
+  const out: string[] = ['# Label summary', '', `${s.total} label(s) by ${s.authors.length} author(s) in ${mdText(source)}.`, ''];
+  const labels = [...s.counts.keys()].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b));
+  if (labels.length === 0) {
+    out.push('No labels yet.');
+    return out.join('\n') + '\n';
+  }
+  out.push('## Labels per platform', '');
+  out.push(row(['Label', ...s.platforms.map(mdText), 'Total']), row(['---', ...s.platforms.map(() => '---:'), '---:']));
+  const totals = new Map<string, number>();
+  for (const l of labels) {
+    const m = s.counts.get(l) ?? new Map<string, number>();
+    const total = [...m.values()].reduce((a, b) => a + b, 0);
+    for (const [p, n] of m) totals.set(p, (totals.get(p) ?? 0) + n);
+    out.push(row([mdText(names.get(l) ?? l), ...s.platforms.map((p) => String(m.get(p) ?? 0)), `**${total}**`]));
+  }
+  out.push(row(['**Total**', ...s.platforms.map((p) => `**${totals.get(p) ?? 0}**`), `**${s.total}**`]), '');
+  out.push('## Authors', '', row(['Author', 'Labels']), row(['---', '---:']));
+  for (const a of s.authors) out.push(row([mdText(a), String(perAuthor.get(a) ?? 0)]));
+  out.push('', '## Agreement (Cohen’s kappa)', '');
+  if (s.agreements.length === 0) {
+    out.push('No two authors labelled the same step of the same run yet.');
+    return out.join('\n') + '\n';
+  }
+  out.push('A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *po*: observed agreement, *pe*: agreement by chance.', '');
+  for (const ag of s.agreements) {
+    out.push(`### ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} step(s) both labelled`, '');
+    out.push(`A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of steps where the label is on both, on A's only, on B's only, on neither.`, '');
+    out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
+    out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    out.push(row(['**Overall**', ...kappaCells(ag.overall)]));
+    for (const p of ag.perLabel) out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa)]));
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,402 @@
+// The PI Audit view in the real workbench on a copy of sample/ (plus a phone number in a bio next to HTML and
+// Markdown, and an e-mail address in a run's reasoning): the audit runs by itself, every planted string of
+// sample/pi-manifest.json shows under its category, no placeholder is a finding, the counts agree with the CLI,
+// a click opens the file with the span selected, Open Step opens the step view, verdicts are stored in SQLite and
+// change the counts, and the exported Markdown and JSON reports hold the confirmed leak and the verdict trail.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORY_INFO, PI_CATEGORIES, type PiCategory } from '../../src/core/pi/placeholders';
+import type { AuditReport } from '../../src/core/pi/report';
+import { VerdictStore } from '../../src/core/pi/verdicts';
+import { PLATFORM_LABELS } from '../../src/core/tables';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+interface Planted {
+  category: PiCategory;
+  text: string;
+  file: string;
+  line: number;
+  userId: string;
+  stepId: number | null;
+}
+
+interface Row {
+  index: number;
+  level: number;
+  label: string;
+  description: string;
+  expanded: string | null;
+}
+
+interface SeenFinding {
+  category: string;
+  platform: string;
+  user: string;
+  label: string;
+  description: string;
+}
+
+const AUTHOR = 'e2e-auditor';
+const XSS_BIO = ' <img src=x onerror="globalThis.__plAuditXss=1"> **not bold** 电话 13912345678';
+const PLACEHOLDER = /<(PHONE|ID|BANK|EMAIL|CONTACT|PLATE|IP|GEO|DEVICE|SELF)>/;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** Rewrites line `n` (1-based) of a JSONL file through `edit`. */
+function editLine(file: string, n: number, edit: (rec: Record<string, unknown>) => void): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const rec = JSON.parse(lines[n - 1]!) as Record<string, unknown>;
+  edit(rec);
+  lines[n - 1] = JSON.stringify(rec);
+  writeFileSync(file, lines.join('\n'));
+}
+
+describe('PI Audit view in the real workbench', () => {
+  let wb: Workbench;
+  let tmp: string;
+  let root: string;
+  let cli: AuditReport;
+  const planted = (JSON.parse(readFileSync(join(repoRoot, 'sample/pi-manifest.json'), 'utf8')) as { planted: Planted[] }).planted;
+
+  const pane = () =>
+    wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) }).first();
+
+  const rows = (): Promise<Row[]> =>
+    pane().locator('.monaco-list-row').evaluateAll((els) =>
+      els
+        .map((e) => ({
+          index: Number(e.getAttribute('data-index')),
+          level: Number(e.getAttribute('aria-level')),
+          label: e.querySelector('.label-name')?.textContent ?? '',
+          description: e.querySelector('.label-description')?.textContent ?? '',
+          expanded: e.getAttribute('aria-expanded'),
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
+
+  const exact = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const rowLocator = (label: string, level: number) =>
+    pane().locator(`.monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: exact(label) }) }).first();
+
+  /** The rendered children of the first row `label` at `level` that comes after `after` (a row index). */
+  async function children(label: string, level: number, after = -1): Promise<Row[]> {
+    const all = await rows();
+    const i = all.findIndex((r) => r.level === level && r.label === label && r.index > after);
+    const out: Row[] = [];
+    if (i < 0) return out;
+    for (const r of all.slice(i + 1)) {
+      if (r.level <= level) break;
+      if (r.level === level + 1) out.push(r);
+    }
+    return out;
+  }
+
+  interface Parent {
+    label: string;
+    level: number;
+  }
+
+  /** The data-index of the row `label` at `level` (the first one, or the first below `under`). */
+  async function rowIndex(label: string, level: number, under?: Parent): Promise<number | undefined> {
+    const all = await rows();
+    let from = 0;
+    if (under) {
+      from = all.findIndex((r) => r.level === under.level && r.label === under.label) + 1;
+      if (from === 0) return undefined;
+    }
+    for (const r of all.slice(from)) {
+      if (under && r.level <= under.level) break;
+      if (r.level === level && r.label === label) return r.index;
+    }
+    return undefined;
+  }
+
+  /** Expands or collapses a row; `under` picks e.g. the Weibo row of one category among several. */
+  async function setExpanded(label: string, level: number, expanded: boolean, under?: Parent): Promise<void> {
+    await waitFor(async () => {
+      const i = await rowIndex(label, level, under);
+      if (i === undefined) return false;
+      const row = pane().locator(`.monaco-list-row[data-index="${i}"]`);
+      if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
+      await row.locator('.monaco-tl-twistie').click();
+      return false;
+    }, { timeout: 30_000, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` });
+  }
+
+  const waitRow = (label: string, level: number, pred: (r: Row) => boolean, message: string) =>
+    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), { timeout: 30_000, message });
+
+  /** Expands one category at a time (the list is virtualised) and reads every finding row under it. */
+  async function readFindings(category: PiCategory): Promise<SeenFinding[]> {
+    const label = CATEGORY_INFO[category].label;
+    const want = cli.findings.filter((f) => f.category === category);
+    await setExpanded(label, 1, true);
+    const out: SeenFinding[] = [];
+    const platforms = [...new Set(want.map((f) => f.platform))];
+    for (const p of platforms) {
+      await setExpanded(PLATFORM_LABELS[p], 2, true, { label, level: 1 });
+      const users = [...new Set(want.filter((f) => f.platform === p).map((f) => f.userId))];
+      for (const u of users) {
+        await setExpanded(u, 3, true, { label: PLATFORM_LABELS[p], level: 2 });
+        const n = want.filter((f) => f.platform === p && f.userId === u).length;
+        const kids = await waitFor(async () => {
+          const k = await children(u, 3);
+          return k.length === n ? k : undefined;
+        }, { timeout: 30_000, message: `${n} finding row(s) under ${category}/${p}/${u}` });
+        out.push(...kids.map((k) => ({ category, platform: p, user: u, label: k.label, description: k.description })));
+      }
+    }
+    await setExpanded(label, 1, false);
+    return out;
+  }
+
+  const categoryRow = (c: PiCategory) => waitRow(CATEGORY_INFO[c].label, 1, () => true, `the ${c} category`);
+
+  async function contextMenu(label: string, level: number, entry: string): Promise<void> {
+    await rowLocator(label, level).click({ button: 'right' });
+    const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: entry }).first();
+    await item.hover();
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** Runs Export PI Audit Report… and answers code-server's save dialog (a quick input holding a path) with `target`. */
+  async function exportTo(target: string): Promise<void> {
+    const input = wb.page.locator('.quick-input-widget input.input');
+    // From the side bar: keys pressed while a webview has the focus go to the webview.
+    await wb.page.locator('.part.sidebar .composite.title').click();
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { timeout: 30_000, message: 'the command palette to open' });
+    const title = 'Persona Lab: Export PI Audit Report…';
+    await input.fill(`>${title}`);
+    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: exact(title) }) }).first().click();
+    await waitFor(async () => (await input.inputValue()).endsWith('pi-audit-sample.md'), { timeout: 30_000, message: 'the save dialog with its default name' });
+    await waitFor(async () => {
+      if ((await input.inputValue()) === target) return true;
+      await input.fill(target);
+      return false;
+    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
+    await input.press('Enter');
+    await waitFor(() => existsSync(target), { timeout: 30_000, message: `${target} to be written` });
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-audit-'));
+    root = join(tmp, 'sample');
+    cpSync(join(repoRoot, 'sample'), root, { recursive: true });
+    editLine(join(root, 'data/douban_inference_tasks.jsonl'), 1, (r) => (r.bio = `${String(r.bio)}${XSS_BIO}`));
+    // Results lines hold Python's bare NaN: edit the text, not a JSON round trip. The first reasoning is step 1's.
+    const results = join(root, 'results/demo-llm/inference_results_zhihu.jsonl');
+    const [first, ...rest] = readFileSync(results, 'utf8').split('\n');
+    writeFileSync(results, [first!.replace(/"reasoning":\s*"/, '$&该用户留了邮箱 reader.zh@example.org。'), ...rest].join('\n'));
+    // The CLI exits 1 when it finds something: read its JSON either way.
+    const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], { encoding: 'utf8' });
+    cli = JSON.parse(out.stdout) as AuditReport;
+    expect(cli.findings.length).toBe(planted.length + 2);
+    wb = await startWorkbench({ folder: root, theme: 'light', viewport: { width: 1600, height: 1000 }, settings: { 'personaLab.labels.author': AUTHOR, 'personaLab.audit.autoRun': 'small' } });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`audit-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('audits the benchmark by itself (autoRun: small) and shows every category with the CLI counts', async () => {
+    await wb.openView('Persona Lab');
+    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    const sash = wb.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
+    if (box && (await sash.count())) {
+      await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(box.x + 640, box.y + box.height / 2, { steps: 5 });
+      await wb.page.mouse.up();
+    }
+    await wb.waitForExtensionHostLine(`[persona-lab] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
+    // Categories with findings start expanded: collapse them all, so that the ten category rows fit.
+    await pane().locator('.pane-header').hover();
+    await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
+    // Room for the audit: collapse the Benchmarks view.
+    const benchHeader = wb.page.locator('.part.sidebar .pane-header').filter({ has: wb.page.locator('.title', { hasText: /^Benchmarks$/ }) }).first();
+    if ((await benchHeader.getAttribute('aria-expanded')) === 'true') await benchHeader.click();
+    for (const c of PI_CATEGORIES) {
+      const row = await categoryRow(c);
+      const found = cli.findings.filter((f) => f.category === c).length;
+      expect(row.description, c).toBe(`${found} open · ${plural(cli.totals.placeholders[c], 'placeholder')}`);
+    }
+    const message = await pane().locator('.message').innerText();
+    expect(message).toContain(`${cli.findings.length} findings, ${cli.findings.length} open`);
+  });
+
+  it('lists every planted string under its category, platform and user, and no placeholder as a finding', async () => {
+    const seen: SeenFinding[] = [];
+    for (const c of PI_CATEGORIES) if (cli.findings.some((f) => f.category === c)) seen.push(...(await readFindings(c)));
+    expect(seen).toHaveLength(cli.findings.length);
+    for (const p of planted) {
+      const hit = seen.find((s) => s.category === p.category && s.label === p.text);
+      expect(hit, `${p.category} ${p.text}`).toBeDefined();
+      expect(hit!.user).toBe(p.userId);
+      expect(hit!.description.startsWith(p.stepId === null ? 'profile · bio' : `step ${p.stepId} · posts_text`)).toBe(true);
+    }
+    for (const s of seen) expect(s.label, 'a placeholder shown as a finding').not.toMatch(PLACEHOLDER);
+    const fromRun = seen.find((s) => s.label === 'reader.zh@example.org');
+    expect(fromRun?.description).toBe('run demo-llm · step 1 · reasoning · high');
+    // Per-platform counts of one category: placeholders and findings, as the CLI counts them.
+    await setExpanded(CATEGORY_INFO.PLATE.label, 1, true);
+    for (const p of ['weibo', 'douban'] as const) {
+      const ph = cli.counts.filter((r) => r.category === 'PLATE' && r.platform === p).reduce((s, r) => s + r.placeholders, 0);
+      const found = cli.findings.filter((f) => f.category === 'PLATE' && f.platform === p).length;
+      await waitRow(PLATFORM_LABELS[p], 2, (r) => r.description === `${found} open · ${plural(ph, 'placeholder')}`, `PLATE on ${p}: ${found} open, ${ph} placeholders`);
+    }
+    await setExpanded(CATEGORY_INFO.PLATE.label, 1, false);
+  });
+
+  it('a click opens the tasks file at the line with the span selected', async () => {
+    const phone = planted.find((p) => p.category === 'PHONE')!;
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.weibo, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+    await setExpanded(phone.userId, 3, true);
+    await rowLocator(phone.text, 4).click();
+    const raw = readFileSync(join(root, phone.file), 'utf8').split('\n')[phone.line - 1]!;
+    const col = raw.indexOf(phone.text) + 1;
+    await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line}:${col}-${col + phone.text.length}`);
+    await wb.page.locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' }).first().waitFor({ timeout: 30_000 });
+    const status = wb.page.locator('#status\\.editor\\.selection');
+    await expect.poll(() => status.innerText().catch(() => ''), { timeout: 30_000 }).toBe(`Ln ${phone.line}, Col ${col + phone.text.length} (${phone.text.length} selected)`);
+    await wb.screenshot('audit-source');
+  });
+
+  it('Open Step (context menu) opens the finding\'s step in the step view', async () => {
+    const phone = planted.find((p) => p.category === 'PHONE')!;
+    await contextMenu(phone.text, 4, 'Open Step');
+    await wb.findWebviewFrame(`#step-root[data-step="weibo/${phone.userId}/${phone.stepId}"]`, { timeout: 60_000 });
+  });
+
+  it('records verdicts with the author in SQLite; false positives leave the open counts', async () => {
+    const phone = planted.find((p) => p.category === 'PHONE')!;
+    const phoneCount = cli.findings.filter((f) => f.category === 'PHONE').length;
+    await contextMenu(phone.text, 4, 'Confirm Leak');
+    await waitRow(phone.text, 4, (r) => r.description.endsWith('· confirmed leak'), 'the finding to show its verdict');
+    await waitRow(CATEGORY_INFO.PHONE.label, 1, (r) => r.description.startsWith(`${phoneCount} open (1 confirmed) · `), 'the category to count the confirmed leak');
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, false);
+
+    // The inline action of the BANK finding: hover, click its icon.
+    const bank = planted.find((p) => p.category === 'BANK')!;
+    await setExpanded(CATEGORY_INFO.BANK.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.weibo, 2, true, { label: CATEGORY_INFO.BANK.label, level: 1 });
+    await setExpanded(bank.userId, 3, true);
+    const row = rowLocator(bank.text, 4);
+    await row.hover();
+    await row.locator('.actions .action-label[aria-label="Mark False Positive"]').click();
+    await waitRow(bank.text, 4, (r) => r.description.endsWith('· false positive'), 'the BANK finding to be a false positive');
+    const ph = cli.totals.placeholders.BANK;
+    await waitRow(CATEGORY_INFO.BANK.label, 1, (r) => r.description === `0 open · 1 false positive · ${plural(ph, 'placeholder')}`, 'BANK: no open finding left');
+    const n = cli.findings.length;
+    await expect.poll(() => pane().locator('.message').innerText(), { timeout: 30_000 }).toContain(`${n} findings, ${n - 1} open (1 confirmed) · 1 false positive`);
+
+    const db = VerdictStore.open(join(root, '.personalab/audit.db'), { mustExist: true });
+    try {
+      const trail = db.trail({ benchmark: 'sample' });
+      expect(trail.map((r) => [r.verdict, r.category, r.author])).toEqual([['confirmed-leak', 'PHONE', AUTHOR], ['false-positive', 'BANK', AUTHOR]]);
+      expect(Date.now() - Date.parse(trail[0]!.createdAt)).toBeLessThan(3_600_000);
+    } finally {
+      db.close();
+    }
+    // Both verdicts in view for the screenshot: the confirmed phone number above the false-positive card number.
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.weibo, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+    await setExpanded(phone.userId, 3, true);
+    await rowLocator(phone.text, 4).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.mouse.move(5, 5);
+    await wb.screenshot('audit-light');
+  });
+
+  it('keeps the verdicts when the audit runs again', async () => {
+    const before = wb.extensionHostLog.filter((l) => l.includes('[persona-lab] audit: ') && l.includes('finding(s) in')).length;
+    await wb.runCommand('Persona Lab: Run PI Audit');
+    await waitFor(() => wb.extensionHostLog.filter((l) => l.includes('[persona-lab] audit: ') && l.includes('finding(s) in')).length > before, {
+      timeout: 60_000, message: 'a second audit run',
+    });
+    const bank = planted.find((p) => p.category === 'BANK')!;
+    await waitRow(bank.text, 4, (r) => r.description.endsWith('· false positive'), 'the verdict after the re-run');
+  });
+
+  it('exports the Markdown and JSON reports with the confirmed leak and the verdict trail', async () => {
+    const md = join(tmp, 'report.md');
+    await exportTo(md);
+    const text = readFileSync(md, 'utf8');
+    const phone = planted.find((p) => p.category === 'PHONE')!;
+    const leaks = text.slice(text.indexOf('## Confirmed leaks (1)'), text.indexOf('## Findings'));
+    expect(leaks).toContain(phone.text);
+    expect(leaks).toContain(AUTHOR);
+    expect(text).toMatch(/## Verdict trail \(2\)/);
+    for (const p of planted) expect(text).toContain(p.text);
+
+    const json = join(tmp, 'report.json');
+    await exportTo(json);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as AuditReport;
+    expect(report.confirmedLeaks.map((f) => f.text)).toEqual([phone.text]);
+    expect(report.verdictTrail.map((r) => r.verdict)).toEqual(['confirmed-leak', 'false-positive']);
+    expect(report.byVerdict['false-positive']).toBe(1);
+    expect(report.findings).toHaveLength(cli.findings.length);
+  });
+
+  it('shows dataset text in a finding\'s tooltip as text', async () => {
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.douban, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+    const user = cli.findings.find((f) => f.text === '13912345678')!.userId;
+    await setExpanded(user, 3, true);
+    await rowLocator('13912345678', 4).locator('.label-name').hover();
+    const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    expect(text).toContain('<img src=x onerror="globalThis.__plAuditXss=1">');
+    expect(text).toContain('**not bold**');
+    expect(await hover.locator('img').count()).toBe(0);
+    expect(await wb.page.evaluate(() => (globalThis as Record<string, unknown>).__plAuditXss)).toBeUndefined();
+    await wb.screenshot('audit-tooltip');
+    await wb.page.mouse.move(5, 5);
+  });
+});
+
+describe('PI Audit view with the default settings', () => {
+  let wb: Workbench;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-audit-default-'));
+    cpSync(join(repoRoot, 'sample'), join(tmp, 'sample'), { recursive: true });
+    wb = await startWorkbench({ folder: join(tmp, 'sample') });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`audit-default-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('waits for Run PI Audit in the view title, then lists the findings; no verdict database is created by reading', async () => {
+    await wb.openView('Persona Lab');
+    const pane = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) }).first();
+    await expect.poll(() => pane.locator('.message').innerText().catch(() => ''), { timeout: 60_000 }).toContain('Not audited yet');
+    expect(await pane.locator('.monaco-list-row').count()).toBe(0);
+    await pane.locator('.pane-header').hover();
+    await pane.locator('.pane-header .actions .action-label[aria-label="Run PI Audit"]').click();
+    await expect.poll(() => pane.locator('.message').innerText().catch(() => ''), { timeout: 60_000 }).toMatch(/^\d+ findings, \d+ open · \d+ placeholders/);
+    const phone = pane.locator('.monaco-list-row[aria-level="1"]').filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });
+    await phone.first().waitFor({ state: 'visible', timeout: 30_000 });
+    expect(existsSync(join(tmp, 'sample/.personalab/audit.db'))).toBe(false);
+  });
+});

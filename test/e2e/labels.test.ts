@@ -1,0 +1,389 @@
+// Failure labels in the real workbench (code-server) on a fresh copy of sample/: three steps labelled with the
+// keyboard alone (a number key, the suggestions key, a note, undo), a tag and a persona span labelled after
+// selecting them, badges and counts in the tree, the tree filtered by label, Next Unlabelled Step, Export Labels
+// through the workbench's own save dialog (checked against the database), the label set's problems in the Problems
+// panel, and the Label Summary. Screenshots go to test-results/e2e/.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseLabelFile } from '../../src/core/labels/exportImport';
+import { suggestLabels } from '../../src/core/labels/suggest';
+import { loadBenchmark } from '../../src/core/load';
+import { resultFor } from '../../src/core/runScore';
+import type { Benchmark, Run, User } from '../../src/core/types';
+import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+const AUTHOR = 'e2e-annotator';
+
+interface Row {
+  label: string;
+  stepId: number;
+  target: string;
+  note: string;
+  author: string;
+}
+
+describe('failure labels in the real workbench', () => {
+  let wb: Workbench;
+  let tmp: string;
+  let root: string;
+  let bench: Benchmark;
+  let run: Run;
+  let user: User;
+  let frame: Frame;
+  const db = () => join(root, '.personalab', 'labels.db');
+
+  /** Every label in the database, read back through the CLI (an independent reader). */
+  function dbRows(): Row[] {
+    if (!existsSync(db())) return [];
+    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db()], { encoding: 'utf8' });
+    return parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => ({
+      label: row.label,
+      stepId: row.stepId,
+      target: row.target.kind === 'tag' ? `tag:${row.target.tag}` : row.target.kind === 'span' ? `span:${row.target.start}-${row.target.end}` : 'step',
+      note: row.note,
+      author: row.author,
+    }));
+  }
+  const rowsOfStep = (stepId: number) => dbRows().filter((r) => r.stepId === stepId).map((r) => `${r.label}@${r.target}${r.note ? `:${r.note}` : ''}`).sort();
+
+  const stepKey = (stepId: number) => `weibo/${user.userId}/${stepId}`;
+  const showing = (stepId: number) =>
+    waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === stepKey(stepId) && (await frame.locator('.labels-bar').count()) > 0, { message: `step ${stepId} with its labels bar` });
+  const chip = (id: string) => frame.locator(`.label-chip[data-label-id="${id}"]`);
+  const pressed = (id: string, on: boolean) =>
+    waitFor(async () => (await chip(id).getAttribute('aria-pressed')) === String(on), { message: `${id} to be ${on ? 'on' : 'off'}` });
+
+  /** The label of the quick input's focused row. */
+  const focusedRow = () =>
+    wb.page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')?.textContent?.trim() ?? '');
+
+  /** F1, the command's exact title, Enter: the keyboard path through the palette. */
+  async function palette(title: string): Promise<void> {
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await wb.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { message: 'the command palette' });
+    await input.fill(`>${title}`);
+    await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
+    await wb.page.keyboard.press('Enter');
+  }
+
+  /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
+  async function pick(text: string, row: string): Promise<void> {
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await waitFor(() => input.isVisible(), { message: 'a quick input' });
+    await input.fill(text);
+    await waitFor(async () => (await focusedRow()) === row, { message: `row ${row}` });
+    await wb.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Types a path into the workbench's own file dialog (code-server has no native one) and accepts it. The dialog
+   * ignores OK while it is still listing the folder the typed path leads to, so OK is pressed until it closes.
+   */
+  async function dialogPath(path: string, button: RegExp): Promise<void> {
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.locator('input.input').fill(path);
+    await waitFor(async () => {
+      if (!(await widget.isVisible())) return true;
+      await widget.locator('.monaco-button', { hasText: button }).click({ timeout: 2_000 }).catch(() => undefined);
+      return false;
+    }, { interval: 250, message: `the dialog to take ${path}` });
+  }
+
+  const treeRows = () =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
+      els.map((e) => ({
+        level: Number(e.getAttribute('aria-level')),
+        label: e.querySelector('.label-name')?.textContent ?? '',
+        description: e.querySelector('.label-description')?.textContent ?? '',
+      })));
+  const treeRow = (label: string, level: number) =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+  async function expandRow(label: string, level: number): Promise<void> {
+    const row = treeRow(label, level);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-labels-'));
+    root = join(tmp, 'sample');
+    cpSync(join(repoRoot, 'sample'), root, { recursive: true });
+    bench = await loadBenchmark(root);
+    run = bench.runs.get([...bench.runs.keys()][0])!;
+    // A weibo user whose first four steps have results: step 2 with suggestions (confirmed with `a`).
+    user = [...bench.users.get('weibo')!.values()].find((u) => u.steps.length >= 4 && u.steps.every((s) => resultFor(run, u, s.stepId)) &&
+      suggestions(u, 2).length > 0 && suggestions(u, 1).includes('decay-error'))!;
+    expect(user, 'a weibo user with four steps in the first run').toBeDefined();
+    wb = await startWorkbench({ folder: root, theme: 'dark', viewport: { width: 1600, height: 1000 }, settings: { 'personaLab.labels.author': AUTHOR } });
+  });
+
+  function suggestions(u: User, stepId: number): string[] {
+    const s = u.steps.find((x) => x.stepId === stepId)!;
+    const r = resultFor(run, u, stepId)!;
+    return suggestLabels({ split: s.split, pool: s.pool, prediction: r.prediction, reasoning: r.reasoning }).map((x) => x.labelId);
+  }
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`labels-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('labels three steps with the keyboard alone', async () => {
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await palette('Persona Lab: Open Step');
+    await pick(user.userId, user.userId);
+    await pick('step 1/', `step 1/${user.steps[0].totalSteps}`);
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(1)}"] .labels-bar`, { timeout: 60_000 });
+    // Suggestions are shown, dashed, and not stored.
+    await frame.locator('.label-chip.suggested[data-label-id="decay-error"]').waitFor();
+    expect(dbRows()).toEqual([]);
+    await wb.screenshot('labels-step-suggested');
+
+    // Step 1: one key labels it, one key moves on.
+    await wb.page.keyboard.press('1');
+    await pressed('decay-error', true);
+    expect(rowsOfStep(1)).toEqual(['decay-error@step']);
+    await wb.page.keyboard.press('j');
+    await showing(2);
+
+    // Step 2: accept every suggestion with one key; Ctrl+Z and `u` undo, ArrowUp / ArrowDown move.
+    const step2 = suggestions(user, 2).sort();
+    await wb.page.keyboard.press('a');
+    await waitFor(async () => rowsOfStep(2).length === step2.length, { message: 'the accepted suggestions in the database' });
+    expect(rowsOfStep(2)).toEqual(step2.map((l) => `${l}@step`));
+    await wb.page.keyboard.press('Control+z');
+    await waitFor(() => rowsOfStep(2).length === 0, { message: 'Ctrl+Z to undo the accepted suggestions' });
+    await wb.page.keyboard.press('a');
+    await waitFor(() => rowsOfStep(2).length === step2.length, { message: 'the suggestions accepted again' });
+    await wb.page.keyboard.press('ArrowUp');
+    await showing(1);
+    await wb.page.keyboard.press('ArrowDown');
+    await showing(2);
+    await wb.page.keyboard.press('j');
+    await showing(3);
+
+    // Step 3: a label and its note, a label undone with `u`.
+    await wb.page.keyboard.press('7');
+    await pressed('format-error', true);
+    await wb.page.keyboard.press('n');
+    const note = frame.locator('.note-row input');
+    await note.waitFor();
+    await wb.page.keyboard.type('count differs from k');
+    await wb.page.keyboard.press('Enter');
+    await waitFor(() => rowsOfStep(3).join() === 'format-error@step:count differs from k', { message: 'the note in the database' });
+    await wb.page.keyboard.press('2');
+    await pressed('peer-confusion', true);
+    await wb.page.keyboard.press('u');
+    await pressed('peer-confusion', false);
+    expect(rowsOfStep(3)).toEqual(['format-error@step:count differs from k']);
+    expect(await frame.locator('.applied-item .note').innerText()).toContain('count differs from k');
+    await wb.screenshot('labels-step-labelled');
+  });
+
+  it('labels a single pool tag and a persona span after selecting them', async () => {
+    const step = user.steps[2];
+    const decayTag = step.split.dDecay[0] ?? step.split.tNew[0];
+    const tagChip = frame.locator('[data-section="pool"] li.tag').filter({ has: frame.locator('.tag-text', { hasText: decayTag }) }).first();
+    await tagChip.click();
+    await frame.locator('.labels-target[data-target-kind="tag"]').waitFor();
+    await wb.page.keyboard.press('1');
+    await waitFor(() => rowsOfStep(3).includes(`decay-error@tag:${decayTag}`), { message: 'the tag label in the database' });
+    await waitFor(() => tagChip.locator('.tag-labels').count(), { message: 'the tag chip to show its label' });
+    await wb.page.keyboard.press('Escape');
+    await frame.locator('.labels-target[data-target-kind="step"]').waitFor();
+
+    // Select the first four characters of the written persona, then the persona drift key.
+    const persona = resultFor(run, user, step.stepId)!.personaSummary;
+    await frame.locator('[data-section="persona"]').evaluate((e) => e.scrollIntoView());
+    await frame.locator('.persona-box.written .prose').evaluate((box) => {
+      const text = box.firstChild!;
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, 4);
+      document.getSelection()!.removeAllRanges();
+      document.getSelection()!.addRange(range);
+    });
+    await frame.locator('.labels-target[data-target-kind="span"]').waitFor();
+    await wb.page.keyboard.press('8');
+    await waitFor(() => rowsOfStep(3).includes('persona-drift@span:0-4'), { message: 'the span label in the database' });
+    expect(await frame.locator('mark.label-span').first().innerText()).toBe([...persona].slice(0, 4).join(''));
+    await wb.screenshot('labels-tag-and-span');
+    await frame.evaluate(() => window.scrollTo(0, 0));
+  });
+
+  it('shows badges and counts in the tree and filters it by label', async () => {
+    // A wider side bar, so that the badges are readable in the screenshots.
+    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    if (box) {
+      await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(box.x + 560, box.y + box.height / 2, { steps: 5 });
+      await wb.page.mouse.up();
+    }
+    await expandRow('Weibo', 2);
+    await expandRow(user.userId, 3);
+    await waitFor(async () => (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ Decay error'), { message: 'the badge on step 1' });
+    const rows = await treeRows();
+    expect(rows.find((r) => r.level === 3 && r.label === user.userId)?.description).toContain('3 labelled');
+    expect(rows.find((r) => r.level === 2 && r.label === 'Weibo')?.description).toContain('3 labelled');
+    expect(rows.find((r) => r.level === 4 && r.label === 'step 4')?.description).not.toContain('⚑');
+
+    await palette('Persona Lab: Filter Steps…');
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await waitFor(() => input.isVisible(), { message: 'the filter pick' });
+    await input.fill('Format error');
+    const labelRow = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'key 7' }).first();
+    await labelRow.locator('input[type="checkbox"], .quick-input-list-checkbox, .monaco-checkbox').first().click();
+    await wb.page.keyboard.press('Enter');
+    await waitFor(async () => {
+      const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
+      return steps.join() === 'step 3';
+    }, { message: 'only step 3 in the tree' });
+    const message = wb.page.locator(`${BENCHMARKS_PANE} .pane-body .message`);
+    await waitFor(async () => /Filter: label Format error — 1 step\(s\) match/.test(await message.innerText().catch(() => '')), { message: 'the filter message' });
+    await wb.screenshot('labels-tree-filtered');
+    await palette('Persona Lab: Clear Step Filter');
+    await waitFor(async () => (await treeRows()).filter((r) => r.level === 4).length === user.steps.length, { message: 'every step back' });
+  });
+
+  it('Next Unlabelled Step (the . key, Alt+. in the workbench) jumps to the next step without a label', async () => {
+    await frame.locator('.user-id').click();
+    await wb.page.keyboard.press('.');
+    await showing(4);
+    await wb.page.keyboard.press('a');
+    await waitFor(() => rowsOfStep(4).length === suggestions(user, 4).length, { message: 'step 4 labelled' });
+    const users = [...bench.users.get('weibo')!.values()];
+    const next = users.slice(users.indexOf(user) + 1).find((u) => u.steps.length > 0)!;
+    await wb.page.keyboard.press('Alt+Period');
+    await waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === `weibo/${next.userId}/${next.steps[0].stepId}`, { message: 'the next user\'s first step' });
+  });
+
+  it('exports the labels through the save dialog, as in the database', async () => {
+    const out = join(tmp, 'export', 'labels.jsonl');
+    mkdirSync(join(tmp, 'export'));
+    await palette('Persona Lab: Export Labels…');
+    // code-server's save dialog is the workbench's own: a quick input holding the path.
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
+    await dialogPath(out, /^OK$/);
+    await waitFor(() => existsSync(out), { message: 'the exported file' });
+    const exported = parseLabelFile(readFileSync(out, 'utf8'), out, 'jsonl');
+    expect(exported.diagnostics).toEqual([]);
+    const shown = exported.rows.map(({ row }) => `${row.stepId}:${row.label}:${row.target.kind}:${row.author}:${row.run}:${row.userId}`).sort();
+    const inDb = dbRows().map((r) => `${r.stepId}:${r.label}:${r.target.split(':')[0]}:${r.author}:${run.name}:${user.userId}`).sort();
+    expect(shown).toEqual(inDb);
+    expect(exported.rows.every(({ row }) => row.benchmark === 'sample' && row.contentHash.length === 64 && row.platform === 'weibo')).toBe(true);
+    expect(exported.rows.length).toBe(1 + suggestions(user, 2).length + 3 + suggestions(user, 4).length);
+    await wb.page.locator('.notification-toast', { hasText: 'exported' }).first().waitFor();
+
+    // CSV, chosen by the file's extension.
+    const csv = join(tmp, 'export', 'labels.csv');
+    await palette('Persona Lab: Export Labels…');
+    await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
+    await dialogPath(csv, /^OK$/);
+    await waitFor(() => existsSync(csv), { message: 'the CSV export' });
+    const text = readFileSync(csv, 'utf8');
+    expect(text.startsWith('benchmark,platform,user_id,step_id,run,author,label,target_kind,tag,')).toBe(true);
+    const fromCsv = parseLabelFile(text, csv, 'csv');
+    expect(fromCsv.diagnostics).toEqual([]);
+    expect(fromCsv.rows.map(({ row }) => row)).toEqual(exported.rows.map(({ row }) => row));
+  });
+
+  it('imports another annotator\'s file, resolving a conflict in the quick pick before anything is written', async () => {
+    const file = join(tmp, 'export', 'bob.jsonl');
+    const line = (o: Record<string, unknown>) => JSON.stringify({
+      benchmark: 'sample', platform: 'weibo', user_id: user.userId, run: run.name, target_kind: 'step', note: '', created_at: '2025-01-01T00:00:00Z', content_hash: '', ...o,
+    });
+    writeFileSync(file, [
+      line({ step_id: 1, author: 'bob', label: 'decay-error' }),
+      line({ step_id: 2, author: 'bob', label: 'pi-leak' }),
+      // My own label with another note (made on another machine): a conflict.
+      line({ step_id: 3, author: AUTHOR, label: 'format-error', note: 'from my laptop' }),
+      '{"not": "a label"',
+    ].join('\n') + '\n');
+    const before = dbRows().length;
+    await palette('Persona Lab: Import Labels…');
+    const input = wb.page.locator('.quick-input-widget input.input');
+    // The workbench's own open dialog: it first fills in the workspace folder, then takes a typed path.
+    await waitFor(async () => (await input.isVisible()) && (await input.inputValue()).endsWith('/'), { message: 'the open dialog' });
+    await dialogPath(file, /^(OK|Import)$/);
+    const toast = wb.page.locator('.notification-toast', { hasText: '1 conflict(s)' }).first();
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain('2 new');
+    expect(dbRows().length).toBe(before);
+    await toast.locator('.monaco-button', { hasText: 'Resolve Conflicts…' }).click();
+    await waitFor(async () => (await wb.page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('resolve the conflicts'), { message: 'the conflict list' });
+    await wb.screenshot('labels-import-conflicts');
+    expect(dbRows().length).toBe(before);
+    await pick('Keep both for all', 'Keep both for all');
+    await pick('Import now', 'Import now');
+    await waitFor(() => dbRows().length === before + 2, { message: 'bob\'s labels in the database' });
+    expect(rowsOfStep(3).filter((r) => r.startsWith('format-error@step'))).toEqual(['format-error@step:count differs from k\nfrom my laptop']);
+    await wb.page.locator('.notification-toast', { hasText: 'imported' }).first().waitFor();
+    // The unreadable line is in the Problems panel, at its line.
+    await wb.page.locator('#status\\.problems').click();
+    await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 4' }).first().waitFor();
+    await wb.page.locator('#status\\.problems').click();
+  });
+
+  it('opens the Label Summary with counts per platform and Cohen\'s kappa', async () => {
+    await palette('Persona Lab: Label Summary');
+    const preview = await wb.findWebviewFrame('h2:has-text("Agreement")', { timeout: 60_000 });
+    const text = await preview.locator('body').innerText();
+    expect(text).toContain('Labels per platform');
+    expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
+    expect(text).toContain('Decay error');
+    await palette('Notifications: Clear All Notifications');
+    await preview.locator('h3').first().evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('labels-summary');
+  });
+
+  it('marks a label stale once the step\'s data changed', async () => {
+    const tasks = join(root, 'data', 'weibo_inference_tasks.jsonl');
+    const lines = readFileSync(tasks, 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.includes(`"${user.userId}"`));
+    const record = JSON.parse(lines[i]) as { prediction_tasks: { posts_text: string }[] };
+    record.prediction_tasks[0].posts_text += '\n[99] Content: 编辑过的帖子';
+    lines[i] = JSON.stringify(record);
+    writeFileSync(tasks, lines.join('\n'));
+    await palette('Persona Lab: Open Step');
+    await pick(user.userId, user.userId);
+    await pick('step 1/', `step 1/${user.steps[0].totalSteps}`);
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(1)}"] .labels-bar`, { timeout: 60_000 });
+    await waitFor(() => frame.locator('.label-chip.stale[data-label-id="decay-error"]').count(), { timeout: 30_000, message: 'the stale label' });
+    expect(await frame.locator('.applied-item [data-stale="true"]').count()).toBe(1);
+    await wb.screenshot('labels-stale');
+  });
+
+  it('shows a broken label set in the Problems panel at its line', async () => {
+    const file = join(root, '.personalab', 'labels.json');
+    writeFileSync(file, '{\n  "labels": [\n    { "id": "too-slow", "name": "Too slow", "description": "", "scope": "step", "key": "1" },\n    { "id": "too-slow", "name": "Again", "scope": "step", "key": "j" }\n  ]\n}\n');
+    await wb.page.locator('#status\\.problems').click();
+    const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'duplicate id' });
+    await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await marker.first().innerText()).toContain('[Ln 4');
+    await frame.locator('.labels-error', { hasText: 'default labels are in use' }).waitFor();
+    await wb.screenshot('labels-problems');
+
+    // Fixed: the workspace's own labels and keys replace the defaults, and the problems go away.
+    writeFileSync(file, JSON.stringify({ labels: [{ id: 'too-slow', name: 'Too slow', description: 'answered after the deadline', scope: 'step', key: 'x' }] }, null, 2));
+    await frame.locator('.label-chip[data-label-id="too-slow"] kbd', { hasText: 'x' }).waitFor();
+    expect(await frame.locator('.label-chip').count()).toBe(1);
+    await marker.first().waitFor({ state: 'detached', timeout: 30_000 });
+  });
+});

@@ -1,0 +1,88 @@
+// Expected Benchmarks-tree text for test/e2e/tree.test.ts, computed from the benchmark files and the spec's
+// scoring rules written out again here, independently of the extension's code.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseLine } from '../../src/core/jsonl';
+import type { Platform } from '../../src/core/types';
+
+export const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`);
+export const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k === 1 ? one : one + 's'}`;
+
+export interface CliScore {
+  runs: { name: string; platforms: Record<string, { Recall: number | null; F1NS: number | null }>; avg: { Recall: number | null } }[];
+}
+export interface TaskStep {
+  step_id: number;
+  date_input: string;
+  date_target: string;
+  meta: Record<string, string[]>;
+}
+export interface TaskUser {
+  user_id: string;
+  bio?: string;
+  prediction_tasks: TaskStep[];
+}
+
+export function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const parsed = parseLine(Buffer.from(l));
+      if (!parsed.ok) throw new Error(`${file}: ${parsed.message}`);
+      return parsed.value as T;
+    });
+}
+
+export const tasksFile = (root: string, p: Platform) => join(root, 'data', `${p}_inference_tasks.jsonl`);
+export const resultsFile = (root: string, run: string, p: Platform) => join(root, 'results', run, `inference_results_${p}.jsonl`);
+
+/** Predictions of a run, userId -> stepId -> prediction. */
+export function predictions(root: string, run: string, p: Platform): Map<string, Map<number, unknown[]>> {
+  const out = new Map<string, Map<number, unknown[]>>();
+  let rows: { user_id: string; steps: { step_id: number; prediction: unknown[] }[] }[] = [];
+  try {
+    rows = readJsonl(resultsFile(root, run, p));
+  } catch {
+    return out;
+  }
+  for (const r of rows) out.set(r.user_id, new Map(r.steps.map((s) => [s.step_id, s.prediction])));
+  return out;
+}
+
+/** Spec section 5, written out again: Recall, R_nov, R_stab of one step, or null when it is not scored. */
+export function stepScore(meta: Record<string, string[]>, prediction: unknown[]): { r: number; nov: number; stab: number } | null {
+  const picks = new Set(prediction.filter((x) => typeof x === 'string'));
+  const keep = new Set(meta.T_keep), fresh = new Set(meta.T_new);
+  const g = new Set([...keep, ...fresh]);
+  if (g.size === 0) return null;
+  const rate = (s: Set<string>) => (s.size ? [...s].filter((t) => picks.has(t)).length / s.size : NaN);
+  return { r: rate(g), nov: rate(fresh), stab: rate(keep) };
+}
+
+export const mean = (xs: number[]) => {
+  const ok = xs.filter((x) => !Number.isNaN(x));
+  return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
+};
+
+export function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | undefined): string {
+  const steps = n(user.prediction_tasks.length, 'step');
+  const scored = user.prediction_tasks.flatMap((s) => {
+    const p = preds?.get(s.step_id);
+    const sc = p ? stepScore(s.meta, p) : null;
+    return sc ? [sc] : [];
+  });
+  if (!scored.length) return `${steps} · not scored`;
+  const a = mean(scored.map((s) => s.nov)), b = mean(scored.map((s) => s.stab));
+  const f1 = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
+  return `${steps} · R ${pct(mean(scored.map((s) => s.r)))} · F1^NS ${pct(f1)}`;
+}
+
+export function expectedStep(step: TaskStep, prediction: unknown[] | undefined): { description: string; icon: string } {
+  const dates = step.date_target && step.date_target !== step.date_input ? `${step.date_input} → ${step.date_target}` : step.date_input;
+  if (!prediction) return { description: `${dates} · no result`, icon: 'circle-outline' };
+  const sc = stepScore(step.meta, prediction);
+  if (!sc) return { description: `${dates} · not scored`, icon: 'circle-outline' };
+  const icon = sc.r >= 1 ? 'pass-filled' : sc.r > 0 ? 'pie-chart' : 'error';
+  return { description: `${dates} · R ${pct(sc.r)}`, icon };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { PlatformScore, RunScore } from '../../src/core/runScore';
+import { nanMean } from '../../src/core/score';
+import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/types';
+import { pctText, rankColumn, tableCsv, tableMarkdown, tableModels } from '../../src/extension/dashboard/tables';
+
+function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
+  const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;
+  return { users: 1, steps: 1, metrics, f1ns, f1nsHarmonicOfMeans: NaN, userScores: new Map() };
+}
+
+function run(name: string, per: Partial<Record<Platform, [recall: number, f1: number, decay: number]>>): RunScore {
+  const platforms = new Map<Platform, PlatformScore>();
+  for (const [p, [recall, f1, decay]] of Object.entries(per) as [Platform, [number, number, number]][]) {
+    platforms.set(p, platform({ Recall: recall, Error_Decay: decay, Recall_Stability: recall, Recall_Novelty: 1 - recall }, f1));
+  }
+  const figures = [...platforms.values()];
+  const avg = Object.fromEntries(METRIC_KEYS.map((k) => [k, nanMean(figures.map((f) => f.metrics[k]))])) as RunScore['avg'];
+  avg.F1NS = nanMean(figures.map((f) => f.f1ns));
+  return { name, platforms, avg };
+}
+
+const scores = [
+  run('alpha', { weibo: [0.4, 0.3, 0.5], douban: [0.2, 0.1, 0.1] }),
+  run('beta|x', { weibo: [0.5, 0.3, 0.2], douban: [0.1, NaN, 0.3] }),
+  run('gamma', { weibo: [0.45, 0.2, 0.2] }),
+];
+
+describe('rankColumn', () => {
+  it('marks best and second best on the shown figures, lowest first for error rates', () => {
+    expect(rankColumn(['40.00', '50.00', '45.00'], false)).toEqual([0, 1, 2]);
+    expect(rankColumn(['40.00', '50.00', '45.00'], true)).toEqual([1, 0, 2]);
+    // equal shown figures share the rank; the next distinct one is second
+    expect(rankColumn(['50.00', '50.00', '45.00'], false)).toEqual([1, 1, 2]);
+    // undefined figures are never ranked; best needs two figures, second three
+    expect(rankColumn(['—', '50.00', '45.00'], false)).toEqual([0, 1, 0]);
+    expect(rankColumn(['50.00', '—', '—'], false)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('tableModels', () => {
+  const [t4, t5, t6] = tableModels(scores);
+
+  it('lays out Table 4 as platform (R, F1NS) pairs and the Avg.', () => {
+    expect(t4.columns.map((c) => `${c.group} ${c.head}`)).toEqual(['Weibo R', 'Weibo F1NS', 'Douban R', 'Douban F1NS', 'Avg. R', 'Avg. F1NS']);
+    expect(t4.rows.map((r) => r.run)).toEqual(['alpha', 'beta|x', 'gamma']);
+    expect(t4.rows[0].cells.map((c) => c.text)).toEqual(['40.00', '30.00', '20.00', '10.00', '30.00', '20.00']);
+    // gamma has no douban results; beta's douban F1NS is undefined
+    expect(t4.rows[2].cells[2]).toEqual({ text: '—', value: null, rank: 0 });
+    expect(t4.rows[1].cells[3].text).toBe('—');
+    // Weibo R: beta 50 best, gamma 45 second; Weibo F1NS: alpha and beta tie at 30 (best), gamma 20 second
+    expect(t4.rows.map((r) => r.cells[0].rank)).toEqual([0, 1, 2]);
+    expect(t4.rows.map((r) => r.cells[1].rank)).toEqual([1, 1, 2]);
+    expect(t5.columns[0]).toEqual({ group: 'Weibo', head: 'R_stab', lowerIsBetter: false });
+  });
+
+  it('ranks Table 6 error rates lowest first', () => {
+    expect(t6.columns.slice(0, 4).map((c) => c.head)).toEqual(['E_decay', 'E_peer', 'E_viral', 'E_rand']);
+    expect(t6.columns.every((c) => c.lowerIsBetter)).toBe(true);
+    // Weibo E_decay: alpha 50, beta 20, gamma 20 -> beta and gamma best, alpha second
+    expect(t6.rows.map((r) => r.cells[0].rank)).toEqual([2, 1, 1]);
+  });
+
+  it('copies as Markdown with bold best, underlined second and escaped run names', () => {
+    const md = tableMarkdown(t4);
+    const lines = md.trimEnd().split('\n');
+    expect(lines[0]).toBe('**Table 4. Recall and F1^NS (%), two-level macro average**');
+    expect(lines[2]).toBe('| Run | Weibo R | Weibo F1NS | Douban R | Douban F1NS | Avg. R | Avg. F1NS |');
+    expect(lines[3]).toBe('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    // Douban R has two figures (best only), Douban F1NS one (no mark); Avg. R: gamma 45 best, 30 and 30 second
+    expect(lines[4]).toBe('| alpha | 40.00 | **30.00** | **20.00** | 10.00 | <u>30.00</u> | <u>20.00</u> |');
+    expect(lines[5]).toBe('| beta\\|x | **50.00** | **30.00** | 10.00 | — | <u>30.00</u> | **30.00** |');
+    expect(lines[6]).toBe('| gamma | <u>45.00</u> | <u>20.00</u> | — | — | **45.00** | <u>20.00</u> |');
+  });
+
+  it('copies as RFC 4180 CSV, quoting where needed, empty for undefined', () => {
+    const csv = tableCsv(tableModels([run('a,"b"', { weibo: [0.12345, 0.5, 0] })])[0]);
+    expect(csv).toBe('Run,Weibo R,Weibo F1NS,Avg. R,Avg. F1NS\r\n"a,""b""",12.35,50.00,12.35,50.00\r\n');
+    expect(tableCsv(t4).split('\r\n')[3]).toBe('gamma,45.00,20.00,,,45.00,20.00');
+    expect(pctText(NaN)).toBe('—');
+    expect(pctText(0.00005)).toBe('0.01');
+  });
+});

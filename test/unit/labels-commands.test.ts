@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/core/labels/agreement';
+import { ImportSession } from '../../src/core/labels/merge';
+import type { LabelRow } from '../../src/core/labels/model';
+import { LabelStore } from '../../src/core/labels/store';
+import { conflictRows, planSummary } from '../../src/extension/labels/importRows';
+import { mdText, summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
+
+const row = (over: Partial<LabelRow>): LabelRow => ({
+  benchmark: 'sample', platform: 'weibo', userId: 'we_0000000001', stepId: 1, run: 'gpt', author: 'alice', target: { kind: 'step' },
+  label: 'decay-error', note: '', createdAt: '2025-01-01T00:00:00.000Z', contentHash: '', ...over,
+});
+
+describe('Import Labels rows', () => {
+  it('lists each conflict with both sides, its decision, and a summary line, before anything is written', () => {
+    const store = LabelStore.open(join(mkdtempSync(join(tmpdir(), 'pl-importrows-')), 'labels.db'));
+    try {
+      store.add(row({ note: 'mine' }));
+      store.add(row({ stepId: 2, label: 'pi-leak' }));
+      const incoming = [row({ note: 'theirs' }), row({ stepId: 2, label: 'peer-confusion' }), row({ stepId: 3 }), row({ stepId: 2, label: 'pi-leak' })];
+      const session = new ImportSession(store, incoming.map((r, i) => ({ row: r, line: i + 1 })), 'bob.jsonl');
+      expect(session.conflicts).toHaveLength(2);
+      const names = new Map([['decay-error', 'Decay error'], ['pi-leak', 'PI leak'], ['peer-confusion', 'Peer confusion']]);
+      const rows = conflictRows(session.conflicts, new Map([[session.conflicts[0].id, 'both']]), names);
+      expect(rows.map((r) => [r.label.slice(0, 3), r.description])).toEqual([['1. ', '→ Keep both'], ['2. ', 'unresolved']]);
+      expect(rows[0].detail).toBe('mine: Decay error (“mine”) · theirs: Decay error (“theirs”) (line 1)');
+      expect(rows[1].detail).toBe('mine: PI leak · theirs: Peer confusion, PI leak (line 2, 4)');
+      expect(planSummary('bob.jsonl', 4, 1, session.plan)).toBe('bob.jsonl: 4 label(s) read, 1 line(s) skipped (see the Problems panel), 1 new, 1 already present, 2 conflict(s)');
+      expect(store.count()).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('Label Summary markdown', () => {
+  it('counts per label per platform and gives kappa per pair of authors, escaping database text', () => {
+    const rows = [
+      row({}), row({ stepId: 2, label: 'pi-leak' }), row({ platform: 'zhihu', userId: 'zh_1', label: 'pi-leak' }),
+      row({ author: 'bob|<b>' }), row({ author: 'bob|<b>', stepId: 2, label: 'decay-error' }),
+    ];
+    const md = summaryMarkdown(summarize(rows), new Map([['decay-error', 'Decay error'], ['pi-leak', 'PI leak']]), '/w/.personalab/labels.db', new Map([['alice', 3], ['bob|<b>', 2]]));
+    expect(md).toContain('5 label(s) by 2 author(s)');
+    expect(md).toContain('| Label | weibo | zhihu | Total |');
+    expect(md).toContain('| Decay error | 3 | 0 | **3** |');
+    expect(md).toContain('| PI leak | 1 | 1 | **2** |');
+    expect(md).toContain('| **Total** | **4** | **1** | **5** |');
+    expect(md).toContain(`### alice vs ${mdText('bob|<b>')}: 2 step(s) both labelled`);
+    expect(md).not.toContain('bob|<b>');
+    // Units: step 1 (both: decay) and step 2 (alice: pi-leak, bob: decay).
+    expect(md).toMatch(/\| \*\*Overall\*\* \| -?\d\.\d{3} \| 0\.500 \|/);
+    expect(summaryMarkdown(summarize([]), new Map(), 'x', new Map())).toContain('No labels yet.');
+  });
+});

@@ -1,0 +1,271 @@
+// The dashboard's figures with chart.js (bundled; only the parts used are registered; it needs no eval and sets
+// sizes through the CSSOM). Colours come from the workbench theme's --vscode-* variables and follow theme changes.
+// Clicking a point or a bar asks for the matching step list.
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LineElement,
+  LinearScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ActiveElement,
+  type ChartConfiguration,
+  type ChartEvent,
+  type ChartType,
+  type PointStyle,
+} from 'chart.js';
+import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
+import type { Platform } from '../../src/core/types';
+import { fixed, pct } from './dom';
+
+Chart.register(ScatterController, BarController, LineElement, PointElement, BarElement, LinearScale, CategoryScale, Tooltip, Legend);
+
+export interface Theme {
+  fg: string;
+  muted: string;
+  grid: string;
+  runs: string[];
+  errors: string[];
+  font: string;
+}
+
+export function readTheme(): Theme {
+  const cs = getComputedStyle(document.body);
+  const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
+  const blue = v('--vscode-charts-blue', '#3794ff');
+  const red = v('--vscode-charts-red', '#f14c4c');
+  const yellow = v('--vscode-charts-yellow', '#cca700');
+  const orange = v('--vscode-charts-orange', '#d18616');
+  const green = v('--vscode-charts-green', '#89d185');
+  const purple = v('--vscode-charts-purple', '#b180d7');
+  return {
+    fg: v('--vscode-foreground', '#cccccc'),
+    muted: v('--vscode-descriptionForeground', '#9d9d9d'),
+    grid: v('--vscode-editorWidget-border', v('--vscode-panel-border', 'rgba(128,128,128,0.35)')),
+    runs: [blue, orange, green, purple, red, yellow],
+    errors: [orange, purple, red, blue],
+    font: v('--vscode-font-family', 'sans-serif'),
+  };
+}
+
+const STYLES: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'];
+const PLATFORM_STYLES: Record<Platform, PointStyle> = { weibo: 'circle', xiaohongshu: 'rect', toutiao: 'triangle', zhihu: 'rectRot', douban: 'star' };
+
+/** Colour and marker of the i-th run: 6 theme colours, then the markers change too. */
+function runStyle(theme: Theme, i: number): { color: string; style: PointStyle; dash: number[] } {
+  return { color: theme.runs[i % theme.runs.length], style: STYLES[Math.floor(i / theme.runs.length) % STYLES.length], dash: i >= theme.runs.length ? [6, 3] : [] };
+}
+
+export type Pick = (filter: StepFilter) => void;
+
+interface PointInfo {
+  label: string;
+  filter?: StepFilter;
+}
+
+type XY = { x: number; y: number };
+
+/** Collects per-dataset, per-point hover text and click targets next to a chart's data. */
+export class Info {
+  readonly rows: PointInfo[][] = [];
+  add(points: PointInfo[]): void {
+    this.rows.push(points);
+  }
+  at(datasetIndex: number, index: number): PointInfo | undefined {
+    return this.rows[datasetIndex]?.[index];
+  }
+}
+
+function clickHandler(info: Info, pick: Pick) {
+  return (_e: ChartEvent, elements: ActiveElement[]) => {
+    const hit = elements.map((e) => info.at(e.datasetIndex, e.index)).find((p) => p?.filter);
+    if (hit?.filter) pick(hit.filter);
+  };
+}
+
+function hoverCursor(_e: ChartEvent, elements: ActiveElement[], chart: Chart): void {
+  chart.canvas.style.cursor = elements.length ? 'pointer' : 'default';
+}
+
+function axes(theme: Theme, x: string, y: string, unit = false) {
+  const axis = (title: string) => ({
+    type: 'linear' as const,
+    title: { display: true, text: title, color: theme.muted },
+    grid: { color: theme.grid },
+    ticks: { color: theme.muted },
+    ...(unit ? { min: 0, max: 1 } : {}),
+  });
+  return { x: axis(x), y: axis(y) };
+}
+
+function base(theme: Theme, info: Info, pick: Pick) {
+  return {
+    animation: false as const,
+    responsive: true,
+    maintainAspectRatio: false,
+    onClick: clickHandler(info, pick),
+    onHover: hoverCursor,
+    interaction: { mode: 'nearest' as const, intersect: true },
+    plugins: {
+      legend: { labels: { color: theme.fg, usePointStyle: true, boxHeight: 6 } },
+      tooltip: { callbacks: { label: (ctx: { datasetIndex: number; dataIndex: number }) => info.at(ctx.datasetIndex, ctx.dataIndex)?.label ?? '' } },
+    },
+  };
+}
+
+/** Figure 3: each run's mean budget B̄ against its mean ratio ρ̄ (per platform, and the Avg. point in scope "all"). */
+export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+  const info = new Info();
+  const shown: Scope[] = scope === 'all' ? m.scopes : [scope];
+  const datasets = m.figures.map((f, i) => {
+    const st = runStyle(theme, i);
+    const pts: XY[] = [];
+    const infos: PointInfo[] = [];
+    const styles: PointStyle[] = [];
+    const radius: number[] = [];
+    for (const s of shown) {
+      const op = f.scopes[s]?.op;
+      if (!op || op.budget === null || op.ratio === null) continue;
+      pts.push({ x: op.budget, y: op.ratio });
+      styles.push(s === 'all' ? st.style : PLATFORM_STYLES[s]);
+      radius.push(s === 'all' ? 7 : 4);
+      infos.push({
+        label: `${f.run} · ${SCOPE_LABELS[s]}: B̄ = ${fixed(op.budget)}, ρ̄ = ${fixed(op.ratio)} (${op.steps} steps; ρ defined on ${op.ratioSteps})`,
+        filter: { run: f.run, scope: s, sort: 'budget' },
+      });
+    }
+    info.add(infos);
+    return { label: f.run, data: pts, backgroundColor: st.color, borderColor: st.color, pointStyle: styles, pointRadius: radius, pointHoverRadius: radius.map((r) => r + 2) };
+  });
+  return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)') } } };
+}
+
+/** Figure 4: constraint line α·R_stab + (1−α)·R_nov = B, iso-F1 contours, and each run's operating point. */
+export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+  const info = new Info();
+  const datasets: ChartConfiguration<'scatter', XY[]>['data']['datasets'] = [];
+  for (const level of m.isoLevels) {
+    datasets.push({ label: `F1 = ${level.f1}`, data: level.curve, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: theme.grid, borderWidth: 1 });
+    info.add(level.curve.map(() => ({ label: `iso-F1 ${level.f1}` })));
+  }
+  m.figures.forEach((f, i) => {
+    const st = runStyle(theme, i);
+    const op = f.scopes[scope]?.op;
+    if (!op || op.rStab === null || op.rNov === null) return;
+    datasets.push({ label: `${f.run}: B line`, data: op.segment, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: st.color, borderWidth: 2, borderDash: st.dash });
+    info.add(op.segment.map(() => ({ label: `${f.run}: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with ᾱ = ${fixed(op.alpha)}, B̄ = ${fixed(op.budget)}` })));
+    datasets.push({ label: `${f.run}: iso-F1`, data: op.contour, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: st.color, borderWidth: 1, borderDash: [4, 4] });
+    info.add(op.contour.map(() => ({ label: `${f.run}: iso-F1 ${fixed(op.f1)} through the operating point` })));
+    datasets.push({ label: f.run, data: [{ x: op.rStab, y: op.rNov }], pointRadius: 6, pointHoverRadius: 8, pointStyle: st.style, backgroundColor: st.color, borderColor: st.color });
+    info.add([{
+      label: `${f.run} · ${SCOPE_LABELS[scope]}: R_stab ${pct(op.rStab)}, R_nov ${pct(op.rNov)}, F1 of the point ${pct(op.f1)}, ᾱ ${fixed(op.alpha)}, B̄ ${fixed(op.budget)}`,
+      filter: { run: f.run, scope, sort: 'recall' },
+    }]);
+  });
+  const cfg: ChartConfiguration<'scatter', XY[]> = { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: axes(theme, 'R_stab (stability recall)', 'R_nov (novelty recall)', true) } };
+  const legend = cfg.options?.plugins?.legend;
+  if (legend) legend.labels = { ...legend.labels, filter: (item) => !item.text.includes(':') && !item.text.startsWith('F1 =') };
+  return { info, config: cfg };
+}
+
+/** Figure 5: mean Recall at each step index, one line per run. */
+export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+  const info = new Info();
+  const datasets = m.figures.map((f, i) => {
+    const st = runStyle(theme, i);
+    const by = (f.scopes[scope]?.byStep ?? []).filter((p) => p.recall !== null);
+    info.add(by.map((p) => ({ label: `${f.run} · step ${p.stepId}: Recall ${pct(p.recall)} (${p.steps} steps)`, filter: { run: f.run, scope, stepId: p.stepId, sort: 'recall' } })));
+    return { label: f.run, data: by.map((p) => ({ x: p.stepId, y: p.recall ?? 0 })), showLine: true, borderColor: st.color, backgroundColor: st.color, pointStyle: st.style, pointRadius: 4, borderDash: st.dash };
+  });
+  const scales = axes(theme, 'step index n', 'mean Recall');
+  return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: { x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } }, y: { ...scales.y, min: 0, max: 1 } } } } };
+}
+
+function barScales(theme: Theme, y: string) {
+  return {
+    x: { type: 'category' as const, grid: { display: false }, ticks: { color: theme.muted } },
+    y: { type: 'linear' as const, min: 0, title: { display: true, text: y, color: theme.muted }, grid: { color: theme.grid }, ticks: { color: theme.muted } },
+  };
+}
+
+/** The four error rates per platform for the focus run (the Table 6 figures). */
+export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
+  const info = new Info();
+  const f = m.figures.find((x) => x.run === m.focus) ?? m.figures[0];
+  const platforms = f?.platforms ?? [];
+  const datasets = ERROR_KEYS.map((key, k) => {
+    info.add(platforms.map((p) => ({
+      label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
+      filter: { run: f.run, scope: p.platform, errorKey: key, sort: key },
+    })));
+    return { label: METRIC_LABELS[key], data: platforms.map((p) => p.errors[key]), backgroundColor: theme.errors[k], borderColor: theme.errors[k] };
+  });
+  return {
+    info,
+    config: {
+      type: 'bar',
+      data: { labels: platforms.map((p) => SCOPE_LABELS[p.platform]), datasets },
+      options: { ...base(theme, info, pick), scales: barScales(theme, 'error rate (M̄)') },
+    },
+  };
+}
+
+/** ᾱ = |T_keep| / K per platform, one bar per run. */
+export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
+  const info = new Info();
+  const platforms = m.scopes.filter((s): s is Platform => s !== 'all');
+  const datasets = m.figures.map((f, i) => {
+    const st = runStyle(theme, i);
+    const byP = new Map(f.platforms.map((p) => [p.platform, p]));
+    info.add(platforms.map((p) => ({
+      label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
+      filter: { run: f.run, scope: p, sort: 'alpha' },
+    })));
+    return { label: f.run, data: platforms.map((p) => byP.get(p)?.alpha ?? null), backgroundColor: st.color, borderColor: st.color };
+  });
+  const scales = barScales(theme, 'stability ratio ᾱ');
+  return {
+    info,
+    config: {
+      type: 'bar',
+      data: { labels: platforms.map((p) => SCOPE_LABELS[p]), datasets },
+      options: { ...base(theme, info, pick), scales: { ...scales, y: { ...scales.y, max: 1 } } },
+    },
+  };
+}
+
+export interface Built<TType extends ChartType, TData, TLabel> {
+  config: ChartConfiguration<TType, TData, TLabel>;
+  info: Info;
+}
+
+/**
+ * Draws a chart on the canvas. The canvas's data-probe gets the position (CSS pixels) and hover text of its first
+ * clickable element, so a test can click a real point; it is not used by the view itself.
+ */
+export function draw<TType extends ChartType, TData, TLabel>(canvas: HTMLCanvasElement, built: Built<TType, TData, TLabel>): { destroy(): void } {
+  const chart = new Chart(canvas, built.config);
+  delete canvas.dataset.probe;
+  chart.data.datasets.forEach((_ds, di) => {
+    if (canvas.dataset.probe) return;
+    chart.getDatasetMeta(di).data.forEach((el, i) => {
+      const target = built.info.at(di, i);
+      if (canvas.dataset.probe || !target?.filter) return;
+      const p = el.tooltipPosition(true);
+      if (p.x !== null && p.y !== null && Number.isFinite(p.x) && Number.isFinite(p.y)) canvas.dataset.probe = JSON.stringify({ x: Math.round(p.x), y: Math.round(p.y), label: target.label });
+    });
+  });
+  return chart;
+}
+
+export function applyDefaults(theme: Theme): void {
+  Chart.defaults.color = theme.fg;
+  Chart.defaults.borderColor = theme.grid;
+  Chart.defaults.font.family = theme.font;
+}
+
+export { Chart };

@@ -1,0 +1,158 @@
+// The compare page: paired summary of run B against run A (mean difference, 95 % bootstrap CI over users,
+// win/tie/loss) and the steps sorted by the biggest regression or gain; a row opens both runs' step views.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { FlippedTag } from '../../src/core/compare';
+import { METRIC_KEYS, type MetricKey } from '../../src/core/types';
+import { METRIC_LABELS, SCOPE_LABELS, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { select } from './dashboard';
+import { el, help, icon, pct, pts } from './dom';
+import { VirtualList } from './vlist';
+
+type Post = (m: WebviewToExtension) => void;
+
+const CLASS_LABELS: Record<FlippedTag['cls'], string> = { tKeep: 'T_keep', tNew: 'T_new', dDecay: 'D_decay', dPeer: 'D_peer', dViral: 'D_viral', dRandom: 'D_random' };
+
+/** +1 when B is better, −1 when worse, 0 for no change or undefined. */
+function direction(delta: number | null, higherIsBetter: boolean): number {
+  if (delta === null || Math.abs(delta) < 1e-12) return 0;
+  return (delta > 0) === higherIsBetter ? 1 : -1;
+}
+const DIR_CLASS = ['worse', 'same', 'better'];
+
+function button(text: string, iconName: string, title: string, onClick: () => void): HTMLElement {
+  const b = el('vscode-button', { text, title });
+  b.icon = iconName;
+  b.secondary = true;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export class ComparePage {
+  private model: CompareModel | undefined;
+  private readonly list: VirtualList<CompareRow>;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: Post,
+  ) {
+    this.list = new VirtualList<CompareRow>({
+      rowHeight: 46,
+      maxHeight: 560,
+      label: 'Paired steps',
+      key: (r) => `${r.platform}/${r.userId}/${r.stepId}`,
+      render: (r, _i, row) => this.renderRow(r, row),
+      onOpen: (r) => this.post({ type: 'openPair', ref: { platform: r.platform, userId: r.userId, stepId: r.stepId } }),
+    });
+  }
+
+  show(model: CompareModel): void {
+    this.model = model;
+    this.render();
+  }
+
+  private options(change: Partial<{ scope: Scope; sortMetric: MetricKey; order: SortOrder }>): void {
+    const m = this.model;
+    if (!m) return;
+    this.post({ type: 'compareOptions', scope: change.scope ?? m.scope, sortMetric: change.sortMetric ?? m.sortMetric, order: change.order ?? m.order });
+  }
+
+  private render(): void {
+    const m = this.model;
+    if (!m) return;
+    const onlyNote = m.onlyA || m.onlyB ? ` · left out: ${m.onlyA} step(s) only in A, ${m.onlyB} only in B` : '';
+    const header = el('header', { className: 'page-head' }, [
+      el('h1', {}, [icon('git-compare'), ` ${m.runB} vs ${m.runA}`]),
+      el('span', { className: 'spacer' }),
+      button('Swap A/B', 'arrow-swap', 'Swap the baseline and the compared run', () => this.post({ type: 'swapRuns' })),
+      button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
+    ]);
+    const sub = el('p', { className: 'note' }, [
+      'A (baseline): ', el('strong', { text: m.runA }), ' · B: ', el('strong', { text: m.runB }),
+      ` · ${m.paired} paired scored steps${m.scope === 'all' ? ' on all platforms' : ` on ${SCOPE_LABELS[m.scope]}`}${onlyNote}`,
+    ]);
+    const controls = el('div', { className: 'controls' }, [
+      el('label', { text: 'Scope' }),
+      select(m.scopes, (s) => SCOPE_LABELS[s], m.scope, (v) => this.options({ scope: v }), 'Scope of the comparison'),
+    ]);
+    const sortControls = el('div', { className: 'controls' }, [
+      el('label', { text: 'Sort by' }),
+      select(METRIC_KEYS, (k) => METRIC_LABELS[k], m.sortMetric, (v) => this.options({ sortMetric: v }), 'Metric to sort the steps by'),
+      select<SortOrder>(['regression', 'gain'], (o) => (o === 'regression' ? 'Biggest regression first' : 'Biggest gain first'), m.order, (v) => this.options({ order: v }), 'Sort order'),
+    ]);
+    const regressed = m.rows.filter((r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0).length;
+    const heads = ['Platform', 'User', 'Step', ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k]}`)];
+    this.root.replaceChildren(
+      header,
+      sub,
+      controls,
+      el('section', { className: 'card summary-card' }, [
+        el('div', { className: 'card-head' }, [
+          el('h2', { text: 'Paired summary (B − A)' }),
+          help(`Per platform, the difference of the two-level macro averages over the users both runs cover; scope "all": the mean over platforms (the tables' Avg.). 95 % CI: percentile bootstrap, ${m.resamples} resamples of users within each platform (steps of one user are not independent), seed ${m.seed}. Win/tie/loss: B better / equal / worse, per user (mean over the user's paired steps) and per step; for error rates lower is better.`),
+        ]),
+        this.summaryTable(m.summary),
+      ]),
+      el('section', { className: 'card compare-steps' }, [
+        el('div', { className: 'card-head' }, [
+          el('h2', { text: `Steps · ${regressed} regressed on ${METRIC_LABELS[m.sortMetric]}` }),
+          help('Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to open the step in run A and run B side by side.'),
+          el('span', { className: 'spacer' }),
+          sortControls,
+        ]),
+        el('div', { className: 'vrow cmp head' }, heads.map((h) => el('span', { text: h }))),
+        this.list.element,
+      ]),
+    );
+    this.list.setItems(m.rows);
+  }
+
+  private summaryTable(rows: readonly SummaryRow[]): HTMLElement {
+    const wtl = (t: [number, number, number] | null) => (t ? `${t[0]} / ${t[1]} / ${t[2]}` : '—');
+    return el('table', { className: 'paper summary' }, [
+      el('thead', {}, [el('tr', {}, ['Metric', 'A', 'B', 'Δ (pts)', '95 % CI', 'Users W / T / L', 'Steps W / T / L'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+      el('tbody', {}, rows.map((r) => {
+        const dir = direction(r.diff, r.higherIsBetter);
+        const excludesZero = r.ciLow !== null && r.ciHigh !== null && (r.ciLow > 0 || r.ciHigh < 0);
+        return el('tr', { attrs: { 'data-metric': r.metric } }, [
+          el('th', { text: METRIC_LABELS[r.metric] + (r.higherIsBetter ? ' ↑' : ' ↓'), attrs: { scope: 'row' }, title: r.higherIsBetter ? 'higher is better' : 'lower is better' }),
+          el('td', { className: 'num-a', text: pct(r.meanA) }),
+          el('td', { className: 'num-b', text: pct(r.meanB) }),
+          el('td', { className: `diff ${DIR_CLASS[dir + 1]}${excludesZero ? ' sig' : ''}`, title: excludesZero ? 'the 95 % interval excludes 0' : 'the 95 % interval includes 0' }, [
+            el('span', { className: 'num', text: pts(r.diff, 2) }),
+            excludesZero ? null : el('span', { className: 'ns', text: ' n.s.' }),
+          ]),
+          el('td', { className: 'ci', text: r.ciLow === null || r.ciHigh === null ? '—' : `[${pts(r.ciLow, 2)}, ${pts(r.ciHigh, 2)}]` }),
+          el('td', { text: wtl(r.userWtl), title: `${r.users} users` }),
+          el('td', { text: wtl(r.stepWtl) }),
+        ]);
+      })),
+    ]);
+  }
+
+  private renderRow(r: CompareRow, row: HTMLElement): void {
+    const m = this.model;
+    row.classList.add('cmp');
+    row.title = `Open ${r.userId} step ${r.stepId} in ${m?.runA ?? 'A'} and ${m?.runB ?? 'B'} side by side`;
+    const line = el('div', { className: 'line' }, [
+      el('span', { text: SCOPE_LABELS[r.platform] }),
+      el('span', { className: 'mono', text: r.userId }),
+      el('span', { text: String(r.stepId) }),
+      ...METRIC_KEYS.map((k, i) => {
+        const dir = direction(r.delta[i], !k.startsWith('Error_'));
+        return el('span', { className: `d ${DIR_CLASS[dir + 1]}`, text: pts(r.delta[i]), title: `${METRIC_LABELS[k]}: A ${pct(r.a[i], 1)} → B ${pct(r.b[i], 1)}` });
+      }),
+    ]);
+    const flips = el('div', { className: 'flips' });
+    const group = (label: string, cls: string, tags: FlippedTag[]) => {
+      if (!tags.length) return;
+      flips.appendChild(el('span', { className: `flip ${cls}` }, [el('span', { className: 'flip-label', text: `${label}: ` }), tags.map((t) => `${t.tag} (${CLASS_LABELS[t.cls]})`).join(', ')]));
+    };
+    group('lost', 'worse', r.lost);
+    group('gained', 'better', r.gained);
+    group('new wrong', 'worse', r.newWrong);
+    group('dropped wrong', 'better', r.droppedWrong);
+    if (!flips.childNodes.length) flips.appendChild(el('span', { className: 'note', text: 'same picks on the pool' }));
+    flips.title = flips.textContent ?? '';
+    row.append(line, flips);
+  }
+}

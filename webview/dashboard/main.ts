@@ -1,0 +1,61 @@
+// Dashboard / compare webview: posts `ready`, then renders what the extension sends. One bundle for both pages;
+// the HTML shell says which page this is (data-page on #dash-root).
+import { ALL_SCOPES, isExtensionToWebview, type Scope, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { ComparePage } from './compare';
+import { DashboardPage } from './dashboard';
+import css from './dashboard.css';
+import { el } from './dom';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToExtension): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('dash-root') ?? document.body;
+const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
+
+// The page's CSP allows styles with this load's nonce: inject the bundled sheet with it.
+const style = document.createElement('style');
+style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+style.textContent = css;
+document.head.appendChild(style);
+
+function savedScope(): Scope {
+  const s = vscode.getState();
+  const scope = typeof s === 'object' && s !== null ? (s as Record<string, unknown>).scope : undefined;
+  return (ALL_SCOPES as readonly unknown[]).includes(scope) ? (scope as Scope) : 'all';
+}
+
+const post = (m: WebviewToExtension) => vscode.postMessage(m);
+const dashboard = page === 'dashboard' ? new DashboardPage(root, post, savedScope(), (scope) => vscode.setState({ scope })) : undefined;
+const compare = page === 'compare' ? new ComparePage(root, post) : undefined;
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const msg = event.data;
+  if (!isExtensionToWebview(msg)) return;
+  switch (msg.type) {
+    case 'dashboard':
+      dashboard?.show(msg.model);
+      root.dataset.state = 'shown';
+      break;
+    case 'compare':
+      compare?.show(msg.model);
+      root.dataset.state = 'shown';
+      break;
+    case 'steps':
+      dashboard?.showSteps(msg.title, msg.note, msg.filter, msg.rows);
+      break;
+    case 'empty':
+      root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
+      root.dataset.state = 'empty';
+      break;
+  }
+});
+
+// Charts draw with the theme's colours: redraw when the workbench theme changes (body class).
+new MutationObserver(() => dashboard?.rethemed()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+post({ type: 'ready' });

@@ -1,0 +1,267 @@
+// Labelling in the step view: the labels bar in the sticky header, its keys, and the label targets (a pool tag
+// chip, a selected span of the written persona, else the whole step). Every action goes to the extension, which
+// stores it and sends the new state back; nothing is stored here.
+import type { LabelTarget } from '../../src/core/labels/model';
+import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, type LabelViewState } from '../../src/core/labels/view';
+import type { StepLocation } from '../../src/core/stepModel';
+import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
+import { el } from './dom';
+import css from './labels.css';
+import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
+
+const stepKey = (r: StepLocation) => `${r.platform}/${r.userId}/${r.stepId}`;
+const NEXT: readonly string[] = LABEL_KEYS.next;
+const PREVIOUS: readonly string[] = LABEL_KEYS.previous;
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
+}
+
+export class LabelsUi {
+  private state: LabelViewState | undefined;
+  private selectedTag: string | null = null;
+  private personaText = '';
+  private note: { labelId: string; target: LabelTarget; row: HTMLElement; input: HTMLInputElement } | undefined;
+  /** The label last added from this view: `n` writes its note. */
+  private lastAdded: { labelId: string; target: LabelTarget } | undefined;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: (action: LabelUiAction) => void,
+  ) {
+    const style = document.createElement('style');
+    style.nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+    style.textContent = css;
+    document.head.appendChild(style);
+    // Focusable, so the keyboard stays in the webview when the note field closes.
+    root.tabIndex = -1;
+    window.addEventListener('keydown', (e) => this.onKeydown(e));
+    root.addEventListener('pointerdown', (e) => {
+      const li = this.chipOf(e.target);
+      this.wasSelected = !!li && this.tagOf(li) === this.selectedTag;
+    });
+    root.addEventListener('click', (e) => this.onClick(e));
+    root.addEventListener('focusin', (e) => this.onFocus(e));
+    document.addEventListener('selectionchange', () => {
+      if (this.note && document.activeElement === this.note.input) return;
+      this.renderBar();
+    });
+  }
+
+  private wasSelected = false;
+
+  private chipOf(target: EventTarget | null): HTMLElement | null {
+    return target instanceof Element ? target.closest<HTMLElement>('li.tag[data-label-target]') : null;
+  }
+
+  private tagOf(li: HTMLElement): string | null {
+    return li.querySelector('.tag-text')?.textContent ?? null;
+  }
+
+  /** The step the view shows now (main.ts sets root.dataset.step on each `show`). */
+  private get shownRef(): StepLocation | undefined {
+    const s = this.state;
+    return s && this.root.dataset.step === stepKey(s.ref) ? s.ref : undefined;
+  }
+
+  /** Called after each `show` rendered a step: the old bar and decorations went with the old DOM. */
+  attach(): void {
+    this.selectedTag = null;
+    this.closeNote();
+    this.personaText = personaElement(this.root)?.textContent ?? '';
+    this.render();
+  }
+
+  update(state: LabelViewState): void {
+    if (this.state && stepKey(this.state.ref) !== stepKey(state.ref)) this.lastAdded = undefined;
+    this.state = state;
+    this.render();
+  }
+
+  private render(): void {
+    const current = this.shownRef ? this.state : undefined;
+    decorateTags(this.root, current, this.selectedTag);
+    decoratePersona(this.root, current, this.personaText);
+    this.renderBar();
+  }
+
+  private renderBar(): void {
+    const header = this.root.querySelector('.step-header');
+    if (!header) return;
+    const old = header.querySelector('.labels-bar');
+    const state = this.shownRef ? this.state : undefined;
+    if (!state) {
+      old?.remove();
+      return;
+    }
+    const selected = this.selection();
+    const bar = renderBar({ state, selected: selected?.target ?? null, selectedExcerpt: selected?.excerpt ?? '' }, {
+      toggle: (id) => this.toggle(id),
+      accept: () => this.act('acceptSuggestions'),
+      undo: () => this.post({ kind: 'undo' }),
+      clearSelection: () => this.clearSelection(),
+    });
+    // Moving the note field to the new bar blurs it: give the focus (and the caret) back.
+    const note = this.note;
+    const focused = note && document.activeElement === note.input ? [note.input.selectionStart, note.input.selectionEnd] : undefined;
+    if (note) bar.appendChild(note.row);
+    if (old) old.replaceWith(bar);
+    else header.appendChild(bar);
+    if (note && focused) {
+      note.input.focus({ preventScroll: true });
+      note.input.setSelectionRange(focused[0], focused[1]);
+    }
+  }
+
+  /** The span of the written persona the user selected, else the selected tag chip, else none (the step). */
+  private selection(): { target: LabelTarget; excerpt: string } | undefined {
+    const box = personaElement(this.root);
+    const sel = document.getSelection();
+    if (box && sel && sel.rangeCount > 0 && !sel.isCollapsed) {
+      const range = sel.getRangeAt(0);
+      if (box.contains(range.startContainer) && box.contains(range.endContainer)) {
+        const before = document.createRange();
+        before.selectNodeContents(box);
+        before.setEnd(range.startContainer, range.startOffset);
+        const from = before.toString().length;
+        const to = from + range.toString().length;
+        const start = codePointOffset(this.personaText, from);
+        const end = codePointOffset(this.personaText, to);
+        if (end > start) return { target: { kind: 'span', field: PERSONA_FIELD, start, end }, excerpt: spanText(this.personaText, start, end) };
+      }
+    }
+    return this.selectedTag !== null ? { target: { kind: 'tag', tag: this.selectedTag }, excerpt: '' } : undefined;
+  }
+
+  private clearSelection(): void {
+    this.selectedTag = null;
+    document.getSelection()?.removeAllRanges();
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('li.tag')) document.activeElement.blur();
+    this.render();
+  }
+
+  private act(kind: 'acceptSuggestions' | 'nextUnlabelled'): void {
+    const ref = this.shownRef;
+    if (ref) this.post({ kind, ref });
+  }
+
+  private toggle(labelId: string): void {
+    const ref = this.shownRef;
+    const def = this.state?.labels.find((l) => l.id === labelId);
+    if (!ref || !def || this.state?.error) return;
+    const target = effectiveTarget(def.scope, this.selection()?.target ?? null);
+    const on = this.state?.applied.some((a) => a.labelId === labelId && sameTarget(a.target, target));
+    if (!on) this.lastAdded = { labelId, target };
+    this.post({ kind: 'toggle', ref, labelId, target });
+  }
+
+  private openNote(): void {
+    const ref = this.shownRef;
+    const state = this.state;
+    if (!ref || !state) return;
+    const last = this.lastAdded;
+    const same = (a: { labelId: string; target: LabelTarget }) => !!last && a.labelId === last.labelId && sameTarget(a.target, last.target);
+    const on = state.applied.find(same) ?? state.applied.find((a) => a.target.kind === 'step') ?? state.applied[0];
+    if (!on) {
+      state.flash = { kind: 'error', text: 'Add a label first (its key), then n writes its note' };
+      this.renderBar();
+      return;
+    }
+    this.closeNote();
+    const input = el('input', { attrs: { type: 'text', 'aria-label': `Note on ${on.name}`, 'data-note-for': on.labelId, maxlength: '2000' } });
+    input.value = on.note;
+    const row = el('div', { className: 'note-row' }, [
+      el('label', { text: `Note on ${on.name}:` }), input, el('span', { className: 'hint' }, [el('kbd', { text: 'Enter' }), ' saves · ', el('kbd', { text: 'Esc' }), ' cancels']),
+    ]);
+    input.addEventListener('keydown', (e) => {
+      e.stopPropagation();
+      if (e.key === 'Enter' && !e.isComposing) {
+        e.preventDefault();
+        this.post({ kind: 'setNote', ref, labelId: on.labelId, target: on.target, note: input.value });
+        this.closeNote();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        this.closeNote();
+      }
+    });
+    this.note = { labelId: on.labelId, target: on.target, row, input };
+    this.renderBar();
+    input.focus();
+  }
+
+  private closeNote(): void {
+    if (!this.note) return;
+    const { row } = this.note;
+    this.note = undefined;
+    row.remove();
+    // Keep the keyboard in the webview: the note field had the focus.
+    this.root.focus({ preventScroll: true });
+  }
+
+  private onKeydown(e: KeyboardEvent): void {
+    if (e.isComposing || isEditable(e.target)) return;
+    // The workbench also sees Ctrl+Z (the webview forwards it) and turns it into an undo inside this document,
+    // which has nothing to undo outside an input; the label undo happens here.
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'z') {
+      e.preventDefault();
+      this.post({ kind: 'undo' });
+      return;
+    }
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const ref = this.shownRef;
+    const handled = (): void => e.preventDefault();
+    if (NEXT.includes(e.key) || PREVIOUS.includes(e.key)) {
+      if (!this.root.dataset.step) return;
+      handled();
+      if (ref) this.post({ kind: 'move', ref, delta: NEXT.includes(e.key) ? 1 : -1 });
+      return;
+    }
+    switch (e.key) {
+      case LABEL_KEYS.acceptSuggestions:
+        handled();
+        return this.act('acceptSuggestions');
+      case LABEL_KEYS.note:
+        handled();
+        return this.openNote();
+      case LABEL_KEYS.undo:
+        handled();
+        return this.post({ kind: 'undo' });
+      case LABEL_KEYS.nextUnlabelled:
+        handled();
+        return this.act('nextUnlabelled');
+      case LABEL_KEYS.clearSelection:
+        if (this.selectedTag !== null || !document.getSelection()?.isCollapsed) {
+          handled();
+          this.clearSelection();
+        }
+        return;
+    }
+    const def = this.state?.labels.find((l) => l.key === e.key);
+    if (def && ref) {
+      handled();
+      this.toggle(def.id);
+    }
+  }
+
+  private onClick(e: MouseEvent): void {
+    const li = this.chipOf(e.target);
+    if (!li) return;
+    // A click on the chip that was already selected deselects it; any other click (or focus) selects.
+    if (this.wasSelected) {
+      this.selectedTag = null;
+      li.blur();
+    } else {
+      this.selectedTag = this.tagOf(li);
+    }
+    this.wasSelected = false;
+    this.render();
+  }
+
+  private onFocus(e: FocusEvent): void {
+    const li = this.chipOf(e.target);
+    if (!li || this.tagOf(li) === this.selectedTag) return;
+    this.selectedTag = this.tagOf(li);
+    this.render();
+  }
+}

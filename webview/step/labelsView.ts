@@ -1,0 +1,172 @@
+// Renders the labels bar and decorates the pool's tag chips and the written persona with their labels. Dataset
+// text (tags, persona, notes) and label-set text go in as text only (dom.ts).
+import type { LabelTarget } from '../../src/core/labels/model';
+import {
+  PERSONA_FIELD,
+  describeTarget,
+  effectiveTarget,
+  sameTarget,
+  utf16Offset,
+  type AppliedLabel,
+  type LabelChip,
+  type LabelViewState,
+} from '../../src/core/labels/view';
+import { el, icon } from './dom';
+
+export interface BarContext {
+  state: LabelViewState;
+  /** The tag chip or persona span the next key labels; null: the whole step. */
+  selected: LabelTarget | null;
+  selectedExcerpt: string;
+}
+
+export interface BarHandlers {
+  toggle(labelId: string): void;
+  accept(): void;
+  undo(): void;
+  clearSelection(): void;
+}
+
+const STALE_HELP = 'stale: the step’s data (pool, split or posts) changed since this label was made';
+
+function appliedOn(state: LabelViewState, labelId: string, target: LabelTarget): AppliedLabel | undefined {
+  return state.applied.find((a) => a.labelId === labelId && sameTarget(a.target, target));
+}
+
+function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
+  const { state } = ctx;
+  const target = effectiveTarget(c.scope, ctx.selected);
+  const applied = appliedOn(state, c.id, target);
+  const suggested = target.kind === 'step' && !applied && state.suggestions.some((s) => s.labelId === c.id);
+  const stale = applied?.staleness === 'stale';
+  const stateText = applied ? 'on' : suggested ? 'suggested' : '';
+  const help = [
+    `${c.name}: ${c.description}`,
+    `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
+    suggested ? 'Suggested from the metrics: not stored until you confirm it (its key, a click, or a for all).' : '',
+    stale ? STALE_HELP : '',
+  ].filter(Boolean).join('\n');
+  const b = el('button', {
+    className: `label-chip${applied ? ' applied' : ''}${suggested ? ' suggested' : ''}${stale ? ' stale' : ''}`,
+    title: help,
+    attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': applied ? 'true' : 'false', tabindex: '-1' },
+  }, [
+    c.key ? el('kbd', { text: c.key }) : null,
+    applied ? icon(stale ? 'warning' : 'check') : suggested ? icon('lightbulb') : null,
+    el('span', { className: 'name', text: c.name }),
+    stateText || stale ? el('span', { className: 'state', text: stateText }) : null,
+  ]);
+  b.disabled = state.error !== null;
+  b.addEventListener('click', () => h.toggle(c.id));
+  return b;
+}
+
+function appliedItem(a: AppliedLabel): HTMLElement {
+  return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': a.target.kind } }, [
+    el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target, a.excerpt)}` }),
+    a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
+    a.staleness === 'stale' ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [' ', icon('warning'), ' stale']) : null,
+  ]);
+}
+
+export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
+  const { state } = ctx;
+  const targetText = describeTarget(ctx.selected ?? { kind: 'step' }, ctx.selectedExcerpt);
+  const noteworthy = state.applied.filter((a) => a.target.kind !== 'step' || a.note || a.staleness === 'stale' || !a.known);
+  const others = new Map<string, string[]>();
+  for (const o of state.others) others.set(o.author, [...(others.get(o.author) ?? []), o.name]);
+  const acceptAll = el('button', { className: 'link-button', text: 'accept all (a)', attrs: { type: 'button', tabindex: '-1' } });
+  acceptAll.addEventListener('click', () => h.accept());
+  const clear = el('button', { className: 'link-button', text: 'whole step (Esc)', attrs: { type: 'button', tabindex: '-1' } });
+  clear.addEventListener('click', () => h.clearSelection());
+  return el('section', { className: 'labels-bar', attrs: { 'aria-label': 'Labels', 'data-run': state.run } }, [
+    el('div', { className: 'labels-row' }, [
+      el('span', { className: 'labels-title', text: 'Labels' }),
+      el('span', { className: 'labels-target', attrs: { 'data-target-kind': ctx.selected?.kind ?? 'step' } }, [
+        'on ', el('b', { text: targetText }), ctx.selected ? ' · ' : null, ctx.selected ? clear : null,
+      ]),
+      ...state.labels.map((c) => chip(c, ctx, h)),
+    ]),
+    state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
+    state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
+    state.suggestions.length
+      ? el('div', { className: 'labels-line suggestions', attrs: { 'data-suggestions': String(state.suggestions.length) } }, [
+        el('span', { className: 'line-title', text: 'Suggested:' }),
+        ...state.suggestions.map((s) => el('span', { className: 'suggestion', attrs: { 'data-suggested': s.labelId } }, [
+          el('span', { text: s.name }), el('span', { className: 'reason', text: ` (${s.reason})` }),
+        ])),
+        acceptAll,
+      ])
+      : null,
+    noteworthy.length
+      ? el('div', { className: 'labels-line applied-list' }, [el('span', { className: 'line-title', text: 'Yours:' }), ...noteworthy.map(appliedItem)])
+      : null,
+    others.size
+      ? el('div', { className: 'labels-line others' }, [
+        el('span', { className: 'line-title', text: 'Others:' }),
+        ...[...others].map(([author, names]) => el('span', { text: `${author}: ${names.join(', ')}` })),
+      ])
+      : null,
+    state.flash ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } }) : null,
+    el('div', { className: 'labels-help' }, [
+      help(keyRange(state.labels), 'toggle'),
+      help('a', 'accept suggestions'), help('n', 'note'), help('u', 'undo'), help('j k', 'next / previous'), help('.', 'next unlabelled'),
+      el('span', { text: 'click a pool tag or select persona text first to label it alone' }),
+    ]),
+  ]);
+}
+
+/** The label keys for the help line: "1–0" for the defaults, each key when there are few. */
+function keyRange(labels: readonly LabelChip[]): string {
+  const keys = labels.flatMap((l) => (l.key ? [l.key] : []));
+  return keys.length > 3 ? `${keys[0]}–${keys[keys.length - 1]}` : keys.join(' ');
+}
+
+function help(keys: string, what: string): HTMLElement | null {
+  if (!keys) return null;
+  return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
+}
+
+/** Makes the pool's tag chips selectable label targets and shows the labels each carries. */
+export function decorateTags(root: HTMLElement, state: LabelViewState | undefined, selectedTag: string | null): void {
+  for (const li of root.querySelectorAll<HTMLElement>('[data-section="pool"] li.tag')) {
+    const tag = li.querySelector('.tag-text')?.textContent ?? '';
+    li.setAttribute('data-label-target', 'tag');
+    li.tabIndex = 0;
+    li.classList.toggle('label-selected', tag === selectedTag);
+    li.setAttribute('aria-pressed', tag === selectedTag ? 'true' : 'false');
+    li.querySelector('.tag-labels')?.remove();
+    const on = state?.applied.filter((a) => a.target.kind === 'tag' && a.target.tag === tag) ?? [];
+    if (on.length) {
+      const stale = on.some((a) => a.staleness === 'stale');
+      li.appendChild(el('span', { className: `tag-labels${stale ? ' stale' : ''}`, text: `⚑ ${on.map((a) => a.name).join(', ')}${stale ? ' (stale)' : ''}` }));
+    }
+  }
+}
+
+/** The written persona's element, where span labels are made and shown. */
+export function personaElement(root: HTMLElement): HTMLElement | null {
+  return root.querySelector<HTMLElement>('.persona-box.written .prose:not(.empty)');
+}
+
+/** Highlights the spans of the written persona that carry labels (the text itself is unchanged). */
+export function decoratePersona(root: HTMLElement, state: LabelViewState | undefined, text: string): void {
+  const box = personaElement(root);
+  if (!box) return;
+  const spans = (state?.applied ?? []).flatMap((a) => (a.target.kind === 'span' && a.target.field === PERSONA_FIELD && a.excerpt ? [{ a, start: utf16Offset(text, a.target.start), end: utf16Offset(text, a.target.end) }] : []));
+  if (spans.length === 0) {
+    if (box.querySelector('mark')) box.textContent = text;
+    return;
+  }
+  const cuts = [...new Set([0, text.length, ...spans.flatMap((s) => [s.start, s.end])])].sort((x, y) => x - y);
+  const parts: Node[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [from, to] = [cuts[i], cuts[i + 1]];
+    const piece = text.slice(from, to);
+    const over = spans.filter((s) => s.start <= from && s.end >= to);
+    parts.push(over.length
+      ? el('mark', { className: 'label-span', text: piece, title: over.map((s) => `${s.a.name}${s.a.note ? ` — ${s.a.note}` : ''}`).join('\n'), attrs: { 'data-span-labels': over.map((s) => s.a.labelId).join(' ') } })
+      : document.createTextNode(piece));
+  }
+  box.replaceChildren(...parts);
+}
