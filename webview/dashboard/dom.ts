@@ -1,32 +1,7 @@
-// Tiny DOM builders. Text goes in through textContent and attributes through setAttribute only: dataset text
-// (run names, user ids, tags) is never turned into markup.
+// Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
+import { el } from '../shared/dom';
 
-export interface ElOptions {
-  className?: string;
-  text?: string;
-  title?: string;
-  attrs?: Record<string, string>;
-}
-
-export type Child = Node | string | null | undefined | false;
-
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOptions = {}, children: Child[] = []): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (opts.className) node.className = opts.className;
-  if (opts.title !== undefined) node.title = opts.title;
-  for (const [k, v] of Object.entries(opts.attrs ?? {})) node.setAttribute(k, v);
-  if (opts.text !== undefined) node.textContent = opts.text;
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-  }
-  return node;
-}
-
-/** A codicon glyph; decorative (the meaning is always also given as text). */
-export function icon(name: string, className = ''): HTMLSpanElement {
-  return el('span', { className: `codicon codicon-${name} ${className}`.trim(), attrs: { 'aria-hidden': 'true' } });
-}
+export { el, icon, type Child } from '../shared/dom';
 
 /** An info glyph whose hover text explains a figure; also readable by screen readers. */
 export function help(text: string): HTMLSpanElement {

@@ -5,7 +5,7 @@ import type { LabelTarget } from '../../src/core/labels/model';
 import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, type LabelViewState } from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
-import { el } from './dom';
+import { el } from '../shared/dom';
 import css from './labels.css';
 import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
 

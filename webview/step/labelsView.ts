@@ -11,7 +11,7 @@ import {
   type LabelChip,
   type LabelViewState,
 } from '../../src/core/labels/view';
-import { el, icon } from './dom';
+import { el, icon } from '../shared/dom';
 
 export interface BarContext {
   state: LabelViewState;

@@ -8,7 +8,7 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
 import type { StepModel } from '../../src/core/stepModel';
-import { el } from './dom';
+import { el } from '../shared/dom';
 import { LabelsUi } from './labels';
 import { renderStep, section, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';

@@ -4,7 +4,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
-import { el, icon, type Child } from './dom';
+import { el, icon, type Child } from '../shared/dom';
 import type { RerunHandlers } from './rerun';
 
 export interface Handlers extends RerunHandlers {

@@ -4,7 +4,7 @@ import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/compare';
 import type { StepModel } from '../../src/core/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
-import { el, icon, type Child } from './dom';
+import { el, icon, type Child } from '../shared/dom';
 
 export interface RerunHandlers {
   command(command: StepCommand): void;

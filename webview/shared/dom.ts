@@ -1,5 +1,5 @@
-// Tiny DOM builders for the step view. Text goes in through textContent and attributes through setAttribute only:
-// dataset text (posts, bio, tags, personas, reasoning) is untrusted and never becomes markup.
+// Tiny DOM builders shared by the webviews. Text goes in through textContent and attributes through setAttribute only:
+// dataset text (posts, bio, tags, personas, reasoning, run names) is untrusted and never becomes markup.
 
 export interface ElOptions {
   className?: string;
