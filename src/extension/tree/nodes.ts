@@ -157,7 +157,9 @@ export class UserNode implements TreeNode {
     const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = nodeId.user(user.platform, user.userId);
     item.contextValue = 'user';
+    // A resourceUri (compare mode's decorations) stops VS Code from asking resolveTreeItem for the tooltip.
     item.resourceUri = userDecorationUri(user.platform, user.userId);
+    item.tooltip = this.tooltip();
     item.iconPath = new vscode.ThemeIcon('person');
     item.description = withBadge(this.row.description, this.parent.parent.ctx.augment?.userBadge(user));
     return item;
@@ -232,6 +234,7 @@ export class StepNode implements TreeNode, StepRef {
     item.id = nodeId.step(this.platform, this.userId, this.stepId);
     item.contextValue = 'step';
     item.resourceUri = stepDecorationUri(this.ref);
+    item.tooltip = this.tooltip();
     const [icon, color] = STATUS_ICON[this.row.status];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.description = withBadge(this.row.description, this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step));
