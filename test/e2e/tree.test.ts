@@ -319,9 +319,14 @@ describe('Benchmarks tree in the real workbench', () => {
     await reveal(first.user_id);
     const label = rowLocator(first.user_id, 3).first();
     await label.waitFor({ state: 'visible', timeout: 30_000 });
-    await label.locator('.label-name').hover();
     const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    // The file watcher's reload re-renders the rows, which drops a hover that is already pending: hover again until
+    // the tooltip shows (the mouse leaves the row first, so each try is a fresh hover).
+    await waitFor(async () => {
+      await wb.page.mouse.move(5, 5);
+      await label.locator('.label-name').hover();
+      return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+    }, { timeout: 45_000, message: 'the user tooltip to show' });
     // MarkdownString.appendText keeps runs of spaces as &nbsp;
     const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
     expect(text).toContain('<img src=x onerror="globalThis.__plTreeXss=1">');
