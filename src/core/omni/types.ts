@@ -1,0 +1,91 @@
+// OmniBehavior (../shared/spec/omnibehavior-format.md) as Persona Lab holds it. The folder layout is ours, since the
+// spec gives record shapes only:
+//   <root>/raw/<user_id>.json                  one raw user file: { "<user_id>": { user_profile, action_history } }
+//   <root>/test_actions.jsonl                  one line per test action: { user_id, index, fields: [field, ...] }
+//   <root>/results/<run>/predictions.jsonl     one line per test action: { user_id, index, questions: [...] }
+// `index` is the test action's position in the user's action_history; the history before it is the model's input.
+import type { Diagnostic } from '../types';
+
+/** English scene names; the Chinese files' names (直播间, 视频浏览, …) are mapped to these on reading. */
+export type Scene = 'Video Browsing' | 'Live Streaming' | 'Advertisement' | 'E-commerce' | 'Search Behavior' | 'Customer Service';
+
+export type FieldKind = 'binary' | 'continuous' | 'text';
+
+/** The headline components (spec "Scoring"); the overall score is their mean and undefined if any is missing. */
+export type ComponentId = 'videoBinary' | 'liveBinary' | 'adsBinary' | 'shopBinary' | 'videoContinuous' | 'shopText';
+
+/** One action_history record, as read from the raw file (values may be null). */
+export interface HistoryRecord {
+  /** Position in action_history. */
+  index: number;
+  scene: Scene;
+  /** The scene as written in the file (Chinese or English). */
+  sceneRaw: string;
+  /** The timestamp text as written ("YYYY-MM-DD HH:MM:SS" or date-only for ads). */
+  timestamp: string;
+  /** Epoch milliseconds (UTC reading of the text); NaN when the text is not a date. */
+  time: number;
+  context: Record<string, unknown> | null;
+  actions: { type: string; [attr: string]: unknown }[];
+  /** 1-based line in the raw file where the record starts (for diagnostics and opening at the record). */
+  line: number;
+}
+
+/** One user, without the history: that stays on disk until a view asks for it. */
+export interface OmniUser {
+  userId: string;
+  profile: string;
+  /** The raw file of this user. */
+  file: string;
+  /** Number of action_history records, counted while indexing the file. */
+  historyLength: number;
+  testActions: TestAction[];
+}
+
+export interface TestAction {
+  userId: string;
+  index: number;
+  scene: Scene;
+  timestamp: string;
+  fields: string[];
+  /** Line in test_actions.jsonl. */
+  line: number;
+}
+
+export interface Question {
+  type: FieldKind;
+  field: string;
+  trueValue: string | number | null;
+  predictedValue: string | number | null;
+  /** 1 / 0 for binary answers that parsed; null when the raw output gave no usable answer. */
+  predictedLabel: number | null;
+  rawOutput: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  /** LLM judge score, 1–10, for text fields (spec: shop text score = mean × 10). */
+  judgeScore?: number;
+}
+
+export interface Prediction {
+  userId: string;
+  index: number;
+  questions: Question[];
+  file: string;
+  line: number;
+}
+
+export interface OmniRun {
+  name: string;
+  dir: string;
+  /** Keyed by `${userId}#${index}`. */
+  predictions: Map<string, Prediction>;
+}
+
+export interface OmniBenchmark {
+  root: string;
+  users: Map<string, OmniUser>;
+  runs: Map<string, OmniRun>;
+  diagnostics: Diagnostic[];
+}
+
+export const predictionKey = (userId: string, index: number): string => `${userId}#${index}`;
