@@ -226,6 +226,13 @@ export function check(opts) {
       return !fs.existsSync(a) || !fs.readFileSync(a).equals(fs.readFileSync(path.join(tmp, f)));
     });
     if (stale.length) console.error(`not what --seed ${opts.seed} --scale ${opts.scale} generates: ${stale.join(', ')}`);
+    // verify() reads every generated file; a missing one is reported here instead of crashing it.
+    const missing = generatedFiles().filter((f) => !fs.existsSync(path.join(opts.out, f)));
+    if (missing.length) {
+      console.error(`missing from ${opts.out}: ${missing.join(', ')}`);
+      console.log(`check: FAILED (${missing.length} missing file${missing.length === 1 ? '' : 's'}, output stale)`);
+      return false;
+    }
     const v = verify(opts.out, opts.scale);
     for (const e of v.errors.slice(0, 40)) console.error(`  ${e}`);
     if (v.errors.length > 40) console.error(`  ... and ${v.errors.length - 40} more`);
