@@ -21,8 +21,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const tree = activateTree(context, store);
   activateProblems(context, store);
   activateCommands(context, store);
-  const stepView = activateStepView(context, store);
-  activateLabels(context, store, stepView, tree);
+  const stepViews = activateStepView(context, store);
+  const stepView = stepViews.main;
+  activateLabels(context, store, stepViews, tree);
   activateDashboard(context, store);
   activateCompare(context, store);
   activateAudit(context, store);

@@ -95,6 +95,7 @@ export class BenchmarkStore implements vscode.Disposable {
   }
 
   private async load(target: string): Promise<void> {
+    const started = Date.now();
     const bench = await vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
       vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: 'Persona Lab: loading benchmark' },
@@ -120,6 +121,13 @@ export class BenchmarkStore implements vscode.Disposable {
       this.selectedRun = preferred && bench.runs.has(preferred) ? preferred : bench.runs.keys().next().value;
     }
     await this.state.update(TARGET_KEY, target);
+    let users = 0;
+    let steps = 0;
+    for (const m of bench.users.values()) {
+      users += m.size;
+      for (const u of m.values()) steps += u.steps.length;
+    }
+    console.log(`[persona-lab] loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${Date.now() - started} ms`);
     this.changed.fire();
   }
 

@@ -41,6 +41,11 @@ export interface ShowMessage {
   type: 'show';
   model: StepModel;
   nav: NavState;
+  /**
+   * The run a pinned panel always shows (opened for that run, e.g. side by side from Compare); null in the main
+   * step view, which follows the selected run. A pinned panel has no re-run part.
+   */
+  pinnedRun: string | null;
 }
 export interface EmptyMessage {
   type: 'empty';
@@ -192,7 +197,7 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
   if (!isRecord(v)) return false;
   switch (v.type) {
     case 'show':
-      return isStepModel(v.model) && isNavState(v.nav);
+      return isStepModel(v.model) && isNavState(v.nav) && (v.pinnedRun === null || typeof v.pinnedRun === 'string');
     case 'empty':
       return typeof v.message === 'string';
     case 'labels':

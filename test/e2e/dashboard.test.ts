@@ -259,14 +259,13 @@ describe('run dashboard and compare view in the real workbench', () => {
     await choose(cmp, 'Sort order', 'Biggest regression first');
     await waitFor(async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === worst, { message: 'the biggest regression first again' });
 
-    // A row opens the step of both runs (one after the other in today's single step view).
+    // A row opens the step of both runs (side by side: test/e2e/compareSteps.test.ts checks the two views).
     await rows.first().click();
     await wb.waitForExtensionHostLine(`open step ${keys[0]} of run ${b}`);
     await wb.findWebviewFrame(`#step-root[data-step="${keys[0]}"]`, { timeout: 30_000 });
     await wb.screenshot('dashboard-compare-open-pair');
 
     // Keyboard: the list is one tab stop; ArrowDown moves to the second row, Enter opens it.
-    // (Today's step view opens in the active group and may cover the compare view: bring it back first.)
     await wb.page.locator('.part.editor .tab', { hasText: 'Compare:' }).click();
     const cmp2 = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
     await cmp2.locator('.vlist').focus();

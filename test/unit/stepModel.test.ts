@@ -175,8 +175,9 @@ describe('buildStepModel', () => {
 
   it('is JSON-safe: a model survives postMessage serialisation unchanged and passes the webview guard', async () => {
     const bench = await fixture();
-    for (const [p, u, s] of [['weibo', 'we_0000000001', 1], ['weibo', 'we_0000000001', 3], ['douban', 'do_0000000001', 1]] as const) {
-      const msg = { type: 'show', model: model(bench, p, u, s), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true } };
+    const cases = [['weibo', 'we_0000000001', 1, null], ['weibo', 'we_0000000001', 3, 'run-a'], ['douban', 'do_0000000001', 1, null]] as const;
+    for (const [p, u, s, pinnedRun] of cases) {
+      const msg = { type: 'show', model: model(bench, p, u, s), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pinnedRun };
       const copy: unknown = JSON.parse(JSON.stringify(msg));
       expect(copy).toEqual(msg);
       expect(isExtensionToWebview(copy)).toBe(true);
@@ -223,10 +224,15 @@ describe('step view protocol guards', () => {
     }
   });
 
-  it('rejects malformed extension messages', () => {
+  it('rejects malformed extension messages', async () => {
+    const bench = await fixture();
     expect(isExtensionToWebview({ type: 'empty', message: 'x' })).toBe(true);
     expect(isExtensionToWebview({ type: 'empty' })).toBe(false);
     expect(isExtensionToWebview({ type: 'show', model: {}, nav: {} })).toBe(false);
+    const good = { type: 'show', model: model(bench, 'weibo', 'we_0000000001', 1), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true } };
+    expect(isExtensionToWebview({ ...good, pinnedRun: null })).toBe(true);
+    expect(isExtensionToWebview(good)).toBe(false);
+    expect(isExtensionToWebview({ ...good, pinnedRun: 3 })).toBe(false);
     expect(isExtensionToWebview({ type: 'html', html: '<b>' })).toBe(false);
   });
 });

@@ -43,7 +43,7 @@ function loadState(): SavedState {
 const state = loadState();
 const labels = new LabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 
-let shown: { model: StepModel; nav: NavState } | undefined;
+let shown: { model: StepModel; nav: NavState; pinnedRun: string | null } | undefined;
 let shownKey = '';
 let rerun: RerunState | undefined;
 
@@ -84,14 +84,17 @@ function showRerun(): void {
   for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]')) (b as HTMLElement & { disabled: boolean }).disabled = busy;
 }
 
-function show(model: StepModel, nav: NavState): void {
-  shown = { model, nav };
+function show(model: StepModel, nav: NavState, pinnedRun: string | null): void {
+  shown = { model, nav, pinnedRun };
   const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
-  root.replaceChildren(...renderStep(model, nav, handlers));
+  root.replaceChildren(...renderStep(model, nav, handlers, pinnedRun));
   root.dataset.step = key;
+  root.dataset.run = model.run ?? '';
+  if (pinnedRun === null) delete root.dataset.pinned;
+  else root.dataset.pinned = pinnedRun;
   trackHeader();
   labels.attach();
-  document.title = `${model.header.userId} · step ${model.header.stepId}`;
+  document.title = `${pinnedRun === null ? '' : `${pinnedRun} · `}${model.header.userId} · step ${model.header.stepId}`;
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
   shownKey = key;
@@ -112,6 +115,7 @@ function showEmpty(message: string): void {
   shown = undefined;
   shownKey = '';
   delete root.dataset.step;
+  delete root.dataset.run;
   root.replaceChildren(el('p', { className: 'placeholder', text: message }));
 }
 
@@ -120,7 +124,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isExtensionToWebview(msg)) return;
   switch (msg.type) {
     case 'show':
-      show(msg.model, msg.nav);
+      show(msg.model, msg.nav, msg.pinnedRun);
       break;
     case 'empty':
       showEmpty(msg.message);

@@ -38,12 +38,15 @@ export function section(id: string, heading: string, description: string, body: 
   return c;
 }
 
-export function renderStep(model: StepModel, nav: NavState, h: Handlers): HTMLElement[] {
+/** `pinnedRun`: the run a pinned panel shows (no re-run part there), null in the main step view. */
+export function renderStep(model: StepModel, nav: NavState, h: Handlers, pinnedRun: string | null = null): HTMLElement[] {
   return [
-    renderHeader(model, nav, h),
+    renderHeader(model, nav, h, pinnedRun),
     renderMetrics(model),
-    // Filled by the `rerun` message that follows each `show` (main.ts).
-    el('div', { className: 'rerun-slot' }),
+    pinnedRun === null
+      // Filled by the `rerun` message that follows each `show` (main.ts).
+      ? el('div', { className: 'rerun-slot' })
+      : el('p', { className: 'note pinned-note', text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.` }),
     section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
     section('persona', 'Persona', personaSummary(model), renderPersona(model), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model)], h),
@@ -51,7 +54,7 @@ export function renderStep(model: StepModel, nav: NavState, h: Handlers): HTMLEl
   ];
 }
 
-function renderHeader(model: StepModel, nav: NavState, h: Handlers): HTMLElement {
+function renderHeader(model: StepModel, nav: NavState, h: Handlers, pinnedRun: string | null): HTMLElement {
   const hd = model.header;
   const buttons = NAV_DIRECTIONS.map((d) => {
     const info = NAV_LABELS[d];
@@ -80,14 +83,16 @@ function renderHeader(model: StepModel, nav: NavState, h: Handlers): HTMLElement
     el('div', { className: 'meta-row' }, [
       el('span', { title: 'date_input: date of the input batch B_n' }, [icon('calendar'), ` input ${hd.dateInput}`]),
       el('span', { title: 'date_target: date of the future window whose tags are the ground truth' }, [icon('target'), ` target ${hd.dateTarget}`]),
-      el('span', { title: 'The run whose prediction is shown (Persona Lab: Choose Run…)' }, [icon('beaker'), ` run ${model.run ?? 'none'}`]),
+      pinnedRun === null
+        ? el('span', { className: 'run', title: 'The run whose prediction is shown (Persona Lab: Choose Run…)' }, [icon('beaker'), ` run ${model.run ?? 'none'}`])
+        : el('span', { className: 'run pinned', title: 'This view is pinned to this run (opened for it, e.g. side by side from Compare)' }, [icon('pinned'), ` run ${pinnedRun}`]),
       !model.hasResult && model.run ? el('span', { className: 'warn', text: 'no result for this step in this run' }) : null,
     ]),
     el('p', { className: hd.bio ? 'bio' : 'bio empty', text: hd.bio || 'No bio.', title: 'Bio (PI-masked)' }),
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
-      rerunButton(h),
+      pinnedRun === null ? rerunButton(h) : null,
       source('tasks', 'Tasks line', 'Open this user in the tasks file'),
       model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
     ]),

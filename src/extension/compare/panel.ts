@@ -11,14 +11,14 @@ import {
   type WebviewToExtension,
 } from '../../shared/dashboardProtocol';
 import type { BenchmarkStore } from '../store';
-import { dashboardHtml, localRoots, newNonce } from '../dashboard/html';
+import { PanelHost } from '../webviewPanel';
+import { dashboardHtml, newNonce } from '../dashboard/html';
 import { openStepOfRun } from '../dashboard/open';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
 
 export class ComparePanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private host: PanelHost<ExtensionToWebview> | undefined;
   private generation = 0;
   private options: CompareOptions = { scope: 'all', sortMetric: 'Recall', order: 'regression' };
   private readonly disposables: vscode.Disposable[] = [];
@@ -32,44 +32,34 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   show(): void {
-    if (this.panel) {
-      this.panel.reveal(this.panel.viewColumn);
+    if (this.host) {
+      this.host.panel.reveal(this.host.panel.viewColumn);
       void this.refresh();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(
-      COMPARE_VIEW_TYPE,
-      'Persona Lab: Compare',
-      { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
-    );
-    this.panel = panel;
-    this.ready = false;
-    const own: vscode.Disposable[] = [];
-    panel.webview.html = dashboardHtml(panel.webview, this.extensionUri, newNonce(), 'compare');
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.ready = false;
-      for (const d of own.splice(0)) d.dispose();
+    this.host = new PanelHost<ExtensionToWebview>({
+      viewType: COMPARE_VIEW_TYPE,
+      title: 'Persona Lab: Compare',
+      viewColumn: vscode.ViewColumn.Active,
+      extensionUri: this.extensionUri,
+      html: (webview) => dashboardHtml(webview, this.extensionUri, newNonce(), 'compare'),
+      onMessage: (raw) => void this.onMessage(raw),
+      onDispose: () => (this.host = undefined),
     });
-    panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.ready = false;
-    }, undefined, own);
-    panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
   }
 
   private post(message: ExtensionToWebview): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+    this.host?.post(message);
   }
 
   /** Posts the comparison of the current pair (a later call supersedes one still computing). */
   async refresh(): Promise<void> {
-    if (!this.panel) return;
+    if (!this.host) return;
     const generation = ++this.generation;
     const bench = this.store.bench;
     const pair = this.session.pair;
     const cmp = await this.session.comparison();
-    if (generation !== this.generation || !this.panel) return;
+    if (generation !== this.generation || !this.host) return;
     if (!bench || !pair || !cmp) {
       this.post({ type: 'empty', message: bench ? 'Pick two runs to compare (Persona Lab: Compare Runs…).' : 'No benchmark is open.' });
       return;
@@ -79,11 +69,11 @@ export class ComparePanel implements vscode.Disposable {
     const options = this.options;
     const started = Date.now();
     const summary = (await this.session.summary(options.scope)) ?? [];
-    if (generation !== this.generation || !this.panel) return;
+    if (generation !== this.generation || !this.host) return;
     const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options);
-    this.panel.title = `Compare: ${pair.b} vs ${pair.a}`;
+    this.host.panel.title = `Compare: ${pair.b} vs ${pair.a}`;
     this.post({ type: 'compare', model });
-    if (this.ready) {
+    if (this.host.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
       console.log(`[persona-lab] compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
     }
@@ -97,7 +87,6 @@ export class ComparePanel implements vscode.Disposable {
     const msg: WebviewToExtension = raw;
     switch (msg.type) {
       case 'ready':
-        this.ready = true;
         void this.refresh();
         break;
       case 'compareOptions':
@@ -123,16 +112,22 @@ export class ComparePanel implements vscode.Disposable {
     }
   }
 
-  /** Run A's step view in the second column and run B's in the third, beside this panel; focus stays here. */
+  /**
+   * Run A's step view in the group right of this panel and run B's in the one after (each run's own pinned panel),
+   * so the list stays in view for the next row; focus stays here.
+   */
   private async openPair(ref: Ref): Promise<void> {
     const pair = this.session.pair;
     if (!pair) return;
-    await openStepOfRun(ref, pair.a, { viewColumn: vscode.ViewColumn.Two, preserveFocus: true });
-    await openStepOfRun(ref, pair.b, { viewColumn: vscode.ViewColumn.Three, preserveFocus: true });
+    const here = this.host?.panel.viewColumn ?? vscode.ViewColumn.One;
+    const a = Math.min(here + 1, vscode.ViewColumn.Nine) as vscode.ViewColumn;
+    const b = Math.min(here + 2, vscode.ViewColumn.Nine) as vscode.ViewColumn;
+    await openStepOfRun(ref, pair.a, { viewColumn: a, preserveFocus: true });
+    await openStepOfRun(ref, pair.b, { viewColumn: b, preserveFocus: true });
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -1,5 +1,4 @@
-// Opens a step of a given run in the step view. The argument carries the run and the options a view column, so a
-// step view that supports them shows that run in that column (see the open points in the dashboard's report).
+// Opens a step of a given run in that run's pinned step view (see src/extension/stepView/views.ts), in a view column.
 import * as vscode from 'vscode';
 import type { Ref } from '../../shared/dashboardProtocol';
 

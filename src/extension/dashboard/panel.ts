@@ -14,7 +14,8 @@ import {
   type WebviewToExtension,
 } from '../../shared/dashboardProtocol';
 import type { BenchmarkStore } from '../store';
-import { dashboardHtml, localRoots, newNonce } from './html';
+import { PanelHost } from '../webviewPanel';
+import { dashboardHtml, newNonce } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../compare/session';
 import { openStepOfRun } from './open';
@@ -23,8 +24,7 @@ import { tableCsv, tableMarkdown, tableModels } from './tables';
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 
 export class DashboardPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private host: PanelHost<ExtensionToWebview> | undefined;
   private generation = 0;
   private focus: string | undefined;
   private pointsOf = new Map<string, StepPoint[]>();
@@ -41,31 +41,20 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   show(): void {
-    if (this.panel) {
-      this.panel.reveal(this.panel.viewColumn);
+    if (this.host) {
+      this.host.panel.reveal(this.host.panel.viewColumn);
       void this.refresh();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(
-      DASHBOARD_VIEW_TYPE,
-      'Persona Lab: Run Dashboard',
-      { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
-    );
-    this.panel = panel;
-    this.ready = false;
-    const own: vscode.Disposable[] = [];
-    panel.webview.html = dashboardHtml(panel.webview, this.extensionUri, newNonce(), 'dashboard');
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.ready = false;
-      for (const d of own.splice(0)) d.dispose();
+    this.host = new PanelHost<ExtensionToWebview>({
+      viewType: DASHBOARD_VIEW_TYPE,
+      title: 'Persona Lab: Run Dashboard',
+      viewColumn: vscode.ViewColumn.Active,
+      extensionUri: this.extensionUri,
+      html: (webview) => dashboardHtml(webview, this.extensionUri, newNonce(), 'dashboard'),
+      onMessage: (raw) => void this.onMessage(raw),
+      onDispose: () => (this.host = undefined),
     });
-    // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
-    panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.ready = false;
-    }, undefined, own);
-    panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
   }
 
   /** Runs shown: the remembered choice (those still present), else every run of the benchmark. */
@@ -92,7 +81,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private post(message: ExtensionToWebview): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+    this.host?.post(message);
   }
 
   /**
@@ -100,7 +89,7 @@ export class DashboardPanel implements vscode.Disposable {
    * of the event loop (the extension host stays responsive at paper scale); a later call supersedes this one.
    */
   async refresh(): Promise<void> {
-    if (!this.panel) return;
+    if (!this.host) return;
     const generation = ++this.generation;
     const bench = this.store.bench;
     if (!bench || bench.runs.size === 0) {
@@ -128,7 +117,7 @@ export class DashboardPanel implements vscode.Disposable {
       if (score) scores.push(score);
     }
     await tick();
-    if (generation !== this.generation || !this.panel) return;
+    if (generation !== this.generation || !this.host) return;
     const modelStarted = Date.now();
     const model = dashboardModel({
       benchmark: bench.root.split(/[\\/]/).filter(Boolean).pop() ?? bench.root,
@@ -140,7 +129,7 @@ export class DashboardPanel implements vscode.Disposable {
       cache: this.figures,
     });
     this.post({ type: 'dashboard', model });
-    if (this.ready) {
+    if (this.host.ready) {
       console.log(`[persona-lab] dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
     }
   }
@@ -153,7 +142,6 @@ export class DashboardPanel implements vscode.Disposable {
     const msg: WebviewToExtension = raw;
     switch (msg.type) {
       case 'ready':
-        this.ready = true;
         void this.refresh();
         break;
       case 'setRuns':
@@ -202,7 +190,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -53,8 +53,8 @@ export class LabelStepController implements vscode.Disposable {
     const found = ref && this.bench.step(ref);
     if (!ref || !found) return;
     const { user, step } = found;
-    const run = this.labels.run;
-    const result = resultFor(this.bench.run, user, step.stepId);
+    const run = this.runName;
+    const result = resultFor(this.panel.run, user, step.stepId);
     const suggestions = result
       ? suggestLabels({ split: step.split, pool: step.pool, prediction: result.prediction, reasoning: result.reasoning }, { labels: this.labels.labels })
       : [];
@@ -75,6 +75,11 @@ export class LabelStepController implements vscode.Disposable {
     });
   }
 
+  /** The run labels go on: the run the panel shows ('' when none: labels about the task data). */
+  private get runName(): string {
+    return this.panel.runName ?? '';
+  }
+
   private hashOf(ref: StepRef): string {
     const key = JSON.stringify([ref.platform, ref.userId, ref.stepId]);
     const bench = this.bench.bench;
@@ -93,7 +98,7 @@ export class LabelStepController implements vscode.Disposable {
   private keyFor(ref: StepLocation, labelId: string, target: LabelTarget): LabelKey | undefined {
     const benchmark = this.labels.benchmark;
     if (benchmark === undefined) return undefined;
-    return { benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run: this.labels.run, author: this.labels.author, target, label: labelId };
+    return { benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run: this.runName, author: this.labels.author, target, label: labelId };
   }
 
   handle(action: LabelUiAction): void {
@@ -110,6 +115,12 @@ export class LabelStepController implements vscode.Disposable {
         case 'move':
           return this.move(action.ref, action.delta);
         case 'nextUnlabelled':
+          // The unlabelled-step index and the tree's filter are the selected run's: that search moves the main view.
+          if (this.panel.pinnedRun !== undefined) {
+            this.say(action.ref, 'Next unlabelled works in the main step view (the selected run)');
+            this.push();
+            return;
+          }
           void vscode.commands.executeCommand('personaLab.nextUnlabelledStep', action.ref);
           return;
       }
@@ -146,7 +157,7 @@ export class LabelStepController implements vscode.Disposable {
     const contentHash = this.hashOf(ref);
     const result = this.write((s) => s.toggle({ ...key, contentHash }));
     const found = this.bench.step(ref);
-    const persona = found ? resultFor(this.bench.run, found.user, ref.stepId)?.personaSummary ?? '' : '';
+    const persona = found ? resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '' : '';
     const excerpt = target.kind === 'span' ? spanText(persona, target.start, target.end) : '';
     const what = `${result.state === 'added' ? 'added' : 'removed'} ${def.name} on ${describeTarget(target, excerpt)}`;
     this.undo.push({ inverse: result.inverse, ref, description: what });
@@ -157,7 +168,7 @@ export class LabelStepController implements vscode.Disposable {
   /** Adds every pending suggestion as a whole-step label, in one transaction (one undo entry). */
   private accept(ref: StepLocation): void {
     const found = this.bench.step(ref);
-    const result = found && resultFor(this.bench.run, found.user, found.step.stepId);
+    const result = found && resultFor(this.panel.run, found.user, found.step.stepId);
     if (!found || !result) return;
     const suggestions = suggestLabels({ split: found.step.split, pool: found.step.pool, prediction: result.prediction, reasoning: result.reasoning }, { labels: this.labels.labels });
     const contentHash = this.hashOf(ref);

@@ -1,13 +1,16 @@
 // Step view feature: personaLab.openStep (StepRef, a tree node holding one, or a quick pick) and the four
-// navigation commands. Keybindings (package.json) apply while the step view is the active editor.
+// navigation commands. Keybindings (package.json) apply while a step view is the active editor. An argument that
+// names a run (`{ ...StepRef, run }`) opens that run's pinned panel, in the options' `viewColumn` if given.
 import * as vscode from 'vscode';
 import { isPlatform } from '../../core/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
-import { StepPanel } from './panel';
+import type { StepPanel } from './panel';
+import { pickStep } from './pick';
+import { StepViews } from './views';
 
 export type { StepPanel, StepViewAddon } from './panel';
-import { pickStep } from './pick';
+export type { StepViews } from './views';
 
 /** A StepRef, or an object (tree node) that has its fields or holds one under `ref` / `step`. */
 export function toStepRef(arg: unknown): StepRef | undefined {
@@ -35,14 +38,20 @@ export async function stepForCommand(store: BenchmarkStore, stepView: StepPanel,
   return ref;
 }
 
-function preserveFocusOf(arg: unknown): boolean {
-  return typeof arg === 'object' && arg !== null && (arg as Record<string, unknown>).preserveFocus === true;
+function field(arg: unknown, name: string): unknown {
+  return typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>)[name] : undefined;
 }
 
-/** Returns the panel, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
-export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepPanel {
-  const panel = new StepPanel(context.extensionUri, store);
-  context.subscriptions.push(panel);
+/** A view column from the options: ViewColumn.Beside/Active (negative) or a group number 1-9. */
+function viewColumnOf(options: unknown): vscode.ViewColumn | undefined {
+  const c = field(options, 'viewColumn');
+  return typeof c === 'number' && Number.isInteger(c) && c >= -2 && c <= 9 && c !== 0 ? (c as vscode.ViewColumn) : undefined;
+}
+
+/** Returns the panels, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
+export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepViews {
+  const views = new StepViews(context.extensionUri, store);
+  context.subscriptions.push(views);
 
   const open = async (arg?: unknown, options?: unknown): Promise<void> => {
     await store.ready();
@@ -55,11 +64,21 @@ export function activateStepView(context: vscode.ExtensionContext, store: Benchm
       void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
       return;
     }
+    const run = field(arg, 'run');
+    if (typeof run === 'string' && !store.bench.runs.has(run)) {
+      void vscode.window.showWarningMessage(`Persona Lab: run ${run} is not in the loaded benchmark.`);
+      return;
+    }
     ref ??= await pickStep(store);
-    if (ref) panel.show(ref, preserveFocusOf(options));
+    if (!ref) return;
+    const panel = typeof run === 'string' ? views.forRun(run) : views.main;
+    panel.show(ref, field(options, 'preserveFocus') === true, viewColumnOf(options));
+    // A caller opening several runs' views awaits each: two webviews loading at once can lose one (webviewPanel.ts).
+    if (typeof run === 'string') await panel.whenReady(5_000);
   };
 
   const nav = (direction: NavDirection) => (): void => {
+    const panel = views.active();
     if (!panel.currentRef) {
       void vscode.window.showInformationMessage('Persona Lab: open a step first (Persona Lab: Open Step).');
       return;
@@ -74,5 +93,5 @@ export function activateStepView(context: vscode.ExtensionContext, store: Benchm
     vscode.commands.registerCommand('personaLab.nextUser', nav('nextUser')),
     vscode.commands.registerCommand('personaLab.previousUser', nav('previousUser')),
   );
-  return panel;
+  return views;
 }

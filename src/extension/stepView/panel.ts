@@ -1,7 +1,9 @@
-// The one step view panel: created on first use, then reused (and retitled) for every step shown.
+// A step view panel: created on first use, then reused (and retitled) for every step shown. The main one follows the
+// selected run; a pinned one (StepViews.forRun) always shows its own run, and has no re-run part.
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/load';
 import { buildStepModel, neighbours } from '../../core/stepModel';
+import type { Run } from '../../core/types';
 import {
   NAV_DIRECTIONS,
   STEP_VIEW_TYPE,
@@ -14,9 +16,8 @@ import {
   type RerunState,
 } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
-import { localRoots, newNonce, stepViewHtml } from './html';
-
-const OPEN_CONTEXT = 'personaLab.stepViewOpen';
+import { PanelHost } from '../webviewPanel';
+import { newNonce, stepViewHtml } from './html';
 
 /** The re-run part of the step view, provided by the rerun feature (src/extension/rerun). */
 export interface StepViewAddon {
@@ -27,11 +28,12 @@ export interface StepViewAddon {
 const sameRef = (a: StepRef, b: StepRef) => a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
 export class StepPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
+  private host: PanelHost<ExtensionToWebview> | undefined;
   private current: StepRef | undefined;
-  /** The webview said `ready` since it was (re)loaded: messages posted before that would be lost. */
-  private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly openChanged = new vscode.EventEmitter<boolean>();
+  /** Fires true when the panel is created and false when it is closed. */
+  readonly onDidChangeOpen = this.openChanged.event;
   // Hooks for other features (labels): a step was (re)sent to the webview, and label actions from it.
   private readonly stepShown = new vscode.EventEmitter<StepRef>();
   readonly onDidShowStep = this.stepShown.event;
@@ -39,15 +41,36 @@ export class StepPanel implements vscode.Disposable {
   readonly onDidReceiveLabelAction = this.labelAction.event;
   private addon: StepViewAddon | undefined;
 
+  /** `pinnedRun`: the run this panel always shows; undefined for the main panel, which follows the selected run. */
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly store: BenchmarkStore,
+    readonly pinnedRun?: string,
   ) {
-    this.disposables.push(store.onDidChange(() => this.refresh()), this.stepShown, this.labelAction);
+    this.disposables.push(store.onDidChange(() => this.refresh()), this.stepShown, this.labelAction, this.openChanged);
   }
 
   get currentRef(): StepRef | undefined {
     return this.current;
+  }
+
+  /** The name of the run shown (the pinned run even when the loaded benchmark lacks it). */
+  get runName(): string | undefined {
+    return this.pinnedRun ?? this.store.runName;
+  }
+
+  /** The run shown, in the loaded benchmark. */
+  get run(): Run | undefined {
+    return this.pinnedRun === undefined ? this.store.run : this.store.bench?.runs.get(this.pinnedRun);
+  }
+
+  get isOpen(): boolean {
+    return this.host !== undefined;
+  }
+
+  /** The panel is the active editor. */
+  get isActive(): boolean {
+    return this.host?.panel.active ?? false;
   }
 
   setAddon(addon: StepViewAddon): vscode.Disposable {
@@ -65,7 +88,7 @@ export class StepPanel implements vscode.Disposable {
 
   private postRerun(): void {
     const ref = this.current;
-    if (!this.addon || !ref || !this.store.step(ref)) return;
+    if (!this.addon || this.pinnedRun !== undefined || !ref || !this.store.step(ref)) return;
     this.addon.state(ref).then(
       (state) => {
         if (this.current && sameRef(this.current, ref)) this.post({ type: 'rerun', state });
@@ -74,11 +97,19 @@ export class StepPanel implements vscode.Disposable {
     );
   }
 
-  show(ref: StepRef, preserveFocus = false): void {
+  /** `viewColumn`: where to open it, or move it to (default: the active group when new, else where it is). */
+  show(ref: StepRef, preserveFocus = false, viewColumn?: vscode.ViewColumn): void {
     this.current = { platform: ref.platform, userId: ref.userId, stepId: ref.stepId };
-    if (!this.panel) this.create(preserveFocus);
-    else if (!this.panel.visible || !this.panel.active) this.panel.reveal(this.panel.viewColumn, preserveFocus);
+    const panel = this.host?.panel;
+    if (!panel) this.create(preserveFocus, viewColumn ?? vscode.ViewColumn.Active);
+    else if (viewColumn !== undefined && viewColumn !== panel.viewColumn) panel.reveal(viewColumn, preserveFocus);
+    else if (!panel.visible || !panel.active) panel.reveal(panel.viewColumn, preserveFocus);
     this.refresh();
+  }
+
+  /** Resolves true once the panel's page is ready (at once when it is), false after `timeoutMs` or without a panel. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    return this.host ? this.host.whenReady(timeoutMs) : Promise.resolve(false);
   }
 
   /** Moves to a neighbour of the current step; false when there is none in that direction. */
@@ -91,29 +122,21 @@ export class StepPanel implements vscode.Disposable {
     return true;
   }
 
-  private create(preserveFocus: boolean): void {
-    const panel = vscode.window.createWebviewPanel(
-      STEP_VIEW_TYPE,
-      'Persona Lab step',
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
-    );
-    this.panel = panel;
-    this.ready = false;
-    const own: vscode.Disposable[] = [];
-    panel.webview.html = stepViewHtml(panel.webview, this.extensionUri, newNonce());
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.ready = false;
-      for (const d of own.splice(0)) d.dispose();
-      void vscode.commands.executeCommand('setContext', OPEN_CONTEXT, false);
+  private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn): void {
+    this.host = new PanelHost<ExtensionToWebview>({
+      viewType: STEP_VIEW_TYPE,
+      title: this.pinnedRun === undefined ? 'Persona Lab step' : `${this.pinnedRun} · step`,
+      viewColumn,
+      preserveFocus,
+      extensionUri: this.extensionUri,
+      html: (webview) => stepViewHtml(webview, this.extensionUri, newNonce()),
+      onMessage: (raw) => this.onMessage(raw),
+      onDispose: () => {
+        this.host = undefined;
+        this.openChanged.fire(false);
+      },
     });
-    // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
-    panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.ready = false;
-    }, undefined, own);
-    panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw), undefined, own);
-    void vscode.commands.executeCommand('setContext', OPEN_CONTEXT, true);
+    this.openChanged.fire(true);
   }
 
   private onMessage(raw: unknown): void {
@@ -123,7 +146,6 @@ export class StepPanel implements vscode.Disposable {
     }
     switch (raw.type) {
       case 'ready':
-        this.ready = true;
         this.refresh();
         break;
       case 'navigate':
@@ -138,26 +160,34 @@ export class StepPanel implements vscode.Disposable {
       case 'command':
       case 'selectAttempt':
       case 'openAttempt':
-        if (this.current) this.addon?.onRequest(raw, this.current);
+        if (this.current && this.pinnedRun === undefined) this.addon?.onRequest(raw, this.current);
         break;
     }
   }
 
   /** Posts to the webview once it is ready (dropped before: the next `ready` re-sends the step). */
   post(message: ExtensionToWebview): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+    this.host?.post(message);
   }
 
   /** Re-renders the current step (after a move, a reload of the benchmark, or a change of run). */
   private refresh(): void {
-    const panel = this.panel;
+    const host = this.host;
     const ref = this.current;
-    if (!panel || !ref) return;
+    if (!host || !ref) return;
     const found = this.store.step(ref);
     const bench = this.store.bench;
+    const pinned = this.pinnedRun ?? null;
+    const prefix = pinned === null ? '' : `${pinned} · `;
     if (!found || !bench) {
-      panel.title = `${ref.userId} · step ${ref.stepId}`;
+      host.panel.title = `${prefix}${ref.userId} · step ${ref.stepId}`;
       this.post({ type: 'empty', message: `Step ${ref.stepId} of ${ref.userId} (${ref.platform}) is not in the loaded benchmark.` });
+      return;
+    }
+    const run = this.run;
+    if (pinned !== null && !run) {
+      host.panel.title = `${prefix}${ref.userId} · step ${ref.stepId}`;
+      this.post({ type: 'empty', message: `Run ${pinned} is not in the loaded benchmark any more.` });
       return;
     }
     const { user, step } = found;
@@ -167,14 +197,16 @@ export class StepPanel implements vscode.Disposable {
     } catch (e) {
       console.warn(`[persona-lab] step view: could not read posts of ${user.userId}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const model = buildStepModel({ bench, user, step, run: this.store.run, postsText });
+    const model = buildStepModel({ bench, user, step, run, postsText });
     const next = neighbours(bench, ref);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
-    panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
-    this.post({ type: 'show', model, nav });
+    host.panel.title = `${prefix}${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
+    this.post({ type: 'show', model, nav, pinnedRun: pinned });
     this.postRerun();
-    if (this.ready) this.stepShown.fire({ ...ref });
-    if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
+    if (host.ready) {
+      this.stepShown.fire({ ...ref });
+      console.log(`[persona-lab] step view${pinned === null ? '' : ` (${pinned})`}: showing ${user.platform}/${user.userId} step ${step.stepId}`);
+    }
   }
 
   private async openSource(which: 'tasks' | 'result'): Promise<void> {
@@ -188,11 +220,11 @@ export class StepPanel implements vscode.Disposable {
       file = vscode.Uri.file(found.user.ref.file);
       line = found.user.ref.line;
     } else {
-      const run = this.store.run;
+      const run = this.run;
       const rel = run?.files.get(found.user.platform);
       const result = run?.results.get(found.user.platform)?.get(found.user.userId);
       if (!rel || !result) {
-        void vscode.window.showInformationMessage('Persona Lab: the selected run has no result for this user.');
+        void vscode.window.showInformationMessage(`Persona Lab: run ${this.runName ?? '(none)'} has no result for this user.`);
         return;
       }
       file = vscode.Uri.joinPath(vscode.Uri.file(bench.root), rel);
@@ -203,7 +235,7 @@ export class StepPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

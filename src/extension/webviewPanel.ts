@@ -1,0 +1,106 @@
+// The lifecycle every Persona Lab webview panel shares (step view, dashboard, compare): create the panel with the
+// HTML shell, track whether its page said `ready` (messages posted before that are lost), and clean up on dispose.
+// A watchdog reloads a visible page that never says `ready`: VS Code's webview service worker sometimes misses the
+// first load of a webview made while another one loads (its script then fails with ERR_NAME_NOT_RESOLVED on
+// vscode-cdn.net; microsoft/vscode#326544). Seen here when Compare opened two step views at once.
+import * as vscode from 'vscode';
+import { localRoots } from './webviewHtml';
+
+export interface PanelHostOptions {
+  viewType: string;
+  title: string;
+  viewColumn: vscode.ViewColumn;
+  preserveFocus?: boolean;
+  extensionUri: vscode.Uri;
+  html(webview: vscode.Webview): string;
+  /** Every message from the page; `ready` has already been recorded when it arrives here. */
+  onMessage(raw: unknown): void;
+  onDispose(): void;
+}
+
+const WATCHDOG_MS = 6_000;
+const MAX_RELOADS = 2;
+
+export class PanelHost<Out> {
+  readonly panel: vscode.WebviewPanel;
+  private isReady = false;
+  private waiters: ((ready: boolean) => void)[] = [];
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
+  private reloads = 0;
+
+  constructor(private readonly o: PanelHostOptions) {
+    const panel = vscode.window.createWebviewPanel(
+      o.viewType,
+      o.title,
+      { viewColumn: o.viewColumn, preserveFocus: o.preserveFocus ?? false },
+      { enableScripts: true, localResourceRoots: localRoots(o.extensionUri), enableFindWidget: true },
+    );
+    this.panel = panel;
+    const own: vscode.Disposable[] = [];
+    panel.webview.html = o.html(panel.webview);
+    this.arm();
+    panel.onDidDispose(() => {
+      this.isReady = false;
+      clearTimeout(this.watchdog);
+      this.settle(false);
+      for (const d of own.splice(0)) d.dispose();
+      o.onDispose();
+    });
+    // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.isReady = false;
+      this.arm();
+    }, undefined, own);
+    panel.webview.onDidReceiveMessage((raw: unknown) => {
+      if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+        this.isReady = true;
+        clearTimeout(this.watchdog);
+        this.settle(true);
+      }
+      o.onMessage(raw);
+    }, undefined, own);
+  }
+
+  private arm(): void {
+    clearTimeout(this.watchdog);
+    if (this.isReady || !this.panel.visible || this.reloads >= MAX_RELOADS) return;
+    this.watchdog = setTimeout(() => {
+      if (this.isReady || !this.panel.visible) return;
+      this.reloads++;
+      console.warn(`[persona-lab] ${this.o.viewType}: the page did not load in ${WATCHDOG_MS} ms; reloading it (${this.reloads}/${MAX_RELOADS})`);
+      // A new nonce makes the HTML differ, which is what makes the workbench load it again.
+      this.panel.webview.html = this.o.html(this.panel.webview);
+      this.arm();
+    }, WATCHDOG_MS);
+  }
+
+  private settle(ready: boolean): void {
+    for (const w of this.waiters.splice(0)) w(ready);
+  }
+
+  /** Resolves true once the page is ready, false after `timeoutMs` or when the panel closes. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.isReady) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve(false);
+      }, timeoutMs);
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        resolve(ready);
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  /** The page said `ready` since it was (re)loaded. */
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  /** Posts once the page is ready; dropped before (its `ready` makes the owner re-send). */
+  post(message: Out): void {
+    if (this.isReady) void this.panel.webview.postMessage(message);
+  }
+}
