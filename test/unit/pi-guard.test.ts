@@ -1,9 +1,12 @@
 // The re-run guard's pure logic: when it applies, what the scan finds, what it decides, what masking sends.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/load';
 import {
   decideGuard,
+  DEFAULT_GUARD,
+  REMOTE_GUARD_MODES,
   guardApplies,
   guardQuestion,
   maskingTransport,
@@ -40,6 +43,18 @@ describe('guard settings', () => {
     expect(guardApplies('https://api.example.com/v1', { mode: 'off', guardLoopback: true })).toBe(false);
     // Unparseable: not known to be loopback, so guarded.
     expect(guardApplies('not a url', ask)).toBe(true);
+  });
+});
+
+describe('the settings in package.json', () => {
+  it('declares both with the core defaults, and an untrusted workspace cannot set them', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
+    const props = manifest.contributes.configuration.properties;
+    expect(props['personaLab.privacy.remoteGuard']).toMatchObject({ type: 'string', enum: [...REMOTE_GUARD_MODES], default: DEFAULT_GUARD.mode });
+    expect(props['personaLab.privacy.guardLoopback']).toMatchObject({ type: 'boolean', default: DEFAULT_GUARD.guardLoopback });
+    expect(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(
+      expect.arrayContaining(['personaLab.privacy.remoteGuard', 'personaLab.privacy.guardLoopback']),
+    );
   });
 });
 
