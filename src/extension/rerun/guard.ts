@@ -36,7 +36,8 @@ export async function guardPrompts(target: ResolvedEndpoint, prompts: () => Outg
   if (action === 'mask') vscode.window.setStatusBarMessage(`Persona Lab: ${scan.findings.length} PI finding(s) masked before sending`, 8000);
   if (action !== 'ask') return action;
   const q = guardQuestion(scan, target.label || target.publicURL);
-  const choice = await vscode.window.showWarningMessage(`Persona Lab: ${q.message}`, { modal: true, detail: q.detail }, SEND, MASK, CANCEL);
+  // The first item is the dialog's primary (Enter) button: the safe choice that still sends.
+  const choice = await vscode.window.showWarningMessage(`Persona Lab: ${q.message}`, { modal: true, detail: q.detail }, MASK, SEND, CANCEL);
   const result = choice === SEND ? 'send' : choice === MASK ? 'mask' : undefined;
   console.log(`[persona-lab] guard: ${what}: the user chose ${result ?? 'cancel'}`);
   return result;
