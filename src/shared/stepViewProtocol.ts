@@ -6,6 +6,7 @@
 // a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
 import type { LabelTarget } from '../core/labels/model';
 import type { LabelViewState } from '../core/labels/view';
+import type { StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
 import type { StepLocation, StepModel } from '../core/stepModel';
@@ -41,6 +42,8 @@ export interface ShowMessage {
   type: 'show';
   model: StepModel;
   nav: NavState;
+  /** placeholders and residual PI findings of the texts shown (computed by the extension's scanner) */
+  pi: StepPiMarks;
 }
 export interface EmptyMessage {
   type: 'empty';
@@ -163,6 +166,14 @@ function isStepModel(v: unknown): v is StepModel {
   );
 }
 
+/** The marks' offsets are checked where the text is cut (segmentText); here the shape. */
+function isStepPiMarks(v: unknown): v is StepPiMarks {
+  return (
+    isRecord(v) && isRecord(v.fields) && Object.values(v.fields).every(Array.isArray) && Array.isArray(v.legend) &&
+    typeof v.placeholders === 'number' && typeof v.findings === 'number'
+  );
+}
+
 function isLocation(v: unknown): v is StepLocation {
   return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
 }
@@ -192,7 +203,7 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
   if (!isRecord(v)) return false;
   switch (v.type) {
     case 'show':
-      return isStepModel(v.model) && isNavState(v.nav);
+      return isStepModel(v.model) && isNavState(v.nav) && isStepPiMarks(v.pi);
     case 'empty':
       return typeof v.message === 'string';
     case 'labels':

@@ -1,14 +1,18 @@
-// The PI guard on re-runs in the real workbench. With personaLab.privacy.guardLoopback on, the scripted server on
-// 127.0.0.1 counts as remote: re-running a sample step whose posts hold a planted phone number shows a modal that
+// PI in the real workbench, on sample/. The step view marks the planted phone number of a post as residual PI
+// (warning underline and icon, category and confidence) and the next step's <ID> placeholder by category, each
+// with a legend of the categories on the step. Then the guard on re-runs: with personaLab.privacy.guardLoopback on,
+// the scripted server on 127.0.0.1 counts as remote: re-running the step with the phone number shows a modal that
 // lists the finding, and nothing reaches the server until the user chooses. Cancel sends nothing; Mask and Send
 // sends exactly one request, with <PHONE> in place of the number.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readPostsText } from '../../src/core/load';
+import { findPlaceholders } from '../../src/core/pi/placeholders';
 import type { Step, User } from '../../src/core/types';
 import type { ScriptedServer } from '../support/scriptedServer';
-import { repoRoot, type Workbench } from './harness';
+import { repoRoot, resultsDir, type Workbench } from './harness';
 import { startSession, ui, type Session, type Ui } from './rerunSession';
 
 interface Planted {
@@ -21,7 +25,7 @@ interface Planted {
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'sample/pi-manifest.json'), 'utf8')) as { planted: Planted[] };
 const PHONE = manifest.planted.find((p) => p.category === 'PHONE' && p.field === 'posts_text' && p.stepId !== null)!;
 
-describe('the PI guard on re-runs, in the real workbench', () => {
+describe('PI marks in the step view and the guard on re-runs, in the real workbench', () => {
   let session: Session;
   let wb: Workbench;
   let server: ScriptedServer;
@@ -54,6 +58,63 @@ describe('the PI guard on re-runs, in the real workbench', () => {
 
   afterAll(async () => {
     await session?.close();
+  });
+
+  it('marks the planted phone number in the post as a residual finding, with the legend', async () => {
+    frame = await u.openStep(user, step);
+    const finding = frame.locator('.posts mark.pi-finding');
+    expect(await finding.count()).toBe(1);
+    expect(await finding.textContent()).toBe(PHONE.text);
+    expect(await finding.getAttribute('data-category')).toBe('PHONE');
+    expect(await finding.getAttribute('data-confidence')).toBe('high');
+    expect(await finding.getAttribute('title')).toMatch(/^Residual PI, not redacted: PHONE \(Phone\), high confidence/);
+    expect(await finding.getAttribute('aria-label')).toBe(`residual PI, Phone, high confidence: ${PHONE.text}`);
+    expect(await finding.locator('.codicon-warning').count()).toBe(1);
+    // The post's text is unchanged around the mark.
+    const post = finding.locator('xpath=ancestor::p[1]');
+    const content = readPostsText(user, step);
+    expect(content).toContain((await post.textContent())!);
+    const legend = frame.locator('.pi-legend');
+    expect(await legend.locator('[data-legend="finding"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.getAttribute('data-count')]))).toEqual([['PHONE', '1']]);
+    expect(await legend.locator('.pi-legend-title').textContent()).toContain('1 residual finding');
+    await legend.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await wb.screenshot('pi-step-legend');
+    await legend.screenshot({ path: join(resultsDir, 'pi-legend-finding.png') });
+    await finding.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await wb.screenshot('pi-step-residual-finding');
+    await finding.locator('xpath=ancestor::article[1]').screenshot({ path: join(resultsDir, 'pi-post-finding.png') });
+  });
+
+  it('highlights the next step\'s placeholders by category, in the theme\'s colour, with the legend', async () => {
+    await frame.locator('vscode-button[data-nav="nextStep"]').click();
+    const next = user.steps[user.steps.indexOf(step) + 1];
+    await frame.locator(`#step-root[data-step="weibo/${user.userId}/${next.stepId}"]`).waitFor();
+    const expected = findPlaceholders(readPostsText(user, next)).map((p) => p.category);
+    expect(expected.length).toBeGreaterThan(0);
+    const marks = frame.locator('.posts mark.pi-placeholder');
+    expect(await marks.evaluateAll((els) => els.map((e) => e.getAttribute('data-category')))).toEqual(expected);
+    expect(await marks.evaluateAll((els) => els.map((e) => e.textContent))).toEqual(expected.map((c) => `<${c}>`));
+    expect(await marks.first().getAttribute('title')).toMatch(new RegExp(`^Placeholder <${expected[0]}>: `));
+    expect(await frame.locator('.posts mark.pi-finding').count()).toBe(0);
+    // ID is drawn in the theme's charts red (its border), the same colour as the variable resolves to.
+    if (expected.includes('ID')) {
+      const [border, red] = await frame.locator('.posts mark.pi-placeholder[data-category="ID"]').first().evaluate((e) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--vscode-charts-red)';
+        document.body.appendChild(probe);
+        const out = [getComputedStyle(e).borderTopColor, getComputedStyle(probe).color];
+        probe.remove();
+        return out;
+      });
+      expect(border).toBe(red);
+      expect(red).not.toBe('rgba(0, 0, 0, 0)');
+    }
+    const rows = await frame.locator('.pi-legend [data-legend="placeholder"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+    expect(rows).toEqual([...new Set(expected)]);
+    await frame.locator('.pi-legend').screenshot({ path: join(resultsDir, 'pi-legend-placeholders.png') });
+    await marks.first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await wb.screenshot('pi-step-placeholders');
+    await marks.first().locator('xpath=ancestor::article[1]').screenshot({ path: join(resultsDir, 'pi-post-placeholder.png') });
   });
 
   it('shows a modal listing the planted phone number, and nothing is sent while it is open', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/load';
+import { stepPiMarks } from '../../src/core/pi/highlight';
 import { buildStepModel, neighbours, wordDiff, type StepModel } from '../../src/core/stepModel';
 import type { Benchmark, Platform } from '../../src/core/types';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/stepViewProtocol';
@@ -176,7 +177,8 @@ describe('buildStepModel', () => {
   it('is JSON-safe: a model survives postMessage serialisation unchanged and passes the webview guard', async () => {
     const bench = await fixture();
     for (const [p, u, s] of [['weibo', 'we_0000000001', 1], ['weibo', 'we_0000000001', 3], ['douban', 'do_0000000001', 1]] as const) {
-      const msg = { type: 'show', model: model(bench, p, u, s), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true } };
+      const m = model(bench, p, u, s);
+      const msg = { type: 'show', model: m, nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pi: stepPiMarks(m) };
       const copy: unknown = JSON.parse(JSON.stringify(msg));
       expect(copy).toEqual(msg);
       expect(isExtensionToWebview(copy)).toBe(true);
@@ -223,10 +225,15 @@ describe('step view protocol guards', () => {
     }
   });
 
-  it('rejects malformed extension messages', () => {
+  it('rejects malformed extension messages', async () => {
     expect(isExtensionToWebview({ type: 'empty', message: 'x' })).toBe(true);
     expect(isExtensionToWebview({ type: 'empty' })).toBe(false);
     expect(isExtensionToWebview({ type: 'show', model: {}, nav: {} })).toBe(false);
+    const show = JSON.parse(JSON.stringify({ type: 'show', model: model(await fixture(), 'weibo', 'we_0000000001', 1), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true } }));
+    // Without its PI marks, or with marks of the wrong shape, a `show` is refused.
+    expect(isExtensionToWebview(show)).toBe(false);
+    expect(isExtensionToWebview({ ...show, pi: { fields: { bio: 'x' }, legend: [], placeholders: 0, findings: 0 } })).toBe(false);
+    expect(isExtensionToWebview({ ...show, pi: { fields: {}, legend: [], placeholders: 0, findings: 0 } })).toBe(true);
     expect(isExtensionToWebview({ type: 'html', html: '<b>' })).toBe(false);
   });
 });

@@ -7,11 +7,13 @@ import {
   type RerunState,
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
+import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { StepModel } from '../../src/core/stepModel';
 import { el } from '../shared/dom';
 import { LabelsUi } from './labels';
 import { renderStep, section, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
+import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';
 
@@ -29,7 +31,7 @@ const root = document.getElementById('step-root') ?? document.body;
 const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 const style = document.createElement('style');
 style.nonce = nonce;
-style.textContent = `${css}\n${rerunCss}`;
+style.textContent = `${css}\n${rerunCss}\n${piCss}`;
 document.head.appendChild(style);
 
 interface SavedState {
@@ -84,13 +86,13 @@ function showRerun(): void {
   for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]')) (b as HTMLElement & { disabled: boolean }).disabled = busy;
 }
 
-function show(model: StepModel, nav: NavState): void {
+function show(model: StepModel, nav: NavState, pi: StepPiMarks): void {
   shown = { model, nav };
   const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
-  root.replaceChildren(...renderStep(model, nav, handlers));
+  root.replaceChildren(...renderStep(model, nav, handlers, pi));
   root.dataset.step = key;
   trackHeader();
-  labels.attach();
+  labels.attach(pi.fields[fieldKey.personaWritten]);
   document.title = `${model.header.userId} · step ${model.header.stepId}`;
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
@@ -120,7 +122,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isExtensionToWebview(msg)) return;
   switch (msg.type) {
     case 'show':
-      show(msg.model, msg.nav);
+      show(msg.model, msg.nav, msg.pi);
       break;
     case 'empty':
       showEmpty(msg.message);

@@ -1,6 +1,8 @@
 // The one step view panel: created on first use, then reused (and retitled) for every step shown.
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/load';
+import { stepPiMarks } from '../../core/pi/highlight';
+import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { buildStepModel, neighbours } from '../../core/stepModel';
 import {
   NAV_DIRECTIONS,
@@ -25,6 +27,12 @@ export interface StepViewAddon {
 }
 
 const sameRef = (a: StepRef, b: StepRef) => a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
+
+/** The PI audit's confidence floor applies to the step view's residual-PI marks too. */
+function minConfidence(): Confidence {
+  const v = vscode.workspace.getConfiguration('personaLab.audit').get<unknown>('minConfidence');
+  return (CONFIDENCES as readonly unknown[]).includes(v) ? (v as Confidence) : 'low';
+}
 
 export class StepPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -171,7 +179,7 @@ export class StepPanel implements vscode.Disposable {
     const next = neighbours(bench, ref);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
-    this.post({ type: 'show', model, nav });
+    this.post({ type: 'show', model, nav, pi: stepPiMarks(model, { minConfidence: minConfidence() }) });
     this.postRerun();
     if (this.ready) this.stepShown.fire({ ...ref });
     if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
