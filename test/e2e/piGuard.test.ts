@@ -3,8 +3,9 @@
 // with a legend of the categories on the step. Then the guard on re-runs: with personaLab.privacy.guardLoopback on,
 // the scripted server on 127.0.0.1 counts as remote: re-running the step with the phone number shows a modal that
 // lists the finding, and nothing reaches the server until the user chooses. Cancel sends nothing; Mask and Send
-// sends exactly one request, with <PHONE> in place of the number.
-import { readFileSync } from 'node:fs';
+// sends exactly one request, with <PHONE> in place of the number. A chain re-run scans all its prompts before it
+// starts and asks once; masked, no request and no history row holds the number.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -151,5 +152,33 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(server.requests[0].prompt).not.toContain(PHONE.text);
     await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('pi-guard-masked-attempt');
+  });
+
+  it('a chain re-run scans every prompt before it starts, asks once, and masks every request it sends', async () => {
+    const sent = server.requests.length;
+    await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
+    await u.title('(1/4): template');
+    await u.row('built-in default').click();
+    await u.title('(2/4): persona mode');
+    await u.row(/No persona/).click();
+    await u.title('(4/4): run name');
+    const name = await u.input().inputValue();
+    await u.input().press('Enter');
+    await dialog().waitFor({ state: 'visible', timeout: 30_000 });
+    const chain = user.steps.filter((s) => s.stepId >= step.stepId);
+    const text = await dialog().innerText();
+    expect(text).toContain(`1 of ${chain.length} prompts`);
+    expect(text).toContain(`PHONE (high) "${PHONE.text}" in the prompt of weibo/${user.userId} step ${step.stepId}`);
+    expect(server.requests.length).toBe(sent);
+    await wb.screenshot('pi-guard-chain-modal');
+    await button('Mask and Send').click();
+    await wb.page.locator('.notification-toast', { hasText: `run ${name} finished` }).waitFor({ timeout: 60_000 });
+    const requests = server.requests.slice(sent);
+    expect(requests.map((r) => r.info.step)).toEqual(chain.map((s) => s.stepId));
+    expect(JSON.stringify(requests.map((r) => r.body))).not.toContain(PHONE.text);
+    expect(requests[0].prompt).toContain('<PHONE>');
+    // What the history database holds is what was sent: the number is in none of its files.
+    const db = join(session.ws, '.personalab', 'history.db');
+    for (const f of [db, `${db}-wal`].filter(existsSync)) expect(readFileSync(f).includes(Buffer.from(PHONE.text)), f).toBe(false);
   });
 });
