@@ -6,7 +6,7 @@
 // a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
 import type { LabelTarget } from '../core/labels/model';
 import type { LabelViewState } from '../core/labels/view';
-import type { StepPiMarks } from '../core/pi/spans';
+import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
 import type { StepLocation, StepModel } from '../core/stepModel';
@@ -69,6 +69,8 @@ export interface RerunState {
   historyProblem: string;
   /** "model at host" of the configured endpoint, or '' when none is configured */
   endpoint: string;
+  /** PI marks of the comparison's texts (fieldKey.cmp), computed by the extension's scanner */
+  pi: Record<string, PiMark[]>;
 }
 export interface RerunStateMessage {
   type: 'rerun';
@@ -194,7 +196,8 @@ function isRerunState(v: unknown): v is RerunState {
     isLocation(v.ref) && (v.running === null || typeof v.running === 'string') && Array.isArray(v.attempts) &&
     (v.selected === null || isComparison(v.selected)) &&
     (v.ablation === null || (isRecord(v.ablation) && Array.isArray(v.ablation.rows))) &&
-    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string'
+    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string' &&
+    isRecord(v.pi) && Object.values(v.pi).every(Array.isArray)
   );
 }
 

@@ -4,7 +4,8 @@
 // the scripted server on 127.0.0.1 counts as remote: re-running the step with the phone number shows a modal that
 // lists the finding, and nothing reaches the server until the user chooses. Cancel sends nothing; Mask and Send
 // sends exactly one request, with <PHONE> in place of the number. A chain re-run scans all its prompts before it
-// starts and asks once; masked, no request and no history row holds the number.
+// starts and asks once; masked, no request and no history row holds the number. Send Anyway sends a hand-edited
+// persona with an e-mail address as is, and the comparison marks it as residual PI.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
@@ -14,6 +15,7 @@ import { findPlaceholders } from '../../src/core/pi/placeholders';
 import type { Step, User } from '../../src/core/types';
 import type { ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, resultsDir, type Workbench } from './harness';
+import { historyRows } from './rerunExpect';
 import { startSession, ui, type Session, type Ui } from './rerunSession';
 
 interface Planted {
@@ -180,5 +182,36 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     // What the history database holds is what was sent: the number is in none of its files.
     const db = join(session.ws, '.personalab', 'history.db');
     for (const f of [db, `${db}-wal`].filter(existsSync)) expect(readFileSync(f).includes(Buffer.from(PHONE.text)), f).toBe(false);
+  });
+
+  it('Send Anyway sends as is; the comparison marks the residual PI of the edited persona', async () => {
+    const EMAIL = 'li.lei@example.com';
+    const persona = `联系邮箱 ${EMAIL}`;
+    const id = historyRows(session.ws).length + 1;
+    const sent = server.requests.length;
+    await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
+    await u.title('(1/2): template');
+    await u.row('built-in default').click();
+    await u.title('(2/2): persona');
+    await u.row(/Edit by hand/).click();
+    await u.title('(2/2): persona: edit');
+    await u.input().fill(persona);
+    await u.input().press('Enter');
+    await dialog().waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog().innerText();
+    expect(text).toContain(`EMAIL (high) "${EMAIL}"`);
+    expect(text).toContain(`PHONE (high) "${PHONE.text}"`);
+    expect(server.requests.length).toBe(sent);
+    await button('Send Anyway').click();
+    frame = await u.compared(id);
+    expect(server.requests.length).toBe(sent + 1);
+    expect(server.requests[sent].prompt).toContain(EMAIL);
+    expect(server.requests[sent].prompt).toContain(PHONE.text);
+    for (const row of ['Persona received', 'Reasoning']) {
+      const mark = frame.locator(`.cmp-cell[data-side="rerun"][data-row="${row}"] mark.pi-finding`);
+      expect(await mark.evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.textContent])), row).toEqual([['EMAIL', EMAIL]]);
+    }
+    await frame.locator('.cmp-grid').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('pi-guard-send-anyway-comparison');
   });
 });

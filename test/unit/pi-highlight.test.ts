@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/load';
-import { piMarks, stepPiMarks } from '../../src/core/pi/highlight';
+import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/pi/highlight';
+import type { RerunComparison } from '../../src/core/rerun/compare';
 import { fieldKey, segmentText, type PiMark } from '../../src/core/pi/spans';
 import { buildStepModel, type StepModel } from '../../src/core/stepModel';
 
@@ -112,5 +113,20 @@ describe('stepPiMarks', () => {
     const pi = stepPiMarks(m);
     expect(Object.keys(pi.fields)).toEqual(['postsRaw']);
     expect(pi.legend).toEqual([{ category: 'PHONE', placeholders: 0, findings: 1 }, { category: 'IP', placeholders: 1, findings: 0 }]);
+  });
+});
+
+describe('comparisonPiMarks', () => {
+  it('marks both sides\' personas and reasoning and the persona diff, by side', () => {
+    const c = {
+      original: { personaIn: null, personaWritten: '住在 <GEO>', reasoning: '' },
+      rerun: { personaIn: `电话 ${PHONE}`, personaWritten: '住在 <GEO> 附近', reasoning: `received persona: 电话 ${PHONE}` },
+      personaDiff: [{ kind: 'same', text: '住在 <GEO>' }, { kind: 'added', text: ' 附近' }],
+    } as unknown as RerunComparison;
+    const marks = comparisonPiMarks(c);
+    expect(Object.keys(marks).sort()).toEqual(['cmp/diff/0', 'cmp/original/personaWritten', 'cmp/rerun/personaIn', 'cmp/rerun/personaWritten', 'cmp/rerun/reasoning']);
+    expect(brief(marks[fieldKey.cmp('rerun', 'personaIn')], `电话 ${PHONE}`)).toEqual([['finding', 'PHONE', PHONE, 'high']]);
+    expect(marks[fieldKey.cmp('rerun', 'reasoning')].map((m) => m.category)).toEqual(['PHONE']);
+    expect(comparisonPiMarks(null)).toEqual({});
   });
 });

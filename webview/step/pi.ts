@@ -70,7 +70,10 @@ export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {
     }
     return out;
   });
-  const summary = `${pi.placeholders} placeholder${pi.placeholders === 1 ? '' : 's'}${pi.findings ? ` · ${pi.findings} residual finding${pi.findings === 1 ? '' : 's'}` : ''}`;
+  const summary = [
+    pi.placeholders ? `${pi.placeholders} placeholder${pi.placeholders === 1 ? '' : 's'}` : '',
+    pi.findings ? `${pi.findings} residual finding${pi.findings === 1 ? '' : 's'}` : '',
+  ].filter(Boolean).join(' · ');
   return el('section', { className: `pi-legend${pi.findings ? ' has-findings' : ''}`, attrs: { 'aria-label': `Personal information on this step: ${summary}` } }, [
     el('span', { className: 'pi-legend-title', title: 'Placeholders the benchmark put in place of personal information, and residual PI the scanner finds in the texts of this step' }, [
       icon(pi.findings ? 'warning' : 'shield', 'pi-legend-icon'), ` PI: ${summary}`,

@@ -1,5 +1,6 @@
 // The step view's PI marks, computed in the extension host: every placeholder and every residual finding of the
 // texts the view shows (bio, posts, personas received and written with their diff, reasoning).
+import type { RerunComparison } from '../rerun/compare';
 import type { StepModel } from '../stepModel';
 import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
@@ -21,6 +22,23 @@ export function piMarks(text: string, opts: MarkOptions = {}): PiMark[] {
     })),
   ];
   return marks.sort((a, b) => a.start - b.start);
+}
+
+/** Marks of the re-run comparison's personas and reasoning, both sides, and its persona diff. */
+export function comparisonPiMarks(c: RerunComparison | null, opts: MarkOptions = {}): Record<string, PiMark[]> {
+  const out: Record<string, PiMark[]> = {};
+  if (!c) return out;
+  const add = (key: string, text: string | null) => {
+    const marks = piMarks(text ?? '', opts);
+    if (marks.length) out[key] = marks;
+  };
+  for (const side of ['original', 'rerun'] as const) {
+    add(fieldKey.cmp(side, 'personaIn'), c[side].personaIn);
+    add(fieldKey.cmp(side, 'personaWritten'), c[side].personaWritten);
+    add(fieldKey.cmp(side, 'reasoning'), c[side].reasoning);
+  }
+  c.personaDiff?.forEach((d, i) => add(fieldKey.cmpDiff(i), d.text));
+  return out;
 }
 
 export function stepPiMarks(model: StepModel, opts: MarkOptions = {}): StepPiMarks {

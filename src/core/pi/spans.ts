@@ -44,6 +44,9 @@ export const fieldKey = {
   /** a part of the persona's word diff */
   diff: (part: number) => `persona/diff/${part}`,
   reasoning: 'reasoning',
+  /** the re-run comparison's texts, per side */
+  cmp: (side: 'original' | 'rerun', text: 'personaIn' | 'personaWritten' | 'reasoning') => `cmp/${side}/${text}`,
+  cmpDiff: (part: number) => `cmp/diff/${part}`,
 } as const;
 
 export interface Segment {

@@ -29,7 +29,7 @@ export interface StepViewAddon {
 const sameRef = (a: StepRef, b: StepRef) => a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
 /** The PI audit's confidence floor applies to the step view's residual-PI marks too. */
-function minConfidence(): Confidence {
+export function piMinConfidence(): Confidence {
   const v = vscode.workspace.getConfiguration('personaLab.audit').get<unknown>('minConfidence');
   return (CONFIDENCES as readonly unknown[]).includes(v) ? (v as Confidence) : 'low';
 }
@@ -179,7 +179,7 @@ export class StepPanel implements vscode.Disposable {
     const next = neighbours(bench, ref);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     panel.title = `${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
-    this.post({ type: 'show', model, nav, pi: stepPiMarks(model, { minConfidence: minConfidence() }) });
+    this.post({ type: 'show', model, nav, pi: stepPiMarks(model, { minConfidence: piMinConfidence() }) });
     this.postRerun();
     if (this.ready) this.stepShown.fire({ ...ref });
     if (this.ready) console.log(`[persona-lab] step view: showing ${user.platform}/${user.userId} step ${step.stepId}`);
