@@ -51,7 +51,12 @@ export class StepPanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly store: BenchmarkStore,
   ) {
-    this.disposables.push(store.onDidChange(() => this.refresh()), this.stepShown, this.labelAction);
+    this.disposables.push(
+      store.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('personaLab.audit.minConfidence') && this.refresh()),
+      this.stepShown,
+      this.labelAction,
+    );
   }
 
   get currentRef(): StepRef | undefined {
