@@ -13,6 +13,7 @@ import {
   maskOutgoing,
   parseGuardSettings,
   scanOutgoing,
+  scanOutgoingAsync,
   type GuardSettings,
 } from '../../src/core/pi/guard';
 import type { ChatTransport, TransportResult } from '../../src/core/runner/client';
@@ -88,6 +89,23 @@ describe('scan and decision', () => {
     expect(many.message).toMatch(/^5 of 5 prompts to x hold 10 unredacted PI findings/);
     expect(many.detail).toContain('… and 7 more');
     expect(many.detail.split('\n').filter((l) => l.includes('" in the prompt of'))).toHaveLength(3);
+  });
+});
+
+describe('scanOutgoingAsync', () => {
+  it('gives the same scan as scanOutgoing, in slices with progress', async () => {
+    const prompts = Array.from({ length: 7 }, (_, i) => (i % 3 === 1 ? { ...dirty, label: `p${i}` } : { ...clean, label: `p${i}` }));
+    const seen: [number, number][] = [];
+    const scan = await scanOutgoingAsync(prompts, { slice: 3, onProgress: (done, total) => seen.push([done, total]) });
+    expect(scan).toEqual(scanOutgoing(prompts));
+    expect(seen).toEqual([[3, 7], [6, 7], [7, 7]]);
+  });
+
+  it('resolves to null when aborted between slices', async () => {
+    const ctl = new AbortController();
+    const prompts = Array.from({ length: 6 }, (_, i) => ({ ...dirty, label: `p${i}` }));
+    const scan = await scanOutgoingAsync(prompts, { slice: 2, signal: ctl.signal, onProgress: (done) => done === 2 && ctl.abort() });
+    expect(scan).toBeNull();
   });
 });
 

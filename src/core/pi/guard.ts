@@ -52,21 +52,42 @@ export interface GuardScan {
   byCategory: Partial<Record<PiCategory, number>>;
 }
 
+function addPrompt(scan: GuardScan, p: OutgoingPrompt): void {
+  scan.prompts++;
+  const found = [
+    ...scanPrompt(p.system).findings.map((f): GuardFinding => ({ ...f, label: p.label, part: 'system' })),
+    ...scanPrompt(p.prompt).findings.map((f): GuardFinding => ({ ...f, label: p.label, part: 'prompt' })),
+  ];
+  if (found.length) scan.affected++;
+  for (const f of found) {
+    scan.findings.push(f);
+    scan.byCategory[f.category] = (scan.byCategory[f.category] ?? 0) + 1;
+  }
+}
+
 export function scanOutgoing(prompts: Iterable<OutgoingPrompt>): GuardScan {
   const scan: GuardScan = { prompts: 0, affected: 0, findings: [], byCategory: {} };
-  for (const p of prompts) {
-    scan.prompts++;
-    const found = [
-      ...scanPrompt(p.system).findings.map((f): GuardFinding => ({ ...f, label: p.label, part: 'system' })),
-      ...scanPrompt(p.prompt).findings.map((f): GuardFinding => ({ ...f, label: p.label, part: 'prompt' })),
-    ];
-    if (found.length) scan.affected++;
-    for (const f of found) {
-      scan.findings.push(f);
-      scan.byCategory[f.category] = (scan.byCategory[f.category] ?? 0) + 1;
-    }
-  }
+  for (const p of prompts) addPrompt(scan, p);
   return scan;
+}
+
+/**
+ * scanOutgoing in slices, giving the event loop back between them (a whole benchmark is thousands of prompts, about
+ * a millisecond each): for the extension host. Resolves to null when the signal aborts.
+ */
+export async function scanOutgoingAsync(
+  prompts: readonly OutgoingPrompt[],
+  opts: { slice?: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): Promise<GuardScan | null> {
+  const scan: GuardScan = { prompts: 0, affected: 0, findings: [], byCategory: {} };
+  const slice = Math.max(1, opts.slice ?? 50);
+  for (let i = 0; i < prompts.length; i += slice) {
+    if (opts.signal?.aborted) return null;
+    for (const p of prompts.slice(i, i + slice)) addPrompt(scan, p);
+    opts.onProgress?.(scan.prompts, prompts.length);
+    if (i + slice < prompts.length) await new Promise((r) => setTimeout(r, 0));
+  }
+  return opts.signal?.aborted ? null : scan;
 }
 
 export type GuardAction = 'send' | 'mask' | 'ask';

@@ -1,7 +1,7 @@
 // The re-run guard's shell: reads personaLab.privacy.*, scans what is about to be sent (core/pi/guard) and, when it
 // holds residual PI, asks with a modal: Send Anyway, Mask and Send, or Cancel (nothing is sent).
 import * as vscode from 'vscode';
-import { decideGuard, guardApplies, guardQuestion, parseGuardSettings, scanOutgoing, type GuardSettings, type OutgoingPrompt } from '../../core/pi/guard';
+import { decideGuard, guardApplies, guardQuestion, parseGuardSettings, scanOutgoingAsync, type GuardSettings, type OutgoingPrompt } from '../../core/pi/guard';
 import type { ResolvedEndpoint } from '../endpoint';
 import { effective } from '../endpoint/settings';
 
@@ -27,10 +27,28 @@ const CANCEL: vscode.MessageItem = { title: 'Cancel', isCloseAffordance: true };
 export async function guardPrompts(target: ResolvedEndpoint, prompts: () => OutgoingPrompt[], what: string): Promise<GuardChoice | undefined> {
   const settings = readGuardSettings();
   if (!guardApplies(target.config.baseURL, settings)) return 'send';
+  const list = prompts();
+  const many = list.length > 100;
   const scan = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Persona Lab: scanning the prompts for PI' },
-    async () => scanOutgoing(prompts()),
+    { location: many ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: `Persona Lab: scanning ${list.length} prompt${list.length === 1 ? '' : 's'} for PI`, cancellable: many },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      let shown = 0;
+      return scanOutgoingAsync(list, {
+        signal: abort.signal,
+        onProgress: (done, total) => {
+          const pct = Math.floor((100 * done) / total);
+          progress.report({ message: `${done}/${total}`, increment: pct - shown });
+          shown = pct;
+        },
+      });
+    },
   );
+  if (!scan) {
+    console.log(`[persona-lab] guard: ${what}: scan cancelled, nothing sent`);
+    return undefined;
+  }
   const action = decideGuard(settings, scan);
   console.log(`[persona-lab] guard: ${what}: ${scan.findings.length} finding(s) in ${scan.affected}/${scan.prompts} prompt(s) → ${action}`);
   if (action === 'mask') vscode.window.setStatusBarMessage(`Persona Lab: ${scan.findings.length} PI finding(s) masked before sending`, 8000);
