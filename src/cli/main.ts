@@ -22,7 +22,7 @@ ${AUDIT_USAGE}
   labels summary <db> [--json]                            counts per label and platform, annotator agreement
 
 Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved,
-130 when a run was cancelled (run the same command again to resume).`;
+4 when run's PI guard refused to send prompts with residual PI, 130 when a run was cancelled (run the same command again to resume).`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;

@@ -2,7 +2,9 @@
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadBenchmark } from '../core/load';
-import { publicBaseURL } from '../core/runner/client';
+import { decideGuard, findingLine, guardApplies, maskingTransport, maskOutgoing, scanOutgoing, type GuardSettings } from '../core/pi/guard';
+import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
+import { plannedPrompts } from '../core/runner/preflight';
 import type { RunHistory } from '../core/runner/history';
 import type { StartPersona } from '../core/runner/manifest';
 import { runBenchmark, type RunProgress } from '../core/runner/runner';
@@ -25,14 +27,21 @@ export const RUN_OPTIONS = {
   'max-tokens': { type: 'string' },
   'system-message': { type: 'string' },
   history: { type: 'string' },
+  'pi-guard': { type: 'string' },
+  'pi-guard-loopback': { type: 'boolean' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --template FILE --out NAME --base-url URL --model NAME
       [--platform P] [--user ID] [--from-step N] [--persona full|none] [--base-run NAME]
       [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
-      [--history FILE]                                     run a prompt template against an OpenAI-compatible
+      [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
+                                                           run a prompt template against an OpenAI-compatible
                                                            endpoint into results/NAME/ (resumes when re-run);
-                                                           key from OPENAI_API_KEY`;
+                                                           key from OPENAI_API_KEY. Prompts to a non-loopback
+                                                           endpoint that hold residual PI are refused (exit 4)
+                                                           unless --pi-guard says mask (each finding replaced by
+                                                           its placeholder) or send; --pi-guard-loopback guards
+                                                           loopback endpoints too`;
 
 export interface RunCliOptions {
   out?: string;
@@ -50,7 +59,12 @@ export interface RunCliOptions {
   'max-tokens'?: string;
   'system-message'?: string;
   history?: string;
+  'pi-guard'?: string;
+  'pi-guard-loopback'?: boolean;
 }
+
+/** Exit status when the PI guard refused to send prompts with residual PI. */
+export const EXIT_PI_REFUSED = 4;
 
 export interface RunCliIo {
   stdout: (text: string) => void;
@@ -88,7 +102,34 @@ function readText(name: string, path: string | undefined): string | undefined {
 
 const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).padStart(5));
 
-/** Exit status: 0 finished, 1 failed, 2 usage error, 130 cancelled (resume by running the same command). */
+/**
+ * The PI guard: a CLI cannot ask, so "ask" refuses. Returns the transport to use (masking or not), or null after
+ * printing why it refused.
+ */
+function cliGuard(parsed: ParsedRun, bench: Awaited<ReturnType<typeof loadBenchmark>>, http: ChatTransport, io: RunCliIo): ChatTransport | null {
+  const settings: GuardSettings = { mode: parsed.piGuard === 'send' ? 'off' : parsed.piGuard === 'mask' ? 'mask' : 'ask', guardLoopback: parsed.piGuardLoopback };
+  if (!guardApplies(parsed.baseURL, settings)) return http;
+  const scan = scanOutgoing(plannedPrompts(bench, {
+    template: parsed.template, systemMessage: parsed.systemMessage, personaMode: parsed.persona,
+    platforms: parsed.platform ? [parsed.platform] : undefined, userId: parsed.user, fromStep: parsed.fromStep, startPersona: parsed.startPersona,
+  }));
+  const action = decideGuard(settings, scan);
+  if (action === 'send') return http;
+  const n = scan.findings.length;
+  if (action === 'mask') {
+    io.stderr(`PI guard: masking ${n} residual PI finding${n === 1 ? '' : 's'} in ${scan.affected} of ${scan.prompts} prompts\n`);
+    return maskingTransport(http);
+  }
+  const lines = scan.findings.slice(0, 20).map((f) => `  ${findingLine(f)}`);
+  if (n > 20) lines.push(`  … and ${n - 20} more`);
+  io.stderr(
+    `persona-lab: not sending: ${scan.affected} of ${scan.prompts} prompts to ${publicBaseURL(parsed.baseURL)} hold ${n} unredacted PI finding${n === 1 ? '' : 's'}:\n` +
+    `${lines.join('\n')}\nRun again with --pi-guard mask (each finding replaced by its placeholder) or --pi-guard send.\n`,
+  );
+  return null;
+}
+
+/** Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 130 cancelled (resume by running the same command). */
 export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: RunCliIo): Promise<number> {
   const io = ioIn ?? defaultIo();
   let parsed;
@@ -101,6 +142,18 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
   }
   const { dir, template, systemMessage } = parsed;
   const bench = await loadBenchmark(dir, { runs: parsed.baseRun ? [parsed.baseRun] : [] });
+  const endpoint = {
+    baseURL: parsed.baseURL,
+    apiKey: io.env.OPENAI_API_KEY ?? '',
+    model: parsed.model,
+    temperature: parsed.temperature,
+    maxTokens: parsed.maxTokens,
+    timeoutMs: parsed.timeoutS * 1000,
+  };
+  const http = createOpenAITransport(endpoint);
+  const transport = cliGuard(parsed, bench, http, io);
+  if (!transport) return EXIT_PI_REFUSED;
+  const masked = transport !== http;
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
@@ -130,14 +183,8 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
       name: parsed.out,
       template,
       systemMessage,
-      endpoint: {
-        baseURL: parsed.baseURL,
-        apiKey: io.env.OPENAI_API_KEY ?? '',
-        model: parsed.model,
-        temperature: parsed.temperature,
-        maxTokens: parsed.maxTokens,
-        timeoutMs: parsed.timeoutS * 1000,
-      },
+      endpoint,
+      transport,
       personaMode: parsed.persona,
       platforms: parsed.platform ? [parsed.platform] : undefined,
       userId: parsed.user,
@@ -148,7 +195,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
       signal: controller.signal,
       onProgress: progress,
       onStep: (r) => {
-        history?.record({ run: parsed.out, model: parsed.model, baseURL }, r);
+        history?.record({ run: parsed.out, model: parsed.model, baseURL }, masked ? maskOutgoing(r) : r);
       },
     });
     if (io.stderrIsTTY && lastLine) io.stderr('\n');
@@ -201,6 +248,8 @@ interface ParsedRun {
   maxTokens: number | undefined;
   history: string | undefined;
   retryBaseMs: number | undefined;
+  piGuard: 'refuse' | 'mask' | 'send';
+  piGuardLoopback: boolean;
 }
 
 function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, string | undefined>): ParsedRun {
@@ -217,6 +266,8 @@ function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, s
   const persona = opts.persona ?? 'full';
   if (persona !== 'full' && persona !== 'none') throw new Usage('--persona must be full or none');
   const baseRun = opts['base-run'];
+  const piGuard = opts['pi-guard'] ?? 'refuse';
+  if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send') throw new Usage('--pi-guard must be refuse, mask or send');
   return {
     dir,
     out: opts.out,
@@ -235,6 +286,8 @@ function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, s
     temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
     maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
     history: opts.history,
+    piGuard,
+    piGuardLoopback: opts['pi-guard-loopback'] === true,
     // Undocumented, for the test suite: backoff base in ms (default 1000).
     retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
   };

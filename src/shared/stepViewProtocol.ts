@@ -6,6 +6,7 @@
 // a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
 import type { LabelTarget } from '../core/labels/model';
 import type { LabelViewState } from '../core/labels/view';
+import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
 import type { StepLocation, StepModel } from '../core/stepModel';
@@ -46,6 +47,8 @@ export interface ShowMessage {
    * step view, which follows the selected run. A pinned panel has no re-run part.
    */
   pinnedRun: string | null;
+  /** placeholders and residual PI findings of the texts shown (computed by the extension's scanner) */
+  pi: StepPiMarks;
 }
 export interface EmptyMessage {
   type: 'empty';
@@ -71,6 +74,8 @@ export interface RerunState {
   historyProblem: string;
   /** "model at host" of the configured endpoint, or '' when none is configured */
   endpoint: string;
+  /** PI marks of the comparison's texts (fieldKey.cmp), computed by the extension's scanner */
+  pi: Record<string, PiMark[]>;
 }
 export interface RerunStateMessage {
   type: 'rerun';
@@ -168,6 +173,14 @@ function isStepModel(v: unknown): v is StepModel {
   );
 }
 
+/** The marks' offsets are checked where the text is cut (segmentText); here the shape. */
+function isStepPiMarks(v: unknown): v is StepPiMarks {
+  return (
+    isRecord(v) && isRecord(v.fields) && Object.values(v.fields).every(Array.isArray) && Array.isArray(v.legend) &&
+    typeof v.placeholders === 'number' && typeof v.findings === 'number'
+  );
+}
+
 function isLocation(v: unknown): v is StepLocation {
   return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
 }
@@ -188,7 +201,8 @@ function isRerunState(v: unknown): v is RerunState {
     isLocation(v.ref) && (v.running === null || typeof v.running === 'string') && Array.isArray(v.attempts) &&
     (v.selected === null || isComparison(v.selected)) &&
     (v.ablation === null || (isRecord(v.ablation) && Array.isArray(v.ablation.rows))) &&
-    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string'
+    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string' &&
+    isRecord(v.pi) && Object.values(v.pi).every(Array.isArray)
   );
 }
 
@@ -197,7 +211,7 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
   if (!isRecord(v)) return false;
   switch (v.type) {
     case 'show':
-      return isStepModel(v.model) && isNavState(v.nav) && (v.pinnedRun === null || typeof v.pinnedRun === 'string');
+      return isStepModel(v.model) && isNavState(v.nav) && isStepPiMarks(v.pi) && (v.pinnedRun === null || typeof v.pinnedRun === 'string');
     case 'empty':
       return typeof v.message === 'string';
     case 'labels':

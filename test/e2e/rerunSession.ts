@@ -23,7 +23,8 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function startSession(prefix: string): Promise<Session> {
+/** `settings`: extra user settings, over the endpoint's. */
+export async function startSession(prefix: string, settings: Record<string, unknown> = {}): Promise<Session> {
   const sample = join(repoRoot, 'sample');
   const bench = await loadBenchmark(sample);
   const run = bench.runs.get([...bench.runs.keys()][0])!;
@@ -34,7 +35,7 @@ export async function startSession(prefix: string): Promise<Session> {
     folder: ws,
     theme: 'dark',
     viewport: { width: 1600, height: 1000 },
-    settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': MODEL },
+    settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': MODEL, ...settings },
   });
   await wb.openView('Persona Lab');
   await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });

@@ -33,7 +33,8 @@ describe('endpoint settings', () => {
   it('declares the same restricted settings in package.json, with a reason', () => {
     const cap = manifest.capabilities.untrustedWorkspaces;
     expect(cap.supported).toBe('limited');
-    expect(cap.restrictedConfigurations).toEqual([...RESTRICTED_SETTINGS]);
+    // The PI guard's settings are restricted too (test/unit/pi-guard.test.ts).
+    expect(cap.restrictedConfigurations).toEqual([...RESTRICTED_SETTINGS, 'personaLab.privacy.remoteGuard', 'personaLab.privacy.guardLoopback']);
     expect(cap.description.length).toBeGreaterThan(40);
     for (const key of ['baseURL', 'model', 'temperature', 'maxTokens', 'timeoutSeconds', 'maxConcurrency', 'systemMessage']) {
       expect(manifest.contributes.configuration.properties[`personaLab.endpoint.${key}`], key).toBeDefined();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/load';
+import { stepPiMarks } from '../../src/core/pi/highlight';
 import { buildStepModel, neighbours, wordDiff, type StepModel } from '../../src/core/stepModel';
 import type { Benchmark, Platform } from '../../src/core/types';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/stepViewProtocol';
@@ -177,7 +178,8 @@ describe('buildStepModel', () => {
     const bench = await fixture();
     const cases = [['weibo', 'we_0000000001', 1, null], ['weibo', 'we_0000000001', 3, 'run-a'], ['douban', 'do_0000000001', 1, null]] as const;
     for (const [p, u, s, pinnedRun] of cases) {
-      const msg = { type: 'show', model: model(bench, p, u, s), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pinnedRun };
+      const m = model(bench, p, u, s);
+      const msg = { type: 'show', model: m, nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pi: stepPiMarks(m), pinnedRun };
       const copy: unknown = JSON.parse(JSON.stringify(msg));
       expect(copy).toEqual(msg);
       expect(isExtensionToWebview(copy)).toBe(true);
@@ -229,10 +231,16 @@ describe('step view protocol guards', () => {
     expect(isExtensionToWebview({ type: 'empty', message: 'x' })).toBe(true);
     expect(isExtensionToWebview({ type: 'empty' })).toBe(false);
     expect(isExtensionToWebview({ type: 'show', model: {}, nav: {} })).toBe(false);
-    const good = { type: 'show', model: model(bench, 'weibo', 'we_0000000001', 1), nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true } };
-    expect(isExtensionToWebview({ ...good, pinnedRun: null })).toBe(true);
-    expect(isExtensionToWebview(good)).toBe(false);
+    const m = model(bench, 'weibo', 'we_0000000001', 1);
+    const good = JSON.parse(JSON.stringify({ type: 'show', model: m, nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pi: stepPiMarks(m), pinnedRun: null }));
+    expect(isExtensionToWebview(good)).toBe(true);
+    // Without pinnedRun, or with one of the wrong type, a `show` is refused.
+    expect(isExtensionToWebview({ ...good, pinnedRun: undefined })).toBe(false);
     expect(isExtensionToWebview({ ...good, pinnedRun: 3 })).toBe(false);
+    // Without its PI marks, or with marks of the wrong shape, a `show` is refused.
+    expect(isExtensionToWebview({ ...good, pi: undefined })).toBe(false);
+    expect(isExtensionToWebview({ ...good, pi: { fields: { bio: 'x' }, legend: [], placeholders: 0, findings: 0 } })).toBe(false);
+    expect(isExtensionToWebview({ ...good, pi: { fields: {}, legend: [], placeholders: 0, findings: 0 } })).toBe(true);
     expect(isExtensionToWebview({ type: 'html', html: '<b>' })).toBe(false);
   });
 });

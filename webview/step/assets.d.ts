@@ -8,3 +8,7 @@ declare module '*/rerun.css' {
   const css: string;
   export default css;
 }
+declare module '*/pi.css' {
+  const css: string;
+  export default css;
+}

@@ -7,7 +7,9 @@ import type { StepLocation } from '../../src/core/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
 import css from './labels.css';
+import type { PiMark } from '../../src/core/pi/spans';
 import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
+import { piNodes } from './pi';
 
 const stepKey = (r: StepLocation) => `${r.platform}/${r.userId}/${r.stepId}`;
 const NEXT: readonly string[] = LABEL_KEYS.next;
@@ -22,6 +24,8 @@ export class LabelsUi {
   private state: LabelViewState | undefined;
   private selectedTag: string | null = null;
   private personaText = '';
+  /** PI marks of the written persona, kept when label spans re-cut its text */
+  private personaPi: readonly PiMark[] = [];
   private note: { labelId: string; target: LabelTarget; row: HTMLElement; input: HTMLInputElement } | undefined;
   /** The label last added from this view: `n` writes its note. */
   private lastAdded: { labelId: string; target: LabelTarget } | undefined;
@@ -66,10 +70,11 @@ export class LabelsUi {
   }
 
   /** Called after each `show` rendered a step: the old bar and decorations went with the old DOM. */
-  attach(): void {
+  attach(personaPi: readonly PiMark[] = []): void {
     this.selectedTag = null;
     this.closeNote();
     this.personaText = personaElement(this.root)?.textContent ?? '';
+    this.personaPi = personaPi;
     this.render();
   }
 
@@ -82,7 +87,7 @@ export class LabelsUi {
   private render(): void {
     const current = this.shownRef ? this.state : undefined;
     decorateTags(this.root, current, this.selectedTag);
-    decoratePersona(this.root, current, this.personaText);
+    decoratePersona(this.root, current, this.personaText, (from, to) => piNodes(this.personaText, this.personaPi, from, to));
     this.renderBar();
   }
 

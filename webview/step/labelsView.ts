@@ -149,24 +149,33 @@ export function personaElement(root: HTMLElement): HTMLElement | null {
   return root.querySelector<HTMLElement>('.persona-box.written .prose:not(.empty)');
 }
 
-/** Highlights the spans of the written persona that carry labels (the text itself is unchanged). */
-export function decoratePersona(root: HTMLElement, state: LabelViewState | undefined, text: string): void {
+/**
+ * Highlights the spans of the written persona that carry labels (the text itself is unchanged). `render` gives the
+ * nodes of a range of the text (its PI marks, pi.ts); plain text by default.
+ */
+export function decoratePersona(
+  root: HTMLElement,
+  state: LabelViewState | undefined,
+  text: string,
+  render: (from: number, to: number) => Node[] = (from, to) => [document.createTextNode(text.slice(from, to))],
+): void {
   const box = personaElement(root);
   if (!box) return;
   const spans = (state?.applied ?? []).flatMap((a) => (a.target.kind === 'span' && a.target.field === PERSONA_FIELD && a.excerpt ? [{ a, start: utf16Offset(text, a.target.start), end: utf16Offset(text, a.target.end) }] : []));
   if (spans.length === 0) {
-    if (box.querySelector('mark')) box.textContent = text;
+    if (box.querySelector('mark.label-span')) box.replaceChildren(...render(0, text.length));
     return;
   }
   const cuts = [...new Set([0, text.length, ...spans.flatMap((s) => [s.start, s.end])])].sort((x, y) => x - y);
   const parts: Node[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
     const [from, to] = [cuts[i], cuts[i + 1]];
-    const piece = text.slice(from, to);
     const over = spans.filter((s) => s.start <= from && s.end >= to);
-    parts.push(over.length
-      ? el('mark', { className: 'label-span', text: piece, title: over.map((s) => `${s.a.name}${s.a.note ? ` — ${s.a.note}` : ''}`).join('\n'), attrs: { 'data-span-labels': over.map((s) => s.a.labelId).join(' ') } })
-      : document.createTextNode(piece));
+    if (over.length) {
+      parts.push(el('mark', { className: 'label-span', title: over.map((s) => `${s.a.name}${s.a.note ? ` — ${s.a.note}` : ''}`).join('\n'), attrs: { 'data-span-labels': over.map((s) => s.a.labelId).join(' ') } }, render(from, to)));
+    } else {
+      parts.push(...render(from, to));
+    }
   }
   box.replaceChildren(...parts);
 }

@@ -7,11 +7,13 @@ import {
   type RerunState,
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
+import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { StepModel } from '../../src/core/stepModel';
 import { el } from '../shared/dom';
 import { LabelsUi } from './labels';
 import { renderStep, section, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
+import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';
 
@@ -29,7 +31,7 @@ const root = document.getElementById('step-root') ?? document.body;
 const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 const style = document.createElement('style');
 style.nonce = nonce;
-style.textContent = `${css}\n${rerunCss}`;
+style.textContent = `${css}\n${rerunCss}\n${piCss}`;
 document.head.appendChild(style);
 
 interface SavedState {
@@ -84,16 +86,16 @@ function showRerun(): void {
   for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]')) (b as HTMLElement & { disabled: boolean }).disabled = busy;
 }
 
-function show(model: StepModel, nav: NavState, pinnedRun: string | null): void {
+function show(model: StepModel, nav: NavState, pi: StepPiMarks, pinnedRun: string | null): void {
   shown = { model, nav, pinnedRun };
   const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
-  root.replaceChildren(...renderStep(model, nav, handlers, pinnedRun));
+  root.replaceChildren(...renderStep(model, nav, handlers, pi, pinnedRun));
   root.dataset.step = key;
   root.dataset.run = model.run ?? '';
   if (pinnedRun === null) delete root.dataset.pinned;
   else root.dataset.pinned = pinnedRun;
   trackHeader();
-  labels.attach();
+  labels.attach(pi.fields[fieldKey.personaWritten]);
   document.title = `${pinnedRun === null ? '' : `${pinnedRun} · `}${model.header.userId} · step ${model.header.stepId}`;
   // A new step starts at the top; a re-render of the same step (reload, run change) keeps the scroll position.
   if (key !== shownKey) window.scrollTo(0, 0);
@@ -124,7 +126,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isExtensionToWebview(msg)) return;
   switch (msg.type) {
     case 'show':
-      show(msg.model, msg.nav, msg.pinnedRun);
+      show(msg.model, msg.nav, msg.pi, msg.pinnedRun);
       break;
     case 'empty':
       showEmpty(msg.message);

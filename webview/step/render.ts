@@ -2,9 +2,11 @@
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
+import { piNodes, piText, renderPiLegend } from './pi';
 import type { RerunHandlers } from './rerun';
 
 export interface Handlers extends RerunHandlers {
@@ -39,22 +41,23 @@ export function section(id: string, heading: string, description: string, body: 
 }
 
 /** `pinnedRun`: the run a pinned panel shows (no re-run part there), null in the main step view. */
-export function renderStep(model: StepModel, nav: NavState, h: Handlers, pinnedRun: string | null = null): HTMLElement[] {
+export function renderStep(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMarks = EMPTY_PI, pinnedRun: string | null = null): HTMLElement[] {
   return [
-    renderHeader(model, nav, h, pinnedRun),
+    renderHeader(model, nav, h, pi, pinnedRun),
     renderMetrics(model),
+    renderPiLegend(pi),
     pinnedRun === null
       // Filled by the `rerun` message that follows each `show` (main.ts).
       ? el('div', { className: 'rerun-slot' })
       : el('p', { className: 'note pinned-note', text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.` }),
     section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
-    section('persona', 'Persona', personaSummary(model), renderPersona(model), h),
-    section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model)], h),
-    section('batch', 'Batch', `${model.posts.length} post${model.posts.length === 1 ? '' : 's'} · ${model.header.dateInput}`, renderPosts(model), h),
-  ];
+    section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
+    section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
+    section('batch', 'Batch', `${model.posts.length} post${model.posts.length === 1 ? '' : 's'} · ${model.header.dateInput}`, renderPosts(model, pi), h),
+  ].filter((e): e is HTMLElement => e !== null);
 }
 
-function renderHeader(model: StepModel, nav: NavState, h: Handlers, pinnedRun: string | null): HTMLElement {
+function renderHeader(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMarks, pinnedRun: string | null): HTMLElement {
   const hd = model.header;
   const buttons = NAV_DIRECTIONS.map((d) => {
     const info = NAV_LABELS[d];
@@ -88,7 +91,7 @@ function renderHeader(model: StepModel, nav: NavState, h: Handlers, pinnedRun: s
         : el('span', { className: 'run pinned', title: 'This view is pinned to this run (opened for it, e.g. side by side from Compare)' }, [icon('pinned'), ` run ${pinnedRun}`]),
       !model.hasResult && model.run ? el('span', { className: 'warn', text: 'no result for this step in this run' }) : null,
     ]),
-    el('p', { className: hd.bio ? 'bio' : 'bio empty', text: hd.bio || 'No bio.', title: 'Bio (PI-masked)' }),
+    hd.bio ? piText('p', 'bio', hd.bio, pi.fields[fieldKey.bio], 'Bio (PI-masked)') : el('p', { className: 'bio empty', text: 'No bio.', title: 'Bio (PI-masked)' }),
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
@@ -183,15 +186,16 @@ function personaSummary(model: StepModel): string {
   return `+${p.added} / −${p.removed} words`;
 }
 
-function renderPersona(model: StepModel): Child[] {
+function renderPersona(model: StepModel, pi: StepPiMarks): Child[] {
   const p = model.persona;
   const receivedTitle = p.receivedFrom !== null ? `Received (written at step ${p.receivedFrom})` : 'Received';
-  const textBox = (cls: string, title: string, text: string, empty: string) =>
-    el('div', { className: `persona-box ${cls}` }, [el('h3', { text: title }), el('p', { className: text ? 'prose' : 'prose empty', text: text || empty })]);
+  const textBox = (cls: string, title: string, text: string, empty: string, key: string) =>
+    el('div', { className: `persona-box ${cls}` }, [el('h3', { text: title }), text ? piText('p', 'prose', text, pi.fields[key]) : el('p', { className: 'prose empty', text: empty })]);
   const diff = p.diff
-    ? el('p', { className: 'prose diff', attrs: { 'aria-label': 'Word diff, received to written' } }, p.diff.map((d) =>
-      d.kind === 'same' ? el('span', { text: d.text }) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, text: d.text, title: d.kind === 'added' ? 'added' : 'removed' }),
-    ))
+    ? el('p', { className: 'prose diff', attrs: { 'aria-label': 'Word diff, received to written' } }, p.diff.map((d, i) => {
+      const nodes = piNodes(d.text, pi.fields[fieldKey.diff(i)]);
+      return d.kind === 'same' ? el('span', {}, nodes) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, title: d.kind === 'added' ? 'added' : 'removed' }, nodes);
+    }))
     : el('p', { className: 'prose empty', text: model.hasResult ? 'No persona written at this step: the next step receives the same persona as this one.' : 'The run has no result for this step.' });
   return [
     el('div', { className: 'persona-diff' }, [el('h3', {}, [
@@ -199,27 +203,28 @@ function renderPersona(model: StepModel): Child[] {
       el('span', { className: 'diff-legend' }, [el('ins', { className: 'diff-added', text: 'added' }), ' ', el('del', { className: 'diff-removed', text: 'removed' })]),
     ]), diff]),
     el('div', { className: 'persona-cols' }, [
-      textBox('received', receivedTitle, p.received, model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.'),
-      textBox('written', 'Written', p.written, 'None.'),
+      textBox('received', receivedTitle, p.received, model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.', fieldKey.personaReceived),
+      textBox('written', 'Written', p.written, 'None.', fieldKey.personaWritten),
     ]),
   ];
 }
 
-function renderReasoning(model: StepModel): HTMLElement {
+function renderReasoning(model: StepModel, pi: StepPiMarks): HTMLElement {
   const text = model.reasoning;
   const error = text.startsWith('Error:');
-  return el('p', { className: `prose reasoning${error ? ' warn' : ''}${text ? '' : ' empty'}`, text: text || (model.hasResult ? 'No reasoning.' : 'The run has no result for this step.') });
+  if (text) return piText('p', `prose reasoning${error ? ' warn' : ''}`, text, pi.fields[fieldKey.reasoning]);
+  return el('p', { className: 'prose reasoning empty', text: model.hasResult ? 'No reasoning.' : 'The run has no result for this step.' });
 }
 
-function renderPosts(model: StepModel): Child[] {
+function renderPosts(model: StepModel, pi: StepPiMarks): Child[] {
   if (!model.postsOk) {
-    return [el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }), el('pre', { className: 'raw', text: model.postsRaw })];
+    return [el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }), piText('pre', 'raw', model.postsRaw, pi.fields[fieldKey.postsRaw])];
   }
-  return [el('div', { className: 'posts' }, model.posts.map((p) =>
+  return [el('div', { className: 'posts' }, model.posts.map((p, i) =>
     el('article', { className: 'post', attrs: { 'data-post': String(p.index) } }, [
       el('span', { className: 'post-index', text: `[${p.index}]` }),
-      ...p.fields.map((f) => el('p', { className: 'post-field' }, [el('span', { className: 'field-label', text: `${f.label}: ` }), el('span', { text: f.value })])),
-      p.content ? el('p', { className: 'post-content prose', text: p.content }) : null,
+      ...p.fields.map((f, j) => el('p', { className: 'post-field' }, [el('span', { className: 'field-label', text: `${f.label}: ` }), piText('span', '', f.value, pi.fields[fieldKey.postField(i, j)])])),
+      p.content ? piText('p', 'post-content prose', p.content, pi.fields[fieldKey.postContent(i)]) : null,
       p.tags.length
         ? el('ul', { className: 'post-tags' }, p.tags.map((t) =>
           el('li', { className: t.inPool ? 'post-tag in-pool' : 'post-tag', title: t.inPool ? `also in the pool as ${t.inPool}` : 'not in the pool' }, [

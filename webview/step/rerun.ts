@@ -1,10 +1,12 @@
 // The step view's Re-run section: buttons, the attempt shown beside the original (flipped tags, metric deltas,
 // picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table. Text only.
+import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/compare';
 import type { StepModel } from '../../src/core/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
+import { piNodes, piText } from './pi';
 
 export interface RerunHandlers {
   command(command: StepCommand): void;
@@ -71,8 +73,9 @@ function picks(s: SideModel, other: string): Child {
   ]);
 }
 
-function prose(text: string, empty: string, cls = ''): HTMLElement {
-  return el('p', { className: `prose ${cls}${text ? '' : ' empty'}`.trim(), text: text || empty });
+function prose(text: string, empty: string, cls = '', marks?: readonly PiMark[]): HTMLElement {
+  if (text) return piText('p', `prose ${cls}`.trim(), text, marks);
+  return el('p', { className: `prose ${cls} empty`.replace(/\s+/g, ' ').trim(), text: empty });
 }
 
 function renderFlipped(c: RerunComparison): HTMLElement {
@@ -104,11 +107,12 @@ function renderDeltas(c: RerunComparison): HTMLElement {
   ]);
 }
 
-function renderComparison(c: RerunComparison, h: RerunHandlers): HTMLElement {
+function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Record<string, PiMark[]>>): HTMLElement {
   const a = c.attempt;
   const orig = c.original;
   const re = c.rerun;
-  const received = (s: SideModel) => prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.');
+  const side = (s: SideModel): 'original' | 'rerun' => (s === orig ? 'original' : 'rerun');
+  const received = (s: SideModel) => prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.', '', pi[fieldKey.cmp(side(s), 'personaIn')]);
   const grid = el('div', { className: 'cmp-grid' }, [
     el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'original' } }, [
       el('h3', {}, [icon('file'), ` Original · ${c.originalRun ?? 'no run selected'}`]),
@@ -120,15 +124,18 @@ function renderComparison(c: RerunComparison, h: RerunHandlers): HTMLElement {
     ...([
       ['Picks', (s: SideModel, o: string) => picks(s, o)],
       ['Persona received', (s: SideModel) => received(s)],
-      ['Persona written', (s: SideModel) => prose(s.personaWritten, 'None written.')],
-      ['Reasoning', (s: SideModel) => prose(s.reasoning, 'No reasoning.', s.reasoning.startsWith('Error:') ? 'warn' : '')],
+      ['Persona written', (s: SideModel) => prose(s.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(s), 'personaWritten')])],
+      ['Reasoning', (s: SideModel) => prose(s.reasoning, 'No reasoning.', s.reasoning.startsWith('Error:') ? 'warn' : '', pi[fieldKey.cmp(side(s), 'reasoning')])],
     ] as [string, (s: SideModel, other: string) => Child][]).flatMap(([label, render]) => [
       el('div', { className: 'cmp-cell', attrs: { 'data-side': 'original', 'data-row': label } }, [el('h4', { text: label }), render(orig, 'the re-run')]),
       el('div', { className: 'cmp-cell', attrs: { 'data-side': 'rerun', 'data-row': label } }, [el('h4', { text: label }), render(re, 'the original')]),
     ]),
   ]);
   const diff = c.personaDiff
-    ? el('p', { className: 'prose diff' }, c.personaDiff.map((d) => d.kind === 'same' ? el('span', { text: d.text }) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, text: d.text })))
+    ? el('p', { className: 'prose diff' }, c.personaDiff.map((d, i) => {
+      const nodes = piNodes(d.text, pi[fieldKey.cmpDiff(i)]);
+      return d.kind === 'same' ? el('span', {}, nodes) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}` }, nodes);
+    }))
     : el('p', { className: 'empty', text: 'Nothing to compare: one of the two wrote no persona.' });
   const usage = c.usage ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens` : 'not reported';
   const details = el('section', { className: 'cmp-box cmp-details', attrs: { 'aria-label': 'Re-run details' } }, [
@@ -233,7 +240,7 @@ export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHan
     toolbar,
     busy ? el('p', { className: 'rerun-running', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), ` ${state.running}`]) : null,
     state.historyProblem ? el('p', { className: 'note warn', text: `History: ${state.historyProblem}` }) : null,
-    state.selected ? renderComparison(state.selected, h) : null,
+    state.selected ? renderComparison(state.selected, h, state.pi) : null,
     state.attempts.length ? renderAttempts(state, recall, h) : null,
     state.ablation ? renderAblation(state.ablation, model.ref.stepId) : null,
     !state.selected && !state.attempts.length && !state.ablation && !busy

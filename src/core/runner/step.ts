@@ -72,11 +72,9 @@ export function safeReadPosts(read: (user: User, step: Step) => string, user: Us
   }
 }
 
-/** Runs one step. Resolves to null when the signal aborted it (nothing is to be recorded then). */
-export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
+/** The system message and prompt a step request sends (what runStep renders; the re-run guard scans it). */
+export function renderStepRequest(req: Pick<StepRequest, 'user' | 'step' | 'personaIn' | 'template' | 'systemMessage' | 'readPosts'>): { system: string; prompt: string; k: number } {
   const { user, step } = req;
-  const system = typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE;
-  const pool = Array.isArray(step.pool) ? step.pool : [];
   const rendered = renderPrompt(req.template, {
     platform: user.platform,
     username: user.username,
@@ -85,13 +83,20 @@ export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
     stepId: step.stepId,
     totalSteps: step.totalSteps,
     postsText: safeReadPosts(req.readPosts ?? readPostsText, user, step),
-    pool,
+    pool: Array.isArray(step.pool) ? step.pool : [],
   });
-  const k = rendered.k;
+  return { system: typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE, prompt: rendered.text, k: rendered.k };
+}
+
+/** Runs one step. Resolves to null when the signal aborted it (nothing is to be recorded then). */
+export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
+  const { user, step } = req;
+  const pool = Array.isArray(step.pool) ? step.pool : [];
+  const { system, prompt, k } = renderStepRequest(req);
   const outcome = await callWithRetries(
     req.transport,
     system,
-    rendered.text,
+    prompt,
     (raw) => rejectReason(parseReply(raw, pool, k)),
     req.retry ?? DEFAULT_RETRY,
     req.signal,
@@ -125,7 +130,7 @@ export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
     templateId: templateId(req.template),
     personaIn: req.personaIn,
     system,
-    prompt: rendered.text,
+    prompt,
     k,
     raw,
     parsed,

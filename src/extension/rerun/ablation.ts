@@ -5,7 +5,7 @@ import { ablationTable } from '../../core/rerun/ablation';
 import type { RunProgress } from '../../core/runner/runner';
 import { stepForCommand } from '../stepView';
 import { slug, stamp, userOfNode } from './args';
-import { askRunName, progressText, runPlan, type BatchPlan } from './batch';
+import { askRunName, guardPlan, progressText, runPlan, type BatchPlan } from './batch';
 import type { RerunDeps } from './step';
 
 export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> {
@@ -22,7 +22,10 @@ export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> 
   if (!base || !target) return;
 
   const names = { none: `${base}-none`, full: `${base}-full` };
-  const plan = (mode: 'none' | 'full'): BatchPlan => ({ name: names[mode], template, personaMode: mode, platforms: [user.platform], userId: user.userId, fromStep: 1 });
+  // Both runs render the same prompts until the model writes a persona: one scan, one question.
+  const guarded = await guardPlan(deps, { name: base, template, personaMode: 'none', platforms: [user.platform], userId: user.userId, fromStep: 1 }, target);
+  if (!guarded) return;
+  const plan = (mode: 'none' | 'full'): BatchPlan => ({ ...guarded, name: names[mode], personaMode: mode });
   const status = (p: Record<'none' | 'full', RunProgress | undefined>) =>
     `Persona ablation of ${user.userId}: none ${p.none ? `${p.none.done}/${p.none.total}` : '…'} · full ${p.full ? `${p.full.done}/${p.full.total}` : '…'} steps`;
   const seen: Record<'none' | 'full', RunProgress | undefined> = { none: undefined, full: undefined };

@@ -4,6 +4,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
+import { createOpenAITransport } from '../../core/runner/client';
+import { plannedPrompts } from '../../core/runner/preflight';
 import { MANIFEST_FILE, isValidRunName, runBenchmark, type RunProgress, type RunSummary } from '../../core/runner/runner';
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
 import { PLATFORMS, type Platform } from '../../core/types';
@@ -11,6 +14,7 @@ import type { ResolvedEndpoint } from '../endpoint';
 import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';
 import { platformOf, slug, stamp, userOfNode } from './args';
+import { guardPrompts } from './guard';
 import { pickPersona, type RerunDeps } from './step';
 
 export interface BatchPlan {
@@ -24,6 +28,22 @@ export interface BatchPlan {
   startPersona?: StartPersona;
   /** the manifest's model when resuming (it must not change within a run) */
   model?: string;
+  /** the guard's "mask": every request is masked at send time (and so is what the history records) */
+  mask?: boolean;
+}
+
+/**
+ * Scans every prompt of the plan before it starts and asks once (the guard); the plan to run, or undefined when
+ * the user cancelled.
+ */
+export async function guardPlan(deps: RerunDeps, plan: BatchPlan, target: ResolvedEndpoint): Promise<BatchPlan | undefined> {
+  const bench = deps.store.bench;
+  if (!bench) return undefined;
+  const choice = await guardPrompts(target, () => plannedPrompts(bench, {
+    template: plan.template.text, systemMessage: plan.systemMessage ?? target.systemMessage, personaMode: plan.personaMode,
+    platforms: plan.platforms, userId: plan.userId, fromStep: plan.fromStep, startPersona: plan.startPersona,
+  }), `run ${plan.name}`);
+  return choice && { ...plan, mask: choice === 'mask' };
 }
 
 export const progressText = (p: RunProgress) =>
@@ -41,9 +61,10 @@ export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: Resolved
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       let shown = 0;
+      const endpoint = { ...target.config, model };
       return runBenchmark({
         bench, name: plan.name, template: plan.template.text, systemMessage: plan.systemMessage ?? target.systemMessage,
-        endpoint: { ...target.config, model }, personaMode: plan.personaMode, platforms: plan.platforms, userId: plan.userId ?? null,
+        endpoint, transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined, personaMode: plan.personaMode, platforms: plan.platforms, userId: plan.userId ?? null,
         fromStep: plan.fromStep ?? 1, startPersona: plan.startPersona, concurrency: target.maxConcurrency, signal: abort.signal,
         onProgress: (p) => {
           const pct = p.total ? Math.floor((100 * p.done) / p.total) : 0;
@@ -51,7 +72,7 @@ export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: Resolved
           shown = Math.max(shown, pct);
           report?.(p);
         },
-        onStep: (r) => void deps.history.record({ run: plan.name, model, baseURL: target.publicURL }, r),
+        onStep: (r) => void deps.history.record({ run: plan.name, model, baseURL: target.publicURL }, plan.mask ? maskOutgoing(r) : r),
       });
     },
   );
@@ -132,7 +153,8 @@ export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
   const name = await askRunName(store.bench.root, `${slug(template.name)}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`, `Re-run Chain ${scope} (4/4): run name`);
   const target = name && (await deps.endpoint.resolve());
   if (!name || !target) return;
-  const plan: BatchPlan = { name, template, personaMode, platforms: [ref.platform], userId: ref.userId, fromStep: ref.stepId, startPersona };
+  const plan = await guardPlan(deps, { name, template, personaMode, platforms: [ref.platform], userId: ref.userId, fromStep: ref.stepId, startPersona }, target);
+  if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: chain ${scope} → ${name}`), target);
 }
 
@@ -163,7 +185,8 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
   const name = await askRunName(bench.root, `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`, `${title} (3/3): run name`);
   const target = name && (await deps.endpoint.resolve());
   if (!name || !target) return;
-  const plan: BatchPlan = { name, template, personaMode, platforms };
+  const plan = await guardPlan(deps, { name, template, personaMode, platforms }, target);
+  if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: ${scope} → ${name}`), target);
 }
 
@@ -187,11 +210,13 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
   const target = picked && (await deps.endpoint.resolve());
   if (!picked || !target) return;
   const m = picked.m;
-  const plan: BatchPlan = {
+  const planned: BatchPlan = {
     name: picked.label, template: { name: m.template.id, text: m.template.text }, systemMessage: m.systemMessage, personaMode: m.personaMode,
     platforms: m.selection.platforms, userId: m.selection.userId, fromStep: m.selection.fromStep, startPersona: m.selection.startPersona, model: m.endpoint.model,
   };
   // Temperature and max_tokens are part of the run's identity: the manifest's, not today's settings.
   const same: ResolvedEndpoint = { ...target, config: { ...target.config, temperature: m.endpoint.temperature, maxTokens: m.endpoint.maxTokens ?? undefined } };
+  const plan = await guardPlan(deps, planned, same);
+  if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, same, `Persona Lab: resume ${plan.name}`), same);
 }

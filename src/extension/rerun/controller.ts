@@ -1,6 +1,7 @@
 // The step view's re-run part: which attempt is shown beside the original for each step, what is running, and
 // the last persona ablation per user. Answers the webview's re-run requests (StepViewAddon).
 import * as vscode from 'vscode';
+import { comparisonPiMarks } from '../../core/pi/highlight';
 import type { AblationTable } from '../../core/rerun/ablation';
 import { buildComparison, summarizeAttempt } from '../../core/rerun/compare';
 import { personaReceived, resultFor } from '../../core/runScore';
@@ -8,6 +9,7 @@ import type { RerunRequest, RerunState } from '../../shared/stepViewProtocol';
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
 import type { StepPanel, StepViewAddon } from '../stepView';
+import { piMinConfidence } from '../stepView/panel';
 import type { BenchmarkStore, StepRef } from '../store';
 import { rawReplyDoc, requestDoc } from './documents';
 import type { AttemptHistory } from './history';
@@ -39,7 +41,7 @@ export class RerunController implements StepViewAddon {
       historyProblem: this.history.problem,
       endpoint: this.endpoint.describe(),
     };
-    if (!found) return { ...base, attempts: [], selected: null };
+    if (!found) return { ...base, attempts: [], selected: null, pi: {} };
     const { user, step } = found;
     const attempts = rows.map((r) => summarizeAttempt(step, r)).reverse();
     const want = this.selected.get(stepKey(ref));
@@ -54,7 +56,7 @@ export class RerunController implements StepViewAddon {
         attempt: row,
       })
       : null;
-    return { ...base, attempts, selected };
+    return { ...base, attempts, selected, pi: comparisonPiMarks(selected, { minConfidence: piMinConfidence() }) };
   }
 
   onRequest(request: RerunRequest, ref: StepRef): void {

@@ -3,8 +3,9 @@
 import * as vscode from 'vscode';
 import { COLD_START_PERSONA } from '../../core/prompt';
 import type { RerunMeta, RerunPersonaMode } from '../../core/rerun/compare';
+import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
-import { runStep } from '../../core/runner/step';
+import { renderStepRequest, runStep } from '../../core/runner/step';
 import { personaReceived, resultFor } from '../../core/runScore';
 import type { Step, User } from '../../core/types';
 import type { EndpointService } from '../endpoint';
@@ -13,6 +14,7 @@ import type { BenchmarkStore } from '../store';
 import { stepForCommand } from '../stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
+import { guardPrompts } from './guard';
 import type { AttemptHistory } from './history';
 
 export interface RerunDeps {
@@ -87,6 +89,9 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!persona) return;
   const target = await endpoint.resolve();
   if (!target) return;
+  const request = { user, step, personaIn: persona.text, template: template.text, systemMessage: target.systemMessage };
+  const guard = await guardPrompts(target, () => [{ label: `${user.platform}/${where}`, ...renderStepRequest(request) }], `re-run of ${where}`);
+  if (!guard) return;
 
   stepView.show(ref, true);
   const label = `${template.name} · persona ${persona.mode} · ${target.label}`;
@@ -98,12 +103,13 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
         progress.report({ message: label });
+        const http = createOpenAITransport(target.config);
         return runStep({
-          user, step, personaIn: persona.text, template: template.text, systemMessage: target.systemMessage,
-          personaMode: persona.mode === 'none' ? 'none' : 'full', transport: createOpenAITransport(target.config), signal: abort.signal,
+          ...request, personaMode: persona.mode === 'none' ? 'none' : 'full',
+          transport: guard === 'mask' ? maskingTransport(http) : http, signal: abort.signal,
         });
       },
-    );
+    ).then((r) => (r && guard === 'mask' ? maskOutgoing(r) : r));
     if (!rec) {
       vscode.window.setStatusBarMessage(`Persona Lab: re-run of ${where} cancelled`, 5000);
       return;

@@ -2,6 +2,8 @@
 // selected run; a pinned one (StepViews.forRun) always shows its own run, and has no re-run part.
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/load';
+import { stepPiMarks } from '../../core/pi/highlight';
+import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { buildStepModel, neighbours } from '../../core/stepModel';
 import type { Run } from '../../core/types';
 import {
@@ -27,6 +29,12 @@ export interface StepViewAddon {
 
 const sameRef = (a: StepRef, b: StepRef) => a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
+/** The PI audit's confidence floor applies to the step view's residual-PI marks too. */
+export function piMinConfidence(): Confidence {
+  const v = vscode.workspace.getConfiguration('personaLab.audit').get<unknown>('minConfidence');
+  return (CONFIDENCES as readonly unknown[]).includes(v) ? (v as Confidence) : 'low';
+}
+
 export class StepPanel implements vscode.Disposable {
   private host: PanelHost<ExtensionToWebview> | undefined;
   private current: StepRef | undefined;
@@ -47,7 +55,13 @@ export class StepPanel implements vscode.Disposable {
     private readonly store: BenchmarkStore,
     readonly pinnedRun?: string,
   ) {
-    this.disposables.push(store.onDidChange(() => this.refresh()), this.stepShown, this.labelAction, this.openChanged);
+    this.disposables.push(
+      store.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('personaLab.audit.minConfidence') && this.refresh()),
+      this.stepShown,
+      this.labelAction,
+      this.openChanged,
+    );
   }
 
   get currentRef(): StepRef | undefined {
@@ -201,7 +215,7 @@ export class StepPanel implements vscode.Disposable {
     const next = neighbours(bench, ref);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     host.panel.title = `${prefix}${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
-    this.post({ type: 'show', model, nav, pinnedRun: pinned });
+    this.post({ type: 'show', model, nav, pi: stepPiMarks(model, { minConfidence: piMinConfidence() }), pinnedRun: pinned });
     this.postRerun();
     if (host.ready) {
       this.stepShown.fire({ ...ref });

@@ -1,0 +1,83 @@
+// PI marks in the step view: placeholders highlighted by category, residual findings (real PI the placeholders
+// missed) with a warning underline and icon, and the legend of the categories on the step. The text goes in as
+// text nodes only; the marks come from the extension host (src/core/pi/highlight.ts).
+import { CATEGORY_INFO, isPiCategory, placeholderOf } from '../../src/core/pi/placeholders';
+import { segmentText, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
+import { el, icon, type Child } from '../shared/dom';
+
+function markTitle(m: PiMark): string {
+  const info = CATEGORY_INFO[m.category];
+  return m.kind === 'placeholder'
+    ? `Placeholder ${placeholderOf(m.category)}: ${info.label} (${info.description})`
+    : `Residual PI, not redacted: ${m.category} (${info.label}), ${m.confidence ?? 'unknown'} confidence: ${m.reason}`;
+}
+
+/** text[from, to) as text nodes, with a <mark> per placeholder or finding. */
+export function piNodes(text: string, marks: readonly PiMark[] | undefined, from = 0, to = text.length): Node[] {
+  return segmentText(text, marks, from, to).map((s) => {
+    const m = s.mark;
+    if (!m || !isPiCategory(m.category)) return document.createTextNode(s.text);
+    const info = CATEGORY_INFO[m.category];
+    if (m.kind === 'placeholder') {
+      return el('mark', {
+        className: `pi pi-placeholder pi-cat-${m.category}`,
+        title: markTitle(m),
+        attrs: { 'data-pi': 'placeholder', 'data-category': m.category, 'aria-label': `${s.text}: placeholder, ${info.label}` },
+      }, [s.text]);
+    }
+    return el('mark', {
+      className: `pi pi-finding pi-cat-${m.category} pi-conf-${m.confidence ?? 'low'}`,
+      title: markTitle(m),
+      attrs: {
+        'data-pi': 'finding', 'data-category': m.category, 'data-confidence': m.confidence ?? '',
+        'aria-label': `residual PI, ${info.label}, ${m.confidence ?? 'unknown'} confidence: ${s.text}`,
+      },
+    }, [s.first ? icon('warning', 'pi-finding-icon') : null, s.text]);
+  });
+}
+
+/** An element whose text is `text` with its PI marks. */
+export function piText<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text: string, marks: readonly PiMark[] | undefined, title?: string): HTMLElementTagNameMap[K] {
+  return el(tag, { className, title }, piNodes(text, marks));
+}
+
+/** The categories present on the step, with counts; null when there is nothing to show. */
+export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {
+  const rows = pi.legend.filter((r) => isPiCategory(r.category));
+  if (rows.length === 0) return null;
+  const items: Child[] = rows.flatMap((r) => {
+    const info = CATEGORY_INFO[r.category];
+    const out: Child[] = [];
+    if (r.placeholders > 0) {
+      out.push(el('li', {
+        className: `pi-legend-item pi-cat-${r.category}`,
+        title: `${r.placeholders} placeholder${r.placeholders === 1 ? '' : 's'} ${placeholderOf(r.category)}: ${info.description}`,
+        attrs: { 'data-legend': 'placeholder', 'data-category': r.category, 'data-count': String(r.placeholders) },
+      }, [
+        el('mark', { className: `pi pi-placeholder pi-cat-${r.category}`, text: placeholderOf(r.category), attrs: { 'aria-hidden': 'true' } }),
+        el('span', { className: 'pi-legend-label', text: ` ${info.label} ×${r.placeholders}` }),
+      ]));
+    }
+    if (r.findings > 0) {
+      out.push(el('li', {
+        className: `pi-legend-item pi-legend-finding pi-cat-${r.category}`,
+        title: `${r.findings} residual ${r.category} finding${r.findings === 1 ? '' : 's'}: real PI that was not replaced by ${placeholderOf(r.category)}`,
+        attrs: { 'data-legend': 'finding', 'data-category': r.category, 'data-count': String(r.findings) },
+      }, [
+        el('mark', { className: `pi pi-finding pi-cat-${r.category}`, attrs: { 'aria-hidden': 'true' } }, [icon('warning', 'pi-finding-icon'), r.category]),
+        el('span', { className: 'pi-legend-label', text: ` residual ${info.label} ×${r.findings}` }),
+      ]));
+    }
+    return out;
+  });
+  const summary = [
+    pi.placeholders ? `${pi.placeholders} placeholder${pi.placeholders === 1 ? '' : 's'}` : '',
+    pi.findings ? `${pi.findings} residual finding${pi.findings === 1 ? '' : 's'}` : '',
+  ].filter(Boolean).join(' · ');
+  return el('section', { className: `pi-legend${pi.findings ? ' has-findings' : ''}`, attrs: { 'aria-label': `Personal information on this step: ${summary}` } }, [
+    el('span', { className: 'pi-legend-title', title: 'Placeholders the benchmark put in place of personal information, and residual PI the scanner finds in the texts of this step' }, [
+      icon(pi.findings ? 'warning' : 'shield', 'pi-legend-icon'), ` PI: ${summary}`,
+    ]),
+    el('ul', { className: 'pi-legend-items' }, items),
+  ]);
+}
