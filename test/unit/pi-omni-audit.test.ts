@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { findingKey } from '../../src/core/pi/audit';
-import { auditOmni, recordTexts, testActionFor, type OmniAuditFinding } from '../../src/core/pi/omniAudit';
+import { auditOmni, findingTraceTarget, recordTexts, testActionFor, type OmniAuditFinding } from '../../src/core/pi/omniAudit';
 import { hasPlaceholder } from '../../src/core/pi/placeholders';
 import { buildReport, formatTextReport, renderMarkdown } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
@@ -194,8 +194,28 @@ describe('parts and test actions', () => {
     ]);
   });
 
+  it('findingTraceTarget: the history item inside its test action, the test action itself, or nothing', () => {
+    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: 3 })).toEqual({ userId: 'u', index: 7, target: { kind: 'history', historyIndex: 3 } });
+    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: null })).toEqual({ userId: 'u', index: 7, target: { kind: 'action' } });
+    expect(findingTraceTarget({ userId: 'u', testAction: null, historyIndex: null })).toBeNull();
+  });
+
   it('testActionFor picks the first test action at or after a record', () => {
     const user = { testActions: [{ index: 4 }, { index: 9 }, { index: 12 }] as never[] };
     expect([0, 4, 5, 9, 12, 13].map((k) => testActionFor(user, k))).toEqual([4, 4, 9, 9, 12, null]);
+  });
+});
+
+describe('auditOmni of sample/omnibehavior', () => {
+  it('reads every user file and run, skipping only the line the sample cuts short', async () => {
+    const bench = await loadOmniBenchmark(join(__dirname, '../../sample/omnibehavior'));
+    const audit = await auditOmni(bench);
+    expect(audit.scanned.files).toBe(bench.users.size + bench.runs.size);
+    expect(audit.scanned.texts).toBeGreaterThan(bench.users.size * 100);
+    const cut = bench.diagnostics.filter((d) => d.file.endsWith('predictions.jsonl') && /invalid JSON/.test(d.message));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(audit.problems).toEqual(cut.map((d) => expect.stringContaining(`${d.file}:${d.line}: invalid JSON`)));
+    for (const f of audit.findings) expect(hasPlaceholder(f.text)).toBe(false);
+    expect(audit.counts.reduce((s, r) => s + r.findings, 0)).toBe(audit.findings.length);
   });
 });

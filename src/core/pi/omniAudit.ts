@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseJsonText, parseRawLine, readLines } from '../jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
-import { TRACE_PLATFORM } from '../labels/model';
+import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
 import type { OmniBenchmark, OmniUser } from '../omni/types';
 import { findingKey, type AuditOptions } from './audit';
 import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
@@ -183,6 +183,17 @@ class Collector {
         PI_CATEGORIES.indexOf(a.category) - PI_CATEGORIES.indexOf(b.category),
     );
   }
+}
+
+/**
+ * Where a finding sits in a trace: the test action to open and, when the text is in a record of its history, that
+ * history item (as a label target: a 'pi-leak' label can go right there). null without a test action (a record after
+ * the user's last one, or a user without test actions).
+ */
+export function findingTraceTarget(f: Pick<OmniAuditFinding, 'userId' | 'testAction' | 'historyIndex'>): { userId: string; index: number; target: LabelTarget } | null {
+  if (f.testAction === null) return null;
+  const target: LabelTarget = f.historyIndex === null ? { kind: 'action' } : { kind: 'history', historyIndex: f.historyIndex };
+  return { userId: f.userId, index: f.testAction, target };
 }
 
 /** The first test action at or after record `k` (test actions are sorted by index); null when none. */
