@@ -14,7 +14,6 @@ export type LabelTarget =
 
 export type TargetKind = LabelTarget['kind'];
 export const TARGET_KINDS: readonly TargetKind[] = ['step', 'tag', 'span', 'action', 'history'];
-export const TRACE_TARGET_KINDS: readonly TargetKind[] = ['action', 'history'];
 
 /** The `platform` column of every OmniBehavior label: traces have no platform, and the value keeps them apart. */
 export const TRACE_PLATFORM = 'omnibehavior';
