@@ -1,8 +1,10 @@
 // `persona-lab audit <dir>`: residual PI in a benchmark, as plain lines, JSON, or a Markdown / JSON report file.
 import { renameSync, writeFileSync } from 'node:fs';
+import { detectFormat, omniBehavior } from '../core/formats';
 import { loadBenchmark } from '../core/load';
 import { auditBenchmark } from '../core/pi/audit';
-import { buildReport, formatTextReport, renderMarkdown } from '../core/pi/report';
+import { auditOmni } from '../core/pi/omniAudit';
+import { buildReport, formatTextReport, renderMarkdown, type AnyCountRow, type ReportableFinding, type ReportableResult } from '../core/pi/report';
 import { CONFIDENCES, type Confidence } from '../core/pi/types';
 import { VerdictStore, type VerdictRow } from '../core/pi/verdicts';
 import type { CliIo } from './labels';
@@ -10,7 +12,8 @@ import type { CliIo } from './labels';
 export const AUDIT_USAGE = `  audit <dir> [--json] [--out FILE.md|FILE.json] [--db VERDICTS.db] [--run NAME]...
         [--min-confidence low|medium|high] [--redact]
                                                            residual personal information: counts of placeholders and
-                                                           findings per platform, every finding as file:line field
+                                                           findings per platform (OmniBehavior: per part of the
+                                                           trace), every finding as file:line field
                                                            [category/confidence] text; --db adds the verdicts`;
 
 /** Options of `audit` that the CLI does not already define (`--json`, `--out`, `--run` are shared). */
@@ -59,6 +62,23 @@ function writeAtomically(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+function checkRuns(have: ReadonlyMap<string, unknown>, root: string, runs: string[] | undefined): void {
+  for (const name of runs ?? []) if (!have.has(name)) throw new Error(`no run "${name}" under ${root}/results`);
+}
+
+/** Audits a StreamProfileBench folder, or an OmniBehavior one when that is the format the folder holds. */
+async function auditFolder(dir: string, minConfidence: Confidence, runs: string[] | undefined): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
+  if (detectFormat(dir)?.id === 'omnibehavior') {
+    const loaded = await omniBehavior.load(dir, { runs });
+    if (loaded.format !== 'omnibehavior') throw new Error(`${dir}: not an OmniBehavior folder`);
+    checkRuns(loaded.bench.runs, loaded.bench.root, runs);
+    return auditOmni(loaded.bench, { minConfidence, runs });
+  }
+  const bench = await loadBenchmark(dir, { runs });
+  checkRuns(bench.runs, bench.root, runs);
+  return auditBenchmark(bench, { minConfidence, runs });
+}
+
 /**
  * Runs `audit <dir>`. Exit status: 0 when nothing open was found (no finding, or only false positives), 1 when
  * findings remain or a file cannot be read, 2 on a usage error. Never throws.
@@ -69,11 +89,7 @@ export async function runAuditCommand(args: string[], opts: AuditCliOptions, io:
     if (!dir) throw new Usage('audit needs a benchmark folder or tasks file');
     if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
     const minConfidence = confidenceOpt(opts['min-confidence']);
-    const bench = await loadBenchmark(dir, { runs: opts.run });
-    for (const name of opts.run ?? []) {
-      if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${bench.root}/results`);
-    }
-    const audit = await auditBenchmark(bench, { minConfidence, runs: opts.run });
+    const audit = await auditFolder(dir, minConfidence, opts.run);
     const trail = opts.db ? readTrail(opts.db, audit.benchmark) : [];
     const report = buildReport(audit, { trail, redact: opts.redact });
     if (opts.json) io.out(JSON.stringify(report));

@@ -1,6 +1,11 @@
 // `persona-lab labels export|import|summary`: the label store from the command line.
-import { renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics';
+import { detectFormat } from '../core/formats';
+import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
+import type { LabelRow } from '../core/labels/model';
+import { traceBenchmarkId } from '../core/labels/trace';
 import { formatSummary, summarize, type Kappa } from '../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
@@ -13,6 +18,10 @@ export const LABELS_USAGE = `Usage:
                             [--resolve N=local|incoming|both]... [--dry-run]
                                                                      merge another annotator's file
   persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa
+
+<db> may also be a benchmark folder (StreamProfileBench or OmniBehavior): its .personalab/labels.db is used, export
+and summary keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they
+were made), unknown (no content hash) or missing (the step, test action or history item is gone).
 
 Import: conflicts (same author and target, a different label or note) are listed and nothing is written until each
 has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0 done, 1 when lines of the file were
@@ -56,17 +65,19 @@ function formatOpt(value: string | undefined, path: string): LabelFileFormat {
 /** Runs `labels <sub> ...`; `args` starts with the subcommand. Returns the exit status; never throws. */
 export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, io: CliIo = processIo): Promise<number> {
   try {
-    const [sub, db, file, extra] = args;
+    const [sub, target, file, extra] = args;
     if (!sub) throw new Usage('labels needs a subcommand: export, import or summary');
-    if (!db) throw new Usage(`labels ${sub} needs the label database path`);
+    if (!target) throw new Usage(`labels ${sub} needs the label database path`);
+    const db = existsSync(target) && statSync(target).isDirectory() ? join(target, '.personalab', 'labels.db') : target;
+    const folder = db === target ? undefined : target;
     if (sub === 'import') {
       if (!file) throw new Usage('labels import needs the file to import');
       if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
       return importLabels(db, file, opts, io);
     }
     if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
-    if (sub === 'export') return exportLabels(db, opts, io);
-    if (sub === 'summary') return summary(db, opts, io);
+    if (sub === 'export') return exportLabels(db, opts, io, folder);
+    if (sub === 'summary') return await summary(db, opts, io, folder);
     throw new Usage(`unknown labels subcommand "${sub}"`);
   } catch (err) {
     if (err instanceof Usage) {
@@ -87,12 +98,12 @@ function openStore(db: string, mustExist: boolean, io: CliIo): LabelStore | null
   return opened.store;
 }
 
-function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo): number {
+function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): number {
   const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
   const store = openStore(db, true, io);
   if (!store) return 1;
   try {
-    const rows = store.list();
+    const rows = store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
     const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
     if (!opts.out) {
       io.write(text);
@@ -176,15 +187,24 @@ function kappaJson(k: Kappa): Record<string, number | null> {
   return { kappa: num(k.kappa), po: num(k.po), pe: num(k.pe), n: k.n, both: k.both, onlyA: k.onlyA, onlyB: k.onlyB, neither: k.neither };
 }
 
-function summary(db: string, opts: LabelsCliOptions, io: CliIo): number {
+/** Fresh / stale / unknown / missing counts of the folder's labels, read against the benchmark as it is now. */
+async function freshnessOf(folder: string, rows: readonly LabelRow[]): Promise<FreshnessCounts> {
+  const format = detectFormat(folder);
+  if (!format) throw new Error(`${folder}: not a benchmark folder`);
+  const loaded = await format.load(folder, { runs: [] });
+  return countFreshness((await labelFreshness(loaded, traceBenchmarkId(folder), rows)).values());
+}
+
+async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
   const store = openStore(db, true, io);
   if (!store) return 1;
   let rows;
   try {
-    rows = store.list();
+    rows = store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
   } finally {
     store.close();
   }
+  const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows);
   const s = summarize(rows);
   if (opts.json) {
     const counts: Record<string, Record<string, number>> = {};
@@ -196,12 +216,16 @@ function summary(db: string, opts: LabelsCliOptions, io: CliIo): number {
       overall: kappaJson(a.overall),
       perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
     }));
-    io.out(JSON.stringify({ total: s.total, authors: s.authors, counts, agreements }));
+    io.out(JSON.stringify({ total: s.total, authors: s.authors, counts, agreements, ...(freshness ? { freshness } : {}) }));
     return 0;
   }
   const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = new Map(set.labels.map((l) => [l.id, l.name]));
   io.out(formatSummary(s, names));
+  if (freshness) {
+    const f = freshness;
+    io.out(`Against the data now: ${f.fresh} fresh, ${f.stale} stale (the data changed), ${f.unknown} unknown (no content hash), ${f.missing} missing (no longer in the data)`);
+  }
   return 0;
 }

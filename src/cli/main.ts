@@ -20,6 +20,9 @@ ${AUDIT_USAGE}
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
   labels import <db> FILE [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]
   labels summary <db> [--json]                            counts per label and platform, annotator agreement
+                                                           (<db>: a label database, or a benchmark folder of either
+                                                           format: its .personalab/labels.db, that benchmark's labels,
+                                                           and with summary how many are fresh or stale)
 
 Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved,
 4 when run's PI guard refused to send prompts with residual PI, 130 when a run was cancelled (run the same command again to resume).`;

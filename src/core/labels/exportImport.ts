@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isPlatform, type Diagnostic } from '../types';
-import { keyProblem, type LabelRow, type LabelTarget } from './model';
+import { keyProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 
 export type LabelFileFormat = 'jsonl' | 'csv';
 
@@ -12,7 +12,12 @@ export const LABEL_COLUMNS = [
   'benchmark', 'platform', 'user_id', 'step_id', 'run', 'author', 'label', 'target_kind', 'tag',
   'span_field', 'span_start', 'span_end', 'note', 'created_at', 'content_hash',
 ] as const;
-type Column = (typeof LABEL_COLUMNS)[number];
+/**
+ * The column of OmniBehavior history-item labels (target_kind "history"). Written only where it is needed (on those
+ * JSONL lines; in a CSV that holds such a row, as the last column), so that StreamProfileBench files stay as they were.
+ */
+export const HISTORY_COLUMN = 'history_index';
+type Column = (typeof LABEL_COLUMNS)[number] | typeof HISTORY_COLUMN;
 const REQUIRED: readonly Column[] = ['platform', 'user_id', 'step_id', 'author', 'label'];
 
 export interface ImportedRow {
@@ -26,8 +31,9 @@ export interface ParsedLabelFile {
   diagnostics: Diagnostic[];
 }
 
-function flat(r: LabelRow): Record<Column, string | number | null> {
+function flat(r: LabelRow): Partial<Record<Column, string | number | null>> {
   const t = r.target;
+  const history = t.kind === 'history' ? { [HISTORY_COLUMN]: t.historyIndex } : {};
   return {
     benchmark: r.benchmark,
     platform: r.platform,
@@ -44,6 +50,7 @@ function flat(r: LabelRow): Record<Column, string | number | null> {
     note: r.note,
     created_at: r.createdAt,
     content_hash: r.contentHash,
+    ...history,
   };
 }
 
@@ -58,10 +65,12 @@ function csvField(value: string | number | null): string {
 
 /** RFC 4180: a header line, CRLF line ends, fields with a quote, comma or line break quoted, quotes doubled. */
 export function toCsv(rows: readonly LabelRow[]): string {
-  const lines = [LABEL_COLUMNS.join(',')];
+  const columns: Column[] = [...LABEL_COLUMNS];
+  if (rows.some((r) => r.target.kind === 'history')) columns.push(HISTORY_COLUMN);
+  const lines = [columns.join(',')];
   for (const r of rows) {
     const f = flat(r);
-    lines.push(LABEL_COLUMNS.map((c) => csvField(f[c])).join(','));
+    lines.push(columns.map((c) => csvField(f[c] ?? null)).join(','));
   }
   return lines.join('\r\n') + '\r\n';
 }
@@ -183,7 +192,7 @@ function parseCsv(text: string, file: string): ParsedLabelFile {
   if (!header) return out;
   const cols = header.fields.map((h) => h.trim());
   for (const c of cols) {
-    if (!(LABEL_COLUMNS as readonly string[]).includes(c)) {
+    if (!(LABEL_COLUMNS as readonly string[]).includes(c) && c !== HISTORY_COLUMN) {
       out.diagnostics.push({ severity: 'warning', file, line: header.line, field: c, message: `unknown column "${c}" is ignored` });
     }
   }
@@ -243,8 +252,12 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
   const note = str('note', false);
   const stepId = intOf(o.step_id, csv);
   if (stepId === null || stepId < 0) err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
-  if (platform !== null && !isPlatform(platform)) err('platform', `unknown platform "${platform}"`);
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
+  const trace = kind === 'action' || kind === 'history';
+  const platformOk = (p: string) => (trace ? p === TRACE_PLATFORM : isPlatform(p));
+  if (platform !== null && !platformOk(platform)) {
+    err('platform', trace ? `an ${String(kind)} label (OmniBehavior) needs platform "${TRACE_PLATFORM}", got "${platform}"` : `unknown platform "${platform}"`);
+  }
   let target: LabelTarget | null = null;
   if (kind === 'step') target = { kind: 'step' };
   else if (kind === 'tag') {
@@ -256,7 +269,12 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
     const end = intOf(o.span_end, csv);
     if (start === null || end === null || start < 0 || end < start) err('span_start', 'a span needs integers 0 <= span_start <= span_end');
     else if (f !== null) target = { kind: 'span', field: f, start, end };
-  } else err('target_kind', `must be step, tag or span, got ${JSON.stringify(kind)}`);
+  } else if (kind === 'action') target = { kind: 'action' };
+  else if (kind === 'history') {
+    const h = intOf(o[HISTORY_COLUMN], csv);
+    if (h === null || h < 0) err(HISTORY_COLUMN, `a history label needs a non-negative integer ${HISTORY_COLUMN}, got ${JSON.stringify(o[HISTORY_COLUMN] ?? null)}`);
+    else target = { kind: 'history', historyIndex: h };
+  } else err('target_kind', `must be step, tag, span, action or history, got ${JSON.stringify(kind)}`);
 
   const createdAt = str('created_at', false) ?? '';
   if (createdAt === '') warn('created_at', 'no time; the label imports without one');
@@ -269,7 +287,7 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
     contentHash = '';
   }
   if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null) return null;
-  if (note === null || stepId === null || stepId < 0 || target === null || !isPlatform(platform)) return null;
+  if (note === null || stepId === null || stepId < 0 || target === null || !platformOk(platform)) return null;
   const row: LabelRow = { benchmark, platform, userId, stepId, run, author, label, target, note, createdAt, contentHash };
   const problem = keyProblem(row);
   if (problem) {

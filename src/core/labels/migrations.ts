@@ -1,5 +1,6 @@
 // Schema versions of the label database, kept in PRAGMA user_version. Each entry migrates from version i to i + 1;
-// a migration only ever adds (columns, indexes), so every row of an earlier version survives.
+// every row of an earlier version survives: v1 and v2 only add, v3 rebuilds the table (SQLite cannot change a CHECK
+// in place) copying every row with its id, so that insertion order (ORDER BY id) is kept too.
 import type Database from 'better-sqlite3';
 import { migrateSchema } from '../sqlite';
 
@@ -26,6 +27,38 @@ export const MIGRATIONS: readonly string[] = [
      target_kind, tag, span_field, span_start, span_end, label);`,
   // v2: the step content hash (stale labels) and indexes for the per-author, per-label and per-run views.
   `ALTER TABLE labels ADD COLUMN content_hash TEXT NOT NULL DEFAULT '';
+   CREATE INDEX labels_author ON labels (author);
+   CREATE INDEX labels_label ON labels (label, platform);
+   CREATE INDEX labels_run ON labels (benchmark, run);`,
+  // v3: OmniBehavior trace targets: a test action ('action', its index in step_id) or one record of the history
+  // before it ('history', its index in history_index); the natural key gains history_index.
+  `CREATE TABLE labels_v3 (
+     id INTEGER PRIMARY KEY,
+     benchmark TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     step_id INTEGER NOT NULL,
+     run TEXT NOT NULL DEFAULT '',
+     label TEXT NOT NULL,
+     target_kind TEXT NOT NULL CHECK (target_kind IN ('step', 'tag', 'span', 'action', 'history')),
+     tag TEXT NOT NULL DEFAULT '',
+     span_field TEXT NOT NULL DEFAULT '',
+     span_start INTEGER NOT NULL DEFAULT -1,
+     span_end INTEGER NOT NULL DEFAULT -1,
+     note TEXT NOT NULL DEFAULT '',
+     author TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     content_hash TEXT NOT NULL DEFAULT '',
+     history_index INTEGER NOT NULL DEFAULT -1
+   );
+   INSERT INTO labels_v3 (id, benchmark, platform, user_id, step_id, run, label, target_kind, tag, span_field,
+     span_start, span_end, note, author, created_at, content_hash)
+   SELECT id, benchmark, platform, user_id, step_id, run, label, target_kind, tag, span_field,
+     span_start, span_end, note, author, created_at, content_hash FROM labels;
+   DROP TABLE labels;
+   ALTER TABLE labels_v3 RENAME TO labels;
+   CREATE UNIQUE INDEX labels_key ON labels (benchmark, platform, user_id, step_id, run, author,
+     target_kind, tag, span_field, span_start, span_end, history_index, label);
    CREATE INDEX labels_author ON labels (author);
    CREATE INDEX labels_label ON labels (label, platform);
    CREATE INDEX labels_run ON labels (benchmark, run);`,

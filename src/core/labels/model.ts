@@ -1,13 +1,26 @@
 // The label record shared by the store, export/import and agreement. Pure TypeScript.
 
-/** What a label is attached to: the whole step, one tag of the pool, or a character span of a text field. */
+/**
+ * What a label is attached to. StreamProfileBench: the whole step, one tag of the pool, or a character span of a
+ * text field. OmniBehavior traces: the whole test action (`stepId` holds its index in action_history), or one record
+ * of the history before it (`historyIndex`, also an action_history index, below the test action's).
+ */
 export type LabelTarget =
   | { kind: 'step' }
   | { kind: 'tag'; tag: string }
-  | { kind: 'span'; field: string; start: number; end: number };
+  | { kind: 'span'; field: string; start: number; end: number }
+  | { kind: 'action' }
+  | { kind: 'history'; historyIndex: number };
 
 export type TargetKind = LabelTarget['kind'];
-export const TARGET_KINDS: readonly TargetKind[] = ['step', 'tag', 'span'];
+export const TARGET_KINDS: readonly TargetKind[] = ['step', 'tag', 'span', 'action', 'history'];
+
+/** The `platform` column of every OmniBehavior label: traces have no platform, and the value keeps them apart. */
+export const TRACE_PLATFORM = 'omnibehavior';
+
+export function isTraceTarget(t: LabelTarget): t is Extract<LabelTarget, { kind: 'action' | 'history' }> {
+  return t.kind === 'action' || t.kind === 'history';
+}
 
 /** One step of one run. `run` is '' for a label about the task data itself (no run selected). */
 export interface StepRef {
@@ -54,6 +67,10 @@ export function targetKey(t: LabelTarget): string {
       return 'tag:' + t.tag;
     case 'span':
       return `span:${t.field}:${t.start}:${t.end}`;
+    case 'action':
+      return 'action';
+    case 'history':
+      return `history:${t.historyIndex}`;
   }
 }
 
@@ -79,7 +96,7 @@ export function keyOf(row: LabelKey): LabelKey {
 /** A short human description of where a label sits, for conflict lists and messages. */
 export function describeKey(k: Omit<LabelKey, 'label'> & { label?: string }): string {
   const where = `${k.platform}/${k.userId}#${k.stepId}${k.run ? ` run ${k.run}` : ''}`;
-  const target = k.target.kind === 'step' ? '' : ` [${targetKey(k.target)}]`;
+  const target = k.target.kind === 'step' || k.target.kind === 'action' ? '' : ` [${targetKey(k.target)}]`;
   return `${k.benchmark ? k.benchmark + ':' : ''}${where}${target} by ${k.author}${k.label ? ` (${k.label})` : ''}`;
 }
 
@@ -93,7 +110,16 @@ export function keyProblem(k: LabelKey): string | null {
   if (!k.label) return 'label is empty';
   if (!Number.isSafeInteger(k.stepId) || k.stepId < 0) return 'stepId must be a non-negative integer';
   const t = k.target;
-  if (!t || !TARGET_KINDS.includes(t.kind)) return 'target.kind must be step, tag or span';
+  if (!t || !TARGET_KINDS.includes(t.kind)) return `target.kind must be one of ${TARGET_KINDS.join(', ')}`;
+  if (isTraceTarget(t) !== (k.platform === TRACE_PLATFORM)) {
+    return isTraceTarget(t)
+      ? `an ${t.kind} target (OmniBehavior) needs platform "${TRACE_PLATFORM}"`
+      : `platform "${TRACE_PLATFORM}" takes action or history targets only`;
+  }
+  if (t.kind === 'history') {
+    if (!Number.isSafeInteger(t.historyIndex) || t.historyIndex < 0) return 'a history target needs a non-negative historyIndex';
+    if (t.historyIndex >= k.stepId) return 'a history item must come before its test action (historyIndex < stepId)';
+  }
   if (t.kind === 'tag' && (typeof t.tag !== 'string' || t.tag === '')) return 'a tag target needs a tag';
   if (t.kind === 'span') {
     if (typeof t.field !== 'string' || t.field === '') return 'a span target needs a field';

@@ -72,6 +72,7 @@ interface DbRow {
   author: string;
   created_at: string;
   content_hash: string;
+  history_index: number;
 }
 
 /** Runs `fn` again while SQLite reports the database busy or locked; a lock held past `maxRetryMs` is an error. */
@@ -79,10 +80,18 @@ export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
   return retryWhileBusy(fn, maxRetryMs, (s) => new LabelStoreError(`the label database stayed locked by another process for ${s} s; try again`));
 }
 
-function targetColumns(t: LabelTarget): [string, string, string, number, number] {
-  if (t.kind === 'tag') return ['tag', t.tag, '', -1, -1];
-  if (t.kind === 'span') return ['span', '', t.field, t.start, t.end];
-  return ['step', '', '', -1, -1];
+/** target_kind, tag, span_field, span_start, span_end, history_index: unused columns hold '' or -1. */
+function targetColumns(t: LabelTarget): [string, string, string, number, number, number] {
+  switch (t.kind) {
+    case 'tag':
+      return ['tag', t.tag, '', -1, -1, -1];
+    case 'span':
+      return ['span', '', t.field, t.start, t.end, -1];
+    case 'history':
+      return ['history', '', '', -1, -1, t.historyIndex];
+    default:
+      return [t.kind, '', '', -1, -1, -1];
+  }
 }
 
 function keyParams(k: LabelKey): (string | number)[] {
@@ -95,7 +104,11 @@ function toRow(r: DbRow): LabelRow {
       ? { kind: 'tag', tag: r.tag }
       : r.target_kind === 'span'
         ? { kind: 'span', field: r.span_field, start: r.span_start, end: r.span_end }
-        : { kind: 'step' };
+        : r.target_kind === 'history'
+          ? { kind: 'history', historyIndex: r.history_index }
+          : r.target_kind === 'action'
+            ? { kind: 'action' }
+            : { kind: 'step' };
   return {
     benchmark: r.benchmark,
     platform: r.platform,
@@ -113,9 +126,9 @@ function toRow(r: DbRow): LabelRow {
 
 const KEY_WHERE =
   'benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? AND author = ? AND target_kind = ? AND ' +
-  'tag = ? AND span_field = ? AND span_start = ? AND span_end = ? AND label = ?';
+  'tag = ? AND span_field = ? AND span_start = ? AND span_end = ? AND history_index = ? AND label = ?';
 const COLUMNS =
-  'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, label, ' +
+  'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, history_index, label, ' +
   'note, created_at, content_hash';
 
 function prepare(db: Database.Database) {

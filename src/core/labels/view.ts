@@ -70,9 +70,12 @@ export interface LabelViewState {
   flash: LabelFlash | null;
 }
 
-/** Whether a label of this scope may sit on this target: every label fits a whole step. */
+/**
+ * Whether a label of this scope may sit on this target: every label fits a whole step. On traces every label fits a
+ * test action and a history item too (each is a whole record; the scopes describe parts of a StreamProfileBench step).
+ */
 export function targetAllowed(scope: LabelScope, target: LabelTarget): boolean {
-  if (target.kind === 'step') return true;
+  if (target.kind === 'step' || target.kind === 'action' || target.kind === 'history') return true;
   if (target.kind === 'tag') return scope === 'tag';
   return scope === 'persona-span';
 }
@@ -85,6 +88,7 @@ export function effectiveTarget(scope: LabelScope, selected: LabelTarget | null)
 export function sameTarget(a: LabelTarget, b: LabelTarget): boolean {
   if (a.kind === 'tag' && b.kind === 'tag') return a.tag === b.tag;
   if (a.kind === 'span' && b.kind === 'span') return a.field === b.field && a.start === b.start && a.end === b.end;
+  if (a.kind === 'history' && b.kind === 'history') return a.historyIndex === b.historyIndex;
   return a.kind === b.kind;
 }
 
@@ -115,6 +119,8 @@ export function spanText(text: string, start: number, end: number): string {
 export function describeTarget(t: LabelTarget, excerpt = ''): string {
   if (t.kind === 'step') return 'the whole step';
   if (t.kind === 'tag') return `tag ${t.tag}`;
+  if (t.kind === 'action') return 'the whole test action';
+  if (t.kind === 'history') return `history item ${t.historyIndex}`;
   const text = excerpt.length > 24 ? `${excerpt.slice(0, 24)}…` : excerpt;
   return text ? `persona span “${text}”` : `persona span ${t.start}–${t.end}`;
 }

@@ -1,22 +1,54 @@
 // The audit report: counts, findings with their current verdict, confirmed leaks and the verdict trail, as JSON,
 // Markdown, or the CLI's plain lines.
+// Both formats share it: a StreamProfileBench audit (AuditResult, counts per source and platform) and an OmniBehavior
+// one (OmniAuditResult, counts per source and part); the defaults of the type parameters are StreamProfileBench's.
 import { PLATFORMS } from '../types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
+import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
-import type { Confidence } from './types';
+import type { Confidence, Finding } from './types';
 import { latestByKey, VERDICTS, type Verdict, type VerdictRow } from './verdicts';
 
-export interface ReportFinding extends Omit<AuditFinding, 'text'> {
+/** What a report needs of a finding: AuditFinding and OmniAuditFinding both have it. */
+export interface ReportableFinding extends Finding {
+  key: string;
+  file: string;
+  line: number;
+  field: string;
+  userId: string;
+  run: string | null;
+  /** OmniBehavior: the test action the finding belongs to. */
+  testAction?: number | null;
+}
+
+export type AnyCountRow = CountRow | OmniCountRow;
+
+/** An audit result of either format. */
+export interface ReportableResult<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
+  /** Set by auditOmni; absent on a StreamProfileBench result. */
+  format?: 'omnibehavior';
+  root: string;
+  benchmark: string;
+  findings: F[];
+  counts: C[];
+  scanned: AuditResult['scanned'];
+  problems: string[];
+  cancelled: boolean;
+}
+
+export type ReportFinding<F extends ReportableFinding = AuditFinding> = Omit<F, 'text'> & {
   text: string;
   verdict: Verdict | null;
   verdictBy: string | null;
   verdictAt: string | null;
   note: string;
-}
+};
 
-export interface AuditReport {
+export interface AuditReport<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
   format: 'persona-lab-pi-audit';
   version: 1;
+  /** 'omnibehavior' on an OmniBehavior report; absent on a StreamProfileBench one (its JSON is unchanged). */
+  benchmarkFormat?: 'omnibehavior';
   benchmark: string;
   root: string;
   generatedAt: string;
@@ -24,12 +56,12 @@ export interface AuditReport {
   scanned: AuditResult['scanned'];
   cancelled: boolean;
   problems: string[];
-  counts: CountRow[];
+  counts: C[];
   totals: { placeholders: CategoryCounts; findings: CategoryCounts };
   byConfidence: Record<Confidence, number>;
   byVerdict: Record<Verdict | 'none', number>;
-  findings: ReportFinding[];
-  confirmedLeaks: ReportFinding[];
+  findings: ReportFinding<F>[];
+  confirmedLeaks: ReportFinding<F>[];
   verdictTrail: VerdictRow[];
   /** Latest verdicts whose finding is no longer found (data changed, or another confidence threshold). */
   staleVerdicts: VerdictRow[];
@@ -50,11 +82,14 @@ export interface ReportOptions {
   redact?: boolean;
 }
 
-export function buildReport(audit: AuditResult, opts: ReportOptions = {}): AuditReport {
+export function buildReport<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow>(
+  audit: ReportableResult<F, C>,
+  opts: ReportOptions = {},
+): AuditReport<F, C> {
   const trail = (opts.trail ?? []).filter((r) => r.benchmark === audit.benchmark);
   const latest = latestByKey(trail);
   const show = (t: string) => (opts.redact ? redactText(t) : t);
-  const findings: ReportFinding[] = audit.findings.map((f) => {
+  const findings: ReportFinding<F>[] = audit.findings.map((f) => {
     const v = latest.get(f.key);
     return { ...f, text: show(f.text), verdict: v?.verdict ?? null, verdictBy: v?.author ?? null, verdictAt: v?.createdAt ?? null, note: v?.note ?? '' };
   });
@@ -74,6 +109,7 @@ export function buildReport(audit: AuditResult, opts: ReportOptions = {}): Audit
   return {
     format: 'persona-lab-pi-audit',
     version: 1,
+    ...(audit.format ? { benchmarkFormat: audit.format } : {}),
     benchmark: audit.benchmark,
     root: audit.root,
     generatedAt: opts.generatedAt ?? new Date().toISOString(),
@@ -105,22 +141,26 @@ interface Matrix {
   cells: Map<PiCategory, { placeholders: number; findings: number }>;
 }
 
-function matrix(rows: readonly CountRow[]): Matrix[] {
+/** The second dimension of a count row: the platform (StreamProfileBench) or the part of a trace (OmniBehavior). */
+const groupOf = (r: AnyCountRow): string => ('part' in r ? r.part : r.platform);
+const GROUP_ORDER: readonly string[] = [...PLATFORMS, ...OMNI_PARTS];
+
+function matrix(rows: readonly AnyCountRow[]): Matrix[] {
   const out = new Map<string, Matrix>();
   const sources = [...new Set(rows.map((r) => r.source))];
   for (const source of sources) {
-    for (const platform of PLATFORMS) {
-      const mine = rows.filter((r) => r.source === source && r.platform === platform);
+    for (const group of GROUP_ORDER) {
+      const mine = rows.filter((r) => r.source === source && groupOf(r) === group);
       if (!mine.length) continue;
-      const label = `${source === 'tasks' ? 'tasks' : `run ${source}`} · ${platform}`;
+      const label = `${source === 'tasks' || source === 'raw' ? source : `run ${source}`} · ${group}`;
       out.set(label, { label, cells: new Map(mine.map((r) => [r.category, { placeholders: r.placeholders, findings: r.findings }])) });
     }
   }
   return [...out.values()];
 }
 
-/** Placeholders / findings per source and platform, one column per category. */
-export function formatCountTable(rows: readonly CountRow[]): string {
+/** Placeholders / findings per source and platform (or trace part), one column per category. */
+export function formatCountTable(rows: readonly AnyCountRow[]): string {
   const m = matrix(rows);
   if (!m.length) return '(no placeholders and no findings)';
   const width = Math.max(...m.map((r) => r.label.length), 6);
@@ -135,7 +175,7 @@ export function formatCountTable(rows: readonly CountRow[]): string {
   return [head, ...lines].join('\n');
 }
 
-export function formatTextReport(report: AuditReport): string {
+export function formatTextReport<F extends ReportableFinding, C extends AnyCountRow>(report: AuditReport<F, C>): string {
   const n = report.findings.length;
   const placeholders = PI_CATEGORIES.reduce((s, c) => s + report.totals.placeholders[c], 0);
   const out = [
@@ -161,7 +201,10 @@ export function mdCode(text: string): string {
   return text === '' ? '' : '`' + oneLine(text).replace(/`/g, "'").replace(/\|/g, '\\|') + '`';
 }
 
-export function renderMarkdown(report: AuditReport): string {
+/** The user cell: with the test action on an OmniBehavior finding. */
+const userCell = (f: ReportableFinding) => mdCode(f.testAction === undefined || f.testAction === null ? f.userId : `${f.userId} #${f.testAction}`);
+
+export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRow>(report: AuditReport<F, C>): string {
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
   const where = (f: { file: string; line: number }) => mdCode(`${f.file}:${f.line}`);
@@ -174,7 +217,7 @@ export function renderMarkdown(report: AuditReport): string {
     '',
   );
   if (report.cancelled) push('**The audit was cancelled: the counts are partial.**', '');
-  push('## Counts per platform', '', 'Each cell: placeholders / findings.', '');
+  push(report.benchmarkFormat === 'omnibehavior' ? '## Counts per source and part' : '## Counts per platform', '', 'Each cell: placeholders / findings.', '');
   const m = matrix(report.counts);
   push(`| where | ${PI_CATEGORIES.join(' | ')} |`, `|---|${PI_CATEGORIES.map(() => '---:').join('|')}|`);
   for (const r of m) {
@@ -203,7 +246,7 @@ export function renderMarkdown(report: AuditReport): string {
     push('| location | field | user | run | category | confidence | text | verdict |', '|---|---|---|---|---|---|---|---|');
     for (const f of report.findings) {
       push(
-        `| ${where(f)} | ${mdCode(f.field)} | ${mdCode(f.userId)} | ${mdCode(f.run ?? '')} | ${f.category} | ${f.confidence} | ` +
+        `| ${where(f)} | ${mdCode(f.field)} | ${userCell(f)} | ${mdCode(f.run ?? '')} | ${f.category} | ${f.confidence} | ` +
           `${mdCell(f.text)} | ${f.verdict ?? ''} |`,
       );
     }

@@ -54,11 +54,13 @@ export const VERDICT_SCHEMA_VERSION = VERDICT_MIGRATIONS.length;
 
 export class VerdictStoreError extends Error {}
 
-/** What a verdict is about: the fields of an audit finding that locate it. */
-export type VerdictTarget = Pick<
-  AuditFinding,
-  'key' | 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text' | 'platform' | 'userId' | 'stepId' | 'run'
->;
+/**
+ * What a verdict is about: the fields of an audit finding that locate it. An OmniAuditFinding fits too: its platform
+ * is 'omnibehavior' and its stepId the test action.
+ */
+export type VerdictTarget = Pick<AuditFinding, 'key' | 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text' | 'userId' | 'stepId' | 'run'> & {
+  platform: string;
+};
 
 export interface VerdictRow {
   id: number;
