@@ -3,12 +3,14 @@
 // test_actions.jsonl and one simulated model run results/demo-sim/predictions.jsonl. Invented data only.
 // Same seed => same bytes.
 //   node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]
-// --check regenerates into a temp folder, requires byte equality with --out and checks the size budget.
+// --check regenerates into a temp folder, requires byte equality with --out, checks the size budget and that each
+// planted PI string sits where pi-manifest.json says (scripts/gen-omni-sample/pi.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { plantPrediction, plantRaw, verifyPi, writeManifest } from './gen-omni-sample/pi.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SEED = 2026;
@@ -228,6 +230,7 @@ function generate(out, seed) {
   const testLines = [];
   const predLines = [];
   const plantedTests = [];
+  const plantedPi = [];
   for (const user of USERS) {
     const rng = new Rng(`${seed}:${user.id}`);
     const sceneMix = Object.entries(user.mix);
@@ -264,6 +267,7 @@ function generate(out, seed) {
       const search = made.findIndex((m, i) => m.scene === 'search' && i > user.records * 0.6 && !testIdx.includes(i));
       plantedTests.push(JSON.stringify({ user_id: user.id, index: search, fields: ['video_liked', 'video_shared'] }));
     }
+    plantedPi.push(...plantRaw(user, made, testIdx, planted));
     const raw = { [user.id]: { user_profile: PROFILES[user.lang][user.profile], action_history: made.map((m) => m.record) } };
     const text = user.layout === 'pretty'
       ? JSON.stringify(raw, null, 2) + '\n'
@@ -272,8 +276,10 @@ function generate(out, seed) {
   }
   testLines.push(...plantedTests);
   plantProblems(testLines, predLines);
+  plantedPi.push(plantPrediction(predLines, RUN));
   fs.writeFileSync(path.join(out, 'test_actions.jsonl'), testLines.join('\n') + '\n');
   fs.writeFileSync(path.join(out, 'results', RUN, 'predictions.jsonl'), predLines.map((l) => (typeof l === 'string' ? l : JSON.stringify({ user_id: l.user_id, index: l.index, questions: l.questions }))).join('\n') + '\n');
+  writeManifest(out, plantedPi);
   return { users: USERS.length, testActions: testLines.length, bytes: totalBytes(out) };
 }
 
@@ -318,6 +324,7 @@ function check(out, seed) {
     if (stale.length) problems.push(`not what --seed ${seed} generates: ${stale.join(', ')}`);
     if (extra.length) problems.push(`files the generator does not write: ${extra.join(', ')}`);
     if (t.bytes > MAX_BYTES) problems.push(`${t.bytes} bytes, over the ${MAX_BYTES} budget`);
+    if (fs.existsSync(out)) problems.push(...verifyPi(out));
     for (const p of problems) console.error(p);
     console.log(problems.length ? 'check: FAILED' : `check: OK (${t.users} users, ${t.testActions} test action lines, ${t.bytes} bytes)`);
     return problems.length === 0;

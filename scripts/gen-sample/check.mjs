@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PLATFORMS, CODE, META_KEYS, METRIC_KEYS, RUN_NAME, PAPER_STEPS, PAPER_USERS, PAPER_MULTI } from './constants.mjs';
 import { PH_CATEGORIES } from './banks.mjs';
-import { idChecksumOk, luhnOk } from './plants.mjs';
+import { idChecksumOk, luhnOk, PI_PATTERNS } from './plants.mjs';
 import { kForPool, scoreStep } from './model.mjs';
 import { generate, generatedFiles } from './write.mjs';
 
@@ -17,15 +17,6 @@ const TAG_FORM = {
   douban: /^(看过影视|想看影视|在看影视|读过图书|想读图书|在读图书|听过音乐|想听音乐|玩过游戏|想玩游戏):[^:：,，\n]+$/,
 };
 const splitTagLine = (platform, v) => (platform === 'weibo' ? v.match(/#[^#]+#/g) ?? [] : v.split(platform === 'zhihu' || platform === 'douban' ? ', ' : ' '));
-
-const PI_PATTERNS = {
-  PHONE: /(?<!\d)1[3-9]\d{9}(?!\d)/g,
-  EMAIL: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
-  ID: /(?<!\d)\d{17}[\dXx](?![\dA-Za-z])/g,
-  BANK: /(?<!\d)\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?!\d)/g,
-  IP: /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/g,
-  PLATE: /[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z]·?[A-HJ-NP-Z0-9]{5,6}/g,
-};
 
 function parsePyJson(line) {
   return JSON.parse(line.replace(/: (NaN|-?Infinity)(?=[,}])/g, ': "$1"'), (_, v) => (v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v));

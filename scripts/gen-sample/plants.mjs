@@ -3,6 +3,16 @@
 const ID_NUMBER = '110105198805122136';
 const BANK_NUMBER = '6222 0202 0012 3456 788';
 
+// Rough shapes of each category, for the --check scans that every PI-like string is a planted one.
+export const PI_PATTERNS = {
+  PHONE: /(?<!\d)1[3-9]\d{9}(?!\d)/g,
+  EMAIL: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+  ID: /(?<!\d)\d{17}[\dXx](?![\dA-Za-z])/g,
+  BANK: /(?<!\d)\d{4}(?:[ -]?\d{4}){3}(?:[ -]?\d{1,3})?(?!\d)/g,
+  IP: /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/g,
+  PLATE: /[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z]·?[A-HJ-NP-Z0-9]{5,6}/g,
+};
+
 export function idChecksumOk(id) {
   if (!/^\d{17}[\dX]$/.test(id)) return false;
   // ISO 7064 MOD 11-2
