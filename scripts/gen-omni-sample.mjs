@@ -1,0 +1,354 @@
+#!/usr/bin/env node
+// Seeded generator of a synthetic OmniBehavior folder (our layout, see src/core/omni/types.ts): raw/<user>.json,
+// test_actions.jsonl and one simulated model run results/demo-sim/predictions.jsonl. Invented data only.
+// Same seed => same bytes.
+//   node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]
+// --check regenerates into a temp folder, requires byte equality with --out and checks the size budget.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_SEED = 2026;
+const USAGE = 'usage: node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]';
+const RUN = 'demo-sim';
+const MAX_BYTES = 3 * 1024 * 1024;
+
+class Rng {
+  constructor(key) {
+    const d = crypto.createHash('sha256').update(String(key)).digest();
+    this.s = [d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)];
+  }
+  /** sfc32 */
+  next() {
+    let [a, b, c, d] = this.s;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    this.s = [a, b, c, d];
+    return (t >>> 0) / 4294967296;
+  }
+  int(lo, hi) {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p) {
+    return this.next() < p;
+  }
+  pick(arr) {
+    return arr[Math.floor(this.next() * arr.length)];
+  }
+  weighted(entries) {
+    const total = entries.reduce((s, [, w]) => s + w, 0);
+    let r = this.next() * total;
+    for (const [item, w] of entries) {
+      r -= w;
+      if (r < 0) return item;
+    }
+    return entries[entries.length - 1][0];
+  }
+}
+
+const SCENE_NAMES = {
+  en: { video: 'Video Browsing', live: 'Live Streaming', ads: 'Advertisement', shop: 'E-commerce', search: 'Search Behavior', cs: 'Customer Service' },
+  zh: { video: '视频浏览', live: '直播间', ads: '广告推荐', shop: '商城购物', search: '搜索行为', cs: '电商客服对话' },
+};
+const TOPICS = {
+  en: ['home cooking', 'city travel', 'cat videos', 'home fitness', 'mobile games', 'makeup tips', 'phone reviews', 'guitar covers', 'sketch comedy', 'lake fishing'],
+  zh: ['家常菜', '城市旅行', '萌宠日常', '居家健身', '手游攻略', '美妆教程', '手机测评', '吉他弹唱', '搞笑短剧', '野钓'],
+};
+const ITEMS = {
+  en: ['rice cooker', 'yoga mat', 'cat litter', 'phone case', 'lipstick', 'fishing rod', 'running shoes', 'desk lamp'],
+  zh: ['电饭煲', '瑜伽垫', '猫砂', '手机壳', '口红', '钓鱼竿', '跑步鞋', '台灯'],
+};
+const PRODUCTS = [['Loan app', 'Finance', 'Consumer credit'], ['Puzzle game', 'Games', 'Casual'], ['Language course', 'Education', 'Online course'], ['Car insurance', 'Finance', 'Insurance']];
+const CS_LINES = {
+  en: [['Where is my parcel? It has not moved for three days.', 'Sorry about that, let me check the logistics for you.'], ['Can I change the size to M?', 'Yes, please tell me the order number.'], ['The lamp arrived broken.', 'We are sorry. Please send a photo and we will refund you.'], ['Is there a discount if I buy two?', 'Buying two gives 10% off at checkout.']],
+  zh: [['我的快递三天没动了，怎么回事？', '抱歉，我帮您查一下物流。'], ['可以换成M码吗？', '可以的，请提供一下订单号。'], ['台灯到货就是坏的。', '非常抱歉，请拍照给我们，我们为您退款。'], ['买两件有优惠吗？', '两件结算时打九折。']],
+};
+const FOLLOW_UPS = { en: ['Order 20250412, thanks.', 'OK, photo sent.', 'How long will the refund take?', 'Great, I will order two.'], zh: ['订单号20250412，谢谢。', '好的，照片发了。', '退款要多久？', '好的，我买两件。'] };
+const PROFILES = {
+  en: ['Female, 25-30, bachelor\'s degree, married, one child.', 'Male, 18-24, high school, single, no children.', 'Female, 31-40, master\'s degree, married, two children.', 'Male, 41-50, junior college, married, one child.'],
+  zh: ['女，18-24岁，本科在读，单身，无子女。', '男，31-40岁，大专，已婚，有一个孩子。'],
+};
+
+// Each user has their own propensities: that is what makes real users distinguishable (a low intra/inter ratio).
+const USERS = [
+  { id: 'u_1001', lang: 'en', layout: 'lines', records: 1900, profile: 0, mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 }, p: { like: 0.16, comment: 0.03, share: 0.02, collect: 0.06, follow: 0.01, complete: 0.35, gift: 0.0, cart: 0.04, adAct: 0.01, adSubmit: 0.0, shopCart: 0.05, pay: 0.02 }, topics: [0, 8] },
+  { id: 'u_1002', lang: 'zh', layout: 'lines', records: 1300, profile: 0, mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 }, p: { like: 0.02, comment: 0.12, share: 0.01, collect: 0.01, follow: 0.08, complete: 0.1, gift: 0.09, cart: 0.01, adAct: 0.0, adSubmit: 0.01, shopCart: 0.02, pay: 0.01 }, topics: [5, 7] },
+  { id: 'u_1003', lang: 'en', layout: 'lines', records: 700, profile: 1, mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 }, p: { like: 0.01, comment: 0.0, share: 0.0, collect: 0.02, follow: 0.0, complete: 0.2, gift: 0.0, cart: 0.14, adAct: 0.02, adSubmit: 0.02, shopCart: 0.2, pay: 0.11 }, topics: [2, 6] },
+  { id: 'u_1004', lang: 'en', layout: 'pretty', records: 420, profile: 2, mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 }, p: { like: 0.05, comment: 0.01, share: 0.08, collect: 0.0, follow: 0.03, complete: 0.5, gift: 0.01, cart: 0.0, adAct: 0.12, adSubmit: 0.09, shopCart: 0.03, pay: 0.0 }, topics: [1, 3] },
+  { id: 'u_1005', lang: 'zh', layout: 'lines', records: 950, profile: 1, mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 }, p: { like: 0.0, comment: 0.0, share: 0.0, collect: 0.0, follow: 0.0, complete: 0.05, gift: 0.0, cart: 0.0, adAct: 0.0, adSubmit: 0.0, shopCart: 0.01, pay: 0.0 }, topics: [4, 9] },
+  { id: 'u_1006', lang: 'en', layout: 'lines', records: 320, profile: 3, mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 }, p: { like: 0.09, comment: 0.06, share: 0.04, collect: 0.03, follow: 0.05, complete: 0.3, gift: 0.04, cart: 0.06, adAct: 0.03, adSubmit: 0.03, shopCart: 0.08, pay: 0.05 }, topics: [9, 0] },
+];
+
+const START = Date.UTC(2025, 2, 1, 8, 0, 0);
+const pad = (n) => String(n).padStart(2, '0');
+const dateText = (ms) => {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+};
+const timeText = (ms) => {
+  const d = new Date(ms);
+  return `${dateText(ms)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+};
+
+function makeRecord(rng, user, scene, t) {
+  const L = user.lang;
+  const topic = rng.chance(0.7) ? TOPICS[L][rng.pick(user.topics)] : rng.pick(TOPICS[L]);
+  const type = SCENE_NAMES[L][scene];
+  const p = user.p;
+  const truth = {};
+  if (scene === 'video') {
+    const duration = rng.chance(0.03) ? null : rng.int(8, 240);
+    const complete = rng.chance(p.complete);
+    const watch = duration === null ? rng.int(2, 60) : complete ? duration : Math.max(1, Math.round(duration * rng.next() * 0.8));
+    const actions = [{ type: 'watch', play_duration: watch, is_complete_play: complete ? 1 : 0, is_collect: rng.chance(p.collect) ? 1 : 0 }];
+    for (const [a, key] of [['like', 'like'], ['comment', 'comment'], ['share', 'share'], ['follow', 'follow']]) if (rng.chance(p[key])) actions.push({ type: a });
+    const context = {
+      caption: `${topic} #${rng.int(1, 99)}`, duration, play_cnt: rng.int(100, 900000), like_cnt: rng.int(0, 50000), comment_cnt: rng.int(0, 3000), share_cnt: rng.int(0, 2000),
+      upload_timestamp: timeText(t - rng.int(1, 30) * 86400000), ocr: rng.chance(0.4) ? null : topic, asr: rng.chance(0.5) ? null : `${topic}…`, author_fans_cnt: rng.int(10, 2000000),
+    };
+    return { record: { type, timestamp: timeText(t), context, action: actions }, watch, duration };
+  }
+  if (scene === 'live') {
+    const watch = rng.int(5, 1800);
+    const actions = [{ type: 'watch', play_duration: watch }];
+    if (rng.chance(p.like)) actions.push({ type: 'like', like_cnt: rng.int(1, 30) });
+    if (rng.chance(p.comment)) actions.push({ type: 'comment', comment_cnt: rng.int(1, 4) });
+    if (rng.chance(p.gift)) actions.push({ type: 'send_gift', gift_amount: rng.int(1, 520) });
+    if (rng.chance(p.follow)) actions.push({ type: 'follow' });
+    if (rng.chance(p.share)) actions.push({ type: 'share' });
+    if (rng.chance(p.cart)) actions.push({ type: 'cart' });
+    if (rng.chance(0.01)) actions.push({ type: 'join_group' });
+    const context = { live_title: `${topic} live`, live_category: topic, viewer_cnt: rng.int(10, 80000), like_cnt: rng.chance(0.1) ? null : rng.int(0, 900000), is_shop_live: rng.chance(0.3) ? 1 : 0, live_cover_content: rng.chance(0.3) ? null : topic };
+    return { record: { type, timestamp: timeText(t), context, action: actions }, watch, duration: null };
+  }
+  if (scene === 'ads') {
+    const [product, main, sub] = rng.pick(PRODUCTS);
+    const duration = rng.int(5, 60);
+    const watch = rng.int(1, duration);
+    const actions = [{ type: 'watch', play_duration: watch }];
+    if (rng.chance(p.like * 0.5)) actions.push({ type: 'like' });
+    if (rng.chance(p.comment * 0.5)) actions.push({ type: 'comment' });
+    if (rng.chance(p.adAct)) actions.push({ type: 'activation' }, { type: 'conversion' });
+    if (rng.chance(p.adSubmit)) actions.push({ type: 'submit', form_submit_total_cnt: 1 });
+    const context = { product, industry_main: main, industry_sub: sub, caption: `${product}: try it today`, duration, ocr_text: rng.chance(0.5) ? null : product, asr_text: rng.chance(0.6) ? null : `${product} now`, like_cnt: rng.int(0, 9000) };
+    return { record: { type, timestamp: dateText(t), context, action: actions }, watch, duration };
+  }
+  if (scene === 'shop') {
+    const item = rng.pick(ITEMS[L]);
+    const actions = [];
+    if (rng.chance(p.shopCart)) actions.push({ type: 'cart', is_add_to_cart: 1 });
+    if (rng.chance(p.pay)) actions.push({ type: 'purchase', is_pay: 1 });
+    if (actions.length === 0) actions.push({ type: 'click', click_cnt: 1 });
+    const context = {
+      item_title: item, item_desc: rng.chance(0.2) ? null : `${item}, ${topic}`, item_price: rng.int(5, 900) + 0.9, category_level1_name: 'Home', category_level2_name: rng.chance(0.2) ? null : 'Daily', category_level3_name: null, sales_cnt: rng.int(0, 90000),
+    };
+    return { record: { type, timestamp: timeText(t), context, action: actions } };
+  }
+  if (scene === 'search') {
+    const keyword = rng.chance(0.8) ? topic : rng.pick(ITEMS[L]);
+    const actions = [{ type: 'search', keyword }, { type: 'show', show_cnt: rng.int(1, 40) }];
+    if (rng.chance(0.4)) actions.push({ type: 'click', click_cnt: rng.int(1, 3) });
+    return { record: { type, timestamp: timeText(t), action: actions }, keyword };
+  }
+  const k = rng.int(0, CS_LINES[L].length - 1);
+  const [ask, answer] = CS_LINES[L][k];
+  const content = [{ role: 'user', text: ask }, { role: 'assistant', text: answer }, { role: 'user', text: FOLLOW_UPS[L][k] }];
+  const context = { shop_name: rng.chance(0.2) ? null : `Shop ${rng.int(1, 40)}`, item_title: rng.pick(ITEMS[L]) };
+  return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: ask };
+}
+
+const FIELDS = {
+  video: ['video_completed', 'video_liked', 'video_commented', 'video_shared', 'video_collected', 'video_followed', 'video_watch_seconds'],
+  live: ['live_liked', 'live_commented', 'live_sent_gift', 'live_followed', 'live_shared', 'live_clicked_cart', 'live_watch_seconds'],
+  ads: ['ad_liked', 'ad_commented', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
+  shop: ['shop_added_to_cart', 'shop_order_success'],
+  search: ['search_keyword'],
+  cs: ['next_user_message'],
+};
+const has = (rec, type) => rec.action.some((a) => a.type === type);
+function trueValue(field, made) {
+  const rec = made.record;
+  const yes = (b) => (b ? 'Yes' : 'No');
+  switch (field) {
+    case 'video_completed': return yes(rec.action[0].is_complete_play === 1);
+    case 'video_collected': return yes(rec.action[0].is_collect === 1);
+    case 'video_liked': case 'live_liked': case 'ad_liked': return yes(has(rec, 'like'));
+    case 'video_commented': case 'live_commented': case 'ad_commented': return yes(has(rec, 'comment'));
+    case 'video_shared': case 'live_shared': return yes(has(rec, 'share'));
+    case 'video_followed': case 'live_followed': return yes(has(rec, 'follow'));
+    case 'live_sent_gift': return yes(has(rec, 'send_gift'));
+    case 'live_clicked_cart': case 'shop_added_to_cart': return yes(has(rec, 'cart'));
+    case 'ad_activated': return yes(has(rec, 'activation'));
+    case 'ad_form_submitted': return yes(has(rec, 'submit'));
+    case 'shop_order_success': return yes(has(rec, 'purchase'));
+    case 'search_keyword': return made.keyword;
+    case 'next_user_message': return made.message;
+    default: return made.watch;
+  }
+}
+
+// The simulated model: answers Yes far more often than users act (hyper-activity), and its answers hardly depend on
+// who the user is (homogenisation); it sees the truth only weakly.
+function predict(rng, field, truth, made, L) {
+  const kind = field.endsWith('_seconds') ? 'continuous' : field === 'search_keyword' || field === 'next_user_message' ? 'text' : 'binary';
+  const tokens = { prompt_tokens: rng.int(1800, 9000), completion_tokens: rng.int(8, 90) };
+  if (kind === 'binary') {
+    const yes = rng.chance(truth === 'Yes' ? 0.7 : field === 'video_completed' ? 0.55 : 0.38);
+    const answer = yes ? 'Yes' : 'No';
+    const why = yes ? 'The user is engaged with this kind of content.' : 'The user rarely does this.';
+    return { type: kind, field, true_value: truth, predicted_value: answer, predicted_label: yes ? 1 : 0, raw_output: `Answer: ${answer}\nReason: ${why}`, ...tokens };
+  }
+  if (kind === 'continuous') {
+    const base = made.duration ?? 60;
+    const guess = Math.max(1, Math.round(base * (0.55 + rng.next() * 0.3)));
+    return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: `{"watch_seconds": ${guess}}`, ...tokens };
+  }
+  if (field === 'search_keyword') {
+    const guess = rng.chance(0.35) ? truth : rng.pick(TOPICS[L]);
+    return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: `Keyword: ${guess}`, ...tokens };
+  }
+  const guess = L === 'zh' ? '你好，请问我的订单什么时候发货？' : 'Hello, could you tell me when my order will ship?';
+  return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: guess, ...tokens, judge_score: rng.int(2, 7) };
+}
+
+function generate(out, seed) {
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(path.join(out, 'raw'), { recursive: true });
+  fs.mkdirSync(path.join(out, 'results', RUN), { recursive: true });
+  const testLines = [];
+  const predLines = [];
+  const plantedTests = [];
+  for (const user of USERS) {
+    const rng = new Rng(`${seed}:${user.id}`);
+    const sceneMix = Object.entries(user.mix);
+    const made = [];
+    let t = START + rng.int(0, 86400) * 1000;
+    const step = (90 * 86400000) / user.records;
+    for (let i = 0; i < user.records; i++) {
+      t += Math.round(step * (0.2 + rng.next() * 1.6));
+      const scene = rng.weighted(sceneMix);
+      made.push({ scene, ...makeRecord(rng, user, scene, t) });
+    }
+    // Planted raw-file problems (never at a test action): an unknown scene and a timestamp that is not a date.
+    const planted = new Set();
+    if (user.id === 'u_1003') {
+      made[100].record.type = 'Mini Game';
+      made[200].record.timestamp = '2025-13-45 99:00:00';
+      planted.add(100).add(200);
+    }
+    // Test actions: records from the last 40% of the history, every field of their scene (a few ask a subset).
+    const testIdx = [];
+    for (let i = Math.floor(user.records * 0.6); i < user.records; i++) {
+      if (!planted.has(i) && rng.chance(Math.min(1, 48 / (user.records * 0.4)))) testIdx.push(i);
+    }
+    for (const i of testIdx) {
+      const m = made[i];
+      let fields = FIELDS[m.scene];
+      if (m.scene === 'video' && rng.chance(0.15)) fields = fields.filter((f) => f !== 'video_followed');
+      testLines.push(JSON.stringify({ user_id: user.id, index: i, fields }));
+      const questions = fields.map((f) => predict(rng, f, trueValue(f, m), m, user.lang));
+      predLines.push({ user_id: user.id, index: i, questions, fields });
+    }
+    if (user.id === 'u_1006') {
+      // Planted: video fields asked of a search record (the scene does not fit the fields).
+      const search = made.findIndex((m, i) => m.scene === 'search' && i > user.records * 0.6 && !testIdx.includes(i));
+      plantedTests.push(JSON.stringify({ user_id: user.id, index: search, fields: ['video_liked', 'video_shared'] }));
+    }
+    const raw = { [user.id]: { user_profile: PROFILES[user.lang][user.profile], action_history: made.map((m) => m.record) } };
+    const text = user.layout === 'pretty'
+      ? JSON.stringify(raw, null, 2) + '\n'
+      : `{"${user.id}": {"user_profile": ${JSON.stringify(raw[user.id].user_profile)}, "action_history": [\n${made.map((m) => JSON.stringify(m.record)).join(',\n')}\n]}}\n`;
+    fs.writeFileSync(path.join(out, 'raw', `${user.id}.json`), text);
+  }
+  testLines.push(...plantedTests);
+  plantProblems(testLines, predLines);
+  fs.writeFileSync(path.join(out, 'test_actions.jsonl'), testLines.join('\n') + '\n');
+  fs.writeFileSync(path.join(out, 'results', RUN, 'predictions.jsonl'), predLines.map((l) => (typeof l === 'string' ? l : JSON.stringify({ user_id: l.user_id, index: l.index, questions: l.questions }))).join('\n') + '\n');
+  return { users: USERS.length, testActions: testLines.length, bytes: totalBytes(out) };
+}
+
+// Planted problems, each a diagnostic the loader must report (test/unit/omni-sample.test.ts pins them).
+function plantProblems(testLines, predLines) {
+  // Two unparseable model outputs: count as wrong answers.
+  const firstVideo = predLines.find((l) => l.questions[0].field === 'video_completed');
+  Object.assign(firstVideo.questions[1], { predicted_value: null, predicted_label: null, raw_output: 'I cannot determine this from the history.' });
+  const firstLive = predLines.find((l) => l.questions[0].field === 'live_liked');
+  Object.assign(firstLive.questions[6], { predicted_value: null, raw_output: 'It depends on the stream.' });
+  // test_actions.jsonl: an index past the end of the history.
+  testLines.push(JSON.stringify({ user_id: 'u_1006', index: 99999, fields: ['video_liked'] }));
+  // predictions.jsonl: a field the test action does not ask, an unknown field, a prediction for no test action,
+  // and a line cut short.
+  const partial = predLines.find((l) => l.questions[0].field === 'video_completed' && !l.fields.includes('video_followed'));
+  partial.questions.push({ ...partial.questions[0], field: 'video_followed' });
+  const other = predLines.find((l) => l.questions[0].field === 'shop_added_to_cart');
+  other.questions.push({ ...other.questions[0], field: 'shop_bookmarked' });
+  predLines.push(JSON.stringify({ user_id: 'u_1001', index: 5, questions: [{ type: 'binary', field: 'video_liked', true_value: 'No', predicted_value: 'Yes', predicted_label: 1, raw_output: 'Answer: Yes' }] }));
+  predLines.push('{"user_id": "u_1002", "index": 1200, "questions": [{"type": "binary", "field": "live_liked"');
+}
+
+function totalBytes(dir) {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
+  return n;
+}
+
+function listFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name))).sort();
+}
+
+function check(out, seed) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gen-omni-'));
+  try {
+    const t = generate(tmp, seed);
+    const want = listFiles(tmp);
+    const have = fs.existsSync(out) ? listFiles(out).filter((f) => f !== 'README.md') : [];
+    const stale = want.filter((f) => !have.includes(f) || !fs.readFileSync(path.join(out, f)).equals(fs.readFileSync(path.join(tmp, f))));
+    const extra = have.filter((f) => !want.includes(f));
+    const problems = [];
+    if (stale.length) problems.push(`not what --seed ${seed} generates: ${stale.join(', ')}`);
+    if (extra.length) problems.push(`files the generator does not write: ${extra.join(', ')}`);
+    if (t.bytes > MAX_BYTES) problems.push(`${t.bytes} bytes, over the ${MAX_BYTES} budget`);
+    for (const p of problems) console.error(p);
+    console.log(problems.length ? 'check: FAILED' : `check: OK (${t.users} users, ${t.testActions} test action lines, ${t.bytes} bytes)`);
+    return problems.length === 0;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function parseArgs(argv) {
+  const o = { seed: DEFAULT_SEED, out: path.join(ROOT, 'sample', 'omnibehavior'), check: false };
+  const fail = (m) => {
+    console.error(`${m}\n${USAGE}`);
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s);
+    const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
+    if (flag === '--out') o.out = path.resolve(value());
+    else if (flag === '--seed') o.seed = Number(value());
+    else if (flag === '--check') o.check = true;
+    else if (flag === '--help' || flag === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else fail(`unknown argument ${argv[i]}`);
+  }
+  if (!Number.isSafeInteger(o.seed) || o.seed < 0) fail('--seed must be a non-negative integer');
+  return o;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+if (opts.check) process.exit(check(opts.out, opts.seed) ? 0 : 1);
+const readme = path.join(opts.out, 'README.md');
+const keep = fs.existsSync(readme) ? fs.readFileSync(readme) : null;
+const t = generate(opts.out, opts.seed);
+if (keep) fs.writeFileSync(readme, keep);
+console.log(`gen-omni-sample: seed=${opts.seed} users=${t.users} test actions=${t.testActions} bytes=${t.bytes} -> ${path.relative(process.cwd(), opts.out) || '.'}`);
