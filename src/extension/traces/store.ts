@@ -55,13 +55,10 @@ export class OmniStore implements vscode.Disposable {
 
   /** The byte-offset index of a user file, built once per load (a few most recent are kept). */
   historyIndex(user: OmniUser): Promise<HistoryIndex> {
-    let p = this.indexes.get(user.file);
-    if (p) {
-      this.indexes.delete(user.file);
-    } else {
-      p = indexUserFile(user.file);
-      p.catch(() => this.indexes.delete(user.file));
-    }
+    const cached = this.indexes.get(user.file);
+    this.indexes.delete(user.file);
+    const p = cached ?? indexUserFile(user.file);
+    if (!cached) p.catch(() => this.indexes.delete(user.file));
     this.indexes.set(user.file, p);
     while (this.indexes.size > MAX_INDEXES) this.indexes.delete(this.indexes.keys().next().value as string);
     return p;

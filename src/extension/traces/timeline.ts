@@ -79,6 +79,17 @@ export function sceneHistogram(index: HistoryIndex, positions: Uint32Array, bins
 const SUMMARY_KEYS = ['caption', 'live_title', 'item_title', 'product', 'ocr', 'ocr_text'];
 const MAX_SUMMARY = 160;
 
+/** The first dialogue turn's words (turns carry them under `text` or `content`). */
+function firstTurn(turns: unknown[]): string {
+  for (const t of turns) {
+    if (typeof t !== 'object' || t === null) continue;
+    const { role, text, content } = t as Record<string, unknown>;
+    const words = typeof text === 'string' ? text : typeof content === 'string' ? content : '';
+    if (words) return typeof role === 'string' ? `${role}: ${words}` : words;
+  }
+  return '';
+}
+
 /** A one-line text of a record for the timeline row. */
 export function summarize(record: HistoryRecord): string {
   let text = '';
@@ -93,10 +104,7 @@ export function summarize(record: HistoryRecord): string {
   for (const a of record.actions) {
     if (text) break;
     if (typeof a.keyword === 'string') text = `“${a.keyword}”`;
-    else if (Array.isArray(a.content)) {
-      const turn = a.content.find((t): t is { content: string } => typeof t === 'object' && t !== null && typeof (t as { content?: unknown }).content === 'string');
-      if (turn) text = turn.content;
-    }
+    else if (Array.isArray(a.content)) text = firstTurn(a.content);
   }
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > MAX_SUMMARY ? `${text.slice(0, MAX_SUMMARY)}…` : text;
