@@ -82,7 +82,8 @@ export interface TimelineRow {
   pos: number;
   /** position in action_history */
   index: number;
-  scene: Scene;
+  /** the scene, or 'unreadable' for a record that cannot be decoded */
+  scene: Scene | 'unreadable';
   timestamp: string;
   behaviours: string[];
   /** a short text of the record: caption, title, item, keyword or first utterance */

@@ -1,5 +1,6 @@
 // The one trace view panel: a test action of an OmniBehavior user with its history, context and questions. Created
 // on first use, then reused. The history stays here: the webview asks for the filtered count and for row windows.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readHistory, type HistoryIndex } from '../../core/omni/history';
 import { predictionKey, type OmniUser } from '../../core/omni/types';
@@ -99,7 +100,7 @@ export class TracePanel implements vscode.Disposable {
     }
     const { user, action } = found;
     try {
-      const index = await this.store.historyIndex(user);
+      const index = user.index;
       const [record] = ref.index < index.count ? await readHistory(user.file, index, ref.index, ref.index + 1) : [];
       if (token !== this.token) return;
       const model = buildTraceModel({ user, action, run: this.store.run, record, counts: countsBefore(index, ref.index) });
@@ -177,7 +178,7 @@ export class TracePanel implements vscode.Disposable {
         void vscode.window.showInformationMessage('Persona Lab: the selected run has no prediction for this test action.');
         return;
       }
-      file = p.file;
+      file = join(this.store.bench?.root ?? '', p.file);
       line = p.line;
     } else {
       file = shown.user.file;

@@ -1,21 +1,17 @@
 // The loaded OmniBehavior benchmark, its selected run and that run's score; beside the StreamProfileBench store
-// (src/extension/store.ts), which it does not touch. The history indexes of user files are cached here.
+// (src/extension/store.ts), which it does not touch.
 import * as vscode from 'vscode';
-import { indexUserFile, type HistoryIndex } from '../../core/omni/history';
 import { loadOmniBenchmark } from '../../core/omni/load';
 import { scoreOmniRun, type OmniRunScore } from '../../core/omni/score';
 import type { OmniBenchmark, OmniRun, OmniUser, TestAction } from '../../core/omni/types';
 
 const RUN_KEY = 'personaLab.omni.selectedRun';
 const VIEW_ID = 'personaLab.benchmarks';
-/** Indexes kept: each holds a few typed arrays per record, so a handful of large users at most. */
-const MAX_INDEXES = 4;
 
 export class OmniStore implements vscode.Disposable {
   private benchmark: OmniBenchmark | undefined;
   private selectedRun: string | undefined;
   private readonly scores = new Map<string, OmniRunScore>();
-  private readonly indexes = new Map<string, Promise<HistoryIndex>>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private queue: Promise<void> = Promise.resolve();
@@ -53,17 +49,6 @@ export class OmniStore implements vscode.Disposable {
     return user && action ? { user, action } : undefined;
   }
 
-  /** The byte-offset index of a user file, built once per load (a few most recent are kept). */
-  historyIndex(user: OmniUser): Promise<HistoryIndex> {
-    const cached = this.indexes.get(user.file);
-    this.indexes.delete(user.file);
-    const p = cached ?? indexUserFile(user.file);
-    if (!cached) p.catch(() => this.indexes.delete(user.file));
-    this.indexes.set(user.file, p);
-    while (this.indexes.size > MAX_INDEXES) this.indexes.delete(this.indexes.keys().next().value as string);
-    return p;
-  }
-
   /** Loads (one load after another); rejects when the folder cannot be read at all. */
   open(root: string): Promise<void> {
     const work = this.queue.then(() => this.load(root));
@@ -81,7 +66,6 @@ export class OmniStore implements vscode.Disposable {
     );
     this.benchmark = bench;
     this.scores.clear();
-    this.indexes.clear();
     if (!this.selectedRun || !bench.runs.has(this.selectedRun)) this.selectedRun = [...bench.runs.keys()].sort()[0];
     this.changed.fire();
   }

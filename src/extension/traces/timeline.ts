@@ -10,7 +10,8 @@ const BINS = 24;
 /** Positions (in action_history) of the records before `upto` that match the filter, in order. */
 export function matchingRecords(index: HistoryIndex, upto: number, filter: TimelineFilter): Uint32Array {
   const n = Math.min(upto, index.count);
-  const sceneOk = new Uint8Array(SCENES.length).fill(filter.scenes.length ? 0 : 1);
+  // 256 entries: unknown or unreadable records carry the code UNKNOWN_SCENE (255) and show when no scene is chosen.
+  const sceneOk = new Uint8Array(256).fill(filter.scenes.length ? 0 : 1);
   for (const s of filter.scenes) {
     const i = SCENES.indexOf(s);
     if (i >= 0) sceneOk[i] = 1;
@@ -38,7 +39,7 @@ export function countsBefore(index: HistoryIndex, upto: number): { scenes: { sce
   const scenes = new Array<number>(SCENES.length).fill(0);
   const behaviours = new Array<number>(BEHAVIOURS.length).fill(0);
   for (let i = 0; i < n; i++) {
-    scenes[index.scenes[i]]++;
+    if (index.scenes[i] < SCENES.length) scenes[index.scenes[i]]++;
     const bits = index.behaviours[i];
     for (let b = 0; b < BEHAVIOURS.length; b++) if (bits & (1 << b)) behaviours[b]++;
   }
@@ -70,7 +71,7 @@ export function sceneHistogram(index: HistoryIndex, positions: Uint32Array, bins
   for (const p of positions) {
     const t = index.times[p];
     if (!Number.isFinite(t)) continue;
-    counts[index.scenes[p]][Math.min(bins - 1, Math.floor((t - lo) / width))]++;
+    counts[index.scenes[p]]?.[Math.min(bins - 1, Math.floor((t - lo) / width))]++;
   }
   const series = SCENES.map((scene, i) => ({ scene, counts: counts[i] })).filter((s) => s.counts.some((c) => c > 0));
   return { edges, series, undated };
@@ -121,7 +122,13 @@ export function toRow(record: HistoryRecord, pos: number): TimelineRow {
   };
 }
 
-/** The rows [from, to) of the filtered list; contiguous records are read together. */
+/** A row for a record that readHistory leaves out (invalid JSON or an unknown scene: reported when loading). */
+function unreadableRow(index: HistoryIndex, at: number, pos: number): TimelineRow {
+  const t = index.times[at];
+  return { pos, index: at, scene: 'unreadable', timestamp: Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19).replace('T', ' ') : '—', behaviours: [], summary: `see line ${index.lines[at]} of the file` };
+}
+
+/** The rows [from, to) of the filtered list, one per position; contiguous records are read together. */
 export async function readRows(file: string, index: HistoryIndex, positions: Uint32Array, from: number, to: number): Promise<TimelineRow[]> {
   const end = Math.min(to, positions.length);
   const rows: TimelineRow[] = [];
@@ -129,8 +136,11 @@ export async function readRows(file: string, index: HistoryIndex, positions: Uin
   while (i < end) {
     let j = i + 1;
     while (j < end && positions[j] === positions[j - 1] + 1) j++;
-    const records = await readHistory(file, index, positions[i], positions[j - 1] + 1);
-    records.forEach((r, k) => rows.push(toRow(r, i + k)));
+    const byIndex = new Map((await readHistory(file, index, positions[i], positions[j - 1] + 1)).map((r) => [r.index, r]));
+    for (let k = i; k < j; k++) {
+      const r = byIndex.get(positions[k]);
+      rows.push(r ? toRow(r, k) : unreadableRow(index, positions[k], k));
+    }
     i = j;
   }
   return rows;
