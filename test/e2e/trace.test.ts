@@ -169,6 +169,10 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const both = expected.filter((i) => (index.behaviours[i] & bit) !== 0).length;
     await timeline.locator(`vscode-checkbox[data-filter="behaviour"][data-value="${behaviour}"]`).click();
     await waitFor(async () => (await timeline.getAttribute('data-count')) === String(both), { message: `${both} records with ${behaviour}` });
+    const firstBoth = expected.find((i) => (index.behaviours[i] & bit) !== 0)!;
+    await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === `#${firstBoth}`, { message: 'the first row with both filters' });
+    expect(await timeline.locator('.vrow[data-index="0"] .bh').textContent()).toContain(behaviour);
+    await timeline.locator('.chart-box').scrollIntoViewIfNeeded();
     await wb.screenshot('trace-timeline');
   });
 

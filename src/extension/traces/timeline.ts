@@ -18,7 +18,7 @@ export function matchingRecords(index: HistoryIndex, upto: number, filter: Timel
   }
   let mask = 0;
   for (const b of filter.behaviours) {
-    const i = BEHAVIOURS.indexOf(b);
+    const i = (BEHAVIOURS as readonly string[]).indexOf(b);
     if (i >= 0) mask |= 1 << i;
   }
   // Behaviours chosen but none known: nothing matches (rather than everything).
@@ -71,7 +71,8 @@ export function sceneHistogram(index: HistoryIndex, positions: Uint32Array, bins
   for (const p of positions) {
     const t = index.times[p];
     if (!Number.isFinite(t)) continue;
-    counts[index.scenes[p]]?.[Math.min(bins - 1, Math.floor((t - lo) / width))]++;
+    const row = counts[index.scenes[p]];
+    if (row) row[Math.min(bins - 1, Math.floor((t - lo) / width))]++;
   }
   const series = SCENES.map((scene, i) => ({ scene, counts: counts[i] })).filter((s) => s.counts.some((c) => c > 0));
   return { edges, series, undated };
