@@ -144,6 +144,11 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === '#0', { message: 'the first row' });
     expect(await timeline.locator('.vrow[data-index="0"] .ts').textContent()).toBe(first[0].timestamp);
     expect(await timeline.locator('.vlist .vrow').count()).toBeLessThan(100);
+    // A row opens its whole record below the list.
+    await timeline.locator('.vrow[data-index="0"]').click();
+    const detail = timeline.locator('.record-detail');
+    await detail.waitFor({ state: 'visible' });
+    expect(await detail.textContent()).toContain(JSON.stringify(first[0].timestamp));
 
     // Filter on the test action's scene: the count and the rows must be the index's records of that scene.
     const sceneId = SCENES.indexOf(action.scene);

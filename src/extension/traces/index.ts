@@ -7,6 +7,7 @@ import type { TreeApi } from '../tree';
 import type { RootSource } from '../tree/roots';
 import { OmniBenchmarkNode, TestActionNode } from './nodes';
 import { TracePanel } from './panel';
+import { omniProblems } from './problems';
 import { OmniStore } from './store';
 import { omniRootOf } from './target';
 import type { TraceRef } from '../../shared/traceProtocol';
@@ -63,7 +64,11 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
       return true;
     }
     const problems = store.bench?.diagnostics.length ?? 0;
-    if (problems && !quiet) void vscode.window.showWarningMessage(`Persona Lab: the OmniBehavior benchmark loaded with ${problems} problem(s).`);
+    if (problems) {
+      void vscode.window
+        .showWarningMessage(`Persona Lab: the OmniBehavior benchmark loaded with ${problems} problem(s).`, 'Show Problems')
+        .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    }
     return true;
   };
 
@@ -83,6 +88,7 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
     store,
     roots,
     panel,
+    omniProblems(store),
     tree.provider.addRootSource(roots),
     registerOpener(open),
     vscode.commands.registerCommand('personaLab.openTrace', openTrace),
