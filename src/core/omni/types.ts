@@ -5,6 +5,7 @@
 //   <root>/results/<run>/predictions.jsonl     one line per test action: { user_id, index, questions: [...] }
 // `index` is the test action's position in the user's action_history; the history before it is the model's input.
 import type { Diagnostic } from '../types';
+import type { HistoryIndex } from './history';
 
 /** English scene names; the Chinese files' names (直播间, 视频浏览, …) are mapped to these on reading. */
 export type Scene = 'Video Browsing' | 'Live Streaming' | 'Advertisement' | 'E-commerce' | 'Search Behavior' | 'Customer Service';
@@ -35,10 +36,14 @@ export interface HistoryRecord {
 export interface OmniUser {
   userId: string;
   profile: string;
-  /** The raw file of this user. */
+  /** The raw file of this user (absolute path: pass it to readHistory). */
   file: string;
+  /** The same file relative to the benchmark root, as diagnostics name it. */
+  relFile: string;
   /** Number of action_history records, counted while indexing the file. */
   historyLength: number;
+  /** Per-record facts (offsets, lines, scenes, times, behaviours) in typed arrays; records stay on disk. */
+  index: HistoryIndex;
   testActions: TestAction[];
 }
 
@@ -50,6 +55,8 @@ export interface TestAction {
   fields: string[];
   /** Line in test_actions.jsonl. */
   line: number;
+  /** The record's context `duration` (seconds): the normaliser of continuous fields. undefined when missing. */
+  normaliser: number | undefined;
 }
 
 export interface Question {
@@ -70,13 +77,17 @@ export interface Prediction {
   userId: string;
   index: number;
   questions: Question[];
+  /** predictions.jsonl relative to the benchmark root. */
   file: string;
   line: number;
 }
 
 export interface OmniRun {
   name: string;
+  /** Absolute path of results/<run>/. */
   dir: string;
+  /** predictions.jsonl relative to the benchmark root. */
+  file: string;
   /** Keyed by `${userId}#${index}`. */
   predictions: Map<string, Prediction>;
 }

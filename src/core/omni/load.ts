@@ -1,0 +1,152 @@
+// Opens an OmniBehavior folder (layout in ./types.ts): indexes each raw user file, reads the test actions and every
+// run's predictions. Bad records become located diagnostics and the rest keeps loading.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
+import { parseRawLine, readLines } from '../jsonl';
+import { fieldInfo, numberValue } from './fields';
+import { indexUserFile, readHistory } from './history';
+import { kindOf, SCENES, UNKNOWN_SCENE } from './records';
+import { readPredictionsFile } from './predictions';
+import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from './types';
+
+export interface OmniLoadOptions {
+  /** Called after each chunk with bytes read so far and total bytes of all files to read. */
+  onProgress?: (done: number, total: number) => void;
+  /** Only these runs (folder names under results/); all when absent. */
+  runs?: readonly string[];
+}
+
+export const TEST_ACTIONS = 'test_actions.jsonl';
+export const PREDICTIONS = 'predictions.jsonl';
+
+interface Job {
+  abs: string;
+  rel: string;
+  size: number;
+}
+
+const job = (root: string, rel: string): Job => ({ abs: join(root, rel), rel, size: statSync(join(root, rel)).size });
+const sorted = (dir: string) => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
+
+export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}): Promise<OmniBenchmark> {
+  const rawFiles = sorted(join(root, 'raw'))
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => job(root, `raw/${n}`));
+  const tests = existsSync(join(root, TEST_ACTIONS)) ? job(root, TEST_ACTIONS) : undefined;
+  const runs = sorted(join(root, 'results'))
+    .filter((name) => statSync(join(root, 'results', name)).isDirectory() && (!opts.runs || opts.runs.includes(name)))
+    .map((name) => ({ name, file: existsSync(join(root, 'results', name, PREDICTIONS)) ? job(root, `results/${name}/${PREDICTIONS}`) : undefined }));
+  const total = [...rawFiles, ...(tests ? [tests] : []), ...runs.flatMap((r) => (r.file ? [r.file] : []))].reduce((s, f) => s + f.size, 0);
+  let done = 0;
+  const progress = (bytes: number) => opts.onProgress?.(done + bytes, total);
+  const bench: OmniBenchmark = { root, users: new Map(), runs: new Map(), diagnostics: [] };
+
+  for (const f of rawFiles) {
+    const sink = new DiagnosticSink(f.rel);
+    const index = await indexUserFile(f.abs, { sink, onProgress: progress });
+    done += f.size;
+    bench.diagnostics.push(...sink.items);
+    if (!index.userId) continue;
+    const expected = f.rel.slice('raw/'.length, -'.json'.length);
+    if (index.userId !== expected) sink.warn(1, index.userId, `user id differs from the file name (${expected}.json)`);
+    if (bench.users.has(index.userId)) {
+      bench.diagnostics.push({ severity: 'error', file: f.rel, line: 1, field: index.userId, message: 'user already read from another file; ignored' });
+      continue;
+    }
+    bench.users.set(index.userId, {
+      userId: index.userId,
+      profile: index.profile,
+      file: f.abs,
+      relFile: f.rel,
+      historyLength: index.count,
+      index,
+      testActions: [],
+    });
+  }
+  if (rawFiles.length === 0) bench.diagnostics.push({ severity: 'error', file: 'raw', line: 0, field: '', message: 'no raw/<user_id>.json file found' });
+
+  const keys = new Set<string>();
+  if (tests) {
+    const sink = new DiagnosticSink(tests.rel);
+    await readTestActions(tests.abs, bench.users, sink, progress);
+    done += tests.size;
+    bench.diagnostics.push(...sink.items);
+    for (const u of bench.users.values()) for (const t of u.testActions) keys.add(predictionKey(t.userId, t.index));
+  } else {
+    bench.diagnostics.push({ severity: 'error', file: TEST_ACTIONS, line: 0, field: '', message: 'missing: no test actions to score' });
+  }
+
+  for (const r of runs) {
+    const run: OmniRun = { name: r.name, dir: join(root, 'results', r.name), file: r.file?.rel ?? `results/${r.name}/${PREDICTIONS}`, predictions: new Map() };
+    if (!r.file) {
+      bench.diagnostics.push({ severity: 'warning', file: run.file, line: 0, field: '', message: 'run folder without predictions.jsonl; ignored' });
+      continue;
+    }
+    const sink = new DiagnosticSink(r.file.rel);
+    run.predictions = await readPredictionsFile(r.file.abs, r.file.rel, bench.users, sink, progress);
+    done += r.file.size;
+    const missing = [...keys].filter((k) => !run.predictions.has(k)).length;
+    if (missing > 0) sink.warn(0, '', `${missing} of ${keys.size} test actions have no prediction in this run`);
+    bench.diagnostics.push(...sink.items);
+    bench.runs.set(r.name, run);
+  }
+  return bench;
+}
+
+async function readTestActions(
+  abs: string,
+  users: ReadonlyMap<string, OmniUser>,
+  sink: DiagnosticSink,
+  onProgress: (bytes: number) => void,
+): Promise<void> {
+  const pending = new Map<OmniUser, Omit<TestAction, 'timestamp' | 'normaliser'>[]>();
+  const seen = new Set<string>();
+  await readLines(
+    abs,
+    (raw) => {
+      const parsed = parseRawLine(raw);
+      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
+      const v = parsed.value;
+      if (!isRecord(v)) return sink.error(raw.line, '', `expected a JSON object, got ${kindOf(v)}`);
+      if (typeof v.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+      const user = users.get(v.user_id);
+      if (!user) return sink.error(raw.line, 'user_id', `unknown user ${v.user_id} (no raw/${v.user_id}.json); ignored`);
+      if (!isInt(v.index)) return sink.error(raw.line, 'index', `expected an integer, got ${kindOf(v.index)}`);
+      if (v.index < 0 || v.index >= user.historyLength) {
+        return sink.error(raw.line, 'index', `${v.index} is out of range: ${user.userId} has ${user.historyLength} history records`);
+      }
+      const code = user.index.scenes[v.index];
+      if (code === UNKNOWN_SCENE) {
+        return sink.error(raw.line, 'index', `record ${v.index} of ${user.relFile} has no known scene (see its diagnostic); ignored`);
+      }
+      const scene = SCENES[code];
+      if (!Array.isArray(v.fields)) return sink.error(raw.line, 'fields', `expected an array, got ${kindOf(v.fields)}`);
+      const fields: string[] = [];
+      v.fields.forEach((f: unknown, i) => {
+        const info = typeof f === 'string' ? fieldInfo(f) : undefined;
+        if (typeof f !== 'string' || !info) return sink.error(raw.line, `fields[${i}]`, `unknown field ${JSON.stringify(f)}; dropped`);
+        if (info.scene !== scene) return sink.error(raw.line, `fields[${i}]`, `${f} is a ${info.scene} field, but record ${v.index} is ${scene}; dropped`);
+        if (fields.includes(f)) return sink.warn(raw.line, `fields[${i}]`, `${f} asked twice; the repeat is dropped`);
+        fields.push(f);
+      });
+      if (fields.length === 0) return sink.error(raw.line, 'fields', 'no usable field; the test action is ignored');
+      const key = predictionKey(user.userId, v.index);
+      if (seen.has(key)) return sink.warn(raw.line, 'index', `duplicate test action ${key}; the later one is ignored`);
+      seen.add(key);
+      const list = pending.get(user) ?? [];
+      list.push({ userId: user.userId, index: v.index, scene, fields, line: raw.line });
+      pending.set(user, list);
+    },
+    onProgress,
+  );
+  // The timestamps and normalisers come from the records themselves, read by byte range.
+  for (const [user, list] of pending) {
+    list.sort((a, b) => a.index - b.index);
+    for (const t of list) {
+      const [record] = await readHistory(user.file, user.index, t.index, t.index + 1);
+      const duration = numberValue(record?.context?.duration);
+      user.testActions.push({ ...t, timestamp: record?.timestamp ?? '', normaliser: duration });
+    }
+  }
+}
