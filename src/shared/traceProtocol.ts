@@ -5,7 +5,10 @@
 // with a generation number of its own; the extension answers `timeline` (count and histogram of the matching
 // history records) for that generation, and `rows` for each `rows` request of it. The history itself stays on the
 // extension host: only the windows the list shows travel, so a history of 100,000 records never enters the page.
+import type { Verdict } from '../core/omni/score';
 import type { FieldKind, Scene } from '../core/omni/types';
+
+export type { Verdict };
 
 export const TRACE_VIEW_TYPE = 'personaLab.trace';
 
@@ -14,8 +17,6 @@ export interface TraceRef {
   userId: string;
   index: number;
 }
-
-export type Verdict = 'correct' | 'incorrect' | 'graded' | 'unscored';
 
 /** One question of the prediction, as shown: values as read, the verdict of the core's scoring. */
 export interface QuestionRow {

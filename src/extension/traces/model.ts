@@ -30,21 +30,35 @@ function numeric(v: string | number | null): number | null {
   return null;
 }
 
+/** Why a question is unscored, or how it was scored when that is not obvious ('' otherwise). */
+function noteOf(q: Question, verdict: Verdict, normaliser: number | undefined): string {
+  const hasPrediction = q.predictedValue !== null && !(typeof q.predictedValue === 'string' && q.predictedValue.trim() === '');
+  if (q.type === 'binary') {
+    if (verdict === 'unscored') return 'the true value is not Yes / No: not scored';
+    return q.predictedLabel === null ? 'no usable Yes / No in the raw output: counted as wrong' : '';
+  }
+  if (q.type === 'continuous') {
+    if (normaliser === undefined || !(normaliser > 0)) return 'no normaliser (video duration missing or ≤ 0): skipped by NMAE';
+    if (verdict === 'unscored') return 'no numeric true value: not scored';
+    return numeric(q.predictedValue) === null ? 'no numeric prediction: counted as the largest error (100)' : '';
+  }
+  if (q.field === 'next_user_message') {
+    if (!hasPrediction) return 'no predicted utterance: counted as wrong';
+    return verdict === 'unscored' ? 'no judge score: not scored' : '';
+  }
+  return verdict === 'unscored' ? 'no true value: not scored' : '';
+}
+
 export function questionRow(q: Question, normaliser: number | undefined): QuestionRow {
   const v = questionVerdict(q, normaliser);
   let absError: number | null = null;
   let normalisedError: number | null = null;
-  let note = '';
   if (q.type === 'continuous') {
     const t = numeric(q.trueValue);
     const p = numeric(q.predictedValue);
     if (t !== null && p !== null) absError = Math.abs(t - p);
-    if (typeof v.error === 'number') normalisedError = v.error;
-    if (normaliser === undefined || !(normaliser > 0)) note = 'no normaliser (video duration missing or ≤ 0): skipped by NMAE';
-    else if (absError === null) note = 'no numeric value to compare';
+    if (v.error !== undefined) normalisedError = v.error;
   }
-  if (typeof v.error === 'string') note = v.error;
-  if (!note && v.verdict === 'unscored') note = q.predictedLabel === null && q.type === 'binary' ? 'no usable answer in the raw output' : 'not scored';
   return {
     field: q.field,
     type: q.type,
@@ -54,7 +68,7 @@ export function questionRow(q: Question, normaliser: number | undefined): Questi
     verdict: v.verdict,
     absError,
     normalisedError,
-    note,
+    note: noteOf(q, v.verdict, normaliser),
     judgeScore: q.judgeScore ?? null,
     hasRaw: q.rawOutput.length > 0,
   };
