@@ -38,6 +38,18 @@ function readPredictions(file: string): Map<string, RawQuestion[]> {
   return out;
 }
 
+/** A Customer Service test action of `user` with a predicted next_user_message, and a video one with a watch time. */
+function findOthers(user: OmniUser, preds: Map<string, RawQuestion[]>): { dialogue: [TestAction, RawQuestion]; watch: [TestAction, RawQuestion] } {
+  const find = (field: string) => {
+    for (const a of [...user.testActions].sort((x, y) => x.index - y.index)) {
+      const q = preds.get(predictionKey(user.userId, a.index))?.find((x) => x.field === field && x.predicted_value !== null);
+      if (q && q.true_value !== null && (field !== 'video_watch_seconds' || a.normaliser)) return [a, q] as [TestAction, RawQuestion];
+    }
+    throw new Error(`${user.userId} has no test action with a predicted ${field}`);
+  };
+  return { dialogue: find('next_user_message'), watch: find('video_watch_seconds') };
+}
+
 interface Target {
   user: OmniUser;
   action: TestAction;
@@ -64,6 +76,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
   let target: Target;
   let frame: Frame;
   let runName: string;
+  let preds: Map<string, RawQuestion[]>;
 
   const row = (label: string, level: number) =>
     wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
@@ -81,7 +94,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     bench = await loadOmniBenchmark(omniRoot);
     runName = [...bench.runs.keys()].sort()[0];
     const run = bench.runs.get(runName)!;
-    const preds = readPredictions(join(run.dir, 'predictions.jsonl'));
+    preds = readPredictions(join(run.dir, 'predictions.jsonl'));
     const indexes = new Map<string, HistoryIndex>();
     for (const u of bench.users.values()) indexes.set(u.userId, await indexUserFile(u.file));
     target = findTarget(bench, preds, indexes);
@@ -195,5 +208,33 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await raw.waitFor({ state: 'visible' });
     expect(await raw.textContent()).toBe(wrong.raw_output);
     await wb.screenshot('trace-question');
+  });
+
+  it('shows next_user_message side by side, and a watch time with its error against the video duration', async () => {
+    const { dialogue, watch } = findOthers(target.user, preds);
+    const open = async (action: TestAction) => {
+      const r = row(`#${action.index} ${action.scene}`, 3);
+      await r.scrollIntoViewIfNeeded();
+      await r.click();
+      await waitFor(async () => (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${action.index}`, { message: `the trace of #${action.index}` });
+    };
+
+    await open(dialogue[0]);
+    const msg = frame.locator('.question[data-field="next_user_message"]');
+    const truth = msg.locator('.true-value .prose');
+    const predicted = msg.locator('.predicted-value .prose');
+    expect(await truth.innerText()).toBe(String(dialogue[1].true_value));
+    expect(await predicted.innerText()).toBe(String(dialogue[1].predicted_value));
+    const [a, b] = [await truth.boundingBox(), await predicted.boundingBox()];
+    expect(a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x + a.width).toBe(true);
+    await msg.scrollIntoViewIfNeeded();
+    await wb.screenshot('trace-dialogue');
+
+    await open(watch[0]);
+    const [action, q] = watch;
+    const norm = action.normaliser!;
+    const err = Math.abs(Number(q.true_value) - Number(q.predicted_value));
+    const text = await frame.locator('.question[data-field="video_watch_seconds"] .error-text').innerText();
+    expect(text).toBe(`|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`);
   });
 });
