@@ -77,14 +77,16 @@ const PROFILES = {
   zh: ['女，18-24岁，本科在读，单身，无子女。', '男，31-40岁，大专，已婚，有一个孩子。'],
 };
 
-// Each user has their own propensities: that is what makes real users distinguishable (a low intra/inter ratio).
+// Each user has a signature: a few behaviours they do often and next to nothing else. That is what tells real users
+// apart (a low intra/inter-user distance ratio) while the pooled positive rates stay low.
+const NONE = { like: 0, comment: 0, share: 0, collect: 0, follow: 0, complete: 0.08, gift: 0, cart: 0, adAct: 0, adSubmit: 0, shopCart: 0, pay: 0 };
 const USERS = [
-  { id: 'u_1001', lang: 'en', layout: 'lines', records: 1900, profile: 0, mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 }, p: { like: 0.16, comment: 0.03, share: 0.02, collect: 0.06, follow: 0.01, complete: 0.35, gift: 0.0, cart: 0.04, adAct: 0.01, adSubmit: 0.0, shopCart: 0.05, pay: 0.02 }, topics: [0, 8] },
-  { id: 'u_1002', lang: 'zh', layout: 'lines', records: 1300, profile: 0, mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 }, p: { like: 0.02, comment: 0.12, share: 0.01, collect: 0.01, follow: 0.08, complete: 0.1, gift: 0.09, cart: 0.01, adAct: 0.0, adSubmit: 0.01, shopCart: 0.02, pay: 0.01 }, topics: [5, 7] },
-  { id: 'u_1003', lang: 'en', layout: 'lines', records: 700, profile: 1, mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 }, p: { like: 0.01, comment: 0.0, share: 0.0, collect: 0.02, follow: 0.0, complete: 0.2, gift: 0.0, cart: 0.14, adAct: 0.02, adSubmit: 0.02, shopCart: 0.2, pay: 0.11 }, topics: [2, 6] },
-  { id: 'u_1004', lang: 'en', layout: 'pretty', records: 420, profile: 2, mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 }, p: { like: 0.05, comment: 0.01, share: 0.08, collect: 0.0, follow: 0.03, complete: 0.5, gift: 0.01, cart: 0.0, adAct: 0.12, adSubmit: 0.09, shopCart: 0.03, pay: 0.0 }, topics: [1, 3] },
-  { id: 'u_1005', lang: 'zh', layout: 'lines', records: 950, profile: 1, mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 }, p: { like: 0.0, comment: 0.0, share: 0.0, collect: 0.0, follow: 0.0, complete: 0.05, gift: 0.0, cart: 0.0, adAct: 0.0, adSubmit: 0.0, shopCart: 0.01, pay: 0.0 }, topics: [4, 9] },
-  { id: 'u_1006', lang: 'en', layout: 'lines', records: 320, profile: 3, mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 }, p: { like: 0.09, comment: 0.06, share: 0.04, collect: 0.03, follow: 0.05, complete: 0.3, gift: 0.04, cart: 0.06, adAct: 0.03, adSubmit: 0.03, shopCart: 0.08, pay: 0.05 }, topics: [9, 0] },
+  { id: 'u_1001', lang: 'en', layout: 'lines', records: 1900, profile: 0, mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 }, p: { ...NONE, like: 0.35, collect: 0.25, complete: 0.35 }, topics: [0, 8] },
+  { id: 'u_1002', lang: 'zh', layout: 'lines', records: 1300, profile: 0, mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 }, p: { ...NONE, comment: 0.35, gift: 0.3, follow: 0.25 }, topics: [5, 7] },
+  { id: 'u_1003', lang: 'en', layout: 'lines', records: 700, profile: 1, mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 }, p: { ...NONE, cart: 0.4, shopCart: 0.45, pay: 0.3 }, topics: [2, 6] },
+  { id: 'u_1004', lang: 'en', layout: 'pretty', records: 420, profile: 2, mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 }, p: { ...NONE, share: 0.35, complete: 0.3, adAct: 0.3, adSubmit: 0.25 }, topics: [1, 3] },
+  { id: 'u_1005', lang: 'zh', layout: 'lines', records: 950, profile: 1, mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 }, p: { ...NONE, complete: 0.05 }, topics: [4, 9] },
+  { id: 'u_1006', lang: 'en', layout: 'lines', records: 320, profile: 3, mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 }, p: { ...NONE, follow: 0.3, like: 0.3, complete: 0.2 }, topics: [9, 0] },
 ];
 
 const START = Date.UTC(2025, 2, 1, 8, 0, 0);
@@ -201,7 +203,7 @@ function predict(rng, field, truth, made, L) {
   const kind = field.endsWith('_seconds') ? 'continuous' : field === 'search_keyword' || field === 'next_user_message' ? 'text' : 'binary';
   const tokens = { prompt_tokens: rng.int(1800, 9000), completion_tokens: rng.int(8, 90) };
   if (kind === 'binary') {
-    const yes = rng.chance(truth === 'Yes' ? 0.7 : field === 'video_completed' ? 0.55 : 0.38);
+    const yes = rng.chance(truth === 'Yes' ? 0.6 : field === 'video_completed' ? 0.55 : 0.4);
     const answer = yes ? 'Yes' : 'No';
     const why = yes ? 'The user is engaged with this kind of content.' : 'The user rarely does this.';
     return { type: kind, field, true_value: truth, predicted_value: answer, predicted_label: yes ? 1 : 0, raw_output: `Answer: ${answer}\nReason: ${why}`, ...tokens };
@@ -247,7 +249,7 @@ function generate(out, seed) {
     // Test actions: records from the last 40% of the history, every field of their scene (a few ask a subset).
     const testIdx = [];
     for (let i = Math.floor(user.records * 0.6); i < user.records; i++) {
-      if (!planted.has(i) && rng.chance(Math.min(1, 48 / (user.records * 0.4)))) testIdx.push(i);
+      if (!planted.has(i) && rng.chance(Math.min(1, 80 / (user.records * 0.4)))) testIdx.push(i);
     }
     for (const i of testIdx) {
       const m = made[i];
@@ -255,7 +257,7 @@ function generate(out, seed) {
       if (m.scene === 'video' && rng.chance(0.15)) fields = fields.filter((f) => f !== 'video_followed');
       testLines.push(JSON.stringify({ user_id: user.id, index: i, fields }));
       const questions = fields.map((f) => predict(rng, f, trueValue(f, m), m, user.lang));
-      predLines.push({ user_id: user.id, index: i, questions, fields });
+      predLines.push({ user_id: user.id, index: i, questions, fields, duration: m.duration });
     }
     if (user.id === 'u_1006') {
       // Planted: video fields asked of a search record (the scene does not fit the fields).
@@ -280,8 +282,8 @@ function plantProblems(testLines, predLines) {
   // Two unparseable model outputs: count as wrong answers.
   const firstVideo = predLines.find((l) => l.questions[0].field === 'video_completed');
   Object.assign(firstVideo.questions[1], { predicted_value: null, predicted_label: null, raw_output: 'I cannot determine this from the history.' });
-  const firstLive = predLines.find((l) => l.questions[0].field === 'live_liked');
-  Object.assign(firstLive.questions[6], { predicted_value: null, raw_output: 'It depends on the stream.' });
+  const video = predLines.find((l) => l !== firstVideo && l.questions[0].field === 'video_completed' && l.duration > 0);
+  Object.assign(video.questions.find((q) => q.field === 'video_watch_seconds'), { predicted_value: null, raw_output: 'Somewhere between half and all of it.' });
   // test_actions.jsonl: an index past the end of the history.
   testLines.push(JSON.stringify({ user_id: 'u_1006', index: 99999, fields: ['video_liked'] }));
   // predictions.jsonl: a field the test action does not ask, an unknown field, a prediction for no test action,

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/baselines';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics';
-import { detectFormat, FORMATS } from '../core/formats';
+import { detectFormat, FORMATS, type FormatAdapter } from '../core/formats';
 import type { LoadOptions } from '../core/load';
 import { scoreRun } from '../core/runScore';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
@@ -10,6 +10,8 @@ import type { Benchmark } from '../core/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
 import { runRunCommand, type RunCliOptions } from './run';
+import { scoreOmni, validateOmni } from './omni';
+import { exitFor, print } from './output';
 
 export class UsageError extends Error {}
 
@@ -35,24 +37,32 @@ function needDir(args: string[], command: string): string {
   return dir;
 }
 
-/** Loads through the format adapter that recognises the folder; a folder no adapter knows is a one-line error. */
-export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
+function formatOf(dir: string): FormatAdapter {
   const format = detectFormat(dir);
   if (!format) {
     throw new Error(`${dir}: not a benchmark folder (known formats: ${FORMATS.map((f) => f.label).join(', ')})`);
   }
+  return format;
+}
+
+/** Loads a StreamProfileBench folder through its adapter; any other folder is a one-line error. */
+export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
+  const format = formatOf(dir);
   const loaded = await format.load(dir, opts);
+  if (loaded.format !== 'streamprofilebench') throw new Error(`${dir}: an ${format.label} folder; this command reads StreamProfileBench only`);
   return loaded.bench;
 }
 
-const print = (text: string) => process.stdout.write(text + '\n');
-
 export async function runCommand(command: string, args: string[], opts: CliOptions): Promise<number> {
   switch (command) {
-    case 'score':
-      return score(needDir(args, command), opts);
-    case 'validate':
-      return validate(needDir(args, command), opts);
+    case 'score': {
+      const dir = needDir(args, command);
+      return formatOf(dir).id === 'omnibehavior' ? scoreOmni(dir, opts) : score(dir, opts);
+    }
+    case 'validate': {
+      const dir = needDir(args, command);
+      return formatOf(dir).id === 'omnibehavior' ? validateOmni(dir, opts) : validate(dir, opts);
+    }
     case 'baseline':
       return baseline(needDir(args, command), opts);
     case 'run':
@@ -85,16 +95,6 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   else if (scores.length === 0) print(`No runs under ${join(bench.root, 'results')}.`);
   else print(paperTables(scores));
   return exitFor(bench, !opts.json);
-}
-
-/** Errors make the exit status 1; the score is still printed. Diagnostics go to stderr when asked. */
-function exitFor(bench: Benchmark, summarize: boolean): number {
-  const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = bench.diagnostics.length - errors;
-  if (summarize && bench.diagnostics.length) {
-    process.stderr.write(`${errors} error(s), ${warnings} warning(s); run \`persona-lab validate\` for details\n`);
-  }
-  return hasErrors(bench.diagnostics) ? 1 : 0;
 }
 
 async function validate(dir: string, opts: CliOptions): Promise<number> {

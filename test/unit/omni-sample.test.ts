@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../src/cli/commands';
 import { formatDiagnostic } from '../../src/core/diagnostics';
-import { loadOmniBenchmark } from '../../src/core/omni/load';
+import { detectFormat, detectFormats } from '../../src/core/formats';
 import { readHistory } from '../../src/core/omni/history';
+import { loadOmniBenchmark } from '../../src/core/omni/load';
 
 const ROOT = 'sample/omnibehavior';
 
@@ -13,21 +15,22 @@ describe('the committed OmniBehavior sample', () => {
     expect(bench.diagnostics.map((d) => formatDiagnostic(d).replace(/invalid JSON: .*/, 'invalid JSON'))).toEqual([
       'raw/u_1003.json:102: error: action_history[100].type: unknown scene "Mini Game"',
       'raw/u_1003.json:202: error: action_history[200].timestamp: "2025-13-45 99:00:00" is not "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DD"',
-      'test_actions.jsonl:305: error: fields[0]: video_liked is a Video Browsing field, but record 202 is Search Behavior; dropped',
-      'test_actions.jsonl:305: error: fields[1]: video_shared is a Video Browsing field, but record 202 is Search Behavior; dropped',
-      'test_actions.jsonl:305: error: fields: no usable field; the test action is ignored',
-      'test_actions.jsonl:306: error: index: 99999 is out of range: u_1006 has 320 history records',
-      'results/demo-sim/predictions.jsonl:1: warning: questions[6].field: video_followed is not asked by test action u_1001#1145; ignored',
-      'results/demo-sim/predictions.jsonl:17: error: questions[2].field: unknown field "shop_bookmarked"; ignored',
-      'results/demo-sim/predictions.jsonl:305: warning: index: no test action u_1001#5 in test_actions.jsonl; ignored',
-      'results/demo-sim/predictions.jsonl:306: error: invalid JSON',
+      'test_actions.jsonl:496: error: fields[0]: video_liked is a Video Browsing field, but record 197 is Search Behavior; dropped',
+      'test_actions.jsonl:496: error: fields[1]: video_shared is a Video Browsing field, but record 197 is Search Behavior; dropped',
+      'test_actions.jsonl:496: error: fields: no usable field; the test action is ignored',
+      'test_actions.jsonl:497: error: index: 99999 is out of range: u_1006 has 320 history records',
+      'results/demo-sim/predictions.jsonl:9: warning: questions[6].field: video_followed is not asked by test action u_1001#1251; ignored',
+      'results/demo-sim/predictions.jsonl:14: error: questions[2].field: unknown field "shop_bookmarked"; ignored',
+      'results/demo-sim/predictions.jsonl:496: warning: index: no test action u_1001#5 in test_actions.jsonl; ignored',
+      'results/demo-sim/predictions.jsonl:497: error: invalid JSON',
     ]);
     expect(progress.at(-1)).toBe(1);
     expect([...bench.users.keys()]).toEqual(['u_1001', 'u_1002', 'u_1003', 'u_1004', 'u_1005', 'u_1006']);
     const actions = [...bench.users.values()].flatMap((u) => u.testActions);
-    expect(actions).toHaveLength(304);
+    expect(actions).toHaveLength(495);
     expect(new Set(actions.map((t) => t.scene)).size).toBe(6);
-    expect(bench.runs.get('demo-sim')?.predictions.size).toBe(304);
+    expect(new Set(actions.flatMap((t) => t.fields)).size).toBe(23);
+    expect(bench.runs.get('demo-sim')?.predictions.size).toBe(495);
     const u2 = bench.users.get('u_1002')!;
     expect(u2.profile).toMatch(/^女/);
     const [record] = await readHistory(u2.file, u2.index, u2.testActions[0].index, u2.testActions[0].index + 1);
@@ -36,5 +39,56 @@ describe('the committed OmniBehavior sample', () => {
     const ad = actions.find((t) => t.scene === 'Advertisement')!;
     expect(ad.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(ad.normaliser).toBeGreaterThan(0);
+  });
+
+  it('is found beside the StreamProfileBench sample', () => {
+    expect(detectFormat(ROOT)?.id).toBe('omnibehavior');
+    expect(detectFormat(`${ROOT}/test_actions.jsonl`)?.id).toBe('omnibehavior');
+    expect(detectFormat('sample')?.id).toBe('streamprofilebench');
+    expect(detectFormats('sample').map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(detectFormats('sample/data').map((f) => f.id)).toEqual(['streamprofilebench']);
+  });
+});
+
+describe('persona-lab score / validate on the OmniBehavior sample', () => {
+  afterEach(() => vi.restoreAllMocks());
+  async function cli(command: string, args: string[], opts: { json?: boolean; run?: string[] } = {}) {
+    const out: string[] = [];
+    const err: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((t) => out.push(String(t)) > 0);
+    vi.spyOn(process.stderr, 'write').mockImplementation((t) => err.push(String(t)) > 0);
+    const code = await runCommand(command, args, opts);
+    vi.restoreAllMocks();
+    return { code, out: out.join(''), err: err.join('') };
+  }
+
+  it('prints the field table, components, overall and the bias lines; errors give exit 1', async () => {
+    const r = await cli('score', [ROOT]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('8 error(s), 2 warning(s); run `persona-lab validate` for details\n');
+    expect(r.out).toMatch(/^Run demo-sim: 495 predicted test actions/);
+    expect(r.out).toMatch(/\nvideo_liked +Video Browsing +\d+ /);
+    expect(r.out).toMatch(/\nComponents: videoBinary [\d.]+, liveBinary [\d.]+, adsBinary [\d.]+, shopBinary [\d.]+, videoContinuous [\d.]+, shopText [\d.]+\n/);
+    expect(r.out).toMatch(/\nOverall: [\d.]+\n/);
+    expect(r.out).toMatch(/\nBias: hyper-active \(.*\); homogenised \(.*\)\.\n$/);
+  });
+
+  it('prints JSON whose overall is the mean of the six components', async () => {
+    const r = await cli('score', [ROOT], { json: true, run: ['demo-sim'] });
+    const json = JSON.parse(r.out) as { format: string; runs: { name: string; components: Record<string, number>; overall: number; bias: { distanceRatio: { real: number; predicted: number } } }[] };
+    expect(json.format).toBe('omnibehavior');
+    const [run] = json.runs;
+    const values = Object.values(run.components);
+    expect(values).toHaveLength(6);
+    expect(run.overall).toBeCloseTo(values.reduce((a, b) => a + b, 0) / 6, 9);
+    expect(run.bias.distanceRatio.predicted).toBeGreaterThan(1.5 * run.bias.distanceRatio.real);
+    await expect(cli('score', [ROOT], { run: ['nope'] })).rejects.toThrow(/no run "nope"/);
+  });
+
+  it('validate lists every diagnostic and a summary', async () => {
+    const r = await cli('validate', [ROOT]);
+    expect(r.code).toBe(1);
+    expect(r.out.trim().split('\n')).toHaveLength(11);
+    expect(r.out).toMatch(/\n6 users, 495 test actions, 1 runs; 8 error\(s\), 2 warning\(s\)\n$/);
   });
 });

@@ -1,13 +1,15 @@
 // One adapter per benchmark format. Features ask the registry which format a folder holds, then load through it.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { loadBenchmark, type LoadOptions } from '../load';
+import { loadOmniBenchmark, TEST_ACTIONS } from '../omni/load';
+import type { OmniBenchmark } from '../omni/types';
 import type { Benchmark } from '../types';
 
-export type FormatId = 'streamprofilebench';
+export type FormatId = 'streamprofilebench' | 'omnibehavior';
 
 /** A loaded benchmark, tagged with its format so that callers can switch on it exhaustively. */
-export type Loaded = { format: 'streamprofilebench'; bench: Benchmark };
+export type Loaded = { format: 'streamprofilebench'; bench: Benchmark } | { format: 'omnibehavior'; bench: OmniBenchmark };
 
 export interface FormatAdapter {
   id: FormatId;
@@ -33,8 +35,41 @@ export const streamProfileBench: FormatAdapter = {
   },
 };
 
-export const FORMATS: readonly FormatAdapter[] = [streamProfileBench];
+const isOmniFolder = (dir: string): boolean =>
+  existsSync(join(dir, TEST_ACTIONS)) &&
+  existsSync(join(dir, 'raw')) &&
+  statSync(join(dir, 'raw')).isDirectory() &&
+  readdirSync(join(dir, 'raw')).some((name) => name.endsWith('.json'));
+
+/** The OmniBehavior root a target names: the folder itself, its test_actions.jsonl, or `<target>/omnibehavior`. */
+export function omniRoot(target: string): string | undefined {
+  if (!existsSync(target)) return undefined;
+  if (statSync(target).isFile()) return basename(target) === TEST_ACTIONS && isOmniFolder(dirname(target)) ? dirname(target) : undefined;
+  if (isOmniFolder(target)) return target;
+  const nested = join(target, 'omnibehavior');
+  return existsSync(nested) && statSync(nested).isDirectory() && isOmniFolder(nested) ? nested : undefined;
+}
+
+export const omniBehavior: FormatAdapter = {
+  id: 'omnibehavior',
+  label: 'OmniBehavior',
+  detect: (target) => omniRoot(target) !== undefined,
+  async load(target, opts) {
+    const root = omniRoot(target);
+    if (!root) throw new Error(`${target}: no OmniBehavior folder (test_actions.jsonl and raw/*.json)`);
+    return { format: 'omnibehavior', bench: await loadOmniBenchmark(root, opts) };
+  },
+};
+
+// Order matters for detectFormat: a folder holding both (like sample/, with data/ and omnibehavior/) opens as
+// StreamProfileBench, the format Persona Lab served first; detectFormats lists both.
+export const FORMATS: readonly FormatAdapter[] = [streamProfileBench, omniBehavior];
 
 export function detectFormat(target: string): FormatAdapter | undefined {
   return FORMATS.find((f) => f.detect(target));
+}
+
+/** Every format the target holds, in FORMATS order. */
+export function detectFormats(target: string): FormatAdapter[] {
+  return FORMATS.filter((f) => f.detect(target));
 }
