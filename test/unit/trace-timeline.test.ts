@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BEHAVIOURS, SCENES, indexUserFile, type HistoryIndex } from '../../src/core/omni/history';
 import { countsBefore, matchingRecords, readRows, sceneHistogram, summarize } from '../../src/extension/traces/timeline';
-import { omniRootOf } from '../../src/extension/traces/target';
 
 const bit = (b: string) => 1 << BEHAVIOURS.indexOf(b as (typeof BEHAVIOURS)[number]);
 const V = SCENES.indexOf('Video Browsing');
@@ -83,16 +82,6 @@ describe('trace timeline', () => {
     const filtered = await readRows(file, idx, Uint32Array.from([0, 3]), 0, 2);
     expect(filtered.map((r) => [r.pos, r.index, r.behaviours])).toEqual([[0, 0, ['watch']], [1, 3, ['dialogue']]]);
     expect(filtered[0].summary).toBe('cats');
-  });
-
-  it('finds an OmniBehavior root in a folder, its omnibehavior/ subfolder, or from its test_actions.jsonl', () => {
-    const have = new Set(['/a/test_actions.jsonl', '/a/raw', '/b/omnibehavior/test_actions.jsonl', '/b/omnibehavior/raw', '/c/test_actions.jsonl']);
-    const exists = (p: string) => have.has(p);
-    expect(omniRootOf('/a', exists)).toBe('/a');
-    expect(omniRootOf('/b', exists)).toBe('/b/omnibehavior');
-    expect(omniRootOf('/a/test_actions.jsonl', exists)).toBe('/a');
-    expect(omniRootOf('/c', exists)).toBeUndefined();
-    expect(omniRootOf('/d', exists)).toBeUndefined();
   });
 
   it('summarises a record by its caption, title, keyword or first utterance', () => {

@@ -1,7 +1,7 @@
 // OmniBehavior traces: the benchmark's part of the Benchmarks tree (a RootSource), the trace view
 // (personaLab.openTrace), the run picker, and opening OmniBehavior folders with Open Benchmark Folder / at start.
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { omniRoot } from '../../core/formats';
 import { registerOpener } from '../commands/open';
 import type { TreeApi } from '../tree';
 import type { RootSource } from '../tree/roots';
@@ -9,7 +9,6 @@ import { OmniBenchmarkNode, TestActionNode } from './nodes';
 import { TracePanel } from './panel';
 import { omniProblems } from './problems';
 import { OmniStore } from './store';
-import { omniRootOf } from './target';
 import type { TraceRef } from '../../shared/traceProtocol';
 
 /** The tree's OmniBehavior root, rebuilt when the store changes (a new load or another run). */
@@ -55,7 +54,7 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
   const panel = new TracePanel(context.extensionUri, store);
 
   const open = async (target: string, quiet: boolean): Promise<boolean> => {
-    const root = omniRootOf(target, existsSync);
+    const root = omniRoot(target);
     if (!root || quiet) return root !== undefined;
     try {
       await store.open(root);

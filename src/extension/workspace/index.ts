@@ -4,8 +4,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { omniRoot } from '../../core/formats';
 import { openTarget } from '../commands/open';
-import { omniRootOf } from '../traces/target';
 import type { BenchmarkStore } from '../store';
 import { WATCH_GLOB, findWorkspaceBenchmark, resolveSettingPath } from './target';
 
@@ -42,7 +42,7 @@ function startTarget(store: BenchmarkStore): string | undefined {
   if (fromSetting) return fromSetting;
   const config = vscode.workspace.getConfiguration('personaLab');
   if (config.get<boolean>('openWorkspaceBenchmark', true)) {
-    const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRootOf(f, existsSync));
+    const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
     if (found) return found;
   }
   const last = store.target;
