@@ -48,6 +48,38 @@ export function toTraceRef(arg: unknown): TraceRef | undefined {
   return typeof o.userId === 'string' && Number.isSafeInteger(o.index) ? { userId: o.userId, index: o.index as number } : undefined;
 }
 
+const RELOAD_DELAY_MS = 500;
+
+/** Reloads the OmniBehavior benchmark when its test actions, raw files or predictions change on disk. */
+function watchOmni(store: OmniStore): vscode.Disposable {
+  let watcher: vscode.FileSystemWatcher | undefined;
+  let root: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const rewatch = () => {
+    const next = store.bench?.root;
+    if (next === root) return;
+    watcher?.dispose();
+    watcher = undefined;
+    root = next;
+    if (!root || !vscode.workspace.getConfiguration('personaLab').get<boolean>('reloadOnChange', true)) return;
+    const glob = '{test_actions.jsonl,raw/*.json,results/*/predictions.jsonl}';
+    watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), glob));
+    const schedule = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => root && void store.open(root).catch(() => undefined), RELOAD_DELAY_MS);
+    };
+    watcher.onDidCreate(schedule);
+    watcher.onDidChange(schedule);
+    watcher.onDidDelete(schedule);
+  };
+  const sub = store.onDidChange(rewatch);
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+    sub.dispose();
+    watcher?.dispose();
+  });
+}
+
 export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi): OmniStore {
   const store = new OmniStore(context.workspaceState);
   const roots = new OmniRoots(store);
@@ -88,6 +120,7 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
     roots,
     panel,
     omniProblems(store),
+    watchOmni(store),
     tree.provider.addRootSource(roots),
     registerOpener(open),
     vscode.commands.registerCommand('personaLab.openTrace', openTrace),
