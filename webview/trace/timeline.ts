@@ -111,7 +111,8 @@ export class TimelineUi {
   onTimeline(generation: number, count: number, histogram: Histogram): void {
     if (generation !== this.generation) return;
     this.count = count;
-    const total = this.model.scenes.reduce((n, s) => n + s.n, 0);
+    // Unreadable records belong to no scene, so the total is the position of the test action, not a sum of scenes.
+    const total = Math.min(this.model.ref.index, this.model.historyLength);
     this.countText.textContent = `${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records before the test action`;
     this.element.dataset.count = String(count);
     this.element.dataset.state = 'ready';
