@@ -2,8 +2,7 @@
 // OmniBehavior benchmark beside the StreamProfileBench one; we walk it to a user and a test action with a wrong
 // prediction, open the trace view, and check the profile, the timeline (count, filter, first and last rows) against
 // the core's indexUserFile / readHistory, the wrong question against the predictions file, and the raw output.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,32 +11,10 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { readPredictions, type RawQuestion } from './traceExpected';
 
 const sample = join(repoRoot, 'sample');
 const omniRoot = join(sample, 'omnibehavior');
-
-interface RawQuestion {
-  type: string;
-  field: string;
-  true_value: string | number | null;
-  predicted_value: string | number | null;
-  predicted_label: number | null;
-  raw_output: string;
-}
-
-/** The predictions file read on its own (lines that do not parse are skipped), keyed like the core. */
-function readPredictions(file: string): Map<string, RawQuestion[]> {
-  const out = new Map<string, RawQuestion[]>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    try {
-      const o = JSON.parse(line) as { user_id: string; index: number; questions: RawQuestion[] };
-      out.set(predictionKey(o.user_id, o.index), o.questions);
-    } catch {
-      /* a planted cut line */
-    }
-  }
-  return out;
-}
 
 /** A Customer Service test action of `user` with a predicted next_user_message, and a video one with a watch time. */
 function findOthers(user: OmniUser, preds: Map<string, RawQuestion[]>): { dialogue: [TestAction, RawQuestion]; watch: [TestAction, RawQuestion] } {
@@ -239,103 +216,3 @@ describe('OmniBehavior trace view in the real workbench', () => {
     expect(text).toBe(`|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`);
   });
 });
-
-describe('OmniBehavior-only workspace in the real workbench', () => {
-  let wb: Workbench;
-  let tmp: string;
-  let root: string;
-  let bench: OmniBenchmark;
-  let wrongAction: TestAction;
-  let user: OmniUser;
-
-  const rows = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
-      els.map((e) => ({ level: Number(e.getAttribute('aria-level')), label: e.querySelector('.label-name')?.textContent ?? '', description: e.querySelector('.label-description')?.textContent ?? '' })),
-    );
-  const rowOf = async (label: string, level: number) => (await rows()).find((r) => r.label === label && r.level === level);
-
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-trace-'));
-    root = join(tmp, 'ob');
-    cpSync(omniRoot, root, { recursive: true });
-    // A second run, "perfect": the demo run with every binary answer set to the truth.
-    const lines = readFileSync(join(root, 'results/demo-sim/predictions.jsonl'), 'utf8').split('\n').flatMap((line) => {
-      try {
-        const o = JSON.parse(line) as { questions: RawQuestion[] };
-        for (const q of o.questions) {
-          if (q.type !== 'binary' || (q.true_value !== 'Yes' && q.true_value !== 'No')) continue;
-          q.predicted_value = q.true_value;
-          q.predicted_label = q.true_value === 'Yes' ? 1 : 0;
-        }
-        return [JSON.stringify(o)];
-      } catch {
-        return [];
-      }
-    });
-    mkdirSync(join(root, 'results/perfect'));
-    writeFileSync(join(root, 'results/perfect/predictions.jsonl'), lines.join('\n') + '\n');
-    bench = await loadOmniBenchmark(root);
-    const demo = scoreOmniRun(bench, bench.runs.get('demo-sim')!);
-    user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
-    wrongAction = user.testActions.find((a) => (demo.perAction.get(predictionKey(a.userId, a.index))?.incorrect ?? 0) > 0 && a.scene === 'Video Browsing')!;
-    expect(wrongAction).toBeDefined();
-    wb = await startWorkbench({ folder: root, theme: 'light' });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`trace-only-FAILED-${ctx.task.name}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await wb?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
-
-  it('opens the OmniBehavior folder by itself, and Choose OmniBehavior Run… switches the counts and the trace view', async () => {
-    await wb.openView('Persona Lab');
-    const top = await waitFor(async () => {
-      const r = await rows();
-      return r.some((x) => x.level === 1) ? r.filter((x) => x.level === 1) : undefined;
-    }, { timeout: 60_000, message: 'the tree' });
-    expect(top.map((r) => r.label)).toEqual(['ob']);
-    expect(top[0].description).toBe(`OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`);
-
-    const userRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) }).first();
-    await userRow.locator('.monaco-tl-twistie').click();
-    const label = `#${wrongAction.index} ${wrongAction.scene}`;
-    const actionRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
-    await actionRow.scrollIntoViewIfNeeded();
-    await actionRow.click();
-    const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${wrongAction.index}"]`, { timeout: 60_000 });
-    expect(await frame.locator('.question[data-verdict="incorrect"]').count()).toBeGreaterThan(0);
-
-    // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await wb.page.locator('.part.sidebar .composite.title').click();
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    await input.fill('>Persona Lab: Choose OmniBehavior Run…');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^\s*Persona Lab: Choose OmniBehavior Run…\s*$/ }) }).first().click();
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
-    await input.fill('perfect');
-    await wb.page.locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]').first().waitFor({ state: 'visible' });
-    await input.press('Enter');
-    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-
-    const perfect = scoreOmniRun(bench, bench.runs.get('perfect')!);
-    const counts = perfect.perAction.get(predictionKey(user.userId, wrongAction.index))!;
-    await waitFor(async () => (await rowOf('ob', 1))?.description.startsWith('OmniBehavior · perfect'), { message: 'the root to show the run perfect' });
-    await waitFor(async () => (await rowOf(label, 3))?.description.includes(`${counts.correct} right · ${counts.incorrect} wrong`), { message: 'the test action counts of the run perfect' });
-    await waitFor(async () => (await frame.locator('.trace-header .run').textContent()) === 'run perfect', { message: 'the trace view to show the run perfect' });
-    const binary = await frame.locator('.question').evaluateAll((els) => els.filter((e) => e.querySelector('.kind')?.textContent === 'binary').map((e) => e.getAttribute('data-verdict')));
-    expect(binary.length).toBeGreaterThan(0);
-    expect(binary).toContain('correct');
-    expect(binary).not.toContain('incorrect');
-    await wb.screenshot('trace-only-perfect');
-  });
-});
-

@@ -6,6 +6,7 @@ import { registerOpener } from '../commands/open';
 import type { TreeApi } from '../tree';
 import type { RootSource } from '../tree/roots';
 import { OmniBenchmarkNode, TestActionNode } from './nodes';
+import { OmniDashboardPanel } from './dashboard';
 import { TracePanel } from './panel';
 import { omniProblems } from './problems';
 import { OmniStore } from './store';
@@ -84,6 +85,7 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
   const store = new OmniStore(context.workspaceState);
   const roots = new OmniRoots(store);
   const panel = new TracePanel(context.extensionUri, store);
+  const dashboard = new OmniDashboardPanel(context.extensionUri, store);
 
   const open = async (target: string, quiet: boolean): Promise<boolean> => {
     const root = omniRoot(target);
@@ -119,11 +121,17 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
     store,
     roots,
     panel,
+    dashboard,
     omniProblems(store),
     watchOmni(store),
     tree.provider.addRootSource(roots),
     registerOpener(open),
     vscode.commands.registerCommand('personaLab.openTrace', openTrace),
+    vscode.commands.registerCommand('personaLab.openOmniDashboard', async () => {
+      await store.ready();
+      if (!store.bench) void vscode.window.showInformationMessage('Persona Lab: no OmniBehavior benchmark is open.');
+      else dashboard.show();
+    }),
     vscode.commands.registerCommand('personaLab.chooseOmniRun', (arg?: unknown) => chooseRun(store, arg)),
     vscode.commands.registerCommand('personaLab.revealTestAction', async (arg?: unknown) => {
       const ref = toTraceRef(arg);
