@@ -7,8 +7,11 @@ import { RUN_OPTIONS, RUN_USAGE } from './run';
 const USAGE = `Usage: persona-lab <command> [options]
 
 Commands:
-  score <dir> [--run NAME]... [--json] [--write-reports]   the paper's tables (or the JSON contract) per run
+  score <dir> [--run NAME]... [--json] [--write-reports]   the paper's tables (or the JSON contract) per run; for an
+                                                           OmniBehavior folder the per-field scores, components,
+                                                           overall and bias diagnostics
   validate <dir> [--json]                                  every located problem in the benchmark's files
+                                                           (StreamProfileBench or OmniBehavior)
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
 ${RUN_USAGE}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DiagnosticSink } from '../../src/core/diagnostics';
-import { BEHAVIOURS, indexUserFile, readHistory, SCENES, UNKNOWN_SCENE, type HistoryIndex } from '../../src/core/omni/history';
+import { BEHAVIOURS, indexUserFile, readHistory, readRecordsAt, SCENES, UNKNOWN_SCENE, type HistoryIndex } from '../../src/core/omni/history';
 import { parseTimestamp } from '../../src/core/omni/records';
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-omni-history-'));
@@ -82,6 +82,9 @@ describe('indexUserFile / readHistory on a file with over 100,000 records', () =
     expect(records[2].context).toBeNull();
     expect(await readHistory(file, index, N - 1, N + 10)).toHaveLength(1);
     expect(await readHistory(file, index, 10, 10)).toEqual([]);
+    const picked = await readRecordsAt(file, index, [77_777, 3, -1, N]);
+    expect([...picked.keys()]).toEqual([77_777, 3]);
+    expect(picked.get(77_777)?.timestamp).toBe(bigRecord(77_777).timestamp);
   });
 });
 

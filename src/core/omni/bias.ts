@@ -91,7 +91,11 @@ function rate(answers: readonly Answer[], side: 'real' | 'predicted'): number {
 
 function rateVector(answers: readonly Answer[], side: 'real' | 'predicted'): RateVector {
   const byField = new Map<string, Answer[]>();
-  for (const a of answers) byField.set(a.field, [...(byField.get(a.field) ?? []), a]);
+  for (const a of answers) {
+    const list = byField.get(a.field);
+    if (list) list.push(a);
+    else byField.set(a.field, [a]);
+  }
   return new Map([...byField].map(([field, list]) => [field, rate(list, side)]));
 }
 

@@ -292,3 +292,22 @@ export async function readHistory(file: string, index: HistoryIndex, from: numbe
   }
   return out;
 }
+
+/** The records at the given positions (any order; undecodable ones left out), read with one open of the file. */
+export async function readRecordsAt(file: string, index: HistoryIndex, positions: readonly number[]): Promise<Map<number, HistoryRecord>> {
+  const out = new Map<number, HistoryRecord>();
+  const handle = await open(file, 'r');
+  try {
+    for (const k of positions) {
+      if (!(k >= 0 && k < index.count) || out.has(k)) continue;
+      const bytes = Buffer.alloc(index.lengths[k]);
+      await handle.read(bytes, 0, bytes.length, index.offsets[k]);
+      const parsed = parseJsonText(bytes.toString('utf8'));
+      const record = parsed.ok ? decodeRecord(parsed.value, k, index.lines[k], `action_history[${k}]`).record : null;
+      if (record) out.set(k, record);
+    }
+  } finally {
+    await handle.close();
+  }
+  return out;
+}

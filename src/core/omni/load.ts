@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
 import { parseRawLine, readLines } from '../jsonl';
 import { fieldInfo, numberValue } from './fields';
-import { indexUserFile, readHistory } from './history';
+import { indexUserFile, readRecordsAt } from './history';
 import { kindOf, SCENES, UNKNOWN_SCENE } from './records';
 import { readPredictionsFile } from './predictions';
 import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from './types';
@@ -143,10 +143,10 @@ async function readTestActions(
   // The timestamps and normalisers come from the records themselves, read by byte range.
   for (const [user, list] of pending) {
     list.sort((a, b) => a.index - b.index);
+    const records = await readRecordsAt(user.file, user.index, list.map((t) => t.index));
     for (const t of list) {
-      const [record] = await readHistory(user.file, user.index, t.index, t.index + 1);
-      const duration = numberValue(record?.context?.duration);
-      user.testActions.push({ ...t, timestamp: record?.timestamp ?? '', normaliser: duration });
+      const record = records.get(t.index);
+      user.testActions.push({ ...t, timestamp: record?.timestamp ?? '', normaliser: numberValue(record?.context?.duration) });
     }
   }
 }
