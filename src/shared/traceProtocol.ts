@@ -62,6 +62,9 @@ export interface TraceModel {
   /** the filter choices: scenes and behaviours in the order of the core's lists, with their counts before the action */
   scenes: { scene: Scene; n: number }[];
   behaviours: { behaviour: string; n: number }[];
+  /** this test action's place among the user's (1-based), and their count */
+  position: number;
+  actions: number;
 }
 
 /** Empty lists mean "all". A record matches when its scene is chosen and one of its actions is a chosen behaviour. */
@@ -153,7 +156,12 @@ export interface OpenSourceMessage {
   which: 'raw' | 'prediction';
   index?: number;
 }
-export type WebviewToExtension = ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage;
+/** Move to the user's previous or next test action. */
+export interface NavigateMessage {
+  type: 'navigate';
+  delta: 1 | -1;
+}
+export type WebviewToExtension = ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage | NavigateMessage;
 
 /** Rows per `rows` request; the list asks again as it scrolls. */
 export const ROWS_WINDOW = 200;
@@ -185,6 +193,8 @@ export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
       return isCount(v.index);
     case 'openSource':
       return (v.which === 'raw' || v.which === 'prediction') && (v.index === undefined || isCount(v.index));
+    case 'navigate':
+      return v.delta === 1 || v.delta === -1;
     default:
       return false;
   }
@@ -195,7 +205,8 @@ function isTraceModel(v: unknown): v is TraceModel {
     isRecord(v) && isRecord(v.ref) && typeof v.ref.userId === 'string' && isCount(v.ref.index) &&
     typeof v.scene === 'string' && typeof v.timestamp === 'string' && isStringArray(v.fields) &&
     typeof v.profile === 'string' && isCount(v.historyLength) && Array.isArray(v.context) && Array.isArray(v.questions) &&
-    isRecord(v.counts) && Array.isArray(v.scenes) && Array.isArray(v.behaviours) && typeof v.noPrediction === 'boolean'
+    isRecord(v.counts) && Array.isArray(v.scenes) && Array.isArray(v.behaviours) && typeof v.noPrediction === 'boolean' &&
+    isCount(v.position) && isCount(v.actions)
   );
 }
 

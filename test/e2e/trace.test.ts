@@ -215,4 +215,22 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const text = await frame.locator('.question[data-field="video_watch_seconds"] .error-text').innerText();
     expect(text).toBe(`|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`);
   });
+
+  it('moves to the next test action with ], revealing it in the tree, and opens the raw record at its line', async () => {
+    const order = [...target.user.testActions].sort((a, b) => a.index - b.index);
+    const current = Number((await frame.locator('#trace-root').getAttribute('data-trace'))!.split('#')[1]);
+    const next = order[order.findIndex((a) => a.index === current) + 1];
+    await frame.locator('.trace-header .user-id').click();
+    await wb.page.keyboard.press(']');
+    await waitFor(async () => (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${next.index}`, { message: `the trace of #${next.index}` });
+    expect(await frame.locator('.position').textContent()).toBe(`${order.indexOf(next) + 1} / ${order.length}`);
+    await waitFor(async () => (await row(`#${next.index} ${next.scene}`, 3).getAttribute('aria-selected')) === 'true', { message: 'the tree to select the next test action' });
+
+    await frame.locator('vscode-button[data-source="raw"]').click();
+    const file = target.user.file.split('/').pop()!;
+    await wb.page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
+    const line = target.index.lines[next.index];
+    await waitFor(async () => ((await wb.page.locator('.statusbar-item[id="status.editor.selection"]').textContent()) ?? '').includes(`Ln ${line},`), { message: `the cursor on line ${line}` });
+  });
 });
+

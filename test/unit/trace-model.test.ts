@@ -44,7 +44,7 @@ describe('trace model', () => {
     const counts = { scenes: [], behaviours: [] };
     const m = buildTraceModel({ user, action, run, record, counts });
     expect(m.counts).toEqual({ correct: 1, incorrect: 1, graded: 0, unscored: 0 });
-    expect(m).toMatchObject({ run: 'r', noPrediction: false, normaliser: 60, profile: 'Male, 30-35.', historyLength: 9 });
+    expect(m).toMatchObject({ run: 'r', noPrediction: false, normaliser: 60, profile: 'Male, 30-35.', historyLength: 9, position: 1, actions: 1 });
     expect(m.context).toEqual([{ key: 'caption', value: 'cats' }, { key: 'duration', value: '60' }, { key: 'asr', value: '—' }]);
     const none = buildTraceModel({ user, action: { ...action, index: 8 }, run, record: undefined, counts });
     expect(none).toMatchObject({ noPrediction: true, questions: [], context: [] });

@@ -34,6 +34,9 @@ const state = loadState();
 let timeline: TimelineUi | undefined;
 
 const handlers: Handlers = {
+  navigate(delta) {
+    vscode.postMessage({ type: 'navigate', delta });
+  },
   openSource(which, index) {
     vscode.postMessage({ type: 'openSource', which, index });
   },
@@ -94,6 +97,20 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       timeline?.onRecord(msg.index, msg.text);
       break;
   }
+});
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD'].includes(target.tagName));
+}
+
+// [ and ] move to the previous / next test action of the user (no modifiers, so nothing collides with the workbench).
+window.addEventListener('keydown', (event: KeyboardEvent) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || isEditable(event.target)) return;
+  const delta = event.key === ']' ? 1 : event.key === '[' ? -1 : 0;
+  if (!delta) return;
+  event.preventDefault();
+  const b = root.querySelector<HTMLElement & { disabled: boolean }>(`vscode-button[data-nav="${delta}"]`);
+  if (b && !b.disabled) handlers.navigate(delta);
 });
 
 vscode.postMessage({ type: 'ready' });

@@ -6,6 +6,7 @@ import type { QuestionRow, TraceModel, Verdict } from '../../src/shared/tracePro
 import { el, icon, type Child } from '../shared/dom';
 
 export interface Handlers {
+  navigate(delta: 1 | -1): void;
   openSource(which: 'raw' | 'prediction', index?: number): void;
   /** Ask for a question's raw output (shown when the `raw` message arrives). */
   requestRaw(field: string): void;
@@ -37,6 +38,12 @@ function button(text: string, iconName: string, title: string, onClick: () => vo
   return b;
 }
 
+function navButton(text: string, iconName: string, delta: 1 | -1, enabled: boolean, h: Handlers): HTMLElement {
+  const b = button(text, iconName, `${text} test action of this user (${delta > 0 ? ']' : '['})`, () => h.navigate(delta), { 'data-nav': String(delta) });
+  (b as HTMLElement & { disabled: boolean }).disabled = !enabled;
+  return b;
+}
+
 export function valueText(v: string | number | null): string {
   return v === null ? '—' : String(v);
 }
@@ -51,6 +58,9 @@ export function renderHeader(m: TraceModel, h: Handlers): HTMLElement {
       el('span', { className: 'time', text: m.timestamp, title: 'Timestamp' }),
     ]),
     el('div', { className: 'meta-row' }, [
+      navButton('Previous', 'arrow-left', -1, m.position > 1, h),
+      el('span', { className: 'position', text: `${m.position} / ${m.actions}`, title: 'Test action of this user' }),
+      navButton('Next', 'arrow-right', 1, m.position < m.actions, h),
       el('span', { className: 'run', text: m.run ? `run ${m.run}` : 'no run selected' }),
       el('span', { className: 'counts', text: m.noPrediction ? 'the run has no prediction for this test action' : `${c.correct} right · ${c.incorrect} wrong · ${c.graded} graded · ${c.unscored} unscored` }),
       button('Open Raw Record', 'go-to-file', 'Open the user file at the test action', () => h.openSource('raw'), { 'data-source': 'raw' }),

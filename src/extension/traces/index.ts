@@ -136,7 +136,7 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
     vscode.commands.registerCommand('personaLab.revealTestAction', async (arg?: unknown) => {
       const ref = toTraceRef(arg);
       const node = ref && roots.rootNode()?.user(ref.userId)?.action(ref.index);
-      if (node) await tree.view.reveal(node, { select: true, focus: true });
+      if (node) await tree.view.reveal(node, { select: true, focus: false });
     }),
   );
   return store;

@@ -79,6 +79,7 @@ export function buildTraceModel(input: TraceInput): TraceModel {
   const prediction = run?.predictions.get(predictionKey(action.userId, action.index));
   const questions = (prediction?.questions ?? []).map((q) => questionRow(q, action.normaliser));
   const counts: Record<Verdict, number> = { correct: 0, incorrect: 0, graded: 0, unscored: 0 };
+  const order = [...user.testActions].sort((a, b) => a.index - b.index);
   for (const q of questions) counts[q.verdict]++;
   return {
     ref: { userId: user.userId, index: action.index },
@@ -95,5 +96,7 @@ export function buildTraceModel(input: TraceInput): TraceModel {
     noPrediction: run !== undefined && prediction === undefined,
     scenes: input.counts.scenes,
     behaviours: input.counts.behaviours,
+    position: order.findIndex((a) => a.index === action.index) + 1,
+    actions: order.length,
   };
 }

@@ -156,6 +156,15 @@ export class TracePanel implements vscode.Disposable {
       }
       case 'openSource':
         return this.openSource(shown, msg.which, msg.index);
+      case 'navigate': {
+        const order = [...shown.user.testActions].sort((a, b) => a.index - b.index);
+        const next = order[order.findIndex((a) => a.index === shown.ref.index) + msg.delta];
+        if (next) {
+          this.show({ userId: next.userId, index: next.index });
+          void vscode.commands.executeCommand('personaLab.revealTestAction', { userId: next.userId, index: next.index });
+        }
+        return;
+      }
     }
   }
 
