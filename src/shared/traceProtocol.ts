@@ -94,6 +94,17 @@ export interface TimelineRow {
   summary: string;
 }
 
+/** A residual personal-information value found in the trace (the PI audit's scanner). */
+export interface PiFinding {
+  /** the record's position in action_history, or null for the profile */
+  index: number | null;
+  field: string;
+  category: string;
+  confidence: string;
+  value: string;
+  reason: string;
+}
+
 // ---- extension -> webview
 export interface ShowMessage {
   type: 'show';
@@ -125,7 +136,19 @@ export interface RecordMessage {
   /** the whole record as pretty JSON text */
   text: string;
 }
-export type ExtensionToWebview = ShowMessage | EmptyMessage | TimelineMessage | RowsMessage | RawMessage | RecordMessage;
+/** The PI scan of the trace shown: the profile and the records before the test action (and its own). */
+export interface PiMessage {
+  type: 'pi';
+  /** records scanned so far, of `total` */
+  scanned: number;
+  total: number;
+  /** the first findings (at most a few hundred) */
+  findings: PiFinding[];
+  /** findings in all, including those not sent */
+  found: number;
+  done: boolean;
+}
+export type ExtensionToWebview = ShowMessage | EmptyMessage | TimelineMessage | RowsMessage | RawMessage | RecordMessage | PiMessage;
 
 // ---- webview -> extension
 export interface ReadyMessage {
@@ -161,7 +184,11 @@ export interface NavigateMessage {
   type: 'navigate';
   delta: 1 | -1;
 }
-export type WebviewToExtension = ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage | NavigateMessage;
+/** Scan the trace for residual personal information. */
+export interface ScanPiMessage {
+  type: 'scanPi';
+}
+export type WebviewToExtension = ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage | NavigateMessage | ScanPiMessage;
 
 /** Rows per `rows` request; the list asks again as it scrolls. */
 export const ROWS_WINDOW = 200;
@@ -195,6 +222,8 @@ export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
       return (v.which === 'raw' || v.which === 'prediction') && (v.index === undefined || isCount(v.index));
     case 'navigate':
       return v.delta === 1 || v.delta === -1;
+    case 'scanPi':
+      return true;
     default:
       return false;
   }
@@ -230,6 +259,8 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
       return typeof v.field === 'string' && typeof v.text === 'string';
     case 'record':
       return isCount(v.index) && typeof v.text === 'string';
+    case 'pi':
+      return isCount(v.scanned) && isCount(v.total) && Array.isArray(v.findings) && isCount(v.found) && typeof v.done === 'boolean';
     default:
       return false;
   }

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOADS } from '../fixtures/make-xss-bench';
-import { makeXssOmni, type XssOmni } from '../fixtures/make-xss-omni';
+import { PHONE, makeXssOmni, type XssOmni } from '../fixtures/make-xss-omni';
 import { BENCHMARKS_PANE, startWorkbench, waitFor, type Workbench } from './harness';
 
 async function anyPwned(wb: Workbench): Promise<string[]> {
@@ -64,6 +64,19 @@ describe('XSS payloads in an OmniBehavior trace are shown as text and never run'
     await frame.locator('.record-detail').waitFor({ state: 'visible' });
     expect(await frame.locator('.record-detail').textContent()).toContain(JSON.stringify(PAYLOADS.title));
     await wb.screenshot('traceXss');
+  });
+
+  it('scans the trace for personal information and opens the record of a finding', async () => {
+    const pi = frame.locator('.pi');
+    await pi.locator('vscode-button').click();
+    await waitFor(async () => (await pi.getAttribute('data-state')) === 'done', { message: 'the PI scan' });
+    const rows = await pi.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 4).map((c) => c.textContent)));
+    expect(rows).toContainEqual(['#2 action[0].content[1]', 'PHONE', expect.any(String), PHONE]);
+    await pi.locator('tbody tr[data-index="2"]').first().click();
+    await waitFor(async () => (await frame.locator('.record-detail').getAttribute('data-index')) === '2', { message: 'the record of the finding' });
+    expect(await frame.locator('.record-detail').textContent()).toContain(PHONE);
+    await pi.scrollIntoViewIfNeeded();
+    await wb.screenshot('traceXss-pi');
   });
 
   it('runs nothing and puts no markup from the data into the view', async () => {

@@ -4,6 +4,7 @@ import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '
 import { el } from '../shared/dom';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, section, showRaw, type Handlers } from './render';
+import { PiUi } from './pi';
 import { TimelineUi } from './timeline';
 import css from './trace.css';
 
@@ -32,6 +33,7 @@ function loadState(): SavedState {
 }
 const state = loadState();
 let timeline: TimelineUi | undefined;
+let pi: PiUi | undefined;
 
 const handlers: Handlers = {
   navigate(delta) {
@@ -57,6 +59,10 @@ function show(model: TraceModel): void {
   const key = `${model.ref.userId}#${model.ref.index}`;
   const same = root.dataset.trace === key;
   timeline = new TimelineUi(model, (msg) => vscode.postMessage(msg));
+  pi = new PiUi(
+    () => vscode.postMessage({ type: 'scanPi' }),
+    (index) => vscode.postMessage({ type: 'record', index }),
+  );
   const c = model.counts;
   root.replaceChildren(
     renderHeader(model, handlers),
@@ -64,6 +70,7 @@ function show(model: TraceModel): void {
     section('questions', 'Questions', model.noPrediction ? 'no prediction' : `${c.correct} right · ${c.incorrect} wrong${c.graded ? ` · ${c.graded} graded` : ''}`, renderQuestions(model, handlers), handlers),
     section('context', 'Scene context', `${model.scene} · ${model.timestamp}`, renderContext(model), handlers),
     section('timeline', 'History before the test action', `${model.ref.index.toLocaleString('en-US')} records`, [timeline.element], handlers),
+    section('pi', 'Personal information', 'residual PI in the profile and the history', [pi.element], handlers),
   );
   root.dataset.trace = key;
   document.title = `${model.ref.userId} · #${model.ref.index}`;
@@ -95,6 +102,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'record':
       timeline?.onRecord(msg.index, msg.text);
+      break;
+    case 'pi':
+      pi?.update(msg);
       break;
   }
 });

@@ -130,6 +130,7 @@ export class TimelineUi {
     this.detail.textContent = `Record #${index}\n${text}`;
     this.detail.dataset.index = String(index);
     this.detail.removeAttribute('hidden');
+    this.detail.scrollIntoView({ block: 'nearest' });
   }
 
   private ask(first: number, last: number): void {

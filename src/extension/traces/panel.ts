@@ -15,7 +15,12 @@ import {
 import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
 import { buildTraceModel } from './model';
 import type { OmniStore } from './store';
+import { scanProfile, scanRecords } from './pi';
 import { countsBefore, matchingRecords, readRows, sceneHistogram } from './timeline';
+
+const PI_BATCH = 2000;
+/** Findings sent at most: a history can hold thousands, the view lists the first ones and says how many there are. */
+const PI_MAX_SENT = 500;
 
 interface Shown {
   ref: TraceRef;
@@ -156,6 +161,8 @@ export class TracePanel implements vscode.Disposable {
       }
       case 'openSource':
         return this.openSource(shown, msg.which, msg.index);
+      case 'scanPi':
+        return this.scanPi(shown);
       case 'navigate': {
         const order = [...shown.user.testActions].sort((a, b) => a.index - b.index);
         const next = order[order.findIndex((a) => a.index === shown.ref.index) + msg.delta];
@@ -166,6 +173,21 @@ export class TracePanel implements vscode.Disposable {
         return;
       }
     }
+  }
+
+  /** Scans the profile and the records up to the test action's own, in batches, posting the findings as they come. */
+  private async scanPi(shown: Shown): Promise<void> {
+    const total = Math.min(shown.ref.index + 1, shown.index.count);
+    const findings = scanProfile(shown.user.profile);
+    let count = findings.length;
+    for (let from = 0; from < total; from += PI_BATCH) {
+      const found = scanRecords(await readHistory(shown.user.file, shown.index, from, Math.min(total, from + PI_BATCH)));
+      if (this.shown !== shown) return;
+      count += found.length;
+      findings.push(...found.slice(0, Math.max(0, PI_MAX_SENT - findings.length)));
+      this.post({ type: 'pi', scanned: Math.min(total, from + PI_BATCH), total, findings, done: false, found: count });
+    }
+    this.post({ type: 'pi', scanned: total, total, findings, done: true, found: count });
   }
 
   private filter(shown: Shown, generation: number, filter: TimelineFilter): void {
