@@ -140,3 +140,52 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   });
 });
 
+
+describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
+  let wb: Workbench;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-trace-open-'));
+    cpSync(omniRoot, join(tmp, 'traces'), { recursive: true });
+    mkdirSync(join(tmp, 'empty'));
+    wb = await startWorkbench({ folder: join(tmp, 'empty') });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`trace-open-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('opens the folder picked in the dialog as an OmniBehavior benchmark', async () => {
+    await wb.openView('Persona Lab');
+    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await welcome.innerText()).toContain('OmniBehavior folder');
+    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    const input = wb.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    const target = join(tmp, 'traces');
+    await waitFor(async () => (await input.inputValue()).startsWith('/'), { timeout: 30_000, message: 'the dialog to show its start folder' });
+    await waitFor(async () => {
+      if ((await input.inputValue()) === target) return true;
+      await input.fill(target);
+      return false;
+    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
+    await input.press('Enter');
+    const bench = await loadOmniBenchmark(target);
+    const top = await waitFor(async () => {
+      const r = (await wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).evaluateAll((els) =>
+        els.map((e) => [e.querySelector('.label-name')?.textContent ?? '', e.querySelector('.label-description')?.textContent ?? '']),
+      ));
+      return r.length ? r : undefined;
+    }, { timeout: 60_000, message: 'the tree' });
+    expect(top).toEqual([['traces', `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`]]);
+    const users = await wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="2"] .label-name`).allTextContents();
+    expect(users).toEqual([...bench.users.keys()].sort());
+  });
+});
