@@ -17,9 +17,10 @@ class OmniRoots implements RootSource {
   private root: OmniBenchmarkNode | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: OmniStore) {
-    store.onDidChange(() => {
+    this.subscription = store.onDidChange(() => {
       this.root = undefined;
       this.emitter.fire();
     });
@@ -38,6 +39,7 @@ class OmniRoots implements RootSource {
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.emitter.dispose();
   }
 }
@@ -88,7 +90,12 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
   const dashboard = new OmniDashboardPanel(context.extensionUri, store);
 
   const open = async (target: string, quiet: boolean): Promise<boolean> => {
-    const root = omniRoot(target);
+    let root: string | undefined;
+    try {
+      root = omniRoot(target);
+    } catch {
+      root = undefined; // an unreadable folder: the StreamProfileBench path reports it
+    }
     if (!root || quiet) return root !== undefined;
     try {
       await store.open(root);
