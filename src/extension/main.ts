@@ -12,6 +12,7 @@ import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
 import { BenchmarkStore } from './store';
 import { activateTemplates } from './templates';
+import { activateTraces } from './traces';
 import { activateTree } from './tree';
 import { activateWorkspace } from './workspace';
 
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const endpoint = activateEndpoint(context);
   const templates = activateTemplates(context, store, { docs, stepView });
   activateRerun(context, store, { docs, endpoint, stepView, templates });
+  activateTraces(context, tree);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);
 }

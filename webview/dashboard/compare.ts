@@ -6,7 +6,7 @@ import { METRIC_KEYS, type MetricKey } from '../../src/core/types';
 import { METRIC_LABELS, SCOPE_LABELS, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
 import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';
-import { VirtualList } from './vlist';
+import { VirtualList } from '../shared/vlist';
 
 type Post = (m: WebviewToExtension) => void;
 

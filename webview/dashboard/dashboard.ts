@@ -8,7 +8,7 @@ import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter, type St
 import { alphaBars, applyDefaults, draw, budgetRatio, constraint, errorBars, readTheme, recallByStep, type Theme } from './charts';
 import { el, fixed, help, icon, pct } from './dom';
 import { renderTable } from './tables';
-import { VirtualList } from './vlist';
+import { VirtualList } from '../shared/vlist';
 
 type Post = (m: WebviewToExtension) => void;
 

@@ -5,6 +5,7 @@ import { ComparePage } from './compare';
 import { DashboardPage } from './dashboard';
 import css from './dashboard.css';
 import { el } from './dom';
+import vlistCss from '../shared/vlist.css';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtension): void;
@@ -20,7 +21,7 @@ const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 // The page's CSP allows styles with this load's nonce: inject the bundled sheet with it.
 const style = document.createElement('style');
 style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-style.textContent = css;
+style.textContent = `${vlistCss}\n${css}`;
 document.head.appendChild(style);
 
 function savedScope(): Scope {

@@ -4,6 +4,7 @@ import type { BenchmarkStore } from '../store';
 import type { TreeAugment } from './augment';
 import { findUser } from './model';
 import { BenchmarkNode, type TreeNode } from './nodes';
+import type { RootSource } from './roots';
 
 export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -12,6 +13,7 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
   private readonly subscription: vscode.Disposable;
   private augment: TreeAugment | undefined;
   private augmentSubscription: vscode.Disposable | undefined;
+  private readonly sources: RootSource[] = [];
 
   constructor(private readonly store: BenchmarkStore) {
     // A full refresh with the same TreeItem ids: VS Code keeps what was expanded and selected.
@@ -33,6 +35,18 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
     this.changed.fire(undefined);
   }
 
+  /** Shows a feature's root nodes after the StreamProfileBench benchmark; the view refreshes when they change. */
+  addRootSource(source: RootSource): vscode.Disposable {
+    this.sources.push(source);
+    const sub = source.onDidChange(() => this.changed.fire(undefined));
+    this.changed.fire(undefined);
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      this.sources.splice(this.sources.indexOf(source), 1);
+      this.changed.fire(undefined);
+    });
+  }
+
   rootNode(): BenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
@@ -47,7 +61,7 @@ export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>,
   getChildren(node?: TreeNode): TreeNode[] {
     if (node) return node.getChildren();
     const root = this.rootNode();
-    return root ? [root] : [];
+    return [...(root ? [root] : []), ...this.sources.flatMap((s) => s.roots())];
   }
 
   getParent(node: TreeNode): TreeNode | undefined {

@@ -1,8 +1,10 @@
 // Opens a benchmark by itself at start (the personaLab.benchmarkPath setting, else a workspace folder holding
-// data/*_inference_tasks.jsonl, else the last one opened here) and reloads it when its files change on disk.
+// data/*_inference_tasks.jsonl or an OmniBehavior benchmark, else the last one opened here) and reloads it when its
+// files change on disk.
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { omniRoot } from '../../core/formats';
 import { openTarget } from '../commands/open';
 import type { BenchmarkStore } from '../store';
 import { WATCH_GLOB, findWorkspaceBenchmark, resolveSettingPath } from './target';
@@ -40,7 +42,7 @@ function startTarget(store: BenchmarkStore): string | undefined {
   if (fromSetting) return fromSetting;
   const config = vscode.workspace.getConfiguration('personaLab');
   if (config.get<boolean>('openWorkspaceBenchmark', true)) {
-    const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir));
+    const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
     if (found) return found;
   }
   const last = store.target;

@@ -1,6 +1,8 @@
 // A virtualised list: only the rows in (and near) the viewport exist in the DOM, so 15,000 steps scroll smoothly.
 // Fixed row height; rows are placed through the CSSOM (allowed by the CSP, unlike style attributes). Keyboard: the
 // list is one tab stop (role listbox); arrows, Page Up/Down, Home/End move the active row, Enter opens it.
+// Items come from an array (setItems) or from a lazy source (setSource) whose rows arrive later: onRange asks for
+// the rows about to show, renderPending draws the ones not there yet, and refresh() redraws when they arrive.
 import { el } from './dom';
 
 export interface VirtualListOptions<T> {
@@ -12,6 +14,10 @@ export interface VirtualListOptions<T> {
   /** fills a row element (already positioned and labelled) */
   render(item: T, index: number, row: HTMLElement): void;
   onOpen(item: T, index: number): void;
+  /** lazy sources: the rows [first, last) are about to show */
+  onRange?(first: number, last: number): void;
+  /** lazy sources: fills a row whose item has not arrived */
+  renderPending?(index: number, row: HTMLElement): void;
 }
 
 let lists = 0;
@@ -20,7 +26,8 @@ export class VirtualList<T> {
   readonly element: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
   private readonly id = `vlist-${++lists}`;
-  private items: readonly T[] = [];
+  private count = 0;
+  private get: (i: number) => T | undefined = () => undefined;
   private active = -1;
   private frame = 0;
   private readonly overscan = 8;
@@ -32,29 +39,41 @@ export class VirtualList<T> {
     this.element.addEventListener('click', (e) => {
       const row = (e.target as Element | null)?.closest<HTMLElement>('.vrow');
       const i = row ? Number(row.dataset.index) : NaN;
-      if (Number.isInteger(i) && this.items[i] !== undefined) {
+      const item = Number.isInteger(i) ? this.get(i) : undefined;
+      if (item !== undefined) {
         this.setActive(i);
-        this.opts.onOpen(this.items[i], i);
+        this.opts.onOpen(item, i);
       }
     });
     this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.element.addEventListener('focus', () => {
-      if (this.active < 0 && this.items.length) this.setActive(0);
+      if (this.active < 0 && this.count) this.setActive(0);
     });
   }
 
   setItems(items: readonly T[]): void {
-    this.items = items;
-    this.active = items.length ? Math.min(Math.max(this.active, 0), items.length - 1) : -1;
-    this.spacer.style.height = `${items.length * this.opts.rowHeight}px`;
-    this.element.style.height = `${Math.min(this.opts.maxHeight, Math.max(1, items.length) * this.opts.rowHeight + 2)}px`;
-    this.element.setAttribute('aria-rowcount', String(items.length));
+    this.setSource(items.length, (i) => items[i]);
+  }
+
+  /** A list of `count` rows whose items `get` returns once they are there (undefined before). */
+  setSource(count: number, get: (i: number) => T | undefined): void {
+    this.count = count;
+    this.get = get;
+    this.active = count ? Math.min(Math.max(this.active, 0), count - 1) : -1;
+    this.spacer.style.height = `${count * this.opts.rowHeight}px`;
+    this.element.style.height = `${Math.min(this.opts.maxHeight, Math.max(1, count) * this.opts.rowHeight + 2)}px`;
+    this.element.setAttribute('aria-rowcount', String(count));
     this.element.scrollTop = 0;
     this.render();
   }
 
+  /** Redraws the rows shown (after items of a lazy source arrived), keeping the scroll position. */
+  refresh(): void {
+    this.render();
+  }
+
   get length(): number {
-    return this.items.length;
+    return this.count;
   }
 
   private schedule(): void {
@@ -69,24 +88,27 @@ export class VirtualList<T> {
     const h = this.opts.rowHeight;
     const viewport = this.element.clientHeight || this.opts.maxHeight;
     const first = Math.max(0, Math.floor(this.element.scrollTop / h) - this.overscan);
-    const last = Math.min(this.items.length, Math.ceil((this.element.scrollTop + viewport) / h) + this.overscan);
+    const last = Math.min(this.count, Math.ceil((this.element.scrollTop + viewport) / h) + this.overscan);
+    this.opts.onRange?.(first, last);
     const rows: HTMLElement[] = [];
     for (let i = first; i < last; i++) {
+      const item = this.get(i);
       const row = el('div', {
         className: `vrow${i === this.active ? ' active' : ''}${i % 2 ? ' odd' : ''}`,
         attrs: {
           role: 'option',
           id: `${this.id}-${i}`,
           'data-index': String(i),
-          'data-key': this.opts.key(this.items[i]),
+          'data-key': item === undefined ? '' : this.opts.key(item),
           'aria-posinset': String(i + 1),
-          'aria-setsize': String(this.items.length),
+          'aria-setsize': String(this.count),
           'aria-selected': String(i === this.active),
         },
       });
       row.style.top = `${i * h}px`;
       row.style.height = `${h}px`;
-      this.opts.render(this.items[i], i, row);
+      if (item !== undefined) this.opts.render(item, i, row);
+      else this.opts.renderPending?.(i, row);
       rows.push(row);
     }
     this.spacer.replaceChildren(...rows);
@@ -105,7 +127,7 @@ export class VirtualList<T> {
   }
 
   private onKey(e: KeyboardEvent): void {
-    const n = this.items.length;
+    const n = this.count;
     if (!n) return;
     const page = Math.max(1, Math.floor(this.element.clientHeight / this.opts.rowHeight) - 1);
     const moves: Record<string, number> = {
@@ -121,7 +143,8 @@ export class VirtualList<T> {
       this.setActive(Math.min(n - 1, Math.max(0, moves[e.key])));
     } else if (e.key === 'Enter' && this.active >= 0) {
       e.preventDefault();
-      this.opts.onOpen(this.items[this.active], this.active);
+      const item = this.get(this.active);
+      if (item !== undefined) this.opts.onOpen(item, this.active);
     }
   }
 }

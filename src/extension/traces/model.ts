@@ -1,0 +1,102 @@
+// The trace view's model of one test action: the profile, the action's context, and each question with the
+// verdict of the core's scoring. No vscode import: unit-tested.
+import { questionVerdict } from '../../core/omni/score';
+import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../core/omni/types';
+import { predictionKey } from '../../core/omni/types';
+import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../shared/traceProtocol';
+
+export interface TraceInput {
+  user: OmniUser;
+  action: TestAction;
+  run: OmniRun | undefined;
+  /** the test action's own record (its context); undefined when it could not be read */
+  record: HistoryRecord | undefined;
+  counts: Pick<TraceModel, 'scenes' | 'behaviours'>;
+}
+
+const MAX_VALUE = 2000;
+
+export function contextEntries(context: Record<string, unknown> | null | undefined): ContextEntry[] {
+  if (!context) return [];
+  return Object.entries(context).map(([key, v]) => {
+    const text = typeof v === 'string' ? v : v === null || v === undefined ? '—' : JSON.stringify(v);
+    return { key, value: text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text };
+  });
+}
+
+function numeric(v: string | number | null): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+/** Why a question is unscored, or how it was scored when that is not obvious ('' otherwise). */
+function noteOf(q: Question, verdict: Verdict, normaliser: number | undefined): string {
+  const hasPrediction = q.predictedValue !== null && !(typeof q.predictedValue === 'string' && q.predictedValue.trim() === '');
+  if (q.type === 'binary') {
+    if (verdict === 'unscored') return 'the true value is not Yes / No: not scored';
+    return q.predictedLabel === null ? 'no usable Yes / No in the raw output: counted as wrong' : '';
+  }
+  if (q.type === 'continuous') {
+    if (normaliser === undefined || !(normaliser > 0)) return 'no normaliser (video duration missing or ≤ 0): skipped by NMAE';
+    if (verdict === 'unscored') return 'no numeric true value: not scored';
+    return numeric(q.predictedValue) === null ? 'no numeric prediction: counted as the largest error (100)' : '';
+  }
+  if (q.field === 'next_user_message') {
+    if (!hasPrediction) return 'no predicted utterance: counted as wrong';
+    return verdict === 'unscored' ? 'no judge score: not scored' : '';
+  }
+  return verdict === 'unscored' ? 'no true value: not scored' : '';
+}
+
+export function questionRow(q: Question, normaliser: number | undefined): QuestionRow {
+  const v = questionVerdict(q, normaliser);
+  let absError: number | null = null;
+  let normalisedError: number | null = null;
+  if (q.type === 'continuous') {
+    const t = numeric(q.trueValue);
+    const p = numeric(q.predictedValue);
+    if (t !== null && p !== null) absError = Math.abs(t - p);
+    if (v.error !== undefined) normalisedError = v.error;
+  }
+  return {
+    field: q.field,
+    type: q.type,
+    trueValue: q.trueValue,
+    predictedValue: q.predictedValue,
+    predictedLabel: q.predictedLabel,
+    verdict: v.verdict,
+    absError,
+    normalisedError,
+    note: noteOf(q, v.verdict, normaliser),
+    judgeScore: q.judgeScore ?? null,
+    hasRaw: q.rawOutput.length > 0,
+  };
+}
+
+export function buildTraceModel(input: TraceInput): TraceModel {
+  const { user, action, run, record } = input;
+  const prediction = run?.predictions.get(predictionKey(action.userId, action.index));
+  const questions = (prediction?.questions ?? []).map((q) => questionRow(q, action.normaliser));
+  const counts: Record<Verdict, number> = { correct: 0, incorrect: 0, graded: 0, unscored: 0 };
+  const order = [...user.testActions].sort((a, b) => a.index - b.index);
+  for (const q of questions) counts[q.verdict]++;
+  return {
+    ref: { userId: user.userId, index: action.index },
+    run: run?.name ?? null,
+    scene: action.scene,
+    timestamp: action.timestamp,
+    fields: action.fields,
+    profile: user.profile,
+    historyLength: user.historyLength,
+    context: contextEntries(record?.context),
+    normaliser: action.normaliser ?? null,
+    questions,
+    counts,
+    noPrediction: run !== undefined && prediction === undefined,
+    scenes: input.counts.scenes,
+    behaviours: input.counts.behaviours,
+    position: order.findIndex((a) => a.index === action.index) + 1,
+    actions: order.length,
+  };
+}

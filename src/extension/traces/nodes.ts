@@ -1,0 +1,193 @@
+// The OmniBehavior part of the Benchmarks tree: benchmark → user → test action, one node class per level, with the
+// right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
+import * as vscode from 'vscode';
+import type { OmniRunScore } from '../../core/omni/score';
+import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../core/omni/types';
+import type { TreeNode } from '../tree/nodes';
+import type { TraceRef } from '../../shared/traceProtocol';
+
+export interface OmniTreeContext {
+  bench: OmniBenchmark;
+  run: OmniRun | undefined;
+  score: OmniRunScore | undefined;
+}
+
+export const omniNodeId = {
+  benchmark: (root: string): string => `omni/${root}`,
+  user: (root: string, userId: string): string => `omni/${root}/user/${userId}`,
+  action: (root: string, userId: string, index: number): string => `omni/${root}/user/${userId}/${index}`,
+};
+
+function markdown(): vscode.MarkdownString {
+  // Dataset text goes in only through appendText, which escapes it; no HTML, no command links.
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
+
+interface Counts {
+  correct: number;
+  incorrect: number;
+  graded: number;
+}
+
+const sum = (a: Counts, b: Counts): Counts => ({ correct: a.correct + b.correct, incorrect: a.incorrect + b.incorrect, graded: a.graded + b.graded });
+const ZERO: Counts = { correct: 0, incorrect: 0, graded: 0 };
+
+export function countsText(c: Counts | undefined): string {
+  if (!c) return 'no prediction';
+  const parts = [`${c.correct} right`, `${c.incorrect} wrong`];
+  if (c.graded) parts.push(`${c.graded} graded`);
+  return parts.join(' · ');
+}
+
+function folderName(root: string): string {
+  const parts = root.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? root;
+}
+
+export class OmniBenchmarkNode implements TreeNode {
+  readonly parent = undefined;
+  private children: OmniUserNode[] | undefined;
+
+  constructor(readonly ctx: OmniTreeContext) {}
+
+  getTreeItem(): vscode.TreeItem {
+    const { bench, run, score } = this.ctx;
+    const item = new vscode.TreeItem(folderName(bench.root), vscode.TreeItemCollapsibleState.Expanded);
+    item.id = omniNodeId.benchmark(bench.root);
+    item.contextValue = 'omniBenchmark';
+    item.iconPath = new vscode.ThemeIcon('pulse');
+    const overall = score?.overall;
+    item.description = `OmniBehavior · ${run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run'}`;
+    item.tooltip = this.tooltip();
+    return item;
+  }
+
+  getChildren(): OmniUserNode[] {
+    this.children ??= [...this.ctx.bench.users.values()]
+      .sort((a, b) => a.userId.localeCompare(b.userId))
+      .map((u) => new OmniUserNode(this, u));
+    return this.children;
+  }
+
+  user(userId: string): OmniUserNode | undefined {
+    return this.getChildren().find((u) => u.user.userId === userId);
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const { bench, run } = this.ctx;
+    const md = markdown();
+    md.appendMarkdown('**OmniBehavior** ');
+    md.appendText(bench.root);
+    md.appendMarkdown(`\n\n${bench.users.size} user(s), ${bench.runs.size} run(s) under results/; selected: `);
+    if (run) md.appendText(run.name);
+    else md.appendMarkdown('none');
+    if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s)`);
+    return md;
+  }
+}
+
+export class OmniUserNode implements TreeNode {
+  private children: TestActionNode[] | undefined;
+
+  constructor(
+    readonly parent: OmniBenchmarkNode,
+    readonly user: OmniUser,
+  ) {}
+
+  private counts(): Counts | undefined {
+    const per = this.parent.ctx.score?.perAction;
+    if (!per) return undefined;
+    return this.user.testActions.reduce((acc, a) => sum(acc, per.get(predictionKey(a.userId, a.index)) ?? ZERO), ZERO);
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const { user } = this;
+    const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = omniNodeId.user(this.parent.ctx.bench.root, user.userId);
+    item.contextValue = 'omniUser';
+    item.iconPath = new vscode.ThemeIcon('person');
+    const counts = this.counts();
+    item.description = `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}`;
+    item.tooltip = this.tooltip();
+    return item;
+  }
+
+  getChildren(): TestActionNode[] {
+    this.children ??= [...this.user.testActions].sort((a, b) => a.index - b.index).map((a) => new TestActionNode(this, a));
+    return this.children;
+  }
+
+  action(index: number): TestActionNode | undefined {
+    return this.getChildren().find((a) => a.action.index === index);
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const md = markdown();
+    md.appendMarkdown('**');
+    md.appendText(this.user.userId);
+    md.appendMarkdown('**\n\n');
+    if (this.user.profile) md.appendText(this.user.profile);
+    else md.appendMarkdown('*no profile*');
+    md.appendMarkdown(`\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`);
+    md.appendText(this.user.file);
+    return md;
+  }
+}
+
+const MAX_FIELDS_SHOWN = 3;
+
+export class TestActionNode implements TreeNode {
+  constructor(
+    readonly parent: OmniUserNode,
+    readonly action: TestAction,
+  ) {}
+
+  get ref(): TraceRef {
+    return { userId: this.action.userId, index: this.action.index };
+  }
+
+  private counts(): Counts | undefined {
+    return this.parent.parent.ctx.score?.perAction.get(predictionKey(this.action.userId, this.action.index));
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const a = this.action;
+    const item = new vscode.TreeItem(`#${a.index} ${a.scene}`, vscode.TreeItemCollapsibleState.None);
+    item.id = omniNodeId.action(this.parent.parent.ctx.bench.root, a.userId, a.index);
+    item.contextValue = 'omniTestAction';
+    const fields = a.fields.length > MAX_FIELDS_SHOWN ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}` : a.fields.join(', ');
+    const counts = this.counts();
+    const scored = this.parent.parent.ctx.run !== undefined;
+    item.description = `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}`;
+    const [icon, color] = !counts
+      ? ['circle-outline', 'disabledForeground']
+      : counts.incorrect > 0
+        ? ['error', 'charts.red']
+        : counts.correct > 0
+          ? ['pass-filled', 'charts.green']
+          : ['circle-large-outline', 'charts.yellow'];
+    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    item.tooltip = this.tooltip();
+    item.accessibilityInformation = { label: `test action ${a.index}, ${a.scene}, ${a.timestamp}, ${countsText(counts)}` };
+    item.command = { command: 'personaLab.openTrace', title: 'Open Trace', arguments: [this.ref] };
+    return item;
+  }
+
+  getChildren(): TreeNode[] {
+    return [];
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const a = this.action;
+    const md = markdown();
+    md.appendMarkdown(`**test action ${a.index}** · `);
+    md.appendText(`${a.scene} · ${a.timestamp}`);
+    md.appendMarkdown('\n\nFields asked: ');
+    md.appendText(a.fields.join(', '));
+    md.appendMarkdown(`\n\n${countsText(this.counts())}\n\nClick to open the trace.`);
+    return md;
+  }
+}

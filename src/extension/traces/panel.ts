@@ -1,0 +1,226 @@
+// The one trace view panel: a test action of an OmniBehavior user with its history, context and questions. Created
+// on first use, then reused. The history stays here: the webview asks for the filtered count and for row windows.
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { readHistory, type HistoryIndex } from '../../core/omni/history';
+import { predictionKey, type OmniUser } from '../../core/omni/types';
+import {
+  TRACE_VIEW_TYPE,
+  isWebviewToExtension,
+  type ExtensionToWebview,
+  type TimelineFilter,
+  type TraceRef,
+  type WebviewToExtension,
+} from '../../shared/traceProtocol';
+import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
+import { buildTraceModel } from './model';
+import type { OmniStore } from './store';
+import { scanProfile, scanRecords } from './pi';
+import { countsBefore, matchingRecords, readRows, sceneHistogram } from './timeline';
+
+const PI_BATCH = 2000;
+/** Findings sent at most: a history can hold thousands, the view lists the first ones and says how many there are. */
+const PI_MAX_SENT = 500;
+
+interface Shown {
+  ref: TraceRef;
+  user: OmniUser;
+  index: HistoryIndex;
+  positions: Uint32Array;
+  generation: number;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class TracePanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private current: TraceRef | undefined;
+  private shown: Shown | undefined;
+  private ready = false;
+  /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
+  private token = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: OmniStore,
+  ) {
+    this.disposables.push(store.onDidChange(() => void this.refresh()));
+  }
+
+  get currentRef(): TraceRef | undefined {
+    return this.current;
+  }
+
+  show(ref: TraceRef): void {
+    this.current = { userId: ref.userId, index: ref.index };
+    if (!this.panel) this.create();
+    else if (!this.panel.visible) this.panel.reveal(this.panel.viewColumn);
+    void this.refresh();
+  }
+
+  private create(): void {
+    const panel = vscode.window.createWebviewPanel(
+      TRACE_VIEW_TYPE,
+      'Persona Lab trace',
+      { viewColumn: vscode.ViewColumn.Active },
+      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
+    );
+    this.panel = panel;
+    this.ready = false;
+    const own: vscode.Disposable[] = [];
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, newNonce(), {
+      title: 'Persona Lab trace',
+      bundle: 'trace',
+      rootId: 'trace-root',
+      placeholder: 'Loading the trace…',
+    });
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.shown = undefined;
+      this.ready = false;
+      for (const d of own.splice(0)) d.dispose();
+    });
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.ready = false;
+    }, undefined, own);
+    panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
+  }
+
+  private post(msg: ExtensionToWebview): void {
+    if (this.panel && this.ready) void this.panel.webview.postMessage(msg);
+  }
+
+  private async refresh(): Promise<void> {
+    const panel = this.panel;
+    const ref = this.current;
+    if (!panel || !ref || !this.ready) return;
+    const token = ++this.token;
+    const found = this.store.testAction(ref.userId, ref.index);
+    if (!found) {
+      this.shown = undefined;
+      panel.title = `${ref.userId} · #${ref.index}`;
+      this.post({ type: 'empty', message: `Test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.` });
+      return;
+    }
+    const { user, action } = found;
+    try {
+      const index = user.index;
+      const [record] = ref.index < index.count ? await readHistory(user.file, index, ref.index, ref.index + 1) : [];
+      if (token !== this.token) return;
+      const model = buildTraceModel({ user, action, run: this.store.run, record, counts: countsBefore(index, ref.index) });
+      this.shown = { ref, user, index, positions: new Uint32Array(0), generation: -1 };
+      panel.title = `${user.userId} · #${action.index} ${action.scene}`;
+      this.post({ type: 'show', model });
+      console.log(`[persona-lab] trace view: showing ${user.userId} #${action.index}`);
+    } catch (e) {
+      if (token !== this.token) return;
+      this.shown = undefined;
+      this.post({ type: 'empty', message: `Cannot read the history of ${user.userId} (${user.file}): ${message(e)}` });
+    }
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (!isWebviewToExtension(raw)) {
+      console.warn('[persona-lab] trace view: ignored an unknown message from the webview');
+      return;
+    }
+    try {
+      await this.handle(raw);
+    } catch (e) {
+      console.warn(`[persona-lab] trace view: ${raw.type} failed: ${message(e)}`);
+    }
+  }
+
+  private async handle(msg: WebviewToExtension): Promise<void> {
+    if (msg.type === 'ready') {
+      this.ready = true;
+      return this.refresh();
+    }
+    const shown = this.shown;
+    if (!shown) return;
+    switch (msg.type) {
+      case 'filter':
+        return this.filter(shown, msg.generation, msg.filter);
+      case 'rows': {
+        if (msg.generation !== shown.generation) return;
+        const rows = await readRows(shown.user.file, shown.index, shown.positions, msg.from, msg.to);
+        if (this.shown === shown && shown.generation === msg.generation) this.post({ type: 'rows', generation: msg.generation, rows });
+        return;
+      }
+      case 'raw': {
+        const q = this.prediction(shown)?.questions.find((x) => x.field === msg.field);
+        this.post({ type: 'raw', field: msg.field, text: q ? q.rawOutput : '' });
+        return;
+      }
+      case 'record': {
+        if (msg.index > shown.ref.index || msg.index >= shown.index.count) return;
+        const [r] = await readHistory(shown.user.file, shown.index, msg.index, msg.index + 1);
+        if (r) this.post({ type: 'record', index: msg.index, text: JSON.stringify({ type: r.sceneRaw, timestamp: r.timestamp, context: r.context, action: r.actions }, null, 2) });
+        return;
+      }
+      case 'openSource':
+        return this.openSource(shown, msg.which, msg.index);
+      case 'scanPi':
+        return this.scanPi(shown);
+      case 'navigate': {
+        const order = [...shown.user.testActions].sort((a, b) => a.index - b.index);
+        const next = order[order.findIndex((a) => a.index === shown.ref.index) + msg.delta];
+        if (next) {
+          this.show({ userId: next.userId, index: next.index });
+          void vscode.commands.executeCommand('personaLab.revealTestAction', { userId: next.userId, index: next.index });
+        }
+        return;
+      }
+    }
+  }
+
+  /** Scans the profile and the records up to the test action's own, in batches, posting the findings as they come. */
+  private async scanPi(shown: Shown): Promise<void> {
+    const total = Math.min(shown.ref.index + 1, shown.index.count);
+    const findings = scanProfile(shown.user.profile);
+    let count = findings.length;
+    for (let from = 0; from < total; from += PI_BATCH) {
+      const found = scanRecords(await readHistory(shown.user.file, shown.index, from, Math.min(total, from + PI_BATCH)));
+      if (this.shown !== shown) return;
+      count += found.length;
+      findings.push(...found.slice(0, Math.max(0, PI_MAX_SENT - findings.length)));
+      this.post({ type: 'pi', scanned: Math.min(total, from + PI_BATCH), total, findings, done: false, found: count });
+    }
+    this.post({ type: 'pi', scanned: total, total, findings, done: true, found: count });
+  }
+
+  private filter(shown: Shown, generation: number, filter: TimelineFilter): void {
+    shown.positions = matchingRecords(shown.index, shown.ref.index, filter);
+    shown.generation = generation;
+    this.post({ type: 'timeline', generation, count: shown.positions.length, histogram: sceneHistogram(shown.index, shown.positions) });
+  }
+
+  private prediction(shown: Shown) {
+    return this.store.run?.predictions.get(predictionKey(shown.ref.userId, shown.ref.index));
+  }
+
+  private async openSource(shown: Shown, which: 'raw' | 'prediction', at?: number): Promise<void> {
+    let file: string;
+    let line: number;
+    if (which === 'prediction') {
+      const p = this.prediction(shown);
+      if (!p) {
+        void vscode.window.showInformationMessage('Persona Lab: the selected run has no prediction for this test action.');
+        return;
+      }
+      file = join(this.store.bench?.root ?? '', p.file);
+      line = p.line;
+    } else {
+      file = shown.user.file;
+      line = shown.index.lines[Math.min(at ?? shown.ref.index, shown.index.count - 1)] ?? 1;
+    }
+    const pos = new vscode.Position(Math.max(0, line - 1), 0);
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(pos, pos) });
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

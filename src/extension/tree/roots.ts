@@ -1,0 +1,10 @@
+// Extra root nodes that another feature (OmniBehavior traces) shows in the Benchmarks view beside the
+// StreamProfileBench benchmark. A source keeps its nodes until it fires onDidChange, so TreeView.reveal finds the
+// instances the view shows.
+import type * as vscode from 'vscode';
+import type { TreeNode } from './nodes';
+
+export interface RootSource {
+  readonly onDidChange: vscode.Event<void>;
+  roots(): TreeNode[];
+}

@@ -1,0 +1,106 @@
+// OmniBehavior dashboard webview: the run's headline scores, the bias diagnostics (with a chart of the positive
+// rates per scene) and the per-field table. Rendered from `show` messages, text only.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import { COMPONENT_LABELS, isExtensionToWebview, type OmniDashboardModel, type WebviewToExtension } from '../../src/shared/omniDashboardProtocol';
+import { el } from '../shared/dom';
+import css from './omnidash.css';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+interface VsCodeApi {
+  postMessage(message: WebviewToExtension): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('omnidash-root') ?? document.body;
+const style = document.createElement('style');
+style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+style.textContent = css;
+document.head.appendChild(style);
+
+let chart: Chart | undefined;
+
+const fixed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
+const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)} %`);
+const cssVar = (name: string, fallback: string) => getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+
+function table(head: string[], rows: string[][], id: string): HTMLTableElement {
+  return el('table', { className: 'data', attrs: { 'data-table': id } }, [
+    el('thead', {}, [el('tr', {}, head.map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, i) => (i === 0 ? el('th', { text: c, attrs: { scope: 'row' } }) : el('td', { text: c })))))),
+  ]);
+}
+
+function show(m: OmniDashboardModel): void {
+  chart?.destroy();
+  const choose = el('vscode-button', { text: 'Choose Run…', title: 'Persona Lab: Choose OmniBehavior Run…' });
+  choose.secondary = true;
+  choose.icon = 'beaker';
+  choose.addEventListener('click', () => vscode.postMessage({ type: 'chooseRun' }));
+  const b = m.bias;
+  const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': 'Real and predicted positive rates per scene' } });
+  root.replaceChildren(
+    el('header', { className: 'dash-header' }, [
+      el('h1', { text: `OmniBehavior · ${m.run}` }),
+      el('span', { className: 'overall', text: `overall ${fixed(m.overall)}`, title: 'Mean of the six components; undefined when one is missing' }),
+      choose,
+    ]),
+    el('p', { className: 'root note', text: m.root }),
+    el('h2', { text: 'Headline components (0–100)' }),
+    table(['Component', 'Score'], m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value)]), 'components'),
+    el('h2', { text: 'Bias diagnostics' }),
+    el('p', { className: 'reading', text: b.reading }),
+    el('p', { className: 'ratio', text: `Intra-user / inter-user distance ratio: real ${fixed(b.distanceRatio.real, 2)}, predicted ${fixed(b.distanceRatio.predicted, 2)} (the paper: about 0.29 for real users, 0.7–0.87 for simulated ones)` }),
+    el('div', { className: 'chart-box' }, [canvas]),
+    table(
+      ['Scene', 'Binary answers', 'Real positive rate', 'Predicted positive rate', 'Predicted − real'],
+      b.perScene.map((s) => [s.scene, String(s.n), pct(s.realRate), pct(s.predictedRate), `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`]),
+      'bias',
+    ),
+    el('h2', { text: 'Fields' }),
+    table(
+      ['Field', 'Scene', 'Kind', 'n', 'F1', 'Accuracy', 'NMAE', 'Skipped', 'Judge mean'],
+      m.fields.map((f) => [f.field, f.scene, f.kind, String(f.n), pct(f.f1), pct(f.accuracy), fixed(f.nmae), f.skipped === undefined ? '—' : String(f.skipped), fixed(f.judgeMean, 2)]),
+      'fields',
+    ),
+  );
+  root.dataset.run = m.run;
+  const real = cssVar('--vscode-charts-blue', '#3794ff');
+  const predicted = cssVar('--vscode-charts-orange', '#d18616');
+  const muted = cssVar('--vscode-descriptionForeground', '#9d9d9d');
+  chart = new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels: b.perScene.map((s) => s.scene),
+      datasets: [
+        { label: 'real', data: b.perScene.map((s) => 100 * s.realRate), backgroundColor: real, borderColor: real },
+        { label: 'predicted', data: b.perScene.map((s) => 100 * s.predictedRate), backgroundColor: predicted, borderColor: predicted },
+      ],
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { labels: { color: cssVar('--vscode-foreground', '#cccccc') } } },
+      scales: {
+        x: { grid: { display: false }, ticks: { color: muted } },
+        y: { beginAtZero: true, title: { display: true, text: 'positive rate (%)', color: muted }, ticks: { color: muted }, grid: { color: cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)') } },
+      },
+    },
+  });
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const msg = event.data;
+  if (!isExtensionToWebview(msg)) return;
+  if (msg.type === 'show') show(msg.model);
+  else {
+    chart?.destroy();
+    delete root.dataset.run;
+    root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
+  }
+});
+
+vscode.postMessage({ type: 'ready' });

@@ -1,0 +1,5 @@
+// esbuild loads `.css` imports as text (scripts/build.mjs): the shared sheets of webview/shared/.
+declare module '*/vlist.css' {
+  const css: string;
+  export default css;
+}

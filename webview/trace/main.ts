@@ -1,0 +1,126 @@
+// Trace view webview: posts `ready`, renders each `show`, then asks for the timeline (filter → count, histogram)
+// and for row windows as the list scrolls. Raw outputs and full records are asked for on demand.
+import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '../../src/shared/traceProtocol';
+import { el } from '../shared/dom';
+import vlistCss from '../shared/vlist.css';
+import { renderContext, renderHeader, renderProfile, renderQuestions, section, showRaw, type Handlers } from './render';
+import { PiUi } from './pi';
+import { TimelineUi } from './timeline';
+import css from './trace.css';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToExtension): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('trace-root') ?? document.body;
+
+const style = document.createElement('style');
+style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+style.textContent = `${vlistCss}\n${css}`;
+document.head.appendChild(style);
+
+interface SavedState {
+  open: Record<string, boolean>;
+}
+function loadState(): SavedState {
+  const s = vscode.getState();
+  if (typeof s === 'object' && s !== null && typeof (s as SavedState).open === 'object' && (s as SavedState).open !== null) return s as SavedState;
+  return { open: {} };
+}
+const state = loadState();
+let timeline: TimelineUi | undefined;
+let pi: PiUi | undefined;
+
+const handlers: Handlers = {
+  navigate(delta) {
+    vscode.postMessage({ type: 'navigate', delta });
+  },
+  openSource(which, index) {
+    vscode.postMessage({ type: 'openSource', which, index });
+  },
+  requestRaw(field) {
+    vscode.postMessage({ type: 'raw', field });
+  },
+  isOpen(id, byDefault) {
+    return state.open[id] ?? byDefault;
+  },
+  setOpen(id, open) {
+    state.open[id] = open;
+    vscode.setState(state);
+  },
+};
+
+function show(model: TraceModel): void {
+  timeline?.destroy();
+  const key = `${model.ref.userId}#${model.ref.index}`;
+  const same = root.dataset.trace === key;
+  timeline = new TimelineUi(model, (msg) => vscode.postMessage(msg));
+  pi = new PiUi(
+    () => vscode.postMessage({ type: 'scanPi' }),
+    (index) => vscode.postMessage({ type: 'record', index }),
+  );
+  const c = model.counts;
+  root.replaceChildren(
+    renderHeader(model, handlers),
+    renderProfile(model),
+    section('questions', 'Questions', model.noPrediction ? 'no prediction' : `${c.correct} right · ${c.incorrect} wrong${c.graded ? ` · ${c.graded} graded` : ''}`, renderQuestions(model, handlers), handlers),
+    section('context', 'Scene context', `${model.scene} · ${model.timestamp}`, renderContext(model), handlers),
+    section('timeline', 'History before the test action', `${model.ref.index.toLocaleString('en-US')} records`, [timeline.element], handlers),
+    section('pi', 'Personal information', 'residual PI in the profile and the history', [pi.element], handlers),
+  );
+  root.dataset.trace = key;
+  document.title = `${model.ref.userId} · #${model.ref.index}`;
+  if (!same) window.scrollTo(0, 0);
+  timeline.sendFilter();
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const msg = event.data;
+  if (!isExtensionToWebview(msg)) return;
+  switch (msg.type) {
+    case 'show':
+      show(msg.model);
+      break;
+    case 'empty':
+      timeline?.destroy();
+      timeline = undefined;
+      delete root.dataset.trace;
+      root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
+      break;
+    case 'timeline':
+      timeline?.onTimeline(msg.generation, msg.count, msg.histogram);
+      break;
+    case 'rows':
+      timeline?.onRows(msg.generation, msg.rows);
+      break;
+    case 'raw':
+      showRaw(root, msg.field, msg.text);
+      break;
+    case 'record':
+      timeline?.onRecord(msg.index, msg.text);
+      break;
+    case 'pi':
+      pi?.update(msg);
+      break;
+  }
+});
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD'].includes(target.tagName));
+}
+
+// [ and ] move to the previous / next test action of the user (no modifiers, so nothing collides with the workbench).
+window.addEventListener('keydown', (event: KeyboardEvent) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || isEditable(event.target)) return;
+  const delta = event.key === ']' ? 1 : event.key === '[' ? -1 : 0;
+  if (!delta) return;
+  event.preventDefault();
+  const b = root.querySelector<HTMLElement & { disabled: boolean }>(`vscode-button[data-nav="${delta}"]`);
+  if (b && !b.disabled) handlers.navigate(delta);
+});
+
+vscode.postMessage({ type: 'ready' });
