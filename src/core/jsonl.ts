@@ -110,13 +110,35 @@ export function parseLine(bytes: Buffer): ParsedLine {
 
 /** JSON.parse that also accepts Python's bare NaN / Infinity / -Infinity (as the markers below). */
 export function parseJsonText(text: string): ParsedLine {
-  // Lines that mention a token go straight through the replacement: parsing first would fail half-way and cost twice.
-  const source = text.includes('NaN') || text.includes('Infinity') ? (replacePythonTokens(text) ?? text) : text;
+  if (text.includes('NaN') || text.includes('Infinity')) {
+    const quick = replaceWrittenTokens(text);
+    if (quick !== text) {
+      try {
+        return { ok: true, value: JSON.parse(quick) };
+      } catch {
+        // A token inside a string or written some other way: the replacement that reads strings decides.
+      }
+    }
+    text = replacePythonTokens(text) ?? text;
+  }
   try {
-    return { ok: true, value: JSON.parse(source) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, message: `invalid JSON: ${(err as Error).message}` };
   }
+}
+
+// A token where json.dumps writes one: after "[" or a separator's space, before "," "]" or "}".
+const WRITTEN_TOKEN = /(?<=[ [])(?:-Infinity|Infinity|NaN)(?=[,\]}])/g;
+
+/**
+ * Replaces the tokens where json.dumps writes them, without reading string literals (most result lines have NaN
+ * metrics, and their long reasoning strings are what replacePythonTokens spends its time on). Never wrong when
+ * JSON.parse accepts the output: a marker put inside a string closes it after a space or "[" (neither can end an
+ * escape) and leaves a backslash outside any string, which JSON rejects; and a token left bare is rejected too.
+ */
+export function replaceWrittenTokens(text: string): string {
+  return text.replace(WRITTEN_TOKEN, (m) => MARKERS[m]);
 }
 
 // A JSON string literal (left as is) or one of Python's bare float tokens.

@@ -1,9 +1,9 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
 import { parseRawLine, pyNumber, readLines } from './jsonl';
-import { scoreStep } from './score';
+import { countHits, metricsFromHits, scoreStep, splitIndex } from './score';
 import { describe, type Interner } from './tasks';
-import { METRIC_KEYS, type Platform, type StepMetrics, type StepResult, type User, type UserResult } from './types';
+import { METRIC_KEYS, type Platform, type PoolSplit, type StepMetrics, type StepResult, type User, type UserResult } from './types';
 
 export async function readResultsFile(
   absPath: string,
@@ -85,8 +85,8 @@ function readStepResult(
     sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
   }
   const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
-  const recomputed = scoreStep(task.split, prediction);
-  if (stored !== undefined && !sameMetrics(stored, recomputed)) {
+  if (stored !== undefined && !agreesWithScore(stored, task.split, prediction)) {
+    const recomputed = scoreStep(task.split, prediction);
     sink.warn(line, `${at}.metrics`, `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`);
   }
   return {
@@ -121,9 +121,17 @@ function readMetrics(value: unknown, at: string, line: number, sink: DiagnosticS
 
 const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9);
 
-function sameMetrics(a: StepMetrics | null, b: StepMetrics | null): boolean {
-  if (a === null || b === null) return a === b;
-  return METRIC_KEYS.every((k) => close(a[k], b[k]));
+const hits = new Int32Array(8);
+const values = new Float64Array(7);
+
+/** Whether the stored metrics are the step's score, checked without building a metrics object (every step of every load). */
+function agreesWithScore(stored: StepMetrics | null, split: PoolSplit, prediction: readonly unknown[]): boolean {
+  const ix = splitIndex(split);
+  if (ix.K === 0 || stored === null) return ix.K === 0 && stored === null;
+  countHits(ix, prediction, hits);
+  metricsFromHits(ix, hits, values);
+  for (let m = 0; m < METRIC_KEYS.length; m++) if (!close(stored[METRIC_KEYS[m]], values[m])) return false;
+  return true;
 }
 
 function metricsDiff(stored: StepMetrics | null, recomputed: StepMetrics | null): string {

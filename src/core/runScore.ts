@@ -1,9 +1,12 @@
 // Scores a run of a loaded benchmark: per step, per user, per platform, and the paper's "Avg." over platforms.
 import {
   aggregateUsers,
+  countHits,
+  metricsFromHits,
   nanMean,
   scoreStep,
   scoreUser,
+  splitIndex,
   stepDiagnostics,
   type AggregateScore,
   type MetricsTable,
@@ -58,14 +61,21 @@ export interface RunScore {
 
 export function scoreRun(bench: Benchmark, run: Run): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
+  const acc = new UserAccumulator();
   for (const platform of PLATFORMS) {
     const results = run.results.get(platform);
     const users = bench.users.get(platform);
     if (!results || !users) continue;
     const userScores = new Map<string, UserScore>();
-    for (const userId of results.keys()) {
+    for (const [userId, result] of results) {
       const user = users.get(userId);
-      const score = user ? scoreUserOfRun(run, user) : null;
+      if (!user) continue;
+      acc.reset();
+      for (const step of user.steps) {
+        const stepResult = result.steps.get(step.stepId);
+        if (stepResult) acc.add(step, stepResult.prediction);
+      }
+      const score = acc.score();
       if (score) userScores.set(userId, score);
     }
     platforms.set(platform, { ...aggregateUsers([...userScores.values()]), userScores });
@@ -75,6 +85,45 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
   for (const key of METRIC_KEYS) avg[key] = nanMean(figures.map((p) => p.metrics[key]));
   avg.F1NS = nanMean(figures.map((p) => p.f1ns));
   return { name: run.name, platforms, avg };
+}
+
+/**
+ * scoreUser over a user's steps without a metrics object per step: NaN-skipping sums and counts in step order,
+ * which give the same floating-point means as nanMean over the steps' metrics.
+ */
+class UserAccumulator {
+  private readonly hit = new Int32Array(8);
+  private readonly values = new Float64Array(7);
+  private readonly sums = new Float64Array(7);
+  private readonly counts = new Int32Array(7);
+  private steps = 0;
+
+  reset(): void {
+    this.sums.fill(0);
+    this.counts.fill(0);
+    this.steps = 0;
+  }
+
+  add(step: Step, prediction: readonly unknown[]): void {
+    const ix = splitIndex(step.split);
+    if (ix.K === 0) return;
+    countHits(ix, prediction, this.hit);
+    metricsFromHits(ix, this.hit, this.values);
+    for (let m = 0; m < 7; m++) {
+      const v = this.values[m];
+      if (Number.isNaN(v)) continue;
+      this.sums[m] += v;
+      this.counts[m]++;
+    }
+    this.steps++;
+  }
+
+  score(): UserScore | null {
+    if (this.steps === 0) return null;
+    const metrics = {} as MetricsTable;
+    METRIC_KEYS.forEach((key, m) => (metrics[key] = this.counts[m] === 0 ? NaN : this.sums[m] / this.counts[m]));
+    return { steps: this.steps, metrics };
+  }
 }
 
 /** The persona the model received at a step: the last non-empty persona_summary before it in this run (spec 2). */
