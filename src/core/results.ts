@@ -80,7 +80,12 @@ function readStepResult(
   }
   let prediction: unknown[] = [];
   if (Array.isArray(value.prediction)) {
-    prediction = value.prediction.map((p) => (typeof p === 'string' ? intern.get(p) : p));
+    // In place: the parsed array is ours, and a copy per step is garbage the load would pay for.
+    prediction = value.prediction;
+    for (let i = 0; i < prediction.length; i++) {
+      const p = prediction[i];
+      if (typeof p === 'string') prediction[i] = intern.get(p);
+    }
   } else {
     sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
   }
@@ -107,16 +112,23 @@ function readMetrics(value: unknown, at: string, line: number, sink: DiagnosticS
     sink.warn(line, at, `expected an object or null, got ${describe(value)}`);
     return undefined;
   }
-  const out = {} as StepMetrics;
   for (const key of METRIC_KEYS) {
-    const n = pyNumber(value[key]);
-    if (n === undefined) {
+    if (pyNumber(value[key]) === undefined) {
       sink.warn(line, `${at}.${key}`, `expected a number, got ${describe(value[key])}`);
       return undefined;
     }
-    out[key] = n;
   }
-  return out;
+  // One literal: an object filled key by key spills past its in-object slots into a second allocation.
+  const n = (key: string) => pyNumber(value[key]) as number;
+  return {
+    Recall: n('Recall'),
+    Recall_Novelty: n('Recall_Novelty'),
+    Recall_Stability: n('Recall_Stability'),
+    Error_Decay: n('Error_Decay'),
+    Error_Peer: n('Error_Peer'),
+    Error_Viral: n('Error_Viral'),
+    Error_Random: n('Error_Random'),
+  };
 }
 
 const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9);
