@@ -13,6 +13,7 @@ import {
   type StepDiagnostics,
   type UserScore,
 } from './score';
+import { pickTableOf, scoreFromTables, splitTableOf } from './scoreTable';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from './types';
 
 export interface StepScore {
@@ -71,9 +72,14 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
       const user = users.get(userId);
       if (!user) continue;
       acc.reset();
-      for (const step of user.steps) {
-        const stepResult = result.steps.get(step.stepId);
-        if (stepResult) acc.add(step, stepResult.prediction);
+      const splits = splitTableOf(user);
+      const picks = pickTableOf(user, result);
+      if (splits && picks) acc.addTables(splits, picks);
+      else {
+        for (const step of user.steps) {
+          const stepResult = result.steps.get(step.stepId);
+          if (stepResult) acc.add(step, stepResult.prediction);
+        }
       }
       const score = acc.score();
       if (score) userScores.set(userId, score);
@@ -118,10 +124,24 @@ class UserAccumulator {
     this.steps++;
   }
 
+  /** All the user's steps at once, from the tables the loader built. */
+  addTables(splits: Int32Array, picks: Int32Array): void {
+    this.steps += scoreFromTables(splits, picks, this.sums, this.counts);
+  }
+
   score(): UserScore | null {
     if (this.steps === 0) return null;
-    const metrics = {} as MetricsTable;
-    METRIC_KEYS.forEach((key, m) => (metrics[key] = this.counts[m] === 0 ? NaN : this.sums[m] / this.counts[m]));
+    const mean = (m: number) => (this.counts[m] === 0 ? NaN : this.sums[m] / this.counts[m]);
+    // One literal in METRIC_KEYS order: one shape for every user's table, read again by aggregateUsers.
+    const metrics: MetricsTable = {
+      Recall: mean(0),
+      Recall_Novelty: mean(1),
+      Recall_Stability: mean(2),
+      Error_Decay: mean(3),
+      Error_Peer: mean(4),
+      Error_Viral: mean(5),
+      Error_Random: mean(6),
+    };
     return { steps: this.steps, metrics };
   }
 }

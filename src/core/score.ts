@@ -85,6 +85,11 @@ export function splitIndex(split: PoolSplit): SplitIndex {
   return ix;
 }
 
+/** The id of a tag of some indexed split; -1 for any other value. */
+export function tagId(value: unknown): number {
+  return typeof value === 'string' ? (tagIds.get(value) ?? -1) : -1;
+}
+
 /** The position of a tag in the split's tags; -1 when it is in none of the lists. */
 export function tagPosition(ix: SplitIndex, tag: string): number {
   if (ix.byTag) return ix.byTag.get(tag) ?? -1;
@@ -127,7 +132,7 @@ export function countHits(ix: SplitIndex, prediction: readonly unknown[], out: I
 }
 
 /** The pool class (index in POOL_CLASSES) behind each of METRIC_KEYS but Recall. */
-const METRIC_CLASS = [-1, CLASS_BIT.tNew, CLASS_BIT.tKeep, CLASS_BIT.dDecay, CLASS_BIT.dPeer, CLASS_BIT.dViral, CLASS_BIT.dRandom];
+export const METRIC_CLASS = [-1, CLASS_BIT.tNew, CLASS_BIT.tKeep, CLASS_BIT.dDecay, CLASS_BIT.dPeer, CLASS_BIT.dViral, CLASS_BIT.dRandom];
 
 /** The metrics as numbers in METRIC_KEYS order, from countHits' counts (K > 0); NaN for an empty class. */
 export function metricsFromHits(ix: SplitIndex, hit: Int32Array, out: Float64Array): void {

@@ -5,7 +5,8 @@ import { loadBenchmark } from '../../src/core/load';
 import { mulberry32 } from '../../src/core/random';
 import { scoreRun, scoreUserOfRun } from '../../src/core/runScore';
 import { scoreStep, splitIndex } from '../../src/core/score';
-import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type StepMetrics } from '../../src/core/types';
+import { pickTableOf, splitTableOf } from '../../src/core/scoreTable';
+import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type Run, type StepMetrics } from '../../src/core/types';
 
 /** The reference's reading, with sets: |P ∩ S| / |S|, NaN for an empty S; null without positives. */
 function setScore(split: PoolSplit, prediction: readonly unknown[]): StepMetrics | null {
@@ -68,6 +69,20 @@ describe('scoring kernel', () => {
         expect([...figures.userScores.keys()]).toEqual(expected.map(([id]) => id));
         for (const [id, want] of expected) expect(figures.userScores.get(id), `${run.name} ${id}`).toEqual(want);
       }
+    }
+  });
+
+  it('scores results without the loader\'s tables (built in memory) the same way', async () => {
+    const bench = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    for (const run of bench.runs.values()) {
+      const user = [...bench.users.get('weibo')!.values()][0];
+      const result = run.results.get('weibo')!.get(user.userId)!;
+      expect(splitTableOf(user)).toBeDefined();
+      expect(pickTableOf(user, result)).toBeDefined();
+      // Copies carry no hidden tables.
+      const copy: Run = { ...run, results: new Map([...run.results].map(([p, m]) => [p, new Map([...m].map(([id, r]) => [id, { ...r }]))])) };
+      expect(pickTableOf(user, copy.results.get('weibo')!.get(user.userId)!)).toBeUndefined();
+      expect(scoreRun(bench, copy)).toEqual(scoreRun(bench, run));
     }
   });
 });

@@ -1,0 +1,137 @@
+// Compact per-user tables that the loader builds so that scoring a run reads two small integer arrays per user
+// instead of walking a handful of objects per step (maps, splits, indexes, pick arrays: cache misses that were
+// most of the scoring time). The tables only re-encode what was read: each split's distinct tags and classes,
+// and each result's picks, as tag ids. Matching picks against splits stays with the scorer.
+import { METRIC_CLASS, splitIndex, tagId, type SplitIndex } from './score';
+import type { StepResult, User, UserResult } from './types';
+
+const SPLITS = Symbol('splitTable');
+const PICKS = Symbol('pickTable');
+
+/**
+ * Per step of the user, in order: K, the six class sizes, n, then n (tag id, class mask) pairs.
+ * Steps without positives (K = 0) are kept, so that positions line up with user.steps.
+ */
+export function buildSplitTable(user: User): Int32Array {
+  let size = 0;
+  const indexes: SplitIndex[] = user.steps.map((s) => splitIndex(s.split));
+  for (const ix of indexes) size += 8 + 2 * ix.ids.length;
+  const table = new Int32Array(size);
+  let at = 0;
+  for (const ix of indexes) {
+    table[at++] = ix.K;
+    for (let c = 0; c < 6; c++) table[at++] = ix.sizes[c];
+    table[at++] = ix.ids.length;
+    for (let i = 0; i < ix.ids.length; i++) {
+      table[at++] = ix.ids[i];
+      table[at++] = ix.masks[i];
+    }
+  }
+  return table;
+}
+
+/**
+ * Per step of the user, in order: -1 when the run has no result for it, else n and the n picks as tag ids (-1 for
+ * a pick that is no split's tag or not a string). Built after the splits of this user were indexed.
+ */
+export function buildPickTable(user: User, steps: ReadonlyMap<number, StepResult>): Int32Array {
+  const results = user.steps.map((s) => steps.get(s.stepId));
+  let size = 0;
+  for (const r of results) size += r ? 1 + r.prediction.length : 1;
+  const table = new Int32Array(size);
+  let at = 0;
+  for (const r of results) {
+    if (!r) {
+      table[at++] = -1;
+      continue;
+    }
+    table[at++] = r.prediction.length;
+    for (const p of r.prediction) table[at++] = tagId(p);
+  }
+  return table;
+}
+
+type WithSplits = User & { [SPLITS]?: Int32Array };
+type WithPicks = UserResult & { [PICKS]?: { user: User; table: Int32Array } };
+
+/** Keeps the user's split table on it (hidden: it is no part of the user's data). */
+export function attachSplitTable(user: User): void {
+  if (Object.isExtensible(user)) Object.defineProperty(user, SPLITS, { value: buildSplitTable(user), enumerable: false });
+}
+
+/** Keeps the result's pick table on it, for this user's steps. */
+export function attachPickTable(user: User, result: UserResult): void {
+  if (!Object.isExtensible(result)) return;
+  Object.defineProperty(result, PICKS, { value: { user, table: buildPickTable(user, result.steps) }, enumerable: false });
+}
+
+/** The user's split table, when the loader built one. */
+export function splitTableOf(user: User): Int32Array | undefined {
+  return (user as WithSplits)[SPLITS];
+}
+
+/** The result's pick table, when the loader built one for this user's steps. */
+export function pickTableOf(user: User, result: UserResult): Int32Array | undefined {
+  const picks = (result as WithPicks)[PICKS];
+  return picks && picks.user === user ? picks.table : undefined;
+}
+
+/**
+ * Adds the user's scored steps to `sums` / `counts` (NaN-skipping, per METRIC_KEYS) in step order; returns the
+ * number of scored steps. Same arithmetic as scoreStep followed by nanMean, to the last bit.
+ */
+export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Float64Array, counts: Int32Array): number {
+  let scored = 0;
+  let s = 0;
+  let p = 0;
+  const hit = HIT;
+  while (s < splits.length) {
+    const K = splits[s];
+    const n = splits[s + 7];
+    const pairs = s + 8;
+    const count = picks[p++];
+    if (count >= 0 && K > 0) {
+      hit.fill(0);
+      let positives = 0;
+      let seenBits = 0;
+      const seen = n > 31 ? new Set<number>() : null;
+      for (let j = 0; j < count; j++) {
+        const id = picks[p + j];
+        if (id < 0) continue;
+        let at = -1;
+        for (let i = 0; i < n; i++) {
+          if (splits[pairs + 2 * i] === id) {
+            at = i;
+            break;
+          }
+        }
+        if (at === -1) continue;
+        if (seen) {
+          if (seen.has(at)) continue;
+          seen.add(at);
+        } else {
+          if (seenBits & (1 << at)) continue;
+          seenBits |= 1 << at;
+        }
+        const mask = splits[pairs + 2 * at + 1];
+        for (let c = 0; c < 6; c++) if (mask & (1 << c)) hit[c]++;
+        if (mask & 0b11) positives++;
+      }
+      sums[0] += positives / K;
+      counts[0]++;
+      for (let m = 1; m < 7; m++) {
+        const c = METRIC_CLASS[m];
+        const size = splits[s + 1 + c];
+        if (size === 0) continue;
+        sums[m] += hit[c] / size;
+        counts[m]++;
+      }
+      scored++;
+    }
+    if (count > 0) p += count;
+    s = pairs + 2 * n;
+  }
+  return scored;
+}
+
+const HIT = new Int32Array(6);
