@@ -69,21 +69,26 @@ export async function readLines(
       pos = nl + 1;
     }
   };
+  // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
+  const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  let cur = 0;
+  let pending = handle.read(bufs[cur], 0, CHUNK, 0);
   try {
     let carry: Buffer = Buffer.alloc(0);
     let carryOffset = 0;
     let filePos = 0;
-    const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK, filePos);
+      const { bytesRead } = await pending;
       if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
+      const chunk = bufs[cur].subarray(0, bytesRead);
       const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
       const dataOffset = carry.length ? carryOffset : filePos;
       filePos += bytesRead;
+      cur ^= 1;
+      pending = handle.read(bufs[cur], 0, CHUNK, filePos);
       const lastNl = data.lastIndexOf(0x0a);
       if (lastNl !== -1) emitRegion(data.subarray(0, lastNl), dataOffset);
-      // Copy the tail: `buf` is reused by the next read.
+      // Copy the tail: its buffer is reused by the read after next.
       carry = Buffer.from(data.subarray(lastNl + 1));
       carryOffset = dataOffset + lastNl + 1;
       onProgress?.(filePos);
@@ -91,6 +96,7 @@ export async function readLines(
     }
     if (carry.length) emitRegion(carry, carryOffset);
   } finally {
+    await pending.catch(() => undefined); // a read still in flight when onLine threw
     await handle.close();
   }
 }

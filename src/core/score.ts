@@ -247,17 +247,39 @@ export interface AggregateScore {
 }
 
 export function aggregateUsers(users: readonly UserScore[]): AggregateScore {
-  const metrics = {} as MetricsTable;
-  for (const key of METRIC_KEYS) metrics[key] = nanMean(users.map((u) => u.metrics[key]));
-  const f1s = users.map(userF1ns);
+  // One pass with named reads (it runs for every platform of every run scored), summing in user order as nanMean.
+  const sums = new Float64Array(8);
+  const counts = new Int32Array(8);
+  const add = (i: number, v: number) => {
+    if (Number.isNaN(v)) return;
+    sums[i] += v;
+    counts[i]++;
+  };
+  let steps = 0;
+  for (const u of users) {
+    const m = u.metrics;
+    add(0, m.Recall);
+    add(1, m.Recall_Novelty);
+    add(2, m.Recall_Stability);
+    add(3, m.Error_Decay);
+    add(4, m.Error_Peer);
+    add(5, m.Error_Viral);
+    add(6, m.Error_Random);
+    add(7, userF1ns(u));
+    steps += u.steps;
+  }
+  const mean = (i: number) => (counts[i] === 0 ? NaN : sums[i] / counts[i]);
+  const metrics: MetricsTable = {
+    Recall: mean(0),
+    Recall_Novelty: mean(1),
+    Recall_Stability: mean(2),
+    Error_Decay: mean(3),
+    Error_Peer: mean(4),
+    Error_Viral: mean(5),
+    Error_Random: mean(6),
+  };
   const a = metrics.Recall_Novelty;
   const b = metrics.Recall_Stability;
   const harmonic = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
-  return {
-    users: users.length,
-    steps: users.reduce((s, u) => s + u.steps, 0),
-    metrics,
-    f1ns: nanMean(f1s),
-    f1nsHarmonicOfMeans: harmonic,
-  };
+  return { users: users.length, steps, metrics, f1ns: mean(7), f1nsHarmonicOfMeans: harmonic };
 }
