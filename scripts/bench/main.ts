@@ -11,7 +11,7 @@ import { scoreRun, type RunScore } from '../../src/core/runScore';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 
 const REPEATS = 5;
-const PY_REPEATS = 3;
+const PY_REPEATS = 5;
 
 function jsonlFiles(root: string): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@
 // instead of walking a handful of objects per step (maps, splits, indexes, pick arrays: cache misses that were
 // most of the scoring time). The tables only re-encode what was read: each split's distinct tags and classes,
 // and each result's picks, as tag ids. Matching picks against splits stays with the scorer.
-import { METRIC_CLASS, splitIndex, tagId, type SplitIndex } from './score';
+import { splitIndex, tagId, type SplitIndex } from './score';
 import type { StepResult, User, UserResult } from './types';
 
 const SPLITS = Symbol('splitTable');
@@ -84,19 +84,19 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
   let scored = 0;
   let s = 0;
   let p = 0;
-  const hit = HIT;
   while (s < splits.length) {
     const K = splits[s];
     const n = splits[s + 7];
     const pairs = s + 8;
     const count = picks[p++];
     if (count >= 0 && K > 0) {
-      hit.fill(0);
+      // Counts in locals rather than an array: this loop is most of the scoring time.
+      let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0; // prettier-ignore
       let positives = 0;
       let seenBits = 0;
       const seen = n > 31 ? new Set<number>() : null;
-      for (let j = 0; j < count; j++) {
-        const id = picks[p + j];
+      for (let j = p; j < p + count; j++) {
+        const id = picks[j];
         if (id < 0) continue;
         let at = -1;
         for (let i = 0; i < n; i++) {
@@ -114,18 +114,23 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
           seenBits |= 1 << at;
         }
         const mask = splits[pairs + 2 * at + 1];
-        for (let c = 0; c < 6; c++) if (mask & (1 << c)) hit[c]++;
+        h0 += mask & 1;
+        h1 += (mask >> 1) & 1;
+        h2 += (mask >> 2) & 1;
+        h3 += (mask >> 3) & 1;
+        h4 += (mask >> 4) & 1;
+        h5 += (mask >> 5) & 1;
         if (mask & 0b11) positives++;
       }
+      // METRIC_KEYS order: Recall, then the classes tNew, tKeep, dDecay, dPeer, dViral, dRandom (NaN-skipping).
       sums[0] += positives / K;
       counts[0]++;
-      for (let m = 1; m < 7; m++) {
-        const c = METRIC_CLASS[m];
-        const size = splits[s + 1 + c];
-        if (size === 0) continue;
-        sums[m] += hit[c] / size;
-        counts[m]++;
-      }
+      addRate(sums, counts, 1, h1, splits[s + 2]);
+      addRate(sums, counts, 2, h0, splits[s + 1]);
+      addRate(sums, counts, 3, h2, splits[s + 3]);
+      addRate(sums, counts, 4, h3, splits[s + 4]);
+      addRate(sums, counts, 5, h4, splits[s + 5]);
+      addRate(sums, counts, 6, h5, splits[s + 6]);
       scored++;
     }
     if (count > 0) p += count;
@@ -134,4 +139,9 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
   return scored;
 }
 
-const HIT = new Int32Array(6);
+/** hit / size into metric m, unless the class is empty (NaN, skipped). */
+function addRate(sums: Float64Array, counts: Int32Array, m: number, hit: number, size: number): void {
+  if (size === 0) return;
+  sums[m] += hit / size;
+  counts[m]++;
+}
