@@ -91,7 +91,7 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
     const count = picks[p++];
     if (count >= 0 && K > 0) {
       // Counts in locals rather than an array: this loop is most of the scoring time.
-      let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0; // prettier-ignore
+      let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0;
       let positives = 0;
       let seenBits = 0;
       const seen = n > 31 ? new Set<number>() : null;
