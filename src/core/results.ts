@@ -35,7 +35,7 @@ export async function readResultsFile(
         return sink.warn(raw.line, 'user_id', `duplicate result row for ${value.user_id}; the later one is ignored`);
       }
       const result: UserResult = {
-        userId: value.user_id,
+        userId: user.userId, // the tasks' string: map lookups by it then compare pointers, not text
         platform,
         username: typeof value.username === 'string' ? value.username : '',
         steps: new Map(),
@@ -52,7 +52,7 @@ export async function readResultsFile(
         result.steps.set(step.stepId, step);
       });
       attachPickTable(user, result);
-      results.set(value.user_id, result);
+      results.set(user.userId, result);
     },
     onProgress,
   );
