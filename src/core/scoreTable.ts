@@ -8,17 +8,20 @@ import type { StepResult, User, UserResult } from './types';
 const SPLITS = Symbol('splitTable');
 const PICKS = Symbol('pickTable');
 
-/**
- * Per step of the user, in order: K, the six class sizes, n, then n (tag id, class mask) pairs.
- * Steps without positives (K = 0) are kept, so that positions line up with user.steps.
- */
-export function buildSplitTable(user: User): Int32Array {
+function splitTableSize(user: User): number {
   let size = 0;
-  const indexes: SplitIndex[] = user.steps.map((s) => splitIndex(s.split));
-  for (const ix of indexes) size += 8 + 2 * ix.ids.length;
-  const table = new Int32Array(size);
+  for (const s of user.steps) size += 8 + 2 * splitIndex(s.split).ids.length;
+  return size;
+}
+
+/**
+ * A user's split table: per step, in order, K, the six class sizes, n, then n (tag id, class mask) pairs. Steps
+ * without positives (K = 0) are kept, so that positions line up with user.steps.
+ */
+function writeSplitTable(user: User, table: Int32Array): void {
   let at = 0;
-  for (const ix of indexes) {
+  for (const step of user.steps) {
+    const ix: SplitIndex = splitIndex(step.split);
     table[at++] = ix.K;
     for (let c = 0; c < 6; c++) table[at++] = ix.sizes[c];
     table[at++] = ix.ids.length;
@@ -27,7 +30,6 @@ export function buildSplitTable(user: User): Int32Array {
       table[at++] = ix.masks[i];
     }
   }
-  return table;
 }
 
 /**
@@ -54,9 +56,21 @@ export function buildPickTable(user: User, steps: ReadonlyMap<number, StepResult
 type WithSplits = User & { [SPLITS]?: Int32Array };
 type WithPicks = UserResult & { [PICKS]?: { user: User; table: Int32Array } };
 
-/** Keeps the user's split table on it (hidden: it is no part of the user's data). */
-export function attachSplitTable(user: User): void {
-  if (Object.isExtensible(user)) Object.defineProperty(user, SPLITS, { value: buildSplitTable(user), enumerable: false });
+/**
+ * Keeps each user's split table on it (hidden: it is no part of the user's data). One buffer for all the users of
+ * a file, each user a view of it: thousands of small buffers cost more memory than the tables themselves.
+ */
+export function attachSplitTables(users: Iterable<User>): void {
+  const list = [...users].filter((u) => Object.isExtensible(u));
+  const sizes = list.map(splitTableSize);
+  const buffer = new Int32Array(sizes.reduce((a, b) => a + b, 0));
+  let at = 0;
+  list.forEach((user, i) => {
+    const table = buffer.subarray(at, at + sizes[i]);
+    at += sizes[i];
+    writeSplitTable(user, table);
+    Object.defineProperty(user, SPLITS, { value: table, enumerable: false });
+  });
 }
 
 /** Keeps the result's pick table on it, for this user's steps. */

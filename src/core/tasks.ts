@@ -2,7 +2,7 @@
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
 import { parseRawLine, readLines } from './jsonl';
 import { splitIndex, tagPosition } from './score';
-import { attachSplitTable } from './scoreTable';
+import { attachSplitTables } from './scoreTable';
 import { META_KEYS, POOL_CLASSES, type LineRef, type Platform, type PoolSplit, type Step, type User } from './types';
 
 /** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
@@ -41,10 +41,10 @@ export async function readTasksFile(
       }
       firstLine.set(user.userId, raw.line);
       users.set(user.userId, user);
-      attachSplitTable(user);
     },
     onProgress,
   );
+  attachSplitTables(users.values());
   return users;
 }
 
