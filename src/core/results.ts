@@ -2,7 +2,7 @@
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
 import { parseRawLine, pyNumber, readLines } from './jsonl';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from './score';
-import { attachPickTable } from './scoreTable';
+import { attachPickTables } from './scoreTable';
 import { describe, type Interner } from './tasks';
 import { METRIC_KEYS, type Platform, type PoolSplit, type StepMetrics, type StepResult, type User, type UserResult } from './types';
 
@@ -51,11 +51,11 @@ export async function readResultsFile(
         }
         result.steps.set(step.stepId, step);
       });
-      attachPickTable(user, result);
       results.set(user.userId, result);
     },
     onProgress,
   );
+  if (users) attachPickTables(results.values(), users);
   return results;
 }
 

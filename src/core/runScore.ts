@@ -13,7 +13,7 @@ import {
   type StepDiagnostics,
   type UserScore,
 } from './score';
-import { pickTableOf, scoreFromTables, splitTableOf } from './scoreTable';
+import { loadedUserOf, pickTableOf, scoreFromTables, splitTableOf } from './scoreTable';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from './types';
 
 export interface StepScore {
@@ -69,7 +69,7 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
     if (!results || !users) continue;
     const userScores = new Map<string, UserScore>();
     for (const [userId, result] of results) {
-      const user = users.get(userId);
+      const user = loadedUserOf(result, users) ?? users.get(userId);
       if (!user) continue;
       acc.reset();
       const splits = splitTableOf(user);

@@ -33,16 +33,19 @@ function writeSplitTable(user: User, table: Int32Array): void {
 }
 
 /**
- * Per step of the user, in order: -1 when the run has no result for it, else n and the n picks as tag ids (-1 for
- * a pick that is no split's tag or not a string). Built after the splits of this user were indexed.
+ * A result's pick table: per step of the user, in order, -1 when the run has no result for it, else n and the n
+ * picks as tag ids (-1 for a pick that is no split's tag or not a string). Built after the user's splits were indexed.
  */
-export function buildPickTable(user: User, steps: ReadonlyMap<number, StepResult>): Int32Array {
-  const results = user.steps.map((s) => steps.get(s.stepId));
+function pickTableSize(user: User, steps: ReadonlyMap<number, StepResult>): number {
   let size = 0;
-  for (const r of results) size += r ? 1 + r.prediction.length : 1;
-  const table = new Int32Array(size);
+  for (const s of user.steps) size += 1 + (steps.get(s.stepId)?.prediction.length ?? 0);
+  return size;
+}
+
+function writePickTable(user: User, steps: ReadonlyMap<number, StepResult>, table: Int32Array): void {
   let at = 0;
-  for (const r of results) {
+  for (const s of user.steps) {
+    const r = steps.get(s.stepId);
     if (!r) {
       table[at++] = -1;
       continue;
@@ -50,11 +53,17 @@ export function buildPickTable(user: User, steps: ReadonlyMap<number, StepResult
     table[at++] = r.prediction.length;
     for (const p of r.prediction) table[at++] = tagId(p);
   }
-  return table;
+}
+
+interface PickRecord {
+  /** the users' map the result was matched in, and its user there */
+  users: ReadonlyMap<string, User>;
+  user: User;
+  table: Int32Array;
 }
 
 type WithSplits = User & { [SPLITS]?: Int32Array };
-type WithPicks = UserResult & { [PICKS]?: { user: User; table: Int32Array } };
+type WithPicks = UserResult & { [PICKS]?: PickRecord };
 
 /**
  * Keeps each user's split table on it (hidden: it is no part of the user's data). One buffer for all the users of
@@ -73,10 +82,22 @@ export function attachSplitTables(users: Iterable<User>): void {
   });
 }
 
-/** Keeps the result's pick table on it, for this user's steps. */
-export function attachPickTable(user: User, result: UserResult): void {
-  if (!Object.isExtensible(result)) return;
-  Object.defineProperty(result, PICKS, { value: { user, table: buildPickTable(user, result.steps) }, enumerable: false });
+/** Keeps each result's pick table on it, for its user's steps; one buffer for the results of a file. */
+export function attachPickTables(results: Iterable<UserResult>, users: ReadonlyMap<string, User>): void {
+  const list: { result: UserResult; user: User; size: number }[] = [];
+  for (const result of results) {
+    const user = users.get(result.userId);
+    if (user && Object.isExtensible(result)) list.push({ result, user, size: pickTableSize(user, result.steps) });
+  }
+  const buffer = new Int32Array(list.reduce((a, r) => a + r.size, 0));
+  let at = 0;
+  for (const { result, user, size } of list) {
+    const table = buffer.subarray(at, at + size);
+    at += size;
+    writePickTable(user, result.steps, table);
+    const record: PickRecord = { users, user, table };
+    Object.defineProperty(result, PICKS, { value: record, enumerable: false });
+  }
 }
 
 /** The user's split table, when the loader built one. */
@@ -86,8 +107,17 @@ export function splitTableOf(user: User): Int32Array | undefined {
 
 /** The result's pick table, when the loader built one for this user's steps. */
 export function pickTableOf(user: User, result: UserResult): Int32Array | undefined {
-  const picks = (result as WithPicks)[PICKS];
-  return picks && picks.user === user ? picks.table : undefined;
+  const record = (result as WithPicks)[PICKS];
+  return record && record.user === user ? record.table : undefined;
+}
+
+/**
+ * The user a result was matched to when it was loaded, if that was in `users` (maps of users are not changed
+ * after loading): scoring then needs no lookup by id.
+ */
+export function loadedUserOf(result: UserResult, users: ReadonlyMap<string, User>): User | undefined {
+  const record = (result as WithPicks)[PICKS];
+  return record && record.users === users ? record.user : undefined;
 }
 
 /**

@@ -85,4 +85,14 @@ describe('scoring kernel', () => {
       expect(scoreRun(bench, copy)).toEqual(scoreRun(bench, run));
     }
   });
+
+  it('does not use the tables of a run loaded with other tasks (a reload)', async () => {
+    const first = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    const second = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    for (const [name, run] of first.runs) {
+      const user = [...second.users.get('weibo')!.values()][0];
+      expect(pickTableOf(user, run.results.get('weibo')!.get(user.userId)!)).toBeUndefined();
+      expect(scoreRun(second, run)).toEqual(scoreRun(second, second.runs.get(name)!));
+    }
+  });
 });
