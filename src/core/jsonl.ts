@@ -69,21 +69,26 @@ export async function readLines(
       pos = nl + 1;
     }
   };
+  // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
+  const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  let cur = 0;
+  let pending = handle.read(bufs[cur], 0, CHUNK, 0);
   try {
     let carry: Buffer = Buffer.alloc(0);
     let carryOffset = 0;
     let filePos = 0;
-    const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK, filePos);
+      const { bytesRead } = await pending;
       if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
+      const chunk = bufs[cur].subarray(0, bytesRead);
       const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
       const dataOffset = carry.length ? carryOffset : filePos;
       filePos += bytesRead;
+      cur ^= 1;
+      pending = handle.read(bufs[cur], 0, CHUNK, filePos);
       const lastNl = data.lastIndexOf(0x0a);
       if (lastNl !== -1) emitRegion(data.subarray(0, lastNl), dataOffset);
-      // Copy the tail: `buf` is reused by the next read.
+      // Copy the tail: its buffer is reused by the read after next.
       carry = Buffer.from(data.subarray(lastNl + 1));
       carryOffset = dataOffset + lastNl + 1;
       onProgress?.(filePos);
@@ -91,6 +96,7 @@ export async function readLines(
     }
     if (carry.length) emitRegion(carry, carryOffset);
   } finally {
+    await pending.catch(() => undefined); // a read still in flight when onLine threw
     await handle.close();
   }
 }
@@ -110,13 +116,39 @@ export function parseLine(bytes: Buffer): ParsedLine {
 
 /** JSON.parse that also accepts Python's bare NaN / Infinity / -Infinity (as the markers below). */
 export function parseJsonText(text: string): ParsedLine {
-  // Lines that mention a token go straight through the replacement: parsing first would fail half-way and cost twice.
-  const source = text.includes('NaN') || text.includes('Infinity') ? (replacePythonTokens(text) ?? text) : text;
+  if (text.includes('NaN') || text.includes('Infinity')) {
+    const quick = replaceWrittenTokens(text);
+    if (quick !== text) {
+      try {
+        return { ok: true, value: JSON.parse(quick) };
+      } catch {
+        // A token inside a string or written some other way: the replacement that reads strings decides.
+      }
+    }
+    text = replacePythonTokens(text) ?? text;
+  }
   try {
-    return { ok: true, value: JSON.parse(source) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, message: `invalid JSON: ${(err as Error).message}` };
   }
+}
+
+// A token before "," "]" or "}"; the replacer also wants "[" or a separator's space before it (as json.dumps
+// writes it). Checked there rather than with a lookbehind, which made the regex several times slower.
+const WRITTEN_TOKEN = /(?:-Infinity|Infinity|NaN)(?=[,\]}])/g;
+
+/**
+ * Replaces the tokens where json.dumps writes them, without reading string literals (most result lines have NaN
+ * metrics, and their long reasoning strings are what replacePythonTokens spends its time on). Never wrong when
+ * JSON.parse accepts the output: a marker put inside a string closes it after a space or "[" (neither can end an
+ * escape) and leaves a backslash outside any string, which JSON rejects; and a token left bare is rejected too.
+ */
+export function replaceWrittenTokens(text: string): string {
+  return text.replace(WRITTEN_TOKEN, (m: string, at: number) => {
+    const before = text.charCodeAt(at - 1);
+    return before === 0x20 || before === 0x5b ? MARKERS[m] : m;
+  });
 }
 
 // A JSON string literal (left as is) or one of Python's bare float tokens.

@@ -1,9 +1,10 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
 import { parseRawLine, pyNumber, readLines } from './jsonl';
-import { scoreStep } from './score';
+import { countHits, metricsFromHits, scoreStep, splitIndex } from './score';
+import { attachPickTables } from './scoreTable';
 import { describe, type Interner } from './tasks';
-import { METRIC_KEYS, type Platform, type StepMetrics, type StepResult, type User, type UserResult } from './types';
+import { METRIC_KEYS, type Platform, type PoolSplit, type StepMetrics, type StepResult, type User, type UserResult } from './types';
 
 export async function readResultsFile(
   absPath: string,
@@ -34,7 +35,7 @@ export async function readResultsFile(
         return sink.warn(raw.line, 'user_id', `duplicate result row for ${value.user_id}; the later one is ignored`);
       }
       const result: UserResult = {
-        userId: value.user_id,
+        userId: user.userId, // the tasks' string: map lookups by it then compare pointers, not text
         platform,
         username: typeof value.username === 'string' ? value.username : '',
         steps: new Map(),
@@ -50,10 +51,11 @@ export async function readResultsFile(
         }
         result.steps.set(step.stepId, step);
       });
-      results.set(value.user_id, result);
+      results.set(user.userId, result);
     },
     onProgress,
   );
+  if (users) attachPickTables(results.values(), users);
   return results;
 }
 
@@ -80,13 +82,18 @@ function readStepResult(
   }
   let prediction: unknown[] = [];
   if (Array.isArray(value.prediction)) {
-    prediction = value.prediction.map((p) => (typeof p === 'string' ? intern.get(p) : p));
+    // In place: the parsed array is ours, and a copy per step is garbage the load would pay for.
+    prediction = value.prediction;
+    for (let i = 0; i < prediction.length; i++) {
+      const p = prediction[i];
+      if (typeof p === 'string') prediction[i] = intern.get(p);
+    }
   } else {
     sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
   }
   const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
-  const recomputed = scoreStep(task.split, prediction);
-  if (stored !== undefined && !sameMetrics(stored, recomputed)) {
+  if (stored !== undefined && !agreesWithScore(stored, task.split, prediction)) {
+    const recomputed = scoreStep(task.split, prediction);
     sink.warn(line, `${at}.metrics`, `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`);
   }
   return {
@@ -107,23 +114,38 @@ function readMetrics(value: unknown, at: string, line: number, sink: DiagnosticS
     sink.warn(line, at, `expected an object or null, got ${describe(value)}`);
     return undefined;
   }
-  const out = {} as StepMetrics;
   for (const key of METRIC_KEYS) {
-    const n = pyNumber(value[key]);
-    if (n === undefined) {
+    if (pyNumber(value[key]) === undefined) {
       sink.warn(line, `${at}.${key}`, `expected a number, got ${describe(value[key])}`);
       return undefined;
     }
-    out[key] = n;
   }
-  return out;
+  // One literal: an object filled key by key spills past its in-object slots into a second allocation.
+  const n = (key: string) => pyNumber(value[key]) as number;
+  return {
+    Recall: n('Recall'),
+    Recall_Novelty: n('Recall_Novelty'),
+    Recall_Stability: n('Recall_Stability'),
+    Error_Decay: n('Error_Decay'),
+    Error_Peer: n('Error_Peer'),
+    Error_Viral: n('Error_Viral'),
+    Error_Random: n('Error_Random'),
+  };
 }
 
 const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9);
 
-function sameMetrics(a: StepMetrics | null, b: StepMetrics | null): boolean {
-  if (a === null || b === null) return a === b;
-  return METRIC_KEYS.every((k) => close(a[k], b[k]));
+const hits = new Int32Array(8);
+const values = new Float64Array(7);
+
+/** Whether the stored metrics are the step's score, checked without building a metrics object (every step of every load). */
+function agreesWithScore(stored: StepMetrics | null, split: PoolSplit, prediction: readonly unknown[]): boolean {
+  const ix = splitIndex(split);
+  if (ix.K === 0 || stored === null) return ix.K === 0 && stored === null;
+  countHits(ix, prediction, hits);
+  metricsFromHits(ix, hits, values);
+  for (let m = 0; m < METRIC_KEYS.length; m++) if (!close(stored[METRIC_KEYS[m]], values[m])) return false;
+  return true;
 }
 
 function metricsDiff(stored: StepMetrics | null, recomputed: StepMetrics | null): string {

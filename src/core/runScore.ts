@@ -1,15 +1,19 @@
 // Scores a run of a loaded benchmark: per step, per user, per platform, and the paper's "Avg." over platforms.
 import {
   aggregateUsers,
+  countHits,
+  metricsFromHits,
   nanMean,
   scoreStep,
   scoreUser,
+  splitIndex,
   stepDiagnostics,
   type AggregateScore,
   type MetricsTable,
   type StepDiagnostics,
   type UserScore,
 } from './score';
+import { loadedUserOf, pickTableOf, scoreFromTables, splitTableOf } from './scoreTable';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from './types';
 
 export interface StepScore {
@@ -58,14 +62,26 @@ export interface RunScore {
 
 export function scoreRun(bench: Benchmark, run: Run): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
+  const acc = new UserAccumulator();
   for (const platform of PLATFORMS) {
     const results = run.results.get(platform);
     const users = bench.users.get(platform);
     if (!results || !users) continue;
     const userScores = new Map<string, UserScore>();
-    for (const userId of results.keys()) {
-      const user = users.get(userId);
-      const score = user ? scoreUserOfRun(run, user) : null;
+    for (const [userId, result] of results) {
+      const user = loadedUserOf(result, users) ?? users.get(userId);
+      if (!user) continue;
+      acc.reset();
+      const splits = splitTableOf(user);
+      const picks = pickTableOf(user, result);
+      if (splits && picks) acc.addTables(splits, picks);
+      else {
+        for (const step of user.steps) {
+          const stepResult = result.steps.get(step.stepId);
+          if (stepResult) acc.add(step, stepResult.prediction);
+        }
+      }
+      const score = acc.score();
       if (score) userScores.set(userId, score);
     }
     platforms.set(platform, { ...aggregateUsers([...userScores.values()]), userScores });
@@ -75,6 +91,59 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
   for (const key of METRIC_KEYS) avg[key] = nanMean(figures.map((p) => p.metrics[key]));
   avg.F1NS = nanMean(figures.map((p) => p.f1ns));
   return { name: run.name, platforms, avg };
+}
+
+/**
+ * scoreUser over a user's steps without a metrics object per step: NaN-skipping sums and counts in step order,
+ * which give the same floating-point means as nanMean over the steps' metrics.
+ */
+class UserAccumulator {
+  private readonly hit = new Int32Array(8);
+  private readonly values = new Float64Array(7);
+  private readonly sums = new Float64Array(7);
+  private readonly counts = new Int32Array(7);
+  private steps = 0;
+
+  reset(): void {
+    this.sums.fill(0);
+    this.counts.fill(0);
+    this.steps = 0;
+  }
+
+  add(step: Step, prediction: readonly unknown[]): void {
+    const ix = splitIndex(step.split);
+    if (ix.K === 0) return;
+    countHits(ix, prediction, this.hit);
+    metricsFromHits(ix, this.hit, this.values);
+    for (let m = 0; m < 7; m++) {
+      const v = this.values[m];
+      if (Number.isNaN(v)) continue;
+      this.sums[m] += v;
+      this.counts[m]++;
+    }
+    this.steps++;
+  }
+
+  /** All the user's steps at once, from the tables the loader built. */
+  addTables(splits: Int32Array, picks: Int32Array): void {
+    this.steps += scoreFromTables(splits, picks, this.sums, this.counts);
+  }
+
+  score(): UserScore | null {
+    if (this.steps === 0) return null;
+    const mean = (m: number) => (this.counts[m] === 0 ? NaN : this.sums[m] / this.counts[m]);
+    // One literal in METRIC_KEYS order: one shape for every user's table, read again by aggregateUsers.
+    const metrics: MetricsTable = {
+      Recall: mean(0),
+      Recall_Novelty: mean(1),
+      Recall_Stability: mean(2),
+      Error_Decay: mean(3),
+      Error_Peer: mean(4),
+      Error_Viral: mean(5),
+      Error_Random: mean(6),
+    };
+    return { steps: this.steps, metrics };
+  }
 }
 
 /** The persona the model received at a step: the last non-empty persona_summary before it in this run (spec 2). */

@@ -23,35 +23,124 @@ export function pickSet(prediction: readonly unknown[]): Set<string> {
 }
 
 /**
- * Per split, built once and shared by every run scored on it: each tag's classes as a bit mask (bit i =
- * POOL_CLASSES[i]) and the distinct size of each class. Sets, as the reference: duplicates in meta lists collapse.
+ * Per split, built once and shared by every run scored on it: the distinct tags of the meta lists, each tag's
+ * classes as a bit mask (bit i = POOL_CLASSES[i]) and the distinct size of each class. Sets, as the reference:
+ * duplicates in meta lists collapse. No map per split: scoring looks each pick up once in the one table of tag ids
+ * (small and hot in cache) and then scans the split's few ids, which beats hashing into one cold map per step.
  */
 export interface SplitIndex {
-  classes: Map<string, number>;
+  /** distinct tags of the six lists, in first-occurrence order */
+  tags: string[];
+  /** masks[i]: the classes of tags[i] */
+  masks: number[];
+  /** ids[i]: the tag id of tags[i] */
+  ids: number[];
   sizes: number[];
   /** K = |T_new ∪ T_keep| (distinct) */
   K: number;
+  /** tag → position in tags, only for splits too large to scan */
+  byTag?: Map<string, number>;
 }
 const POSITIVE = 0b000011; // tKeep, tNew
 const NEGATIVE = 0b111100; // dDecay, dPeer, dViral, dRandom
 const CLASS_BIT = Object.fromEntries(POOL_CLASSES.map((c, i) => [c, i])) as Record<PoolClass, number>;
-const indexes = new WeakMap<PoolSplit, SplitIndex>();
+/**
+ * The index rides on its split as a hidden (non-enumerable) property rather than in a WeakMap: scoring fetches it
+ * for every step of every run, and a WeakMap lookup there cost about an eighth of the scoring time.
+ */
+const INDEX = Symbol('splitIndex');
+type IndexedSplit = PoolSplit & { [INDEX]?: SplitIndex };
+/** Splits with more distinct tags than this are looked up through a map (and picks deduplicated with a set). */
+const SCAN_TAGS = 31;
+/**
+ * A number per distinct tag of any split indexed in this process. It only grows, by the tags of the benchmarks
+ * opened (a few thousand at paper scale); picks get no id of their own.
+ */
+const tagIds = new Map<string, number>();
 
 /** The split's index, built once per split object and cached. */
 export function splitIndex(split: PoolSplit): SplitIndex {
-  let ix = indexes.get(split);
+  let ix = (split as IndexedSplit)[INDEX];
   if (ix) return ix;
-  const classes = new Map<string, number>();
-  const sizes = POOL_CLASSES.map((cls, i) => {
-    const tags = new Set(split[cls]);
-    for (const t of tags) classes.set(t, (classes.get(t) ?? 0) | (1 << i));
-    return tags.size;
-  });
-  let K = 0;
-  for (const mask of classes.values()) if (mask & POSITIVE) K++;
-  ix = { classes, sizes, K };
-  indexes.set(split, ix);
+  ix = { tags: [], masks: [], ids: [], sizes: [0, 0, 0, 0, 0, 0], K: 0 };
+  for (let i = 0; i < 6; i++) {
+    const bit = 1 << i;
+    for (const t of split[POOL_CLASSES[i]]) {
+      const at = tagPosition(ix, t);
+      if (at === -1) {
+        let id = tagIds.get(t);
+        if (id === undefined) tagIds.set(t, (id = tagIds.size));
+        ix.tags.push(t);
+        ix.masks.push(bit);
+        ix.ids.push(id);
+        if (ix.byTag) ix.byTag.set(t, ix.tags.length - 1);
+        else if (ix.tags.length > SCAN_TAGS) ix.byTag = new Map(ix.tags.map((tag, k) => [tag, k]));
+      } else if (ix.masks[at] & bit) continue;
+      else ix.masks[at] |= bit;
+      ix.sizes[i]++;
+    }
+  }
+  for (const mask of ix.masks) if (mask & POSITIVE) ix.K++;
+  if (Object.isExtensible(split)) Object.defineProperty(split, INDEX, { value: ix, enumerable: false });
   return ix;
+}
+
+/** The id of a tag of some indexed split; -1 for any other value. */
+export function tagId(value: unknown): number {
+  return typeof value === 'string' ? (tagIds.get(value) ?? -1) : -1;
+}
+
+/** The position of a tag in the split's tags; -1 when it is in none of the lists. */
+export function tagPosition(ix: SplitIndex, tag: string): number {
+  if (ix.byTag) return ix.byTag.get(tag) ?? -1;
+  const id = tagIds.get(tag);
+  if (id === undefined) return -1;
+  const ids = ix.ids;
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
+  return -1;
+}
+
+const HIT_POSITIVES = 6;
+const HIT_DELTA = 7;
+
+/**
+ * Counts the distinct in-split string picks into `out`: out[i] = picks in POOL_CLASSES[i], out[6] = positives,
+ * out[7] = δ. Allocates nothing for the usual small split: this runs for every step of every run.
+ */
+export function countHits(ix: SplitIndex, prediction: readonly unknown[], out: Int32Array): void {
+  out.fill(0);
+  // Picks already counted, as bits of their tag's position (or a set for a large split).
+  let seenBits = 0;
+  const seen = ix.byTag ? new Set<number>() : null;
+  for (let j = 0; j < prediction.length; j++) {
+    const pick = prediction[j];
+    if (typeof pick !== 'string') continue;
+    const at = tagPosition(ix, pick);
+    if (at === -1) continue;
+    if (seen) {
+      if (seen.has(at)) continue;
+      seen.add(at);
+    } else {
+      if (seenBits & (1 << at)) continue;
+      seenBits |= 1 << at;
+    }
+    const mask = ix.masks[at];
+    for (let i = 0; i < 6; i++) if (mask & (1 << i)) out[i]++;
+    if (mask & POSITIVE) out[HIT_POSITIVES]++;
+    else if (mask & NEGATIVE) out[HIT_DELTA]++;
+  }
+}
+
+/** The pool class (index in POOL_CLASSES) behind each of METRIC_KEYS but Recall. */
+export const METRIC_CLASS = [-1, CLASS_BIT.tNew, CLASS_BIT.tKeep, CLASS_BIT.dDecay, CLASS_BIT.dPeer, CLASS_BIT.dViral, CLASS_BIT.dRandom];
+
+/** The metrics as numbers in METRIC_KEYS order, from countHits' counts (K > 0); NaN for an empty class. */
+export function metricsFromHits(ix: SplitIndex, hit: Int32Array, out: Float64Array): void {
+  out[0] = hit[HIT_POSITIVES] / ix.K;
+  for (let m = 1; m < 7; m++) {
+    const size = ix.sizes[METRIC_CLASS[m]];
+    out[m] = size === 0 ? NaN : hit[METRIC_CLASS[m]] / size;
+  }
 }
 
 /** Per-step diagnostics of the paper's appendix B.1. */
@@ -84,29 +173,13 @@ export function scoreAndDiagnose(
 ): { metrics: StepMetrics; diag: StepDiagnostics } | null {
   const ix = splitIndex(split);
   if (ix.K === 0) return null;
-  const hit = [0, 0, 0, 0, 0, 0];
-  let positives = 0;
-  let delta = 0;
-  for (const pick of pickSet(prediction)) {
-    const mask = ix.classes.get(pick);
-    if (!mask) continue;
-    for (let i = 0; i < 6; i++) if (mask & (1 << i)) hit[i]++;
-    if (mask & POSITIVE) positives++;
-    else if (mask & NEGATIVE) delta++;
-  }
-  const rate = (cls: PoolClass) => {
-    const i = CLASS_BIT[cls];
-    return ix.sizes[i] === 0 ? NaN : hit[i] / ix.sizes[i];
-  };
-  const metrics: StepMetrics = {
-    Recall: positives / ix.K,
-    Recall_Novelty: rate('tNew'),
-    Recall_Stability: rate('tKeep'),
-    Error_Decay: rate('dDecay'),
-    Error_Peer: rate('dPeer'),
-    Error_Viral: rate('dViral'),
-    Error_Random: rate('dRandom'),
-  };
+  const hit = new Int32Array(8);
+  countHits(ix, prediction, hit);
+  const values = new Float64Array(7);
+  metricsFromHits(ix, hit, values);
+  const metrics = {} as StepMetrics;
+  METRIC_KEYS.forEach((key, i) => (metrics[key] = values[i]));
+  const delta = hit[HIT_DELTA];
   const diag: StepDiagnostics = {
     K: ix.K,
     delta,
@@ -174,17 +247,39 @@ export interface AggregateScore {
 }
 
 export function aggregateUsers(users: readonly UserScore[]): AggregateScore {
-  const metrics = {} as MetricsTable;
-  for (const key of METRIC_KEYS) metrics[key] = nanMean(users.map((u) => u.metrics[key]));
-  const f1s = users.map(userF1ns);
+  // One pass with named reads (it runs for every platform of every run scored), summing in user order as nanMean.
+  const sums = new Float64Array(8);
+  const counts = new Int32Array(8);
+  const add = (i: number, v: number) => {
+    if (Number.isNaN(v)) return;
+    sums[i] += v;
+    counts[i]++;
+  };
+  let steps = 0;
+  for (const u of users) {
+    const m = u.metrics;
+    add(0, m.Recall);
+    add(1, m.Recall_Novelty);
+    add(2, m.Recall_Stability);
+    add(3, m.Error_Decay);
+    add(4, m.Error_Peer);
+    add(5, m.Error_Viral);
+    add(6, m.Error_Random);
+    add(7, userF1ns(u));
+    steps += u.steps;
+  }
+  const mean = (i: number) => (counts[i] === 0 ? NaN : sums[i] / counts[i]);
+  const metrics: MetricsTable = {
+    Recall: mean(0),
+    Recall_Novelty: mean(1),
+    Recall_Stability: mean(2),
+    Error_Decay: mean(3),
+    Error_Peer: mean(4),
+    Error_Viral: mean(5),
+    Error_Random: mean(6),
+  };
   const a = metrics.Recall_Novelty;
   const b = metrics.Recall_Stability;
   const harmonic = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
-  return {
-    users: users.length,
-    steps: users.reduce((s, u) => s + u.steps, 0),
-    metrics,
-    f1ns: nanMean(f1s),
-    f1nsHarmonicOfMeans: harmonic,
-  };
+  return { users: users.length, steps, metrics, f1ns: mean(7), f1nsHarmonicOfMeans: harmonic };
 }

@@ -1,7 +1,8 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
 import { DiagnosticSink, isInt, isRecord } from './diagnostics';
 import { parseRawLine, readLines } from './jsonl';
-import { splitIndex } from './score';
+import { splitIndex, tagPosition } from './score';
+import { attachSplitTables } from './scoreTable';
 import { META_KEYS, POOL_CLASSES, type LineRef, type Platform, type PoolSplit, type Step, type User } from './types';
 
 /** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
@@ -43,6 +44,7 @@ export async function readTasksFile(
     },
     onProgress,
   );
+  attachSplitTables(users.values());
   return users;
 }
 
@@ -161,26 +163,25 @@ function strings(list: unknown[], at: string, line: number, sink: DiagnosticSink
 function checkSplit(split: PoolSplit, pool: string[], at: string, line: number, sink: DiagnosticSink): void {
   // Runs for every step of every load, so it reads the scorer's index of the split (built here once, then reused
   // by every run scored on this step) instead of building sets of its own.
-  const { classes, K } = splitIndex(split);
-  for (const [tag, mask] of classes) {
-    if ((mask & (mask - 1)) === 0) continue;
-    const owners = POOL_CLASSES.filter((_, i) => mask & (1 << i)).map((cls) => META_KEYS[cls]);
-    sink.warn(line, `${at}.meta`, `tag "${tag}" is in both ${owners.join(' and ')}`);
-  }
+  const ix = splitIndex(split);
+  ix.masks.forEach((mask, i) => {
+    if ((mask & (mask - 1)) === 0) return;
+    const owners = POOL_CLASSES.filter((_, c) => mask & (1 << c)).map((cls) => META_KEYS[cls]);
+    sink.warn(line, `${at}.meta`, `tag "${ix.tags[i]}" is in both ${owners.join(' and ')}`);
+  });
   const poolSet = new Set(pool);
-  let inMeta = 0;
-  for (const tag of poolSet) if (classes.has(tag)) inMeta++;
-  if (inMeta !== poolSet.size || inMeta !== classes.size) {
-    const missing = [...poolSet].filter((t) => !classes.has(t));
-    const extra = [...classes.keys()].filter((t) => !poolSet.has(t));
+  // The tags are distinct: the union is the pool when they have the same size and every tag is in the pool.
+  if (ix.tags.length !== poolSet.size || !ix.tags.every((t) => poolSet.has(t))) {
+    const missing = [...poolSet].filter((t) => tagPosition(ix, t) === -1);
+    const extra = ix.tags.filter((t) => !poolSet.has(t));
     const parts = [];
     if (missing.length) parts.push(`pool tags in no meta list: ${quoteList(missing)}`);
     if (extra.length) parts.push(`meta tags not in the pool: ${quoteList(extra)}`);
     sink.warn(line, `${at}.meta`, `the meta lists' union is not the pool (${parts.join('; ')})`);
   }
   if (pool.length !== poolSet.size) sink.warn(line, `${at}.candidate_pool`, 'the pool has duplicate tags');
-  if (poolSet.size > 0 && K * 4 !== poolSet.size) {
-    sink.warn(line, `${at}.meta`, `positives are ${K} of ${poolSet.size} pool tags, not 25 %`);
+  if (poolSet.size > 0 && ix.K * 4 !== poolSet.size) {
+    sink.warn(line, `${at}.meta`, `positives are ${ix.K} of ${poolSet.size} pool tags, not 25 %`);
   }
 }
 

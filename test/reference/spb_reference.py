@@ -7,6 +7,11 @@ looking at the TypeScript scorer, to cross-check it.
 Usage:
   spb_reference.py <benchmark_dir> [--run NAME]...   print scores as JSON (same shape as
                                                      `persona-lab score --json`)
+  spb_reference.py <benchmark_dir> [--run NAME]... --time
+                                                     print {"read_s", "score_s", "runs", "scored_steps",
+                                                     "scores"}: seconds spent reading (JSON parsing of the
+                                                     tasks and results files) apart from seconds spent
+                                                     scoring, each by time.perf_counter
   spb_reference.py --self-test                       run hand-computed checks
 """
 import json
@@ -14,6 +19,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 
 PLATFORMS = ["weibo", "xiaohongshu", "toutiao", "zhihu", "douban"]
 METRICS = [
@@ -122,14 +128,19 @@ def load_tasks(bench_dir, platform):
     return out
 
 
-def score_platform(tasks, results_path):
-    """Aggregate one platform of one run. Returns the platform figures dict.
+def read_results(results_path):
+    """The dict rows of one results file, read before any scoring so that reading and scoring can be timed apart."""
+    return list(read_jsonl(results_path))
+
+
+def score_platform(tasks, rows):
+    """Aggregate one platform of one run from its result rows. Returns the platform figures dict.
 
     Duplicates are outside the spec; convention: a repeated user row is ignored, and within a row
     the first entry of a repeated step id wins."""
     per_user = {}  # user_id -> list of step metric dicts (scored steps only)
     seen_users = set()
-    for row in read_jsonl(results_path):
+    for row in rows:
         uid = row.get("user_id")
         steps = row.get("steps")
         if not isinstance(uid, str) or not isinstance(steps, list) or uid in seen_users:
@@ -176,7 +187,12 @@ def list_runs(bench_dir):
     return sorted(d for d in os.listdir(rdir) if os.path.isdir(os.path.join(rdir, d)))
 
 
-def score_bench(bench_dir, only_runs=None):
+def score_bench(bench_dir, only_runs=None, timer=None):
+    """Scores of the runs. `timer`, when given, is a dict whose "read" and "score" entries get the seconds spent
+    reading files and scoring (time.perf_counter)."""
+    clock = timer if timer is not None else {}
+    clock.setdefault("read", 0.0)
+    clock.setdefault("score", 0.0)
     runs = list_runs(bench_dir)
     if only_runs:
         runs = [r for r in runs if r in only_runs]
@@ -189,13 +205,21 @@ def score_bench(bench_dir, only_runs=None):
             rpath = os.path.join(rdir, RESULTS_PREFIX + platform + RESULTS_SUFFIX)
             if not os.path.isfile(rpath):
                 continue
+            t0 = time.perf_counter()
             if platform not in task_cache:
                 task_cache[platform] = load_tasks(bench_dir, platform)
-            platforms[platform] = score_platform(task_cache[platform], rpath)
+            rows = read_results(rpath)
+            t1 = time.perf_counter()
+            platforms[platform] = score_platform(task_cache[platform], rows)
+            clock["score"] += time.perf_counter() - t1
+            clock["read"] += t1 - t0
+            del rows
+        t0 = time.perf_counter()
         avg = {}
         for k in METRICS + ["F1NS"]:
             avg[k] = nanmean([platforms[p][k] for p in platforms])
         out_runs.append({"name": run, "platforms": platforms, "avg": avg})
+        clock["score"] += time.perf_counter() - t0
     return {"runs": out_runs}
 
 
@@ -374,6 +398,8 @@ def self_test():
 def main(argv):
     if "--self-test" in argv:
         return self_test()
+    timed = "--time" in argv
+    argv = [a for a in argv if a != "--time"]
     bench = None
     runs = []
     i = 0
@@ -395,6 +421,14 @@ def main(argv):
     if bench is None:
         print(__doc__, file=sys.stderr)
         return 2
+    if timed:
+        clock = {}
+        scores = to_json_safe(score_bench(bench, runs or None, clock))
+        steps = sum(p["steps"] for r in scores["runs"] for p in r["platforms"].values())
+        out = {"read_s": clock["read"], "score_s": clock["score"], "runs": [r["name"] for r in scores["runs"]],
+               "scored_steps": steps, "scores": scores}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, allow_nan=False) + "\n")
+        return 0
     out = to_json_safe(score_bench(bench, runs or None))
     sys.stdout.write(json.dumps(out, ensure_ascii=False, allow_nan=False) + "\n")
     return 0

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/load';
-import { replacePythonTokens } from '../../src/core/jsonl';
+import { PY_NAN, parseJsonText, replacePythonTokens } from '../../src/core/jsonl';
 import { scoreRun } from '../../src/core/runScore';
 
 const meta = (extra: Record<string, string[]> = {}) => ({
@@ -130,6 +130,24 @@ describe('Python float tokens', () => {
     expect(v.a).toBe('\u0000NaN');
     expect(v.c).toEqual(['\u0000-Infinity', '\u0000Infinity']);
     expect(replacePythonTokens('{"a": "NaN"}')).toBeNull();
+  });
+
+  it('parses tokens as json.dumps writes them, and leaves look-alikes inside strings alone', () => {
+    const lines = [
+      '{"a": NaN, "b": [NaN, -Infinity, Infinity], "c": {"d": NaN}}',
+      '{"s": "x NaN, y", "t": "[NaN]", "u": "a: -Infinity}", "v": NaN}',
+      '{"s": "say \\" NaN, ok", "n": NaN}',
+      '{"a":NaN,"b":[Infinity]}',
+      '{"a": "NaN"}',
+    ];
+    for (const line of lines) {
+      const parsed = parseJsonText(line);
+      expect(parsed, line).toEqual({ ok: true, value: JSON.parse(replacePythonTokens(line) ?? line) });
+    }
+    const v = (parseJsonText(lines[1]) as { value: Record<string, unknown> }).value;
+    expect(v).toEqual({ s: 'x NaN, y', t: '[NaN]', u: 'a: -Infinity}', v: PY_NAN });
+    expect(parseJsonText('{"a": NaN, "b": }')).toEqual(parseJsonText('{"a": "x", "b": }'.replace('"x"', JSON.stringify(PY_NAN))));
+    expect(parseJsonText('{"a": NaN, "b": }').ok).toBe(false);
   });
 });
 

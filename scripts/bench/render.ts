@@ -1,0 +1,127 @@
+// The bench's render stage: tree click → step view rendered, measured in the real workbench by the e2e test
+// test/e2e/stepRender.test.ts. Its contract: run it with PERSONA_LAB_RENDER_BENCH=<benchmark folder>; it writes
+// test-results/e2e/step-render.json = {benchmark, runs, clicks, medianMs, p95Ms, samplesMs, measuredAt}.
+// Nothing is reported unless that test ran now and wrote the file for this benchmark.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const RENDER_TEST = 'test/e2e/stepRender.test.ts';
+export const RENDER_RESULT = 'test-results/e2e/step-render.json';
+
+export interface RenderFigures {
+  benchmark: string;
+  runs: number;
+  clicks: number;
+  medianMs: number;
+  p95Ms: number;
+  samplesMs: number[];
+  measuredAt: string;
+}
+
+export type RenderOutcome = { measured: true; figures: RenderFigures } | { measured: false; reason: string };
+
+export interface ExecResult {
+  status: number | null;
+  error?: Error;
+  /** stdout and stderr together */
+  output: string;
+}
+
+export interface RenderOptions {
+  repo: string;
+  benchmark: string;
+  /** Runs a command; the default spawns it with the output shown. Replaced in tests. */
+  exec?: (cmd: string, args: string[], env: NodeJS.ProcessEnv) => ExecResult;
+  /** Kills the e2e run after this long; default 15 minutes. */
+  timeoutMs?: number;
+}
+
+export function codeServerBin(repo: string): string {
+  return process.env.PERSONA_LAB_CODE_SERVER || join(repo, '.cache/code-server/node_modules/.bin/code-server');
+}
+
+/** Why the stage cannot run here, or null when it can. */
+export function renderPrerequisite(repo: string): string | null {
+  if (!existsSync(join(repo, RENDER_TEST))) return `${RENDER_TEST} is not in this checkout`;
+  if (!existsSync(codeServerBin(repo))) return `code-server is not installed (${codeServerBin(repo)})`;
+  return null;
+}
+
+export function howToMeasure(benchmark: string): string {
+  return [
+    `with ${RENDER_TEST} and code-server (bash scripts/install-code-server.sh) present, \`npm run bench\` measures it,`,
+    `  or by hand: npm run build && node scripts/package.mjs && PERSONA_LAB_RENDER_BENCH=${benchmark} \\`,
+    `  npx vitest run --config vitest.e2e.config.mts ${RENDER_TEST}   (writes ${RENDER_RESULT})`,
+  ].join('\n');
+}
+
+/** Checks the file the e2e test wrote: the contract's fields, this benchmark, written after `since`. */
+export function readRenderResult(path: string, benchmark: string, since: number): RenderOutcome {
+  if (!existsSync(path)) return { measured: false, reason: `the test wrote no ${RENDER_RESULT}` };
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    return { measured: false, reason: `${RENDER_RESULT} is not JSON (${(err as Error).message})` };
+  }
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const num = (k: string) => typeof v[k] === 'number' && Number.isFinite(v[k]);
+  const missing = ['runs', 'clicks', 'medianMs', 'p95Ms'].filter((k) => !num(k));
+  if (typeof v.benchmark !== 'string') missing.push('benchmark');
+  if (!Array.isArray(v.samplesMs) || !v.samplesMs.every((x) => typeof x === 'number')) missing.push('samplesMs');
+  if (typeof v.measuredAt !== 'string' || Number.isNaN(Date.parse(v.measuredAt))) missing.push('measuredAt');
+  if (missing.length) return { measured: false, reason: `${RENDER_RESULT} lacks ${missing.join(', ')}` };
+  const figures = v as unknown as RenderFigures;
+  if (resolve(figures.benchmark) !== resolve(benchmark)) {
+    return { measured: false, reason: `${RENDER_RESULT} is for ${figures.benchmark}, not ${benchmark}` };
+  }
+  // measuredAt may have whole-second precision: allow one second.
+  if (Date.parse(figures.measuredAt) < since - 1000) {
+    return { measured: false, reason: `${RENDER_RESULT} is older than this run (${figures.measuredAt})` };
+  }
+  return { measured: true, figures };
+}
+
+/** Builds the .vsix, runs the e2e render test against the benchmark and reads what it wrote. */
+export function measureRender(opts: RenderOptions): RenderOutcome {
+  const missing = renderPrerequisite(opts.repo);
+  if (missing) return { measured: false, reason: missing };
+  const exec =
+    opts.exec ??
+    ((cmd: string, args: string[], env: NodeJS.ProcessEnv): ExecResult => {
+      const r = spawnSync(cmd, args, { cwd: opts.repo, env, encoding: 'utf8', maxBuffer: 1 << 26, timeout: opts.timeoutMs ?? 15 * 60_000 });
+      return { status: r.status, error: r.error, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+    });
+  const failed = (what: string, r: ExecResult): RenderOutcome => ({
+    measured: false,
+    reason: `${what} failed (${r.error?.message ?? `exit ${r.status}`}); its last output:\n${tail(r.output)}`,
+  });
+  const result = join(opts.repo, RENDER_RESULT);
+  rmSync(result, { force: true }); // a file left by an earlier run must not be reported as this one
+  const since = Date.now();
+  // dist/ is fresh: `npm run bench` builds it first.
+  const pack = exec(process.execPath, ['scripts/package.mjs'], process.env);
+  if (pack.status !== 0) return failed('packaging persona-lab.vsix', pack);
+  const env = { ...process.env, PERSONA_LAB_RENDER_BENCH: opts.benchmark };
+  const args = ['vitest', 'run', '--config', 'vitest.e2e.config.mts', RENDER_TEST];
+  const run = exec('npx', args, env);
+  if (run.status !== 0) return failed('the e2e render test', run);
+  return readRenderResult(result, opts.benchmark, since);
+}
+
+function tail(output: string): string {
+  return output.trimEnd().split('\n').slice(-15).map((l) => `    ${l}`).join('\n');
+}
+
+export function describeRender(outcome: RenderOutcome, benchmark: string): string {
+  if (!outcome.measured) {
+    return `tree click -> step view rendered: NOT MEASURED (${outcome.reason}); goal <= 100 ms.\n  To measure it: ${howToMeasure(benchmark)}`;
+  }
+  const f = outcome.figures;
+  const range = f.samplesMs.length ? ` (range ${Math.min(...f.samplesMs).toFixed(0)}-${Math.max(...f.samplesMs).toFixed(0)} ms)` : '';
+  return [
+    `tree click -> step view rendered (real workbench, ${f.runs} run(s), ${f.clicks} clicks): median ${f.medianMs.toFixed(0)} ms, p95 ${f.p95Ms.toFixed(0)} ms${range}`,
+    `  median ${f.medianMs <= 100 ? '<=' : '>'} 100 ms, p95 ${f.p95Ms <= 100 ? '<=' : '>'} 100 ms   (goal <= 100 ms)`,
+  ].join('\n');
+}

@@ -1,0 +1,191 @@
+// Compact per-user tables that the loader builds so that scoring a run reads two small integer arrays per user
+// instead of walking a handful of objects per step (maps, splits, indexes, pick arrays: cache misses that were
+// most of the scoring time). The tables only re-encode what was read: each split's distinct tags and classes,
+// and each result's picks, as tag ids. Matching picks against splits stays with the scorer.
+import { splitIndex, tagId, type SplitIndex } from './score';
+import type { StepResult, User, UserResult } from './types';
+
+const SPLITS = Symbol('splitTable');
+const PICKS = Symbol('pickTable');
+
+function splitTableSize(user: User): number {
+  let size = 0;
+  for (const s of user.steps) size += 8 + 2 * splitIndex(s.split).ids.length;
+  return size;
+}
+
+/**
+ * A user's split table: per step, in order, K, the six class sizes, n, then n (tag id, class mask) pairs. Steps
+ * without positives (K = 0) are kept, so that positions line up with user.steps.
+ */
+function writeSplitTable(user: User, table: Int32Array): void {
+  let at = 0;
+  for (const step of user.steps) {
+    const ix: SplitIndex = splitIndex(step.split);
+    table[at++] = ix.K;
+    for (let c = 0; c < 6; c++) table[at++] = ix.sizes[c];
+    table[at++] = ix.ids.length;
+    for (let i = 0; i < ix.ids.length; i++) {
+      table[at++] = ix.ids[i];
+      table[at++] = ix.masks[i];
+    }
+  }
+}
+
+/**
+ * A result's pick table: per step of the user, in order, -1 when the run has no result for it, else n and the n
+ * picks as tag ids (-1 for a pick that is no split's tag or not a string). Built after the user's splits were indexed.
+ */
+function pickTableSize(user: User, steps: ReadonlyMap<number, StepResult>): number {
+  let size = 0;
+  for (const s of user.steps) size += 1 + (steps.get(s.stepId)?.prediction.length ?? 0);
+  return size;
+}
+
+function writePickTable(user: User, steps: ReadonlyMap<number, StepResult>, table: Int32Array): void {
+  let at = 0;
+  for (const s of user.steps) {
+    const r = steps.get(s.stepId);
+    if (!r) {
+      table[at++] = -1;
+      continue;
+    }
+    table[at++] = r.prediction.length;
+    for (const p of r.prediction) table[at++] = tagId(p);
+  }
+}
+
+interface PickRecord {
+  /** the users' map the result was matched in, and its user there */
+  users: ReadonlyMap<string, User>;
+  user: User;
+  table: Int32Array;
+}
+
+type WithSplits = User & { [SPLITS]?: Int32Array };
+type WithPicks = UserResult & { [PICKS]?: PickRecord };
+
+/**
+ * Keeps each user's split table on it (hidden: it is no part of the user's data). One buffer for all the users of
+ * a file, each user a view of it: thousands of small buffers cost more memory than the tables themselves.
+ */
+export function attachSplitTables(users: Iterable<User>): void {
+  const list = [...users].filter((u) => Object.isExtensible(u));
+  const sizes = list.map(splitTableSize);
+  const buffer = new Int32Array(sizes.reduce((a, b) => a + b, 0));
+  let at = 0;
+  list.forEach((user, i) => {
+    const table = buffer.subarray(at, at + sizes[i]);
+    at += sizes[i];
+    writeSplitTable(user, table);
+    Object.defineProperty(user, SPLITS, { value: table, enumerable: false });
+  });
+}
+
+/** Keeps each result's pick table on it, for its user's steps; one buffer for the results of a file. */
+export function attachPickTables(results: Iterable<UserResult>, users: ReadonlyMap<string, User>): void {
+  const list: { result: UserResult; user: User; size: number }[] = [];
+  for (const result of results) {
+    const user = users.get(result.userId);
+    if (user && Object.isExtensible(result)) list.push({ result, user, size: pickTableSize(user, result.steps) });
+  }
+  const buffer = new Int32Array(list.reduce((a, r) => a + r.size, 0));
+  let at = 0;
+  for (const { result, user, size } of list) {
+    const table = buffer.subarray(at, at + size);
+    at += size;
+    writePickTable(user, result.steps, table);
+    const record: PickRecord = { users, user, table };
+    Object.defineProperty(result, PICKS, { value: record, enumerable: false });
+  }
+}
+
+/** The user's split table, when the loader built one. */
+export function splitTableOf(user: User): Int32Array | undefined {
+  return (user as WithSplits)[SPLITS];
+}
+
+/** The result's pick table, when the loader built one for this user's steps. */
+export function pickTableOf(user: User, result: UserResult): Int32Array | undefined {
+  const record = (result as WithPicks)[PICKS];
+  return record && record.user === user ? record.table : undefined;
+}
+
+/**
+ * The user a result was matched to when it was loaded, if that was in `users` (maps of users are not changed
+ * after loading): scoring then needs no lookup by id.
+ */
+export function loadedUserOf(result: UserResult, users: ReadonlyMap<string, User>): User | undefined {
+  const record = (result as WithPicks)[PICKS];
+  return record && record.users === users ? record.user : undefined;
+}
+
+/**
+ * Adds the user's scored steps to `sums` / `counts` (NaN-skipping, per METRIC_KEYS) in step order; returns the
+ * number of scored steps. Same arithmetic as scoreStep followed by nanMean, to the last bit.
+ */
+export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Float64Array, counts: Int32Array): number {
+  let scored = 0;
+  let s = 0;
+  let p = 0;
+  while (s < splits.length) {
+    const K = splits[s];
+    const n = splits[s + 7];
+    const pairs = s + 8;
+    const count = picks[p++];
+    if (count >= 0 && K > 0) {
+      // Counts in locals rather than an array: this loop is most of the scoring time.
+      let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0;
+      let positives = 0;
+      let seenBits = 0;
+      const seen = n > 31 ? new Set<number>() : null;
+      for (let j = p; j < p + count; j++) {
+        const id = picks[j];
+        if (id < 0) continue;
+        let at = -1;
+        for (let i = 0; i < n; i++) {
+          if (splits[pairs + 2 * i] === id) {
+            at = i;
+            break;
+          }
+        }
+        if (at === -1) continue;
+        if (seen) {
+          if (seen.has(at)) continue;
+          seen.add(at);
+        } else {
+          if (seenBits & (1 << at)) continue;
+          seenBits |= 1 << at;
+        }
+        const mask = splits[pairs + 2 * at + 1];
+        h0 += mask & 1;
+        h1 += (mask >> 1) & 1;
+        h2 += (mask >> 2) & 1;
+        h3 += (mask >> 3) & 1;
+        h4 += (mask >> 4) & 1;
+        h5 += (mask >> 5) & 1;
+        if (mask & 0b11) positives++;
+      }
+      // METRIC_KEYS order: Recall, then the classes tNew, tKeep, dDecay, dPeer, dViral, dRandom (NaN-skipping).
+      sums[0] += positives / K;
+      counts[0]++;
+      addRate(sums, counts, 1, h1, splits[s + 2]);
+      addRate(sums, counts, 2, h0, splits[s + 1]);
+      addRate(sums, counts, 3, h2, splits[s + 3]);
+      addRate(sums, counts, 4, h3, splits[s + 4]);
+      addRate(sums, counts, 5, h4, splits[s + 5]);
+      addRate(sums, counts, 6, h5, splits[s + 6]);
+      scored++;
+    }
+    if (count > 0) p += count;
+    s = pairs + 2 * n;
+  }
+  return scored;
+}
+
+/** hit / size into metric m, unless the class is empty (NaN, skipped). */
+function addRate(sums: Float64Array, counts: Int32Array, m: number, hit: number, size: number): void {
+  if (size === 0) return;
+  sums[m] += hit / size;
+  counts[m]++;
+}

@@ -1,0 +1,101 @@
+// The bench's render stage: it reports a figure only when the e2e test ran now and wrote one for this benchmark.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  RENDER_RESULT,
+  RENDER_TEST,
+  describeRender,
+  measureRender,
+  renderPrerequisite,
+  type ExecResult,
+} from '../../scripts/bench/render';
+
+let repo: string;
+const benchmark = '/data/bench-paper';
+const savedBin = process.env.PERSONA_LAB_CODE_SERVER;
+
+function touch(path: string, text = ''): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function figures(over: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    benchmark,
+    runs: 14,
+    clicks: 20,
+    medianMs: 61.2,
+    p95Ms: 97.9,
+    samplesMs: [55, 61.2, 97.9],
+    measuredAt: new Date().toISOString(),
+    ...over,
+  });
+}
+
+/** An exec that records the commands and, for the vitest run, writes `result` (if any) where the test would. */
+function fakeExec(result: string | null, status = 0) {
+  const calls: string[][] = [];
+  const exec = (cmd: string, args: string[], env: NodeJS.ProcessEnv): ExecResult => {
+    calls.push([cmd, ...args, `PERSONA_LAB_RENDER_BENCH=${env.PERSONA_LAB_RENDER_BENCH ?? ''}`]);
+    if (cmd === 'npx' && result !== null) touch(join(repo, RENDER_RESULT), result);
+    return { status: cmd === 'npx' ? status : 0, output: 'line 1\nboom at the end' };
+  };
+  return { exec, calls };
+}
+
+beforeEach(() => {
+  repo = mkdtempSync(join(tmpdir(), 'pl-bench-render-'));
+  process.env.PERSONA_LAB_CODE_SERVER = join(repo, 'code-server');
+});
+afterEach(() => {
+  if (savedBin === undefined) delete process.env.PERSONA_LAB_CODE_SERVER;
+  else process.env.PERSONA_LAB_CODE_SERVER = savedBin;
+});
+
+describe('bench render stage', () => {
+  it('says the figure was not measured, and how to measure it, when the e2e test is not in the checkout', () => {
+    touch(join(repo, 'code-server'));
+    const { exec, calls } = fakeExec(figures());
+    const outcome = measureRender({ repo, benchmark, exec });
+    expect(outcome).toEqual({ measured: false, reason: `${RENDER_TEST} is not in this checkout` });
+    expect(calls).toEqual([]);
+    const text = describeRender(outcome, benchmark);
+    expect(text).toMatch(/NOT MEASURED/);
+    expect(text).toContain(`PERSONA_LAB_RENDER_BENCH=${benchmark}`);
+    expect(text).toContain(RENDER_TEST);
+  });
+
+  it('says so when code-server is missing', () => {
+    touch(join(repo, RENDER_TEST));
+    expect(renderPrerequisite(repo)).toMatch(/code-server is not installed/);
+    expect(measureRender({ repo, benchmark, exec: fakeExec(figures()).exec }).measured).toBe(false);
+  });
+
+  it('packages the extension, runs the test against the benchmark and reports its median and p95', () => {
+    touch(join(repo, RENDER_TEST));
+    touch(join(repo, 'code-server'));
+    const { exec, calls } = fakeExec(figures());
+    const outcome = measureRender({ repo, benchmark, exec });
+    expect(outcome.measured).toBe(true);
+    expect(calls[0][1]).toBe('scripts/package.mjs');
+    expect(calls[1]).toEqual(['npx', 'vitest', 'run', '--config', 'vitest.e2e.config.mts', RENDER_TEST, `PERSONA_LAB_RENDER_BENCH=${benchmark}`]);
+    expect(describeRender(outcome, benchmark)).toMatch(/14 run\(s\), 20 clicks\): median 61 ms, p95 98 ms/);
+  });
+
+  it('never reports a file left by an earlier run, for another benchmark, incomplete, or from a failed test', () => {
+    touch(join(repo, RENDER_TEST));
+    touch(join(repo, 'code-server'));
+    touch(join(repo, RENDER_RESULT), figures());
+    expect(measureRender({ repo, benchmark, exec: fakeExec(null).exec })).toMatchObject({ measured: false, reason: expect.stringMatching(/wrote no/) });
+    const old = figures({ measuredAt: '2020-01-01T00:00:00Z' });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(old).exec })).toMatchObject({ reason: expect.stringMatching(/older than this run/) });
+    const other = figures({ benchmark: '/elsewhere' });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(other).exec })).toMatchObject({ reason: expect.stringMatching(/not \/data\/bench-paper/) });
+    const partial = figures({ p95Ms: 'fast' });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(partial).exec })).toMatchObject({ reason: expect.stringMatching(/lacks p95Ms/) });
+    const failed = measureRender({ repo, benchmark, exec: fakeExec(figures(), 1).exec });
+    expect(failed).toMatchObject({ measured: false, reason: expect.stringMatching(/e2e render test failed \(exit 1\)[\s\S]*boom at the end/) });
+  });
+});
