@@ -141,7 +141,11 @@ describe('tree click → step view rendered', () => {
     const audit = wb.page.locator('.part.sidebar .pane-header', { hasText: 'PI Audit' }).first();
     if ((await audit.getAttribute('aria-expanded')) === 'true') await audit.click();
 
-    const platformRow = wb.page.locator(`${tree} .monaco-list-row[aria-level="2"]`).first();
+    // A workspace may hold an OmniBehavior benchmark too (sample/ does): its level-2 rows are users, not platforms.
+    const platformNames = Object.values(PLATFORM_LABELS).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const platformRow = wb.page.locator(`${tree} .monaco-list-row[aria-level="2"]`).filter({
+      has: wb.page.locator('.label-name', { hasText: new RegExp(`^(${platformNames.join('|')})$`) }),
+    }).first();
     await platformRow.waitFor({ timeout: LOAD_TIMEOUT });
     const platformLabel = (await platformRow.locator('.label-name').textContent())!;
     const platform = (Object.keys(PLATFORM_LABELS) as Platform[]).find((p) => PLATFORM_LABELS[p] === platformLabel)!;
