@@ -5,6 +5,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 import {
   ROWS_WINDOW,
   type Histogram,
+  type LabelledHistoryItem,
   type TimelineFilter,
   type TimelineRow,
   type TraceModel,
@@ -51,6 +52,10 @@ export class TimelineUi {
   private chart: Chart | undefined;
   private readonly sceneBoxes: Checkbox[] = [];
   private readonly behaviourBoxes: Checkbox[] = [];
+  /** History records with labels of this author, by index (their rows carry a mark). */
+  private labelled = new Map<number, LabelledHistoryItem>();
+  /** The record opened last (its row is highlighted). */
+  private opened: number | undefined;
 
   constructor(
     private readonly model: TraceModel,
@@ -126,7 +131,23 @@ export class TimelineUi {
     this.list.refresh();
   }
 
+  setLabels(items: readonly LabelledHistoryItem[]): void {
+    this.labelled = new Map(items.map((i) => [i.index, i]));
+    this.element.dataset.labelled = items.map((i) => i.index).join(' ');
+    this.list.refresh();
+  }
+
+  /** Scrolls the list to record `index` (without a filter a record's row is its index) and highlights it. */
+  reveal(index: number): void {
+    this.opened = index;
+    const f = this.filter();
+    if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (index - 3) * ROW_HEIGHT);
+    this.list.refresh();
+  }
+
   onRecord(index: number, text: string): void {
+    this.opened = index;
+    this.list.refresh();
     this.detail.textContent = `Record #${index}\n${text}`;
     this.detail.dataset.index = String(index);
     this.detail.removeAttribute('hidden');
@@ -143,12 +164,22 @@ export class TimelineUi {
 
   private renderRow(r: TimelineRow, row: HTMLElement): void {
     row.setAttribute('data-scene', r.scene);
+    row.setAttribute('data-record', String(r.index));
+    if (r.index === this.opened) row.classList.add('opened');
+    const labels = this.labelled.get(r.index);
+    if (labels) {
+      row.setAttribute('data-labelled', labels.stale ? 'stale' : 'true');
+      row.classList.add('labelled');
+    }
     row.append(
       el('span', { className: 'idx', text: `#${r.index}` }),
       el('span', { className: 'ts', text: r.timestamp }),
       el('span', { className: 'sc', text: r.scene }),
       el('span', { className: 'bh', text: r.behaviours.join(', ') }),
-      el('span', { className: 'sm', text: r.summary, title: r.summary }),
+      el('span', { className: 'sm', title: r.summary }, [
+        labels ? el('span', { className: `row-labels${labels.stale ? ' stale' : ''}`, text: `⚑ ${labels.names.join(', ')}${labels.stale ? ' (stale)' : ''}` }) : null,
+        r.summary,
+      ]),
     );
   }
 
