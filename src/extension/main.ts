@@ -27,12 +27,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const labels = activateLabels(context, store, stepViews, tree);
   activateDashboard(context, store);
   activateCompare(context, store);
-  activateAudit(context, store);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templates = activateTemplates(context, store, { docs, stepView });
   activateRerun(context, store, { docs, endpoint, stepView, templates });
-  activateTraces(context, tree, labels);
+  const omni = activateTraces(context, tree, labels);
+  activateAudit(context, store, omni);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);
 }

@@ -56,6 +56,7 @@ export class TimelineUi {
   private labelled = new Map<number, LabelledHistoryItem>();
   /** The record opened last (its row is highlighted). */
   private opened: number | undefined;
+  private revealPending = false;
 
   constructor(
     private readonly model: TraceModel,
@@ -123,12 +124,16 @@ export class TimelineUi {
     this.element.dataset.state = 'ready';
     this.list.setSource(count, (i) => this.rows.get(i));
     this.drawHistogram(histogram);
+    this.scrollToOpened();
   }
 
   onRows(generation: number, rows: TimelineRow[]): void {
     if (generation !== this.generation) return;
     for (const r of rows) this.rows.set(r.pos, r);
+    const wasShown = this.list.element.querySelector('.vrow.opened') !== null;
     this.list.refresh();
+    // A revealed record's row arrives after the scroll: bring it into the page once it is there.
+    if (!wasShown && this.opened !== undefined && rows.some((r) => r.index === this.opened)) this.list.element.querySelector('.vrow.opened')?.scrollIntoView({ block: 'center' });
   }
 
   setLabels(items: readonly LabelledHistoryItem[]): void {
@@ -140,9 +145,18 @@ export class TimelineUi {
   /** Scrolls the list to record `index` (without a filter a record's row is its index) and highlights it. */
   reveal(index: number): void {
     this.opened = index;
+    this.revealPending = true;
+    this.scrollToOpened();
+  }
+
+  /** The reveal waits for the list's rows: a new list (the timeline's answer) starts at the top. */
+  private scrollToOpened(): void {
     const f = this.filter();
-    if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (index - 3) * ROW_HEIGHT);
+    if (!this.revealPending || this.opened === undefined || this.element.dataset.state !== 'ready') return;
+    this.revealPending = false;
+    if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (this.opened - 3) * ROW_HEIGHT);
     this.list.refresh();
+    this.list.element.querySelector('.vrow.opened')?.scrollIntoView({ block: 'center' });
   }
 
   onRecord(index: number, text: string): void {

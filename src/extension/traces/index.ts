@@ -132,13 +132,16 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi, 
   const openTrace = async (arg?: unknown): Promise<void> => {
     await store.ready();
     let ref = toTraceRef(arg);
+    // { userId, index, historyIndex }: a history record to reveal (the PI Audit view's findings).
+    const h = typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>).historyIndex : undefined;
+    const reveal = Number.isSafeInteger(h) ? (h as number) : undefined;
     if (!ref) ref = await pickTestAction(store);
     if (!ref) return;
     if (!store.testAction(ref.userId, ref.index)) {
       void vscode.window.showWarningMessage(`Persona Lab: test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.`);
       return;
     }
-    panel.show(ref);
+    panel.show(ref, reveal);
   };
 
   context.subscriptions.push(
