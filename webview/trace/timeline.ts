@@ -57,6 +57,7 @@ export class TimelineUi {
   /** The record opened last (its row is highlighted). */
   private opened: number | undefined;
   private revealPending = false;
+  private bringOpenedIntoView = false;
 
   constructor(
     private readonly model: TraceModel,
@@ -130,10 +131,8 @@ export class TimelineUi {
   onRows(generation: number, rows: TimelineRow[]): void {
     if (generation !== this.generation) return;
     for (const r of rows) this.rows.set(r.pos, r);
-    const wasShown = this.list.element.querySelector('.vrow.opened') !== null;
     this.list.refresh();
-    // A revealed record's row arrives after the scroll: bring it into the page once it is there.
-    if (!wasShown && this.opened !== undefined && rows.some((r) => r.index === this.opened)) this.list.element.querySelector('.vrow.opened')?.scrollIntoView({ block: 'center' });
+    this.pageToOpened();
   }
 
   setLabels(items: readonly LabelledHistoryItem[]): void {
@@ -156,7 +155,16 @@ export class TimelineUi {
     this.revealPending = false;
     if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (this.opened - 3) * ROW_HEIGHT);
     this.list.refresh();
-    this.list.element.querySelector('.vrow.opened')?.scrollIntoView({ block: 'center' });
+    this.bringOpenedIntoView = true;
+    this.pageToOpened();
+  }
+
+  /** Scrolls the page to the revealed record's row once it has rendered (its rows may arrive later). */
+  private pageToOpened(): void {
+    const row = this.bringOpenedIntoView ? this.list.element.querySelector('.vrow.opened') : null;
+    if (!row) return;
+    this.bringOpenedIntoView = false;
+    row.scrollIntoView({ block: 'center' });
   }
 
   onRecord(index: number, text: string): void {
