@@ -11,7 +11,8 @@ import { PLATFORM_LABELS } from '../../core/tables';
 import type { Benchmark } from '../../core/types';
 import type { StepRef } from '../store';
 import { valueAt } from './locate';
-import { OmniSourceNode, type OmniAuditContext, type OmniCategoryGroup } from './omniNodes';
+import type { OmniCategoryGroup } from './omniModel';
+import { OmniSourceNode, type OmniAuditContext } from './omniNodes';
 import {
   auditNodeId,
   categoryDescription,

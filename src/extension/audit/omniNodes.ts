@@ -4,57 +4,12 @@
 // no test action. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
 import type { OmniAuditFinding, OmniAuditResult } from '../../core/pi/omniAudit';
-import { CATEGORY_INFO, type PiCategory } from '../../core/pi/placeholders';
+import { CATEGORY_INFO } from '../../core/pi/placeholders';
 import type { Confidence } from '../../core/pi/types';
 import { VERDICT_LABELS, type Verdict } from '../../core/pi/verdicts';
-import { count, displayText, fieldName, hasInvisible, tallyText, tally, VERDICT_TEXT, type VerdictOf } from './model';
+import { count, displayText, hasInvisible, tallyText, tally, VERDICT_TEXT, type VerdictOf } from './model';
+import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './omniModel';
 import type { AuditNode } from './nodes';
-
-export interface OmniUserGroup {
-  userId: string;
-  findings: OmniAuditFinding[];
-}
-
-/** One category's OmniBehavior findings and placeholders; undefined from groupOmni when it has neither. */
-export interface OmniCategoryGroup {
-  category: PiCategory;
-  benchmark: string;
-  placeholders: number;
-  findings: OmniAuditFinding[];
-  /** per source ('raw' or a run) and part */
-  bySource: { source: string; part: string; placeholders: number; findings: number }[];
-  users: OmniUserGroup[];
-}
-
-const byLocation = (a: OmniAuditFinding, b: OmniAuditFinding): number =>
-  a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.start - b.start;
-
-export function groupOmni(result: Pick<OmniAuditResult, 'findings' | 'counts' | 'benchmark'>, category: PiCategory): OmniCategoryGroup | undefined {
-  const findings = result.findings.filter((f) => f.category === category).sort(byLocation);
-  const rows = result.counts.filter((r) => r.category === category && (r.placeholders || r.findings));
-  if (!findings.length && !rows.length) return undefined;
-  const users = new Map<string, OmniAuditFinding[]>();
-  for (const f of findings) users.set(f.userId, [...(users.get(f.userId) ?? []), f]);
-  return {
-    category,
-    benchmark: result.benchmark,
-    placeholders: rows.reduce((s, r) => s + r.placeholders, 0),
-    findings,
-    bySource: rows.map((r) => ({ source: r.source, part: r.part, placeholders: r.placeholders, findings: r.findings })),
-    users: [...users].map(([userId, list]) => ({ userId, findings: list })).sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
-  };
-}
-
-/** `#1149 · history 1147 · caption · high`: where the finding sits in the trace, and the verdict when there is one. */
-export function omniFindingDescription(f: OmniAuditFinding, verdict: Verdict | undefined): string {
-  const parts: string[] = [];
-  if (f.run !== null) parts.push(`run ${f.run}`);
-  parts.push(f.testAction === null ? 'no test action' : `#${f.testAction}`);
-  if (f.historyIndex !== null) parts.push(`history ${f.historyIndex}`);
-  parts.push(f.part === 'profile' ? 'profile' : fieldName(f.field), f.confidence);
-  if (verdict) parts.push(VERDICT_TEXT[verdict]);
-  return parts.join(' · ');
-}
 
 export interface OmniAuditContext {
   result: OmniAuditResult;

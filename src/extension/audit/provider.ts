@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { AuditResult } from '../../core/pi/audit';
 import { groupAudit } from './model';
 import { CategoryNode, type AuditNode } from './nodes';
-import { groupOmni } from './omniNodes';
+import { groupOmni } from './omniModel';
 import type { OmniAuditResult } from '../../core/pi/omniAudit';
 import type { AuditSession } from './session';
 
