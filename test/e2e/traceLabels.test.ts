@@ -119,6 +119,12 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     const actionRow = treeRow(`#${action.index} ${action.scene}`, 3);
     await waitFor(async () => ((await actionRow.locator('.label-description').innerText()).includes(`⚑ ${first.name} · ⚑ 1 history`)), { message: 'the test action badge' });
     expect(await treeRow(user.userId, 2).locator('.label-description').innerText()).toContain('· 1 labelled');
+    // The description is cut off in a narrow side bar: the tooltip names the labels too.
+    await actionRow.hover();
+    const tip = wb.page.locator('.monaco-hover', { hasText: 'Your labels:' }).first();
+    await tip.waitFor({ state: 'visible', timeout: 30_000 });
+    // MarkdownString.appendText keeps spaces as no-break spaces.
+    expect((await tip.innerText()).replace(/\u00a0/g, ' ')).toContain(`Your labels: ⚑ ${first.name} · ⚑ 1 history`);
     await wb.screenshot('traceLabels-tree');
   });
 });

@@ -201,7 +201,13 @@ export class TestActionNode implements TreeNode {
     md.appendText(`${a.scene} · ${a.timestamp}`);
     md.appendMarkdown('\n\nFields asked: ');
     md.appendText(a.fields.join(', '));
-    md.appendMarkdown(`\n\n${countsText(this.counts())}\n\nClick to open the trace.`);
+    md.appendMarkdown(`\n\n${countsText(this.counts())}`);
+    const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);
+    if (badge) {
+      md.appendMarkdown('\n\nYour labels: ');
+      md.appendText(badge);
+    }
+    md.appendMarkdown('\n\nClick to open the trace.');
     return md;
   }
 }
