@@ -24,15 +24,15 @@ export function activate(context: vscode.ExtensionContext): void {
   activateCommands(context, store);
   const stepViews = activateStepView(context, store);
   const stepView = stepViews.main;
-  activateLabels(context, store, stepViews, tree);
+  const labels = activateLabels(context, store, stepViews, tree);
   activateDashboard(context, store);
   activateCompare(context, store);
-  activateAudit(context, store);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templates = activateTemplates(context, store, { docs, stepView });
   activateRerun(context, store, { docs, endpoint, stepView, templates });
-  activateTraces(context, tree);
+  const omni = activateTraces(context, tree, labels);
+  activateAudit(context, store, omni);
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, store);
 }

@@ -5,6 +5,7 @@
 // with a generation number of its own; the extension answers `timeline` (count and histogram of the matching
 // history records) for that generation, and `rows` for each `rows` request of it. The history itself stays on the
 // extension host: only the windows the list shows travel, so a history of 100,000 records never enters the page.
+import type { AppliedLabel, LabelChip, LabelFlash } from '../core/labels/view';
 import type { Verdict } from '../core/omni/score';
 import type { FieldKind, Scene } from '../core/omni/types';
 
@@ -105,6 +106,32 @@ export interface PiFinding {
   reason: string;
 }
 
+/** What a trace label sits on: the test action itself, or one history record before it. */
+export type TraceLabelTarget = { kind: 'action' } | { kind: 'history'; historyIndex: number };
+
+/** A history record that carries labels of this author. */
+export interface LabelledHistoryItem {
+  index: number;
+  names: string[];
+  stale: boolean;
+}
+
+/** The labels bar of the trace view: this author's labels on the test action and its history, in the selected run. */
+export interface TraceLabelState {
+  ref: TraceRef;
+  /** the run the labels belong to ('' when none is selected: labels about the data) */
+  run: string;
+  author: string;
+  labels: LabelChip[];
+  applied: AppliedLabel[];
+  history: LabelledHistoryItem[];
+  canUndo: boolean;
+  /** why labelling is unavailable, or null */
+  error: string | null;
+  labelSetNote: string | null;
+  flash: LabelFlash | null;
+}
+
 // ---- extension -> webview
 export interface ShowMessage {
   type: 'show';
@@ -148,7 +175,16 @@ export interface PiMessage {
   found: number;
   done: boolean;
 }
-export type ExtensionToWebview = ShowMessage | EmptyMessage | TimelineMessage | RowsMessage | RawMessage | RecordMessage | PiMessage;
+export interface LabelsMessage {
+  type: 'labels';
+  state: TraceLabelState;
+}
+/** Show history record `index` (its row and its full text) and make it the labels bar's target. */
+export interface RevealMessage {
+  type: 'reveal';
+  index: number;
+}
+export type ExtensionToWebview = ShowMessage | EmptyMessage | TimelineMessage | RowsMessage | RawMessage | RecordMessage | PiMessage | LabelsMessage | RevealMessage;
 
 // ---- webview -> extension
 export interface ReadyMessage {
@@ -188,7 +224,20 @@ export interface NavigateMessage {
 export interface ScanPiMessage {
   type: 'scanPi';
 }
-export type WebviewToExtension = ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage | NavigateMessage | ScanPiMessage;
+/** Toggle this author's label on the test action or one of its history records. */
+export interface LabelToggleMessage {
+  type: 'labelToggle';
+  ref: TraceRef;
+  labelId: string;
+  target: TraceLabelTarget;
+}
+/** Undo the last labelling action of the trace view. */
+export interface LabelUndoMessage {
+  type: 'labelUndo';
+}
+export type WebviewToExtension =
+  | ReadyMessage | FilterMessage | RowsRequest | RawRequest | RecordRequest | OpenSourceMessage | NavigateMessage | ScanPiMessage
+  | LabelToggleMessage | LabelUndoMessage;
 
 /** Rows per `rows` request; the list asks again as it scrolls. */
 export const ROWS_WINDOW = 200;
@@ -199,6 +248,22 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function isTraceRef(v: unknown): v is TraceRef {
+  return isRecord(v) && typeof v.userId === 'string' && isCount(v.index);
+}
+
+export function isTraceLabelTarget(v: unknown): v is TraceLabelTarget {
+  return isRecord(v) && (v.kind === 'action' || (v.kind === 'history' && isCount(v.historyIndex)));
+}
+
+function isTraceLabelState(v: unknown): v is TraceLabelState {
+  return (
+    isRecord(v) && isTraceRef(v.ref) && typeof v.run === 'string' && typeof v.author === 'string' && Array.isArray(v.labels) &&
+    Array.isArray(v.applied) && Array.isArray(v.history) && typeof v.canUndo === 'boolean' &&
+    (v.error === null || typeof v.error === 'string') && (v.labelSetNote === null || typeof v.labelSetNote === 'string')
+  );
+}
 
 export function isTimelineFilter(v: unknown): v is TimelineFilter {
   return isRecord(v) && isStringArray(v.scenes) && isStringArray(v.behaviours);
@@ -223,7 +288,10 @@ export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
     case 'navigate':
       return v.delta === 1 || v.delta === -1;
     case 'scanPi':
+    case 'labelUndo':
       return true;
+    case 'labelToggle':
+      return isTraceRef(v.ref) && typeof v.labelId === 'string' && isTraceLabelTarget(v.target);
     default:
       return false;
   }
@@ -261,6 +329,10 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
       return isCount(v.index) && typeof v.text === 'string';
     case 'pi':
       return isCount(v.scanned) && isCount(v.total) && Array.isArray(v.findings) && isCount(v.found) && typeof v.done === 'boolean';
+    case 'labels':
+      return isTraceLabelState(v.state);
+    case 'reveal':
+      return isCount(v.index);
     default:
       return false;
   }

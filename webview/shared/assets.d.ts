@@ -3,3 +3,7 @@ declare module '*/vlist.css' {
   const css: string;
   export default css;
 }
+declare module '*/labelChips.css' {
+  const css: string;
+  export default css;
+}

@@ -6,6 +6,8 @@ import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, 
 import type { StepLocation } from '../../src/core/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
+import chipsCss from '../shared/labelChips.css';
+import { isEditable } from '../shared/labelChips';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
 import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
@@ -14,11 +16,6 @@ import { piNodes } from './pi';
 const stepKey = (r: StepLocation) => `${r.platform}/${r.userId}/${r.stepId}`;
 const NEXT: readonly string[] = LABEL_KEYS.next;
 const PREVIOUS: readonly string[] = LABEL_KEYS.previous;
-
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
-}
 
 export class LabelsUi {
   private state: LabelViewState | undefined;
@@ -36,7 +33,7 @@ export class LabelsUi {
   ) {
     const style = document.createElement('style');
     style.nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
-    style.textContent = css;
+    style.textContent = `${chipsCss}\n${css}`;
     document.head.appendChild(style);
     // Focusable, so the keyboard stays in the webview when the note field closes.
     root.tabIndex = -1;

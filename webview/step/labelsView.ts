@@ -12,6 +12,7 @@ import {
   type LabelViewState,
 } from '../../src/core/labels/view';
 import { el, icon } from '../shared/dom';
+import { keyHelp, keyRange, labelChip } from '../shared/labelChips';
 
 export interface BarContext {
   state: LabelViewState;
@@ -39,26 +40,13 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
   const applied = appliedOn(state, c.id, target);
   const suggested = target.kind === 'step' && !applied && state.suggestions.some((s) => s.labelId === c.id);
   const stale = applied?.staleness === 'stale';
-  const stateText = applied ? 'on' : suggested ? 'suggested' : '';
   const help = [
     `${c.name}: ${c.description}`,
     `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
     suggested ? 'Suggested from the metrics: not stored until you confirm it (its key, a click, or a for all).' : '',
     stale ? STALE_HELP : '',
   ].filter(Boolean).join('\n');
-  const b = el('button', {
-    className: `label-chip${applied ? ' applied' : ''}${suggested ? ' suggested' : ''}${stale ? ' stale' : ''}`,
-    title: help,
-    attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': applied ? 'true' : 'false', tabindex: '-1' },
-  }, [
-    c.key ? el('kbd', { text: c.key }) : null,
-    applied ? icon(stale ? 'warning' : 'check') : suggested ? icon('lightbulb') : null,
-    el('span', { className: 'name', text: c.name }),
-    stateText || stale ? el('span', { className: 'state', text: stateText }) : null,
-  ]);
-  b.disabled = state.error !== null;
-  b.addEventListener('click', () => h.toggle(c.id));
-  return b;
+  return labelChip(c, { applied: !!applied, stale, suggested, disabled: state.error !== null, help }, () => h.toggle(c.id));
 }
 
 function appliedItem(a: AppliedLabel): HTMLElement {
@@ -109,22 +97,11 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
       : null,
     state.flash ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } }) : null,
     el('div', { className: 'labels-help' }, [
-      help(keyRange(state.labels), 'toggle'),
-      help('a', 'accept suggestions'), help('n', 'note'), help('u', 'undo'), help('j k', 'next / previous'), help('.', 'next unlabelled'),
+      keyHelp(keyRange(state.labels), 'toggle'),
+      keyHelp('a', 'accept suggestions'), keyHelp('n', 'note'), keyHelp('u', 'undo'), keyHelp('j k', 'next / previous'), keyHelp('.', 'next unlabelled'),
       el('span', { text: 'click a pool tag or select persona text first to label it alone' }),
     ]),
   ]);
-}
-
-/** The label keys for the help line: "1–0" for the defaults, each key when there are few. */
-function keyRange(labels: readonly LabelChip[]): string {
-  const keys = labels.flatMap((l) => (l.key ? [l.key] : []));
-  return keys.length > 3 ? `${keys[0]}–${keys[keys.length - 1]}` : keys.join(' ');
-}
-
-function help(keys: string, what: string): HTMLElement | null {
-  if (!keys) return null;
-  return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
 }
 
 /** Makes the pool's tag chips selectable label targets and shows the labels each carries. */

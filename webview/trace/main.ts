@@ -2,8 +2,10 @@
 // and for row windows as the list scrolls. Raw outputs and full records are asked for on demand.
 import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
+import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, section, showRaw, type Handlers } from './render';
+import { TraceLabelsUi } from './labels';
 import { PiUi } from './pi';
 import { TimelineUi } from './timeline';
 import css from './trace.css';
@@ -20,7 +22,7 @@ const root = document.getElementById('trace-root') ?? document.body;
 
 const style = document.createElement('style');
 style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-style.textContent = `${vlistCss}\n${css}`;
+style.textContent = `${vlistCss}\n${chipsCss}\n${css}`;
 document.head.appendChild(style);
 
 interface SavedState {
@@ -34,6 +36,8 @@ function loadState(): SavedState {
 const state = loadState();
 let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;
+const labels = new TraceLabelsUi(root, (msg) => vscode.postMessage(msg));
+labels.onHistory = (s) => timeline?.setLabels(s.history);
 
 const handlers: Handlers = {
   navigate(delta) {
@@ -75,6 +79,7 @@ function show(model: TraceModel): void {
   root.dataset.trace = key;
   document.title = `${model.ref.userId} · #${model.ref.index}`;
   if (!same) window.scrollTo(0, 0);
+  labels.attach(model.ref);
   timeline.sendFilter();
 }
 
@@ -102,6 +107,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'record':
       timeline?.onRecord(msg.index, msg.text);
+      labels.select(msg.index);
+      break;
+    case 'reveal':
+      timeline?.reveal(msg.index);
+      labels.select(msg.index);
+      break;
+    case 'labels':
+      labels.update(msg.state);
       break;
     case 'pi':
       pi?.update(msg);

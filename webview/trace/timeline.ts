@@ -5,6 +5,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 import {
   ROWS_WINDOW,
   type Histogram,
+  type LabelledHistoryItem,
   type TimelineFilter,
   type TimelineRow,
   type TraceModel,
@@ -51,6 +52,12 @@ export class TimelineUi {
   private chart: Chart | undefined;
   private readonly sceneBoxes: Checkbox[] = [];
   private readonly behaviourBoxes: Checkbox[] = [];
+  /** History records with labels of this author, by index (their rows carry a mark). */
+  private labelled = new Map<number, LabelledHistoryItem>();
+  /** The record opened last (its row is highlighted). */
+  private opened: number | undefined;
+  private revealPending = false;
+  private bringOpenedIntoView = false;
 
   constructor(
     private readonly model: TraceModel,
@@ -118,15 +125,51 @@ export class TimelineUi {
     this.element.dataset.state = 'ready';
     this.list.setSource(count, (i) => this.rows.get(i));
     this.drawHistogram(histogram);
+    this.scrollToOpened();
   }
 
   onRows(generation: number, rows: TimelineRow[]): void {
     if (generation !== this.generation) return;
     for (const r of rows) this.rows.set(r.pos, r);
     this.list.refresh();
+    this.pageToOpened();
+  }
+
+  setLabels(items: readonly LabelledHistoryItem[]): void {
+    this.labelled = new Map(items.map((i) => [i.index, i]));
+    this.element.dataset.labelled = items.map((i) => i.index).join(' ');
+    this.list.refresh();
+  }
+
+  /** Scrolls the list to record `index` (without a filter a record's row is its index) and highlights it. */
+  reveal(index: number): void {
+    this.opened = index;
+    this.revealPending = true;
+    this.scrollToOpened();
+  }
+
+  /** The reveal waits for the list's rows: a new list (the timeline's answer) starts at the top. */
+  private scrollToOpened(): void {
+    const f = this.filter();
+    if (!this.revealPending || this.opened === undefined || this.element.dataset.state !== 'ready') return;
+    this.revealPending = false;
+    if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (this.opened - 3) * ROW_HEIGHT);
+    this.list.refresh();
+    this.bringOpenedIntoView = true;
+    this.pageToOpened();
+  }
+
+  /** Scrolls the page to the revealed record's row once it has rendered (its rows may arrive later). */
+  private pageToOpened(): void {
+    const row = this.bringOpenedIntoView ? this.list.element.querySelector('.vrow.opened') : null;
+    if (!row) return;
+    this.bringOpenedIntoView = false;
+    row.scrollIntoView({ block: 'center' });
   }
 
   onRecord(index: number, text: string): void {
+    this.opened = index;
+    this.list.refresh();
     this.detail.textContent = `Record #${index}\n${text}`;
     this.detail.dataset.index = String(index);
     this.detail.removeAttribute('hidden');
@@ -143,12 +186,22 @@ export class TimelineUi {
 
   private renderRow(r: TimelineRow, row: HTMLElement): void {
     row.setAttribute('data-scene', r.scene);
+    row.setAttribute('data-record', String(r.index));
+    if (r.index === this.opened) row.classList.add('opened');
+    const labels = this.labelled.get(r.index);
+    if (labels) {
+      row.setAttribute('data-labelled', labels.stale ? 'stale' : 'true');
+      row.classList.add('labelled');
+    }
     row.append(
       el('span', { className: 'idx', text: `#${r.index}` }),
       el('span', { className: 'ts', text: r.timestamp }),
       el('span', { className: 'sc', text: r.scene }),
       el('span', { className: 'bh', text: r.behaviours.join(', ') }),
-      el('span', { className: 'sm', text: r.summary, title: r.summary }),
+      el('span', { className: 'sm', title: r.summary }, [
+        labels ? el('span', { className: `row-labels${labels.stale ? ' stale' : ''}`, text: `⚑ ${labels.names.join(', ')}${labels.stale ? ' (stale)' : ''}` }) : null,
+        r.summary,
+      ]),
     );
   }
 

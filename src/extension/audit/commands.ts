@@ -2,20 +2,41 @@
 // on the selected findings, and export the report.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AuditFinding } from '../../core/pi/audit';
-import { buildReport, renderMarkdown } from '../../core/pi/report';
+import type { AuditFinding, AuditResult } from '../../core/pi/audit';
+import { findingTraceTarget, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
+import { buildReport, renderMarkdown, type AnyCountRow, type AuditReport, type ReportableFinding } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { BenchmarkStore } from '../store';
 import { locateSpan } from './locate';
 import { count, VERDICT_TEXT } from './model';
 import { FindingNode, type AuditNode } from './nodes';
+import { OmniFindingNode } from './omniNodes';
 import { reportFileName } from './paths';
 import type { AuditSession } from './session';
 
 /** The findings a command applies to: the clicked node, or all selected ones (multi-select), else the view's selection. */
-export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): FindingNode[] {
+export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): (FindingNode | OmniFindingNode)[] {
   const list: unknown[] = Array.isArray(nodes) && nodes.length ? nodes : node !== undefined ? [node] : [...selection];
-  return list.filter((n): n is FindingNode => n instanceof FindingNode);
+  return list.filter((n): n is FindingNode | OmniFindingNode => n instanceof FindingNode || n instanceof OmniFindingNode);
+}
+
+/**
+ * Opens an OmniBehavior finding in the trace view, at its test action with its history record revealed; a finding
+ * that belongs to no test action opens its file at the line, the text selected when the line holds it.
+ */
+export async function openTraceFinding(finding: OmniAuditFinding, root: string): Promise<void> {
+  const at = findingTraceTarget(finding);
+  if (at) {
+    const historyIndex = at.target.kind === 'history' ? at.target.historyIndex : undefined;
+    await vscode.commands.executeCommand('personaLab.openTrace', { userId: at.userId, index: at.index, historyIndex });
+    await vscode.commands.executeCommand('personaLab.revealTestAction', { userId: at.userId, index: at.index });
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, finding.file)));
+  const line = Math.min(finding.line - 1, doc.lineCount - 1);
+  const col = doc.lineAt(line).text.indexOf(finding.text);
+  const range = col >= 0 ? new vscode.Range(line, col, line, col + finding.text.length) : new vscode.Range(line, 0, line, 0);
+  await vscode.window.showTextDocument(doc, { selection: range, preview: true });
 }
 
 /** Opens the finding's JSONL file at its line with the span selected (the line only, when the file changed). */
@@ -59,7 +80,7 @@ export async function openStep(node: FindingNode, store: BenchmarkStore): Promis
   await vscode.commands.executeCommand('personaLab.openStep', ref);
 }
 
-export function recordVerdict(session: AuditSession, findings: readonly FindingNode[], verdict: Verdict): void {
+export function recordVerdict(session: AuditSession, findings: readonly (FindingNode | OmniFindingNode)[], verdict: Verdict): void {
   if (!findings.length) {
     void vscode.window.showInformationMessage('Persona Lab: select one or more findings in the PI Audit view first.');
     return;
@@ -68,6 +89,17 @@ export function recordVerdict(session: AuditSession, findings: readonly FindingN
     const what = findings.length === 1 ? 'the finding' : count(findings.length, 'finding');
     vscode.window.setStatusBarMessage(`Persona Lab: ${what} marked ${VERDICT_TEXT[verdict]} by ${session.author}`, 4000);
   }
+}
+
+/** The result to report: the only one, or (both formats open) the user's pick, StreamProfileBench for scripts. */
+async function chooseResult(r: { result?: AuditResult; omni?: OmniAuditResult }, ask: boolean): Promise<AuditResult | OmniAuditResult | undefined> {
+  if (!r.result || !r.omni) return r.result ?? r.omni;
+  if (!ask) return r.result;
+  const picked = await vscode.window.showQuickPick(
+    [{ label: r.result.benchmark, description: 'StreamProfileBench', value: r.result }, { label: r.omni.benchmark, description: 'OmniBehavior', value: r.omni }],
+    { title: 'Export PI Audit Report', placeHolder: 'The benchmark to report on' },
+  );
+  return picked?.value;
 }
 
 function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri | undefined {
@@ -81,8 +113,9 @@ function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri 
  * Audits first when there is no up-to-date result. Resolves with the file written.
  */
 export async function exportReport(session: AuditSession, arg: unknown): Promise<vscode.Uri | undefined> {
-  let result = session.result;
-  if (!result || session.stale) result = await session.run({ notify: true });
+  let results: { result?: AuditResult; omni?: OmniAuditResult } = { result: session.result, omni: session.omniResult };
+  if ((!results.result && !results.omni) || session.stale) results = (await session.run({ notify: true })) ?? {};
+  const result = await chooseResult(results, arg === undefined);
   if (!result) return undefined;
   let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' && arg ? vscode.Uri.file(arg) : undefined;
   const asked = !uri;
@@ -94,9 +127,10 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
   });
   if (!uri) return undefined;
   const redact = vscode.workspace.getConfiguration('personaLab.audit').get<boolean>('redactReport', false);
-  const report = buildReport(result, { trail: session.trail(), redact });
   const json = uri.path.toLowerCase().endsWith('.json');
-  const text = json ? JSON.stringify(report, null, 2) + '\n' : renderMarkdown(report);
+  const render = <R extends AuditReport<ReportableFinding, AnyCountRow>>(r: R) => ({ report: r, text: json ? JSON.stringify(r, null, 2) + '\n' : renderMarkdown(r) });
+  const opts = { trail: session.trail(result), redact };
+  const { report, text } = 'format' in result ? render(buildReport(result, opts)) : render(buildReport(result, opts));
   try {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   } catch (err) {

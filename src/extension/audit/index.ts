@@ -5,9 +5,11 @@ import * as vscode from 'vscode';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { Benchmark } from '../../core/types';
 import type { BenchmarkStore } from '../store';
-import { exportReport, openSource, openStep, recordVerdict, targetFindings } from './commands';
+import type { OmniStore } from '../traces/store';
+import { exportReport, openSource, openStep, openTraceFinding, recordVerdict, targetFindings } from './commands';
 import { isAutoRun, shouldAutoRun, summaryMessage } from './model';
-import { FindingNode, type AuditNode } from './nodes';
+import type { AuditNode } from './nodes';
+import { OmniFindingNode } from './omniNodes';
 import { AuditTreeProvider } from './provider';
 import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes } from './session';
 
@@ -23,28 +25,29 @@ function autoRunWanted(bench: Benchmark): boolean {
   return shouldAutoRun(isAutoRun(mode) ? mode : 'never', benchmarkBytes(bench), config.get<number>('autoRunMaxMB', 20));
 }
 
-export function activateAudit(context: vscode.ExtensionContext, store: BenchmarkStore): void {
-  const session = new AuditSession(store, context.globalStorageUri.fsPath);
+export function activateAudit(context: vscode.ExtensionContext, store: BenchmarkStore, omni: OmniStore): void {
+  const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
   const provider = new AuditTreeProvider(session);
   const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
 
   const update = () => {
-    const result = session.result;
+    const result = session.result ?? session.omniResult;
     setContext('personaLab.audit.running', session.running);
     setContext('personaLab.audit.hasResult', result !== undefined);
-    view.description = result?.benchmark;
+    setContext('personaLab.audit.canRun', session.hasBenchmark);
+    view.description = [session.result?.benchmark, session.omniResult?.benchmark].filter(Boolean).join(' · ');
     // Messages, not welcome content: a second welcome in the container would repeat the Benchmarks view's.
     if (!result) {
       view.message = session.running
         ? 'Auditing the benchmark for residual personal information…'
-        : store.bench
+        : session.hasBenchmark
           ? 'Not audited yet: "Persona Lab: Run PI Audit" (▷ in this view\'s title bar) scans bios, posts, tags, personas and reasoning for personal information that the placeholders missed.'
           : 'Open a benchmark to audit it for residual personal information.';
     } else if (session.running) view.message = 'Auditing…';
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
     else if (provider.getChildren().length === 0) view.message = 'No residual personal information found, and no placeholders either.';
-    else view.message = summaryMessage(result, session.verdictOf);
+    else view.message = [session.result, session.omniResult].flatMap((r) => (r ? [summaryMessage(r, session.verdictOf)] : [])).join(' | ');
   };
 
   // Auto-run: once per load of a benchmark, when the view is (or becomes) visible.
@@ -66,7 +69,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: Benchmark
   };
 
   const findingsOf = (node: unknown, nodes: unknown) => targetFindings(node, nodes, view.selection);
-  const firstFinding = (node: unknown, nodes: unknown): FindingNode | undefined => findingsOf(node, nodes)[0];
+  const firstFinding = (node: unknown, nodes: unknown) => findingsOf(node, nodes)[0];
 
   update();
   context.subscriptions.push(
@@ -76,6 +79,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: Benchmark
     session.onDidChange(update),
     session.onDidRecord(update),
     store.onDidChange(benchmarkChanged),
+    omni.onDidChange(() => session.benchmarkChanged()),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();
@@ -86,12 +90,20 @@ export function activateAudit(context: vscode.ExtensionContext, store: Benchmark
     vscode.commands.registerCommand('personaLab.audit.exportReport', (arg?: unknown) => exportReport(session, arg)),
     vscode.commands.registerCommand('personaLab.audit.openSource', async (node?: unknown, nodes?: unknown) => {
       const target = firstFinding(node, nodes);
+      if (target instanceof OmniFindingNode) {
+        const root = session.omniResult?.root;
+        if (root) await openTraceFinding(target.finding, root);
+        return;
+      }
       const root = session.result?.root;
       if (target && root) await openSource(target.finding, root);
     }),
     vscode.commands.registerCommand('personaLab.audit.openStep', async (node?: unknown, nodes?: unknown) => {
       const target = firstFinding(node, nodes);
-      if (target) await openStep(target, store);
+      if (target instanceof OmniFindingNode) {
+        const root = session.omniResult?.root;
+        if (root) await openTraceFinding(target.finding, root);
+      } else if (target) await openStep(target, store);
     }),
     ...VERDICT_COMMANDS.map(([command, verdict]) =>
       vscode.commands.registerCommand(command, (node?: unknown, nodes?: unknown) => recordVerdict(session, findingsOf(node, nodes), verdict)),

@@ -87,7 +87,7 @@ export interface VerdictTally {
   unreviewed: number;
 }
 
-export function tally(findings: readonly AuditFinding[], verdictOf: VerdictOf): VerdictTally {
+export function tally(findings: readonly { key: string }[], verdictOf: VerdictOf): VerdictTally {
   const t: VerdictTally = { open: 0, confirmed: 0, falsePositive: 0, needsReview: 0, unreviewed: 0 };
   for (const f of findings) {
     const v = verdictOf(f.key);
@@ -107,7 +107,7 @@ export function tallyText(t: VerdictTally): string {
   return parts.join(' · ');
 }
 
-export function categoryDescription(g: CategoryGroup, verdictOf: VerdictOf): string {
+export function categoryDescription(g: { findings: readonly { key: string }[]; placeholders: number }, verdictOf: VerdictOf): string {
   return `${tallyText(tally(g.findings, verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
 }
 
@@ -184,7 +184,10 @@ export function shouldAutoRun(mode: AutoRun, bytes: number, maxMB: number): bool
 }
 
 /** The view's message line after a run. */
-export function summaryMessage(result: Pick<AuditResult, 'findings' | 'counts' | 'scanned' | 'problems' | 'cancelled'>, verdictOf: VerdictOf): string {
+export function summaryMessage(
+  result: Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & { findings: readonly { key: string }[]; counts: readonly { placeholders: number }[] },
+  verdictOf: VerdictOf,
+): string {
   const t = tally(result.findings, verdictOf);
   const placeholders = result.counts.reduce((s, r) => s + r.placeholders, 0);
   const parts = [

@@ -11,6 +11,8 @@ import { PLATFORM_LABELS } from '../../core/tables';
 import type { Benchmark } from '../../core/types';
 import type { StepRef } from '../store';
 import { valueAt } from './locate';
+import type { OmniCategoryGroup } from './omniModel';
+import { OmniSourceNode, type OmniAuditContext } from './omniNodes';
 import {
   auditNodeId,
   categoryDescription,
@@ -30,7 +32,9 @@ import {
 
 /** What every node sees: the result the tree was built from, the benchmark it is about, and the live verdicts. */
 export interface AuditTreeContext {
-  result: AuditResult;
+  /** undefined when only an OmniBehavior benchmark was audited */
+  result: AuditResult | undefined;
+  omni: OmniAuditContext | undefined;
   bench: Benchmark | undefined;
   verdictOf: VerdictOf;
   verdictTrail: (key: string) => { verdict: Verdict; author: string; createdAt: string } | undefined;
@@ -77,16 +81,24 @@ function sourceLabel(source: string): string {
 
 export class CategoryNode implements AuditNode {
   readonly parent = undefined;
-  private children: AuditPlatformNode[] | undefined;
+  private children: AuditNode[] | undefined;
 
   constructor(
     readonly ctx: AuditTreeContext,
     readonly group: CategoryGroup,
+    /** The OmniBehavior benchmark's findings and placeholders of this category, if any. */
+    readonly omni: OmniCategoryGroup | undefined = undefined,
   ) {}
 
+  /** Whether the category shows anything (a platform or the OmniBehavior node). */
+  get hasChildren(): boolean {
+    return this.group.platforms.length > 0 || this.omni !== undefined;
+  }
+
   getTreeItem(): vscode.TreeItem {
-    const { category, findings } = this.group;
-    const state = !this.group.platforms.length
+    const { category } = this.group;
+    const findings: { key: string }[] = [...this.group.findings, ...(this.omni?.findings ?? [])];
+    const state = !this.hasChildren
       ? vscode.TreeItemCollapsibleState.None
       : findings.length
         ? vscode.TreeItemCollapsibleState.Expanded
@@ -97,17 +109,22 @@ export class CategoryNode implements AuditNode {
     // Orange while something is open (not a false positive) in the category.
     const open = findings.some((f) => this.ctx.verdictOf(f.key) !== 'false-positive');
     item.iconPath = new vscode.ThemeIcon(CATEGORY_ICON[category], open ? new vscode.ThemeColor('charts.orange') : undefined);
-    item.description = categoryDescription(this.group, this.ctx.verdictOf);
+    item.description = categoryDescription({ findings, placeholders: this.group.placeholders + (this.omni?.placeholders ?? 0) }, this.ctx.verdictOf);
     return item;
   }
 
-  getChildren(): AuditPlatformNode[] {
-    this.children ??= this.group.platforms.map((p) => new AuditPlatformNode(this, p));
+  getChildren(): AuditNode[] {
+    if (!this.children) {
+      const omni = this.omni && this.ctx.omni ? [new OmniSourceNode(this, this.ctx.omni, this.omni)] : [];
+      this.children = [...this.group.platforms.map((p) => new AuditPlatformNode(this, p)), ...omni];
+    }
     return this.children;
   }
 
   tooltip(): vscode.MarkdownString {
-    const { category, findings, placeholders } = this.group;
+    const { category } = this.group;
+    const findings = [...this.group.findings, ...(this.omni?.findings ?? [])];
+    const placeholders = this.group.placeholders + (this.omni?.placeholders ?? 0);
     const md = markdown();
     md.appendMarkdown(`**${CATEGORY_INFO[category].label}** · placeholder `);
     md.appendText(placeholderOf(category));

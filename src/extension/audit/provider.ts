@@ -4,13 +4,15 @@ import * as vscode from 'vscode';
 import type { AuditResult } from '../../core/pi/audit';
 import { groupAudit } from './model';
 import { CategoryNode, type AuditNode } from './nodes';
+import { groupOmni } from './omniModel';
+import type { OmniAuditResult } from '../../core/pi/omniAudit';
 import type { AuditSession } from './session';
 
 export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AuditNode | AuditNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private roots: CategoryNode[] = [];
-  private builtFrom: AuditResult | undefined;
+  private builtFrom: [AuditResult | undefined, OmniAuditResult | undefined] = [undefined, undefined];
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly session: AuditSession) {
@@ -21,6 +23,7 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
       session.onDidRecord((findings) => {
         const cats = new Set(findings.map((f) => f.category));
         const nodes = this.roots.filter((r) => cats.has(r.group.category));
+        // An OmniBehavior verdict also changes the OmniBehavior node's and its user's counts: those live below.
         if (nodes.length) this.changed.fire(nodes);
       }),
     ];
@@ -28,15 +31,19 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
 
   private rootNodes(): CategoryNode[] {
     const result = this.session.result;
-    if (result !== this.builtFrom) {
-      this.builtFrom = result;
-      const ctx = result && {
+    const omni = this.session.omniResult;
+    if (result !== this.builtFrom[0] || omni !== this.builtFrom[1]) {
+      this.builtFrom = [result, omni];
+      const verdictTrail = (key: string) => this.session.verdictRow(key);
+      const ctx = {
         result,
+        omni: omni && { result: omni, verdictOf: this.session.verdictOf, verdictTrail },
         bench: this.session.benchmark,
         verdictOf: this.session.verdictOf,
-        verdictTrail: (key: string) => this.session.verdictRow(key),
+        verdictTrail,
       };
-      this.roots = ctx ? groupAudit(result).map((g) => new CategoryNode(ctx, g)) : [];
+      const groups = groupAudit(result ?? { findings: [], counts: [] });
+      this.roots = result || omni ? groups.map((g) => new CategoryNode(ctx, g, omni && groupOmni(omni, g.category))) : [];
     }
     return this.roots;
   }
@@ -49,7 +56,7 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
     if (node) return node.getChildren();
     const roots = this.rootNodes();
     // Nothing found and nothing redacted: the welcome content says so instead of ten empty categories.
-    return roots.some((r) => r.group.platforms.length) ? roots : [];
+    return roots.some((r) => r.hasChildren) ? roots : [];
   }
 
   getParent(node: AuditNode): AuditNode | undefined {

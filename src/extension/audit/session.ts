@@ -5,11 +5,14 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { OmniBenchmark } from '../../core/omni/types';
 import { auditBenchmark, type AuditFinding, type AuditResult } from '../../core/pi/audit';
+import { auditOmni, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { VerdictStore, type Verdict, type VerdictRow } from '../../core/pi/verdicts';
 import type { Benchmark } from '../../core/types';
 import type { BenchmarkStore } from '../store';
+import type { OmniStore } from '../traces/store';
 import { auditAuthor, auditDbPath } from './paths';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
@@ -38,22 +41,36 @@ export class AuditSession implements vscode.Disposable {
   private controller: AbortController | undefined;
   private generation = 0;
   private verdicts = new Map<string, VerdictRow>();
+  private omniCurrent: OmniAuditResult | undefined;
+  private auditedOmni: OmniBenchmark | undefined;
+  private omniVerdicts = new Map<string, VerdictRow>();
   private db: VerdictStore | undefined;
   private dbError: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends, the result goes stale, or the verdicts are re-read. */
   readonly onDidChange = this.changed.event;
-  private readonly recorded = new vscode.EventEmitter<readonly AuditFinding[]>();
+  private readonly recorded = new vscode.EventEmitter<readonly (AuditFinding | OmniAuditFinding)[]>();
   /** Fires with the findings that just got a verdict (the tree refreshes only their categories). */
   readonly onDidRecord = this.recorded.event;
 
   constructor(
     private readonly store: BenchmarkStore,
     private readonly storageDir: string,
+    private readonly omni: OmniStore,
   ) {}
 
   get result(): AuditResult | undefined {
     return this.current;
+  }
+
+  /** The audit of the loaded OmniBehavior benchmark (beside the StreamProfileBench one, when both are open). */
+  get omniResult(): OmniAuditResult | undefined {
+    return this.omniCurrent;
+  }
+
+  /** Whether there is a benchmark of either format to audit. */
+  get hasBenchmark(): boolean {
+    return this.store.bench !== undefined || this.omni.bench !== undefined;
   }
 
   /** The benchmark the result is about (the store may hold a newer load). */
@@ -67,7 +84,7 @@ export class AuditSession implements vscode.Disposable {
 
   /** The loaded benchmark is not the one the result is about (it was reloaded or another one was opened). */
   get stale(): boolean {
-    return this.current !== undefined && this.store.bench !== this.auditedBench;
+    return (this.current !== undefined && this.store.bench !== this.auditedBench) || (this.omniCurrent !== undefined && this.omni.bench !== this.auditedOmni);
   }
 
   get dbPath(): string {
@@ -79,20 +96,22 @@ export class AuditSession implements vscode.Disposable {
     return auditAuthor(vscode.workspace.getConfiguration('personaLab.labels').get<string>('author'));
   }
 
-  verdictOf = (key: string): Verdict | undefined => this.verdicts.get(key)?.verdict;
+  verdictOf = (key: string): Verdict | undefined => this.verdictRow(key)?.verdict;
 
   verdictRow(key: string): VerdictRow | undefined {
-    return this.verdicts.get(key);
+    return this.verdicts.get(key) ?? this.omniVerdicts.get(key);
   }
 
   /**
    * Audits the loaded benchmark; a run in progress is cancelled first. Resolves with the result, or undefined when
    * there is no benchmark or this run was superseded by a newer one. A cancelled run keeps its partial result.
    */
-  async run(opts: { notify: boolean }): Promise<AuditResult | undefined> {
+  async run(opts: { notify: boolean }): Promise<{ result?: AuditResult; omni?: OmniAuditResult } | undefined> {
     await this.store.ready();
+    await this.omni.ready();
     const bench = this.store.bench;
-    if (!bench) {
+    const omniBench = this.omni.bench;
+    if (!bench && !omniBench) {
       if (opts.notify) void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
       return undefined;
     }
@@ -115,18 +134,21 @@ export class AuditSession implements vscode.Disposable {
           async (progress, token) => {
             const sub = token.onCancellationRequested(() => controller.abort());
             let last = 0;
+            // With both formats open each gets half of the bar.
+            const phases = (bench ? 1 : 0) + (omniBench ? 1 : 0);
+            const onProgress = (phase: number) => (done: number, total: number) => {
+              const pct = Math.floor((100 * (phase + (total ? done / total : 1))) / phases);
+              if (pct > last) {
+                progress.report({ message: `${pct} %`, increment: pct - last });
+                last = pct;
+              }
+            };
             try {
-              return await auditBenchmark(bench, {
-                signal: controller.signal,
-                minConfidence,
-                onProgress: (done, total) => {
-                  const pct = total ? Math.floor((100 * done) / total) : 100;
-                  if (pct > last) {
-                    progress.report({ message: `${pct} %`, increment: pct - last });
-                    last = pct;
-                  }
-                },
-              });
+              const result = bench ? await auditBenchmark(bench, { signal: controller.signal, minConfidence, onProgress: onProgress(0) }) : undefined;
+              const omni = omniBench && !controller.signal.aborted
+                ? await auditOmni(omniBench, { signal: controller.signal, minConfidence, onProgress: onProgress(bench ? 1 : 0) })
+                : undefined;
+              return { result, omni };
             } finally {
               sub.dispose();
             }
@@ -134,13 +156,18 @@ export class AuditSession implements vscode.Disposable {
         ),
       );
       if (gen !== this.generation) return undefined;
-      this.current = result;
+      this.current = result.result;
       this.auditedBench = bench;
-      this.loadVerdicts(result.benchmark);
-      console.log(
-        `[persona-lab] audit: ${result.findings.length} finding(s) in ${result.scanned.files} file(s) in ${Date.now() - started} ms` +
-          (result.cancelled ? ' (cancelled)' : ''),
-      );
+      this.omniCurrent = result.omni;
+      this.auditedOmni = omniBench;
+      this.loadVerdicts();
+      for (const r of [result.result, result.omni]) {
+        if (!r) continue;
+        console.log(
+          `[persona-lab] audit${'format' in r ? ` (${r.format})` : ''}: ${r.findings.length} finding(s) in ${r.scanned.files} file(s) in ${Date.now() - started} ms` +
+            (r.cancelled ? ' (cancelled)' : ''),
+        );
+      }
       return result;
     } catch (err) {
       if (gen === this.generation) void vscode.window.showErrorMessage(`Persona Lab: the PI audit failed: ${(err as Error).message}`);
@@ -184,26 +211,30 @@ export class AuditSession implements vscode.Disposable {
     }
   }
 
-  private loadVerdicts(benchmark: string): void {
-    this.verdicts = this.verdictStore(false)?.current(benchmark) ?? new Map();
+  private loadVerdicts(): void {
+    const db = this.verdictStore(false);
+    this.verdicts = (this.current && db?.current(this.current.benchmark)) || new Map();
+    this.omniVerdicts = (this.omniCurrent && db?.current(this.omniCurrent.benchmark)) || new Map();
   }
 
   /** Re-reads the verdicts (another window or person may share the database). */
   reloadVerdicts(): void {
-    if (this.current) this.loadVerdicts(this.current.benchmark);
+    this.loadVerdicts();
     this.changed.fire();
   }
 
   /** Records one verdict per finding, with the author and the time; false when the database is unavailable. */
-  record(findings: readonly AuditFinding[], verdict: Verdict, note?: string): boolean {
-    const result = this.current;
-    const db = result && findings.length ? this.verdictStore(true) : undefined;
-    if (!result || !db) return false;
+  record(findings: readonly (AuditFinding | OmniAuditFinding)[], verdict: Verdict, note?: string): boolean {
+    const db = findings.length && (this.current || this.omniCurrent) ? this.verdictStore(true) : undefined;
+    if (!db) return false;
     const author = this.author;
-    const done: AuditFinding[] = [];
+    const done: (AuditFinding | OmniAuditFinding)[] = [];
     try {
       for (const target of findings) {
-        this.verdicts.set(target.key, db.record({ benchmark: result.benchmark, target, verdict, author, note }));
+        // An OmniBehavior finding has a part; its verdict goes under the OmniBehavior benchmark's name.
+        const [result, map] = 'part' in target ? [this.omniCurrent, this.omniVerdicts] : [this.current, this.verdicts];
+        if (!result) continue;
+        map.set(target.key, db.record({ benchmark: result.benchmark, target, verdict, author, note }));
         done.push(target);
       }
     } catch (err) {
@@ -217,8 +248,7 @@ export class AuditSession implements vscode.Disposable {
   }
 
   /** The benchmark's whole verdict trail, oldest first ([] without a database). */
-  trail(): VerdictRow[] {
-    const result = this.current;
+  trail(result: { benchmark: string } | undefined = this.current): VerdictRow[] {
     return result ? (this.verdictStore(false)?.trail({ benchmark: result.benchmark }) ?? []) : [];
   }
 

@@ -10,7 +10,8 @@ import { LabelService } from './service';
 import { LabelStepController } from './stepController';
 import { LabelTreeAugment } from './treeLabels';
 
-export function activateLabels(context: vscode.ExtensionContext, store: BenchmarkStore, stepViews: StepViews, tree: TreeApi): void {
+/** Returns the label service, which the trace view's labelling shares. */
+export function activateLabels(context: vscode.ExtensionContext, store: BenchmarkStore, stepViews: StepViews, tree: TreeApi): LabelService {
   const labels = new LabelService(store, context.globalStorageUri.fsPath);
   const augment = new LabelTreeAugment(store, labels, context.workspaceState);
   const controller = new LabelStepController(stepViews.main, store, labels, augment);
@@ -31,4 +32,5 @@ export function activateLabels(context: vscode.ExtensionContext, store: Benchmar
   tree.provider.setAugment(augment);
   registerFilterCommands(context, store, labels, augment, stepViews.main, tree);
   registerFileCommands(context, labels);
+  return labels;
 }

@@ -2,28 +2,28 @@
 import { isNoOp, type LabelAction } from '../../core/labels/model';
 import type { StepLocation } from '../../core/stepModel';
 
-export interface UndoEntry {
+export interface UndoEntry<R = StepLocation> {
   /** Applying it undoes the action. */
   inverse: LabelAction;
-  /** The step the action was made on (undo shows it again). */
-  ref: StepLocation;
+  /** The step (or test action) the action was made on (undo shows it again). */
+  ref: R;
   /** What was done, e.g. "added Decay error". */
   description: string;
 }
 
-export class UndoStack {
-  private readonly entries: UndoEntry[] = [];
+export class UndoStack<R = StepLocation> {
+  private readonly entries: UndoEntry<R>[] = [];
 
   constructor(private readonly limit = 200) {}
 
   /** Keeps an entry unless its inverse is a no-op (nothing changed). */
-  push(entry: UndoEntry): void {
+  push(entry: UndoEntry<R>): void {
     if (isNoOp(entry.inverse)) return;
     this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
   }
 
-  pop(): UndoEntry | undefined {
+  pop(): UndoEntry<R> | undefined {
     return this.entries.pop();
   }
 

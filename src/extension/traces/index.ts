@@ -2,6 +2,9 @@
 // (personaLab.openTrace), the run picker, and opening OmniBehavior folders with Open Benchmark Folder / at start.
 import * as vscode from 'vscode';
 import { omniRoot } from '../../core/formats';
+import { TraceLabelIndex, traceBenchmarkId } from '../../core/labels/trace';
+import type { LabelService } from '../labels/service';
+import { TraceLabelController } from '../labels/traceController';
 import { registerOpener } from '../commands/open';
 import type { TreeApi } from '../tree';
 import type { RootSource } from '../tree/roots';
@@ -17,19 +20,32 @@ class OmniRoots implements RootSource {
   private root: OmniBenchmarkNode | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly store: OmniStore) {
-    this.subscription = store.onDidChange(() => {
+  constructor(
+    private readonly store: OmniStore,
+    private readonly labels: LabelService,
+  ) {
+    const rebuild = () => {
       this.root = undefined;
       this.emitter.fire();
-    });
+    };
+    this.subscriptions = [store.onDidChange(rebuild), labels.onDidChange(rebuild)];
+  }
+
+  private labelBadges(root: string): { index: TraceLabelIndex; names: ReadonlyMap<string, string> } | undefined {
+    try {
+      const rows = this.labels.store(false)?.list({ benchmark: traceBenchmarkId(root), run: this.store.runName ?? '', author: this.labels.author }) ?? [];
+      return rows.length ? { index: new TraceLabelIndex(rows), names: this.labels.names() } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   rootNode(): OmniBenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
-    this.root ??= new OmniBenchmarkNode({ bench, run: this.store.run, score: this.store.score() });
+    this.root ??= new OmniBenchmarkNode({ bench, run: this.store.run, score: this.store.score(), labels: this.labelBadges(bench.root) });
     return this.root;
   }
 
@@ -39,7 +55,7 @@ class OmniRoots implements RootSource {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions.splice(0)) s.dispose();
     this.emitter.dispose();
   }
 }
@@ -83,10 +99,11 @@ function watchOmni(store: OmniStore): vscode.Disposable {
   });
 }
 
-export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi): OmniStore {
+export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi, labels: LabelService): OmniStore {
   const store = new OmniStore(context.workspaceState);
-  const roots = new OmniRoots(store);
+  const roots = new OmniRoots(store, labels);
   const panel = new TracePanel(context.extensionUri, store);
+  const labelling = new TraceLabelController(panel, store, labels);
   const dashboard = new OmniDashboardPanel(context.extensionUri, store);
 
   const open = async (target: string, quiet: boolean): Promise<boolean> => {
@@ -115,19 +132,23 @@ export function activateTraces(context: vscode.ExtensionContext, tree: TreeApi):
   const openTrace = async (arg?: unknown): Promise<void> => {
     await store.ready();
     let ref = toTraceRef(arg);
+    // { userId, index, historyIndex }: a history record to reveal (the PI Audit view's findings).
+    const h = typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>).historyIndex : undefined;
+    const reveal = Number.isSafeInteger(h) ? (h as number) : undefined;
     if (!ref) ref = await pickTestAction(store);
     if (!ref) return;
     if (!store.testAction(ref.userId, ref.index)) {
       void vscode.window.showWarningMessage(`Persona Lab: test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.`);
       return;
     }
-    panel.show(ref);
+    panel.show(ref, reveal);
   };
 
   context.subscriptions.push(
     store,
     roots,
     panel,
+    labelling,
     dashboard,
     omniProblems(store),
     watchOmni(store),

@@ -1,6 +1,7 @@
 // The OmniBehavior part of the Benchmarks tree: benchmark → user → test action, one node class per level, with the
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
+import type { TraceLabelIndex } from '../../core/labels/trace';
 import type { OmniRunScore } from '../../core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../core/omni/types';
 import type { TreeNode } from '../tree/nodes';
@@ -10,6 +11,17 @@ export interface OmniTreeContext {
   bench: OmniBenchmark;
   run: OmniRun | undefined;
   score: OmniRunScore | undefined;
+  /** This author's trace labels in the selected run, for badges; undefined when there are none to show. */
+  labels?: { index: TraceLabelIndex; names: ReadonlyMap<string, string> };
+}
+
+/** "⚑ Decay error · 2 history" for a test action with labels on it or on its history records. */
+export function actionBadge(labels: OmniTreeContext['labels'], userId: string, index: number): string | undefined {
+  if (!labels) return undefined;
+  const on = labels.index.actionLabels(userId, index).map((id) => labels.names.get(id) ?? id);
+  const history = labels.index.labelledHistory(userId, index).length;
+  const parts = [on.length ? `⚑ ${on.join(', ')}` : '', history ? `⚑ ${history} history` : ''].filter(Boolean);
+  return parts.length ? parts.join(' · ') : undefined;
 }
 
 export const omniNodeId = {
@@ -110,7 +122,8 @@ export class OmniUserNode implements TreeNode {
     item.contextValue = 'omniUser';
     item.iconPath = new vscode.ThemeIcon('person');
     const counts = this.counts();
-    item.description = `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}`;
+    const labelled = this.parent.ctx.labels?.index.labelledActionsOfUser(user.userId) ?? 0;
+    item.description = `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}${labelled ? ` · ${labelled} labelled` : ''}`;
     item.tooltip = this.tooltip();
     return item;
   }
@@ -161,7 +174,8 @@ export class TestActionNode implements TreeNode {
     const fields = a.fields.length > MAX_FIELDS_SHOWN ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}` : a.fields.join(', ');
     const counts = this.counts();
     const scored = this.parent.parent.ctx.run !== undefined;
-    item.description = `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}`;
+    const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);
+    item.description = `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}${badge ? ` · ${badge}` : ''}`;
     const [icon, color] = !counts
       ? ['circle-outline', 'disabledForeground']
       : counts.incorrect > 0
@@ -187,7 +201,13 @@ export class TestActionNode implements TreeNode {
     md.appendText(`${a.scene} · ${a.timestamp}`);
     md.appendMarkdown('\n\nFields asked: ');
     md.appendText(a.fields.join(', '));
-    md.appendMarkdown(`\n\n${countsText(this.counts())}\n\nClick to open the trace.`);
+    md.appendMarkdown(`\n\n${countsText(this.counts())}`);
+    const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);
+    if (badge) {
+      md.appendMarkdown('\n\nYour labels: ');
+      md.appendText(badge);
+    }
+    md.appendMarkdown('\n\nClick to open the trace.');
     return md;
   }
 }

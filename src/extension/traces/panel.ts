@@ -8,6 +8,8 @@ import {
   TRACE_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
+  type LabelToggleMessage,
+  type LabelUndoMessage,
   type TimelineFilter,
   type TraceRef,
   type WebviewToExtension,
@@ -39,7 +41,14 @@ export class TracePanel implements vscode.Disposable {
   private ready = false;
   /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
   private token = 0;
-  private readonly disposables: vscode.Disposable[] = [];
+  /** A history record to reveal once the test action shows (a PI finding's record). */
+  private pendingReveal: number | undefined;
+  private readonly shownEmitter = new vscode.EventEmitter<TraceRef>();
+  /** Fires after the webview got a test action (`show`), so that the labels bar follows. */
+  readonly onDidShow = this.shownEmitter.event;
+  private readonly labelEmitter = new vscode.EventEmitter<LabelToggleMessage | LabelUndoMessage>();
+  readonly onDidReceiveLabel = this.labelEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.shownEmitter, this.labelEmitter];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -52,8 +61,10 @@ export class TracePanel implements vscode.Disposable {
     return this.current;
   }
 
-  show(ref: TraceRef): void {
+  /** Shows a test action; `reveal`: a history record before it to show and select (its row and its text). */
+  show(ref: TraceRef, reveal?: number): void {
     this.current = { userId: ref.userId, index: ref.index };
+    this.pendingReveal = reveal;
     if (!this.panel) this.create();
     else if (!this.panel.visible) this.panel.reveal(this.panel.viewColumn);
     void this.refresh();
@@ -87,7 +98,7 @@ export class TracePanel implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
   }
 
-  private post(msg: ExtensionToWebview): void {
+  post(msg: ExtensionToWebview): void {
     if (this.panel && this.ready) void this.panel.webview.postMessage(msg);
   }
 
@@ -113,6 +124,13 @@ export class TracePanel implements vscode.Disposable {
       panel.title = `${user.userId} · #${action.index} ${action.scene}`;
       this.post({ type: 'show', model });
       console.log(`[persona-lab] trace view: showing ${user.userId} #${action.index}`);
+      this.shownEmitter.fire(ref);
+      const reveal = this.pendingReveal;
+      this.pendingReveal = undefined;
+      if (reveal !== undefined && reveal < ref.index && reveal < index.count) {
+        this.post({ type: 'reveal', index: reveal });
+        await this.handle({ type: 'record', index: reveal });
+      }
     } catch (e) {
       if (token !== this.token) return;
       this.shown = undefined;
@@ -136,6 +154,10 @@ export class TracePanel implements vscode.Disposable {
     if (msg.type === 'ready') {
       this.ready = true;
       return this.refresh();
+    }
+    if (msg.type === 'labelToggle' || msg.type === 'labelUndo') {
+      this.labelEmitter.fire(msg);
+      return;
     }
     const shown = this.shown;
     if (!shown) return;

@@ -1,0 +1,128 @@
+// Labelling in the trace view: sends the labels bar's state (this author's labels on the test action and on its
+// history records, with their staleness) after each test action shown and each change, and carries out the bar's
+// toggles and undo, one transaction each, in the same store as the step view's labels.
+import * as vscode from 'vscode';
+import type { LabelStore } from '../../core/labels/store';
+import {
+  traceBenchmarkId,
+  traceContentHash,
+  traceLabelKey,
+  traceStaleness,
+  traceStepRef,
+  type TraceRef as CoreTraceRef,
+} from '../../core/labels/trace';
+import { describeTarget, type LabelFlash } from '../../core/labels/view';
+import type { LabelToggleMessage, LabelUndoMessage, TraceRef } from '../../shared/traceProtocol';
+import type { TracePanel } from '../traces/panel';
+import type { OmniStore } from '../traces/store';
+import type { LabelService } from './service';
+import { buildTraceLabelState } from './traceViewState';
+import { UndoStack } from './undo';
+
+const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) => !!a && !!b && a.userId === b.userId && a.index === b.index;
+
+export class TraceLabelController implements vscode.Disposable {
+  private readonly undo = new UndoStack<TraceRef>();
+  private flash: { ref: TraceRef; flash: LabelFlash } | undefined;
+  /** Bumped by each push: a slower staleness check that finishes late does not overwrite a newer state. */
+  private token = 0;
+  private writing = false;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly panel: TracePanel,
+    private readonly store: OmniStore,
+    private readonly labels: LabelService,
+  ) {
+    this.disposables = [
+      panel.onDidShow(() => void this.push()),
+      panel.onDidReceiveLabel((m) => void this.handle(m)),
+      labels.onDidChange(() => {
+        if (!this.writing) void this.push();
+      }),
+    ];
+  }
+
+  /** The core's ref of a test action in the selected run; undefined when no OmniBehavior benchmark is loaded. */
+  private coreRef(ref: TraceRef): CoreTraceRef | undefined {
+    const bench = this.store.bench;
+    return bench ? { benchmark: traceBenchmarkId(bench.root), userId: ref.userId, index: ref.index, run: this.store.runName ?? '' } : undefined;
+  }
+
+  async push(): Promise<void> {
+    const ref = this.panel.currentRef;
+    const bench = this.store.bench;
+    const core = ref && this.coreRef(ref);
+    if (!ref || !bench || !core || !this.store.testAction(ref.userId, ref.index)) return;
+    const token = ++this.token;
+    let rows: ReturnType<LabelStore['listByStep']> = [];
+    try {
+      rows = this.labels.store(false)?.listByStep(traceStepRef(core)) ?? [];
+    } catch (e) {
+      console.warn(`[persona-lab] labels: cannot read the labels of the test action: ${(e as Error).message}`);
+    }
+    const mine = rows.filter((r) => r.author === this.labels.author);
+    const freshness = await traceStaleness(bench, core.benchmark, mine).catch(() => new Map());
+    if (token !== this.token || !sameRef(this.panel.currentRef, ref)) return;
+    this.panel.post({
+      type: 'labels',
+      state: buildTraceLabelState({
+        ref, run: core.run, author: this.labels.author, labels: this.labels.labels, rows: mine, freshness,
+        canUndo: this.undo.size > 0, error: this.labels.error, labelSetNote: this.labels.labelSetNote,
+        flash: this.flash && sameRef(this.flash.ref, ref) ? this.flash.flash : null,
+      }),
+    });
+  }
+
+  private async handle(msg: LabelToggleMessage | LabelUndoMessage): Promise<void> {
+    try {
+      if (msg.type === 'labelUndo') this.undoLast();
+      else await this.toggle(msg);
+    } catch (e) {
+      const ref = this.panel.currentRef;
+      if (ref) this.flash = { ref, flash: { kind: 'error', text: (e as Error).message } };
+      void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
+    }
+    await this.push();
+  }
+
+  private write<T>(fn: (store: LabelStore) => T): T {
+    this.writing = true;
+    try {
+      return this.labels.write(fn);
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async toggle(msg: LabelToggleMessage): Promise<void> {
+    const def = this.labels.labels.find((l) => l.id === msg.labelId);
+    const found = this.store.testAction(msg.ref.userId, msg.ref.index);
+    const core = this.coreRef(msg.ref);
+    if (!def || !found || !core) return;
+    if (msg.target.kind === 'history' && msg.target.historyIndex >= msg.ref.index) return;
+    const contentHash = await traceContentHash(found.user, msg.ref.index, msg.target);
+    const key = traceLabelKey(core, msg.target, this.labels.author, def.id);
+    const result = this.write((s) => s.toggle({ ...key, contentHash }));
+    const what = `${result.state} ${def.name} on ${describeTarget(msg.target)}`;
+    this.undo.push({ inverse: result.inverse, ref: { ...msg.ref }, description: what });
+    this.flash = { ref: { ...msg.ref }, flash: { kind: 'info', text: what[0].toUpperCase() + what.slice(1) } };
+    console.log(`[persona-lab] labels: ${what} of ${msg.ref.userId} #${msg.ref.index}`);
+  }
+
+  private undoLast(): void {
+    const entry = this.undo.pop();
+    const current = this.panel.currentRef;
+    if (!entry) {
+      if (current) this.flash = { ref: current, flash: { kind: 'info', text: 'Nothing to undo' } };
+      return;
+    }
+    this.write((s) => s.apply(entry.inverse));
+    this.flash = { ref: entry.ref, flash: { kind: 'info', text: `Undid: ${entry.description}` } };
+    if (!sameRef(entry.ref, current) && this.store.testAction(entry.ref.userId, entry.ref.index)) this.panel.show(entry.ref);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

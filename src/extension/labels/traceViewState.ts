@@ -1,0 +1,63 @@
+// Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
+// set. No `vscode` import, so it is unit-tested.
+import type { LabelRow } from '../../core/labels/model';
+import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
+import type { TraceStaleness } from '../../core/labels/trace';
+import type { AppliedLabel, LabelFlash, LabelStaleness } from '../../core/labels/view';
+import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../shared/traceProtocol';
+
+export interface TraceLabelInput {
+  ref: TraceRef;
+  run: string;
+  author: string;
+  labels: readonly LabelDef[];
+  /** Every row on this test action and run, all authors (only the author's are shown). */
+  rows: readonly LabelRow[];
+  freshness: ReadonlyMap<LabelRow, TraceStaleness>;
+  canUndo: boolean;
+  error: string | null;
+  labelSetNote: string | null;
+  flash: LabelFlash | null;
+}
+
+/** 'missing' (the record is gone) shows as stale: the label no longer describes what is there. */
+function shown(s: TraceStaleness | undefined): LabelStaleness {
+  return s === 'missing' ? 'stale' : s ?? 'unknown';
+}
+
+export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
+  const mine = input.rows.filter((r) => r.author === input.author && (r.target.kind === 'action' || r.target.kind === 'history'));
+  const applied: AppliedLabel[] = mine.map((r) => {
+    const def = labelDef(input.labels, r.label);
+    return {
+      labelId: r.label,
+      name: def.name,
+      known: !def.unknown,
+      target: r.target,
+      note: r.note,
+      staleness: shown(input.freshness.get(r)),
+      createdAt: r.createdAt,
+      excerpt: '',
+    };
+  });
+  const byIndex = new Map<number, LabelledHistoryItem>();
+  for (const a of applied) {
+    if (a.target.kind !== 'history') continue;
+    const item = byIndex.get(a.target.historyIndex) ?? { index: a.target.historyIndex, names: [], stale: false };
+    item.names.push(a.name);
+    item.stale ||= a.staleness === 'stale';
+    byIndex.set(item.index, item);
+  }
+  return {
+    ref: { userId: input.ref.userId, index: input.ref.index },
+    run: input.run,
+    author: input.author,
+    labels: input.labels.map((l) => ({ id: l.id, name: l.name, description: l.description, key: l.key ?? null, scope: l.scope })),
+    applied,
+    history: [...byIndex.values()].sort((a, b) => a.index - b.index),
+    canUndo: input.canUndo,
+    error: input.error,
+    labelSetNote: input.labelSetNote,
+    flash: input.flash,
+  };
+}

@@ -1,0 +1,48 @@
+// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name),
+// the key help line, and the test for a keyboard target that types text. Label-set text goes in as text only.
+import type { LabelChip } from '../../src/core/labels/view';
+import { el, icon } from './dom';
+
+export interface ChipState {
+  applied: boolean;
+  stale: boolean;
+  suggested: boolean;
+  disabled: boolean;
+  /** the chip's tooltip */
+  help: string;
+}
+
+export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTMLButtonElement {
+  const stateText = s.applied ? 'on' : s.suggested ? 'suggested' : '';
+  const b = el('button', {
+    className: `label-chip${s.applied ? ' applied' : ''}${s.suggested ? ' suggested' : ''}${s.stale ? ' stale' : ''}`,
+    title: s.help,
+    attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': s.applied ? 'true' : 'false', tabindex: '-1' },
+  }, [
+    c.key ? el('kbd', { text: c.key }) : null,
+    s.applied ? icon(s.stale ? 'warning' : 'check') : s.suggested ? icon('lightbulb') : null,
+    el('span', { className: 'name', text: c.name }),
+    stateText || s.stale ? el('span', { className: 'state', text: stateText }) : null,
+  ]);
+  b.disabled = s.disabled;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** The label keys for the help line: "1–0" for the defaults, each key when there are few. */
+export function keyRange(labels: readonly LabelChip[]): string {
+  const keys = labels.flatMap((l) => (l.key ? [l.key] : []));
+  return keys.length > 3 ? `${keys[0]}–${keys[keys.length - 1]}` : keys.join(' ');
+}
+
+/** "<kbd>u</kbd> undo" for the help line; null when there are no keys. */
+export function keyHelp(keys: string, what: string): HTMLElement | null {
+  if (!keys) return null;
+  return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
+}
+
+/** Whether a key press goes to a text field (labels keys must then stay out of the way). */
+export function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
+}
