@@ -55,7 +55,7 @@ export async function readResultsFile(
     },
     onProgress,
   );
-  if (users) attachPickTables(results.values(), users);
+  if (users) attachPickTables(results, users);
   return results;
 }
 

@@ -13,7 +13,7 @@ import {
   type StepDiagnostics,
   type UserScore,
 } from './score';
-import { loadedUserOf, pickTableOf, scoreFromTables, splitTableOf } from './scoreTable';
+import { platformTableOf, scoreFromTables } from './scoreTable';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from './types';
 
 export interface StepScore {
@@ -68,18 +68,21 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
     const users = bench.users.get(platform);
     if (!results || !users) continue;
     const userScores = new Map<string, UserScore>();
-    for (const [userId, result] of results) {
-      const user = loadedUserOf(result, users) ?? users.get(userId);
+    const table = platformTableOf(results, users);
+    if (table) {
+      for (const entry of table.entries) {
+        acc.reset();
+        acc.addTables(entry.splits, entry.picks);
+        const score = acc.score();
+        if (score) userScores.set(entry.userId, score);
+      }
+    } else for (const [userId, result] of results) {
+      const user = users.get(userId);
       if (!user) continue;
       acc.reset();
-      const splits = splitTableOf(user);
-      const picks = pickTableOf(user, result);
-      if (splits && picks) acc.addTables(splits, picks);
-      else {
-        for (const step of user.steps) {
-          const stepResult = result.steps.get(step.stepId);
-          if (stepResult) acc.add(step, stepResult.prediction);
-        }
+      for (const step of user.steps) {
+        const stepResult = result.steps.get(step.stepId);
+        if (stepResult) acc.add(step, stepResult.prediction);
       }
       const score = acc.score();
       if (score) userScores.set(userId, score);

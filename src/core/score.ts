@@ -58,6 +58,9 @@ const SCAN_TAGS = 31;
  */
 const tagIds = new Map<string, number>();
 
+/** How many tag ids have been given out (ids are 0 .. tagCount() - 1). */
+export const tagCount = (): number => tagIds.size;
+
 /** The split's index, built once per split object and cached. */
 export function splitIndex(split: PoolSplit): SplitIndex {
   let ix = (split as IndexedSplit)[INDEX];

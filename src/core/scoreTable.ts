@@ -2,11 +2,10 @@
 // instead of walking a handful of objects per step (maps, splits, indexes, pick arrays: cache misses that were
 // most of the scoring time). The tables only re-encode what was read: each split's distinct tags and classes,
 // and each result's picks, as tag ids. Matching picks against splits stays with the scorer.
-import { splitIndex, tagId, type SplitIndex } from './score';
+import { splitIndex, tagCount, tagId, type SplitIndex } from './score';
 import type { StepResult, User, UserResult } from './types';
 
 const SPLITS = Symbol('splitTable');
-const PICKS = Symbol('pickTable');
 
 function splitTableSize(user: User): number {
   let size = 0;
@@ -55,15 +54,7 @@ function writePickTable(user: User, steps: ReadonlyMap<number, StepResult>, tabl
   }
 }
 
-interface PickRecord {
-  /** the users' map the result was matched in, and its user there */
-  users: ReadonlyMap<string, User>;
-  user: User;
-  table: Int32Array;
-}
-
 type WithSplits = User & { [SPLITS]?: Int32Array };
-type WithPicks = UserResult & { [PICKS]?: PickRecord };
 
 /**
  * Keeps each user's split table on it (hidden: it is no part of the user's data). One buffer for all the users of
@@ -82,42 +73,53 @@ export function attachSplitTables(users: Iterable<User>): void {
   });
 }
 
-/** Keeps each result's pick table on it, for its user's steps; one buffer for the results of a file. */
-export function attachPickTables(results: Iterable<UserResult>, users: ReadonlyMap<string, User>): void {
-  const list: { result: UserResult; user: User; size: number }[] = [];
-  for (const result of results) {
+/** A results file's rows that have a user, with the user's split table and the row's pick table, in file order. */
+export interface PlatformTable {
+  users: ReadonlyMap<string, User>;
+  size: number;
+  entries: { userId: string; splits: Int32Array; picks: Int32Array }[];
+}
+
+const platformTables = new WeakMap<ReadonlyMap<string, UserResult>, PlatformTable>();
+
+/**
+ * Builds, for a results file's map, the pick tables of its rows (one buffer) and the list of (user, tables) that
+ * scoreRun walks instead of the map. Nothing is built when a row's user has no split table: scoring then goes
+ * step by step.
+ */
+export function attachPickTables(results: ReadonlyMap<string, UserResult>, users: ReadonlyMap<string, User>): void {
+  const list: { result: UserResult; user: User; splits: Int32Array; size: number }[] = [];
+  for (const result of results.values()) {
     const user = users.get(result.userId);
-    if (user && Object.isExtensible(result)) list.push({ result, user, size: pickTableSize(user, result.steps) });
+    if (!user) continue;
+    const splits = splitTableOf(user);
+    if (!splits) return;
+    list.push({ result, user, splits, size: pickTableSize(user, result.steps) });
   }
   const buffer = new Int32Array(list.reduce((a, r) => a + r.size, 0));
+  const entries: PlatformTable['entries'] = [];
   let at = 0;
-  for (const { result, user, size } of list) {
-    const table = buffer.subarray(at, at + size);
+  for (const { result, user, splits, size } of list) {
+    const picks = buffer.subarray(at, at + size);
     at += size;
-    writePickTable(user, result.steps, table);
-    const record: PickRecord = { users, user, table };
-    Object.defineProperty(result, PICKS, { value: record, enumerable: false });
+    writePickTable(user, result.steps, picks);
+    entries.push({ userId: result.userId, splits, picks });
   }
+  platformTables.set(results, { users, size: results.size, entries });
+}
+
+/**
+ * The rows of a results map with both tables, when the loader built them against these users and the map has not
+ * grown since (maps are not changed after loading; the size check guards code that builds runs by hand).
+ */
+export function platformTableOf(results: ReadonlyMap<string, UserResult>, users: ReadonlyMap<string, User>): PlatformTable | undefined {
+  const table = platformTables.get(results);
+  return table && table.users === users && table.size === results.size ? table : undefined;
 }
 
 /** The user's split table, when the loader built one. */
 export function splitTableOf(user: User): Int32Array | undefined {
   return (user as WithSplits)[SPLITS];
-}
-
-/** The result's pick table, when the loader built one for this user's steps. */
-export function pickTableOf(user: User, result: UserResult): Int32Array | undefined {
-  const record = (result as WithPicks)[PICKS];
-  return record && record.user === user ? record.table : undefined;
-}
-
-/**
- * The user a result was matched to when it was loaded, if that was in `users` (maps of users are not changed
- * after loading): scoring then needs no lookup by id.
- */
-export function loadedUserOf(result: UserResult, users: ReadonlyMap<string, User>): User | undefined {
-  const record = (result as WithPicks)[PICKS];
-  return record && record.users === users ? record.user : undefined;
 }
 
 /**
@@ -134,30 +136,22 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
     const pairs = s + 8;
     const count = picks[p++];
     if (count >= 0 && K > 0) {
+      // Each pool tag's class mask goes into a table indexed by tag id, stamped with this step's token, so each
+      // pick is one lookup instead of a scan of the pool. A hit re-stamps its tag: a duplicate pick then misses.
+      const token = nextToken();
+      for (let i = 0; i < n; i++) {
+        const id = splits[pairs + 2 * i];
+        stamps[id] = token;
+        masks[id] = splits[pairs + 2 * i + 1];
+      }
       // Counts in locals rather than an array: this loop is most of the scoring time.
       let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0;
       let positives = 0;
-      let seenBits = 0;
-      const seen = n > 31 ? new Set<number>() : null;
       for (let j = p; j < p + count; j++) {
         const id = picks[j];
-        if (id < 0) continue;
-        let at = -1;
-        for (let i = 0; i < n; i++) {
-          if (splits[pairs + 2 * i] === id) {
-            at = i;
-            break;
-          }
-        }
-        if (at === -1) continue;
-        if (seen) {
-          if (seen.has(at)) continue;
-          seen.add(at);
-        } else {
-          if (seenBits & (1 << at)) continue;
-          seenBits |= 1 << at;
-        }
-        const mask = splits[pairs + 2 * at + 1];
+        if (id < 0 || stamps[id] !== token) continue;
+        stamps[id] = 0;
+        const mask = masks[id];
         h0 += mask & 1;
         h1 += (mask >> 1) & 1;
         h2 += (mask >> 2) & 1;
@@ -181,6 +175,25 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
     s = pairs + 2 * n;
   }
   return scored;
+}
+
+// Per tag id: the token of the step that last stamped it, and its class mask there. Grown to the number of ids.
+let stamps = new Int32Array(0);
+let masks = new Int32Array(0);
+let token = 0;
+
+function nextToken(): number {
+  if (stamps.length < tagCount()) {
+    const size = Math.max(tagCount(), stamps.length * 2, 1024);
+    stamps = new Int32Array(size);
+    masks = new Int32Array(size);
+    token = 0;
+  }
+  if (token === 0x7fffffff) {
+    stamps.fill(0);
+    token = 0;
+  }
+  return ++token;
 }
 
 /** hit / size into metric m, unless the class is empty (NaN, skipped). */

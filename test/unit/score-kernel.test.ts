@@ -5,7 +5,7 @@ import { loadBenchmark } from '../../src/core/load';
 import { mulberry32 } from '../../src/core/random';
 import { scoreRun, scoreUserOfRun } from '../../src/core/runScore';
 import { scoreStep, splitIndex } from '../../src/core/score';
-import { pickTableOf, splitTableOf } from '../../src/core/scoreTable';
+import { platformTableOf, splitTableOf } from '../../src/core/scoreTable';
 import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type Run, type StepMetrics } from '../../src/core/types';
 
 /** The reference's reading, with sets: |P ∩ S| / |S|, NaN for an empty S; null without positives. */
@@ -76,12 +76,11 @@ describe('scoring kernel', () => {
     const bench = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
     for (const run of bench.runs.values()) {
       const user = [...bench.users.get('weibo')!.values()][0];
-      const result = run.results.get('weibo')!.get(user.userId)!;
       expect(splitTableOf(user)).toBeDefined();
-      expect(pickTableOf(user, result)).toBeDefined();
       // Copies carry no hidden tables.
       const copy: Run = { ...run, results: new Map([...run.results].map(([p, m]) => [p, new Map([...m].map(([id, r]) => [id, { ...r }]))])) };
-      expect(pickTableOf(user, copy.results.get('weibo')!.get(user.userId)!)).toBeUndefined();
+      expect(platformTableOf(run.results.get('weibo')!, bench.users.get('weibo')!)).toBeDefined();
+      expect(platformTableOf(copy.results.get('weibo')!, bench.users.get('weibo')!)).toBeUndefined();
       expect(scoreRun(bench, copy)).toEqual(scoreRun(bench, run));
     }
   });
@@ -90,8 +89,7 @@ describe('scoring kernel', () => {
     const first = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
     const second = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
     for (const [name, run] of first.runs) {
-      const user = [...second.users.get('weibo')!.values()][0];
-      expect(pickTableOf(user, run.results.get('weibo')!.get(user.userId)!)).toBeUndefined();
+      expect(platformTableOf(run.results.get('weibo')!, second.users.get('weibo')!)).toBeUndefined();
       expect(scoreRun(second, run)).toEqual(scoreRun(second, second.runs.get(name)!));
     }
   });
