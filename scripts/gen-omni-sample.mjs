@@ -8,53 +8,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { plantPrediction, plantRaw, verifyPi, writeManifest } from './gen-omni-sample/pi.mjs';
+import { Rng } from './gen-sample/rng.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SEED = 2026;
 const USAGE = 'usage: node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]';
 const RUN = 'demo-sim';
 const MAX_BYTES = 3 * 1024 * 1024;
-
-class Rng {
-  constructor(key) {
-    const d = crypto.createHash('sha256').update(String(key)).digest();
-    this.s = [d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)];
-  }
-  /** sfc32 */
-  next() {
-    let [a, b, c, d] = this.s;
-    let t = (a + b) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    d = (d + 1) | 0;
-    t = (t + d) | 0;
-    c = (c + t) | 0;
-    this.s = [a, b, c, d];
-    return (t >>> 0) / 4294967296;
-  }
-  int(lo, hi) {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p) {
-    return this.next() < p;
-  }
-  pick(arr) {
-    return arr[Math.floor(this.next() * arr.length)];
-  }
-  weighted(entries) {
-    const total = entries.reduce((s, [, w]) => s + w, 0);
-    let r = this.next() * total;
-    for (const [item, w] of entries) {
-      r -= w;
-      if (r < 0) return item;
-    }
-    return entries[entries.length - 1][0];
-  }
-}
 
 const SCENE_NAMES = {
   en: { video: 'Video Browsing', live: 'Live Streaming', ads: 'Advertisement', shop: 'E-commerce', search: 'Search Behavior', cs: 'Customer Service' },
@@ -233,13 +195,14 @@ function generate(out, seed) {
   const plantedPi = [];
   for (const user of USERS) {
     const rng = new Rng(`${seed}:${user.id}`);
-    const sceneMix = Object.entries(user.mix);
+    const scenes = Object.keys(user.mix);
+    const sceneWeights = Object.values(user.mix);
     const made = [];
     let t = START + rng.int(0, 86400) * 1000;
     const step = (90 * 86400000) / user.records;
     for (let i = 0; i < user.records; i++) {
       t += Math.round(step * (0.2 + rng.next() * 1.6));
-      const scene = rng.weighted(sceneMix);
+      const scene = rng.weighted(scenes, sceneWeights);
       made.push({ scene, ...makeRecord(rng, user, scene, t) });
     }
     // Planted raw-file problems (never at a test action): an unknown scene and a timestamp that is not a date.
