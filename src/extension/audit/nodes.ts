@@ -5,11 +5,10 @@ import * as vscode from 'vscode';
 import { readUserRecord } from '../../core/load';
 import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { CATEGORY_INFO, placeholderOf, type PiCategory } from '../../core/pi/placeholders';
-import type { Confidence } from '../../core/pi/types';
-import { VERDICT_LABELS, type Verdict } from '../../core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../core/tables';
 import type { Benchmark } from '../../core/types';
 import type { StepRef } from '../store';
+import { findingItem, findingTooltip, markdown, type VerdictTrail } from './findingItem';
 import { valueAt } from './locate';
 import type { OmniCategoryGroup } from './omniModel';
 import { OmniSourceNode, type OmniAuditContext } from './omniNodes';
@@ -18,12 +17,9 @@ import {
   categoryDescription,
   contextAround,
   count,
-  displayText,
   findingDescription,
-  hasInvisible,
   platformDescription,
   userDescription,
-  VERDICT_TEXT,
   type CategoryGroup,
   type PlatformGroup,
   type UserGroup,
@@ -37,7 +33,7 @@ export interface AuditTreeContext {
   omni: OmniAuditContext | undefined;
   bench: Benchmark | undefined;
   verdictOf: VerdictOf;
-  verdictTrail: (key: string) => { verdict: Verdict; author: string; createdAt: string } | undefined;
+  verdictTrail: VerdictTrail;
 }
 
 export interface AuditNode {
@@ -45,13 +41,6 @@ export interface AuditNode {
   getTreeItem(): vscode.TreeItem;
   getChildren(): AuditNode[];
   tooltip(): vscode.MarkdownString;
-}
-
-function markdown(): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
 }
 
 const CATEGORY_ICON: Record<PiCategory, string> = {
@@ -66,14 +55,6 @@ const CATEGORY_ICON: Record<PiCategory, string> = {
   DEVICE: 'chip',
   SELF: 'person',
 };
-
-const VERDICT_ICON: Record<Verdict, [icon: string, color: string]> = {
-  'confirmed-leak': ['flame', 'charts.red'],
-  'false-positive': ['circle-slash', 'disabledForeground'],
-  'needs-review': ['eye', 'charts.blue'],
-};
-
-const CONFIDENCE_COLOR: Record<Confidence, string> = { high: 'charts.orange', medium: 'charts.yellow', low: 'disabledForeground' };
 
 function sourceLabel(source: string): string {
   return source === 'tasks' ? 'tasks data' : `run ${source}`;
@@ -237,17 +218,8 @@ export class FindingNode implements AuditNode {
   getTreeItem(): vscode.TreeItem {
     const f = this.finding;
     const verdict = this.ctx.verdictOf(f.key);
-    const item = new vscode.TreeItem(displayText(f.text), vscode.TreeItemCollapsibleState.None);
-    item.id = auditNodeId.finding(f.key);
-    item.contextValue = 'auditFinding';
-    const [icon, color] = verdict ? VERDICT_ICON[verdict] : ['warning', CONFIDENCE_COLOR[f.confidence]];
-    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.description = findingDescription(f, verdict);
-    item.accessibilityInformation = {
-      label: `${CATEGORY_INFO[f.category].label} ${displayText(f.text)}, ${item.description}, ${verdict ? VERDICT_TEXT[verdict] : 'no verdict'}`,
-    };
-    item.command = { command: 'personaLab.audit.openSource', title: 'Open Source', arguments: [this] };
-    return item;
+    const description = findingDescription(f, verdict);
+    return findingItem(f, verdict, { id: auditNodeId.finding(f.key), contextValue: 'auditFinding', description, openTitle: 'Open Source', node: this });
   }
 
   getChildren(): AuditNode[] {
@@ -256,32 +228,17 @@ export class FindingNode implements AuditNode {
 
   tooltip(): vscode.MarkdownString {
     const f = this.finding;
-    const md = markdown();
-    md.appendMarkdown(`**${CATEGORY_INFO[f.category].label}** · ${f.confidence} confidence · `);
-    md.appendText(f.reason);
-    md.appendMarkdown('\n\n');
-    const context = this.context();
-    if (context) {
+    const body = (md: vscode.MarkdownString) => {
+      const context = this.context();
+      if (!context) return void md.appendText(f.text);
       const oneLine = (s: string) => s.replace(/\s+/g, ' ');
       md.appendText(oneLine(context.before));
       md.appendMarkdown('**');
       md.appendText(oneLine(context.match));
       md.appendMarkdown('**');
       md.appendText(oneLine(context.after));
-    } else {
-      md.appendText(f.text);
-    }
-    if (hasInvisible(f.text)) md.appendMarkdown('\n\n␣ marks an invisible character (zero-width or direction control) inside the value.');
-    md.appendMarkdown('\n\n');
-    md.appendText(`${f.file}:${f.line} · ${f.field}${f.run !== null ? ` · run ${f.run}` : ''}`);
-    const v = this.ctx.verdictTrail(f.key);
-    md.appendMarkdown('\n\n');
-    if (v) {
-      md.appendMarkdown(`**${VERDICT_LABELS[v.verdict]}** by `);
-      md.appendText(`${v.author}, ${v.createdAt}`);
-    } else md.appendMarkdown('*No verdict yet.*');
-    md.appendMarkdown('\n\nClick to open the file at the span; right-click for the step view and verdicts.');
-    return md;
+    };
+    return findingTooltip(f, this.ctx.verdictTrail, body, 'Click to open the file at the span; right-click for the step view and verdicts.');
   }
 
   /** The text around the span, for findings in the tasks data (re-read from the user's line); undefined for runs. */

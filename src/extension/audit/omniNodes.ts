@@ -5,31 +5,17 @@
 import * as vscode from 'vscode';
 import type { OmniAuditFinding, OmniAuditResult } from '../../core/pi/omniAudit';
 import { CATEGORY_INFO } from '../../core/pi/placeholders';
-import type { Confidence } from '../../core/pi/types';
-import { VERDICT_LABELS, type Verdict } from '../../core/pi/verdicts';
-import { count, displayText, hasInvisible, tallyText, tally, VERDICT_TEXT, type VerdictOf } from './model';
+import { findingItem, findingTooltip, markdown, type VerdictTrail } from './findingItem';
+import { count, tallyText, tally, type VerdictOf } from './model';
 import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './omniModel';
 import type { AuditNode } from './nodes';
 
 export interface OmniAuditContext {
   result: OmniAuditResult;
   verdictOf: VerdictOf;
-  verdictTrail: (key: string) => { verdict: Verdict; author: string; createdAt: string } | undefined;
+  verdictTrail: VerdictTrail;
 }
 
-function markdown(): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
-
-const VERDICT_ICON: Record<Verdict, [icon: string, color: string]> = {
-  'confirmed-leak': ['flame', 'charts.red'],
-  'false-positive': ['circle-slash', 'disabledForeground'],
-  'needs-review': ['eye', 'charts.blue'],
-};
-const CONFIDENCE_COLOR: Record<Confidence, string> = { high: 'charts.orange', medium: 'charts.yellow', low: 'disabledForeground' };
 
 export class OmniSourceNode implements AuditNode {
   private children: OmniAuditUserNode[] | undefined;
@@ -113,15 +99,8 @@ export class OmniFindingNode implements AuditNode {
   getTreeItem(): vscode.TreeItem {
     const f = this.finding;
     const verdict = this.ctx.verdictOf(f.key);
-    const item = new vscode.TreeItem(displayText(f.text), vscode.TreeItemCollapsibleState.None);
-    item.id = `pi-finding/${f.key}`;
-    item.contextValue = 'auditTraceFinding';
-    const [icon, color] = verdict ? VERDICT_ICON[verdict] : ['warning', CONFIDENCE_COLOR[f.confidence]];
-    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.description = omniFindingDescription(f, verdict);
-    item.accessibilityInformation = { label: `${CATEGORY_INFO[f.category].label} ${displayText(f.text)}, ${item.description}, ${verdict ? VERDICT_TEXT[verdict] : 'no verdict'}` };
-    item.command = { command: 'personaLab.audit.openSource', title: 'Open in the Trace View', arguments: [this] };
-    return item;
+    const description = omniFindingDescription(f, verdict);
+    return findingItem(f, verdict, { id: `pi-finding/${f.key}`, contextValue: 'auditTraceFinding', description, openTitle: 'Open in the Trace View', node: this });
   }
 
   getChildren(): AuditNode[] {
@@ -130,21 +109,7 @@ export class OmniFindingNode implements AuditNode {
 
   tooltip(): vscode.MarkdownString {
     const f = this.finding;
-    const md = markdown();
-    md.appendMarkdown(`**${CATEGORY_INFO[f.category].label}** · ${f.confidence} confidence · `);
-    md.appendText(f.reason);
-    md.appendMarkdown('\n\n');
-    md.appendText(f.text);
-    if (hasInvisible(f.text)) md.appendMarkdown('\n\n␣ marks an invisible character (zero-width or direction control) inside the value.');
-    md.appendMarkdown('\n\n');
-    md.appendText(`${f.file}:${f.line} · ${f.field}${f.run !== null ? ` · run ${f.run}` : ''}`);
-    const v = this.ctx.verdictTrail(f.key);
-    md.appendMarkdown('\n\n');
-    if (v) {
-      md.appendMarkdown(`**${VERDICT_LABELS[v.verdict]}** by `);
-      md.appendText(`${v.author}, ${v.createdAt}`);
-    } else md.appendMarkdown('*No verdict yet.*');
-    md.appendMarkdown(f.testAction === null ? '\n\nClick to open the file at the line.' : '\n\nClick to open the trace at the test action, the record revealed.');
-    return md;
+    const hint = f.testAction === null ? 'Click to open the file at the line.' : 'Click to open the trace at the test action, the record revealed.';
+    return findingTooltip(f, this.ctx.verdictTrail, (md) => md.appendText(f.text), hint);
   }
 }
