@@ -5,6 +5,7 @@ import { ComparePage } from './compare';
 import { DashboardPage } from './dashboard';
 import css from './dashboard.css';
 import { el } from './dom';
+import { injectStyle } from '../shared/page';
 import vlistCss from '../shared/vlist.css';
 
 interface VsCodeApi {
@@ -18,11 +19,7 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('dash-root') ?? document.body;
 const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 
-// The page's CSP allows styles with this load's nonce: inject the bundled sheet with it.
-const style = document.createElement('style');
-style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-style.textContent = `${vlistCss}\n${css}`;
-document.head.appendChild(style);
+injectStyle(`${vlistCss}\n${css}`);
 
 function savedScope(): Scope {
   const s = vscode.getState();

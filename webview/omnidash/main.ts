@@ -4,6 +4,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { COMPONENT_LABELS, isExtensionToWebview, type OmniDashboardModel, type WebviewToExtension } from '../../src/shared/omniDashboardProtocol';
 import { el } from '../shared/dom';
+import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -15,10 +16,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('omnidash-root') ?? document.body;
-const style = document.createElement('style');
-style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-style.textContent = css;
-document.head.appendChild(style);
+injectStyle(css);
 
 let chart: Chart | undefined;
 

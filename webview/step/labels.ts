@@ -8,6 +8,7 @@ import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtoco
 import { el } from '../shared/dom';
 import chipsCss from '../shared/labelChips.css';
 import { isEditable } from '../shared/labelChips';
+import { injectStyle } from '../shared/page';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
 import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
@@ -31,10 +32,7 @@ export class LabelsUi {
     private readonly root: HTMLElement,
     private readonly post: (action: LabelUiAction) => void,
   ) {
-    const style = document.createElement('style');
-    style.nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
-    style.textContent = `${chipsCss}\n${css}`;
-    document.head.appendChild(style);
+    injectStyle(`${chipsCss}\n${css}`);
     // Focusable, so the keyboard stays in the webview when the note field closes.
     root.tabIndex = -1;
     window.addEventListener('keydown', (e) => this.onKeydown(e));

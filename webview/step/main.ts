@@ -10,6 +10,7 @@ import {
 import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { StepModel } from '../../src/core/stepModel';
 import { el } from '../shared/dom';
+import { injectStyle, openSections } from '../shared/page';
 import { LabelsUi } from './labels';
 import { renderStep, section, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
@@ -27,22 +28,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('step-root') ?? document.body;
 
-// The page's CSP allows styles with this load's nonce: inject the bundled sheet with it.
-const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-const style = document.createElement('style');
-style.nonce = nonce;
-style.textContent = `${css}\n${rerunCss}\n${piCss}`;
-document.head.appendChild(style);
-
-interface SavedState {
-  open: Record<string, boolean>;
-}
-function loadState(): SavedState {
-  const s = vscode.getState();
-  if (typeof s === 'object' && s !== null && typeof (s as SavedState).open === 'object' && (s as SavedState).open !== null) return s as SavedState;
-  return { open: {} };
-}
-const state = loadState();
+injectStyle(`${css}\n${rerunCss}\n${piCss}`);
+const sections = openSections(vscode);
 const labels = new LabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 
 let shown: { model: StepModel; nav: NavState; pinnedRun: string | null } | undefined;
@@ -56,13 +43,8 @@ const handlers: Handlers = {
   openSource(which) {
     vscode.postMessage({ type: 'openSource', which });
   },
-  isOpen(section, byDefault) {
-    return state.open[section] ?? byDefault;
-  },
-  setOpen(section, open) {
-    state.open[section] = open;
-    vscode.setState(state);
-  },
+  isOpen: sections.isOpen,
+  setOpen: sections.setOpen,
   command(command) {
     vscode.postMessage({ type: 'command', command });
   },

@@ -2,6 +2,7 @@
 // and for row windows as the list scrolls. Raw outputs and full records are asked for on demand.
 import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
+import { injectStyle, openSections } from '../shared/page';
 import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, section, showRaw, type Handlers } from './render';
@@ -20,20 +21,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('trace-root') ?? document.body;
 
-const style = document.createElement('style');
-style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
-style.textContent = `${vlistCss}\n${chipsCss}\n${css}`;
-document.head.appendChild(style);
-
-interface SavedState {
-  open: Record<string, boolean>;
-}
-function loadState(): SavedState {
-  const s = vscode.getState();
-  if (typeof s === 'object' && s !== null && typeof (s as SavedState).open === 'object' && (s as SavedState).open !== null) return s as SavedState;
-  return { open: {} };
-}
-const state = loadState();
+injectStyle(`${vlistCss}\n${chipsCss}\n${css}`);
+const sections = openSections(vscode);
 let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;
 const labels = new TraceLabelsUi(root, (msg) => vscode.postMessage(msg));
@@ -49,13 +38,8 @@ const handlers: Handlers = {
   requestRaw(field) {
     vscode.postMessage({ type: 'raw', field });
   },
-  isOpen(id, byDefault) {
-    return state.open[id] ?? byDefault;
-  },
-  setOpen(id, open) {
-    state.open[id] = open;
-    vscode.setState(state);
-  },
+  isOpen: sections.isOpen,
+  setOpen: sections.setOpen,
 };
 
 function show(model: TraceModel): void {
