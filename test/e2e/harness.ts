@@ -318,15 +318,17 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
       async openView(label = 'Persona Lab') {
         const item = wb.activityBarItem(label);
         await item.waitFor({ state: 'visible', timeout: 60_000 });
-        // The entry is "checked" (aria-selected) while its container is in the side bar; clicking it then hides it.
-        const li = item.locator('xpath=ancestor::li[1]');
-        if (!(await li.evaluate((e) => e.classList.contains('checked') || e.getAttribute('aria-selected') === 'true'))) {
-          await item.click();
-        }
+        // Clicking the entry while its container is shown hides the side bar, and right after a window reload the
+        // workbench may still be restoring it: click only while the visible side bar shows something else (or
+        // nothing), and look again after the UI settled. A hidden side bar keeps its title in the DOM.
         await waitFor(async () => {
-          const title = await page.locator('.part.sidebar .composite.title').innerText().catch(() => '');
-          return title.toLowerCase().includes(label.toLowerCase());
-        }, { timeout: 30_000, message: `the side bar to show ${label}` });
+          const sidebar = page.locator('.part.sidebar');
+          const visible = await sidebar.isVisible().catch(() => false);
+          const title = visible ? await sidebar.locator('.composite.title').innerText().catch(() => '') : '';
+          if (title.toLowerCase().includes(label.toLowerCase())) return true;
+          await item.click();
+          return false;
+        }, { timeout: 30_000, interval: 1_000, message: `the side bar to show ${label}` });
         // Expand every collapsed view of the container (a container with a single view has no pane header).
         await waitFor(async () => {
           const collapsed = page.locator('.part.sidebar .pane-header[aria-expanded="false"]');

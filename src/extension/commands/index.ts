@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { summarize } from '../problems/locate';
 import type { BenchmarkStore } from '../store';
-import { openTarget } from './open';
+import { openTarget, refreshTarget } from './open';
 import { runPickRows } from './runPick';
 
 export function activateCommands(context: vscode.ExtensionContext, store: BenchmarkStore): void {
@@ -34,7 +34,7 @@ async function openBenchmark(store: BenchmarkStore, arg: vscode.Uri | string | u
 
 async function refresh(store: BenchmarkStore): Promise<void> {
   await store.ready();
-  const target = store.target;
+  const target = refreshTarget(store);
   if (target) await openTarget(store, target);
   else await vscode.commands.executeCommand('personaLab.openBenchmark');
 }

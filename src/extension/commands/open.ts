@@ -11,6 +11,14 @@ import type { BenchmarkStore } from '../store';
 export type FormatOpener = (target: string, quiet: boolean) => Promise<boolean>;
 const openers = new Set<FormatOpener>();
 
+/** The last target only another format's opener took (the StreamProfileBench store remembers its own). */
+let lastOtherTarget: string | undefined;
+
+/** What Refresh opens again: the StreamProfileBench target, else the last target another format took. */
+export function refreshTarget(store: BenchmarkStore): string | undefined {
+  return store.target ?? lastOtherTarget;
+}
+
 export function registerOpener(opener: FormatOpener): vscode.Disposable {
   openers.add(opener);
   return new vscode.Disposable(() => openers.delete(opener));
@@ -30,7 +38,10 @@ function isStreamProfileBench(target: string): boolean {
  */
 export async function openTarget(store: BenchmarkStore, target: string, quiet = false): Promise<boolean> {
   const others = await Promise.all([...openers].map((open) => open(target, quiet)));
-  if (others.some(Boolean) && !isStreamProfileBench(target)) return true;
+  if (others.some(Boolean) && !isStreamProfileBench(target)) {
+    lastOtherTarget = target;
+    return true;
+  }
   try {
     await store.open(target);
   } catch (e) {
