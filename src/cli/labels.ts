@@ -10,7 +10,7 @@ import { formatSummary, summarize, type Kappa } from '../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
 import { LabelStore } from '../core/labels/store';
-import { defaultLabelSet, loadLabelSet } from '../core/labels/taxonomy';
+import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 
 export const LABELS_USAGE = `Usage:
   persona-lab labels export <db> [--out FILE] [--format jsonl|csv]    every label (stdout without --out)
@@ -221,8 +221,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   }
   const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
-  const names = new Map(set.labels.map((l) => [l.id, l.name]));
-  io.out(formatSummary(s, names));
+  io.out(formatSummary(s, labelNames(set)));
   if (freshness) {
     const f = freshness;
     io.out(`Against the data now: ${f.fresh} fresh, ${f.stale} stale (the data changed), ${f.unknown} unknown (no content hash), ${f.missing} missing (no longer in the data)`);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
@@ -25,7 +25,7 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
   let action: TestAction;
   let runName: string;
   let frame: Frame;
-  const [first, second, third] = DEFAULT_LABELS;
+  const [first, second, third] = DEFAULT_TRACE_LABELS;
 
   /** Every label in the store, read through the CLI with the benchmark folder (an independent reader). */
   function storeRows(): string[] {
@@ -79,7 +79,7 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     await actionRow.scrollIntoViewIfNeeded();
     await actionRow.click();
     frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${action.index}"] .labels-bar`, { timeout: 60_000 });
-    expect(await frame.locator('.labels-bar .label-chip').count()).toBe(DEFAULT_LABELS.length);
+    expect(await frame.locator('.labels-bar .label-chip').count()).toBe(DEFAULT_TRACE_LABELS.length);
     expect(await frame.locator('.labels-bar').getAttribute('data-target')).toBe('action');
 
     // The test action: its key, on the header (the keyboard stays in the webview).

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf, scanJsonLines } from '../../src/core/labels/jsonLines';
-import { DEFAULT_LABELS, labelDef, labelForKey, loadLabelSet, parseLabelSet } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS, labelDef, labelForKey, labelNames, loadLabelSet, parseLabelSet } from '../../src/core/labels/taxonomy';
 
 describe('default label set', () => {
   it('has the ten failure modes with keys 1..9, 0 and distinct ids', () => {
@@ -107,5 +107,38 @@ describe('parseLabelSet', () => {
     expect(loadLabelSet(join(dir, 'none.json'))).toMatchObject({ isDefault: true, diagnostics: [] });
     writeFileSync(join(dir, 'labels.json'), good([{ id: 'x', name: 'X', description: 'd', scope: 'tag', key: 'x' }]));
     expect(loadLabelSet(join(dir, 'labels.json')).labels[0]).toMatchObject({ id: 'x', key: 'x', scope: 'tag' });
+  });
+});
+
+describe('trace labels (OmniBehavior)', () => {
+  it('has its own ten failure modes with keys 1..9, 0, on test actions and records', () => {
+    expect(DEFAULT_TRACE_LABELS.map((l) => l.key)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0']);
+    expect(new Set(DEFAULT_TRACE_LABELS.map((l) => l.id)).size).toBe(10);
+    expect(DEFAULT_TRACE_LABELS.map((l) => l.id)).toContain('hyper-activity');
+    expect(DEFAULT_TRACE_LABELS.map((l) => l.id)).not.toContain('decay-error');
+    expect(DEFAULT_TRACE_LABELS.every((l) => l.scope === 'step')).toBe(true);
+  });
+
+  it('keeps the trace defaults when labels.json has only "labels", and reads "traceLabels" when given', () => {
+    const only = parseLabelSet(good([{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }]), 'l.json');
+    expect(only.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
+    const text = JSON.stringify({
+      labels: [{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }],
+      traceLabels: [{ id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' }],
+    }, null, 2);
+    const both = parseLabelSet(text, 'l.json');
+    expect(both.diagnostics).toEqual([]);
+    // Keys are per set: the same key may serve both.
+    expect(both.traceLabels).toEqual([{ id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' }]);
+    expect(labelNames(both)).toEqual(new Map([['over-eager', 'Over-eager'], ['too-generic', 'Too generic']]));
+  });
+
+  it('locates a bad trace label and falls back to both defaults', () => {
+    const text = '{\n  "labels": [{"id": "a", "name": "A", "description": "", "scope": "step"}],\n  "traceLabels": [\n    {"id": "b", "name": "", "scope": "step"}\n  ]\n}';
+    const set = parseLabelSet(text, 'l.json');
+    expect(set.isDefault).toBe(true);
+    expect(set.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
+    expect(set.diagnostics).toContainEqual(expect.objectContaining({ severity: 'error', line: 4, field: 'traceLabels[0].name' }));
+    expect(parseLabelSet('{"labels": [], "traceLabels": 3}', 'l.json').diagnostics[0]).toMatchObject({ severity: 'error', field: 'traceLabels' });
   });
 });

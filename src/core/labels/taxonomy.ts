@@ -35,11 +35,30 @@ export const DEFAULT_LABELS: readonly LabelDef[] = [
   { id: 'bad-ground-truth', name: 'Bad ground truth', description: 'The data itself is wrong (split, pool or target).', key: '0', scope: 'tag' },
 ];
 
+/**
+ * The default failure modes of an OmniBehavior prediction (a test action, or one record of the history before it),
+ * after the paper's diagnostics: simulators that act far more often than users and answer alike for everyone.
+ */
+export const DEFAULT_TRACE_LABELS: readonly LabelDef[] = [
+  { id: 'hyper-activity', name: 'Hyper-activity', description: 'Predicted an action (Yes) that the user did not take.', key: '1', scope: 'step' },
+  { id: 'missed-action', name: 'Missed action', description: 'Predicted No where the user acted.', key: '2', scope: 'step' },
+  { id: 'homogenised', name: 'Homogenised', description: "Ignores this user's own habits: any user would get the same answer.", key: '3', scope: 'step' },
+  { id: 'history-misread', name: 'History misread', description: 'Misreads or ignores the history before the test action.', key: '4', scope: 'step' },
+  { id: 'context-misread', name: 'Context misread', description: 'Misreads the scene context (video, live room, item, ad).', key: '5', scope: 'step' },
+  { id: 'watch-time-off', name: 'Watch time off', description: "Far from the video's duration or the user's usual watching.", key: '6', scope: 'step' },
+  { id: 'utterance-off', name: 'Utterance off', description: 'The predicted customer-service message is off in intent or tone.', key: '7', scope: 'step' },
+  { id: 'format-error', name: 'Format error', description: 'No usable answer in the raw output (not Yes / No, not a number).', key: '8', scope: 'step' },
+  { id: 'pi-leak', name: 'PI leak', description: 'Personal information slipped through the masking.', key: '9', scope: 'step' },
+  { id: 'bad-ground-truth', name: 'Bad ground truth', description: 'The record or the true value itself is wrong.', key: '0', scope: 'step' },
+];
+
 /** Keys the step view keeps for itself (next / previous step). */
 export const DEFAULT_RESERVED_KEYS: readonly string[] = ['j', 'k'];
 
 export interface LabelSet {
   labels: LabelDef[];
+  /** The labels of OmniBehavior traces (`traceLabels` in labels.json, else the defaults). */
+  traceLabels: LabelDef[];
   /** true when the defaults are in use (no file, or a file with errors). */
   isDefault: boolean;
   diagnostics: Diagnostic[];
@@ -51,12 +70,16 @@ export interface ParseLabelSetOptions {
 
 const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'key', 'scope']);
+const SET_FIELDS = new Set(['labels', 'traceLabels']);
 
 export function defaultLabelSet(diagnostics: Diagnostic[] = []): LabelSet {
-  return { labels: DEFAULT_LABELS.map((l) => ({ ...l })), isDefault: true, diagnostics };
+  return { labels: DEFAULT_LABELS.map((l) => ({ ...l })), traceLabels: DEFAULT_TRACE_LABELS.map((l) => ({ ...l })), isDefault: true, diagnostics };
 }
 
-/** Validates the text of a labels.json: `{"labels": [...]}` or a bare array of label objects. Never throws. */
+/**
+ * Validates the text of a labels.json: `{"labels": [...], "traceLabels": [...]}` (traceLabels optional: the
+ * OmniBehavior defaults) or a bare array of label objects. Never throws.
+ */
 export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOptions = {}): LabelSet {
   const diagnostics: Diagnostic[] = [];
   const lines = scanJsonLines(text);
@@ -73,17 +96,46 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
     return defaultLabelSet(diagnostics);
   }
   let list: unknown = parsed.value;
+  let traceList: unknown;
   let base = '';
   if (typeof list === 'object' && list !== null && !Array.isArray(list)) {
     const obj = list as Record<string, unknown>;
-    for (const k of Object.keys(obj)) if (k !== 'labels') warn(k, `unknown field "${k}" is ignored`);
+    for (const k of Object.keys(obj)) if (!SET_FIELDS.has(k)) warn(k, `unknown field "${k}" is ignored`);
     list = obj.labels;
+    traceList = obj.traceLabels;
     base = 'labels';
   }
   if (!Array.isArray(list)) {
     error(base, 'expected an array of labels (or an object with a "labels" array); using the default labels');
     return defaultLabelSet(diagnostics);
   }
+  if (traceList !== undefined && !Array.isArray(traceList)) {
+    error('traceLabels', 'expected an array of labels; using the default labels');
+    return defaultLabelSet(diagnostics);
+  }
+  const labels = parseEntries(list, base, { error, warn, at }, opts);
+  const traceLabels = traceList === undefined ? DEFAULT_TRACE_LABELS.map((l) => ({ ...l })) : parseEntries(traceList, 'traceLabels', { error, warn, at }, opts);
+  if (diagnostics.some((d) => d.severity === 'error')) {
+    diagnostics.push({ severity: 'info', file, line: 0, field: '', message: 'the file has errors: the default labels are in use until it is fixed' });
+    return defaultLabelSet(diagnostics);
+  }
+  return { labels, traceLabels, isDefault: false, diagnostics };
+}
+
+interface Report {
+  error(path: string, message: string): void;
+  warn(path: string, message: string): void;
+  at(path: string): number;
+}
+
+/** One array of label definitions; every problem is reported at its JSON path. */
+function parseEntries(list: unknown[], base: string, report: Report, opts: ParseLabelSetOptions): LabelDef[] {
+  const { warn, at } = report;
+  let errors = 0;
+  const error = (path: string, message: string) => {
+    errors++;
+    report.error(path, message);
+  };
   const reserved = new Set(opts.reservedKeys ?? DEFAULT_RESERVED_KEYS);
   const ids = new Map<string, string>();
   const keys = new Map<string, string>();
@@ -148,14 +200,8 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
       labels.push(key === undefined ? { id, name, description, scope } : { id, name, description, key, scope });
     }
   });
-  if (labels.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
-    error(base, 'the label set is empty; using the default labels');
-  }
-  if (diagnostics.some((d) => d.severity === 'error')) {
-    diagnostics.push({ severity: 'info', file, line: 0, field: '', message: 'the file has errors: the default labels are in use until it is fixed' });
-    return defaultLabelSet(diagnostics);
-  }
-  return { labels, isDefault: false, diagnostics };
+  if (labels.length === 0 && errors === 0) error(base, 'the label set is empty; using the default labels');
+  return labels;
 }
 
 /** Reads a labels.json; a missing file means the defaults, silently. `file` names it in diagnostics. */
@@ -174,6 +220,11 @@ export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptio
 /** The definition of a stored label id; ids unknown to the current set still show (as themselves), never vanish. */
 export function labelDef(set: readonly LabelDef[], id: string): LabelDef & { unknown?: true } {
   return set.find((l) => l.id === id) ?? { id, name: id, description: 'not in the current label set', scope: 'step', unknown: true };
+}
+
+/** Label names by id over both sets (a summary holds labels of either format); an id in both keeps the first set's name. */
+export function labelNames(set: Pick<LabelSet, 'labels' | 'traceLabels'>): Map<string, string> {
+  return new Map([...set.traceLabels, ...set.labels].map((l) => [l.id, l.name]));
 }
 
 export function labelForKey(set: readonly LabelDef[], key: string): LabelDef | undefined {

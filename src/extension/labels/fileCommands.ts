@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { summarize } from '../../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision } from '../../core/labels/merge';
-import { DEFAULT_LABELS } from '../../core/labels/taxonomy';
+import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
 import type { Diagnostic } from '../../core/types';
 import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
 import type { LabelService } from './service';
@@ -185,7 +185,7 @@ async function editLabelSet(labels: LabelService): Promise<void> {
   const file = labels.labelSetFile;
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ labels: DEFAULT_LABELS }, null, 2) + '\n');
+    writeFileSync(file, JSON.stringify({ labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS }, null, 2) + '\n');
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file));
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { LabelRow } from '../../core/labels/model';
 import { StepLabelIndex } from '../../core/labels/stepIndex';
 import { LabelStore } from '../../core/labels/store';
-import { defaultLabelSet, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
+import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
 import type { Severity } from '../../core/types';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
@@ -71,6 +71,11 @@ export class LabelService implements vscode.Disposable {
     return this.set.labels;
   }
 
+  /** The labels of OmniBehavior traces. */
+  get traceLabels(): readonly LabelDef[] {
+    return this.set.traceLabels;
+  }
+
   get labelSetFile(): string {
     return this.paths.labelSet;
   }
@@ -91,7 +96,7 @@ export class LabelService implements vscode.Disposable {
   }
 
   names(): Map<string, string> {
-    return new Map(this.set.labels.map((l) => [l.id, l.name]));
+    return labelNames(this.set);
   }
 
   /** The store, opened on first use; creating the file only when `create` (a write). undefined: no file yet, or an error. */

@@ -67,7 +67,7 @@ export class TraceLabelController implements vscode.Disposable {
     this.panel.post({
       type: 'labels',
       state: buildTraceLabelState({
-        ref, run: core.run, author: this.labels.author, labels: this.labels.labels, rows: mine, freshness,
+        ref, run: core.run, author: this.labels.author, labels: this.labels.traceLabels, rows: mine, freshness,
         canUndo: this.undo.size > 0, error: this.labels.error, labelSetNote: this.labels.labelSetNote,
         flash: this.flash && sameRef(this.flash.ref, ref) ? this.flash.flash : null,
       }),
@@ -96,7 +96,7 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private async toggle(msg: LabelToggleMessage): Promise<void> {
-    const def = this.labels.labels.find((l) => l.id === msg.labelId);
+    const def = this.labels.traceLabels.find((l) => l.id === msg.labelId);
     const found = this.store.testAction(msg.ref.userId, msg.ref.index);
     const core = this.coreRef(msg.ref);
     if (!def || !found || !core) return;
