@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { loadBenchmark } from '../core/load';
 import { scoreRun, type RunScore } from '../core/runScore';
 import type { Benchmark, Platform, Run, Step, User } from '../core/types';
+import { RunSelection } from './runSelection';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -17,8 +18,7 @@ export interface StepRef {
 
 export class BenchmarkStore implements vscode.Disposable {
   private benchmark: Benchmark | undefined;
-  private selectedRun: string | undefined;
-  private readonly scores = new Map<string, RunScore>();
+  private readonly selection: RunSelection<Benchmark, Run, RunScore>;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after a (re)load and after the selected run changes. */
   readonly onDidChange = this.changed.event;
@@ -31,7 +31,7 @@ export class BenchmarkStore implements vscode.Disposable {
   readonly onDidChangeLoading = this.loadingChanged.event;
 
   constructor(private readonly state: vscode.Memento) {
-    this.selectedRun = state.get<string>(RUN_KEY);
+    this.selection = new RunSelection(state, RUN_KEY, scoreRun);
   }
 
   get bench(): Benchmark | undefined {
@@ -43,23 +43,16 @@ export class BenchmarkStore implements vscode.Disposable {
   }
 
   get runName(): string | undefined {
-    return this.selectedRun;
+    return this.selection.name;
   }
 
   get run(): Run | undefined {
-    return this.selectedRun ? this.benchmark?.runs.get(this.selectedRun) : undefined;
+    return this.selection.run(this.benchmark);
   }
 
   /** Score of the selected run (or a named one), computed once per load. */
-  score(runName = this.selectedRun): RunScore | undefined {
-    const run = runName ? this.benchmark?.runs.get(runName) : undefined;
-    if (!run || !this.benchmark) return undefined;
-    let s = this.scores.get(run.name);
-    if (!s) {
-      s = scoreRun(this.benchmark, run);
-      this.scores.set(run.name, s);
-    }
-    return s;
+  score(runName = this.selection.name): RunScore | undefined {
+    return this.selection.score(this.benchmark, runName);
   }
 
   user(platform: Platform, userId: string): User | undefined {
@@ -115,11 +108,10 @@ export class BenchmarkStore implements vscode.Disposable {
     );
     this.benchmark = bench;
     this.openedTarget = target;
-    this.scores.clear();
-    if (!this.selectedRun || !bench.runs.has(this.selectedRun)) {
+    this.selection.loaded(bench, () => {
       const preferred = vscode.workspace.getConfiguration('personaLab').get<string>('defaultRun');
-      this.selectedRun = preferred && bench.runs.has(preferred) ? preferred : bench.runs.keys().next().value;
-    }
+      return preferred && bench.runs.has(preferred) ? preferred : bench.runs.keys().next().value;
+    });
     await this.state.update(TARGET_KEY, target);
     let users = 0;
     let steps = 0;
@@ -148,8 +140,7 @@ export class BenchmarkStore implements vscode.Disposable {
   }
 
   async selectRun(name: string): Promise<void> {
-    this.selectedRun = name;
-    await this.state.update(RUN_KEY, name);
+    await this.selection.select(name);
     this.changed.fire();
   }
 

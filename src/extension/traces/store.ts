@@ -4,20 +4,20 @@ import * as vscode from 'vscode';
 import { loadOmniBenchmark } from '../../core/omni/load';
 import { scoreOmniRun, type OmniRunScore } from '../../core/omni/score';
 import type { OmniBenchmark, OmniRun, OmniUser, TestAction } from '../../core/omni/types';
+import { RunSelection } from '../runSelection';
 
 const RUN_KEY = 'personaLab.omni.selectedRun';
 const VIEW_ID = 'personaLab.benchmarks';
 
 export class OmniStore implements vscode.Disposable {
   private benchmark: OmniBenchmark | undefined;
-  private selectedRun: string | undefined;
-  private readonly scores = new Map<string, OmniRunScore>();
+  private readonly selection: RunSelection<OmniBenchmark, OmniRun, OmniRunScore>;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly state: vscode.Memento) {
-    this.selectedRun = state.get<string>(RUN_KEY);
+  constructor(state: vscode.Memento) {
+    this.selection = new RunSelection(state, RUN_KEY, scoreOmniRun);
   }
 
   get bench(): OmniBenchmark | undefined {
@@ -25,22 +25,15 @@ export class OmniStore implements vscode.Disposable {
   }
 
   get runName(): string | undefined {
-    return this.selectedRun;
+    return this.selection.name;
   }
 
   get run(): OmniRun | undefined {
-    return this.selectedRun ? this.benchmark?.runs.get(this.selectedRun) : undefined;
+    return this.selection.run(this.benchmark);
   }
 
-  score(runName = this.selectedRun): OmniRunScore | undefined {
-    const run = runName ? this.benchmark?.runs.get(runName) : undefined;
-    if (!run || !this.benchmark) return undefined;
-    let s = this.scores.get(run.name);
-    if (!s) {
-      s = scoreOmniRun(this.benchmark, run);
-      this.scores.set(run.name, s);
-    }
-    return s;
+  score(runName = this.selection.name): OmniRunScore | undefined {
+    return this.selection.score(this.benchmark, runName);
   }
 
   testAction(userId: string, index: number): { user: OmniUser; action: TestAction } | undefined {
@@ -65,14 +58,12 @@ export class OmniStore implements vscode.Disposable {
       vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Persona Lab: loading OmniBehavior' }, () => loadOmniBenchmark(root)),
     );
     this.benchmark = bench;
-    this.scores.clear();
-    if (!this.selectedRun || !bench.runs.has(this.selectedRun)) this.selectedRun = [...bench.runs.keys()].sort()[0];
+    this.selection.loaded(bench, () => [...bench.runs.keys()].sort()[0]);
     this.changed.fire();
   }
 
   async selectRun(name: string): Promise<void> {
-    this.selectedRun = name;
-    await this.state.update(RUN_KEY, name);
+    await this.selection.select(name);
     this.changed.fire();
   }
 
