@@ -13,6 +13,7 @@ import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../src/core/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { answerFileDialog } from './fileDialog';
 
 interface Planted {
   category: PiCategory;
@@ -176,13 +177,7 @@ describe('PI Audit view in the real workbench', () => {
     const title = 'Persona Lab: Export PI Audit Report…';
     await input.fill(`>${title}`);
     await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: exact(title) }) }).first().click();
-    await waitFor(async () => (await input.inputValue()).endsWith('pi-audit-sample.md'), { timeout: 30_000, message: 'the save dialog with its default name' });
-    await waitFor(async () => {
-      if ((await input.inputValue()) === target) return true;
-      await input.fill(target);
-      return false;
-    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
-    await input.press('Enter');
+    await answerFileDialog(wb.page, target, (v) => v.endsWith('pi-audit-sample.md'), 'the save dialog with its default name');
     await waitFor(() => existsSync(target), { timeout: 30_000, message: `${target} to be written` });
   }
 

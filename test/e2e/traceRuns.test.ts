@@ -10,6 +10,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { answerFileDialog } from './fileDialog';
 import type { RawQuestion } from './traceExpected';
 
 const omniRoot = join(repoRoot, 'sample', 'omnibehavior');
@@ -167,16 +168,8 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await welcome.innerText()).toContain('OmniBehavior folder');
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
     const target = join(tmp, 'traces');
-    await waitFor(async () => (await input.inputValue()).startsWith('/'), { timeout: 30_000, message: 'the dialog to show its start folder' });
-    await waitFor(async () => {
-      if ((await input.inputValue()) === target) return true;
-      await input.fill(target);
-      return false;
-    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
-    await input.press('Enter');
+    await answerFileDialog(wb.page, target, (v) => v.startsWith('/'), 'the dialog to show its start folder');
     const bench = await loadOmniBenchmark(target);
     const top = await waitFor(async () => {
       const r = (await wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).evaluateAll((els) =>

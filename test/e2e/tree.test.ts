@@ -11,6 +11,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { PLATFORM_LABELS } from '../../src/core/tables';
 import { PLATFORMS, type Platform } from '../../src/core/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { answerFileDialog } from './fileDialog';
 import {
   expectedStep,
   expectedUser,
@@ -370,18 +371,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await welcome.innerText()).toContain('No benchmark is open.');
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
-    // code-server's own (simple) file dialog: a quick input holding a path.
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    // The dialog fills in its start folder asynchronously: type the path once that is done, and until it sticks.
-    const target = join(tmp, 'bench');
-    await waitFor(async () => (await input.inputValue()).startsWith('/'), { timeout: 30_000, message: 'the dialog to show its start folder' });
-    await waitFor(async () => {
-      if ((await input.inputValue()) === target) return true;
-      await input.fill(target);
-      return false;
-    }, { timeout: 30_000, message: 'the dialog to hold the typed path' });
-    await input.press('Enter');
+    await answerFileDialog(wb.page, join(tmp, 'bench'), (v) => v.startsWith('/'), 'the dialog to show its start folder');
     await expect.poll(() => benchRow().locator('.label-name').textContent().catch(() => ''), { timeout: 30_000 }).toBe('bench');
   });
 
