@@ -3,11 +3,12 @@
 //
 // better-sqlite3 is a native module that esbuild keeps external, so it must ship inside the .vsix. vsce runs
 // in dependency mode (it lists production dependencies with `npm list`, offline) and .vscodeignore whitelists
-// what ships: dist/, media/, package.json, README/CHANGELOG/LICENSE, and the run-time files of better-sqlite3,
-// bindings and file-uri-to-path. The result is checked entry by entry afterwards.
+// what ships: dist/, media/, package.json, README/CHANGELOG/LICENSE, and the run-time files of better-sqlite3.
+// The result is checked entry by entry afterwards.
 //
-// The shipped better_sqlite3.node is the one `npm ci` built for this machine's Node: it loads in code-server's
-// extension host (system Node 20), not in desktop VS Code's Electron (different ABI).
+// better-sqlite3 13 is a Node-API 10 addon: its npm tarball carries one prebuilt binary per platform, each of which
+// loads in every Node (>= 22.14) and Electron (VS Code >= 1.101) on that platform. The .vsix ships all of them, so
+// one file serves Windows, macOS and Linux, desktop and remote; a binary compiled for one ABI (build/) never ships.
 //
 // Usage: node scripts/package.mjs [--out <file.vsix>] [--root <extension folder>]
 //   --root is for trying the packaging on another extension folder; .vscodeignore is always this repo's.
@@ -16,6 +17,7 @@ import { existsSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zipEntries } from './lib/zip.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,11 +41,13 @@ if (main && !existsSync(join(root, main))) {
   fail(`${main} (package.json "main") does not exist: run \`npm run build\` first` +
     (existsSync(join(root, 'src/extension/main.ts')) ? '' : ' (and src/extension/main.ts must exist)'));
 }
-const nativeRel = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+// The platforms whose binaries must ship (issue: win32-x64, darwin-x64, darwin-arm64, linux-x64, linux-arm64); the
+// tarball's others (win32-arm64, linuxmusl-*) ship too when present.
+const requiredPrebuilds = ['win32-x64', 'darwin-x64', 'darwin-arm64', 'linux-x64', 'linux-arm64']
+  .map((p) => `node_modules/better-sqlite3/prebuilds/${p}.node`);
 const needsSqlite = Boolean(manifest.dependencies?.['better-sqlite3']);
-if (needsSqlite && !existsSync(join(root, nativeRel))) {
-  fail(`${nativeRel} is missing: run \`npm ci\` (it builds better-sqlite3 for this Node)`);
-}
+const absent = needsSqlite ? requiredPrebuilds.filter((f) => !existsSync(join(root, f))) : [];
+if (absent.length) fail(`${absent.join(', ')} missing: run \`npm ci\` (better-sqlite3 13 carries its prebuilt binaries)`);
 const hasLicense = ['LICENSE', 'LICENSE.md', 'LICENSE.txt'].some((f) => existsSync(join(root, f)));
 if (!hasLicense) console.warn('[package] warning: no LICENSE file; packaging with --skip-license');
 if (!existsSync(join(root, 'README.md'))) console.warn('[package] warning: no README.md');
@@ -75,19 +79,25 @@ if (r.status !== 0) {
 if (!existsSync(out)) fail(`vsce reported success but ${out} is missing`);
 
 // --- check what went in ---------------------------------------------------------------------------------------
-const entries = listZip(readFileSync(out));
+let entries;
+try {
+  entries = zipEntries(readFileSync(out)).map((e) => e.name);
+} catch (err) {
+  fail(`${out}: ${err.message}`);
+}
 const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
 const must = ['package.json'];
 if (main) must.push(main);
 if (needsSqlite) {
-  must.push(nativeRel, 'node_modules/better-sqlite3/lib/index.js', 'node_modules/better-sqlite3/package.json',
-    'node_modules/bindings/bindings.js', 'node_modules/file-uri-to-path/index.js');
+  must.push(...requiredPrebuilds, 'node_modules/better-sqlite3/lib/index.js', 'node_modules/better-sqlite3/lib/binding.js',
+    'node_modules/better-sqlite3/package.json');
 }
 const missing = must.filter((f) => !files.includes(f));
 if (missing.length) fail(`the .vsix lacks ${missing.join(', ')}`);
-const allowedModules = new Set(['better-sqlite3', 'bindings', 'file-uri-to-path']);
+const allowedModules = new Set(['better-sqlite3']);
 const stray = files.filter((f) => {
   if (/^(src|test|sample|scripts|webview|\.ci|\.cache|\.git)\//.test(f)) return true;
+  if (/^node_modules\/better-sqlite3\/(build|src|deps)\//.test(f)) return true;
   const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
   return m ? !allowedModules.has(m[1]) : false;
 });
@@ -97,22 +107,3 @@ const size = statSync(out).size;
 const shown = relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out);
 console.log(`[package] ${shown}: ${files.length} files, ${(size / 1024 / 1024).toFixed(2)} MiB, ` +
   `${manifest.publisher}.${manifest.name}@${manifest.version}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-
-/** Names of the entries of a zip archive, read from its central directory (no zip library needed). */
-function listZip(buf) {
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
-  }
-  if (eocd < 0) fail(`${out} is not a zip file`);
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const names = [];
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) fail(`${out}: corrupt central directory`);
-    const nameLen = buf.readUInt16LE(p + 28), extraLen = buf.readUInt16LE(p + 30), commentLen = buf.readUInt16LE(p + 32);
-    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return names;
-}

@@ -5,6 +5,7 @@ import { formatDiagnostic, hasErrors } from '../core/diagnostics';
 import { detectFormat, FORMATS, type FormatAdapter } from '../core/formats';
 import type { LoadOptions } from '../core/load';
 import { scoreRun } from '../core/runScore';
+import { storageUnavailableReason, StorageUnavailableError } from '../core/sqlite';
 import { evalReport, paperTables, scoreJson } from '../core/tables';
 import type { Benchmark } from '../core/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
@@ -53,7 +54,14 @@ export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Be
   return loaded.bench;
 }
 
+/** Commands that open a SQLite file: labels always, audit with --db, run with --history. */
+function usesStorage(command: string, opts: CliOptions): boolean {
+  return command === 'labels' || (command === 'audit' && Boolean(opts.db)) || (command === 'run' && Boolean(opts.history));
+}
+
 export async function runCommand(command: string, args: string[], opts: CliOptions): Promise<number> {
+  const unavailable = usesStorage(command, opts) ? storageUnavailableReason() : undefined;
+  if (unavailable) throw new StorageUnavailableError(unavailable);
   switch (command) {
     case 'score': {
       const dir = needDir(args, command);

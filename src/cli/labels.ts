@@ -100,21 +100,31 @@ function openStore(db: string, mustExist: boolean, io: CliIo): LabelStore | null
 
 function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): number {
   const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
-  const store = openStore(db, true, io);
-  if (!store) return 1;
-  try {
-    const rows = store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
-    const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
-    if (!opts.out) {
-      io.write(text);
-      return 0;
-    }
-    // Write then rename, so a crash never leaves a half-written export in place of an older one.
-    const tmp = `${opts.out}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, opts.out);
-    io.out(`wrote ${rows.length} label(s) to ${opts.out} (${format})`);
+  const rows = readRows(db, io, folder);
+  if (!rows) return 1;
+  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
+  if (!opts.out) {
+    io.write(text);
     return 0;
+  }
+  // Write then rename, so a crash never leaves a half-written export in place of an older one.
+  const tmp = `${opts.out}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, opts.out);
+  io.out(`wrote ${rows.length} label(s) to ${opts.out} (${format})`);
+  return 0;
+}
+
+/**
+ * The rows of a label database (those of `folder`'s benchmark when given), or null after saying why. A benchmark
+ * folder that has no label database yet has no labels: that is an empty list, not an error.
+ */
+function readRows(db: string, io: CliIo, folder?: string): LabelRow[] | null {
+  if (folder !== undefined && !existsSync(db)) return [];
+  const store = openStore(db, true, io);
+  if (!store) return null;
+  try {
+    return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
   } finally {
     store.close();
   }
@@ -196,14 +206,8 @@ async function freshnessOf(folder: string, rows: readonly LabelRow[]): Promise<F
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
-  const store = openStore(db, true, io);
-  if (!store) return 1;
-  let rows;
-  try {
-    rows = store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
-  } finally {
-    store.close();
-  }
+  const rows = readRows(db, io, folder);
+  if (!rows) return 1;
   const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows);
   const s = summarize(rows);
   if (opts.json) {

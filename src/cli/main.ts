@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
+import { StorageUnavailableError } from '../core/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
 
@@ -24,7 +25,8 @@ ${AUDIT_USAGE}
                                                            format: its .personalab/labels.db, that benchmark's labels,
                                                            and with summary how many are fresh or stale)
 
-Exit status: 0 clean, 1 when errors were found, 2 on a usage error, 3 while label conflicts are unresolved,
+Exit status: 0 clean, 1 when errors were found, 2 on a usage error or when this Node cannot run the label, verdict
+and history stores (they need Node.js 22.14 or newer), 3 while label conflicts are unresolved,
 4 when run's PI guard refused to send prompts with residual PI, 130 when a run was cancelled (run the same command again to resume).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -64,6 +66,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`persona-lab: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof StorageUnavailableError) {
+      process.stderr.write(`persona-lab: ${err.message}\n`);
       return 2;
     }
     process.stderr.write(`persona-lab: ${(err as Error).message}\n`);

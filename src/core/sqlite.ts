@@ -1,8 +1,47 @@
-// What every Persona Lab SQLite file shares: schema versions in PRAGMA user_version with forward-only migrations,
-// and waiting out another process's lock instead of surfacing SQLITE_BUSY.
+// What every Persona Lab SQLite file shares: one way to open it (after checking that the host can load the addon),
+// schema versions in PRAGMA user_version with forward-only migrations, and waiting out another process's lock
+// instead of surfacing SQLITE_BUSY.
 import type Database from 'better-sqlite3';
 
 export class SchemaError extends Error {}
+
+/**
+ * better-sqlite3 13 is a Node-API 10 addon: where Node-API 10 is missing (Node 20, VS Code before 1.101) loading it
+ * crashes the whole process instead of throwing, so the version is checked before the module is ever required.
+ */
+export const REQUIRED_NAPI = 10;
+
+/** The host cannot load SQLite. Its message is meant for a person, as it is: no path, no stack. */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+}
+
+/** Why this host cannot use Persona Lab's storage, in plain words; undefined when it can. */
+export function storageUnavailableReason(versions: NodeJS.ProcessVersions = process.versions): string | undefined {
+  const napi = Number(versions.napi ?? 0);
+  if (napi >= REQUIRED_NAPI) return undefined;
+  const host = versions.electron
+    ? `This VS Code runs Electron ${versions.electron} (Node.js ${versions.node}, Node-API ${napi || 'unknown'}).`
+    : `This host runs Node.js ${versions.node} (Node-API ${napi || 'unknown'}).`;
+  return (
+    'Persona Lab keeps labels, PI audit verdicts and re-run history in SQLite, which needs Node-API 10: ' +
+    `VS Code 1.101 or newer, or Node.js 22.14 or newer for the CLI. ${host}`
+  );
+}
+
+type DatabaseConstructor = typeof Database;
+let loaded: DatabaseConstructor | undefined;
+
+/** Opens a SQLite database with better-sqlite3, or throws StorageUnavailableError on a host too old for it. */
+export function openDatabase(path: string, options?: Database.Options): Database.Database {
+  if (!loaded) {
+    const reason = storageUnavailableReason();
+    if (reason) throw new StorageUnavailableError(reason);
+    // Required here, not imported at the top, so that no bundle loads the addon before the check above.
+    loaded = require('better-sqlite3') as DatabaseConstructor;
+  }
+  return new loaded(path, options);
+}
 
 export function userVersion(db: Database.Database): number {
   const v: unknown = db.pragma('user_version', { simple: true });

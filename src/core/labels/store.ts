@@ -1,9 +1,9 @@
 // The label store: better-sqlite3 on a file the caller chooses. WAL mode, a busy timeout plus a retry loop so that
 // another window holding the lock never surfaces as SQLITE_BUSY, and one IMMEDIATE transaction per user action.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { retryWhileBusy } from '../sqlite';
+import { openDatabase, retryWhileBusy, StorageUnavailableError } from '../sqlite';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 
 export { busyStats } from '../sqlite';
@@ -163,7 +163,7 @@ export class LabelStore {
     let db: Database.Database | undefined;
     try {
       if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
+      db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
       const conn = db;
       const retryMs = opts.maxRetryMs ?? 60_000;
       withBusyRetry(() => conn.pragma('journal_mode = WAL'), retryMs);
@@ -173,6 +173,7 @@ export class LabelStore {
       return withBusyRetry(() => new LabelStore(path, conn, opts), retryMs);
     } catch (err) {
       db?.close();
+      if (err instanceof StorageUnavailableError) throw err;
       if (err instanceof LabelStoreError || err instanceof NewerSchemaError) throw new LabelStoreError(`${path}: ${err.message}`);
       throw new LabelStoreError(`${path}: cannot open the label database: ${(err as Error).message}`);
     }

@@ -2,10 +2,10 @@
 // finding is its latest row. Same conventions as the label store: WAL, busy timeout plus retry, user_version
 // migrations in one IMMEDIATE transaction. Its own file: user_version cannot version two schemas in one database.
 // The finding's text is not stored, only a hash: the verdict database should not become a second copy of the leaks.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrateSchema, retryWhileBusy, userVersion } from '../sqlite';
+import { migrateSchema, openDatabase, retryWhileBusy, StorageUnavailableError, userVersion } from '../sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
 import { isPiCategory, type PiCategory } from './placeholders';
@@ -182,7 +182,7 @@ export class VerdictStore {
     const retryMs = opts.maxRetryMs ?? 60_000;
     try {
       if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
+      db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
       const conn = db;
       withBusyRetry(() => conn.pragma('journal_mode = WAL'), retryMs);
       conn.pragma('synchronous = FULL');
@@ -190,6 +190,7 @@ export class VerdictStore {
       return new VerdictStore(path, conn, opts);
     } catch (err) {
       db?.close();
+      if (err instanceof StorageUnavailableError) throw err;
       const msg = (err as Error).message;
       throw new VerdictStoreError(err instanceof VerdictStoreError ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`);
     }

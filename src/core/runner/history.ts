@@ -1,8 +1,8 @@
 // Run history in SQLite (better-sqlite3, WAL, user_version migrations): every step run with its prompt, raw
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
-import { migrateSchema, userVersion } from '../sqlite';
-import Database from 'better-sqlite3';
+import { migrateSchema, openDatabase, userVersion } from '../sqlite';
+import type Database from 'better-sqlite3';
 import { pyJsonDumps, pyJsonLoads } from '../pyjson';
 import type { StepMetrics } from '../types';
 import { publicBaseURL } from './client';
@@ -116,7 +116,7 @@ export class RunHistory {
 
   /** Opens (creating and migrating) a history database file; ':memory:' works for tests. */
   static open(path: string): RunHistory {
-    const db = new Database(path);
+    const db = openDatabase(path);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
