@@ -3,8 +3,10 @@
 //
 //  - If a `code` command is on PATH (desktop VS Code, or the `code` shim of a code-server terminal), the .vsix is
 //    installed with it and sample/ opened in a new window.
-//  - Otherwise code-server 4.100.3 (VS Code 1.100.3 in the browser) is installed into .cache/code-server/ and
-//    started on 127.0.0.1 with fresh data under .cache/start/; the URL to open is printed. Ctrl-C stops it.
+//  - Otherwise code-server 4.139.1 (VS Code 1.139.1 in the browser, on Node 24; PERSONA_LAB_CODE_SERVER_VERSION picks
+//    another installed line) is installed into .cache/code-server/<version>/ and started, through the launcher the
+//    installer writes (bin/code-server, which runs it on its own Node), on 127.0.0.1 with fresh data under
+//    .cache/start/; the URL to open is printed. Ctrl-C stops it.
 //
 // Options: --web            use code-server even when `code` is on PATH
 //          --port <n>       port for code-server (default: PORT, else a free one)
@@ -52,21 +54,18 @@ if (!existsSync(folder)) die(`${folder} does not exist${folder.endsWith('sample'
 
 const code = flag('--web') ? undefined : onPath('code');
 if (code) {
-  // Desktop VS Code runs extensions on Electron: the better-sqlite3 build inside the .vsix is for this Node.
+  // The .vsix's better-sqlite3 is a Node-API addon: the same binary loads in desktop VS Code's Electron (1.101+).
   log(`installing the extension with ${code}`);
   step('code --install-extension', code, ['--install-extension', vsix, '--force']);
   log(`opening ${folder}`);
-  if (!process.env.VSCODE_IPC_HOOK_CLI) {
-    log('note: desktop VS Code runs extensions on Electron; the bundled better-sqlite3 is built for Node ' +
-      `${process.versions.node} and may fail to load there. If it does, run \`npm start -- --web\`.`);
-  }
   step('code', code, ['--new-window', folder]);
   process.exit(0);
 }
 
 // --- code-server ------------------------------------------------------------------------------------------------
-step('installing code-server (a no-op when already installed)', 'bash', [join(repo, 'scripts/install-code-server.sh')]);
-const bin = join(repo, '.cache/code-server/node_modules/.bin/code-server');
+const csVersion = process.env.PERSONA_LAB_CODE_SERVER_VERSION || '4.139.1';
+step(`installing code-server ${csVersion} (a no-op when already installed)`, 'bash', [join(repo, 'scripts/install-code-server.sh'), csVersion]);
+const bin = join(process.env.PERSONA_LAB_CODE_SERVER_DIR || join(repo, '.cache/code-server', csVersion), 'bin/code-server');
 const base = join(repo, '.cache/start');
 rmSync(base, { recursive: true, force: true });
 const dirs = {
@@ -130,7 +129,7 @@ for (;;) {
 }
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`;
 console.log('');
-log('Persona Lab is running in code-server (VS Code 1.100.3):');
+log(`Persona Lab is running in code-server ${csVersion}:`);
 log(`  ${url}`);
 log(`data: ${base} (wiped at each start); extension host logs under ${join(dirs.userData, 'logs')}`);
 log('remote machine? forward the port first, e.g. `ssh -L ' + `${port}:127.0.0.1:${port} <host>\``);

@@ -90,19 +90,38 @@ export function paperTables(scores: readonly RunScore[]): string {
   ].join('\n\n');
 }
 
-/** `eval_report_<platform>.txt` in the reference runner's plain-text shape. */
+/**
+ * Python's `f"{v:.2%}"` (the reference's `fmt`), or `N/A` for NaN. Python multiplies by 100 in floating point and
+ * rounds the exact binary value half to even; `toFixed` agrees except on exact ties, where it rounds up. A tie at two
+ * decimals needs a fractional part of .125, .375, .625 or .875 (a multiple of 1/8), which `y * 8` detects exactly.
+ */
+export function pyPercent(v: number): string {
+  if (Number.isNaN(v)) return 'N/A';
+  const y = v * 100;
+  const eighths = y * 8;
+  if (Number.isInteger(eighths) && Math.abs(eighths % 2) === 1) {
+    const cents = Math.floor(y * 100); // exact: y has at most three fractional bits
+    return `${((cents % 2 === 0 ? cents : cents + 1) / 100).toFixed(2)}%`;
+  }
+  return `${y.toFixed(2)}%`;
+}
+
+/**
+ * `eval_report_<platform>.txt` byte for byte as the reference runner writes it (`BenchEvaluator.print_report` in
+ * bench_inference.py of WaterWang-001/StreamProfileBench): `=` rules of 50 around each section title, the M̄ block,
+ * `Users: N  |  Total Steps: M` (users with at least one scored step, scored steps), the F1^NS section, lines joined
+ * with `\n` and no final newline. Its `stats.py` reads the M̄ block with `Overall Macro Average.*?\n=+\n(.*?)\n\s*Users:`.
+ */
 export function evalReport(score: RunScore, platform: Platform): string | null {
   const p = score.platforms.get(platform);
   if (!p) return null;
+  const section = (title: string) => `\n${'='.repeat(50)}\n${title}\n${'='.repeat(50)}`;
   const lines = [
-    `Evaluation Report: ${score.name} on ${platform}`,
-    '='.repeat(50),
-    'Overall Macro Average:',
-    ...METRIC_KEYS.map((k) => `  ${k}: ${pct(p.metrics[k])}%`),
-    '-'.repeat(50),
-    `Users: ${p.users} | Total Steps: ${p.steps}`,
-    `F1^NS: ${pct(p.f1ns)}%`,
-    '',
+    section('Overall Macro Average (M\u0304)'),
+    ...METRIC_KEYS.map((k) => `  ${k.padEnd(25)}: ${pyPercent(p.metrics[k])}`),
+    `\nUsers: ${p.users}  |  Total Steps: ${p.steps}`,
+    section('F1^NS \u2014 Novelty-Stability Harmonic Mean'),
+    `  F1^NS                    : ${pyPercent(p.f1ns)}`,
   ];
   return lines.join('\n');
 }
