@@ -77,10 +77,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`persona-lab: ${String(err)}\n`);
-    process.exit(1);
-  },
-);
+/**
+ * Exits once stdout and stderr have flushed. A write to a pipe that is full (a slow reader, `| head`, a parent
+ * process reading with spawn) is queued, and process.exit() alone would drop it: an export would lose its tail.
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
+  process.stderr.write(`persona-lab: ${String(err)}\n`);
+  exitWhenFlushed(1);
+});

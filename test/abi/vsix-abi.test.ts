@@ -155,7 +155,9 @@ describe('the packaged .vsix', () => {
     const [writerCode, cliResult] = await Promise.all([done, cliRun]);
     expect(writerCode, stderr).toBe(0);
     expect(cliResult.code, cliResult.err).toBe(0);
-    const rows = run(node[24], [cli, 'labels', 'export', db]).stdout.trim().split('\n').map((l) => JSON.parse(l) as { author: string; step_id: number });
+    const exported = run(node[24], [cli, 'labels', 'export', db]);
+    expect(exported.status, exported.stderr).toBe(0);
+    const rows = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { author: string; step_id: number });
     expect(rows.filter((r) => r.author === 'cli-author')).toHaveLength(count);
     expect(rows.filter((r) => r.author === 'writer-author')).toHaveLength(count);
     expect(new Set(rows.map((r) => `${r.author}/${r.step_id}`)).size).toBe(2 * count);
