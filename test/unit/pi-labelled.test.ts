@@ -29,6 +29,12 @@ describe('labelled PI set', () => {
     }
   });
 
+  it('keeps precision at 100 % at medium and high confidence, and finds context-free cards there', () => {
+    const ev = evaluate(cases, 'medium', new Date('2025-06-01T00:00:00Z'));
+    expect(ev.errors.filter((e) => e.kind === 'fp')).toEqual([]);
+    expect(recall(ev.perCategory.BANK)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('parses bad lines into `skipped` instead of throwing', () => {
     const r = parseLabelled('{"text":"a","expect":[]}\nnot json\n{"text":1,"expect":[]}\n{"text":"b","expect":[{"category":"NOPE","text":"b"}]}\n\n');
     expect(r.cases).toHaveLength(1);

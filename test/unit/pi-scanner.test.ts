@@ -82,11 +82,14 @@ describe('scanner: hits per category', () => {
     expect(scanText('身份证号110105198805122135')).toMatchObject([{ category: 'ID', confidence: 'low' }]);
   });
 
-  it('needs a banking word for a Luhn-valid number, except a card printed in groups (then low)', () => {
-    expect(found('随便的数字 6228480012345674 没有上下文')).toEqual([]);
-    expect(scanText('4111 1111 1111 1111')).toMatchObject([{ category: 'BANK', confidence: 'low' }]);
+  it('reports a Luhn-valid card with an issuer prefix at medium alone, high next to a banking word', () => {
+    expect(found('随便的数字 6228480012345674 没有上下文')).toEqual([]); // Luhn fails
+    expect(scanText('随便的数字 6228480012345671 没有上下文')).toMatchObject([{ category: 'BANK', confidence: 'medium' }]);
+    expect(scanText('4111 1111 1111 1111')).toMatchObject([{ category: 'BANK', confidence: 'medium' }]);
+    expect(scanText('6013 8212 3456 7890')).toMatchObject([{ category: 'BANK', confidence: 'low' }]); // 60: grouped only
     expect(scanText('卡号 4111111111111111')).toMatchObject([{ category: 'BANK', confidence: 'high' }]);
     expect(found('卡号 4111111111111112')).toEqual([]); // Luhn fails
+    expect(found('订单号 6228480012345671')).toEqual([]);
   });
 });
 

@@ -17,6 +17,36 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+// Issuer identification numbers (the leading digits of a card number, ISO/IEC 7812) with the lengths each scheme issues.
+// Only schemes whose prefix and length together are specific enough to report a Luhn-valid number with no banking word
+// (the way Presidio's credit-card recognizer and Google DLP do): UnionPay 62 (16-19), Visa 4 (16; 13 is retired, 19 is
+// rare and collides with long order numbers), Mastercard 51-55 and 2221-2720 (16), American Express 34 / 37 (15),
+// JCB 3528-3589 (16-19).
+const CARD_ISSUERS: readonly { name: string; prefix: RegExp; lengths: readonly number[] }[] = [
+  { name: 'UnionPay', prefix: /^62/, lengths: [16, 17, 18, 19] },
+  { name: 'Visa', prefix: /^4/, lengths: [16] },
+  { name: 'Mastercard', prefix: /^(?:5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, lengths: [16] },
+  { name: 'American Express', prefix: /^3[47]/, lengths: [15] },
+  { name: 'JCB', prefix: /^35(?:2[89]|[3-8]\d)/, lengths: [16, 17, 18, 19] },
+];
+
+/** The card scheme whose issuer prefix and length fit `digits` (Luhn not checked); '' when none does. */
+export function cardIssuer(digits: string): string {
+  if (!/^\d+$/.test(digits)) return '';
+  return CARD_ISSUERS.find((c) => c.prefix.test(digits) && c.lengths.includes(digits.length))?.name ?? '';
+}
+
+// The first two digits of an IMEI's Type Allocation Code are the Reporting Body Identifier of the body that allocated it
+// (GSMA TS.06, "IMEI Allocation and Approval Process"). Most TACs in use come from 35 (BABT, allocating for the GSMA) or
+// 86 (TAF, China); 01 (PTCRB / CTIA, North America) and 99 (GHA, multi-mode 3GPP2 devices) hold most of the rest. A
+// plausible TAC is one of those four followed by six digits that are not all zero.
+const TAC_RBI = /^(?:01|35|86|99)(?!0{6})\d{6}/;
+
+/** A 15-digit number whose TAC has a common reporting-body identifier and whose Luhn check digit fits. */
+export function plausibleImei(digits: string): boolean {
+  return /^\d{15}$/.test(digits) && TAC_RBI.test(digits) && luhnValid(digits);
+}
+
 const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECK = '10X98765432';
 
@@ -58,6 +88,12 @@ export function checkResidentId(id: string, now: Date = new Date()): IdCheck {
 
 export function isValidResidentId(id: string, now: Date = new Date()): boolean {
   return checkResidentId(id, now) === 'valid';
+}
+
+/** Region and birth date of an 18-digit resident ID fit (the check character is not looked at). */
+export function plausibleNewId(id: string, now: Date = new Date()): boolean {
+  if (!/^\d{17}[\dXx]$/.test(id) || !plausibleRegion(id)) return false;
+  return plausibleBirthDate(Number(id.slice(6, 10)), Number(id.slice(10, 12)), Number(id.slice(12, 14)), now);
 }
 
 /** The pre-1999 15-digit ID: region, YYMMDD (19YY), sequence; it has no check digit. */

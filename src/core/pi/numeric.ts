@@ -1,12 +1,13 @@
 // Long digit strings: phones, resident IDs, bank cards, IMEIs. A number may be written in groups ("138 0013 8000",
 // "6222-0202-…") or digit by digit; groups are joined only when the grouping is one people use for that kind of number.
-import { checkResidentId, luhnValid, plausibleOldId } from './checks';
+import { cardIssuer, checkResidentId, luhnValid, plausibleImei, plausibleNewId, plausibleOldId } from './checks';
 import {
   BANK_WORDS,
   DEVICE_WORDS,
   ID_WORDS,
   ORDER_WORDS,
   PHONE_WORDS,
+  VERSION_WORDS,
   distanceBefore,
   distanceTo,
   looksLikePrice,
@@ -87,12 +88,41 @@ function landline(digits: string, shape: readonly number[]): boolean {
 const MOBILE = /^1[3-9]\d{9}$/;
 const IIN = /^(?:62|4|5[1-5]|2[2-7]|3[47]|35|60|65)/;
 
+// Labels that say a number is an order or a record, looked for further before the number than ORDER_WORDS and also
+// right after it ("… 是订单号").
+const ORDER_LABELS = ['订单', '单号', '流水号', '交易号', '编号', 'order', 'tracking'];
+// Payment records that are not cards: transaction / voucher / merchant / terminal numbers.
+const NOT_CARD_WORDS = [
+  '交易单', '交易编号', '交易流水', '流水', '凭证号', '商户号', '终端号', '参考号', '授权码', 'transaction id', 'transaction no',
+  'txn', 'trade no', 'ref no', 'ref:', 'reference',
+];
+// The value of an identifier key (`"mid": "4515…"`, `user_id=…`, `ID: …`) or a piece of a URL (`/status/4515…`, `?id=…`).
+const ID_KEY = /(?:^|[^a-z0-9_])(?:id|[a-z0-9]*_id|[umpots]id|(?:user|post|item|order|msg|note|doc)id)["']?\s*[:=：]\s*["']?$/;
+const URL_BEFORE = /(?:[/=?&#]|:\/\/\S*|www\.\S*)$/;
+
+/**
+ * Nothing near a card-shaped number says it is something else: no order, transaction, ID, device or version word, not
+ * the value of an identifier key or part of a URL, and not readable as a resident ID (18 digits with a real region and
+ * birth date, or the old 15-digit form: Gansu is region 62, Anhui 34, Shandong 37).
+ */
+function freeOfOtherMeaning(digits: string, lower: string, s: number, e: number, now: Date): boolean {
+  const near = (words: readonly string[]) => distanceTo(lower, s, e, words, 16, 6) < Infinity;
+  if (distanceBefore(lower, s, ORDER_WORDS, 10) < Infinity || distanceBefore(lower, s, VERSION_WORDS, 12) < Infinity) return false;
+  if (near(ORDER_LABELS) || near(NOT_CARD_WORDS) || near(ID_WORDS) || near(DEVICE_WORDS)) return false;
+  const before = lower.slice(Math.max(0, s - 40), s);
+  if (ID_KEY.test(before) || URL_BEFORE.test(before)) return false;
+  if (digits.length === 18 && plausibleNewId(digits, now)) return false;
+  if (digits.length === 15 && plausibleOldId(digits)) return false;
+  return true;
+}
+
 export function numericCandidates(text: string, lower: string, now: Date): Candidate[] {
   const out: Candidate[] = [];
   const emit = (category: Candidate['category'], confidence: Confidence, start: number, end: number, reason: string) =>
     out.push({ category, confidence, start, end, reason });
 
   for (const run of digitRuns(text)) {
+    const last = run.length - 1;
     for (let i = 0; i < run.length; i++) {
       const s = run[i].s;
       if (!leftClear(text, s)) continue;
@@ -105,14 +135,15 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
         if (digits.length < 10) continue;
         const e = run[j].e;
         if (!rightClear(text, e) || looksLikePrice(lower, s, e)) continue;
-        classify(digits, shape, s, e);
+        classify(digits, shape, s, e, i === 0 && j === last);
         if (digits.endsWith('X')) break;
       }
     }
   }
   return out;
 
-  function classify(digits: string, shape: readonly number[], s: number, e: number): void {
+  /** `whole`: the span is the whole run of joined groups, not a piece of a longer number. */
+  function classify(digits: string, shape: readonly number[], s: number, e: number, whole: boolean): void {
     const len = digits.length;
     const order = distanceBefore(lower, s, ORDER_WORDS, 10);
     const idCtx = distanceTo(lower, s, e, ID_WORDS, 16, 6);
@@ -155,13 +186,33 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
       if (same(shape, [2, 6, 6, 1])) return void emit('DEVICE', 'medium', s, e, 'IMEI layout AA-BBBBBB-CCCCCC-D, Luhn valid');
     }
 
-    if (len >= 12 && len <= 19 && luhnValid(digits) && (shape.length === 1 || shape.every((n) => n === 1) || cardGrouped(shape))) {
+    const plain = shape.length === 1 || shape.every((n) => n === 1);
+    if (len >= 12 && len <= 19 && luhnValid(digits) && (plain || cardGrouped(shape))) {
       if (bankCtx < Infinity && bankCtx <= order && bankCtx <= idCtx) {
         return void emit('BANK', 'high', s, e, 'card / account number (Luhn valid) next to a banking word');
+      }
+      // Issuer prefix + length + Luhn alone, as Presidio and Google DLP do. Medium, not high: one random number in ten
+      // passes Luhn, so a 16-digit order number that starts with 4, 5x or 62 reads as a card one time in ten.
+      const issuer = bankCtx === Infinity ? cardIssuer(digits) : '';
+      if (issuer && whole && freeOfOtherMeaning(digits, lower, s, e, now)) {
+        return void emit('BANK', 'medium', s, e, `${issuer} card number (issuer prefix, length and Luhn valid), no banking word`);
       }
       if (order === Infinity && len >= 15 && cardGrouped(shape) && IIN.test(digits)) {
         return void emit('BANK', 'low', s, e, 'printed like a card (groups of four, card prefix, Luhn valid), no banking word');
       }
+    }
+
+    // An IMEI with no device word: Luhn valid and a plausible TAC (see plausibleImei), written whole or as TAC-SNR-CD.
+    if (
+      len === 15 &&
+      whole &&
+      (plain || same(shape, [8, 6, 1])) &&
+      plausibleImei(digits) &&
+      order === Infinity &&
+      bankCtx === Infinity &&
+      idCtx === Infinity
+    ) {
+      return void emit('DEVICE', 'low', s, e, 'IMEI (plausible TAC, Luhn valid), no device word');
     }
   }
 }
