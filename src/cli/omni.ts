@@ -55,6 +55,8 @@ const orNull = (x: number | undefined) => (x === undefined ? null : x);
 function scoreJson(s: OmniRunScore) {
   return {
     fields: s.fields,
+    answered: s.answered,
+    leftOut: s.leftOut,
     components: Object.fromEntries(COMPONENTS.map((c) => [c, orNull(s.components[c])])),
     overall: orNull(s.overall),
   };
@@ -70,6 +72,8 @@ const pct = (x: number | undefined) => (x === undefined ? '—' : (x * 100).toFi
 const COLUMNS: [string, number, (f: FieldScore) => string][] = [
   ['field', 20, (f) => f.field],
   ['scene', 16, (f) => f.scene],
+  ['ans', 5, (f) => String(f.answered)],
+  ['out', 5, (f) => String(f.leftOut)],
   ['n', 5, (f) => String(f.n)],
   ['F1', 6, (f) => pct(f.f1)],
   ['Acc', 6, (f) => pct(f.accuracy)],
@@ -82,7 +86,11 @@ const COLUMNS: [string, number, (f: FieldScore) => string][] = [
 
 function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasDiagnostics): string {
   const row = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i][1]) : c.padStart(COLUMNS[i][1]))).join(' ').trimEnd();
-  const lines = [`Run ${name}: ${predictions} predicted test actions (F1, Acc, Prec, Rec in %)`, row(COLUMNS.map((c) => c[0]))];
+  const lines = [
+    `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value)`,
+    'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %)',
+    row(COLUMNS.map((c) => c[0])),
+  ];
   for (const f of s.fields) lines.push(row(COLUMNS.map((c) => c[2](f))));
   lines.push(`Components: ${COMPONENTS.map((c) => `${c} ${num(s.components[c])}`).join(', ')}`);
   lines.push(`Overall: ${s.overall === undefined ? '— (a component is missing)' : s.overall.toFixed(1)}`);

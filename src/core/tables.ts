@@ -1,4 +1,5 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
+import { pyPercent } from './pyNumber';
 import type { RunScore } from './runScore';
 import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
 
@@ -88,22 +89,6 @@ export function paperTables(scores: readonly RunScore[]): string {
     renderTable('Table 5. Stability and novelty recall (%)', scores, t5),
     renderTable('Table 6. Error rates by distractor class (%)', scores, t6),
   ].join('\n\n');
-}
-
-/**
- * Python's `f"{v:.2%}"` (the reference's `fmt`), or `N/A` for NaN. Python multiplies by 100 in floating point and
- * rounds the exact binary value half to even; `toFixed` agrees except on exact ties, where it rounds up. A tie at two
- * decimals needs a fractional part of .125, .375, .625 or .875 (a multiple of 1/8), which `y * 8` detects exactly.
- */
-export function pyPercent(v: number): string {
-  if (Number.isNaN(v)) return 'N/A';
-  const y = v * 100;
-  const eighths = y * 8;
-  if (Number.isInteger(eighths) && Math.abs(eighths % 2) === 1) {
-    const cents = Math.floor(y * 100); // exact: y has at most three fractional bits
-    return `${((cents % 2 === 0 ? cents : cents + 1) / 100).toFixed(2)}%`;
-  }
-  return `${y.toFixed(2)}%`;
 }
 
 /**

@@ -20,6 +20,9 @@ export interface OmniDashboardModel {
   root: string;
   run: string;
   overall: number | null;
+  /** Answers that count, and answers left out of every metric for want of a usable predicted value. */
+  answered: number;
+  leftOut: number;
   components: { id: ComponentId; value: number | null }[];
   fields: FieldScore[];
   bias: BiasDiagnostics;
@@ -43,6 +46,7 @@ export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
   const m = v.model;
   return (
     typeof m.run === 'string' && typeof m.root === 'string' && (m.overall === null || typeof m.overall === 'number') &&
+    typeof m.answered === 'number' && typeof m.leftOut === 'number' &&
     Array.isArray(m.components) && Array.isArray(m.fields) && isRecord(m.bias) && Array.isArray(m.bias.perScene) &&
     typeof m.bias.reading === 'string'
   );

@@ -1,5 +1,5 @@
 // Builds an OmniBenchmark and one run in memory, for score and bias tests with hand-computed values.
-import { binaryLabel, FIELDS } from '../../src/core/omni/fields';
+import { FIELDS, predictedBinaryLabel } from '../../src/core/omni/fields';
 import type { HistoryIndex } from '../../src/core/omni/history';
 import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type Question, type Scene } from '../../src/core/omni/types';
 
@@ -33,7 +33,7 @@ export function question([field, trueValue, predictedValue, judgeScore]: Q): Que
     field,
     trueValue,
     predictedValue,
-    predictedLabel: kind === 'binary' ? (binaryLabel(predictedValue) ?? null) : null,
+    predictedLabel: kind === 'binary' ? predictedBinaryLabel(null, predictedValue) : null,
     rawOutput: String(predictedValue),
   };
   if (judgeScore !== undefined) q.judgeScore = judgeScore;

@@ -46,6 +46,10 @@ function show(m: OmniDashboardModel): void {
       choose,
     ]),
     el('p', { className: 'root note', text: m.root }),
+    el('p', {
+      className: 'answers note',
+      text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, as the reference leaves them out)`,
+    }),
     el('h2', { text: 'Headline components (0–100)' }),
     table(['Component', 'Score'], m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value)]), 'components'),
     el('h2', { text: 'Bias diagnostics' }),
@@ -59,8 +63,11 @@ function show(m: OmniDashboardModel): void {
     ),
     el('h2', { text: 'Fields' }),
     table(
-      ['Field', 'Scene', 'Kind', 'n', 'F1', 'Accuracy', 'NMAE', 'Skipped', 'Judge mean'],
-      m.fields.map((f) => [f.field, f.scene, f.kind, String(f.n), pct(f.f1), pct(f.accuracy), fixed(f.nmae), f.skipped === undefined ? '—' : String(f.skipped), fixed(f.judgeMean, 2)]),
+      ['Field', 'Scene', 'Kind', 'Answered', 'Left out', 'n', 'F1', 'Accuracy', 'NMAE', 'Skipped', 'Judge mean'],
+      m.fields.map((f) => [
+        f.field, f.scene, f.kind, String(f.answered), String(f.leftOut), String(f.n), pct(f.f1), pct(f.accuracy), fixed(f.nmae),
+        f.skipped === undefined ? '—' : String(f.skipped), fixed(f.judgeMean, 2),
+      ]),
       'fields',
     ),
   );

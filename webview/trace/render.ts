@@ -18,7 +18,8 @@ export const VERDICTS: Record<Verdict, { icon: string; text: string; help: strin
   correct: { icon: 'pass-filled', text: 'right', help: 'the prediction matches the true value' },
   incorrect: { icon: 'error', text: 'wrong', help: 'the prediction differs from the true value' },
   graded: { icon: 'symbol-ruler', text: 'graded', help: 'scored on a scale (error against the normaliser, or a judge score)' },
-  unscored: { icon: 'circle-slash', text: 'unscored', help: 'no usable prediction, or skipped by the score' },
+  'left-out': { icon: 'debug-disconnect', text: 'left out', help: 'no usable predicted value: left out of every metric, as the reference leaves it out' },
+  unscored: { icon: 'circle-slash', text: 'unscored', help: 'no usable truth, normaliser or judge score: not in the score' },
 };
 
 export function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
@@ -62,7 +63,7 @@ export function renderHeader(m: TraceModel, h: Handlers): HTMLElement {
       el('span', { className: 'position', text: `${m.position} / ${m.actions}`, title: 'Test action of this user' }),
       navButton('Next', 'arrow-right', 1, m.position < m.actions, h),
       el('span', { className: 'run', text: m.run ? `run ${m.run}` : 'no run selected' }),
-      el('span', { className: 'counts', text: m.noPrediction ? 'the run has no prediction for this test action' : `${c.correct} right · ${c.incorrect} wrong · ${c.graded} graded · ${c.unscored} unscored` }),
+      el('span', { className: 'counts', text: m.noPrediction ? 'the run has no prediction for this test action' : `${c.correct} right · ${c.incorrect} wrong · ${c.graded} graded · ${c['left-out']} left out · ${c.unscored} unscored` }),
       button('Open Raw Record', 'go-to-file', 'Open the user file at the test action', () => h.openSource('raw'), { 'data-source': 'raw' }),
       button('Open Prediction', 'go-to-file', 'Open the predictions file at this test action', () => h.openSource('prediction'), { 'data-source': 'prediction' }),
     ]),

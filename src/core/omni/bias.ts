@@ -1,6 +1,6 @@
 // The paper's bias diagnostics (spec "Scoring"): positive rates per scene (hyper-activity) and the intra-user /
 // inter-user distance ratio over per-user vectors of positive rates (persona homogenisation).
-import { binaryLabel, FIELDS } from './fields';
+import { binaryLabel, FIELDS, usablePrediction } from './fields';
 import { SCENES } from './records';
 import { mean, testActionsByKey } from './score';
 import { type OmniBenchmark, type OmniRun, type Scene } from './types';
@@ -10,7 +10,7 @@ export interface SceneRates {
   /** Binary questions with a usable truth. */
   n: number;
   realRate: number;
-  /** Share answered Yes; an unparseable answer is not a Yes. */
+  /** Share answered Yes. Answers left out of the scores (no usable predicted value) are left out here too. */
   predictedRate: number;
 }
 
@@ -42,7 +42,7 @@ export function biasDiagnostics(bench: OmniBenchmark, run: OmniRun): BiasDiagnos
     const answers: Answer[] = [];
     for (const q of prediction.questions) {
       const real = FIELDS[q.field]?.kind === 'binary' ? binaryLabel(q.trueValue) : undefined;
-      if (real !== undefined) answers.push({ field: q.field, real, predicted: q.predictedLabel === 1 ? 1 : 0 });
+      if (real !== undefined && usablePrediction('binary', q.predictedValue)) answers.push({ field: q.field, real, predicted: q.predictedLabel === 1 ? 1 : 0 });
     }
     const list = byUser.get(prediction.userId) ?? [];
     list.push({ index: prediction.index, answers });

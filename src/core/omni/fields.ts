@@ -1,4 +1,5 @@
 // The question fields of the spec ("The task"): their kind, scene and headline component.
+import { pyFloat } from '../pyNumber';
 import type { ComponentId, FieldKind, Scene } from './types';
 
 export interface FieldInfo {
@@ -70,4 +71,37 @@ export function numberValue(value: unknown): number | undefined {
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
+}
+
+/**
+ * A video record's context `duration` as the reference reads it (prompt_builder.py, build_prediction_questions; the
+ * fallback in evaluator.py, calculate_metrics): a number as it is, a string with 秒 stripped ("45秒" is 45); undefined
+ * where that fails or the duration is not above 0.
+ */
+export function durationSeconds(raw: unknown): number | undefined {
+  const seconds = typeof raw === 'string' ? (raw === '' ? 0 : pyFloat(raw.replaceAll('秒', ''))) : typeof raw === 'number' ? raw : undefined;
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * A binary answer's predicted label as the reference takes it (evaluator.py, calculate_metrics): `predicted_label`
+ * when there is one, else Yes at a predicted value ≥ 0.5. Our files write the value as Yes / No, read as 1 / 0.
+ */
+export function predictedBinaryLabel(label: number | null, value: string | number | null): 0 | 1 | null {
+  if (label === 0 || label === 1) return label;
+  const p = binaryLabel(value) ?? pyFloat(value);
+  return p === undefined ? null : p >= 0.5 ? 1 : 0;
+}
+
+/**
+ * Whether an answer has a predicted value the reference's metric pass can use; the others are left out of every
+ * metric (evaluator.py, calculate_metrics: `if pred_val is None` skips, and a float() that raises is counted as a
+ * parsing failure, not as a wrong answer). Binary values must read as a probability (Yes / No are 1 / 0 here),
+ * continuous ones as a float; any text that is there counts.
+ */
+export function usablePrediction(kind: FieldKind, value: string | number | null): boolean {
+  if (value === null) return false;
+  if (kind === 'binary') return binaryLabel(value) !== undefined || pyFloat(value) !== undefined;
+  if (kind === 'continuous') return pyFloat(value) !== undefined;
+  return true;
 }

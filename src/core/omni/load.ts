@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
 import { parseRawLine, readLines } from '../jsonl';
-import { fieldInfo, numberValue } from './fields';
+import { durationSeconds, fieldInfo } from './fields';
 import { indexUserFile, readRecordsAt } from './history';
 import { kindOf, SCENES, UNKNOWN_SCENE } from './records';
 import { readPredictionsFile } from './predictions';
@@ -146,7 +146,9 @@ async function readTestActions(
     const records = await readRecordsAt(user.file, user.index, list.map((t) => t.index));
     for (const t of list) {
       const record = records.get(t.index);
-      user.testActions.push({ ...t, timestamp: record?.timestamp ?? '', normaliser: numberValue(record?.context?.duration) });
+      // Only video records carry a normaliser: the reference asks video_watch_seconds against the video's duration.
+      const normaliser = record?.scene === 'Video Browsing' ? durationSeconds(record.context?.duration) : undefined;
+      user.testActions.push({ ...t, timestamp: record?.timestamp ?? '', normaliser });
     }
   }
 }

@@ -1,7 +1,8 @@
 // Reads one run's results/<run>/predictions.jsonl and checks each line against the test actions.
 import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
 import { parseRawLine, readLines } from '../jsonl';
-import { binaryLabel, fieldInfo, numberValue } from './fields';
+import { pyFloat } from '../pyNumber';
+import { binaryLabel, fieldInfo, numberValue, predictedBinaryLabel } from './fields';
 import { kindOf } from './records';
 import { predictionKey, type FieldKind, type OmniUser, type Prediction, type Question } from './types';
 
@@ -67,7 +68,7 @@ function readQuestion(q: unknown, at: string, line: number, sink: DiagnosticSink
   if (info.kind === 'binary' && binaryLabel(trueValue) === undefined) {
     sink.warn(line, `${at}.true_value`, `${JSON.stringify(trueValue)} is not Yes / No; the question is not scored`);
   }
-  if (info.kind === 'continuous' && numberValue(trueValue) === undefined) {
+  if (info.kind === 'continuous' && pyFloat(trueValue) === undefined) {
     sink.warn(line, `${at}.true_value`, `${JSON.stringify(trueValue)} is not a number; the question is not scored`);
   }
   let predictedLabel: number | null = null;
@@ -76,8 +77,7 @@ function readQuestion(q: unknown, at: string, line: number, sink: DiagnosticSink
   else if (q.predicted_label !== null && q.predicted_label !== undefined) {
     sink.warn(line, `${at}.predicted_label`, `expected 0, 1 or null, got ${kindOf(q.predicted_label)}; taken as null`);
   }
-  // Without a predicted_label, a binary answer's label is read from predicted_value.
-  if (info.kind === 'binary' && q.predicted_label === undefined) predictedLabel = binaryLabel(predictedValue) ?? null;
+  if (info.kind === 'binary') predictedLabel = predictedBinaryLabel(predictedLabel, predictedValue);
   const question: Question = {
     type: info.kind,
     field: q.field,
@@ -86,6 +86,8 @@ function readQuestion(q: unknown, at: string, line: number, sink: DiagnosticSink
     predictedLabel,
     rawOutput: typeof q.raw_output === 'string' ? q.raw_output : '',
   };
+  const videoDuration = scalar(q.video_duration);
+  if (videoDuration !== null) question.videoDuration = videoDuration;
   if (isInt(q.prompt_tokens)) question.promptTokens = q.prompt_tokens;
   if (isInt(q.completion_tokens)) question.completionTokens = q.completion_tokens;
   if (q.judge_score !== undefined && q.judge_score !== null) {

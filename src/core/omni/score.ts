@@ -1,13 +1,20 @@
-// The spec's scores ("Scoring"): F1 and friends per binary field, NMAE per continuous field, the judge's mean for
-// next_user_message, the six headline components and the overall score.
-import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, numberValue } from './fields';
+// The spec's scores ("Scoring") as the authors' evaluator computes them (src/evaluation/evaluator.py and metrics.py
+// in the public repo icip-cas/OmniBehavior): F1 and friends per binary field, NMAE for video_watch_seconds, the
+// judge's mean for next_user_message, the six headline components and the overall score. Answers without a usable
+// predicted value are left out of every metric, and counted.
+import { pyFloat, pyRound } from '../pyNumber';
+import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, usablePrediction } from './fields';
 import { predictionKey, type ComponentId, type FieldKind, type OmniBenchmark, type OmniRun, type Question, type Scene, type TestAction } from './types';
 
 export interface FieldScore {
   field: string;
   kind: FieldKind;
   scene: Scene;
-  /** Questions that count: binary and text with a usable truth, continuous with a usable normaliser too. */
+  /** Answers with a usable predicted value (and a usable truth): the reference's samples of this field. */
+  answered: number;
+  /** Answers without a usable predicted value, left out of every metric (the reference's parsing failures). */
+  leftOut: number;
+  /** Answers in the metric: binary and search_keyword as answered, continuous with a normaliser, judged utterances. */
   n: number;
   tp?: number;
   fp?: number;
@@ -17,11 +24,11 @@ export interface FieldScore {
   accuracy?: number;
   precision?: number;
   recall?: number;
-  /** 0–100. */
+  /** 0–100; only where some answer has a normaliser above 0 (video_watch_seconds in the reference's runs). */
   nmae?: number;
-  /** Continuous questions left out because the normaliser is missing or ≤ 0. */
+  /** Continuous answers kept out of NMAE because their normaliser is missing or ≤ 0. */
   skipped?: number;
-  /** 1–10. */
+  /** 1–10, rounded to 5 decimals as the reference rounds it. */
   judgeMean?: number;
 }
 
@@ -29,63 +36,76 @@ export interface ActionCounts {
   correct: number;
   incorrect: number;
   graded: number;
+  leftOut: number;
 }
 
 export interface OmniRunScore {
   fields: FieldScore[];
   components: Record<ComponentId, number | undefined>;
   overall: number | undefined;
+  /** Over all fields: answers that count, and answers left out for want of a usable predicted value. */
+  answered: number;
+  leftOut: number;
   /** Keyed by predictionKey. */
   perAction: Map<string, ActionCounts>;
 }
 
-export type Verdict = 'correct' | 'incorrect' | 'graded' | 'unscored';
-
-// Unparseable predictions (predictedLabel / predictedValue null) are wrong answers, not skipped: leaving them out
-// would reward a model for failing to answer. A binary one counts as the opposite of the truth (an FN when the truth is
-// Yes, an FP when it is No); a continuous one takes the largest error, 100; a next_user_message one without a judge
-// score takes the judge's lowest, 1.
-export const UNPARSEABLE_JUDGE_SCORE = 1;
+export type Verdict = 'correct' | 'incorrect' | 'graded' | 'left-out' | 'unscored';
 
 /**
- * One question's verdict. Binary and search_keyword (exact match after trimming and case folding) are correct or
- * incorrect; continuous answers are graded by their error min(|t − p|, norm) / norm × 100; next_user_message is graded
- * by its judge score. 'unscored': no usable truth, no usable normaliser, or no judge score.
+ * The normaliser of a continuous answer (evaluator.py, calculate_metrics): the question's own `video_duration`,
+ * else, for video_watch_seconds only, the video record's duration. Ad and live watch times have none.
+ */
+export function questionNormaliser(q: Question, action: Pick<TestAction, 'normaliser'>): number | undefined {
+  if (q.videoDuration !== undefined) return pyFloat(q.videoDuration);
+  return q.field === 'video_watch_seconds' ? action.normaliser : undefined;
+}
+
+/**
+ * One answer's verdict. 'left-out': no usable predicted value, so no metric sees it. Binary and search_keyword
+ * (exact match after trimming and case folding; the reference reports no search metric) are correct or incorrect;
+ * continuous answers are graded by min(|t − p|, norm) / norm × 100 where they have a normaliser above 0;
+ * next_user_message is graded by its judge score. 'unscored': no usable truth, no normaliser, or no judge score.
  */
 export function questionVerdict(q: Question, normaliser: number | undefined): { verdict: Verdict; error?: number } {
   const kind = FIELDS[q.field]?.kind ?? q.type;
+  if (!usablePrediction(kind, q.predictedValue)) return { verdict: 'left-out' };
   if (kind === 'binary') {
     const truth = binaryLabel(q.trueValue);
     if (truth === undefined) return { verdict: 'unscored' };
     return { verdict: q.predictedLabel === truth ? 'correct' : 'incorrect' };
   }
   if (kind === 'continuous') {
-    const truth = numberValue(q.trueValue);
-    if (truth === undefined || normaliser === undefined || !(normaliser > 0)) return { verdict: 'unscored' };
-    const predicted = numberValue(q.predictedValue);
-    if (predicted === undefined) return { verdict: 'incorrect', error: 100 };
-    return { verdict: 'graded', error: (Math.min(Math.abs(truth - predicted), normaliser) / normaliser) * 100 };
+    const truth = pyFloat(q.trueValue);
+    const predicted = pyFloat(q.predictedValue) as number;
+    // `norm <= 0` is false for NaN, so a NaN normaliser reaches the division as in the reference (NMAE NaN).
+    if (truth === undefined || normaliser === undefined || normaliser <= 0) return { verdict: 'unscored' };
+    return { verdict: 'graded', error: Math.min(Math.max(Math.abs(truth - predicted), 0), normaliser) / normaliser };
   }
-  const predicted = typeof q.predictedValue === 'string' ? q.predictedValue.trim() : '';
-  if (q.field === 'next_user_message') {
-    if (predicted === '') return { verdict: 'incorrect' };
-    return { verdict: q.judgeScore === undefined ? 'unscored' : 'graded' };
-  }
+  if (q.field === 'next_user_message') return { verdict: q.judgeScore === undefined ? 'unscored' : 'graded' };
   if (typeof q.trueValue !== 'string' || q.trueValue.trim() === '') return { verdict: 'unscored' };
-  return { verdict: predicted.toLowerCase() === q.trueValue.trim().toLowerCase() ? 'correct' : 'incorrect' };
+  const predicted = String(q.predictedValue).trim().toLowerCase();
+  return { verdict: predicted === q.trueValue.trim().toLowerCase() ? 'correct' : 'incorrect' };
 }
 
 interface Tally {
+  answered: number;
+  leftOut: number;
   n: number;
   tp: number;
   fp: number;
   fn: number;
   tn: number;
   correct: number;
+  /** Normalised errors (0–1), summed as the reference sums them before its × 100. */
   errorSum: number;
+  /** Answers with a normaliser above 0: NMAE exists only when there is one. */
+  positiveNorms: number;
   skipped: number;
   judgeSum: number;
 }
+
+const newTally = (): Tally => ({ answered: 0, leftOut: 0, n: 0, tp: 0, fp: 0, fn: 0, tn: 0, correct: 0, errorSum: 0, positiveNorms: 0, skipped: 0, judgeSum: 0 });
 
 export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   const actions = testActionsByKey(bench);
@@ -94,17 +114,24 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   for (const [key, prediction] of run.predictions) {
     const action = actions.get(key);
     if (!action) continue;
-    const counts: ActionCounts = { correct: 0, incorrect: 0, graded: 0 };
+    const counts: ActionCounts = { correct: 0, incorrect: 0, graded: 0, leftOut: 0 };
     for (const q of prediction.questions) {
       const info = FIELDS[q.field];
       if (!info) continue;
-      const t = tallies.get(q.field) ?? { n: 0, tp: 0, fp: 0, fn: 0, tn: 0, correct: 0, errorSum: 0, skipped: 0, judgeSum: 0 };
-      tallies.set(q.field, t);
-      const { verdict, error } = questionVerdict(q, action.normaliser);
+      let t = tallies.get(q.field);
+      if (!t) tallies.set(q.field, (t = newTally()));
+      const normaliser = questionNormaliser(q, action);
+      const { verdict, error } = questionVerdict(q, normaliser);
+      if (verdict === 'left-out') {
+        t.leftOut++;
+        counts.leftOut++;
+        continue;
+      }
       if (verdict !== 'unscored') counts[verdict]++;
       if (info.kind === 'binary') {
         const truth = binaryLabel(q.trueValue);
         if (truth === undefined) continue;
+        t.answered++;
         t.n++;
         const wrong = verdict === 'incorrect';
         if (truth === 1 && wrong) t.fn++;
@@ -112,15 +139,21 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
         else if (wrong) t.fp++;
         else t.tn++;
       } else if (info.kind === 'continuous') {
-        if (error !== undefined) {
+        if (pyFloat(q.trueValue) === undefined) continue;
+        t.answered++;
+        if (error === undefined) t.skipped++;
+        else {
           t.n++;
           t.errorSum += error;
-        } else if (numberValue(q.trueValue) !== undefined) t.skipped++;
+          if ((normaliser as number) > 0) t.positiveNorms++;
+        }
       } else if (q.field === 'next_user_message') {
+        t.answered++;
         if (verdict === 'unscored') continue;
         t.n++;
-        t.judgeSum += q.judgeScore ?? UNPARSEABLE_JUDGE_SCORE;
+        t.judgeSum += q.judgeScore as number;
       } else if (verdict !== 'unscored') {
+        t.answered++;
         t.n++;
         if (verdict === 'correct') t.correct++;
       }
@@ -131,35 +164,43 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   const components = componentsOf(fields);
   const values = COMPONENTS.map((c) => components[c]);
   const overall = values.every((v): v is number => v !== undefined) ? mean(values) : undefined;
-  return { fields, components, overall, perAction };
+  const answered = fields.reduce((s, f) => s + f.answered, 0);
+  const leftOut = fields.reduce((s, f) => s + f.leftOut, 0);
+  return { fields, components, overall, answered, leftOut, perAction };
 }
 
 function fieldScore(field: string, t: Tally): FieldScore {
   const { kind, scene } = FIELDS[field];
-  const base: FieldScore = { field, kind, scene, n: t.n };
+  const base: FieldScore = { field, kind, scene, answered: t.answered, leftOut: t.leftOut, n: t.n };
   if (kind === 'binary') {
-    // As sklearn's precision / recall / f1_score with zero_division=0: a ratio whose denominator is 0 is 0, so a
-    // field with no positives at all (in truth or prediction) scores F1 = 0, not 1.
+    // metrics.py: a precision or recall whose denominator is 0 is 0, and F1 = 2PR / (P + R), 0 when P + R = 0.
     const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+    const precision = ratio(t.tp, t.tp + t.fp);
+    const recall = ratio(t.tp, t.tp + t.fn);
+    if (t.n === 0) return { ...base, tp: 0, fp: 0, fn: 0, tn: 0 };
     return {
       ...base,
       tp: t.tp,
       fp: t.fp,
       fn: t.fn,
       tn: t.tn,
-      f1: t.n === 0 ? undefined : ratio(2 * t.tp, 2 * t.tp + t.fp + t.fn),
-      accuracy: t.n === 0 ? undefined : (t.tp + t.tn) / t.n,
-      precision: t.n === 0 ? undefined : ratio(t.tp, t.tp + t.fp),
-      recall: t.n === 0 ? undefined : ratio(t.tp, t.tp + t.fn),
+      f1: precision + recall > 0 ? (2 * (precision * recall)) / (precision + recall) : 0,
+      accuracy: (t.tp + t.tn) / t.n,
+      precision,
+      recall,
     };
   }
-  if (kind === 'continuous') return { ...base, nmae: t.n === 0 ? undefined : t.errorSum / t.n, skipped: t.skipped };
-  if (field === 'next_user_message') return { ...base, judgeMean: t.n === 0 ? undefined : t.judgeSum / t.n };
+  // metrics.py calculate_nmae: mean of the clipped ratios, × 100; computed only when some normaliser is above 0.
+  if (kind === 'continuous') return { ...base, nmae: t.positiveNorms === 0 ? undefined : (t.errorSum / t.n) * 100, skipped: t.skipped };
+  // evaluator.py: the judge mean is over judged answers only, round(…, 5).
+  if (field === 'next_user_message') return { ...base, judgeMean: t.n === 0 ? undefined : pyRound(t.judgeSum / t.n, 5) };
   return { ...base, accuracy: t.n === 0 ? undefined : t.correct / t.n };
 }
 
+/** evaluator.py, calculate_final_score_components: a component that is missing, NaN or infinite is undefined. */
 function componentsOf(fields: readonly FieldScore[]): Record<ComponentId, number | undefined> {
   const out = {} as Record<ComponentId, number | undefined>;
+  const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : undefined);
   for (const c of COMPONENTS) {
     const scene = BINARY_COMPONENT_SCENE[c];
     if (scene) {
@@ -167,10 +208,10 @@ function componentsOf(fields: readonly FieldScore[]): Record<ComponentId, number
       out[c] = f1s.length ? mean(f1s) * 100 : undefined;
     }
   }
-  const nmae = fields.find((f) => f.field === 'video_watch_seconds')?.nmae;
-  out.videoContinuous = nmae === undefined ? undefined : 100 - nmae;
-  const judge = fields.find((f) => f.field === 'next_user_message')?.judgeMean;
-  out.shopText = judge === undefined ? undefined : judge * 10;
+  const nmae = finite(fields.find((f) => f.field === 'video_watch_seconds')?.nmae);
+  out.videoContinuous = nmae === undefined ? undefined : Math.max(0, Math.min(100, 100 - nmae));
+  const judge = finite(fields.find((f) => f.field === 'next_user_message')?.judgeMean);
+  out.shopText = judge === undefined ? undefined : Math.max(0, Math.min(100, judge * 10));
   return out;
 }
 

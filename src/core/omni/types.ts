@@ -55,7 +55,10 @@ export interface TestAction {
   fields: string[];
   /** Line in test_actions.jsonl. */
   line: number;
-  /** The record's context `duration` (seconds): the normaliser of continuous fields. undefined when missing. */
+  /**
+   * A video record's context `duration` in seconds (a number, or a string such as `45秒`): the normaliser of its
+   * video_watch_seconds question. undefined for other scenes, and when missing or not above 0.
+   */
   normaliser: number | undefined;
 }
 
@@ -64,13 +67,15 @@ export interface Question {
   field: string;
   trueValue: string | number | null;
   predictedValue: string | number | null;
-  /** 1 / 0 for binary answers that parsed; null when the raw output gave no usable answer. */
+  /** A binary answer's label as scored: `predicted_label`, else Yes at a predicted value ≥ 0.5; null when neither. */
   predictedLabel: number | null;
   rawOutput: string;
   promptTokens?: number;
   completionTokens?: number;
   /** LLM judge score, 1–10, for text fields (spec: shop text score = mean × 10). */
   judgeScore?: number;
+  /** The question's own `video_duration`, as the reference's runner writes it; it comes before the record's duration. */
+  videoDuration?: string | number;
 }
 
 export interface Prediction {

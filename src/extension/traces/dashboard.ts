@@ -77,6 +77,8 @@ export class OmniDashboardPanel implements vscode.Disposable {
       root: bench.root,
       run: run.name,
       overall: score.overall ?? null,
+      answered: score.answered,
+      leftOut: score.leftOut,
       components: COMPONENTS.map((id) => ({ id, value: score.components[id] ?? null })),
       fields: score.fields,
       bias: biasDiagnostics(bench, run),

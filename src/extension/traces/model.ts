@@ -1,6 +1,6 @@
 // The trace view's model of one test action: the profile, the action's context, and each question with the
 // verdict of the core's scoring. No vscode import: unit-tested.
-import { questionVerdict } from '../../core/omni/score';
+import { questionNormaliser, questionVerdict } from '../../core/omni/score';
 import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../core/omni/types';
 import { predictionKey } from '../../core/omni/types';
 import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../shared/traceProtocol';
@@ -30,26 +30,27 @@ function numeric(v: string | number | null): number | null {
   return null;
 }
 
-/** Why a question is unscored, or how it was scored when that is not obvious ('' otherwise). */
+/** Why a question is left out or unscored, or how it was scored when that is not obvious ('' otherwise). */
 function noteOf(q: Question, verdict: Verdict, normaliser: number | undefined): string {
-  const hasPrediction = q.predictedValue !== null && !(typeof q.predictedValue === 'string' && q.predictedValue.trim() === '');
-  if (q.type === 'binary') {
-    if (verdict === 'unscored') return 'the true value is not Yes / No: not scored';
-    return q.predictedLabel === null ? 'no usable Yes / No in the raw output: counted as wrong' : '';
+  if (verdict === 'left-out') {
+    const what = q.type === 'binary' ? 'Yes / No or probability' : q.type === 'continuous' ? 'number' : 'text';
+    return `no usable predicted ${what}: left out of every metric, as the reference leaves it out`;
   }
+  if (q.type === 'binary') return verdict === 'unscored' ? 'the true value is not Yes / No: not scored' : '';
   if (q.type === 'continuous') {
-    if (normaliser === undefined || !(normaliser > 0)) return 'no normaliser (video duration missing or ≤ 0): skipped by NMAE';
-    if (verdict === 'unscored') return 'no numeric true value: not scored';
-    return numeric(q.predictedValue) === null ? 'no numeric prediction: counted as the largest error (100)' : '';
+    if (normaliser === undefined || !(normaliser > 0)) {
+      return q.field === 'video_watch_seconds'
+        ? 'no normaliser (video duration missing or ≤ 0): skipped by NMAE'
+        : 'no normaliser (only video watch time has one, the video duration): no NMAE';
+    }
+    return verdict === 'unscored' ? 'no numeric true value: not scored' : '';
   }
-  if (q.field === 'next_user_message') {
-    if (!hasPrediction) return 'no predicted utterance: counted as wrong';
-    return verdict === 'unscored' ? 'no judge score: not scored' : '';
-  }
+  if (q.field === 'next_user_message') return verdict === 'unscored' ? 'no judge score: not in the judge mean' : '';
   return verdict === 'unscored' ? 'no true value: not scored' : '';
 }
 
-export function questionRow(q: Question, normaliser: number | undefined): QuestionRow {
+export function questionRow(q: Question, action: Pick<TestAction, 'normaliser'>): QuestionRow {
+  const normaliser = questionNormaliser(q, action);
   const v = questionVerdict(q, normaliser);
   let absError: number | null = null;
   let normalisedError: number | null = null;
@@ -57,7 +58,7 @@ export function questionRow(q: Question, normaliser: number | undefined): Questi
     const t = numeric(q.trueValue);
     const p = numeric(q.predictedValue);
     if (t !== null && p !== null) absError = Math.abs(t - p);
-    if (v.error !== undefined) normalisedError = v.error;
+    if (v.error !== undefined) normalisedError = v.error * 100;
   }
   return {
     field: q.field,
@@ -77,8 +78,8 @@ export function questionRow(q: Question, normaliser: number | undefined): Questi
 export function buildTraceModel(input: TraceInput): TraceModel {
   const { user, action, run, record } = input;
   const prediction = run?.predictions.get(predictionKey(action.userId, action.index));
-  const questions = (prediction?.questions ?? []).map((q) => questionRow(q, action.normaliser));
-  const counts: Record<Verdict, number> = { correct: 0, incorrect: 0, graded: 0, unscored: 0 };
+  const questions = (prediction?.questions ?? []).map((q) => questionRow(q, action));
+  const counts: Record<Verdict, number> = { correct: 0, incorrect: 0, graded: 0, 'left-out': 0, unscored: 0 };
   const order = [...user.testActions].sort((a, b) => a.index - b.index);
   for (const q of questions) counts[q.verdict]++;
   return {

@@ -2,7 +2,7 @@
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../core/labels/trace';
-import type { OmniRunScore } from '../../core/omni/score';
+import type { ActionCounts, OmniRunScore } from '../../core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../core/omni/types';
 import type { TreeNode } from '../tree/nodes';
 import type { TraceRef } from '../../shared/traceProtocol';
@@ -38,19 +38,21 @@ function markdown(): vscode.MarkdownString {
   return md;
 }
 
-interface Counts {
-  correct: number;
-  incorrect: number;
-  graded: number;
-}
+type Counts = ActionCounts;
 
-const sum = (a: Counts, b: Counts): Counts => ({ correct: a.correct + b.correct, incorrect: a.incorrect + b.incorrect, graded: a.graded + b.graded });
-const ZERO: Counts = { correct: 0, incorrect: 0, graded: 0 };
+const sum = (a: Counts, b: Counts): Counts => ({
+  correct: a.correct + b.correct,
+  incorrect: a.incorrect + b.incorrect,
+  graded: a.graded + b.graded,
+  leftOut: a.leftOut + b.leftOut,
+});
+const ZERO: Counts = { correct: 0, incorrect: 0, graded: 0, leftOut: 0 };
 
 export function countsText(c: Counts | undefined): string {
   if (!c) return 'no prediction';
   const parts = [`${c.correct} right`, `${c.incorrect} wrong`];
   if (c.graded) parts.push(`${c.graded} graded`);
+  if (c.leftOut) parts.push(`${c.leftOut} left out`);
   return parts.join(' · ');
 }
 

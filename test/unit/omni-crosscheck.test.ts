@@ -1,0 +1,144 @@
+// Cross-checks `persona-lab score --json` on OmniBehavior folders against test/reference/omni_reference.py, the
+// authors' metric rules written again in plain Python: on sample/omnibehavior and on seeded folders full of edge
+// cases. Every component, the overall score, per-field F1 / precision / recall / accuracy, NMAE, the judge mean,
+// the answered and left-out counts and the bias figures agree to 1e-9. `npm test` builds dist/ first.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIELDS } from '../../src/core/omni/fields';
+import { mulberry32 } from '../../src/core/random';
+import { writeOmniFolder, type FolderUser, type RawRecord } from './omni-folder';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist/cli.js');
+const REF = join(ROOT, 'test/reference/omni_reference.py');
+const TOL = 1e-9;
+
+type Num = number | null;
+interface RefRun {
+  name: string;
+  fields: Record<string, { answered: number; leftOut: number; f1?: number; precision?: number; recall?: number; accuracy?: number; nmae?: Num; judgeMean?: number }>;
+  components: Record<string, Num>;
+  overall: Num;
+  answered: number;
+  leftOut: number;
+  bias: { perScene: { scene: string; n: number; realRate: number; predictedRate: number }[]; distanceRatio: { real: Num; predicted: Num } };
+}
+interface OurField { field: string; answered: number; leftOut: number; f1?: number; precision?: number; recall?: number; accuracy?: number; nmae?: number; judgeMean?: number }
+interface OurRun extends Omit<RefRun, 'fields'> {
+  fields: OurField[];
+}
+
+function near(where: string, ours: unknown, ref: unknown, diffs: string[]): void {
+  const o = ours === undefined ? null : ours;
+  if (o === null || ref === null) {
+    if (o !== ref) diffs.push(`${where}: ours ${JSON.stringify(o)}, reference ${JSON.stringify(ref)}`);
+  } else if (typeof o !== 'number' || typeof ref !== 'number' || !(Math.abs(o - ref) <= TOL)) {
+    diffs.push(`${where}: ours ${JSON.stringify(o)}, reference ${JSON.stringify(ref)}`);
+  }
+}
+
+function crossCheck(root: string): { runs: number; leftOut: number } {
+  const r = spawnSync(process.execPath, [CLI, 'score', root, '--json'], { encoding: 'utf8' });
+  expect([0, 1], r.stderr).toContain(r.status);
+  const ours = (JSON.parse(r.stdout) as { runs: OurRun[] }).runs;
+  const ref = (JSON.parse(execFileSync('python3', [REF, root], { encoding: 'utf8' })) as { runs: RefRun[] }).runs;
+  expect(ours.map((x) => x.name)).toEqual(ref.map((x) => x.name));
+  const diffs: string[] = [];
+  for (const rr of ref) {
+    const or = ours.find((x) => x.name === rr.name)!;
+    for (const c of Object.keys(rr.components)) near(`${rr.name} component ${c}`, or.components[c], rr.components[c], diffs);
+    near(`${rr.name} overall`, or.overall, rr.overall, diffs);
+    near(`${rr.name} answered`, or.answered, rr.answered, diffs);
+    near(`${rr.name} leftOut`, or.leftOut, rr.leftOut, diffs);
+    expect(or.fields.map((f) => f.field).sort()).toEqual(Object.keys(rr.fields).sort());
+    for (const [name, rf] of Object.entries(rr.fields)) {
+      const of = or.fields.find((f) => f.field === name)!;
+      for (const key of ['answered', 'leftOut', 'f1', 'precision', 'recall', 'accuracy', 'nmae', 'judgeMean'] as const) {
+        if (key in rf) near(`${rr.name} ${name}.${key}`, of[key], rf[key], diffs);
+      }
+    }
+    expect(or.bias.perScene.map((s) => [s.scene, s.n])).toEqual(rr.bias.perScene.map((s) => [s.scene, s.n]));
+    rr.bias.perScene.forEach((s, i) => {
+      near(`${rr.name} bias ${s.scene} real`, or.bias.perScene[i].realRate, s.realRate, diffs);
+      near(`${rr.name} bias ${s.scene} predicted`, or.bias.perScene[i].predictedRate, s.predictedRate, diffs);
+    });
+    near(`${rr.name} distance ratio real`, or.bias.distanceRatio.real, rr.bias.distanceRatio.real, diffs);
+    near(`${rr.name} distance ratio predicted`, or.bias.distanceRatio.predicted, rr.bias.distanceRatio.predicted, diffs);
+  }
+  expect(diffs).toEqual([]);
+  return { runs: ref.length, leftOut: ref.reduce((s, x) => s + x.leftOut, 0) };
+}
+
+// --- a seeded folder of edge cases ------------------------------------------------------------------------------
+
+const SCENE_FIELDS: Record<string, string[]> = {
+  '视频浏览': ['video_completed', 'video_liked', 'video_shared', 'video_followed', 'video_watch_seconds'],
+  'Video Browsing': ['video_completed', 'video_liked', 'video_commented', 'video_collected', 'video_watch_seconds'],
+  '直播间': ['live_liked', 'live_sent_gift', 'live_shared', 'live_watch_seconds'],
+  '广告推荐': ['ad_liked', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
+  'E-commerce': ['shop_added_to_cart', 'shop_order_success'],
+  '电商客服对话': ['next_user_message'],
+  '搜索行为': ['search_keyword'],
+};
+const DURATIONS: unknown[] = [45, 120.5, '45秒', '90 秒', '', 0, -5, 'abc', null, undefined, '1_5'];
+const CONTINUOUS_PREDICTIONS: unknown[] = [10, 300, '25', ' 12 ', '1e2', '45秒', '0x10', '', null, 'inf', '-Infinity', true, 7.5];
+const BINARY_PREDICTIONS: unknown[] = ['Yes', 'No', 'Yes', 'No', null, 0.77, 0.5, 0.3, '0.6', 'maybe', 1, 0];
+
+function edgeFolder(seed: number): string {
+  const rnd = mulberry32(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const users: FolderUser[] = [];
+  const tests: { user_id: string; index: number; fields: string[] }[] = [];
+  const lines: Record<string, unknown>[] = [];
+  for (let u = 0; u < 7; u++) {
+    const id = `u_${seed}_${u}`;
+    const records: RawRecord[] = [];
+    for (let i = 0; i < 24; i++) {
+      const scene = pick(Object.keys(SCENE_FIELDS));
+      const dateOnly = scene === '广告推荐';
+      const duration = pick(DURATIONS);
+      const context: Record<string, unknown> = { caption: `第${i}条` };
+      if (duration !== undefined) context.duration = duration;
+      records.push({ type: scene, timestamp: dateOnly ? `2025-03-${String(1 + (i % 28)).padStart(2, '0')}` : `2025-03-01 10:${String(i).padStart(2, '0')}:00`, context, action: [] });
+      if (i < 4 || rnd() < 0.35) continue;
+      const fields = SCENE_FIELDS[scene];
+      tests.push({ user_id: id, index: i, fields });
+      const questions = fields.map((field) => {
+        const kind = FIELDS[field].kind;
+        // live_shared never has a positive: a field with no positives in truth or prediction.
+        const truth = kind === 'binary' ? (field === 'live_shared' ? 'No' : rnd() < 0.04 ? 'maybe' : rnd() < 0.25 ? 'Yes' : 'No') : kind === 'continuous' ? Math.round(rnd() * 200) : `text ${i}`;
+        let predicted: unknown = kind === 'binary' ? pick(BINARY_PREDICTIONS) : kind === 'continuous' ? pick(CONTINUOUS_PREDICTIONS) : rnd() < 0.15 ? null : `text ${Math.floor(rnd() * 3) + i - 1}`;
+        if (field === 'live_shared' && predicted !== null) predicted = 'No';
+        const q: Record<string, unknown> = { type: kind, field, true_value: truth, predicted_value: predicted, raw_output: String(predicted) };
+        if (kind === 'binary') {
+          const given = rnd();
+          q.predicted_label = given < 0.45 ? null : given < 0.55 ? undefined : given < 0.7 && typeof predicted === 'number' ? 1 - Math.round(predicted) : predicted === 'Yes' ? 1 : predicted === 'No' ? 0 : null;
+        }
+        if (kind === 'continuous' && rnd() < 0.2) q.video_duration = pick([30, '30秒', 0, null, 250]);
+        if (field === 'next_user_message' && rnd() < 0.6) q.judge_score = 1 + Math.floor(rnd() * 10);
+        return q;
+      });
+      lines.push({ user_id: id, index: i, questions });
+    }
+    users.push({ id, profile: '女，25-30岁', records });
+  }
+  // A second run that misses half of the test actions.
+  return writeOmniFolder({ users, tests, runs: { full: lines, partial: lines.filter((_, i) => i % 2 === 0) } });
+}
+
+describe('OmniBehavior scores against the plain-Python reference rules', () => {
+  it('sample/omnibehavior', () => {
+    const { runs, leftOut } = crossCheck(join(ROOT, 'sample/omnibehavior'));
+    expect(runs).toBe(1);
+    expect(leftOut).toBeGreaterThan(0);
+  });
+
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`edge cases, seed ${seed}: Chinese scenes, date-only times, unparseable values, 45秒 durations, partial runs`, () => {
+      const { runs, leftOut } = crossCheck(edgeFolder(seed));
+      expect(runs).toBe(2);
+      expect(leftOut).toBeGreaterThan(0);
+    });
+  }
+});
