@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 240_000,
     fileParallelism: false,
+    // After a failed test, each open workbench is put back to a clean state (quick inputs, dialogs, toasts closed).
+    setupFiles: ['test/e2e/support/afterFailure.ts'],
   },
 });

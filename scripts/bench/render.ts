@@ -37,8 +37,12 @@ export interface RenderOptions {
   timeoutMs?: number;
 }
 
+/** The launcher that scripts/install-code-server.sh writes (it runs code-server on its own Node). */
 export function codeServerBin(repo: string): string {
-  return process.env.PERSONA_LAB_CODE_SERVER || join(repo, '.cache/code-server/node_modules/.bin/code-server');
+  if (process.env.PERSONA_LAB_CODE_SERVER) return process.env.PERSONA_LAB_CODE_SERVER;
+  const dir = process.env.PERSONA_LAB_CODE_SERVER_DIR ||
+    join(repo, '.cache/code-server', process.env.PERSONA_LAB_CODE_SERVER_VERSION || '4.139.1');
+  return join(dir, 'bin/code-server');
 }
 
 /** Why the stage cannot run here, or null when it can. */

@@ -1,5 +1,5 @@
-// A real VS Code workbench for e2e tests: code-server 4.100.3 (VS Code 1.100.3) with the packaged extension,
-// driven by Debian's Chromium through playwright-core. See /work/shared/notes/real-vscode-tests.md.
+// A real VS Code workbench for e2e tests: code-server 4.139.1 (VS Code 1.139.1, on Node 24) with the packaged
+// extension, driven by Debian's Chromium through playwright-core. See /work/shared/notes/real-vscode-tests.md.
 //
 //   const wb = await startWorkbench({ folder: sampleFolder });
 //   await wb.openView();                        // the Persona Lab activity bar entry, all its views expanded
@@ -9,19 +9,25 @@
 //   await wb.close();
 //
 // Each startWorkbench() gets its own temp folder (user data, extensions, config, HOME/XDG dirs, Chromium
-// profile) and its own port. Prerequisites: `bash scripts/install-code-server.sh` and a packaged .vsix
-// (`npm run test:e2e` does both but the install). Nothing here sleeps without a condition: every wait polls.
+// profile) and its own port. Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
+// (`npm run test:e2e` does both). Nothing here sleeps without a condition: every wait polls.
+//
+// code-server runs on the Node that the installer wrote into <install>/node-path (Node 24 for 4.139.1, 22 for
+// 4.103.2), started as `<that node> <install>/node_modules/code-server/out/node/entry.js` with that Node's bin dir
+// first on the child's PATH, whatever Node runs the tests: its extension host is a fork of that same Node.
 //
 // Environment:
-//   PERSONA_LAB_VSIX         the .vsix to install (default <repo>/persona-lab.vsix)
-//   PERSONA_LAB_CODE_SERVER  the code-server binary (default <repo>/.cache/code-server/node_modules/.bin/code-server)
+//   PERSONA_LAB_VSIX                 the .vsix to install (default <repo>/persona-lab.vsix)
+//   PERSONA_LAB_CODE_SERVER_VERSION  the code-server line (default 4.139.1; 4.103.2 is the Node 22 floor)
+//   PERSONA_LAB_CODE_SERVER_DIR      its install folder (default <repo>/.cache/code-server/<VERSION>)
+//   PERSONA_LAB_CODE_SERVER          a code-server launcher to run as it is instead (its own Node and PATH)
 //   PERSONA_LAB_CHROMIUM     the Chromium binary (default /usr/bin/chromium)
 //   PERSONA_LAB_E2E_KEEP=1   keep each run's temp folder (logs, settings) instead of deleting it
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 
@@ -31,8 +37,27 @@ export const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:te
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = join(repoRoot, 'test-results/e2e');
 export const defaultVsix = process.env.PERSONA_LAB_VSIX || join(repoRoot, 'persona-lab.vsix');
-export const codeServerBin = process.env.PERSONA_LAB_CODE_SERVER || join(repoRoot, '.cache/code-server/node_modules/.bin/code-server');
+export const codeServerVersion = process.env.PERSONA_LAB_CODE_SERVER_VERSION || '4.139.1';
+export const codeServerDir = process.env.PERSONA_LAB_CODE_SERVER_DIR || join(repoRoot, '.cache/code-server', codeServerVersion);
 export const chromiumBin = process.env.PERSONA_LAB_CHROMIUM || '/usr/bin/chromium';
+
+/** How to start code-server: [command, leading args, PATH dir to put first]. Throws when it is not installed. */
+export function codeServerCommand(): { cmd: string; args: string[]; pathDir?: string } {
+  const launcher = process.env.PERSONA_LAB_CODE_SERVER;
+  if (launcher) {
+    if (!existsSync(launcher)) throw new Error(`PERSONA_LAB_CODE_SERVER=${launcher} does not exist`);
+    return { cmd: launcher, args: [] };
+  }
+  const install = `bash scripts/install-code-server.sh ${codeServerVersion}`;
+  const entry = join(codeServerDir, 'node_modules/code-server/out/node/entry.js');
+  const nodePathFile = join(codeServerDir, 'node-path');
+  if (!existsSync(entry) || !existsSync(nodePathFile)) {
+    throw new Error(`code-server ${codeServerVersion} is not installed in ${codeServerDir}: run \`${install}\``);
+  }
+  const node = readFileSync(nodePathFile, 'utf8').trim();
+  if (!existsSync(node)) throw new Error(`${nodePathFile} names ${node}, which does not exist: run \`${install}\``);
+  return { cmd: node, args: [entry], pathDir: dirname(node) };
+}
 
 /** Chromium flags: headless in a closed network; without the background-networking ones it floods it with retries. */
 export const chromiumArgs = [
@@ -57,6 +82,10 @@ export const quietSettings: Record<string, unknown> = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'window.commandCenter': false,
   'editor.minimap.enabled': false,
+  // VS Code 1.13x animates the quick input: a hidden one stays in the DOM, visible and inert, for 150 ms, so a test
+  // that looks for "the" quick input right after Enter finds the closing one (and its keys go to whatever has the
+  // focus). Without motion it hides at once, as in 1.100.
+  'workbench.reduceMotion': 'on',
 };
 
 const themes: Record<string, string> = {
@@ -116,14 +145,29 @@ export interface Workbench {
   expandView(title: string): Promise<Locator>;
   /** Run a command from the palette by its displayed label, e.g. "Persona Lab: Open Run". */
   runCommand(title: string, opts?: { timeout?: number }): Promise<void>;
+  /**
+   * Checks (or unchecks) the row `row` of the multi-select quick pick that is open, then puts the focus back in its
+   * input box, so that Enter accepts the pick. (From VS Code 1.10x the row's checkbox is a focusable toggle: after a
+   * click on it, Enter toggles it back instead of accepting.)
+   */
+  checkQuickPickRow(row: Locator, checked?: boolean): Promise<void>;
   /** The first frame (webview content) that has `selector`, polled across page.frames(). */
   findWebviewFrame(selector: string, opts?: { timeout?: number }): Promise<Frame>;
   /** Wait until an extension host console line matches; returns the line. */
   waitForExtensionHostLine(match: string | RegExp, opts?: { timeout?: number }): Promise<string>;
   /** Texts of the notification toasts now shown. */
   notifications(): Promise<string[]>;
+  /**
+   * Leaves the workbench as a new test expects it: quick inputs, dialogs, context menus and notification toasts
+   * closed. Called after a failed test (test/e2e/support/afterFailure.ts), so that one failure never blocks the
+   * clicks of the tests after it.
+   */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The workbenches started and not yet closed, for the after-failure reset. */
+export const openWorkbenches = new Set<Workbench>();
 
 /** Poll `fn` until it returns a truthy value; throws with `message` (and the last error) on timeout. */
 export async function waitFor<T>(fn: () => T | Promise<T>, opts: { timeout?: number; interval?: number; message?: string } = {}): Promise<NonNullable<T>> {
@@ -194,9 +238,7 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
   const timeout = opts.timeout ?? 120_000;
   const folder = resolve(opts.folder);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`workspace folder ${folder} does not exist`);
-  if (!existsSync(codeServerBin)) {
-    throw new Error(`code-server not found at ${codeServerBin}: run \`bash scripts/install-code-server.sh\``);
-  }
+  const codeServer = codeServerCommand();
   const vsix = opts.vsix === undefined ? defaultVsix : opts.vsix;
   if (vsix && !existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
   if (!existsSync(chromiumBin)) throw new Error(`Chromium not found at ${chromiumBin} (apt-get install chromium)`);
@@ -223,6 +265,8 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
     TMPDIR: join(dir, 'tmp'),
     ...opts.env,
   };
+  // The extension host and code-server's helpers (terminals, the `code` CLI) find code-server's Node first.
+  if (codeServer.pathDir) env.PATH = [codeServer.pathDir, env.PATH].filter(Boolean).join(delimiter);
   // Do not leak the test runner's own settings into the extension host.
   delete env.NODE_OPTIONS;
   delete env.VITEST;
@@ -246,7 +290,7 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
   };
 
   try {
-    if (vsix) await run(codeServerBin, [...common, '--install-extension', vsix, '--force'], env, 60_000);
+    if (vsix) await run(codeServer.cmd, [...codeServer.args, ...common, '--install-extension', vsix, '--force'], env, 60_000);
 
     // Start code-server; retry on another port if the one we picked got taken in between.
     let port = 0;
@@ -258,7 +302,7 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
         ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']), folder,
       ];
       serverOut = '';
-      const s = spawn(codeServerBin, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const s = spawn(codeServer.cmd, [...codeServer.args, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       server = s;
       const onData = (d: Buffer) => { serverOut += d.toString(); logStream.write(d); };
       s.stdout!.on('data', onData);
@@ -371,6 +415,20 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
         await row.click();
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: t });
       },
+      async checkQuickPickRow(row, checked = true) {
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        const box = row.locator('.monaco-checkbox, input[type="checkbox"], .quick-input-list-checkbox').first();
+        const state = async () => {
+          const aria = (await row.getAttribute('aria-checked')) ?? (await box.getAttribute('aria-checked'));
+          return aria !== null ? aria === 'true' : box.isChecked();
+        };
+        await waitFor(async () => {
+          if ((await state()) === checked) return true;
+          await box.click({ timeout: 2_000 });
+          return false;
+        }, { timeout: 15_000, interval: 250, message: `the quick pick row to be ${checked ? 'checked' : 'unchecked'}` });
+        await page.locator('.quick-input-widget input.input').focus();
+      },
       async findWebviewFrame(selector, o = {}) {
         return waitFor(async () => {
           for (const frame of page.frames()) {
@@ -390,11 +448,28 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
       async notifications() {
         return page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
       },
+      async reset() {
+        const open = '.quick-input-widget:visible, .monaco-dialog-box:visible, .context-view .monaco-menu:visible';
+        await waitFor(async () => {
+          if ((await page.locator(open).count()) === 0) return true;
+          await page.keyboard.press('Escape');
+          return false;
+        }, { timeout: 10_000, interval: 200, message: 'quick inputs, dialogs and menus to close' });
+        // Each toast has its own close button ("Clear Notification"); the notification centre stays as it is.
+        await waitFor(async () => {
+          const close = page.locator('.notification-toast .codicon-notifications-clear');
+          if ((await close.count()) === 0) return true;
+          await close.first().click({ timeout: 2_000 }).catch(() => undefined);
+          return false;
+        }, { timeout: 10_000, interval: 200, message: 'notification toasts to close' });
+      },
       async close() {
+        openWorkbenches.delete(wb);
         await cleanup();
         if (srv.exitCode === null && srv.signalCode === null) killGroup(srv, 'SIGKILL');
       },
     };
+    openWorkbenches.add(wb);
     return wb;
   } catch (e) {
     const log = serverOut.trim().split('\n').slice(-30).join('\n');

@@ -73,6 +73,8 @@ describe('failure labels in the real workbench', () => {
     await input.fill(`>${title}`);
     await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
     await wb.page.keyboard.press('Enter');
+    // The palette is gone (or the command's own quick input replaced it) before anything is typed again.
+    await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), { message: `the palette to run ${title}` });
   }
 
   /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
@@ -248,7 +250,7 @@ describe('failure labels in the real workbench', () => {
     await waitFor(() => input.isVisible(), { message: 'the filter pick' });
     await input.fill('Format error');
     const labelRow = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'key 7' }).first();
-    await labelRow.locator('input[type="checkbox"], .quick-input-list-checkbox, .monaco-checkbox').first().click();
+    await wb.checkQuickPickRow(labelRow);
     await wb.page.keyboard.press('Enter');
     await waitFor(async () => {
       const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
