@@ -5,9 +5,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeBaselineRun } from '../../src/core/baselines';
-import { loadBenchmark } from '../../src/core/load';
-import { scoreRun, type RunScore } from '../../src/core/runScore';
+import { writeBaselineRun } from '../../src/core/spb/baselines';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 
 const REPEATS = 5;

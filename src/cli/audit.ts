@@ -1,7 +1,7 @@
 // `persona-lab audit <dir>`: residual PI in a benchmark, as plain lines, JSON, or a Markdown / JSON report file.
 import { renameSync, writeFileSync } from 'node:fs';
 import { detectFormat, omniBehavior } from '../core/formats';
-import { loadBenchmark } from '../core/load';
+import { loadBenchmark } from '../core/spb/load';
 import { auditBenchmark } from '../core/pi/audit';
 import { auditOmni } from '../core/pi/omniAudit';
 import { buildReport, formatTextReport, renderMarkdown, type AnyCountRow, type ReportableFinding, type ReportableResult } from '../core/pi/report';

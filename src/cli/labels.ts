@@ -1,7 +1,7 @@
 // `persona-lab labels export|import|summary`: the label store from the command line.
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDiagnostic } from '../core/diagnostics';
+import { formatDiagnostic } from '../core/io/diagnostics';
 import { detectFormat } from '../core/formats';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';

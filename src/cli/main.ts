@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
-import { StorageUnavailableError } from '../core/sqlite';
+import { StorageUnavailableError } from '../core/storage/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
 

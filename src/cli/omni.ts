@@ -1,6 +1,6 @@
 // `score` and `validate` for an OmniBehavior folder: per-field table, components, overall and the bias lines.
 import { join } from 'node:path';
-import { formatDiagnostic, hasErrors } from '../core/diagnostics';
+import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
 import { omniBehavior } from '../core/formats';
 import { biasDiagnostics, type BiasDiagnostics } from '../core/omni/bias';
 import { COMPONENTS } from '../core/omni/fields';

@@ -1,6 +1,6 @@
 // Printing and exit codes shared by the CLI's commands.
-import { hasErrors } from '../core/diagnostics';
-import type { Diagnostic } from '../core/types';
+import { hasErrors } from '../core/io/diagnostics';
+import type { Diagnostic } from '../core/io/diagnostics';
 
 export const print = (text: string) => process.stdout.write(text + '\n');
 

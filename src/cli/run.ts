@@ -1,15 +1,15 @@
 // `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/, resumable.
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { existsSync, readFileSync } from 'node:fs';
-import { loadBenchmark } from '../core/load';
+import { loadBenchmark } from '../core/spb/load';
 import { decideGuard, findingLine, guardApplies, maskingTransport, maskOutgoing, scanOutgoing, type GuardSettings } from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
 import { plannedPrompts } from '../core/runner/preflight';
 import type { RunHistory } from '../core/runner/history';
 import type { StartPersona } from '../core/runner/manifest';
 import { runBenchmark, type RunProgress } from '../core/runner/runner';
-import { scoreRun } from '../core/runScore';
-import { isPlatform, type Platform } from '../core/types';
+import { scoreRun } from '../core/spb/score/run';
+import { isPlatform, type Platform } from '../core/spb/types';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
 export const RUN_OPTIONS = {

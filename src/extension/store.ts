@@ -1,8 +1,8 @@
 // The one loaded benchmark the extension shows, the selected run, and cached scores. Features listen to onDidChange.
 import * as vscode from 'vscode';
-import { loadBenchmark } from '../core/load';
-import { scoreRun, type RunScore } from '../core/runScore';
-import type { Benchmark, Platform, Run, Step, User } from '../core/types';
+import { loadBenchmark } from '../core/spb/load';
+import { scoreRun, type RunScore } from '../core/spb/score/run';
+import type { Benchmark, Platform, Run, Step, User } from '../core/spb/types';
 import { RunSelection } from './runSelection';
 
 const RUN_KEY = 'personaLab.selectedRun';

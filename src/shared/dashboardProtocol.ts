@@ -2,9 +2,9 @@
 // src/extension/dashboard and src/extension/compare, webview: webview/dashboard). Messages are discriminated on
 // `type`; each side checks what it receives with a guard. The webview posts `ready` first; only then does the
 // extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
-import type { FlippedTag } from '../core/compare';
-import type { ErrorKey, Pt } from '../core/figures';
-import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/types';
+import type { FlippedTag } from '../core/spb/runCompare';
+import type { ErrorKey, Pt } from '../core/spb/figures';
+import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';
 export const COMPARE_VIEW_TYPE = 'personaLab.compare';

@@ -8,8 +8,8 @@ import type { LabelTarget } from '../core/labels/model';
 import type { LabelViewState } from '../core/labels/view';
 import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
-import type { AttemptSummary, RerunComparison } from '../core/rerun/compare';
-import type { StepLocation, StepModel } from '../core/stepModel';
+import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
+import type { StepLocation, StepModel } from '../core/spb/stepModel';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
 

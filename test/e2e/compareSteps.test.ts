@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { loadBenchmark } from '../../src/core/load';
-import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const [A, B] = ['demo-llm', 'random'];

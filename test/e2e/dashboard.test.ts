@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { scoreStep } from '../../src/core/score';
-import { PLATFORMS, type Benchmark } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreStep } from '../../src/core/spb/score/step';
+import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');

@@ -11,9 +11,9 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { suggestLabels } from '../../src/core/labels/suggest';
-import { loadBenchmark } from '../../src/core/load';
-import { resultFor } from '../../src/core/runScore';
-import type { Benchmark, Run, User } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { resultFor } from '../../src/core/spb/score/run';
+import type { Benchmark, Run, User } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const AUTHOR = 'e2e-annotator';

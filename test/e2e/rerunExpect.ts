@@ -2,8 +2,8 @@
 import Database from 'better-sqlite3';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kForPool, scoreStep } from '../../src/core/score';
-import { POOL_CLASSES, type Benchmark, type PoolClass, type Run, type Step, type StepResult, type User } from '../../src/core/types';
+import { kForPool, scoreStep } from '../../src/core/spb/score/step';
+import { POOL_CLASSES, type Benchmark, type PoolClass, type Run, type Step, type StepResult, type User } from '../../src/core/spb/types';
 
 export const POSITIVE = new Set<PoolClass>(['tKeep', 'tNew']);
 

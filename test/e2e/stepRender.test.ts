@@ -19,8 +19,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_LABELS } from '../../src/core/tables';
-import { POOL_CLASSES, type Platform } from '../../src/core/types';
+import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 
 const benchDir = resolve(process.env.PERSONA_LAB_RENDER_BENCH || join(repoRoot, 'sample'));

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { scoreStep } from '../../src/core/score';
-import { POOL_CLASSES, type Benchmark, type Run, type Step, type StepResult, type User } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreStep } from '../../src/core/spb/score/step';
+import { POOL_CLASSES, type Benchmark, type Run, type Step, type StepResult, type User } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');

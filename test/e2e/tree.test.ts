@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { PLATFORM_LABELS } from '../../src/core/tables';
-import { PLATFORMS, type Platform } from '../../src/core/types';
+import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { answerFileDialog } from './fileDialog';
 import {

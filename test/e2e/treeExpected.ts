@@ -2,8 +2,8 @@
 // scoring rules written out again here, independently of the extension's code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLine } from '../../src/core/jsonl';
-import type { Platform } from '../../src/core/types';
+import { parseLine } from '../../src/core/io/jsonl';
+import type { Platform } from '../../src/core/spb/types';
 
 export const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`);
 export const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k === 1 ? one : one + 's'}`;

@@ -12,8 +12,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pyJsonLoads } from '../../src/core/pyjson';
-import { kForPool } from '../../src/core/score';
+import { pyJsonLoads } from '../../src/core/io/pyjson';
+import { kForPool } from '../../src/core/spb/score/step';
 
 export type Reply =
   /** a completion whose message content is JSON.stringify(body) */

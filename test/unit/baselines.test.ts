@@ -9,10 +9,10 @@ import {
   safeRunName,
   writeBaselineRun,
   type BaselineMethod,
-} from '../../src/core/baselines';
-import { loadBenchmark } from '../../src/core/load';
-import { kForPool } from '../../src/core/score';
-import type { Benchmark, Platform, PoolSplit, Step, User } from '../../src/core/types';
+} from '../../src/core/spb/baselines';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { kForPool } from '../../src/core/spb/score/step';
+import type { Benchmark, Platform, PoolSplit, Step, User } from '../../src/core/spb/types';
 
 const POOL8 = ['#e#', '#d#', '#c#', '#a#', '#b#', '#f#', '#g#', '#h#'];
 const POOL14 = ['#h#', '#a#', '#g#', '#c#', '#b#', '#f#', '#e#', '#d#', '#i#', '#j#', '#k#', '#l#', '#m#', '#n#'];

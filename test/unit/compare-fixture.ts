@@ -1,5 +1,5 @@
 // A benchmark held in memory for the compare, figures and dashboard tests (not a test file itself).
-import type { Benchmark, Platform, PoolSplit, Run, StepResult, User } from '../../src/core/types';
+import type { Benchmark, Platform, PoolSplit, Run, StepResult, User } from '../../src/core/spb/types';
 
 export const split = (s: Partial<PoolSplit>): PoolSplit => ({ tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/core/random';
+import { mulberry32 } from '../../src/core/stats/random';
 import {
   compareRuns,
   improvement,
@@ -11,8 +11,8 @@ import {
   tagFlips,
   type RunComparison,
   type UserPair,
-} from '../../src/core/compare';
-import { METRIC_KEYS, type Platform } from '../../src/core/types';
+} from '../../src/core/spb/runCompare';
+import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { memBench, split } from './compare-fixture';
 
 const s1 = split({ tKeep: ['k1', 'k2'], tNew: ['n1'], dDecay: ['d1'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1'] });

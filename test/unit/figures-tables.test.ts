@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformScore, RunScore } from '../../src/core/runScore';
-import { nanMean } from '../../src/core/score';
-import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/types';
+import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
+import { nanMean } from '../../src/core/spb/score/step';
+import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/spb/types';
 import { pctText, rankColumn, tableCsv, tableMarkdown, tableModels } from '../../src/extension/dashboard/tables';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {

@@ -12,10 +12,10 @@ import {
   COLUMNS,
   scopeMean,
   scoredSteps,
-} from '../../src/core/figures';
-import { mulberry32 } from '../../src/core/random';
-import { scoreAndDiagnose, scoreStep, stepDiagnostics } from '../../src/core/score';
-import { POOL_CLASSES, type PoolSplit } from '../../src/core/types';
+} from '../../src/core/spb/figures';
+import { mulberry32 } from '../../src/core/stats/random';
+import { scoreAndDiagnose, scoreStep, stepDiagnostics } from '../../src/core/spb/score/step';
+import { POOL_CLASSES, type PoolSplit } from '../../src/core/spb/types';
 import { dashboardModel, filterSteps, filterTitle, runFigures, type FiguresCache } from '../../src/extension/dashboard/model';
 import { memBench, split } from './compare-fixture';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { agreement, cohensKappa, formatSummary, summarize } from '../../src/core/labels/agreement';
 import type { LabelRow, LabelTarget } from '../../src/core/labels/model';
-import { parseReply } from '../../src/core/response';
+import { parseReply } from '../../src/core/spb/response';
 import { suggestLabels } from '../../src/core/labels/suggest';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
-import type { PoolSplit } from '../../src/core/types';
+import type { PoolSplit } from '../../src/core/spb/types';
 
 const row = (author: string, stepId: number, label: string, target: LabelTarget = { kind: 'step' }, platform = 'weibo'): LabelRow => ({
   benchmark: 'spb', platform, userId: 'we_0000000001', stepId, run: 'gpt', author, target, label,

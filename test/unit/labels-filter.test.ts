@@ -11,7 +11,7 @@ import {
 } from '../../src/core/labels/filter';
 import type { LabelRow } from '../../src/core/labels/model';
 import { StepLabelIndex } from '../../src/core/labels/stepIndex';
-import type { Benchmark, Platform, PoolSplit, Step, StepResult, User } from '../../src/core/types';
+import type { Benchmark, Platform, PoolSplit, Step, StepResult, User } from '../../src/core/spb/types';
 
 const split = (s: Partial<PoolSplit>): PoolSplit => ({ tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s });
 // |C| = 8, k = 2: two positives, six distractors.

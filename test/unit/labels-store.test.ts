@@ -7,7 +7,7 @@ import { isStale, staleness, stepCanonicalJson, stepContentHash } from '../../sr
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../src/core/labels/migrations';
 import { isNoOp, type LabelKey } from '../../src/core/labels/model';
 import { LabelStore, LabelStoreError, withBusyRetry, type LabelInput } from '../../src/core/labels/store';
-import type { PoolSplit } from '../../src/core/types';
+import type { PoolSplit } from '../../src/core/spb/types';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-labelstore-'));
 const opened: LabelStore[] = [];

@@ -2,9 +2,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark, readPostsText } from '../../src/core/load';
-import { PY_NAN, parseJsonText, replacePythonTokens } from '../../src/core/jsonl';
-import { scoreRun } from '../../src/core/runScore';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
+import { PY_NAN, parseJsonText, replacePythonTokens } from '../../src/core/io/jsonl';
+import { scoreRun } from '../../src/core/spb/score/run';
 
 const meta = (extra: Record<string, string[]> = {}) => ({
   T_keep: ['#k#'], T_new: [], D_decay: ['#d#'], D_cluster: ['#p#'], D_viral: ['#v#'], D_random: [], ...extra,

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/core/omni/fields';
-import { mulberry32 } from '../../src/core/random';
+import { mulberry32 } from '../../src/core/stats/random';
 import { writeOmniFolder, type FolderUser, type RawRecord } from './omni-folder';
 
 const ROOT = resolve(__dirname, '../..');

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DiagnosticSink } from '../../src/core/diagnostics';
+import { DiagnosticSink } from '../../src/core/io/diagnostics';
 import { BEHAVIOURS, indexUserFile, readHistory, readRecordsAt, SCENES, UNKNOWN_SCENE, type HistoryIndex } from '../../src/core/omni/history';
 import { parseTimestamp } from '../../src/core/omni/records';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../src/cli/commands';
-import { formatDiagnostic } from '../../src/core/diagnostics';
+import { formatDiagnostic } from '../../src/core/io/diagnostics';
 import { detectFormat, detectFormats } from '../../src/core/formats';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationSeconds, predictedBinaryLabel } from '../../src/core/omni/fields';
 import { questionVerdict, scoreOmniRun } from '../../src/core/omni/score';
-import { pyFloat } from '../../src/core/pyNumber';
+import { pyFloat } from '../../src/core/io/pyNumber';
 import { fakeBench, question } from './omni-fixture';
 
 const V = 'Video Browsing' as const;

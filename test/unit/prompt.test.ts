@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CONTEXT, platformContext } from '../../src/core/platforms';
+import { PLATFORM_CONTEXT, platformContext } from '../../src/core/spb/platforms';
 import {
   BIO_NOT_PROVIDED,
   COLD_START_PERSONA,
@@ -13,8 +13,8 @@ import {
   templateHash,
   templateId,
   type PromptContext,
-} from '../../src/core/prompt';
-import { PLATFORMS } from '../../src/core/types';
+} from '../../src/core/spb/prompt';
+import { PLATFORMS } from '../../src/core/spb/types';
 
 const ctx: PromptContext = {
   platform: 'weibo',

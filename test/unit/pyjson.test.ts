@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pyFloat, pyFloatRepr, pyJsonDumps, pyJsonLoads, resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/pyjson';
+import { pyFloat, pyFloatRepr, pyJsonDumps, pyJsonLoads, resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/io/pyjson';
 
 const hasPython = spawnSync('python3', ['-c', 'print(1)']).status === 0;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ablationTable } from '../../src/core/rerun/ablation';
-import { attemptFromRecord, buildComparison, readRerunMeta, summarizeAttempt, type AttemptRow } from '../../src/core/rerun/compare';
+import { attemptFromRecord, buildComparison, readRerunMeta, summarizeAttempt, type AttemptRow } from '../../src/core/rerun/attemptCompare';
 import type { StepRunRecord } from '../../src/core/runner/step';
-import type { Run, Step, StepResult, User } from '../../src/core/types';
+import type { Run, Step, StepResult, User } from '../../src/core/spb/types';
 
 const step: Step = {
   stepId: 2,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AttemptRow } from '../../src/core/rerun/compare';
+import type { AttemptRow } from '../../src/core/rerun/attemptCompare';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/rerun/documents';
 import { describeEndpoint, effective, endpointProblems, readEndpointSettings, RESTRICTED_SETTINGS, type Inspected } from '../../src/extension/endpoint/settings';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanReply, errorRecord, parseReply, pyStrip, threadPersona, type ReplyFlag } from '../../src/core/response';
+import { cleanReply, errorRecord, parseReply, pyStrip, threadPersona, type ReplyFlag } from '../../src/core/spb/response';
 
 const pool = ['#a', '#b', '#c', '#d', '#e', '#f', '#g', '#h'];
 const k = 2;

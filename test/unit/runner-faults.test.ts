@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
+import { loadBenchmark } from '../../src/core/spb/load';
 import { runBenchmark, type RunOptions } from '../../src/core/runner/runner';
-import type { Benchmark } from '../../src/core/types';
+import type { Benchmark } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
   readResultRows as readRows,

@@ -4,11 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { pyJsonLoads } from '../../src/core/pyjson';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
 import { JOURNAL_FILE, LOCK_FILE, runBenchmark, type RunOptions } from '../../src/core/runner/runner';
-import type { Benchmark } from '../../src/core/types';
+import type { Benchmark } from '../../src/core/spb/types';
 import { MARKER_TEMPLATE, reply, startScriptedServer, writeTinyBench, type ScriptedServer } from '../support/scriptedServer';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

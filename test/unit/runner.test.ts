@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { COLD_START_PERSONA, templateHash } from '../../src/core/prompt';
-import { resultLine } from '../../src/core/pyjson';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt';
+import { resultLine } from '../../src/core/io/pyjson';
 import { RunHistory } from '../../src/core/runner/history';
 import { readManifest } from '../../src/core/runner/manifest';
 import { runBenchmark, type RunOptions, type RunProgress } from '../../src/core/runner/runner';
-import { scoreStep } from '../../src/core/score';
-import type { Benchmark } from '../../src/core/types';
+import { scoreStep } from '../../src/core/spb/score/step';
+import type { Benchmark } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
   readResultRows as readRows,

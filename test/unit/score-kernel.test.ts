@@ -1,12 +1,12 @@
 // The allocation-free scoring path (countHits, scoreRun's per-user sums) against plain set arithmetic.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { mulberry32 } from '../../src/core/random';
-import { scoreRun, scoreUserOfRun } from '../../src/core/runScore';
-import { scoreStep, splitIndex } from '../../src/core/score';
-import { platformTableOf, splitTableOf } from '../../src/core/scoreTable';
-import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type Run, type StepMetrics } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { mulberry32 } from '../../src/core/stats/random';
+import { scoreRun, scoreUserOfRun } from '../../src/core/spb/score/run';
+import { scoreStep, splitIndex } from '../../src/core/spb/score/step';
+import { platformTableOf, splitTableOf } from '../../src/core/spb/score/table';
+import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type Run, type StepMetrics } from '../../src/core/spb/types';
 
 /** The reference's reading, with sets: |P ∩ S| / |S|, NaN for an empty S; null without positives. */
 function setScore(split: PoolSplit, prediction: readonly unknown[]): StepMetrics | null {

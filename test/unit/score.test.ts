@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateUsers, kForPool, roundHalfEven, scoreStep, scoreUser, stepDiagnostics, userF1ns } from '../../src/core/score';
-import type { PoolSplit, StepMetrics } from '../../src/core/types';
+import { aggregateUsers, kForPool, roundHalfEven, scoreStep, scoreUser, stepDiagnostics, userF1ns } from '../../src/core/spb/score/step';
+import type { PoolSplit, StepMetrics } from '../../src/core/spb/types';
 
 const split = (s: Partial<PoolSplit>): PoolSplit => ({
   tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s,

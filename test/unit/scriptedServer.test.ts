@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/prompt';
+import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt';
 import { MARKER_TEMPLATE, promptInfo, reply, smartBody, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 
 const POOL = ['#甲#', '#乙#', '#丙#', '#丁#', '#戊#', '#己#', '#庚#', '#辛#', '#壬#', '#癸#'];

@@ -1,7 +1,7 @@
 // The check that runs before better-sqlite3 is ever required: which hosts can load a Node-API 10 addon, and the
 // plain words a person gets on one that cannot.
 import { describe, expect, it } from 'vitest';
-import { storageUnavailableReason } from '../../src/core/sqlite';
+import { storageUnavailableReason } from '../../src/core/storage/sqlite';
 
 const versions = (v: Record<string, string>) => ({ ...process.versions, napi: '', electron: undefined, ...v }) as NodeJS.ProcessVersions;
 

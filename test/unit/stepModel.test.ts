@@ -2,10 +2,10 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark, readPostsText } from '../../src/core/load';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
 import { stepPiMarks } from '../../src/core/pi/highlight';
-import { buildStepModel, neighbours, wordDiff, type StepModel } from '../../src/core/stepModel';
-import type { Benchmark, Platform } from '../../src/core/types';
+import { buildStepModel, neighbours, wordDiff, type StepModel } from '../../src/core/spb/stepModel';
+import type { Benchmark, Platform } from '../../src/core/spb/types';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/stepViewProtocol';
 
 const meta = {

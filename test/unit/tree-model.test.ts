@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scoreRun } from '../../src/core/runScore';
-import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/types';
+import { scoreRun } from '../../src/core/spb/score/run';
+import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
 import { findUser, nodeId, parseUserQuery, pct, platformRows, stepRows, stepStatus, userRows } from '../../src/extension/tree/model';
 
 const split = (s: Partial<PoolSplit>): PoolSplit => ({ tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s });

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import type { Diagnostic } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import type { Diagnostic } from '../../src/core/io/diagnostics';
 import { locateDiagnostics, summarize } from '../../src/extension/problems/locate';
 
 describe('locateDiagnostics', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPickRows } from '../../src/extension/commands/runPick';
 import { findWorkspaceBenchmark, resolveSettingPath } from '../../src/extension/workspace/target';
-import type { PlatformScore, RunScore } from '../../src/core/runScore';
+import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 
 describe('resolveSettingPath', () => {
   const folders = ['/ws/a', '/ws/b'];

@@ -19,7 +19,7 @@ import {
   type PointStyle,
 } from 'chart.js';
 import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
-import type { Platform } from '../../src/core/types';
+import type { Platform } from '../../src/core/spb/types';
 import { fixed, pct } from './dom';
 
 Chart.register(ScatterController, BarController, LineElement, PointElement, BarElement, LinearScale, CategoryScale, Tooltip, Legend);

@@ -1,8 +1,8 @@
 // The compare page: paired summary of run B against run A (mean difference, 95 % bootstrap CI over users,
 // win/tie/loss) and the steps sorted by the biggest regression or gain; a row opens both runs' step views.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { FlippedTag } from '../../src/core/compare';
-import { METRIC_KEYS, type MetricKey } from '../../src/core/types';
+import type { FlippedTag } from '../../src/core/spb/runCompare';
+import { METRIC_KEYS, type MetricKey } from '../../src/core/spb/types';
 import { METRIC_LABELS, SCOPE_LABELS, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
 import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';

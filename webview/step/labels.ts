@@ -3,7 +3,7 @@
 // stores it and sends the new state back; nothing is stored here.
 import type { LabelTarget } from '../../src/core/labels/model';
 import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, type LabelViewState } from '../../src/core/labels/view';
-import type { StepLocation } from '../../src/core/stepModel';
+import type { StepLocation } from '../../src/core/spb/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
 import chipsCss from '../shared/labelChips.css';

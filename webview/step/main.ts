@@ -8,7 +8,7 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
 import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
-import type { StepModel } from '../../src/core/stepModel';
+import type { StepModel } from '../../src/core/spb/stepModel';
 import { el } from '../shared/dom';
 import { injectStyle, openSections } from '../shared/page';
 import { LabelsUi } from './labels';

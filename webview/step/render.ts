@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
-import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/stepModel';
+import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { piNodes, piText, renderPiLegend } from './pi';

@@ -2,8 +2,8 @@
 // picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table. Text only.
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { AblationTable } from '../../src/core/rerun/ablation';
-import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/compare';
-import type { StepModel } from '../../src/core/stepModel';
+import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/attemptCompare';
+import type { StepModel } from '../../src/core/spb/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { piNodes, piText } from './pi';

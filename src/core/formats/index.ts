@@ -1,10 +1,10 @@
 // One adapter per benchmark format. Features ask the registry which format a folder holds, then load through it.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { loadBenchmark, type LoadOptions } from '../load';
+import { loadBenchmark, type LoadOptions } from '../spb/load';
 import { loadOmniBenchmark, TEST_ACTIONS } from '../omni/load';
 import type { OmniBenchmark } from '../omni/types';
-import type { Benchmark } from '../types';
+import type { Benchmark } from '../spb/types';
 
 export type FormatId = 'streamprofilebench' | 'omnibehavior';
 

@@ -2,7 +2,8 @@
 // becomes a located diagnostic and the other lines still import.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { isPlatform, type Diagnostic } from '../types';
+import { isPlatform } from '../spb/types';
+import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 
 export type LabelFileFormat = 'jsonl' | 'csv';

@@ -1,7 +1,7 @@
 // Step filters for the Benchmarks tree, j/k in the step view and "next unlabelled step": label criteria, failure
 // signatures of a run's result, and the runs they are judged in. Pure TypeScript.
-import { pickSet, scoreStep } from '../score';
-import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../types';
+import { pickSet, scoreStep } from '../spb/score/step';
+import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../spb/types';
 import { suggestLabels } from './suggest';
 
 export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError';

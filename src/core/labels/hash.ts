@@ -1,7 +1,7 @@
 // The content hash of a task step: a label made on data that has changed since shows as stale.
 import { createHash } from 'node:crypto';
-import { readPostsText } from '../load';
-import { META_KEYS, POOL_CLASSES, type Step, type User } from '../types';
+import { readPostsText } from '../spb/load';
+import { META_KEYS, POOL_CLASSES, type Step, type User } from '../spb/types';
 
 /** The canonical JSON the hash is taken over: fixed key order, lists in data order. */
 export function stepCanonicalJson(step: Pick<Step, 'pool' | 'split'>, postsText: string): string {

@@ -7,7 +7,7 @@
 // - a group the store has, where the import would add a label or change a note: a conflict, listed for the user.
 // An import never removes anything on its own. Nothing is written until resolve(), which re-plans inside its
 // transaction and writes everything or nothing.
-import type { Diagnostic } from '../types';
+import type { Diagnostic } from '../io/diagnostics';
 import { describeKey, groupKey, labelKey, type LabelAction, type LabelRow } from './model';
 import type { ImportedRow } from './exportImport';
 import type { LabelStore } from './store';

@@ -2,7 +2,7 @@
 // every row of an earlier version survives: v1 and v2 only add, v3 rebuilds the table (SQLite cannot change a CHECK
 // in place) copying every row with its id, so that insertion order (ORDER BY id) is kept too.
 import type Database from 'better-sqlite3';
-import { migrateSchema } from '../sqlite';
+import { migrateSchema } from '../storage/sqlite';
 
 export const MIGRATIONS: readonly string[] = [
   // v1: the label table and its natural key.
@@ -66,7 +66,7 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export { SchemaError as NewerSchemaError, userVersion } from '../sqlite';
+export { SchemaError as NewerSchemaError, userVersion } from '../storage/sqlite';
 
 /** Brings the label database to `target` (see migrateSchema). Returns the version found and the version left. */
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): { from: number; to: number } {

@@ -3,10 +3,10 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openDatabase, retryWhileBusy, StorageUnavailableError } from '../sqlite';
+import { openDatabase, retryWhileBusy, StorageUnavailableError } from '../storage/sqlite';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 
-export { busyStats } from '../sqlite';
+export { busyStats } from '../storage/sqlite';
 import {
   NO_OP,
   keyOf,

@@ -1,8 +1,8 @@
 // Label suggestions computed from a step's metrics. They are plain values for the step view to show and the user
 // to confirm; nothing here touches the store.
-import type { ReplyFlag } from '../response';
-import { kForPool, pickSet, scoreStep } from '../score';
-import type { PoolClass, PoolSplit } from '../types';
+import type { ReplyFlag } from '../spb/response';
+import { kForPool, pickSet, scoreStep } from '../spb/score/step';
+import type { PoolClass, PoolSplit } from '../spb/types';
 import type { LabelDef } from './taxonomy';
 
 export interface SuggestInput {

@@ -2,8 +2,8 @@
 // validated with located diagnostics. A broken file never leaves the user without labels: errors fall back to the
 // defaults.
 import { readFileSync } from 'node:fs';
-import { pyJsonLoads } from '../pyjson';
-import type { Diagnostic } from '../types';
+import { pyJsonLoads } from '../io/pyjson';
+import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
 
 /**

@@ -1,5 +1,5 @@
 // The question fields of the spec ("The task"): their kind, scene and headline component.
-import { pyFloat } from '../pyNumber';
+import { pyFloat } from '../io/pyNumber';
 import type { ComponentId, FieldKind, Scene } from './types';
 
 export interface FieldInfo {

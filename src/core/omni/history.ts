@@ -3,8 +3,8 @@
 // each action_history element, and each element is parsed on its own, kept only long enough to take its scene, time
 // and behaviours into typed arrays. readHistory() reads records back from their byte ranges when a view needs them.
 import { open } from 'node:fs/promises';
-import type { DiagnosticSink } from '../diagnostics';
-import { parseJsonText } from '../jsonl';
+import type { DiagnosticSink } from '../io/diagnostics';
+import { parseJsonText } from '../io/jsonl';
 import { decodeRecord, sceneCode, SCENES, BEHAVIOURS, UNKNOWN_SCENE } from './records';
 import type { HistoryRecord } from './types';
 

@@ -2,8 +2,8 @@
 // run's predictions. Bad records become located diagnostics and the rest keeps loading.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
-import { parseRawLine, readLines } from '../jsonl';
+import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
+import { parseRawLine, readLines } from '../io/jsonl';
 import { durationSeconds, fieldInfo } from './fields';
 import { indexUserFile, readRecordsAt } from './history';
 import { kindOf, SCENES, UNKNOWN_SCENE } from './records';

@@ -1,7 +1,7 @@
 // Reads one run's results/<run>/predictions.jsonl and checks each line against the test actions.
-import { DiagnosticSink, isInt, isRecord } from '../diagnostics';
-import { parseRawLine, readLines } from '../jsonl';
-import { pyFloat } from '../pyNumber';
+import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
+import { parseRawLine, readLines } from '../io/jsonl';
+import { pyFloat } from '../io/pyNumber';
 import { binaryLabel, fieldInfo, numberValue, predictedBinaryLabel } from './fields';
 import { kindOf } from './records';
 import { predictionKey, type FieldKind, type OmniUser, type Prediction, type Question } from './types';

@@ -1,5 +1,5 @@
 // Decoding of one action_history record: scene names (English and Chinese), timestamps and the behaviour bitmask.
-import { isRecord } from '../diagnostics';
+import { isRecord } from '../io/diagnostics';
 import type { HistoryRecord, Scene } from './types';
 
 export const SCENES: readonly Scene[] = [

@@ -2,7 +2,7 @@
 // in the public repo icip-cas/OmniBehavior): F1 and friends per binary field, NMAE for video_watch_seconds, the
 // judge's mean for next_user_message, the six headline components and the overall score. Answers without a usable
 // predicted value are left out of every metric, and counted.
-import { pyFloat, pyRound } from '../pyNumber';
+import { pyFloat, pyRound } from '../io/pyNumber';
 import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, usablePrediction } from './fields';
 import { predictionKey, type ComponentId, type FieldKind, type OmniBenchmark, type OmniRun, type Question, type Scene, type TestAction } from './types';
 

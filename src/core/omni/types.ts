@@ -4,7 +4,7 @@
 //   <root>/test_actions.jsonl                  one line per test action: { user_id, index, fields: [field, ...] }
 //   <root>/results/<run>/predictions.jsonl     one line per test action: { user_id, index, questions: [...] }
 // `index` is the test action's position in the user's action_history; the history before it is the model's input.
-import type { Diagnostic } from '../types';
+import type { Diagnostic } from '../io/diagnostics';
 import type { HistoryIndex } from './history';
 
 /** English scene names; the Chinese files' names (直播间, 视频浏览, …) are mapped to these on reading. */

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseRawLine, readLines } from '../jsonl';
-import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
+import { parseRawLine, readLines } from '../io/jsonl';
+import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
 import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
 import type { Confidence, Finding } from './types';

@@ -1,7 +1,7 @@
 // The step view's PI marks, computed in the extension host: every placeholder and every residual finding of the
 // texts the view shows (bio, posts, personas received and written with their diff, reasoning).
-import type { RerunComparison } from '../rerun/compare';
-import type { StepModel } from '../stepModel';
+import type { RerunComparison } from '../rerun/attemptCompare';
+import type { StepModel } from '../spb/stepModel';
 import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
 import { fieldKey, type PiMark, type StepPiMarks } from './spans';

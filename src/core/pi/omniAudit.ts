@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseJsonText, parseRawLine, readLines } from '../jsonl';
+import { parseJsonText, parseRawLine, readLines } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
 import type { OmniBenchmark, OmniUser } from '../omni/types';

@@ -2,7 +2,7 @@
 // Markdown, or the CLI's plain lines.
 // Both formats share it: a StreamProfileBench audit (AuditResult, counts per source and platform) and an OmniBehavior
 // one (OmniAuditResult, counts per source and part); the defaults of the type parameters are StreamProfileBench's.
-import { PLATFORMS } from '../types';
+import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
 import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';

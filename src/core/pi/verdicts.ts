@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrateSchema, openDatabase, retryWhileBusy, StorageUnavailableError, userVersion } from '../sqlite';
+import { migrateSchema, openDatabase, retryWhileBusy, StorageUnavailableError, userVersion } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
 import { isPiCategory, type PiCategory } from './placeholders';

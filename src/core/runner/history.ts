@@ -1,10 +1,10 @@
 // Run history in SQLite (better-sqlite3, WAL, user_version migrations): every step run with its prompt, raw
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
-import { migrateSchema, openDatabase, userVersion } from '../sqlite';
+import { migrateSchema, openDatabase, userVersion } from '../storage/sqlite';
 import type Database from 'better-sqlite3';
-import { pyJsonDumps, pyJsonLoads } from '../pyjson';
-import type { StepMetrics } from '../types';
+import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
+import type { StepMetrics } from '../spb/types';
 import { publicBaseURL } from './client';
 import type { StepRunRecord } from './step';
 

@@ -12,8 +12,8 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { pyJsonDumps, pyJsonLoads } from '../pyjson';
-import { isPlatform, type Platform } from '../types';
+import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
+import { isPlatform, type Platform } from '../spb/types';
 
 export interface StepEntry {
   t: 'step';

@@ -1,8 +1,8 @@
 // `results/<name>/run.json`: what produced a run folder, so that runs are reproducible and comparable, and a
 // resume can refuse to mix two configurations in one folder. Never holds the API key.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { templateHash, templateId } from '../prompt';
-import { isPlatform, type Platform } from '../types';
+import { templateHash, templateId } from '../spb/prompt';
+import { isPlatform, type Platform } from '../spb/types';
 
 export type PersonaMode = 'full' | 'none';
 

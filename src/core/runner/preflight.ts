@@ -1,8 +1,8 @@
 // The prompts a batch run will send, rendered before it starts (for the re-run guard's scan). A chain's later steps
 // receive the persona the model writes during the run, unknown here: they are rendered with the cold-start text, so
 // only what the benchmark and the start persona put in a prompt is seen.
-import type { Benchmark, Platform, Step, User } from '../types';
-import { PLATFORMS } from '../types';
+import type { Benchmark, Platform, Step, User } from '../spb/types';
+import { PLATFORMS } from '../spb/types';
 import type { PersonaMode, StartPersona } from './manifest';
 import { planRun } from './runner';
 import { renderStepRequest, startPersonaFor } from './step';

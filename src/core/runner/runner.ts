@@ -5,10 +5,10 @@
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SYSTEM_MESSAGE } from '../prompt';
-import { resultLine, writeResultsFile, type ResultUserRecord } from '../pyjson';
-import { scoreStep } from '../score';
-import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../types';
+import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
+import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
+import { scoreStep } from '../spb/score/step';
+import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
 import { createOpenAITransport, DEFAULT_RETRY, publicBaseURL, type ChatTransport, type EndpointConfig, type RetryPolicy } from './client';
 import { acquireLock, Journal, type StepEntry } from './journal';
 import {

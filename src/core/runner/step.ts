@@ -1,11 +1,11 @@
 // One step against the endpoint: render, request (with retries), parse, thread the persona, score. Used by the
 // batch runner and, on its own, by "Re-run Step". Writes nothing.
-import { readPostsText } from '../load';
-import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../prompt';
-import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../response';
-import { scoreStep } from '../score';
-import type { Benchmark, Platform, Step, StepMetrics, User } from '../types';
-import { personaReceived } from '../runScore';
+import { readPostsText } from '../spb/load';
+import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../spb/prompt';
+import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/response';
+import { scoreStep } from '../spb/score/step';
+import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
+import { personaReceived } from '../spb/score/run';
 import { callWithRetries, DEFAULT_RETRY, type AttemptInfo, type ChatTransport, type RetryPolicy, type Usage } from './client';
 import type { PersonaMode, StartPersona } from './manifest';
 

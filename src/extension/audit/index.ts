@@ -3,7 +3,7 @@
 // says so (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
 import * as vscode from 'vscode';
 import type { Verdict } from '../../core/pi/verdicts';
-import type { Benchmark } from '../../core/types';
+import type { Benchmark } from '../../core/spb/types';
 import type { BenchmarkStore } from '../store';
 import type { OmniStore } from '../traces/store';
 import { exportReport, openSource, openStep, openTraceFinding, recordVerdict, targetFindings } from './commands';

@@ -4,7 +4,7 @@
 import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { PI_CATEGORIES, type PiCategory } from '../../core/pi/placeholders';
 import type { Verdict } from '../../core/pi/verdicts';
-import { PLATFORMS, type Platform } from '../../core/types';
+import { PLATFORMS, type Platform } from '../../core/spb/types';
 
 export const count = (n: number, one: string, many = one + 's'): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 

@@ -2,11 +2,11 @@
 // expansion and kept; descriptions are computed in getTreeItem from the session's current verdicts, so a verdict
 // only needs a refresh, not a rebuild. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
-import { readUserRecord } from '../../core/load';
+import { readUserRecord } from '../../core/spb/load';
 import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { CATEGORY_INFO, placeholderOf, type PiCategory } from '../../core/pi/placeholders';
-import { PLATFORM_LABELS } from '../../core/tables';
-import type { Benchmark } from '../../core/types';
+import { PLATFORM_LABELS } from '../../core/spb/tables';
+import type { Benchmark } from '../../core/spb/types';
 import type { StepRef } from '../store';
 import { findingItem, findingTooltip, markdown, type VerdictTrail } from './findingItem';
 import { valueAt } from './locate';

@@ -10,7 +10,7 @@ import { auditBenchmark, type AuditFinding, type AuditResult } from '../../core/
 import { auditOmni, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { VerdictStore, type Verdict, type VerdictRow } from '../../core/pi/verdicts';
-import type { Benchmark } from '../../core/types';
+import type { Benchmark } from '../../core/spb/types';
 import type { BenchmarkStore } from '../store';
 import type { OmniStore } from '../traces/store';
 import { auditAuthor, auditDbPath } from './paths';

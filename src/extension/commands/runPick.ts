@@ -1,5 +1,5 @@
 // Rows of the Choose Run… quick pick. Pure, so it is unit-tested.
-import type { RunScore } from '../../core/runScore';
+import type { RunScore } from '../../core/spb/score/run';
 import { pct } from '../tree/model';
 
 export interface RunPickRow {

@@ -2,7 +2,7 @@
 // A's ("↓"), and each user with such steps (the count). The tree's items opt in by carrying a resourceUri made by
 // stepDecorationUri / userDecorationUri; nothing else of the tree is touched.
 import * as vscode from 'vscode';
-import type { Platform } from '../../core/types';
+import type { Platform } from '../../core/spb/types';
 import type { StepRef } from '../store';
 
 export const DECORATION_SCHEME = 'persona-lab-step';

@@ -1,6 +1,6 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import { higherIsBetter, sortStepDeltas, type PairedSummaryRow, type RunComparison, type StepDelta } from '../../core/compare';
-import { METRIC_KEYS, type MetricKey } from '../../core/types';
+import { higherIsBetter, sortStepDeltas, type PairedSummaryRow, type RunComparison, type StepDelta } from '../../core/spb/runCompare';
+import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
 import { num, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow } from '../../shared/dashboardProtocol';
 
 export const RESAMPLES = 2000;

@@ -1,7 +1,7 @@
 // The compare view: the paired summary of run B against run A and the steps sorted by the biggest regression or
 // gain. Rows open both runs' step views side by side. One panel, reused for every pair.
 import * as vscode from 'vscode';
-import { PLATFORMS } from '../../core/types';
+import { PLATFORMS } from '../../core/spb/types';
 import {
   COMPARE_VIEW_TYPE,
   isWebviewToExtension,

@@ -9,10 +9,10 @@ import {
   runTable,
   get,
   type StepPoint,
-} from '../../core/figures';
-import type { RunScore } from '../../core/runScore';
-import { PLATFORM_LABELS } from '../../core/tables';
-import { PLATFORMS, type Platform } from '../../core/types';
+} from '../../core/spb/figures';
+import type { RunScore } from '../../core/spb/score/run';
+import { PLATFORM_LABELS } from '../../core/spb/tables';
+import { PLATFORMS, type Platform } from '../../core/spb/types';
 import {
   METRIC_LABELS,
   num,

@@ -1,9 +1,9 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
 import * as vscode from 'vscode';
-import { scoredSteps, type StepPoint } from '../../core/figures';
-import type { RunScore } from '../../core/runScore';
-import type { Benchmark } from '../../core/types';
+import { scoredSteps, type StepPoint } from '../../core/spb/figures';
+import type { RunScore } from '../../core/spb/score/run';
+import type { Benchmark } from '../../core/spb/types';
 import {
   DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,

@@ -7,7 +7,7 @@ import { summarize } from '../../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision } from '../../core/labels/merge';
 import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
-import type { Diagnostic } from '../../core/types';
+import type { Diagnostic } from '../../core/io/diagnostics';
 import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
 import type { LabelService } from './service';
 import { summaryMarkdown } from './summaryMarkdown';

@@ -9,7 +9,7 @@ import type { LabelRow } from '../../core/labels/model';
 import { StepLabelIndex } from '../../core/labels/stepIndex';
 import { LabelStore } from '../../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
-import type { Severity } from '../../core/types';
+import type { Severity } from '../../core/io/diagnostics';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';

@@ -13,8 +13,8 @@ import {
   type StepAt,
   type StepFilter,
 } from '../../core/labels/filter';
-import { resultFor } from '../../core/runScore';
-import type { Benchmark, Platform, Step, User } from '../../core/types';
+import { resultFor } from '../../core/spb/score/run';
+import type { Benchmark, Platform, Step, User } from '../../core/spb/types';
 import type { BenchmarkStore } from '../store';
 import type { TreeAugment } from '../tree/augment';
 import type { LabelService } from './service';

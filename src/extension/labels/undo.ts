@@ -1,6 +1,6 @@
 // The step view's undo stack: the inverse of each labelling action, newest last. No `vscode` import.
 import { isNoOp, type LabelAction } from '../../core/labels/model';
-import type { StepLocation } from '../../core/stepModel';
+import type { StepLocation } from '../../core/spb/stepModel';
 
 export interface UndoEntry<R = StepLocation> {
   /** Applying it undoes the action. */

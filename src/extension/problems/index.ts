@@ -1,6 +1,6 @@
 // Loading diagnostics in the Problems panel: one DiagnosticCollection on the benchmark's source files.
 import * as vscode from 'vscode';
-import type { Severity } from '../../core/types';
+import type { Severity } from '../../core/io/diagnostics';
 import type { BenchmarkStore } from '../store';
 import { locateDiagnostics } from './locate';
 

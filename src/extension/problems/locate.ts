@@ -1,7 +1,7 @@
 // Maps the loader's diagnostics (paths relative to the benchmark, 1-based lines, 0 = whole file) to what a
 // vscode.Diagnostic needs. Pure, so it is unit-tested.
 import { join } from 'node:path';
-import type { Diagnostic, Severity } from '../../core/types';
+import type { Diagnostic, Severity } from '../../core/io/diagnostics';
 
 export interface LocatedProblem {
   /** 0-based line for vscode; a whole-file problem sits on line 0 */

@@ -1,5 +1,5 @@
 // What the re-run commands accept as their argument: a StepRef, a tree node (step, user, platform), or nothing.
-import { isPlatform, type Platform } from '../../core/types';
+import { isPlatform, type Platform } from '../../core/spb/types';
 
 function rec(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;

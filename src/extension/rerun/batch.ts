@@ -9,7 +9,7 @@ import { createOpenAITransport } from '../../core/runner/client';
 import { plannedPrompts } from '../../core/runner/preflight';
 import { MANIFEST_FILE, isValidRunName, runBenchmark, type RunProgress, type RunSummary } from '../../core/runner/runner';
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
-import { PLATFORMS, type Platform } from '../../core/types';
+import { PLATFORMS, type Platform } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
 import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';

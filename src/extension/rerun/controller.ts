@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { comparisonPiMarks } from '../../core/pi/highlight';
 import type { AblationTable } from '../../core/rerun/ablation';
-import { buildComparison, summarizeAttempt } from '../../core/rerun/compare';
-import { personaReceived, resultFor } from '../../core/runScore';
+import { buildComparison, summarizeAttempt } from '../../core/rerun/attemptCompare';
+import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { RerunRequest, RerunState } from '../../shared/stepViewProtocol';
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';

@@ -1,7 +1,7 @@
 // The texts of "Open request" and "Open raw reply" for an attempt. No `vscode` import (unit-tested).
-import { pyJsonLoads } from '../../core/pyjson';
-import { readRerunMeta, type AttemptRow } from '../../core/rerun/compare';
-import { cleanReply } from '../../core/response';
+import { pyJsonLoads } from '../../core/io/pyjson';
+import { readRerunMeta, type AttemptRow } from '../../core/rerun/attemptCompare';
+import { cleanReply } from '../../core/spb/response';
 
 export interface AttemptDoc {
   title: string;

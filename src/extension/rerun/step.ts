@@ -1,13 +1,13 @@
 // Re-run Step: template, persona (carried / none / edited), the configured endpoint; one request with retries,
 // stored in the history and shown beside the original in the step view.
 import * as vscode from 'vscode';
-import { COLD_START_PERSONA } from '../../core/prompt';
-import type { RerunMeta, RerunPersonaMode } from '../../core/rerun/compare';
+import { COLD_START_PERSONA } from '../../core/spb/prompt';
+import type { RerunMeta, RerunPersonaMode } from '../../core/rerun/attemptCompare';
 import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
 import { renderStepRequest, runStep } from '../../core/runner/step';
-import { personaReceived, resultFor } from '../../core/runScore';
-import type { Step, User } from '../../core/types';
+import { personaReceived, resultFor } from '../../core/spb/score/run';
+import type { Step, User } from '../../core/spb/types';
 import type { EndpointService } from '../endpoint';
 import type { StepPanel } from '../stepView';
 import type { BenchmarkStore } from '../store';

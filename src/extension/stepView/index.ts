@@ -2,7 +2,7 @@
 // navigation commands. Keybindings (package.json) apply while a step view is the active editor. An argument that
 // names a run (`{ ...StepRef, run }`) opens that run's pinned panel, in the options' `viewColumn` if given.
 import * as vscode from 'vscode';
-import { isPlatform } from '../../core/types';
+import { isPlatform } from '../../core/spb/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { BenchmarkStore, StepRef } from '../store';
 import type { StepPanel } from './panel';

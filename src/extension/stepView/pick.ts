@@ -1,8 +1,8 @@
 // Quick pick for personaLab.openStep without an argument: a user (all platforms), then one of its steps.
 import * as vscode from 'vscode';
-import { allUsers } from '../../core/load';
-import { scoreStepOfRun } from '../../core/runScore';
-import type { User } from '../../core/types';
+import { allUsers } from '../../core/spb/load';
+import { scoreStepOfRun } from '../../core/spb/score/run';
+import type { User } from '../../core/spb/types';
 import type { BenchmarkStore, StepRef } from '../store';
 
 interface UserItem extends vscode.QuickPickItem {

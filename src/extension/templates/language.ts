@@ -1,8 +1,8 @@
 // Editor support for personalab-prompt files: slot completion after `{{`, hovers with the slot's meaning, and
 // checkTemplate's problems as diagnostics, updated as you type.
 import * as vscode from 'vscode';
-import { SLOT_NAMES, type SlotName } from '../../core/prompt';
-import { locateProblems, slotAt, slotCompletionContext, slotDoc, TEMPLATE_LANGUAGE } from '../../core/templateFiles';
+import { SLOT_NAMES, type SlotName } from '../../core/spb/prompt';
+import { locateProblems, slotAt, slotCompletionContext, slotDoc, TEMPLATE_LANGUAGE } from '../../core/spb/templateFiles';
 
 const SELECTOR: vscode.DocumentSelector = { language: TEMPLATE_LANGUAGE };
 const DIAGNOSTIC_DELAY_MS = 150;

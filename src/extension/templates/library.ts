@@ -1,8 +1,8 @@
 // The prompt templates a re-run can use: the built-in default and every .personalab/templates/*.plprompt file of
 // the workspace. A template's text is read from its open editor when there is one (unsaved edits count).
 import * as vscode from 'vscode';
-import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/prompt';
-import { BUILTIN_TEMPLATE_NAME, TEMPLATE_DIR, TEMPLATE_EXT, TEMPLATE_LANGUAGE, templateNameOf } from '../../core/templateFiles';
+import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/spb/prompt';
+import { BUILTIN_TEMPLATE_NAME, TEMPLATE_DIR, TEMPLATE_EXT, TEMPLATE_LANGUAGE, templateNameOf } from '../../core/spb/templateFiles';
 import type { BenchmarkStore } from '../store';
 
 const LAST_KEY = 'personaLab.lastTemplate';

@@ -1,7 +1,7 @@
 // The OmniBehavior loader's diagnostics in the Problems panel: a collection of its own beside the
 // StreamProfileBench one, located with the same mapping (src/extension/problems/locate.ts).
 import * as vscode from 'vscode';
-import type { Severity } from '../../core/types';
+import type { Severity } from '../../core/io/diagnostics';
 import { locateDiagnostics } from '../problems/locate';
 import type { OmniStore } from './store';
 

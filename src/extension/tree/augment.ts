@@ -1,7 +1,7 @@
 // What another feature (labels) may add to the Benchmarks tree: text after a node's description, and a filter
 // on steps. The tree rebuilds when it fires onDidChange.
 import type * as vscode from 'vscode';
-import type { Platform, Step, User } from '../../core/types';
+import type { Platform, Step, User } from '../../core/spb/types';
 
 export interface TreeAugment {
   readonly onDidChange: vscode.Event<void>;

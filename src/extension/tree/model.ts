@@ -1,9 +1,9 @@
 // What the Benchmarks tree shows at each level, as plain data. No `vscode` import, so it is unit-tested;
 // the node classes in nodes.ts only turn these rows into TreeItems.
-import { resultFor, type PlatformScore, type RunScore } from '../../core/runScore';
-import { scoreStep, userF1ns, type UserScore } from '../../core/score';
-import { PLATFORM_LABELS } from '../../core/tables';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type User } from '../../core/types';
+import { resultFor, type PlatformScore, type RunScore } from '../../core/spb/score/run';
+import { scoreStep, userF1ns, type UserScore } from '../../core/spb/score/step';
+import { PLATFORM_LABELS } from '../../core/spb/tables';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type User } from '../../core/spb/types';
 
 /** A fraction as a percentage with one decimal, or an em dash when undefined. */
 export function pct(x: number | undefined): string {

@@ -2,9 +2,9 @@
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
-import type { RunScore } from '../../core/runScore';
-import { userF1ns } from '../../core/score';
-import type { Benchmark, Platform, Run } from '../../core/types';
+import type { RunScore } from '../../core/spb/score/run';
+import { userF1ns } from '../../core/spb/score/step';
+import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import type { StepRef } from '../store';
 import { withBadge, type TreeAugment } from './augment';
 import {

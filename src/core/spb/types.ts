@@ -1,4 +1,6 @@
-// Shared data model of Persona Lab. Pure TypeScript: no `vscode` import anywhere under src/core/.
+// StreamProfileBench's data model: platforms, pool classes, steps, users, results, runs. Pure TypeScript.
+
+import type { Diagnostic, LineRef } from '../io/diagnostics';
 
 export const PLATFORMS = ['weibo', 'xiaohongshu', 'toutiao', 'zhihu', 'douban'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -22,25 +24,6 @@ export const META_KEYS: Record<PoolClass, string> = {
 };
 
 export type PoolSplit = Record<PoolClass, string[]>;
-
-export type Severity = 'error' | 'warning' | 'info';
-
-/** A located problem. `file` is relative to the benchmark folder, `line` is 1-based (0 = the file as a whole). */
-export interface Diagnostic {
-  severity: Severity;
-  file: string;
-  line: number;
-  field: string;
-  message: string;
-}
-
-/** Where a JSONL line lives on disk, so large text can be read back on demand instead of held in memory. */
-export interface LineRef {
-  file: string; // absolute path
-  offset: number; // byte offset of the line
-  length: number; // byte length of the line (without the newline)
-  line: number; // 1-based line number
-}
 
 export interface Step {
   stepId: number;

@@ -1,10 +1,10 @@
 // Compares two runs on the same steps: per-step deltas and tag flips, and a paired summary per metric with a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
 import type { Scope } from './figures';
-import { mulberry32 } from './random';
-import { scoreAndDiagnose } from './score';
-import { resultFor } from './runScore';
-import { nanMean, pickSet, userF1ns, type MetricsTable } from './score';
+import { mulberry32 } from '../stats/random';
+import { scoreAndDiagnose } from './score/step';
+import { resultFor } from './score/run';
+import { nanMean, pickSet, userF1ns, type MetricsTable } from './score/step';
 import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type StepMetrics } from './types';
 
 export const COMPARE_METRICS = [...METRIC_KEYS, 'F1NS'] as const;

@@ -2,8 +2,8 @@
 // instead of walking a handful of objects per step (maps, splits, indexes, pick arrays: cache misses that were
 // most of the scoring time). The tables only re-encode what was read: each split's distinct tags and classes,
 // and each result's picks, as tag ids. Matching picks against splits stays with the scorer.
-import { splitIndex, tagCount, tagId, type SplitIndex } from './score';
-import type { StepResult, User, UserResult } from './types';
+import { splitIndex, tagCount, tagId, type SplitIndex } from './step';
+import type { StepResult, User, UserResult } from '../types';
 
 const SPLITS = Symbol('splitTable');
 

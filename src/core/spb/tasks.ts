@@ -1,9 +1,10 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
-import { DiagnosticSink, isInt, isRecord } from './diagnostics';
-import { parseRawLine, readLines } from './jsonl';
-import { splitIndex, tagPosition } from './score';
-import { attachSplitTables } from './scoreTable';
-import { META_KEYS, POOL_CLASSES, type LineRef, type Platform, type PoolSplit, type Step, type User } from './types';
+import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
+import { parseRawLine, readLines } from '../io/jsonl';
+import { splitIndex, tagPosition } from './score/step';
+import { attachSplitTables } from './score/table';
+import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from './types';
+import { type LineRef } from '../io/diagnostics';
 
 /** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
 export class Interner {

@@ -2,8 +2,8 @@
 // (numbers are finite or null, since webview messages are serialised), so the webview only renders it.
 import { diffWords } from 'diff';
 import { parsePosts } from './posts';
-import { personaReceived, scoreStepOfRun } from './runScore';
-import { kForPool } from './score';
+import { personaReceived, scoreStepOfRun } from './score/run';
+import { kForPool } from './score/step';
 import { META_KEYS, METRIC_KEYS, PLATFORMS, POOL_CLASSES, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type Step, type User } from './types';
 
 /** Where a step lives; structurally the same as the extension's StepRef. */
@@ -210,7 +210,7 @@ export interface BuildInput {
   user: User;
   step: Step;
   run: Run | undefined;
-  /** posts_text of this step (read from disk by the caller: core/load.ts readPostsText). */
+  /** posts_text of this step (read from disk by the caller: core/spb/load.ts readPostsText). */
   postsText: string;
 }
 

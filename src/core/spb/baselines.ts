@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { readPostsText } from './load';
 import { parsePosts } from './posts';
-import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from './pyjson';
-import { hashString, mulberry32 } from './random';
-import { kForPool, scoreStep } from './score';
+import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from '../io/pyjson';
+import { hashString, mulberry32 } from '../stats/random';
+import { kForPool, scoreStep } from './score/step';
 import type { Benchmark, Platform, Step, User } from './types';
 
 export const BASELINES = {

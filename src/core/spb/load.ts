@@ -1,8 +1,8 @@
 // Opens a benchmark folder in the official layout (or a single tasks file) into the in-memory index.
 import { closeSync, openSync, readSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { DiagnosticSink } from './diagnostics';
-import { parseLine } from './jsonl';
+import { DiagnosticSink } from '../io/diagnostics';
+import { parseLine } from '../io/jsonl';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
 import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from './types';

@@ -1,6 +1,6 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
-import { pyPercent } from './pyNumber';
-import type { RunScore } from './runScore';
+import { pyPercent } from '../io/pyNumber';
+import type { RunScore } from './score/run';
 import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {

@@ -1,8 +1,8 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
-import { DiagnosticSink, isInt, isRecord } from './diagnostics';
-import { parseRawLine, pyNumber, readLines } from './jsonl';
-import { countHits, metricsFromHits, scoreStep, splitIndex } from './score';
-import { attachPickTables } from './scoreTable';
+import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
+import { parseRawLine, pyNumber, readLines } from '../io/jsonl';
+import { countHits, metricsFromHits, scoreStep, splitIndex } from './score/step';
+import { attachPickTables } from './score/table';
 import { describe, type Interner } from './tasks';
 import { METRIC_KEYS, type Platform, type PoolSplit, type StepMetrics, type StepResult, type User, type UserResult } from './types';
 

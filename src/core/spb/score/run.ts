@@ -12,9 +12,9 @@ import {
   type MetricsTable,
   type StepDiagnostics,
   type UserScore,
-} from './score';
-import { platformTableOf, scoreFromTables } from './scoreTable';
-import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from './types';
+} from './step';
+import { platformTableOf, scoreFromTables } from './table';
+import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from '../types';
 
 export interface StepScore {
   result: StepResult | undefined;

@@ -3,9 +3,10 @@
 // or null) because it goes to the webview as a message.
 import type { HistoryContext, HistoryRow } from '../runner/history';
 import type { StepRunRecord } from '../runner/step';
-import { scoreStep } from '../score';
-import { formatMetric, GROUP_LABELS, METRIC_INFO, wordDiff, type DiffPart } from '../stepModel';
-import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Severity, type Step, type StepResult } from '../types';
+import { scoreStep } from '../spb/score/step';
+import { formatMetric, GROUP_LABELS, METRIC_INFO, wordDiff, type DiffPart } from '../spb/stepModel';
+import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Step, type StepResult } from '../spb/types';
+import { type Severity } from '../io/diagnostics';
 
 /** Where a re-run's persona came from: the selected run's thread, none (cold start), or typed by hand. */
 export const RERUN_PERSONA_MODES = ['carried', 'none', 'edited'] as const;

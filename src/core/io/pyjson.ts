@@ -6,7 +6,7 @@
 // where Python would fail to encode the file), and JS's ordering of integer-like object keys (pass a Map instead).
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { METRIC_KEYS, type StepMetrics } from './types';
+import { METRIC_KEYS, type StepMetrics } from '../spb/types';
 
 /** Marks a number as a Python float, so that an integral value is written `1.0`, not `1`. */
 export class PyFloat {

@@ -1,5 +1,24 @@
-// Collects located diagnostics while loading; bad input never throws.
-import type { Diagnostic, Severity } from './types';
+// Located diagnostics (file:line, field, reason), collected while loading: bad input never throws. Shared by both
+// benchmarks, the label files and the prompt templates.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A located problem. `file` is relative to the benchmark folder, `line` is 1-based (0 = the file as a whole). */
+export interface Diagnostic {
+  severity: Severity;
+  file: string;
+  line: number;
+  field: string;
+  message: string;
+}
+
+/** Where a JSONL line lives on disk, so large text can be read back on demand instead of held in memory. */
+export interface LineRef {
+  file: string; // absolute path
+  offset: number; // byte offset of the line
+  length: number; // byte length of the line (without the newline)
+  line: number; // 1-based line number
+}
 
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];

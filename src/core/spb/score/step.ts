@@ -1,5 +1,5 @@
 // Scoring exactly as the StreamProfileBench reference runner (spec section 5). Python semantics where JS differs.
-import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type PoolSplit, type StepMetrics } from './types';
+import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type PoolSplit, type StepMetrics } from '../types';
 
 /** Python's round(): half to even. 0.25 * n is exact in binary floating point, so ties are real ties. */
 export function roundHalfEven(x: number): number {
