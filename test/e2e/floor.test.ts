@@ -6,9 +6,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/load';
-import { resultFor } from '../../src/core/runScore';
-import type { User } from '../../src/core/types';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { resultFor } from '../../src/core/spb/score/run';
+import type { User } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 describe('open a step, label it, read it back (the floor line)', () => {
