@@ -179,6 +179,9 @@ describe('re-running a step in the real workbench', () => {
   });
 
   it('New Prompt Template creates a .plprompt file with slot completion and live diagnostics', async () => {
+    // One editor group, full width: beside the previous tests' reply and prompt the template's long lines scroll the
+    // narrow editor sideways, and the slots at the start of the lines are then not rendered to hover.
+    await wb.runCommand('View: Close All Editors');
     await u.palette('Persona Lab: New Prompt Template…');
     await waitFor(async () => !(await u.input().inputValue()).startsWith('>'), { message: 'the name input box' });
     await u.input().fill('short');
@@ -194,6 +197,7 @@ describe('re-running a step in the real workbench', () => {
     await suggest.locator('.monaco-list-row', { hasText: 'pool_json' }).waitFor({ timeout: 30_000 });
     await wb.screenshot('template-completion');
     await wb.page.keyboard.press('Escape');
+    await wb.page.keyboard.press('Home');
     // Hover over a slot: its meaning from SLOT_NAMES.
     await editor.locator('.view-lines span', { hasText: /^posts$/ }).first().hover();
     await wb.page.locator('.monaco-hover', { hasText: 'The batch B_n' }).first().waitFor({ timeout: 30_000 });
