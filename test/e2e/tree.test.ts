@@ -244,7 +244,13 @@ describe('Benchmarks tree in the real workbench', () => {
     const next = cli.runs[1];
     await runCommandWithInput('Persona Lab: Choose Run…');
     const item = quickPickRow(next.name);
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    // Seen on VS Code 1.139: the pick opens and closes again at once when something takes the focus (the rows stay
+    // in the DOM, hidden). Open it again then; the cause is not found yet (see the closing note of #12).
+    await waitFor(async () => {
+      if (await item.isVisible()) return true;
+      if (!(await wb.page.locator('.quick-input-widget').isVisible())) await runCommandWithInput('Persona Lab: Choose Run…');
+      return false;
+    }, { timeout: 60_000, interval: 500, message: 'the Choose Run pick to show its rows' });
     expect(await item.locator('.label-description').innerText()).toContain(`Avg. Recall ${pct(next.avg.Recall)}`);
     await item.click();
     await waitRow('sample', 1, (r) => r.description === `${next.name} · Avg. R ${pct(next.avg.Recall)}`, 'the benchmark node to show the new run');
