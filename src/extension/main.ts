@@ -1,40 +1,52 @@
-// Entry point: creates the store and wires the features; each feature lives in its own folder.
-import * as vscode from 'vscode';
+// Entry point: opens the benchmarks, activates each feature (each in its own folder) and registers the command
+// table; activate() only wires.
+import type * as vscode from 'vscode';
 import { activateAudit } from './audit';
-import { activateCommands } from './commands';
+import { activateBenchmarks } from './benchmarks';
+import { registerCommands } from './commands/table';
 import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
 import { activateLabels } from './labels';
-import { activateProblems } from './problems';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
-import { BenchmarkStore } from './store';
 import { activateTemplates } from './templates';
 import { activateTraces } from './traces';
 import { activateTree } from './tree';
 import { activateWorkspace } from './workspace';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const store = new BenchmarkStore(context.workspaceState);
-  context.subscriptions.push(store);
-  const tree = activateTree(context, store);
-  activateProblems(context, store);
-  activateCommands(context, store);
-  const stepViews = activateStepView(context, store);
+  const benchmarks = activateBenchmarks(context);
+  const spb = benchmarks.spb;
+  const tree = activateTree(context, benchmarks);
+  const stepViews = activateStepView(context, spb);
   const stepView = stepViews.main;
-  const labels = activateLabels(context, store, stepViews, tree);
-  activateDashboard(context, store);
-  activateCompare(context, store);
+  const labels = activateLabels(context, spb, stepViews, tree);
+  const dashboard = activateDashboard(context, spb);
+  const compare = activateCompare(context, spb);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
-  const templates = activateTemplates(context, store, { docs, stepView });
-  activateRerun(context, store, { docs, endpoint, stepView, templates });
-  const omni = activateTraces(context, tree, labels);
-  activateAudit(context, store, omni);
+  const templateDeps = { docs, stepView };
+  const templates = activateTemplates(context, spb, templateDeps);
+  const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
+  const traces = activateTraces(context, benchmarks.omni, labels.service);
+  const audit = activateAudit(context, spb, benchmarks.omni);
+  registerCommands(context, {
+    benchmarks,
+    tree,
+    stepViews,
+    labels,
+    dashboard,
+    compare,
+    endpoint,
+    templates: { library: templates, deps: templateDeps },
+    rerun,
+    audit,
+    traces,
+  });
   // Last: it may open a benchmark at once, and every feature should be listening by then.
-  activateWorkspace(context, store);
+  activateWorkspace(context, benchmarks);
 }
 
 export function deactivate(): void {}

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRow } from '../../src/core/rerun/attemptCompare';
+import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/rerun/documents';
 import { describeEndpoint, effective, endpointProblems, readEndpointSettings, RESTRICTED_SETTINGS, type Inspected } from '../../src/extension/endpoint/settings';
@@ -93,9 +94,7 @@ describe('command arguments', () => {
 
   it('contributes every command it registers, with context menus on the tree', () => {
     const ids = manifest.contributes.commands.map((c: { command: string }) => c.command);
-    for (const c of ['newTemplate', 'previewPrompt', 'rerunStep', 'rerunChain', 'rerunPlatform', 'rerunBenchmark', 'resumeRun', 'runAblation', 'setApiKey', 'clearApiKey']) {
-      expect(ids).toContain(`personaLab.${c}`);
-    }
+    for (const id of COMMAND_IDS) expect(ids).toContain(id);
     const menu = manifest.contributes.menus['view/item/context'].map((m: { command: string; when: string }) => `${m.command} ${m.when}`);
     expect(menu).toContain('personaLab.rerunStep view == personaLab.benchmarks && viewItem == step');
     expect(menu).toContain('personaLab.runAblation view == personaLab.benchmarks && viewItem == user');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OmniRun, OmniUser, Question, TestAction } from '../../src/core/omni/types';
-import { buildTraceModel, contextEntries, questionRow } from '../../src/extension/traces/model';
+import { buildTraceModel, contextEntries, questionRow } from '../../src/extension/benchmarks/omni/model';
 
 const q = (over: Partial<Question>): Question => ({
   type: 'binary', field: 'video_liked', trueValue: 'No', predictedValue: 'Yes', predictedLabel: 1, rawOutput: 'Answer: Yes', ...over,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/core/omni/types';
-import { recordTexts, scanProfile, scanRecords } from '../../src/extension/traces/pi';
+import { recordTexts, scanProfile, scanRecords } from '../../src/extension/benchmarks/omni/pi';
 
 const base = { sceneRaw: '', timestamp: '2025-03-01 10:00:00', time: 0, line: 2 };
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import type { Diagnostic } from '../../src/core/io/diagnostics';
-import { locateDiagnostics, summarize } from '../../src/extension/problems/locate';
+import { locateDiagnostics, summarize } from '../../src/extension/benchmarks/locate';
 
 describe('locateDiagnostics', () => {
   it('turns 1-based lines into 0-based ones, keeps whole-file problems on line 0, groups by absolute path', () => {

@@ -6,10 +6,11 @@ import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { findingTraceTarget, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
 import { buildReport, renderMarkdown, type AnyCountRow, type AuditReport, type ReportableFinding } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { locateSpan } from './locate';
 import { count, VERDICT_TEXT } from './model';
 import { FindingNode, type AuditNode } from './nodes';
+import type { AuditApi } from './index';
 import { OmniFindingNode } from './omniNodes';
 import { reportFileName } from './paths';
 import type { AuditSession } from './session';
@@ -66,7 +67,7 @@ export async function openSource(finding: AuditFinding, root: string): Promise<v
 }
 
 /** Opens the finding's step in the step view, switching to the finding's run for personas and reasoning. */
-export async function openStep(node: FindingNode, store: BenchmarkStore): Promise<void> {
+export async function openStep(node: FindingNode, store: SpbStore): Promise<void> {
   const ref = node.stepRef;
   if (!ref) {
     void vscode.window.showWarningMessage(`Persona Lab: ${node.finding.userId} is not in the loaded benchmark.`);
@@ -148,4 +149,29 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
       .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
   }
   return uri;
+}
+
+/** Opens the first target finding in its file (an OmniBehavior one in the trace view). */
+export async function openFindingSource({ session, view }: AuditApi, node: unknown, nodes: unknown): Promise<void> {
+  const target = targetFindings(node, nodes, view.selection)[0];
+  if (target instanceof OmniFindingNode) {
+    const root = session.omniResult?.root;
+    if (root) await openTraceFinding(target.finding, root);
+    return;
+  }
+  const root = session.result?.root;
+  if (target && root) await openSource(target.finding, root);
+}
+
+/** Opens the first target finding in the step view (an OmniBehavior one in the trace view). */
+export async function openFindingStep({ session, view }: AuditApi, store: SpbStore, node: unknown, nodes: unknown): Promise<void> {
+  const target = targetFindings(node, nodes, view.selection)[0];
+  if (target instanceof OmniFindingNode) {
+    const root = session.omniResult?.root;
+    if (root) await openTraceFinding(target.finding, root);
+  } else if (target) await openStep(target, store);
+}
+
+export function verdictOnTargets({ session, view }: AuditApi, verdict: Verdict, node: unknown, nodes: unknown): void {
+  recordVerdict(session, targetFindings(node, nodes, view.selection), verdict);
 }

@@ -2,22 +2,18 @@
 // counts, verdicts and the exported report. Runs by itself when a benchmark loads if personaLab.audit.autoRun
 // says so (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
 import * as vscode from 'vscode';
-import type { Verdict } from '../../core/pi/verdicts';
 import type { Benchmark } from '../../core/spb/types';
-import type { BenchmarkStore } from '../store';
-import type { OmniStore } from '../traces/store';
-import { exportReport, openSource, openStep, openTraceFinding, recordVerdict, targetFindings } from './commands';
+import type { SpbStore } from '../benchmarks/spb/store';
+import type { OmniStore } from '../benchmarks/omni/store';
 import { isAutoRun, shouldAutoRun, summaryMessage } from './model';
 import type { AuditNode } from './nodes';
-import { OmniFindingNode } from './omniNodes';
 import { AuditTreeProvider } from './provider';
 import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes } from './session';
 
-const VERDICT_COMMANDS: [command: string, verdict: Verdict][] = [
-  ['personaLab.audit.confirmLeak', 'confirmed-leak'],
-  ['personaLab.audit.markFalsePositive', 'false-positive'],
-  ['personaLab.audit.markNeedsReview', 'needs-review'],
-];
+export interface AuditApi {
+  session: AuditSession;
+  view: vscode.TreeView<AuditNode>;
+}
 
 function autoRunWanted(bench: Benchmark): boolean {
   const config = vscode.workspace.getConfiguration('personaLab.audit');
@@ -25,7 +21,7 @@ function autoRunWanted(bench: Benchmark): boolean {
   return shouldAutoRun(isAutoRun(mode) ? mode : 'never', benchmarkBytes(bench), config.get<number>('autoRunMaxMB', 20));
 }
 
-export function activateAudit(context: vscode.ExtensionContext, store: BenchmarkStore, omni: OmniStore): void {
+export function activateAudit(context: vscode.ExtensionContext, store: SpbStore, omni: OmniStore): AuditApi {
   const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
   const provider = new AuditTreeProvider(session);
   const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
@@ -68,9 +64,6 @@ export function activateAudit(context: vscode.ExtensionContext, store: Benchmark
     maybeRun();
   };
 
-  const findingsOf = (node: unknown, nodes: unknown) => targetFindings(node, nodes, view.selection);
-  const firstFinding = (node: unknown, nodes: unknown) => findingsOf(node, nodes)[0];
-
   update();
   context.subscriptions.push(
     session,
@@ -85,29 +78,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: Benchmark
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();
       if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.result) void session.run({ notify: false });
     }),
-    vscode.commands.registerCommand('personaLab.audit.run', () => session.run({ notify: true })),
-    vscode.commands.registerCommand('personaLab.audit.cancel', () => session.cancel()),
-    vscode.commands.registerCommand('personaLab.audit.exportReport', (arg?: unknown) => exportReport(session, arg)),
-    vscode.commands.registerCommand('personaLab.audit.openSource', async (node?: unknown, nodes?: unknown) => {
-      const target = firstFinding(node, nodes);
-      if (target instanceof OmniFindingNode) {
-        const root = session.omniResult?.root;
-        if (root) await openTraceFinding(target.finding, root);
-        return;
-      }
-      const root = session.result?.root;
-      if (target && root) await openSource(target.finding, root);
-    }),
-    vscode.commands.registerCommand('personaLab.audit.openStep', async (node?: unknown, nodes?: unknown) => {
-      const target = firstFinding(node, nodes);
-      if (target instanceof OmniFindingNode) {
-        const root = session.omniResult?.root;
-        if (root) await openTraceFinding(target.finding, root);
-      } else if (target) await openStep(target, store);
-    }),
-    ...VERDICT_COMMANDS.map(([command, verdict]) =>
-      vscode.commands.registerCommand(command, (node?: unknown, nodes?: unknown) => recordVerdict(session, findingsOf(node, nodes), verdict)),
-    ),
   );
   benchmarkChanged();
+  return { session, view };
 }

@@ -7,7 +7,7 @@ import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { CATEGORY_INFO, placeholderOf, type PiCategory } from '../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../core/spb/tables';
 import type { Benchmark } from '../../core/spb/types';
-import type { StepRef } from '../store';
+import type { StepRef } from '../benchmarks/spb/store';
 import { findingItem, findingTooltip, markdown, type VerdictTrail } from './findingItem';
 import { valueAt } from './locate';
 import type { OmniCategoryGroup } from './omniModel';

@@ -11,8 +11,8 @@ import { auditOmni, type OmniAuditFinding, type OmniAuditResult } from '../../co
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { VerdictStore, type Verdict, type VerdictRow } from '../../core/pi/verdicts';
 import type { Benchmark } from '../../core/spb/types';
-import type { BenchmarkStore } from '../store';
-import type { OmniStore } from '../traces/store';
+import type { SpbStore } from '../benchmarks/spb/store';
+import type { OmniStore } from '../benchmarks/omni/store';
 import { auditAuthor, auditDbPath } from './paths';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
@@ -54,7 +54,7 @@ export class AuditSession implements vscode.Disposable {
   readonly onDidRecord = this.recorded.event;
 
   constructor(
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly storageDir: string,
     private readonly omni: OmniStore,
   ) {}
@@ -111,10 +111,8 @@ export class AuditSession implements vscode.Disposable {
     await this.omni.ready();
     const bench = this.store.bench;
     const omniBench = this.omni.bench;
-    if (!bench && !omniBench) {
-      if (opts.notify) void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
-      return undefined;
-    }
+    // The command checks that one is open and says so; an automatic run just does nothing.
+    if (!bench && !omniBench) return undefined;
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;

@@ -1,7 +1,8 @@
-// Compare feature: personaLab.compareRuns (pick A and B, open the compare view) and the tree's compare mode
-// (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B regressed on.
+// Compare feature: the handlers of personaLab.compareRuns (pick A and B, open the compare view) and of the tree's
+// compare mode (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B
+// regressed on. Both need an open benchmark (the command table checks it).
 import * as vscode from 'vscode';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { RegressionDecorations } from './decorations';
 import { regressedSteps } from './model';
 import { ComparePanel } from './panel';
@@ -19,7 +20,12 @@ function pairFromArgs(a: unknown, b: unknown): RunPair | undefined {
   return undefined;
 }
 
-export function activateCompare(context: vscode.ExtensionContext, store: BenchmarkStore): void {
+export interface CompareCommands {
+  compareRuns(a: unknown, b: unknown): Promise<void>;
+  setMode(on: boolean): Promise<void>;
+}
+
+export function activateCompare(context: vscode.ExtensionContext, store: SpbStore): CompareCommands {
   const session = new CompareSession(store, context.workspaceState);
   const panel = new ComparePanel(context.extensionUri, store, session);
   const decorations = new RegressionDecorations();
@@ -45,14 +51,10 @@ export function activateCompare(context: vscode.ExtensionContext, store: Benchma
   };
 
   const choosePair = async (a?: unknown, b?: unknown): Promise<RunPair | undefined> => {
-    await store.ready();
     const given = pairFromArgs(a, b);
     const bench = store.bench;
     if (given && bench?.runs.has(given.a) && bench.runs.has(given.b)) return given;
-    if (!bench) {
-      void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
-      return undefined;
-    }
+    if (!bench) return undefined;
     return pickRunPair(store, session.lastPair);
   };
 
@@ -74,14 +76,15 @@ export function activateCompare(context: vscode.ExtensionContext, store: Benchma
     status,
     vscode.window.registerFileDecorationProvider(decorations),
     session.onDidChange(() => void updateMode()),
-    vscode.commands.registerCommand('personaLab.compareRuns', async (a?: unknown, b?: unknown) => {
+  );
+  void vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
+  return {
+    compareRuns: async (a, b) => {
       const pair = await choosePair(a, b);
       if (!pair) return;
       await session.setPair(pair);
       panel.show();
-    }),
-    vscode.commands.registerCommand('personaLab.compareMode.on', () => setMode(true)),
-    vscode.commands.registerCommand('personaLab.compareMode.off', () => setMode(false)),
-  );
-  void vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
+    },
+    setMode,
+  };
 }

@@ -10,7 +10,7 @@ import {
   type Scope,
   type WebviewToExtension,
 } from '../../shared/dashboardProtocol';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { PanelHost } from '../webviewPanel';
 import { dashboardHtml, newNonce } from '../dashboard/html';
 import { openStepOfRun } from '../dashboard/open';
@@ -25,7 +25,7 @@ export class ComparePanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly session: CompareSession,
   ) {
     this.disposables.push(session.onDidChange(() => void this.refresh()));

@@ -1,14 +1,14 @@
 // Compare Runs…: two quick picks, run A (baseline) then run B (compared against A).
 import * as vscode from 'vscode';
 import { pctText } from '../dashboard/tables';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import type { RunPair } from './session';
 
 interface RunItem extends vscode.QuickPickItem {
   run: string;
 }
 
-function items(store: BenchmarkStore, exclude?: string): RunItem[] {
+function items(store: SpbStore, exclude?: string): RunItem[] {
   const bench = store.bench;
   if (!bench) return [];
   return [...bench.runs.keys()]
@@ -47,7 +47,7 @@ async function pickOne(title: string, placeHolder: string, list: RunItem[], pref
 }
 
 /** Asks for run A then run B (different runs); undefined when cancelled or when there are fewer than two runs. */
-export async function pickRunPair(store: BenchmarkStore, last: RunPair | undefined): Promise<RunPair | undefined> {
+export async function pickRunPair(store: SpbStore, last: RunPair | undefined): Promise<RunPair | undefined> {
   const bench = store.bench;
   if (!bench || bench.runs.size < 2) {
     void vscode.window.showInformationMessage('Persona Lab: comparing needs a benchmark with at least two runs under results/.');

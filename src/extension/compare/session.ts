@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { PairedBootstrap, compareRuns, mergeComparisons, type PairedSummaryRow, type RunComparison, type Scope } from '../../core/spb/runCompare';
 import { PLATFORMS } from '../../core/spb/types';
 import type { Benchmark } from '../../core/spb/types';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { RESAMPLES, SEED } from './model';
 
 const PAIR_KEY = 'personaLab.compare.pair';
@@ -37,7 +37,7 @@ export class CompareSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly state: vscode.Memento,
   ) {
     this.current = state.get<RunPair>(PAIR_KEY);

@@ -13,7 +13,7 @@ import {
   type TableId,
   type WebviewToExtension,
 } from '../../shared/dashboardProtocol';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { PanelHost } from '../webviewPanel';
 import { dashboardHtml, newNonce } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
@@ -34,7 +34,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly state: vscode.Memento,
   ) {
     this.disposables.push(store.onDidChange(() => void this.refresh()));

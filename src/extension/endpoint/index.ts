@@ -97,10 +97,6 @@ export class EndpointService implements vscode.Disposable {
 
 export function activateEndpoint(context: vscode.ExtensionContext): EndpointService {
   const service = new EndpointService(context.secrets);
-  context.subscriptions.push(
-    service,
-    vscode.commands.registerCommand('personaLab.setApiKey', () => service.setKey()),
-    vscode.commands.registerCommand('personaLab.clearApiKey', () => service.clearKey()),
-  );
+  context.subscriptions.push(service);
   return service;
 }

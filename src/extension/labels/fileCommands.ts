@@ -190,7 +190,15 @@ async function editLabelSet(labels: LabelService): Promise<void> {
   await vscode.window.showTextDocument(vscode.Uri.file(file));
 }
 
-export function registerFileCommands(context: vscode.ExtensionContext, labels: LabelService): void {
+export interface LabelFileCommands {
+  exportLabels(arg: unknown): Promise<void>;
+  importLabels(arg: unknown): Promise<void>;
+  labelSummary(arg?: unknown): Promise<void>;
+  editLabelSet(arg?: unknown): Promise<void>;
+}
+
+/** The label file commands' handlers; an error becomes an error message. */
+export function labelFileCommands(context: vscode.ExtensionContext, labels: LabelService): LabelFileCommands {
   const problems = vscode.languages.createDiagnosticCollection('personaLab.labelImport');
   const guard = (fn: (arg: unknown) => Promise<void>) => async (arg: unknown) => {
     try {
@@ -199,12 +207,11 @@ export function registerFileCommands(context: vscode.ExtensionContext, labels: L
       void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
     }
   };
-  context.subscriptions.push(
-    problems,
-    vscode.commands.registerCommand('personaLab.exportLabels', guard((arg) => exportLabels(labels, arg))),
-    vscode.commands.registerCommand('personaLab.importLabels', guard((arg) => importLabels(labels, problems, arg))),
-    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
-    vscode.commands.registerCommand('personaLab.labelSummary', guard(() => labelSummary())),
-    vscode.commands.registerCommand('personaLab.editLabelSet', guard(() => editLabelSet(labels))),
-  );
+  context.subscriptions.push(problems, vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)));
+  return {
+    exportLabels: guard((arg) => exportLabels(labels, arg)),
+    importLabels: guard((arg) => importLabels(labels, problems, arg)),
+    labelSummary: guard(() => labelSummary()),
+    editLabelSet: guard(() => editLabelSet(labels)),
+  };
 }

@@ -1,10 +1,11 @@
-// Filter Steps… (a multi-select quick pick: labels / unlabelled, failure signatures, runs), Clear Step Filter, and
-// Next Unlabelled Step; the tree's message says when a filter is active and how many steps it lets through.
+// The handlers of Filter Steps… (a multi-select quick pick: labels / unlabelled, failure signatures, runs), Clear
+// Step Filter, and Next Unlabelled Step; the tree's message says when a filter is active and how many steps it lets
+// through.
 import * as vscode from 'vscode';
 import { FAILURE_SIGNATURES, SIGNATURE_TEXT, normalizeFilter, type FailureSignature, type StepFilter } from '../../core/labels/filter';
 import type { StepPanel } from '../stepView/panel';
 import { toStepRef } from '../stepView';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { TreeApi } from '../tree';
 import { StepNode } from '../tree/nodes';
 import type { LabelService } from './service';
@@ -17,7 +18,7 @@ function separator(label: string): vscode.QuickPickItem {
   return { label, kind: vscode.QuickPickItemKind.Separator };
 }
 
-export async function pickFilter(bench: BenchmarkStore, labels: LabelService, current: StepFilter): Promise<StepFilter | undefined> {
+export async function pickFilter(bench: SpbStore, labels: LabelService, current: StepFilter): Promise<StepFilter | undefined> {
   const counts = labels.index();
   const perLabel = new Map<string, number>();
   const b = bench.bench;
@@ -80,58 +81,51 @@ export async function pickFilter(bench: BenchmarkStore, labels: LabelService, cu
   });
 }
 
-export function registerFilterCommands(
-  context: vscode.ExtensionContext,
-  bench: BenchmarkStore,
-  labels: LabelService,
-  augment: LabelTreeAugment,
-  panel: StepPanel,
-  tree: TreeApi,
-): void {
+/** What the filter commands act on. */
+export interface FilterDeps {
+  bench: SpbStore;
+  labels: LabelService;
+  augment: LabelTreeAugment;
+  panel: StepPanel;
+  tree: TreeApi;
+}
+
+/** Keeps the tree's message saying when a filter is active and how many steps it lets through. */
+export function filterMessage({ bench, augment, tree }: FilterDeps): vscode.Disposable {
   const updateMessage = () => {
     tree.view.message = augment.filterActive && bench.bench
       ? `Filter: ${augment.describe()} — ${augment.matchCount().toLocaleString('en-US')} step(s) match. Clear it with the filter button above.`
       : undefined;
   };
   updateMessage();
+  return vscode.Disposable.from(augment.onDidChange(updateMessage), bench.onDidChange(updateMessage));
+}
 
-  const filterSteps = async (arg?: unknown) => {
-    await bench.ready();
-    if (!bench.bench) {
-      void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
-      return;
-    }
-    // A filter object as argument (tests, keybindings with args) skips the pick.
-    const given = typeof arg === 'object' && arg !== null && ['labels', 'unlabelled', 'signatures', 'runs'].some((k) => k in arg);
-    const filter = given ? normalizeFilter(arg) : await pickFilter(bench, labels, augment.filter);
-    if (filter) await augment.setFilter(filter);
-  };
+/** Needs an open benchmark. A filter object as argument (tests, keybindings with args) skips the pick. */
+export async function filterSteps({ bench, labels, augment }: FilterDeps, arg: unknown): Promise<void> {
+  if (!bench.bench) return;
+  const given = typeof arg === 'object' && arg !== null && ['labels', 'unlabelled', 'signatures', 'runs'].some((k) => k in arg);
+  const filter = given ? normalizeFilter(arg) : await pickFilter(bench, labels, augment.filter);
+  if (filter) await augment.setFilter(filter);
+}
 
-  const nextUnlabelled = async (arg?: unknown) => {
-    await bench.ready();
-    if (!bench.bench) {
-      void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
-      return;
-    }
-    const selected = tree.view.selection[0];
-    const from: StepRef | undefined = toStepRef(arg) ?? panel.currentRef ?? (selected instanceof StepNode ? selected.ref : undefined);
-    const target = augment.nextUnlabelled(from);
-    if (!target) {
-      void vscode.window.showInformationMessage(`Persona Lab: no unlabelled step${augment.filterActive ? ' matches the filter' : ' left'} in run ${labels.run || '(none)'}.`);
-      return;
-    }
-    panel.show(target, toStepRef(arg) !== undefined);
-    if (tree.view.visible) {
-      const node = tree.provider.find(target.userId, target.stepId);
-      if (node) await tree.view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
-    }
-  };
+export async function clearStepFilter({ augment }: FilterDeps): Promise<void> {
+  await augment.setFilter(normalizeFilter({}));
+}
 
-  context.subscriptions.push(
-    augment.onDidChange(updateMessage),
-    bench.onDidChange(updateMessage),
-    vscode.commands.registerCommand('personaLab.filterSteps', filterSteps),
-    vscode.commands.registerCommand('personaLab.clearStepFilter', () => augment.setFilter(normalizeFilter({}))),
-    vscode.commands.registerCommand('personaLab.nextUnlabelledStep', nextUnlabelled),
-  );
+/** Needs an open benchmark. */
+export async function nextUnlabelled({ bench, labels, augment, panel, tree }: FilterDeps, arg: unknown): Promise<void> {
+  if (!bench.bench) return;
+  const selected = tree.view.selection[0];
+  const from: StepRef | undefined = toStepRef(arg) ?? panel.currentRef ?? (selected instanceof StepNode ? selected.ref : undefined);
+  const target = augment.nextUnlabelled(from);
+  if (!target) {
+    void vscode.window.showInformationMessage(`Persona Lab: no unlabelled step${augment.filterActive ? ' matches the filter' : ' left'} in run ${labels.run || '(none)'}.`);
+    return;
+  }
+  panel.show(target, toStepRef(arg) !== undefined);
+  if (tree.view.visible) {
+    const node = bench.tree.find(target.userId, target.stepId);
+    if (node) await tree.view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
+  }
 }

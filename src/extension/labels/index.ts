@@ -1,17 +1,23 @@
 // Labels feature: the label database and set (LabelService), labelling in the step view, badges / counts / the
-// step filter in the Benchmarks tree, and the label commands.
+// step filter in the Benchmarks tree, and the label commands' handlers.
 import * as vscode from 'vscode';
+import type { SpbStore } from '../benchmarks/spb/store';
 import type { StepViews } from '../stepView/views';
-import type { BenchmarkStore } from '../store';
 import type { TreeApi } from '../tree';
-import { registerFileCommands } from './fileCommands';
-import { registerFilterCommands } from './filterCommands';
+import { labelFileCommands, type LabelFileCommands } from './fileCommands';
+import { filterMessage, type FilterDeps } from './filterCommands';
 import { LabelService } from './service';
 import { LabelStepController } from './stepController';
 import { LabelTreeAugment } from './treeLabels';
 
-/** Returns the label service, which the trace view's labelling shares. */
-export function activateLabels(context: vscode.ExtensionContext, store: BenchmarkStore, stepViews: StepViews, tree: TreeApi): LabelService {
+export interface LabelsApi {
+  /** The label service, which the trace view's labelling shares. */
+  service: LabelService;
+  filter: FilterDeps;
+  files: LabelFileCommands;
+}
+
+export function activateLabels(context: vscode.ExtensionContext, store: SpbStore, stepViews: StepViews, tree: TreeApi): LabelsApi {
   const labels = new LabelService(store, context.globalStorageUri.fsPath);
   const augment = new LabelTreeAugment(store, labels, context.workspaceState);
   const controller = new LabelStepController(stepViews.main, store, labels, augment);
@@ -29,8 +35,8 @@ export function activateLabels(context: vscode.ExtensionContext, store: Benchmar
       });
     }),
   );
-  tree.provider.setAugment(augment);
-  registerFilterCommands(context, store, labels, augment, stepViews.main, tree);
-  registerFileCommands(context, labels);
-  return labels;
+  store.tree.setAugment(augment);
+  const filter: FilterDeps = { bench: store, labels, augment, panel: stepViews.main, tree };
+  context.subscriptions.push(filterMessage(filter));
+  return { service: labels, filter, files: labelFileCommands(context, labels) };
 }

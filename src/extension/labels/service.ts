@@ -11,7 +11,7 @@ import { LabelStore } from '../../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
 import type { Severity } from '../../core/io/diagnostics';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -37,7 +37,7 @@ export class LabelService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly bench: BenchmarkStore,
+    private readonly bench: SpbStore,
     private readonly fallbackDir: string,
   ) {
     this.disposables.push(

@@ -13,7 +13,7 @@ import type { StepLocation } from '../../core/spb/stepModel';
 import type { Benchmark } from '../../core/spb/types';
 import type { LabelUiAction } from '../../shared/stepViewProtocol';
 import type { StepPanel } from '../stepView/panel';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { LabelService } from './service';
 import type { LabelTreeAugment } from './treeLabels';
 import { UndoStack } from './undo';
@@ -34,7 +34,7 @@ export class LabelStepController implements vscode.Disposable {
 
   constructor(
     private readonly panel: StepPanel,
-    private readonly bench: BenchmarkStore,
+    private readonly bench: SpbStore,
     private readonly labels: LabelService,
     private readonly tree: LabelTreeAugment,
   ) {

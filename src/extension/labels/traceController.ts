@@ -14,7 +14,7 @@ import {
 import { describeTarget, type LabelFlash } from '../../core/labels/view';
 import type { LabelToggleMessage, LabelUndoMessage, TraceRef } from '../../shared/traceProtocol';
 import type { TracePanel } from '../traces/panel';
-import type { OmniStore } from '../traces/store';
+import type { OmniStore } from '../benchmarks/omni/store';
 import type { LabelService } from './service';
 import { buildTraceLabelState } from './traceViewState';
 import { UndoStack } from './undo';

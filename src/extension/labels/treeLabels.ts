@@ -15,7 +15,7 @@ import {
 } from '../../core/labels/filter';
 import { resultFor } from '../../core/spb/score/run';
 import type { Benchmark, Platform, Step, User } from '../../core/spb/types';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import type { TreeAugment } from '../tree/augment';
 import type { LabelService } from './service';
 
@@ -34,7 +34,7 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(
-    private readonly bench: BenchmarkStore,
+    private readonly bench: SpbStore,
     private readonly labels: LabelService,
     private readonly state: vscode.Memento,
   ) {

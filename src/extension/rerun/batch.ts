@@ -159,13 +159,8 @@ export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
 }
 
 export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean): Promise<void> {
-  const { store } = deps;
-  await store.ready();
-  const bench = store.bench;
-  if (!bench) {
-    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
-    return;
-  }
+  const bench = deps.store.bench;
+  if (!bench) return;
   let platforms: Platform[] = PLATFORMS.filter((p) => bench.users.has(p));
   if (!all) {
     const given = platformOf(arg);
@@ -192,7 +187,6 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
 
 /** Resume Run…: the run folders whose manifest says they did not finish, resumed with their own settings. */
 export async function resumeRun(deps: RerunDeps): Promise<void> {
-  await deps.store.ready();
   const root = deps.store.root;
   if (!root) return;
   const dir = join(root, 'results');

@@ -10,7 +10,7 @@ import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
 import type { StepPanel, StepViewAddon } from '../stepView';
 import { piMinConfidence } from '../stepView/panel';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { rawReplyDoc, requestDoc } from './documents';
 import type { AttemptHistory } from './history';
 
@@ -24,7 +24,7 @@ export class RerunController implements StepViewAddon {
   private readonly ablations = new Map<string, AblationTable>();
 
   constructor(
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly history: AttemptHistory,
     private readonly endpoint: EndpointService,
     private readonly stepView: StepPanel,

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { attemptFromRecord, type AttemptRow } from '../../core/rerun/attemptCompare';
 import type { HistoryContext, RunHistory } from '../../core/runner/history';
 import type { StepRunRecord } from '../../core/runner/step';
-import type { StepRef } from '../store';
+import type { StepRef } from '../benchmarks/spb/store';
 
 export const HISTORY_FILE = 'history.db';
 

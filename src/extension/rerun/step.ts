@@ -10,7 +10,7 @@ import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { Step, User } from '../../core/spb/types';
 import type { EndpointService } from '../endpoint';
 import type { StepPanel } from '../stepView';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
@@ -18,7 +18,7 @@ import { guardPrompts } from './guard';
 import type { AttemptHistory } from './history';
 
 export interface RerunDeps {
-  store: BenchmarkStore;
+  store: SpbStore;
   stepView: StepPanel;
   templates: TemplateLibrary;
   endpoint: EndpointService;
@@ -39,7 +39,7 @@ interface PersonaItem extends vscode.QuickPickItem {
 const preview = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** Where the selected run's persona for `step` was written, for the quick pick's description. */
-function carriedFrom(store: BenchmarkStore, user: User, step: Step): string {
+function carriedFrom(store: SpbStore, user: User, step: Step): string {
   let from = 0;
   for (const s of user.steps) {
     if (s.stepId >= step.stepId) break;
@@ -48,7 +48,7 @@ function carriedFrom(store: BenchmarkStore, user: User, step: Step): string {
   return from ? `written at step ${from}` : step.stepId === 1 ? 'step 1: cold start' : 'no persona written before: cold start';
 }
 
-export async function pickPersona(store: BenchmarkStore, user: User, step: Step, title: string): Promise<PersonaChoice | undefined> {
+export async function pickPersona(store: SpbStore, user: User, step: Step, title: string): Promise<PersonaChoice | undefined> {
   const run = store.run;
   const carried = personaReceived(run, user, step.stepId);
   const items: PersonaItem[] = [

@@ -1,10 +1,10 @@
-// Step view feature: personaLab.openStep (StepRef, a tree node holding one, or a quick pick) and the four
-// navigation commands. Keybindings (package.json) apply while a step view is the active editor. An argument that
+// Step view feature: the handlers of personaLab.openStep (StepRef, a tree node holding one, or a quick pick) and of
+// the four navigation commands. Keybindings (package.json) apply while a step view is the active editor. An argument that
 // names a run (`{ ...StepRef, run }`) opens that run's pinned panel, in the options' `viewColumn` if given.
 import * as vscode from 'vscode';
 import { isPlatform } from '../../core/spb/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { StepPanel } from './panel';
 import { pickStep } from './pick';
 import { StepViews } from './views';
@@ -23,13 +23,12 @@ export function toStepRef(arg: unknown): StepRef | undefined {
   return toStepRef(o.ref) ?? toStepRef(o.step);
 }
 
-/** The step a command acts on: its argument (a StepRef or tree node), else the step view's step, else asked for. */
-export async function stepForCommand(store: BenchmarkStore, stepView: StepPanel, arg: unknown): Promise<StepRef | undefined> {
-  await store.ready();
-  if (!store.bench) {
-    void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
-    return undefined;
-  }
+/**
+ * The step a command acts on: its argument (a StepRef or tree node), else the step view's step, else asked for.
+ * For commands that need an open benchmark (the command table checks it).
+ */
+export async function stepForCommand(store: SpbStore, stepView: StepPanel, arg: unknown): Promise<StepRef | undefined> {
+  if (!store.bench) return undefined;
   const ref = toStepRef(arg) ?? stepView.currentRef ?? (await pickStep(store));
   if (ref && !store.step(ref)) {
     void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
@@ -49,49 +48,38 @@ function viewColumnOf(options: unknown): vscode.ViewColumn | undefined {
 }
 
 /** Returns the panels, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
-export function activateStepView(context: vscode.ExtensionContext, store: BenchmarkStore): StepViews {
+export function activateStepView(context: vscode.ExtensionContext, store: SpbStore): StepViews {
   const views = new StepViews(context.extensionUri, store);
   context.subscriptions.push(views);
-
-  const open = async (arg?: unknown, options?: unknown): Promise<void> => {
-    await store.ready();
-    if (!store.bench) {
-      void vscode.window.showWarningMessage('Persona Lab: no benchmark is open. Open a benchmark folder first.');
-      return;
-    }
-    let ref = toStepRef(arg);
-    if (ref && !store.step(ref)) {
-      void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
-      return;
-    }
-    const run = field(arg, 'run');
-    if (typeof run === 'string' && !store.bench.runs.has(run)) {
-      void vscode.window.showWarningMessage(`Persona Lab: run ${run} is not in the loaded benchmark.`);
-      return;
-    }
-    ref ??= await pickStep(store);
-    if (!ref) return;
-    const panel = typeof run === 'string' ? views.forRun(run) : views.main;
-    panel.show(ref, field(options, 'preserveFocus') === true, viewColumnOf(options));
-    // A caller opening several runs' views awaits each: two webviews loading at once can lose one (webviewPanel.ts).
-    if (typeof run === 'string') await panel.whenReady(5_000);
-  };
-
-  const nav = (direction: NavDirection) => (): void => {
-    const panel = views.active();
-    if (!panel.currentRef) {
-      void vscode.window.showInformationMessage('Persona Lab: open a step first (Persona Lab: Open Step).');
-      return;
-    }
-    panel.navigate(direction);
-  };
-
-  context.subscriptions.push(
-    vscode.commands.registerCommand('personaLab.openStep', open),
-    vscode.commands.registerCommand('personaLab.nextStep', nav('nextStep')),
-    vscode.commands.registerCommand('personaLab.previousStep', nav('previousStep')),
-    vscode.commands.registerCommand('personaLab.nextUser', nav('nextUser')),
-    vscode.commands.registerCommand('personaLab.previousUser', nav('previousUser')),
-  );
   return views;
+}
+
+/** Opens a step (needs an open benchmark); `{ ...StepRef, run }` opens that run's pinned panel. */
+export async function openStep(views: StepViews, store: SpbStore, arg: unknown, options: unknown): Promise<void> {
+  if (!store.bench) return;
+  let ref = toStepRef(arg);
+  if (ref && !store.step(ref)) {
+    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
+    return;
+  }
+  const run = field(arg, 'run');
+  if (typeof run === 'string' && !store.bench.runs.has(run)) {
+    void vscode.window.showWarningMessage(`Persona Lab: run ${run} is not in the loaded benchmark.`);
+    return;
+  }
+  ref ??= await pickStep(store);
+  if (!ref) return;
+  const panel = typeof run === 'string' ? views.forRun(run) : views.main;
+  panel.show(ref, field(options, 'preserveFocus') === true, viewColumnOf(options));
+  // A caller opening several runs' views awaits each: two webviews loading at once can lose one (webviewPanel.ts).
+  if (typeof run === 'string') await panel.whenReady(5_000);
+}
+
+export function navigate(views: StepViews, direction: NavDirection): void {
+  const panel = views.active();
+  if (!panel.currentRef) {
+    void vscode.window.showInformationMessage('Persona Lab: open a step first (Persona Lab: Open Step).');
+    return;
+  }
+  panel.navigate(direction);
 }

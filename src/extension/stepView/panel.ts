@@ -17,7 +17,7 @@ import {
   type RerunRequest,
   type RerunState,
 } from '../../shared/stepViewProtocol';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { PanelHost } from '../webviewPanel';
 import { newNonce, stepViewHtml } from './html';
 
@@ -52,7 +52,7 @@ export class StepPanel implements vscode.Disposable {
   /** `pinnedRun`: the run this panel always shows; undefined for the main panel, which follows the selected run. */
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     readonly pinnedRun?: string,
   ) {
     this.disposables.push(

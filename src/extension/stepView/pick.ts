@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { allUsers } from '../../core/spb/load';
 import { scoreStepOfRun } from '../../core/spb/score/run';
 import type { User } from '../../core/spb/types';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 
 interface UserItem extends vscode.QuickPickItem {
   user: User;
@@ -16,7 +16,7 @@ function pct(v: number): string {
   return Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : '—';
 }
 
-export async function pickStep(store: BenchmarkStore): Promise<StepRef | undefined> {
+export async function pickStep(store: SpbStore): Promise<StepRef | undefined> {
   const bench = store.bench;
   if (!bench) return undefined;
   const users: UserItem[] = [];

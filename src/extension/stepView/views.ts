@@ -2,7 +2,7 @@
 // pinned panel per run, made on an explicit request for that run (Compare's side-by-side, the dashboard's lists)
 // and reused when the same run is asked again.
 import * as vscode from 'vscode';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { StepPanel } from './panel';
 
 const OPEN_CONTEXT = 'personaLab.stepViewOpen';
@@ -17,7 +17,7 @@ export class StepViews implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
   ) {
     this.main = new StepPanel(extensionUri, store);
     this.disposables.push(this.main, this.main.onDidChangeOpen(() => this.updateContext()));

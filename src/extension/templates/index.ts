@@ -7,7 +7,7 @@ import { personaReceived } from '../../core/spb/score/run';
 import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
 import type { ReadOnlyDocs } from '../docs';
 import { stepForCommand, type StepPanel } from '../stepView';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { registerTemplateLanguage } from './language';
 import { TemplateLibrary, type ChosenTemplate } from './library';
 
@@ -18,17 +18,13 @@ export interface TemplateDeps {
   stepView: StepPanel;
 }
 
-export function activateTemplates(context: vscode.ExtensionContext, store: BenchmarkStore, deps: TemplateDeps): TemplateLibrary {
+export function activateTemplates(context: vscode.ExtensionContext, store: SpbStore, deps: TemplateDeps): TemplateLibrary {
   const library = new TemplateLibrary(store, context.workspaceState);
   registerTemplateLanguage(context);
-  context.subscriptions.push(
-    vscode.commands.registerCommand('personaLab.newTemplate', () => newTemplate(library)),
-    vscode.commands.registerCommand('personaLab.previewPrompt', (arg?: unknown) => previewPrompt(store, library, deps, arg)),
-  );
   return library;
 }
 
-async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri | undefined> {
+export async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri | undefined> {
   const folder = library.folder();
   if (!folder) {
     void vscode.window.showWarningMessage('Persona Lab: open a folder (or a benchmark) first: templates are kept in its .personalab/templates/.');
@@ -57,7 +53,7 @@ async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri | undef
   return uri;
 }
 
-async function previewPrompt(store: BenchmarkStore, library: TemplateLibrary, deps: TemplateDeps, arg: unknown): Promise<void> {
+export async function previewPrompt(store: SpbStore, library: TemplateLibrary, deps: TemplateDeps, arg: unknown): Promise<void> {
   // From a template editor's title bar the argument is the template's URI; the step is then the step view's.
   const fromEditor = arg instanceof vscode.Uri ? arg : library.active();
   const ref = await stepForCommand(store, deps.stepView, arg instanceof vscode.Uri ? undefined : arg);

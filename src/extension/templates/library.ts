@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/spb/prompt';
 import { BUILTIN_TEMPLATE_NAME, TEMPLATE_DIR, TEMPLATE_EXT, TEMPLATE_LANGUAGE, templateNameOf } from '../../core/spb/templateFiles';
-import type { BenchmarkStore } from '../store';
+import type { SpbStore } from '../benchmarks/spb/store';
 
 const LAST_KEY = 'personaLab.lastTemplate';
 
@@ -21,7 +21,7 @@ interface TemplateItem extends vscode.QuickPickItem {
 
 export class TemplateLibrary {
   constructor(
-    private readonly store: BenchmarkStore,
+    private readonly store: SpbStore,
     private readonly state: vscode.Memento,
   ) {}
 

@@ -10,7 +10,7 @@ import {
   type OmniDashboardModel,
 } from '../../shared/omniDashboardProtocol';
 import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
-import type { OmniStore } from './store';
+import type { OmniStore } from '../benchmarks/omni/store';
 
 export class OmniDashboardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

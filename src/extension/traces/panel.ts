@@ -15,9 +15,9 @@ import {
   type WebviewToExtension,
 } from '../../shared/traceProtocol';
 import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
-import { buildTraceModel } from './model';
-import type { OmniStore } from './store';
-import { scanProfile, scanRecords } from './pi';
+import { buildTraceModel } from '../benchmarks/omni/model';
+import type { OmniStore } from '../benchmarks/omni/store';
+import { scanProfile, scanRecords } from '../benchmarks/omni/pi';
 import { countsBefore, matchingRecords, readRows, sceneHistogram } from './timeline';
 
 const PI_BATCH = 2000;

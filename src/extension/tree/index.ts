@@ -1,6 +1,7 @@
-// The Benchmarks view: benchmark → platform → user → step, plus Reveal Step by User ID… and Copy User ID.
+// The Benchmarks view: the roots of each open benchmark, and the handlers of Reveal Step by User ID… and Copy User ID.
 import * as vscode from 'vscode';
-import type { BenchmarkStore, StepRef } from '../store';
+import type { Benchmarks } from '../benchmarks';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
 import { UserNode, type TreeNode } from './nodes';
 import { BenchmarkTreeProvider } from './provider';
@@ -9,12 +10,12 @@ export const VIEW_ID = 'personaLab.benchmarks';
 
 export interface TreeApi {
   view: vscode.TreeView<TreeNode>;
-  provider: BenchmarkTreeProvider;
 }
 
-/** Returns the view and its provider, for features that add to the tree (labels: badges, filter, message). */
-export function activateTree(context: vscode.ExtensionContext, store: BenchmarkStore): TreeApi {
-  const provider = new BenchmarkTreeProvider(store);
+/** Returns the view, for features that reveal nodes or set its message (labels: the filter). */
+export function activateTree(context: vscode.ExtensionContext, benchmarks: Benchmarks): TreeApi {
+  const store = benchmarks.spb;
+  const provider = new BenchmarkTreeProvider(benchmarks.all.map((b) => b.tree));
   const view = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const update = () => {
     view.description = store.runName;
@@ -26,26 +27,19 @@ export function activateTree(context: vscode.ExtensionContext, store: BenchmarkS
     view,
     store.onDidChange(update),
     store.onDidChangeLoading((loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading)),
-    vscode.commands.registerCommand('personaLab.revealUser', (arg?: string | StepRef) => revealUser(view, provider, store, arg)),
-    vscode.commands.registerCommand('personaLab.copyUserId', (node?: TreeNode) => copyUserId(node ?? view.selection[0])),
   );
-  return { view, provider };
+  return { view };
+}
+
+function isStepRef(arg: unknown): arg is StepRef {
+  return typeof arg === 'object' && arg !== null && typeof (arg as Record<string, unknown>).userId === 'string';
 }
 
 /** Asks for a user id (optionally followed by a step number) unless given one, then reveals and selects its node. */
-async function revealUser(
-  view: vscode.TreeView<TreeNode>,
-  provider: BenchmarkTreeProvider,
-  store: BenchmarkStore,
-  arg: string | StepRef | undefined,
-): Promise<void> {
-  await store.ready();
+export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStore, arg: unknown): Promise<void> {
   const bench = store.bench;
-  if (!bench) {
-    void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
-    return;
-  }
-  let query = typeof arg === 'string' ? parseUserQuery(arg) : arg;
+  if (!bench) return;
+  let query: { userId: string; stepId?: number } | undefined = typeof arg === 'string' ? parseUserQuery(arg) : isStepRef(arg) ? arg : undefined;
   if (!query) {
     const text = await vscode.window.showInputBox({
       title: 'Reveal Step by User ID',
@@ -67,7 +61,7 @@ async function revealUser(
     query = parseUserQuery(text);
     if (!query) return;
   }
-  const node = provider.find(query.userId, query.stepId);
+  const node = store.tree.find(query.userId, query.stepId);
   if (!node) {
     void vscode.window.showWarningMessage(`Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`);
     return;
@@ -75,10 +69,15 @@ async function revealUser(
   await view.reveal(node, { select: true, focus: true, expand: node instanceof UserNode ? 1 : undefined });
 }
 
-async function copyUserId(node: TreeNode | undefined): Promise<void> {
+export async function copyUserId(view: vscode.TreeView<TreeNode>, arg: unknown): Promise<void> {
+  const node = isTreeNode(arg) ? arg : view.selection[0];
   let userId: string | undefined;
   for (let n: TreeNode | undefined = node; n && !userId; n = n.parent) if (n instanceof UserNode) userId = n.row.user.userId;
   if (!userId) return;
   await vscode.env.clipboard.writeText(userId);
   vscode.window.setStatusBarMessage(`Copied ${userId}`, 3000);
+}
+
+function isTreeNode(arg: unknown): arg is TreeNode {
+  return typeof arg === 'object' && arg !== null && 'getTreeItem' in arg && 'parent' in arg;
 }

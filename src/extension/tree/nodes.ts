@@ -5,7 +5,7 @@ import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/spb/score/run';
 import { userF1ns } from '../../core/spb/score/step';
 import type { Benchmark, Platform, Run } from '../../core/spb/types';
-import type { StepRef } from '../store';
+import type { StepRef } from '../benchmarks/spb/store';
 import { withBadge, type TreeAugment } from './augment';
 import {
   STATUS_TEXT,

@@ -1,6 +1,5 @@
-// Extra root nodes that another feature (OmniBehavior traces) shows in the Benchmarks view beside the
-// StreamProfileBench benchmark. A source keeps its nodes until it fires onDidChange, so TreeView.reveal finds the
-// instances the view shows.
+// What an open benchmark shows in the Benchmarks view: its root nodes. A source keeps its nodes until it fires
+// onDidChange, so TreeView.reveal finds the instances the view shows.
 import type * as vscode from 'vscode';
 import type { TreeNode } from './nodes';
 

@@ -5,27 +5,27 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { omniRoot } from '../../core/formats';
-import { openTarget } from '../commands/open';
-import type { BenchmarkStore } from '../store';
+import type { Benchmarks } from '../benchmarks';
 import { WATCH_GLOB, findWorkspaceBenchmark, resolveSettingPath } from './target';
 
 const RELOAD_DELAY_MS = 500;
 
-export function activateWorkspace(context: vscode.ExtensionContext, store: BenchmarkStore): void {
-  const watcher = new ReloadWatcher(store);
+export function activateWorkspace(context: vscode.ExtensionContext, benchmarks: Benchmarks): void {
+  const store = benchmarks.spb;
+  const watcher = new ReloadWatcher(benchmarks);
   context.subscriptions.push(
     watcher,
     store.onDidChange(() => watcher.watch(store.root)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.benchmarkPath')) {
         const target = settingTarget();
-        if (target) void openTarget(store, target);
+        if (target) void benchmarks.open(target);
       }
       if (e.affectsConfiguration('personaLab.reloadOnChange')) watcher.watch(store.root, true);
     }),
   );
-  const target = startTarget(store);
-  if (target) void openTarget(store, target);
+  const target = startTarget(benchmarks);
+  if (target) void benchmarks.open(target);
 }
 
 function folders(): string[] {
@@ -37,7 +37,7 @@ function settingTarget(): string | undefined {
   return resolveSettingPath(value, folders(), homedir());
 }
 
-function startTarget(store: BenchmarkStore): string | undefined {
+function startTarget(benchmarks: Benchmarks): string | undefined {
   const fromSetting = settingTarget();
   if (fromSetting) return fromSetting;
   const config = vscode.workspace.getConfiguration('personaLab');
@@ -45,7 +45,7 @@ function startTarget(store: BenchmarkStore): string | undefined {
     const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
     if (found) return found;
   }
-  const last = store.target;
+  const last = benchmarks.spb.target;
   return last && existsSync(last) ? last : undefined;
 }
 
@@ -55,7 +55,7 @@ class ReloadWatcher implements vscode.Disposable {
   private root: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly store: BenchmarkStore) {}
+  constructor(private readonly benchmarks: Benchmarks) {}
 
   watch(root: string | undefined, force = false): void {
     if (root === this.root && !force) return;
@@ -66,8 +66,8 @@ class ReloadWatcher implements vscode.Disposable {
     const schedule = () => {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
-        const target = this.store.target;
-        if (target) void openTarget(this.store, target, true);
+        const target = this.benchmarks.spb.target;
+        if (target) void this.benchmarks.open(target, true);
       }, RELOAD_DELAY_MS);
     };
     this.watcher.onDidCreate(schedule);

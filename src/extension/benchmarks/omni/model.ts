@@ -1,9 +1,9 @@
 // The trace view's model of one test action: the profile, the action's context, and each question with the
 // verdict of the core's scoring. No vscode import: unit-tested.
-import { questionNormaliser, questionVerdict } from '../../core/omni/score';
-import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../core/omni/types';
-import { predictionKey } from '../../core/omni/types';
-import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../shared/traceProtocol';
+import { questionNormaliser, questionVerdict } from '../../../core/omni/score';
+import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../../core/omni/types';
+import { predictionKey } from '../../../core/omni/types';
+import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../../shared/traceProtocol';
 
 export interface TraceInput {
   user: OmniUser;

@@ -1,8 +1,8 @@
 // Residual-PI scan of an OmniBehavior trace: the profile, and each record's context text, OCR / ASR, search keywords
 // and dialogue turns, through the PI audit's scanner. No vscode import: unit-tested.
-import { scanText } from '../../core/pi/scanner';
-import type { HistoryRecord } from '../../core/omni/types';
-import type { PiFinding } from '../../shared/traceProtocol';
+import { scanText } from '../../../core/pi/scanner';
+import type { HistoryRecord } from '../../../core/omni/types';
+import type { PiFinding } from '../../../shared/traceProtocol';
 
 /** The texts of a record the scan looks at, named by where they sit in the record. */
 export function recordTexts(record: HistoryRecord): { field: string; text: string }[] {

@@ -1,11 +1,11 @@
 // The OmniBehavior part of the Benchmarks tree: benchmark → user → test action, one node class per level, with the
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
-import type { TraceLabelIndex } from '../../core/labels/trace';
-import type { ActionCounts, OmniRunScore } from '../../core/omni/score';
-import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../core/omni/types';
-import type { TreeNode } from '../tree/nodes';
-import type { TraceRef } from '../../shared/traceProtocol';
+import type { TraceLabelIndex } from '../../../core/labels/trace';
+import type { ActionCounts, OmniRunScore } from '../../../core/omni/score';
+import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../../core/omni/types';
+import type { TreeNode } from '../../tree/nodes';
+import type { TraceRef } from '../../../shared/traceProtocol';
 
 export interface OmniTreeContext {
   bench: OmniBenchmark;

@@ -1,21 +1,13 @@
-// Palette commands: Open Benchmark Folder…, Refresh, Show Diagnostics, Choose Run….
+// The benchmark commands' handlers: Open Benchmark Folder…, Refresh, Show Diagnostics, Choose Run…. The command
+// table (table.ts) registers them and checks that a benchmark is open where one is needed.
 import * as vscode from 'vscode';
-import { summarize } from '../problems/locate';
-import type { BenchmarkStore } from '../store';
-import { openTarget, refreshTarget } from './open';
+import type { Benchmarks } from '../benchmarks';
+import { summarize } from '../benchmarks/locate';
+import type { SpbStore } from '../benchmarks/spb/store';
 import { runPickRows } from './runPick';
 
-export function activateCommands(context: vscode.ExtensionContext, store: BenchmarkStore): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('personaLab.openBenchmark', (arg?: vscode.Uri | string) => openBenchmark(store, arg)),
-    vscode.commands.registerCommand('personaLab.refresh', () => refresh(store)),
-    vscode.commands.registerCommand('personaLab.showDiagnostics', () => showDiagnostics(store)),
-    vscode.commands.registerCommand('personaLab.chooseRun', (arg?: unknown) => chooseRun(store, arg)),
-  );
-}
-
 /** Accepts a Uri (explorer, API), a path string (tests, other commands), or asks with an open dialog. */
-async function openBenchmark(store: BenchmarkStore, arg: vscode.Uri | string | undefined): Promise<void> {
+export async function openBenchmark(benchmarks: Benchmarks, arg: unknown): Promise<void> {
   let target = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.fsPath : undefined;
   if (!target) {
     const picked = await vscode.window.showOpenDialog({
@@ -29,23 +21,19 @@ async function openBenchmark(store: BenchmarkStore, arg: vscode.Uri | string | u
     });
     target = picked?.[0]?.fsPath;
   }
-  if (target) await openTarget(store, target);
+  if (target) await benchmarks.open(target);
 }
 
-async function refresh(store: BenchmarkStore): Promise<void> {
-  await store.ready();
-  const target = refreshTarget(store);
-  if (target) await openTarget(store, target);
+export async function refresh(benchmarks: Benchmarks): Promise<void> {
+  const target = benchmarks.refreshTarget;
+  if (target) await benchmarks.open(target);
   else await vscode.commands.executeCommand('personaLab.openBenchmark');
 }
 
-async function showDiagnostics(store: BenchmarkStore): Promise<void> {
-  await store.ready();
+/** Needs an open StreamProfileBench benchmark. */
+export async function showDiagnostics(store: SpbStore): Promise<void> {
   const bench = store.bench;
-  if (!bench) {
-    void vscode.window.showInformationMessage('Persona Lab: no benchmark is open.');
-    return;
-  }
+  if (!bench) return;
   await vscode.commands.executeCommand('workbench.actions.view.problems');
   const summary = summarize(bench.diagnostics);
   void vscode.window.showInformationMessage(
@@ -54,13 +42,9 @@ async function showDiagnostics(store: BenchmarkStore): Promise<void> {
 }
 
 /** Quick pick of the results folders with their Avg. Recall; a run name as argument selects it directly. */
-async function chooseRun(store: BenchmarkStore, arg: unknown): Promise<void> {
-  await store.ready();
+export async function chooseRun(store: SpbStore, arg: unknown): Promise<void> {
   const bench = store.bench;
-  if (!bench) {
-    void vscode.window.showInformationMessage('Persona Lab: open a benchmark folder first.');
-    return;
-  }
+  if (!bench) return;
   if (typeof arg === 'string' && bench.runs.has(arg)) {
     await store.selectRun(arg);
     return;

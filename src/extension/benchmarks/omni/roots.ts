@@ -1,0 +1,56 @@
+// The OmniBehavior benchmark's root in the Benchmarks tree, rebuilt when the store changes (a new load or another
+// run) or when what the labels feature adds to it (badges) changes.
+import * as vscode from 'vscode';
+import type { TraceLabelIndex } from '../../../core/labels/trace';
+import type { RootSource } from '../../tree/roots';
+import { OmniBenchmarkNode } from './nodes';
+import type { OmniStore } from './store';
+
+/** Badges another feature (labels) adds to the test actions of a benchmark's run. */
+export interface OmniTreeAugment {
+  readonly onDidChange: vscode.Event<void>;
+  badges(root: string, run: string | undefined): { index: TraceLabelIndex; names: ReadonlyMap<string, string> } | undefined;
+}
+
+export class OmniRoots implements RootSource, vscode.Disposable {
+  private root: OmniBenchmarkNode | undefined;
+  private augment: OmniTreeAugment | undefined;
+  private augmentSubscription: vscode.Disposable | undefined;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: OmniStore) {
+    this.subscription = store.onDidChange(() => this.rebuild());
+  }
+
+  private rebuild(): void {
+    this.root = undefined;
+    this.emitter.fire();
+  }
+
+  setAugment(augment: OmniTreeAugment): void {
+    this.augmentSubscription?.dispose();
+    this.augment = augment;
+    this.augmentSubscription = augment.onDidChange(() => this.rebuild());
+    this.rebuild();
+  }
+
+  rootNode(): OmniBenchmarkNode | undefined {
+    const bench = this.store.bench;
+    if (!bench) return undefined;
+    this.root ??= new OmniBenchmarkNode({ bench, run: this.store.run, score: this.store.score(), labels: this.augment?.badges(bench.root, this.store.runName) });
+    return this.root;
+  }
+
+  roots(): OmniBenchmarkNode[] {
+    const root = this.rootNode();
+    return root ? [root] : [];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.augmentSubscription?.dispose();
+    this.emitter.dispose();
+  }
+}

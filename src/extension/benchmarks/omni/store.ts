@@ -1,0 +1,37 @@
+// The open OmniBehavior benchmark: its users and test actions, the selected run and that run's score.
+import type * as vscode from 'vscode';
+import { omniBehavior } from '../../../core/formats';
+import { loadOmniBenchmark } from '../../../core/omni/load';
+import { scoreOmniRun, type OmniRunScore } from '../../../core/omni/score';
+import type { OmniBenchmark, OmniRun, OmniUser, TestAction } from '../../../core/omni/types';
+import { BenchmarkSession } from '../session';
+import type { LoadHost } from '../types';
+import { OmniRoots } from './roots';
+
+const RUN_KEY = 'personaLab.omni.selectedRun';
+
+export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunScore> {
+  readonly format = omniBehavior;
+  readonly tree: OmniRoots;
+  protected readonly loadTitle = 'Persona Lab: loading OmniBehavior';
+
+  constructor(state: vscode.Memento, host: LoadHost) {
+    super(state, RUN_KEY, scoreOmniRun, host);
+    this.tree = new OmniRoots(this);
+  }
+
+  testAction(userId: string, index: number): { user: OmniUser; action: TestAction } | undefined {
+    const user = this.benchmark?.users.get(userId);
+    const action = user?.testActions.find((a) => a.index === index);
+    return user && action ? { user, action } : undefined;
+  }
+
+  /** `root`: the OmniBehavior folder itself (omniRoot of what the user opened). */
+  protected loadBench(root: string): Promise<OmniBenchmark> {
+    return loadOmniBenchmark(root);
+  }
+
+  protected firstRun(bench: OmniBenchmark): string | undefined {
+    return [...bench.runs.keys()].sort()[0];
+  }
+}

@@ -1,0 +1,109 @@
+// The part both open benchmarks share: loads queued one after another, the selected run and its cached scores,
+// and the change events. A subclass says how its format loads and which run it selects first.
+import * as vscode from 'vscode';
+import type { FormatAdapter } from '../../core/formats';
+import type { Diagnostic } from '../../core/io/diagnostics';
+import type { RootSource } from '../tree/roots';
+import { RunSelection } from './runSelection';
+import type { LoadedBench, LoadHost, OpenBenchmark } from './types';
+
+export abstract class BenchmarkSession<B extends LoadedBench<R>, R extends { name: string }, S> implements OpenBenchmark<R, B, S> {
+  abstract readonly format: FormatAdapter;
+  abstract readonly tree: RootSource & vscode.Disposable;
+  protected benchmark: B | undefined;
+  private readonly selection: RunSelection<B, R, S>;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingLoads = 0;
+  protected openedTarget: string | undefined;
+  private readonly loadingChanged = new vscode.EventEmitter<boolean>();
+  readonly onDidChangeLoading = this.loadingChanged.event;
+
+  constructor(
+    protected readonly state: vscode.Memento,
+    runKey: string,
+    scoreOf: (bench: B, run: R) => S,
+    protected readonly host: LoadHost,
+  ) {
+    this.selection = new RunSelection(state, runKey, scoreOf);
+  }
+
+  /** The progress title of a load. */
+  protected abstract readonly loadTitle: string;
+  protected abstract loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<B>;
+  /** The run selected after a load when the selection is gone. */
+  protected abstract firstRun(bench: B): string | undefined;
+  /** After a load, before listeners hear of it. */
+  protected async loaded(_target: string, _bench: B, _ms: number): Promise<void> {}
+
+  get bench(): B | undefined {
+    return this.benchmark;
+  }
+
+  get root(): string | undefined {
+    return this.benchmark?.root;
+  }
+
+  get diagnostics(): readonly Diagnostic[] {
+    return this.benchmark?.diagnostics ?? [];
+  }
+
+  get runName(): string | undefined {
+    return this.selection.name;
+  }
+
+  get run(): R | undefined {
+    return this.selection.run(this.benchmark);
+  }
+
+  score(runName = this.selection.name): S | undefined {
+    return this.selection.score(this.benchmark, runName);
+  }
+
+  get isLoading(): boolean {
+    return this.pendingLoads > 0;
+  }
+
+  open(target: string): Promise<void> {
+    this.setLoading(+1);
+    const work = this.queue.then(() => this.load(target)).finally(() => this.setLoading(-1));
+    this.queue = work.catch(() => undefined);
+    return work;
+  }
+
+  private async load(target: string): Promise<void> {
+    const started = Date.now();
+    const bench = await this.host.progress(this.loadTitle, (report) => this.loadBench(target, report));
+    this.benchmark = bench;
+    this.openedTarget = target;
+    this.selection.loaded(bench, () => this.firstRun(bench));
+    await this.loaded(target, bench, Date.now() - started);
+    this.changed.fire();
+  }
+
+  private setLoading(delta: number): void {
+    this.pendingLoads += delta;
+    this.loadingChanged.fire(this.pendingLoads > 0);
+  }
+
+  async ready(): Promise<void> {
+    await this.queue;
+  }
+
+  async reload(): Promise<void> {
+    const target = this.openedTarget ?? this.benchmark?.root;
+    if (target) await this.open(target);
+  }
+
+  async selectRun(name: string): Promise<void> {
+    await this.selection.select(name);
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.tree.dispose();
+    this.changed.dispose();
+    this.loadingChanged.dispose();
+  }
+}

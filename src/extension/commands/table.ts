@@ -1,0 +1,127 @@
+// The command table: every command Persona Lab registers, as a factory from the extension's features (Ctx) to its
+// handler, registered in one place (registerCommands). A command that needs an open benchmark says which one; the
+// wrapper waits for the loads in progress and says so when none is open, so that handlers can count on it.
+import * as vscode from 'vscode';
+import type { Verdict } from '../../core/pi/verdicts';
+import type { Benchmarks } from '../benchmarks';
+import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/commands';
+import type { AuditApi } from '../audit';
+import { exportReport, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
+import type { CompareCommands } from '../compare';
+import type { DashboardPanel } from '../dashboard/panel';
+import type { EndpointService } from '../endpoint';
+import type { LabelsApi } from '../labels';
+import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
+import { runAblation } from '../rerun/ablation';
+import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
+import { rerunStep, type RerunDeps } from '../rerun/step';
+import { navigate, openStep, type StepViews } from '../stepView';
+import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
+import type { TraceViews } from '../traces';
+import { copyUserId, revealUser, type TreeApi } from '../tree';
+import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
+import type { CommandId } from './ids';
+
+/** What the handlers act on: the open benchmarks and the features activate() made. */
+export interface Ctx {
+  benchmarks: Benchmarks;
+  tree: TreeApi;
+  stepViews: StepViews;
+  labels: LabelsApi;
+  dashboard: DashboardPanel;
+  compare: CompareCommands;
+  endpoint: EndpointService;
+  templates: { library: TemplateLibrary; deps: TemplateDeps };
+  rerun: RerunDeps;
+  audit: AuditApi;
+  traces: TraceViews;
+}
+
+type Handler = (...args: unknown[]) => unknown;
+
+/**
+ * `loads`: waits for the loads in progress; `spb` / `omni`: also needs that benchmark open; `any`: either one.
+ */
+type Needs = 'loads' | 'spb' | 'omni' | 'any';
+
+interface Command {
+  needs?: Needs;
+  make(ctx: Ctx): Handler;
+}
+
+const verdict = (v: Verdict): Command => ({ make: (c) => (node, nodes) => verdictOnTargets(c.audit, v, node, nodes) });
+
+export const COMMANDS: { readonly [id in CommandId]: Command } = {
+  'personaLab.openBenchmark': { make: (c) => (arg) => openBenchmark(c.benchmarks, arg) },
+  'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
+  'personaLab.showDiagnostics': { needs: 'spb', make: (c) => () => showDiagnostics(c.benchmarks.spb) },
+  'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
+  'personaLab.revealUser': { needs: 'spb', make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
+  'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
+  'personaLab.openStep': { needs: 'spb', make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options) },
+  'personaLab.nextStep': { make: (c) => () => navigate(c.stepViews, 'nextStep') },
+  'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
+  'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
+  'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
+  'personaLab.openDashboard': { needs: 'spb', make: (c) => () => c.dashboard.show() },
+  'personaLab.compareRuns': { needs: 'spb', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
+  'personaLab.compareMode.on': { needs: 'spb', make: (c) => () => c.compare.setMode(true) },
+  'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
+  'personaLab.filterSteps': { needs: 'spb', make: (c) => (arg) => filterSteps(c.labels.filter, arg) },
+  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(c.labels.filter) },
+  'personaLab.nextUnlabelledStep': { needs: 'spb', make: (c) => (arg) => nextUnlabelled(c.labels.filter, arg) },
+  'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
+  'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
+  'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
+  'personaLab.editLabelSet': { make: (c) => () => c.labels.files.editLabelSet() },
+  'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
+  'personaLab.previewPrompt': {
+    needs: 'spb',
+    make: (c) => (arg) => previewPrompt(c.benchmarks.spb, c.templates.library, c.templates.deps, arg),
+  },
+  'personaLab.rerunStep': { needs: 'spb', make: (c) => (arg) => rerunStep(c.rerun, arg) },
+  'personaLab.rerunChain': { needs: 'spb', make: (c) => (arg) => rerunChain(c.rerun, arg) },
+  'personaLab.rerunPlatform': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
+  'personaLab.rerunBenchmark': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
+  'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
+  'personaLab.runAblation': { needs: 'spb', make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
+  'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
+  'personaLab.audit.run': { needs: 'any', make: (c) => () => c.audit.session.run({ notify: true }) },
+  'personaLab.audit.cancel': { make: (c) => () => c.audit.session.cancel() },
+  'personaLab.audit.exportReport': { make: (c) => (arg) => exportReport(c.audit.session, arg) },
+  'personaLab.audit.openSource': { make: (c) => (node, nodes) => openFindingSource(c.audit, node, nodes) },
+  'personaLab.audit.openStep': { make: (c) => (node, nodes) => openFindingStep(c.audit, c.benchmarks.spb, node, nodes) },
+  'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
+  'personaLab.audit.markFalsePositive': verdict('false-positive'),
+  'personaLab.audit.markNeedsReview': verdict('needs-review'),
+  'personaLab.openTrace': { needs: 'omni', make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traces.panel, arg) },
+  'personaLab.chooseOmniRun': { needs: 'omni', make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
+  'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
+  'personaLab.openOmniDashboard': { needs: 'omni', make: (c) => () => c.traces.dashboard.show() },
+};
+
+const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder first.';
+
+/** Whether what the command needs is there, once the loads in progress are done; says so when it is not. */
+async function has(needs: Needs, benchmarks: Benchmarks): Promise<boolean> {
+  await benchmarks.ready();
+  if (needs === 'loads') return true;
+  if (needs === 'omni') {
+    if (benchmarks.omni.bench) return true;
+    void vscode.window.showInformationMessage('Persona Lab: no OmniBehavior benchmark is open.');
+    return false;
+  }
+  if (needs === 'spb' ? benchmarks.spb.bench : benchmarks.all.some((b) => b.bench)) return true;
+  void vscode.window.showWarningMessage(NOT_OPEN);
+  return false;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, ctx: Ctx): void {
+  for (const [id, command] of Object.entries(COMMANDS) as [CommandId, Command][]) {
+    const handler = command.make(ctx);
+    const needs = command.needs;
+    const guarded: Handler = needs ? async (...args) => ((await has(needs, ctx.benchmarks)) ? handler(...args) : undefined) : handler;
+    context.subscriptions.push(vscode.commands.registerCommand(id, guarded));
+  }
+}
