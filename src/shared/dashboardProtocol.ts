@@ -1,26 +1,33 @@
 // The run dashboard's and the compare view's webview protocol: the one module both sides import (extension:
 // src/extension/dashboard and src/extension/compare, webview: webview/dashboard). Messages are discriminated on
-// `type`; each side checks what it receives with a guard. The webview posts `ready` first; only then does the
-// extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
+// `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and each side checks
+// what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
 import type { FlippedTag } from '../core/spb/runCompare';
 import type { ErrorKey, Pt } from '../core/spb/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
+import {
+  array, arrayOf, claim, type Infer, int, literal, message, messages, object, oneOf, optional, shapeOf, str, union,
+} from './guards';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';
 export const COMPARE_VIEW_TYPE = 'personaLab.compare';
 
 export type Num = number | null;
-export type Scope = 'all' | Platform;
-export type TableId = 't4' | 't5' | 't6';
-export type CopyFormat = 'markdown' | 'csv';
-export type SortOrder = 'regression' | 'gain';
 export const ERROR_KEYS: readonly ErrorKey[] = ['Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random'];
 
-export interface Ref {
-  platform: Platform;
-  userId: string;
-  stepId: number;
-}
+export const isScope = union(literal('all'), isPlatform);
+export type Scope = Infer<typeof isScope>;
+export const isMetricKey = oneOf(METRIC_KEYS);
+export const isErrorKey = oneOf(ERROR_KEYS);
+const tableId = literal('t4', 't5', 't6');
+export type TableId = Infer<typeof tableId>;
+const copyFormat = literal('markdown', 'csv');
+export type CopyFormat = Infer<typeof copyFormat>;
+const sortOrder = literal('regression', 'gain');
+export type SortOrder = Infer<typeof sortOrder>;
+
+export const isRef = object({ platform: isPlatform, userId: str, stepId: int });
+export type Ref = Infer<typeof isRef>;
 
 // ---- dashboard model
 export interface TableColumn {
@@ -88,14 +95,17 @@ export interface DashboardModel {
 
 // ---- filtered step list
 export type StepSort = 'budget' | 'ratio' | 'alpha' | 'recall' | ErrorKey;
-export interface StepFilter {
-  run: string;
-  scope: Scope;
-  stepId?: number;
+const STEP_SORTS: readonly StepSort[] = ['budget', 'ratio', 'alpha', 'recall', ...ERROR_KEYS];
+
+export const isStepFilter = object({
+  run: str,
+  scope: isScope,
+  stepId: optional(int),
   /** only steps with a positive rate of this error class */
-  errorKey?: ErrorKey;
-  sort?: StepSort;
-}
+  errorKey: optional(isErrorKey),
+  sort: optional(oneOf(STEP_SORTS)),
+});
+export type StepFilter = Infer<typeof isStepFilter>;
 export interface StepRow extends Ref {
   recall: Num;
   rStab: Num;
@@ -147,106 +157,53 @@ export interface CompareModel {
 }
 
 // ---- extension -> webview
-export type ExtensionToWebview =
-  | { type: 'dashboard'; model: DashboardModel }
-  | { type: 'compare'; model: CompareModel }
-  | { type: 'steps'; title: string; note: string; filter: StepFilter; rows: StepRow[] }
-  | { type: 'empty'; message: string };
-
-// ---- webview -> extension
-export type WebviewToExtension =
-  | { type: 'ready' }
-  | { type: 'setRuns'; runs: string[] }
-  | { type: 'setFocus'; run: string }
-  | { type: 'listSteps'; filter: StepFilter }
-  | { type: 'openStep'; ref: Ref; run: string }
-  | { type: 'openPair'; ref: Ref }
-  | { type: 'copyTable'; table: TableId; format: CopyFormat }
-  | { type: 'compareOptions'; scope: Scope; sortMetric: MetricKey; order: SortOrder }
-  | { type: 'pickRuns' }
-  | { type: 'swapRuns' };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-export const isScope = (v: unknown): v is Scope => v === 'all' || isPlatform(v);
-export const isMetricKey = (v: unknown): v is MetricKey => typeof v === 'string' && (METRIC_KEYS as readonly string[]).includes(v);
-export const isErrorKey = (v: unknown): v is ErrorKey => typeof v === 'string' && (ERROR_KEYS as readonly string[]).includes(v);
-const SORTS: readonly string[] = ['budget', 'ratio', 'alpha', 'recall', ...ERROR_KEYS];
-
-export function isRef(v: unknown): v is Ref {
-  return isRecord(v) && isPlatform(v.platform) && typeof v.userId === 'string' && Number.isInteger(v.stepId);
-}
-
-export function isStepFilter(v: unknown): v is StepFilter {
-  return (
-    isRecord(v) && typeof v.run === 'string' && isScope(v.scope) &&
-    (v.stepId === undefined || Number.isInteger(v.stepId)) &&
-    (v.errorKey === undefined || isErrorKey(v.errorKey)) &&
-    (v.sort === undefined || (typeof v.sort === 'string' && SORTS.includes(v.sort)))
-  );
-}
-
-/** Guard for what the extension receives from the webview. */
-export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
-  if (!isRecord(v)) return false;
-  switch (v.type) {
-    case 'ready':
-    case 'pickRuns':
-    case 'swapRuns':
-      return true;
-    case 'setRuns':
-      return isStringArray(v.runs);
-    case 'setFocus':
-      return typeof v.run === 'string';
-    case 'listSteps':
-      return isStepFilter(v.filter);
-    case 'openStep':
-      return isRef(v.ref) && typeof v.run === 'string';
-    case 'openPair':
-      return isRef(v.ref);
-    case 'copyTable':
-      return (v.table === 't4' || v.table === 't5' || v.table === 't6') && (v.format === 'markdown' || v.format === 'csv');
-    case 'compareOptions':
-      return isScope(v.scope) && isMetricKey(v.sortMetric) && (v.order === 'regression' || v.order === 'gain');
-    default:
-      return false;
-  }
-}
-
-function isDashboardModel(v: unknown): v is DashboardModel {
-  return (
-    isRecord(v) && typeof v.benchmark === 'string' && isStringArray(v.runs) && isStringArray(v.selected) &&
-    typeof v.focus === 'string' && Array.isArray(v.scopes) && v.scopes.every(isScope) &&
-    Array.isArray(v.tables) && Array.isArray(v.figures) && Array.isArray(v.isoLevels)
-  );
-}
-
-function isCompareModel(v: unknown): v is CompareModel {
-  return (
-    isRecord(v) && typeof v.runA === 'string' && typeof v.runB === 'string' && isStringArray(v.runs) &&
-    isScope(v.scope) && Array.isArray(v.scopes) && isMetricKey(v.sortMetric) &&
-    (v.order === 'regression' || v.order === 'gain') && Array.isArray(v.summary) && Array.isArray(v.rows)
-  );
-}
+const dashboardModel = shapeOf<DashboardModel>()({
+  benchmark: str,
+  runs: arrayOf(str),
+  selected: arrayOf(str),
+  focus: str,
+  scopes: arrayOf(isScope),
+  tables: array,
+  figures: array,
+  isoLevels: array,
+});
+const compareModel = shapeOf<CompareModel>()({
+  runA: str,
+  runB: str,
+  runs: arrayOf(str),
+  scope: isScope,
+  scopes: array,
+  sortMetric: isMetricKey,
+  order: sortOrder,
+  summary: array,
+  rows: array,
+});
 
 /** Guard for what the webview receives from the extension. Dataset strings inside are rendered as text only. */
-export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
-  if (!isRecord(v)) return false;
-  switch (v.type) {
-    case 'dashboard':
-      return isDashboardModel(v.model);
-    case 'compare':
-      return isCompareModel(v.model);
-    case 'steps':
-      return typeof v.title === 'string' && typeof v.note === 'string' && isStepFilter(v.filter) && Array.isArray(v.rows) && v.rows.every(isRef);
-    case 'empty':
-      return typeof v.message === 'string';
-    default:
-      return false;
-  }
-}
+export const isExtensionToWebview = messages(
+  message('dashboard', { model: dashboardModel }),
+  message('compare', { model: compareModel }),
+  message('steps', { title: str, note: str, filter: isStepFilter, rows: claim<StepRow[]>()(arrayOf(isRef)) }),
+  message('empty', { message: str }),
+);
+export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
+
+// ---- webview -> extension
+
+/** Guard for what the extension receives from the webview. */
+export const isWebviewToExtension = messages(
+  message('ready'),
+  message('setRuns', { runs: arrayOf(str) }),
+  message('setFocus', { run: str }),
+  message('listSteps', { filter: isStepFilter }),
+  message('openStep', { ref: isRef, run: str }),
+  message('openPair', { ref: isRef }),
+  message('copyTable', { table: tableId, format: copyFormat }),
+  message('compareOptions', { scope: isScope, sortMetric: isMetricKey, order: sortOrder }),
+  message('pickRuns'),
+  message('swapRuns'),
+);
+export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 /** NaN / ±Infinity → null, for the JSON trip. */
 export function num(x: number): Num {

@@ -4,6 +4,7 @@
 import type { BiasDiagnostics } from '../core/omni/bias';
 import type { FieldScore } from '../core/omni/score';
 import type { ComponentId } from '../core/omni/types';
+import { array, type Infer, message, messages, nullable, num, object, shapeOf, str } from './guards';
 
 export const OMNI_DASHBOARD_VIEW_TYPE = 'personaLab.omniDashboard';
 
@@ -28,26 +29,19 @@ export interface OmniDashboardModel {
   bias: BiasDiagnostics;
 }
 
-export type ExtensionToWebview = { type: 'show'; model: OmniDashboardModel } | { type: 'empty'; message: string };
-export type WebviewToExtension = { type: 'ready' } | { type: 'chooseRun' };
+const omniDashboardModel = shapeOf<OmniDashboardModel>()({
+  run: str,
+  root: str,
+  overall: nullable(num),
+  answered: num,
+  leftOut: num,
+  components: array,
+  fields: array,
+  bias: object({ perScene: array, reading: str }),
+});
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export const isExtensionToWebview = messages(message('show', { model: omniDashboardModel }), message('empty', { message: str }));
+export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
-export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
-  return isRecord(v) && (v.type === 'ready' || v.type === 'chooseRun');
-}
-
-export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
-  if (!isRecord(v)) return false;
-  if (v.type === 'empty') return typeof v.message === 'string';
-  if (v.type !== 'show' || !isRecord(v.model)) return false;
-  const m = v.model;
-  return (
-    typeof m.run === 'string' && typeof m.root === 'string' && (m.overall === null || typeof m.overall === 'number') &&
-    typeof m.answered === 'number' && typeof m.leftOut === 'number' &&
-    Array.isArray(m.components) && Array.isArray(m.fields) && isRecord(m.bias) && Array.isArray(m.bias.perScene) &&
-    typeof m.bias.reading === 'string'
-  );
-}
+export const isWebviewToExtension = messages(message('ready'), message('chooseRun'));
+export type WebviewToExtension = Infer<typeof isWebviewToExtension>;

@@ -1,5 +1,6 @@
 // The step view's webview protocol: the one module both sides import (extension: src/extension/stepView,
-// webview: webview/step). Messages are discriminated on `type`; each side checks what it receives with a guard.
+// webview: webview/step). Messages are discriminated on `type`; each message's type and its guard come from one
+// definition (src/shared/guards.ts), and each side checks what it receives with the guard.
 // Sequence: the webview posts `ready` once its script runs; only then does the extension post `show`/`empty`.
 // After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
 // Each `show` is followed by a `rerun` message with the step's re-run state (attempts, the comparison shown,
@@ -10,6 +11,11 @@ import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
 import type { StepLocation, StepModel } from '../core/spb/stepModel';
+import {
+  array, bool, type Guard, type Infer, int, literal, message, messages, nullable, num, object, oneOf, recordOf,
+  safeInt, shapeOf, str, tagged, variants,
+} from './guards';
+import { labelBarShape, labelMessage, labelsMessage, labelToggle, labelUndo } from './labelProtocol';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
 
@@ -17,7 +23,8 @@ export const NAV_DIRECTIONS = ['previousStep', 'nextStep', 'previousUser', 'next
 export type NavDirection = (typeof NAV_DIRECTIONS)[number];
 
 /** Which navigation targets exist from the step shown. */
-export type NavState = Record<NavDirection, boolean>;
+const navState = object({ previousStep: bool, nextStep: bool, previousUser: bool, nextUser: bool } satisfies Record<NavDirection, Guard<boolean>>);
+export type NavState = Infer<typeof navState>;
 
 /**
  * Keys handled inside the webview (no modifier except Shift). The workbench keybindings are Alt+] / Alt+[ and
@@ -37,28 +44,84 @@ export const NAV_LABELS: Record<NavDirection, { label: string; keys: string; ico
   nextUser: { label: 'Next user', keys: '}  or  Shift+Alt+]', icon: 'arrow-down' },
 };
 
+// ---- labels ------------------------------------------------------------------------------------------------
+
+const stepLocation = shapeOf<StepLocation>()({ platform: str, userId: str, stepId: num });
+
+/** The targets of the step view's labels; the type is the core's, of which the step view makes these three. */
+const stepLabelTarget: Guard<LabelTarget> = variants(
+  'kind',
+  tagged('kind', 'step'),
+  tagged('kind', 'tag', { tag: str }),
+  tagged('kind', 'span', { field: str, start: safeInt, end: safeInt }),
+);
+
+/**
+ * Labelling actions of the step view (see labelProtocol.ts): toggle and undo as in every view, plus accepting the
+ * suggestions, a note, j/k moves and the next unlabelled step.
+ */
+export const isLabelUiAction = variants(
+  'kind',
+  labelToggle(stepLocation, stepLabelTarget),
+  tagged('kind', 'acceptSuggestions', { ref: stepLocation }),
+  tagged('kind', 'setNote', { ref: stepLocation, labelId: str, target: stepLabelTarget, note: str }),
+  labelUndo,
+  tagged('kind', 'move', { ref: stepLocation, delta: literal(1, -1) }),
+  tagged('kind', 'nextUnlabelled', { ref: stepLocation }),
+);
+export type LabelUiAction = Infer<typeof isLabelUiAction>;
+
+/** Keys of the labels bar (no modifier). j/k and the arrows move through the (filtered) steps, across users. */
+export const LABEL_KEYS = {
+  next: ['j', 'ArrowDown'],
+  previous: ['k', 'ArrowUp'],
+  acceptSuggestions: 'a',
+  note: 'n',
+  undo: 'u',
+  nextUnlabelled: '.',
+  clearSelection: 'Escape',
+} as const;
+
+/** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
+export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', ...Object.keys(WEBVIEW_KEYS)];
+
+const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
+
 // ---- extension -> webview
-export interface ShowMessage {
-  type: 'show';
-  model: StepModel;
-  nav: NavState;
+
+/** Checks the parts the webview relies on to render; all text in a model is rendered as text, never markup. */
+const stepModel = shapeOf<StepModel>()({
+  header: object({ userId: str, stepId: num }),
+  pool: object({ groups: array, outOfPool: array, duplicates: array }),
+  persona: object({ received: str, written: str }),
+  metrics: array,
+  posts: array,
+  reasoning: str,
+});
+
+/** The marks' offsets are checked where the text is cut (segmentText); here the shape. */
+const stepPiMarks = shapeOf<StepPiMarks>()({ fields: recordOf(array), legend: array, placeholders: num, findings: num });
+
+const showMessage = message('show', {
+  model: stepModel,
+  nav: navState,
   /**
    * The run a pinned panel always shows (opened for that run, e.g. side by side from Compare); null in the main
    * step view, which follows the selected run. A pinned panel has no re-run part.
    */
-  pinnedRun: string | null;
+  pinnedRun: nullable(str),
   /** placeholders and residual PI findings of the texts shown (computed by the extension's scanner) */
-  pi: StepPiMarks;
-}
-export interface EmptyMessage {
-  type: 'empty';
-  message: string;
-}
+  pi: stepPiMarks,
+});
+export type ShowMessage = Infer<typeof showMessage>;
+
+const emptyMessage = message('empty', { message: str });
+export type EmptyMessage = Infer<typeof emptyMessage>;
+
 /** The labels bar of the step `state.ref` (sent after each `show`, and after every label change). */
-export interface LabelsMessage {
-  type: 'labels';
-  state: LabelViewState;
-}
+const labelsStateMessage = labelsMessage(labelViewState);
+export type LabelsMessage = Infer<typeof labelsStateMessage>;
+
 /** The re-run part of the step view for one step. */
 export interface RerunState {
   ref: StepLocation;
@@ -77,221 +140,68 @@ export interface RerunState {
   /** PI marks of the comparison's texts (fieldKey.cmp), computed by the extension's scanner */
   pi: Record<string, PiMark[]>;
 }
-export interface RerunStateMessage {
-  type: 'rerun';
-  state: RerunState;
-}
-export type ExtensionToWebview = ShowMessage | EmptyMessage | LabelsMessage | RerunStateMessage;
+
+const comparison = shapeOf<RerunComparison>()({
+  attempt: object({ id: num }),
+  original: object({ picks: array }),
+  rerun: object({ picks: array }),
+  flipped: array,
+  metrics: array,
+  flags: array,
+  hasReply: bool,
+});
+
+const rerunState = shapeOf<RerunState>()({
+  ref: stepLocation,
+  running: nullable(str),
+  attempts: array,
+  selected: nullable(comparison),
+  ablation: nullable(object({ rows: array })),
+  historyProblem: str,
+  endpoint: str,
+  pi: recordOf(array),
+});
+
+const rerunStateMessage = message('rerun', { state: rerunState });
+export type RerunStateMessage = Infer<typeof rerunStateMessage>;
+
+/** Guard for what the webview receives from the extension. */
+export const isExtensionToWebview = messages(showMessage, emptyMessage, labelsStateMessage, rerunStateMessage);
+export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 // ---- webview -> extension
-export interface ReadyMessage {
-  type: 'ready';
-}
-export interface NavigateMessage {
-  type: 'navigate';
-  direction: NavDirection;
-}
-/** Open the source line of the step: the user's line in the tasks file, or the result line of the run. */
-export interface OpenSourceMessage {
-  type: 'openSource';
-  which: 'tasks' | 'result';
-}
-/** A labelling action (see LabelUiAction). */
-export interface LabelMessage {
-  type: 'label';
-  action: LabelUiAction;
-}
+
 /** Commands the step view's buttons run for the step shown. */
 export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
-export interface CommandMessage {
-  type: 'command';
-  command: StepCommand;
-}
+
+const readyMessage = message('ready');
+const navigateMessage = message('navigate', { direction: oneOf(NAV_DIRECTIONS) });
+/** Open the source line of the step: the user's line in the tasks file, or the result line of the run. */
+const openSourceMessage = message('openSource', { which: literal('tasks', 'result') });
+/** A labelling action (see LabelUiAction). */
+const labelActionMessage = labelMessage(isLabelUiAction);
+export type LabelMessage = Infer<typeof labelActionMessage>;
+const commandMessage = message('command', { command: oneOf(STEP_COMMANDS) });
 /** Show an earlier attempt beside the original. */
-export interface SelectAttemptMessage {
-  type: 'selectAttempt';
-  id: number;
-}
+const selectAttemptMessage = message('selectAttempt', { id: int });
 /** Open the attempt's full request or raw reply as a read-only document. */
-export interface OpenAttemptMessage {
-  type: 'openAttempt';
-  id: number;
-  which: 'request' | 'raw';
-}
-export type RerunRequest = CommandMessage | SelectAttemptMessage | OpenAttemptMessage;
-export type WebviewToExtension = ReadyMessage | NavigateMessage | OpenSourceMessage | LabelMessage | RerunRequest;
+const openAttemptMessage = message('openAttempt', { id: int, which: literal('request', 'raw') });
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function isNavDirection(v: unknown): v is NavDirection {
-  return typeof v === 'string' && (NAV_DIRECTIONS as readonly string[]).includes(v);
-}
+export type RerunRequest = Infer<typeof commandMessage> | Infer<typeof selectAttemptMessage> | Infer<typeof openAttemptMessage>;
 
 /** Guard for what the extension receives from the webview. */
-export function isWebviewToExtension(v: unknown): v is WebviewToExtension {
-  if (!isRecord(v)) return false;
-  switch (v.type) {
-    case 'ready':
-      return true;
-    case 'navigate':
-      return isNavDirection(v.direction);
-    case 'openSource':
-      return v.which === 'tasks' || v.which === 'result';
-    case 'label':
-      return isLabelUiAction(v.action);
-    case 'command':
-      return typeof v.command === 'string' && (STEP_COMMANDS as readonly string[]).includes(v.command);
-    case 'selectAttempt':
-      return Number.isInteger(v.id);
-    case 'openAttempt':
-      return Number.isInteger(v.id) && (v.which === 'request' || v.which === 'raw');
-    default:
-      return false;
-  }
-}
+export const isWebviewToExtension = messages(
+  readyMessage,
+  navigateMessage,
+  openSourceMessage,
+  labelActionMessage,
+  commandMessage,
+  selectAttemptMessage,
+  openAttemptMessage,
+);
+export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export function isRerunRequest(v: WebviewToExtension): v is RerunRequest {
   return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt';
-}
-
-function isNavState(v: unknown): v is NavState {
-  return isRecord(v) && NAV_DIRECTIONS.every((d) => typeof v[d] === 'boolean');
-}
-
-/** Checks the parts the webview relies on to render; all text in a model is rendered as text, never markup. */
-function isStepModel(v: unknown): v is StepModel {
-  if (!isRecord(v)) return false;
-  const { header, pool, persona, metrics, posts } = v;
-  return (
-    isRecord(header) && typeof header.userId === 'string' && typeof header.stepId === 'number' &&
-    isRecord(pool) && Array.isArray(pool.groups) && Array.isArray(pool.outOfPool) && Array.isArray(pool.duplicates) &&
-    isRecord(persona) && typeof persona.received === 'string' && typeof persona.written === 'string' &&
-    Array.isArray(metrics) && Array.isArray(posts) && typeof v.reasoning === 'string'
-  );
-}
-
-/** The marks' offsets are checked where the text is cut (segmentText); here the shape. */
-function isStepPiMarks(v: unknown): v is StepPiMarks {
-  return (
-    isRecord(v) && isRecord(v.fields) && Object.values(v.fields).every(Array.isArray) && Array.isArray(v.legend) &&
-    typeof v.placeholders === 'number' && typeof v.findings === 'number'
-  );
-}
-
-function isLocation(v: unknown): v is StepLocation {
-  return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
-}
-
-function isComparison(v: unknown): v is RerunComparison {
-  if (!isRecord(v)) return false;
-  const { attempt, original, rerun } = v;
-  return (
-    isRecord(attempt) && typeof attempt.id === 'number' &&
-    isRecord(original) && Array.isArray(original.picks) && isRecord(rerun) && Array.isArray(rerun.picks) &&
-    Array.isArray(v.flipped) && Array.isArray(v.metrics) && Array.isArray(v.flags) && typeof v.hasReply === 'boolean'
-  );
-}
-
-function isRerunState(v: unknown): v is RerunState {
-  if (!isRecord(v)) return false;
-  return (
-    isLocation(v.ref) && (v.running === null || typeof v.running === 'string') && Array.isArray(v.attempts) &&
-    (v.selected === null || isComparison(v.selected)) &&
-    (v.ablation === null || (isRecord(v.ablation) && Array.isArray(v.ablation.rows))) &&
-    typeof v.historyProblem === 'string' && typeof v.endpoint === 'string' &&
-    isRecord(v.pi) && Object.values(v.pi).every(Array.isArray)
-  );
-}
-
-/** Guard for what the webview receives from the extension. */
-export function isExtensionToWebview(v: unknown): v is ExtensionToWebview {
-  if (!isRecord(v)) return false;
-  switch (v.type) {
-    case 'show':
-      return isStepModel(v.model) && isNavState(v.nav) && isStepPiMarks(v.pi) && (v.pinnedRun === null || typeof v.pinnedRun === 'string');
-    case 'empty':
-      return typeof v.message === 'string';
-    case 'labels':
-      return isLabelViewState(v.state);
-    case 'rerun':
-      return isRerunState(v.state);
-    default:
-      return false;
-  }
-}
-
-// ---- labels ------------------------------------------------------------------------------------------------
-
-/**
- * Labelling actions of the step view. Each names the step it was made on (`ref`), so a key pressed just before the
- * next step arrives still labels the step the user saw.
- */
-export type LabelUiAction =
-  | { kind: 'toggle'; ref: StepLocation; labelId: string; target: LabelTarget }
-  | { kind: 'acceptSuggestions'; ref: StepLocation }
-  | { kind: 'setNote'; ref: StepLocation; labelId: string; target: LabelTarget; note: string }
-  | { kind: 'undo' }
-  | { kind: 'move'; ref: StepLocation; delta: 1 | -1 }
-  | { kind: 'nextUnlabelled'; ref: StepLocation };
-
-/** Keys of the labels bar (no modifier). j/k and the arrows move through the (filtered) steps, across users. */
-export const LABEL_KEYS = {
-  next: ['j', 'ArrowDown'],
-  previous: ['k', 'ArrowUp'],
-  acceptSuggestions: 'a',
-  note: 'n',
-  undo: 'u',
-  nextUnlabelled: '.',
-  clearSelection: 'Escape',
-} as const;
-
-/** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
-export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', ...Object.keys(WEBVIEW_KEYS)];
-
-function isStepLocation(v: unknown): v is StepLocation {
-  return isRecord(v) && typeof v.platform === 'string' && typeof v.userId === 'string' && typeof v.stepId === 'number';
-}
-
-function isLabelTarget(v: unknown): v is LabelTarget {
-  if (!isRecord(v)) return false;
-  switch (v.kind) {
-    case 'step':
-      return true;
-    case 'tag':
-      return typeof v.tag === 'string';
-    case 'span':
-      return typeof v.field === 'string' && Number.isSafeInteger(v.start) && Number.isSafeInteger(v.end);
-    default:
-      return false;
-  }
-}
-
-export function isLabelUiAction(v: unknown): v is LabelUiAction {
-  if (!isRecord(v)) return false;
-  switch (v.kind) {
-    case 'toggle':
-      return isStepLocation(v.ref) && typeof v.labelId === 'string' && isLabelTarget(v.target);
-    case 'acceptSuggestions':
-    case 'nextUnlabelled':
-      return isStepLocation(v.ref);
-    case 'setNote':
-      return isStepLocation(v.ref) && typeof v.labelId === 'string' && isLabelTarget(v.target) && typeof v.note === 'string';
-    case 'undo':
-      return true;
-    case 'move':
-      return isStepLocation(v.ref) && (v.delta === 1 || v.delta === -1);
-    default:
-      return false;
-  }
-}
-
-function isLabelViewState(v: unknown): v is LabelViewState {
-  return (
-    isRecord(v) && isStepLocation(v.ref) && typeof v.run === 'string' && typeof v.author === 'string' &&
-    Array.isArray(v.labels) && Array.isArray(v.applied) && Array.isArray(v.suggestions) && Array.isArray(v.others) &&
-    typeof v.canUndo === 'boolean'
-  );
 }

@@ -40,18 +40,25 @@ describe('buildTraceLabelState', () => {
   });
 });
 
+// The label messages are shaped as the step view's (src/shared/labelProtocol.ts): { type: 'label', action }.
+const toggle = (action: Record<string, unknown>) => ({ type: 'label', action: { kind: 'toggle', ...action } });
+
 describe('trace protocol label messages', () => {
   it('accepts toggles on the test action or a history record, and undo', () => {
-    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'action' } })).toBe(true);
-    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'history', historyIndex: 1 } })).toBe(true);
-    expect(isWebviewToExtension({ type: 'labelUndo' })).toBe(true);
+    expect(isWebviewToExtension(toggle({ ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'action' } }))).toBe(true);
+    expect(isWebviewToExtension(toggle({ ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'history', historyIndex: 1 } }))).toBe(true);
+    expect(isWebviewToExtension({ type: 'label', action: { kind: 'undo' } })).toBe(true);
     expect(isExtensionToWebview({ type: 'reveal', index: 4 })).toBe(true);
   });
 
   it('rejects other targets and malformed toggles', () => {
-    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'step' } })).toBe(false);
-    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'history', historyIndex: -1 } })).toBe(false);
-    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u' }, labelId: 'x', target: { kind: 'action' } })).toBe(false);
+    expect(isWebviewToExtension(toggle({ ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'step' } }))).toBe(false);
+    expect(isWebviewToExtension(toggle({ ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'history', historyIndex: -1 } }))).toBe(false);
+    expect(isWebviewToExtension(toggle({ ref: { userId: 'u' }, labelId: 'x', target: { kind: 'action' } }))).toBe(false);
     expect(isExtensionToWebview({ type: 'reveal', index: 'a' })).toBe(false);
+    // the step view's other actions, and the former trace-only message shapes
+    expect(isWebviewToExtension({ type: 'label', action: { kind: 'move', ref: { userId: 'u', index: 3 }, delta: 1 } })).toBe(false);
+    expect(isWebviewToExtension({ type: 'labelToggle', ref: { userId: 'u', index: 3 }, labelId: 'x', target: { kind: 'action' } })).toBe(false);
+    expect(isWebviewToExtension({ type: 'labelUndo' })).toBe(false);
   });
 });

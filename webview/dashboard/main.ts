@@ -5,17 +5,11 @@ import { ComparePage } from './compare';
 import { DashboardPage } from './dashboard';
 import css from './dashboard.css';
 import { el } from './dom';
+import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import vlistCss from '../shared/vlist.css';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToExtension): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('dash-root') ?? document.body;
 const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 
@@ -31,9 +25,7 @@ const post = (m: WebviewToExtension) => vscode.postMessage(m);
 const dashboard = page === 'dashboard' ? new DashboardPage(root, post, savedScope(), (scope) => vscode.setState({ scope })) : undefined;
 const compare = page === 'compare' ? new ComparePage(root, post) : undefined;
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const msg = event.data;
-  if (!isExtensionToWebview(msg)) return;
+onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
     case 'dashboard':
       dashboard?.show(msg.model);

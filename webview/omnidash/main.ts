@@ -4,17 +4,13 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { COMPONENT_LABELS, isExtensionToWebview, type OmniDashboardModel, type WebviewToExtension } from '../../src/shared/omniDashboardProtocol';
 import { el } from '../shared/dom';
+import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-interface VsCodeApi {
-  postMessage(message: WebviewToExtension): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('omnidash-root') ?? document.body;
 injectStyle(css);
 
@@ -97,9 +93,7 @@ function show(m: OmniDashboardModel): void {
   });
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const msg = event.data;
-  if (!isExtensionToWebview(msg)) return;
+onHostMessage(isExtensionToWebview, (msg) => {
   if (msg.type === 'show') show(msg.model);
   else {
     chart?.destroy();

@@ -1,5 +1,5 @@
-// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name),
-// the key help line, and the test for a keyboard target that types text. Label-set text goes in as text only.
+// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name)
+// and the key help line. Label-set text goes in as text only.
 import type { LabelChip } from '../../src/core/labels/view';
 import { el, icon } from './dom';
 
@@ -39,10 +39,4 @@ export function keyRange(labels: readonly LabelChip[]): string {
 export function keyHelp(keys: string, what: string): HTMLElement | null {
   if (!keys) return null;
   return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
-}
-
-/** Whether a key press goes to a text field (labels keys must then stay out of the way). */
-export function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
 }

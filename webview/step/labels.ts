@@ -7,7 +7,7 @@ import type { StepLocation } from '../../src/core/spb/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
 import chipsCss from '../shared/labelChips.css';
-import { isEditable } from '../shared/labelChips';
+import { isPageKey, isUndoChord } from '../shared/keys';
 import { injectStyle } from '../shared/page';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
@@ -200,10 +200,8 @@ export class LabelsUi {
   }
 
   private onKeydown(e: KeyboardEvent): void {
-    if (e.isComposing || isEditable(e.target)) return;
-    // The workbench also sees Ctrl+Z (the webview forwards it) and turns it into an undo inside this document,
-    // which has nothing to undo outside an input; the label undo happens here.
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'z') {
+    if (!isPageKey(e)) return;
+    if (isUndoChord(e)) {
       e.preventDefault();
       this.post({ kind: 'undo' });
       return;

@@ -10,22 +10,18 @@ import {
 import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { StepModel } from '../../src/core/spb/stepModel';
 import { el } from '../shared/dom';
-import { injectStyle, openSections } from '../shared/page';
+import { onHostMessage, vscodeApi } from '../shared/host';
+import { isPlainKey } from '../shared/keys';
+import { injectStyle } from '../shared/page';
+import { openSections, section } from '../shared/sections';
 import { LabelsUi } from './labels';
-import { renderStep, section, type Handlers } from './render';
+import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
 import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToExtension): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('step-root') ?? document.body;
 
 injectStyle(`${css}\n${rerunCss}\n${piCss}`);
@@ -103,9 +99,7 @@ function showEmpty(message: string): void {
   root.replaceChildren(el('p', { className: 'placeholder', text: message }));
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const msg = event.data;
-  if (!isExtensionToWebview(msg)) return;
+onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
     case 'show':
       show(msg.model, msg.nav, msg.pi, msg.pinnedRun);
@@ -123,15 +117,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
-}
-
-// In-webview keys: [ ] previous/next step, { } previous/next user. Alt/Ctrl/Meta combinations are left to the
-// workbench (its Alt+[ / Alt+] keybindings get the key event forwarded by VS Code), so nothing fires twice.
+// In-webview keys: [ ] previous/next step, { } previous/next user (the workbench's Alt+[ / Alt+] keybindings get
+// the Alt combinations).
 window.addEventListener('keydown', (event: KeyboardEvent) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || isEditable(event.target)) return;
+  if (!isPlainKey(event)) return;
   const direction: NavDirection | undefined = WEBVIEW_KEYS[event.key];
   if (!direction) return;
   event.preventDefault();

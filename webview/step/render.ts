@@ -1,20 +1,17 @@
 // Renders a StepModel into DOM nodes. Every dataset string is set as text (see dom.ts).
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { MetricCell, PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
+import { section, type SectionState } from '../shared/sections';
 import { piNodes, piText, renderPiLegend } from './pi';
 import type { RerunHandlers } from './rerun';
 
-export interface Handlers extends RerunHandlers {
+export interface Handlers extends RerunHandlers, SectionState {
   navigate(direction: NavDirection): void;
   openSource(which: 'tasks' | 'result'): void;
-  /** Remembered open state of a section, and a setter called when the user toggles it. */
-  isOpen(section: string, byDefault: boolean): boolean;
-  setOpen(section: string, open: boolean): void;
 }
 
 const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
@@ -29,15 +26,6 @@ function badge(text: string, title?: string): HTMLElement {
   const b = el('vscode-badge', { text, title });
   b.variant = 'counter';
   return b;
-}
-
-export function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
-  const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [el('div', { className: 'section-body' }, body)]);
-  c.heading = heading;
-  c.description = description;
-  c.open = h.isOpen(id, openByDefault);
-  c.addEventListener('vsc-collapsible-toggle', () => h.setOpen(id, c.open));
-  return c;
 }
 
 /** `pinnedRun`: the run a pinned panel shows (no re-run part there), null in the main step view. */

@@ -3,9 +3,10 @@
 // Esc goes back to the test action; u (or Ctrl+Z) undoes. The extension stores each action and sends the new state.
 import type { LabelTarget } from '../../src/core/labels/model';
 import { describeTarget, sameTarget, type AppliedLabel, type LabelChip } from '../../src/core/labels/view';
-import type { TraceLabelState, TraceLabelTarget, TraceRef, WebviewToExtension } from '../../src/shared/traceProtocol';
+import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
 import { el, icon } from '../shared/dom';
-import { isEditable, keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { isPageKey, isUndoChord } from '../shared/keys';
+import { keyHelp, keyRange, labelChip } from '../shared/labelChips';
 
 const STALE_HELP = 'stale: the record (or the test action, its profile or fields) changed since this label was made';
 const refKey = (r: TraceRef) => `${r.userId}#${r.index}`;
@@ -20,7 +21,7 @@ export class TraceLabelsUi {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly post: (msg: WebviewToExtension) => void,
+    private readonly post: (action: TraceLabelAction) => void,
   ) {
     window.addEventListener('keydown', (e) => this.onKeydown(e));
   }
@@ -62,7 +63,7 @@ export class TraceLabelsUi {
   private toggle(labelId: string): void {
     const state = this.current;
     if (!state || state.error) return;
-    this.post({ type: 'labelToggle', ref: state.ref, labelId, target: this.target });
+    this.post({ kind: 'toggle', ref: state.ref, labelId, target: this.target });
   }
 
   private chip(c: LabelChip, state: TraceLabelState): HTMLElement {
@@ -113,17 +114,16 @@ export class TraceLabelsUi {
   }
 
   private onKeydown(e: KeyboardEvent): void {
-    if (e.isComposing || isEditable(e.target) || !this.current) return;
-    // The workbench also sees Ctrl+Z (the webview forwards it); the label undo happens here.
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'z') {
+    if (!isPageKey(e) || !this.current) return;
+    if (isUndoChord(e)) {
       e.preventDefault();
-      this.post({ type: 'labelUndo' });
+      this.post({ kind: 'undo' });
       return;
     }
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === 'u') {
       e.preventDefault();
-      this.post({ type: 'labelUndo' });
+      this.post({ kind: 'undo' });
       return;
     }
     if (e.key === 'Escape' && this.selected !== null) {

@@ -2,30 +2,26 @@
 // and for row windows as the list scrolls. Raw outputs and full records are asked for on demand.
 import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
-import { injectStyle, openSections } from '../shared/page';
+import { onHostMessage, vscodeApi } from '../shared/host';
+import { isPlainKey } from '../shared/keys';
+import { injectStyle } from '../shared/page';
+import { openSections, section } from '../shared/sections';
 import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
-import { renderContext, renderHeader, renderProfile, renderQuestions, section, showRaw, type Handlers } from './render';
+import { renderContext, renderHeader, renderProfile, renderQuestions, showRaw, type Handlers } from './render';
 import { TraceLabelsUi } from './labels';
 import { PiUi } from './pi';
 import { TimelineUi } from './timeline';
 import css from './trace.css';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToExtension): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('trace-root') ?? document.body;
 
 injectStyle(`${vlistCss}\n${chipsCss}\n${css}`);
 const sections = openSections(vscode);
 let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;
-const labels = new TraceLabelsUi(root, (msg) => vscode.postMessage(msg));
+const labels = new TraceLabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 labels.onHistory = (s) => timeline?.setLabels(s.history);
 
 const handlers: Handlers = {
@@ -67,9 +63,7 @@ function show(model: TraceModel): void {
   timeline.sendFilter();
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const msg = event.data;
-  if (!isExtensionToWebview(msg)) return;
+onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
     case 'show':
       show(msg.model);
@@ -106,13 +100,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
-function isEditable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD'].includes(target.tagName));
-}
-
 // [ and ] move to the previous / next test action of the user (no modifiers, so nothing collides with the workbench).
 window.addEventListener('keydown', (event: KeyboardEvent) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || isEditable(event.target)) return;
+  if (!isPlainKey(event)) return;
   const delta = event.key === ']' ? 1 : event.key === '[' ? -1 : 0;
   if (!delta) return;
   event.preventDefault();

@@ -1,17 +1,15 @@
 // Renders a TraceModel's header, profile, scene context and questions. Every dataset string is set as text.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { QuestionRow, TraceModel, Verdict } from '../../src/shared/traceProtocol';
 import { el, icon, type Child } from '../shared/dom';
+import type { SectionState } from '../shared/sections';
 
-export interface Handlers {
+export interface Handlers extends SectionState {
   navigate(delta: 1 | -1): void;
   openSource(which: 'raw' | 'prediction', index?: number): void;
   /** Ask for a question's raw output (shown when the `raw` message arrives). */
   requestRaw(field: string): void;
-  isOpen(section: string, byDefault: boolean): boolean;
-  setOpen(section: string, open: boolean): void;
 }
 
 export const VERDICTS: Record<Verdict, { icon: string; text: string; help: string }> = {
@@ -21,15 +19,6 @@ export const VERDICTS: Record<Verdict, { icon: string; text: string; help: strin
   'left-out': { icon: 'debug-disconnect', text: 'left out', help: 'no usable predicted value: left out of every metric, as the reference leaves it out' },
   unscored: { icon: 'circle-slash', text: 'unscored', help: 'no usable truth, normaliser or judge score: not in the score' },
 };
-
-export function section(id: string, heading: string, description: string, body: Child[], h: Handlers, openByDefault = true): HTMLElement {
-  const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [el('div', { className: 'section-body' }, body)]);
-  c.heading = heading;
-  c.description = description;
-  c.open = h.isOpen(id, openByDefault);
-  c.addEventListener('vsc-collapsible-toggle', () => h.setOpen(id, c.open));
-  return c;
-}
 
 function button(text: string, iconName: string, title: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLElement {
   const b = el('vscode-button', { text, title, attrs });

@@ -12,7 +12,7 @@ import {
   type TraceRef as CoreTraceRef,
 } from '../../core/labels/trace';
 import { describeTarget, type LabelFlash } from '../../core/labels/view';
-import type { LabelToggleMessage, LabelUndoMessage, TraceRef } from '../../shared/traceProtocol';
+import type { TraceLabelAction, TraceRef } from '../../shared/traceProtocol';
 import type { TracePanel } from '../traces/panel';
 import type { OmniStore } from '../benchmarks/omni/store';
 import type { LabelService } from './service';
@@ -36,7 +36,7 @@ export class TraceLabelController implements vscode.Disposable {
   ) {
     this.disposables = [
       panel.onDidShow(() => void this.push()),
-      panel.onDidReceiveLabel((m) => void this.handle(m)),
+      panel.onDidReceiveLabelAction((a) => void this.handle(a)),
       labels.onDidChange(() => {
         if (!this.writing) void this.push();
       }),
@@ -74,10 +74,10 @@ export class TraceLabelController implements vscode.Disposable {
     });
   }
 
-  private async handle(msg: LabelToggleMessage | LabelUndoMessage): Promise<void> {
+  private async handle(action: TraceLabelAction): Promise<void> {
     try {
-      if (msg.type === 'labelUndo') this.undoLast();
-      else await this.toggle(msg);
+      if (action.kind === 'undo') this.undoLast();
+      else await this.toggle(action);
     } catch (e) {
       const ref = this.panel.currentRef;
       if (ref) this.flash = { ref, flash: { kind: 'error', text: (e as Error).message } };
@@ -95,7 +95,7 @@ export class TraceLabelController implements vscode.Disposable {
     }
   }
 
-  private async toggle(msg: LabelToggleMessage): Promise<void> {
+  private async toggle(msg: Extract<TraceLabelAction, { kind: 'toggle' }>): Promise<void> {
     const def = this.labels.traceLabels.find((l) => l.id === msg.labelId);
     const found = this.store.testAction(msg.ref.userId, msg.ref.index);
     const core = this.coreRef(msg.ref);

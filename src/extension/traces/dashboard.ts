@@ -9,12 +9,12 @@ import {
   type ExtensionToWebview,
   type OmniDashboardModel,
 } from '../../shared/omniDashboardProtocol';
-import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
+import { newNonce, webviewHtml } from '../webviewHtml';
+import { PanelHost } from '../webviewPanel';
 import type { OmniStore } from '../benchmarks/omni/store';
 
 export class OmniDashboardPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private host: PanelHost<ExtensionToWebview> | undefined;
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -25,44 +25,34 @@ export class OmniDashboardPanel implements vscode.Disposable {
   }
 
   show(): void {
-    if (this.panel) {
-      this.panel.reveal(this.panel.viewColumn);
+    if (this.host) {
+      this.host.panel.reveal(this.host.panel.viewColumn);
       this.refresh();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(OMNI_DASHBOARD_VIEW_TYPE, 'Persona Lab: OmniBehavior Dashboard', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: localRoots(this.extensionUri),
-      enableFindWidget: true,
-    });
-    this.panel = panel;
-    this.ready = false;
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, newNonce(), {
-      title: 'Persona Lab OmniBehavior dashboard',
-      bundle: 'omnidash',
-      rootId: 'omnidash-root',
-      placeholder: 'Loading…',
-    });
-    const own = [
-      panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.ready = false;
-      }),
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
+    this.host = new PanelHost<ExtensionToWebview>({
+      viewType: OMNI_DASHBOARD_VIEW_TYPE,
+      title: 'Persona Lab: OmniBehavior Dashboard',
+      viewColumn: vscode.ViewColumn.Active,
+      extensionUri: this.extensionUri,
+      html: (webview) =>
+        webviewHtml(webview, this.extensionUri, newNonce(), {
+          title: 'Persona Lab OmniBehavior dashboard',
+          bundle: 'omnidash',
+          rootId: 'omnidash-root',
+          placeholder: 'Loading…',
+        }),
+      onMessage: (raw) => {
         if (!isWebviewToExtension(raw)) return;
-        if (raw.type === 'ready') {
-          this.ready = true;
-          this.refresh();
-        } else void vscode.commands.executeCommand('personaLab.chooseOmniRun');
-      }),
-    ];
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      for (const d of own) d.dispose();
+        if (raw.type === 'ready') this.refresh();
+        else void vscode.commands.executeCommand('personaLab.chooseOmniRun');
+      },
+      onDispose: () => (this.host = undefined),
     });
   }
 
   private post(msg: ExtensionToWebview): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(msg);
+    this.host?.post(msg);
   }
 
   private refresh(): void {
@@ -87,7 +77,7 @@ export class OmniDashboardPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.host?.panel.dispose();
     this.subscription.dispose();
   }
 }

@@ -8,13 +8,13 @@ import {
   TRACE_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
-  type LabelToggleMessage,
-  type LabelUndoMessage,
   type TimelineFilter,
+  type TraceLabelAction,
   type TraceRef,
   type WebviewToExtension,
 } from '../../shared/traceProtocol';
-import { localRoots, newNonce, webviewHtml } from '../webviewHtml';
+import { newNonce, webviewHtml } from '../webviewHtml';
+import { PanelHost } from '../webviewPanel';
 import { buildTraceModel } from '../benchmarks/omni/model';
 import type { OmniStore } from '../benchmarks/omni/store';
 import { scanProfile, scanRecords } from '../benchmarks/omni/pi';
@@ -35,10 +35,9 @@ interface Shown {
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class TracePanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
+  private host: PanelHost<ExtensionToWebview> | undefined;
   private current: TraceRef | undefined;
   private shown: Shown | undefined;
-  private ready = false;
   /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
   private token = 0;
   /** A history record to reveal once the test action shows (a PI finding's record). */
@@ -46,8 +45,8 @@ export class TracePanel implements vscode.Disposable {
   private readonly shownEmitter = new vscode.EventEmitter<TraceRef>();
   /** Fires after the webview got a test action (`show`), so that the labels bar follows. */
   readonly onDidShow = this.shownEmitter.event;
-  private readonly labelEmitter = new vscode.EventEmitter<LabelToggleMessage | LabelUndoMessage>();
-  readonly onDidReceiveLabel = this.labelEmitter.event;
+  private readonly labelEmitter = new vscode.EventEmitter<TraceLabelAction>();
+  readonly onDidReceiveLabelAction = this.labelEmitter.event;
   private readonly disposables: vscode.Disposable[] = [this.shownEmitter, this.labelEmitter];
 
   constructor(
@@ -65,47 +64,41 @@ export class TracePanel implements vscode.Disposable {
   show(ref: TraceRef, reveal?: number): void {
     this.current = { userId: ref.userId, index: ref.index };
     this.pendingReveal = reveal;
-    if (!this.panel) this.create();
-    else if (!this.panel.visible) this.panel.reveal(this.panel.viewColumn);
+    const panel = this.host?.panel;
+    if (!panel) this.create();
+    else if (!panel.visible) panel.reveal(panel.viewColumn);
     void this.refresh();
   }
 
   private create(): void {
-    const panel = vscode.window.createWebviewPanel(
-      TRACE_VIEW_TYPE,
-      'Persona Lab trace',
-      { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, localResourceRoots: localRoots(this.extensionUri), enableFindWidget: true },
-    );
-    this.panel = panel;
-    this.ready = false;
-    const own: vscode.Disposable[] = [];
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, newNonce(), {
+    this.host = new PanelHost<ExtensionToWebview>({
+      viewType: TRACE_VIEW_TYPE,
       title: 'Persona Lab trace',
-      bundle: 'trace',
-      rootId: 'trace-root',
-      placeholder: 'Loading the trace…',
+      viewColumn: vscode.ViewColumn.Active,
+      extensionUri: this.extensionUri,
+      html: (webview) =>
+        webviewHtml(webview, this.extensionUri, newNonce(), {
+          title: 'Persona Lab trace',
+          bundle: 'trace',
+          rootId: 'trace-root',
+          placeholder: 'Loading the trace…',
+        }),
+      onMessage: (raw) => void this.onMessage(raw),
+      onDispose: () => {
+        this.host = undefined;
+        this.shown = undefined;
+      },
     });
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.shown = undefined;
-      this.ready = false;
-      for (const d of own.splice(0)) d.dispose();
-    });
-    panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.ready = false;
-    }, undefined, own);
-    panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw), undefined, own);
   }
 
   post(msg: ExtensionToWebview): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(msg);
+    this.host?.post(msg);
   }
 
   private async refresh(): Promise<void> {
-    const panel = this.panel;
+    const panel = this.host?.panel;
     const ref = this.current;
-    if (!panel || !ref || !this.ready) return;
+    if (!panel || !ref || !this.host?.ready) return;
     const token = ++this.token;
     const found = this.store.testAction(ref.userId, ref.index);
     if (!found) {
@@ -151,12 +144,9 @@ export class TracePanel implements vscode.Disposable {
   }
 
   private async handle(msg: WebviewToExtension): Promise<void> {
-    if (msg.type === 'ready') {
-      this.ready = true;
-      return this.refresh();
-    }
-    if (msg.type === 'labelToggle' || msg.type === 'labelUndo') {
-      this.labelEmitter.fire(msg);
+    if (msg.type === 'ready') return this.refresh();
+    if (msg.type === 'label') {
+      this.labelEmitter.fire(msg.action);
       return;
     }
     const shown = this.shown;
@@ -242,7 +232,7 @@ export class TracePanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -1,0 +1,59 @@
+// The labels bar's messages, shaped alike in every view that labels (the step view, the trace view): the webview
+// posts `{ type: 'label', action }`, where an action is tagged on `kind` and names the item it was made on (`ref`),
+// so a key pressed just before the next item arrives still labels the one the user saw; the extension answers with
+// `{ type: 'labels', state }` after each item shown and each change. Each view adds its own actions and state fields.
+import type { AppliedLabel, LabelChip, LabelFlash } from '../core/labels/view';
+import { array, bool, type Guard, literal, message, nullable, object, type Shape, str, tagged } from './guards';
+
+/** Toggle this author's label `labelId` on `target` of the item `ref`. */
+export function labelToggle<R, T>(ref: Guard<R>, target: Guard<T>) {
+  return tagged('kind', 'toggle', { ref, labelId: str, target });
+}
+
+/** Undo the view's last labelling action (wherever it was made). */
+export const labelUndo = tagged('kind', 'undo');
+
+/** The webview → extension message that carries a labelling action. */
+export function labelMessage<A>(action: Guard<A>) {
+  return message('label', { action });
+}
+
+/** The extension → webview message with the labels bar of the item `state.ref`. */
+export function labelsMessage<S>(state: Guard<S>) {
+  return message('labels', { state });
+}
+
+/** What every view's labels bar state holds. */
+export interface LabelBarState<R> {
+  ref: R;
+  /** The run the labels belong to ('' when no run is selected: labels about the data). */
+  run: string;
+  author: string;
+  labels: LabelChip[];
+  /** This author's labels on the item (every target). */
+  applied: AppliedLabel[];
+  canUndo: boolean;
+  /** Why labelling is unavailable (the label database could not be opened), or null. */
+  error: string | null;
+  /** A problem with the workspace label set (the defaults are then in use), or null. */
+  labelSetNote: string | null;
+  /** The outcome of the last action, shown once. */
+  flash: LabelFlash | null;
+}
+
+const flash = object({ kind: literal('info', 'error'), text: str });
+
+/** The checked part of a LabelBarState: the fields the bar renders from. */
+export function labelBarShape<R>(ref: Guard<R>) {
+  return {
+    ref,
+    run: str,
+    author: str,
+    labels: array,
+    applied: array,
+    canUndo: bool,
+    error: nullable(str),
+    labelSetNote: nullable(str),
+    flash: nullable(flash),
+  } satisfies Shape;
+}
