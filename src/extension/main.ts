@@ -7,6 +7,7 @@ import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
 import { activateLabels } from './labels';
+import { setLogChannel } from './log';
 import { activateProblems } from './problems';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
@@ -17,6 +18,9 @@ import { activateTree } from './tree';
 import { activateWorkspace } from './workspace';
 
 export function activate(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel('Persona Lab', { log: true });
+  context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });
+  setLogChannel(channel);
   const store = new BenchmarkStore(context.workspaceState);
   context.subscriptions.push(store);
   const tree = activateTree(context, store);

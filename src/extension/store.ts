@@ -4,6 +4,7 @@ import { loadBenchmark } from '../core/spb/load';
 import { scoreRun, type RunScore } from '../core/spb/score/run';
 import type { Benchmark, Platform, Run, Step, User } from '../core/spb/types';
 import { RunSelection } from './runSelection';
+import { log } from './log';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -119,7 +120,7 @@ export class BenchmarkStore implements vscode.Disposable {
       users += m.size;
       for (const u of m.values()) steps += u.steps.length;
     }
-    console.log(`[persona-lab] loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${Date.now() - started} ms`);
+    log.info(`loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${Date.now() - started} ms`);
     this.changed.fire();
   }
 
