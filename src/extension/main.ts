@@ -1,6 +1,6 @@
 // Entry point: opens the benchmarks, activates each feature (each in its own folder) and registers the command
 // table; activate() only wires.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { activateAudit } from './audit';
 import { activateBenchmarks } from './benchmarks';
 import { registerCommands } from './commands/table';
@@ -9,6 +9,7 @@ import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
 import { activateLabels } from './labels';
+import { setLogChannel } from './log';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
 import { activateTemplates } from './templates';
@@ -17,6 +18,9 @@ import { activateTree } from './tree';
 import { activateWorkspace } from './workspace';
 
 export function activate(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel('Persona Lab', { log: true });
+  context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });
+  setLogChannel(channel);
   const benchmarks = activateBenchmarks(context);
   const spb = benchmarks.spb;
   const tree = activateTree(context, benchmarks);

@@ -5,6 +5,7 @@
 // vscode-cdn.net; microsoft/vscode#326544). Seen here when Compare opened two step views at once.
 import * as vscode from 'vscode';
 import { localRoots } from './webviewHtml';
+import { log } from './log';
 
 export interface PanelHostOptions {
   viewType: string;
@@ -67,7 +68,7 @@ export class PanelHost<Out> {
     this.watchdog = setTimeout(() => {
       if (this.isReady || !this.panel.visible) return;
       this.reloads++;
-      console.warn(`[persona-lab] ${this.o.viewType}: the page did not load in ${WATCHDOG_MS} ms; reloading it (${this.reloads}/${MAX_RELOADS})`);
+      log.warn(`${this.o.viewType}: the page did not load in ${WATCHDOG_MS} ms; reloading it (${this.reloads}/${MAX_RELOADS})`);
       // A new nonce makes the HTML differ, which is what makes the workbench load it again.
       this.panel.webview.html = this.o.html(this.panel.webview);
       this.arm();

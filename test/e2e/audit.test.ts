@@ -165,18 +165,9 @@ describe('PI Audit view in the real workbench', () => {
 
   /** Runs Export PI Audit Report… and answers code-server's save dialog (a quick input holding a path) with `target`. */
   async function exportTo(target: string): Promise<void> {
-    const input = wb.page.locator('.quick-input-widget input.input');
     // From the side bar: keys pressed while a webview has the focus go to the webview.
     await wb.page.locator('.part.sidebar .composite.title').click();
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { timeout: 30_000, message: 'the command palette to open' });
-    const title = 'Persona Lab: Export PI Audit Report…';
-    await input.fill(`>${title}`);
-    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: exact(title) }) }).first().click();
+    await wb.startCommand('Persona Lab: Export PI Audit Report…');
     await answerFileDialog(wb.page, target, (v) => v.endsWith('pi-audit-sample.md'), 'the save dialog with its default name');
     await waitFor(() => existsSync(target), { timeout: 30_000, message: `${target} to be written` });
   }
@@ -218,7 +209,7 @@ describe('PI Audit view in the real workbench', () => {
       await wb.page.mouse.move(box.x + 640, box.y + box.height / 2, { steps: 5 });
       await wb.page.mouse.up();
     }
-    await wb.waitForExtensionHostLine(`[persona-lab] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
+    await wb.waitForExtensionHostLine(`[info] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
     // Categories with findings start expanded: collapse them all, so that the ten category rows fit.
     await pane().locator('.pane-header').hover();
     await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
@@ -318,9 +309,9 @@ describe('PI Audit view in the real workbench', () => {
   });
 
   it('keeps the verdicts when the audit runs again', async () => {
-    const before = wb.extensionHostLog.filter((l) => l.includes('[persona-lab] audit: ') && l.includes('finding(s) in')).length;
+    const before = wb.logLines().filter((l) => l.includes('[info] audit: ') && l.includes('finding(s) in')).length;
     await wb.runCommand('Persona Lab: Run PI Audit');
-    await waitFor(() => wb.extensionHostLog.filter((l) => l.includes('[persona-lab] audit: ') && l.includes('finding(s) in')).length > before, {
+    await waitFor(() => wb.logLines().filter((l) => l.includes('[info] audit: ') && l.includes('finding(s) in')).length > before, {
       timeout: 60_000, message: 'a second audit run',
     });
     const bank = planted.find((p) => p.category === 'BANK')!;

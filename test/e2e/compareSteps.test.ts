@@ -91,7 +91,7 @@ describe("compare: a row opens both runs' step views side by side", () => {
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') {
       await wb?.screenshot(`compare-side-by-side-FAILED-${ctx.task.name}`).catch(() => {});
-      console.log(wb?.extensionHostLog.slice(-25).join('\n'));
+      console.log(wb?.logLines().slice(-25).join('\n'));
     }
   });
 

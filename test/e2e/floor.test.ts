@@ -40,15 +40,8 @@ describe('open a step, label it, read it back (the floor line)', () => {
     await wb.openView('Persona Lab');
     await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), { timeout: 60_000, message: 'the benchmark tree' });
     await wb.runCommand('Persona Lab: Open Step');
-    const input = wb.page.locator('.quick-input-widget input.input');
-    for (const [text, label] of [[user.userId, user.userId], ['step 1/', `step 1/${user.steps[0].totalSteps}`]]) {
-      await waitFor(() => input.isVisible(), { message: 'a quick input' });
-      await input.fill(text);
-      const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({
-        has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`) }),
-      }).first();
-      await row.click({ timeout: 30_000 });
-    }
+    await wb.pickQuickPickRow(user.userId, user.userId);
+    await wb.pickQuickPickRow('step 1/', `step 1/${user.steps[0].totalSteps}`);
     const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/1"] .labels-bar`, { timeout: 60_000 });
     await wb.page.keyboard.press('1');
     await waitFor(async () => (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true', {

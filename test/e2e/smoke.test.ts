@@ -40,6 +40,7 @@ describe('smoke: real workbench with Persona Lab installed', () => {
       throw new Error(
         `no "Persona Lab" entry in the activity bar after 60 s.\nentries: ${JSON.stringify(labels)}\n` +
         `[Extension Host] lines:\n${wb.extensionHostLog.join('\n')}\n` +
+        `"Persona Lab" log channel:\n${wb.logLines().join('\n')}\n` +
         `extension host logs:\n${wb.extensionHostFiles().split('\n').filter((l) => /error|persona/i.test(l)).slice(-40).join('\n')}`,
       );
     }

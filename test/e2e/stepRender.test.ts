@@ -59,7 +59,7 @@ describe('tree click → step view rendered', () => {
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') {
       await wb?.screenshot(`step-render-FAILED-${ctx.task.name}`).catch(() => {});
-      console.log(wb?.extensionHostLog.slice(-20).join('\n'));
+      console.log(wb?.logLines().slice(-20).join('\n'));
     }
   });
 
@@ -135,7 +135,7 @@ describe('tree click → step view rendered', () => {
 
   it(`times ${CLICKS} tree clicks until the step view shows the step`, { timeout: LOAD_TIMEOUT + 300_000 }, async () => {
     await wb.openView('Persona Lab');
-    const loaded = await wb.waitForExtensionHostLine(/\[persona-lab\] loaded .*: \d+ users, \d+ steps, \d+ run\(s\)/, { timeout: LOAD_TIMEOUT });
+    const loaded = await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, \d+ run\(s\)/, { timeout: LOAD_TIMEOUT });
     const runs = Number(/(\d+) run\(s\)/.exec(loaded)![1]);
     // The PI Audit view shares the side bar: collapse it so more of the tree is in view.
     const audit = wb.page.locator('.part.sidebar .pane-header', { hasText: 'PI Audit' }).first();

@@ -96,7 +96,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     // Once the OmniBehavior benchmark has loaded, the view offers the audit (and the palette lists it).
     await waitFor(async () => ((await pane().locator('.message').textContent()) ?? '').startsWith('Not audited yet'), { timeout: 60_000, message: 'the benchmark to load' });
     await wb.runCommand('Persona Lab: Run PI Audit');
-    await wb.waitForExtensionHostLine(`[persona-lab] audit (omnibehavior): ${planted.length} finding(s)`, { timeout: 120_000 });
+    await wb.waitForExtensionHostLine(`[info] audit (omnibehavior): ${planted.length} finding(s)`, { timeout: 120_000 });
     // Categories with findings start expanded: fold them all, then open one at a time.
     await pane().locator('.pane-header').hover();
     await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();

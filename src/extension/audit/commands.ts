@@ -14,6 +14,7 @@ import type { AuditApi } from './index';
 import { OmniFindingNode } from './omniNodes';
 import { reportFileName } from './paths';
 import type { AuditSession } from './session';
+import { log } from '../log';
 
 /** The findings a command applies to: the clicked node, or all selected ones (multi-select), else the view's selection. */
 export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): (FindingNode | OmniFindingNode)[] {
@@ -58,7 +59,7 @@ export async function openSource(finding: AuditFinding, root: string): Promise<v
   // JSONL lines are long: reveal some text after the span too, so that it does not sit at the right edge.
   const margin = new vscode.Range(line, range.start.character, line, Math.min(doc.lineAt(line).text.length, range.end.character + 40));
   editor.revealRange(margin, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  console.log(`[persona-lab] audit: opened ${finding.file}:${finding.line}:${range.start.character + 1}-${range.end.character + 1}`);
+  log.info(`audit: opened ${finding.file}:${finding.line}:${range.start.character + 1}-${range.end.character + 1}`);
   if (!exact) {
     void vscode.window.showWarningMessage(
       `Persona Lab: ${finding.file}:${finding.line} no longer holds this finding at ${finding.field} (the file changed since the audit). Run the PI audit again.`,
@@ -138,8 +139,8 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
     void vscode.window.showErrorMessage(`Persona Lab: cannot write the audit report: ${(err as Error).message}`);
     return undefined;
   }
-  console.log(
-    `[persona-lab] audit report: ${uri.fsPath} (${json ? 'JSON' : 'Markdown'}, ${report.findings.length} finding(s), ` +
+  log.info(
+    `audit report: ${uri.fsPath} (${json ? 'JSON' : 'Markdown'}, ${report.findings.length} finding(s), ` +
       `${report.confirmedLeaks.length} confirmed leak(s), ${report.verdictTrail.length} verdict(s))`,
   );
   if (asked) {

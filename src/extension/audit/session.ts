@@ -14,6 +14,7 @@ import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { OmniStore } from '../benchmarks/omni/store';
 import { auditAuthor, auditDbPath } from './paths';
+import { log } from '../log';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
 
@@ -161,8 +162,8 @@ export class AuditSession implements vscode.Disposable {
       this.loadVerdicts();
       for (const r of [result.result, result.omni]) {
         if (!r) continue;
-        console.log(
-          `[persona-lab] audit${'format' in r ? ` (${r.format})` : ''}: ${r.findings.length} finding(s) in ${r.scanned.files} file(s) in ${Date.now() - started} ms` +
+        log.info(
+          `audit${'format' in r ? ` (${r.format})` : ''}: ${r.findings.length} finding(s) in ${r.scanned.files} file(s) in ${Date.now() - started} ms` +
             (r.cancelled ? ' (cancelled)' : ''),
         );
       }
@@ -241,7 +242,7 @@ export class AuditSession implements vscode.Disposable {
     } finally {
       if (done.length) this.recorded.fire(done);
     }
-    console.log(`[persona-lab] audit: ${verdict} on ${findings.length} finding(s) by ${author}`);
+    log.info(`audit: ${verdict} on ${findings.length} finding(s) by ${author}`);
     return true;
   }
 

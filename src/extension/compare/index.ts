@@ -8,6 +8,7 @@ import { regressedSteps } from './model';
 import { ComparePanel } from './panel';
 import { pickRunPair } from './pick';
 import { CompareSession, type RunPair } from './session';
+import { log } from '../log';
 
 const MODE_CONTEXT = 'personaLab.compareMode';
 
@@ -47,7 +48,7 @@ export function activateCompare(context: vscode.ExtensionContext, store: SpbStor
     status.text = `$(git-compare) ${pair.b} vs ${pair.a}: ${regressed.size} regressed`;
     status.tooltip = `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree. Click to compare other runs.`;
     status.show();
-    console.log(`[persona-lab] compare mode: ${regressed.size} regressed step(s) of ${pair.b} vs ${pair.a}`);
+    log.info(`compare mode: ${regressed.size} regressed step(s) of ${pair.b} vs ${pair.a}`);
   };
 
   const choosePair = async (a?: unknown, b?: unknown): Promise<RunPair | undefined> => {

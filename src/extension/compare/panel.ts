@@ -16,6 +16,7 @@ import { dashboardHtml, newNonce } from '../dashboard/html';
 import { openStepOfRun } from '../dashboard/open';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
+import { log } from '../log';
 
 export class ComparePanel implements vscode.Disposable {
   private host: PanelHost<ExtensionToWebview> | undefined;
@@ -75,13 +76,13 @@ export class ComparePanel implements vscode.Disposable {
     this.post({ type: 'compare', model });
     if (this.host.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
-      console.log(`[persona-lab] compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
+      log.info(`compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
     }
   }
 
   private async onMessage(raw: unknown): Promise<void> {
     if (!isWebviewToExtension(raw)) {
-      console.warn('[persona-lab] compare view: ignored an unknown message from the webview');
+      log.warn('compare view: ignored an unknown message from the webview');
       return;
     }
     const msg: WebviewToExtension = raw;

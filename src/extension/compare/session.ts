@@ -6,6 +6,7 @@ import { PLATFORMS } from '../../core/spb/types';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { RESAMPLES, SEED } from './model';
+import { log } from '../log';
 
 const PAIR_KEY = 'personaLab.compare.pair';
 
@@ -87,7 +88,7 @@ export class CompareSession implements vscode.Disposable {
         parts.push(compareRuns(bench, bench.runs.get(pair.a)!, bench.runs.get(pair.b)!, [platform]));
       }
       const result = mergeComparisons(parts);
-      console.log(`[persona-lab] compare: ${pair.a} vs ${pair.b}: ${result.steps.length} paired step(s) in ${Date.now() - started} ms`);
+      log.info(`compare: ${pair.a} vs ${pair.b}: ${result.steps.length} paired step(s) in ${Date.now() - started} ms`);
       return result;
     })();
     this.cached = { bench, pair, cmp, summaries: new Map() };
@@ -110,7 +111,7 @@ export class CompareSession implements vscode.Disposable {
         const boot = new PairedBootstrap(cmp, scope, { resamples: RESAMPLES, seed: SEED });
         while (!boot.run(CHUNK)) await tick();
         const rows = boot.result();
-        console.log(`[persona-lab] compare: paired summary (${scope}, ${RESAMPLES} resamples) in ${Date.now() - started} ms`);
+        log.debug(`compare: paired summary (${scope}, ${RESAMPLES} resamples) in ${Date.now() - started} ms`);
         return rows;
       });
       e.summaries.set(scope, s);

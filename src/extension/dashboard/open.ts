@@ -1,6 +1,7 @@
 // Opens a step of a given run in that run's pinned step view (see src/extension/stepView/views.ts), in a view column.
 import * as vscode from 'vscode';
 import type { Ref } from '../../shared/dashboardProtocol';
+import { log } from '../log';
 
 export interface OpenStepOptions {
   viewColumn?: vscode.ViewColumn;
@@ -13,5 +14,5 @@ export async function openStepOfRun(ref: Ref, run: string, opts: OpenStepOptions
     preserveFocus: opts.preserveFocus ?? false,
     viewColumn: opts.viewColumn ?? vscode.ViewColumn.Beside,
   });
-  console.log(`[persona-lab] open step ${ref.platform}/${ref.userId}/${ref.stepId} of run ${run}`);
+  log.info(`open step ${ref.platform}/${ref.userId}/${ref.stepId} of run ${run}`);
 }

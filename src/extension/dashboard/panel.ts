@@ -20,6 +20,7 @@ import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './m
 import { tick } from '../compare/session';
 import { openStepOfRun } from './open';
 import { tableCsv, tableMarkdown, tableModels } from './tables';
+import { log } from '../log';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 
@@ -130,13 +131,13 @@ export class DashboardPanel implements vscode.Disposable {
     });
     this.post({ type: 'dashboard', model });
     if (this.host.ready) {
-      console.log(`[persona-lab] dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
+      log.info(`dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
     }
   }
 
   private async onMessage(raw: unknown): Promise<void> {
     if (!isWebviewToExtension(raw)) {
-      console.warn('[persona-lab] dashboard: ignored an unknown message from the webview');
+      log.warn('dashboard: ignored an unknown message from the webview');
       return;
     }
     const msg: WebviewToExtension = raw;
@@ -175,7 +176,7 @@ export class DashboardPanel implements vscode.Disposable {
     const rows = filterSteps(this.points(bench, filter.run), filter);
     const note = filter.errorKey ? 'highest error rate first' : filter.sort === 'budget' ? 'lowest budget B first' : filter.sort === 'alpha' ? 'lowest α first' : 'lowest Recall first';
     this.post({ type: 'steps', title: filterTitle(filter), note: `${rows.length} step(s), ${note}`, filter, rows });
-    console.log(`[persona-lab] dashboard: listed ${rows.length} step(s) for ${filterTitle(filter)}`);
+    log.info(`dashboard: listed ${rows.length} step(s) for ${filterTitle(filter)}`);
   }
 
   private async copyTable(id: TableId, format: CopyFormat): Promise<void> {
@@ -186,7 +187,7 @@ export class DashboardPanel implements vscode.Disposable {
     const text = format === 'markdown' ? tableMarkdown(table) : tableCsv(table);
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`, 3000);
-    console.log(`[persona-lab] dashboard: copied ${id} as ${format} (${text.length} chars)`);
+    log.info(`dashboard: copied ${id} as ${format} (${text.length} chars)`);
   }
 
   dispose(): void {

@@ -11,6 +11,7 @@ import type { Diagnostic } from '../../core/io/diagnostics';
 import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
 import type { LabelService } from './service';
 import { summaryMarkdown } from './summaryMarkdown';
+import { log } from '../log';
 
 /** A path from a command argument: a Uri, a string, or `{ path, format }`. */
 function argPath(arg: unknown): { path?: string; format?: LabelFileFormat } {
@@ -53,7 +54,7 @@ async function exportLabels(labels: LabelService, arg: unknown): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
-  console.log(`[persona-lab] labels: exported ${rows.length} label(s) to ${path} (${format})`);
+  log.info(`labels: exported ${rows.length} label(s) to ${path} (${format})`);
   const open = await vscode.window.showInformationMessage(`Persona Lab: exported ${rows.length} label(s) to ${path} (${format.toUpperCase()}).`, 'Open File');
   if (open) await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
 }

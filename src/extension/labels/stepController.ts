@@ -18,6 +18,7 @@ import type { LabelService } from './service';
 import type { LabelTreeAugment } from './treeLabels';
 import { UndoStack } from './undo';
 import { buildLabelView } from './viewState';
+import { log } from '../log';
 
 const sameRef = (a: StepLocation | undefined, b: StepLocation | undefined) =>
   !!a && !!b && a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
@@ -63,7 +64,7 @@ export class LabelStepController implements vscode.Disposable {
     try {
       rows = this.labels.rowsOfStep(ref, run);
     } catch (e) {
-      console.warn(`[persona-lab] labels: cannot read the labels of the step: ${(e as Error).message}`);
+      log.warn(`labels: cannot read the labels of the step: ${(e as Error).message}`);
     }
     this.panel.post({
       type: 'labels',

@@ -18,6 +18,7 @@ import type { OmniStore } from '../benchmarks/omni/store';
 import type { LabelService } from './service';
 import { buildTraceLabelState } from './traceViewState';
 import { UndoStack } from './undo';
+import { log } from '../log';
 
 const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) => !!a && !!b && a.userId === b.userId && a.index === b.index;
 
@@ -59,7 +60,7 @@ export class TraceLabelController implements vscode.Disposable {
     try {
       rows = this.labels.store(false)?.listByStep(traceStepRef(core)) ?? [];
     } catch (e) {
-      console.warn(`[persona-lab] labels: cannot read the labels of the test action: ${(e as Error).message}`);
+      log.warn(`labels: cannot read the labels of the test action: ${(e as Error).message}`);
     }
     const mine = rows.filter((r) => r.author === this.labels.author);
     const freshness = await traceStaleness(bench, core.benchmark, mine).catch(() => new Map());
@@ -107,7 +108,7 @@ export class TraceLabelController implements vscode.Disposable {
     const what = `${result.state} ${def.name} on ${describeTarget(msg.target)}`;
     this.undo.push({ inverse: result.inverse, ref: { ...msg.ref }, description: what });
     this.flash = { ref: { ...msg.ref }, flash: { kind: 'info', text: what[0].toUpperCase() + what.slice(1) } };
-    console.log(`[persona-lab] labels: ${what} of ${msg.ref.userId} #${msg.ref.index}`);
+    log.info(`labels: ${what} of ${msg.ref.userId} #${msg.ref.index}`);
   }
 
   private undoLast(): void {

@@ -7,6 +7,7 @@ import { stepForCommand } from '../stepView';
 import { slug, stamp, userOfNode } from './args';
 import { askRunName, guardPlan, progressText, runPlan, type BatchPlan } from './batch';
 import type { RerunDeps } from './step';
+import { log } from '../log';
 
 export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> {
   const { store, controller } = deps;
@@ -53,7 +54,7 @@ export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> 
   if (bench && loaded) {
     const table = ablationTable(loaded, { none: bench.runs.get(names.none), full: bench.runs.get(names.full) }, { names, templateId: template.id, model: target.config.model });
     controller.setAblation(table);
-    console.log(`[persona-lab] ablation ${base}: mean Recall none ${table.mean.noneText}, full ${table.mean.fullText}`);
+    log.info(`ablation ${base}: mean Recall none ${table.mean.noneText}, full ${table.mean.fullText}`);
   }
   if (failed) {
     const detail = [none, full].map((s, i) => `${i ? 'full' : 'none'}: ${s ? `${s.status}, ${progressText(s.progress)}${s.error ? ` (${s.error})` : ''}` : 'not run'}`).join('; ');

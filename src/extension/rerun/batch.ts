@@ -16,6 +16,7 @@ import type { ChosenTemplate } from '../templates';
 import { platformOf, slug, stamp, userOfNode } from './args';
 import { guardPrompts } from './guard';
 import { pickPersona, type RerunDeps } from './step';
+import { log } from '../log';
 
 export interface BatchPlan {
   name: string;
@@ -82,7 +83,7 @@ export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: Resolved
 export async function finishRun(deps: RerunDeps, plan: BatchPlan, summary: RunSummary | undefined, target: ResolvedEndpoint): Promise<void> {
   if (!summary) return;
   const p = summary.progress;
-  console.log(`[persona-lab] run ${plan.name}: ${summary.status}, ${progressText(p)}`);
+  log.info(`run ${plan.name}: ${summary.status}, ${progressText(p)}`);
   if (summary.status === 'failed' && !summary.manifest) {
     void vscode.window.showErrorMessage(`Persona Lab: run ${plan.name} did not start: ${summary.error ?? 'unknown error'}`);
     return;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { decideGuard, guardApplies, guardQuestion, parseGuardSettings, scanOutgoingAsync, type GuardSettings, type OutgoingPrompt } from '../../core/pi/guard';
 import type { ResolvedEndpoint } from '../endpoint';
 import { effective } from '../endpoint/settings';
+import { log } from '../log';
 
 export const PRIVACY_SECTION = 'personaLab.privacy';
 
@@ -46,17 +47,17 @@ export async function guardPrompts(target: ResolvedEndpoint, prompts: () => Outg
     },
   );
   if (!scan) {
-    console.log(`[persona-lab] guard: ${what}: scan cancelled, nothing sent`);
+    log.info(`guard: ${what}: scan cancelled, nothing sent`);
     return undefined;
   }
   const action = decideGuard(settings, scan);
-  console.log(`[persona-lab] guard: ${what}: ${scan.findings.length} finding(s) in ${scan.affected}/${scan.prompts} prompt(s) → ${action}`);
+  log.info(`guard: ${what}: ${scan.findings.length} finding(s) in ${scan.affected}/${scan.prompts} prompt(s) → ${action}`);
   if (action === 'mask') vscode.window.setStatusBarMessage(`Persona Lab: ${scan.findings.length} PI finding(s) masked before sending`, 8000);
   if (action !== 'ask') return action;
   const q = guardQuestion(scan, target.label || target.publicURL);
   // The first item is the dialog's primary (Enter) button: the safe choice that still sends.
   const choice = await vscode.window.showWarningMessage(`Persona Lab: ${q.message}`, { modal: true, detail: q.detail }, MASK, SEND, CANCEL);
   const result = choice === SEND ? 'send' : choice === MASK ? 'mask' : undefined;
-  console.log(`[persona-lab] guard: ${what}: the user chose ${result ?? 'cancel'}`);
+  log.info(`guard: ${what}: the user chose ${result ?? 'cancel'}`);
   return result;
 }

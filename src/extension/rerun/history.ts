@@ -8,6 +8,7 @@ import { attemptFromRecord, type AttemptRow } from '../../core/rerun/attemptComp
 import type { HistoryContext, RunHistory } from '../../core/runner/history';
 import type { StepRunRecord } from '../../core/runner/step';
 import type { StepRef } from '../benchmarks/spb/store';
+import { log } from '../log';
 
 export const HISTORY_FILE = 'history.db';
 
@@ -48,7 +49,7 @@ export class AttemptHistory implements vscode.Disposable {
         this.db = RunHistory.open(this.path);
       } catch (e) {
         this.why = `the history database ${this.path} cannot be used (${e instanceof Error ? e.message : String(e)}); attempts are kept for this session only`;
-        console.warn(`[persona-lab] ${this.why}`);
+        log.warn(this.why);
         this.db = null;
       }
       return this.db;
@@ -65,7 +66,7 @@ export class AttemptHistory implements vscode.Disposable {
         if (row) return row;
       } catch (e) {
         this.why = `could not write to ${this.path}: ${e instanceof Error ? e.message : String(e)}`;
-        console.warn(`[persona-lab] ${this.why}`);
+        log.warn(this.why);
       }
     }
     const id = this.nextMemoryId--;

@@ -16,6 +16,7 @@ import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
 import { guardPrompts } from './guard';
 import type { AttemptHistory } from './history';
+import { log } from '../log';
 
 export interface RerunDeps {
   store: SpbStore;
@@ -120,7 +121,7 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
     };
     const row = await history.record({ run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta }, rec);
     controller.select(ref, row.id);
-    console.log(`[persona-lab] rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`);
+    log.info(`rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`);
     if (rec.error) {
       void vscode.window.showWarningMessage(`Persona Lab: the re-run of ${where} got no usable reply after ${rec.attempts.length} tries: ${rec.error}`);
     }

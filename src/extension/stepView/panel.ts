@@ -20,6 +20,7 @@ import {
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { PanelHost } from '../webviewPanel';
 import { newNonce, stepViewHtml } from './html';
+import { log } from '../log';
 
 /** The re-run part of the step view, provided by the rerun feature (src/extension/rerun). */
 export interface StepViewAddon {
@@ -107,7 +108,7 @@ export class StepPanel implements vscode.Disposable {
       (state) => {
         if (this.current && sameRef(this.current, ref)) this.post({ type: 'rerun', state });
       },
-      (e: unknown) => console.warn(`[persona-lab] step view: no re-run state: ${e instanceof Error ? e.message : String(e)}`),
+      (e: unknown) => log.warn(`step view: no re-run state: ${e instanceof Error ? e.message : String(e)}`),
     );
   }
 
@@ -155,7 +156,7 @@ export class StepPanel implements vscode.Disposable {
 
   private onMessage(raw: unknown): void {
     if (!isWebviewToExtension(raw)) {
-      console.warn('[persona-lab] step view: ignored an unknown message from the webview');
+      log.warn('step view: ignored an unknown message from the webview');
       return;
     }
     switch (raw.type) {
@@ -209,7 +210,7 @@ export class StepPanel implements vscode.Disposable {
     try {
       postsText = readPostsText(user, step);
     } catch (e) {
-      console.warn(`[persona-lab] step view: could not read posts of ${user.userId}: ${e instanceof Error ? e.message : String(e)}`);
+      log.warn(`step view: could not read posts of ${user.userId}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const model = buildStepModel({ bench, user, step, run, postsText });
     const next = neighbours(bench, ref);
@@ -219,7 +220,7 @@ export class StepPanel implements vscode.Disposable {
     this.postRerun();
     if (host.ready) {
       this.stepShown.fire({ ...ref });
-      console.log(`[persona-lab] step view${pinned === null ? '' : ` (${pinned})`}: showing ${user.platform}/${user.userId} step ${step.stepId}`);
+      log.debug(`step view${pinned === null ? '' : ` (${pinned})`}: showing ${user.platform}/${user.userId} step ${step.stepId}`);
     }
   }
 

@@ -19,6 +19,7 @@ import { buildTraceModel } from '../benchmarks/omni/model';
 import type { OmniStore } from '../benchmarks/omni/store';
 import { scanProfile, scanRecords } from '../benchmarks/omni/pi';
 import { countsBefore, matchingRecords, readRows, sceneHistogram } from './timeline';
+import { log } from '../log';
 
 const PI_BATCH = 2000;
 /** Findings sent at most: a history can hold thousands, the view lists the first ones and says how many there are. */
@@ -116,7 +117,7 @@ export class TracePanel implements vscode.Disposable {
       this.shown = { ref, user, index, positions: new Uint32Array(0), generation: -1 };
       panel.title = `${user.userId} · #${action.index} ${action.scene}`;
       this.post({ type: 'show', model });
-      console.log(`[persona-lab] trace view: showing ${user.userId} #${action.index}`);
+      log.debug(`trace view: showing ${user.userId} #${action.index}`);
       this.shownEmitter.fire(ref);
       const reveal = this.pendingReveal;
       this.pendingReveal = undefined;
@@ -133,13 +134,13 @@ export class TracePanel implements vscode.Disposable {
 
   private async onMessage(raw: unknown): Promise<void> {
     if (!isWebviewToExtension(raw)) {
-      console.warn('[persona-lab] trace view: ignored an unknown message from the webview');
+      log.warn('trace view: ignored an unknown message from the webview');
       return;
     }
     try {
       await this.handle(raw);
     } catch (e) {
-      console.warn(`[persona-lab] trace view: ${raw.type} failed: ${message(e)}`);
+      log.error(`trace view: ${raw.type} failed: ${message(e)}`);
     }
   }
 

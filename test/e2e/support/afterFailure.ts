@@ -2,7 +2,7 @@
 // running workbench (a quick pick waiting for input, a dialog, a menu, toasts), so that the next tests' clicks reach
 // the workbench instead of cascading into failures of their own.
 import { afterEach } from 'vitest';
-import { openWorkbenches } from '../harness';
+import { openWorkbenches } from './workbench';
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state !== 'fail') return;

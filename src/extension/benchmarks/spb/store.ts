@@ -7,6 +7,7 @@ import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/typ
 import { BenchmarkSession } from '../session';
 import type { LoadHost } from '../types';
 import { SpbRoots } from './roots';
+import { log } from '../../log';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -61,6 +62,6 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       users += m.size;
       for (const u of m.values()) steps += u.steps.length;
     }
-    console.log(`[persona-lab] loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${ms} ms`);
+    log.info(`loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${ms} ms`);
   }
 }

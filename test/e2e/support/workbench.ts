@@ -1,0 +1,339 @@
+// A real VS Code workbench for e2e tests: code-server (server.ts) with the packaged extension, driven by Chromium
+// (browser.ts). See /work/shared/notes/real-vscode-tests.md.
+//
+//   const wb = await startWorkbench({ folder: sampleFolder });
+//   await wb.openView();                        // the Persona Lab activity bar entry, all its views expanded
+//   await wb.runCommand('Persona Lab: Open');   // F1, type, pick the exact row
+//   const frame = await wb.findWebviewFrame('#my-root');
+//   await wb.waitForExtensionHostLine(/loaded .*: \d+ users/);  // a line of the "Persona Lab" log channel
+//   await wb.screenshot('after-open');          // test-results/e2e/after-open.png
+//   await wb.close();
+//
+// Each startWorkbench() gets its own temp folder (user data, extensions, config, HOME/XDG dirs, Chromium profile)
+// and its own port. Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
+// (`npm run test:e2e` does both). Nothing here sleeps without a condition: every wait polls.
+//
+// Environment:
+//   PERSONA_LAB_VSIX                 the .vsix to install (default <repo>/persona-lab.vsix)
+//   PERSONA_LAB_CODE_SERVER_VERSION  the code-server line (default 4.139.1; 4.103.2 is the Node 22 floor)
+//   PERSONA_LAB_CODE_SERVER_DIR      its install folder (default <repo>/.cache/code-server/<VERSION>)
+//   PERSONA_LAB_CODE_SERVER          a code-server launcher to run as it is instead (its own Node and PATH)
+//   PERSONA_LAB_CHROMIUM     the Chromium binary (default /usr/bin/chromium)
+//   PERSONA_LAB_E2E_KEEP=1   keep each run's temp folder (logs, settings) instead of deleting it
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
+import { checkChromium, launchBrowser, type BrowserPage } from './browser';
+import { extensionId, LogChannelTail } from './logChannel';
+import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
+import { waitFor } from './wait';
+
+/** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
+export const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
+
+/** The extension's LogOutputChannel (src/extension/log.ts). */
+export const LOG_CHANNEL = 'Persona Lab';
+
+export interface WorkbenchOptions {
+  /** Folder to open as the workspace (must exist). */
+  folder: string;
+  /** Extra user settings, merged over quietSettings. */
+  settings?: Record<string, unknown>;
+  /** 'dark' | 'light' | 'hc' | 'hc-light', or a theme's full name. Default: the workbench follows the browser,
+   *  which is light in headless Chromium. */
+  theme?: string;
+  /** The .vsix to install; default PERSONA_LAB_VSIX or <repo>/persona-lab.vsix. `null` installs nothing. */
+  vsix?: string | null;
+  /** Browser viewport; default 1440x900. */
+  viewport?: { width: number; height: number };
+  /** true: leave workspace trust on (for tests of trust itself). Default: --disable-workspace-trust. */
+  workspaceTrust?: boolean;
+  /** Extra environment for code-server and so for the extension host. */
+  env?: Record<string, string>;
+  /** Timeout for the whole start (ms). Default 120 s. */
+  timeout?: number;
+}
+
+/** The workbenches started and not yet closed, for the after-failure reset (afterFailure.ts). */
+export const openWorkbenches = new Set<Workbench>();
+
+export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
+  const timeout = opts.timeout ?? 120_000;
+  const folder = resolve(opts.folder);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`workspace folder ${folder} does not exist`);
+  codeServerCommand(); // throws when code-server is not installed, before anything is made
+  const vsix = opts.vsix === undefined ? defaultVsix : opts.vsix;
+  if (vsix && !existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
+  checkChromium();
+
+  const server = await startCodeServer({ ...opts, folder, vsix });
+  let browser: Browser | undefined;
+  try {
+    const bp = await launchBrowser({ ...server.env, HOME: server.home }, opts.viewport ?? { width: 1440, height: 900 }, (b) => (browser = b));
+    await bp.page.goto(server.url, { timeout });
+    await bp.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
+    await bp.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
+    const wb = new Workbench(server, bp);
+    openWorkbenches.add(wb);
+    return wb;
+  } catch (e) {
+    const log = server.output().trim().split('\n').slice(-30).join('\n');
+    await browser?.close().catch(() => {});
+    await server.stop();
+    if (e instanceof Error) e.message += log ? `\n--- code-server output (last lines) ---\n${log}` : '';
+    throw e;
+  }
+}
+
+export class Workbench {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  readonly browser: Browser;
+  /** The workbench URL (with ?folder=). */
+  readonly url: string;
+  readonly port: number;
+  /** The run's temp folder: user-data/, extensions/, home/, code-server.log, ... */
+  readonly dir: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  /** Console lines of the extension host (`[Extension Host] ...`), in order, as the workbench relays them. */
+  readonly extensionHostLog: string[];
+  /** All browser console lines and page errors, for diagnostics. */
+  readonly consoleLog: string[];
+  private readonly channel: LogChannelTail;
+
+  constructor(
+    private readonly server: CodeServer,
+    bp: BrowserPage,
+  ) {
+    ({ page: this.page, context: this.context, browser: this.browser } = bp);
+    ({ extensionHostLog: this.extensionHostLog, consoleLog: this.consoleLog } = bp);
+    ({ url: this.url, port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
+    this.extensionsDir = server.extensionsDir;
+    this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
+  }
+
+  /** code-server's stdout+stderr so far. */
+  serverLog(): string {
+    return this.server.output();
+  }
+
+  /** The extension host's own log files (exthost.log and the extensions' output channels), concatenated. */
+  extensionHostFiles(): string {
+    return readLogs(join(this.userDataDir, 'logs'));
+  }
+
+  /** The entries of the extension's "Persona Lab" log channel so far ("<date> <time> [info] <message>"). */
+  logLines(): string[] {
+    return this.channel.lines();
+  }
+
+  /** Waits until an entry of the "Persona Lab" log channel matches; returns the entry. */
+  waitForExtensionHostLine(match: string | RegExp, opts: { timeout?: number } = {}): Promise<string> {
+    const test = (l: string) => (typeof match === 'string' ? l.includes(match) : match.test(l));
+    return waitFor(() => this.logLines().find(test), {
+      timeout: opts.timeout ?? 30_000,
+      message: () => {
+        const lines = this.logLines();
+        const shown = lines.slice(-30).join('\n');
+        return `a "${LOG_CHANNEL}" log line matching ${String(match)}; its last ${Math.min(30, lines.length)} of ${lines.length} line(s):\n${shown}`;
+      },
+    });
+  }
+
+  /** Save a full-workbench screenshot to test-results/e2e/<name>.png; returns the path. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(resultsDir, { recursive: true });
+    const path = join(resultsDir, `${safeName(name)}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** The activity bar entry whose label starts with `label`. */
+  activityBarItem(label = 'Persona Lab'): Locator {
+    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${cssString(label)}"]`).first();
+  }
+
+  /** Show the view container `label` in the side bar and expand all its views. */
+  async openView(label = 'Persona Lab'): Promise<void> {
+    const page = this.page;
+    const item = this.activityBarItem(label);
+    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    // Clicking the entry while its container is shown hides the side bar, and right after a window reload the
+    // workbench may still be restoring it: click only while the visible side bar shows something else (or
+    // nothing), and look again after the UI settled. A hidden side bar keeps its title in the DOM.
+    await waitFor(async () => {
+      const sidebar = page.locator('.part.sidebar');
+      const visible = await sidebar.isVisible().catch(() => false);
+      const title = visible ? await sidebar.locator('.composite.title').innerText().catch(() => '') : '';
+      if (title.toLowerCase().includes(label.toLowerCase())) return true;
+      await item.click();
+      return false;
+    }, { timeout: 30_000, interval: 1_000, message: `the side bar to show ${label}` });
+    // Expand every collapsed view of the container (a container with a single view has no pane header).
+    await waitFor(async () => {
+      const collapsed = page.locator('.part.sidebar .pane-header[aria-expanded="false"]');
+      const n = await collapsed.count();
+      if (n === 0) return true;
+      await collapsed.first().click();
+      return false;
+    }, { timeout: 30_000, message: `the views of ${label} to expand` });
+  }
+
+  /** Expand the view titled `title` in the side bar (after openView); returns its pane body. */
+  async expandView(title: string): Promise<Locator> {
+    const page = this.page;
+    const header = `.pane-header[aria-label^="${cssString(title)}"], .pane-header .title:text-is("${cssString(title)}")`;
+    const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator(header) }).first();
+    await pane.waitFor({ state: 'visible', timeout: 30_000 });
+    const paneHeader = pane.locator('.pane-header').first();
+    await waitFor(async () => {
+      if ((await paneHeader.getAttribute('aria-expanded')) === 'true') return true;
+      await paneHeader.click();
+      return false;
+    }, { timeout: 15_000, message: `view ${title} to expand` });
+    return pane.locator('.pane-body');
+  }
+
+  /** The quick input widget (command palette, quick picks, input boxes). */
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** The row of the open quick pick whose label is `label` (a string: exactly, give or take spaces). */
+  quickPickRow(label: string | RegExp): Locator {
+    const text = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+    return this.quickInput.locator('.quick-input-list .monaco-list-row').filter({
+      has: this.page.locator('.label-name', { hasText: text }),
+    }).first();
+  }
+
+  /** Types `filter` into the open quick pick once it shows, then clicks the row labelled exactly `label`. */
+  async pickQuickPickRow(filter: string, label: string, opts: { timeout?: number } = {}): Promise<void> {
+    const input = this.quickInput.locator('input.input');
+    await waitFor(() => input.isVisible(), { message: 'a quick input' });
+    await input.fill(filter);
+    await this.quickPickRow(label).click({ timeout: opts.timeout ?? 30_000 });
+  }
+
+  /**
+   * Opens the command palette, types `title` and clicks the row whose label is exactly `title`, not whatever fuzzy
+   * match comes first. What the command asks next (a quick pick, a dialog) is left open.
+   */
+  async startCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
+    const t = opts.timeout ?? 30_000;
+    const input = this.quickInput.locator('input.input');
+    await waitFor(async () => {
+      if (await input.isVisible()) return true;
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 2_000 });
+      return true;
+    }, { timeout: t, message: 'the command palette to open' });
+    await input.fill(`>${title}`);
+    const row = this.quickPickRow(title);
+    await row.waitFor({ state: 'visible', timeout: t }).catch(async () => {
+      const names = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
+      const shown = await names.allInnerTexts().catch(() => []);
+      await this.page.keyboard.press('Escape');
+      throw new Error(`command "${title}" not in the palette; rows shown: ${JSON.stringify(shown)}`);
+    });
+    await row.click();
+  }
+
+  /** Run a command from the palette by its displayed label, e.g. "Persona Lab: Open Run"; waits for the palette to close. */
+  async runCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
+    await this.startCommand(title, opts);
+    await this.quickInput.waitFor({ state: 'hidden', timeout: opts.timeout ?? 30_000 });
+  }
+
+  /**
+   * Checks (or unchecks) the row `row` of the multi-select quick pick that is open, then puts the focus back in its
+   * input box, so that Enter accepts the pick. (From VS Code 1.10x the row's checkbox is a focusable toggle: after a
+   * click on it, Enter toggles it back instead of accepting.)
+   */
+  async checkQuickPickRow(row: Locator, checked = true): Promise<void> {
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const box = row.locator('.monaco-checkbox, input[type="checkbox"], .quick-input-list-checkbox').first();
+    const state = async () => {
+      const aria = (await row.getAttribute('aria-checked')) ?? (await box.getAttribute('aria-checked'));
+      return aria !== null ? aria === 'true' : box.isChecked();
+    };
+    await waitFor(async () => {
+      if ((await state()) === checked) return true;
+      await box.click({ timeout: 2_000 });
+      return false;
+    }, { timeout: 15_000, interval: 250, message: `the quick pick row to be ${checked ? 'checked' : 'unchecked'}` });
+    await this.quickInput.locator('input.input').focus();
+  }
+
+  /** The first frame (webview content) that has `selector`, polled across page.frames(). */
+  findWebviewFrame(selector: string, opts: { timeout?: number } = {}): Promise<Frame> {
+    return waitFor(async () => {
+      for (const frame of this.page.frames()) {
+        if (frame === this.page.mainFrame() || frame.isDetached()) continue;
+        const found = await frame.$(selector).catch(() => null);
+        if (found) return frame;
+      }
+      return undefined;
+    }, { timeout: opts.timeout ?? 30_000, message: `a webview frame with ${selector}` });
+  }
+
+  /** Texts of the notification toasts now shown. */
+  notifications(): Promise<string[]> {
+    return this.page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+  }
+
+  /**
+   * Leaves the workbench as a new test expects it: quick inputs, dialogs, context menus and notification toasts
+   * closed. Called after a failed test (afterFailure.ts), so that one failure never blocks the clicks of the tests
+   * after it.
+   */
+  async reset(): Promise<void> {
+    const page = this.page;
+    const open = '.quick-input-widget:visible, .monaco-dialog-box:visible, .context-view .monaco-menu:visible';
+    await waitFor(async () => {
+      if ((await page.locator(open).count()) === 0) return true;
+      await page.keyboard.press('Escape');
+      return false;
+    }, { timeout: 10_000, interval: 200, message: 'quick inputs, dialogs and menus to close' });
+    // Each toast has its own close button ("Clear Notification"); the notification centre stays as it is.
+    await waitFor(async () => {
+      const close = page.locator('.notification-toast .codicon-notifications-clear');
+      if ((await close.count()) === 0) return true;
+      await close.first().click({ timeout: 2_000 }).catch(() => undefined);
+      return false;
+    }, { timeout: 10_000, interval: 200, message: 'notification toasts to close' });
+  }
+
+  async close(): Promise<void> {
+    openWorkbenches.delete(this);
+    await this.browser.close().catch(() => {});
+    await this.server.stop();
+  }
+}
+
+function readLogs(dir: string): string {
+  if (!existsSync(dir)) return '';
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.log')) out.push(`--- ${p.slice(dir.length + 1)}\n${readFileSync(p, 'utf8')}`);
+    }
+  };
+  walk(dir);
+  return out.join('\n');
+}
+
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
+}
+
+function cssString(s: string): string {
+  return s.replace(/["\\]/g, '\\$&');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
