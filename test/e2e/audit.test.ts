@@ -165,8 +165,6 @@ describe('PI Audit view in the real workbench', () => {
 
   /** Runs Export PI Audit Report… and answers code-server's save dialog (a quick input holding a path) with `target`. */
   async function exportTo(target: string): Promise<void> {
-    // From the side bar: keys pressed while a webview has the focus go to the webview.
-    await wb.page.locator('.part.sidebar .composite.title').click();
     await wb.startCommand('Persona Lab: Export PI Audit Report…');
     await answerFileDialog(wb.page, target, (v) => v.endsWith('pi-audit-sample.md'), 'the save dialog with its default name');
     await waitFor(() => existsSync(target), { timeout: 30_000, message: `${target} to be written` });

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { loadBenchmark } from '../../src/core/spb/load';
@@ -15,27 +15,6 @@ import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/spb/
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const [A, B] = ['demo-llm', 'random'];
-const exact = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`);
-
-/** Palette -> a command -> one pick in each following quick pick "(i/n)". */
-async function runWithPicks(page: Page, command: string, picks: string[]): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input.input');
-  await waitFor(async () => {
-    if (await input.isVisible()) return true;
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 2_000 });
-    return true;
-  }, { message: 'the command palette' });
-  await input.fill(`>${command}`);
-  await widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact(command) }) }).first().click();
-  for (const [i, pick] of picks.entries()) {
-    await widget.locator('.quick-input-title', { hasText: `(${i + 1}/${picks.length})` }).waitFor();
-    await input.fill(pick);
-    await widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact(pick) }) }).first().click();
-  }
-  await widget.waitFor({ state: 'hidden' });
-}
 
 /** What the run's result file says for the step, as the marks the view must show: tag -> hit / wrongPick. */
 function expectedPicks(bench: Benchmark, run: string, key: string): Record<string, string> {
@@ -103,7 +82,7 @@ describe("compare: a row opens both runs' step views side by side", () => {
   it('opens run A and run B in the two groups right of the compare view, each with its own picks', async () => {
     await wb.openView('Persona Lab');
     await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
-    await runWithPicks(wb.page, 'Persona Lab: Compare Runs…', [A, B]);
+    await wb.runWithPicks('Persona Lab: Compare Runs…', [A, B]);
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     const rows = cmp.locator('.vlist .vrow');
     const keys = await rows.evaluateAll((rs) => rs.slice(0, 3).map((r) => r.getAttribute('data-key') ?? ''));

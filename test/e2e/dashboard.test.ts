@@ -5,7 +5,7 @@
 // test-results/e2e/dashboard-*.png.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreStep } from '../../src/core/spb/score/step';
@@ -34,32 +34,6 @@ function columnSource(col: string): [string, string] {
 }
 
 const exactLabel = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`);
-
-/** Palette -> a command (by exact label); the quick input stays open for what the command asks next. */
-async function startCommand(page: Page, command: string): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input.input');
-  await waitFor(async () => {
-    if (await input.isVisible()) return true;
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 2_000 });
-    return true;
-  }, { message: 'the command palette' });
-  await input.fill(`>${command}`);
-  await widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactLabel(command) }) }).first().click();
-}
-
-/** Palette -> a command -> picks in each following quick pick "(i/n)" (by exact label). */
-async function runWithPicks(page: Page, command: string, picks: string[]): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  await startCommand(page, command);
-  for (const [i, pick] of picks.entries()) {
-    await widget.locator('.quick-input-title', { hasText: `(${i + 1}/${picks.length})` }).waitFor();
-    await widget.locator('input.input').fill(pick);
-    await widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactLabel(pick) }) }).first().click();
-  }
-  await widget.waitFor({ state: 'hidden' });
-}
 
 /** Picks an option of a vscode-single-select (its list is in the element's shadow root). */
 async function choose(frame: Frame, ariaLabel: string, option: string): Promise<void> {
@@ -209,7 +183,7 @@ describe('run dashboard and compare view in the real workbench', () => {
 
   it('compares two runs: paired summary and the regression list', async () => {
     const [a, b] = ['demo-llm', 'random'];
-    await runWithPicks(wb.page, 'Persona Lab: Compare Runs…', [a, b]);
+    await wb.runWithPicks('Persona Lab: Compare Runs…', [a, b]);
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     expect(await cmp.locator('h1').textContent()).toContain(`${b} vs ${a}`);
     // Both runs cover every scored step of sample/: Δ Recall over "all" is the difference of the tables' Avg.
@@ -279,7 +253,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]');
     const dark = await dash.locator('#dash-root').getAttribute('data-chart-color');
     const widget = wb.page.locator('.quick-input-widget');
-    await startCommand(wb.page, 'Preferences: Color Theme');
+    await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
     await widget.locator('input.input').fill('Light Modern');
     await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: exactLabel('Light Modern') }) }).first().click();

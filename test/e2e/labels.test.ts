@@ -14,6 +14,7 @@ import { suggestLabels } from '../../src/core/labels/suggest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
+import { answerFileDialog } from './fileDialog';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const AUTHOR = 'e2e-annotator';
@@ -63,13 +64,7 @@ describe('failure labels in the real workbench', () => {
 
   /** F1, the command's exact title, Enter: the keyboard path through the palette. */
   async function palette(title: string): Promise<void> {
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
+    const input = await wb.openPalette();
     await input.fill(`>${title}`);
     await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
     await wb.page.keyboard.press('Enter');
@@ -86,18 +81,10 @@ describe('failure labels in the real workbench', () => {
     await wb.page.keyboard.press('Enter');
   }
 
-  /**
-   * Types a path into the workbench's own file dialog (code-server has no native one) and accepts it. The dialog
-   * ignores OK while it is still listing the folder the typed path leads to, so OK is pressed until it closes.
-   */
-  async function dialogPath(path: string, button: RegExp): Promise<void> {
-    const widget = wb.page.locator('.quick-input-widget');
-    await widget.locator('input.input').fill(path);
-    await waitFor(async () => {
-      if (!(await widget.isVisible())) return true;
-      await widget.locator('.monaco-button', { hasText: button }).click({ timeout: 2_000 }).catch(() => undefined);
-      return false;
-    }, { interval: 250, message: `the dialog to take ${path}` });
+  /** Answers the workbench's own file dialog (code-server has no native one) with `path`, once its start path is `ready`. */
+  async function dialogPath(path: string, ready: (value: string) => boolean, what: string): Promise<void> {
+    await answerFileDialog(wb.page, path, ready, what);
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
   const treeRows = () =>
@@ -280,9 +267,7 @@ describe('failure labels in the real workbench', () => {
     mkdirSync(join(tmp, 'export'));
     await palette('Persona Lab: Export Labels…');
     // code-server's save dialog is the workbench's own: a quick input holding the path.
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
-    await dialogPath(out, /^OK$/);
+    await dialogPath(out, (v) => v.endsWith('.jsonl'), 'the save dialog');
     await waitFor(() => existsSync(out), { message: 'the exported file' });
     const exported = parseLabelFile(readFileSync(out, 'utf8'), out, 'jsonl');
     expect(exported.diagnostics).toEqual([]);
@@ -296,8 +281,7 @@ describe('failure labels in the real workbench', () => {
     // CSV, chosen by the file's extension.
     const csv = join(tmp, 'export', 'labels.csv');
     await palette('Persona Lab: Export Labels…');
-    await waitFor(async () => (await input.inputValue()).endsWith('.jsonl'), { message: 'the save dialog' });
-    await dialogPath(csv, /^OK$/);
+    await dialogPath(csv, (v) => v.endsWith('.jsonl'), 'the save dialog');
     await waitFor(() => existsSync(csv), { message: 'the CSV export' });
     const text = readFileSync(csv, 'utf8');
     expect(text.startsWith('benchmark,platform,user_id,step_id,run,author,label,target_kind,tag,')).toBe(true);
@@ -320,10 +304,7 @@ describe('failure labels in the real workbench', () => {
     ].join('\n') + '\n');
     const before = dbRows().length;
     await palette('Persona Lab: Import Labels…');
-    const input = wb.page.locator('.quick-input-widget input.input');
-    // The workbench's own open dialog: it first fills in the workspace folder, then takes a typed path.
-    await waitFor(async () => (await input.isVisible()) && (await input.inputValue()).endsWith('/'), { message: 'the open dialog' });
-    await dialogPath(file, /^(OK|Import)$/);
+    await dialogPath(file, (v) => v.endsWith('/'), 'the open dialog with the workspace folder');
     const toast = wb.page.locator('.notification-toast', { hasText: '1 conflict(s)' }).first();
     await toast.waitFor();
     expect(await toast.innerText()).toContain('2 new');

@@ -81,32 +81,18 @@ export function ui(wb: Workbench): Ui {
   const self: Ui = {
     widget, input, row, title,
     async palette(command) {
-      await wb.page.keyboard.press('Escape');
-      await input().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
-      // The workbench sometimes takes the focus back (and so closes the palette) just after it opened, e.g. while
-      // notification toasts go away: open it again until the command's row could be clicked.
-      await waitFor(async () => {
-        if (!(await input().isVisible())) {
-          await wb.page.keyboard.press('F1');
-          await input().waitFor({ state: 'visible', timeout: 2_000 });
-        }
-        await input().fill(`>${command}`, { timeout: 2_000 });
-        await row(command).click({ timeout: 5_000 });
-        return true;
-      }, { message: `the command palette to run ${command}` });
+      if (await input().isVisible()) {
+        await wb.page.keyboard.press('Escape');
+        await input().waitFor({ state: 'hidden', timeout: 10_000 });
+      }
+      await wb.startCommand(command);
     },
     async openStep(user, step) {
-      // Open Step's own quick picks close when the focus goes elsewhere: start over when that happened.
-      await waitFor(async () => {
-        await self.palette('Persona Lab: Open Step');
-        await widget().locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor({ timeout: 5_000 });
-        await input().fill(user.userId, { timeout: 2_000 });
-        await row(user.userId).click({ timeout: 5_000 });
-        await widget().locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor({ timeout: 5_000 });
-        await input().fill(`step ${step.stepId}/${step.totalSteps}`, { timeout: 2_000 });
-        await row(`step ${step.stepId}/${step.totalSteps}`).click({ timeout: 5_000 });
-        return true;
-      }, { timeout: 60_000, message: `Open Step for ${user.userId} step ${step.stepId}` });
+      await self.palette('Persona Lab: Open Step');
+      await title('Open Step (1/2)');
+      await wb.pickQuickPickRow(user.userId, user.userId);
+      await title('Open Step (2/2)');
+      await wb.pickQuickPickRow(`step ${step.stepId}/${step.totalSteps}`, `step ${step.stepId}/${step.totalSteps}`);
       await widget().waitFor({ state: 'hidden' });
       return wb.findWebviewFrame(`#step-root[data-step="${user.platform}/${user.userId}/${step.stepId}"]`, { timeout: 60_000 });
     },

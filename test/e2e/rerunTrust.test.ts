@@ -55,14 +55,7 @@ describe('re-runs in an untrusted workspace', () => {
     await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
     await wb.openView('Persona Lab');
     await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    await input.fill('>Persona Lab: Re-run Step…');
-    await row(/^\s*Persona Lab: Re-run Step…\s*$/).click();
+    await wb.startCommand('Persona Lab: Re-run Step…');
     await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
     await input.fill(u.userId);
     await row(new RegExp(`^\\s*${u.userId}\\s*$`)).click();

@@ -2,7 +2,7 @@
 // hit/miss marks, the persona diff and the metrics inside the webview, navigates with the keyboard (in-webview keys
 // and the workbench keybindings), and saves screenshots in dark, light and high-contrast themes.
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreStep } from '../../src/core/spb/score/step';
@@ -45,25 +45,8 @@ function findTarget(bench: Benchmark, run: Run): Target {
 }
 
 /** Palette -> Persona Lab: Open Step -> user -> step. (The harness's runCommand waits for the palette to close.) */
-async function openStepFromPalette(page: Page, userId: string, stepLabel: string): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input.input');
-  await waitFor(async () => {
-    if (await input.isVisible()) return true;
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 2_000 });
-    return true;
-  }, { message: 'the command palette' });
-  const exactRow = (text: string) => widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`) }) }).first();
-  await input.fill('>Persona Lab: Open Step');
-  await exactRow('Persona Lab: Open Step').click();
-  await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
-  await input.fill(userId);
-  await exactRow(userId).click();
-  await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
-  await input.fill(stepLabel);
-  await exactRow(stepLabel).click();
-  await widget.waitFor({ state: 'hidden' });
+function openStepFromPalette(wb: Workbench, userId: string, stepLabel: string): Promise<void> {
+  return wb.runWithPicks('Persona Lab: Open Step', [userId, stepLabel]);
 }
 
 const stepKey = (user: User, step: Step) => `weibo/${user.userId}/${step.stepId}`;
@@ -82,14 +65,7 @@ describe('step view in the real workbench', () => {
     // Rows are labelled without "Default " (e.g. "Light Modern"); the full id is the row's description.
     const widget = wb.page.locator('.quick-input-widget');
     const input = widget.locator('input.input');
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    await input.fill('>Preferences: Color Theme');
-    await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^\s*Preferences: Color Theme\s*$/ }) }).first().click();
+    await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
     await input.fill(theme);
     await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }) }).first().click();
@@ -115,7 +91,7 @@ describe('step view in the real workbench', () => {
   it('opens a step from the palette in the step view', async () => {
     await wb.openView('Persona Lab');
     await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
-    await openStepFromPalette(wb.page, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
+    await openStepFromPalette(wb, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
     frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(target.user, target.step)}"]`, { timeout: 60_000 });
     const { user, step } = target;
     expect(await frame.locator('.user-id').textContent()).toBe(user.userId);
@@ -202,7 +178,7 @@ describe('step view in the real workbench', () => {
   });
 
   it('follows the theme: light and high contrast screenshots', async () => {
-    await openStepFromPalette(wb.page, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
+    await openStepFromPalette(wb, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
     await showing(stepKey(target.user, target.step));
     await setTheme('Light Modern', 'vscode-light');
     await wb.screenshot('step-view-light');

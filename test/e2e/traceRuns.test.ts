@@ -85,15 +85,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
 
     // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
     const input = wb.page.locator('.quick-input-widget input.input');
-    await wb.page.locator('.part.sidebar .composite.title').click();
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    await input.fill('>Persona Lab: Choose OmniBehavior Run…');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^\s*Persona Lab: Choose OmniBehavior Run…\s*$/ }) }).first().click();
+    await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
     await input.fill('perfect');
     await wb.page.locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]').first().waitFor({ state: 'visible' });

@@ -40,7 +40,7 @@ export const resultsFile = (root: string, run: string, p: Platform) => join(root
 /** Predictions of a run, userId -> stepId -> prediction. */
 export function predictions(root: string, run: string, p: Platform): Map<string, Map<number, unknown[]>> {
   const out = new Map<string, Map<number, unknown[]>>();
-  let rows: { user_id: string; steps: { step_id: number; prediction: unknown[] }[] }[] = [];
+  let rows: { user_id: string; steps: { step_id: number; prediction: unknown[] }[] }[];
   try {
     rows = readJsonl(resultsFile(root, run, p));
   } catch {

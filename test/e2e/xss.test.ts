@@ -42,23 +42,7 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
     // The workspace holds data/*_inference_tasks.jsonl, so it opens by itself: wait for the tree to fill.
     await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
     // Palette -> Open Step -> user -> step (the harness's runCommand expects the palette to close after the command).
-    const widget = wb.page.locator('.quick-input-widget');
-    const input = widget.locator('input.input');
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await wb.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { message: 'the command palette' });
-    const row = (label: string) => widget.locator('.monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
-    await input.fill('>Persona Lab: Open Step');
-    await row('Persona Lab: Open Step').click();
-    await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
-    await input.fill(bench.userId);
-    await row(bench.userId).click();
-    await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
-    await row('step 2/2').click();
-    await widget.waitFor({ state: 'hidden' });
+    await wb.runWithPicks('Persona Lab: Open Step', [bench.userId, 'step 2/2']);
     frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${bench.userId}/2"]`, { timeout: 60_000 });
     await wb.screenshot('xss-step-view');
   });
