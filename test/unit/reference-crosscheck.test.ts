@@ -32,7 +32,7 @@ function run(cmd: string, args: string[], okStatus: number[] = []): string {
   } catch (e) {
     const err = e as { status?: number; stderr?: string; stdout?: string };
     if (err.status !== undefined && okStatus.includes(err.status) && err.stdout) return err.stdout;
-    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${err.status}):\n${err.stderr ?? ''}\n${(err.stdout ?? '').slice(0, 2000)}`);
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${err.status}):\n${err.stderr ?? ''}\n${(err.stdout ?? '').slice(0, 2000)}`, { cause: e });
   }
 }
 
@@ -41,7 +41,7 @@ function parse(label: string, text: string): ScoreOut {
   try {
     out = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${label}: output is not JSON (${(e as Error).message}):\n${text.slice(0, 2000)}`);
+    throw new Error(`${label}: output is not JSON (${(e as Error).message}):\n${text.slice(0, 2000)}`, { cause: e });
   }
   if (!out || typeof out !== 'object' || !Array.isArray((out as ScoreOut).runs)) {
     throw new Error(`${label}: output has no "runs" array:\n${text.slice(0, 2000)}`);
