@@ -77,32 +77,19 @@ interface Where {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-class Collector {
+class Collector extends AuditTally<Platform> {
   readonly findings: AuditFinding[] = [];
-  private readonly tally: AuditTally<Platform>;
-
-  constructor(opts: AuditOptions) {
-    this.tally = new AuditTally(opts);
-  }
-
-  get texts(): number {
-    return this.tally.texts;
-  }
-
-  get chars(): number {
-    return this.tally.chars;
-  }
 
   scan(where: Where, field: string, stepId: number | null, value: unknown): void {
     if (typeof value !== 'string' || value === '') return;
-    for (const f of this.tally.scan(where.source, where.platform, value)) {
+    for (const f of this.countText(where.source, where.platform, value)) {
       const located = { ...f, file: where.file, line: where.line, field, platform: where.platform, userId: where.userId, stepId, run: where.run };
       this.findings.push({ ...located, key: findingKey(located) });
     }
   }
 
   rows(): CountRow[] {
-    return this.tally.rows('tasks', PLATFORMS, (source, platform, category, placeholders, findings) => ({ source, platform, category, placeholders, findings }));
+    return this.countRows('tasks', PLATFORMS, (source, platform, category, placeholders, findings) => ({ source, platform, category, placeholders, findings }));
   }
 }
 

@@ -119,26 +119,13 @@ interface Place {
   testAction: number | null;
 }
 
-class Collector {
+class Collector extends AuditTally<OmniPart> {
   readonly findings: OmniAuditFinding[] = [];
-  private readonly tally: AuditTally<OmniPart>;
-
-  constructor(opts: AuditOptions) {
-    this.tally = new AuditTally(opts);
-  }
-
-  get texts(): number {
-    return this.tally.texts;
-  }
-
-  get chars(): number {
-    return this.tally.chars;
-  }
 
   /** Scans the texts of one record or line; `lineOf(rel)` is asked only when a text has a finding. */
   scan(place: Place, prefix: string, texts: readonly Text[], lineAt: (rel: string) => number): void {
     for (const t of texts) {
-      for (const f of this.tally.scan(place.run ?? 'raw', t.part, t.value)) {
+      for (const f of this.countText(place.run ?? 'raw', t.part, t.value)) {
         const { recordIndex, testAction } = place;
         const historyIndex = recordIndex !== null && testAction !== null && recordIndex < testAction ? recordIndex : null;
         const located: Omit<OmniAuditFinding, 'key'> = {
@@ -161,7 +148,7 @@ class Collector {
   }
 
   rows(): OmniCountRow[] {
-    return this.tally.rows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({ source, part, category, placeholders, findings }));
+    return this.countRows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({ source, part, category, placeholders, findings }));
   }
 }
 

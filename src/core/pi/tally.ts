@@ -12,7 +12,10 @@ interface Bucket {
   findings: CategoryCounts;
 }
 
-/** Counts by source (the data, or a run) and group (a platform, a trace part) of the texts scanned. */
+/**
+ * Counts by source (the data, or a run) and group (a platform, a trace part) of the texts scanned; each audit's
+ * collector extends it.
+ */
 export class AuditTally<G extends string> {
   texts = 0;
   chars = 0;
@@ -24,7 +27,7 @@ export class AuditTally<G extends string> {
   }
 
   /** Counts the text's placeholders and returns the scanner's findings in it, counted too. */
-  scan(source: string, group: G, text: string): Finding[] {
+  countText(source: string, group: G, text: string): Finding[] {
     this.texts++;
     this.chars += text.length;
     const bucket = this.bucket(source, group);
@@ -45,7 +48,7 @@ export class AuditTally<G extends string> {
    * One row per source, group and category with a placeholder or a finding: `dataSource` first, then the runs by
    * name; groups in `groups` order; categories in PI_CATEGORIES order.
    */
-  rows<R>(
+  countRows<R>(
     dataSource: string,
     groups: readonly G[],
     row: (source: string, group: G, category: PiCategory, placeholders: number, findings: number) => R,
