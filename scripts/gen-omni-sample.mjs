@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { plantPrediction, plantRaw, verifyPi, writeManifest } from './gen-omni-sample/pi.mjs';
 import { Rng } from './gen-sample/rng.mjs';
+import { parseFlags } from './lib/flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SEED = 2026;
@@ -297,22 +298,12 @@ function check(out, seed) {
 }
 
 function parseArgs(argv) {
-  const o = { seed: DEFAULT_SEED, out: path.join(ROOT, 'sample', 'omnibehavior'), check: false };
-  const fail = (m) => {
-    console.error(`${m}\n${USAGE}`);
-    process.exit(2);
+  const { flags, fail } = parseFlags(argv, USAGE, { '--out': 'value', '--seed': 'value', '--check': 'switch' });
+  const o = {
+    seed: flags['--seed'] === undefined ? DEFAULT_SEED : Number(flags['--seed']),
+    out: flags['--out'] === undefined ? path.join(ROOT, 'sample', 'omnibehavior') : path.resolve(flags['--out']),
+    check: flags['--check'] === true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s);
-    const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
-    if (flag === '--out') o.out = path.resolve(value());
-    else if (flag === '--seed') o.seed = Number(value());
-    else if (flag === '--check') o.check = true;
-    else if (flag === '--help' || flag === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else fail(`unknown argument ${argv[i]}`);
-  }
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) fail('--seed must be a non-negative integer');
   return o;
 }

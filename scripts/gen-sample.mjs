@@ -10,29 +10,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './gen-sample/write.mjs';
 import { check } from './gen-sample/check.mjs';
+import { parseFlags } from './lib/flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SEED = 7451;
 const USAGE = 'usage: node scripts/gen-sample.mjs [--out DIR] [--scale sample|paper] [--seed N] [--check]';
 
 function parseArgs(argv) {
-  const o = { scale: 'sample', seed: DEFAULT_SEED, out: null, check: false };
-  const fail = (m) => {
-    console.error(`${m}\n${USAGE}`);
-    process.exit(2);
+  const spec = { '--out': 'value', '--scale': 'value', '--seed': 'value', '--check': 'switch' };
+  const { flags, fail } = parseFlags(argv, USAGE, spec);
+  const o = {
+    scale: flags['--scale'] ?? 'sample',
+    seed: flags['--seed'] === undefined ? DEFAULT_SEED : Number(flags['--seed']),
+    out: flags['--out'] ?? null,
+    check: flags['--check'] === true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s);
-    const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
-    if (flag === '--out') o.out = value();
-    else if (flag === '--scale') o.scale = value();
-    else if (flag === '--seed') o.seed = Number(value());
-    else if (flag === '--check') o.check = true;
-    else if (flag === '--help' || flag === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else fail(`unknown argument ${argv[i]}`);
-  }
   if (o.scale !== 'sample' && o.scale !== 'paper') fail(`--scale must be sample or paper`);
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) fail('--seed must be a non-negative integer');
   o.out = path.resolve(o.out ?? path.join(ROOT, o.scale === 'paper' ? 'sample-paper' : 'sample'));

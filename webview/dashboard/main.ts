@@ -7,13 +7,14 @@ import css from './dashboard.css';
 import { el } from './dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
+import baseCss from '../shared/base.css';
 import vlistCss from '../shared/vlist.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('dash-root') ?? document.body;
 const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 
-injectStyle(`${vlistCss}\n${css}`);
+injectStyle(`${vlistCss}\n${baseCss}\n${css}`);
 
 function savedScope(): Scope {
   const s = vscode.getState();

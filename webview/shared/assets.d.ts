@@ -7,3 +7,7 @@ declare module '*/labelChips.css' {
   const css: string;
   export default css;
 }
+declare module '*/base.css' {
+  const css: string;
+  export default css;
+}

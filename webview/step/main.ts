@@ -17,6 +17,7 @@ import { openSections, section } from '../shared/sections';
 import { LabelsUi } from './labels';
 import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
+import baseCss from '../shared/base.css';
 import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';
@@ -24,7 +25,7 @@ import css from './step.css';
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('step-root') ?? document.body;
 
-injectStyle(`${css}\n${rerunCss}\n${piCss}`);
+injectStyle(`${baseCss}\n${css}\n${rerunCss}\n${piCss}`);
 const sections = openSections(vscode);
 const labels = new LabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 

@@ -6,6 +6,7 @@ import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
 import { openSections, section } from '../shared/sections';
+import baseCss from '../shared/base.css';
 import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, showRaw, type Handlers } from './render';
@@ -17,7 +18,7 @@ import css from './trace.css';
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('trace-root') ?? document.body;
 
-injectStyle(`${vlistCss}\n${chipsCss}\n${css}`);
+injectStyle(`${vlistCss}\n${chipsCss}\n${baseCss}\n${css}`);
 const sections = openSections(vscode);
 let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;

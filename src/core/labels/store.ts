@@ -1,9 +1,7 @@
 // The label store: better-sqlite3 on a file the caller chooses. WAL mode, a busy timeout plus a retry loop so that
 // another window holding the lock never surfaces as SQLITE_BUSY, and one IMMEDIATE transaction per user action.
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { openDatabase, retryWhileBusy, StorageUnavailableError } from '../storage/sqlite';
+import { openStoreDatabase, retryWhileBusy, StorageUnavailableError, type StoreOpenOptions } from '../storage/sqlite';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 
 export { busyStats } from '../storage/sqlite';
@@ -20,13 +18,7 @@ import {
 
 export class LabelStoreError extends Error {}
 
-export interface OpenOptions {
-  /** SQLite's own wait for a lock, per statement (ms). */
-  busyTimeoutMs?: number;
-  /** Total time the retry loop keeps trying once SQLite gives up with SQLITE_BUSY (ms). */
-  maxRetryMs?: number;
-  /** Fail instead of creating a new database (export, summary). */
-  mustExist?: boolean;
+export interface OpenOptions extends StoreOpenOptions {
   /** The clock for new rows, ISO 8601. */
   now?: () => string;
 }
@@ -160,19 +152,9 @@ export class LabelStore {
 
   /** Opens (creating and migrating as needed). Throws LabelStoreError with a readable message. */
   static open(path: string, opts: OpenOptions = {}): LabelStore {
-    let db: Database.Database | undefined;
     try {
-      if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
-      const conn = db;
-      const retryMs = opts.maxRetryMs ?? 60_000;
-      withBusyRetry(() => conn.pragma('journal_mode = WAL'), retryMs);
-      // FULL: a label the user saw saved survives a power cut too, not only a crash; writes are human-paced.
-      conn.pragma('synchronous = FULL');
-      withBusyRetry(() => migrate(conn), retryMs);
-      return withBusyRetry(() => new LabelStore(path, conn, opts), retryMs);
+      return openStoreDatabase(path, opts, withBusyRetry, (db) => migrate(db), (db) => new LabelStore(path, db, opts));
     } catch (err) {
-      db?.close();
       if (err instanceof StorageUnavailableError) throw err;
       if (err instanceof LabelStoreError || err instanceof NewerSchemaError) throw new LabelStoreError(`${path}: ${err.message}`);
       throw new LabelStoreError(`${path}: cannot open the label database: ${(err as Error).message}`);

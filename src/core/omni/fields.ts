@@ -63,7 +63,10 @@ export function binaryLabel(value: unknown): 0 | 1 | undefined {
   return undefined;
 }
 
-/** A number or a numeric string; undefined otherwise. */
+/**
+ * A finite number, or a non-blank string that JavaScript's Number() reads as one; undefined otherwise. Not Python's
+ * float() (pyFloat, what the scoring follows): this reads our own fields (judge_score) and the trace view's errors.
+ */
 export function numberValue(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && value.trim() !== '') {

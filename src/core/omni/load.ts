@@ -2,8 +2,8 @@
 // run's predictions. Bad records become located diagnostics and the rest keeps loading.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { parseRawLine, readLines } from '../io/jsonl';
+import { DiagnosticSink, isInt } from '../io/diagnostics';
+import { readUserRows } from '../io/rows';
 import { durationSeconds, fieldInfo } from './fields';
 import { indexUserFile, readRecordsAt } from './history';
 import { kindOf, SCENES, UNKNOWN_SCENE } from './records';
@@ -102,14 +102,11 @@ async function readTestActions(
 ): Promise<void> {
   const pending = new Map<OmniUser, Omit<TestAction, 'timestamp' | 'normaliser'>[]>();
   const seen = new Set<string>();
-  await readLines(
+  await readUserRows(
     abs,
-    (raw) => {
-      const parsed = parseRawLine(raw);
-      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
-      const v = parsed.value;
-      if (!isRecord(v)) return sink.error(raw.line, '', `expected a JSON object, got ${kindOf(v)}`);
-      if (typeof v.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+    sink,
+    kindOf,
+    (v, raw) => {
       const user = users.get(v.user_id);
       if (!user) return sink.error(raw.line, 'user_id', `unknown user ${v.user_id} (no raw/${v.user_id}.json); ignored`);
       if (!isInt(v.index)) return sink.error(raw.line, 'index', `expected an integer, got ${kindOf(v.index)}`);

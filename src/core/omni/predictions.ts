@@ -1,6 +1,6 @@
 // Reads one run's results/<run>/predictions.jsonl and checks each line against the test actions.
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { parseRawLine, readLines } from '../io/jsonl';
+import { readUserRows } from '../io/rows';
 import { pyFloat } from '../io/pyNumber';
 import { binaryLabel, fieldInfo, numberValue, predictedBinaryLabel } from './fields';
 import { kindOf } from './records';
@@ -16,14 +16,11 @@ export async function readPredictionsFile(
   onProgress?: (bytes: number) => void,
 ): Promise<Map<string, Prediction>> {
   const out = new Map<string, Prediction>();
-  await readLines(
+  await readUserRows(
     abs,
-    (raw) => {
-      const parsed = parseRawLine(raw);
-      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
-      const v = parsed.value;
-      if (!isRecord(v)) return sink.error(raw.line, '', `expected a JSON object, got ${kindOf(v)}`);
-      if (typeof v.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+    sink,
+    kindOf,
+    (v, raw) => {
       if (!isInt(v.index)) return sink.error(raw.line, 'index', `expected an integer, got ${kindOf(v.index)}`);
       const key = predictionKey(v.user_id, v.index);
       const action = users.get(v.user_id)?.testActions.find((t) => t.index === v.index);

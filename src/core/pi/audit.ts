@@ -1,12 +1,10 @@
 // The benchmark audit: every text a leak could hide in (bio, posts, tags, and per run the personas, reasoning and
 // predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseRawLine, readLines } from '../io/jsonl';
 import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
-import { scanText } from './scanner';
+import type { PiCategory } from './placeholders';
+import { AuditTally, readScanLines, sizeOf } from './tally';
 import type { Confidence, Finding } from './types';
 
 export interface AuditFinding extends Finding {
@@ -79,49 +77,19 @@ interface Where {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-class Collector {
+class Collector extends AuditTally<Platform> {
   readonly findings: AuditFinding[] = [];
-  readonly counts = new Map<string, { placeholders: CategoryCounts; findings: CategoryCounts }>();
-  texts = 0;
-  chars = 0;
-
-  constructor(private readonly opts: AuditOptions) {}
 
   scan(where: Where, field: string, stepId: number | null, value: unknown): void {
     if (typeof value !== 'string' || value === '') return;
-    this.texts++;
-    this.chars += value.length;
-    const bucket = this.bucket(where.source, where.platform);
-    countPlaceholders(value, bucket.placeholders);
-    for (const f of scanText(value, { minConfidence: this.opts.minConfidence, categories: this.opts.categories, now: this.opts.now })) {
-      bucket.findings[f.category]++;
+    for (const f of this.countText(where.source, where.platform, value)) {
       const located = { ...f, file: where.file, line: where.line, field, platform: where.platform, userId: where.userId, stepId, run: where.run };
       this.findings.push({ ...located, key: findingKey(located) });
     }
   }
 
-  private bucket(source: string, platform: Platform) {
-    const k = `${source}\u0000${platform}`;
-    let b = this.counts.get(k);
-    if (!b) this.counts.set(k, (b = { placeholders: emptyCounts(), findings: emptyCounts() }));
-    return b;
-  }
-
   rows(): CountRow[] {
-    const out: CountRow[] = [];
-    for (const [k, b] of this.counts) {
-      const [source, platform] = k.split('\u0000') as [string, Platform];
-      for (const category of PI_CATEGORIES) {
-        if (b.placeholders[category] || b.findings[category]) {
-          out.push({ source, platform, category, placeholders: b.placeholders[category], findings: b.findings[category] });
-        }
-      }
-    }
-    const order = (r: CountRow) => [r.source === 'tasks' ? '' : r.source, PLATFORMS.indexOf(r.platform), PI_CATEGORIES.indexOf(r.category)];
-    return out.sort((a, b) => {
-      const [x, y] = [order(a), order(b)];
-      return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : (x[1] as number) - (y[1] as number) || (x[2] as number) - (y[2] as number);
-    });
+    return this.countRows('tasks', PLATFORMS, (source, platform, category, placeholders, findings) => ({ source, platform, category, placeholders, findings }));
   }
 }
 
@@ -168,14 +136,6 @@ interface FileJob {
   size: number;
 }
 
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
 /** Scans the benchmark's files from disk. Unreadable lines and files become `problems`; it never throws on data. */
 export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}): Promise<AuditResult> {
   const jobs: FileJob[] = [];
@@ -196,28 +156,19 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
       break;
     }
     const base = done;
-    try {
-      await readLines(
-        join(bench.root, job.rel),
-        (raw) => {
-          if (opts.signal?.aborted) return;
-          lines++;
-          const parsed = parseRawLine(raw);
-          if (!parsed.ok || !isObj(parsed.value)) {
-            problems.push(`${job.rel}:${raw.line}: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`);
-            return;
-          }
-          const rec = parsed.value;
-          const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
-          const where: Where = { file: job.rel, line: raw.line, platform: job.platform, userId, run: job.run, source: job.run ?? 'tasks' };
-          if (job.run === null) scanTaskRecord(c, where, rec);
-          else scanResultRecord(c, where, rec);
-        },
-        (bytes) => opts.onProgress?.(base + bytes, total),
-      );
-    } catch (err) {
-      problems.push(`${job.rel}: cannot read: ${(err as Error).message}`);
-    }
+    lines += await readScanLines(
+      join(bench.root, job.rel),
+      job.rel,
+      problems,
+      opts.signal,
+      (rec, line) => {
+        const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
+        const where: Where = { file: job.rel, line, platform: job.platform, userId, run: job.run, source: job.run ?? 'tasks' };
+        if (job.run === null) scanTaskRecord(c, where, rec);
+        else scanResultRecord(c, where, rec);
+      },
+      (bytes) => opts.onProgress?.(base + bytes, total),
+    );
     if (opts.signal?.aborted) cancelled = true;
     done = base + job.size;
   }

@@ -6,13 +6,13 @@
 import { open } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseJsonText, parseRawLine, readLines } from '../io/jsonl';
+import { parseJsonText } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
 import type { OmniBenchmark, OmniUser } from '../omni/types';
 import { findingKey, type AuditOptions } from './audit';
-import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
-import { scanText } from './scanner';
+import type { PiCategory } from './placeholders';
+import { AuditTally, readScanLines, sizeOf } from './tally';
 import type { Finding } from './types';
 
 /** Where in a trace a text comes from; the count rows are per source and part. */
@@ -119,24 +119,13 @@ interface Place {
   testAction: number | null;
 }
 
-class Collector {
+class Collector extends AuditTally<OmniPart> {
   readonly findings: OmniAuditFinding[] = [];
-  private readonly counts = new Map<string, { placeholders: CategoryCounts; findings: CategoryCounts }>();
-  texts = 0;
-  chars = 0;
-
-  constructor(private readonly opts: AuditOptions) {}
 
   /** Scans the texts of one record or line; `lineOf(rel)` is asked only when a text has a finding. */
   scan(place: Place, prefix: string, texts: readonly Text[], lineAt: (rel: string) => number): void {
     for (const t of texts) {
-      this.texts++;
-      this.chars += t.value.length;
-      const bucket = this.bucket(place.run ?? 'raw', t.part);
-      countPlaceholders(t.value, bucket.placeholders);
-      const found = scanText(t.value, { minConfidence: this.opts.minConfidence, categories: this.opts.categories, now: this.opts.now });
-      for (const f of found) {
-        bucket.findings[f.category]++;
+      for (const f of this.countText(place.run ?? 'raw', t.part, t.value)) {
         const { recordIndex, testAction } = place;
         const historyIndex = recordIndex !== null && testAction !== null && recordIndex < testAction ? recordIndex : null;
         const located: Omit<OmniAuditFinding, 'key'> = {
@@ -158,30 +147,8 @@ class Collector {
     }
   }
 
-  private bucket(source: string, part: OmniPart) {
-    const k = `${source}\u0000${part}`;
-    let b = this.counts.get(k);
-    if (!b) this.counts.set(k, (b = { placeholders: emptyCounts(), findings: emptyCounts() }));
-    return b;
-  }
-
   rows(): OmniCountRow[] {
-    const out: OmniCountRow[] = [];
-    for (const [k, b] of this.counts) {
-      const [source, part] = k.split('\u0000') as [string, OmniPart];
-      for (const category of PI_CATEGORIES) {
-        if (b.placeholders[category] || b.findings[category]) {
-          out.push({ source, part, category, placeholders: b.placeholders[category], findings: b.findings[category] });
-        }
-      }
-    }
-    const rank = (r: OmniCountRow) => (r.source === 'raw' ? '' : r.source);
-    return out.sort(
-      (a, b) =>
-        (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0) ||
-        OMNI_PARTS.indexOf(a.part) - OMNI_PARTS.indexOf(b.part) ||
-        PI_CATEGORIES.indexOf(a.category) - PI_CATEGORIES.indexOf(b.category),
-    );
+    return this.countRows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({ source, part, category, placeholders, findings }));
   }
 }
 
@@ -277,14 +244,6 @@ export function predictionTexts(rec: Obj): Text[] {
   return out;
 }
 
-const sizeOf = (path: string) => {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-};
-
 /** Scans the benchmark's files from disk. Unreadable records and lines become `problems`; it never throws on data. */
 export async function auditOmni(bench: OmniBenchmark, opts: AuditOptions = {}): Promise<OmniAuditResult> {
   const users = [...bench.users.values()];
@@ -315,27 +274,18 @@ export async function auditOmni(bench: OmniBenchmark, opts: AuditOptions = {}): 
     files++;
     const abs = join(bench.root, run.file);
     const base = progress.done;
-    try {
-      await readLines(
-        abs,
-        (raw) => {
-          if (opts.signal?.aborted) return;
-          lines++;
-          const parsed = parseRawLine(raw);
-          if (!parsed.ok || !isObj(parsed.value)) {
-            problems.push(`${run.file}:${raw.line}: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`);
-            return;
-          }
-          const rec = parsed.value;
-          const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
-          const index = Number.isSafeInteger(rec.index) ? (rec.index as number) : null;
-          c.scan({ file: run.file, userId, run: run.name, recordIndex: null, testAction: index }, '', predictionTexts(rec), () => raw.line);
-        },
-        (bytes) => progress.report(base + bytes),
-      );
-    } catch (err) {
-      problems.push(`${run.file}: cannot read: ${(err as Error).message}`);
-    }
+    lines += await readScanLines(
+      abs,
+      run.file,
+      problems,
+      opts.signal,
+      (rec, line) => {
+        const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
+        const index = Number.isSafeInteger(rec.index) ? (rec.index as number) : null;
+        c.scan({ file: run.file, userId, run: run.name, recordIndex: null, testAction: index }, '', predictionTexts(rec), () => line);
+      },
+      (bytes) => progress.report(base + bytes),
+    );
     progress.done = base + (sizes.get(abs) ?? 0);
   }
   return {

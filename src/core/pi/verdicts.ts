@@ -3,9 +3,7 @@
 // migrations in one IMMEDIATE transaction. Its own file: user_version cannot version two schemas in one database.
 // The finding's text is not stored, only a hash: the verdict database should not become a second copy of the leaks.
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { migrateSchema, openDatabase, retryWhileBusy, StorageUnavailableError, userVersion } from '../storage/sqlite';
+import { migrateSchema, openStoreDatabase, retryWhileBusy, StorageUnavailableError, userVersion, type StoreOpenOptions } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
 import { isPiCategory, type PiCategory } from './placeholders';
@@ -141,10 +139,7 @@ export function migrateVerdicts(db: Database.Database): { from: number; to: numb
   return run.immediate();
 }
 
-export interface VerdictOpenOptions {
-  busyTimeoutMs?: number;
-  maxRetryMs?: number;
-  mustExist?: boolean;
+export interface VerdictOpenOptions extends StoreOpenOptions {
   now?: () => string;
 }
 
@@ -178,18 +173,9 @@ export class VerdictStore {
 
   /** Opens (creating and migrating as needed). Throws VerdictStoreError with a readable message. */
   static open(path: string, opts: VerdictOpenOptions = {}): VerdictStore {
-    let db: Database.Database | undefined;
-    const retryMs = opts.maxRetryMs ?? 60_000;
     try {
-      if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
-      const conn = db;
-      withBusyRetry(() => conn.pragma('journal_mode = WAL'), retryMs);
-      conn.pragma('synchronous = FULL');
-      withBusyRetry(() => migrateVerdicts(conn), retryMs);
-      return new VerdictStore(path, conn, opts);
+      return openStoreDatabase(path, opts, withBusyRetry, migrateVerdicts, (db) => new VerdictStore(path, db, opts));
     } catch (err) {
-      db?.close();
       if (err instanceof StorageUnavailableError) throw err;
       const msg = (err as Error).message;
       throw new VerdictStoreError(err instanceof VerdictStoreError ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`);

@@ -4,7 +4,8 @@
 import type { HistoryContext, HistoryRow } from '../runner/history';
 import type { StepRunRecord } from '../runner/step';
 import { scoreStep } from '../spb/score/step';
-import { formatMetric, GROUP_LABELS, METRIC_INFO, wordDiff, type DiffPart } from '../spb/stepModel';
+import { wordDiff, type DiffPart } from '../spb/stepModel';
+import { formatMetric, GROUP_LABELS, METRIC_INFO } from '../spb/stepText';
 import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Step, type StepResult } from '../spb/types';
 import { type Severity } from '../io/diagnostics';
 

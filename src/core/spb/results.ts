@@ -1,6 +1,7 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { parseRawLine, pyNumber, readLines } from '../io/jsonl';
+import { pyNumber } from '../io/jsonl';
+import { readUserRows } from '../io/rows';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from './score/step';
 import { attachPickTables } from './score/table';
 import { describe, type Interner } from './tasks';
@@ -16,14 +17,11 @@ export async function readResultsFile(
   onProgress?: (bytes: number) => void,
 ): Promise<Map<string, UserResult>> {
   const results = new Map<string, UserResult>();
-  await readLines(
+  await readUserRows(
     absPath,
-    (raw) => {
-      const parsed = parseRawLine(raw);
-      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
-      const value = parsed.value;
-      if (!isRecord(value)) return sink.error(raw.line, '', `expected a JSON object, got ${describe(value)}`);
-      if (typeof value.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+    sink,
+    describe,
+    (value, raw) => {
       if (!Array.isArray(value.steps)) {
         return sink.error(raw.line, 'steps', `expected an array, got ${describe(value.steps)}`);
       }

@@ -1,6 +1,6 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { parseRawLine, readLines } from '../io/jsonl';
+import { readJsonValues } from '../io/rows';
 import { splitIndex, tagPosition } from './score/step';
 import { attachSplitTables } from './score/table';
 import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from './types';
@@ -27,13 +27,12 @@ export async function readTasksFile(
 ): Promise<Map<string, User>> {
   const users = new Map<string, User>();
   const firstLine = new Map<string, number>();
-  await readLines(
+  await readJsonValues(
     absPath,
-    (raw) => {
-      const parsed = parseRawLine(raw);
-      if (!parsed.ok) return sink.error(raw.line, '', parsed.message);
+    sink,
+    (value, raw) => {
       const ref: LineRef = { file: absPath, offset: raw.offset, length: raw.length, line: raw.line };
-      const user = readUser(parsed.value, ref, relPath, platform, sink, intern);
+      const user = readUser(value, ref, relPath, platform, sink, intern);
       if (!user) return;
       const seen = firstLine.get(user.userId);
       if (seen !== undefined) {

@@ -2,6 +2,8 @@
 // schema versions in PRAGMA user_version with forward-only migrations, and waiting out another process's lock
 // instead of surfacing SQLITE_BUSY.
 import type Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export class SchemaError extends Error {}
 
@@ -104,5 +106,44 @@ export function retryWhileBusy<T>(fn: () => T, maxRetryMs: number, onTimeout: (s
       sleepSync(pause + Math.random() * pause);
       pause = Math.min(pause * 2, 100);
     }
+  }
+}
+
+/** How a store (labels, verdicts) opens its file. */
+export interface StoreOpenOptions {
+  /** SQLite's own wait for a lock, per statement (ms). */
+  busyTimeoutMs?: number;
+  /** Total time the retry loop keeps trying once SQLite gives up with SQLITE_BUSY (ms). */
+  maxRetryMs?: number;
+  /** Fail instead of creating a new database (export, summary). */
+  mustExist?: boolean;
+}
+
+/**
+ * Opens a store's database (its folder created unless it must exist), in WAL mode with synchronous FULL, migrated,
+ * and has `build` make the store from it. `retry` waits out other processes' locks (see retryWhileBusy). On any
+ * error the database is closed and the error passes through, for the store to word.
+ */
+export function openStoreDatabase<T>(
+  path: string,
+  opts: StoreOpenOptions,
+  retry: <R>(fn: () => R, maxRetryMs: number) => R,
+  migrate: (db: Database.Database) => unknown,
+  build: (db: Database.Database) => T,
+): T {
+  let db: Database.Database | undefined;
+  const retryMs = opts.maxRetryMs ?? 60_000;
+  try {
+    if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
+    const conn = db;
+    retry(() => conn.pragma('journal_mode = WAL'), retryMs);
+    // FULL: a write the user saw saved survives a power cut too, not only a crash; writes are human-paced.
+    conn.pragma('synchronous = FULL');
+    retry(() => migrate(conn), retryMs);
+    return retry(() => build(conn), retryMs);
+  } catch (err) {
+    db?.close();
+    throw err;
   }
 }

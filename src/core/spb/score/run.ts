@@ -3,6 +3,7 @@ import {
   aggregateUsers,
   countHits,
   metricsFromHits,
+  metricsTableOf,
   nanMean,
   scoreStep,
   scoreUser,
@@ -135,17 +136,8 @@ class UserAccumulator {
   score(): UserScore | null {
     if (this.steps === 0) return null;
     const mean = (m: number) => (this.counts[m] === 0 ? NaN : this.sums[m] / this.counts[m]);
-    // One literal in METRIC_KEYS order: one shape for every user's table, read again by aggregateUsers.
-    const metrics: MetricsTable = {
-      Recall: mean(0),
-      Recall_Novelty: mean(1),
-      Recall_Stability: mean(2),
-      Error_Decay: mean(3),
-      Error_Peer: mean(4),
-      Error_Viral: mean(5),
-      Error_Random: mean(6),
-    };
-    return { steps: this.steps, metrics };
+    // One shape for every user's table, read again by aggregateUsers.
+    return { steps: this.steps, metrics: metricsTableOf(mean) };
   }
 }
 

@@ -216,6 +216,19 @@ export function nanMean(values: readonly number[]): number {
 
 export type MetricsTable = Record<MetricKey, number>;
 
+/** The table whose i-th metric (METRIC_KEYS order) is `valueAt(i)`: one literal, one object shape for every table. */
+export function metricsTableOf(valueAt: (i: number) => number): MetricsTable {
+  return {
+    Recall: valueAt(0),
+    Recall_Novelty: valueAt(1),
+    Recall_Stability: valueAt(2),
+    Error_Decay: valueAt(3),
+    Error_Peer: valueAt(4),
+    Error_Viral: valueAt(5),
+    Error_Random: valueAt(6),
+  };
+}
+
 export interface UserScore {
   steps: number; // scored steps
   metrics: MetricsTable; // per-user mean of each metric over scored steps, NaN-skipping
@@ -272,15 +285,7 @@ export function aggregateUsers(users: readonly UserScore[]): AggregateScore {
     steps += u.steps;
   }
   const mean = (i: number) => (counts[i] === 0 ? NaN : sums[i] / counts[i]);
-  const metrics: MetricsTable = {
-    Recall: mean(0),
-    Recall_Novelty: mean(1),
-    Recall_Stability: mean(2),
-    Error_Decay: mean(3),
-    Error_Peer: mean(4),
-    Error_Viral: mean(5),
-    Error_Random: mean(6),
-  };
+  const metrics = metricsTableOf(mean);
   const a = metrics.Recall_Novelty;
   const b = metrics.Recall_Stability;
   const harmonic = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);

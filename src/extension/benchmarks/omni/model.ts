@@ -1,5 +1,6 @@
 // The trace view's model of one test action: the profile, the action's context, and each question with the
 // verdict of the core's scoring. No vscode import: unit-tested.
+import { numberValue } from '../../../core/omni/fields';
 import { questionNormaliser, questionVerdict } from '../../../core/omni/score';
 import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../../core/omni/types';
 import { predictionKey } from '../../../core/omni/types';
@@ -22,12 +23,6 @@ export function contextEntries(context: Record<string, unknown> | null | undefin
     const text = typeof v === 'string' ? v : v === null || v === undefined ? '—' : JSON.stringify(v);
     return { key, value: text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text };
   });
-}
-
-function numeric(v: string | number | null): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
 }
 
 /** Why a question is left out or unscored, or how it was scored when that is not obvious ('' otherwise). */
@@ -55,9 +50,9 @@ export function questionRow(q: Question, action: Pick<TestAction, 'normaliser'>)
   let absError: number | null = null;
   let normalisedError: number | null = null;
   if (q.type === 'continuous') {
-    const t = numeric(q.trueValue);
-    const p = numeric(q.predictedValue);
-    if (t !== null && p !== null) absError = Math.abs(t - p);
+    const t = numberValue(q.trueValue);
+    const p = numberValue(q.predictedValue);
+    if (t !== undefined && p !== undefined) absError = Math.abs(t - p);
     if (v.error !== undefined) normalisedError = v.error * 100;
   }
   return {
