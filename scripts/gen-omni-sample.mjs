@@ -70,7 +70,6 @@ function makeRecord(rng, user, scene, t) {
   const topic = rng.chance(0.7) ? TOPICS[L][rng.pick(user.topics)] : rng.pick(TOPICS[L]);
   const type = SCENE_NAMES[L][scene];
   const p = user.p;
-  const truth = {};
   if (scene === 'video') {
     const duration = rng.chance(0.03) ? null : rng.int(8, 240);
     const complete = rng.chance(p.complete);

@@ -113,6 +113,8 @@ export interface TaggedGuard<K extends string, V extends string, T> extends Guar
 
 type Tagged<K extends string, V extends string, S extends Shape> = Simplify<{ [P in K]: V } & ShapeType<S>>;
 
+// `{}` as the default shape: a message with no fields beyond its tag.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export function tagged<const K extends string, const V extends string, const S extends Shape = {}>(
   key: K,
   tag: V,
@@ -125,6 +127,7 @@ export function tagged<const K extends string, const V extends string, const S e
 }
 
 /** A protocol message: `{ type, ...shape }`, with an optional further check. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export function message<const V extends string, const S extends Shape = {}>(
   type: V,
   shape?: S,

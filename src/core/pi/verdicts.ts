@@ -216,9 +216,16 @@ export class VerdictStore {
   trail(filter: TrailFilter = {}): VerdictRow[] {
     const where: string[] = [];
     const params: string[] = [];
-    if (filter.benchmark !== undefined) (where.push('benchmark = ?'), params.push(filter.benchmark));
-    if (filter.key !== undefined) (where.push('finding_key = ?'), params.push(filter.key));
-    if (filter.author !== undefined) (where.push('author = ?'), params.push(filter.author));
+    const match: [string, string | undefined][] = [
+      ['benchmark', filter.benchmark],
+      ['finding_key', filter.key],
+      ['author', filter.author],
+    ];
+    for (const [column, value] of match) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
     const sql = `SELECT * FROM pi_verdicts${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
     return withBusyRetry(() => this.db.prepare<string[], DbRow>(sql).all(...params), this.maxRetryMs).map(toRow);
   }

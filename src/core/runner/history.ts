@@ -197,7 +197,7 @@ function toRow(value: unknown): HistoryRow {
     return Array.isArray(x) ? x : [];
   };
   const metrics = loads(r.metrics);
-  let meta: unknown = null;
+  let meta: unknown;
   try {
     meta = typeof r.meta === 'string' ? JSON.parse(r.meta) : null;
   } catch {

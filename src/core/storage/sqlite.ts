@@ -40,6 +40,7 @@ export function openDatabase(path: string, options?: Database.Options): Database
     const reason = storageUnavailableReason();
     if (reason) throw new StorageUnavailableError(reason);
     // Required here, not imported at the top, so that no bundle loads the addon before the check above.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require('better-sqlite3') as DatabaseConstructor;
   }
   return new loaded(path, options);
