@@ -4,7 +4,10 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', 'sample/**', 'media/**', 'scripts/code-server/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', 'sample/**', 'sample-paper/**', 'media/**',
+      'scripts/code-server/**', '**/.personalab/**', 'tmp/**', '.gl/**', '.whl/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
