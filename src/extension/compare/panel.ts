@@ -12,8 +12,8 @@ import {
 } from '../../shared/dashboardProtocol';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { PanelHost } from '../webviewPanel';
-import { dashboardHtml, newNonce } from '../dashboard/html';
-import { openStepOfRun } from '../dashboard/open';
+import { dashboardHtml, newNonce } from '../dashboard/spb/html';
+import { openStepOfRun } from '../dashboard/spb/open';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
 import { log } from '../log';

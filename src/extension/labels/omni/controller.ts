@@ -2,7 +2,7 @@
 // history records, with their staleness) after each test action shown and each change, and carries out the bar's
 // toggles and undo, one transaction each, in the same store as the step view's labels.
 import * as vscode from 'vscode';
-import type { LabelStore } from '../../core/labels/store';
+import type { LabelStore } from '../../../core/labels/store';
 import {
   traceBenchmarkId,
   traceContentHash,
@@ -10,15 +10,15 @@ import {
   traceStaleness,
   traceStepRef,
   type TraceRef as CoreTraceRef,
-} from '../../core/labels/trace';
-import { describeTarget, type LabelFlash } from '../../core/labels/view';
-import type { TraceLabelAction, TraceRef } from '../../shared/traceProtocol';
-import type { TracePanel } from '../traces/panel';
-import type { OmniStore } from '../benchmarks/omni/store';
-import type { LabelService } from './service';
-import { buildTraceLabelState } from './traceViewState';
-import { UndoStack } from './undo';
-import { log } from '../log';
+} from '../../../core/labels/trace';
+import { describeTarget, type LabelFlash } from '../../../core/labels/view';
+import type { TraceLabelAction, TraceRef } from '../../../shared/traceProtocol';
+import type { TracePanel } from '../../traceView/panel';
+import type { OmniStore } from '../../benchmarks/omni/store';
+import type { LabelService } from '../service';
+import { buildTraceLabelState } from './viewState';
+import { UndoStack } from '../undo';
+import { log } from '../../log';
 
 const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) => !!a && !!b && a.userId === b.userId && a.index === b.index;
 

@@ -1,10 +1,10 @@
 // Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
 // set. No `vscode` import, so it is unit-tested.
-import type { LabelRow } from '../../core/labels/model';
-import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
-import type { TraceStaleness } from '../../core/labels/trace';
-import type { AppliedLabel, LabelFlash, LabelStaleness } from '../../core/labels/view';
-import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../shared/traceProtocol';
+import type { LabelRow } from '../../../core/labels/model';
+import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
+import type { TraceStaleness } from '../../../core/labels/trace';
+import type { AppliedLabel, LabelFlash, LabelStaleness } from '../../../core/labels/view';
+import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../../shared/traceProtocol';
 
 export interface TraceLabelInput {
   ref: TraceRef;

@@ -1,9 +1,9 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
 import * as vscode from 'vscode';
-import { scoredSteps, type StepPoint } from '../../core/spb/figures';
-import type { RunScore } from '../../core/spb/score/run';
-import type { Benchmark } from '../../core/spb/types';
+import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
+import type { RunScore } from '../../../core/spb/score/run';
+import type { Benchmark } from '../../../core/spb/types';
 import {
   DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
@@ -12,15 +12,15 @@ import {
   type StepFilter,
   type TableId,
   type WebviewToExtension,
-} from '../../shared/dashboardProtocol';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { PanelHost } from '../webviewPanel';
+} from '../../../shared/dashboardProtocol';
+import type { SpbStore } from '../../benchmarks/spb/store';
+import { PanelHost } from '../../webviewPanel';
 import { dashboardHtml, newNonce } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
-import { tick } from '../compare/session';
+import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
 import { tableCsv, tableMarkdown, tableModels } from './tables';
-import { log } from '../log';
+import { log } from '../../log';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 

@@ -1,11 +1,11 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { staleness } from '../../core/labels/hash';
-import type { LabelRow } from '../../core/labels/model';
-import type { Suggestion } from '../../core/labels/suggest';
-import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
-import { spanText, type LabelFlash, type LabelViewState } from '../../core/labels/view';
-import type { StepLocation } from '../../core/spb/stepModel';
+import { staleness } from '../../../core/labels/hash';
+import type { LabelRow } from '../../../core/labels/model';
+import type { Suggestion } from '../../../core/labels/suggest';
+import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
+import { spanText, type LabelFlash, type LabelViewState } from '../../../core/labels/view';
+import type { StepLocation } from '../../../core/spb/stepModel';
 
 export interface LabelViewInput {
   ref: StepLocation;

@@ -1,8 +1,8 @@
 // The dashboard and compare pages: both rendered by dist/webview/dashboard.js, which reads data-page.
 import type * as vscode from 'vscode';
-import { webviewHtml } from '../webviewHtml';
+import { webviewHtml } from '../../webviewHtml';
 
-export { localRoots, newNonce } from '../webviewHtml';
+export { localRoots, newNonce } from '../../webviewHtml';
 
 export type Page = 'dashboard' | 'compare';
 

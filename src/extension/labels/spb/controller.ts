@@ -1,24 +1,24 @@
 // Labelling in the step view: sends the labels bar's state after each step shown and each change, and carries out
 // the bar's actions (toggle, accept suggestions, note, undo, j/k moves, next unlabelled), one transaction each.
 import * as vscode from 'vscode';
-import { stepContentHash } from '../../core/labels/hash';
-import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../core/labels/model';
-import type { LabelStore } from '../../core/labels/store';
-import { suggestLabels } from '../../core/labels/suggest';
-import { labelDef } from '../../core/labels/taxonomy';
-import { describeTarget, spanText, targetAllowed, type LabelFlash } from '../../core/labels/view';
-import { readPostsText } from '../../core/spb/load';
-import { resultFor } from '../../core/spb/score/run';
-import type { StepLocation } from '../../core/spb/stepModel';
-import type { Benchmark } from '../../core/spb/types';
-import type { LabelUiAction } from '../../shared/stepViewProtocol';
-import type { StepPanel } from '../stepView/panel';
-import type { SpbStore, StepRef } from '../benchmarks/spb/store';
-import type { LabelService } from './service';
+import { stepContentHash } from '../../../core/labels/hash';
+import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../../core/labels/model';
+import type { LabelStore } from '../../../core/labels/store';
+import { suggestLabels } from '../../../core/labels/suggest';
+import { labelDef } from '../../../core/labels/taxonomy';
+import { describeTarget, spanText, targetAllowed, type LabelFlash } from '../../../core/labels/view';
+import { readPostsText } from '../../../core/spb/load';
+import { resultFor } from '../../../core/spb/score/run';
+import type { StepLocation } from '../../../core/spb/stepModel';
+import type { Benchmark } from '../../../core/spb/types';
+import type { LabelUiAction } from '../../../shared/stepViewProtocol';
+import type { StepPanel } from '../../stepView/panel';
+import type { SpbStore, StepRef } from '../../benchmarks/spb/store';
+import type { LabelService } from '../service';
 import type { LabelTreeAugment } from './treeLabels';
-import { UndoStack } from './undo';
+import { UndoStack } from '../undo';
 import { buildLabelView } from './viewState';
-import { log } from '../log';
+import { log } from '../../log';
 
 const sameRef = (a: StepLocation | undefined, b: StepLocation | undefined) =>
   !!a && !!b && a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;

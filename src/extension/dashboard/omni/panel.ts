@@ -1,17 +1,17 @@
 // The OmniBehavior dashboard: the selected run's headline scores (spec "Scoring") and the paper's bias diagnostics
 // (positive rates per scene, intra/inter-user distance ratio, a one-line reading). One panel, reused.
 import * as vscode from 'vscode';
-import { biasDiagnostics } from '../../core/omni/bias';
-import { COMPONENTS } from '../../core/omni/fields';
+import { biasDiagnostics } from '../../../core/omni/bias';
+import { COMPONENTS } from '../../../core/omni/fields';
 import {
   OMNI_DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
   type OmniDashboardModel,
-} from '../../shared/omniDashboardProtocol';
-import { newNonce, webviewHtml } from '../webviewHtml';
-import { PanelHost } from '../webviewPanel';
-import type { OmniStore } from '../benchmarks/omni/store';
+} from '../../../shared/omniDashboardProtocol';
+import { newNonce, webviewHtml } from '../../webviewHtml';
+import { PanelHost } from '../../webviewPanel';
+import type { OmniStore } from '../../benchmarks/omni/store';
 
 export class OmniDashboardPanel implements vscode.Disposable {
   private host: PanelHost<ExtensionToWebview> | undefined;
