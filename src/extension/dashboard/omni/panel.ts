@@ -8,54 +8,42 @@ import {
   isWebviewToExtension,
   type ExtensionToWebview,
   type OmniDashboardModel,
+  type WebviewToExtension,
 } from '../../../shared/omniDashboardProtocol';
 import { newNonce, webviewHtml } from '../../webviewHtml';
-import { PanelHost } from '../../webviewPanel';
+import { ReusedPanel } from '../../webviewPanel';
 import type { OmniStore } from '../../benchmarks/omni/store';
 
-export class OmniDashboardPanel implements vscode.Disposable {
-  private host: PanelHost<ExtensionToWebview> | undefined;
-  private readonly subscription: vscode.Disposable;
-
+export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly store: OmniStore,
   ) {
-    this.subscription = store.onDidChange(() => this.refresh());
-  }
-
-  show(): void {
-    if (this.host) {
-      this.host.panel.reveal(this.host.panel.viewColumn);
-      this.refresh();
-      return;
-    }
-    this.host = new PanelHost<ExtensionToWebview>({
-      viewType: OMNI_DASHBOARD_VIEW_TYPE,
-      title: 'Persona Lab: OmniBehavior Dashboard',
-      viewColumn: vscode.ViewColumn.Active,
-      extensionUri: this.extensionUri,
-      html: (webview) =>
-        webviewHtml(webview, this.extensionUri, newNonce(), {
-          title: 'Persona Lab OmniBehavior dashboard',
-          bundle: 'omnidash',
-          rootId: 'omnidash-root',
-          placeholder: 'Loading…',
-        }),
-      onMessage: (raw) => {
-        if (!isWebviewToExtension(raw)) return;
-        if (raw.type === 'ready') this.refresh();
-        else void vscode.commands.executeCommand('personaLab.chooseOmniRun');
+    super(
+      {
+        viewType: OMNI_DASHBOARD_VIEW_TYPE,
+        title: 'Persona Lab: OmniBehavior Dashboard',
+        viewColumn: vscode.ViewColumn.Active,
+        extensionUri,
+        html: (webview) =>
+          webviewHtml(webview, extensionUri, newNonce(), {
+            title: 'Persona Lab OmniBehavior dashboard',
+            bundle: 'omnidash',
+            rootId: 'omnidash-root',
+            placeholder: 'Loading…',
+          }),
       },
-      onDispose: () => (this.host = undefined),
-    });
+      { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
+    );
+    this.disposables.push(store.onDidChange(() => this.refresh()));
   }
 
-  private post(msg: ExtensionToWebview): void {
-    this.host?.post(msg);
+  /** Anything but `ready`: the page's "choose a run" button. */
+  protected handle(): void {
+    void vscode.commands.executeCommand('personaLab.chooseOmniRun');
   }
 
-  private refresh(): void {
+  protected refresh(): void {
     const bench = this.store.bench;
     const run = this.store.run;
     const score = this.store.score();
@@ -74,10 +62,5 @@ export class OmniDashboardPanel implements vscode.Disposable {
       bias: biasDiagnostics(bench, run),
     };
     this.post({ type: 'show', model });
-  }
-
-  dispose(): void {
-    this.host?.panel.dispose();
-    this.subscription.dispose();
   }
 }
