@@ -3,7 +3,6 @@
 import * as vscode from 'vscode';
 import { PLATFORMS } from '../../core/spb/types';
 import {
-  COMPARE_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
   type Ref,
@@ -12,7 +11,7 @@ import {
 } from '../../shared/dashboardProtocol';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { ReusedPanel } from '../webviewPanel';
-import { dashboardHtml, newNonce } from '../dashboard/spb/html';
+import { dashboardPanelOptions } from '../dashboard/spb/html';
 import { openStepOfRun } from '../dashboard/spb/open';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
@@ -27,16 +26,7 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     private readonly store: SpbStore,
     private readonly session: CompareSession,
   ) {
-    super(
-      {
-        viewType: COMPARE_VIEW_TYPE,
-        title: 'Persona Lab: Compare',
-        viewColumn: vscode.ViewColumn.Active,
-        extensionUri,
-        html: (webview) => dashboardHtml(webview, extensionUri, newNonce(), 'compare'),
-      },
-      { accepts: isWebviewToExtension, logName: 'compare view' },
-    );
+    super(dashboardPanelOptions(extensionUri, 'compare'), { accepts: isWebviewToExtension, logName: 'compare view' });
     this.disposables.push(session.onDidChange(() => void this.refresh()));
   }
 

@@ -5,7 +5,6 @@ import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
 import type { RunScore } from '../../../core/spb/score/run';
 import type { Benchmark } from '../../../core/spb/types';
 import {
-  DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
   type CopyFormat,
   type ExtensionToWebview,
@@ -15,7 +14,7 @@ import {
 } from '../../../shared/dashboardProtocol';
 import type { SpbStore } from '../../benchmarks/spb/store';
 import { ReusedPanel } from '../../webviewPanel';
-import { dashboardHtml, newNonce } from './html';
+import { dashboardPanelOptions } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
@@ -36,16 +35,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     private readonly store: SpbStore,
     private readonly state: vscode.Memento,
   ) {
-    super(
-      {
-        viewType: DASHBOARD_VIEW_TYPE,
-        title: 'Persona Lab: Run Dashboard',
-        viewColumn: vscode.ViewColumn.Active,
-        extensionUri,
-        html: (webview) => dashboardHtml(webview, extensionUri, newNonce(), 'dashboard'),
-      },
-      { accepts: isWebviewToExtension, logName: 'dashboard' },
-    );
+    super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
     this.disposables.push(store.onDidChange(() => void this.refresh()));
   }
 
