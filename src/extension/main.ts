@@ -13,7 +13,7 @@ import { setLogChannel } from './log';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
 import { activateTemplates } from './templates';
-import { activateTraces } from './traces';
+import { activateTraceView } from './traceView';
 import { activateTree } from './tree';
 import { activateWorkspace } from './workspace';
 
@@ -27,14 +27,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const stepViews = activateStepView(context, spb);
   const stepView = stepViews.main;
   const labels = activateLabels(context, spb, stepViews, tree);
-  const dashboard = activateDashboard(context, spb);
+  const dashboard = activateDashboard(context, benchmarks);
   const compare = activateCompare(context, spb);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templateDeps = { docs, stepView };
   const templates = activateTemplates(context, spb, templateDeps);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
-  const traces = activateTraces(context, benchmarks.omni, labels.service);
+  const traceView = activateTraceView(context, benchmarks.omni, labels.service);
   const audit = activateAudit(context, spb, benchmarks.omni);
   registerCommands(context, {
     benchmarks,
@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     templates: { library: templates, deps: templateDeps },
     rerun,
     audit,
-    traces,
+    traceView,
   });
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, benchmarks);

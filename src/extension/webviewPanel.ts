@@ -105,3 +105,52 @@ export class PanelHost<Out> {
     if (this.isReady) void this.panel.webview.postMessage(message);
   }
 }
+
+/**
+ * A panel made on first show and reused after (the dashboards, compare): show() brings it back and refreshes what it
+ * shows, and so does the page's `ready` (it loads again when shown after being hidden). Other messages that pass the
+ * protocol's guard go to handle().
+ */
+export abstract class ReusedPanel<Out, In extends { type: string }> implements vscode.Disposable {
+  protected host: PanelHost<Out> | undefined;
+  protected readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly hostOptions: Omit<PanelHostOptions, 'onMessage' | 'onDispose'>,
+    private readonly protocol: { accepts(raw: unknown): raw is In; logName: string },
+  ) {}
+
+  show(): void {
+    if (this.host) {
+      this.host.panel.reveal(this.host.panel.viewColumn);
+      void this.refresh();
+      return;
+    }
+    this.host = new PanelHost<Out>({
+      ...this.hostOptions,
+      onMessage: (raw) => void this.receive(raw),
+      onDispose: () => (this.host = undefined),
+    });
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!this.protocol.accepts(raw)) {
+      log.warn(`${this.protocol.logName}: ignored an unknown message from the webview`);
+      return;
+    }
+    if (raw.type === 'ready') void this.refresh();
+    else await this.handle(raw);
+  }
+
+  protected post(message: Out): void {
+    this.host?.post(message);
+  }
+
+  protected abstract refresh(): void | Promise<void>;
+  protected abstract handle(msg: In): void | Promise<void>;
+
+  dispose(): void {
+    this.host?.panel.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,4 +1,4 @@
-// The OmniBehavior dashboard's webview protocol (extension: src/extension/traces/dashboard.ts, webview:
+// The OmniBehavior dashboard's webview protocol (extension: src/extension/dashboard/omni/panel.ts, webview:
 // webview/omnidash). The webview posts `ready`; the extension answers `show` with the selected run's scores and bias
 // diagnostics (or `empty`), and again whenever the benchmark reloads or another run is chosen.
 import type { BiasDiagnostics } from '../core/omni/bias';

@@ -11,15 +11,12 @@ import {
   contextAround,
   displayText,
   fieldName,
-  findingDescription,
-  groupAudit,
   hasInvisible,
-  platformDescription,
   shouldAutoRun,
   summaryMessage,
   tally,
-  userDescription,
 } from '../../src/extension/audit/model';
+import { findingDescription, groupAudit, platformDescription, userDescription } from '../../src/extension/audit/spb/model';
 import { auditAuthor, auditDbPath, reportFileName } from '../../src/extension/audit/paths';
 
 function mk(p: Partial<AuditFinding>): AuditFinding {

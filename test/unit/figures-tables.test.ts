@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
 import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/spb/types';
-import { pctText, rankColumn, tableCsv, tableMarkdown, tableModels } from '../../src/extension/dashboard/tables';
+import { pctText, rankColumn, tableCsv, tableMarkdown, tableModels } from '../../src/extension/dashboard/spb/tables';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;

@@ -16,7 +16,7 @@ import {
 import { mulberry32 } from '../../src/core/stats/random';
 import { scoreAndDiagnose, scoreStep, stepDiagnostics } from '../../src/core/spb/score/step';
 import { POOL_CLASSES, type PoolSplit } from '../../src/core/spb/types';
-import { dashboardModel, filterSteps, filterTitle, runFigures, type FiguresCache } from '../../src/extension/dashboard/model';
+import { dashboardModel, filterSteps, filterTitle, runFigures, type FiguresCache } from '../../src/extension/dashboard/spb/model';
 import { memBench, split } from './compare-fixture';
 
 // weibo we_1: two scored steps and one unscored; we_2: one scored step; douban do_1: one scored step.

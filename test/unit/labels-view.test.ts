@@ -8,7 +8,7 @@ import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import { codePointOffset, describeTarget, effectiveTarget, sameTarget, spanText, targetAllowed, utf16Offset } from '../../src/core/labels/view';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from '../../src/extension/labels/paths';
 import { UndoStack } from '../../src/extension/labels/undo';
-import { buildLabelView } from '../../src/extension/labels/viewState';
+import { buildLabelView } from '../../src/extension/labels/spb/viewState';
 import { isExtensionToWebview, isWebviewToExtension, RESERVED_LABEL_KEYS } from '../../src/shared/stepViewProtocol';
 
 const ref = { platform: 'weibo' as const, userId: 'we_0000000001', stepId: 2 };

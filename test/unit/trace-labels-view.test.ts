@@ -1,9 +1,9 @@
-// The trace view's labels bar state (traceViewState.ts) and the trace protocol's label messages.
+// The trace view's labels bar state (labels/omni/viewState.ts) and the trace protocol's label messages.
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import type { TraceStaleness } from '../../src/core/labels/trace';
-import { buildTraceLabelState } from '../../src/extension/labels/traceViewState';
+import { buildTraceLabelState } from '../../src/extension/labels/omni/viewState';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/traceProtocol';
 
 const row = (label: string, target: LabelRow['target'], author = 'me'): LabelRow => ({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BEHAVIOURS, SCENES, indexUserFile, type HistoryIndex } from '../../src/core/omni/history';
-import { countsBefore, matchingRecords, readRows, sceneHistogram, summarize } from '../../src/extension/traces/timeline';
+import { countsBefore, matchingRecords, readRows, sceneHistogram, summarize } from '../../src/extension/traceView/timeline';
 
 const bit = (b: string) => 1 << BEHAVIOURS.indexOf(b as (typeof BEHAVIOURS)[number]);
 const V = SCENES.indexOf('Video Browsing');

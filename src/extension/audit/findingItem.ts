@@ -4,16 +4,10 @@ import * as vscode from 'vscode';
 import { CATEGORY_INFO } from '../../core/pi/placeholders';
 import type { Confidence, Finding } from '../../core/pi/types';
 import { VERDICT_LABELS, type Verdict } from '../../core/pi/verdicts';
+import { markdown, treeItem } from '../treeItem';
 import { displayText, hasInvisible, VERDICT_TEXT } from './model';
 
 export type VerdictTrail = (key: string) => { verdict: Verdict; author: string; createdAt: string } | undefined;
-
-export function markdown(): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
 
 const VERDICT_ICON: Record<Verdict, [icon: string, color: string]> = {
   'confirmed-leak': ['flame', 'charts.red'],
@@ -31,17 +25,20 @@ export function findingItem(
   verdict: Verdict | undefined,
   row: { id: string; contextValue: string; description: string; openTitle: string; node: unknown },
 ): vscode.TreeItem {
-  const item = new vscode.TreeItem(displayText(f.text), vscode.TreeItemCollapsibleState.None);
-  item.id = row.id;
-  item.contextValue = row.contextValue;
   const [icon, color] = verdict ? VERDICT_ICON[verdict] : ['warning', CONFIDENCE_COLOR[f.confidence]];
-  item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-  item.description = row.description;
-  item.accessibilityInformation = {
-    label: `${CATEGORY_INFO[f.category].label} ${displayText(f.text)}, ${row.description}, ${verdict ? VERDICT_TEXT[verdict] : 'no verdict'}`,
-  };
-  item.command = { command: 'personaLab.audit.openSource', title: row.openTitle, arguments: [row.node] };
-  return item;
+  return treeItem({
+    label: displayText(f.text),
+    state: vscode.TreeItemCollapsibleState.None,
+    id: row.id,
+    contextValue: row.contextValue,
+    icon,
+    color,
+    description: row.description,
+    accessibilityInformation: {
+      label: `${CATEGORY_INFO[f.category].label} ${displayText(f.text)}, ${row.description}, ${verdict ? VERDICT_TEXT[verdict] : 'no verdict'}`,
+    },
+    command: { command: 'personaLab.audit.openSource', title: row.openTitle, arguments: [row.node] },
+  });
 }
 
 /**

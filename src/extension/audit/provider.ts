@@ -2,9 +2,9 @@
 // (same ids, same instances) when a verdict changes, so expanded nodes and the selection stay.
 import * as vscode from 'vscode';
 import type { AuditResult } from '../../core/pi/audit';
-import { groupAudit } from './model';
+import { groupAudit } from './spb/model';
 import { CategoryNode, type AuditNode } from './nodes';
-import { groupOmni } from './omniModel';
+import { groupOmni } from './omni/model';
 import type { OmniAuditResult } from '../../core/pi/omniAudit';
 import type { AuditSession } from './session';
 

@@ -9,6 +9,7 @@ import { watchOmni } from './omni/watch';
 import { benchmarkProblems } from './problems';
 import { OmniStore } from './omni/store';
 import { SpbStore } from './spb/store';
+import { watchSpb } from './spb/watch';
 import type { LoadHost, OpenBenchmark } from './types';
 
 /** The Benchmarks view, where loading also shows a progress bar. */
@@ -125,13 +126,14 @@ export class Benchmarks implements vscode.Disposable {
   }
 }
 
-/** The open benchmarks, with their diagnostics in the Problems panel; the OmniBehavior one reloads on changes. */
+/** The open benchmarks, with their diagnostics in the Problems panel, reloaded when their files change. */
 export function activateBenchmarks(context: vscode.ExtensionContext): Benchmarks {
   const benchmarks = new Benchmarks(context.workspaceState);
   context.subscriptions.push(
     benchmarks,
     benchmarkProblems(benchmarks.spb, 'personaLab', 'Persona Lab'),
     benchmarkProblems(benchmarks.omni, 'personaLab.omni', 'Persona Lab (OmniBehavior)'),
+    watchSpb(benchmarks),
     watchOmni(benchmarks.omni),
   );
   return benchmarks;

@@ -19,18 +19,18 @@ export abstract class BenchmarkSession<B extends LoadedBench<R>, R extends { nam
   protected openedTarget: string | undefined;
   private readonly loadingChanged = new vscode.EventEmitter<boolean>();
   readonly onDidChangeLoading = this.loadingChanged.event;
+  private readonly loadTitle: string;
 
+  /** `runKey`: where the selected run is kept; `loadTitle`: the progress title of a load. */
   constructor(
     protected readonly state: vscode.Memento,
-    runKey: string,
-    scoreOf: (bench: B, run: R) => S,
     protected readonly host: LoadHost,
+    kind: { runKey: string; loadTitle: string; scoreOf: (bench: B, run: R) => S },
   ) {
-    this.selection = new RunSelection(state, runKey, scoreOf);
+    this.selection = new RunSelection(state, kind.runKey, kind.scoreOf);
+    this.loadTitle = kind.loadTitle;
   }
 
-  /** The progress title of a load. */
-  protected abstract readonly loadTitle: string;
   protected abstract loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<B>;
   /** The run selected after a load when the selection is gone. */
   protected abstract firstRun(bench: B): string | undefined;

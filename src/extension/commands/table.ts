@@ -8,7 +8,7 @@ import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/c
 import type { AuditApi } from '../audit';
 import { exportReport, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
 import type { CompareCommands } from '../compare';
-import type { DashboardPanel } from '../dashboard/panel';
+import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
@@ -17,7 +17,7 @@ import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { rerunStep, type RerunDeps } from '../rerun/step';
 import { navigate, openStep, type StepViews } from '../stepView';
 import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
-import type { TraceViews } from '../traces';
+import type { TracePanel } from '../traceView/panel';
 import { copyUserId, revealUser, type TreeApi } from '../tree';
 import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
 import type { CommandId } from './ids';
@@ -28,13 +28,13 @@ export interface Ctx {
   tree: TreeApi;
   stepViews: StepViews;
   labels: LabelsApi;
-  dashboard: DashboardPanel;
+  dashboard: Dashboards;
   compare: CompareCommands;
   endpoint: EndpointService;
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
   audit: AuditApi;
-  traces: TraceViews;
+  traceView: TracePanel;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -63,7 +63,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
-  'personaLab.openDashboard': { needs: 'spb', make: (c) => () => c.dashboard.show() },
+  'personaLab.openDashboard': { needs: 'spb', make: (c) => () => c.dashboard.spb.show() },
   'personaLab.compareRuns': { needs: 'spb', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.compareMode.on': { needs: 'spb', make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
@@ -95,10 +95,10 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
-  'personaLab.openTrace': { needs: 'omni', make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traces.panel, arg) },
+  'personaLab.openTrace': { needs: 'omni', make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
   'personaLab.chooseOmniRun': { needs: 'omni', make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
-  'personaLab.openOmniDashboard': { needs: 'omni', make: (c) => () => c.traces.dashboard.show() },
+  'personaLab.openOmniDashboard': { needs: 'omni', make: (c) => () => c.dashboard.omni.show() },
 };
 
 const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder first.';

@@ -3,7 +3,6 @@
 import * as vscode from 'vscode';
 import { PLATFORMS } from '../../core/spb/types';
 import {
-  COMPARE_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
   type Ref,
@@ -11,46 +10,24 @@ import {
   type WebviewToExtension,
 } from '../../shared/dashboardProtocol';
 import type { SpbStore } from '../benchmarks/spb/store';
-import { PanelHost } from '../webviewPanel';
-import { dashboardHtml, newNonce } from '../dashboard/html';
-import { openStepOfRun } from '../dashboard/open';
+import { ReusedPanel } from '../webviewPanel';
+import { dashboardPanelOptions } from '../dashboard/spb/html';
+import { openStepOfRun } from '../dashboard/spb/open';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
 import { log } from '../log';
 
-export class ComparePanel implements vscode.Disposable {
-  private host: PanelHost<ExtensionToWebview> | undefined;
+export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private generation = 0;
   private options: CompareOptions = { scope: 'all', sortMetric: 'Recall', order: 'regression' };
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly store: SpbStore,
     private readonly session: CompareSession,
   ) {
+    super(dashboardPanelOptions(extensionUri, 'compare'), { accepts: isWebviewToExtension, logName: 'compare view' });
     this.disposables.push(session.onDidChange(() => void this.refresh()));
-  }
-
-  show(): void {
-    if (this.host) {
-      this.host.panel.reveal(this.host.panel.viewColumn);
-      void this.refresh();
-      return;
-    }
-    this.host = new PanelHost<ExtensionToWebview>({
-      viewType: COMPARE_VIEW_TYPE,
-      title: 'Persona Lab: Compare',
-      viewColumn: vscode.ViewColumn.Active,
-      extensionUri: this.extensionUri,
-      html: (webview) => dashboardHtml(webview, this.extensionUri, newNonce(), 'compare'),
-      onMessage: (raw) => void this.onMessage(raw),
-      onDispose: () => (this.host = undefined),
-    });
-  }
-
-  private post(message: ExtensionToWebview): void {
-    this.host?.post(message);
   }
 
   /** Posts the comparison of the current pair (a later call supersedes one still computing). */
@@ -80,16 +57,8 @@ export class ComparePanel implements vscode.Disposable {
     }
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (!isWebviewToExtension(raw)) {
-      log.warn('compare view: ignored an unknown message from the webview');
-      return;
-    }
-    const msg: WebviewToExtension = raw;
+  protected async handle(msg: WebviewToExtension): Promise<void> {
     switch (msg.type) {
-      case 'ready':
-        void this.refresh();
-        break;
       case 'compareOptions':
         this.options = { scope: msg.scope, sortMetric: msg.sortMetric, order: msg.order };
         void this.refresh();
@@ -125,10 +94,5 @@ export class ComparePanel implements vscode.Disposable {
     const b = Math.min(here + 2, vscode.ViewColumn.Nine) as vscode.ViewColumn;
     await openStepOfRun(ref, pair.a, { viewColumn: a, preserveFocus: true });
     await openStepOfRun(ref, pair.b, { viewColumn: b, preserveFocus: true });
-  }
-
-  dispose(): void {
-    this.host?.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -9,7 +9,7 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { TreeApi } from '../tree';
 import { StepNode } from '../tree/nodes';
 import type { LabelService } from './service';
-import type { LabelTreeAugment } from './treeLabels';
+import type { LabelTreeAugment } from './spb/treeLabels';
 
 /** A checkable row of the filter pick; `id` is a label id, a signature or a run name (none for "unlabelled"). */
 type Pick = vscode.QuickPickItem & ({ group: 'label' | 'run'; id: string } | { group: 'signature'; id: FailureSignature } | { group: 'unlabelled'; id?: undefined });

@@ -7,8 +7,8 @@ import type { TreeApi } from '../tree';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
 import { filterMessage, type FilterDeps } from './filterCommands';
 import { LabelService } from './service';
-import { LabelStepController } from './stepController';
-import { LabelTreeAugment } from './treeLabels';
+import { LabelStepController } from './spb/controller';
+import { LabelTreeAugment } from './spb/treeLabels';
 
 export interface LabelsApi {
   /** The label service, which the trace view's labelling shares. */

@@ -1,4 +1,4 @@
-// The step view's undo stack: the inverse of each labelling action, newest last. No `vscode` import.
+// A labels bar's undo stack (LabelBar): the inverse of each labelling action, newest last. No `vscode` import.
 import { isNoOp, type LabelAction } from '../../core/labels/model';
 import type { StepLocation } from '../../core/spb/stepModel';
 

@@ -6,6 +6,7 @@ import type { RunScore } from '../../core/spb/score/run';
 import { userF1ns } from '../../core/spb/score/step';
 import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import type { StepRef } from '../benchmarks/spb/store';
+import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';
 import {
   STATUS_TEXT,
@@ -36,14 +37,6 @@ export interface TreeNode {
   tooltip(): vscode.MarkdownString;
 }
 
-function markdown(): vscode.MarkdownString {
-  // Dataset text goes in only through appendText, which escapes it; no HTML, no command links.
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
-
 const MAX_BIO = 300;
 
 export class BenchmarkNode implements TreeNode {
@@ -54,12 +47,14 @@ export class BenchmarkNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const { bench, run, score } = this.ctx;
-    const item = new vscode.TreeItem(folderName(bench.root), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = nodeId.benchmark();
-    item.contextValue = 'benchmark';
-    item.iconPath = new vscode.ThemeIcon('database');
-    item.description = run ? `${run.name} · Avg. R ${pct(score?.avg.Recall)}` : 'no run';
-    return item;
+    return treeItem({
+      label: folderName(bench.root),
+      state: vscode.TreeItemCollapsibleState.Expanded,
+      id: nodeId.benchmark(),
+      contextValue: 'benchmark',
+      icon: 'database',
+      description: run ? `${run.name} · Avg. R ${pct(score?.avg.Recall)}` : 'no run',
+    });
   }
 
   getChildren(): PlatformNode[] {
@@ -98,12 +93,14 @@ export class PlatformNode implements TreeNode {
   ) {}
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.row.label, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = nodeId.platform(this.row.platform);
-    item.contextValue = 'platform';
-    item.iconPath = new vscode.ThemeIcon('globe');
-    item.description = withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform));
-    return item;
+    return treeItem({
+      label: this.row.label,
+      state: vscode.TreeItemCollapsibleState.Collapsed,
+      id: nodeId.platform(this.row.platform),
+      contextValue: 'platform',
+      icon: 'globe',
+      description: withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform)),
+    });
   }
 
   getChildren(): UserNode[] {
@@ -154,15 +151,17 @@ export class UserNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const { user } = this.row;
-    const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = nodeId.user(user.platform, user.userId);
-    item.contextValue = 'user';
-    // A resourceUri (compare mode's decorations) stops VS Code from asking resolveTreeItem for the tooltip.
-    item.resourceUri = userDecorationUri(user.platform, user.userId);
-    item.tooltip = this.tooltip();
-    item.iconPath = new vscode.ThemeIcon('person');
-    item.description = withBadge(this.row.description, this.parent.parent.ctx.augment?.userBadge(user));
-    return item;
+    return treeItem({
+      label: user.userId,
+      state: vscode.TreeItemCollapsibleState.Collapsed,
+      id: nodeId.user(user.platform, user.userId),
+      contextValue: 'user',
+      // A resourceUri (compare mode's decorations) stops VS Code from asking resolveTreeItem for the tooltip.
+      resourceUri: userDecorationUri(user.platform, user.userId),
+      tooltip: this.tooltip(),
+      icon: 'person',
+      description: withBadge(this.row.description, this.parent.parent.ctx.augment?.userBadge(user)),
+    });
   }
 
   getChildren(): StepNode[] {
@@ -180,10 +179,7 @@ export class UserNode implements TreeNode {
 
   tooltip(): vscode.MarkdownString {
     const { user, score } = this.row;
-    const md = markdown();
-    md.appendMarkdown('**');
-    md.appendText(user.userId);
-    md.appendMarkdown('** · ');
+    const md = namedTooltip(user.userId, ' · ');
     md.appendText(user.username || '(no username)');
     md.appendMarkdown('\n\n');
     const bio = user.bio.length > MAX_BIO ? user.bio.slice(0, MAX_BIO) + '…' : user.bio;
@@ -230,17 +226,20 @@ export class StepNode implements TreeNode, StepRef {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.row.label, vscode.TreeItemCollapsibleState.None);
-    item.id = nodeId.step(this.platform, this.userId, this.stepId);
-    item.contextValue = 'step';
-    item.resourceUri = stepDecorationUri(this.ref);
-    item.tooltip = this.tooltip();
     const [icon, color] = STATUS_ICON[this.row.status];
-    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.description = withBadge(this.row.description, this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step));
-    item.accessibilityInformation = { label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}` };
-    item.command = { command: 'personaLab.openStep', title: 'Open Step', arguments: [this.ref] };
-    return item;
+    return treeItem({
+      label: this.row.label,
+      state: vscode.TreeItemCollapsibleState.None,
+      id: nodeId.step(this.platform, this.userId, this.stepId),
+      contextValue: 'step',
+      resourceUri: stepDecorationUri(this.ref),
+      tooltip: this.tooltip(),
+      icon,
+      color,
+      description: withBadge(this.row.description, this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step)),
+      accessibilityInformation: { label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}` },
+      command: { command: 'personaLab.openStep', title: 'Open Step', arguments: [this.ref] },
+    });
   }
 
   getChildren(): TreeNode[] {
@@ -269,9 +268,4 @@ export class StepNode implements TreeNode, StepRef {
     md.appendMarkdown('\n\nClick to open the step.');
     return md;
   }
-}
-
-function folderName(root: string): string {
-  const parts = root.split(/[\\/]/).filter(Boolean);
-  return parts[parts.length - 1] ?? root;
 }

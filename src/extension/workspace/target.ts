@@ -34,6 +34,3 @@ export function findWorkspaceBenchmark(folders: readonly string[], list: (dir: s
   }
   return undefined;
 }
-
-/** Glob (relative to the benchmark root) of the files whose change reloads the benchmark. */
-export const WATCH_GLOB = '{*_inference_tasks.jsonl,data/*_inference_tasks.jsonl,results/**/inference_results_*.jsonl}';

@@ -5,6 +5,7 @@ import type { TraceLabelIndex } from '../../../core/labels/trace';
 import type { ActionCounts, OmniRunScore } from '../../../core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../../core/omni/types';
 import type { TreeNode } from '../../tree/nodes';
+import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import type { TraceRef } from '../../../shared/traceProtocol';
 
 export interface OmniTreeContext {
@@ -30,14 +31,6 @@ export const omniNodeId = {
   action: (root: string, userId: string, index: number): string => `omni/${root}/user/${userId}/${index}`,
 };
 
-function markdown(): vscode.MarkdownString {
-  // Dataset text goes in only through appendText, which escapes it; no HTML, no command links.
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
-
 type Counts = ActionCounts;
 
 const sum = (a: Counts, b: Counts): Counts => ({
@@ -56,11 +49,6 @@ export function countsText(c: Counts | undefined): string {
   return parts.join(' · ');
 }
 
-function folderName(root: string): string {
-  const parts = root.split(/[\\/]/).filter(Boolean);
-  return parts[parts.length - 1] ?? root;
-}
-
 export class OmniBenchmarkNode implements TreeNode {
   readonly parent = undefined;
   private children: OmniUserNode[] | undefined;
@@ -69,14 +57,16 @@ export class OmniBenchmarkNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const { bench, run, score } = this.ctx;
-    const item = new vscode.TreeItem(folderName(bench.root), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = omniNodeId.benchmark(bench.root);
-    item.contextValue = 'omniBenchmark';
-    item.iconPath = new vscode.ThemeIcon('pulse');
     const overall = score?.overall;
-    item.description = `OmniBehavior · ${run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run'}`;
-    item.tooltip = this.tooltip();
-    return item;
+    return treeItem({
+      label: folderName(bench.root),
+      state: vscode.TreeItemCollapsibleState.Expanded,
+      id: omniNodeId.benchmark(bench.root),
+      contextValue: 'omniBenchmark',
+      icon: 'pulse',
+      description: `OmniBehavior · ${run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run'}`,
+      tooltip: this.tooltip(),
+    });
   }
 
   getChildren(): OmniUserNode[] {
@@ -119,15 +109,17 @@ export class OmniUserNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const { user } = this;
-    const item = new vscode.TreeItem(user.userId, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = omniNodeId.user(this.parent.ctx.bench.root, user.userId);
-    item.contextValue = 'omniUser';
-    item.iconPath = new vscode.ThemeIcon('person');
     const counts = this.counts();
     const labelled = this.parent.ctx.labels?.index.labelledActionsOfUser(user.userId) ?? 0;
-    item.description = `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}${labelled ? ` · ${labelled} labelled` : ''}`;
-    item.tooltip = this.tooltip();
-    return item;
+    return treeItem({
+      label: user.userId,
+      state: vscode.TreeItemCollapsibleState.Collapsed,
+      id: omniNodeId.user(this.parent.ctx.bench.root, user.userId),
+      contextValue: 'omniUser',
+      icon: 'person',
+      description: `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}${labelled ? ` · ${labelled} labelled` : ''}`,
+      tooltip: this.tooltip(),
+    });
   }
 
   getChildren(): TestActionNode[] {
@@ -140,10 +132,7 @@ export class OmniUserNode implements TreeNode {
   }
 
   tooltip(): vscode.MarkdownString {
-    const md = markdown();
-    md.appendMarkdown('**');
-    md.appendText(this.user.userId);
-    md.appendMarkdown('**\n\n');
+    const md = namedTooltip(this.user.userId, '\n\n');
     if (this.user.profile) md.appendText(this.user.profile);
     else md.appendMarkdown('*no profile*');
     md.appendMarkdown(`\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`);
@@ -170,14 +159,10 @@ export class TestActionNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const a = this.action;
-    const item = new vscode.TreeItem(`#${a.index} ${a.scene}`, vscode.TreeItemCollapsibleState.None);
-    item.id = omniNodeId.action(this.parent.parent.ctx.bench.root, a.userId, a.index);
-    item.contextValue = 'omniTestAction';
     const fields = a.fields.length > MAX_FIELDS_SHOWN ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}` : a.fields.join(', ');
     const counts = this.counts();
     const scored = this.parent.parent.ctx.run !== undefined;
     const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);
-    item.description = `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}${badge ? ` · ${badge}` : ''}`;
     const [icon, color] = !counts
       ? ['circle-outline', 'disabledForeground']
       : counts.incorrect > 0
@@ -185,11 +170,18 @@ export class TestActionNode implements TreeNode {
         : counts.correct > 0
           ? ['pass-filled', 'charts.green']
           : ['circle-large-outline', 'charts.yellow'];
-    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.tooltip = this.tooltip();
-    item.accessibilityInformation = { label: `test action ${a.index}, ${a.scene}, ${a.timestamp}, ${countsText(counts)}` };
-    item.command = { command: 'personaLab.openTrace', title: 'Open Trace', arguments: [this.ref] };
-    return item;
+    return treeItem({
+      label: `#${a.index} ${a.scene}`,
+      state: vscode.TreeItemCollapsibleState.None,
+      id: omniNodeId.action(this.parent.parent.ctx.bench.root, a.userId, a.index),
+      contextValue: 'omniTestAction',
+      icon,
+      color,
+      description: `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}${badge ? ` · ${badge}` : ''}`,
+      tooltip: this.tooltip(),
+      accessibilityInformation: { label: `test action ${a.index}, ${a.scene}, ${a.timestamp}, ${countsText(counts)}` },
+      command: { command: 'personaLab.openTrace', title: 'Open Trace', arguments: [this.ref] },
+    });
   }
 
   getChildren(): TreeNode[] {

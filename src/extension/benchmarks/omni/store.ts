@@ -12,12 +12,10 @@ const RUN_KEY = 'personaLab.omni.selectedRun';
 
 export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunScore> {
   readonly format = omniBehavior;
-  readonly tree: OmniRoots;
-  protected readonly loadTitle = 'Persona Lab: loading OmniBehavior';
+  readonly tree = new OmniRoots(this);
 
   constructor(state: vscode.Memento, host: LoadHost) {
-    super(state, RUN_KEY, scoreOmniRun, host);
-    this.tree = new OmniRoots(this);
+    super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading OmniBehavior', scoreOf: scoreOmniRun });
   }
 
   testAction(userId: string, index: number): { user: OmniUser; action: TestAction } | undefined {

@@ -20,12 +20,10 @@ export interface StepRef {
 
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
-  readonly tree: SpbRoots;
-  protected readonly loadTitle = 'Persona Lab: loading benchmark';
+  readonly tree = new SpbRoots(this);
 
   constructor(state: vscode.Memento, host: LoadHost) {
-    super(state, RUN_KEY, scoreRun, host);
-    this.tree = new SpbRoots(this);
+    super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });
   }
 
   user(platform: Platform, userId: string): User | undefined {

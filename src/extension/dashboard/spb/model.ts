@@ -9,10 +9,10 @@ import {
   runTable,
   get,
   type StepPoint,
-} from '../../core/spb/figures';
-import type { RunScore } from '../../core/spb/score/run';
-import { PLATFORM_LABELS } from '../../core/spb/tables';
-import { PLATFORMS, type Platform } from '../../core/spb/types';
+} from '../../../core/spb/figures';
+import type { RunScore } from '../../../core/spb/score/run';
+import { PLATFORM_LABELS } from '../../../core/spb/tables';
+import { PLATFORMS, type Platform } from '../../../core/spb/types';
 import {
   METRIC_LABELS,
   num,
@@ -22,7 +22,7 @@ import {
   type ScopeFigures,
   type StepFilter,
   type StepRow,
-} from '../../shared/dashboardProtocol';
+} from '../../../shared/dashboardProtocol';
 import { tableModels } from './tables';
 
 export const ISO_LEVELS = [0.2, 0.4, 0.6, 0.8];

@@ -1,11 +1,12 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { staleness } from '../../core/labels/hash';
-import type { LabelRow } from '../../core/labels/model';
-import type { Suggestion } from '../../core/labels/suggest';
-import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
-import { spanText, type LabelFlash, type LabelViewState } from '../../core/labels/view';
-import type { StepLocation } from '../../core/spb/stepModel';
+import { staleness } from '../../../core/labels/hash';
+import type { LabelRow } from '../../../core/labels/model';
+import type { Suggestion } from '../../../core/labels/suggest';
+import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
+import { spanText, type LabelFlash, type LabelViewState } from '../../../core/labels/view';
+import type { StepLocation } from '../../../core/spb/stepModel';
+import { appliedLabel, labelChoices } from '../viewRows';
 
 export interface LabelViewInput {
   ref: StepLocation;
@@ -33,20 +34,15 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
     ref: { ...input.ref },
     run: input.run,
     author: input.author,
-    labels: input.labels.map((l) => ({ id: l.id, name: l.name, description: l.description, key: l.key ?? null, scope: l.scope })),
-    applied: mine.map((r) => {
-      const def = labelDef(input.labels, r.label);
-      return {
-        labelId: r.label,
-        name: def.name,
-        known: !def.unknown,
-        target: r.target,
-        note: r.note,
-        staleness: input.currentHash ? staleness(r, input.currentHash) : 'unknown',
-        createdAt: r.createdAt,
-        excerpt: r.target.kind === 'span' ? spanText(input.persona, r.target.start, r.target.end) : '',
-      };
-    }),
+    labels: labelChoices(input.labels),
+    applied: mine.map((r) =>
+      appliedLabel(
+        input.labels,
+        r,
+        input.currentHash ? staleness(r, input.currentHash) : 'unknown',
+        r.target.kind === 'span' ? spanText(input.persona, r.target.start, r.target.end) : '',
+      ),
+    ),
     // A suggestion is settled once the label is on the whole step (a tag-level label of the same id does not count:
     // the suggestion is about the step).
     suggestions: input.suggestions

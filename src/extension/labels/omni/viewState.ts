@@ -1,10 +1,11 @@
 // Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
 // set. No `vscode` import, so it is unit-tested.
-import type { LabelRow } from '../../core/labels/model';
-import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
-import type { TraceStaleness } from '../../core/labels/trace';
-import type { AppliedLabel, LabelFlash, LabelStaleness } from '../../core/labels/view';
-import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../shared/traceProtocol';
+import type { LabelRow } from '../../../core/labels/model';
+import type { LabelDef } from '../../../core/labels/taxonomy';
+import type { TraceStaleness } from '../../../core/labels/trace';
+import type { LabelFlash, LabelStaleness } from '../../../core/labels/view';
+import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../../shared/traceProtocol';
+import { appliedLabel, labelChoices } from '../viewRows';
 
 export interface TraceLabelInput {
   ref: TraceRef;
@@ -27,19 +28,7 @@ function shown(s: TraceStaleness | undefined): LabelStaleness {
 
 export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
   const mine = input.rows.filter((r) => r.author === input.author && (r.target.kind === 'action' || r.target.kind === 'history'));
-  const applied: AppliedLabel[] = mine.map((r) => {
-    const def = labelDef(input.labels, r.label);
-    return {
-      labelId: r.label,
-      name: def.name,
-      known: !def.unknown,
-      target: r.target,
-      note: r.note,
-      staleness: shown(input.freshness.get(r)),
-      createdAt: r.createdAt,
-      excerpt: '',
-    };
-  });
+  const applied = mine.map((r) => appliedLabel(input.labels, r, shown(input.freshness.get(r)), ''));
   const byIndex = new Map<number, LabelledHistoryItem>();
   for (const a of applied) {
     if (a.target.kind !== 'history') continue;
@@ -52,7 +41,7 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
     ref: { userId: input.ref.userId, index: input.ref.index },
     run: input.run,
     author: input.author,
-    labels: input.labels.map((l) => ({ id: l.id, name: l.name, description: l.description, key: l.key ?? null, scope: l.scope })),
+    labels: labelChoices(input.labels),
     applied,
     history: [...byIndex.values()].sort((a, b) => a.index - b.index),
     canUndo: input.canUndo,

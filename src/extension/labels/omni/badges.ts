@@ -1,8 +1,8 @@
 // The trace labels' badges on the OmniBehavior test actions in the Benchmarks tree: this author's labels in the
 // selected run.
-import { TraceLabelIndex, traceBenchmarkId } from '../../core/labels/trace';
-import type { OmniTreeAugment } from '../benchmarks/omni/roots';
-import type { LabelService } from './service';
+import { TraceLabelIndex, traceBenchmarkId } from '../../../core/labels/trace';
+import type { OmniTreeAugment } from '../../benchmarks/omni/roots';
+import type { LabelService } from '../service';
 
 export function traceTreeBadges(labels: LabelService): OmniTreeAugment {
   return {

@@ -12,12 +12,12 @@ import {
   type OrderedStep,
   type StepAt,
   type StepFilter,
-} from '../../core/labels/filter';
-import { resultFor } from '../../core/spb/score/run';
-import type { Benchmark, Platform, Step, User } from '../../core/spb/types';
-import type { SpbStore } from '../benchmarks/spb/store';
-import type { TreeAugment } from '../tree/augment';
-import type { LabelService } from './service';
+} from '../../../core/labels/filter';
+import { resultFor } from '../../../core/spb/score/run';
+import type { Benchmark, Platform, Step, User } from '../../../core/spb/types';
+import type { SpbStore } from '../../benchmarks/spb/store';
+import type { TreeAugment } from '../../tree/augment';
+import type { LabelService } from '../service';
 
 const FILTER_KEY = 'personaLab.stepFilter';
 export const FILTER_CONTEXT = 'personaLab.filterActive';

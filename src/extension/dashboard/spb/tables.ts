@@ -1,9 +1,9 @@
 // The paper's Tables 4, 5 and 6 as data for the dashboard (cells with best / second best marks) and as Markdown or
 // CSV for the clipboard. Pure: no vscode import, so it is unit-tested. Columns follow src/core/spb/tables.ts.
-import type { RunScore } from '../../core/spb/score/run';
-import { PLATFORM_LABELS } from '../../core/spb/tables';
-import { PLATFORMS, type MetricKey, type Platform } from '../../core/spb/types';
-import type { TableCell, TableColumn, TableId, TableModel } from '../../shared/dashboardProtocol';
+import type { RunScore } from '../../../core/spb/score/run';
+import { PLATFORM_LABELS } from '../../../core/spb/tables';
+import { PLATFORMS, type MetricKey, type Platform } from '../../../core/spb/types';
+import type { TableCell, TableColumn, TableId, TableModel } from '../../../shared/dashboardProtocol';
 
 type Key = MetricKey | 'F1NS';
 

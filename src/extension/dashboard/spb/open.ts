@@ -1,7 +1,7 @@
 // Opens a step of a given run in that run's pinned step view (see src/extension/stepView/views.ts), in a view column.
 import * as vscode from 'vscode';
-import type { Ref } from '../../shared/dashboardProtocol';
-import { log } from '../log';
+import type { Ref } from '../../../shared/dashboardProtocol';
+import { log } from '../../log';
 
 export interface OpenStepOptions {
   viewColumn?: vscode.ViewColumn;

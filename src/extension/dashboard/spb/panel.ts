@@ -1,61 +1,42 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
 import * as vscode from 'vscode';
-import { scoredSteps, type StepPoint } from '../../core/spb/figures';
-import type { RunScore } from '../../core/spb/score/run';
-import type { Benchmark } from '../../core/spb/types';
+import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
+import type { RunScore } from '../../../core/spb/score/run';
+import type { Benchmark } from '../../../core/spb/types';
 import {
-  DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
   type CopyFormat,
   type ExtensionToWebview,
   type StepFilter,
   type TableId,
   type WebviewToExtension,
-} from '../../shared/dashboardProtocol';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { PanelHost } from '../webviewPanel';
-import { dashboardHtml, newNonce } from './html';
+} from '../../../shared/dashboardProtocol';
+import type { SpbStore } from '../../benchmarks/spb/store';
+import { ReusedPanel } from '../../webviewPanel';
+import { dashboardPanelOptions } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
-import { tick } from '../compare/session';
+import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
 import { tableCsv, tableMarkdown, tableModels } from './tables';
-import { log } from '../log';
+import { log } from '../../log';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 
-export class DashboardPanel implements vscode.Disposable {
-  private host: PanelHost<ExtensionToWebview> | undefined;
+export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private generation = 0;
   private focus: string | undefined;
   private pointsOf = new Map<string, StepPoint[]>();
   private pointsBench: Benchmark | undefined;
   private readonly figures: FiguresCache = new Map();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly store: SpbStore,
     private readonly state: vscode.Memento,
   ) {
+    super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
     this.disposables.push(store.onDidChange(() => void this.refresh()));
-  }
-
-  show(): void {
-    if (this.host) {
-      this.host.panel.reveal(this.host.panel.viewColumn);
-      void this.refresh();
-      return;
-    }
-    this.host = new PanelHost<ExtensionToWebview>({
-      viewType: DASHBOARD_VIEW_TYPE,
-      title: 'Persona Lab: Run Dashboard',
-      viewColumn: vscode.ViewColumn.Active,
-      extensionUri: this.extensionUri,
-      html: (webview) => dashboardHtml(webview, this.extensionUri, newNonce(), 'dashboard'),
-      onMessage: (raw) => void this.onMessage(raw),
-      onDispose: () => (this.host = undefined),
-    });
   }
 
   /** Runs shown: the remembered choice (those still present), else every run of the benchmark. */
@@ -79,10 +60,6 @@ export class DashboardPanel implements vscode.Disposable {
 
   private scores(runs: readonly string[]): RunScore[] {
     return runs.map((r) => this.store.score(r)).filter((s): s is RunScore => s !== undefined);
-  }
-
-  private post(message: ExtensionToWebview): void {
-    this.host?.post(message);
   }
 
   /**
@@ -135,16 +112,8 @@ export class DashboardPanel implements vscode.Disposable {
     }
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (!isWebviewToExtension(raw)) {
-      log.warn('dashboard: ignored an unknown message from the webview');
-      return;
-    }
-    const msg: WebviewToExtension = raw;
+  protected async handle(msg: WebviewToExtension): Promise<void> {
     switch (msg.type) {
-      case 'ready':
-        void this.refresh();
-        break;
       case 'setRuns':
         await this.state.update(SELECTED_KEY, msg.runs);
         void this.refresh();
@@ -188,10 +157,5 @@ export class DashboardPanel implements vscode.Disposable {
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`, 3000);
     log.info(`dashboard: copied ${id} as ${format} (${text.length} chars)`);
-  }
-
-  dispose(): void {
-    this.host?.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -2,7 +2,7 @@
 // history records, with their staleness) after each test action shown and each change, and carries out the bar's
 // toggles and undo, one transaction each, in the same store as the step view's labels.
 import * as vscode from 'vscode';
-import type { LabelStore } from '../../core/labels/store';
+import type { LabelStore } from '../../../core/labels/store';
 import {
   traceBenchmarkId,
   traceContentHash,
@@ -10,24 +10,22 @@ import {
   traceStaleness,
   traceStepRef,
   type TraceRef as CoreTraceRef,
-} from '../../core/labels/trace';
-import { describeTarget, type LabelFlash } from '../../core/labels/view';
-import type { TraceLabelAction, TraceRef } from '../../shared/traceProtocol';
-import type { TracePanel } from '../traces/panel';
-import type { OmniStore } from '../benchmarks/omni/store';
-import type { LabelService } from './service';
-import { buildTraceLabelState } from './traceViewState';
-import { UndoStack } from './undo';
-import { log } from '../log';
+} from '../../../core/labels/trace';
+import { describeTarget } from '../../../core/labels/view';
+import type { TraceLabelAction, TraceRef } from '../../../shared/traceProtocol';
+import type { TracePanel } from '../../traceView/panel';
+import type { OmniStore } from '../../benchmarks/omni/store';
+import type { LabelService } from '../service';
+import { buildTraceLabelState } from './viewState';
+import { LabelBar } from '../bar';
+import { log } from '../../log';
 
 const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) => !!a && !!b && a.userId === b.userId && a.index === b.index;
 
 export class TraceLabelController implements vscode.Disposable {
-  private readonly undo = new UndoStack<TraceRef>();
-  private flash: { ref: TraceRef; flash: LabelFlash } | undefined;
+  private readonly bar: LabelBar<TraceRef>;
   /** Bumped by each push: a slower staleness check that finishes late does not overwrite a newer state. */
   private token = 0;
-  private writing = false;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -35,12 +33,11 @@ export class TraceLabelController implements vscode.Disposable {
     private readonly store: OmniStore,
     private readonly labels: LabelService,
   ) {
+    this.bar = new LabelBar(labels, sameRef);
     this.disposables = [
       panel.onDidShow(() => void this.push()),
       panel.onDidReceiveLabelAction((a) => void this.handle(a)),
-      labels.onDidChange(() => {
-        if (!this.writing) void this.push();
-      }),
+      this.bar.onOtherChange(() => void this.push()),
     ];
   }
 
@@ -69,8 +66,8 @@ export class TraceLabelController implements vscode.Disposable {
       type: 'labels',
       state: buildTraceLabelState({
         ref, run: core.run, author: this.labels.author, labels: this.labels.traceLabels, rows: mine, freshness,
-        canUndo: this.undo.size > 0, error: this.labels.error, labelSetNote: this.labels.labelSetNote,
-        flash: this.flash && sameRef(this.flash.ref, ref) ? this.flash.flash : null,
+        canUndo: this.bar.canUndo, error: this.labels.error, labelSetNote: this.labels.labelSetNote,
+        flash: this.bar.flashOn(ref),
       }),
     });
   }
@@ -80,20 +77,9 @@ export class TraceLabelController implements vscode.Disposable {
       if (action.kind === 'undo') this.undoLast();
       else await this.toggle(action);
     } catch (e) {
-      const ref = this.panel.currentRef;
-      if (ref) this.flash = { ref, flash: { kind: 'error', text: (e as Error).message } };
-      void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
+      this.bar.failed(e, this.panel.currentRef);
     }
     await this.push();
-  }
-
-  private write<T>(fn: (store: LabelStore) => T): T {
-    this.writing = true;
-    try {
-      return this.labels.write(fn);
-    } finally {
-      this.writing = false;
-    }
   }
 
   private async toggle(msg: Extract<TraceLabelAction, { kind: 'toggle' }>): Promise<void> {
@@ -104,23 +90,15 @@ export class TraceLabelController implements vscode.Disposable {
     if (msg.target.kind === 'history' && msg.target.historyIndex >= msg.ref.index) return;
     const contentHash = await traceContentHash(found.user, msg.ref.index, msg.target);
     const key = traceLabelKey(core, msg.target, this.labels.author, def.id);
-    const result = this.write((s) => s.toggle({ ...key, contentHash }));
+    const result = this.bar.write((s) => s.toggle({ ...key, contentHash }));
     const what = `${result.state} ${def.name} on ${describeTarget(msg.target)}`;
-    this.undo.push({ inverse: result.inverse, ref: { ...msg.ref }, description: what });
-    this.flash = { ref: { ...msg.ref }, flash: { kind: 'info', text: what[0].toUpperCase() + what.slice(1) } };
+    this.bar.done(msg.ref, result.inverse, what);
     log.info(`labels: ${what} of ${msg.ref.userId} #${msg.ref.index}`);
   }
 
   private undoLast(): void {
-    const entry = this.undo.pop();
-    const current = this.panel.currentRef;
-    if (!entry) {
-      if (current) this.flash = { ref: current, flash: { kind: 'info', text: 'Nothing to undo' } };
-      return;
-    }
-    this.write((s) => s.apply(entry.inverse));
-    this.flash = { ref: entry.ref, flash: { kind: 'info', text: `Undid: ${entry.description}` } };
-    if (!sameRef(entry.ref, current) && this.store.testAction(entry.ref.userId, entry.ref.index)) this.panel.show(entry.ref);
+    const back = this.bar.undoLast(this.panel.currentRef, (ref) => this.store.testAction(ref.userId, ref.index) !== undefined);
+    if (back) this.panel.show(back);
   }
 
   dispose(): void {

@@ -1,36 +1,31 @@
 // Labelling in the step view: sends the labels bar's state after each step shown and each change, and carries out
 // the bar's actions (toggle, accept suggestions, note, undo, j/k moves, next unlabelled), one transaction each.
 import * as vscode from 'vscode';
-import { stepContentHash } from '../../core/labels/hash';
-import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../core/labels/model';
-import type { LabelStore } from '../../core/labels/store';
-import { suggestLabels } from '../../core/labels/suggest';
-import { labelDef } from '../../core/labels/taxonomy';
-import { describeTarget, spanText, targetAllowed, type LabelFlash } from '../../core/labels/view';
-import { readPostsText } from '../../core/spb/load';
-import { resultFor } from '../../core/spb/score/run';
-import type { StepLocation } from '../../core/spb/stepModel';
-import type { Benchmark } from '../../core/spb/types';
-import type { LabelUiAction } from '../../shared/stepViewProtocol';
-import type { StepPanel } from '../stepView/panel';
-import type { SpbStore, StepRef } from '../benchmarks/spb/store';
-import type { LabelService } from './service';
+import { stepContentHash } from '../../../core/labels/hash';
+import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../../core/labels/model';
+import { suggestLabels } from '../../../core/labels/suggest';
+import { labelDef } from '../../../core/labels/taxonomy';
+import { describeTarget, spanText, targetAllowed } from '../../../core/labels/view';
+import { readPostsText } from '../../../core/spb/load';
+import { resultFor } from '../../../core/spb/score/run';
+import type { StepLocation } from '../../../core/spb/stepModel';
+import type { Benchmark } from '../../../core/spb/types';
+import type { LabelUiAction } from '../../../shared/stepViewProtocol';
+import type { StepPanel } from '../../stepView/panel';
+import type { SpbStore, StepRef } from '../../benchmarks/spb/store';
+import type { LabelService } from '../service';
 import type { LabelTreeAugment } from './treeLabels';
-import { UndoStack } from './undo';
+import { LabelBar } from '../bar';
 import { buildLabelView } from './viewState';
-import { log } from '../log';
+import { log } from '../../log';
 
 const sameRef = (a: StepLocation | undefined, b: StepLocation | undefined) =>
   !!a && !!b && a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
 export class LabelStepController implements vscode.Disposable {
-  private readonly undo = new UndoStack();
-  /** The last action's outcome, shown on the step it was made on until the next action or move. */
-  private flash: { ref: StepLocation; flash: LabelFlash } | undefined;
+  private readonly bar: LabelBar<StepLocation>;
   /** The content hash of the step shown, for the benchmark object it was computed on (a reload makes a new one). */
   private hashCache: { bench: Benchmark; key: string; hash: string } | undefined;
-  /** Set during this controller's own writes: it pushes once afterwards, with the outcome. */
-  private writing = false;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -39,12 +34,11 @@ export class LabelStepController implements vscode.Disposable {
     private readonly labels: LabelService,
     private readonly tree: LabelTreeAugment,
   ) {
+    this.bar = new LabelBar(labels, sameRef);
     this.disposables = [
       panel.onDidShowStep(() => this.push()),
       panel.onDidReceiveLabelAction((a) => this.handle(a)),
-      labels.onDidChange(() => {
-        if (!this.writing) this.push();
-      }),
+      this.bar.onOtherChange(() => this.push()),
     ];
   }
 
@@ -59,7 +53,7 @@ export class LabelStepController implements vscode.Disposable {
     const suggestions = result
       ? suggestLabels({ split: step.split, pool: step.pool, prediction: result.prediction, reasoning: result.reasoning }, { labels: this.labels.labels })
       : [];
-    const flash = this.flash && sameRef(this.flash.ref, ref) ? this.flash.flash : null;
+    const flash = this.bar.flashOn(ref);
     let rows: ReturnType<LabelService['rowsOfStep']> = [];
     try {
       rows = this.labels.rowsOfStep(ref, run);
@@ -70,7 +64,7 @@ export class LabelStepController implements vscode.Disposable {
       type: 'labels',
       state: buildLabelView({
         ref, run, author: this.labels.author, labels: this.labels.labels, rows, currentHash: this.hashOf(ref),
-        persona: result?.personaSummary ?? '', suggestions, canUndo: this.undo.size > 0,
+        persona: result?.personaSummary ?? '', suggestions, canUndo: this.bar.canUndo,
         error: this.labels.error, labelSetNote: this.labels.labelSetNote, flash,
       }),
     });
@@ -118,7 +112,7 @@ export class LabelStepController implements vscode.Disposable {
         case 'nextUnlabelled':
           // The unlabelled-step index and the tree's filter are the selected run's: that search moves the main view.
           if (this.panel.pinnedRun !== undefined) {
-            this.say(action.ref, 'Next unlabelled works in the main step view (the selected run)');
+            this.bar.say(action.ref, 'Next unlabelled works in the main step view (the selected run)');
             this.push();
             return;
           }
@@ -126,24 +120,9 @@ export class LabelStepController implements vscode.Disposable {
           return;
       }
     } catch (e) {
-      const ref = this.panel.currentRef;
-      if (ref) this.flash = { ref, flash: { kind: 'error', text: (e as Error).message } };
-      void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
+      this.bar.failed(e, this.panel.currentRef);
       this.push();
     }
-  }
-
-  private write<T>(fn: (store: LabelStore) => T): T {
-    this.writing = true;
-    try {
-      return this.labels.write(fn);
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  private say(ref: StepLocation, text: string, kind: LabelFlash['kind'] = 'info'): void {
-    this.flash = { ref: { ...ref }, flash: { kind, text } };
   }
 
   private toggle(ref: StepLocation, labelId: string, target: LabelTarget): void {
@@ -151,18 +130,17 @@ export class LabelStepController implements vscode.Disposable {
     const key = this.keyFor(ref, labelId, target);
     if (!def || !key || !this.bench.step(ref)) return;
     if (!targetAllowed(def.scope, target)) {
-      this.say(ref, `${def.name} cannot go on ${describeTarget(target)}`, 'error');
+      this.bar.say(ref, `${def.name} cannot go on ${describeTarget(target)}`, 'error');
       this.push();
       return;
     }
     const contentHash = this.hashOf(ref);
-    const result = this.write((s) => s.toggle({ ...key, contentHash }));
+    const result = this.bar.write((s) => s.toggle({ ...key, contentHash }));
     const found = this.bench.step(ref);
     const persona = found ? resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '' : '';
     const excerpt = target.kind === 'span' ? spanText(persona, target.start, target.end) : '';
     const what = `${result.state === 'added' ? 'added' : 'removed'} ${def.name} on ${describeTarget(target, excerpt)}`;
-    this.undo.push({ inverse: result.inverse, ref, description: what });
-    this.say(ref, what[0].toUpperCase() + what.slice(1));
+    this.bar.done(ref, result.inverse, what);
     this.push();
   }
 
@@ -180,49 +158,41 @@ export class LabelStepController implements vscode.Disposable {
       if (key) actions.push({ kind: 'add', row: { ...keyOf(key), note: '', createdAt, contentHash } });
     }
     if (actions.length === 0) {
-      this.say(ref, 'No suggestions to accept');
+      this.bar.say(ref, 'No suggestions to accept');
       this.push();
       return;
     }
-    const done = this.write((s) => s.apply({ kind: 'batch', actions }));
+    const done = this.bar.write((s) => s.apply({ kind: 'batch', actions }));
     const names = suggestions.map((s) => labelDef(this.labels.labels, s.labelId).name).join(', ');
-    this.undo.push({ inverse: done.inverse, ref, description: `accepted ${names}` });
-    this.say(ref, done.changed ? `Accepted ${names}` : 'The suggestions were already applied');
+    this.bar.done(ref, done.inverse, `accepted ${names}`);
+    if (!done.changed) this.bar.say(ref, 'The suggestions were already applied');
     this.push();
   }
 
   private setNote(ref: StepLocation, labelId: string, target: LabelTarget, note: string): void {
     const key = this.keyFor(ref, labelId, target);
     if (!key) return;
-    const result = this.write((s) => s.setNote(key, note));
+    const result = this.bar.write((s) => s.setNote(key, note));
     const name = labelDef(this.labels.labels, labelId).name;
-    this.undo.push({ inverse: result.inverse, ref, description: `note on ${name}` });
-    this.say(ref, result.changed ? `Saved the note on ${name}` : `The note on ${name} is unchanged`);
+    this.bar.done(ref, result.inverse, `note on ${name}`);
+    this.bar.say(ref, result.changed ? `Saved the note on ${name}` : `The note on ${name} is unchanged`);
     this.push();
   }
 
   private undoLast(): void {
-    const entry = this.undo.pop();
-    const current = this.panel.currentRef;
-    if (!entry) {
-      if (current) this.say(current, 'Nothing to undo');
-      this.push();
-      return;
-    }
-    this.write((s) => s.apply(entry.inverse));
-    this.say(entry.ref, `Undid: ${entry.description}`);
-    if (!sameRef(entry.ref, current) && this.bench.step(entry.ref)) this.panel.show(entry.ref, true);
+    const back = this.bar.undoLast(this.panel.currentRef, (ref) => this.bench.step(ref) !== undefined);
+    if (back) this.panel.show(back, true);
     else this.push();
   }
 
   private move(ref: StepLocation, delta: 1 | -1): void {
     const target = this.tree.neighbour(ref, delta);
     if (!target) {
-      this.say(ref, delta === 1 ? 'This is the last step' + (this.tree.filterActive ? ' that matches the filter' : '') : 'This is the first step' + (this.tree.filterActive ? ' that matches the filter' : ''));
+      this.bar.say(ref, delta === 1 ? 'This is the last step' + (this.tree.filterActive ? ' that matches the filter' : '') : 'This is the first step' + (this.tree.filterActive ? ' that matches the filter' : ''));
       this.push();
       return;
     }
-    this.flash = undefined;
+    this.bar.clearFlash();
     this.panel.show(target, true);
   }
 

@@ -3,19 +3,19 @@
 // test action with its history record revealed (findingTraceTarget), or the raw file at its line when it belongs to
 // no test action. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
-import type { OmniAuditFinding, OmniAuditResult } from '../../core/pi/omniAudit';
-import { CATEGORY_INFO } from '../../core/pi/placeholders';
-import { findingItem, findingTooltip, markdown, type VerdictTrail } from './findingItem';
-import { count, tallyText, tally, type VerdictOf } from './model';
-import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './omniModel';
-import type { AuditNode } from './nodes';
+import type { OmniAuditFinding, OmniAuditResult } from '../../../core/pi/omniAudit';
+import { CATEGORY_INFO } from '../../../core/pi/placeholders';
+import { collapsedIf, markdown, namedTooltip, treeItem } from '../../treeItem';
+import { findingItem, findingTooltip, type VerdictTrail } from '../findingItem';
+import { count, tallyText, tally, type VerdictOf } from '../model';
+import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './model';
+import type { AuditNode } from '../nodes';
 
 export interface OmniAuditContext {
   result: OmniAuditResult;
   verdictOf: VerdictOf;
   verdictTrail: VerdictTrail;
 }
-
 
 export class OmniSourceNode implements AuditNode {
   private children: OmniAuditUserNode[] | undefined;
@@ -28,12 +28,14 @@ export class OmniSourceNode implements AuditNode {
 
   getTreeItem(): vscode.TreeItem {
     const g = this.group;
-    const item = new vscode.TreeItem('OmniBehavior', g.users.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `pi/${g.category}/omnibehavior`;
-    item.contextValue = 'auditOmni';
-    item.iconPath = new vscode.ThemeIcon('pulse');
-    item.description = `${tallyText(tally(g.findings, this.ctx.verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
-    return item;
+    return treeItem({
+      label: 'OmniBehavior',
+      state: collapsedIf(g.users.length > 0),
+      id: `pi/${g.category}/omnibehavior`,
+      contextValue: 'auditOmni',
+      icon: 'pulse',
+      description: `${tallyText(tally(g.findings, this.ctx.verdictOf))} · ${count(g.placeholders, 'placeholder')}`,
+    });
   }
 
   getChildren(): OmniAuditUserNode[] {
@@ -64,12 +66,14 @@ export class OmniAuditUserNode implements AuditNode {
   ) {}
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.group.userId, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `pi/${this.parent.group.category}/omnibehavior/${this.group.userId}`;
-    item.contextValue = 'auditUser';
-    item.iconPath = new vscode.ThemeIcon('person');
-    item.description = tallyText(tally(this.group.findings, this.parent.ctx.verdictOf));
-    return item;
+    return treeItem({
+      label: this.group.userId,
+      state: vscode.TreeItemCollapsibleState.Collapsed,
+      id: `pi/${this.parent.group.category}/omnibehavior/${this.group.userId}`,
+      contextValue: 'auditUser',
+      icon: 'person',
+      description: tallyText(tally(this.group.findings, this.parent.ctx.verdictOf)),
+    });
   }
 
   getChildren(): OmniFindingNode[] {
@@ -78,11 +82,7 @@ export class OmniAuditUserNode implements AuditNode {
   }
 
   tooltip(): vscode.MarkdownString {
-    const md = markdown();
-    md.appendMarkdown('**');
-    md.appendText(this.group.userId);
-    md.appendMarkdown(`** · OmniBehavior\n\n${count(this.group.findings.length, 'finding')}`);
-    return md;
+    return namedTooltip(this.group.userId, ` · OmniBehavior\n\n${count(this.group.findings.length, 'finding')}`);
   }
 }
 

@@ -1,0 +1,66 @@
+// The OmniBehavior dashboard: the selected run's headline scores (spec "Scoring") and the paper's bias diagnostics
+// (positive rates per scene, intra/inter-user distance ratio, a one-line reading). One panel, reused.
+import * as vscode from 'vscode';
+import { biasDiagnostics } from '../../../core/omni/bias';
+import { COMPONENTS } from '../../../core/omni/fields';
+import {
+  OMNI_DASHBOARD_VIEW_TYPE,
+  isWebviewToExtension,
+  type ExtensionToWebview,
+  type OmniDashboardModel,
+  type WebviewToExtension,
+} from '../../../shared/omniDashboardProtocol';
+import { newNonce, webviewHtml } from '../../webviewHtml';
+import { ReusedPanel } from '../../webviewPanel';
+import type { OmniStore } from '../../benchmarks/omni/store';
+
+export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly store: OmniStore,
+  ) {
+    super(
+      {
+        viewType: OMNI_DASHBOARD_VIEW_TYPE,
+        title: 'Persona Lab: OmniBehavior Dashboard',
+        viewColumn: vscode.ViewColumn.Active,
+        extensionUri,
+        html: (webview) =>
+          webviewHtml(webview, extensionUri, newNonce(), {
+            title: 'Persona Lab OmniBehavior dashboard',
+            bundle: 'omnidash',
+            rootId: 'omnidash-root',
+            placeholder: 'Loading…',
+          }),
+      },
+      { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
+    );
+    this.disposables.push(store.onDidChange(() => this.refresh()));
+  }
+
+  /** Anything but `ready`: the page's "choose a run" button. */
+  protected handle(): void {
+    void vscode.commands.executeCommand('personaLab.chooseOmniRun');
+  }
+
+  protected refresh(): void {
+    const bench = this.store.bench;
+    const run = this.store.run;
+    const score = this.store.score();
+    if (!bench || !run || !score) {
+      this.post({ type: 'empty', message: bench ? 'No run is selected: choose one (Persona Lab: Choose OmniBehavior Run…).' : 'No OmniBehavior benchmark is open.' });
+      return;
+    }
+    const model: OmniDashboardModel = {
+      root: bench.root,
+      run: run.name,
+      overall: score.overall ?? null,
+      answered: score.answered,
+      leftOut: score.leftOut,
+      components: COMPONENTS.map((id) => ({ id, value: score.components[id] ?? null })),
+      fields: score.fields,
+      bias: biasDiagnostics(bench, run),
+    };
+    this.post({ type: 'show', model });
+  }
+}

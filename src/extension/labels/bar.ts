@@ -1,0 +1,81 @@
+// What a labels bar's controller keeps between actions, the same for the step view and the trace view: the undo
+// stack, the last action's outcome (the flash, shown on the step or test action it was made on), and the writes
+// that mark themselves, so that the controller pushes once after its own write rather than on the store's event.
+import * as vscode from 'vscode';
+import type { LabelAction } from '../../core/labels/model';
+import type { LabelStore } from '../../core/labels/store';
+import type { LabelFlash } from '../../core/labels/view';
+import type { LabelService } from './service';
+import { UndoStack } from './undo';
+
+export class LabelBar<R extends object> {
+  private readonly undo = new UndoStack<R>();
+  private flash: { ref: R; flash: LabelFlash } | undefined;
+  private writing = false;
+
+  constructor(
+    private readonly labels: LabelService,
+    private readonly sameRef: (a: R | undefined, b: R | undefined) => boolean,
+  ) {}
+
+  /** Calls `push` when the labels change by anything but this bar's own writes. */
+  onOtherChange(push: () => void): vscode.Disposable {
+    return this.labels.onDidChange(() => {
+      if (!this.writing) push();
+    });
+  }
+
+  get canUndo(): boolean {
+    return this.undo.size > 0;
+  }
+
+  /** The flash to show on `ref`: null unless the last action was made there. */
+  flashOn(ref: R): LabelFlash | null {
+    return this.flash && this.sameRef(this.flash.ref, ref) ? this.flash.flash : null;
+  }
+
+  say(ref: R, text: string, kind: LabelFlash['kind'] = 'info'): void {
+    this.flash = { ref: { ...ref }, flash: { kind, text } };
+  }
+
+  clearFlash(): void {
+    this.flash = undefined;
+  }
+
+  write<T>(fn: (store: LabelStore) => T): T {
+    this.writing = true;
+    try {
+      return this.labels.write(fn);
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Keeps an action for undo and says what it did (`what`: "added Decay error on …"). */
+  done(ref: R, inverse: LabelAction, what: string): void {
+    this.undo.push({ inverse, ref: { ...ref }, description: what });
+    this.say(ref, what[0].toUpperCase() + what.slice(1));
+  }
+
+  /** An action failed: says so on the one shown and in an error message. */
+  failed(e: unknown, current: R | undefined): void {
+    const text = (e as Error).message;
+    if (current) this.say(current, text, 'error');
+    void vscode.window.showErrorMessage(`Persona Lab: ${text}`);
+  }
+
+  /**
+   * Undoes the newest action and says so. Returns where it was made when that is not `current` and `exists`, for
+   * the caller to show it; undefined when the bar shown is the one to update.
+   */
+  undoLast(current: R | undefined, exists: (ref: R) => boolean): R | undefined {
+    const entry = this.undo.pop();
+    if (!entry) {
+      if (current) this.say(current, 'Nothing to undo');
+      return undefined;
+    }
+    this.write((s) => s.apply(entry.inverse));
+    this.say(entry.ref, `Undid: ${entry.description}`);
+    return !this.sameRef(entry.ref, current) && exists(entry.ref) ? entry.ref : undefined;
+  }
+}

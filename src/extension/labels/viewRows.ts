@@ -1,0 +1,24 @@
+// The parts of a labels bar's state that the step view and the trace view build alike from the label set and the
+// store's rows. No `vscode` import, so it is unit-tested with both views' states.
+import type { LabelRow } from '../../core/labels/model';
+import { labelDef, type LabelDef } from '../../core/labels/taxonomy';
+import type { AppliedLabel, LabelStaleness } from '../../core/labels/view';
+
+/** The label set as the bar lists it. */
+export function labelChoices(labels: readonly LabelDef[]) {
+  return labels.map((l) => ({ id: l.id, name: l.name, description: l.description, key: l.key ?? null, scope: l.scope }));
+}
+
+export function appliedLabel(labels: readonly LabelDef[], r: LabelRow, staleness: LabelStaleness, excerpt: string): AppliedLabel {
+  const def = labelDef(labels, r.label);
+  return {
+    labelId: r.label,
+    name: def.name,
+    known: !def.unknown,
+    target: r.target,
+    note: r.note,
+    staleness,
+    createdAt: r.createdAt,
+    excerpt,
+  };
+}
