@@ -32,7 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templateDeps = { docs, stepView };
-  const templates = activateTemplates(context, spb, templateDeps);
+  const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const traceView = activateTraceView(context, benchmarks.omni, labels.service);
   const audit = activateAudit(context, spb, benchmarks.omni);

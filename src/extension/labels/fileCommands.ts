@@ -101,7 +101,9 @@ async function resolveConflicts(session: ImportSession, names: ReadonlyMap<strin
 }
 
 async function importLabels(labels: LabelService, problems: vscode.DiagnosticCollection, arg: unknown): Promise<void> {
-  let { path, format } = argPath(arg);
+  const given = argPath(arg);
+  const format = given.format;
+  let path = given.path;
   if (!path) {
     const picked = await vscode.window.showOpenDialog({
       title: 'Import Labels', openLabel: 'Import', canSelectMany: false, defaultUri: baseFolder(labels),

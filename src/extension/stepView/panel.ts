@@ -230,7 +230,7 @@ export class StepPanel implements vscode.Disposable {
     const bench = this.store.bench;
     if (!found || !bench) return;
     let file: vscode.Uri | undefined;
-    let line = 0;
+    let line: number;
     if (which === 'tasks') {
       file = vscode.Uri.file(found.user.ref.file);
       line = found.user.ref.line;

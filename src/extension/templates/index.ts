@@ -18,7 +18,7 @@ export interface TemplateDeps {
   stepView: StepPanel;
 }
 
-export function activateTemplates(context: vscode.ExtensionContext, store: SpbStore, deps: TemplateDeps): TemplateLibrary {
+export function activateTemplates(context: vscode.ExtensionContext, store: SpbStore): TemplateLibrary {
   const library = new TemplateLibrary(store, context.workspaceState);
   registerTemplateLanguage(context);
   return library;
