@@ -5,8 +5,20 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', 'sample/**', 'sample-paper/**', 'media/**',
-      'scripts/code-server/**', '**/.personalab/**', 'tmp/**', '.gl/**', '.whl/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'test-results/**',
+      'sample/**',
+      'sample-paper/**',
+      'media/**',
+      'scripts/code-server/**',
+      '**/.personalab/**',
+      'tmp/**',
+      '.gl/**',
+      '.whl/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -25,7 +37,10 @@ export default tseslint.config(
   {
     files: ['src/core/**', 'src/shared/**', 'src/cli/**', 'webview/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/extension may import vscode.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'Only src/extension may import vscode.' }] },
+      ],
     },
   },
   {
@@ -36,8 +51,22 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'scripts/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'Buffer', 'fetch', 'performance', 'setTimeout', 'clearTimeout', 'setInterval',
-          'clearInterval', 'AbortController', 'TextDecoder', 'TextEncoder', 'structuredClone'].map((g) => [g, 'readonly']),
+        [
+          'process',
+          'console',
+          'URL',
+          'Buffer',
+          'fetch',
+          'performance',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'AbortController',
+          'TextDecoder',
+          'TextEncoder',
+          'structuredClone',
+        ].map((g) => [g, 'readonly']),
       ),
     },
   },

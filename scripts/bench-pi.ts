@@ -36,7 +36,9 @@ function main(): number {
   }
   const { cases, skipped } = parseLabelled(content);
   const positives = cases.filter((c) => c.expect.length > 0).length;
-  process.stdout.write(`${file}: ${cases.length} strings (${positives} with PI, ${cases.length - positives} without)\n`);
+  process.stdout.write(
+    `${file}: ${cases.length} strings (${positives} with PI, ${cases.length - positives} without)\n`,
+  );
   if (skipped.length) process.stdout.write(`skipped lines (not {text, expect}): ${skipped.join(', ')}\n`);
   const levels: [string, Confidence][] = [
     ['All findings (low, medium and high confidence)', 'low'],
@@ -46,7 +48,8 @@ function main(): number {
     const ev = evaluate(cases, min);
     process.stdout.write('\n' + table(title, ev) + '\n');
     if (showErrors) {
-      for (const e of ev.errors) process.stdout.write(`  line ${e.line}: ${e.kind.toUpperCase()} ${e.category} ${JSON.stringify(e.text)}\n`);
+      for (const e of ev.errors)
+        process.stdout.write(`  line ${e.line}: ${e.kind.toUpperCase()} ${e.category} ${JSON.stringify(e.text)}\n`);
     }
     if (min === 'medium') {
       // Medium and high findings are the ones meant to be acted on: none may be wrong on the labelled set.

@@ -20,38 +20,157 @@ const RUN = 'demo-sim';
 const MAX_BYTES = 3 * 1024 * 1024;
 
 const SCENE_NAMES = {
-  en: { video: 'Video Browsing', live: 'Live Streaming', ads: 'Advertisement', shop: 'E-commerce', search: 'Search Behavior', cs: 'Customer Service' },
+  en: {
+    video: 'Video Browsing',
+    live: 'Live Streaming',
+    ads: 'Advertisement',
+    shop: 'E-commerce',
+    search: 'Search Behavior',
+    cs: 'Customer Service',
+  },
   zh: { video: '视频浏览', live: '直播间', ads: '广告推荐', shop: '商城购物', search: '搜索行为', cs: '电商客服对话' },
 };
 const TOPICS = {
-  en: ['home cooking', 'city travel', 'cat videos', 'home fitness', 'mobile games', 'makeup tips', 'phone reviews', 'guitar covers', 'sketch comedy', 'lake fishing'],
-  zh: ['家常菜', '城市旅行', '萌宠日常', '居家健身', '手游攻略', '美妆教程', '手机测评', '吉他弹唱', '搞笑短剧', '野钓'],
+  en: [
+    'home cooking',
+    'city travel',
+    'cat videos',
+    'home fitness',
+    'mobile games',
+    'makeup tips',
+    'phone reviews',
+    'guitar covers',
+    'sketch comedy',
+    'lake fishing',
+  ],
+  zh: [
+    '家常菜',
+    '城市旅行',
+    '萌宠日常',
+    '居家健身',
+    '手游攻略',
+    '美妆教程',
+    '手机测评',
+    '吉他弹唱',
+    '搞笑短剧',
+    '野钓',
+  ],
 };
 const ITEMS = {
   en: ['rice cooker', 'yoga mat', 'cat litter', 'phone case', 'lipstick', 'fishing rod', 'running shoes', 'desk lamp'],
   zh: ['电饭煲', '瑜伽垫', '猫砂', '手机壳', '口红', '钓鱼竿', '跑步鞋', '台灯'],
 };
-const PRODUCTS = [['Loan app', 'Finance', 'Consumer credit'], ['Puzzle game', 'Games', 'Casual'], ['Language course', 'Education', 'Online course'], ['Car insurance', 'Finance', 'Insurance']];
+const PRODUCTS = [
+  ['Loan app', 'Finance', 'Consumer credit'],
+  ['Puzzle game', 'Games', 'Casual'],
+  ['Language course', 'Education', 'Online course'],
+  ['Car insurance', 'Finance', 'Insurance'],
+];
 const CS_LINES = {
-  en: [['Where is my parcel? It has not moved for three days.', 'Sorry about that, let me check the logistics for you.'], ['Can I change the size to M?', 'Yes, please tell me the order number.'], ['The lamp arrived broken.', 'We are sorry. Please send a photo and we will refund you.'], ['Is there a discount if I buy two?', 'Buying two gives 10% off at checkout.']],
-  zh: [['我的快递三天没动了，怎么回事？', '抱歉，我帮您查一下物流。'], ['可以换成M码吗？', '可以的，请提供一下订单号。'], ['台灯到货就是坏的。', '非常抱歉，请拍照给我们，我们为您退款。'], ['买两件有优惠吗？', '两件结算时打九折。']],
+  en: [
+    ['Where is my parcel? It has not moved for three days.', 'Sorry about that, let me check the logistics for you.'],
+    ['Can I change the size to M?', 'Yes, please tell me the order number.'],
+    ['The lamp arrived broken.', 'We are sorry. Please send a photo and we will refund you.'],
+    ['Is there a discount if I buy two?', 'Buying two gives 10% off at checkout.'],
+  ],
+  zh: [
+    ['我的快递三天没动了，怎么回事？', '抱歉，我帮您查一下物流。'],
+    ['可以换成M码吗？', '可以的，请提供一下订单号。'],
+    ['台灯到货就是坏的。', '非常抱歉，请拍照给我们，我们为您退款。'],
+    ['买两件有优惠吗？', '两件结算时打九折。'],
+  ],
 };
-const FOLLOW_UPS = { en: ['Order 20250412, thanks.', 'OK, photo sent.', 'How long will the refund take?', 'Great, I will order two.'], zh: ['订单号20250412，谢谢。', '好的，照片发了。', '退款要多久？', '好的，我买两件。'] };
+const FOLLOW_UPS = {
+  en: ['Order 20250412, thanks.', 'OK, photo sent.', 'How long will the refund take?', 'Great, I will order two.'],
+  zh: ['订单号20250412，谢谢。', '好的，照片发了。', '退款要多久？', '好的，我买两件。'],
+};
 const PROFILES = {
-  en: ['Female, 25-30, bachelor\'s degree, married, one child.', 'Male, 18-24, high school, single, no children.', 'Female, 31-40, master\'s degree, married, two children.', 'Male, 41-50, junior college, married, one child.'],
+  en: [
+    "Female, 25-30, bachelor's degree, married, one child.",
+    'Male, 18-24, high school, single, no children.',
+    "Female, 31-40, master's degree, married, two children.",
+    'Male, 41-50, junior college, married, one child.',
+  ],
   zh: ['女，18-24岁，本科在读，单身，无子女。', '男，31-40岁，大专，已婚，有一个孩子。'],
 };
 
 // Each user has a signature: a few behaviours they do often and next to nothing else. That is what tells real users
 // apart (a low intra/inter-user distance ratio) while the pooled positive rates stay low.
-const NONE = { like: 0, comment: 0, share: 0, collect: 0, follow: 0, complete: 0.08, gift: 0, cart: 0, adAct: 0, adSubmit: 0, shopCart: 0, pay: 0 };
+const NONE = {
+  like: 0,
+  comment: 0,
+  share: 0,
+  collect: 0,
+  follow: 0,
+  complete: 0.08,
+  gift: 0,
+  cart: 0,
+  adAct: 0,
+  adSubmit: 0,
+  shopCart: 0,
+  pay: 0,
+};
 const USERS = [
-  { id: 'u_1001', lang: 'en', layout: 'lines', records: 1900, profile: 0, mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 }, p: { ...NONE, like: 0.35, collect: 0.25, complete: 0.35 }, topics: [0, 8] },
-  { id: 'u_1002', lang: 'zh', layout: 'lines', records: 1300, profile: 0, mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 }, p: { ...NONE, comment: 0.35, gift: 0.3, follow: 0.25 }, topics: [5, 7] },
-  { id: 'u_1003', lang: 'en', layout: 'lines', records: 700, profile: 1, mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 }, p: { ...NONE, cart: 0.4, shopCart: 0.45, pay: 0.3 }, topics: [2, 6] },
-  { id: 'u_1004', lang: 'en', layout: 'pretty', records: 420, profile: 2, mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 }, p: { ...NONE, share: 0.35, complete: 0.3, adAct: 0.3, adSubmit: 0.25 }, topics: [1, 3] },
-  { id: 'u_1005', lang: 'zh', layout: 'lines', records: 950, profile: 1, mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 }, p: { ...NONE, complete: 0.05 }, topics: [4, 9] },
-  { id: 'u_1006', lang: 'en', layout: 'lines', records: 320, profile: 3, mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 }, p: { ...NONE, follow: 0.3, like: 0.3, complete: 0.2 }, topics: [9, 0] },
+  {
+    id: 'u_1001',
+    lang: 'en',
+    layout: 'lines',
+    records: 1900,
+    profile: 0,
+    mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 },
+    p: { ...NONE, like: 0.35, collect: 0.25, complete: 0.35 },
+    topics: [0, 8],
+  },
+  {
+    id: 'u_1002',
+    lang: 'zh',
+    layout: 'lines',
+    records: 1300,
+    profile: 0,
+    mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 },
+    p: { ...NONE, comment: 0.35, gift: 0.3, follow: 0.25 },
+    topics: [5, 7],
+  },
+  {
+    id: 'u_1003',
+    lang: 'en',
+    layout: 'lines',
+    records: 700,
+    profile: 1,
+    mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 },
+    p: { ...NONE, cart: 0.4, shopCart: 0.45, pay: 0.3 },
+    topics: [2, 6],
+  },
+  {
+    id: 'u_1004',
+    lang: 'en',
+    layout: 'pretty',
+    records: 420,
+    profile: 2,
+    mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 },
+    p: { ...NONE, share: 0.35, complete: 0.3, adAct: 0.3, adSubmit: 0.25 },
+    topics: [1, 3],
+  },
+  {
+    id: 'u_1005',
+    lang: 'zh',
+    layout: 'lines',
+    records: 950,
+    profile: 1,
+    mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 },
+    p: { ...NONE, complete: 0.05 },
+    topics: [4, 9],
+  },
+  {
+    id: 'u_1006',
+    lang: 'en',
+    layout: 'lines',
+    records: 320,
+    profile: 3,
+    mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 },
+    p: { ...NONE, follow: 0.3, like: 0.3, complete: 0.2 },
+    topics: [9, 0],
+  },
 ];
 
 const START = Date.UTC(2025, 2, 1, 8, 0, 0);
@@ -73,12 +192,34 @@ function makeRecord(rng, user, scene, t) {
   if (scene === 'video') {
     const duration = rng.chance(0.03) ? null : rng.int(8, 240);
     const complete = rng.chance(p.complete);
-    const watch = duration === null ? rng.int(2, 60) : complete ? duration : Math.max(1, Math.round(duration * rng.next() * 0.8));
-    const actions = [{ type: 'watch', play_duration: watch, is_complete_play: complete ? 1 : 0, is_collect: rng.chance(p.collect) ? 1 : 0 }];
-    for (const [a, key] of [['like', 'like'], ['comment', 'comment'], ['share', 'share'], ['follow', 'follow']]) if (rng.chance(p[key])) actions.push({ type: a });
+    const watch =
+      duration === null ? rng.int(2, 60) : complete ? duration : Math.max(1, Math.round(duration * rng.next() * 0.8));
+    const actions = [
+      {
+        type: 'watch',
+        play_duration: watch,
+        is_complete_play: complete ? 1 : 0,
+        is_collect: rng.chance(p.collect) ? 1 : 0,
+      },
+    ];
+    for (const [a, key] of [
+      ['like', 'like'],
+      ['comment', 'comment'],
+      ['share', 'share'],
+      ['follow', 'follow'],
+    ])
+      if (rng.chance(p[key])) actions.push({ type: a });
     const context = {
-      caption: `${topic} #${rng.int(1, 99)}`, duration, play_cnt: rng.int(100, 900000), like_cnt: rng.int(0, 50000), comment_cnt: rng.int(0, 3000), share_cnt: rng.int(0, 2000),
-      upload_timestamp: timeText(t - rng.int(1, 30) * 86400000), ocr: rng.chance(0.4) ? null : topic, asr: rng.chance(0.5) ? null : `${topic}…`, author_fans_cnt: rng.int(10, 2000000),
+      caption: `${topic} #${rng.int(1, 99)}`,
+      duration,
+      play_cnt: rng.int(100, 900000),
+      like_cnt: rng.int(0, 50000),
+      comment_cnt: rng.int(0, 3000),
+      share_cnt: rng.int(0, 2000),
+      upload_timestamp: timeText(t - rng.int(1, 30) * 86400000),
+      ocr: rng.chance(0.4) ? null : topic,
+      asr: rng.chance(0.5) ? null : `${topic}…`,
+      author_fans_cnt: rng.int(10, 2000000),
     };
     return { record: { type, timestamp: timeText(t), context, action: actions }, watch, duration };
   }
@@ -92,7 +233,14 @@ function makeRecord(rng, user, scene, t) {
     if (rng.chance(p.share)) actions.push({ type: 'share' });
     if (rng.chance(p.cart)) actions.push({ type: 'cart' });
     if (rng.chance(0.01)) actions.push({ type: 'join_group' });
-    const context = { live_title: `${topic} live`, live_category: topic, viewer_cnt: rng.int(10, 80000), like_cnt: rng.chance(0.1) ? null : rng.int(0, 900000), is_shop_live: rng.chance(0.3) ? 1 : 0, live_cover_content: rng.chance(0.3) ? null : topic };
+    const context = {
+      live_title: `${topic} live`,
+      live_category: topic,
+      viewer_cnt: rng.int(10, 80000),
+      like_cnt: rng.chance(0.1) ? null : rng.int(0, 900000),
+      is_shop_live: rng.chance(0.3) ? 1 : 0,
+      live_cover_content: rng.chance(0.3) ? null : topic,
+    };
     return { record: { type, timestamp: timeText(t), context, action: actions }, watch, duration: null };
   }
   if (scene === 'ads') {
@@ -104,7 +252,16 @@ function makeRecord(rng, user, scene, t) {
     if (rng.chance(p.comment * 0.5)) actions.push({ type: 'comment' });
     if (rng.chance(p.adAct)) actions.push({ type: 'activation' }, { type: 'conversion' });
     if (rng.chance(p.adSubmit)) actions.push({ type: 'submit', form_submit_total_cnt: 1 });
-    const context = { product, industry_main: main, industry_sub: sub, caption: `${product}: try it today`, duration, ocr_text: rng.chance(0.5) ? null : product, asr_text: rng.chance(0.6) ? null : `${product} now`, like_cnt: rng.int(0, 9000) };
+    const context = {
+      product,
+      industry_main: main,
+      industry_sub: sub,
+      caption: `${product}: try it today`,
+      duration,
+      ocr_text: rng.chance(0.5) ? null : product,
+      asr_text: rng.chance(0.6) ? null : `${product} now`,
+      like_cnt: rng.int(0, 9000),
+    };
     return { record: { type, timestamp: dateText(t), context, action: actions }, watch, duration };
   }
   if (scene === 'shop') {
@@ -114,26 +271,55 @@ function makeRecord(rng, user, scene, t) {
     if (rng.chance(p.pay)) actions.push({ type: 'purchase', is_pay: 1 });
     if (actions.length === 0) actions.push({ type: 'click', click_cnt: 1 });
     const context = {
-      item_title: item, item_desc: rng.chance(0.2) ? null : `${item}, ${topic}`, item_price: rng.int(5, 900) + 0.9, category_level1_name: 'Home', category_level2_name: rng.chance(0.2) ? null : 'Daily', category_level3_name: null, sales_cnt: rng.int(0, 90000),
+      item_title: item,
+      item_desc: rng.chance(0.2) ? null : `${item}, ${topic}`,
+      item_price: rng.int(5, 900) + 0.9,
+      category_level1_name: 'Home',
+      category_level2_name: rng.chance(0.2) ? null : 'Daily',
+      category_level3_name: null,
+      sales_cnt: rng.int(0, 90000),
     };
     return { record: { type, timestamp: timeText(t), context, action: actions } };
   }
   if (scene === 'search') {
     const keyword = rng.chance(0.8) ? topic : rng.pick(ITEMS[L]);
-    const actions = [{ type: 'search', keyword }, { type: 'show', show_cnt: rng.int(1, 40) }];
+    const actions = [
+      { type: 'search', keyword },
+      { type: 'show', show_cnt: rng.int(1, 40) },
+    ];
     if (rng.chance(0.4)) actions.push({ type: 'click', click_cnt: rng.int(1, 3) });
     return { record: { type, timestamp: timeText(t), action: actions }, keyword };
   }
   const k = rng.int(0, CS_LINES[L].length - 1);
   const [ask, answer] = CS_LINES[L][k];
-  const content = [{ role: 'user', text: ask }, { role: 'assistant', text: answer }, { role: 'user', text: FOLLOW_UPS[L][k] }];
+  const content = [
+    { role: 'user', text: ask },
+    { role: 'assistant', text: answer },
+    { role: 'user', text: FOLLOW_UPS[L][k] },
+  ];
   const context = { shop_name: rng.chance(0.2) ? null : `Shop ${rng.int(1, 40)}`, item_title: rng.pick(ITEMS[L]) };
   return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: ask };
 }
 
 const FIELDS = {
-  video: ['video_completed', 'video_liked', 'video_commented', 'video_shared', 'video_collected', 'video_followed', 'video_watch_seconds'],
-  live: ['live_liked', 'live_commented', 'live_sent_gift', 'live_followed', 'live_shared', 'live_clicked_cart', 'live_watch_seconds'],
+  video: [
+    'video_completed',
+    'video_liked',
+    'video_commented',
+    'video_shared',
+    'video_collected',
+    'video_followed',
+    'video_watch_seconds',
+  ],
+  live: [
+    'live_liked',
+    'live_commented',
+    'live_sent_gift',
+    'live_followed',
+    'live_shared',
+    'live_clicked_cart',
+    'live_watch_seconds',
+  ],
   ads: ['ad_liked', 'ad_commented', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
   shop: ['shop_added_to_cart', 'shop_order_success'],
   search: ['search_keyword'],
@@ -144,45 +330,103 @@ function trueValue(field, made) {
   const rec = made.record;
   const yes = (b) => (b ? 'Yes' : 'No');
   switch (field) {
-    case 'video_completed': return yes(rec.action[0].is_complete_play === 1);
-    case 'video_collected': return yes(rec.action[0].is_collect === 1);
-    case 'video_liked': case 'live_liked': case 'ad_liked': return yes(has(rec, 'like'));
-    case 'video_commented': case 'live_commented': case 'ad_commented': return yes(has(rec, 'comment'));
-    case 'video_shared': case 'live_shared': return yes(has(rec, 'share'));
-    case 'video_followed': case 'live_followed': return yes(has(rec, 'follow'));
-    case 'live_sent_gift': return yes(has(rec, 'send_gift'));
-    case 'live_clicked_cart': case 'shop_added_to_cart': return yes(has(rec, 'cart'));
-    case 'ad_activated': return yes(has(rec, 'activation'));
-    case 'ad_form_submitted': return yes(has(rec, 'submit'));
-    case 'shop_order_success': return yes(has(rec, 'purchase'));
-    case 'search_keyword': return made.keyword;
-    case 'next_user_message': return made.message;
-    default: return made.watch;
+    case 'video_completed':
+      return yes(rec.action[0].is_complete_play === 1);
+    case 'video_collected':
+      return yes(rec.action[0].is_collect === 1);
+    case 'video_liked':
+    case 'live_liked':
+    case 'ad_liked':
+      return yes(has(rec, 'like'));
+    case 'video_commented':
+    case 'live_commented':
+    case 'ad_commented':
+      return yes(has(rec, 'comment'));
+    case 'video_shared':
+    case 'live_shared':
+      return yes(has(rec, 'share'));
+    case 'video_followed':
+    case 'live_followed':
+      return yes(has(rec, 'follow'));
+    case 'live_sent_gift':
+      return yes(has(rec, 'send_gift'));
+    case 'live_clicked_cart':
+    case 'shop_added_to_cart':
+      return yes(has(rec, 'cart'));
+    case 'ad_activated':
+      return yes(has(rec, 'activation'));
+    case 'ad_form_submitted':
+      return yes(has(rec, 'submit'));
+    case 'shop_order_success':
+      return yes(has(rec, 'purchase'));
+    case 'search_keyword':
+      return made.keyword;
+    case 'next_user_message':
+      return made.message;
+    default:
+      return made.watch;
   }
 }
 
 // The simulated model: answers Yes far more often than users act (hyper-activity), and its answers hardly depend on
 // who the user is (homogenisation); it sees the truth only weakly.
 function predict(rng, field, truth, made, L) {
-  const kind = field.endsWith('_seconds') ? 'continuous' : field === 'search_keyword' || field === 'next_user_message' ? 'text' : 'binary';
+  const kind = field.endsWith('_seconds')
+    ? 'continuous'
+    : field === 'search_keyword' || field === 'next_user_message'
+      ? 'text'
+      : 'binary';
   const tokens = { prompt_tokens: rng.int(1800, 9000), completion_tokens: rng.int(8, 90) };
   if (kind === 'binary') {
     const yes = rng.chance(truth === 'Yes' ? 0.6 : field === 'video_completed' ? 0.55 : 0.4);
     const answer = yes ? 'Yes' : 'No';
     const why = yes ? 'The user is engaged with this kind of content.' : 'The user rarely does this.';
-    return { type: kind, field, true_value: truth, predicted_value: answer, predicted_label: yes ? 1 : 0, raw_output: `Answer: ${answer}\nReason: ${why}`, ...tokens };
+    return {
+      type: kind,
+      field,
+      true_value: truth,
+      predicted_value: answer,
+      predicted_label: yes ? 1 : 0,
+      raw_output: `Answer: ${answer}\nReason: ${why}`,
+      ...tokens,
+    };
   }
   if (kind === 'continuous') {
     const base = made.duration ?? 60;
     const guess = Math.max(1, Math.round(base * (0.55 + rng.next() * 0.3)));
-    return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: `{"watch_seconds": ${guess}}`, ...tokens };
+    return {
+      type: kind,
+      field,
+      true_value: truth,
+      predicted_value: guess,
+      predicted_label: null,
+      raw_output: `{"watch_seconds": ${guess}}`,
+      ...tokens,
+    };
   }
   if (field === 'search_keyword') {
     const guess = rng.chance(0.35) ? truth : rng.pick(TOPICS[L]);
-    return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: `Keyword: ${guess}`, ...tokens };
+    return {
+      type: kind,
+      field,
+      true_value: truth,
+      predicted_value: guess,
+      predicted_label: null,
+      raw_output: `Keyword: ${guess}`,
+      ...tokens,
+    };
   }
   const guess = L === 'zh' ? '你好，请问我的订单什么时候发货？' : 'Hello, could you tell me when my order will ship?';
-  return { type: kind, field, true_value: truth, predicted_value: guess, predicted_label: null, raw_output: guess, ...tokens, judge_score: rng.int(2, 7) };
+  return {
+    type: kind,
+    field,
+    true_value: truth,
+    predicted_value: guess,
+    predicted_label: null,
+    raw_output: guess,
+    ...tokens,
+    judge_score: rng.int(2, 7),
+  };
 }
 
 function generate(out, seed) {
@@ -231,17 +475,27 @@ function generate(out, seed) {
       plantedTests.push(JSON.stringify({ user_id: user.id, index: search, fields: ['video_liked', 'video_shared'] }));
     }
     plantedPi.push(...plantRaw(user, made, testIdx, planted));
-    const raw = { [user.id]: { user_profile: PROFILES[user.lang][user.profile], action_history: made.map((m) => m.record) } };
-    const text = user.layout === 'pretty'
-      ? JSON.stringify(raw, null, 2) + '\n'
-      : `{"${user.id}": {"user_profile": ${JSON.stringify(raw[user.id].user_profile)}, "action_history": [\n${made.map((m) => JSON.stringify(m.record)).join(',\n')}\n]}}\n`;
+    const raw = {
+      [user.id]: { user_profile: PROFILES[user.lang][user.profile], action_history: made.map((m) => m.record) },
+    };
+    const text =
+      user.layout === 'pretty'
+        ? JSON.stringify(raw, null, 2) + '\n'
+        : `{"${user.id}": {"user_profile": ${JSON.stringify(raw[user.id].user_profile)}, "action_history": [\n${made.map((m) => JSON.stringify(m.record)).join(',\n')}\n]}}\n`;
     fs.writeFileSync(path.join(out, 'raw', `${user.id}.json`), text);
   }
   testLines.push(...plantedTests);
   plantProblems(testLines, predLines);
   plantedPi.push(plantPrediction(predLines, RUN));
   fs.writeFileSync(path.join(out, 'test_actions.jsonl'), testLines.join('\n') + '\n');
-  fs.writeFileSync(path.join(out, 'results', RUN, 'predictions.jsonl'), predLines.map((l) => (typeof l === 'string' ? l : JSON.stringify({ user_id: l.user_id, index: l.index, questions: l.questions }))).join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(out, 'results', RUN, 'predictions.jsonl'),
+    predLines
+      .map((l) =>
+        typeof l === 'string' ? l : JSON.stringify({ user_id: l.user_id, index: l.index, questions: l.questions }),
+      )
+      .join('\n') + '\n',
+  );
   writeManifest(out, plantedPi);
   return { users: USERS.length, testActions: testLines.length, bytes: totalBytes(out) };
 }
@@ -250,29 +504,58 @@ function generate(out, seed) {
 function plantProblems(testLines, predLines) {
   // Two unparseable model outputs: count as wrong answers.
   const firstVideo = predLines.find((l) => l.questions[0].field === 'video_completed');
-  Object.assign(firstVideo.questions[1], { predicted_value: null, predicted_label: null, raw_output: 'I cannot determine this from the history.' });
+  Object.assign(firstVideo.questions[1], {
+    predicted_value: null,
+    predicted_label: null,
+    raw_output: 'I cannot determine this from the history.',
+  });
   const video = predLines.find((l) => l !== firstVideo && l.questions[0].field === 'video_completed' && l.duration > 0);
-  Object.assign(video.questions.find((q) => q.field === 'video_watch_seconds'), { predicted_value: null, raw_output: 'Somewhere between half and all of it.' });
+  Object.assign(
+    video.questions.find((q) => q.field === 'video_watch_seconds'),
+    { predicted_value: null, raw_output: 'Somewhere between half and all of it.' },
+  );
   // test_actions.jsonl: an index past the end of the history.
   testLines.push(JSON.stringify({ user_id: 'u_1006', index: 99999, fields: ['video_liked'] }));
   // predictions.jsonl: a field the test action does not ask, an unknown field, a prediction for no test action,
   // and a line cut short.
-  const partial = predLines.find((l) => l.questions[0].field === 'video_completed' && !l.fields.includes('video_followed'));
+  const partial = predLines.find(
+    (l) => l.questions[0].field === 'video_completed' && !l.fields.includes('video_followed'),
+  );
   partial.questions.push({ ...partial.questions[0], field: 'video_followed' });
   const other = predLines.find((l) => l.questions[0].field === 'shop_added_to_cart');
   other.questions.push({ ...other.questions[0], field: 'shop_bookmarked' });
-  predLines.push(JSON.stringify({ user_id: 'u_1001', index: 5, questions: [{ type: 'binary', field: 'video_liked', true_value: 'No', predicted_value: 'Yes', predicted_label: 1, raw_output: 'Answer: Yes' }] }));
+  predLines.push(
+    JSON.stringify({
+      user_id: 'u_1001',
+      index: 5,
+      questions: [
+        {
+          type: 'binary',
+          field: 'video_liked',
+          true_value: 'No',
+          predicted_value: 'Yes',
+          predicted_label: 1,
+          raw_output: 'Answer: Yes',
+        },
+      ],
+    }),
+  );
   predLines.push('{"user_id": "u_1002", "index": 1200, "questions": [{"type": "binary", "field": "live_liked"');
 }
 
 function totalBytes(dir) {
   let n = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) n += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
   return n;
 }
 
 function listFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name))).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)))
+    .sort();
 }
 
 function check(out, seed) {
@@ -281,7 +564,9 @@ function check(out, seed) {
     const t = generate(tmp, seed);
     const want = listFiles(tmp);
     const have = fs.existsSync(out) ? listFiles(out).filter((f) => f !== 'README.md') : [];
-    const stale = want.filter((f) => !have.includes(f) || !fs.readFileSync(path.join(out, f)).equals(fs.readFileSync(path.join(tmp, f))));
+    const stale = want.filter(
+      (f) => !have.includes(f) || !fs.readFileSync(path.join(out, f)).equals(fs.readFileSync(path.join(tmp, f))),
+    );
     const extra = have.filter((f) => !want.includes(f));
     const problems = [];
     if (stale.length) problems.push(`not what --seed ${seed} generates: ${stale.join(', ')}`);
@@ -289,7 +574,11 @@ function check(out, seed) {
     if (t.bytes > MAX_BYTES) problems.push(`${t.bytes} bytes, over the ${MAX_BYTES} budget`);
     if (fs.existsSync(out)) problems.push(...verifyPi(out));
     for (const p of problems) console.error(p);
-    console.log(problems.length ? 'check: FAILED' : `check: OK (${t.users} users, ${t.testActions} test action lines, ${t.bytes} bytes)`);
+    console.log(
+      problems.length
+        ? 'check: FAILED'
+        : `check: OK (${t.users} users, ${t.testActions} test action lines, ${t.bytes} bytes)`,
+    );
     return problems.length === 0;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -313,4 +602,6 @@ const readme = path.join(opts.out, 'README.md');
 const keep = fs.existsSync(readme) ? fs.readFileSync(readme) : null;
 const t = generate(opts.out, opts.seed);
 if (keep) fs.writeFileSync(readme, keep);
-console.log(`gen-omni-sample: seed=${opts.seed} users=${t.users} test actions=${t.testActions} bytes=${t.bytes} -> ${path.relative(process.cwd(), opts.out) || '.'}`);
+console.log(
+  `gen-omni-sample: seed=${opts.seed} users=${t.users} test actions=${t.testActions} bytes=${t.bytes} -> ${path.relative(process.cwd(), opts.out) || '.'}`,
+);

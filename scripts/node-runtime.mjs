@@ -21,7 +21,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Installs (once) and returns { bin, headers } of the pinned release of `line` (20, 22 or 24). */
 export function nodeRuntime(line) {
   const version = NODE_RELEASES[line] ?? (/^\d+\.\d+\.\d+$/.test(String(line)) ? String(line) : undefined);
-  if (!version) throw new Error(`no pinned Node release for "${line}" (known: ${Object.keys(NODE_RELEASES).join(', ')})`);
+  if (!version)
+    throw new Error(`no pinned Node release for "${line}" (known: ${Object.keys(NODE_RELEASES).join(', ')})`);
   const dir = join(repo, '.cache/node', version);
   const pkg = join(dir, 'node_modules/node');
   const bin = join(pkg, process.platform === 'win32' ? 'bin/node.exe' : 'bin/node');
@@ -30,13 +31,17 @@ export function nodeRuntime(line) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `node-runtime-${version}`, private: true }));
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${version}`], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-      shell: process.platform === 'win32',
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
+    const r = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${version}`],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+        shell: process.platform === 'win32',
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
     if (r.status !== 0 || !existsSync(bin)) {
       throw new Error(`npm install node@${version} failed (exit ${r.status ?? r.signal}):\n${r.stderr || r.stdout}`);
     }

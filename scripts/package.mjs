@@ -38,16 +38,20 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // --- preconditions: fail early with a useful message instead of a .vsix that cannot activate -------------------
 const main = manifest.main ? manifest.main.replace(/^\.\//, '') : undefined;
 if (main && !existsSync(join(root, main))) {
-  fail(`${main} (package.json "main") does not exist: run \`npm run build\` first` +
-    (existsSync(join(root, 'src/extension/main.ts')) ? '' : ' (and src/extension/main.ts must exist)'));
+  fail(
+    `${main} (package.json "main") does not exist: run \`npm run build\` first` +
+      (existsSync(join(root, 'src/extension/main.ts')) ? '' : ' (and src/extension/main.ts must exist)'),
+  );
 }
 // The platforms whose binaries must ship (issue: win32-x64, darwin-x64, darwin-arm64, linux-x64, linux-arm64); the
 // tarball's others (win32-arm64, linuxmusl-*) ship too when present.
-const requiredPrebuilds = ['win32-x64', 'darwin-x64', 'darwin-arm64', 'linux-x64', 'linux-arm64']
-  .map((p) => `node_modules/better-sqlite3/prebuilds/${p}.node`);
+const requiredPrebuilds = ['win32-x64', 'darwin-x64', 'darwin-arm64', 'linux-x64', 'linux-arm64'].map(
+  (p) => `node_modules/better-sqlite3/prebuilds/${p}.node`,
+);
 const needsSqlite = Boolean(manifest.dependencies?.['better-sqlite3']);
 const absent = needsSqlite ? requiredPrebuilds.filter((f) => !existsSync(join(root, f))) : [];
-if (absent.length) fail(`${absent.join(', ')} missing: run \`npm ci\` (better-sqlite3 13 carries its prebuilt binaries)`);
+if (absent.length)
+  fail(`${absent.join(', ')} missing: run \`npm ci\` (better-sqlite3 13 carries its prebuilt binaries)`);
 const hasLicense = ['LICENSE', 'LICENSE.md', 'LICENSE.txt'].some((f) => existsSync(join(root, f)));
 if (!hasLicense) console.warn('[package] warning: no LICENSE file; packaging with --skip-license');
 if (!existsSync(join(root, 'README.md'))) console.warn('[package] warning: no README.md');
@@ -57,7 +61,16 @@ const require = createRequire(join(repo, 'package.json'));
 const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
 // --no-rewrite-relative-links: the repository is not on GitHub/GitLab, so vsce cannot turn README's relative links
 // (media/screenshots/...) into absolute ones and would fail; VS Code resolves them inside the installed extension.
-const args = [vsce, 'package', '--out', out, '--ignoreFile', ignoreFile, '--allow-missing-repository', '--no-rewrite-relative-links'];
+const args = [
+  vsce,
+  'package',
+  '--out',
+  out,
+  '--ignoreFile',
+  ignoreFile,
+  '--allow-missing-repository',
+  '--no-rewrite-relative-links',
+];
 if (!hasLicense) args.push('--skip-license');
 rmSync(out, { force: true });
 const t0 = Date.now();
@@ -72,7 +85,9 @@ const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
 if (output) console.log(output.replace(/^/gm, '[vsce] '));
 if (r.status !== 0) {
   if (/npm (list|ls)|ELSPROBLEMS|missing:|invalid:/i.test(output)) {
-    console.error('[package] vsce lists dependencies with `npm list --production`: node_modules may be out of date; run `npm ci`.');
+    console.error(
+      '[package] vsce lists dependencies with `npm list --production`: node_modules may be out of date; run `npm ci`.',
+    );
   }
   fail(`vsce package failed (exit ${r.status ?? r.signal})`);
 }
@@ -89,8 +104,12 @@ const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.sli
 const must = ['package.json'];
 if (main) must.push(main);
 if (needsSqlite) {
-  must.push(...requiredPrebuilds, 'node_modules/better-sqlite3/lib/index.js', 'node_modules/better-sqlite3/lib/binding.js',
-    'node_modules/better-sqlite3/package.json');
+  must.push(
+    ...requiredPrebuilds,
+    'node_modules/better-sqlite3/lib/index.js',
+    'node_modules/better-sqlite3/lib/binding.js',
+    'node_modules/better-sqlite3/package.json',
+  );
 }
 const missing = must.filter((f) => !files.includes(f));
 if (missing.length) fail(`the .vsix lacks ${missing.join(', ')}`);
@@ -105,5 +124,7 @@ if (stray.length) fail(`the .vsix contains files that should not ship, e.g. ${st
 
 const size = statSync(out).size;
 const shown = relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out);
-console.log(`[package] ${shown}: ${files.length} files, ${(size / 1024 / 1024).toFixed(2)} MiB, ` +
-  `${manifest.publisher}.${manifest.name}@${manifest.version}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `[package] ${shown}: ${files.length} files, ${(size / 1024 / 1024).toFixed(2)} MiB, ` +
+    `${manifest.publisher}.${manifest.name}@${manifest.version}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);

@@ -26,7 +26,10 @@ const opt = (name, fallback) => {
   return i >= 0 && argv[i + 1] ? argv[i + 1] : fallback;
 };
 const log = (msg) => console.log(`[start] ${msg}`);
-const die = (msg) => { console.error(`[start] ERROR: ${msg}`); process.exit(1); };
+const die = (msg) => {
+  console.error(`[start] ERROR: ${msg}`);
+  process.exit(1);
+};
 
 const folder = resolve(repo, opt('--folder', 'sample'));
 const vsix = resolve(process.env.PERSONA_LAB_VSIX || join(repo, 'persona-lab.vsix'));
@@ -64,8 +67,14 @@ if (code) {
 
 // --- code-server ------------------------------------------------------------------------------------------------
 const csVersion = process.env.PERSONA_LAB_CODE_SERVER_VERSION || '4.139.1';
-step(`installing code-server ${csVersion} (a no-op when already installed)`, 'bash', [join(repo, 'scripts/install-code-server.sh'), csVersion]);
-const bin = join(process.env.PERSONA_LAB_CODE_SERVER_DIR || join(repo, '.cache/code-server', csVersion), 'bin/code-server');
+step(`installing code-server ${csVersion} (a no-op when already installed)`, 'bash', [
+  join(repo, 'scripts/install-code-server.sh'),
+  csVersion,
+]);
+const bin = join(
+  process.env.PERSONA_LAB_CODE_SERVER_DIR || join(repo, '.cache/code-server', csVersion),
+  'bin/code-server',
+);
 const base = join(repo, '.cache/start');
 rmSync(base, { recursive: true, force: true });
 const dirs = {
@@ -79,16 +88,23 @@ for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
 mkdirSync(join(dirs.userData, 'User'), { recursive: true });
 const config = join(base, 'config.yaml');
 writeFileSync(config, 'auth: none\ncert: false\n');
-writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'git.openRepositoryInParentFolders': 'never',
-}, null, 2));
+writeFileSync(
+  join(dirs.userData, 'User', 'settings.json'),
+  JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoUpdate': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.ignoreRecommendations': true,
+      'git.openRepositoryInParentFolders': 'never',
+    },
+    null,
+    2,
+  ),
+);
 const env = {
   ...process.env,
   XDG_CONFIG_HOME: dirs.xdgConfig,
@@ -98,33 +114,63 @@ const env = {
 const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--config', config];
 step('installing persona-lab.vsix into code-server', bin, [...common, '--install-extension', vsix, '--force'], { env });
 
-const port = Number(opt('--port', process.env.PORT ?? 0)) || await freePort();
-const child = spawn(bin, [
-  ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-  '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', folder,
-], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+const port = Number(opt('--port', process.env.PORT ?? 0)) || (await freePort());
+const child = spawn(
+  bin,
+  [
+    ...common,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    folder,
+  ],
+  { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
+);
 
 let stopping = false;
 const stop = (signal) => {
   if (stopping) return;
   stopping = true;
   log(`stopping code-server (${signal})`);
-  try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-  setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } process.exit(0); }, 5000).unref();
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  setTimeout(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+    process.exit(0);
+  }, 5000).unref();
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', (codeNum, signal) => {
   if (!stopping) console.error(`[start] code-server exited (${codeNum ?? signal})`);
-  process.exit(stopping ? 0 : codeNum ?? 1);
+  process.exit(stopping ? 0 : (codeNum ?? 1));
 });
 
 // Wait until it answers, then print the URL.
 const deadline = Date.now() + 60_000;
 for (;;) {
-  const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+  const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (ok) break;
-  if (Date.now() > deadline) { stop('timeout'); die('code-server did not become healthy within 60 s'); }
+  if (Date.now() > deadline) {
+    stop('timeout');
+    die('code-server did not become healthy within 60 s');
+  }
   await new Promise((r) => setTimeout(r, 200));
 }
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`;

@@ -89,7 +89,8 @@ function runPython(dir: string, runNames: string[]): PyTiming | string {
 function pythonDisagrees(py: PyTiming, ours: RunScore[]): string[] {
   const out: string[] = [];
   const names = ours.map((r) => r.name);
-  if (JSON.stringify(py.runs) !== JSON.stringify(names)) out.push(`runs: Python ${py.runs.join(',')} vs ours ${names.join(',')}`);
+  if (JSON.stringify(py.runs) !== JSON.stringify(names))
+    out.push(`runs: Python ${py.runs.join(',')} vs ours ${names.join(',')}`);
   const steps = ours.reduce((n, r) => n + [...r.platforms.values()].reduce((k, p) => k + p.steps, 0), 0);
   if (py.scored_steps !== steps) out.push(`scored steps: Python ${py.scored_steps} vs ours ${steps}`);
   for (const run of py.scores.runs) {
@@ -106,7 +107,9 @@ function pythonDisagrees(py: PyTiming, ours: RunScore[]): string[] {
 /** Load, score and memory for the tasks plus the given runs, each against its own baseline measured here. */
 async function measure(dir: string, runNames: string[], python: boolean): Promise<void> {
   const wanted = new Set(runNames);
-  const files = jsonlFiles(dir).filter((f) => !f.includes(`${join(dir, 'results')}/`) || wanted.has(basename(dirname(f))));
+  const files = jsonlFiles(dir).filter(
+    (f) => !f.includes(`${join(dir, 'results')}/`) || wanted.has(basename(dirname(f))),
+  );
   const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
   const parseMs: number[] = [];
   const loadMs: number[] = [];
@@ -128,7 +131,10 @@ async function measure(dir: string, runNames: string[], python: boolean): Promis
     scoreMs.push(ms);
     scores = s;
   }
-  const steps = [...bench.users.values()].reduce((n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0), 0);
+  const steps = [...bench.users.values()].reduce(
+    (n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0),
+    0,
+  );
   const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
 
   const child = spawnSync(process.execPath, [__filename, '--worker', dir, runNames.join(',')], { encoding: 'utf8' });
@@ -138,9 +144,15 @@ async function measure(dir: string, runNames: string[], python: boolean): Promis
   const ratios = loadMs.map((l, i) => l / parseMs[i]);
   const l = median(loadMs);
   const s = median(scoreMs);
-  console.log(`\n== tasks + ${runs.length} run(s): ${users} users, ${steps} steps, ${files.length} files, ${mb(bytes)} on disk`);
-  console.log(`load + index: median ${l.toFixed(0)} ms (${range(loadMs, 0)}); bare JSON.parse of the same bytes: median ${median(parseMs).toFixed(0)} ms (${range(parseMs, 0)})`);
-  console.log(`  load / bare parse = ${median(ratios).toFixed(2)}x, median of ${REPEATS} back-to-back pairs (range ${range(ratios, 2)}; best load / best parse ${(Math.min(...loadMs) / Math.min(...parseMs)).toFixed(2)}x)   (goal <= 1.5x)`);
+  console.log(
+    `\n== tasks + ${runs.length} run(s): ${users} users, ${steps} steps, ${files.length} files, ${mb(bytes)} on disk`,
+  );
+  console.log(
+    `load + index: median ${l.toFixed(0)} ms (${range(loadMs, 0)}); bare JSON.parse of the same bytes: median ${median(parseMs).toFixed(0)} ms (${range(parseMs, 0)})`,
+  );
+  console.log(
+    `  load / bare parse = ${median(ratios).toFixed(2)}x, median of ${REPEATS} back-to-back pairs (range ${range(ratios, 2)}; best load / best parse ${(Math.min(...loadMs) / Math.min(...parseMs)).toFixed(2)}x)   (goal <= 1.5x)`,
+  );
   console.log(`score all runs: median ${s.toFixed(0)} ms (${range(scoreMs, 0)}, ${REPEATS} times)`);
   console.log(`peak RSS of load + score in a fresh process: ${mb(rssBytes)}`);
   console.log(`  peak RSS / bytes on disk = ${(rssBytes / bytes).toFixed(2)}x   (goal <= 3x)`);
@@ -168,10 +180,16 @@ async function measure(dir: string, runNames: string[], python: boolean): Promis
   const pyScore = pyRuns.map((p) => p.score_s * 1000);
   const pyRead = pyRuns.map((p) => p.read_s * 1000);
   const scoreRatios = pyScore.map((p, i) => p / oursMs[i]);
-  console.log(`score phase: Python median ${median(pyScore).toFixed(0)} ms (${range(pyScore, 0)}); ours median ${median(oursMs).toFixed(0)} ms (${range(oursMs, 0)})`);
-  console.log(`  Python / ours = ${median(scoreRatios).toFixed(1)}x, median of ${PY_REPEATS} pairs (range ${range(scoreRatios, 1)}; best / best ${(Math.min(...pyScore) / Math.min(...oursMs)).toFixed(1)}x)   (goal >= 20x)`);
+  console.log(
+    `score phase: Python median ${median(pyScore).toFixed(0)} ms (${range(pyScore, 0)}); ours median ${median(oursMs).toFixed(0)} ms (${range(oursMs, 0)})`,
+  );
+  console.log(
+    `  Python / ours = ${median(scoreRatios).toFixed(1)}x, median of ${PY_REPEATS} pairs (range ${range(scoreRatios, 1)}; best / best ${(Math.min(...pyScore) / Math.min(...oursMs)).toFixed(1)}x)   (goal >= 20x)`,
+  );
   const pyTotal = median(pyRuns.map((p) => (p.read_s + p.score_s) * 1000));
-  console.log(`  for context, read + score: Python ${median(pyRead).toFixed(0)} + ${median(pyScore).toFixed(0)} = ${pyTotal.toFixed(0)} ms; ours load + score ${l.toFixed(0)} + ${s.toFixed(0)} = ${(l + s).toFixed(0)} ms (${(pyTotal / (l + s)).toFixed(1)}x)`);
+  console.log(
+    `  for context, read + score: Python ${median(pyRead).toFixed(0)} + ${median(pyScore).toFixed(0)} = ${pyTotal.toFixed(0)} ms; ours load + score ${l.toFixed(0)} + ${s.toFixed(0)} = ${(l + s).toFixed(0)} ms (${(pyTotal / (l + s)).toFixed(1)}x)`,
+  );
 }
 
 async function driver(): Promise<void> {
@@ -190,7 +208,9 @@ async function driver(): Promise<void> {
     bench = await loadBenchmark(dir);
   }
   const names = [...bench.runs.keys()];
-  console.log(`benchmark: ${dir} (idle node RSS for scale: ${mb(Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS*1024))'], { encoding: 'utf8' }).stdout))})`);
+  console.log(
+    `benchmark: ${dir} (idle node RSS for scale: ${mb(Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS*1024))'], { encoding: 'utf8' }).stdout))})`,
+  );
   await measure(dir, names.slice(0, 1), false);
   await measure(dir, names.slice(0, wantRuns), process.env.PL_BENCH_PYTHON !== '0');
   // Runs when its e2e test and code-server are here (or with --render, which says why when they are not).

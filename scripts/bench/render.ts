@@ -40,7 +40,8 @@ export interface RenderOptions {
 /** The launcher that scripts/install-code-server.sh writes (it runs code-server on its own Node). */
 export function codeServerBin(repo: string): string {
   if (process.env.PERSONA_LAB_CODE_SERVER) return process.env.PERSONA_LAB_CODE_SERVER;
-  const dir = process.env.PERSONA_LAB_CODE_SERVER_DIR ||
+  const dir =
+    process.env.PERSONA_LAB_CODE_SERVER_DIR ||
     join(repo, '.cache/code-server', process.env.PERSONA_LAB_CODE_SERVER_VERSION || '4.139.1');
   return join(dir, 'bin/code-server');
 }
@@ -94,7 +95,13 @@ export function measureRender(opts: RenderOptions): RenderOutcome {
   const exec =
     opts.exec ??
     ((cmd: string, args: string[], env: NodeJS.ProcessEnv): ExecResult => {
-      const r = spawnSync(cmd, args, { cwd: opts.repo, env, encoding: 'utf8', maxBuffer: 1 << 26, timeout: opts.timeoutMs ?? 15 * 60_000 });
+      const r = spawnSync(cmd, args, {
+        cwd: opts.repo,
+        env,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+        timeout: opts.timeoutMs ?? 15 * 60_000,
+      });
       return { status: r.status, error: r.error, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
     });
   const failed = (what: string, r: ExecResult): RenderOutcome => ({
@@ -115,7 +122,12 @@ export function measureRender(opts: RenderOptions): RenderOutcome {
 }
 
 function tail(output: string): string {
-  return output.trimEnd().split('\n').slice(-15).map((l) => `    ${l}`).join('\n');
+  return output
+    .trimEnd()
+    .split('\n')
+    .slice(-15)
+    .map((l) => `    ${l}`)
+    .join('\n');
 }
 
 export function describeRender(outcome: RenderOutcome, benchmark: string): string {
@@ -123,7 +135,9 @@ export function describeRender(outcome: RenderOutcome, benchmark: string): strin
     return `tree click -> step view rendered: NOT MEASURED (${outcome.reason}); goal <= 100 ms.\n  To measure it: ${howToMeasure(benchmark)}`;
   }
   const f = outcome.figures;
-  const range = f.samplesMs.length ? ` (range ${Math.min(...f.samplesMs).toFixed(0)}-${Math.max(...f.samplesMs).toFixed(0)} ms)` : '';
+  const range = f.samplesMs.length
+    ? ` (range ${Math.min(...f.samplesMs).toFixed(0)}-${Math.max(...f.samplesMs).toFixed(0)} ms)`
+    : '';
   return [
     `tree click -> step view rendered (real workbench, ${f.runs} run(s), ${f.clicks} clicks): median ${f.medianMs.toFixed(0)} ms, p95 ${f.p95Ms.toFixed(0)} ms${range}`,
     `  median ${f.medianMs <= 100 ? '<=' : '>'} 100 ms, p95 ${f.p95Ms <= 100 ? '<=' : '>'} 100 ms   (goal <= 100 ms)`,

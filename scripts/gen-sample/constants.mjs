@@ -2,9 +2,23 @@
 
 export const PLATFORMS = ['weibo', 'xiaohongshu', 'toutiao', 'zhihu', 'douban'];
 export const CODE = { weibo: 'we', xiaohongshu: 'xi', toutiao: 'to', zhihu: 'zh', douban: 'do' };
-export const PLATFORM_NAME = { weibo: '微博', xiaohongshu: '小红书', toutiao: '今日头条', zhihu: '知乎', douban: '豆瓣' };
+export const PLATFORM_NAME = {
+  weibo: '微博',
+  xiaohongshu: '小红书',
+  toutiao: '今日头条',
+  zhihu: '知乎',
+  douban: '豆瓣',
+};
 export const META_KEYS = ['T_keep', 'T_new', 'D_decay', 'D_cluster', 'D_viral', 'D_random'];
-export const METRIC_KEYS = ['Recall', 'Recall_Novelty', 'Recall_Stability', 'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random'];
+export const METRIC_KEYS = [
+  'Recall',
+  'Recall_Novelty',
+  'Recall_Stability',
+  'Error_Decay',
+  'Error_Peer',
+  'Error_Viral',
+  'Error_Random',
+];
 export const RUN_NAME = 'demo-llm';
 
 // The paper's scale (spec section 7).

@@ -78,16 +78,30 @@ export function simulateModel(ctx, V, idx, spec, user, tasks, batches) {
     const batchTopics = [...batchTopicCount.entries()].sort((a, b) => b[1] - a[1]).map(([tp]) => tp);
     const newTopics = n > 1 ? batchTopics.filter((tp) => !topicSteps.has(tp) && tp !== 'viral') : [];
     for (const tp of batchTopics) topicSteps.set(tp, (topicSteps.get(tp) ?? 0) + 1);
-    const long = [...topicSteps.entries()].filter(([tp, c]) => c >= 2 && tp !== 'viral').sort((a, b) => b[1] - a[1]).slice(0, 3).map(([tp]) => tp);
+    const long = [...topicSteps.entries()]
+      .filter(([tp, c]) => c >= 2 && tp !== 'viral')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([tp]) => tp);
     const fading = prevLong.filter((tp) => !batchTopicCount.has(tp));
     prevLong = long;
     const name = (tps) => tps.map((tp) => V.topicName.get(tp)).join('、');
-    const favTags = [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t]) => t);
+    const favTags = [...seen.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([t]) => t);
     const focus = long[0] ?? batchTopics[0];
 
     const ev = spec.events.get(n) ?? [];
     const k = kForPool(task.candidate_pool.length);
-    const out = { step_id: n, prediction: [], ground_truth: [...task.ground_truth.new_tags, ...task.ground_truth.keep_tags], metrics: null, reasoning: '', persona_summary: '' };
+    const out = {
+      step_id: n,
+      prediction: [],
+      ground_truth: [...task.ground_truth.new_tags, ...task.ground_truth.keep_tags],
+      metrics: null,
+      reasoning: '',
+      persona_summary: '',
+    };
     if (ev.includes('error') || rng.chance(rates.error)) {
       out.reasoning = rng.pick(ERRORS);
     } else {
@@ -117,25 +131,36 @@ export function simulateModel(ctx, V, idx, spec, user, tasks, batches) {
       const fromHistory = picks.filter((t) => seen.has(t));
       const viral = picks.filter((t) => V.viralSet.has(t));
       const fresh = picks.filter((t) => !seen.has(t) && !V.viralSet.has(t));
-      const why = [`本批次共${batch.count}条内容，主要涉及${name(batchTopics.filter((tp) => tp !== 'viral')) || '日常生活'}。`];
+      const why = [
+        `本批次共${batch.count}条内容，主要涉及${name(batchTopics.filter((tp) => tp !== 'viral')) || '日常生活'}。`,
+      ];
       if (task.candidate_pool.length === 0) why.push('候选池为空，没有可选的标签，本步不给出预测。');
       if (fromHistory.length) why.push(`${joinTags(fromHistory)}在已观察到的帖子中反复出现，判断会延续；`);
-      if (fresh.length) why.push(`${joinTags(fresh)}属于${name([...new Set(fresh.map((t) => V.info.get(t)?.topic).filter((tp) => tp && tp !== 'viral'))]) || '相关'}方向，与画像相符，可能成为新的关注点；`);
+      if (fresh.length)
+        why.push(
+          `${joinTags(fresh)}属于${name([...new Set(fresh.map((t) => V.info.get(t)?.topic).filter((tp) => tp && tp !== 'viral'))]) || '相关'}方向，与画像相符，可能成为新的关注点；`,
+        );
       if (viral.length) why.push(`${joinTags(viral)}是平台近期的热点，用户可能参与讨论；`);
       if (picks.length) why.push(`综合以上判断选出${picks.length}个标签。`);
       out.reasoning = why.join('');
       const parts = [];
       if (!persona) {
         parts.push(`首次观察：${PLATFORM_NAME[platform]}用户${user.username}，${identity}。`);
-        parts.push(`本批次内容集中在${name(batchTopics) || '日常生活'}，常用标签有${joinTags(favTags) || '（暂无）'}。`);
-        parts.push(`${PLATFORM_STYLE[platform]}。暂无历史可比较，预计短期内仍会围绕${V.topicName.get(focus) ?? '日常生活'}发帖。`);
+        parts.push(
+          `本批次内容集中在${name(batchTopics) || '日常生活'}，常用标签有${joinTags(favTags) || '（暂无）'}。`,
+        );
+        parts.push(
+          `${PLATFORM_STYLE[platform]}。暂无历史可比较，预计短期内仍会围绕${V.topicName.get(focus) ?? '日常生活'}发帖。`,
+        );
       } else {
         parts.push(`${PLATFORM_NAME[platform]}用户${user.username}，${identity}。`);
         parts.push(`长期兴趣：${name(long) || name(batchTopics) || '暂不明确'}。`);
         parts.push(newTopics.length ? `近期新出现对${name(newTopics)}的关注。` : '本阶段没有明显的新兴趣。');
         if (fading.length) parts.push(`对${name(fading)}的讨论明显减少。`);
         parts.push(`高频标签：${joinTags(favTags) || '（暂无）'}。${PLATFORM_STYLE[platform]}。`);
-        parts.push(`预计下一阶段仍以${V.topicName.get(focus) ?? '日常生活'}为主${newTopics.length ? `，${V.topicName.get(newTopics[0])}可能继续升温` : ''}。`);
+        parts.push(
+          `预计下一阶段仍以${V.topicName.get(focus) ?? '日常生活'}为主${newTopics.length ? `，${V.topicName.get(newTopics[0])}可能继续升温` : ''}。`,
+        );
       }
       persona = parts.join('');
       out.persona_summary = persona;
@@ -163,5 +188,7 @@ export function pyDumps(v, floats = false) {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) return `[${v.map((x) => pyDumps(x, floats)).join(', ')}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyDumps(x, floats || k === 'metrics')}`).join(', ')}}`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}: ${pyDumps(x, floats || k === 'metrics')}`)
+    .join(', ')}}`;
 }

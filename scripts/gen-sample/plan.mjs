@@ -21,7 +21,9 @@ export function planSample(seed) {
   const rng = new Rng(`${seed}|plan`);
   const users = {};
   for (const p of PLATFORMS) {
-    users[p] = Array.from({ length: SAMPLE_USERS[p] }, () => newSpec(rng.weighted([1, 2, 3, 4, 5, 6, 7], [3, 3, 3, 2, 2, 1, 1])));
+    users[p] = Array.from({ length: SAMPLE_USERS[p] }, () =>
+      newSpec(rng.weighted([1, 2, 3, 4, 5, 6, 7], [3, 3, 3, 2, 2, 1, 1])),
+    );
   }
   // Forced so that every edge case occurs in the small sample, whatever the seed.
   const force = (p, u, scored, unscoredAt, events) => {
@@ -50,7 +52,18 @@ export function planSample(seed) {
     { cat: 'GEO', platform: 'xiaohongshu', user: 6, step: 1 },
     { cat: 'DEVICE', platform: 'zhihu', user: 3, step: 1 },
   ]);
-  const rates = { posts: [2, 5], allKeep: 0.06, allNew: 0.06, phPost: 0.02, phBio: 0.05, dup: 0, oop: 0, more: 0, fewer: 0, error: 0 };
+  const rates = {
+    posts: [2, 5],
+    allKeep: 0.06,
+    allNew: 0.06,
+    phPost: 0.02,
+    phBio: 0.05,
+    dup: 0,
+    oop: 0,
+    more: 0,
+    fewer: 0,
+    error: 0,
+  };
   return { users, rates };
 }
 
@@ -93,6 +106,17 @@ export function planPaper(seed) {
     });
   });
   attachPlants(users, []);
-  const rates = { posts: [4, 12], allKeep: 0.06, allNew: 0.06, phPost: 0.004, phBio: 0.01, dup: 0.01, oop: 0.015, more: 0.01, fewer: 0.01, error: 0.003 };
+  const rates = {
+    posts: [4, 12],
+    allKeep: 0.06,
+    allNew: 0.06,
+    phPost: 0.004,
+    phBio: 0.01,
+    dup: 0.01,
+    oop: 0.015,
+    more: 0.01,
+    fewer: 0.01,
+    error: 0.003,
+  };
   return { users, rates };
 }

@@ -3,8 +3,22 @@
 import { CODE, META_KEYS } from './constants.mjs';
 import { hexOf, Rng } from './rng.mjs';
 import {
-  TOPICS, DOUBAN_REVIEWS, CITIES, TRAITS, WEIBO_TAILS, WEIBO_REPOST, XHS_HOOKS, XHS_EMOJI,
-  XHS_CLOSERS, TOUTIAO_TITLES, TOUTIAO_CLOSERS, ZHIHU_OPENERS, ZHIHU_MIDDLE, ZHIHU_CLOSERS, PH_POST, PH_BIO,
+  TOPICS,
+  DOUBAN_REVIEWS,
+  CITIES,
+  TRAITS,
+  WEIBO_TAILS,
+  WEIBO_REPOST,
+  XHS_HOOKS,
+  XHS_EMOJI,
+  XHS_CLOSERS,
+  TOUTIAO_TITLES,
+  TOUTIAO_CLOSERS,
+  ZHIHU_OPENERS,
+  ZHIHU_MIDDLE,
+  ZHIHU_CLOSERS,
+  PH_POST,
+  PH_BIO,
   PH_CATEGORIES,
 } from './banks.mjs';
 import { simulateModel, pyDumps } from './model.mjs';
@@ -34,7 +48,8 @@ function chooseWindowTags(rng, V, hist, active, fav, emerging, mode) {
   const activeSet = new Set(active);
   let keepCand = [...hist.keys()].filter((t) => activeSet.has(V.info.get(t).topic));
   if (keepCand.length === 0 && mode === 'allKeep') keepCand = [...hist.keys()];
-  let nKeep = mode === 'first' || mode === 'allNew' ? 0 : mode === 'allKeep' ? K : Math.round(K * rng.float(0.25, 0.75));
+  let nKeep =
+    mode === 'first' || mode === 'allNew' ? 0 : mode === 'allKeep' ? K : Math.round(K * rng.float(0.25, 0.75));
   nKeep = Math.min(nKeep, keepCand.length);
   if (mode === 'allKeep') K = nKeep;
   const keep = rng.weightedSample(keepCand, (t) => hist.get(t) + (fav.has(t) ? 3 : 0), nKeep);
@@ -67,7 +82,10 @@ function buildPool(rng, ctx, V, anchors, hist, recent, windowSet, dateTarget) {
     return out;
   };
   const nNeg = 3 * K;
-  meta.D_decay = take([...recent].filter((t) => !windowSet.has(t)), Math.round(K * rng.float(0.4, 1.2)));
+  meta.D_decay = take(
+    [...recent].filter((t) => !windowSet.has(t)),
+    Math.round(K * rng.float(0.4, 1.2)),
+  );
   const posTopics = new Set(anchors.map((t) => V.info.get(t).topic));
   const clusterCand = [...posTopics].flatMap((tp) => V.byTopic.get(tp) ?? []).filter((t) => !hist.has(t));
   meta.D_cluster = take(clusterCand, Math.min(nNeg - meta.D_decay.length, Math.round(K * rng.float(0.5, 1.1))));
@@ -139,14 +157,20 @@ function genPosts(rng, V, ctx, tags, hist, active, profile, inject) {
   for (const pt of postTags) {
     if (tags.length && pt.length === 0) pt.push(rng.weightedSample(tags, (t) => (hist.get(t) ?? 0) + 1, 1)[0]);
     if (!single && pt.length < 3 && rng.chance(0.3)) {
-      const more = rng.pick(tags.filter((t) => topicOf(t) === topicOf(pt[0]) && !pt.includes(t)).concat(tags.filter((t) => !pt.includes(t))).slice(0, 3));
+      const more = rng.pick(
+        tags
+          .filter((t) => topicOf(t) === topicOf(pt[0]) && !pt.includes(t))
+          .concat(tags.filter((t) => !pt.includes(t)))
+          .slice(0, 3),
+      );
       if (more) pt.push(more);
     }
   }
   postTags = rng.shuffle(postTags);
   const extras = Array.from({ length: P }, () => []);
   for (const s of inject) extras[rng.int(0, P - 1)].push(s);
-  for (let i = 0; i < P; i++) if (rng.chance(ctx.rates.phPost)) extras[i].push(rng.pick(PH_POST[rng.pick(PH_CATEGORIES)]));
+  for (let i = 0; i < P; i++)
+    if (rng.chance(ctx.rates.phPost)) extras[i].push(rng.pick(PH_POST[rng.pick(PH_CATEGORIES)]));
   const texts = [];
   const used = [];
   for (let i = 0; i < P; i++) {
@@ -169,7 +193,9 @@ export function genUser(ctx, platform, idx, spec) {
   const candidates = V.topics.filter((t) => t.weight > 0);
   const core = rng.weightedSample(candidates, (t) => t.weight, rng.int(2, 3)).map((t) => t.id);
   const others = candidates.filter((t) => !core.includes(t.id));
-  const emerging = rng.chance(0.6) ? { topic: rng.weightedSample(others, (t) => t.weight, 1)[0].id, from: rng.int(2, total + 1) } : null;
+  const emerging = rng.chance(0.6)
+    ? { topic: rng.weightedSample(others, (t) => t.weight, 1)[0].id, from: rng.int(2, total + 1) }
+    : null;
   const fading = rng.chance(0.5) ? { topic: core[core.length - 1], until: rng.int(1, total) } : null;
   const activeAt = (j) => {
     const a = core.filter((t) => !(fading && t === fading.topic && j > fading.until));
@@ -181,7 +207,11 @@ export function genUser(ctx, platform, idx, spec) {
     for (const t of rng.shuffle(V.byTopic.get(tp)).slice(0, rng.int(2, 4))) fav.add(t);
   }
 
-  let bio = makeBio(rng, profile, core.map((t) => V.topicName.get(t)));
+  let bio = makeBio(
+    rng,
+    profile,
+    core.map((t) => V.topicName.get(t)),
+  );
   const withPrefix = (prefix) => (bio ? prefix + bio : prefix.replace(/｜$/, ''));
   for (const ph of spec.placeholders.filter((x) => x.step === 0)) bio = withPrefix(PH_BIO[ph.cat]);
   if (bio !== undefined && rng.chance(ctx.rates.phBio)) bio = withPrefix(rng.pick(Object.values(PH_BIO)));
@@ -193,7 +223,8 @@ export function genUser(ctx, platform, idx, spec) {
 
   const injectFor = (step) => {
     const out = [];
-    for (const ph of spec.placeholders) if (ph.step > 0 && Math.min(ph.step, total) === step) out.push(rng.pick(PH_POST[ph.cat]));
+    for (const ph of spec.placeholders)
+      if (ph.step > 0 && Math.min(ph.step, total) === step) out.push(rng.pick(PH_POST[ph.cat]));
     for (const pl of spec.plants) {
       if (pl.step > 0 && Math.min(pl.step, total) === step) {
         out.push(pl.sentence);

@@ -37,7 +37,8 @@ export function buildVocab(platform) {
         if (platform === 'zhihu') {
           const first = fnv(`zhihu|${s}`) % t.ask.length;
           add(t.ask[first].replace('{s}', s), { topic: t.id, subject: s });
-          if (fnv(`zhihu2|${s}`) % 2 === 0) add(t.ask[(first + 1) % t.ask.length].replace('{s}', s), { topic: t.id, subject: s });
+          if (fnv(`zhihu2|${s}`) % 2 === 0)
+            add(t.ask[(first + 1) % t.ask.length].replace('{s}', s), { topic: t.id, subject: s });
         } else {
           add(formatTag(platform, s), { topic: t.id, subject: s });
           const sfx = t.suffix[SUFFIX_INDEX[platform]];
@@ -46,7 +47,9 @@ export function buildVocab(platform) {
       }
     }
   }
-  const rawViral = Array.isArray(VIRAL[platform]) ? VIRAL[platform] : VIRAL[platform].split(' ').map((w) => formatTag(platform, w));
+  const rawViral = Array.isArray(VIRAL[platform])
+    ? VIRAL[platform]
+    : VIRAL[platform].split(' ').map((w) => formatTag(platform, w));
   const viral = rawViral.filter((t) => !info.has(t));
   for (const t of viral) info.set(t, { topic: 'viral', subject: t, viral: true });
   const topicName = new Map(topics.map((t) => [t.id, t.name]));

@@ -65,7 +65,15 @@ export function generate(opts) {
       const u = genUser(ctx, p, idx, spec);
       writeLine(dataFd, u.line);
       for (const pl of u.planted) {
-        planted.push({ category: pl.category, text: pl.text, file, line: idx + 1, userId: u.userId, stepId: pl.stepId, field: pl.field });
+        planted.push({
+          category: pl.category,
+          text: pl.text,
+          file,
+          line: idx + 1,
+          userId: u.userId,
+          stepId: pl.stepId,
+          field: pl.field,
+        });
       }
       pending.push(u.resultLine);
       if (pending.length >= COMPLETION_WINDOW) flushOne();

@@ -13,7 +13,10 @@ import { inflateRawSync } from 'node:zlib';
 export function zipEntries(buf) {
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error('not a zip file (no end of central directory)');
   const count = buf.readUInt16LE(eocd + 10);
@@ -21,7 +24,9 @@ export function zipEntries(buf) {
   const entries = [];
   for (let n = 0; n < count; n++) {
     if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('corrupt central directory');
-    const nameLen = buf.readUInt16LE(p + 28), extraLen = buf.readUInt16LE(p + 30), commentLen = buf.readUInt16LE(p + 32);
+    const nameLen = buf.readUInt16LE(p + 28),
+      extraLen = buf.readUInt16LE(p + 30),
+      commentLen = buf.readUInt16LE(p + 32);
     entries.push({
       name: buf.toString('utf8', p + 46, p + 46 + nameLen),
       method: buf.readUInt16LE(p + 10),

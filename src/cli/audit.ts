@@ -4,7 +4,14 @@ import { detectFormat, omniBehavior } from '../core/formats';
 import { loadBenchmark } from '../core/spb/load';
 import { auditBenchmark } from '../core/pi/audit';
 import { auditOmni } from '../core/pi/omniAudit';
-import { buildReport, formatTextReport, renderMarkdown, type AnyCountRow, type ReportableFinding, type ReportableResult } from '../core/pi/report';
+import {
+  buildReport,
+  formatTextReport,
+  renderMarkdown,
+  type AnyCountRow,
+  type ReportableFinding,
+  type ReportableResult,
+} from '../core/pi/report';
 import { CONFIDENCES, type Confidence } from '../core/pi/types';
 import { VerdictStore, type VerdictRow } from '../core/pi/verdicts';
 import type { CliIo } from './labels';
@@ -67,7 +74,11 @@ function checkRuns(have: ReadonlyMap<string, unknown>, root: string, runs: strin
 }
 
 /** Audits a StreamProfileBench folder, or an OmniBehavior one when that is the format the folder holds. */
-async function auditFolder(dir: string, minConfidence: Confidence, runs: string[] | undefined): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
+async function auditFolder(
+  dir: string,
+  minConfidence: Confidence,
+  runs: string[] | undefined,
+): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
   if (detectFormat(dir)?.id === 'omnibehavior') {
     const loaded = await omniBehavior.load(dir, { runs });
     if (loaded.format !== 'omnibehavior') throw new Error(`${dir}: not an OmniBehavior folder`);
@@ -95,7 +106,10 @@ export async function runAuditCommand(args: string[], opts: AuditCliOptions, io:
     if (opts.json) io.out(JSON.stringify(report));
     else io.out(formatTextReport(report));
     if (opts.out) {
-      writeAtomically(opts.out, opts.out.toLowerCase().endsWith('.json') ? JSON.stringify(report, null, 2) + '\n' : renderMarkdown(report));
+      writeAtomically(
+        opts.out,
+        opts.out.toLowerCase().endsWith('.json') ? JSON.stringify(report, null, 2) + '\n' : renderMarkdown(report),
+      );
       (opts.json ? io.err : io.out)(`wrote ${opts.out}`);
     }
     const open = report.findings.filter((f) => f.verdict !== 'false-positive').length;

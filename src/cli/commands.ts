@@ -50,13 +50,16 @@ function formatOf(dir: string): FormatAdapter {
 export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
   const format = formatOf(dir);
   const loaded = await format.load(dir, opts);
-  if (loaded.format !== 'streamprofilebench') throw new Error(`${dir}: an ${format.label} folder; this command reads StreamProfileBench only`);
+  if (loaded.format !== 'streamprofilebench')
+    throw new Error(`${dir}: an ${format.label} folder; this command reads StreamProfileBench only`);
   return loaded.bench;
 }
 
 /** Commands that open a SQLite file: labels always, audit with --db, run with --history. */
 function usesStorage(command: string, opts: CliOptions): boolean {
-  return command === 'labels' || (command === 'audit' && Boolean(opts.db)) || (command === 'run' && Boolean(opts.history));
+  return (
+    command === 'labels' || (command === 'audit' && Boolean(opts.db)) || (command === 'run' && Boolean(opts.history))
+  );
 }
 
 export async function runCommand(command: string, args: string[], opts: CliOptions): Promise<number> {
@@ -108,13 +111,18 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
 async function validate(dir: string, opts: CliOptions): Promise<number> {
   const bench = await openBenchmark(dir);
   const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
-  const steps = [...bench.users.values()].reduce((n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0), 0);
+  const steps = [...bench.users.values()].reduce(
+    (n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0),
+    0,
+  );
   if (opts.json) {
     print(JSON.stringify({ users, steps, diagnostics: bench.diagnostics }));
   } else {
     for (const d of bench.diagnostics) print(formatDiagnostic(d));
     const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
-    print(`${users} users, ${steps} steps, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`);
+    print(
+      `${users} users, ${steps} steps, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`,
+    );
   }
   return hasErrors(bench.diagnostics) ? 1 : 0;
 }

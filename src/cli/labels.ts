@@ -139,14 +139,17 @@ function describeConflict(c: ImportConflict, n: number): string {
 
 function decisionsFrom(opts: LabelsCliOptions, conflicts: ImportConflict[]): Map<string, ConflictDecision> {
   const all = opts.conflicts;
-  if (all !== undefined && !isDecision(all)) throw new Usage(`--conflicts must be one of ${CONFLICT_DECISIONS.join(', ')}`);
+  if (all !== undefined && !isDecision(all))
+    throw new Usage(`--conflicts must be one of ${CONFLICT_DECISIONS.join(', ')}`);
   const map = new Map<string, ConflictDecision>();
   if (all) for (const c of conflicts) map.set(c.id, all);
   for (const spec of opts.resolve ?? []) {
     const m = /^(\d+)=(.+)$/.exec(spec);
     const n = m ? Number(m[1]) : NaN;
     if (!m || !isDecision(m[2]) || n < 1 || n > conflicts.length) {
-      throw new Usage(`--resolve ${spec}: expected N=${CONFLICT_DECISIONS.join('|')} with N from 1 to ${conflicts.length}`);
+      throw new Usage(
+        `--resolve ${spec}: expected N=${CONFLICT_DECISIONS.join('|')} with N from 1 to ${conflicts.length}`,
+      );
     }
     map.set(conflicts[n - 1].id, m[2]);
   }
@@ -164,7 +167,9 @@ function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliI
     const { plan } = session;
     for (const d of plan.diagnostics) io.err(formatDiagnostic(d));
     const skipped = [...parsed.diagnostics, ...plan.diagnostics].filter((d) => d.severity === 'error').length;
-    io.out(`${file}: ${parsed.rows.length} label(s) read, ${skipped} line(s) skipped; ${plan.additions.length} new, ${plan.identical} already present, ${plan.conflicts.length} conflict(s)`);
+    io.out(
+      `${file}: ${parsed.rows.length} label(s) read, ${skipped} line(s) skipped; ${plan.additions.length} new, ${plan.identical} already present, ${plan.conflicts.length} conflict(s)`,
+    );
     const decisions = decisionsFrom(opts, plan.conflicts);
     const open = plan.conflicts.filter((c) => !decisions.has(c.id));
     if (open.length > 0) {
@@ -194,7 +199,16 @@ function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliI
 
 function kappaJson(k: Kappa): Record<string, number | null> {
   const num = (x: number) => (Number.isFinite(x) ? x : null);
-  return { kappa: num(k.kappa), po: num(k.po), pe: num(k.pe), n: k.n, both: k.both, onlyA: k.onlyA, onlyB: k.onlyB, neither: k.neither };
+  return {
+    kappa: num(k.kappa),
+    po: num(k.po),
+    pe: num(k.pe),
+    n: k.n,
+    both: k.both,
+    onlyA: k.onlyA,
+    onlyB: k.onlyB,
+    neither: k.neither,
+  };
 }
 
 /** Fresh / stale / unknown / missing counts of the folder's labels, read against the benchmark as it is now. */
@@ -220,7 +234,9 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
       overall: kappaJson(a.overall),
       perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
     }));
-    io.out(JSON.stringify({ total: s.total, authors: s.authors, counts, agreements, ...(freshness ? { freshness } : {}) }));
+    io.out(
+      JSON.stringify({ total: s.total, authors: s.authors, counts, agreements, ...(freshness ? { freshness } : {}) }),
+    );
     return 0;
   }
   const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
@@ -228,7 +244,9 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   io.out(formatSummary(s, labelNames(set)));
   if (freshness) {
     const f = freshness;
-    io.out(`Against the data now: ${f.fresh} fresh, ${f.stale} stale (the data changed), ${f.unknown} unknown (no content hash), ${f.missing} missing (no longer in the data)`);
+    io.out(
+      `Against the data now: ${f.fresh} fresh, ${f.stale} stale (the data changed), ${f.unknown} unknown (no content hash), ${f.missing} missing (no longer in the data)`,
+    );
   }
   return 0;
 }

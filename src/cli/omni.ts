@@ -24,9 +24,19 @@ export async function scoreOmni(dir: string, opts: OmniCliOptions): Promise<numb
   for (const name of opts.run ?? []) {
     if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
   }
-  const runs = [...bench.runs.values()].map((run) => ({ name: run.name, predictions: run.predictions.size, score: scoreOmniRun(bench, run), bias: biasDiagnostics(bench, run) }));
+  const runs = [...bench.runs.values()].map((run) => ({
+    name: run.name,
+    predictions: run.predictions.size,
+    score: scoreOmniRun(bench, run),
+    bias: biasDiagnostics(bench, run),
+  }));
   if (opts.json) {
-    print(JSON.stringify({ format: 'omnibehavior', runs: runs.map((r) => ({ name: r.name, ...scoreJson(r.score), bias: biasJson(r.bias) })) }));
+    print(
+      JSON.stringify({
+        format: 'omnibehavior',
+        runs: runs.map((r) => ({ name: r.name, ...scoreJson(r.score), bias: biasJson(r.bias) })),
+      }),
+    );
   } else if (runs.length === 0) {
     print(`No runs under ${join(bench.root, 'results')}.`);
   } else {
@@ -44,7 +54,9 @@ export async function validateOmni(dir: string, opts: OmniCliOptions): Promise<n
   } else {
     for (const d of bench.diagnostics) print(formatDiagnostic(d));
     const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
-    print(`${users} users, ${testActions} test actions, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`);
+    print(
+      `${users} users, ${testActions} test actions, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`,
+    );
   }
   return hasErrors(bench.diagnostics) ? 1 : 0;
 }
@@ -63,7 +75,11 @@ function scoreJson(s: OmniRunScore) {
 }
 
 function biasJson(b: BiasDiagnostics) {
-  return { perScene: b.perScene, distanceRatio: { real: orNull(b.distanceRatio.real), predicted: orNull(b.distanceRatio.predicted) }, reading: b.reading };
+  return {
+    perScene: b.perScene,
+    distanceRatio: { real: orNull(b.distanceRatio.real), predicted: orNull(b.distanceRatio.predicted) },
+    reading: b.reading,
+  };
 }
 
 const num = (x: number | undefined, digits = 1) => (x === undefined ? '—' : x.toFixed(digits));
@@ -85,7 +101,11 @@ const COLUMNS: [string, number, (f: FieldScore) => string][] = [
 ];
 
 function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasDiagnostics): string {
-  const row = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i][1]) : c.padStart(COLUMNS[i][1]))).join(' ').trimEnd();
+  const row = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i][1]) : c.padStart(COLUMNS[i][1])))
+      .join(' ')
+      .trimEnd();
   const lines = [
     `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value)`,
     'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %)',
@@ -95,9 +115,13 @@ function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasD
   lines.push(`Components: ${COMPONENTS.map((c) => `${c} ${num(s.components[c])}`).join(', ')}`);
   lines.push(`Overall: ${s.overall === undefined ? '— (a component is missing)' : s.overall.toFixed(1)}`);
   for (const r of bias.perScene) {
-    lines.push(`Bias: ${r.scene}: predicted positive rate ${pct(r.predictedRate)}% vs real ${pct(r.realRate)}% (n ${r.n})`);
+    lines.push(
+      `Bias: ${r.scene}: predicted positive rate ${pct(r.predictedRate)}% vs real ${pct(r.realRate)}% (n ${r.n})`,
+    );
   }
-  lines.push(`Bias: intra/inter-user distance ratio: real ${num(bias.distanceRatio.real, 2)}, predicted ${num(bias.distanceRatio.predicted, 2)}`);
+  lines.push(
+    `Bias: intra/inter-user distance ratio: real ${num(bias.distanceRatio.real, 2)}, predicted ${num(bias.distanceRatio.predicted, 2)}`,
+  );
   lines.push(`Bias: ${bias.reading}`);
   return lines.join('\n');
 }

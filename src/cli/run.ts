@@ -2,7 +2,15 @@
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadBenchmark } from '../core/spb/load';
-import { decideGuard, findingLine, guardApplies, maskingTransport, maskOutgoing, scanOutgoing, type GuardSettings } from '../core/pi/guard';
+import {
+  decideGuard,
+  findingLine,
+  guardApplies,
+  maskingTransport,
+  maskOutgoing,
+  scanOutgoing,
+  type GuardSettings,
+} from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
 import { plannedPrompts } from '../core/runner/preflight';
 import type { RunHistory } from '../core/runner/history';
@@ -106,25 +114,42 @@ const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).pad
  * The PI guard: a CLI cannot ask, so "ask" refuses. Returns the transport to use (masking or not), or null after
  * printing why it refused.
  */
-function cliGuard(parsed: ParsedRun, bench: Awaited<ReturnType<typeof loadBenchmark>>, http: ChatTransport, io: RunCliIo): ChatTransport | null {
-  const settings: GuardSettings = { mode: parsed.piGuard === 'send' ? 'off' : parsed.piGuard === 'mask' ? 'mask' : 'ask', guardLoopback: parsed.piGuardLoopback };
+function cliGuard(
+  parsed: ParsedRun,
+  bench: Awaited<ReturnType<typeof loadBenchmark>>,
+  http: ChatTransport,
+  io: RunCliIo,
+): ChatTransport | null {
+  const settings: GuardSettings = {
+    mode: parsed.piGuard === 'send' ? 'off' : parsed.piGuard === 'mask' ? 'mask' : 'ask',
+    guardLoopback: parsed.piGuardLoopback,
+  };
   if (!guardApplies(parsed.baseURL, settings)) return http;
-  const scan = scanOutgoing(plannedPrompts(bench, {
-    template: parsed.template, systemMessage: parsed.systemMessage, personaMode: parsed.persona,
-    platforms: parsed.platform ? [parsed.platform] : undefined, userId: parsed.user, fromStep: parsed.fromStep, startPersona: parsed.startPersona,
-  }));
+  const scan = scanOutgoing(
+    plannedPrompts(bench, {
+      template: parsed.template,
+      systemMessage: parsed.systemMessage,
+      personaMode: parsed.persona,
+      platforms: parsed.platform ? [parsed.platform] : undefined,
+      userId: parsed.user,
+      fromStep: parsed.fromStep,
+      startPersona: parsed.startPersona,
+    }),
+  );
   const action = decideGuard(settings, scan);
   if (action === 'send') return http;
   const n = scan.findings.length;
   if (action === 'mask') {
-    io.stderr(`PI guard: masking ${n} residual PI finding${n === 1 ? '' : 's'} in ${scan.affected} of ${scan.prompts} prompts\n`);
+    io.stderr(
+      `PI guard: masking ${n} residual PI finding${n === 1 ? '' : 's'} in ${scan.affected} of ${scan.prompts} prompts\n`,
+    );
     return maskingTransport(http);
   }
   const lines = scan.findings.slice(0, 20).map((f) => `  ${findingLine(f)}`);
   if (n > 20) lines.push(`  … and ${n - 20} more`);
   io.stderr(
     `persona-lab: not sending: ${scan.affected} of ${scan.prompts} prompts to ${publicBaseURL(parsed.baseURL)} hold ${n} unredacted PI finding${n === 1 ? '' : 's'}:\n` +
-    `${lines.join('\n')}\nRun again with --pi-guard mask (each finding replaced by its placeholder) or --pi-guard send.\n`,
+      `${lines.join('\n')}\nRun again with --pi-guard mask (each finding replaced by its placeholder) or --pi-guard send.\n`,
   );
   return null;
 }
@@ -213,7 +238,9 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     const run = scored.runs.get(parsed.out);
     if (run) {
       for (const [platform, fig] of scoreRun(scored, run).platforms) {
-        lines.push(`  ${platform}: Recall ${pct(fig.metrics.Recall)} | F1NS ${pct(fig.f1ns)} | ${fig.users} users, ${fig.steps} scored steps`);
+        lines.push(
+          `  ${platform}: Recall ${pct(fig.metrics.Recall)} | F1NS ${pct(fig.f1ns)} | ${fig.users} users, ${fig.steps} scored steps`,
+        );
       }
     }
     if (summary.status === 'cancelled') lines.push('  cancelled: run the same command again to resume');
@@ -262,12 +289,14 @@ function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, s
   if (!opts['base-url']) throw new Usage('run needs --base-url URL');
   if (!opts.model) throw new Usage('run needs --model NAME');
   const template = readText('template', opts.template) ?? '';
-  if (opts.platform !== undefined && !isPlatform(opts.platform)) throw new Usage(`--platform: unknown platform "${opts.platform}"`);
+  if (opts.platform !== undefined && !isPlatform(opts.platform))
+    throw new Usage(`--platform: unknown platform "${opts.platform}"`);
   const persona = opts.persona ?? 'full';
   if (persona !== 'full' && persona !== 'none') throw new Usage('--persona must be full or none');
   const baseRun = opts['base-run'];
   const piGuard = opts['pi-guard'] ?? 'refuse';
-  if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send') throw new Usage('--pi-guard must be refuse, mask or send');
+  if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send')
+    throw new Usage('--pi-guard must be refuse, mask or send');
   return {
     dir,
     out: opts.out,

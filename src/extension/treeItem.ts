@@ -2,7 +2,10 @@
 // of a tooltip. Dataset text goes into a tooltip only through appendText, which escapes it: no HTML, no command links.
 import * as vscode from 'vscode';
 
-export interface TreeRow extends Pick<vscode.TreeItem, 'tooltip' | 'resourceUri' | 'command' | 'accessibilityInformation'> {
+export interface TreeRow extends Pick<
+  vscode.TreeItem,
+  'tooltip' | 'resourceUri' | 'command' | 'accessibilityInformation'
+> {
   label: string;
   state: vscode.TreeItemCollapsibleState;
   id: string;
@@ -17,7 +20,10 @@ export function treeItem(row: TreeRow): vscode.TreeItem {
   const item = new vscode.TreeItem(row.label, row.state);
   item.id = row.id;
   item.contextValue = row.contextValue;
-  item.iconPath = new vscode.ThemeIcon(row.icon, row.color === undefined ? undefined : new vscode.ThemeColor(row.color));
+  item.iconPath = new vscode.ThemeIcon(
+    row.icon,
+    row.color === undefined ? undefined : new vscode.ThemeColor(row.color),
+  );
   item.description = row.description;
   if (row.resourceUri) item.resourceUri = row.resourceUri;
   if (row.tooltip !== undefined) item.tooltip = row.tooltip;

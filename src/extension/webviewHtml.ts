@@ -25,7 +25,8 @@ export interface Shell {
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string, shell: Shell): string {
-  const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
+  const asset = (...path: string[]) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
   const src = webview.cspSource;
   // Styles: the codicon sheet comes from cspSource; a bundle injects its own CSS in a <style nonce>, and lit's
   // components use constructable stylesheets. No img-src / connect-src / frame-src: default-src 'none' denies them
@@ -38,7 +39,9 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const attrs = Object.entries(shell.rootAttrs ?? {}).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const attrs = Object.entries(shell.rootAttrs ?? {})
+    .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+    .join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

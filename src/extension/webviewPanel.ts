@@ -48,18 +48,26 @@ export class PanelHost<Out> {
       o.onDispose();
     });
     // Without retainContextWhenHidden a hidden webview is torn down; it posts `ready` again when shown.
-    panel.onDidChangeViewState(() => {
-      if (!panel.visible) this.isReady = false;
-      this.arm();
-    }, undefined, own);
-    panel.webview.onDidReceiveMessage((raw: unknown) => {
-      if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
-        this.isReady = true;
-        clearTimeout(this.watchdog);
-        this.settle(true);
-      }
-      o.onMessage(raw);
-    }, undefined, own);
+    panel.onDidChangeViewState(
+      () => {
+        if (!panel.visible) this.isReady = false;
+        this.arm();
+      },
+      undefined,
+      own,
+    );
+    panel.webview.onDidReceiveMessage(
+      (raw: unknown) => {
+        if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+          this.isReady = true;
+          clearTimeout(this.watchdog);
+          this.settle(true);
+        }
+        o.onMessage(raw);
+      },
+      undefined,
+      own,
+    );
   }
 
   private arm(): void {
@@ -68,7 +76,9 @@ export class PanelHost<Out> {
     this.watchdog = setTimeout(() => {
       if (this.isReady || !this.panel.visible) return;
       this.reloads++;
-      log.warn(`${this.o.viewType}: the page did not load in ${WATCHDOG_MS} ms; reloading it (${this.reloads}/${MAX_RELOADS})`);
+      log.warn(
+        `${this.o.viewType}: the page did not load in ${WATCHDOG_MS} ms; reloading it (${this.reloads}/${MAX_RELOADS})`,
+      );
       // A new nonce makes the HTML differ, which is what makes the workbench load it again.
       this.panel.webview.html = this.o.html(this.panel.webview);
       this.arm();

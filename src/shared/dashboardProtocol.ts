@@ -6,7 +6,20 @@ import type { FlippedTag } from '../core/spb/runCompare';
 import type { ErrorKey, Pt } from '../core/spb/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
 import {
-  array, arrayOf, claim, type Infer, int, literal, message, messages, object, oneOf, optional, shapeOf, str, union,
+  array,
+  arrayOf,
+  claim,
+  type Infer,
+  int,
+  literal,
+  message,
+  messages,
+  object,
+  oneOf,
+  optional,
+  shapeOf,
+  str,
+  union,
 } from './guards';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';

@@ -91,13 +91,21 @@ export function object<const S extends Shape>(shape: S): Guard<ShapeType<S>> {
  * more). The compiler checks that `T` fits what `g` checks: when it does not, the result is a `ClaimMismatch`, not a
  * guard, and using it as one is a type error.
  */
-export function claim<T>(): <G extends AnyGuard>(g: G) => T extends GuardType<G> ? Guard<T> : ClaimMismatch<T, GuardType<G>> {
-  return ((g: Guard<unknown>) => (v: unknown): v is T => g(v)) as never;
+export function claim<T>(): <G extends AnyGuard>(
+  g: G,
+) => T extends GuardType<G> ? Guard<T> : ClaimMismatch<T, GuardType<G>> {
+  return ((g: Guard<unknown>) =>
+    (v: unknown): v is T =>
+      g(v)) as never;
 }
 
 /** `claim<T>()(object(shape))`: the object keys a receiver relies on, of a larger type `T`. */
-export function shapeOf<T>(): <S extends Shape>(shape: S) => T extends ShapeType<S> ? Guard<T> : ClaimMismatch<T, ShapeType<S>> {
-  return ((shape: Shape) => (v: unknown): v is T => isRecord(v) && checkShape(shape, v)) as never;
+export function shapeOf<T>(): <S extends Shape>(
+  shape: S,
+) => T extends ShapeType<S> ? Guard<T> : ClaimMismatch<T, ShapeType<S>> {
+  return ((shape: Shape) =>
+    (v: unknown): v is T =>
+      isRecord(v) && checkShape(shape, v)) as never;
 }
 
 export interface ClaimMismatch<T, Checked> {
@@ -142,7 +150,10 @@ type AnyTagged<K extends string> = TaggedGuard<K, string, unknown>;
  * The union of tagged variants that share one key (`type` for messages, `kind` for actions). A value is checked by the
  * variant its tag names, so an unknown tag fails at once. Two variants with one tag are a programming error.
  */
-export function variants<const K extends string, const G extends readonly AnyTagged<K>[]>(key: K, ...guards: G): Guard<GuardType<G[number]>> {
+export function variants<const K extends string, const G extends readonly AnyTagged<K>[]>(
+  key: K,
+  ...guards: G
+): Guard<GuardType<G[number]>> {
   const byTag = new Map<unknown, AnyTagged<K>>();
   for (const g of guards) {
     if (g.key !== key) throw new Error(`variants(${key}): a variant is tagged on ${g.key}`);

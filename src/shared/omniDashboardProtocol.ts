@@ -40,7 +40,10 @@ const omniDashboardModel = shapeOf<OmniDashboardModel>()({
   bias: object({ perScene: array, reading: str }),
 });
 
-export const isExtensionToWebview = messages(message('show', { model: omniDashboardModel }), message('empty', { message: str }));
+export const isExtensionToWebview = messages(
+  message('show', { model: omniDashboardModel }),
+  message('empty', { message: str }),
+);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 export const isWebviewToExtension = messages(message('ready'), message('chooseRun'));

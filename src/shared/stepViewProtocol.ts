@@ -12,8 +12,24 @@ import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
 import type { StepLocation, StepModel } from '../core/spb/stepModel';
 import {
-  array, bool, type Guard, type Infer, int, literal, message, messages, nullable, num, object, oneOf, recordOf,
-  safeInt, shapeOf, str, tagged, variants,
+  array,
+  bool,
+  type Guard,
+  type Infer,
+  int,
+  literal,
+  message,
+  messages,
+  nullable,
+  num,
+  object,
+  oneOf,
+  recordOf,
+  safeInt,
+  shapeOf,
+  str,
+  tagged,
+  variants,
 } from './guards';
 import { labelBarShape, labelMessage, labelsMessage, labelToggle, labelUndo } from './labelProtocol';
 
@@ -23,7 +39,10 @@ export const NAV_DIRECTIONS = ['previousStep', 'nextStep', 'previousUser', 'next
 export type NavDirection = (typeof NAV_DIRECTIONS)[number];
 
 /** Which navigation targets exist from the step shown. */
-const navState = object({ previousStep: bool, nextStep: bool, previousUser: bool, nextUser: bool } satisfies Record<NavDirection, Guard<boolean>>);
+const navState = object({ previousStep: bool, nextStep: bool, previousUser: bool, nextUser: bool } satisfies Record<
+  NavDirection,
+  Guard<boolean>
+>);
 export type NavState = Infer<typeof navState>;
 
 /**
@@ -100,7 +119,12 @@ const stepModel = shapeOf<StepModel>()({
 });
 
 /** The marks' offsets are checked where the text is cut (segmentText); here the shape. */
-const stepPiMarks = shapeOf<StepPiMarks>()({ fields: recordOf(array), legend: array, placeholders: num, findings: num });
+const stepPiMarks = shapeOf<StepPiMarks>()({
+  fields: recordOf(array),
+  legend: array,
+  placeholders: num,
+  findings: num,
+});
 
 const showMessage = message('show', {
   model: stepModel,
@@ -188,7 +212,8 @@ const selectAttemptMessage = message('selectAttempt', { id: int });
 /** Open the attempt's full request or raw reply as a read-only document. */
 const openAttemptMessage = message('openAttempt', { id: int, which: literal('request', 'raw') });
 
-export type RerunRequest = Infer<typeof commandMessage> | Infer<typeof selectAttemptMessage> | Infer<typeof openAttemptMessage>;
+export type RerunRequest =
+  Infer<typeof commandMessage> | Infer<typeof selectAttemptMessage> | Infer<typeof openAttemptMessage>;
 
 /** Guard for what the extension receives from the webview. */
 export const isWebviewToExtension = messages(

@@ -9,10 +9,31 @@
 import type { Verdict } from '../core/omni/score';
 import type { FieldKind, Scene } from '../core/omni/types';
 import {
-  array, arrayOf, bool, claim, count, type Infer, literal, message, messages, object, optional, record, shapeOf, str,
-  tagged, variants,
+  array,
+  arrayOf,
+  bool,
+  claim,
+  count,
+  type Infer,
+  literal,
+  message,
+  messages,
+  object,
+  optional,
+  record,
+  shapeOf,
+  str,
+  tagged,
+  variants,
 } from './guards';
-import { type LabelBarState, labelBarShape, labelMessage, labelsMessage, labelToggle, labelUndo } from './labelProtocol';
+import {
+  type LabelBarState,
+  labelBarShape,
+  labelMessage,
+  labelsMessage,
+  labelToggle,
+  labelUndo,
+} from './labelProtocol';
 
 export type { Verdict };
 
@@ -110,7 +131,11 @@ export interface PiFinding {
 }
 
 /** What a trace label sits on: the test action itself, or one history record before it. */
-export const isTraceLabelTarget = variants('kind', tagged('kind', 'action'), tagged('kind', 'history', { historyIndex: count }));
+export const isTraceLabelTarget = variants(
+  'kind',
+  tagged('kind', 'action'),
+  tagged('kind', 'history', { historyIndex: count }),
+);
 export type TraceLabelTarget = Infer<typeof isTraceLabelTarget>;
 
 /** A history record that carries labels of this author. */
@@ -199,7 +224,11 @@ export const isTimelineFilter = shapeOf<TimelineFilter>()({ scenes: arrayOf(str)
 
 const readyMessage = message('ready');
 const filterMessage = message('filter', { generation: count, filter: isTimelineFilter });
-const rowsRequest = message('rows', { generation: count, from: count, to: count }, (m) => m.to >= m.from && m.to - m.from <= ROWS_WINDOW);
+const rowsRequest = message(
+  'rows',
+  { generation: count, from: count, to: count },
+  (m) => m.to >= m.from && m.to - m.from <= ROWS_WINDOW,
+);
 const rawRequest = message('raw', { field: str });
 const recordRequest = message('record', { index: count });
 /** Open the raw user file at a record (the test action when index is omitted) or the prediction's line. */

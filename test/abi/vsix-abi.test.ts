@@ -21,7 +21,9 @@ const node: Record<20 | 22 | 24, string> = { 20: '', 22: '', 24: '' };
 
 beforeAll(async () => {
   const vsix = join(work, 'persona-lab.vsix');
-  const packaged = spawnSync(process.execPath, [join(root, 'scripts/package.mjs'), '--out', vsix], { encoding: 'utf8' });
+  const packaged = spawnSync(process.execPath, [join(root, 'scripts/package.mjs'), '--out', vsix], {
+    encoding: 'utf8',
+  });
   expect(packaged.status, packaged.stderr + packaged.stdout).toBe(0);
   extractZip(readFileSync(vsix), work);
   for (const line of [20, 22, 24] as const) node[line] = nodeRuntime(line).bin;
@@ -41,7 +43,13 @@ db.close();
 process.stdout.write(JSON.stringify(out));
 `,
   );
-  const common: BuildOptions = { bundle: true, platform: 'node', format: 'cjs', external: ['better-sqlite3'], logLevel: 'warning' };
+  const common: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    logLevel: 'warning',
+  };
   await build({ ...common, entryPoints: [join(work, 'probe.ts')], outfile: probe });
   await build({ ...common, entryPoints: [join(root, 'test/support/labelWriter.ts')], outfile: writer });
 }, 240_000);
@@ -93,7 +101,13 @@ describe('the packaged .vsix', () => {
       expect(imported.status, imported.stderr).toBe(0);
       const probed = run(node[line], [probe, db]);
       expect(probed.status, probed.stderr).toBe(0);
-      const out = JSON.parse(probed.stdout) as { binding: string; modules: string; journal: string; integrity: string; labels: { n: number } };
+      const out = JSON.parse(probed.stdout) as {
+        binding: string;
+        modules: string;
+        journal: string;
+        integrity: string;
+        labels: { n: number };
+      };
       expect(out.binding.startsWith(join(ext, 'node_modules/better-sqlite3'))).toBe(true);
       expect(out.modules).toBe(line === 22 ? '127' : '137');
       expect(out.journal).toBe('wal');
@@ -107,7 +121,11 @@ describe('the packaged .vsix', () => {
 
   it('says what it needs under Node 20 (no Node-API 10) and exits 2, without a crash or a stack trace', () => {
     const db = join(work, 'labels-24.db');
-    for (const args of [['labels', 'summary', db], ['labels', 'summary', join(root, 'sample')], ['audit', join(root, 'sample'), '--db', db]]) {
+    for (const args of [
+      ['labels', 'summary', db],
+      ['labels', 'summary', join(root, 'sample')],
+      ['audit', join(root, 'sample'), '--db', db],
+    ]) {
       const r = run(node[20], [cli, ...args]);
       expect(r.signal).toBeNull();
       expect(r.status, r.stderr).toBe(2);
@@ -157,7 +175,10 @@ describe('the packaged .vsix', () => {
     expect(cliResult.code, cliResult.err).toBe(0);
     const exported = run(node[24], [cli, 'labels', 'export', db]);
     expect(exported.status, exported.stderr).toBe(0);
-    const rows = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { author: string; step_id: number });
+    const rows = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { author: string; step_id: number });
     expect(rows.filter((r) => r.author === 'cli-author')).toHaveLength(count);
     expect(rows.filter((r) => r.author === 'writer-author')).toHaveLength(count);
     expect(new Set(rows.map((r) => `${r.author}/${r.step_id}`)).size).toBe(2 * count);

@@ -59,27 +59,37 @@ describe('PI Audit view in the real workbench', () => {
   let tmp: string;
   let root: string;
   let cli: AuditReport;
-  const planted = (JSON.parse(readFileSync(join(repoRoot, 'sample/pi-manifest.json'), 'utf8')) as { planted: Planted[] }).planted;
+  const planted = (
+    JSON.parse(readFileSync(join(repoRoot, 'sample/pi-manifest.json'), 'utf8')) as { planted: Planted[] }
+  ).planted;
 
   const pane = () =>
-    wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) }).first();
+    wb.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
+      .first();
 
   const rows = (): Promise<Row[]> =>
-    pane().locator('.monaco-list-row').evaluateAll((els) =>
-      els
-        .map((e) => ({
-          index: Number(e.getAttribute('data-index')),
-          level: Number(e.getAttribute('aria-level')),
-          label: e.querySelector('.label-name')?.textContent ?? '',
-          description: e.querySelector('.label-description')?.textContent ?? '',
-          expanded: e.getAttribute('aria-expanded'),
-        }))
-        .sort((a, b) => a.index - b.index),
-    );
+    pane()
+      .locator('.monaco-list-row')
+      .evaluateAll((els) =>
+        els
+          .map((e) => ({
+            index: Number(e.getAttribute('data-index')),
+            level: Number(e.getAttribute('aria-level')),
+            label: e.querySelector('.label-name')?.textContent ?? '',
+            description: e.querySelector('.label-description')?.textContent ?? '',
+            expanded: e.getAttribute('aria-expanded'),
+          }))
+          .sort((a, b) => a.index - b.index),
+      );
 
   const exact = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const rowLocator = (label: string, level: number) =>
-    pane().locator(`.monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: exact(label) }) }).first();
+    pane()
+      .locator(`.monaco-list-row[aria-level="${level}"]`)
+      .filter({ has: wb.page.locator('.label-name', { hasText: exact(label) }) })
+      .first();
 
   /** The rendered children of the first row `label` at `level` that comes after `after` (a row index). */
   async function children(label: string, level: number, after = -1): Promise<Row[]> {
@@ -116,18 +126,24 @@ describe('PI Audit view in the real workbench', () => {
 
   /** Expands or collapses a row; `under` picks e.g. the Weibo row of one category among several. */
   async function setExpanded(label: string, level: number, expanded: boolean, under?: Parent): Promise<void> {
-    await waitFor(async () => {
-      const i = await rowIndex(label, level, under);
-      if (i === undefined) return false;
-      const row = pane().locator(`.monaco-list-row[data-index="${i}"]`);
-      if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
-      await row.locator('.monaco-tl-twistie').click();
-      return false;
-    }, { timeout: 30_000, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` });
+    await waitFor(
+      async () => {
+        const i = await rowIndex(label, level, under);
+        if (i === undefined) return false;
+        const row = pane().locator(`.monaco-list-row[data-index="${i}"]`);
+        if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
+        await row.locator('.monaco-tl-twistie').click();
+        return false;
+      },
+      { timeout: 30_000, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
+    );
   }
 
   const waitRow = (label: string, level: number, pred: (r: Row) => boolean, message: string) =>
-    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), { timeout: 30_000, message });
+    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), {
+      timeout: 30_000,
+      message,
+    });
 
   /** Expands one category at a time (the list is virtualised) and reads every finding row under it. */
   async function readFindings(category: PiCategory): Promise<SeenFinding[]> {
@@ -142,10 +158,13 @@ describe('PI Audit view in the real workbench', () => {
       for (const u of users) {
         await setExpanded(u, 3, true, { label: PLATFORM_LABELS[p], level: 2 });
         const n = want.filter((f) => f.platform === p && f.userId === u).length;
-        const kids = await waitFor(async () => {
-          const k = await children(u, 3);
-          return k.length === n ? k : undefined;
-        }, { timeout: 30_000, message: `${n} finding row(s) under ${category}/${p}/${u}` });
+        const kids = await waitFor(
+          async () => {
+            const k = await children(u, 3);
+            return k.length === n ? k : undefined;
+          },
+          { timeout: 30_000, message: `${n} finding row(s) under ${category}/${p}/${u}` },
+        );
         out.push(...kids.map((k) => ({ category, platform: p, user: u, label: k.label, description: k.description })));
       }
     }
@@ -166,7 +185,12 @@ describe('PI Audit view in the real workbench', () => {
   /** Runs Export PI Audit Report… and answers code-server's save dialog (a quick input holding a path) with `target`. */
   async function exportTo(target: string): Promise<void> {
     await wb.startCommand('Persona Lab: Export PI Audit Report…');
-    await answerFileDialog(wb.page, target, (v) => v.endsWith('pi-audit-sample.md'), 'the save dialog with its default name');
+    await answerFileDialog(
+      wb.page,
+      target,
+      (v) => v.endsWith('pi-audit-sample.md'),
+      'the save dialog with its default name',
+    );
     await waitFor(() => existsSync(target), { timeout: 30_000, message: `${target} to be written` });
   }
 
@@ -180,12 +204,22 @@ describe('PI Audit view in the real workbench', () => {
     // Results lines hold Python's bare NaN: edit the text, not a JSON round trip. The first reasoning is step 1's.
     const results = join(root, 'results/demo-llm/inference_results_zhihu.jsonl');
     const [first, ...rest] = readFileSync(results, 'utf8').split('\n');
-    writeFileSync(results, [first!.replace(/"reasoning":\s*"/, '$&该用户留了邮箱 reader.zh@example.org。'), ...rest].join('\n'));
+    writeFileSync(
+      results,
+      [first!.replace(/"reasoning":\s*"/, '$&该用户留了邮箱 reader.zh@example.org。'), ...rest].join('\n'),
+    );
     // The CLI exits 1 when it finds something: read its JSON either way.
-    const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], { encoding: 'utf8' });
+    const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], {
+      encoding: 'utf8',
+    });
     cli = JSON.parse(out.stdout) as AuditReport;
     expect(cli.findings.length).toBe(planted.length + 2);
-    wb = await startWorkbench({ folder: root, theme: 'light', viewport: { width: 1600, height: 1000 }, settings: { 'personaLab.labels.author': AUTHOR, 'personaLab.audit.autoRun': 'small' } });
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'light',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.labels.author': AUTHOR, 'personaLab.audit.autoRun': 'small' },
+    });
   });
 
   afterEach(async (ctx) => {
@@ -212,7 +246,10 @@ describe('PI Audit view in the real workbench', () => {
     await pane().locator('.pane-header').hover();
     await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
     // Room for the audit: collapse the Benchmarks view.
-    const benchHeader = wb.page.locator('.part.sidebar .pane-header').filter({ has: wb.page.locator('.title', { hasText: /^Benchmarks$/ }) }).first();
+    const benchHeader = wb.page
+      .locator('.part.sidebar .pane-header')
+      .filter({ has: wb.page.locator('.title', { hasText: /^Benchmarks$/ }) })
+      .first();
     if ((await benchHeader.getAttribute('aria-expanded')) === 'true') await benchHeader.click();
     for (const c of PI_CATEGORIES) {
       const row = await categoryRow(c);
@@ -225,13 +262,16 @@ describe('PI Audit view in the real workbench', () => {
 
   it('lists every planted string under its category, platform and user, and no placeholder as a finding', async () => {
     const seen: SeenFinding[] = [];
-    for (const c of PI_CATEGORIES) if (cli.findings.some((f) => f.category === c)) seen.push(...(await readFindings(c)));
+    for (const c of PI_CATEGORIES)
+      if (cli.findings.some((f) => f.category === c)) seen.push(...(await readFindings(c)));
     expect(seen).toHaveLength(cli.findings.length);
     for (const p of planted) {
       const hit = seen.find((s) => s.category === p.category && s.label === p.text);
       expect(hit, `${p.category} ${p.text}`).toBeDefined();
       expect(hit!.user).toBe(p.userId);
-      expect(hit!.description.startsWith(p.stepId === null ? 'profile · bio' : `step ${p.stepId} · posts_text`)).toBe(true);
+      expect(hit!.description.startsWith(p.stepId === null ? 'profile · bio' : `step ${p.stepId} · posts_text`)).toBe(
+        true,
+      );
     }
     for (const s of seen) expect(s.label, 'a placeholder shown as a finding').not.toMatch(PLACEHOLDER);
     const fromRun = seen.find((s) => s.label === 'reader.zh@example.org');
@@ -239,9 +279,16 @@ describe('PI Audit view in the real workbench', () => {
     // Per-platform counts of one category: placeholders and findings, as the CLI counts them.
     await setExpanded(CATEGORY_INFO.PLATE.label, 1, true);
     for (const p of ['weibo', 'douban'] as const) {
-      const ph = cli.counts.filter((r) => r.category === 'PLATE' && r.platform === p).reduce((s, r) => s + r.placeholders, 0);
+      const ph = cli.counts
+        .filter((r) => r.category === 'PLATE' && r.platform === p)
+        .reduce((s, r) => s + r.placeholders, 0);
       const found = cli.findings.filter((f) => f.category === 'PLATE' && f.platform === p).length;
-      await waitRow(PLATFORM_LABELS[p], 2, (r) => r.description === `${found} open · ${plural(ph, 'placeholder')}`, `PLATE on ${p}: ${found} open, ${ph} placeholders`);
+      await waitRow(
+        PLATFORM_LABELS[p],
+        2,
+        (r) => r.description === `${found} open · ${plural(ph, 'placeholder')}`,
+        `PLATE on ${p}: ${found} open, ${ph} placeholders`,
+      );
     }
     await setExpanded(CATEGORY_INFO.PLATE.label, 1, false);
   });
@@ -255,13 +302,18 @@ describe('PI Audit view in the real workbench', () => {
     const raw = readFileSync(join(root, phone.file), 'utf8').split('\n')[phone.line - 1]!;
     const col = raw.indexOf(phone.text) + 1;
     await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line}:${col}-${col + phone.text.length}`);
-    await wb.page.locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' }).first().waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     const status = wb.page.locator('#status\\.editor\\.selection');
-    await expect.poll(() => status.innerText().catch(() => ''), { timeout: 30_000 }).toBe(`Ln ${phone.line}, Col ${col + phone.text.length} (${phone.text.length} selected)`);
+    await expect
+      .poll(() => status.innerText().catch(() => ''), { timeout: 30_000 })
+      .toBe(`Ln ${phone.line}, Col ${col + phone.text.length} (${phone.text.length} selected)`);
     await wb.screenshot('audit-source');
   });
 
-  it('Open Step (context menu) opens the finding\'s step in the step view', async () => {
+  it("Open Step (context menu) opens the finding's step in the step view", async () => {
     const phone = planted.find((p) => p.category === 'PHONE')!;
     await contextMenu(phone.text, 4, 'Open Step');
     await wb.findWebviewFrame(`#step-root[data-step="weibo/${phone.userId}/${phone.stepId}"]`, { timeout: 60_000 });
@@ -272,7 +324,12 @@ describe('PI Audit view in the real workbench', () => {
     const phoneCount = cli.findings.filter((f) => f.category === 'PHONE').length;
     await contextMenu(phone.text, 4, 'Confirm Leak');
     await waitRow(phone.text, 4, (r) => r.description.endsWith('· confirmed leak'), 'the finding to show its verdict');
-    await waitRow(CATEGORY_INFO.PHONE.label, 1, (r) => r.description.startsWith(`${phoneCount} open (1 confirmed) · `), 'the category to count the confirmed leak');
+    await waitRow(
+      CATEGORY_INFO.PHONE.label,
+      1,
+      (r) => r.description.startsWith(`${phoneCount} open (1 confirmed) · `),
+      'the category to count the confirmed leak',
+    );
     await setExpanded(CATEGORY_INFO.PHONE.label, 1, false);
 
     // The inline action of the BANK finding: hover, click its icon.
@@ -283,16 +340,31 @@ describe('PI Audit view in the real workbench', () => {
     const row = rowLocator(bank.text, 4);
     await row.hover();
     await row.locator('.actions .action-label[aria-label="Mark False Positive"]').click();
-    await waitRow(bank.text, 4, (r) => r.description.endsWith('· false positive'), 'the BANK finding to be a false positive');
+    await waitRow(
+      bank.text,
+      4,
+      (r) => r.description.endsWith('· false positive'),
+      'the BANK finding to be a false positive',
+    );
     const ph = cli.totals.placeholders.BANK;
-    await waitRow(CATEGORY_INFO.BANK.label, 1, (r) => r.description === `0 open · 1 false positive · ${plural(ph, 'placeholder')}`, 'BANK: no open finding left');
+    await waitRow(
+      CATEGORY_INFO.BANK.label,
+      1,
+      (r) => r.description === `0 open · 1 false positive · ${plural(ph, 'placeholder')}`,
+      'BANK: no open finding left',
+    );
     const n = cli.findings.length;
-    await expect.poll(() => pane().locator('.message').innerText(), { timeout: 30_000 }).toContain(`${n} findings, ${n - 1} open (1 confirmed) · 1 false positive`);
+    await expect
+      .poll(() => pane().locator('.message').innerText(), { timeout: 30_000 })
+      .toContain(`${n} findings, ${n - 1} open (1 confirmed) · 1 false positive`);
 
     const db = VerdictStore.open(join(root, '.personalab/audit.db'), { mustExist: true });
     try {
       const trail = db.trail({ benchmark: 'sample' });
-      expect(trail.map((r) => [r.verdict, r.category, r.author])).toEqual([['confirmed-leak', 'PHONE', AUTHOR], ['false-positive', 'BANK', AUTHOR]]);
+      expect(trail.map((r) => [r.verdict, r.category, r.author])).toEqual([
+        ['confirmed-leak', 'PHONE', AUTHOR],
+        ['false-positive', 'BANK', AUTHOR],
+      ]);
       expect(Date.now() - Date.parse(trail[0]!.createdAt)).toBeLessThan(3_600_000);
     } finally {
       db.close();
@@ -309,9 +381,13 @@ describe('PI Audit view in the real workbench', () => {
   it('keeps the verdicts when the audit runs again', async () => {
     const before = wb.logLines().filter((l) => l.includes('[info] audit: ') && l.includes('finding(s) in')).length;
     await wb.runCommand('Persona Lab: Run PI Audit');
-    await waitFor(() => wb.logLines().filter((l) => l.includes('[info] audit: ') && l.includes('finding(s) in')).length > before, {
-      timeout: 60_000, message: 'a second audit run',
-    });
+    await waitFor(
+      () => wb.logLines().filter((l) => l.includes('[info] audit: ') && l.includes('finding(s) in')).length > before,
+      {
+        timeout: 60_000,
+        message: 'a second audit run',
+      },
+    );
     const bank = planted.find((p) => p.category === 'BANK')!;
     await waitRow(bank.text, 4, (r) => r.description.endsWith('· false positive'), 'the verdict after the re-run');
   });
@@ -336,7 +412,7 @@ describe('PI Audit view in the real workbench', () => {
     expect(report.findings).toHaveLength(cli.findings.length);
   });
 
-  it('shows dataset text in a finding\'s tooltip as text', async () => {
+  it("shows dataset text in a finding's tooltip as text", async () => {
     await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
     await setExpanded(PLATFORM_LABELS.douban, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
     const user = cli.findings.find((f) => f.text === '13912345678')!.userId;
@@ -365,7 +441,8 @@ describe('PI Audit view with the default settings', () => {
   });
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`audit-default-FAILED-${ctx.task.name}`).catch(() => {});
+    if (ctx.task.result?.state === 'fail')
+      await wb?.screenshot(`audit-default-FAILED-${ctx.task.name}`).catch(() => {});
   });
 
   afterAll(async () => {
@@ -375,13 +452,36 @@ describe('PI Audit view with the default settings', () => {
 
   it('waits for Run PI Audit in the view title, then lists the findings; no verdict database is created by reading', async () => {
     await wb.openView('Persona Lab');
-    const pane = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) }).first();
-    await expect.poll(() => pane.locator('.message').innerText().catch(() => ''), { timeout: 60_000 }).toContain('Not audited yet');
+    const pane = wb.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
+      .first();
+    await expect
+      .poll(
+        () =>
+          pane
+            .locator('.message')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 60_000 },
+      )
+      .toContain('Not audited yet');
     expect(await pane.locator('.monaco-list-row').count()).toBe(0);
     await pane.locator('.pane-header').hover();
     await pane.locator('.pane-header .actions .action-label[aria-label="Run PI Audit"]').click();
-    await expect.poll(() => pane.locator('.message').innerText().catch(() => ''), { timeout: 60_000 }).toMatch(/^\d+ findings, \d+ open · \d+ placeholders/);
-    const phone = pane.locator('.monaco-list-row[aria-level="1"]').filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });
+    await expect
+      .poll(
+        () =>
+          pane
+            .locator('.message')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 60_000 },
+      )
+      .toMatch(/^\d+ findings, \d+ open · \d+ placeholders/);
+    const phone = pane
+      .locator('.monaco-list-row[aria-level="1"]')
+      .filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });
     await phone.first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(existsSync(join(tmp, 'sample/.personalab/audit.db'))).toBe(false);
   });

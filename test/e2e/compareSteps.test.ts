@@ -21,7 +21,11 @@ function expectedPicks(bench: Benchmark, run: string, key: string): Record<strin
   const [platform, userId, stepId] = key.split('/');
   const user = bench.users.get(platform as Platform)!.get(userId)!;
   const step = user.steps.find((s) => s.stepId === Number(stepId))!;
-  const prediction = bench.runs.get(run)!.results.get(platform as Platform)!.get(userId)!.steps.get(step.stepId)!.prediction;
+  const prediction = bench.runs
+    .get(run)!
+    .results.get(platform as Platform)!
+    .get(userId)!
+    .steps.get(step.stepId)!.prediction;
   const positives = new Set([...step.split.tKeep, ...step.split.tNew]);
   const pool = new Set(POOL_CLASSES.flatMap((c) => step.split[c]));
   const out: Record<string, string> = {};
@@ -53,11 +57,17 @@ describe("compare: a row opens both runs' step views side by side", () => {
       const groups = [...document.querySelectorAll('.part.editor .editor-group-container')];
       return tabs
         .filter((t) => (t.getAttribute('aria-label') ?? t.textContent ?? '').trim().startsWith(p))
-        .map((t) => ({ group: groups.indexOf(t.closest('.editor-group-container')!), label: (t.getAttribute('aria-label') ?? '').trim(), active: t.classList.contains('active') }));
+        .map((t) => ({
+          group: groups.indexOf(t.closest('.editor-group-container')!),
+          label: (t.getAttribute('aria-label') ?? '').trim(),
+          active: t.classList.contains('active'),
+        }));
     }, prefix);
 
   const pinnedFrame = (run: string, key: string) =>
-    wb.findWebviewFrame(`#step-root[data-pinned="${run}"][data-step="${key}"][data-run="${run}"] .groups li.tag`, { timeout: 30_000 });
+    wb.findWebviewFrame(`#step-root[data-pinned="${run}"][data-step="${key}"][data-run="${run}"] .groups li.tag`, {
+      timeout: 30_000,
+    });
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-cmp-steps-'));
@@ -81,7 +91,10 @@ describe("compare: a row opens both runs' step views side by side", () => {
 
   it('opens run A and run B in the two groups right of the compare view, each with its own picks', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await wb.runWithPicks('Persona Lab: Compare Runs…', [A, B]);
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     const rows = cmp.locator('.vlist .vrow');
@@ -98,20 +111,28 @@ describe("compare: a row opens both runs' step views side by side", () => {
     expect(await shownPicks(frameA)).toEqual(wantA);
     expect(await shownPicks(frameB)).toEqual(wantB);
     // Header and title name the run; no re-run part in a pinned view (it is the main view's), a note says so.
-    for (const [frame, run] of [[frameA, A], [frameB, B]] as const) {
+    for (const [frame, run] of [
+      [frameA, A],
+      [frameB, B],
+    ] as const) {
       expect(await frame.locator('.step-header .run.pinned').textContent()).toContain(`run ${run}`);
       expect(await frame.locator('[data-command="rerunStep"]').count()).toBe(0);
       expect(await frame.locator('.pinned-note').textContent()).toContain(`run ${run}`);
     }
     const [userId, stepId] = key.split('/').slice(1);
     const compareTab = await tabsOf('Compare:');
-    const tabA = await waitFor(async () => (await tabsOf(`${A} · ${userId} · step ${stepId}/`)).at(0), { message: `the tab of ${A}` });
-    const tabB = await waitFor(async () => (await tabsOf(`${B} · ${userId} · step ${stepId}/`)).at(0), { message: `the tab of ${B}` });
+    const tabA = await waitFor(async () => (await tabsOf(`${A} · ${userId} · step ${stepId}/`)).at(0), {
+      message: `the tab of ${A}`,
+    });
+    const tabB = await waitFor(async () => (await tabsOf(`${B} · ${userId} · step ${stepId}/`)).at(0), {
+      message: `the tab of ${B}`,
+    });
     // Side by side, beside the compare view, which stays in view for the next row.
     expect([tabA.group, tabB.group]).toEqual([compareTab[0].group + 1, compareTab[0].group + 2]);
     expect([compareTab[0].active, tabA.active, tabB.active]).toEqual([true, true, true]);
     expect(existsSync(await wb.screenshot('compare-side-by-side'))).toBe(true);
-    for (const frame of [frameA, frameB]) await frame.locator('[data-section="pool"]').evaluate((e) => e.scrollIntoView());
+    for (const frame of [frameA, frameB])
+      await frame.locator('[data-section="pool"]').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('compare-side-by-side-pool');
     // No page errors and no resource the webviews failed to load.
     expect(wb.consoleLog.filter((l) => /pageerror|Content Security Policy|Refused to/.test(l))).toEqual([]);
@@ -128,7 +149,8 @@ describe("compare: a row opens both runs' step views side by side", () => {
     expect((await tabsOf(`${B} · `)).length).toBe(1);
     const pinnedViews = async () => {
       let n = 0;
-      for (const f of wb.page.frames()) if (!f.isDetached() && (await f.$('#step-root[data-pinned]').catch(() => null))) n++;
+      for (const f of wb.page.frames())
+        if (!f.isDetached() && (await f.$('#step-root[data-pinned]').catch(() => null))) n++;
       return n;
     };
     expect(await pinnedViews()).toBe(2);
@@ -142,14 +164,24 @@ describe("compare: a row opens both runs' step views side by side", () => {
     const chip = frameB.locator('.labels-bar .label-chip').first();
     const labelId = (await chip.getAttribute('data-label-id'))!;
     await chip.click();
-    await waitFor(async () => (await chip.getAttribute('aria-pressed')) === 'true', { message: `${labelId} to be on in ${B}'s view` });
+    await waitFor(async () => (await chip.getAttribute('aria-pressed')) === 'true', {
+      message: `${labelId} to be on in ${B}'s view`,
+    });
     const db = join(root, '.personalab', 'labels.db');
-    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db], { encoding: 'utf8' });
-    const stored = parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => `${row.run}:${row.platform}/${row.userId}/${row.stepId}:${row.label}`);
+    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db], {
+      encoding: 'utf8',
+    });
+    const stored = parseLabelFile(text, 'db', 'jsonl').rows.map(
+      ({ row }) => `${row.run}:${row.platform}/${row.userId}/${row.stepId}:${row.label}`,
+    );
     expect(stored).toEqual([`${B}:${key}:${labelId}`]);
     // Run A's view of the same step does not show it: labels are per run.
     const frameA = await pinnedFrame(A, key);
-    expect(await frameA.locator(`.labels-bar[data-run="${A}"] .label-chip[data-label-id="${labelId}"]`).getAttribute('aria-pressed')).toBe('false');
+    expect(
+      await frameA
+        .locator(`.labels-bar[data-run="${A}"] .label-chip[data-label-id="${labelId}"]`)
+        .getAttribute('aria-pressed'),
+    ).toBe('false');
     await wb.screenshot('compare-side-by-side-labelled');
   });
 });

@@ -13,7 +13,13 @@ import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
-const LABEL: Record<string, string> = { weibo: 'Weibo', xiaohongshu: 'Xiaohongshu', toutiao: 'Toutiao', zhihu: 'Zhihu', douban: 'Douban' };
+const LABEL: Record<string, string> = {
+  weibo: 'Weibo',
+  xiaohongshu: 'Xiaohongshu',
+  toutiao: 'Toutiao',
+  zhihu: 'Zhihu',
+  douban: 'Douban',
+};
 type Figures = Record<string, number | null>;
 interface ScoreJson {
   runs: { name: string; platforms: Record<string, Figures>; avg: Figures }[];
@@ -25,8 +31,14 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? '
 function columnSource(col: string): [string, string] {
   const [group, head] = col.split(' ');
   const key: Record<string, string> = {
-    R: 'Recall', F1NS: 'F1NS', R_stab: 'Recall_Stability', R_nov: 'Recall_Novelty',
-    E_decay: 'Error_Decay', E_peer: 'Error_Peer', E_viral: 'Error_Viral', E_rand: 'Error_Random',
+    R: 'Recall',
+    F1NS: 'F1NS',
+    R_stab: 'Recall_Stability',
+    R_nov: 'Recall_Novelty',
+    E_decay: 'Error_Decay',
+    E_peer: 'Error_Peer',
+    E_viral: 'Error_Viral',
+    E_rand: 'Error_Random',
   };
   const platform = group === 'Avg.' ? 'avg' : Object.keys(LABEL).find((p) => LABEL[p] === group);
   if (!platform || !key[head]) throw new Error(`unknown column ${col}`);
@@ -49,7 +61,9 @@ describe('run dashboard and compare view in the real workbench', () => {
   let dash: Frame;
 
   beforeAll(async () => {
-    cli = JSON.parse(execFileSync('node', [join(repoRoot, 'dist/cli.js'), 'score', sample, '--json'], { encoding: 'utf8' })) as ScoreJson;
+    cli = JSON.parse(
+      execFileSync('node', [join(repoRoot, 'dist/cli.js'), 'score', sample, '--json'], { encoding: 'utf8' }),
+    ) as ScoreJson;
     bench = await loadBenchmark(sample);
     wb = await startWorkbench({ folder: sample, theme: 'dark' });
     await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
@@ -63,9 +77,12 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb?.close();
   });
 
-  it('opens the dashboard and shows Tables 4-6 with the CLI\'s figures', async () => {
+  it("opens the dashboard and shows Tables 4-6 with the CLI's figures", async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await wb.runCommand('Persona Lab: Open Run Dashboard');
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 60_000 });
     await wb.waitForExtensionHostLine(/dashboard: showing 4 run\(s\)/);
@@ -74,7 +91,11 @@ describe('run dashboard and compare view in the real workbench', () => {
       const rows = await dash.locator(`[data-table="${table}"] tbody tr`).evaluateAll((trs) =>
         trs.map((tr) => ({
           run: tr.getAttribute('data-run') ?? '',
-          cells: [...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-col') ?? '', td.querySelector('.num')?.textContent ?? '', td.className]),
+          cells: [...tr.querySelectorAll('td')].map((td) => [
+            td.getAttribute('data-col') ?? '',
+            td.querySelector('.num')?.textContent ?? '',
+            td.className,
+          ]),
         })),
       );
       expect(rows.map((r) => r.run)).toEqual(cli.runs.map((r) => r.name));
@@ -92,10 +113,21 @@ describe('run dashboard and compare view in the real workbench', () => {
     expect(checked).toBe(4 * (12 + 12 + 20));
     // Best Avg. Recall is bold: the run with the highest Avg. Recall in the CLI's output.
     const best = [...cli.runs].sort((a, b) => (b.avg.Recall ?? 0) - (a.avg.Recall ?? 0))[0].name;
-    expect(await dash.locator('[data-table="t4"] td.rank-1[data-col="Avg. R"]').evaluate((td) => td.closest('tr')?.getAttribute('data-run'))).toBe(best);
+    expect(
+      await dash
+        .locator('[data-table="t4"] td.rank-1[data-col="Avg. R"]')
+        .evaluate((td) => td.closest('tr')?.getAttribute('data-run')),
+    ).toBe(best);
     // Lowest Weibo decay error is the best in Table 6.
-    const lowDecay = [...cli.runs].sort((a, b) => (a.platforms.weibo.Error_Decay ?? 1) - (b.platforms.weibo.Error_Decay ?? 1))[0].name;
-    expect(await dash.locator('[data-table="t6"] td.rank-1[data-col="Weibo E_decay"]').first().evaluate((td) => td.closest('tr')?.getAttribute('data-run'))).toBe(lowDecay);
+    const lowDecay = [...cli.runs].sort(
+      (a, b) => (a.platforms.weibo.Error_Decay ?? 1) - (b.platforms.weibo.Error_Decay ?? 1),
+    )[0].name;
+    expect(
+      await dash
+        .locator('[data-table="t6"] td.rank-1[data-col="Weibo E_decay"]')
+        .first()
+        .evaluate((td) => td.closest('tr')?.getAttribute('data-run')),
+    ).toBe(lowDecay);
     await wb.screenshot('dashboard-tables');
   });
 
@@ -106,7 +138,9 @@ describe('run dashboard and compare view in the real workbench', () => {
     const text = await wb.page.evaluate(() => navigator.clipboard.readText());
     const lines = text.split('\n');
     expect(lines[0]).toBe('**Table 4. Recall and F1^NS (%), two-level macro average**');
-    expect(lines[2]).toBe('| Run | Weibo R | Weibo F1NS | Xiaohongshu R | Xiaohongshu F1NS | Toutiao R | Toutiao F1NS | Zhihu R | Zhihu F1NS | Douban R | Douban F1NS | Avg. R | Avg. F1NS |');
+    expect(lines[2]).toBe(
+      '| Run | Weibo R | Weibo F1NS | Xiaohongshu R | Xiaohongshu F1NS | Toutiao R | Toutiao F1NS | Zhihu R | Zhihu F1NS | Douban R | Douban F1NS | Avg. R | Avg. F1NS |',
+    );
     const row = lines.find((l) => l.startsWith(`| ${cli.runs[0].name} |`));
     expect(row?.split(' | ')[1].replace(/\*\*|<\/?u>/g, '')).toBe(pct(cli.runs[0].platforms.weibo.Recall));
   });
@@ -146,17 +180,27 @@ describe('run dashboard and compare view in the real workbench', () => {
     await dash.locator('[data-chart="fig4"]').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('dashboard-charts-weibo');
     await choose(dash, 'Scope of the figures', 'All platforms (Avg.)');
-    await waitFor(async () => (await probe())?.includes('· All platforms (Avg.):'), { message: 'Figure 4 back to all platforms' });
+    await waitFor(async () => (await probe())?.includes('· All platforms (Avg.):'), {
+      message: 'Figure 4 back to all platforms',
+    });
   });
 
   it('clicking a bar lists the matching steps, and a row opens the step view', async () => {
     const canvas = dash.locator('[data-chart="errors"] canvas');
-    const probe = JSON.parse((await canvas.getAttribute('data-probe')) ?? 'null') as { x: number; y: number; label: string } | null;
+    const probe = JSON.parse((await canvas.getAttribute('data-probe')) ?? 'null') as {
+      x: number;
+      y: number;
+      label: string;
+    } | null;
     expect(probe).not.toBeNull();
     await canvas.click({ position: { x: probe!.x, y: probe!.y } });
     const list = dash.locator('#step-list');
     await waitFor(() => list.isVisible(), { message: 'the step list' });
-    const filter = JSON.parse((await list.getAttribute('data-filter')) ?? '{}') as { run: string; scope: string; errorKey: string };
+    const filter = JSON.parse((await list.getAttribute('data-filter')) ?? '{}') as {
+      run: string;
+      scope: string;
+      errorKey: string;
+    };
     // The focus run is the selected run (the first in name order on a fresh workspace); the first bar: Weibo, decay.
     expect(filter).toMatchObject({ run: cli.runs[0].name, scope: 'weibo', errorKey: 'Error_Decay' });
     // Independently: the weibo steps of that run where Error_Decay > 0.
@@ -193,7 +237,9 @@ describe('run dashboard and compare view in the real workbench', () => {
     const shown = await cmp.locator('tr[data-metric="Recall"] td.diff .num').textContent();
     expect(Number(shown!.replace('\u2212', '-'))).toBeCloseTo(diff, 2);
     expect(await cmp.locator('tr[data-metric="Recall"] td.num-a').textContent()).toBe(pct(runA.avg.Recall));
-    const ci = (await cmp.locator('tr[data-metric="Recall"] td.ci').textContent())!.replace(/\u2212/g, '-').match(/\[([-+\d.]+), ([-+\d.]+)\]/)!;
+    const ci = (await cmp.locator('tr[data-metric="Recall"] td.ci').textContent())!
+      .replace(/\u2212/g, '-')
+      .match(/\[([-+\d.]+), ([-+\d.]+)\]/)!;
     expect(Number(ci[1])).toBeLessThanOrEqual(diff + 0.005);
     expect(Number(ci[2])).toBeGreaterThanOrEqual(diff - 0.005);
 
@@ -219,8 +265,12 @@ describe('run dashboard and compare view in the real workbench', () => {
     const firstDelta = await rows.first().locator('.d').first().textContent();
     expect(firstDelta).toBe(`\u2212${(-100 * worst).toFixed(1)}`);
     // Win/tie/loss over steps adds up to the paired steps.
-    const wtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(4).textContent())!.split('/').map((x) => Number(x.trim()));
-    const stepWtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(5).textContent())!.split('/').map((x) => Number(x.trim()));
+    const wtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(4).textContent())!
+      .split('/')
+      .map((x) => Number(x.trim()));
+    const stepWtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(5).textContent())!
+      .split('/')
+      .map((x) => Number(x.trim()));
     expect(stepWtl.reduce((s, x) => s + x, 0)).toBe(deltas.size);
     expect(stepWtl[2]).toBe(regressed);
     expect(wtl.reduce((s, x) => s + x, 0)).toBeGreaterThan(0);
@@ -229,9 +279,15 @@ describe('run dashboard and compare view in the real workbench', () => {
     // Biggest gain first: the first row has the largest ΔRecall.
     const best = Math.max(...deltas.values());
     await choose(cmp, 'Sort order', 'Biggest gain first');
-    await waitFor(async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === best, { message: 'the biggest gain first' });
+    await waitFor(
+      async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === best,
+      { message: 'the biggest gain first' },
+    );
     await choose(cmp, 'Sort order', 'Biggest regression first');
-    await waitFor(async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === worst, { message: 'the biggest regression first again' });
+    await waitFor(
+      async () => deltas.get((await cmp.locator('.vlist .vrow').first().getAttribute('data-key')) ?? '') === worst,
+      { message: 'the biggest regression first again' },
+    );
 
     // A row opens the step of both runs (side by side: test/e2e/compareSteps.test.ts checks the two views).
     await rows.first().click();
@@ -256,9 +312,14 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
     await widget.locator('input.input').fill('Light Modern');
-    await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: exactLabel('Light Modern') }) }).first().click();
+    await widget
+      .locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: exactLabel('Light Modern') }) })
+      .first()
+      .click();
     await widget.waitFor({ state: 'hidden' });
-    await waitFor(async () => (await dash.locator('#dash-root').getAttribute('data-chart-color')) !== dark, { message: 'the charts to redraw in the light theme' });
+    await waitFor(async () => (await dash.locator('#dash-root').getAttribute('data-chart-color')) !== dark, {
+      message: 'the charts to redraw in the light theme',
+    });
     await dash.locator('[data-table="t4"]').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('dashboard-light-tables');
     await dash.locator('[data-chart="fig4"]').evaluate((e) => e.scrollIntoView());
@@ -272,16 +333,24 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.page.locator('.part.statusbar', { hasText: `random vs demo-llm: ${n} regressed` }).waitFor();
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
-    await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), { message: 'the status bar item to go' });
+    await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), {
+      message: 'the status bar item to go',
+    });
   });
 
   it('shows only the runs left checked', async () => {
     await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click();
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]');
     await dash.locator('vscode-checkbox[data-run="random"]').click();
-    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, { message: 'three runs in Table 4' });
-    expect(await dash.locator('[data-table="t4"] tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run')))).toEqual(cli.runs.map((r) => r.name).filter((r) => r !== 'random'));
+    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {
+      message: 'three runs in Table 4',
+    });
+    expect(
+      await dash.locator('[data-table="t4"] tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run'))),
+    ).toEqual(cli.runs.map((r) => r.name).filter((r) => r !== 'random'));
     await dash.locator('vscode-checkbox[data-run="random"]').click();
-    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 4, { message: 'four runs again' });
+    await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 4, {
+      message: 'four runs again',
+    });
   });
 });

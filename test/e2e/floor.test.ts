@@ -23,7 +23,9 @@ describe('open a step, label it, read it back (the floor line)', () => {
     cpSync(join(repoRoot, 'sample'), root, { recursive: true });
     const bench = await loadBenchmark(root);
     const run = bench.runs.get([...bench.runs.keys()][0])!;
-    user = [...bench.users.get('weibo')!.values()].find((u) => u.steps.length >= 2 && resultFor(run, u, u.steps[0].stepId))!;
+    user = [...bench.users.get('weibo')!.values()].find(
+      (u) => u.steps.length >= 2 && resultFor(run, u, u.steps[0].stepId),
+    )!;
     wb = await startWorkbench({ folder: root, settings: { 'personaLab.labels.author': 'floor' } });
   });
 
@@ -38,21 +40,50 @@ describe('open a step, label it, read it back (the floor line)', () => {
 
   it('stores a label made with the keyboard, as the CLI reads it', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await wb.runCommand('Persona Lab: Open Step');
     await wb.pickQuickPickRow(user.userId, user.userId);
     await wb.pickQuickPickRow('step 1/', `step 1/${user.steps[0].totalSteps}`);
-    const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/1"] .labels-bar`, { timeout: 60_000 });
-    await wb.page.keyboard.press('1');
-    await waitFor(async () => (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true', {
-      message: 'the first label to be on',
+    const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/1"] .labels-bar`, {
+      timeout: 60_000,
     });
+    await wb.page.keyboard.press('1');
+    await waitFor(
+      async () =>
+        (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true',
+      {
+        message: 'the first label to be on',
+      },
+    );
     const exported = () => {
-      const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', join(root, '.personalab', 'labels.db')], { encoding: 'utf8' });
-      return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { user_id: string; step_id: number; label: string; author: string });
+      const text = execFileSync(
+        process.execPath,
+        [join(repoRoot, 'dist/cli.js'), 'labels', 'export', join(root, '.personalab', 'labels.db')],
+        { encoding: 'utf8' },
+      );
+      return text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { user_id: string; step_id: number; label: string; author: string });
     };
-    const rows = await waitFor(() => { try { const r = exported(); return r.length ? r : undefined; } catch { return undefined; } }, { message: 'the label in labels.db' });
-    expect(rows.map((r) => [r.user_id, r.step_id, r.label, r.author])).toEqual([[user.userId, 1, 'decay-error', 'floor']]);
+    const rows = await waitFor(
+      () => {
+        try {
+          const r = exported();
+          return r.length ? r : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      { message: 'the label in labels.db' },
+    );
+    expect(rows.map((r) => [r.user_id, r.step_id, r.label, r.author])).toEqual([
+      [user.userId, 1, 'decay-error', 'floor'],
+    ]);
     await wb.screenshot('floor-labelled');
   });
 });

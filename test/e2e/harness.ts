@@ -2,7 +2,21 @@
 // run's folders; browser.ts: Chromium; workbench.ts: startWorkbench and the Workbench page helpers; wait.ts).
 export { chromiumArgs, chromiumBin } from './support/browser';
 export {
-  codeServerCommand, codeServerDir, codeServerVersion, defaultVsix, freePort, quietSettings, repoRoot, resultsDir,
+  codeServerCommand,
+  codeServerDir,
+  codeServerVersion,
+  defaultVsix,
+  freePort,
+  quietSettings,
+  repoRoot,
+  resultsDir,
 } from './support/server';
 export { waitFor } from './support/wait';
-export { BENCHMARKS_PANE, LOG_CHANNEL, openWorkbenches, startWorkbench, Workbench, type WorkbenchOptions } from './support/workbench';
+export {
+  BENCHMARKS_PANE,
+  LOG_CHANNEL,
+  openWorkbenches,
+  startWorkbench,
+  Workbench,
+  type WorkbenchOptions,
+} from './support/workbench';

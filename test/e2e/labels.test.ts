@@ -40,27 +40,50 @@ describe('failure labels in the real workbench', () => {
   /** Every label in the database, read back through the CLI (an independent reader). */
   function dbRows(): Row[] {
     if (!existsSync(db())) return [];
-    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db()], { encoding: 'utf8' });
+    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db()], {
+      encoding: 'utf8',
+    });
     return parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => ({
       label: row.label,
       stepId: row.stepId,
-      target: row.target.kind === 'tag' ? `tag:${row.target.tag}` : row.target.kind === 'span' ? `span:${row.target.start}-${row.target.end}` : 'step',
+      target:
+        row.target.kind === 'tag'
+          ? `tag:${row.target.tag}`
+          : row.target.kind === 'span'
+            ? `span:${row.target.start}-${row.target.end}`
+            : 'step',
       note: row.note,
       author: row.author,
     }));
   }
-  const rowsOfStep = (stepId: number) => dbRows().filter((r) => r.stepId === stepId).map((r) => `${r.label}@${r.target}${r.note ? `:${r.note}` : ''}`).sort();
+  const rowsOfStep = (stepId: number) =>
+    dbRows()
+      .filter((r) => r.stepId === stepId)
+      .map((r) => `${r.label}@${r.target}${r.note ? `:${r.note}` : ''}`)
+      .sort();
 
   const stepKey = (stepId: number) => `weibo/${user.userId}/${stepId}`;
   const showing = (stepId: number) =>
-    waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === stepKey(stepId) && (await frame.locator('.labels-bar').count()) > 0, { message: `step ${stepId} with its labels bar` });
+    waitFor(
+      async () =>
+        (await frame.locator('#step-root').getAttribute('data-step')) === stepKey(stepId) &&
+        (await frame.locator('.labels-bar').count()) > 0,
+      { message: `step ${stepId} with its labels bar` },
+    );
   const chip = (id: string) => frame.locator(`.label-chip[data-label-id="${id}"]`);
   const pressed = (id: string, on: boolean) =>
-    waitFor(async () => (await chip(id).getAttribute('aria-pressed')) === String(on), { message: `${id} to be ${on ? 'on' : 'off'}` });
+    waitFor(async () => (await chip(id).getAttribute('aria-pressed')) === String(on), {
+      message: `${id} to be ${on ? 'on' : 'off'}`,
+    });
 
   /** The label of the quick input's focused row. */
   const focusedRow = () =>
-    wb.page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')?.textContent?.trim() ?? '');
+    wb.page.evaluate(
+      () =>
+        document
+          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
+          ?.textContent?.trim() ?? '',
+    );
 
   /** F1, the command's exact title, Enter: the keyboard path through the palette. */
   async function palette(title: string): Promise<void> {
@@ -69,7 +92,9 @@ describe('failure labels in the real workbench', () => {
     await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
     await wb.page.keyboard.press('Enter');
     // The palette is gone (or the command's own quick input replaced it) before anything is typed again.
-    await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), { message: `the palette to run ${title}` });
+    await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), {
+      message: `the palette to run ${title}`,
+    });
   }
 
   /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
@@ -93,9 +118,13 @@ describe('failure labels in the real workbench', () => {
         level: Number(e.getAttribute('aria-level')),
         label: e.querySelector('.label-name')?.textContent ?? '',
         description: e.querySelector('.label-description')?.textContent ?? '',
-      })));
+      })),
+    );
   const treeRow = (label: string, level: number) =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    wb.page
+      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
+      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .first();
   async function expandRow(label: string, level: number): Promise<void> {
     const row = treeRow(label, level);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -110,16 +139,28 @@ describe('failure labels in the real workbench', () => {
     bench = await loadBenchmark(root);
     run = bench.runs.get([...bench.runs.keys()][0])!;
     // A weibo user whose first four steps have results: step 2 with suggestions (confirmed with `a`).
-    user = [...bench.users.get('weibo')!.values()].find((u) => u.steps.length >= 4 && u.steps.every((s) => resultFor(run, u, s.stepId)) &&
-      suggestions(u, 2).length > 0 && suggestions(u, 1).includes('decay-error'))!;
+    user = [...bench.users.get('weibo')!.values()].find(
+      (u) =>
+        u.steps.length >= 4 &&
+        u.steps.every((s) => resultFor(run, u, s.stepId)) &&
+        suggestions(u, 2).length > 0 &&
+        suggestions(u, 1).includes('decay-error'),
+    )!;
     expect(user, 'a weibo user with four steps in the first run').toBeDefined();
-    wb = await startWorkbench({ folder: root, theme: 'dark', viewport: { width: 1600, height: 1000 }, settings: { 'personaLab.labels.author': AUTHOR } });
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.labels.author': AUTHOR },
+    });
   });
 
   function suggestions(u: User, stepId: number): string[] {
     const s = u.steps.find((x) => x.stepId === stepId)!;
     const r = resultFor(run, u, stepId)!;
-    return suggestLabels({ split: s.split, pool: s.pool, prediction: r.prediction, reasoning: r.reasoning }).map((x) => x.labelId);
+    return suggestLabels({ split: s.split, pool: s.pool, prediction: r.prediction, reasoning: r.reasoning }).map(
+      (x) => x.labelId,
+    );
   }
 
   afterEach(async (ctx) => {
@@ -133,7 +174,10 @@ describe('failure labels in the real workbench', () => {
 
   it('labels three steps with the keyboard alone', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await palette('Persona Lab: Open Step');
     await pick(user.userId, user.userId);
     await pick('step 1/', `step 1/${user.steps[0].totalSteps}`);
@@ -153,7 +197,9 @@ describe('failure labels in the real workbench', () => {
     // Step 2: accept every suggestion with one key; Ctrl+Z and `u` undo, ArrowUp / ArrowDown move.
     const step2 = suggestions(user, 2).sort();
     await wb.page.keyboard.press('a');
-    await waitFor(async () => rowsOfStep(2).length === step2.length, { message: 'the accepted suggestions in the database' });
+    await waitFor(async () => rowsOfStep(2).length === step2.length, {
+      message: 'the accepted suggestions in the database',
+    });
     expect(rowsOfStep(2)).toEqual(step2.map((l) => `${l}@step`));
     await wb.page.keyboard.press('Control+z');
     await waitFor(() => rowsOfStep(2).length === 0, { message: 'Ctrl+Z to undo the accepted suggestions' });
@@ -174,7 +220,9 @@ describe('failure labels in the real workbench', () => {
     await note.waitFor();
     await wb.page.keyboard.type('count differs from k');
     await wb.page.keyboard.press('Enter');
-    await waitFor(() => rowsOfStep(3).join() === 'format-error@step:count differs from k', { message: 'the note in the database' });
+    await waitFor(() => rowsOfStep(3).join() === 'format-error@step:count differs from k', {
+      message: 'the note in the database',
+    });
     await wb.page.keyboard.press('2');
     await pressed('peer-confusion', true);
     await wb.page.keyboard.press('u');
@@ -187,11 +235,16 @@ describe('failure labels in the real workbench', () => {
   it('labels a single pool tag and a persona span after selecting them', async () => {
     const step = user.steps[2];
     const decayTag = step.split.dDecay[0] ?? step.split.tNew[0];
-    const tagChip = frame.locator('[data-section="pool"] li.tag').filter({ has: frame.locator('.tag-text', { hasText: decayTag }) }).first();
+    const tagChip = frame
+      .locator('[data-section="pool"] li.tag')
+      .filter({ has: frame.locator('.tag-text', { hasText: decayTag }) })
+      .first();
     await tagChip.click();
     await frame.locator('.labels-target[data-target-kind="tag"]').waitFor();
     await wb.page.keyboard.press('1');
-    await waitFor(() => rowsOfStep(3).includes(`decay-error@tag:${decayTag}`), { message: 'the tag label in the database' });
+    await waitFor(() => rowsOfStep(3).includes(`decay-error@tag:${decayTag}`), {
+      message: 'the tag label in the database',
+    });
     await waitFor(() => tagChip.locator('.tag-labels').count(), { message: 'the tag chip to show its label' });
     await wb.page.keyboard.press('Escape');
     await frame.locator('.labels-target[data-target-kind="step"]').waitFor();
@@ -209,7 +262,9 @@ describe('failure labels in the real workbench', () => {
     });
     await frame.locator('.labels-target[data-target-kind="span"]').waitFor();
     await wb.page.keyboard.press('8');
-    await waitFor(() => rowsOfStep(3).includes('persona-drift@span:0-4'), { message: 'the span label in the database' });
+    await waitFor(() => rowsOfStep(3).includes('persona-drift@span:0-4'), {
+      message: 'the span label in the database',
+    });
     expect(await frame.locator('mark.label-span').first().innerText()).toBe([...persona].slice(0, 4).join(''));
     await wb.screenshot('labels-tag-and-span');
     await frame.evaluate(() => window.scrollTo(0, 0));
@@ -226,7 +281,11 @@ describe('failure labels in the real workbench', () => {
     }
     await expandRow('Weibo', 2);
     await expandRow(user.userId, 3);
-    await waitFor(async () => (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ Decay error'), { message: 'the badge on step 1' });
+    await waitFor(
+      async () =>
+        (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ Decay error'),
+      { message: 'the badge on step 1' },
+    );
     const rows = await treeRows();
     expect(rows.find((r) => r.level === 3 && r.label === user.userId)?.description).toContain('3 labelled');
     expect(rows.find((r) => r.level === 2 && r.label === 'Weibo')?.description).toContain('3 labelled');
@@ -239,15 +298,23 @@ describe('failure labels in the real workbench', () => {
     const labelRow = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'key 7' }).first();
     await wb.checkQuickPickRow(labelRow);
     await wb.page.keyboard.press('Enter');
-    await waitFor(async () => {
-      const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
-      return steps.join() === 'step 3';
-    }, { message: 'only step 3 in the tree' });
+    await waitFor(
+      async () => {
+        const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
+        return steps.join() === 'step 3';
+      },
+      { message: 'only step 3 in the tree' },
+    );
     const message = wb.page.locator(`${BENCHMARKS_PANE} .pane-body .message`);
-    await waitFor(async () => /Filter: label Format error — 1 step\(s\) match/.test(await message.innerText().catch(() => '')), { message: 'the filter message' });
+    await waitFor(
+      async () => /Filter: label Format error — 1 step\(s\) match/.test(await message.innerText().catch(() => '')),
+      { message: 'the filter message' },
+    );
     await wb.screenshot('labels-tree-filtered');
     await palette('Persona Lab: Clear Step Filter');
-    await waitFor(async () => (await treeRows()).filter((r) => r.level === 4).length === user.steps.length, { message: 'every step back' });
+    await waitFor(async () => (await treeRows()).filter((r) => r.level === 4).length === user.steps.length, {
+      message: 'every step back',
+    });
   });
 
   it('Next Unlabelled Step (the . key, Alt+. in the workbench) jumps to the next step without a label', async () => {
@@ -259,7 +326,12 @@ describe('failure labels in the real workbench', () => {
     const users = [...bench.users.get('weibo')!.values()];
     const next = users.slice(users.indexOf(user) + 1).find((u) => u.steps.length > 0)!;
     await wb.page.keyboard.press('Alt+Period');
-    await waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === `weibo/${next.userId}/${next.steps[0].stepId}`, { message: 'the next user\'s first step' });
+    await waitFor(
+      async () =>
+        (await frame.locator('#step-root').getAttribute('data-step')) ===
+        `weibo/${next.userId}/${next.steps[0].stepId}`,
+      { message: "the next user's first step" },
+    );
   });
 
   it('exports the labels through the save dialog, as in the database', async () => {
@@ -271,10 +343,18 @@ describe('failure labels in the real workbench', () => {
     await waitFor(() => existsSync(out), { message: 'the exported file' });
     const exported = parseLabelFile(readFileSync(out, 'utf8'), out, 'jsonl');
     expect(exported.diagnostics).toEqual([]);
-    const shown = exported.rows.map(({ row }) => `${row.stepId}:${row.label}:${row.target.kind}:${row.author}:${row.run}:${row.userId}`).sort();
-    const inDb = dbRows().map((r) => `${r.stepId}:${r.label}:${r.target.split(':')[0]}:${r.author}:${run.name}:${user.userId}`).sort();
+    const shown = exported.rows
+      .map(({ row }) => `${row.stepId}:${row.label}:${row.target.kind}:${row.author}:${row.run}:${row.userId}`)
+      .sort();
+    const inDb = dbRows()
+      .map((r) => `${r.stepId}:${r.label}:${r.target.split(':')[0]}:${r.author}:${run.name}:${user.userId}`)
+      .sort();
     expect(shown).toEqual(inDb);
-    expect(exported.rows.every(({ row }) => row.benchmark === 'sample' && row.contentHash.length === 64 && row.platform === 'weibo')).toBe(true);
+    expect(
+      exported.rows.every(
+        ({ row }) => row.benchmark === 'sample' && row.contentHash.length === 64 && row.platform === 'weibo',
+      ),
+    ).toBe(true);
     expect(exported.rows.length).toBe(1 + suggestions(user, 2).length + 3 + suggestions(user, 4).length);
     await wb.page.locator('.notification-toast', { hasText: 'exported' }).first().waitFor();
 
@@ -290,18 +370,30 @@ describe('failure labels in the real workbench', () => {
     expect(fromCsv.rows.map(({ row }) => row)).toEqual(exported.rows.map(({ row }) => row));
   });
 
-  it('imports another annotator\'s file, resolving a conflict in the quick pick before anything is written', async () => {
+  it("imports another annotator's file, resolving a conflict in the quick pick before anything is written", async () => {
     const file = join(tmp, 'export', 'bob.jsonl');
-    const line = (o: Record<string, unknown>) => JSON.stringify({
-      benchmark: 'sample', platform: 'weibo', user_id: user.userId, run: run.name, target_kind: 'step', note: '', created_at: '2025-01-01T00:00:00Z', content_hash: '', ...o,
-    });
-    writeFileSync(file, [
-      line({ step_id: 1, author: 'bob', label: 'decay-error' }),
-      line({ step_id: 2, author: 'bob', label: 'pi-leak' }),
-      // My own label with another note (made on another machine): a conflict.
-      line({ step_id: 3, author: AUTHOR, label: 'format-error', note: 'from my laptop' }),
-      '{"not": "a label"',
-    ].join('\n') + '\n');
+    const line = (o: Record<string, unknown>) =>
+      JSON.stringify({
+        benchmark: 'sample',
+        platform: 'weibo',
+        user_id: user.userId,
+        run: run.name,
+        target_kind: 'step',
+        note: '',
+        created_at: '2025-01-01T00:00:00Z',
+        content_hash: '',
+        ...o,
+      });
+    writeFileSync(
+      file,
+      [
+        line({ step_id: 1, author: 'bob', label: 'decay-error' }),
+        line({ step_id: 2, author: 'bob', label: 'pi-leak' }),
+        // My own label with another note (made on another machine): a conflict.
+        line({ step_id: 3, author: AUTHOR, label: 'format-error', note: 'from my laptop' }),
+        '{"not": "a label"',
+      ].join('\n') + '\n',
+    );
     const before = dbRows().length;
     await palette('Persona Lab: Import Labels…');
     await dialogPath(file, (v) => v.endsWith('/'), 'the open dialog with the workspace folder');
@@ -310,13 +402,24 @@ describe('failure labels in the real workbench', () => {
     expect(await toast.innerText()).toContain('2 new');
     expect(dbRows().length).toBe(before);
     await toast.locator('.monaco-button', { hasText: 'Resolve Conflicts…' }).click();
-    await waitFor(async () => (await wb.page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('resolve the conflicts'), { message: 'the conflict list' });
+    await waitFor(
+      async () =>
+        (
+          await wb.page
+            .locator('.quick-input-widget .quick-input-title')
+            .innerText()
+            .catch(() => '')
+        ).includes('resolve the conflicts'),
+      { message: 'the conflict list' },
+    );
     await wb.screenshot('labels-import-conflicts');
     expect(dbRows().length).toBe(before);
     await pick('Keep both for all', 'Keep both for all');
     await pick('Import now', 'Import now');
-    await waitFor(() => dbRows().length === before + 2, { message: 'bob\'s labels in the database' });
-    expect(rowsOfStep(3).filter((r) => r.startsWith('format-error@step'))).toEqual(['format-error@step:count differs from k\nfrom my laptop']);
+    await waitFor(() => dbRows().length === before + 2, { message: "bob's labels in the database" });
+    expect(rowsOfStep(3).filter((r) => r.startsWith('format-error@step'))).toEqual([
+      'format-error@step:count differs from k\nfrom my laptop',
+    ]);
     await wb.page.locator('.notification-toast', { hasText: 'imported' }).first().waitFor();
     // The unreadable line is in the Problems panel, at its line.
     await wb.page.locator('#status\\.problems').click();
@@ -324,7 +427,7 @@ describe('failure labels in the real workbench', () => {
     await wb.page.locator('#status\\.problems').click();
   });
 
-  it('opens the Label Summary with counts per platform and Cohen\'s kappa', async () => {
+  it("opens the Label Summary with counts per platform and Cohen's kappa", async () => {
     await palette('Persona Lab: Label Summary');
     const preview = await wb.findWebviewFrame('h2:has-text("Agreement")', { timeout: 60_000 });
     const text = await preview.locator('body').innerText();
@@ -332,11 +435,14 @@ describe('failure labels in the real workbench', () => {
     expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
     expect(text).toContain('Decay error');
     await palette('Notifications: Clear All Notifications');
-    await preview.locator('h3').first().evaluate((e) => e.scrollIntoView());
+    await preview
+      .locator('h3')
+      .first()
+      .evaluate((e) => e.scrollIntoView());
     await wb.screenshot('labels-summary');
   });
 
-  it('marks a label stale once the step\'s data changed', async () => {
+  it("marks a label stale once the step's data changed", async () => {
     const tasks = join(root, 'data', 'weibo_inference_tasks.jsonl');
     const lines = readFileSync(tasks, 'utf8').split('\n');
     const i = lines.findIndex((l) => l.includes(`"${user.userId}"`));
@@ -348,14 +454,20 @@ describe('failure labels in the real workbench', () => {
     await pick(user.userId, user.userId);
     await pick('step 1/', `step 1/${user.steps[0].totalSteps}`);
     frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(1)}"] .labels-bar`, { timeout: 60_000 });
-    await waitFor(() => frame.locator('.label-chip.stale[data-label-id="decay-error"]').count(), { timeout: 30_000, message: 'the stale label' });
+    await waitFor(() => frame.locator('.label-chip.stale[data-label-id="decay-error"]').count(), {
+      timeout: 30_000,
+      message: 'the stale label',
+    });
     expect(await frame.locator('.applied-item [data-stale="true"]').count()).toBe(1);
     await wb.screenshot('labels-stale');
   });
 
   it('shows a broken label set in the Problems panel at its line', async () => {
     const file = join(root, '.personalab', 'labels.json');
-    writeFileSync(file, '{\n  "labels": [\n    { "id": "too-slow", "name": "Too slow", "description": "", "scope": "step", "key": "1" },\n    { "id": "too-slow", "name": "Again", "scope": "step", "key": "j" }\n  ]\n}\n');
+    writeFileSync(
+      file,
+      '{\n  "labels": [\n    { "id": "too-slow", "name": "Too slow", "description": "", "scope": "step", "key": "1" },\n    { "id": "too-slow", "name": "Again", "scope": "step", "key": "j" }\n  ]\n}\n',
+    );
     await wb.page.locator('#status\\.problems').click();
     const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'duplicate id' });
     await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -364,7 +476,18 @@ describe('failure labels in the real workbench', () => {
     await wb.screenshot('labels-problems');
 
     // Fixed: the workspace's own labels and keys replace the defaults, and the problems go away.
-    writeFileSync(file, JSON.stringify({ labels: [{ id: 'too-slow', name: 'Too slow', description: 'answered after the deadline', scope: 'step', key: 'x' }] }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          labels: [
+            { id: 'too-slow', name: 'Too slow', description: 'answered after the deadline', scope: 'step', key: 'x' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     await frame.locator('.label-chip[data-label-id="too-slow"] kbd', { hasText: 'x' }).waitFor();
     expect(await frame.locator('.label-chip').count()).toBe(1);
     await marker.first().waitFor({ state: 'detached', timeout: 30_000 });

@@ -38,7 +38,8 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
   let frame: Frame;
 
   const dialog = (): Locator => wb.page.locator('.monaco-dialog-box');
-  const button = (title: string): Locator => dialog().locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${title}\\s*$`) });
+  const button = (title: string): Locator =>
+    dialog().locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${title}\\s*$`) });
 
   /** Re-run Step… from the step view's button, template and persona picked; resolves once the guard's modal shows. */
   async function rerunUntilModal(): Promise<void> {
@@ -78,7 +79,11 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     const content = readPostsText(user, step);
     expect(content).toContain((await post.textContent())!);
     const legend = frame.locator('.pi-legend');
-    expect(await legend.locator('[data-legend="finding"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.getAttribute('data-count')]))).toEqual([['PHONE', '1']]);
+    expect(
+      await legend
+        .locator('[data-legend="finding"]')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.getAttribute('data-count')])),
+    ).toEqual([['PHONE', '1']]);
     expect(await legend.locator('.pi-legend-title').textContent()).toContain('1 residual finding');
     await legend.evaluate((e) => e.scrollIntoView({ block: 'center' }));
     await wb.screenshot('pi-step-legend');
@@ -88,7 +93,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     await finding.locator('xpath=ancestor::article[1]').screenshot({ path: join(resultsDir, 'pi-post-finding.png') });
   });
 
-  it('highlights the next step\'s placeholders by category, in the theme\'s colour, with the legend', async () => {
+  it("highlights the next step's placeholders by category, in the theme's colour, with the legend", async () => {
     await frame.locator('vscode-button[data-nav="nextStep"]').click();
     const next = user.steps[user.steps.indexOf(step) + 1];
     await frame.locator(`#step-root[data-step="weibo/${user.userId}/${next.stepId}"]`).waitFor();
@@ -101,23 +106,31 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(await frame.locator('.posts mark.pi-finding').count()).toBe(0);
     // ID is drawn in the theme's charts red (its border), the same colour as the variable resolves to.
     if (expected.includes('ID')) {
-      const [border, red] = await frame.locator('.posts mark.pi-placeholder[data-category="ID"]').first().evaluate((e) => {
-        const probe = document.createElement('span');
-        probe.style.color = 'var(--vscode-charts-red)';
-        document.body.appendChild(probe);
-        const out = [getComputedStyle(e).borderTopColor, getComputedStyle(probe).color];
-        probe.remove();
-        return out;
-      });
+      const [border, red] = await frame
+        .locator('.posts mark.pi-placeholder[data-category="ID"]')
+        .first()
+        .evaluate((e) => {
+          const probe = document.createElement('span');
+          probe.style.color = 'var(--vscode-charts-red)';
+          document.body.appendChild(probe);
+          const out = [getComputedStyle(e).borderTopColor, getComputedStyle(probe).color];
+          probe.remove();
+          return out;
+        });
       expect(border).toBe(red);
       expect(red).not.toBe('rgba(0, 0, 0, 0)');
     }
-    const rows = await frame.locator('.pi-legend [data-legend="placeholder"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+    const rows = await frame
+      .locator('.pi-legend [data-legend="placeholder"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
     expect(rows).toEqual([...new Set(expected)]);
     await frame.locator('.pi-legend').screenshot({ path: join(resultsDir, 'pi-legend-placeholders.png') });
     await marks.first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
     await wb.screenshot('pi-step-placeholders');
-    await marks.first().locator('xpath=ancestor::article[1]').screenshot({ path: join(resultsDir, 'pi-post-placeholder.png') });
+    await marks
+      .first()
+      .locator('xpath=ancestor::article[1]')
+      .screenshot({ path: join(resultsDir, 'pi-post-placeholder.png') });
   });
 
   it('shows a modal listing the planted phone number, and nothing is sent while it is open', async () => {
@@ -181,7 +194,8 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(requests[0].prompt).toContain('<PHONE>');
     // What the history database holds is what was sent: the number is in none of its files.
     const db = join(session.ws, '.personalab', 'history.db');
-    for (const f of [db, `${db}-wal`].filter(existsSync)) expect(readFileSync(f).includes(Buffer.from(PHONE.text)), f).toBe(false);
+    for (const f of [db, `${db}-wal`].filter(existsSync))
+      expect(readFileSync(f).includes(Buffer.from(PHONE.text)), f).toBe(false);
   });
 
   it('Send Anyway sends as is; the comparison marks the residual PI of the edited persona', async () => {
@@ -209,7 +223,10 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(server.requests[sent].prompt).toContain(PHONE.text);
     for (const row of ['Persona received', 'Reasoning']) {
       const mark = frame.locator(`.cmp-cell[data-side="rerun"][data-row="${row}"] mark.pi-finding`);
-      expect(await mark.evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.textContent])), row).toEqual([['EMAIL', EMAIL]]);
+      expect(
+        await mark.evaluateAll((els) => els.map((e) => [e.getAttribute('data-category'), e.textContent])),
+        row,
+      ).toEqual([['EMAIL', EMAIL]]);
     }
     await frame.locator('.cmp-grid').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('pi-guard-send-anyway-comparison');

@@ -61,13 +61,28 @@ describe('re-running a step in the real workbench', () => {
     expect(req.info).toMatchObject({ user: user.username, step: step.stepId, persona: carried, pool: step.pool });
 
     // Picks of each side, with flips.
-    const side = (s: string) => frame.locator(`.cmp-cell[data-side="${s}"][data-row="Picks"] .pick .tag-text`).allTextContents();
+    const side = (s: string) =>
+      frame.locator(`.cmp-cell[data-side="${s}"][data-row="Picks"] .pick .tag-text`).allTextContents();
     expect(await side('rerun')).toEqual(rerunPicks);
-    expect(await side('original')).toEqual([...new Set(result.prediction.filter((p): p is string => typeof p === 'string'))]);
-    const flips = await frame.locator('.cmp-flipped .flip').evaluateAll((els) => els.map((e) => [e.querySelector('.tag-text')?.textContent ?? '', e.getAttribute('data-flip') ?? '']));
+    expect(await side('original')).toEqual([
+      ...new Set(result.prediction.filter((p): p is string => typeof p === 'string')),
+    ]);
+    const flips = await frame
+      .locator('.cmp-flipped .flip')
+      .evaluateAll((els) =>
+        els.map((e) => [e.querySelector('.tag-text')?.textContent ?? '', e.getAttribute('data-flip') ?? '']),
+      );
     expect([...flips].sort()).toEqual([...target.flips].sort());
-    expect(flips.map(([, k]) => k)).toEqual([...flips.map(([, k]) => k)].sort((a, b) => ['gained', 'lost', 'newWrong', 'fixedWrong'].indexOf(a) - ['gained', 'lost', 'newWrong', 'fixedWrong'].indexOf(b)));
-    expect(await frame.locator('.cmp-flipped .flip[data-flip="gained"] .flip-text').first().textContent()).toBe('miss → hit');
+    expect(flips.map(([, k]) => k)).toEqual(
+      [...flips.map(([, k]) => k)].sort(
+        (a, b) =>
+          ['gained', 'lost', 'newWrong', 'fixedWrong'].indexOf(a) -
+          ['gained', 'lost', 'newWrong', 'fixedWrong'].indexOf(b),
+      ),
+    );
+    expect(await frame.locator('.cmp-flipped .flip[data-flip="gained"] .flip-text').first().textContent()).toBe(
+      'miss → hit',
+    );
 
     // Metric deltas.
     const before = scoreStep(step.split, result.prediction)!;
@@ -76,15 +91,25 @@ describe('re-running a step in the real workbench', () => {
     expect(cells).toEqual([pct(before.Recall), pct(after.Recall), pp(after.Recall - before.Recall)]);
     for (const key of ['Recall_Novelty', 'Recall_Stability'] as const) {
       if (Number.isNaN(before[key]) || Number.isNaN(after[key])) continue;
-      expect(await frame.locator(`table.deltas tr[data-metric="${key}"] td.delta`).textContent()).toBe(pp(after[key] - before[key]));
+      expect(await frame.locator(`table.deltas tr[data-metric="${key}"] td.delta`).textContent()).toBe(
+        pp(after[key] - before[key]),
+      );
     }
 
     // Personas, reasoning and reply facts.
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(carried);
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona written"] .prose').textContent()).toBe(`persona of ${user.username} after step ${step.stepId}`);
-    expect(await frame.locator('.cmp-cell[data-side="original"][data-row="Persona written"] .prose').textContent()).toBe(result.personaSummary);
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
+      carried,
+    );
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona written"] .prose').textContent()).toBe(
+      `persona of ${user.username} after step ${step.stepId}`,
+    );
+    expect(
+      await frame.locator('.cmp-cell[data-side="original"][data-row="Persona written"] .prose').textContent(),
+    ).toBe(result.personaSummary);
     expect(await frame.locator('.cmp-persona-diff .diff ins, .cmp-persona-diff .diff del').count()).toBeGreaterThan(0);
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Reasoning"] .prose').textContent()).toBe(`received persona: ${carried}`);
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Reasoning"] .prose').textContent()).toBe(
+      `received persona: ${carried}`,
+    );
     expect(await frame.locator('.flags-none').count()).toBe(1);
     expect(await frame.locator('[data-fact="tries"]').textContent()).toBe('1 of 3');
     expect(await frame.locator('[data-fact="usage"]').textContent()).toBe('100 prompt + 20 completion = 120 tokens');
@@ -109,7 +134,9 @@ describe('re-running a step in the real workbench', () => {
     await u.answerRerun('built-in default', /None \(cold start\)/);
     frame = await u.compared(2);
     expect(server.requests[1].info.persona).toBe(COLD_START_PERSONA);
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe('None: the prompt had the cold-start text.');
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
+      'None: the prompt had the cold-start text.',
+    );
 
     const rows = frame.locator('table.attempt-table tbody tr');
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-attempt')))).toEqual(['2', '1']);
@@ -128,7 +155,9 @@ describe('re-running a step in the real workbench', () => {
     const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
     // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
-    await waitFor(async () => (await shown()).includes(`POST ${server.baseURL}/chat/completions`), { message: 'the request text' });
+    await waitFor(async () => (await shown()).includes(`POST ${server.baseURL}/chat/completions`), {
+      message: 'the request text',
+    });
     expect(await shown()).toContain(`model: ${MODEL}`);
     expect(await shown()).toContain('persona: carried from the base run');
     await lines.click();
@@ -145,10 +174,14 @@ describe('re-running a step in the real workbench', () => {
     await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
     await u.title('Preview Prompt for');
     await u.row('built-in default').click();
-    await wb.page.locator('.part.editor .tab', { hasText: `Prompt · ${user.userId} step ${step.stepId} · built-in default.md` }).waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.part.editor .tab', { hasText: `Prompt · ${user.userId} step ${step.stepId} · built-in default.md` })
+      .waitFor({ timeout: 30_000 });
     const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
-    await waitFor(async () => (await shown()).includes(`# Posts of step ${step.stepId}`), { message: 'the rendered prompt' });
+    await waitFor(async () => (await shown()).includes(`# Posts of step ${step.stepId}`), {
+      message: 'the rendered prompt',
+    });
     // Wrapped CJK lines gain a break where the text has none: compare without any whitespace.
     expect((await shown()).replace(/\s+/g, '')).toContain(carried.replace(/\s+/g, '').slice(0, 30));
     expect(await shown()).not.toContain('{{');
@@ -170,9 +203,13 @@ describe('re-running a step in the real workbench', () => {
     expect(await frame.locator('.flags-none').textContent()).toMatch(/^No reply text came back/);
     const reasoning = await frame.locator('.cmp-cell[data-side="rerun"][data-row="Reasoning"] .prose').textContent();
     expect(reasoning).toMatch(/^Error: .*500/);
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Picks"] .empty').textContent()).toBe('No tags picked.');
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Picks"] .empty').textContent()).toBe(
+      'No tags picked.',
+    );
     expect(await frame.locator('table.attempt-table tbody tr[data-attempt="3"] td').nth(5).textContent()).toBe('error');
-    await waitFor(async () => (await wb.notifications()).some((n) => n.includes('no usable reply after 3 tries')), { message: 'the failure notification' });
+    await waitFor(async () => (await wb.notifications()).some((n) => n.includes('no usable reply after 3 tries')), {
+      message: 'the failure notification',
+    });
     await frame.locator('.cmp-details').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('rerun-failed');
     await wb.runCommand('Notifications: Clear All Notifications');
@@ -199,7 +236,10 @@ describe('re-running a step in the real workbench', () => {
     await wb.page.keyboard.press('Escape');
     await wb.page.keyboard.press('Home');
     // Hover over a slot: its meaning from SLOT_NAMES.
-    await editor.locator('.view-lines span', { hasText: /^posts$/ }).first().hover();
+    await editor
+      .locator('.view-lines span', { hasText: /^posts$/ })
+      .first()
+      .hover();
     await wb.page.locator('.monaco-hover', { hasText: 'The batch B_n' }).first().waitFor({ timeout: 30_000 });
     await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
     await wb.page.keyboard.press('Control+End');
@@ -208,13 +248,17 @@ describe('re-running a step in the real workbench', () => {
     await wb.page.keyboard.type('_nope}}');
     await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
     const status = wb.page.locator('#status\\.problems');
-    await waitFor(async () => /[1-9]/.test((await status.getAttribute('aria-label')) ?? ''), { message: 'a problem in the status bar' });
+    await waitFor(async () => /[1-9]/.test((await status.getAttribute('aria-label')) ?? ''), {
+      message: 'a problem in the status bar',
+    });
     await wb.screenshot('template-diagnostics');
     // Delete the bad line (typing `{` over a selection would wrap it: surroundingPairs).
     await wb.page.keyboard.press('Home');
     await wb.page.keyboard.press('Shift+End');
     await wb.page.keyboard.press('Delete');
-    await waitFor(async () => (await editor.locator('.squiggly-error').count()) === 0, { message: 'the diagnostics to clear' });
+    await waitFor(async () => (await editor.locator('.squiggly-error').count()) === 0, {
+      message: 'the diagnostics to clear',
+    });
     await wb.page.keyboard.press('Control+S');
     await waitFor(() => readFileSync(file, 'utf8').endsWith('\n\n'), { message: 'the template to be saved' });
   });
@@ -223,7 +267,9 @@ describe('re-running a step in the real workbench', () => {
     expect(readFileSync(join(ws, '.personalab', '.gitignore'), 'utf8')).toContain('history.db');
     const rows = historyRows(ws);
     expect(rows.map((r) => [r.id, r.run, r.model, JSON.parse(r.meta ?? '{}').personaMode])).toEqual([
-      [1, 'rerun', MODEL, 'carried'], [2, 'rerun', MODEL, 'none'], [3, 'rerun', MODEL, 'carried'],
+      [1, 'rerun', MODEL, 'carried'],
+      [2, 'rerun', MODEL, 'none'],
+      [3, 'rerun', MODEL, 'carried'],
     ]);
     expect(rows.every((r) => r.base_url === server.baseURL)).toBe(true);
     expect(keyLeaks(ws, wb, KEY)).toEqual([]);
@@ -237,12 +283,17 @@ describe('re-running a step in the real workbench', () => {
     frame = await u.openStep(user, step);
     await frame.locator('table.attempt-table tbody tr[data-attempt="1"]').click();
     frame = await u.compared(1);
-    for (const [theme, bodyClass, shot] of [['Light Modern', 'vscode-light', 'rerun-comparison-light'], ['Dark High Contrast', 'vscode-high-contrast', 'rerun-comparison-hc']]) {
+    for (const [theme, bodyClass, shot] of [
+      ['Light Modern', 'vscode-light', 'rerun-comparison-light'],
+      ['Dark High Contrast', 'vscode-high-contrast', 'rerun-comparison-hc'],
+    ]) {
       await u.palette('Preferences: Color Theme');
       await u.input().fill(theme);
       await u.row(new RegExp(`^\\s*(Default )?${theme}\\s*$`)).click();
       await u.widget().waitFor({ state: 'hidden' });
-      await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), { message: `the ${theme} theme in the webview` });
+      await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), {
+        message: `the ${theme} theme in the webview`,
+      });
       await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
       await wb.screenshot(shot);
     }

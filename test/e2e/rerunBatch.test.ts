@@ -45,7 +45,11 @@ describe('batch runs from the UI in the real workbench', () => {
     const { user } = target;
     // Cold-start prompts get the last k pool tags, the others the first k: the two modes differ after step 1.
     const lastK = (pool: string[]) => pool.slice(pool.length - kForPool(pool.length));
-    server.setScript((req) => (req.info.persona === COLD_START_PERSONA ? reply.json({ persona_summary: 'p', predicted_tags: lastK(req.info.pool ?? []), reasoning: 'r' }) : reply.smart()));
+    server.setScript((req) =>
+      req.info.persona === COLD_START_PERSONA
+        ? reply.json({ persona_summary: 'p', predicted_tags: lastK(req.info.pool ?? []), reasoning: 'r' })
+        : reply.smart(),
+    );
     frame = await u.openStep(user, user.steps[0]);
     await frame.locator('.rerun-toolbar vscode-button[data-command="runAblation"]').click();
     await u.title('(1/2): template');
@@ -53,24 +57,38 @@ describe('batch runs from the UI in the real workbench', () => {
     await u.title('(2/2): run name');
     const base = await u.input().inputValue();
     await u.input().press('Enter');
-    const table = await waitFor(async () => {
-      const f = await wb.findWebviewFrame('.ablation-table', { timeout: 120_000 });
-      return (await f.locator('.rerun-slot').getAttribute('data-state')) !== 'running' ? f : undefined;
-    }, { timeout: 120_000, message: 'the ablation table' });
+    const table = await waitFor(
+      async () => {
+        const f = await wb.findWebviewFrame('.ablation-table', { timeout: 120_000 });
+        return (await f.locator('.rerun-slot').getAttribute('data-state')) !== 'running' ? f : undefined;
+      },
+      { timeout: 120_000, message: 'the ablation table' },
+    );
     frame = table;
     server.setScript(undefined);
-    const shown = await frame.locator('.ablation-table tbody tr').evaluateAll((els) => els.map((e) => [...e.querySelectorAll('th, td')].map((c) => c.textContent)));
+    const shown = await frame
+      .locator('.ablation-table tbody tr')
+      .evaluateAll((els) => els.map((e) => [...e.querySelectorAll('th, td')].map((c) => c.textContent)));
     const expected = user.steps.map((s, i) => {
       const r = (picks: string[]) => scoreStep(s.split, picks);
       const none = r(lastK(s.pool));
       const full = r(i === 0 ? lastK(s.pool) : s.pool.slice(0, kForPool(s.pool.length)));
-      return [`step ${s.stepId}`, none ? pct(none.Recall) : '—', full ? pct(full.Recall) : '—', none && full ? pp(full.Recall - none.Recall) : '—'];
+      return [
+        `step ${s.stepId}`,
+        none ? pct(none.Recall) : '—',
+        full ? pct(full.Recall) : '—',
+        none && full ? pp(full.Recall - none.Recall) : '—',
+      ];
     });
     expect(shown).toEqual(expected);
     for (const mode of ['none', 'full']) {
       const dir = join(ws, 'results', `${base}-${mode}`);
       expect(existsSync(join(dir, 'inference_results_weibo.jsonl')), dir).toBe(true);
-      expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ personaMode: mode, status: 'finished', endpoint: { model: MODEL } });
+      expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({
+        personaMode: mode,
+        status: 'finished',
+        endpoint: { model: MODEL },
+      });
     }
     await frame.locator('.ablation').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('rerun-ablation');
@@ -94,15 +112,23 @@ describe('batch runs from the UI in the real workbench', () => {
     await u.input().press('Enter');
     const toast = wb.page.locator('.notification-toast', { hasText: `run ${name} finished` });
     await toast.waitFor({ timeout: 60_000 });
-    expect(await toast.innerText()).toContain(`${user.steps.length - user.steps.indexOf(step)}/${user.steps.length - user.steps.indexOf(step)} steps · 0 failed · 1/1 users`);
+    expect(await toast.innerText()).toContain(
+      `${user.steps.length - user.steps.indexOf(step)}/${user.steps.length - user.steps.indexOf(step)} steps · 0 failed · 1/1 users`,
+    );
     // The chain starts with the persona the selected run's step received, then threads its own.
     const chain = server.requests.slice(sent);
-    expect(chain.map((r) => r.info.step)).toEqual(user.steps.filter((s) => s.stepId >= step.stepId).map((s) => s.stepId));
+    expect(chain.map((r) => r.info.step)).toEqual(
+      user.steps.filter((s) => s.stepId >= step.stepId).map((s) => s.stepId),
+    );
     expect(chain[0].info.persona).toBe(carried);
     await toast.locator('.monaco-button', { hasText: 'Select Run' }).click();
     await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
     const manifest = JSON.parse(readFileSync(join(ws, 'results', name, 'run.json'), 'utf8'));
-    expect(manifest).toMatchObject({ status: 'finished', personaMode: 'full', selection: { userId: user.userId, fromStep: step.stepId, startPersona: { kind: 'run', run: run.name } } });
+    expect(manifest).toMatchObject({
+      status: 'finished',
+      personaMode: 'full',
+      selection: { userId: user.userId, fromStep: step.stepId, startPersona: { kind: 'run', run: run.name } },
+    });
     expect(JSON.stringify(manifest)).not.toContain(KEY);
     await wb.screenshot('rerun-chain-selected');
   });
@@ -113,7 +139,11 @@ describe('batch runs from the UI in the real workbench', () => {
     const total = users.reduce((n, x) => n + x.steps.length, 0);
     server.setScript(() => reply.delay(250));
     const sent = server.requests.length;
-    await u.contextMenu(wb.page.locator('.part.sidebar .monaco-list-row', { hasText: /^Douban/ }).first(), 'Re-run Platform…', '(1/3): template');
+    await u.contextMenu(
+      wb.page.locator('.part.sidebar .monaco-list-row', { hasText: /^Douban/ }).first(),
+      'Re-run Platform…',
+      '(1/3): template',
+    );
     await u.row('built-in default').click();
     await u.title('(2/3): persona mode');
     await u.row(/No persona/).click();
@@ -121,28 +151,48 @@ describe('batch runs from the UI in the real workbench', () => {
     const name = await u.input().inputValue();
     await u.input().press('Enter');
     const progress = wb.page.locator('.notification-toast', { hasText: `${platform} → ${name}` });
-    await waitFor(async () => /[1-9]\d*\/\d+ steps/.test(await progress.innerText().catch(() => '')), { timeout: 60_000, message: 'progress with counts' });
-    expect(await progress.innerText()).toMatch(new RegExp(`\\d+/${total} steps · 0 failed · \\d+/${users.length} users`));
+    await waitFor(async () => /[1-9]\d*\/\d+ steps/.test(await progress.innerText().catch(() => '')), {
+      timeout: 60_000,
+      message: 'progress with counts',
+    });
+    expect(await progress.innerText()).toMatch(
+      new RegExp(`\\d+/${total} steps · 0 failed · \\d+/${users.length} users`),
+    );
     await progress.hover();
     await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
     const cancelled = wb.page.locator('.notification-toast', { hasText: `run ${name} cancelled` });
     await cancelled.waitFor({ timeout: 60_000 });
     const dir = join(ws, 'results', name);
-    const journal = () => readFileSync(join(dir, '.journal.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { t: string; user: string; step: number }).filter((e) => e.t === 'step');
+    const journal = () =>
+      readFileSync(join(dir, '.journal.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { t: string; user: string; step: number })
+        .filter((e) => e.t === 'step');
     const before = journal();
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(total);
     const resumeFrom = server.requests.length;
     await cancelled.locator('.monaco-button', { hasText: 'Resume' }).click();
-    await wb.page.locator('.notification-toast', { hasText: `run ${name} finished (resumed)` }).waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.notification-toast', { hasText: `run ${name} finished (resumed)` })
+      .waitFor({ timeout: 60_000 });
     server.setScript(undefined);
     const done = new Set(before.map((e) => `${e.user}/${e.step}`));
     const byUser = new Map(users.map((u) => [u.username, u.userId]));
     const again = server.requests.slice(resumeFrom).map((r) => `${byUser.get(r.info.user ?? '')}/${r.info.step}`);
     expect(again.filter((k) => done.has(k))).toEqual([]);
     expect(journal()).toHaveLength(total);
-    expect(readFileSync(join(dir, `inference_results_${platform}.jsonl`), 'utf8').trim().split('\n')).toHaveLength(users.length);
-    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ status: 'finished', sessions: 2, counts: { steps: total, done: total } });
+    expect(
+      readFileSync(join(dir, `inference_results_${platform}.jsonl`), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(users.length);
+    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({
+      status: 'finished',
+      sessions: 2,
+      counts: { steps: total, done: total },
+    });
     expect(server.requests.length - sent).toBeGreaterThanOrEqual(total);
   });
 

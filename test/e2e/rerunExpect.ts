@@ -3,7 +3,15 @@ import Database from 'better-sqlite3';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kForPool, scoreStep } from '../../src/core/spb/score/step';
-import { POOL_CLASSES, type Benchmark, type PoolClass, type Run, type Step, type StepResult, type User } from '../../src/core/spb/types';
+import {
+  POOL_CLASSES,
+  type Benchmark,
+  type PoolClass,
+  type Run,
+  type Step,
+  type StepResult,
+  type User,
+} from '../../src/core/spb/types';
 
 export const POSITIVE = new Set<PoolClass>(['tKeep', 'tNew']);
 
@@ -19,7 +27,8 @@ export interface Target {
 }
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-export const pp = (d: number) => (Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`);
+export const pp = (d: number) =>
+  Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`;
 
 /** Flips written out again from the spec: a positive miss → hit is gained, hit → miss lost; distractors likewise. */
 export function flipsOf(step: Step, before: readonly unknown[], after: readonly unknown[]): [string, string][] {
@@ -47,7 +56,8 @@ export function findTarget(bench: Benchmark, run: Run): Target {
       const rerunPicks = step.pool.slice(0, kForPool(step.pool.length));
       if (result && carried && user.steps.length >= 3 && scoreStep(step.split, result.prediction)) {
         const flips = flipsOf(step, result.prediction, rerunPicks);
-        if (flips.some(([, k]) => k === 'gained') && flips.some(([, k]) => k === 'lost')) return { user, step, result, carried, rerunPicks, flips };
+        if (flips.some(([, k]) => k === 'gained') && flips.some(([, k]) => k === 'lost'))
+          return { user, step, result, carried, rerunPicks, flips };
       }
       if (result?.personaSummary) carried = result.personaSummary;
     }
@@ -72,9 +82,19 @@ export function filesUnder(dir: string): string[] {
  * settings, state and logs, extensions, HOME, XDG), and the extension host's console. Not the browser profile
  * under tmp/: in the web workbench that is where VS Code's SecretStorage itself keeps secrets.
  */
-export function keyLeaks(ws: string, run: { dir: string; extensionHostLog: string[]; extensionHostFiles(): string }, key: string): string[] {
-  const files = [...filesUnder(ws), ...readdirSync(run.dir).filter((d) => d !== 'tmp').flatMap((d) => filesUnder(join(run.dir, d)))];
-  if (!files.some((f) => f.endsWith('settings.json'))) throw new Error(`no settings.json under ${run.dir}: the scan looks in the wrong place`);
+export function keyLeaks(
+  ws: string,
+  run: { dir: string; extensionHostLog: string[]; extensionHostFiles(): string },
+  key: string,
+): string[] {
+  const files = [
+    ...filesUnder(ws),
+    ...readdirSync(run.dir)
+      .filter((d) => d !== 'tmp')
+      .flatMap((d) => filesUnder(join(run.dir, d))),
+  ];
+  if (!files.some((f) => f.endsWith('settings.json')))
+    throw new Error(`no settings.json under ${run.dir}: the scan looks in the wrong place`);
   const leaks = files.filter((f) => readFileSync(f).includes(Buffer.from(key)));
   if (run.extensionHostLog.some((l) => l.includes(key))) leaks.push('extension host console');
   if (run.extensionHostFiles().includes(key)) leaks.push('extension host log files');

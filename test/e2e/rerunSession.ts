@@ -38,9 +38,16 @@ export async function startSession(prefix: string, settings: Record<string, unkn
     settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': MODEL, ...settings },
   });
   await wb.openView('Persona Lab');
-  await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+  await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    timeout: 60_000,
+    message: 'the benchmark tree',
+  });
   return {
-    wb, server, ws, bench, run,
+    wb,
+    server,
+    ws,
+    bench,
+    run,
     async close() {
       await wb.close();
       await server.close();
@@ -76,10 +83,17 @@ export function ui(wb: Workbench): Ui {
   const widget = () => wb.page.locator('.quick-input-widget');
   const input = () => widget().locator('input.input');
   const row = (label: string | RegExp) =>
-    widget().locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: typeof label === 'string' ? exact(label) : label }) }).first();
-  const title = (text: string) => widget().locator('.quick-input-title', { hasText: text }).waitFor({ timeout: 30_000 });
+    widget()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: wb.page.locator('.label-name', { hasText: typeof label === 'string' ? exact(label) : label }) })
+      .first();
+  const title = (text: string) =>
+    widget().locator('.quick-input-title', { hasText: text }).waitFor({ timeout: 30_000 });
   const self: Ui = {
-    widget, input, row, title,
+    widget,
+    input,
+    row,
+    title,
     async palette(command) {
       if (await input().isVisible()) {
         await wb.page.keyboard.press('Escape');
@@ -94,7 +108,9 @@ export function ui(wb: Workbench): Ui {
       await title('Open Step (2/2)');
       await wb.pickQuickPickRow(`step ${step.stepId}/${step.totalSteps}`, `step ${step.stepId}/${step.totalSteps}`);
       await widget().waitFor({ state: 'hidden' });
-      return wb.findWebviewFrame(`#step-root[data-step="${user.platform}/${user.userId}/${step.stepId}"]`, { timeout: 60_000 });
+      return wb.findWebviewFrame(`#step-root[data-step="${user.platform}/${user.userId}/${step.stepId}"]`, {
+        timeout: 60_000,
+      });
     },
     async answerRerun(template, persona) {
       await title('(1/2): template');
@@ -103,28 +119,38 @@ export function ui(wb: Workbench): Ui {
       await row(persona).click();
     },
     compared(id) {
-      return waitFor(async () => {
-        const f = await wb.findWebviewFrame(`.cmp[data-attempt="${id}"]`, { timeout: 60_000 });
-        return (await f.locator('.rerun-slot').getAttribute('data-state')) === 'compared' ? f : undefined;
-      }, { timeout: 60_000, message: `attempt #${id} beside the original` });
+      return waitFor(
+        async () => {
+          const f = await wb.findWebviewFrame(`.cmp[data-attempt="${id}"]`, { timeout: 60_000 });
+          return (await f.locator('.rerun-slot').getAttribute('data-state')) === 'compared' ? f : undefined;
+        },
+        { timeout: 60_000, message: `attempt #${id} beside the original` },
+      );
     },
     async contextMenu(target, item, nextTitle) {
       const action = wb.page.locator('.context-view .action-label', { hasText: exact(item) });
       const next = widget().locator('.quick-input-title', { hasText: nextTitle });
-      await waitFor(async () => {
-        if (await next.isVisible()) return true;
-        if (!(await action.isVisible())) await target.click({ button: 'right' });
-        await action.click({ timeout: 2_000 }).catch(() => {});
-        await next.waitFor({ timeout: 2_000 }).catch(() => {});
-        return next.isVisible();
-      }, { message: `${item} from the context menu` });
+      await waitFor(
+        async () => {
+          if (await next.isVisible()) return true;
+          if (!(await action.isVisible())) await target.click({ button: 'right' });
+          await action.click({ timeout: 2_000 }).catch(() => {});
+          await next.waitFor({ timeout: 2_000 }).catch(() => {});
+          return next.isVisible();
+        },
+        { message: `${item} from the context menu` },
+      );
     },
     async settled() {
       let quietSince = Date.now();
-      await waitFor(async () => {
-        if ((await wb.page.locator('.part.statusbar').innerText()).includes('loading benchmark')) quietSince = Date.now();
-        return Date.now() - quietSince > 1500;
-      }, { timeout: 30_000, message: 'the benchmark reloads to settle' });
+      await waitFor(
+        async () => {
+          if ((await wb.page.locator('.part.statusbar').innerText()).includes('loading benchmark'))
+            quietSince = Date.now();
+          return Date.now() - quietSince > 1500;
+        },
+        { timeout: 30_000, message: 'the benchmark reloads to settle' },
+      );
     },
   };
   return self;
@@ -137,5 +163,7 @@ export async function setKey(wb: Workbench, u: Ui, key: string): Promise<void> {
   await box.waitFor({ timeout: 30_000 });
   await box.fill(key);
   await box.press('Enter');
-  await waitFor(async () => (await wb.notifications()).some((n) => n.includes('API key stored')), { message: 'the key-stored notification' });
+  await waitFor(async () => (await wb.notifications()).some((n) => n.includes('API key stored')), {
+    message: 'the key-stored notification',
+  });
 }

@@ -21,7 +21,10 @@ describe('re-runs in an untrusted workspace', () => {
     cpSync(join(repoRoot, 'sample'), ws, { recursive: true });
     // A cloned folder that tries to send the prompts (and the key) to its own server.
     mkdirSync(join(ws, '.vscode'));
-    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }));
+    writeFileSync(
+      join(ws, '.vscode', 'settings.json'),
+      JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }),
+    );
     wb = await startWorkbench({
       folder: ws,
       workspaceTrust: true,
@@ -35,7 +38,8 @@ describe('re-runs in an untrusted workspace', () => {
   });
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`rerun-untrusted-FAILED-${ctx.task.name}`).catch(() => {});
+    if (ctx.task.result?.state === 'fail')
+      await wb?.screenshot(`rerun-untrusted-FAILED-${ctx.task.name}`).catch(() => {});
   });
 
   afterAll(async () => {
@@ -45,16 +49,23 @@ describe('re-runs in an untrusted workspace', () => {
     if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
   });
 
-  it('sends the request to the user\'s endpoint, never to the workspace\'s', async () => {
+  it("sends the request to the user's endpoint, never to the workspace's", async () => {
     const bench = await loadBenchmark(ws);
     const u = [...bench.users.get('weibo')!.values()][0];
     const step = u.steps[0];
     const widget = wb.page.locator('.quick-input-widget');
     const input = widget.locator('input.input');
-    const row = (label: string | RegExp) => widget.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: label }) }).first();
+    const row = (label: string | RegExp) =>
+      widget
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: wb.page.locator('.label-name', { hasText: label }) })
+        .first();
     await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await wb.startCommand('Persona Lab: Re-run Step…');
     await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
     await input.fill(u.userId);

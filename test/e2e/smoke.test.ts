@@ -34,18 +34,24 @@ describe('smoke: real workbench with Persona Lab installed', () => {
     try {
       await item.waitFor({ state: 'visible', timeout: 60_000 });
     } catch {
-      const labels = await wb.page.locator('.part.activitybar .action-item a.action-label').evaluateAll(
-        (els) => els.map((e) => e.getAttribute('aria-label')),
-      );
+      const labels = await wb.page
+        .locator('.part.activitybar .action-item a.action-label')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
       throw new Error(
         `no "Persona Lab" entry in the activity bar after 60 s.\nentries: ${JSON.stringify(labels)}\n` +
-        `[Extension Host] lines:\n${wb.extensionHostLog.join('\n')}\n` +
-        `"Persona Lab" log channel:\n${wb.logLines().join('\n')}\n` +
-        `extension host logs:\n${wb.extensionHostFiles().split('\n').filter((l) => /error|persona/i.test(l)).slice(-40).join('\n')}`,
+          `[Extension Host] lines:\n${wb.extensionHostLog.join('\n')}\n` +
+          `"Persona Lab" log channel:\n${wb.logLines().join('\n')}\n` +
+          `extension host logs:\n${wb
+            .extensionHostFiles()
+            .split('\n')
+            .filter((l) => /error|persona/i.test(l))
+            .slice(-40)
+            .join('\n')}`,
       );
     }
     await wb.openView('Persona Lab');
-    await expect.poll(() => wb.page.locator('.part.sidebar .composite.title').innerText(), { timeout: 30_000 })
+    await expect
+      .poll(() => wb.page.locator('.part.sidebar .composite.title').innerText(), { timeout: 30_000 })
       .toMatch(/persona lab/i);
     await wb.screenshot('smoke-persona-lab');
   });

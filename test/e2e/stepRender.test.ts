@@ -69,62 +69,80 @@ describe('tree click → step view rendered', () => {
 
   /** The level-`level` rows below `parent` (by data-index, up to the next row at the parent's level or above). */
   const childRows = (parentLabel: string, parentLevel: number) =>
-    wb.page.locator(`${tree} .monaco-list-row`).evaluateAll((els, [label, level]) => {
-      const rows = els
-        .map((e) => ({ index: Number(e.getAttribute('data-index')), level: Number(e.getAttribute('aria-level')), label: e.querySelector('.label-name')?.textContent ?? '' }))
-        .sort((a, b) => a.index - b.index);
-      const i = rows.findIndex((r) => r.level === level && r.label === label);
-      const out: string[] = [];
-      for (const r of i < 0 ? [] : rows.slice(i + 1)) {
-        if (r.level <= level) break;
-        if (r.level === level + 1) out.push(r.label);
-      }
-      return out;
-    }, [parentLabel, parentLevel] as const);
+    wb.page.locator(`${tree} .monaco-list-row`).evaluateAll(
+      (els, [label, level]) => {
+        const rows = els
+          .map((e) => ({
+            index: Number(e.getAttribute('data-index')),
+            level: Number(e.getAttribute('aria-level')),
+            label: e.querySelector('.label-name')?.textContent ?? '',
+          }))
+          .sort((a, b) => a.index - b.index);
+        const i = rows.findIndex((r) => r.level === level && r.label === label);
+        const out: string[] = [];
+        for (const r of i < 0 ? [] : rows.slice(i + 1)) {
+          if (r.level <= level) break;
+          if (r.level === level + 1) out.push(r.label);
+        }
+        return out;
+      },
+      [parentLabel, parentLevel] as const,
+    );
 
   const row = (label: string, level: number) =>
-    wb.page.locator(`${tree} .monaco-list-row[aria-level="${level}"]`).filter({
-      has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-    }).first();
+    wb.page
+      .locator(`${tree} .monaco-list-row[aria-level="${level}"]`)
+      .filter({
+        has: wb.page.locator('.label-name', {
+          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        }),
+      })
+      .first();
 
   async function setExpanded(label: string, level: number, expanded: boolean): Promise<void> {
     const r = row(label, level);
-    await waitFor(async () => {
-      if ((await r.getAttribute('aria-expanded')) === String(expanded)) return true;
-      await r.locator('.monaco-tl-twistie').click();
-      return false;
-    }, { timeout: 30_000, interval: 200, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` });
+    await waitFor(
+      async () => {
+        if ((await r.getAttribute('aria-expanded')) === String(expanded)) return true;
+        await r.locator('.monaco-tl-twistie').click();
+        return false;
+      },
+      { timeout: 30_000, interval: 200, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
+    );
   }
 
   /** Arms the webview: resolves __plRender with the time of the first paint that shows `t`. */
   const arm = (frame: Frame, t: Target) =>
-    frame.evaluate(({ key, userId, stepId, groups, timeout }) => {
-      const root = document.getElementById('step-root')!;
-      const shows = () =>
-        root.dataset.step === key &&
-        root.querySelector('.step-header .user-id')?.textContent === userId &&
-        (root.querySelector('.step-header .step-of')?.textContent ?? '').startsWith(`step ${stepId} /`) &&
-        root.querySelectorAll('.groups section.group').length === groups;
-      (window as RenderWindow).__plRender = new Promise<number>((res, rej) => {
-        const painted = () =>
-          requestAnimationFrame(() => {
-            const ch = new MessageChannel();
-            ch.port1.onmessage = () => res(Date.now());
-            ch.port2.postMessage(0);
+    frame.evaluate(
+      ({ key, userId, stepId, groups, timeout }) => {
+        const root = document.getElementById('step-root')!;
+        const shows = () =>
+          root.dataset.step === key &&
+          root.querySelector('.step-header .user-id')?.textContent === userId &&
+          (root.querySelector('.step-header .step-of')?.textContent ?? '').startsWith(`step ${stepId} /`) &&
+          root.querySelectorAll('.groups section.group').length === groups;
+        (window as RenderWindow).__plRender = new Promise<number>((res, rej) => {
+          const painted = () =>
+            requestAnimationFrame(() => {
+              const ch = new MessageChannel();
+              ch.port1.onmessage = () => res(Date.now());
+              ch.port2.postMessage(0);
+            });
+          const mo = new MutationObserver(() => {
+            if (!shows()) return;
+            mo.disconnect();
+            clearTimeout(timer);
+            painted();
           });
-        const mo = new MutationObserver(() => {
-          if (!shows()) return;
-          mo.disconnect();
-          clearTimeout(timer);
-          painted();
+          const timer = setTimeout(() => {
+            mo.disconnect();
+            rej(new Error(`the step view did not show ${key} (it shows ${root.dataset.step ?? 'nothing'})`));
+          }, timeout);
+          mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-step'] });
         });
-        const timer = setTimeout(() => {
-          mo.disconnect();
-          rej(new Error(`the step view did not show ${key} (it shows ${root.dataset.step ?? 'nothing'})`));
-        }, timeout);
-        mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-step'] });
-      });
-    }, { ...t, groups: POOL_CLASSES.length, timeout: SAMPLE_TIMEOUT });
+      },
+      { ...t, groups: POOL_CLASSES.length, timeout: SAMPLE_TIMEOUT },
+    );
 
   const armClick = () =>
     wb.page.evaluate(() => {
@@ -133,80 +151,99 @@ describe('tree click → step view rendered', () => {
       w.addEventListener('pointerdown', () => (w.__plClickAt = Date.now()), { capture: true, once: true });
     });
 
-  it(`times ${CLICKS} tree clicks until the step view shows the step`, { timeout: LOAD_TIMEOUT + 300_000 }, async () => {
-    await wb.openView('Persona Lab');
-    const loaded = await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, \d+ run\(s\)/, { timeout: LOAD_TIMEOUT });
-    const runs = Number(/(\d+) run\(s\)/.exec(loaded)![1]);
-    // The PI Audit view shares the side bar: collapse it so more of the tree is in view.
-    const audit = wb.page.locator('.part.sidebar .pane-header', { hasText: 'PI Audit' }).first();
-    if ((await audit.getAttribute('aria-expanded')) === 'true') await audit.click();
+  it(
+    `times ${CLICKS} tree clicks until the step view shows the step`,
+    { timeout: LOAD_TIMEOUT + 300_000 },
+    async () => {
+      await wb.openView('Persona Lab');
+      const loaded = await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, \d+ run\(s\)/, {
+        timeout: LOAD_TIMEOUT,
+      });
+      const runs = Number(/(\d+) run\(s\)/.exec(loaded)![1]);
+      // The PI Audit view shares the side bar: collapse it so more of the tree is in view.
+      const audit = wb.page.locator('.part.sidebar .pane-header', { hasText: 'PI Audit' }).first();
+      if ((await audit.getAttribute('aria-expanded')) === 'true') await audit.click();
 
-    // A workspace may hold an OmniBehavior benchmark too (sample/ does): its level-2 rows are users, not platforms.
-    const platformNames = Object.values(PLATFORM_LABELS).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const platformRow = wb.page.locator(`${tree} .monaco-list-row[aria-level="2"]`).filter({
-      has: wb.page.locator('.label-name', { hasText: new RegExp(`^(${platformNames.join('|')})$`) }),
-    }).first();
-    await platformRow.waitFor({ timeout: LOAD_TIMEOUT });
-    const platformLabel = (await platformRow.locator('.label-name').textContent())!;
-    const platform = (Object.keys(PLATFORM_LABELS) as Platform[]).find((p) => PLATFORM_LABELS[p] === platformLabel)!;
-    expect(platform, `platform of ${platformLabel}`).toBeDefined();
-    await setExpanded(platformLabel, 2, true);
-    const users = await waitFor(async () => {
-      const u = await childRows(platformLabel, 2);
-      return u.length >= Math.min(10, CLICKS) ? u : undefined;
-    }, { timeout: 60_000, message: `the users of ${platformLabel}` });
+      // A workspace may hold an OmniBehavior benchmark too (sample/ does): its level-2 rows are users, not platforms.
+      const platformNames = Object.values(PLATFORM_LABELS).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const platformRow = wb.page
+        .locator(`${tree} .monaco-list-row[aria-level="2"]`)
+        .filter({
+          has: wb.page.locator('.label-name', { hasText: new RegExp(`^(${platformNames.join('|')})$`) }),
+        })
+        .first();
+      await platformRow.waitFor({ timeout: LOAD_TIMEOUT });
+      const platformLabel = (await platformRow.locator('.label-name').textContent())!;
+      const platform = (Object.keys(PLATFORM_LABELS) as Platform[]).find((p) => PLATFORM_LABELS[p] === platformLabel)!;
+      expect(platform, `platform of ${platformLabel}`).toBeDefined();
+      await setExpanded(platformLabel, 2, true);
+      const users = await waitFor(
+        async () => {
+          const u = await childRows(platformLabel, 2);
+          return u.length >= Math.min(10, CLICKS) ? u : undefined;
+        },
+        { timeout: 60_000, message: `the users of ${platformLabel}` },
+      );
 
-    let frame: Frame | undefined;
-    let firstOpenMs = 0;
-    const samples: number[] = [];
-    for (const userId of users) {
-      if (samples.length >= CLICKS) break;
-      await setExpanded(userId, 3, true);
-      const steps = await waitFor(async () => {
-        const s = await childRows(userId, 3);
-        return s.length ? s : undefined;
-      }, { timeout: 30_000, message: `the steps of ${userId}` });
-      for (const label of steps) {
+      let frame: Frame | undefined;
+      let firstOpenMs = 0;
+      const samples: number[] = [];
+      for (const userId of users) {
         if (samples.length >= CLICKS) break;
-        const stepId = Number(label.replace(/^step /, ''));
-        const t: Target = { key: `${platform}/${userId}/${stepId}`, userId, stepId };
-        const target = row(label, 4);
-        if (!frame) {
-          // First click: creates the panel and loads its page (timed by polling; not a sample).
-          const t0 = Date.now();
+        await setExpanded(userId, 3, true);
+        const steps = await waitFor(
+          async () => {
+            const s = await childRows(userId, 3);
+            return s.length ? s : undefined;
+          },
+          { timeout: 30_000, message: `the steps of ${userId}` },
+        );
+        for (const label of steps) {
+          if (samples.length >= CLICKS) break;
+          const stepId = Number(label.replace(/^step /, ''));
+          const t: Target = { key: `${platform}/${userId}/${stepId}`, userId, stepId };
+          const target = row(label, 4);
+          if (!frame) {
+            // First click: creates the panel and loads its page (timed by polling; not a sample).
+            const t0 = Date.now();
+            await target.click();
+            frame = await wb.findWebviewFrame(`#step-root[data-step="${t.key}"] .groups section.group`, {
+              timeout: 60_000,
+            });
+            firstOpenMs = Date.now() - t0;
+            continue;
+          }
+          await arm(frame, t);
+          await armClick();
           await target.click();
-          frame = await wb.findWebviewFrame(`#step-root[data-step="${t.key}"] .groups section.group`, { timeout: 60_000 });
-          firstOpenMs = Date.now() - t0;
-          continue;
+          const end = await frame.evaluate(() => (window as RenderWindow).__plRender!);
+          const start = await wb.page.evaluate(() => (window as RenderWindow).__plClickAt);
+          expect(start, `the click on ${t.key} was seen`).toBeTypeOf('number');
+          samples.push(end - start!);
+          // The step shown is the one clicked, with its six pool groups.
+          expect(await frame.locator('#step-root').getAttribute('data-step')).toBe(t.key);
+          expect(await frame.locator('.groups section.group').count()).toBe(POOL_CLASSES.length);
         }
-        await arm(frame, t);
-        await armClick();
-        await target.click();
-        const end = await frame.evaluate(() => (window as RenderWindow).__plRender!);
-        const start = await wb.page.evaluate(() => (window as RenderWindow).__plClickAt);
-        expect(start, `the click on ${t.key} was seen`).toBeTypeOf('number');
-        samples.push(end - start!);
-        // The step shown is the one clicked, with its six pool groups.
-        expect(await frame.locator('#step-root').getAttribute('data-step')).toBe(t.key);
-        expect(await frame.locator('.groups section.group').count()).toBe(POOL_CLASSES.length);
+        await setExpanded(userId, 3, false);
       }
-      await setExpanded(userId, 3, false);
-    }
-    expect(samples.length).toBe(CLICKS);
-    await wb.screenshot('step-render');
+      expect(samples.length).toBe(CLICKS);
+      await wb.screenshot('step-render');
 
-    const sorted = [...samples].sort((a, b) => a - b);
-    const report = {
-      benchmark: benchDir,
-      runs,
-      clicks: samples.length,
-      medianMs: median(sorted),
-      p95Ms: percentile(sorted, 0.95),
-      samplesMs: samples,
-      measuredAt: new Date().toISOString(),
-    };
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, 'step-render.json'), JSON.stringify(report, null, 2) + '\n');
-    console.log(`step render (${basename(benchDir)}, ${runs} run(s)): tree click → step view painted, median ${report.medianMs} ms, p95 ${report.p95Ms} ms over ${report.clicks} clicks (first open ${firstOpenMs} ms, not counted)`);
-  });
+      const sorted = [...samples].sort((a, b) => a - b);
+      const report = {
+        benchmark: benchDir,
+        runs,
+        clicks: samples.length,
+        medianMs: median(sorted),
+        p95Ms: percentile(sorted, 0.95),
+        samplesMs: samples,
+        measuredAt: new Date().toISOString(),
+      };
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(join(resultsDir, 'step-render.json'), JSON.stringify(report, null, 2) + '\n');
+      console.log(
+        `step render (${basename(benchDir)}, ${runs} run(s)): tree click → step view painted, median ${report.medianMs} ms, p95 ${report.p95Ms} ms over ${report.clicks} clicks (first open ${firstOpenMs} ms, not counted)`,
+      );
+    },
+  );
 });

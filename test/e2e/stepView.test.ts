@@ -6,11 +6,25 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreStep } from '../../src/core/spb/score/step';
-import { POOL_CLASSES, type Benchmark, type Run, type Step, type StepResult, type User } from '../../src/core/spb/types';
+import {
+  POOL_CLASSES,
+  type Benchmark,
+  type Run,
+  type Step,
+  type StepResult,
+  type User,
+} from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
-const LABELS = { tKeep: 'T_keep', tNew: 'T_new', dDecay: 'D_decay', dPeer: 'D_peer', dViral: 'D_viral', dRandom: 'D_random' } as const;
+const LABELS = {
+  tKeep: 'T_keep',
+  tNew: 'T_new',
+  dDecay: 'D_decay',
+  dPeer: 'D_peer',
+  dViral: 'D_viral',
+  dRandom: 'D_random',
+} as const;
 
 interface Target {
   user: User;
@@ -34,8 +48,17 @@ function findTarget(bench: Benchmark, run: Run): Target {
       const neg = [...step.split.dDecay, ...step.split.dPeer, ...step.split.dViral, ...step.split.dRandom];
       const written = result?.personaSummary ?? '';
       const next = user.steps[i + 1];
-      if (result && next && users[ui + 1] && received && written && written !== received &&
-        pos.some((t) => picks.has(t)) && pos.some((t) => !picks.has(t)) && neg.some((t) => picks.has(t))) {
+      if (
+        result &&
+        next &&
+        users[ui + 1] &&
+        received &&
+        written &&
+        written !== received &&
+        pos.some((t) => picks.has(t)) &&
+        pos.some((t) => !picks.has(t)) &&
+        neg.some((t) => picks.has(t))
+      ) {
         return { user, step, next, nextUser: users[ui + 1], result, received };
       }
       if (written) received = written;
@@ -58,7 +81,10 @@ describe('step view in the real workbench', () => {
   let target: Target;
   let frame: Frame;
 
-  const showing = (key: string) => waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === key, { message: `the step view to show ${key}` });
+  const showing = (key: string) =>
+    waitFor(async () => (await frame.locator('#step-root').getAttribute('data-step')) === key, {
+      message: `the step view to show ${key}`,
+    });
 
   /** Preferences: Color Theme from the palette (the workbench does not pick up a settings.json edit here). */
   async function setTheme(theme: string, bodyClass: string): Promise<void> {
@@ -68,9 +94,17 @@ describe('step view in the real workbench', () => {
     await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
     await input.fill(theme);
-    await widget.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }) }).first().click();
+    await widget
+      .locator('.monaco-list-row', {
+        has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }),
+      })
+      .first()
+      .click();
     await widget.waitFor({ state: 'hidden' });
-    await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), { timeout: 30_000, message: `the ${theme} theme in the webview` });
+    await waitFor(() => frame.evaluate((c) => document.body.classList.contains(c), bodyClass), {
+      timeout: 30_000,
+      message: `the ${theme} theme in the webview`,
+    });
   }
 
   beforeAll(async () => {
@@ -90,9 +124,14 @@ describe('step view in the real workbench', () => {
 
   it('opens a step from the palette in the step view', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     await openStepFromPalette(wb, target.user.userId, `step ${target.step.stepId}/${target.step.totalSteps}`);
-    frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(target.user, target.step)}"]`, { timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${stepKey(target.user, target.step)}"]`, {
+      timeout: 60_000,
+    });
     const { user, step } = target;
     expect(await frame.locator('.user-id').textContent()).toBe(user.userId);
     expect(await frame.locator('.username').textContent()).toBe(user.username);
@@ -100,22 +139,33 @@ describe('step view in the real workbench', () => {
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateInput);
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateTarget);
     expect(await frame.locator('.meta-row').textContent()).toContain(run.name);
-    await wb.page.locator('.part.editor .tab', { hasText: `${user.userId} · step ${step.stepId}/${step.totalSteps}` }).waitFor();
+    await wb.page
+      .locator('.part.editor .tab', { hasText: `${user.userId} · step ${step.stepId}/${step.totalSteps}` })
+      .waitFor();
   });
 
-  it('shows the six pool groups with the task file\'s tags and the run\'s hit / miss marks', async () => {
+  it("shows the six pool groups with the task file's tags and the run's hit / miss marks", async () => {
     const { step, result } = target;
     const picks = new Set(result.prediction.filter((p): p is string => typeof p === 'string'));
     for (const cls of POOL_CLASSES) {
       const group = frame.locator(`[data-group="${cls}"]`);
       expect(await group.locator('.group-label').textContent()).toBe(LABELS[cls]);
       const positive = cls === 'tKeep' || cls === 'tNew';
-      const expected = [...new Set(step.split[cls])].map((t) => [t, picks.has(t) ? (positive ? 'hit' : 'wrongPick') : positive ? 'missed' : 'avoided']);
-      const shown = await group.locator('.tag').evaluateAll((els) => els.map((e) => [e.querySelector('.tag-text')?.textContent, e.getAttribute('data-mark')]));
+      const expected = [...new Set(step.split[cls])].map((t) => [
+        t,
+        picks.has(t) ? (positive ? 'hit' : 'wrongPick') : positive ? 'missed' : 'avoided',
+      ]);
+      const shown = await group
+        .locator('.tag')
+        .evaluateAll((els) => els.map((e) => [e.querySelector('.tag-text')?.textContent, e.getAttribute('data-mark')]));
       expect(shown, cls).toEqual(expected);
       // Not colour-only: each mark has its word.
       const words = await group.locator('.tag .mark-text').allTextContents();
-      expect(words).toEqual(expected.map(([, m]) => ({ hit: 'hit', missed: 'missed', wrongPick: 'wrong pick', avoided: 'not picked' })[m as string]));
+      expect(words).toEqual(
+        expected.map(
+          ([, m]) => ({ hit: 'hit', missed: 'missed', wrongPick: 'wrong pick', avoided: 'not picked' })[m as string],
+        ),
+      );
     }
     expect(await frame.locator('[data-group="dPeer"] .group-meta').textContent()).toBe('(D_cluster)');
     const inPool = new Set([...step.pool, ...POOL_CLASSES.flatMap((c) => step.split[c])]);
@@ -129,7 +179,11 @@ describe('step view in the real workbench', () => {
     expect(await frame.locator('.persona-box.written .prose').textContent()).toBe(result.personaSummary);
     const diff = frame.locator('.persona-diff .diff');
     const [before, after, changes] = await diff.evaluate((el) => {
-      const text = (skip: string) => [...el.childNodes].filter((n) => n.nodeName !== skip).map((n) => n.textContent).join('');
+      const text = (skip: string) =>
+        [...el.childNodes]
+          .filter((n) => n.nodeName !== skip)
+          .map((n) => n.textContent)
+          .join('');
       return [text('INS'), text('DEL'), el.querySelectorAll('ins, del').length];
     });
     expect(before).toBe(received);
@@ -143,8 +197,25 @@ describe('step view in the real workbench', () => {
     const value = (key: string) => frame.locator(`[data-metric="${key}"] .metric-value`).textContent();
     expect(await value('Recall')).toBe(`${(m.Recall * 100).toFixed(1)} %`);
     expect(await value('K')).toBe(String(new Set([...target.step.split.tKeep, ...target.step.split.tNew]).size));
-    const cells = await frame.locator('[data-metric]').evaluateAll((els) => els.map((e): [string, string] => [e.getAttribute('data-metric') ?? '', e.getAttribute('title') ?? '']));
-    expect(cells.map(([k]) => k)).toEqual(['Recall', 'Recall_Stability', 'Recall_Novelty', 'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random', 'K', 'delta', 'budget', 'alpha', 'ratio']);
+    const cells = await frame
+      .locator('[data-metric]')
+      .evaluateAll((els) =>
+        els.map((e): [string, string] => [e.getAttribute('data-metric') ?? '', e.getAttribute('title') ?? '']),
+      );
+    expect(cells.map(([k]) => k)).toEqual([
+      'Recall',
+      'Recall_Stability',
+      'Recall_Novelty',
+      'Error_Decay',
+      'Error_Peer',
+      'Error_Viral',
+      'Error_Random',
+      'K',
+      'delta',
+      'budget',
+      'alpha',
+      'ratio',
+    ]);
     for (const [k, title] of cells) expect(title.length, `tooltip of ${k}`).toBeGreaterThan(20);
     await wb.screenshot('step-view-dark');
     await frame.locator('[data-section="persona"]').evaluate((e) => e.scrollIntoView());
@@ -170,7 +241,9 @@ describe('step view in the real workbench', () => {
     await wb.page.keyboard.press('Shift+Alt+BracketRight');
     await showing(stepKey(nextUser, nextUser.steps[0]));
     // One panel, reused and retitled.
-    await wb.page.locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` }).waitFor();
+    await wb.page
+      .locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` })
+      .waitFor();
     expect(await wb.page.locator('.part.editor .tab', { hasText: '· step ' }).count()).toBe(1);
     // The buttons post the same messages.
     await frame.locator('vscode-button[data-nav="previousUser"]').click();
@@ -192,7 +265,15 @@ describe('step view in the real workbench', () => {
   it('comes back after being hidden (the reloaded webview posts ready again) and opens the source lines', async () => {
     const key = stepKey(target.user, target.step);
     await wb.runCommand('File: New Untitled Text File'); // same editor group: the step view is hidden and torn down
-    await waitFor(async () => frame.isDetached() || !(await frame.locator('#step-root').isVisible().catch(() => false)), { message: 'the step view to be hidden' });
+    await waitFor(
+      async () =>
+        frame.isDetached() ||
+        !(await frame
+          .locator('#step-root')
+          .isVisible()
+          .catch(() => false)),
+      { message: 'the step view to be hidden' },
+    );
     await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);

@@ -17,11 +17,17 @@ const sample = join(repoRoot, 'sample');
 const omniRoot = join(sample, 'omnibehavior');
 
 /** A Customer Service test action of `user` with a predicted next_user_message, and a video one with a watch time. */
-function findOthers(user: OmniUser, preds: Map<string, RawQuestion[]>): { dialogue: [TestAction, RawQuestion]; watch: [TestAction, RawQuestion] } {
+function findOthers(
+  user: OmniUser,
+  preds: Map<string, RawQuestion[]>,
+): { dialogue: [TestAction, RawQuestion]; watch: [TestAction, RawQuestion] } {
   const find = (field: string) => {
     for (const a of [...user.testActions].sort((x, y) => x.index - y.index)) {
-      const q = preds.get(predictionKey(user.userId, a.index))?.find((x) => x.field === field && x.predicted_value !== null);
-      if (q && q.true_value !== null && (field !== 'video_watch_seconds' || a.normaliser)) return [a, q] as [TestAction, RawQuestion];
+      const q = preds
+        .get(predictionKey(user.userId, a.index))
+        ?.find((x) => x.field === field && x.predicted_value !== null);
+      if (q && q.true_value !== null && (field !== 'video_watch_seconds' || a.normaliser))
+        return [a, q] as [TestAction, RawQuestion];
     }
     throw new Error(`${user.userId} has no test action with a predicted ${field}`);
   };
@@ -36,11 +42,22 @@ interface Target {
 }
 
 /** A binary question answered Yes/No that differs from the truth, with a raw output, in a history of > 200 records. */
-function findTarget(bench: OmniBenchmark, preds: Map<string, RawQuestion[]>, indexes: Map<string, HistoryIndex>): Target {
+function findTarget(
+  bench: OmniBenchmark,
+  preds: Map<string, RawQuestion[]>,
+  indexes: Map<string, HistoryIndex>,
+): Target {
   for (const user of [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))) {
     for (const action of [...user.testActions].sort((a, b) => a.index - b.index)) {
       const qs = preds.get(predictionKey(user.userId, action.index)) ?? [];
-      const wrong = qs.find((q) => q.type === 'binary' && q.predicted_label !== null && q.raw_output && q.predicted_value !== q.true_value && q.true_value !== null);
+      const wrong = qs.find(
+        (q) =>
+          q.type === 'binary' &&
+          q.predicted_label !== null &&
+          q.raw_output &&
+          q.predicted_value !== q.true_value &&
+          q.true_value !== null,
+      );
       const index = indexes.get(user.userId)!;
       if (wrong && action.index > 250 && action.index < index.count) return { user, action, wrong, index };
     }
@@ -57,9 +74,14 @@ describe('OmniBehavior trace view in the real workbench', () => {
   let preds: Map<string, RawQuestion[]>;
 
   const row = (label: string, level: number) =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
-      has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-    }).first();
+    wb.page
+      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
+      .filter({
+        has: wb.page.locator('.label-name', {
+          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        }),
+      })
+      .first();
 
   async function expand(label: string, level: number): Promise<void> {
     const r = row(label, level);
@@ -99,7 +121,9 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await expand('omnibehavior', 1);
     const userRow = row(user.userId, 2);
     await userRow.waitFor({ state: 'visible' });
-    expect(await userRow.locator('.label-description').innerText()).toContain(`${user.historyLength} actions · ${user.testActions.length} test actions`);
+    expect(await userRow.locator('.label-description').innerText()).toContain(
+      `${user.historyLength} actions · ${user.testActions.length} test actions`,
+    );
     await expand(user.userId, 2);
 
     const label = `#${action.index} ${action.scene}`;
@@ -111,7 +135,9 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const description = await actionRow.locator('.label-description').innerText();
     expect(description).toContain(action.timestamp);
     expect(description).toContain(`${counts.correct} right · ${counts.incorrect} wrong`);
-    expect(await actionRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')).toContain('codicon-error');
+    expect(await actionRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')).toContain(
+      'codicon-error',
+    );
     await wb.screenshot('trace-tree');
 
     await actionRow.click();
@@ -122,17 +148,23 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const raw = JSON.parse(readFileSync(target.user.file, 'utf8')) as Record<string, { user_profile: string }>;
     expect(await frame.locator('.profile-text').innerText()).toBe(raw[target.user.userId].user_profile);
     const [record] = await readHistory(target.user.file, target.index, target.action.index, target.action.index + 1);
-    const keys = await frame.locator('.context-table tr').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    const keys = await frame
+      .locator('.context-table tr')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
     expect(keys).toEqual(Object.keys(record.context ?? {}));
   });
 
   it('lists the history before the test action, filtered by scene, with rows read from the file', async () => {
     const { index, action, user } = target;
     const timeline = frame.locator('.timeline');
-    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(action.index), { message: `the timeline to count ${action.index} records` });
+    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(action.index), {
+      message: `the timeline to count ${action.index} records`,
+    });
     // The first row is record #0; the list holds only a window of rows, not the whole history.
     const first = await readHistory(user.file, index, 0, 1);
-    await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === '#0', { message: 'the first row' });
+    await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === '#0', {
+      message: 'the first row',
+    });
     expect(await timeline.locator('.vrow[data-index="0"] .ts').textContent()).toBe(first[0].timestamp);
     expect(await timeline.locator('.vlist .vrow').count()).toBeLessThan(100);
     // A row opens its whole record below the list.
@@ -146,8 +178,13 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const expected: number[] = [];
     for (let i = 0; i < action.index; i++) if (index.scenes[i] === sceneId) expected.push(i);
     await timeline.locator(`vscode-checkbox[data-filter="scene"][data-value="${action.scene}"]`).click();
-    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(expected.length), { message: `${expected.length} ${action.scene} records` });
-    await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === `#${expected[0]}`, { message: 'the first filtered row' });
+    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(expected.length), {
+      message: `${expected.length} ${action.scene} records`,
+    });
+    await waitFor(
+      async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === `#${expected[0]}`,
+      { message: 'the first filtered row' },
+    );
     const scenes = await timeline.locator('.vlist .vrow .sc').allTextContents();
     expect(new Set(scenes)).toEqual(new Set([action.scene]));
 
@@ -155,7 +192,11 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await timeline.locator('.vlist').focus();
     await wb.page.keyboard.press('End');
     const lastPos = expected.length - 1;
-    await waitFor(async () => (await timeline.locator(`.vrow[data-index="${lastPos}"] .idx`).textContent()) === `#${expected[lastPos]}`, { message: 'the last filtered row' });
+    await waitFor(
+      async () =>
+        (await timeline.locator(`.vrow[data-index="${lastPos}"] .idx`).textContent()) === `#${expected[lastPos]}`,
+      { message: 'the last filtered row' },
+    );
     const [last] = await readHistory(user.file, index, expected[lastPos], expected[lastPos] + 1);
     expect(await timeline.locator(`.vrow[data-index="${lastPos}"] .ts`).textContent()).toBe(last.timestamp);
 
@@ -164,9 +205,14 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const behaviour = BEHAVIOURS[Math.log2(bit)];
     const both = expected.filter((i) => (index.behaviours[i] & bit) !== 0).length;
     await timeline.locator(`vscode-checkbox[data-filter="behaviour"][data-value="${behaviour}"]`).click();
-    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(both), { message: `${both} records with ${behaviour}` });
+    await waitFor(async () => (await timeline.getAttribute('data-count')) === String(both), {
+      message: `${both} records with ${behaviour}`,
+    });
     const firstBoth = expected.find((i) => (index.behaviours[i] & bit) !== 0)!;
-    await waitFor(async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === `#${firstBoth}`, { message: 'the first row with both filters' });
+    await waitFor(
+      async () => (await timeline.locator('.vrow[data-index="0"] .idx').textContent()) === `#${firstBoth}`,
+      { message: 'the first row with both filters' },
+    );
     expect(await timeline.locator('.vrow[data-index="0"] .bh').textContent()).toContain(behaviour);
     await timeline.locator('.chart-box').scrollIntoViewIfNeeded();
     await wb.screenshot('trace-timeline');
@@ -194,7 +240,11 @@ describe('OmniBehavior trace view in the real workbench', () => {
       const r = row(`#${action.index} ${action.scene}`, 3);
       await r.scrollIntoViewIfNeeded();
       await r.click();
-      await waitFor(async () => (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${action.index}`, { message: `the trace of #${action.index}` });
+      await waitFor(
+        async () =>
+          (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${action.index}`,
+        { message: `the trace of #${action.index}` },
+      );
     };
 
     await open(dialogue[0]);
@@ -213,7 +263,9 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const norm = action.normaliser!;
     const err = Math.abs(Number(q.true_value) - Number(q.predicted_value));
     const text = await frame.locator('.question[data-field="video_watch_seconds"] .error-text').innerText();
-    expect(text).toBe(`|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`);
+    expect(text).toBe(
+      `|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`,
+    );
   });
 
   it('moves to the next test action with ], revealing it in the tree, and opens the raw record at its line', async () => {
@@ -222,15 +274,26 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const next = order[order.findIndex((a) => a.index === current) + 1];
     await frame.locator('.trace-header .user-id').click();
     await wb.page.keyboard.press(']');
-    await waitFor(async () => (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${next.index}`, { message: `the trace of #${next.index}` });
+    await waitFor(
+      async () =>
+        (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${next.index}`,
+      { message: `the trace of #${next.index}` },
+    );
     expect(await frame.locator('.position').textContent()).toBe(`${order.indexOf(next) + 1} / ${order.length}`);
-    await waitFor(async () => (await row(`#${next.index} ${next.scene}`, 3).getAttribute('aria-selected')) === 'true', { message: 'the tree to select the next test action' });
+    await waitFor(async () => (await row(`#${next.index} ${next.scene}`, 3).getAttribute('aria-selected')) === 'true', {
+      message: 'the tree to select the next test action',
+    });
 
     await frame.locator('vscode-button[data-source="raw"]').click();
     const file = target.user.file.split('/').pop()!;
     await wb.page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
     const line = target.index.lines[next.index];
-    await waitFor(async () => ((await wb.page.locator('.statusbar-item[id="status.editor.selection"]').textContent()) ?? '').includes(`Ln ${line},`), { message: `the cursor on line ${line}` });
+    await waitFor(
+      async () =>
+        ((await wb.page.locator('.statusbar-item[id="status.editor.selection"]').textContent()) ?? '').includes(
+          `Ln ${line},`,
+        ),
+      { message: `the cursor on line ${line}` },
+    );
   });
 });
-

@@ -34,31 +34,44 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   let wb: Workbench;
   let tmp: string;
   let root: string;
-  const planted = (JSON.parse(readFileSync(join(repoRoot, 'sample/omnibehavior/pi-manifest.json'), 'utf8')) as { planted: Planted[] }).planted;
+  const planted = (
+    JSON.parse(readFileSync(join(repoRoot, 'sample/omnibehavior/pi-manifest.json'), 'utf8')) as { planted: Planted[] }
+  ).planted;
   const phone = planted.find((p) => p.category === 'PHONE' && p.recordIndex !== null && p.recordIndex < p.testAction)!;
 
-  const pane = () => wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) }).first();
+  const pane = () =>
+    wb.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
+      .first();
   const rows = (): Promise<Row[]> =>
-    pane().locator('.monaco-list-row').evaluateAll((els) =>
-      els.map((e) => ({
-        index: Number(e.getAttribute('data-index')),
-        level: Number(e.getAttribute('aria-level')),
-        label: e.querySelector('.label-name')?.textContent ?? '',
-        description: e.querySelector('.label-description')?.textContent ?? '',
-        expanded: e.getAttribute('aria-expanded'),
-      })).sort((a, b) => a.index - b.index),
-    );
+    pane()
+      .locator('.monaco-list-row')
+      .evaluateAll((els) =>
+        els
+          .map((e) => ({
+            index: Number(e.getAttribute('data-index')),
+            level: Number(e.getAttribute('aria-level')),
+            label: e.querySelector('.label-name')?.textContent ?? '',
+            description: e.querySelector('.label-description')?.textContent ?? '',
+            expanded: e.getAttribute('aria-expanded'),
+          }))
+          .sort((a, b) => a.index - b.index),
+      );
 
   /** Expands the row `label` at `level` that lies below the row `under` (by index; -1: anywhere). */
   async function expand(label: string, level: number, under = -1): Promise<Row> {
-    return waitFor(async () => {
-      const all = await rows();
-      const r = all.find((x) => x.level === level && x.label === label && x.index > under);
-      if (!r) return undefined;
-      if (r.expanded === 'true') return r;
-      await pane().locator(`.monaco-list-row[data-index="${r.index}"] .monaco-tl-twistie`).click();
-      return undefined;
-    }, { timeout: 30_000, message: `${label} to expand` });
+    return waitFor(
+      async () => {
+        const all = await rows();
+        const r = all.find((x) => x.level === level && x.label === label && x.index > under);
+        if (!r) return undefined;
+        if (r.expanded === 'true') return r;
+        await pane().locator(`.monaco-list-row[data-index="${r.index}"] .monaco-tl-twistie`).click();
+        return undefined;
+      },
+      { timeout: 30_000, message: `${label} to expand` },
+    );
   }
 
   /** The rows one level below `parent`, up to the next row at its level or above. */
@@ -77,7 +90,9 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     root = join(tmp, 'omnibehavior');
     cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
     wb = await startWorkbench({
-      folder: root, theme: 'dark', viewport: { width: 1600, height: 1000 },
+      folder: root,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
       settings: { 'personaLab.labels.author': AUTHOR, 'personaLab.audit.minConfidence': 'medium' },
     });
   });
@@ -94,9 +109,14 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   it('lists exactly the planted findings, by category, OmniBehavior and user', async () => {
     await wb.openView('Persona Lab');
     // Once the OmniBehavior benchmark has loaded, the view offers the audit (and the palette lists it).
-    await waitFor(async () => ((await pane().locator('.message').textContent()) ?? '').startsWith('Not audited yet'), { timeout: 60_000, message: 'the benchmark to load' });
+    await waitFor(async () => ((await pane().locator('.message').textContent()) ?? '').startsWith('Not audited yet'), {
+      timeout: 60_000,
+      message: 'the benchmark to load',
+    });
     await wb.runCommand('Persona Lab: Run PI Audit');
-    await wb.waitForExtensionHostLine(`[info] audit (omnibehavior): ${planted.length} finding(s)`, { timeout: 120_000 });
+    await wb.waitForExtensionHostLine(`[info] audit (omnibehavior): ${planted.length} finding(s)`, {
+      timeout: 120_000,
+    });
     // Categories with findings start expanded: fold them all, then open one at a time.
     await pane().locator('.pane-header').hover();
     await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
@@ -109,14 +129,20 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
       for (const userId of [...new Set(want.map((p) => p.userId))]) {
         const user = await expand(userId, 3, omni.index);
         const n = want.filter((p) => p.userId === userId).length;
-        const kids = await waitFor(async () => {
-          const k = await childrenOf(user);
-          return k.length === n ? k : undefined;
-        }, { timeout: 30_000, message: `${n} finding(s) of ${category}/${userId}` });
+        const kids = await waitFor(
+          async () => {
+            const k = await childrenOf(user);
+            return k.length === n ? k : undefined;
+          },
+          { timeout: 30_000, message: `${n} finding(s) of ${category}/${userId}` },
+        );
         for (const k of kids) {
-          const p = want.find((x) => x.userId === userId && x.text === k.label && k.description.includes(`#${x.testAction}`));
+          const p = want.find(
+            (x) => x.userId === userId && x.text === k.label && k.description.includes(`#${x.testAction}`),
+          );
           expect(p, `${category}/${userId}/${k.label} ${k.description}`).toBeDefined();
-          if (p!.recordIndex !== null && p!.recordIndex < p!.testAction) expect(k.description).toContain(`history ${p!.recordIndex}`);
+          if (p!.recordIndex !== null && p!.recordIndex < p!.testAction)
+            expect(k.description).toContain(`history ${p!.recordIndex}`);
           seen.push(`${category}/${userId}/${k.label}/${p!.testAction}`);
         }
       }
@@ -131,28 +157,65 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     const cat = await expand(CATEGORY_INFO.PHONE.label, 1);
     const omni = await expand('OmniBehavior', 2, cat.index);
     await expand(phone.userId, 3, omni.index);
-    const row = pane().locator('.monaco-list-row[aria-level="4"]').filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) }).first();
+    const row = pane()
+      .locator('.monaco-list-row[aria-level="4"]')
+      .filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) })
+      .first();
     await row.click();
-    const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${phone.userId}#${phone.testAction}"]`, { timeout: 60_000 });
+    const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${phone.userId}#${phone.testAction}"]`, {
+      timeout: 60_000,
+    });
     const detail = frame.locator('.record-detail');
-    await waitFor(async () => (await detail.getAttribute('data-index')) === String(phone.recordIndex), { timeout: 30_000, message: `record ${phone.recordIndex} to show` });
+    await waitFor(async () => (await detail.getAttribute('data-index')) === String(phone.recordIndex), {
+      timeout: 30_000,
+      message: `record ${phone.recordIndex} to show`,
+    });
     expect(await detail.textContent()).toContain(phone.text);
-    await waitFor(async () => (await frame.locator(`.vrow.opened[data-record="${phone.recordIndex}"]`).count()) === 1, { message: 'the record’s row to be highlighted' });
-    await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === String(phone.recordIndex), { message: 'the labels bar to target the record' });
+    await waitFor(async () => (await frame.locator(`.vrow.opened[data-record="${phone.recordIndex}"]`).count()) === 1, {
+      message: 'the record’s row to be highlighted',
+    });
+    await waitFor(
+      async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === String(phone.recordIndex),
+      { message: 'the labels bar to target the record' },
+    );
     await wb.screenshot('traceAudit-trace');
   });
 
   it('records a verdict that the CLI report reads back', async () => {
-    const row = pane().locator('.monaco-list-row[aria-level="4"]').filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) }).first();
+    const row = pane()
+      .locator('.monaco-list-row[aria-level="4"]')
+      .filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) })
+      .first();
     await row.click({ button: 'right' });
     const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Confirm Leak' }).first();
     await item.hover();
     await wb.page.keyboard.press('Enter');
-    await waitFor(async () => (await row.locator('.label-description').textContent())?.endsWith('· confirmed leak'), { timeout: 30_000, message: 'the verdict on the row' });
-    const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json', '--min-confidence', 'medium', '--db', join(root, '.personalab/audit.db')], { encoding: 'utf8' });
-    const report = JSON.parse(out.stdout) as { benchmarkFormat?: string; confirmedLeaks: { text: string; file: string; line: number; verdictBy: string }[] };
+    await waitFor(async () => (await row.locator('.label-description').textContent())?.endsWith('· confirmed leak'), {
+      timeout: 30_000,
+      message: 'the verdict on the row',
+    });
+    const out = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, 'dist/cli.js'),
+        'audit',
+        root,
+        '--json',
+        '--min-confidence',
+        'medium',
+        '--db',
+        join(root, '.personalab/audit.db'),
+      ],
+      { encoding: 'utf8' },
+    );
+    const report = JSON.parse(out.stdout) as {
+      benchmarkFormat?: string;
+      confirmedLeaks: { text: string; file: string; line: number; verdictBy: string }[];
+    };
     expect(report.benchmarkFormat).toBe('omnibehavior');
-    expect(report.confirmedLeaks.map((f) => [f.text, f.file, f.line, f.verdictBy])).toEqual([[phone.text, phone.file, phone.line, AUTHOR]]);
+    expect(report.confirmedLeaks.map((f) => [f.text, f.file, f.line, f.verdictBy])).toEqual([
+      [phone.text, phone.file, phone.line, AUTHOR],
+    ]);
     await wb.screenshot('traceAudit-verdict');
   });
 });

@@ -29,18 +29,28 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
 
   /** Every label in the store, read through the CLI with the benchmark folder (an independent reader). */
   function storeRows(): string[] {
-    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', root], { encoding: 'utf8' });
-    return parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => {
-      const t = row.target.kind === 'history' ? `history:${row.target.historyIndex}` : row.target.kind;
-      return `${row.benchmark}/${row.platform}/${row.userId}/${row.stepId}/${row.run}/${row.author}:${row.label}@${t}`;
-    }).sort();
+    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', root], {
+      encoding: 'utf8',
+    });
+    return parseLabelFile(text, 'db', 'jsonl')
+      .rows.map(({ row }) => {
+        const t = row.target.kind === 'history' ? `history:${row.target.historyIndex}` : row.target.kind;
+        return `${row.benchmark}/${row.platform}/${row.userId}/${row.stepId}/${row.run}/${row.author}:${row.label}@${t}`;
+      })
+      .sort();
   }
-  const rowKey = (label: string, target: string) => `omnibehavior/omnibehavior/${user.userId}/${action.index}/${runName}/${AUTHOR}:${label}@${target}`;
+  const rowKey = (label: string, target: string) =>
+    `omnibehavior/omnibehavior/${user.userId}/${action.index}/${runName}/${AUTHOR}:${label}@${target}`;
 
   const treeRow = (label: string, level: number) =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`).filter({
-      has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-    }).first();
+    wb.page
+      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
+      .filter({
+        has: wb.page.locator('.label-name', {
+          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        }),
+      })
+      .first();
   async function expand(label: string, level: number): Promise<void> {
     const r = treeRow(label, level);
     await r.waitFor({ state: 'visible', timeout: 60_000 });
@@ -49,7 +59,9 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
   }
   const chip = (id: string) => frame.locator(`.labels-bar .label-chip[data-label-id="${id}"]`);
   const pressed = (id: string, on: boolean) =>
-    waitFor(async () => (await chip(id).getAttribute('aria-pressed')) === String(on), { message: `${id} to be ${on ? 'on' : 'off'}` });
+    waitFor(async () => (await chip(id).getAttribute('aria-pressed')) === String(on), {
+      message: `${id} to be ${on ? 'on' : 'off'}`,
+    });
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'pl-trace-labels-'));
@@ -59,7 +71,12 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     runName = [...bench.runs.keys()].sort()[0];
     user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
     action = [...user.testActions].sort((a, b) => a.index - b.index).find((a) => a.index > 10)!;
-    wb = await startWorkbench({ folder: root, theme: 'dark', viewport: { width: 1600, height: 1000 }, settings: { 'personaLab.labels.author': AUTHOR } });
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.labels.author': AUTHOR },
+    });
   });
 
   afterEach(async (ctx) => {
@@ -78,7 +95,9 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     const actionRow = treeRow(`#${action.index} ${action.scene}`, 3);
     await actionRow.scrollIntoViewIfNeeded();
     await actionRow.click();
-    frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${action.index}"] .labels-bar`, { timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${action.index}"] .labels-bar`, {
+      timeout: 60_000,
+    });
     expect(await frame.locator('.labels-bar .label-chip').count()).toBe(DEFAULT_TRACE_LABELS.length);
     expect(await frame.locator('.labels-bar').getAttribute('data-target')).toBe('action');
 
@@ -90,14 +109,24 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
 
     // A history record: open its row, then its key labels that record, not the test action.
     const timeline = frame.locator('.timeline');
-    await waitFor(async () => (await timeline.locator(`.vrow[data-index="${HISTORY}"] .idx`).textContent()) === `#${HISTORY}`, { message: 'the history rows' });
+    await waitFor(
+      async () => (await timeline.locator(`.vrow[data-index="${HISTORY}"] .idx`).textContent()) === `#${HISTORY}`,
+      { message: 'the history rows' },
+    );
     await timeline.locator(`.vrow[data-index="${HISTORY}"]`).click();
-    await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === String(HISTORY), { message: 'the bar to target the record' });
+    await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === String(HISTORY), {
+      message: 'the bar to target the record',
+    });
     expect(await chip(first.id).getAttribute('aria-pressed')).toBe('false');
     await wb.page.keyboard.press(second.key!);
     await pressed(second.id, true);
-    await waitFor(async () => (await timeline.locator(`.vrow[data-record="${HISTORY}"]`).getAttribute('data-labelled')) === 'true', { message: 'the row to be marked' });
-    expect(await timeline.locator(`.vrow[data-record="${HISTORY}"] .row-labels`).textContent()).toBe(`⚑ ${second.name}`);
+    await waitFor(
+      async () => (await timeline.locator(`.vrow[data-record="${HISTORY}"]`).getAttribute('data-labelled')) === 'true',
+      { message: 'the row to be marked' },
+    );
+    expect(await timeline.locator(`.vrow[data-record="${HISTORY}"] .row-labels`).textContent()).toBe(
+      `⚑ ${second.name}`,
+    );
 
     // Another label, then u undoes it.
     await wb.page.keyboard.press(third.key!);
@@ -105,11 +134,15 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     expect(storeRows()).toContain(rowKey(third.id, `history:${HISTORY}`));
     await wb.page.keyboard.press('u');
     await pressed(third.id, false);
-    expect(await frame.locator('.labels-flash').textContent()).toBe(`Undid: added ${third.name} on history item ${HISTORY}`);
+    expect(await frame.locator('.labels-flash').textContent()).toBe(
+      `Undid: added ${third.name} on history item ${HISTORY}`,
+    );
 
     // Esc goes back to the test action, whose label is still on.
     await wb.page.keyboard.press('Escape');
-    await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === 'action', { message: 'the bar to target the test action' });
+    await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === 'action', {
+      message: 'the bar to target the test action',
+    });
     expect(await chip(first.id).getAttribute('aria-pressed')).toBe('true');
     expect(storeRows()).toEqual([rowKey(first.id, 'action'), rowKey(second.id, `history:${HISTORY}`)].sort());
     await wb.screenshot('traceLabels-view');
@@ -117,7 +150,10 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
 
   it('shows the labels as badges on the test action and the user in the tree', async () => {
     const actionRow = treeRow(`#${action.index} ${action.scene}`, 3);
-    await waitFor(async () => ((await actionRow.locator('.label-description').innerText()).includes(`⚑ ${first.name} · ⚑ 1 history`)), { message: 'the test action badge' });
+    await waitFor(
+      async () => (await actionRow.locator('.label-description').innerText()).includes(`⚑ ${first.name} · ⚑ 1 history`),
+      { message: 'the test action badge' },
+    );
     expect(await treeRow(user.userId, 2).locator('.label-description').innerText()).toContain('· 1 labelled');
     // The description is cut off in a narrow side bar: the tooltip names the labels too.
     await actionRow.hover();

@@ -23,35 +23,46 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   let user: OmniUser;
 
   const rows = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
-      els.map((e) => ({ level: Number(e.getAttribute('aria-level')), label: e.querySelector('.label-name')?.textContent ?? '', description: e.querySelector('.label-description')?.textContent ?? '' })),
-    );
-  const rowOf = async (label: string, level: number) => (await rows()).find((r) => r.label === label && r.level === level);
+    wb.page
+      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
+      .evaluateAll((els) =>
+        els.map((e) => ({
+          level: Number(e.getAttribute('aria-level')),
+          label: e.querySelector('.label-name')?.textContent ?? '',
+          description: e.querySelector('.label-description')?.textContent ?? '',
+        })),
+      );
+  const rowOf = async (label: string, level: number) =>
+    (await rows()).find((r) => r.label === label && r.level === level);
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-trace-'));
     root = join(tmp, 'ob');
     cpSync(omniRoot, root, { recursive: true });
     // A second run, "perfect": the demo run with every binary answer set to the truth.
-    const lines = readFileSync(join(root, 'results/demo-sim/predictions.jsonl'), 'utf8').split('\n').flatMap((line) => {
-      try {
-        const o = JSON.parse(line) as { questions: RawQuestion[] };
-        for (const q of o.questions) {
-          if (q.type !== 'binary' || (q.true_value !== 'Yes' && q.true_value !== 'No')) continue;
-          q.predicted_value = q.true_value;
-          q.predicted_label = q.true_value === 'Yes' ? 1 : 0;
+    const lines = readFileSync(join(root, 'results/demo-sim/predictions.jsonl'), 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          const o = JSON.parse(line) as { questions: RawQuestion[] };
+          for (const q of o.questions) {
+            if (q.type !== 'binary' || (q.true_value !== 'Yes' && q.true_value !== 'No')) continue;
+            q.predicted_value = q.true_value;
+            q.predicted_label = q.true_value === 'Yes' ? 1 : 0;
+          }
+          return [JSON.stringify(o)];
+        } catch {
+          return [];
         }
-        return [JSON.stringify(o)];
-      } catch {
-        return [];
-      }
-    });
+      });
     mkdirSync(join(root, 'results/perfect'));
     writeFileSync(join(root, 'results/perfect/predictions.jsonl'), lines.join('\n') + '\n');
     bench = await loadOmniBenchmark(root);
     const demo = scoreOmniRun(bench, bench.runs.get('demo-sim')!);
     user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
-    wrongAction = user.testActions.find((a) => (demo.perAction.get(predictionKey(a.userId, a.index))?.incorrect ?? 0) > 0 && a.scene === 'Video Browsing')!;
+    wrongAction = user.testActions.find(
+      (a) => (demo.perAction.get(predictionKey(a.userId, a.index))?.incorrect ?? 0) > 0 && a.scene === 'Video Browsing',
+    )!;
     expect(wrongAction).toBeDefined();
     wb = await startWorkbench({ folder: root, theme: 'light' });
   });
@@ -67,20 +78,33 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
 
   it('opens the OmniBehavior folder by itself, and Choose OmniBehavior Run… switches the counts and the trace view', async () => {
     await wb.openView('Persona Lab');
-    const top = await waitFor(async () => {
-      const r = await rows();
-      return r.some((x) => x.level === 1) ? r.filter((x) => x.level === 1) : undefined;
-    }, { timeout: 60_000, message: 'the tree' });
+    const top = await waitFor(
+      async () => {
+        const r = await rows();
+        return r.some((x) => x.level === 1) ? r.filter((x) => x.level === 1) : undefined;
+      },
+      { timeout: 60_000, message: 'the tree' },
+    );
     expect(top.map((r) => r.label)).toEqual(['ob']);
-    expect(top[0].description).toBe(`OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`);
+    expect(top[0].description).toBe(
+      `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`,
+    );
 
-    const userRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) }).first();
+    const userRow = wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
+      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+      .first();
     await userRow.locator('.monaco-tl-twistie').click();
     const label = `#${wrongAction.index} ${wrongAction.scene}`;
-    const actionRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`).filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    const actionRow = wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`)
+      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .first();
     await actionRow.scrollIntoViewIfNeeded();
     await actionRow.click();
-    const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${wrongAction.index}"]`, { timeout: 60_000 });
+    const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${wrongAction.index}"]`, {
+      timeout: 60_000,
+    });
     expect(await frame.locator('.question[data-verdict="incorrect"]').count()).toBeGreaterThan(0);
 
     // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
@@ -88,16 +112,32 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
     await input.fill('perfect');
-    await wb.page.locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]').first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]')
+      .first()
+      .waitFor({ state: 'visible' });
     await input.press('Enter');
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 
     const perfect = scoreOmniRun(bench, bench.runs.get('perfect')!);
     const counts = perfect.perAction.get(predictionKey(user.userId, wrongAction.index))!;
-    await waitFor(async () => (await rowOf('ob', 1))?.description.startsWith('OmniBehavior · perfect'), { message: 'the root to show the run perfect' });
-    await waitFor(async () => (await rowOf(label, 3))?.description.includes(`${counts.correct} right · ${counts.incorrect} wrong`), { message: 'the test action counts of the run perfect' });
-    await waitFor(async () => (await frame.locator('.trace-header .run').textContent()) === 'run perfect', { message: 'the trace view to show the run perfect' });
-    const binary = await frame.locator('.question').evaluateAll((els) => els.filter((e) => e.querySelector('.kind')?.textContent === 'binary').map((e) => e.getAttribute('data-verdict')));
+    await waitFor(async () => (await rowOf('ob', 1))?.description.startsWith('OmniBehavior · perfect'), {
+      message: 'the root to show the run perfect',
+    });
+    await waitFor(
+      async () => (await rowOf(label, 3))?.description.includes(`${counts.correct} right · ${counts.incorrect} wrong`),
+      { message: 'the test action counts of the run perfect' },
+    );
+    await waitFor(async () => (await frame.locator('.trace-header .run').textContent()) === 'run perfect', {
+      message: 'the trace view to show the run perfect',
+    });
+    const binary = await frame
+      .locator('.question')
+      .evaluateAll((els) =>
+        els
+          .filter((e) => e.querySelector('.kind')?.textContent === 'binary')
+          .map((e) => e.getAttribute('data-verdict')),
+      );
     expect(binary.length).toBeGreaterThan(0);
     expect(binary).toContain('correct');
     expect(binary).not.toContain('incorrect');
@@ -110,10 +150,22 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     const run = bench.runs.get('perfect')!;
     const score = scoreOmniRun(bench, run);
     const bias = biasDiagnostics(bench, run);
-    expect(await frame.locator('.overall').textContent()).toBe(`overall ${score.overall === undefined ? '—' : score.overall.toFixed(1)}`);
+    expect(await frame.locator('.overall').textContent()).toBe(
+      `overall ${score.overall === undefined ? '—' : score.overall.toFixed(1)}`,
+    );
     expect(await frame.locator('.reading').textContent()).toBe(bias.reading);
-    const rows = await frame.locator('table[data-table="bias"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
-    expect(rows).toEqual(bias.perScene.map((s) => [s.scene, String(s.n), `${(100 * s.realRate).toFixed(1)} %`, `${(100 * s.predictedRate).toFixed(1)} %`, `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`]));
+    const rows = await frame
+      .locator('table[data-table="bias"] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    expect(rows).toEqual(
+      bias.perScene.map((s) => [
+        s.scene,
+        String(s.n),
+        `${(100 * s.realRate).toFixed(1)} %`,
+        `${(100 * s.predictedRate).toFixed(1)} %`,
+        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`,
+      ]),
+    );
     const fields = await frame.locator('table[data-table="fields"] tbody th').allTextContents();
     expect(fields).toEqual(score.fields.map((f) => f.field));
     await wb.screenshot('trace-dashboard-perfect');
@@ -124,15 +176,19 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     const input = wb.page.locator('.quick-input-widget input.input');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
     await input.fill('demo-sim');
-    await wb.page.locator('.quick-input-widget .monaco-list-row[aria-label^="demo-sim"]').first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator('.quick-input-widget .monaco-list-row[aria-label^="demo-sim"]')
+      .first()
+      .waitFor({ state: 'visible' });
     await input.press('Enter');
-    await waitFor(async () => (await frame.locator('#omnidash-root').getAttribute('data-run')) === 'demo-sim', { message: 'the dashboard to show demo-sim' });
+    await waitFor(async () => (await frame.locator('#omnidash-root').getAttribute('data-run')) === 'demo-sim', {
+      message: 'the dashboard to show demo-sim',
+    });
     const demo = biasDiagnostics(bench, bench.runs.get('demo-sim')!);
     expect(await frame.locator('.reading').textContent()).toBe(demo.reading);
     await wb.screenshot('trace-dashboard-demo');
   });
 });
-
 
 describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
   let wb: Workbench;
@@ -163,14 +219,29 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     const target = join(tmp, 'traces');
     await answerFileDialog(wb.page, target, (v) => v.startsWith('/'), 'the dialog to show its start folder');
     const bench = await loadOmniBenchmark(target);
-    const top = await waitFor(async () => {
-      const r = (await wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).evaluateAll((els) =>
-        els.map((e) => [e.querySelector('.label-name')?.textContent ?? '', e.querySelector('.label-description')?.textContent ?? '']),
-      ));
-      return r.length ? r : undefined;
-    }, { timeout: 60_000, message: 'the tree' });
-    expect(top).toEqual([['traces', `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`]]);
-    const users = await wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="2"] .label-name`).allTextContents();
+    const top = await waitFor(
+      async () => {
+        const r = await wb.page
+          .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`)
+          .evaluateAll((els) =>
+            els.map((e) => [
+              e.querySelector('.label-name')?.textContent ?? '',
+              e.querySelector('.label-description')?.textContent ?? '',
+            ]),
+          );
+        return r.length ? r : undefined;
+      },
+      { timeout: 60_000, message: 'the tree' },
+    );
+    expect(top).toEqual([
+      [
+        'traces',
+        `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`,
+      ],
+    ]);
+    const users = await wb.page
+      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="2"] .label-name`)
+      .allTextContents();
     expect(users).toEqual([...bench.users.keys()].sort());
   });
 });

@@ -11,7 +11,9 @@ async function anyPwned(wb: Workbench): Promise<string[]> {
   const hits: string[] = [];
   for (const frame of wb.page.frames()) {
     if (frame.isDetached()) continue;
-    const v = await frame.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined);
+    const v = await frame
+      .evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)
+      .catch(() => undefined);
     if (v !== undefined) hits.push(`${frame.url()}: ${String(v)}`);
   }
   return hits;
@@ -38,23 +40,37 @@ describe('XSS payloads in an OmniBehavior trace are shown as text and never run'
 
   it('opens the poisoned test action in the trace view and shows every payload as text', async () => {
     await wb.openView('Persona Lab');
-    const userRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`).filter({ hasText: bench.userId }).first();
+    const userRow = wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
+      .filter({ hasText: bench.userId })
+      .first();
     await userRow.waitFor({ state: 'visible', timeout: 60_000 });
     await userRow.locator('.monaco-tl-twistie').click();
-    await wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`).filter({ hasText: `#${bench.index} Video Browsing` }).first().click();
+    await wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`)
+      .filter({ hasText: `#${bench.index} Video Browsing` })
+      .first()
+      .click();
     frame = await wb.findWebviewFrame(`#trace-root[data-trace="${bench.userId}#${bench.index}"]`, { timeout: 60_000 });
 
     expect(await frame.locator('.profile-text').textContent()).toBe(bench.profile);
     const context = await frame.locator('.context-table td').allTextContents();
     expect(context).toEqual(expect.arrayContaining([PAYLOADS.template, PAYLOADS.svg, PAYLOADS.iframe]));
-    await waitFor(async () => (await frame.locator('.timeline').getAttribute('data-count')) === String(bench.index), { message: 'the timeline' });
-    expect(await frame.locator('.timeline-count').textContent()).toBe(`${bench.index} of ${bench.index} records before the test action`);
+    await waitFor(async () => (await frame.locator('.timeline').getAttribute('data-count')) === String(bench.index), {
+      message: 'the timeline',
+    });
+    expect(await frame.locator('.timeline-count').textContent()).toBe(
+      `${bench.index} of ${bench.index} records before the test action`,
+    );
     await waitFor(async () => (await frame.locator('.vlist .vrow').count()) === bench.index, { message: 'the rows' });
     // A row is placed before its record arrives (the view fetches windows of records): wait for the texts.
-    const summaries = await waitFor(async () => {
-      const texts = await frame.locator('.vlist .vrow .sm').allTextContents();
-      return texts.length > 3 && texts.slice(0, 4).every((t) => t !== '') ? texts : undefined;
-    }, { message: 'the rows to show their records' });
+    const summaries = await waitFor(
+      async () => {
+        const texts = await frame.locator('.vlist .vrow .sm').allTextContents();
+        return texts.length > 3 && texts.slice(0, 4).every((t) => t !== '') ? texts : undefined;
+      },
+      { message: 'the rows to show their records' },
+    );
     expect(summaries.slice(0, 3)).toEqual([PAYLOADS.title, `“${PAYLOADS.textarea}”`, `user: ${PAYLOADS.style}`]);
     // The record whose scene is a payload cannot be decoded: it shows as unreadable, pointing at its line.
     expect(summaries[3]).toMatch(/^see line \d+ of the file$/);
@@ -74,10 +90,14 @@ describe('XSS payloads in an OmniBehavior trace are shown as text and never run'
     const pi = frame.locator('.pi');
     await pi.locator('vscode-button').click();
     await waitFor(async () => (await pi.getAttribute('data-state')) === 'done', { message: 'the PI scan' });
-    const rows = await pi.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 4).map((c) => c.textContent)));
+    const rows = await pi
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 4).map((c) => c.textContent)));
     expect(rows).toContainEqual(['#2 action[0].content[1]', 'PHONE', expect.any(String), PHONE]);
     await pi.locator('tbody tr[data-index="2"]').first().click();
-    await waitFor(async () => (await frame.locator('.record-detail').getAttribute('data-index')) === '2', { message: 'the record of the finding' });
+    await waitFor(async () => (await frame.locator('.record-detail').getAttribute('data-index')) === '2', {
+      message: 'the record of the finding',
+    });
     expect(await frame.locator('.record-detail').textContent()).toContain(PHONE);
     await pi.scrollIntoViewIfNeeded();
     await wb.screenshot('traceXss-pi');
@@ -90,8 +110,12 @@ describe('XSS payloads in an OmniBehavior trace are shown as text and never run'
       return [...root.querySelectorAll('script, img, svg, iframe, a, textarea, style, title')].map((e) => e.outerHTML);
     });
     expect(injected).toEqual([]);
-    const scripts = await frame.evaluate(() => [...document.scripts].map((s) => ({ src: s.src, nonce: s.nonce !== '', text: s.text })));
-    expect(scripts.filter((s) => s.src !== '').map((s) => [s.src.replace(/^.*\/dist\//, 'dist/'), s.nonce])).toEqual([['dist/webview/trace.js', true]]);
+    const scripts = await frame.evaluate(() =>
+      [...document.scripts].map((s) => ({ src: s.src, nonce: s.nonce !== '', text: s.text })),
+    );
+    expect(scripts.filter((s) => s.src !== '').map((s) => [s.src.replace(/^.*\/dist\//, 'dist/'), s.nonce])).toEqual([
+      ['dist/webview/trace.js', true],
+    ]);
     expect(scripts.filter((s) => s.text.includes('__pwned'))).toEqual([]);
   });
 });

@@ -56,7 +56,10 @@ describe('Benchmarks tree in the real workbench', () => {
           description: e.querySelector('.label-description')?.textContent ?? '',
           expanded: e.getAttribute('aria-expanded'),
           selected: e.getAttribute('aria-selected') === 'true',
-          icon: [...(e.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((c) => c.startsWith('codicon-'))?.slice(8) ?? '',
+          icon:
+            [...(e.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])]
+              .find((c) => c.startsWith('codicon-'))
+              ?.slice(8) ?? '',
         }))
         .sort((a, b) => a.index - b.index),
     );
@@ -88,30 +91,43 @@ describe('Benchmarks tree in the real workbench', () => {
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
     const least = Math.min(expected.length, 5);
-    return waitFor(async () => {
-      const kids = await children(label, level);
-      const labels = kids.map((r) => r.label);
-      return kids.length >= least && labels.every((l, i) => l === expected[i]) ? kids : undefined;
-    }, { timeout: 30_000, message: `the first children of ${label}: ${expected.slice(0, least).join(', ')}` });
+    return waitFor(
+      async () => {
+        const kids = await children(label, level);
+        const labels = kids.map((r) => r.label);
+        return kids.length >= least && labels.every((l, i) => l === expected[i]) ? kids : undefined;
+      },
+      { timeout: 30_000, message: `the first children of ${label}: ${expected.slice(0, least).join(', ')}` },
+    );
   }
 
   const waitRow = (label: string, level: number, pred: (r: Row) => boolean, message: string) =>
-    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), { timeout: 30_000, message });
+    waitFor(async () => (await rows()).find((r) => r.level === level && r.label === label && pred(r)), {
+      timeout: 30_000,
+      message,
+    });
 
   /** Runs a palette command that opens a quick input of its own (the harness's runCommand waits for it to close). */
   async function runCommandWithInput(title: string): Promise<void> {
     const input = wb.page.locator('.quick-input-widget input.input');
     await wb.startCommand(title);
     // The palette's own list is gone once the command's input replaces it (its value no longer starts with '>').
-    await waitFor(async () => !(await input.inputValue()).startsWith('>'), { timeout: 30_000, message: `${title} to open its input` });
+    await waitFor(async () => !(await input.inputValue()).startsWith('>'), {
+      timeout: 30_000,
+      message: `${title} to open its input`,
+    });
   }
 
   const quickPickRow = (label: string | RegExp) =>
-    wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({
-      has: wb.page.locator('.label-name', {
-        hasText: typeof label === 'string' ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : label,
-      }),
-    }).first();
+    wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({
+        has: wb.page.locator('.label-name', {
+          hasText:
+            typeof label === 'string' ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : label,
+        }),
+      })
+      .first();
 
   async function reveal(query: string): Promise<void> {
     await runCommandWithInput('Persona Lab: Reveal Step by User ID…');
@@ -137,8 +153,11 @@ describe('Benchmarks tree in the real workbench', () => {
   function showcaseUser(p: Platform, run: string): TaskUser {
     const preds = predictions(root, run, p);
     const icons = (u: TaskUser) =>
-      10 * new Set(u.prediction_tasks.map((s) => expectedStep(s, preds.get(u.user_id)?.get(s.step_id)).icon)).size + u.prediction_tasks.length;
-    return tasks(p).slice(0, 8).reduce((best, u) => (icons(u) > icons(best) ? u : best));
+      10 * new Set(u.prediction_tasks.map((s) => expectedStep(s, preds.get(u.user_id)?.get(s.step_id)).icon)).size +
+      u.prediction_tasks.length;
+    return tasks(p)
+      .slice(0, 8)
+      .reduce((best, u) => (icons(u) > icons(best) ? u : best));
   }
 
   const tasks = (p: Platform) => readJsonl<TaskUser>(tasksFile(root, p));
@@ -147,7 +166,9 @@ describe('Benchmarks tree in the real workbench', () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tree-'));
     root = join(tmp, 'sample');
     cpSync(join(repoRoot, 'sample'), root, { recursive: true });
-    cli = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--json'], { encoding: 'utf8' }));
+    cli = JSON.parse(
+      execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--json'], { encoding: 'utf8' }),
+    );
     platforms = PLATFORMS.filter((p) => {
       try {
         return tasks(p).length > 0;
@@ -184,16 +205,21 @@ describe('Benchmarks tree in the real workbench', () => {
     expect(bench.description).toBe(`${run.name} · Avg. R ${pct(run.avg.Recall)}`);
     expect(bench.expanded).toBe('true');
     const labels = platforms.map((p) => PLATFORM_LABELS[p]);
-    const platformRows = await waitFor(async () => {
-      const kids = await children('sample', 1);
-      return kids.map((r) => r.label).join() === labels.join() ? kids : undefined;
-    }, { timeout: 30_000, message: `platform nodes ${labels.join(', ')}` });
+    const platformRows = await waitFor(
+      async () => {
+        const kids = await children('sample', 1);
+        return kids.map((r) => r.label).join() === labels.join() ? kids : undefined;
+      },
+      { timeout: 30_000, message: `platform nodes ${labels.join(', ')}` },
+    );
     for (const p of platforms) {
       const users = tasks(p);
       const steps = users.reduce((k, u) => k + u.prediction_tasks.length, 0);
       const s = run.platforms[p];
       const tail = s ? `R ${pct(s.Recall)} · F1^NS ${pct(s.F1NS)}` : 'no results in run';
-      expect(platformRows.find((r) => r.label === PLATFORM_LABELS[p])?.description, p).toBe(`${n(users.length, 'user')} · ${n(steps, 'step')} · ${tail}`);
+      expect(platformRows.find((r) => r.label === PLATFORM_LABELS[p])?.description, p).toBe(
+        `${n(users.length, 'user')} · ${n(steps, 'step')} · ${tail}`,
+      );
     }
   });
 
@@ -202,14 +228,22 @@ describe('Benchmarks tree in the real workbench', () => {
     const p = platforms[0];
     const users = tasks(p);
     const preds = predictions(root, run, p);
-    const userRows = await expand(PLATFORM_LABELS[p], 2, users.map((u) => u.user_id));
-    for (const [i, r] of userRows.entries()) expect(r.description, r.label).toBe(expectedUser(users[i], preds.get(r.label)));
+    const userRows = await expand(
+      PLATFORM_LABELS[p],
+      2,
+      users.map((u) => u.user_id),
+    );
+    for (const [i, r] of userRows.entries())
+      expect(r.description, r.label).toBe(expectedUser(users[i], preds.get(r.label)));
     const user = showcaseUser(p, run);
     const stepLabels = user.prediction_tasks.map((s) => `step ${s.step_id}`);
     const stepRows = await expand(user.user_id, 3, stepLabels);
     expect(stepRows.map((r) => r.label)).toEqual(stepLabels);
     for (const [i, r] of stepRows.entries()) {
-      const want = expectedStep(user.prediction_tasks[i], preds.get(user.user_id)?.get(user.prediction_tasks[i].step_id));
+      const want = expectedStep(
+        user.prediction_tasks[i],
+        preds.get(user.user_id)?.get(user.prediction_tasks[i].step_id),
+      );
       expect([r.description, r.icon], r.label).toEqual([want.description, want.icon]);
     }
     await wb.screenshot('tree-light');
@@ -236,14 +270,29 @@ describe('Benchmarks tree in the real workbench', () => {
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await item.locator('.label-description').innerText()).toContain(`Avg. Recall ${pct(next.avg.Recall)}`);
     await item.click();
-    await waitRow('sample', 1, (r) => r.description === `${next.name} · Avg. R ${pct(next.avg.Recall)}`, 'the benchmark node to show the new run');
+    await waitRow(
+      'sample',
+      1,
+      (r) => r.description === `${next.name} · Avg. R ${pct(next.avg.Recall)}`,
+      'the benchmark node to show the new run',
+    );
     const p = platforms[0];
     const s = next.platforms[p];
-    const platformRow = await waitRow(PLATFORM_LABELS[p], 2, (r) => r.description.endsWith(s ? `R ${pct(s.Recall)} · F1^NS ${pct(s.F1NS)}` : 'no results in run'), 'platform numbers of the new run');
+    const platformRow = await waitRow(
+      PLATFORM_LABELS[p],
+      2,
+      (r) => r.description.endsWith(s ? `R ${pct(s.Recall)} · F1^NS ${pct(s.F1NS)}` : 'no results in run'),
+      'platform numbers of the new run',
+    );
     expect(platformRow.expanded).toBe('true');
     const user = showcaseUser(p, cli.runs[0].name);
     const preds = predictions(root, next.name, p);
-    const userRow = await waitRow(user.user_id, 3, (r) => r.description === expectedUser(user, preds.get(user.user_id)), 'user numbers of the new run');
+    const userRow = await waitRow(
+      user.user_id,
+      3,
+      (r) => r.description === expectedUser(user, preds.get(user.user_id)),
+      'user numbers of the new run',
+    );
     expect(userRow.expanded).toBe('true');
   });
 
@@ -254,13 +303,32 @@ describe('Benchmarks tree in the real workbench', () => {
     const step = user.prediction_tasks.find((s) => s.meta.T_keep.length + s.meta.T_new.length > 0)!;
     // Rewrite the run's results so that this user picks exactly the positives at that step: Recall 100 %.
     const file = resultsFile(root, run, p);
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const others = lines.filter((l) => !l.includes(`"${user.user_id}"`));
-    const row = { user_id: user.user_id, platform: p, username: 'U_00000000', steps: [
-      { step_id: step.step_id, prediction: [...step.meta.T_keep, ...step.meta.T_new], ground_truth: [], metrics: null, reasoning: '', persona_summary: '' },
-    ] };
+    const row = {
+      user_id: user.user_id,
+      platform: p,
+      username: 'U_00000000',
+      steps: [
+        {
+          step_id: step.step_id,
+          prediction: [...step.meta.T_keep, ...step.meta.T_new],
+          ground_truth: [],
+          metrics: null,
+          reasoning: '',
+          persona_summary: '',
+        },
+      ],
+    };
     writeFileSync(file, [...others, JSON.stringify(row)].join('\n') + '\n');
-    await waitRow(`step ${step.step_id}`, 4, (r) => r.description.endsWith('R 100.0%') && r.icon === 'pass-filled', 'the changed step to show Recall 100 %');
+    await waitRow(
+      `step ${step.step_id}`,
+      4,
+      (r) => r.description.endsWith('R 100.0%') && r.icon === 'pass-filled',
+      'the changed step to show Recall 100 %',
+    );
     const bench = (await rows()).find((r) => r.level === 1);
     expect(bench?.description.startsWith(`${run} · `)).toBe(true);
     expect((await rows()).find((r) => r.level === 3 && r.label === user.user_id)?.expanded).toBe('true');
@@ -279,19 +347,24 @@ describe('Benchmarks tree in the real workbench', () => {
   });
 
   it('the Problems panel shows what `validate` reports', async () => {
-    const report = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'validate', root, '--json'], { encoding: 'utf8' })) as {
+    const report = JSON.parse(
+      execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'validate', root, '--json'], { encoding: 'utf8' }),
+    ) as {
       diagnostics: { file: string; line: number }[];
     };
     await wb.runCommand('Persona Lab: Show Diagnostics');
     const panel = wb.page.locator('.markers-panel');
     await panel.waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts every collection: the OmniBehavior benchmark of sample/omnibehavior adds its own.
-    const omni = existsSync(join(root, 'omnibehavior')) ? (await loadOmniBenchmark(join(root, 'omnibehavior'))).diagnostics.length : 0;
+    const omni = existsSync(join(root, 'omnibehavior'))
+      ? (await loadOmniBenchmark(join(root, 'omnibehavior'))).diagnostics.length
+      : 0;
     if (report.diagnostics.length + omni === 0) {
       await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toMatch(/No problems have been detected/);
     } else {
       const status = wb.page.locator('#status\\.problems');
-      const total = async () => ((await status.getAttribute('aria-label')) ?? '').match(/\d+/g)?.reduce((a, b) => a + Number(b), 0);
+      const total = async () =>
+        ((await status.getAttribute('aria-label')) ?? '').match(/\d+/g)?.reduce((a, b) => a + Number(b), 0);
       await expect.poll(total, { timeout: 30_000 }).toBe(report.diagnostics.length + omni);
     }
   });
@@ -299,7 +372,9 @@ describe('Benchmarks tree in the real workbench', () => {
   it('shows a broken tasks line in the Problems panel at its line, and dataset text in tooltips as text', async () => {
     const p = platforms[0];
     const file = tasksFile(root, p);
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const first = JSON.parse(lines[0]) as TaskUser;
     first.bio = '<img src=x onerror="globalThis.__plTreeXss=1"> **not bold** [link](command:workbench.action.quit)';
     lines[0] = JSON.stringify(first);
@@ -316,11 +391,17 @@ describe('Benchmarks tree in the real workbench', () => {
     const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
     // The file watcher's reload re-renders the rows, which drops a hover that is already pending: hover again until
     // the tooltip shows (the mouse leaves the row first, so each try is a fresh hover).
-    await waitFor(async () => {
-      await wb.page.mouse.move(5, 5);
-      await label.locator('.label-name').hover();
-      return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
-    }, { timeout: 45_000, message: 'the user tooltip to show' });
+    await waitFor(
+      async () => {
+        await wb.page.mouse.move(5, 5);
+        await label.locator('.label-name').hover();
+        return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 45_000, message: 'the user tooltip to show' },
+    );
     // MarkdownString.appendText keeps runs of spaces as &nbsp;
     const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
     expect(text).toContain('<img src=x onerror="globalThis.__plTreeXss=1">');
@@ -352,7 +433,8 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const benchRow = () => wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).first();
+  const benchRow = () =>
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).first();
 
   it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
     await wb.openView('Persona Lab');
@@ -360,12 +442,30 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await welcome.innerText()).toContain('No benchmark is open.');
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
-    await answerFileDialog(wb.page, join(tmp, 'bench'), (v) => v.startsWith('/'), 'the dialog to show its start folder');
-    await expect.poll(() => benchRow().locator('.label-name').textContent().catch(() => ''), { timeout: 30_000 }).toBe('bench');
+    await answerFileDialog(
+      wb.page,
+      join(tmp, 'bench'),
+      (v) => v.startsWith('/'),
+      'the dialog to show its start folder',
+    );
+    await expect
+      .poll(
+        () =>
+          benchRow()
+            .locator('.label-name')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('bench');
   });
 
   it('reopens that benchmark with the chosen run after a window reload', async () => {
-    const cli = JSON.parse(execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', join(tmp, 'bench'), '--json'], { encoding: 'utf8' })) as CliScore;
+    const cli = JSON.parse(
+      execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', join(tmp, 'bench'), '--json'], {
+        encoding: 'utf8',
+      }),
+    ) as CliScore;
     const last = cli.runs[cli.runs.length - 1];
     const item = benchRow();
     await item.click({ button: 'right' });
@@ -373,17 +473,38 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     const entry = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Choose Run…' }).first();
     await entry.hover();
     await wb.page.keyboard.press('Enter');
-    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: last.name }).first();
+    const row = wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: last.name })
+      .first();
     await row.click();
     const want = `${last.name} · Avg. R ${pct(last.avg.Recall)}`;
-    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 30_000 }).toBe(want);
+    await expect
+      .poll(
+        () =>
+          benchRow()
+            .locator('.label-description')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe(want);
     // Developer: Reload Window shuts the workbench down in order, so the workspace state is saved first.
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
     await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
     await wb.openView('Persona Lab');
-    await expect.poll(() => benchRow().locator('.label-description').textContent().catch(() => ''), { timeout: 60_000 }).toBe(want);
+    await expect
+      .poll(
+        () =>
+          benchRow()
+            .locator('.label-description')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 60_000 },
+      )
+      .toBe(want);
     expect(await benchRow().locator('.label-name').textContent()).toBe('bench');
   });
 });

@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import { parseLine } from '../../src/core/io/jsonl';
 import type { Platform } from '../../src/core/spb/types';
 
-export const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`);
+export const pct = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`;
 export const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k === 1 ? one : one + 's'}`;
 
 export interface CliScore {
-  runs: { name: string; platforms: Record<string, { Recall: number | null; F1NS: number | null }>; avg: { Recall: number | null } }[];
+  runs: {
+    name: string;
+    platforms: Record<string, { Recall: number | null; F1NS: number | null }>;
+    avg: { Recall: number | null };
+  }[];
 }
 export interface TaskStep {
   step_id: number;
@@ -35,7 +40,8 @@ export function readJsonl<T>(file: string): T[] {
 }
 
 export const tasksFile = (root: string, p: Platform) => join(root, 'data', `${p}_inference_tasks.jsonl`);
-export const resultsFile = (root: string, run: string, p: Platform) => join(root, 'results', run, `inference_results_${p}.jsonl`);
+export const resultsFile = (root: string, run: string, p: Platform) =>
+  join(root, 'results', run, `inference_results_${p}.jsonl`);
 
 /** Predictions of a run, userId -> stepId -> prediction. */
 export function predictions(root: string, run: string, p: Platform): Map<string, Map<number, unknown[]>> {
@@ -51,9 +57,13 @@ export function predictions(root: string, run: string, p: Platform): Map<string,
 }
 
 /** Spec section 5, written out again: Recall, R_nov, R_stab of one step, or null when it is not scored. */
-export function stepScore(meta: Record<string, string[]>, prediction: unknown[]): { r: number; nov: number; stab: number } | null {
+export function stepScore(
+  meta: Record<string, string[]>,
+  prediction: unknown[],
+): { r: number; nov: number; stab: number } | null {
   const picks = new Set(prediction.filter((x) => typeof x === 'string'));
-  const keep = new Set(meta.T_keep), fresh = new Set(meta.T_new);
+  const keep = new Set(meta.T_keep),
+    fresh = new Set(meta.T_new);
   const g = new Set([...keep, ...fresh]);
   if (g.size === 0) return null;
   const rate = (s: Set<string>) => (s.size ? [...s].filter((t) => picks.has(t)).length / s.size : NaN);
@@ -73,13 +83,17 @@ export function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | und
     return sc ? [sc] : [];
   });
   if (!scored.length) return `${steps} · not scored`;
-  const a = mean(scored.map((s) => s.nov)), b = mean(scored.map((s) => s.stab));
+  const a = mean(scored.map((s) => s.nov)),
+    b = mean(scored.map((s) => s.stab));
   const f1 = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
   return `${steps} · R ${pct(mean(scored.map((s) => s.r)))} · F1^NS ${pct(f1)}`;
 }
 
 export function expectedStep(step: TaskStep, prediction: unknown[] | undefined): { description: string; icon: string } {
-  const dates = step.date_target && step.date_target !== step.date_input ? `${step.date_input} → ${step.date_target}` : step.date_input;
+  const dates =
+    step.date_target && step.date_target !== step.date_input
+      ? `${step.date_input} → ${step.date_target}`
+      : step.date_input;
   if (!prediction) return { description: `${dates} · no result`, icon: 'circle-outline' };
   const sc = stepScore(step.meta, prediction);
   if (!sc) return { description: `${dates} · not scored`, icon: 'circle-outline' };

@@ -40,7 +40,10 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
   it('opens the poisoned step in the step view', async () => {
     await wb.openView('Persona Lab');
     // The workspace holds data/*_inference_tasks.jsonl, so it opens by itself: wait for the tree to fill.
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), { timeout: 60_000, message: 'the benchmark tree' });
+    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
     // Palette -> Open Step -> user -> step (the harness's runCommand expects the palette to close after the command).
     await wb.runWithPicks('Persona Lab: Open Step', [bench.userId, 'step 2/2']);
     frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${bench.userId}/2"]`, { timeout: 60_000 });
@@ -58,8 +61,12 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
     });
     expect(injected).toEqual([]);
     // Scripts in the document: VS Code's own inline host script and our bundle (with the nonce), nothing from the data.
-    const scripts = await frame.evaluate(() => [...document.scripts].map((s) => ({ src: s.src, nonce: s.nonce !== '', text: s.text })));
-    expect(scripts.filter((s) => s.src !== '').map((s) => [s.src.replace(/^.*\/dist\//, 'dist/'), s.nonce])).toEqual([['dist/webview/step.js', true]]);
+    const scripts = await frame.evaluate(() =>
+      [...document.scripts].map((s) => ({ src: s.src, nonce: s.nonce !== '', text: s.text })),
+    );
+    expect(scripts.filter((s) => s.src !== '').map((s) => [s.src.replace(/^.*\/dist\//, 'dist/'), s.nonce])).toEqual([
+      ['dist/webview/step.js', true],
+    ]);
     expect(scripts.filter((s) => s.text.includes('__pwned'))).toEqual([]);
   });
 
@@ -70,7 +77,16 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
     const tags = await text('.group .tag-text');
     for (const t of Object.values(TAG_PAYLOADS).flat()) expect(tags).toContain(t);
     const posts = (await text('.post')).join('\n');
-    for (const p of [PAYLOADS.script, PAYLOADS.iframe, PAYLOADS.title, PAYLOADS.textarea, PAYLOADS.style, PAYLOADS.mdJsUrl, PAYLOADS.jsUrl, PAYLOADS.template]) {
+    for (const p of [
+      PAYLOADS.script,
+      PAYLOADS.iframe,
+      PAYLOADS.title,
+      PAYLOADS.textarea,
+      PAYLOADS.style,
+      PAYLOADS.mdJsUrl,
+      PAYLOADS.jsUrl,
+      PAYLOADS.template,
+    ]) {
       expect(posts).toContain(p);
     }
     expect(await frame.locator('.persona-box.received .prose').textContent()).toBe(bench.personas[0]);
@@ -89,7 +105,9 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
     await frame.locator('.group .tag').first().click();
     await frame.locator('.post').first().click();
     expect(await anyPwned(wb)).toEqual([]);
-    const injected = await frame.evaluate(() => document.querySelectorAll('#step-root img, #step-root script, #step-root iframe').length);
+    const injected = await frame.evaluate(
+      () => document.querySelectorAll('#step-root img, #step-root script, #step-root iframe').length,
+    );
     expect(injected).toBe(0);
   });
 });

@@ -33,7 +33,12 @@ export const reply = {
   json: (body: unknown): Reply => ({ kind: 'json', body }),
   text: (content: string): Reply => ({ kind: 'text', content }),
   fenced: (body: unknown): Reply => ({ kind: 'text', content: '```json\n' + JSON.stringify(body) + '\n```' }),
-  status: (status: number, headers?: Record<string, string>, body?: unknown): Reply => ({ kind: 'status', status, headers, body }),
+  status: (status: number, headers?: Record<string, string>, body?: unknown): Reply => ({
+    kind: 'status',
+    status,
+    headers,
+    body,
+  }),
   delay: (ms: number, then: Reply = { kind: 'smart' }): Reply => ({ kind: 'delay', ms, then }),
   drop: (): Reply => ({ kind: 'drop' }),
   smart: (): Reply => ({ kind: 'smart' }),
@@ -88,7 +93,8 @@ export function promptInfo(prompt: string): PromptInfo {
   if (user) info.user = user[1];
   const step = /STEP=(\d+)/.exec(prompt) ?? /# Posts of step (\d+)/.exec(prompt);
   if (step) info.step = Number(step[1]);
-  const persona = /PERSONA<<([\s\S]*?)>>/.exec(prompt) ?? /# Persona so far\n([\s\S]*?)\n\n# Posts of step/.exec(prompt);
+  const persona =
+    /PERSONA<<([\s\S]*?)>>/.exec(prompt) ?? /# Persona so far\n([\s\S]*?)\n\n# Posts of step/.exec(prompt);
   if (persona) info.persona = persona[1];
   const lines = prompt.split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -133,7 +139,9 @@ function messageText(body: unknown, role: string): string {
   if (typeof body !== 'object' || body === null) return '';
   const messages = (body as { messages?: unknown }).messages;
   if (!Array.isArray(messages)) return '';
-  const m: unknown = messages.find((x) => typeof x === 'object' && x !== null && (x as { role?: unknown }).role === role);
+  const m: unknown = messages.find(
+    (x) => typeof x === 'object' && x !== null && (x as { role?: unknown }).role === role,
+  );
   const content = (m as { content?: unknown } | undefined)?.content;
   return typeof content === 'string' ? content : '';
 }
@@ -172,14 +180,20 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
         return;
       }
       case 'status': {
-        const body = JSON.stringify(r.body ?? { error: { message: `scripted ${r.status}`, type: 'scripted', code: null } });
+        const body = JSON.stringify(
+          r.body ?? { error: { message: `scripted ${r.status}`, type: 'scripted', code: null } },
+        );
         res.writeHead(r.status, { 'content-type': 'application/json', ...(r.headers ?? {}) });
         res.end(body);
         return;
       }
       default: {
         const content =
-          r.kind === 'json' ? JSON.stringify(r.body) : r.kind === 'text' ? r.content : JSON.stringify(smartBody(rec.info));
+          r.kind === 'json'
+            ? JSON.stringify(r.body)
+            : r.kind === 'text'
+              ? r.content
+              : JSON.stringify(smartBody(rec.info));
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(completion(content, model)));
       }
@@ -217,7 +231,8 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
       send(res, reply.status(404), rec, '');
       return;
     }
-    const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'scripted';
+    const model =
+      typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'scripted';
     let r: Reply;
     try {
       r = await pick(rec);
@@ -295,10 +310,31 @@ export function tinyBenchLines(opts: TinyBenchOptions = {}): Map<string, string>
         const t = (name: string) => `#${name}${u}${s}#`;
         const meta =
           s === 3
-            ? { T_keep: [], T_new: [], D_decay: [t('d1'), t('d2')], D_cluster: [t('c1'), t('c2')], D_viral: [t('v1'), t('v2')], D_random: [t('r1'), t('r2')] }
+            ? {
+                T_keep: [],
+                T_new: [],
+                D_decay: [t('d1'), t('d2')],
+                D_cluster: [t('c1'), t('c2')],
+                D_viral: [t('v1'), t('v2')],
+                D_random: [t('r1'), t('r2')],
+              }
             : s === 2
-              ? { T_keep: [t('k')], T_new: [t('n')], D_decay: [t('d')], D_cluster: [t('c1'), t('c2')], D_viral: [], D_random: [t('r1'), t('r2'), t('r3')] }
-              : { T_keep: [t('k')], T_new: [t('n')], D_decay: [t('d')], D_cluster: [t('c1'), t('c2')], D_viral: [t('v')], D_random: [t('r1'), t('r2')] };
+              ? {
+                  T_keep: [t('k')],
+                  T_new: [t('n')],
+                  D_decay: [t('d')],
+                  D_cluster: [t('c1'), t('c2')],
+                  D_viral: [],
+                  D_random: [t('r1'), t('r2'), t('r3')],
+                }
+              : {
+                  T_keep: [t('k')],
+                  T_new: [t('n')],
+                  D_decay: [t('d')],
+                  D_cluster: [t('c1'), t('c2')],
+                  D_viral: [t('v')],
+                  D_random: [t('r1'), t('r2')],
+                };
         // Rotate so that "the first k pool tags" hit different classes at different steps.
         const all = Object.values(meta).flat();
         const pool = [...all.slice(s % all.length), ...all.slice(0, s % all.length)];
@@ -313,7 +349,16 @@ export function tinyBenchLines(opts: TinyBenchOptions = {}): Map<string, string>
           meta,
         });
       }
-      lines.push(JSON.stringify({ user_id: userId, platform, username: `U_${p}${String(u).padStart(7, '0')}`, bio: u === 0 ? '' : `bio ${u}`, total_steps: nSteps, prediction_tasks: tasks }));
+      lines.push(
+        JSON.stringify({
+          user_id: userId,
+          platform,
+          username: `U_${p}${String(u).padStart(7, '0')}`,
+          bio: u === 0 ? '' : `bio ${u}`,
+          total_steps: nSteps,
+          prediction_tasks: tasks,
+        }),
+      );
     }
     files.set(`data/${platform}_inference_tasks.jsonl`, lines.join('\n') + '\n');
   }

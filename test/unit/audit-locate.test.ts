@@ -22,7 +22,8 @@ describe('parseFieldPath', () => {
   });
 
   it('rejects malformed paths', () => {
-    for (const bad of ['', '.bio', 'bio.', '[1]', 'a..b', 'a[x]', 'a[1', 'a.[1]']) expect(parseFieldPath(bad), bad).toBeUndefined();
+    for (const bad of ['', '.bio', 'bio.', '[1]', 'a..b', 'a[x]', 'a[1', 'a.[1]'])
+      expect(parseFieldPath(bad), bad).toBeUndefined();
   });
 });
 
@@ -36,7 +37,10 @@ describe('locateSpan', () => {
 
   it('handles \\u escapes, surrogate pairs and non-ASCII text (UTF-16 columns on both sides)', () => {
     const value = '😀 联系我 \u00e9 13800138000';
-    const escaped = JSON.stringify({ bio: value }).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const escaped = JSON.stringify({ bio: value }).replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     const start = value.indexOf('138');
     expect(spanOf(escaped, 'bio', start, start + 11)?.raw).toBe('13800138000');
     const plain = JSON.stringify({ bio: value });

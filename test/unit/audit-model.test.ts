@@ -16,13 +16,30 @@ import {
   summaryMessage,
   tally,
 } from '../../src/extension/audit/model';
-import { findingDescription, groupAudit, platformDescription, userDescription } from '../../src/extension/audit/spb/model';
+import {
+  findingDescription,
+  groupAudit,
+  platformDescription,
+  userDescription,
+} from '../../src/extension/audit/spb/model';
 import { auditAuthor, auditDbPath, reportFileName } from '../../src/extension/audit/paths';
 
 function mk(p: Partial<AuditFinding>): AuditFinding {
   const f = {
-    category: 'PHONE', confidence: 'high', start: 0, end: 11, text: '13800138000', reason: 'mobile', file: 'data/weibo_inference_tasks.jsonl',
-    line: 1, field: 'prediction_tasks[0].posts_text', platform: 'weibo', userId: 'we_1', stepId: 1, run: null, ...p,
+    category: 'PHONE',
+    confidence: 'high',
+    start: 0,
+    end: 11,
+    text: '13800138000',
+    reason: 'mobile',
+    file: 'data/weibo_inference_tasks.jsonl',
+    line: 1,
+    field: 'prediction_tasks[0].posts_text',
+    platform: 'weibo',
+    userId: 'we_1',
+    stepId: 1,
+    run: null,
+    ...p,
   } as Omit<AuditFinding, 'key'>;
   return { ...f, key: findingKey(f) };
 }
@@ -34,7 +51,13 @@ describe('groupAudit', () => {
   const b = mk({ userId: 'we_2', line: 2 });
   const c = mk({ userId: 'we_2', line: 2, start: 20, end: 31 });
   const d = mk({ platform: 'zhihu', file: 'data/zhihu_inference_tasks.jsonl', userId: 'zh_1' });
-  const e = mk({ category: 'EMAIL', text: 'a@b.cn', run: 'demo', file: 'results/demo/inference_results_weibo.jsonl', field: 'steps[0].reasoning' });
+  const e = mk({
+    category: 'EMAIL',
+    text: 'a@b.cn',
+    run: 'demo',
+    file: 'results/demo/inference_results_weibo.jsonl',
+    field: 'steps[0].reasoning',
+  });
   const counts = [
     { source: 'tasks', platform: 'weibo' as const, category: 'PHONE' as const, placeholders: 4, findings: 3 },
     { source: 'demo', platform: 'weibo' as const, category: 'PHONE' as const, placeholders: 1, findings: 0 },
@@ -56,8 +79,12 @@ describe('groupAudit', () => {
   it('sums counts over the sources of a platform and keeps them per source', () => {
     const weibo = groups[0]!.platforms[0]!;
     expect(weibo.counts).toEqual({
-      placeholders: 5, findings: 3,
-      bySource: [{ source: 'tasks', placeholders: 4, findings: 3 }, { source: 'demo', placeholders: 1, findings: 0 }],
+      placeholders: 5,
+      findings: 3,
+      bySource: [
+        { source: 'tasks', placeholders: 4, findings: 3 },
+        { source: 'demo', placeholders: 1, findings: 0 },
+      ],
     });
     expect(groups[0]!.platforms[2]!.users).toEqual([]);
   });
@@ -71,10 +98,18 @@ describe('groupAudit', () => {
   it('counts false positives out of the open findings', () => {
     const phone = groups[0]!;
     const v = verdicts({ [a.key]: 'false-positive', [b.key]: 'confirmed-leak', [c.key]: 'needs-review' });
-    expect(tally(phone.findings, v)).toEqual({ open: 3, confirmed: 1, falsePositive: 1, needsReview: 1, unreviewed: 1 });
+    expect(tally(phone.findings, v)).toEqual({
+      open: 3,
+      confirmed: 1,
+      falsePositive: 1,
+      needsReview: 1,
+      unreviewed: 1,
+    });
     expect(categoryDescription(phone, v)).toBe('3 open (1 confirmed) · 1 false positive · 7 placeholders');
     expect(categoryDescription(phone, verdicts({}))).toBe('4 open · 7 placeholders');
-    expect(platformDescription(phone.platforms[0]!, v)).toBe('2 open (1 confirmed) · 1 false positive · 5 placeholders');
+    expect(platformDescription(phone.platforms[0]!, v)).toBe(
+      '2 open (1 confirmed) · 1 false positive · 5 placeholders',
+    );
     expect(platformDescription(phone.platforms[2]!, v)).toBe('0 open · 2 placeholders');
     const we1 = phone.platforms[0]!.users[1]!;
     expect(userDescription(we1, verdicts({}))).toBe('1 open');
@@ -83,15 +118,25 @@ describe('groupAudit', () => {
 
   it('describes a finding by run, step, field, confidence and verdict', () => {
     expect(findingDescription(a, undefined)).toBe('step 1 · posts_text · high');
-    expect(findingDescription(mk({ stepId: null, field: 'bio', confidence: 'medium' }), 'needs-review')).toBe('profile · bio · medium · needs review');
+    expect(findingDescription(mk({ stepId: null, field: 'bio', confidence: 'medium' }), 'needs-review')).toBe(
+      'profile · bio · medium · needs review',
+    );
     expect(findingDescription(e, 'confirmed-leak')).toBe('run demo · step 1 · reasoning · high · confirmed leak');
     expect(fieldName('prediction_tasks[0].meta.T_keep[3]')).toBe('T_keep');
     expect(fieldName('steps[1].prediction[0]')).toBe('prediction');
   });
 
   it('summarises a run for the view message', () => {
-    const r = { findings: [a, b], counts, scanned: { files: 3, lines: 9, texts: 20, chars: 100 }, problems: [], cancelled: false };
-    expect(summaryMessage(r, verdicts({ [a.key]: 'false-positive' }))).toBe('2 findings, 1 open · 1 false positive · 7 placeholders · 3 files scanned');
+    const r = {
+      findings: [a, b],
+      counts,
+      scanned: { files: 3, lines: 9, texts: 20, chars: 100 },
+      problems: [],
+      cancelled: false,
+    };
+    expect(summaryMessage(r, verdicts({ [a.key]: 'false-positive' }))).toBe(
+      '2 findings, 1 open · 1 false positive · 7 placeholders · 3 files scanned',
+    );
     expect(summaryMessage({ ...r, cancelled: true, problems: ['x'] }, verdicts({}))).toBe(
       'Cancelled: partial results. 2 findings, 2 open · 7 placeholders · 3 files scanned · 1 unreadable line or file skipped',
     );
@@ -136,7 +181,11 @@ describe('auto-run, database path, author, report name', () => {
     expect(auditAuthor(' alice ', () => 'os')).toBe('alice');
     expect(auditAuthor('', () => 'os')).toBe('os');
     expect(auditAuthor(undefined, () => '')).toBe('auditor');
-    expect(auditAuthor(undefined, () => { throw new Error('no passwd entry'); })).toBe('auditor');
+    expect(
+      auditAuthor(undefined, () => {
+        throw new Error('no passwd entry');
+      }),
+    ).toBe('auditor');
   });
 
   it('names the report after the benchmark', () => {
@@ -154,7 +203,10 @@ describe('the tree of sample/', async () => {
     const leaves = groups.flatMap((g) => g.platforms.flatMap((p) => p.users.flatMap((u) => u.findings)));
     expect(leaves.map((f) => f.key).sort()).toEqual(audit.findings.map((f) => f.key).sort());
     for (const g of groups) {
-      for (const p of g.platforms) expect(p.counts.findings, `${g.category} ${p.platform}`).toBe(p.users.reduce((s, u) => s + u.findings.length, 0));
+      for (const p of g.platforms)
+        expect(p.counts.findings, `${g.category} ${p.platform}`).toBe(
+          p.users.reduce((s, u) => s + u.findings.length, 0),
+        );
     }
     const placeholders = audit.counts.reduce((s, r) => s + r.placeholders, 0);
     expect(groups.reduce((s, g) => s + g.placeholders, 0)).toBe(placeholders);

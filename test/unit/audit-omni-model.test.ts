@@ -30,16 +30,22 @@ describe('groupOmni', () => {
       }
       expect(g.findings).toHaveLength(planted.length);
       expect(g.users.reduce((n, u) => n + u.findings.length, 0)).toBe(planted.length);
-      expect(g.placeholders).toBe(result.counts.filter((r) => r.category === c).reduce((n, r) => n + r.placeholders, 0));
+      expect(g.placeholders).toBe(
+        result.counts.filter((r) => r.category === c).reduce((n, r) => n + r.placeholders, 0),
+      );
       for (const u of g.users) for (const f of u.findings) seen.push(`${c}/${u.userId}/${f.text}/${f.testAction}`);
     }
-    expect(seen.sort()).toEqual(manifest.planted.map((p) => `${p.category}/${p.userId}/${p.text}/${p.testAction}`).sort());
+    expect(seen.sort()).toEqual(
+      manifest.planted.map((p) => `${p.category}/${p.userId}/${p.text}/${p.testAction}`).sort(),
+    );
   });
 
   it('describes a finding by its test action, history record, field, confidence and verdict', () => {
     const p = manifest.planted.find((x) => x.recordIndex !== null && x.recordIndex < x.testAction)!;
     const f = result.findings.find((x) => x.text === p.text && x.userId === p.userId)!;
-    expect(omniFindingDescription(f, undefined)).toBe(`#${p.testAction} · history ${p.recordIndex} · ${f.field.split('.').pop()} · ${f.confidence}`);
+    expect(omniFindingDescription(f, undefined)).toBe(
+      `#${p.testAction} · history ${p.recordIndex} · ${f.field.split('.').pop()} · ${f.confidence}`,
+    );
     expect(omniFindingDescription(f, 'confirmed-leak').endsWith('· confirmed leak')).toBe(true);
     const pred = result.findings.find((x) => x.run !== null)!;
     expect(omniFindingDescription(pred, undefined).startsWith(`run ${pred.run} · #${pred.testAction} · `)).toBe(true);

@@ -80,7 +80,15 @@ describe('bench render stage', () => {
     const outcome = measureRender({ repo, benchmark, exec });
     expect(outcome.measured).toBe(true);
     expect(calls[0][1]).toBe('scripts/package.mjs');
-    expect(calls[1]).toEqual(['npx', 'vitest', 'run', '--config', 'vitest.e2e.config.mts', RENDER_TEST, `PERSONA_LAB_RENDER_BENCH=${benchmark}`]);
+    expect(calls[1]).toEqual([
+      'npx',
+      'vitest',
+      'run',
+      '--config',
+      'vitest.e2e.config.mts',
+      RENDER_TEST,
+      `PERSONA_LAB_RENDER_BENCH=${benchmark}`,
+    ]);
     expect(describeRender(outcome, benchmark)).toMatch(/14 run\(s\), 20 clicks\): median 61 ms, p95 98 ms/);
   });
 
@@ -88,14 +96,26 @@ describe('bench render stage', () => {
     touch(join(repo, RENDER_TEST));
     touch(join(repo, 'code-server'));
     touch(join(repo, RENDER_RESULT), figures());
-    expect(measureRender({ repo, benchmark, exec: fakeExec(null).exec })).toMatchObject({ measured: false, reason: expect.stringMatching(/wrote no/) });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(null).exec })).toMatchObject({
+      measured: false,
+      reason: expect.stringMatching(/wrote no/),
+    });
     const old = figures({ measuredAt: '2020-01-01T00:00:00Z' });
-    expect(measureRender({ repo, benchmark, exec: fakeExec(old).exec })).toMatchObject({ reason: expect.stringMatching(/older than this run/) });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(old).exec })).toMatchObject({
+      reason: expect.stringMatching(/older than this run/),
+    });
     const other = figures({ benchmark: '/elsewhere' });
-    expect(measureRender({ repo, benchmark, exec: fakeExec(other).exec })).toMatchObject({ reason: expect.stringMatching(/not \/data\/bench-paper/) });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(other).exec })).toMatchObject({
+      reason: expect.stringMatching(/not \/data\/bench-paper/),
+    });
     const partial = figures({ p95Ms: 'fast' });
-    expect(measureRender({ repo, benchmark, exec: fakeExec(partial).exec })).toMatchObject({ reason: expect.stringMatching(/lacks p95Ms/) });
+    expect(measureRender({ repo, benchmark, exec: fakeExec(partial).exec })).toMatchObject({
+      reason: expect.stringMatching(/lacks p95Ms/),
+    });
     const failed = measureRender({ repo, benchmark, exec: fakeExec(figures(), 1).exec });
-    expect(failed).toMatchObject({ measured: false, reason: expect.stringMatching(/e2e render test failed \(exit 1\)[\s\S]*boom at the end/) });
+    expect(failed).toMatchObject({
+      measured: false,
+      reason: expect.stringMatching(/e2e render test failed \(exit 1\)[\s\S]*boom at the end/),
+    });
   });
 });

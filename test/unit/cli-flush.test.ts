@@ -12,10 +12,23 @@ it('labels export writes every row into a pipe that is not read until later', as
   const store = LabelStore.open(db);
   const count = 3000;
   for (let stepId = 1; stepId <= count; stepId++) {
-    store.add({ benchmark: 'flush', platform: 'weibo', userId: 'we_00000000aa', stepId, run: 'r', author: 'a', target: { kind: 'step' }, label: 'decay-error', note: 'n'.repeat(40), contentHash: 'a'.repeat(64) });
+    store.add({
+      benchmark: 'flush',
+      platform: 'weibo',
+      userId: 'we_00000000aa',
+      stepId,
+      run: 'r',
+      author: 'a',
+      target: { kind: 'step' },
+      label: 'decay-error',
+      note: 'n'.repeat(40),
+      contentHash: 'a'.repeat(64),
+    });
   }
   store.close();
-  const child = spawn(process.execPath, [resolve(__dirname, '../../dist/cli.js'), 'labels', 'export', db], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve(__dirname, '../../dist/cli.js'), 'labels', 'export', db], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.pause();
   // Hold the pipe full (far more than its 64 KiB is written) until the CLI has had every chance to exit early.
   await new Promise((r) => setTimeout(r, 800));

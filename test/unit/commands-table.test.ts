@@ -33,9 +33,13 @@ describe('command table and package.json', () => {
 
   it('has menus, keybindings and welcome links name registered commands only', () => {
     const refs = [
-      ...Object.values(manifest.contributes.menus).flatMap((items) => items.flatMap((m) => (m.command ? [m.command] : []))),
+      ...Object.values(manifest.contributes.menus).flatMap((items) =>
+        items.flatMap((m) => (m.command ? [m.command] : [])),
+      ),
       ...(manifest.contributes.keybindings ?? []).map((k) => k.command),
-      ...(manifest.contributes.viewsWelcome ?? []).flatMap((w) => [...w.contents.matchAll(/command:([\w.]+)/g)].map((m) => m[1])),
+      ...(manifest.contributes.viewsWelcome ?? []).flatMap((w) =>
+        [...w.contents.matchAll(/command:([\w.]+)/g)].map((m) => m[1]),
+      ),
     ];
     expect(refs.length).toBeGreaterThan(0);
     expect(refs.filter(ours).filter((id) => !table.has(id))).toEqual([]);

@@ -20,7 +20,11 @@ const cmp = compareRuns(bench, bench.runs.get('A')!, bench.runs.get('B')!);
 
 describe('compare view model', () => {
   it('sorts the rows of the scope and sends undefined metrics as null', () => {
-    const m = compareModel(cmp, pairedSummary(cmp, 'all', { resamples: 20 }), ['A', 'B'], ['all', 'weibo', 'zhihu'], { scope: 'all', sortMetric: 'Recall', order: 'regression' });
+    const m = compareModel(cmp, pairedSummary(cmp, 'all', { resamples: 20 }), ['A', 'B'], ['all', 'weibo', 'zhihu'], {
+      scope: 'all',
+      sortMetric: 'Recall',
+      order: 'regression',
+    });
     // ΔRecall: we_1/1 −0.5, we_1/2 −1, zh_1/1 +1
     expect(m.rows.map((r) => `${r.userId}/${r.stepId}`)).toEqual(['we_1/2', 'we_1/1', 'zh_1/1']);
     expect(m.rows[0].delta[0]).toBe(-1);
@@ -40,13 +44,20 @@ describe('compare view model', () => {
   });
 
   it('keeps one platform in a platform scope', () => {
-    const m = compareModel(cmp, pairedSummary(cmp, 'zhihu', { resamples: 20 }), ['A', 'B'], ['all', 'weibo', 'zhihu'], { scope: 'zhihu', sortMetric: 'Recall', order: 'gain' });
+    const m = compareModel(cmp, pairedSummary(cmp, 'zhihu', { resamples: 20 }), ['A', 'B'], ['all', 'weibo', 'zhihu'], {
+      scope: 'zhihu',
+      sortMetric: 'Recall',
+      order: 'gain',
+    });
     expect(m.rows.map((r) => r.userId)).toEqual(['zh_1']);
     expect(m.summary.find((r) => r.metric === 'Recall')!.diff).toBe(1);
   });
 
   it('lists the regressed steps for the tree badges', () => {
-    expect([...regressedSteps(cmp).entries()]).toEqual([['weibo/we_1/1', -0.5], ['weibo/we_1/2', -1]]);
+    expect([...regressedSteps(cmp).entries()]).toEqual([
+      ['weibo/we_1/1', -0.5],
+      ['weibo/we_1/2', -1],
+    ]);
   });
 });
 
@@ -82,7 +93,15 @@ describe('protocol guards', () => {
       { type: 'compareOptions', scope: 'all', sortMetric: 'F1NS', order: 'gain' },
     ];
     for (const m of bad) expect(isWebviewToExtension(m), JSON.stringify(m)).toBe(false);
-    expect(isExtensionToWebview({ type: 'steps', title: 't', note: '', filter: { run: 'a', scope: 'all' }, rows: [{ platform: 'x' }] })).toBe(false);
+    expect(
+      isExtensionToWebview({
+        type: 'steps',
+        title: 't',
+        note: '',
+        filter: { run: 'a', scope: 'all' },
+        rows: [{ platform: 'x' }],
+      }),
+    ).toBe(false);
     expect(isExtensionToWebview({ type: 'empty', message: 3 })).toBe(false);
   });
 });

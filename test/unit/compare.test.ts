@@ -16,7 +16,14 @@ import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { memBench, split } from './compare-fixture';
 
 const s1 = split({ tKeep: ['k1', 'k2'], tNew: ['n1'], dDecay: ['d1'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1'] });
-const s2 = split({ tKeep: ['k1'], tNew: ['n2'], dDecay: ['d1'], dPeer: ['p1', 'p2'], dViral: ['v1'], dRandom: ['r1', 'r2'] });
+const s2 = split({
+  tKeep: ['k1'],
+  tNew: ['n2'],
+  dDecay: ['d1'],
+  dPeer: ['p1', 'p2'],
+  dViral: ['v1'],
+  dRandom: ['r1', 'r2'],
+});
 const s3 = split({ tKeep: ['k1'], dDecay: ['d1', 'd2', 'd3'] });
 const empty = split({ dDecay: ['d1'], dRandom: ['r1', 'r2', 'r3'] });
 
@@ -65,7 +72,10 @@ describe('compareRuns', () => {
 
   it('concatenates per-platform comparisons into the whole one', () => {
     const two = memBench(
-      [{ platform: 'weibo', userId: 'we_1', steps: [s1] }, { platform: 'douban', userId: 'do_1', steps: [s2] }],
+      [
+        { platform: 'weibo', userId: 'we_1', steps: [s1] },
+        { platform: 'douban', userId: 'do_1', steps: [s2] },
+      ],
       { A: { we_1: { 1: ['k1'] }, do_1: { 1: [] } }, B: { we_1: { 1: ['n1'] }, do_1: { 1: ['k1'] } } },
     );
     const [a, b] = [two.runs.get('A')!, two.runs.get('B')!];
@@ -122,9 +132,22 @@ const values = (recall: number, extra: Partial<Record<string, number>> = {}) => 
   return { ...v, Recall: recall, ...extra };
 };
 function pairs(platform: Platform, diffs: number[], base = 0.5): UserPair[] {
-  return diffs.map((d, i) => ({ platform, userId: `${platform}_${i}`, steps: 1, a: values(base, { Error_Decay: 0.2 }), b: values(base + d, { Error_Decay: 0.2 + d }) }));
+  return diffs.map((d, i) => ({
+    platform,
+    userId: `${platform}_${i}`,
+    steps: 1,
+    a: values(base, { Error_Decay: 0.2 }),
+    b: values(base + d, { Error_Decay: 0.2 + d }),
+  }));
 }
-const comparison = (users: UserPair[]): RunComparison => ({ runA: 'A', runB: 'B', steps: [], users, onlyA: 0, onlyB: 0 });
+const comparison = (users: UserPair[]): RunComparison => ({
+  runA: 'A',
+  runB: 'B',
+  steps: [],
+  users,
+  onlyA: 0,
+  onlyB: 0,
+});
 
 describe('pairedSummary', () => {
   it('gives a zero-width interval for a constant difference, stratified by platform', () => {
@@ -154,7 +177,8 @@ describe('pairedSummary', () => {
   it('is deterministic for a seed, contains the mean, and narrows with more users', () => {
     const diffs = [0.317, -0.093, 0.051, 0.229, -0.247, 0.163, 0.004, 0.118, -0.061, 0.402];
     const small = comparison(pairs('zhihu', diffs));
-    const run = (seed: number) => pairedSummary(small, 'all', { resamples: 500, seed }).find((x) => x.metric === 'Recall')!;
+    const run = (seed: number) =>
+      pairedSummary(small, 'all', { resamples: 500, seed }).find((x) => x.metric === 'Recall')!;
     const a = run(42);
     expect(run(42)).toEqual(a);
     expect(run(43).ciLow).not.toBe(a.ciLow);

@@ -24,7 +24,9 @@ function bothReports(bench: string): { ours: Map<string, string>; ref: Map<strin
   const r = spawnSync(process.execPath, [CLI, 'score', bench, '--json', '--write-reports'], { encoding: 'utf8' });
   expect([0, 1], r.stderr).toContain(r.status);
   const refOut = join(work, `ref-${Math.random().toString(36).slice(2)}`);
-  const written = JSON.parse(execFileSync('python3', [REPORT, 'write', bench, refOut], { encoding: 'utf8' })) as string[];
+  const written = JSON.parse(
+    execFileSync('python3', [REPORT, 'write', bench, refOut], { encoding: 'utf8' }),
+  ) as string[];
   const ours = new Map<string, string>();
   const ref = new Map<string, string>();
   for (const rel of written) {
@@ -33,7 +35,8 @@ function bothReports(bench: string): { ours: Map<string, string>; ref: Map<strin
   }
   for (const run of readdirSync(join(bench, 'results'))) {
     for (const f of readdirSync(join(bench, 'results', run))) {
-      if (f.startsWith('eval_report_')) expect(ref.has(`${run}/${f}`), `the reference writes no ${run}/${f}`).toBe(true);
+      if (f.startsWith('eval_report_'))
+        expect(ref.has(`${run}/${f}`), `the reference writes no ${run}/${f}`).toBe(true);
     }
   }
   return { ours, ref, json: JSON.parse(r.stdout) as ScoreJson };
@@ -45,11 +48,23 @@ function checkBench(bench: string): number {
   for (const [rel, text] of ref) expect(ours.get(rel), rel).toBe(text);
   // stats.py reads every figure back, equal to the JSON figure rounded as the report rounds it.
   const files = [...ours.keys()].map((rel) => join(bench, 'results', rel));
-  const read = JSON.parse(execFileSync('python3', [REPORT, 'read', ...files], { encoding: 'utf8' })) as Record<string, Record<string, number>>;
+  const read = JSON.parse(execFileSync('python3', [REPORT, 'read', ...files], { encoding: 'utf8' })) as Record<
+    string,
+    Record<string, number>
+  >;
   for (const run of json.runs) {
     for (const [platform, fig] of Object.entries(run.platforms)) {
       const got = read[join(bench, 'results', run.name, `eval_report_${platform}.txt`)];
-      for (const key of ['Recall', 'Recall_Novelty', 'Recall_Stability', 'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random', 'F1NS']) {
+      for (const key of [
+        'Recall',
+        'Recall_Novelty',
+        'Recall_Stability',
+        'Error_Decay',
+        'Error_Peer',
+        'Error_Viral',
+        'Error_Random',
+        'F1NS',
+      ]) {
         const want = fig[key];
         const name = key === 'F1NS' ? 'F1^NS' : key;
         if (want === null) expect(got[name], `${run.name}/${platform} ${name} is N/A`).toBeUndefined();
@@ -66,7 +81,13 @@ function writeJsonl(path: string, rows: unknown[]): void {
 }
 
 const meta = (m: Partial<Record<'T_keep' | 'T_new' | 'D_decay' | 'D_cluster' | 'D_viral' | 'D_random', string[]>>) => ({
-  T_keep: [], T_new: [], D_decay: [], D_cluster: [], D_viral: [], D_random: [], ...m,
+  T_keep: [],
+  T_new: [],
+  D_decay: [],
+  D_cluster: [],
+  D_viral: [],
+  D_random: [],
+  ...m,
 });
 
 describe('eval_report_<platform>.txt', () => {
@@ -79,20 +100,38 @@ describe('eval_report_<platform>.txt', () => {
   it('matches on edge cases: a platform with no scored step, NaN metrics, users left out of F1^NS', () => {
     const bench = join(work, 'edges');
     const user = (id: string, platform: string, metas: ReturnType<typeof meta>[]) => ({
-      user_id: id, platform, username: 'U_00000000', total_steps: metas.length,
-      prediction_tasks: metas.map((m, i) => ({ step_id: i + 1, total_steps: metas.length, candidate_pool: Object.values(m).flat(), meta: m })),
+      user_id: id,
+      platform,
+      username: 'U_00000000',
+      total_steps: metas.length,
+      prediction_tasks: metas.map((m, i) => ({
+        step_id: i + 1,
+        total_steps: metas.length,
+        candidate_pool: Object.values(m).flat(),
+        meta: m,
+      })),
     });
     const result = (id: string, platform: string, preds: string[][]) => ({
-      user_id: id, platform, username: 'U_00000000', steps: preds.map((p, i) => ({ step_id: i + 1, prediction: p, metrics: null })),
+      user_id: id,
+      platform,
+      username: 'U_00000000',
+      steps: preds.map((p, i) => ({ step_id: i + 1, prediction: p, metrics: null })),
     });
     // weibo: no step has a positive, so nothing is scored and every figure is N/A.
-    writeJsonl(join(bench, 'data/weibo_inference_tasks.jsonl'), [user('we_0000000001', 'weibo', [meta({ D_decay: ['a'] }), meta({ D_viral: ['b'] })])]);
-    writeJsonl(join(bench, 'results/run-a/inference_results_weibo.jsonl'), [result('we_0000000001', 'weibo', [['a'], ['b']])]);
+    writeJsonl(join(bench, 'data/weibo_inference_tasks.jsonl'), [
+      user('we_0000000001', 'weibo', [meta({ D_decay: ['a'] }), meta({ D_viral: ['b'] })]),
+    ]);
+    writeJsonl(join(bench, 'results/run-a/inference_results_weibo.jsonl'), [
+      result('we_0000000001', 'weibo', [['a'], ['b']]),
+    ]);
     // douban: one user with T_new only (R_S NaN: left out of F1^NS), one with a = b = 0, one that counts; no D_random.
     writeJsonl(join(bench, 'data/douban_inference_tasks.jsonl'), [
       user('do_0000000001', 'douban', [meta({ T_new: ['n1', 'n2'], D_decay: ['d'] })]),
       user('do_0000000002', 'douban', [meta({ T_new: ['n1'], T_keep: ['k1'], D_cluster: ['p'] })]),
-      user('do_0000000003', 'douban', [meta({ T_new: ['n1', 'n2', 'n3'], T_keep: ['k1', 'k2'], D_viral: ['v'] }), meta({ T_keep: ['k3'], D_decay: ['d'] })]),
+      user('do_0000000003', 'douban', [
+        meta({ T_new: ['n1', 'n2', 'n3'], T_keep: ['k1', 'k2'], D_viral: ['v'] }),
+        meta({ T_keep: ['k3'], D_decay: ['d'] }),
+      ]),
     ]);
     writeJsonl(join(bench, 'results/run-a/inference_results_douban.jsonl'), [
       result('do_0000000001', 'douban', [['n1', 'd']]),
@@ -103,7 +142,9 @@ describe('eval_report_<platform>.txt', () => {
     const weibo = readFileSync(join(bench, 'results/run-a/eval_report_weibo.txt'), 'utf8');
     expect(weibo).toContain('Users: 0  |  Total Steps: 0');
     expect(weibo).toContain('  Recall                   : N/A');
-    expect(readFileSync(join(bench, 'results/run-a/eval_report_douban.txt'), 'utf8')).toContain('Users: 3  |  Total Steps: 4');
+    expect(readFileSync(join(bench, 'results/run-a/eval_report_douban.txt'), 'utf8')).toContain(
+      'Users: 3  |  Total Steps: 4',
+    );
   });
 
   for (const seed of [1, 2, 3]) {
@@ -120,10 +161,16 @@ describe('pyPercent', () => {
     const values: number[] = [0, 1, Number.NaN, 1 / 3, 2 / 3, 0.5, 0.1, 0.7, 1e-9, 0.99999, 0.123449999];
     for (let n = 0; n < 800; n++) values.push(n / 800, (n + 0.5) / 800, n / 8 / 100);
     for (let n = 0; n < 400; n++) values.push(((n * 7919) % 1000) / 997);
-    const py = execFileSync('python3', ['-c', 'import json,sys,math\nfor v in json.load(sys.stdin): print("N/A" if v is None else f"{v:.2%}")'], {
-      input: JSON.stringify(values.map((v) => (Number.isNaN(v) ? null : v))),
-      encoding: 'utf8',
-    }).trim().split('\n');
+    const py = execFileSync(
+      'python3',
+      ['-c', 'import json,sys,math\nfor v in json.load(sys.stdin): print("N/A" if v is None else f"{v:.2%}")'],
+      {
+        input: JSON.stringify(values.map((v) => (Number.isNaN(v) ? null : v))),
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n');
     // Exact ties at two decimals: 100·v has a fractional part of an odd number of eighths.
     const ties = values.filter((v) => Number.isInteger(v * 100 * 8) && (v * 100 * 8) % 2 === 1).length;
     expect(ties).toBeGreaterThan(100);

@@ -12,10 +12,15 @@ function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): Pla
 function run(name: string, per: Partial<Record<Platform, [recall: number, f1: number, decay: number]>>): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
   for (const [p, [recall, f1, decay]] of Object.entries(per) as [Platform, [number, number, number]][]) {
-    platforms.set(p, platform({ Recall: recall, Error_Decay: decay, Recall_Stability: recall, Recall_Novelty: 1 - recall }, f1));
+    platforms.set(
+      p,
+      platform({ Recall: recall, Error_Decay: decay, Recall_Stability: recall, Recall_Novelty: 1 - recall }, f1),
+    );
   }
   const figures = [...platforms.values()];
-  const avg = Object.fromEntries(METRIC_KEYS.map((k) => [k, nanMean(figures.map((f) => f.metrics[k]))])) as RunScore['avg'];
+  const avg = Object.fromEntries(
+    METRIC_KEYS.map((k) => [k, nanMean(figures.map((f) => f.metrics[k]))]),
+  ) as RunScore['avg'];
   avg.F1NS = nanMean(figures.map((f) => f.f1ns));
   return { name, platforms, avg };
 }
@@ -42,7 +47,14 @@ describe('tableModels', () => {
   const [t4, t5, t6] = tableModels(scores);
 
   it('lays out Table 4 as platform (R, F1NS) pairs and the Avg.', () => {
-    expect(t4.columns.map((c) => `${c.group} ${c.head}`)).toEqual(['Weibo R', 'Weibo F1NS', 'Douban R', 'Douban F1NS', 'Avg. R', 'Avg. F1NS']);
+    expect(t4.columns.map((c) => `${c.group} ${c.head}`)).toEqual([
+      'Weibo R',
+      'Weibo F1NS',
+      'Douban R',
+      'Douban F1NS',
+      'Avg. R',
+      'Avg. F1NS',
+    ]);
     expect(t4.rows.map((r) => r.run)).toEqual(['alpha', 'beta|x', 'gamma']);
     expect(t4.rows[0].cells.map((c) => c.text)).toEqual(['40.00', '30.00', '20.00', '10.00', '30.00', '20.00']);
     // gamma has no douban results; beta's douban F1NS is undefined

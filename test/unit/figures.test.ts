@@ -16,13 +16,26 @@ import {
 import { mulberry32 } from '../../src/core/stats/random';
 import { scoreAndDiagnose, scoreStep, stepDiagnostics } from '../../src/core/spb/score/step';
 import { POOL_CLASSES, type PoolSplit } from '../../src/core/spb/types';
-import { dashboardModel, filterSteps, filterTitle, runFigures, type FiguresCache } from '../../src/extension/dashboard/spb/model';
+import {
+  dashboardModel,
+  filterSteps,
+  filterTitle,
+  runFigures,
+  type FiguresCache,
+} from '../../src/extension/dashboard/spb/model';
 import { memBench, split } from './compare-fixture';
 
 // weibo we_1: two scored steps and one unscored; we_2: one scored step; douban do_1: one scored step.
 // K = |C+|; δ = picks in C−; B = 1 − δ/K; α = |T_keep| / K.
 const sa = split({ tKeep: ['k1'], tNew: ['n1'], dDecay: ['d1', 'd2'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1'] }); // K = 2, α = 1/2
-const sb = split({ tKeep: ['k1', 'k2', 'k3'], tNew: ['n1'], dDecay: ['d1'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1', 'r2', 'r3', 'r4', 'r5'] }); // K = 4, α = 3/4
+const sb = split({
+  tKeep: ['k1', 'k2', 'k3'],
+  tNew: ['n1'],
+  dDecay: ['d1'],
+  dPeer: ['p1'],
+  dViral: ['v1'],
+  dRandom: ['r1', 'r2', 'r3', 'r4', 'r5'],
+}); // K = 4, α = 3/4
 const sc = split({ tKeep: ['k1'], dDecay: ['d1', 'd2', 'd3'] }); // K = 1, α = 1, T_new empty: ρ undefined
 const none = split({ dRandom: ['r1'] });
 
@@ -44,7 +57,12 @@ const points = scoredSteps(bench, bench.runs.get('run')!);
 
 describe('per-step points and means', () => {
   it('keeps the scored steps with a result, with their diagnostics', () => {
-    expect(points.map((p) => `${p.platform}/${p.userId}/${p.stepId}`)).toEqual(['weibo/we_1/1', 'weibo/we_1/2', 'weibo/we_2/1', 'douban/do_1/1']);
+    expect(points.map((p) => `${p.platform}/${p.userId}/${p.stepId}`)).toEqual([
+      'weibo/we_1/1',
+      'weibo/we_1/2',
+      'weibo/we_2/1',
+      'douban/do_1/1',
+    ]);
     expect(points.map((p) => p.diag.budget)).toEqual([1, 0.5, 0, 0]);
     expect(points.map((p) => p.diag.alpha)).toEqual([0.5, 0.75, 1, 0.5]);
     expect(points.map(get.ratio)).toEqual([1, 3, NaN, NaN]);
@@ -126,21 +144,29 @@ function naiveScore(sp: PoolSplit, prediction: unknown[]) {
   const negatives = new Set([...sp.dDecay, ...sp.dPeer, ...sp.dViral, ...sp.dRandom]);
   const delta = [...picks].filter((p) => negatives.has(p) && !positives.has(p)).length;
   const metrics = {
-    Recall: rate([...positives]), Recall_Novelty: rate(sp.tNew), Recall_Stability: rate(sp.tKeep),
-    Error_Decay: rate(sp.dDecay), Error_Peer: rate(sp.dPeer), Error_Viral: rate(sp.dViral), Error_Random: rate(sp.dRandom),
+    Recall: rate([...positives]),
+    Recall_Novelty: rate(sp.tNew),
+    Recall_Stability: rate(sp.tKeep),
+    Error_Decay: rate(sp.dDecay),
+    Error_Peer: rate(sp.dPeer),
+    Error_Viral: rate(sp.dViral),
+    Error_Random: rate(sp.dRandom),
   };
-  const rho = Number.isNaN(metrics.Recall_Novelty) || Number.isNaN(metrics.Recall_Stability) || metrics.Recall_Stability === 0
-    ? NaN : metrics.Recall_Novelty / metrics.Recall_Stability;
+  const rho =
+    Number.isNaN(metrics.Recall_Novelty) || Number.isNaN(metrics.Recall_Stability) || metrics.Recall_Stability === 0
+      ? NaN
+      : metrics.Recall_Novelty / metrics.Recall_Stability;
   const K = positives.size;
   return { metrics, diag: { K, delta, budget: 1 - delta / K, alpha: new Set(sp.tKeep).size / K, ratio: rho } };
 }
 
 describe('scoreAndDiagnose', () => {
-  it('gives the plain set-based rules\' metrics and diagnostics on 3000 random pools and predictions', () => {
+  it("gives the plain set-based rules' metrics and diagnostics on 3000 random pools and predictions", () => {
     // Small alphabet, so classes overlap and repeat (broken invariants must score as the reference does).
     const rng = mulberry32(2024);
     const tags = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', '__proto__', '#话题#'];
-    const some = (max: number) => Array.from({ length: Math.floor(rng() * (max + 1)) }, () => tags[Math.floor(rng() * tags.length)]);
+    const some = (max: number) =>
+      Array.from({ length: Math.floor(rng() * (max + 1)) }, () => tags[Math.floor(rng() * tags.length)]);
     let scored = 0;
     for (let n = 0; n < 3000; n++) {
       const sp = Object.fromEntries(POOL_CLASSES.map((c) => [c, some(3)])) as PoolSplit;
@@ -160,7 +186,10 @@ describe('scoreAndDiagnose', () => {
 
 describe('Figure 4 geometry', () => {
   it('clips the constraint line to the unit square', () => {
-    expect(constraintSegment(0.5, 0.5)).toEqual([{ x: 0, y: 1 }, { x: 1, y: 0 }]);
+    expect(constraintSegment(0.5, 0.5)).toEqual([
+      { x: 0, y: 1 },
+      { x: 1, y: 0 },
+    ]);
     // 0.25x + 0.75y = 0.9: y = 1 at x = 0.6; x = 1 at y = 0.65 / 0.75
     const s = constraintSegment(0.25, 0.9);
     expect(s).toHaveLength(2);
@@ -169,8 +198,14 @@ describe('Figure 4 geometry', () => {
     expect(s[1].x).toBe(1);
     expect(s[1].y).toBeCloseTo(0.65 / 0.75, 12);
     // α = 1: vertical at x = B; α = 0: horizontal at y = B
-    expect(constraintSegment(1, 0.7)).toEqual([{ x: 0.7, y: 0 }, { x: 0.7, y: 1 }]);
-    expect(constraintSegment(0, 0.4)).toEqual([{ x: 0, y: 0.4 }, { x: 1, y: 0.4 }]);
+    expect(constraintSegment(1, 0.7)).toEqual([
+      { x: 0.7, y: 0 },
+      { x: 0.7, y: 1 },
+    ]);
+    expect(constraintSegment(0, 0.4)).toEqual([
+      { x: 0, y: 0.4 },
+      { x: 1, y: 0.4 },
+    ]);
     // B = 1, α = 0.5: touches the corner (1, 1) only; B < 0 misses the square
     expect(constraintSegment(0.5, 1)).toEqual([{ x: 1, y: 1 }]);
     expect(constraintSegment(0.5, -0.5)).toEqual([]);
@@ -191,7 +226,7 @@ describe('Figure 4 geometry', () => {
 });
 
 describe('dashboard figure data and step lists', () => {
-  it('puts each scope\'s operating point with its line and contour, NaN as null', () => {
+  it("puts each scope's operating point with its line and contour, NaN as null", () => {
     const f = runFigures('run', points, ['all', 'weibo', 'douban']);
     expect(f.scopes.douban?.op.ratio).toBeNull();
     expect(f.scopes.douban?.op.rStab).toBe(0);
@@ -200,9 +235,17 @@ describe('dashboard figure data and step lists', () => {
     expect(f.platforms.map((p) => p.platform)).toEqual(['weibo', 'douban']);
   });
 
-  it('reuses a run\'s figure data while its points and scopes stay the same', () => {
+  it("reuses a run's figure data while its points and scopes stay the same", () => {
     const cache: FiguresCache = new Map();
-    const input = { benchmark: 'b', runs: ['run'], selected: ['run'], focus: 'run', scores: [], points: new Map([['run', points]]), cache };
+    const input = {
+      benchmark: 'b',
+      runs: ['run'],
+      selected: ['run'],
+      focus: 'run',
+      scores: [],
+      points: new Map([['run', points]]),
+      cache,
+    };
     const first = dashboardModel(input);
     expect(first.scopes).toEqual(['all', 'weibo', 'douban']);
     expect(dashboardModel(input).figures[0]).toBe(first.figures[0]);
@@ -212,12 +255,23 @@ describe('dashboard figure data and step lists', () => {
 
   it('filters and sorts the steps behind a click', () => {
     const key = (rows: ReturnType<typeof filterSteps>) => rows.map((r) => `${r.userId}/${r.stepId}`);
-    expect(key(filterSteps(points, { run: 'run', scope: 'weibo', sort: 'budget' }))).toEqual(['we_2/1', 'we_1/2', 'we_1/1']);
+    expect(key(filterSteps(points, { run: 'run', scope: 'weibo', sort: 'budget' }))).toEqual([
+      'we_2/1',
+      'we_1/2',
+      'we_1/1',
+    ]);
     expect(key(filterSteps(points, { run: 'run', scope: 'all', stepId: 1 }))).toEqual(['we_2/1', 'do_1/1', 'we_1/1']);
     // Err decay > 0: we_1/2 (1), we_2/1 (1/3), do_1/1 (1/2), highest first
-    expect(key(filterSteps(points, { run: 'run', scope: 'all', errorKey: 'Error_Decay', sort: 'Error_Decay' }))).toEqual(['we_1/2', 'do_1/1', 'we_2/1']);
+    expect(
+      key(filterSteps(points, { run: 'run', scope: 'all', errorKey: 'Error_Decay', sort: 'Error_Decay' })),
+    ).toEqual(['we_1/2', 'do_1/1', 'we_2/1']);
     // ρ undefined sorts last
-    expect(key(filterSteps(points, { run: 'run', scope: 'all', sort: 'ratio' }))).toEqual(['we_1/1', 'we_1/2', 'we_2/1', 'do_1/1']);
+    expect(key(filterSteps(points, { run: 'run', scope: 'all', sort: 'ratio' }))).toEqual([
+      'we_1/1',
+      'we_1/2',
+      'we_2/1',
+      'do_1/1',
+    ]);
     expect(filterTitle({ run: 'run', scope: 'zhihu', errorKey: 'Error_Peer' })).toBe('run · Zhihu · Err peer > 0');
     expect(filterTitle({ run: 'r', scope: 'all', stepId: 3 })).toBe('r · all platforms · step 3');
   });

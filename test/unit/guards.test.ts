@@ -1,7 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import {
-  array, arrayOf, bool, claim, count, type Guard, type Infer, int, isRecord, literal, message, messages, nullable, num,
-  object, oneOf, optional, recordOf, refine, safeInt, shapeOf, str, tagged, union, variants,
+  array,
+  arrayOf,
+  bool,
+  claim,
+  count,
+  type Guard,
+  type Infer,
+  int,
+  isRecord,
+  literal,
+  message,
+  messages,
+  nullable,
+  num,
+  object,
+  oneOf,
+  optional,
+  recordOf,
+  refine,
+  safeInt,
+  shapeOf,
+  str,
+  tagged,
+  union,
+  variants,
 } from '../../src/shared/guards';
 
 const accepts = <T>(g: Guard<T>, values: unknown[]) => {
@@ -72,7 +95,10 @@ describe('guard primitives', () => {
     accepts(u, ['a', 1]);
     rejects(u, [null, true, []]);
     const range = refine(object({ from: count, to: count }), (r) => r.to >= r.from);
-    accepts(range, [{ from: 1, to: 1 }, { from: 0, to: 5 }]);
+    accepts(range, [
+      { from: 1, to: 1 },
+      { from: 0, to: 5 },
+    ]);
     rejects(range, [{ from: 2, to: 1 }, { from: -1, to: 1 }, { from: 0 }]);
   });
 });
@@ -81,14 +107,22 @@ describe('object shapes', () => {
   const point = object({ x: num, y: num, label: optional(str) });
 
   it('requires every key of the shape, allows optional keys to be absent, ignores extra keys', () => {
-    accepts(point, [{ x: 1, y: 2 }, { x: 1, y: 2, label: 'p' }, { x: 1, y: 2, label: undefined }, { x: 1, y: 2, z: 'extra' }]);
+    accepts(point, [
+      { x: 1, y: 2 },
+      { x: 1, y: 2, label: 'p' },
+      { x: 1, y: 2, label: undefined },
+      { x: 1, y: 2, z: 'extra' },
+    ]);
     rejects(point, [{ x: 1 }, { x: 1, y: '2' }, { x: 1, y: 2, label: null }, { x: 1, y: 2, label: 3 }, [1, 2], null]);
   });
 
   it('nests', () => {
     const line = object({ from: point, to: point, tags: arrayOf(str) });
     accepts(line, [{ from: { x: 0, y: 0 }, to: { x: 1, y: 1 }, tags: [] }]);
-    rejects(line, [{ from: { x: 0, y: 0 }, to: { x: 1 }, tags: [] }, { from: { x: 0, y: 0 }, to: { x: 1, y: 1 }, tags: [1] }]);
+    rejects(line, [
+      { from: { x: 0, y: 0 }, to: { x: 1 }, tags: [] },
+      { from: { x: 0, y: 0 }, to: { x: 1, y: 1 }, tags: [1] },
+    ]);
   });
 
   it('infers the type: required keys, optional keys, nested shapes', () => {
@@ -128,19 +162,36 @@ describe('tagged variants and messages', () => {
 
   it('a message checks its type and its fields', () => {
     accepts(navigate, [{ type: 'navigate', delta: 1 }]);
-    rejects(navigate, [{ type: 'navigate' }, { type: 'navigate', delta: 2 }, { type: 'ready', delta: 1 }, { delta: 1 }]);
+    rejects(navigate, [
+      { type: 'navigate' },
+      { type: 'navigate', delta: 2 },
+      { type: 'ready', delta: 1 },
+      { delta: 1 },
+    ]);
     accepts(ready, [{ type: 'ready' }, { type: 'ready', extra: 1 }]);
     rejects(ready, [{ type: 'Ready' }, {}, 'ready', null]);
   });
 
   it('a message with a further check applies it after the fields', () => {
     accepts(rows, [{ type: 'rows', from: 0, to: 10 }]);
-    rejects(rows, [{ type: 'rows', from: 0, to: 11 }, { type: 'rows', from: 0 }, { type: 'rows', from: '0', to: 1 }]);
+    rejects(rows, [
+      { type: 'rows', from: 0, to: 11 },
+      { type: 'rows', from: 0 },
+      { type: 'rows', from: '0', to: 1 },
+    ]);
   });
 
   it('messages dispatch on type: unknown types and malformed known ones fail', () => {
     accepts(isIn, [{ type: 'ready' }, { type: 'navigate', delta: -1 }, { type: 'rows', from: 3, to: 4 }]);
-    rejects(isIn, [{ type: 'html', html: '<b>' }, { type: 'navigate', delta: 0 }, { type: 'toString' }, { type: '__proto__' }, {}, null, []]);
+    rejects(isIn, [
+      { type: 'html', html: '<b>' },
+      { type: 'navigate', delta: 0 },
+      { type: 'toString' },
+      { type: '__proto__' },
+      {},
+      null,
+      [],
+    ]);
   });
 
   it('the union type narrows on type', () => {

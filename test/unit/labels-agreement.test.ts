@@ -6,9 +6,24 @@ import { suggestLabels } from '../../src/core/labels/suggest';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import type { PoolSplit } from '../../src/core/spb/types';
 
-const row = (author: string, stepId: number, label: string, target: LabelTarget = { kind: 'step' }, platform = 'weibo'): LabelRow => ({
-  benchmark: 'spb', platform, userId: 'we_0000000001', stepId, run: 'gpt', author, target, label,
-  note: '', createdAt: '2025-01-01T00:00:00Z', contentHash: '',
+const row = (
+  author: string,
+  stepId: number,
+  label: string,
+  target: LabelTarget = { kind: 'step' },
+  platform = 'weibo',
+): LabelRow => ({
+  benchmark: 'spb',
+  platform,
+  userId: 'we_0000000001',
+  stepId,
+  run: 'gpt',
+  author,
+  target,
+  label,
+  note: '',
+  createdAt: '2025-01-01T00:00:00Z',
+  contentHash: '',
 });
 const many = (author: string, steps: number[], label: string) => steps.map((s) => row(author, s, label));
 
@@ -56,9 +71,18 @@ describe("Cohen's kappa", () => {
 
   it('summary counts rows per label per platform and pairs only authors that share steps', () => {
     const s = summarize([...rows, row('alice', 20, 'decay-error', { kind: 'step' }, 'zhihu')]);
-    expect(s.counts.get('decay-error')).toEqual(new Map([['weibo', 11], ['zhihu', 1]]));
+    expect(s.counts.get('decay-error')).toEqual(
+      new Map([
+        ['weibo', 11],
+        ['zhihu', 1],
+      ]),
+    );
     expect(s.authors).toEqual(['alice', 'bob', 'carol']);
-    expect(s.agreements.map((a) => `${a.authorA}/${a.authorB}:${a.units}`)).toEqual(['alice/bob:10', 'alice/carol:1', 'bob/carol:1']);
+    expect(s.agreements.map((a) => `${a.authorA}/${a.authorB}:${a.units}`)).toEqual([
+      'alice/bob:10',
+      'alice/carol:1',
+      'bob/carol:1',
+    ]);
     const text = formatSummary(s, new Map([['decay-error', 'Decay error']]));
     expect(text).toMatch(/Decay error\s+11\s+1\s+12/);
     expect(text).toContain('overall kappa 0.341');
@@ -67,10 +91,16 @@ describe("Cohen's kappa", () => {
 
 describe('suggestLabels', () => {
   const split: PoolSplit = {
-    tKeep: ['#k1#', '#k2#'], tNew: ['#n#'], dDecay: ['#d#'], dPeer: ['#p#'], dViral: ['#v#'], dRandom: ['#r1#', '#r2#', '#r3#'],
+    tKeep: ['#k1#', '#k2#'],
+    tNew: ['#n#'],
+    dDecay: ['#d#'],
+    dPeer: ['#p#'],
+    dViral: ['#v#'],
+    dRandom: ['#r1#', '#r2#', '#r3#'],
   };
   const pool = ['#k1#', '#k2#', '#n#', '#d#', '#p#', '#v#', '#r1#', '#r2#', '#r3#', '#r4#']; // k = round(2.5) = 2
-  const ids = (prediction: unknown[], extra = {}) => suggestLabels({ split, pool, prediction, ...extra }).map((s) => s.labelId);
+  const ids = (prediction: unknown[], extra = {}) =>
+    suggestLabels({ split, pool, prediction, ...extra }).map((s) => s.labelId);
 
   it('suggests a label per distractor class picked, and missed novelty / stability when none was picked', () => {
     const s = suggestLabels({ split, pool, prediction: ['#d#', '#p#'] });
@@ -93,14 +123,21 @@ describe('suggestLabels', () => {
     expect(s[3].tags).toEqual(['#v#', '#zzz#']);
     expect(ids([], { reasoning: 'Error: Request timed out' })).toContain('format-error');
     const flags = parseReply('{"predicted_tags": [', pool, 2).flags;
-    const fromFlags = suggestLabels({ split, pool, prediction: [], replyFlags: flags }).find((x) => x.labelId === 'format-error');
+    const fromFlags = suggestLabels({ split, pool, prediction: [], replyFlags: flags }).find(
+      (x) => x.labelId === 'format-error',
+    );
     expect(fromFlags?.reason).toMatch(/^Not JSON/);
   });
 
   it('keeps to the label set in use and to what the metrics define', () => {
     const set = DEFAULT_LABELS.filter((l) => l.id !== 'decay-error');
-    expect(suggestLabels({ split, pool, prediction: ['#d#', '#k1#'] }, { labels: set }).map((s) => s.labelId)).toEqual(['missed-novelty']);
+    expect(suggestLabels({ split, pool, prediction: ['#d#', '#k1#'] }, { labels: set }).map((s) => s.labelId)).toEqual([
+      'missed-novelty',
+    ]);
     const unscored: PoolSplit = { ...split, tKeep: [], tNew: [] };
-    expect(suggestLabels({ split: unscored, pool, prediction: ['#d#', '#p#'] }).map((s) => s.labelId)).toEqual(['decay-error', 'peer-confusion']);
+    expect(suggestLabels({ split: unscored, pool, prediction: ['#d#', '#p#'] }).map((s) => s.labelId)).toEqual([
+      'decay-error',
+      'peer-confusion',
+    ]);
   });
 });

@@ -7,8 +7,15 @@ import type { LabelKey } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
 
 const key = (over: Partial<LabelKey> = {}): LabelKey => ({
-  benchmark: 'spb', platform: 'toutiao', userId: 'to_0000000001', stepId: 1, run: 'gpt', author: 'alice',
-  target: { kind: 'step' }, label: 'decay-error', ...over,
+  benchmark: 'spb',
+  platform: 'toutiao',
+  userId: 'to_0000000001',
+  stepId: 1,
+  run: 'gpt',
+  author: 'alice',
+  target: { kind: 'step' },
+  label: 'decay-error',
+  ...over,
 });
 
 async function cli(args: string[], opts: LabelsCliOptions = {}) {
@@ -74,7 +81,11 @@ describe('persona-lab labels', () => {
 
     const done = await cli(['import', alice, join(dir, 'bob.jsonl')], { resolve: ['1=incoming'] });
     expect(done).toMatchObject({ code: 0, err: '' });
-    expect(rowsOf(alice).sort()).toEqual(['alice 1 decay-error other machine', 'alice 2 decay-error ', 'bob 3 peer-confusion ']);
+    expect(rowsOf(alice).sort()).toEqual([
+      'alice 1 decay-error other machine',
+      'alice 2 decay-error ',
+      'bob 3 peer-confusion ',
+    ]);
     const again = await cli(['import', alice, join(dir, 'bob.jsonl')]);
     expect(again.code).toBe(0);
     expect(again.out).toContain('0 new, 2 already present, 0 conflict(s)');

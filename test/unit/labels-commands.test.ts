@@ -10,8 +10,18 @@ import { conflictRows, planSummary } from '../../src/extension/labels/importRows
 import { mdText, summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
 
 const row = (over: Partial<LabelRow>): LabelRow => ({
-  benchmark: 'sample', platform: 'weibo', userId: 'we_0000000001', stepId: 1, run: 'gpt', author: 'alice', target: { kind: 'step' },
-  label: 'decay-error', note: '', createdAt: '2025-01-01T00:00:00.000Z', contentHash: '', ...over,
+  benchmark: 'sample',
+  platform: 'weibo',
+  userId: 'we_0000000001',
+  stepId: 1,
+  run: 'gpt',
+  author: 'alice',
+  target: { kind: 'step' },
+  label: 'decay-error',
+  note: '',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  contentHash: '',
+  ...over,
 });
 
 describe('Import Labels rows', () => {
@@ -20,15 +30,33 @@ describe('Import Labels rows', () => {
     try {
       store.add(row({ note: 'mine' }));
       store.add(row({ stepId: 2, label: 'pi-leak' }));
-      const incoming = [row({ note: 'theirs' }), row({ stepId: 2, label: 'peer-confusion' }), row({ stepId: 3 }), row({ stepId: 2, label: 'pi-leak' })];
-      const session = new ImportSession(store, incoming.map((r, i) => ({ row: r, line: i + 1 })), 'bob.jsonl');
+      const incoming = [
+        row({ note: 'theirs' }),
+        row({ stepId: 2, label: 'peer-confusion' }),
+        row({ stepId: 3 }),
+        row({ stepId: 2, label: 'pi-leak' }),
+      ];
+      const session = new ImportSession(
+        store,
+        incoming.map((r, i) => ({ row: r, line: i + 1 })),
+        'bob.jsonl',
+      );
       expect(session.conflicts).toHaveLength(2);
-      const names = new Map([['decay-error', 'Decay error'], ['pi-leak', 'PI leak'], ['peer-confusion', 'Peer confusion']]);
+      const names = new Map([
+        ['decay-error', 'Decay error'],
+        ['pi-leak', 'PI leak'],
+        ['peer-confusion', 'Peer confusion'],
+      ]);
       const rows = conflictRows(session.conflicts, new Map([[session.conflicts[0].id, 'both']]), names);
-      expect(rows.map((r) => [r.label.slice(0, 3), r.description])).toEqual([['1. ', '→ Keep both'], ['2. ', 'unresolved']]);
+      expect(rows.map((r) => [r.label.slice(0, 3), r.description])).toEqual([
+        ['1. ', '→ Keep both'],
+        ['2. ', 'unresolved'],
+      ]);
       expect(rows[0].detail).toBe('mine: Decay error (“mine”) · theirs: Decay error (“theirs”) (line 1)');
       expect(rows[1].detail).toBe('mine: PI leak · theirs: Peer confusion, PI leak (line 2, 4)');
-      expect(planSummary('bob.jsonl', 4, 1, session.plan)).toBe('bob.jsonl: 4 label(s) read, 1 line(s) skipped (see the Problems panel), 1 new, 1 already present, 2 conflict(s)');
+      expect(planSummary('bob.jsonl', 4, 1, session.plan)).toBe(
+        'bob.jsonl: 4 label(s) read, 1 line(s) skipped (see the Problems panel), 1 new, 1 already present, 2 conflict(s)',
+      );
       expect(store.count()).toBe(2);
     } finally {
       store.close();
@@ -39,10 +67,24 @@ describe('Import Labels rows', () => {
 describe('Label Summary markdown', () => {
   it('counts per label per platform and gives kappa per pair of authors, escaping database text', () => {
     const rows = [
-      row({}), row({ stepId: 2, label: 'pi-leak' }), row({ platform: 'zhihu', userId: 'zh_1', label: 'pi-leak' }),
-      row({ author: 'bob|<b>' }), row({ author: 'bob|<b>', stepId: 2, label: 'decay-error' }),
+      row({}),
+      row({ stepId: 2, label: 'pi-leak' }),
+      row({ platform: 'zhihu', userId: 'zh_1', label: 'pi-leak' }),
+      row({ author: 'bob|<b>' }),
+      row({ author: 'bob|<b>', stepId: 2, label: 'decay-error' }),
     ];
-    const md = summaryMarkdown(summarize(rows), new Map([['decay-error', 'Decay error'], ['pi-leak', 'PI leak']]), '/w/.personalab/labels.db', new Map([['alice', 3], ['bob|<b>', 2]]));
+    const md = summaryMarkdown(
+      summarize(rows),
+      new Map([
+        ['decay-error', 'Decay error'],
+        ['pi-leak', 'PI leak'],
+      ]),
+      '/w/.personalab/labels.db',
+      new Map([
+        ['alice', 3],
+        ['bob|<b>', 2],
+      ]),
+    );
     expect(md).toContain('5 label(s) by 2 author(s)');
     expect(md).toContain('| Label | weibo | zhihu | Total |');
     expect(md).toContain('| Decay error | 3 | 0 | **3** |');

@@ -129,7 +129,10 @@ describe('label store under crashes and concurrency', () => {
   ])('two processes writing at once with %s: no SQLITE_BUSY surfaces, no write is lost', async (_name, busy) => {
     const db = join(mkdtempSync(join(tmpdir(), 'pl-concurrent-')), 'labels.db');
     const n = 400;
-    const writers = [startWriter([db, String(n), '1', 'alice', busy, '--wait']), startWriter([db, String(n), '1', 'bob', busy, '--wait'])];
+    const writers = [
+      startWriter([db, String(n), '1', 'alice', busy, '--wait']),
+      startWriter([db, String(n), '1', 'bob', busy, '--wait']),
+    ];
     await Promise.all(writers.map((w) => w.ready));
     writers.forEach((w) => w.go());
     const [a, b] = await Promise.all(writers.map((w) => w.finished));

@@ -13,20 +13,56 @@ import type { LabelRow } from '../../src/core/labels/model';
 import { StepLabelIndex } from '../../src/core/labels/stepIndex';
 import type { Benchmark, Platform, PoolSplit, Step, StepResult, User } from '../../src/core/spb/types';
 
-const split = (s: Partial<PoolSplit>): PoolSplit => ({ tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s });
+const split = (s: Partial<PoolSplit>): PoolSplit => ({
+  tKeep: [],
+  tNew: [],
+  dDecay: [],
+  dPeer: [],
+  dViral: [],
+  dRandom: [],
+  ...s,
+});
 // |C| = 8, k = 2: two positives, six distractors.
-const eight = split({ tKeep: ['k1'], tNew: ['n1'], dDecay: ['d1', 'd2'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1', 'r2'] });
+const eight = split({
+  tKeep: ['k1'],
+  tNew: ['n1'],
+  dDecay: ['d1', 'd2'],
+  dPeer: ['p1'],
+  dViral: ['v1'],
+  dRandom: ['r1', 'r2'],
+});
 
 function mkStep(stepId: number, s: PoolSplit = eight): Step {
-  return { stepId, totalSteps: 3, dateInput: '2024-01-01', dateTarget: '2024-01-08', pool: Object.values(s).flat(), split: s, index: stepId - 1 };
+  return {
+    stepId,
+    totalSteps: 3,
+    dateInput: '2024-01-01',
+    dateTarget: '2024-01-08',
+    pool: Object.values(s).flat(),
+    split: s,
+    index: stepId - 1,
+  };
 }
 function mkUser(platform: Platform, userId: string, n: number): User {
   return {
-    userId, platform, username: 'U_00000000', bio: '', totalSteps: n, steps: Array.from({ length: n }, (_, i) => mkStep(i + 1)),
-    file: `data/${platform}_inference_tasks.jsonl`, ref: { file: '/x', offset: 0, length: 0, line: 1 },
+    userId,
+    platform,
+    username: 'U_00000000',
+    bio: '',
+    totalSteps: n,
+    steps: Array.from({ length: n }, (_, i) => mkStep(i + 1)),
+    file: `data/${platform}_inference_tasks.jsonl`,
+    ref: { file: '/x', offset: 0, length: 0, line: 1 },
   };
 }
-const result = (prediction: unknown[], reasoning = ''): StepResult => ({ stepId: 1, prediction, storedMetrics: undefined, reasoning, personaSummary: '', line: 1 });
+const result = (prediction: unknown[], reasoning = ''): StepResult => ({
+  stepId: 1,
+  prediction,
+  storedMetrics: undefined,
+  reasoning,
+  personaSummary: '',
+  line: 1,
+});
 
 describe('failure signatures', () => {
   const step = mkStep(1);
@@ -50,19 +86,43 @@ describe('failure signatures', () => {
 describe('matchesFilter', () => {
   const u = mkUser('weibo', 'we_0000000001', 3);
   const row = (stepId: number, label: string, run = 'gpt'): LabelRow => ({
-    benchmark: 'b', platform: 'weibo', userId: u.userId, stepId, run, author: 'me', target: { kind: 'step' }, label, note: '', createdAt: '', contentHash: '',
+    benchmark: 'b',
+    platform: 'weibo',
+    userId: u.userId,
+    stepId,
+    run,
+    author: 'me',
+    target: { kind: 'step' },
+    label,
+    note: '',
+    createdAt: '',
+    contentHash: '',
   });
   const indexes = new Map([
     ['gpt', new StepLabelIndex([row(1, 'decay-error'), row(1, 'format-error'), row(2, 'peer-confusion')])],
     ['llama', new StepLabelIndex([row(3, 'decay-error', 'llama')])],
   ]);
   const results = new Map<string, Map<number, StepResult>>([
-    ['gpt', new Map([[1, result(['d1', 'k1'])], [2, result(['p1', 'r1'])], [3, result(['k1', 'n1'])]])],
-    ['llama', new Map([[1, result(['k1', 'n1'])], [3, result(['d1', 'd2'])]])],
+    [
+      'gpt',
+      new Map([
+        [1, result(['d1', 'k1'])],
+        [2, result(['p1', 'r1'])],
+        [3, result(['k1', 'n1'])],
+      ]),
+    ],
+    [
+      'llama',
+      new Map([
+        [1, result(['k1', 'n1'])],
+        [3, result(['d1', 'd2'])],
+      ]),
+    ],
   ]);
   const src: FilterSource = {
     selectedRun: 'gpt',
-    labelsOf: (run, user, step) => (indexes.get(run) ?? StepLabelIndex.empty).labelsOf(user.platform, user.userId, step.stepId),
+    labelsOf: (run, user, step) =>
+      (indexes.get(run) ?? StepLabelIndex.empty).labelsOf(user.platform, user.userId, step.stepId),
     resultOf: (run, _user, step) => results.get(run)?.get(step.stepId),
   };
   const which = (f: object) => u.steps.filter((s) => matchesFilter(normalizeFilter(f), src, u, s)).map((s) => s.stepId);
@@ -88,12 +148,18 @@ describe('matchesFilter', () => {
   });
 
   it('normalizes, describes and knows when it is active', () => {
-    expect(normalizeFilter({ labels: ['a', 'a', 3, ''], signatures: ['nope', 'recallZero'], unlabelled: 'yes' })).toEqual({ labels: ['a'], unlabelled: false, signatures: ['recallZero'], runs: [] });
+    expect(
+      normalizeFilter({ labels: ['a', 'a', 3, ''], signatures: ['nope', 'recallZero'], unlabelled: 'yes' }),
+    ).toEqual({ labels: ['a'], unlabelled: false, signatures: ['recallZero'], runs: [] });
     expect(isFilterActive(normalizeFilter(undefined))).toBe(false);
     expect(isFilterActive(normalizeFilter({ runs: ['gpt'] }))).toBe(true);
     const names = new Map([['decay-error', 'Decay error']]);
-    expect(describeFilter(normalizeFilter({ labels: ['decay-error'], unlabelled: true, signatures: ['recallZero'], runs: ['gpt'] }), names))
-      .toBe('label Decay error or unlabelled · R = 0 · run gpt');
+    expect(
+      describeFilter(
+        normalizeFilter({ labels: ['decay-error'], unlabelled: true, signatures: ['recallZero'], runs: ['gpt'] }),
+        names,
+      ),
+    ).toBe('label Decay error or unlabelled · R = 0 · run gpt');
     expect(describeFilter(normalizeFilter({ unlabelled: true }))).toBe('unlabelled');
   });
 });
@@ -103,9 +169,21 @@ describe('step order', () => {
   const b = mkUser('weibo', 'we_b', 1);
   const c = mkUser('zhihu', 'zh_c', 2);
   const bench: Benchmark = {
-    root: '/b', runs: new Map(), diagnostics: [], taskFiles: new Map(),
+    root: '/b',
+    runs: new Map(),
+    diagnostics: [],
+    taskFiles: new Map(),
     // Inserted out of platform order: the tree's order is the spec's platform order.
-    users: new Map<Platform, Map<string, User>>([['zhihu', new Map([[c.userId, c]])], ['weibo', new Map([[a.userId, a], [b.userId, b]])]]),
+    users: new Map<Platform, Map<string, User>>([
+      ['zhihu', new Map([[c.userId, c]])],
+      [
+        'weibo',
+        new Map([
+          [a.userId, a],
+          [b.userId, b],
+        ]),
+      ],
+    ]),
   };
   const order = orderedSteps(bench);
   const name = (o: { user: User; step: Step } | undefined) => (o ? `${o.user.userId}#${o.step.stepId}` : 'none');
@@ -116,7 +194,11 @@ describe('step order', () => {
 
   it('finds the next and previous matching step across users, with or without going round', () => {
     const all = () => true;
-    const at = (userId: string, stepId: number) => ({ platform: (userId.startsWith('zh') ? 'zhihu' : 'weibo') as Platform, userId, stepId });
+    const at = (userId: string, stepId: number) => ({
+      platform: (userId.startsWith('zh') ? 'zhihu' : 'weibo') as Platform,
+      userId,
+      stepId,
+    });
     expect(name(findStep(order, at('we_a', 2), 1, all, false))).toBe('we_b#1');
     expect(name(findStep(order, at('we_b', 1), -1, all, false))).toBe('we_a#2');
     expect(name(findStep(order, at('zh_c', 2), 1, all, false))).toBe('none');
@@ -126,7 +208,9 @@ describe('step order', () => {
     const onlyFirst = (o: { step: Step }) => o.step.stepId === 1;
     expect(name(findStep(order, at('we_b', 1), 1, onlyFirst, true))).toBe('zh_c#1');
     // Going round, the start comes last.
-    expect(name(findStep(order, at('we_a', 2), 1, (o) => o.user.userId === 'we_a' && o.step.stepId === 2, true))).toBe('we_a#2');
+    expect(name(findStep(order, at('we_a', 2), 1, (o) => o.user.userId === 'we_a' && o.step.stepId === 2, true))).toBe(
+      'we_a#2',
+    );
     expect(name(findStep(order, at('we_a', 1), 1, () => false, true))).toBe('none');
   });
 });
@@ -134,10 +218,25 @@ describe('step order', () => {
 describe('StepLabelIndex', () => {
   it('counts labelled steps per user and platform, with distinct labels per step', () => {
     const r = (platform: string, userId: string, stepId: number, label: string, tag?: string): LabelRow => ({
-      benchmark: 'b', platform, userId, stepId, run: 'r', author: 'a', target: tag ? { kind: 'tag', tag } : { kind: 'step' }, label, note: '', createdAt: '', contentHash: '',
+      benchmark: 'b',
+      platform,
+      userId,
+      stepId,
+      run: 'r',
+      author: 'a',
+      target: tag ? { kind: 'tag', tag } : { kind: 'step' },
+      label,
+      note: '',
+      createdAt: '',
+      contentHash: '',
     });
     const idx = new StepLabelIndex([
-      r('weibo', 'u1', 1, 'x'), r('weibo', 'u1', 1, 'x', '#t#'), r('weibo', 'u1', 1, 'y'), r('weibo', 'u1', 2, 'x'), r('weibo', 'u2', 1, 'z'), r('zhihu', 'u3', 4, 'x'),
+      r('weibo', 'u1', 1, 'x'),
+      r('weibo', 'u1', 1, 'x', '#t#'),
+      r('weibo', 'u1', 1, 'y'),
+      r('weibo', 'u1', 2, 'x'),
+      r('weibo', 'u2', 1, 'z'),
+      r('zhihu', 'u3', 4, 'x'),
     ]);
     expect(idx.labelsOf('weibo', 'u1', 1)).toEqual(['x', 'y']);
     expect(idx.labelsOf('weibo', 'u1', 3)).toEqual([]);

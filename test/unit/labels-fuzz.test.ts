@@ -29,9 +29,17 @@ function mutate(text: string, rand: () => number): string {
 }
 
 const rows: LabelRow[] = [1, 2, 3].map((i) => ({
-  benchmark: 'spb', platform: 'weibo', userId: 'we_000000000' + i, stepId: i, run: 'r', author: 'a',
-  target: i === 2 ? { kind: 'tag', tag: '#t,"x"#' } : { kind: 'step' }, label: 'decay-error',
-  note: i === 3 ? 'two\nlines' : '', createdAt: '2025-01-01T00:00:00Z', contentHash: '',
+  benchmark: 'spb',
+  platform: 'weibo',
+  userId: 'we_000000000' + i,
+  stepId: i,
+  run: 'r',
+  author: 'a',
+  target: i === 2 ? { kind: 'tag', tag: '#t,"x"#' } : { kind: 'step' },
+  label: 'decay-error',
+  note: i === 3 ? 'two\nlines' : '',
+  createdAt: '2025-01-01T00:00:00Z',
+  contentHash: '',
 }));
 
 describe('fuzzed input', () => {

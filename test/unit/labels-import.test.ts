@@ -34,7 +34,11 @@ const imported = (rows: LabelRow[]): ImportedRow[] => rows.map((r, i) => ({ row:
 const tricky: LabelRow[] = [
   row({ note: 'comma, "quotes" and\r\na line break' }),
   row({ target: { kind: 'tag', tag: '#话题,有逗号#' }, label: 'peer-confusion' }),
-  row({ target: { kind: 'span', field: 'persona_summary', start: 0, end: 12 }, label: 'persona-drift', note: '=SUM(A1)' }),
+  row({
+    target: { kind: 'span', field: 'persona_summary', start: 0, end: 12 },
+    label: 'persona-drift',
+    note: '=SUM(A1)',
+  }),
   row({ run: '', label: 'bad-ground-truth', contentHash: '' }),
 ];
 
@@ -43,8 +47,21 @@ describe('export formats', () => {
     const text = toJsonl(tricky);
     const first = JSON.parse(text.split('\n')[0]) as Record<string, unknown>;
     expect(Object.keys(first)).toEqual([
-      'benchmark', 'platform', 'user_id', 'step_id', 'run', 'author', 'label', 'target_kind', 'tag',
-      'span_field', 'span_start', 'span_end', 'note', 'created_at', 'content_hash',
+      'benchmark',
+      'platform',
+      'user_id',
+      'step_id',
+      'run',
+      'author',
+      'label',
+      'target_kind',
+      'tag',
+      'span_field',
+      'span_start',
+      'span_end',
+      'note',
+      'created_at',
+      'content_hash',
     ]);
     const back = parseLabelFile(text, 'l.jsonl', 'jsonl');
     expect(back.diagnostics).toEqual([]);
@@ -64,7 +81,10 @@ describe('export formats', () => {
 
   it('csvRecords reports an unterminated quote at the line its record starts on', () => {
     const recs = csvRecords('a,b\n1,"x\ny\n2,3\n');
-    expect(recs.map((r) => [r.line, r.unterminated ?? false])).toEqual([[1, false], [2, true]]);
+    expect(recs.map((r) => [r.line, r.unterminated ?? false])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 });
 
@@ -82,7 +102,11 @@ describe('reading a bad import file', () => {
       lines[2],
     ].join('\n');
     const parsed = parseLabelFile(text, 'bob.jsonl', 'jsonl');
-    expect(parsed.rows.map((r) => [r.line, r.row.stepId])).toEqual([[1, 1], [4, 2], [8, 3]]);
+    expect(parsed.rows.map((r) => [r.line, r.row.stepId])).toEqual([
+      [1, 1],
+      [4, 2],
+      [8, 3],
+    ]);
     expect(parsed.diagnostics.map((d) => `${d.file}:${d.line} ${d.field}`)).toEqual([
       'bob.jsonl:2 step_id',
       'bob.jsonl:3 ',
@@ -93,7 +117,14 @@ describe('reading a bad import file', () => {
 
   it('gives file:line diagnostics and keeps the good records (CSV)', () => {
     const good = toCsv([row({ stepId: 1 }), row({ stepId: 2 })]).split('\r\n');
-    const text = [good[0], good[1], 'spb,weibo,we_1,1', 'spb,weibo,,3,r,a,l,step,,,,,n,2025-01-01T00:00:00Z,', good[2], ''].join('\r\n');
+    const text = [
+      good[0],
+      good[1],
+      'spb,weibo,we_1,1',
+      'spb,weibo,,3,r,a,l,step,,,,,n,2025-01-01T00:00:00Z,',
+      good[2],
+      '',
+    ].join('\r\n');
     const parsed = parseLabelFile(text, 'bob.csv', 'csv');
     expect(parsed.rows.map((r) => r.row.stepId)).toEqual([1, 2]);
     expect(parsed.diagnostics.map((d) => `${d.line} ${d.field}`)).toEqual(['3 ', '4 user_id']);
@@ -136,7 +167,12 @@ describe('import merge', () => {
     expect(partial.ok ? [] : partial.unresolved.map((c) => c.id)).toEqual([session.conflicts[1].id]);
     expect(s.list()).toEqual(before); // not even the new row
 
-    const done = session.resolve(new Map([[session.conflicts[0].id, 'incoming'], [session.conflicts[1].id, 'both']]));
+    const done = session.resolve(
+      new Map([
+        [session.conflicts[0].id, 'incoming'],
+        [session.conflicts[1].id, 'both'],
+      ]),
+    );
     expect(done).toMatchObject({ ok: true, added: 3, removed: 1 });
     expect(s.get(row())?.note).toBe('theirs');
     expect(s.listByStep(row({ stepId: 5 })).map((r) => r.label)).toEqual(['decay-error', 'random-pick']);
@@ -153,7 +189,10 @@ describe('import merge', () => {
     const keep = new ImportSession(s, imported([row({ note: 'theirs' })]));
     expect(keep.resolve('local')).toMatchObject({ ok: true, added: 0, removed: 0, notesChanged: 0 });
     expect(s.get(row())?.note).toBe('mine');
-    expect(new ImportSession(s, imported([row({ note: 'theirs' })])).resolve('both')).toMatchObject({ ok: true, notesChanged: 1 });
+    expect(new ImportSession(s, imported([row({ note: 'theirs' })])).resolve('both')).toMatchObject({
+      ok: true,
+      notesChanged: 1,
+    });
     expect(s.get(row())?.note).toBe('mine\ntheirs');
   });
 
@@ -169,7 +208,15 @@ describe('import merge', () => {
 
   it('reports a row repeated in the file with a different note instead of dropping it silently', () => {
     const s = open();
-    const session = new ImportSession(s, [{ row: row({ note: 'a' }), line: 3 }, { row: row({ note: 'b' }), line: 7 }, { row: row({ note: 'a' }), line: 9 }], 'bob.jsonl');
+    const session = new ImportSession(
+      s,
+      [
+        { row: row({ note: 'a' }), line: 3 },
+        { row: row({ note: 'b' }), line: 7 },
+        { row: row({ note: 'a' }), line: 9 },
+      ],
+      'bob.jsonl',
+    );
     expect(session.plan.diagnostics.map((d) => `${d.file}:${d.line} ${d.field}`)).toEqual(['bob.jsonl:7 note']);
     expect(session.plan.additions).toHaveLength(1);
   });

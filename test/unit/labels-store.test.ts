@@ -95,7 +95,9 @@ describe('LabelStore', () => {
       { label: 'decay-error', platform: 'zhihu', count: 1 },
       { label: 'format-error', platform: 'weibo', count: 1 },
     ]);
-    expect(s.countsPerLabelPerPlatform({ run: 'other' })).toEqual([{ label: 'format-error', platform: 'weibo', count: 1 }]);
+    expect(s.countsPerLabelPerPlatform({ run: 'other' })).toEqual([
+      { label: 'format-error', platform: 'weibo', count: 1 },
+    ]);
   });
 
   it('undoes a batch as one action', () => {
@@ -193,7 +195,22 @@ describe('migrations', () => {
        span_end, note, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (let i = 1; i <= 50; i++) {
-      insert.run('spb', 'douban', 'do_0000000001', i, 'r', 'missed-novelty', i % 2 ? 'step' : 'tag', i % 2 ? '' : `看过影视:${i}`, '', -1, -1, `note, "${i}"`, 'carol', `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`);
+      insert.run(
+        'spb',
+        'douban',
+        'do_0000000001',
+        i,
+        'r',
+        'missed-novelty',
+        i % 2 ? 'step' : 'tag',
+        i % 2 ? '' : `看过影视:${i}`,
+        '',
+        -1,
+        -1,
+        `note, "${i}"`,
+        'carol',
+        `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+      );
     }
     raw.close();
 
@@ -202,7 +219,13 @@ describe('migrations', () => {
     const rows = s.list();
     expect(rows).toHaveLength(50);
     rows.forEach((r, i) => expect([r.stepId, r.note, r.label]).toEqual([i + 1, `note, "${i + 1}"`, 'missed-novelty']));
-    expect(rows[1]).toMatchObject({ stepId: 2, target: { kind: 'tag', tag: '看过影视:2' }, note: 'note, "2"', author: 'carol', contentHash: '' });
+    expect(rows[1]).toMatchObject({
+      stepId: 2,
+      target: { kind: 'tag', tag: '看过影视:2' },
+      note: 'note, "2"',
+      author: 'carol',
+      contentHash: '',
+    });
     expect(staleness(rows[0], 'abc')).toBe('unknown');
     expect(MIGRATIONS).toHaveLength(SCHEMA_VERSION);
   });
@@ -217,13 +240,27 @@ describe('migrations', () => {
 });
 
 describe('step content hash', () => {
-  const split: PoolSplit = { tKeep: ['#k#'], tNew: ['#n#'], dDecay: ['#d#'], dPeer: ['#p#'], dViral: [], dRandom: ['#r#'] };
+  const split: PoolSplit = {
+    tKeep: ['#k#'],
+    tNew: ['#n#'],
+    dDecay: ['#d#'],
+    dPeer: ['#p#'],
+    dViral: [],
+    dRandom: ['#r#'],
+  };
   const step = { pool: ['#k#', '#n#', '#d#', '#p#', '#r#'], split };
 
   it('is the sha256 of a canonical JSON of pool, meta and posts', () => {
     const json = stepCanonicalJson(step, '[1] Content: x');
     expect(Object.keys(JSON.parse(json))).toEqual(['meta', 'pool', 'posts']);
-    expect(Object.keys(JSON.parse(json).meta)).toEqual(['D_cluster', 'D_decay', 'D_random', 'D_viral', 'T_keep', 'T_new']);
+    expect(Object.keys(JSON.parse(json).meta)).toEqual([
+      'D_cluster',
+      'D_decay',
+      'D_random',
+      'D_viral',
+      'T_keep',
+      'T_new',
+    ]);
     expect(stepContentHash(step, 'p')).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf, scanJsonLines } from '../../src/core/labels/jsonLines';
-import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS, labelDef, labelForKey, labelNames, loadLabelSet, parseLabelSet } from '../../src/core/labels/taxonomy';
+import {
+  DEFAULT_LABELS,
+  DEFAULT_TRACE_LABELS,
+  labelDef,
+  labelForKey,
+  labelNames,
+  loadLabelSet,
+  parseLabelSet,
+} from '../../src/core/labels/taxonomy';
 
 describe('default label set', () => {
   it('has the ten failure modes with keys 1..9, 0 and distinct ids', () => {
@@ -98,7 +106,10 @@ describe('parseLabelSet', () => {
   });
 
   it('rejects a non-array and an empty set', () => {
-    expect(parseLabelSet('{"labels": 3}', 'l.json').diagnostics[0]).toMatchObject({ severity: 'error', field: 'labels' });
+    expect(parseLabelSet('{"labels": 3}', 'l.json').diagnostics[0]).toMatchObject({
+      severity: 'error',
+      field: 'labels',
+    });
     expect(parseLabelSet('[]', 'l.json').isDefault).toBe(true);
   });
 
@@ -120,25 +131,45 @@ describe('trace labels (OmniBehavior)', () => {
   });
 
   it('keeps the trace defaults when labels.json has only "labels", and reads "traceLabels" when given', () => {
-    const only = parseLabelSet(good([{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }]), 'l.json');
+    const only = parseLabelSet(
+      good([{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }]),
+      'l.json',
+    );
     expect(only.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
-    const text = JSON.stringify({
-      labels: [{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }],
-      traceLabels: [{ id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' }],
-    }, null, 2);
+    const text = JSON.stringify(
+      {
+        labels: [{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }],
+        traceLabels: [{ id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' }],
+      },
+      null,
+      2,
+    );
     const both = parseLabelSet(text, 'l.json');
     expect(both.diagnostics).toEqual([]);
     // Keys are per set: the same key may serve both.
-    expect(both.traceLabels).toEqual([{ id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' }]);
-    expect(labelNames(both)).toEqual(new Map([['over-eager', 'Over-eager'], ['too-generic', 'Too generic']]));
+    expect(both.traceLabels).toEqual([
+      { id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' },
+    ]);
+    expect(labelNames(both)).toEqual(
+      new Map([
+        ['over-eager', 'Over-eager'],
+        ['too-generic', 'Too generic'],
+      ]),
+    );
   });
 
   it('locates a bad trace label and falls back to both defaults', () => {
-    const text = '{\n  "labels": [{"id": "a", "name": "A", "description": "", "scope": "step"}],\n  "traceLabels": [\n    {"id": "b", "name": "", "scope": "step"}\n  ]\n}';
+    const text =
+      '{\n  "labels": [{"id": "a", "name": "A", "description": "", "scope": "step"}],\n  "traceLabels": [\n    {"id": "b", "name": "", "scope": "step"}\n  ]\n}';
     const set = parseLabelSet(text, 'l.json');
     expect(set.isDefault).toBe(true);
     expect(set.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
-    expect(set.diagnostics).toContainEqual(expect.objectContaining({ severity: 'error', line: 4, field: 'traceLabels[0].name' }));
-    expect(parseLabelSet('{"labels": [], "traceLabels": 3}', 'l.json').diagnostics[0]).toMatchObject({ severity: 'error', field: 'traceLabels' });
+    expect(set.diagnostics).toContainEqual(
+      expect.objectContaining({ severity: 'error', line: 4, field: 'traceLabels[0].name' }),
+    );
+    expect(parseLabelSet('{"labels": [], "traceLabels": 3}', 'l.json').diagnostics[0]).toMatchObject({
+      severity: 'error',
+      field: 'traceLabels',
+    });
   });
 });

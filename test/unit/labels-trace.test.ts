@@ -41,7 +41,22 @@ function seedV1(raw: Database.Database, n: number): void {
   const insert = raw.prepare(INSERT_V1);
   for (let i = 1; i <= n; i++) {
     const kind = ['step', 'tag', 'span'][i % 3];
-    insert.run('spb', 'weibo', `we_${i}`, i, 'r', 'pi-leak', kind, kind === 'tag' ? `#t${i}#` : '', kind === 'span' ? 'persona_summary' : '', kind === 'span' ? i : -1, kind === 'span' ? i + 3 : -1, `n${i}`, 'carol', `2024-01-01T00:00:0${i % 10}Z`);
+    insert.run(
+      'spb',
+      'weibo',
+      `we_${i}`,
+      i,
+      'r',
+      'pi-leak',
+      kind,
+      kind === 'tag' ? `#t${i}#` : '',
+      kind === 'span' ? 'persona_summary' : '',
+      kind === 'span' ? i : -1,
+      kind === 'span' ? i + 3 : -1,
+      `n${i}`,
+      'carol',
+      `2024-01-01T00:00:0${i % 10}Z`,
+    );
   }
 }
 
@@ -75,9 +90,15 @@ describe('migration to v3 (trace targets)', () => {
     after.close();
     expect(rows).toHaveLength(29);
     // Same ids (the gap at 7 included), every v1 column unchanged, the new columns at their defaults.
-    expect(rows.map(({ content_hash, history_index, ...rest }) => [rest, content_hash, history_index])).toEqual(before.map((b) => [b, '', -1]));
+    expect(rows.map(({ content_hash, history_index, ...rest }) => [rest, content_hash, history_index])).toEqual(
+      before.map((b) => [b, '', -1]),
+    );
     const back = open(path).list();
-    expect(back[1]).toMatchObject({ userId: 'we_2', target: { kind: 'span', field: 'persona_summary', start: 2, end: 5 }, note: 'n2' });
+    expect(back[1]).toMatchObject({
+      userId: 'we_2',
+      target: { kind: 'span', field: 'persona_summary', start: 2, end: 5 },
+      note: 'n2',
+    });
     expect(back[2]).toMatchObject({ userId: 'we_3', target: { kind: 'step' } });
     expect(back[0]).toMatchObject({ userId: 'we_1', target: { kind: 'tag', tag: '#t1#' } });
   });
@@ -88,13 +109,17 @@ describe('migration to v3 (trace targets)', () => {
     migrate(raw, 2);
     seedV1(raw, 12);
     raw.prepare("UPDATE labels SET content_hash = printf('%064d', step_id)").run();
-    expect(() => raw.prepare(INSERT_V1).run('o', TRACE_PLATFORM, 'u', 3, '', 'x', 'history', '', '', -1, -1, '', 'a', 't')).toThrow(/CHECK/);
+    expect(() =>
+      raw.prepare(INSERT_V1).run('o', TRACE_PLATFORM, 'u', 3, '', 'x', 'history', '', '', -1, -1, '', 'a', 't'),
+    ).toThrow(/CHECK/);
     raw.close();
 
     const s = open(path);
     expect(s.schemaVersion()).toBe(3);
     const rows = s.list();
-    expect(rows.map((r) => r.contentHash)).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(64, '0')));
+    expect(rows.map((r) => r.contentHash)).toEqual(
+      Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(64, '0')),
+    );
     // The v2 unique key still holds after the rebuild: the same SPB label twice is one row.
     expect(s.add({ ...rows[0], note: 'again' }).changed).toBe(false);
     expect(s.count()).toBe(12);
@@ -104,9 +129,9 @@ describe('migration to v3 (trace targets)', () => {
     s.add(traceLabelKey(ref, historyTarget(2), 'bob', 'pi-leak'));
     expect(s.listByStep(traceStepRef(ref)).map((r) => r.target)).toEqual([historyTarget(1), historyTarget(2)]);
     const db = new Database(path, { readonly: true });
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'labels' ORDER BY name").all()).toEqual(
-      ['labels_author', 'labels_key', 'labels_label', 'labels_run'].map((name) => ({ name })),
-    );
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'labels' ORDER BY name").all(),
+    ).toEqual(['labels_author', 'labels_key', 'labels_label', 'labels_run'].map((name) => ({ name })));
     db.close();
   });
 });
@@ -116,8 +141,12 @@ describe('trace label keys', () => {
     expect(keyProblem(traceLabelKey(ref, historyTarget(4), 'a', 'l'))).toBeNull();
     expect(keyProblem(traceLabelKey(ref, historyTarget(5), 'a', 'l'))).toMatch(/before its test action/);
     expect(keyProblem(traceLabelKey(ref, historyTarget(-1), 'a', 'l'))).toMatch(/non-negative/);
-    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), platform: 'weibo' })).toMatch(/needs platform "omnibehavior"/);
-    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), target: { kind: 'step' } })).toMatch(/action or history targets only/);
+    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), platform: 'weibo' })).toMatch(
+      /needs platform "omnibehavior"/,
+    );
+    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), target: { kind: 'step' } })).toMatch(
+      /action or history targets only/,
+    );
   });
 
   it('the store refuses an invalid trace key', () => {
@@ -133,7 +162,10 @@ describe('trace label keys', () => {
 
   it('TraceLabelIndex separates the action from its history items', () => {
     const row = (target: LabelRow['target'], label: string, index = 5, userId = 'u1'): LabelRow => ({
-      ...traceLabelKey({ ...ref, index, userId }, target, 'a', label), note: '', createdAt: '', contentHash: '',
+      ...traceLabelKey({ ...ref, index, userId }, target, 'a', label),
+      note: '',
+      createdAt: '',
+      contentHash: '',
     });
     const ix = new TraceLabelIndex([
       row(ACTION_TARGET, 'format-error'),
@@ -155,27 +187,50 @@ describe('trace label keys', () => {
 
 describe('export and import of trace labels', () => {
   const spb: LabelRow = {
-    benchmark: 'spb', platform: 'weibo', userId: 'we_1', stepId: 1, run: 'gpt', author: 'alice', target: { kind: 'step' },
-    label: 'format-error', note: '', createdAt: '2025-01-01T00:00:00.000Z', contentHash: '',
+    benchmark: 'spb',
+    platform: 'weibo',
+    userId: 'we_1',
+    stepId: 1,
+    run: 'gpt',
+    author: 'alice',
+    target: { kind: 'step' },
+    label: 'format-error',
+    note: '',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    contentHash: '',
   };
   const trace = (target: LabelRow['target'], label: string, note = ''): LabelRow => ({
-    ...traceLabelKey(ref, target, 'alice', label), note, createdAt: '2025-01-02T00:00:00.000Z', contentHash: 'a'.repeat(64),
+    ...traceLabelKey(ref, target, 'alice', label),
+    note,
+    createdAt: '2025-01-02T00:00:00.000Z',
+    contentHash: 'a'.repeat(64),
   });
   const mixed = [spb, trace(ACTION_TARGET, 'format-error', 'wrong, "very"'), trace(historyTarget(3), 'pi-leak')];
 
   it('round-trips both formats through JSONL and CSV', () => {
-    for (const [text, format] of [[toJsonl(mixed), 'jsonl'], [toCsv(mixed), 'csv']] as const) {
+    for (const [text, format] of [
+      [toJsonl(mixed), 'jsonl'],
+      [toCsv(mixed), 'csv'],
+    ] as const) {
       const back = parseLabelFile(text, `l.${format}`, format);
       expect(back.diagnostics).toEqual([]);
       expect(back.rows.map((r) => r.row)).toEqual(mixed);
     }
     expect(toCsv(mixed).split('\r\n')[0].endsWith(',content_hash,history_index')).toBe(true);
-    expect(JSON.parse(toJsonl(mixed).split('\n')[2])).toMatchObject({ target_kind: 'history', history_index: 3, step_id: 5 });
+    expect(JSON.parse(toJsonl(mixed).split('\n')[2])).toMatchObject({
+      target_kind: 'history',
+      history_index: 3,
+      step_id: 5,
+    });
   });
 
   it('leaves StreamProfileBench files as they were (no history_index column)', () => {
-    expect(toCsv([spb]).split('\r\n')[0]).toBe('benchmark,platform,user_id,step_id,run,author,label,target_kind,tag,span_field,span_start,span_end,note,created_at,content_hash');
-    expect(Object.keys(JSON.parse(toJsonl([spb, trace(ACTION_TARGET, 'x')]).split('\n')[1]) as object)).not.toContain('history_index');
+    expect(toCsv([spb]).split('\r\n')[0]).toBe(
+      'benchmark,platform,user_id,step_id,run,author,label,target_kind,tag,span_field,span_start,span_end,note,created_at,content_hash',
+    );
+    expect(Object.keys(JSON.parse(toJsonl([spb, trace(ACTION_TARGET, 'x')]).split('\n')[1]) as object)).not.toContain(
+      'history_index',
+    );
   });
 
   it('rejects trace rows with the wrong platform, a missing history index or a history item after the action', () => {
@@ -187,14 +242,22 @@ describe('export and import of trace labels', () => {
     ];
     const parsed = parseLabelFile(lines.map((l) => JSON.stringify(l)).join('\n'), 'l.jsonl', 'jsonl');
     expect(parsed.rows).toEqual([]);
-    expect(parsed.diagnostics.map((d) => [d.line, d.field])).toEqual([[1, 'platform'], [2, 'history_index'], [3, ''], [4, 'platform']]);
+    expect(parsed.diagnostics.map((d) => [d.line, d.field])).toEqual([
+      [1, 'platform'],
+      [2, 'history_index'],
+      [3, ''],
+      [4, 'platform'],
+    ]);
   });
 
   it('an import conflicts per history item, not per test action', () => {
     const s = open(':memory:');
     s.add(trace(historyTarget(3), 'pi-leak'));
     const incoming = [trace(historyTarget(3), 'bad-ground-truth'), trace(historyTarget(4), 'pi-leak')];
-    const session = new ImportSession(s, incoming.map((row, i) => ({ row, line: i + 1 })));
+    const session = new ImportSession(
+      s,
+      incoming.map((row, i) => ({ row, line: i + 1 })),
+    );
     expect(session.plan.additions.map((r) => r.row.target)).toEqual([historyTarget(4)]);
     expect(session.plan.conflicts).toHaveLength(1);
     expect(session.plan.conflicts[0].description).toContain('[history:3]');
@@ -232,7 +295,11 @@ describe('content hashes of trace targets', () => {
     if (!user) throw new Error('fixture');
     const r: TraceRef = { benchmark: traceBenchmarkId(root), userId: 'u1', index: 3, run: '' };
     const s = open(':memory:');
-    for (const [target, label] of [[ACTION_TARGET, 'format-error'], [historyTarget(2), 'pi-leak'], [historyTarget(0), 'pi-leak']] as const) {
+    for (const [target, label] of [
+      [ACTION_TARGET, 'format-error'],
+      [historyTarget(2), 'pi-leak'],
+      [historyTarget(0), 'pi-leak'],
+    ] as const) {
       s.add({ ...traceLabelKey(r, target, 'a', label), contentHash: await traceContentHash(user, 3, target) });
     }
     s.add(traceLabelKey(r, historyTarget(1), 'a', 'pi-leak'));
@@ -241,7 +308,12 @@ describe('content hashes of trace targets', () => {
 
     // Same record, keys written in another order: still fresh.
     const reordered = spec('fish');
-    reordered.users[0].records[0] = { action: [{ play_duration: 10, type: 'watch' }], context: { play_cnt: 100, caption: 'cats', duration: 60 }, timestamp: '2025-03-01 10:00:00', type: '视频浏览' };
+    reordered.users[0].records[0] = {
+      action: [{ play_duration: 10, type: 'watch' }],
+      context: { play_cnt: 100, caption: 'cats', duration: 60 },
+      timestamp: '2025-03-01 10:00:00',
+      type: '视频浏览',
+    };
     writeOmniFolder({ ...reordered, users: [{ ...reordered.users[0], pretty: true }] }, root);
     expect(await states(await loadOmniBenchmark(root))).toEqual(['fresh', 'fresh', 'fresh', 'unknown']);
 

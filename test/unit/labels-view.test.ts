@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
-import { codePointOffset, describeTarget, effectiveTarget, sameTarget, spanText, targetAllowed, utf16Offset } from '../../src/core/labels/view';
+import {
+  codePointOffset,
+  describeTarget,
+  effectiveTarget,
+  sameTarget,
+  spanText,
+  targetAllowed,
+  utf16Offset,
+} from '../../src/core/labels/view';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from '../../src/extension/labels/paths';
 import { UndoStack } from '../../src/extension/labels/undo';
 import { buildLabelView } from '../../src/extension/labels/spb/viewState';
@@ -13,8 +21,18 @@ import { isExtensionToWebview, isWebviewToExtension, RESERVED_LABEL_KEYS } from 
 
 const ref = { platform: 'weibo' as const, userId: 'we_0000000001', stepId: 2 };
 const row = (over: Partial<LabelRow>): LabelRow => ({
-  benchmark: 'sample', platform: 'weibo', userId: ref.userId, stepId: 2, run: 'gpt', author: 'me', target: { kind: 'step' },
-  label: 'decay-error', note: '', createdAt: '2025-01-01T00:00:00.000Z', contentHash: 'h1', ...over,
+  benchmark: 'sample',
+  platform: 'weibo',
+  userId: ref.userId,
+  stepId: 2,
+  run: 'gpt',
+  author: 'me',
+  target: { kind: 'step' },
+  label: 'decay-error',
+  note: '',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  contentHash: 'h1',
+  ...over,
 });
 
 describe('label targets', () => {
@@ -32,7 +50,9 @@ describe('label targets', () => {
     expect(sameTarget(span, { ...span })).toBe(true);
     expect(sameTarget(span, { ...span, end: 3 })).toBe(false);
     expect(describeTarget(tag)).toBe('tag #a#');
-    expect(describeTarget(span, '一二三四五六七八九十一二三四五六七八九十一二三四五')).toBe('persona span “一二三四五六七八九十一二三四五六七八九十一二三四…”');
+    expect(describeTarget(span, '一二三四五六七八九十一二三四五六七八九十一二三四五')).toBe(
+      'persona span “一二三四五六七八九十一二三四五六七八九十一二三四…”',
+    );
   });
 
   it('counts span offsets in code points, as Python does', () => {
@@ -48,24 +68,44 @@ describe('label targets', () => {
 
 describe('buildLabelView', () => {
   const base = {
-    ref, run: 'gpt', author: 'me', labels: DEFAULT_LABELS, currentHash: 'h1', persona: '用户是医学生', canUndo: false,
+    ref,
+    run: 'gpt',
+    author: 'me',
+    labels: DEFAULT_LABELS,
+    currentHash: 'h1',
+    persona: '用户是医学生',
+    canUndo: false,
   };
 
-  it('splits this author\'s labels from others\', marks stale ones and unknown ids', () => {
+  it("splits this author's labels from others', marks stale ones and unknown ids", () => {
     const view = buildLabelView({
       ...base,
       rows: [
-        row({}), row({ label: 'persona-drift', target: { kind: 'span', field: 'persona_summary', start: 3, end: 6 }, contentHash: 'old' }),
-        row({ label: 'retired-label', contentHash: '' }), row({ author: 'bob', label: 'pi-leak' }),
+        row({}),
+        row({
+          label: 'persona-drift',
+          target: { kind: 'span', field: 'persona_summary', start: 3, end: 6 },
+          contentHash: 'old',
+        }),
+        row({ label: 'retired-label', contentHash: '' }),
+        row({ author: 'bob', label: 'pi-leak' }),
       ],
       suggestions: [],
     });
     expect(view.applied.map((a) => [a.labelId, a.staleness, a.known, a.excerpt])).toEqual([
-      ['decay-error', 'fresh', true, ''], ['persona-drift', 'stale', true, '医学生'], ['retired-label', 'unknown', false, ''],
+      ['decay-error', 'fresh', true, ''],
+      ['persona-drift', 'stale', true, '医学生'],
+      ['retired-label', 'unknown', false, ''],
     ]);
     expect(view.applied[2].name).toBe('retired-label');
     expect(view.others).toEqual([{ author: 'bob', labelId: 'pi-leak', name: 'PI leak' }]);
-    expect(view.labels[0]).toEqual({ id: 'decay-error', name: 'Decay error', description: DEFAULT_LABELS[0].description, key: '1', scope: 'tag' });
+    expect(view.labels[0]).toEqual({
+      id: 'decay-error',
+      name: 'Decay error',
+      description: DEFAULT_LABELS[0].description,
+      key: '1',
+      scope: 'tag',
+    });
     expect(view.error).toBeNull();
   });
 
@@ -78,7 +118,9 @@ describe('buildLabelView', () => {
         { labelId: 'random-pick', reason: 'picked D_random tag(s): #r#', tags: ['#r#'] },
       ],
     });
-    expect(view.suggestions).toEqual([{ labelId: 'decay-error', name: 'Decay error', key: '1', reason: 'picked D_decay tag(s): #d#', tags: ['#d#'] }]);
+    expect(view.suggestions).toEqual([
+      { labelId: 'decay-error', name: 'Decay error', key: '1', reason: 'picked D_decay tag(s): #d#', tags: ['#d#'] },
+    ]);
   });
 
   it('marks nothing stale when the current hash is unknown', () => {
@@ -113,10 +155,11 @@ describe('label protocol guards', () => {
       { kind: 'acceptSuggestions', ref: { platform: 'weibo', userId: 'u' } },
       { kind: 'drop tables' },
     ];
-    for (const action of bad) expect(isWebviewToExtension({ type: 'label', action }), JSON.stringify(action)).toBe(false);
+    for (const action of bad)
+      expect(isWebviewToExtension({ type: 'label', action }), JSON.stringify(action)).toBe(false);
   });
 
-  it('reserves the bar\'s and the navigation keys, so a label set cannot bind them', () => {
+  it("reserves the bar's and the navigation keys, so a label set cannot bind them", () => {
     expect([...RESERVED_LABEL_KEYS].sort()).toEqual(['.', '[', ']', 'a', 'j', 'k', 'n', 'u', '{', '}'].sort());
   });
 });
@@ -156,7 +199,7 @@ describe('label paths and names', () => {
 });
 
 describe('LabelStore.dataVersion', () => {
-  it('changes when another connection commits, not for this connection\'s own writes', () => {
+  it("changes when another connection commits, not for this connection's own writes", () => {
     const path = join(mkdtempSync(join(tmpdir(), 'pl-dataversion-')), 'labels.db');
     const a = LabelStore.open(path);
     const b = LabelStore.open(path);

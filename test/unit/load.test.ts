@@ -7,14 +7,34 @@ import { PY_NAN, parseJsonText, replacePythonTokens } from '../../src/core/io/js
 import { scoreRun } from '../../src/core/spb/score/run';
 
 const meta = (extra: Record<string, string[]> = {}) => ({
-  T_keep: ['#k#'], T_new: [], D_decay: ['#d#'], D_cluster: ['#p#'], D_viral: ['#v#'], D_random: [], ...extra,
+  T_keep: ['#k#'],
+  T_new: [],
+  D_decay: ['#d#'],
+  D_cluster: ['#p#'],
+  D_viral: ['#v#'],
+  D_random: [],
+  ...extra,
 });
 const step = (id: number, extra: Record<string, unknown> = {}) => ({
-  step_id: id, total_steps: 2, date_input: '2024-01-0' + id, date_target: '2024-01-1' + id,
-  posts_text: `[1] Content: 第${id}批\nTags: #k#`, candidate_pool: ['#k#', '#d#', '#p#', '#v#'], meta: meta(), ...extra,
+  step_id: id,
+  total_steps: 2,
+  date_input: '2024-01-0' + id,
+  date_target: '2024-01-1' + id,
+  posts_text: `[1] Content: 第${id}批\nTags: #k#`,
+  candidate_pool: ['#k#', '#d#', '#p#', '#v#'],
+  meta: meta(),
+  ...extra,
 });
 const user = (id: string, steps: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ user_id: id, platform: 'weibo', username: 'U_00000000', bio: '', total_steps: steps.length, prediction_tasks: steps, ...extra });
+  JSON.stringify({
+    user_id: id,
+    platform: 'weibo',
+    username: 'U_00000000',
+    bio: '',
+    total_steps: steps.length,
+    prediction_tasks: steps,
+    ...extra,
+  });
 
 function corpus(): string {
   const root = mkdtempSync(join(tmpdir(), 'pl-corrupt-'));
@@ -33,7 +53,12 @@ function corpus(): string {
     '   ', // 11: whitespace only
     user('we_0000000007', [step(1)]) + '\r', // 12: CRLF
   ];
-  writeFileSync(join(root, 'data', 'weibo_inference_tasks.jsonl'), Buffer.concat(lines.map((l) => (typeof l === 'string' ? Buffer.from(l + '\n') : Buffer.concat([l, Buffer.from('\n')])))));
+  writeFileSync(
+    join(root, 'data', 'weibo_inference_tasks.jsonl'),
+    Buffer.concat(
+      lines.map((l) => (typeof l === 'string' ? Buffer.from(l + '\n') : Buffer.concat([l, Buffer.from('\n')]))),
+    ),
+  );
   mkdirSync(join(root, 'results', 'm1'), { recursive: true });
   const res = [
     '{"user_id": "we_0000000007", "platform": "weibo", "steps": [{"step_id": 1, "prediction": ["#k#", "#d#"], "metrics": {"Recall": 1.0, "Recall_Novelty": NaN, "Recall_Stability": 1.0, "Error_Decay": 1.0, "Error_Peer": 0.0, "Error_Viral": 0.0, "Error_Random": NaN}, "reasoning": "r", "persona_summary": "p7"}]}',
@@ -59,7 +84,13 @@ describe('loadBenchmark on a corrupt corpus', () => {
     expect(errors[0].message).toMatch(/invalid JSON/);
     expect(errors[1].message).toBe('invalid UTF-8');
     const users = bench.users.get('weibo')!;
-    expect([...users.keys()]).toEqual(['we_0000000001', 'we_0000000004', 'we_0000000005', 'we_0000000006', 'we_0000000007']);
+    expect([...users.keys()]).toEqual([
+      'we_0000000001',
+      'we_0000000004',
+      'we_0000000005',
+      'we_0000000006',
+      'we_0000000007',
+    ]);
     expect(users.get('we_0000000004')!.steps.map((s) => s.stepId)).toEqual([1]);
     const warn = (line: number, field: string) =>
       bench.diagnostics.find((d) => d.severity === 'warning' && d.line === line && d.field.startsWith(field));
@@ -77,7 +108,8 @@ describe('loadBenchmark on a corrupt corpus', () => {
     const r7 = run.results.get('weibo')!.get('we_0000000007')!.steps.get(1)!;
     expect(r7.storedMetrics!.Recall_Novelty).toBeNaN();
     expect(r7.personaSummary).toBe('p7');
-    const res = (line: number) => bench.diagnostics.filter((d) => d.file === 'results/m1/inference_results_weibo.jsonl' && d.line === line);
+    const res = (line: number) =>
+      bench.diagnostics.filter((d) => d.file === 'results/m1/inference_results_weibo.jsonl' && d.line === line);
     expect(res(1)).toEqual([]);
     expect(res(2).map((d) => d.field)).toEqual(['steps[0].metrics', 'steps[1].step_id']);
     expect(res(2)[0].message).toMatch(/Recall 1 vs 0/);
@@ -109,7 +141,9 @@ describe('loadBenchmark on a corrupt corpus', () => {
     const root = corpus();
     writeFileSync(join(root, 'results', 'm1', 'inference_results_zhihu.jsonl'), '{}\n');
     const bench = await loadBenchmark(root);
-    expect(bench.diagnostics.find((d) => d.file === 'results/m1/inference_results_zhihu.jsonl')?.severity).toBe('warning');
+    expect(bench.diagnostics.find((d) => d.file === 'results/m1/inference_results_zhihu.jsonl')?.severity).toBe(
+      'warning',
+    );
     const single = await loadBenchmark(join(root, 'data', 'weibo_inference_tasks.jsonl'));
     expect(single.diagnostics.some((d) => d.file.includes('zhihu'))).toBe(false);
   });
@@ -146,7 +180,9 @@ describe('Python float tokens', () => {
     }
     const v = (parseJsonText(lines[1]) as { value: Record<string, unknown> }).value;
     expect(v).toEqual({ s: 'x NaN, y', t: '[NaN]', u: 'a: -Infinity}', v: PY_NAN });
-    expect(parseJsonText('{"a": NaN, "b": }')).toEqual(parseJsonText('{"a": "x", "b": }'.replace('"x"', JSON.stringify(PY_NAN))));
+    expect(parseJsonText('{"a": NaN, "b": }')).toEqual(
+      parseJsonText('{"a": "x", "b": }'.replace('"x"', JSON.stringify(PY_NAN))),
+    );
     expect(parseJsonText('{"a": NaN, "b": }').ok).toBe(false);
   });
 });

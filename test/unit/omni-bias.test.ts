@@ -8,10 +8,42 @@ describe('biasDiagnostics', () => {
   // Real: a is a liker (halves (1, 0) and (1, 0) over [liked, shared]), b shares once (halves (0, 1) and (0, 0)).
   // Predicted: Yes everywhere except b's second shared: halves a (1, 1), (1, 1); b (1, 1), (1, 0).
   const { bench, run } = fakeBench([
-    { user: 'a', index: 10, scene: V, questions: [['video_liked', 'Yes', 'Yes'], ['video_shared', 'No', 'Yes']] },
-    { user: 'a', index: 20, scene: V, questions: [['video_liked', 'Yes', 'Yes'], ['video_shared', 'No', 'Yes']] },
-    { user: 'b', index: 30, scene: V, questions: [['video_liked', 'No', 'Yes'], ['video_shared', 'Yes', 'Yes']] },
-    { user: 'b', index: 40, scene: V, questions: [['video_liked', 'No', 'Yes'], ['video_shared', 'No', 'No']] },
+    {
+      user: 'a',
+      index: 10,
+      scene: V,
+      questions: [
+        ['video_liked', 'Yes', 'Yes'],
+        ['video_shared', 'No', 'Yes'],
+      ],
+    },
+    {
+      user: 'a',
+      index: 20,
+      scene: V,
+      questions: [
+        ['video_liked', 'Yes', 'Yes'],
+        ['video_shared', 'No', 'Yes'],
+      ],
+    },
+    {
+      user: 'b',
+      index: 30,
+      scene: V,
+      questions: [
+        ['video_liked', 'No', 'Yes'],
+        ['video_shared', 'Yes', 'Yes'],
+      ],
+    },
+    {
+      user: 'b',
+      index: 40,
+      scene: V,
+      questions: [
+        ['video_liked', 'No', 'Yes'],
+        ['video_shared', 'No', 'No'],
+      ],
+    },
   ]);
   const bias = biasDiagnostics(bench, run);
 
@@ -52,7 +84,12 @@ describe('biasDiagnostics', () => {
     // With a second user, a's halves are [#1, #2] (liked rate 0.5) and [#3] (0); b's are (1) and (1).
     // Real intra = mean(0.5, 0) = 0.25; inter = mean(|0.5−1|, |0.5−1|, |0−1|, |0−1|) = 0.75; ratio = 1/3.
     const two = fakeBench([
-      ...[3, 1, 2].map((index) => ({ user: 'a', index, scene: V, questions: [['video_liked', index === 2 ? 'Yes' : 'No', 'No']] as [string, string, string][] })),
+      ...[3, 1, 2].map((index) => ({
+        user: 'a',
+        index,
+        scene: V,
+        questions: [['video_liked', index === 2 ? 'Yes' : 'No', 'No']] as [string, string, string][],
+      })),
       { user: 'b', index: 1, scene: V, questions: [['video_liked', 'Yes', 'Yes']] },
       { user: 'b', index: 2, scene: V, questions: [['video_liked', 'Yes', 'Yes']] },
     ]);

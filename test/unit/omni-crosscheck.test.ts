@@ -17,14 +17,39 @@ const TOL = 1e-9;
 type Num = number | null;
 interface RefRun {
   name: string;
-  fields: Record<string, { answered: number; leftOut: number; f1?: number; precision?: number; recall?: number; accuracy?: number; nmae?: Num; judgeMean?: number }>;
+  fields: Record<
+    string,
+    {
+      answered: number;
+      leftOut: number;
+      f1?: number;
+      precision?: number;
+      recall?: number;
+      accuracy?: number;
+      nmae?: Num;
+      judgeMean?: number;
+    }
+  >;
   components: Record<string, Num>;
   overall: Num;
   answered: number;
   leftOut: number;
-  bias: { perScene: { scene: string; n: number; realRate: number; predictedRate: number }[]; distanceRatio: { real: Num; predicted: Num } };
+  bias: {
+    perScene: { scene: string; n: number; realRate: number; predictedRate: number }[];
+    distanceRatio: { real: Num; predicted: Num };
+  };
 }
-interface OurField { field: string; answered: number; leftOut: number; f1?: number; precision?: number; recall?: number; accuracy?: number; nmae?: number; judgeMean?: number }
+interface OurField {
+  field: string;
+  answered: number;
+  leftOut: number;
+  f1?: number;
+  precision?: number;
+  recall?: number;
+  accuracy?: number;
+  nmae?: number;
+  judgeMean?: number;
+}
 interface OurRun extends Omit<RefRun, 'fields'> {
   fields: OurField[];
 }
@@ -47,14 +72,24 @@ function crossCheck(root: string): { runs: number; leftOut: number } {
   const diffs: string[] = [];
   for (const rr of ref) {
     const or = ours.find((x) => x.name === rr.name)!;
-    for (const c of Object.keys(rr.components)) near(`${rr.name} component ${c}`, or.components[c], rr.components[c], diffs);
+    for (const c of Object.keys(rr.components))
+      near(`${rr.name} component ${c}`, or.components[c], rr.components[c], diffs);
     near(`${rr.name} overall`, or.overall, rr.overall, diffs);
     near(`${rr.name} answered`, or.answered, rr.answered, diffs);
     near(`${rr.name} leftOut`, or.leftOut, rr.leftOut, diffs);
     expect(or.fields.map((f) => f.field).sort()).toEqual(Object.keys(rr.fields).sort());
     for (const [name, rf] of Object.entries(rr.fields)) {
       const of = or.fields.find((f) => f.field === name)!;
-      for (const key of ['answered', 'leftOut', 'f1', 'precision', 'recall', 'accuracy', 'nmae', 'judgeMean'] as const) {
+      for (const key of [
+        'answered',
+        'leftOut',
+        'f1',
+        'precision',
+        'recall',
+        'accuracy',
+        'nmae',
+        'judgeMean',
+      ] as const) {
         if (key in rf) near(`${rr.name} ${name}.${key}`, of[key], rf[key], diffs);
       }
     }
@@ -64,7 +99,12 @@ function crossCheck(root: string): { runs: number; leftOut: number } {
       near(`${rr.name} bias ${s.scene} predicted`, or.bias.perScene[i].predictedRate, s.predictedRate, diffs);
     });
     near(`${rr.name} distance ratio real`, or.bias.distanceRatio.real, rr.bias.distanceRatio.real, diffs);
-    near(`${rr.name} distance ratio predicted`, or.bias.distanceRatio.predicted, rr.bias.distanceRatio.predicted, diffs);
+    near(
+      `${rr.name} distance ratio predicted`,
+      or.bias.distanceRatio.predicted,
+      rr.bias.distanceRatio.predicted,
+      diffs,
+    );
   }
   expect(diffs).toEqual([]);
   return { runs: ref.length, leftOut: ref.reduce((s, x) => s + x.leftOut, 0) };
@@ -73,16 +113,30 @@ function crossCheck(root: string): { runs: number; leftOut: number } {
 // --- a seeded folder of edge cases ------------------------------------------------------------------------------
 
 const SCENE_FIELDS: Record<string, string[]> = {
-  '视频浏览': ['video_completed', 'video_liked', 'video_shared', 'video_followed', 'video_watch_seconds'],
+  视频浏览: ['video_completed', 'video_liked', 'video_shared', 'video_followed', 'video_watch_seconds'],
   'Video Browsing': ['video_completed', 'video_liked', 'video_commented', 'video_collected', 'video_watch_seconds'],
-  '直播间': ['live_liked', 'live_sent_gift', 'live_shared', 'live_watch_seconds'],
-  '广告推荐': ['ad_liked', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
+  直播间: ['live_liked', 'live_sent_gift', 'live_shared', 'live_watch_seconds'],
+  广告推荐: ['ad_liked', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
   'E-commerce': ['shop_added_to_cart', 'shop_order_success'],
-  '电商客服对话': ['next_user_message'],
-  '搜索行为': ['search_keyword'],
+  电商客服对话: ['next_user_message'],
+  搜索行为: ['search_keyword'],
 };
 const DURATIONS: unknown[] = [45, 120.5, '45秒', '90 秒', '', 0, -5, 'abc', null, undefined, '1_5'];
-const CONTINUOUS_PREDICTIONS: unknown[] = [10, 300, '25', ' 12 ', '1e2', '45秒', '0x10', '', null, 'inf', '-Infinity', true, 7.5];
+const CONTINUOUS_PREDICTIONS: unknown[] = [
+  10,
+  300,
+  '25',
+  ' 12 ',
+  '1e2',
+  '45秒',
+  '0x10',
+  '',
+  null,
+  'inf',
+  '-Infinity',
+  true,
+  7.5,
+];
 const BINARY_PREDICTIONS: unknown[] = ['Yes', 'No', 'Yes', 'No', null, 0.77, 0.5, 0.3, '0.6', 'maybe', 1, 0];
 
 function edgeFolder(seed: number): string {
@@ -100,20 +154,62 @@ function edgeFolder(seed: number): string {
       const duration = pick(DURATIONS);
       const context: Record<string, unknown> = { caption: `第${i}条` };
       if (duration !== undefined) context.duration = duration;
-      records.push({ type: scene, timestamp: dateOnly ? `2025-03-${String(1 + (i % 28)).padStart(2, '0')}` : `2025-03-01 10:${String(i).padStart(2, '0')}:00`, context, action: [] });
+      records.push({
+        type: scene,
+        timestamp: dateOnly
+          ? `2025-03-${String(1 + (i % 28)).padStart(2, '0')}`
+          : `2025-03-01 10:${String(i).padStart(2, '0')}:00`,
+        context,
+        action: [],
+      });
       if (i < 4 || rnd() < 0.35) continue;
       const fields = SCENE_FIELDS[scene];
       tests.push({ user_id: id, index: i, fields });
       const questions = fields.map((field) => {
         const kind = FIELDS[field].kind;
         // live_shared never has a positive: a field with no positives in truth or prediction.
-        const truth = kind === 'binary' ? (field === 'live_shared' ? 'No' : rnd() < 0.04 ? 'maybe' : rnd() < 0.25 ? 'Yes' : 'No') : kind === 'continuous' ? Math.round(rnd() * 200) : `text ${i}`;
-        let predicted: unknown = kind === 'binary' ? pick(BINARY_PREDICTIONS) : kind === 'continuous' ? pick(CONTINUOUS_PREDICTIONS) : rnd() < 0.15 ? null : `text ${Math.floor(rnd() * 3) + i - 1}`;
+        const truth =
+          kind === 'binary'
+            ? field === 'live_shared'
+              ? 'No'
+              : rnd() < 0.04
+                ? 'maybe'
+                : rnd() < 0.25
+                  ? 'Yes'
+                  : 'No'
+            : kind === 'continuous'
+              ? Math.round(rnd() * 200)
+              : `text ${i}`;
+        let predicted: unknown =
+          kind === 'binary'
+            ? pick(BINARY_PREDICTIONS)
+            : kind === 'continuous'
+              ? pick(CONTINUOUS_PREDICTIONS)
+              : rnd() < 0.15
+                ? null
+                : `text ${Math.floor(rnd() * 3) + i - 1}`;
         if (field === 'live_shared' && predicted !== null) predicted = 'No';
-        const q: Record<string, unknown> = { type: kind, field, true_value: truth, predicted_value: predicted, raw_output: String(predicted) };
+        const q: Record<string, unknown> = {
+          type: kind,
+          field,
+          true_value: truth,
+          predicted_value: predicted,
+          raw_output: String(predicted),
+        };
         if (kind === 'binary') {
           const given = rnd();
-          q.predicted_label = given < 0.45 ? null : given < 0.55 ? undefined : given < 0.7 && typeof predicted === 'number' ? 1 - Math.round(predicted) : predicted === 'Yes' ? 1 : predicted === 'No' ? 0 : null;
+          q.predicted_label =
+            given < 0.45
+              ? null
+              : given < 0.55
+                ? undefined
+                : given < 0.7 && typeof predicted === 'number'
+                  ? 1 - Math.round(predicted)
+                  : predicted === 'Yes'
+                    ? 1
+                    : predicted === 'No'
+                      ? 0
+                      : null;
         }
         if (kind === 'continuous' && rnd() < 0.2) q.video_duration = pick([30, '30秒', 0, null, 250]);
         if (field === 'next_user_message' && rnd() < 0.6) q.judge_score = 1 + Math.floor(rnd() * 10);

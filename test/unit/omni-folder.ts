@@ -22,7 +22,8 @@ export interface FolderSpec {
 }
 
 export function rawText(u: FolderUser): string {
-  if (u.pretty) return JSON.stringify({ [u.id]: { user_profile: u.profile, action_history: u.records } }, null, 2) + '\n';
+  if (u.pretty)
+    return JSON.stringify({ [u.id]: { user_profile: u.profile, action_history: u.records } }, null, 2) + '\n';
   const body = u.records.map((r) => JSON.stringify(r)).join(',\n');
   return `{"${u.id}": {"user_profile": ${JSON.stringify(u.profile)}, "action_history": [\n${body}\n]}}\n`;
 }
@@ -34,12 +35,19 @@ export function writeOmniFolder(spec: FolderSpec, root = mkdtempSync(join(tmpdir
   writeFileSync(join(root, 'test_actions.jsonl'), spec.tests.map((t) => JSON.stringify(t) + '\n').join(''));
   for (const [name, lines] of Object.entries(spec.runs ?? {})) {
     mkdirSync(join(root, 'results', name), { recursive: true });
-    writeFileSync(join(root, 'results', name, 'predictions.jsonl'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    writeFileSync(
+      join(root, 'results', name, 'predictions.jsonl'),
+      lines.map((l) => JSON.stringify(l) + '\n').join(''),
+    );
   }
   return root;
 }
 
-export const video = (ts: string, context: Record<string, unknown>, actions: Record<string, unknown>[] = [{ type: 'watch', play_duration: 10 }]): RawRecord => ({
+export const video = (
+  ts: string,
+  context: Record<string, unknown>,
+  actions: Record<string, unknown>[] = [{ type: 'watch', play_duration: 10 }],
+): RawRecord => ({
   type: 'Video Browsing',
   timestamp: ts,
   context: { duration: 60, play_cnt: 100, ...context },

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DiagnosticSink } from '../../src/core/io/diagnostics';
-import { BEHAVIOURS, indexUserFile, readHistory, readRecordsAt, SCENES, UNKNOWN_SCENE, type HistoryIndex } from '../../src/core/omni/history';
+import {
+  BEHAVIOURS,
+  indexUserFile,
+  readHistory,
+  readRecordsAt,
+  SCENES,
+  UNKNOWN_SCENE,
+  type HistoryIndex,
+} from '../../src/core/omni/history';
 import { parseTimestamp } from '../../src/core/omni/records';
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-omni-history-'));
@@ -25,7 +33,14 @@ function bigRecord(i: number): Record<string, unknown> {
   const day = 1 + (Math.floor(i / 2000) % 28);
   const stamp = `2025-03-${String(day).padStart(2, '0')}`;
   const timestamp = s === 2 ? stamp : `${stamp} 10:${String(i % 60).padStart(2, '0')}:00`;
-  const actions = [[{ type: 'watch', play_duration: i % 97 }, { type: 'like' }], [{ type: 'send_gift', gift_amount: 1 }], [{ type: 'conversion' }], [{ type: 'cart', is_add_to_cart: Math.floor(i / 6) % 2 }], [{ type: 'search', keyword: `k${i}]` }], [{ type: 'dialogue', content: [{ role: 'user', text: '你好 "}]' }] }]][s];
+  const actions = [
+    [{ type: 'watch', play_duration: i % 97 }, { type: 'like' }],
+    [{ type: 'send_gift', gift_amount: 1 }],
+    [{ type: 'conversion' }],
+    [{ type: 'cart', is_add_to_cart: Math.floor(i / 6) % 2 }],
+    [{ type: 'search', keyword: `k${i}]` }],
+    [{ type: 'dialogue', content: [{ role: 'user', text: '你好 "}]' }] }],
+  ][s];
   const record: Record<string, unknown> = { type, timestamp, action: actions };
   if (s !== 4) record.context = { caption: `c${i} ] } " \\ [ {`, duration: s === 0 ? i % 50 : null };
   return record;
@@ -53,7 +68,14 @@ describe('indexUserFile / readHistory on a file with over 100,000 records', () =
       expect(ArrayBuffer.isView(value), key).toBe(true);
       expect((value as Uint8Array).length, key).toBe(N);
     }
-    const bytesPerRecord = [index.offsets, index.lengths, index.lines, index.scenes, index.times, index.behaviours].reduce((s, a) => s + a.BYTES_PER_ELEMENT, 0);
+    const bytesPerRecord = [
+      index.offsets,
+      index.lengths,
+      index.lines,
+      index.scenes,
+      index.times,
+      index.behaviours,
+    ].reduce((s, a) => s + a.BYTES_PER_ELEMENT, 0);
     expect(bytesPerRecord).toBe(8 + 4 + 4 + 1 + 8 + 4);
     for (const i of [0, 1, 2, 3, 4, 5, 6, 7, 77_777, N - 1]) {
       expect(index.lines[i], `line ${i}`).toBe(i + 2);

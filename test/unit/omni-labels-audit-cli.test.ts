@@ -9,7 +9,13 @@ import { streamProfileBench } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { stepContentHashOf } from '../../src/core/labels/hash';
 import { LabelStore } from '../../src/core/labels/store';
-import { ACTION_TARGET, historyTarget, traceBenchmarkId, traceContentHash, traceLabelKey } from '../../src/core/labels/trace';
+import {
+  ACTION_TARGET,
+  historyTarget,
+  traceBenchmarkId,
+  traceContentHash,
+  traceLabelKey,
+} from '../../src/core/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { AuditReport } from '../../src/core/pi/report';
 import type { OmniAuditFinding, OmniCountRow } from '../../src/core/pi/omniAudit';
@@ -35,7 +41,24 @@ const spec = (caption1: string): FolderSpec => ({
     },
   ],
   tests: [{ user_id: 'u1', index: 2, fields: ['video_liked'] }],
-  runs: { sim: [{ user_id: 'u1', index: 2, questions: [{ type: 'binary', field: 'video_liked', true_value: 'Yes', predicted_value: 'No', predicted_label: 0, raw_output: 'No. Call 13912345678.' }] }] },
+  runs: {
+    sim: [
+      {
+        user_id: 'u1',
+        index: 2,
+        questions: [
+          {
+            type: 'binary',
+            field: 'video_liked',
+            true_value: 'Yes',
+            predicted_value: 'No',
+            predicted_label: 0,
+            raw_output: 'No. Call 13912345678.',
+          },
+        ],
+      },
+    ],
+  },
 });
 
 describe('labels commands on an OmniBehavior folder', () => {
@@ -46,23 +69,40 @@ describe('labels commands on an OmniBehavior folder', () => {
     if (!user) throw new Error('fixture');
     const ref = { benchmark: traceBenchmarkId(root), userId: 'u1', index: 2, run: 'sim' };
     const store = LabelStore.open(join(root, '.personalab', 'labels.db'));
-    store.add({ ...traceLabelKey(ref, ACTION_TARGET, 'ann', 'format-error'), contentHash: await traceContentHash(user, 2, ACTION_TARGET) });
-    store.add({ ...traceLabelKey(ref, historyTarget(1), 'ann', 'pi-leak'), contentHash: await traceContentHash(user, 2, historyTarget(1)), note: 'caption' });
+    store.add({
+      ...traceLabelKey(ref, ACTION_TARGET, 'ann', 'format-error'),
+      contentHash: await traceContentHash(user, 2, ACTION_TARGET),
+    });
+    store.add({
+      ...traceLabelKey(ref, historyTarget(1), 'ann', 'pi-leak'),
+      contentHash: await traceContentHash(user, 2, historyTarget(1)),
+      note: 'caption',
+    });
     store.add({ ...traceLabelKey({ ...ref, benchmark: 'other' }, ACTION_TARGET, 'ann', 'format-error') });
     store.close();
 
     const json = async () => {
       const c = io();
       expect(await runLabelsCommand(['summary', root], { json: true }, c.io)).toBe(0);
-      return JSON.parse(c.out.join('')) as { total: number; counts: Record<string, Record<string, number>>; freshness: Record<string, number> };
+      return JSON.parse(c.out.join('')) as {
+        total: number;
+        counts: Record<string, Record<string, number>>;
+        freshness: Record<string, number>;
+      };
     };
-    expect(await json()).toMatchObject({ total: 2, counts: { 'format-error': { omnibehavior: 1 }, 'pi-leak': { omnibehavior: 1 } }, freshness: { fresh: 2, stale: 0, unknown: 0, missing: 0 } });
+    expect(await json()).toMatchObject({
+      total: 2,
+      counts: { 'format-error': { omnibehavior: 1 }, 'pi-leak': { omnibehavior: 1 } },
+      freshness: { fresh: 2, stale: 0, unknown: 0, missing: 0 },
+    });
 
     writeOmniFolder(spec('dogs, call 13912345678'), root);
     expect((await json()).freshness).toEqual({ fresh: 1, stale: 1, unknown: 0, missing: 0 });
     const text = io();
     await runLabelsCommand(['summary', root], {}, text.io);
-    expect(text.out.join('')).toContain('Against the data now: 1 fresh, 1 stale (the data changed), 0 unknown (no content hash), 0 missing');
+    expect(text.out.join('')).toContain(
+      'Against the data now: 1 fresh, 1 stale (the data changed), 0 unknown (no content hash), 0 missing',
+    );
 
     const out = join(mkdtempSync(join(tmpdir(), 'pl-omni-cli-')), 'labels.csv');
     expect(await runLabelsCommand(['export', root], { out }, io().io)).toBe(0);
@@ -98,7 +138,10 @@ describe('audit command on an OmniBehavior folder', () => {
     await runAuditCommand([root], { json: true, run: ['sim'] }, j.io);
     const report = JSON.parse(j.out.join('')) as AuditReport<OmniAuditFinding, OmniCountRow>;
     expect(report.benchmarkFormat).toBe('omnibehavior');
-    expect(report.findings.map((f) => [f.testAction, f.historyIndex, f.part])).toEqual([[2, 1, 'context'], [2, null, 'prediction']]);
+    expect(report.findings.map((f) => [f.testAction, f.historyIndex, f.part])).toEqual([
+      [2, 1, 'context'],
+      [2, null, 'prediction'],
+    ]);
 
     const bad = io();
     expect(await runAuditCommand([root], { run: ['nope'] }, bad.io)).toBe(1);
@@ -114,9 +157,24 @@ describe('labelFreshness on StreamProfileBench', () => {
     const user = [...users.values()][0];
     const step = user.steps[0];
     const row = (stepId: number, contentHash: string) => ({
-      benchmark: 'sample', platform, userId: user.userId, stepId, run: '', author: 'a', target: { kind: 'step' as const }, label: 'x', note: '', createdAt: '', contentHash,
+      benchmark: 'sample',
+      platform,
+      userId: user.userId,
+      stepId,
+      run: '',
+      author: 'a',
+      target: { kind: 'step' as const },
+      label: 'x',
+      note: '',
+      createdAt: '',
+      contentHash,
     });
-    const rows = [row(step.stepId, stepContentHashOf(user, step)), row(step.stepId, 'f'.repeat(64)), row(999, ''), { ...row(step.stepId, ''), benchmark: 'other' }];
+    const rows = [
+      row(step.stepId, stepContentHashOf(user, step)),
+      row(step.stepId, 'f'.repeat(64)),
+      row(999, ''),
+      { ...row(step.stepId, ''), benchmark: 'other' },
+    ];
     const states = await labelFreshness(loaded, 'sample', rows);
     expect(rows.map((r) => states.get(r))).toEqual(['fresh', 'stale', 'missing', undefined]);
   });

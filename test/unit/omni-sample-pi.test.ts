@@ -32,8 +32,14 @@ interface PiManifest {
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'pi-manifest.json'), 'utf8')) as PiManifest;
 const at = (x: Pick<Where, 'file' | 'field'>) => `${x.file} ${x.field}`;
-const row = (x: { category: PiCategory; confidence: Confidence; file: string; line: number; field: string; text: string }) =>
-  [x.category, x.confidence, x.file, x.line, x.field, x.text].join(' | ');
+const row = (x: {
+  category: PiCategory;
+  confidence: Confidence;
+  file: string;
+  line: number;
+  field: string;
+  text: string;
+}) => [x.category, x.confidence, x.file, x.line, x.field, x.text].join(' | ');
 
 describe('sample/omnibehavior/pi-manifest.json', () => {
   it('plants what the sample promises: who, where and how sure', () => {
@@ -92,7 +98,8 @@ describe('auditOmni on sample/omnibehavior', async () => {
     for (const f of audit.findings) expect(hasPlaceholder(f.text), at(f)).toBe(false);
     const silent = new Set([...manifest.placeholders, ...manifest.nearMisses].map(at));
     expect(audit.findings.filter((f) => silent.has(at(f))).map(at)).toEqual([]);
-    const count = (part: string, category: PiCategory) => audit.counts.find((r) => r.source === 'raw' && r.part === part && r.category === category);
+    const count = (part: string, category: PiCategory) =>
+      audit.counts.find((r) => r.source === 'raw' && r.part === part && r.category === category);
     expect(count('ocr-asr', 'PHONE')).toMatchObject({ placeholders: 1 });
     expect(count('dialogue', 'CONTACT')).toMatchObject({ placeholders: 1, findings: 0 });
     expect(audit.counts.reduce((s, r) => s + r.placeholders, 0)).toBe(manifest.placeholders.length);

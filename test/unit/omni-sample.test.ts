@@ -71,14 +71,24 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
     expect(r.err).toBe('8 error(s), 2 warning(s); run `persona-lab validate` for details\n');
     expect(r.out).toMatch(/^Run demo-sim: 495 predicted test actions/);
     expect(r.out).toMatch(/\nvideo_liked +Video Browsing +\d+ /);
-    expect(r.out).toMatch(/\nComponents: videoBinary [\d.]+, liveBinary [\d.]+, adsBinary [\d.]+, shopBinary [\d.]+, videoContinuous [\d.]+, shopText [\d.]+\n/);
+    expect(r.out).toMatch(
+      /\nComponents: videoBinary [\d.]+, liveBinary [\d.]+, adsBinary [\d.]+, shopBinary [\d.]+, videoContinuous [\d.]+, shopText [\d.]+\n/,
+    );
     expect(r.out).toMatch(/\nOverall: [\d.]+\n/);
     expect(r.out).toMatch(/\nBias: hyper-active \(.*\); homogenised \(.*\)\.\n$/);
   });
 
   it('prints JSON whose overall is the mean of the six components', async () => {
     const r = await cli('score', [ROOT], { json: true, run: ['demo-sim'] });
-    const json = JSON.parse(r.out) as { format: string; runs: { name: string; components: Record<string, number>; overall: number; bias: { distanceRatio: { real: number; predicted: number } } }[] };
+    const json = JSON.parse(r.out) as {
+      format: string;
+      runs: {
+        name: string;
+        components: Record<string, number>;
+        overall: number;
+        bias: { distanceRatio: { real: number; predicted: number } };
+      }[];
+    };
     expect(json.format).toBe('omnibehavior');
     const [run] = json.runs;
     const values = Object.values(run.components);

@@ -6,18 +6,75 @@ import { fakeBench, question } from './omni-fixture';
 
 const V = 'Video Browsing' as const;
 const { bench, run } = fakeBench([
-  { user: 'a', index: 1, scene: V, normaliser: 100, questions: [['video_liked', 'Yes', 'Yes'], ['video_completed', 'No', 'No'], ['video_watch_seconds', 30, 40]] },
-  { user: 'a', index: 2, scene: V, normaliser: 50, questions: [['video_liked', 'Yes', 'No'], ['video_completed', 'No', 'No'], ['video_watch_seconds', 10, 200]] },
-  { user: 'a', index: 3, scene: V, normaliser: 40, questions: [['video_liked', 'No', 'Yes'], ['video_completed', 'No', 'No'], ['video_watch_seconds', 20, null]] },
-  { user: 'b', index: 4, scene: V, questions: [['video_liked', 'No', 'No'], ['video_watch_seconds', 5, 5]] },
-  { user: 'b', index: 5, scene: V, normaliser: 0, questions: [['video_liked', 'Yes', null], ['video_watch_seconds', 5, 6]] },
+  {
+    user: 'a',
+    index: 1,
+    scene: V,
+    normaliser: 100,
+    questions: [
+      ['video_liked', 'Yes', 'Yes'],
+      ['video_completed', 'No', 'No'],
+      ['video_watch_seconds', 30, 40],
+    ],
+  },
+  {
+    user: 'a',
+    index: 2,
+    scene: V,
+    normaliser: 50,
+    questions: [
+      ['video_liked', 'Yes', 'No'],
+      ['video_completed', 'No', 'No'],
+      ['video_watch_seconds', 10, 200],
+    ],
+  },
+  {
+    user: 'a',
+    index: 3,
+    scene: V,
+    normaliser: 40,
+    questions: [
+      ['video_liked', 'No', 'Yes'],
+      ['video_completed', 'No', 'No'],
+      ['video_watch_seconds', 20, null],
+    ],
+  },
+  {
+    user: 'b',
+    index: 4,
+    scene: V,
+    questions: [
+      ['video_liked', 'No', 'No'],
+      ['video_watch_seconds', 5, 5],
+    ],
+  },
+  {
+    user: 'b',
+    index: 5,
+    scene: V,
+    normaliser: 0,
+    questions: [
+      ['video_liked', 'Yes', null],
+      ['video_watch_seconds', 5, 6],
+    ],
+  },
   { user: 'b', index: 6, scene: 'Live Streaming', questions: [['live_sent_gift', 'Yes', 'Yes']] },
   { user: 'b', index: 7, scene: 'Live Streaming', questions: [['live_sent_gift', 'No', 'Yes']] },
   { user: 'b', index: 8, scene: 'Advertisement', questions: [['ad_activated', 'Yes', 'Yes']] },
   { user: 'b', index: 9, scene: 'E-commerce', questions: [['shop_order_success', 'No', 'Yes']] },
   { user: 'b', index: 10, scene: 'E-commerce', questions: [['shop_order_success', 'Yes', 'No']] },
-  { user: 'b', index: 11, scene: 'Customer Service', questions: [['next_user_message', 'Where is it?', 'Any news?', 8]] },
-  { user: 'b', index: 12, scene: 'Customer Service', questions: [['next_user_message', 'Refund?', 'Refund please', 6]] },
+  {
+    user: 'b',
+    index: 11,
+    scene: 'Customer Service',
+    questions: [['next_user_message', 'Where is it?', 'Any news?', 8]],
+  },
+  {
+    user: 'b',
+    index: 12,
+    scene: 'Customer Service',
+    questions: [['next_user_message', 'Refund?', 'Refund please', 6]],
+  },
   { user: 'b', index: 13, scene: 'Customer Service', questions: [['next_user_message', 'Size M?', null]] },
   { user: 'b', index: 14, scene: 'Customer Service', questions: [['next_user_message', 'Hi', 'Hello']] },
   { user: 'b', index: 15, scene: 'Search Behavior', questions: [['search_keyword', 'cat videos', ' Cat Videos ']] },
@@ -31,10 +88,33 @@ describe('scoreOmniRun, as the reference evaluator scores', () => {
     // video_liked: Y/Y tp, Y/N fn, N/Y fp, N/N tn; Y/unparseable is left out (not a wrong answer).
     // precision 1/2, recall 1/2, F1 = 2PR/(P+R) = 0.5; accuracy 2/4.
     expect(field('video_liked')).toEqual({
-      field: 'video_liked', kind: 'binary', scene: V, answered: 4, leftOut: 1, n: 4, tp: 1, fp: 1, fn: 1, tn: 1, f1: 0.5, accuracy: 0.5, precision: 0.5, recall: 0.5,
+      field: 'video_liked',
+      kind: 'binary',
+      scene: V,
+      answered: 4,
+      leftOut: 1,
+      n: 4,
+      tp: 1,
+      fp: 1,
+      fn: 1,
+      tn: 1,
+      f1: 0.5,
+      accuracy: 0.5,
+      precision: 0.5,
+      recall: 0.5,
     });
     // video_completed: three N/N → no positives at all: F1 = precision = recall = 0 (metrics.py), accuracy 1.
-    expect(field('video_completed')).toMatchObject({ n: 3, tp: 0, fp: 0, fn: 0, tn: 3, f1: 0, precision: 0, recall: 0, accuracy: 1 });
+    expect(field('video_completed')).toMatchObject({
+      n: 3,
+      tp: 0,
+      fp: 0,
+      fn: 0,
+      tn: 3,
+      f1: 0,
+      precision: 0,
+      recall: 0,
+      accuracy: 1,
+    });
     // live_sent_gift: tp 1, fp 1 → P 1/2, R 1 → F1 = 2/3.
     expect(field('live_sent_gift')?.f1).toBeCloseTo(2 / 3, 12);
     expect(field('shop_order_success')).toMatchObject({ tp: 0, fp: 1, fn: 1, tn: 0, f1: 0 });
@@ -43,7 +123,15 @@ describe('scoreOmniRun, as the reference evaluator scores', () => {
   it('continuous fields: NMAE over answers with a normaliser; an unparseable prediction is left out', () => {
     // |30−40| = 10 of 100 → 0.1; min(190, 50)/50 → 1; unparseable → left out; normaliser missing and 0 → skipped.
     // NMAE = mean(0.1, 1) × 100 = 55.
-    expect(field('video_watch_seconds')).toMatchObject({ field: 'video_watch_seconds', kind: 'continuous', scene: V, answered: 4, leftOut: 1, n: 2, skipped: 2 });
+    expect(field('video_watch_seconds')).toMatchObject({
+      field: 'video_watch_seconds',
+      kind: 'continuous',
+      scene: V,
+      answered: 4,
+      leftOut: 1,
+      n: 2,
+      skipped: 2,
+    });
     expect(field('video_watch_seconds')?.nmae).toBeCloseTo(55, 12);
   });
 
@@ -69,7 +157,18 @@ describe('scoreOmniRun, as the reference evaluator scores', () => {
   });
 
   it('overall is undefined when a component is missing', () => {
-    const { bench: b, run: r } = fakeBench([{ user: 'a', index: 1, scene: V, normaliser: 10, questions: [['video_liked', 'Yes', 'Yes'], ['video_watch_seconds', 4, 5]] }]);
+    const { bench: b, run: r } = fakeBench([
+      {
+        user: 'a',
+        index: 1,
+        scene: V,
+        normaliser: 10,
+        questions: [
+          ['video_liked', 'Yes', 'Yes'],
+          ['video_watch_seconds', 4, 5],
+        ],
+      },
+    ]);
     const s = scoreOmniRun(b, r);
     expect(s.components.videoBinary).toBe(100);
     expect(s.components.videoContinuous).toBe(90);
@@ -86,8 +185,18 @@ describe('scoreOmniRun, as the reference evaluator scores', () => {
       { user: 'a', index: 5, scene: 'Customer Service', questions: [['next_user_message', 'a', 'b', 7]] },
     ]);
     const s = scoreOmniRun(b, r);
-    expect(s.fields.find((f) => f.field === 'ad_watch_seconds')).toMatchObject({ answered: 1, n: 0, nmae: undefined, skipped: 1 });
-    expect(s.fields.find((f) => f.field === 'live_watch_seconds')).toMatchObject({ answered: 1, n: 0, nmae: undefined, skipped: 1 });
+    expect(s.fields.find((f) => f.field === 'ad_watch_seconds')).toMatchObject({
+      answered: 1,
+      n: 0,
+      nmae: undefined,
+      skipped: 1,
+    });
+    expect(s.fields.find((f) => f.field === 'live_watch_seconds')).toMatchObject({
+      answered: 1,
+      n: 0,
+      nmae: undefined,
+      skipped: 1,
+    });
     expect(s.fields.find((f) => f.field === 'next_user_message')?.judgeMean).toBe(7.33333);
     expect(s.components.shopText).toBeCloseTo(73.3333, 10);
   });
@@ -112,7 +221,10 @@ describe('questionVerdict', () => {
     expect(questionVerdict(question(['video_watch_seconds', 12, 300]), 60)).toEqual({ verdict: 'graded', error: 1 });
     expect(questionVerdict(question(['video_watch_seconds', 12, null]), 60)).toEqual({ verdict: 'left-out' });
     expect(questionVerdict(question(['video_watch_seconds', 12, '45秒']), 60)).toEqual({ verdict: 'left-out' });
-    expect(questionVerdict(question(['video_watch_seconds', 12, ' 30 ']), 60)).toEqual({ verdict: 'graded', error: 0.3 });
+    expect(questionVerdict(question(['video_watch_seconds', 12, ' 30 ']), 60)).toEqual({
+      verdict: 'graded',
+      error: 0.3,
+    });
     expect(questionVerdict(question(['video_watch_seconds', 12, 30]), 0)).toEqual({ verdict: 'unscored' });
     expect(questionVerdict(question(['next_user_message', 'a', 'b', 7]), undefined)).toEqual({ verdict: 'graded' });
     expect(questionVerdict(question(['next_user_message', 'a', null, 7]), undefined)).toEqual({ verdict: 'left-out' });
@@ -120,7 +232,17 @@ describe('questionVerdict', () => {
   });
 
   it('reads a binary answer without a label as Yes at a probability of 0.5 or more', () => {
-    for (const [value, label] of [[0.73, 1], [0.5, 1], [0.4999, 0], ['0.9', 1], [' 0.2 ', 0], ['Yes', 1], ['no', 0], [1, 1], [0, 0]] as const) {
+    for (const [value, label] of [
+      [0.73, 1],
+      [0.5, 1],
+      [0.4999, 0],
+      ['0.9', 1],
+      [' 0.2 ', 0],
+      ['Yes', 1],
+      ['no', 0],
+      [1, 1],
+      [0, 0],
+    ] as const) {
       const q = question(['video_liked', 'Yes', value]);
       expect(q.predictedLabel, String(value)).toBe(label);
       expect(questionVerdict(q, undefined).verdict).toBe(label === 1 ? 'correct' : 'incorrect');
@@ -151,6 +273,7 @@ describe('the reference number rules', () => {
     expect(pyFloat('5.')).toBe(5);
     expect(pyFloat('-inf')).toBe(-Infinity);
     expect(pyFloat('NaN')).toBeNaN();
-    for (const bad of ['', ' ', '0x10', '1__0', '_1', '45秒', 'Infinityx', '1e', null]) expect(pyFloat(bad), String(bad)).toBeUndefined();
+    for (const bad of ['', ' ', '0x10', '1__0', '_1', '45秒', 'Infinityx', '1e', null])
+      expect(pyFloat(bad), String(bad)).toBeUndefined();
   });
 });

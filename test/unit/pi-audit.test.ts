@@ -49,13 +49,26 @@ describe('audit of sample/', async () => {
 
   it('counts all ten placeholders and the findings per platform', () => {
     const used = new Set(audit.counts.filter((r) => r.placeholders > 0).map((r) => r.category));
-    expect([...used].sort()).toEqual(['BANK', 'CONTACT', 'DEVICE', 'EMAIL', 'GEO', 'ID', 'IP', 'PHONE', 'PLATE', 'SELF']);
+    expect([...used].sort()).toEqual([
+      'BANK',
+      'CONTACT',
+      'DEVICE',
+      'EMAIL',
+      'GEO',
+      'ID',
+      'IP',
+      'PHONE',
+      'PLATE',
+      'SELF',
+    ]);
     const row = audit.counts.find((r) => r.source === 'tasks' && r.platform === 'douban' && r.category === 'PLATE');
     expect(row?.findings).toBe(1);
     const total = audit.counts.reduce((s, r) => s + r.findings, 0);
     expect(total).toBe(audit.findings.length);
     expect(audit.problems).toEqual([]);
-    expect(audit.scanned.files).toBe(bench.taskFiles.size + [...bench.runs.values()].reduce((s, r) => s + r.files.size, 0));
+    expect(audit.scanned.files).toBe(
+      bench.taskFiles.size + [...bench.runs.values()].reduce((s, r) => s + r.files.size, 0),
+    );
   });
 
   it('gives each finding a stable key', () => {
@@ -70,13 +83,20 @@ describe('audit of results and odd lines', () => {
   mkdirSync(join(dir, 'data'));
   mkdirSync(join(dir, 'results', 'r1'), { recursive: true });
   const tasksLines = readFileSync(join(SAMPLE, 'data/zhihu_inference_tasks.jsonl'), 'utf8').trimEnd().split('\n');
-  const first = JSON.parse(tasksLines[0]) as { user_id: string; username: string; prediction_tasks: { step_id: number; candidate_pool: string[] }[] };
+  const first = JSON.parse(tasksLines[0]) as {
+    user_id: string;
+    username: string;
+    prediction_tasks: { step_id: number; candidate_pool: string[] }[];
+  };
   // A tag that is in the pool and in meta is reported once, from the pool.
   const task0 = JSON.parse(tasksLines[0]) as Record<string, unknown> & { prediction_tasks: Record<string, unknown>[] };
   const pool = task0.prediction_tasks[0].candidate_pool as string[];
   pool[0] = '#联系13800138000#';
   (task0.prediction_tasks[0].meta as Record<string, string[]>).D_random.push(pool[0]);
-  writeFileSync(join(dir, 'data/zhihu_inference_tasks.jsonl'), [JSON.stringify(task0), 'not json', ...tasksLines.slice(1)].join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'data/zhihu_inference_tasks.jsonl'),
+    [JSON.stringify(task0), 'not json', ...tasksLines.slice(1)].join('\n') + '\n',
+  );
   const step = {
     step_id: first.prediction_tasks[0].step_id,
     prediction: ['#a#', 'mail me: someone@example.org'],
@@ -100,7 +120,10 @@ describe('audit of results and odd lines', () => {
     ]);
     const tag = audit.findings.filter((f) => f.text === '13800138000');
     expect(tag.map((f) => f.field)).toEqual(['prediction_tasks[0].candidate_pool[0]']);
-    expect(audit.counts.find((r) => r.source === 'r1' && r.category === 'PHONE')).toMatchObject({ placeholders: 1, findings: 0 });
+    expect(audit.counts.find((r) => r.source === 'r1' && r.category === 'PHONE')).toMatchObject({
+      placeholders: 1,
+      findings: 0,
+    });
     expect(audit.problems).toEqual([expect.stringMatching(/^data\/zhihu_inference_tasks\.jsonl:2: invalid JSON/)]);
     const noRuns = await auditBenchmark(bench, { runs: [] });
     expect(noRuns.findings.some((f) => f.run !== null)).toBe(false);
@@ -118,9 +141,17 @@ describe('audit of results and odd lines', () => {
 
 describe('report rendering', () => {
   it('formats a finding line, escapes Markdown and redacts', async () => {
-    expect(formatFindingLine({ file: 'data/a.jsonl', line: 4, field: 'bio', category: 'PHONE', confidence: 'high', text: '138\n0013', run: null })).toBe(
-      'data/a.jsonl:4 bio [PHONE/high] 138 0013',
-    );
+    expect(
+      formatFindingLine({
+        file: 'data/a.jsonl',
+        line: 4,
+        field: 'bio',
+        category: 'PHONE',
+        confidence: 'high',
+        text: '138\n0013',
+        run: null,
+      }),
+    ).toBe('data/a.jsonl:4 bio [PHONE/high] 138 0013');
     expect(mdCell('a|b <PHONE> *x*')).toBe('a\\|b &lt;PHONE&gt; \\*x\\*');
     expect(redactText('13800138000')).toBe('13*******00');
     expect(redactText('huamao.studio@example.com')).toBe('hu****.******@*******.*om');

@@ -52,7 +52,8 @@ describe('card issuers and TACs', () => {
   });
 
   it('takes a TAC from reporting bodies 01, 35, 86, 99 with a Luhn check digit', () => {
-    for (const n of ['352099001761481', '864727031234563', '013263000767151', '990008624830423']) expect(plausibleImei(n), n).toBe(true);
+    for (const n of ['352099001761481', '864727031234563', '013263000767151', '990008624830423'])
+      expect(plausibleImei(n), n).toBe(true);
     expect(plausibleImei('490154203237518')).toBe(false); // Luhn valid, RBI 49
     expect(plausibleImei('352099001761484')).toBe(false); // Luhn fails
     expect(plausibleImei(withLuhn('35000000123456'))).toBe(false); // TAC 35000000
@@ -67,7 +68,13 @@ describe('card numbers without a banking word', () => {
   });
 
   it('reads the printed layouts: groups of four, dashes, Amex 4-6-5, UnionPay 19 as 4-4-4-4-3', () => {
-    for (const n of ['4111 1111 1111 1111', '5555-5555-5555-4444', '3782 822463 10005', '6222 0202 0012 3456 788', '3566 0020 2036 0505']) {
+    for (const n of [
+      '4111 1111 1111 1111',
+      '5555-5555-5555-4444',
+      '3782 822463 10005',
+      '6222 0202 0012 3456 788',
+      '3566 0020 2036 0505',
+    ]) {
       expect(scan(`这张 ${n} 还能用吗`)).toEqual([['BANK', 'medium', n]]);
     }
   });

@@ -27,8 +27,12 @@ describe('persona-lab audit', () => {
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^sample: 7 finding\(s\)/);
     expect(r.out).toContain('tasks · weibo');
-    expect(r.out).toContain('data/weibo_inference_tasks.jsonl:4 prediction_tasks[1].posts_text [PHONE/high] 13800138000\n');
-    expect(r.out).toContain('data/douban_inference_tasks.jsonl:3 prediction_tasks[0].posts_text [PLATE/high] 京A·3M7Q2\n');
+    expect(r.out).toContain(
+      'data/weibo_inference_tasks.jsonl:4 prediction_tasks[1].posts_text [PHONE/high] 13800138000\n',
+    );
+    expect(r.out).toContain(
+      'data/douban_inference_tasks.jsonl:3 prediction_tasks[0].posts_text [PLATE/high] 京A·3M7Q2\n',
+    );
   });
 
   it('prints the JSON report and writes Markdown and JSON report files', async () => {
@@ -54,9 +58,23 @@ describe('persona-lab audit', () => {
     const store = VerdictStore.open(db);
     try {
       const [phone, ...rest] = audit.findings;
-      store.record({ benchmark: 'sample', target: phone, verdict: 'needs-review', author: 'alice', createdAt: '2025-01-01T00:00:00Z' });
-      store.record({ benchmark: 'sample', target: phone, verdict: 'confirmed-leak', author: 'bob', note: 'planted', createdAt: '2025-01-02T00:00:00Z' });
-      for (const f of rest) store.record({ benchmark: 'sample', target: f, verdict: 'false-positive', author: 'alice' });
+      store.record({
+        benchmark: 'sample',
+        target: phone,
+        verdict: 'needs-review',
+        author: 'alice',
+        createdAt: '2025-01-01T00:00:00Z',
+      });
+      store.record({
+        benchmark: 'sample',
+        target: phone,
+        verdict: 'confirmed-leak',
+        author: 'bob',
+        note: 'planted',
+        createdAt: '2025-01-02T00:00:00Z',
+      });
+      for (const f of rest)
+        store.record({ benchmark: 'sample', target: f, verdict: 'false-positive', author: 'alice' });
     } finally {
       store.close();
     }
@@ -66,7 +84,9 @@ describe('persona-lab audit', () => {
     expect(r.out).toContain('[PHONE/high] 13800138000 (confirmed-leak)');
     const md = readFileSync(out, 'utf8');
     expect(md).toContain('## Confirmed leaks (1)');
-    expect(md).toContain('| `data/weibo_inference_tasks.jsonl:4` | `prediction_tasks[1].posts_text` | PHONE | 13800138000 | bob |');
+    expect(md).toContain(
+      '| `data/weibo_inference_tasks.jsonl:4` | `prediction_tasks[1].posts_text` | PHONE | 13800138000 | bob |',
+    );
     expect(md).toContain('## Verdict trail (8)');
     expect(md).toContain('| 2025-01-01T00:00:00Z | alice | needs-review |');
 

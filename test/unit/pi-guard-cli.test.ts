@@ -31,7 +31,18 @@ function workspace(): { root: string; opts: Record<string, string | boolean> } {
   cpSync(join(__dirname, '../../sample'), root, { recursive: true });
   writeFileSync(join(root, 't.txt'), DEFAULT_TEMPLATE);
   // The user whose step 2 posts hold the planted phone number (sample/pi-manifest.json), from that step on.
-  return { root, opts: { out: 'guarded', template: join(root, 't.txt'), 'base-url': server.baseURL, model: 'm', platform: 'weibo', user: 'we_b5ce11fb65', 'from-step': '2' } };
+  return {
+    root,
+    opts: {
+      out: 'guarded',
+      template: join(root, 't.txt'),
+      'base-url': server.baseURL,
+      model: 'm',
+      platform: 'weibo',
+      user: 'we_b5ce11fb65',
+      'from-step': '2',
+    },
+  };
 }
 
 function io(): { out: { stdout: string; stderr: string }; sink: RunCliIo } {
@@ -55,7 +66,11 @@ describe('run with the PI guard', () => {
     const w = workspace();
     const { out, sink } = io();
     server.requests.length = 0;
-    const code = await runRunCommand([w.root], { ...w.opts, 'pi-guard-loopback': true, 'pi-guard': 'mask', history: join(w.root, 'h.sqlite') }, sink);
+    const code = await runRunCommand(
+      [w.root],
+      { ...w.opts, 'pi-guard-loopback': true, 'pi-guard': 'mask', history: join(w.root, 'h.sqlite') },
+      sink,
+    );
     expect(code, out.stderr).toBe(0);
     expect(out.stderr).toContain('PI guard: masking 1 residual PI finding in 1 of 2 prompts');
     expect(server.requests.map((r) => r.info.step)).toEqual([2, 3]);

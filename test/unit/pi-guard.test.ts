@@ -23,7 +23,11 @@ import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
 
 const PHONE = '13800138000';
 const ask: GuardSettings = { mode: 'ask', guardLoopback: false };
-const clean = { label: 'a', system: 'You are a profiler.', prompt: 'Posts: <PHONE> 今天天气不错 v1.2.3 2024-05-01 ￥199' };
+const clean = {
+  label: 'a',
+  system: 'You are a profiler.',
+  prompt: 'Posts: <PHONE> 今天天气不错 v1.2.3 2024-05-01 ￥199',
+};
 const dirty = { label: 'b', system: 'sys', prompt: `Posts: call me at ${PHONE} or mail li.lei@example.com` };
 
 describe('guard settings', () => {
@@ -51,8 +55,15 @@ describe('the settings in package.json', () => {
   it('declares both with the core defaults, and an untrusted workspace cannot set them', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
     const props = manifest.contributes.configuration.properties;
-    expect(props['personaLab.privacy.remoteGuard']).toMatchObject({ type: 'string', enum: [...REMOTE_GUARD_MODES], default: DEFAULT_GUARD.mode });
-    expect(props['personaLab.privacy.guardLoopback']).toMatchObject({ type: 'boolean', default: DEFAULT_GUARD.guardLoopback });
+    expect(props['personaLab.privacy.remoteGuard']).toMatchObject({
+      type: 'string',
+      enum: [...REMOTE_GUARD_MODES],
+      default: DEFAULT_GUARD.mode,
+    });
+    expect(props['personaLab.privacy.guardLoopback']).toMatchObject({
+      type: 'boolean',
+      default: DEFAULT_GUARD.guardLoopback,
+    });
     expect(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(
       expect.arrayContaining(['personaLab.privacy.remoteGuard', 'personaLab.privacy.guardLoopback']),
     );
@@ -83,9 +94,15 @@ describe('scan and decision', () => {
 
   it('words the question with counts and the findings, and caps the list', () => {
     const one = guardQuestion(scanOutgoing([dirty]), 'm at api.example.com');
-    expect(one.message).toBe('The prompt to m at api.example.com holds 2 unredacted PI findings (PHONE ×1, EMAIL ×1). Send them?');
+    expect(one.message).toBe(
+      'The prompt to m at api.example.com holds 2 unredacted PI findings (PHONE ×1, EMAIL ×1). Send them?',
+    );
     expect(one.detail).toContain(`PHONE (high) "${PHONE}" in the prompt of b`);
-    const many = guardQuestion(scanOutgoing(Array.from({ length: 5 }, (_, i) => ({ ...dirty, label: `s${i}` }))), 'x', 3);
+    const many = guardQuestion(
+      scanOutgoing(Array.from({ length: 5 }, (_, i) => ({ ...dirty, label: `s${i}` }))),
+      'x',
+      3,
+    );
     expect(many.message).toMatch(/^5 of 5 prompts to x hold 10 unredacted PI findings/);
     expect(many.detail).toContain('… and 7 more');
     expect(many.detail.split('\n').filter((l) => l.includes('" in the prompt of'))).toHaveLength(3);
@@ -94,17 +111,27 @@ describe('scan and decision', () => {
 
 describe('scanOutgoingAsync', () => {
   it('gives the same scan as scanOutgoing, in slices with progress', async () => {
-    const prompts = Array.from({ length: 7 }, (_, i) => (i % 3 === 1 ? { ...dirty, label: `p${i}` } : { ...clean, label: `p${i}` }));
+    const prompts = Array.from({ length: 7 }, (_, i) =>
+      i % 3 === 1 ? { ...dirty, label: `p${i}` } : { ...clean, label: `p${i}` },
+    );
     const seen: [number, number][] = [];
     const scan = await scanOutgoingAsync(prompts, { slice: 3, onProgress: (done, total) => seen.push([done, total]) });
     expect(scan).toEqual(scanOutgoing(prompts));
-    expect(seen).toEqual([[3, 7], [6, 7], [7, 7]]);
+    expect(seen).toEqual([
+      [3, 7],
+      [6, 7],
+      [7, 7],
+    ]);
   });
 
   it('resolves to null when aborted between slices', async () => {
     const ctl = new AbortController();
     const prompts = Array.from({ length: 6 }, (_, i) => ({ ...dirty, label: `p${i}` }));
-    const scan = await scanOutgoingAsync(prompts, { slice: 2, signal: ctl.signal, onProgress: (done) => done === 2 && ctl.abort() });
+    const scan = await scanOutgoingAsync(prompts, {
+      slice: 2,
+      signal: ctl.signal,
+      onProgress: (done) => done === 2 && ctl.abort(),
+    });
     expect(scan).toBeNull();
   });
 });
@@ -120,7 +147,15 @@ describe('masking', () => {
 
   it('a masking transport hands the inner one masked text only', async () => {
     const seen: [string, string][] = [];
-    const ok: TransportResult = { ok: true, raw: '{}', error: '', transient: false, aborted: false, latencyMs: 0, usage: null };
+    const ok: TransportResult = {
+      ok: true,
+      raw: '{}',
+      error: '',
+      transient: false,
+      aborted: false,
+      latencyMs: 0,
+      usage: null,
+    };
     const inner: ChatTransport = async (system, prompt) => {
       seen.push([system, prompt]);
       return ok;
@@ -147,7 +182,13 @@ describe('prompts of the sample', () => {
 
   it('plans every prompt of a selection: a chain from step 2, a platform', async () => {
     const bench = await loadBenchmark(join(__dirname, '../../sample'));
-    const chain = plannedPrompts(bench, { template: DEFAULT_TEMPLATE, platforms: ['weibo'], userId: 'we_b5ce11fb65', fromStep: 2, startPersona: { kind: 'text', text: `call ${PHONE}` } });
+    const chain = plannedPrompts(bench, {
+      template: DEFAULT_TEMPLATE,
+      platforms: ['weibo'],
+      userId: 'we_b5ce11fb65',
+      fromStep: 2,
+      startPersona: { kind: 'text', text: `call ${PHONE}` },
+    });
     expect(chain.map((p) => p.label)).toEqual(['weibo/we_b5ce11fb65 step 2', 'weibo/we_b5ce11fb65 step 3']);
     // The start persona goes into the first prompt of the chain only.
     expect(chain[0].prompt.split(PHONE).length - 1).toBe(2);

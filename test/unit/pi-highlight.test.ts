@@ -9,7 +9,8 @@ import { fieldKey, segmentText, type PiMark } from '../../src/core/pi/spans';
 import { buildStepModel, type StepModel } from '../../src/core/spb/stepModel';
 
 const PHONE = '13800138000';
-const brief = (marks: PiMark[], text: string) => marks.map((m) => [m.kind, m.category, text.slice(m.start, m.end), m.confidence]);
+const brief = (marks: PiMark[], text: string) =>
+  marks.map((m) => [m.kind, m.category, text.slice(m.start, m.end), m.confidence]);
 
 describe('piMarks', () => {
   it('marks placeholders and findings in text order, never a placeholder as a finding', () => {
@@ -28,7 +29,9 @@ describe('piMarks', () => {
     const text = '大家好，我叫王小明，<PHONE> 找我';
     const all = piMarks(text);
     expect(all.some((m) => m.kind === 'finding' && m.category === 'SELF' && m.confidence === 'low')).toBe(true);
-    expect(brief(piMarks(text, { minConfidence: 'medium' }), text)).toEqual([['placeholder', 'PHONE', '<PHONE>', null]]);
+    expect(brief(piMarks(text, { minConfidence: 'medium' }), text)).toEqual([
+      ['placeholder', 'PHONE', '<PHONE>', null],
+    ]);
   });
 });
 
@@ -39,15 +42,26 @@ describe('segmentText', () => {
   it('cuts the text into plain and marked segments that join back to the text', () => {
     const segs = segmentText(text, marks);
     expect(segs.map((s) => [s.text, s.mark?.kind ?? null, s.first])).toEqual([
-      ['a ', null, false], ['<ID>', 'placeholder', true], [' b ', null, false], [PHONE, 'finding', true], [' c', null, false],
+      ['a ', null, false],
+      ['<ID>', 'placeholder', true],
+      [' b ', null, false],
+      [PHONE, 'finding', true],
+      [' c', null, false],
     ]);
     expect(segs.map((s) => s.text).join('')).toBe(text);
   });
 
   it('clips marks to a range (label spans cut the persona), first only where the mark starts', () => {
     const segs = segmentText(text, marks, 4, 13);
-    expect(segs.map((s) => [s.text, s.mark?.kind ?? null, s.first])).toEqual([['D>', 'placeholder', false], [' b ', null, false], ['1380', 'finding', true]]);
-    expect(segmentText(text, marks, 13, 30).map((s) => [s.text, s.first])).toEqual([['0138000', false], [' c', false]]);
+    expect(segs.map((s) => [s.text, s.mark?.kind ?? null, s.first])).toEqual([
+      ['D>', 'placeholder', false],
+      [' b ', null, false],
+      ['1380', 'finding', true],
+    ]);
+    expect(segmentText(text, marks, 13, 30).map((s) => [s.text, s.first])).toEqual([
+      ['0138000', false],
+      [' c', false],
+    ]);
   });
 
   it('ignores marks that are out of range, empty, not integers or overlapping', () => {
@@ -72,7 +86,13 @@ describe('stepPiMarks', () => {
     const bench = await loadBenchmark(sample);
     const user = bench.users.get('weibo')!.get(userId)!;
     const step = user.steps.find((s) => s.stepId === stepId)!;
-    return buildStepModel({ bench, user, step, run: bench.runs.get([...bench.runs.keys()][0]), postsText: readPostsText(user, step) });
+    return buildStepModel({
+      bench,
+      user,
+      step,
+      run: bench.runs.get([...bench.runs.keys()][0]),
+      postsText: readPostsText(user, step),
+    });
   }
 
   it('finds the planted phone of the sample in the post that holds it', async () => {
@@ -91,8 +111,17 @@ describe('stepPiMarks', () => {
       header: { bio: '电话 <PHONE>' },
       postsOk: true,
       postsRaw: '',
-      posts: [{ index: 1, content: '<PHONE> 和 <ID>', fields: [{ label: 'Title', value: `<EMAIL> ${PHONE}` }], tags: [] }],
-      persona: { received: '住在 <GEO>', written: '住在 <GEO> 附近', diff: [{ kind: 'same', text: '住在 <GEO>' }, { kind: 'added', text: ' 附近' }] },
+      posts: [
+        { index: 1, content: '<PHONE> 和 <ID>', fields: [{ label: 'Title', value: `<EMAIL> ${PHONE}` }], tags: [] },
+      ],
+      persona: {
+        received: '住在 <GEO>',
+        written: '住在 <GEO> 附近',
+        diff: [
+          { kind: 'same', text: '住在 <GEO>' },
+          { kind: 'added', text: ' 附近' },
+        ],
+      },
       reasoning: '见 <ID>',
     } as unknown as StepModel;
     const pi = stepPiMarks(m);
@@ -104,28 +133,64 @@ describe('stepPiMarks', () => {
     ]);
     expect(pi.placeholders).toBe(7);
     expect(pi.findings).toBe(1);
-    expect(Object.keys(pi.fields).sort()).toEqual(['bio', 'persona/diff/0', 'persona/received', 'persona/written', 'post/0/content', 'post/0/field/0', 'reasoning']);
-    expect(brief(pi.fields['post/0/field/0'], `<EMAIL> ${PHONE}`)).toEqual([['placeholder', 'EMAIL', '<EMAIL>', null], ['finding', 'PHONE', PHONE, 'medium']]);
+    expect(Object.keys(pi.fields).sort()).toEqual([
+      'bio',
+      'persona/diff/0',
+      'persona/received',
+      'persona/written',
+      'post/0/content',
+      'post/0/field/0',
+      'reasoning',
+    ]);
+    expect(brief(pi.fields['post/0/field/0'], `<EMAIL> ${PHONE}`)).toEqual([
+      ['placeholder', 'EMAIL', '<EMAIL>', null],
+      ['finding', 'PHONE', PHONE, 'medium'],
+    ]);
   });
 
   it('marks the raw posts when they did not parse', () => {
-    const m = { header: { bio: '' }, postsOk: false, postsRaw: `raw <IP> ${PHONE}`, posts: [], persona: { received: '', written: '', diff: null }, reasoning: '' } as unknown as StepModel;
+    const m = {
+      header: { bio: '' },
+      postsOk: false,
+      postsRaw: `raw <IP> ${PHONE}`,
+      posts: [],
+      persona: { received: '', written: '', diff: null },
+      reasoning: '',
+    } as unknown as StepModel;
     const pi = stepPiMarks(m);
     expect(Object.keys(pi.fields)).toEqual(['postsRaw']);
-    expect(pi.legend).toEqual([{ category: 'PHONE', placeholders: 0, findings: 1 }, { category: 'IP', placeholders: 1, findings: 0 }]);
+    expect(pi.legend).toEqual([
+      { category: 'PHONE', placeholders: 0, findings: 1 },
+      { category: 'IP', placeholders: 1, findings: 0 },
+    ]);
   });
 });
 
 describe('comparisonPiMarks', () => {
-  it('marks both sides\' personas and reasoning and the persona diff, by side', () => {
+  it("marks both sides' personas and reasoning and the persona diff, by side", () => {
     const c = {
       original: { personaIn: null, personaWritten: '住在 <GEO>', reasoning: '' },
-      rerun: { personaIn: `电话 ${PHONE}`, personaWritten: '住在 <GEO> 附近', reasoning: `received persona: 电话 ${PHONE}` },
-      personaDiff: [{ kind: 'same', text: '住在 <GEO>' }, { kind: 'added', text: ' 附近' }],
+      rerun: {
+        personaIn: `电话 ${PHONE}`,
+        personaWritten: '住在 <GEO> 附近',
+        reasoning: `received persona: 电话 ${PHONE}`,
+      },
+      personaDiff: [
+        { kind: 'same', text: '住在 <GEO>' },
+        { kind: 'added', text: ' 附近' },
+      ],
     } as unknown as RerunComparison;
     const marks = comparisonPiMarks(c);
-    expect(Object.keys(marks).sort()).toEqual(['cmp/diff/0', 'cmp/original/personaWritten', 'cmp/rerun/personaIn', 'cmp/rerun/personaWritten', 'cmp/rerun/reasoning']);
-    expect(brief(marks[fieldKey.cmp('rerun', 'personaIn')], `电话 ${PHONE}`)).toEqual([['finding', 'PHONE', PHONE, 'high']]);
+    expect(Object.keys(marks).sort()).toEqual([
+      'cmp/diff/0',
+      'cmp/original/personaWritten',
+      'cmp/rerun/personaIn',
+      'cmp/rerun/personaWritten',
+      'cmp/rerun/reasoning',
+    ]);
+    expect(brief(marks[fieldKey.cmp('rerun', 'personaIn')], `电话 ${PHONE}`)).toEqual([
+      ['finding', 'PHONE', PHONE, 'high'],
+    ]);
     expect(marks[fieldKey.cmp('rerun', 'reasoning')].map((m) => m.category)).toEqual(['PHONE']);
     expect(comparisonPiMarks(null)).toEqual({});
   });

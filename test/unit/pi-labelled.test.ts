@@ -36,7 +36,9 @@ describe('labelled PI set', () => {
   });
 
   it('parses bad lines into `skipped` instead of throwing', () => {
-    const r = parseLabelled('{"text":"a","expect":[]}\nnot json\n{"text":1,"expect":[]}\n{"text":"b","expect":[{"category":"NOPE","text":"b"}]}\n\n');
+    const r = parseLabelled(
+      '{"text":"a","expect":[]}\nnot json\n{"text":1,"expect":[]}\n{"text":"b","expect":[{"category":"NOPE","text":"b"}]}\n\n',
+    );
     expect(r.cases).toHaveLength(1);
     expect(r.skipped).toEqual([2, 3, 4]);
   });

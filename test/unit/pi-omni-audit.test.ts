@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { findingKey } from '../../src/core/pi/audit';
-import { auditOmni, findingTraceTarget, recordTexts, testActionFor, type OmniAuditFinding } from '../../src/core/pi/omniAudit';
+import {
+  auditOmni,
+  findingTraceTarget,
+  recordTexts,
+  testActionFor,
+  type OmniAuditFinding,
+} from '../../src/core/pi/omniAudit';
 import { hasPlaceholder } from '../../src/core/pi/placeholders';
 import { buildReport, formatTextReport, renderMarkdown } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
@@ -13,14 +19,62 @@ const u1: FolderUser = {
   id: 'u1',
   profile: "Female, 25-30, bachelor's degree. Email huamao.studio@example.com",
   records: [
-    video('2025-03-01 10:00:00', { caption: '联系电话 13800138000 home cooking', play_cnt: '13800138000', upload_timestamp: '2025-02-01 10:00:00' }),
+    video('2025-03-01 10:00:00', {
+      caption: '联系电话 13800138000 home cooking',
+      play_cnt: '13800138000',
+      upload_timestamp: '2025-02-01 10:00:00',
+    }),
     video('2025-03-01 11:00:00', { caption: '订单号 13800138000', ocr: '<PHONE> call me', asr: 'server 203.0.113.57' }),
-    { type: 'Advertisement', timestamp: '2025-03-01', context: { product: 'Car insurance', caption: 'version 10.0.0.1', duration: 20, ocr_text: '身份证 110105198805122136', asr_text: null }, action: [{ type: 'watch', play_duration: 3 }] },
-    { type: 'Live Streaming', timestamp: '2025-03-01 13:00:00', context: { live_title: '沪AD12345 挪车', live_cover_content: '<EMAIL>', viewer_cnt: 5 }, action: [{ type: 'watch', play_duration: 30 }] },
-    { type: 'E-commerce', timestamp: '2025-03-01 14:00:00', context: { item_title: 'rice cooker', item_desc: '卡号 6222 0202 0012 3456 788', item_price: 99.5 }, action: [{ type: 'cart', is_add_to_cart: 1 }] },
-    { type: 'Search Behavior', timestamp: '2025-03-01 15:00:00', action: [{ type: 'search', keyword: '13800138000' }, { type: 'show', show_cnt: 3 }] },
-    { type: 'Customer Service', timestamp: '2025-03-01 16:00:00', context: { item_title: 'lamp' }, action: [{ type: 'dialogue', content: [{ role: 'user', text: 'my email is lin.wei@example.com' }, { role: 'assistant', text: 'ok <CONTACT>' }] }] },
-    video('2025-03-01 17:00:00', { caption: 'home cooking #10' }, [{ type: 'watch', play_duration: 3 }, { type: 'like' }]),
+    {
+      type: 'Advertisement',
+      timestamp: '2025-03-01',
+      context: {
+        product: 'Car insurance',
+        caption: 'version 10.0.0.1',
+        duration: 20,
+        ocr_text: '身份证 110105198805122136',
+        asr_text: null,
+      },
+      action: [{ type: 'watch', play_duration: 3 }],
+    },
+    {
+      type: 'Live Streaming',
+      timestamp: '2025-03-01 13:00:00',
+      context: { live_title: '沪AD12345 挪车', live_cover_content: '<EMAIL>', viewer_cnt: 5 },
+      action: [{ type: 'watch', play_duration: 30 }],
+    },
+    {
+      type: 'E-commerce',
+      timestamp: '2025-03-01 14:00:00',
+      context: { item_title: 'rice cooker', item_desc: '卡号 6222 0202 0012 3456 788', item_price: 99.5 },
+      action: [{ type: 'cart', is_add_to_cart: 1 }],
+    },
+    {
+      type: 'Search Behavior',
+      timestamp: '2025-03-01 15:00:00',
+      action: [
+        { type: 'search', keyword: '13800138000' },
+        { type: 'show', show_cnt: 3 },
+      ],
+    },
+    {
+      type: 'Customer Service',
+      timestamp: '2025-03-01 16:00:00',
+      context: { item_title: 'lamp' },
+      action: [
+        {
+          type: 'dialogue',
+          content: [
+            { role: 'user', text: 'my email is lin.wei@example.com' },
+            { role: 'assistant', text: 'ok <CONTACT>' },
+          ],
+        },
+      ],
+    },
+    video('2025-03-01 17:00:00', { caption: 'home cooking #10' }, [
+      { type: 'watch', play_duration: 3 },
+      { type: 'like' },
+    ]),
     video('2025-03-01 18:00:00', { caption: 'sketch comedy', asr: '京A·3M7Q2 lost' }),
     video('2025-03-01 19:00:00', { caption: 'lake fishing' }),
     video('2025-03-01 20:00:00', { caption: 'after the last test action: 13912345678' }),
@@ -33,7 +87,20 @@ const u2: FolderUser = {
   pretty: true,
   records: [
     video('2025-03-02 10:00:00', { caption: 'cats' }),
-    { type: '电商客服对话', timestamp: '2025-03-02 11:00:00', context: { item_title: 'kettle' }, action: [{ type: 'dialogue', content: [{ role: 'user', text: 'hello' }, { role: 'user', text: 'I cannot determine this. Call 13912345678.' }] }] },
+    {
+      type: '电商客服对话',
+      timestamp: '2025-03-02 11:00:00',
+      context: { item_title: 'kettle' },
+      action: [
+        {
+          type: 'dialogue',
+          content: [
+            { role: 'user', text: 'hello' },
+            { role: 'user', text: 'I cannot determine this. Call 13912345678.' },
+          ],
+        },
+      ],
+    },
     video('2025-03-02 12:00:00', { caption: 'dogs' }),
   ],
 };
@@ -48,9 +115,48 @@ function folder(): string {
     ],
     runs: {
       sim: [
-        { user_id: 'u1', index: 7, questions: [{ type: 'binary', field: 'video_liked', true_value: 'Yes', predicted_value: 'Yes', predicted_label: 1, raw_output: 'Answer: Yes. Contact 13800138000' }] },
-        { user_id: 'u1', index: 9, questions: [{ type: 'binary', field: 'video_liked', true_value: 'No', predicted_value: 'No', predicted_label: 0, raw_output: 'Answer: No. <PHONE>' }] },
-        { user_id: 'u2', index: 2, questions: [{ type: 'binary', field: 'video_liked', true_value: 'No', predicted_value: 'No', predicted_label: 0, raw_output: 'Answer: No' }] },
+        {
+          user_id: 'u1',
+          index: 7,
+          questions: [
+            {
+              type: 'binary',
+              field: 'video_liked',
+              true_value: 'Yes',
+              predicted_value: 'Yes',
+              predicted_label: 1,
+              raw_output: 'Answer: Yes. Contact 13800138000',
+            },
+          ],
+        },
+        {
+          user_id: 'u1',
+          index: 9,
+          questions: [
+            {
+              type: 'binary',
+              field: 'video_liked',
+              true_value: 'No',
+              predicted_value: 'No',
+              predicted_label: 0,
+              raw_output: 'Answer: No. <PHONE>',
+            },
+          ],
+        },
+        {
+          user_id: 'u2',
+          index: 2,
+          questions: [
+            {
+              type: 'binary',
+              field: 'video_liked',
+              true_value: 'No',
+              predicted_value: 'No',
+              predicted_label: 0,
+              raw_output: 'Answer: No',
+            },
+          ],
+        },
       ],
     },
   });
@@ -64,7 +170,18 @@ const lineIn = (root: string, file: string, needle: string, from = 1) => {
   return i + 1;
 };
 
-const brief = (f: OmniAuditFinding) => [f.category, f.text, f.file, f.field, f.part, f.userId, f.run, f.recordIndex, f.testAction, f.historyIndex];
+const brief = (f: OmniAuditFinding) => [
+  f.category,
+  f.text,
+  f.file,
+  f.field,
+  f.part,
+  f.userId,
+  f.run,
+  f.recordIndex,
+  f.testAction,
+  f.historyIndex,
+];
 
 describe('auditOmni', async () => {
   const root = folder();
@@ -78,13 +195,68 @@ describe('auditOmni', async () => {
       ['IP', '203.0.113.57', 'raw/u1.json', 'action_history[1].context.asr', 'ocr-asr', 'u1', null, 1, 7, 1],
       ['ID', '110105198805122136', 'raw/u1.json', 'action_history[2].context.ocr_text', 'ocr-asr', 'u1', null, 2, 7, 2],
       ['PLATE', '沪AD12345', 'raw/u1.json', 'action_history[3].context.live_title', 'context', 'u1', null, 3, 7, 3],
-      ['BANK', '6222 0202 0012 3456 788', 'raw/u1.json', 'action_history[4].context.item_desc', 'context', 'u1', null, 4, 7, 4],
+      [
+        'BANK',
+        '6222 0202 0012 3456 788',
+        'raw/u1.json',
+        'action_history[4].context.item_desc',
+        'context',
+        'u1',
+        null,
+        4,
+        7,
+        4,
+      ],
       ['PHONE', '13800138000', 'raw/u1.json', 'action_history[5].action[0].keyword', 'search', 'u1', null, 5, 7, 5],
-      ['EMAIL', 'lin.wei@example.com', 'raw/u1.json', 'action_history[6].action[0].content[0].text', 'dialogue', 'u1', null, 6, 7, 6],
+      [
+        'EMAIL',
+        'lin.wei@example.com',
+        'raw/u1.json',
+        'action_history[6].action[0].content[0].text',
+        'dialogue',
+        'u1',
+        null,
+        6,
+        7,
+        6,
+      ],
       ['PLATE', '京A·3M7Q2', 'raw/u1.json', 'action_history[8].context.asr', 'ocr-asr', 'u1', null, 8, 9, 8],
-      ['PHONE', '13912345678', 'raw/u1.json', 'action_history[10].context.caption', 'context', 'u1', null, 10, null, null],
-      ['PHONE', '13912345678', 'raw/u2.json', 'action_history[1].action[0].content[1].text', 'dialogue', 'u2', null, 1, 2, 1],
-      ['PHONE', '13800138000', 'results/sim/predictions.jsonl', 'questions[0].raw_output', 'prediction', 'u1', 'sim', null, 7, null],
+      [
+        'PHONE',
+        '13912345678',
+        'raw/u1.json',
+        'action_history[10].context.caption',
+        'context',
+        'u1',
+        null,
+        10,
+        null,
+        null,
+      ],
+      [
+        'PHONE',
+        '13912345678',
+        'raw/u2.json',
+        'action_history[1].action[0].content[1].text',
+        'dialogue',
+        'u2',
+        null,
+        1,
+        2,
+        1,
+      ],
+      [
+        'PHONE',
+        '13800138000',
+        'results/sim/predictions.jsonl',
+        'questions[0].raw_output',
+        'prediction',
+        'u1',
+        'sim',
+        null,
+        7,
+        null,
+      ],
     ]);
   });
 
@@ -105,13 +277,16 @@ describe('auditOmni', async () => {
 
   it('never reports a placeholder, a count, a timestamp, an order number or a version string', () => {
     for (const f of audit.findings) expect(hasPlaceholder(f.text)).toBe(false);
-    expect(audit.findings.some((f) => f.field.includes('play_cnt') || f.field.includes('upload_timestamp'))).toBe(false);
+    expect(audit.findings.some((f) => f.field.includes('play_cnt') || f.field.includes('upload_timestamp'))).toBe(
+      false,
+    );
     expect(audit.findings.some((f) => f.recordIndex === 1 && f.field.endsWith('caption'))).toBe(false);
     expect(audit.findings.some((f) => f.recordIndex === 2 && f.field.endsWith('caption'))).toBe(false);
   });
 
   it('counts placeholders and findings per source, part and category', () => {
-    const row = (source: string, part: string, category: string) => audit.counts.find((r) => r.source === source && r.part === part && r.category === category);
+    const row = (source: string, part: string, category: string) =>
+      audit.counts.find((r) => r.source === source && r.part === part && r.category === category);
     expect(row('raw', 'ocr-asr', 'PHONE')).toMatchObject({ placeholders: 1, findings: 0 });
     expect(row('raw', 'context', 'EMAIL')).toMatchObject({ placeholders: 1, findings: 0 });
     expect(row('raw', 'dialogue', 'CONTACT')).toMatchObject({ placeholders: 1, findings: 0 });
@@ -136,7 +311,13 @@ describe('auditOmni', async () => {
   it('feeds the same report and verdict store as StreamProfileBench', () => {
     const store = VerdictStore.open(':memory:');
     const leak = audit.findings[7];
-    store.record({ benchmark: audit.benchmark, target: leak, verdict: 'confirmed-leak', author: 'ann', createdAt: '2025-01-01T00:00:00Z' });
+    store.record({
+      benchmark: audit.benchmark,
+      target: leak,
+      verdict: 'confirmed-leak',
+      author: 'ann',
+      createdAt: '2025-01-01T00:00:00Z',
+    });
     const report = buildReport(audit, { trail: store.trail(), generatedAt: 'now' });
     store.close();
     expect(report.benchmarkFormat).toBe('omnibehavior');
@@ -146,7 +327,11 @@ describe('auditOmni', async () => {
     expect(md).toContain('## Counts per source and part');
     expect(md).toContain('| run sim · prediction |');
     expect(md).toContain('`u1 #7`');
-    expect(formatTextReport(report)).toContain('raw/u1.json:' + leak.line + ' action_history[6].action[0].content[0].text [EMAIL/high] lin.wei@example.com (confirmed-leak)');
+    expect(formatTextReport(report)).toContain(
+      'raw/u1.json:' +
+        leak.line +
+        ' action_history[6].action[0].content[0].text [EMAIL/high] lin.wei@example.com (confirmed-leak)',
+    );
   });
 });
 
@@ -180,8 +365,20 @@ describe('auditOmni on damaged files', () => {
 describe('parts and test actions', () => {
   it('recordTexts assigns each string to its part and skips counts and flags', () => {
     const texts = recordTexts({
-      context: { caption: 'a', ocr: 'b', asr_text: 'c', like_cnt: '12', is_shop_live: '1', upload_timestamp: 't', tags: ['d'] },
-      action: [{ type: 'search', keyword: 'e' }, { type: 'dialogue', content: [{ role: 'user', text: 'f' }] }, { type: 'comment', comment_text: 'g', comment_cnt: '3' }],
+      context: {
+        caption: 'a',
+        ocr: 'b',
+        asr_text: 'c',
+        like_cnt: '12',
+        is_shop_live: '1',
+        upload_timestamp: 't',
+        tags: ['d'],
+      },
+      action: [
+        { type: 'search', keyword: 'e' },
+        { type: 'dialogue', content: [{ role: 'user', text: 'f' }] },
+        { type: 'comment', comment_text: 'g', comment_cnt: '3' },
+      ],
     });
     expect(texts.map((t) => [t.rel, t.part, t.value])).toEqual([
       ['context.caption', 'context', 'a'],
@@ -195,8 +392,16 @@ describe('parts and test actions', () => {
   });
 
   it('findingTraceTarget: the history item inside its test action, the test action itself, or nothing', () => {
-    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: 3 })).toEqual({ userId: 'u', index: 7, target: { kind: 'history', historyIndex: 3 } });
-    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: null })).toEqual({ userId: 'u', index: 7, target: { kind: 'action' } });
+    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: 3 })).toEqual({
+      userId: 'u',
+      index: 7,
+      target: { kind: 'history', historyIndex: 3 },
+    });
+    expect(findingTraceTarget({ userId: 'u', testAction: 7, historyIndex: null })).toEqual({
+      userId: 'u',
+      index: 7,
+      target: { kind: 'action' },
+    });
     expect(findingTraceTarget({ userId: 'u', testAction: null, historyIndex: null })).toBeNull();
   });
 

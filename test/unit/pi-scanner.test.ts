@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { checkResidentId, hkidValid, isValidResidentId, luhnValid, parseIpv6, residentIdCheckChar } from '../../src/core/pi/checks';
+import {
+  checkResidentId,
+  hkidValid,
+  isValidResidentId,
+  luhnValid,
+  parseIpv6,
+  residentIdCheckChar,
+} from '../../src/core/pi/checks';
 import { maskText, scanPrompt, isLoopbackEndpoint } from '../../src/core/pi/mask';
 import { normalize, toOriginal } from '../../src/core/pi/normalize';
-import { countPlaceholders, findPlaceholders, hasPlaceholder, PI_CATEGORIES, placeholderOf } from '../../src/core/pi/placeholders';
+import {
+  countPlaceholders,
+  findPlaceholders,
+  hasPlaceholder,
+  PI_CATEGORIES,
+  placeholderOf,
+} from '../../src/core/pi/placeholders';
 import { scanText } from '../../src/core/pi/scanner';
 
 const found = (text: string) => scanText(text).map((f) => [f.category, f.text]);
@@ -84,7 +97,9 @@ describe('scanner: hits per category', () => {
 
   it('reports a Luhn-valid card with an issuer prefix at medium alone, high next to a banking word', () => {
     expect(found('随便的数字 6228480012345674 没有上下文')).toEqual([]); // Luhn fails
-    expect(scanText('随便的数字 6228480012345671 没有上下文')).toMatchObject([{ category: 'BANK', confidence: 'medium' }]);
+    expect(scanText('随便的数字 6228480012345671 没有上下文')).toMatchObject([
+      { category: 'BANK', confidence: 'medium' },
+    ]);
     expect(scanText('4111 1111 1111 1111')).toMatchObject([{ category: 'BANK', confidence: 'medium' }]);
     expect(scanText('6013 8212 3456 7890')).toMatchObject([{ category: 'BANK', confidence: 'low' }]); // 60: grouped only
     expect(scanText('卡号 4111111111111111')).toMatchObject([{ category: 'BANK', confidence: 'high' }]);
@@ -184,7 +199,17 @@ describe('scanner: false positives it must not report', () => {
 
 describe('scanner: bad input', () => {
   it('never throws', () => {
-    const junk: unknown[] = [undefined, null, 42, {}, [], '', '\u0000\uffff\ud800', '<'.repeat(1000), '1'.repeat(100_000)];
+    const junk: unknown[] = [
+      undefined,
+      null,
+      42,
+      {},
+      [],
+      '',
+      '\u0000\uffff\ud800',
+      '<'.repeat(1000),
+      '1'.repeat(100_000),
+    ];
     for (const j of junk) expect(() => scanText(j as string)).not.toThrow();
     expect(scanText(null as unknown as string)).toEqual([]);
     expect(scanText('1'.repeat(100_000))).toEqual([]);
@@ -193,7 +218,7 @@ describe('scanner: bad input', () => {
   it('survives random text built from the characters detectors care about', () => {
     const alphabet = '0123456789１３８ -.:@#<>PHONE微信QQ京A·°N,E身份证卡号我叫张伟\u200b';
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let k = 0; k < 300; k++) {
       let s = '';
       for (let i = 0; i < 80; i++) s += alphabet[Math.floor(rand() * alphabet.length)];

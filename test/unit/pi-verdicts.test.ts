@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LabelStore } from '../../src/core/labels/store';
 import { textHash, type AuditFinding } from '../../src/core/pi/audit';
-import { VERDICT_SCHEMA_VERSION, VerdictStore, VerdictStoreError, latestByKey, type VerdictRow, type VerdictTarget } from '../../src/core/pi/verdicts';
+import {
+  VERDICT_SCHEMA_VERSION,
+  VerdictStore,
+  VerdictStoreError,
+  latestByKey,
+  type VerdictRow,
+  type VerdictTarget,
+} from '../../src/core/pi/verdicts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-pi-verdicts-'));
 
@@ -35,7 +42,13 @@ describe('verdict store', () => {
     try {
       expect(s.schemaVersion()).toBe(VERDICT_SCHEMA_VERSION);
       s.record({ benchmark: 'sample', target: target(), verdict: 'needs-review', author: 'alice' });
-      s.record({ benchmark: 'sample', target: target(), verdict: 'confirmed-leak', author: 'bob', note: 'real number' });
+      s.record({
+        benchmark: 'sample',
+        target: target(),
+        verdict: 'confirmed-leak',
+        author: 'bob',
+        note: 'real number',
+      });
       s.record({ benchmark: 'other', target: target(), verdict: 'false-positive', author: 'bob' });
       const trail = s.trail({ benchmark: 'sample' });
       expect(trail.map((r) => [r.author, r.verdict])).toEqual([
@@ -53,7 +66,10 @@ describe('verdict store', () => {
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      const cols = raw.prepare<[], { name: string }>('PRAGMA table_info(pi_verdicts)').all().map((c) => c.name);
+      const cols = raw
+        .prepare<[], { name: string }>('PRAGMA table_info(pi_verdicts)')
+        .all()
+        .map((c) => c.name);
       expect(cols).not.toContain('text'); // only a hash of the leaked value is stored
       expect(JSON.stringify(raw.prepare('SELECT * FROM pi_verdicts').all())).not.toContain('13800138000');
     } finally {
@@ -84,8 +100,12 @@ describe('verdict store', () => {
   it('rejects bad verdicts, empty authors, missing files, newer schemas and label databases with readable errors', () => {
     const s = VerdictStore.open(join(dir, 'c.db'));
     try {
-      expect(() => s.record({ benchmark: 's', target: target(), verdict: 'maybe' as 'needs-review', author: 'a' })).toThrow(/unknown verdict/);
-      expect(() => s.record({ benchmark: 's', target: target(), verdict: 'needs-review', author: ' ' })).toThrow(/author/);
+      expect(() =>
+        s.record({ benchmark: 's', target: target(), verdict: 'maybe' as 'needs-review', author: 'a' }),
+      ).toThrow(/unknown verdict/);
+      expect(() => s.record({ benchmark: 's', target: target(), verdict: 'needs-review', author: ' ' })).toThrow(
+        /author/,
+      );
       expect(s.trail()).toEqual([]);
     } finally {
       s.close();
@@ -106,8 +126,24 @@ describe('verdict store', () => {
 
   it('takes the latest row per key', () => {
     const row = (id: number, key: string, verdict: VerdictRow['verdict']): VerdictRow => ({
-      id, key, verdict, benchmark: 's', file: 'f', line: 1, field: 'bio', start: 0, end: 1, category: 'PHONE', textHash: '',
-      platform: 'weibo', userId: 'u', stepId: null, run: '', note: '', author: 'a', createdAt: '',
+      id,
+      key,
+      verdict,
+      benchmark: 's',
+      file: 'f',
+      line: 1,
+      field: 'bio',
+      start: 0,
+      end: 1,
+      category: 'PHONE',
+      textHash: '',
+      platform: 'weibo',
+      userId: 'u',
+      stepId: null,
+      run: '',
+      note: '',
+      author: 'a',
+      createdAt: '',
     });
     const rows = [row(3, 'k', 'false-positive'), row(1, 'k', 'confirmed-leak'), row(2, 'j', 'needs-review')];
     const m = latestByKey(rows);

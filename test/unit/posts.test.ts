@@ -3,7 +3,8 @@ import { parsePosts, splitTags } from '../../src/core/spb/posts';
 
 describe('parsePosts', () => {
   it('splits numbered posts with labelled lines and multi-line values', () => {
-    const text = '[1] Content: 今天去了西湖\n风景很好\nTags: #杭州旅行# #西湖#\n[2] Title: 周末\nContent: 在家做饭\nTags: #家常菜, #周末';
+    const text =
+      '[1] Content: 今天去了西湖\n风景很好\nTags: #杭州旅行# #西湖#\n[2] Title: 周末\nContent: 在家做饭\nTags: #家常菜, #周末';
     const parsed = parsePosts(text);
     expect(parsed.ok).toBe(true);
     expect(parsed.posts.map((p) => p.index)).toEqual([1, 2]);

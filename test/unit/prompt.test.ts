@@ -61,7 +61,11 @@ describe('renderPrompt', () => {
   });
 
   it('uses the persona and bio when given, and leaves unknown slots as written', () => {
-    const { text } = renderPrompt('{{ persona }}/{{bio}}/{{nope}}/{{total_steps}}', { ...ctx, persona: 'Runner.', bio: ' ' });
+    const { text } = renderPrompt('{{ persona }}/{{bio}}/{{nope}}/{{total_steps}}', {
+      ...ctx,
+      persona: 'Runner.',
+      bio: ' ',
+    });
     expect(text).toBe('Runner./ /{{nope}}/5');
   });
 
@@ -101,7 +105,12 @@ describe('checkTemplate', () => {
   it('reports missing required slots as errors and other reference slots as info', () => {
     const problems = checkTemplate('{{posts}}');
     const missing = problems.filter((p) => p.kind === 'missing');
-    expect(missing.filter((p) => p.severity === 'error').map((p) => p.slot).sort()).toEqual(['k', 'pool_json']);
+    expect(
+      missing
+        .filter((p) => p.severity === 'error')
+        .map((p) => p.slot)
+        .sort(),
+    ).toEqual(['k', 'pool_json']);
     expect(missing.some((p) => p.slot === 'total_steps')).toBe(false);
     expect(missing.find((p) => p.slot === 'bio')?.severity).toBe('info');
     expect(missing.every((p) => p.line === 1 && p.column === 1)).toBe(true);

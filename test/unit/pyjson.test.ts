@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pyFloat, pyFloatRepr, pyJsonDumps, pyJsonLoads, resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/io/pyjson';
+import {
+  pyFloat,
+  pyFloatRepr,
+  pyJsonDumps,
+  pyJsonLoads,
+  resultLine,
+  writeResultsFile,
+  type ResultUserRecord,
+} from '../../src/core/io/pyjson';
 
 const hasPython = spawnSync('python3', ['-c', 'print(1)']).status === 0;
 
@@ -31,7 +39,7 @@ describe('pyFloatRepr', () => {
 describe('pyJsonDumps', () => {
   it('uses Python separators and keeps non-ASCII', () => {
     expect(pyJsonDumps(['#话题#', 'b'])).toBe('["#话题#", "b"]');
-    expect(pyJsonDumps({ a: 1, b: [true, null], c: {} , d: []})).toBe('{"a": 1, "b": [true, null], "c": {}, "d": []}');
+    expect(pyJsonDumps({ a: 1, b: [true, null], c: {}, d: [] })).toBe('{"a": 1, "b": [true, null], "c": {}, "d": []}');
   });
   it('escapes like Python', () => {
     expect(pyJsonDumps('a"b\\c\n\t\u0001\u007f\u2028é')).toBe('"a\\"b\\\\c\\n\\t\\u0001\u007f\u2028é"');
@@ -48,21 +56,35 @@ describe('pyJsonDumps', () => {
     expect(pyJsonDumps(cyc)).toBe('{"a": 1, "self": null}');
     expect(pyJsonDumps([undefined, () => 1])).toBe('[null, null]');
     expect(pyJsonDumps({ u: undefined, v: 2 })).toBe('{"v": 2}');
-    expect(pyJsonDumps(new Map([['2', 1], ['1', 2]]))).toBe('{"2": 1, "1": 2}');
+    expect(
+      pyJsonDumps(
+        new Map([
+          ['2', 1],
+          ['1', 2],
+        ]),
+      ),
+    ).toBe('{"2": 1, "1": 2}');
     expect(pyJsonDumps(1e21)).toBe('1000000000000000000000');
   });
   it.skipIf(!hasPython)('matches python3 json.dumps(ensure_ascii=False)', () => {
     // [python expression, the same value in TS]
     const cases: [string, unknown][] = [
-      ['[1.0, 0.0, 0.5, 1/3, 1e-05, 1e16, 1.5e-07, 0.1+0.2, 5e-324, 123456789012345680000.0]',
-        [1, 0, 0.5, 1 / 3, 1e-5, 1e16, 1.5e-7, 0.1 + 0.2, 5e-324, 123456789012345680000].map(pyFloat)],
+      [
+        '[1.0, 0.0, 0.5, 1/3, 1e-05, 1e16, 1.5e-07, 0.1+0.2, 5e-324, 123456789012345680000.0]',
+        [1, 0, 0.5, 1 / 3, 1e-5, 1e16, 1.5e-7, 0.1 + 0.2, 5e-324, 123456789012345680000].map(pyFloat),
+      ],
       ['[float("nan"), float("inf"), -float("inf"), 3, -7, 2**53]', [NaN, Infinity, -Infinity, 3, -7, 2 ** 53]],
-      ['{"a": "\\x00\\x1f\\x7f\\u2028\\"\\\\/\\n é 话题 😀", "b": [], "c": {}}',
-        { a: '\u0000\u001f\u007f\u2028"\\/\n é 话题 😀', b: [], c: {} }],
+      [
+        '{"a": "\\x00\\x1f\\x7f\\u2028\\"\\\\/\\n é 话题 😀", "b": [], "c": {}}',
+        { a: '\u0000\u001f\u007f\u2028"\\/\n é 话题 😀', b: [], c: {} },
+      ],
       ['{"x": [True, False, None, "看过影视:片名"]}', { x: [true, false, null, '看过影视:片名'] }],
     ];
     const script = 'import json\n' + cases.map(([py]) => `print(json.dumps(${py}, ensure_ascii=False))`).join('\n');
-    const run = spawnSync('python3', ['-c', script], { encoding: 'utf8', env: { ...process.env, PYTHONIOENCODING: 'utf-8' } });
+    const run = spawnSync('python3', ['-c', script], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONIOENCODING: 'utf-8' },
+    });
     const lines = run.stdout.split('\n');
     cases.forEach(([, ts], i) => expect(pyJsonDumps(ts)).toBe(lines[i]));
   });
@@ -116,7 +138,15 @@ describe('results file', () => {
         step_id: 1,
         prediction: ['#a#', '#b#'],
         ground_truth: ['#a#'],
-        metrics: { Recall: 1, Recall_Novelty: NaN, Recall_Stability: 1, Error_Decay: 0, Error_Peer: 0.5, Error_Viral: 0, Error_Random: 0 },
+        metrics: {
+          Recall: 1,
+          Recall_Novelty: NaN,
+          Recall_Stability: 1,
+          Error_Decay: 0,
+          Error_Peer: 0.5,
+          Error_Viral: 0,
+          Error_Random: 0,
+        },
         reasoning: 'r',
         persona_summary: '喜欢跑步',
       },

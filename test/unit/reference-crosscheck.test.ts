@@ -16,23 +16,43 @@ const SAMPLE = join(ROOT, 'sample');
 const SEEDS = [1, 2, 3, 4, 5, 11, 42];
 const TOL = 1e-9;
 const METRIC_KEYS = [
-  'Recall', 'Recall_Novelty', 'Recall_Stability',
-  'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random', 'F1NS',
+  'Recall',
+  'Recall_Novelty',
+  'Recall_Stability',
+  'Error_Decay',
+  'Error_Peer',
+  'Error_Viral',
+  'Error_Random',
+  'F1NS',
 ];
 
 type Figures = Record<string, unknown>;
-interface RunScore { name: string; platforms: Record<string, Figures>; avg: Figures }
-interface ScoreOut { runs: RunScore[] }
+interface RunScore {
+  name: string;
+  platforms: Record<string, Figures>;
+  avg: Figures;
+}
+interface ScoreOut {
+  runs: RunScore[];
+}
 
 /** Runs a command and returns its stdout. `okStatus` lists non-zero exit codes that still count as success
  * (the CLI exits 1 when the benchmark has errors such as unparseable lines, but still prints the score). */
 function run(cmd: string, args: string[], okStatus: number[] = []): string {
   try {
-    return execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(cmd, args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (e) {
     const err = e as { status?: number; stderr?: string; stdout?: string };
     if (err.status !== undefined && okStatus.includes(err.status) && err.stdout) return err.stdout;
-    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${err.status}):\n${err.stderr ?? ''}\n${(err.stdout ?? '').slice(0, 2000)}`, { cause: e });
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (exit ${err.status}):\n${err.stderr ?? ''}\n${(err.stdout ?? '').slice(0, 2000)}`,
+      { cause: e },
+    );
   }
 }
 
@@ -55,8 +75,10 @@ function compareNumber(where: string, ours: unknown, ref: unknown, diffs: string
     return;
   }
   if (typeof ours !== 'number' || typeof ref !== 'number' || !(Math.abs(ours - ref) <= TOL)) {
-    diffs.push(`${where}: CLI=${JSON.stringify(ours)} reference=${JSON.stringify(ref)}`
-      + (typeof ours === 'number' && typeof ref === 'number' ? ` (|diff|=${Math.abs(ours - ref)})` : ''));
+    diffs.push(
+      `${where}: CLI=${JSON.stringify(ours)} reference=${JSON.stringify(ref)}` +
+        (typeof ours === 'number' && typeof ref === 'number' ? ` (|diff|=${Math.abs(ours - ref)})` : ''),
+    );
   }
 }
 
@@ -80,7 +102,8 @@ function compare(ours: ScoreOut, ref: ScoreOut): string[] {
       if (!of) continue;
       const rf = rr.platforms[p];
       for (const k of ['users', 'steps']) {
-        if (of[k] !== rf[k]) diffs.push(`run ${rr.name} / ${p} / ${k}: CLI=${JSON.stringify(of[k])} reference=${JSON.stringify(rf[k])}`);
+        if (of[k] !== rf[k])
+          diffs.push(`run ${rr.name} / ${p} / ${k}: CLI=${JSON.stringify(of[k])} reference=${JSON.stringify(rf[k])}`);
       }
       for (const k of METRIC_KEYS) compareNumber(`run ${rr.name} / ${p} / ${k}`, of[k], rf[k], diffs);
     }
@@ -113,7 +136,9 @@ describe('score --json agrees with the independent Python reference (1e-9)', () 
 
   it('sample/', () => {
     expect(existsSync(join(SAMPLE, 'data')), 'sample/data is missing: the sample benchmark must exist').toBe(true);
-    expect(existsSync(join(SAMPLE, 'results')), 'sample/results is missing: the sample benchmark must exist').toBe(true);
+    expect(existsSync(join(SAMPLE, 'results')), 'sample/results is missing: the sample benchmark must exist').toBe(
+      true,
+    );
     const { diffs, ref } = crosscheck(SAMPLE);
     expect(ref.runs.length, 'sample/ has no runs').toBeGreaterThan(0);
     expect(diffs, `sample/: ${diffs.length} difference(s):\n${diffs.join('\n')}`).toEqual([]);
@@ -125,7 +150,10 @@ describe('score --json agrees with the independent Python reference (1e-9)', () 
     const all = crosscheck(dir).ref.runs.map((r) => r.name);
     expect(all.length).toBeGreaterThan(2);
     const pick = [all[2], all[0]];
-    const { diffs, ref } = crosscheck(dir, pick.flatMap((n) => ['--run', n]));
+    const { diffs, ref } = crosscheck(
+      dir,
+      pick.flatMap((n) => ['--run', n]),
+    );
     expect(ref.runs.map((r) => r.name)).toEqual([all[0], all[2]]);
     expect(diffs, `--run ${pick.join(' --run ')}: ${diffs.length} difference(s):\n${diffs.join('\n')}`).toEqual([]);
   });
@@ -136,8 +164,11 @@ describe('score --json agrees with the independent Python reference (1e-9)', () 
       run('python3', [GEN, dir, '--seed', String(seed)]);
       const { diffs, ref } = crosscheck(dir);
       expect(ref.runs.length).toBeGreaterThan(0);
-      expect(diffs, `seed ${seed} (regenerate: python3 test/reference/make_random_bench.py DIR --seed ${seed}): `
-        + `${diffs.length} difference(s):\n${diffs.join('\n')}`).toEqual([]);
+      expect(
+        diffs,
+        `seed ${seed} (regenerate: python3 test/reference/make_random_bench.py DIR --seed ${seed}): ` +
+          `${diffs.length} difference(s):\n${diffs.join('\n')}`,
+      ).toEqual([]);
     });
   }
 });

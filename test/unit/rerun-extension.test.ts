@@ -7,7 +7,14 @@ import type { AttemptRow } from '../../src/core/rerun/attemptCompare';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/rerun/documents';
-import { describeEndpoint, effective, endpointProblems, readEndpointSettings, RESTRICTED_SETTINGS, type Inspected } from '../../src/extension/endpoint/settings';
+import {
+  describeEndpoint,
+  effective,
+  endpointProblems,
+  readEndpointSettings,
+  RESTRICTED_SETTINGS,
+  type Inspected,
+} from '../../src/extension/endpoint/settings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
 
@@ -26,7 +33,13 @@ describe('endpoint settings', () => {
   it('ignores a workspace baseURL in an untrusted workspace, and only that', () => {
     expect(readEndpointSettings(inspect, true)).toMatchObject({ baseURL: 'http://evil.example/v1', model: 'm-ws' });
     const untrusted = readEndpointSettings(inspect, false);
-    expect(untrusted).toMatchObject({ baseURL: 'https://user.example/v1', model: 'm-ws', maxTokens: 256, timeoutSeconds: 60, maxConcurrency: 2 });
+    expect(untrusted).toMatchObject({
+      baseURL: 'https://user.example/v1',
+      model: 'm-ws',
+      maxTokens: 256,
+      timeoutSeconds: 60,
+      maxConcurrency: 2,
+    });
     expect(untrusted.temperature).toBe(0); // 7 is out of range
     expect(effective({ defaultValue: 'd', workspaceFolderValue: 'f' }, true, false)).toBe('d');
   });
@@ -35,9 +48,21 @@ describe('endpoint settings', () => {
     const cap = manifest.capabilities.untrustedWorkspaces;
     expect(cap.supported).toBe('limited');
     // The PI guard's settings are restricted too (test/unit/pi-guard.test.ts).
-    expect(cap.restrictedConfigurations).toEqual([...RESTRICTED_SETTINGS, 'personaLab.privacy.remoteGuard', 'personaLab.privacy.guardLoopback']);
+    expect(cap.restrictedConfigurations).toEqual([
+      ...RESTRICTED_SETTINGS,
+      'personaLab.privacy.remoteGuard',
+      'personaLab.privacy.guardLoopback',
+    ]);
     expect(cap.description.length).toBeGreaterThan(40);
-    for (const key of ['baseURL', 'model', 'temperature', 'maxTokens', 'timeoutSeconds', 'maxConcurrency', 'systemMessage']) {
+    for (const key of [
+      'baseURL',
+      'model',
+      'temperature',
+      'maxTokens',
+      'timeoutSeconds',
+      'maxConcurrency',
+      'systemMessage',
+    ]) {
       expect(manifest.contributes.configuration.properties[`personaLab.endpoint.${key}`], key).toBeDefined();
     }
     expect(manifest.contributes.configuration.properties['personaLab.endpoint.temperature'].default).toBe(0);
@@ -46,7 +71,10 @@ describe('endpoint settings', () => {
 
   it('names what is missing and describes the endpoint without credentials', () => {
     const base = readEndpointSettings(inspect, false);
-    expect(endpointProblems({ ...base, baseURL: '', model: '' })).toEqual(['personaLab.endpoint.baseURL is not set', 'personaLab.endpoint.model is not set']);
+    expect(endpointProblems({ ...base, baseURL: '', model: '' })).toEqual([
+      'personaLab.endpoint.baseURL is not set',
+      'personaLab.endpoint.model is not set',
+    ]);
     expect(endpointProblems({ ...base, baseURL: 'ftp://x' })[0]).toMatch(/not an http/);
     expect(describeEndpoint({ ...base, baseURL: 'https://u:secret@api.example/v1?key=k' })).toBe('m-ws at api.example');
     expect(describeEndpoint({ ...base, model: '' })).toBe('');
@@ -55,10 +83,27 @@ describe('endpoint settings', () => {
 
 describe('attempt documents', () => {
   const row: AttemptRow = {
-    id: 3, run: 'rerun', templateId: 'abc', model: 'm', baseURL: 'http://h/v1', personaIn: null, system: 'SYS', prompt: 'PROMPT',
-    raw: '```json\n{"a":1}\n```', flags: [], error: null, prediction: [], reasoning: '', personaSummary: '',
-    tries: [{ ok: false, status: 500, error: 'scripted 500', latencyMs: 3.2, waitedMs: 1000 }, { ok: true, latencyMs: 5 }],
-    latencyMs: 5, usage: null, createdAt: '2024-01-01T00:00:00Z',
+    id: 3,
+    run: 'rerun',
+    templateId: 'abc',
+    model: 'm',
+    baseURL: 'http://h/v1',
+    personaIn: null,
+    system: 'SYS',
+    prompt: 'PROMPT',
+    raw: '```json\n{"a":1}\n```',
+    flags: [],
+    error: null,
+    prediction: [],
+    reasoning: '',
+    personaSummary: '',
+    tries: [
+      { ok: false, status: 500, error: 'scripted 500', latencyMs: 3.2, waitedMs: 1000 },
+      { ok: true, latencyMs: 5 },
+    ],
+    latencyMs: 5,
+    usage: null,
+    createdAt: '2024-01-01T00:00:00Z',
     meta: { kind: 'rerun', personaMode: 'none', baseRun: 'demo', templateName: 'short', temperature: 0.5 },
   };
 
@@ -75,7 +120,10 @@ describe('attempt documents', () => {
 
   it('shows the raw reply as received', () => {
     expect(rawReplyDoc(row, 'x')).toMatchObject({ text: row.raw, language: 'plaintext' });
-    expect(rawReplyDoc({ ...row, raw: '{"a": NaN}' }, 'x')).toMatchObject({ language: 'json', title: 'Raw reply #3 · x.json' });
+    expect(rawReplyDoc({ ...row, raw: '{"a": NaN}' }, 'x')).toMatchObject({
+      language: 'json',
+      title: 'Raw reply #3 · x.json',
+    });
     expect(rawReplyDoc({ ...row, raw: '', error: 'timeout' }, 'x').text).toContain('Error: timeout');
   });
 });
@@ -95,7 +143,9 @@ describe('command arguments', () => {
   it('contributes every command it registers, with context menus on the tree', () => {
     const ids = manifest.contributes.commands.map((c: { command: string }) => c.command);
     for (const id of COMMAND_IDS) expect(ids).toContain(id);
-    const menu = manifest.contributes.menus['view/item/context'].map((m: { command: string; when: string }) => `${m.command} ${m.when}`);
+    const menu = manifest.contributes.menus['view/item/context'].map(
+      (m: { command: string; when: string }) => `${m.command} ${m.when}`,
+    );
     expect(menu).toContain('personaLab.rerunStep view == personaLab.benchmarks && viewItem == step');
     expect(menu).toContain('personaLab.runAblation view == personaLab.benchmarks && viewItem == user');
     expect(manifest.contributes.languages[0]).toMatchObject({ id: 'personalab-prompt', extensions: ['.plprompt'] });

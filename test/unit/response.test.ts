@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cleanReply, errorRecord, parseReply, pyStrip, threadPersona, type ReplyFlag } from '../../src/core/spb/response';
+import {
+  cleanReply,
+  errorRecord,
+  parseReply,
+  pyStrip,
+  threadPersona,
+  type ReplyFlag,
+} from '../../src/core/spb/response';
 
 const pool = ['#a', '#b', '#c', '#d', '#e', '#f', '#g', '#h'];
 const k = 2;
@@ -83,12 +90,20 @@ describe('parseReply', () => {
   });
 
   it('flags an empty or blank persona', () => {
-    expect(codes(parseReply(JSON.stringify({ ...good, persona_summary: '' }), pool, k).flags)).toEqual(['empty_persona']);
-    expect(codes(parseReply(JSON.stringify({ ...good, persona_summary: ' \n' }), pool, k).flags)).toEqual(['empty_persona']);
+    expect(codes(parseReply(JSON.stringify({ ...good, persona_summary: '' }), pool, k).flags)).toEqual([
+      'empty_persona',
+    ]);
+    expect(codes(parseReply(JSON.stringify({ ...good, persona_summary: ' \n' }), pool, k).flags)).toEqual([
+      'empty_persona',
+    ]);
   });
 
   it('flags extra keys as info and accepts NaN like Python', () => {
-    const r = parseReply('{"persona_summary": "p", "predicted_tags": ["#a", "#b"], "reasoning": "r", "confidence": NaN}', pool, k);
+    const r = parseReply(
+      '{"persona_summary": "p", "predicted_tags": ["#a", "#b"], "reasoning": "r", "confidence": NaN}',
+      pool,
+      k,
+    );
     expect(r.ok).toBe(true);
     expect(r.flags).toEqual([expect.objectContaining({ code: 'extra_keys', keys: ['confidence'], severity: 'info' })]);
   });

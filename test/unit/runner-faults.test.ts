@@ -92,7 +92,13 @@ const cases: FaultCase[] = [
   },
   {
     name: 'too many tags',
-    step2: [reply.json({ persona_summary: 'P', predicted_tags: ['#n02#', '#k02#', '#d02#', '#r102#', '#n02#'], reasoning: '' })],
+    step2: [
+      reply.json({
+        persona_summary: 'P',
+        predicted_tags: ['#n02#', '#k02#', '#d02#', '#r102#', '#n02#'],
+        reasoning: '',
+      }),
+    ],
     requests: 1,
     check: (s) => {
       expect(s.prediction).toHaveLength(5);
@@ -207,4 +213,3 @@ describe('runBenchmark: every scripted fault ends in the recorded outcome and th
     expect(waits).toEqual([7000, 200]);
   });
 });
-

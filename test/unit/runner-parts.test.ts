@@ -16,9 +16,21 @@ import {
 } from '../../src/core/runner/client';
 import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/runner/history';
 import { acquireLock, Journal } from '../../src/core/runner/journal';
-import { manifestConflicts, newManifest, readManifest, writeManifest, type ManifestInput } from '../../src/core/runner/manifest';
+import {
+  manifestConflicts,
+  newManifest,
+  readManifest,
+  writeManifest,
+  type ManifestInput,
+} from '../../src/core/runner/manifest';
 import { runStep } from '../../src/core/runner/step';
-import { MARKER_TEMPLATE, reply, startScriptedServer, writeTinyBench, type ScriptedServer } from '../support/scriptedServer';
+import {
+  MARKER_TEMPLATE,
+  reply,
+  startScriptedServer,
+  writeTinyBench,
+  type ScriptedServer,
+} from '../support/scriptedServer';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'runner-parts-'));
 
@@ -42,7 +54,9 @@ describe('client helpers', () => {
   });
 
   it('strips credentials and query from base URLs, and redacts the key', () => {
-    expect(publicBaseURL('https://user:sk-secret@api.example.com/v1/?key=sk-secret')).toBe('https://api.example.com/v1');
+    expect(publicBaseURL('https://user:sk-secret@api.example.com/v1/?key=sk-secret')).toBe(
+      'https://api.example.com/v1',
+    );
     expect(publicBaseURL('not a url?key=1')).toBe('not a url');
     const redact = redactor('sk-abcdefgh123');
     expect(redact('x sk-abcdefgh123 y sk-abcdefgh123')).toBe('x [redacted] y [redacted]');
@@ -83,7 +97,14 @@ describe('client helpers', () => {
     expect(calls).toBe(1);
     const root = writeTinyBench({ users: { weibo: 1 }, steps: 1 });
     const user = [...((await loadBenchmark(root)).users.get('weibo')?.values() ?? [])][0];
-    const step = await runStep({ user, step: user.steps[0], personaIn: null, template: 'x', transport, signal: ctl.signal });
+    const step = await runStep({
+      user,
+      step: user.steps[0],
+      personaIn: null,
+      template: 'x',
+      transport,
+      signal: ctl.signal,
+    });
     expect(step).toBeNull();
   });
 });
@@ -92,7 +113,19 @@ describe('journal and lock', () => {
   it('keeps entries across reopen, skips garbage lines and cuts a torn last line', () => {
     const path = join(tmp(), 'j.jsonl');
     const j = Journal.open(path);
-    j.append({ t: 'step', platform: 'weibo', user: 'u', index: 0, step: 1, prediction: ['a', NaN], reasoning: 'r', persona_summary: 'p', persona_next: 'p', error: false, attempts: 1 });
+    j.append({
+      t: 'step',
+      platform: 'weibo',
+      user: 'u',
+      index: 0,
+      step: 1,
+      prediction: ['a', NaN],
+      reasoning: 'r',
+      persona_summary: 'p',
+      persona_next: 'p',
+      error: false,
+      attempts: 1,
+    });
     j.close();
     appendFileSync(path, 'garbage\n{"t": "user", "platform": "zhihu", "user": "v"}\n{"t": "st');
     const j2 = Journal.open(path);
@@ -124,8 +157,15 @@ describe('journal and lock', () => {
 
 describe('manifest', () => {
   const input: ManifestInput = {
-    name: 'r', template: 'T', systemMessage: 'S', baseURL: 'http://h/v1', model: 'm', temperature: 0, maxTokens: null,
-    personaMode: 'full', selection: { platforms: ['weibo'], userId: null, fromStep: 1, startPersona: { kind: 'none' } },
+    name: 'r',
+    template: 'T',
+    systemMessage: 'S',
+    baseURL: 'http://h/v1',
+    model: 'm',
+    temperature: 0,
+    maxTokens: null,
+    personaMode: 'full',
+    selection: { platforms: ['weibo'], userId: null, fromStep: 1, startPersona: { kind: 'none' } },
   };
 
   it('round-trips, lists conflicting fields, and ignores the endpoint URL', () => {
@@ -134,7 +174,10 @@ describe('manifest', () => {
     writeManifest(path, m);
     expect(readManifest(path)).toEqual(m);
     expect(manifestConflicts(m, newManifest({ ...input, baseURL: 'http://other/v1' }))).toEqual([]);
-    expect(manifestConflicts(m, newManifest({ ...input, template: 'T2', personaMode: 'none' }))).toEqual(['template', 'personaMode']);
+    expect(manifestConflicts(m, newManifest({ ...input, template: 'T2', personaMode: 'none' }))).toEqual([
+      'template',
+      'personaMode',
+    ]);
     writeFileSync(path, '{"format": "something else"}');
     expect(readManifest(path)).toBeNull();
     writeFileSync(path, '{not json');
@@ -143,13 +186,20 @@ describe('manifest', () => {
 });
 
 describe('history', () => {
-  it('migrates to the current schema in WAL mode and lists a step\'s attempts', async () => {
+  it("migrates to the current schema in WAL mode and lists a step's attempts", async () => {
     const path = join(tmp(), 'h.sqlite');
     const root = writeTinyBench({ users: { weibo: 1 }, steps: 2 });
     const user = [...((await loadBenchmark(root)).users.get('weibo')?.values() ?? [])][0];
     const transport = createOpenAITransport({ baseURL: server.baseURL, apiKey: '', model: 'm' });
     server.setScript([reply.text('nope'), reply.smart()]);
-    const rec = await runStep({ user, step: user.steps[1], personaIn: 'before', template: MARKER_TEMPLATE, transport, retry: { ...DEFAULT_RETRY, sleep: async () => {} } });
+    const rec = await runStep({
+      user,
+      step: user.steps[1],
+      personaIn: 'before',
+      template: MARKER_TEMPLATE,
+      transport,
+      retry: { ...DEFAULT_RETRY, sleep: async () => {} },
+    });
     server.setScript(undefined);
     expect(rec).not.toBeNull();
     const h = RunHistory.open(path);
@@ -167,8 +217,13 @@ describe('history', () => {
     expect(rows.map((r) => r.createdAt)[0]).toBe('2000-01-01T00:00:00.000Z');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toMatchObject({
-      run: 'rerun', stepId: 2, personaIn: 'before', personaNext: 'persona of U_00000000 after step 2',
-      prediction: user.steps[1].pool.slice(0, 2), error: null, usage: { totalTokens: 120 },
+      run: 'rerun',
+      stepId: 2,
+      personaIn: 'before',
+      personaNext: 'persona of U_00000000 after step 2',
+      prediction: user.steps[1].pool.slice(0, 2),
+      error: null,
+      usage: { totalTokens: 120 },
     });
     expect(rows[1].metrics?.Error_Viral).toBeNaN();
     expect(rows[1].tries).toHaveLength(2);
@@ -205,11 +260,23 @@ describe('runRunCommand', () => {
     server.requests.length = 0;
     const code = await runRunCommand(
       [root],
-      { out: 'cli', template: join(root, 't.txt'), 'base-url': server.baseURL, model: 'm', user: 'xi_0000000001', 'from-step': '2', history: join(root, 'h.sqlite') },
+      {
+        out: 'cli',
+        template: join(root, 't.txt'),
+        'base-url': server.baseURL,
+        model: 'm',
+        user: 'xi_0000000001',
+        'from-step': '2',
+        history: join(root, 'h.sqlite'),
+      },
       sink,
     );
     expect(code, out.stderr).toBe(0);
-    expect(server.requests.map((r) => [r.info.user, r.info.step])).toEqual([['U_10000001', 2], ['U_10000001', 3], ['U_10000001', 4]]);
+    expect(server.requests.map((r) => [r.info.user, r.info.step])).toEqual([
+      ['U_10000001', 2],
+      ['U_10000001', 3],
+      ['U_10000001', 4],
+    ]);
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${key}`);
     expect(out.stdout).toContain('run cli: finished');
     expect(out.stdout).toMatch(/xiaohongshu: Recall +\d/);

@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,7 +19,13 @@ import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
 import { JOURNAL_FILE, LOCK_FILE, runBenchmark, type RunOptions } from '../../src/core/runner/runner';
 import type { Benchmark } from '../../src/core/spb/types';
-import { MARKER_TEMPLATE, reply, startScriptedServer, writeTinyBench, type ScriptedServer } from '../support/scriptedServer';
+import {
+  MARKER_TEMPLATE,
+  reply,
+  startScriptedServer,
+  writeTinyBench,
+  type ScriptedServer,
+} from '../support/scriptedServer';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'sk-test-RESUME-fedcba9876543210';
@@ -55,7 +71,9 @@ function finishedSteps(root: string, run: string, bench: Benchmark): string[] {
 
 /** Requests of one session (told apart by key: a request of a cancelled session may still arrive late). */
 const requested = (key: string) =>
-  server.requests.filter((r) => r.headers.authorization === `Bearer ${key}`).map((r) => `${r.info.user}/${r.info.step}`);
+  server.requests
+    .filter((r) => r.headers.authorization === `Bearer ${key}`)
+    .map((r) => `${r.info.user}/${r.info.step}`);
 
 function sortedLines(root: string, run: string): string[] {
   return PLATFORMS.flatMap((p) =>
@@ -123,16 +141,22 @@ describe('resume after cancelling the request loop', () => {
     const root = makeBench();
     const bench = await loadBenchmark(root);
     server.setScript(undefined);
-    expect((await runBenchmark(opts(bench, 'a', { platforms: ['weibo'], userId: 'we_0000000000' }))).status).toBe('finished');
+    expect((await runBenchmark(opts(bench, 'a', { platforms: ['weibo'], userId: 'we_0000000000' }))).status).toBe(
+      'finished',
+    );
     server.requests.length = 0;
-    const other = await runBenchmark(opts(bench, 'a', { platforms: ['weibo'], userId: 'we_0000000000', template: MARKER_TEMPLATE + '\nmore' }));
+    const other = await runBenchmark(
+      opts(bench, 'a', { platforms: ['weibo'], userId: 'we_0000000000', template: MARKER_TEMPLATE + '\nmore' }),
+    );
     expect(other.status).toBe('failed');
     expect(other.error).toMatch(/different template/);
     mkdirSync(join(root, 'results/official'), { recursive: true });
     writeFileSync(join(root, 'results/official/inference_results_weibo.jsonl'), '{"user_id": "x", "steps": []}\n');
     const foreign = await runBenchmark(opts(bench, 'official'));
     expect(foreign.status).toBe('failed');
-    expect(readFileSync(join(root, 'results/official/inference_results_weibo.jsonl'), 'utf8')).toBe('{"user_id": "x", "steps": []}\n');
+    expect(readFileSync(join(root, 'results/official/inference_results_weibo.jsonl'), 'utf8')).toBe(
+      '{"user_id": "x", "steps": []}\n',
+    );
     expect(server.requests.length).toBe(0);
   });
 });
@@ -163,11 +187,22 @@ runRunCommand(positionals.slice(1), values).then((code) => process.exit(code));
 `,
   );
   const outfile = join(dir, 'cli.js');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile, external: ['better-sqlite3'], logLevel: 'silent' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile,
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
   return outfile;
 }
 
-function waitExit(child: ChildProcess, out: { stdout: string; stderr: string }): Promise<{ code: number | null; signal: string | null }> {
+function waitExit(
+  child: ChildProcess,
+  out: { stdout: string; stderr: string },
+): Promise<{ code: number | null; signal: string | null }> {
   child.stdout?.on('data', (d: Buffer) => (out.stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out.stderr += d.toString()));
   return new Promise((res) => child.on('exit', (code, signal) => res({ code, signal })));
@@ -183,7 +218,23 @@ describe('resume after SIGKILL of the CLI process', () => {
     server.setScript(undefined);
     expect((await runBenchmark(opts(bench, 'ref'))).status).toBe('finished');
 
-    const args = [cli, 'run', root, '--template', template, '--out', 'killed', '--base-url', server.baseURL, '--model', 'scripted-model', '--concurrency', '2', '--timeout', '20'];
+    const args = [
+      cli,
+      'run',
+      root,
+      '--template',
+      template,
+      '--out',
+      'killed',
+      '--base-url',
+      server.baseURL,
+      '--model',
+      'scripted-model',
+      '--concurrency',
+      '2',
+      '--timeout',
+      '20',
+    ];
     const env = { ...process.env, OPENAI_API_KEY: KEY, PERSONA_LAB_RETRY_BASE_MS: '1' };
     let child: ChildProcess | null = null;
     server.requests.length = 0;
@@ -204,7 +255,10 @@ describe('resume after SIGKILL of the CLI process', () => {
 
     server.requests.length = 0;
     server.setScript(undefined);
-    const again = spawn(process.execPath, args, { env: { ...env, OPENAI_API_KEY: KEY2 }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const again = spawn(process.execPath, args, {
+      env: { ...env, OPENAI_API_KEY: KEY2 },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out = { stdout: '', stderr: '' };
     const second = await waitExit(again, out);
     expect(second.code, out.stderr).toBe(0);
@@ -218,6 +272,7 @@ describe('resume after SIGKILL of the CLI process', () => {
     for (const f of walk(join(root, 'results'))) {
       for (const key of [KEY, KEY2]) expect(readFileSync(f).includes(Buffer.from(key)), f).toBe(false);
     }
-    for (const key of [KEY, KEY2]) expect(out.stdout + out.stderr + firstOut.stdout + firstOut.stderr).not.toContain(key);
+    for (const key of [KEY, KEY2])
+      expect(out.stdout + out.stderr + firstOut.stdout + firstOut.stderr).not.toContain(key);
   });
 });

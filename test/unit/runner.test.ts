@@ -50,7 +50,14 @@ describe('runBenchmark: a whole benchmark against the smart script', () => {
     const summary = await runBenchmark(opts(bench, 'smart', { concurrency: 3, onProgress: (p) => seen.push(p) }));
     expect(summary.status).toBe('finished');
     expect(summary.error).toBeNull();
-    expect(summary.progress).toMatchObject({ done: 20, total: 20, failed: 0, usersDone: 5, usersTotal: 5, requests: 20 });
+    expect(summary.progress).toMatchObject({
+      done: 20,
+      total: 20,
+      failed: 0,
+      usersDone: 5,
+      usersTotal: 5,
+      requests: 20,
+    });
     expect(seen.at(-1)).toMatchObject({ done: 20, total: 20 });
     expect(seen.map((p) => p.done)).toEqual([...seen.map((p) => p.done)].sort((a, b) => a - b));
 
@@ -116,7 +123,10 @@ describe('runBenchmark: a whole benchmark against the smart script', () => {
       opts(bench, 'chain', { userId: 'we_0000000001', fromStep: 3, startPersona: { kind: 'run', run: 'cold' } }),
     );
     expect(chain.status).toBe('finished');
-    expect(server.requests.map((r) => [r.info.user, r.info.step])).toEqual([['U_00000001', 3], ['U_00000001', 4]]);
+    expect(server.requests.map((r) => [r.info.user, r.info.step])).toEqual([
+      ['U_00000001', 3],
+      ['U_00000001', 4],
+    ]);
     expect(server.requests[0].info.persona).toBe('persona of U_00000001 after step 2');
     expect(server.requests[1].info.persona).toBe('persona of U_00000001 after step 3');
     const rows = readRows(join(root, 'results/chain/inference_results_weibo.jsonl'));
@@ -124,7 +134,11 @@ describe('runBenchmark: a whole benchmark against the smart script', () => {
 
     server.requests.length = 0;
     const text = await runBenchmark(
-      opts(bench, 'chain-text', { userId: 'we_0000000001', fromStep: 2, startPersona: { kind: 'text', text: 'hand-written' } }),
+      opts(bench, 'chain-text', {
+        userId: 'we_0000000001',
+        fromStep: 2,
+        startPersona: { kind: 'text', text: 'hand-written' },
+      }),
     );
     expect(text.status).toBe('finished');
     expect(server.requests[0].info.persona).toBe('hand-written');
@@ -141,7 +155,11 @@ describe('the API key', () => {
       req.info.step === 1
         ? reply.status(400, undefined, { error: { message: `bad header ${auth(req.headers.authorization)}` } })
         : req.info.step === 2
-          ? reply.json({ persona_summary: `echo ${auth(req.headers.authorization)}`, predicted_tags: [], reasoning: KEY })
+          ? reply.json({
+              persona_summary: `echo ${auth(req.headers.authorization)}`,
+              predicted_tags: [],
+              reasoning: KEY,
+            })
           : reply.smart(),
     );
     const history = RunHistory.open(join(root, 'history.sqlite'));

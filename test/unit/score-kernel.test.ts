@@ -51,7 +51,14 @@ describe('scoring kernel', () => {
 
   it('indexes a split with more tags than a scan handles through a map', () => {
     const tags = Array.from({ length: 100 }, (_, i) => `#t${i}#`);
-    const split: PoolSplit = { tKeep: tags.slice(0, 50), tNew: tags.slice(50), dDecay: [], dPeer: [], dViral: [], dRandom: [] };
+    const split: PoolSplit = {
+      tKeep: tags.slice(0, 50),
+      tNew: tags.slice(50),
+      dDecay: [],
+      dPeer: [],
+      dViral: [],
+      dRandom: [],
+    };
     expect(splitIndex(split).byTag?.size).toBe(100);
     expect(scoreStep(split, [...tags.slice(0, 10), ...tags.slice(0, 10), '#t99#'])!.Recall).toBe(11 / 100);
   });
@@ -72,13 +79,16 @@ describe('scoring kernel', () => {
     }
   });
 
-  it('scores results without the loader\'s tables (built in memory) the same way', async () => {
+  it("scores results without the loader's tables (built in memory) the same way", async () => {
     const bench = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
     for (const run of bench.runs.values()) {
       const user = [...bench.users.get('weibo')!.values()][0];
       expect(splitTableOf(user)).toBeDefined();
       // Copies carry no hidden tables.
-      const copy: Run = { ...run, results: new Map([...run.results].map(([p, m]) => [p, new Map([...m].map(([id, r]) => [id, { ...r }]))])) };
+      const copy: Run = {
+        ...run,
+        results: new Map([...run.results].map(([p, m]) => [p, new Map([...m].map(([id, r]) => [id, { ...r }]))])),
+      };
       expect(platformTableOf(run.results.get('weibo')!, bench.users.get('weibo')!)).toBeDefined();
       expect(platformTableOf(copy.results.get('weibo')!, bench.users.get('weibo')!)).toBeUndefined();
       expect(scoreRun(bench, copy)).toEqual(scoreRun(bench, run));

@@ -1,18 +1,69 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateUsers, kForPool, roundHalfEven, scoreStep, scoreUser, stepDiagnostics, userF1ns } from '../../src/core/spb/score/step';
+import {
+  aggregateUsers,
+  kForPool,
+  roundHalfEven,
+  scoreStep,
+  scoreUser,
+  stepDiagnostics,
+  userF1ns,
+} from '../../src/core/spb/score/step';
 import type { PoolSplit, StepMetrics } from '../../src/core/spb/types';
 
 const split = (s: Partial<PoolSplit>): PoolSplit => ({
-  tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s,
+  tKeep: [],
+  tNew: [],
+  dDecay: [],
+  dPeer: [],
+  dViral: [],
+  dRandom: [],
+  ...s,
 });
 
 describe('k', () => {
   it('is max(1, round(0.25 * |C|)) with Python round-half-even, for every pool size 1..40', () => {
     // Hand table: 0.25n has a .5 fraction for n = 2, 6, 10, ...; Python rounds those to the even neighbour.
     const expected: Record<number, number> = {
-      1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2, 11: 3, 12: 3, 13: 3, 14: 4, 15: 4, 16: 4,
-      17: 4, 18: 4, 19: 5, 20: 5, 21: 5, 22: 6, 23: 6, 24: 6, 25: 6, 26: 6, 27: 7, 28: 7, 29: 7, 30: 8, 31: 8,
-      32: 8, 33: 8, 34: 8, 35: 9, 36: 9, 37: 9, 38: 10, 39: 10, 40: 10,
+      1: 1,
+      2: 1,
+      3: 1,
+      4: 1,
+      5: 1,
+      6: 2,
+      7: 2,
+      8: 2,
+      9: 2,
+      10: 2,
+      11: 3,
+      12: 3,
+      13: 3,
+      14: 4,
+      15: 4,
+      16: 4,
+      17: 4,
+      18: 4,
+      19: 5,
+      20: 5,
+      21: 5,
+      22: 6,
+      23: 6,
+      24: 6,
+      25: 6,
+      26: 6,
+      27: 7,
+      28: 7,
+      29: 7,
+      30: 8,
+      31: 8,
+      32: 8,
+      33: 8,
+      34: 8,
+      35: 9,
+      36: 9,
+      37: 9,
+      38: 10,
+      39: 10,
+      40: 10,
     };
     for (let n = 1; n <= 40; n++) expect(kForPool(n), `|C| = ${n}`).toBe(expected[n]);
   });
@@ -22,7 +73,14 @@ describe('k', () => {
 });
 
 describe('scoreStep', () => {
-  const s = split({ tKeep: ['k1', 'k2'], tNew: ['n1'], dDecay: ['d1', 'd2'], dPeer: ['p1'], dViral: ['v1', 'v2', 'v3'], dRandom: [] });
+  const s = split({
+    tKeep: ['k1', 'k2'],
+    tNew: ['n1'],
+    dDecay: ['d1', 'd2'],
+    dPeer: ['p1'],
+    dViral: ['v1', 'v2', 'v3'],
+    dRandom: [],
+  });
 
   it('computes the seven metrics on sets', () => {
     const m = scoreStep(s, ['k1', 'n1', 'd1', 'v1'])!;
@@ -53,7 +111,13 @@ describe('scoreStep', () => {
 
 describe('diagnostics', () => {
   it('computes K, delta, budget, alpha and ratio, and the identity holds for exactly K in-pool picks', () => {
-    const s = split({ tKeep: ['k1', 'k2', 'k3'], tNew: ['n1'], dDecay: ['d1', 'd2', 'd3', 'd4'], dPeer: ['p1', 'p2', 'p3', 'p4'], dViral: ['v1', 'v2', 'v3', 'v4'] });
+    const s = split({
+      tKeep: ['k1', 'k2', 'k3'],
+      tNew: ['n1'],
+      dDecay: ['d1', 'd2', 'd3', 'd4'],
+      dPeer: ['p1', 'p2', 'p3', 'p4'],
+      dViral: ['v1', 'v2', 'v3', 'v4'],
+    });
     const picks = ['k1', 'k2', 'd1', 'p2'];
     const d = stepDiagnostics(s, picks)!;
     expect(d).toEqual({ K: 4, delta: 2, budget: 0.5, alpha: 0.75, ratio: 0 });
@@ -65,8 +129,13 @@ describe('diagnostics', () => {
 });
 
 const m = (nov: number, stab: number, recall = 0.5): StepMetrics => ({
-  Recall: recall, Recall_Novelty: nov, Recall_Stability: stab,
-  Error_Decay: 0, Error_Peer: NaN, Error_Viral: 0.25, Error_Random: 0,
+  Recall: recall,
+  Recall_Novelty: nov,
+  Recall_Stability: stab,
+  Error_Decay: 0,
+  Error_Peer: NaN,
+  Error_Viral: 0.25,
+  Error_Random: 0,
 });
 
 describe('aggregation', () => {

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt';
-import { MARKER_TEMPLATE, promptInfo, reply, smartBody, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import {
+  MARKER_TEMPLATE,
+  promptInfo,
+  reply,
+  smartBody,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../support/scriptedServer';
 
 const POOL = ['#甲#', '#乙#', '#丙#', '#丁#', '#戊#', '#己#', '#庚#', '#辛#', '#壬#', '#癸#'];
 const ctx = {
@@ -41,7 +48,13 @@ describe('startScriptedServer', () => {
     fetch(s.baseURL + path, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
-      body: JSON.stringify({ model: 'm', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: prompt }] }),
+      body: JSON.stringify({
+        model: 'm',
+        messages: [
+          { role: 'system', content: 'sys' },
+          { role: 'user', content: prompt },
+        ],
+      }),
     });
 
   it('answers the smart reply by default and records the request', async () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { storageUnavailableReason } from '../../src/core/storage/sqlite';
 
-const versions = (v: Record<string, string>) => ({ ...process.versions, napi: '', electron: undefined, ...v }) as NodeJS.ProcessVersions;
+const versions = (v: Record<string, string>) =>
+  ({ ...process.versions, napi: '', electron: undefined, ...v }) as NodeJS.ProcessVersions;
 
 describe('storageUnavailableReason', () => {
   it('lets Node-API 10 and later through', () => {

@@ -17,45 +17,109 @@ const meta = {
   D_random: ['#汽车#', '#股票#', '#宠物#'],
 };
 const pool = Object.values(meta).flat().reverse();
-const posts = '[1] Content: 今天去拍了日落\nTags: #摄影# #日落#\n[2] Title: 周末\nContent: 第一行\n第二行\nTags: #旅行#';
+const posts =
+  '[1] Content: 今天去拍了日落\nTags: #摄影# #日落#\n[2] Title: 周末\nContent: 第一行\n第二行\nTags: #旅行#';
 
 function task(stepId: number, extra: Record<string, unknown> = {}) {
-  return { step_id: stepId, total_steps: 3, date_input: `2024-03-0${stepId}`, date_target: `2024-03-1${stepId}`, posts_text: posts, candidate_pool: pool, meta, ground_truth: {}, ...extra };
+  return {
+    step_id: stepId,
+    total_steps: 3,
+    date_input: `2024-03-0${stepId}`,
+    date_target: `2024-03-1${stepId}`,
+    posts_text: posts,
+    candidate_pool: pool,
+    meta,
+    ground_truth: {},
+    ...extra,
+  };
 }
 function userLine(platform: Platform, userId: string, steps: unknown[], extra: Record<string, unknown> = {}) {
-  return JSON.stringify({ user_id: userId, platform, username: 'U_0a1b2c3d', bio: '爱拍照', total_steps: steps.length, prediction_tasks: steps, ...extra });
+  return JSON.stringify({
+    user_id: userId,
+    platform,
+    username: 'U_0a1b2c3d',
+    bio: '爱拍照',
+    total_steps: steps.length,
+    prediction_tasks: steps,
+    ...extra,
+  });
 }
-const result = (stepId: number, prediction: unknown[], persona: string, extra: Record<string, unknown> = {}) =>
-  ({ step_id: stepId, prediction, ground_truth: [], metrics: null, reasoning: `reason ${stepId}`, persona_summary: persona, ...extra });
+const result = (stepId: number, prediction: unknown[], persona: string, extra: Record<string, unknown> = {}) => ({
+  step_id: stepId,
+  prediction,
+  ground_truth: [],
+  metrics: null,
+  reasoning: `reason ${stepId}`,
+  persona_summary: persona,
+  ...extra,
+});
 
 async function fixture(): Promise<Benchmark> {
   const root = mkdtempSync(join(tmpdir(), 'pl-stepmodel-'));
   mkdirSync(join(root, 'data'));
   mkdirSync(join(root, 'results', 'run-a'), { recursive: true });
   const noPositives = { ...meta, T_keep: [], T_new: [] };
-  writeFileSync(join(root, 'data', 'weibo_inference_tasks.jsonl'), [
-    userLine('weibo', 'we_0000000001', [task(1), task(2), task(3)]),
-    userLine('weibo', 'we_0000000002', [task(1, { meta: noPositives, candidate_pool: Object.values(noPositives).flat() })], { bio: '' }),
-    userLine('weibo', 'we_0000000003', []),
-  ].join('\n') + '\n');
-  writeFileSync(join(root, 'data', 'douban_inference_tasks.jsonl'), userLine('douban', 'do_0000000001', [task(1), task(2)]) + '\n');
-  writeFileSync(join(root, 'results', 'run-a', 'inference_results_weibo.jsonl'), JSON.stringify({
-    user_id: 'we_0000000001', platform: 'weibo', username: 'U_0a1b2c3d',
-    steps: [
-      // hit T_keep, hit T_new, wrong pick D_cluster, out of pool, duplicate, non-string
-      result(1, ['#旅行#', '#咖啡#', '#手冲#', '#不存在#', '#旅行#', 7], '该用户是一名热爱摄影的大学生，关注旅行。', {
-        metrics: { Recall: 0.5, Recall_Novelty: 1, Recall_Stability: 0.5, Error_Decay: 0, Error_Peer: 0.5, Error_Viral: 0, Error_Random: 0 },
-      }),
-      result(2, [], '', { reasoning: 'Error: timeout' }), // runner failure: no persona
-      result(3, ['#摄影#'], '该用户是一名热爱风光摄影的研究生，关注旅行。', {
-        metrics: { Recall: 0.9, Recall_Novelty: 0, Recall_Stability: 0.5, Error_Decay: 0, Error_Peer: 0, Error_Viral: 0, Error_Random: 0 },
-      }),
-    ],
-  }) + '\n');
+  writeFileSync(
+    join(root, 'data', 'weibo_inference_tasks.jsonl'),
+    [
+      userLine('weibo', 'we_0000000001', [task(1), task(2), task(3)]),
+      userLine(
+        'weibo',
+        'we_0000000002',
+        [task(1, { meta: noPositives, candidate_pool: Object.values(noPositives).flat() })],
+        { bio: '' },
+      ),
+      userLine('weibo', 'we_0000000003', []),
+    ].join('\n') + '\n',
+  );
+  writeFileSync(
+    join(root, 'data', 'douban_inference_tasks.jsonl'),
+    userLine('douban', 'do_0000000001', [task(1), task(2)]) + '\n',
+  );
+  writeFileSync(
+    join(root, 'results', 'run-a', 'inference_results_weibo.jsonl'),
+    JSON.stringify({
+      user_id: 'we_0000000001',
+      platform: 'weibo',
+      username: 'U_0a1b2c3d',
+      steps: [
+        // hit T_keep, hit T_new, wrong pick D_cluster, out of pool, duplicate, non-string
+        result(1, ['#旅行#', '#咖啡#', '#手冲#', '#不存在#', '#旅行#', 7], '该用户是一名热爱摄影的大学生，关注旅行。', {
+          metrics: {
+            Recall: 0.5,
+            Recall_Novelty: 1,
+            Recall_Stability: 0.5,
+            Error_Decay: 0,
+            Error_Peer: 0.5,
+            Error_Viral: 0,
+            Error_Random: 0,
+          },
+        }),
+        result(2, [], '', { reasoning: 'Error: timeout' }), // runner failure: no persona
+        result(3, ['#摄影#'], '该用户是一名热爱风光摄影的研究生，关注旅行。', {
+          metrics: {
+            Recall: 0.9,
+            Recall_Novelty: 0,
+            Recall_Stability: 0.5,
+            Error_Decay: 0,
+            Error_Peer: 0,
+            Error_Viral: 0,
+            Error_Random: 0,
+          },
+        }),
+      ],
+    }) + '\n',
+  );
   return loadBenchmark(root);
 }
 
-function model(bench: Benchmark, platform: Platform, userId: string, stepId: number, runName: string | null = 'run-a'): StepModel {
+function model(
+  bench: Benchmark,
+  platform: Platform,
+  userId: string,
+  stepId: number,
+  runName: string | null = 'run-a',
+): StepModel {
   const user = bench.users.get(platform)!.get(userId)!;
   const step = user.steps.find((s) => s.stepId === stepId)!;
   const run = runName ? bench.runs.get(runName) : undefined;
@@ -66,8 +130,12 @@ describe('buildStepModel', () => {
   it('splits the pool into the six groups with hit / missed / wrong-pick marks', async () => {
     const m = model(await fixture(), 'weibo', 'we_0000000001', 1);
     expect(m.pool.groups.map((g) => [g.label, g.metaKey, g.positive])).toEqual([
-      ['T_keep', 'T_keep', true], ['T_new', 'T_new', true], ['D_decay', 'D_decay', false],
-      ['D_peer', 'D_cluster', false], ['D_viral', 'D_viral', false], ['D_random', 'D_random', false],
+      ['T_keep', 'T_keep', true],
+      ['T_new', 'T_new', true],
+      ['D_decay', 'D_decay', false],
+      ['D_peer', 'D_cluster', false],
+      ['D_viral', 'D_viral', false],
+      ['D_random', 'D_random', false],
     ]);
     const marks = Object.fromEntries(m.pool.groups.map((g) => [g.label, g.tags.map((t) => `${t.tag}:${t.mark}`)]));
     expect(marks).toEqual({
@@ -80,14 +148,36 @@ describe('buildStepModel', () => {
     });
     expect(m.pool.groups[0].tags[0].count).toBe(2);
     expect(m.pool.groups.map((g) => g.picked)).toEqual([1, 1, 0, 1, 0, 0]);
-    expect(m.pool).toMatchObject({ size: 12, k: 3, picks: 6, distinctPicks: 4, outOfPool: ['#不存在#'], duplicates: [{ tag: '#旅行#', count: 2 }], nonStrings: ['7'], invariants: [] });
+    expect(m.pool).toMatchObject({
+      size: 12,
+      k: 3,
+      picks: 6,
+      distinctPicks: 4,
+      outOfPool: ['#不存在#'],
+      duplicates: [{ tag: '#旅行#', count: 2 }],
+      nonStrings: ['7'],
+      invariants: [],
+    });
     for (const g of m.pool.groups) expect(g.tooltip).toMatch(new RegExp(`^${g.label}`));
   });
 
   it('computes the metrics and the diagnostics, each with a tooltip, and flags stored metrics that disagree', async () => {
     const m = model(await fixture(), 'weibo', 'we_0000000001', 1);
     const byKey = Object.fromEntries(m.metrics.map((c) => [c.key, c]));
-    expect(m.metrics.map((c) => c.label)).toEqual(['R', 'R_stab', 'R_nov', 'Err_decay', 'Err_peer', 'Err_viral', 'Err_random', 'K', 'δ', 'B', 'α', 'ρ']);
+    expect(m.metrics.map((c) => c.label)).toEqual([
+      'R',
+      'R_stab',
+      'R_nov',
+      'Err_decay',
+      'Err_peer',
+      'Err_viral',
+      'Err_random',
+      'K',
+      'δ',
+      'B',
+      'α',
+      'ρ',
+    ]);
     expect(byKey.Recall).toMatchObject({ value: 2 / 3, text: '66.7 %' });
     expect(byKey.Recall_Stability.value).toBe(0.5);
     expect(byKey.Recall_Novelty.value).toBe(1);
@@ -118,7 +208,11 @@ describe('buildStepModel', () => {
   it('threads the persona: cold start, received vs written, and an error step that writes none', async () => {
     const bench = await fixture();
     const s1 = model(bench, 'weibo', 'we_0000000001', 1);
-    expect(s1.persona).toMatchObject({ received: '', receivedFrom: null, written: '该用户是一名热爱摄影的大学生，关注旅行。' });
+    expect(s1.persona).toMatchObject({
+      received: '',
+      receivedFrom: null,
+      written: '该用户是一名热爱摄影的大学生，关注旅行。',
+    });
     expect(s1.persona.diff).toEqual([{ kind: 'added', text: '该用户是一名热爱摄影的大学生，关注旅行。' }]);
     const s2 = model(bench, 'weibo', 'we_0000000001', 2);
     expect(s2.persona).toMatchObject({ received: s1.persona.written, receivedFrom: 1, written: '', diff: null });
@@ -150,20 +244,45 @@ describe('buildStepModel', () => {
   it('builds the header and the post cards, marking batch tags that are also in the pool', async () => {
     const m = model(await fixture(), 'weibo', 'we_0000000001', 2);
     expect(m.header).toEqual({
-      platform: 'weibo', userId: 'we_0000000001', username: 'U_0a1b2c3d', bio: '爱拍照', stepId: 2, totalSteps: 3,
-      dateInput: '2024-03-02', dateTarget: '2024-03-12', userIndex: 1, userCount: 3,
+      platform: 'weibo',
+      userId: 'we_0000000001',
+      username: 'U_0a1b2c3d',
+      bio: '爱拍照',
+      stepId: 2,
+      totalSteps: 3,
+      dateInput: '2024-03-02',
+      dateTarget: '2024-03-12',
+      userIndex: 1,
+      userCount: 3,
     });
     expect(m.postsOk).toBe(true);
     expect(m.posts).toEqual([
-      { index: 1, content: '今天去拍了日落', fields: [], tags: [{ tag: '#摄影#', inPool: 'T_keep' }, { tag: '#日落#', inPool: null }] },
-      { index: 2, content: '第一行\n第二行', fields: [{ label: 'Title', value: '周末' }], tags: [{ tag: '#旅行#', inPool: 'T_keep' }] },
+      {
+        index: 1,
+        content: '今天去拍了日落',
+        fields: [],
+        tags: [
+          { tag: '#摄影#', inPool: 'T_keep' },
+          { tag: '#日落#', inPool: null },
+        ],
+      },
+      {
+        index: 2,
+        content: '第一行\n第二行',
+        fields: [{ label: 'Title', value: '周末' }],
+        tags: [{ tag: '#旅行#', inPool: 'T_keep' }],
+      },
     ]);
   });
 
   it('flags broken invariants (overlapping classes, pool vs meta)', async () => {
     const bench = await fixture();
     const user = bench.users.get('weibo')!.get('we_0000000001')!;
-    const step = { ...user.steps[0], pool: [...user.steps[0].pool.slice(1), '#多余#'], split: { ...user.steps[0].split, dDecay: ['#考研#', '#期末#', '#旅行#'] } };
+    const step = {
+      ...user.steps[0],
+      pool: [...user.steps[0].pool.slice(1), '#多余#'],
+      split: { ...user.steps[0].split, dDecay: ['#考研#', '#期末#', '#旅行#'] },
+    };
     const m = buildStepModel({ bench, user, step, run: bench.runs.get('run-a'), postsText: '' });
     expect(m.pool.invariants).toEqual([
       '"#旅行#" is in both T_keep and D_decay',
@@ -176,10 +295,20 @@ describe('buildStepModel', () => {
 
   it('is JSON-safe: a model survives postMessage serialisation unchanged and passes the webview guard', async () => {
     const bench = await fixture();
-    const cases = [['weibo', 'we_0000000001', 1, null], ['weibo', 'we_0000000001', 3, 'run-a'], ['douban', 'do_0000000001', 1, null]] as const;
+    const cases = [
+      ['weibo', 'we_0000000001', 1, null],
+      ['weibo', 'we_0000000001', 3, 'run-a'],
+      ['douban', 'do_0000000001', 1, null],
+    ] as const;
     for (const [p, u, s, pinnedRun] of cases) {
       const m = model(bench, p, u, s);
-      const msg = { type: 'show', model: m, nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pi: stepPiMarks(m), pinnedRun };
+      const msg = {
+        type: 'show',
+        model: m,
+        nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true },
+        pi: stepPiMarks(m),
+        pinnedRun,
+      };
       const copy: unknown = JSON.parse(JSON.stringify(msg));
       expect(copy).toEqual(msg);
       expect(isExtensionToWebview(copy)).toBe(true);
@@ -191,10 +320,25 @@ describe('wordDiff', () => {
   it('diffs Chinese by words and Latin text by spaces', () => {
     const d = wordDiff('关注旅行和美食，偶尔分享 Python 编程', '关注旅行与咖啡，经常分享 Rust 编程')!;
     expect(d.filter((p) => p.kind !== 'same').map((p) => `${p.kind}:${p.text.trim()}`)).toEqual([
-      'removed:和美食', 'added:与咖啡', 'removed:偶尔', 'added:经常', 'removed:Python', 'added:Rust',
+      'removed:和美食',
+      'added:与咖啡',
+      'removed:偶尔',
+      'added:经常',
+      'removed:Python',
+      'added:Rust',
     ]);
-    expect(d.filter((p) => p.kind !== 'added').map((p) => p.text).join('')).toBe('关注旅行和美食，偶尔分享 Python 编程');
-    expect(d.filter((p) => p.kind !== 'removed').map((p) => p.text).join('')).toBe('关注旅行与咖啡，经常分享 Rust 编程');
+    expect(
+      d
+        .filter((p) => p.kind !== 'added')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('关注旅行和美食，偶尔分享 Python 编程');
+    expect(
+      d
+        .filter((p) => p.kind !== 'removed')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('关注旅行与咖啡，经常分享 Rust 编程');
   });
 });
 
@@ -203,16 +347,27 @@ describe('neighbours', () => {
     const bench = await fixture();
     const at = (platform: Platform, userId: string, stepId: number) => ({ platform, userId, stepId });
     expect(neighbours(bench, at('weibo', 'we_0000000001', 1))).toEqual({
-      previousStep: null, nextStep: at('weibo', 'we_0000000001', 2), previousUser: null, nextUser: at('weibo', 'we_0000000002', 1),
+      previousStep: null,
+      nextStep: at('weibo', 'we_0000000001', 2),
+      previousUser: null,
+      nextUser: at('weibo', 'we_0000000002', 1),
     });
     expect(neighbours(bench, at('weibo', 'we_0000000001', 3)).nextStep).toBeNull();
     expect(neighbours(bench, at('weibo', 'we_0000000001', 3)).previousStep).toEqual(at('weibo', 'we_0000000001', 2));
     // we_0000000003 has no steps: skipped on the way to the next platform (PLATFORMS order: weibo ... douban).
     expect(neighbours(bench, at('weibo', 'we_0000000002', 1)).nextUser).toEqual(at('douban', 'do_0000000001', 1));
     expect(neighbours(bench, at('douban', 'do_0000000001', 2))).toEqual({
-      previousStep: at('douban', 'do_0000000001', 1), nextStep: null, previousUser: at('weibo', 'we_0000000002', 1), nextUser: null,
+      previousStep: at('douban', 'do_0000000001', 1),
+      nextStep: null,
+      previousUser: at('weibo', 'we_0000000002', 1),
+      nextUser: null,
     });
-    expect(neighbours(bench, at('weibo', 'we_9999999999', 1))).toEqual({ previousStep: null, nextStep: null, previousUser: null, nextUser: null });
+    expect(neighbours(bench, at('weibo', 'we_9999999999', 1))).toEqual({
+      previousStep: null,
+      nextStep: null,
+      previousUser: null,
+      nextUser: null,
+    });
   });
 });
 
@@ -221,7 +376,16 @@ describe('step view protocol guards', () => {
     expect(isWebviewToExtension({ type: 'ready' })).toBe(true);
     expect(isWebviewToExtension({ type: 'navigate', direction: 'nextUser' })).toBe(true);
     expect(isWebviewToExtension({ type: 'openSource', which: 'result' })).toBe(true);
-    for (const bad of [null, 'ready', [], {}, { type: 'navigate' }, { type: 'navigate', direction: 'up' }, { type: 'openSource', which: 'x' }, { type: 'eval', code: '1' }]) {
+    for (const bad of [
+      null,
+      'ready',
+      [],
+      {},
+      { type: 'navigate' },
+      { type: 'navigate', direction: 'up' },
+      { type: 'openSource', which: 'x' },
+      { type: 'eval', code: '1' },
+    ]) {
       expect(isWebviewToExtension(bad)).toBe(false);
     }
   });
@@ -232,14 +396,24 @@ describe('step view protocol guards', () => {
     expect(isExtensionToWebview({ type: 'empty' })).toBe(false);
     expect(isExtensionToWebview({ type: 'show', model: {}, nav: {} })).toBe(false);
     const m = model(bench, 'weibo', 'we_0000000001', 1);
-    const good = JSON.parse(JSON.stringify({ type: 'show', model: m, nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true }, pi: stepPiMarks(m), pinnedRun: null }));
+    const good = JSON.parse(
+      JSON.stringify({
+        type: 'show',
+        model: m,
+        nav: { previousStep: false, nextStep: true, previousUser: false, nextUser: true },
+        pi: stepPiMarks(m),
+        pinnedRun: null,
+      }),
+    );
     expect(isExtensionToWebview(good)).toBe(true);
     // Without pinnedRun, or with one of the wrong type, a `show` is refused.
     expect(isExtensionToWebview({ ...good, pinnedRun: undefined })).toBe(false);
     expect(isExtensionToWebview({ ...good, pinnedRun: 3 })).toBe(false);
     // Without its PI marks, or with marks of the wrong shape, a `show` is refused.
     expect(isExtensionToWebview({ ...good, pi: undefined })).toBe(false);
-    expect(isExtensionToWebview({ ...good, pi: { fields: { bio: 'x' }, legend: [], placeholders: 0, findings: 0 } })).toBe(false);
+    expect(
+      isExtensionToWebview({ ...good, pi: { fields: { bio: 'x' }, legend: [], placeholders: 0, findings: 0 } }),
+    ).toBe(false);
     expect(isExtensionToWebview({ ...good, pi: { fields: {}, legend: [], placeholders: 0, findings: 0 } })).toBe(true);
     expect(isExtensionToWebview({ type: 'html', html: '<b>' })).toBe(false);
   });

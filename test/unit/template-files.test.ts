@@ -64,8 +64,10 @@ describe('history schema v2', () => {
       prediction TEXT NOT NULL, reasoning TEXT NOT NULL, persona_summary TEXT NOT NULL, persona_next TEXT, metrics TEXT,
       tries TEXT NOT NULL, latency_ms REAL NOT NULL, prompt_tokens INTEGER, completion_tokens INTEGER, total_tokens INTEGER,
       created_at TEXT NOT NULL)`);
-    v1.prepare(`INSERT INTO attempts VALUES (1, 'old', 'weibo', 'we_1', 2, 1, 't', 'm', 'u', NULL, 's', 'p', 'r', NULL, '[]', NULL,
-      '["a"]', 'why', 'ps', NULL, NULL, '[]', 5, NULL, NULL, NULL, '2024-01-01T00:00:00Z')`).run();
+    v1.prepare(
+      `INSERT INTO attempts VALUES (1, 'old', 'weibo', 'we_1', 2, 1, 't', 'm', 'u', NULL, 's', 'p', 'r', NULL, '[]', NULL,
+      '["a"]', 'why', 'ps', NULL, NULL, '[]', 5, NULL, NULL, NULL, '2024-01-01T00:00:00Z')`,
+    ).run();
     v1.pragma('user_version = 1');
     v1.close();
 
@@ -76,12 +78,40 @@ describe('history schema v2', () => {
     expect(old).toHaveLength(1);
     expect(old[0]).toMatchObject({ run: 'old', prediction: ['a'], meta: null });
     const rec = {
-      platform: 'weibo' as const, userId: 'we_1', username: 'U', stepId: 2, stepIndex: 1, templateId: 't', personaIn: null,
-      system: 's', prompt: 'p', k: 1, raw: 'r', parsed: null, error: null, prediction: ['b'], reasoning: '', personaSummary: '',
-      personaNext: null, groundTruth: [], metrics: null, attempts: [], latencyMs: 1, usage: null, at: '2024-02-01T00:00:00Z',
+      platform: 'weibo' as const,
+      userId: 'we_1',
+      username: 'U',
+      stepId: 2,
+      stepIndex: 1,
+      templateId: 't',
+      personaIn: null,
+      system: 's',
+      prompt: 'p',
+      k: 1,
+      raw: 'r',
+      parsed: null,
+      error: null,
+      prediction: ['b'],
+      reasoning: '',
+      personaSummary: '',
+      personaNext: null,
+      groundTruth: [],
+      metrics: null,
+      attempts: [],
+      latencyMs: 1,
+      usage: null,
+      at: '2024-02-01T00:00:00Z',
     };
-    const id = h.record({ run: 'rerun', model: 'm', baseURL: 'http://user:pw@h/v1?key=x', meta: { kind: 'rerun', personaMode: 'none' } }, rec);
-    expect(h.byId(id)).toMatchObject({ id, run: 'rerun', baseURL: 'http://h/v1', meta: { kind: 'rerun', personaMode: 'none' } });
+    const id = h.record(
+      { run: 'rerun', model: 'm', baseURL: 'http://user:pw@h/v1?key=x', meta: { kind: 'rerun', personaMode: 'none' } },
+      rec,
+    );
+    expect(h.byId(id)).toMatchObject({
+      id,
+      run: 'rerun',
+      baseURL: 'http://h/v1',
+      meta: { kind: 'rerun', personaMode: 'none' },
+    });
     expect(h.byId(9999)).toBeUndefined();
     h.close();
   });

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BEHAVIOURS, SCENES, indexUserFile, type HistoryIndex } from '../../src/core/omni/history';
-import { countsBefore, matchingRecords, readRows, sceneHistogram, summarize } from '../../src/extension/traceView/timeline';
+import {
+  countsBefore,
+  matchingRecords,
+  readRows,
+  sceneHistogram,
+  summarize,
+} from '../../src/extension/traceView/timeline';
 
 const bit = (b: string) => 1 << BEHAVIOURS.indexOf(b as (typeof BEHAVIOURS)[number]);
 const V = SCENES.indexOf('Video Browsing');
@@ -22,7 +28,14 @@ function fakeIndex(): HistoryIndex {
     lines: Uint32Array.from([2, 3, 4, 5, 6, 7]),
     scenes: Uint8Array.from([V, L, S, V, 255, L]),
     times: Float64Array.from([0, h, 2 * h, NaN, 4 * h, 5 * h]),
-    behaviours: Uint32Array.from([bit('watch'), bit('watch') | bit('like'), bit('search'), bit('watch') | bit('like'), 0, bit('send_gift')]),
+    behaviours: Uint32Array.from([
+      bit('watch'),
+      bit('watch') | bit('like'),
+      bit('search'),
+      bit('watch') | bit('like'),
+      0,
+      bit('send_gift'),
+    ]),
   };
 }
 
@@ -32,8 +45,12 @@ describe('trace timeline', () => {
     expect([...matchingRecords(idx, 5, { scenes: [], behaviours: [] })]).toEqual([0, 1, 2, 3, 4]);
     expect([...matchingRecords(idx, 6, { scenes: ['Video Browsing'], behaviours: [] })]).toEqual([0, 3]);
     expect([...matchingRecords(idx, 6, { scenes: [], behaviours: ['like'] })]).toEqual([1, 3]);
-    expect([...matchingRecords(idx, 6, { scenes: ['Live Streaming'], behaviours: ['like', 'send_gift'] })]).toEqual([1, 5]);
-    expect([...matchingRecords(idx, 3, { scenes: ['Video Browsing', 'Live Streaming'], behaviours: ['like'] })]).toEqual([1]);
+    expect([...matchingRecords(idx, 6, { scenes: ['Live Streaming'], behaviours: ['like', 'send_gift'] })]).toEqual([
+      1, 5,
+    ]);
+    expect([
+      ...matchingRecords(idx, 3, { scenes: ['Video Browsing', 'Live Streaming'], behaviours: ['like'] }),
+    ]).toEqual([1]);
     expect([...matchingRecords(idx, 6, { scenes: [], behaviours: ['no-such'] })]).toEqual([]);
   });
 
@@ -80,7 +97,10 @@ describe('trace timeline', () => {
       [3, 3, 'Customer Service', 'user: Where is my parcel?'],
     ]);
     const filtered = await readRows(file, idx, Uint32Array.from([0, 3]), 0, 2);
-    expect(filtered.map((r) => [r.pos, r.index, r.behaviours])).toEqual([[0, 0, ['watch']], [1, 3, ['dialogue']]]);
+    expect(filtered.map((r) => [r.pos, r.index, r.behaviours])).toEqual([
+      [0, 0, ['watch']],
+      [1, 3, ['dialogue']],
+    ]);
     expect(filtered[0].summary).toBe('cats');
   });
 

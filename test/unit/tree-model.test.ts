@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
-import { findUser, nodeId, parseUserQuery, pct, platformRows, stepRows, stepStatus, userRows } from '../../src/extension/tree/model';
+import {
+  findUser,
+  nodeId,
+  parseUserQuery,
+  pct,
+  platformRows,
+  stepRows,
+  stepStatus,
+  userRows,
+} from '../../src/extension/tree/model';
 
-const split = (s: Partial<PoolSplit>): PoolSplit => ({ tKeep: [], tNew: [], dDecay: [], dPeer: [], dViral: [], dRandom: [], ...s });
+const split = (s: Partial<PoolSplit>): PoolSplit => ({
+  tKeep: [],
+  tNew: [],
+  dDecay: [],
+  dPeer: [],
+  dViral: [],
+  dRandom: [],
+  ...s,
+});
 
 function mkStep(stepId: number, s: PoolSplit, dates: [string, string] = ['2024-01-01', '2024-01-08']): Step {
   const pool = Object.values(s).flat();
@@ -12,8 +29,14 @@ function mkStep(stepId: number, s: PoolSplit, dates: [string, string] = ['2024-0
 
 function mkUser(platform: Platform, userId: string, steps: Step[]): User {
   return {
-    userId, platform, username: 'U_00000000', bio: '', totalSteps: steps.length, steps,
-    file: `data/${platform}_inference_tasks.jsonl`, ref: { file: '/x', offset: 0, length: 0, line: 1 },
+    userId,
+    platform,
+    username: 'U_00000000',
+    bio: '',
+    totalSteps: steps.length,
+    steps,
+    file: `data/${platform}_inference_tasks.jsonl`,
+    ref: { file: '/x', offset: 0, length: 0, line: 1 },
   };
 }
 
@@ -21,18 +44,35 @@ function mkResult(stepId: number, prediction: string[]): StepResult {
   return { stepId, prediction, storedMetrics: undefined, reasoning: '', personaSummary: '', line: 1 };
 }
 
-const both = split({ tKeep: ['k1', 'k2'], tNew: ['n1', 'n2'], dDecay: ['d1'], dPeer: ['p1'], dViral: ['v1'], dRandom: ['r1'] });
+const both = split({
+  tKeep: ['k1', 'k2'],
+  tNew: ['n1', 'n2'],
+  dDecay: ['d1'],
+  dPeer: ['p1'],
+  dViral: ['v1'],
+  dRandom: ['r1'],
+});
 const empty = split({ dDecay: ['d1'], dRandom: ['r1'] });
 
 /** weibo: u1 (3 steps: all hit, some hit, unscored), u2 (1 step, no result); zhihu: u3 (no results file). */
 function fixture(): { bench: Benchmark; run: Run } {
-  const u1 = mkUser('weibo', 'we_0000000001', [mkStep(1, both), mkStep(2, both, ['2024-02-01', '2024-02-01']), mkStep(3, empty)]);
+  const u1 = mkUser('weibo', 'we_0000000001', [
+    mkStep(1, both),
+    mkStep(2, both, ['2024-02-01', '2024-02-01']),
+    mkStep(3, empty),
+  ]);
   const u2 = mkUser('weibo', 'we_0000000002', [mkStep(1, both)]);
   const u3 = mkUser('zhihu', 'zh_0000000003', [mkStep(1, both)]);
   const bench: Benchmark = {
     root: '/bench',
     users: new Map([
-      ['weibo', new Map([[u1.userId, u1], [u2.userId, u2]])],
+      [
+        'weibo',
+        new Map([
+          [u1.userId, u1],
+          [u2.userId, u2],
+        ]),
+      ],
       ['zhihu', new Map([[u3.userId, u3]])],
     ]),
     runs: new Map(),
@@ -40,14 +80,22 @@ function fixture(): { bench: Benchmark; run: Run } {
     taskFiles: new Map(),
   };
   const r1: UserResult = {
-    userId: u1.userId, platform: 'weibo', username: '', file: 'r', line: 1,
+    userId: u1.userId,
+    platform: 'weibo',
+    username: '',
+    file: 'r',
+    line: 1,
     steps: new Map([
       [1, mkResult(1, ['k1', 'k2', 'n1', 'n2'])],
       [2, mkResult(2, ['k1', 'd1', 'x-outside', 'k1'])],
       [3, mkResult(3, ['d1'])],
     ]),
   };
-  const run: Run = { name: 'm1', results: new Map([['weibo', new Map([[u1.userId, r1]])]]), files: new Map([['weibo', 'results/m1/inference_results_weibo.jsonl']]) };
+  const run: Run = {
+    name: 'm1',
+    results: new Map([['weibo', new Map([[u1.userId, r1]])]]),
+    files: new Map([['weibo', 'results/m1/inference_results_weibo.jsonl']]),
+  };
   bench.runs.set(run.name, run);
   return { bench, run };
 }
@@ -93,19 +141,39 @@ describe('tree rows', () => {
       ['step 2', '2024-02-01 · R 25.0%', 'some'],
       ['step 3', '2024-01-01 → 2024-01-08 · not scored', 'unscored'],
     ]);
-    expect(stepRows(run, u2).map((r) => [r.description, r.status])).toEqual([['2024-01-01 → 2024-01-08 · no result', 'unscored']]);
+    expect(stepRows(run, u2).map((r) => [r.description, r.status])).toEqual([
+      ['2024-01-01 → 2024-01-08 · no result', 'unscored'],
+    ]);
     expect(stepRows(undefined, u2)[0].description).toBe('2024-01-01 → 2024-01-08');
   });
 
   it('step status covers all four cases', () => {
-    const m = (Recall: number) => ({ Recall, Recall_Novelty: NaN, Recall_Stability: NaN, Error_Decay: NaN, Error_Peer: NaN, Error_Viral: NaN, Error_Random: NaN });
-    expect([stepStatus(m(1)), stepStatus(m(0.5)), stepStatus(m(0)), stepStatus(null), stepStatus(undefined), stepStatus(m(NaN))])
-      .toEqual(['all', 'some', 'none', 'unscored', 'unscored', 'unscored']);
+    const m = (Recall: number) => ({
+      Recall,
+      Recall_Novelty: NaN,
+      Recall_Stability: NaN,
+      Error_Decay: NaN,
+      Error_Peer: NaN,
+      Error_Viral: NaN,
+      Error_Random: NaN,
+    });
+    expect([
+      stepStatus(m(1)),
+      stepStatus(m(0.5)),
+      stepStatus(m(0)),
+      stepStatus(null),
+      stepStatus(undefined),
+      stepStatus(m(NaN)),
+    ]).toEqual(['all', 'some', 'none', 'unscored', 'unscored', 'unscored']);
   });
 
   it('ids are stable strings per level', () => {
-    expect([nodeId.benchmark(), nodeId.platform('weibo'), nodeId.user('weibo', 'we_1'), nodeId.step('weibo', 'we_1', 2)])
-      .toEqual(['benchmark', 'platform/weibo', 'user/weibo/we_1', 'step/weibo/we_1/2']);
+    expect([
+      nodeId.benchmark(),
+      nodeId.platform('weibo'),
+      nodeId.user('weibo', 'we_1'),
+      nodeId.step('weibo', 'we_1', 2),
+    ]).toEqual(['benchmark', 'platform/weibo', 'user/weibo/we_1', 'step/weibo/we_1/2']);
   });
 
   it('builds the rows of a platform with 7,000 users from the Map and the precomputed user scores', () => {
@@ -114,9 +182,22 @@ describe('tree rows', () => {
     for (let i = 0; i < 7000; i++) {
       const id = `xi_${i.toString(16).padStart(10, '0')}`;
       users.set(id, mkUser('xiaohongshu', id, [mkStep(1, both), mkStep(2, both)]));
-      results.set(id, { userId: id, platform: 'xiaohongshu', username: '', file: 'r', line: i + 1, steps: new Map([[1, mkResult(1, i % 2 ? ['k1'] : [])]]) });
+      results.set(id, {
+        userId: id,
+        platform: 'xiaohongshu',
+        username: '',
+        file: 'r',
+        line: i + 1,
+        steps: new Map([[1, mkResult(1, i % 2 ? ['k1'] : [])]]),
+      });
     }
-    const bench: Benchmark = { root: '/b', users: new Map([['xiaohongshu', users]]), runs: new Map(), diagnostics: [], taskFiles: new Map() };
+    const bench: Benchmark = {
+      root: '/b',
+      users: new Map([['xiaohongshu', users]]),
+      runs: new Map(),
+      diagnostics: [],
+      taskFiles: new Map(),
+    };
     const run: Run = { name: 'm', results: new Map([['xiaohongshu', results]]), files: new Map() };
     const score = scoreRun(bench, run).platforms.get('xiaohongshu')!;
     const t0 = performance.now();

@@ -18,11 +18,28 @@ import {
   type ChartType,
   type PointStyle,
 } from 'chart.js';
-import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
+import {
+  ERROR_KEYS,
+  METRIC_LABELS,
+  SCOPE_LABELS,
+  type DashboardModel,
+  type Scope,
+  type StepFilter,
+} from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
 import { fixed, pct } from './dom';
 
-Chart.register(ScatterController, BarController, LineElement, PointElement, BarElement, LinearScale, CategoryScale, Tooltip, Legend);
+Chart.register(
+  ScatterController,
+  BarController,
+  LineElement,
+  PointElement,
+  BarElement,
+  LinearScale,
+  CategoryScale,
+  Tooltip,
+  Legend,
+);
 
 export interface Theme {
   fg: string;
@@ -53,11 +70,21 @@ export function readTheme(): Theme {
 }
 
 const STYLES: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'];
-const PLATFORM_STYLES: Record<Platform, PointStyle> = { weibo: 'circle', xiaohongshu: 'rect', toutiao: 'triangle', zhihu: 'rectRot', douban: 'star' };
+const PLATFORM_STYLES: Record<Platform, PointStyle> = {
+  weibo: 'circle',
+  xiaohongshu: 'rect',
+  toutiao: 'triangle',
+  zhihu: 'rectRot',
+  douban: 'star',
+};
 
 /** Colour and marker of the i-th run: 6 theme colours, then the markers change too. */
 function runStyle(theme: Theme, i: number): { color: string; style: PointStyle; dash: number[] } {
-  return { color: theme.runs[i % theme.runs.length], style: STYLES[Math.floor(i / theme.runs.length) % STYLES.length], dash: i >= theme.runs.length ? [6, 3] : [] };
+  return {
+    color: theme.runs[i % theme.runs.length],
+    style: STYLES[Math.floor(i / theme.runs.length) % STYLES.length],
+    dash: i >= theme.runs.length ? [6, 3] : [],
+  };
 }
 
 export type Pick = (filter: StepFilter) => void;
@@ -112,13 +139,23 @@ function base(theme: Theme, info: Info, pick: Pick) {
     interaction: { mode: 'nearest' as const, intersect: true },
     plugins: {
       legend: { labels: { color: theme.fg, usePointStyle: true, boxHeight: 6 } },
-      tooltip: { callbacks: { label: (ctx: { datasetIndex: number; dataIndex: number }) => info.at(ctx.datasetIndex, ctx.dataIndex)?.label ?? '' } },
+      tooltip: {
+        callbacks: {
+          label: (ctx: { datasetIndex: number; dataIndex: number }) =>
+            info.at(ctx.datasetIndex, ctx.dataIndex)?.label ?? '',
+        },
+      },
     },
   };
 }
 
 /** Figure 3: each run's mean budget B̄ against its mean ratio ρ̄ (per platform, and the Avg. point in scope "all"). */
-export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+export function budgetRatio(
+  m: DashboardModel,
+  scope: Scope,
+  theme: Theme,
+  pick: Pick,
+): Built<'scatter', XY[], unknown> {
   const info = new Info();
   const shown: Scope[] = scope === 'all' ? m.scopes : [scope];
   const datasets = m.figures.map((f, i) => {
@@ -139,9 +176,27 @@ export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick:
       });
     }
     info.add(infos);
-    return { label: f.run, data: pts, backgroundColor: st.color, borderColor: st.color, pointStyle: styles, pointRadius: radius, pointHoverRadius: radius.map((r) => r + 2) };
+    return {
+      label: f.run,
+      data: pts,
+      backgroundColor: st.color,
+      borderColor: st.color,
+      pointStyle: styles,
+      pointRadius: radius,
+      pointHoverRadius: radius.map((r) => r + 2),
+    };
   });
-  return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)') } } };
+  return {
+    info,
+    config: {
+      type: 'scatter',
+      data: { datasets },
+      options: {
+        ...base(theme, info, pick),
+        scales: axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)'),
+      },
+    },
+  };
 }
 
 /** Figure 4: constraint line α·R_stab + (1−α)·R_nov = B, iso-F1 contours, and each run's operating point. */
@@ -149,46 +204,132 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
   const info = new Info();
   const datasets: ChartConfiguration<'scatter', XY[]>['data']['datasets'] = [];
   for (const level of m.isoLevels) {
-    datasets.push({ label: `F1 = ${level.f1}`, data: level.curve, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: theme.grid, borderWidth: 1 });
+    datasets.push({
+      label: `F1 = ${level.f1}`,
+      data: level.curve,
+      showLine: true,
+      pointRadius: 0,
+      pointHitRadius: 0,
+      borderColor: theme.grid,
+      borderWidth: 1,
+    });
     info.add(level.curve.map(() => ({ label: `iso-F1 ${level.f1}` })));
   }
   m.figures.forEach((f, i) => {
     const st = runStyle(theme, i);
     const op = f.scopes[scope]?.op;
     if (!op || op.rStab === null || op.rNov === null) return;
-    datasets.push({ label: `${f.run}: B line`, data: op.segment, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: st.color, borderWidth: 2, borderDash: st.dash });
-    info.add(op.segment.map(() => ({ label: `${f.run}: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with ᾱ = ${fixed(op.alpha)}, B̄ = ${fixed(op.budget)}` })));
-    datasets.push({ label: `${f.run}: iso-F1`, data: op.contour, showLine: true, pointRadius: 0, pointHitRadius: 0, borderColor: st.color, borderWidth: 1, borderDash: [4, 4] });
+    datasets.push({
+      label: `${f.run}: B line`,
+      data: op.segment,
+      showLine: true,
+      pointRadius: 0,
+      pointHitRadius: 0,
+      borderColor: st.color,
+      borderWidth: 2,
+      borderDash: st.dash,
+    });
+    info.add(
+      op.segment.map(() => ({
+        label: `${f.run}: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with ᾱ = ${fixed(op.alpha)}, B̄ = ${fixed(op.budget)}`,
+      })),
+    );
+    datasets.push({
+      label: `${f.run}: iso-F1`,
+      data: op.contour,
+      showLine: true,
+      pointRadius: 0,
+      pointHitRadius: 0,
+      borderColor: st.color,
+      borderWidth: 1,
+      borderDash: [4, 4],
+    });
     info.add(op.contour.map(() => ({ label: `${f.run}: iso-F1 ${fixed(op.f1)} through the operating point` })));
-    datasets.push({ label: f.run, data: [{ x: op.rStab, y: op.rNov }], pointRadius: 6, pointHoverRadius: 8, pointStyle: st.style, backgroundColor: st.color, borderColor: st.color });
-    info.add([{
-      label: `${f.run} · ${SCOPE_LABELS[scope]}: R_stab ${pct(op.rStab)}, R_nov ${pct(op.rNov)}, F1 of the point ${pct(op.f1)}, ᾱ ${fixed(op.alpha)}, B̄ ${fixed(op.budget)}`,
-      filter: { run: f.run, scope, sort: 'recall' },
-    }]);
+    datasets.push({
+      label: f.run,
+      data: [{ x: op.rStab, y: op.rNov }],
+      pointRadius: 6,
+      pointHoverRadius: 8,
+      pointStyle: st.style,
+      backgroundColor: st.color,
+      borderColor: st.color,
+    });
+    info.add([
+      {
+        label: `${f.run} · ${SCOPE_LABELS[scope]}: R_stab ${pct(op.rStab)}, R_nov ${pct(op.rNov)}, F1 of the point ${pct(op.f1)}, ᾱ ${fixed(op.alpha)}, B̄ ${fixed(op.budget)}`,
+        filter: { run: f.run, scope, sort: 'recall' },
+      },
+    ]);
   });
-  const cfg: ChartConfiguration<'scatter', XY[]> = { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: axes(theme, 'R_stab (stability recall)', 'R_nov (novelty recall)', true) } };
+  const cfg: ChartConfiguration<'scatter', XY[]> = {
+    type: 'scatter',
+    data: { datasets },
+    options: {
+      ...base(theme, info, pick),
+      scales: axes(theme, 'R_stab (stability recall)', 'R_nov (novelty recall)', true),
+    },
+  };
   const legend = cfg.options?.plugins?.legend;
-  if (legend) legend.labels = { ...legend.labels, filter: (item) => !item.text.includes(':') && !item.text.startsWith('F1 =') };
+  if (legend)
+    legend.labels = { ...legend.labels, filter: (item) => !item.text.includes(':') && !item.text.startsWith('F1 =') };
   return { info, config: cfg };
 }
 
 /** Figure 5: mean Recall at each step index, one line per run. */
-export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+export function recallByStep(
+  m: DashboardModel,
+  scope: Scope,
+  theme: Theme,
+  pick: Pick,
+): Built<'scatter', XY[], unknown> {
   const info = new Info();
   const datasets = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
     const by = (f.scopes[scope]?.byStep ?? []).filter((p) => p.recall !== null);
-    info.add(by.map((p) => ({ label: `${f.run} · step ${p.stepId}: Recall ${pct(p.recall)} (${p.steps} steps)`, filter: { run: f.run, scope, stepId: p.stepId, sort: 'recall' } })));
-    return { label: f.run, data: by.map((p) => ({ x: p.stepId, y: p.recall ?? 0 })), showLine: true, borderColor: st.color, backgroundColor: st.color, pointStyle: st.style, pointRadius: 4, borderDash: st.dash };
+    info.add(
+      by.map((p) => ({
+        label: `${f.run} · step ${p.stepId}: Recall ${pct(p.recall)} (${p.steps} steps)`,
+        filter: { run: f.run, scope, stepId: p.stepId, sort: 'recall' },
+      })),
+    );
+    return {
+      label: f.run,
+      data: by.map((p) => ({ x: p.stepId, y: p.recall ?? 0 })),
+      showLine: true,
+      borderColor: st.color,
+      backgroundColor: st.color,
+      pointStyle: st.style,
+      pointRadius: 4,
+      borderDash: st.dash,
+    };
   });
   const scales = axes(theme, 'step index n', 'mean Recall');
-  return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales: { x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } }, y: { ...scales.y, min: 0, max: 1 } } } } };
+  return {
+    info,
+    config: {
+      type: 'scatter',
+      data: { datasets },
+      options: {
+        ...base(theme, info, pick),
+        scales: {
+          x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } },
+          y: { ...scales.y, min: 0, max: 1 },
+        },
+      },
+    },
+  };
 }
 
 function barScales(theme: Theme, y: string) {
   return {
     x: { type: 'category' as const, grid: { display: false }, ticks: { color: theme.muted } },
-    y: { type: 'linear' as const, min: 0, title: { display: true, text: y, color: theme.muted }, grid: { color: theme.grid }, ticks: { color: theme.muted } },
+    y: {
+      type: 'linear' as const,
+      min: 0,
+      title: { display: true, text: y, color: theme.muted },
+      grid: { color: theme.grid },
+      ticks: { color: theme.muted },
+    },
   };
 }
 
@@ -198,11 +339,18 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
   const f = m.figures.find((x) => x.run === m.focus) ?? m.figures[0];
   const platforms = f?.platforms ?? [];
   const datasets = ERROR_KEYS.map((key, k) => {
-    info.add(platforms.map((p) => ({
-      label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
-      filter: { run: f.run, scope: p.platform, errorKey: key, sort: key },
-    })));
-    return { label: METRIC_LABELS[key], data: platforms.map((p) => p.errors[key]), backgroundColor: theme.errors[k], borderColor: theme.errors[k] };
+    info.add(
+      platforms.map((p) => ({
+        label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
+        filter: { run: f.run, scope: p.platform, errorKey: key, sort: key },
+      })),
+    );
+    return {
+      label: METRIC_LABELS[key],
+      data: platforms.map((p) => p.errors[key]),
+      backgroundColor: theme.errors[k],
+      borderColor: theme.errors[k],
+    };
   });
   return {
     info,
@@ -221,11 +369,18 @@ export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
   const datasets = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
     const byP = new Map(f.platforms.map((p) => [p.platform, p]));
-    info.add(platforms.map((p) => ({
-      label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
-      filter: { run: f.run, scope: p, sort: 'alpha' },
-    })));
-    return { label: f.run, data: platforms.map((p) => byP.get(p)?.alpha ?? null), backgroundColor: st.color, borderColor: st.color };
+    info.add(
+      platforms.map((p) => ({
+        label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
+        filter: { run: f.run, scope: p, sort: 'alpha' },
+      })),
+    );
+    return {
+      label: f.run,
+      data: platforms.map((p) => byP.get(p)?.alpha ?? null),
+      backgroundColor: st.color,
+      borderColor: st.color,
+    };
   });
   const scales = barScales(theme, 'stability ratio ᾱ');
   return {
@@ -247,7 +402,10 @@ export interface Built<TType extends ChartType, TData, TLabel> {
  * Draws a chart on the canvas. The canvas's data-probe gets the position (CSS pixels) and hover text of its first
  * clickable element, so a test can click a real point; it is not used by the view itself.
  */
-export function draw<TType extends ChartType, TData, TLabel>(canvas: HTMLCanvasElement, built: Built<TType, TData, TLabel>): { destroy(): void } {
+export function draw<TType extends ChartType, TData, TLabel>(
+  canvas: HTMLCanvasElement,
+  built: Built<TType, TData, TLabel>,
+): { destroy(): void } {
   const chart = new Chart(canvas, built.config);
   delete canvas.dataset.probe;
   chart.data.datasets.forEach((_ds, di) => {
@@ -256,7 +414,8 @@ export function draw<TType extends ChartType, TData, TLabel>(canvas: HTMLCanvasE
       const target = built.info.at(di, i);
       if (canvas.dataset.probe || !target?.filter) return;
       const p = el.tooltipPosition(true);
-      if (p.x !== null && p.y !== null && Number.isFinite(p.x) && Number.isFinite(p.y)) canvas.dataset.probe = JSON.stringify({ x: Math.round(p.x), y: Math.round(p.y), label: target.label });
+      if (p.x !== null && p.y !== null && Number.isFinite(p.x) && Number.isFinite(p.y))
+        canvas.dataset.probe = JSON.stringify({ x: Math.round(p.x), y: Math.round(p.y), label: target.label });
     });
   });
   return chart;

@@ -3,19 +3,35 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { FlippedTag } from '../../src/core/spb/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../src/core/spb/types';
-import { METRIC_LABELS, SCOPE_LABELS, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
+import {
+  METRIC_LABELS,
+  SCOPE_LABELS,
+  type CompareModel,
+  type CompareRow,
+  type Scope,
+  type SortOrder,
+  type SummaryRow,
+  type WebviewToExtension,
+} from '../../src/shared/dashboardProtocol';
 import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
 
 type Post = (m: WebviewToExtension) => void;
 
-const CLASS_LABELS: Record<FlippedTag['cls'], string> = { tKeep: 'T_keep', tNew: 'T_new', dDecay: 'D_decay', dPeer: 'D_peer', dViral: 'D_viral', dRandom: 'D_random' };
+const CLASS_LABELS: Record<FlippedTag['cls'], string> = {
+  tKeep: 'T_keep',
+  tNew: 'T_new',
+  dDecay: 'D_decay',
+  dPeer: 'D_peer',
+  dViral: 'D_viral',
+  dRandom: 'D_random',
+};
 
 /** +1 when B is better, −1 when worse, 0 for no change or undefined. */
 function direction(delta: number | null, higherIsBetter: boolean): number {
   if (delta === null || Math.abs(delta) < 1e-12) return 0;
-  return (delta > 0) === higherIsBetter ? 1 : -1;
+  return delta > 0 === higherIsBetter ? 1 : -1;
 }
 const DIR_CLASS = ['worse', 'same', 'better'];
 
@@ -53,7 +69,12 @@ export class ComparePage {
   private options(change: Partial<{ scope: Scope; sortMetric: MetricKey; order: SortOrder }>): void {
     const m = this.model;
     if (!m) return;
-    this.post({ type: 'compareOptions', scope: change.scope ?? m.scope, sortMetric: change.sortMetric ?? m.sortMetric, order: change.order ?? m.order });
+    this.post({
+      type: 'compareOptions',
+      scope: change.scope ?? m.scope,
+      sortMetric: change.sortMetric ?? m.sortMetric,
+      order: change.order ?? m.order,
+    });
   }
 
   private render(): void {
@@ -67,19 +88,42 @@ export class ComparePage {
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
     ]);
     const sub = el('p', { className: 'note' }, [
-      'A (baseline): ', el('strong', { text: m.runA }), ' · B: ', el('strong', { text: m.runB }),
+      'A (baseline): ',
+      el('strong', { text: m.runA }),
+      ' · B: ',
+      el('strong', { text: m.runB }),
       ` · ${m.paired} paired scored steps${m.scope === 'all' ? ' on all platforms' : ` on ${SCOPE_LABELS[m.scope]}`}${onlyNote}`,
     ]);
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
-      select(m.scopes, (s) => SCOPE_LABELS[s], m.scope, (v) => this.options({ scope: v }), 'Scope of the comparison'),
+      select(
+        m.scopes,
+        (s) => SCOPE_LABELS[s],
+        m.scope,
+        (v) => this.options({ scope: v }),
+        'Scope of the comparison',
+      ),
     ]);
     const sortControls = el('div', { className: 'controls' }, [
       el('label', { text: 'Sort by' }),
-      select(METRIC_KEYS, (k) => METRIC_LABELS[k], m.sortMetric, (v) => this.options({ sortMetric: v }), 'Metric to sort the steps by'),
-      select<SortOrder>(['regression', 'gain'], (o) => (o === 'regression' ? 'Biggest regression first' : 'Biggest gain first'), m.order, (v) => this.options({ order: v }), 'Sort order'),
+      select(
+        METRIC_KEYS,
+        (k) => METRIC_LABELS[k],
+        m.sortMetric,
+        (v) => this.options({ sortMetric: v }),
+        'Metric to sort the steps by',
+      ),
+      select<SortOrder>(
+        ['regression', 'gain'],
+        (o) => (o === 'regression' ? 'Biggest regression first' : 'Biggest gain first'),
+        m.order,
+        (v) => this.options({ order: v }),
+        'Sort order',
+      ),
     ]);
-    const regressed = m.rows.filter((r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0).length;
+    const regressed = m.rows.filter(
+      (r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0,
+    ).length;
     const heads = ['Platform', 'User', 'Step', ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k]}`)];
     this.root.replaceChildren(
       header,
@@ -88,18 +132,26 @@ export class ComparePage {
       el('section', { className: 'card summary-card' }, [
         el('div', { className: 'card-head' }, [
           el('h2', { text: 'Paired summary (B − A)' }),
-          help(`Per platform, the difference of the two-level macro averages over the users both runs cover; scope "all": the mean over platforms (the tables' Avg.). 95 % CI: percentile bootstrap, ${m.resamples} resamples of users within each platform (steps of one user are not independent), seed ${m.seed}. Win/tie/loss: B better / equal / worse, per user (mean over the user's paired steps) and per step; for error rates lower is better.`),
+          help(
+            `Per platform, the difference of the two-level macro averages over the users both runs cover; scope "all": the mean over platforms (the tables' Avg.). 95 % CI: percentile bootstrap, ${m.resamples} resamples of users within each platform (steps of one user are not independent), seed ${m.seed}. Win/tie/loss: B better / equal / worse, per user (mean over the user's paired steps) and per step; for error rates lower is better.`,
+          ),
         ]),
         this.summaryTable(m.summary),
       ]),
       el('section', { className: 'card compare-steps' }, [
         el('div', { className: 'card-head' }, [
           el('h2', { text: `Steps · ${regressed} regressed on ${METRIC_LABELS[m.sortMetric]}` }),
-          help('Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to open the step in run A and run B side by side.'),
+          help(
+            'Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to open the step in run A and run B side by side.',
+          ),
           el('span', { className: 'spacer' }),
           sortControls,
         ]),
-        el('div', { className: 'vrow cmp head' }, heads.map((h) => el('span', { text: h }))),
+        el(
+          'div',
+          { className: 'vrow cmp head' },
+          heads.map((h) => el('span', { text: h })),
+        ),
         this.list.element,
       ]),
     );
@@ -109,23 +161,49 @@ export class ComparePage {
   private summaryTable(rows: readonly SummaryRow[]): HTMLElement {
     const wtl = (t: [number, number, number] | null) => (t ? `${t[0]} / ${t[1]} / ${t[2]}` : '—');
     return el('table', { className: 'paper summary' }, [
-      el('thead', {}, [el('tr', {}, ['Metric', 'A', 'B', 'Δ (pts)', '95 % CI', 'Users W / T / L', 'Steps W / T / L'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
-      el('tbody', {}, rows.map((r) => {
-        const dir = direction(r.diff, r.higherIsBetter);
-        const excludesZero = r.ciLow !== null && r.ciHigh !== null && (r.ciLow > 0 || r.ciHigh < 0);
-        return el('tr', { attrs: { 'data-metric': r.metric } }, [
-          el('th', { text: METRIC_LABELS[r.metric] + (r.higherIsBetter ? ' ↑' : ' ↓'), attrs: { scope: 'row' }, title: r.higherIsBetter ? 'higher is better' : 'lower is better' }),
-          el('td', { className: 'num-a', text: pct(r.meanA) }),
-          el('td', { className: 'num-b', text: pct(r.meanB) }),
-          el('td', { className: `diff ${DIR_CLASS[dir + 1]}${excludesZero ? ' sig' : ''}`, title: excludesZero ? 'the 95 % interval excludes 0' : 'the 95 % interval includes 0' }, [
-            el('span', { className: 'num', text: pts(r.diff, 2) }),
-            excludesZero ? null : el('span', { className: 'ns', text: ' n.s.' }),
-          ]),
-          el('td', { className: 'ci', text: r.ciLow === null || r.ciHigh === null ? '—' : `[${pts(r.ciLow, 2)}, ${pts(r.ciHigh, 2)}]` }),
-          el('td', { text: wtl(r.userWtl), title: `${r.users} users` }),
-          el('td', { text: wtl(r.stepWtl) }),
-        ]);
-      })),
+      el('thead', {}, [
+        el(
+          'tr',
+          {},
+          ['Metric', 'A', 'B', 'Δ (pts)', '95 % CI', 'Users W / T / L', 'Steps W / T / L'].map((h) =>
+            el('th', { text: h, attrs: { scope: 'col' } }),
+          ),
+        ),
+      ]),
+      el(
+        'tbody',
+        {},
+        rows.map((r) => {
+          const dir = direction(r.diff, r.higherIsBetter);
+          const excludesZero = r.ciLow !== null && r.ciHigh !== null && (r.ciLow > 0 || r.ciHigh < 0);
+          return el('tr', { attrs: { 'data-metric': r.metric } }, [
+            el('th', {
+              text: METRIC_LABELS[r.metric] + (r.higherIsBetter ? ' ↑' : ' ↓'),
+              attrs: { scope: 'row' },
+              title: r.higherIsBetter ? 'higher is better' : 'lower is better',
+            }),
+            el('td', { className: 'num-a', text: pct(r.meanA) }),
+            el('td', { className: 'num-b', text: pct(r.meanB) }),
+            el(
+              'td',
+              {
+                className: `diff ${DIR_CLASS[dir + 1]}${excludesZero ? ' sig' : ''}`,
+                title: excludesZero ? 'the 95 % interval excludes 0' : 'the 95 % interval includes 0',
+              },
+              [
+                el('span', { className: 'num', text: pts(r.diff, 2) }),
+                excludesZero ? null : el('span', { className: 'ns', text: ' n.s.' }),
+              ],
+            ),
+            el('td', {
+              className: 'ci',
+              text: r.ciLow === null || r.ciHigh === null ? '—' : `[${pts(r.ciLow, 2)}, ${pts(r.ciHigh, 2)}]`,
+            }),
+            el('td', { text: wtl(r.userWtl), title: `${r.users} users` }),
+            el('td', { text: wtl(r.stepWtl) }),
+          ]);
+        }),
+      ),
     ]);
   }
 
@@ -139,13 +217,22 @@ export class ComparePage {
       el('span', { text: String(r.stepId) }),
       ...METRIC_KEYS.map((k, i) => {
         const dir = direction(r.delta[i], !k.startsWith('Error_'));
-        return el('span', { className: `d ${DIR_CLASS[dir + 1]}`, text: pts(r.delta[i]), title: `${METRIC_LABELS[k]}: A ${pct(r.a[i], 1)} → B ${pct(r.b[i], 1)}` });
+        return el('span', {
+          className: `d ${DIR_CLASS[dir + 1]}`,
+          text: pts(r.delta[i]),
+          title: `${METRIC_LABELS[k]}: A ${pct(r.a[i], 1)} → B ${pct(r.b[i], 1)}`,
+        });
       }),
     ]);
     const flips = el('div', { className: 'flips' });
     const group = (label: string, cls: string, tags: FlippedTag[]) => {
       if (!tags.length) return;
-      flips.appendChild(el('span', { className: `flip ${cls}` }, [el('span', { className: 'flip-label', text: `${label}: ` }), tags.map((t) => `${t.tag} (${CLASS_LABELS[t.cls]})`).join(', ')]));
+      flips.appendChild(
+        el('span', { className: `flip ${cls}` }, [
+          el('span', { className: 'flip-label', text: `${label}: ` }),
+          tags.map((t) => `${t.tag} (${CLASS_LABELS[t.cls]})`).join(', '),
+        ]),
+      );
     };
     group('lost', 'worse', r.lost);
     group('gained', 'better', r.gained);

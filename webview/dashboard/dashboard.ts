@@ -4,8 +4,25 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter, type StepRow, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
-import { alphaBars, applyDefaults, draw, budgetRatio, constraint, errorBars, readTheme, recallByStep, type Theme } from './charts';
+import {
+  SCOPE_LABELS,
+  type DashboardModel,
+  type Scope,
+  type StepFilter,
+  type StepRow,
+  type WebviewToExtension,
+} from '../../src/shared/dashboardProtocol';
+import {
+  alphaBars,
+  applyDefaults,
+  draw,
+  budgetRatio,
+  constraint,
+  errorBars,
+  readTheme,
+  recallByStep,
+  type Theme,
+} from './charts';
 import { el, fixed, help, icon, pct } from './dom';
 import { renderTable } from './tables';
 import { VirtualList } from '../shared/vlist';
@@ -21,7 +38,13 @@ interface ChartSpec {
 }
 
 /** A vscode-single-select over known values; onChange only ever gets one of them. */
-export function select<T extends string>(values: readonly T[], labels: (v: T) => string, value: T, onChange: (v: T) => void, aria: string): HTMLElement {
+export function select<T extends string>(
+  values: readonly T[],
+  labels: (v: T) => string,
+  value: T,
+  onChange: (v: T) => void,
+  aria: string,
+): HTMLElement {
   const s = el('vscode-single-select', { attrs: { 'aria-label': aria } });
   for (const v of values) {
     const o = el('vscode-option', { text: labels(v), attrs: { value: v } });
@@ -59,15 +82,31 @@ export class DashboardPage {
       label: 'Steps',
       key: (r) => `${r.platform}/${r.userId}/${r.stepId}`,
       render: (r, _i, row) => this.renderRow(r, row),
-      onOpen: (r) => this.post({ type: 'openStep', ref: { platform: r.platform, userId: r.userId, stepId: r.stepId }, run: this.listRun }),
+      onOpen: (r) =>
+        this.post({
+          type: 'openStep',
+          ref: { platform: r.platform, userId: r.userId, stepId: r.stepId },
+          run: this.listRun,
+        }),
     });
     const close = el('vscode-button', { text: 'Close', title: 'Close the step list' });
     close.icon = 'close';
     close.secondary = true;
     close.addEventListener('click', () => (this.listSection.hidden = true));
     this.listSection = el('section', { className: 'card step-list', attrs: { id: 'step-list' } }, [
-      el('div', { className: 'card-head' }, [this.listTitle, this.listNote, el('span', { className: 'spacer' }), close]),
-      el('div', { className: 'vrow head' }, ['Platform', 'User', 'Step', 'R', 'R_stab', 'R_nov', 'B', 'α', 'ρ', 'E_dec', 'E_peer', 'E_vir', 'E_rand'].map((h) => el('span', { text: h }))),
+      el('div', { className: 'card-head' }, [
+        this.listTitle,
+        this.listNote,
+        el('span', { className: 'spacer' }),
+        close,
+      ]),
+      el(
+        'div',
+        { className: 'vrow head' },
+        ['Platform', 'User', 'Step', 'R', 'R_stab', 'R_nov', 'B', 'α', 'ρ', 'E_dec', 'E_peer', 'E_vir', 'E_rand'].map(
+          (h) => el('span', { text: h }),
+        ),
+      ),
       this.list.element,
     ]);
     this.listSection.hidden = true;
@@ -90,28 +129,39 @@ export class DashboardPage {
 
   private readonly specs: ChartSpec[] = [
     {
-      id: 'fig3', title: 'Figure 3. Budget B vs ratio ρ', caption: 'Per run: mean budget against mean ratio. Markers: ● Weibo ■ Xiaohongshu ▲ Toutiao ◆ Zhihu ✱ Douban; large: Avg.',
+      id: 'fig3',
+      title: 'Figure 3. Budget B vs ratio ρ',
+      caption:
+        'Per run: mean budget against mean ratio. Markers: ● Weibo ■ Xiaohongshu ▲ Toutiao ◆ Zhihu ✱ Douban; large: Avg.',
       help: 'B = 1 − δ/K (δ = picks in C−, K = |C+|) and ρ = R_nov / R_stab are per-step diagnostics. Each point is their mean over the scored steps: two-level macro average (per user, then over users) per platform; the large marker (scope "all") is the mean of the platform figures. ρ̄ skips steps where ρ is undefined (R_stab = 0, or T_new or T_keep empty). Click a point: its steps, lowest B first.',
       build: (c, m, s, t) => draw(c, budgetRatio(m, s, t, this.pick)),
     },
     {
-      id: 'fig4', title: 'Figure 4. Constraint line and iso-F1 contours', caption: 'Solid: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄; dashed: iso-F1 through the operating point.',
-      help: 'Operating point: the macro recalls (R_stab, R_nov) of the scope, as Table 5. Line: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with the mean α and B (two-level macro means). The identity holds per step when exactly K distinct in-pool tags are picked, so the point lies near, not always on, its line. Contours: 2xy/(x+y) = F1; the dashed one passes through the point (F1 of the macro recalls, the paper\'s section 3.2 reading, not the headline F1^NS). Click a point: its steps, lowest Recall first.',
+      id: 'fig4',
+      title: 'Figure 4. Constraint line and iso-F1 contours',
+      caption: 'Solid: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄; dashed: iso-F1 through the operating point.',
+      help: "Operating point: the macro recalls (R_stab, R_nov) of the scope, as Table 5. Line: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with the mean α and B (two-level macro means). The identity holds per step when exactly K distinct in-pool tags are picked, so the point lies near, not always on, its line. Contours: 2xy/(x+y) = F1; the dashed one passes through the point (F1 of the macro recalls, the paper's section 3.2 reading, not the headline F1^NS). Click a point: its steps, lowest Recall first.",
       build: (c, m, s, t) => draw(c, constraint(m, s, t, this.pick)),
     },
     {
-      id: 'fig5', title: 'Figure 5. Recall by step index', caption: 'Mean Recall over the scored steps at step n (one per user).',
-      help: 'For each step index n: the plain mean of Recall over the scored steps with step_id n (each user has at most one), over the platforms of the scope. Later indices have fewer users: the count is in the point\'s tooltip. Click a point: the steps at that index.',
+      id: 'fig5',
+      title: 'Figure 5. Recall by step index',
+      caption: 'Mean Recall over the scored steps at step n (one per user).',
+      help: "For each step index n: the plain mean of Recall over the scored steps with step_id n (each user has at most one), over the platforms of the scope. Later indices have fewer users: the count is in the point's tooltip. Click a point: the steps at that index.",
       build: (c, m, s, t) => draw(c, recallByStep(m, s, t, this.pick)),
     },
     {
-      id: 'errors', title: 'Error rates per platform', caption: 'The four distractor error rates of the focus run (Table 6 figures).',
+      id: 'errors',
+      title: 'Error rates per platform',
+      caption: 'The four distractor error rates of the focus run (Table 6 figures).',
       help: 'Error_X = |P ∩ D_X| / |D_X| per step; bars are the two-level macro averages per platform (as Table 6). Click a bar: the steps of that platform where the model picked a distractor of that class, highest rate first.',
       build: (c, m, _s, t) => draw(c, errorBars(m, t, this.pick)),
     },
     {
-      id: 'alpha', title: 'Stability ratio α per platform', caption: 'ᾱ = |T_keep| / K: the share of positives the user already used.',
-      help: 'α = |T_keep| / K per scored step; bars are the two-level macro means over the steps each run has results for. Click a bar: that platform\'s steps, lowest α first.',
+      id: 'alpha',
+      title: 'Stability ratio α per platform',
+      caption: 'ᾱ = |T_keep| / K: the share of positives the user already used.',
+      help: "α = |T_keep| / K per scored step; bars are the two-level macro means over the steps each run has results for. Click a bar: that platform's steps, lowest α first.",
       build: (c, m, _s, t) => draw(c, alphaBars(m, t, this.pick)),
     },
   ];
@@ -131,7 +181,18 @@ export class DashboardPage {
 
   private renderRow(r: StepRow, row: HTMLElement): void {
     row.title = `Open ${r.userId} step ${r.stepId} of ${this.listRun} in the step view`;
-    const cells = [SCOPE_LABELS[r.platform], r.userId, String(r.stepId), pct(r.recall, 1), pct(r.rStab, 1), pct(r.rNov, 1), fixed(r.budget), fixed(r.alpha), fixed(r.ratio), ...r.errors.map((e) => pct(e, 0))];
+    const cells = [
+      SCOPE_LABELS[r.platform],
+      r.userId,
+      String(r.stepId),
+      pct(r.recall, 1),
+      pct(r.rStab, 1),
+      pct(r.rNov, 1),
+      fixed(r.budget),
+      fixed(r.alpha),
+      fixed(r.ratio),
+      ...r.errors.map((e) => pct(e, 0)),
+    ];
     for (const c of cells) row.appendChild(el('span', { text: c }));
   }
 
@@ -143,13 +204,17 @@ export class DashboardPage {
     const compare = el('vscode-button', { text: 'Compare Runs…', title: 'Compare two runs step by step' });
     compare.icon = 'git-compare';
     compare.addEventListener('click', () => this.post({ type: 'pickRuns' }));
-    const runs = el('div', { className: 'run-choice', attrs: { role: 'group', 'aria-label': 'Runs shown' } }, [el('span', { className: 'label', text: 'Runs shown:' })]);
+    const runs = el('div', { className: 'run-choice', attrs: { role: 'group', 'aria-label': 'Runs shown' } }, [
+      el('span', { className: 'label', text: 'Runs shown:' }),
+    ]);
     for (const run of m.runs) {
       const cb = el('vscode-checkbox', { attrs: { 'data-run': run } });
       cb.label = run;
       cb.checked = m.selected.includes(run);
       cb.addEventListener('change', () => {
-        const chosen = [...runs.querySelectorAll('vscode-checkbox')].filter((c) => c.checked).map((c) => c.dataset.run ?? '');
+        const chosen = [...runs.querySelectorAll('vscode-checkbox')]
+          .filter((c) => c.checked)
+          .map((c) => c.dataset.run ?? '');
         if (chosen.length === 0) {
           cb.checked = true;
           return;
@@ -163,29 +228,57 @@ export class DashboardPage {
       el('span', { className: 'spacer' }),
       compare,
     ]);
-    const tables = el('section', { className: 'tables' }, m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))));
+    const tables = el(
+      'section',
+      { className: 'tables' },
+      m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))),
+    );
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
-      select(m.scopes, (s) => SCOPE_LABELS[s], this.scope, (v) => {
-        this.scope = v;
-        this.saveScope(this.scope);
-        this.renderCharts();
-      }, 'Scope of the figures'),
+      select(
+        m.scopes,
+        (s) => SCOPE_LABELS[s],
+        this.scope,
+        (v) => {
+          this.scope = v;
+          this.saveScope(this.scope);
+          this.renderCharts();
+        },
+        'Scope of the figures',
+      ),
       el('label', { text: 'Focus run (error bars)' }),
-      select(m.selected, (r) => r, m.focus, (v) => this.post({ type: 'setFocus', run: v }), 'Run whose error rates are drawn'),
+      select(
+        m.selected,
+        (r) => r,
+        m.focus,
+        (v) => this.post({ type: 'setFocus', run: v }),
+        'Run whose error rates are drawn',
+      ),
     ]);
-    const grid = el('div', { className: 'chart-grid' }, this.specs.map((s) =>
-      el('section', { className: 'card chart-card', attrs: { 'data-chart': s.id } }, [
-        el('div', { className: 'card-head' }, [el('h3', { text: s.title }), help(s.help)]),
-        el('p', { className: 'caption', text: s.caption }),
-        el('div', { className: 'chart-box' }, [el('canvas', { attrs: { role: 'img', 'aria-label': `${s.title}. ${s.caption} ${s.help}` } })]),
-      ]),
-    ));
+    const grid = el(
+      'div',
+      { className: 'chart-grid' },
+      this.specs.map((s) =>
+        el('section', { className: 'card chart-card', attrs: { 'data-chart': s.id } }, [
+          el('div', { className: 'card-head' }, [el('h3', { text: s.title }), help(s.help)]),
+          el('p', { className: 'caption', text: s.caption }),
+          el('div', { className: 'chart-box' }, [
+            el('canvas', { attrs: { role: 'img', 'aria-label': `${s.title}. ${s.caption} ${s.help}` } }),
+          ]),
+        ]),
+      ),
+    );
     this.root.replaceChildren(
       header,
       runs,
       el('h2', { text: 'Tables' }),
-      el('p', { className: 'note' }, ['Percent. ', el('strong', { text: 'Bold' }), ': best; ', el('u', { text: 'underlined' }), ': second best (error rates: lowest is best).']),
+      el('p', { className: 'note' }, [
+        'Percent. ',
+        el('strong', { text: 'Bold' }),
+        ': best; ',
+        el('u', { text: 'underlined' }),
+        ': second best (error rates: lowest is best).',
+      ]),
       tables,
       el('h2', { text: 'Figures' }),
       controls,

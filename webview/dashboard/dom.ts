@@ -5,7 +5,11 @@ export { el, icon, type Child } from '../shared/dom';
 
 /** An info glyph whose hover text explains a figure; also readable by screen readers. */
 export function help(text: string): HTMLSpanElement {
-  return el('span', { className: 'help codicon codicon-info', title: text, attrs: { role: 'img', 'aria-label': text, tabindex: '0' } });
+  return el('span', {
+    className: 'help codicon codicon-info',
+    title: text,
+    attrs: { role: 'img', 'aria-label': text, tabindex: '0' },
+  });
 }
 
 /** Percentage with one or two decimals; "—" for undefined. */

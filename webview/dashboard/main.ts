@@ -1,6 +1,11 @@
 // Dashboard / compare webview: posts `ready`, then renders what the extension sends. One bundle for both pages;
 // the HTML shell says which page this is (data-page on #dash-root).
-import { ALL_SCOPES, isExtensionToWebview, type Scope, type WebviewToExtension } from '../../src/shared/dashboardProtocol';
+import {
+  ALL_SCOPES,
+  isExtensionToWebview,
+  type Scope,
+  type WebviewToExtension,
+} from '../../src/shared/dashboardProtocol';
 import { ComparePage } from './compare';
 import { DashboardPage } from './dashboard';
 import css from './dashboard.css';
@@ -23,7 +28,8 @@ function savedScope(): Scope {
 }
 
 const post = (m: WebviewToExtension) => vscode.postMessage(m);
-const dashboard = page === 'dashboard' ? new DashboardPage(root, post, savedScope(), (scope) => vscode.setState({ scope })) : undefined;
+const dashboard =
+  page === 'dashboard' ? new DashboardPage(root, post, savedScope(), (scope) => vscode.setState({ scope })) : undefined;
 const compare = page === 'compare' ? new ComparePage(root, post) : undefined;
 
 onHostMessage(isExtensionToWebview, (msg) => {
@@ -47,6 +53,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
 });
 
 // Charts draw with the theme's colours: redraw when the workbench theme changes (body class).
-new MutationObserver(() => dashboard?.rethemed()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+new MutationObserver(() => dashboard?.rethemed()).observe(document.body, {
+  attributes: true,
+  attributeFilter: ['class'],
+});
 
 post({ type: 'ready' });

@@ -25,9 +25,15 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
   const head = el('thead', {}, [
     el('tr', {}, [
       el('th', { text: 'Run', attrs: { rowspan: '2', scope: 'col', class: 'run-col' } }),
-      ...groups.map((g) => el('th', { text: g.name, attrs: { colspan: String(g.span), scope: 'colgroup', class: 'group' } })),
+      ...groups.map((g) =>
+        el('th', { text: g.name, attrs: { colspan: String(g.span), scope: 'colgroup', class: 'group' } }),
+      ),
     ]),
-    el('tr', {}, t.columns.map((c) => el('th', { text: c.head, attrs: { scope: 'col' } }))),
+    el(
+      'tr',
+      {},
+      t.columns.map((c) => el('th', { text: c.head, attrs: { scope: 'col' } })),
+    ),
   ]);
   const body = el(
     'tbody',
@@ -36,10 +42,18 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
       el('tr', { attrs: { 'data-run': row.run } }, [
         el('th', { text: row.run, attrs: { scope: 'row', class: 'run-col' } }),
         ...row.cells.map((cell, i) =>
-          el('td', { className: cell.rank ? `rank-${cell.rank}` : '', title: cell.rank ? RANK_TEXT[cell.rank] : undefined, attrs: { 'data-col': `${t.columns[i].group} ${t.columns[i].head}` } }, [
-            el('span', { className: 'num', text: cell.text }),
-            cell.rank ? el('span', { className: 'sr-only', text: ` (${RANK_TEXT[cell.rank]})` }) : null,
-          ]),
+          el(
+            'td',
+            {
+              className: cell.rank ? `rank-${cell.rank}` : '',
+              title: cell.rank ? RANK_TEXT[cell.rank] : undefined,
+              attrs: { 'data-col': `${t.columns[i].group} ${t.columns[i].head}` },
+            },
+            [
+              el('span', { className: 'num', text: cell.text }),
+              cell.rank ? el('span', { className: 'sr-only', text: ` (${RANK_TEXT[cell.rank]})` }) : null,
+            ],
+          ),
         ),
       ]),
     ),
@@ -48,7 +62,9 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
   return el('section', { className: 'card table-card', attrs: { 'data-table': t.id } }, [
     el('div', { className: 'card-head' }, [
       el('h3', { text: t.title }),
-      help(`${caption}Per platform: two-level macro average M̄ (per user over the scored steps, then over users), as the reference runner. Avg.: the mean of the platform figures. F1^NS: mean of per-user F1 over users with R_nov + R_stab > 0. Bold: best; underlined: second best (on the shown figures).`),
+      help(
+        `${caption}Per platform: two-level macro average M̄ (per user over the scored steps, then over users), as the reference runner. Avg.: the mean of the platform figures. F1^NS: mean of per-user F1 over users with R_nov + R_stab > 0. Bold: best; underlined: second best (on the shown figures).`,
+      ),
       el('span', { className: 'spacer' }),
       copyButton('Markdown', `Copy ${t.title.split('.')[0]} as Markdown`, () => onCopy(t.id, 'markdown')),
       copyButton('CSV', `Copy ${t.title.split('.')[0]} as CSV`, () => onCopy(t.id, 'csv')),

@@ -2,7 +2,12 @@
 // rates per scene) and the per-field table. Rendered from `show` messages, text only.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
-import { COMPONENT_LABELS, isExtensionToWebview, type OmniDashboardModel, type WebviewToExtension } from '../../src/shared/omniDashboardProtocol';
+import {
+  COMPONENT_LABELS,
+  isExtensionToWebview,
+  type OmniDashboardModel,
+  type WebviewToExtension,
+} from '../../src/shared/omniDashboardProtocol';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
@@ -16,14 +21,33 @@ injectStyle(css);
 
 let chart: Chart | undefined;
 
-const fixed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
-const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)} %`);
-const cssVar = (name: string, fallback: string) => getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+const fixed = (x: number | null | undefined, digits = 1) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)} %`;
+const cssVar = (name: string, fallback: string) =>
+  getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 
 function table(head: string[], rows: string[][], id: string): HTMLTableElement {
   return el('table', { className: 'data', attrs: { 'data-table': id } }, [
-    el('thead', {}, [el('tr', {}, head.map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
-    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, i) => (i === 0 ? el('th', { text: c, attrs: { scope: 'row' } }) : el('td', { text: c })))))),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        head.map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
+    el(
+      'tbody',
+      {},
+      rows.map((r) =>
+        el(
+          'tr',
+          {},
+          r.map((c, i) => (i === 0 ? el('th', { text: c, attrs: { scope: 'row' } }) : el('td', { text: c }))),
+        ),
+      ),
+    ),
   ]);
 }
 
@@ -38,7 +62,11 @@ function show(m: OmniDashboardModel): void {
   root.replaceChildren(
     el('header', { className: 'dash-header' }, [
       el('h1', { text: `OmniBehavior · ${m.run}` }),
-      el('span', { className: 'overall', text: `overall ${fixed(m.overall)}`, title: 'Mean of the six components; undefined when one is missing' }),
+      el('span', {
+        className: 'overall',
+        text: `overall ${fixed(m.overall)}`,
+        title: 'Mean of the six components; undefined when one is missing',
+      }),
       choose,
     ]),
     el('p', { className: 'root note', text: m.root }),
@@ -47,22 +75,44 @@ function show(m: OmniDashboardModel): void {
       text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, as the reference leaves them out)`,
     }),
     el('h2', { text: 'Headline components (0–100)' }),
-    table(['Component', 'Score'], m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value)]), 'components'),
+    table(
+      ['Component', 'Score'],
+      m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value)]),
+      'components',
+    ),
     el('h2', { text: 'Bias diagnostics' }),
     el('p', { className: 'reading', text: b.reading }),
-    el('p', { className: 'ratio', text: `Intra-user / inter-user distance ratio: real ${fixed(b.distanceRatio.real, 2)}, predicted ${fixed(b.distanceRatio.predicted, 2)} (the paper: about 0.29 for real users, 0.7–0.87 for simulated ones)` }),
+    el('p', {
+      className: 'ratio',
+      text: `Intra-user / inter-user distance ratio: real ${fixed(b.distanceRatio.real, 2)}, predicted ${fixed(b.distanceRatio.predicted, 2)} (the paper: about 0.29 for real users, 0.7–0.87 for simulated ones)`,
+    }),
     el('div', { className: 'chart-box' }, [canvas]),
     table(
       ['Scene', 'Binary answers', 'Real positive rate', 'Predicted positive rate', 'Predicted − real'],
-      b.perScene.map((s) => [s.scene, String(s.n), pct(s.realRate), pct(s.predictedRate), `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`]),
+      b.perScene.map((s) => [
+        s.scene,
+        String(s.n),
+        pct(s.realRate),
+        pct(s.predictedRate),
+        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`,
+      ]),
       'bias',
     ),
     el('h2', { text: 'Fields' }),
     table(
       ['Field', 'Scene', 'Kind', 'Answered', 'Left out', 'n', 'F1', 'Accuracy', 'NMAE', 'Skipped', 'Judge mean'],
       m.fields.map((f) => [
-        f.field, f.scene, f.kind, String(f.answered), String(f.leftOut), String(f.n), pct(f.f1), pct(f.accuracy), fixed(f.nmae),
-        f.skipped === undefined ? '—' : String(f.skipped), fixed(f.judgeMean, 2),
+        f.field,
+        f.scene,
+        f.kind,
+        String(f.answered),
+        String(f.leftOut),
+        String(f.n),
+        pct(f.f1),
+        pct(f.accuracy),
+        fixed(f.nmae),
+        f.skipped === undefined ? '—' : String(f.skipped),
+        fixed(f.judgeMean, 2),
       ]),
       'fields',
     ),
@@ -77,7 +127,12 @@ function show(m: OmniDashboardModel): void {
       labels: b.perScene.map((s) => s.scene),
       datasets: [
         { label: 'real', data: b.perScene.map((s) => 100 * s.realRate), backgroundColor: real, borderColor: real },
-        { label: 'predicted', data: b.perScene.map((s) => 100 * s.predictedRate), backgroundColor: predicted, borderColor: predicted },
+        {
+          label: 'predicted',
+          data: b.perScene.map((s) => 100 * s.predictedRate),
+          backgroundColor: predicted,
+          borderColor: predicted,
+        },
       ],
     },
     options: {
@@ -87,7 +142,12 @@ function show(m: OmniDashboardModel): void {
       plugins: { legend: { labels: { color: cssVar('--vscode-foreground', '#cccccc') } } },
       scales: {
         x: { grid: { display: false }, ticks: { color: muted } },
-        y: { beginAtZero: true, title: { display: true, text: 'positive rate (%)', color: muted }, ticks: { color: muted }, grid: { color: cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)') } },
+        y: {
+          beginAtZero: true,
+          title: { display: true, text: 'positive rate (%)', color: muted },
+          ticks: { color: muted },
+          grid: { color: cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)') },
+        },
       },
     },
   });

@@ -10,7 +10,11 @@ export interface ElOptions {
 
 export type Child = Node | string | null | undefined | false;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOptions = {}, children: Child[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  opts: ElOptions = {},
+  children: Child[] = [],
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (opts.className) node.className = opts.className;
   if (opts.title !== undefined) node.title = opts.title;

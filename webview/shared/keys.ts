@@ -4,7 +4,10 @@
 /** Whether a key press goes to a text field (the page's own keys must then stay out of the way). */
 export function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName);
+  return (
+    target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA'].includes(target.tagName)
+  );
 }
 
 /** Not typed into a text field nor part of an IME composition. */

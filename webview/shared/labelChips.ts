@@ -14,16 +14,20 @@ export interface ChipState {
 
 export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTMLButtonElement {
   const stateText = s.applied ? 'on' : s.suggested ? 'suggested' : '';
-  const b = el('button', {
-    className: `label-chip${s.applied ? ' applied' : ''}${s.suggested ? ' suggested' : ''}${s.stale ? ' stale' : ''}`,
-    title: s.help,
-    attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': s.applied ? 'true' : 'false', tabindex: '-1' },
-  }, [
-    c.key ? el('kbd', { text: c.key }) : null,
-    s.applied ? icon(s.stale ? 'warning' : 'check') : s.suggested ? icon('lightbulb') : null,
-    el('span', { className: 'name', text: c.name }),
-    stateText || s.stale ? el('span', { className: 'state', text: stateText }) : null,
-  ]);
+  const b = el(
+    'button',
+    {
+      className: `label-chip${s.applied ? ' applied' : ''}${s.suggested ? ' suggested' : ''}${s.stale ? ' stale' : ''}`,
+      title: s.help,
+      attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': s.applied ? 'true' : 'false', tabindex: '-1' },
+    },
+    [
+      c.key ? el('kbd', { text: c.key }) : null,
+      s.applied ? icon(s.stale ? 'warning' : 'check') : s.suggested ? icon('lightbulb') : null,
+      el('span', { className: 'name', text: c.name }),
+      stateText || s.stale ? el('span', { className: 'state', text: stateText }) : null,
+    ],
+  );
   b.disabled = s.disabled;
   b.addEventListener('click', onClick);
   return b;

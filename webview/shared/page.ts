@@ -6,7 +6,10 @@
  */
 export function injectStyle(cssText: string): void {
   const style = document.createElement('style');
-  style.nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+  style.nonce =
+    (document.currentScript as HTMLScriptElement | null)?.nonce ??
+    document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ??
+    '';
   style.textContent = cssText;
   document.head.appendChild(style);
 }

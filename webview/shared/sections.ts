@@ -17,7 +17,10 @@ interface StateApi {
 export function openSections(api: StateApi): SectionState {
   const saved = api.getState();
   const open: Record<string, boolean> =
-    typeof saved === 'object' && saved !== null && typeof (saved as { open?: unknown }).open === 'object' && (saved as { open: unknown }).open !== null
+    typeof saved === 'object' &&
+    saved !== null &&
+    typeof (saved as { open?: unknown }).open === 'object' &&
+    (saved as { open: unknown }).open !== null
       ? (saved as { open: Record<string, boolean> }).open
       : {};
   return {
@@ -29,8 +32,17 @@ export function openSections(api: StateApi): SectionState {
   };
 }
 
-export function section(id: string, heading: string, description: string, body: Child[], state: SectionState, openByDefault = true): HTMLElement {
-  const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [el('div', { className: 'section-body' }, body)]);
+export function section(
+  id: string,
+  heading: string,
+  description: string,
+  body: Child[],
+  state: SectionState,
+  openByDefault = true,
+): HTMLElement {
+  const c = el('vscode-collapsible', { className: 'section', attrs: { 'data-section': id } }, [
+    el('div', { className: 'section-body' }, body),
+  ]);
   c.heading = heading;
   c.description = description;
   c.open = state.isOpen(id, openByDefault);

@@ -34,7 +34,11 @@ export class VirtualList<T> {
 
   constructor(private readonly opts: VirtualListOptions<T>) {
     this.spacer = el('div', { className: 'vlist-spacer' });
-    this.element = el('div', { className: 'vlist', attrs: { role: 'listbox', tabindex: '0', 'aria-label': opts.label } }, [this.spacer]);
+    this.element = el(
+      'div',
+      { className: 'vlist', attrs: { role: 'listbox', tabindex: '0', 'aria-label': opts.label } },
+      [this.spacer],
+    );
     this.element.addEventListener('scroll', () => this.schedule());
     this.element.addEventListener('click', (e) => {
       const row = (e.target as Element | null)?.closest<HTMLElement>('.vrow');

@@ -2,7 +2,14 @@
 // chip, a selected span of the written persona, else the whole step). Every action goes to the extension, which
 // stores it and sends the new state back; nothing is stored here.
 import type { LabelTarget } from '../../src/core/labels/model';
-import { PERSONA_FIELD, codePointOffset, effectiveTarget, sameTarget, spanText, type LabelViewState } from '../../src/core/labels/view';
+import {
+  PERSONA_FIELD,
+  codePointOffset,
+  effectiveTarget,
+  sameTarget,
+  spanText,
+  type LabelViewState,
+} from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/spb/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
@@ -82,7 +89,9 @@ export class LabelsUi {
   private render(): void {
     const current = this.shownRef ? this.state : undefined;
     decorateTags(this.root, current, this.selectedTag);
-    decoratePersona(this.root, current, this.personaText, (from, to) => piNodes(this.personaText, this.personaPi, from, to));
+    decoratePersona(this.root, current, this.personaText, (from, to) =>
+      piNodes(this.personaText, this.personaPi, from, to),
+    );
     this.renderBar();
   }
 
@@ -96,15 +105,19 @@ export class LabelsUi {
       return;
     }
     const selected = this.selection();
-    const bar = renderBar({ state, selected: selected?.target ?? null, selectedExcerpt: selected?.excerpt ?? '' }, {
-      toggle: (id) => this.toggle(id),
-      accept: () => this.act('acceptSuggestions'),
-      undo: () => this.post({ kind: 'undo' }),
-      clearSelection: () => this.clearSelection(),
-    });
+    const bar = renderBar(
+      { state, selected: selected?.target ?? null, selectedExcerpt: selected?.excerpt ?? '' },
+      {
+        toggle: (id) => this.toggle(id),
+        accept: () => this.act('acceptSuggestions'),
+        undo: () => this.post({ kind: 'undo' }),
+        clearSelection: () => this.clearSelection(),
+      },
+    );
     // Moving the note field to the new bar blurs it: give the focus (and the caret) back.
     const note = this.note;
-    const focused = note && document.activeElement === note.input ? [note.input.selectionStart, note.input.selectionEnd] : undefined;
+    const focused =
+      note && document.activeElement === note.input ? [note.input.selectionStart, note.input.selectionEnd] : undefined;
     if (note) bar.appendChild(note.row);
     if (old) old.replaceWith(bar);
     else header.appendChild(bar);
@@ -128,7 +141,11 @@ export class LabelsUi {
         const to = from + range.toString().length;
         const start = codePointOffset(this.personaText, from);
         const end = codePointOffset(this.personaText, to);
-        if (end > start) return { target: { kind: 'span', field: PERSONA_FIELD, start, end }, excerpt: spanText(this.personaText, start, end) };
+        if (end > start)
+          return {
+            target: { kind: 'span', field: PERSONA_FIELD, start, end },
+            excerpt: spanText(this.personaText, start, end),
+          };
       }
     }
     return this.selectedTag !== null ? { target: { kind: 'tag', tag: this.selectedTag }, excerpt: '' } : undefined;
@@ -137,7 +154,8 @@ export class LabelsUi {
   private clearSelection(): void {
     this.selectedTag = null;
     document.getSelection()?.removeAllRanges();
-    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('li.tag')) document.activeElement.blur();
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('li.tag'))
+      document.activeElement.blur();
     this.render();
   }
 
@@ -161,7 +179,8 @@ export class LabelsUi {
     const state = this.state;
     if (!ref || !state) return;
     const last = this.lastAdded;
-    const same = (a: { labelId: string; target: LabelTarget }) => !!last && a.labelId === last.labelId && sameTarget(a.target, last.target);
+    const same = (a: { labelId: string; target: LabelTarget }) =>
+      !!last && a.labelId === last.labelId && sameTarget(a.target, last.target);
     const on = state.applied.find(same) ?? state.applied.find((a) => a.target.kind === 'step') ?? state.applied[0];
     if (!on) {
       state.flash = { kind: 'error', text: 'Add a label first (its key), then n writes its note' };
@@ -169,10 +188,19 @@ export class LabelsUi {
       return;
     }
     this.closeNote();
-    const input = el('input', { attrs: { type: 'text', 'aria-label': `Note on ${on.name}`, 'data-note-for': on.labelId, maxlength: '2000' } });
+    const input = el('input', {
+      attrs: { type: 'text', 'aria-label': `Note on ${on.name}`, 'data-note-for': on.labelId, maxlength: '2000' },
+    });
     input.value = on.note;
     const row = el('div', { className: 'note-row' }, [
-      el('label', { text: `Note on ${on.name}:` }), input, el('span', { className: 'hint' }, [el('kbd', { text: 'Enter' }), ' saves · ', el('kbd', { text: 'Esc' }), ' cancels']),
+      el('label', { text: `Note on ${on.name}:` }),
+      input,
+      el('span', { className: 'hint' }, [
+        el('kbd', { text: 'Enter' }),
+        ' saves · ',
+        el('kbd', { text: 'Esc' }),
+        ' cancels',
+      ]),
     ]);
     input.addEventListener('keydown', (e) => {
       e.stopPropagation();

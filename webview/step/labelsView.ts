@@ -45,60 +45,101 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
     `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
     suggested ? 'Suggested from the metrics: not stored until you confirm it (its key, a click, or a for all).' : '',
     stale ? STALE_HELP : '',
-  ].filter(Boolean).join('\n');
-  return labelChip(c, { applied: !!applied, stale, suggested, disabled: state.error !== null, help }, () => h.toggle(c.id));
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return labelChip(c, { applied: !!applied, stale, suggested, disabled: state.error !== null, help }, () =>
+    h.toggle(c.id),
+  );
 }
 
 function appliedItem(a: AppliedLabel): HTMLElement {
   return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': a.target.kind } }, [
-    el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target, a.excerpt)}` }),
+    el('span', {
+      text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target, a.excerpt)}`,
+    }),
     a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
-    a.staleness === 'stale' ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [' ', icon('warning'), ' stale']) : null,
+    a.staleness === 'stale'
+      ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [
+          ' ',
+          icon('warning'),
+          ' stale',
+        ])
+      : null,
   ]);
 }
 
 export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
   const { state } = ctx;
   const targetText = describeTarget(ctx.selected ?? { kind: 'step' }, ctx.selectedExcerpt);
-  const noteworthy = state.applied.filter((a) => a.target.kind !== 'step' || a.note || a.staleness === 'stale' || !a.known);
+  const noteworthy = state.applied.filter(
+    (a) => a.target.kind !== 'step' || a.note || a.staleness === 'stale' || !a.known,
+  );
   const others = new Map<string, string[]>();
   for (const o of state.others) others.set(o.author, [...(others.get(o.author) ?? []), o.name]);
-  const acceptAll = el('button', { className: 'link-button', text: 'accept all (a)', attrs: { type: 'button', tabindex: '-1' } });
+  const acceptAll = el('button', {
+    className: 'link-button',
+    text: 'accept all (a)',
+    attrs: { type: 'button', tabindex: '-1' },
+  });
   acceptAll.addEventListener('click', () => h.accept());
-  const clear = el('button', { className: 'link-button', text: 'whole step (Esc)', attrs: { type: 'button', tabindex: '-1' } });
+  const clear = el('button', {
+    className: 'link-button',
+    text: 'whole step (Esc)',
+    attrs: { type: 'button', tabindex: '-1' },
+  });
   clear.addEventListener('click', () => h.clearSelection());
   return el('section', { className: 'labels-bar', attrs: { 'aria-label': 'Labels', 'data-run': state.run } }, [
     el('div', { className: 'labels-row' }, [
       el('span', { className: 'labels-title', text: 'Labels' }),
       el('span', { className: 'labels-target', attrs: { 'data-target-kind': ctx.selected?.kind ?? 'step' } }, [
-        'on ', el('b', { text: targetText }), ctx.selected ? ' · ' : null, ctx.selected ? clear : null,
+        'on ',
+        el('b', { text: targetText }),
+        ctx.selected ? ' · ' : null,
+        ctx.selected ? clear : null,
       ]),
       ...state.labels.map((c) => chip(c, ctx, h)),
     ]),
     state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
     state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
     state.suggestions.length
-      ? el('div', { className: 'labels-line suggestions', attrs: { 'data-suggestions': String(state.suggestions.length) } }, [
-        el('span', { className: 'line-title', text: 'Suggested:' }),
-        ...state.suggestions.map((s) => el('span', { className: 'suggestion', attrs: { 'data-suggested': s.labelId } }, [
-          el('span', { text: s.name }), el('span', { className: 'reason', text: ` (${s.reason})` }),
-        ])),
-        acceptAll,
-      ])
+      ? el(
+          'div',
+          { className: 'labels-line suggestions', attrs: { 'data-suggestions': String(state.suggestions.length) } },
+          [
+            el('span', { className: 'line-title', text: 'Suggested:' }),
+            ...state.suggestions.map((s) =>
+              el('span', { className: 'suggestion', attrs: { 'data-suggested': s.labelId } }, [
+                el('span', { text: s.name }),
+                el('span', { className: 'reason', text: ` (${s.reason})` }),
+              ]),
+            ),
+            acceptAll,
+          ],
+        )
       : null,
     noteworthy.length
-      ? el('div', { className: 'labels-line applied-list' }, [el('span', { className: 'line-title', text: 'Yours:' }), ...noteworthy.map(appliedItem)])
+      ? el('div', { className: 'labels-line applied-list' }, [
+          el('span', { className: 'line-title', text: 'Yours:' }),
+          ...noteworthy.map(appliedItem),
+        ])
       : null,
     others.size
       ? el('div', { className: 'labels-line others' }, [
-        el('span', { className: 'line-title', text: 'Others:' }),
-        ...[...others].map(([author, names]) => el('span', { text: `${author}: ${names.join(', ')}` })),
-      ])
+          el('span', { className: 'line-title', text: 'Others:' }),
+          ...[...others].map(([author, names]) => el('span', { text: `${author}: ${names.join(', ')}` })),
+        ])
       : null,
-    state.flash ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } }) : null,
+    state.flash
+      ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } })
+      : null,
     el('div', { className: 'labels-help' }, [
       keyHelp(keyRange(state.labels), 'toggle'),
-      keyHelp('a', 'accept suggestions'), keyHelp('n', 'note'), keyHelp('u', 'undo'), keyHelp('j k', 'next / previous'), keyHelp('.', 'next unlabelled'),
+      keyHelp('a', 'accept suggestions'),
+      keyHelp('n', 'note'),
+      keyHelp('u', 'undo'),
+      keyHelp('j k', 'next / previous'),
+      keyHelp('.', 'next unlabelled'),
       el('span', { text: 'click a pool tag or select persona text first to label it alone' }),
     ]),
   ]);
@@ -116,7 +157,12 @@ export function decorateTags(root: HTMLElement, state: LabelViewState | undefine
     const on = state?.applied.filter((a) => a.target.kind === 'tag' && a.target.tag === tag) ?? [];
     if (on.length) {
       const stale = on.some((a) => a.staleness === 'stale');
-      li.appendChild(el('span', { className: `tag-labels${stale ? ' stale' : ''}`, text: `⚑ ${on.map((a) => a.name).join(', ')}${stale ? ' (stale)' : ''}` }));
+      li.appendChild(
+        el('span', {
+          className: `tag-labels${stale ? ' stale' : ''}`,
+          text: `⚑ ${on.map((a) => a.name).join(', ')}${stale ? ' (stale)' : ''}`,
+        }),
+      );
     }
   }
 }
@@ -138,7 +184,11 @@ export function decoratePersona(
 ): void {
   const box = personaElement(root);
   if (!box) return;
-  const spans = (state?.applied ?? []).flatMap((a) => (a.target.kind === 'span' && a.target.field === PERSONA_FIELD && a.excerpt ? [{ a, start: utf16Offset(text, a.target.start), end: utf16Offset(text, a.target.end) }] : []));
+  const spans = (state?.applied ?? []).flatMap((a) =>
+    a.target.kind === 'span' && a.target.field === PERSONA_FIELD && a.excerpt
+      ? [{ a, start: utf16Offset(text, a.target.start), end: utf16Offset(text, a.target.end) }]
+      : [],
+  );
   if (spans.length === 0) {
     if (box.querySelector('mark.label-span')) box.replaceChildren(...render(0, text.length));
     return;
@@ -149,7 +199,17 @@ export function decoratePersona(
     const [from, to] = [cuts[i], cuts[i + 1]];
     const over = spans.filter((s) => s.start <= from && s.end >= to);
     if (over.length) {
-      parts.push(el('mark', { className: 'label-span', title: over.map((s) => `${s.a.name}${s.a.note ? ` — ${s.a.note}` : ''}`).join('\n'), attrs: { 'data-span-labels': over.map((s) => s.a.labelId).join(' ') } }, render(from, to)));
+      parts.push(
+        el(
+          'mark',
+          {
+            className: 'label-span',
+            title: over.map((s) => `${s.a.name}${s.a.note ? ` — ${s.a.note}` : ''}`).join('\n'),
+            attrs: { 'data-span-labels': over.map((s) => s.a.labelId).join(' ') },
+          },
+          render(from, to),
+        ),
+      );
     } else {
       parts.push(...render(from, to));
     }

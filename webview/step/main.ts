@@ -53,16 +53,20 @@ const handlers: Handlers = {
   },
 };
 
-const keyOf = (ref: { platform: string; userId: string; stepId: number }) => `${ref.platform}/${ref.userId}/${ref.stepId}`;
+const keyOf = (ref: { platform: string; userId: string; stepId: number }) =>
+  `${ref.platform}/${ref.userId}/${ref.stepId}`;
 
 /** Renders the re-run state into the slot of the step shown (a state for another step waits for its `show`). */
 function showRerun(): void {
   const slot = root.querySelector('.rerun-slot');
   if (!slot || !shown || !rerun || keyOf(rerun.ref) !== shownKey) return;
   const busy = rerun.running !== null;
-  slot.replaceChildren(section('rerun', 'Re-run', rerunDescription(rerun), renderRerunBody(rerun, shown.model, handlers), handlers));
+  slot.replaceChildren(
+    section('rerun', 'Re-run', rerunDescription(rerun), renderRerunBody(rerun, shown.model, handlers), handlers),
+  );
   slot.setAttribute('data-state', busy ? 'running' : rerun.selected ? 'compared' : 'idle');
-  for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]')) (b as HTMLElement & { disabled: boolean }).disabled = busy;
+  for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]'))
+    (b as HTMLElement & { disabled: boolean }).disabled = busy;
 }
 
 function show(model: StepModel, nav: NavState, pi: StepPiMarks, pinnedRun: string | null): void {
@@ -84,7 +88,8 @@ function show(model: StepModel, nav: NavState, pi: StepPiMarks, pinnedRun: strin
 
 // The header is sticky: keep anchors and scrollIntoView clear of it (scroll-padding-top in step.css).
 const headerSize = new ResizeObserver((entries) => {
-  for (const e of entries) document.documentElement.style.setProperty('--header-h', `${Math.ceil(e.target.getBoundingClientRect().height)}px`);
+  for (const e of entries)
+    document.documentElement.style.setProperty('--header-h', `${Math.ceil(e.target.getBoundingClientRect().height)}px`);
 });
 function trackHeader(): void {
   headerSize.disconnect();

@@ -19,25 +19,45 @@ export function piNodes(text: string, marks: readonly PiMark[] | undefined, from
     if (!m || !isPiCategory(m.category)) return document.createTextNode(s.text);
     const info = CATEGORY_INFO[m.category];
     if (m.kind === 'placeholder') {
-      return el('mark', {
-        className: `pi pi-placeholder pi-cat-${m.category}`,
-        title: markTitle(m),
-        attrs: { 'data-pi': 'placeholder', 'data-category': m.category, 'aria-label': `${s.text}: placeholder, ${info.label}` },
-      }, [s.text]);
+      return el(
+        'mark',
+        {
+          className: `pi pi-placeholder pi-cat-${m.category}`,
+          title: markTitle(m),
+          attrs: {
+            'data-pi': 'placeholder',
+            'data-category': m.category,
+            'aria-label': `${s.text}: placeholder, ${info.label}`,
+          },
+        },
+        [s.text],
+      );
     }
-    return el('mark', {
-      className: `pi pi-finding pi-cat-${m.category} pi-conf-${m.confidence ?? 'low'}`,
-      title: markTitle(m),
-      attrs: {
-        'data-pi': 'finding', 'data-category': m.category, 'data-confidence': m.confidence ?? '',
-        'aria-label': `residual PI, ${info.label}, ${m.confidence ?? 'unknown'} confidence: ${s.text}`,
+    return el(
+      'mark',
+      {
+        className: `pi pi-finding pi-cat-${m.category} pi-conf-${m.confidence ?? 'low'}`,
+        title: markTitle(m),
+        attrs: {
+          'data-pi': 'finding',
+          'data-category': m.category,
+          'data-confidence': m.confidence ?? '',
+          'aria-label': `residual PI, ${info.label}, ${m.confidence ?? 'unknown'} confidence: ${s.text}`,
+        },
       },
-    }, [s.first ? icon('warning', 'pi-finding-icon') : null, s.text]);
+      [s.first ? icon('warning', 'pi-finding-icon') : null, s.text],
+    );
   });
 }
 
 /** An element whose text is `text` with its PI marks. */
-export function piText<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text: string, marks: readonly PiMark[] | undefined, title?: string): HTMLElementTagNameMap[K] {
+export function piText<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  text: string,
+  marks: readonly PiMark[] | undefined,
+  title?: string,
+): HTMLElementTagNameMap[K] {
   return el(tag, { className, title }, piNodes(text, marks));
 }
 
@@ -49,35 +69,69 @@ export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {
     const info = CATEGORY_INFO[r.category];
     const out: Child[] = [];
     if (r.placeholders > 0) {
-      out.push(el('li', {
-        className: `pi-legend-item pi-cat-${r.category}`,
-        title: `${r.placeholders} placeholder${r.placeholders === 1 ? '' : 's'} ${placeholderOf(r.category)}: ${info.description}`,
-        attrs: { 'data-legend': 'placeholder', 'data-category': r.category, 'data-count': String(r.placeholders) },
-      }, [
-        el('mark', { className: `pi pi-placeholder pi-cat-${r.category}`, text: placeholderOf(r.category), attrs: { 'aria-hidden': 'true' } }),
-        el('span', { className: 'pi-legend-label', text: ` ${info.label} ×${r.placeholders}` }),
-      ]));
+      out.push(
+        el(
+          'li',
+          {
+            className: `pi-legend-item pi-cat-${r.category}`,
+            title: `${r.placeholders} placeholder${r.placeholders === 1 ? '' : 's'} ${placeholderOf(r.category)}: ${info.description}`,
+            attrs: { 'data-legend': 'placeholder', 'data-category': r.category, 'data-count': String(r.placeholders) },
+          },
+          [
+            el('mark', {
+              className: `pi pi-placeholder pi-cat-${r.category}`,
+              text: placeholderOf(r.category),
+              attrs: { 'aria-hidden': 'true' },
+            }),
+            el('span', { className: 'pi-legend-label', text: ` ${info.label} ×${r.placeholders}` }),
+          ],
+        ),
+      );
     }
     if (r.findings > 0) {
-      out.push(el('li', {
-        className: `pi-legend-item pi-legend-finding pi-cat-${r.category}`,
-        title: `${r.findings} residual ${r.category} finding${r.findings === 1 ? '' : 's'}: real PI that was not replaced by ${placeholderOf(r.category)}`,
-        attrs: { 'data-legend': 'finding', 'data-category': r.category, 'data-count': String(r.findings) },
-      }, [
-        el('mark', { className: `pi pi-finding pi-cat-${r.category}`, attrs: { 'aria-hidden': 'true' } }, [icon('warning', 'pi-finding-icon'), r.category]),
-        el('span', { className: 'pi-legend-label', text: ` residual ${info.label} ×${r.findings}` }),
-      ]));
+      out.push(
+        el(
+          'li',
+          {
+            className: `pi-legend-item pi-legend-finding pi-cat-${r.category}`,
+            title: `${r.findings} residual ${r.category} finding${r.findings === 1 ? '' : 's'}: real PI that was not replaced by ${placeholderOf(r.category)}`,
+            attrs: { 'data-legend': 'finding', 'data-category': r.category, 'data-count': String(r.findings) },
+          },
+          [
+            el('mark', { className: `pi pi-finding pi-cat-${r.category}`, attrs: { 'aria-hidden': 'true' } }, [
+              icon('warning', 'pi-finding-icon'),
+              r.category,
+            ]),
+            el('span', { className: 'pi-legend-label', text: ` residual ${info.label} ×${r.findings}` }),
+          ],
+        ),
+      );
     }
     return out;
   });
   const summary = [
     pi.placeholders ? `${pi.placeholders} placeholder${pi.placeholders === 1 ? '' : 's'}` : '',
     pi.findings ? `${pi.findings} residual finding${pi.findings === 1 ? '' : 's'}` : '',
-  ].filter(Boolean).join(' · ');
-  return el('section', { className: `pi-legend${pi.findings ? ' has-findings' : ''}`, attrs: { 'aria-label': `Personal information on this step: ${summary}` } }, [
-    el('span', { className: 'pi-legend-title', title: 'Placeholders the benchmark put in place of personal information, and residual PI the scanner finds in the texts of this step' }, [
-      icon(pi.findings ? 'warning' : 'shield', 'pi-legend-icon'), ` PI: ${summary}`,
-    ]),
-    el('ul', { className: 'pi-legend-items' }, items),
-  ]);
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return el(
+    'section',
+    {
+      className: `pi-legend${pi.findings ? ' has-findings' : ''}`,
+      attrs: { 'aria-label': `Personal information on this step: ${summary}` },
+    },
+    [
+      el(
+        'span',
+        {
+          className: 'pi-legend-title',
+          title:
+            'Placeholders the benchmark put in place of personal information, and residual PI the scanner finds in the texts of this step',
+        },
+        [icon(pi.findings ? 'warning' : 'shield', 'pi-legend-icon'), ` PI: ${summary}`],
+      ),
+      el('ul', { className: 'pi-legend-items' }, items),
+    ],
+  );
 }

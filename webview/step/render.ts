@@ -29,27 +29,52 @@ function badge(text: string, title?: string): HTMLElement {
 }
 
 /** `pinnedRun`: the run a pinned panel shows (no re-run part there), null in the main step view. */
-export function renderStep(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMarks = EMPTY_PI, pinnedRun: string | null = null): HTMLElement[] {
+export function renderStep(
+  model: StepModel,
+  nav: NavState,
+  h: Handlers,
+  pi: StepPiMarks = EMPTY_PI,
+  pinnedRun: string | null = null,
+): HTMLElement[] {
   return [
     renderHeader(model, nav, h, pi, pinnedRun),
     renderMetrics(model),
     renderPiLegend(pi),
     pinnedRun === null
-      // Filled by the `rerun` message that follows each `show` (main.ts).
-      ? el('div', { className: 'rerun-slot' })
-      : el('p', { className: 'note pinned-note', text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.` }),
+      ? // Filled by the `rerun` message that follows each `show` (main.ts).
+        el('div', { className: 'rerun-slot' })
+      : el('p', {
+          className: 'note pinned-note',
+          text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
+        }),
     section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
     section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
-    section('batch', 'Batch', `${model.posts.length} post${model.posts.length === 1 ? '' : 's'} · ${model.header.dateInput}`, renderPosts(model, pi), h),
+    section(
+      'batch',
+      'Batch',
+      `${model.posts.length} post${model.posts.length === 1 ? '' : 's'} · ${model.header.dateInput}`,
+      renderPosts(model, pi),
+      h,
+    ),
   ].filter((e): e is HTMLElement => e !== null);
 }
 
-function renderHeader(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMarks, pinnedRun: string | null): HTMLElement {
+function renderHeader(
+  model: StepModel,
+  nav: NavState,
+  h: Handlers,
+  pi: StepPiMarks,
+  pinnedRun: string | null,
+): HTMLElement {
   const hd = model.header;
   const buttons = NAV_DIRECTIONS.map((d) => {
     const info = NAV_LABELS[d];
-    const b = el('vscode-button', { text: info.label, title: `${info.label} (${info.keys})`, attrs: { 'data-nav': d } });
+    const b = el('vscode-button', {
+      text: info.label,
+      title: `${info.label} (${info.keys})`,
+      attrs: { 'data-nav': d },
+    });
     b.icon = info.icon;
     b.secondary = true;
     b.disabled = !nav[d];
@@ -68,18 +93,43 @@ function renderHeader(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMa
       el('span', { className: 'platform', text: hd.platform, title: 'Platform' }),
       el('h1', { className: 'user-id', text: hd.userId, title: 'User id' }),
       el('span', { className: 'username', text: hd.username, title: 'Username (pseudonym)' }),
-      el('span', { className: 'step-of', text: `step ${hd.stepId} / ${hd.totalSteps}`, title: 'Streaming step n / total steps' }),
-      el('span', { className: 'user-of', text: `user ${hd.userIndex} / ${hd.userCount}`, title: `Position of this user among the ${hd.platform} users, in file order` }),
+      el('span', {
+        className: 'step-of',
+        text: `step ${hd.stepId} / ${hd.totalSteps}`,
+        title: 'Streaming step n / total steps',
+      }),
+      el('span', {
+        className: 'user-of',
+        text: `user ${hd.userIndex} / ${hd.userCount}`,
+        title: `Position of this user among the ${hd.platform} users, in file order`,
+      }),
     ]),
     el('div', { className: 'meta-row' }, [
       el('span', { title: 'date_input: date of the input batch B_n' }, [icon('calendar'), ` input ${hd.dateInput}`]),
-      el('span', { title: 'date_target: date of the future window whose tags are the ground truth' }, [icon('target'), ` target ${hd.dateTarget}`]),
+      el('span', { title: 'date_target: date of the future window whose tags are the ground truth' }, [
+        icon('target'),
+        ` target ${hd.dateTarget}`,
+      ]),
       pinnedRun === null
-        ? el('span', { className: 'run', title: 'The run whose prediction is shown (Persona Lab: Choose Run…)' }, [icon('beaker'), ` run ${model.run ?? 'none'}`])
-        : el('span', { className: 'run pinned', title: 'This view is pinned to this run (opened for it, e.g. side by side from Compare)' }, [icon('pinned'), ` run ${pinnedRun}`]),
-      !model.hasResult && model.run ? el('span', { className: 'warn', text: 'no result for this step in this run' }) : null,
+        ? el('span', { className: 'run', title: 'The run whose prediction is shown (Persona Lab: Choose Run…)' }, [
+            icon('beaker'),
+            ` run ${model.run ?? 'none'}`,
+          ])
+        : el(
+            'span',
+            {
+              className: 'run pinned',
+              title: 'This view is pinned to this run (opened for it, e.g. side by side from Compare)',
+            },
+            [icon('pinned'), ` run ${pinnedRun}`],
+          ),
+      !model.hasResult && model.run
+        ? el('span', { className: 'warn', text: 'no result for this step in this run' })
+        : null,
     ]),
-    hd.bio ? piText('p', 'bio', hd.bio, pi.fields[fieldKey.bio], 'Bio (PI-masked)') : el('p', { className: 'bio empty', text: 'No bio.', title: 'Bio (PI-masked)' }),
+    hd.bio
+      ? piText('p', 'bio', hd.bio, pi.fields[fieldKey.bio], 'Bio (PI-masked)')
+      : el('p', { className: 'bio empty', text: 'No bio.', title: 'Bio (PI-masked)' }),
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
@@ -91,7 +141,11 @@ function renderHeader(model: StepModel, nav: NavState, h: Handlers, pi: StepPiMa
 }
 
 function rerunButton(h: Handlers): HTMLElement {
-  const b = el('vscode-button', { text: 'Re-run…', title: 'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)', attrs: { 'data-command': 'rerunStep' } });
+  const b = el('vscode-button', {
+    text: 'Re-run…',
+    title: 'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
+    attrs: { 'data-command': 'rerunStep' },
+  });
   b.icon = 'debug-rerun';
   b.addEventListener('click', () => h.command('rerunStep'));
   return b;
@@ -99,19 +153,46 @@ function rerunButton(h: Handlers): HTMLElement {
 
 function renderMetrics(model: StepModel): HTMLElement {
   const cell = (m: MetricCell) =>
-    el('div', { className: `metric metric-${m.group}`, title: m.tooltip, attrs: { 'data-metric': m.key, tabindex: '0', role: 'group', 'aria-label': `${m.label} ${m.text}. ${m.tooltip}` } }, [
-      el('span', { className: 'metric-label', text: m.label }),
-      el('span', { className: 'metric-value', text: m.text }),
-    ]);
-  const groups: [string, MetricCell['group']][] = [['Recall', 'recall'], ['Errors', 'error'], ['Diagnostics', 'diagnostic']];
-  const note = !model.hasResult ? 'Not scored: the run has no result for this step.' : !model.scored ? 'Not scored: T_keep and T_new are both empty (metrics null).' : '';
+    el(
+      'div',
+      {
+        className: `metric metric-${m.group}`,
+        title: m.tooltip,
+        attrs: {
+          'data-metric': m.key,
+          tabindex: '0',
+          role: 'group',
+          'aria-label': `${m.label} ${m.text}. ${m.tooltip}`,
+        },
+      },
+      [
+        el('span', { className: 'metric-label', text: m.label }),
+        el('span', { className: 'metric-value', text: m.text }),
+      ],
+    );
+  const groups: [string, MetricCell['group']][] = [
+    ['Recall', 'recall'],
+    ['Errors', 'error'],
+    ['Diagnostics', 'diagnostic'],
+  ];
+  const note = !model.hasResult
+    ? 'Not scored: the run has no result for this step.'
+    : !model.scored
+      ? 'Not scored: T_keep and T_new are both empty (metrics null).'
+      : '';
   return el('section', { className: 'metrics', attrs: { 'aria-label': 'Metrics' } }, [
     ...groups.map(([name, g]) =>
-      el('div', { className: 'metric-group' }, [el('span', { className: 'metric-group-name', text: name }), ...model.metrics.filter((m) => m.group === g).map(cell)]),
+      el('div', { className: 'metric-group' }, [
+        el('span', { className: 'metric-group-name', text: name }),
+        ...model.metrics.filter((m) => m.group === g).map(cell),
+      ]),
     ),
     note ? el('p', { className: 'note', text: note }) : null,
     model.storedMismatch.length
-      ? el('p', { className: 'warn', text: `Stored metrics differ from the recomputed ones: ${model.storedMismatch.join('; ')}` })
+      ? el('p', {
+          className: 'warn',
+          text: `Stored metrics differ from the recomputed ones: ${model.storedMismatch.join('; ')}`,
+        })
       : null,
   ]);
 }
@@ -123,47 +204,90 @@ function poolSummary(model: StepModel): string {
 
 function tagChip(t: PoolTag): HTMLElement {
   const mark = MARKS[t.mark];
-  return el('li', { className: `tag mark-${t.mark}`, title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}`, attrs: { 'data-mark': t.mark } }, [
-    icon(mark.icon, 'mark-icon'),
-    el('span', { className: 'tag-text', text: t.tag }),
-    el('span', { className: 'mark-text', text: mark.text }),
-    t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
-  ]);
+  return el(
+    'li',
+    {
+      className: `tag mark-${t.mark}`,
+      title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}`,
+      attrs: { 'data-mark': t.mark },
+    },
+    [
+      icon(mark.icon, 'mark-icon'),
+      el('span', { className: 'tag-text', text: t.tag }),
+      el('span', { className: 'mark-text', text: mark.text }),
+      t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
+    ],
+  );
 }
 
 function groupBox(g: PoolGroup): HTMLElement {
-  return el('section', { className: `group ${g.positive ? 'positive' : 'negative'}`, attrs: { 'data-group': g.cls, 'data-meta-key': g.metaKey } }, [
-    el('h3', { className: 'group-title', title: g.tooltip }, [
-      icon(g.positive ? 'star-full' : 'circle-slash', 'group-icon'),
-      el('span', { className: 'group-label', text: g.label }),
-      g.metaKey !== g.label ? el('span', { className: 'group-meta', text: `(${g.metaKey})` }) : null,
-      el('span', { className: 'group-kind', text: g.positive ? 'positive' : 'distractor' }),
-      badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
-    ]),
-    g.tags.length ? el('ul', { className: 'tags' }, g.tags.map(tagChip)) : el('p', { className: 'empty', text: 'empty' }),
-  ]);
+  return el(
+    'section',
+    {
+      className: `group ${g.positive ? 'positive' : 'negative'}`,
+      attrs: { 'data-group': g.cls, 'data-meta-key': g.metaKey },
+    },
+    [
+      el('h3', { className: 'group-title', title: g.tooltip }, [
+        icon(g.positive ? 'star-full' : 'circle-slash', 'group-icon'),
+        el('span', { className: 'group-label', text: g.label }),
+        g.metaKey !== g.label ? el('span', { className: 'group-meta', text: `(${g.metaKey})` }) : null,
+        el('span', { className: 'group-kind', text: g.positive ? 'positive' : 'distractor' }),
+        badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
+      ]),
+      g.tags.length
+        ? el('ul', { className: 'tags' }, g.tags.map(tagChip))
+        : el('p', { className: 'empty', text: 'empty' }),
+    ],
+  );
 }
 
 function listBox(kind: string, title: string, help: string, items: string[]): HTMLElement | null {
   if (items.length === 0) return null;
   return el('section', { className: `extra extra-${kind}`, attrs: { 'data-extra': kind } }, [
     el('h3', { title: help }, [icon('warning'), ` ${title}`]),
-    el('ul', {}, items.map((t) => el('li', { text: t }))),
+    el(
+      'ul',
+      {},
+      items.map((t) => el('li', { text: t })),
+    ),
   ]);
 }
 
 function renderPool(model: StepModel): Child[] {
   const p = model.pool;
-  const legend = el('p', { className: 'legend' }, (['hit', 'missed', 'wrongPick', 'avoided'] as const).map((m) =>
-    el('span', { className: `legend-item mark-${m}`, title: MARKS[m].help }, [icon(MARKS[m].icon, 'mark-icon'), ` ${MARKS[m].text}`]),
-  ));
+  const legend = el(
+    'p',
+    { className: 'legend' },
+    (['hit', 'missed', 'wrongPick', 'avoided'] as const).map((m) =>
+      el('span', { className: `legend-item mark-${m}`, title: MARKS[m].help }, [
+        icon(MARKS[m].icon, 'mark-icon'),
+        ` ${MARKS[m].text}`,
+      ]),
+    ),
+  );
   return [
     legend,
     el('div', { className: 'groups' }, p.groups.map(groupBox)),
-    listBox('outOfPool', 'Picks outside the pool', 'Predicted tags that are not in the candidate pool: never matched by the scorer.', p.outOfPool),
-    listBox('duplicates', 'Duplicate picks', 'Tags the prediction lists more than once: they count once.', p.duplicates.map((d) => `${d.tag} ×${d.count}`)),
+    listBox(
+      'outOfPool',
+      'Picks outside the pool',
+      'Predicted tags that are not in the candidate pool: never matched by the scorer.',
+      p.outOfPool,
+    ),
+    listBox(
+      'duplicates',
+      'Duplicate picks',
+      'Tags the prediction lists more than once: they count once.',
+      p.duplicates.map((d) => `${d.tag} ×${d.count}`),
+    ),
     listBox('nonStrings', 'Picks that are not strings', 'Never matched by the scorer.', p.nonStrings),
-    listBox('invariants', 'Task file invariants', 'The six meta lists should be disjoint, cover the pool, and |C+| / |C| should be 25 %.', p.invariants),
+    listBox(
+      'invariants',
+      'Task file invariants',
+      'The six meta lists should be disjoint, cover the pool, and |C+| / |C| should be 25 %.',
+      p.invariants,
+    ),
   ];
 }
 
@@ -178,20 +302,51 @@ function renderPersona(model: StepModel, pi: StepPiMarks): Child[] {
   const p = model.persona;
   const receivedTitle = p.receivedFrom !== null ? `Received (written at step ${p.receivedFrom})` : 'Received';
   const textBox = (cls: string, title: string, text: string, empty: string, key: string) =>
-    el('div', { className: `persona-box ${cls}` }, [el('h3', { text: title }), text ? piText('p', 'prose', text, pi.fields[key]) : el('p', { className: 'prose empty', text: empty })]);
+    el('div', { className: `persona-box ${cls}` }, [
+      el('h3', { text: title }),
+      text ? piText('p', 'prose', text, pi.fields[key]) : el('p', { className: 'prose empty', text: empty }),
+    ]);
   const diff = p.diff
-    ? el('p', { className: 'prose diff', attrs: { 'aria-label': 'Word diff, received to written' } }, p.diff.map((d, i) => {
-      const nodes = piNodes(d.text, pi.fields[fieldKey.diff(i)]);
-      return d.kind === 'same' ? el('span', {}, nodes) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}`, title: d.kind === 'added' ? 'added' : 'removed' }, nodes);
-    }))
-    : el('p', { className: 'prose empty', text: model.hasResult ? 'No persona written at this step: the next step receives the same persona as this one.' : 'The run has no result for this step.' });
+    ? el(
+        'p',
+        { className: 'prose diff', attrs: { 'aria-label': 'Word diff, received to written' } },
+        p.diff.map((d, i) => {
+          const nodes = piNodes(d.text, pi.fields[fieldKey.diff(i)]);
+          return d.kind === 'same'
+            ? el('span', {}, nodes)
+            : el(
+                d.kind === 'added' ? 'ins' : 'del',
+                { className: `diff-${d.kind}`, title: d.kind === 'added' ? 'added' : 'removed' },
+                nodes,
+              );
+        }),
+      )
+    : el('p', {
+        className: 'prose empty',
+        text: model.hasResult
+          ? 'No persona written at this step: the next step receives the same persona as this one.'
+          : 'The run has no result for this step.',
+      });
   return [
-    el('div', { className: 'persona-diff' }, [el('h3', {}, [
-      'Diff, received → written ',
-      el('span', { className: 'diff-legend' }, [el('ins', { className: 'diff-added', text: 'added' }), ' ', el('del', { className: 'diff-removed', text: 'removed' })]),
-    ]), diff]),
+    el('div', { className: 'persona-diff' }, [
+      el('h3', {}, [
+        'Diff, received → written ',
+        el('span', { className: 'diff-legend' }, [
+          el('ins', { className: 'diff-added', text: 'added' }),
+          ' ',
+          el('del', { className: 'diff-removed', text: 'removed' }),
+        ]),
+      ]),
+      diff,
+    ]),
     el('div', { className: 'persona-cols' }, [
-      textBox('received', receivedTitle, p.received, model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.', fieldKey.personaReceived),
+      textBox(
+        'received',
+        receivedTitle,
+        p.received,
+        model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.',
+        fieldKey.personaReceived,
+      ),
       textBox('written', 'Written', p.written, 'None.', fieldKey.personaWritten),
     ]),
   ];
@@ -201,25 +356,54 @@ function renderReasoning(model: StepModel, pi: StepPiMarks): HTMLElement {
   const text = model.reasoning;
   const error = text.startsWith('Error:');
   if (text) return piText('p', `prose reasoning${error ? ' warn' : ''}`, text, pi.fields[fieldKey.reasoning]);
-  return el('p', { className: 'prose reasoning empty', text: model.hasResult ? 'No reasoning.' : 'The run has no result for this step.' });
+  return el('p', {
+    className: 'prose reasoning empty',
+    text: model.hasResult ? 'No reasoning.' : 'The run has no result for this step.',
+  });
 }
 
 function renderPosts(model: StepModel, pi: StepPiMarks): Child[] {
   if (!model.postsOk) {
-    return [el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }), piText('pre', 'raw', model.postsRaw, pi.fields[fieldKey.postsRaw])];
+    return [
+      el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }),
+      piText('pre', 'raw', model.postsRaw, pi.fields[fieldKey.postsRaw]),
+    ];
   }
-  return [el('div', { className: 'posts' }, model.posts.map((p, i) =>
-    el('article', { className: 'post', attrs: { 'data-post': String(p.index) } }, [
-      el('span', { className: 'post-index', text: `[${p.index}]` }),
-      ...p.fields.map((f, j) => el('p', { className: 'post-field' }, [el('span', { className: 'field-label', text: `${f.label}: ` }), piText('span', '', f.value, pi.fields[fieldKey.postField(i, j)])])),
-      p.content ? piText('p', 'post-content prose', p.content, pi.fields[fieldKey.postContent(i)]) : null,
-      p.tags.length
-        ? el('ul', { className: 'post-tags' }, p.tags.map((t) =>
-          el('li', { className: t.inPool ? 'post-tag in-pool' : 'post-tag', title: t.inPool ? `also in the pool as ${t.inPool}` : 'not in the pool' }, [
-            el('span', { className: 'tag-text', text: t.tag }),
-            t.inPool ? el('span', { className: 'in-pool-label', text: t.inPool }) : null,
-          ])))
-        : null,
-    ]),
-  ))];
+  return [
+    el(
+      'div',
+      { className: 'posts' },
+      model.posts.map((p, i) =>
+        el('article', { className: 'post', attrs: { 'data-post': String(p.index) } }, [
+          el('span', { className: 'post-index', text: `[${p.index}]` }),
+          ...p.fields.map((f, j) =>
+            el('p', { className: 'post-field' }, [
+              el('span', { className: 'field-label', text: `${f.label}: ` }),
+              piText('span', '', f.value, pi.fields[fieldKey.postField(i, j)]),
+            ]),
+          ),
+          p.content ? piText('p', 'post-content prose', p.content, pi.fields[fieldKey.postContent(i)]) : null,
+          p.tags.length
+            ? el(
+                'ul',
+                { className: 'post-tags' },
+                p.tags.map((t) =>
+                  el(
+                    'li',
+                    {
+                      className: t.inPool ? 'post-tag in-pool' : 'post-tag',
+                      title: t.inPool ? `also in the pool as ${t.inPool}` : 'not in the pool',
+                    },
+                    [
+                      el('span', { className: 'tag-text', text: t.tag }),
+                      t.inPool ? el('span', { className: 'in-pool-label', text: t.inPool }) : null,
+                    ],
+                  ),
+                ),
+              )
+            : null,
+        ]),
+      ),
+    ),
+  ];
 }

@@ -2,7 +2,13 @@
 // picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table. Text only.
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { AblationTable } from '../../src/core/rerun/ablation';
-import type { AttemptSummary, FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/attemptCompare';
+import type {
+  AttemptSummary,
+  FlipKind,
+  PickChip,
+  RerunComparison,
+  SideModel,
+} from '../../src/core/rerun/attemptCompare';
 import type { StepModel } from '../../src/core/spb/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
@@ -20,10 +26,26 @@ const FLIP_TEXT: Record<FlipKind, string> = {
   newWrong: 'new wrong pick',
   fixedWrong: 'wrong pick dropped',
 };
-const FLIP_ICON: Record<FlipKind, string> = { gained: 'arrow-up', lost: 'arrow-down', newWrong: 'error', fixedWrong: 'check' };
-const MODE_TEXT: Record<AttemptSummary['personaMode'], string> = { carried: 'carried', none: 'none (cold start)', edited: 'edited', chain: 'chain run' };
+const FLIP_ICON: Record<FlipKind, string> = {
+  gained: 'arrow-up',
+  lost: 'arrow-down',
+  newWrong: 'error',
+  fixedWrong: 'check',
+};
+const MODE_TEXT: Record<AttemptSummary['personaMode'], string> = {
+  carried: 'carried',
+  none: 'none (cold start)',
+  edited: 'edited',
+  chain: 'chain run',
+};
 
-function button(text: string, iconName: string, onClick: () => void, attrs: Record<string, string>, secondary = true): HTMLElement {
+function button(
+  text: string,
+  iconName: string,
+  onClick: () => void,
+  attrs: Record<string, string>,
+  secondary = true,
+): HTMLElement {
   const b = el('vscode-button', { text, attrs });
   b.icon = iconName;
   b.secondary = secondary;
@@ -53,14 +75,32 @@ function templateLabel(a: AttemptSummary): string {
 }
 
 function chip(p: PickChip): HTMLElement {
-  const mark = p.mark === 'hit' ? ['pass-filled', 'hit'] : p.mark === 'wrongPick' ? ['error', 'wrong pick'] : ['question', 'outside the pool'];
+  const mark =
+    p.mark === 'hit'
+      ? ['pass-filled', 'hit']
+      : p.mark === 'wrongPick'
+        ? ['error', 'wrong pick']
+        : ['question', 'outside the pool'];
   const title = `${p.tag}\n${p.group ?? 'not in the pool'}: ${mark[1]}${p.flip ? `\nflipped: ${FLIP_TEXT[p.flip]}` : '\nboth picked it'}`;
-  return el('li', { className: `tag pick mark-${p.mark === 'outside' ? 'outside' : p.mark}${p.flip ? ' flipped' : ''}`, title, attrs: { 'data-mark': p.mark, 'data-flip': p.flip ?? '' } }, [
-    icon(mark[0], 'mark-icon'),
-    el('span', { className: 'tag-text', text: p.tag }),
-    el('span', { className: 'mark-text', text: p.group ?? 'outside' }),
-    p.flip ? el('span', { className: `flip-badge flip-${p.flip}`, text: p.flip === 'gained' || p.flip === 'newWrong' ? 'new' : 'dropped' }) : null,
-  ]);
+  return el(
+    'li',
+    {
+      className: `tag pick mark-${p.mark === 'outside' ? 'outside' : p.mark}${p.flip ? ' flipped' : ''}`,
+      title,
+      attrs: { 'data-mark': p.mark, 'data-flip': p.flip ?? '' },
+    },
+    [
+      icon(mark[0], 'mark-icon'),
+      el('span', { className: 'tag-text', text: p.tag }),
+      el('span', { className: 'mark-text', text: p.group ?? 'outside' }),
+      p.flip
+        ? el('span', {
+            className: `flip-badge flip-${p.flip}`,
+            text: p.flip === 'gained' || p.flip === 'newWrong' ? 'new' : 'dropped',
+          })
+        : null,
+    ],
+  );
 }
 
 function picks(s: SideModel, other: string): Child {
@@ -69,7 +109,10 @@ function picks(s: SideModel, other: string): Child {
   const extra = s.predicted !== s.picks.length ? ` (${s.predicted} as returned)` : '';
   return el('div', {}, [
     el('ul', { className: 'tags picks' }, s.picks.map(chip)),
-    el('p', { className: 'note', text: `${s.picks.length} distinct pick${s.picks.length === 1 ? '' : 's'}${extra}; “new” / “dropped”: compared with ${other}.` }),
+    el('p', {
+      className: 'note',
+      text: `${s.picks.length} distinct pick${s.picks.length === 1 ? '' : 's'}${extra}; “new” / “dropped”: compared with ${other}.`,
+    }),
   ]);
 }
 
@@ -80,26 +123,56 @@ function prose(text: string, empty: string, cls = '', marks?: readonly PiMark[])
 
 function renderFlipped(c: RerunComparison): HTMLElement {
   const body = c.flipped.length
-    ? el('ul', { className: 'flips' }, c.flipped.map((f) =>
-      el('li', { className: `flip flip-${f.kind}`, attrs: { 'data-flip': f.kind }, title: `${f.tag} (${f.group}, ${f.positive ? 'positive' : 'distractor'}): ${FLIP_TEXT[f.kind]}` }, [
-        icon(FLIP_ICON[f.kind], 'flip-icon'),
-        el('span', { className: 'tag-text', text: f.tag }),
-        el('span', { className: 'flip-group', text: f.group }),
-        el('span', { className: 'flip-text', text: FLIP_TEXT[f.kind] }),
-      ])))
-    : el('p', { className: 'empty', text: c.original.hasResult ? 'No tag flipped: both picked the same pool tags.' : 'The run has no result to compare with.' });
-  return el('section', { className: 'cmp-box cmp-flipped', attrs: { 'aria-label': 'Flipped tags' } }, [el('h3', { text: `Flipped tags (${c.flipped.length})` }), body]);
+    ? el(
+        'ul',
+        { className: 'flips' },
+        c.flipped.map((f) =>
+          el(
+            'li',
+            {
+              className: `flip flip-${f.kind}`,
+              attrs: { 'data-flip': f.kind },
+              title: `${f.tag} (${f.group}, ${f.positive ? 'positive' : 'distractor'}): ${FLIP_TEXT[f.kind]}`,
+            },
+            [
+              icon(FLIP_ICON[f.kind], 'flip-icon'),
+              el('span', { className: 'tag-text', text: f.tag }),
+              el('span', { className: 'flip-group', text: f.group }),
+              el('span', { className: 'flip-text', text: FLIP_TEXT[f.kind] }),
+            ],
+          ),
+        ),
+      )
+    : el('p', {
+        className: 'empty',
+        text: c.original.hasResult
+          ? 'No tag flipped: both picked the same pool tags.'
+          : 'The run has no result to compare with.',
+      });
+  return el('section', { className: 'cmp-box cmp-flipped', attrs: { 'aria-label': 'Flipped tags' } }, [
+    el('h3', { text: `Flipped tags (${c.flipped.length})` }),
+    body,
+  ]);
 }
 
 function renderDeltas(c: RerunComparison): HTMLElement {
-  const head = el('tr', {}, ['Metric', 'Original', 'Re-run', 'Δ'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })));
+  const head = el(
+    'tr',
+    {},
+    ['Metric', 'Original', 'Re-run', 'Δ'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })),
+  );
   const rows = c.metrics.map((m) =>
     el('tr', { attrs: { 'data-metric': m.key }, title: m.tooltip }, [
       el('th', { text: m.label, attrs: { scope: 'row' } }),
       el('td', { className: 'num before', text: m.beforeText }),
       el('td', { className: 'num after', text: m.afterText }),
-      el('td', { className: `num delta trend-${m.trend}`, text: m.deltaText, title: m.trend === 'na' ? 'undefined on one side' : m.trend }),
-    ]));
+      el('td', {
+        className: `num delta trend-${m.trend}`,
+        text: m.deltaText,
+        title: m.trend === 'na' ? 'undefined on one side' : m.trend,
+      }),
+    ]),
+  );
   return el('section', { className: 'cmp-box cmp-metrics', attrs: { 'aria-label': 'Metric deltas' } }, [
     el('h3', { text: 'Metrics' }),
     el('table', { className: 'deltas' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
@@ -112,44 +185,92 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
   const orig = c.original;
   const re = c.rerun;
   const side = (s: SideModel): 'original' | 'rerun' => (s === orig ? 'original' : 'rerun');
-  const received = (s: SideModel) => prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.', '', pi[fieldKey.cmp(side(s), 'personaIn')]);
+  const received = (s: SideModel) =>
+    prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.', '', pi[fieldKey.cmp(side(s), 'personaIn')]);
   const grid = el('div', { className: 'cmp-grid' }, [
     el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'original' } }, [
       el('h3', {}, [icon('file'), ` Original · ${c.originalRun ?? 'no run selected'}`]),
     ]),
     el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'rerun' } }, [
       el('h3', {}, [icon('debug-rerun'), ` Re-run #${a.id}`]),
-      el('p', { className: 'cmp-meta', text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}` }),
+      el('p', {
+        className: 'cmp-meta',
+        text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}`,
+      }),
     ]),
-    ...([
-      ['Picks', (s: SideModel, o: string) => picks(s, o)],
-      ['Persona received', (s: SideModel) => received(s)],
-      ['Persona written', (s: SideModel) => prose(s.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(s), 'personaWritten')])],
-      ['Reasoning', (s: SideModel) => prose(s.reasoning, 'No reasoning.', s.reasoning.startsWith('Error:') ? 'warn' : '', pi[fieldKey.cmp(side(s), 'reasoning')])],
-    ] as [string, (s: SideModel, other: string) => Child][]).flatMap(([label, render]) => [
-      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'original', 'data-row': label } }, [el('h4', { text: label }), render(orig, 'the re-run')]),
-      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'rerun', 'data-row': label } }, [el('h4', { text: label }), render(re, 'the original')]),
+    ...(
+      [
+        ['Picks', (s: SideModel, o: string) => picks(s, o)],
+        ['Persona received', (s: SideModel) => received(s)],
+        [
+          'Persona written',
+          (s: SideModel) => prose(s.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(s), 'personaWritten')]),
+        ],
+        [
+          'Reasoning',
+          (s: SideModel) =>
+            prose(
+              s.reasoning,
+              'No reasoning.',
+              s.reasoning.startsWith('Error:') ? 'warn' : '',
+              pi[fieldKey.cmp(side(s), 'reasoning')],
+            ),
+        ],
+      ] as [string, (s: SideModel, other: string) => Child][]
+    ).flatMap(([label, render]) => [
+      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'original', 'data-row': label } }, [
+        el('h4', { text: label }),
+        render(orig, 'the re-run'),
+      ]),
+      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'rerun', 'data-row': label } }, [
+        el('h4', { text: label }),
+        render(re, 'the original'),
+      ]),
     ]),
   ]);
   const diff = c.personaDiff
-    ? el('p', { className: 'prose diff' }, c.personaDiff.map((d, i) => {
-      const nodes = piNodes(d.text, pi[fieldKey.cmpDiff(i)]);
-      return d.kind === 'same' ? el('span', {}, nodes) : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}` }, nodes);
-    }))
+    ? el(
+        'p',
+        { className: 'prose diff' },
+        c.personaDiff.map((d, i) => {
+          const nodes = piNodes(d.text, pi[fieldKey.cmpDiff(i)]);
+          return d.kind === 'same'
+            ? el('span', {}, nodes)
+            : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}` }, nodes);
+        }),
+      )
     : el('p', { className: 'empty', text: 'Nothing to compare: one of the two wrote no persona.' });
-  const usage = c.usage ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens` : 'not reported';
+  const usage = c.usage
+    ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens`
+    : 'not reported';
   const details = el('section', { className: 'cmp-box cmp-details', attrs: { 'aria-label': 'Re-run details' } }, [
     el('h3', { text: 'Reply' }),
     c.flags.length
-      ? el('ul', { className: 'flags' }, c.flags.map((f) => el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
-        icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'), el('span', { text: ` ${f.message}` }),
-      ])))
-      : el('p', { className: 'flags-none', text: c.hasReply ? 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.' : 'No reply text came back, so there is nothing to parse.' }),
+      ? el(
+          'ul',
+          { className: 'flags' },
+          c.flags.map((f) =>
+            el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
+              icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'),
+              el('span', { text: ` ${f.message}` }),
+            ]),
+          ),
+        )
+      : el('p', {
+          className: 'flags-none',
+          text: c.hasReply
+            ? 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.'
+            : 'No reply text came back, so there is nothing to parse.',
+        }),
     el('dl', { className: 'facts' }, [
-      el('dt', { text: 'Tries' }), el('dd', { text: `${c.tries} of 3`, attrs: { 'data-fact': 'tries' } }),
-      el('dt', { text: 'Latency' }), el('dd', { text: `${c.latencyMs.toLocaleString('en-US')} ms`, attrs: { 'data-fact': 'latency' } }),
-      el('dt', { text: 'Usage' }), el('dd', { text: usage, attrs: { 'data-fact': 'usage' } }),
-      a.error ? el('dt', { text: 'Error' }) : null, a.error ? el('dd', { className: 'warn', text: a.error }) : null,
+      el('dt', { text: 'Tries' }),
+      el('dd', { text: `${c.tries} of 3`, attrs: { 'data-fact': 'tries' } }),
+      el('dt', { text: 'Latency' }),
+      el('dd', { text: `${c.latencyMs.toLocaleString('en-US')} ms`, attrs: { 'data-fact': 'latency' } }),
+      el('dt', { text: 'Usage' }),
+      el('dd', { text: usage, attrs: { 'data-fact': 'usage' } }),
+      a.error ? el('dt', { text: 'Error' }) : null,
+      a.error ? el('dd', { className: 'warn', text: a.error }) : null,
     ]),
     el('div', { className: 'cmp-actions' }, [
       button('Open request', 'go-to-file', () => h.openAttempt(a.id, 'request'), { 'data-open': 'request' }),
@@ -160,7 +281,14 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
     el('div', { className: 'cmp-summary' }, [renderFlipped(c), renderDeltas(c), details]),
     grid,
     el('section', { className: 'cmp-box cmp-persona-diff' }, [
-      el('h3', {}, ['Persona written: original → re-run ', el('span', { className: 'diff-legend' }, [el('ins', { className: 'diff-added', text: 'added' }), ' ', el('del', { className: 'diff-removed', text: 'removed' })])]),
+      el('h3', {}, [
+        'Persona written: original → re-run ',
+        el('span', { className: 'diff-legend' }, [
+          el('ins', { className: 'diff-added', text: 'added' }),
+          ' ',
+          el('del', { className: 'diff-removed', text: 'removed' }),
+        ]),
+      ]),
       diff,
     ]),
   ]);
@@ -168,20 +296,34 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
 
 function renderAttempts(state: RerunState, original: number | null, h: RerunHandlers): HTMLElement {
   const selected = state.selected?.attempt.id;
-  const head = el('tr', {}, ['#', 'When', 'Template', 'Persona', 'Model', 'R', 'Δ R', 'Latency', 'Tokens'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })));
+  const head = el(
+    'tr',
+    {},
+    ['#', 'When', 'Template', 'Persona', 'Model', 'R', 'Δ R', 'Latency', 'Tokens'].map((t) =>
+      el('th', { text: t, attrs: { scope: 'col' } }),
+    ),
+  );
   const rows = state.attempts.map((a) => {
     const d = a.recall !== null && original !== null ? a.recall - original : null;
-    const tr = el('tr', { className: a.id === selected ? 'selected' : '', attrs: { 'data-attempt': String(a.id), tabindex: '0', 'aria-selected': String(a.id === selected) }, title: a.error ? `Error: ${a.error}` : `Show attempt #${a.id} beside the original` }, [
-      el('td', { className: 'num', text: String(a.id) }),
-      el('td', { text: when(a.createdAt) }),
-      el('td', { text: templateLabel(a) }),
-      el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
-      el('td', { text: a.model }),
-      el('td', { className: `num${a.error ? ' warn' : ''}`, text: a.error ? 'error' : a.recallText }),
-      el('td', { className: `num delta trend-${trendOf(d)}`, text: pp(d) }),
-      el('td', { className: 'num', text: `${a.latencyMs.toLocaleString('en-US')} ms` }),
-      el('td', { className: 'num', text: a.totalTokens === null ? '—' : String(a.totalTokens) }),
-    ]);
+    const tr = el(
+      'tr',
+      {
+        className: a.id === selected ? 'selected' : '',
+        attrs: { 'data-attempt': String(a.id), tabindex: '0', 'aria-selected': String(a.id === selected) },
+        title: a.error ? `Error: ${a.error}` : `Show attempt #${a.id} beside the original`,
+      },
+      [
+        el('td', { className: 'num', text: String(a.id) }),
+        el('td', { text: when(a.createdAt) }),
+        el('td', { text: templateLabel(a) }),
+        el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
+        el('td', { text: a.model }),
+        el('td', { className: `num${a.error ? ' warn' : ''}`, text: a.error ? 'error' : a.recallText }),
+        el('td', { className: `num delta trend-${trendOf(d)}`, text: pp(d) }),
+        el('td', { className: 'num', text: `${a.latencyMs.toLocaleString('en-US')} ms` }),
+        el('td', { className: 'num', text: a.totalTokens === null ? '—' : String(a.totalTokens) }),
+      ],
+    );
     tr.addEventListener('click', () => h.selectAttempt(a.id));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
@@ -198,7 +340,11 @@ function renderAttempts(state: RerunState, original: number | null, h: RerunHand
 }
 
 function renderAblation(t: AblationTable, stepId: number): HTMLElement {
-  const head = el('tr', {}, ['Step', 'R, no persona', 'R, full persona', 'Δ'].map((x) => el('th', { text: x, attrs: { scope: 'col' } })));
+  const head = el(
+    'tr',
+    {},
+    ['Step', 'R, no persona', 'R, full persona', 'Δ'].map((x) => el('th', { text: x, attrs: { scope: 'col' } })),
+  );
   const row = (r: AblationTable['rows'][number], label: string, cls: string) =>
     el('tr', { className: cls, attrs: { 'data-step': String(r.stepId) } }, [
       el('th', { text: label, attrs: { scope: 'row' } }),
@@ -208,10 +354,17 @@ function renderAblation(t: AblationTable, stepId: number): HTMLElement {
     ]);
   return el('section', { className: 'ablation', attrs: { 'aria-label': 'Persona ablation' } }, [
     el('h3', { text: `Persona ablation of ${t.userId}` }),
-    el('p', { className: 'note', text: `Template ${t.templateId} · ${t.model} · runs ${t.runs.none} and ${t.runs.full}` }),
+    el('p', {
+      className: 'note',
+      text: `Template ${t.templateId} · ${t.model} · runs ${t.runs.none} and ${t.runs.full}`,
+    }),
     el('table', { className: 'ablation-table' }, [
       el('thead', {}, [head]),
-      el('tbody', {}, t.rows.map((r) => row(r, `step ${r.stepId}`, r.stepId === stepId ? 'current' : ''))),
+      el(
+        'tbody',
+        {},
+        t.rows.map((r) => row(r, `step ${r.stepId}`, r.stepId === stepId ? 'current' : '')),
+      ),
       el('tfoot', {}, [row(t.mean, 'user mean', 'mean')]),
     ]),
   ]);
@@ -233,18 +386,30 @@ export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHan
     button('Re-run Chain from Here…', 'run-all', () => h.command('rerunChain'), { 'data-command': 'rerunChain' }),
     button('Persona Ablation…', 'beaker', () => h.command('runAblation'), { 'data-command': 'runAblation' }),
     button('Preview Prompt…', 'open-preview', () => h.command('previewPrompt'), { 'data-command': 'previewPrompt' }),
-    el('span', { className: 'endpoint', text: state.endpoint ? `Endpoint: ${state.endpoint}` : 'No endpoint: set personaLab.endpoint.baseURL and .model' }),
+    el('span', {
+      className: 'endpoint',
+      text: state.endpoint ? `Endpoint: ${state.endpoint}` : 'No endpoint: set personaLab.endpoint.baseURL and .model',
+    }),
   ]);
-  for (const b of toolbar.querySelectorAll('vscode-button')) if (b.getAttribute('data-command') !== 'previewPrompt') (b as HTMLElement & { disabled: boolean }).disabled = busy;
+  for (const b of toolbar.querySelectorAll('vscode-button'))
+    if (b.getAttribute('data-command') !== 'previewPrompt') (b as HTMLElement & { disabled: boolean }).disabled = busy;
   return [
     toolbar,
-    busy ? el('p', { className: 'rerun-running', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), ` ${state.running}`]) : null,
+    busy
+      ? el('p', { className: 'rerun-running', attrs: { role: 'status' } }, [
+          icon('loading', 'codicon-modifier-spin'),
+          ` ${state.running}`,
+        ])
+      : null,
     state.historyProblem ? el('p', { className: 'note warn', text: `History: ${state.historyProblem}` }) : null,
     state.selected ? renderComparison(state.selected, h, state.pi) : null,
     state.attempts.length ? renderAttempts(state, recall, h) : null,
     state.ablation ? renderAblation(state.ablation, model.ref.stepId) : null,
     !state.selected && !state.attempts.length && !state.ablation && !busy
-      ? el('p', { className: 'note', text: 'Re-run this step with another template or persona: the result appears here beside the original, and every attempt is kept.' })
+      ? el('p', {
+          className: 'note',
+          text: 'Re-run this step with another template or persona: the result appears here beside the original, and every attempt is kept.',
+        })
       : null,
   ];
 }

@@ -73,8 +73,12 @@ export class TraceLabelsUi {
       `${c.name}: ${c.description}`,
       c.key ? `Key ${c.key} toggles it on ${describeTarget(this.target)}.` : 'No key: click to toggle.',
       stale ? STALE_HELP : '',
-    ].filter(Boolean).join('\n');
-    return labelChip(c, { applied: !!on, stale, suggested: false, disabled: state.error !== null, help }, () => this.toggle(c.id));
+    ]
+      .filter(Boolean)
+      .join('\n');
+    return labelChip(c, { applied: !!on, stale, suggested: false, disabled: state.error !== null, help }, () =>
+      this.toggle(c.id),
+    );
   }
 
   private render(): void {
@@ -86,29 +90,62 @@ export class TraceLabelsUi {
       old?.remove();
       return;
     }
-    const back = el('button', { className: 'link-button', text: 'whole test action (Esc)', attrs: { type: 'button', tabindex: '-1' } });
+    const back = el('button', {
+      className: 'link-button',
+      text: 'whole test action (Esc)',
+      attrs: { type: 'button', tabindex: '-1' },
+    });
     back.addEventListener('click', () => {
       this.selected = null;
       this.render();
     });
-    const listed = state.applied.filter((a) => a.target.kind === 'history' || a.staleness === 'stale' || a.note || !a.known);
-    const bar = el('section', { className: 'labels-bar', attrs: { 'aria-label': 'Labels', 'data-run': state.run, 'data-target': this.selected === null ? 'action' : String(this.selected) } }, [
-      el('div', { className: 'labels-row' }, [
-        el('span', { className: 'labels-title', text: 'Labels' }),
-        el('span', { className: 'labels-target' }, ['on ', el('b', { text: describeTarget(this.target) }), this.selected !== null ? ' · ' : null, this.selected !== null ? back : null]),
-        ...state.labels.map((c) => this.chip(c, state)),
-      ]),
-      state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
-      state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
-      listed.length
-        ? el('div', { className: 'labels-line applied-list' }, [el('span', { className: 'line-title', text: 'Yours:' }), ...listed.map(appliedItem)])
-        : null,
-      state.flash ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } }) : null,
-      el('div', { className: 'labels-help' }, [
-        keyHelp(keyRange(state.labels), 'toggle'), keyHelp('u', 'undo'), keyHelp('Esc', 'test action'),
-        el('span', { text: 'open a history row first to label that record' }),
-      ]),
-    ]);
+    const listed = state.applied.filter(
+      (a) => a.target.kind === 'history' || a.staleness === 'stale' || a.note || !a.known,
+    );
+    const bar = el(
+      'section',
+      {
+        className: 'labels-bar',
+        attrs: {
+          'aria-label': 'Labels',
+          'data-run': state.run,
+          'data-target': this.selected === null ? 'action' : String(this.selected),
+        },
+      },
+      [
+        el('div', { className: 'labels-row' }, [
+          el('span', { className: 'labels-title', text: 'Labels' }),
+          el('span', { className: 'labels-target' }, [
+            'on ',
+            el('b', { text: describeTarget(this.target) }),
+            this.selected !== null ? ' · ' : null,
+            this.selected !== null ? back : null,
+          ]),
+          ...state.labels.map((c) => this.chip(c, state)),
+        ]),
+        state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
+        state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
+        listed.length
+          ? el('div', { className: 'labels-line applied-list' }, [
+              el('span', { className: 'line-title', text: 'Yours:' }),
+              ...listed.map(appliedItem),
+            ])
+          : null,
+        state.flash
+          ? el('p', {
+              className: `labels-flash ${state.flash.kind}`,
+              text: state.flash.text,
+              attrs: { role: 'status' },
+            })
+          : null,
+        el('div', { className: 'labels-help' }, [
+          keyHelp(keyRange(state.labels), 'toggle'),
+          keyHelp('u', 'undo'),
+          keyHelp('Esc', 'test action'),
+          el('span', { text: 'open a history row first to label that record' }),
+        ]),
+      ],
+    );
     if (old) old.replaceWith(bar);
     else header.appendChild(bar);
   }
@@ -141,9 +178,25 @@ export class TraceLabelsUi {
 }
 
 function appliedItem(a: AppliedLabel): HTMLElement {
-  return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': a.target.kind === 'history' ? String(a.target.historyIndex) : 'action' } }, [
-    el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target)}` }),
-    a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
-    a.staleness === 'stale' ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [' ', icon('warning'), ' stale']) : null,
-  ]);
+  return el(
+    'span',
+    {
+      className: 'applied-item',
+      attrs: {
+        'data-applied': a.labelId,
+        'data-target': a.target.kind === 'history' ? String(a.target.historyIndex) : 'action',
+      },
+    },
+    [
+      el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target)}` }),
+      a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
+      a.staleness === 'stale'
+        ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [
+            ' ',
+            icon('warning'),
+            ' stale',
+          ])
+        : null,
+    ],
+  );
 }

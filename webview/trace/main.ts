@@ -52,9 +52,23 @@ function show(model: TraceModel): void {
   root.replaceChildren(
     renderHeader(model, handlers),
     renderProfile(model),
-    section('questions', 'Questions', model.noPrediction ? 'no prediction' : `${c.correct} right · ${c.incorrect} wrong${c.graded ? ` · ${c.graded} graded` : ''}${c['left-out'] ? ` · ${c['left-out']} left out` : ''}`, renderQuestions(model, handlers), handlers),
+    section(
+      'questions',
+      'Questions',
+      model.noPrediction
+        ? 'no prediction'
+        : `${c.correct} right · ${c.incorrect} wrong${c.graded ? ` · ${c.graded} graded` : ''}${c['left-out'] ? ` · ${c['left-out']} left out` : ''}`,
+      renderQuestions(model, handlers),
+      handlers,
+    ),
     section('context', 'Scene context', `${model.scene} · ${model.timestamp}`, renderContext(model), handlers),
-    section('timeline', 'History before the test action', `${model.ref.index.toLocaleString('en-US')} records`, [timeline.element], handlers),
+    section(
+      'timeline',
+      'History before the test action',
+      `${model.ref.index.toLocaleString('en-US')} records`,
+      [timeline.element],
+      handlers,
+    ),
     section('pi', 'Personal information', 'residual PI in the profile and the history', [pi.element], handlers),
   );
   root.dataset.trace = key;

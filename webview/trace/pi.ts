@@ -13,7 +13,10 @@ export class PiUi {
     scan: () => void,
     private readonly openRecord: (index: number) => void,
   ) {
-    this.button = el('vscode-button', { text: 'Scan for Personal Information', title: 'Scan the profile, context texts, OCR / ASR, search keywords and dialogue turns up to this test action' });
+    this.button = el('vscode-button', {
+      text: 'Scan for Personal Information',
+      title: 'Scan the profile, context texts, OCR / ASR, search keywords and dialogue turns up to this test action',
+    });
     this.button.icon = 'shield';
     this.button.secondary = true;
     this.button.addEventListener('click', () => {
@@ -24,7 +27,10 @@ export class PiUi {
     });
     this.status = el('span', { className: 'pi-status note', attrs: { 'aria-live': 'polite' } });
     this.body = el('div', { className: 'pi-findings' });
-    this.element = el('div', { className: 'pi' }, [el('div', { className: 'pi-bar' }, [this.button, this.status]), this.body]);
+    this.element = el('div', { className: 'pi' }, [
+      el('div', { className: 'pi-bar' }, [this.button, this.status]),
+      this.body,
+    ]);
   }
 
   update(msg: PiMessage): void {
@@ -40,8 +46,20 @@ export class PiUi {
     this.body.replaceChildren(
       msg.findings.length
         ? el('table', { className: 'pi-table' }, [
-            el('thead', {}, [el('tr', {}, ['where', 'category', 'confidence', 'value', 'why'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
-            el('tbody', {}, msg.findings.map((f) => this.row(f))),
+            el('thead', {}, [
+              el(
+                'tr',
+                {},
+                ['where', 'category', 'confidence', 'value', 'why'].map((h) =>
+                  el('th', { text: h, attrs: { scope: 'col' } }),
+                ),
+              ),
+            ]),
+            el(
+              'tbody',
+              {},
+              msg.findings.map((f) => this.row(f)),
+            ),
           ])
         : el('p', { className: 'empty', text: msg.done ? 'No residual personal information found.' : '' }),
     );
@@ -49,13 +67,17 @@ export class PiUi {
 
   private row(f: PiFinding): HTMLElement {
     const where = f.index === null ? f.field : `#${f.index} ${f.field}`;
-    const tr = el('tr', { attrs: { 'data-index': f.index === null ? '' : String(f.index), 'data-category': f.category } }, [
-      el('td', { text: where }),
-      el('td', { text: f.category }),
-      el('td', { text: f.confidence }),
-      el('td', { className: 'pi-value', text: f.value }),
-      el('td', { className: 'note', text: f.reason }),
-    ]);
+    const tr = el(
+      'tr',
+      { attrs: { 'data-index': f.index === null ? '' : String(f.index), 'data-category': f.category } },
+      [
+        el('td', { text: where }),
+        el('td', { text: f.category }),
+        el('td', { text: f.confidence }),
+        el('td', { className: 'pi-value', text: f.value }),
+        el('td', { className: 'note', text: f.reason }),
+      ],
+    );
     const index = f.index;
     if (index !== null) {
       tr.classList.add('clickable');

@@ -19,7 +19,14 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, L
 
 const ROW_HEIGHT = 24;
 const COLOURS = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'];
-const FALLBACK: Record<string, string> = { blue: '#3794ff', orange: '#d18616', green: '#89d185', purple: '#b180d7', red: '#f14c4c', yellow: '#cca700' };
+const FALLBACK: Record<string, string> = {
+  blue: '#3794ff',
+  orange: '#d18616',
+  green: '#89d185',
+  purple: '#b180d7',
+  red: '#f14c4c',
+  yellow: '#cca700',
+};
 
 function themeColour(name: string): string {
   return getComputedStyle(document.body).getPropertyValue(`--vscode-charts-${name}`).trim() || FALLBACK[name];
@@ -76,17 +83,31 @@ export class TimelineUi {
     this.countText = el('span', { className: 'timeline-count', attrs: { 'aria-live': 'polite' } });
     this.canvas = el('canvas', { attrs: { role: 'img', 'aria-label': 'Records per scene over time' } });
     this.detail = el('pre', { className: 'record-detail prose', attrs: { hidden: '' } });
-    const scenes = model.scenes.filter((s) => s.n > 0).map((s) => this.checkbox(`${s.scene} (${s.n})`, s.scene, 'scene', this.sceneBoxes));
-    const behaviours = model.behaviours.map((b) => this.checkbox(`${b.behaviour} (${b.n})`, b.behaviour, 'behaviour', this.behaviourBoxes));
+    const scenes = model.scenes
+      .filter((s) => s.n > 0)
+      .map((s) => this.checkbox(`${s.scene} (${s.n})`, s.scene, 'scene', this.sceneBoxes));
+    const behaviours = model.behaviours.map((b) =>
+      this.checkbox(`${b.behaviour} (${b.n})`, b.behaviour, 'behaviour', this.behaviourBoxes),
+    );
     this.element = el('div', { className: 'timeline' }, [
       el('div', { className: 'filters' }, [
-        el('div', { className: 'filter-row', attrs: { role: 'group', 'aria-label': 'Scenes' } }, [el('span', { className: 'caption', text: 'Scenes' }), ...scenes]),
-        el('div', { className: 'filter-row', attrs: { role: 'group', 'aria-label': 'Behaviours' } }, [el('span', { className: 'caption', text: 'Behaviours' }), ...behaviours]),
+        el('div', { className: 'filter-row', attrs: { role: 'group', 'aria-label': 'Scenes' } }, [
+          el('span', { className: 'caption', text: 'Scenes' }),
+          ...scenes,
+        ]),
+        el('div', { className: 'filter-row', attrs: { role: 'group', 'aria-label': 'Behaviours' } }, [
+          el('span', { className: 'caption', text: 'Behaviours' }),
+          ...behaviours,
+        ]),
       ]),
       el('div', { className: 'chart-box' }, [this.canvas]),
       this.countText,
       el('div', { className: 'vrow head' }, [
-        el('span', { text: '#' }), el('span', { text: 'time' }), el('span', { text: 'scene' }), el('span', { text: 'behaviours' }), el('span', { text: 'summary' }),
+        el('span', { text: '#' }),
+        el('span', { text: 'time' }),
+        el('span', { text: 'scene' }),
+        el('span', { text: 'behaviours' }),
+        el('span', { text: 'summary' }),
       ]),
       this.list.element,
       this.detail,
@@ -153,7 +174,8 @@ export class TimelineUi {
     const f = this.filter();
     if (!this.revealPending || this.opened === undefined || this.element.dataset.state !== 'ready') return;
     this.revealPending = false;
-    if (f.scenes.length === 0 && f.behaviours.length === 0) this.list.element.scrollTop = Math.max(0, (this.opened - 3) * ROW_HEIGHT);
+    if (f.scenes.length === 0 && f.behaviours.length === 0)
+      this.list.element.scrollTop = Math.max(0, (this.opened - 3) * ROW_HEIGHT);
     this.list.refresh();
     this.bringOpenedIntoView = true;
     this.pageToOpened();
@@ -180,7 +202,12 @@ export class TimelineUi {
     for (let w = Math.floor(first / ROWS_WINDOW); w * ROWS_WINDOW < Math.min(last, this.count); w++) {
       if (this.asked.has(w)) continue;
       this.asked.add(w);
-      this.post({ type: 'rows', generation: this.generation, from: w * ROWS_WINDOW, to: Math.min(this.count, (w + 1) * ROWS_WINDOW) });
+      this.post({
+        type: 'rows',
+        generation: this.generation,
+        from: w * ROWS_WINDOW,
+        to: Math.min(this.count, (w + 1) * ROWS_WINDOW),
+      });
     }
   }
 
@@ -199,7 +226,12 @@ export class TimelineUi {
       el('span', { className: 'sc', text: r.scene }),
       el('span', { className: 'bh', text: r.behaviours.join(', ') }),
       el('span', { className: 'sm', title: r.summary }, [
-        labels ? el('span', { className: `row-labels${labels.stale ? ' stale' : ''}`, text: `⚑ ${labels.names.join(', ')}${labels.stale ? ' (stale)' : ''}` }) : null,
+        labels
+          ? el('span', {
+              className: `row-labels${labels.stale ? ' stale' : ''}`,
+              text: `⚑ ${labels.names.join(', ')}${labels.stale ? ' (stale)' : ''}`,
+            })
+          : null,
         r.summary,
       ]),
     );
@@ -231,7 +263,13 @@ export class TimelineUi {
         plugins: { legend: { labels: { color: fg, boxHeight: 8 } } },
         scales: {
           x: { stacked: true, grid: { display: false }, ticks: { color: muted, maxRotation: 0, autoSkip: true } },
-          y: { stacked: true, beginAtZero: true, title: { display: true, text: 'records', color: muted }, grid: { color: grid }, ticks: { color: muted, precision: 0 } },
+          y: {
+            stacked: true,
+            beginAtZero: true,
+            title: { display: true, text: 'records', color: muted },
+            grid: { color: grid },
+            ticks: { color: muted, precision: 0 },
+          },
         },
       },
     });

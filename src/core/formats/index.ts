@@ -9,7 +9,8 @@ import type { Benchmark } from '../spb/types';
 export type FormatId = 'streamprofilebench' | 'omnibehavior';
 
 /** A loaded benchmark, tagged with its format so that callers can switch on it exhaustively. */
-export type Loaded = { format: 'streamprofilebench'; bench: Benchmark } | { format: 'omnibehavior'; bench: OmniBenchmark };
+export type Loaded =
+  { format: 'streamprofilebench'; bench: Benchmark } | { format: 'omnibehavior'; bench: OmniBenchmark };
 
 export interface FormatAdapter {
   id: FormatId;
@@ -44,7 +45,8 @@ const isOmniFolder = (dir: string): boolean =>
 /** The OmniBehavior root a target names: the folder itself, its test_actions.jsonl, or `<target>/omnibehavior`. */
 export function omniRoot(target: string): string | undefined {
   if (!existsSync(target)) return undefined;
-  if (statSync(target).isFile()) return basename(target) === TEST_ACTIONS && isOmniFolder(dirname(target)) ? dirname(target) : undefined;
+  if (statSync(target).isFile())
+    return basename(target) === TEST_ACTIONS && isOmniFolder(dirname(target)) ? dirname(target) : undefined;
   if (isOmniFolder(target)) return target;
   const nested = join(target, 'omnibehavior');
   return existsSync(nested) && statSync(nested).isDirectory() && isOmniFolder(nested) ? nested : undefined;

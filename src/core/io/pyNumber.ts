@@ -4,7 +4,10 @@
 // float() of a str: surrounding whitespace, a sign, digits with single underscores between them, an optional point
 // and exponent, or inf / infinity / nan in any case. No hex, no empty string (unlike Number()).
 const DIGITS = '\\d(?:_?\\d)*';
-const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+const PY_FLOAT = new RegExp(
+  `^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`,
+  'i',
+);
 
 /** Python's float(value) for a JSON scalar: the number, or undefined where float() raises (None, "", "45秒", "0x1"). */
 export function pyFloat(value: unknown): number | undefined {

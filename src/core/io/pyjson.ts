@@ -135,7 +135,10 @@ export function pyJsonLoads(text: string): PyJsonResult {
   const s = String(text);
   let i = 0;
   class Fail {
-    constructor(readonly msg: string, readonly at: number) {}
+    constructor(
+      readonly msg: string,
+      readonly at: number,
+    ) {}
   }
   const fail = (msg: string, at: number): never => {
     throw new Fail(msg, at);

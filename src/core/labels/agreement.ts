@@ -126,7 +126,8 @@ export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string
     return [names.get(l) ?? l, ...cells, String(total)];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const row = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   out.push(`${s.total} label(s) by ${s.authors.length} author(s)`);
   if (labels.length > 0) out.push('', row(head), ...body.map(row));
   for (const ag of s.agreements) {
@@ -134,7 +135,9 @@ export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string
     out.push(`  overall kappa ${fmt(ag.overall.kappa)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`);
     for (const p of ag.perLabel) {
       const k = p.kappa;
-      out.push(`  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${fmt(k.kappa)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`);
+      out.push(
+        `  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${fmt(k.kappa)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`,
+      );
     }
   }
   return out.join('\n');

@@ -10,8 +10,21 @@ export type LabelFileFormat = 'jsonl' | 'csv';
 
 /** The columns of both formats, in this order. */
 export const LABEL_COLUMNS = [
-  'benchmark', 'platform', 'user_id', 'step_id', 'run', 'author', 'label', 'target_kind', 'tag',
-  'span_field', 'span_start', 'span_end', 'note', 'created_at', 'content_hash',
+  'benchmark',
+  'platform',
+  'user_id',
+  'step_id',
+  'run',
+  'author',
+  'label',
+  'target_kind',
+  'tag',
+  'span_field',
+  'span_start',
+  'span_end',
+  'note',
+  'created_at',
+  'content_hash',
 ] as const;
 /**
  * The column of OmniBehavior history-item labels (target_kind "history"). Written only where it is needed (on those
@@ -80,7 +93,12 @@ export function formatFor(path: string, text = ''): LabelFileFormat {
   const ext = extname(path).toLowerCase();
   if (ext === '.csv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';
-  return text.replace(/^\ufeff/, '').trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  return text
+    .replace(/^\ufeff/, '')
+    .trimStart()
+    .startsWith('{')
+    ? 'jsonl'
+    : 'csv';
 }
 
 /** Reads and parses a label file; `file` names it in diagnostics. An unreadable file is one diagnostic. */
@@ -89,7 +107,10 @@ export function readLabelFile(path: string, file = path, format?: LabelFileForma
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return { rows: [], diagnostics: [{ severity: 'error', file, line: 0, field: '', message: `cannot read: ${(err as Error).message}` }] };
+    return {
+      rows: [],
+      diagnostics: [{ severity: 'error', file, line: 0, field: '', message: `cannot read: ${(err as Error).message}` }],
+    };
   }
   return parseLabelFile(text, file, format ?? formatFor(path, text));
 }
@@ -109,7 +130,13 @@ function parseJsonl(text: string, file: string): ParsedLabelFile {
     try {
       value = JSON.parse(s);
     } catch (err) {
-      out.diagnostics.push({ severity: 'error', file, line, field: '', message: `not valid JSON: ${(err as Error).message}` });
+      out.diagnostics.push({
+        severity: 'error',
+        file,
+        line,
+        field: '',
+        message: `not valid JSON: ${(err as Error).message}`,
+      });
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -194,21 +221,45 @@ function parseCsv(text: string, file: string): ParsedLabelFile {
   const cols = header.fields.map((h) => h.trim());
   for (const c of cols) {
     if (!(LABEL_COLUMNS as readonly string[]).includes(c) && c !== HISTORY_COLUMN) {
-      out.diagnostics.push({ severity: 'warning', file, line: header.line, field: c, message: `unknown column "${c}" is ignored` });
+      out.diagnostics.push({
+        severity: 'warning',
+        file,
+        line: header.line,
+        field: c,
+        message: `unknown column "${c}" is ignored`,
+      });
     }
   }
   const missing = REQUIRED.filter((c) => !cols.includes(c));
   if (missing.length > 0) {
-    out.diagnostics.push({ severity: 'error', file, line: header.line, field: missing.join(', '), message: 'the header lacks required column(s); nothing can be read' });
+    out.diagnostics.push({
+      severity: 'error',
+      file,
+      line: header.line,
+      field: missing.join(', '),
+      message: 'the header lacks required column(s); nothing can be read',
+    });
     return out;
   }
   for (const rec of records) {
     if (rec.unterminated) {
-      out.diagnostics.push({ severity: 'error', file, line: rec.line, field: '', message: 'a quoted field is never closed' });
+      out.diagnostics.push({
+        severity: 'error',
+        file,
+        line: rec.line,
+        field: '',
+        message: 'a quoted field is never closed',
+      });
       continue;
     }
     if (rec.fields.length !== cols.length) {
-      out.diagnostics.push({ severity: 'error', file, line: rec.line, field: '', message: `${rec.fields.length} field(s), the header has ${cols.length}` });
+      out.diagnostics.push({
+        severity: 'error',
+        file,
+        line: rec.line,
+        field: '',
+        message: `${rec.fields.length} field(s), the header has ${cols.length}`,
+      });
       continue;
     }
     const obj: Record<string, unknown> = {};
@@ -226,7 +277,13 @@ function intOf(v: unknown, csv: boolean): number | null {
 }
 
 /** Validates one record; pushes located diagnostics and returns null when it cannot be imported. */
-function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: number, diags: Diagnostic[]): LabelRow | null {
+function rowFrom(
+  o: Record<string, unknown>,
+  csv: boolean,
+  file: string,
+  line: number,
+  diags: Diagnostic[],
+): LabelRow | null {
   const err = (field: string, message: string) => diags.push({ severity: 'error', file, line, field, message });
   // Warnings only matter for rows that import; a rejected row shows its errors alone.
   const warnings: Diagnostic[] = [];
@@ -252,12 +309,18 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
   const label = str('label', true);
   const note = str('note', false);
   const stepId = intOf(o.step_id, csv);
-  if (stepId === null || stepId < 0) err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
+  if (stepId === null || stepId < 0)
+    err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
   const trace = kind === 'action' || kind === 'history';
   const platformOk = (p: string) => (trace ? p === TRACE_PLATFORM : isPlatform(p));
   if (platform !== null && !platformOk(platform)) {
-    err('platform', trace ? `an ${String(kind)} label (OmniBehavior) needs platform "${TRACE_PLATFORM}", got "${platform}"` : `unknown platform "${platform}"`);
+    err(
+      'platform',
+      trace
+        ? `an ${String(kind)} label (OmniBehavior) needs platform "${TRACE_PLATFORM}", got "${platform}"`
+        : `unknown platform "${platform}"`,
+    );
   }
   let target: LabelTarget | null = null;
   if (kind === 'step') target = { kind: 'step' };
@@ -268,12 +331,17 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
     const f = str('span_field', true);
     const start = intOf(o.span_start, csv);
     const end = intOf(o.span_end, csv);
-    if (start === null || end === null || start < 0 || end < start) err('span_start', 'a span needs integers 0 <= span_start <= span_end');
+    if (start === null || end === null || start < 0 || end < start)
+      err('span_start', 'a span needs integers 0 <= span_start <= span_end');
     else if (f !== null) target = { kind: 'span', field: f, start, end };
   } else if (kind === 'action') target = { kind: 'action' };
   else if (kind === 'history') {
     const h = intOf(o[HISTORY_COLUMN], csv);
-    if (h === null || h < 0) err(HISTORY_COLUMN, `a history label needs a non-negative integer ${HISTORY_COLUMN}, got ${JSON.stringify(o[HISTORY_COLUMN] ?? null)}`);
+    if (h === null || h < 0)
+      err(
+        HISTORY_COLUMN,
+        `a history label needs a non-negative integer ${HISTORY_COLUMN}, got ${JSON.stringify(o[HISTORY_COLUMN] ?? null)}`,
+      );
     else target = { kind: 'history', historyIndex: h };
   } else err('target_kind', `must be step, tag, span, action or history, got ${JSON.stringify(kind)}`);
 
@@ -287,9 +355,22 @@ function rowFrom(o: Record<string, unknown>, csv: boolean, file: string, line: n
     warn('content_hash', 'not a sha256 hex digest; the label imports with an unknown content state');
     contentHash = '';
   }
-  if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null) return null;
+  if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null)
+    return null;
   if (note === null || stepId === null || stepId < 0 || target === null || !platformOk(platform)) return null;
-  const row: LabelRow = { benchmark, platform, userId, stepId, run, author, label, target, note, createdAt, contentHash };
+  const row: LabelRow = {
+    benchmark,
+    platform,
+    userId,
+    stepId,
+    run,
+    author,
+    label,
+    target,
+    note,
+    createdAt,
+    contentHash,
+  };
   const problem = keyProblem(row);
   if (problem) {
     err('', problem);

@@ -10,7 +10,10 @@ export const FAILURE_SIGNATURES: readonly FailureSignature[] = ['decayPick', 're
 export const SIGNATURE_TEXT: Record<FailureSignature, { label: string; detail: string }> = {
   decayPick: { label: 'Any decay pick', detail: 'the prediction holds at least one D_decay tag' },
   recallZero: { label: 'R = 0', detail: 'a scored step where no positive (T_keep ∪ T_new) was picked' },
-  formatError: { label: 'Format error', detail: 'runner error, wrong count, duplicates, non-strings or out-of-pool picks' },
+  formatError: {
+    label: 'Format error',
+    detail: 'runner error, wrong count, duplicates, non-strings or out-of-pool picks',
+  },
 };
 
 /**
@@ -35,11 +38,14 @@ export function isFilterActive(f: StepFilter): boolean {
 /** A filter read back from storage or a command argument; anything malformed is dropped. */
 export function normalizeFilter(v: unknown): StepFilter {
   const o = typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
-  const strings = (x: unknown) => (Array.isArray(x) ? [...new Set(x.filter((s): s is string => typeof s === 'string' && s !== ''))] : []);
+  const strings = (x: unknown) =>
+    Array.isArray(x) ? [...new Set(x.filter((s): s is string => typeof s === 'string' && s !== ''))] : [];
   return {
     labels: strings(o.labels),
     unlabelled: o.unlabelled === true,
-    signatures: strings(o.signatures).filter((s): s is FailureSignature => (FAILURE_SIGNATURES as readonly string[]).includes(s)),
+    signatures: strings(o.signatures).filter((s): s is FailureSignature =>
+      (FAILURE_SIGNATURES as readonly string[]).includes(s),
+    ),
     runs: strings(o.runs),
   };
 }
@@ -63,7 +69,12 @@ export function signaturesOf(step: Step, result: StepResult | undefined): Set<Fa
   if (step.split.dDecay.some((t) => picks.has(t))) out.add('decayPick');
   const metrics = scoreStep(step.split, result.prediction);
   if (metrics && metrics.Recall === 0) out.add('recallZero');
-  const suggestions = suggestLabels({ split: step.split, pool: step.pool, prediction: result.prediction, reasoning: result.reasoning });
+  const suggestions = suggestLabels({
+    split: step.split,
+    pool: step.pool,
+    prediction: result.prediction,
+    reasoning: result.reasoning,
+  });
   if (suggestions.some((s) => s.labelId === 'format-error')) out.add('formatError');
   return out;
 }
@@ -106,13 +117,16 @@ export interface OrderedStep {
 export function orderedSteps(bench: Benchmark): OrderedStep[] {
   const out: OrderedStep[] = [];
   for (const platform of PLATFORMS) {
-    for (const user of bench.users.get(platform)?.values() ?? []) for (const step of user.steps) out.push({ user, step });
+    for (const user of bench.users.get(platform)?.values() ?? [])
+      for (const step of user.steps) out.push({ user, step });
   }
   return out;
 }
 
 export function indexOfStep(order: readonly OrderedStep[], at: StepAt): number {
-  return order.findIndex((o) => o.user.platform === at.platform && o.user.userId === at.userId && o.step.stepId === at.stepId);
+  return order.findIndex(
+    (o) => o.user.platform === at.platform && o.user.userId === at.userId && o.step.stepId === at.stepId,
+  );
 }
 
 /**

@@ -9,7 +9,11 @@ export type Freshness = TraceStaleness;
 export type FreshnessCounts = Record<Freshness, number>;
 
 /** The freshness of each row of `benchmark` (rows of other benchmarks are left out of the map). */
-export async function labelFreshness(loaded: Loaded, benchmark: string, rows: readonly LabelRow[]): Promise<Map<LabelRow, Freshness>> {
+export async function labelFreshness(
+  loaded: Loaded,
+  benchmark: string,
+  rows: readonly LabelRow[],
+): Promise<Map<LabelRow, Freshness>> {
   if (loaded.format === 'omnibehavior') return traceStaleness(loaded.bench, benchmark, rows);
   const out = new Map<LabelRow, Freshness>();
   const bench = loaded.bench;

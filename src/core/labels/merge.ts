@@ -113,7 +113,8 @@ function actionsFor(plan: ImportPlan, decisions: ReadonlyMap<string, ConflictDec
       for (const r of c.incoming) {
         const mine = byLabel.get(r.row.label);
         if (!mine) actions.push({ kind: 'add', row: r.row });
-        else if (mine.note !== r.row.note) actions.push({ kind: 'setNote', key: mine, note: joinNotes(mine.note, r.row.note) });
+        else if (mine.note !== r.row.note)
+          actions.push({ kind: 'setNote', key: mine, note: joinNotes(mine.note, r.row.note) });
       }
     }
   }
@@ -137,7 +138,11 @@ export function resolveImport(
       typeof decisions === 'string' ? new Map(plan.conflicts.map((c) => [c.id, decisions] as const)) : decisions;
     const unresolved = plan.conflicts.filter((c) => !chosen.has(c.id));
     if (unresolved.length > 0) {
-      return { ok: false, message: `${unresolved.length} conflict(s) without a decision; nothing was imported`, unresolved };
+      return {
+        ok: false,
+        message: `${unresolved.length} conflict(s) without a decision; nothing was imported`,
+        unresolved,
+      };
     }
     const result = store.applyInTx({ kind: 'batch', actions: actionsFor(plan, chosen) });
     let added = 0;

@@ -117,7 +117,8 @@ export function keyProblem(k: LabelKey): string | null {
       : `platform "${TRACE_PLATFORM}" takes action or history targets only`;
   }
   if (t.kind === 'history') {
-    if (!Number.isSafeInteger(t.historyIndex) || t.historyIndex < 0) return 'a history target needs a non-negative historyIndex';
+    if (!Number.isSafeInteger(t.historyIndex) || t.historyIndex < 0)
+      return 'a history target needs a non-negative historyIndex';
     if (t.historyIndex >= k.stepId) return 'a history item must come before its test action (historyIndex < stepId)';
   }
   if (t.kind === 'tag' && (typeof t.tag !== 'string' || t.tag === '')) return 'a tag target needs a tag';

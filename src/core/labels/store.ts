@@ -69,7 +69,11 @@ interface DbRow {
 
 /** Runs `fn` again while SQLite reports the database busy or locked; a lock held past `maxRetryMs` is an error. */
 export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
-  return retryWhileBusy(fn, maxRetryMs, (s) => new LabelStoreError(`the label database stayed locked by another process for ${s} s; try again`));
+  return retryWhileBusy(
+    fn,
+    maxRetryMs,
+    (s) => new LabelStoreError(`the label database stayed locked by another process for ${s} s; try again`),
+  );
 }
 
 /** target_kind, tag, span_field, span_start, span_end, history_index: unused columns hold '' or -1. */
@@ -125,7 +129,11 @@ const COLUMNS =
 
 function prepare(db: Database.Database) {
   return {
-    insert: db.prepare(`INSERT INTO labels (${COLUMNS}) VALUES (${COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`),
+    insert: db.prepare(
+      `INSERT INTO labels (${COLUMNS}) VALUES (${COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')}) ON CONFLICT DO NOTHING`,
+    ),
     get: db.prepare<unknown[], DbRow>(`SELECT * FROM labels WHERE ${KEY_WHERE}`),
     remove: db.prepare(`DELETE FROM labels WHERE ${KEY_WHERE}`),
     setNote: db.prepare(`UPDATE labels SET note = ? WHERE ${KEY_WHERE}`),
@@ -153,15 +161,25 @@ export class LabelStore {
   /** Opens (creating and migrating as needed). Throws LabelStoreError with a readable message. */
   static open(path: string, opts: OpenOptions = {}): LabelStore {
     try {
-      return openStoreDatabase(path, opts, withBusyRetry, (db) => migrate(db), (db) => new LabelStore(path, db, opts));
+      return openStoreDatabase(
+        path,
+        opts,
+        withBusyRetry,
+        (db) => migrate(db),
+        (db) => new LabelStore(path, db, opts),
+      );
     } catch (err) {
       if (err instanceof StorageUnavailableError) throw err;
-      if (err instanceof LabelStoreError || err instanceof NewerSchemaError) throw new LabelStoreError(`${path}: ${err.message}`);
+      if (err instanceof LabelStoreError || err instanceof NewerSchemaError)
+        throw new LabelStoreError(`${path}: ${err.message}`);
       throw new LabelStoreError(`${path}: cannot open the label database: ${(err as Error).message}`);
     }
   }
 
-  static tryOpen(path: string, opts: OpenOptions = {}): { ok: true; store: LabelStore } | { ok: false; message: string } {
+  static tryOpen(
+    path: string,
+    opts: OpenOptions = {},
+  ): { ok: true; store: LabelStore } | { ok: false; message: string } {
     try {
       return { ok: true, store: LabelStore.open(path, opts) };
     } catch (err) {
@@ -241,7 +259,9 @@ export class LabelStore {
       case 'add': {
         const r = action.row;
         const info = this.stmts.insert.run(...keyParams(r), r.note, r.createdAt, r.contentHash);
-        return info.changes > 0 ? { changed: true, inverse: { kind: 'remove', key: keyOf(r) } } : { changed: false, inverse: NO_OP };
+        return info.changes > 0
+          ? { changed: true, inverse: { kind: 'remove', key: keyOf(r) } }
+          : { changed: false, inverse: NO_OP };
       }
       case 'remove': {
         const old = this.stmts.get.get(...keyParams(action.key));
@@ -284,7 +304,9 @@ export class LabelStore {
   /** All rows matching the filter, in insertion order. */
   list(filter: RowFilter = {}): LabelRow[] {
     const { sql, params } = where(filter);
-    const rows = this.read(() => this.db.prepare<unknown[], DbRow>(`SELECT * FROM labels${sql} ORDER BY id`).all(...params));
+    const rows = this.read(() =>
+      this.db.prepare<unknown[], DbRow>(`SELECT * FROM labels${sql} ORDER BY id`).all(...params),
+    );
     return rows.map(toRow);
   }
 
@@ -300,12 +322,14 @@ export class LabelStore {
   }
 
   authors(): string[] {
-    const rows = this.read(() => this.db.prepare<[], { author: string }>('SELECT DISTINCT author FROM labels ORDER BY author').all());
+    const rows = this.read(() =>
+      this.db.prepare<[], { author: string }>('SELECT DISTINCT author FROM labels ORDER BY author').all(),
+    );
     return rows.map((r) => r.author);
   }
 
   count(): number {
-    return this.read(() => (this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM labels').get()?.n ?? 0));
+    return this.read(() => this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM labels').get()?.n ?? 0);
   }
 
   private rowOf(input: LabelInput): LabelRow {

@@ -41,7 +41,15 @@ const DISTRACTORS: { cls: PoolClass; labelId: string; meta: string }[] = [
   { cls: 'dRandom', labelId: 'random-pick', meta: 'D_random' },
 ];
 
-const FORMAT_FLAGS = new Set<ReplyFlag['code']>(['not_json', 'not_object', 'missing_key', 'wrong_type', 'count', 'duplicates', 'out_of_pool']);
+const FORMAT_FLAGS = new Set<ReplyFlag['code']>([
+  'not_json',
+  'not_object',
+  'missing_key',
+  'wrong_type',
+  'count',
+  'duplicates',
+  'out_of_pool',
+]);
 
 function list(tags: readonly string[]): string {
   const shown = tags.slice(0, 5).join(', ');
@@ -71,7 +79,8 @@ export function suggestLabels(input: SuggestInput, opts: SuggestOptions = {}): S
   }
 
   const format = formatProblems(input);
-  if (format.reasons.length > 0) out.push({ labelId: 'format-error', reason: format.reasons.join('; '), tags: format.tags });
+  if (format.reasons.length > 0)
+    out.push({ labelId: 'format-error', reason: format.reasons.join('; '), tags: format.tags });
 
   const known = opts.labels ? new Set(opts.labels.map((l) => l.id)) : null;
   return known ? out.filter((s) => known.has(s.labelId)) : out;
@@ -80,7 +89,8 @@ export function suggestLabels(input: SuggestInput, opts: SuggestOptions = {}): S
 function formatProblems(input: SuggestInput): { reasons: string[]; tags: string[] } {
   const reasons: string[] = [];
   const tags = new Set<string>();
-  const failed = typeof input.reasoning === 'string' && input.reasoning.startsWith('Error:') && input.prediction.length === 0;
+  const failed =
+    typeof input.reasoning === 'string' && input.reasoning.startsWith('Error:') && input.prediction.length === 0;
   if (failed) reasons.push(`no reply after the runner's retries (${input.reasoning?.slice(0, 80)})`);
   for (const f of input.replyFlags ?? []) {
     if (!FORMAT_FLAGS.has(f.code)) continue;

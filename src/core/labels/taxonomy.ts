@@ -23,16 +23,76 @@ export interface LabelDef {
 }
 
 export const DEFAULT_LABELS: readonly LabelDef[] = [
-  { id: 'decay-error', name: 'Decay error', description: 'Picked a D_decay tag: recently used, does not recur.', key: '1', scope: 'tag' },
-  { id: 'peer-confusion', name: 'Peer confusion', description: 'Picked a D_peer (D_cluster) tag: a semantic neighbour of a positive.', key: '2', scope: 'tag' },
-  { id: 'popularity-bias', name: 'Popularity bias', description: 'Picked a D_viral tag: trending on the platform that day.', key: '3', scope: 'tag' },
-  { id: 'random-pick', name: 'Random pick', description: 'Picked a D_random tag: a uniform sample of the vocabulary.', key: '4', scope: 'tag' },
-  { id: 'missed-novelty', name: 'Missed novelty', description: 'A T_new tag (never used before) was not picked.', key: '5', scope: 'tag' },
-  { id: 'missed-stability', name: 'Missed stability', description: 'A T_keep tag (already used) was not picked.', key: '6', scope: 'tag' },
-  { id: 'format-error', name: 'Format error', description: 'Not JSON, wrong count, duplicates or out-of-pool picks.', key: '7', scope: 'step' },
-  { id: 'persona-drift', name: 'Persona drift', description: 'The persona lost or invented facts.', key: '8', scope: 'persona-span' },
-  { id: 'pi-leak', name: 'PI leak', description: 'Personal information slipped through the masking.', key: '9', scope: 'persona-span' },
-  { id: 'bad-ground-truth', name: 'Bad ground truth', description: 'The data itself is wrong (split, pool or target).', key: '0', scope: 'tag' },
+  {
+    id: 'decay-error',
+    name: 'Decay error',
+    description: 'Picked a D_decay tag: recently used, does not recur.',
+    key: '1',
+    scope: 'tag',
+  },
+  {
+    id: 'peer-confusion',
+    name: 'Peer confusion',
+    description: 'Picked a D_peer (D_cluster) tag: a semantic neighbour of a positive.',
+    key: '2',
+    scope: 'tag',
+  },
+  {
+    id: 'popularity-bias',
+    name: 'Popularity bias',
+    description: 'Picked a D_viral tag: trending on the platform that day.',
+    key: '3',
+    scope: 'tag',
+  },
+  {
+    id: 'random-pick',
+    name: 'Random pick',
+    description: 'Picked a D_random tag: a uniform sample of the vocabulary.',
+    key: '4',
+    scope: 'tag',
+  },
+  {
+    id: 'missed-novelty',
+    name: 'Missed novelty',
+    description: 'A T_new tag (never used before) was not picked.',
+    key: '5',
+    scope: 'tag',
+  },
+  {
+    id: 'missed-stability',
+    name: 'Missed stability',
+    description: 'A T_keep tag (already used) was not picked.',
+    key: '6',
+    scope: 'tag',
+  },
+  {
+    id: 'format-error',
+    name: 'Format error',
+    description: 'Not JSON, wrong count, duplicates or out-of-pool picks.',
+    key: '7',
+    scope: 'step',
+  },
+  {
+    id: 'persona-drift',
+    name: 'Persona drift',
+    description: 'The persona lost or invented facts.',
+    key: '8',
+    scope: 'persona-span',
+  },
+  {
+    id: 'pi-leak',
+    name: 'PI leak',
+    description: 'Personal information slipped through the masking.',
+    key: '9',
+    scope: 'persona-span',
+  },
+  {
+    id: 'bad-ground-truth',
+    name: 'Bad ground truth',
+    description: 'The data itself is wrong (split, pool or target).',
+    key: '0',
+    scope: 'tag',
+  },
 ];
 
 /**
@@ -40,16 +100,76 @@ export const DEFAULT_LABELS: readonly LabelDef[] = [
  * after the paper's diagnostics: simulators that act far more often than users and answer alike for everyone.
  */
 export const DEFAULT_TRACE_LABELS: readonly LabelDef[] = [
-  { id: 'hyper-activity', name: 'Hyper-activity', description: 'Predicted an action (Yes) that the user did not take.', key: '1', scope: 'step' },
-  { id: 'missed-action', name: 'Missed action', description: 'Predicted No where the user acted.', key: '2', scope: 'step' },
-  { id: 'homogenised', name: 'Homogenised', description: "Ignores this user's own habits: any user would get the same answer.", key: '3', scope: 'step' },
-  { id: 'history-misread', name: 'History misread', description: 'Misreads or ignores the history before the test action.', key: '4', scope: 'step' },
-  { id: 'context-misread', name: 'Context misread', description: 'Misreads the scene context (video, live room, item, ad).', key: '5', scope: 'step' },
-  { id: 'watch-time-off', name: 'Watch time off', description: "Far from the video's duration or the user's usual watching.", key: '6', scope: 'step' },
-  { id: 'utterance-off', name: 'Utterance off', description: 'The predicted customer-service message is off in intent or tone.', key: '7', scope: 'step' },
-  { id: 'format-error', name: 'Format error', description: 'No usable answer in the raw output (not Yes / No, not a number).', key: '8', scope: 'step' },
-  { id: 'pi-leak', name: 'PI leak', description: 'Personal information slipped through the masking.', key: '9', scope: 'step' },
-  { id: 'bad-ground-truth', name: 'Bad ground truth', description: 'The record or the true value itself is wrong.', key: '0', scope: 'step' },
+  {
+    id: 'hyper-activity',
+    name: 'Hyper-activity',
+    description: 'Predicted an action (Yes) that the user did not take.',
+    key: '1',
+    scope: 'step',
+  },
+  {
+    id: 'missed-action',
+    name: 'Missed action',
+    description: 'Predicted No where the user acted.',
+    key: '2',
+    scope: 'step',
+  },
+  {
+    id: 'homogenised',
+    name: 'Homogenised',
+    description: "Ignores this user's own habits: any user would get the same answer.",
+    key: '3',
+    scope: 'step',
+  },
+  {
+    id: 'history-misread',
+    name: 'History misread',
+    description: 'Misreads or ignores the history before the test action.',
+    key: '4',
+    scope: 'step',
+  },
+  {
+    id: 'context-misread',
+    name: 'Context misread',
+    description: 'Misreads the scene context (video, live room, item, ad).',
+    key: '5',
+    scope: 'step',
+  },
+  {
+    id: 'watch-time-off',
+    name: 'Watch time off',
+    description: "Far from the video's duration or the user's usual watching.",
+    key: '6',
+    scope: 'step',
+  },
+  {
+    id: 'utterance-off',
+    name: 'Utterance off',
+    description: 'The predicted customer-service message is off in intent or tone.',
+    key: '7',
+    scope: 'step',
+  },
+  {
+    id: 'format-error',
+    name: 'Format error',
+    description: 'No usable answer in the raw output (not Yes / No, not a number).',
+    key: '8',
+    scope: 'step',
+  },
+  {
+    id: 'pi-leak',
+    name: 'PI leak',
+    description: 'Personal information slipped through the masking.',
+    key: '9',
+    scope: 'step',
+  },
+  {
+    id: 'bad-ground-truth',
+    name: 'Bad ground truth',
+    description: 'The record or the true value itself is wrong.',
+    key: '0',
+    scope: 'step',
+  },
 ];
 
 /** Keys the step view keeps for itself (next / previous step). */
@@ -73,7 +193,12 @@ const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'key', 'scope']);
 const SET_FIELDS = new Set(['labels', 'traceLabels']);
 
 export function defaultLabelSet(diagnostics: Diagnostic[] = []): LabelSet {
-  return { labels: DEFAULT_LABELS.map((l) => ({ ...l })), traceLabels: DEFAULT_TRACE_LABELS.map((l) => ({ ...l })), isDefault: true, diagnostics };
+  return {
+    labels: DEFAULT_LABELS.map((l) => ({ ...l })),
+    traceLabels: DEFAULT_TRACE_LABELS.map((l) => ({ ...l })),
+    isDefault: true,
+    diagnostics,
+  };
 }
 
 /**
@@ -92,7 +217,13 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
   const parsed = pyJsonLoads(text.replace(/^\ufeff/, ''));
   if (!parsed.ok) {
     const line = lineAtCodePoint(text.replace(/^\ufeff/, ''), parsed.pos);
-    diagnostics.push({ severity: 'error', file, line, field: '', message: `not valid JSON: ${parsed.error}; using the default labels` });
+    diagnostics.push({
+      severity: 'error',
+      file,
+      line,
+      field: '',
+      message: `not valid JSON: ${parsed.error}; using the default labels`,
+    });
     return defaultLabelSet(diagnostics);
   }
   let list: unknown = parsed.value;
@@ -114,9 +245,18 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
     return defaultLabelSet(diagnostics);
   }
   const labels = parseEntries(list, base, { error, warn, at }, opts);
-  const traceLabels = traceList === undefined ? DEFAULT_TRACE_LABELS.map((l) => ({ ...l })) : parseEntries(traceList, 'traceLabels', { error, warn, at }, opts);
+  const traceLabels =
+    traceList === undefined
+      ? DEFAULT_TRACE_LABELS.map((l) => ({ ...l }))
+      : parseEntries(traceList, 'traceLabels', { error, warn, at }, opts);
   if (diagnostics.some((d) => d.severity === 'error')) {
-    diagnostics.push({ severity: 'info', file, line: 0, field: '', message: 'the file has errors: the default labels are in use until it is fixed' });
+    diagnostics.push({
+      severity: 'info',
+      file,
+      line: 0,
+      field: '',
+      message: 'the file has errors: the default labels are in use until it is fixed',
+    });
     return defaultLabelSet(diagnostics);
   }
   return { labels, traceLabels, isDefault: false, diagnostics };
@@ -152,7 +292,10 @@ function parseEntries(list: unknown[], base: string, report: Report, opts: Parse
     let ok = true;
     const id = e.id;
     if (typeof id !== 'string' || !ID_RE.test(id)) {
-      error(typeof id === 'undefined' ? p : f('id'), `id must be lower-case letters, digits, "-" or "_" (got ${JSON.stringify(id) ?? 'nothing'})`);
+      error(
+        typeof id === 'undefined' ? p : f('id'),
+        `id must be lower-case letters, digits, "-" or "_" (got ${JSON.stringify(id) ?? 'nothing'})`,
+      );
       ok = false;
     } else if (ids.has(id)) {
       error(f('id'), `duplicate id "${id}" (first at ${ids.get(id)})`);
@@ -174,7 +317,8 @@ function parseEntries(list: unknown[], base: string, report: Report, opts: Parse
     }
     let scope: LabelScope = 'step';
     if (e.scope === undefined) warn(p, 'no scope; using "step"');
-    else if (typeof e.scope === 'string' && (LABEL_SCOPES as readonly string[]).includes(e.scope)) scope = e.scope as LabelScope;
+    else if (typeof e.scope === 'string' && (LABEL_SCOPES as readonly string[]).includes(e.scope))
+      scope = e.scope as LabelScope;
     else {
       error(f('scope'), `scope must be one of ${LABEL_SCOPES.join(', ')} (got ${JSON.stringify(e.scope)})`);
       ok = false;
@@ -212,14 +356,30 @@ export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptio
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return defaultLabelSet();
-    return defaultLabelSet([{ severity: 'error', file, line: 0, field: '', message: `cannot read: ${(err as Error).message}; using the default labels` }]);
+    return defaultLabelSet([
+      {
+        severity: 'error',
+        file,
+        line: 0,
+        field: '',
+        message: `cannot read: ${(err as Error).message}; using the default labels`,
+      },
+    ]);
   }
   return parseLabelSet(text, file, opts);
 }
 
 /** The definition of a stored label id; ids unknown to the current set still show (as themselves), never vanish. */
 export function labelDef(set: readonly LabelDef[], id: string): LabelDef & { unknown?: true } {
-  return set.find((l) => l.id === id) ?? { id, name: id, description: 'not in the current label set', scope: 'step', unknown: true };
+  return (
+    set.find((l) => l.id === id) ?? {
+      id,
+      name: id,
+      description: 'not in the current label set',
+      scope: 'step',
+      unknown: true,
+    }
+  );
 }
 
 /** Label names by id over both sets (a summary holds labels of either format); an id in both keeps the first set's name. */

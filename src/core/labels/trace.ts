@@ -23,7 +23,12 @@ export interface TraceRef {
 
 /** The `benchmark` column for an OmniBehavior folder: its name, as for StreamProfileBench (copies agree). */
 export function traceBenchmarkId(root: string): string {
-  return root.split(/[\\/]+/).filter(Boolean).pop() ?? root;
+  return (
+    root
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .pop() ?? root
+  );
 }
 
 export const ACTION_TARGET: LabelTarget = { kind: 'action' };
@@ -47,7 +52,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
     const obj = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
+    return Object.fromEntries(
+      Object.keys(obj)
+        .sort()
+        .map((k) => [k, obj[k]]),
+    );
   });
 }
 
@@ -96,13 +105,21 @@ export async function traceTargetHashes(
 }
 
 /** The content hash to store with a new label on this target; undefined when the target is not in the data. */
-export async function traceContentHash(user: OmniUser, index: number, target: LabelTarget): Promise<string | undefined> {
+export async function traceContentHash(
+  user: OmniUser,
+  index: number,
+  target: LabelTarget,
+): Promise<string | undefined> {
   const [h] = await traceTargetHashes(user, [{ index, target }]);
   return h;
 }
 
 /** The staleness of each trace row (rows of other benchmarks or formats are left out of the map). */
-export async function traceStaleness(bench: OmniBenchmark, benchmark: string, rows: readonly LabelRow[]): Promise<Map<LabelRow, TraceStaleness>> {
+export async function traceStaleness(
+  bench: OmniBenchmark,
+  benchmark: string,
+  rows: readonly LabelRow[],
+): Promise<Map<LabelRow, TraceStaleness>> {
   const out = new Map<LabelRow, TraceStaleness>();
   const byUser = new Map<string, LabelRow[]>();
   for (const r of rows) {
@@ -117,7 +134,10 @@ export async function traceStaleness(bench: OmniBenchmark, benchmark: string, ro
       for (const r of list) out.set(r, 'missing');
       continue;
     }
-    const hashes = await traceTargetHashes(user, list.map((r) => ({ index: r.stepId, target: r.target })));
+    const hashes = await traceTargetHashes(
+      user,
+      list.map((r) => ({ index: r.stepId, target: r.target })),
+    );
     list.forEach((r, i) => {
       const h = hashes[i];
       out.set(r, h === undefined ? 'missing' : staleness(r, h));
@@ -136,7 +156,10 @@ export class TraceLabelIndex {
     for (const r of rows) {
       if (r.platform !== TRACE_PLATFORM) continue;
       const t = r.target;
-      const k = t.kind === 'history' ? JSON.stringify([r.userId, r.stepId, t.historyIndex]) : JSON.stringify([r.userId, r.stepId]);
+      const k =
+        t.kind === 'history'
+          ? JSON.stringify([r.userId, r.stepId, t.historyIndex])
+          : JSON.stringify([r.userId, r.stepId]);
       const map = t.kind === 'history' ? this.history : this.actions;
       const ids = map.get(k) ?? [];
       if (!ids.includes(r.label)) ids.push(r.label);

@@ -42,7 +42,8 @@ export function biasDiagnostics(bench: OmniBenchmark, run: OmniRun): BiasDiagnos
     const answers: Answer[] = [];
     for (const q of prediction.questions) {
       const real = FIELDS[q.field]?.kind === 'binary' ? binaryLabel(q.trueValue) : undefined;
-      if (real !== undefined && usablePrediction('binary', q.predictedValue)) answers.push({ field: q.field, real, predicted: q.predictedLabel === 1 ? 1 : 0 });
+      if (real !== undefined && usablePrediction('binary', q.predictedValue))
+        answers.push({ field: q.field, real, predicted: q.predictedLabel === 1 ? 1 : 0 });
     }
     const list = byUser.get(prediction.userId) ?? [];
     list.push({ index: prediction.index, answers });

@@ -42,7 +42,14 @@ export function fieldInfo(field: string): FieldInfo | undefined {
   return Object.prototype.hasOwnProperty.call(FIELDS, field) ? FIELDS[field] : undefined;
 }
 
-export const COMPONENTS: readonly ComponentId[] = ['videoBinary', 'liveBinary', 'adsBinary', 'shopBinary', 'videoContinuous', 'shopText'];
+export const COMPONENTS: readonly ComponentId[] = [
+  'videoBinary',
+  'liveBinary',
+  'adsBinary',
+  'shopBinary',
+  'videoContinuous',
+  'shopText',
+];
 
 /** The scene whose binary fields make up each binary component. */
 export const BINARY_COMPONENT_SCENE: Readonly<Partial<Record<ComponentId, Scene>>> = {
@@ -82,7 +89,14 @@ export function numberValue(value: unknown): number | undefined {
  * where that fails or the duration is not above 0.
  */
 export function durationSeconds(raw: unknown): number | undefined {
-  const seconds = typeof raw === 'string' ? (raw === '' ? 0 : pyFloat(raw.replaceAll('秒', ''))) : typeof raw === 'number' ? raw : undefined;
+  const seconds =
+    typeof raw === 'string'
+      ? raw === ''
+        ? 0
+        : pyFloat(raw.replaceAll('秒', ''))
+      : typeof raw === 'number'
+        ? raw
+        : undefined;
   return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 

@@ -37,7 +37,9 @@ export interface IndexOptions {
 }
 
 const CHUNK = 1 << 20;
-const [QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET, COMMA, COLON, NL] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x0a];
+const [QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET, COMMA, COLON, NL] = [
+  0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x0a,
+];
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0d || b === NL;
 const MAX_KEY = 512;
 
@@ -165,7 +167,8 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
     phase[depth] = Phase.After;
     if (capture) return;
     if (depth === historyDepth) capture = { kind: 'record', depth, start: pos, line, parts: [] };
-    else if (depth === 2 && users === 1 && keyAtDepth2 === 'user_profile') capture = { kind: 'profile', depth, start: pos, line, parts: [] };
+    else if (depth === 2 && users === 1 && keyAtDepth2 === 'user_profile')
+      capture = { kind: 'profile', depth, start: pos, line, parts: [] };
   };
 
   const endKey = () => {
@@ -199,8 +202,7 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
             if (inKey) {
               inKey = false;
               if (keyBytes) endKey();
-            }
-            else if (capture && capture.depth === depth) finishCapture(chunk, chunkBase, chunkBase + i + 1);
+            } else if (capture && capture.depth === depth) finishCapture(chunk, chunkBase, chunkBase + i + 1);
           } else if (keyBytes && keyBytes.length < MAX_KEY) keyBytes.push(b);
           continue;
         }
@@ -220,7 +222,8 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
           } else valueStarts(pos);
         } else if (b === LBRACE || b === LBRACKET) {
           valueStarts(pos);
-          const opensHistory = b === LBRACKET && depth === 2 && users === 1 && keyAtDepth2 === 'action_history' && historyDepth === -1;
+          const opensHistory =
+            b === LBRACKET && depth === 2 && users === 1 && keyAtDepth2 === 'action_history' && historyDepth === -1;
           depth++;
           isObject[depth] = b === LBRACE;
           phase[depth] = b === LBRACE ? Phase.Key : Phase.Value;
@@ -252,7 +255,8 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
   }
   if (scalarOpen && capture) finishCapture(Buffer.alloc(0), chunkBase, lastNonSpace + 1);
   if (inString || depth > 0) sink?.error(line, '', 'the file ends inside a value (truncated?)');
-  if (capture) sink?.error(capture.line, `action_history[${cols.size}]`, 'record cut off by the end of the file; ignored');
+  if (capture)
+    sink?.error(capture.line, `action_history[${cols.size}]`, 'record cut off by the end of the file; ignored');
   if (users === 0) sink?.error(0, '', 'no user object ({ "<user_id>": { ... } }) found');
   else if (historyDepth === -1) sink?.error(0, 'action_history', 'missing or not an array');
   return { userId, profile, count: cols.size, ...cols.trimmed() };
@@ -262,7 +266,12 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
  * Records [from, to) of the history, read from their byte ranges only. Records that cannot be decoded (invalid JSON,
  * unknown scene; reported when indexing) are left out, so callers should go by each record's `index`.
  */
-export async function readHistory(file: string, index: HistoryIndex, from: number, to: number): Promise<HistoryRecord[]> {
+export async function readHistory(
+  file: string,
+  index: HistoryIndex,
+  from: number,
+  to: number,
+): Promise<HistoryRecord[]> {
   const lo = Math.max(0, Math.floor(from));
   const hi = Math.min(index.count, Math.ceil(to));
   const out: HistoryRecord[] = [];
@@ -294,7 +303,11 @@ export async function readHistory(file: string, index: HistoryIndex, from: numbe
 }
 
 /** The records at the given positions (any order; undecodable ones left out), read with one open of the file. */
-export async function readRecordsAt(file: string, index: HistoryIndex, positions: readonly number[]): Promise<Map<number, HistoryRecord>> {
+export async function readRecordsAt(
+  file: string,
+  index: HistoryIndex,
+  positions: readonly number[],
+): Promise<Map<number, HistoryRecord>> {
   const out = new Map<number, HistoryRecord>();
   const handle = await open(file, 'r');
   try {

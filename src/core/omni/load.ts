@@ -36,8 +36,16 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
   const tests = existsSync(join(root, TEST_ACTIONS)) ? job(root, TEST_ACTIONS) : undefined;
   const runs = sorted(join(root, 'results'))
     .filter((name) => statSync(join(root, 'results', name)).isDirectory() && (!opts.runs || opts.runs.includes(name)))
-    .map((name) => ({ name, file: existsSync(join(root, 'results', name, PREDICTIONS)) ? job(root, `results/${name}/${PREDICTIONS}`) : undefined }));
-  const total = [...rawFiles, ...(tests ? [tests] : []), ...runs.flatMap((r) => (r.file ? [r.file] : []))].reduce((s, f) => s + f.size, 0);
+    .map((name) => ({
+      name,
+      file: existsSync(join(root, 'results', name, PREDICTIONS))
+        ? job(root, `results/${name}/${PREDICTIONS}`)
+        : undefined,
+    }));
+  const total = [...rawFiles, ...(tests ? [tests] : []), ...runs.flatMap((r) => (r.file ? [r.file] : []))].reduce(
+    (s, f) => s + f.size,
+    0,
+  );
   let done = 0;
   const progress = (bytes: number) => opts.onProgress?.(done + bytes, total);
   const bench: OmniBenchmark = { root, users: new Map(), runs: new Map(), diagnostics: [] };
@@ -51,7 +59,13 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
     const expected = f.rel.slice('raw/'.length, -'.json'.length);
     if (index.userId !== expected) sink.warn(1, index.userId, `user id differs from the file name (${expected}.json)`);
     if (bench.users.has(index.userId)) {
-      bench.diagnostics.push({ severity: 'error', file: f.rel, line: 1, field: index.userId, message: 'user already read from another file; ignored' });
+      bench.diagnostics.push({
+        severity: 'error',
+        file: f.rel,
+        line: 1,
+        field: index.userId,
+        message: 'user already read from another file; ignored',
+      });
       continue;
     }
     bench.users.set(index.userId, {
@@ -64,7 +78,14 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
       testActions: [],
     });
   }
-  if (rawFiles.length === 0) bench.diagnostics.push({ severity: 'error', file: 'raw', line: 0, field: '', message: 'no raw/<user_id>.json file found' });
+  if (rawFiles.length === 0)
+    bench.diagnostics.push({
+      severity: 'error',
+      file: 'raw',
+      line: 0,
+      field: '',
+      message: 'no raw/<user_id>.json file found',
+    });
 
   const keys = new Set<string>();
   if (tests) {
@@ -74,13 +95,30 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
     bench.diagnostics.push(...sink.items);
     for (const u of bench.users.values()) for (const t of u.testActions) keys.add(predictionKey(t.userId, t.index));
   } else {
-    bench.diagnostics.push({ severity: 'error', file: TEST_ACTIONS, line: 0, field: '', message: 'missing: no test actions to score' });
+    bench.diagnostics.push({
+      severity: 'error',
+      file: TEST_ACTIONS,
+      line: 0,
+      field: '',
+      message: 'missing: no test actions to score',
+    });
   }
 
   for (const r of runs) {
-    const run: OmniRun = { name: r.name, dir: join(root, 'results', r.name), file: r.file?.rel ?? `results/${r.name}/${PREDICTIONS}`, predictions: new Map() };
+    const run: OmniRun = {
+      name: r.name,
+      dir: join(root, 'results', r.name),
+      file: r.file?.rel ?? `results/${r.name}/${PREDICTIONS}`,
+      predictions: new Map(),
+    };
     if (!r.file) {
-      bench.diagnostics.push({ severity: 'warning', file: run.file, line: 0, field: '', message: 'run folder without predictions.jsonl; ignored' });
+      bench.diagnostics.push({
+        severity: 'warning',
+        file: run.file,
+        line: 0,
+        field: '',
+        message: 'run folder without predictions.jsonl; ignored',
+      });
       continue;
     }
     const sink = new DiagnosticSink(r.file.rel);
@@ -108,22 +146,37 @@ async function readTestActions(
     kindOf,
     (v, raw) => {
       const user = users.get(v.user_id);
-      if (!user) return sink.error(raw.line, 'user_id', `unknown user ${v.user_id} (no raw/${v.user_id}.json); ignored`);
+      if (!user)
+        return sink.error(raw.line, 'user_id', `unknown user ${v.user_id} (no raw/${v.user_id}.json); ignored`);
       if (!isInt(v.index)) return sink.error(raw.line, 'index', `expected an integer, got ${kindOf(v.index)}`);
       if (v.index < 0 || v.index >= user.historyLength) {
-        return sink.error(raw.line, 'index', `${v.index} is out of range: ${user.userId} has ${user.historyLength} history records`);
+        return sink.error(
+          raw.line,
+          'index',
+          `${v.index} is out of range: ${user.userId} has ${user.historyLength} history records`,
+        );
       }
       const code = user.index.scenes[v.index];
       if (code === UNKNOWN_SCENE) {
-        return sink.error(raw.line, 'index', `record ${v.index} of ${user.relFile} has no known scene (see its diagnostic); ignored`);
+        return sink.error(
+          raw.line,
+          'index',
+          `record ${v.index} of ${user.relFile} has no known scene (see its diagnostic); ignored`,
+        );
       }
       const scene = SCENES[code];
       if (!Array.isArray(v.fields)) return sink.error(raw.line, 'fields', `expected an array, got ${kindOf(v.fields)}`);
       const fields: string[] = [];
       v.fields.forEach((f: unknown, i) => {
         const info = typeof f === 'string' ? fieldInfo(f) : undefined;
-        if (typeof f !== 'string' || !info) return sink.error(raw.line, `fields[${i}]`, `unknown field ${JSON.stringify(f)}; dropped`);
-        if (info.scene !== scene) return sink.error(raw.line, `fields[${i}]`, `${f} is a ${info.scene} field, but record ${v.index} is ${scene}; dropped`);
+        if (typeof f !== 'string' || !info)
+          return sink.error(raw.line, `fields[${i}]`, `unknown field ${JSON.stringify(f)}; dropped`);
+        if (info.scene !== scene)
+          return sink.error(
+            raw.line,
+            `fields[${i}]`,
+            `${f} is a ${info.scene} field, but record ${v.index} is ${scene}; dropped`,
+          );
         if (fields.includes(f)) return sink.warn(raw.line, `fields[${i}]`, `${f} asked twice; the repeat is dropped`);
         fields.push(f);
       });
@@ -140,7 +193,11 @@ async function readTestActions(
   // The timestamps and normalisers come from the records themselves, read by byte range.
   for (const [user, list] of pending) {
     list.sort((a, b) => a.index - b.index);
-    const records = await readRecordsAt(user.file, user.index, list.map((t) => t.index));
+    const records = await readRecordsAt(
+      user.file,
+      user.index,
+      list.map((t) => t.index),
+    );
     for (const t of list) {
       const record = records.get(t.index);
       // Only video records carry a normaliser: the reference asks video_watch_seconds against the video's duration.

@@ -25,17 +25,27 @@ export async function readPredictionsFile(
       const key = predictionKey(v.user_id, v.index);
       const action = users.get(v.user_id)?.testActions.find((t) => t.index === v.index);
       if (!action) return sink.warn(raw.line, 'index', `no test action ${key} in test_actions.jsonl; ignored`);
-      if (out.has(key)) return sink.warn(raw.line, 'index', `duplicate prediction for ${key}; the later one is ignored`);
-      if (!Array.isArray(v.questions)) return sink.error(raw.line, 'questions', `expected an array, got ${kindOf(v.questions)}`);
+      if (out.has(key))
+        return sink.warn(raw.line, 'index', `duplicate prediction for ${key}; the later one is ignored`);
+      if (!Array.isArray(v.questions))
+        return sink.error(raw.line, 'questions', `expected an array, got ${kindOf(v.questions)}`);
       const questions: Question[] = [];
       v.questions.forEach((q: unknown, i) => {
         const question = readQuestion(q, `questions[${i}]`, raw.line, sink);
         if (!question) return;
         if (!action.fields.includes(question.field)) {
-          return sink.warn(raw.line, `questions[${i}].field`, `${question.field} is not asked by test action ${key}; ignored`);
+          return sink.warn(
+            raw.line,
+            `questions[${i}].field`,
+            `${question.field} is not asked by test action ${key}; ignored`,
+          );
         }
         if (questions.some((x) => x.field === question.field)) {
-          return sink.warn(raw.line, `questions[${i}].field`, `${question.field} answered twice; the repeat is ignored`);
+          return sink.warn(
+            raw.line,
+            `questions[${i}].field`,
+            `${question.field} answered twice; the repeat is ignored`,
+          );
         }
         questions.push(question);
       });
@@ -89,7 +99,8 @@ function readQuestion(q: unknown, at: string, line: number, sink: DiagnosticSink
   if (isInt(q.completion_tokens)) question.completionTokens = q.completion_tokens;
   if (q.judge_score !== undefined && q.judge_score !== null) {
     const j = numberValue(q.judge_score);
-    if (j === undefined || j < 1 || j > 10) sink.warn(line, `${at}.judge_score`, `expected a number from 1 to 10, got ${kindOf(q.judge_score)}; ignored`);
+    if (j === undefined || j < 1 || j > 10)
+      sink.warn(line, `${at}.judge_score`, `expected a number from 1 to 10, got ${kindOf(q.judge_score)}; ignored`);
     else question.judgeScore = j;
   }
   return question;

@@ -97,7 +97,14 @@ export interface DecodedRecord {
 /** Decodes one parsed action_history element; never throws. `at` names the element in messages. */
 export function decodeRecord(value: unknown, index: number, line: number, at: string): DecodedRecord {
   const problems: RecordProblem[] = [];
-  const out: DecodedRecord = { scene: undefined, time: NaN, behaviours: 0, unknownBehaviours: [], record: null, problems };
+  const out: DecodedRecord = {
+    scene: undefined,
+    time: NaN,
+    behaviours: 0,
+    unknownBehaviours: [],
+    record: null,
+    problems,
+  };
   if (!isRecord(value)) {
     problems.push({ severity: 'error', field: at, message: `expected a record object, got ${kindOf(value)}` });
     return out;
@@ -105,24 +112,40 @@ export function decodeRecord(value: unknown, index: number, line: number, at: st
   const sceneRaw = typeof value.type === 'string' ? value.type : '';
   out.scene = sceneOf(value.type);
   if (!out.scene) {
-    problems.push({ severity: 'error', field: `${at}.type`, message: `unknown scene ${JSON.stringify(value.type ?? null)}` });
+    problems.push({
+      severity: 'error',
+      field: `${at}.type`,
+      message: `unknown scene ${JSON.stringify(value.type ?? null)}`,
+    });
   }
   const timestamp = typeof value.timestamp === 'string' ? value.timestamp : '';
   out.time = parseTimestamp(value.timestamp);
   if (Number.isNaN(out.time)) {
     const shown = JSON.stringify(value.timestamp ?? null);
-    problems.push({ severity: 'error', field: `${at}.timestamp`, message: `${shown} is not "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DD"` });
+    problems.push({
+      severity: 'error',
+      field: `${at}.timestamp`,
+      message: `${shown} is not "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DD"`,
+    });
   }
   let context: Record<string, unknown> | null = null;
   if (isRecord(value.context)) context = value.context;
   else if (value.context !== undefined && value.context !== null) {
-    problems.push({ severity: 'warning', field: `${at}.context`, message: `expected an object, got ${kindOf(value.context)}; ignored` });
+    problems.push({
+      severity: 'warning',
+      field: `${at}.context`,
+      message: `expected an object, got ${kindOf(value.context)}; ignored`,
+    });
   }
   const actions: HistoryRecord['actions'] = [];
   if (Array.isArray(value.action)) {
     value.action.forEach((a: unknown, i) => {
       if (!isRecord(a) || typeof a.type !== 'string') {
-        problems.push({ severity: 'warning', field: `${at}.action[${i}]`, message: 'expected an object with a string "type"; ignored' });
+        problems.push({
+          severity: 'warning',
+          field: `${at}.action[${i}]`,
+          message: 'expected an object with a string "type"; ignored',
+        });
         return;
       }
       actions.push({ ...a, type: a.type });
@@ -131,7 +154,11 @@ export function decodeRecord(value: unknown, index: number, line: number, at: st
       else if (!NEGATING_FLAGS.some((flag) => a[flag] === 0 || a[flag] === false)) out.behaviours |= bit;
     });
   } else if (value.action !== undefined && value.action !== null) {
-    problems.push({ severity: 'warning', field: `${at}.action`, message: `expected an array, got ${kindOf(value.action)}; taken as no actions` });
+    problems.push({
+      severity: 'warning',
+      field: `${at}.action`,
+      message: `expected an array, got ${kindOf(value.action)}; taken as no actions`,
+    });
   }
   if (out.scene) {
     out.record = { index, scene: out.scene, sceneRaw, timestamp, time: out.time, context, actions, line };

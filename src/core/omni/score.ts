@@ -4,7 +4,16 @@
 // predicted value are left out of every metric, and counted.
 import { pyFloat, pyRound } from '../io/pyNumber';
 import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, usablePrediction } from './fields';
-import { predictionKey, type ComponentId, type FieldKind, type OmniBenchmark, type OmniRun, type Question, type Scene, type TestAction } from './types';
+import {
+  predictionKey,
+  type ComponentId,
+  type FieldKind,
+  type OmniBenchmark,
+  type OmniRun,
+  type Question,
+  type Scene,
+  type TestAction,
+} from './types';
 
 export interface FieldScore {
   field: string;
@@ -105,7 +114,20 @@ interface Tally {
   judgeSum: number;
 }
 
-const newTally = (): Tally => ({ answered: 0, leftOut: 0, n: 0, tp: 0, fp: 0, fn: 0, tn: 0, correct: 0, errorSum: 0, positiveNorms: 0, skipped: 0, judgeSum: 0 });
+const newTally = (): Tally => ({
+  answered: 0,
+  leftOut: 0,
+  n: 0,
+  tp: 0,
+  fp: 0,
+  fn: 0,
+  tn: 0,
+  correct: 0,
+  errorSum: 0,
+  positiveNorms: 0,
+  skipped: 0,
+  judgeSum: 0,
+});
 
 export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   const actions = testActionsByKey(bench);
@@ -191,9 +213,11 @@ function fieldScore(field: string, t: Tally): FieldScore {
     };
   }
   // metrics.py calculate_nmae: mean of the clipped ratios, × 100; computed only when some normaliser is above 0.
-  if (kind === 'continuous') return { ...base, nmae: t.positiveNorms === 0 ? undefined : (t.errorSum / t.n) * 100, skipped: t.skipped };
+  if (kind === 'continuous')
+    return { ...base, nmae: t.positiveNorms === 0 ? undefined : (t.errorSum / t.n) * 100, skipped: t.skipped };
   // evaluator.py: the judge mean is over judged answers only, round(…, 5).
-  if (field === 'next_user_message') return { ...base, judgeMean: t.n === 0 ? undefined : pyRound(t.judgeSum / t.n, 5) };
+  if (field === 'next_user_message')
+    return { ...base, judgeMean: t.n === 0 ? undefined : pyRound(t.judgeSum / t.n, 5) };
   return { ...base, accuracy: t.n === 0 ? undefined : t.correct / t.n };
 }
 
@@ -204,7 +228,9 @@ function componentsOf(fields: readonly FieldScore[]): Record<ComponentId, number
   for (const c of COMPONENTS) {
     const scene = BINARY_COMPONENT_SCENE[c];
     if (scene) {
-      const f1s = fields.filter((f) => f.kind === 'binary' && f.scene === scene && f.f1 !== undefined).map((f) => f.f1 as number);
+      const f1s = fields
+        .filter((f) => f.kind === 'binary' && f.scene === scene && f.f1 !== undefined)
+        .map((f) => f.f1 as number);
       out[c] = f1s.length ? mean(f1s) * 100 : undefined;
     }
   }

@@ -8,7 +8,8 @@ import type { Diagnostic } from '../io/diagnostics';
 import type { HistoryIndex } from './history';
 
 /** English scene names; the Chinese files' names (直播间, 视频浏览, …) are mapped to these on reading. */
-export type Scene = 'Video Browsing' | 'Live Streaming' | 'Advertisement' | 'E-commerce' | 'Search Behavior' | 'Customer Service';
+export type Scene =
+  'Video Browsing' | 'Live Streaming' | 'Advertisement' | 'E-commerce' | 'Search Behavior' | 'Customer Service';
 
 export type FieldKind = 'binary' | 'continuous' | 'text';
 

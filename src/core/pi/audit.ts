@@ -61,7 +61,9 @@ export function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
-export function findingKey(f: Pick<AuditFinding, 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text'>): string {
+export function findingKey(
+  f: Pick<AuditFinding, 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text'>,
+): string {
   return `${f.file}:${f.line}:${f.field}:${f.start}-${f.end}:${f.category}:${textHash(f.text)}`;
 }
 
@@ -83,13 +85,28 @@ class Collector extends AuditTally<Platform> {
   scan(where: Where, field: string, stepId: number | null, value: unknown): void {
     if (typeof value !== 'string' || value === '') return;
     for (const f of this.countText(where.source, where.platform, value)) {
-      const located = { ...f, file: where.file, line: where.line, field, platform: where.platform, userId: where.userId, stepId, run: where.run };
+      const located = {
+        ...f,
+        file: where.file,
+        line: where.line,
+        field,
+        platform: where.platform,
+        userId: where.userId,
+        stepId,
+        run: where.run,
+      };
       this.findings.push({ ...located, key: findingKey(located) });
     }
   }
 
   rows(): CountRow[] {
-    return this.countRows('tasks', PLATFORMS, (source, platform, category, placeholders, findings) => ({ source, platform, category, placeholders, findings }));
+    return this.countRows('tasks', PLATFORMS, (source, platform, category, placeholders, findings) => ({
+      source,
+      platform,
+      category,
+      placeholders,
+      findings,
+    }));
   }
 }
 
@@ -125,7 +142,8 @@ function scanResultRecord(c: Collector, where: Where, rec: Obj): void {
     const stepId = Number.isInteger(step.step_id) ? (step.step_id as number) : i + 1;
     c.scan(where, `steps[${i}].persona_summary`, stepId, step.persona_summary);
     c.scan(where, `steps[${i}].reasoning`, stepId, step.reasoning);
-    if (Array.isArray(step.prediction)) step.prediction.forEach((t, j) => c.scan(where, `steps[${i}].prediction[${j}]`, stepId, t));
+    if (Array.isArray(step.prediction))
+      step.prediction.forEach((t, j) => c.scan(where, `steps[${i}].prediction[${j}]`, stepId, t));
   });
 }
 
@@ -139,10 +157,12 @@ interface FileJob {
 /** Scans the benchmark's files from disk. Unreadable lines and files become `problems`; it never throws on data. */
 export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}): Promise<AuditResult> {
   const jobs: FileJob[] = [];
-  for (const [platform, rel] of bench.taskFiles) jobs.push({ rel, platform, run: null, size: sizeOf(join(bench.root, rel)) });
+  for (const [platform, rel] of bench.taskFiles)
+    jobs.push({ rel, platform, run: null, size: sizeOf(join(bench.root, rel)) });
   for (const [name, run] of bench.runs) {
     if (opts.runs && !opts.runs.includes(name)) continue;
-    for (const [platform, rel] of run.files) jobs.push({ rel, platform, run: name, size: sizeOf(join(bench.root, rel)) });
+    for (const [platform, rel] of run.files)
+      jobs.push({ rel, platform, run: name, size: sizeOf(join(bench.root, rel)) });
   }
   const total = jobs.reduce((s, j) => s + j.size, 0);
   const c = new Collector(opts);
@@ -163,7 +183,14 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
       opts.signal,
       (rec, line) => {
         const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
-        const where: Where = { file: job.rel, line, platform: job.platform, userId, run: job.run, source: job.run ?? 'tasks' };
+        const where: Where = {
+          file: job.rel,
+          line,
+          platform: job.platform,
+          userId,
+          run: job.run,
+          source: job.run ?? 'tasks',
+        };
         if (job.run === null) scanTaskRecord(c, where, rec);
         else scanResultRecord(c, where, rec);
       },

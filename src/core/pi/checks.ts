@@ -82,7 +82,8 @@ export type IdCheck = 'valid' | 'bad-checksum' | 'bad-date' | 'bad-region' | 'ba
 export function checkResidentId(id: string, now: Date = new Date()): IdCheck {
   if (!/^\d{17}[\dXx]$/.test(id)) return 'bad-format';
   if (!plausibleRegion(id)) return 'bad-region';
-  if (!plausibleBirthDate(Number(id.slice(6, 10)), Number(id.slice(10, 12)), Number(id.slice(12, 14)), now)) return 'bad-date';
+  if (!plausibleBirthDate(Number(id.slice(6, 10)), Number(id.slice(10, 12)), Number(id.slice(12, 14)), now))
+    return 'bad-date';
   return residentIdCheckChar(id.slice(0, 17)) === id[17].toUpperCase() ? 'valid' : 'bad-checksum';
 }
 
@@ -120,8 +121,22 @@ export type IpClass = 'public' | 'private' | 'none';
 
 // Public resolvers and special addresses: they identify nobody.
 const NON_PERSONAL_V4 = new Set([
-  '0.0.0.0', '127.0.0.1', '255.255.255.255', '8.8.8.8', '8.8.4.4', '1.1.1.1', '1.0.0.1', '9.9.9.9', '114.114.114.114',
-  '114.114.115.115', '223.5.5.5', '223.6.6.6', '119.29.29.29', '180.76.76.76', '208.67.222.222', '208.67.220.220',
+  '0.0.0.0',
+  '127.0.0.1',
+  '255.255.255.255',
+  '8.8.8.8',
+  '8.8.4.4',
+  '1.1.1.1',
+  '1.0.0.1',
+  '9.9.9.9',
+  '114.114.114.114',
+  '114.114.115.115',
+  '223.5.5.5',
+  '223.6.6.6',
+  '119.29.29.29',
+  '180.76.76.76',
+  '208.67.222.222',
+  '208.67.220.220',
 ]);
 
 /** Octets already range-checked by the pattern. */
@@ -129,7 +144,8 @@ export function classifyIpv4(ip: string): IpClass {
   if (NON_PERSONAL_V4.has(ip)) return 'none';
   const [a, b] = ip.split('.').map(Number);
   if (a === 0 || a === 127 || a >= 224) return 'none'; // this-network, loopback, multicast, reserved, netmasks
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)) return 'private';
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254))
+    return 'private';
   if (a === 100 && b >= 64 && b <= 127) return 'private'; // carrier-grade NAT
   return 'public';
 }

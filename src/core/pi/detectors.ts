@@ -4,12 +4,33 @@ import { hkidValid } from './checks';
 import { PHONE_WORDS, PLATE_WORDS, distanceBefore, distanceTo } from './context';
 import type { Candidate, Confidence } from './types';
 
-type Emit = (category: Candidate['category'], confidence: Confidence, start: number, end: number, reason: string) => void;
+type Emit = (
+  category: Candidate['category'],
+  confidence: Confidence,
+  start: number,
+  end: number,
+  reason: string,
+) => void;
 
 const EMAIL_RE =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
 // Retina images (logo@2x.png) and other file names look like addresses.
-const FILE_TLDS = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'ico', 'js', 'ts', 'css', 'mp4', 'mp3', 'pdf']);
+const FILE_TLDS = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'svg',
+  'webp',
+  'bmp',
+  'ico',
+  'js',
+  'ts',
+  'css',
+  'mp4',
+  'mp3',
+  'pdf',
+]);
 const OBFUSCATED_EMAIL_RE =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63} ?(?:\[at\]|\(at\)|\{at\}|\[@\]|\(@\)|#) ?(?:[A-Za-z0-9-]+(?:\.| ?\[dot\] ?| ?\(dot\) ?))+(?:com|cn|net|org|edu|io|me|hk|tw)(?![A-Za-z0-9])/gi;
 
@@ -41,11 +62,15 @@ function contacts(lower: string, emit: Emit): void {
     const start = m.index + m[0].lastIndexOf(m[1]);
     emit('CONTACT', 'high', start, start + m[1].length, 'WeChat handle after a WeChat trigger word');
   }
-  for (const m of lower.matchAll(WXID_RE)) emit('CONTACT', 'high', m.index, m.index + m[0].length, 'WeChat internal id (wxid_…)');
+  for (const m of lower.matchAll(WXID_RE))
+    emit('CONTACT', 'high', m.index, m.index + m[0].length, 'WeChat internal id (wxid_…)');
 }
 
 const PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼';
-const PLATE_RE = new RegExp(`[${PROVINCES}][A-HJ-NP-Z][·•・. -]?[A-HJ-NP-Z0-9]{4,6}[挂学警港澳领试超]?(?![A-Za-z0-9])`, 'g');
+const PLATE_RE = new RegExp(
+  `[${PROVINCES}][A-HJ-NP-Z][·•・. -]?[A-HJ-NP-Z0-9]{4,6}[挂学警港澳领试超]?(?![A-Za-z0-9])`,
+  'g',
+);
 const NEW_ENERGY = /^(?:[DABCEFGHJK][A-HJ-NP-Z0-9]\d{4}|\d{5}[DABCEFGHJK])$/;
 
 function plateBodyOk(body: string): boolean {
@@ -61,7 +86,13 @@ function plates(text: string, lower: string, emit: Emit): void {
     if (!plateBodyOk(body)) continue;
     const end = m.index + m[0].length;
     const ctx = distanceTo(lower, m.index, end, PLATE_WORDS, 10, 6);
-    emit('PLATE', ctx < Infinity ? 'high' : 'medium', m.index, end, NEW_ENERGY.test(body) ? 'new-energy licence plate' : 'licence plate');
+    emit(
+      'PLATE',
+      ctx < Infinity ? 'high' : 'medium',
+      m.index,
+      end,
+      NEW_ENERGY.test(body) ? 'new-energy licence plate' : 'licence plate',
+    );
   }
 }
 
@@ -95,7 +126,13 @@ function documents(text: string, lower: string, emit: Emit): void {
     if (!hkidValid(m[1], m[2], m[3] ?? m[4])) continue;
     const ctx = distanceTo(lower, m.index, m.index + m[0].length, HKID_WORDS, 12, 4);
     if (!bracketed && ctx === Infinity) continue;
-    emit('ID', ctx < Infinity ? 'high' : 'medium', m.index, m.index + m[0].length, 'Hong Kong identity card number, check digit valid');
+    emit(
+      'ID',
+      ctx < Infinity ? 'high' : 'medium',
+      m.index,
+      m.index + m[0].length,
+      'Hong Kong identity card number, check digit valid',
+    );
   }
 }
 
@@ -109,13 +146,25 @@ function phones(text: string, lower: string, emit: Emit): void {
     if (digits.length < 8 || digits.length > 15 || national.length < 6) continue;
     if (m[1] === '86' && /^1[3-9]\d{9}$/.test(national)) continue; // the numeric detector reports these
     const ctx = distanceTo(lower, m.index, m.index + m[0].length, PHONE_WORDS, 12, 6);
-    emit('PHONE', ctx < Infinity ? 'high' : 'medium', m.index, m.index + m[0].length, 'international number (+country code)');
+    emit(
+      'PHONE',
+      ctx < Infinity ? 'high' : 'medium',
+      m.index,
+      m.index + m[0].length,
+      'international number (+country code)',
+    );
   }
   for (const m of text.matchAll(BRACKET_LANDLINE_RE)) {
     const ok = m[1].length === 3 ? /^0(?:10|2\d)$/.test(m[1]) && m[2].length === 8 : /^0[3-9]\d\d$/.test(m[1]);
     if (!ok) continue;
     const ctx = distanceTo(lower, m.index, m.index + m[0].length, PHONE_WORDS, 12, 6);
-    emit('PHONE', ctx < Infinity ? 'high' : 'medium', m.index, m.index + m[0].length, 'landline number with (area code)');
+    emit(
+      'PHONE',
+      ctx < Infinity ? 'high' : 'medium',
+      m.index,
+      m.index + m[0].length,
+      'landline number with (area code)',
+    );
   }
 }
 
@@ -128,7 +177,8 @@ const MAY_PHONE = /\+ ?\d|\(0\d/;
 
 export function patternCandidates(text: string, lower: string): Candidate[] {
   const out: Candidate[] = [];
-  const emit: Emit = (category, confidence, start, end, reason) => out.push({ category, confidence, start, end, reason });
+  const emit: Emit = (category, confidence, start, end, reason) =>
+    out.push({ category, confidence, start, end, reason });
   if (MAY_EMAIL.test(text)) emails(text, emit);
   if (MAY_CONTACT.test(lower)) contacts(lower, emit);
   if (MAY_PLATE.test(text)) plates(text, lower, emit);

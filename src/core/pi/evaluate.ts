@@ -60,7 +60,9 @@ export function evaluate(cases: readonly LabelledCase[], minConfidence: Confiden
   const overall = emptyTally();
   const errors: Evaluation['errors'] = [];
   for (const c of cases) {
-    const found: Finding[] = scanText(c.text, { now }).filter((f) => CONFIDENCE_RANK[f.confidence] >= CONFIDENCE_RANK[minConfidence]);
+    const found: Finding[] = scanText(c.text, { now }).filter(
+      (f) => CONFIDENCE_RANK[f.confidence] >= CONFIDENCE_RANK[minConfidence],
+    );
     const open = [...c.expect];
     for (const f of found) {
       const i = open.findIndex((e) => e.category === f.category && e.text === f.text);

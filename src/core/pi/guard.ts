@@ -21,7 +21,10 @@ export const DEFAULT_GUARD: GuardSettings = { mode: 'ask', guardLoopback: false 
 /** Settings values as read (anything); unknown values fall back to the defaults. */
 export function parseGuardSettings(mode: unknown, guardLoopback: unknown): GuardSettings {
   return {
-    mode: typeof mode === 'string' && (REMOTE_GUARD_MODES as readonly string[]).includes(mode) ? (mode as RemoteGuardMode) : DEFAULT_GUARD.mode,
+    mode:
+      typeof mode === 'string' && (REMOTE_GUARD_MODES as readonly string[]).includes(mode)
+        ? (mode as RemoteGuardMode)
+        : DEFAULT_GUARD.mode,
     guardLoopback: guardLoopback === true,
   };
 }
@@ -106,7 +109,9 @@ export function findingLine(f: GuardFinding): string {
 /** The modal's message and detail: a summary by category, then the first `max` findings. */
 export function guardQuestion(scan: GuardScan, endpoint: string, max = 12): { message: string; detail: string } {
   const n = scan.findings.length;
-  const cats = PI_CATEGORIES.filter((c) => scan.byCategory[c]).map((c) => `${c} ×${scan.byCategory[c]}`).join(', ');
+  const cats = PI_CATEGORIES.filter((c) => scan.byCategory[c])
+    .map((c) => `${c} ×${scan.byCategory[c]}`)
+    .join(', ');
   const where = scan.prompts === 1 ? 'The prompt' : `${scan.affected} of ${scan.prompts} prompts`;
   const message = `${where} to ${endpoint} ${scan.prompts === 1 ? 'holds' : 'hold'} ${n} unredacted PI finding${n === 1 ? '' : 's'} (${cats}). Send them?`;
   const lines = scan.findings.slice(0, max).map(findingLine);

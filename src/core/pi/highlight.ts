@@ -16,9 +16,21 @@ export interface MarkOptions {
 export function piMarks(text: string, opts: MarkOptions = {}): PiMark[] {
   if (typeof text !== 'string' || text === '') return [];
   const marks: PiMark[] = [
-    ...findPlaceholders(text).map((p): PiMark => ({ kind: 'placeholder', category: p.category, start: p.start, end: p.end, confidence: null, reason: '' })),
+    ...findPlaceholders(text).map((p): PiMark => ({
+      kind: 'placeholder',
+      category: p.category,
+      start: p.start,
+      end: p.end,
+      confidence: null,
+      reason: '',
+    })),
     ...scanText(text, { minConfidence: opts.minConfidence }).map((f): PiMark => ({
-      kind: 'finding', category: f.category, start: f.start, end: f.end, confidence: f.confidence, reason: f.reason,
+      kind: 'finding',
+      category: f.category,
+      start: f.start,
+      end: f.end,
+      confidence: f.confidence,
+      reason: f.reason,
     })),
   ];
   return marks.sort((a, b) => a.start - b.start);

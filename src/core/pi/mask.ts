@@ -7,10 +7,16 @@ import type { Confidence, Finding } from './types';
  * Replaces every finding's span with its placeholder. Findings that overlap an earlier one, fall outside the text,
  * or no longer match the text at their span are skipped.
  */
-export function maskText(text: string, findings: readonly Pick<Finding, 'category' | 'start' | 'end' | 'text'>[]): string {
+export function maskText(
+  text: string,
+  findings: readonly Pick<Finding, 'category' | 'start' | 'end' | 'text'>[],
+): string {
   if (typeof text !== 'string') return '';
   const spans = findings
-    .filter((f) => Number.isInteger(f.start) && Number.isInteger(f.end) && f.start >= 0 && f.end <= text.length && f.start < f.end)
+    .filter(
+      (f) =>
+        Number.isInteger(f.start) && Number.isInteger(f.end) && f.start >= 0 && f.end <= text.length && f.start < f.end,
+    )
     .filter((f) => text.slice(f.start, f.end) === f.text)
     .sort((a, b) => a.start - b.start || b.end - a.end);
   let out = '';

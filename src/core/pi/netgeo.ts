@@ -1,9 +1,23 @@
 // IP addresses, MAC / MEID / advertising ids, and coordinate pairs.
 import { classifyIpv4, classifyIpv6, parseIpv6 } from './checks';
-import { DEVICE_WORDS, GEO_WORDS, IP_WORDS, VERSION_WORDS, distanceBefore, distanceTo, looksLikePrice } from './context';
+import {
+  DEVICE_WORDS,
+  GEO_WORDS,
+  IP_WORDS,
+  VERSION_WORDS,
+  distanceBefore,
+  distanceTo,
+  looksLikePrice,
+} from './context';
 import type { Candidate, Confidence } from './types';
 
-type Emit = (category: Candidate['category'], confidence: Confidence, start: number, end: number, reason: string) => void;
+type Emit = (
+  category: Candidate['category'],
+  confidence: Confidence,
+  start: number,
+  end: number,
+  reason: string,
+) => void;
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4_RE = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?!\\d|\\.\\d)`, 'g');
@@ -67,8 +81,19 @@ const MAC_RE =
   /(?<![0-9A-Za-z])(?<!(?<![0-9A-Za-z])[0-9A-Fa-f]{2}[:-])[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![0-9A-Za-z]|[:-][0-9A-Fa-f])/g;
 const CISCO_MAC_RE = /(?<![0-9A-Za-z.])[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![0-9A-Za-z.])/g;
 const MEID_RE = /(?<![0-9A-Za-z])[0-9A-Fa-f]{14}(?![0-9A-Za-z])/g;
-const UUID_RE = /(?<![0-9A-Za-z-])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Za-z-])/g;
-const AD_ID_WORDS = ['idfa', 'oaid', 'gaid', '设备id', 'device id', 'deviceid', '广告标识', 'android id', 'advertising id'];
+const UUID_RE =
+  /(?<![0-9A-Za-z-])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Za-z-])/g;
+const AD_ID_WORDS = [
+  'idfa',
+  'oaid',
+  'gaid',
+  '设备id',
+  'device id',
+  'deviceid',
+  '广告标识',
+  'android id',
+  'advertising id',
+];
 
 function devices(text: string, lower: string, emit: Emit): void {
   for (const m of text.matchAll(MAC_RE)) {
@@ -86,7 +111,8 @@ function devices(text: string, lower: string, emit: Emit): void {
     emit('DEVICE', ctx < Infinity ? 'high' : 'medium', m.index, end, 'MAC address (dotted)');
   }
   for (const m of text.matchAll(MEID_RE)) {
-    if (distanceBefore(lower, m.index, ['meid'], 8) < Infinity) emit('DEVICE', 'high', m.index, m.index + 14, 'MEID after "MEID"');
+    if (distanceBefore(lower, m.index, ['meid'], 8) < Infinity)
+      emit('DEVICE', 'high', m.index, m.index + 14, 'MEID after "MEID"');
   }
   for (const m of text.matchAll(UUID_RE)) {
     const end = m.index + m[0].length;
@@ -100,7 +126,7 @@ function devices(text: string, lower: string, emit: Emit): void {
 // hemisphere letter.
 const ATOM_RE = new RegExp(
   '(?<![A-Za-z0-9.])(?:(北纬|南纬|东经|西经|(?<!经)纬度|经度|[Ll]at(?:itude)?|[Ll]ng|[Ll]on(?:g(?:itude)?)?|LAT|LNG|LON|[NSEW]) ?[:=]? ?)?' +
-    '(-?\\d{1,3})(?:(\\.\\d+)|° ?(\\d{1,2})[\'′] ?(?:(\\d{1,2}(?:\\.\\d+)?)(?:["″]|\'\') ?)?)(°)? ?([NSEW](?![A-Za-z0-9]))?',
+    "(-?\\d{1,3})(?:(\\.\\d+)|° ?(\\d{1,2})['′] ?(?:(\\d{1,2}(?:\\.\\d+)?)(?:[\"″]|'') ?)?)(°)? ?([NSEW](?![A-Za-z0-9]))?",
   'g',
 );
 
@@ -155,26 +181,36 @@ function coordinates(text: string, lower: string, emit: Emit): void {
     const ctx = distanceTo(lower, a.start, b.end, GEO_WORDS, 12, 4);
     // Without marks, a pair needs 4 decimals (or 2 next to 坐标 / GPS …) and not two small numbers (π, e).
     const need = ctx < Infinity ? 2 : 4;
-    if (!marked && (a.decimals < need || b.decimals < need || (Math.abs(a.value) < 10 && Math.abs(b.value) < 10))) continue;
+    if (!marked && (a.decimals < need || b.decimals < need || (Math.abs(a.value) < 10 && Math.abs(b.value) < 10)))
+      continue;
     let lat = a.value;
     let lon = b.value;
-    if (a.axis === 'lon' || b.axis === 'lat' || (!a.axis && !b.axis && Math.abs(a.value) > 90)) [lat, lon] = [b.value, a.value];
+    if (a.axis === 'lon' || b.axis === 'lat' || (!a.axis && !b.axis && Math.abs(a.value) > 90))
+      [lat, lon] = [b.value, a.value];
     if (Math.abs(lat) > 90 || Math.abs(lon) > 180) continue;
     if (looksLikePrice(lower, a.start, b.end)) continue;
     const conf: Confidence = marked || ctx < Infinity ? 'high' : CHINA(lat, lon) ? 'medium' : 'low';
-    emit('GEO', conf, a.start, b.end, marked ? 'coordinate pair with degree / hemisphere marks' : 'latitude / longitude pair');
+    emit(
+      'GEO',
+      conf,
+      a.start,
+      b.end,
+      marked ? 'coordinate pair with degree / hemisphere marks' : 'latitude / longitude pair',
+    );
     k++;
   }
 }
 
 // Cheap tests that skip a detector on the many texts that cannot hold its pattern.
 const MAY_IP = /\d\.\d{1,3}\.\d|[0-9A-Fa-f]:[0-9A-Fa-f:]*:|::/;
-const MAY_DEVICE = /[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.|[0-9A-Fa-f]{14}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-/;
+const MAY_DEVICE =
+  /[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.|[0-9A-Fa-f]{14}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-/;
 const MAY_GEO = /\d\.\d\d|\d°/;
 
 export function netGeoCandidates(text: string, lower: string): Candidate[] {
   const out: Candidate[] = [];
-  const emit: Emit = (category, confidence, start, end, reason) => out.push({ category, confidence, start, end, reason });
+  const emit: Emit = (category, confidence, start, end, reason) =>
+    out.push({ category, confidence, start, end, reason });
   if (MAY_IP.test(text)) ips(text, lower, emit);
   if (MAY_DEVICE.test(text)) devices(text, lower, emit);
   if (MAY_GEO.test(text)) coordinates(text, lower, emit);

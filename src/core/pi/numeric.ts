@@ -30,7 +30,8 @@ function digitRuns(text: string): Group[][] {
   for (const m of text.matchAll(GROUP_RE)) {
     const g = { s: m.index, e: m.index + m[0].length, d: m[0].toUpperCase() };
     const prev = run[run.length - 1];
-    const joined = prev && !prev.d.endsWith('X') && g.s - prev.e === 1 && (text[prev.e] === ' ' || text[prev.e] === '-');
+    const joined =
+      prev && !prev.d.endsWith('X') && g.s - prev.e === 1 && (text[prev.e] === ' ' || text[prev.e] === '-');
     if (!joined && run.length) {
       runs.push(run);
       run = [];
@@ -93,11 +94,26 @@ const IIN = /^(?:62|4|5[1-5]|2[2-7]|3[47]|35|60|65)/;
 const ORDER_LABELS = ['订单', '单号', '流水号', '交易号', '编号', 'order', 'tracking'];
 // Payment records that are not cards: transaction / voucher / merchant / terminal numbers.
 const NOT_CARD_WORDS = [
-  '交易单', '交易编号', '交易流水', '流水', '凭证号', '商户号', '终端号', '参考号', '授权码', 'transaction id', 'transaction no',
-  'txn', 'trade no', 'ref no', 'ref:', 'reference',
+  '交易单',
+  '交易编号',
+  '交易流水',
+  '流水',
+  '凭证号',
+  '商户号',
+  '终端号',
+  '参考号',
+  '授权码',
+  'transaction id',
+  'transaction no',
+  'txn',
+  'trade no',
+  'ref no',
+  'ref:',
+  'reference',
 ];
 // The value of an identifier key (`"mid": "4515…"`, `user_id=…`, `ID: …`) or a piece of a URL (`/status/4515…`, `?id=…`).
-const ID_KEY = /(?:^|[^a-z0-9_])(?:id|[a-z0-9]*_id|[umpots]id|(?:user|post|item|order|msg|note|doc)id)["']?\s*[:=：]\s*["']?$/;
+const ID_KEY =
+  /(?:^|[^a-z0-9_])(?:id|[a-z0-9]*_id|[umpots]id|(?:user|post|item|order|msg|note|doc)id)["']?\s*[:=：]\s*["']?$/;
 const URL_BEFORE = /(?:[/=?&#]|:\/\/\S*|www\.\S*)$/;
 
 /**
@@ -107,7 +123,8 @@ const URL_BEFORE = /(?:[/=?&#]|:\/\/\S*|www\.\S*)$/;
  */
 function freeOfOtherMeaning(digits: string, lower: string, s: number, e: number, now: Date): boolean {
   const near = (words: readonly string[]) => distanceTo(lower, s, e, words, 16, 6) < Infinity;
-  if (distanceBefore(lower, s, ORDER_WORDS, 10) < Infinity || distanceBefore(lower, s, VERSION_WORDS, 12) < Infinity) return false;
+  if (distanceBefore(lower, s, ORDER_WORDS, 10) < Infinity || distanceBefore(lower, s, VERSION_WORDS, 12) < Infinity)
+    return false;
   if (near(ORDER_LABELS) || near(NOT_CARD_WORDS) || near(ID_WORDS) || near(DEVICE_WORDS)) return false;
   const before = lower.slice(Math.max(0, s - 40), s);
   if (ID_KEY.test(before) || URL_BEFORE.test(before)) return false;
@@ -149,17 +166,31 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
     const idCtx = distanceTo(lower, s, e, ID_WORDS, 16, 6);
     const bankCtx = distanceTo(lower, s, e, BANK_WORDS, 16, 8);
 
-    if (len === 18 && oneOf(shape, [[6, 8, 4], [6, 4, 4, 4]])) {
+    if (
+      len === 18 &&
+      oneOf(shape, [
+        [6, 8, 4],
+        [6, 4, 4, 4],
+      ])
+    ) {
       const check = checkResidentId(digits, now);
       const cardInstead = bankCtx < idCtx && !digits.endsWith('X') && luhnValid(digits);
-      if (check === 'valid' && !cardInstead) return void emit('ID', 'high', s, e, 'resident ID: region, birth date and checksum valid');
+      if (check === 'valid' && !cardInstead)
+        return void emit('ID', 'high', s, e, 'resident ID: region, birth date and checksum valid');
       if (check === 'bad-checksum' && distanceBefore(lower, s, ID_WORDS, 12) < Infinity && idCtx <= bankCtx) {
         return void emit('ID', 'low', s, e, 'resident ID shape next to an ID word, but the checksum fails');
       }
     }
     if (digits.endsWith('X')) return;
 
-    if (len === 11 && MOBILE.test(digits) && oneOf(shape, [[3, 4, 4], [3, 8]])) {
+    if (
+      len === 11 &&
+      MOBILE.test(digits) &&
+      oneOf(shape, [
+        [3, 4, 4],
+        [3, 8],
+      ])
+    ) {
       const prefix = INTL_PREFIX.exec(text.slice(Math.max(0, s - 8), s))?.[0] ?? '';
       const phoneCtx = distanceTo(lower, s, e, PHONE_WORDS, 12, 6);
       if (!prefix && order < phoneCtx) return;
@@ -176,14 +207,28 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
     }
 
     const deviceCtx = distanceTo(lower, s, e, DEVICE_WORDS, 16, 6);
-    if (len === 15 && plausibleOldId(digits) && idCtx < Infinity && idCtx <= Math.min(bankCtx, deviceCtx) && oneOf(shape, [[6, 6, 3]])) {
+    if (
+      len === 15 &&
+      plausibleOldId(digits) &&
+      idCtx < Infinity &&
+      idCtx <= Math.min(bankCtx, deviceCtx) &&
+      oneOf(shape, [[6, 6, 3]])
+    ) {
       return void emit('ID', 'medium', s, e, '15-digit resident ID next to an ID word');
     }
     if (len === 15 && luhnValid(digits)) {
-      if (deviceCtx < Infinity && deviceCtx <= bankCtx && oneOf(shape, [[2, 6, 6, 1], [8, 6, 1]])) {
+      if (
+        deviceCtx < Infinity &&
+        deviceCtx <= bankCtx &&
+        oneOf(shape, [
+          [2, 6, 6, 1],
+          [8, 6, 1],
+        ])
+      ) {
         return void emit('DEVICE', 'high', s, e, 'IMEI (Luhn valid) next to a device word');
       }
-      if (same(shape, [2, 6, 6, 1])) return void emit('DEVICE', 'medium', s, e, 'IMEI layout AA-BBBBBB-CCCCCC-D, Luhn valid');
+      if (same(shape, [2, 6, 6, 1]))
+        return void emit('DEVICE', 'medium', s, e, 'IMEI layout AA-BBBBBB-CCCCCC-D, Luhn valid');
     }
 
     const plain = shape.length === 1 || shape.every((n) => n === 1);
@@ -195,10 +240,22 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
       // passes Luhn, so a 16-digit order number that starts with 4, 5x or 62 reads as a card one time in ten.
       const issuer = bankCtx === Infinity ? cardIssuer(digits) : '';
       if (issuer && whole && freeOfOtherMeaning(digits, lower, s, e, now)) {
-        return void emit('BANK', 'medium', s, e, `${issuer} card number (issuer prefix, length and Luhn valid), no banking word`);
+        return void emit(
+          'BANK',
+          'medium',
+          s,
+          e,
+          `${issuer} card number (issuer prefix, length and Luhn valid), no banking word`,
+        );
       }
       if (order === Infinity && len >= 15 && cardGrouped(shape) && IIN.test(digits)) {
-        return void emit('BANK', 'low', s, e, 'printed like a card (groups of four, card prefix, Luhn valid), no banking word');
+        return void emit(
+          'BANK',
+          'low',
+          s,
+          e,
+          'printed like a card (groups of four, card prefix, Luhn valid), no banking word',
+        );
       }
     }
 

@@ -127,7 +127,8 @@ class Collector extends AuditTally<OmniPart> {
     for (const t of texts) {
       for (const f of this.countText(place.run ?? 'raw', t.part, t.value)) {
         const { recordIndex, testAction } = place;
-        const historyIndex = recordIndex !== null && testAction !== null && recordIndex < testAction ? recordIndex : null;
+        const historyIndex =
+          recordIndex !== null && testAction !== null && recordIndex < testAction ? recordIndex : null;
         const located: Omit<OmniAuditFinding, 'key'> = {
           ...f,
           file: place.file,
@@ -148,7 +149,13 @@ class Collector extends AuditTally<OmniPart> {
   }
 
   rows(): OmniCountRow[] {
-    return this.countRows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({ source, part, category, placeholders, findings }));
+    return this.countRows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({
+      source,
+      part,
+      category,
+      placeholders,
+      findings,
+    }));
   }
 }
 
@@ -157,9 +164,12 @@ class Collector extends AuditTally<OmniPart> {
  * history item (as a label target: a 'pi-leak' label can go right there). null without a test action (a record after
  * the user's last one, or a user without test actions).
  */
-export function findingTraceTarget(f: Pick<OmniAuditFinding, 'userId' | 'testAction' | 'historyIndex'>): { userId: string; index: number; target: LabelTarget } | null {
+export function findingTraceTarget(
+  f: Pick<OmniAuditFinding, 'userId' | 'testAction' | 'historyIndex'>,
+): { userId: string; index: number; target: LabelTarget } | null {
   if (f.testAction === null) return null;
-  const target: LabelTarget = f.historyIndex === null ? { kind: 'action' } : { kind: 'history', historyIndex: f.historyIndex };
+  const target: LabelTarget =
+    f.historyIndex === null ? { kind: 'action' } : { kind: 'history', historyIndex: f.historyIndex };
   return { userId: f.userId, index: f.testAction, target };
 }
 
@@ -186,18 +196,34 @@ interface Progress {
 }
 
 /** Scans one user's file: the profile, then each record from its byte range, in batches of contiguous records. */
-async function scanUser(c: Collector, user: OmniUser, opts: AuditOptions, problems: string[], progress: Progress): Promise<void> {
+async function scanUser(
+  c: Collector,
+  user: OmniUser,
+  opts: AuditOptions,
+  problems: string[],
+  progress: Progress,
+): Promise<void> {
   const ix = user.index;
   const handle = await open(user.file, 'r');
   try {
     // The profile sits before the history in the files we know; its line comes from the text up to the first record.
-    const headLen = ix.count > 0 ? Math.min(ix.offsets[0], BATCH_BYTES) : Math.min(statSync(user.file).size, BATCH_BYTES);
+    const headLen =
+      ix.count > 0 ? Math.min(ix.offsets[0], BATCH_BYTES) : Math.min(statSync(user.file).size, BATCH_BYTES);
     const head = Buffer.alloc(headLen);
     await handle.read(head, 0, headLen, 0);
     const profilePath = `${user.userId}.user_profile`;
-    const place = (recordIndex: number | null, testAction: number | null): Place => ({ file: user.relFile, userId: user.userId, run: null, recordIndex, testAction });
-    c.scan(place(null, user.testActions[0]?.index ?? null), '', user.profile ? [{ rel: 'user_profile', part: 'profile', value: user.profile }] : [], () =>
-      lineOf(scanJsonLines(head.toString('utf8')), profilePath),
+    const place = (recordIndex: number | null, testAction: number | null): Place => ({
+      file: user.relFile,
+      userId: user.userId,
+      run: null,
+      recordIndex,
+      testAction,
+    });
+    c.scan(
+      place(null, user.testActions[0]?.index ?? null),
+      '',
+      user.profile ? [{ rel: 'user_profile', part: 'profile', value: user.profile }] : [],
+      () => lineOf(scanJsonLines(head.toString('utf8')), profilePath),
     );
     let i = 0;
     while (i < ix.count) {
@@ -212,7 +238,9 @@ async function scanUser(c: Collector, user: OmniUser, opts: AuditOptions, proble
         const text = bytes.subarray(ix.offsets[k] - start, ix.offsets[k] - start + ix.lengths[k]).toString('utf8');
         const parsed = parseJsonText(text);
         if (!parsed.ok || !isObj(parsed.value)) {
-          problems.push(`${user.relFile}:${ix.lines[k]}: action_history[${k}]: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`);
+          problems.push(
+            `${user.relFile}:${ix.lines[k]}: action_history[${k}]: ${parsed.ok ? 'not a JSON object' : parsed.message}; not scanned`,
+          );
           continue;
         }
         let lines: ReturnType<typeof scanJsonLines> | undefined;
@@ -282,7 +310,12 @@ export async function auditOmni(bench: OmniBenchmark, opts: AuditOptions = {}): 
       (rec, line) => {
         const userId = typeof rec.user_id === 'string' ? rec.user_id : '';
         const index = Number.isSafeInteger(rec.index) ? (rec.index as number) : null;
-        c.scan({ file: run.file, userId, run: run.name, recordIndex: null, testAction: index }, '', predictionTexts(rec), () => line);
+        c.scan(
+          { file: run.file, userId, run: run.name, recordIndex: null, testAction: index },
+          '',
+          predictionTexts(rec),
+          () => line,
+        );
       },
       (bytes) => progress.report(base + bytes),
     );

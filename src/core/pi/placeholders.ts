@@ -1,6 +1,17 @@
 // The release's ten PI placeholders (spec section 6): what each stands for, and where they occur in a text.
 
-export const PI_CATEGORIES = ['PHONE', 'ID', 'BANK', 'EMAIL', 'CONTACT', 'PLATE', 'IP', 'GEO', 'DEVICE', 'SELF'] as const;
+export const PI_CATEGORIES = [
+  'PHONE',
+  'ID',
+  'BANK',
+  'EMAIL',
+  'CONTACT',
+  'PLATE',
+  'IP',
+  'GEO',
+  'DEVICE',
+  'SELF',
+] as const;
 export type PiCategory = (typeof PI_CATEGORIES)[number];
 
 export function isPiCategory(value: unknown): value is PiCategory {

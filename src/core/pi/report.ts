@@ -91,7 +91,14 @@ export function buildReport<F extends ReportableFinding = AuditFinding, C extend
   const show = (t: string) => (opts.redact ? redactText(t) : t);
   const findings: ReportFinding<F>[] = audit.findings.map((f) => {
     const v = latest.get(f.key);
-    return { ...f, text: show(f.text), verdict: v?.verdict ?? null, verdictBy: v?.author ?? null, verdictAt: v?.createdAt ?? null, note: v?.note ?? '' };
+    return {
+      ...f,
+      text: show(f.text),
+      verdict: v?.verdict ?? null,
+      verdictBy: v?.author ?? null,
+      verdictAt: v?.createdAt ?? null,
+      note: v?.note ?? '',
+    };
   });
   const keys = new Set(audit.findings.map((f) => f.key));
   const totals = { placeholders: emptyCounts(), findings: emptyCounts() };
@@ -131,7 +138,11 @@ export function buildReport<F extends ReportableFinding = AuditFinding, C extend
 const oneLine = (s: string) => s.replace(/[\r\n\t\u0000-\u001f]/g, ' ');
 
 /** `file:line field [category/confidence] text`, as the CLI prints it. */
-export function formatFindingLine(f: Pick<ReportFinding, 'file' | 'line' | 'field' | 'category' | 'confidence' | 'text' | 'run'> & { verdict?: Verdict | null }): string {
+export function formatFindingLine(
+  f: Pick<ReportFinding, 'file' | 'line' | 'field' | 'category' | 'confidence' | 'text' | 'run'> & {
+    verdict?: Verdict | null;
+  },
+): string {
   const verdict = f.verdict ? ` (${f.verdict})` : '';
   return `${f.file}:${f.line} ${f.field} [${f.category}/${f.confidence}] ${oneLine(f.text)}${verdict}`;
 }
@@ -153,7 +164,10 @@ function matrix(rows: readonly AnyCountRow[]): Matrix[] {
       const mine = rows.filter((r) => r.source === source && groupOf(r) === group);
       if (!mine.length) continue;
       const label = `${source === 'tasks' || source === 'raw' ? source : `run ${source}`} · ${group}`;
-      out.set(label, { label, cells: new Map(mine.map((r) => [r.category, { placeholders: r.placeholders, findings: r.findings }])) });
+      out.set(label, {
+        label,
+        cells: new Map(mine.map((r) => [r.category, { placeholders: r.placeholders, findings: r.findings }])),
+      });
     }
   }
   return [...out.values()];
@@ -175,7 +189,9 @@ export function formatCountTable(rows: readonly AnyCountRow[]): string {
   return [head, ...lines].join('\n');
 }
 
-export function formatTextReport<F extends ReportableFinding, C extends AnyCountRow>(report: AuditReport<F, C>): string {
+export function formatTextReport<F extends ReportableFinding, C extends AnyCountRow>(
+  report: AuditReport<F, C>,
+): string {
   const n = report.findings.length;
   const placeholders = PI_CATEGORIES.reduce((s, c) => s + report.totals.placeholders[c], 0);
   const out = [
@@ -202,7 +218,8 @@ export function mdCode(text: string): string {
 }
 
 /** The user cell: with the test action on an OmniBehavior finding. */
-const userCell = (f: ReportableFinding) => mdCode(f.testAction === undefined || f.testAction === null ? f.userId : `${f.userId} #${f.testAction}`);
+const userCell = (f: ReportableFinding) =>
+  mdCode(f.testAction === undefined || f.testAction === null ? f.userId : `${f.userId} #${f.testAction}`);
 
 export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRow>(report: AuditReport<F, C>): string {
   const lines: string[] = [];
@@ -217,14 +234,21 @@ export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRo
     '',
   );
   if (report.cancelled) push('**The audit was cancelled: the counts are partial.**', '');
-  push(report.benchmarkFormat === 'omnibehavior' ? '## Counts per source and part' : '## Counts per platform', '', 'Each cell: placeholders / findings.', '');
+  push(
+    report.benchmarkFormat === 'omnibehavior' ? '## Counts per source and part' : '## Counts per platform',
+    '',
+    'Each cell: placeholders / findings.',
+    '',
+  );
   const m = matrix(report.counts);
   push(`| where | ${PI_CATEGORIES.join(' | ')} |`, `|---|${PI_CATEGORIES.map(() => '---:').join('|')}|`);
   for (const r of m) {
-    push(`| ${mdCell(r.label)} | ${PI_CATEGORIES.map((c) => {
-      const v = r.cells.get(c);
-      return v ? `${v.placeholders} / ${v.findings}` : '·';
-    }).join(' | ')} |`);
+    push(
+      `| ${mdCell(r.label)} | ${PI_CATEGORIES.map((c) => {
+        const v = r.cells.get(c);
+        return v ? `${v.placeholders} / ${v.findings}` : '·';
+      }).join(' | ')} |`,
+    );
   }
   const t = report.totals;
   push(`| **total** | ${PI_CATEGORIES.map((c) => `${t.placeholders[c]} / ${t.findings[c]}`).join(' | ')} |`, '');
@@ -238,12 +262,17 @@ export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRo
   if (report.confirmedLeaks.length) {
     push('| location | field | category | text | by | at | note |', '|---|---|---|---|---|---|---|');
     for (const f of report.confirmedLeaks) {
-      push(`| ${where(f)} | ${mdCode(f.field)} | ${f.category} | ${mdCell(f.text)} | ${mdCell(f.verdictBy ?? '')} | ${f.verdictAt ?? ''} | ${mdCell(f.note)} |`);
+      push(
+        `| ${where(f)} | ${mdCode(f.field)} | ${f.category} | ${mdCell(f.text)} | ${mdCell(f.verdictBy ?? '')} | ${f.verdictAt ?? ''} | ${mdCell(f.note)} |`,
+      );
     }
   } else push('None.');
   push('', `## Findings (${report.findings.length})`, '');
   if (report.findings.length) {
-    push('| location | field | user | run | category | confidence | text | verdict |', '|---|---|---|---|---|---|---|---|');
+    push(
+      '| location | field | user | run | category | confidence | text | verdict |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     for (const f of report.findings) {
       push(
         `| ${where(f)} | ${mdCode(f.field)} | ${userCell(f)} | ${mdCode(f.run ?? '')} | ${f.category} | ${f.confidence} | ` +
@@ -255,11 +284,16 @@ export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRo
   if (report.verdictTrail.length) {
     push('| time | author | verdict | finding | note |', '|---|---|---|---|---|');
     for (const r of report.verdictTrail) {
-      push(`| ${r.createdAt} | ${mdCell(r.author)} | ${r.verdict} | ${where(r)} ${mdCode(r.field)} ${r.category} | ${mdCell(r.note)} |`);
+      push(
+        `| ${r.createdAt} | ${mdCell(r.author)} | ${r.verdict} | ${where(r)} ${mdCode(r.field)} ${r.category} | ${mdCell(r.note)} |`,
+      );
     }
   } else push('No verdicts recorded.');
   if (report.staleVerdicts.length) {
-    push('', `${report.staleVerdicts.length} verdict(s) refer to findings that are no longer found (the data changed).`);
+    push(
+      '',
+      `${report.staleVerdicts.length} verdict(s) refer to findings that are no longer found (the data changed).`,
+    );
   }
   if (report.problems.length) push('', '## Problems', '', ...report.problems.map((p) => `- ${mdCell(p)}`));
   return lines.join('\n') + '\n';

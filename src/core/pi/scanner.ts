@@ -11,7 +11,16 @@ export type { Confidence, Finding, ScanOptions } from './types';
 
 // Ties between equally confident, equally long overlapping candidates go to the more specific category.
 const PRIORITY: Record<PiCategory, number> = {
-  EMAIL: 10, ID: 9, BANK: 8, CONTACT: 7, DEVICE: 6, PHONE: 5, IP: 4, GEO: 3, PLATE: 2, SELF: 1,
+  EMAIL: 10,
+  ID: 9,
+  BANK: 8,
+  CONTACT: 7,
+  DEVICE: 6,
+  PHONE: 5,
+  IP: 4,
+  GEO: 3,
+  PLATE: 2,
+  SELF: 1,
 };
 
 /** Keeps the best of overlapping candidates: higher confidence, then longer, then more specific. */

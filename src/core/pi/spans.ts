@@ -66,7 +66,10 @@ export function segmentText(text: string, marks: readonly PiMark[] | undefined, 
   const out: Segment[] = [];
   if (hi <= lo) return out;
   const valid = (marks ?? [])
-    .filter((m) => Number.isInteger(m.start) && Number.isInteger(m.end) && m.start >= 0 && m.end <= text.length && m.start < m.end)
+    .filter(
+      (m) =>
+        Number.isInteger(m.start) && Number.isInteger(m.end) && m.start >= 0 && m.end <= text.length && m.start < m.end,
+    )
     .sort((a, b) => a.start - b.start);
   let pos = lo;
   let last = 0;

@@ -3,13 +3,24 @@
 // migrations in one IMMEDIATE transaction. Its own file: user_version cannot version two schemas in one database.
 // The finding's text is not stored, only a hash: the verdict database should not become a second copy of the leaks.
 import type Database from 'better-sqlite3';
-import { migrateSchema, openStoreDatabase, retryWhileBusy, StorageUnavailableError, userVersion, type StoreOpenOptions } from '../storage/sqlite';
+import {
+  migrateSchema,
+  openStoreDatabase,
+  retryWhileBusy,
+  StorageUnavailableError,
+  userVersion,
+  type StoreOpenOptions,
+} from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
 import { isPiCategory, type PiCategory } from './placeholders';
 
 function withBusyRetry<T>(fn: () => T, maxRetryMs: number): T {
-  return retryWhileBusy(fn, maxRetryMs, (s) => new VerdictStoreError(`the verdict database stayed locked by another process for ${s} s; try again`));
+  return retryWhileBusy(
+    fn,
+    maxRetryMs,
+    (s) => new VerdictStoreError(`the verdict database stayed locked by another process for ${s} s; try again`),
+  );
 }
 
 export const VERDICTS = ['confirmed-leak', 'false-positive', 'needs-review'] as const;
@@ -56,7 +67,10 @@ export class VerdictStoreError extends Error {}
  * What a verdict is about: the fields of an audit finding that locate it. An OmniAuditFinding fits too: its platform
  * is 'omnibehavior' and its stepId the test action.
  */
-export type VerdictTarget = Pick<AuditFinding, 'key' | 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text' | 'userId' | 'stepId' | 'run'> & {
+export type VerdictTarget = Pick<
+  AuditFinding,
+  'key' | 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text' | 'userId' | 'stepId' | 'run'
+> & {
   platform: string;
 };
 
@@ -129,10 +143,14 @@ function toRow(r: DbRow): VerdictRow {
 export function migrateVerdicts(db: Database.Database): { from: number; to: number } {
   const run = db.transaction(() => {
     const from = userVersion(db);
-    const hasOwnTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pi_verdicts'").get() !== undefined;
-    const tables = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
+    const hasOwnTable =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pi_verdicts'").get() !== undefined;
+    const tables =
+      db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
     if (!hasOwnTable && (from !== 0 || tables > 0)) {
-      throw new VerdictStoreError('this database holds other tables (a label store?); keep verdicts in a file of their own');
+      throw new VerdictStoreError(
+        'this database holds other tables (a label store?); keep verdicts in a file of their own',
+      );
     }
     return migrateSchema(db, VERDICT_MIGRATIONS, 'verdict database');
   });
@@ -178,7 +196,9 @@ export class VerdictStore {
     } catch (err) {
       if (err instanceof StorageUnavailableError) throw err;
       const msg = (err as Error).message;
-      throw new VerdictStoreError(err instanceof VerdictStoreError ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`);
+      throw new VerdictStoreError(
+        err instanceof VerdictStoreError ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`,
+      );
     }
   }
 
@@ -192,12 +212,28 @@ export class VerdictStore {
 
   /** Appends a verdict to the trail; the finding's current verdict becomes this one. */
   record(input: VerdictInput): VerdictRow {
-    if (!isVerdict(input.verdict)) throw new VerdictStoreError(`unknown verdict "${String(input.verdict)}"; one of ${VERDICTS.join(', ')}`);
+    if (!isVerdict(input.verdict))
+      throw new VerdictStoreError(`unknown verdict "${String(input.verdict)}"; one of ${VERDICTS.join(', ')}`);
     if (!input.author.trim()) throw new VerdictStoreError('a verdict needs an author');
     const t = input.target;
     const params = [
-      input.benchmark, t.key, t.file, t.line, t.field, t.start, t.end, t.category, textHash(t.text), t.platform, t.userId,
-      t.stepId, t.run ?? '', input.verdict, input.note ?? '', input.author, input.createdAt ?? this.now(),
+      input.benchmark,
+      t.key,
+      t.file,
+      t.line,
+      t.field,
+      t.start,
+      t.end,
+      t.category,
+      textHash(t.text),
+      t.platform,
+      t.userId,
+      t.stepId,
+      t.run ?? '',
+      input.verdict,
+      input.note ?? '',
+      input.author,
+      input.createdAt ?? this.now(),
     ];
     const insert = this.db.prepare(
       `INSERT INTO pi_verdicts (benchmark, finding_key, file, line, field, span_start, span_end, category, text_hash, platform,

@@ -39,7 +39,15 @@ function pp(d: number | null): string {
 
 function row(stepId: number, none: number | null, full: number | null): AblationRow {
   const delta = none !== null && full !== null ? full - none : null;
-  return { stepId, none, full, delta, noneText: formatMetric('Recall', none), fullText: formatMetric('Recall', full), deltaText: pp(delta) };
+  return {
+    stepId,
+    none,
+    full,
+    delta,
+    noneText: formatMetric('Recall', none),
+    fullText: formatMetric('Recall', full),
+    deltaText: pp(delta),
+  };
 }
 
 export function ablationTable(
@@ -63,6 +71,10 @@ export function ablationTable(
     templateId: info.templateId,
     model: info.model,
     rows,
-    mean: row(0, mean((r) => r.none), mean((r) => r.full)),
+    mean: row(
+      0,
+      mean((r) => r.none),
+      mean((r) => r.full),
+    ),
   };
 }

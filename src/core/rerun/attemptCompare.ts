@@ -25,7 +25,9 @@ export interface RerunMeta {
 
 export function readRerunMeta(meta: Record<string, unknown> | null | undefined): RerunMeta | null {
   if (!meta || meta.kind !== 'rerun') return null;
-  const mode = (RERUN_PERSONA_MODES as readonly unknown[]).includes(meta.personaMode) ? (meta.personaMode as RerunPersonaMode) : null;
+  const mode = (RERUN_PERSONA_MODES as readonly unknown[]).includes(meta.personaMode)
+    ? (meta.personaMode as RerunPersonaMode)
+    : null;
   if (!mode) return null;
   return {
     kind: 'rerun',
@@ -38,8 +40,25 @@ export function readRerunMeta(meta: Record<string, unknown> | null | undefined):
 /** The fields of a history row a comparison needs (also built from a StepRunRecord when no DB is available). */
 export type AttemptRow = Pick<
   HistoryRow,
-  | 'id' | 'run' | 'templateId' | 'model' | 'baseURL' | 'personaIn' | 'system' | 'prompt' | 'raw' | 'flags' | 'error'
-  | 'prediction' | 'reasoning' | 'personaSummary' | 'tries' | 'latencyMs' | 'usage' | 'createdAt' | 'meta'
+  | 'id'
+  | 'run'
+  | 'templateId'
+  | 'model'
+  | 'baseURL'
+  | 'personaIn'
+  | 'system'
+  | 'prompt'
+  | 'raw'
+  | 'flags'
+  | 'error'
+  | 'prediction'
+  | 'reasoning'
+  | 'personaSummary'
+  | 'tries'
+  | 'latencyMs'
+  | 'usage'
+  | 'createdAt'
+  | 'meta'
 >;
 
 /** A history-row view of a record that could not be stored (the id is the caller's, e.g. negative). */
@@ -197,7 +216,12 @@ function picksOf(prediction: readonly unknown[]): string[] {
 }
 
 /** One side's picks; `flip` is filled in once both sides are known. */
-function side(prediction: readonly unknown[], of: Map<string, PoolClass>, hasResult: boolean, text: Omit<SideModel, 'hasResult' | 'picks' | 'predicted'>): SideModel {
+function side(
+  prediction: readonly unknown[],
+  of: Map<string, PoolClass>,
+  hasResult: boolean,
+  text: Omit<SideModel, 'hasResult' | 'picks' | 'predicted'>,
+): SideModel {
   const picks = picksOf(prediction).map((tag): PickChip => {
     const cls = of.get(tag);
     if (!cls) return { tag, group: null, mark: 'outside', flip: null };
@@ -211,11 +235,20 @@ function delta(key: MetricKey, before: number | null, after: number | null): Met
   const d = before !== null && after !== null ? after - before : null;
   const up = key.startsWith('Recall');
   let trend: MetricDelta['trend'] = 'na';
-  if (d !== null) trend = Math.abs(d) < 1e-12 ? 'same' : (d > 0) === up ? 'better' : 'worse';
-  const deltaText = d === null ? '—' : Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`;
+  if (d !== null) trend = Math.abs(d) < 1e-12 ? 'same' : d > 0 === up ? 'better' : 'worse';
+  const deltaText =
+    d === null ? '—' : Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`;
   return {
-    key, label: info.label, tooltip: info.tooltip, before, after, delta: d,
-    beforeText: formatMetric(key, before), afterText: formatMetric(key, after), deltaText, trend,
+    key,
+    label: info.label,
+    tooltip: info.tooltip,
+    before,
+    after,
+    delta: d,
+    beforeText: formatMetric(key, before),
+    afterText: formatMetric(key, after),
+    deltaText,
+    trend,
   };
 }
 
@@ -225,7 +258,8 @@ function flagsOf(raw: readonly unknown[]): FlagView[] {
     if (typeof f !== 'object' || f === null) continue;
     const r = f as Record<string, unknown>;
     const severity: Severity = r.severity === 'error' || r.severity === 'warning' ? r.severity : 'info';
-    if (typeof r.code === 'string' && typeof r.message === 'string') out.push({ code: r.code, severity, message: r.message });
+    if (typeof r.code === 'string' && typeof r.message === 'string')
+      out.push({ code: r.code, severity, message: r.message });
   }
   return out;
 }
@@ -240,7 +274,13 @@ export interface CompareInput {
   attempt: AttemptRow;
 }
 
-export function buildComparison({ step, original, originalRun, originalPersonaIn, attempt }: CompareInput): RerunComparison {
+export function buildComparison({
+  step,
+  original,
+  originalRun,
+  originalPersonaIn,
+  attempt,
+}: CompareInput): RerunComparison {
   const of = classes(step);
   const before = new Set(picksOf(original?.prediction ?? []));
   const after = new Set(picksOf(attempt.prediction));

@@ -70,7 +70,9 @@ export function publicBaseURL(baseURL: string): string {
     u.hash = '';
     return u.toString().replace(/\/$/, '');
   } catch {
-    return String(baseURL ?? '').replace(/\/\/[^/@]*@/, '//').split('?')[0];
+    return String(baseURL ?? '')
+      .replace(/\/\/[^/@]*@/, '//')
+      .split('?')[0];
   }
 }
 
@@ -152,7 +154,15 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
         const status = typeof e.status === 'number' ? e.status : undefined;
         // No status: a connection error (refused, reset, socket destroyed mid-reply).
         const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-        return { ...base, ok: false, error: message, status, transient, retryAfterMs: retryAfterMs(e.headers), latencyMs };
+        return {
+          ...base,
+          ok: false,
+          error: message,
+          status,
+          transient,
+          retryAfterMs: retryAfterMs(e.headers),
+          latencyMs,
+        };
       }
       return { ...base, ok: false, error: message, transient: true, latencyMs };
     } finally {
@@ -237,10 +247,25 @@ export async function callWithRetries(
     try {
       r = await transport(system, prompt, signal);
     } catch (e) {
-      r = { ok: false, raw: '', error: e instanceof Error ? e.message : String(e), transient: true, aborted: false, latencyMs: 0, usage: null };
+      r = {
+        ok: false,
+        raw: '',
+        error: e instanceof Error ? e.message : String(e),
+        transient: true,
+        aborted: false,
+        latencyMs: 0,
+        usage: null,
+      };
     }
     if (r.aborted || signal?.aborted) {
-      attempts.push({ attempt, ok: false, error: r.error || 'aborted', latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 });
+      attempts.push({
+        attempt,
+        ok: false,
+        error: r.error || 'aborted',
+        latencyMs: r.latencyMs,
+        usage: r.usage,
+        waitedMs: 0,
+      });
       break;
     }
     if (r.ok) {
@@ -248,13 +273,30 @@ export async function callWithRetries(
       const rejected = accept(r.raw);
       if (rejected === null) {
         attempts.push({ attempt, ok: true, error: '', latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 });
-        return { raw: r.raw, lastRaw, ok: true, error: '', aborted: false, attempts, latencyMs: r.latencyMs, usage: r.usage };
+        return {
+          raw: r.raw,
+          lastRaw,
+          ok: true,
+          error: '',
+          aborted: false,
+          attempts,
+          latencyMs: r.latencyMs,
+          usage: r.usage,
+        };
       }
       error = rejected;
     } else {
       error = r.error;
     }
-    const info: AttemptInfo = { attempt, ok: false, error, status: r.status, latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 };
+    const info: AttemptInfo = {
+      attempt,
+      ok: false,
+      error,
+      status: r.status,
+      latencyMs: r.latencyMs,
+      usage: r.usage,
+      waitedMs: 0,
+    };
     attempts.push(info);
     if (attempt < total) {
       info.waitedMs = backoffDelay(attempt, r.retryAfterMs, policy);

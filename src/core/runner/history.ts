@@ -230,7 +230,11 @@ function toRow(value: unknown): HistoryRow {
     usage:
       r.total_tokens === null || r.total_tokens === undefined
         ? null
-        : { promptTokens: n(r.prompt_tokens), completionTokens: n(r.completion_tokens), totalTokens: n(r.total_tokens) },
+        : {
+            promptTokens: n(r.prompt_tokens),
+            completionTokens: n(r.completion_tokens),
+            totalTokens: n(r.total_tokens),
+          },
     createdAt: s(r.created_at),
     meta: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : null,
   };

@@ -190,7 +190,8 @@ export function acquireLock(path: string): () => void {
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && pidAlive(holder)) {
         throw new Error(`the run folder is in use by process ${holder} (lock ${path})`, { cause: e });
       }
-      if (holder === process.pid) throw new Error(`this process is already running into this folder (lock ${path})`, { cause: e });
+      if (holder === process.pid)
+        throw new Error(`this process is already running into this folder (lock ${path})`, { cause: e });
       try {
         unlinkSync(path);
       } catch {

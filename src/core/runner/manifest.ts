@@ -78,7 +78,12 @@ export function newManifest(input: ManifestInput, now: Date = new Date()): RunMa
     sessions: 1,
     template: { hash: templateHash(input.template), id: templateId(input.template), text: input.template },
     systemMessage: input.systemMessage,
-    endpoint: { baseURL: input.baseURL, model: input.model, temperature: input.temperature, maxTokens: input.maxTokens },
+    endpoint: {
+      baseURL: input.baseURL,
+      model: input.model,
+      temperature: input.temperature,
+      maxTokens: input.maxTokens,
+    },
     personaMode: input.personaMode,
     selection: input.selection,
     counts: { users: 0, steps: 0, done: 0, failed: 0, requests: 0 },

@@ -31,9 +31,19 @@ export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): Planned
   const out: PlannedPrompt[] = [];
   for (const job of planRun(bench, platforms, sel.userId ?? null, fromStep)) {
     const { user } = job;
-    const first = sel.personaMode === 'none' ? null : startPersonaFor(bench, sel.startPersona ?? { kind: 'none' }, user, job.steps[0].stepId);
+    const first =
+      sel.personaMode === 'none'
+        ? null
+        : startPersonaFor(bench, sel.startPersona ?? { kind: 'none' }, user, job.steps[0].stepId);
     for (const [i, step] of job.steps.entries()) {
-      const r = renderStepRequest({ user, step, personaIn: i === 0 ? first : null, template: sel.template, systemMessage: sel.systemMessage, readPosts: sel.readPosts });
+      const r = renderStepRequest({
+        user,
+        step,
+        personaIn: i === 0 ? first : null,
+        template: sel.template,
+        systemMessage: sel.systemMessage,
+        readPosts: sel.readPosts,
+      });
       out.push({ label: `${user.platform}/${user.userId} step ${step.stepId}`, system: r.system, prompt: r.prompt });
     }
   }

@@ -9,7 +9,14 @@ import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
 import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
-import { createOpenAITransport, DEFAULT_RETRY, publicBaseURL, type ChatTransport, type EndpointConfig, type RetryPolicy } from './client';
+import {
+  createOpenAITransport,
+  DEFAULT_RETRY,
+  publicBaseURL,
+  type ChatTransport,
+  type EndpointConfig,
+  type RetryPolicy,
+} from './client';
 import { acquireLock, Journal, type StepEntry } from './journal';
 import {
   manifestConflicts,
@@ -88,7 +95,12 @@ export function isValidRunName(name: unknown): name is string {
 }
 
 /** Which users and steps a selection covers, in platform then file order. */
-export function planRun(bench: Benchmark, platforms: readonly Platform[], userId: string | null, fromStep: number): Job[] {
+export function planRun(
+  bench: Benchmark,
+  platforms: readonly Platform[],
+  userId: string | null,
+  fromStep: number,
+): Job[] {
   const jobs: Job[] = [];
   for (const platform of platforms) {
     for (const user of bench.users.get(platform)?.values() ?? []) {
@@ -132,7 +144,8 @@ function failure(dir: string, error: string, progress?: RunProgress): RunSummary
 export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const { bench } = opts;
   const dir = join(bench.root, 'results', String(opts.name));
-  if (!isValidRunName(opts.name)) return failure(dir, `invalid run name "${String(opts.name)}": use letters, digits, . _ -`);
+  if (!isValidRunName(opts.name))
+    return failure(dir, `invalid run name "${String(opts.name)}": use letters, digits, . _ -`);
   const platforms = (opts.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   if (platforms.length === 0) return failure(dir, 'no tasks loaded for the selected platform(s)');
   const userId = opts.userId ?? null;
@@ -276,14 +289,31 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         }
         if (inner.signal.aborted) return;
         const rec = await runStep({
-          user, step, personaIn: persona, template: wanted.template.text, systemMessage, personaMode,
-          transport, retry, signal: inner.signal, readPosts: opts.readPosts, now,
+          user,
+          step,
+          personaIn: persona,
+          template: wanted.template.text,
+          systemMessage,
+          personaMode,
+          transport,
+          retry,
+          signal: inner.signal,
+          readPosts: opts.readPosts,
+          now,
         });
         if (!rec) return;
         const entry: StepEntry = {
-          t: 'step', platform: user.platform, user: user.userId, index: step.index, step: step.stepId,
-          prediction: rec.prediction, reasoning: rec.reasoning, persona_summary: rec.personaSummary,
-          persona_next: rec.personaNext, error: rec.error !== null, attempts: rec.attempts.length,
+          t: 'step',
+          platform: user.platform,
+          user: user.userId,
+          index: step.index,
+          step: step.stepId,
+          prediction: rec.prediction,
+          reasoning: rec.reasoning,
+          persona_summary: rec.personaSummary,
+          persona_next: rec.personaNext,
+          error: rec.error !== null,
+          attempts: rec.attempts.length,
         };
         j.append(entry);
         progress.requests += rec.attempts.length;
@@ -326,7 +356,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     try {
-      if (journal) writeManifest(manifestPath, { ...manifest, status: 'failed', error: message, updatedAt: now().toISOString() });
+      if (journal)
+        writeManifest(manifestPath, { ...manifest, status: 'failed', error: message, updatedAt: now().toISOString() });
     } catch {
       // the journal still holds every finished step
     }

@@ -6,7 +6,14 @@ import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb
 import { scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
 import { personaReceived } from '../spb/score/run';
-import { callWithRetries, DEFAULT_RETRY, type AttemptInfo, type ChatTransport, type RetryPolicy, type Usage } from './client';
+import {
+  callWithRetries,
+  DEFAULT_RETRY,
+  type AttemptInfo,
+  type ChatTransport,
+  type RetryPolicy,
+  type Usage,
+} from './client';
 import type { PersonaMode, StartPersona } from './manifest';
 
 export interface StepRequest {
@@ -73,7 +80,9 @@ export function safeReadPosts(read: (user: User, step: Step) => string, user: Us
 }
 
 /** The system message and prompt a step request sends (what runStep renders; the re-run guard scans it). */
-export function renderStepRequest(req: Pick<StepRequest, 'user' | 'step' | 'personaIn' | 'template' | 'systemMessage' | 'readPosts'>): { system: string; prompt: string; k: number } {
+export function renderStepRequest(
+  req: Pick<StepRequest, 'user' | 'step' | 'personaIn' | 'template' | 'systemMessage' | 'readPosts'>,
+): { system: string; prompt: string; k: number } {
   const { user, step } = req;
   const rendered = renderPrompt(req.template, {
     platform: user.platform,
@@ -85,7 +94,11 @@ export function renderStepRequest(req: Pick<StepRequest, 'user' | 'step' | 'pers
     postsText: safeReadPosts(req.readPosts ?? readPostsText, user, step),
     pool: Array.isArray(step.pool) ? step.pool : [],
   });
-  return { system: typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE, prompt: rendered.text, k: rendered.k };
+  return {
+    system: typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE,
+    prompt: rendered.text,
+    k: rendered.k,
+  };
 }
 
 /** Runs one step. Resolves to null when the signal aborted it (nothing is to be recorded then). */

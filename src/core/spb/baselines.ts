@@ -41,7 +41,10 @@ export interface BaselineOptions {
  * `#话题#` in a `Tags:` line still matches `#话题` in a pool should a release mix the two spellings.
  */
 export function tagKey(tag: string): string {
-  return tag.trim().replace(/^#+|#+$/g, '').trim();
+  return tag
+    .trim()
+    .replace(/^#+|#+$/g, '')
+    .trim();
 }
 
 function distinct(pool: readonly string[]): string[] {
@@ -129,8 +132,7 @@ function pickStep(
   return {
     tags: picked,
     persona:
-      'Baseline recent-batch: pool tags of the current batch first, then pool order; ' +
-      `top ${picked.length} taken.`,
+      'Baseline recent-batch: pool tags of the current batch first, then pool order; ' + `top ${picked.length} taken.`,
     reasoning: `Tag counts in the Tags: lines of batch ${step.stepId}: ${describeCounts(ranked, counts, k)}`,
   };
 }

@@ -6,7 +6,15 @@
 // the metrics; the scope "all" is the mean of the platform figures, as the paper's "Avg." column.
 import { resultFor } from './score/run';
 import { nanMean, scoreAndDiagnose, type StepDiagnostics } from './score/step';
-import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type Run, type StepMetrics } from './types';
+import {
+  METRIC_KEYS,
+  PLATFORMS,
+  type Benchmark,
+  type MetricKey,
+  type Platform,
+  type Run,
+  type StepMetrics,
+} from './types';
 
 export type Scope = 'all' | Platform;
 
@@ -38,7 +46,10 @@ export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
 export type Getter = (p: StepPoint) => number;
 
 export const get = {
-  metric: (key: MetricKey): Getter => (p) => p.metrics[key],
+  metric:
+    (key: MetricKey): Getter =>
+    (p) =>
+      p.metrics[key],
   budget: ((p) => p.diag.budget) as Getter,
   alpha: ((p) => p.diag.alpha) as Getter,
   /** NaN where undefined, and also where infinite (never: ratio() reports x/0 as NaN) */
@@ -69,7 +80,11 @@ export function platformMeans(points: readonly StepPoint[], fn: Getter): Map<Pla
 
 /** A platform's figure, or for "all" the mean of the platform figures (the tables' Avg. convention). */
 export function scopeMean(points: readonly StepPoint[], scope: Scope, fn: Getter): number {
-  if (scope !== 'all') return macroMean(points.filter((p) => p.platform === scope), fn);
+  if (scope !== 'all')
+    return macroMean(
+      points.filter((p) => p.platform === scope),
+      fn,
+    );
   return nanMean([...platformMeans(points, fn).values()]);
 }
 
@@ -198,9 +213,12 @@ export function constraintSegment(alpha: number, budget: number): Pt[] {
   if (Math.abs(alpha) > EPS) {
     for (const y of [0, 1]) candidates.push({ x: (budget - beta * y) / alpha, y });
   }
-  const inside = candidates.filter((p) => inUnit(p.x) && inUnit(p.y)).map((p) => ({ x: clamp01(p.x), y: clamp01(p.y) }));
+  const inside = candidates
+    .filter((p) => inUnit(p.x) && inUnit(p.y))
+    .map((p) => ({ x: clamp01(p.x), y: clamp01(p.y) }));
   const unique: Pt[] = [];
-  for (const p of inside) if (!unique.some((q) => Math.abs(q.x - p.x) < 1e-9 && Math.abs(q.y - p.y) < 1e-9)) unique.push(p);
+  for (const p of inside)
+    if (!unique.some((q) => Math.abs(q.x - p.x) < 1e-9 && Math.abs(q.y - p.y) < 1e-9)) unique.push(p);
   unique.sort((p, q) => p.x - q.x || p.y - q.y);
   return unique.length > 2 ? [unique[0], unique[unique.length - 1]] : unique;
 }
@@ -237,7 +255,9 @@ export function recallByStep(points: readonly StepPoint[], scope: Scope): StepIn
     if (!list) by.set(p.stepId, (list = []));
     list.push(p.metrics.Recall);
   }
-  return [...by.entries()].sort((a, b) => a[0] - b[0]).map(([stepId, list]) => ({ stepId, recall: nanMean(list), steps: list.length }));
+  return [...by.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([stepId, list]) => ({ stepId, recall: nanMean(list), steps: list.length }));
 }
 
 export const ERROR_KEYS = ['Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random'] as const;

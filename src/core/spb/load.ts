@@ -25,7 +25,12 @@ const TASKS_RE = /^(.+)_inference_tasks\.jsonl$/;
 const RESULTS_RE = /^inference_results_(.+)\.jsonl$/;
 
 /** Finds the tasks files and run folders of a benchmark. Does not read them. */
-export function discover(target: string): { root: string; tasks: FileJob[]; runs: Map<string, FileJob[]>; orphans: string[] } {
+export function discover(target: string): {
+  root: string;
+  tasks: FileJob[];
+  runs: Map<string, FileJob[]>;
+  orphans: string[];
+} {
   let root = target;
   let tasks: FileJob[] = [];
   const stat = statSync(target);
@@ -108,7 +113,13 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     bench.runs.set(name, run);
   }
   for (const file of found.orphans) {
-    bench.diagnostics.push({ severity: 'warning', file, line: 0, field: '', message: 'no tasks file for this platform was opened; ignored' });
+    bench.diagnostics.push({
+      severity: 'warning',
+      file,
+      line: 0,
+      field: '',
+      message: 'no tasks file for this platform was opened; ignored',
+    });
   }
   if (found.tasks.length === 0) {
     bench.diagnostics.push({

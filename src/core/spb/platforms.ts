@@ -66,7 +66,7 @@ export const PLATFORM_CONTEXT: Record<Platform, PlatformContext> = {
       'A tag is the full title of a question the user answered or engaged with, e.g. 如何评价某某新书？ ' +
       'Predicting it means predicting which question the user will take up.',
     analysisHint:
-      'Infer the user\'s expertise and recurring concerns (field of study, job, city, life decisions); questions ' +
+      "Infer the user's expertise and recurring concerns (field of study, job, city, life decisions); questions " +
       'close to their expertise or current situation are the likely next ones.',
     tagExample: '刚入职的程序员应该如何规划第一年？',
   },
@@ -80,7 +80,7 @@ export const PLATFORM_CONTEXT: Record<Platform, PlatformContext> = {
       'A tag is an action on a work, written 动作:作品名, e.g. 看过影视:片名 (watched), 想读图书:书名 (wants to read). ' +
       'Predicting it means predicting what the user will mark next.',
     analysisHint:
-      'Follow the user\'s taste: genres, directors, authors, series and eras, and the gap between wishes ' +
+      "Follow the user's taste: genres, directors, authors, series and eras, and the gap between wishes " +
       '(想看, 想读) and completions (看过, 读过); wished-for works are likely to be completed later.',
     tagExample: '想读图书:某本小说',
   },
@@ -95,7 +95,7 @@ export function platformContext(platform: string): PlatformContext {
     name,
     description: `A social platform (${name}) on which users publish posts with tags.`,
     tagMeaning: 'A tag is a label attached to a post, in the format used by the candidate list.',
-    analysisHint: 'Separate the user\'s lasting interests from one-off topics, and watch for new directions.',
+    analysisHint: "Separate the user's lasting interests from one-off topics, and watch for new directions.",
     tagExample: '#topic',
   };
 }

@@ -63,7 +63,10 @@ export function parsePosts(text: string): ParsedPosts {
     lastField = addLine(current, line, lastField);
   }
   for (const p of posts) {
-    p.content = p.fields.filter((f) => /^content$/i.test(f.label)).map((f) => f.value).join('\n');
+    p.content = p.fields
+      .filter((f) => /^content$/i.test(f.label))
+      .map((f) => f.value)
+      .join('\n');
     p.tags = p.fields.filter((f) => /^tags?$/i.test(f.label)).flatMap((f) => splitTags(f.value));
   }
   return { posts, raw: text, ok: posts.length > 0 };

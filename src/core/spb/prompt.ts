@@ -25,7 +25,7 @@ export const SLOT_NAMES = {
     need: 'reference',
   },
   step: { description: 'The step number n (1-based).', need: 'reference' },
-  posts: { description: 'The batch B_n: the step\'s posts_text as released.', need: 'required' },
+  posts: { description: "The batch B_n: the step's posts_text as released.", need: 'required' },
   pool_size: { description: 'Number of candidate tags |C|.', need: 'reference' },
   k: { description: 'How many tags to pick: max(1, round(0.25 * |C|)), Python rounding.', need: 'required' },
   pool_json: {
@@ -50,7 +50,7 @@ export const COLD_START_PERSONA =
   'Build one from this batch.';
 
 export const DEFAULT_SYSTEM_MESSAGE =
-  'You are an analyst of social-media users. You infer how a user\'s interests develop over time and predict ' +
+  "You are an analyst of social-media users. You infer how a user's interests develop over time and predict " +
   'the topics they will engage with next. Always answer with a single valid JSON object and nothing else.';
 
 export const DEFAULT_TEMPLATE = `You are profiling a user of {{platform_name}}.

@@ -49,7 +49,13 @@ export function pyStrip(s: string): string {
 
 /** The reference's clean-up before parsing: delete every "```json" and "```", then strip. */
 export function cleanReply(raw: string): string {
-  return pyStrip(String(raw ?? '').split('```json').join('').split('```').join(''));
+  return pyStrip(
+    String(raw ?? '')
+      .split('```json')
+      .join('')
+      .split('```')
+      .join(''),
+  );
 }
 
 /** Python type name of a decoded JSON value, for messages. */

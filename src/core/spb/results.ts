@@ -5,7 +5,15 @@ import { readUserRows } from '../io/rows';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from './score/step';
 import { attachPickTables } from './score/table';
 import { describe, type Interner } from './tasks';
-import { METRIC_KEYS, type Platform, type PoolSplit, type StepMetrics, type StepResult, type User, type UserResult } from './types';
+import {
+  METRIC_KEYS,
+  type Platform,
+  type PoolSplit,
+  type StepMetrics,
+  type StepResult,
+  type User,
+  type UserResult,
+} from './types';
 
 export async function readResultsFile(
   absPath: string,
@@ -92,7 +100,11 @@ function readStepResult(
   const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
   if (stored !== undefined && !agreesWithScore(stored, task.split, prediction)) {
     const recomputed = scoreStep(task.split, prediction);
-    sink.warn(line, `${at}.metrics`, `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`);
+    sink.warn(
+      line,
+      `${at}.metrics`,
+      `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`,
+    );
   }
   return {
     stepId: value.step_id,

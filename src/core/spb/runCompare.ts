@@ -5,7 +5,16 @@ import { mulberry32 } from '../stats/random';
 import { scoreAndDiagnose } from './score/step';
 import { resultFor } from './score/run';
 import { nanMean, pickSet, userF1ns, type MetricsTable } from './score/step';
-import { METRIC_KEYS, PLATFORMS, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type StepMetrics } from './types';
+import {
+  METRIC_KEYS,
+  PLATFORMS,
+  type Benchmark,
+  type MetricKey,
+  type Platform,
+  type PoolClass,
+  type Run,
+  type StepMetrics,
+} from './types';
 
 export const COMPARE_METRICS = [...METRIC_KEYS, 'F1NS'] as const;
 export type CompareMetric = (typeof COMPARE_METRICS)[number];
@@ -77,7 +86,11 @@ function userMeans(metrics: readonly StepMetrics[]): Record<CompareMetric, numbe
   return { ...m, F1NS: userF1ns({ steps: metrics.length, metrics: m }) };
 }
 
-export function tagFlips(split: Record<PoolClass, string[]>, predictionA: readonly unknown[], predictionB: readonly unknown[]): TagFlips {
+export function tagFlips(
+  split: Record<PoolClass, string[]>,
+  predictionA: readonly unknown[],
+  predictionB: readonly unknown[],
+): TagFlips {
   const pa = pickSet(predictionA);
   const pb = pickSet(predictionB);
   const flips: TagFlips = { gained: [], lost: [], newWrong: [], droppedWrong: [] };
@@ -103,7 +116,12 @@ export function tagFlips(split: Record<PoolClass, string[]>, predictionA: readon
 
 /** The comparison over the given platforms (default: all). Comparisons of disjoint platform sets concatenate into the
  *  comparison of their union (see mergeComparisons), so a caller can compute one platform per turn of the event loop. */
-export function compareRuns(bench: Benchmark, runA: Run, runB: Run, platforms: readonly Platform[] = PLATFORMS): RunComparison {
+export function compareRuns(
+  bench: Benchmark,
+  runA: Run,
+  runB: Run,
+  platforms: readonly Platform[] = PLATFORMS,
+): RunComparison {
   const steps: StepDelta[] = [];
   const users: UserPair[] = [];
   let onlyA = 0;
@@ -126,11 +144,20 @@ export function compareRuns(bench: Benchmark, runA: Run, runB: Run, platforms: r
         if (!a || !b) continue; // not scored (no positives): the same for both runs
         const delta = {} as StepMetrics;
         for (const key of METRIC_KEYS) delta[key] = b[key] - a[key];
-        steps.push({ platform, userId: user.userId, stepId: step.stepId, a, b, delta, flips: tagFlips(step.split, ra.prediction, rb.prediction) });
+        steps.push({
+          platform,
+          userId: user.userId,
+          stepId: step.stepId,
+          a,
+          b,
+          delta,
+          flips: tagFlips(step.split, ra.prediction, rb.prediction),
+        });
         ma.push(a);
         mb.push(b);
       }
-      if (ma.length) users.push({ platform, userId: user.userId, steps: ma.length, a: userMeans(ma), b: userMeans(mb) });
+      if (ma.length)
+        users.push({ platform, userId: user.userId, steps: ma.length, a: userMeans(ma), b: userMeans(mb) });
     }
   }
   return { runA: runA.name, runB: runB.name, steps, users, onlyA, onlyB };
@@ -152,9 +179,14 @@ export type SortOrder = 'regression' | 'gain';
 
 /** Steps by the change of `metric`: biggest regression (or gain) first; steps where it is undefined last;
  *  ties broken by the number of flipped tags (more first), then by benchmark order. Returns a new array. */
-export function sortStepDeltas(steps: readonly StepDelta[], metric: MetricKey = 'Recall', order: SortOrder = 'regression'): StepDelta[] {
+export function sortStepDeltas(
+  steps: readonly StepDelta[],
+  metric: MetricKey = 'Recall',
+  order: SortOrder = 'regression',
+): StepDelta[] {
   const sign = order === 'regression' ? 1 : -1;
-  const flipCount = (s: StepDelta) => s.flips.gained.length + s.flips.lost.length + s.flips.newWrong.length + s.flips.droppedWrong.length;
+  const flipCount = (s: StepDelta) =>
+    s.flips.gained.length + s.flips.lost.length + s.flips.newWrong.length + s.flips.droppedWrong.length;
   return steps
     .map((s, i) => ({ s, i, key: improvement(metric, s.delta[metric]) }))
     .sort((x, y) => {
@@ -243,7 +275,11 @@ interface Group {
 }
 
 /** Per metric: nanMean over groups of (M̄_B − M̄_A) for the users picked by idx (one index array per group). */
-function statistic(groups: readonly Group[], idx: readonly (Int32Array | undefined)[], metric: number): { a: number; b: number; diff: number } {
+function statistic(
+  groups: readonly Group[],
+  idx: readonly (Int32Array | undefined)[],
+  metric: number,
+): { a: number; b: number; diff: number } {
   const as: number[] = [];
   const bs: number[] = [];
   const ds: number[] = [];
@@ -360,12 +396,22 @@ export class PairedBootstrap {
         ciHigh: quantile(sorted, 1 - tail),
         users: userDeltas.filter((d) => !Number.isNaN(d)).length,
         userWtl: wtl(metric, userDeltas),
-        stepWtl: metric === 'F1NS' ? null : wtl(metric, steps.map((s) => s.delta[metric])),
+        stepWtl:
+          metric === 'F1NS'
+            ? null
+            : wtl(
+                metric,
+                steps.map((s) => s.delta[metric]),
+              ),
       };
     });
   }
 }
 
-export function pairedSummary(cmp: RunComparison, scope: Scope = 'all', opts: BootstrapOptions = {}): PairedSummaryRow[] {
+export function pairedSummary(
+  cmp: RunComparison,
+  scope: Scope = 'all',
+  opts: BootstrapOptions = {},
+): PairedSummaryRow[] {
   return new PairedBootstrap(cmp, scope, opts).result();
 }

@@ -5,7 +5,19 @@ import { parsePosts } from './posts';
 import { personaReceived, scoreStepOfRun } from './score/run';
 import { kForPool } from './score/step';
 import { GROUP_LABELS, GROUP_TOOLTIPS, METRIC_INFO, METRIC_ORDER, formatMetric } from './stepText';
-import { META_KEYS, METRIC_KEYS, PLATFORMS, POOL_CLASSES, type Benchmark, type MetricKey, type Platform, type PoolClass, type Run, type Step, type User } from './types';
+import {
+  META_KEYS,
+  METRIC_KEYS,
+  PLATFORMS,
+  POOL_CLASSES,
+  type Benchmark,
+  type MetricKey,
+  type Platform,
+  type PoolClass,
+  type Run,
+  type Step,
+  type User,
+} from './types';
 
 /** Where a step lives; structurally the same as the extension's StepRef. */
 export interface StepLocation {
@@ -140,7 +152,8 @@ function finite(v: number | undefined): number | null {
   return v !== undefined && Number.isFinite(v) ? v : null;
 }
 
-const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('zh', { granularity: 'word' }) : undefined;
+const segmenter =
+  typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('zh', { granularity: 'word' }) : undefined;
 
 /**
  * Word-level diff. Chinese has no spaces, so the diff package's default tokenizer would split CJK text into single
@@ -199,7 +212,9 @@ export function buildStepModel({ bench, user, step, run, postsText }: BuildInput
     posts: parsed.posts.map((p) => ({
       index: p.index,
       content: p.content,
-      fields: p.fields.filter((f) => !/^(content|tags?)$/i.test(f.label)).map((f) => ({ label: f.label, value: f.value })),
+      fields: p.fields
+        .filter((f) => !/^(content|tags?)$/i.test(f.label))
+        .map((f) => ({ label: f.label, value: f.value })),
       tags: p.tags.map((tag) => ({ tag, inPool: classOf.get(tag) ?? null })),
     })),
     postsOk: parsed.ok,
@@ -224,11 +239,24 @@ function buildPool(step: Step, prediction: readonly unknown[], hasResult: boolea
     const tags = [...new Set(step.split[cls])].map((tag): PoolTag => {
       const count = counts.get(tag) ?? 0;
       const picked = count > 0;
-      const mark: TagMark = !hasResult ? 'none' : positive ? (picked ? 'hit' : 'missed') : picked ? 'wrongPick' : 'avoided';
+      const mark: TagMark = !hasResult
+        ? 'none'
+        : positive
+          ? picked
+            ? 'hit'
+            : 'missed'
+          : picked
+            ? 'wrongPick'
+            : 'avoided';
       return { tag, picked, mark, count };
     });
     return {
-      cls, metaKey: META_KEYS[cls], label: GROUP_LABELS[cls], positive, tooltip: GROUP_TOOLTIPS[cls], tags,
+      cls,
+      metaKey: META_KEYS[cls],
+      label: GROUP_LABELS[cls],
+      positive,
+      tooltip: GROUP_TOOLTIPS[cls],
+      tags,
       picked: tags.filter((t) => t.picked).length,
     };
   });
@@ -304,10 +332,17 @@ function isMetricKey(key: MetricCell['key']): key is MetricKey {
   return (METRIC_KEYS as readonly string[]).includes(key);
 }
 
-function storedMismatch(recomputed: Record<MetricKey, number> | null, stored: Record<MetricKey, number> | null | undefined): string[] {
+function storedMismatch(
+  recomputed: Record<MetricKey, number> | null,
+  stored: Record<MetricKey, number> | null | undefined,
+): string[] {
   if (stored === undefined) return [];
   if (stored === null || recomputed === null) {
-    return (stored === null) === (recomputed === null) ? [] : [`stored metrics are ${stored === null ? 'null' : 'present'} but the step is ${recomputed === null ? 'not ' : ''}scored`];
+    return (stored === null) === (recomputed === null)
+      ? []
+      : [
+          `stored metrics are ${stored === null ? 'null' : 'present'} but the step is ${recomputed === null ? 'not ' : ''}scored`,
+        ];
   }
   const out: string[] = [];
   for (const key of Object.keys(recomputed) as MetricKey[]) {
@@ -340,7 +375,8 @@ export function neighbours(bench: Benchmark, at: StepLocation): Neighbours {
     return s ? { platform: at.platform, userId: at.userId, stepId: s.stepId } : null;
   };
   const order: { platform: Platform; userId: string }[] = [];
-  for (const platform of PLATFORMS) for (const userId of bench.users.get(platform)?.keys() ?? []) order.push({ platform, userId });
+  for (const platform of PLATFORMS)
+    for (const userId of bench.users.get(platform)?.keys() ?? []) order.push({ platform, userId });
   const u = order.findIndex((o) => o.platform === at.platform && o.userId === at.userId);
   const userAt = (j: number): StepLocation | null => {
     for (let k = j; k >= 0 && k < order.length; k += j > u ? 1 : -1) {

@@ -22,23 +22,84 @@ export const GROUP_TOOLTIPS: Record<PoolClass, string> = {
 };
 
 export const METRIC_INFO: Record<MetricCell['key'], { label: string; group: MetricGroup; tooltip: string }> = {
-  Recall: { label: 'R', group: 'recall', tooltip: 'Recall: |P ∩ (T_new ∪ T_keep)| / |T_new ∪ T_keep|, the share of the positives the model picked (P = distinct picks).' },
-  Recall_Stability: { label: 'R_stab', group: 'recall', tooltip: 'Recall_Stability: |P ∩ T_keep| / |T_keep|, the share of recurring tags picked. Undefined when T_keep is empty.' },
-  Recall_Novelty: { label: 'R_nov', group: 'recall', tooltip: 'Recall_Novelty: |P ∩ T_new| / |T_new|, the share of new tags picked. Undefined when T_new is empty.' },
-  Error_Decay: { label: 'Err_decay', group: 'error', tooltip: 'Error_Decay: |P ∩ D_decay| / |D_decay|, the share of decayed (no longer used) tags picked. Undefined when D_decay is empty.' },
-  Error_Peer: { label: 'Err_peer', group: 'error', tooltip: 'Error_Peer: |P ∩ D_peer| / |D_peer|, the share of peer distractors (D_cluster, neighbours of a positive) picked. Undefined when empty.' },
-  Error_Viral: { label: 'Err_viral', group: 'error', tooltip: 'Error_Viral: |P ∩ D_viral| / |D_viral|, the share of trending distractors picked. Undefined when D_viral is empty.' },
-  Error_Random: { label: 'Err_random', group: 'error', tooltip: 'Error_Random: |P ∩ D_random| / |D_random|, the share of random distractors picked. Undefined when D_random is empty.' },
+  Recall: {
+    label: 'R',
+    group: 'recall',
+    tooltip:
+      'Recall: |P ∩ (T_new ∪ T_keep)| / |T_new ∪ T_keep|, the share of the positives the model picked (P = distinct picks).',
+  },
+  Recall_Stability: {
+    label: 'R_stab',
+    group: 'recall',
+    tooltip:
+      'Recall_Stability: |P ∩ T_keep| / |T_keep|, the share of recurring tags picked. Undefined when T_keep is empty.',
+  },
+  Recall_Novelty: {
+    label: 'R_nov',
+    group: 'recall',
+    tooltip: 'Recall_Novelty: |P ∩ T_new| / |T_new|, the share of new tags picked. Undefined when T_new is empty.',
+  },
+  Error_Decay: {
+    label: 'Err_decay',
+    group: 'error',
+    tooltip:
+      'Error_Decay: |P ∩ D_decay| / |D_decay|, the share of decayed (no longer used) tags picked. Undefined when D_decay is empty.',
+  },
+  Error_Peer: {
+    label: 'Err_peer',
+    group: 'error',
+    tooltip:
+      'Error_Peer: |P ∩ D_peer| / |D_peer|, the share of peer distractors (D_cluster, neighbours of a positive) picked. Undefined when empty.',
+  },
+  Error_Viral: {
+    label: 'Err_viral',
+    group: 'error',
+    tooltip:
+      'Error_Viral: |P ∩ D_viral| / |D_viral|, the share of trending distractors picked. Undefined when D_viral is empty.',
+  },
+  Error_Random: {
+    label: 'Err_random',
+    group: 'error',
+    tooltip:
+      'Error_Random: |P ∩ D_random| / |D_random|, the share of random distractors picked. Undefined when D_random is empty.',
+  },
   K: { label: 'K', group: 'diagnostic', tooltip: 'K = |C+| = |T_keep ∪ T_new|, the number of positives in the pool.' },
-  delta: { label: 'δ', group: 'diagnostic', tooltip: 'δ: the number of distinct picks that fall in C- (the distractors).' },
-  budget: { label: 'B', group: 'diagnostic', tooltip: 'Budget B = 1 − δ/K: the share of a K-pick budget not spent on distractors.' },
-  alpha: { label: 'α', group: 'diagnostic', tooltip: 'α = |T_keep| / K: the share of the positives that are recurring tags. With exactly K distinct in-pool picks, α·R_stab + (1−α)·R_nov = B.' },
-  ratio: { label: 'ρ', group: 'diagnostic', tooltip: 'ρ = R_nov / R_stab: novelty vs stability recall. Undefined when either is undefined or R_stab = 0.' },
+  delta: {
+    label: 'δ',
+    group: 'diagnostic',
+    tooltip: 'δ: the number of distinct picks that fall in C- (the distractors).',
+  },
+  budget: {
+    label: 'B',
+    group: 'diagnostic',
+    tooltip: 'Budget B = 1 − δ/K: the share of a K-pick budget not spent on distractors.',
+  },
+  alpha: {
+    label: 'α',
+    group: 'diagnostic',
+    tooltip:
+      'α = |T_keep| / K: the share of the positives that are recurring tags. With exactly K distinct in-pool picks, α·R_stab + (1−α)·R_nov = B.',
+  },
+  ratio: {
+    label: 'ρ',
+    group: 'diagnostic',
+    tooltip: 'ρ = R_nov / R_stab: novelty vs stability recall. Undefined when either is undefined or R_stab = 0.',
+  },
 };
 
 export const METRIC_ORDER: MetricCell['key'][] = [
-  'Recall', 'Recall_Stability', 'Recall_Novelty', 'Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random',
-  'K', 'delta', 'budget', 'alpha', 'ratio',
+  'Recall',
+  'Recall_Stability',
+  'Recall_Novelty',
+  'Error_Decay',
+  'Error_Peer',
+  'Error_Viral',
+  'Error_Random',
+  'K',
+  'delta',
+  'budget',
+  'alpha',
+  'ratio',
 ];
 
 /** Rates as percentages with one decimal, K and δ as integers, B, α, ρ with two decimals; "—" when undefined. */

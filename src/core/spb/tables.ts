@@ -54,7 +54,8 @@ function renderTable(title: string, scores: readonly RunScore[], columns: Column
   const header = ['Run', ...columns.map((c) => c.head)];
   const rows = scores.map((s) => [s.name, ...columns.map((c) => pct(c.value(s)))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 
@@ -80,7 +81,12 @@ export function paperTables(scores: readonly RunScore[]): string {
   );
   const t6: Column[] = [];
   for (const p of platforms) {
-    for (const [key, short] of [['Error_Decay', 'E_decay'], ['Error_Peer', 'E_peer'], ['Error_Viral', 'E_viral'], ['Error_Random', 'E_rand']] as const) {
+    for (const [key, short] of [
+      ['Error_Decay', 'E_decay'],
+      ['Error_Peer', 'E_peer'],
+      ['Error_Viral', 'E_viral'],
+      ['Error_Random', 'E_rand'],
+    ] as const) {
       t6.push({ head: `${PLATFORM_LABELS[p]} ${short}`, value: (s) => s.platforms.get(p)?.metrics[key] });
     }
   }

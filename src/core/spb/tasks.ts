@@ -36,7 +36,11 @@ export async function readTasksFile(
       if (!user) return;
       const seen = firstLine.get(user.userId);
       if (seen !== undefined) {
-        sink.warn(raw.line, 'user_id', `duplicate user id ${user.userId} (first on line ${seen}); this line is ignored`);
+        sink.warn(
+          raw.line,
+          'user_id',
+          `duplicate user id ${user.userId} (first on line ${seen}); this line is ignored`,
+        );
         return;
       }
       firstLine.set(user.userId, raw.line);
@@ -66,7 +70,11 @@ function readUser(
     return null;
   }
   if (!Array.isArray(value.prediction_tasks)) {
-    sink.error(line, 'prediction_tasks', `expected an array, got ${describe(value.prediction_tasks)}; the line is skipped`);
+    sink.error(
+      line,
+      'prediction_tasks',
+      `expected an array, got ${describe(value.prediction_tasks)}; the line is skipped`,
+    );
     return null;
   }
   if (value.platform !== undefined && value.platform !== platform) {
@@ -82,7 +90,11 @@ function readUser(
     const step = readStep(task, index, line, sink, intern);
     if (!step) return;
     if (stepLine.has(step.stepId)) {
-      sink.warn(line, `prediction_tasks[${index}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
+      sink.warn(
+        line,
+        `prediction_tasks[${index}].step_id`,
+        `duplicate step id ${step.stepId}; the later one is ignored`,
+      );
       return;
     }
     stepLine.set(step.stepId, index);
@@ -186,7 +198,10 @@ function checkSplit(split: PoolSplit, pool: string[], at: string, line: number, 
 }
 
 function quoteList(tags: string[]): string {
-  const shown = tags.slice(0, 3).map((t) => `"${t}"`).join(', ');
+  const shown = tags
+    .slice(0, 3)
+    .map((t) => `"${t}"`)
+    .join(', ');
   return tags.length > 3 ? `${shown} and ${tags.length - 3} more` : shown;
 }
 

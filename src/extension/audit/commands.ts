@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AuditFinding, AuditResult } from '../../core/pi/audit';
 import { findingTraceTarget, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
-import { buildReport, renderMarkdown, type AnyCountRow, type AuditReport, type ReportableFinding } from '../../core/pi/report';
+import {
+  buildReport,
+  renderMarkdown,
+  type AnyCountRow,
+  type AuditReport,
+  type ReportableFinding,
+} from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { locateSpan } from './locate';
@@ -18,9 +24,15 @@ import type { AuditSession } from './session';
 import { log } from '../log';
 
 /** The findings a command applies to: the clicked node, or all selected ones (multi-select), else the view's selection. */
-export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): (FindingNode | OmniFindingNode)[] {
+export function targetFindings(
+  node: unknown,
+  nodes: unknown,
+  selection: readonly AuditNode[],
+): (FindingNode | OmniFindingNode)[] {
   const list: unknown[] = Array.isArray(nodes) && nodes.length ? nodes : node !== undefined ? [node] : [...selection];
-  return list.filter((n): n is FindingNode | OmniFindingNode => n instanceof FindingNode || n instanceof OmniFindingNode);
+  return list.filter(
+    (n): n is FindingNode | OmniFindingNode => n instanceof FindingNode || n instanceof OmniFindingNode,
+  );
 }
 
 /**
@@ -38,7 +50,8 @@ export async function openTraceFinding(finding: OmniAuditFinding, root: string):
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, finding.file)));
   const line = Math.min(finding.line - 1, doc.lineCount - 1);
   const col = doc.lineAt(line).text.indexOf(finding.text);
-  const range = col >= 0 ? new vscode.Range(line, col, line, col + finding.text.length) : new vscode.Range(line, 0, line, 0);
+  const range =
+    col >= 0 ? new vscode.Range(line, col, line, col + finding.text.length) : new vscode.Range(line, 0, line, 0);
   await vscode.window.showTextDocument(doc, { selection: range, preview: true });
 }
 
@@ -53,12 +66,20 @@ export async function openSource(finding: AuditFinding, root: string): Promise<v
     return;
   }
   const line = Math.min(finding.line - 1, doc.lineCount - 1);
-  const span = line === finding.line - 1 ? locateSpan(doc.lineAt(line).text, finding.field, finding.start, finding.end) : undefined;
+  const span =
+    line === finding.line - 1
+      ? locateSpan(doc.lineAt(line).text, finding.field, finding.start, finding.end)
+      : undefined;
   const exact = span !== undefined && span.text === finding.text;
   const range = exact ? new vscode.Range(line, span.start, line, span.end) : new vscode.Range(line, 0, line, 0);
   const editor = await vscode.window.showTextDocument(doc, { selection: range, preview: true });
   // JSONL lines are long: reveal some text after the span too, so that it does not sit at the right edge.
-  const margin = new vscode.Range(line, range.start.character, line, Math.min(doc.lineAt(line).text.length, range.end.character + 40));
+  const margin = new vscode.Range(
+    line,
+    range.start.character,
+    line,
+    Math.min(doc.lineAt(line).text.length, range.end.character + 40),
+  );
   editor.revealRange(margin, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   log.info(`audit: opened ${finding.file}:${finding.line}:${range.start.character + 1}-${range.end.character + 1}`);
   if (!exact) {
@@ -83,30 +104,49 @@ export async function openStep(node: FindingNode, store: SpbStore): Promise<void
   await vscode.commands.executeCommand('personaLab.openStep', ref);
 }
 
-export function recordVerdict(session: AuditSession, findings: readonly (FindingNode | OmniFindingNode)[], verdict: Verdict): void {
+export function recordVerdict(
+  session: AuditSession,
+  findings: readonly (FindingNode | OmniFindingNode)[],
+  verdict: Verdict,
+): void {
   if (!findings.length) {
     void vscode.window.showInformationMessage('Persona Lab: select one or more findings in the PI Audit view first.');
     return;
   }
-  if (session.record(findings.map((n) => n.finding), verdict)) {
+  if (
+    session.record(
+      findings.map((n) => n.finding),
+      verdict,
+    )
+  ) {
     const what = findings.length === 1 ? 'the finding' : count(findings.length, 'finding');
-    vscode.window.setStatusBarMessage(`Persona Lab: ${what} marked ${VERDICT_TEXT[verdict]} by ${session.author}`, 4000);
+    vscode.window.setStatusBarMessage(
+      `Persona Lab: ${what} marked ${VERDICT_TEXT[verdict]} by ${session.author}`,
+      4000,
+    );
   }
 }
 
 /** The result to report: the only one, or (both formats open) the user's pick, StreamProfileBench for scripts. */
-async function chooseResult(r: { result?: AuditResult; omni?: OmniAuditResult }, ask: boolean): Promise<AuditResult | OmniAuditResult | undefined> {
+async function chooseResult(
+  r: { result?: AuditResult; omni?: OmniAuditResult },
+  ask: boolean,
+): Promise<AuditResult | OmniAuditResult | undefined> {
   if (!r.result || !r.omni) return r.result ?? r.omni;
   if (!ask) return r.result;
   const picked = await vscode.window.showQuickPick(
-    [{ label: r.result.benchmark, description: 'StreamProfileBench', value: r.result }, { label: r.omni.benchmark, description: 'OmniBehavior', value: r.omni }],
+    [
+      { label: r.result.benchmark, description: 'StreamProfileBench', value: r.result },
+      { label: r.omni.benchmark, description: 'OmniBehavior', value: r.omni },
+    ],
     { title: 'Export PI Audit Report', placeHolder: 'The benchmark to report on' },
   );
   return picked?.value;
 }
 
 function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (session.result ? vscode.Uri.file(session.result.root) : undefined);
+  const folder =
+    vscode.workspace.workspaceFolders?.[0]?.uri ?? (session.result ? vscode.Uri.file(session.result.root) : undefined);
   return folder && vscode.Uri.joinPath(folder, reportFileName(benchmark, 'md'));
 }
 
@@ -131,7 +171,10 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
   if (!uri) return undefined;
   const redact = vscode.workspace.getConfiguration('personaLab.audit').get<boolean>('redactReport', false);
   const json = uri.path.toLowerCase().endsWith('.json');
-  const render = <R extends AuditReport<ReportableFinding, AnyCountRow>>(r: R) => ({ report: r, text: json ? JSON.stringify(r, null, 2) + '\n' : renderMarkdown(r) });
+  const render = <R extends AuditReport<ReportableFinding, AnyCountRow>>(r: R) => ({
+    report: r,
+    text: json ? JSON.stringify(r, null, 2) + '\n' : renderMarkdown(r),
+  });
   const opts = { trail: session.trail(result), redact };
   const { report, text } = 'format' in result ? render(buildReport(result, opts)) : render(buildReport(result, opts));
   try {
@@ -147,7 +190,10 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
   if (asked) {
     const target = uri;
     void vscode.window
-      .showInformationMessage(`Persona Lab: wrote the PI audit report to ${vscode.workspace.asRelativePath(target)}.`, 'Open')
+      .showInformationMessage(
+        `Persona Lab: wrote the PI audit report to ${vscode.workspace.asRelativePath(target)}.`,
+        'Open',
+      )
       .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
   }
   return uri;
@@ -166,7 +212,12 @@ export async function openFindingSource({ session, view }: AuditApi, node: unkno
 }
 
 /** Opens the first target finding in the step view (an OmniBehavior one in the trace view). */
-export async function openFindingStep({ session, view }: AuditApi, store: SpbStore, node: unknown, nodes: unknown): Promise<void> {
+export async function openFindingStep(
+  { session, view }: AuditApi,
+  store: SpbStore,
+  node: unknown,
+  nodes: unknown,
+): Promise<void> {
   const target = targetFindings(node, nodes, view.selection)[0];
   if (target instanceof OmniFindingNode) {
     const root = session.omniResult?.root;

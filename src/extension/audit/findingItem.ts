@@ -15,7 +15,11 @@ const VERDICT_ICON: Record<Verdict, [icon: string, color: string]> = {
   'needs-review': ['eye', 'charts.blue'],
 };
 
-const CONFIDENCE_COLOR: Record<Confidence, string> = { high: 'charts.orange', medium: 'charts.yellow', low: 'disabledForeground' };
+const CONFIDENCE_COLOR: Record<Confidence, string> = {
+  high: 'charts.orange',
+  medium: 'charts.yellow',
+  low: 'disabledForeground',
+};
 
 type ItemFinding = Pick<Finding, 'category' | 'confidence' | 'text'>;
 
@@ -46,7 +50,8 @@ export function findingItem(
  * location, the latest verdict, and what a click does.
  */
 export function findingTooltip(
-  f: ItemFinding & Pick<Finding, 'reason'> & { key: string; file: string; line: number; field: string; run: string | null },
+  f: ItemFinding &
+    Pick<Finding, 'reason'> & { key: string; file: string; line: number; field: string; run: string | null },
   trail: VerdictTrail,
   body: (md: vscode.MarkdownString) => void,
   clickHint: string,
@@ -56,7 +61,8 @@ export function findingTooltip(
   md.appendText(f.reason);
   md.appendMarkdown('\n\n');
   body(md);
-  if (hasInvisible(f.text)) md.appendMarkdown('\n\n␣ marks an invisible character (zero-width or direction control) inside the value.');
+  if (hasInvisible(f.text))
+    md.appendMarkdown('\n\n␣ marks an invisible character (zero-width or direction control) inside the value.');
   md.appendMarkdown('\n\n');
   md.appendText(`${f.file}:${f.line} · ${f.field}${f.run !== null ? ` · run ${f.run}` : ''}`);
   const v = trail(f.key);

@@ -24,7 +24,11 @@ function autoRunWanted(bench: Benchmark): boolean {
 export function activateAudit(context: vscode.ExtensionContext, store: SpbStore, omni: OmniStore): AuditApi {
   const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
   const provider = new AuditTreeProvider(session);
-  const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+  const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
   const setContext = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
 
   const update = () => {
@@ -42,8 +46,12 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
           : 'Open a benchmark to audit it for residual personal information.';
     } else if (session.running) view.message = 'Auditing…';
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
-    else if (provider.getChildren().length === 0) view.message = 'No residual personal information found, and no placeholders either.';
-    else view.message = [session.result, session.omniResult].flatMap((r) => (r ? [summaryMessage(r, session.verdictOf)] : [])).join(' | ');
+    else if (provider.getChildren().length === 0)
+      view.message = 'No residual personal information found, and no placeholders either.';
+    else
+      view.message = [session.result, session.omniResult]
+        .flatMap((r) => (r ? [summaryMessage(r, session.verdictOf)] : []))
+        .join(' | ');
   };
 
   // Auto-run: once per load of a benchmark, when the view is (or becomes) visible.
@@ -76,7 +84,8 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();
-      if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.result) void session.run({ notify: false });
+      if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.result)
+        void session.run({ notify: false });
     }),
   );
   benchmarkChanged();

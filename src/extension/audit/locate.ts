@@ -130,7 +130,16 @@ interface Decoded {
   rawEnd: number | undefined;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** Decodes the JSON string whose opening quote is at `open`, noting the raw index of two decoded offsets. */
 function decodeString(s: string, open: number, start: number, end: number): Decoded {
@@ -203,7 +212,11 @@ export function valueAt(root: unknown, field: string): unknown {
   let at: unknown = root;
   for (const seg of path) {
     if (typeof seg === 'number') at = Array.isArray(at) ? at[seg] : undefined;
-    else at = typeof at === 'object' && at !== null && !Array.isArray(at) && Object.hasOwn(at, seg) ? (at as Record<string, unknown>)[seg] : undefined;
+    else
+      at =
+        typeof at === 'object' && at !== null && !Array.isArray(at) && Object.hasOwn(at, seg)
+          ? (at as Record<string, unknown>)[seg]
+          : undefined;
     if (at === undefined) return undefined;
   }
   return at;

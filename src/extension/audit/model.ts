@@ -6,7 +6,8 @@ import type { PiCategory } from '../../core/pi/placeholders';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { Platform } from '../../core/spb/types';
 
-export const count = (n: number, one: string, many = one + 's'): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+export const count = (n: number, one: string, many = one + 's'): string =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** TreeItem ids: stable across re-runs, so VS Code keeps what was expanded and selected. */
 export const auditNodeId = {
@@ -43,12 +44,17 @@ export function tally(findings: readonly { key: string }[], verdictOf: VerdictOf
 
 /** "2 open (1 confirmed) · 1 false positive": the verdict part of a row's description. */
 export function tallyText(t: VerdictTally): string {
-  const parts = [t.confirmed ? `${count(t.open, 'open', 'open')} (${t.confirmed} confirmed)` : count(t.open, 'open', 'open')];
+  const parts = [
+    t.confirmed ? `${count(t.open, 'open', 'open')} (${t.confirmed} confirmed)` : count(t.open, 'open', 'open'),
+  ];
   if (t.falsePositive) parts.push(count(t.falsePositive, 'false positive'));
   return parts.join(' · ');
 }
 
-export function categoryDescription(g: { findings: readonly { key: string }[]; placeholders: number }, verdictOf: VerdictOf): string {
+export function categoryDescription(
+  g: { findings: readonly { key: string }[]; placeholders: number },
+  verdictOf: VerdictOf,
+): string {
   return `${tallyText(tally(g.findings, verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
 }
 
@@ -82,7 +88,12 @@ export function hasInvisible(text: string): boolean {
 }
 
 /** Up to `width` characters of the scanned text on each side of the span, for a tooltip. */
-export function contextAround(text: string, start: number, end: number, width = 80): { before: string; match: string; after: string } {
+export function contextAround(
+  text: string,
+  start: number,
+  end: number,
+  width = 80,
+): { before: string; match: string; after: string } {
   const from = Math.max(0, start - width);
   const to = Math.min(text.length, end + width);
   return {
@@ -107,7 +118,10 @@ export function shouldAutoRun(mode: AutoRun, bytes: number, maxMB: number): bool
 
 /** The view's message line after a run. */
 export function summaryMessage(
-  result: Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & { findings: readonly { key: string }[]; counts: readonly { placeholders: number }[] },
+  result: Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & {
+    findings: readonly { key: string }[];
+    counts: readonly { placeholders: number }[];
+  },
   verdictOf: VerdictOf,
 ): string {
   const t = tally(result.findings, verdictOf);
@@ -117,7 +131,8 @@ export function summaryMessage(
     count(placeholders, 'placeholder'),
     `${count(result.scanned.files, 'file')} scanned`,
   ];
-  if (result.problems.length) parts.push(`${count(result.problems.length, 'unreadable line or file', 'unreadable lines or files')} skipped`);
+  if (result.problems.length)
+    parts.push(`${count(result.problems.length, 'unreadable line or file', 'unreadable lines or files')} skipped`);
   const text = parts.join(' · ');
   return result.cancelled ? `Cancelled: partial results. ${text}` : text;
 }

@@ -77,7 +77,10 @@ export class CategoryNode implements AuditNode {
       contextValue: 'auditCategory',
       icon: CATEGORY_ICON[category],
       color: open ? 'charts.orange' : undefined,
-      description: categoryDescription({ findings, placeholders: this.group.placeholders + (this.omni?.placeholders ?? 0) }, this.ctx.verdictOf),
+      description: categoryDescription(
+        { findings, placeholders: this.group.placeholders + (this.omni?.placeholders ?? 0) },
+        this.ctx.verdictOf,
+      ),
     });
   }
 
@@ -97,7 +100,9 @@ export class CategoryNode implements AuditNode {
     md.appendMarkdown(`**${CATEGORY_INFO[category].label}** · placeholder `);
     md.appendText(placeholderOf(category));
     md.appendMarkdown(`\n\n${CATEGORY_INFO[category].description}\n\n`);
-    md.appendMarkdown(`${count(findings.length, 'residual finding')} · ${count(placeholders, 'placeholder')} (already redacted)`);
+    md.appendMarkdown(
+      `${count(findings.length, 'residual finding')} · ${count(placeholders, 'placeholder')} (already redacted)`,
+    );
     return md;
   }
 }

@@ -11,8 +11,16 @@ export const AUDIT_DB_FILE = 'audit.db';
  * `.personalab/audit.db` in the first workspace folder, else in the benchmark folder, else in `fallback`
  * (the extension's global storage). Its own file: the verdict schema cannot share a database with the labels.
  */
-export function auditDbPath(setting: string | undefined, folders: readonly string[], home: string, benchRoot: string | undefined, fallback: string): string {
-  return resolveSettingPath(setting, folders, home) ?? join(folders[0] ?? benchRoot ?? fallback, AUDIT_DIR, AUDIT_DB_FILE);
+export function auditDbPath(
+  setting: string | undefined,
+  folders: readonly string[],
+  home: string,
+  benchRoot: string | undefined,
+  fallback: string,
+): string {
+  return (
+    resolveSettingPath(setting, folders, home) ?? join(folders[0] ?? benchRoot ?? fallback, AUDIT_DIR, AUDIT_DB_FILE)
+  );
 }
 
 /** personaLab.labels.author (the same author as for labels), else the OS user name, else 'auditor'. */
@@ -28,6 +36,9 @@ export function auditAuthor(setting: string | undefined, osUser: () => string = 
 
 /** A file name for the report: `pi-audit-<benchmark>.md`. */
 export function reportFileName(benchmark: string, ext: 'md' | 'json'): string {
-  const safe = basename(benchmark).replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '') || 'benchmark';
+  const safe =
+    basename(benchmark)
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^[._]+/, '') || 'benchmark';
   return `pi-audit-${safe}.${ext}`;
 }

@@ -43,7 +43,8 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
         verdictTrail,
       };
       const groups = groupAudit(result ?? { findings: [], counts: [] });
-      this.roots = result || omni ? groups.map((g) => new CategoryNode(ctx, g, omni && groupOmni(omni, g.category))) : [];
+      this.roots =
+        result || omni ? groups.map((g) => new CategoryNode(ctx, g, omni && groupOmni(omni, g.category))) : [];
     }
     return this.roots;
   }

@@ -85,7 +85,10 @@ export class AuditSession implements vscode.Disposable {
 
   /** The loaded benchmark is not the one the result is about (it was reloaded or another one was opened). */
   get stale(): boolean {
-    return (this.current !== undefined && this.store.bench !== this.auditedBench) || (this.omniCurrent !== undefined && this.omni.bench !== this.auditedOmni);
+    return (
+      (this.current !== undefined && this.store.bench !== this.auditedBench) ||
+      (this.omniCurrent !== undefined && this.omni.bench !== this.auditedOmni)
+    );
   }
 
   get dbPath(): string {
@@ -120,7 +123,9 @@ export class AuditSession implements vscode.Disposable {
     const gen = ++this.generation;
     this.changed.fire();
     const setting = vscode.workspace.getConfiguration('personaLab.audit').get<string>('minConfidence');
-    const minConfidence: Confidence = (CONFIDENCES as readonly string[]).includes(setting ?? '') ? (setting as Confidence) : 'low';
+    const minConfidence: Confidence = (CONFIDENCES as readonly string[]).includes(setting ?? '')
+      ? (setting as Confidence)
+      : 'low';
     const started = Date.now();
     try {
       const result = await vscode.window.withProgress({ location: { viewId: AUDIT_VIEW_ID } }, () =>
@@ -143,10 +148,17 @@ export class AuditSession implements vscode.Disposable {
               }
             };
             try {
-              const result = bench ? await auditBenchmark(bench, { signal: controller.signal, minConfidence, onProgress: onProgress(0) }) : undefined;
-              const omni = omniBench && !controller.signal.aborted
-                ? await auditOmni(omniBench, { signal: controller.signal, minConfidence, onProgress: onProgress(bench ? 1 : 0) })
+              const result = bench
+                ? await auditBenchmark(bench, { signal: controller.signal, minConfidence, onProgress: onProgress(0) })
                 : undefined;
+              const omni =
+                omniBench && !controller.signal.aborted
+                  ? await auditOmni(omniBench, {
+                      signal: controller.signal,
+                      minConfidence,
+                      onProgress: onProgress(bench ? 1 : 0),
+                    })
+                  : undefined;
               return { result, omni };
             } finally {
               sub.dispose();
@@ -169,7 +181,8 @@ export class AuditSession implements vscode.Disposable {
       }
       return result;
     } catch (err) {
-      if (gen === this.generation) void vscode.window.showErrorMessage(`Persona Lab: the PI audit failed: ${(err as Error).message}`);
+      if (gen === this.generation)
+        void vscode.window.showErrorMessage(`Persona Lab: the PI audit failed: ${(err as Error).message}`);
       return undefined;
     } finally {
       if (gen === this.generation) this.controller = undefined;

@@ -110,13 +110,18 @@ export class Benchmarks implements vscode.Disposable {
     try {
       await this.omni.open(root);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Persona Lab: cannot open the OmniBehavior benchmark ${root}: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(
+        `Persona Lab: cannot open the OmniBehavior benchmark ${root}: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return;
     }
     const problems = this.omni.diagnostics.length;
     if (problems) {
       void vscode.window
-        .showWarningMessage(`Persona Lab: the OmniBehavior benchmark loaded with ${problems} problem(s).`, 'Show Problems')
+        .showWarningMessage(
+          `Persona Lab: the OmniBehavior benchmark loaded with ${problems} problem(s).`,
+          'Show Problems',
+        )
         .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
     }
   }

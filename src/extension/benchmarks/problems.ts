@@ -26,7 +26,11 @@ export function benchmarkProblems(open: OpenBenchmark, name: string, source: str
       entries.push([
         vscode.Uri.file(file),
         problems.map((p) => {
-          const d = new vscode.Diagnostic(new vscode.Range(p.line, 0, p.line, LINE_END), p.message, SEVERITY[p.severity]);
+          const d = new vscode.Diagnostic(
+            new vscode.Range(p.line, 0, p.line, LINE_END),
+            p.message,
+            SEVERITY[p.severity],
+          );
           d.source = source;
           if (p.code) d.code = p.code;
           return d;

@@ -7,7 +7,11 @@ import type { RootSource } from '../tree/roots';
 import { RunSelection } from './runSelection';
 import type { LoadedBench, LoadHost, OpenBenchmark } from './types';
 
-export abstract class BenchmarkSession<B extends LoadedBench<R>, R extends { name: string }, S> implements OpenBenchmark<R, B, S> {
+export abstract class BenchmarkSession<
+  B extends LoadedBench<R>,
+  R extends { name: string },
+  S,
+> implements OpenBenchmark<R, B, S> {
   abstract readonly format: FormatAdapter;
   abstract readonly tree: RootSource & vscode.Disposable;
   protected benchmark: B | undefined;

@@ -20,7 +20,11 @@ export interface LoadHost {
   preferredRun(): string | undefined;
 }
 
-export interface OpenBenchmark<R extends { name: string } = { name: string }, B extends LoadedBench<R> = LoadedBench<R>, S = unknown>
+export interface OpenBenchmark<
+  R extends { name: string } = { name: string },
+  B extends LoadedBench<R> = LoadedBench<R>,
+  S = unknown,
+>
   extends vscode.Disposable {
   readonly format: FormatAdapter;
   readonly bench: B | undefined;

@@ -21,7 +21,9 @@ export class ReloadWatcher implements vscode.Disposable {
     this.stop();
     this.root = root;
     if (!root || !vscode.workspace.getConfiguration('personaLab').get<boolean>('reloadOnChange', true)) return;
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), this.glob));
+    this.watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(root), this.glob),
+    );
     const schedule = () => {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.reload(root), RELOAD_DELAY_MS);

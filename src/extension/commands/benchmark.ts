@@ -37,7 +37,9 @@ export async function showDiagnostics(store: SpbStore): Promise<void> {
   await vscode.commands.executeCommand('workbench.actions.view.problems');
   const summary = summarize(bench.diagnostics);
   void vscode.window.showInformationMessage(
-    summary ? `Persona Lab: ${summary} in ${bench.root} (see the Problems panel).` : `Persona Lab: no problems found in ${bench.root}.`,
+    summary
+      ? `Persona Lab: ${summary} in ${bench.root} (see the Problems panel).`
+      : `Persona Lab: no problems found in ${bench.root}.`,
   );
 }
 
@@ -54,7 +56,10 @@ export async function chooseRun(store: SpbStore, arg: unknown): Promise<void> {
     return;
   }
   const scores = [...bench.runs.keys()].flatMap((name) => store.score(name) ?? []);
-  const items = runPickRows(scores, store.runName).map((row) => ({ ...row, iconPath: row.current ? new vscode.ThemeIcon('check') : undefined }));
+  const items = runPickRows(scores, store.runName).map((row) => ({
+    ...row,
+    iconPath: row.current ? new vscode.ThemeIcon('check') : undefined,
+  }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Choose Run',
     placeHolder: 'The run whose results the tree and the step view show',

@@ -58,7 +58,10 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
   'personaLab.revealUser': { needs: 'spb', make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
   'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
-  'personaLab.openStep': { needs: 'spb', make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options) },
+  'personaLab.openStep': {
+    needs: 'spb',
+    make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options),
+  },
   'personaLab.nextStep': { make: (c) => () => navigate(c.stepViews, 'nextStep') },
   'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
@@ -91,7 +94,9 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.cancel': { make: (c) => () => c.audit.session.cancel() },
   'personaLab.audit.exportReport': { make: (c) => (arg) => exportReport(c.audit.session, arg) },
   'personaLab.audit.openSource': { make: (c) => (node, nodes) => openFindingSource(c.audit, node, nodes) },
-  'personaLab.audit.openStep': { make: (c) => (node, nodes) => openFindingStep(c.audit, c.benchmarks.spb, node, nodes) },
+  'personaLab.audit.openStep': {
+    make: (c) => (node, nodes) => openFindingStep(c.audit, c.benchmarks.spb, node, nodes),
+  },
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
@@ -121,7 +126,9 @@ export function registerCommands(context: vscode.ExtensionContext, ctx: Ctx): vo
   for (const [id, command] of Object.entries(COMMANDS) as [CommandId, Command][]) {
     const handler = command.make(ctx);
     const needs = command.needs;
-    const guarded: Handler = needs ? async (...args) => ((await has(needs, ctx.benchmarks)) ? handler(...args) : undefined) : handler;
+    const guarded: Handler = needs
+      ? async (...args) => ((await has(needs, ctx.benchmarks)) ? handler(...args) : undefined)
+      : handler;
     context.subscriptions.push(vscode.commands.registerCommand(id, guarded));
   }
 }

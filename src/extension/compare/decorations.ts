@@ -43,11 +43,19 @@ export class RegressionDecorations implements vscode.FileDecorationProvider, vsc
     const key = uri.path.replace(/^\//, '');
     const delta = this.steps.get(key);
     if (delta !== undefined) {
-      return new vscode.FileDecoration('↓', `${this.label}: Recall ${(100 * delta).toFixed(1)} pts`, new vscode.ThemeColor('charts.red'));
+      return new vscode.FileDecoration(
+        '↓',
+        `${this.label}: Recall ${(100 * delta).toFixed(1)} pts`,
+        new vscode.ThemeColor('charts.red'),
+      );
     }
     const n = this.users.get(key);
     if (n !== undefined) {
-      return new vscode.FileDecoration(n > 99 ? '99' : String(n), `${this.label}: ${n} step(s) regressed`, new vscode.ThemeColor('charts.red'));
+      return new vscode.FileDecoration(
+        n > 99 ? '99' : String(n),
+        `${this.label}: ${n} step(s) regressed`,
+        new vscode.ThemeColor('charts.red'),
+      );
     }
     return undefined;
   }

@@ -1,7 +1,20 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import { higherIsBetter, sortStepDeltas, type PairedSummaryRow, type RunComparison, type StepDelta } from '../../core/spb/runCompare';
+import {
+  higherIsBetter,
+  sortStepDeltas,
+  type PairedSummaryRow,
+  type RunComparison,
+  type StepDelta,
+} from '../../core/spb/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
-import { num, type CompareModel, type CompareRow, type Scope, type SortOrder, type SummaryRow } from '../../shared/dashboardProtocol';
+import {
+  num,
+  type CompareModel,
+  type CompareRow,
+  type Scope,
+  type SortOrder,
+  type SummaryRow,
+} from '../../shared/dashboardProtocol';
 
 export const RESAMPLES = 2000;
 export const SEED = 20240611;
@@ -71,6 +84,7 @@ export function compareModel(
 /** Keys "platform/userId/stepId" of the steps where B's Recall is below A's (the tree's compare-mode badges). */
 export function regressedSteps(cmp: RunComparison): Map<string, number> {
   const out = new Map<string, number>();
-  for (const s of cmp.steps) if (s.delta.Recall < -1e-12) out.set(`${s.platform}/${s.userId}/${s.stepId}`, s.delta.Recall);
+  for (const s of cmp.steps)
+    if (s.delta.Recall < -1e-12) out.set(`${s.platform}/${s.userId}/${s.stepId}`, s.delta.Recall);
   return out;
 }

@@ -39,7 +39,10 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     const cmp = await this.session.comparison();
     if (generation !== this.generation || !this.host) return;
     if (!bench || !pair || !cmp) {
-      this.post({ type: 'empty', message: bench ? 'Pick two runs to compare (Persona Lab: Compare Runs…).' : 'No benchmark is open.' });
+      this.post({
+        type: 'empty',
+        message: bench ? 'Pick two runs to compare (Persona Lab: Compare Runs…).' : 'No benchmark is open.',
+      });
       return;
     }
     const scopes: Scope[] = ['all', ...PLATFORMS.filter((p) => cmp.users.some((u) => u.platform === p))];
@@ -53,7 +56,9 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     this.post({ type: 'compare', model });
     if (this.host.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
-      log.info(`compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`);
+      log.info(
+        `compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`,
+      );
     }
   }
 

@@ -24,7 +24,12 @@ function items(store: SpbStore, exclude?: string): RunItem[] {
     });
 }
 
-async function pickOne(title: string, placeHolder: string, list: RunItem[], preferred: string | undefined): Promise<string | undefined> {
+async function pickOne(
+  title: string,
+  placeHolder: string,
+  list: RunItem[],
+  preferred: string | undefined,
+): Promise<string | undefined> {
   const qp = vscode.window.createQuickPick<RunItem>();
   qp.title = title;
   qp.placeholder = placeHolder;
@@ -50,11 +55,23 @@ async function pickOne(title: string, placeHolder: string, list: RunItem[], pref
 export async function pickRunPair(store: SpbStore, last: RunPair | undefined): Promise<RunPair | undefined> {
   const bench = store.bench;
   if (!bench || bench.runs.size < 2) {
-    void vscode.window.showInformationMessage('Persona Lab: comparing needs a benchmark with at least two runs under results/.');
+    void vscode.window.showInformationMessage(
+      'Persona Lab: comparing needs a benchmark with at least two runs under results/.',
+    );
     return undefined;
   }
-  const a = await pickOne('Compare Runs (1/2): run A, the baseline', 'Pick the baseline run', items(store), last?.a ?? store.runName);
+  const a = await pickOne(
+    'Compare Runs (1/2): run A, the baseline',
+    'Pick the baseline run',
+    items(store),
+    last?.a ?? store.runName,
+  );
   if (!a) return undefined;
-  const b = await pickOne(`Compare Runs (2/2): run B, compared against ${a}`, 'Pick the run to compare with the baseline', items(store, a), last?.b);
+  const b = await pickOne(
+    `Compare Runs (2/2): run B, compared against ${a}`,
+    'Pick the run to compare with the baseline',
+    items(store, a),
+    last?.b,
+  );
   return b ? { a, b } : undefined;
 }

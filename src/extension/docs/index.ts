@@ -18,7 +18,10 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
   readonly onDidChange = this.changed.event;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? 'Persona Lab: this document is no longer in memory. Open it again from the step view.';
+    return (
+      this.texts.get(uri.toString()) ??
+      'Persona Lab: this document is no longer in memory. Open it again from the step view.'
+    );
   }
 
   /** The URI for a title: the title becomes the file name shown on the editor tab. */
@@ -42,8 +45,12 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
     const uri = this.uriFor(title);
     this.set(uri, text);
     let doc = await vscode.workspace.openTextDocument(uri);
-    if (opts.language && doc.languageId !== opts.language) doc = await vscode.languages.setTextDocumentLanguage(doc, opts.language);
-    return vscode.window.showTextDocument(doc, { viewColumn: opts.viewColumn ?? vscode.ViewColumn.Beside, preview: true });
+    if (opts.language && doc.languageId !== opts.language)
+      doc = await vscode.languages.setTextDocumentLanguage(doc, opts.language);
+    return vscode.window.showTextDocument(doc, {
+      viewColumn: opts.viewColumn ?? vscode.ViewColumn.Beside,
+      preview: true,
+    });
   }
 
   dispose(): void {

@@ -46,10 +46,15 @@ export class EndpointService implements vscode.Disposable {
     const s = this.settings();
     const problems = endpointProblems(s);
     if (problems.length > 0) {
-      const untrusted = !vscode.workspace.isTrusted && vscode.workspace.getConfiguration(SECTION).inspect('baseURL')?.workspaceValue !== undefined
-        ? ' (this workspace is not trusted, so its own personaLab.endpoint.baseURL is ignored: set it in the user settings or trust the workspace)'
-        : '';
-      const choice = await vscode.window.showErrorMessage(`Persona Lab: ${problems.join('; ')}${untrusted}.`, 'Open Settings');
+      const untrusted =
+        !vscode.workspace.isTrusted &&
+        vscode.workspace.getConfiguration(SECTION).inspect('baseURL')?.workspaceValue !== undefined
+          ? ' (this workspace is not trusted, so its own personaLab.endpoint.baseURL is ignored: set it in the user settings or trust the workspace)'
+          : '';
+      const choice = await vscode.window.showErrorMessage(
+        `Persona Lab: ${problems.join('; ')}${untrusted}.`,
+        'Open Settings',
+      );
       if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
       return undefined;
     }
@@ -73,7 +78,8 @@ export class EndpointService implements vscode.Disposable {
   async setKey(): Promise<void> {
     const key = await vscode.window.showInputBox({
       title: 'Persona Lab: Set API Key',
-      prompt: 'The key for personaLab.endpoint.baseURL. Kept in VS Code\'s secret storage only: never in settings, logs, the history database or results.',
+      prompt:
+        "The key for personaLab.endpoint.baseURL. Kept in VS Code's secret storage only: never in settings, logs, the history database or results.",
       password: true,
       ignoreFocusOut: true,
       placeHolder: 'sk-…',
@@ -81,7 +87,7 @@ export class EndpointService implements vscode.Disposable {
     });
     if (key === undefined) return;
     await this.secrets.store(SECRET_KEY, key.trim());
-    void vscode.window.showInformationMessage('Persona Lab: API key stored in VS Code\'s secret storage.');
+    void vscode.window.showInformationMessage("Persona Lab: API key stored in VS Code's secret storage.");
   }
 
   async clearKey(): Promise<void> {

@@ -65,7 +65,8 @@ export function readEndpointSettings(inspect: Inspect, trusted: boolean): Endpoi
 export function endpointProblems(s: EndpointSettings): string[] {
   const out: string[] = [];
   if (!s.baseURL) out.push('personaLab.endpoint.baseURL is not set');
-  else if (!/^https?:\/\/[^/\s]+/i.test(s.baseURL)) out.push(`personaLab.endpoint.baseURL "${publicBaseURL(s.baseURL)}" is not an http(s) URL`);
+  else if (!/^https?:\/\/[^/\s]+/i.test(s.baseURL))
+    out.push(`personaLab.endpoint.baseURL "${publicBaseURL(s.baseURL)}" is not an http(s) URL`);
   if (!s.model) out.push('personaLab.endpoint.model is not set');
   return out;
 }

@@ -32,7 +32,9 @@ function baseFolder(labels: LabelService): vscode.Uri {
 async function exportLabels(labels: LabelService, arg: unknown): Promise<void> {
   const store = labels.store(false);
   if (!store) {
-    void vscode.window.showInformationMessage(`Persona Lab: no labels to export (${labels.error ?? `no database at ${labels.dbFile} yet`}).`);
+    void vscode.window.showInformationMessage(
+      `Persona Lab: no labels to export (${labels.error ?? `no database at ${labels.dbFile} yet`}).`,
+    );
     return;
   }
   let { path, format } = argPath(arg);
@@ -55,24 +57,47 @@ async function exportLabels(labels: LabelService, arg: unknown): Promise<void> {
   writeFileSync(tmp, text);
   renameSync(tmp, path);
   log.info(`labels: exported ${rows.length} label(s) to ${path} (${format})`);
-  const open = await vscode.window.showInformationMessage(`Persona Lab: exported ${rows.length} label(s) to ${path} (${format.toUpperCase()}).`, 'Open File');
+  const open = await vscode.window.showInformationMessage(
+    `Persona Lab: exported ${rows.length} label(s) to ${path} (${format.toUpperCase()}).`,
+    'Open File',
+  );
   if (open) await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
 }
 
-async function resolveConflicts(session: ImportSession, names: ReadonlyMap<string, string>): Promise<Map<string, ConflictDecision> | undefined> {
+async function resolveConflicts(
+  session: ImportSession,
+  names: ReadonlyMap<string, string>,
+): Promise<Map<string, ConflictDecision> | undefined> {
   const decisions = new Map<string, ConflictDecision>();
   const conflicts = session.conflicts;
   type Item = vscode.QuickPickItem & { action: 'all' | 'one' | 'import'; value?: string };
   for (;;) {
     const open = conflicts.filter((c) => !decisions.has(c.id)).length;
     const items: Item[] = [
-      ...CONFLICT_DECISIONS.map((d): Item => ({ label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`, detail: DECISION_TEXT[d].detail, action: 'all', value: d })),
-      { label: `Conflicts: ${conflicts.length - open} of ${conflicts.length} resolved`, kind: vscode.QuickPickItemKind.Separator, action: 'one' },
+      ...CONFLICT_DECISIONS.map((d): Item => ({
+        label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`,
+        detail: DECISION_TEXT[d].detail,
+        action: 'all',
+        value: d,
+      })),
+      {
+        label: `Conflicts: ${conflicts.length - open} of ${conflicts.length} resolved`,
+        kind: vscode.QuickPickItemKind.Separator,
+        action: 'one',
+      },
       ...conflictRows(conflicts, decisions, names).map((r): Item => ({ ...r, action: 'one', value: r.id })),
       { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
       open === 0
-        ? { label: '$(cloud-download) Import now', detail: 'write the import with these decisions, in one transaction', action: 'import' }
-        : { label: '$(circle-slash) Import now', detail: `resolve the ${open} remaining conflict(s) first; nothing has been written`, action: 'import' },
+        ? {
+            label: '$(cloud-download) Import now',
+            detail: 'write the import with these decisions, in one transaction',
+            action: 'import',
+          }
+        : {
+            label: '$(circle-slash) Import now',
+            detail: `resolve the ${open} remaining conflict(s) first; nothing has been written`,
+            action: 'import',
+          },
     ];
     const picked = await vscode.window.showQuickPick(items, {
       title: 'Persona Lab: Import Labels — resolve the conflicts (Esc cancels, nothing is written)',
@@ -106,7 +131,10 @@ async function importLabels(labels: LabelService, problems: vscode.DiagnosticCol
   let path = given.path;
   if (!path) {
     const picked = await vscode.window.showOpenDialog({
-      title: 'Import Labels', openLabel: 'Import', canSelectMany: false, defaultUri: baseFolder(labels),
+      title: 'Import Labels',
+      openLabel: 'Import',
+      canSelectMany: false,
+      defaultUri: baseFolder(labels),
       filters: { 'Label files': ['jsonl', 'csv', 'ndjson', 'json'] },
     });
     path = picked?.[0]?.fsPath;
@@ -126,7 +154,10 @@ async function importLabels(labels: LabelService, problems: vscode.DiagnosticCol
   }
   let decisions = new Map<string, ConflictDecision>();
   if (session.conflicts.length > 0) {
-    const go = await vscode.window.showWarningMessage(`Persona Lab: ${summary}. Nothing is written until every conflict has a decision.`, 'Resolve Conflicts…');
+    const go = await vscode.window.showWarningMessage(
+      `Persona Lab: ${summary}. Nothing is written until every conflict has a decision.`,
+      'Resolve Conflicts…',
+    );
     if (!go) return;
     const chosen = await resolveConflicts(session, labels.names());
     if (!chosen) {
@@ -140,22 +171,37 @@ async function importLabels(labels: LabelService, problems: vscode.DiagnosticCol
   }
   const result = labels.write(() => session.resolve(decisions));
   if (!result.ok) {
-    void vscode.window.showErrorMessage(`Persona Lab: ${result.message} (the database changed while importing; run the import again).`);
+    void vscode.window.showErrorMessage(
+      `Persona Lab: ${result.message} (the database changed while importing; run the import again).`,
+    );
     return;
   }
-  void vscode.window.showInformationMessage(`Persona Lab: imported ${path}: ${result.added} added, ${result.removed} removed, ${result.notesChanged} note(s) changed.`);
+  void vscode.window.showInformationMessage(
+    `Persona Lab: imported ${path}: ${result.added} added, ${result.removed} removed, ${result.notesChanged} note(s) changed.`,
+  );
 }
 
 function showProblems(problems: vscode.DiagnosticCollection, file: string, diags: readonly Diagnostic[]): void {
   problems.clear();
   if (diags.length === 0) return;
-  const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
-  problems.set(vscode.Uri.file(file), diags.map((d) => {
-    const line = Math.max(0, d.line - 1);
-    const diag = new vscode.Diagnostic(new vscode.Range(line, 0, line, 2 ** 31 - 1), d.field ? `${d.field}: ${d.message}` : d.message, severity[d.severity]);
-    diag.source = 'Persona Lab import';
-    return diag;
-  }));
+  const severity = {
+    error: vscode.DiagnosticSeverity.Error,
+    warning: vscode.DiagnosticSeverity.Warning,
+    info: vscode.DiagnosticSeverity.Information,
+  };
+  problems.set(
+    vscode.Uri.file(file),
+    diags.map((d) => {
+      const line = Math.max(0, d.line - 1);
+      const diag = new vscode.Diagnostic(
+        new vscode.Range(line, 0, line, 2 ** 31 - 1),
+        d.field ? `${d.field}: ${d.message}` : d.message,
+        severity[d.severity],
+      );
+      diag.source = 'Persona Lab import';
+      return diag;
+    }),
+  );
 }
 
 const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
@@ -210,7 +256,10 @@ export function labelFileCommands(context: vscode.ExtensionContext, labels: Labe
       void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
     }
   };
-  context.subscriptions.push(problems, vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)));
+  context.subscriptions.push(
+    problems,
+    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+  );
   return {
     exportLabels: guard((arg) => exportLabels(labels, arg)),
     importLabels: guard((arg) => importLabels(labels, problems, arg)),

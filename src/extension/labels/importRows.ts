@@ -9,7 +9,9 @@ export const DECISION_TEXT: Record<ConflictDecision, { label: string; detail: st
 
 function side(rows: readonly { label: string; note: string }[], names: ReadonlyMap<string, string>): string {
   if (rows.length === 0) return '(none)';
-  return rows.map((r) => `${names.get(r.label) ?? r.label}${r.note ? ` (“${r.note.replace(/\s+/g, ' ').slice(0, 60)}”)` : ''}`).join(', ');
+  return rows
+    .map((r) => `${names.get(r.label) ?? r.label}${r.note ? ` (“${r.note.replace(/\s+/g, ' ').slice(0, 60)}”)` : ''}`)
+    .join(', ');
 }
 
 export interface ConflictRow {
@@ -30,7 +32,10 @@ export function conflictRows(
       id: c.id,
       label: `${i + 1}. ${c.description}`,
       description: d ? `→ ${DECISION_TEXT[d].label}` : 'unresolved',
-      detail: `mine: ${side(c.local, names)} · theirs: ${side(c.incoming.map((r) => r.row), names)} (line ${c.incoming.map((r) => r.line).join(', ')})`,
+      detail: `mine: ${side(c.local, names)} · theirs: ${side(
+        c.incoming.map((r) => r.row),
+        names,
+      )} (line ${c.incoming.map((r) => r.line).join(', ')})`,
     };
   });
 }
@@ -39,6 +44,10 @@ export function conflictRows(
 export function planSummary(file: string, read: number, skipped: number, plan: ImportPlan): string {
   const parts = [`${read} label(s) read`];
   if (skipped) parts.push(`${skipped} line(s) skipped (see the Problems panel)`);
-  parts.push(`${plan.additions.length} new`, `${plan.identical} already present`, `${plan.conflicts.length} conflict(s)`);
+  parts.push(
+    `${plan.additions.length} new`,
+    `${plan.identical} already present`,
+    `${plan.conflicts.length} conflict(s)`,
+  );
   return `${file}: ${parts.join(', ')}`;
 }

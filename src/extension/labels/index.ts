@@ -17,7 +17,12 @@ export interface LabelsApi {
   files: LabelFileCommands;
 }
 
-export function activateLabels(context: vscode.ExtensionContext, store: SpbStore, stepViews: StepViews, tree: TreeApi): LabelsApi {
+export function activateLabels(
+  context: vscode.ExtensionContext,
+  store: SpbStore,
+  stepViews: StepViews,
+  tree: TreeApi,
+): LabelsApi {
   const labels = new LabelService(store, context.globalStorageUri.fsPath);
   const augment = new LabelTreeAugment(store, labels, context.workspaceState);
   const controller = new LabelStepController(stepViews.main, store, labels, augment);

@@ -16,7 +16,12 @@ export function labelsHome(folders: readonly string[], benchRoot: string | undef
 }
 
 /** personaLab.labels.dbPath (`~`, `${workspaceFolder}`, relative to the first folder) or the default. */
-export function dbPath(setting: string | undefined, folders: readonly string[], home: string, labelsHomeDir: string): string {
+export function dbPath(
+  setting: string | undefined,
+  folders: readonly string[],
+  home: string,
+  labelsHomeDir: string,
+): string {
   return resolveSettingPath(setting, folders, home) ?? join(labelsHomeDir, LABELS_DIR, DB_FILE);
 }
 
@@ -37,5 +42,10 @@ export function authorName(setting: string | undefined): string {
 
 /** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
 export function benchmarkId(root: string): string {
-  return root.split(/[\\/]+/).filter(Boolean).pop() ?? root;
+  return (
+    root
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .pop() ?? root
+  );
 }

@@ -92,7 +92,9 @@ export class LabelService implements vscode.Disposable {
   /** A one-line note when the workspace label set has errors (the defaults are in use), else null. */
   get labelSetNote(): string | null {
     const errors = this.set.diagnostics.filter((d) => d.severity === 'error').length;
-    return errors ? `${basename(dirname(this.paths.labelSet))}/${basename(this.paths.labelSet)} has ${errors} error(s): the default labels are in use (see the Problems panel)` : null;
+    return errors
+      ? `${basename(dirname(this.paths.labelSet))}/${basename(this.paths.labelSet)} has ${errors} error(s): the default labels are in use (see the Problems panel)`
+      : null;
   }
 
   names(): Map<string, string> {
@@ -142,16 +144,26 @@ export class LabelService implements vscode.Disposable {
     if (idx) return idx;
     const store = this.store(false);
     const benchmark = this.benchmark;
-    idx = store && benchmark !== undefined ? new StepLabelIndex(store.list({ benchmark, run, author: this.author })) : StepLabelIndex.empty;
+    idx =
+      store && benchmark !== undefined
+        ? new StepLabelIndex(store.list({ benchmark, run, author: this.author }))
+        : StepLabelIndex.empty;
     this.indexes.set(run, idx);
     return idx;
   }
 
   /** Re-reads settings and the label set; reopens the database when its path changed. */
   reload(fire = true): void {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
     const home = labelsHome(folders, this.bench.root, this.fallbackDir);
-    const db = dbPath(vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'), folders, homedir(), home);
+    const db = dbPath(
+      vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'),
+      folders,
+      homedir(),
+      home,
+    );
     const labelSet = labelSetPath(home);
     const moved = db !== this.paths.db || labelSet !== this.paths.labelSet;
     if (db !== this.paths.db) {
@@ -171,12 +183,19 @@ export class LabelService implements vscode.Disposable {
     const uri = vscode.Uri.file(this.paths.labelSet);
     this.diagnostics.clear();
     if (this.set.diagnostics.length === 0) return;
-    this.diagnostics.set(uri, this.set.diagnostics.map((d) => {
-      const line = Math.max(0, d.line - 1);
-      const diag = new vscode.Diagnostic(new vscode.Range(line, 0, line, 2 ** 31 - 1), d.field ? `${d.field}: ${d.message}` : d.message, SEVERITY[d.severity]);
-      diag.source = 'Persona Lab labels';
-      return diag;
-    }));
+    this.diagnostics.set(
+      uri,
+      this.set.diagnostics.map((d) => {
+        const line = Math.max(0, d.line - 1);
+        const diag = new vscode.Diagnostic(
+          new vscode.Range(line, 0, line, 2 ** 31 - 1),
+          d.field ? `${d.field}: ${d.message}` : d.message,
+          SEVERITY[d.severity],
+        );
+        diag.source = 'Persona Lab labels';
+        return diag;
+      }),
+    );
   }
 
   /** Watches the label set file, and the database (with its -wal) for writes from other windows or the CLI. */
@@ -189,7 +208,12 @@ export class LabelService implements vscode.Disposable {
       this.loadSet();
       this.changed.fire();
     };
-    this.watchers.push(setWatcher, setWatcher.onDidCreate(onSet), setWatcher.onDidChange(onSet), setWatcher.onDidDelete(onSet));
+    this.watchers.push(
+      setWatcher,
+      setWatcher.onDidCreate(onSet),
+      setWatcher.onDidChange(onSet),
+      setWatcher.onDidDelete(onSet),
+    );
     this.watchDb();
   }
 

@@ -15,8 +15,18 @@ function kappaCells(k: Kappa): string[] {
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 
-export function summaryMarkdown(s: LabelSummary, names: ReadonlyMap<string, string>, source: string, perAuthor: ReadonlyMap<string, number>): string {
-  const out: string[] = ['# Label summary', '', `${s.total} label(s) by ${s.authors.length} author(s) in ${mdText(source)}.`, ''];
+export function summaryMarkdown(
+  s: LabelSummary,
+  names: ReadonlyMap<string, string>,
+  source: string,
+  perAuthor: ReadonlyMap<string, number>,
+): string {
+  const out: string[] = [
+    '# Label summary',
+    '',
+    `${s.total} label(s) by ${s.authors.length} author(s) in ${mdText(source)}.`,
+    '',
+  ];
   const labels = [...s.counts.keys()].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b));
   if (labels.length === 0) {
     out.push('No labels yet.');
@@ -39,10 +49,16 @@ export function summaryMarkdown(s: LabelSummary, names: ReadonlyMap<string, stri
     out.push('No two authors labelled the same step of the same run yet.');
     return out.join('\n') + '\n';
   }
-  out.push('A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *po*: observed agreement, *pe*: agreement by chance.', '');
+  out.push(
+    'A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *po*: observed agreement, *pe*: agreement by chance.',
+    '',
+  );
   for (const ag of s.agreements) {
     out.push(`### ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} step(s) both labelled`, '');
-    out.push(`A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of steps where the label is on both, on A's only, on B's only, on neither.`, '');
+    out.push(
+      `A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of steps where the label is on both, on A's only, on B's only, on neither.`,
+      '',
+    );
     out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
     out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
     out.push(row(['**Overall**', ...kappaCells(ag.overall)]));

@@ -6,10 +6,21 @@ import type { AppliedLabel, LabelStaleness } from '../../core/labels/view';
 
 /** The label set as the bar lists it. */
 export function labelChoices(labels: readonly LabelDef[]) {
-  return labels.map((l) => ({ id: l.id, name: l.name, description: l.description, key: l.key ?? null, scope: l.scope }));
+  return labels.map((l) => ({
+    id: l.id,
+    name: l.name,
+    description: l.description,
+    key: l.key ?? null,
+    scope: l.scope,
+  }));
 }
 
-export function appliedLabel(labels: readonly LabelDef[], r: LabelRow, staleness: LabelStaleness, excerpt: string): AppliedLabel {
+export function appliedLabel(
+  labels: readonly LabelDef[],
+  r: LabelRow,
+  staleness: LabelStaleness,
+  excerpt: string,
+): AppliedLabel {
   const def = labelDef(labels, r.label);
   return {
     labelId: r.label,

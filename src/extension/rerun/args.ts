@@ -28,5 +28,10 @@ export function stamp(now = new Date()): string {
 
 /** A template or user name as a run-name part: letters, digits, . _ - only. */
 export function slug(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 40) || 'run';
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 40) || 'run'
+  );
 }

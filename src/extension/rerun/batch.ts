@@ -7,7 +7,13 @@ import * as vscode from 'vscode';
 import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
 import { plannedPrompts } from '../../core/runner/preflight';
-import { MANIFEST_FILE, isValidRunName, runBenchmark, type RunProgress, type RunSummary } from '../../core/runner/runner';
+import {
+  MANIFEST_FILE,
+  isValidRunName,
+  runBenchmark,
+  type RunProgress,
+  type RunSummary,
+} from '../../core/runner/runner';
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
 import { PLATFORMS, type Platform } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
@@ -37,13 +43,27 @@ export interface BatchPlan {
  * Scans every prompt of the plan before it starts and asks once (the guard); the plan to run, or undefined when
  * the user cancelled.
  */
-export async function guardPlan(deps: RerunDeps, plan: BatchPlan, target: ResolvedEndpoint): Promise<BatchPlan | undefined> {
+export async function guardPlan(
+  deps: RerunDeps,
+  plan: BatchPlan,
+  target: ResolvedEndpoint,
+): Promise<BatchPlan | undefined> {
   const bench = deps.store.bench;
   if (!bench) return undefined;
-  const choice = await guardPrompts(target, () => plannedPrompts(bench, {
-    template: plan.template.text, systemMessage: plan.systemMessage ?? target.systemMessage, personaMode: plan.personaMode,
-    platforms: plan.platforms, userId: plan.userId, fromStep: plan.fromStep, startPersona: plan.startPersona,
-  }), `run ${plan.name}`);
+  const choice = await guardPrompts(
+    target,
+    () =>
+      plannedPrompts(bench, {
+        template: plan.template.text,
+        systemMessage: plan.systemMessage ?? target.systemMessage,
+        personaMode: plan.personaMode,
+        platforms: plan.platforms,
+        userId: plan.userId,
+        fromStep: plan.fromStep,
+        startPersona: plan.startPersona,
+      }),
+    `run ${plan.name}`,
+  );
   return choice && { ...plan, mask: choice === 'mask' };
 }
 
@@ -51,7 +71,13 @@ export const progressText = (p: RunProgress) =>
   `${p.done}/${p.total} steps · ${p.failed} failed · ${p.usersDone}/${p.usersTotal} users`;
 
 /** Runs one plan under a cancellable progress notification; `report` also gets each progress. */
-export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: ResolvedEndpoint, title: string, report?: (p: RunProgress) => void): Promise<RunSummary | undefined> {
+export async function runPlan(
+  deps: RerunDeps,
+  plan: BatchPlan,
+  target: ResolvedEndpoint,
+  title: string,
+  report?: (p: RunProgress) => void,
+): Promise<RunSummary | undefined> {
   const bench = deps.store.bench;
   if (!bench) return undefined;
   const model = plan.model ?? target.config.model;
@@ -64,38 +90,67 @@ export async function runPlan(deps: RerunDeps, plan: BatchPlan, target: Resolved
       let shown = 0;
       const endpoint = { ...target.config, model };
       return runBenchmark({
-        bench, name: plan.name, template: plan.template.text, systemMessage: plan.systemMessage ?? target.systemMessage,
-        endpoint, transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined, personaMode: plan.personaMode, platforms: plan.platforms, userId: plan.userId ?? null,
-        fromStep: plan.fromStep ?? 1, startPersona: plan.startPersona, concurrency: target.maxConcurrency, signal: abort.signal,
+        bench,
+        name: plan.name,
+        template: plan.template.text,
+        systemMessage: plan.systemMessage ?? target.systemMessage,
+        endpoint,
+        transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined,
+        personaMode: plan.personaMode,
+        platforms: plan.platforms,
+        userId: plan.userId ?? null,
+        fromStep: plan.fromStep ?? 1,
+        startPersona: plan.startPersona,
+        concurrency: target.maxConcurrency,
+        signal: abort.signal,
         onProgress: (p) => {
           const pct = p.total ? Math.floor((100 * p.done) / p.total) : 0;
           progress.report({ message: progressText(p), increment: Math.max(0, pct - shown) });
           shown = Math.max(shown, pct);
           report?.(p);
         },
-        onStep: (r) => void deps.history.record({ run: plan.name, model, baseURL: target.publicURL }, plan.mask ? maskOutgoing(r) : r),
+        onStep: (r) =>
+          void deps.history.record(
+            { run: plan.name, model, baseURL: target.publicURL },
+            plan.mask ? maskOutgoing(r) : r,
+          ),
       });
     },
   );
 }
 
 /** Reloads the benchmark and says how the run ended, offering to select it (or to resume it). */
-export async function finishRun(deps: RerunDeps, plan: BatchPlan, summary: RunSummary | undefined, target: ResolvedEndpoint): Promise<void> {
+export async function finishRun(
+  deps: RerunDeps,
+  plan: BatchPlan,
+  summary: RunSummary | undefined,
+  target: ResolvedEndpoint,
+): Promise<void> {
   if (!summary) return;
   const p = summary.progress;
   log.info(`run ${plan.name}: ${summary.status}, ${progressText(p)}`);
   if (summary.status === 'failed' && !summary.manifest) {
-    void vscode.window.showErrorMessage(`Persona Lab: run ${plan.name} did not start: ${summary.error ?? 'unknown error'}`);
+    void vscode.window.showErrorMessage(
+      `Persona Lab: run ${plan.name} did not start: ${summary.error ?? 'unknown error'}`,
+    );
     return;
   }
   await deps.store.reload();
   const loaded = deps.store.bench?.runs.has(plan.name) === true;
   const text = `Persona Lab: run ${plan.name} ${summary.status}${summary.resumed ? ' (resumed)' : ''}: ${progressText(p)}.`;
-  const actions = [loaded ? 'Select Run' : undefined, summary.status === 'finished' ? undefined : 'Resume'].filter((a): a is string => a !== undefined);
-  const show = summary.status === 'finished' ? vscode.window.showInformationMessage : summary.status === 'cancelled' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  const actions = [loaded ? 'Select Run' : undefined, summary.status === 'finished' ? undefined : 'Resume'].filter(
+    (a): a is string => a !== undefined,
+  );
+  const show =
+    summary.status === 'finished'
+      ? vscode.window.showInformationMessage
+      : summary.status === 'cancelled'
+        ? vscode.window.showWarningMessage
+        : vscode.window.showErrorMessage;
   const choice = await show(summary.error ? `${text} ${summary.error}` : text, ...actions);
   if (choice === 'Select Run') await deps.store.selectRun(plan.name);
-  else if (choice === 'Resume') await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: run ${plan.name}`), target);
+  else if (choice === 'Resume')
+    await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: run ${plan.name}`), target);
 }
 
 /** Asks for the run folder's name; an existing folder is accepted when it holds our manifest (the run resumes). */
@@ -111,7 +166,10 @@ export async function askRunName(root: string, suggestion: string, title: string
       if (!existsSync(dir)) return undefined;
       const m = readManifest(join(dir, MANIFEST_FILE));
       if (!m) return `results/${v} exists and was not written by Persona Lab`;
-      return { message: `results/${v} exists (${m.status}, ${m.counts.done}/${m.counts.steps} steps): it resumes if the settings match`, severity: vscode.InputBoxValidationSeverity.Info };
+      return {
+        message: `results/${v} exists (${m.status}, ${m.counts.done}/${m.counts.steps} steps): it resumes if the settings match`,
+        severity: vscode.InputBoxValidationSeverity.Info,
+      };
     },
   });
 }
@@ -119,8 +177,16 @@ export async function askRunName(root: string, suggestion: string, title: string
 async function pickMode(title: string): Promise<PersonaMode | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
-      { label: '$(history) Full persona', description: 'each step receives the persona the step before wrote', mode: 'full' as const },
-      { label: '$(circle-slash) No persona', description: 'every step gets the cold-start text (the paper\'s ablation)', mode: 'none' as const },
+      {
+        label: '$(history) Full persona',
+        description: 'each step receives the persona the step before wrote',
+        mode: 'full' as const,
+      },
+      {
+        label: '$(circle-slash) No persona',
+        description: "every step gets the cold-start text (the paper's ablation)",
+        mode: 'none' as const,
+      },
     ],
     { title, placeHolder: 'Persona mode', ignoreFocusOut: true },
   );
@@ -128,7 +194,13 @@ async function pickMode(title: string): Promise<PersonaMode | undefined> {
 }
 
 /** The chain's first persona when it starts after step 1 in full mode. */
-async function pickStart(deps: RerunDeps, platform: Platform, userId: string, stepId: number, title: string): Promise<StartPersona | undefined> {
+async function pickStart(
+  deps: RerunDeps,
+  platform: Platform,
+  userId: string,
+  stepId: number,
+  title: string,
+): Promise<StartPersona | undefined> {
   const user = deps.store.user(platform, userId);
   const step = user?.steps.find((s) => s.stepId === stepId);
   if (!user || !step || stepId <= user.steps[0].stepId) return { kind: 'none' };
@@ -149,12 +221,29 @@ export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!template || !(await deps.templates.confirmUsable(template))) return;
   const personaMode = await pickMode(`Re-run Chain ${scope} (2/4): persona mode`);
   if (!personaMode) return;
-  const startPersona = personaMode === 'full' ? await pickStart(deps, ref.platform, ref.userId, ref.stepId, `Re-run Chain ${scope} (3/4): persona of step ${ref.stepId}`) : { kind: 'none' as const };
+  const startPersona =
+    personaMode === 'full'
+      ? await pickStart(
+          deps,
+          ref.platform,
+          ref.userId,
+          ref.stepId,
+          `Re-run Chain ${scope} (3/4): persona of step ${ref.stepId}`,
+        )
+      : { kind: 'none' as const };
   if (!startPersona) return;
-  const name = await askRunName(store.bench.root, `${slug(template.name)}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`, `Re-run Chain ${scope} (4/4): run name`);
+  const name = await askRunName(
+    store.bench.root,
+    `${slug(template.name)}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`,
+    `Re-run Chain ${scope} (4/4): run name`,
+  );
   const target = name && (await deps.endpoint.resolve());
   if (!name || !target) return;
-  const plan = await guardPlan(deps, { name, template, personaMode, platforms: [ref.platform], userId: ref.userId, fromStep: ref.stepId, startPersona }, target);
+  const plan = await guardPlan(
+    deps,
+    { name, template, personaMode, platforms: [ref.platform], userId: ref.userId, fromStep: ref.stepId, startPersona },
+    target,
+  );
   if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: chain ${scope} → ${name}`), target);
 }
@@ -165,10 +254,12 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
   let platforms: Platform[] = PLATFORMS.filter((p) => bench.users.has(p));
   if (!all) {
     const given = platformOf(arg);
-    const picked = given ? { platform: given } : await vscode.window.showQuickPick(
-      platforms.map((p) => ({ label: p, description: `${bench.users.get(p)?.size ?? 0} users`, platform: p })),
-      { title: 'Re-run Platform: platform', ignoreFocusOut: true },
-    );
+    const picked = given
+      ? { platform: given }
+      : await vscode.window.showQuickPick(
+          platforms.map((p) => ({ label: p, description: `${bench.users.get(p)?.size ?? 0} users`, platform: p })),
+          { title: 'Re-run Platform: platform', ignoreFocusOut: true },
+        );
     if (!picked) return;
     platforms = [picked.platform];
   }
@@ -178,7 +269,11 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
   if (!template || !(await deps.templates.confirmUsable(template))) return;
   const personaMode = await pickMode(`${title} (2/3): persona mode`);
   if (!personaMode) return;
-  const name = await askRunName(bench.root, `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`, `${title} (3/3): run name`);
+  const name = await askRunName(
+    bench.root,
+    `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`,
+    `${title} (3/3): run name`,
+  );
   const target = name && (await deps.endpoint.resolve());
   if (!name || !target) return;
   const plan = await guardPlan(deps, { name, template, personaMode, platforms }, target);
@@ -195,22 +290,43 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
     .filter((d) => d.isDirectory())
     .flatMap((d) => {
       const m = readManifest(join(root, 'results', d.name, MANIFEST_FILE));
-      return m && m.status !== 'finished' ? [{ label: d.name, description: `${m.status} · ${m.counts.done}/${m.counts.steps} steps · ${m.endpoint.model}`, m }] : [];
+      return m && m.status !== 'finished'
+        ? [
+            {
+              label: d.name,
+              description: `${m.status} · ${m.counts.done}/${m.counts.steps} steps · ${m.endpoint.model}`,
+              m,
+            },
+          ]
+        : [];
     });
   if (items.length === 0) {
     void vscode.window.showInformationMessage('Persona Lab: no unfinished run under results/.');
     return;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Resume Run', placeHolder: 'A run that was cancelled or failed' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Resume Run',
+    placeHolder: 'A run that was cancelled or failed',
+  });
   const target = picked && (await deps.endpoint.resolve());
   if (!picked || !target) return;
   const m = picked.m;
   const planned: BatchPlan = {
-    name: picked.label, template: { name: m.template.id, text: m.template.text }, systemMessage: m.systemMessage, personaMode: m.personaMode,
-    platforms: m.selection.platforms, userId: m.selection.userId, fromStep: m.selection.fromStep, startPersona: m.selection.startPersona, model: m.endpoint.model,
+    name: picked.label,
+    template: { name: m.template.id, text: m.template.text },
+    systemMessage: m.systemMessage,
+    personaMode: m.personaMode,
+    platforms: m.selection.platforms,
+    userId: m.selection.userId,
+    fromStep: m.selection.fromStep,
+    startPersona: m.selection.startPersona,
+    model: m.endpoint.model,
   };
   // Temperature and max_tokens are part of the run's identity: the manifest's, not today's settings.
-  const same: ResolvedEndpoint = { ...target, config: { ...target.config, temperature: m.endpoint.temperature, maxTokens: m.endpoint.maxTokens ?? undefined } };
+  const same: ResolvedEndpoint = {
+    ...target,
+    config: { ...target.config, temperature: m.endpoint.temperature, maxTokens: m.endpoint.maxTokens ?? undefined },
+  };
   const plan = await guardPlan(deps, planned, same);
   if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, same, `Persona Lab: resume ${plan.name}`), same);

@@ -49,12 +49,12 @@ export class RerunController implements StepViewAddon {
     const run = this.store.run;
     const selected = row
       ? buildComparison({
-        step,
-        original: resultFor(run, user, step.stepId),
-        originalRun: run?.name ?? null,
-        originalPersonaIn: personaReceived(run, user, step.stepId),
-        attempt: row,
-      })
+          step,
+          original: resultFor(run, user, step.stepId),
+          originalRun: run?.name ?? null,
+          originalPersonaIn: personaReceived(run, user, step.stepId),
+          attempt: row,
+        })
       : null;
     return { ...base, attempts, selected, pi: comparisonPiMarks(selected, { minConfidence: piMinConfidence() }) };
   }

@@ -57,5 +57,9 @@ export function rawReplyDoc(row: AttemptRow, where: string): AttemptDoc {
     };
   }
   const json = pyJsonLoads(cleanReply(row.raw)).ok && !row.raw.includes('```');
-  return { title: `Raw reply #${row.id} · ${where}.${json ? 'json' : 'txt'}`, text: row.raw, language: json ? 'json' : 'plaintext' };
+  return {
+    title: `Raw reply #${row.id} · ${where}.${json ? 'json' : 'txt'}`,
+    text: row.raw,
+    language: json ? 'json' : 'plaintext',
+  };
 }

@@ -1,7 +1,15 @@
 // The re-run guard's shell: reads personaLab.privacy.*, scans what is about to be sent (core/pi/guard) and, when it
 // holds residual PI, asks with a modal: Send Anyway, Mask and Send, or Cancel (nothing is sent).
 import * as vscode from 'vscode';
-import { decideGuard, guardApplies, guardQuestion, parseGuardSettings, scanOutgoingAsync, type GuardSettings, type OutgoingPrompt } from '../../core/pi/guard';
+import {
+  decideGuard,
+  guardApplies,
+  guardQuestion,
+  parseGuardSettings,
+  scanOutgoingAsync,
+  type GuardSettings,
+  type OutgoingPrompt,
+} from '../../core/pi/guard';
 import type { ResolvedEndpoint } from '../endpoint';
 import { effective } from '../endpoint/settings';
 import { log } from '../log';
@@ -12,7 +20,10 @@ export const PRIVACY_SECTION = 'personaLab.privacy';
 export function readGuardSettings(): GuardSettings {
   const config = vscode.workspace.getConfiguration(PRIVACY_SECTION);
   const trusted = vscode.workspace.isTrusted;
-  return parseGuardSettings(effective(config.inspect('remoteGuard'), true, trusted), effective(config.inspect('guardLoopback'), true, trusted));
+  return parseGuardSettings(
+    effective(config.inspect('remoteGuard'), true, trusted),
+    effective(config.inspect('guardLoopback'), true, trusted),
+  );
 }
 
 export type GuardChoice = 'send' | 'mask';
@@ -25,13 +36,21 @@ const CANCEL: vscode.MessageItem = { title: 'Cancel', isCloseAffordance: true };
  * Whether the prompts may go to the endpoint, and how: 'send' as they are, 'mask' with each finding replaced by its
  * placeholder; undefined: the user cancelled, send nothing. `prompts` is only rendered when the guard applies.
  */
-export async function guardPrompts(target: ResolvedEndpoint, prompts: () => OutgoingPrompt[], what: string): Promise<GuardChoice | undefined> {
+export async function guardPrompts(
+  target: ResolvedEndpoint,
+  prompts: () => OutgoingPrompt[],
+  what: string,
+): Promise<GuardChoice | undefined> {
   const settings = readGuardSettings();
   if (!guardApplies(target.config.baseURL, settings)) return 'send';
   const list = prompts();
   const many = list.length > 100;
   const scan = await vscode.window.withProgress(
-    { location: many ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: `Persona Lab: scanning ${list.length} prompt${list.length === 1 ? '' : 's'} for PI`, cancellable: many },
+    {
+      location: many ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
+      title: `Persona Lab: scanning ${list.length} prompt${list.length === 1 ? '' : 's'} for PI`,
+      cancellable: many,
+    },
     (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
@@ -51,12 +70,21 @@ export async function guardPrompts(target: ResolvedEndpoint, prompts: () => Outg
     return undefined;
   }
   const action = decideGuard(settings, scan);
-  log.info(`guard: ${what}: ${scan.findings.length} finding(s) in ${scan.affected}/${scan.prompts} prompt(s) → ${action}`);
-  if (action === 'mask') vscode.window.setStatusBarMessage(`Persona Lab: ${scan.findings.length} PI finding(s) masked before sending`, 8000);
+  log.info(
+    `guard: ${what}: ${scan.findings.length} finding(s) in ${scan.affected}/${scan.prompts} prompt(s) → ${action}`,
+  );
+  if (action === 'mask')
+    vscode.window.setStatusBarMessage(`Persona Lab: ${scan.findings.length} PI finding(s) masked before sending`, 8000);
   if (action !== 'ask') return action;
   const q = guardQuestion(scan, target.label || target.publicURL);
   // The first item is the dialog's primary (Enter) button: the safe choice that still sends.
-  const choice = await vscode.window.showWarningMessage(`Persona Lab: ${q.message}`, { modal: true, detail: q.detail }, MASK, SEND, CANCEL);
+  const choice = await vscode.window.showWarningMessage(
+    `Persona Lab: ${q.message}`,
+    { modal: true, detail: q.detail },
+    MASK,
+    SEND,
+    CANCEL,
+  );
   const result = choice === SEND ? 'send' : choice === MASK ? 'mask' : undefined;
   log.info(`guard: ${what}: the user chose ${result ?? 'cancel'}`);
   return result;

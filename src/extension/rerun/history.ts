@@ -45,7 +45,8 @@ export class AttemptHistory implements vscode.Disposable {
         mkdirSync(dirname(this.path), { recursive: true });
         // The database holds prompts and replies: keep it out of version control, next to templates that belong in it.
         const ignore = join(dirname(this.path), '.gitignore');
-        if (dirname(this.path).endsWith('.personalab') && !existsSync(ignore)) writeFileSync(ignore, `${HISTORY_FILE}*\n`);
+        if (dirname(this.path).endsWith('.personalab') && !existsSync(ignore))
+          writeFileSync(ignore, `${HISTORY_FILE}*\n`);
         this.db = RunHistory.open(this.path);
       } catch (e) {
         this.why = `the history database ${this.path} cannot be used (${e instanceof Error ? e.message : String(e)}); attempts are kept for this session only`;
@@ -85,7 +86,8 @@ export class AttemptHistory implements vscode.Disposable {
     const db = await this.existing();
     const rows: AttemptRow[] = db ? db.forStep(ref.platform, ref.userId, ref.stepId) : [];
     for (const m of this.memory.values()) {
-      if (m.ref.platform === ref.platform && m.ref.userId === ref.userId && m.ref.stepId === ref.stepId) rows.push(m.row);
+      if (m.ref.platform === ref.platform && m.ref.userId === ref.userId && m.ref.stepId === ref.stepId)
+        rows.push(m.row);
     }
     return rows;
   }

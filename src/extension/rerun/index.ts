@@ -18,10 +18,21 @@ export interface RerunFeatureDeps {
   templates: TemplateLibrary;
 }
 
-export function activateRerun(context: vscode.ExtensionContext, store: SpbStore, features: RerunFeatureDeps): RerunDeps {
+export function activateRerun(
+  context: vscode.ExtensionContext,
+  store: SpbStore,
+  features: RerunFeatureDeps,
+): RerunDeps {
   const history = new AttemptHistory(historyPath(context));
   const controller = new RerunController(store, history, features.endpoint, features.stepView, features.docs);
-  const deps: RerunDeps = { store, stepView: features.stepView, templates: features.templates, endpoint: features.endpoint, history, controller };
+  const deps: RerunDeps = {
+    store,
+    stepView: features.stepView,
+    templates: features.templates,
+    endpoint: features.endpoint,
+    history,
+    controller,
+  };
   context.subscriptions.push(
     history,
     features.stepView.setAddon(controller),

@@ -46,10 +46,19 @@ function carriedFrom(store: SpbStore, user: User, step: Step): string {
     if (s.stepId >= step.stepId) break;
     if ((resultFor(store.run, user, s.stepId)?.personaSummary ?? '') !== '') from = s.stepId;
   }
-  return from ? `written at step ${from}` : step.stepId === 1 ? 'step 1: cold start' : 'no persona written before: cold start';
+  return from
+    ? `written at step ${from}`
+    : step.stepId === 1
+      ? 'step 1: cold start'
+      : 'no persona written before: cold start';
 }
 
-export async function pickPersona(store: SpbStore, user: User, step: Step, title: string): Promise<PersonaChoice | undefined> {
+export async function pickPersona(
+  store: SpbStore,
+  user: User,
+  step: Step,
+  title: string,
+): Promise<PersonaChoice | undefined> {
   const run = store.run;
   const carried = personaReceived(run, user, step.stepId);
   const items: PersonaItem[] = [
@@ -59,10 +68,24 @@ export async function pickPersona(store: SpbStore, user: User, step: Step, title
       description: run ? carriedFrom(store, user, step) : 'no run selected: cold start',
       detail: carried ? preview(carried) : `The prompt says: ${preview(COLD_START_PERSONA, 100)}`,
     },
-    { mode: 'none', label: '$(circle-slash) None (cold start)', description: 'the paper\'s no-persona ablation', detail: `The prompt says: ${preview(COLD_START_PERSONA, 100)}` },
-    { mode: 'edited', label: '$(edit) Edit by hand…', description: 'starts from the carried persona', detail: 'Type the persona this step receives' },
+    {
+      mode: 'none',
+      label: '$(circle-slash) None (cold start)',
+      description: "the paper's no-persona ablation",
+      detail: `The prompt says: ${preview(COLD_START_PERSONA, 100)}`,
+    },
+    {
+      mode: 'edited',
+      label: '$(edit) Edit by hand…',
+      description: 'starts from the carried persona',
+      detail: 'Type the persona this step receives',
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'The persona this step receives', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'The persona this step receives',
+    ignoreFocusOut: true,
+  });
   if (!picked) return undefined;
   if (picked.mode === 'carried') return { mode: 'carried', text: carried === '' ? null : carried };
   if (picked.mode === 'none') return { mode: 'none', text: null };
@@ -84,46 +107,71 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!ref || !found) return;
   const { user, step } = found;
   const where = `${user.userId} step ${step.stepId}`;
-  const template = fromEditor ? await templates.read(fromEditor) : await templates.pick(`Re-run ${where} (1/2): template`);
+  const template = fromEditor
+    ? await templates.read(fromEditor)
+    : await templates.pick(`Re-run ${where} (1/2): template`);
   if (!template || !(await templates.confirmUsable(template))) return;
   const persona = await pickPersona(store, user, step, `Re-run ${where} (2/2): persona`);
   if (!persona) return;
   const target = await endpoint.resolve();
   if (!target) return;
   const request = { user, step, personaIn: persona.text, template: template.text, systemMessage: target.systemMessage };
-  const guard = await guardPrompts(target, () => [{ label: `${user.platform}/${where}`, ...renderStepRequest(request) }], `re-run of ${where}`);
+  const guard = await guardPrompts(
+    target,
+    () => [{ label: `${user.platform}/${where}`, ...renderStepRequest(request) }],
+    `re-run of ${where}`,
+  );
   if (!guard) return;
 
   stepView.show(ref, true);
   const label = `${template.name} · persona ${persona.mode} · ${target.label}`;
   controller.setRunning(ref, `Re-running with ${label}…`);
   try {
-    const rec = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Persona Lab: re-running ${where}`, cancellable: true },
-      (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        progress.report({ message: label });
-        const http = createOpenAITransport(target.config);
-        return runStep({
-          ...request, personaMode: persona.mode === 'none' ? 'none' : 'full',
-          transport: guard === 'mask' ? maskingTransport(http) : http, signal: abort.signal,
-        });
-      },
-    ).then((r) => (r && guard === 'mask' ? maskOutgoing(r) : r));
+    const rec = await vscode.window
+      .withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Persona Lab: re-running ${where}`,
+          cancellable: true,
+        },
+        (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          progress.report({ message: label });
+          const http = createOpenAITransport(target.config);
+          return runStep({
+            ...request,
+            personaMode: persona.mode === 'none' ? 'none' : 'full',
+            transport: guard === 'mask' ? maskingTransport(http) : http,
+            signal: abort.signal,
+          });
+        },
+      )
+      .then((r) => (r && guard === 'mask' ? maskOutgoing(r) : r));
     if (!rec) {
       vscode.window.setStatusBarMessage(`Persona Lab: re-run of ${where} cancelled`, 5000);
       return;
     }
     const meta: RerunMeta & Record<string, unknown> = {
-      kind: 'rerun', personaMode: persona.mode, baseRun: store.runName ?? null, templateName: template.name,
-      temperature: target.config.temperature ?? 0, maxTokens: target.config.maxTokens ?? null,
+      kind: 'rerun',
+      personaMode: persona.mode,
+      baseRun: store.runName ?? null,
+      templateName: template.name,
+      temperature: target.config.temperature ?? 0,
+      maxTokens: target.config.maxTokens ?? null,
     };
-    const row = await history.record({ run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta }, rec);
+    const row = await history.record(
+      { run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta },
+      rec,
+    );
     controller.select(ref, row.id);
-    log.info(`rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`);
+    log.info(
+      `rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`,
+    );
     if (rec.error) {
-      void vscode.window.showWarningMessage(`Persona Lab: the re-run of ${where} got no usable reply after ${rec.attempts.length} tries: ${rec.error}`);
+      void vscode.window.showWarningMessage(
+        `Persona Lab: the re-run of ${where} got no usable reply after ${rec.attempts.length} tries: ${rec.error}`,
+      );
     }
   } finally {
     controller.setRunning(ref, null);

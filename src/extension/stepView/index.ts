@@ -17,7 +17,12 @@ export function toStepRef(arg: unknown): StepRef | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const o = arg as Record<string, unknown>;
   const stepId = typeof o.stepId === 'string' && /^\d+$/.test(o.stepId) ? Number(o.stepId) : o.stepId;
-  if (isPlatform(o.platform) && typeof o.userId === 'string' && typeof stepId === 'number' && Number.isInteger(stepId)) {
+  if (
+    isPlatform(o.platform) &&
+    typeof o.userId === 'string' &&
+    typeof stepId === 'number' &&
+    Number.isInteger(stepId)
+  ) {
     return { platform: o.platform, userId: o.userId, stepId };
   }
   return toStepRef(o.ref) ?? toStepRef(o.step);
@@ -31,7 +36,9 @@ export async function stepForCommand(store: SpbStore, stepView: StepPanel, arg: 
   if (!store.bench) return undefined;
   const ref = toStepRef(arg) ?? stepView.currentRef ?? (await pickStep(store));
   if (ref && !store.step(ref)) {
-    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
+    void vscode.window.showWarningMessage(
+      `Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`,
+    );
     return undefined;
   }
   return ref;
@@ -44,7 +51,9 @@ function field(arg: unknown, name: string): unknown {
 /** A view column from the options: ViewColumn.Beside/Active (negative) or a group number 1-9. */
 function viewColumnOf(options: unknown): vscode.ViewColumn | undefined {
   const c = field(options, 'viewColumn');
-  return typeof c === 'number' && Number.isInteger(c) && c >= -2 && c <= 9 && c !== 0 ? (c as vscode.ViewColumn) : undefined;
+  return typeof c === 'number' && Number.isInteger(c) && c >= -2 && c <= 9 && c !== 0
+    ? (c as vscode.ViewColumn)
+    : undefined;
 }
 
 /** Returns the panels, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
@@ -59,7 +68,9 @@ export async function openStep(views: StepViews, store: SpbStore, arg: unknown, 
   if (!store.bench) return;
   let ref = toStepRef(arg);
   if (ref && !store.step(ref)) {
-    void vscode.window.showWarningMessage(`Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`);
+    void vscode.window.showWarningMessage(
+      `Persona Lab: step ${ref.stepId} of ${ref.userId} is not in the loaded benchmark.`,
+    );
     return;
   }
   const run = field(arg, 'run');

@@ -58,7 +58,9 @@ export class StepPanel implements vscode.Disposable {
   ) {
     this.disposables.push(
       store.onDidChange(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('personaLab.audit.minConfidence') && this.refresh()),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration('personaLab.audit.minConfidence') && this.refresh(),
+      ),
       this.stepShown,
       this.labelAction,
       this.openChanged,
@@ -196,7 +198,10 @@ export class StepPanel implements vscode.Disposable {
     const prefix = pinned === null ? '' : `${pinned} · `;
     if (!found || !bench) {
       host.panel.title = `${prefix}${ref.userId} · step ${ref.stepId}`;
-      this.post({ type: 'empty', message: `Step ${ref.stepId} of ${ref.userId} (${ref.platform}) is not in the loaded benchmark.` });
+      this.post({
+        type: 'empty',
+        message: `Step ${ref.stepId} of ${ref.userId} (${ref.platform}) is not in the loaded benchmark.`,
+      });
       return;
     }
     const run = this.run;
@@ -216,11 +221,19 @@ export class StepPanel implements vscode.Disposable {
     const next = neighbours(bench, ref);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     host.panel.title = `${prefix}${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
-    this.post({ type: 'show', model, nav, pi: stepPiMarks(model, { minConfidence: piMinConfidence() }), pinnedRun: pinned });
+    this.post({
+      type: 'show',
+      model,
+      nav,
+      pi: stepPiMarks(model, { minConfidence: piMinConfidence() }),
+      pinnedRun: pinned,
+    });
     this.postRerun();
     if (host.ready) {
       this.stepShown.fire({ ...ref });
-      log.debug(`step view${pinned === null ? '' : ` (${pinned})`}: showing ${user.platform}/${user.userId} step ${step.stepId}`);
+      log.debug(
+        `step view${pinned === null ? '' : ` (${pinned})`}: showing ${user.platform}/${user.userId} step ${step.stepId}`,
+      );
     }
   }
 
@@ -239,14 +252,20 @@ export class StepPanel implements vscode.Disposable {
       const rel = run?.files.get(found.user.platform);
       const result = run?.results.get(found.user.platform)?.get(found.user.userId);
       if (!rel || !result) {
-        void vscode.window.showInformationMessage(`Persona Lab: run ${this.runName ?? '(none)'} has no result for this user.`);
+        void vscode.window.showInformationMessage(
+          `Persona Lab: run ${this.runName ?? '(none)'} has no result for this user.`,
+        );
         return;
       }
       file = vscode.Uri.joinPath(vscode.Uri.file(bench.root), rel);
       line = result.steps.get(found.step.stepId)?.line ?? result.line;
     }
     const pos = new vscode.Position(Math.max(0, line - 1), 0);
-    await vscode.window.showTextDocument(file, { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(pos, pos) });
+    await vscode.window.showTextDocument(file, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      selection: new vscode.Range(pos, pos),
+    });
   }
 
   dispose(): void {

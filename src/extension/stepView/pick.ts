@@ -51,6 +51,9 @@ export async function pickStep(store: SpbStore): Promise<StepRef | undefined> {
       stepId: step.stepId,
     };
   });
-  const step = await vscode.window.showQuickPick(steps, { title: `Persona Lab: Open Step (2/2) — ${user.userId}`, placeHolder: 'Step' });
+  const step = await vscode.window.showQuickPick(steps, {
+    title: `Persona Lab: Open Step (2/2) — ${user.userId}`,
+    placeHolder: 'Step',
+  });
   return step ? { platform: user.platform, userId: user.userId, stepId: step.stepId } : undefined;
 }

@@ -20,7 +20,10 @@ export class StepViews implements vscode.Disposable {
     private readonly store: SpbStore,
   ) {
     this.main = new StepPanel(extensionUri, store);
-    this.disposables.push(this.main, this.main.onDidChangeOpen(() => this.updateContext()));
+    this.disposables.push(
+      this.main,
+      this.main.onDidChangeOpen(() => this.updateContext()),
+    );
   }
 
   /** The pinned panel of `run`, made on first use. */

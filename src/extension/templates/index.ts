@@ -27,7 +27,9 @@ export function activateTemplates(context: vscode.ExtensionContext, store: SpbSt
 export async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri | undefined> {
   const folder = library.folder();
   if (!folder) {
-    void vscode.window.showWarningMessage('Persona Lab: open a folder (or a benchmark) first: templates are kept in its .personalab/templates/.');
+    void vscode.window.showWarningMessage(
+      'Persona Lab: open a folder (or a benchmark) first: templates are kept in its .personalab/templates/.',
+    );
     return undefined;
   }
   const exists = async (name: string) => {
@@ -43,7 +45,8 @@ export async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri 
     prompt: `A copy of the built-in default template, saved as ${vscode.workspace.asRelativePath(folder)}/<name>.plprompt`,
     placeHolder: 'shorter-persona',
     ignoreFocusOut: true,
-    validateInput: async (v) => checkTemplateName(v) ?? ((await exists(v.trim())) ? `${templateFileName(v.trim())} already exists` : undefined),
+    validateInput: async (v) =>
+      checkTemplateName(v) ?? ((await exists(v.trim())) ? `${templateFileName(v.trim())} already exists` : undefined),
   });
   if (name === undefined) return undefined;
   const uri = vscode.Uri.joinPath(folder, templateFileName(name));
@@ -53,7 +56,12 @@ export async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri 
   return uri;
 }
 
-export async function previewPrompt(store: SpbStore, library: TemplateLibrary, deps: TemplateDeps, arg: unknown): Promise<void> {
+export async function previewPrompt(
+  store: SpbStore,
+  library: TemplateLibrary,
+  deps: TemplateDeps,
+  arg: unknown,
+): Promise<void> {
   // From a template editor's title bar the argument is the template's URI; the step is then the step view's.
   const fromEditor = arg instanceof vscode.Uri ? arg : library.active();
   const ref = await stepForCommand(store, deps.stepView, arg instanceof vscode.Uri ? undefined : arg);
@@ -75,7 +83,9 @@ export async function previewPrompt(store: SpbStore, library: TemplateLibrary, d
     postsText: readPostsText(user, step),
     pool: step.pool,
   });
-  await deps.docs.open(`Prompt · ${user.userId} step ${step.stepId} · ${template.name}.md`, rendered.text, { language: 'markdown' });
+  await deps.docs.open(`Prompt · ${user.userId} step ${step.stepId} · ${template.name}.md`, rendered.text, {
+    language: 'markdown',
+  });
   vscode.window.setStatusBarMessage(
     `Persona Lab: prompt of template ${template.id} with the persona ${run ? `${run.name} carried to step ${step.stepId}` : 'of a cold start'}, k = ${rendered.k}`,
     8000,

@@ -2,7 +2,13 @@
 // checkTemplate's problems as diagnostics, updated as you type.
 import * as vscode from 'vscode';
 import { SLOT_NAMES, type SlotName } from '../../core/spb/prompt';
-import { locateProblems, slotAt, slotCompletionContext, slotDoc, TEMPLATE_LANGUAGE } from '../../core/spb/templateFiles';
+import {
+  locateProblems,
+  slotAt,
+  slotCompletionContext,
+  slotDoc,
+  TEMPLATE_LANGUAGE,
+} from '../../core/spb/templateFiles';
 
 const SELECTOR: vscode.DocumentSelector = { language: TEMPLATE_LANGUAGE };
 const DIAGNOSTIC_DELAY_MS = 150;
@@ -28,7 +34,10 @@ const completions: vscode.CompletionItemProvider = {
     const range = new vscode.Range(position.line, ctx.start, position.line, position.character);
     return (Object.keys(SLOT_NAMES) as SlotName[]).map((name, i) => {
       const info = SLOT_NAMES[name];
-      const item = new vscode.CompletionItem({ label: name, description: info.need }, vscode.CompletionItemKind.Variable);
+      const item = new vscode.CompletionItem(
+        { label: name, description: info.need },
+        vscode.CompletionItemKind.Variable,
+      );
       item.insertText = ctx.closed ? name : `${name}}}`;
       item.range = range;
       item.documentation = markdown(slotDoc(name));
@@ -46,7 +55,9 @@ const hovers: vscode.HoverProvider = {
     if (!span) return undefined;
     const range = new vscode.Range(position.line, span.start, position.line, span.end);
     if (span.info) return new vscode.Hover(markdown(slotDoc(span.name as SlotName)), range);
-    const known = Object.keys(SLOT_NAMES).map((n) => `\`${n}\``).join(', ');
+    const known = Object.keys(SLOT_NAMES)
+      .map((n) => `\`${n}\``)
+      .join(', ');
     return new vscode.Hover(markdown(`**Not a slot**: sent to the model as written.\n\nSlots: ${known}`), range);
   },
 };
@@ -56,7 +67,11 @@ function diagnose(doc: vscode.TextDocument, collection: vscode.DiagnosticCollect
   collection.set(
     doc.uri,
     locateProblems(doc.getText()).map((p) => {
-      const d = new vscode.Diagnostic(new vscode.Range(p.range.line, p.range.start, p.range.line, p.range.end), p.message, SEVERITY[p.severity]);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(p.range.line, p.range.start, p.range.line, p.range.end),
+        p.message,
+        SEVERITY[p.severity],
+      );
       d.source = 'Persona Lab';
       d.code = p.kind === 'missing' ? `missing-slot` : p.kind === 'unknown' ? 'unknown-slot' : 'not-a-slot';
       return d;
@@ -70,10 +85,13 @@ export function registerTemplateLanguage(context: vscode.ExtensionContext): void
   const schedule = (doc: vscode.TextDocument) => {
     const key = doc.uri.toString();
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => {
-      timers.delete(key);
-      diagnose(doc, collection);
-    }, DIAGNOSTIC_DELAY_MS));
+    timers.set(
+      key,
+      setTimeout(() => {
+        timers.delete(key);
+        diagnose(doc, collection);
+      }, DIAGNOSTIC_DELAY_MS),
+    );
   };
   for (const doc of vscode.workspace.textDocuments) diagnose(doc, collection);
   context.subscriptions.push(
@@ -81,7 +99,9 @@ export function registerTemplateLanguage(context: vscode.ExtensionContext): void
     vscode.languages.registerCompletionItemProvider(SELECTOR, completions, '{'),
     vscode.languages.registerHoverProvider(SELECTOR, hovers),
     vscode.workspace.onDidOpenTextDocument((doc) => diagnose(doc, collection)),
-    vscode.workspace.onDidChangeTextDocument((e) => e.document.languageId === TEMPLATE_LANGUAGE && schedule(e.document)),
+    vscode.workspace.onDidChangeTextDocument(
+      (e) => e.document.languageId === TEMPLATE_LANGUAGE && schedule(e.document),
+    ),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
     { dispose: () => timers.forEach((t) => clearTimeout(t)) },
   );

@@ -2,7 +2,13 @@
 // the workspace. A template's text is read from its open editor when there is one (unsaved edits count).
 import * as vscode from 'vscode';
 import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/spb/prompt';
-import { BUILTIN_TEMPLATE_NAME, TEMPLATE_DIR, TEMPLATE_EXT, TEMPLATE_LANGUAGE, templateNameOf } from '../../core/spb/templateFiles';
+import {
+  BUILTIN_TEMPLATE_NAME,
+  TEMPLATE_DIR,
+  TEMPLATE_EXT,
+  TEMPLATE_LANGUAGE,
+  templateNameOf,
+} from '../../core/spb/templateFiles';
 import type { SpbStore } from '../benchmarks/spb/store';
 
 const LAST_KEY = 'personaLab.lastTemplate';
@@ -39,7 +45,8 @@ export class TemplateLibrary {
     if (folder && !vscode.workspace.getWorkspaceFolder(folder)) {
       try {
         for (const [name, type] of await vscode.workspace.fs.readDirectory(folder)) {
-          if (type === vscode.FileType.File && name.endsWith(TEMPLATE_EXT)) found.push(vscode.Uri.joinPath(folder, name));
+          if (type === vscode.FileType.File && name.endsWith(TEMPLATE_EXT))
+            found.push(vscode.Uri.joinPath(folder, name));
         }
       } catch {
         // no templates folder yet
@@ -71,7 +78,12 @@ export class TemplateLibrary {
     const last = this.state.get<string>(LAST_KEY);
     const items: TemplateItem[] = [];
     const builtin = this.builtin();
-    items.push({ label: `$(library) ${BUILTIN_TEMPLATE_NAME}`, description: builtin.id, detail: 'The template of the reference prompt (Persona Lab: New Prompt Template copies it)', uri: undefined });
+    items.push({
+      label: `$(library) ${BUILTIN_TEMPLATE_NAME}`,
+      description: builtin.id,
+      detail: 'The template of the reference prompt (Persona Lab: New Prompt Template copies it)',
+      uri: undefined,
+    });
     for (const uri of uris) {
       const t = await this.read(uri).catch(() => undefined);
       if (!t) continue;

@@ -7,7 +7,11 @@ import { traceTreeBadges } from '../labels/omni/badges';
 import { TraceLabelController } from '../labels/omni/controller';
 import { TracePanel } from './panel';
 
-export function activateTraceView(context: vscode.ExtensionContext, store: OmniStore, labels: LabelService): TracePanel {
+export function activateTraceView(
+  context: vscode.ExtensionContext,
+  store: OmniStore,
+  labels: LabelService,
+): TracePanel {
   const panel = new TracePanel(context.extensionUri, store);
   const labelling = new TraceLabelController(panel, store, labels);
   store.tree.setAugment(traceTreeBadges(labels));

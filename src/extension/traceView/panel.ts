@@ -105,7 +105,10 @@ export class TracePanel implements vscode.Disposable {
     if (!found) {
       this.shown = undefined;
       panel.title = `${ref.userId} · #${ref.index}`;
-      this.post({ type: 'empty', message: `Test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.` });
+      this.post({
+        type: 'empty',
+        message: `Test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.`,
+      });
       return;
     }
     const { user, action } = found;
@@ -113,7 +116,13 @@ export class TracePanel implements vscode.Disposable {
       const index = user.index;
       const [record] = ref.index < index.count ? await readHistory(user.file, index, ref.index, ref.index + 1) : [];
       if (token !== this.token) return;
-      const model = buildTraceModel({ user, action, run: this.store.run, record, counts: countsBefore(index, ref.index) });
+      const model = buildTraceModel({
+        user,
+        action,
+        run: this.store.run,
+        record,
+        counts: countsBefore(index, ref.index),
+      });
       this.shown = { ref, user, index, positions: new Uint32Array(0), generation: -1 };
       panel.title = `${user.userId} · #${action.index} ${action.scene}`;
       this.post({ type: 'show', model });
@@ -158,7 +167,8 @@ export class TracePanel implements vscode.Disposable {
       case 'rows': {
         if (msg.generation !== shown.generation) return;
         const rows = await readRows(shown.user.file, shown.index, shown.positions, msg.from, msg.to);
-        if (this.shown === shown && shown.generation === msg.generation) this.post({ type: 'rows', generation: msg.generation, rows });
+        if (this.shown === shown && shown.generation === msg.generation)
+          this.post({ type: 'rows', generation: msg.generation, rows });
         return;
       }
       case 'raw': {
@@ -169,7 +179,16 @@ export class TracePanel implements vscode.Disposable {
       case 'record': {
         if (msg.index > shown.ref.index || msg.index >= shown.index.count) return;
         const [r] = await readHistory(shown.user.file, shown.index, msg.index, msg.index + 1);
-        if (r) this.post({ type: 'record', index: msg.index, text: JSON.stringify({ type: r.sceneRaw, timestamp: r.timestamp, context: r.context, action: r.actions }, null, 2) });
+        if (r)
+          this.post({
+            type: 'record',
+            index: msg.index,
+            text: JSON.stringify(
+              { type: r.sceneRaw, timestamp: r.timestamp, context: r.context, action: r.actions },
+              null,
+              2,
+            ),
+          });
         return;
       }
       case 'openSource':
@@ -181,7 +200,10 @@ export class TracePanel implements vscode.Disposable {
         const next = order[order.findIndex((a) => a.index === shown.ref.index) + msg.delta];
         if (next) {
           this.show({ userId: next.userId, index: next.index });
-          void vscode.commands.executeCommand('personaLab.revealTestAction', { userId: next.userId, index: next.index });
+          void vscode.commands.executeCommand('personaLab.revealTestAction', {
+            userId: next.userId,
+            index: next.index,
+          });
         }
         return;
       }
@@ -194,7 +216,9 @@ export class TracePanel implements vscode.Disposable {
     const findings = scanProfile(shown.user.profile);
     let count = findings.length;
     for (let from = 0; from < total; from += PI_BATCH) {
-      const found = scanRecords(await readHistory(shown.user.file, shown.index, from, Math.min(total, from + PI_BATCH)));
+      const found = scanRecords(
+        await readHistory(shown.user.file, shown.index, from, Math.min(total, from + PI_BATCH)),
+      );
       if (this.shown !== shown) return;
       count += found.length;
       findings.push(...found.slice(0, Math.max(0, PI_MAX_SENT - findings.length)));
@@ -206,7 +230,12 @@ export class TracePanel implements vscode.Disposable {
   private filter(shown: Shown, generation: number, filter: TimelineFilter): void {
     shown.positions = matchingRecords(shown.index, shown.ref.index, filter);
     shown.generation = generation;
-    this.post({ type: 'timeline', generation, count: shown.positions.length, histogram: sceneHistogram(shown.index, shown.positions) });
+    this.post({
+      type: 'timeline',
+      generation,
+      count: shown.positions.length,
+      histogram: sceneHistogram(shown.index, shown.positions),
+    });
   }
 
   private prediction(shown: Shown) {
@@ -219,7 +248,9 @@ export class TracePanel implements vscode.Disposable {
     if (which === 'prediction') {
       const p = this.prediction(shown);
       if (!p) {
-        void vscode.window.showInformationMessage('Persona Lab: the selected run has no prediction for this test action.');
+        void vscode.window.showInformationMessage(
+          'Persona Lab: the selected run has no prediction for this test action.',
+        );
         return;
       }
       file = join(this.store.bench?.root ?? '', p.file);
@@ -229,7 +260,11 @@ export class TracePanel implements vscode.Disposable {
       line = shown.index.lines[Math.min(at ?? shown.ref.index, shown.index.count - 1)] ?? 1;
     }
     const pos = new vscode.Position(Math.max(0, line - 1), 0);
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(pos, pos) });
+    await vscode.window.showTextDocument(vscode.Uri.file(file), {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      selection: new vscode.Range(pos, pos),
+    });
   }
 
   dispose(): void {

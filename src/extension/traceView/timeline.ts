@@ -34,7 +34,10 @@ export function matchingRecords(index: HistoryIndex, upto: number, filter: Timel
 }
 
 /** Records before `upto` per scene and per behaviour (a record counts once for each behaviour it holds). */
-export function countsBefore(index: HistoryIndex, upto: number): { scenes: { scene: Scene; n: number }[]; behaviours: { behaviour: string; n: number }[] } {
+export function countsBefore(
+  index: HistoryIndex,
+  upto: number,
+): { scenes: { scene: Scene; n: number }[]; behaviours: { behaviour: string; n: number }[] } {
   const n = Math.min(upto, index.count);
   const scenes = new Array<number>(SCENES.length).fill(0);
   const behaviours = new Array<number>(BEHAVIOURS.length).fill(0);
@@ -126,18 +129,33 @@ export function toRow(record: HistoryRecord, pos: number): TimelineRow {
 /** A row for a record that readHistory leaves out (invalid JSON or an unknown scene: reported when loading). */
 function unreadableRow(index: HistoryIndex, at: number, pos: number): TimelineRow {
   const t = index.times[at];
-  return { pos, index: at, scene: 'unreadable', timestamp: Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19).replace('T', ' ') : '—', behaviours: [], summary: `see line ${index.lines[at]} of the file` };
+  return {
+    pos,
+    index: at,
+    scene: 'unreadable',
+    timestamp: Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19).replace('T', ' ') : '—',
+    behaviours: [],
+    summary: `see line ${index.lines[at]} of the file`,
+  };
 }
 
 /** The rows [from, to) of the filtered list, one per position; contiguous records are read together. */
-export async function readRows(file: string, index: HistoryIndex, positions: Uint32Array, from: number, to: number): Promise<TimelineRow[]> {
+export async function readRows(
+  file: string,
+  index: HistoryIndex,
+  positions: Uint32Array,
+  from: number,
+  to: number,
+): Promise<TimelineRow[]> {
   const end = Math.min(to, positions.length);
   const rows: TimelineRow[] = [];
   let i = from;
   while (i < end) {
     let j = i + 1;
     while (j < end && positions[j] === positions[j - 1] + 1) j++;
-    const byIndex = new Map((await readHistory(file, index, positions[i], positions[j - 1] + 1)).map((r) => [r.index, r]));
+    const byIndex = new Map(
+      (await readHistory(file, index, positions[i], positions[j - 1] + 1)).map((r) => [r.index, r]),
+    );
     for (let k = i; k < j; k++) {
       const r = byIndex.get(positions[k]);
       rows.push(r ? toRow(r, k) : unreadableRow(index, positions[k], k));

@@ -26,7 +26,9 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
     provider,
     view,
     store.onDidChange(update),
-    store.onDidChangeLoading((loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading)),
+    store.onDidChangeLoading(
+      (loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading),
+    ),
   );
   return { view };
 }
@@ -39,7 +41,8 @@ function isStepRef(arg: unknown): arg is StepRef {
 export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStore, arg: unknown): Promise<void> {
   const bench = store.bench;
   if (!bench) return;
-  let query: { userId: string; stepId?: number } | undefined = typeof arg === 'string' ? parseUserQuery(arg) : isStepRef(arg) ? arg : undefined;
+  let query: { userId: string; stepId?: number } | undefined =
+    typeof arg === 'string' ? parseUserQuery(arg) : isStepRef(arg) ? arg : undefined;
   if (!query) {
     const text = await vscode.window.showInputBox({
       title: 'Reveal Step by User ID',
@@ -63,7 +66,9 @@ export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStor
   }
   const node = store.tree.find(query.userId, query.stepId);
   if (!node) {
-    void vscode.window.showWarningMessage(`Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`);
+    void vscode.window.showWarningMessage(
+      `Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`,
+    );
     return;
   }
   await view.reveal(node, { select: true, focus: true, expand: node instanceof UserNode ? 1 : undefined });
@@ -72,7 +77,8 @@ export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStor
 export async function copyUserId(view: vscode.TreeView<TreeNode>, arg: unknown): Promise<void> {
   const node = isTreeNode(arg) ? arg : view.selection[0];
   let userId: string | undefined;
-  for (let n: TreeNode | undefined = node; n && !userId; n = n.parent) if (n instanceof UserNode) userId = n.row.user.userId;
+  for (let n: TreeNode | undefined = node; n && !userId; n = n.parent)
+    if (n instanceof UserNode) userId = n.row.user.userId;
   if (!userId) return;
   await vscode.env.clipboard.writeText(userId);
   vscode.window.setStatusBarMessage(`Copied ${userId}`, 3000);

@@ -3,7 +3,15 @@
 import { resultFor, type PlatformScore, type RunScore } from '../../core/spb/score/run';
 import { scoreStep, userF1ns, type UserScore } from '../../core/spb/score/step';
 import { PLATFORM_LABELS } from '../../core/spb/tables';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type User } from '../../core/spb/types';
+import {
+  PLATFORMS,
+  type Benchmark,
+  type Platform,
+  type Run,
+  type Step,
+  type StepMetrics,
+  type User,
+} from '../../core/spb/types';
 
 /** A fraction as a percentage with one decimal, or an em dash when undefined. */
 export function pct(x: number | undefined): string {
@@ -44,7 +52,14 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined): Pla
     const s = score?.platforms.get(platform);
     const parts = [count(users.size, 'user'), count(steps, 'step')];
     if (score) parts.push(s ? metricsPart(s.metrics.Recall, s.f1ns) : 'no results in run');
-    rows.push({ platform, label: PLATFORM_LABELS[platform], users: users.size, steps, score: s, description: parts.join(' · ') });
+    rows.push({
+      platform,
+      label: PLATFORM_LABELS[platform],
+      users: users.size,
+      steps,
+      score: s,
+      description: parts.join(' · '),
+    });
   }
   return rows;
 }
@@ -60,7 +75,11 @@ export interface UserRow {
  * One row per user in file order. A platform may hold thousands of users, so this does nothing per user beyond
  * a Map lookup into the precomputed RunScore.userScores and some string formatting.
  */
-export function userRows(users: ReadonlyMap<string, User>, score: PlatformScore | undefined, runSelected: boolean): UserRow[] {
+export function userRows(
+  users: ReadonlyMap<string, User>,
+  score: PlatformScore | undefined,
+  runSelected: boolean,
+): UserRow[] {
   const rows: UserRow[] = new Array<UserRow>(users.size);
   let i = 0;
   for (const user of users.values()) {
@@ -112,7 +131,13 @@ export function stepRows(run: Run | undefined, user: User): StepRow[] {
     else if (metrics === undefined) tail = ' · no result';
     else if (metrics === null) tail = ' · not scored';
     else tail = ` · R ${pct(metrics.Recall)}`;
-    return { step, label: `step ${step.stepId}`, metrics, status: stepStatus(metrics), description: stepDates(step) + tail };
+    return {
+      step,
+      label: `step ${step.stepId}`,
+      metrics,
+      status: stepStatus(metrics),
+      description: stepDates(step) + tail,
+    };
   });
 }
 

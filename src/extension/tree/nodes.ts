@@ -60,7 +60,11 @@ export class BenchmarkNode implements TreeNode {
   getChildren(): PlatformNode[] {
     const match = this.ctx.augment?.stepFilter();
     this.children ??= platformRows(this.ctx.bench, this.ctx.score)
-      .filter((row) => !match || [...(this.ctx.bench.users.get(row.platform)?.values() ?? [])].some((u) => u.steps.some((s) => match(u, s))))
+      .filter(
+        (row) =>
+          !match ||
+          [...(this.ctx.bench.users.get(row.platform)?.values() ?? [])].some((u) => u.steps.some((s) => match(u, s))),
+      )
       .map((row) => new PlatformNode(this, row));
     return this.children;
   }
@@ -77,8 +81,10 @@ export class BenchmarkNode implements TreeNode {
     md.appendMarkdown(`\n\n${bench.runs.size} run(s) under results/; selected: `);
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
-    if (score) md.appendMarkdown(`\n\nAvg. over platforms: Recall ${pct(score.avg.Recall)}, F1^NS ${pct(score.avg.F1NS)}`);
-    if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
+    if (score)
+      md.appendMarkdown(`\n\nAvg. over platforms: Recall ${pct(score.avg.Recall)}, F1^NS ${pct(score.avg.F1NS)}`);
+    if (bench.diagnostics.length)
+      md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
     return md;
   }
 }
@@ -236,8 +242,13 @@ export class StepNode implements TreeNode, StepRef {
       tooltip: this.tooltip(),
       icon,
       color,
-      description: withBadge(this.row.description, this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step)),
-      accessibilityInformation: { label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}` },
+      description: withBadge(
+        this.row.description,
+        this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step),
+      ),
+      accessibilityInformation: {
+        label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}`,
+      },
       command: { command: 'personaLab.openStep', title: 'Open Step', arguments: [this.ref] },
     });
   }

@@ -35,7 +35,8 @@ function startTarget(benchmarks: Benchmarks): string | undefined {
   if (fromSetting) return fromSetting;
   const config = vscode.workspace.getConfiguration('personaLab');
   if (config.get<boolean>('openWorkspaceBenchmark', true)) {
-    const found = findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
+    const found =
+      findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
     if (found) return found;
   }
   const last = benchmarks.spb.target;

@@ -8,7 +8,11 @@ export const TASKS_FILE_RE = /^[a-z]+_inference_tasks\.jsonl$/;
  * workspace folder, and a relative path is taken from the first workspace folder. Undefined when empty, or when
  * it is relative and there is no workspace folder.
  */
-export function resolveSettingPath(value: string | undefined, folders: readonly string[], home: string): string | undefined {
+export function resolveSettingPath(
+  value: string | undefined,
+  folders: readonly string[],
+  home: string,
+): string | undefined {
   let p = value?.trim();
   if (!p) return undefined;
   const first = folders[0];
@@ -22,7 +26,10 @@ export function resolveSettingPath(value: string | undefined, folders: readonly 
 }
 
 /** The first workspace folder with a data/<platform>_inference_tasks.jsonl (what the workspaceContains event matches). */
-export function findWorkspaceBenchmark(folders: readonly string[], list: (dir: string) => readonly string[]): string | undefined {
+export function findWorkspaceBenchmark(
+  folders: readonly string[],
+  list: (dir: string) => readonly string[],
+): string | undefined {
   for (const folder of folders) {
     let names: readonly string[];
     try {

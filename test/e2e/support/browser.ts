@@ -6,8 +6,14 @@ export const chromiumBin = process.env.PERSONA_LAB_CHROMIUM || '/usr/bin/chromiu
 
 /** Chromium flags: headless in a closed network; without the background-networking ones it floods it with retries. */
 export const chromiumArgs = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 export interface BrowserPage {
@@ -47,7 +53,12 @@ export async function launchBrowser(
     consoleLog.push(`[${msg.type()}] ${text}`);
     // The workbench logs them as "%c[Extension Host] %c<message> color: blue color: " (CSS-styled).
     if (text.includes('[Extension Host]')) {
-      extensionHostLog.push(text.replace(/%c/g, '').replace(/\s*color: blue color: *$/, '').trim());
+      extensionHostLog.push(
+        text
+          .replace(/%c/g, '')
+          .replace(/\s*color: blue color: *$/, '')
+          .trim(),
+      );
     }
   });
   page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.message}`));

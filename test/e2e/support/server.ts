@@ -160,7 +160,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const extensionsDir = join(dir, 'extensions');
   const home = join(dir, 'home');
   const xdg = ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp'].map((d) => join(dir, d));
-  for (const d of [userDataDir, join(userDataDir, 'User'), extensionsDir, home, ...xdg]) mkdirSync(d, { recursive: true });
+  for (const d of [userDataDir, join(userDataDir, 'User'), extensionsDir, home, ...xdg])
+    mkdirSync(d, { recursive: true });
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\ncert: false\n');
   const settings: Record<string, unknown> = { ...quietSettings, ...opts.settings };
@@ -191,7 +192,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     const s = server;
     if (s) {
       killGroup(s, 'SIGTERM');
-      await waitFor(() => exited(s), { timeout: 5_000, message: 'code-server to exit' }).catch(() => killGroup(s, 'SIGKILL'));
+      await waitFor(() => exited(s), { timeout: 5_000, message: 'code-server to exit' }).catch(() =>
+        killGroup(s, 'SIGKILL'),
+      );
       if (!exited(s)) killGroup(s, 'SIGKILL');
     }
     logStream.end();
@@ -200,19 +203,36 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   try {
     if (opts.vsix) {
-      await run(codeServer.cmd, [...codeServer.args, ...common, '--install-extension', opts.vsix, '--force'], env, 60_000);
+      await run(
+        codeServer.cmd,
+        [...codeServer.args, ...common, '--install-extension', opts.vsix, '--force'],
+        env,
+        60_000,
+      );
     }
     // Start code-server; retry on another port if the one we picked got taken in between.
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       const args = [
-        ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
-        '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened',
-        ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']), opts.folder,
+        ...common,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-getting-started-override',
+        '--ignore-last-opened',
+        ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+        opts.folder,
       ];
       serverOut = '';
-      const s = spawn(codeServer.cmd, [...codeServer.args, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const s = spawn(codeServer.cmd, [...codeServer.args, ...args], {
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       server = s;
       const onData = (d: Buffer) => {
         serverOut += d.toString();
@@ -221,11 +241,14 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       s.stdout!.on('data', onData);
       s.stderr!.on('data', onData);
       try {
-        await waitFor(async () => {
-          if (exited(s)) throw new Error(`code-server exited:\n${serverOut}`);
-          const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-          return r?.ok;
-        }, { timeout: 30_000, interval: 100, message: `code-server /healthz on port ${port}` });
+        await waitFor(
+          async () => {
+            if (exited(s)) throw new Error(`code-server exited:\n${serverOut}`);
+            const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+            return r?.ok;
+          },
+          { timeout: 30_000, interval: 100, message: `code-server /healthz on port ${port}` },
+        );
         break;
       } catch (e) {
         killGroup(s, 'SIGKILL');

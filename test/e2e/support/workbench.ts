@@ -60,16 +60,22 @@ export const openWorkbenches = new Set<Workbench>();
 export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const timeout = opts.timeout ?? 120_000;
   const folder = resolve(opts.folder);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`workspace folder ${folder} does not exist`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new Error(`workspace folder ${folder} does not exist`);
   codeServerCommand(); // throws when code-server is not installed, before anything is made
   const vsix = opts.vsix === undefined ? defaultVsix : opts.vsix;
-  if (vsix && !existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
+  if (vsix && !existsSync(vsix))
+    throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
   checkChromium();
 
   const server = await startCodeServer({ ...opts, folder, vsix });
   let browser: Browser | undefined;
   try {
-    const bp = await launchBrowser({ ...server.env, HOME: server.home }, opts.viewport ?? { width: 1440, height: 900 }, (b) => (browser = b));
+    const bp = await launchBrowser(
+      { ...server.env, HOME: server.home },
+      opts.viewport ?? { width: 1440, height: 900 },
+      (b) => (browser = b),
+    );
     await bp.page.goto(server.url, { timeout });
     await bp.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
     await bp.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
@@ -151,7 +157,9 @@ export class Workbench {
 
   /** The activity bar entry whose label starts with `label`. */
   activityBarItem(label = 'Persona Lab'): Locator {
-    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${cssString(label)}"]`).first();
+    return this.page
+      .locator(`.part.activitybar .action-item a.action-label[aria-label^="${cssString(label)}"]`)
+      .first();
   }
 
   /** Show the view container `label` in the side bar and expand all its views. */
@@ -162,36 +170,53 @@ export class Workbench {
     // Clicking the entry while its container is shown hides the side bar, and right after a window reload the
     // workbench may still be restoring it: click only while the visible side bar shows something else (or
     // nothing), and look again after the UI settled. A hidden side bar keeps its title in the DOM.
-    await waitFor(async () => {
-      const sidebar = page.locator('.part.sidebar');
-      const visible = await sidebar.isVisible().catch(() => false);
-      const title = visible ? await sidebar.locator('.composite.title').innerText().catch(() => '') : '';
-      if (title.toLowerCase().includes(label.toLowerCase())) return true;
-      await item.click();
-      return false;
-    }, { timeout: 30_000, interval: 1_000, message: `the side bar to show ${label}` });
+    await waitFor(
+      async () => {
+        const sidebar = page.locator('.part.sidebar');
+        const visible = await sidebar.isVisible().catch(() => false);
+        const title = visible
+          ? await sidebar
+              .locator('.composite.title')
+              .innerText()
+              .catch(() => '')
+          : '';
+        if (title.toLowerCase().includes(label.toLowerCase())) return true;
+        await item.click();
+        return false;
+      },
+      { timeout: 30_000, interval: 1_000, message: `the side bar to show ${label}` },
+    );
     // Expand every collapsed view of the container (a container with a single view has no pane header).
-    await waitFor(async () => {
-      const collapsed = page.locator('.part.sidebar .pane-header[aria-expanded="false"]');
-      const n = await collapsed.count();
-      if (n === 0) return true;
-      await collapsed.first().click();
-      return false;
-    }, { timeout: 30_000, message: `the views of ${label} to expand` });
+    await waitFor(
+      async () => {
+        const collapsed = page.locator('.part.sidebar .pane-header[aria-expanded="false"]');
+        const n = await collapsed.count();
+        if (n === 0) return true;
+        await collapsed.first().click();
+        return false;
+      },
+      { timeout: 30_000, message: `the views of ${label} to expand` },
+    );
   }
 
   /** Expand the view titled `title` in the side bar (after openView); returns its pane body. */
   async expandView(title: string): Promise<Locator> {
     const page = this.page;
     const header = `.pane-header[aria-label^="${cssString(title)}"], .pane-header .title:text-is("${cssString(title)}")`;
-    const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator(header) }).first();
+    const pane = page
+      .locator('.part.sidebar .pane')
+      .filter({ has: page.locator(header) })
+      .first();
     await pane.waitFor({ state: 'visible', timeout: 30_000 });
     const paneHeader = pane.locator('.pane-header').first();
-    await waitFor(async () => {
-      if ((await paneHeader.getAttribute('aria-expanded')) === 'true') return true;
-      await paneHeader.click();
-      return false;
-    }, { timeout: 15_000, message: `view ${title} to expand` });
+    await waitFor(
+      async () => {
+        if ((await paneHeader.getAttribute('aria-expanded')) === 'true') return true;
+        await paneHeader.click();
+        return false;
+      },
+      { timeout: 15_000, message: `view ${title} to expand` },
+    );
     return pane.locator('.pane-body');
   }
 
@@ -203,9 +228,12 @@ export class Workbench {
   /** The row of the open quick pick whose label is `label` (a string: exactly, give or take spaces). */
   quickPickRow(label: string | RegExp): Locator {
     const text = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
-    return this.quickInput.locator('.quick-input-list .monaco-list-row').filter({
-      has: this.page.locator('.label-name', { hasText: text }),
-    }).first();
+    return this.quickInput
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({
+        has: this.page.locator('.label-name', { hasText: text }),
+      })
+      .first();
   }
 
   /** Types `filter` into the open quick pick once it shows, then clicks the row labelled exactly `label`. */
@@ -244,12 +272,15 @@ export class Workbench {
   async openPalette(timeout = 30_000): Promise<Locator> {
     const input = this.quickInput.locator('input.input');
     if (!(await input.isVisible())) await this.parkFocus();
-    await waitFor(async () => {
-      if (await input.isVisible()) return true;
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 2_000 });
-      return true;
-    }, { timeout, message: 'the command palette to open' });
+    await waitFor(
+      async () => {
+        if (await input.isVisible()) return true;
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 2_000 });
+        return true;
+      },
+      { timeout, message: 'the command palette to open' },
+    );
     return input;
   }
 
@@ -275,7 +306,9 @@ export class Workbench {
   async runWithPicks(command: string, picks: string[], opts: { timeout?: number } = {}): Promise<void> {
     await this.startCommand(command, opts);
     for (const [i, pick] of picks.entries()) {
-      await this.quickInput.locator('.quick-input-title', { hasText: `(${i + 1}/${picks.length})` }).waitFor({ timeout: opts.timeout ?? 30_000 });
+      await this.quickInput
+        .locator('.quick-input-title', { hasText: `(${i + 1}/${picks.length})` })
+        .waitFor({ timeout: opts.timeout ?? 30_000 });
       await this.pickQuickPickRow(pick, pick, opts);
     }
     await this.quickInput.waitFor({ state: 'hidden', timeout: opts.timeout ?? 30_000 });
@@ -299,24 +332,30 @@ export class Workbench {
       const aria = (await row.getAttribute('aria-checked')) ?? (await box.getAttribute('aria-checked'));
       return aria !== null ? aria === 'true' : box.isChecked();
     };
-    await waitFor(async () => {
-      if ((await state()) === checked) return true;
-      await box.click({ timeout: 2_000 });
-      return false;
-    }, { timeout: 15_000, interval: 250, message: `the quick pick row to be ${checked ? 'checked' : 'unchecked'}` });
+    await waitFor(
+      async () => {
+        if ((await state()) === checked) return true;
+        await box.click({ timeout: 2_000 });
+        return false;
+      },
+      { timeout: 15_000, interval: 250, message: `the quick pick row to be ${checked ? 'checked' : 'unchecked'}` },
+    );
     await this.quickInput.locator('input.input').focus();
   }
 
   /** The first frame (webview content) that has `selector`, polled across page.frames(). */
   findWebviewFrame(selector: string, opts: { timeout?: number } = {}): Promise<Frame> {
-    return waitFor(async () => {
-      for (const frame of this.page.frames()) {
-        if (frame === this.page.mainFrame() || frame.isDetached()) continue;
-        const found = await frame.$(selector).catch(() => null);
-        if (found) return frame;
-      }
-      return undefined;
-    }, { timeout: opts.timeout ?? 30_000, message: `a webview frame with ${selector}` });
+    return waitFor(
+      async () => {
+        for (const frame of this.page.frames()) {
+          if (frame === this.page.mainFrame() || frame.isDetached()) continue;
+          const found = await frame.$(selector).catch(() => null);
+          if (found) return frame;
+        }
+        return undefined;
+      },
+      { timeout: opts.timeout ?? 30_000, message: `a webview frame with ${selector}` },
+    );
   }
 
   /** Texts of the notification toasts now shown. */
@@ -332,18 +371,27 @@ export class Workbench {
   async reset(): Promise<void> {
     const page = this.page;
     const open = '.quick-input-widget:visible, .monaco-dialog-box:visible, .context-view .monaco-menu:visible';
-    await waitFor(async () => {
-      if ((await page.locator(open).count()) === 0) return true;
-      await page.keyboard.press('Escape');
-      return false;
-    }, { timeout: 10_000, interval: 200, message: 'quick inputs, dialogs and menus to close' });
+    await waitFor(
+      async () => {
+        if ((await page.locator(open).count()) === 0) return true;
+        await page.keyboard.press('Escape');
+        return false;
+      },
+      { timeout: 10_000, interval: 200, message: 'quick inputs, dialogs and menus to close' },
+    );
     // Each toast has its own close button ("Clear Notification"); the notification centre stays as it is.
-    await waitFor(async () => {
-      const close = page.locator('.notification-toast .codicon-notifications-clear');
-      if ((await close.count()) === 0) return true;
-      await close.first().click({ timeout: 2_000 }).catch(() => undefined);
-      return false;
-    }, { timeout: 10_000, interval: 200, message: 'notification toasts to close' });
+    await waitFor(
+      async () => {
+        const close = page.locator('.notification-toast .codicon-notifications-clear');
+        if ((await close.count()) === 0) return true;
+        await close
+          .first()
+          .click({ timeout: 2_000 })
+          .catch(() => undefined);
+        return false;
+      },
+      { timeout: 10_000, interval: 200, message: 'notification toasts to close' },
+    );
   }
 
   async close(): Promise<void> {

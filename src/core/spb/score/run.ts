@@ -15,7 +15,17 @@ import {
   type UserScore,
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
-import { METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type StepMetrics, type StepResult, type User } from '../types';
+import {
+  METRIC_KEYS,
+  PLATFORMS,
+  type Benchmark,
+  type Platform,
+  type Run,
+  type Step,
+  type StepMetrics,
+  type StepResult,
+  type User,
+} from '../types';
 
 export interface StepScore {
   result: StepResult | undefined;
@@ -77,17 +87,18 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
         const score = acc.score();
         if (score) userScores.set(entry.userId, score);
       }
-    } else for (const [userId, result] of results) {
-      const user = users.get(userId);
-      if (!user) continue;
-      acc.reset();
-      for (const step of user.steps) {
-        const stepResult = result.steps.get(step.stepId);
-        if (stepResult) acc.add(step, stepResult.prediction);
+    } else
+      for (const [userId, result] of results) {
+        const user = users.get(userId);
+        if (!user) continue;
+        acc.reset();
+        for (const step of user.steps) {
+          const stepResult = result.steps.get(step.stepId);
+          if (stepResult) acc.add(step, stepResult.prediction);
+        }
+        const score = acc.score();
+        if (score) userScores.set(userId, score);
       }
-      const score = acc.score();
-      if (score) userScores.set(userId, score);
-    }
     platforms.set(platform, { ...aggregateUsers([...userScores.values()]), userScores });
   }
   const figures = [...platforms.values()];

@@ -135,7 +135,15 @@ export function countHits(ix: SplitIndex, prediction: readonly unknown[], out: I
 }
 
 /** The pool class (index in POOL_CLASSES) behind each of METRIC_KEYS but Recall. */
-export const METRIC_CLASS = [-1, CLASS_BIT.tNew, CLASS_BIT.tKeep, CLASS_BIT.dDecay, CLASS_BIT.dPeer, CLASS_BIT.dViral, CLASS_BIT.dRandom];
+export const METRIC_CLASS = [
+  -1,
+  CLASS_BIT.tNew,
+  CLASS_BIT.tKeep,
+  CLASS_BIT.dDecay,
+  CLASS_BIT.dPeer,
+  CLASS_BIT.dViral,
+  CLASS_BIT.dRandom,
+];
 
 /** The metrics as numbers in METRIC_KEYS order, from countHits' counts (K > 0); NaN for an empty class. */
 export function metricsFromHits(ix: SplitIndex, hit: Int32Array, out: Float64Array): void {

@@ -112,7 +112,10 @@ export function attachPickTables(results: ReadonlyMap<string, UserResult>, users
  * The rows of a results map with both tables, when the loader built them against these users and the map has not
  * grown since (maps are not changed after loading; the size check guards code that builds runs by hand).
  */
-export function platformTableOf(results: ReadonlyMap<string, UserResult>, users: ReadonlyMap<string, User>): PlatformTable | undefined {
+export function platformTableOf(
+  results: ReadonlyMap<string, UserResult>,
+  users: ReadonlyMap<string, User>,
+): PlatformTable | undefined {
   const table = platformTables.get(results);
   return table && table.users === users && table.size === results.size ? table : undefined;
 }
@@ -145,7 +148,12 @@ export function scoreFromTables(splits: Int32Array, picks: Int32Array, sums: Flo
         masks[id] = splits[pairs + 2 * i + 1];
       }
       // Counts in locals rather than an array: this loop is most of the scoring time.
-      let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0;
+      let h0 = 0,
+        h1 = 0,
+        h2 = 0,
+        h3 = 0,
+        h4 = 0,
+        h5 = 0;
       let positives = 0;
       for (let j = p; j < p + count; j++) {
         const id = picks[j];

@@ -24,7 +24,10 @@ export interface OmniCategoryGroup {
 const byLocation = (a: OmniAuditFinding, b: OmniAuditFinding): number =>
   a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.start - b.start;
 
-export function groupOmni(result: Pick<OmniAuditResult, 'findings' | 'counts' | 'benchmark'>, category: PiCategory): OmniCategoryGroup | undefined {
+export function groupOmni(
+  result: Pick<OmniAuditResult, 'findings' | 'counts' | 'benchmark'>,
+  category: PiCategory,
+): OmniCategoryGroup | undefined {
   const findings = result.findings.filter((f) => f.category === category).sort(byLocation);
   const rows = result.counts.filter((r) => r.category === category && (r.placeholders || r.findings));
   if (!findings.length && !rows.length) return undefined;
@@ -36,7 +39,9 @@ export function groupOmni(result: Pick<OmniAuditResult, 'findings' | 'counts' | 
     placeholders: rows.reduce((s, r) => s + r.placeholders, 0),
     findings,
     bySource: rows.map((r) => ({ source: r.source, part: r.part, placeholders: r.placeholders, findings: r.findings })),
-    users: [...users].map(([userId, list]) => ({ userId, findings: list })).sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
+    users: [...users]
+      .map(([userId, list]) => ({ userId, findings: list }))
+      .sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
   };
 }
 
@@ -50,4 +55,3 @@ export function omniFindingDescription(f: OmniAuditFinding, verdict: Verdict | u
   if (verdict) parts.push(VERDICT_TEXT[verdict]);
   return parts.join(' · ');
 }
-

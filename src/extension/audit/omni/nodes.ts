@@ -100,7 +100,13 @@ export class OmniFindingNode implements AuditNode {
     const f = this.finding;
     const verdict = this.ctx.verdictOf(f.key);
     const description = omniFindingDescription(f, verdict);
-    return findingItem(f, verdict, { id: `pi-finding/${f.key}`, contextValue: 'auditTraceFinding', description, openTitle: 'Open in the Trace View', node: this });
+    return findingItem(f, verdict, {
+      id: `pi-finding/${f.key}`,
+      contextValue: 'auditTraceFinding',
+      description,
+      openTitle: 'Open in the Trace View',
+      node: this,
+    });
   }
 
   getChildren(): AuditNode[] {
@@ -109,7 +115,10 @@ export class OmniFindingNode implements AuditNode {
 
   tooltip(): vscode.MarkdownString {
     const f = this.finding;
-    const hint = f.testAction === null ? 'Click to open the file at the line.' : 'Click to open the trace at the test action, the record revealed.';
+    const hint =
+      f.testAction === null
+        ? 'Click to open the file at the line.'
+        : 'Click to open the trace at the test action, the record revealed.';
     return findingTooltip(f, this.ctx.verdictTrail, (md) => md.appendText(f.text), hint);
   }
 }

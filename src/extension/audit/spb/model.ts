@@ -35,7 +35,11 @@ export interface CategoryGroup {
 }
 
 const byLocation = (a: AuditFinding, b: AuditFinding): number =>
-  a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : a.start - b.start);
+  a.file < b.file
+    ? -1
+    : a.file > b.file
+      ? 1
+      : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : a.start - b.start);
 
 /** All ten categories, each with its platforms and users; a category without placeholders or findings has none. */
 export function groupAudit(result: Pick<AuditResult, 'findings' | 'counts'>): CategoryGroup[] {
@@ -59,7 +63,9 @@ export function groupAudit(result: Pick<AuditResult, 'findings' | 'counts'>): Ca
         else users.set(f.userId, [f]);
       }
       const userGroups = [...users].map(([userId, list]) => ({ userId, findings: list }));
-      userGroups.sort((a, b) => b.findings.length - a.findings.length || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+      userGroups.sort(
+        (a, b) => b.findings.length - a.findings.length || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+      );
       platforms.push({ platform, counts, users: userGroups });
     }
     return { category, placeholders: platforms.reduce((s, p) => s + p.counts.placeholders, 0), findings, platforms };
@@ -84,4 +90,3 @@ export function findingDescription(f: AuditFinding, verdict: Verdict | undefined
   if (verdict) parts.push(VERDICT_TEXT[verdict]);
   return parts.join(' · ');
 }
-

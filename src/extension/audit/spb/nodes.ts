@@ -119,7 +119,13 @@ export class FindingNode implements AuditNode {
     const f = this.finding;
     const verdict = this.ctx.verdictOf(f.key);
     const description = findingDescription(f, verdict);
-    return findingItem(f, verdict, { id: auditNodeId.finding(f.key), contextValue: 'auditFinding', description, openTitle: 'Open Source', node: this });
+    return findingItem(f, verdict, {
+      id: auditNodeId.finding(f.key),
+      contextValue: 'auditFinding',
+      description,
+      openTitle: 'Open Source',
+      node: this,
+    });
   }
 
   getChildren(): AuditNode[] {
@@ -138,7 +144,12 @@ export class FindingNode implements AuditNode {
       md.appendMarkdown('**');
       md.appendText(oneLine(context.after));
     };
-    return findingTooltip(f, this.ctx.verdictTrail, body, 'Click to open the file at the span; right-click for the step view and verdicts.');
+    return findingTooltip(
+      f,
+      this.ctx.verdictTrail,
+      body,
+      'Click to open the file at the span; right-click for the step view and verdicts.',
+    );
   }
 
   /** The text around the span, for findings in the tasks data (re-read from the user's line); undefined for runs. */
@@ -149,7 +160,9 @@ export class FindingNode implements AuditNode {
     if (!user || user.ref.line !== f.line) return undefined;
     try {
       const value = valueAt(readUserRecord(user), f.field);
-      return typeof value === 'string' && value.slice(f.start, f.end) === f.text ? contextAround(value, f.start, f.end) : undefined;
+      return typeof value === 'string' && value.slice(f.start, f.end) === f.text
+        ? contextAround(value, f.start, f.end)
+        : undefined;
     } catch {
       return undefined;
     }

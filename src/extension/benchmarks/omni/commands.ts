@@ -11,7 +11,9 @@ export function toTraceRef(arg: unknown): TraceRef | undefined {
   if (arg instanceof TestActionNode) return arg.ref;
   if (typeof arg !== 'object' || arg === null) return undefined;
   const o = arg as Record<string, unknown>;
-  return typeof o.userId === 'string' && Number.isSafeInteger(o.index) ? { userId: o.userId, index: o.index as number } : undefined;
+  return typeof o.userId === 'string' && Number.isSafeInteger(o.index)
+    ? { userId: o.userId, index: o.index as number }
+    : undefined;
 }
 
 /** Where a test action shows: the trace view. */
@@ -27,7 +29,9 @@ export async function openTrace(store: OmniStore, panel: TraceShow, arg: unknown
   if (!ref) ref = await pickTestAction(store);
   if (!ref) return;
   if (!store.testAction(ref.userId, ref.index)) {
-    void vscode.window.showWarningMessage(`Persona Lab: test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.`);
+    void vscode.window.showWarningMessage(
+      `Persona Lab: test action ${ref.index} of ${ref.userId} is not in the loaded OmniBehavior benchmark.`,
+    );
     return;
   }
   panel.show(ref, reveal);
@@ -37,9 +41,18 @@ async function pickTestAction(store: OmniStore): Promise<TraceRef | undefined> {
   const bench = store.bench;
   if (!bench) return undefined;
   const items = [...bench.users.values()].flatMap((u) =>
-    u.testActions.map((a) => ({ label: `${u.userId} #${a.index}`, description: `${a.scene} · ${a.timestamp}`, detail: a.fields.join(', '), ref: { userId: u.userId, index: a.index } })),
+    u.testActions.map((a) => ({
+      label: `${u.userId} #${a.index}`,
+      description: `${a.scene} · ${a.timestamp}`,
+      detail: a.fields.join(', '),
+      ref: { userId: u.userId, index: a.index },
+    })),
   );
-  const picked = await vscode.window.showQuickPick(items, { title: 'Open Trace', placeHolder: 'A test action (user #index)', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Open Trace',
+    placeHolder: 'A test action (user #index)',
+    matchOnDescription: true,
+  });
   return picked?.ref;
 }
 
@@ -59,7 +72,10 @@ export async function chooseOmniRun(store: OmniStore, arg: unknown): Promise<voi
       iconPath: name === store.runName ? new vscode.ThemeIcon('check') : undefined,
     };
   });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Choose OmniBehavior Run', placeHolder: 'The run whose predictions the tree and the trace view show' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Choose OmniBehavior Run',
+    placeHolder: 'The run whose predictions the tree and the trace view show',
+  });
   if (picked && picked.label !== store.runName) await store.selectRun(picked.label);
 }
 

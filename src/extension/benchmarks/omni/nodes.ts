@@ -3,7 +3,13 @@
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
 import type { ActionCounts, OmniRunScore } from '../../../core/omni/score';
-import { predictionKey, type OmniBenchmark, type OmniRun, type OmniUser, type TestAction } from '../../../core/omni/types';
+import {
+  predictionKey,
+  type OmniBenchmark,
+  type OmniRun,
+  type OmniUser,
+  type TestAction,
+} from '../../../core/omni/types';
 import type { TreeNode } from '../../tree/nodes';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import type { TraceRef } from '../../../shared/traceProtocol';
@@ -123,7 +129,9 @@ export class OmniUserNode implements TreeNode {
   }
 
   getChildren(): TestActionNode[] {
-    this.children ??= [...this.user.testActions].sort((a, b) => a.index - b.index).map((a) => new TestActionNode(this, a));
+    this.children ??= [...this.user.testActions]
+      .sort((a, b) => a.index - b.index)
+      .map((a) => new TestActionNode(this, a));
     return this.children;
   }
 
@@ -135,7 +143,9 @@ export class OmniUserNode implements TreeNode {
     const md = namedTooltip(this.user.userId, '\n\n');
     if (this.user.profile) md.appendText(this.user.profile);
     else md.appendMarkdown('*no profile*');
-    md.appendMarkdown(`\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`);
+    md.appendMarkdown(
+      `\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`,
+    );
     md.appendText(this.user.file);
     return md;
   }
@@ -159,7 +169,10 @@ export class TestActionNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const a = this.action;
-    const fields = a.fields.length > MAX_FIELDS_SHOWN ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}` : a.fields.join(', ');
+    const fields =
+      a.fields.length > MAX_FIELDS_SHOWN
+        ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}`
+        : a.fields.join(', ');
     const counts = this.counts();
     const scored = this.parent.parent.ctx.run !== undefined;
     const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);

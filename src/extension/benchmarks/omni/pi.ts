@@ -7,7 +7,8 @@ import type { PiFinding } from '../../../shared/traceProtocol';
 /** The texts of a record the scan looks at, named by where they sit in the record. */
 export function recordTexts(record: HistoryRecord): { field: string; text: string }[] {
   const out: { field: string; text: string }[] = [];
-  for (const [key, v] of Object.entries(record.context ?? {})) if (typeof v === 'string' && v) out.push({ field: `context.${key}`, text: v });
+  for (const [key, v] of Object.entries(record.context ?? {}))
+    if (typeof v === 'string' && v) out.push({ field: `context.${key}`, text: v });
   record.actions.forEach((a, i) => {
     if (typeof a.keyword === 'string' && a.keyword) out.push({ field: `action[${i}].keyword`, text: a.keyword });
     if (Array.isArray(a.content)) {
@@ -23,14 +24,29 @@ export function recordTexts(record: HistoryRecord): { field: string; text: strin
 }
 
 export function scanProfile(profile: string): PiFinding[] {
-  return scanText(profile).map((f) => ({ index: null, field: 'user_profile', category: f.category, confidence: f.confidence, value: f.text, reason: f.reason }));
+  return scanText(profile).map((f) => ({
+    index: null,
+    field: 'user_profile',
+    category: f.category,
+    confidence: f.confidence,
+    value: f.text,
+    reason: f.reason,
+  }));
 }
 
 export function scanRecords(records: readonly HistoryRecord[]): PiFinding[] {
   const out: PiFinding[] = [];
   for (const r of records) {
     for (const { field, text } of recordTexts(r)) {
-      for (const f of scanText(text)) out.push({ index: r.index, field, category: f.category, confidence: f.confidence, value: f.text, reason: f.reason });
+      for (const f of scanText(text))
+        out.push({
+          index: r.index,
+          field,
+          category: f.category,
+          confidence: f.confidence,
+          value: f.text,
+          reason: f.reason,
+        });
     }
   }
   return out;

@@ -9,7 +9,10 @@ import type { OmniStore } from './store';
 /** Badges another feature (labels) adds to the test actions of a benchmark's run. */
 export interface OmniTreeAugment {
   readonly onDidChange: vscode.Event<void>;
-  badges(root: string, run: string | undefined): { index: TraceLabelIndex; names: ReadonlyMap<string, string> } | undefined;
+  badges(
+    root: string,
+    run: string | undefined,
+  ): { index: TraceLabelIndex; names: ReadonlyMap<string, string> } | undefined;
 }
 
 export class OmniRoots implements RootSource, vscode.Disposable {
@@ -39,7 +42,12 @@ export class OmniRoots implements RootSource, vscode.Disposable {
   rootNode(): OmniBenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
-    this.root ??= new OmniBenchmarkNode({ bench, run: this.store.run, score: this.store.score(), labels: this.augment?.badges(bench.root, this.store.runName) });
+    this.root ??= new OmniBenchmarkNode({
+      bench,
+      run: this.store.run,
+      score: this.store.score(),
+      labels: this.augment?.badges(bench.root, this.store.runName),
+    });
     return this.root;
   }
 

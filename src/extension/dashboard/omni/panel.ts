@@ -48,7 +48,12 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
     const run = this.store.run;
     const score = this.store.score();
     if (!bench || !run || !score) {
-      this.post({ type: 'empty', message: bench ? 'No run is selected: choose one (Persona Lab: Choose OmniBehavior Run…).' : 'No OmniBehavior benchmark is open.' });
+      this.post({
+        type: 'empty',
+        message: bench
+          ? 'No run is selected: choose one (Persona Lab: Choose OmniBehavior Run…).'
+          : 'No OmniBehavior benchmark is open.',
+      });
       return;
     }
     const model: OmniDashboardModel = {

@@ -22,7 +22,10 @@ const PANELS: Record<Page, { viewType: string; title: string }> = {
 };
 
 /** The panel of a page, in the active column. */
-export function dashboardPanelOptions(extensionUri: vscode.Uri, page: Page): Omit<PanelHostOptions, 'onMessage' | 'onDispose'> {
+export function dashboardPanelOptions(
+  extensionUri: vscode.Uri,
+  page: Page,
+): Omit<PanelHostOptions, 'onMessage' | 'onDispose'> {
   return {
     ...PANELS[page],
     viewColumn: vscode.ViewColumn.Active,

@@ -89,7 +89,12 @@ export interface DashboardInput {
 /** Run name -> figure data, with the points array and scopes it was computed from. */
 export type FiguresCache = Map<string, { points: readonly StepPoint[]; scopes: string; figures: RunFigures }>;
 
-function cachedFigures(run: string, points: readonly StepPoint[], scopes: readonly Scope[], cache: FiguresCache | undefined): RunFigures {
+function cachedFigures(
+  run: string,
+  points: readonly StepPoint[],
+  scopes: readonly Scope[],
+  cache: FiguresCache | undefined,
+): RunFigures {
   const key = scopes.join(',');
   const hit = cache?.get(run);
   if (hit && hit.points === points && hit.scopes === key) return hit.figures;
@@ -146,7 +151,11 @@ const SORT_KEY: Record<NonNullable<StepFilter['sort']>, (r: StepRow) => number |
  */
 export function filterSteps(points: readonly StepPoint[], filter: StepFilter): StepRow[] {
   const rows = points
-    .filter((p) => (filter.scope === 'all' || p.platform === filter.scope) && (filter.stepId === undefined || p.stepId === filter.stepId))
+    .filter(
+      (p) =>
+        (filter.scope === 'all' || p.platform === filter.scope) &&
+        (filter.stepId === undefined || p.stepId === filter.stepId),
+    )
     .filter((p) => !filter.errorKey || p.metrics[filter.errorKey] > 0)
     .map(stepRow);
   const key = SORT_KEY[filter.sort ?? 'recall'];

@@ -71,7 +71,12 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     const generation = ++this.generation;
     const bench = this.store.bench;
     if (!bench || bench.runs.size === 0) {
-      this.post({ type: 'empty', message: bench ? 'This benchmark has no runs under results/.' : 'No benchmark is open. Open a benchmark folder first.' });
+      this.post({
+        type: 'empty',
+        message: bench
+          ? 'This benchmark has no runs under results/.'
+          : 'No benchmark is open. Open a benchmark folder first.',
+      });
       return;
     }
     const selected = this.selectedRuns(bench);
@@ -108,7 +113,9 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     });
     this.post({ type: 'dashboard', model });
     if (this.host.ready) {
-      log.info(`dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`);
+      log.info(
+        `dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`,
+      );
     }
   }
 
@@ -143,7 +150,13 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     const bench = this.store.bench;
     if (!bench?.runs.has(filter.run)) return;
     const rows = filterSteps(this.points(bench, filter.run), filter);
-    const note = filter.errorKey ? 'highest error rate first' : filter.sort === 'budget' ? 'lowest budget B first' : filter.sort === 'alpha' ? 'lowest α first' : 'lowest Recall first';
+    const note = filter.errorKey
+      ? 'highest error rate first'
+      : filter.sort === 'budget'
+        ? 'lowest budget B first'
+        : filter.sort === 'alpha'
+          ? 'lowest α first'
+          : 'lowest Recall first';
     this.post({ type: 'steps', title: filterTitle(filter), note: `${rows.length} step(s), ${note}`, filter, rows });
     log.info(`dashboard: listed ${rows.length} step(s) for ${filterTitle(filter)}`);
   }
@@ -155,7 +168,10 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     if (!table) return;
     const text = format === 'markdown' ? tableMarkdown(table) : tableCsv(table);
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`, 3000);
+    vscode.window.setStatusBarMessage(
+      `Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`,
+      3000,
+    );
     log.info(`dashboard: copied ${id} as ${format} (${text.length} chars)`);
   }
 }

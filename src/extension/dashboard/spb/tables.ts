@@ -26,7 +26,14 @@ function platformValue(p: Platform, key: Key): (s: RunScore) => number | undefin
 
 function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
   const pair = (a: [Key, string], b: [Key, string]): ColumnDef[] => [
-    ...platforms.flatMap((p) => [a, b].map(([key, head]) => ({ group: PLATFORM_LABELS[p], head, lowerIsBetter: false, value: platformValue(p, key) }))),
+    ...platforms.flatMap((p) =>
+      [a, b].map(([key, head]) => ({
+        group: PLATFORM_LABELS[p],
+        head,
+        lowerIsBetter: false,
+        value: platformValue(p, key),
+      })),
+    ),
     ...[a, b].map(([key, head]) => ({
       group: 'Avg.',
       head,
@@ -36,8 +43,20 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
   ];
   if (id === 't4') return pair(['Recall', 'R'], ['F1NS', 'F1NS']);
   if (id === 't5') return pair(['Recall_Stability', 'R_stab'], ['Recall_Novelty', 'R_nov']);
-  const errors: [Key, string][] = [['Error_Decay', 'E_decay'], ['Error_Peer', 'E_peer'], ['Error_Viral', 'E_viral'], ['Error_Random', 'E_rand']];
-  return platforms.flatMap((p) => errors.map(([key, head]) => ({ group: PLATFORM_LABELS[p], head, lowerIsBetter: true, value: platformValue(p, key) })));
+  const errors: [Key, string][] = [
+    ['Error_Decay', 'E_decay'],
+    ['Error_Peer', 'E_peer'],
+    ['Error_Viral', 'E_viral'],
+    ['Error_Random', 'E_rand'],
+  ];
+  return platforms.flatMap((p) =>
+    errors.map(([key, head]) => ({
+      group: PLATFORM_LABELS[p],
+      head,
+      lowerIsBetter: true,
+      value: platformValue(p, key),
+    })),
+  );
 }
 
 /** Percentage with two decimals, as the paper prints it; "—" when undefined. */
@@ -66,7 +85,12 @@ export function tableModels(scores: readonly RunScore[]): TableModel[] {
   return (['t4', 't5', 't6'] as const).map((id) => {
     const cols = columns(id, platforms);
     const texts = scores.map((s) => cols.map((c) => pctText(c.value(s))));
-    const ranks = cols.map((c, ci) => rankColumn(texts.map((row) => row[ci]), c.lowerIsBetter));
+    const ranks = cols.map((c, ci) =>
+      rankColumn(
+        texts.map((row) => row[ci]),
+        c.lowerIsBetter,
+      ),
+    );
     return {
       id,
       title: TITLES[id],
@@ -109,6 +133,7 @@ function csvField(text: string): string {
 /** RFC 4180 CSV of the shown figures (percent, two decimals); an undefined figure is an empty field. */
 export function tableCsv(t: TableModel): string {
   const lines = [['Run', ...t.columns.map((c) => `${c.group} ${c.head}`)].map(csvField).join(',')];
-  for (const row of t.rows) lines.push([row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))].map(csvField).join(','));
+  for (const row of t.rows)
+    lines.push([row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))].map(csvField).join(','));
   return lines.join('\r\n') + '\r\n';
 }

@@ -9,7 +9,8 @@ export function traceTreeBadges(labels: LabelService): OmniTreeAugment {
     onDidChange: labels.onDidChange,
     badges(root, run) {
       try {
-        const rows = labels.store(false)?.list({ benchmark: traceBenchmarkId(root), run: run ?? '', author: labels.author }) ?? [];
+        const rows =
+          labels.store(false)?.list({ benchmark: traceBenchmarkId(root), run: run ?? '', author: labels.author }) ?? [];
         return rows.length ? { index: new TraceLabelIndex(rows), names: labels.names() } : undefined;
       } catch {
         return undefined;

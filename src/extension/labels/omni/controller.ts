@@ -20,7 +20,8 @@ import { buildTraceLabelState } from './viewState';
 import { LabelBar } from '../bar';
 import { log } from '../../log';
 
-const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) => !!a && !!b && a.userId === b.userId && a.index === b.index;
+const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) =>
+  !!a && !!b && a.userId === b.userId && a.index === b.index;
 
 export class TraceLabelController implements vscode.Disposable {
   private readonly bar: LabelBar<TraceRef>;
@@ -44,7 +45,9 @@ export class TraceLabelController implements vscode.Disposable {
   /** The core's ref of a test action in the selected run; undefined when no OmniBehavior benchmark is loaded. */
   private coreRef(ref: TraceRef): CoreTraceRef | undefined {
     const bench = this.store.bench;
-    return bench ? { benchmark: traceBenchmarkId(bench.root), userId: ref.userId, index: ref.index, run: this.store.runName ?? '' } : undefined;
+    return bench
+      ? { benchmark: traceBenchmarkId(bench.root), userId: ref.userId, index: ref.index, run: this.store.runName ?? '' }
+      : undefined;
   }
 
   async push(): Promise<void> {
@@ -65,8 +68,15 @@ export class TraceLabelController implements vscode.Disposable {
     this.panel.post({
       type: 'labels',
       state: buildTraceLabelState({
-        ref, run: core.run, author: this.labels.author, labels: this.labels.traceLabels, rows: mine, freshness,
-        canUndo: this.bar.canUndo, error: this.labels.error, labelSetNote: this.labels.labelSetNote,
+        ref,
+        run: core.run,
+        author: this.labels.author,
+        labels: this.labels.traceLabels,
+        rows: mine,
+        freshness,
+        canUndo: this.bar.canUndo,
+        error: this.labels.error,
+        labelSetNote: this.labels.labelSetNote,
         flash: this.bar.flashOn(ref),
       }),
     });
@@ -97,7 +107,10 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private undoLast(): void {
-    const back = this.bar.undoLast(this.panel.currentRef, (ref) => this.store.testAction(ref.userId, ref.index) !== undefined);
+    const back = this.bar.undoLast(
+      this.panel.currentRef,
+      (ref) => this.store.testAction(ref.userId, ref.index) !== undefined,
+    );
     if (back) this.panel.show(back);
   }
 

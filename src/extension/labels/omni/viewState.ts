@@ -23,11 +23,13 @@ export interface TraceLabelInput {
 
 /** 'missing' (the record is gone) shows as stale: the label no longer describes what is there. */
 function shown(s: TraceStaleness | undefined): LabelStaleness {
-  return s === 'missing' ? 'stale' : s ?? 'unknown';
+  return s === 'missing' ? 'stale' : (s ?? 'unknown');
 }
 
 export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
-  const mine = input.rows.filter((r) => r.author === input.author && (r.target.kind === 'action' || r.target.kind === 'history'));
+  const mine = input.rows.filter(
+    (r) => r.author === input.author && (r.target.kind === 'action' || r.target.kind === 'history'),
+  );
   const applied = mine.map((r) => appliedLabel(input.labels, r, shown(input.freshness.get(r)), ''));
   const byIndex = new Map<number, LabelledHistoryItem>();
   for (const a of applied) {

@@ -51,7 +51,10 @@ export class LabelStepController implements vscode.Disposable {
     const run = this.runName;
     const result = resultFor(this.panel.run, user, step.stepId);
     const suggestions = result
-      ? suggestLabels({ split: step.split, pool: step.pool, prediction: result.prediction, reasoning: result.reasoning }, { labels: this.labels.labels })
+      ? suggestLabels(
+          { split: step.split, pool: step.pool, prediction: result.prediction, reasoning: result.reasoning },
+          { labels: this.labels.labels },
+        )
       : [];
     const flash = this.bar.flashOn(ref);
     let rows: ReturnType<LabelService['rowsOfStep']> = [];
@@ -63,9 +66,18 @@ export class LabelStepController implements vscode.Disposable {
     this.panel.post({
       type: 'labels',
       state: buildLabelView({
-        ref, run, author: this.labels.author, labels: this.labels.labels, rows, currentHash: this.hashOf(ref),
-        persona: result?.personaSummary ?? '', suggestions, canUndo: this.bar.canUndo,
-        error: this.labels.error, labelSetNote: this.labels.labelSetNote, flash,
+        ref,
+        run,
+        author: this.labels.author,
+        labels: this.labels.labels,
+        rows,
+        currentHash: this.hashOf(ref),
+        persona: result?.personaSummary ?? '',
+        suggestions,
+        canUndo: this.bar.canUndo,
+        error: this.labels.error,
+        labelSetNote: this.labels.labelSetNote,
+        flash,
       }),
     });
   }
@@ -93,7 +105,16 @@ export class LabelStepController implements vscode.Disposable {
   private keyFor(ref: StepLocation, labelId: string, target: LabelTarget): LabelKey | undefined {
     const benchmark = this.labels.benchmark;
     if (benchmark === undefined) return undefined;
-    return { benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run: this.runName, author: this.labels.author, target, label: labelId };
+    return {
+      benchmark,
+      platform: ref.platform,
+      userId: ref.userId,
+      stepId: ref.stepId,
+      run: this.runName,
+      author: this.labels.author,
+      target,
+      label: labelId,
+    };
   }
 
   handle(action: LabelUiAction): void {
@@ -137,7 +158,7 @@ export class LabelStepController implements vscode.Disposable {
     const contentHash = this.hashOf(ref);
     const result = this.bar.write((s) => s.toggle({ ...key, contentHash }));
     const found = this.bench.step(ref);
-    const persona = found ? resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '' : '';
+    const persona = found ? (resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '') : '';
     const excerpt = target.kind === 'span' ? spanText(persona, target.start, target.end) : '';
     const what = `${result.state === 'added' ? 'added' : 'removed'} ${def.name} on ${describeTarget(target, excerpt)}`;
     this.bar.done(ref, result.inverse, what);
@@ -149,7 +170,10 @@ export class LabelStepController implements vscode.Disposable {
     const found = this.bench.step(ref);
     const result = found && resultFor(this.panel.run, found.user, found.step.stepId);
     if (!found || !result) return;
-    const suggestions = suggestLabels({ split: found.step.split, pool: found.step.pool, prediction: result.prediction, reasoning: result.reasoning }, { labels: this.labels.labels });
+    const suggestions = suggestLabels(
+      { split: found.step.split, pool: found.step.pool, prediction: result.prediction, reasoning: result.reasoning },
+      { labels: this.labels.labels },
+    );
     const contentHash = this.hashOf(ref);
     const createdAt = new Date().toISOString();
     const actions: LabelAction[] = [];
@@ -188,7 +212,12 @@ export class LabelStepController implements vscode.Disposable {
   private move(ref: StepLocation, delta: 1 | -1): void {
     const target = this.tree.neighbour(ref, delta);
     if (!target) {
-      this.bar.say(ref, delta === 1 ? 'This is the last step' + (this.tree.filterActive ? ' that matches the filter' : '') : 'This is the first step' + (this.tree.filterActive ? ' that matches the filter' : ''));
+      this.bar.say(
+        ref,
+        delta === 1
+          ? 'This is the last step' + (this.tree.filterActive ? ' that matches the filter' : '')
+          : 'This is the first step' + (this.tree.filterActive ? ' that matches the filter' : ''),
+      );
       this.push();
       return;
     }

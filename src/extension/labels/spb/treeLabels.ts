@@ -43,7 +43,12 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
       this.matches.clear();
       this.changed.fire();
     };
-    this.disposables = [this.changed, this.filterChanged, labels.onDidChange(invalidate), bench.onDidChange(() => this.matches.clear())];
+    this.disposables = [
+      this.changed,
+      this.filterChanged,
+      labels.onDidChange(invalidate),
+      bench.onDidChange(() => this.matches.clear()),
+    ];
     void vscode.commands.executeCommand('setContext', FILTER_CONTEXT, isFilterActive(this.filterValue));
   }
 
@@ -110,13 +115,25 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
 
   /** The next (previous) step in tree order that the filter shows; stops at the ends. */
   neighbour(from: StepAt, delta: 1 | -1): StepAt | undefined {
-    const found = findStep(this.steps(), from, delta, (o) => !this.filterActive || this.matchesFilter(o.user, o.step), false);
+    const found = findStep(
+      this.steps(),
+      from,
+      delta,
+      (o) => !this.filterActive || this.matchesFilter(o.user, o.step),
+      false,
+    );
     return found && at(found);
   }
 
   /** The next unlabelled step (this author, the selected run) that the filter shows, going round once. */
   nextUnlabelled(from: StepAt | undefined): StepAt | undefined {
-    const found = findStep(this.steps(), from, 1, (o) => this.isUnlabelled(o.user, o.step) && (!this.filterActive || this.matchesFilter(o.user, o.step)), true);
+    const found = findStep(
+      this.steps(),
+      from,
+      1,
+      (o) => this.isUnlabelled(o.user, o.step) && (!this.filterActive || this.matchesFilter(o.user, o.step)),
+      true,
+    );
     return found && at(found);
   }
 
