@@ -9,7 +9,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  CS_LINES,
+  FOLLOW_UPS,
+  ITEMS,
+  PRODUCTS,
+  PROFILES,
+  SCENE_NAMES,
+  TOPICS,
+  USERS,
+} from './gen-omni-sample/banks.mjs';
 import { plantPrediction, plantRaw, verifyPi, writeManifest } from './gen-omni-sample/pi.mjs';
+import { FIELDS, predict, trueValue } from './gen-omni-sample/questions.mjs';
 import { Rng } from './gen-sample/rng.mjs';
 import { parseFlags } from './lib/flags.mjs';
 
@@ -18,160 +29,6 @@ const DEFAULT_SEED = 2026;
 const USAGE = 'usage: node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]';
 const RUN = 'demo-sim';
 const MAX_BYTES = 3 * 1024 * 1024;
-
-const SCENE_NAMES = {
-  en: {
-    video: 'Video Browsing',
-    live: 'Live Streaming',
-    ads: 'Advertisement',
-    shop: 'E-commerce',
-    search: 'Search Behavior',
-    cs: 'Customer Service',
-  },
-  zh: { video: '视频浏览', live: '直播间', ads: '广告推荐', shop: '商城购物', search: '搜索行为', cs: '电商客服对话' },
-};
-const TOPICS = {
-  en: [
-    'home cooking',
-    'city travel',
-    'cat videos',
-    'home fitness',
-    'mobile games',
-    'makeup tips',
-    'phone reviews',
-    'guitar covers',
-    'sketch comedy',
-    'lake fishing',
-  ],
-  zh: [
-    '家常菜',
-    '城市旅行',
-    '萌宠日常',
-    '居家健身',
-    '手游攻略',
-    '美妆教程',
-    '手机测评',
-    '吉他弹唱',
-    '搞笑短剧',
-    '野钓',
-  ],
-};
-const ITEMS = {
-  en: ['rice cooker', 'yoga mat', 'cat litter', 'phone case', 'lipstick', 'fishing rod', 'running shoes', 'desk lamp'],
-  zh: ['电饭煲', '瑜伽垫', '猫砂', '手机壳', '口红', '钓鱼竿', '跑步鞋', '台灯'],
-};
-const PRODUCTS = [
-  ['Loan app', 'Finance', 'Consumer credit'],
-  ['Puzzle game', 'Games', 'Casual'],
-  ['Language course', 'Education', 'Online course'],
-  ['Car insurance', 'Finance', 'Insurance'],
-];
-const CS_LINES = {
-  en: [
-    ['Where is my parcel? It has not moved for three days.', 'Sorry about that, let me check the logistics for you.'],
-    ['Can I change the size to M?', 'Yes, please tell me the order number.'],
-    ['The lamp arrived broken.', 'We are sorry. Please send a photo and we will refund you.'],
-    ['Is there a discount if I buy two?', 'Buying two gives 10% off at checkout.'],
-  ],
-  zh: [
-    ['我的快递三天没动了，怎么回事？', '抱歉，我帮您查一下物流。'],
-    ['可以换成M码吗？', '可以的，请提供一下订单号。'],
-    ['台灯到货就是坏的。', '非常抱歉，请拍照给我们，我们为您退款。'],
-    ['买两件有优惠吗？', '两件结算时打九折。'],
-  ],
-};
-const FOLLOW_UPS = {
-  en: ['Order 20250412, thanks.', 'OK, photo sent.', 'How long will the refund take?', 'Great, I will order two.'],
-  zh: ['订单号20250412，谢谢。', '好的，照片发了。', '退款要多久？', '好的，我买两件。'],
-};
-const PROFILES = {
-  en: [
-    "Female, 25-30, bachelor's degree, married, one child.",
-    'Male, 18-24, high school, single, no children.',
-    "Female, 31-40, master's degree, married, two children.",
-    'Male, 41-50, junior college, married, one child.',
-  ],
-  zh: ['女，18-24岁，本科在读，单身，无子女。', '男，31-40岁，大专，已婚，有一个孩子。'],
-};
-
-// Each user has a signature: a few behaviours they do often and next to nothing else. That is what tells real users
-// apart (a low intra/inter-user distance ratio) while the pooled positive rates stay low.
-const NONE = {
-  like: 0,
-  comment: 0,
-  share: 0,
-  collect: 0,
-  follow: 0,
-  complete: 0.08,
-  gift: 0,
-  cart: 0,
-  adAct: 0,
-  adSubmit: 0,
-  shopCart: 0,
-  pay: 0,
-};
-const USERS = [
-  {
-    id: 'u_1001',
-    lang: 'en',
-    layout: 'lines',
-    records: 1900,
-    profile: 0,
-    mix: { video: 60, live: 8, ads: 10, shop: 8, search: 10, cs: 4 },
-    p: { ...NONE, like: 0.35, collect: 0.25, complete: 0.35 },
-    topics: [0, 8],
-  },
-  {
-    id: 'u_1002',
-    lang: 'zh',
-    layout: 'lines',
-    records: 1300,
-    profile: 0,
-    mix: { video: 20, live: 45, ads: 8, shop: 12, search: 10, cs: 5 },
-    p: { ...NONE, comment: 0.35, gift: 0.3, follow: 0.25 },
-    topics: [5, 7],
-  },
-  {
-    id: 'u_1003',
-    lang: 'en',
-    layout: 'lines',
-    records: 700,
-    profile: 1,
-    mix: { video: 25, live: 10, ads: 10, shop: 35, search: 15, cs: 5 },
-    p: { ...NONE, cart: 0.4, shopCart: 0.45, pay: 0.3 },
-    topics: [2, 6],
-  },
-  {
-    id: 'u_1004',
-    lang: 'en',
-    layout: 'pretty',
-    records: 420,
-    profile: 2,
-    mix: { video: 30, live: 10, ads: 35, shop: 10, search: 10, cs: 5 },
-    p: { ...NONE, share: 0.35, complete: 0.3, adAct: 0.3, adSubmit: 0.25 },
-    topics: [1, 3],
-  },
-  {
-    id: 'u_1005',
-    lang: 'zh',
-    layout: 'lines',
-    records: 950,
-    profile: 1,
-    mix: { video: 45, live: 25, ads: 8, shop: 8, search: 10, cs: 4 },
-    p: { ...NONE, complete: 0.05 },
-    topics: [4, 9],
-  },
-  {
-    id: 'u_1006',
-    lang: 'en',
-    layout: 'lines',
-    records: 320,
-    profile: 3,
-    mix: { video: 35, live: 20, ads: 15, shop: 15, search: 10, cs: 5 },
-    p: { ...NONE, follow: 0.3, like: 0.3, complete: 0.2 },
-    topics: [9, 0],
-  },
-];
 
 const START = Date.UTC(2025, 2, 1, 8, 0, 0);
 const pad = (n) => String(n).padStart(2, '0');
@@ -299,134 +156,6 @@ function makeRecord(rng, user, scene, t) {
   ];
   const context = { shop_name: rng.chance(0.2) ? null : `Shop ${rng.int(1, 40)}`, item_title: rng.pick(ITEMS[L]) };
   return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: ask };
-}
-
-const FIELDS = {
-  video: [
-    'video_completed',
-    'video_liked',
-    'video_commented',
-    'video_shared',
-    'video_collected',
-    'video_followed',
-    'video_watch_seconds',
-  ],
-  live: [
-    'live_liked',
-    'live_commented',
-    'live_sent_gift',
-    'live_followed',
-    'live_shared',
-    'live_clicked_cart',
-    'live_watch_seconds',
-  ],
-  ads: ['ad_liked', 'ad_commented', 'ad_activated', 'ad_form_submitted', 'ad_watch_seconds'],
-  shop: ['shop_added_to_cart', 'shop_order_success'],
-  search: ['search_keyword'],
-  cs: ['next_user_message'],
-};
-const has = (rec, type) => rec.action.some((a) => a.type === type);
-function trueValue(field, made) {
-  const rec = made.record;
-  const yes = (b) => (b ? 'Yes' : 'No');
-  switch (field) {
-    case 'video_completed':
-      return yes(rec.action[0].is_complete_play === 1);
-    case 'video_collected':
-      return yes(rec.action[0].is_collect === 1);
-    case 'video_liked':
-    case 'live_liked':
-    case 'ad_liked':
-      return yes(has(rec, 'like'));
-    case 'video_commented':
-    case 'live_commented':
-    case 'ad_commented':
-      return yes(has(rec, 'comment'));
-    case 'video_shared':
-    case 'live_shared':
-      return yes(has(rec, 'share'));
-    case 'video_followed':
-    case 'live_followed':
-      return yes(has(rec, 'follow'));
-    case 'live_sent_gift':
-      return yes(has(rec, 'send_gift'));
-    case 'live_clicked_cart':
-    case 'shop_added_to_cart':
-      return yes(has(rec, 'cart'));
-    case 'ad_activated':
-      return yes(has(rec, 'activation'));
-    case 'ad_form_submitted':
-      return yes(has(rec, 'submit'));
-    case 'shop_order_success':
-      return yes(has(rec, 'purchase'));
-    case 'search_keyword':
-      return made.keyword;
-    case 'next_user_message':
-      return made.message;
-    default:
-      return made.watch;
-  }
-}
-
-// The simulated model: answers Yes far more often than users act (hyper-activity), and its answers hardly depend on
-// who the user is (homogenisation); it sees the truth only weakly.
-function predict(rng, field, truth, made, L) {
-  const kind = field.endsWith('_seconds')
-    ? 'continuous'
-    : field === 'search_keyword' || field === 'next_user_message'
-      ? 'text'
-      : 'binary';
-  const tokens = { prompt_tokens: rng.int(1800, 9000), completion_tokens: rng.int(8, 90) };
-  if (kind === 'binary') {
-    const yes = rng.chance(truth === 'Yes' ? 0.6 : field === 'video_completed' ? 0.55 : 0.4);
-    const answer = yes ? 'Yes' : 'No';
-    const why = yes ? 'The user is engaged with this kind of content.' : 'The user rarely does this.';
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: answer,
-      predicted_label: yes ? 1 : 0,
-      raw_output: `Answer: ${answer}\nReason: ${why}`,
-      ...tokens,
-    };
-  }
-  if (kind === 'continuous') {
-    const base = made.duration ?? 60;
-    const guess = Math.max(1, Math.round(base * (0.55 + rng.next() * 0.3)));
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: guess,
-      predicted_label: null,
-      raw_output: `{"watch_seconds": ${guess}}`,
-      ...tokens,
-    };
-  }
-  if (field === 'search_keyword') {
-    const guess = rng.chance(0.35) ? truth : rng.pick(TOPICS[L]);
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: guess,
-      predicted_label: null,
-      raw_output: `Keyword: ${guess}`,
-      ...tokens,
-    };
-  }
-  const guess = L === 'zh' ? '你好，请问我的订单什么时候发货？' : 'Hello, could you tell me when my order will ship?';
-  return {
-    type: kind,
-    field,
-    true_value: truth,
-    predicted_value: guess,
-    predicted_label: null,
-    raw_output: guess,
-    ...tokens,
-    judge_score: rng.int(2, 7),
-  };
 }
 
 function generate(out, seed) {

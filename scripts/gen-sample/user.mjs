@@ -3,8 +3,6 @@
 import { CODE, META_KEYS } from './constants.mjs';
 import { hexOf, Rng } from './rng.mjs';
 import {
-  TOPICS,
-  DOUBAN_REVIEWS,
   CITIES,
   TRAITS,
   WEIBO_TAILS,
@@ -21,6 +19,8 @@ import {
   PH_BIO,
   PH_CATEGORIES,
 } from './banks.mjs';
+import { DOUBAN_REVIEWS } from './douban.mjs';
+import { TOPICS } from './topics.mjs';
 import { simulateModel, pyDumps } from './model.mjs';
 
 const DAY = 86400000;

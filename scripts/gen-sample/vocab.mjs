@@ -1,7 +1,9 @@
 // Vocabulary per platform
 
 import { fnv } from './rng.mjs';
-import { TOPICS, TOPIC_WEIGHTS, SUFFIX_INDEX, DOUBAN_ACTIONS, DOUBAN_GENRES, VIRAL } from './banks.mjs';
+import { VIRAL } from './banks.mjs';
+import { DOUBAN_ACTIONS, DOUBAN_GENRES } from './douban.mjs';
+import { TOPICS, TOPIC_WEIGHTS, SUFFIX_INDEX } from './topics.mjs';
 
 function formatTag(platform, word) {
   if (platform === 'weibo') return `#${word}#`;

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/stats/random';
+import { PairedBootstrap, pairedSummary, quantile } from '../../src/core/spb/pairedSummary';
 import {
   compareRuns,
   improvement,
   mergeComparisons,
-  PairedBootstrap,
-  pairedSummary,
-  quantile,
   sortStepDeltas,
   tagFlips,
   type RunComparison,

@@ -1,6 +1,6 @@
 // The dashboard's figures with chart.js (bundled; only the parts used are registered; it needs no eval and sets
 // sizes through the CSSOM). Colours come from the workbench theme's --vscode-* variables and follow theme changes.
-// Clicking a point or a bar asks for the matching step list.
+// Clicking a point or a bar asks for the matching step list. The bar charts are in barCharts.ts.
 import {
   BarController,
   BarElement,
@@ -18,14 +18,7 @@ import {
   type ChartType,
   type PointStyle,
 } from 'chart.js';
-import {
-  ERROR_KEYS,
-  METRIC_LABELS,
-  SCOPE_LABELS,
-  type DashboardModel,
-  type Scope,
-  type StepFilter,
-} from '../../src/shared/dashboardProtocol';
+import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
 import { fixed, pct } from './dom';
 
@@ -79,7 +72,7 @@ const PLATFORM_STYLES: Record<Platform, PointStyle> = {
 };
 
 /** Colour and marker of the i-th run: 6 theme colours, then the markers change too. */
-function runStyle(theme: Theme, i: number): { color: string; style: PointStyle; dash: number[] } {
+export function runStyle(theme: Theme, i: number): { color: string; style: PointStyle; dash: number[] } {
   return {
     color: theme.runs[i % theme.runs.length],
     style: STYLES[Math.floor(i / theme.runs.length) % STYLES.length],
@@ -129,7 +122,7 @@ function axes(theme: Theme, x: string, y: string, unit = false) {
   return { x: axis(x), y: axis(y) };
 }
 
-function base(theme: Theme, info: Info, pick: Pick) {
+export function base(theme: Theme, info: Info, pick: Pick) {
   return {
     animation: false as const,
     responsive: true,
@@ -316,79 +309,6 @@ export function recallByStep(
           y: { ...scales.y, min: 0, max: 1 },
         },
       },
-    },
-  };
-}
-
-function barScales(theme: Theme, y: string) {
-  return {
-    x: { type: 'category' as const, grid: { display: false }, ticks: { color: theme.muted } },
-    y: {
-      type: 'linear' as const,
-      min: 0,
-      title: { display: true, text: y, color: theme.muted },
-      grid: { color: theme.grid },
-      ticks: { color: theme.muted },
-    },
-  };
-}
-
-/** The four error rates per platform for the focus run (the Table 6 figures). */
-export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
-  const info = new Info();
-  const f = m.figures.find((x) => x.run === m.focus) ?? m.figures[0];
-  const platforms = f?.platforms ?? [];
-  const datasets = ERROR_KEYS.map((key, k) => {
-    info.add(
-      platforms.map((p) => ({
-        label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
-        filter: { run: f.run, scope: p.platform, errorKey: key, sort: key },
-      })),
-    );
-    return {
-      label: METRIC_LABELS[key],
-      data: platforms.map((p) => p.errors[key]),
-      backgroundColor: theme.errors[k],
-      borderColor: theme.errors[k],
-    };
-  });
-  return {
-    info,
-    config: {
-      type: 'bar',
-      data: { labels: platforms.map((p) => SCOPE_LABELS[p.platform]), datasets },
-      options: { ...base(theme, info, pick), scales: barScales(theme, 'error rate (M̄)') },
-    },
-  };
-}
-
-/** ᾱ = |T_keep| / K per platform, one bar per run. */
-export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
-  const info = new Info();
-  const platforms = m.scopes.filter((s): s is Platform => s !== 'all');
-  const datasets = m.figures.map((f, i) => {
-    const st = runStyle(theme, i);
-    const byP = new Map(f.platforms.map((p) => [p.platform, p]));
-    info.add(
-      platforms.map((p) => ({
-        label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
-        filter: { run: f.run, scope: p, sort: 'alpha' },
-      })),
-    );
-    return {
-      label: f.run,
-      data: platforms.map((p) => byP.get(p)?.alpha ?? null),
-      backgroundColor: st.color,
-      borderColor: st.color,
-    };
-  });
-  const scales = barScales(theme, 'stability ratio ᾱ');
-  return {
-    info,
-    config: {
-      type: 'bar',
-      data: { labels: platforms.map((p) => SCOPE_LABELS[p]), datasets },
-      options: { ...base(theme, info, pick), scales: { ...scales, y: { ...scales.y, max: 1 } } },
     },
   };
 }

@@ -12,17 +12,8 @@ import {
   type StepRow,
   type WebviewToExtension,
 } from '../../src/shared/dashboardProtocol';
-import {
-  alphaBars,
-  applyDefaults,
-  draw,
-  budgetRatio,
-  constraint,
-  errorBars,
-  readTheme,
-  recallByStep,
-  type Theme,
-} from './charts';
+import { alphaBars, errorBars } from './barCharts';
+import { applyDefaults, draw, budgetRatio, constraint, readTheme, recallByStep, type Theme } from './charts';
 import { el, fixed, help, icon, pct } from './dom';
 import { renderTable } from './tables';
 import { VirtualList } from '../shared/vlist';

@@ -1,11 +1,6 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import {
-  higherIsBetter,
-  sortStepDeltas,
-  type PairedSummaryRow,
-  type RunComparison,
-  type StepDelta,
-} from '../../core/spb/runCompare';
+import type { PairedSummaryRow } from '../../core/spb/pairedSummary';
+import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
 import {
   num,

@@ -1,0 +1,78 @@
+// The dashboard's bar charts: error rates and stability ratio ᾱ per platform. A click on a bar asks for its steps.
+import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '../../src/shared/dashboardProtocol';
+import type { Platform } from '../../src/core/spb/types';
+import { Info, base, runStyle, type Built, type Pick, type Theme } from './charts';
+import { fixed, pct } from './dom';
+
+function barScales(theme: Theme, y: string) {
+  return {
+    x: { type: 'category' as const, grid: { display: false }, ticks: { color: theme.muted } },
+    y: {
+      type: 'linear' as const,
+      min: 0,
+      title: { display: true, text: y, color: theme.muted },
+      grid: { color: theme.grid },
+      ticks: { color: theme.muted },
+    },
+  };
+}
+
+/** The four error rates per platform for the focus run (the Table 6 figures). */
+export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
+  const info = new Info();
+  const f = m.figures.find((x) => x.run === m.focus) ?? m.figures[0];
+  const platforms = f?.platforms ?? [];
+  const datasets = ERROR_KEYS.map((key, k) => {
+    info.add(
+      platforms.map((p) => ({
+        label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
+        filter: { run: f.run, scope: p.platform, errorKey: key, sort: key },
+      })),
+    );
+    return {
+      label: METRIC_LABELS[key],
+      data: platforms.map((p) => p.errors[key]),
+      backgroundColor: theme.errors[k],
+      borderColor: theme.errors[k],
+    };
+  });
+  return {
+    info,
+    config: {
+      type: 'bar',
+      data: { labels: platforms.map((p) => SCOPE_LABELS[p.platform]), datasets },
+      options: { ...base(theme, info, pick), scales: barScales(theme, 'error rate (M̄)') },
+    },
+  };
+}
+
+/** ᾱ = |T_keep| / K per platform, one bar per run. */
+export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
+  const info = new Info();
+  const platforms = m.scopes.filter((s): s is Platform => s !== 'all');
+  const datasets = m.figures.map((f, i) => {
+    const st = runStyle(theme, i);
+    const byP = new Map(f.platforms.map((p) => [p.platform, p]));
+    info.add(
+      platforms.map((p) => ({
+        label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
+        filter: { run: f.run, scope: p, sort: 'alpha' },
+      })),
+    );
+    return {
+      label: f.run,
+      data: platforms.map((p) => byP.get(p)?.alpha ?? null),
+      backgroundColor: st.color,
+      borderColor: st.color,
+    };
+  });
+  const scales = barScales(theme, 'stability ratio ᾱ');
+  return {
+    info,
+    config: {
+      type: 'bar',
+      data: { labels: platforms.map((p) => SCOPE_LABELS[p]), datasets },
+      options: { ...base(theme, info, pick), scales: { ...scales, y: { ...scales.y, max: 1 } } },
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The candidate pool section of the step view: tags grouped by meta list, marked hit / missed / wrong pick.
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
+import { el, icon, type Child } from '../shared/dom';
+
+const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
+  hit: { icon: 'pass-filled', text: 'hit', help: 'positive, picked by the model' },
+  missed: { icon: 'circle-slash', text: 'missed', help: 'positive, not picked' },
+  wrongPick: { icon: 'error', text: 'wrong pick', help: 'distractor, picked by the model' },
+  avoided: { icon: 'circle-small', text: 'not picked', help: 'distractor, not picked' },
+  none: { icon: 'circle-small', text: 'no result', help: 'the run has no result for this step' },
+};
+
+function badge(text: string, title?: string): HTMLElement {
+  const b = el('vscode-badge', { text, title });
+  b.variant = 'counter';
+  return b;
+}
+
+export function poolSummary(model: StepModel): string {
+  const p = model.pool;
+  return `|C| = ${p.size} · k = ${p.k} · ${p.picks} pick${p.picks === 1 ? '' : 's'} (${p.distinctPicks} distinct)`;
+}
+
+function tagChip(t: PoolTag): HTMLElement {
+  const mark = MARKS[t.mark];
+  return el(
+    'li',
+    {
+      className: `tag mark-${t.mark}`,
+      title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}`,
+      attrs: { 'data-mark': t.mark },
+    },
+    [
+      icon(mark.icon, 'mark-icon'),
+      el('span', { className: 'tag-text', text: t.tag }),
+      el('span', { className: 'mark-text', text: mark.text }),
+      t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
+    ],
+  );
+}
+
+function groupBox(g: PoolGroup): HTMLElement {
+  return el(
+    'section',
+    {
+      className: `group ${g.positive ? 'positive' : 'negative'}`,
+      attrs: { 'data-group': g.cls, 'data-meta-key': g.metaKey },
+    },
+    [
+      el('h3', { className: 'group-title', title: g.tooltip }, [
+        icon(g.positive ? 'star-full' : 'circle-slash', 'group-icon'),
+        el('span', { className: 'group-label', text: g.label }),
+        g.metaKey !== g.label ? el('span', { className: 'group-meta', text: `(${g.metaKey})` }) : null,
+        el('span', { className: 'group-kind', text: g.positive ? 'positive' : 'distractor' }),
+        badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
+      ]),
+      g.tags.length
+        ? el('ul', { className: 'tags' }, g.tags.map(tagChip))
+        : el('p', { className: 'empty', text: 'empty' }),
+    ],
+  );
+}
+
+function listBox(kind: string, title: string, help: string, items: string[]): HTMLElement | null {
+  if (items.length === 0) return null;
+  return el('section', { className: `extra extra-${kind}`, attrs: { 'data-extra': kind } }, [
+    el('h3', { title: help }, [icon('warning'), ` ${title}`]),
+    el(
+      'ul',
+      {},
+      items.map((t) => el('li', { text: t })),
+    ),
+  ]);
+}
+
+export function renderPool(model: StepModel): Child[] {
+  const p = model.pool;
+  const legend = el(
+    'p',
+    { className: 'legend' },
+    (['hit', 'missed', 'wrongPick', 'avoided'] as const).map((m) =>
+      el('span', { className: `legend-item mark-${m}`, title: MARKS[m].help }, [
+        icon(MARKS[m].icon, 'mark-icon'),
+        ` ${MARKS[m].text}`,
+      ]),
+    ),
+  );
+  return [
+    legend,
+    el('div', { className: 'groups' }, p.groups.map(groupBox)),
+    listBox(
+      'outOfPool',
+      'Picks outside the pool',
+      'Predicted tags that are not in the candidate pool: never matched by the scorer.',
+      p.outOfPool,
+    ),
+    listBox(
+      'duplicates',
+      'Duplicate picks',
+      'Tags the prediction lists more than once: they count once.',
+      p.duplicates.map((d) => `${d.tag} ×${d.count}`),
+    ),
+    listBox('nonStrings', 'Picks that are not strings', 'Never matched by the scorer.', p.nonStrings),
+    listBox(
+      'invariants',
+      'Task file invariants',
+      'The six meta lists should be disjoint, cover the pool, and |C+| / |C| should be 25 %.',
+      p.invariants,
+    ),
+  ];
+}
