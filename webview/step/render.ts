@@ -74,7 +74,7 @@ function renderHeader(
     b.addEventListener('click', () => h.openSource(which));
     return b;
   };
-  return el('header', { className: 'step-header' }, [
+  return el('header', { className: 'page-header step-header' }, [
     el('div', { className: 'title-row' }, [
       el('span', { className: 'platform', text: hd.platform, title: 'Platform' }),
       el('h1', { className: 'user-id', text: hd.userId, title: 'User id' }),

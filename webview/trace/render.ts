@@ -64,7 +64,7 @@ export function valueText(v: string | number | null): string {
 
 export function renderHeader(m: TraceModel, h: Handlers): HTMLElement {
   const c = m.counts;
-  return el('header', { className: 'trace-header' }, [
+  return el('header', { className: 'page-header trace-header' }, [
     el('div', { className: 'title-row' }, [
       el('h1', { className: 'user-id', text: m.ref.userId, title: 'User id' }),
       el('span', {
