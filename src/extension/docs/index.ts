@@ -64,3 +64,13 @@ export function activateDocs(context: vscode.ExtensionContext): ReadOnlyDocs {
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs));
   return docs;
 }
+
+/** Opens a data file beside the view, with the cursor at the start of `line` (1-based), as a preview. */
+export async function openLineBeside(file: vscode.Uri, line: number): Promise<void> {
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  await vscode.window.showTextDocument(file, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: true,
+    selection: new vscode.Range(pos, pos),
+  });
+}

@@ -8,6 +8,7 @@ import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision } from '../../core/labels/merge';
 import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
 import type { Diagnostic } from '../../core/io/diagnostics';
+import { fileDiagnostics } from '../diagnostics';
 import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
 import type { LabelService } from './service';
 import { summaryMarkdown } from './summaryMarkdown';
@@ -184,24 +185,7 @@ async function importLabels(labels: LabelService, problems: vscode.DiagnosticCol
 function showProblems(problems: vscode.DiagnosticCollection, file: string, diags: readonly Diagnostic[]): void {
   problems.clear();
   if (diags.length === 0) return;
-  const severity = {
-    error: vscode.DiagnosticSeverity.Error,
-    warning: vscode.DiagnosticSeverity.Warning,
-    info: vscode.DiagnosticSeverity.Information,
-  };
-  problems.set(
-    vscode.Uri.file(file),
-    diags.map((d) => {
-      const line = Math.max(0, d.line - 1);
-      const diag = new vscode.Diagnostic(
-        new vscode.Range(line, 0, line, 2 ** 31 - 1),
-        d.field ? `${d.field}: ${d.message}` : d.message,
-        severity[d.severity],
-      );
-      diag.source = 'Persona Lab import';
-      return diag;
-    }),
-  );
+  problems.set(vscode.Uri.file(file), fileDiagnostics(diags, 'Persona Lab import'));
 }
 
 const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });

@@ -9,16 +9,11 @@ import type { LabelRow } from '../../core/labels/model';
 import { StepLabelIndex } from '../../core/labels/stepIndex';
 import { LabelStore } from '../../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
-import type { Severity } from '../../core/io/diagnostics';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
+import { fileDiagnostics } from '../diagnostics';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 
-const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-};
 const EXTERNAL_CHANGE_DELAY_MS = 300;
 
 export class LabelService implements vscode.Disposable {
@@ -183,19 +178,7 @@ export class LabelService implements vscode.Disposable {
     const uri = vscode.Uri.file(this.paths.labelSet);
     this.diagnostics.clear();
     if (this.set.diagnostics.length === 0) return;
-    this.diagnostics.set(
-      uri,
-      this.set.diagnostics.map((d) => {
-        const line = Math.max(0, d.line - 1);
-        const diag = new vscode.Diagnostic(
-          new vscode.Range(line, 0, line, 2 ** 31 - 1),
-          d.field ? `${d.field}: ${d.message}` : d.message,
-          SEVERITY[d.severity],
-        );
-        diag.source = 'Persona Lab labels';
-        return diag;
-      }),
-    );
+    this.diagnostics.set(uri, fileDiagnostics(this.set.diagnostics, 'Persona Lab labels'));
   }
 
   /** Watches the label set file, and the database (with its -wal) for writes from other windows or the CLI. */

@@ -18,6 +18,7 @@ import {
   type RerunState,
 } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
+import { openLineBeside } from '../docs';
 import { PanelHost } from '../webviewPanel';
 import { newNonce, stepViewHtml } from './html';
 import { log } from '../log';
@@ -260,12 +261,7 @@ export class StepPanel implements vscode.Disposable {
       file = vscode.Uri.joinPath(vscode.Uri.file(bench.root), rel);
       line = result.steps.get(found.step.stepId)?.line ?? result.line;
     }
-    const pos = new vscode.Position(Math.max(0, line - 1), 0);
-    await vscode.window.showTextDocument(file, {
-      viewColumn: vscode.ViewColumn.Beside,
-      preview: true,
-      selection: new vscode.Range(pos, pos),
-    });
+    await openLineBeside(file, line);
   }
 
   dispose(): void {

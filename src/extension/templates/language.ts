@@ -1,6 +1,7 @@
 // Editor support for personalab-prompt files: slot completion after `{{`, hovers with the slot's meaning, and
 // checkTemplate's problems as diagnostics, updated as you type.
 import * as vscode from 'vscode';
+import { SEVERITY } from '../diagnostics';
 import { SLOT_NAMES, type SlotName } from '../../core/spb/prompt';
 import {
   locateProblems,
@@ -12,12 +13,6 @@ import {
 
 const SELECTOR: vscode.DocumentSelector = { language: TEMPLATE_LANGUAGE };
 const DIAGNOSTIC_DELAY_MS = 150;
-
-const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-};
 
 function markdown(text: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(text);

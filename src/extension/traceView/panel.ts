@@ -20,6 +20,7 @@ import type { OmniStore } from '../benchmarks/omni/store';
 import { scanProfile, scanRecords } from '../benchmarks/omni/pi';
 import { countsBefore, matchingRecords, readRows, sceneHistogram } from './timeline';
 import { log } from '../log';
+import { openLineBeside } from '../docs';
 
 const PI_BATCH = 2000;
 /** Findings sent at most: a history can hold thousands, the view lists the first ones and says how many there are. */
@@ -259,12 +260,7 @@ export class TracePanel implements vscode.Disposable {
       file = shown.user.file;
       line = shown.index.lines[Math.min(at ?? shown.ref.index, shown.index.count - 1)] ?? 1;
     }
-    const pos = new vscode.Position(Math.max(0, line - 1), 0);
-    await vscode.window.showTextDocument(vscode.Uri.file(file), {
-      viewColumn: vscode.ViewColumn.Beside,
-      preview: true,
-      selection: new vscode.Range(pos, pos),
-    });
+    await openLineBeside(vscode.Uri.file(file), line);
   }
 
   dispose(): void {
