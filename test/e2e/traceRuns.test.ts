@@ -23,15 +23,13 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   let user: OmniUser;
 
   const rows = () =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .evaluateAll((els) =>
-        els.map((e) => ({
-          level: Number(e.getAttribute('aria-level')),
-          label: e.querySelector('.label-name')?.textContent ?? '',
-          description: e.querySelector('.label-description')?.textContent ?? '',
-        })),
-      );
+    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
+      els.map((e) => ({
+        level: Number(e.getAttribute('aria-level')),
+        label: e.querySelector('.label-name')?.textContent ?? '',
+        description: e.querySelector('.label-description')?.textContent ?? '',
+      })),
+    );
   const rowOf = async (label: string, level: number) =>
     (await rows()).find((r) => r.label === label && r.level === level);
 
