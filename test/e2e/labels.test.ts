@@ -3,29 +3,19 @@
 // selecting them, badges and counts in the tree, the tree filtered by label, Next Unlabelled Step, Export Labels
 // through the workbench's own save dialog (checked against the database), the label set's problems in the Problems
 // panel, and the Label Summary. Screenshots go to test-results/e2e/.
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { suggestLabels } from '../../src/core/labels/suggest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
-import { answerFileDialog } from './fileDialog';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { importLine, labelRows, labelsPage, suggestionsFor } from './labelsPage';
 
 const AUTHOR = 'e2e-annotator';
-
-interface Row {
-  label: string;
-  stepId: number;
-  target: string;
-  note: string;
-  author: string;
-}
 
 describe('failure labels in the real workbench', () => {
   let wb: Workbench;
@@ -35,27 +25,7 @@ describe('failure labels in the real workbench', () => {
   let run: Run;
   let user: User;
   let frame: Frame;
-  const db = () => join(root, '.personalab', 'labels.db');
-
-  /** Every label in the database, read back through the CLI (an independent reader). */
-  function dbRows(): Row[] {
-    if (!existsSync(db())) return [];
-    const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db()], {
-      encoding: 'utf8',
-    });
-    return parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => ({
-      label: row.label,
-      stepId: row.stepId,
-      target:
-        row.target.kind === 'tag'
-          ? `tag:${row.target.tag}`
-          : row.target.kind === 'span'
-            ? `span:${row.target.start}-${row.target.end}`
-            : 'step',
-      note: row.note,
-      author: row.author,
-    }));
-  }
+  const dbRows = () => labelRows(join(root, '.personalab', 'labels.db'));
   const rowsOfStep = (stepId: number) =>
     dbRows()
       .filter((r) => r.stepId === stepId)
@@ -76,61 +46,7 @@ describe('failure labels in the real workbench', () => {
       message: `${id} to be ${on ? 'on' : 'off'}`,
     });
 
-  /** The label of the quick input's focused row. */
-  const focusedRow = () =>
-    wb.page.evaluate(
-      () =>
-        document
-          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
-          ?.textContent?.trim() ?? '',
-    );
-
-  /** F1, the command's exact title, Enter: the keyboard path through the palette. */
-  async function palette(title: string): Promise<void> {
-    const input = await wb.openPalette();
-    await input.fill(`>${title}`);
-    await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
-    await wb.page.keyboard.press('Enter');
-    // The palette is gone (or the command's own quick input replaced it) before anything is typed again.
-    await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), {
-      message: `the palette to run ${title}`,
-    });
-  }
-
-  /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
-  async function pick(text: string, row: string): Promise<void> {
-    const input = wb.page.locator('.quick-input-widget input.input');
-    await waitFor(() => input.isVisible(), { message: 'a quick input' });
-    await input.fill(text);
-    await waitFor(async () => (await focusedRow()) === row, { message: `row ${row}` });
-    await wb.page.keyboard.press('Enter');
-  }
-
-  /** Answers the workbench's own file dialog (code-server has no native one) with `path`, once its start path is `ready`. */
-  async function dialogPath(path: string, ready: (value: string) => boolean, what: string): Promise<void> {
-    await answerFileDialog(wb.page, path, ready, what);
-    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
-  }
-
-  const treeRows = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
-      els.map((e) => ({
-        level: Number(e.getAttribute('aria-level')),
-        label: e.querySelector('.label-name')?.textContent ?? '',
-        description: e.querySelector('.label-description')?.textContent ?? '',
-      })),
-    );
-  const treeRow = (label: string, level: number) =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
-      .first();
-  async function expandRow(label: string, level: number): Promise<void> {
-    const row = treeRow(label, level);
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-    await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
-  }
+  const { palette, pick, dialogPath, treeRows, expandRow } = labelsPage(() => wb);
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-labels-'));
@@ -155,13 +71,7 @@ describe('failure labels in the real workbench', () => {
     });
   });
 
-  function suggestions(u: User, stepId: number): string[] {
-    const s = u.steps.find((x) => x.stepId === stepId)!;
-    const r = resultFor(run, u, stepId)!;
-    return suggestLabels({ split: s.split, pool: s.pool, prediction: r.prediction, reasoning: r.reasoning }).map(
-      (x) => x.labelId,
-    );
-  }
+  const suggestions = (u: User, stepId: number) => suggestionsFor(run, u, stepId);
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') await wb?.screenshot(`labels-FAILED-${ctx.task.name}`).catch(() => {});
@@ -372,18 +282,7 @@ describe('failure labels in the real workbench', () => {
 
   it("imports another annotator's file, resolving a conflict in the quick pick before anything is written", async () => {
     const file = join(tmp, 'export', 'bob.jsonl');
-    const line = (o: Record<string, unknown>) =>
-      JSON.stringify({
-        benchmark: 'sample',
-        platform: 'weibo',
-        user_id: user.userId,
-        run: run.name,
-        target_kind: 'step',
-        note: '',
-        created_at: '2025-01-01T00:00:00Z',
-        content_hash: '',
-        ...o,
-      });
+    const line = (o: Record<string, unknown>) => importLine(user.userId, run.name, o);
     writeFileSync(
       file,
       [

@@ -25,6 +25,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { checkChromium, launchBrowser, type BrowserPage } from './browser';
 import { extensionId, LogChannelTail } from './logChannel';
+import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
 import { waitFor } from './wait';
 
@@ -106,6 +107,8 @@ export class Workbench {
   readonly extensionHostLog: string[];
   /** All browser console lines and page errors, for diagnostics. */
   readonly consoleLog: string[];
+  /** The command palette, quick picks and input boxes (the quick input methods below delegate to it). */
+  readonly quick: QuickInput;
   private readonly channel: LogChannelTail;
 
   constructor(
@@ -116,6 +119,7 @@ export class Workbench {
     ({ extensionHostLog: this.extensionHostLog, consoleLog: this.consoleLog } = bp);
     ({ url: this.url, port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
     this.extensionsDir = server.extensionsDir;
+    this.quick = new QuickInput(this.page);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
   }
 
@@ -222,125 +226,47 @@ export class Workbench {
 
   /** The quick input widget (command palette, quick picks, input boxes). */
   get quickInput(): Locator {
-    return this.page.locator('.quick-input-widget');
+    return this.quick.widget;
   }
 
-  /** The row of the open quick pick whose label is `label` (a string: exactly, give or take spaces). */
+  /** See QuickInput.row. */
   quickPickRow(label: string | RegExp): Locator {
-    const text = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
-    return this.quickInput
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({
-        has: this.page.locator('.label-name', { hasText: text }),
-      })
-      .first();
+    return this.quick.row(label);
   }
 
-  /** Types `filter` into the open quick pick once it shows, then clicks the row labelled exactly `label`. */
-  async pickQuickPickRow(filter: string, label: string, opts: { timeout?: number } = {}): Promise<void> {
-    const input = this.quickInput.locator('input.input');
-    await waitFor(() => input.isVisible(), { message: 'a quick input' });
-    await input.fill(filter);
-    await this.quickPickRow(label).click({ timeout: opts.timeout ?? 30_000 });
+  /** See QuickInput.pickRow. */
+  pickQuickPickRow(filter: string, label: string, opts: { timeout?: number } = {}): Promise<void> {
+    return this.quick.pickRow(filter, label, opts);
   }
 
-  /**
-   * Moves the keyboard focus to the side bar's first view header (else the activity bar), outside every editor.
-   *
-   * Why: when the command palette closes after a command was chosen, the workbench gives the focus back to what had it
-   * before, and when that was nothing or a webview editor, to the active editor. A webview takes that focus in two
-   * steps, and the second (inside its iframe) can land after the command's own quick pick has opened: the window
-   * loses the focus and the quick pick closes again at once (about 1 in 20 tries here on VS Code 1.139, with the
-   * step view active; never in 40 with the focus parked first). A person who opens the palette from the tree, not
-   * from a webview, does not meet it, and that is the path these tests take.
-   */
-  async parkFocus(): Promise<void> {
-    const parked = await this.page.evaluate(() => {
-      const candidates = document.querySelectorAll<HTMLElement>(
-        '.part.sidebar .pane-header, .part.activitybar .action-item.checked .action-label, .part.activitybar .action-label',
-      );
-      for (const target of candidates) {
-        target.focus();
-        if (document.activeElement === target) return true;
-      }
-      return false;
-    });
-    if (!parked) throw new Error('no side bar or activity bar element could take the focus');
+  /** See QuickInput.parkFocus (why the focus is parked before the palette opens). */
+  parkFocus(): Promise<void> {
+    return this.quick.parkFocus();
   }
 
-  /** Parks the focus (see parkFocus) and opens the command palette; returns its input box. */
-  async openPalette(timeout = 30_000): Promise<Locator> {
-    const input = this.quickInput.locator('input.input');
-    if (!(await input.isVisible())) await this.parkFocus();
-    await waitFor(
-      async () => {
-        if (await input.isVisible()) return true;
-        await this.page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible', timeout: 2_000 });
-        return true;
-      },
-      { timeout, message: 'the command palette to open' },
-    );
-    return input;
+  /** See QuickInput.openPalette. */
+  openPalette(timeout = 30_000): Promise<Locator> {
+    return this.quick.openPalette(timeout);
   }
 
-  /**
-   * Opens the command palette, types `title` and clicks the row whose label is exactly `title`, not whatever fuzzy
-   * match comes first. What the command asks next (a quick pick, a dialog) is left open.
-   */
-  async startCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
-    const t = opts.timeout ?? 30_000;
-    const input = await this.openPalette(t);
-    await input.fill(`>${title}`);
-    const row = this.quickPickRow(title);
-    await row.waitFor({ state: 'visible', timeout: t }).catch(async () => {
-      const names = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
-      const shown = await names.allInnerTexts().catch(() => []);
-      await this.page.keyboard.press('Escape');
-      throw new Error(`command "${title}" not in the palette; rows shown: ${JSON.stringify(shown)}`);
-    });
-    await row.click();
+  /** See QuickInput.startCommand. */
+  startCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
+    return this.quick.startCommand(title, opts);
   }
 
-  /** Palette -> `command` -> in each following quick pick titled "(i/n)", types and clicks the row labelled `picks[i]`. */
-  async runWithPicks(command: string, picks: string[], opts: { timeout?: number } = {}): Promise<void> {
-    await this.startCommand(command, opts);
-    for (const [i, pick] of picks.entries()) {
-      await this.quickInput
-        .locator('.quick-input-title', { hasText: `(${i + 1}/${picks.length})` })
-        .waitFor({ timeout: opts.timeout ?? 30_000 });
-      await this.pickQuickPickRow(pick, pick, opts);
-    }
-    await this.quickInput.waitFor({ state: 'hidden', timeout: opts.timeout ?? 30_000 });
+  /** See QuickInput.runWithPicks. */
+  runWithPicks(command: string, picks: string[], opts: { timeout?: number } = {}): Promise<void> {
+    return this.quick.runWithPicks(command, picks, opts);
   }
 
-  /** Run a command from the palette by its displayed label, e.g. "Persona Lab: Open Run"; waits for the palette to close. */
-  async runCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
-    await this.startCommand(title, opts);
-    await this.quickInput.waitFor({ state: 'hidden', timeout: opts.timeout ?? 30_000 });
+  /** See QuickInput.runCommand. */
+  runCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
+    return this.quick.runCommand(title, opts);
   }
 
-  /**
-   * Checks (or unchecks) the row `row` of the multi-select quick pick that is open, then puts the focus back in its
-   * input box, so that Enter accepts the pick. (From VS Code 1.10x the row's checkbox is a focusable toggle: after a
-   * click on it, Enter toggles it back instead of accepting.)
-   */
-  async checkQuickPickRow(row: Locator, checked = true): Promise<void> {
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    const box = row.locator('.monaco-checkbox, input[type="checkbox"], .quick-input-list-checkbox').first();
-    const state = async () => {
-      const aria = (await row.getAttribute('aria-checked')) ?? (await box.getAttribute('aria-checked'));
-      return aria !== null ? aria === 'true' : box.isChecked();
-    };
-    await waitFor(
-      async () => {
-        if ((await state()) === checked) return true;
-        await box.click({ timeout: 2_000 });
-        return false;
-      },
-      { timeout: 15_000, interval: 250, message: `the quick pick row to be ${checked ? 'checked' : 'unchecked'}` },
-    );
-    await this.quickInput.locator('input.input').focus();
+  /** See QuickInput.checkRow. */
+  checkQuickPickRow(row: Locator, checked = true): Promise<void> {
+    return this.quick.checkRow(row, checked);
   }
 
   /** The first frame (webview content) that has `selector`, polled across page.frames(). */
@@ -421,8 +347,4 @@ function safeName(name: string): string {
 
 function cssString(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,0 +1,126 @@
+// For labels.test.ts: the labels database read back through the CLI, the label suggestions of a step, and the
+// workbench helpers it drives (the palette by keyboard, quick picks, the file dialog, the Benchmarks tree's rows).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseLabelFile } from '../../src/core/labels/exportImport';
+import { suggestLabels } from '../../src/core/labels/suggest';
+import { resultFor } from '../../src/core/spb/score/run';
+import type { Run, User } from '../../src/core/spb/types';
+import { answerFileDialog } from './fileDialog';
+import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+
+export interface Row {
+  label: string;
+  stepId: number;
+  target: string;
+  note: string;
+  author: string;
+}
+
+/** Every label in the database `db`, read back through the CLI (an independent reader). */
+export function labelRows(db: string): Row[] {
+  if (!existsSync(db)) return [];
+  const text = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'labels', 'export', db], {
+    encoding: 'utf8',
+  });
+  return parseLabelFile(text, 'db', 'jsonl').rows.map(({ row }) => ({
+    label: row.label,
+    stepId: row.stepId,
+    target:
+      row.target.kind === 'tag'
+        ? `tag:${row.target.tag}`
+        : row.target.kind === 'span'
+          ? `span:${row.target.start}-${row.target.end}`
+          : 'step',
+    note: row.note,
+    author: row.author,
+  }));
+}
+
+/** The label ids suggested for step `stepId` of `u` in `run`. */
+export function suggestionsFor(run: Run, u: User, stepId: number): string[] {
+  const s = u.steps.find((x) => x.stepId === stepId)!;
+  const r = resultFor(run, u, stepId)!;
+  return suggestLabels({ split: s.split, pool: s.pool, prediction: r.prediction, reasoning: r.reasoning }).map(
+    (x) => x.labelId,
+  );
+}
+
+/** A line of a weibo step label file (another annotator's export) for `userId` in `run`, with `o` over it. */
+export function importLine(userId: string, run: string, o: Record<string, unknown>): string {
+  return JSON.stringify({
+    benchmark: 'sample',
+    platform: 'weibo',
+    user_id: userId,
+    run,
+    target_kind: 'step',
+    note: '',
+    created_at: '2025-01-01T00:00:00Z',
+    content_hash: '',
+    ...o,
+  });
+}
+
+/** The helpers over the workbench `wb()` returns (a getter: the tests start it in beforeAll). */
+export function labelsPage(wb: () => Workbench) {
+  /** The label of the quick input's focused row. */
+  const focusedRow = () =>
+    wb().page.evaluate(
+      () =>
+        document
+          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
+          ?.textContent?.trim() ?? '',
+    );
+
+  /** F1, the command's exact title, Enter: the keyboard path through the palette. */
+  async function palette(title: string): Promise<void> {
+    const input = await wb().openPalette();
+    await input.fill(`>${title}`);
+    await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
+    await wb().page.keyboard.press('Enter');
+    // The palette is gone (or the command's own quick input replaced it) before anything is typed again.
+    await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), {
+      message: `the palette to run ${title}`,
+    });
+  }
+
+  /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
+  async function pick(text: string, row: string): Promise<void> {
+    const input = wb().page.locator('.quick-input-widget input.input');
+    await waitFor(() => input.isVisible(), { message: 'a quick input' });
+    await input.fill(text);
+    await waitFor(async () => (await focusedRow()) === row, { message: `row ${row}` });
+    await wb().page.keyboard.press('Enter');
+  }
+
+  /** Answers the workbench's own file dialog (code-server has no native one) with `path`, once its start path is `ready`. */
+  async function dialogPath(path: string, ready: (value: string) => boolean, what: string): Promise<void> {
+    await answerFileDialog(wb().page, path, ready, what);
+    await wb().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  const treeRows = () =>
+    wb()
+      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
+      .evaluateAll((els) =>
+        els.map((e) => ({
+          level: Number(e.getAttribute('aria-level')),
+          label: e.querySelector('.label-name')?.textContent ?? '',
+          description: e.querySelector('.label-description')?.textContent ?? '',
+        })),
+      );
+  const treeRow = (label: string, level: number) =>
+    wb()
+      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
+      .filter({ has: wb().page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .first();
+  async function expandRow(label: string, level: number): Promise<void> {
+    const row = treeRow(label, level);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
+  }
+
+  return { focusedRow, palette, pick, dialogPath, treeRows, treeRow, expandRow };
+}
