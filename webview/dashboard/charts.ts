@@ -88,6 +88,7 @@ interface PointInfo {
 }
 
 type XY = { x: number; y: number };
+type Scatter = Built<'scatter', XY[], unknown>;
 
 /** Collects per-dataset, per-point hover text and click targets next to a chart's data. */
 export class Info {
@@ -143,12 +144,7 @@ export function base(theme: Theme, info: Info, pick: Pick) {
 }
 
 /** Figure 3: each run's mean budget B̄ against its mean ratio ρ̄ (per platform, and the Avg. point in scope "all"). */
-export function budgetRatio(
-  m: DashboardModel,
-  scope: Scope,
-  theme: Theme,
-  pick: Pick,
-): Built<'scatter', XY[], unknown> {
+export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const shown: Scope[] = scope === 'all' ? m.scopes : [scope];
   const datasets = m.figures.map((f, i) => {
@@ -189,7 +185,7 @@ export function budgetRatio(
 }
 
 /** Figure 4: constraint line α·R_stab + (1−α)·R_nov = B, iso-F1 contours, and each run's operating point. */
-export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const datasets: ChartConfiguration<'scatter', XY[]>['data']['datasets'] = [];
   for (const level of m.isoLevels) {
@@ -264,12 +260,7 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
 }
 
 /** Figure 5: mean Recall at each step index, one line per run. */
-export function recallByStep(
-  m: DashboardModel,
-  scope: Scope,
-  theme: Theme,
-  pick: Pick,
-): Built<'scatter', XY[], unknown> {
+export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const datasets = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
@@ -313,7 +304,7 @@ function scatter(
   theme: Theme,
   info: Info,
   pick: Pick,
-): Built<'scatter', XY[], unknown> {
+): Scatter {
   return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales } } };
 }
 

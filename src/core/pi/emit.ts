@@ -17,28 +17,24 @@ export function collect(detect: (emit: Emit) => void): Candidate[] {
   return out;
 }
 
-/** Emits the whole match. */
-export function emitMatch(
+/** Reports a regex match (or a part of it) as a candidate. */
+type EmitMatch = (
   emit: Emit,
   category: Candidate['category'],
   confidence: Confidence,
   m: RegExpExecArray,
   reason: string,
-): void {
+) => void;
+
+/** Emits the whole match. */
+export const emitMatch: EmitMatch = (emit, category, confidence, m, reason) =>
   emit(category, confidence, m.index, m.index + m[0].length, reason);
-}
 
 /** Emits the match's first group only (its last place in the match), so that a trigger word before it stays. */
-export function emitGroup(
-  emit: Emit,
-  category: Candidate['category'],
-  confidence: Confidence,
-  m: RegExpExecArray,
-  reason: string,
-): void {
+export const emitGroup: EmitMatch = (emit, category, confidence, m, reason) => {
   const start = m.index + m[0].lastIndexOf(m[1]);
   emit(category, confidence, start, start + m[1].length, reason);
-}
+};
 
 /** Whether one of `words` stands within `before` characters before the match or `after` characters after it. */
 export function nearMatch(lower: string, m: RegExpExecArray, words: readonly string[], before: number, after: number) {
