@@ -27,39 +27,34 @@ export const FIELDS = {
   cs: ['next_user_message'],
 };
 const has = (rec, type) => rec.action.some((a) => a.type === type);
+// The Yes/No fields whose truth is whether the record holds an action of this type.
+const ACTION_OF = {
+  video_liked: 'like',
+  live_liked: 'like',
+  ad_liked: 'like',
+  video_commented: 'comment',
+  live_commented: 'comment',
+  ad_commented: 'comment',
+  video_shared: 'share',
+  live_shared: 'share',
+  video_followed: 'follow',
+  live_followed: 'follow',
+  live_sent_gift: 'send_gift',
+  live_clicked_cart: 'cart',
+  shop_added_to_cart: 'cart',
+  ad_activated: 'activation',
+  ad_form_submitted: 'submit',
+  shop_order_success: 'purchase',
+};
 export function trueValue(field, made) {
   const rec = made.record;
   const yes = (b) => (b ? 'Yes' : 'No');
+  if (Object.hasOwn(ACTION_OF, field)) return yes(has(rec, ACTION_OF[field]));
   switch (field) {
     case 'video_completed':
       return yes(rec.action[0].is_complete_play === 1);
     case 'video_collected':
       return yes(rec.action[0].is_collect === 1);
-    case 'video_liked':
-    case 'live_liked':
-    case 'ad_liked':
-      return yes(has(rec, 'like'));
-    case 'video_commented':
-    case 'live_commented':
-    case 'ad_commented':
-      return yes(has(rec, 'comment'));
-    case 'video_shared':
-    case 'live_shared':
-      return yes(has(rec, 'share'));
-    case 'video_followed':
-    case 'live_followed':
-      return yes(has(rec, 'follow'));
-    case 'live_sent_gift':
-      return yes(has(rec, 'send_gift'));
-    case 'live_clicked_cart':
-    case 'shop_added_to_cart':
-      return yes(has(rec, 'cart'));
-    case 'ad_activated':
-      return yes(has(rec, 'activation'));
-    case 'ad_form_submitted':
-      return yes(has(rec, 'submit'));
-    case 'shop_order_success':
-      return yes(has(rec, 'purchase'));
     case 'search_keyword':
       return made.keyword;
     case 'next_user_message':
@@ -78,54 +73,30 @@ export function predict(rng, field, truth, made, L) {
       ? 'text'
       : 'binary';
   const tokens = { prompt_tokens: rng.int(1800, 9000), completion_tokens: rng.int(8, 90) };
+  const row = (predicted_value, predicted_label, raw_output) => ({
+    type: kind,
+    field,
+    true_value: truth,
+    predicted_value,
+    predicted_label,
+    raw_output,
+    ...tokens,
+  });
   if (kind === 'binary') {
     const yes = rng.chance(truth === 'Yes' ? 0.6 : field === 'video_completed' ? 0.55 : 0.4);
     const answer = yes ? 'Yes' : 'No';
     const why = yes ? 'The user is engaged with this kind of content.' : 'The user rarely does this.';
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: answer,
-      predicted_label: yes ? 1 : 0,
-      raw_output: `Answer: ${answer}\nReason: ${why}`,
-      ...tokens,
-    };
+    return row(answer, yes ? 1 : 0, `Answer: ${answer}\nReason: ${why}`);
   }
   if (kind === 'continuous') {
     const base = made.duration ?? 60;
     const guess = Math.max(1, Math.round(base * (0.55 + rng.next() * 0.3)));
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: guess,
-      predicted_label: null,
-      raw_output: `{"watch_seconds": ${guess}}`,
-      ...tokens,
-    };
+    return row(guess, null, `{"watch_seconds": ${guess}}`);
   }
   if (field === 'search_keyword') {
     const guess = rng.chance(0.35) ? truth : rng.pick(TOPICS[L]);
-    return {
-      type: kind,
-      field,
-      true_value: truth,
-      predicted_value: guess,
-      predicted_label: null,
-      raw_output: `Keyword: ${guess}`,
-      ...tokens,
-    };
+    return row(guess, null, `Keyword: ${guess}`);
   }
   const guess = L === 'zh' ? '你好，请问我的订单什么时候发货？' : 'Hello, could you tell me when my order will ship?';
-  return {
-    type: kind,
-    field,
-    true_value: truth,
-    predicted_value: guess,
-    predicted_label: null,
-    raw_output: guess,
-    ...tokens,
-    judge_score: rng.int(2, 7),
-  };
+  return { ...row(guess, null, guess), judge_score: rng.int(2, 7) };
 }

@@ -88,6 +88,7 @@ interface PointInfo {
 }
 
 type XY = { x: number; y: number };
+type Scatter = Built<'scatter', XY[], unknown>;
 
 /** Collects per-dataset, per-point hover text and click targets next to a chart's data. */
 export class Info {
@@ -143,12 +144,7 @@ export function base(theme: Theme, info: Info, pick: Pick) {
 }
 
 /** Figure 3: each run's mean budget B̄ against its mean ratio ρ̄ (per platform, and the Avg. point in scope "all"). */
-export function budgetRatio(
-  m: DashboardModel,
-  scope: Scope,
-  theme: Theme,
-  pick: Pick,
-): Built<'scatter', XY[], unknown> {
+export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const shown: Scope[] = scope === 'all' ? m.scopes : [scope];
   const datasets = m.figures.map((f, i) => {
@@ -179,21 +175,17 @@ export function budgetRatio(
       pointHoverRadius: radius.map((r) => r + 2),
     };
   });
-  return {
+  return scatter(
+    datasets,
+    axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)'),
+    theme,
     info,
-    config: {
-      type: 'scatter',
-      data: { datasets },
-      options: {
-        ...base(theme, info, pick),
-        scales: axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)'),
-      },
-    },
-  };
+    pick,
+  );
 }
 
 /** Figure 4: constraint line α·R_stab + (1−α)·R_nov = B, iso-F1 contours, and each run's operating point. */
-export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Built<'scatter', XY[], unknown> {
+export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const datasets: ChartConfiguration<'scatter', XY[]>['data']['datasets'] = [];
   for (const level of m.isoLevels) {
@@ -254,27 +246,21 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
       },
     ]);
   });
-  const cfg: ChartConfiguration<'scatter', XY[]> = {
-    type: 'scatter',
-    data: { datasets },
-    options: {
-      ...base(theme, info, pick),
-      scales: axes(theme, 'R_stab (stability recall)', 'R_nov (novelty recall)', true),
-    },
-  };
-  const legend = cfg.options?.plugins?.legend;
+  const built = scatter(
+    datasets,
+    axes(theme, 'R_stab (stability recall)', 'R_nov (novelty recall)', true),
+    theme,
+    info,
+    pick,
+  );
+  const legend = built.config.options?.plugins?.legend;
   if (legend)
     legend.labels = { ...legend.labels, filter: (item) => !item.text.includes(':') && !item.text.startsWith('F1 =') };
-  return { info, config: cfg };
+  return built;
 }
 
 /** Figure 5: mean Recall at each step index, one line per run. */
-export function recallByStep(
-  m: DashboardModel,
-  scope: Scope,
-  theme: Theme,
-  pick: Pick,
-): Built<'scatter', XY[], unknown> {
+export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const datasets = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
@@ -297,20 +283,29 @@ export function recallByStep(
     };
   });
   const scales = axes(theme, 'step index n', 'mean Recall');
-  return {
-    info,
-    config: {
-      type: 'scatter',
-      data: { datasets },
-      options: {
-        ...base(theme, info, pick),
-        scales: {
-          x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } },
-          y: { ...scales.y, min: 0, max: 1 },
-        },
-      },
+  return scatter(
+    datasets,
+    {
+      x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } },
+      y: { ...scales.y, min: 0, max: 1 },
     },
-  };
+    theme,
+    info,
+    pick,
+  );
+}
+
+type ScatterConfig = ChartConfiguration<'scatter', XY[]>;
+
+/** A scatter figure's configuration: the shared options (hover text, click to list steps) and the given axes. */
+function scatter(
+  datasets: ScatterConfig['data']['datasets'],
+  scales: NonNullable<ScatterConfig['options']>['scales'],
+  theme: Theme,
+  info: Info,
+  pick: Pick,
+): Scatter {
+  return { info, config: { type: 'scatter', data: { datasets }, options: { ...base(theme, info, pick), scales } } };
 }
 
 export interface Built<TType extends ChartType, TData, TLabel> {

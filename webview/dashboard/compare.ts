@@ -2,6 +2,7 @@
 // win/tie/loss) and the steps sorted by the biggest regression or gain; a row opens both runs' step views.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { FlippedTag } from '../../src/core/spb/runCompare';
+import { GROUP_LABELS } from '../../src/core/spb/stepText';
 import { METRIC_KEYS, type MetricKey } from '../../src/core/spb/types';
 import {
   METRIC_LABELS,
@@ -18,15 +19,6 @@ import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
 
 type Post = (m: WebviewToExtension) => void;
-
-const CLASS_LABELS: Record<FlippedTag['cls'], string> = {
-  tKeep: 'T_keep',
-  tNew: 'T_new',
-  dDecay: 'D_decay',
-  dPeer: 'D_peer',
-  dViral: 'D_viral',
-  dRandom: 'D_random',
-};
 
 /** +1 when B is better, −1 when worse, 0 for no change or undefined. */
 function direction(delta: number | null, higherIsBetter: boolean): number {
@@ -230,7 +222,7 @@ export class ComparePage {
       flips.appendChild(
         el('span', { className: `flip ${cls}` }, [
           el('span', { className: 'flip-label', text: `${label}: ` }),
-          tags.map((t) => `${t.tag} (${CLASS_LABELS[t.cls]})`).join(', '),
+          tags.map((t) => `${t.tag} (${GROUP_LABELS[t.cls]})`).join(', '),
         ]),
       );
     };

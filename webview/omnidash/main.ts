@@ -10,6 +10,7 @@ import {
 } from '../../src/shared/omniDashboardProtocol';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
+import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 
@@ -17,7 +18,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, L
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('omnidash-root') ?? document.body;
-injectStyle(css);
+injectStyle(`${baseCss}\n${css}`);
 
 let chart: Chart | undefined;
 

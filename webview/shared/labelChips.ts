@@ -1,6 +1,6 @@
-// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name)
-// and the key help line. Label-set text goes in as text only.
-import type { LabelChip } from '../../src/core/labels/view';
+// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name),
+// an applied label in the bar's lines, and the key help line. Label-set text goes in as text only.
+import type { AppliedLabel, LabelChip } from '../../src/core/labels/view';
 import { el, icon } from './dom';
 
 export interface ChipState {
@@ -43,4 +43,22 @@ export function keyRange(labels: readonly LabelChip[]): string {
 export function keyHelp(keys: string, what: string): HTMLElement | null {
   if (!keys) return null;
   return el('span', {}, [...keys.split(' ').flatMap((k) => [el('kbd', { text: k }), ' ']), what]);
+}
+
+/**
+ * An applied label in the bar: its name, what it is on (`on`, described by the view), its note and a stale mark
+ * whose tooltip is the view's `staleHelp`; `dataTarget` goes in data-target for the tests.
+ */
+export function appliedItem(a: AppliedLabel, on: string, dataTarget: string, staleHelp: string): HTMLElement {
+  return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': dataTarget } }, [
+    el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${on}` }),
+    a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
+    a.staleness === 'stale'
+      ? el('span', { className: 'stale-mark', title: staleHelp, attrs: { 'data-stale': 'true' } }, [
+          ' ',
+          icon('warning'),
+          ' stale',
+        ])
+      : null,
+  ]);
 }

@@ -11,8 +11,8 @@ import {
   type LabelChip,
   type LabelViewState,
 } from '../../src/core/labels/view';
-import { el, icon } from '../shared/dom';
-import { keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { el } from '../shared/dom';
+import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
 
 export interface BarContext {
   state: LabelViewState;
@@ -53,20 +53,8 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
   );
 }
 
-function appliedItem(a: AppliedLabel): HTMLElement {
-  return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': a.target.kind } }, [
-    el('span', {
-      text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target, a.excerpt)}`,
-    }),
-    a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
-    a.staleness === 'stale'
-      ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [
-          ' ',
-          icon('warning'),
-          ' stale',
-        ])
-      : null,
-  ]);
+function appliedEntry(a: AppliedLabel): HTMLElement {
+  return appliedItem(a, describeTarget(a.target, a.excerpt), a.target.kind, STALE_HELP);
 }
 
 export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
@@ -121,7 +109,7 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
     noteworthy.length
       ? el('div', { className: 'labels-line applied-list' }, [
           el('span', { className: 'line-title', text: 'Yours:' }),
-          ...noteworthy.map(appliedItem),
+          ...noteworthy.map(appliedEntry),
         ])
       : null,
     others.size

@@ -4,9 +4,9 @@
 import type { LabelTarget } from '../../src/core/labels/model';
 import { describeTarget, sameTarget, type AppliedLabel, type LabelChip } from '../../src/core/labels/view';
 import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
-import { el, icon } from '../shared/dom';
+import { el } from '../shared/dom';
 import { isPageKey, isUndoChord } from '../shared/keys';
-import { keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
 
 const STALE_HELP = 'stale: the record (or the test action, its profile or fields) changed since this label was made';
 const refKey = (r: TraceRef) => `${r.userId}#${r.index}`;
@@ -128,7 +128,7 @@ export class TraceLabelsUi {
         listed.length
           ? el('div', { className: 'labels-line applied-list' }, [
               el('span', { className: 'line-title', text: 'Yours:' }),
-              ...listed.map(appliedItem),
+              ...listed.map(appliedEntry),
             ])
           : null,
         state.flash
@@ -177,26 +177,7 @@ export class TraceLabelsUi {
   }
 }
 
-function appliedItem(a: AppliedLabel): HTMLElement {
-  return el(
-    'span',
-    {
-      className: 'applied-item',
-      attrs: {
-        'data-applied': a.labelId,
-        'data-target': a.target.kind === 'history' ? String(a.target.historyIndex) : 'action',
-      },
-    },
-    [
-      el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${describeTarget(a.target)}` }),
-      a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
-      a.staleness === 'stale'
-        ? el('span', { className: 'stale-mark', title: STALE_HELP, attrs: { 'data-stale': 'true' } }, [
-            ' ',
-            icon('warning'),
-            ' stale',
-          ])
-        : null,
-    ],
-  );
+function appliedEntry(a: AppliedLabel): HTMLElement {
+  const dataTarget = a.target.kind === 'history' ? String(a.target.historyIndex) : 'action';
+  return appliedItem(a, describeTarget(a.target), dataTarget, STALE_HELP);
 }

@@ -1,16 +1,9 @@
 // Pattern detectors for the categories that have a shape of their own: e-mail, WeChat / QQ handles, licence plates,
 // passports and permits, international and bracketed phone numbers.
 import { hkidValid } from './checks';
-import { PHONE_WORDS, PLATE_WORDS, distanceBefore, distanceTo } from './context';
-import type { Candidate, Confidence } from './types';
-
-type Emit = (
-  category: Candidate['category'],
-  confidence: Confidence,
-  start: number,
-  end: number,
-  reason: string,
-) => void;
+import { PHONE_WORDS, PLATE_WORDS, distanceBefore } from './context';
+import { collect, emitGroup, emitMatch, nearMatch, type Emit } from './emit';
+import type { Candidate } from './types';
 
 const EMAIL_RE =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
@@ -38,10 +31,10 @@ function emails(text: string, emit: Emit): void {
   for (const m of text.matchAll(EMAIL_RE)) {
     const tld = m[0].slice(m[0].lastIndexOf('.') + 1).toLowerCase();
     if (FILE_TLDS.has(tld)) continue;
-    emit('EMAIL', 'high', m.index, m.index + m[0].length, 'e-mail address');
+    emitMatch(emit, 'EMAIL', 'high', m, 'e-mail address');
   }
   for (const m of text.matchAll(OBFUSCATED_EMAIL_RE)) {
-    emit('EMAIL', 'medium', m.index, m.index + m[0].length, 'e-mail address written with [at] / # for @');
+    emitMatch(emit, 'EMAIL', 'medium', m, 'e-mail address written with [at] / # for @');
   }
 }
 
@@ -53,17 +46,12 @@ const WXID_RE = /(?<![a-z0-9_])wxid_[a-z0-9]{6,20}(?![a-z0-9_])/g;
 const NOT_HANDLES = new Set(['wechat', 'weixin', 'official', 'account', 'public', 'number']);
 
 function contacts(lower: string, emit: Emit): void {
-  for (const m of lower.matchAll(QQ_RE)) {
-    const start = m.index + m[0].lastIndexOf(m[1]);
-    emit('CONTACT', 'high', start, start + m[1].length, 'QQ number after a QQ trigger word');
-  }
+  for (const m of lower.matchAll(QQ_RE)) emitGroup(emit, 'CONTACT', 'high', m, 'QQ number after a QQ trigger word');
   for (const m of lower.matchAll(WX_RE)) {
     if (NOT_HANDLES.has(m[1])) continue;
-    const start = m.index + m[0].lastIndexOf(m[1]);
-    emit('CONTACT', 'high', start, start + m[1].length, 'WeChat handle after a WeChat trigger word');
+    emitGroup(emit, 'CONTACT', 'high', m, 'WeChat handle after a WeChat trigger word');
   }
-  for (const m of lower.matchAll(WXID_RE))
-    emit('CONTACT', 'high', m.index, m.index + m[0].length, 'WeChat internal id (wxid_…)');
+  for (const m of lower.matchAll(WXID_RE)) emitMatch(emit, 'CONTACT', 'high', m, 'WeChat internal id (wxid_…)');
 }
 
 const PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼';
@@ -84,15 +72,8 @@ function plates(text: string, lower: string, emit: Emit): void {
   for (const m of text.matchAll(PLATE_RE)) {
     const body = m[0].slice(2).replace(/^[·•・. -]/, '');
     if (!plateBodyOk(body)) continue;
-    const end = m.index + m[0].length;
-    const ctx = distanceTo(lower, m.index, end, PLATE_WORDS, 10, 6);
-    emit(
-      'PLATE',
-      ctx < Infinity ? 'high' : 'medium',
-      m.index,
-      end,
-      NEW_ENERGY.test(body) ? 'new-energy licence plate' : 'licence plate',
-    );
+    const confidence = nearMatch(lower, m, PLATE_WORDS, 10, 6) ? 'high' : 'medium';
+    emitMatch(emit, 'PLATE', confidence, m, NEW_ENERGY.test(body) ? 'new-energy licence plate' : 'licence plate');
   }
 }
 
@@ -107,32 +88,23 @@ const HKID_WORDS = ['身份证', 'hkid', '香港', 'id card', '证件'];
 
 function documents(text: string, lower: string, emit: Emit): void {
   for (const m of text.matchAll(PASSPORT_RE)) {
-    if (distanceTo(lower, m.index, m.index + m[0].length, PASSPORT_WORDS, 12, 4) < Infinity) {
-      emit('ID', 'high', m.index, m.index + m[0].length, 'passport number next to a passport word');
-    }
+    if (nearMatch(lower, m, PASSPORT_WORDS, 12, 4))
+      emitMatch(emit, 'ID', 'high', m, 'passport number next to a passport word');
   }
   for (const m of text.matchAll(PERMIT_RE)) {
-    if (distanceTo(lower, m.index, m.index + m[0].length, PERMIT_WORDS, 14, 4) < Infinity) {
-      emit('ID', 'high', m.index, m.index + m[0].length, 'travel permit number next to a permit word');
-    }
+    if (nearMatch(lower, m, PERMIT_WORDS, 14, 4))
+      emitMatch(emit, 'ID', 'high', m, 'travel permit number next to a permit word');
   }
   for (const m of text.matchAll(TW_PERMIT_RE)) {
-    if (distanceBefore(lower, m.index, TW_WORDS, 10) < Infinity) {
-      emit('ID', 'high', m.index, m.index + m[0].length, 'Taiwan compatriot permit number');
-    }
+    if (distanceBefore(lower, m.index, TW_WORDS, 10) < Infinity)
+      emitMatch(emit, 'ID', 'high', m, 'Taiwan compatriot permit number');
   }
   for (const m of text.matchAll(HKID_RE)) {
     const bracketed = m[3] !== undefined;
     if (!hkidValid(m[1], m[2], m[3] ?? m[4])) continue;
-    const ctx = distanceTo(lower, m.index, m.index + m[0].length, HKID_WORDS, 12, 4);
-    if (!bracketed && ctx === Infinity) continue;
-    emit(
-      'ID',
-      ctx < Infinity ? 'high' : 'medium',
-      m.index,
-      m.index + m[0].length,
-      'Hong Kong identity card number, check digit valid',
-    );
+    const near = nearMatch(lower, m, HKID_WORDS, 12, 4);
+    if (!bracketed && !near) continue;
+    emitMatch(emit, 'ID', near ? 'high' : 'medium', m, 'Hong Kong identity card number, check digit valid');
   }
 }
 
@@ -140,31 +112,18 @@ const INTL_RE = /(?<![\w+])\+ ?(\d{1,3})(?:[ -]?\(?\d{1,5}\)?){1,6}(?!\d)/g;
 const BRACKET_LANDLINE_RE = /\((0\d{2,3})\) ?([2-9]\d{6,7})(?!\d)/g;
 
 function phones(text: string, lower: string, emit: Emit): void {
+  const phone = (m: RegExpExecArray, reason: string) =>
+    emitMatch(emit, 'PHONE', nearMatch(lower, m, PHONE_WORDS, 12, 6) ? 'high' : 'medium', m, reason);
   for (const m of text.matchAll(INTL_RE)) {
     const digits = m[0].replace(/\D/g, '');
     const national = digits.slice(m[1].length);
     if (digits.length < 8 || digits.length > 15 || national.length < 6) continue;
     if (m[1] === '86' && /^1[3-9]\d{9}$/.test(national)) continue; // the numeric detector reports these
-    const ctx = distanceTo(lower, m.index, m.index + m[0].length, PHONE_WORDS, 12, 6);
-    emit(
-      'PHONE',
-      ctx < Infinity ? 'high' : 'medium',
-      m.index,
-      m.index + m[0].length,
-      'international number (+country code)',
-    );
+    phone(m, 'international number (+country code)');
   }
   for (const m of text.matchAll(BRACKET_LANDLINE_RE)) {
     const ok = m[1].length === 3 ? /^0(?:10|2\d)$/.test(m[1]) && m[2].length === 8 : /^0[3-9]\d\d$/.test(m[1]);
-    if (!ok) continue;
-    const ctx = distanceTo(lower, m.index, m.index + m[0].length, PHONE_WORDS, 12, 6);
-    emit(
-      'PHONE',
-      ctx < Infinity ? 'high' : 'medium',
-      m.index,
-      m.index + m[0].length,
-      'landline number with (area code)',
-    );
+    if (ok) phone(m, 'landline number with (area code)');
   }
 }
 
@@ -176,13 +135,11 @@ const MAY_DOCUMENT = /护照|passport|证件|通行证|港澳|回乡证|台湾�
 const MAY_PHONE = /\+ ?\d|\(0\d/;
 
 export function patternCandidates(text: string, lower: string): Candidate[] {
-  const out: Candidate[] = [];
-  const emit: Emit = (category, confidence, start, end, reason) =>
-    out.push({ category, confidence, start, end, reason });
-  if (MAY_EMAIL.test(text)) emails(text, emit);
-  if (MAY_CONTACT.test(lower)) contacts(lower, emit);
-  if (MAY_PLATE.test(text)) plates(text, lower, emit);
-  if (MAY_DOCUMENT.test(lower) || MAY_DOCUMENT.test(text)) documents(text, lower, emit);
-  if (MAY_PHONE.test(text)) phones(text, lower, emit);
-  return out;
+  return collect((emit) => {
+    if (MAY_EMAIL.test(text)) emails(text, emit);
+    if (MAY_CONTACT.test(lower)) contacts(lower, emit);
+    if (MAY_PLATE.test(text)) plates(text, lower, emit);
+    if (MAY_DOCUMENT.test(lower) || MAY_DOCUMENT.test(text)) documents(text, lower, emit);
+    if (MAY_PHONE.test(text)) phones(text, lower, emit);
+  });
 }

@@ -9,15 +9,8 @@ import {
   distanceTo,
   looksLikePrice,
 } from './context';
+import { collect, type Emit } from './emit';
 import type { Candidate, Confidence } from './types';
-
-type Emit = (
-  category: Candidate['category'],
-  confidence: Confidence,
-  start: number,
-  end: number,
-  reason: string,
-) => void;
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4_RE = new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?!\\d|\\.\\d)`, 'g');
@@ -208,11 +201,9 @@ const MAY_DEVICE =
 const MAY_GEO = /\d\.\d\d|\d°/;
 
 export function netGeoCandidates(text: string, lower: string): Candidate[] {
-  const out: Candidate[] = [];
-  const emit: Emit = (category, confidence, start, end, reason) =>
-    out.push({ category, confidence, start, end, reason });
-  if (MAY_IP.test(text)) ips(text, lower, emit);
-  if (MAY_DEVICE.test(text)) devices(text, lower, emit);
-  if (MAY_GEO.test(text)) coordinates(text, lower, emit);
-  return out;
+  return collect((emit) => {
+    if (MAY_IP.test(text)) ips(text, lower, emit);
+    if (MAY_DEVICE.test(text)) devices(text, lower, emit);
+    if (MAY_GEO.test(text)) coordinates(text, lower, emit);
+  });
 }

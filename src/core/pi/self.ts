@@ -1,4 +1,5 @@
 // SELF: the user's own name right after a self-introduction cue. A heuristic: always low confidence.
+import { collect, emitGroup } from './emit';
 import type { Candidate } from './types';
 
 const COMPOUND =
@@ -54,29 +55,12 @@ function plausibleName(name: string): boolean {
 }
 
 export function selfCandidates(text: string): Candidate[] {
-  const out: Candidate[] = [];
-  for (const re of [NAME_RE, BENREN_RE]) {
-    for (const m of text.matchAll(re)) {
-      if (!plausibleName(m[1])) continue;
-      const start = m.index + m[0].lastIndexOf(m[1]);
-      out.push({
-        category: 'SELF',
-        confidence: 'low',
-        start,
-        end: start + m[1].length,
-        reason: 'a name right after a self-introduction cue',
-      });
+  return collect((emit) => {
+    for (const re of [NAME_RE, BENREN_RE]) {
+      for (const m of text.matchAll(re)) {
+        if (plausibleName(m[1])) emitGroup(emit, 'SELF', 'low', m, 'a name right after a self-introduction cue');
+      }
     }
-  }
-  for (const m of text.matchAll(ENGLISH_RE)) {
-    const start = m.index + m[0].lastIndexOf(m[1]);
-    out.push({
-      category: 'SELF',
-      confidence: 'low',
-      start,
-      end: start + m[1].length,
-      reason: 'a name after "my name is"',
-    });
-  }
-  return out;
+    for (const m of text.matchAll(ENGLISH_RE)) emitGroup(emit, 'SELF', 'low', m, 'a name after "my name is"');
+  });
 }

@@ -15,17 +15,8 @@ import {
   type UserScore,
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
-import {
-  METRIC_KEYS,
-  PLATFORMS,
-  type Benchmark,
-  type Platform,
-  type Run,
-  type Step,
-  type StepMetrics,
-  type StepResult,
-  type User,
-} from '../types';
+import { METRIC_KEYS, PLATFORMS } from '../types';
+import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User } from '../types';
 
 export interface StepScore {
   result: StepResult | undefined;
