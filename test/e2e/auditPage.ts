@@ -47,27 +47,32 @@ export interface Parent {
 }
 
 /** The helpers over the workbench `wb()` and the CLI's report `cli()` (getters: the tests make both in beforeAll). */
-export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
-  const pane = () =>
-    wb()
-      .page.locator('.part.sidebar .pane')
-      .filter({ has: wb().page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
-      .first();
+/** The PI Audit view's pane in the side bar. */
+export const auditPane = (wb: Workbench) =>
+  wb.page
+    .locator('.part.sidebar .pane')
+    .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
+    .first();
 
-  const rows = (): Promise<Row[]> =>
-    pane()
-      .locator('.monaco-list-row')
-      .evaluateAll((els) =>
-        els
-          .map((e) => ({
-            index: Number(e.getAttribute('data-index')),
-            level: Number(e.getAttribute('aria-level')),
-            label: e.querySelector('.label-name')?.textContent ?? '',
-            description: e.querySelector('.label-description')?.textContent ?? '',
-            expanded: e.getAttribute('aria-expanded'),
-          }))
-          .sort((a, b) => a.index - b.index),
-      );
+/** Every rendered row of the PI Audit tree, in display order. */
+export const auditRows = (wb: Workbench): Promise<Row[]> =>
+  auditPane(wb)
+    .locator('.monaco-list-row')
+    .evaluateAll((els) =>
+      els
+        .map((e) => ({
+          index: Number(e.getAttribute('data-index')),
+          level: Number(e.getAttribute('aria-level')),
+          label: e.querySelector('.label-name')?.textContent ?? '',
+          description: e.querySelector('.label-description')?.textContent ?? '',
+          expanded: e.getAttribute('aria-expanded'),
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
+
+export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
+  const pane = () => auditPane(wb());
+  const rows = () => auditRows(wb());
 
   const exact = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const rowLocator = (label: string, level: number) =>

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
+import { auditPane, auditRows, type Row } from './auditPage';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const AUTHOR = 'e2e-trace-auditor';
@@ -22,14 +23,6 @@ interface Planted {
   testAction: number;
 }
 
-interface Row {
-  index: number;
-  level: number;
-  label: string;
-  description: string;
-  expanded: string | null;
-}
-
 describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   let wb: Workbench;
   let tmp: string;
@@ -39,25 +32,8 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   ).planted;
   const phone = planted.find((p) => p.category === 'PHONE' && p.recordIndex !== null && p.recordIndex < p.testAction)!;
 
-  const pane = () =>
-    wb.page
-      .locator('.part.sidebar .pane')
-      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
-      .first();
-  const rows = (): Promise<Row[]> =>
-    pane()
-      .locator('.monaco-list-row')
-      .evaluateAll((els) =>
-        els
-          .map((e) => ({
-            index: Number(e.getAttribute('data-index')),
-            level: Number(e.getAttribute('aria-level')),
-            label: e.querySelector('.label-name')?.textContent ?? '',
-            description: e.querySelector('.label-description')?.textContent ?? '',
-            expanded: e.getAttribute('aria-expanded'),
-          }))
-          .sort((a, b) => a.index - b.index),
-      );
+  const pane = () => auditPane(wb);
+  const rows = () => auditRows(wb);
 
   /** Expands the row `label` at `level` that lies below the row `under` (by index; -1: anywhere). */
   async function expand(label: string, level: number, under = -1): Promise<Row> {
