@@ -1,7 +1,8 @@
 // `persona-lab audit <dir>`: residual PI in a benchmark, as plain lines, JSON, or a Markdown / JSON report file.
 import { renameSync, writeFileSync } from 'node:fs';
 import { detectFormat, omniBehavior } from '../core/formats';
-import { loadBenchmark } from '../core/spb/load';
+import { loadBenchmark, type LoadOptions } from '../core/spb/load';
+import { cacheOption } from './cacheOption';
 import { auditBenchmark } from '../core/pi/audit';
 import { auditOmni } from '../core/pi/omniAudit';
 import {
@@ -31,6 +32,7 @@ export const AUDIT_OPTIONS = {
 } as const;
 
 export interface AuditCliOptions {
+  'no-cache'?: boolean;
   json?: boolean;
   out?: string;
   db?: string;
@@ -78,6 +80,7 @@ async function auditFolder(
   dir: string,
   minConfidence: Confidence,
   runs: string[] | undefined,
+  load: Pick<LoadOptions, 'cacheDir'>,
 ): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
   if (detectFormat(dir)?.id === 'omnibehavior') {
     const loaded = await omniBehavior.load(dir, { runs });
@@ -85,7 +88,7 @@ async function auditFolder(
     checkRuns(loaded.bench.runs, loaded.bench.root, runs);
     return auditOmni(loaded.bench, { minConfidence, runs });
   }
-  const bench = await loadBenchmark(dir, { runs });
+  const bench = await loadBenchmark(dir, { runs, ...load });
   checkRuns(bench.runs, bench.root, runs);
   return auditBenchmark(bench, { minConfidence, runs });
 }
@@ -100,7 +103,7 @@ export async function runAuditCommand(args: string[], opts: AuditCliOptions, io:
     if (!dir) throw new Usage('audit needs a benchmark folder or tasks file');
     if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
     const minConfidence = confidenceOpt(opts['min-confidence']);
-    const audit = await auditFolder(dir, minConfidence, opts.run);
+    const audit = await auditFolder(dir, minConfidence, opts.run, cacheOption(opts));
     const trail = opts.db ? readTrail(opts.db, audit.benchmark) : [];
     const report = buildReport(audit, { trail, redact: opts.redact });
     if (opts.json) io.out(JSON.stringify(report));

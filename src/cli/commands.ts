@@ -13,6 +13,7 @@ import { runLabelsCommand } from './labels';
 import { runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
+import { cacheOption } from './cacheOption';
 
 export class UsageError extends Error {}
 
@@ -88,7 +89,7 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
 }
 
 async function score(dir: string, opts: CliOptions): Promise<number> {
-  const bench = await openBenchmark(dir, { runs: opts.run });
+  const bench = await openBenchmark(dir, { runs: opts.run, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
     if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
   }
@@ -109,7 +110,7 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
 }
 
 async function validate(dir: string, opts: CliOptions): Promise<number> {
-  const bench = await openBenchmark(dir);
+  const bench = await openBenchmark(dir, cacheOption(opts));
   const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
   const steps = [...bench.users.values()].reduce(
     (n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0),
@@ -132,7 +133,7 @@ async function baseline(dir: string, opts: CliOptions): Promise<number> {
     throw new UsageError(`baseline needs --method, one of: ${Object.keys(BASELINES).join(', ')}`);
   }
   if (!opts.out) throw new UsageError('baseline needs --out NAME (the run folder under results/)');
-  const bench = await openBenchmark(dir, { runs: [] });
+  const bench = await openBenchmark(dir, { runs: [], ...cacheOption(opts) });
   const written = await writeBaselineRun(bench, opts.method, opts.out, { seed: opts.seed });
   for (const path of written) print(`wrote ${path}`);
   return exitFor(bench, true);

@@ -3,6 +3,7 @@ import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic } from '../core/io/diagnostics';
 import { detectFormat } from '../core/formats';
+import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
 import { traceBenchmarkId } from '../core/labels/trace';
@@ -28,6 +29,7 @@ has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0
 skipped or the database cannot be opened, 2 on a usage error, 3 while conflicts are unresolved.`;
 
 export interface LabelsCliOptions {
+  'no-cache'?: boolean;
   out?: string;
   format?: string;
   conflicts?: string;
@@ -212,17 +214,21 @@ function kappaJson(k: Kappa): Record<string, number | null> {
 }
 
 /** Fresh / stale / unknown / missing counts of the folder's labels, read against the benchmark as it is now. */
-async function freshnessOf(folder: string, rows: readonly LabelRow[]): Promise<FreshnessCounts> {
+async function freshnessOf(
+  folder: string,
+  rows: readonly LabelRow[],
+  opts: LabelsCliOptions,
+): Promise<FreshnessCounts> {
   const format = detectFormat(folder);
   if (!format) throw new Error(`${folder}: not a benchmark folder`);
-  const loaded = await format.load(folder, { runs: [] });
+  const loaded = await format.load(folder, { runs: [], ...cacheOption(opts) });
   return countFreshness((await labelFreshness(loaded, traceBenchmarkId(folder), rows)).values());
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
   const rows = readRows(db, io, folder);
   if (!rows) return 1;
-  const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows);
+  const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows, opts);
   const s = summarize(rows);
   if (opts.json) {
     const counts: Record<string, Record<string, number>> = {};

@@ -25,6 +25,10 @@ ${AUDIT_USAGE}
                                                            format: its .personalab/labels.db, that benchmark's labels,
                                                            and with summary how many are fresh or stale)
 
+Options for every command that opens a StreamProfileBench folder:
+  --no-cache    read every file and leave the index alone (by default an unchanged file is read from
+                <dir>/.personalab/index, which the extension shares; a changed file is read again)
+
 Exit status: 0 clean, 1 when errors were found, 2 on a usage error or when this Node cannot run the label, verdict
 and history stores (they need Node.js 22.14 or newer), 3 while label conflicts are unresolved,
 4 when run's PI guard refused to send prompts with residual PI, 130 when a run was cancelled (run the same command again to resume).`;
@@ -47,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
         resolve: { type: 'string', multiple: true },
         'dry-run': { type: 'boolean' },
         'label-set': { type: 'string' },
+        'no-cache': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...RUN_OPTIONS,
         ...AUDIT_OPTIONS,

@@ -2,6 +2,7 @@
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadBenchmark } from '../core/spb/load';
+import { cacheOption } from './cacheOption';
 import {
   decideGuard,
   findingLine,
@@ -52,6 +53,7 @@ export const RUN_USAGE = `  run <dir> --template FILE --out NAME --base-url URL 
                                                            loopback endpoints too`;
 
 export interface RunCliOptions {
+  'no-cache'?: boolean;
   out?: string;
   template?: string;
   'base-url'?: string;
@@ -166,7 +168,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     return 2;
   }
   const { dir, template, systemMessage } = parsed;
-  const bench = await loadBenchmark(dir, { runs: parsed.baseRun ? [parsed.baseRun] : [] });
+  const bench = await loadBenchmark(dir, { runs: parsed.baseRun ? [parsed.baseRun] : [], ...cacheOption(opts) });
   const endpoint = {
     baseURL: parsed.baseURL,
     apiKey: io.env.OPENAI_API_KEY ?? '',
@@ -234,7 +236,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
       `  ${p.done}/${p.total} steps (${p.failed} with the error record), ${p.usersDone}/${p.usersTotal} users, ${p.requests} requests this session`,
       ...summary.files.map((f) => `  wrote ${f}`),
     ];
-    const scored = await loadBenchmark(dir, { runs: [parsed.out] });
+    const scored = await loadBenchmark(dir, { runs: [parsed.out], ...cacheOption(opts) });
     const run = scored.runs.get(parsed.out);
     if (run) {
       for (const [platform, fig] of scoreRun(scored, run).platforms) {

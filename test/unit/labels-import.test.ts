@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { csvRecords, parseLabelFile, toCsv, toJsonl, type ImportedRow } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
 import type { LabelRow } from '../../src/core/labels/model';
-import { LabelStore } from '../../src/core/labels/store';
+import { BY_STEP_SQL, LabelStore } from '../../src/core/labels/store';
+import Database from 'better-sqlite3';
 
 const opened: LabelStore[] = [];
 const open = () => {
@@ -219,5 +220,30 @@ describe('import merge', () => {
     );
     expect(session.plan.diagnostics.map((d) => `${d.file}:${d.line} ${d.field}`)).toEqual(['bob.jsonl:7 note']);
     expect(session.plan.additions).toHaveLength(1);
+  });
+});
+
+describe('import cost grows with the file, not with the store', () => {
+  it("looks each step's labels up through the key index, also in a store that holds one benchmark and run", () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pl-import-plan-')), 'labels.db');
+    const store = LabelStore.open(path);
+    store.transaction(() => {
+      for (let i = 0; i < 500; i++) store.add(row({ userId: `u${i}`, stepId: i % 5 }));
+    });
+    store.close();
+    // A second connection, as the CLI would open it: no statistics were gathered (no ANALYZE).
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = db
+        .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${BY_STEP_SQL}`)
+        .all('spb', 'xiaohongshu', 'u1', 1, 'gpt')
+        .map((r) => r.detail)
+        .join('; ');
+      expect(plan).toContain(
+        'USING INDEX labels_key (benchmark=? AND platform=? AND user_id=? AND step_id=? AND run=?)',
+      );
+    } finally {
+      db.close();
+    }
   });
 });

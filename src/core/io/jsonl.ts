@@ -23,8 +23,14 @@ export const PY_NEG_INF = '\u0000-Infinity';
 const CHUNK = 1 << 19;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Where to start reading: a line's first byte and the number of lines before it (to resume a file that grew). */
+export interface ReadFrom {
+  offset: number;
+  line: number;
+}
+
 /**
- * Calls `onLine` for every non-blank line. Reads in 512 KiB chunks, decodes each chunk's complete lines in one call
+ * Calls `onLine` for every non-blank line; resolves to the number of lines read (blank ones included). Reads in 512 KiB chunks, decodes each chunk's complete lines in one call
  * (a newline byte never sits inside a multi-byte character), and yields to the event loop between chunks, so that
  * an extension host stays responsive while a large file loads.
  */
@@ -32,10 +38,11 @@ export async function readLines(
   path: string,
   onLine: (line: RawLine) => void,
   onProgress?: (bytes: number) => void,
-): Promise<void> {
+  from?: ReadFrom,
+): Promise<number> {
   const handle = await open(path, 'r');
-  let lineNo = 0;
-  let first = true;
+  let lineNo = from?.line ?? 0;
+  let first = !from?.offset;
   const emitLine = (region: Buffer, start: number, end: number, base: number, decoded: string | undefined) => {
     lineNo++;
     let text = decoded;
@@ -72,11 +79,11 @@ export async function readLines(
   // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
   const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
   let cur = 0;
-  let pending = handle.read(bufs[cur], 0, CHUNK, 0);
+  let filePos = from?.offset ?? 0;
+  let pending = handle.read(bufs[cur], 0, CHUNK, filePos);
   try {
     let carry: Buffer = Buffer.alloc(0);
     let carryOffset = 0;
-    let filePos = 0;
     for (;;) {
       const { bytesRead } = await pending;
       if (bytesRead === 0) break;
@@ -99,6 +106,7 @@ export async function readLines(
     await pending.catch(() => undefined); // a read still in flight when onLine threw
     await handle.close();
   }
+  return lineNo;
 }
 
 const BLANK = /^[ \t\r]*$/;

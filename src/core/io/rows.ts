@@ -1,15 +1,19 @@
 // The benchmarks' JSONL files (tasks, results, test actions, predictions) read one way: a line that is not valid
 // UTF-8 or JSON, or not an object with a string user_id, becomes a located diagnostic and the rest keeps loading.
 import { DiagnosticSink, isRecord } from './diagnostics';
-import { parseRawLine, readLines, type RawLine } from './jsonl';
+import { parseRawLine, readLines, type RawLine, type ReadFrom } from './jsonl';
 
-/** Calls `onValue` with each line's parsed value; a line that does not parse is an error in the sink. */
+/**
+ * Calls `onValue` with each line's parsed value; a line that does not parse is an error in the sink. Resolves to the
+ * number of lines read.
+ */
 export function readJsonValues(
   path: string,
   sink: DiagnosticSink,
   onValue: (value: unknown, raw: RawLine) => void,
   onProgress?: (bytes: number) => void,
-): Promise<void> {
+  from?: ReadFrom,
+): Promise<number> {
   return readLines(
     path,
     (raw) => {
@@ -18,6 +22,7 @@ export function readJsonValues(
       onValue(parsed.value, raw);
     },
     onProgress,
+    from,
   );
 }
 
@@ -33,7 +38,8 @@ export function readUserRows(
   describe: (value: unknown) => string,
   onRow: (row: UserRow, raw: RawLine) => void,
   onProgress?: (bytes: number) => void,
-): Promise<void> {
+  from?: ReadFrom,
+): Promise<number> {
   return readJsonValues(
     path,
     sink,
@@ -43,5 +49,6 @@ export function readUserRows(
       onRow(value as UserRow, raw);
     },
     onProgress,
+    from,
   );
 }

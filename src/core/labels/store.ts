@@ -127,6 +127,12 @@ const COLUMNS =
   'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, history_index, label, ' +
   'note, created_at, content_hash';
 
+// INDEXED BY: without statistics the planner takes labels_run, which is one long scan per step when a store holds
+// one benchmark and run; an import asks once per step, and that made re-importing quadratic.
+export const BY_STEP_SQL =
+  'SELECT * FROM labels INDEXED BY labels_key ' +
+  'WHERE benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? ORDER BY id';
+
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(
@@ -137,9 +143,7 @@ function prepare(db: Database.Database) {
     get: db.prepare<unknown[], DbRow>(`SELECT * FROM labels WHERE ${KEY_WHERE}`),
     remove: db.prepare(`DELETE FROM labels WHERE ${KEY_WHERE}`),
     setNote: db.prepare(`UPDATE labels SET note = ? WHERE ${KEY_WHERE}`),
-    byStep: db.prepare<unknown[], DbRow>(
-      'SELECT * FROM labels WHERE benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? ORDER BY id',
-    ),
+    byStep: db.prepare<unknown[], DbRow>(BY_STEP_SQL),
   };
 }
 

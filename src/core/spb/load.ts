@@ -3,6 +3,8 @@ import { closeSync, openSync, readSync, readdirSync, statSync, existsSync } from
 import { basename, dirname, join, relative } from 'node:path';
 import { DiagnosticSink } from '../io/diagnostics';
 import { parseLine } from '../io/jsonl';
+import { IndexCache, type SourceStamp } from '../cache/store';
+import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
 import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from './types';
@@ -12,6 +14,13 @@ export interface LoadOptions {
   onProgress?: (done: number, total: number) => void;
   /** Only these runs (folder names under results/); all when absent. */
   runs?: readonly string[];
+  /**
+   * Where the persistent index lives (or a function of the benchmark's root that says where, undefined for none):
+   * unchanged files are read from it and what was read is kept in it. No index when absent.
+   */
+  cacheDir?: string | ((root: string) => string | undefined);
+  /** Filled with how many files came from the cache, were read from their old end, or were read in full. */
+  cacheReport?: CacheReport;
 }
 
 interface FileJob {
@@ -91,10 +100,21 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     diagnostics: [],
     taskFiles: new Map(),
   };
+  const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
+  const cache = dir ? new IndexCache(dir) : undefined;
+  const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
+  const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
       const sink = new DiagnosticSink(f.rel);
-      bench.users.set(platform, await readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done)));
+      if (cache) {
+        const read = await readTasksIndexed(f, sink, intern, cache, report, progress(done));
+        bench.users.set(platform, read.users);
+        stamps.set(platform, read.stamp);
+      } else {
+        report.read++;
+        bench.users.set(platform, await readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done)));
+      }
       bench.taskFiles.set(platform, f.rel);
       bench.diagnostics.push(...sink.items);
       done += f.size;
@@ -105,7 +125,17 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     for (const f of files) {
       const sink = new DiagnosticSink(f.rel);
       const users = bench.users.get(f.platform);
-      run.results.set(f.platform, await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done)));
+      const stamp = stamps.get(f.platform);
+      if (cache && users && stamp) {
+        run.results.set(
+          f.platform,
+          await readResultsIndexed(f, users, stamp, sink, intern, cache, report, progress(done)),
+        );
+      } else {
+        report.read++;
+        const read = await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done));
+        run.results.set(f.platform, read.results);
+      }
       run.files.set(f.platform, f.rel);
       bench.diagnostics.push(...sink.items);
       done += f.size;

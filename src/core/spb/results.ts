@@ -1,6 +1,6 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { pyNumber } from '../io/jsonl';
+import { pyNumber, type ReadFrom } from '../io/jsonl';
 import { readUserRows } from '../io/rows';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from './score/step';
 import { attachPickTables } from './score/table';
@@ -15,6 +15,12 @@ import {
   type UserResult,
 } from './types';
 
+/** Where a read resumes a results file that grew: the rows read before (the sink holds their diagnostics). */
+export interface ResultsResume extends ReadFrom {
+  results: Map<string, UserResult>;
+}
+
+/** Reads the file (or, with `resume`, what was appended to it); `lines` is the number of lines it has now. */
 export async function readResultsFile(
   absPath: string,
   relPath: string,
@@ -23,9 +29,10 @@ export async function readResultsFile(
   sink: DiagnosticSink,
   intern: Interner,
   onProgress?: (bytes: number) => void,
-): Promise<Map<string, UserResult>> {
-  const results = new Map<string, UserResult>();
-  await readUserRows(
+  resume?: ResultsResume,
+): Promise<{ results: Map<string, UserResult>; lines: number }> {
+  const results = resume?.results ?? new Map<string, UserResult>();
+  const lines = await readUserRows(
     absPath,
     sink,
     describe,
@@ -60,9 +67,10 @@ export async function readResultsFile(
       results.set(user.userId, result);
     },
     onProgress,
+    resume,
   );
   if (users) attachPickTables(results, users);
-  return results;
+  return { results, lines };
 }
 
 function readStepResult(

@@ -3,6 +3,8 @@
 // problems inside the files a warning that leads to the Problems panel. Progress and settings are read here, not
 // in the stores.
 import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { chooseCacheDir } from '../../core/cache/store';
 import { FORMATS, omniRoot, type FormatId } from '../../core/formats';
 import { summarize } from './locate';
 import { watchOmni } from './omni/watch';
@@ -15,9 +17,16 @@ import type { LoadHost, OpenBenchmark } from './types';
 /** The Benchmarks view, where loading also shows a progress bar. */
 const VIEW_ID = 'personaLab.benchmarks';
 
-/** Loads show in the Benchmarks view and the status bar; personaLab.defaultRun is the run selected first. */
-export function windowLoadHost(): LoadHost {
+/**
+ * Loads show in the Benchmarks view and the status bar; personaLab.defaultRun is the run selected first. The index
+ * goes in the benchmark's .personalab/index, or under `storage` when that folder cannot be written.
+ */
+export function windowLoadHost(storage?: string): LoadHost {
   return {
+    cacheDir: (root) =>
+      vscode.workspace.getConfiguration('personaLab').get<boolean>('index.enabled', true)
+        ? chooseCacheDir(root, storage && join(storage, 'index'))
+        : undefined,
     progress: (title, task) =>
       vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => {
@@ -133,7 +142,7 @@ export class Benchmarks implements vscode.Disposable {
 
 /** The open benchmarks, with their diagnostics in the Problems panel, reloaded when their files change. */
 export function activateBenchmarks(context: vscode.ExtensionContext): Benchmarks {
-  const benchmarks = new Benchmarks(context.workspaceState);
+  const benchmarks = new Benchmarks(context.workspaceState, windowLoadHost(context.globalStorageUri.fsPath));
   context.subscriptions.push(
     benchmarks,
     benchmarkProblems(benchmarks.spb, 'personaLab', 'Persona Lab'),

@@ -18,6 +18,8 @@ export interface LoadHost {
   progress<T>(title: string, task: (report: (done: number, total: number) => void) => Promise<T>): PromiseLike<T>;
   /** The run to select when none is (or the selected one is gone); undefined: the benchmark's first. */
   preferredRun(): string | undefined;
+  /** Where the persistent index of the benchmark at `root` lives; undefined: read every file (the setting is off). */
+  cacheDir(root: string): string | undefined;
 }
 
 export interface OpenBenchmark<

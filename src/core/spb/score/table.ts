@@ -108,6 +108,21 @@ export function attachPickTables(results: ReadonlyMap<string, UserResult>, users
   platformTables.set(results, { users, size: results.size, entries });
 }
 
+/** As attachPickTables, from pick tables read back from the index (rows in the map's order). */
+export function attachPickRows(
+  results: ReadonlyMap<string, UserResult>,
+  users: ReadonlyMap<string, User>,
+  rows: readonly { user: User; picks: Int32Array }[],
+): void {
+  const entries: PlatformTable['entries'] = [];
+  for (const { user, picks } of rows) {
+    const splits = splitTableOf(user);
+    if (!splits) return;
+    entries.push({ userId: user.userId, splits, picks });
+  }
+  platformTables.set(results, { users, size: rows.length, entries });
+}
+
 /**
  * The rows of a results map with both tables, when the loader built them against these users and the map has not
  * grown since (maps are not changed after loading; the size check guards code that builds runs by hand).

@@ -8,6 +8,7 @@ import { BenchmarkSession } from '../session';
 import type { LoadHost } from '../types';
 import { SpbRoots } from './roots';
 import { log } from '../../log';
+import type { CacheReport } from '../../../core/spb/indexed';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -42,8 +43,16 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   }
 
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
-    const loaded = await streamProfileBench.load(target, { onProgress });
+    const report: CacheReport = { hits: 0, appended: 0, read: 0 };
+    const cacheDir = (root: string) => this.host.cacheDir(root);
+    const loaded = await streamProfileBench.load(target, { onProgress, cacheDir, cacheReport: report });
     if (loaded.format !== 'streamprofilebench') throw new Error(`${target}: not a StreamProfileBench benchmark`);
+    const where = cacheDir(loaded.bench.root);
+    log.info(
+      where
+        ? `index ${where}: ${report.hits} file(s) from the index, ${report.appended} read from their old end, ${report.read} read in full`
+        : `index off (personaLab.index.enabled): ${report.read} file(s) read in full`,
+    );
     return loaded.bench;
   }
 

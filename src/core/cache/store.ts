@@ -1,0 +1,115 @@
+// Where index caches live and how a source file is recognised as unchanged (or only grown) since its cache was
+// written. One cache file per source file, so that a changed file is re-read alone. Shared by the CLI and the
+// extension: writes go to a temporary file renamed into place, so a reader never sees half a cache.
+import { createHash } from 'node:crypto';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
+export const INDEX_DIR = join('.personalab', 'index');
+const SAMPLE = 1 << 16;
+
+/** What a cache remembers of its source file. */
+export interface SourceStamp {
+  size: number;
+  mtimeMs: number;
+  /** SHA-1 of the file's first and last 64 KiB (of its first `size` bytes). */
+  fingerprint: string;
+}
+
+/** The stamp of a file as it is now, or of its first `size` bytes (to check that a grown file only grew). */
+export function stampOf(abs: string, size?: number): SourceStamp {
+  const st = statSync(abs);
+  const upTo = size ?? st.size;
+  return { size: upTo, mtimeMs: st.mtimeMs, fingerprint: fingerprint(abs, upTo) };
+}
+
+function fingerprint(abs: string, size: number): string {
+  const hash = createHash('sha1');
+  hash.update(String(size));
+  const fd = openSync(abs, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(SAMPLE, size));
+    readSync(fd, buf, 0, buf.length, 0);
+    hash.update(buf);
+    if (size > SAMPLE) {
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      hash.update(buf);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+export const sameStamp = (a: SourceStamp, b: SourceStamp): boolean =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.fingerprint === b.fingerprint;
+
+/** The folder a benchmark's caches go in: its own `.personalab/index`, or `fallback` when that cannot be written. */
+export function chooseCacheDir(root: string, fallback?: string): string | undefined {
+  const own = join(root, INDEX_DIR);
+  const probe = [own, dirname(own), root].find((p) => existsSync(p));
+  try {
+    if (probe) accessSync(probe, constants.W_OK);
+    return own;
+  } catch {
+    if (!fallback) return undefined;
+    return join(fallback, createHash('sha1').update(root).digest('hex').slice(0, 16));
+  }
+}
+
+/** The cache files of one benchmark. Reads that fail or do not check out return null; writes are best effort. */
+export class IndexCache {
+  /** Why the last write failed, for the log; writes never throw. */
+  lastWriteError: string | undefined;
+
+  constructor(readonly dir: string) {}
+
+  private pathOf(kind: string, rel: string): string {
+    return join(this.dir, `${kind}-${createHash('sha1').update(rel).digest('hex').slice(0, 20)}.plx`);
+  }
+
+  /** The cache file's bytes, unchecked (see codec.ts); null when there is none. */
+  read(kind: string, rel: string): Buffer | null {
+    const path = this.pathOf(kind, rel);
+    try {
+      return existsSync(path) ? readFileSync(path) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  write(kind: string, rel: string, bytes: Buffer): void {
+    const path = this.pathOf(kind, rel);
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      if (!existsSync(this.dir)) {
+        mkdirSync(this.dir, { recursive: true });
+        // Derived data, rebuilt at will: keep it out of version control wherever the folder lives.
+        writeFileSync(join(this.dir, '.gitignore'), '*\n');
+      }
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, path);
+    } catch (err) {
+      this.lastWriteError = (err as Error).message;
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // never written
+      }
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// The persistent index: a warm open gives exactly what a cold open gives (users, results, diagnostics, scores), on
+// the sample, on a generated paper-scale folder, and after each kind of change to the files or to the cache.
+import { execFileSync } from 'node:child_process';
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CODEC_VERSION } from '../../src/core/cache/codec';
+import { INDEX_DIR } from '../../src/core/cache/store';
+import type { CacheReport } from '../../src/core/spb/indexed';
+import { LazyResults } from '../../src/core/spb/lazyResults';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreRun } from '../../src/core/spb/score/run';
+import type { Benchmark } from '../../src/core/spb/types';
+
+function copySample(): string {
+  const root = mkdtempSync(join(tmpdir(), 'pl-index-'));
+  cpSync('sample/data', join(root, 'data'), { recursive: true });
+  cpSync('sample/results', join(root, 'results'), { recursive: true });
+  // Problems of every kind a file can carry, so that the diagnostics travel through the cache too.
+  appendFileSync(join(root, 'data', 'douban_inference_tasks.jsonl'), 'not json\n{"user_id": "x"}\n');
+  appendFileSync(
+    join(root, 'results', 'random', 'inference_results_douban.jsonl'),
+    '{"user_id": "nobody", "steps": []}\n',
+  );
+  return root;
+}
+
+const fileCount = (root: string) =>
+  readdirSync(join(root, 'data')).length +
+  readdirSync(join(root, 'results')).reduce((n, run) => n + readdirSync(join(root, 'results', run)).length, 0);
+
+async function open(root: string, cache = true): Promise<{ bench: Benchmark; report: CacheReport }> {
+  const report: CacheReport = { hits: 0, appended: 0, read: 0 };
+  const bench = await loadBenchmark(root, cache ? { cacheDir: join(root, INDEX_DIR), cacheReport: report } : {});
+  return { bench, report };
+}
+
+/**
+ * Everything a user sees of a load: every run's scores (first: a warm open scores from the index's pick tables,
+ * before any row is read back), the data (each results map as a plain Map) and the problems.
+ */
+function view(bench: Benchmark) {
+  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
+  const runs = [...bench.runs.values()].map((run) => ({
+    ...run,
+    results: new Map([...run.results].map(([platform, rows]) => [platform, new Map(rows)])),
+  }));
+  return { scores, users: bench.users, runs, diagnostics: bench.diagnostics };
+}
+
+async function expectSameAsCold(root: string): Promise<CacheReport> {
+  const warm = await open(root);
+  const cold = await open(root, false);
+  expect(view(warm.bench)).toEqual(view(cold.bench));
+  return warm.report;
+}
+
+const cacheFiles = (root: string) =>
+  readdirSync(join(root, INDEX_DIR))
+    .filter((f) => f.endsWith('.plx'))
+    .map((f) => join(root, INDEX_DIR, f));
+
+describe('persistent index', () => {
+  it('warm opens of the sample read only the cache and equal a cold open', async () => {
+    const root = copySample();
+    const n = fileCount(root);
+    const first = await open(root);
+    expect(first.report).toEqual({ hits: 0, appended: 0, read: n });
+    expect(first.bench.diagnostics.length).toBeGreaterThanOrEqual(3);
+    expect(cacheFiles(root)).toHaveLength(n);
+    expect(readFileSync(join(root, INDEX_DIR, '.gitignore'), 'utf8')).toBe('*\n');
+    const warm = await expectSameAsCold(root);
+    expect(warm).toEqual({ hits: n, appended: 0, read: 0 });
+    // Scoring a warm open reads the index's pick tables only: no results row is built until a view asks for one.
+    const again = await open(root);
+    for (const run of again.bench.runs.values()) scoreRun(again.bench, run);
+    const maps = [...again.bench.runs.values()].flatMap((run) => [...run.results.values()]);
+    expect(maps.length).toBeGreaterThan(0);
+    expect(maps.every((m) => m instanceof LazyResults && m.isPending)).toBe(true);
+    const user = [...again.bench.users.get('weibo')!.values()][0];
+    expect(again.bench.runs.get('demo-llm')!.results.get('weibo')!.get(user.userId)?.steps.size).toBeGreaterThan(0);
+  });
+
+  it('re-reads an edited file alone, and a results file that grew only from its old end', async () => {
+    const root = copySample();
+    const n = fileCount(root);
+    await open(root);
+    const results = join(root, 'results', 'demo-llm', 'inference_results_weibo.jsonl');
+    const lines = readFileSync(results, 'utf8').trimEnd().split('\n');
+
+    // Append: a run still writing. One row moves to the end; the old end stays where it was.
+    writeFileSync(results, lines.slice(0, -1).join('\n') + '\n');
+    await open(root);
+    appendFileSync(results, lines[lines.length - 1] + '\n');
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 1, appended: 1, read: 0 });
+    // A duplicate row appended is reported as a cold read reports it.
+    appendFileSync(results, lines[0] + '\n');
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 1, appended: 1, read: 0 });
+
+    // Edit in the middle, same length: mtime and fingerprint decide.
+    const edited = readFileSync(results, 'utf8').replace('"Recall": 0.', '"Recall": 9.');
+    writeFileSync(results, edited);
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 1, appended: 0, read: 1 });
+
+    // A changed tasks file invalidates its results too: they were checked against the old splits.
+    const tasks = join(root, 'data', 'weibo_inference_tasks.jsonl');
+    appendFileSync(tasks, '{"user_id": 3}\n');
+    const runs = readdirSync(join(root, 'results')).filter((r) =>
+      readdirSync(join(root, 'results', r)).includes('inference_results_weibo.jsonl'),
+    ).length;
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 1 - runs, appended: 0, read: 1 + runs });
+
+    // Delete a results file: the cache of the others still serves.
+    rmSync(results);
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 1, appended: 0, read: 0 });
+  });
+
+  it('ignores and rebuilds a corrupt, truncated, foreign or older-version cache', async () => {
+    const root = copySample();
+    const n = fileCount(root);
+    await open(root);
+    const [a, b, c, d] = cacheFiles(root);
+    const bytes = readFileSync(a);
+    bytes[bytes.length - 3] ^= 0xff; // one flipped bit in the numbers
+    writeFileSync(a, bytes);
+    truncateSync(b, 100);
+    const old = readFileSync(c);
+    old.writeUInt32LE(CODEC_VERSION - 1, 4);
+    writeFileSync(c, old);
+    writeFileSync(d, 'not a cache');
+    expect(await expectSameAsCold(root)).toEqual({ hits: n - 4, appended: 0, read: 4 });
+    expect(await expectSameAsCold(root)).toEqual({ hits: n, appended: 0, read: 0 });
+  });
+
+  it('gives a paper-scale folder the same figures and problems warm as cold', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pl-index-paper-'));
+    execFileSync(process.execPath, ['scripts/gen-sample.mjs', '--scale', 'paper', '--out', root], { stdio: 'ignore' });
+    const n = fileCount(root);
+    const cold = await open(root);
+    expect(cold.report.read).toBe(n);
+    const warm = await open(root);
+    expect(warm.report).toEqual({ hits: n, appended: 0, read: 0 });
+    expect(view(warm.bench)).toEqual(view(cold.bench));
+  }, 120_000);
+});
