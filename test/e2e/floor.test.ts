@@ -44,7 +44,8 @@ describe('open a step, label it, read it back (the floor line)', () => {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
-    await wb.runCommand('Persona Lab: Open Step');
+    // startCommand, not runCommand: Open Step opens its own quick pick at once, so the widget may never be seen hidden.
+    await wb.startCommand('Persona Lab: Open Step');
     await wb.pickQuickPickRow(user.userId, user.userId);
     await wb.pickQuickPickRow('step 1/', `step 1/${user.steps[0].totalSteps}`);
     const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/1"] .labels-bar`, {

@@ -53,28 +53,10 @@ function pyIntRepr(x: number): string {
 }
 
 export function pyJsonString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const ch = s[i];
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (c < 0x20) {
-      if (ch === '\n') out += '\\n';
-      else if (ch === '\r') out += '\\r';
-      else if (ch === '\t') out += '\\t';
-      else if (ch === '\b') out += '\\b';
-      else if (ch === '\f') out += '\\f';
-      else out += '\\u' + c.toString(16).padStart(4, '0');
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = s.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        out += ch + s[i + 1];
-        i++;
-      } else out += '\\u' + c.toString(16);
-    } else out += ch;
-  }
-  return out + '"';
+  // JSON.stringify escapes exactly what json.dumps(ensure_ascii=False) escapes: '"', '\\', the C0 controls (\b \f
+  // \n \r \t by name, the rest as lowercase \u00xx) and lone surrogates (as \udxxx); pairs and U+2028 are kept.
+  // The test against python3 checks it. (A loop by hand here was a fifth of a run's time outside its requests.)
+  return JSON.stringify(s);
 }
 
 /**

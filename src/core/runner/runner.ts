@@ -1,10 +1,11 @@
 // Batch runs into a new run folder in the official results format, resumable:
 //   results/<name>/inference_results_<platform>.jsonl   one line per finished user, in completion order
-//   results/<name>/.journal.jsonl                       every finished step and user, fsync'd (source of truth)
+//   results/<name>/.journal.jsonl                       every finished step and user (source of truth; see journal.ts)
 //   results/<name>/run.json                             the manifest
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
 import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
 import { scoreStep } from '../spb/score/step';
@@ -272,14 +273,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     const finishUser = (job: Job) => {
       const fd = fds.get(job.user.platform);
       if (fd === undefined) return;
+      // No fsync here: the journal is the source of truth, and a resume rebuilds this file from it.
       writeSync(fd, resultLine(userRecord(job, j)) + '\n');
-      fsyncSync(fd);
       j.append({ t: 'user', platform: job.user.platform, user: job.user.userId });
       progress.usersDone++;
     };
 
     const runJob = async (job: Job) => {
       const { user } = job;
+      const readPosts = opts.readPosts ?? userPostsReader();
       let persona = personaMode === 'full' ? startPersonaFor(bench, startPersona, user, job.steps[0].stepId) : null;
       for (const step of job.steps) {
         const done = j.step(user.platform, user.userId, step.index);
@@ -298,7 +300,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           transport,
           retry,
           signal: inner.signal,
-          readPosts: opts.readPosts,
+          readPosts,
           now,
         });
         if (!rec) return;
@@ -363,7 +365,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     }
     return { ...failure(dir, message, progress), resumed, files, manifest };
   } finally {
-    for (const fd of fds.values()) closeSync(fd);
+    for (const fd of fds.values()) {
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
     journal?.close();
     release?.();
   }

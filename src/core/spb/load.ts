@@ -180,7 +180,26 @@ export function readUserRecord(user: User): Record<string, unknown> | null {
 
 /** The step's `posts_text`, read from disk on demand; '' when it is missing or the file changed under us. */
 export function readPostsText(user: User, step: Step): string {
-  const record = readUserRecord(user);
+  return postsTextOf(readUserRecord(user), step);
+}
+
+/**
+ * As readPostsText, for a caller that reads a user's steps one after another (a run): the user's line is read and
+ * parsed once for all of them, not once per step, and only one user's record is kept.
+ */
+export function userPostsReader(): (user: User, step: Step) => string {
+  let last: User | undefined;
+  let record: Record<string, unknown> | null = null;
+  return (user, step) => {
+    if (user !== last) {
+      record = readUserRecord(user);
+      last = user;
+    }
+    return postsTextOf(record, step);
+  };
+}
+
+function postsTextOf(record: Record<string, unknown> | null, step: Step): string {
   const tasks = record?.prediction_tasks;
   if (!Array.isArray(tasks)) return '';
   const task: unknown = tasks[step.index];

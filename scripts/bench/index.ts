@@ -1,0 +1,137 @@
+// The persistent index in `npm run bench`: cold open (reading every file and writing the index) and warm open
+// (reading the index only) against a bare read-and-parse of the same files, in process and as whole CLI jobs
+// (`persona-lab score --json`, with peak RSS), plus the check that a warm open gives what a cold open gives.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { INDEX_DIR } from '../../src/core/cache/store';
+import type { CacheReport } from '../../src/core/spb/indexed';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreRun } from '../../src/core/spb/score/run';
+import type { Benchmark } from '../../src/core/spb/types';
+
+const REPEATS = 5;
+const PROCESS_REPEATS = 3;
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)];
+const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
+const mb = (b: number) => (b / 2 ** 20).toFixed(1) + ' MiB';
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
+  const t0 = process.hrtime.bigint();
+  const v = await fn();
+  return [Number(process.hrtime.bigint() - t0) / 1e6, v];
+}
+
+/** What a user sees of a load: scores first (a warm open scores from the index), then every row and problem. */
+function view(bench: Benchmark) {
+  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
+  const runs = [...bench.runs.values()].map((run) => ({
+    ...run,
+    results: new Map([...run.results].map(([platform, rows]) => [platform, new Map(rows)])),
+  }));
+  return { scores, users: bench.users, runs, diagnostics: bench.diagnostics };
+}
+
+/** In-process: no index / cold with index / warm, each paired with a bare parse timed right before it. */
+export async function measureIndexInProcess(
+  dir: string,
+  runs: string[],
+  bareParse: () => void,
+  files: number,
+): Promise<void> {
+  const cacheDir = join(dir, INDEX_DIR);
+  const open = (withIndex: boolean, report?: CacheReport) =>
+    loadBenchmark(dir, withIndex ? { runs, cacheDir, cacheReport: report } : { runs });
+  const bare: number[] = [];
+  const cold: number[] = [];
+  const warm: number[] = [];
+  let warmReport: CacheReport = { hits: 0, appended: 0, read: 0 };
+  for (let i = 0; i < REPEATS; i++) {
+    rmSync(cacheDir, { recursive: true, force: true });
+    bare.push((await timed(bareParse))[0]);
+    cold.push((await timed(() => open(true)))[0]);
+    warmReport = { hits: 0, appended: 0, read: 0 };
+    warm.push((await timed(() => open(true, warmReport)))[0]);
+  }
+  const same = isDeepStrictEqual(view(await open(true)), view(await open(false)));
+  const ratio = (xs: number[]) => median(xs.map((x, i) => x / bare[i]));
+  console.log(
+    `index, in process (median of ${REPEATS}; bare parse ${median(bare).toFixed(0)} ms): cold open writing the index ${median(cold).toFixed(0)} ms = ${ratio(cold).toFixed(2)}x the bare parse; warm open ${median(warm).toFixed(0)} ms (${range(warm, 0)}) = ${ratio(warm).toFixed(3)}x   (goal <= 0.1x)`,
+  );
+  console.log(
+    `  warm open read ${warmReport.hits} of ${files} files from the index (${warmReport.read} read in full); warm figures, rows and problems ${same ? 'identical to a cold open' : 'DIFFER from a cold open'}`,
+  );
+}
+
+/** The probe a measured process loads first: it writes the process's peak RSS when it exits. */
+function rssProbe(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'pl-bench-rss-')), 'probe.cjs');
+  writeFileSync(
+    path,
+    "process.on('exit', () => require('fs').writeFileSync(process.env.PL_RSS_OUT, String(process.resourceUsage().maxRSS * 1024)));\n",
+  );
+  return path;
+}
+
+function runProcess(args: string[], probe: string): { ms: number; rss: number } {
+  const out = join(tmpdir(), `pl-bench-rss-${process.pid}.txt`);
+  const t0 = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, ['-r', probe, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PL_RSS_OUT: out },
+  });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (child.status !== 0 && child.status !== 1)
+    throw new Error(`${args.join(' ')}: exit ${child.status} ${child.stderr}`);
+  return { ms, rss: Number(readFileSync(out, 'utf8')) };
+}
+
+/** Whole jobs as a user runs them: processes, each with its start-up, timed from outside, with peak RSS. */
+export function measureIndexProcesses(
+  dir: string,
+  runs: string[],
+  files: string[],
+  bytes: number,
+  goalRss: number,
+): void {
+  const probe = rssProbe();
+  const cli = resolve(__dirname, 'cli.js');
+  const bench = resolve(__dirname, 'bench.js');
+  const runArgs = runs.flatMap((r) => ['--run', r]);
+  const cacheDir = join(dir, INDEX_DIR);
+  const list = join(mkdtempSync(join(tmpdir(), 'pl-bench-files-')), 'files.json');
+  writeFileSync(list, JSON.stringify(files));
+  const bare: { ms: number; rss: number }[] = [];
+  const cold: { ms: number; rss: number }[] = [];
+  const coldIndex: { ms: number; rss: number }[] = [];
+  const warm: { ms: number; rss: number }[] = [];
+  for (let i = 0; i < PROCESS_REPEATS; i++) {
+    bare.push(runProcess([bench, '--bare', list], probe));
+    cold.push(runProcess([cli, 'score', dir, '--json', '--no-cache', ...runArgs], probe));
+    rmSync(cacheDir, { recursive: true, force: true });
+    coldIndex.push(runProcess([cli, 'score', dir, '--json', ...runArgs], probe));
+    warm.push(runProcess([cli, 'score', dir, '--json', ...runArgs], probe));
+  }
+  const ms = (xs: { ms: number }[]) => median(xs.map((x) => x.ms));
+  const ratio = (xs: { ms: number }[]) => median(xs.map((x, i) => x.ms / bare[i].ms));
+  const rss = (xs: { rss: number }[]) => Math.max(...xs.map((x) => x.rss));
+  console.log(
+    `whole job, as processes (median of ${PROCESS_REPEATS}): bare read-and-parse ${ms(bare).toFixed(0)} ms, peak RSS ${mb(rss(bare))} (${(rss(bare) / bytes).toFixed(2)}x the bytes)`,
+  );
+  const line = (name: string, xs: { ms: number; rss: number }[], goal: string) =>
+    console.log(
+      `  ${name}: ${ms(xs).toFixed(0)} ms = ${ratio(xs).toFixed(2)}x the bare job${goal}; peak RSS ${mb(rss(xs))} = ${(rss(xs) / bytes).toFixed(2)}x the bytes (goal <= ${goalRss}x)`,
+    );
+  line('score --json --no-cache', cold, '   (goal <= 1.3x)');
+  line('score --json, cold, writing the index', coldIndex, '');
+  line('score --json, warm', warm, '');
+}
+
+/** `bench.js --bare FILES.json`: the bare read-and-parse as a process of its own. */
+export function bareProcess(listPath: string, bareParse: (files: string[]) => void): void {
+  bareParse(JSON.parse(readFileSync(listPath, 'utf8')) as string[]);
+}
