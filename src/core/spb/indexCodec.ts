@@ -13,6 +13,7 @@ import {
 } from './types';
 import type { StepResult, UserResult } from './types';
 import { scoreStep } from './score/step';
+import { agreesWithScore } from './results';
 
 export function encodeUsers(enc: Encoder, users: ReadonlyMap<string, User>): void {
   enc.int(users.size);
@@ -74,9 +75,6 @@ const METRICS = 2;
 /** The stored metrics are, to the bit, the step's score: recomputed when read back instead of kept. */
 const SCORE_METRICS = 3;
 
-const sameBits = (a: StepMetrics, b: StepMetrics | null) =>
-  b !== null && METRIC_KEYS.every((k) => Object.is(a[k], b[k]));
-
 function splitOf(users: ReadonlyMap<string, User>, userId: string, stepId: number): PoolSplit | undefined {
   return users.get(userId)?.steps.find((s) => s.stepId === stepId)?.split;
 }
@@ -102,7 +100,7 @@ export function encodeResults(
       const split = m ? splitOf(users, r.userId, s.stepId) : undefined;
       if (m === undefined) enc.int(NO_METRICS);
       else if (m === null) enc.int(NULL_METRICS);
-      else if (split && sameBits(m, scoreStep(split, s.prediction))) enc.int(SCORE_METRICS);
+      else if (split && agreesWithScore(m, split, s.prediction, true)) enc.int(SCORE_METRICS);
       else {
         enc.int(METRICS);
         for (const key of METRIC_KEYS) enc.float(m[key]);

@@ -156,13 +156,24 @@ const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Mat
 const hits = new Int32Array(8);
 const values = new Float64Array(7);
 
-/** Whether the stored metrics are the step's score, checked without building a metrics object (every step of every load). */
-function agreesWithScore(stored: StepMetrics | null, split: PoolSplit, prediction: readonly unknown[]): boolean {
+/**
+ * Whether the stored metrics are the step's score (within 1e-9, or to the bit with `exact`), checked without
+ * building a metrics object: the loader asks for every step of every load, the index for every step it writes.
+ */
+export function agreesWithScore(
+  stored: StepMetrics | null,
+  split: PoolSplit,
+  prediction: readonly unknown[],
+  exact = false,
+): boolean {
   const ix = splitIndex(split);
   if (ix.K === 0 || stored === null) return ix.K === 0 && stored === null;
   countHits(ix, prediction, hits);
   metricsFromHits(ix, hits, values);
-  for (let m = 0; m < METRIC_KEYS.length; m++) if (!close(stored[METRIC_KEYS[m]], values[m])) return false;
+  for (let m = 0; m < METRIC_KEYS.length; m++) {
+    const a = stored[METRIC_KEYS[m]];
+    if (exact ? !Object.is(a, values[m]) : !close(a, values[m])) return false;
+  }
   return true;
 }
 
