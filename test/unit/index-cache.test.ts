@@ -91,6 +91,20 @@ describe('persistent index', () => {
     expect(again.bench.runs.get('demo-llm')!.results.get('weibo')!.get(user.userId)?.steps.size).toBeGreaterThan(0);
   });
 
+  it('writes nothing during an open whose writes are deferred, and everything once they run', async () => {
+    const root = copySample();
+    const n = fileCount(root);
+    const writes: (() => void)[] = [];
+    const report: CacheReport = { hits: 0, appended: 0, read: 0 };
+    const cacheDir = join(root, INDEX_DIR);
+    await loadBenchmark(root, { cacheDir, cacheReport: report, deferIndexWrites: (w) => writes.push(w) });
+    expect(report.read).toBe(n);
+    expect(writes).toHaveLength(n);
+    expect(() => cacheFiles(root)).toThrow(); // no index folder yet
+    writes.forEach((w) => w());
+    expect(await expectSameAsCold(root)).toEqual({ hits: n, appended: 0, read: 0 });
+  });
+
   it('re-reads an edited file alone, and a results file that grew only from its old end', async () => {
     const root = copySample();
     const n = fileCount(root);

@@ -38,6 +38,16 @@ export interface CacheReport {
   hits: number;
   appended: number;
   read: number;
+  /** Why the last index write failed (a read-only folder, a full disk); the files are then read again next time. */
+  writeError?: string;
+}
+
+/** The index of one load: where it lives, the report to fill, and when to write what was read. */
+export interface IndexContext {
+  cache: IndexCache;
+  report: CacheReport;
+  /** Runs an index write now (absent) or later: the extension writes after the open, so it does not wait for it. */
+  defer?: (write: () => void) => void;
 }
 
 const isStamp = (x: unknown): x is SourceStamp =>
@@ -81,7 +91,16 @@ function attempt<T>(fn: () => T, done: () => boolean): T | null {
   }
 }
 
-function save(cache: IndexCache, kind: string, job: FileJob, header: Header, parts: ((enc: Encoder) => void)[]): void {
+function save(ix: IndexContext, kind: string, job: FileJob, header: Header, parts: ((enc: Encoder) => void)[]): void {
+  const run = () => {
+    write(ix.cache, kind, job, header, parts);
+    if (ix.cache.lastWriteError) ix.report.writeError = ix.cache.lastWriteError;
+  };
+  if (ix.defer) ix.defer(run);
+  else run();
+}
+
+function write(cache: IndexCache, kind: string, job: FileJob, header: Header, parts: ((enc: Encoder) => void)[]): void {
   // Written only when the file did not change while it was read: the cache then describes exactly what was read.
   const now = stampOf(job.abs);
   if (!sameStamp(now, header.stamp)) return;
@@ -101,10 +120,10 @@ export async function readTasksIndexed(
   job: FileJob,
   sink: DiagnosticSink,
   intern: Interner,
-  cache: IndexCache,
-  report: CacheReport,
+  ix: IndexContext,
   onProgress?: (bytes: number) => void,
 ): Promise<{ users: Map<string, User>; stamp: SourceStamp }> {
+  const { cache, report } = ix;
   const stamp = stampOf(job.abs);
   const bytes = cache.read(TASKS, job.rel);
   const entry = bytes && decode(bytes);
@@ -125,7 +144,7 @@ export async function readTasksIndexed(
   report.read++;
   const users = await readTasksFile(job.abs, job.rel, job.platform, sink, intern, onProgress);
   const fresh: Header = { kind: TASKS, rel: job.rel, stamp, lines: 0, endsWithNewline: false, diagnostics: sink.items };
-  save(cache, TASKS, job, fresh, [(enc) => encodeUsers(enc, users)]);
+  save(ix, TASKS, job, fresh, [(enc) => encodeUsers(enc, users)]);
   return { users, stamp };
 }
 
@@ -152,10 +171,10 @@ export async function readResultsIndexed(
   tasks: SourceStamp,
   sink: DiagnosticSink,
   intern: Interner,
-  cache: IndexCache,
-  report: CacheReport,
+  ix: IndexContext,
   onProgress?: (bytes: number) => void,
 ): Promise<Map<string, UserResult>> {
+  const { cache, report } = ix;
   const stamp = stampOf(job.abs);
   const tag = (s: string) => intern.get(s);
   const bytes = cache.read(RESULTS, job.rel);
@@ -208,7 +227,7 @@ export async function readResultsIndexed(
     diagnostics: sink.items,
   };
   const results = read.results;
-  save(cache, RESULTS, job, fresh, [
+  save(ix, RESULTS, job, fresh, [
     (enc) => encodePickRows(enc, results, users),
     (enc) => encodeResults(enc, results, users),
   ]);

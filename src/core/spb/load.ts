@@ -19,6 +19,8 @@ export interface LoadOptions {
    * unchanged files are read from it and what was read is kept in it. No index when absent.
    */
   cacheDir?: string | ((root: string) => string | undefined);
+  /** Index writes go here instead of being made during the load (see IndexContext.defer). */
+  deferIndexWrites?: (write: () => void) => void;
   /** Filled with how many files came from the cache, were read from their old end, or were read in full. */
   cacheReport?: CacheReport;
 }
@@ -101,14 +103,14 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     taskFiles: new Map(),
   };
   const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
-  const cache = dir ? new IndexCache(dir) : undefined;
   const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
+  const index = dir ? { cache: new IndexCache(dir), report, defer: opts.deferIndexWrites } : undefined;
   const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
       const sink = new DiagnosticSink(f.rel);
-      if (cache) {
-        const read = await readTasksIndexed(f, sink, intern, cache, report, progress(done));
+      if (index) {
+        const read = await readTasksIndexed(f, sink, intern, index, progress(done));
         bench.users.set(platform, read.users);
         stamps.set(platform, read.stamp);
       } else {
@@ -126,11 +128,8 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       const sink = new DiagnosticSink(f.rel);
       const users = bench.users.get(f.platform);
       const stamp = stamps.get(f.platform);
-      if (cache && users && stamp) {
-        run.results.set(
-          f.platform,
-          await readResultsIndexed(f, users, stamp, sink, intern, cache, report, progress(done)),
-        );
+      if (index && users && stamp) {
+        run.results.set(f.platform, await readResultsIndexed(f, users, stamp, sink, intern, index, progress(done)));
       } else {
         report.read++;
         const read = await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done));

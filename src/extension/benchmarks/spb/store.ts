@@ -19,6 +19,27 @@ export interface StepRef {
   stepId: number;
 }
 
+/** Writes the index after the open, one file per turn of the event loop, so that the open does not wait for it. */
+function writeLater(writes: (() => void)[], report: CacheReport): void {
+  if (writes.length === 0) return;
+  const started = Date.now();
+  const total = writes.length;
+  const next = () => {
+    const write = writes.shift();
+    if (!write) {
+      const failed = report.writeError ? `; not written: ${report.writeError}` : '';
+      return log.info(`index: ${total} file(s) in ${Date.now() - started} ms${failed}`);
+    }
+    try {
+      write();
+    } catch (err) {
+      log.warn(`index: a write failed (${(err as Error).message}); the next open reads that file again`);
+    }
+    setImmediate(next);
+  };
+  setImmediate(next);
+}
+
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
   readonly tree = new SpbRoots(this);
@@ -45,7 +66,15 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     const report: CacheReport = { hits: 0, appended: 0, read: 0 };
     const cacheDir = (root: string) => this.host.cacheDir(root);
-    const loaded = await streamProfileBench.load(target, { onProgress, cacheDir, cacheReport: report });
+    const writes: (() => void)[] = [];
+    const deferIndexWrites = (write: () => void) => writes.push(write);
+    const loaded = await streamProfileBench.load(target, {
+      onProgress,
+      cacheDir,
+      cacheReport: report,
+      deferIndexWrites,
+    });
+    writeLater(writes, report);
     if (loaded.format !== 'streamprofilebench') throw new Error(`${target}: not a StreamProfileBench benchmark`);
     const where = cacheDir(loaded.bench.root);
     log.info(
