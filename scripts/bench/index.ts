@@ -9,8 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { INDEX_DIR } from '../../src/core/cache/store';
 import type { CacheReport } from '../../src/core/spb/indexed';
 import { loadBenchmark } from '../../src/core/spb/load';
-import { scoreRun } from '../../src/core/spb/score/run';
-import type { Benchmark } from '../../src/core/spb/types';
+import { loadView } from '../../test/support/loadView';
 
 const REPEATS = 5;
 const PROCESS_REPEATS = 3;
@@ -24,16 +23,6 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
   const t0 = process.hrtime.bigint();
   const v = await fn();
   return [Number(process.hrtime.bigint() - t0) / 1e6, v];
-}
-
-/** What a user sees of a load: scores first (a warm open scores from the index), then every row and problem. */
-function view(bench: Benchmark) {
-  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
-  const runs = [...bench.runs.values()].map((run) => ({
-    ...run,
-    results: new Map([...run.results].map(([platform, rows]) => [platform, new Map(rows)])),
-  }));
-  return { scores, users: bench.users, runs, diagnostics: bench.diagnostics };
 }
 
 /** In-process: no index / cold with index / warm, each paired with a bare parse timed right before it. */
@@ -57,7 +46,7 @@ export async function measureIndexInProcess(
     warmReport = { hits: 0, appended: 0, read: 0 };
     warm.push((await timed(() => open(true, warmReport)))[0]);
   }
-  const same = isDeepStrictEqual(view(await open(true)), view(await open(false)));
+  const same = isDeepStrictEqual(loadView(await open(true)), loadView(await open(false)));
   const ratio = (xs: number[]) => median(xs.map((x, i) => x / bare[i]));
   console.log(
     `index, in process (median of ${REPEATS}; bare parse ${median(bare).toFixed(0)} ms): cold open writing the index ${median(cold).toFixed(0)} ms = ${ratio(cold).toFixed(2)}x the bare parse; warm open ${median(warm).toFixed(0)} ms (${range(warm, 0)}) = ${ratio(warm).toFixed(3)}x   (goal <= 0.1x)`,

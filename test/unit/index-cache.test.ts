@@ -21,6 +21,7 @@ import { LazyResults } from '../../src/core/spb/lazyResults';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark } from '../../src/core/spb/types';
+import { loadView } from '../support/loadView';
 
 function copySample(): string {
   const root = mkdtempSync(join(tmpdir(), 'pl-index-'));
@@ -45,23 +46,10 @@ async function open(root: string, cache = true): Promise<{ bench: Benchmark; rep
   return { bench, report };
 }
 
-/**
- * Everything a user sees of a load: every run's scores (first: a warm open scores from the index's pick tables,
- * before any row is read back), the data (each results map as a plain Map) and the problems.
- */
-function view(bench: Benchmark) {
-  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
-  const runs = [...bench.runs.values()].map((run) => ({
-    ...run,
-    results: new Map([...run.results].map(([platform, rows]) => [platform, new Map(rows)])),
-  }));
-  return { scores, users: bench.users, runs, diagnostics: bench.diagnostics };
-}
-
 async function expectSameAsCold(root: string): Promise<CacheReport> {
   const warm = await open(root);
   const cold = await open(root, false);
-  expect(view(warm.bench)).toEqual(view(cold.bench));
+  expect(loadView(warm.bench)).toEqual(loadView(cold.bench));
   return warm.report;
 }
 
@@ -164,6 +152,6 @@ describe('persistent index', () => {
     expect(cold.report.read).toBe(n);
     const warm = await open(root);
     expect(warm.report).toEqual({ hits: n, appended: 0, read: 0 });
-    expect(view(warm.bench)).toEqual(view(cold.bench));
+    expect(loadView(warm.bench)).toEqual(loadView(cold.bench));
   }, 120_000);
 });
