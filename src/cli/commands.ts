@@ -7,9 +7,11 @@ import type { LoadOptions } from '../core/spb/load';
 import { scoreRun } from '../core/spb/score/run';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { evalReport, paperTables, scoreJson } from '../core/spb/tables';
+import { formatTable, TABLE_FORMATS, tableModels, type TableFormat } from '../core/spb/paperTables';
 import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
+import { runTemplateCommand } from './template';
 import { runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
@@ -69,7 +71,9 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
   switch (command) {
     case 'score': {
       const dir = needDir(args, command);
-      return formatOf(dir).id === 'omnibehavior' ? scoreOmni(dir, opts) : score(dir, opts);
+      if (formatOf(dir).id !== 'omnibehavior') return score(dir, opts);
+      if (opts.format !== undefined) throw new UsageError('score --format is for StreamProfileBench folders');
+      return scoreOmni(dir, opts);
     }
     case 'validate': {
       const dir = needDir(args, command);
@@ -83,12 +87,24 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runAuditCommand(args, opts);
     case 'labels':
       return runLabelsCommand(args, opts);
+    case 'template':
+      return runTemplateCommand(args, (message) => new UsageError(message));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
+/** `score --format`: the paper's tables as LaTeX, Markdown or CSV (the dashboard's copy buttons give the same text). */
+function tableFormat(opts: CliOptions): TableFormat | undefined {
+  if (opts.format === undefined) return undefined;
+  if (opts.json) throw new UsageError('score takes --json or --format, not both');
+  const format = TABLE_FORMATS.find((f) => f === opts.format);
+  if (!format) throw new UsageError(`score --format ${opts.format}: expected one of ${TABLE_FORMATS.join(', ')}`);
+  return format;
+}
+
 async function score(dir: string, opts: CliOptions): Promise<number> {
+  const format = tableFormat(opts);
   const bench = await openBenchmark(dir, { runs: opts.run, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
     if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
@@ -105,6 +121,12 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   }
   if (opts.json) print(JSON.stringify(scoreJson(scores)));
   else if (scores.length === 0) print(`No runs under ${join(bench.root, 'results')}.`);
+  else if (format)
+    print(
+      tableModels(scores)
+        .map((t) => formatTable(t, format))
+        .join('\n'),
+    );
   else print(paperTables(scores));
   return exitFor(bench, !opts.json);
 }

@@ -3,12 +3,14 @@ import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
+import { TEMPLATE_USAGE } from './template';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
 
 Commands:
-  score <dir> [--run NAME]... [--json] [--write-reports]   the paper's tables (or the JSON contract) per run; for an
+  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports]
+                                                           the paper's tables (or the JSON contract) per run; for an
                                                            OmniBehavior folder the per-field scores, components,
                                                            overall and bias diagnostics
   validate <dir> [--json]                                  every located problem in the benchmark's files
@@ -16,6 +18,7 @@ Commands:
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
 ${RUN_USAGE}
+${TEMPLATE_USAGE}
 ${AUDIT_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store

@@ -19,6 +19,7 @@ import type { StartPersona } from '../core/runner/manifest';
 import { runBenchmark, type RunProgress } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
 import { isPlatform, type Platform } from '../core/spb/types';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
 export const RUN_OPTIONS = {
@@ -40,11 +41,12 @@ export const RUN_OPTIONS = {
   'pi-guard-loopback': { type: 'boolean' },
 } as const;
 
-export const RUN_USAGE = `  run <dir> --template FILE --out NAME --base-url URL --model NAME
+export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
       [--platform P] [--user ID] [--from-step N] [--persona full|none] [--base-run NAME]
       [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
       [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
-                                                           run a prompt template against an OpenAI-compatible
+                                                           run a prompt template (default: the built-in one, which
+                                                           \`template init\` writes out) against an OpenAI-compatible
                                                            endpoint into results/NAME/ (resumes when re-run);
                                                            key from OPENAI_API_KEY. Prompts to a non-loopback
                                                            endpoint that hold residual PI are refused (exit 4)
@@ -287,10 +289,10 @@ function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, s
   if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
   if (!existsSync(dir)) throw new Usage(`${dir}: no such file or folder`);
   if (!opts.out) throw new Usage('run needs --out NAME (the run folder under results/)');
-  if (!opts.template) throw new Usage('run needs --template FILE');
   if (!opts['base-url']) throw new Usage('run needs --base-url URL');
   if (!opts.model) throw new Usage('run needs --model NAME');
-  const template = readText('template', opts.template) ?? '';
+  // Without --template: the built-in template, the same the extension offers as "built-in default".
+  const template = readText('template', opts.template) ?? DEFAULT_TEMPLATE;
   if (opts.platform !== undefined && !isPlatform(opts.platform))
     throw new Usage(`--platform: unknown platform "${opts.platform}"`);
   const persona = opts.persona ?? 'full';

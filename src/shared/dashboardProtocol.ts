@@ -3,6 +3,7 @@
 // `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
 import type { FlippedTag } from '../core/spb/runCompare';
+import { TABLE_FORMATS, TABLE_IDS, type TableFormat, type TableModel } from '../core/spb/paperTables';
 import type { ErrorKey, Pt } from '../core/spb/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
 import {
@@ -32,10 +33,10 @@ export const isScope = union(literal('all'), isPlatform);
 export type Scope = Infer<typeof isScope>;
 export const isMetricKey = oneOf(METRIC_KEYS);
 export const isErrorKey = oneOf(ERROR_KEYS);
-const tableId = literal('t4', 't5', 't6');
-export type TableId = Infer<typeof tableId>;
-const copyFormat = literal('markdown', 'csv');
-export type CopyFormat = Infer<typeof copyFormat>;
+const tableId = oneOf(TABLE_IDS);
+const copyFormat = oneOf(TABLE_FORMATS);
+export type { TableCell, TableColumn, TableId, TableModel } from '../core/spb/paperTables';
+export type CopyFormat = TableFormat;
 const sortOrder = literal('regression', 'gain');
 export type SortOrder = Infer<typeof sortOrder>;
 
@@ -43,26 +44,6 @@ export const isRef = object({ platform: isPlatform, userId: str, stepId: int });
 export type Ref = Infer<typeof isRef>;
 
 // ---- dashboard model
-export interface TableColumn {
-  /** platform label or "Avg." */
-  group: string;
-  head: string;
-  lowerIsBetter: boolean;
-}
-export interface TableCell {
-  /** percentage with two decimals, or "—" */
-  text: string;
-  value: Num;
-  /** 1 best, 2 second best, 0 neither (ranked on the shown figures) */
-  rank: 0 | 1 | 2;
-}
-export interface TableModel {
-  id: TableId;
-  title: string;
-  columns: TableColumn[];
-  rows: { run: string; cells: TableCell[] }[];
-}
-
 export interface OperatingModel {
   budget: Num;
   ratio: Num;

@@ -145,6 +145,23 @@ describe('run dashboard and compare view in the real workbench', () => {
     expect(row?.split(' | ')[1].replace(/\*\*|<\/?u>/g, '')).toBe(pct(cli.runs[0].platforms.weibo.Recall));
   });
 
+  it('copies a table as LaTeX, booktabs with the best figure in bold', async () => {
+    await dash.locator('[data-table="t6"] vscode-button', { hasText: 'LaTeX' }).click();
+    await wb.waitForExtensionHostLine(/dashboard: copied t6 as latex/);
+    const lines = (await wb.page.evaluate(() => navigator.clipboard.readText())).split('\n');
+    expect(lines[3]).toBe('\\caption{Error rates by distractor class (\\%), lower is better}');
+    expect(lines).toContain('\\toprule');
+    expect(lines).toContain('\\end{tabular}');
+    // The run with the lowest Weibo E_decay (best in Table 6) is in bold in that column, as on the page.
+    const lowDecay = [...cli.runs].sort(
+      (a, b) => (a.platforms.weibo.Error_Decay ?? 1) - (b.platforms.weibo.Error_Decay ?? 1),
+    )[0].name;
+    const row = lines.find((l) => l.startsWith(`${lowDecay.replace(/_/g, '\\_')} & `));
+    expect(row?.split(' & ')[1]).toBe(
+      `\\textbf{${pct(cli.runs.find((r) => r.name === lowDecay)!.platforms.weibo.Error_Decay)}}`,
+    );
+  });
+
   it('draws the five charts', async () => {
     const charts = ['fig3', 'fig4', 'fig5', 'errors', 'alpha'];
     for (const id of charts) {

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
 import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/spb/types';
-import { pctText, rankColumn, tableCsv, tableMarkdown, tableModels } from '../../src/extension/dashboard/spb/tables';
+import { execFileSync } from 'node:child_process';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { scoreRun } from '../../src/core/spb/score/run';
+import {
+  formatTable,
+  pctText,
+  rankColumn,
+  tableCsv,
+  tableLatex,
+  tableMarkdown,
+  tableModels,
+} from '../../src/core/spb/paperTables';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;
@@ -91,5 +102,64 @@ describe('tableModels', () => {
     expect(tableCsv(t4).split('\r\n')[3]).toBe('gamma,45.00,20.00,,,45.00,20.00');
     expect(pctText(NaN)).toBe('—');
     expect(pctText(0.00005)).toBe('0.01');
+  });
+});
+
+describe('tableLatex', () => {
+  const [t4, , t6] = tableModels(scores);
+
+  it('writes a booktabs table: platform groups, symbols in math mode, bold best, underlined second', () => {
+    const lines = tableLatex(t4).trimEnd().split('\n');
+    expect(lines.slice(0, 7)).toEqual([
+      '% \\usepackage{booktabs}',
+      '\\begin{table}[t]',
+      '\\centering',
+      '\\caption{Recall and F1$^{\\mathrm{NS}}$ (\\%), two-level macro average}',
+      '\\label{tab:t4}',
+      '\\begin{tabular}{lrrrrrr}',
+      '\\toprule',
+    ]);
+    expect(lines[7]).toBe(
+      ' & \\multicolumn{2}{c}{Weibo} & \\multicolumn{2}{c}{Douban} & \\multicolumn{2}{c}{Avg.} \\\\',
+    );
+    expect(lines[8]).toBe('\\cmidrule(lr){2-3} \\cmidrule(lr){4-5} \\cmidrule(lr){6-7}');
+    expect(lines[9]).toBe(
+      'Run & $R$ & $\\mathrm{F1}^{\\mathrm{NS}}$ & $R$ & $\\mathrm{F1}^{\\mathrm{NS}}$ & $R$ & $\\mathrm{F1}^{\\mathrm{NS}}$ \\\\',
+    );
+    expect(lines[10]).toBe('\\midrule');
+    // The same marks as the Markdown above; "beta|x" needs no escape in LaTeX, an undefined figure is "--".
+    expect(lines[11]).toBe(
+      'alpha & 40.00 & \\textbf{30.00} & \\textbf{20.00} & 10.00 & \\underline{30.00} & \\underline{20.00} \\\\',
+    );
+    expect(lines[12]).toBe(
+      'beta|x & \\textbf{50.00} & \\textbf{30.00} & 10.00 & -- & \\underline{30.00} & \\textbf{30.00} \\\\',
+    );
+    expect(lines.slice(-3)).toEqual(['\\bottomrule', '\\end{tabular}', '\\end{table}']);
+    expect(tableLatex(t6)).toContain(
+      'Run & $E_{\\mathrm{decay}}$ & $E_{\\mathrm{peer}}$ & $E_{\\mathrm{viral}}$ & $E_{\\mathrm{rand}}$',
+    );
+  });
+
+  it('escapes what LaTeX would read as commands in run names', () => {
+    const tex = tableLatex(tableModels([run('gpt_4o & 50% {x} #1 ~a^b\\', { weibo: [0.5, 0.5, 0] })])[0]);
+    expect(tex).toContain(
+      '\ngpt\\_4o \\& 50\\% \\{x\\} \\#1 \\textasciitilde{}a\\textasciicircum{}b\\textbackslash{} & ',
+    );
+  });
+});
+
+describe('persona-lab score --format', () => {
+  it('prints the tables the dashboard copies, in each format', async () => {
+    const bench = await loadBenchmark('sample');
+    const models = tableModels([...bench.runs.values()].map((r) => scoreRun(bench, r)));
+    for (const format of ['latex', 'markdown', 'csv'] as const) {
+      const out = execFileSync(process.execPath, ['dist/cli.js', 'score', 'sample', '--format', format, '--no-cache'], {
+        encoding: 'utf8',
+      });
+      expect(out).toBe(models.map((t) => formatTable(t, format)).join('\n') + '\n');
+    }
+    expect(() =>
+      execFileSync(process.execPath, ['dist/cli.js', 'score', 'sample', '--format', 'html'], { stdio: 'pipe' }),
+    ).toThrow(/expected one of latex, markdown, csv/);
   });
 });

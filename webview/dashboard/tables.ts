@@ -66,6 +66,7 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
         `${caption}Per platform: two-level macro average M̄ (per user over the scored steps, then over users), as the reference runner. Avg.: the mean of the platform figures. F1^NS: mean of per-user F1 over users with R_nov + R_stab > 0. Bold: best; underlined: second best (on the shown figures).`,
       ),
       el('span', { className: 'spacer' }),
+      copyButton('LaTeX', `Copy ${t.title.split('.')[0]} as LaTeX (booktabs)`, () => onCopy(t.id, 'latex')),
       copyButton('Markdown', `Copy ${t.title.split('.')[0]} as Markdown`, () => onCopy(t.id, 'markdown')),
       copyButton('CSV', `Copy ${t.title.split('.')[0]} as CSV`, () => onCopy(t.id, 'csv')),
     ]),

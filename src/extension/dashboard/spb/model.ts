@@ -23,7 +23,7 @@ import {
   type StepFilter,
   type StepRow,
 } from '../../../shared/dashboardProtocol';
-import { tableModels } from './tables';
+import { tableModels } from '../../../core/spb/paperTables';
 
 export const ISO_LEVELS = [0.2, 0.4, 0.6, 0.8];
 

@@ -18,7 +18,7 @@ import { dashboardPanelOptions } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
-import { tableCsv, tableMarkdown, tableModels } from './tables';
+import { formatTable, tableModels } from '../../../core/spb/paperTables';
 import { log } from '../../log';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
@@ -166,12 +166,10 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     if (!bench) return;
     const table = tableModels(this.scores(this.selectedRuns(bench))).find((t) => t.id === id);
     if (!table) return;
-    const text = format === 'markdown' ? tableMarkdown(table) : tableCsv(table);
+    const text = formatTable(table, format);
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(
-      `Persona Lab: copied ${table.title.split('.')[0]} as ${format === 'markdown' ? 'Markdown' : 'CSV'}`,
-      3000,
-    );
+    const name = { latex: 'LaTeX', markdown: 'Markdown', csv: 'CSV' }[format];
+    vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${name}`, 3000);
     log.info(`dashboard: copied ${id} as ${format} (${text.length} chars)`);
   }
 }

@@ -1,9 +1,33 @@
-// The paper's Tables 4, 5 and 6 as data for the dashboard (cells with best / second best marks) and as Markdown or
-// CSV for the clipboard. Pure: no vscode import, so it is unit-tested. Columns follow src/core/spb/tables.ts.
-import type { RunScore } from '../../../core/spb/score/run';
-import { PLATFORM_LABELS } from '../../../core/spb/tables';
-import { PLATFORMS, type MetricKey, type Platform } from '../../../core/spb/types';
-import type { TableCell, TableColumn, TableId, TableModel } from '../../../shared/dashboardProtocol';
+// The paper's Tables 4, 5 and 6 as data (cells with best / second best marks, for the dashboard) and as LaTeX,
+// Markdown or CSV (the dashboard's copy buttons and `persona-lab score --format`). Columns follow tables.ts.
+import type { RunScore } from './score/run';
+import { PLATFORM_LABELS } from './tables';
+import { PLATFORMS, type MetricKey, type Platform } from './types';
+
+export const TABLE_IDS = ['t4', 't5', 't6'] as const;
+export type TableId = (typeof TABLE_IDS)[number];
+export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
+export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+export interface TableColumn {
+  /** platform label or "Avg." */
+  group: string;
+  head: string;
+  lowerIsBetter: boolean;
+}
+export interface TableCell {
+  /** percentage with two decimals, or "—" */
+  text: string;
+  value: number | null;
+  /** 1 best, 2 second best, 0 neither (ranked on the shown figures) */
+  rank: 0 | 1 | 2;
+}
+export interface TableModel {
+  id: TableId;
+  title: string;
+  columns: TableColumn[];
+  rows: { run: string; cells: TableCell[] }[];
+}
 
 type Key = MetricKey | 'F1NS';
 
@@ -82,7 +106,7 @@ export function rankColumn(texts: readonly string[], lowerIsBetter: boolean): (0
 
 export function tableModels(scores: readonly RunScore[]): TableModel[] {
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
-  return (['t4', 't5', 't6'] as const).map((id) => {
+  return TABLE_IDS.map((id) => {
     const cols = columns(id, platforms);
     const texts = scores.map((s) => cols.map((c) => pctText(c.value(s))));
     const ranks = cols.map((c, ci) =>
@@ -136,4 +160,72 @@ export function tableCsv(t: TableModel): string {
   for (const row of t.rows)
     lines.push([row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))].map(csvField).join(','));
   return lines.join('\r\n') + '\r\n';
+}
+
+const LATEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+};
+
+function texEscape(text: string): string {
+  return text.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIAL[c]);
+}
+
+/** Column heads in LaTeX: the paper's symbols (R, F1^NS, R_stab, E_decay …) in math mode. */
+function texHead(head: string): string {
+  const m = /^(R|E|F1)(?:_?(NS|stab|nov|decay|peer|viral|rand))?$/.exec(head);
+  if (!m) return texEscape(head);
+  const sub = m[2] ? (m[1] === 'F1' ? `^{\\mathrm{${m[2]}}}` : `_{\\mathrm{${m[2]}}}`) : '';
+  return `$${m[1] === 'F1' ? '\\mathrm{F1}' : m[1]}${sub}$`;
+}
+
+/**
+ * A booktabs table as in the papers: platforms as column groups with \cmidrule, best in bold, second best
+ * underlined, "—" for an undefined figure. Needs \usepackage{booktabs} in the preamble.
+ */
+export function tableLatex(t: TableModel): string {
+  const groups: { name: string; span: number }[] = [];
+  for (const c of t.columns) {
+    const last = groups.at(-1);
+    if (last && last.name === c.group) last.span++;
+    else groups.push({ name: c.group, span: 1 });
+  }
+  const rules: string[] = [];
+  let at = 2;
+  for (const g of groups) {
+    rules.push(`\\cmidrule(lr){${at}-${at + g.span - 1}}`);
+    at += g.span;
+  }
+  const cell = (c: TableCell) =>
+    c.text === '—' ? '--' : c.rank === 1 ? `\\textbf{${c.text}}` : c.rank === 2 ? `\\underline{${c.text}}` : c.text;
+  const lines = [
+    '% \\usepackage{booktabs}',
+    '\\begin{table}[t]',
+    '\\centering',
+    `\\caption{${texEscape(t.title.replace(/^Table \d+\.\s*/, '')).replace('F1\\textasciicircum{}NS', 'F1$^{\\mathrm{NS}}$')}}`,
+    `\\label{tab:${t.id}}`,
+    `\\begin{tabular}{l${'r'.repeat(t.columns.length)}}`,
+    '\\toprule',
+    ` & ${groups.map((g) => `\\multicolumn{${g.span}}{c}{${texEscape(g.name)}}`).join(' & ')} \\\\`,
+    rules.join(' '),
+    `Run & ${t.columns.map((c) => texHead(c.head)).join(' & ')} \\\\`,
+    '\\midrule',
+    ...t.rows.map((r) => `${texEscape(r.run)} & ${r.cells.map(cell).join(' & ')} \\\\`),
+    '\\bottomrule',
+    '\\end{tabular}',
+    '\\end{table}',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function formatTable(t: TableModel, format: TableFormat): string {
+  return format === 'latex' ? tableLatex(t) : format === 'markdown' ? tableMarkdown(t) : tableCsv(t);
 }
