@@ -195,3 +195,48 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     await wb.screenshot('traceAudit-verdict');
   });
 });
+
+describe('personaLab.audit.autoRun on an OmniBehavior folder', () => {
+  let wb: Workbench;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'pl-trace-autorun-'));
+    cpSync(join(repoRoot, 'sample/omnibehavior'), join(tmp, 'omnibehavior'), { recursive: true });
+    wb = await startWorkbench({
+      folder: join(tmp, 'omnibehavior'),
+      settings: { 'personaLab.audit.autoRun': 'small', 'personaLab.audit.minConfidence': 'medium' },
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`traceAutoRun-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('audits the traces by itself once the PI Audit view shows, as for StreamProfileBench', async () => {
+    const planted = (
+      JSON.parse(readFileSync(join(repoRoot, 'sample/omnibehavior/pi-manifest.json'), 'utf8')) as { planted: Planted[] }
+    ).planted;
+    await wb.openView('Persona Lab');
+    await wb.waitForExtensionHostLine(`[info] audit (omnibehavior): ${planted.length} finding(s)`, {
+      timeout: 120_000,
+    });
+    // No one ran the command: the view shows the result, not the "Not audited yet" message.
+    await waitFor(
+      async () => {
+        const message =
+          (await auditPane(wb)
+            .locator('.message')
+            .textContent()
+            .catch(() => '')) ?? '';
+        return !message.startsWith('Not audited yet') && (await auditRows(wb)).length > 0;
+      },
+      { timeout: 60_000, message: 'the audit result in the view' },
+    );
+  });
+});

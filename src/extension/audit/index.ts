@@ -1,6 +1,7 @@
 // The PI Audit view: residual personal information by category → platform → user → finding, with placeholder
-// counts, verdicts and the exported report. Runs by itself when a benchmark loads if personaLab.audit.autoRun
-// says so (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
+// counts, verdicts and the exported report. Runs by itself when a benchmark of either format loads if
+// personaLab.audit.autoRun says so (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is
+// visible.
 import * as vscode from 'vscode';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
@@ -8,17 +9,18 @@ import type { OmniStore } from '../benchmarks/omni/store';
 import { isAutoRun, shouldAutoRun, summaryMessage } from './model';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
-import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes } from './session';
+import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from './session';
+import type { OmniBenchmark } from '../../core/omni/types';
 
 export interface AuditApi {
   session: AuditSession;
   view: vscode.TreeView<AuditNode>;
 }
 
-function autoRunWanted(bench: Benchmark): boolean {
+function autoRunWanted(bytes: number): boolean {
   const config = vscode.workspace.getConfiguration('personaLab.audit');
   const mode = config.get<string>('autoRun');
-  return shouldAutoRun(isAutoRun(mode) ? mode : 'never', benchmarkBytes(bench), config.get<number>('autoRunMaxMB', 20));
+  return shouldAutoRun(isAutoRun(mode) ? mode : 'never', bytes, config.get<number>('autoRunMaxMB', 20));
 }
 
 export function activateAudit(context: vscode.ExtensionContext, store: SpbStore, omni: OmniStore): AuditApi {
@@ -54,8 +56,9 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
         .join(' | ');
   };
 
-  // Auto-run: once per load of a benchmark, when the view is (or becomes) visible.
+  // Auto-run: once per load of a benchmark (either format; one run audits both), when the view is (or becomes) visible.
   let seen: Benchmark | undefined;
+  let seenOmni: OmniBenchmark | undefined;
   let pending = false;
   const maybeRun = () => {
     if (pending && view.visible) {
@@ -67,7 +70,16 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     const bench = store.bench;
     if (bench === seen) return;
     seen = bench;
-    pending = bench !== undefined && autoRunWanted(bench);
+    pending = bench !== undefined && autoRunWanted(benchmarkBytes(bench));
+    session.benchmarkChanged();
+    maybeRun();
+  };
+  const omniChanged = () => {
+    const bench = omni.bench;
+    if (bench !== seenOmni) {
+      seenOmni = bench;
+      pending ||= bench !== undefined && autoRunWanted(omniBenchmarkBytes(bench));
+    }
     session.benchmarkChanged();
     maybeRun();
   };
@@ -80,7 +92,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     session.onDidChange(update),
     session.onDidRecord(update),
     store.onDidChange(benchmarkChanged),
-    omni.onDidChange(() => session.benchmarkChanged()),
+    omni.onDidChange(omniChanged),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();
@@ -89,5 +101,6 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     }),
   );
   benchmarkChanged();
+  omniChanged();
   return { session, view };
 }

@@ -1,7 +1,7 @@
 // The audit of the loaded benchmark: runs auditBenchmark in the extension host (it streams the files and yields
 // between chunks, so the host stays responsive) with progress and cancellation, keeps the latest result, and
 // owns the verdict database (opened on first use; a failure to open it leaves the audit usable without verdicts).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -19,6 +19,31 @@ import { log } from '../log';
 export const AUDIT_VIEW_ID = 'personaLab.audit';
 
 /** Total size of the files an audit reads: the tasks files and every run's results files. */
+/** Bytes of an OmniBehavior folder's files: test actions, raw user files and every run's predictions. */
+export function omniBenchmarkBytes(bench: OmniBenchmark): number {
+  const size = (p: string) => {
+    try {
+      return statSync(p).size;
+    } catch {
+      return 0; // gone since the load
+    }
+  };
+  const inDir = (dir: string, ext: string) => {
+    try {
+      return readdirSync(dir)
+        .filter((n) => n.endsWith(ext))
+        .reduce((n, name) => n + size(join(dir, name)), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return (
+    size(join(bench.root, 'test_actions.jsonl')) +
+    inDir(join(bench.root, 'raw'), '.json') +
+    [...bench.runs.keys()].reduce((n, run) => n + size(join(bench.root, 'results', run, 'predictions.jsonl')), 0)
+  );
+}
+
 export function benchmarkBytes(bench: Benchmark): number {
   const rels = [...bench.taskFiles.values(), ...[...bench.runs.values()].flatMap((r) => [...r.files.values()])];
   let total = 0;
