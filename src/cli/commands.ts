@@ -7,7 +7,8 @@ import type { LoadOptions } from '../core/spb/load';
 import { scoreRun } from '../core/spb/score/run';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { evalReport, paperTables, scoreJson } from '../core/spb/tables';
-import { formatTable, TABLE_FORMATS, tableModels, type TableFormat } from '../core/spb/paperTables';
+import { tableModels } from '../core/spb/paperTables';
+import { formatTable, TABLE_FORMATS, type TableFormat } from '../core/tables/format';
 import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
@@ -71,9 +72,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
   switch (command) {
     case 'score': {
       const dir = needDir(args, command);
-      if (formatOf(dir).id !== 'omnibehavior') return score(dir, opts);
-      if (opts.format !== undefined) throw new UsageError('score --format is for StreamProfileBench folders');
-      return scoreOmni(dir, opts);
+      const format = tableFormat(opts);
+      return formatOf(dir).id === 'omnibehavior' ? scoreOmni(dir, { ...opts, format }) : score(dir, opts);
     }
     case 'validate': {
       const dir = needDir(args, command);
@@ -94,7 +94,10 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
   }
 }
 
-/** `score --format`: the paper's tables as LaTeX, Markdown or CSV (the dashboard's copy buttons give the same text). */
+/**
+ * `score --format`: the paper's tables (an OmniBehavior folder: its components table) as LaTeX, Markdown or CSV; the
+ * dashboard's copy buttons give the same text.
+ */
 function tableFormat(opts: CliOptions): TableFormat | undefined {
   if (opts.format === undefined) return undefined;
   if (opts.json) throw new UsageError('score takes --json or --format, not both');

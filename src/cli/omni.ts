@@ -6,11 +6,15 @@ import { biasDiagnostics, type BiasDiagnostics } from '../core/omni/bias';
 import { COMPONENTS } from '../core/omni/fields';
 import { scoreOmniRun, type FieldScore, type OmniRunScore } from '../core/omni/score';
 import type { OmniBenchmark } from '../core/omni/types';
+import { componentsTable } from '../core/omni/componentsTable';
+import { formatTable, type TableFormat } from '../core/tables/format';
 import { exitFor, print } from './output';
 
 export interface OmniCliOptions {
   run?: string[];
   json?: boolean;
+  /** The components table in this format instead of the text report. */
+  format?: TableFormat;
 }
 
 async function open(dir: string, runs?: readonly string[]): Promise<OmniBenchmark> {
@@ -39,13 +43,15 @@ export async function scoreOmni(dir: string, opts: OmniCliOptions): Promise<numb
     );
   } else if (runs.length === 0) {
     print(`No runs under ${join(bench.root, 'results')}.`);
+  } else if (opts.format) {
+    print(formatTable(componentsTable(runs), opts.format));
   } else {
     print(runs.map((r) => runText(r.name, r.predictions, r.score, r.bias)).join('\n\n'));
   }
   return exitFor(bench, !opts.json);
 }
 
-export async function validateOmni(dir: string, opts: OmniCliOptions): Promise<number> {
+export async function validateOmni(dir: string, opts: Pick<OmniCliOptions, 'json'>): Promise<number> {
   const bench = await open(dir);
   const users = bench.users.size;
   const testActions = [...bench.users.values()].reduce((n, u) => n + u.testActions.length, 0);

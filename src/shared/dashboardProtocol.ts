@@ -3,7 +3,8 @@
 // `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
 import type { FlippedTag } from '../core/spb/runCompare';
-import { TABLE_FORMATS, TABLE_IDS, type TableFormat, type TableModel } from '../core/spb/paperTables';
+import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
+import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
 import type { ErrorKey, Pt } from '../core/spb/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
 import {
@@ -35,7 +36,9 @@ export const isMetricKey = oneOf(METRIC_KEYS);
 export const isErrorKey = oneOf(ERROR_KEYS);
 const tableId = oneOf(TABLE_IDS);
 const copyFormat = oneOf(TABLE_FORMATS);
-export type { TableCell, TableColumn, TableId, TableModel } from '../core/spb/paperTables';
+export type { TableCell, TableColumn } from '../core/tables/format';
+export type { TableId };
+export type TableModel = AnyTableModel<TableId>;
 export type CopyFormat = TableFormat;
 const sortOrder = literal('regression', 'gain');
 export type SortOrder = Infer<typeof sortOrder>;

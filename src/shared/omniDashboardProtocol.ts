@@ -8,14 +8,7 @@ import { array, type Infer, message, messages, nullable, num, object, shapeOf, s
 
 export const OMNI_DASHBOARD_VIEW_TYPE = 'personaLab.omniDashboard';
 
-export const COMPONENT_LABELS: Record<ComponentId, string> = {
-  videoBinary: 'Video (binary, mean F1)',
-  liveBinary: 'Live (binary, mean F1)',
-  adsBinary: 'Ads (binary, mean F1)',
-  shopBinary: 'Shop (binary, mean F1)',
-  videoContinuous: 'Video (100 − NMAE)',
-  shopText: 'Shop text (judge × 10)',
-};
+export { COMPONENT_LABELS } from '../core/omni/fields';
 
 export interface OmniDashboardModel {
   root: string;

@@ -2,18 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
 import { METRIC_KEYS, type MetricKey, type Platform } from '../../src/core/spb/types';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { omniBehavior } from '../../src/core/formats';
+import { componentsTable } from '../../src/core/omni/componentsTable';
+import { COMPONENT_LABELS, COMPONENTS } from '../../src/core/omni/fields';
+import { scoreOmniRun, type OmniRunScore } from '../../src/core/omni/score';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreRun } from '../../src/core/spb/score/run';
-import {
-  formatTable,
-  pctText,
-  rankColumn,
-  tableCsv,
-  tableLatex,
-  tableMarkdown,
-  tableModels,
-} from '../../src/core/spb/paperTables';
+import { tableModels } from '../../src/core/spb/paperTables';
+import { formatTable, pctText, rankColumn, tableCsv, tableLatex, tableMarkdown } from '../../src/core/tables/format';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;
@@ -161,5 +158,48 @@ describe('persona-lab score --format', () => {
     expect(() =>
       execFileSync(process.execPath, ['dist/cli.js', 'score', 'sample', '--format', 'html'], { stdio: 'pipe' }),
     ).toThrow(/expected one of latex, markdown, csv/);
+  });
+});
+
+describe('OmniBehavior components table', () => {
+  const omniScore = (components: (number | undefined)[], overall: number | undefined) =>
+    ({
+      components: Object.fromEntries(COMPONENTS.map((c, i) => [c, components[i]])),
+      overall,
+    }) as unknown as OmniRunScore;
+
+  it('puts each run on a row, the six components then the overall, best and second marked', () => {
+    const t = componentsTable([
+      { name: 'a', score: omniScore([10, 20, 30, 40, 50, 60], 35) },
+      { name: 'b', score: omniScore([20, 20, 10, 40, 50, undefined], undefined) },
+      { name: 'c', score: omniScore([15, 10, 5, 40, 55, 61], 31) },
+    ]);
+    expect(t.columns.map((c) => c.head)).toEqual([...COMPONENTS.map((c) => COMPONENT_LABELS[c]), 'Overall']);
+    expect(t.rows.map((r) => r.cells.map((c) => c.text))).toEqual([
+      ['10.00', '20.00', '30.00', '40.00', '50.00', '60.00', '35.00'],
+      ['20.00', '20.00', '10.00', '40.00', '50.00', '—', '—'],
+      ['15.00', '10.00', '5.00', '40.00', '55.00', '61.00', '31.00'],
+    ]);
+    expect(t.rows.map((r) => r.cells[0].rank)).toEqual([0, 1, 2]);
+    expect(t.rows.map((r) => r.cells[6].rank)).toEqual([1, 0, 0]); // two figures: best only
+    const md = tableMarkdown(t).split('\n');
+    expect(md[2].startsWith(`| Run | Components ${COMPONENT_LABELS.videoBinary} |`)).toBe(true);
+    expect(md[2].endsWith('| Components Shop text (judge × 10) | Overall |')).toBe(true);
+    const tex = tableLatex(t);
+    expect(tex).toContain(' & \\multicolumn{6}{c}{Components} & \\multicolumn{1}{c}{} \\\\\n\\cmidrule(lr){2-7}\n');
+    expect(tex).toContain('Video (100 $-$ NMAE) & Shop text (judge $\\times$ 10) & Overall \\\\');
+  });
+
+  it('is what `score --format` prints for an OmniBehavior folder', async () => {
+    const loaded = await omniBehavior.load('sample/omnibehavior');
+    if (loaded.format !== 'omnibehavior') throw new Error('not an OmniBehavior folder');
+    const bench = loaded.bench;
+    const t = componentsTable([...bench.runs.values()].map((r) => ({ name: r.name, score: scoreOmniRun(bench, r) })));
+    for (const format of ['latex', 'csv'] as const) {
+      const run = spawnSync(process.execPath, ['dist/cli.js', 'score', 'sample/omnibehavior', '--format', format], {
+        encoding: 'utf8',
+      });
+      expect(run.stdout).toBe(formatTable(t, format) + '\n');
+    }
   });
 });

@@ -51,6 +51,15 @@ export const COMPONENTS: readonly ComponentId[] = [
   'shopText',
 ];
 
+export const COMPONENT_LABELS: Record<ComponentId, string> = {
+  videoBinary: 'Video (binary, mean F1)',
+  liveBinary: 'Live (binary, mean F1)',
+  adsBinary: 'Ads (binary, mean F1)',
+  shopBinary: 'Shop (binary, mean F1)',
+  videoContinuous: 'Video (100 − NMAE)',
+  shopText: 'Shop text (judge × 10)',
+};
+
 /** The scene whose binary fields make up each binary component. */
 export const BINARY_COMPONENT_SCENE: Readonly<Partial<Record<ComponentId, Scene>>> = {
   videoBinary: 'Video Browsing',

@@ -1,6 +1,6 @@
 // Compare Runs…: two quick picks, run A (baseline) then run B (compared against A).
 import * as vscode from 'vscode';
-import { pctText } from '../../core/spb/paperTables';
+import { pctText } from '../../core/tables/format';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { RunPair } from './session';
 

@@ -18,7 +18,8 @@ import { dashboardPanelOptions } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
-import { formatTable, tableModels } from '../../../core/spb/paperTables';
+import { tableModels } from '../../../core/spb/paperTables';
+import { formatTable } from '../../../core/tables/format';
 import { log } from '../../log';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';

@@ -1,0 +1,150 @@
+// Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV:
+// the paper tables of StreamProfileBench (spb/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
+export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
+export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+export interface TableColumn {
+  /** the heading over a group of columns: a platform, "Avg.", a kind of component */
+  group: string;
+  head: string;
+  lowerIsBetter: boolean;
+}
+export interface TableCell {
+  /** the figure with two decimals (a percentage), or "—" */
+  text: string;
+  value: number | null;
+  /** 1 best, 2 second best, 0 neither (ranked on the shown figures) */
+  rank: 0 | 1 | 2;
+}
+export interface TableModel<Id extends string = string> {
+  id: Id;
+  title: string;
+  columns: TableColumn[];
+  rows: { run: string; cells: TableCell[] }[];
+}
+
+/** Percentage with two decimals, as the paper prints it; "—" when undefined. */
+export function pctText(x: number | undefined): string {
+  return x === undefined || !Number.isFinite(x) ? '—' : (100 * x).toFixed(2);
+}
+
+/**
+ * Ranks of one column on the shown figures (two decimals), so that equal-looking numbers share a rank: 1 for the
+ * best, 2 for the second best distinct figure. Best needs at least two defined figures, second best three.
+ */
+export function rankColumn(texts: readonly string[], lowerIsBetter: boolean): (0 | 1 | 2)[] {
+  const values = texts.map((t) => (t === '—' ? NaN : Number(t)));
+  const defined = values.filter((v) => !Number.isNaN(v));
+  const distinct = [...new Set(defined)].sort((a, b) => (lowerIsBetter ? a - b : b - a));
+  return values.map((v) => {
+    if (Number.isNaN(v) || defined.length < 2) return 0;
+    if (v === distinct[0]) return 1;
+    if (defined.length >= 3 && v === distinct[1]) return 2;
+    return 0;
+  });
+}
+
+/** "Weibo R", "Avg. F1NS"; a column without a group is its head alone. */
+const columnName = (c: TableColumn) => (c.group ? `${c.group} ${c.head}` : c.head);
+
+function mdEscape(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>|#]/g, '\\$&');
+}
+
+/** GitHub-flavoured Markdown: best in bold, second best underlined (<u>), as in the paper. */
+export function tableMarkdown(t: TableModel): string {
+  const head = ['Run', ...t.columns.map(columnName)];
+  const lines = [
+    `**${mdEscape(t.title)}**`,
+    '',
+    `| ${head.map(mdEscape).join(' | ')} |`,
+    `| ${['---', ...t.columns.map(() => '---:')].join(' | ')} |`,
+  ];
+  for (const row of t.rows) {
+    const cells = row.cells.map((c) => (c.rank === 1 ? `**${c.text}**` : c.rank === 2 ? `<u>${c.text}</u>` : c.text));
+    lines.push(`| ${[mdEscape(row.run), ...cells].join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** RFC 4180 CSV of the shown figures (percent, two decimals); an undefined figure is an empty field. */
+export function tableCsv(t: TableModel): string {
+  const lines = [['Run', ...t.columns.map(columnName)].map(csvField).join(',')];
+  for (const row of t.rows)
+    lines.push([row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))].map(csvField).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+const LATEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '−': '$-$',
+  '×': '$\\times$',
+};
+
+function texEscape(text: string): string {
+  return text.replace(/[\\&%$#_{}~^−×]/g, (c) => LATEX_SPECIAL[c]);
+}
+
+/** Column heads in LaTeX: the paper's symbols (R, F1^NS, R_stab, E_decay …) in math mode. */
+function texHead(head: string): string {
+  const m = /^(R|E|F1)(?:_?(NS|stab|nov|decay|peer|viral|rand))?$/.exec(head);
+  if (!m) return texEscape(head);
+  const sub = m[2] ? (m[1] === 'F1' ? `^{\\mathrm{${m[2]}}}` : `_{\\mathrm{${m[2]}}}`) : '';
+  return `$${m[1] === 'F1' ? '\\mathrm{F1}' : m[1]}${sub}$`;
+}
+
+/**
+ * A booktabs table as in the papers: platforms as column groups with \cmidrule, best in bold, second best
+ * underlined, "—" for an undefined figure. Needs \usepackage{booktabs} in the preamble.
+ */
+export function tableLatex(t: TableModel): string {
+  const groups: { name: string; span: number }[] = [];
+  for (const c of t.columns) {
+    const last = groups.at(-1);
+    if (last && last.name === c.group) last.span++;
+    else groups.push({ name: c.group, span: 1 });
+  }
+  const rules: string[] = [];
+  let at = 2;
+  for (const g of groups) {
+    if (g.name) rules.push(`\\cmidrule(lr){${at}-${at + g.span - 1}}`);
+    at += g.span;
+  }
+  const cell = (c: TableCell) =>
+    c.text === '—' ? '--' : c.rank === 1 ? `\\textbf{${c.text}}` : c.rank === 2 ? `\\underline{${c.text}}` : c.text;
+  const lines = [
+    '% \\usepackage{booktabs}',
+    '\\begin{table}[t]',
+    '\\centering',
+    `\\caption{${texEscape(t.title.replace(/^Table \d+\.\s*/, '')).replace('F1\\textasciicircum{}NS', 'F1$^{\\mathrm{NS}}$')}}`,
+    `\\label{tab:${t.id}}`,
+    `\\begin{tabular}{l${'r'.repeat(t.columns.length)}}`,
+    '\\toprule',
+    ` & ${groups.map((g) => `\\multicolumn{${g.span}}{c}{${texEscape(g.name)}}`).join(' & ')} \\\\`,
+    rules.join(' '),
+    `Run & ${t.columns.map((c) => texHead(c.head)).join(' & ')} \\\\`,
+    '\\midrule',
+    ...t.rows.map((r) => `${texEscape(r.run)} & ${r.cells.map(cell).join(' & ')} \\\\`),
+    '\\bottomrule',
+    '\\end{tabular}',
+    '\\end{table}',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function formatTable(t: TableModel, format: TableFormat): string {
+  return format === 'latex' ? tableLatex(t) : format === 'markdown' ? tableMarkdown(t) : tableCsv(t);
+}
