@@ -149,8 +149,8 @@ export async function readTasksIndexed(
 }
 
 /**
- * A results cache is two containers: the header with the scorer's pick tables (read at every warm open), then the
- * rows themselves (read when a view first needs one, or when the file grew).
+ * A results cache is two containers: the header with the scorer's pick tables (decoded at every warm open), then
+ * the rows themselves (checked at open and kept as bytes; decoded when a view first reads a row, or the file grew).
  */
 function splitResults(bytes: Buffer): { head: Buffer; rows: Buffer } | null {
   const len = containerLength(bytes);
