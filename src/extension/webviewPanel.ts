@@ -14,6 +14,8 @@ export interface PanelHostOptions {
   preserveFocus?: boolean;
   extensionUri: vscode.Uri;
   html(webview: vscode.Webview): string;
+  /** A panel VS Code restored after a reload (a serializer's): adopted instead of a new one. */
+  adopt?: vscode.WebviewPanel;
   /** Every message from the page; `ready` has already been recorded when it arrives here. */
   onMessage(raw: unknown): void;
   onDispose(): void;
@@ -30,12 +32,15 @@ export class PanelHost<Out> {
   private reloads = 0;
 
   constructor(private readonly o: PanelHostOptions) {
-    const panel = vscode.window.createWebviewPanel(
-      o.viewType,
-      o.title,
-      { viewColumn: o.viewColumn, preserveFocus: o.preserveFocus ?? false },
-      { enableScripts: true, localResourceRoots: localRoots(o.extensionUri), enableFindWidget: true },
-    );
+    const panel =
+      o.adopt ??
+      vscode.window.createWebviewPanel(
+        o.viewType,
+        o.title,
+        { viewColumn: o.viewColumn, preserveFocus: o.preserveFocus ?? false },
+        { enableScripts: true, localResourceRoots: localRoots(o.extensionUri), enableFindWidget: true },
+      );
+    if (o.adopt) panel.webview.options = { enableScripts: true, localResourceRoots: localRoots(o.extensionUri) };
     this.panel = panel;
     const own: vscode.Disposable[] = [];
     panel.webview.html = o.html(panel.webview);

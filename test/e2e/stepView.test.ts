@@ -283,4 +283,17 @@ describe('step view in the real workbench', () => {
     await wb.page.locator('.part.editor .tab', { hasText: 'inference_results_weibo.jsonl' }).waitFor();
     await wb.screenshot('step-view-source');
   });
+  it('comes back after Reload Window, showing the same step', async () => {
+    const key = stepKey(target.user, target.step);
+    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    // The restored panel shows the step again (its page saved it; the serializer reopens it once the benchmark loads).
+    frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`, { timeout: 90_000 });
+    expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
+    expect(await frame.locator('.groups section.group').count()).toBe(6);
+    await wb.waitForExtensionHostLine(`step view: restored ${key.split('/')[0]}/${target.user.userId} step `);
+  });
 });

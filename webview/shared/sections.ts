@@ -14,6 +14,12 @@ interface StateApi {
   setState(state: unknown): void;
 }
 
+/** Sets some keys of the page's saved state and keeps the others (open sections, what a reload restores). */
+export function mergeState(api: StateApi, part: Record<string, unknown>): void {
+  const saved = api.getState();
+  api.setState({ ...(typeof saved === 'object' && saved !== null ? saved : {}), ...part });
+}
+
 export function openSections(api: StateApi): SectionState {
   const saved = api.getState();
   const open: Record<string, boolean> =
@@ -27,7 +33,7 @@ export function openSections(api: StateApi): SectionState {
     isOpen: (id, byDefault) => open[id] ?? byDefault,
     setOpen: (id, value) => {
       open[id] = value;
-      api.setState({ open });
+      mergeState(api, { open });
     },
   };
 }

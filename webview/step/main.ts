@@ -13,7 +13,7 @@ import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
-import { openSections, section } from '../shared/sections';
+import { mergeState, openSections, section } from '../shared/sections';
 import { LabelsUi } from './labels';
 import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
@@ -74,6 +74,8 @@ function show(model: StepModel, nav: NavState, pi: StepPiMarks, pinnedRun: strin
   const key = `${model.ref.platform}/${model.ref.userId}/${model.ref.stepId}`;
   root.replaceChildren(...renderStep(model, nav, handlers, pi, pinnedRun));
   root.dataset.step = key;
+  // What the step view's serializer reopens after a reload of the window (src/extension/stepView/restore.ts).
+  mergeState(vscode, { restore: { ...model.ref, pinnedRun } });
   root.dataset.run = model.run ?? '';
   if (pinnedRun === null) delete root.dataset.pinned;
   else root.dataset.pinned = pinnedRun;

@@ -7,6 +7,7 @@ import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { StepPanel } from './panel';
 import { pickStep } from './pick';
+import { registerStepViewSerializer } from './restore';
 import { StepViews } from './views';
 
 export type { StepPanel, StepViewAddon } from './panel';
@@ -59,7 +60,7 @@ function viewColumnOf(options: unknown): vscode.ViewColumn | undefined {
 /** Returns the panels, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
 export function activateStepView(context: vscode.ExtensionContext, store: SpbStore): StepViews {
   const views = new StepViews(context.extensionUri, store);
-  context.subscriptions.push(views);
+  context.subscriptions.push(views, registerStepViewSerializer(views, store));
   return views;
 }
 

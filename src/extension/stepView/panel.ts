@@ -140,8 +140,22 @@ export class StepPanel implements vscode.Disposable {
     return true;
   }
 
-  private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn): void {
+  /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (restore.ts). */
+  adopt(panel: vscode.WebviewPanel, ref: StepRef): void {
+    this.current = { platform: ref.platform, userId: ref.userId, stepId: ref.stepId };
+    if (this.host) {
+      // This view already has a panel (opened before the restore came): the restored one is not needed.
+      panel.dispose();
+      this.refresh();
+      return;
+    }
+    this.create(true, panel.viewColumn ?? vscode.ViewColumn.Active, panel);
+    this.refresh();
+  }
+
+  private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn, adopt?: vscode.WebviewPanel): void {
     this.host = new PanelHost<ExtensionToWebview>({
+      adopt,
       viewType: STEP_VIEW_TYPE,
       title: this.pinnedRun === undefined ? 'Persona Lab step' : `${this.pinnedRun} · step`,
       viewColumn,

@@ -1,0 +1,37 @@
+// Step views come back after Reload Window or a restart: each page saves the step it shows (and its pinned run) in
+// its webview state, and this serializer reopens that step, once the benchmark has loaded, in the panel VS Code
+// restored. A step that is not in the benchmark any more says so in the view (StepPanel's empty message).
+import * as vscode from 'vscode';
+import { isPlatform } from '../../core/spb/types';
+import { STEP_VIEW_TYPE } from '../../shared/stepViewProtocol';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
+import { log } from '../log';
+import type { StepViews } from './views';
+
+/** The `restore` key the step page saves: its step and pinned run (webview/step/main.ts). */
+export function savedStep(state: unknown): { ref: StepRef; pinnedRun: string | null } | undefined {
+  const r = typeof state === 'object' && state !== null ? (state as { restore?: unknown }).restore : undefined;
+  if (typeof r !== 'object' || r === null) return undefined;
+  const o = r as Record<string, unknown>;
+  if (!isPlatform(o.platform) || typeof o.userId !== 'string' || !Number.isInteger(o.stepId)) return undefined;
+  const pinnedRun = typeof o.pinnedRun === 'string' ? o.pinnedRun : null;
+  return { ref: { platform: o.platform, userId: o.userId, stepId: o.stepId as number }, pinnedRun };
+}
+
+export function registerStepViewSerializer(views: StepViews, store: SpbStore): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(STEP_VIEW_TYPE, {
+    async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+      const saved = savedStep(state);
+      if (!saved) {
+        panel.dispose(); // a page from before the views saved their step: nothing to show in it
+        return;
+      }
+      await store.ready();
+      const { ref, pinnedRun } = saved;
+      (pinnedRun === null ? views.main : views.forRun(pinnedRun)).adopt(panel, ref);
+      log.info(
+        `step view: restored ${ref.platform}/${ref.userId} step ${ref.stepId}${pinnedRun ? ` (${pinnedRun})` : ''}`,
+      );
+    },
+  });
+}
