@@ -296,4 +296,16 @@ describe('OmniBehavior trace view in the real workbench', () => {
       { message: `the cursor on line ${line}` },
     );
   });
+  it('comes back after Reload Window, showing the same test action', async () => {
+    const key = (await frame.locator('#trace-root').getAttribute('data-trace'))!;
+    // The raw file took the editor: bring the trace view to the front, so that it is restored as the visible one.
+    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · #` }).click();
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#trace-root[data-trace="${key}"] .trace-header`, { timeout: 90_000 });
+    expect(await frame.locator('.trace-header .user-id').textContent()).toBe(target.user.userId);
+    await wb.waitForExtensionHostLine(`trace view: restored ${key.replace('#', ' #')}`);
+  });
 });

@@ -5,7 +5,7 @@ import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
-import { openSections, section } from '../shared/sections';
+import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
 import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
@@ -72,6 +72,8 @@ function show(model: TraceModel): void {
     section('pi', 'Personal information', 'residual PI in the profile and the history', [pi.element], handlers),
   );
   root.dataset.trace = key;
+  // What the trace view's serializer reopens after a reload of the window (src/extension/traceView/restore.ts).
+  mergeState(vscode, { restore: { userId: model.ref.userId, index: model.ref.index } });
   document.title = `${model.ref.userId} · #${model.ref.index}`;
   if (!same) window.scrollTo(0, 0);
   labels.attach(model.ref);

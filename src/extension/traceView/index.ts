@@ -6,6 +6,7 @@ import type { LabelService } from '../labels/service';
 import { traceTreeBadges } from '../labels/omni/badges';
 import { TraceLabelController } from '../labels/omni/controller';
 import { TracePanel } from './panel';
+import { registerTraceViewSerializer } from './restore';
 
 export function activateTraceView(
   context: vscode.ExtensionContext,
@@ -15,6 +16,6 @@ export function activateTraceView(
   const panel = new TracePanel(context.extensionUri, store);
   const labelling = new TraceLabelController(panel, store, labels);
   store.tree.setAugment(traceTreeBadges(labels));
-  context.subscriptions.push(panel, labelling);
+  context.subscriptions.push(panel, labelling, registerTraceViewSerializer(panel, store));
   return panel;
 }

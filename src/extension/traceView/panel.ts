@@ -72,8 +72,18 @@ export class TracePanel implements vscode.Disposable {
     void this.refresh();
   }
 
-  private create(): void {
+  /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (restore.ts). */
+  adopt(panel: vscode.WebviewPanel, ref: TraceRef): void {
+    this.current = { userId: ref.userId, index: ref.index };
+    if (this.host)
+      panel.dispose(); // a trace was opened before the restore came
+    else this.create(panel);
+    void this.refresh();
+  }
+
+  private create(adopt?: vscode.WebviewPanel): void {
     this.host = new PanelHost<ExtensionToWebview>({
+      adopt,
       viewType: TRACE_VIEW_TYPE,
       title: 'Persona Lab trace',
       viewColumn: vscode.ViewColumn.Active,
