@@ -141,8 +141,26 @@ export abstract class ReusedPanel<Out, In extends { type: string }> implements v
       void this.refresh();
       return;
     }
+    this.open();
+  }
+
+  /**
+   * Takes over a panel that VS Code restored after a reload (restoreReusedPanel): what it shows is kept by the
+   * extension (workspace state) and the page (webview state), so its `ready` brings it back as it was.
+   */
+  adopt(panel: vscode.WebviewPanel): void {
+    if (this.host) {
+      panel.dispose(); // opened again before the restore came
+      void this.refresh();
+      return;
+    }
+    this.open(panel);
+  }
+
+  private open(adopt?: vscode.WebviewPanel): void {
     this.host = new PanelHost<Out>({
       ...this.hostOptions,
+      adopt,
       onMessage: (raw) => void this.receive(raw),
       onDispose: () => (this.host = undefined),
     });
@@ -168,4 +186,19 @@ export abstract class ReusedPanel<Out, In extends { type: string }> implements v
     this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+/** The serializer of a ReusedPanel's view type: after a reload its restored panel is adopted once `ready()` resolves. */
+export function restoreReusedPanel(
+  viewType: string,
+  panel: { adopt(panel: vscode.WebviewPanel): void },
+  ready: () => Promise<void>,
+): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(viewType, {
+    async deserializeWebviewPanel(restored: vscode.WebviewPanel): Promise<void> {
+      await ready();
+      panel.adopt(restored);
+      log.info(`${viewType}: restored`);
+    },
+  });
 }

@@ -2,6 +2,8 @@
 // compare mode (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B
 // regressed on. Both need an open benchmark (the command table checks it).
 import * as vscode from 'vscode';
+import { COMPARE_VIEW_TYPE } from '../../shared/dashboardProtocol';
+import { restoreReusedPanel } from '../webviewPanel';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { RegressionDecorations } from './decorations';
 import { regressedSteps } from './model';
@@ -71,6 +73,7 @@ export function activateCompare(context: vscode.ExtensionContext, store: SpbStor
   };
 
   context.subscriptions.push(
+    restoreReusedPanel(COMPARE_VIEW_TYPE, panel, () => store.ready()),
     session,
     panel,
     decorations,
