@@ -186,6 +186,18 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     expect(await frame.locator('.reading').textContent()).toBe(demo.reading);
     await wb.screenshot('trace-dashboard-demo');
   });
+
+  it('brings the OmniBehavior dashboard back after Reload Window, on the run chosen', async () => {
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    const frame = await wb.findWebviewFrame('#omnidash-root[data-run="demo-sim"]', { timeout: 90_000 });
+    expect(await frame.locator('.reading').textContent()).toBe(
+      biasDiagnostics(bench, bench.runs.get('demo-sim')!).reading,
+    );
+    await wb.waitForExtensionHostLine('personaLab.omniDashboard: restored');
+  });
 });
 
 describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
