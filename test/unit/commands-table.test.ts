@@ -1,6 +1,10 @@
 // The command table's ids (src/extension/commands/ids.ts, the keys of the table the extension registers) against
 // package.json: every registered command is contributed, every contributed one is registered, and every menu,
 // keybinding and welcome link names one of them (or a built-in workbench command).
+import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboardProtocol';
+import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol';
+import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
+import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +49,9 @@ describe('command table and package.json', () => {
     expect(refs.filter(ours).filter((id) => !table.has(id))).toEqual([]);
   });
 
-  it('activates on its views, its commands and workspaceContains only', () => {
-    expect(manifest.activationEvents.filter((e) => !/^(onView:personaLab\.|workspaceContains:)/.test(e))).toEqual([]);
+  it('activates on its views, its commands, workspaceContains and the restore of its own webviews only', () => {
+    const panels = [STEP_VIEW_TYPE, TRACE_VIEW_TYPE, DASHBOARD_VIEW_TYPE, OMNI_DASHBOARD_VIEW_TYPE, COMPARE_VIEW_TYPE];
+    const other = manifest.activationEvents.filter((e) => !/^(onView:personaLab\.|workspaceContains:)/.test(e));
+    expect(other.sort()).toEqual(panels.map((t) => `onWebviewPanel:${t}`).sort());
   });
 });

@@ -243,7 +243,7 @@ describe('runRunCommand', () => {
     const root = tmp();
     const { out, sink } = io();
     expect(await runRunCommand([root], { out: 'x' }, sink)).toBe(2);
-    expect(out.stderr).toContain('run needs --template FILE');
+    expect(out.stderr).toContain('run needs --base-url URL'); // no --template: the built-in one
     writeFileSync(join(root, 't.txt'), 'T');
     const base = { out: 'x', template: join(root, 't.txt'), 'base-url': 'http://127.0.0.1:9/v1', model: 'm' };
     expect(await runRunCommand([root], { ...base, persona: 'some' }, sink)).toBe(2);

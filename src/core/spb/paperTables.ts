@@ -87,4 +87,3 @@ export function tableModels(scores: readonly RunScore[]): TableModel<TableId>[] 
     };
   });
 }
-
