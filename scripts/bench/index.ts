@@ -10,20 +10,10 @@ import { INDEX_DIR } from '../../src/core/cache/store';
 import type { CacheReport } from '../../src/core/spb/indexed';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { loadView } from '../../test/support/loadView';
+import { mb, median, range, time, timeAsync } from './measure';
 
 const REPEATS = 5;
 const PROCESS_REPEATS = 3;
-
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)];
-const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
-const mb = (b: number) => (b / 2 ** 20).toFixed(1) + ' MiB';
-
-async function timed<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
-  const t0 = process.hrtime.bigint();
-  const v = await fn();
-  return [Number(process.hrtime.bigint() - t0) / 1e6, v];
-}
 
 /** In-process: no index / cold with index / warm, each paired with a bare parse timed right before it. */
 export async function measureIndexInProcess(
@@ -41,10 +31,10 @@ export async function measureIndexInProcess(
   let warmReport: CacheReport = { hits: 0, appended: 0, read: 0 };
   for (let i = 0; i < REPEATS; i++) {
     rmSync(cacheDir, { recursive: true, force: true });
-    bare.push((await timed(bareParse))[0]);
-    cold.push((await timed(() => open(true)))[0]);
+    bare.push((await timeAsync(bareParse))[0]);
+    cold.push((await timeAsync(() => open(true)))[0]);
     warmReport = { hits: 0, appended: 0, read: 0 };
-    warm.push((await timed(() => open(true, warmReport)))[0]);
+    warm.push((await timeAsync(() => open(true, warmReport)))[0]);
   }
   const same = isDeepStrictEqual(loadView(await open(true)), loadView(await open(false)));
   const ratio = (xs: number[]) => median(xs.map((x, i) => x / bare[i]));
@@ -68,12 +58,12 @@ function rssProbe(): string {
 
 function runProcess(args: string[], probe: string): { ms: number; rss: number } {
   const out = join(tmpdir(), `pl-bench-rss-${process.pid}.txt`);
-  const t0 = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, ['-r', probe, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PL_RSS_OUT: out },
-  });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const [ms, child] = time(() =>
+    spawnSync(process.execPath, ['-r', probe, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, PL_RSS_OUT: out },
+    }),
+  );
   if (child.status !== 0 && child.status !== 1)
     throw new Error(`${args.join(' ')}: exit ${child.status} ${child.stderr}`);
   return { ms, rss: Number(readFileSync(out, 'utf8')) };

@@ -11,6 +11,7 @@ import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 import { bareProcess, measureIndexInProcess, measureIndexProcesses } from './index';
 import { measureLabelImport } from './labels';
+import { mb, median, range, time, timeAsync } from './measure';
 import { measureRunShare } from './runShare';
 
 const REPEATS = 5;
@@ -47,30 +48,12 @@ function bareParse(files: string[]): number {
   return n;
 }
 
-function time<T>(fn: () => T): [number, T] {
-  const t0 = process.hrtime.bigint();
-  const v = fn();
-  return [Number(process.hrtime.bigint() - t0) / 1e6, v];
-}
-
-async function timeAsync<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t0 = process.hrtime.bigint();
-  const v = await fn();
-  return [Number(process.hrtime.bigint() - t0) / 1e6, v];
-}
-
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)];
-const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
-
 async function worker(dir: string, runs: string[] | undefined): Promise<void> {
   const bench = await loadBenchmark(dir, { runs });
   const scores = [...bench.runs.values()].map((r) => scoreRun(bench, r));
   const rssKiB = process.resourceUsage().maxRSS;
   process.stdout.write(JSON.stringify({ rssBytes: rssKiB * 1024, runs: scores.length }));
 }
-
-const mb = (b: number) => (b / 2 ** 20).toFixed(1) + ' MiB';
 
 interface PyTiming {
   read_s: number;
