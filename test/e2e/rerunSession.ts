@@ -23,13 +23,21 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** `settings`: extra user settings, over the endpoint's. */
-export async function startSession(prefix: string, settings: Record<string, unknown> = {}): Promise<Session> {
+/**
+ * `settings`: extra user settings, over the endpoint's. `prepare` edits the workspace copy before the workbench
+ * opens it; `bench` stays sample/ as loaded.
+ */
+export async function startSession(
+  prefix: string,
+  settings: Record<string, unknown> = {},
+  prepare?: (ws: string, bench: Benchmark, run: Run) => void,
+): Promise<Session> {
   const sample = join(repoRoot, 'sample');
   const bench = await loadBenchmark(sample);
   const run = bench.runs.get([...bench.runs.keys()][0])!;
   const ws = mkdtempSync(join(tmpdir(), prefix));
   cpSync(sample, ws, { recursive: true });
+  prepare?.(ws, bench, run);
   const server = await startScriptedServer();
   const wb = await startWorkbench({
     folder: ws,

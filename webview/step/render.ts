@@ -33,7 +33,7 @@ export function renderStep(
           className: 'note pinned-note',
           text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
         }),
-    section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
+    section('pool', 'Candidate pool', poolSummary(model), renderPool(model, pi), h),
     section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
     section(
