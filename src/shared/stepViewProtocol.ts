@@ -196,7 +196,7 @@ export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 // ---- webview -> extension
 
 /** Commands the step view's buttons run for the step shown. */
-export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt'] as const;
+export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt', 'configureEndpoint'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
 
 const readyMessage = message('ready');
@@ -211,9 +211,14 @@ const commandMessage = message('command', { command: oneOf(STEP_COMMANDS) });
 const selectAttemptMessage = message('selectAttempt', { id: int });
 /** Open the attempt's full request or raw reply as a read-only document. */
 const openAttemptMessage = message('openAttempt', { id: int, which: literal('request', 'raw') });
+/** Send a failed attempt's request again (its system message and prompt as sent) to the configured endpoint. */
+const retryAttemptMessage = message('retryAttempt', { id: int });
 
 export type RerunRequest =
-  Infer<typeof commandMessage> | Infer<typeof selectAttemptMessage> | Infer<typeof openAttemptMessage>;
+  | Infer<typeof commandMessage>
+  | Infer<typeof selectAttemptMessage>
+  | Infer<typeof openAttemptMessage>
+  | Infer<typeof retryAttemptMessage>;
 
 /** Guard for what the extension receives from the webview. */
 export const isWebviewToExtension = messages(
@@ -224,9 +229,10 @@ export const isWebviewToExtension = messages(
   commandMessage,
   selectAttemptMessage,
   openAttemptMessage,
+  retryAttemptMessage,
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export function isRerunRequest(v: WebviewToExtension): v is RerunRequest {
-  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt';
+  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt' || v.type === 'retryAttempt';
 }

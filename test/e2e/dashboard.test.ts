@@ -246,7 +246,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const [a, b] = ['demo-llm', 'random'];
     await wb.runWithPicks('Persona Lab: Compare Runs…', [a, b]);
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
-    expect(await cmp.locator('h1').textContent()).toContain(`${b} vs ${a}`);
+    expect(await cmp.locator('h1').textContent()).toContain(`${a} vs ${b}`);
     // Both runs cover every scored step of sample/: Δ Recall over "all" is the difference of the tables' Avg.
     const runA = cli.runs.find((r) => r.name === a)!;
     const runB = cli.runs.find((r) => r.name === b)!;
@@ -345,9 +345,9 @@ describe('run dashboard and compare view in the real workbench', () => {
 
   it('turns on compare mode: the status bar counts the regressed steps', async () => {
     await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
-    const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of random vs demo-llm/);
+    const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of demo-llm vs random/);
     const n = Number(/compare mode: (\d+)/.exec(line)![1]);
-    await wb.page.locator('.part.statusbar', { hasText: `random vs demo-llm: ${n} regressed` }).waitFor();
+    await wb.page.locator('.part.statusbar', { hasText: `demo-llm vs random: ${n} regressed` }).waitFor();
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
     await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), {

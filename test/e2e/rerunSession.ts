@@ -10,6 +10,14 @@ import { startScriptedServer, type ScriptedServer } from '../support/scriptedSer
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 export const KEY = 'sk-e2e-SECRET-0123456789abcdef';
+
+/** The step view's Re-run section starts collapsed until it has an attempt: a click on its heading opens it. */
+export async function openRerunSection(frame: Frame): Promise<void> {
+  const section = frame.locator('vscode-collapsible[data-section="rerun"]');
+  const isOpen = () => section.evaluate((e) => (e as HTMLElement & { open: boolean }).open);
+  if (!(await isOpen())) await section.click({ position: { x: 40, y: 10 } });
+  await waitFor(isOpen, { message: 'the Re-run section to open' });
+}
 export const MODEL = 'scripted-model';
 
 export interface Session {

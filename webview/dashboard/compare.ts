@@ -74,7 +74,7 @@ export class ComparePage {
     if (!m) return;
     const onlyNote = m.onlyA || m.onlyB ? ` · left out: ${m.onlyA} step(s) only in A, ${m.onlyB} only in B` : '';
     const header = el('header', { className: 'page-head' }, [
-      el('h1', {}, [icon('git-compare'), ` ${m.runB} vs ${m.runA}`]),
+      el('h1', {}, [icon('git-compare'), ` ${m.runA} vs ${m.runB}`]),
       el('span', { className: 'spacer' }),
       button('Swap A/B', 'arrow-swap', 'Swap the baseline and the compared run', () => this.post({ type: 'swapRuns' })),
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),

@@ -31,6 +31,7 @@ export const COMMAND_IDS = [
   'personaLab.rerunBenchmark',
   'personaLab.resumeRun',
   'personaLab.runAblation',
+  'personaLab.configureEndpoint',
   'personaLab.setApiKey',
   'personaLab.clearApiKey',
   'personaLab.audit.run',

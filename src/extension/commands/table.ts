@@ -10,6 +10,7 @@ import { exportReport, openFindingSource, openFindingStep, verdictOnTargets } fr
 import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
+import { configureEndpoint } from '../endpoint/configure';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
@@ -88,6 +89,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.rerunBenchmark': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
   'personaLab.runAblation': { needs: 'spb', make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
   'personaLab.audit.run': { needs: 'any', make: (c) => () => c.audit.session.run({ notify: true }) },
