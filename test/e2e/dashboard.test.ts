@@ -32,13 +32,13 @@ function columnSource(col: string): [string, string] {
   const [group, head] = col.split(' ');
   const key: Record<string, string> = {
     R: 'Recall',
-    F1NS: 'F1NS',
+    'F1^NS': 'F1NS',
     R_stab: 'Recall_Stability',
     R_nov: 'Recall_Novelty',
-    E_decay: 'Error_Decay',
-    E_peer: 'Error_Peer',
-    E_viral: 'Error_Viral',
-    E_rand: 'Error_Random',
+    Err_decay: 'Error_Decay',
+    Err_peer: 'Error_Peer',
+    Err_viral: 'Error_Viral',
+    Err_random: 'Error_Random',
   };
   const platform = group === 'Avg.' ? 'avg' : Object.keys(LABEL).find((p) => LABEL[p] === group);
   if (!platform || !key[head]) throw new Error(`unknown column ${col}`);
@@ -124,7 +124,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     )[0].name;
     expect(
       await dash
-        .locator('[data-table="t6"] td.rank-1[data-col="Weibo E_decay"]')
+        .locator('[data-table="t6"] td.rank-1[data-col="Weibo Err_decay"]')
         .first()
         .evaluate((td) => td.closest('tr')?.getAttribute('data-run')),
     ).toBe(lowDecay);
@@ -230,7 +230,7 @@ describe('run dashboard and compare view in the real workbench', () => {
         if (m && m.Error_Decay > 0) expected.push(`weibo/${user.userId}/${step.stepId}`);
       }
     }
-    expect(await list.locator('.list-title').textContent()).toBe(`Steps: ${filter.run} · Weibo · Err decay > 0`);
+    expect(await list.locator('.list-title').textContent()).toBe(`Steps: ${filter.run} · Weibo · Err_decay > 0`);
     const first = list.locator('.vlist .vrow').first();
     const firstKey = (await first.getAttribute('data-key'))!;
     expect(expected).toContain(firstKey);
