@@ -203,6 +203,7 @@ export class TraceLabelsUi {
           keyHelp(LABEL_BAR_KEYS.undo, 'undo'),
           keyHelp(LABEL_BAR_KEYS.nextUnlabelled, 'next unlabelled'),
           keyHelp('Esc', 'test action'),
+          keyHelp('[ ]', 'previous / next'),
           el('span', { text: 'open a history row first to label that record' }),
         ]),
       ],
