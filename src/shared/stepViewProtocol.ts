@@ -31,7 +31,16 @@ import {
   tagged,
   variants,
 } from './guards';
-import { labelBarShape, labelMessage, labelsMessage, labelToggle, labelUndo } from './labelProtocol';
+import {
+  LABEL_BAR_KEYS,
+  labelBarShape,
+  labelMessage,
+  labelNextUnlabelled,
+  labelSetNote,
+  labelsMessage,
+  labelToggle,
+  labelUndo,
+} from './labelProtocol';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
 
@@ -83,10 +92,10 @@ export const isLabelUiAction = variants(
   'kind',
   labelToggle(stepLocation, stepLabelTarget),
   tagged('kind', 'acceptSuggestions', { ref: stepLocation }),
-  tagged('kind', 'setNote', { ref: stepLocation, labelId: str, target: stepLabelTarget, note: str }),
+  labelSetNote(stepLocation, stepLabelTarget),
   labelUndo,
   tagged('kind', 'move', { ref: stepLocation, delta: literal(1, -1) }),
-  tagged('kind', 'nextUnlabelled', { ref: stepLocation }),
+  labelNextUnlabelled(stepLocation),
 );
 export type LabelUiAction = Infer<typeof isLabelUiAction>;
 
@@ -95,9 +104,7 @@ export const LABEL_KEYS = {
   next: ['j', 'ArrowDown'],
   previous: ['k', 'ArrowUp'],
   acceptSuggestions: 'a',
-  note: 'n',
-  undo: 'u',
-  nextUnlabelled: '.',
+  ...LABEL_BAR_KEYS,
   clearSelection: 'Escape',
 } as const;
 

@@ -2,6 +2,7 @@
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
+import { actionsInOrder, usersInOrder } from '../../../core/omni/order';
 import type { ActionCounts, OmniRunScore } from '../../../core/omni/score';
 import {
   predictionKey,
@@ -76,9 +77,7 @@ export class OmniBenchmarkNode implements TreeNode {
   }
 
   getChildren(): OmniUserNode[] {
-    this.children ??= [...this.ctx.bench.users.values()]
-      .sort((a, b) => a.userId.localeCompare(b.userId))
-      .map((u) => new OmniUserNode(this, u));
+    this.children ??= usersInOrder(this.ctx.bench).map((u) => new OmniUserNode(this, u));
     return this.children;
   }
 
@@ -129,9 +128,7 @@ export class OmniUserNode implements TreeNode {
   }
 
   getChildren(): TestActionNode[] {
-    this.children ??= [...this.user.testActions]
-      .sort((a, b) => a.index - b.index)
-      .map((a) => new TestActionNode(this, a));
+    this.children ??= actionsInOrder(this.user).map((a) => new TestActionNode(this, a));
     return this.children;
   }
 

@@ -1,0 +1,17 @@
+// The order of an OmniBehavior benchmark's users and test actions wherever they are listed or walked: the Benchmarks
+// tree, the trace view's [ and ] and its next unlabelled test action (`.`). Users by id, a user's test actions by
+// their position in action_history.
+import type { OmniBenchmark, OmniUser, TestAction } from './types';
+
+export function usersInOrder(bench: OmniBenchmark): OmniUser[] {
+  return [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId));
+}
+
+export function actionsInOrder(user: OmniUser): TestAction[] {
+  return [...user.testActions].sort((a, b) => a.index - b.index);
+}
+
+/** Every test action of the benchmark, user after user. */
+export function testActionOrder(bench: OmniBenchmark): TestAction[] {
+  return usersInOrder(bench).flatMap(actionsInOrder);
+}
