@@ -236,6 +236,17 @@ describe('step view in the real workbench', () => {
     const height = await frame.evaluate(() => window.innerHeight);
     for (const [id, top] of Object.entries(tops))
       expect(top, `${id} starts at ${top}px of ${height}`).toBeLessThan(height - 60);
+    // The labels bar is one line (the chips scroll sideways); its keys are in one help icon's tooltip.
+    const row = frame.locator('.labels-bar .labels-row');
+    await row.waitFor();
+    const chipHeight = await row
+      .locator('.label-chip')
+      .first()
+      .evaluate((e) => e.getBoundingClientRect().height);
+    expect(await row.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(chipHeight * 2);
+    expect(await row.locator('.label-chip').count()).toBe(10);
+    expect(await row.locator('.labels-keys').getAttribute('title')).toContain('.: next unlabelled step');
+    expect(await frame.locator('.labels-bar .suggestions, .labels-bar .labels-help').count()).toBe(0);
     // The three recall figures first; the error rates and diagnostics under Details, closed.
     expect(
       await frame
