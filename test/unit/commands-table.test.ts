@@ -80,6 +80,7 @@ describe('command table and package.json', () => {
     expect([...new Set([...links, ...onCommand].filter((id) => !ours(id)))].sort()).toEqual([
       'workbench.action.openSettings',
       'workbench.actions.view.problems',
+      'workbench.view.extension.personaLab',
     ]);
   });
 
@@ -90,7 +91,7 @@ describe('command table and package.json', () => {
       expect(links.length, st.id).toBeGreaterThan(0);
       for (const e of st.completionEvents ?? []) {
         const fired =
-          e === 'onContext:personaLab.loaded' ||
+          e === 'onView:personaLab.benchmarks' ||
           e === `onContext:${LABELLED_CONTEXT}` ||
           (e.startsWith('onCommand:') && links.includes(e.slice('onCommand:'.length)));
         expect(fired, `${st.id}: ${e}`).toBe(true);

@@ -4,5 +4,5 @@
 /** publisher.name of package.json, then `#` and the walkthrough's id: what workbench.action.openWalkthrough takes. */
 export const WALKTHROUGH = 'persona-lab.persona-lab#personaLab.gettingStarted';
 
-/** True once the current author has a label on the selected run: ticks the walkthrough's labelling step. */
+/** Raised for a moment when the labels change and the current author has one on the selected run (index.ts). */
 export const LABELLED_CONTEXT = 'personaLab.walkthrough.labelled';
