@@ -22,6 +22,7 @@ import type { TracePanel } from '../traceView/panel';
 import { copyUserId, revealUser, type TreeApi } from '../tree';
 import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
 import type { CommandId } from './ids';
+import { openWalkthrough } from '../walkthrough';
 
 /** What the handlers act on: the open benchmarks and the features activate() made. */
 export interface Ctx {
@@ -54,6 +55,7 @@ const verdict = (v: Verdict): Command => ({ make: (c) => (node, nodes) => verdic
 
 export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.openBenchmark': { make: (c) => (arg) => openBenchmark(c.benchmarks, arg) },
+  'personaLab.openWalkthrough': { make: () => () => openWalkthrough() },
   'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
   'personaLab.showDiagnostics': { needs: 'spb', make: (c) => () => showDiagnostics(c.benchmarks.spb) },
   'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
