@@ -13,6 +13,7 @@ import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
 import { runTemplateCommand } from './template';
+import { runSampleCommand, type SampleCliOptions } from './sample';
 import { runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
@@ -20,7 +21,7 @@ import { cacheOption } from './cacheOption';
 
 export class UsageError extends Error {}
 
-export interface CliOptions extends RunCliOptions, AuditCliOptions {
+export interface CliOptions extends RunCliOptions, AuditCliOptions, SampleCliOptions {
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
@@ -89,6 +90,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runLabelsCommand(args, opts);
     case 'template':
       return runTemplateCommand(args, (message) => new UsageError(message));
+    case 'sample':
+      return runSampleCommand(args, opts, (message) => new UsageError(message));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
