@@ -1,20 +1,14 @@
 // `persona-lab experiment`: a template over a sample's users (the runner, as `run` does: persona threaded, resumable,
 // through the PI guard), scored against a base run on the sample's steps, and recorded in the experiment log.
 // `persona-lab experiments`: the log, newest first.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import {
-  experimentCost,
-  experimentFigures,
-  experimentRunName,
-  type ExperimentFigures,
-} from '../core/experiments/experiment';
-import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from '../core/experiments/log';
+import { experimentRunName } from '../core/experiments/experiment';
+import { EXPERIMENTS_DB, ExperimentLog } from '../core/experiments/log';
+import { authorName, recordExperiment } from '../core/experiments/record';
 import { checkSample, readSample } from '../core/experiments/sampleFile';
 import { sampleSize } from '../core/experiments/sample';
-import { DEFAULT_SYSTEM_MESSAGE, templateHash, templateId } from '../core/spb/prompt';
+import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt';
 import { loadBenchmark } from '../core/spb/load';
 import { cacheOption } from './cacheOption';
 import { executeRun, type RunCliIo } from './run';
@@ -39,21 +33,6 @@ export const EXPERIMENT_USAGE = `  experiment <dir> --template FILE --sample NAM
 export interface ExperimentCliOptions extends RunCliOptions {
   sample?: string;
   json?: boolean;
-}
-
-/** git's user.name in the benchmark folder, else the OS user; never fails. */
-export function authorName(cwd: string): string {
-  try {
-    const name = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 5000 });
-    if (name.trim()) return name.trim();
-  } catch {
-    // not a git folder, or no git
-  }
-  try {
-    return userInfo().username;
-  } catch {
-    return '';
-  }
 }
 
 function usageFailure(io: RunCliIo, message: string): number {
@@ -113,18 +92,12 @@ export async function runExperimentCommand(
     runs: baseRun ? [parsed.out, baseRun] : [parsed.out],
     ...cacheOption(opts),
   });
-  const run = scored.runs.get(parsed.out);
-  const base = baseRun ? scored.runs.get(baseRun) : undefined;
-  if (!run) throw new Error(`the experiment's run ${parsed.out} could not be read back`);
-  if (baseRun && !base) throw new Error(`--base-run: the run "${baseRun}" could not be read`);
-  const figures: ExperimentFigures | null = base ? experimentFigures(scored, base, run, sample.users) : null;
-  const entry: ExperimentInput = {
-    createdAt: new Date().toISOString(),
-    author: authorName(bench.root),
+  const { figures, logPath } = recordExperiment({
+    bench: scored,
+    sample,
     run: parsed.out,
-    baseRun: baseRun ?? '',
-    sample: { name: sample.name, seed: sample.seed, users: size.users },
-    template: { id: templateId(parsed.template), hash: templateHash(parsed.template), text: parsed.template },
+    baseRun,
+    template: parsed.template,
     systemMessage,
     endpoint: {
       baseURL: parsed.baseURL,
@@ -133,19 +106,12 @@ export async function runExperimentCommand(
       maxTokens: parsed.maxTokens ?? null,
     },
     personaMode: parsed.persona,
-    figures,
-    cost: experimentCost(result.summary.dir, sample.users),
-  };
-  const log = ExperimentLog.open(join(bench.root, EXPERIMENTS_DB));
-  try {
-    log.record(entry);
-  } finally {
-    log.close();
-  }
+    author: authorName(bench.root),
+  });
   const lines = figures
     ? figureLines(figures)
     : ['  no base run: pass --base-run RUN to compare (the sample was drawn without one)'];
-  io.stdout(`${lines.join('\n')}\n  logged in ${join(bench.root, EXPERIMENTS_DB)}\n`);
+  io.stdout(`${lines.join('\n')}\n  logged in ${logPath}\n`);
   return 0;
 }
 

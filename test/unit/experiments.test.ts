@@ -4,7 +4,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExperimentCommand, runExperimentsCommand, authorName } from '../../src/cli/experiment';
+import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/experiment';
+import { authorName } from '../../src/core/experiments/record';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { experimentFigures } from '../../src/core/experiments/experiment';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
