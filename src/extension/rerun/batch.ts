@@ -31,6 +31,8 @@ export interface BatchPlan {
   personaMode: PersonaMode;
   platforms?: Platform[];
   userId?: string | null;
+  /** only these users per platform (an experiment's sample) */
+  users?: Partial<Record<Platform, string[]>>;
   fromStep?: number;
   startPersona?: StartPersona;
   /** the manifest's model when resuming (it must not change within a run) */
@@ -59,6 +61,7 @@ export async function guardPlan(
         personaMode: plan.personaMode,
         platforms: plan.platforms,
         userId: plan.userId,
+        users: plan.users,
         fromStep: plan.fromStep,
         startPersona: plan.startPersona,
       }),
@@ -99,6 +102,7 @@ export async function runPlan(
         personaMode: plan.personaMode,
         platforms: plan.platforms,
         userId: plan.userId ?? null,
+        users: plan.users,
         fromStep: plan.fromStep ?? 1,
         startPersona: plan.startPersona,
         concurrency: target.maxConcurrency,
@@ -318,6 +322,7 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
     personaMode: m.personaMode,
     platforms: m.selection.platforms,
     userId: m.selection.userId,
+    users: m.selection.users,
     fromStep: m.selection.fromStep,
     startPersona: m.selection.startPersona,
     model: m.endpoint.model,
