@@ -136,4 +136,27 @@ describe('template experiments in the real workbench', () => {
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     expect(await cmp.locator('.vlist .vrow').count()).toBeGreaterThan(0);
   });
+
+  it('promotes an experiment to a full run with its template, the estimate shown before it starts', async () => {
+    const sent = server.requests.length;
+    await u.palette('Persona Lab: Run on Whole Benchmark…');
+    await u.title('Run Experiment Template on Whole Benchmark');
+    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.title('(2/3): persona mode');
+    await u.row(/Full persona/).click();
+    await u.title('(3/3): run name');
+    const bench = session.bench;
+    const steps = [...bench.users.values()].reduce(
+      (n, m) => n + [...m.values()].reduce((k, x) => k + x.steps.length, 0),
+      0,
+    );
+    expect(await u.widget().innerText()).toMatch(new RegExp(`estimate: ${steps} requests, ~[\\d,]+ prompt tokens`));
+    const name = await u.input().inputValue();
+    expect(name).toMatch(new RegExp(`^template-${templateId(VARIANT)}-benchmark-full-`));
+    await u.input().press('Enter');
+    await toast(new RegExp(`run ${name} finished`)).waitFor({ timeout: 120_000 });
+    const asked = server.requests.slice(sent);
+    expect(asked).toHaveLength(steps);
+    expect(asked.every((r) => r.prompt.startsWith('VARIANT'))).toBe(true);
+  });
 });

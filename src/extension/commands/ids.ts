@@ -29,6 +29,7 @@ export const COMMAND_IDS = [
   'personaLab.runTemplateOnSample',
   'personaLab.diffExperimentTemplates',
   'personaLab.compareExperiment',
+  'personaLab.promoteExperiment',
   'personaLab.rerunStep',
   'personaLab.rerunChain',
   'personaLab.rerunPlatform',

@@ -14,6 +14,7 @@ import {
   compareExperiment,
   diffTemplates,
   newSampleCommand,
+  promoteExperiment,
   runTemplateOnSample,
   type ExperimentDeps,
 } from '../experiments/commands';
@@ -97,6 +98,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
     make: (c) => (node, nodes) => diffTemplates(c.experiments, node, nodes),
   },
   'personaLab.compareExperiment': { needs: 'spb', make: (c) => (node) => compareExperiment(c.experiments, node) },
+  'personaLab.promoteExperiment': { needs: 'spb', make: (c) => (node) => promoteExperiment(c.experiments, node) },
   'personaLab.rerunStep': { needs: 'spb', make: (c) => (arg) => rerunStep(c.rerun, arg) },
   'personaLab.rerunChain': { needs: 'spb', make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },

@@ -1,7 +1,6 @@
 // New Sample…, Run Template on Sample…, Diff Experiment Templates and Compare Experiment with Base Run. The sample,
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { experimentRunName } from '../../core/experiments/experiment';
 import type { ExperimentRow } from '../../core/experiments/log';
@@ -17,12 +16,9 @@ import {
   type Sample,
 } from '../../core/experiments/sampleFile';
 import { deltaText } from '../../core/experiments/format';
-import { estimateLine, estimateRun } from '../../core/runner/estimate';
-import { readJournalSteps } from '../../core/runner/journal';
-import { plannedPrompts } from '../../core/runner/preflight';
-import { JOURNAL_FILE } from '../../core/runner/runner';
 import type { ReadOnlyDocs } from '../docs';
-import { guardPlan, progressText, runPlan } from '../rerun/batch';
+import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';
+import { estimateText } from '../rerun/estimate';
 import type { RerunDeps } from '../rerun/step';
 import { log } from '../log';
 import { ExperimentNode, type ExperimentsProvider } from './provider';
@@ -97,15 +93,6 @@ export async function newSampleCommand(deps: ExperimentDeps): Promise<Sample | u
   }
 }
 
-function prices(): { inputPerMTok?: number; outputPerMTok?: number } {
-  const c = vscode.workspace.getConfiguration('personaLab.cost');
-  const get = (k: string) => {
-    const v = c.get<number | null>(k);
-    return typeof v === 'number' && v >= 0 ? v : undefined;
-  };
-  return { inputPerMTok: get('inputPerMTok'), outputPerMTok: get('outputPerMTok') };
-}
-
 async function pickSample(deps: ExperimentDeps, root: string): Promise<Sample | undefined> {
   const names = listSamples(root);
   const NEW = '$(add) New Sample…';
@@ -155,13 +142,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
     systemMessage: target.systemMessage,
     personaMode: 'full',
   });
-  const planned = plannedPrompts(bench, {
-    template: template.text,
-    systemMessage: target.systemMessage,
-    users: sample.users,
-  });
-  const done = new Set(readJournalSteps(join(root, 'results', name, JOURNAL_FILE)).keys());
-  const estimate = estimateLine(estimateRun(planned, { done, maxTokens: target.config.maxTokens, prices: prices() }));
+  const estimate = estimateText(bench, { template: template.text, users: sample.users }, target, name);
   log.info(`experiment ${name}: ${estimate}`);
   const n = sampleSize(bench, sample.users);
   const go = await vscode.window.showInformationMessage(
@@ -269,4 +250,12 @@ export async function compareExperiment(deps: ExperimentDeps, node?: unknown): P
     return;
   }
   await vscode.commands.executeCommand('personaLab.compareRuns', row.baseRun, row.run);
+}
+
+/** Run on Whole Benchmark: the experiment's template over every user (Re-run Benchmark with that template). */
+export async function promoteExperiment(deps: ExperimentDeps, node?: unknown): Promise<void> {
+  const row = rowOf(node) ?? (await pickRow(deps, 'Run Experiment Template on Whole Benchmark'));
+  if (!row) return;
+  log.info(`experiments: ${row.run} promoted to a full run (template ${row.template.id})`);
+  await rerunPlatforms(deps.rerun, undefined, true, { name: `template-${row.template.id}`, text: row.template.text });
 }
