@@ -174,6 +174,17 @@ describe('persona-lab experiment', () => {
     expect(readFileSync(join(root, EXPERIMENTS_DB)).includes(Buffer.from('VARIANT'))).toBe(true);
   });
 
+  it('scores on the sample only, whatever else the runs hold', async () => {
+    const bench = await loadBenchmark(root, { runs: ['base'] });
+    const base = bench.runs.get('base')!;
+    const one = { weibo: [[...bench.users.get('weibo')!.keys()][2]] };
+    const f = experimentFigures(bench, base, base, one);
+    // 3 scored steps of 4 (step 3 has no positives), one user; the same run on both sides: no difference, no flip
+    expect([f.pairedSteps, f.pairedUsers, f.onlyBase, f.onlyRun]).toEqual([3, 1, 0, 0]);
+    expect(f.summary.every((r) => r.diff === 0 || Number.isNaN(r.diff))).toBe(true);
+    expect(f.flips).toEqual({ gained: 0, lost: 0, newWrong: 0, droppedWrong: 0, top: [] });
+  });
+
   it('names a sample user missing from the benchmark and a missing option', async () => {
     const { out, sink } = io();
     expect(
