@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/experiment';
 import { authorName } from '../../src/core/experiments/record';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { experimentFigures } from '../../src/core/experiments/experiment';
+import { experimentFigures, thinPlatforms } from '../../src/core/experiments/experiment';
+import { figureLines } from '../../src/core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
 import { drawSample } from '../../src/core/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
@@ -183,6 +184,8 @@ describe('persona-lab experiment', () => {
     expect([f.pairedSteps, f.pairedUsers, f.onlyBase, f.onlyRun]).toEqual([3, 1, 0, 0]);
     expect(f.summary.every((r) => r.diff === 0 || Number.isNaN(r.diff))).toBe(true);
     expect(f.flips).toEqual({ gained: 0, lost: 0, newWrong: 0, droppedWrong: 0, top: [] });
+    expect(thinPlatforms(f)).toEqual(['weibo']);
+    expect(figureLines(f)[0]).toMatch(/^note: one paired user on weibo: the 95 % interval .* too narrow/);
   });
 
   it('names a sample user missing from the benchmark and a missing option', async () => {

@@ -57,6 +57,8 @@ export interface ExperimentFigures {
   run: string;
   pairedSteps: number;
   pairedUsers: number;
+  /** paired users per platform: the bootstrap resamples within platforms, so one user there adds no spread */
+  usersByPlatform: Partial<Record<Platform, number>>;
   /** sample steps scored in only one of the runs (an unfinished experiment, a base run missing users) */
   onlyBase: number;
   onlyRun: number;
@@ -98,16 +100,27 @@ export function experimentFigures(
   topFlips = 20,
 ): ExperimentFigures {
   const cmp = experimentComparison(bench, base, run, users);
+  const usersByPlatform: Partial<Record<Platform, number>> = {};
+  for (const u of cmp.users) usersByPlatform[u.platform] = (usersByPlatform[u.platform] ?? 0) + 1;
   return {
     baseRun: base.name,
     run: run.name,
     pairedSteps: cmp.steps.length,
     pairedUsers: cmp.users.length,
+    usersByPlatform,
     onlyBase: cmp.onlyA,
     onlyRun: cmp.onlyB,
     summary: pairedSummary(cmp, 'all', { resamples: COMPARE_RESAMPLES, seed: COMPARE_SEED }),
     flips: tallyFlips(cmp, topFlips),
   };
+}
+
+/**
+ * Platforms with a single paired user: the interval resamples users within each platform, so such a platform adds
+ * no spread and the interval is too narrow (a point when every platform has one user).
+ */
+export function thinPlatforms(f: ExperimentFigures): Platform[] {
+  return (Object.entries(f.usersByPlatform ?? {}) as [Platform, number][]).filter(([, n]) => n < 2).map(([p]) => p);
 }
 
 export interface ExperimentCost {

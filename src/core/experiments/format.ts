@@ -2,7 +2,7 @@
 // (tree descriptions and tooltips use deltaText). Differences are in percentage points (pp).
 import type { PairedSummaryRow } from '../spb/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
-import type { ExperimentFigures } from './experiment';
+import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
 
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = {
@@ -71,7 +71,13 @@ export function figureLines(f: ExperimentFigures): string[] {
     .slice(0, 5)
     .map((t) => `${t.tag} ${t.kind} ×${t.steps}`)
     .join(', ');
+  const thin = thinPlatforms(f);
   return [
+    ...(thin.length
+      ? [
+          `note: one paired user on ${thin.join(', ')}: the 95 % interval resamples users within platforms, so it is too narrow; draw more users per platform`,
+        ]
+      : []),
     `compared with ${f.baseRun} on ${f.pairedSteps} paired steps of ${f.pairedUsers} users` +
       (f.onlyBase || f.onlyRun ? ` (${f.onlyBase} only in the base run, ${f.onlyRun} only in the experiment)` : ''),
     ...pad(rows).map((l) => `  ${l}`),

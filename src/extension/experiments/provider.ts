@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { thinPlatforms } from '../../core/experiments/experiment';
 import { deltaText, figureLines, verdict } from '../../core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog, type ExperimentRow } from '../../core/experiments/log';
 import type { SpbStore } from '../benchmarks/spb/store';
@@ -21,7 +22,8 @@ function item(row: ExperimentRow): vscode.TreeItem {
   t.id = `experiment:${row.id}`;
   t.contextValue = EXPERIMENT_CONTEXT;
   t.description = row.figures ? `ΔRecall ${deltaText(recall)} · ΔF1^NS ${deltaText(f1)}` : `${row.run} (no base run)`;
-  const v = verdict(recall);
+  // An interval from platforms of one user is too narrow to call a change (see thinPlatforms).
+  const v = row.figures && thinPlatforms(row.figures).length === 0 ? verdict(recall) : 0;
   t.iconPath = new vscode.ThemeIcon(
     v > 0 ? 'arrow-up' : v < 0 ? 'arrow-down' : 'beaker',
     v > 0
