@@ -213,6 +213,12 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     const texts = svg.texts.map((t) => t.text);
     for (const t of ['positive rate (%)', 'real', 'predicted', ...scenes]) expect(texts, t).toContain(t);
     expect(svg.oddColours).toEqual([]);
+    // The page's other message still does what it did: Choose Run… opens the run picker.
+    await frame.locator('vscode-button', { hasText: 'Choose Run…' }).click();
+    const title = wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' });
+    await title.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.keyboard.press('Escape');
+    await title.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });
 
