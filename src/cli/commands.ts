@@ -15,6 +15,7 @@ import { runLabelsCommand } from './labels';
 import { runTemplateCommand } from './template';
 import { runDemoEndpoint } from './demo';
 import { runSampleCommand, type SampleCliOptions } from './sample';
+import { runLongContextCommand } from './longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
@@ -105,6 +106,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runExperimentCommand(args, opts, defaultIo(), true);
     case 'experiments':
       return runExperimentsCommand(args, opts, defaultIo());
+    case 'long-context':
+      return runLongContextCommand(args, opts, defaultIo(), true);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -7,6 +7,7 @@ import { TEMPLATE_USAGE } from './template';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
 import { EXPERIMENT_OPTIONS, EXPERIMENT_USAGE } from './experiment';
+import { LONG_CONTEXT_USAGE } from './longContext';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
@@ -25,6 +26,7 @@ ${TEMPLATE_USAGE}
 ${DEMO_USAGE}
 ${SAMPLE_USAGE}
 ${EXPERIMENT_USAGE}
+${LONG_CONTEXT_USAGE}
 ${AUDIT_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store

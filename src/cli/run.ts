@@ -19,7 +19,9 @@ import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
 import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
-import type { Benchmark } from '../core/spb/types';
+import type { Benchmark, Step, User } from '../core/spb/types';
+
+type PostsReader = (user: User, step: Step) => string;
 import { parseRunArgs, RUN_USAGE, Usage, type ParsedRun, type RunCliOptions } from './runArgs';
 
 export { RUN_OPTIONS, RUN_USAGE, type RunCliOptions } from './runArgs';
@@ -98,7 +100,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
 }
 
 /** The prompts of the run's selection, rendered as it will send them (for the estimate and the PI guard). */
-function prompts(parsed: ParsedRun, bench: Benchmark): PlannedPrompt[] {
+function prompts(parsed: ParsedRun, bench: Benchmark, readPosts?: PostsReader): PlannedPrompt[] {
   return plannedPrompts(bench, {
     template: parsed.template,
     systemMessage: parsed.systemMessage,
@@ -108,12 +110,15 @@ function prompts(parsed: ParsedRun, bench: Benchmark): PlannedPrompt[] {
     users: parsed.users,
     fromStep: parsed.fromStep,
     startPersona: parsed.startPersona,
+    readPosts,
   });
 }
 
 /**
  * Runs a parsed `run` (or an experiment's run) on a loaded benchmark: the estimate, the PI guard, the run, a summary
- * on stdout. `summary` is absent when nothing ran (dry run, guard refusal, a run that could not start).
+ * on stdout. `summary` is absent when nothing ran (dry run, guard refusal, a run that could not start). For the
+ * long-context baseline, `readPosts` replaces the posts of each step (the estimate and the PI guard see the same text)
+ * and `oneStepPerUser` leaves F1NS out of the summary (it is per user over a chain).
  */
 export async function executeRun(
   parsed: ParsedRun,
@@ -121,9 +126,10 @@ export async function executeRun(
   opts: RunCliOptions,
   io: RunCliIo,
   ownSignals: boolean,
+  { readPosts, oneStepPerUser = false }: { readPosts?: PostsReader; oneStepPerUser?: boolean } = {},
 ): Promise<{ code: number; summary?: RunSummary }> {
   const { dir, template, systemMessage } = parsed;
-  const planned = prompts(parsed, bench);
+  const planned = prompts(parsed, bench, readPosts);
   const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE));
   const estimate = estimateRun(planned, {
     done: new Set(done.keys()),
@@ -185,6 +191,7 @@ export async function executeRun(
       retry: parsed.retryBaseMs !== undefined ? { baseMs: parsed.retryBaseMs } : undefined,
       signal: controller.signal,
       onProgress: progress,
+      readPosts,
       onStep: (r) => {
         history?.record({ run: parsed.out, model: parsed.model, baseURL }, masked ? maskOutgoing(r) : r);
       },
@@ -205,7 +212,7 @@ export async function executeRun(
     if (run) {
       for (const [platform, fig] of scoreRun(scored, run).platforms) {
         lines.push(
-          `  ${platform}: Recall ${pct(fig.metrics.Recall)} | F1NS ${pct(fig.f1ns)} | ${fig.users} users, ${fig.steps} scored steps`,
+          `  ${platform}: Recall ${pct(fig.metrics.Recall)}${oneStepPerUser ? '' : ` | F1NS ${pct(fig.f1ns)}`} | ${fig.users} users, ${fig.steps} scored steps`,
         );
       }
     }

@@ -119,7 +119,7 @@ export function parseRunArgs(
   args: string[],
   opts: RunCliOptions,
   env: Record<string, string | undefined>,
-  command: 'run' | 'experiment' = 'run',
+  command: 'run' | 'experiment' | 'long-context' = 'run',
 ): ParsedRun {
   const [dir, extra] = args;
   if (!dir) throw new Usage(`${command} needs a benchmark folder or tasks file`);

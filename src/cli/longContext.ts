@@ -1,0 +1,96 @@
+// `persona-lab long-context`: the paper's long-context baseline (appendix E, Table 7). One request per qualifying
+// user (≥ 4 steps) with the earlier steps' posts concatenated and no persona, on the last step's pool, run as `run`
+// does (estimate, PI guard, retries, resumable), then shown beside the streaming base run on the same last steps.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  longContextBench,
+  longContextLines,
+  longContextReader,
+  longContextRunName,
+  longContextTable,
+  longContextUsers,
+} from '../core/experiments/longContext';
+import { checkSample, readSample } from '../core/experiments/sampleFile';
+import { loadBenchmark } from '../core/spb/load';
+import { cacheOption } from './cacheOption';
+import { executeRun, type RunCliIo } from './run';
+import { parseRunArgs, Usage } from './runArgs';
+import type { ExperimentCliOptions } from './experiment';
+
+export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-url URL --model NAME [--sample NAME] [--template FILE] [--out NAME]
+      [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
+      [--pi-guard refuse|mask|send] [--pi-guard-loopback] [--input-per-mtok PRICE] [--output-per-mtok PRICE]
+      [--dry-run]                                          the long-context baseline (paper, appendix E): for users
+                                                           with ≥ 4 steps (of the sample, or all), one request with
+                                                           the earlier steps' posts under "--- <date> ---" headers,
+                                                           no persona, on the last step's pool, into
+                                                           results/longctx-<sample|all>-<template id>/ (resumes when
+                                                           re-run); printed beside RUN's last steps (Table 7)`;
+
+function usageFailure(io: RunCliIo, message: string): number {
+  io.stderr(`persona-lab: ${message}\nUsage:\n${LONG_CONTEXT_USAGE}\n`);
+  return 2;
+}
+
+/** Exit status as `run`'s: 0 done, 1 failed, 2 usage, 4 refused by the PI guard, 130 cancelled (run again to resume). */
+export async function runLongContextCommand(
+  args: string[],
+  opts: ExperimentCliOptions,
+  io: RunCliIo,
+  ownSignals: boolean,
+): Promise<number> {
+  const baseRun = opts['base-run'];
+  if (!baseRun) return usageFailure(io, 'long-context needs --base-run RUN (the streaming run it is shown beside)');
+  for (const o of ['platform', 'user', 'from-step', 'history'] as const)
+    if (opts[o] !== undefined) return usageFailure(io, `long-context runs the qualifying users: --${o} does not apply`);
+  if (opts.persona !== undefined) return usageFailure(io, 'long-context sends no persona: --persona does not apply');
+  let parsed;
+  try {
+    // --base-run is the streaming run compared with, not a start persona: the request carries none.
+    parsed = parseRunArgs(args, { ...opts, 'base-run': undefined, persona: 'none' }, io.env, 'long-context');
+  } catch (e) {
+    if (e instanceof Usage) return usageFailure(io, e.message);
+    throw e;
+  }
+  const bench = await loadBenchmark(parsed.dir, { runs: [], ...cacheOption(opts) });
+  if (!existsSync(join(bench.root, 'results', baseRun)))
+    throw new Error(`--base-run: no run "${baseRun}" under ${join(bench.root, 'results')}`);
+  let sampleUsers;
+  if (opts.sample) {
+    const sample = readSample(bench.root, opts.sample);
+    const check = checkSample(bench, sample);
+    for (const w of check.warnings) io.stderr(`warning: ${w}\n`);
+    if (check.errors.length) {
+      for (const e of check.errors) io.stderr(`persona-lab: ${e}\n`);
+      return 1;
+    }
+    sampleUsers = sample.users;
+  }
+  const users = longContextUsers(bench, sampleUsers);
+  const n = Object.values(users).reduce((a, ids) => a + (ids?.length ?? 0), 0);
+  if (n === 0) {
+    io.stderr(`persona-lab: no user ${opts.sample ? `of sample ${opts.sample} ` : ''}has 4 or more steps\n`);
+    return 1;
+  }
+  parsed.users = users;
+  parsed.out = opts.out ?? longContextRunName(opts.sample ?? null, parsed.template);
+  if (parsed.out === baseRun) return usageFailure(io, `--out ${parsed.out} is the base run`);
+  io.stderr(
+    `long-context ${parsed.out}: ${n} users with ≥ 4 steps${opts.sample ? ` of sample ${opts.sample}` : ''}, one request each (their last step)\n`,
+  );
+  const view = longContextBench(bench, users);
+  const result = await executeRun(parsed, view, opts, io, ownSignals, {
+    readPosts: longContextReader(bench),
+    oneStepPerUser: true,
+  });
+  if (result.code !== 0 || !result.summary) return result.code;
+
+  const scored = await loadBenchmark(parsed.dir, { runs: [parsed.out, baseRun], ...cacheOption(opts) });
+  const run = scored.runs.get(parsed.out);
+  const base = scored.runs.get(baseRun);
+  if (!run) throw new Error(`the long-context run ${parsed.out} could not be read back`);
+  if (!base) throw new Error(`the base run "${baseRun}" could not be read`);
+  io.stdout(`${longContextLines(longContextTable(scored, base, run, users)).join('\n')}\n`);
+  return 0;
+}
