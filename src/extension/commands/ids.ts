@@ -7,6 +7,7 @@ export const COMMAND_IDS = [
   'personaLab.chooseRun',
   'personaLab.revealUser',
   'personaLab.copyUserId',
+  'personaLab.sortUsers',
   'personaLab.openStep',
   'personaLab.nextStep',
   'personaLab.previousStep',
