@@ -15,6 +15,8 @@ export interface OrderKeyInfo {
   name: string;
   /** a metric's symbol (R, R_nov, Err_decay): the label of a figure, shown after its name */
   symbol?: string;
+  /** a per-user figure (not the file, the id or the labels): some users may have none */
+  figure?: boolean;
   direction: Direction;
   /** How the order is described: "lowest first", "labelled first, then by id". */
   ascendingText: string;
@@ -77,6 +79,12 @@ export function describeOrder<K extends string>(order: UserOrder<K>, info: Reado
   const i = info[order.key];
   const name = i.symbol ? `${i.name} (${i.symbol})` : i.name;
   return `${name}, ${order.direction === 'ascending' ? i.ascendingText : i.descendingText}`;
+}
+
+/** The order as a sentence for a tooltip, saying where users without the figure go when that can happen. */
+export function orderSentence<K extends string>(order: UserOrder<K>, info: Readonly<Record<K, OrderKeyInfo>>): string {
+  const tail = info[order.key].figure ? '; ties by id, users without the figure last' : '';
+  return `Users listed by ${describeOrder(order, info)}${tail} (Sort Users By… changes it).`;
 }
 
 export interface OrderChoice<K extends string> {

@@ -16,6 +16,7 @@ import {
   compareFigures,
   describeOrder,
   orderChoices,
+  orderSentence,
   parseOrder,
   sortByFigure,
   type Direction,
@@ -108,6 +109,15 @@ describe('stored order and picker rows', () => {
     );
     expect(describeOrder({ key: 'incorrect', direction: 'descending' }, OMNI_ORDER_INFO)).toBe(
       'Wrong answers, most first',
+    );
+    expect(orderSentence({ key: 'Recall', direction: 'ascending' }, SPB_ORDER_INFO)).toBe(
+      'Users listed by Recall (R), lowest first; ties by id, users without the figure last (Sort Users By… changes it).',
+    );
+    expect(orderSentence({ key: 'file', direction: 'ascending' }, SPB_ORDER_INFO)).toBe(
+      'Users listed by File order, as the tasks file lists them (Sort Users By… changes it).',
+    );
+    expect(orderSentence({ key: 'shareRight', direction: 'ascending' }, OMNI_ORDER_INFO)).toMatch(
+      /^Users listed by Share right, lowest first; ties by id/,
     );
   });
 

@@ -12,6 +12,7 @@ export const OMNI_DEFAULT_ORDER: UserOrder<OmniOrderKey> = { key: 'id', directio
 const counted = (label: string, name: string, direction: OrderKeyInfo['direction']): OrderKeyInfo => ({
   label,
   name,
+  figure: true,
   direction,
   ascendingText: 'fewest first',
   descendingText: 'most first',
@@ -30,6 +31,7 @@ export const OMNI_ORDER_INFO: Readonly<Record<OmniOrderKey, OrderKeyInfo>> = {
   shareRight: {
     label: 'Share right',
     name: 'Share right',
+    figure: true,
     direction: 'ascending',
     ascendingText: 'lowest first',
     descendingText: 'highest first',

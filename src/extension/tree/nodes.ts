@@ -5,7 +5,7 @@ import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/spb/score/run';
 import type { Benchmark, Platform, Run, User } from '../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
-import { describeOrder, type UserOrder } from '../../core/userOrder';
+import { orderSentence, type UserOrder } from '../../core/userOrder';
 import type { StepRef } from '../benchmarks/spb/store';
 import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';
@@ -165,10 +165,7 @@ export class PlatformNode implements TreeNode {
     } else if (this.parent.ctx.run) {
       md.appendMarkdown('\n\nThe selected run has no results for this platform.');
     }
-    md.appendMarkdown(
-      `\n\nUsers sorted by ${describeOrder(this.parent.ctx.order, SPB_ORDER_INFO)}; users without the figure last, ` +
-        'ties by id (Sort Users By… changes it).',
-    );
+    md.appendMarkdown(`\n\n${orderSentence(this.parent.ctx.order, SPB_ORDER_INFO)}`);
     return md;
   }
 }

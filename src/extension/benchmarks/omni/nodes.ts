@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
 import { userActionCounts, type ActionCounts, type OmniRunScore } from '../../../core/omni/score';
 import { OMNI_ORDER_INFO, shareRight, sortOmniUsers, type OmniOrderKey } from '../../../core/omni/userOrder';
-import { describeOrder, type UserOrder } from '../../../core/userOrder';
+import { orderSentence, type UserOrder } from '../../../core/userOrder';
 import {
   predictionKey,
   type OmniBenchmark,
@@ -112,10 +112,7 @@ export class OmniBenchmarkNode implements TreeNode {
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
     if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s)`);
-    md.appendMarkdown(
-      `\n\nUsers sorted by ${describeOrder(this.ctx.order, OMNI_ORDER_INFO)}; users without the figure last, ties ` +
-        'by id (Sort Users By… changes it).',
-    );
+    md.appendMarkdown(`\n\n${orderSentence(this.ctx.order, OMNI_ORDER_INFO)}`);
     return md;
   }
 }
