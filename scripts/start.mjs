@@ -1,17 +1,23 @@
 #!/usr/bin/env node
-// `npm start`: build, package persona-lab.vsix, and open sample/ in VS Code with the extension installed.
+// `npm start`: build, package persona-lab.vsix, start the demo endpoint, and open sample/ in VS Code with the
+// extension installed.
 //
+//  - The demo endpoint (`persona-lab demo-endpoint`: model demo-model-not-an-llm, a fixed rule that picks tags from
+//    the posts, "demo model, not an LLM") starts first on a free 127.0.0.1 port, so that re-runs work offline.
 //  - If a `code` command is on PATH (desktop VS Code, or the `code` shim of a code-server terminal), the .vsix is
-//    installed with it and sample/ opened in a new window.
+//    installed with it and sample/ opened in a new window. Your own user settings are left alone: the settings that
+//    point Persona Lab at the demo endpoint are printed to paste, and the endpoint runs until Ctrl-C.
 //  - Otherwise code-server 4.139.1 (VS Code 1.139.1 in the browser, on Node 24; PERSONA_LAB_CODE_SERVER_VERSION picks
 //    another installed line) is installed into .cache/code-server/<version>/ and started, through the launcher the
 //    installer writes (bin/code-server, which runs it on its own Node), on 127.0.0.1 with fresh data under
-//    .cache/start/; the URL to open is printed. Ctrl-C stops it.
+//    .cache/start/, whose user settings point at the demo endpoint; the URL to open is printed. Ctrl-C stops both.
 //
-// Options: --web            use code-server even when `code` is on PATH
-//          --port <n>       port for code-server (default: PORT, else a free one)
-//          --folder <dir>   folder to open (default: sample/)
-//          --no-build       skip `npm run build` and packaging (reuse persona-lab.vsix)
+// Options: --web             use code-server even when `code` is on PATH
+//          --port <n>        port for code-server (default: PORT, else a free one)
+//          --demo-port <n>   port for the demo endpoint (default: a free one)
+//          --no-demo         do not start the demo endpoint (the endpoint settings stay as they are)
+//          --folder <dir>    folder to open (default: sample/)
+//          --no-build        skip `npm run build` and packaging (reuse persona-lab.vsix)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -55,6 +61,47 @@ if (!flag('--no-build')) {
 if (!existsSync(vsix)) die(`${vsix} is missing (run without --no-build)`);
 if (!existsSync(folder)) die(`${folder} does not exist${folder.endsWith('sample') ? ' (npm run gen:sample)' : ''}`);
 
+// --- the demo endpoint ------------------------------------------------------------------------------------------
+const DEMO_MODEL = 'demo-model-not-an-llm';
+let stopping = false;
+const demo = flag('--no-demo') ? undefined : await startDemo(opt('--demo-port', '0'));
+/** What points Persona Lab at the demo endpoint (the demo answers at once: eight users at a time is cheap). */
+const demoSettings = demo
+  ? {
+      'personaLab.endpoint.baseURL': demo.baseURL,
+      'personaLab.endpoint.model': DEMO_MODEL,
+      'personaLab.endpoint.maxConcurrency': 8,
+    }
+  : {};
+
+async function startDemo(port) {
+  const cli = join(repo, 'dist/cli.js');
+  if (!existsSync(cli)) die(`${cli} is missing (run without --no-build)`);
+  const child = spawn(process.execPath, [cli, 'demo-endpoint', '--port', port], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr.on('data', (d) => {
+    for (const line of String(d).split('\n')) if (line.trim()) console.log(`[demo] ${line}`);
+  });
+  process.on('exit', () => child.kill('SIGTERM'));
+  const baseURL = await new Promise((res) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/127\.0\.0\.1:\d+\/v1)\s/m.exec(out);
+      if (m) res(m[1]);
+    });
+    child.on('exit', (c) => die(`the demo endpoint exited (${c}) before it listened:\n${out}`));
+  });
+  child.removeAllListeners('exit');
+  child.on('exit', (c, signal) => {
+    if (!stopping) console.error(`[start] the demo endpoint exited (${c ?? signal})`);
+  });
+  log(`demo endpoint (model ${DEMO_MODEL}: demo model, not an LLM) at ${baseURL}`);
+  return { child, baseURL };
+}
+
 const code = flag('--web') ? undefined : onPath('code');
 if (code) {
   // The .vsix's better-sqlite3 is a Node-API addon: the same binary loads in desktop VS Code's Electron (1.101+).
@@ -62,7 +109,24 @@ if (code) {
   step('code --install-extension', code, ['--install-extension', vsix, '--force']);
   log(`opening ${folder}`);
   step('code', code, ['--new-window', folder]);
-  process.exit(0);
+  if (!demo) process.exit(0);
+  // Your desktop user settings are yours, and an untrusted workspace ignores a workspace's endpoint URL: print them.
+  console.log('');
+  log('To re-run steps against the demo endpoint, add these to your user settings');
+  log('(Preferences: Open User Settings (JSON)); no API key is needed:');
+  for (const [key, value] of Object.entries(demoSettings))
+    console.log(`    ${JSON.stringify(key)}: ${JSON.stringify(value)},`);
+  log('The demo endpoint runs until Ctrl-C (--demo-port <n> keeps its URL the same from one start to the next).');
+  log('In VS Code, Persona Lab: Get Started opens the walkthrough.');
+  const quit = () => {
+    stopping = true;
+    demo.child.kill('SIGTERM');
+    process.exit(0);
+  };
+  process.on('SIGINT', quit);
+  process.on('SIGTERM', quit);
+  await new Promise((res) => demo.child.on('exit', res));
+  process.exit(stopping ? 0 : 1);
 }
 
 // --- code-server ------------------------------------------------------------------------------------------------
@@ -100,6 +164,7 @@ writeFileSync(
       'extensions.autoCheckUpdates': false,
       'extensions.ignoreRecommendations': true,
       'git.openRepositoryInParentFolders': 'never',
+      ...demoSettings,
     },
     null,
     2,
@@ -133,11 +198,11 @@ const child = spawn(
   { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
 );
 
-let stopping = false;
 const stop = (signal) => {
   if (stopping) return;
   stopping = true;
-  log(`stopping code-server (${signal})`);
+  log(`stopping code-server${demo ? ' and the demo endpoint' : ''} (${signal})`);
+  demo?.child.kill('SIGTERM');
   try {
     process.kill(-child.pid, 'SIGTERM');
   } catch {
@@ -177,6 +242,8 @@ const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`;
 console.log('');
 log(`Persona Lab is running in code-server ${csVersion}:`);
 log(`  ${url}`);
+if (demo) log(`re-runs go to the demo endpoint at ${demo.baseURL} (demo model, not an LLM; set in the user settings)`);
+log('Persona Lab: Get Started (command palette) opens the walkthrough.');
 log(`data: ${base} (wiped at each start); extension host logs under ${join(dirs.userData, 'logs')}`);
 log('remote machine? forward the port first, e.g. `ssh -L ' + `${port}:127.0.0.1:${port} <host>\``);
 log('Ctrl-C to stop.');

@@ -13,6 +13,7 @@ import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
 import { runTemplateCommand } from './template';
+import { runDemoEndpoint } from './demo';
 import { runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
@@ -32,6 +33,7 @@ export interface CliOptions extends RunCliOptions, AuditCliOptions {
   resolve?: string[];
   'dry-run'?: boolean;
   'label-set'?: string;
+  port?: string;
 }
 
 function needDir(args: string[], command: string): string {
@@ -89,6 +91,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runLabelsCommand(args, opts);
     case 'template':
       return runTemplateCommand(args, (message) => new UsageError(message));
+    case 'demo-endpoint':
+      return runDemoEndpoint(args, opts, (message) => new UsageError(message));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -7,7 +7,7 @@ import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
 import { traceBenchmarkId } from '../core/labels/trace';
-import { formatSummary, summarize, type Kappa } from '../core/labels/agreement';
+import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
 import { LabelStore } from '../core/labels/store';
@@ -237,6 +237,8 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
       authorA: a.authorA,
       authorB: a.authorB,
       units: a.units,
+      // kappa is given as computed; `enough` is false below KAPPA_MIN_UNITS shared steps, where the views say n/a.
+      enough: a.units >= KAPPA_MIN_UNITS,
       overall: kappaJson(a.overall),
       perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
     }));

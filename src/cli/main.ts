@@ -4,6 +4,7 @@ import { runCommand, UsageError } from './commands';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
 import { TEMPLATE_USAGE } from './template';
+import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
@@ -19,6 +20,7 @@ Commands:
                                                            history-frequency, recent-batch)
 ${RUN_USAGE}
 ${TEMPLATE_USAGE}
+${DEMO_USAGE}
 ${AUDIT_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
@@ -58,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
         help: { type: 'boolean', short: 'h' },
         ...RUN_OPTIONS,
         ...AUDIT_OPTIONS,
+        ...DEMO_OPTIONS,
       },
     });
   } catch (err) {

@@ -15,6 +15,7 @@ import { activateStepView } from './stepView';
 import { activateTemplates } from './templates';
 import { activateTraceView } from './traceView';
 import { activateTree } from './tree';
+import { activateWalkthrough } from './walkthrough';
 import { activateWorkspace } from './workspace';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const stepViews = activateStepView(context, spb);
   const stepView = stepViews.main;
   const labels = activateLabels(context, spb, stepViews, tree);
+  activateWalkthrough(context, labels.service);
   const dashboard = activateDashboard(context, benchmarks);
   const compare = activateCompare(context, spb);
   const docs = activateDocs(context);

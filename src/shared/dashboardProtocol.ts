@@ -2,6 +2,7 @@
 // src/extension/dashboard and src/extension/compare, webview: webview/dashboard). Messages are discriminated on
 // `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
+import { METRIC_NAMES } from './names';
 import type { FlippedTag } from '../core/spb/runCompare';
 import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
 import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
@@ -217,13 +218,8 @@ export const SCOPE_LABELS: Record<Scope, string> = {
 };
 export const ALL_SCOPES: readonly Scope[] = ['all', ...PLATFORMS];
 
-export const METRIC_LABELS: Record<MetricKey | 'F1NS', string> = {
-  Recall: 'Recall',
-  Recall_Novelty: 'R_nov',
-  Recall_Stability: 'R_stab',
-  Error_Decay: 'Err decay',
-  Error_Peer: 'Err peer',
-  Error_Viral: 'Err viral',
-  Error_Random: 'Err random',
-  F1NS: 'F1^NS',
-};
+/** The metrics' short names (src/shared/names.ts). */
+export const METRIC_LABELS = Object.fromEntries(Object.entries(METRIC_NAMES).map(([k, n]) => [k, n.short])) as Record<
+  MetricKey | 'F1NS',
+  string
+>;

@@ -1,7 +1,8 @@
 // The labels bar's messages, shaped alike in every view that labels (the step view, the trace view): the webview
 // posts `{ type: 'label', action }`, where an action is tagged on `kind` and names the item it was made on (`ref`),
 // so a key pressed just before the next item arrives still labels the one the user saw; the extension answers with
-// `{ type: 'labels', state }` after each item shown and each change. Each view adds its own actions and state fields.
+// `{ type: 'labels', state }` after each item shown and each change. Toggle, note, undo and next unlabelled are the
+// same in each view; each view adds its own actions and state fields.
 import type { AppliedLabel, LabelChip, LabelFlash } from '../core/labels/view';
 import { array, bool, type Guard, literal, message, nullable, object, type Shape, str, tagged } from './guards';
 
@@ -12,6 +13,19 @@ export function labelToggle<R, T>(ref: Guard<R>, target: Guard<T>) {
 
 /** Undo the view's last labelling action (wherever it was made). */
 export const labelUndo = tagged('kind', 'undo');
+
+/** Set the note of this author's label `labelId` on `target` of the item `ref` (the `n` key). */
+export function labelSetNote<R, T>(ref: Guard<R>, target: Guard<T>) {
+  return tagged('kind', 'setNote', { ref, labelId: str, target, note: str });
+}
+
+/** Show the next item after `ref` that carries no label of this author (the `.` key). */
+export function labelNextUnlabelled<R>(ref: Guard<R>) {
+  return tagged('kind', 'nextUnlabelled', { ref });
+}
+
+/** The keys every labels bar handles (no modifier), beside the label set's own keys. */
+export const LABEL_BAR_KEYS = { note: 'n', undo: 'u', nextUnlabelled: '.' } as const;
 
 /** The webview → extension message that carries a labelling action. */
 export function labelMessage<A>(action: Guard<A>) {

@@ -31,7 +31,16 @@ import {
   tagged,
   variants,
 } from './guards';
-import { labelBarShape, labelMessage, labelsMessage, labelToggle, labelUndo } from './labelProtocol';
+import {
+  LABEL_BAR_KEYS,
+  labelBarShape,
+  labelMessage,
+  labelNextUnlabelled,
+  labelSetNote,
+  labelsMessage,
+  labelToggle,
+  labelUndo,
+} from './labelProtocol';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
 
@@ -83,10 +92,10 @@ export const isLabelUiAction = variants(
   'kind',
   labelToggle(stepLocation, stepLabelTarget),
   tagged('kind', 'acceptSuggestions', { ref: stepLocation }),
-  tagged('kind', 'setNote', { ref: stepLocation, labelId: str, target: stepLabelTarget, note: str }),
+  labelSetNote(stepLocation, stepLabelTarget),
   labelUndo,
   tagged('kind', 'move', { ref: stepLocation, delta: literal(1, -1) }),
-  tagged('kind', 'nextUnlabelled', { ref: stepLocation }),
+  labelNextUnlabelled(stepLocation),
 );
 export type LabelUiAction = Infer<typeof isLabelUiAction>;
 
@@ -95,9 +104,7 @@ export const LABEL_KEYS = {
   next: ['j', 'ArrowDown'],
   previous: ['k', 'ArrowUp'],
   acceptSuggestions: 'a',
-  note: 'n',
-  undo: 'u',
-  nextUnlabelled: '.',
+  ...LABEL_BAR_KEYS,
   clearSelection: 'Escape',
 } as const;
 
@@ -196,7 +203,7 @@ export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 // ---- webview -> extension
 
 /** Commands the step view's buttons run for the step shown. */
-export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt'] as const;
+export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt', 'configureEndpoint'] as const;
 export type StepCommand = (typeof STEP_COMMANDS)[number];
 
 const readyMessage = message('ready');
@@ -211,9 +218,14 @@ const commandMessage = message('command', { command: oneOf(STEP_COMMANDS) });
 const selectAttemptMessage = message('selectAttempt', { id: int });
 /** Open the attempt's full request or raw reply as a read-only document. */
 const openAttemptMessage = message('openAttempt', { id: int, which: literal('request', 'raw') });
+/** Send a failed attempt's request again (its system message and prompt as sent) to the configured endpoint. */
+const retryAttemptMessage = message('retryAttempt', { id: int });
 
 export type RerunRequest =
-  Infer<typeof commandMessage> | Infer<typeof selectAttemptMessage> | Infer<typeof openAttemptMessage>;
+  | Infer<typeof commandMessage>
+  | Infer<typeof selectAttemptMessage>
+  | Infer<typeof openAttemptMessage>
+  | Infer<typeof retryAttemptMessage>;
 
 /** Guard for what the extension receives from the webview. */
 export const isWebviewToExtension = messages(
@@ -224,9 +236,10 @@ export const isWebviewToExtension = messages(
   commandMessage,
   selectAttemptMessage,
   openAttemptMessage,
+  retryAttemptMessage,
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export function isRerunRequest(v: WebviewToExtension): v is RerunRequest {
-  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt';
+  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt' || v.type === 'retryAttempt';
 }

@@ -15,6 +15,7 @@ import {
   claim,
   count,
   type Infer,
+  isRecord,
   literal,
   message,
   messages,
@@ -30,6 +31,8 @@ import {
   type LabelBarState,
   labelBarShape,
   labelMessage,
+  labelNextUnlabelled,
+  labelSetNote,
   labelsMessage,
   labelToggle,
   labelUndo,
@@ -150,9 +153,41 @@ export interface TraceLabelState extends LabelBarState<TraceRef> {
   history: LabelledHistoryItem[];
 }
 
-/** Labelling actions of the trace view (see labelProtocol.ts): toggle and undo. */
-const traceLabelAction = variants('kind', labelToggle(traceRef, isTraceLabelTarget), labelUndo);
+/** Labelling actions of the trace view (see labelProtocol.ts): toggle, note, undo and next unlabelled. */
+const traceLabelAction = variants(
+  'kind',
+  labelToggle(traceRef, isTraceLabelTarget),
+  labelSetNote(traceRef, isTraceLabelTarget),
+  labelUndo,
+  labelNextUnlabelled(traceRef),
+);
 export type TraceLabelAction = Infer<typeof traceLabelAction>;
+
+/**
+ * What the trace page keeps under its saved state's `restore` key, read by the serializer after a reload of the
+ * window (traceView/restore.ts) and by the page itself whenever it loads again (the panel shown after it was hidden,
+ * or restored): the test action, and the history record whose text it showed, with whether the labels bar targeted
+ * that record (Esc gives the target back to the test action but leaves the record shown).
+ */
+export interface TraceRestore {
+  ref: TraceRef;
+  record: { index: number; target: boolean } | null;
+}
+
+/** The state's `restore` value for `r`: `{ userId, index, record?, recordTarget? }`. */
+export function restoreValue(r: TraceRestore): Record<string, unknown> {
+  const { userId, index } = r.ref;
+  return r.record ? { userId, index, record: r.record.index, recordTarget: r.record.target } : { userId, index };
+}
+
+/** The test action (and record) a saved page state holds, or undefined when it holds none. */
+export function savedRestore(state: unknown): TraceRestore | undefined {
+  const r = isRecord(state) ? state.restore : undefined;
+  if (!isRecord(r) || typeof r.userId !== 'string' || !count(r.index)) return undefined;
+  const ref = { userId: r.userId, index: r.index };
+  const record = count(r.record) && r.record < r.index ? { index: r.record, target: r.recordTarget !== false } : null;
+  return { ref, record };
+}
 
 /** Rows per `rows` request; the list asks again as it scrolls. */
 export const ROWS_WINDOW = 200;
@@ -184,8 +219,8 @@ const timelineMessage = message('timeline', {
 });
 const rowsMessage = message('rows', { generation: count, rows: claim<TimelineRow[]>()(array) });
 const rawMessage = message('raw', { field: str, text: str });
-/** `text`: the whole record as pretty JSON text. */
-const recordMessage = message('record', { index: count, text: str });
+/** `text`: the whole record as pretty JSON text; `behaviours`: its action types, as in its timeline row. */
+const recordMessage = message('record', { index: count, text: str, behaviours: arrayOf(str) });
 /** The PI scan of the trace shown: the profile and the records before the test action (and its own). */
 const piMessage = message('pi', {
   /** records scanned so far, of `total` */

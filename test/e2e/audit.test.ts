@@ -167,7 +167,7 @@ describe('PI Audit view in the real workbench', () => {
     await waitRow(
       CATEGORY_INFO.PHONE.label,
       1,
-      (r) => r.description.startsWith(`${phoneCount} open (1 confirmed) · `),
+      (r) => r.description.startsWith(`${phoneCount - 1} open · 1 confirmed · `),
       'the category to count the confirmed leak',
     );
     await setExpanded(CATEGORY_INFO.PHONE.label, 1, false);
@@ -196,7 +196,7 @@ describe('PI Audit view in the real workbench', () => {
     const n = cli.findings.length;
     await expect
       .poll(() => pane().locator('.message').innerText(), { timeout: 30_000 })
-      .toContain(`${n} findings, ${n - 1} open (1 confirmed) · 1 false positive`);
+      .toContain(`${n} findings, ${n - 2} open · 1 confirmed · 1 false positive`);
 
     const db = VerdictStore.open(join(root, '.personalab/audit.db'), { mustExist: true });
     try {
@@ -270,14 +270,15 @@ describe('PI Audit view in the real workbench', () => {
   });
 });
 
-describe('PI Audit view with the default settings', () => {
+describe('PI Audit view with autoRun never', () => {
   let wb: Workbench;
   let tmp: string;
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-audit-default-'));
     cpSync(join(repoRoot, 'sample'), join(tmp, 'sample'), { recursive: true });
-    wb = await startWorkbench({ folder: join(tmp, 'sample') });
+    // The manual flow: the default (`small`) would audit the sample by itself.
+    wb = await startWorkbench({ folder: join(tmp, 'sample'), settings: { 'personaLab.audit.autoRun': 'never' } });
   });
 
   afterEach(async (ctx) => {

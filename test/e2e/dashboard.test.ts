@@ -32,13 +32,13 @@ function columnSource(col: string): [string, string] {
   const [group, head] = col.split(' ');
   const key: Record<string, string> = {
     R: 'Recall',
-    F1NS: 'F1NS',
+    'F1^NS': 'F1NS',
     R_stab: 'Recall_Stability',
     R_nov: 'Recall_Novelty',
-    E_decay: 'Error_Decay',
-    E_peer: 'Error_Peer',
-    E_viral: 'Error_Viral',
-    E_rand: 'Error_Random',
+    Err_decay: 'Error_Decay',
+    Err_peer: 'Error_Peer',
+    Err_viral: 'Error_Viral',
+    Err_random: 'Error_Random',
   };
   const platform = group === 'Avg.' ? 'avg' : Object.keys(LABEL).find((p) => LABEL[p] === group);
   if (!platform || !key[head]) throw new Error(`unknown column ${col}`);
@@ -124,7 +124,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     )[0].name;
     expect(
       await dash
-        .locator('[data-table="t6"] td.rank-1[data-col="Weibo E_decay"]')
+        .locator('[data-table="t6"] td.rank-1[data-col="Weibo Err_decay"]')
         .first()
         .evaluate((td) => td.closest('tr')?.getAttribute('data-run')),
     ).toBe(lowDecay);
@@ -230,7 +230,7 @@ describe('run dashboard and compare view in the real workbench', () => {
         if (m && m.Error_Decay > 0) expected.push(`weibo/${user.userId}/${step.stepId}`);
       }
     }
-    expect(await list.locator('.list-title').textContent()).toBe(`Steps: ${filter.run} · Weibo · Err decay > 0`);
+    expect(await list.locator('.list-title').textContent()).toBe(`Steps: ${filter.run} · Weibo · Err_decay > 0`);
     const first = list.locator('.vlist .vrow').first();
     const firstKey = (await first.getAttribute('data-key'))!;
     expect(expected).toContain(firstKey);
@@ -246,7 +246,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const [a, b] = ['demo-llm', 'random'];
     await wb.runWithPicks('Persona Lab: Compare Runs…', [a, b]);
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
-    expect(await cmp.locator('h1').textContent()).toContain(`${b} vs ${a}`);
+    expect(await cmp.locator('h1').textContent()).toContain(`${a} vs ${b}`);
     // Both runs cover every scored step of sample/: Δ Recall over "all" is the difference of the tables' Avg.
     const runA = cli.runs.find((r) => r.name === a)!;
     const runB = cli.runs.find((r) => r.name === b)!;
@@ -345,9 +345,9 @@ describe('run dashboard and compare view in the real workbench', () => {
 
   it('turns on compare mode: the status bar counts the regressed steps', async () => {
     await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
-    const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of random vs demo-llm/);
+    const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of demo-llm vs random/);
     const n = Number(/compare mode: (\d+)/.exec(line)![1]);
-    await wb.page.locator('.part.statusbar', { hasText: `random vs demo-llm: ${n} regressed` }).waitFor();
+    await wb.page.locator('.part.statusbar', { hasText: `demo-llm vs random: ${n} regressed` }).waitFor();
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
     await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), {

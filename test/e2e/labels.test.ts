@@ -313,6 +313,17 @@ describe('failure labels in the real workbench', () => {
     );
     await wb.screenshot('labels-import-conflicts');
     expect(dbRows().length).toBe(before);
+    // What Enter would take is the first conflict to look at, never a decision for all of them.
+    await waitFor(
+      async () =>
+        /^1\. /.test(
+          await wb.page
+            .locator('.quick-input-widget .monaco-list-row.focused')
+            .innerText()
+            .catch(() => ''),
+        ),
+      { message: 'the first conflict focused' },
+    );
     await pick('Keep both for all', 'Keep both for all');
     await pick('Import now', 'Import now');
     await waitFor(() => dbRows().length === before + 2, { message: "bob's labels in the database" });

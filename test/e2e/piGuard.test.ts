@@ -16,7 +16,7 @@ import type { Step, User } from '../../src/core/spb/types';
 import type { ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, resultsDir, type Workbench } from './harness';
 import { historyRows } from './rerunExpect';
-import { startSession, ui, type Session, type Ui } from './rerunSession';
+import { startSession, ui, type Session, type Ui, openRerunSection } from './rerunSession';
 
 interface Planted {
   category: string;
@@ -171,6 +171,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
 
   it('a chain re-run scans every prompt before it starts, asks once, and masks every request it sends', async () => {
     const sent = server.requests.length;
+    await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
     await u.title('(1/4): template');
     await u.row('built-in default').click();

@@ -14,7 +14,7 @@ import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
 import { findTarget, historyRows, keyLeaks, pct, pp, type Target } from './rerunExpect';
-import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
+import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui, openRerunSection } from './rerunSession';
 
 describe('re-running a step in the real workbench', () => {
   let session: Session;
@@ -171,6 +171,7 @@ describe('re-running a step in the real workbench', () => {
 
   it('Preview Prompt opens the rendered prompt of the step with the carried persona', async () => {
     const { user, step, carried } = target;
+    await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
     await u.title('Preview Prompt for');
     await u.row('built-in default').click();
@@ -189,7 +190,7 @@ describe('re-running a step in the real workbench', () => {
     expect(server.requests[0].prompt).toContain(`# Posts of step ${step.stepId}`);
   });
 
-  it('shows a re-run that failed after three tries with its error record', async () => {
+  it('shows a failed re-run as a failure (error, tries, no deltas), and Retry sends the same request again', async () => {
     const { user, step } = target;
     server.setScript(() => reply.status(500));
     const sent = server.requests.length;
@@ -199,20 +200,33 @@ describe('re-running a step in the real workbench', () => {
     frame = await u.compared(3);
     server.setScript(undefined);
     expect(server.requests.length - sent).toBe(3);
-    expect(await frame.locator('[data-fact="tries"]').textContent()).toBe('3 of 3');
-    expect(await frame.locator('.flags-none').textContent()).toMatch(/^No reply text came back/);
-    const reasoning = await frame.locator('.cmp-cell[data-side="rerun"][data-row="Reasoning"] .prose').textContent();
-    expect(reasoning).toMatch(/^Error: .*500/);
-    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Picks"] .empty').textContent()).toBe(
-      'No tags picked.',
+    const banner = frame.locator('.cmp-failed .failure-banner');
+    expect(await banner.getAttribute('role')).toBe('alert');
+    expect(await banner.locator('[data-fact="failure"]').textContent()).toBe(
+      'Re-run #3 failed: no usable reply after 3 of 3 tries',
     );
+    expect(await banner.locator('[data-fact="error"]').textContent()).toMatch(/500/);
+    // Nothing is compared: no deltas, no picks marked dropped, no flipped tags.
+    expect(await frame.locator('.cmp-metrics, .cmp-grid, .cmp-flipped, .flip-badge').count()).toBe(0);
     expect(await frame.locator('table.attempt-table tbody tr[data-attempt="3"] td').nth(5).textContent()).toBe('error');
-    await waitFor(async () => (await wb.notifications()).some((n) => n.includes('no usable reply after 3 tries')), {
-      message: 'the failure notification',
-    });
-    await frame.locator('.cmp-details').evaluate((e) => e.scrollIntoView());
+    expect(
+      await frame
+        .locator('vscode-collapsible[data-section="rerun"]')
+        .evaluate((e) => (e as HTMLElement & { description: string }).description),
+    ).toMatch(/^#3 failed/);
+    // One place says it: no toast over the view.
+    expect((await wb.notifications()).filter((n) => n.includes('usable reply'))).toEqual([]);
+    await banner.evaluate((e) => e.scrollIntoView());
     await wb.screenshot('rerun-failed');
-    await wb.runCommand('Notifications: Clear All Notifications');
+
+    await banner.locator('vscode-button[data-action="retry"]').click();
+    frame = await u.compared(4);
+    expect(server.requests.length - sent).toBe(4);
+    // The same request as the failed one, byte for byte.
+    expect(server.requests[sent + 3].prompt).toBe(server.requests[sent].prompt);
+    expect(server.requests[sent + 3].system).toBe(server.requests[sent].system);
+    expect(await frame.locator('.cmp-failed').count()).toBe(0);
+    expect(await frame.locator('.cmp-metrics tr[data-metric="Recall"]').count()).toBe(1);
   });
 
   it('New Prompt Template creates a .plprompt file with slot completion and live diagnostics', async () => {
@@ -270,6 +284,7 @@ describe('re-running a step in the real workbench', () => {
       [1, 'rerun', MODEL, 'carried'],
       [2, 'rerun', MODEL, 'none'],
       [3, 'rerun', MODEL, 'carried'],
+      [4, 'rerun', MODEL, 'carried'],
     ]);
     expect(rows.every((r) => r.base_url === server.baseURL)).toBe(true);
     expect(keyLeaks(ws, wb, KEY)).toEqual([]);

@@ -12,7 +12,7 @@ import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
 import { findTarget, historyRows, keyLeaks, pct, pp, type Target } from './rerunExpect';
-import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
+import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui, openRerunSection } from './rerunSession';
 
 describe('batch runs from the UI in the real workbench', () => {
   let session: Session;
@@ -51,6 +51,7 @@ describe('batch runs from the UI in the real workbench', () => {
         : reply.smart(),
     );
     frame = await u.openStep(user, user.steps[0]);
+    await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="runAblation"]').click();
     await u.title('(1/2): template');
     await u.row('built-in default').click();
@@ -99,6 +100,7 @@ describe('batch runs from the UI in the real workbench', () => {
     await u.settled();
     frame = await u.openStep(user, step);
     const sent = server.requests.length;
+    await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
     await u.title('(1/4): template');
     await u.row('built-in default').click();

@@ -10,6 +10,14 @@ import { startScriptedServer, type ScriptedServer } from '../support/scriptedSer
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 export const KEY = 'sk-e2e-SECRET-0123456789abcdef';
+
+/** The step view's Re-run section starts collapsed until it has an attempt: a click on its heading opens it. */
+export async function openRerunSection(frame: Frame): Promise<void> {
+  const section = frame.locator('vscode-collapsible[data-section="rerun"]');
+  const isOpen = () => section.evaluate((e) => (e as HTMLElement & { open: boolean }).open);
+  if (!(await isOpen())) await section.click({ position: { x: 40, y: 10 } });
+  await waitFor(isOpen, { message: 'the Re-run section to open' });
+}
 export const MODEL = 'scripted-model';
 
 export interface Session {
@@ -23,13 +31,21 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** `settings`: extra user settings, over the endpoint's. */
-export async function startSession(prefix: string, settings: Record<string, unknown> = {}): Promise<Session> {
+/**
+ * `settings`: extra user settings, over the endpoint's. `prepare` edits the workspace copy before the workbench
+ * opens it; `bench` stays sample/ as loaded.
+ */
+export async function startSession(
+  prefix: string,
+  settings: Record<string, unknown> = {},
+  prepare?: (ws: string, bench: Benchmark, run: Run) => void,
+): Promise<Session> {
   const sample = join(repoRoot, 'sample');
   const bench = await loadBenchmark(sample);
   const run = bench.runs.get([...bench.runs.keys()][0])!;
   const ws = mkdtempSync(join(tmpdir(), prefix));
   cpSync(sample, ws, { recursive: true });
+  prepare?.(ws, bench, run);
   const server = await startScriptedServer();
   const wb = await startWorkbench({
     folder: ws,

@@ -222,6 +222,71 @@ describe('step view in the real workbench', () => {
     await wb.screenshot('step-view-dark-persona');
   });
 
+  it('puts the content first: posts, pool and persona start on the first screen of a 1440x900 window', async () => {
+    expect(wb.page.viewportSize()).toEqual({ width: 1440, height: 900 });
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    const tops = await frame.evaluate(() =>
+      Object.fromEntries(
+        ['batch', 'pool', 'persona'].map((id) => [
+          id,
+          document.querySelector(`[data-section="${id}"]`)!.getBoundingClientRect().top,
+        ]),
+      ),
+    );
+    const height = await frame.evaluate(() => window.innerHeight);
+    for (const [id, top] of Object.entries(tops))
+      expect(top, `${id} starts at ${top}px of ${height}`).toBeLessThan(height - 60);
+    // The labels bar is one line (the chips scroll sideways); its keys are in one help icon's tooltip.
+    const row = frame.locator('.labels-bar .labels-row');
+    await row.waitFor();
+    const chipHeight = await row
+      .locator('.label-chip')
+      .first()
+      .evaluate((e) => e.getBoundingClientRect().height);
+    expect(await row.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(chipHeight * 2);
+    expect(await row.locator('.label-chip').count()).toBe(10);
+    expect(await row.locator('.labels-keys').getAttribute('title')).toContain('.: next unlabelled step');
+    expect(await frame.locator('.labels-bar .suggestions, .labels-bar .labels-help').count()).toBe(0);
+    // The three recall figures first; the error rates and diagnostics under Details, closed.
+    expect(
+      await frame
+        .locator('.metric-headline [data-metric]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-metric'))),
+    ).toEqual(['Recall', 'Recall_Stability', 'Recall_Novelty']);
+    expect(await frame.locator('[data-metric="Error_Decay"]').isVisible()).toBe(false);
+    await frame.locator('details.metric-details > summary').click();
+    expect(await frame.locator('[data-metric="Error_Decay"]').isVisible()).toBe(true);
+    await frame.locator('details.metric-details > summary').click();
+  });
+
+  it('keeps Re-run collapsed without an endpoint, and Configure Endpoint… sets one', async () => {
+    const rerun = frame.locator('vscode-collapsible[data-section="rerun"]');
+    const prop = (name: 'open' | 'description') =>
+      rerun.evaluate((e, n) => (e as HTMLElement & Record<string, unknown>)[n], name);
+    expect(await prop('open')).toBe(false);
+    expect(await prop('description')).toBe('no re-runs yet · no endpoint set');
+    await rerun.click({ position: { x: 40, y: 10 } });
+    await waitFor(async () => (await prop('open')) === true, { message: 'the Re-run section to open' });
+    const configure = frame.locator('.rerun-toolbar vscode-button[data-command="configureEndpoint"]');
+    await configure.click();
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Configure Endpoint (1/3)' }).waitFor();
+    await wb.pickQuickPickRow('vLLM on this machine', 'vLLM on this machine');
+    await widget.locator('.quick-input-title', { hasText: '(2/3): base URL' }).waitFor();
+    expect(await widget.locator('input.input').inputValue()).toBe('http://127.0.0.1:8000/v1');
+    await widget.locator('input.input').press('Enter');
+    await widget.locator('.quick-input-title', { hasText: '(3/3): model' }).waitFor();
+    await widget.locator('input.input').fill('my-served-model');
+    await widget.locator('input.input').press('Enter');
+    await waitFor(
+      async () =>
+        (await frame.locator('.rerun-toolbar .endpoint').textContent()) ===
+        'Endpoint: my-served-model at 127.0.0.1:8000',
+      { message: 'the step view to show the new endpoint' },
+    );
+    expect(await configure.count()).toBe(0);
+  });
+
   it('navigates with the keyboard inside the webview ([ ] { }) and with the workbench keybindings (Alt+[ Alt+])', async () => {
     const { user, step, next, nextUser } = target;
     await frame.locator('.user-id').click(); // focus inside the webview

@@ -69,7 +69,11 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
       folder: root,
       theme: 'dark',
       viewport: { width: 1600, height: 1000 },
-      settings: { 'personaLab.labels.author': AUTHOR, 'personaLab.audit.minConfidence': 'medium' },
+      settings: {
+        'personaLab.labels.author': AUTHOR,
+        'personaLab.audit.minConfidence': 'medium',
+        'personaLab.audit.autoRun': 'never',
+      },
     });
   });
 

@@ -135,7 +135,7 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     await wb.page.keyboard.press('u');
     await pressed(third.id, false);
     expect(await frame.locator('.labels-flash').textContent()).toBe(
-      `Undid: added ${third.name} on history item ${HISTORY}`,
+      `Undid: added ${third.name} on history record #${HISTORY}`,
     );
 
     // Esc goes back to the test action, whose label is still on.

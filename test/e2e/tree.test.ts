@@ -328,7 +328,10 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await wb.openView('Persona Lab');
     const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await welcome.innerText()).toContain('No benchmark is open.');
+    // First "Looking for a benchmark…", then, once the search found none:
+    await waitFor(async () => (await welcome.innerText()).includes('No benchmark is open.'), {
+      message: 'the no-benchmark welcome',
+    });
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
     await answerFileDialog(
       wb.page,

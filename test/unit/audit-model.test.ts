@@ -105,15 +105,17 @@ describe('groupAudit', () => {
       needsReview: 1,
       unreviewed: 1,
     });
-    expect(categoryDescription(phone, v)).toBe('3 open (1 confirmed) · 1 false positive · 7 placeholders');
+    expect(categoryDescription(phone, v)).toBe(
+      '1 open · 1 confirmed · 1 needs review · 1 false positive · 7 placeholders',
+    );
     expect(categoryDescription(phone, verdicts({}))).toBe('4 open · 7 placeholders');
     expect(platformDescription(phone.platforms[0]!, v)).toBe(
-      '2 open (1 confirmed) · 1 false positive · 5 placeholders',
+      '0 open · 1 confirmed · 1 needs review · 1 false positive · 5 placeholders',
     );
     expect(platformDescription(phone.platforms[2]!, v)).toBe('0 open · 2 placeholders');
     const we1 = phone.platforms[0]!.users[1]!;
     expect(userDescription(we1, verdicts({}))).toBe('1 open');
-    expect(userDescription(we1, v)).toBe('1 finding · 0 open · 1 false positive');
+    expect(userDescription(we1, v)).toBe('0 open · 1 false positive');
   });
 
   it('describes a finding by run, step, field, confidence and verdict', () => {

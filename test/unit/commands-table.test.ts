@@ -1,22 +1,34 @@
 // The command table's ids (src/extension/commands/ids.ts, the keys of the table the extension registers) against
 // package.json: every registered command is contributed, every contributed one is registered, and every menu,
-// keybinding and welcome link names one of them (or a built-in workbench command).
+// keybinding, welcome link and walkthrough button or completion event names one of them (or a built-in workbench
+// command).
 import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboardProtocol';
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol';
 import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
+import { LABELLED_CONTEXT, WALKTHROUGH } from '../../src/extension/walkthrough/ids';
+
+interface WalkthroughStep {
+  id: string;
+  description: string;
+  media: { markdown?: string };
+  completionEvents?: string[];
+}
 
 interface Manifest {
+  name: string;
+  publisher: string;
   activationEvents: string[];
   contributes: {
     commands: { command: string }[];
     menus: Record<string, { command?: string }[]>;
     keybindings?: { command: string }[];
     viewsWelcome?: { contents: string }[];
+    walkthroughs?: { id: string; steps: WalkthroughStep[] }[];
   };
 }
 
@@ -24,6 +36,10 @@ const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 
 const table = new Set<string>(COMMAND_IDS);
 const contributed = manifest.contributes.commands.map((c) => c.command);
 const ours = (id: string) => id.startsWith('personaLab.');
+const root = join(__dirname, '../..');
+const walkthroughs = manifest.contributes.walkthroughs ?? [];
+const steps = walkthroughs.flatMap((w) => w.steps);
+const commandLinks = (text: string) => [...text.matchAll(/command:([\w.]+)/g)].map((m) => m[1]);
 
 describe('command table and package.json', () => {
   it('lists each command once', () => {
@@ -47,6 +63,45 @@ describe('command table and package.json', () => {
     ];
     expect(refs.length).toBeGreaterThan(0);
     expect(refs.filter(ours).filter((id) => !table.has(id))).toEqual([]);
+  });
+
+  it('has walkthrough buttons, media links and completion events name registered commands only', () => {
+    const media = steps.flatMap((st) => (st.media.markdown ? [st.media.markdown] : []));
+    expect(media.filter((f) => !existsSync(join(root, f)))).toEqual([]);
+    const links = [
+      ...steps.flatMap((st) => commandLinks(st.description)),
+      ...media.flatMap((f) => commandLinks(readFileSync(join(root, f), 'utf8'))),
+    ];
+    const events = steps.flatMap((st) => st.completionEvents ?? []);
+    const onCommand = events.flatMap((e) => (e.startsWith('onCommand:') ? [e.slice('onCommand:'.length)] : []));
+    expect(links.length).toBeGreaterThan(0);
+    expect([...links, ...onCommand].filter(ours).filter((id) => !table.has(id))).toEqual([]);
+    // Built-in commands, by name: a typo would leave a button that does nothing.
+    expect([...new Set([...links, ...onCommand].filter((id) => !ours(id)))].sort()).toEqual([
+      'workbench.action.openSettings',
+      'workbench.actions.view.problems',
+      'workbench.view.extension.personaLab',
+    ]);
+  });
+
+  it('gives every walkthrough step a button and a completion event that a button or the extension fires', () => {
+    expect(steps.length).toBeGreaterThan(0);
+    for (const st of steps) {
+      const links = commandLinks(st.description);
+      expect(links.length, st.id).toBeGreaterThan(0);
+      for (const e of st.completionEvents ?? []) {
+        const fired =
+          e === 'onView:personaLab.benchmarks' ||
+          e === `onContext:${LABELLED_CONTEXT}` ||
+          (e.startsWith('onCommand:') && links.includes(e.slice('onCommand:'.length)));
+        expect(fired, `${st.id}: ${e}`).toBe(true);
+      }
+      expect(st.completionEvents?.length, st.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('opens its own walkthrough: publisher.name#id', () => {
+    expect(walkthroughs.map((w) => `${manifest.publisher}.${manifest.name}#${w.id}`)).toEqual([WALKTHROUGH]);
   });
 
   it('activates on its views, its commands, workspaceContains and the restore of its own webviews only', () => {

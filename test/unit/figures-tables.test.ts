@@ -57,11 +57,11 @@ describe('tableModels', () => {
   it('lays out Table 4 as platform (R, F1NS) pairs and the Avg.', () => {
     expect(t4.columns.map((c) => `${c.group} ${c.head}`)).toEqual([
       'Weibo R',
-      'Weibo F1NS',
+      'Weibo F1^NS',
       'Douban R',
-      'Douban F1NS',
+      'Douban F1^NS',
       'Avg. R',
-      'Avg. F1NS',
+      'Avg. F1^NS',
     ]);
     expect(t4.rows.map((r) => r.run)).toEqual(['alpha', 'beta|x', 'gamma']);
     expect(t4.rows[0].cells.map((c) => c.text)).toEqual(['40.00', '30.00', '20.00', '10.00', '30.00', '20.00']);
@@ -75,7 +75,7 @@ describe('tableModels', () => {
   });
 
   it('ranks Table 6 error rates lowest first', () => {
-    expect(t6.columns.slice(0, 4).map((c) => c.head)).toEqual(['E_decay', 'E_peer', 'E_viral', 'E_rand']);
+    expect(t6.columns.slice(0, 4).map((c) => c.head)).toEqual(['Err_decay', 'Err_peer', 'Err_viral', 'Err_random']);
     expect(t6.columns.every((c) => c.lowerIsBetter)).toBe(true);
     // Weibo E_decay: alpha 50, beta 20, gamma 20 -> beta and gamma best, alpha second
     expect(t6.rows.map((r) => r.cells[0].rank)).toEqual([2, 1, 1]);
@@ -85,7 +85,7 @@ describe('tableModels', () => {
     const md = tableMarkdown(t4);
     const lines = md.trimEnd().split('\n');
     expect(lines[0]).toBe('**Table 4. Recall and F1^NS (%), two-level macro average**');
-    expect(lines[2]).toBe('| Run | Weibo R | Weibo F1NS | Douban R | Douban F1NS | Avg. R | Avg. F1NS |');
+    expect(lines[2]).toBe('| Run | Weibo R | Weibo F1^NS | Douban R | Douban F1^NS | Avg. R | Avg. F1^NS |');
     expect(lines[3]).toBe('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     // Douban R has two figures (best only), Douban F1NS one (no mark); Avg. R: gamma 45 best, 30 and 30 second
     expect(lines[4]).toBe('| alpha | 40.00 | **30.00** | **20.00** | 10.00 | <u>30.00</u> | <u>20.00</u> |');
@@ -95,7 +95,7 @@ describe('tableModels', () => {
 
   it('copies as RFC 4180 CSV, quoting where needed, empty for undefined', () => {
     const csv = tableCsv(tableModels([run('a,"b"', { weibo: [0.12345, 0.5, 0] })])[0]);
-    expect(csv).toBe('Run,Weibo R,Weibo F1NS,Avg. R,Avg. F1NS\r\n"a,""b""",12.35,50.00,12.35,50.00\r\n');
+    expect(csv).toBe('Run,Weibo R,Weibo F1^NS,Avg. R,Avg. F1^NS\r\n"a,""b""",12.35,50.00,12.35,50.00\r\n');
     expect(tableCsv(t4).split('\r\n')[3]).toBe('gamma,45.00,20.00,,,45.00,20.00');
     expect(pctText(NaN)).toBe('—');
     expect(pctText(0.00005)).toBe('0.01');

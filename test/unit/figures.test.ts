@@ -272,7 +272,7 @@ describe('dashboard figure data and step lists', () => {
       'we_2/1',
       'do_1/1',
     ]);
-    expect(filterTitle({ run: 'run', scope: 'zhihu', errorKey: 'Error_Peer' })).toBe('run · Zhihu · Err peer > 0');
+    expect(filterTitle({ run: 'run', scope: 'zhihu', errorKey: 'Error_Peer' })).toBe('run · Zhihu · Err_peer > 0');
     expect(filterTitle({ run: 'r', scope: 'all', stepId: 3 })).toBe('r · all platforms · step 3');
   });
 });

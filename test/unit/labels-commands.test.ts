@@ -93,7 +93,18 @@ describe('Label Summary markdown', () => {
     expect(md).toContain(`### alice vs ${mdText('bob|<b>')}: 2 step(s) both labelled`);
     expect(md).not.toContain('bob|<b>');
     // Units: step 1 (both: decay) and step 2 (alice: pi-leak, bob: decay).
-    expect(md).toMatch(/\| \*\*Overall\*\* \| -?\d\.\d{3} \| 0\.500 \|/);
+    // Two shared steps say nothing: kappa is n/a with its n; po is still shown.
+    expect(md).toContain('| **Overall** | n/a (n = 2 < 10 steps) | 0.500 |');
     expect(summaryMarkdown(summarize([]), new Map(), 'x', new Map())).toContain('No labels yet.');
+  });
+
+  it('gives kappa as a number from ten shared steps', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => [
+      row({ stepId: i + 1 }),
+      row({ author: 'bob', stepId: i + 1, label: i < 8 ? 'decay-error' : 'pi-leak' }),
+    ]).flat();
+    const md = summaryMarkdown(summarize(rows), new Map(), 'x', new Map());
+    expect(md).toContain('alice vs bob: 10 step(s) both labelled');
+    expect(md).toMatch(/\| \*\*Overall\*\* \| -?\d\.\d{3} \| 0\.800 \|/);
   });
 });

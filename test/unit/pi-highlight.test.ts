@@ -123,6 +123,7 @@ describe('stepPiMarks', () => {
         ],
       },
       reasoning: '见 <ID>',
+      pool: { groups: [{ tags: [{ tag: '数码' }] }], outOfPool: [] },
     } as unknown as StepModel;
     const pi = stepPiMarks(m);
     expect(pi.legend).toEqual([
@@ -156,12 +157,45 @@ describe('stepPiMarks', () => {
       posts: [],
       persona: { received: '', written: '', diff: null },
       reasoning: '',
+      pool: { groups: [], outOfPool: [] },
     } as unknown as StepModel;
     const pi = stepPiMarks(m);
     expect(Object.keys(pi.fields)).toEqual(['postsRaw']);
     expect(pi.legend).toEqual([
       { category: 'PHONE', placeholders: 0, findings: 1 },
       { category: 'IP', placeholders: 1, findings: 0 },
+    ]);
+  });
+});
+
+describe('stepPiMarks on tags', () => {
+  it('marks pool tags and picks outside the pool by their text, each tag once, and counts them', () => {
+    const m = {
+      header: { bio: '' },
+      postsOk: true,
+      postsRaw: '',
+      posts: [],
+      persona: { received: '', written: '', diff: null },
+      reasoning: '',
+      pool: {
+        groups: [
+          { tags: [{ tag: `联系我 ${PHONE}` }, { tag: '数码' }] },
+          { tags: [{ tag: `联系我 ${PHONE}` }, { tag: '住在 <GEO>' }] },
+        ],
+        outOfPool: ['邮箱 li.lei@example.com'],
+      },
+    } as unknown as StepModel;
+    const pi = stepPiMarks(m);
+    expect(Object.keys(pi.fields).sort()).toEqual(
+      [fieldKey.tag(`联系我 ${PHONE}`), fieldKey.tag('住在 <GEO>'), fieldKey.tag('邮箱 li.lei@example.com')].sort(),
+    );
+    expect(brief(pi.fields[fieldKey.tag(`联系我 ${PHONE}`)], `联系我 ${PHONE}`)).toEqual([
+      ['finding', 'PHONE', PHONE, 'high'],
+    ]);
+    expect(pi.legend).toEqual([
+      { category: 'PHONE', placeholders: 0, findings: 1 },
+      { category: 'EMAIL', placeholders: 0, findings: 1 },
+      { category: 'GEO', placeholders: 1, findings: 0 },
     ]);
   });
 });

@@ -8,7 +8,9 @@ import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/rerun/documents';
 import {
+  baseURLProblem,
   describeEndpoint,
+  ENDPOINT_PRESETS,
   effective,
   endpointProblems,
   readEndpointSettings,
@@ -78,6 +80,26 @@ describe('endpoint settings', () => {
     expect(endpointProblems({ ...base, baseURL: 'ftp://x' })[0]).toMatch(/not an http/);
     expect(describeEndpoint({ ...base, baseURL: 'https://u:secret@api.example/v1?key=k' })).toBe('m-ws at api.example');
     expect(describeEndpoint({ ...base, model: '' })).toBe('');
+  });
+});
+
+describe('endpoint presets (Configure Endpoint…)', () => {
+  it('offer only well-formed base URLs, a model where the service names one, and a key where it needs one', () => {
+    for (const p of ENDPOINT_PRESETS) {
+      if (p.baseURL) expect(baseURLProblem(p.baseURL), p.label).toBeUndefined();
+      expect(p.maxConcurrency, p.label).toBeGreaterThanOrEqual(1);
+      expect(p.needsKey, p.label).toBe(p.baseURL.startsWith('https://'));
+    }
+    expect(ENDPOINT_PRESETS.map((p) => p.label)).toEqual([
+      'OpenAI',
+      'DeepSeek',
+      'vLLM on this machine',
+      'SGLang on this machine',
+      'Other OpenAI-compatible server',
+    ]);
+    expect(baseURLProblem('')).toBe('personaLab.endpoint.baseURL is not set');
+    expect(baseURLProblem('ftp://x')).toMatch(/is not an http\(s\) URL/);
+    expect(baseURLProblem(' http://127.0.0.1:8000/v1 ')).toBeUndefined();
   });
 });
 

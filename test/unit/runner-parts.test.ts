@@ -185,6 +185,36 @@ describe('manifest', () => {
   });
 });
 
+describe('runStep resend (Retry)', () => {
+  it('sends an earlier request as is, keeps its template id, and scores the reply on the step', async () => {
+    const root = writeTinyBench({ users: { weibo: 1 }, steps: 2 });
+    const user = [...((await loadBenchmark(root)).users.get('weibo')?.values() ?? [])][0];
+    const transport = createOpenAITransport({ baseURL: server.baseURL, apiKey: '', model: 'm' });
+    const first = await runStep({
+      user,
+      step: user.steps[1],
+      personaIn: 'before',
+      template: MARKER_TEMPLATE,
+      transport,
+    });
+    expect(first).not.toBeNull();
+    const sent = server.requests.length;
+    const again = await runStep({
+      user,
+      step: user.steps[1],
+      personaIn: 'before',
+      template: 'not rendered',
+      transport,
+      resend: { system: first!.system, prompt: first!.prompt, templateId: first!.templateId },
+    });
+    expect(server.requests.length).toBe(sent + 1);
+    expect(server.requests[sent].prompt).toBe(first!.prompt);
+    expect(server.requests[sent].system).toBe(first!.system);
+    expect(again).toMatchObject({ templateId: first!.templateId, prompt: first!.prompt, k: first!.k, error: null });
+    expect(again!.metrics).toEqual(first!.metrics);
+  });
+});
+
 describe('history', () => {
   it("migrates to the current schema in WAL mode and lists a step's attempts", async () => {
     const path = join(tmp(), 'h.sqlite');

@@ -74,7 +74,7 @@ export class ComparePage {
     if (!m) return;
     const onlyNote = m.onlyA || m.onlyB ? ` · left out: ${m.onlyA} step(s) only in A, ${m.onlyB} only in B` : '';
     const header = el('header', { className: 'page-head' }, [
-      el('h1', {}, [icon('git-compare'), ` ${m.runB} vs ${m.runA}`]),
+      el('h1', {}, [icon('git-compare'), ` ${m.runA} vs ${m.runB}`]),
       el('span', { className: 'spacer' }),
       button('Swap A/B', 'arrow-swap', 'Swap the baseline and the compared run', () => this.post({ type: 'swapRuns' })),
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
@@ -157,9 +157,17 @@ export class ComparePage {
         el(
           'tr',
           {},
-          ['Metric', 'A', 'B', 'Δ (pts)', '95 % CI', 'Users W / T / L', 'Steps W / T / L'].map((h) =>
-            el('th', { text: h, attrs: { scope: 'col' } }),
-          ),
+          (
+            [
+              ['Metric', '↑ higher is better, ↓ lower is better'],
+              ['A', 'run A’s mean (%)'],
+              ['B', 'run B’s mean (%)'],
+              ['Δ (pp)', 'B − A in percentage points; n.s.: not significant, the 95 % interval includes 0'],
+              ['95 % CI', 'the 95 % bootstrap confidence interval of Δ, resampling users'],
+              ['Users W / T / L', 'users where B wins / ties / loses against A'],
+              ['Steps W / T / L', 'steps where B wins / ties / loses against A'],
+            ] as const
+          ).map(([h, title]) => el('th', { text: h, title, attrs: { scope: 'col' } })),
         ),
       ]),
       el(
@@ -184,7 +192,13 @@ export class ComparePage {
               },
               [
                 el('span', { className: 'num', text: pts(r.diff, 2) }),
-                excludesZero ? null : el('span', { className: 'ns', text: ' n.s.' }),
+                excludesZero
+                  ? null
+                  : el('span', {
+                      className: 'ns',
+                      text: ' n.s.',
+                      title: 'not significant: the 95 % interval includes 0',
+                    }),
               ],
             ),
             el('td', {

@@ -5,6 +5,8 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import {
+  ERROR_KEYS,
+  METRIC_LABELS,
   SCOPE_LABELS,
   type DashboardModel,
   type Scope,
@@ -94,9 +96,16 @@ export class DashboardPage {
       el(
         'div',
         { className: 'vrow head' },
-        ['Platform', 'User', 'Step', 'R', 'R_stab', 'R_nov', 'B', 'α', 'ρ', 'E_dec', 'E_peer', 'E_vir', 'E_rand'].map(
-          (h) => el('span', { text: h }),
-        ),
+        [
+          'Platform',
+          'User',
+          'Step',
+          ...(['Recall', 'Recall_Stability', 'Recall_Novelty'] as const).map((k) => METRIC_LABELS[k]),
+          'B',
+          'α',
+          'ρ',
+          ...ERROR_KEYS.map((k) => METRIC_LABELS[k]),
+        ].map((h) => el('span', { text: h })),
       ),
       this.list.element,
     ]);

@@ -95,7 +95,7 @@ function show(m: OmniDashboardModel): void {
         String(s.n),
         pct(s.realRate),
         pct(s.predictedRate),
-        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`,
+        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pp`,
       ]),
       'bias',
     ),

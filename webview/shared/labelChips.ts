@@ -10,6 +10,8 @@ export interface ChipState {
   disabled: boolean;
   /** the chip's tooltip */
   help: string;
+  /** how many of this label the view's item carries (on it, its tags, spans or records); shown when above 0 */
+  count?: number;
 }
 
 export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTMLButtonElement {
@@ -25,6 +27,9 @@ export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTML
       c.key ? el('kbd', { text: c.key }) : null,
       s.applied ? icon(s.stale ? 'warning' : 'check') : s.suggested ? icon('lightbulb') : null,
       el('span', { className: 'name', text: c.name }),
+      s.count
+        ? el('span', { className: 'count', text: String(s.count), attrs: { 'data-count': String(s.count) } })
+        : null,
       stateText || s.stale ? el('span', { className: 'state', text: stateText }) : null,
     ],
   );
@@ -37,6 +42,14 @@ export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTML
 export function keyRange(labels: readonly LabelChip[]): string {
   const keys = labels.flatMap((l) => (l.key ? [l.key] : []));
   return keys.length > 3 ? `${keys[0]}–${keys[keys.length - 1]}` : keys.join(' ');
+}
+
+/** The keys as one line of text, for a help icon's tooltip. */
+export function keysText(items: readonly [string, string][]): string {
+  return items
+    .filter(([k]) => k)
+    .map(([k, what]) => `${k}: ${what}`)
+    .join('\n');
 }
 
 /** "<kbd>u</kbd> undo" for the help line; null when there are no keys. */

@@ -6,15 +6,17 @@ import {
   PERSONA_FIELD,
   codePointOffset,
   effectiveTarget,
+  noteTarget,
   sameTarget,
   spanText,
   type LabelViewState,
+  type NoteChoice,
 } from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/spb/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
-import { el } from '../shared/dom';
 import chipsCss from '../shared/labelChips.css';
 import { isPageKey, isUndoChord } from '../shared/keys';
+import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 import { injectStyle } from '../shared/page';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
@@ -31,9 +33,9 @@ export class LabelsUi {
   private personaText = '';
   /** PI marks of the written persona, kept when label spans re-cut its text */
   private personaPi: readonly PiMark[] = [];
-  private note: { labelId: string; target: LabelTarget; row: HTMLElement; input: HTMLInputElement } | undefined;
+  private readonly note: NoteField;
   /** The label last added from this view: `n` writes its note. */
-  private lastAdded: { labelId: string; target: LabelTarget } | undefined;
+  private lastAdded: NoteChoice | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -42,6 +44,7 @@ export class LabelsUi {
     injectStyle(`${chipsCss}\n${css}`);
     // Focusable, so the keyboard stays in the webview when the note field closes.
     root.tabIndex = -1;
+    this.note = new NoteField(root, () => this.renderBar());
     window.addEventListener('keydown', (e) => this.onKeydown(e));
     root.addEventListener('pointerdown', (e) => {
       const li = this.chipOf(e.target);
@@ -50,7 +53,7 @@ export class LabelsUi {
     root.addEventListener('click', (e) => this.onClick(e));
     root.addEventListener('focusin', (e) => this.onFocus(e));
     document.addEventListener('selectionchange', () => {
-      if (this.note && document.activeElement === this.note.input) return;
+      if (this.note.hasFocus) return;
       this.renderBar();
     });
   }
@@ -74,7 +77,7 @@ export class LabelsUi {
   /** Called after each `show` rendered a step: the old bar and decorations went with the old DOM. */
   attach(personaPi: readonly PiMark[] = []): void {
     this.selectedTag = null;
-    this.closeNote();
+    this.note.close();
     this.personaText = personaElement(this.root)?.textContent ?? '';
     this.personaPi = personaPi;
     this.render();
@@ -114,17 +117,10 @@ export class LabelsUi {
         clearSelection: () => this.clearSelection(),
       },
     );
-    // Moving the note field to the new bar blurs it: give the focus (and the caret) back.
-    const note = this.note;
-    const focused =
-      note && document.activeElement === note.input ? [note.input.selectionStart, note.input.selectionEnd] : undefined;
-    if (note) bar.appendChild(note.row);
-    if (old) old.replaceWith(bar);
-    else header.appendChild(bar);
-    if (note && focused) {
-      note.input.focus({ preventScroll: true });
-      note.input.setSelectionRange(focused[0], focused[1]);
-    }
+    this.note.carry(bar, () => {
+      if (old) old.replaceWith(bar);
+      else header.appendChild(bar);
+    });
   }
 
   /** The span of the written persona the user selected, else the selected tag chip, else none (the step). */
@@ -178,53 +174,15 @@ export class LabelsUi {
     const ref = this.shownRef;
     const state = this.state;
     if (!ref || !state) return;
-    const last = this.lastAdded;
-    const same = (a: { labelId: string; target: LabelTarget }) =>
-      !!last && a.labelId === last.labelId && sameTarget(a.target, last.target);
-    const on = state.applied.find(same) ?? state.applied.find((a) => a.target.kind === 'step') ?? state.applied[0];
+    const on = noteTarget(state.applied, this.lastAdded, { kind: 'step' });
     if (!on) {
-      state.flash = { kind: 'error', text: 'Add a label first (its key), then n writes its note' };
+      state.flash = { kind: 'error', text: NOTE_NEEDS_LABEL };
       this.renderBar();
       return;
     }
-    this.closeNote();
-    const input = el('input', {
-      attrs: { type: 'text', 'aria-label': `Note on ${on.name}`, 'data-note-for': on.labelId, maxlength: '2000' },
-    });
-    input.value = on.note;
-    const row = el('div', { className: 'note-row' }, [
-      el('label', { text: `Note on ${on.name}:` }),
-      input,
-      el('span', { className: 'hint' }, [
-        el('kbd', { text: 'Enter' }),
-        ' saves · ',
-        el('kbd', { text: 'Esc' }),
-        ' cancels',
-      ]),
-    ]);
-    input.addEventListener('keydown', (e) => {
-      e.stopPropagation();
-      if (e.key === 'Enter' && !e.isComposing) {
-        e.preventDefault();
-        this.post({ kind: 'setNote', ref, labelId: on.labelId, target: on.target, note: input.value });
-        this.closeNote();
-      } else if (e.key === 'Escape') {
-        e.preventDefault();
-        this.closeNote();
-      }
-    });
-    this.note = { labelId: on.labelId, target: on.target, row, input };
-    this.renderBar();
-    input.focus();
-  }
-
-  private closeNote(): void {
-    if (!this.note) return;
-    const { row } = this.note;
-    this.note = undefined;
-    row.remove();
-    // Keep the keyboard in the webview: the note field had the focus.
-    this.root.focus({ preventScroll: true });
+    this.note.show(on, `Note on ${on.name}`, (note) =>
+      this.post({ kind: 'setNote', ref, labelId: on.labelId, target: on.target, note }),
+    );
   }
 
   private onKeydown(e: KeyboardEvent): void {

@@ -11,8 +11,8 @@ import {
   type LabelChip,
   type LabelViewState,
 } from '../../src/core/labels/view';
-import { el } from '../shared/dom';
-import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { el, icon } from '../shared/dom';
+import { appliedItem, keyRange, keysText, labelChip } from '../shared/labelChips';
 
 export interface BarContext {
   state: LabelViewState;
@@ -38,17 +38,22 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
   const { state } = ctx;
   const target = effectiveTarget(c.scope, ctx.selected);
   const applied = appliedOn(state, c.id, target);
-  const suggested = target.kind === 'step' && !applied && state.suggestions.some((s) => s.labelId === c.id);
+  const suggestion = state.suggestions.find((s) => s.labelId === c.id);
+  const suggested = target.kind === 'step' && !applied && suggestion !== undefined;
   const stale = applied?.staleness === 'stale';
+  const count = state.applied.filter((a) => a.labelId === c.id).length;
   const help = [
     `${c.name}: ${c.description}`,
     `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
-    suggested ? 'Suggested from the metrics: not stored until you confirm it (its key, a click, or a for all).' : '',
+    count ? `On this step ${count} time${count === 1 ? '' : 's'} (the step, its tags or persona spans).` : '',
+    suggested
+      ? `Suggested from the metrics (${suggestion.reason}): not stored until you confirm it (its key, a click, or a for all).`
+      : '',
     stale ? STALE_HELP : '',
   ]
     .filter(Boolean)
     .join('\n');
-  return labelChip(c, { applied: !!applied, stale, suggested, disabled: state.error !== null, help }, () =>
+  return labelChip(c, { applied: !!applied, stale, suggested, disabled: state.error !== null, help, count }, () =>
     h.toggle(c.id),
   );
 }
@@ -87,25 +92,28 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
         ctx.selected ? clear : null,
       ]),
       ...state.labels.map((c) => chip(c, ctx, h)),
+      state.suggestions.length ? acceptAll : null,
+      el(
+        'span',
+        {
+          className: 'labels-keys',
+          title: keysText([
+            [keyRange(state.labels), 'toggle a label'],
+            ['a', 'accept the suggested labels (dashed, with a lightbulb)'],
+            ['n', 'note on the label added last'],
+            ['u', 'undo'],
+            ['j k', 'next / previous step'],
+            ['.', 'next unlabelled step'],
+            ['Esc', 'back to the whole step'],
+            ['click', 'a pool tag, or select persona text, to label it alone'],
+          ]),
+          attrs: { tabindex: '0', role: 'note', 'aria-label': 'Label keys' },
+        },
+        [icon('keyboard')],
+      ),
     ]),
     state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
     state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
-    state.suggestions.length
-      ? el(
-          'div',
-          { className: 'labels-line suggestions', attrs: { 'data-suggestions': String(state.suggestions.length) } },
-          [
-            el('span', { className: 'line-title', text: 'Suggested:' }),
-            ...state.suggestions.map((s) =>
-              el('span', { className: 'suggestion', attrs: { 'data-suggested': s.labelId } }, [
-                el('span', { text: s.name }),
-                el('span', { className: 'reason', text: ` (${s.reason})` }),
-              ]),
-            ),
-            acceptAll,
-          ],
-        )
-      : null,
     noteworthy.length
       ? el('div', { className: 'labels-line applied-list' }, [
           el('span', { className: 'line-title', text: 'Yours:' }),
@@ -121,15 +129,6 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
     state.flash
       ? el('p', { className: `labels-flash ${state.flash.kind}`, text: state.flash.text, attrs: { role: 'status' } })
       : null,
-    el('div', { className: 'labels-help' }, [
-      keyHelp(keyRange(state.labels), 'toggle'),
-      keyHelp('a', 'accept suggestions'),
-      keyHelp('n', 'note'),
-      keyHelp('u', 'undo'),
-      keyHelp('j k', 'next / previous'),
-      keyHelp('.', 'next unlabelled'),
-      el('span', { text: 'click a pool tag or select persona text first to label it alone' }),
-    ]),
   ]);
 }
 

@@ -51,6 +51,9 @@ const handlers: Handlers = {
   openAttempt(id, which) {
     vscode.postMessage({ type: 'openAttempt', id, which });
   },
+  retryAttempt(id) {
+    vscode.postMessage({ type: 'retryAttempt', id });
+  },
 };
 
 const keyOf = (ref: { platform: string; userId: string; stepId: number }) =>
@@ -61,8 +64,17 @@ function showRerun(): void {
   const slot = root.querySelector('.rerun-slot');
   if (!slot || !shown || !rerun || keyOf(rerun.ref) !== shownKey) return;
   const busy = rerun.running !== null;
+  // Collapsed until there is something to show; a re-run that starts opens it.
+  if (busy) handlers.setOpen('rerun', true);
   slot.replaceChildren(
-    section('rerun', 'Re-run', rerunDescription(rerun), renderRerunBody(rerun, shown.model, handlers), handlers),
+    section(
+      'rerun',
+      'Re-run',
+      rerunDescription(rerun),
+      renderRerunBody(rerun, shown.model, handlers),
+      handlers,
+      rerun.selected !== null,
+    ),
   );
   slot.setAttribute('data-state', busy ? 'running' : rerun.selected ? 'compared' : 'idle');
   for (const b of root.querySelectorAll('.nav-row vscode-button[data-command]'))

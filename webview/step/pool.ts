@@ -1,7 +1,9 @@
 // The candidate pool section of the step view: tags grouped by meta list, marked hit / missed / wrong pick.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
+import { EMPTY_PI, fieldKey, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';
+import { piNodes } from './pi';
 
 const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
   hit: { icon: 'pass-filled', text: 'hit', help: 'positive, picked by the model' },
@@ -22,25 +24,35 @@ export function poolSummary(model: StepModel): string {
   return `|C| = ${p.size} · k = ${p.k} · ${p.picks} pick${p.picks === 1 ? '' : 's'} (${p.distinctPicks} distinct)`;
 }
 
-function tagChip(t: PoolTag): HTMLElement {
+/** The chip's PI line: what a placeholder stands for or what the scanner found in the tag's text. */
+function piLine(marks: readonly PiMark[]): string {
+  const findings = marks.filter((m) => m.kind === 'finding');
+  if (findings.length)
+    return `\nresidual PI, not redacted: ${findings.map((m) => `${m.category} (${m.reason})`).join(', ')}`;
+  return marks.length ? `\nPI placeholder: ${marks.map((m) => m.category).join(', ')}` : '';
+}
+
+function tagChip(t: PoolTag, pi: StepPiMarks): HTMLElement {
   const mark = MARKS[t.mark];
+  const marks = pi.fields[fieldKey.tag(t.tag)] ?? [];
+  const finding = marks.some((m) => m.kind === 'finding');
   return el(
     'li',
     {
-      className: `tag mark-${t.mark}`,
-      title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}`,
-      attrs: { 'data-mark': t.mark },
+      className: `tag mark-${t.mark}${finding ? ' has-pi-finding' : ''}`,
+      title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}${piLine(marks)}`,
+      attrs: { 'data-mark': t.mark, ...(marks.length ? { 'data-pi': finding ? 'finding' : 'placeholder' } : {}) },
     },
     [
       icon(mark.icon, 'mark-icon'),
-      el('span', { className: 'tag-text', text: t.tag }),
+      el('span', { className: 'tag-text' }, piNodes(t.tag, marks)),
       el('span', { className: 'mark-text', text: mark.text }),
       t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
     ],
   );
 }
 
-function groupBox(g: PoolGroup): HTMLElement {
+function groupBox(g: PoolGroup, pi: StepPiMarks): HTMLElement {
   return el(
     'section',
     {
@@ -56,25 +68,35 @@ function groupBox(g: PoolGroup): HTMLElement {
         badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
       ]),
       g.tags.length
-        ? el('ul', { className: 'tags' }, g.tags.map(tagChip))
+        ? el(
+            'ul',
+            { className: 'tags' },
+            g.tags.map((t) => tagChip(t, pi)),
+          )
         : el('p', { className: 'empty', text: 'empty' }),
     ],
   );
 }
 
-function listBox(kind: string, title: string, help: string, items: string[]): HTMLElement | null {
+function listBox(
+  kind: string,
+  title: string,
+  help: string,
+  items: string[],
+  pi: StepPiMarks = EMPTY_PI,
+): HTMLElement | null {
   if (items.length === 0) return null;
   return el('section', { className: `extra extra-${kind}`, attrs: { 'data-extra': kind } }, [
     el('h3', { title: help }, [icon('warning'), ` ${title}`]),
     el(
       'ul',
       {},
-      items.map((t) => el('li', { text: t })),
+      items.map((t) => el('li', {}, piNodes(t, pi.fields[fieldKey.tag(t)]))),
     ),
   ]);
 }
 
-export function renderPool(model: StepModel): Child[] {
+export function renderPool(model: StepModel, pi: StepPiMarks): Child[] {
   const p = model.pool;
   const legend = el(
     'p',
@@ -88,12 +110,17 @@ export function renderPool(model: StepModel): Child[] {
   );
   return [
     legend,
-    el('div', { className: 'groups' }, p.groups.map(groupBox)),
+    el(
+      'div',
+      { className: 'groups' },
+      p.groups.map((g) => groupBox(g, pi)),
+    ),
     listBox(
       'outOfPool',
       'Picks outside the pool',
       'Predicted tags that are not in the candidate pool: never matched by the scorer.',
       p.outOfPool,
+      pi,
     ),
     listBox(
       'duplicates',

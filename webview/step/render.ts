@@ -22,20 +22,9 @@ export function renderStep(
   pi: StepPiMarks = EMPTY_PI,
   pinnedRun: string | null = null,
 ): HTMLElement[] {
-  return [
-    renderHeader(model, nav, h, pi, pinnedRun),
-    renderMetrics(model),
-    renderPiLegend(pi),
-    pinnedRun === null
-      ? // Filled by the `rerun` message that follows each `show` (main.ts).
-        el('div', { className: 'rerun-slot' })
-      : el('p', {
-          className: 'note pinned-note',
-          text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
-        }),
-    section('pool', 'Candidate pool', poolSummary(model), renderPool(model), h),
-    section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
-    section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
+  // Content first: the posts beside the pool and the persona (one column when the view is narrow), then the
+  // reasoning, then the re-run part (collapsed until it has something to show).
+  const content = el('div', { className: 'content-grid' }, [
     section(
       'batch',
       'Batch',
@@ -43,7 +32,20 @@ export function renderStep(
       renderPosts(model, pi),
       h,
     ),
-  ].filter((e): e is HTMLElement => e !== null);
+    section('pool', 'Candidate pool', poolSummary(model), renderPool(model, pi), h),
+    section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
+    section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
+    pinnedRun === null
+      ? // Filled by the `rerun` message that follows each `show` (main.ts).
+        el('div', { className: 'rerun-slot' })
+      : el('p', {
+          className: 'note pinned-note',
+          text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
+        }),
+  ]);
+  return [renderHeader(model, nav, h, pi, pinnedRun), renderMetrics(model, h), renderPiLegend(pi), content].filter(
+    (e): e is HTMLElement => e !== null,
+  );
 }
 
 function renderHeader(
@@ -137,27 +139,28 @@ function rerunButton(h: Handlers): HTMLElement {
   return b;
 }
 
-function renderMetrics(model: StepModel): HTMLElement {
-  const cell = (m: MetricCell) =>
-    el(
-      'div',
-      {
-        className: `metric metric-${m.group}`,
-        title: m.tooltip,
-        attrs: {
-          'data-metric': m.key,
-          tabindex: '0',
-          role: 'group',
-          'aria-label': `${m.label} ${m.text}. ${m.tooltip}`,
-        },
+/** The figures a person reads first; the error rates and the diagnostics under Details. */
+const HEADLINE: readonly string[] = ['Recall', 'Recall_Stability', 'Recall_Novelty'];
+
+function metricCell(m: MetricCell): HTMLElement {
+  return el(
+    'div',
+    {
+      className: `metric metric-${m.group}`,
+      title: m.tooltip,
+      attrs: {
+        'data-metric': m.key,
+        tabindex: '0',
+        role: 'group',
+        'aria-label': `${m.label} ${m.text}. ${m.tooltip}`,
       },
-      [
-        el('span', { className: 'metric-label', text: m.label }),
-        el('span', { className: 'metric-value', text: m.text }),
-      ],
-    );
+    },
+    [el('span', { className: 'metric-label', text: m.label }), el('span', { className: 'metric-value', text: m.text })],
+  );
+}
+
+function renderMetrics(model: StepModel, h: SectionState): HTMLElement {
   const groups: [string, MetricCell['group']][] = [
-    ['Recall', 'recall'],
     ['Errors', 'error'],
     ['Diagnostics', 'diagnostic'],
   ];
@@ -166,13 +169,24 @@ function renderMetrics(model: StepModel): HTMLElement {
     : !model.scored
       ? 'Not scored: T_keep and T_new are both empty (metrics null).'
       : '';
-  return el('section', { className: 'metrics', attrs: { 'aria-label': 'Metrics' } }, [
+  const details = el('details', { className: 'metric-details' }, [
+    el('summary', { text: 'Details', title: 'The four error rates and the step’s diagnostics (K, δ, B, α, ρ)' }),
     ...groups.map(([name, g]) =>
       el('div', { className: 'metric-group' }, [
         el('span', { className: 'metric-group-name', text: name }),
-        ...model.metrics.filter((m) => m.group === g).map(cell),
+        ...model.metrics.filter((m) => m.group === g).map(metricCell),
       ]),
     ),
+  ]);
+  details.open = h.isOpen('metricDetails', false);
+  details.addEventListener('toggle', () => h.setOpen('metricDetails', details.open));
+  return el('section', { className: 'metrics', attrs: { 'aria-label': 'Metrics' } }, [
+    el(
+      'div',
+      { className: 'metric-group metric-headline' },
+      HEADLINE.flatMap((key) => model.metrics.filter((m) => m.key === key)).map(metricCell),
+    ),
+    details,
     note ? el('p', { className: 'note', text: note }) : null,
     model.storedMismatch.length
       ? el('p', {

@@ -13,6 +13,7 @@ export interface RerunHandlers {
   command(command: StepCommand): void;
   selectAttempt(id: number): void;
   openAttempt(id: number, which: 'request' | 'raw'): void;
+  retryAttempt(id: number): void;
 }
 
 const FLIP_TEXT: Record<FlipKind, string> = {
@@ -148,8 +149,56 @@ function renderDeltas(c: RerunComparison): HTMLElement {
   ]);
 }
 
+function renderFlags(c: RerunComparison): HTMLElement {
+  return c.flags.length
+    ? el(
+        'ul',
+        { className: 'flags' },
+        c.flags.map((f) =>
+          el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
+            icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'),
+            el('span', { text: ` ${f.message}` }),
+          ]),
+        ),
+      )
+    : el('p', {
+        className: 'flags-none',
+        text: c.hasReply
+          ? 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.'
+          : 'No reply text came back, so there is nothing to parse.',
+      });
+}
+
+/** A failed attempt is not a result: its error, tries and Retry, and nothing compared. */
+function renderFailure(c: RerunComparison, h: RerunHandlers): HTMLElement {
+  const a = c.attempt;
+  return el('div', { className: 'cmp cmp-failed', attrs: { 'data-attempt': String(a.id) } }, [
+    el('section', { className: 'failure-banner', attrs: { role: 'alert' } }, [
+      icon('error', 'failure-icon'),
+      el('div', { className: 'failure-text' }, [
+        el('h3', {
+          text: `Re-run #${a.id} failed: no usable reply after ${c.tries} of 3 tries`,
+          attrs: { 'data-fact': 'failure' },
+        }),
+        el('p', { className: 'failure-error', text: a.error ?? '', attrs: { 'data-fact': 'error' } }),
+        el('p', {
+          className: 'note',
+          text: `Nothing is compared with the original. The attempt is kept in the history as the reference keeps a failed step in a run (no tags, reasoning “Error: …”). ${a.model} at ${a.baseURL}, ${a.latencyMs.toLocaleString('en-US')} ms.`,
+        }),
+        c.hasReply ? renderFlags(c) : null,
+      ]),
+      el('div', { className: 'failure-actions' }, [
+        button('Retry', 'refresh', () => h.retryAttempt(a.id), { 'data-action': 'retry' }, false),
+        button('Open request', 'go-to-file', () => h.openAttempt(a.id, 'request'), { 'data-open': 'request' }),
+        c.hasReply ? button('Open raw reply', 'json', () => h.openAttempt(a.id, 'raw'), { 'data-open': 'raw' }) : null,
+      ]),
+    ]),
+  ]);
+}
+
 function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Record<string, PiMark[]>>): HTMLElement {
   const a = c.attempt;
+  if (a.error !== null) return renderFailure(c, h);
   const orig = c.original;
   const re = c.rerun;
   const side = (s: SideModel): 'original' | 'rerun' => (s === orig ? 'original' : 'rerun');
@@ -213,23 +262,7 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
     : 'not reported';
   const details = el('section', { className: 'cmp-box cmp-details', attrs: { 'aria-label': 'Re-run details' } }, [
     el('h3', { text: 'Reply' }),
-    c.flags.length
-      ? el(
-          'ul',
-          { className: 'flags' },
-          c.flags.map((f) =>
-            el('li', { className: `flag sev-${f.severity}`, attrs: { 'data-flag': f.code } }, [
-              icon(f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'info'),
-              el('span', { text: ` ${f.message}` }),
-            ]),
-          ),
-        )
-      : el('p', {
-          className: 'flags-none',
-          text: c.hasReply
-            ? 'No parse flags: the reply is a well-formed JSON object with the asked number of pool tags.'
-            : 'No reply text came back, so there is nothing to parse.',
-        }),
+    renderFlags(c),
     el('dl', { className: 'facts' }, [
       el('dt', { text: 'Tries' }),
       el('dd', { text: `${c.tries} of 3`, attrs: { 'data-fact': 'tries' } }),
@@ -237,8 +270,6 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
       el('dd', { text: `${c.latencyMs.toLocaleString('en-US')} ms`, attrs: { 'data-fact': 'latency' } }),
       el('dt', { text: 'Usage' }),
       el('dd', { text: usage, attrs: { 'data-fact': 'usage' } }),
-      a.error ? el('dt', { text: 'Error' }) : null,
-      a.error ? el('dd', { className: 'warn', text: a.error }) : null,
     ]),
     el('div', { className: 'cmp-actions' }, [
       button('Open request', 'go-to-file', () => h.openAttempt(a.id, 'request'), { 'data-open': 'request' }),
@@ -265,7 +296,11 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
 export function rerunDescription(state: RerunState): string {
   if (state.running) return 'running…';
   const c = state.selected;
-  if (!c) return state.attempts.length ? `${state.attempts.length} attempts` : 'no re-runs yet';
+  if (!c) {
+    if (state.attempts.length) return `${state.attempts.length} attempts`;
+    return state.endpoint ? `no re-runs yet · ${state.endpoint}` : 'no re-runs yet · no endpoint set';
+  }
+  if (c.attempt.error !== null) return `#${c.attempt.id} failed · ${c.attempt.templateName || c.attempt.templateId}`;
   const r = c.metrics.find((m) => m.key === 'Recall');
   return `#${c.attempt.id} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
 }
@@ -278,13 +313,22 @@ export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHan
     button('Re-run Chain from Here…', 'run-all', () => h.command('rerunChain'), { 'data-command': 'rerunChain' }),
     button('Persona Ablation…', 'beaker', () => h.command('runAblation'), { 'data-command': 'runAblation' }),
     button('Preview Prompt…', 'open-preview', () => h.command('previewPrompt'), { 'data-command': 'previewPrompt' }),
-    el('span', {
-      className: 'endpoint',
-      text: state.endpoint ? `Endpoint: ${state.endpoint}` : 'No endpoint: set personaLab.endpoint.baseURL and .model',
-    }),
+    state.endpoint
+      ? el('span', { className: 'endpoint', text: `Endpoint: ${state.endpoint}` })
+      : el('span', { className: 'endpoint missing' }, [
+          'No endpoint yet. ',
+          button(
+            'Configure Endpoint…',
+            'plug',
+            () => h.command('configureEndpoint'),
+            { 'data-command': 'configureEndpoint' },
+            false,
+          ),
+        ]),
   ]);
   for (const b of toolbar.querySelectorAll('vscode-button'))
-    if (b.getAttribute('data-command') !== 'previewPrompt') (b as HTMLElement & { disabled: boolean }).disabled = busy;
+    if (!['previewPrompt', 'configureEndpoint'].includes(b.getAttribute('data-command') ?? ''))
+      (b as HTMLElement & { disabled: boolean }).disabled = busy;
   return [
     toolbar,
     busy

@@ -1,34 +1,58 @@
 // Labelling in the trace view: a labels bar in the sticky header whose number keys toggle a label on the target: the
-// whole test action, or the history record last opened (a click on its timeline row, or a PI finding's record).
-// Esc goes back to the test action; u (or Ctrl+Z) undoes. The extension stores each action and sends the new state.
+// whole test action, or the history record last opened (a click on its timeline row, or a PI finding's record). The
+// bar says in words what the keys label now; a move to another test action gives the target back to it, and so does
+// Esc. n writes a note on the label last added, . goes to the next test action without a label, u (or Ctrl+Z)
+// undoes. The extension stores each action and sends the new state.
 import type { LabelTarget } from '../../src/core/labels/model';
-import { describeTarget, sameTarget, type AppliedLabel, type LabelChip } from '../../src/core/labels/view';
+import {
+  describeTarget,
+  noteTarget,
+  sameTarget,
+  traceTargetText,
+  type AppliedLabel,
+  type LabelChip,
+  type NoteChoice,
+} from '../../src/core/labels/view';
+import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
 import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
 import { isPageKey, isUndoChord } from '../shared/keys';
 import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
 const STALE_HELP = 'stale: the record (or the test action, its profile or fields) changed since this label was made';
 const refKey = (r: TraceRef) => `${r.userId}#${r.index}`;
 
 export class TraceLabelsUi {
   private state: TraceLabelState | undefined;
-  /** The history record the keys label; null: the test action. */
-  private selected: number | null = null;
+  /** The history record the keys label, with its behaviours when known; null: the test action. */
+  private selected: { index: number; behaviours: readonly string[] } | null = null;
   private shown: TraceRef | undefined;
+  private readonly note: NoteField;
+  /** The label last added from this view on the test action shown: `n` writes its note. */
+  private lastAdded: NoteChoice | undefined;
   /** Called with the labelled history records after each state (the timeline marks their rows). */
   onHistory: (state: TraceLabelState) => void = () => undefined;
+  /** Called when the target changes: the history record the keys label now, or null for the test action. */
+  onTarget: (record: number | null) => void = () => undefined;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly post: (action: TraceLabelAction) => void,
   ) {
+    // Focusable, so the keyboard stays in the webview when the note field closes.
+    root.tabIndex = -1;
+    this.note = new NoteField(root, () => this.render());
     window.addEventListener('keydown', (e) => this.onKeydown(e));
   }
 
-  /** After each `show`: a new header, and the target goes back to the test action. */
+  /** After each `show`: a new header, and on another test action the target goes back to the test action. */
   attach(ref: TraceRef): void {
-    if (!this.shown || refKey(this.shown) !== refKey(ref)) this.selected = null;
+    this.note.close();
+    if (!this.shown || refKey(this.shown) !== refKey(ref)) {
+      this.lastAdded = undefined;
+      this.setTarget(null);
+    }
     this.shown = ref;
     this.render();
     if (this.current) this.onHistory(this.current);
@@ -40,11 +64,22 @@ export class TraceLabelsUi {
     if (this.current) this.onHistory(this.current);
   }
 
-  /** A history record was opened: the keys now label it. */
-  select(index: number): void {
+  /** A history record was opened: the keys now label it. `behaviours`: its action types, once its text came. */
+  select(index: number, behaviours: readonly string[] = []): void {
     if (!this.shown || index >= this.shown.index) return;
-    this.selected = index;
+    this.setTarget({ index, behaviours });
     this.render();
+  }
+
+  /** The history record the keys label, or null for the test action. */
+  get targetRecord(): number | null {
+    return this.selected?.index ?? null;
+  }
+
+  private setTarget(selected: { index: number; behaviours: readonly string[] } | null): void {
+    const changed = this.targetRecord !== (selected?.index ?? null);
+    this.selected = selected;
+    if (changed) this.onTarget(this.targetRecord);
   }
 
   private get current(): TraceLabelState | undefined {
@@ -53,7 +88,12 @@ export class TraceLabelsUi {
   }
 
   private get target(): TraceLabelTarget {
-    return this.selected === null ? { kind: 'action' } : { kind: 'history', historyIndex: this.selected };
+    return this.selected === null ? { kind: 'action' } : { kind: 'history', historyIndex: this.selected.index };
+  }
+
+  /** The target in words: "test action #1149", "history record #3 (search, click)". */
+  private get targetText(): string {
+    return traceTargetText(this.shown?.index ?? 0, this.target, this.selected?.behaviours);
   }
 
   private applied(target: LabelTarget): AppliedLabel[] {
@@ -63,7 +103,29 @@ export class TraceLabelsUi {
   private toggle(labelId: string): void {
     const state = this.current;
     if (!state || state.error) return;
-    this.post({ kind: 'toggle', ref: state.ref, labelId, target: this.target });
+    const target = this.target;
+    if (!this.applied(target).some((a) => a.labelId === labelId)) this.lastAdded = { labelId, target };
+    this.post({ kind: 'toggle', ref: state.ref, labelId, target });
+  }
+
+  private openNote(): void {
+    const state = this.current;
+    if (!state) return;
+    const on = noteTarget(state.applied, this.lastAdded, this.target);
+    const target = on && traceTarget(on.target);
+    if (!on || !target) {
+      state.flash = { kind: 'error', text: NOTE_NEEDS_LABEL };
+      this.render();
+      return;
+    }
+    this.note.show(on, `Note on ${on.name} (${describeTarget(target)})`, (note) =>
+      this.post({ kind: 'setNote', ref: state.ref, labelId: on.labelId, target, note }),
+    );
+  }
+
+  private backToAction(): void {
+    this.setTarget(null);
+    this.render();
   }
 
   private chip(c: LabelChip, state: TraceLabelState): HTMLElement {
@@ -71,7 +133,7 @@ export class TraceLabelsUi {
     const stale = on?.staleness === 'stale';
     const help = [
       `${c.name}: ${c.description}`,
-      c.key ? `Key ${c.key} toggles it on ${describeTarget(this.target)}.` : 'No key: click to toggle.',
+      c.key ? `Key ${c.key} toggles it on ${this.targetText}.` : 'No key: click to toggle.',
       stale ? STALE_HELP : '',
     ]
       .filter(Boolean)
@@ -92,13 +154,10 @@ export class TraceLabelsUi {
     }
     const back = el('button', {
       className: 'link-button',
-      text: 'whole test action (Esc)',
+      text: 'test action (Esc)',
       attrs: { type: 'button', tabindex: '-1' },
     });
-    back.addEventListener('click', () => {
-      this.selected = null;
-      this.render();
-    });
+    back.addEventListener('click', () => this.backToAction());
     const listed = state.applied.filter(
       (a) => a.target.kind === 'history' || a.staleness === 'stale' || a.note || !a.known,
     );
@@ -109,15 +168,15 @@ export class TraceLabelsUi {
         attrs: {
           'aria-label': 'Labels',
           'data-run': state.run,
-          'data-target': this.selected === null ? 'action' : String(this.selected),
+          'data-target': this.selected === null ? 'action' : String(this.selected.index),
         },
       },
       [
         el('div', { className: 'labels-row' }, [
           el('span', { className: 'labels-title', text: 'Labels' }),
-          el('span', { className: 'labels-target' }, [
-            'on ',
-            el('b', { text: describeTarget(this.target) }),
+          el('span', { className: 'labels-target', attrs: { role: 'status' } }, [
+            'Labelling: ',
+            el('b', { text: this.targetText }),
             this.selected !== null ? ' · ' : null,
             this.selected !== null ? back : null,
           ]),
@@ -140,14 +199,19 @@ export class TraceLabelsUi {
           : null,
         el('div', { className: 'labels-help' }, [
           keyHelp(keyRange(state.labels), 'toggle'),
-          keyHelp('u', 'undo'),
+          keyHelp(LABEL_BAR_KEYS.note, 'note'),
+          keyHelp(LABEL_BAR_KEYS.undo, 'undo'),
+          keyHelp(LABEL_BAR_KEYS.nextUnlabelled, 'next unlabelled'),
           keyHelp('Esc', 'test action'),
+          keyHelp('[ ]', 'previous / next'),
           el('span', { text: 'open a history row first to label that record' }),
         ]),
       ],
     );
-    if (old) old.replaceWith(bar);
-    else header.appendChild(bar);
+    this.note.carry(bar, () => {
+      if (old) old.replaceWith(bar);
+      else header.appendChild(bar);
+    });
   }
 
   private onKeydown(e: KeyboardEvent): void {
@@ -158,16 +222,20 @@ export class TraceLabelsUi {
       return;
     }
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === 'u') {
-      e.preventDefault();
-      this.post({ kind: 'undo' });
-      return;
-    }
-    if (e.key === 'Escape' && this.selected !== null) {
-      e.preventDefault();
-      this.selected = null;
-      this.render();
-      return;
+    switch (e.key) {
+      case LABEL_BAR_KEYS.undo:
+        e.preventDefault();
+        return this.post({ kind: 'undo' });
+      case LABEL_BAR_KEYS.note:
+        e.preventDefault();
+        return this.openNote();
+      case LABEL_BAR_KEYS.nextUnlabelled:
+        e.preventDefault();
+        return this.post({ kind: 'nextUnlabelled', ref: this.current.ref });
+      case 'Escape':
+        if (this.selected === null) return;
+        e.preventDefault();
+        return this.backToAction();
     }
     const def = this.current.labels.find((l) => l.key === e.key);
     if (def) {
@@ -175,6 +243,11 @@ export class TraceLabelsUi {
       this.toggle(def.id);
     }
   }
+}
+
+/** A trace label's target (the state only holds these; anything else is no target of this view). */
+function traceTarget(t: LabelTarget): TraceLabelTarget | undefined {
+  return t.kind === 'action' || t.kind === 'history' ? t : undefined;
 }
 
 function appliedEntry(a: AppliedLabel): HTMLElement {

@@ -1,6 +1,15 @@
 // Trace view webview: posts `ready`, renders each `show`, then asks for the timeline (filter → count, histogram)
-// and for row windows as the list scrolls. Raw outputs and full records are asked for on demand.
-import { isExtensionToWebview, type TraceModel, type WebviewToExtension } from '../../src/shared/traceProtocol';
+// and for row windows as the list scrolls. Raw outputs and full records are asked for on demand. The page saves its
+// test action and the history record it shows (its `restore` state), and shows that record again when it loads again
+// on the same test action (after Reload Window, or when the panel is shown after being hidden).
+import {
+  isExtensionToWebview,
+  restoreValue,
+  savedRestore,
+  type TraceModel,
+  type TraceRef,
+  type WebviewToExtension,
+} from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
@@ -25,6 +34,26 @@ let pi: PiUi | undefined;
 const labels = new TraceLabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 labels.onHistory = (s) => timeline?.setLabels(s.history);
 
+/** The test action shown, and the history record whose text the page shows or has asked for (null: none). */
+let shownRef: TraceRef | undefined;
+let revealed: { index: number; target: boolean } | null = null;
+
+function saveRestore(): void {
+  if (shownRef) mergeState(vscode, { restore: restoreValue({ ref: shownRef, record: revealed }) });
+}
+
+labels.onTarget = (record) => {
+  if (revealed) revealed.target = record === revealed.index;
+  saveRestore();
+};
+
+/** Asks for a history record's text (a row opened, a PI finding's record); `target`: the labels bar targets it. */
+function openRecord(index: number, target: boolean): void {
+  revealed = { index, target };
+  saveRestore();
+  vscode.postMessage({ type: 'record', index });
+}
+
 const handlers: Handlers = {
   navigate(delta) {
     vscode.postMessage({ type: 'navigate', delta });
@@ -43,10 +72,12 @@ function show(model: TraceModel): void {
   timeline?.destroy();
   const key = `${model.ref.userId}#${model.ref.index}`;
   const same = root.dataset.trace === key;
-  timeline = new TimelineUi(model, (msg) => vscode.postMessage(msg));
+  timeline = new TimelineUi(model, (msg) =>
+    msg.type === 'record' ? openRecord(msg.index, true) : vscode.postMessage(msg),
+  );
   pi = new PiUi(
     () => vscode.postMessage({ type: 'scanPi' }),
-    (index) => vscode.postMessage({ type: 'record', index }),
+    (index) => openRecord(index, true),
   );
   const c = model.counts;
   root.replaceChildren(
@@ -72,12 +103,23 @@ function show(model: TraceModel): void {
     section('pi', 'Personal information', 'residual PI in the profile and the history', [pi.element], handlers),
   );
   root.dataset.trace = key;
-  // What the trace view's serializer reopens after a reload of the window (src/extension/traceView/restore.ts).
-  mergeState(vscode, { restore: { userId: model.ref.userId, index: model.ref.index } });
   document.title = `${model.ref.userId} · #${model.ref.index}`;
   if (!same) window.scrollTo(0, 0);
+  // The record saved for this test action comes back (the page loaded again, or the same test action shown again);
+  // another test action starts without one.
+  const saved = savedRestore(vscode.getState());
+  const again = saved && `${saved.ref.userId}#${saved.ref.index}` === key ? saved.record : null;
+  shownRef = model.ref;
+  revealed = null;
   labels.attach(model.ref);
   timeline.sendFilter();
+  if (again) {
+    timeline.reveal(again.index);
+    openRecord(again.index, again.target);
+    if (again.target) labels.select(again.index);
+  }
+  // What the trace view's serializer reopens after a reload of the window (src/extension/traceView/restore.ts).
+  saveRestore();
 }
 
 onHostMessage(isExtensionToWebview, (msg) => {
@@ -88,6 +130,8 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'empty':
       timeline?.destroy();
       timeline = undefined;
+      shownRef = undefined;
+      revealed = null;
       delete root.dataset.trace;
       root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
       break;
@@ -101,12 +145,16 @@ onHostMessage(isExtensionToWebview, (msg) => {
       showRaw(root, msg.field, msg.text);
       break;
     case 'record':
+      // Only the record asked for last: an older answer that comes late must not replace it.
+      if (revealed?.index !== msg.index) break;
       timeline?.onRecord(msg.index, msg.text);
-      labels.select(msg.index);
+      if (revealed.target) labels.select(msg.index, msg.behaviours);
       break;
     case 'reveal':
+      revealed = { index: msg.index, target: true };
       timeline?.reveal(msg.index);
       labels.select(msg.index);
+      saveRestore();
       break;
     case 'labels':
       labels.update(msg.state);

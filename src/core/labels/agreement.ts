@@ -114,6 +114,15 @@ function fmt(x: number): string {
   return Number.isNaN(x) ? 'n/a' : x.toFixed(3);
 }
 
+/** Fewer shared steps than this and kappa says nothing (one disagreement swings it across the scale). */
+export const KAPPA_MIN_UNITS = 10;
+
+/** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared steps, or "n/a" when undefined. */
+export function kappaText(k: Kappa, units: number): string {
+  if (units < KAPPA_MIN_UNITS) return `n/a (n = ${units} < ${KAPPA_MIN_UNITS} steps)`;
+  return fmt(k.kappa);
+}
+
 /** Plain-text summary for the CLI and the extension's output channel. */
 export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string> = new Map()): string {
   const out: string[] = [];
@@ -132,11 +141,13 @@ export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string
   if (labels.length > 0) out.push('', row(head), ...body.map(row));
   for (const ag of s.agreements) {
     out.push('', `Agreement ${ag.authorA} vs ${ag.authorB} on ${ag.units} step(s) both labelled:`);
-    out.push(`  overall kappa ${fmt(ag.overall.kappa)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`);
+    out.push(
+      `  overall kappa ${kappaText(ag.overall, ag.units)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`,
+    );
     for (const p of ag.perLabel) {
       const k = p.kappa;
       out.push(
-        `  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${fmt(k.kappa)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`,
+        `  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${kappaText(k, ag.units)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`,
       );
     }
   }

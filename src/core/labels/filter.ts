@@ -3,6 +3,7 @@
 import { pickSet, scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../spb/types';
 import { suggestLabels } from './suggest';
+import { findAround } from './walk';
 
 export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError';
 export const FAILURE_SIGNATURES: readonly FailureSignature[] = ['decayPick', 'recallZero', 'formatError'];
@@ -147,17 +148,5 @@ export function findStep(
   pred: (o: OrderedStep) => boolean,
   wrap: boolean,
 ): OrderedStep | undefined {
-  const n = order.length;
-  if (n === 0) return undefined;
-  const start = from ? indexOfStep(order, from) : -1;
-  const origin = start >= 0 ? start : delta === 1 ? -1 : n;
-  for (let i = 1; i <= n; i++) {
-    let j = origin + delta * i;
-    if (j < 0 || j >= n) {
-      if (!wrap) return undefined;
-      j = ((j % n) + n) % n;
-    }
-    if (order[j] && pred(order[j])) return order[j];
-  }
-  return undefined;
+  return findAround(order, from ? indexOfStep(order, from) : -1, delta, pred, wrap);
 }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readRecordsAt } from '../omni/history';
 import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../omni/types';
 import { staleness, type Staleness } from './hash';
+import { findAround } from './walk';
 import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from './model';
 
 /** One test action of one run: the unit trace labels hang on. */
@@ -189,6 +190,11 @@ export class TraceLabelIndex {
       .sort((a, b) => a - b);
   }
 
+  /** Whether the test action carries a label, on itself or on one of its history items. */
+  isLabelled(userId: string, index: number): boolean {
+    return this.users.get(userId)?.has(index) ?? false;
+  }
+
   /** Test actions of the user with a label on them or on one of their history items. */
   labelledActionsOfUser(userId: string): number {
     return this.users.get(userId)?.size ?? 0;
@@ -199,4 +205,17 @@ export class TraceLabelIndex {
     for (const s of this.users.values()) n += s.size;
     return n;
   }
+}
+
+/**
+ * The next test action after `from` in `order` (the benchmark's order, core/omni/order.ts) that carries no label of
+ * the index's author and run, going round once: `from` itself comes last. undefined when every one is labelled.
+ */
+export function nextUnlabelledAction<T extends { userId: string; index: number }>(
+  order: readonly T[],
+  from: { userId: string; index: number } | undefined,
+  labels: TraceLabelIndex,
+): T | undefined {
+  const start = from ? order.findIndex((a) => a.userId === from.userId && a.index === from.index) : -1;
+  return findAround(order, start, 1, (a) => !labels.isLabelled(a.userId, a.index), true);
 }

@@ -120,7 +120,39 @@ export function describeTarget(t: LabelTarget, excerpt = ''): string {
   if (t.kind === 'step') return 'the whole step';
   if (t.kind === 'tag') return `tag ${t.tag}`;
   if (t.kind === 'action') return 'the whole test action';
-  if (t.kind === 'history') return `history item ${t.historyIndex}`;
+  if (t.kind === 'history') return `history record #${t.historyIndex}`;
   const text = excerpt.length > 24 ? `${excerpt.slice(0, 24)}…` : excerpt;
   return text ? `persona span “${text}”` : `persona span ${t.start}–${t.end}`;
+}
+
+/**
+ * The label target of the trace view in words, for its labels bar ("Labelling: test action #12"): the test action
+ * `actionIndex`, or a history record before it with its behaviours (the record's action types) when known.
+ */
+export function traceTargetText(
+  actionIndex: number,
+  t: { kind: 'action' } | { kind: 'history'; historyIndex: number },
+  behaviours: readonly string[] = [],
+): string {
+  if (t.kind === 'action') return `test action #${actionIndex}`;
+  return `history record #${t.historyIndex}${behaviours.length ? ` (${behaviours.join(', ')})` : ''}`;
+}
+
+/** What a labels bar's `n` key writes a note on. */
+export interface NoteChoice {
+  labelId: string;
+  target: LabelTarget;
+}
+
+/**
+ * The applied label whose note `n` writes: the label last added from the view (`last`), else one on the target the
+ * keys label now (`current`), else the first one; undefined when the item carries none.
+ */
+export function noteTarget(
+  applied: readonly AppliedLabel[],
+  last: NoteChoice | undefined,
+  current: LabelTarget,
+): AppliedLabel | undefined {
+  const is = (c: NoteChoice) => (a: AppliedLabel) => a.labelId === c.labelId && sameTarget(a.target, c.target);
+  return (last && applied.find(is(last))) ?? applied.find((a) => sameTarget(a.target, current)) ?? applied[0];
 }

@@ -1,5 +1,6 @@
 // The step view's PI marks, computed in the extension host: every placeholder and every residual finding of the
-// texts the view shows (bio, posts, personas received and written with their diff, reasoning).
+// texts the view shows (bio, posts, pool tags and picks outside the pool, personas received and written with their
+// diff, reasoning).
 import type { RerunComparison } from '../rerun/attemptCompare';
 import type { StepModel } from '../spb/stepModel';
 import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
@@ -82,6 +83,8 @@ export function stepPiMarks(model: StepModel, opts: MarkOptions = {}): StepPiMar
   // The diff repeats both personas: marked, not counted again.
   model.persona.diff?.forEach((d, i) => add(fieldKey.diff(i), d.text, false));
   add(fieldKey.reasoning, model.reasoning);
+  const tags = new Set([...model.pool.groups.flatMap((g) => g.tags.map((t) => t.tag)), ...model.pool.outOfPool]);
+  for (const tag of tags) add(fieldKey.tag(tag), tag);
   const legend = PI_CATEGORIES.flatMap((category) => {
     const c = counts.get(category);
     return c ? [{ category, ...c }] : [];

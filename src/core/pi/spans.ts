@@ -44,6 +44,8 @@ export const fieldKey = {
   /** a part of the persona's word diff */
   diff: (part: number) => `persona/diff/${part}`,
   reasoning: 'reasoning',
+  /** a tag of the candidate pool, or a pick outside it (by its text: a tag shows once per step) */
+  tag: (tag: string) => `tag/${tag}`,
   /** the re-run comparison's texts, per side */
   cmp: (side: 'original' | 'rerun', text: 'personaIn' | 'personaWritten' | 'reasoning') => `cmp/${side}/${text}`,
   cmpDiff: (part: number) => `cmp/diff/${part}`,

@@ -3,7 +3,7 @@
 import { readPostsText } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../spb/prompt';
 import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/response';
-import { scoreStep } from '../spb/score/step';
+import { kForPool, scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
 import { personaReceived } from '../spb/score/run';
 import {
@@ -30,6 +30,8 @@ export interface StepRequest {
   signal?: AbortSignal;
   readPosts?: (user: User, step: Step) => string;
   now?: () => Date;
+  /** a request sent before, sent again as is (Retry); `template` is then not rendered */
+  resend?: { system: string; prompt: string; templateId: string };
 }
 
 export interface StepRunRecord {
@@ -105,7 +107,7 @@ export function renderStepRequest(
 export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
   const { user, step } = req;
   const pool = Array.isArray(step.pool) ? step.pool : [];
-  const { system, prompt, k } = renderStepRequest(req);
+  const { system, prompt, k } = req.resend ? { ...req.resend, k: kForPool(pool.length) } : renderStepRequest(req);
   const outcome = await callWithRetries(
     req.transport,
     system,
@@ -140,7 +142,7 @@ export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
     username: user.username,
     stepId: step.stepId,
     stepIndex: step.index,
-    templateId: templateId(req.template),
+    templateId: req.resend?.templateId ?? templateId(req.template),
     personaIn: req.personaIn,
     system,
     prompt,

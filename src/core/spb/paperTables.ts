@@ -4,6 +4,7 @@ import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel 
 import type { RunScore } from './score/run';
 import { PLATFORM_LABELS } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from './types';
+import { METRIC_NAMES } from '../../shared/names';
 
 export const TABLE_IDS = ['t4', 't5', 't6'] as const;
 export type TableId = (typeof TABLE_IDS)[number];
@@ -44,13 +45,14 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
       value: (s: RunScore) => (key === 'F1NS' ? s.avg.F1NS : s.avg[key]),
     })),
   ];
-  if (id === 't4') return pair(['Recall', 'R'], ['F1NS', 'F1NS']);
-  if (id === 't5') return pair(['Recall_Stability', 'R_stab'], ['Recall_Novelty', 'R_nov']);
+  const short = (key: Key): [Key, string] => [key, METRIC_NAMES[key].short];
+  if (id === 't4') return pair(short('Recall'), short('F1NS'));
+  if (id === 't5') return pair(short('Recall_Stability'), short('Recall_Novelty'));
   const errors: [Key, string][] = [
-    ['Error_Decay', 'E_decay'],
-    ['Error_Peer', 'E_peer'],
-    ['Error_Viral', 'E_viral'],
-    ['Error_Random', 'E_rand'],
+    ['Error_Decay', METRIC_NAMES.Error_Decay.short],
+    ['Error_Peer', METRIC_NAMES.Error_Peer.short],
+    ['Error_Viral', METRIC_NAMES.Error_Viral.short],
+    ['Error_Random', METRIC_NAMES.Error_Random.short],
   ];
   return platforms.flatMap((p) =>
     errors.map(([key, head]) => ({

@@ -2,6 +2,7 @@
 import { pyPercent } from '../io/pyNumber';
 import type { RunScore } from './score/run';
 import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
+import { METRIC_NAMES } from '../../shared/names';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
   weibo: 'Weibo',
@@ -72,8 +73,8 @@ export function paperTables(scores: readonly RunScore[]): string {
     })),
   ];
   const interleave = (a: Column[], b: Column[]) => a.flatMap((c, i) => [c, b[i]]);
-  const t4 = interleave(per('Recall', 'R'), per('F1NS', 'F1NS'));
-  t4.push({ head: 'Avg. R', value: (s) => s.avg.Recall }, { head: 'Avg. F1NS', value: (s) => s.avg.F1NS });
+  const t4 = interleave(per('Recall', 'R'), per('F1NS', METRIC_NAMES.F1NS.short));
+  t4.push({ head: 'Avg. R', value: (s) => s.avg.Recall }, { head: 'Avg. F1^NS', value: (s) => s.avg.F1NS });
   const t5 = interleave(per('Recall_Stability', 'R_stab'), per('Recall_Novelty', 'R_nov'));
   t5.push(
     { head: 'Avg. R_stab', value: (s) => s.avg.Recall_Stability },
@@ -82,10 +83,10 @@ export function paperTables(scores: readonly RunScore[]): string {
   const t6: Column[] = [];
   for (const p of platforms) {
     for (const [key, short] of [
-      ['Error_Decay', 'E_decay'],
-      ['Error_Peer', 'E_peer'],
-      ['Error_Viral', 'E_viral'],
-      ['Error_Random', 'E_rand'],
+      ['Error_Decay', METRIC_NAMES.Error_Decay.short],
+      ['Error_Peer', METRIC_NAMES.Error_Peer.short],
+      ['Error_Viral', METRIC_NAMES.Error_Viral.short],
+      ['Error_Random', METRIC_NAMES.Error_Random.short],
     ] as const) {
       t6.push({ head: `${PLATFORM_LABELS[p]} ${short}`, value: (s) => s.platforms.get(p)?.metrics[key] });
     }

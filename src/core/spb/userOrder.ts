@@ -3,8 +3,7 @@
 // average). Recalls sort lowest first and error rates highest first, so that the users who fail come first.
 import type { UserScore } from './score/step';
 import { userF1ns } from './score/step';
-import { METRIC_INFO } from './stepText';
-import type { MetricKey } from './types';
+import { METRIC_NAMES } from '../../shared/names';
 import { sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
 
 export const SPB_ORDER_KEYS = [
@@ -36,19 +35,20 @@ export const SPB_FIGURE_KEYS: readonly SpbFigureKey[] = [
 
 export const SPB_DEFAULT_ORDER: UserOrder<SpbOrderKey> = { key: 'file', direction: 'ascending' };
 
-const recall = (label: string, name: string): OrderKeyInfo => ({
-  label,
-  name,
-  symbol: label,
+/** A figure's label is its short name, its name the long one (src/shared/names.ts). */
+const recall = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
+  label: METRIC_NAMES[key].short,
+  name: METRIC_NAMES[key].long,
+  symbol: METRIC_NAMES[key].short,
   figure: true,
   direction: 'ascending',
   ascendingText: 'lowest first',
   descendingText: 'highest first',
 });
-const error = (key: MetricKey, name: string): OrderKeyInfo => ({
-  label: METRIC_INFO[key].label,
-  name,
-  symbol: METRIC_INFO[key].label,
+const error = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
+  label: METRIC_NAMES[key].short,
+  name: METRIC_NAMES[key].long,
+  symbol: METRIC_NAMES[key].short,
   figure: true,
   direction: 'descending',
   ascendingText: 'lowest first',
@@ -71,14 +71,14 @@ export const SPB_ORDER_INFO: Readonly<Record<SpbOrderKey, OrderKeyInfo>> = {
     ascendingText: 'unlabelled first, then by id',
     descendingText: 'labelled first, then by id',
   },
-  Recall: recall(METRIC_INFO.Recall.label, 'Recall'),
-  F1NS: recall('F1^NS', 'F1 of novelty and stability recall'),
-  Recall_Novelty: recall(METRIC_INFO.Recall_Novelty.label, 'Novelty recall'),
-  Recall_Stability: recall(METRIC_INFO.Recall_Stability.label, 'Stability recall'),
-  Error_Decay: error('Error_Decay', 'Decay error rate'),
-  Error_Peer: error('Error_Peer', 'Peer error rate'),
-  Error_Viral: error('Error_Viral', 'Viral error rate'),
-  Error_Random: error('Error_Random', 'Random error rate'),
+  Recall: recall('Recall'),
+  F1NS: recall('F1NS'),
+  Recall_Novelty: recall('Recall_Novelty'),
+  Recall_Stability: recall('Recall_Stability'),
+  Error_Decay: error('Error_Decay'),
+  Error_Peer: error('Error_Peer'),
+  Error_Viral: error('Error_Viral'),
+  Error_Random: error('Error_Random'),
 };
 
 /** One per-user figure of the core's score; undefined when the user has no scored step. NaN: undefined metric. */

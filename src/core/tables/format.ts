@@ -1,6 +1,7 @@
 // Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV:
 // the paper tables of StreamProfileBench (spb/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
 export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
+import { metricByShort } from '../../shared/names';
 export type TableFormat = (typeof TABLE_FORMATS)[number];
 
 export interface TableColumn {
@@ -98,12 +99,9 @@ function texEscape(text: string): string {
   return text.replace(/[\\&%$#_{}~^−×]/g, (c) => LATEX_SPECIAL[c]);
 }
 
-/** Column heads in LaTeX: the paper's symbols (R, F1^NS, R_stab, E_decay …) in math mode. */
+/** Column heads in LaTeX: a metric's short name (R, F1^NS, R_stab, Err_decay …) as the paper typesets it. */
 function texHead(head: string): string {
-  const m = /^(R|E|F1)(?:_?(NS|stab|nov|decay|peer|viral|rand))?$/.exec(head);
-  if (!m) return texEscape(head);
-  const sub = m[2] ? (m[1] === 'F1' ? `^{\\mathrm{${m[2]}}}` : `_{\\mathrm{${m[2]}}}`) : '';
-  return `$${m[1] === 'F1' ? '\\mathrm{F1}' : m[1]}${sub}$`;
+  return metricByShort(head === 'F1NS' ? 'F1^NS' : head)?.latex ?? texEscape(head);
 }
 
 /**

@@ -20,7 +20,7 @@ export interface AuditApi {
 function autoRunWanted(bytes: number): boolean {
   const config = vscode.workspace.getConfiguration('personaLab.audit');
   const mode = config.get<string>('autoRun');
-  return shouldAutoRun(isAutoRun(mode) ? mode : 'never', bytes, config.get<number>('autoRunMaxMB', 20));
+  return shouldAutoRun(isAutoRun(mode) ? mode : 'small', bytes, config.get<number>('autoRunMaxMB', 20));
 }
 
 export function activateAudit(context: vscode.ExtensionContext, store: SpbStore, omni: OmniStore): AuditApi {

@@ -20,7 +20,7 @@ export const auditNodeId = {
 export type VerdictOf = (key: string) => Verdict | undefined;
 
 export interface VerdictTally {
-  /** Findings that are not false positives. */
+  /** Findings that are not false positives (what still needs attention: the row is orange while any is). */
   open: number;
   confirmed: number;
   falsePositive: number;
@@ -42,11 +42,14 @@ export function tally(findings: readonly { key: string }[], verdictOf: VerdictOf
   return t;
 }
 
-/** "2 open (1 confirmed) · 1 false positive": the verdict part of a row's description. */
+/**
+ * "1 open · 1 confirmed · 1 needs review · 1 false positive": one count per verdict, adding up to the findings
+ * ("open": no verdict yet). Zero counts are left out, except open.
+ */
 export function tallyText(t: VerdictTally): string {
-  const parts = [
-    t.confirmed ? `${count(t.open, 'open', 'open')} (${t.confirmed} confirmed)` : count(t.open, 'open', 'open'),
-  ];
+  const parts = [count(t.unreviewed, 'open', 'open')];
+  if (t.confirmed) parts.push(`${t.confirmed.toLocaleString('en-US')} confirmed`);
+  if (t.needsReview) parts.push(`${t.needsReview.toLocaleString('en-US')} needs review`);
   if (t.falsePositive) parts.push(count(t.falsePositive, 'false positive'));
   return parts.join(' · ');
 }

@@ -1,14 +1,15 @@
 // The open benchmarks, one per format, and opening a target: the core's format registry says which formats it
-// holds, and each one found loads into its open benchmark. A target that cannot be read becomes an error message,
-// problems inside the files a warning that leads to the Problems panel. Progress and settings are read here, not
-// in the stores.
+// holds, and each one found loads into its open benchmark. A target that cannot be read becomes an error message;
+// problems inside the files go to the Problems panel and the status bar count (problems.ts), without a toast.
+// Progress and settings are read here, not in the stores.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { chooseCacheDir } from '../../core/cache/store';
 import { FORMATS, omniRoot, type FormatId } from '../../core/formats';
 import { summarize } from './locate';
+import { log } from '../log';
 import { watchOmni } from './omni/watch';
-import { benchmarkProblems } from './problems';
+import { benchmarkProblems, problemsStatus } from './problems';
 import { OmniStore } from './omni/store';
 import { SpbStore } from './spb/store';
 import { watchSpb } from './spb/watch';
@@ -82,7 +83,7 @@ export class Benchmarks implements vscode.Disposable {
   /**
    * Opens every format `target` holds (a folder like sample/ holds both); StreamProfileBench also when none is
    * found, so that an unreadable target is reported. `quiet`: a reload of the StreamProfileBench benchmark after a
-   * file change, without the problems warning (and without loading another format).
+   * file change (without loading another format).
    */
   async open(target: string, quiet = false): Promise<boolean> {
     const formats = detected(target);
@@ -105,11 +106,7 @@ export class Benchmarks implements vscode.Disposable {
       return false;
     }
     const problems = summarize(this.spb.diagnostics);
-    if (problems && !quiet) {
-      void vscode.window
-        .showWarningMessage(`Persona Lab: the benchmark loaded with ${problems}.`, 'Show Diagnostics')
-        .then((choice) => choice && vscode.commands.executeCommand('personaLab.showDiagnostics'));
-    }
+    if (problems && !quiet) log.info(`${target}: loaded with ${problems} (see the Problems panel)`);
     return true;
   }
 
@@ -124,15 +121,8 @@ export class Benchmarks implements vscode.Disposable {
       );
       return;
     }
-    const problems = this.omni.diagnostics.length;
-    if (problems) {
-      void vscode.window
-        .showWarningMessage(
-          `Persona Lab: the OmniBehavior benchmark loaded with ${problems} problem(s).`,
-          'Show Problems',
-        )
-        .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
-    }
+    const problems = summarize(this.omni.diagnostics);
+    if (problems) log.info(`${root}: the OmniBehavior benchmark loaded with ${problems} (see the Problems panel)`);
   }
 
   dispose(): void {
@@ -147,6 +137,7 @@ export function activateBenchmarks(context: vscode.ExtensionContext): Benchmarks
     benchmarks,
     benchmarkProblems(benchmarks.spb, 'personaLab', 'Persona Lab'),
     benchmarkProblems(benchmarks.omni, 'personaLab.omni', 'Persona Lab (OmniBehavior)'),
+    problemsStatus(benchmarks.all),
     watchSpb(benchmarks),
     watchOmni(benchmarks.omni),
   );

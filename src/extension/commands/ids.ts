@@ -2,6 +2,7 @@
 // contributes. No vscode import, so a unit test compares it with package.json.
 export const COMMAND_IDS = [
   'personaLab.openBenchmark',
+  'personaLab.openWalkthrough',
   'personaLab.refresh',
   'personaLab.showDiagnostics',
   'personaLab.chooseRun',
@@ -32,6 +33,7 @@ export const COMMAND_IDS = [
   'personaLab.rerunBenchmark',
   'personaLab.resumeRun',
   'personaLab.runAblation',
+  'personaLab.configureEndpoint',
   'personaLab.setApiKey',
   'personaLab.clearApiKey',
   'personaLab.audit.run',

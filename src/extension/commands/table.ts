@@ -10,6 +10,7 @@ import { exportReport, openFindingSource, openFindingStep, verdictOnTargets } fr
 import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
+import { configureEndpoint } from '../endpoint/configure';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
@@ -22,6 +23,7 @@ import { copyUserId, revealUser, type TreeApi } from '../tree';
 import { sortUsersBy } from '../tree/sortUsers';
 import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
 import type { CommandId } from './ids';
+import { openWalkthrough } from '../walkthrough';
 
 /** What the handlers act on: the open benchmarks and the features activate() made. */
 export interface Ctx {
@@ -54,6 +56,7 @@ const verdict = (v: Verdict): Command => ({ make: (c) => (node, nodes) => verdic
 
 export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.openBenchmark': { make: (c) => (arg) => openBenchmark(c.benchmarks, arg) },
+  'personaLab.openWalkthrough': { make: () => () => openWalkthrough() },
   'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
   'personaLab.showDiagnostics': { needs: 'spb', make: (c) => () => showDiagnostics(c.benchmarks.spb) },
   'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
@@ -90,6 +93,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.rerunBenchmark': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
   'personaLab.runAblation': { needs: 'spb', make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
   'personaLab.audit.run': { needs: 'any', make: (c) => () => c.audit.session.run({ notify: true }) },

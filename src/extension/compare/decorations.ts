@@ -45,7 +45,7 @@ export class RegressionDecorations implements vscode.FileDecorationProvider, vsc
     if (delta !== undefined) {
       return new vscode.FileDecoration(
         '↓',
-        `${this.label}: Recall ${(100 * delta).toFixed(1)} pts`,
+        `${this.label}: Recall ${(100 * delta).toFixed(1)} pp`,
         new vscode.ThemeColor('charts.red'),
       );
     }

@@ -46,11 +46,11 @@ export function activateCompare(context: vscode.ExtensionContext, store: SpbStor
       return;
     }
     const regressed = regressedSteps(cmp);
-    decorations.set(regressed, `${pair.b} vs ${pair.a}`);
-    status.text = `$(git-compare) ${pair.b} vs ${pair.a}: ${regressed.size} regressed`;
+    decorations.set(regressed, `${pair.a} vs ${pair.b}`);
+    status.text = `$(git-compare) ${pair.a} vs ${pair.b}: ${regressed.size} regressed`;
     status.tooltip = `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree. Click to compare other runs.`;
     status.show();
-    log.info(`compare mode: ${regressed.size} regressed step(s) of ${pair.b} vs ${pair.a}`);
+    log.info(`compare mode: ${regressed.size} regressed step(s) of ${pair.a} vs ${pair.b}`);
   };
 
   const choosePair = async (a?: unknown, b?: unknown): Promise<RunPair | undefined> => {

@@ -52,12 +52,12 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     const summary = (await this.session.summary(options.scope)) ?? [];
     if (generation !== this.generation || !this.host) return;
     const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options);
-    this.host.panel.title = `Compare: ${pair.b} vs ${pair.a}`;
+    this.host.panel.title = `Compare: ${pair.a} vs ${pair.b}`;
     this.post({ type: 'compare', model });
     if (this.host.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
       log.info(
-        `compare view: ${pair.b} vs ${pair.a} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`,
+        `compare view: ${pair.a} vs ${pair.b} (${options.scope}): ${model.rows.length} step(s), ${regressed} regressed, in ${Date.now() - started} ms`,
       );
     }
   }

@@ -53,9 +53,11 @@ export class EndpointService implements vscode.Disposable {
           : '';
       const choice = await vscode.window.showErrorMessage(
         `Persona Lab: ${problems.join('; ')}${untrusted}.`,
+        'Configure Endpoint…',
         'Open Settings',
       );
-      if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+      if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+      else if (choice) await vscode.commands.executeCommand('personaLab.configureEndpoint');
       return undefined;
     }
     const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
@@ -73,6 +75,10 @@ export class EndpointService implements vscode.Disposable {
       publicURL: publicBaseURL(s.baseURL),
       label: describeEndpoint(s),
     };
+  }
+
+  async hasKey(): Promise<boolean> {
+    return ((await this.secrets.get(SECRET_KEY)) ?? '') !== '';
   }
 
   async setKey(): Promise<void> {

@@ -82,3 +82,63 @@ export function describeEndpoint(s: EndpointSettings): string {
   }
   return `${s.model} at ${host}`;
 }
+
+/** The starting points *Configure Endpoint…* offers; every field is edited before it is saved. */
+export interface EndpointPreset {
+  label: string;
+  detail: string;
+  baseURL: string;
+  /** '' : the user types the served model's name */
+  model: string;
+  needsKey: boolean;
+  maxConcurrency: number;
+}
+
+export const ENDPOINT_PRESETS: readonly EndpointPreset[] = [
+  {
+    label: 'OpenAI',
+    detail: 'api.openai.com; needs an API key',
+    baseURL: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    needsKey: true,
+    maxConcurrency: 8,
+  },
+  {
+    label: 'DeepSeek',
+    detail: 'api.deepseek.com; needs an API key',
+    baseURL: 'https://api.deepseek.com/v1',
+    model: 'deepseek-chat',
+    needsKey: true,
+    maxConcurrency: 8,
+  },
+  {
+    label: 'vLLM on this machine',
+    detail: 'vllm serve <model> (port 8000); the engine for a whole benchmark, with many requests at once',
+    baseURL: 'http://127.0.0.1:8000/v1',
+    model: '',
+    needsKey: false,
+    maxConcurrency: 32,
+  },
+  {
+    label: 'SGLang on this machine',
+    detail: 'python -m sglang.launch_server --model-path <model> (port 30000)',
+    baseURL: 'http://127.0.0.1:30000/v1',
+    model: '',
+    needsKey: false,
+    maxConcurrency: 32,
+  },
+  {
+    label: 'Other OpenAI-compatible server',
+    detail: 'any /v1/chat/completions endpoint',
+    baseURL: '',
+    model: '',
+    needsKey: false,
+    maxConcurrency: 4,
+  },
+];
+
+/** Why `url` cannot be a base URL, or undefined when it can. */
+export function baseURLProblem(url: string): string | undefined {
+  const problems = endpointProblems({ baseURL: url.trim(), model: 'm' } as EndpointSettings);
+  return problems[0];
+}

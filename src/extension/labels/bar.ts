@@ -1,8 +1,9 @@
 // What a labels bar's controller keeps between actions, the same for the step view and the trace view: the undo
 // stack, the last action's outcome (the flash, shown on the step or test action it was made on), and the writes
 // that mark themselves, so that the controller pushes once after its own write rather than on the store's event.
+// The actions both views offer alike (a note) are carried out here.
 import * as vscode from 'vscode';
-import type { LabelAction } from '../../core/labels/model';
+import type { LabelAction, LabelKey } from '../../core/labels/model';
 import type { LabelStore } from '../../core/labels/store';
 import type { LabelFlash } from '../../core/labels/view';
 import type { LabelService } from './service';
@@ -55,6 +56,13 @@ export class LabelBar<R extends object> {
   done(ref: R, inverse: LabelAction, what: string): void {
     this.undo.push({ inverse, ref: { ...ref }, description: what });
     this.say(ref, what[0].toUpperCase() + what.slice(1));
+  }
+
+  /** Sets the note of the label `key` (named `name`) made on `ref`, as one undoable action, and says so. */
+  setNote(ref: R, key: LabelKey, name: string, note: string): void {
+    const result = this.write((s) => s.setNote(key, note));
+    this.done(ref, result.inverse, `note on ${name}`);
+    this.say(ref, result.changed ? `Saved the note on ${name}` : `The note on ${name} is unchanged`);
   }
 
   /** An action failed: says so on the one shown and in an error message. */

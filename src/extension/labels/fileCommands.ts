@@ -74,19 +74,21 @@ async function resolveConflicts(
   type Item = vscode.QuickPickItem & { action: 'all' | 'one' | 'import'; value?: string };
   for (;;) {
     const open = conflicts.filter((c) => !decisions.has(c.id)).length;
+    // The conflicts come first, so that the row Enter would take is a conflict to look at, never a decision.
     const items: Item[] = [
-      ...CONFLICT_DECISIONS.map((d): Item => ({
-        label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`,
-        detail: DECISION_TEXT[d].detail,
-        action: 'all',
-        value: d,
-      })),
       {
         label: `Conflicts: ${conflicts.length - open} of ${conflicts.length} resolved`,
         kind: vscode.QuickPickItemKind.Separator,
         action: 'one',
       },
       ...conflictRows(conflicts, decisions, names).map((r): Item => ({ ...r, action: 'one', value: r.id })),
+      { label: 'Decide the rest at once', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
+      ...CONFLICT_DECISIONS.map((d): Item => ({
+        label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`,
+        detail: DECISION_TEXT[d].detail,
+        action: 'all',
+        value: d,
+      })),
       { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
       open === 0
         ? {

@@ -1,6 +1,6 @@
 // The Label Summary as Markdown: counts per label per platform, per author, and Cohen's kappa for every pair of
 // authors on the steps both labelled. Pure (no `vscode`), so it is unit-tested.
-import type { Kappa, LabelSummary } from '../../core/labels/agreement';
+import { KAPPA_MIN_UNITS, kappaText, type Kappa, type LabelSummary } from '../../core/labels/agreement';
 
 /** Escapes text from the database or the label set for a Markdown table cell or line. */
 export function mdText(s: string): string {
@@ -9,8 +9,16 @@ export function mdText(s: string): string {
 
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
-function kappaCells(k: Kappa): string[] {
-  return [num(k.kappa), num(k.po), num(k.pe), String(k.both), String(k.onlyA), String(k.onlyB), String(k.neither)];
+function kappaCells(k: Kappa, units: number): string[] {
+  return [
+    kappaText(k, units),
+    num(k.po),
+    num(k.pe),
+    String(k.both),
+    String(k.onlyA),
+    String(k.onlyB),
+    String(k.neither),
+  ];
 }
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -50,7 +58,7 @@ export function summaryMarkdown(
     return out.join('\n') + '\n';
   }
   out.push(
-    'A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *po*: observed agreement, *pe*: agreement by chance.',
+    `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, *pe*: agreement by chance.`,
     '',
   );
   for (const ag of s.agreements) {
@@ -61,8 +69,9 @@ export function summaryMarkdown(
     );
     out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
     out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-    out.push(row(['**Overall**', ...kappaCells(ag.overall)]));
-    for (const p of ag.perLabel) out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa)]));
+    out.push(row(['**Overall**', ...kappaCells(ag.overall, ag.units)]));
+    for (const p of ag.perLabel)
+      out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa, ag.units)]));
     out.push('');
   }
   return out.join('\n') + '\n';

@@ -22,6 +22,8 @@ export class RerunController implements StepViewAddon {
   private readonly selected = new Map<string, number>();
   private readonly running = new Map<string, string>();
   private readonly ablations = new Map<string, AblationTable>();
+  /** sends a failed attempt again (./step's retryAttempt, set once the re-run deps exist) */
+  retry: (ref: StepRef, id: number) => Promise<void> = async () => {};
 
   constructor(
     private readonly store: SpbStore,
@@ -69,6 +71,9 @@ export class RerunController implements StepViewAddon {
         break;
       case 'openAttempt':
         void this.openAttempt(ref, request.id, request.which);
+        break;
+      case 'retryAttempt':
+        void this.retry(ref, request.id);
         break;
     }
   }

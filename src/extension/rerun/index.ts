@@ -9,7 +9,7 @@ import type { SpbStore } from '../benchmarks/spb/store';
 import type { TemplateLibrary } from '../templates';
 import { RerunController } from './controller';
 import { AttemptHistory, historyPath } from './history';
-import type { RerunDeps } from './step';
+import { retryAttempt, type RerunDeps } from './step';
 
 export interface RerunFeatureDeps {
   docs: ReadOnlyDocs;
@@ -33,6 +33,7 @@ export function activateRerun(
     history,
     controller,
   };
+  controller.retry = (ref, id) => retryAttempt(deps, ref, id);
   context.subscriptions.push(
     history,
     features.stepView.setAddon(controller),

@@ -2,15 +2,15 @@
 // stored in the history and shown beside the original in the step view.
 import * as vscode from 'vscode';
 import { COLD_START_PERSONA } from '../../core/spb/prompt';
-import type { RerunMeta, RerunPersonaMode } from '../../core/rerun/attemptCompare';
+import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../core/rerun/attemptCompare';
 import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
-import { renderStepRequest, runStep } from '../../core/runner/step';
+import { renderStepRequest, runStep, type StepRequest } from '../../core/runner/step';
 import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { Step, User } from '../../core/spb/types';
-import type { EndpointService } from '../endpoint';
+import type { EndpointService, ResolvedEndpoint } from '../endpoint';
 import type { StepPanel } from '../stepView';
-import type { SpbStore } from '../benchmarks/spb/store';
+import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
@@ -99,7 +99,7 @@ export async function pickPersona(
 }
 
 export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
-  const { store, stepView, templates, endpoint, history, controller } = deps;
+  const { store, stepView, templates, endpoint } = deps;
   // From a template editor's title bar the argument is the template; the step is the step view's.
   const fromEditor = arg instanceof vscode.Uri ? arg : undefined;
   const ref = await stepForCommand(store, stepView, fromEditor ? undefined : arg);
@@ -115,17 +115,59 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!persona) return;
   const target = await endpoint.resolve();
   if (!target) return;
-  const request = { user, step, personaIn: persona.text, template: template.text, systemMessage: target.systemMessage };
+  await execute(deps, {
+    ref,
+    user,
+    step,
+    personaIn: persona.text,
+    personaMode: persona.mode,
+    templateName: template.name,
+    target,
+    template: template.text,
+  });
+}
+
+interface Execution {
+  ref: StepRef;
+  user: User;
+  step: Step;
+  personaIn: string | null;
+  personaMode: RerunPersonaMode;
+  templateName: string;
+  target: ResolvedEndpoint;
+  /** the template to render, or the request of an earlier attempt to send again */
+  template: string;
+  resend?: StepRequest['resend'];
+}
+
+/** Guard, request, record in the history, show beside the original. */
+async function execute(deps: RerunDeps, x: Execution): Promise<void> {
+  const { store, stepView, history, controller } = deps;
+  const { ref, user, step, target } = x;
+  const where = `${user.userId} step ${step.stepId}`;
+  const request = {
+    user,
+    step,
+    personaIn: x.personaIn,
+    template: x.template,
+    systemMessage: target.systemMessage,
+    resend: x.resend,
+  };
   const guard = await guardPrompts(
     target,
-    () => [{ label: `${user.platform}/${where}`, ...renderStepRequest(request) }],
+    () => [
+      {
+        label: `${user.platform}/${where}`,
+        ...(x.resend ? { system: x.resend.system, prompt: x.resend.prompt } : renderStepRequest(request)),
+      },
+    ],
     `re-run of ${where}`,
   );
   if (!guard) return;
 
   stepView.show(ref, true);
-  const label = `${template.name} · persona ${persona.mode} · ${target.label}`;
-  controller.setRunning(ref, `Re-running with ${label}…`);
+  const label = `${x.templateName} · persona ${x.personaMode} · ${target.label}`;
+  controller.setRunning(ref, `${x.resend ? 'Retrying' : 'Re-running'} with ${label}…`);
   try {
     const rec = await vscode.window
       .withProgress(
@@ -141,7 +183,7 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
           const http = createOpenAITransport(target.config);
           return runStep({
             ...request,
-            personaMode: persona.mode === 'none' ? 'none' : 'full',
+            personaMode: x.personaMode === 'none' ? 'none' : 'full',
             transport: guard === 'mask' ? maskingTransport(http) : http,
             signal: abort.signal,
           });
@@ -154,9 +196,9 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
     }
     const meta: RerunMeta & Record<string, unknown> = {
       kind: 'rerun',
-      personaMode: persona.mode,
+      personaMode: x.personaMode,
       baseRun: store.runName ?? null,
-      templateName: template.name,
+      templateName: x.templateName,
       temperature: target.config.temperature ?? 0,
       maxTokens: target.config.maxTokens ?? null,
     };
@@ -164,16 +206,35 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
       { run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta },
       rec,
     );
+    // A failure shows as a banner with its error, tries and Retry in the step view (no toast over it).
     controller.select(ref, row.id);
     log.info(
-      `rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? 'error record' : `${rec.prediction.length} tags`}`,
+      `rerun: attempt #${row.id} of ${user.platform}/${where}: ${rec.error ? `failed after ${rec.attempts.length} tries: ${rec.error}` : `${rec.prediction.length} tags`}`,
     );
-    if (rec.error) {
-      void vscode.window.showWarningMessage(
-        `Persona Lab: the re-run of ${where} got no usable reply after ${rec.attempts.length} tries: ${rec.error}`,
-      );
-    }
   } finally {
     controller.setRunning(ref, null);
   }
+}
+
+/** Retry: attempt `id`'s request (system message and prompt, as sent) again, with its persona mode and template name. */
+export async function retryAttempt(deps: RerunDeps, ref: StepRef, id: number): Promise<void> {
+  const found = deps.store.step(ref);
+  const row = await deps.history.byId(id);
+  if (!found || !row) {
+    void vscode.window.showWarningMessage(`Persona Lab: attempt #${id} or its step is not there any more.`);
+    return;
+  }
+  const meta = readRerunMeta(row.meta);
+  const target = await deps.endpoint.resolve();
+  if (!target) return;
+  await execute(deps, {
+    ref,
+    ...found,
+    personaIn: row.personaIn,
+    personaMode: meta?.personaMode ?? 'carried',
+    templateName: meta?.templateName || row.templateId,
+    target,
+    template: '',
+    resend: { system: row.system, prompt: row.prompt, templateId: row.templateId },
+  });
 }

@@ -196,6 +196,7 @@ export class StepPanel implements vscode.Disposable {
       case 'command':
       case 'selectAttempt':
       case 'openAttempt':
+      case 'retryAttempt':
         if (this.current && this.pinnedRun === undefined) this.addon?.onRequest(raw, this.current);
         break;
     }

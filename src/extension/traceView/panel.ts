@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readHistory, type HistoryIndex } from '../../core/omni/history';
+import { actionsInOrder } from '../../core/omni/order';
 import { predictionKey, type OmniUser } from '../../core/omni/types';
 import {
   TRACE_VIEW_TYPE,
@@ -70,6 +71,12 @@ export class TracePanel implements vscode.Disposable {
     if (!panel) this.create();
     else if (!panel.visible) panel.reveal(panel.viewColumn);
     void this.refresh();
+  }
+
+  /** Moves the view to another test action and selects it in the Benchmarks tree ([ and ], next unlabelled). */
+  goTo(ref: TraceRef): void {
+    this.show({ userId: ref.userId, index: ref.index });
+    void vscode.commands.executeCommand('personaLab.revealTestAction', { userId: ref.userId, index: ref.index });
   }
 
   /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (restore.ts). */
@@ -199,6 +206,7 @@ export class TracePanel implements vscode.Disposable {
               null,
               2,
             ),
+            behaviours: r.actions.map((a) => a.type),
           });
         return;
       }
@@ -207,15 +215,9 @@ export class TracePanel implements vscode.Disposable {
       case 'scanPi':
         return this.scanPi(shown);
       case 'navigate': {
-        const order = [...shown.user.testActions].sort((a, b) => a.index - b.index);
+        const order = actionsInOrder(shown.user);
         const next = order[order.findIndex((a) => a.index === shown.ref.index) + msg.delta];
-        if (next) {
-          this.show({ userId: next.userId, index: next.index });
-          void vscode.commands.executeCommand('personaLab.revealTestAction', {
-            userId: next.userId,
-            index: next.index,
-          });
-        }
+        if (next) this.goTo(next);
         return;
       }
     }

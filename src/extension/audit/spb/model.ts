@@ -78,8 +78,7 @@ export function platformDescription(g: PlatformGroup, verdictOf: VerdictOf): str
 }
 
 export function userDescription(g: UserGroup, verdictOf: VerdictOf): string {
-  const t = tally(g.findings, verdictOf);
-  return t.open === g.findings.length ? tallyText(t) : `${count(g.findings.length, 'finding')} · ${tallyText(t)}`;
+  return tallyText(tally(g.findings, verdictOf));
 }
 
 /** `step 2 · posts_text · high`, with the run for personas and reasoning and the verdict when there is one. */

@@ -1,6 +1,7 @@
 // The trace view's model of one test action: the profile, the action's context, and each question with the
 // verdict of the core's scoring. No vscode import: unit-tested.
 import { numberValue } from '../../../core/omni/fields';
+import { actionsInOrder } from '../../../core/omni/order';
 import { questionNormaliser, questionVerdict } from '../../../core/omni/score';
 import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../../core/omni/types';
 import { predictionKey } from '../../../core/omni/types';
@@ -75,7 +76,7 @@ export function buildTraceModel(input: TraceInput): TraceModel {
   const prediction = run?.predictions.get(predictionKey(action.userId, action.index));
   const questions = (prediction?.questions ?? []).map((q) => questionRow(q, action));
   const counts: Record<Verdict, number> = { correct: 0, incorrect: 0, graded: 0, 'left-out': 0, unscored: 0 };
-  const order = [...user.testActions].sort((a, b) => a.index - b.index);
+  const order = actionsInOrder(user);
   for (const q of questions) counts[q.verdict]++;
   return {
     ref: { userId: user.userId, index: action.index },

@@ -2,6 +2,7 @@
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
+import { actionsInOrder } from '../../../core/omni/order';
 import { userActionCounts, type ActionCounts, type OmniRunScore } from '../../../core/omni/score';
 import { OMNI_ORDER_INFO, shareRight, sortOmniUsers, type OmniOrderKey } from '../../../core/omni/userOrder';
 import { orderSentence, type UserOrder } from '../../../core/userOrder';
@@ -153,9 +154,7 @@ export class OmniUserNode implements TreeNode {
   }
 
   getChildren(): TestActionNode[] {
-    this.children ??= [...this.user.testActions]
-      .sort((a, b) => a.index - b.index)
-      .map((a) => new TestActionNode(this, a));
+    this.children ??= actionsInOrder(this.user).map((a) => new TestActionNode(this, a));
     return this.children;
   }
 

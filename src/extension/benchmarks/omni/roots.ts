@@ -65,6 +65,15 @@ export class OmniRoots implements RootSource, vscode.Disposable {
     return this.root;
   }
 
+  /** The user ids in the order the tree lists them (Sort Users By…): the trace labels' next unlabelled walks it. */
+  userIds(): string[] {
+    return (
+      this.rootNode()
+        ?.getChildren()
+        .map((node) => node.user.userId) ?? []
+    );
+  }
+
   roots(): OmniBenchmarkNode[] {
     const root = this.rootNode();
     return root ? [root] : [];

@@ -1,9 +1,14 @@
 // Labelling in the trace view: sends the labels bar's state (this author's labels on the test action and on its
 // history records, with their staleness) after each test action shown and each change, and carries out the bar's
-// toggles and undo, one transaction each, in the same store as the step view's labels.
+// toggles, notes and undo, one transaction each, in the same store as the step view's labels, and its next
+// unlabelled test action (`.`).
 import * as vscode from 'vscode';
 import type { LabelStore } from '../../../core/labels/store';
+import { labelDef } from '../../../core/labels/taxonomy';
+import { testActionOrder } from '../../../core/omni/order';
 import {
+  nextUnlabelledAction,
+  TraceLabelIndex,
   traceBenchmarkId,
   traceContentHash,
   traceLabelKey,
@@ -84,8 +89,20 @@ export class TraceLabelController implements vscode.Disposable {
 
   private async handle(action: TraceLabelAction): Promise<void> {
     try {
-      if (action.kind === 'undo') this.undoLast();
-      else await this.toggle(action);
+      switch (action.kind) {
+        case 'undo':
+          this.undoLast();
+          break;
+        case 'toggle':
+          await this.toggle(action);
+          break;
+        case 'setNote':
+          this.setNote(action);
+          break;
+        case 'nextUnlabelled':
+          this.nextUnlabelled(action.ref);
+          break;
+      }
     } catch (e) {
       this.bar.failed(e, this.panel.currentRef);
     }
@@ -104,6 +121,35 @@ export class TraceLabelController implements vscode.Disposable {
     const what = `${result.state} ${def.name} on ${describeTarget(msg.target)}`;
     this.bar.done(msg.ref, result.inverse, what);
     log.info(`labels: ${what} of ${msg.ref.userId} #${msg.ref.index}`);
+  }
+
+  private setNote(msg: Extract<TraceLabelAction, { kind: 'setNote' }>): void {
+    const core = this.coreRef(msg.ref);
+    if (!core || !this.store.testAction(msg.ref.userId, msg.ref.index)) return;
+    const key = traceLabelKey(core, msg.target, this.labels.author, msg.labelId);
+    this.bar.setNote(msg.ref, key, labelDef(this.labels.traceLabels, msg.labelId).name, msg.note);
+    log.info(`labels: note on ${msg.labelId} on ${describeTarget(msg.target)} of ${msg.ref.userId} #${msg.ref.index}`);
+  }
+
+  /** Shows the next test action, in the tree's order, without a label of this author in the selected run. */
+  private nextUnlabelled(ref: TraceRef): void {
+    const bench = this.store.bench;
+    const core = this.coreRef(ref);
+    if (!bench || !core) return;
+    const rows = this.labels
+      .store(false)
+      ?.list({ benchmark: core.benchmark, run: core.run, author: this.labels.author });
+    const order = testActionOrder(bench, this.store.tree.userIds());
+    const next = nextUnlabelledAction(order, ref, new TraceLabelIndex(rows ?? []));
+    const run = core.run ? `run ${core.run}` : 'no run';
+    if (!next) {
+      this.bar.say(ref, `Every test action is labelled (${run})`);
+    } else if (sameRef(next, ref)) {
+      this.bar.say(ref, `No other test action is unlabelled (${run}): this is the last one`);
+    } else {
+      this.bar.clearFlash();
+      this.panel.goTo(next);
+    }
   }
 
   private undoLast(): void {

@@ -196,10 +196,7 @@ export class LabelStepController implements vscode.Disposable {
   private setNote(ref: StepLocation, labelId: string, target: LabelTarget, note: string): void {
     const key = this.keyFor(ref, labelId, target);
     if (!key) return;
-    const result = this.bar.write((s) => s.setNote(key, note));
-    const name = labelDef(this.labels.labels, labelId).name;
-    this.bar.done(ref, result.inverse, `note on ${name}`);
-    this.bar.say(ref, result.changed ? `Saved the note on ${name}` : `The note on ${name} is unchanged`);
+    this.bar.setNote(ref, key, labelDef(this.labels.labels, labelId).name, note);
     this.push();
   }
 

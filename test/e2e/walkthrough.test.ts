@@ -1,0 +1,257 @@
+// The Get Started walkthrough in the real workbench, against the real demo endpoint (dist/cli.js demo-endpoint on a
+// free port, which the user settings point at as `npm start` does): the sample loads without a toast and the status
+// bar counts its planted problems; the walkthrough opens with its steps and media; each step's button runs its
+// command and ticks the step (open, problems, run, step, label by key, re-run against the demo model, PI audit,
+// dashboard); the re-run shows the reply the demo model gives for that prompt.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MODEL_ID, demoAnswer, type DemoReply } from '../../src/core/demo/profiler';
+import { loadOmniBenchmark } from '../../src/core/omni/load';
+import { renderStepRequest } from '../../src/core/runner/step';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { personaReceived, resultFor } from '../../src/core/spb/score/run';
+import type { Benchmark, User } from '../../src/core/spb/types';
+import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
+import { BENCHMARKS_PANE, freePort, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { ui, type Ui } from './rerunSession';
+
+interface Step {
+  id: string;
+  title: string;
+}
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  contributes: { walkthroughs: { id: string; title: string; steps: Step[] }[] };
+};
+const walkthrough = manifest.contributes.walkthroughs[0];
+const RUN = 'random';
+
+describe('the Get Started walkthrough against the demo endpoint', () => {
+  let demo: ChildProcess;
+  let baseURL: string;
+  let wb: Workbench;
+  let u: Ui;
+  let ws: string;
+  let bench: Benchmark;
+  let omniProblems: number;
+  let user: User;
+  let frame: Frame;
+  /** The step view's step after Next Unlabelled Step: platform/user/step. */
+  let labelled: string;
+
+  const stepButton = (id: string) =>
+    wb.page.locator(`button.getting-started-step[data-step-id="${WALKTHROUGH}#${id}"]`);
+
+  /** Persona Lab: Get Started, then the walkthrough's page. */
+  const openWalkthrough = async () => {
+    await wb.runCommand('Persona Lab: Get Started');
+    await stepButton(walkthrough.steps[0].id).waitFor({ timeout: 30_000 });
+  };
+
+  /** Selects the step and clicks the button of its description labelled `label`. */
+  const clickButton = async (id: string, label: string) => {
+    if (!(await stepButton(id).isVisible())) await openWalkthrough();
+    const button = wb.page
+      .locator(`[x-step-description-for="${WALKTHROUGH}#${id}"] .monaco-button`, { hasText: label })
+      .first();
+    await waitFor(
+      async () => {
+        if (await button.isVisible()) return true;
+        await stepButton(id).click();
+        return false;
+      },
+      { message: `the "${label}" button of step ${id}` },
+    );
+    await button.click();
+  };
+
+  /** Waits until the walkthrough (opened again when hidden) shows step `id` done. */
+  const ticked = async (id: string) => {
+    await openWalkthrough();
+    await waitFor(async () => (await stepButton(id).getAttribute('aria-checked')) === 'true', {
+      message: `walkthrough step ${id} to be ticked`,
+    });
+  };
+
+  beforeAll(async () => {
+    const sample = join(repoRoot, 'sample');
+    bench = await loadBenchmark(sample);
+    omniProblems = (await loadOmniBenchmark(join(sample, 'omnibehavior'))).diagnostics.length;
+    const run = bench.runs.get(RUN)!;
+    user = [...bench.users.get('weibo')!.values()].find(
+      (x) => x.steps.length >= 3 && x.steps.every((s) => resultFor(run, x, s.stepId) && s.pool.length > 0),
+    )!;
+    ws = mkdtempSync(join(tmpdir(), 'persona-lab-walkthrough-'));
+    cpSync(sample, ws, { recursive: true });
+
+    const port = await freePort();
+    demo = spawn(process.execPath, [join(repoRoot, 'dist/cli.js'), 'demo-endpoint', '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    demo.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    baseURL = await waitFor(() => /^(http:\/\/127\.0\.0\.1:\d+\/v1) /.exec(out)?.[1], {
+      message: () => `the demo endpoint's base URL; it printed: ${out}`,
+    });
+    expect(baseURL).toBe(`http://127.0.0.1:${port}/v1`);
+
+    wb = await startWorkbench({
+      folder: ws,
+      theme: 'dark',
+      settings: {
+        'personaLab.endpoint.baseURL': baseURL,
+        'personaLab.endpoint.model': DEMO_MODEL_ID,
+        'personaLab.endpoint.maxConcurrency': 8,
+      },
+    });
+    u = ui(wb);
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`walkthrough-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    demo?.kill('SIGTERM');
+    if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('loads the sample without a toast; the status bar counts its planted problems and opens the Problems panel', async () => {
+    await wb.waitForExtensionHostLine(/the OmniBehavior benchmark loaded with \d+ errors?, \d+ warnings?/, {
+      timeout: 60_000,
+    });
+    expect(omniProblems).toBeGreaterThan(0);
+    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: `${omniProblems} loading problems` });
+    await status.waitFor({ timeout: 30_000 });
+    // The toast came with the load; the status item shows once both loads are done.
+    expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
+    await status.click();
+    const panel = wb.page.locator('.markers-panel');
+    await panel.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('test_actions.jsonl');
+    await wb.screenshot('walkthrough-problems-status');
+  });
+
+  it('Persona Lab: Get Started opens the walkthrough with its steps and their media', async () => {
+    await openWalkthrough();
+    const ids = await wb.page
+      .locator('button.getting-started-step')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-step-id')));
+    expect(ids).toEqual(walkthrough.steps.map((s) => `${WALKTHROUGH}#${s.id}`));
+    const titles = await wb.page.locator('button.getting-started-step .step-title').allInnerTexts();
+    expect(titles.map((t) => t.trim())).toEqual(walkthrough.steps.map((s) => s.title));
+    await clickButton('open', 'Show the Benchmarks View');
+    await ticked('open');
+    // A step's media: its markdown, rendered beside the steps.
+    await stepButton('problems').click();
+    await waitFor(
+      async () => {
+        for (const f of wb.page.frames()) {
+          const h1 = await f
+            .locator('h1')
+            .first()
+            .textContent({ timeout: 500 })
+            .catch(() => null);
+          if (h1?.includes('Problems planted on purpose')) return true;
+        }
+        return false;
+      },
+      { message: "the problems step's markdown" },
+    );
+    await wb.screenshot('walkthrough-open');
+  });
+
+  it('Show Problems, Choose Run… and Open Step run from their buttons and tick their steps', async () => {
+    await clickButton('problems', 'Show Problems');
+    await wb.page.locator('.markers-panel').waitFor({ state: 'visible', timeout: 30_000 });
+    await ticked('problems');
+
+    await clickButton('run', 'Choose Run…');
+    await wb.pickQuickPickRow(RUN, RUN);
+    await ticked('run');
+
+    const step = user.steps[1];
+    await clickButton('step', 'Open Step');
+    await wb.pickQuickPickRow(user.userId, user.userId);
+    await wb.pickQuickPickRow(`step ${step.stepId}/`, `step ${step.stepId}/${step.totalSteps}`);
+    frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/${step.stepId}"]`, {
+      timeout: 60_000,
+    });
+    await expect.poll(() => frame.locator('[data-section="pool"] li.tag').count()).toBe(step.pool.length);
+    await ticked('step');
+  });
+
+  it('Next Unlabelled Step opens a step that one key labels, which ticks the labelling step', async () => {
+    await clickButton('label', 'Next Unlabelled Step');
+    frame = await wb.findWebviewFrame('#step-root[data-step] .labels-bar', { timeout: 60_000 });
+    labelled = (await frame.locator('#step-root').getAttribute('data-step'))!;
+    await frame.locator('.label-chip[data-label-id="decay-error"]').waitFor();
+    // The keys go to the focused page: a click on the key help (which labels nothing) gives it the focus.
+    await frame.locator('.labels-help').click();
+    await waitFor(() => frame.evaluate(() => document.hasFocus()), { message: 'the step view to have the focus' });
+    await wb.page.keyboard.press('1');
+    await waitFor(
+      async () =>
+        (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true',
+      { message: 'the decay-error label to be on' },
+    );
+    await ticked('label');
+  });
+
+  it('Re-run Step… sends the step to the demo model and shows its reply beside the original, ticking the step', async () => {
+    // The step the label went on: the step view's, which Re-run Step takes.
+    const [platform, userId, stepText] = labelled.split('/');
+    const target = bench.users.get(platform as User['platform'])!.get(userId)!;
+    const step = target.steps.find((s) => s.stepId === Number(stepText))!;
+    const run = bench.runs.get(RUN)!;
+    const carried = personaReceived(run, target, step.stepId);
+    const request = renderStepRequest({ user: target, step, personaIn: carried || null, template: DEFAULT_TEMPLATE });
+    const answer = demoAnswer(request.prompt);
+    if (!answer.ok) throw new Error(answer.error);
+    const reply: DemoReply = answer.reply;
+
+    await clickButton('rerun', 'Re-run Step…');
+    await u.answerRerun('built-in default', /Carried from/);
+    frame = await u.compared(1);
+    const side = (s: string) =>
+      frame.locator(`.cmp-cell[data-side="${s}"][data-row="Picks"] .pick .tag-text`).allTextContents();
+    expect(await side('rerun')).toEqual(reply.predicted_tags);
+    const original = resultFor(run, target, step.stepId)!.prediction.filter((p): p is string => typeof p === 'string');
+    expect(await side('original')).toEqual([...new Set(original)]);
+    const cell = (row: string) => frame.locator(`.cmp-cell[data-side="rerun"][data-row="${row}"] .prose`);
+    expect(await cell('Persona written').textContent()).toBe(reply.persona_summary);
+    expect(await cell('Reasoning').textContent()).toBe(reply.reasoning);
+    expect(reply.persona_summary).toContain('demo model, not an LLM');
+    expect(await frame.locator('.flags-none').count()).toBe(1);
+    expect(await frame.locator('[data-fact="tries"]').textContent()).toBe('1 of 3');
+    await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('walkthrough-rerun-demo');
+    await ticked('rerun');
+  });
+
+  it('Run PI Audit and Open Run Dashboard run from their buttons; every step is ticked', async () => {
+    await clickButton('audit', 'Run PI Audit');
+    await wb.waitForExtensionHostLine(/audit.*: \d+ finding\(s\) in/, { timeout: 60_000 });
+    await ticked('audit');
+
+    await clickButton('dashboard', 'Open Run Dashboard');
+    await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 60_000 });
+    await ticked('dashboard');
+
+    const checked = await wb.page
+      .locator('button.getting-started-step')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked')));
+    expect(checked).toEqual(walkthrough.steps.map(() => 'true'));
+    await wb.screenshot('walkthrough-done');
+  });
+});
