@@ -14,14 +14,16 @@ import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
 import { runTemplateCommand } from './template';
 import { runDemoEndpoint } from './demo';
-import { runRunCommand, type RunCliOptions } from './run';
+import { runSampleCommand, type SampleCliOptions } from './sample';
+import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
+import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 
 export class UsageError extends Error {}
 
-export interface CliOptions extends RunCliOptions, AuditCliOptions {
+export interface CliOptions extends RunCliOptions, AuditCliOptions, SampleCliOptions, ExperimentCliOptions {
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
@@ -64,7 +66,11 @@ export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Be
 /** Commands that open a SQLite file: labels always, audit with --db, run with --history. */
 function usesStorage(command: string, opts: CliOptions): boolean {
   return (
-    command === 'labels' || (command === 'audit' && Boolean(opts.db)) || (command === 'run' && Boolean(opts.history))
+    command === 'labels' ||
+    command === 'experiment' ||
+    command === 'experiments' ||
+    (command === 'audit' && Boolean(opts.db)) ||
+    (command === 'run' && Boolean(opts.history))
   );
 }
 
@@ -93,6 +99,12 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runTemplateCommand(args, (message) => new UsageError(message));
     case 'demo-endpoint':
       return runDemoEndpoint(args, opts, (message) => new UsageError(message));
+    case 'sample':
+      return runSampleCommand(args, opts, (message) => new UsageError(message));
+    case 'experiment':
+      return runExperimentCommand(args, opts, defaultIo(), true);
+    case 'experiments':
+      return runExperimentsCommand(args, opts, defaultIo());
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

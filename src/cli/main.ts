@@ -5,6 +5,8 @@ import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
 import { TEMPLATE_USAGE } from './template';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
+import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
+import { EXPERIMENT_OPTIONS, EXPERIMENT_USAGE } from './experiment';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 
 const USAGE = `Usage: persona-lab <command> [options]
@@ -21,6 +23,8 @@ Commands:
 ${RUN_USAGE}
 ${TEMPLATE_USAGE}
 ${DEMO_USAGE}
+${SAMPLE_USAGE}
+${EXPERIMENT_USAGE}
 ${AUDIT_USAGE}
 
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
@@ -61,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
         ...RUN_OPTIONS,
         ...AUDIT_OPTIONS,
         ...DEMO_OPTIONS,
+        ...SAMPLE_OPTIONS,
+        ...EXPERIMENT_OPTIONS,
       },
     });
   } catch (err) {

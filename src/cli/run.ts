@@ -1,6 +1,6 @@
 // `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/, resumable.
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
-import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadBenchmark } from '../core/spb/load';
 import { cacheOption } from './cacheOption';
 import {
@@ -13,67 +13,16 @@ import {
   type GuardSettings,
 } from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
-import { plannedPrompts } from '../core/runner/preflight';
+import { plannedPrompts, type PlannedPrompt } from '../core/runner/preflight';
+import { estimateLine, estimateRun } from '../core/runner/estimate';
+import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
-import type { StartPersona } from '../core/runner/manifest';
-import { runBenchmark, type RunProgress } from '../core/runner/runner';
+import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
-import { isPlatform, type Platform } from '../core/spb/types';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
+import type { Benchmark } from '../core/spb/types';
+import { parseRunArgs, RUN_USAGE, Usage, type ParsedRun, type RunCliOptions } from './runArgs';
 
-/** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
-export const RUN_OPTIONS = {
-  template: { type: 'string' },
-  'base-url': { type: 'string' },
-  model: { type: 'string' },
-  platform: { type: 'string' },
-  user: { type: 'string' },
-  'from-step': { type: 'string' },
-  persona: { type: 'string' },
-  'base-run': { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  temperature: { type: 'string' },
-  'max-tokens': { type: 'string' },
-  'system-message': { type: 'string' },
-  history: { type: 'string' },
-  'pi-guard': { type: 'string' },
-  'pi-guard-loopback': { type: 'boolean' },
-} as const;
-
-export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
-      [--platform P] [--user ID] [--from-step N] [--persona full|none] [--base-run NAME]
-      [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
-      [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
-                                                           run a prompt template (default: the built-in one, which
-                                                           \`template init\` writes out) against an OpenAI-compatible
-                                                           endpoint into results/NAME/ (resumes when re-run);
-                                                           key from OPENAI_API_KEY. Prompts to a non-loopback
-                                                           endpoint that hold residual PI are refused (exit 4)
-                                                           unless --pi-guard says mask (each finding replaced by
-                                                           its placeholder) or send; --pi-guard-loopback guards
-                                                           loopback endpoints too`;
-
-export interface RunCliOptions {
-  'no-cache'?: boolean;
-  out?: string;
-  template?: string;
-  'base-url'?: string;
-  model?: string;
-  platform?: string;
-  user?: string;
-  'from-step'?: string;
-  persona?: string;
-  'base-run'?: string;
-  concurrency?: string;
-  timeout?: string;
-  temperature?: string;
-  'max-tokens'?: string;
-  'system-message'?: string;
-  history?: string;
-  'pi-guard'?: string;
-  'pi-guard-loopback'?: boolean;
-}
+export { RUN_OPTIONS, RUN_USAGE, type RunCliOptions } from './runArgs';
 
 /** Exit status when the PI guard refused to send prompts with residual PI. */
 export const EXIT_PI_REFUSED = 4;
@@ -87,30 +36,12 @@ export interface RunCliIo {
   stderrIsTTY?: boolean;
 }
 
-const defaultIo = (): RunCliIo => ({
+export const defaultIo = (): RunCliIo => ({
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   stderrIsTTY: process.stderr.isTTY === true,
 });
-
-class Usage extends Error {}
-
-function num(name: string, value: string | undefined, check: (n: number) => boolean): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new Usage(`--${name}: invalid value "${value}"`);
-  return n;
-}
-
-function readText(name: string, path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Usage(`--${name}: cannot read ${path}: ${(e as Error).message}`);
-  }
-}
 
 const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).padStart(5));
 
@@ -120,7 +51,7 @@ const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).pad
  */
 function cliGuard(
   parsed: ParsedRun,
-  bench: Awaited<ReturnType<typeof loadBenchmark>>,
+  prompts: readonly PlannedPrompt[],
   http: ChatTransport,
   io: RunCliIo,
 ): ChatTransport | null {
@@ -129,17 +60,7 @@ function cliGuard(
     guardLoopback: parsed.piGuardLoopback,
   };
   if (!guardApplies(parsed.baseURL, settings)) return http;
-  const scan = scanOutgoing(
-    plannedPrompts(bench, {
-      template: parsed.template,
-      systemMessage: parsed.systemMessage,
-      personaMode: parsed.persona,
-      platforms: parsed.platform ? [parsed.platform] : undefined,
-      userId: parsed.user,
-      fromStep: parsed.fromStep,
-      startPersona: parsed.startPersona,
-    }),
-  );
+  const scan = scanOutgoing(prompts);
   const action = decideGuard(settings, scan);
   if (action === 'send') return http;
   const n = scan.findings.length;
@@ -169,8 +90,48 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     io.stderr(`persona-lab: ${e.message}\nUsage:\n${RUN_USAGE}\n`);
     return 2;
   }
+  const bench = await loadBenchmark(parsed.dir, {
+    runs: parsed.baseRun ? [parsed.baseRun] : [],
+    ...cacheOption(opts),
+  });
+  return (await executeRun(parsed, bench, opts, io, ioIn === undefined)).code;
+}
+
+/** The prompts of the run's selection, rendered as it will send them (for the estimate and the PI guard). */
+function prompts(parsed: ParsedRun, bench: Benchmark): PlannedPrompt[] {
+  return plannedPrompts(bench, {
+    template: parsed.template,
+    systemMessage: parsed.systemMessage,
+    personaMode: parsed.persona,
+    platforms: parsed.platform ? [parsed.platform] : undefined,
+    userId: parsed.user,
+    users: parsed.users,
+    fromStep: parsed.fromStep,
+    startPersona: parsed.startPersona,
+  });
+}
+
+/**
+ * Runs a parsed `run` (or an experiment's run) on a loaded benchmark: the estimate, the PI guard, the run, a summary
+ * on stdout. `summary` is absent when nothing ran (dry run, guard refusal, a run that could not start).
+ */
+export async function executeRun(
+  parsed: ParsedRun,
+  bench: Benchmark,
+  opts: RunCliOptions,
+  io: RunCliIo,
+  ownSignals: boolean,
+): Promise<{ code: number; summary?: RunSummary }> {
   const { dir, template, systemMessage } = parsed;
-  const bench = await loadBenchmark(dir, { runs: parsed.baseRun ? [parsed.baseRun] : [], ...cacheOption(opts) });
+  const planned = prompts(parsed, bench);
+  const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE));
+  const estimate = estimateRun(planned, {
+    done: new Set(done.keys()),
+    maxTokens: parsed.maxTokens,
+    prices: parsed.prices,
+  });
+  io.stderr(`${parsed.out}: ${estimateLine(estimate)}\n`);
+  if (parsed.dryRun) return { code: 0 };
   const endpoint = {
     baseURL: parsed.baseURL,
     apiKey: io.env.OPENAI_API_KEY ?? '',
@@ -180,8 +141,8 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     timeoutMs: parsed.timeoutS * 1000,
   };
   const http = createOpenAITransport(endpoint);
-  const transport = cliGuard(parsed, bench, http, io);
-  if (!transport) return EXIT_PI_REFUSED;
+  const transport = cliGuard(parsed, planned, http, io);
+  if (!transport) return { code: EXIT_PI_REFUSED };
   const masked = transport !== http;
   const controller = new AbortController();
   const onSignal = () => {
@@ -191,7 +152,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
   };
   const external = io.signal;
   external?.addEventListener('abort', () => controller.abort(), { once: true });
-  if (!ioIn) {
+  if (ownSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
@@ -202,7 +163,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     const baseURL = publicBaseURL(parsed.baseURL);
     let lastLine = '';
     const progress = (p: RunProgress) => {
-      const line = `${opts.out}: ${p.done}/${p.total} steps, ${p.failed} failed, ${p.usersDone}/${p.usersTotal} users`;
+      const line = `${parsed.out}: ${p.done}/${p.total} steps, ${p.failed} failed, ${p.usersDone}/${p.usersTotal} users`;
       if (line === lastLine) return;
       lastLine = line;
       io.stderr(io.stderrIsTTY ? `\r${line}` : `${line}\n`);
@@ -217,6 +178,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
       personaMode: parsed.persona,
       platforms: parsed.platform ? [parsed.platform] : undefined,
       userId: parsed.user,
+      users: parsed.users,
       fromStep: parsed.fromStep,
       startPersona: parsed.startPersona,
       concurrency: parsed.concurrency,
@@ -231,7 +193,7 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     const p = summary.progress;
     if (summary.status === 'failed' && !summary.manifest) {
       io.stderr(`persona-lab: ${summary.error ?? 'the run failed'}\n`);
-      return 1;
+      return { code: 1 };
     }
     const lines = [
       `run ${parsed.out}: ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,
@@ -250,78 +212,12 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     if (summary.status === 'cancelled') lines.push('  cancelled: run the same command again to resume');
     if (summary.error) lines.push(`  error: ${summary.error}`);
     io.stdout(lines.join('\n') + '\n');
-    return summary.status === 'finished' ? 0 : summary.status === 'cancelled' ? 130 : 1;
+    return { code: summary.status === 'finished' ? 0 : summary.status === 'cancelled' ? 130 : 1, summary };
   } finally {
     history?.close();
-    if (!ioIn) {
+    if (ownSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
   }
-}
-
-interface ParsedRun {
-  dir: string;
-  out: string;
-  template: string;
-  systemMessage: string | undefined;
-  baseURL: string;
-  model: string;
-  platform: Platform | undefined;
-  user: string | null;
-  fromStep: number;
-  persona: 'full' | 'none';
-  baseRun: string | undefined;
-  startPersona: StartPersona;
-  concurrency: number;
-  timeoutS: number;
-  temperature: number;
-  maxTokens: number | undefined;
-  history: string | undefined;
-  retryBaseMs: number | undefined;
-  piGuard: 'refuse' | 'mask' | 'send';
-  piGuardLoopback: boolean;
-}
-
-function parseRunArgs(args: string[], opts: RunCliOptions, env: Record<string, string | undefined>): ParsedRun {
-  const [dir, extra] = args;
-  if (!dir) throw new Usage('run needs a benchmark folder or tasks file');
-  if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
-  if (!existsSync(dir)) throw new Usage(`${dir}: no such file or folder`);
-  if (!opts.out) throw new Usage('run needs --out NAME (the run folder under results/)');
-  if (!opts['base-url']) throw new Usage('run needs --base-url URL');
-  if (!opts.model) throw new Usage('run needs --model NAME');
-  // Without --template: the built-in template, the same the extension offers as "built-in default".
-  const template = readText('template', opts.template) ?? DEFAULT_TEMPLATE;
-  if (opts.platform !== undefined && !isPlatform(opts.platform))
-    throw new Usage(`--platform: unknown platform "${opts.platform}"`);
-  const persona = opts.persona ?? 'full';
-  if (persona !== 'full' && persona !== 'none') throw new Usage('--persona must be full or none');
-  const baseRun = opts['base-run'];
-  const piGuard = opts['pi-guard'] ?? 'refuse';
-  if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send')
-    throw new Usage('--pi-guard must be refuse, mask or send');
-  return {
-    dir,
-    out: opts.out,
-    template,
-    systemMessage: readText('system-message', opts['system-message']),
-    baseURL: opts['base-url'],
-    model: opts.model,
-    platform: opts.platform,
-    user: opts.user ?? null,
-    fromStep: num('from-step', opts['from-step'], (n) => Number.isInteger(n) && n >= 1) ?? 1,
-    persona,
-    baseRun,
-    startPersona: baseRun ? { kind: 'run', run: baseRun } : { kind: 'none' },
-    concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
-    timeoutS: num('timeout', opts.timeout, (n) => n > 0) ?? 60,
-    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
-    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
-    history: opts.history,
-    piGuard,
-    piGuardLoopback: opts['pi-guard-loopback'] === true,
-    // Undocumented, for the test suite: backoff base in ms (default 1000).
-    retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
-  };
 }

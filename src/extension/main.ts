@@ -8,6 +8,7 @@ import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
+import { activateExperiments } from './experiments';
 import { activateLabels } from './labels';
 import { setLogChannel } from './log';
 import { activateRerun } from './rerun';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const templateDeps = { docs, stepView };
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
+  const experiments = activateExperiments(context, rerun, docs);
   const traceView = activateTraceView(context, benchmarks.omni, labels.service);
   const audit = activateAudit(context, spb, benchmarks.omni);
   registerCommands(context, {
@@ -48,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     endpoint,
     templates: { library: templates, deps: templateDeps },
     rerun,
+    experiments,
     audit,
     traceView,
   });

@@ -4,6 +4,7 @@
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
 import { METRIC_NAMES } from './names';
 import type { FlippedTag } from '../core/spb/runCompare';
+import { saveChartShape } from './chartExport';
 import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
 import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
 import type { ErrorKey, Pt } from '../core/spb/figures';
@@ -197,6 +198,7 @@ export const isWebviewToExtension = messages(
   message('openStep', { ref: isRef, run: str }),
   message('openPair', { ref: isRef }),
   message('copyTable', { table: tableId, format: copyFormat }),
+  message('saveChart', saveChartShape),
   message('compareOptions', { scope: isScope, sortMetric: isMetricKey, order: sortOrder }),
   message('pickRuns'),
   message('swapRuns'),

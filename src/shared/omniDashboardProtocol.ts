@@ -1,9 +1,11 @@
 // The OmniBehavior dashboard's webview protocol (extension: src/extension/dashboard/omni/panel.ts, webview:
 // webview/omnidash). The webview posts `ready`; the extension answers `show` with the selected run's scores and bias
-// diagnostics (or `empty`), and again whenever the benchmark reloads or another run is chosen.
+// diagnostics (or `empty`), and again whenever the benchmark reloads or another run is chosen. `saveChart` asks to save
+// the bias chart as SVG or PNG (src/shared/chartExport.ts).
 import type { BiasDiagnostics } from '../core/omni/bias';
 import type { FieldScore } from '../core/omni/score';
 import type { ComponentId } from '../core/omni/types';
+import { saveChartShape } from './chartExport';
 import { array, type Infer, message, messages, nullable, num, object, shapeOf, str } from './guards';
 
 export const OMNI_DASHBOARD_VIEW_TYPE = 'personaLab.omniDashboard';
@@ -39,5 +41,9 @@ export const isExtensionToWebview = messages(
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
-export const isWebviewToExtension = messages(message('ready'), message('chooseRun'));
+export const isWebviewToExtension = messages(
+  message('ready'),
+  message('chooseRun'),
+  message('saveChart', saveChartShape),
+);
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;

@@ -20,6 +20,7 @@ import {
 } from 'chart.js';
 import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
+import { chartRenderer, type ChartRender } from '../shared/chartExport';
 import { fixed, pct } from './dom';
 
 Chart.register(
@@ -334,6 +335,16 @@ export function draw<TType extends ChartType, TData, TLabel>(
     });
   });
   return chart;
+}
+
+/** A figure as the page draws it, and as it is saved (built afresh for each: chart.js keeps the config it is given). */
+export interface Figure {
+  draw(canvas: HTMLCanvasElement): { destroy(): void };
+  render: ChartRender;
+}
+
+export function figure<TType extends ChartType, TData, TLabel>(build: () => Built<TType, TData, TLabel>): Figure {
+  return { draw: (canvas) => draw(canvas, build()), render: chartRenderer(() => build().config) };
 }
 
 export function applyDefaults(theme: Theme): void {

@@ -15,7 +15,18 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/dashboardProtocol';
 import { alphaBars, errorBars } from './barCharts';
-import { applyDefaults, draw, budgetRatio, constraint, readTheme, recallByStep, type Theme } from './charts';
+import {
+  applyDefaults,
+  budgetRatio,
+  constraint,
+  figure,
+  readTheme,
+  recallByStep,
+  type Figure,
+  type Theme,
+} from './charts';
+import { chartSlug, type ChartFormat } from '../../src/shared/chartExport';
+import { chartToolbar, saveChartMessage } from '../shared/chartExport';
 import { el, fixed, help, icon, pct } from './dom';
 import { renderTable } from './tables';
 import { VirtualList } from '../shared/vlist';
@@ -27,8 +38,13 @@ interface ChartSpec {
   title: string;
   caption: string;
   help: string;
-  build(canvas: HTMLCanvasElement, m: DashboardModel, scope: Scope, theme: Theme): { destroy(): void };
+  /** the default file name when saved (without extension) */
+  file(m: DashboardModel, scope: Scope): string;
+  figure(m: DashboardModel, scope: Scope, theme: Theme): Figure;
 }
+
+/** A figure's file name: its name, then the scope when it is one platform. */
+const inScope = (name: string, scope: Scope) => (scope === 'all' ? name : `${name}-${scope}`);
 
 /** A vscode-single-select over known values; onChange only ever gets one of them. */
 export function select<T extends string>(
@@ -134,39 +150,58 @@ export class DashboardPage {
       caption:
         'Per run: mean budget against mean ratio. Markers: ● Weibo ■ Xiaohongshu ▲ Toutiao ◆ Zhihu ✱ Douban; large: Avg.',
       help: 'B = 1 − δ/K (δ = picks in C−, K = |C+|) and ρ = R_nov / R_stab are per-step diagnostics. Each point is their mean over the scored steps: two-level macro average (per user, then over users) per platform; the large marker (scope "all") is the mean of the platform figures. ρ̄ skips steps where ρ is undefined (R_stab = 0, or T_new or T_keep empty). Click a point: its steps, lowest B first.',
-      build: (c, m, s, t) => draw(c, budgetRatio(m, s, t, this.pick)),
+      file: (_m, s) => inScope('budget-vs-ratio', s),
+      figure: (m, s, t) => figure(() => budgetRatio(m, s, t, this.pick)),
     },
     {
       id: 'fig4',
       title: 'Figure 4. Constraint line and iso-F1 contours',
       caption: 'Solid: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄; dashed: iso-F1 through the operating point.',
       help: "Operating point: the macro recalls (R_stab, R_nov) of the scope, as Table 5. Line: ᾱ·R_stab + (1−ᾱ)·R_nov = B̄ with the mean α and B (two-level macro means). The identity holds per step when exactly K distinct in-pool tags are picked, so the point lies near, not always on, its line. Contours: 2xy/(x+y) = F1; the dashed one passes through the point (F1 of the macro recalls, the paper's section 3.2 reading, not the headline F1^NS). Click a point: its steps, lowest Recall first.",
-      build: (c, m, s, t) => draw(c, constraint(m, s, t, this.pick)),
+      file: (_m, s) => inScope('constraint-iso-f1', s),
+      figure: (m, s, t) => figure(() => constraint(m, s, t, this.pick)),
     },
     {
       id: 'fig5',
       title: 'Figure 5. Recall by step index',
       caption: 'Mean Recall over the scored steps at step n (one per user).',
       help: "For each step index n: the plain mean of Recall over the scored steps with step_id n (each user has at most one), over the platforms of the scope. Later indices have fewer users: the count is in the point's tooltip. Click a point: the steps at that index.",
-      build: (c, m, s, t) => draw(c, recallByStep(m, s, t, this.pick)),
+      file: (_m, s) => inScope('recall-by-step', s),
+      figure: (m, s, t) => figure(() => recallByStep(m, s, t, this.pick)),
     },
     {
       id: 'errors',
       title: 'Error rates per platform',
       caption: 'The four distractor error rates of the focus run (Table 6 figures).',
       help: 'Error_X = |P ∩ D_X| / |D_X| per step; bars are the two-level macro averages per platform (as Table 6). Click a bar: the steps of that platform where the model picked a distractor of that class, highest rate first.',
-      build: (c, m, _s, t) => draw(c, errorBars(m, t, this.pick)),
+      file: (m) => `error-rates-${chartSlug(m.focus)}`,
+      figure: (m, _s, t) => figure(() => errorBars(m, t, this.pick)),
     },
     {
       id: 'alpha',
       title: 'Stability ratio α per platform',
       caption: 'ᾱ = |T_keep| / K: the share of positives the user already used.',
       help: "α = |T_keep| / K per scored step; bars are the two-level macro means over the steps each run has results for. Click a bar: that platform's steps, lowest α first.",
-      build: (c, m, _s, t) => draw(c, alphaBars(m, t, this.pick)),
+      file: () => 'stability-ratio',
+      figure: (m, _s, t) => figure(() => alphaBars(m, t, this.pick)),
     },
   ];
 
   private readonly pick = (filter: StepFilter) => this.post({ type: 'listSteps', filter });
+
+  /** Renders the figure again, as shown (scope, runs, theme), and asks the extension to save it. */
+  private saveChart(spec: ChartSpec, format: ChartFormat): void {
+    const m = this.model;
+    const canvas = this.root.querySelector<HTMLCanvasElement>(`[data-chart="${spec.id}"] canvas`);
+    if (!m || !canvas) return;
+    const msg = saveChartMessage(
+      canvas,
+      spec.figure(m, this.scope, readTheme()).render,
+      spec.file(m, this.scope),
+      format,
+    );
+    if (msg) this.post(msg);
+  }
 
   showSteps(title: string, note: string, filter: StepFilter, rows: StepRow[]): void {
     this.listRun = filter.run;
@@ -260,7 +295,12 @@ export class DashboardPage {
       { className: 'chart-grid' },
       this.specs.map((s) =>
         el('section', { className: 'card chart-card', attrs: { 'data-chart': s.id } }, [
-          el('div', { className: 'card-head' }, [el('h3', { text: s.title }), help(s.help)]),
+          el('div', { className: 'card-head' }, [
+            el('h3', { text: s.title }),
+            help(s.help),
+            el('span', { className: 'spacer' }),
+            chartToolbar((format) => this.saveChart(s, format)),
+          ]),
           el('p', { className: 'caption', text: s.caption }),
           el('div', { className: 'chart-box' }, [
             el('canvas', { attrs: { role: 'img', 'aria-label': `${s.title}. ${s.caption} ${s.help}` } }),
@@ -299,7 +339,7 @@ export class DashboardPage {
       const card = this.root.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
       const canvas = card?.querySelector('canvas');
       if (!card || !canvas) continue;
-      this.charts.push(spec.build(canvas, m, this.scope, theme));
+      this.charts.push(spec.figure(m, this.scope, theme).draw(canvas));
       card.dataset.rendered = 'true';
     }
     this.root.dataset.chartColor = theme.fg;

@@ -1,13 +1,25 @@
 // OmniBehavior dashboard webview: the run's headline scores, the bias diagnostics (with a chart of the positive
-// rates per scene) and the per-field table. Rendered from `show` messages, text only.
+// rates per scene, which can be saved as SVG or PNG) and the per-field table. Rendered from `show` messages, text only.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js';
+import type { BiasDiagnostics } from '../../src/core/omni/bias';
+import { chartSlug } from '../../src/shared/chartExport';
 import {
   COMPONENT_LABELS,
   isExtensionToWebview,
   type OmniDashboardModel,
   type WebviewToExtension,
 } from '../../src/shared/omniDashboardProtocol';
+import { chartRenderer, chartToolbar, saveChartMessage } from '../shared/chartExport';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import baseCss from '../shared/base.css';
@@ -87,6 +99,18 @@ function show(m: OmniDashboardModel): void {
       className: 'ratio',
       text: `Intra-user / inter-user distance ratio: real ${fixed(b.distanceRatio.real, 2)}, predicted ${fixed(b.distanceRatio.predicted, 2)} (the paper: about 0.29 for real users, 0.7–0.87 for simulated ones)`,
     }),
+    el('div', { className: 'chart-head' }, [
+      el('h3', { text: 'Positive rates per scene' }),
+      chartToolbar((format) => {
+        const msg = saveChartMessage(
+          canvas,
+          chartRenderer(() => biasChart(b)),
+          `positive-rates-${chartSlug(m.run)}`,
+          format,
+        );
+        if (msg) vscode.postMessage(msg);
+      }),
+    ]),
     el('div', { className: 'chart-box' }, [canvas]),
     table(
       ['Scene', 'Binary answers', 'Real positive rate', 'Predicted positive rate', 'Predicted − real'],
@@ -119,10 +143,15 @@ function show(m: OmniDashboardModel): void {
     ),
   );
   root.dataset.run = m.run;
+  chart = new Chart(canvas, biasChart(b));
+}
+
+/** The real and predicted positive rates per scene, in the theme's colours (read again on each call). */
+function biasChart(b: BiasDiagnostics): ChartConfiguration<'bar', number[], string> {
   const real = cssVar('--vscode-charts-blue', '#3794ff');
   const predicted = cssVar('--vscode-charts-orange', '#d18616');
   const muted = cssVar('--vscode-descriptionForeground', '#9d9d9d');
-  chart = new Chart(canvas, {
+  return {
     type: 'bar',
     data: {
       labels: b.perScene.map((s) => s.scene),
@@ -151,7 +180,7 @@ function show(m: OmniDashboardModel): void {
         },
       },
     },
-  });
+  };
 }
 
 onHostMessage(isExtensionToWebview, (msg) => {

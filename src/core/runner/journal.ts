@@ -34,6 +34,11 @@ export interface StepEntry {
   /** true when the step got the reference's error record */
   error: boolean;
   attempts: number;
+  /** usage summed over the step's attempts as the server reported it (0 when it reported none); absent in older journals */
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  /** the attempts' latencies summed, ms */
+  latency_ms?: number;
 }
 
 export interface UserEntry {
@@ -66,6 +71,9 @@ function asEntry(v: unknown): JournalEntry | null {
     persona_next: typeof o.persona_next === 'string' ? o.persona_next : null,
     error: o.error === true,
     attempts: typeof o.attempts === 'number' ? o.attempts : 0,
+    ...(typeof o.prompt_tokens === 'number' ? { prompt_tokens: o.prompt_tokens } : {}),
+    ...(typeof o.completion_tokens === 'number' ? { completion_tokens: o.completion_tokens } : {}),
+    ...(typeof o.latency_ms === 'number' ? { latency_ms: o.latency_ms } : {}),
   };
 }
 
@@ -181,6 +189,25 @@ export class Journal {
     if (this.syncing) this.closeAfterSync = true;
     else closeSync(fd);
   }
+}
+
+/** The finished steps of a journal, read without opening it for writing (cost estimates, experiment costs). */
+export function readJournalSteps(path: string): Map<string, StepEntry> {
+  const steps = new Map<string, StepEntry>();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return steps;
+  }
+  const end = text.lastIndexOf('\n') + 1;
+  for (const line of text.slice(0, end).split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = pyJsonLoads(line);
+    const entry = parsed.ok ? asEntry(parsed.value) : null;
+    if (entry?.t === 'step') steps.set(stepKey(entry.platform, entry.user, entry.index), entry);
+  }
+  return steps;
 }
 
 function pidAlive(pid: number): boolean {

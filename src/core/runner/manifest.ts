@@ -21,6 +21,8 @@ export interface RunSelection {
   /** first step id run (1 = the whole chain) */
   fromStep: number;
   startPersona: StartPersona;
+  /** only these users per platform (a sample, see core/experiments); absent: every user of the platforms */
+  users?: Partial<Record<Platform, string[]>>;
 }
 
 export type RunStatus = 'running' | 'cancelled' | 'finished' | 'failed';
@@ -115,6 +117,17 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function readUsers(v: unknown): Partial<Record<Platform, string[]>> | null | undefined {
+  if (v === undefined) return undefined;
+  if (!isObj(v)) return null;
+  const out: Partial<Record<Platform, string[]>> = {};
+  for (const [platform, ids] of Object.entries(v)) {
+    if (!isPlatform(platform) || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
+    out[platform] = ids;
+  }
+  return out;
+}
+
 function readStartPersona(v: unknown): StartPersona | null {
   if (!isObj(v)) return null;
   if (v.kind === 'none') return { kind: 'none' };
@@ -138,6 +151,8 @@ export function readManifest(path: string): RunManifest | null {
   const c = value.counts;
   if (!isObj(t) || !isObj(e) || !isObj(s) || !isObj(c)) return null;
   const start = readStartPersona(s.startPersona);
+  const users = readUsers(s.users);
+  if (users === null) return null;
   if (typeof t.hash !== 'string' || typeof t.text !== 'string' || typeof e.model !== 'string' || !start) return null;
   if (!Array.isArray(s.platforms) || !s.platforms.every(isPlatform)) return null;
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
@@ -168,6 +183,7 @@ export function readManifest(path: string): RunManifest | null {
       userId: typeof s.userId === 'string' ? s.userId : null,
       fromStep: num(s.fromStep, 1),
       startPersona: start,
+      ...(users ? { users } : {}),
     },
     counts: {
       users: num(c.users, 0),

@@ -13,6 +13,7 @@ export interface PlannedSelection {
   personaMode?: PersonaMode;
   platforms?: readonly Platform[];
   userId?: string | null;
+  users?: Partial<Record<Platform, readonly string[]>>;
   fromStep?: number;
   startPersona?: StartPersona;
   readPosts?: (user: User, step: Step) => string;
@@ -21,6 +22,10 @@ export interface PlannedSelection {
 export interface PlannedPrompt {
   /** "platform/user step n" */
   label: string;
+  platform: Platform;
+  userId: string;
+  /** the step's index in the user's prediction_tasks (the journal's key) */
+  index: number;
   system: string;
   prompt: string;
 }
@@ -29,7 +34,7 @@ export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): Planned
   const platforms = (sel.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   const fromStep = Number.isFinite(sel.fromStep) ? Math.max(1, Math.floor(sel.fromStep ?? 1)) : 1;
   const out: PlannedPrompt[] = [];
-  for (const job of planRun(bench, platforms, sel.userId ?? null, fromStep)) {
+  for (const job of planRun(bench, platforms, sel.userId ?? null, fromStep, sel.users)) {
     const { user } = job;
     const first =
       sel.personaMode === 'none'
@@ -44,7 +49,14 @@ export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): Planned
         systemMessage: sel.systemMessage,
         readPosts: sel.readPosts,
       });
-      out.push({ label: `${user.platform}/${user.userId} step ${step.stepId}`, system: r.system, prompt: r.prompt });
+      out.push({
+        label: `${user.platform}/${user.userId} step ${step.stepId}`,
+        platform: user.platform,
+        userId: user.userId,
+        index: step.index,
+        system: r.system,
+        prompt: r.prompt,
+      });
     }
   }
   return out;

@@ -48,6 +48,8 @@ export interface RunOptions {
   /** default: every loaded platform */
   platforms?: readonly Platform[];
   userId?: string | null;
+  /** only these users per platform (a sample); recorded in the manifest, so a resume keeps to them */
+  users?: Partial<Record<Platform, readonly string[]>>;
   fromStep?: number;
   startPersona?: StartPersona;
   /** users in flight at once; default 4 */
@@ -101,11 +103,14 @@ export function planRun(
   platforms: readonly Platform[],
   userId: string | null,
   fromStep: number,
+  users?: Partial<Record<Platform, readonly string[]>>,
 ): Job[] {
   const jobs: Job[] = [];
   for (const platform of platforms) {
+    const only = users ? new Set(users[platform] ?? []) : null;
     for (const user of bench.users.get(platform)?.values() ?? []) {
       if (userId !== null && user.userId !== userId) continue;
+      if (only && !only.has(user.userId)) continue;
       const steps = user.steps.filter((s) => s.stepId >= fromStep);
       if (steps.length > 0) jobs.push({ user, steps });
     }
@@ -136,6 +141,19 @@ function userRecord(job: Job, journal: Journal): ResultUserRecord {
   return { user_id: user.userId, platform: user.platform, username: user.username, steps };
 }
 
+/** What a step cost, over all its attempts (the journal keeps it, so an experiment's cost survives a resume). */
+function stepCost(rec: StepRunRecord): Pick<StepEntry, 'prompt_tokens' | 'completion_tokens' | 'latency_ms'> {
+  let prompt = 0;
+  let completion = 0;
+  let latency = 0;
+  for (const a of rec.attempts) {
+    prompt += a.usage?.promptTokens ?? 0;
+    completion += a.usage?.completionTokens ?? 0;
+    latency += a.latencyMs;
+  }
+  return { prompt_tokens: prompt, completion_tokens: completion, latency_ms: Math.round(latency) };
+}
+
 function failure(dir: string, error: string, progress?: RunProgress): RunSummary {
   const p = progress ?? { done: 0, total: 0, failed: 0, usersDone: 0, usersTotal: 0, requests: 0 };
   return { status: 'failed', dir, files: [], resumed: false, progress: p, manifest: null, error };
@@ -155,7 +173,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   if (startPersona.kind === 'run' && !bench.runs.has(startPersona.run)) {
     return failure(dir, `base run "${startPersona.run}" is not loaded`);
   }
-  const jobs = planRun(bench, platforms, userId, fromStep);
+  const users = opts.users ? Object.fromEntries(platforms.map((p) => [p, [...(opts.users?.[p] ?? [])]])) : undefined;
+  const jobs = planRun(bench, platforms, userId, fromStep, users);
   if (jobs.length === 0) {
     return failure(dir, userId !== null ? `no user ${userId} with steps from ${fromStep} on` : 'nothing to run');
   }
@@ -172,7 +191,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
       temperature: opts.endpoint.temperature ?? 0,
       maxTokens: opts.endpoint.maxTokens ?? null,
       personaMode,
-      selection: { platforms: [...platforms], userId, fromStep, startPersona },
+      selection: { platforms: [...platforms], userId, fromStep, startPersona, ...(users ? { users } : {}) },
     },
     now(),
   );
@@ -316,6 +335,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           persona_next: rec.personaNext,
           error: rec.error !== null,
           attempts: rec.attempts.length,
+          ...stepCost(rec),
         };
         j.append(entry);
         progress.requests += rec.attempts.length;

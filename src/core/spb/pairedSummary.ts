@@ -49,6 +49,10 @@ export interface PairedSummaryRow {
 
 export type { Scope };
 
+/** The bootstrap of *Compare Runs* and of experiments (one setting, so that their intervals are the same). */
+export const COMPARE_RESAMPLES = 2000;
+export const COMPARE_SEED = 20240611;
+
 export interface BootstrapOptions {
   resamples?: number;
   seed?: number;

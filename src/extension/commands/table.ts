@@ -11,6 +11,14 @@ import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import { configureEndpoint } from '../endpoint/configure';
+import {
+  compareExperiment,
+  diffTemplates,
+  newSampleCommand,
+  promoteExperiment,
+  runTemplateOnSample,
+  type ExperimentDeps,
+} from '../experiments/commands';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
@@ -36,6 +44,7 @@ export interface Ctx {
   endpoint: EndpointService;
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
+  experiments: ExperimentDeps;
   audit: AuditApi;
   traceView: TracePanel;
 }
@@ -87,6 +96,14 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
     needs: 'spb',
     make: (c) => (arg) => previewPrompt(c.benchmarks.spb, c.templates.library, c.templates.deps, arg),
   },
+  'personaLab.newSample': { needs: 'spb', make: (c) => () => newSampleCommand(c.experiments) },
+  'personaLab.runTemplateOnSample': { needs: 'spb', make: (c) => () => runTemplateOnSample(c.experiments) },
+  'personaLab.diffExperimentTemplates': {
+    needs: 'spb',
+    make: (c) => (node, nodes) => diffTemplates(c.experiments, node, nodes),
+  },
+  'personaLab.compareExperiment': { needs: 'spb', make: (c) => (node) => compareExperiment(c.experiments, node) },
+  'personaLab.promoteExperiment': { needs: 'spb', make: (c) => (node) => promoteExperiment(c.experiments, node) },
   'personaLab.rerunStep': { needs: 'spb', make: (c) => (arg) => rerunStep(c.rerun, arg) },
   'personaLab.rerunChain': { needs: 'spb', make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },

@@ -1,5 +1,5 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import type { PairedSummaryRow } from '../../core/spb/pairedSummary';
+import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../core/spb/pairedSummary';
 import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
 import {
@@ -11,8 +11,8 @@ import {
   type SummaryRow,
 } from '../../shared/dashboardProtocol';
 
-export const RESAMPLES = 2000;
-export const SEED = 20240611;
+export const RESAMPLES = COMPARE_RESAMPLES;
+export const SEED = COMPARE_SEED;
 
 export function summaryRows(rows: readonly PairedSummaryRow[]): SummaryRow[] {
   return rows.map((r) => ({

@@ -21,6 +21,7 @@ import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';
 import { platformOf, slug, stamp, userOfNode } from './args';
 import { guardPrompts } from './guard';
+import { estimateText } from './estimate';
 import { pickPersona, type RerunDeps } from './step';
 import { log } from '../log';
 
@@ -31,6 +32,8 @@ export interface BatchPlan {
   personaMode: PersonaMode;
   platforms?: Platform[];
   userId?: string | null;
+  /** only these users per platform (an experiment's sample) */
+  users?: Partial<Record<Platform, string[]>>;
   fromStep?: number;
   startPersona?: StartPersona;
   /** the manifest's model when resuming (it must not change within a run) */
@@ -59,6 +62,7 @@ export async function guardPlan(
         personaMode: plan.personaMode,
         platforms: plan.platforms,
         userId: plan.userId,
+        users: plan.users,
         fromStep: plan.fromStep,
         startPersona: plan.startPersona,
       }),
@@ -99,6 +103,7 @@ export async function runPlan(
         personaMode: plan.personaMode,
         platforms: plan.platforms,
         userId: plan.userId ?? null,
+        users: plan.users,
         fromStep: plan.fromStep ?? 1,
         startPersona: plan.startPersona,
         concurrency: target.maxConcurrency,
@@ -154,10 +159,16 @@ export async function finishRun(
 }
 
 /** Asks for the run folder's name; an existing folder is accepted when it holds our manifest (the run resumes). */
-export async function askRunName(root: string, suggestion: string, title: string): Promise<string | undefined> {
+export async function askRunName(
+  root: string,
+  suggestion: string,
+  title: string,
+  estimate?: string,
+): Promise<string | undefined> {
+  const prompt = 'Name of the new run folder under results/ (an unfinished run of the same name and settings resumes)';
   return vscode.window.showInputBox({
     title,
-    prompt: 'Name of the new run folder under results/ (an unfinished run of the same name and settings resumes)',
+    prompt: estimate ? `${prompt}. ${estimate}` : prompt,
     value: suggestion,
     ignoreFocusOut: true,
     validateInput: (v) => {
@@ -248,7 +259,13 @@ export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
   await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: chain ${scope} → ${name}`), target);
 }
 
-export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean): Promise<void> {
+/** `given`: the template to run (an experiment promoted to a full run) instead of asking for one. */
+export async function rerunPlatforms(
+  deps: RerunDeps,
+  arg: unknown,
+  all: boolean,
+  given?: Pick<ChosenTemplate, 'name' | 'text'>,
+): Promise<void> {
   const bench = deps.store.bench;
   if (!bench) return;
   let platforms: Platform[] = PLATFORMS.filter((p) => bench.users.has(p));
@@ -265,17 +282,21 @@ export async function rerunPlatforms(deps: RerunDeps, arg: unknown, all: boolean
   }
   const scope = all ? 'benchmark' : platforms[0];
   const title = all ? 'Re-run Benchmark' : `Re-run Platform ${scope}`;
-  const template = await deps.templates.pick(`${title} (1/3): template`);
-  if (!template || !(await deps.templates.confirmUsable(template))) return;
+  const template = given ?? (await deps.templates.pick(`${title} (1/3): template`));
+  if (!template || (!given && !(await deps.templates.confirmUsable(template as ChosenTemplate)))) return;
   const personaMode = await pickMode(`${title} (2/3): persona mode`);
   if (!personaMode) return;
+  // Resolved before the name is asked, so that the name's prompt can give the estimate (tokens and cost).
+  const target = await deps.endpoint.resolve();
+  if (!target) return;
+  const estimate = estimateText(bench, { template: template.text, personaMode, platforms }, target);
   const name = await askRunName(
     bench.root,
     `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`,
     `${title} (3/3): run name`,
+    estimate,
   );
-  const target = name && (await deps.endpoint.resolve());
-  if (!name || !target) return;
+  if (!name) return;
   const plan = await guardPlan(deps, { name, template, personaMode, platforms }, target);
   if (!plan) return;
   await finishRun(deps, plan, await runPlan(deps, plan, target, `Persona Lab: ${scope} → ${name}`), target);
@@ -318,6 +339,7 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
     personaMode: m.personaMode,
     platforms: m.selection.platforms,
     userId: m.selection.userId,
+    users: m.selection.users,
     fromStep: m.selection.fromStep,
     startPersona: m.selection.startPersona,
     model: m.endpoint.model,

@@ -13,6 +13,7 @@ import {
 import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ReusedPanel } from '../../webviewPanel';
 import type { OmniStore } from '../../benchmarks/omni/store';
+import { saveChart } from '../../charts/save';
 
 export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   constructor(
@@ -38,9 +39,9 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
     this.disposables.push(store.onDidChange(() => this.refresh()));
   }
 
-  /** Anything but `ready`: the page's "choose a run" button. */
-  protected handle(): void {
-    void vscode.commands.executeCommand('personaLab.chooseOmniRun');
+  protected async handle(msg: WebviewToExtension): Promise<void> {
+    if (msg.type === 'saveChart') await saveChart(msg, 'OmniBehavior dashboard', this.store.bench?.root);
+    else if (msg.type === 'chooseRun') await vscode.commands.executeCommand('personaLab.chooseOmniRun');
   }
 
   protected refresh(): void {

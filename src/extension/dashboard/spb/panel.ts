@@ -21,6 +21,7 @@ import { openStepOfRun } from './open';
 import { tableModels } from '../../../core/spb/paperTables';
 import { formatTable } from '../../../core/tables/format';
 import { log } from '../../log';
+import { saveChart } from '../../charts/save';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 
@@ -138,6 +139,9 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
         break;
       case 'copyTable':
         await this.copyTable(msg.table, msg.format);
+        break;
+      case 'saveChart':
+        await saveChart(msg, 'dashboard', this.store.bench?.root);
         break;
       case 'pickRuns':
         await vscode.commands.executeCommand('personaLab.compareRuns');

@@ -1,0 +1,169 @@
+// The options of `run` (and of `experiment`, which runs the same way): parsing and checking, no side effects.
+import { existsSync, readFileSync } from 'node:fs';
+import type { StartPersona } from '../core/runner/manifest';
+import type { Prices } from '../core/runner/estimate';
+import { isPlatform, type Platform } from '../core/spb/types';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
+
+/** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
+export const RUN_OPTIONS = {
+  template: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  platform: { type: 'string' },
+  user: { type: 'string' },
+  'from-step': { type: 'string' },
+  persona: { type: 'string' },
+  'base-run': { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  temperature: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'system-message': { type: 'string' },
+  history: { type: 'string' },
+  'pi-guard': { type: 'string' },
+  'pi-guard-loopback': { type: 'boolean' },
+  'input-per-mtok': { type: 'string' },
+  'output-per-mtok': { type: 'string' },
+} as const;
+
+export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
+      [--platform P] [--user ID] [--from-step N] [--persona full|none] [--base-run NAME]
+      [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
+      [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
+      [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
+                                                           run a prompt template (default: the built-in one, which
+                                                           \`template init\` writes out) against an OpenAI-compatible
+                                                           endpoint into results/NAME/ (resumes when re-run);
+                                                           key from OPENAI_API_KEY. Prompts to a non-loopback
+                                                           endpoint that hold residual PI are refused (exit 4)
+                                                           unless --pi-guard says mask (each finding replaced by
+                                                           its placeholder) or send; --pi-guard-loopback guards
+                                                           loopback endpoints too. Before sending it prints the
+                                                           requests and an estimate of the prompt tokens (and of
+                                                           the cost, given prices per million tokens); --dry-run
+                                                           stops there`;
+
+export interface RunCliOptions {
+  'no-cache'?: boolean;
+  out?: string;
+  template?: string;
+  'base-url'?: string;
+  model?: string;
+  platform?: string;
+  user?: string;
+  'from-step'?: string;
+  persona?: string;
+  'base-run'?: string;
+  concurrency?: string;
+  timeout?: string;
+  temperature?: string;
+  'max-tokens'?: string;
+  'system-message'?: string;
+  history?: string;
+  'pi-guard'?: string;
+  'pi-guard-loopback'?: boolean;
+  'input-per-mtok'?: string;
+  'output-per-mtok'?: string;
+  'dry-run'?: boolean;
+}
+
+export class Usage extends Error {}
+
+function num(name: string, value: string | undefined, check: (n: number) => boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new Usage(`--${name}: invalid value "${value}"`);
+  return n;
+}
+
+function readText(name: string, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Usage(`--${name}: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+export interface ParsedRun {
+  dir: string;
+  out: string;
+  template: string;
+  systemMessage: string | undefined;
+  baseURL: string;
+  model: string;
+  platform: Platform | undefined;
+  user: string | null;
+  fromStep: number;
+  persona: 'full' | 'none';
+  baseRun: string | undefined;
+  startPersona: StartPersona;
+  concurrency: number;
+  timeoutS: number;
+  temperature: number;
+  maxTokens: number | undefined;
+  history: string | undefined;
+  retryBaseMs: number | undefined;
+  piGuard: 'refuse' | 'mask' | 'send';
+  piGuardLoopback: boolean;
+  /** only these users per platform (an experiment's sample) */
+  users?: Partial<Record<Platform, string[]>>;
+  prices: Prices;
+  /** print the estimate and stop before anything is sent */
+  dryRun: boolean;
+}
+
+/** `command` names the command in messages; an experiment names its own run folder, so --out is optional there. */
+export function parseRunArgs(
+  args: string[],
+  opts: RunCliOptions,
+  env: Record<string, string | undefined>,
+  command: 'run' | 'experiment' = 'run',
+): ParsedRun {
+  const [dir, extra] = args;
+  if (!dir) throw new Usage(`${command} needs a benchmark folder or tasks file`);
+  if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
+  if (!existsSync(dir)) throw new Usage(`${dir}: no such file or folder`);
+  if (!opts.out && command === 'run') throw new Usage('run needs --out NAME (the run folder under results/)');
+  if (!opts['base-url']) throw new Usage(`${command} needs --base-url URL`);
+  if (!opts.model) throw new Usage(`${command} needs --model NAME`);
+  // Without --template: the built-in template, the same the extension offers as "built-in default".
+  const template = readText('template', opts.template) ?? DEFAULT_TEMPLATE;
+  if (opts.platform !== undefined && !isPlatform(opts.platform))
+    throw new Usage(`--platform: unknown platform "${opts.platform}"`);
+  const persona = opts.persona ?? 'full';
+  if (persona !== 'full' && persona !== 'none') throw new Usage('--persona must be full or none');
+  const baseRun = opts['base-run'];
+  const piGuard = opts['pi-guard'] ?? 'refuse';
+  if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send')
+    throw new Usage('--pi-guard must be refuse, mask or send');
+  return {
+    dir,
+    out: opts.out ?? '',
+    template,
+    systemMessage: readText('system-message', opts['system-message']),
+    baseURL: opts['base-url'],
+    model: opts.model,
+    platform: opts.platform,
+    user: opts.user ?? null,
+    fromStep: num('from-step', opts['from-step'], (n) => Number.isInteger(n) && n >= 1) ?? 1,
+    persona,
+    baseRun,
+    startPersona: baseRun ? { kind: 'run', run: baseRun } : { kind: 'none' },
+    concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
+    timeoutS: num('timeout', opts.timeout, (n) => n > 0) ?? 60,
+    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
+    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
+    history: opts.history,
+    piGuard,
+    piGuardLoopback: opts['pi-guard-loopback'] === true,
+    // Undocumented, for the test suite: backoff base in ms (default 1000).
+    retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
+    prices: {
+      inputPerMTok: num('input-per-mtok', opts['input-per-mtok'], (n) => n >= 0),
+      outputPerMTok: num('output-per-mtok', opts['output-per-mtok'], (n) => n >= 0),
+    },
+    dryRun: opts['dry-run'] === true,
+  };
+}

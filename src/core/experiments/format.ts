@@ -1,0 +1,127 @@
+// Experiment figures as text: the paired table of one experiment and the log's table, for the CLI and the extension
+// (tree descriptions and tooltips use deltaText). Differences are in percentage points (pp).
+import type { PairedSummaryRow } from '../spb/pairedSummary';
+import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
+import { thinPlatforms, type ExperimentFigures } from './experiment';
+import type { ExperimentRow } from './log';
+
+export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = {
+  Recall: 'Recall',
+  Recall_Novelty: 'R_nov',
+  Recall_Stability: 'R_stab',
+  Error_Decay: 'Err decay',
+  Error_Peer: 'Err peer',
+  Error_Viral: 'Err viral',
+  Error_Random: 'Err random',
+  F1NS: 'F1^NS',
+};
+
+/** The order experiments are shown in: the headline figures first, then the four error rates. */
+export const EXPERIMENT_METRICS: readonly CompareMetric[] = [
+  'Recall',
+  'F1NS',
+  'Recall_Stability',
+  'Recall_Novelty',
+  'Error_Decay',
+  'Error_Peer',
+  'Error_Viral',
+  'Error_Random',
+];
+
+const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a');
+const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
+
+/** "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp. */
+export function deltaText(r: PairedSummaryRow | undefined): string {
+  if (!r || !Number.isFinite(r.diff)) return 'n/a';
+  return `${pp(r.diff)} [${pp(r.ciLow)}, ${pp(r.ciHigh)}]`;
+}
+
+/** Whether the interval excludes 0 on the better side (+1), the worse side (−1), or not (0). */
+export function verdict(r: PairedSummaryRow | undefined): -1 | 0 | 1 {
+  if (!r || !Number.isFinite(r.ciLow) || !Number.isFinite(r.ciHigh)) return 0;
+  const sign = higherIsBetter(r.metric) ? 1 : -1;
+  if (r.ciLow > 0) return sign === 1 ? 1 : -1;
+  if (r.ciHigh < 0) return sign === 1 ? -1 : 1;
+  return 0;
+}
+
+/** Columns aligned: the first `left` to the left (text), the others to the right (figures). */
+function pad(rows: string[][], left = 1): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** One experiment's paired comparison: per metric base, experiment, difference with CI, users won/tied/lost. */
+export function figureLines(f: ExperimentFigures): string[] {
+  const rows = [['metric', f.baseRun, 'experiment', 'Δ pp [95% CI]', 'users W/T/L']];
+  for (const m of EXPERIMENT_METRICS) {
+    const r = f.summary.find((x) => x.metric === m);
+    if (!r) continue;
+    const w = r.userWtl;
+    rows.push([EXPERIMENT_METRIC_LABELS[m], pct(r.meanA), pct(r.meanB), deltaText(r), `${w.win}/${w.tie}/${w.loss}`]);
+  }
+  const fl = f.flips;
+  const top = fl.top
+    .slice(0, 5)
+    .map((t) => `${t.tag} ${t.kind} ×${t.steps}`)
+    .join(', ');
+  const thin = thinPlatforms(f);
+  return [
+    ...(thin.length
+      ? [
+          `note: one paired user on ${thin.join(', ')}: the 95 % interval resamples users within platforms, so it is too narrow; draw more users per platform`,
+        ]
+      : []),
+    `compared with ${f.baseRun} on ${f.pairedSteps} paired steps of ${f.pairedUsers} users` +
+      (f.onlyBase || f.onlyRun ? ` (${f.onlyBase} only in the base run, ${f.onlyRun} only in the experiment)` : ''),
+    ...pad(rows).map((l) => `  ${l}`),
+    `  tags flipped: ${fl.gained} gained, ${fl.lost} lost, ${fl.newWrong} new wrong picks, ${fl.droppedWrong} wrong picks dropped` +
+      (top ? ` (most: ${top})` : ''),
+  ];
+}
+
+const localTime = (iso: string) => {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+};
+
+const row = (r: ExperimentRow, m: CompareMetric) => r.figures?.summary.find((x) => x.metric === m);
+
+/** The log as a table, in the order given (newest first from ExperimentLog.list). */
+export function experimentsTable(rows: readonly ExperimentRow[]): string {
+  if (rows.length === 0) return 'No experiments yet.';
+  const head = ['time', 'author', 'template', 'model', 'sample', 'base', 'ΔRecall pp', 'ΔF1^NS', 'ΔR_stab', 'ΔR_nov'];
+  const body = rows.map((r) => [
+    localTime(r.createdAt),
+    r.author,
+    r.template.id,
+    r.endpoint.model,
+    `${r.sample.name} (${r.sample.users})`,
+    r.baseRun || '—',
+    deltaText(row(r, 'Recall')),
+    deltaText(row(r, 'F1NS')),
+    deltaText(row(r, 'Recall_Stability')),
+    deltaText(row(r, 'Recall_Novelty')),
+  ]);
+  const costs = rows.map(
+    (r) =>
+      `  ${r.run}: ${r.cost.requests} requests, ${r.cost.promptTokens + r.cost.completionTokens} tokens ` +
+      `(${r.cost.promptTokens} prompt, ${r.cost.completionTokens} completion), ${(r.cost.latencyMs / 1000).toFixed(1)} s of requests`,
+  );
+  return [...pad([head, ...body], 6), '', 'cost (from the responses’ usage):', ...costs].join('\n');
+}
+
+/** The log as JSON: NaN figures as null. */
+export function experimentsJson(rows: readonly ExperimentRow[]): unknown {
+  return JSON.parse(
+    JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)),
+  );
+}

@@ -1,0 +1,74 @@
+// After an experiment's run: score it against the base run on the sample's steps, read its cost from the journal,
+// and record it in the experiment log. One function for the CLI and the extension.
+import { execFileSync } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { templateHash, templateId } from '../spb/prompt';
+import type { Benchmark } from '../spb/types';
+import { experimentCost, experimentFigures, type ExperimentFigures } from './experiment';
+import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';
+import { sampleSize } from './sample';
+import type { Sample } from './sampleFile';
+
+/** git's user.name in the folder, else the OS user; never fails. */
+export function authorName(cwd: string): string {
+  try {
+    const name = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 5000 });
+    if (name.trim()) return name.trim();
+  } catch {
+    // not a git folder, or no git
+  }
+  try {
+    return userInfo().username;
+  } catch {
+    return '';
+  }
+}
+
+export interface FinishedExperiment {
+  /** loaded with the experiment's run and the base run */
+  bench: Benchmark;
+  sample: Sample;
+  run: string;
+  baseRun: string | undefined;
+  template: string;
+  systemMessage: string;
+  endpoint: ExperimentInput['endpoint'];
+  personaMode: 'full' | 'none';
+  author: string;
+  now?: Date;
+}
+
+/** Scores and logs a finished experiment; throws when its run (or the base run) is not loaded. */
+export function recordExperiment(e: FinishedExperiment): {
+  figures: ExperimentFigures | null;
+  entry: ExperimentInput;
+  logPath: string;
+} {
+  const run = e.bench.runs.get(e.run);
+  const base = e.baseRun ? e.bench.runs.get(e.baseRun) : undefined;
+  if (!run) throw new Error(`the experiment's run ${e.run} could not be read back`);
+  if (e.baseRun && !base) throw new Error(`the base run "${e.baseRun}" could not be read`);
+  const figures = base ? experimentFigures(e.bench, base, run, e.sample.users) : null;
+  const entry: ExperimentInput = {
+    createdAt: (e.now ?? new Date()).toISOString(),
+    author: e.author,
+    run: e.run,
+    baseRun: e.baseRun ?? '',
+    sample: { name: e.sample.name, seed: e.sample.seed, users: sampleSize(e.bench, e.sample.users).users },
+    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template },
+    systemMessage: e.systemMessage,
+    endpoint: e.endpoint,
+    personaMode: e.personaMode,
+    figures,
+    cost: experimentCost(join(e.bench.root, 'results', e.run), e.sample.users),
+  };
+  const logPath = join(e.bench.root, EXPERIMENTS_DB);
+  const log = ExperimentLog.open(logPath);
+  try {
+    log.record(entry);
+  } finally {
+    log.close();
+  }
+  return { figures, entry, logPath };
+}

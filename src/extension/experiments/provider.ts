@@ -1,0 +1,100 @@
+// The Experiments view: the rows of <benchmark>/.personalab/experiments.db, newest first, each with its paired deltas
+// against its base run (description) and the whole comparison and cost (tooltip). Read again on every refresh.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { thinPlatforms } from '../../core/experiments/experiment';
+import { deltaText, figureLines, verdict } from '../../core/experiments/format';
+import { EXPERIMENTS_DB, ExperimentLog, type ExperimentRow } from '../../core/experiments/log';
+import type { SpbStore } from '../benchmarks/spb/store';
+import { log } from '../log';
+
+export const EXPERIMENT_CONTEXT = 'experiment';
+
+export class ExperimentNode {
+  constructor(readonly row: ExperimentRow) {}
+}
+
+function item(row: ExperimentRow): vscode.TreeItem {
+  const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
+  const f1 = row.figures?.summary.find((r) => r.metric === 'F1NS');
+  const t = new vscode.TreeItem(`${row.sample.name} · ${row.template.id}`, vscode.TreeItemCollapsibleState.None);
+  t.id = `experiment:${row.id}`;
+  t.contextValue = EXPERIMENT_CONTEXT;
+  t.description = row.figures ? `ΔRecall ${deltaText(recall)} · ΔF1^NS ${deltaText(f1)}` : `${row.run} (no base run)`;
+  // An interval from platforms of one user is too narrow to call a change (see thinPlatforms).
+  const v = row.figures && thinPlatforms(row.figures).length === 0 ? verdict(recall) : 0;
+  t.iconPath = new vscode.ThemeIcon(
+    v > 0 ? 'arrow-up' : v < 0 ? 'arrow-down' : 'beaker',
+    v > 0
+      ? new vscode.ThemeColor('testing.iconPassed')
+      : v < 0
+        ? new vscode.ThemeColor('testing.iconFailed')
+        : undefined,
+  );
+  const md = new vscode.MarkdownString();
+  md.appendText(
+    `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
+  );
+  md.appendCodeblock(
+    [
+      ...(row.figures ? figureLines(row.figures) : ['not compared with a run']),
+      `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`,
+    ].join('\n'),
+    'text',
+  );
+  t.tooltip = md;
+  return t;
+}
+
+export class ExperimentsProvider implements vscode.TreeDataProvider<ExperimentNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private rows: ExperimentRow[] = [];
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: SpbStore) {
+    this.subscription = store.onDidChange(() => this.refresh());
+  }
+
+  /** The log's rows, newest first (read when the view refreshes). */
+  get current(): readonly ExperimentRow[] {
+    return this.rows;
+  }
+
+  refresh(): void {
+    this.rows = this.read();
+    void vscode.commands.executeCommand('setContext', 'personaLab.hasExperiments', this.rows.length > 0);
+    this.changed.fire(undefined);
+  }
+
+  private read(): ExperimentRow[] {
+    const root = this.store.root;
+    const path = root && join(root, EXPERIMENTS_DB);
+    if (!path || !existsSync(path)) return [];
+    try {
+      const db = ExperimentLog.open(path, { mustExist: true });
+      try {
+        return db.list();
+      } finally {
+        db.close();
+      }
+    } catch (e) {
+      log.warn(`experiments: cannot read ${path}: ${(e as Error).message}`);
+      return [];
+    }
+  }
+
+  getTreeItem(node: ExperimentNode): vscode.TreeItem {
+    return item(node.row);
+  }
+
+  getChildren(node?: ExperimentNode): ExperimentNode[] {
+    return node ? [] : this.rows.map((r) => new ExperimentNode(r));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

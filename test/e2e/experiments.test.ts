@@ -1,0 +1,162 @@
+// Template experiments in the real workbench against a scripted server of this process: New Sample…, two template
+// variants run on it with Run Template on Sample… (estimate modal, progress), both rows in the Experiments view
+// newest first with their paired deltas (equal to the core's on the same steps), their templates diffed in VS
+// Code's diff editor, one opened in Compare Runs; the log holds no key.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { experimentFigures } from '../../src/core/experiments/experiment';
+import { deltaText } from '../../src/core/experiments/format';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
+import { readSample } from '../../src/core/experiments/sampleFile';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt';
+import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
+import { waitFor, type Workbench } from './harness';
+import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
+
+const VARIANT = `VARIANT: prefer the tags of the latest posts.\n${DEFAULT_TEMPLATE}`;
+
+describe('template experiments in the real workbench', () => {
+  let session: Session;
+  let wb: Workbench;
+  let server: ScriptedServer;
+  let ws: string;
+  let u: Ui;
+  let base: string;
+  const sampleName = 's5-seed1';
+
+  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text });
+
+  beforeAll(async () => {
+    session = await startSession('persona-lab-experiments-', {}, (dir) => {
+      mkdirSync(join(dir, '.personalab', 'templates'), { recursive: true });
+      writeFileSync(join(dir, '.personalab', 'templates', 'v1.plprompt'), DEFAULT_TEMPLATE);
+      writeFileSync(join(dir, '.personalab', 'templates', 'v2.plprompt'), VARIANT);
+    });
+    ({ wb, server, ws } = session);
+    base = session.run.name;
+    u = ui(wb);
+    // The variant picks the last k pool tags, the default template the first k: a real paired difference.
+    server.setScript((req) => {
+      if (!req.prompt.startsWith('VARIANT')) return reply.smart();
+      const pool = req.info.pool ?? [];
+      return reply.json({ ...smartBody(req.info), predicted_tags: pool.slice(pool.length - (req.info.k ?? 1)) });
+    });
+    await setKey(wb, u, KEY);
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`experiments-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('makes a sample from the Experiments view', async () => {
+    await wb.expandView('Experiments');
+    await u.palette('Persona Lab: New Sample…');
+    await u.title('New Sample (1/4): users');
+    await u.input().fill('5');
+    await u.input().press('Enter');
+    await u.title('New Sample (2/4): seed');
+    await u.input().press('Enter');
+    await u.title('New Sample (3/4): strata');
+    await u.row('By platform').click();
+    await u.title('New Sample (4/4): name');
+    expect(await u.input().inputValue()).toBe(sampleName);
+    await u.input().press('Enter');
+    await toast(new RegExp(`sample ${sampleName}: 5 users`)).waitFor({ timeout: 30_000 });
+    const sample = readSample(ws, sampleName);
+    expect(Object.values(sample.users).map((ids) => ids?.length)).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  async function runOnSample(template: string): Promise<void> {
+    await u.palette('Persona Lab: Run Template on Sample…');
+    await u.title('(1/3): sample');
+    await u.row(sampleName).click();
+    await u.title('(2/3): template');
+    await u.row(template).click();
+    await u.title('(3/3): base run');
+    await u.row(base).click();
+    await dialog().waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await dialog().innerText()).toMatch(/estimate: \d+ requests, ~[\d,]+ prompt tokens/);
+    await dialog()
+      .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
+      .click();
+    const id = templateId(template === 'v1' ? DEFAULT_TEMPLATE : VARIANT);
+    await toast(new RegExp(`experiment exp-${sampleName}-${id}-[0-9a-f]{6}: ΔRecall`)).waitFor({ timeout: 120_000 });
+  }
+
+  it('runs two template variants on the sample and lists both, newest first, with their paired deltas', async () => {
+    await runOnSample('v1');
+    await runOnSample('v2');
+    const pane = await wb.expandView('Experiments');
+    const rows = pane.locator('.monaco-list-row');
+    await waitFor(async () => (await rows.count()) === 2, { timeout: 30_000, message: 'two experiment rows' });
+    const texts = await rows.allInnerTexts();
+    expect(texts[0]).toContain(`${sampleName} · ${templateId(VARIANT)}`);
+    expect(texts[1]).toContain(`${sampleName} · ${templateId(DEFAULT_TEMPLATE)}`);
+
+    // The deltas shown are the core's paired comparison on the sample's steps.
+    const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
+    const logged = log.list();
+    log.close();
+    const bench = await loadBenchmark(ws, { runs: [base, logged[0].run] });
+    const sample = readSample(ws, sampleName);
+    const figures = experimentFigures(bench, bench.runs.get(base)!, bench.runs.get(logged[0].run)!, sample.users);
+    const recall = figures.summary.find((r) => r.metric === 'Recall')!;
+    expect(recall.diff).not.toBe(0);
+    expect(texts[0]).toContain(`ΔRecall ${deltaText(recall)}`);
+    expect(logged.map((r) => r.baseRun)).toEqual([base, base]);
+    expect(readFileSync(join(ws, EXPERIMENTS_DB)).includes(KEY)).toBe(false);
+    await wb.screenshot('experiments-view');
+  });
+
+  it("diffs the two rows' templates in the diff editor and opens one in Compare Runs", async () => {
+    await u.palette('Persona Lab: Diff Experiment Templates');
+    await u.title('Diff Experiment Templates (1/2)');
+    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.title('(2/2)');
+    await u.row(`${sampleName} · ${templateId(DEFAULT_TEMPLATE)}`).click();
+    const diff = wb.page.locator('.monaco-diff-editor');
+    await diff.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
+      timeout: 30_000,
+      message: 'the newer template on the right',
+    });
+    expect(await diff.locator('.editor.original .view-lines').innerText()).not.toContain('VARIANT');
+    await wb.screenshot('experiments-diff');
+
+    await u.palette('Persona Lab: Compare Experiment with Base Run');
+    await u.title('Compare Experiment with Base Run');
+    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
+    expect(await cmp.locator('.vlist .vrow').count()).toBeGreaterThan(0);
+  });
+
+  it('promotes an experiment to a full run with its template, the estimate shown before it starts', async () => {
+    const sent = server.requests.length;
+    await u.palette('Persona Lab: Run on Whole Benchmark…');
+    await u.title('Run Experiment Template on Whole Benchmark');
+    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.title('(2/3): persona mode');
+    await u.row(/Full persona/).click();
+    await u.title('(3/3): run name');
+    const bench = session.bench;
+    const steps = [...bench.users.values()].reduce(
+      (n, m) => n + [...m.values()].reduce((k, x) => k + x.steps.length, 0),
+      0,
+    );
+    expect(await u.widget().innerText()).toMatch(new RegExp(`estimate: ${steps} requests, ~[\\d,]+ prompt tokens`));
+    const name = await u.input().inputValue();
+    expect(name).toMatch(new RegExp(`^template-${templateId(VARIANT)}-benchmark-full-`));
+    await u.input().press('Enter');
+    await toast(new RegExp(`run ${name} finished`)).waitFor({ timeout: 120_000 });
+    const asked = server.requests.slice(sent);
+    expect(asked).toHaveLength(steps);
+    expect(asked.every((r) => r.prompt.startsWith('VARIANT'))).toBe(true);
+  });
+});
