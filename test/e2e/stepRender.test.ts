@@ -177,7 +177,7 @@ describe('tree click → step view rendered', () => {
         })
         .first();
       await platformRow.waitFor({ timeout: LOAD_TIMEOUT });
-      const figures = platformRow.locator('.label-description', { hasText: 'F1^NS' });
+      const figures = platformRow.locator('.label-description', { hasText: / · R \d/ });
       await figures.waitFor({ timeout: LOAD_TIMEOUT });
 
       // Warm: the same folder again, through its index. The row is looked for once the new load is logged.

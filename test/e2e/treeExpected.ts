@@ -56,18 +56,37 @@ export function predictions(root: string, run: string, p: Platform): Map<string,
   return out;
 }
 
-/** Spec section 5, written out again: Recall, R_nov, R_stab of one step, or null when it is not scored. */
-export function stepScore(
-  meta: Record<string, string[]>,
-  prediction: unknown[],
-): { r: number; nov: number; stab: number } | null {
+export interface StepFigures {
+  r: number;
+  nov: number;
+  stab: number;
+  decay: number;
+  peer: number;
+  viral: number;
+  random: number;
+}
+
+/**
+ * Spec section 5, written out again: Recall, R_nov, R_stab and the four error rates of one step (NaN for an empty
+ * class), or null when it is not scored. D_peer is stored as D_cluster.
+ */
+export function stepScore(meta: Record<string, string[]>, prediction: unknown[]): StepFigures | null {
   const picks = new Set(prediction.filter((x) => typeof x === 'string'));
-  const keep = new Set(meta.T_keep),
-    fresh = new Set(meta.T_new);
+  const set = (k: string) => new Set(meta[k] ?? []);
+  const keep = set('T_keep'),
+    fresh = set('T_new');
   const g = new Set([...keep, ...fresh]);
   if (g.size === 0) return null;
   const rate = (s: Set<string>) => (s.size ? [...s].filter((t) => picks.has(t)).length / s.size : NaN);
-  return { r: rate(g), nov: rate(fresh), stab: rate(keep) };
+  return {
+    r: rate(g),
+    nov: rate(fresh),
+    stab: rate(keep),
+    decay: rate(set('D_decay')),
+    peer: rate(set('D_cluster')),
+    viral: rate(set('D_viral')),
+    random: rate(set('D_random')),
+  };
 }
 
 export const mean = (xs: number[]) => {
@@ -75,28 +94,44 @@ export const mean = (xs: number[]) => {
   return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
 };
 
-export function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | undefined): string {
-  const steps = n(user.prediction_tasks.length, 'step');
+/** A user's figures over the steps the run scores (NaN-skipping means, F1^NS of the two means); null: none scored. */
+export function userFigures(
+  user: TaskUser,
+  preds: Map<number, unknown[]> | undefined,
+): (StepFigures & { f1: number }) | null {
   const scored = user.prediction_tasks.flatMap((s) => {
     const p = preds?.get(s.step_id);
     const sc = p ? stepScore(s.meta, p) : null;
     return sc ? [sc] : [];
   });
-  if (!scored.length) return `${steps} · not scored`;
-  const a = mean(scored.map((s) => s.nov)),
-    b = mean(scored.map((s) => s.stab));
+  if (!scored.length) return null;
+  const m = (k: keyof StepFigures) => mean(scored.map((s) => s[k]));
+  const a = m('nov'),
+    b = m('stab');
   const f1 = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
-  return `${steps} · R ${pct(mean(scored.map((s) => s.r)))} · F1^NS ${pct(f1)}`;
+  return {
+    r: m('r'),
+    nov: a,
+    stab: b,
+    decay: m('decay'),
+    peer: m('peer'),
+    viral: m('viral'),
+    random: m('random'),
+    f1,
+  };
 }
 
+/** The user row's description: its R in the run, or "not scored". */
+export function expectedUser(user: TaskUser, preds: Map<number, unknown[]> | undefined): string {
+  const f = userFigures(user, preds);
+  return f ? `R ${pct(f.r)}` : 'not scored';
+}
+
+/** The step row with a run selected: its R (the dates are in the tooltip) and the icon of its hits. */
 export function expectedStep(step: TaskStep, prediction: unknown[] | undefined): { description: string; icon: string } {
-  const dates =
-    step.date_target && step.date_target !== step.date_input
-      ? `${step.date_input} → ${step.date_target}`
-      : step.date_input;
-  if (!prediction) return { description: `${dates} · no result`, icon: 'circle-outline' };
+  if (!prediction) return { description: 'no result', icon: 'circle-outline' };
   const sc = stepScore(step.meta, prediction);
-  if (!sc) return { description: `${dates} · not scored`, icon: 'circle-outline' };
+  if (!sc) return { description: 'not scored', icon: 'circle-outline' };
   const icon = sc.r >= 1 ? 'pass-filled' : sc.r > 0 ? 'pie-chart' : 'error';
-  return { description: `${dates} · R ${pct(sc.r)}`, icon };
+  return { description: `R ${pct(sc.r)}`, icon };
 }

@@ -192,6 +192,11 @@ describe('step order', () => {
     expect(order.map(name)).toEqual(['we_a#1', 'we_a#2', 'we_b#1', 'zh_c#1', 'zh_c#2']);
   });
 
+  it('follows the users order the tree is sorted in, leaving out ids it does not know', () => {
+    const sorted = orderedSteps(bench, (p) => (p === 'weibo' ? ['we_b', 'we_x', 'we_a'] : ['zh_c']));
+    expect(sorted.map(name)).toEqual(['we_b#1', 'we_a#1', 'we_a#2', 'zh_c#1', 'zh_c#2']);
+  });
+
   it('finds the next and previous matching step across users, with or without going round', () => {
     const all = () => true;
     const at = (userId: string, stepId: number) => ({

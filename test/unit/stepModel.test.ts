@@ -248,6 +248,18 @@ describe('neighbours', () => {
       nextUser: null,
     });
   });
+
+  it('walks users in the order the tree lists them when given one (Sort Users By…)', async () => {
+    const bench = await fixture();
+    const at = (platform: Platform, userId: string, stepId: number) => ({ platform, userId, stepId });
+    const reversed = (p: Platform) => [...(bench.users.get(p)?.keys() ?? [])].reverse();
+    const n = neighbours(bench, at('weibo', 'we_0000000002', 1), reversed);
+    expect([n.previousUser, n.nextUser]).toEqual([null, at('weibo', 'we_0000000001', 1)]);
+    // At the first user of the reversed weibo list, the previous platform's last user in its own order comes before.
+    expect(neighbours(bench, at('douban', 'do_0000000001', 1), reversed).previousUser).toEqual(
+      at('weibo', 'we_0000000001', 1),
+    );
+  });
 });
 
 describe('step view protocol guards', () => {

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
+import { sortSpbUsers } from '../../src/core/spb/userOrder';
 import {
+  figuresTable,
   findUser,
   nodeId,
+  orderNote,
   parseUserQuery,
   pct,
   platformRows,
+  shownFigure,
+  stepDates,
   stepRows,
   stepStatus,
+  userFigures,
   userRows,
 } from '../../src/extension/tree/model';
 
@@ -111,40 +117,80 @@ describe('pct', () => {
 });
 
 describe('tree rows', () => {
-  it('platform rows: user and step counts, Recall and F1^NS of the run, or a note when it has no results', () => {
+  it('platform rows: the user count and the Recall of the run (steps without a run), or a note without results', () => {
     const { bench, run } = fixture();
     const rows = platformRows(bench, scoreRun(bench, run));
     expect(rows.map((r) => [r.label, r.description])).toEqual([
       // u1: step 1 R=1 (nov 1, stab 1), step 2 R=0.25 (nov 0, stab 0.5) -> R 0.625; a=0.5, b=0.75 -> F1 0.6
-      ['Weibo', '2 users · 4 steps · R 62.5% · F1^NS 60.0%'],
-      ['Zhihu', '1 user · 1 step · no results in run'],
+      ['Weibo', '2 users · R 62.5%'],
+      ['Zhihu', '1 user · no results in run'],
     ]);
+    expect(rows[0].score?.f1ns).toBeCloseTo(0.6, 12);
     expect(platformRows(bench, undefined).map((r) => r.description)).toEqual(['2 users · 4 steps', '1 user · 1 step']);
   });
 
-  it('user rows: step count and the user score looked up from the run score', () => {
+  it('user rows: one figure of the user score looked up from the run score (R unless another is asked for)', () => {
     const { bench, run } = fixture();
     const score = scoreRun(bench, run).platforms.get('weibo');
-    const rows = userRows(bench.users.get('weibo')!, score, true);
-    expect(rows.map((r) => [r.user.userId, r.description])).toEqual([
-      ['we_0000000001', '3 steps · R 62.5% · F1^NS 60.0%'],
-      ['we_0000000002', '1 step · not scored'],
+    const users = bench.users.get('weibo')!;
+    expect(userRows(users, score, true).map((r) => [r.user.userId, r.description])).toEqual([
+      ['we_0000000001', 'R 62.5%'],
+      ['we_0000000002', 'not scored'],
     ]);
-    expect(userRows(bench.users.get('weibo')!, undefined, false)[0].description).toBe('3 steps');
+    expect(userRows(users, score, true, 'F1NS')[0].description).toBe('F1^NS 60.0%');
+    expect(userRows(users, score, true, 'Recall_Novelty')[0].description).toBe('R_nov 50.0%');
+    // D_decay {d1}: step 1 picks none of it (0), step 2 picks d1 (1), step 3 is not scored: Err_decay 0.5
+    expect(userRows(users, score, true, 'Error_Decay')[0].description).toBe('Err_decay 50.0%');
+    expect(userRows(users, undefined, false)[0].description).toBe('3 steps');
   });
 
-  it('step rows: label, dates, Recall and status', () => {
+  it('the shown figure and the platform note follow the order', () => {
+    expect(shownFigure({ key: 'file', direction: 'ascending' })).toBe('Recall');
+    expect(shownFigure({ key: 'id', direction: 'ascending' })).toBe('Recall');
+    expect(shownFigure({ key: 'labelled', direction: 'descending' })).toBe('Recall');
+    expect(shownFigure({ key: 'Error_Peer', direction: 'descending' })).toBe('Error_Peer');
+    expect(orderNote({ key: 'file', direction: 'ascending' })).toBeUndefined();
+    expect(orderNote({ key: 'file', direction: 'descending' })).toBe('file order reversed');
+    expect(orderNote({ key: 'id', direction: 'ascending' })).toBe('by id A → Z');
+    expect(orderNote({ key: 'id', direction: 'descending' })).toBe('by id Z → A');
+    expect(orderNote({ key: 'labelled', direction: 'descending' })).toBe('labelled first');
+    expect(orderNote({ key: 'F1NS', direction: 'ascending' })).toBe('by F1^NS ↑');
+    expect(orderNote({ key: 'Error_Viral', direction: 'descending' })).toBe('by Err_viral ↓');
+  });
+
+  it('figures table: every figure named in words and by symbol, undefined as a dash, absent keys left out', () => {
+    const { bench, run } = fixture();
+    const u1 = scoreRun(bench, run).platforms.get('weibo')!.userScores.get('we_0000000001')!;
+    const table = figuresTable(userFigures(u1)).split('\n');
+    expect(table).toEqual([
+      '| Figure | Value |',
+      '|---|---:|',
+      '| Recall (R) | 62.5% |',
+      '| F1 of novelty and stability recall (F1^NS) | 60.0% |',
+      '| Stability recall (R_stab) | 75.0% |',
+      '| Novelty recall (R_nov) | 50.0% |',
+      '| Decay error rate (Err_decay) | 50.0% |',
+      '| Peer error rate (Err_peer) | 0.0% |',
+      '| Viral error rate (Err_viral) | 0.0% |',
+      '| Random error rate (Err_random) | 0.0% |',
+    ]);
+    expect(figuresTable({ Recall: NaN, Error_Peer: undefined }).split('\n').slice(2)).toEqual([
+      '| Recall (R) | — |',
+      '| Peer error rate (Err_peer) | — |',
+    ]);
+  });
+
+  it('step rows: label, Recall (dates without a run) and status', () => {
     const { bench, run } = fixture();
     const [u1, u2] = bench.users.get('weibo')!.values();
     expect(stepRows(run, u1).map((r) => [r.label, r.description, r.status])).toEqual([
-      ['step 1', '2024-01-01 → 2024-01-08 · R 100.0%', 'all'],
-      ['step 2', '2024-02-01 · R 25.0%', 'some'],
-      ['step 3', '2024-01-01 → 2024-01-08 · not scored', 'unscored'],
+      ['step 1', 'R 100.0%', 'all'],
+      ['step 2', 'R 25.0%', 'some'],
+      ['step 3', 'not scored', 'unscored'],
     ]);
-    expect(stepRows(run, u2).map((r) => [r.description, r.status])).toEqual([
-      ['2024-01-01 → 2024-01-08 · no result', 'unscored'],
-    ]);
+    expect(stepRows(run, u2).map((r) => [r.description, r.status])).toEqual([['no result', 'unscored']]);
     expect(stepRows(undefined, u2)[0].description).toBe('2024-01-01 → 2024-01-08');
+    expect(stepDates(u1.steps[1])).toBe('2024-02-01');
   });
 
   it('step status covers all four cases', () => {
@@ -205,9 +251,16 @@ describe('tree rows', () => {
     const ms = performance.now() - t0;
     console.log(`userRows for 7,000 users: ${ms.toFixed(1)} ms`);
     expect(rows).toHaveLength(7000);
-    expect(rows[0].description).toBe('2 steps · R 0.0% · F1^NS —');
-    expect(rows[1].description).toBe('2 steps · R 25.0% · F1^NS 0.0%'); // a = 0, b = 0.5: counts, as 0
+    expect(rows[0].description).toBe('R 0.0%');
+    expect(rows[1].description).toBe('R 25.0%');
+    expect(userRows(users, score, true, 'F1NS')[1].description).toBe('F1^NS 0.0%'); // a = 0, b = 0.5: counts, as 0
     expect(rows[6999].user.userId).toBe([...users.keys()][6999]);
+    const t1 = performance.now();
+    const sorted = sortSpbUsers(rows, { key: 'Recall', direction: 'descending' }, () => false);
+    console.log(`sorting 7,000 users by R: ${(performance.now() - t1).toFixed(1)} ms`);
+    // Odd users scored R 0.25, even ones R 0: the odd ones first, each half by id.
+    expect(sorted.slice(0, 2).map((r) => r.user.userId)).toEqual(['xi_0000000001', 'xi_0000000003']);
+    expect(sorted[3500].user.userId).toBe('xi_0000000000');
   });
 });
 

@@ -115,11 +115,18 @@ export interface OrderedStep {
 }
 
 /** Every step in tree order: platforms in the spec's order, users in file order, steps in order. */
-export function orderedSteps(bench: Benchmark): OrderedStep[] {
+/** Every step, platform by platform, users in the order `usersOf` gives (the tree's; file order by default). */
+export function orderedSteps(
+  bench: Benchmark,
+  usersOf: (platform: Platform) => Iterable<string> = (p) => bench.users.get(p)?.keys() ?? [],
+): OrderedStep[] {
   const out: OrderedStep[] = [];
   for (const platform of PLATFORMS) {
-    for (const user of bench.users.get(platform)?.values() ?? [])
-      for (const step of user.steps) out.push({ user, step });
+    const users = bench.users.get(platform);
+    for (const userId of usersOf(platform)) {
+      const user = users?.get(userId);
+      if (user) for (const step of user.steps) out.push({ user, step });
+    }
   }
   return out;
 }

@@ -10,6 +10,7 @@ import {
   type FieldKind,
   type OmniBenchmark,
   type OmniRun,
+  type OmniUser,
   type Question,
   type Scene,
   type TestAction,
@@ -248,3 +249,24 @@ export function testActionsByKey(bench: OmniBenchmark): Map<string, TestAction> 
 }
 
 export const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/**
+ * A user's right / wrong / graded / left-out answers in a run's score (perAction summed over their test actions);
+ * undefined when the run has a prediction for none of them.
+ */
+export function userActionCounts(
+  perAction: ReadonlyMap<string, ActionCounts>,
+  user: OmniUser,
+): ActionCounts | undefined {
+  let out: ActionCounts | undefined;
+  for (const a of user.testActions) {
+    const c = perAction.get(predictionKey(a.userId, a.index));
+    if (!c) continue;
+    out ??= { correct: 0, incorrect: 0, graded: 0, leftOut: 0 };
+    out.correct += c.correct;
+    out.incorrect += c.incorrect;
+    out.graded += c.graded;
+    out.leftOut += c.leftOut;
+  }
+  return out;
+}

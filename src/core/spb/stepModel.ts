@@ -362,10 +362,15 @@ export interface Neighbours {
 }
 
 /**
- * Navigation targets. Steps move within the user; users move through the platform in file order and on to the
- * next (previous) platform at its end (start). A user move opens the new user's first step.
+ * Navigation targets. Steps move within the user; users move through the platform in the order `usersOf` gives (the
+ * tree's, file order by default) and on to the next (previous) platform at its end (start). A user move opens the
+ * new user's first step.
  */
-export function neighbours(bench: Benchmark, at: StepLocation): Neighbours {
+export function neighbours(
+  bench: Benchmark,
+  at: StepLocation,
+  usersOf: (platform: Platform) => Iterable<string> = (p) => bench.users.get(p)?.keys() ?? [],
+): Neighbours {
   const none: Neighbours = { previousStep: null, nextStep: null, previousUser: null, nextUser: null };
   const user = bench.users.get(at.platform)?.get(at.userId);
   if (!user) return none;
@@ -375,8 +380,7 @@ export function neighbours(bench: Benchmark, at: StepLocation): Neighbours {
     return s ? { platform: at.platform, userId: at.userId, stepId: s.stepId } : null;
   };
   const order: { platform: Platform; userId: string }[] = [];
-  for (const platform of PLATFORMS)
-    for (const userId of bench.users.get(platform)?.keys() ?? []) order.push({ platform, userId });
+  for (const platform of PLATFORMS) for (const userId of usersOf(platform)) order.push({ platform, userId });
   const u = order.findIndex((o) => o.platform === at.platform && o.userId === at.userId);
   const userAt = (j: number): StepLocation | null => {
     for (let k = j; k >= 0 && k < order.length; k += j > u ? 1 : -1) {

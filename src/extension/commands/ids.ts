@@ -8,6 +8,7 @@ export const COMMAND_IDS = [
   'personaLab.chooseRun',
   'personaLab.revealUser',
   'personaLab.copyUserId',
+  'personaLab.sortUsers',
   'personaLab.openStep',
   'personaLab.nextStep',
   'personaLab.previousStep',

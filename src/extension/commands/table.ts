@@ -28,6 +28,7 @@ import { navigate, openStep, type StepViews } from '../stepView';
 import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
 import type { TracePanel } from '../traceView/panel';
 import { copyUserId, revealUser, type TreeApi } from '../tree';
+import { sortUsersBy } from '../tree/sortUsers';
 import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
 import type { CommandId } from './ids';
 import { openWalkthrough } from '../walkthrough';
@@ -70,6 +71,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
   'personaLab.revealUser': { needs: 'spb', make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
   'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
+  'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
   'personaLab.openStep': {
     needs: 'spb',
     make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options),

@@ -5,7 +5,7 @@ import { readPostsText } from '../../core/spb/load';
 import { stepPiMarks } from '../../core/pi/highlight';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { buildStepModel, neighbours } from '../../core/spb/stepModel';
-import type { Run } from '../../core/spb/types';
+import type { Platform, Run } from '../../core/spb/types';
 import {
   NAV_DIRECTIONS,
   STEP_VIEW_TYPE,
@@ -59,6 +59,7 @@ export class StepPanel implements vscode.Disposable {
   ) {
     this.disposables.push(
       store.onDidChange(() => this.refresh()),
+      store.tree.order.onDidChange(() => this.refresh()),
       vscode.workspace.onDidChangeConfiguration(
         (e) => e.affectsConfiguration('personaLab.audit.minConfidence') && this.refresh(),
       ),
@@ -130,11 +131,14 @@ export class StepPanel implements vscode.Disposable {
     return this.host ? this.host.whenReady(timeoutMs) : Promise.resolve(false);
   }
 
+  /** Users are walked in the order the Benchmarks tree lists them (Sort Users By…). */
+  private readonly treeOrder = (platform: Platform) => this.store.tree.userIds(platform);
+
   /** Moves to a neighbour of the current step; false when there is none in that direction. */
   navigate(direction: NavDirection): boolean {
     const bench = this.store.bench;
     if (!bench || !this.current) return false;
-    const target = neighbours(bench, this.current)[direction];
+    const target = neighbours(bench, this.current, this.treeOrder)[direction];
     if (!target) return false;
     this.show(target, true);
     return true;
@@ -234,7 +238,7 @@ export class StepPanel implements vscode.Disposable {
       log.warn(`step view: could not read posts of ${user.userId}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const model = buildStepModel({ bench, user, step, run, postsText });
-    const next = neighbours(bench, ref);
+    const next = neighbours(bench, ref, this.treeOrder);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     host.panel.title = `${prefix}${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
     this.post({

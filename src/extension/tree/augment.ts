@@ -7,6 +7,8 @@ export interface TreeAugment {
   readonly onDidChange: vscode.Event<void>;
   platformBadge(platform: Platform): string | undefined;
   userBadge(user: User): string | undefined;
+  /** How many of the user's steps carry labels (Sort Users By… "Labelled first"). */
+  labelledSteps(user: User): number;
   stepBadge(user: User, step: Step): string | undefined;
   /** undefined: no filter is active; otherwise whether a step shows (users and platforms without one are hidden). */
   stepFilter(): ((user: User, step: Step) => boolean) | undefined;

@@ -17,15 +17,17 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
   const store = benchmarks.spb;
   const provider = new BenchmarkTreeProvider(benchmarks.all.map((b) => b.tree));
   const view = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  // The selected run shows on the benchmark row itself: beside the view's title icons it was cut to a letter.
   const update = () => {
-    view.description = store.runName;
     void vscode.commands.executeCommand('setContext', 'personaLab.loaded', store.bench !== undefined);
+    void vscode.commands.executeCommand('setContext', 'personaLab.omniLoaded', benchmarks.omni.bench !== undefined);
   };
   update();
   context.subscriptions.push(
     provider,
     view,
     store.onDidChange(update),
+    benchmarks.omni.onDidChange(update),
     store.onDidChangeLoading(
       (loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading),
     ),

@@ -1,8 +1,16 @@
 // What the Benchmarks tree shows at each level, as plain data. No `vscode` import, so it is unit-tested;
 // the node classes in nodes.ts only turn these rows into TreeItems.
 import { resultFor, type PlatformScore, type RunScore } from '../../core/spb/score/run';
-import { scoreStep, userF1ns, type UserScore } from '../../core/spb/score/step';
+import { scoreStep, type UserScore } from '../../core/spb/score/step';
 import { PLATFORM_LABELS } from '../../core/spb/tables';
+import {
+  SPB_FIGURE_KEYS,
+  SPB_ORDER_INFO,
+  spbUserFigure,
+  type SpbFigureKey,
+  type SpbOrderKey,
+} from '../../core/spb/userOrder';
+import type { UserOrder } from '../../core/userOrder';
 import {
   PLATFORMS,
   type Benchmark,
@@ -38,10 +46,6 @@ export interface PlatformRow {
   description: string;
 }
 
-function metricsPart(recall: number, f1ns: number): string {
-  return `R ${pct(recall)} · F1^NS ${pct(f1ns)}`;
-}
-
 export function platformRows(bench: Benchmark, score: RunScore | undefined): PlatformRow[] {
   const rows: PlatformRow[] = [];
   for (const platform of PLATFORMS) {
@@ -50,8 +54,9 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined): Pla
     let steps = 0;
     for (const u of users.values()) steps += u.steps.length;
     const s = score?.platforms.get(platform);
-    const parts = [count(users.size, 'user'), count(steps, 'step')];
-    if (score) parts.push(s ? metricsPart(s.metrics.Recall, s.f1ns) : 'no results in run');
+    const parts = [count(users.size, 'user')];
+    if (!score) parts.push(count(steps, 'step'));
+    else parts.push(s ? `R ${pct(s.metrics.Recall)}` : 'no results in run');
     rows.push({
       platform,
       label: PLATFORM_LABELS[platform],
@@ -64,6 +69,19 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined): Pla
   return rows;
 }
 
+/** What the platform row says of the user order: nothing for the default (as in the file). */
+export function orderNote(order: UserOrder<SpbOrderKey>): string | undefined {
+  if (order.key === 'file') return order.direction === 'ascending' ? undefined : 'file order reversed';
+  if (order.key === 'id') return order.direction === 'ascending' ? 'by id A → Z' : 'by id Z → A';
+  if (order.key === 'labelled') return order.direction === 'descending' ? 'labelled first' : 'unlabelled first';
+  return `by ${SPB_ORDER_INFO[order.key].label} ${order.direction === 'ascending' ? '↑' : '↓'}`;
+}
+
+/** The figure a user row shows: the one the users are sorted by, else R. */
+export function shownFigure(order: UserOrder<SpbOrderKey>): SpbFigureKey {
+  return order.key === 'file' || order.key === 'id' || order.key === 'labelled' ? 'Recall' : order.key;
+}
+
 export interface UserRow {
   user: User;
   /** undefined: the run has no scored step for this user */
@@ -72,22 +90,24 @@ export interface UserRow {
 }
 
 /**
- * One row per user in file order. A platform may hold thousands of users, so this does nothing per user beyond
- * a Map lookup into the precomputed RunScore.userScores and some string formatting.
+ * One row per user in file order, showing one figure (`shown`). A platform may hold thousands of users, so this
+ * does nothing per user beyond a Map lookup into the precomputed RunScore.userScores and some string formatting.
  */
 export function userRows(
   users: ReadonlyMap<string, User>,
   score: PlatformScore | undefined,
   runSelected: boolean,
+  shown: SpbFigureKey = 'Recall',
 ): UserRow[] {
   const rows: UserRow[] = new Array<UserRow>(users.size);
+  const label = SPB_ORDER_INFO[shown].label;
   let i = 0;
   for (const user of users.values()) {
     const s = score?.userScores.get(user.userId);
-    const steps = count(user.steps.length, 'step');
-    let description = steps;
-    if (s) description = `${steps} · ${metricsPart(s.metrics.Recall, userF1ns(s))}`;
-    else if (runSelected) description = `${steps} · not scored`;
+    let description: string;
+    if (s) description = `${label} ${pct(spbUserFigure(shown, s))}`;
+    else if (runSelected) description = 'not scored';
+    else description = count(user.steps.length, 'step');
     rows[i++] = { user, score: s, description };
   }
   return rows;
@@ -122,22 +142,17 @@ export interface StepRow {
   description: string;
 }
 
+/** Each step's Recall in the selected run (its dates without one; the tooltip has both). */
 export function stepRows(run: Run | undefined, user: User): StepRow[] {
   return user.steps.map((step) => {
     const result = resultFor(run, user, step.stepId);
     const metrics = result ? scoreStep(step.split, result.prediction) : undefined;
-    let tail: string;
-    if (!run) tail = '';
-    else if (metrics === undefined) tail = ' · no result';
-    else if (metrics === null) tail = ' · not scored';
-    else tail = ` · R ${pct(metrics.Recall)}`;
-    return {
-      step,
-      label: `step ${step.stepId}`,
-      metrics,
-      status: stepStatus(metrics),
-      description: stepDates(step) + tail,
-    };
+    let description: string;
+    if (!run) description = stepDates(step);
+    else if (metrics === undefined) description = 'no result';
+    else if (metrics === null) description = 'not scored';
+    else description = `R ${pct(metrics.Recall)}`;
+    return { step, label: `step ${step.stepId}`, metrics, status: stepStatus(metrics), description };
   });
 }
 
@@ -155,4 +170,25 @@ export function findUser(bench: Benchmark, userId: string): User | undefined {
     if (user) return user;
   }
   return undefined;
+}
+
+/**
+ * The full figures as a Markdown table, each named in words and by its symbol ("Recall (R)"); keys left out of
+ * `values` are not listed, undefined or NaN show as "—". Only numbers and fixed names: no dataset text.
+ */
+export function figuresTable(values: Partial<Record<SpbFigureKey, number | undefined>>): string {
+  const lines = ['| Figure | Value |', '|---|---:|'];
+  for (const key of SPB_FIGURE_KEYS) {
+    if (!(key in values)) continue;
+    const info = SPB_ORDER_INFO[key];
+    lines.push(`| ${info.name} (${info.label}) | ${pct(values[key])} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The figures of a user's score (or a platform's M̄), for figuresTable. */
+export function userFigures(score: UserScore): Record<SpbFigureKey, number | undefined> {
+  const out = {} as Record<SpbFigureKey, number | undefined>;
+  for (const key of SPB_FIGURE_KEYS) out[key] = spbUserFigure(key, score);
+  return out;
 }

@@ -3,17 +3,23 @@
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/spb/score/run';
-import { userF1ns } from '../../core/spb/score/step';
-import type { Benchmark, Platform, Run } from '../../core/spb/types';
+import type { Benchmark, Platform, Run, User } from '../../core/spb/types';
+import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
+import { orderSentence, type UserOrder } from '../../core/userOrder';
 import type { StepRef } from '../benchmarks/spb/store';
 import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';
 import {
   STATUS_TEXT,
+  figuresTable,
   nodeId,
+  orderNote,
   pct,
   platformRows,
+  shownFigure,
+  stepDates,
   stepRows,
+  userFigures,
   userRows,
   type PlatformRow,
   type StepRow,
@@ -26,6 +32,8 @@ export interface TreeContext {
   bench: Benchmark;
   run: Run | undefined;
   score: RunScore | undefined;
+  /** The order users are listed in (Sort Users By…). */
+  order: UserOrder<SpbOrderKey>;
   augment?: TreeAugment;
 }
 
@@ -42,6 +50,7 @@ const MAX_BIO = 300;
 export class BenchmarkNode implements TreeNode {
   readonly parent = undefined;
   private children: PlatformNode[] | undefined;
+  private readonly sorted = new Map<Platform, UserRow[]>();
 
   constructor(readonly ctx: TreeContext) {}
 
@@ -53,7 +62,7 @@ export class BenchmarkNode implements TreeNode {
       id: nodeId.benchmark(),
       contextValue: 'benchmark',
       icon: 'database',
-      description: run ? `${run.name} · Avg. R ${pct(score?.avg.Recall)}` : 'no run',
+      description: run ? `run: ${run.name} · Avg. R ${pct(score?.avg.Recall)}` : 'no run',
     });
   }
 
@@ -73,6 +82,22 @@ export class BenchmarkNode implements TreeNode {
     return this.getChildren().find((p) => p.row.platform === platform);
   }
 
+  /**
+   * Every user row of a platform in the tree's order (the step filter hides some of them in the view), sorted once
+   * per build: a new order, run, load or labels rebuild the tree. Step-view and label navigation walk this order.
+   */
+  userRows(platform: Platform): readonly UserRow[] {
+    let rows = this.sorted.get(platform);
+    if (!rows) {
+      const { bench, run, score, augment, order } = this.ctx;
+      const users = bench.users.get(platform) ?? new Map<string, User>();
+      const unsorted = userRows(users, score?.platforms.get(platform), run !== undefined, shownFigure(order));
+      rows = sortSpbUsers(unsorted, order, (row) => (augment?.labelledSteps(row.user) ?? 0) > 0);
+      this.sorted.set(platform, rows);
+    }
+    return rows;
+  }
+
   tooltip(): vscode.MarkdownString {
     const { bench, run, score } = this.ctx;
     const md = markdown();
@@ -81,8 +106,7 @@ export class BenchmarkNode implements TreeNode {
     md.appendMarkdown(`\n\n${bench.runs.size} run(s) under results/; selected: `);
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
-    if (score)
-      md.appendMarkdown(`\n\nAvg. over platforms: Recall ${pct(score.avg.Recall)}, F1^NS ${pct(score.avg.F1NS)}`);
+    if (score) md.appendMarkdown(`\n\nAvg. over platforms:\n\n${figuresTable(score.avg)}`);
     if (bench.diagnostics.length)
       md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
     return md;
@@ -105,16 +129,18 @@ export class PlatformNode implements TreeNode {
       id: nodeId.platform(this.row.platform),
       contextValue: 'platform',
       icon: 'globe',
-      description: withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform)),
+      description: withBadge(
+        withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform)),
+        orderNote(this.parent.ctx.order),
+      ),
     });
   }
 
   getChildren(): UserNode[] {
     if (!this.children) {
-      const { bench, run, augment } = this.parent.ctx;
-      const users = bench.users.get(this.row.platform) ?? new Map();
-      const match = augment?.stepFilter();
-      this.children = userRows(users, this.row.score, run !== undefined)
+      const match = this.parent.ctx.augment?.stepFilter();
+      this.children = this.parent
+        .userRows(this.row.platform)
         .filter((row) => !match || row.user.steps.some((s) => match(row.user, s)))
         .map((row) => new UserNode(this, row));
     }
@@ -132,17 +158,14 @@ export class PlatformNode implements TreeNode {
     md.appendMarkdown(`**${row.label}** · ${row.users} users · ${row.steps} steps`);
     const s = row.score;
     if (s) {
-      const m = s.metrics;
       md.appendMarkdown(
         `\n\nScored: ${s.users} users, ${s.steps} steps (M̄, two-level macro average)\n\n` +
-          '| Recall | R_nov | R_stab | F1^NS |\n|---:|---:|---:|---:|\n' +
-          `| ${pct(m.Recall)} | ${pct(m.Recall_Novelty)} | ${pct(m.Recall_Stability)} | ${pct(s.f1ns)} |\n\n` +
-          '| Err decay | Err peer | Err viral | Err random |\n|---:|---:|---:|---:|\n' +
-          `| ${pct(m.Error_Decay)} | ${pct(m.Error_Peer)} | ${pct(m.Error_Viral)} | ${pct(m.Error_Random)} |`,
+          figuresTable({ ...s.metrics, F1NS: s.f1ns }),
       );
-    } else {
+    } else if (this.parent.ctx.run) {
       md.appendMarkdown('\n\nThe selected run has no results for this platform.');
     }
+    md.appendMarkdown(`\n\n${orderSentence(this.parent.ctx.order, SPB_ORDER_INFO)}`);
     return md;
   }
 }
@@ -192,13 +215,8 @@ export class UserNode implements TreeNode {
     if (bio) md.appendText(bio);
     else md.appendMarkdown('*no bio*');
     md.appendMarkdown(`\n\n${user.steps.length} step(s)`);
-    if (score) {
-      const m = score.metrics;
-      md.appendMarkdown(
-        `, ${score.steps} scored: Recall ${pct(m.Recall)}, R_nov ${pct(m.Recall_Novelty)}, ` +
-          `R_stab ${pct(m.Recall_Stability)}, F1^NS ${pct(userF1ns(score))}`,
-      );
-    }
+    if (score) md.appendMarkdown(`, ${score.steps} scored in the selected run:\n\n${figuresTable(userFigures(score))}`);
+    else if (this.parent.parent.ctx.run) md.appendMarkdown(', none scored in the selected run');
     md.appendMarkdown('\n\n');
     md.appendText(`${user.file}:${user.ref.line}`);
     return md;
@@ -247,7 +265,7 @@ export class StepNode implements TreeNode, StepRef {
         this.parent.parent.parent.ctx.augment?.stepBadge(this.parent.row.user, this.row.step),
       ),
       accessibilityInformation: {
-        label: `${this.row.label}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}`,
+        label: `${this.row.label}, ${stepDates(this.row.step)}, ${this.row.description}, ${STATUS_TEXT[this.row.status]}`,
       },
       command: { command: 'personaLab.openStep', title: 'Open Step', arguments: [this.ref] },
     });
@@ -262,15 +280,13 @@ export class StepNode implements TreeNode, StepRef {
     const split = step.split;
     const md = markdown();
     md.appendMarkdown(`**step ${step.stepId} / ${step.totalSteps}** · `);
-    md.appendText(`${step.dateInput} → ${step.dateTarget}`);
+    md.appendText(stepDates(step));
     md.appendMarkdown(
       `\n\nPool: ${step.pool.length} tags; positives: ${split.tKeep.length} T_keep, ${split.tNew.length} T_new` +
         `\n\n${STATUS_TEXT[status]}`,
     );
     if (metrics) {
-      md.appendMarkdown(
-        `: Recall ${pct(metrics.Recall)}, R_nov ${pct(metrics.Recall_Novelty)}, R_stab ${pct(metrics.Recall_Stability)}`,
-      );
+      md.appendMarkdown(`\n\n${figuresTable(metrics)}`);
     } else if (metrics === null) {
       md.appendMarkdown(' (no positives: T_keep and T_new are empty)');
     } else if (this.parent.parent.parent.ctx.run) {

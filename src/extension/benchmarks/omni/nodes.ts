@@ -2,8 +2,10 @@
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
-import { actionsInOrder, usersInOrder } from '../../../core/omni/order';
-import type { ActionCounts, OmniRunScore } from '../../../core/omni/score';
+import { actionsInOrder } from '../../../core/omni/order';
+import { userActionCounts, type ActionCounts, type OmniRunScore } from '../../../core/omni/score';
+import { OMNI_ORDER_INFO, shareRight, sortOmniUsers, type OmniOrderKey } from '../../../core/omni/userOrder';
+import { orderSentence, type UserOrder } from '../../../core/userOrder';
 import {
   predictionKey,
   type OmniBenchmark,
@@ -19,6 +21,8 @@ export interface OmniTreeContext {
   bench: OmniBenchmark;
   run: OmniRun | undefined;
   score: OmniRunScore | undefined;
+  /** The order users are listed in (Sort Users By…). */
+  order: UserOrder<OmniOrderKey>;
   /** This author's trace labels in the selected run, for badges; undefined when there are none to show. */
   labels?: { index: TraceLabelIndex; names: ReadonlyMap<string, string> };
 }
@@ -40,13 +44,12 @@ export const omniNodeId = {
 
 type Counts = ActionCounts;
 
-const sum = (a: Counts, b: Counts): Counts => ({
-  correct: a.correct + b.correct,
-  incorrect: a.incorrect + b.incorrect,
-  graded: a.graded + b.graded,
-  leftOut: a.leftOut + b.leftOut,
-});
-const ZERO: Counts = { correct: 0, incorrect: 0, graded: 0, leftOut: 0 };
+/** What the benchmark row says of the user order: nothing for the default (by id, A → Z). */
+export function omniOrderNote(order: UserOrder<OmniOrderKey>): string | undefined {
+  if (order.key === 'id') return order.direction === 'ascending' ? undefined : 'by id Z → A';
+  if (order.key === 'labelled') return order.direction === 'descending' ? 'labelled first' : 'unlabelled first';
+  return `by ${OMNI_ORDER_INFO[order.key].label.toLowerCase()} ${order.direction === 'ascending' ? '↑' : '↓'}`;
+}
 
 export function countsText(c: Counts | undefined): string {
   if (!c) return 'no prediction';
@@ -71,13 +74,29 @@ export class OmniBenchmarkNode implements TreeNode {
       id: omniNodeId.benchmark(bench.root),
       contextValue: 'omniBenchmark',
       icon: 'pulse',
-      description: `OmniBehavior · ${run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run'}`,
+      description: [
+        'OmniBehavior',
+        run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run',
+        omniOrderNote(this.ctx.order),
+      ]
+        .filter(Boolean)
+        .join(' · '),
       tooltip: this.tooltip(),
     });
   }
 
+  /** Sorted once per (re)build: a change of order rebuilds the tree. */
   getChildren(): OmniUserNode[] {
-    this.children ??= usersInOrder(this.ctx.bench).map((u) => new OmniUserNode(this, u));
+    if (!this.children) {
+      const { bench, score, labels, order } = this.ctx;
+      const rows = [...bench.users.values()].map((user) => ({
+        user,
+        userId: user.userId,
+        counts: score ? userActionCounts(score.perAction, user) : undefined,
+        labelled: (labels?.index.labelledActionsOfUser(user.userId) ?? 0) > 0,
+      }));
+      this.children = sortOmniUsers(rows, order).map((row) => new OmniUserNode(this, row.user, row.counts));
+    }
     return this.children;
   }
 
@@ -94,6 +113,7 @@ export class OmniBenchmarkNode implements TreeNode {
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
     if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s)`);
+    md.appendMarkdown(`\n\n${orderSentence(this.ctx.order, OMNI_ORDER_INFO)}`);
     return md;
   }
 }
@@ -101,15 +121,15 @@ export class OmniBenchmarkNode implements TreeNode {
 export class OmniUserNode implements TreeNode {
   private children: TestActionNode[] | undefined;
 
+  /** `userCounts`: the user's answers in the selected run; undefined without a run or a prediction. */
   constructor(
     readonly parent: OmniBenchmarkNode,
     readonly user: OmniUser,
+    private readonly userCounts: Counts | undefined,
   ) {}
 
   private counts(): Counts | undefined {
-    const per = this.parent.ctx.score?.perAction;
-    if (!per) return undefined;
-    return this.user.testActions.reduce((acc, a) => sum(acc, per.get(predictionKey(a.userId, a.index)) ?? ZERO), ZERO);
+    return this.userCounts;
   }
 
   getTreeItem(): vscode.TreeItem {
@@ -122,7 +142,13 @@ export class OmniUserNode implements TreeNode {
       id: omniNodeId.user(this.parent.ctx.bench.root, user.userId),
       contextValue: 'omniUser',
       icon: 'person',
-      description: `${user.historyLength} actions · ${user.testActions.length} test actions${counts ? ` · ${countsText(counts)}` : ''}${labelled ? ` · ${labelled} labelled` : ''}`,
+      description: [
+        `${user.historyLength} actions · ${user.testActions.length} test actions`,
+        this.parent.ctx.run ? countsText(counts) : '',
+        labelled ? `${labelled} labelled` : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
       tooltip: this.tooltip(),
     });
   }
@@ -143,6 +169,14 @@ export class OmniUserNode implements TreeNode {
     md.appendMarkdown(
       `\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`,
     );
+    const counts = this.counts();
+    if (counts) {
+      const share = shareRight(counts);
+      md.appendMarkdown(
+        `In the selected run: ${countsText(counts)}; share right ` +
+          `${share === undefined ? '—' : `${(100 * share).toFixed(1)}%`} (right among right and wrong)\n\n`,
+      );
+    } else if (this.parent.ctx.run) md.appendMarkdown('No prediction in the selected run\n\n');
     md.appendText(this.user.file);
     return md;
   }

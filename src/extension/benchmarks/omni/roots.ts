@@ -1,7 +1,9 @@
 // The OmniBehavior benchmark's root in the Benchmarks tree, rebuilt when the store changes (a new load or another
-// run) or when what the labels feature adds to it (badges) changes.
+// run), when what the labels feature adds to it (badges) changes, or when its user order (Sort Users By…) changes.
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
+import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO, OMNI_ORDER_KEYS, type OmniOrderKey } from '../../../core/omni/userOrder';
+import { OrderSetting } from '../../tree/orderSetting';
 import type { RootSource } from '../../tree/roots';
 import { OmniBenchmarkNode } from './nodes';
 import type { OmniStore } from './store';
@@ -15,16 +17,27 @@ export interface OmniTreeAugment {
   ): { index: TraceLabelIndex; names: ReadonlyMap<string, string> } | undefined;
 }
 
+const ORDER_KEY = 'personaLab.omni.userOrder';
+
 export class OmniRoots implements RootSource, vscode.Disposable {
   private root: OmniBenchmarkNode | undefined;
   private augment: OmniTreeAugment | undefined;
   private augmentSubscription: vscode.Disposable | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  readonly order: OrderSetting<OmniOrderKey>;
 
-  constructor(private readonly store: OmniStore) {
-    this.subscription = store.onDidChange(() => this.rebuild());
+  constructor(
+    private readonly store: OmniStore,
+    state: vscode.Memento,
+  ) {
+    this.order = new OrderSetting(state, ORDER_KEY, OMNI_ORDER_KEYS, OMNI_ORDER_INFO, OMNI_DEFAULT_ORDER);
+    this.subscriptions = [
+      this.order,
+      store.onDidChange(() => this.rebuild()),
+      this.order.onDidChange(() => this.rebuild()),
+    ];
   }
 
   private rebuild(): void {
@@ -46,9 +59,19 @@ export class OmniRoots implements RootSource, vscode.Disposable {
       bench,
       run: this.store.run,
       score: this.store.score(),
+      order: this.order.value,
       labels: this.augment?.badges(bench.root, this.store.runName),
     });
     return this.root;
+  }
+
+  /** The user ids in the order the tree lists them (Sort Users By…): the trace labels' next unlabelled walks it. */
+  userIds(): string[] {
+    return (
+      this.rootNode()
+        ?.getChildren()
+        .map((node) => node.user.userId) ?? []
+    );
   }
 
   roots(): OmniBenchmarkNode[] {
@@ -57,7 +80,7 @@ export class OmniRoots implements RootSource, vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const d of this.subscriptions.splice(0)) d.dispose();
     this.augmentSubscription?.dispose();
     this.emitter.dispose();
   }

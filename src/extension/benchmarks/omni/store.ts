@@ -12,7 +12,7 @@ const RUN_KEY = 'personaLab.omni.selectedRun';
 
 export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunScore> {
   readonly format = omniBehavior;
-  readonly tree = new OmniRoots(this);
+  readonly tree = new OmniRoots(this, this.state);
 
   constructor(state: vscode.Memento, host: LoadHost) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading OmniBehavior', scoreOf: scoreOmniRun });

@@ -1,12 +1,18 @@
 // The StreamProfileBench benchmark's root in the Benchmarks tree (benchmark → platform → user → step), with what
-// the labels feature adds to it (badges, a step filter). The root is rebuilt when the store or the augment changes,
-// with the same TreeItem ids, so VS Code keeps what was expanded and selected.
+// the labels feature adds to it (badges, a step filter), its users in the order kept for this workspace. The root is
+// rebuilt when the store, the augment or the order changes, with the same TreeItem ids, so VS Code keeps what was
+// expanded and selected.
 import * as vscode from 'vscode';
+import type { Platform } from '../../../core/spb/types';
+import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO, SPB_ORDER_KEYS, type SpbOrderKey } from '../../../core/spb/userOrder';
 import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode, type TreeNode } from '../../tree/nodes';
+import { OrderSetting } from '../../tree/orderSetting';
 import type { RootSource } from '../../tree/roots';
 import type { SpbStore } from './store';
+
+const ORDER_KEY = 'personaLab.userOrder';
 
 export class SpbRoots implements RootSource, vscode.Disposable {
   private root: BenchmarkNode | undefined;
@@ -14,10 +20,20 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   private augmentSubscription: vscode.Disposable | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Sort Users By…, kept in workspace state. */
+  readonly order: OrderSetting<SpbOrderKey>;
 
-  constructor(private readonly store: SpbStore) {
-    this.subscription = store.onDidChange(() => this.rebuild());
+  constructor(
+    private readonly store: SpbStore,
+    state: vscode.Memento,
+  ) {
+    this.order = new OrderSetting(state, ORDER_KEY, SPB_ORDER_KEYS, SPB_ORDER_INFO, SPB_DEFAULT_ORDER);
+    this.subscriptions = [
+      this.order,
+      store.onDidChange(() => this.rebuild()),
+      this.order.onDidChange(() => this.rebuild()),
+    ];
   }
 
   private rebuild(): void {
@@ -36,13 +52,28 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   rootNode(): BenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
-    this.root ??= new BenchmarkNode({ bench, run: this.store.run, score: this.store.score(), augment: this.augment });
+    this.root ??= new BenchmarkNode({
+      bench,
+      run: this.store.run,
+      score: this.store.score(),
+      order: this.order.value,
+      augment: this.augment,
+    });
     return this.root;
   }
 
   roots(): TreeNode[] {
     const root = this.rootNode();
     return root ? [root] : [];
+  }
+
+  /** A platform's user ids in the order the tree lists them (Sort Users By…), whatever the step filter hides. */
+  userIds(platform: Platform): string[] {
+    return (
+      this.rootNode()
+        ?.userRows(platform)
+        .map((row) => row.user.userId) ?? []
+    );
   }
 
   /** The node of a user (or of one of its steps), built through the same cached children the view shows. */
@@ -55,7 +86,7 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const d of this.subscriptions.splice(0)) d.dispose();
     this.augmentSubscription?.dispose();
     this.emitter.dispose();
   }

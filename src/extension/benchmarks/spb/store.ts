@@ -42,7 +42,7 @@ function writeLater(writes: (() => void)[], report: CacheReport): void {
 
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
-  readonly tree = new SpbRoots(this);
+  readonly tree = new SpbRoots(this, this.state);
 
   constructor(state: vscode.Memento, host: LoadHost) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });

@@ -139,7 +139,8 @@ export class TraceLabelController implements vscode.Disposable {
     const rows = this.labels
       .store(false)
       ?.list({ benchmark: core.benchmark, run: core.run, author: this.labels.author });
-    const next = nextUnlabelledAction(testActionOrder(bench), ref, new TraceLabelIndex(rows ?? []));
+    const order = testActionOrder(bench, this.store.tree.userIds());
+    const next = nextUnlabelledAction(order, ref, new TraceLabelIndex(rows ?? []));
     const run = core.run ? `run ${core.run}` : 'no run';
     if (!next) {
       this.bar.say(ref, `Every test action is labelled (${run})`);

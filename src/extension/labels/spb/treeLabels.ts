@@ -14,7 +14,7 @@ import {
   type StepFilter,
 } from '../../../core/labels/filter';
 import { resultFor } from '../../../core/spb/score/run';
-import type { Benchmark, Platform, Step, User } from '../../../core/spb/types';
+import type { Platform, Step, User } from '../../../core/spb/types';
 import type { SpbStore } from '../../benchmarks/spb/store';
 import type { TreeAugment } from '../../tree/augment';
 import type { LabelService } from '../service';
@@ -25,7 +25,8 @@ export const FILTER_CONTEXT = 'personaLab.filterActive';
 export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   private filterValue: StepFilter;
   private readonly matches = new Map<string, boolean>();
-  private order: { bench: Benchmark; steps: OrderedStep[] } | undefined;
+  /** The steps in tree order, for the tree root they were read from (a new root: a new load, run, order or labels). */
+  private order: { root: object; steps: OrderedStep[] } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly filterChanged = new vscode.EventEmitter<void>();
@@ -79,8 +80,12 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   }
 
   userBadge(user: User): string | undefined {
-    const n = this.labels.index().labelledStepsOfUser(user.platform, user.userId);
+    const n = this.labelledSteps(user);
     return n ? `${n} labelled` : undefined;
+  }
+
+  labelledSteps(user: User): number {
+    return this.labels.index().labelledStepsOfUser(user.platform, user.userId);
   }
 
   stepBadge(user: User, step: Step): string | undefined {
@@ -139,8 +144,10 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
 
   private steps(): OrderedStep[] {
     const bench = this.bench.bench;
-    if (!bench) return [];
-    if (this.order?.bench !== bench) this.order = { bench, steps: orderedSteps(bench) };
+    const root = this.bench.tree.rootNode();
+    if (!bench || !root) return [];
+    if (this.order?.root !== root)
+      this.order = { root, steps: orderedSteps(bench, (platform) => this.bench.tree.userIds(platform)) };
     return this.order.steps;
   }
 
