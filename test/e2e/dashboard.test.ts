@@ -139,7 +139,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('**Table 4. Recall and F1^NS (%), two-level macro average**');
     expect(lines[2]).toBe(
-      '| Run | Weibo R | Weibo F1NS | Xiaohongshu R | Xiaohongshu F1NS | Toutiao R | Toutiao F1NS | Zhihu R | Zhihu F1NS | Douban R | Douban F1NS | Avg. R | Avg. F1NS |',
+      '| Run | Weibo R | Weibo F1^NS | Xiaohongshu R | Xiaohongshu F1^NS | Toutiao R | Toutiao F1^NS | Zhihu R | Zhihu F1^NS | Douban R | Douban F1^NS | Avg. R | Avg. F1^NS |',
     );
     const row = lines.find((l) => l.startsWith(`| ${cli.runs[0].name} |`));
     expect(row?.split(' | ')[1].replace(/\*\*|<\/?u>/g, '')).toBe(pct(cli.runs[0].platforms.weibo.Recall));

@@ -161,7 +161,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
         String(s.n),
         `${(100 * s.realRate).toFixed(1)} %`,
         `${(100 * s.predictedRate).toFixed(1)} %`,
-        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pts`,
+        `${((s.predictedRate - s.realRate) * 100).toFixed(1)} pp`,
       ]),
     );
     const fields = await frame.locator('table[data-table="fields"] tbody th').allTextContents();

@@ -17,6 +17,7 @@ import {
 import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
+import { METRIC_NAMES } from '../../src/shared/names';
 
 type Post = (m: WebviewToExtension) => void;
 
@@ -132,7 +133,7 @@ export class ComparePage {
       ]),
       el('section', { className: 'card compare-steps' }, [
         el('div', { className: 'card-head' }, [
-          el('h2', { text: `Steps · ${regressed} regressed on ${METRIC_LABELS[m.sortMetric]}` }),
+          el('h2', { text: `Steps · ${regressed} regressed on ${METRIC_NAMES[m.sortMetric].long}` }),
           help(
             'Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to open the step in run A and run B side by side.',
           ),

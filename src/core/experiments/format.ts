@@ -4,17 +4,12 @@ import type { PairedSummaryRow } from '../spb/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
 import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
+import { METRIC_NAMES } from '../../shared/names';
 
-export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = {
-  Recall: 'Recall',
-  Recall_Novelty: 'R_nov',
-  Recall_Stability: 'R_stab',
-  Error_Decay: 'Err decay',
-  Error_Peer: 'Err peer',
-  Error_Viral: 'Err viral',
-  Error_Random: 'Err random',
-  F1NS: 'F1^NS',
-};
+/** The metrics' short names (src/shared/names.ts). */
+export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
+  Object.entries(METRIC_NAMES).map(([k, n]) => [k, n.short]),
+) as Record<CompareMetric, string>;
 
 /** The order experiments are shown in: the headline figures first, then the four error rates. */
 export const EXPERIMENT_METRICS: readonly CompareMetric[] = [

@@ -19,6 +19,7 @@ import {
   type UserResult,
 } from '../spb/types';
 import type { SampleUsers } from './experiment';
+import { METRIC_NAMES } from '../../shared/names';
 
 /** Users with fewer steps than this are left out (the paper: "users with at least four steps"). */
 export const LONG_CONTEXT_MIN_STEPS = 4;
@@ -154,19 +155,9 @@ export function longContextTable(bench: Benchmark, base: Run, run: Run, users: S
 }
 
 const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a');
-const LABELS: Record<(typeof LONG_CONTEXT_METRICS)[number], string> = {
-  Recall: 'Recall',
-  Recall_Stability: 'R_stab',
-  Recall_Novelty: 'R_nov',
-  Error_Decay: 'Err decay',
-  Error_Peer: 'Err peer',
-  Error_Viral: 'Err viral',
-  Error_Random: 'Err random',
-};
-
 /** Table 7's layout: per platform and Avg., the streaming row and the long-context row side by side, in %. */
 export function longContextLines(t: LongContextTable): string[] {
-  const head = ['', 'run', ...LONG_CONTEXT_METRICS.map((m) => LABELS[m])];
+  const head = ['', 'run', ...LONG_CONTEXT_METRICS.map((m) => METRIC_NAMES[m].short)];
   const rows: string[][] = [head];
   for (const { scope, rows: summary } of t.scopes) {
     const by = new Map(summary.map((r) => [r.metric, r]));
