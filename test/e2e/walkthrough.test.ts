@@ -196,8 +196,8 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     frame = await wb.findWebviewFrame('#step-root[data-step] .labels-bar', { timeout: 60_000 });
     labelled = (await frame.locator('#step-root').getAttribute('data-step'))!;
     await frame.locator('.label-chip[data-label-id="decay-error"]').waitFor();
-    // The keys go to the focused page: a click on the key help (which labels nothing) gives it the focus.
-    await frame.locator('.labels-help').click();
+    // The keys go to the focused page: a click on the bar's title (which labels nothing) gives it the focus.
+    await frame.locator('.labels-bar .labels-title').click();
     await waitFor(() => frame.evaluate(() => document.hasFocus()), { message: 'the step view to have the focus' });
     await wb.page.keyboard.press('1');
     await waitFor(
