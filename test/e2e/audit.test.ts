@@ -308,8 +308,19 @@ describe('PI Audit view with autoRun never', () => {
       )
       .toContain('Not audited yet');
     expect(await pane.locator('.monaco-list-row').count()).toBe(0);
-    await pane.locator('.pane-header').hover();
-    await pane.locator('.pane-header .actions .action-label[aria-label="Run PI Audit"]').click();
+    // The title actions show on hover, and a context key set meanwhile can re-render them under the pointer: hover
+    // again until the click lands.
+    const run = pane.locator('.pane-header .actions .action-label[aria-label="Run PI Audit"]');
+    await waitFor(
+      async () => {
+        await pane.locator('.pane-header').hover();
+        return run.click({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 30_000, message: 'the Run PI Audit title action to take a click' },
+    );
     await expect
       .poll(
         () =>
