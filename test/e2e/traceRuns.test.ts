@@ -224,7 +224,10 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     await wb.openView('Persona Lab');
     const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await welcome.innerText()).toContain('OmniBehavior folder');
+    // First "Looking for a benchmark…", then, once the search found none:
+    await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder'), {
+      message: 'the no-benchmark welcome',
+    });
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
     const target = join(tmp, 'traces');
     await answerFileDialog(wb.page, target, (v) => v.startsWith('/'), 'the dialog to show its start folder');
