@@ -11,7 +11,7 @@ import { sampleSize } from '../core/experiments/sample';
 import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt';
 import { loadBenchmark } from '../core/spb/load';
 import { cacheOption } from './cacheOption';
-import { executeRun, type RunCliIo } from './run';
+import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage, type RunCliOptions } from './runArgs';
 import { experimentsJson, experimentsTable, figureLines } from '../core/experiments/format';
 
@@ -35,11 +35,6 @@ export interface ExperimentCliOptions extends RunCliOptions {
   json?: boolean;
 }
 
-function usageFailure(io: RunCliIo, message: string): number {
-  io.stderr(`persona-lab: ${message}\nUsage:\n${EXPERIMENT_USAGE}\n`);
-  return 2;
-}
-
 /** Exit status as `run`'s: 0 done, 1 failed, 2 usage, 4 refused by the PI guard, 130 cancelled (run again to resume). */
 export async function runExperimentCommand(
   args: string[],
@@ -47,17 +42,19 @@ export async function runExperimentCommand(
   io: RunCliIo,
   ownSignals: boolean,
 ): Promise<number> {
-  if (!opts.template) return usageFailure(io, 'experiment needs --template FILE');
-  if (!opts.sample) return usageFailure(io, 'experiment needs --sample NAME (see persona-lab sample)');
+  if (!opts.template) return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --template FILE');
+  if (!opts.sample)
+    return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --sample NAME (see persona-lab sample)');
   for (const o of ['platform', 'user', 'from-step', 'history'] as const)
-    if (opts[o] !== undefined) return usageFailure(io, `experiment runs the sample's users: --${o} does not apply`);
+    if (opts[o] !== undefined)
+      return usageFailure(io, EXPERIMENT_USAGE, `experiment runs the sample's users: --${o} does not apply`);
   const baseOption = opts['base-run'];
   let parsed;
   try {
     // --base-run is the run compared with here, not the start persona of `run`: every chain starts at step 1.
     parsed = parseRunArgs(args, { ...opts, 'base-run': undefined }, io.env, 'experiment');
   } catch (e) {
-    if (e instanceof Usage) return usageFailure(io, e.message);
+    if (e instanceof Usage) return usageFailure(io, EXPERIMENT_USAGE, e.message);
     throw e;
   }
   const bench = await loadBenchmark(parsed.dir, { runs: [], ...cacheOption(opts) });
@@ -82,7 +79,7 @@ export async function runExperimentCommand(
       systemMessage,
       personaMode: parsed.persona,
     });
-  if (parsed.out === baseRun) return usageFailure(io, `--out ${parsed.out} is the base run`);
+  if (parsed.out === baseRun) return usageFailure(io, EXPERIMENT_USAGE, `--out ${parsed.out} is the base run`);
   const size = sampleSize(bench, sample.users);
   io.stderr(`experiment ${parsed.out}: sample ${sample.name} (${size.users} users, ${size.steps} steps)\n`);
   const result = await executeRun(parsed, bench, opts, io, ownSignals);
@@ -117,8 +114,8 @@ export async function runExperimentCommand(
 
 export async function runExperimentsCommand(args: string[], opts: ExperimentCliOptions, io: RunCliIo): Promise<number> {
   const [dir, extra] = args;
-  if (!dir) return usageFailure(io, 'experiments needs a benchmark folder');
-  if (extra !== undefined) return usageFailure(io, `unexpected argument "${extra}"`);
+  if (!dir) return usageFailure(io, EXPERIMENT_USAGE, 'experiments needs a benchmark folder');
+  if (extra !== undefined) return usageFailure(io, EXPERIMENT_USAGE, `unexpected argument "${extra}"`);
   if (!existsSync(dir)) throw new Error(`${dir}: no such file or folder`);
   const bench = await loadBenchmark(dir, { runs: [], ...cacheOption(opts) });
   const path = join(bench.root, EXPERIMENTS_DB);

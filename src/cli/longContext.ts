@@ -14,7 +14,7 @@ import {
 import { checkSample, readSample } from '../core/experiments/sampleFile';
 import { loadBenchmark } from '../core/spb/load';
 import { cacheOption } from './cacheOption';
-import { executeRun, type RunCliIo } from './run';
+import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage } from './runArgs';
 import type { ExperimentCliOptions } from './experiment';
 
@@ -28,11 +28,6 @@ export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-ur
                                                            results/longctx-<sample|all>-<template id>/ (resumes when
                                                            re-run); printed beside RUN's last steps (Table 7)`;
 
-function usageFailure(io: RunCliIo, message: string): number {
-  io.stderr(`persona-lab: ${message}\nUsage:\n${LONG_CONTEXT_USAGE}\n`);
-  return 2;
-}
-
 /** Exit status as `run`'s: 0 done, 1 failed, 2 usage, 4 refused by the PI guard, 130 cancelled (run again to resume). */
 export async function runLongContextCommand(
   args: string[],
@@ -41,16 +36,23 @@ export async function runLongContextCommand(
   ownSignals: boolean,
 ): Promise<number> {
   const baseRun = opts['base-run'];
-  if (!baseRun) return usageFailure(io, 'long-context needs --base-run RUN (the streaming run it is shown beside)');
+  if (!baseRun)
+    return usageFailure(
+      io,
+      LONG_CONTEXT_USAGE,
+      'long-context needs --base-run RUN (the streaming run it is shown beside)',
+    );
   for (const o of ['platform', 'user', 'from-step', 'history'] as const)
-    if (opts[o] !== undefined) return usageFailure(io, `long-context runs the qualifying users: --${o} does not apply`);
-  if (opts.persona !== undefined) return usageFailure(io, 'long-context sends no persona: --persona does not apply');
+    if (opts[o] !== undefined)
+      return usageFailure(io, LONG_CONTEXT_USAGE, `long-context runs the qualifying users: --${o} does not apply`);
+  if (opts.persona !== undefined)
+    return usageFailure(io, LONG_CONTEXT_USAGE, 'long-context sends no persona: --persona does not apply');
   let parsed;
   try {
     // --base-run is the streaming run compared with, not a start persona: the request carries none.
     parsed = parseRunArgs(args, { ...opts, 'base-run': undefined, persona: 'none' }, io.env, 'long-context');
   } catch (e) {
-    if (e instanceof Usage) return usageFailure(io, e.message);
+    if (e instanceof Usage) return usageFailure(io, LONG_CONTEXT_USAGE, e.message);
     throw e;
   }
   const bench = await loadBenchmark(parsed.dir, { runs: [], ...cacheOption(opts) });
@@ -75,7 +77,7 @@ export async function runLongContextCommand(
   }
   parsed.users = users;
   parsed.out = opts.out ?? longContextRunName(opts.sample ?? null, parsed.template);
-  if (parsed.out === baseRun) return usageFailure(io, `--out ${parsed.out} is the base run`);
+  if (parsed.out === baseRun) return usageFailure(io, LONG_CONTEXT_USAGE, `--out ${parsed.out} is the base run`);
   io.stderr(
     `long-context ${parsed.out}: ${n} users with ≥ 4 steps${opts.sample ? ` of sample ${opts.sample}` : ''}, one request each (their last step)\n`,
   );

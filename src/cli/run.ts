@@ -38,6 +38,12 @@ export interface RunCliIo {
   stderrIsTTY?: boolean;
 }
 
+/** A usage error: the message and the command's usage on stderr, exit status 2. */
+export function usageFailure(io: RunCliIo, usage: string, message: string): number {
+  io.stderr(`persona-lab: ${message}\nUsage:\n${usage}\n`);
+  return 2;
+}
+
 export const defaultIo = (): RunCliIo => ({
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
@@ -99,17 +105,24 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
   return (await executeRun(parsed, bench, opts, io, ioIn === undefined)).code;
 }
 
-/** The prompts of the run's selection, rendered as it will send them (for the estimate and the PI guard). */
-function prompts(parsed: ParsedRun, bench: Benchmark, readPosts?: PostsReader): PlannedPrompt[] {
-  return plannedPrompts(bench, {
-    template: parsed.template,
-    systemMessage: parsed.systemMessage,
+/** What a run covers and how it threads the persona: the same for its estimate, its PI guard and the run itself. */
+function selection(parsed: ParsedRun) {
+  return {
     personaMode: parsed.persona,
     platforms: parsed.platform ? [parsed.platform] : undefined,
     userId: parsed.user,
     users: parsed.users,
     fromStep: parsed.fromStep,
     startPersona: parsed.startPersona,
+  };
+}
+
+/** The prompts of the run's selection, rendered as it will send them (for the estimate and the PI guard). */
+function prompts(parsed: ParsedRun, bench: Benchmark, readPosts?: PostsReader): PlannedPrompt[] {
+  return plannedPrompts(bench, {
+    template: parsed.template,
+    systemMessage: parsed.systemMessage,
+    ...selection(parsed),
     readPosts,
   });
 }
@@ -181,12 +194,7 @@ export async function executeRun(
       systemMessage,
       endpoint,
       transport,
-      personaMode: parsed.persona,
-      platforms: parsed.platform ? [parsed.platform] : undefined,
-      userId: parsed.user,
-      users: parsed.users,
-      fromStep: parsed.fromStep,
-      startPersona: parsed.startPersona,
+      ...selection(parsed),
       concurrency: parsed.concurrency,
       retry: parsed.retryBaseMs !== undefined ? { baseMs: parsed.retryBaseMs } : undefined,
       signal: controller.signal,
