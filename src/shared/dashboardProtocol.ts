@@ -9,18 +9,24 @@ import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
 import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
 import type { ErrorKey, Pt } from '../core/spb/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
+import type { PiMark } from '../core/pi/spans';
+import type { RunPairStep } from '../core/spb/runPair';
+import type { SideModel } from '../core/spb/sides';
 import {
   array,
   arrayOf,
+  bool,
   claim,
   type Infer,
   int,
   literal,
   message,
   messages,
+  nullable,
   object,
   oneOf,
   optional,
+  recordOf,
   shapeOf,
   str,
   union,
@@ -166,6 +172,13 @@ const dashboardModel = shapeOf<DashboardModel>()({
   figures: array,
   isoLevels: array,
 });
+const sideModel = shapeOf<SideModel>()({
+  hasResult: bool,
+  picks: array,
+  personaIn: nullable(str),
+  personaWritten: str,
+  reasoning: str,
+});
 const compareModel = shapeOf<CompareModel>()({
   runA: str,
   runB: str,
@@ -178,12 +191,26 @@ const compareModel = shapeOf<CompareModel>()({
   rows: array,
 });
 
+/** One step of both runs side by side (src/core/spb/runPair.ts). */
+const runPairStep = shapeOf<RunPairStep>()({
+  ref: isRef,
+  runA: str,
+  runB: str,
+  before: sideModel,
+  after: sideModel,
+  flipped: array,
+  metrics: array,
+  personaDiff: nullable(array),
+});
+
 /** Guard for what the webview receives from the extension. Dataset strings inside are rendered as text only. */
 export const isExtensionToWebview = messages(
   message('dashboard', { model: dashboardModel }),
   message('compare', { model: compareModel }),
   message('steps', { title: str, note: str, filter: isStepFilter, rows: claim<StepRow[]>()(arrayOf(isRef)) }),
   message('empty', { message: str }),
+  message('pair', { pair: runPairStep, pi: claim<Record<string, PiMark[]>>()(recordOf(array)) }),
+  message('pairMissing', { ref: isRef, message: str }),
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
@@ -196,7 +223,9 @@ export const isWebviewToExtension = messages(
   message('setFocus', { run: str }),
   message('listSteps', { filter: isStepFilter }),
   message('openStep', { ref: isRef, run: str }),
+  /** show the step of both runs side by side in the compare view */
   message('openPair', { ref: isRef }),
+  message('closePair'),
   message('copyTable', { table: tableId, format: copyFormat }),
   message('saveChart', saveChartShape),
   message('compareOptions', { scope: isScope, sortMetric: isMetricKey, order: sortOrder }),

@@ -1,8 +1,9 @@
-// Compare's side-by-side action in the real workbench on a copy of sample/: a row opens run A's and run B's own step
-// views in the two groups right of the compare view, each titled with its run and showing that run's picks and
-// hit/miss marks for the step (checked against the runs' result files read by the core loader); another row reuses
-// the same two panels; a label set in B's view goes on run B (read back through the CLI). Screenshots under
-// test-results/e2e/compare-side-by-side*.png.
+// Compare's side-by-side in the real workbench on a copy of sample/: a row shows that step of run A and run B side
+// by side in the compare view itself (no more editor groups), each side's picks and hit/miss marks as the runs'
+// result files say (read by the core loader), the flipped tags as the two pick sets differ, on the first screen of a
+// 1440×900 window; ] and [ walk the rows and Esc comes back to the list on the row last shown; a side's *Open in
+// Step View* opens that run's own step view, where a label goes on that run (read back through the CLI).
+// Screenshots under test-results/e2e/compare-side-by-side*.png.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,24 +17,40 @@ import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const [A, B] = ['demo-llm', 'random'];
 
-/** What the run's result file says for the step, as the marks the view must show: tag -> hit / wrongPick. */
-function expectedPicks(bench: Benchmark, run: string, key: string): Record<string, string> {
+function stepOf(bench: Benchmark, key: string) {
   const [platform, userId, stepId] = key.split('/');
   const user = bench.users.get(platform as Platform)!.get(userId)!;
-  const step = user.steps.find((s) => s.stepId === Number(stepId))!;
-  const prediction = bench.runs
+  return user.steps.find((s) => s.stepId === Number(stepId))!;
+}
+
+function predictionOf(bench: Benchmark, run: string, key: string): unknown[] {
+  const [platform, userId, stepId] = key.split('/');
+  return bench.runs
     .get(run)!
     .results.get(platform as Platform)!
     .get(userId)!
-    .steps.get(step.stepId)!.prediction;
+    .steps.get(Number(stepId))!.prediction;
+}
+
+/** What the run's result file says for the step, as the marks the view must show: tag -> hit / wrongPick. */
+function expectedPicks(bench: Benchmark, run: string, key: string): Record<string, string> {
+  const step = stepOf(bench, key);
   const positives = new Set([...step.split.tKeep, ...step.split.tNew]);
   const pool = new Set(POOL_CLASSES.flatMap((c) => step.split[c]));
   const out: Record<string, string> = {};
-  for (const p of prediction) if (typeof p === 'string' && pool.has(p)) out[p] = positives.has(p) ? 'hit' : 'wrongPick';
+  for (const p of predictionOf(bench, run, key))
+    if (typeof p === 'string' && pool.has(p)) out[p] = positives.has(p) ? 'hit' : 'wrongPick';
   return out;
 }
 
-/** The picked pool tags the view shows, with their marks. */
+/** The pool tags one run picked and the other did not, sorted. */
+function expectedFlips(bench: Benchmark, key: string): string[] {
+  const pool = new Set(POOL_CLASSES.flatMap((c) => stepOf(bench, key).split[c]));
+  const [a, b] = [A, B].map((r) => new Set(predictionOf(bench, r, key).filter((p) => pool.has(p as string))));
+  return [...pool].filter((t) => a.has(t) !== b.has(t)).sort();
+}
+
+/** The picked pool tags a pinned step view shows, with their marks. */
 const shownPicks = (frame: Frame) =>
   frame.locator('.groups li.tag').evaluateAll((lis) => {
     const out: Record<string, string> = {};
@@ -44,25 +61,31 @@ const shownPicks = (frame: Frame) =>
     return out;
   });
 
-describe("compare: a row opens both runs' step views side by side", () => {
+/** The picks of one side of the compare view's pair page, with their marks (pool tags only). */
+const sidePicks = (frame: Frame, side: 'a' | 'b') =>
+  frame.locator(`.pair-page .cmp-cell[data-side="${side}"][data-row="Picks"] li.tag`).evaluateAll((lis) => {
+    const out: Record<string, string> = {};
+    for (const li of lis) {
+      const mark = li.getAttribute('data-mark') ?? '';
+      if (mark === 'hit' || mark === 'wrongPick') out[li.querySelector('.tag-text')?.textContent ?? ''] = mark;
+    }
+    return out;
+  });
+
+describe("compare: a row shows both runs' answers side by side in the compare view", () => {
   let wb: Workbench;
   let tmp: string;
   let root: string;
   let bench: Benchmark;
   let cmp: Frame;
+  let keys: string[] = [];
 
-  /** The editor group index (0-based, in DOM order) of the tab whose label starts with `prefix`, and how many match. */
-  const tabsOf = (prefix: string) =>
-    wb.page.locator('.part.editor .tab').evaluateAll((tabs, p) => {
-      const groups = [...document.querySelectorAll('.part.editor .editor-group-container')];
-      return tabs
-        .filter((t) => (t.getAttribute('aria-label') ?? t.textContent ?? '').trim().startsWith(p))
-        .map((t) => ({
-          group: groups.indexOf(t.closest('.editor-group-container')!),
-          label: (t.getAttribute('aria-label') ?? '').trim(),
-          active: t.classList.contains('active'),
-        }));
-    }, prefix);
+  const pinnedViews = async () => {
+    let n = 0;
+    for (const f of wb.page.frames())
+      if (!f.isDetached() && (await f.$('#step-root[data-pinned]').catch(() => null))) n++;
+    return n;
+  };
 
   const pinnedFrame = (run: string, key: string) =>
     wb.findWebviewFrame(`#step-root[data-pinned="${run}"][data-step="${key}"][data-run="${run}"] .groups li.tag`, {
@@ -89,7 +112,7 @@ describe("compare: a row opens both runs' step views side by side", () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('opens run A and run B in the two groups right of the compare view, each with its own picks', async () => {
+  it('shows run A and run B side by side in the compare view itself, on the first screen', async () => {
     await wb.openView('Persona Lab');
     await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
       timeout: 60_000,
@@ -98,67 +121,70 @@ describe("compare: a row opens both runs' step views side by side", () => {
     await wb.runWithPicks('Persona Lab: Compare Runs…', [A, B]);
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     const rows = cmp.locator('.vlist .vrow');
-    const keys = await rows.evaluateAll((rs) => rs.slice(0, 3).map((r) => r.getAttribute('data-key') ?? ''));
+    keys = await rows.evaluateAll((rs) => rs.slice(0, 3).map((r) => r.getAttribute('data-key') ?? ''));
     // The first row is the biggest Recall regression, so the two runs picked differently there.
     const key = keys[0];
     const [wantA, wantB] = [expectedPicks(bench, A, key), expectedPicks(bench, B, key)];
     expect(wantA).not.toEqual(wantB);
-    expect(Object.keys(wantA).length + Object.keys(wantB).length).toBeGreaterThan(0);
+    const groupsBefore = await wb.page.locator('.part.editor .editor-group-container').count();
 
     await rows.first().click();
-    const [frameA, frameB] = [await pinnedFrame(A, key), await pinnedFrame(B, key)];
-    expect(frameA).not.toBe(frameB);
-    expect(await shownPicks(frameA)).toEqual(wantA);
-    expect(await shownPicks(frameB)).toEqual(wantB);
-    // Header and title name the run; no re-run part in a pinned view (it is the main view's), a note says so.
-    for (const [frame, run] of [
-      [frameA, A],
-      [frameB, B],
-    ] as const) {
-      expect(await frame.locator('.step-header .run.pinned').textContent()).toContain(`run ${run}`);
-      expect(await frame.locator('[data-command="rerunStep"]').count()).toBe(0);
-      expect(await frame.locator('.pinned-note').textContent()).toContain(`run ${run}`);
-    }
-    const [userId, stepId] = key.split('/').slice(1);
-    const compareTab = await tabsOf('Compare:');
-    const tabA = await waitFor(async () => (await tabsOf(`${A} · ${userId} · step ${stepId}/`)).at(0), {
-      message: `the tab of ${A}`,
-    });
-    const tabB = await waitFor(async () => (await tabsOf(`${B} · ${userId} · step ${stepId}/`)).at(0), {
-      message: `the tab of ${B}`,
-    });
-    // Side by side, beside the compare view, which stays in view for the next row.
-    expect([tabA.group, tabB.group]).toEqual([compareTab[0].group + 1, compareTab[0].group + 2]);
-    expect([compareTab[0].active, tabA.active, tabB.active]).toEqual([true, true, true]);
+    await cmp.locator(`.pair-page[data-pair="${key}"]`).waitFor({ timeout: 30_000 });
+    expect(await cmp.locator('#dash-root').getAttribute('data-view')).toBe('pair');
+    expect(await cmp.locator('.list-page').isHidden()).toBe(true);
+    expect(await sidePicks(cmp, 'a')).toEqual(wantA);
+    expect(await sidePicks(cmp, 'b')).toEqual(wantB);
+    const heads = await cmp.locator('.pair-page .cmp-col-head h3').allTextContents();
+    expect(heads.map((h) => h.trim())).toEqual([`A · ${A}`, `B · ${B}`]);
+    const flipped = await cmp.locator('.pair-page ul.flips li .tag-text').allTextContents();
+    expect(flipped.sort()).toEqual(expectedFlips(bench, key));
+    // Recall's row: A's and B's values and B − A, as the list row said.
+    const rowDelta = await cmp.locator('.pair-page table.deltas tr[data-metric="Recall"] td.delta').textContent();
+    expect(rowDelta).toMatch(/^[−+±]/);
+    // No editor group was added and no step view opened.
+    expect(await wb.page.locator('.part.editor .editor-group-container').count()).toBe(groupsBefore);
+    expect(await pinnedViews()).toBe(0);
+    // On a 1440×900 window both sides' picks and personas start on the first screen of the panel.
+    for (const row of ['Picks', 'Persona written'])
+      for (const side of ['a', 'b']) {
+        const top = await cmp
+          .locator(`.pair-page .cmp-cell[data-side="${side}"][data-row="${row}"]`)
+          .evaluate((e) => e.getBoundingClientRect().top - window.innerHeight);
+        expect(top, `${row} of ${side} starts in view`).toBeLessThan(0);
+      }
     expect(existsSync(await wb.screenshot('compare-side-by-side'))).toBe(true);
-    for (const frame of [frameA, frameB])
-      await frame.locator('[data-section="pool"]').evaluate((e) => e.scrollIntoView());
-    await wb.screenshot('compare-side-by-side-pool');
-    // No page errors and no resource the webviews failed to load.
     expect(wb.consoleLog.filter((l) => /pageerror|Content Security Policy|Refused to/.test(l))).toEqual([]);
   });
 
-  it('another row reuses the same two panels', async () => {
-    const rows = cmp.locator('.vlist .vrow');
-    const key = (await rows.nth(1).getAttribute('data-key'))!;
-    await rows.nth(1).click();
-    const [frameA, frameB] = [await pinnedFrame(A, key), await pinnedFrame(B, key)];
-    expect(await shownPicks(frameA)).toEqual(expectedPicks(bench, A, key));
-    expect(await shownPicks(frameB)).toEqual(expectedPicks(bench, B, key));
-    expect((await tabsOf(`${A} · `)).length).toBe(1);
-    expect((await tabsOf(`${B} · `)).length).toBe(1);
-    const pinnedViews = async () => {
-      let n = 0;
-      for (const f of wb.page.frames())
-        if (!f.isDetached() && (await f.$('#step-root[data-pinned]').catch(() => null))) n++;
-      return n;
-    };
-    expect(await pinnedViews()).toBe(2);
+  it('] and [ walk the rows; Esc comes back to the list on the row last shown', async () => {
+    await cmp.locator('.pair-page').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press(']');
+    await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
+    expect(await sidePicks(cmp, 'b')).toEqual(expectedPicks(bench, B, keys[1]));
+    await wb.page.keyboard.press(']');
+    await cmp.locator(`.pair-page[data-pair="${keys[2]}"]`).waitFor({ timeout: 30_000 });
+    await wb.page.keyboard.press('[');
+    await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
+    await wb.page.keyboard.press('Escape');
+    await waitFor(async () => (await cmp.locator('#dash-root').getAttribute('data-view')) === 'list', {
+      message: 'the list to come back',
+    });
+    expect(await cmp.locator('.pair-host').isHidden()).toBe(true);
+    expect(await cmp.locator('.vlist .vrow.active').getAttribute('data-key')).toBe(keys[1]);
+  });
+
+  it("Open in Step View opens that run's own step view", async () => {
+    await cmp.locator(`.vlist .vrow[data-key="${keys[1]}"]`).click();
+    await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
+    await cmp.locator(`.pair-page [data-open-run="${B}"]`).click();
+    const frameB = await pinnedFrame(B, keys[1]);
+    expect(await shownPicks(frameB)).toEqual(expectedPicks(bench, B, keys[1]));
+    expect(await frameB.locator('.step-header .run.pinned').textContent()).toContain(`run ${B}`);
+    expect(await pinnedViews()).toBe(1);
   });
 
   it("a label set in run B's view goes on run B", async () => {
-    const rows = cmp.locator('.vlist .vrow');
-    const key = (await rows.nth(1).getAttribute('data-key'))!;
+    const key = keys[1];
     const frameB = await pinnedFrame(B, key);
     await frameB.locator(`.labels-bar[data-run="${B}"]`).waitFor({ timeout: 30_000 });
     const chip = frameB.locator('.labels-bar .label-chip').first();
@@ -176,6 +202,7 @@ describe("compare: a row opens both runs' step views side by side", () => {
     );
     expect(stored).toEqual([`${B}:${key}:${labelId}`]);
     // Run A's view of the same step does not show it: labels are per run.
+    await cmp.locator(`.pair-page [data-open-run="${A}"]`).click();
     const frameA = await pinnedFrame(A, key);
     expect(
       await frameA

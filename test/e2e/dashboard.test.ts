@@ -306,19 +306,23 @@ describe('run dashboard and compare view in the real workbench', () => {
       { message: 'the biggest regression first again' },
     );
 
-    // A row opens the step of both runs (side by side: test/e2e/compareSteps.test.ts checks the two views).
+    // A row shows the step of both runs side by side in the compare view (test/e2e/compareSteps.test.ts checks
+    // what each side shows).
     await rows.first().click();
-    await wb.waitForExtensionHostLine(`open step ${keys[0]} of run ${b}`);
-    await wb.findWebviewFrame(`#step-root[data-step="${keys[0]}"]`, { timeout: 30_000 });
+    await cmp.locator(`.pair-page[data-pair="${keys[0]}"]`).waitFor({ timeout: 30_000 });
+    await wb.waitForExtensionHostLine(
+      `compare view: ${keys[0].split('/').slice(0, 2).join('/')} step ${keys[0].split('/')[2]} side by side`,
+    );
     await wb.screenshot('dashboard-compare-open-pair');
 
-    // Keyboard: the list is one tab stop; ArrowDown moves to the second row, Enter opens it.
-    await wb.page.locator('.part.editor .tab', { hasText: 'Compare:' }).click();
-    const cmp2 = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
-    await cmp2.locator('.vlist').focus();
+    // Keyboard: Esc back to the list, whose one tab stop has the row shown active; ArrowDown moves to the second
+    // row, Enter shows it.
+    await wb.page.keyboard.press('Escape');
+    await cmp.locator('.list-page:not([hidden]) .vlist').waitFor();
+    await cmp.locator('.vlist').focus();
     await wb.page.keyboard.press('ArrowDown');
     await wb.page.keyboard.press('Enter');
-    await wb.waitForExtensionHostLine(`open step ${keys[1]} of run ${b}`);
+    await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
   });
 
   it('redraws the charts in the light theme', async () => {

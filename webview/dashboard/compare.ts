@@ -1,5 +1,6 @@
 // The compare page: paired summary of run B against run A (mean difference, 95 % bootstrap CI over users,
-// win/tie/loss) and the steps sorted by the biggest regression or gain; a row opens both runs' step views.
+// win/tie/loss) and the steps sorted by the biggest regression or gain; a row shows that step of both runs side by
+// side in this page (comparePair.ts), and Esc comes back to the list where it was.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { FlippedTag } from '../../src/core/spb/runCompare';
 import { GROUP_LABELS } from '../../src/core/spb/stepText';
@@ -9,6 +10,7 @@ import {
   SCOPE_LABELS,
   type CompareModel,
   type CompareRow,
+  type Ref,
   type Scope,
   type SortOrder,
   type SummaryRow,
@@ -18,6 +20,10 @@ import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
 import { METRIC_NAMES } from '../../src/shared/names';
+import type { PiMark } from '../../src/core/pi/spans';
+import type { RunPairStep } from '../../src/core/spb/runPair';
+import { isPlainKey } from '../shared/keys';
+import { renderPair } from './comparePair';
 
 type Post = (m: WebviewToExtension) => void;
 
@@ -36,13 +42,23 @@ function button(text: string, iconName: string, title: string, onClick: () => vo
   return b;
 }
 
+const refKey = (r: Ref) => `${r.platform}/${r.userId}/${r.stepId}`;
+
 export class ComparePage {
   private model: CompareModel | undefined;
   private readonly list: VirtualList<CompareRow>;
+  private readonly listPage = el('div', { className: 'list-page' });
+  private readonly pairHost = el('div', { className: 'pair-host' });
+  /** the step shown side by side (null: the list shows) and its last answer from the extension */
+  private pairRef: Ref | null = null;
+  private pair: { model: RunPairStep; pi: Record<string, PiMark[]> } | { missing: string } | null = null;
+  private listScroll = 0;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly post: Post,
+    /** the shown pair changed (main.ts keeps it in the page state, for Reload Window) */
+    private readonly onPairChange: (ref: Ref | null) => void = () => {},
   ) {
     this.list = new VirtualList<CompareRow>({
       rowHeight: 46,
@@ -50,13 +66,93 @@ export class ComparePage {
       label: 'Paired steps',
       key: (r) => `${r.platform}/${r.userId}/${r.stepId}`,
       render: (r, _i, row) => this.renderRow(r, row),
-      onOpen: (r) => this.post({ type: 'openPair', ref: { platform: r.platform, userId: r.userId, stepId: r.stepId } }),
+      onOpen: (r) => this.openPair({ platform: r.platform, userId: r.userId, stepId: r.stepId }),
+    });
+    document.addEventListener('keydown', (e) => {
+      if (!this.pairRef || !isPlainKey(e)) return;
+      const act = { Escape: () => this.back(), ']': () => this.go(1), '[': () => this.go(-1) }[e.key];
+      if (!act) return;
+      e.preventDefault();
+      act();
     });
   }
 
   show(model: CompareModel): void {
     this.model = model;
     this.render();
+  }
+
+  /** Shows `ref` of both runs side by side (the extension answers with `pair`). */
+  openPair(ref: Ref): void {
+    if (!this.pairRef) this.listScroll = this.list.element.scrollTop;
+    this.pairRef = ref;
+    this.pair = null;
+    this.post({ type: 'openPair', ref });
+    this.onPairChange(ref);
+    this.showPage();
+  }
+
+  showPair(model: RunPairStep, pi: Record<string, PiMark[]>): void {
+    if (!this.pairRef || refKey(this.pairRef) !== refKey(model.ref)) return;
+    this.pair = { model, pi };
+    this.showPage();
+  }
+
+  pairMissing(ref: Ref, message: string): void {
+    if (!this.pairRef || refKey(this.pairRef) !== refKey(ref)) return;
+    this.pair = { missing: message };
+    this.showPage();
+  }
+
+  private back(): void {
+    const shown = this.pairRef;
+    this.pairRef = null;
+    this.pair = null;
+    this.post({ type: 'closePair' });
+    this.onPairChange(null);
+    this.showPage();
+    this.list.element.scrollTop = this.listScroll;
+    // The row last shown (] and [ may have moved on) becomes the active one, in view.
+    const i = shown ? (this.model?.rows ?? []).findIndex((r) => refKey(r) === refKey(shown)) : -1;
+    if (i >= 0) this.list.reveal(i);
+    else this.list.refresh();
+    this.list.element.focus();
+  }
+
+  /** The row `delta` away from the shown one, in the list's order. */
+  private go(delta: -1 | 1): void {
+    const rows = this.model?.rows ?? [];
+    const i = this.pairRef ? rows.findIndex((r) => refKey(r) === refKey(this.pairRef!)) : -1;
+    const to = rows[i + delta];
+    if (i >= 0 && to) this.openPair({ platform: to.platform, userId: to.userId, stepId: to.stepId });
+  }
+
+  /** The list, or the pair page in its place (the header stays). */
+  private showPage(): void {
+    const ref = this.pairRef;
+    this.listPage.hidden = ref !== null;
+    this.pairHost.hidden = ref === null;
+    this.root.dataset.view = ref ? 'pair' : 'list';
+    if (!ref) return;
+    const rows = this.model?.rows ?? [];
+    const p = this.pair;
+    if (p === null) {
+      this.pairHost.replaceChildren(el('p', { className: 'placeholder', text: 'Loading both runs’ answers…' }));
+      return;
+    }
+    if ('missing' in p) {
+      this.pairHost.replaceChildren(el('p', { className: 'placeholder', text: p.missing }));
+      return;
+    }
+    this.pairHost.replaceChildren(
+      renderPair(p.model, p.pi, {
+        index: rows.findIndex((r) => refKey(r) === refKey(ref)),
+        total: rows.length,
+        back: () => this.back(),
+        go: (d) => this.go(d),
+        openStep: (at, run) => this.post({ type: 'openStep', ref: at, run }),
+      }),
+    );
   }
 
   private options(change: Partial<{ scope: Scope; sortMetric: MetricKey; order: SortOrder }>): void {
@@ -118,9 +214,7 @@ export class ComparePage {
       (r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0,
     ).length;
     const heads = ['Platform', 'User', 'Step', ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k]}`)];
-    this.root.replaceChildren(
-      header,
-      sub,
+    this.listPage.replaceChildren(
       controls,
       el('section', { className: 'card summary-card' }, [
         el('div', { className: 'card-head' }, [
@@ -135,7 +229,7 @@ export class ComparePage {
         el('div', { className: 'card-head' }, [
           el('h2', { text: `Steps · ${regressed} regressed on ${METRIC_NAMES[m.sortMetric].long}` }),
           help(
-            'Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to open the step in run A and run B side by side.',
+            'Δ in percentage points (B − A). Flips: positives that B lost or gained, distractors that B newly picked or dropped. Click a row (or Enter) to see the step of run A and run B side by side here; Esc comes back.',
           ),
           el('span', { className: 'spacer' }),
           sortControls,
@@ -148,7 +242,9 @@ export class ComparePage {
         this.list.element,
       ]),
     );
+    this.root.replaceChildren(header, sub, this.listPage, this.pairHost);
     this.list.setItems(m.rows);
+    this.showPage();
   }
 
   private summaryTable(rows: readonly SummaryRow[]): HTMLElement {
@@ -217,7 +313,7 @@ export class ComparePage {
   private renderRow(r: CompareRow, row: HTMLElement): void {
     const m = this.model;
     row.classList.add('cmp');
-    row.title = `Open ${r.userId} step ${r.stepId} in ${m?.runA ?? 'A'} and ${m?.runB ?? 'B'} side by side`;
+    row.title = `Show ${r.userId} step ${r.stepId} of ${m?.runA ?? 'A'} and ${m?.runB ?? 'B'} side by side`;
     const line = el('div', { className: 'line' }, [
       el('span', { text: SCOPE_LABELS[r.platform] }),
       el('span', { className: 'mono', text: r.userId }),

@@ -3,6 +3,8 @@
 import {
   ALL_SCOPES,
   isExtensionToWebview,
+  isRef,
+  type Ref,
   type Scope,
   type WebviewToExtension,
 } from '../../src/shared/dashboardProtocol';
@@ -13,13 +15,15 @@ import { el } from './dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import baseCss from '../shared/base.css';
+import piMarksCss from '../shared/piMarks.css';
+import sidesCss from '../shared/sides.css';
 import vlistCss from '../shared/vlist.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('dash-root') ?? document.body;
 const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 
-injectStyle(`${vlistCss}\n${baseCss}\n${css}`);
+injectStyle(`${vlistCss}\n${baseCss}\n${sidesCss}\n${piMarksCss}\n${css}`);
 
 function savedScope(): Scope {
   const s = vscode.getState();
@@ -30,7 +34,15 @@ function savedScope(): Scope {
 const post = (m: WebviewToExtension) => vscode.postMessage(m);
 const dashboard =
   page === 'dashboard' ? new DashboardPage(root, post, savedScope(), (scope) => vscode.setState({ scope })) : undefined;
-const compare = page === 'compare' ? new ComparePage(root, post) : undefined;
+function savedPair(): Ref | undefined {
+  const s = vscode.getState();
+  const pair = typeof s === 'object' && s !== null ? (s as Record<string, unknown>).pair : undefined;
+  return isRef(pair) ? pair : undefined;
+}
+const compare =
+  page === 'compare' ? new ComparePage(root, post, (pair) => vscode.setState(pair ? { pair } : {})) : undefined;
+/** the pair shown before a Reload Window, shown again once the comparison is there */
+let restorePair = page === 'compare' ? savedPair() : undefined;
 
 onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
@@ -41,6 +53,14 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'compare':
       compare?.show(msg.model);
       root.dataset.state = 'shown';
+      if (restorePair) compare?.openPair(restorePair);
+      restorePair = undefined;
+      break;
+    case 'pair':
+      compare?.showPair(msg.pair, msg.pi);
+      break;
+    case 'pairMissing':
+      compare?.pairMissing(msg.ref, msg.message);
       break;
     case 'steps':
       dashboard?.showSteps(msg.title, msg.note, msg.filter, msg.rows);

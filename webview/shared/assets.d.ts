@@ -11,3 +11,11 @@ declare module '*/base.css' {
   const css: string;
   export default css;
 }
+declare module '*/sides.css' {
+  const css: string;
+  export default css;
+}
+declare module '*/piMarks.css' {
+  const css: string;
+  export default css;
+}

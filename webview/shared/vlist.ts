@@ -76,6 +76,11 @@ export class VirtualList<T> {
     this.render();
   }
 
+  /** Makes row `i` the active one and scrolls it into view. */
+  reveal(i: number): void {
+    if (i >= 0 && i < this.count) this.setActive(i);
+  }
+
   get length(): number {
     return this.count;
   }

@@ -21,7 +21,7 @@ import { injectStyle } from '../shared/page';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
 import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
-import { piNodes } from './pi';
+import { piNodes } from '../shared/piText';
 
 const stepKey = (r: StepLocation) => `${r.platform}/${r.userId}/${r.stepId}`;
 const NEXT: readonly string[] = LABEL_KEYS.next;

@@ -18,6 +18,8 @@ import { LabelsUi } from './labels';
 import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
 import baseCss from '../shared/base.css';
+import piMarksCss from '../shared/piMarks.css';
+import sidesCss from '../shared/sides.css';
 import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';
@@ -25,7 +27,7 @@ import css from './step.css';
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('step-root') ?? document.body;
 
-injectStyle(`${baseCss}\n${css}\n${rerunCss}\n${piCss}`);
+injectStyle(`${baseCss}\n${sidesCss}\n${css}\n${rerunCss}\n${piMarksCss}\n${piCss}`);
 const sections = openSections(vscode);
 const labels = new LabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 

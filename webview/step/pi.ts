@@ -1,65 +1,7 @@
-// PI marks in the step view: placeholders highlighted by category, residual findings (real PI the placeholders
-// missed) with a warning underline and icon, and the legend of the categories on the step. The text goes in as
-// text nodes only; the marks come from the extension host (src/core/pi/highlight.ts).
+// The step view's legend of the PI categories on the step (the marks in text: ../shared/piText.ts).
 import { CATEGORY_INFO, isPiCategory, placeholderOf } from '../../src/core/pi/placeholders';
-import { segmentText, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
+import type { StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';
-
-function markTitle(m: PiMark): string {
-  const info = CATEGORY_INFO[m.category];
-  return m.kind === 'placeholder'
-    ? `Placeholder ${placeholderOf(m.category)}: ${info.label} (${info.description})`
-    : `Residual PI, not redacted: ${m.category} (${info.label}), ${m.confidence ?? 'unknown'} confidence: ${m.reason}`;
-}
-
-/** text[from, to) as text nodes, with a <mark> per placeholder or finding. */
-export function piNodes(text: string, marks: readonly PiMark[] | undefined, from = 0, to = text.length): Node[] {
-  return segmentText(text, marks, from, to).map((s) => {
-    const m = s.mark;
-    if (!m || !isPiCategory(m.category)) return document.createTextNode(s.text);
-    const info = CATEGORY_INFO[m.category];
-    if (m.kind === 'placeholder') {
-      return el(
-        'mark',
-        {
-          className: `pi pi-placeholder pi-cat-${m.category}`,
-          title: markTitle(m),
-          attrs: {
-            'data-pi': 'placeholder',
-            'data-category': m.category,
-            'aria-label': `${s.text}: placeholder, ${info.label}`,
-          },
-        },
-        [s.text],
-      );
-    }
-    return el(
-      'mark',
-      {
-        className: `pi pi-finding pi-cat-${m.category} pi-conf-${m.confidence ?? 'low'}`,
-        title: markTitle(m),
-        attrs: {
-          'data-pi': 'finding',
-          'data-category': m.category,
-          'data-confidence': m.confidence ?? '',
-          'aria-label': `residual PI, ${info.label}, ${m.confidence ?? 'unknown'} confidence: ${s.text}`,
-        },
-      },
-      [s.first ? icon('warning', 'pi-finding-icon') : null, s.text],
-    );
-  });
-}
-
-/** An element whose text is `text` with its PI marks. */
-export function piText<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  text: string,
-  marks: readonly PiMark[] | undefined,
-  title?: string,
-): HTMLElementTagNameMap[K] {
-  return el(tag, { className, title }, piNodes(text, marks));
-}
 
 /** The categories present on the step, with counts; null when there is nothing to show. */
 export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {

@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
 import { EMPTY_PI, fieldKey, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';
-import { piNodes } from './pi';
+import { piNodes } from '../shared/piText';
 
 const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
   hit: { icon: 'pass-filled', text: 'hit', help: 'positive, picked by the model' },

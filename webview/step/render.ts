@@ -5,7 +5,8 @@ import type { MetricCell, StepModel } from '../../src/core/spb/stepModel';
 import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { section, type SectionState } from '../shared/sections';
-import { piNodes, piText, renderPiLegend } from './pi';
+import { piNodes, piText } from '../shared/piText';
+import { renderPiLegend } from './pi';
 import { poolSummary, renderPool } from './pool';
 import type { RerunHandlers } from './rerun';
 

@@ -2,11 +2,12 @@
 // picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table (the last two
 // in rerunTables.ts). Text only.
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
-import type { FlipKind, PickChip, RerunComparison, SideModel } from '../../src/core/rerun/attemptCompare';
+import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
+import type { SideModel } from '../../src/core/spb/sides';
 import type { StepModel } from '../../src/core/spb/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
-import { piNodes, piText } from './pi';
+import { deltasBox, flippedBox, personaDiffBox, picks, prose, sideGrid, type SideColumn } from '../shared/sides';
 import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when } from './rerunTables';
 
 export interface RerunHandlers {
@@ -15,19 +16,6 @@ export interface RerunHandlers {
   openAttempt(id: number, which: 'request' | 'raw'): void;
   retryAttempt(id: number): void;
 }
-
-const FLIP_TEXT: Record<FlipKind, string> = {
-  gained: 'miss → hit',
-  lost: 'hit → miss',
-  newWrong: 'new wrong pick',
-  fixedWrong: 'wrong pick dropped',
-};
-const FLIP_ICON: Record<FlipKind, string> = {
-  gained: 'arrow-up',
-  lost: 'arrow-down',
-  newWrong: 'error',
-  fixedWrong: 'check',
-};
 
 function button(
   text: string,
@@ -41,112 +29,6 @@ function button(
   b.secondary = secondary;
   b.addEventListener('click', onClick);
   return b;
-}
-
-function chip(p: PickChip): HTMLElement {
-  const mark =
-    p.mark === 'hit'
-      ? ['pass-filled', 'hit']
-      : p.mark === 'wrongPick'
-        ? ['error', 'wrong pick']
-        : ['question', 'outside the pool'];
-  const title = `${p.tag}\n${p.group ?? 'not in the pool'}: ${mark[1]}${p.flip ? `\nflipped: ${FLIP_TEXT[p.flip]}` : '\nboth picked it'}`;
-  return el(
-    'li',
-    {
-      className: `tag pick mark-${p.mark === 'outside' ? 'outside' : p.mark}${p.flip ? ' flipped' : ''}`,
-      title,
-      attrs: { 'data-mark': p.mark, 'data-flip': p.flip ?? '' },
-    },
-    [
-      icon(mark[0], 'mark-icon'),
-      el('span', { className: 'tag-text', text: p.tag }),
-      el('span', { className: 'mark-text', text: p.group ?? 'outside' }),
-      p.flip
-        ? el('span', {
-            className: `flip-badge flip-${p.flip}`,
-            text: p.flip === 'gained' || p.flip === 'newWrong' ? 'new' : 'dropped',
-          })
-        : null,
-    ],
-  );
-}
-
-function picks(s: SideModel, other: string): Child {
-  if (!s.hasResult) return el('p', { className: 'empty', text: 'The run has no result for this step.' });
-  if (s.picks.length === 0) return el('p', { className: 'empty', text: 'No tags picked.' });
-  const extra = s.predicted !== s.picks.length ? ` (${s.predicted} as returned)` : '';
-  return el('div', {}, [
-    el('ul', { className: 'tags picks' }, s.picks.map(chip)),
-    el('p', {
-      className: 'note',
-      text: `${s.picks.length} distinct pick${s.picks.length === 1 ? '' : 's'}${extra}; “new” / “dropped”: compared with ${other}.`,
-    }),
-  ]);
-}
-
-function prose(text: string, empty: string, cls = '', marks?: readonly PiMark[]): HTMLElement {
-  if (text) return piText('p', `prose ${cls}`.trim(), text, marks);
-  return el('p', { className: `prose ${cls} empty`.replace(/\s+/g, ' ').trim(), text: empty });
-}
-
-function renderFlipped(c: RerunComparison): HTMLElement {
-  const body = c.flipped.length
-    ? el(
-        'ul',
-        { className: 'flips' },
-        c.flipped.map((f) =>
-          el(
-            'li',
-            {
-              className: `flip flip-${f.kind}`,
-              attrs: { 'data-flip': f.kind },
-              title: `${f.tag} (${f.group}, ${f.positive ? 'positive' : 'distractor'}): ${FLIP_TEXT[f.kind]}`,
-            },
-            [
-              icon(FLIP_ICON[f.kind], 'flip-icon'),
-              el('span', { className: 'tag-text', text: f.tag }),
-              el('span', { className: 'flip-group', text: f.group }),
-              el('span', { className: 'flip-text', text: FLIP_TEXT[f.kind] }),
-            ],
-          ),
-        ),
-      )
-    : el('p', {
-        className: 'empty',
-        text: c.original.hasResult
-          ? 'No tag flipped: both picked the same pool tags.'
-          : 'The run has no result to compare with.',
-      });
-  return el('section', { className: 'cmp-box cmp-flipped', attrs: { 'aria-label': 'Flipped tags' } }, [
-    el('h3', { text: `Flipped tags (${c.flipped.length})` }),
-    body,
-  ]);
-}
-
-function renderDeltas(c: RerunComparison): HTMLElement {
-  const head = el(
-    'tr',
-    {},
-    ['Metric', 'Original', 'Re-run', 'Δ'].map((t) => el('th', { text: t, attrs: { scope: 'col' } })),
-  );
-  const rows = c.metrics.map((m) =>
-    el('tr', { attrs: { 'data-metric': m.key }, title: m.tooltip }, [
-      el('th', { text: m.label, attrs: { scope: 'row' } }),
-      el('td', { className: 'num before', text: m.beforeText }),
-      el('td', { className: 'num after', text: m.afterText }),
-      el('td', {
-        className: `num delta trend-${m.trend}`,
-        text: m.deltaText,
-        title: m.trend === 'na' ? 'undefined on one side' : m.trend,
-      }),
-    ]),
-  );
-  return el('section', { className: 'cmp-box cmp-metrics', attrs: { 'aria-label': 'Metric deltas' } }, [
-    el('h3', { text: 'Metrics' }),
-    el('table', { className: 'deltas' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
-    c.scored ? null : el('p', { className: 'note', text: 'Not scored: T_keep and T_new are both empty.' }),
-  ]);
 }
 
 function renderFlags(c: RerunComparison): HTMLElement {
@@ -199,64 +81,60 @@ function renderFailure(c: RerunComparison, h: RerunHandlers): HTMLElement {
 function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Record<string, PiMark[]>>): HTMLElement {
   const a = c.attempt;
   if (a.error !== null) return renderFailure(c, h);
-  const orig = c.original;
-  const re = c.rerun;
-  const side = (s: SideModel): 'original' | 'rerun' => (s === orig ? 'original' : 'rerun');
-  const received = (s: SideModel) =>
-    prose(s.personaIn ?? '', 'None: the prompt had the cold-start text.', '', pi[fieldKey.cmp(side(s), 'personaIn')]);
-  const grid = el('div', { className: 'cmp-grid' }, [
-    el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'original' } }, [
-      el('h3', {}, [icon('file'), ` Original · ${c.originalRun ?? 'no run selected'}`]),
-    ]),
-    el('div', { className: 'cmp-col-head', attrs: { 'data-side': 'rerun' } }, [
-      el('h3', {}, [icon('debug-rerun'), ` Re-run #${a.id}`]),
-      el('p', {
-        className: 'cmp-meta',
-        text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}`,
-      }),
-    ]),
-    ...(
+  const col = (key: 'original' | 'rerun', head: Child[], model: SideModel, other: string): SideColumn => ({
+    key,
+    head,
+    model,
+    other,
+  });
+  const cols: [SideColumn, SideColumn] = [
+    col(
+      'original',
+      [el('h3', {}, [icon('file'), ` Original · ${c.originalRun ?? 'no run selected'}`])],
+      c.original,
+      'the re-run',
+    ),
+    col(
+      'rerun',
       [
-        ['Picks', (s: SideModel, o: string) => picks(s, o)],
-        ['Persona received', (s: SideModel) => received(s)],
-        [
-          'Persona written',
-          (s: SideModel) => prose(s.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(s), 'personaWritten')]),
-        ],
-        [
-          'Reasoning',
-          (s: SideModel) =>
-            prose(
-              s.reasoning,
-              'No reasoning.',
-              s.reasoning.startsWith('Error:') ? 'warn' : '',
-              pi[fieldKey.cmp(side(s), 'reasoning')],
-            ),
-        ],
-      ] as [string, (s: SideModel, other: string) => Child][]
-    ).flatMap(([label, render]) => [
-      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'original', 'data-row': label } }, [
-        el('h4', { text: label }),
-        render(orig, 'the re-run'),
-      ]),
-      el('div', { className: 'cmp-cell', attrs: { 'data-side': 'rerun', 'data-row': label } }, [
-        el('h4', { text: label }),
-        render(re, 'the original'),
-      ]),
-    ]),
-  ]);
-  const diff = c.personaDiff
-    ? el(
-        'p',
-        { className: 'prose diff' },
-        c.personaDiff.map((d, i) => {
-          const nodes = piNodes(d.text, pi[fieldKey.cmpDiff(i)]);
-          return d.kind === 'same'
-            ? el('span', {}, nodes)
-            : el(d.kind === 'added' ? 'ins' : 'del', { className: `diff-${d.kind}` }, nodes);
+        el('h3', {}, [icon('debug-rerun'), ` Re-run #${a.id}`]),
+        el('p', {
+          className: 'cmp-meta',
+          text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}`,
         }),
-      )
-    : el('p', { className: 'empty', text: 'Nothing to compare: one of the two wrote no persona.' });
+      ],
+      c.rerun,
+      'the original',
+    ),
+  ];
+  const side = (cl: SideColumn) => cl.key as 'original' | 'rerun';
+  const grid = sideGrid(cols, [
+    ['Picks', (cl) => picks(cl.model, cl.other, 'The run has no result for this step.')],
+    [
+      'Persona received',
+      (cl) =>
+        prose(
+          cl.model.personaIn ?? '',
+          'None: the prompt had the cold-start text.',
+          '',
+          pi[fieldKey.cmp(side(cl), 'personaIn')],
+        ),
+    ],
+    [
+      'Persona written',
+      (cl) => prose(cl.model.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(cl), 'personaWritten')]),
+    ],
+    [
+      'Reasoning',
+      (cl) =>
+        prose(
+          cl.model.reasoning,
+          'No reasoning.',
+          cl.model.reasoning.startsWith('Error:') ? 'warn' : '',
+          pi[fieldKey.cmp(side(cl), 'reasoning')],
+        ),
+    ],
+  ]);
   const usage = c.usage
     ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens`
     : 'not reported';
@@ -276,20 +154,17 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
       button('Open raw reply', 'json', () => h.openAttempt(a.id, 'raw'), { 'data-open': 'raw' }),
     ]),
   ]);
+  const none = c.original.hasResult
+    ? 'No tag flipped: both picked the same pool tags.'
+    : 'The run has no result to compare with.';
   return el('div', { className: 'cmp', attrs: { 'data-attempt': String(a.id) } }, [
-    el('div', { className: 'cmp-summary' }, [renderFlipped(c), renderDeltas(c), details]),
-    grid,
-    el('section', { className: 'cmp-box cmp-persona-diff' }, [
-      el('h3', {}, [
-        'Persona written: original → re-run ',
-        el('span', { className: 'diff-legend' }, [
-          el('ins', { className: 'diff-added', text: 'added' }),
-          ' ',
-          el('del', { className: 'diff-removed', text: 'removed' }),
-        ]),
-      ]),
-      diff,
+    el('div', { className: 'cmp-summary' }, [
+      flippedBox(c.flipped, none),
+      deltasBox(c.metrics, ['Original', 'Re-run'], c.scored),
+      details,
     ]),
+    grid,
+    personaDiffBox(c.personaDiff, 'Persona written: original → re-run', (i) => pi[fieldKey.cmpDiff(i)]),
   ]);
 }
 

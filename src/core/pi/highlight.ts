@@ -1,8 +1,9 @@
 // The step view's PI marks, computed in the extension host: every placeholder and every residual finding of the
 // texts the view shows (bio, posts, pool tags and picks outside the pool, personas received and written with their
-// diff, reasoning).
+// diff, reasoning), and of two answers side by side (a re-run and its original, two runs in the compare view).
 import type { RerunComparison } from '../rerun/attemptCompare';
-import type { StepModel } from '../spb/stepModel';
+import type { SideModel } from '../spb/sides';
+import type { DiffPart, StepModel } from '../spb/stepModel';
 import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
 import { fieldKey, type PiMark, type StepPiMarks } from './spans';
@@ -37,21 +38,29 @@ export function piMarks(text: string, opts: MarkOptions = {}): PiMark[] {
   return marks.sort((a, b) => a.start - b.start);
 }
 
-/** Marks of the re-run comparison's personas and reasoning, both sides, and its persona diff. */
-export function comparisonPiMarks(c: RerunComparison | null, opts: MarkOptions = {}): Record<string, PiMark[]> {
+/** Marks of two answers side by side: each side's personas and reasoning (keyed by `sides`' keys), and the diff. */
+export function sidesPiMarks(
+  sides: Readonly<Record<string, SideModel>>,
+  diff: readonly DiffPart[] | null,
+  opts: MarkOptions = {},
+): Record<string, PiMark[]> {
   const out: Record<string, PiMark[]> = {};
-  if (!c) return out;
   const add = (key: string, text: string | null) => {
     const marks = piMarks(text ?? '', opts);
     if (marks.length) out[key] = marks;
   };
-  for (const side of ['original', 'rerun'] as const) {
-    add(fieldKey.cmp(side, 'personaIn'), c[side].personaIn);
-    add(fieldKey.cmp(side, 'personaWritten'), c[side].personaWritten);
-    add(fieldKey.cmp(side, 'reasoning'), c[side].reasoning);
+  for (const [side, m] of Object.entries(sides)) {
+    add(fieldKey.cmp(side, 'personaIn'), m.personaIn);
+    add(fieldKey.cmp(side, 'personaWritten'), m.personaWritten);
+    add(fieldKey.cmp(side, 'reasoning'), m.reasoning);
   }
-  c.personaDiff?.forEach((d, i) => add(fieldKey.cmpDiff(i), d.text));
+  diff?.forEach((d, i) => add(fieldKey.cmpDiff(i), d.text));
   return out;
+}
+
+/** Marks of the re-run comparison: sides 'original' and 'rerun'. */
+export function comparisonPiMarks(c: RerunComparison | null, opts: MarkOptions = {}): Record<string, PiMark[]> {
+  return c ? sidesPiMarks({ original: c.original, rerun: c.rerun }, c.personaDiff, opts) : {};
 }
 
 export function stepPiMarks(model: StepModel, opts: MarkOptions = {}): StepPiMarks {

@@ -46,8 +46,8 @@ export const fieldKey = {
   reasoning: 'reasoning',
   /** a tag of the candidate pool, or a pick outside it (by its text: a tag shows once per step) */
   tag: (tag: string) => `tag/${tag}`,
-  /** the re-run comparison's texts, per side */
-  cmp: (side: 'original' | 'rerun', text: 'personaIn' | 'personaWritten' | 'reasoning') => `cmp/${side}/${text}`,
+  /** the texts of two answers side by side, per side ('original' / 'rerun', or run 'a' / 'b') */
+  cmp: (side: string, text: 'personaIn' | 'personaWritten' | 'reasoning') => `cmp/${side}/${text}`,
   cmpDiff: (part: number) => `cmp/diff/${part}`,
 } as const;
 

@@ -4,9 +4,10 @@
 import type { HistoryContext, HistoryRow } from '../runner/history';
 import type { StepRunRecord } from '../runner/step';
 import { scoreStep } from '../spb/score/step';
-import { wordDiff, type DiffPart } from '../spb/stepModel';
-import { formatMetric, GROUP_LABELS, METRIC_INFO } from '../spb/stepText';
-import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Step, type StepResult } from '../spb/types';
+import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../spb/sides';
+import type { DiffPart } from '../spb/stepModel';
+import { formatMetric } from '../spb/stepText';
+import type { Step, StepResult } from '../spb/types';
 import { type Severity } from '../io/diagnostics';
 
 /** Where a re-run's persona came from: the selected run's thread, none (cold start), or typed by hand. */
@@ -86,52 +87,6 @@ export function attemptFromRecord(rec: StepRunRecord, ctx: HistoryContext, id: n
   };
 }
 
-export type FlipKind = 'gained' | 'lost' | 'newWrong' | 'fixedWrong';
-
-export interface PickChip {
-  tag: string;
-  /** pool group label (T_keep, …, D_random), or null for a pick outside the pool */
-  group: string | null;
-  mark: 'hit' | 'wrongPick' | 'outside';
-  /** how this pick differs from the other side; null when both picked it (or it is outside the pool) */
-  flip: FlipKind | null;
-}
-
-export interface FlippedTag {
-  tag: string;
-  group: string;
-  positive: boolean;
-  kind: FlipKind;
-}
-
-export interface SideModel {
-  hasResult: boolean;
-  /** distinct string picks, in the order given */
-  picks: PickChip[];
-  /** length of the prediction as returned */
-  predicted: number;
-  /** the persona this side received; null when it got none (the prompt's cold-start text) */
-  personaIn: string | null;
-  personaWritten: string;
-  reasoning: string;
-}
-
-export interface MetricDelta {
-  key: MetricKey;
-  label: string;
-  tooltip: string;
-  before: number | null;
-  after: number | null;
-  /** after − before, null when either is undefined */
-  delta: number | null;
-  beforeText: string;
-  afterText: string;
-  /** in percentage points, e.g. "+25.0 pp" */
-  deltaText: string;
-  /** recalls up and errors down are better */
-  trend: 'better' | 'worse' | 'same' | 'na';
-}
-
 export interface FlagView {
   code: string;
   severity: Severity;
@@ -177,10 +132,6 @@ export interface RerunComparison {
   latencyMs: number;
 }
 
-function finite(v: number | undefined): number | null {
-  return v !== undefined && Number.isFinite(v) ? v : null;
-}
-
 export function summarizeAttempt(step: Step | undefined, row: AttemptRow): AttemptSummary {
   const meta = readRerunMeta(row.meta);
   const recall = step ? finite(scoreStep(step.split, row.prediction)?.Recall) : null;
@@ -199,56 +150,6 @@ export function summarizeAttempt(step: Step | undefined, row: AttemptRow): Attem
     error: row.error,
     latencyMs: Number.isFinite(row.latencyMs) ? Math.round(row.latencyMs) : 0,
     totalTokens: row.usage ? row.usage.totalTokens : null,
-  };
-}
-
-/** Pool class of each tag (first class wins when the task file lists a tag twice). */
-function classes(step: Step): Map<string, PoolClass> {
-  const of = new Map<string, PoolClass>();
-  for (const cls of POOL_CLASSES) for (const t of step.split[cls]) if (!of.has(t)) of.set(t, cls);
-  return of;
-}
-
-const isPositive = (cls: PoolClass) => cls === 'tKeep' || cls === 'tNew';
-
-function picksOf(prediction: readonly unknown[]): string[] {
-  return [...new Set(prediction.filter((p): p is string => typeof p === 'string'))];
-}
-
-/** One side's picks; `flip` is filled in once both sides are known. */
-function side(
-  prediction: readonly unknown[],
-  of: Map<string, PoolClass>,
-  hasResult: boolean,
-  text: Omit<SideModel, 'hasResult' | 'picks' | 'predicted'>,
-): SideModel {
-  const picks = picksOf(prediction).map((tag): PickChip => {
-    const cls = of.get(tag);
-    if (!cls) return { tag, group: null, mark: 'outside', flip: null };
-    return { tag, group: GROUP_LABELS[cls], mark: isPositive(cls) ? 'hit' : 'wrongPick', flip: null };
-  });
-  return { hasResult, picks, predicted: prediction.length, ...text };
-}
-
-function delta(key: MetricKey, before: number | null, after: number | null): MetricDelta {
-  const info = METRIC_INFO[key];
-  const d = before !== null && after !== null ? after - before : null;
-  const up = key.startsWith('Recall');
-  let trend: MetricDelta['trend'] = 'na';
-  if (d !== null) trend = Math.abs(d) < 1e-12 ? 'same' : d > 0 === up ? 'better' : 'worse';
-  const deltaText =
-    d === null ? '—' : Math.abs(d) < 1e-12 ? '±0.0 pp' : `${d > 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} pp`;
-  return {
-    key,
-    label: info.label,
-    tooltip: info.tooltip,
-    before,
-    after,
-    delta: d,
-    beforeText: formatMetric(key, before),
-    afterText: formatMetric(key, after),
-    deltaText,
-    trend,
   };
 }
 
@@ -281,46 +182,30 @@ export function buildComparison({
   originalPersonaIn,
   attempt,
 }: CompareInput): RerunComparison {
-  const of = classes(step);
-  const before = new Set(picksOf(original?.prediction ?? []));
-  const after = new Set(picksOf(attempt.prediction));
-  const origSide = side(original?.prediction ?? [], of, original !== undefined, {
-    personaIn: originalPersonaIn === '' ? null : originalPersonaIn,
-    personaWritten: original?.personaSummary ?? '',
-    reasoning: original?.reasoning ?? '',
-  });
-  const rerunSide = side(attempt.prediction, of, true, {
-    personaIn: attempt.personaIn === '' ? null : attempt.personaIn,
-    personaWritten: attempt.personaSummary,
-    reasoning: attempt.reasoning,
-  });
-  const flipped: FlippedTag[] = [];
-  for (const [tag, cls] of of) {
-    const was = before.has(tag);
-    const now = after.has(tag);
-    if (was === now) continue;
-    const positive = isPositive(cls);
-    const kind: FlipKind = positive ? (now ? 'gained' : 'lost') : now ? 'newWrong' : 'fixedWrong';
-    flipped.push({ tag, group: GROUP_LABELS[cls], positive, kind });
-  }
-  const flipOf = new Map(flipped.map((f) => [f.tag, f.kind]));
-  for (const chip of [...origSide.picks, ...rerunSide.picks]) chip.flip = flipOf.get(chip.tag) ?? null;
-  // Positives first (gains, then losses), then distractor changes, each in pool-class order.
-  const order: FlipKind[] = ['gained', 'lost', 'newWrong', 'fixedWrong'];
-  flipped.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
-
-  const mBefore = original ? scoreStep(step.split, original.prediction) : null;
-  const mAfter = scoreStep(step.split, attempt.prediction);
-  const written = original?.personaSummary ?? '';
+  const sides = compareSides(
+    step,
+    {
+      prediction: original?.prediction ?? null,
+      personaIn: originalPersonaIn,
+      personaWritten: original?.personaSummary ?? '',
+      reasoning: original?.reasoning ?? '',
+    },
+    {
+      prediction: attempt.prediction,
+      personaIn: attempt.personaIn,
+      personaWritten: attempt.personaSummary,
+      reasoning: attempt.reasoning,
+    },
+  );
   return {
     attempt: summarizeAttempt(step, attempt),
     originalRun,
-    original: origSide,
-    rerun: rerunSide,
-    flipped,
-    scored: mAfter !== null,
-    metrics: METRIC_KEYS.map((key) => delta(key, finite(mBefore?.[key]), finite(mAfter?.[key]))),
-    personaDiff: written !== '' && attempt.personaSummary !== '' ? wordDiff(written, attempt.personaSummary) : null,
+    original: sides.before,
+    rerun: sides.after,
+    flipped: sides.flipped,
+    scored: sides.scored,
+    metrics: sides.metrics,
+    personaDiff: sides.personaDiff,
     flags: flagsOf(attempt.flags),
     hasReply: attempt.raw !== '',
     tries: attempt.tries.length,

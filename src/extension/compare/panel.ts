@@ -1,5 +1,6 @@
 // The compare view: the paired summary of run B against run A and the steps sorted by the biggest regression or
-// gain. Rows open both runs' step views side by side. One panel, reused for every pair.
+// gain. A row shows that step of both runs side by side in this panel (picks, flips, deltas, personas); a side's
+// *Open in Step View* opens that run's own step view. One panel, reused for every pair.
 import * as vscode from 'vscode';
 import { PLATFORMS } from '../../core/spb/types';
 import {
@@ -13,6 +14,9 @@ import type { SpbStore } from '../benchmarks/spb/store';
 import { ReusedPanel } from '../webviewPanel';
 import { dashboardPanelOptions } from '../dashboard/spb/html';
 import { openStepOfRun } from '../dashboard/spb/open';
+import { piMinConfidence } from '../stepView/panel';
+import { runPairStep } from '../../core/spb/runPair';
+import { sidesPiMarks } from '../../core/pi/highlight';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';
 import { log } from '../log';
@@ -20,6 +24,8 @@ import { log } from '../log';
 export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private generation = 0;
   private options: CompareOptions = { scope: 'all', sortMetric: 'Recall', order: 'regression' };
+  /** the step shown side by side, if any; shown again for the new pair after a swap or a change of runs */
+  private shownPair: Ref | null = null;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -54,6 +60,7 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options);
     this.host.panel.title = `Compare: ${pair.a} vs ${pair.b}`;
     this.post({ type: 'compare', model });
+    if (this.shownPair) this.postPair(this.shownPair);
     if (this.host.ready) {
       const regressed = model.rows.filter((r) => (r.delta[0] ?? 0) < 0).length;
       log.info(
@@ -69,7 +76,11 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
         void this.refresh();
         break;
       case 'openPair':
-        await this.openPair(msg.ref);
+        this.shownPair = msg.ref;
+        this.postPair(msg.ref);
+        break;
+      case 'closePair':
+        this.shownPair = null;
         break;
       case 'openStep':
         await openStepOfRun(msg.ref, msg.run, { viewColumn: vscode.ViewColumn.Beside });
@@ -87,17 +98,27 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     }
   }
 
-  /**
-   * Run A's step view in the group right of this panel and run B's in the one after (each run's own pinned panel),
-   * so the list stays in view for the next row; focus stays here.
-   */
-  private async openPair(ref: Ref): Promise<void> {
+  /** Both runs' answers to the step, or why there are none. */
+  private postPair(ref: Ref): void {
     const pair = this.session.pair;
-    if (!pair) return;
-    const here = this.host?.panel.viewColumn ?? vscode.ViewColumn.One;
-    const a = Math.min(here + 1, vscode.ViewColumn.Nine) as vscode.ViewColumn;
-    const b = Math.min(here + 2, vscode.ViewColumn.Nine) as vscode.ViewColumn;
-    await openStepOfRun(ref, pair.a, { viewColumn: a, preserveFocus: true });
-    await openStepOfRun(ref, pair.b, { viewColumn: b, preserveFocus: true });
+    const bench = this.store.bench;
+    const found = this.store.step(ref);
+    if (!pair || !bench || !found) {
+      this.post({
+        type: 'pairMissing',
+        ref,
+        message: `${ref.platform}/${ref.userId} step ${ref.stepId} is not in the open benchmark.`,
+      });
+      return;
+    }
+    const started = Date.now();
+    const model = runPairStep(found.user, found.step, bench.runs.get(pair.a), bench.runs.get(pair.b));
+    const pi = sidesPiMarks({ a: model.before, b: model.after }, model.personaDiff, {
+      minConfidence: piMinConfidence(),
+    });
+    this.post({ type: 'pair', pair: model, pi });
+    log.info(
+      `compare view: ${ref.platform}/${ref.userId} step ${ref.stepId} side by side (${model.flipped.length} flipped) in ${Date.now() - started} ms`,
+    );
   }
 }

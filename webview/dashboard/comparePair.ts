@@ -1,0 +1,126 @@
+// The compare view's pair page: one step answered by run A and run B side by side in this panel (flipped tags,
+// metric deltas, picks, personas received and written, reasoning, the persona diff), with the way back to the list
+// and to the neighbouring rows. Built from the shared side-by-side pieces (../shared/sides.ts). Text only.
+import type { PiMark } from '../../src/core/pi/spans';
+import { fieldKey } from '../../src/core/pi/spans';
+import type { RunPairStep } from '../../src/core/spb/runPair';
+import { SCOPE_LABELS, type Ref } from '../../src/shared/dashboardProtocol';
+import { deltasBox, flippedBox, personaDiffBox, picks, prose, sideGrid, type SideColumn } from '../shared/sides';
+import { el, icon, type Child } from './dom';
+
+export interface PairNav {
+  /** 0-based position of the step in the list's order; -1 when it is not in the list (another scope) */
+  index: number;
+  total: number;
+  back(): void;
+  go(delta: -1 | 1): void;
+  openStep(ref: Ref, run: string): void;
+}
+
+function button(text: string, iconName: string, title: string, onClick: () => void, attrs = {}): HTMLElement {
+  const b = el('vscode-button', { text, title, attrs });
+  b.icon = iconName;
+  b.secondary = true;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+const sideKey = (c: SideColumn) => c.key as 'a' | 'b';
+
+export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>>, nav: PairNav): HTMLElement {
+  const where = `${SCOPE_LABELS[p.ref.platform]} · ${p.ref.userId} · step ${p.ref.stepId} of ${p.totalSteps}`;
+  const position = nav.index >= 0 ? `${nav.index + 1} of ${nav.total}` : 'not in this scope';
+  const prev = button('Previous', 'arrow-up', 'The row above in the list ([)', () => nav.go(-1), {
+    'data-nav': 'prev',
+  });
+  const next = button('Next', 'arrow-down', 'The row below in the list (])', () => nav.go(1), { 'data-nav': 'next' });
+  (prev as HTMLElement & { disabled: boolean }).disabled = nav.index <= 0;
+  (next as HTMLElement & { disabled: boolean }).disabled = nav.index < 0 || nav.index >= nav.total - 1;
+  const head = el('div', { className: 'pair-head' }, [
+    button('All Steps', 'arrow-left', 'Back to the list of paired steps (Esc)', nav.back, { 'data-nav': 'back' }),
+    el('h2', { className: 'pair-title', text: where }),
+    el('span', {
+      className: 'note',
+      text: `${p.dateInput} → ${p.dateTarget} · ${p.poolSize} candidates, ${p.positives} positive · row ${position}`,
+    }),
+    el('span', { className: 'spacer' }),
+    prev,
+    next,
+  ]);
+  const col = (key: 'a' | 'b', run: string, other: string, model: SideColumn['model']): SideColumn => ({
+    key,
+    model,
+    other,
+    head: [
+      el('h3', {}, [
+        icon(key === 'a' ? 'circle-large-outline' : 'circle-large-filled'),
+        ` ${key.toUpperCase()} · ${run}`,
+      ]),
+      el('div', { className: 'cmp-actions' }, [
+        button(
+          'Open in Step View',
+          'go-to-file',
+          `Open this step in ${run}'s own step view (to label it, or to read the posts)`,
+          () => nav.openStep(p.ref, run),
+          {
+            'data-open-run': run,
+          },
+        ),
+      ]),
+    ],
+  });
+  const cols: [SideColumn, SideColumn] = [
+    col('a', p.runA, `B (${p.runB})`, p.before),
+    col('b', p.runB, `A (${p.runA})`, p.after),
+  ];
+  const rows: [string, (c: SideColumn) => Child][] = [
+    ['Picks', (c) => picks(c.model, c.other, 'The run has no result for this step.')],
+    [
+      'Persona received',
+      (c) =>
+        prose(
+          c.model.personaIn ?? '',
+          'None: the prompt had the cold-start text.',
+          '',
+          pi[fieldKey.cmp(sideKey(c), 'personaIn')],
+        ),
+    ],
+    [
+      'Persona written',
+      (c) => prose(c.model.personaWritten, 'None written.', '', pi[fieldKey.cmp(sideKey(c), 'personaWritten')]),
+    ],
+    [
+      'Reasoning',
+      (c) =>
+        prose(
+          c.model.reasoning,
+          'No reasoning.',
+          c.model.reasoning.startsWith('Error:') ? 'warn' : '',
+          pi[fieldKey.cmp(sideKey(c), 'reasoning')],
+        ),
+    ],
+  ];
+  const none =
+    p.before.hasResult && p.after.hasResult
+      ? 'No tag flipped: both runs picked the same pool tags.'
+      : 'One of the runs has no result for this step.';
+  return el(
+    'section',
+    {
+      className: 'pair-page cmp',
+      attrs: {
+        'data-pair': `${p.ref.platform}/${p.ref.userId}/${p.ref.stepId}`,
+        'aria-label': `${where}: ${p.runA} vs ${p.runB}`,
+      },
+    },
+    [
+      head,
+      el('div', { className: 'cmp-summary' }, [
+        flippedBox(p.flipped, none),
+        deltasBox(p.metrics, [`A · ${p.runA}`, `B · ${p.runB}`], p.scored),
+      ]),
+      sideGrid(cols, rows),
+      personaDiffBox(p.personaDiff, `Persona written: A → B`, (i) => pi[fieldKey.cmpDiff(i)]),
+    ],
+  );
+}
