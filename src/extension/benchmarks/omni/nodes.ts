@@ -142,10 +142,10 @@ export class OmniUserNode implements TreeNode {
       id: omniNodeId.user(this.parent.ctx.bench.root, user.userId),
       contextValue: 'omniUser',
       icon: 'person',
+      // Short: the selected run's answers (or the test actions without a run) and labels; the rest is in the tooltip.
       description: [
-        `${user.historyLength} actions · ${user.testActions.length} test actions`,
-        this.parent.ctx.run ? countsText(counts) : '',
-        labelled ? `${labelled} labelled` : '',
+        this.parent.ctx.run ? countsText(counts) : `${user.testActions.length} test actions`,
+        labelled ? `⚑ ${labelled}` : '',
       ]
         .filter(Boolean)
         .join(' · '),
@@ -166,6 +166,8 @@ export class OmniUserNode implements TreeNode {
     const md = namedTooltip(this.user.userId, '\n\n');
     if (this.user.profile) md.appendText(this.user.profile);
     else md.appendMarkdown('*no profile*');
+    const labelled = this.parent.ctx.labels?.index.labelledActionsOfUser(this.user.userId) ?? 0;
+    if (labelled) md.appendMarkdown(`\n\n⚑ ${labelled} test action(s) labelled by you`);
     md.appendMarkdown(
       `\n\nHistory: ${this.user.historyLength} action(s); ${this.user.testActions.length} test action(s)\n\n`,
     );
@@ -181,8 +183,6 @@ export class OmniUserNode implements TreeNode {
     return md;
   }
 }
-
-const MAX_FIELDS_SHOWN = 3;
 
 export class TestActionNode implements TreeNode {
   constructor(
@@ -200,10 +200,6 @@ export class TestActionNode implements TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const a = this.action;
-    const fields =
-      a.fields.length > MAX_FIELDS_SHOWN
-        ? `${a.fields.slice(0, MAX_FIELDS_SHOWN).join(', ')} +${a.fields.length - MAX_FIELDS_SHOWN}`
-        : a.fields.join(', ');
     const counts = this.counts();
     const scored = this.parent.parent.ctx.run !== undefined;
     const badge = actionBadge(this.parent.parent.ctx.labels, a.userId, a.index);
@@ -221,7 +217,8 @@ export class TestActionNode implements TreeNode {
       contextValue: 'omniTestAction',
       icon,
       color,
-      description: `${a.timestamp} · ${fields}${scored ? ` · ${countsText(counts)}` : ''}${badge ? ` · ${badge}` : ''}`,
+      // The run's answers when one is selected, else the time; fields and time are in the tooltip.
+      description: `${scored ? countsText(counts) : a.timestamp}${badge ? ` · ${badge}` : ''}`,
       tooltip: this.tooltip(),
       accessibilityInformation: { label: `test action ${a.index}, ${a.scene}, ${a.timestamp}, ${countsText(counts)}` },
       command: { command: 'personaLab.openTrace', title: 'Open Trace', arguments: [this.ref] },
