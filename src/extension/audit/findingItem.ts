@@ -9,10 +9,11 @@ import { displayText, hasInvisible, VERDICT_TEXT } from './model';
 
 export type VerdictTrail = (key: string) => { verdict: Verdict; author: string; createdAt: string } | undefined;
 
+// The same glyphs as the verdict commands' buttons (package.json); the row's description says the verdict in words.
 const VERDICT_ICON: Record<Verdict, [icon: string, color: string]> = {
-  'confirmed-leak': ['flame', 'charts.red'],
-  'false-positive': ['circle-slash', 'disabledForeground'],
-  'needs-review': ['eye', 'charts.blue'],
+  'confirmed-leak': ['error', 'charts.red'],
+  'false-positive': ['pass', 'disabledForeground'],
+  'needs-review': ['question', 'charts.blue'],
 };
 
 const CONFIDENCE_COLOR: Record<Confidence, string> = {
