@@ -2,7 +2,8 @@
 // free port, which the user settings point at as `npm start` does): the sample loads without a toast and the status
 // bar counts its planted problems; the walkthrough opens with its steps and media; each step's button runs its
 // command and ticks the step (open, problems, run, step, label by key, re-run against the demo model, PI audit,
-// dashboard); the re-run shows the reply the demo model gives for that prompt.
+// dashboard); the re-run shows the reply the demo model gives for that prompt. It is also a new user's walk (open the
+// sample, find a failing step, label it, re-run it, compare two runs), checked to need no scrolling on 1440×900.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,20 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 };
 const walkthrough = manifest.contributes.walkthroughs[0];
 const RUN = 'random';
+
+/** The selectors among `selectors` whose element does not start on the frame's first screen (none, in a good walk). */
+async function firstScreen(frame: Frame, selectors: string[]): Promise<string[]> {
+  expect(await frame.page().viewportSize()).toEqual({ width: 1440, height: 900 });
+  await frame.evaluate(() => window.scrollTo(0, 0));
+  return frame.evaluate(
+    (sels) =>
+      sels.filter((sel) => {
+        const e = document.querySelector(sel);
+        return !e || e.getBoundingClientRect().top > window.innerHeight - 60;
+      }),
+    selectors,
+  );
+}
 
 describe('the Get Started walkthrough against the demo endpoint', () => {
   let demo: ChildProcess;
@@ -196,6 +211,10 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     frame = await wb.findWebviewFrame('#step-root[data-step] .labels-bar', { timeout: 60_000 });
     labelled = (await frame.locator('#step-root').getAttribute('data-step'))!;
     await frame.locator('.label-chip[data-label-id="decay-error"]').waitFor();
+    // A new user's walk needs no scrolling: the posts, pool and persona start on the first screen (1440×900).
+    expect(
+      await firstScreen(frame, ['[data-section="batch"]', '[data-section="pool"]', '[data-section="persona"]']),
+    ).toEqual([]);
     // The keys go to the focused page: a click on the bar's title (which labels nothing) gives it the focus.
     await frame.locator('.labels-bar .labels-title').click();
     await waitFor(() => frame.evaluate(() => document.hasFocus()), { message: 'the step view to have the focus' });
@@ -237,6 +256,20 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('walkthrough-rerun-demo');
     await ticked('rerun');
+  });
+
+  it('compares two runs: a row shows both side by side in the compare view, picks and personas on the first screen', async () => {
+    await wb.runWithPicks('Persona Lab: Compare Runs…', ['demo-llm', RUN]);
+    const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
+    const first = cmp.locator('.vlist .vrow').first();
+    const key = (await first.getAttribute('data-key'))!;
+    await first.click();
+    await cmp.locator(`.pair-page[data-pair="${key}"]`).waitFor({ timeout: 30_000 });
+    const cells = ['Picks', 'Persona written'].flatMap((row) =>
+      ['a', 'b'].map((side) => `.pair-page .cmp-cell[data-side="${side}"][data-row="${row}"]`),
+    );
+    expect(await firstScreen(cmp, cells)).toEqual([]);
+    await wb.screenshot('walkthrough-compare');
   });
 
   it('Run PI Audit and Open Run Dashboard run from their buttons; every step is ticked', async () => {
