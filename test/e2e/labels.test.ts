@@ -352,7 +352,7 @@ describe('failure labels in the real workbench', () => {
     await wb.screenshot('labels-summary');
   });
 
-  it("marks a label stale once the step's data changed", async () => {
+  it("marks a label stale once the step's data changed, saying what changed", async () => {
     const tasks = join(root, 'data', 'weibo_inference_tasks.jsonl');
     const lines = readFileSync(tasks, 'utf8').split('\n');
     const i = lines.findIndex((l) => l.includes(`"${user.userId}"`));
@@ -368,7 +368,12 @@ describe('failure labels in the real workbench', () => {
       timeout: 30_000,
       message: 'the stale label',
     });
-    expect(await frame.locator('.applied-item [data-stale="true"]').count()).toBe(1);
+    // Only the posts were edited, and the label says so (its part hashes were stored when it was made).
+    const mark = frame.locator('.applied-item [data-stale="true"]');
+    expect(await mark.count()).toBe(1);
+    expect(await mark.getAttribute('data-changed')).toBe('posts');
+    expect((await mark.textContent())?.trim()).toBe('stale: posts changed');
+    expect(await mark.getAttribute('title')).toBe('stale: the posts changed since this label was made');
     await wb.screenshot('labels-stale');
   });
 

@@ -3,7 +3,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStale, staleness, stepCanonicalJson, stepContentHash } from '../../src/core/labels/hash';
+import {
+  changedParts,
+  isStoredHash,
+  staleness,
+  stepCanonicalJson,
+  stepContentHash,
+  stepHash,
+  stepHashText,
+} from '../../src/core/labels/hash';
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../src/core/labels/migrations';
 import { isNoOp, type LabelKey } from '../../src/core/labels/model';
 import { LabelStore, LabelStoreError, withBusyRetry, type LabelInput } from '../../src/core/labels/store';
@@ -269,8 +277,35 @@ describe('step content hash', () => {
     expect(stepContentHash(step, 'posts')).toBe(h);
     expect(stepContentHash(step, 'posts!')).not.toBe(h);
     expect(stepContentHash({ ...step, split: { ...split, dViral: ['#v#'] } }, 'posts')).not.toBe(h);
-    expect(isStale({ contentHash: h }, h)).toBe(false);
-    expect(isStale({ contentHash: h }, stepContentHash(step, 'other'))).toBe(true);
-    expect(isStale({ contentHash: '' }, h)).toBe(false);
+    expect(staleness({ contentHash: h }, h)).toBe('fresh');
+    expect(staleness({ contentHash: h }, stepContentHash(step, 'other'))).toBe('stale');
+    expect(staleness({ contentHash: '' }, h)).toBe('unknown');
+  });
+
+  it('says which parts changed for labels stored with part hashes, and still reads the older full hash', () => {
+    const before = stepHash(step, 'posts');
+    const stored = { contentHash: stepHashText(before) };
+    expect(stored.contentHash).toMatch(/^parts1:[0-9a-f]{16}:[0-9a-f]{16}:[0-9a-f]{16}$/);
+    // both kinds travel through export and import
+    expect([stored.contentHash, stepContentHash(step, 'posts'), 'parts1:x', 'abc'].map(isStoredHash)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(staleness(stored, stepHash(step, 'posts'))).toBe('fresh');
+    expect(changedParts(stored, stepHash(step, 'posts'))).toEqual([]);
+    // posts only; the split only (a tag moved between classes, same pool); the pool and the split
+    expect(changedParts(stored, stepHash(step, 'posts!'))).toEqual(['posts']);
+    const moved = { ...split, dRandom: [], dViral: ['#r#'] };
+    expect(staleness(stored, stepHash({ ...step, split: moved }, 'posts'))).toBe('stale');
+    expect(changedParts(stored, stepHash({ ...step, split: moved }, 'posts'))).toEqual(['split']);
+    const grown = { pool: [...step.pool, '#v#'], split: { ...split, dViral: ['#v#'] } };
+    expect(changedParts(stored, stepHash(grown, 'posts'))).toEqual(['pool', 'split']);
+    // a label stored before part hashes: its full hash still tells fresh from stale, but not what changed
+    const legacy = { contentHash: stepContentHash(step, 'posts') };
+    expect(staleness(legacy, stepHash(step, 'posts'))).toBe('fresh');
+    expect(staleness(legacy, stepHash(step, 'posts!'))).toBe('stale');
+    expect(changedParts(legacy, stepHash(step, 'posts!'))).toBeUndefined();
   });
 });

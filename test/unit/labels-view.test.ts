@@ -13,6 +13,7 @@ import {
   spanText,
   targetAllowed,
   utf16Offset,
+  staleText,
 } from '../../src/core/labels/view';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from '../../src/extension/labels/paths';
 import { UndoStack } from '../../src/extension/labels/undo';
@@ -72,7 +73,8 @@ describe('buildLabelView', () => {
     run: 'gpt',
     author: 'me',
     labels: DEFAULT_LABELS,
-    currentHash: 'h1',
+    // 'h1' is the full hash older rows hold; new rows hold the part hashes.
+    currentHash: { full: 'h1', parts: { pool: 'p1', split: 's1', posts: 't1' } },
     persona: '用户是医学生',
     canUndo: false,
   };
@@ -98,6 +100,7 @@ describe('buildLabelView', () => {
       ['retired-label', 'unknown', false, ''],
     ]);
     expect(view.applied[2].name).toBe('retired-label');
+    expect(view.applied[1].changed).toBeNull(); // an older row: stale, but which part is not known
     expect(view.others).toEqual([{ author: 'bob', labelId: 'pi-leak', name: 'PI leak' }]);
     expect(view.labels[0]).toEqual({
       id: 'decay-error',
@@ -123,8 +126,34 @@ describe('buildLabelView', () => {
     ]);
   });
 
+  it('says which parts of the step changed for rows stored with part hashes', () => {
+    const view = buildLabelView({
+      ...base,
+      rows: [
+        row({ contentHash: 'parts1:p1:s1:t1' }),
+        row({ label: 'random-pick', contentHash: 'parts1:p0:s0:t1' }),
+        row({ label: 'format-error', contentHash: 'parts1:p1:s1:t0' }),
+      ],
+      suggestions: [],
+    });
+    expect(view.applied.map((a) => [a.labelId, a.staleness, a.changed])).toEqual([
+      ['decay-error', 'fresh', null],
+      ['random-pick', 'stale', ['pool', 'split']],
+      ['format-error', 'stale', ['posts']],
+    ]);
+    expect(staleText(view.applied[1].changed, 'the data')).toBe(
+      'stale: the pool and the split changed since this label was made',
+    );
+    expect(staleText(null, 'the step’s data')).toBe('stale: the step’s data changed since this label was made');
+  });
+
   it('marks nothing stale when the current hash is unknown', () => {
-    const view = buildLabelView({ ...base, currentHash: '', rows: [row({ contentHash: 'other' })], suggestions: [] });
+    const view = buildLabelView({
+      ...base,
+      currentHash: undefined,
+      rows: [row({ contentHash: 'other' })],
+      suggestions: [],
+    });
     expect(view.applied[0].staleness).toBe('unknown');
   });
 

@@ -7,7 +7,7 @@ import { runAuditCommand } from '../../src/cli/audit';
 import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { streamProfileBench } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
-import { stepContentHashOf } from '../../src/core/labels/hash';
+import { stepHashOf, stepHashText } from '../../src/core/labels/hash';
 import { LabelStore } from '../../src/core/labels/store';
 import {
   ACTION_TARGET,
@@ -170,12 +170,13 @@ describe('labelFreshness on StreamProfileBench', () => {
       contentHash,
     });
     const rows = [
-      row(step.stepId, stepContentHashOf(user, step)),
+      row(step.stepId, stepHashText(stepHashOf(user, step))),
+      row(step.stepId, stepHashOf(user, step).full), // stored before part hashes
       row(step.stepId, 'f'.repeat(64)),
       row(999, ''),
       { ...row(step.stepId, ''), benchmark: 'other' },
     ];
     const states = await labelFreshness(loaded, 'sample', rows);
-    expect(rows.map((r) => states.get(r))).toEqual(['fresh', 'stale', 'missing', undefined]);
+    expect(rows.map((r) => states.get(r))).toEqual(['fresh', 'fresh', 'stale', 'missing', undefined]);
   });
 });

@@ -84,6 +84,7 @@ describe('which label n writes the note of', () => {
     target,
     note: '',
     staleness: 'fresh',
+    changed: null,
     createdAt: '',
     excerpt: '',
   });

@@ -59,19 +59,24 @@ export function keyHelp(keys: string, what: string): HTMLElement | null {
 }
 
 /**
- * An applied label in the bar: its name, what it is on (`on`, described by the view), its note and a stale mark
- * whose tooltip is the view's `staleHelp`; `dataTarget` goes in data-target for the tests.
+ * An applied label in the bar: its name, what it is on (`on`, described by the view), its note and a stale mark that
+ * says what changed when that is known ("⚠ pool and split changed"), with `staleHelp` as its tooltip; `dataTarget`
+ * goes in data-target for the tests.
  */
 export function appliedItem(a: AppliedLabel, on: string, dataTarget: string, staleHelp: string): HTMLElement {
   return el('span', { className: 'applied-item', attrs: { 'data-applied': a.labelId, 'data-target': dataTarget } }, [
     el('span', { text: `${a.name}${a.known ? '' : ' (not in the label set)'} on ${on}` }),
     a.note ? el('span', { className: 'note', text: ` — ${a.note}` }) : null,
     a.staleness === 'stale'
-      ? el('span', { className: 'stale-mark', title: staleHelp, attrs: { 'data-stale': 'true' } }, [
-          ' ',
-          icon('warning'),
-          ' stale',
-        ])
+      ? el(
+          'span',
+          {
+            className: 'stale-mark',
+            title: staleHelp,
+            attrs: { 'data-stale': 'true', 'data-changed': (a.changed ?? []).join(' ') },
+          },
+          [' ', icon('warning'), a.changed?.length ? ` stale: ${a.changed.join(' and ')} changed` : ' stale'],
+        )
       : null,
   ]);
 }

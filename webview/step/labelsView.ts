@@ -6,6 +6,7 @@ import {
   describeTarget,
   effectiveTarget,
   sameTarget,
+  staleText,
   utf16Offset,
   type AppliedLabel,
   type LabelChip,
@@ -28,7 +29,8 @@ export interface BarHandlers {
   clearSelection(): void;
 }
 
-const STALE_HELP = 'stale: the step’s data (pool, split or posts) changed since this label was made';
+/** What a stale label's tooltip says: the parts that changed, when the label stored them. */
+const staleHelp = (a: AppliedLabel) => staleText(a.changed, 'the step’s data (pool, split or posts)');
 
 function appliedOn(state: LabelViewState, labelId: string, target: LabelTarget): AppliedLabel | undefined {
   return state.applied.find((a) => a.labelId === labelId && sameTarget(a.target, target));
@@ -49,7 +51,7 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
     suggested
       ? `Suggested from the metrics (${suggestion.reason}): not stored until you confirm it (its key, a click, or a for all).`
       : '',
-    stale ? STALE_HELP : '',
+    applied && stale ? staleHelp(applied) : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -59,7 +61,7 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
 }
 
 function appliedEntry(a: AppliedLabel): HTMLElement {
-  return appliedItem(a, describeTarget(a.target, a.excerpt), a.target.kind, STALE_HELP);
+  return appliedItem(a, describeTarget(a.target, a.excerpt), a.target.kind, staleHelp(a));
 }
 
 export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {

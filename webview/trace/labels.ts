@@ -8,6 +8,7 @@ import {
   describeTarget,
   noteTarget,
   sameTarget,
+  staleText,
   traceTargetText,
   type AppliedLabel,
   type LabelChip,
@@ -20,7 +21,8 @@ import { isPageKey, isUndoChord } from '../shared/keys';
 import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
-const STALE_HELP = 'stale: the record (or the test action, its profile or fields) changed since this label was made';
+/** A trace label's tooltip when stale: its record, or its test action (its profile or fields), changed. */
+const staleHelp = (a: AppliedLabel) => staleText(a.changed, 'the record (or the test action, its profile or fields)');
 const refKey = (r: TraceRef) => `${r.userId}#${r.index}`;
 
 export class TraceLabelsUi {
@@ -134,7 +136,7 @@ export class TraceLabelsUi {
     const help = [
       `${c.name}: ${c.description}`,
       c.key ? `Key ${c.key} toggles it on ${this.targetText}.` : 'No key: click to toggle.',
-      stale ? STALE_HELP : '',
+      on && stale ? staleHelp(on) : '',
     ]
       .filter(Boolean)
       .join('\n');
@@ -252,5 +254,5 @@ function traceTarget(t: LabelTarget): TraceLabelTarget | undefined {
 
 function appliedEntry(a: AppliedLabel): HTMLElement {
   const dataTarget = a.target.kind === 'history' ? String(a.target.historyIndex) : 'action';
-  return appliedItem(a, describeTarget(a.target), dataTarget, STALE_HELP);
+  return appliedItem(a, describeTarget(a.target), dataTarget, staleHelp(a));
 }

@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
+import { isStoredHash } from './hash';
 
 export type LabelFileFormat = 'jsonl' | 'csv';
 
@@ -351,8 +352,8 @@ function rowFrom(
     warn('created_at', `not an ISO time: ${JSON.stringify(createdAt)}; kept as text`);
   }
   let contentHash = str('content_hash', false) ?? '';
-  if (contentHash !== '' && !/^[0-9a-f]{64}$/.test(contentHash)) {
-    warn('content_hash', 'not a sha256 hex digest; the label imports with an unknown content state');
+  if (contentHash !== '' && !isStoredHash(contentHash)) {
+    warn('content_hash', 'not a sha256 hex digest nor part hashes; the label imports with an unknown content state');
     contentHash = '';
   }
   if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null)

@@ -1,7 +1,7 @@
 // Whether labels still describe the data: each row's content hash against the target's current one, for either
 // format. Used by `labels summary <benchmark folder>`; the views compute the same per row.
 import type { Loaded } from '../formats';
-import { stepContentHashOf, staleness } from './hash';
+import { stepHashOf, staleness } from './hash';
 import type { LabelRow } from './model';
 import { traceStaleness, type TraceStaleness } from './trace';
 
@@ -21,7 +21,7 @@ export async function labelFreshness(
     if (r.benchmark !== benchmark) continue;
     const user = [...bench.users].find(([platform]) => platform === r.platform)?.[1].get(r.userId);
     const step = user?.steps.find((s) => s.stepId === r.stepId);
-    out.set(r, user && step ? staleness(r, stepContentHashOf(user, step)) : 'missing');
+    out.set(r, user && step ? staleness(r, stepHashOf(user, step)) : 'missing');
   }
   return out;
 }

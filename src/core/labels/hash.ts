@@ -1,4 +1,6 @@
-// The content hash of a task step: a label made on data that has changed since shows as stale.
+// The content hash of a task step: a label made on data that has changed since shows as stale, and says what changed.
+// New labels store one short hash per part (pool, split, posts) in the same column; labels stored before keep the
+// single full hash, which still tells stale from fresh but not which part changed.
 import { createHash } from 'node:crypto';
 import { readPostsText } from '../spb/load';
 import { META_KEYS, POOL_CLASSES, type Step, type User } from '../spb/types';
@@ -17,19 +19,67 @@ export function stepContentHash(step: Pick<Step, 'pool' | 'split'>, postsText: s
   return createHash('sha256').update(stepCanonicalJson(step, postsText), 'utf8').digest('hex');
 }
 
-/** The hash of a loaded step, reading its posts back from disk. */
-export function stepContentHashOf(user: User, step: Step): string {
-  return stepContentHash(step, readPostsText(user, step));
+export const STEP_PARTS = ['pool', 'split', 'posts'] as const;
+export type StepPart = (typeof STEP_PARTS)[number];
+
+/** A step's hashes now: the full one (what labels stored before part hashes hold) and one per part. */
+export interface StepHash {
+  full: string;
+  parts: Record<StepPart, string>;
+}
+
+const PARTS_PREFIX = 'parts1:';
+const short = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+
+export function stepHash(step: Pick<Step, 'pool' | 'split'>, postsText: string): StepHash {
+  const canonical = JSON.parse(stepCanonicalJson(step, postsText)) as { meta: unknown; pool: unknown };
+  return {
+    full: stepContentHash(step, postsText),
+    parts: {
+      pool: short(JSON.stringify(canonical.pool)),
+      split: short(JSON.stringify(canonical.meta)),
+      posts: short(postsText),
+    },
+  };
+}
+
+/** What a new label stores: "parts1:<pool>:<split>:<posts>". */
+export function stepHashText(h: StepHash): string {
+  return `${PARTS_PREFIX}${STEP_PARTS.map((p) => h.parts[p]).join(':')}`;
+}
+
+/** The hashes of a loaded step, reading its posts back from disk. */
+export function stepHashOf(user: User, step: Step): StepHash {
+  return stepHash(step, readPostsText(user, step));
+}
+
+/** Whether `text` is a hash a label may hold: a full sha256 (older labels) or part hashes. */
+export function isStoredHash(text: string): boolean {
+  return /^[0-9a-f]{64}$/.test(text) || /^parts1:[0-9a-f]{16}:[0-9a-f]{16}:[0-9a-f]{16}$/.test(text);
+}
+
+function storedParts(stored: string): Record<StepPart, string> | undefined {
+  if (!stored.startsWith(PARTS_PREFIX)) return undefined;
+  const v = stored.slice(PARTS_PREFIX.length).split(':');
+  return v.length === STEP_PARTS.length ? { pool: v[0], split: v[1], posts: v[2] } : undefined;
 }
 
 export type Staleness = 'fresh' | 'stale' | 'unknown';
 
-/** 'unknown' for rows without a hash (made before schema v2, or imported without one). */
-export function staleness(row: { contentHash: string }, currentHash: string): Staleness {
+/**
+ * 'unknown' for rows without a hash (made before schema v2, or imported without one). `current`: a step's hashes, or
+ * one hash string (a trace target's).
+ */
+export function staleness(row: { contentHash: string }, current: string | StepHash): Staleness {
   if (!row.contentHash) return 'unknown';
-  return row.contentHash === currentHash ? 'fresh' : 'stale';
+  if (typeof current === 'string') return row.contentHash === current ? 'fresh' : 'stale';
+  const parts = storedParts(row.contentHash);
+  if (parts) return STEP_PARTS.every((p) => parts[p] === current.parts[p]) ? 'fresh' : 'stale';
+  return row.contentHash === current.full ? 'fresh' : 'stale';
 }
 
-export function isStale(row: { contentHash: string }, currentHash: string): boolean {
-  return staleness(row, currentHash) === 'stale';
+/** The parts of the step that changed since the row was stored; undefined when that is not known (older rows). */
+export function changedParts(row: { contentHash: string }, current: StepHash): StepPart[] | undefined {
+  const parts = storedParts(row.contentHash);
+  return parts && STEP_PARTS.filter((p) => parts[p] !== current.parts[p]);
 }

@@ -25,6 +25,8 @@ export interface AppliedLabel {
   target: LabelTarget;
   note: string;
   staleness: LabelStaleness;
+  /** When stale: what changed since it was made ("pool", "split", "posts", "record", "test action"); null: not known. */
+  changed: string[] | null;
   createdAt: string;
   /** For a span: its text in the current persona ('' when the span no longer fits it). */
   excerpt: string;
@@ -155,4 +157,12 @@ export function noteTarget(
 ): AppliedLabel | undefined {
   const is = (c: NoteChoice) => (a: AppliedLabel) => a.labelId === c.labelId && sameTarget(a.target, c.target);
   return (last && applied.find(is(last))) ?? applied.find((a) => sameTarget(a.target, current)) ?? applied[0];
+}
+
+/** "stale: the pool and the posts changed since this label was made" (what = the parts, or a fallback sentence). */
+export function staleText(changed: readonly string[] | null, fallback: string): string {
+  if (!changed || changed.length === 0) return `stale: ${fallback} changed since this label was made`;
+  const names = changed.map((c) => `the ${c}`);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+  return `stale: ${list} changed since this label was made`;
 }

@@ -20,6 +20,7 @@ export function appliedLabel(
   r: LabelRow,
   staleness: LabelStaleness,
   excerpt: string,
+  changed: string[] | null = null,
 ): AppliedLabel {
   const def = labelDef(labels, r.label);
   return {
@@ -29,6 +30,7 @@ export function appliedLabel(
     target: r.target,
     note: r.note,
     staleness,
+    changed: staleness === 'stale' ? changed : null,
     createdAt: r.createdAt,
     excerpt,
   };

@@ -30,7 +30,12 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
   const mine = input.rows.filter(
     (r) => r.author === input.author && (r.target.kind === 'action' || r.target.kind === 'history'),
   );
-  const applied = mine.map((r) => appliedLabel(input.labels, r, shown(input.freshness.get(r)), ''));
+  // A trace label's hash covers its one target, so a stale one's target is what changed.
+  const applied = mine.map((r) =>
+    appliedLabel(input.labels, r, shown(input.freshness.get(r)), '', [
+      r.target.kind === 'history' ? 'history record' : 'test action',
+    ]),
+  );
   const byIndex = new Map<number, LabelledHistoryItem>();
   for (const a of applied) {
     if (a.target.kind !== 'history') continue;

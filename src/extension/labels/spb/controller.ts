@@ -1,7 +1,7 @@
 // Labelling in the step view: sends the labels bar's state after each step shown and each change, and carries out
 // the bar's actions (toggle, accept suggestions, note, undo, j/k moves, next unlabelled), one transaction each.
 import * as vscode from 'vscode';
-import { stepContentHash } from '../../../core/labels/hash';
+import { stepHash, stepHashText, type StepHash } from '../../../core/labels/hash';
 import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../../core/labels/model';
 import { suggestLabels } from '../../../core/labels/suggest';
 import { labelDef } from '../../../core/labels/taxonomy';
@@ -25,7 +25,7 @@ const sameRef = (a: StepLocation | undefined, b: StepLocation | undefined) =>
 export class LabelStepController implements vscode.Disposable {
   private readonly bar: LabelBar<StepLocation>;
   /** The content hash of the step shown, for the benchmark object it was computed on (a reload makes a new one). */
-  private hashCache: { bench: Benchmark; key: string; hash: string } | undefined;
+  private hashCache: { bench: Benchmark; key: string; hash: StepHash } | undefined;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -87,19 +87,26 @@ export class LabelStepController implements vscode.Disposable {
     return this.panel.runName ?? '';
   }
 
-  private hashOf(ref: StepRef): string {
+  /** The step's hashes now; undefined when they cannot be computed (nothing is then marked stale). */
+  private hashOf(ref: StepRef): StepHash | undefined {
     const key = JSON.stringify([ref.platform, ref.userId, ref.stepId]);
     const bench = this.bench.bench;
     if (this.hashCache?.key === key && this.hashCache.bench === bench) return this.hashCache.hash;
     const found = this.bench.step(ref);
-    if (!found || !bench) return '';
+    if (!found || !bench) return undefined;
     try {
-      const hash = stepContentHash(found.step, readPostsText(found.user, found.step));
+      const hash = stepHash(found.step, readPostsText(found.user, found.step));
       this.hashCache = { bench, key, hash };
       return hash;
     } catch {
-      return '';
+      return undefined;
     }
+  }
+
+  /** What a label made now stores ('' when the step's hashes cannot be computed). */
+  private hashTextOf(ref: StepRef): string {
+    const h = this.hashOf(ref);
+    return h ? stepHashText(h) : '';
   }
 
   private keyFor(ref: StepLocation, labelId: string, target: LabelTarget): LabelKey | undefined {
@@ -155,7 +162,7 @@ export class LabelStepController implements vscode.Disposable {
       this.push();
       return;
     }
-    const contentHash = this.hashOf(ref);
+    const contentHash = this.hashTextOf(ref);
     const result = this.bar.write((s) => s.toggle({ ...key, contentHash }));
     const found = this.bench.step(ref);
     const persona = found ? (resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '') : '';
@@ -174,7 +181,7 @@ export class LabelStepController implements vscode.Disposable {
       { split: found.step.split, pool: found.step.pool, prediction: result.prediction, reasoning: result.reasoning },
       { labels: this.labels.labels },
     );
-    const contentHash = this.hashOf(ref);
+    const contentHash = this.hashTextOf(ref);
     const createdAt = new Date().toISOString();
     const actions: LabelAction[] = [];
     for (const s of suggestions) {

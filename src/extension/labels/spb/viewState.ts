@@ -1,6 +1,6 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { staleness } from '../../../core/labels/hash';
+import { changedParts, staleness, type StepHash } from '../../../core/labels/hash';
 import type { LabelRow } from '../../../core/labels/model';
 import type { Suggestion } from '../../../core/labels/suggest';
 import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
@@ -15,8 +15,8 @@ export interface LabelViewInput {
   labels: readonly LabelDef[];
   /** Every row on this step and run, all authors. */
   rows: readonly LabelRow[];
-  /** The step's content hash now ('' when it could not be computed: nothing is then marked stale). */
-  currentHash: string;
+  /** The step's hashes now (undefined when they could not be computed: nothing is then marked stale). */
+  currentHash: StepHash | undefined;
   /** The persona this run wrote at the step, for span excerpts. */
   persona: string;
   suggestions: readonly Suggestion[];
@@ -41,6 +41,7 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
         r,
         input.currentHash ? staleness(r, input.currentHash) : 'unknown',
         r.target.kind === 'span' ? spanText(input.persona, r.target.start, r.target.end) : '',
+        input.currentHash ? (changedParts(r, input.currentHash) ?? null) : null,
       ),
     ),
     // A suggestion is settled once the label is on the whole step (a tag-level label of the same id does not count:
