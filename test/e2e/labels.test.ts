@@ -193,7 +193,7 @@ describe('failure labels in the real workbench', () => {
     await expandRow(user.userId, 3);
     await waitFor(
       async () =>
-        (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ Decay error'),
+        (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ D_decay pick'),
       { message: 'the badge on step 1' },
     );
     const rows = await treeRows();
@@ -343,7 +343,7 @@ describe('failure labels in the real workbench', () => {
     const text = await preview.locator('body').innerText();
     expect(text).toContain('Labels per platform');
     expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
-    expect(text).toContain('Decay error');
+    expect(text).toContain('D_decay pick');
     await palette('Notifications: Clear All Notifications');
     await preview
       .locator('h3')

@@ -76,7 +76,7 @@ describe('Label Summary markdown', () => {
     const md = summaryMarkdown(
       summarize(rows),
       new Map([
-        ['decay-error', 'Decay error'],
+        ['decay-error', 'D_decay pick'],
         ['pi-leak', 'PI leak'],
       ]),
       '/w/.personalab/labels.db',
@@ -87,7 +87,7 @@ describe('Label Summary markdown', () => {
     );
     expect(md).toContain('5 label(s) by 2 author(s)');
     expect(md).toContain('| Label | weibo | zhihu | Total |');
-    expect(md).toContain('| Decay error | 3 | 0 | **3** |');
+    expect(md).toContain(`| ${mdText('D_decay pick')} | 3 | 0 | **3** |`);
     expect(md).toContain('| PI leak | 1 | 1 | **2** |');
     expect(md).toContain('| **Total** | **4** | **1** | **5** |');
     expect(md).toContain(`### alice vs ${mdText('bob|<b>')}: 2 step(s) both labelled`);
