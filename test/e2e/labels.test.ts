@@ -314,7 +314,7 @@ describe('failure labels in the real workbench', () => {
     const rows = page.locator('table.conflicts tbody tr');
     expect(await rows.count()).toBe(3);
     expect(await page.locator('.summary').innerText()).toBe(
-      '6 label(s) read, 1 line(s) skipped (see the Problems panel), 2 new, 0 already present, 3 conflict(s)',
+      '5 label(s) read, 1 line(s) skipped (see the Problems panel), 2 new, 0 already present, 3 conflict(s)',
     );
     expect(await page.locator('vscode-radio[checked]').count()).toBe(0);
     expect(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.decision))).toEqual([

@@ -42,7 +42,9 @@ function side(labels: readonly ConflictSideLabel[], which: 'mine' | 'theirs'): H
         el('span', { className: 'label-name', text: l.name, title: l.label }),
         STATUS_TEXT[which][l.status] && el('span', { className: 'status', text: STATUS_TEXT[which][l.status] }),
         l.line !== undefined && el('span', { className: 'line', text: `line ${l.line}` }),
-        l.note && el('div', { className: 'note prose', text: l.note }),
+        l.note
+          ? el('div', { className: 'note prose', text: l.note })
+          : l.status === 'note' && el('div', { className: 'note empty', text: '(no note)' }),
       ]),
     ),
   );
