@@ -44,3 +44,9 @@ export const CLASS_NAMES: Record<PoolClass, { name: string; stored: string }> = 
   dViral: { name: 'D_viral', stored: 'D_viral' },
   dRandom: { name: 'D_random', stored: 'D_random' },
 };
+
+/** The default label for a picked distractor of a class, named after the class: "D_viral pick". */
+export const pickLabelName = (cls: 'dDecay' | 'dPeer' | 'dViral' | 'dRandom'): string =>
+  `${CLASS_NAMES[cls].name} pick`;
+/** The default label for a positive class none of whose tags was picked: "Missed T_new". */
+export const missedLabelName = (cls: 'tNew' | 'tKeep'): string => `Missed ${CLASS_NAMES[cls].name}`;

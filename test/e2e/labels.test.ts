@@ -1,8 +1,9 @@
 // Failure labels in the real workbench (code-server) on a fresh copy of sample/: three steps labelled with the
 // keyboard alone (a number key, the suggestions key, a note, undo), a tag and a persona span labelled after
 // selecting them, badges and counts in the tree, the tree filtered by label, Next Unlabelled Step, Export Labels
-// through the workbench's own save dialog (checked against the database), the label set's problems in the Problems
-// panel, and the Label Summary. Screenshots go to test-results/e2e/.
+// through the workbench's own save dialog (checked against the database), Import Labels with its conflict table
+// (nothing preselected, Apply refused until each conflict is decided, Cancel writing nothing), the label set's
+// problems in the Problems panel, and the Label Summary. Screenshots go to test-results/e2e/.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,7 +194,7 @@ describe('failure labels in the real workbench', () => {
     await expandRow(user.userId, 3);
     await waitFor(
       async () =>
-        (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ Decay error'),
+        (await treeRows()).find((r) => r.level === 4 && r.label === 'step 1')?.description.includes('⚑ D_decay pick'),
       { message: 'the badge on step 1' },
     );
     const rows = await treeRows();
@@ -280,7 +281,7 @@ describe('failure labels in the real workbench', () => {
     expect(fromCsv.rows.map(({ row }) => row)).toEqual(exported.rows.map(({ row }) => row));
   });
 
-  it("imports another annotator's file, resolving a conflict in the quick pick before anything is written", async () => {
+  it("imports another annotator's file, deciding each conflict in the conflict table before anything is written", async () => {
     const file = join(tmp, 'export', 'bob.jsonl');
     const line = (o: Record<string, unknown>) => importLine(user.userId, run.name, o);
     writeFileSync(
@@ -288,53 +289,115 @@ describe('failure labels in the real workbench', () => {
       [
         line({ step_id: 1, author: 'bob', label: 'decay-error' }),
         line({ step_id: 2, author: 'bob', label: 'pi-leak' }),
-        // My own label with another note (made on another machine): a conflict.
+        // My own labels as another machine has them: three conflicts (a note, another label, another note).
+        line({ step_id: 1, author: AUTHOR, label: 'decay-error', note: 'seen on my laptop' }),
+        line({ step_id: 2, author: AUTHOR, label: 'pi-leak' }),
         line({ step_id: 3, author: AUTHOR, label: 'format-error', note: 'from my laptop' }),
         '{"not": "a label"',
       ].join('\n') + '\n',
     );
-    const before = dbRows().length;
+    const before = dbRows();
+    const mine = (stepId: number) =>
+      dbRows()
+        .filter((r) => r.stepId === stepId && r.author === AUTHOR && r.target === 'step')
+        .map((r) => `${r.label}${r.note ? `:${r.note}` : ''}`)
+        .sort();
+    const step2Before = mine(2);
+    expect(step2Before.length).toBeGreaterThan(0);
     await palette('Persona Lab: Import Labels…');
     await dialogPath(file, (v) => v.endsWith('/'), 'the open dialog with the workspace folder');
-    const toast = wb.page.locator('.notification-toast', { hasText: '1 conflict(s)' }).first();
-    await toast.waitFor();
-    expect(await toast.innerText()).toContain('2 new');
-    expect(dbRows().length).toBe(before);
-    await toast.locator('.monaco-button', { hasText: 'Resolve Conflicts…' }).click();
-    await waitFor(
-      async () =>
-        (
-          await wb.page
-            .locator('.quick-input-widget .quick-input-title')
-            .innerText()
-            .catch(() => '')
-        ).includes('resolve the conflicts'),
-      { message: 'the conflict list' },
+
+    // The table: one row per conflict, both sides in full, no decision anywhere.
+    const page = await wb.findWebviewFrame('#labelimport-root table.conflicts', { timeout: 60_000 });
+    const root = page.locator('#labelimport-root');
+    await waitFor(async () => (await root.getAttribute('data-undecided')) === '3', { message: 'three undecided rows' });
+    const rows = page.locator('table.conflicts tbody tr');
+    expect(await rows.count()).toBe(3);
+    expect(await page.locator('.summary').innerText()).toBe(
+      '5 label(s) read, 1 line(s) skipped (see the Problems panel), 2 new, 0 already present, 3 conflict(s)',
     );
-    await wb.screenshot('labels-import-conflicts');
-    expect(dbRows().length).toBe(before);
-    // What Enter would take is the first conflict to look at, never a decision for all of them.
-    await waitFor(
-      async () =>
-        /^1\. /.test(
-          await wb.page
-            .locator('.quick-input-widget .monaco-list-row.focused')
-            .innerText()
-            .catch(() => ''),
-        ),
-      { message: 'the first conflict focused' },
-    );
-    await pick('Keep both for all', 'Keep both for all');
-    await pick('Import now', 'Import now');
-    await waitFor(() => dbRows().length === before + 2, { message: "bob's labels in the database" });
-    expect(rowsOfStep(3).filter((r) => r.startsWith('format-error@step'))).toEqual([
-      'format-error@step:count differs from k\nfrom my laptop',
+    expect(await page.locator('vscode-radio[checked]').count()).toBe(0);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.decision))).toEqual([
+      '',
+      '',
+      '',
     ]);
+    const row = (stepId: number) => rows.filter({ has: page.locator('.where', { hasText: `step ${stepId} ·` }) });
+    expect(await row(1).locator('td.theirs').innerText()).toContain('seen on my laptop');
+    expect(await row(2).locator('td.theirs').innerText()).toContain('PI leak');
+    expect(await row(3).locator('td.mine').innerText()).toContain('count differs from k');
+    expect(await row(3).locator('td.theirs').innerText()).toContain('from my laptop');
+    expect(await page.locator('.progress').innerText()).toBe('0 of 3 conflict(s) decided');
+    await palette('Notifications: Clear All Notifications');
+    await wb.screenshot('labels-import-conflicts');
+
+    // Apply with nothing decided is refused, and says why; nothing is written.
+    await page.locator('vscode-button', { hasText: 'Apply Import' }).click();
+    await page.locator('.refusal', { hasText: '3 of 3 conflict(s) have no decision yet' }).waitFor();
+    expect(await page.locator('tr.missing').count()).toBe(3);
+    expect(dbRows()).toEqual(before);
+
+    // One decision per row, each its own.
+    const decide = async (stepId: number, decision: 'local' | 'incoming' | 'both') => {
+      await row(stepId).locator(`vscode-radio[value="${decision}"]`).click();
+      await waitFor(async () => (await row(stepId).getAttribute('data-decision')) === decision, {
+        message: `row of step ${stepId} to be ${decision}`,
+      });
+    };
+    await decide(1, 'local');
+    await decide(2, 'incoming');
+    await decide(3, 'both');
+    await waitFor(async () => (await root.getAttribute('data-undecided')) === '0', { message: 'every row decided' });
+    expect(await page.locator('.refusal').isVisible()).toBe(false);
+    expect(dbRows()).toEqual(before);
+    await wb.screenshot('labels-import-decided');
+    await page.locator('vscode-button', { hasText: 'Apply Import' }).click();
+
+    // The database, read back through the CLI: each row as decided, bob's two labels added.
+    await waitFor(() => dbRows().length === before.length + 2 - step2Before.length + 1, {
+      message: 'the import in the database',
+    });
+    expect(mine(1)).toEqual(['decay-error']);
+    expect(mine(2)).toEqual(['pi-leak']);
+    expect(mine(3)).toEqual(['format-error:count differs from k\nfrom my laptop']);
+    expect(
+      dbRows()
+        .filter((r) => r.author === 'bob')
+        .map((r) => `${r.stepId}:${r.label}`)
+        .sort(),
+    ).toEqual(['1:decay-error', '2:pi-leak']);
     await wb.page.locator('.notification-toast', { hasText: 'imported' }).first().waitFor();
     // The unreadable line is in the Problems panel, at its line.
     await wb.page.locator('#status\\.problems').click();
-    await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 4' }).first().waitFor();
+    await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 6' }).first().waitFor();
     await wb.page.locator('#status\\.problems').click();
+  });
+
+  it('cancels an import from the conflict table without writing anything', async () => {
+    const file = join(tmp, 'export', 'carol.jsonl');
+    const line = (o: Record<string, unknown>) => importLine(user.userId, run.name, o);
+    writeFileSync(
+      file,
+      [
+        line({ step_id: 1, author: 'carol', label: 'pi-leak' }),
+        line({ step_id: 1, author: AUTHOR, label: 'decay-error', note: 'a third note' }),
+        line({ step_id: 3, author: AUTHOR, label: 'pi-leak' }),
+      ].join('\n') + '\n',
+    );
+    const before = dbRows();
+    await palette('Persona Lab: Import Labels…');
+    await dialogPath(file, (v) => v.endsWith('/'), 'the open dialog');
+    const page = await wb.findWebviewFrame('#labelimport-root[data-undecided="2"]', { timeout: 60_000 });
+    await page.locator('vscode-button', { hasText: 'Take theirs' }).first().click();
+    await waitFor(async () => (await page.locator('#labelimport-root').getAttribute('data-undecided')) === '0', {
+      message: 'the rest decided at once',
+    });
+    await page.locator('vscode-button', { hasText: 'Cancel' }).click();
+    await wb.page
+      .locator('.notification-toast', { hasText: 'import cancelled; nothing was written' })
+      .first()
+      .waitFor();
+    expect(dbRows()).toEqual(before);
   });
 
   it("opens the Label Summary with counts per platform and Cohen's kappa", async () => {
@@ -343,7 +406,7 @@ describe('failure labels in the real workbench', () => {
     const text = await preview.locator('body').innerText();
     expect(text).toContain('Labels per platform');
     expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
-    expect(text).toContain('Decay error');
+    expect(text).toContain('D_decay pick');
     await palette('Notifications: Clear All Notifications');
     await preview
       .locator('h3')

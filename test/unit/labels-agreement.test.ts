@@ -83,8 +83,8 @@ describe("Cohen's kappa", () => {
       'alice/carol:1',
       'bob/carol:1',
     ]);
-    const text = formatSummary(s, new Map([['decay-error', 'Decay error']]));
-    expect(text).toMatch(/Decay error\s+11\s+1\s+12/);
+    const text = formatSummary(s, new Map([['decay-error', 'D_decay pick']]));
+    expect(text).toMatch(/D_decay pick\s+11\s+1\s+12/);
     expect(text).toContain('overall kappa 0.341');
   });
 });
@@ -102,10 +102,11 @@ describe('suggestLabels', () => {
   const ids = (prediction: unknown[], extra = {}) =>
     suggestLabels({ split, pool, prediction, ...extra }).map((s) => s.labelId);
 
-  it('suggests a label per distractor class picked, and missed novelty / stability when none was picked', () => {
+  it('suggests a label per distractor class picked, and Missed T_new / T_keep when none was picked', () => {
     const s = suggestLabels({ split, pool, prediction: ['#d#', '#p#'] });
     expect(s.map((x) => x.labelId)).toEqual(['decay-error', 'peer-confusion', 'missed-novelty', 'missed-stability']);
     expect(s[0]).toMatchObject({ tags: ['#d#'], reason: 'picked D_decay tag(s): #d#' });
+    expect(s[1].reason).toBe('picked D_peer tag(s): #p#');
     expect(s[3].tags).toEqual(['#k1#', '#k2#']);
     expect(ids(['#r2#', '#n#'])).toEqual(['random-pick', 'missed-stability']);
   });

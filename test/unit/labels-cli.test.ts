@@ -105,7 +105,7 @@ describe('persona-lab labels', () => {
   it('prints a summary with label names and kappa, and JSON on request', async () => {
     const text = await cli(['summary', alice]);
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/Decay error\s+2\s+2/);
+    expect(text.out).toMatch(/D_decay pick\s+2\s+2/);
     const json = await cli(['summary', alice], { json: true });
     expect(JSON.parse(json.out)).toMatchObject({ total: 3, counts: { 'decay-error': { toutiao: 2 } } });
   });

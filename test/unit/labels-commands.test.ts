@@ -6,7 +6,7 @@ import { summarize } from '../../src/core/labels/agreement';
 import { ImportSession } from '../../src/core/labels/merge';
 import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { conflictRows, planSummary } from '../../src/extension/labels/importRows';
+import { planParts, planSummary } from '../../src/extension/labels/importRows';
 import { mdText, summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
 
 const row = (over: Partial<LabelRow>): LabelRow => ({
@@ -24,8 +24,8 @@ const row = (over: Partial<LabelRow>): LabelRow => ({
   ...over,
 });
 
-describe('Import Labels rows', () => {
-  it('lists each conflict with both sides, its decision, and a summary line, before anything is written', () => {
+describe('Import Labels summary', () => {
+  it('says what the import holds before anything is written', () => {
     const store = LabelStore.open(join(mkdtempSync(join(tmpdir(), 'pl-importrows-')), 'labels.db'));
     try {
       store.add(row({ note: 'mine' }));
@@ -42,21 +42,10 @@ describe('Import Labels rows', () => {
         'bob.jsonl',
       );
       expect(session.conflicts).toHaveLength(2);
-      const names = new Map([
-        ['decay-error', 'Decay error'],
-        ['pi-leak', 'PI leak'],
-        ['peer-confusion', 'Peer confusion'],
-      ]);
-      const rows = conflictRows(session.conflicts, new Map([[session.conflicts[0].id, 'both']]), names);
-      expect(rows.map((r) => [r.label.slice(0, 3), r.description])).toEqual([
-        ['1. ', '→ Keep both'],
-        ['2. ', 'unresolved'],
-      ]);
-      expect(rows[0].detail).toBe('mine: Decay error (“mine”) · theirs: Decay error (“theirs”) (line 1)');
-      expect(rows[1].detail).toBe('mine: PI leak · theirs: Peer confusion, PI leak (line 2, 4)');
       expect(planSummary('bob.jsonl', 4, 1, session.plan)).toBe(
         'bob.jsonl: 4 label(s) read, 1 line(s) skipped (see the Problems panel), 1 new, 1 already present, 2 conflict(s)',
       );
+      expect(planParts(4, 0, session.plan)).toBe('4 label(s) read, 1 new, 1 already present, 2 conflict(s)');
       expect(store.count()).toBe(2);
     } finally {
       store.close();
@@ -76,7 +65,7 @@ describe('Label Summary markdown', () => {
     const md = summaryMarkdown(
       summarize(rows),
       new Map([
-        ['decay-error', 'Decay error'],
+        ['decay-error', 'D_decay pick'],
         ['pi-leak', 'PI leak'],
       ]),
       '/w/.personalab/labels.db',
@@ -87,7 +76,7 @@ describe('Label Summary markdown', () => {
     );
     expect(md).toContain('5 label(s) by 2 author(s)');
     expect(md).toContain('| Label | weibo | zhihu | Total |');
-    expect(md).toContain('| Decay error | 3 | 0 | **3** |');
+    expect(md).toContain(`| ${mdText('D_decay pick')} | 3 | 0 | **3** |`);
     expect(md).toContain('| PI leak | 1 | 1 | **2** |');
     expect(md).toContain('| **Total** | **4** | **1** | **5** |');
     expect(md).toContain(`### alice vs ${mdText('bob|<b>')}: 2 step(s) both labelled`);

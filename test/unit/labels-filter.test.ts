@@ -153,13 +153,13 @@ describe('matchesFilter', () => {
     ).toEqual({ labels: ['a'], unlabelled: false, signatures: ['recallZero'], runs: [] });
     expect(isFilterActive(normalizeFilter(undefined))).toBe(false);
     expect(isFilterActive(normalizeFilter({ runs: ['gpt'] }))).toBe(true);
-    const names = new Map([['decay-error', 'Decay error']]);
+    const names = new Map([['decay-error', 'D_decay pick']]);
     expect(
       describeFilter(
         normalizeFilter({ labels: ['decay-error'], unlabelled: true, signatures: ['recallZero'], runs: ['gpt'] }),
         names,
       ),
-    ).toBe('label Decay error or unlabelled · R = 0 · run gpt');
+    ).toBe('label D_decay pick or unlabelled · R = 0 · run gpt');
     expect(describeFilter(normalizeFilter({ unlabelled: true }))).toBe('unlabelled');
   });
 });

@@ -22,6 +22,18 @@ describe('default label set', () => {
     expect(DEFAULT_LABELS.find((l) => l.id === 'persona-drift')?.scope).toBe('persona-span');
   });
 
+  it('names the pool-class labels after the class they describe (D_peer, never the storage name)', () => {
+    const byId = new Map(DEFAULT_LABELS.map((l) => [l.id, l]));
+    expect(
+      ['decay-error', 'peer-confusion', 'popularity-bias', 'random-pick', 'missed-novelty', 'missed-stability'].map(
+        (id) => byId.get(id)?.name,
+      ),
+    ).toEqual(['D_decay pick', 'D_peer pick', 'D_viral pick', 'D_random pick', 'Missed T_new', 'Missed T_keep']);
+    expect(byId.get('popularity-bias')?.description).toBe('Picked a D_viral tag: trending on the platform that day.');
+    expect(new Set(DEFAULT_LABELS.map((l) => l.name)).size).toBe(DEFAULT_LABELS.length);
+    expect(DEFAULT_LABELS.filter((l) => /D_cluster/.test(`${l.name} ${l.description}`))).toEqual([]);
+  });
+
   it('shows an id the set does not know as itself instead of dropping it', () => {
     const d = labelDef(DEFAULT_LABELS, 'custom-thing');
     expect(d).toMatchObject({ id: 'custom-thing', name: 'custom-thing', unknown: true });

@@ -104,7 +104,7 @@ describe('buildLabelView', () => {
     expect(view.others).toEqual([{ author: 'bob', labelId: 'pi-leak', name: 'PI leak' }]);
     expect(view.labels[0]).toEqual({
       id: 'decay-error',
-      name: 'Decay error',
+      name: 'D_decay pick',
       description: DEFAULT_LABELS[0].description,
       key: '1',
       scope: 'tag',
@@ -122,7 +122,7 @@ describe('buildLabelView', () => {
       ],
     });
     expect(view.suggestions).toEqual([
-      { labelId: 'decay-error', name: 'Decay error', key: '1', reason: 'picked D_decay tag(s): #d#', tags: ['#d#'] },
+      { labelId: 'decay-error', name: 'D_decay pick', key: '1', reason: 'picked D_decay tag(s): #d#', tags: ['#d#'] },
     ]);
   });
 

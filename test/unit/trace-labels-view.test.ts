@@ -53,8 +53,8 @@ describe('buildTraceLabelState', () => {
       'random-pick:stale',
     ]);
     expect(s.history).toEqual([
-      { index: 3, names: ['Random pick'], stale: true },
-      { index: 7, names: ['Peer confusion', 'PI leak'], stale: true },
+      { index: 3, names: ['D_random pick'], stale: true },
+      { index: 7, names: ['D_peer pick', 'PI leak'], stale: true },
     ]);
     expect(isExtensionToWebview({ type: 'labels', state: s })).toBe(true);
   });

@@ -24,7 +24,7 @@ export class NoteField {
     return !!this.open && document.activeElement === this.open.input;
   }
 
-  /** Opens the field on `on` with its current note; `label` names it ("Note on Decay error"). */
+  /** Opens the field on `on` with its current note; `label` names it ("Note on D_decay pick"). */
   show(on: AppliedLabel, label: string, save: (note: string) => void): void {
     this.close();
     const input = el('input', {

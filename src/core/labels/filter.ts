@@ -51,7 +51,7 @@ export function normalizeFilter(v: unknown): StepFilter {
   };
 }
 
-/** One line for the tree's message, e.g. "label Decay error or unlabelled · R = 0 · run demo-llm". */
+/** One line for the tree's message, e.g. "label D_decay pick or unlabelled · R = 0 · run demo-llm". */
 export function describeFilter(f: StepFilter, names: ReadonlyMap<string, string> = new Map()): string {
   const parts: string[] = [];
   const labels = f.labels.map((l) => names.get(l) ?? l);

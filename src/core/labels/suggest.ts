@@ -3,6 +3,7 @@
 import type { ReplyFlag } from '../spb/response';
 import { kForPool, pickSet, scoreStep } from '../spb/score/step';
 import type { PoolClass, PoolSplit } from '../spb/types';
+import { CLASS_NAMES } from '../../shared/names';
 import type { LabelDef } from './taxonomy';
 
 export interface SuggestInput {
@@ -28,17 +29,17 @@ export interface SuggestOptions {
   /** Only suggest ids of this label set (a workspace set may not have all the defaults). */
   labels?: readonly LabelDef[];
   /**
-   * When to suggest "missed novelty" / "missed stability": 'none-picked' (the default) when no tag of T_new / T_keep
+   * When to suggest "Missed T_new" / "Missed T_keep": 'none-picked' (the default) when no tag of T_new / T_keep
    * was picked, 'any-missed' as soon as one of them was not picked.
    */
   missed?: 'none-picked' | 'any-missed';
 }
 
-const DISTRACTORS: { cls: PoolClass; labelId: string; meta: string }[] = [
-  { cls: 'dDecay', labelId: 'decay-error', meta: 'D_decay' },
-  { cls: 'dPeer', labelId: 'peer-confusion', meta: 'D_cluster (peer)' },
-  { cls: 'dViral', labelId: 'popularity-bias', meta: 'D_viral' },
-  { cls: 'dRandom', labelId: 'random-pick', meta: 'D_random' },
+const DISTRACTORS: { cls: PoolClass; labelId: string }[] = [
+  { cls: 'dDecay', labelId: 'decay-error' },
+  { cls: 'dPeer', labelId: 'peer-confusion' },
+  { cls: 'dViral', labelId: 'popularity-bias' },
+  { cls: 'dRandom', labelId: 'random-pick' },
 ];
 
 const FORMAT_FLAGS = new Set<ReplyFlag['code']>([
@@ -63,7 +64,8 @@ export function suggestLabels(input: SuggestInput, opts: SuggestOptions = {}): S
 
   for (const d of DISTRACTORS) {
     const hit = [...new Set(input.split[d.cls])].filter((t) => picks.has(t));
-    if (hit.length > 0) out.push({ labelId: d.labelId, reason: `picked ${d.meta} tag(s): ${list(hit)}`, tags: hit });
+    if (hit.length > 0)
+      out.push({ labelId: d.labelId, reason: `picked ${CLASS_NAMES[d.cls].name} tag(s): ${list(hit)}`, tags: hit });
   }
 
   if (metrics) {
@@ -74,8 +76,8 @@ export function suggestLabels(input: SuggestInput, opts: SuggestOptions = {}): S
       const tags = [...new Set(input.split[cls])].filter((t) => !picks.has(t));
       out.push({ labelId, reason: `${meta} not picked: ${list(tags)}`, tags });
     };
-    missed('tNew', metrics.Recall_Novelty, 'missed-novelty', 'T_new');
-    missed('tKeep', metrics.Recall_Stability, 'missed-stability', 'T_keep');
+    missed('tNew', metrics.Recall_Novelty, 'missed-novelty', CLASS_NAMES.tNew.name);
+    missed('tKeep', metrics.Recall_Stability, 'missed-stability', CLASS_NAMES.tKeep.name);
   }
 
   const format = formatProblems(input);

@@ -1,7 +1,9 @@
-// The label set: the default failure modes of the benchmark, and a per-workspace `.personalab/labels.json`
+// The label set: the default failure modes of the benchmark (named after the pool class they describe: "D_viral
+// pick", "Missed T_new"; ids are what the database keeps, so renaming a label never touches a stored row), and a per-workspace `.personalab/labels.json`
 // validated with located diagnostics. A broken file never leaves the user without labels: errors fall back to the
 // defaults.
 import { readFileSync } from 'node:fs';
+import { missedLabelName, pickLabelName } from '../../shared/names';
 import { pyJsonLoads } from '../io/pyjson';
 import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
@@ -25,42 +27,42 @@ export interface LabelDef {
 export const DEFAULT_LABELS: readonly LabelDef[] = [
   {
     id: 'decay-error',
-    name: 'Decay error',
+    name: pickLabelName('dDecay'),
     description: 'Picked a D_decay tag: recently used, does not recur.',
     key: '1',
     scope: 'tag',
   },
   {
     id: 'peer-confusion',
-    name: 'Peer confusion',
-    description: 'Picked a D_peer (D_cluster) tag: a semantic neighbour of a positive.',
+    name: pickLabelName('dPeer'),
+    description: 'Picked a D_peer tag: a semantic neighbour of a positive.',
     key: '2',
     scope: 'tag',
   },
   {
     id: 'popularity-bias',
-    name: 'Popularity bias',
+    name: pickLabelName('dViral'),
     description: 'Picked a D_viral tag: trending on the platform that day.',
     key: '3',
     scope: 'tag',
   },
   {
     id: 'random-pick',
-    name: 'Random pick',
+    name: pickLabelName('dRandom'),
     description: 'Picked a D_random tag: a uniform sample of the vocabulary.',
     key: '4',
     scope: 'tag',
   },
   {
     id: 'missed-novelty',
-    name: 'Missed novelty',
+    name: missedLabelName('tNew'),
     description: 'A T_new tag (never used before) was not picked.',
     key: '5',
     scope: 'tag',
   },
   {
     id: 'missed-stability',
-    name: 'Missed stability',
+    name: missedLabelName('tKeep'),
     description: 'A T_keep tag (already used) was not picked.',
     key: '6',
     scope: 'tag',

@@ -52,7 +52,7 @@ export class LabelBar<R extends object> {
     }
   }
 
-  /** Keeps an action for undo and says what it did (`what`: "added Decay error on …"). */
+  /** Keeps an action for undo and says what it did (`what`: "added D_decay pick on …"). */
   done(ref: R, inverse: LabelAction, what: string): void {
     this.undo.push({ inverse, ref: { ...ref }, description: what });
     this.say(ref, what[0].toUpperCase() + what.slice(1));

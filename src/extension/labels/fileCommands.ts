@@ -1,15 +1,16 @@
-// Export Labels… (JSONL or CSV by the file's extension), Import Labels… (plan, conflicts resolved in a quick pick,
-// nothing written before that), Label Summary (a Markdown preview) and Edit Label Set.
+// Export Labels… (JSONL or CSV by the file's extension), Import Labels… (plan, then every conflict decided in the
+// conflict table, importPanel.ts; nothing written before Apply, nothing at all on Cancel), Label Summary (a Markdown preview) and Edit Label Set.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { summarize } from '../../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
-import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision } from '../../core/labels/merge';
+import { ImportSession, type ConflictDecision } from '../../core/labels/merge';
 import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
 import type { Diagnostic } from '../../core/io/diagnostics';
 import { fileDiagnostics } from '../diagnostics';
-import { conflictRows, DECISION_TEXT, planSummary } from './importRows';
+import { decideConflicts } from './importPanel';
+import { planParts, planSummary } from './importRows';
 import type { LabelService } from './service';
 import { summaryMarkdown } from './summaryMarkdown';
 import { log } from '../log';
@@ -65,70 +66,12 @@ async function exportLabels(labels: LabelService, arg: unknown): Promise<void> {
   if (open) await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
 }
 
-async function resolveConflicts(
-  session: ImportSession,
-  names: ReadonlyMap<string, string>,
-): Promise<Map<string, ConflictDecision> | undefined> {
-  const decisions = new Map<string, ConflictDecision>();
-  const conflicts = session.conflicts;
-  type Item = vscode.QuickPickItem & { action: 'all' | 'one' | 'import'; value?: string };
-  for (;;) {
-    const open = conflicts.filter((c) => !decisions.has(c.id)).length;
-    // The conflicts come first, so that the row Enter would take is a conflict to look at, never a decision.
-    const items: Item[] = [
-      {
-        label: `Conflicts: ${conflicts.length - open} of ${conflicts.length} resolved`,
-        kind: vscode.QuickPickItemKind.Separator,
-        action: 'one',
-      },
-      ...conflictRows(conflicts, decisions, names).map((r): Item => ({ ...r, action: 'one', value: r.id })),
-      { label: 'Decide the rest at once', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
-      ...CONFLICT_DECISIONS.map((d): Item => ({
-        label: `$(check-all) ${DECISION_TEXT[d].label} for ${open === conflicts.length ? 'all' : `the ${open} unresolved`}`,
-        detail: DECISION_TEXT[d].detail,
-        action: 'all',
-        value: d,
-      })),
-      { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'one' },
-      open === 0
-        ? {
-            label: '$(cloud-download) Import now',
-            detail: 'write the import with these decisions, in one transaction',
-            action: 'import',
-          }
-        : {
-            label: '$(circle-slash) Import now',
-            detail: `resolve the ${open} remaining conflict(s) first; nothing has been written`,
-            action: 'import',
-          },
-    ];
-    const picked = await vscode.window.showQuickPick(items, {
-      title: 'Persona Lab: Import Labels — resolve the conflicts (Esc cancels, nothing is written)',
-      placeHolder: 'Pick a conflict to decide it, or decide all at once',
-      matchOnDescription: true,
-      matchOnDetail: true,
-      ignoreFocusOut: true,
-    });
-    if (!picked) return undefined;
-    if (picked.action === 'import') {
-      if (open === 0) return decisions;
-      continue;
-    }
-    if (picked.action === 'all' && picked.value) {
-      for (const c of conflicts) if (!decisions.has(c.id)) decisions.set(c.id, picked.value as ConflictDecision);
-      continue;
-    }
-    const conflict = conflicts.find((c) => c.id === picked.value);
-    if (!conflict) continue;
-    const choice = await vscode.window.showQuickPick(
-      CONFLICT_DECISIONS.map((d) => ({ label: DECISION_TEXT[d].label, detail: DECISION_TEXT[d].detail, decision: d })),
-      { title: `Conflict: ${conflict.description}`, placeHolder: picked.detail, ignoreFocusOut: true },
-    );
-    if (choice) decisions.set(conflict.id, choice.decision);
-  }
-}
-
-async function importLabels(labels: LabelService, problems: vscode.DiagnosticCollection, arg: unknown): Promise<void> {
+async function importLabels(
+  extensionUri: vscode.Uri,
+  labels: LabelService,
+  problems: vscode.DiagnosticCollection,
+  arg: unknown,
+): Promise<void> {
   const given = argPath(arg);
   const format = given.format;
   let path = given.path;
@@ -157,12 +100,15 @@ async function importLabels(labels: LabelService, problems: vscode.DiagnosticCol
   }
   let decisions = new Map<string, ConflictDecision>();
   if (session.conflicts.length > 0) {
-    const go = await vscode.window.showWarningMessage(
-      `Persona Lab: ${summary}. Nothing is written until every conflict has a decision.`,
-      'Resolve Conflicts…',
-    );
-    if (!go) return;
-    const chosen = await resolveConflicts(session, labels.names());
+    log.info(`labels: import of ${summary}; showing the conflict table`);
+    const chosen = await decideConflicts({
+      extensionUri,
+      file: path,
+      summary: planParts(parsed.rows.length, skipped, session.plan),
+      additions: session.plan.additions.length,
+      conflicts: session.conflicts,
+      names: labels.names(),
+    });
     if (!chosen) {
       void vscode.window.showInformationMessage('Persona Lab: import cancelled; nothing was written.');
       return;
@@ -248,7 +194,7 @@ export function labelFileCommands(context: vscode.ExtensionContext, labels: Labe
   );
   return {
     exportLabels: guard((arg) => exportLabels(labels, arg)),
-    importLabels: guard((arg) => importLabels(labels, problems, arg)),
+    importLabels: guard((arg) => importLabels(context.extensionUri, labels, problems, arg)),
     labelSummary: guard(() => labelSummary()),
     editLabelSet: guard(() => editLabelSet(labels)),
   };

@@ -7,7 +7,7 @@ export interface UndoEntry<R = StepLocation> {
   inverse: LabelAction;
   /** The step (or test action) the action was made on (undo shows it again). */
   ref: R;
-  /** What was done, e.g. "added Decay error". */
+  /** What was done, e.g. "added D_decay pick". */
   description: string;
 }
 

@@ -27,7 +27,7 @@ export interface OmniTreeContext {
   labels?: { index: TraceLabelIndex; names: ReadonlyMap<string, string> };
 }
 
-/** "⚑ Decay error · 2 history" for a test action with labels on it or on its history records. */
+/** "⚑ Hyper-activity · 2 history" for a test action with labels on it or on its history records. */
 export function actionBadge(labels: OmniTreeContext['labels'], userId: string, index: number): string | undefined {
   if (!labels) return undefined;
   const on = labels.index.actionLabels(userId, index).map((id) => labels.names.get(id) ?? id);
