@@ -5,8 +5,8 @@ import type { PiMark } from '../../src/core/pi/spans';
 import { fieldKey } from '../../src/core/pi/spans';
 import type { RunPairStep } from '../../src/core/spb/runPair';
 import { SCOPE_LABELS, type Ref } from '../../src/shared/dashboardProtocol';
-import { deltasBox, flippedBox, personaDiffBox, picks, prose, sideGrid, type SideColumn } from '../shared/sides';
-import { el, icon, type Child } from './dom';
+import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
+import { el, icon } from './dom';
 
 export interface PairNav {
   /** 0-based position of the step in the list's order; -1 when it is not in the list (another scope) */
@@ -24,8 +24,6 @@ function button(text: string, iconName: string, title: string, onClick: () => vo
   b.addEventListener('click', onClick);
   return b;
 }
-
-const sideKey = (c: SideColumn) => c.key as 'a' | 'b';
 
 export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>>, nav: PairNav): HTMLElement {
   const where = `${SCOPE_LABELS[p.ref.platform]} · ${p.ref.userId} · step ${p.ref.stepId} of ${p.totalSteps}`;
@@ -73,33 +71,6 @@ export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>
     col('a', p.runA, `B (${p.runB})`, p.before),
     col('b', p.runB, `A (${p.runA})`, p.after),
   ];
-  const rows: [string, (c: SideColumn) => Child][] = [
-    ['Picks', (c) => picks(c.model, c.other, 'The run has no result for this step.')],
-    [
-      'Persona received',
-      (c) =>
-        prose(
-          c.model.personaIn ?? '',
-          'None: the prompt had the cold-start text.',
-          '',
-          pi[fieldKey.cmp(sideKey(c), 'personaIn')],
-        ),
-    ],
-    [
-      'Persona written',
-      (c) => prose(c.model.personaWritten, 'None written.', '', pi[fieldKey.cmp(sideKey(c), 'personaWritten')]),
-    ],
-    [
-      'Reasoning',
-      (c) =>
-        prose(
-          c.model.reasoning,
-          'No reasoning.',
-          c.model.reasoning.startsWith('Error:') ? 'warn' : '',
-          pi[fieldKey.cmp(sideKey(c), 'reasoning')],
-        ),
-    ],
-  ];
   const none =
     p.before.hasResult && p.after.hasResult
       ? 'No tag flipped: both runs picked the same pool tags.'
@@ -119,7 +90,7 @@ export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>
         flippedBox(p.flipped, none),
         deltasBox(p.metrics, [`A · ${p.runA}`, `B · ${p.runB}`], p.scored),
       ]),
-      sideGrid(cols, rows),
+      sideGrid(cols, sideRows(pi)),
       personaDiffBox(p.personaDiff, `Persona written: A → B`, (i) => pi[fieldKey.cmpDiff(i)]),
     ],
   );

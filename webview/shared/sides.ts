@@ -1,7 +1,7 @@
 // Two answers to one step side by side, drawn from the core's SidesCompared pieces (src/core/spb/sides.ts): pick
 // chips with their flips, the flipped tags, the metric deltas, the two columns row by row, the persona diff. The step
 // view's re-run comparison and the compare view's pair both use these. Styles: sides.css. Text only.
-import type { PiMark } from '../../src/core/pi/spans';
+import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../../src/core/spb/sides';
 import type { DiffPart } from '../../src/core/spb/stepModel';
 import { el, icon, type Child } from './dom';
@@ -149,6 +149,32 @@ export function sideGrid(cols: [SideColumn, SideColumn], rows: readonly SideRow[
       ),
     ),
   ]);
+}
+
+/**
+ * The rows both comparisons show, with each side's PI marks under its `key`: picks, the persona received, the persona
+ * written and the reasoning.
+ */
+export function sideRows(pi: Readonly<Record<string, PiMark[]>>): SideRow[] {
+  const marks = (c: SideColumn, field: 'personaIn' | 'personaWritten' | 'reasoning') => pi[fieldKey.cmp(c.key, field)];
+  return [
+    ['Picks', (c) => picks(c.model, c.other, 'The run has no result for this step.')],
+    [
+      'Persona received',
+      (c) => prose(c.model.personaIn ?? '', 'None: the prompt had the cold-start text.', '', marks(c, 'personaIn')),
+    ],
+    ['Persona written', (c) => prose(c.model.personaWritten, 'None written.', '', marks(c, 'personaWritten'))],
+    [
+      'Reasoning',
+      (c) =>
+        prose(
+          c.model.reasoning,
+          'No reasoning.',
+          c.model.reasoning.startsWith('Error:') ? 'warn' : '',
+          marks(c, 'reasoning'),
+        ),
+    ],
+  ];
 }
 
 /** The word diff of the written personas, or why there is none. */

@@ -7,7 +7,7 @@ import type { SideModel } from '../../src/core/spb/sides';
 import type { StepModel } from '../../src/core/spb/stepModel';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
-import { deltasBox, flippedBox, personaDiffBox, picks, prose, sideGrid, type SideColumn } from '../shared/sides';
+import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
 import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when } from './rerunTables';
 
 export interface RerunHandlers {
@@ -107,34 +107,7 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
       'the original',
     ),
   ];
-  const side = (cl: SideColumn) => cl.key as 'original' | 'rerun';
-  const grid = sideGrid(cols, [
-    ['Picks', (cl) => picks(cl.model, cl.other, 'The run has no result for this step.')],
-    [
-      'Persona received',
-      (cl) =>
-        prose(
-          cl.model.personaIn ?? '',
-          'None: the prompt had the cold-start text.',
-          '',
-          pi[fieldKey.cmp(side(cl), 'personaIn')],
-        ),
-    ],
-    [
-      'Persona written',
-      (cl) => prose(cl.model.personaWritten, 'None written.', '', pi[fieldKey.cmp(side(cl), 'personaWritten')]),
-    ],
-    [
-      'Reasoning',
-      (cl) =>
-        prose(
-          cl.model.reasoning,
-          'No reasoning.',
-          cl.model.reasoning.startsWith('Error:') ? 'warn' : '',
-          pi[fieldKey.cmp(side(cl), 'reasoning')],
-        ),
-    ],
-  ]);
+  const grid = sideGrid(cols, sideRows(pi));
   const usage = c.usage
     ? `${c.usage.promptTokens} prompt + ${c.usage.completionTokens} completion = ${c.usage.totalTokens} tokens`
     : 'not reported';
