@@ -26,7 +26,9 @@ function button(text: string, iconName: string, title: string, onClick: () => vo
 }
 
 export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>>, nav: PairNav): HTMLElement {
-  const where = `${SCOPE_LABELS[p.ref.platform]} · ${p.ref.userId} · step ${p.ref.stepId} of ${p.totalSteps}`;
+  const where = `${SCOPE_LABELS[p.ref.platform]} · ${p.ref.userId} · step ${p.ref.stepId}/${p.totalSteps}`;
+  const recall = p.metrics.find((m) => m.key === 'Recall');
+  const recallText = recall ? ` · R ${recall.beforeText} → ${recall.afterText} (${recall.deltaText})` : '';
   const position = nav.index >= 0 ? `${nav.index + 1} of ${nav.total}` : 'not in this scope';
   const prev = button('Previous', 'arrow-up', 'The row above in the list ([)', () => nav.go(-1), {
     'data-nav': 'prev',
@@ -35,15 +37,17 @@ export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>
   (prev as HTMLElement & { disabled: boolean }).disabled = nav.index <= 0;
   (next as HTMLElement & { disabled: boolean }).disabled = nav.index < 0 || nav.index >= nav.total - 1;
   const head = el('div', { className: 'pair-head' }, [
-    button('All Steps', 'arrow-left', 'Back to the list of paired steps (Esc)', nav.back, { 'data-nav': 'back' }),
-    el('h2', { className: 'pair-title', text: where }),
-    el('span', {
-      className: 'note',
-      text: `${p.dateInput} → ${p.dateTarget} · ${p.poolSize} candidates, ${p.positives} positive · row ${position}`,
+    el('div', { className: 'pair-nav' }, [
+      button('All Steps', 'arrow-left', 'Back to the list of paired steps (Esc)', nav.back, { 'data-nav': 'back' }),
+      el('h2', { className: 'pair-title', text: where }),
+      el('span', { className: 'spacer' }),
+      prev,
+      next,
+    ]),
+    el('p', {
+      className: 'note pair-facts',
+      text: `${p.dateInput} → ${p.dateTarget} · ${p.poolSize} candidates, ${p.positives} positive${recallText} · row ${position}`,
     }),
-    el('span', { className: 'spacer' }),
-    prev,
-    next,
   ]);
   const col = (key: 'a' | 'b', run: string, other: string, model: SideColumn['model']): SideColumn => ({
     key,
@@ -85,12 +89,13 @@ export function renderPair(p: RunPairStep, pi: Readonly<Record<string, PiMark[]>
       },
     },
     [
+      // The two answers first (the content); what changed between them after.
       head,
+      sideGrid(cols, sideRows(pi)),
       el('div', { className: 'cmp-summary' }, [
         flippedBox(p.flipped, none),
         deltasBox(p.metrics, [`A · ${p.runA}`, `B · ${p.runB}`], p.scored),
       ]),
-      sideGrid(cols, sideRows(pi)),
       personaDiffBox(p.personaDiff, `Persona written: A → B`, (i) => pi[fieldKey.cmpDiff(i)]),
     ],
   );
