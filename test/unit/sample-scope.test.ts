@@ -17,6 +17,9 @@ import type { ScoreJson } from '../../src/core/spb/tables';
 import { METRIC_KEYS, type Benchmark } from '../../src/core/spb/types';
 import { inSubset, subsetSize, userSubset } from '../../src/core/spb/userSubset';
 import { runCommand, UsageError } from '../../src/cli/commands';
+import { dashboardModel } from '../../src/extension/dashboard/spb/model';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { sampleSummaries } from '../../src/core/experiments/sampleScope';
 
 let root: string;
 let bench: Benchmark;
@@ -144,5 +147,38 @@ describe('persona-lab score --sample', () => {
     expect((JSON.parse(out) as ScoreJson).sample).toEqual({ name: 'gone1', users: 9 });
     await expect(cli({ sample: 'nope' })).rejects.toThrow(`${samplePath(root, 'nope')}: no such sample`);
     await expect(cli({ sample: NAME, 'write-reports': true })).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('the dashboard on a sample', () => {
+  it('computes its tables and figures over the sample through the core, named in every title', () => {
+    const scope = loadSampleScope(bench, NAME);
+    const runs = [...bench.runs.keys()];
+    const scores = runs.map((r) => scoreRun(bench, bench.runs.get(r)!, scope.users));
+    const points = new Map(runs.map((r) => [r, scoredSteps(bench, bench.runs.get(r)!, scope.users)]));
+    const sample = { name: NAME, users: scope.size, label: scope.label, problems: [] };
+    const model = dashboardModel({
+      benchmark: 'b',
+      runs,
+      selected: runs,
+      focus: runs[0],
+      scores,
+      points,
+      samples: sampleSummaries(root),
+      sample,
+    });
+    expect(model.sample).toEqual(sample);
+    expect(model.samples).toContainEqual({ name: NAME, users: 9 });
+    const t4 = model.tables.find((t) => t.id === 't4')!;
+    expect(t4.title).toContain('on sample pick9 (9 users)');
+    // the Avg. R cell of each run is the core's figure on the sample
+    const avgR = t4.columns.findIndex((c) => c.group === 'Avg.' && c.head === 'R');
+    t4.rows.forEach((row, i) => expect(row.cells[avgR].value).toBe(scores[i].avg.Recall));
+    expect(isExtensionToWebview({ type: 'dashboard', model })).toBe(true);
+    expect(isExtensionToWebview({ type: 'dashboard', model: { ...model, sample: null } })).toBe(true);
+    expect(isExtensionToWebview({ type: 'dashboard', model: { ...model, sample: { name: NAME } } })).toBe(false);
+    expect(isWebviewToExtension({ type: 'setSample', name: NAME })).toBe(true);
+    expect(isWebviewToExtension({ type: 'setSample' })).toBe(true);
+    expect(isWebviewToExtension({ type: 'setSample', name: 3 })).toBe(false);
   });
 });

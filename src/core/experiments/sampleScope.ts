@@ -4,7 +4,7 @@
 // always named as the sample's, never as the whole benchmark's.
 import { subsetSize, userSubset, type UserSubset } from '../spb/userSubset';
 import { PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import { checkSample, readSample, type Sample } from './sampleFile';
+import { checkSample, listSamples, readSample, type Sample } from './sampleFile';
 
 export interface SampleScope {
   name: string;
@@ -47,4 +47,16 @@ export function sampleScope(bench: Benchmark, sample: Sample): SampleScope {
 /** Reads <root>/.personalab/samples/NAME.json and scopes it to the benchmark; throws a located message. */
 export function loadSampleScope(bench: Benchmark, name: string): SampleScope {
   return sampleScope(bench, readSample(bench.root, name));
+}
+
+/** The benchmark folder's samples that can be read, with the number of users each file names. */
+export function sampleSummaries(root: string): { name: string; users: number }[] {
+  return listSamples(root).flatMap((name) => {
+    try {
+      const users = Object.values(readSample(root, name).users).reduce((n, ids) => n + (ids?.length ?? 0), 0);
+      return [{ name, users }];
+    } catch {
+      return [];
+    }
+  });
 }

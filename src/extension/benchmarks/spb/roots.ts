@@ -9,12 +9,13 @@ import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode, type TreeNode } from '../../tree/nodes';
 import { OrderSetting } from '../../tree/orderSetting';
-import { SampleFilter } from '../../tree/sampleFilter';
+import { SampleChoice } from '../../experiments/sampleChoice';
 import { scoreRun } from '../../../core/spb/score/run';
 import type { RootSource } from '../../tree/roots';
 import type { SpbStore } from './store';
 
 const ORDER_KEY = 'personaLab.userOrder';
+const SAMPLE_KEY = 'personaLab.sampleFilter';
 
 export class SpbRoots implements RootSource, vscode.Disposable {
   private root: BenchmarkNode | undefined;
@@ -26,14 +27,18 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   /** Sort Users By…, kept in workspace state. */
   readonly order: OrderSetting<SpbOrderKey>;
   /** Filter Tree to Sample…, kept per benchmark folder in workspace state. */
-  readonly sample: SampleFilter;
+  readonly sample: SampleChoice;
 
   constructor(
     private readonly store: SpbStore,
     state: vscode.Memento,
   ) {
     this.order = new OrderSetting(state, ORDER_KEY, SPB_ORDER_KEYS, SPB_ORDER_INFO, SPB_DEFAULT_ORDER);
-    this.sample = new SampleFilter(state, () => store.bench);
+    this.sample = new SampleChoice(state, () => store.bench, {
+      stateKey: SAMPLE_KEY,
+      view: 'the Benchmarks tree',
+      context: 'personaLab.sampleFilterActive',
+    });
     this.subscriptions = [
       this.order,
       this.sample,
