@@ -74,8 +74,12 @@ export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStor
   }
   const node = store.tree.find(query.userId, query.stepId);
   if (!node) {
+    const sample = store.tree.sample.scope();
+    const hidden = sample && findUser(bench, query.userId);
     void vscode.window.showWarningMessage(
-      `Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`,
+      hidden
+        ? `Persona Lab: ${query.userId} is not in ${sample.label}, which the tree is filtered to: Clear Sample Filter to see it.`
+        : `Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`,
     );
     return;
   }
