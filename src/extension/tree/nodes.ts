@@ -73,7 +73,13 @@ export class BenchmarkNode implements TreeNode {
   getChildren(): PlatformNode[] {
     const match = this.ctx.augment?.stepFilter();
     this.children ??= platformRows(this.ctx.bench, this.ctx.score, this.ctx.sample?.users)
-      .filter((row) => !match || this.userRows(row.platform).some(({ user: u }) => u.steps.some((s) => match(u, s))))
+      .filter(
+        (row) =>
+          !match ||
+          [...usersShown(this.ctx.bench, row.platform, this.ctx.sample?.users).values()].some((u) =>
+            u.steps.some((s) => match(u, s)),
+          ),
+      )
       .map((row) => new PlatformNode(this, row));
     return this.children;
   }
