@@ -14,6 +14,7 @@ export class TreeMessage {
     if (text) this.parts.set(part, text);
     else this.parts.delete(part);
     const shown = ORDER.flatMap((p) => this.parts.get(p) ?? []);
-    this.view.message = shown.length ? shown.join(' ') : undefined;
+    // '' rather than undefined: the workbench did not take the message away when it was set to undefined.
+    this.view.message = shown.join(' ');
   }
 }
