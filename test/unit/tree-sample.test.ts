@@ -131,6 +131,6 @@ describe('TreeMessage', () => {
     m.set('steps', undefined);
     expect(view.message).toBe('Sample s · 2 users.');
     m.set('sample', undefined);
-    expect(view.message).toBe('');
+    expect(view.message).toBeUndefined();
   });
 });

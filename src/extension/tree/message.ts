@@ -14,7 +14,6 @@ export class TreeMessage {
     if (text) this.parts.set(part, text);
     else this.parts.delete(part);
     const shown = ORDER.flatMap((p) => this.parts.get(p) ?? []);
-    // '' rather than undefined: the workbench did not take the message away when it was set to undefined.
-    this.view.message = shown.join(' ');
+    this.view.message = shown.length ? shown.join(' ') : undefined;
   }
 }
