@@ -5,6 +5,7 @@ import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
 import { detectFormat, FORMATS, type FormatAdapter } from '../core/formats';
 import type { LoadOptions } from '../core/spb/load';
 import { scoreRun } from '../core/spb/score/run';
+import { loadSampleScope } from '../core/experiments/sampleScope';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { evalReport, paperTables, scoreJson } from '../core/spb/tables';
 import { tableModels } from '../core/spb/paperTables';
@@ -82,7 +83,9 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
     case 'score': {
       const dir = needDir(args, command);
       const format = tableFormat(opts);
-      return formatOf(dir).id === 'omnibehavior' ? scoreOmni(dir, { ...opts, format }) : score(dir, opts);
+      if (formatOf(dir).id !== 'omnibehavior') return score(dir, opts);
+      if (opts.sample !== undefined) throw new UsageError('score --sample: samples are of StreamProfileBench users');
+      return scoreOmni(dir, { ...opts, format });
     }
     case 'validate': {
       const dir = needDir(args, command);
@@ -131,7 +134,12 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   for (const name of opts.run ?? []) {
     if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
   }
-  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run));
+  // --sample: the same scoring over the sample's users, named as the sample's figures wherever they print.
+  const scope = opts.sample === undefined ? undefined : loadSampleScope(bench, opts.sample);
+  for (const problem of scope?.problems ?? []) process.stderr.write(`warning: ${problem}\n`);
+  if (scope && opts['write-reports'])
+    throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
+  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run, scope?.users));
   if (opts['write-reports']) {
     for (const s of scores) {
       const run = bench.runs.get(s.name);
@@ -141,15 +149,18 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
       }
     }
   }
-  if (opts.json) print(JSON.stringify(scoreJson(scores)));
+  if (opts.json) print(JSON.stringify(scoreJson(scores, scope && { name: scope.name, users: scope.size })));
   else if (scores.length === 0) print(`No runs under ${join(bench.root, 'results')}.`);
   else if (format)
     print(
-      tableModels(scores)
+      tableModels(scores, scope?.label)
         .map((t) => formatTable(t, format))
         .join('\n'),
     );
-  else print(paperTables(scores));
+  else {
+    if (scope) print(`On ${scope.label}, not the whole benchmark:\n`);
+    print(paperTables(scores));
+  }
   return exitFor(bench, !opts.json);
 }
 

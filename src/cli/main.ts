@@ -13,10 +13,11 @@ import { StorageUnavailableError } from '../core/storage/sqlite';
 const USAGE = `Usage: persona-lab <command> [options]
 
 Commands:
-  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports]
+  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME]
                                                            the paper's tables (or the JSON contract) per run; for an
                                                            OmniBehavior folder the per-field scores, components,
-                                                           overall and bias diagnostics
+                                                           overall and bias diagnostics; --sample NAME: over the
+                                                           users of .personalab/samples/NAME.json only
   validate <dir> [--json]                                  every located problem in the benchmark's files
                                                            (StreamProfileBench or OmniBehavior)
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,

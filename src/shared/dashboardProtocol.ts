@@ -96,6 +96,20 @@ export interface DashboardModel {
   figures: RunFigures[];
   /** background iso-F1 levels of Figure 4 */
   isoLevels: { f1: number; curve: Pt[] }[];
+  /** the benchmark's samples (.personalab/samples/), for the "computed on" choice */
+  samples: DashboardSampleChoice[];
+  /** the sample the tables and figures are over; null: the whole benchmark (the default, the official figures) */
+  sample: DashboardSample | null;
+}
+export interface DashboardSampleChoice {
+  name: string;
+  users: number;
+}
+export interface DashboardSample extends DashboardSampleChoice {
+  /** "sample s5 (5 users)", shown wherever its figures are */
+  label: string;
+  /** located problems of the sample file (users not in the benchmark, tasks files changed) */
+  problems: string[];
 }
 
 // ---- filtered step list
@@ -171,6 +185,8 @@ const dashboardModel = shapeOf<DashboardModel>()({
   tables: array,
   figures: array,
   isoLevels: array,
+  samples: array,
+  sample: union(literal(null), object({ name: str, users: int, label: str, problems: arrayOf(str) })),
 });
 const sideModel = shapeOf<SideModel>()({
   hasResult: bool,
@@ -221,6 +237,8 @@ export const isWebviewToExtension = messages(
   message('ready'),
   message('setRuns', { runs: arrayOf(str) }),
   message('setFocus', { run: str }),
+  /** the sample the dashboard is computed on; absent: the whole benchmark */
+  message('setSample', { name: optional(str) }),
   message('listSteps', { filter: isStepFilter }),
   message('openStep', { ref: isRef, run: str }),
   /** show the step of both runs side by side in the compare view */

@@ -43,8 +43,37 @@ interface ChartSpec {
   figure(m: DashboardModel, scope: Scope, theme: Theme): Figure;
 }
 
-/** A figure's file name: its name, then the scope when it is one platform. */
+/** A figure's file name: its name, then the scope when it is one platform, then the sample it is over. */
 const inScope = (name: string, scope: Scope) => (scope === 'all' ? name : `${name}-${scope}`);
+const onSample = (m: DashboardModel, file: string) => (m.sample ? `${file}-sample-${chartSlug(m.sample.name)}` : file);
+
+/** "Computed on": the whole benchmark (the value "") or one of the benchmark's samples. */
+function sampleControls(m: DashboardModel, post: Post): HTMLElement {
+  const names = ['', ...m.samples.map((s) => s.name)];
+  const users = new Map(m.samples.map((s) => [s.name, s.users]));
+  const choice = select(
+    names,
+    (n) => (n === '' ? 'Whole benchmark' : `Sample ${n} (${users.get(n) ?? 0} users)`),
+    m.sample?.name ?? '',
+    (n) => post({ type: 'setSample', ...(n ? { name: n } : {}) }),
+    'Users the tables and figures are computed over',
+  );
+  choice.dataset.sampleChoice = '';
+  const parts: HTMLElement[] = [el('span', { className: 'label', text: 'Computed on:' }), choice];
+  if (m.sample) {
+    const note = el('span', { className: 'sample-note', attrs: { role: 'status', 'data-sample': m.sample.name } }, [
+      icon('beaker'),
+      ` On ${m.sample.label}: every table and figure below is over its users only, not the whole-benchmark figure.`,
+    ]);
+    parts.push(note);
+    for (const p of m.sample.problems) parts.push(el('span', { className: 'sample-problem', text: p }));
+  }
+  return el(
+    'div',
+    { className: 'run-choice sample-choice', attrs: { role: 'group', 'aria-label': 'Computed on' } },
+    parts,
+  );
+}
 
 /** A vscode-single-select over known values; onChange only ever gets one of them. */
 export function select<T extends string>(
@@ -197,7 +226,7 @@ export class DashboardPage {
     const msg = saveChartMessage(
       canvas,
       spec.figure(m, this.scope, readTheme()).render,
-      spec.file(m, this.scope),
+      onSample(m, spec.file(m, this.scope)),
       format,
     );
     if (msg) this.post(msg);
@@ -259,7 +288,7 @@ export class DashboardPage {
       runs.appendChild(cb);
     }
     const header = el('header', { className: 'page-head' }, [
-      el('h1', {}, [icon('graph'), ` Run dashboard · ${m.benchmark}`]),
+      el('h1', {}, [icon('graph'), ` Run dashboard · ${m.benchmark}${m.sample ? ` · on ${m.sample.label}` : ''}`]),
       el('span', { className: 'spacer' }),
       compare,
     ]);
@@ -308,10 +337,13 @@ export class DashboardPage {
         ]),
       ),
     );
+    const on = m.sample ? ` on ${m.sample.label}` : '';
+    this.root.dataset.sample = m.sample?.name ?? '';
     this.root.replaceChildren(
       header,
       runs,
-      el('h2', { text: 'Tables' }),
+      sampleControls(m, this.post),
+      el('h2', { text: `Tables${on}` }),
       el('p', { className: 'note' }, [
         'Percent. ',
         el('strong', { text: 'Bold' }),
@@ -320,7 +352,7 @@ export class DashboardPage {
         ': second best (error rates: lowest is best).',
       ]),
       tables,
-      el('h2', { text: 'Figures' }),
+      el('h2', { text: `Figures${on}` }),
       controls,
       grid,
       this.listSection,

@@ -6,6 +6,7 @@
 // the metrics; the scope "all" is the mean of the platform figures, as the paper's "Avg." column.
 import { resultFor } from './score/run';
 import { nanMean, scoreAndDiagnose, type StepDiagnostics } from './score/step';
+import { inSubset, type UserSubset } from './userSubset';
 import {
   METRIC_KEYS,
   PLATFORMS,
@@ -27,11 +28,12 @@ export interface StepPoint {
   diag: StepDiagnostics;
 }
 
-/** The scored steps the run has results for, in benchmark order. */
-export function scoredSteps(bench: Benchmark, run: Run): StepPoint[] {
+/** The scored steps the run has results for, in benchmark order; of the subset's users only when given one. */
+export function scoredSteps(bench: Benchmark, run: Run, subset?: UserSubset): StepPoint[] {
   const out: StepPoint[] = [];
   for (const platform of PLATFORMS) {
     for (const user of bench.users.get(platform)?.values() ?? []) {
+      if (!inSubset(subset, platform, user.userId)) continue;
       for (const step of user.steps) {
         const result = resultFor(run, user, step.stepId);
         if (!result) continue;

@@ -64,7 +64,8 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
   );
 }
 
-export function tableModels(scores: readonly RunScore[]): TableModel<TableId>[] {
+/** `on`: what the scores were computed over when not the whole benchmark ("sample s5 (5 users)"), named in each title. */
+export function tableModels(scores: readonly RunScore[], on?: string): TableModel<TableId>[] {
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
   return TABLE_IDS.map((id) => {
     const cols = columns(id, platforms);
@@ -77,7 +78,7 @@ export function tableModels(scores: readonly RunScore[]): TableModel<TableId>[] 
     );
     return {
       id,
-      title: TITLES[id],
+      title: on ? `${TITLES[id]}, on ${on}` : TITLES[id],
       columns: cols.map(({ group, head, lowerIsBetter }) => ({ group, head, lowerIsBetter })),
       rows: scores.map((s, ri) => ({
         run: s.name,

@@ -15,6 +15,8 @@ export const PLATFORM_LABELS: Record<Platform, string> = {
 const orNull = (x: number) => (Number.isFinite(x) ? x : null);
 
 export interface ScoreJson {
+  /** present when the figures are over a sample's users only (score --sample) */
+  sample?: { name: string; users: number };
   runs: {
     name: string;
     platforms: Record<string, Record<string, number | null>>;
@@ -22,8 +24,9 @@ export interface ScoreJson {
   }[];
 }
 
-export function scoreJson(scores: readonly RunScore[]): ScoreJson {
+export function scoreJson(scores: readonly RunScore[], sample?: { name: string; users: number }): ScoreJson {
   return {
+    ...(sample ? { sample } : {}),
     runs: scores.map((s) => {
       const platforms: Record<string, Record<string, number | null>> = {};
       for (const [platform, p] of s.platforms) {

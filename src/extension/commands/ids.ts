@@ -9,6 +9,8 @@ export const COMMAND_IDS = [
   'personaLab.revealUser',
   'personaLab.copyUserId',
   'personaLab.sortUsers',
+  'personaLab.filterTreeToSample',
+  'personaLab.clearSampleFilter',
   'personaLab.openStep',
   'personaLab.nextStep',
   'personaLab.previousStep',

@@ -29,6 +29,7 @@ import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } f
 import type { TracePanel } from '../traceView/panel';
 import { copyUserId, revealUser, type TreeApi } from '../tree';
 import { sortUsersBy } from '../tree/sortUsers';
+import { clearSampleFilter, filterTreeToSample } from '../tree/sampleCommands';
 import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
 import type { CommandId } from './ids';
 import { openWalkthrough } from '../walkthrough';
@@ -72,6 +73,8 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.revealUser': { needs: 'spb', make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
   'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
   'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
+  'personaLab.filterTreeToSample': { needs: 'spb', make: (c) => (arg) => filterTreeToSample(c.benchmarks.spb, arg) },
+  'personaLab.clearSampleFilter': { make: (c) => () => clearSampleFilter(c.benchmarks.spb) },
   'personaLab.openStep': {
     needs: 'spb',
     make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options),

@@ -134,13 +134,20 @@ export interface FilterDeps {
 /** Keeps the tree's message saying when a filter is active and how many steps it lets through. */
 export function filterMessage({ bench, augment, tree }: FilterDeps): vscode.Disposable {
   const updateMessage = () => {
-    tree.view.message =
+    tree.message.set(
+      'steps',
       augment.filterActive && bench.bench
         ? `Filter: ${augment.describe()} — ${augment.matchCount().toLocaleString('en-US')} step(s) match. Clear it with the filter button above.`
-        : undefined;
+        : undefined,
+    );
   };
   updateMessage();
-  return vscode.Disposable.from(augment.onDidChange(updateMessage), bench.onDidChange(updateMessage));
+  // The tree's roots change with the sample filter too: the count is of the steps the tree can show.
+  return vscode.Disposable.from(
+    augment.onDidChange(updateMessage),
+    bench.onDidChange(updateMessage),
+    bench.tree.onDidChange(updateMessage),
+  );
 }
 
 /** Needs an open benchmark. A filter object as argument (tests, keybindings with args) skips the pick. */

@@ -5,11 +5,15 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
 import { UserNode, type TreeNode } from './nodes';
 import { BenchmarkTreeProvider } from './provider';
+import { TreeMessage } from './message';
+import { sampleMessage } from './sampleCommands';
 
 export const VIEW_ID = 'personaLab.benchmarks';
 
 export interface TreeApi {
   view: vscode.TreeView<TreeNode>;
+  /** The view's message: each filter sets its part (message.ts). */
+  message: TreeMessage;
 }
 
 /** Returns the view, for features that reveal nodes or set its message (labels: the filter). */
@@ -23,7 +27,9 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
     void vscode.commands.executeCommand('setContext', 'personaLab.omniLoaded', benchmarks.omni.bench !== undefined);
   };
   update();
+  const message = new TreeMessage(view);
   context.subscriptions.push(
+    sampleMessage(store, message),
     provider,
     view,
     store.onDidChange(update),
@@ -32,7 +38,7 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
       (loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading),
     ),
   );
-  return { view };
+  return { view, message };
 }
 
 function isStepRef(arg: unknown): arg is StepRef {
@@ -68,8 +74,12 @@ export async function revealUser(view: vscode.TreeView<TreeNode>, store: SpbStor
   }
   const node = store.tree.find(query.userId, query.stepId);
   if (!node) {
+    const sample = store.tree.sample.scope();
+    const hidden = sample && findUser(bench, query.userId);
     void vscode.window.showWarningMessage(
-      `Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`,
+      hidden
+        ? `Persona Lab: ${query.userId} is not in ${sample.label}, which the tree is filtered to: Clear Sample Filter to see it.`
+        : `Persona Lab: no user "${query.userId}"${query.stepId ? ` with step ${query.stepId}` : ''}.`,
     );
     return;
   }

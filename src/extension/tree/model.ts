@@ -11,6 +11,7 @@ import {
   type SpbOrderKey,
 } from '../../core/spb/userOrder';
 import type { UserOrder } from '../../core/userOrder';
+import type { UserSubset } from '../../core/spb/userSubset';
 import {
   PLATFORMS,
   type Benchmark,
@@ -46,15 +47,39 @@ export interface PlatformRow {
   description: string;
 }
 
-export function platformRows(bench: Benchmark, score: RunScore | undefined): PlatformRow[] {
+/** The benchmark row's text: the selected run and its Avg. R, said to be the sample's when filtered to one. */
+export function benchmarkDescription(run: Run | undefined, score: RunScore | undefined, sample?: string): string {
+  if (!run) return sample ? `no run · ${sample}` : 'no run';
+  const avg = `run: ${run.name} · Avg. R ${pct(score?.avg.Recall)}`;
+  return sample ? `${avg} on ${sample}` : avg;
+}
+
+/** A platform's users in file order, only those of the sample when the tree is filtered to one. */
+export function usersShown(
+  bench: Benchmark,
+  platform: Platform,
+  sample: UserSubset | undefined,
+): ReadonlyMap<string, User> {
+  const users = bench.users.get(platform) ?? new Map<string, User>();
+  if (!sample) return users;
+  const ids = sample.get(platform);
+  return new Map([...users].filter(([id]) => ids?.has(id)));
+}
+
+/** One row per platform with users; with a sample, per platform with users of the sample, counting those. */
+export function platformRows(bench: Benchmark, score: RunScore | undefined, sample?: UserSubset): PlatformRow[] {
   const rows: PlatformRow[] = [];
   for (const platform of PLATFORMS) {
-    const users = bench.users.get(platform);
-    if (!users) continue;
+    const all = bench.users.get(platform);
+    if (!all) continue;
+    const users = usersShown(bench, platform, sample);
+    if (users.size === 0) continue;
     let steps = 0;
     for (const u of users.values()) steps += u.steps.length;
     const s = score?.platforms.get(platform);
-    const parts = [count(users.size, 'user')];
+    const parts = [
+      sample ? `${users.size.toLocaleString('en-US')} of ${count(all.size, 'user')}` : count(users.size, 'user'),
+    ];
     if (!score) parts.push(count(steps, 'step'));
     else parts.push(s ? `R ${pct(s.metrics.Recall)}` : 'no results in run');
     rows.push({

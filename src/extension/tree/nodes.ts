@@ -3,24 +3,26 @@
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
 import type { RunScore } from '../../core/spb/score/run';
-import type { Benchmark, Platform, Run, User } from '../../core/spb/types';
+import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
 import { orderSentence, type UserOrder } from '../../core/userOrder';
 import type { StepRef } from '../benchmarks/spb/store';
+import type { SampleScope } from '../../core/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';
 import {
   STATUS_TEXT,
+  benchmarkDescription,
   figuresTable,
   nodeId,
   orderNote,
-  pct,
   platformRows,
   shownFigure,
   stepDates,
   stepRows,
   userFigures,
   userRows,
+  usersShown,
   type PlatformRow,
   type StepRow,
   type StepStatus,
@@ -35,6 +37,8 @@ export interface TreeContext {
   /** The order users are listed in (Sort Users By…). */
   order: UserOrder<SpbOrderKey>;
   augment?: TreeAugment;
+  /** Filter Tree to Sample: only its users show, and `score` is over them. */
+  sample?: SampleScope;
 }
 
 export interface TreeNode {
@@ -62,17 +66,19 @@ export class BenchmarkNode implements TreeNode {
       id: nodeId.benchmark(),
       contextValue: 'benchmark',
       icon: 'database',
-      description: run ? `run: ${run.name} · Avg. R ${pct(score?.avg.Recall)}` : 'no run',
+      description: benchmarkDescription(run, score, this.ctx.sample?.label),
     });
   }
 
   getChildren(): PlatformNode[] {
     const match = this.ctx.augment?.stepFilter();
-    this.children ??= platformRows(this.ctx.bench, this.ctx.score)
+    this.children ??= platformRows(this.ctx.bench, this.ctx.score, this.ctx.sample?.users)
       .filter(
         (row) =>
           !match ||
-          [...(this.ctx.bench.users.get(row.platform)?.values() ?? [])].some((u) => u.steps.some((s) => match(u, s))),
+          [...usersShown(this.ctx.bench, row.platform, this.ctx.sample?.users).values()].some((u) =>
+            u.steps.some((s) => match(u, s)),
+          ),
       )
       .map((row) => new PlatformNode(this, row));
     return this.children;
@@ -89,8 +95,8 @@ export class BenchmarkNode implements TreeNode {
   userRows(platform: Platform): readonly UserRow[] {
     let rows = this.sorted.get(platform);
     if (!rows) {
-      const { bench, run, score, augment, order } = this.ctx;
-      const users = bench.users.get(platform) ?? new Map<string, User>();
+      const { bench, run, score, augment, order, sample } = this.ctx;
+      const users = usersShown(bench, platform, sample?.users);
       const unsorted = userRows(users, score?.platforms.get(platform), run !== undefined, shownFigure(order));
       rows = sortSpbUsers(unsorted, order, (row) => (augment?.labelledSteps(row.user) ?? 0) > 0);
       this.sorted.set(platform, rows);
@@ -99,10 +105,14 @@ export class BenchmarkNode implements TreeNode {
   }
 
   tooltip(): vscode.MarkdownString {
-    const { bench, run, score } = this.ctx;
+    const { bench, run, score, sample } = this.ctx;
     const md = markdown();
     md.appendMarkdown('**Benchmark** ');
     md.appendText(bench.root);
+    if (sample) {
+      md.appendMarkdown('\n\nFiltered to ');
+      md.appendText(`${sample.label}: the figures below are over its users, not the whole benchmark`);
+    }
     md.appendMarkdown(`\n\n${bench.runs.size} run(s) under results/; selected: `);
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');

@@ -15,6 +15,7 @@ import {
   type UserScore,
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
+import { inSubset, type UserSubset } from '../userSubset';
 import { METRIC_KEYS, PLATFORMS } from '../types';
 import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User } from '../types';
 
@@ -62,17 +63,23 @@ export interface RunScore {
   avg: MetricsTable & { F1NS: number };
 }
 
-export function scoreRun(bench: Benchmark, run: Run): RunScore {
+/**
+ * `subset`: score only these users (a sample's), through the same code; a platform without a user of the subset
+ * has no figure, as a platform without results.
+ */
+export function scoreRun(bench: Benchmark, run: Run, subset?: UserSubset): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
   const acc = new UserAccumulator();
   for (const platform of PLATFORMS) {
     const results = run.results.get(platform);
     const users = bench.users.get(platform);
     if (!results || !users) continue;
+    if (subset && !subset.get(platform)?.size) continue;
     const userScores = new Map<string, UserScore>();
     const table = platformTableOf(results, users);
     if (table) {
       for (const entry of table.entries) {
+        if (!inSubset(subset, platform, entry.userId)) continue;
         acc.reset();
         acc.addTables(entry.splits, entry.picks);
         const score = acc.score();
@@ -81,7 +88,7 @@ export function scoreRun(bench: Benchmark, run: Run): RunScore {
     } else
       for (const [userId, result] of results) {
         const user = users.get(userId);
-        if (!user) continue;
+        if (!user || !inSubset(subset, platform, userId)) continue;
         acc.reset();
         for (const step of user.steps) {
           const stepResult = result.steps.get(step.stepId);

@@ -9,10 +9,13 @@ import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode, type TreeNode } from '../../tree/nodes';
 import { OrderSetting } from '../../tree/orderSetting';
+import { SampleChoice } from '../../experiments/sampleChoice';
+import { scoreRun } from '../../../core/spb/score/run';
 import type { RootSource } from '../../tree/roots';
 import type { SpbStore } from './store';
 
 const ORDER_KEY = 'personaLab.userOrder';
+const SAMPLE_KEY = 'personaLab.sampleFilter';
 
 export class SpbRoots implements RootSource, vscode.Disposable {
   private root: BenchmarkNode | undefined;
@@ -23,16 +26,28 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   /** Sort Users By…, kept in workspace state. */
   readonly order: OrderSetting<SpbOrderKey>;
+  /** Filter Tree to Sample…, kept per benchmark folder in workspace state. */
+  readonly sample: SampleChoice;
 
   constructor(
     private readonly store: SpbStore,
     state: vscode.Memento,
   ) {
     this.order = new OrderSetting(state, ORDER_KEY, SPB_ORDER_KEYS, SPB_ORDER_INFO, SPB_DEFAULT_ORDER);
+    this.sample = new SampleChoice(state, () => store.bench, {
+      stateKey: SAMPLE_KEY,
+      view: 'the Benchmarks tree',
+      context: 'personaLab.sampleFilterActive',
+    });
     this.subscriptions = [
       this.order,
-      store.onDidChange(() => this.rebuild()),
+      this.sample,
+      store.onDidChange(() => {
+        this.sample.syncContext();
+        this.rebuild();
+      }),
       this.order.onDidChange(() => this.rebuild()),
+      this.sample.onDidChange(() => this.rebuild()),
     ];
   }
 
@@ -52,13 +67,19 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   rootNode(): BenchmarkNode | undefined {
     const bench = this.store.bench;
     if (!bench) return undefined;
-    this.root ??= new BenchmarkNode({
-      bench,
-      run: this.store.run,
-      score: this.store.score(),
-      order: this.order.value,
-      augment: this.augment,
-    });
+    if (!this.root) {
+      // With a sample, the figures shown are the core's over the sample's users (named so on the benchmark row).
+      const sample = this.sample.scope();
+      const run = this.store.run;
+      this.root = new BenchmarkNode({
+        bench,
+        run,
+        score: sample && run ? scoreRun(bench, run, sample.users) : this.store.score(),
+        order: this.order.value,
+        augment: this.augment,
+        sample,
+      });
+    }
     return this.root;
   }
 
@@ -67,7 +88,10 @@ export class SpbRoots implements RootSource, vscode.Disposable {
     return root ? [root] : [];
   }
 
-  /** A platform's user ids in the order the tree lists them (Sort Users By…), whatever the step filter hides. */
+  /**
+   * A platform's user ids in the order the tree lists them (Sort Users By…), whatever the step filter hides; only
+   * the sample's users when the tree is filtered to one (the step view's Next User and the label walks follow it).
+   */
   userIds(platform: Platform): string[] {
     return (
       this.rootNode()

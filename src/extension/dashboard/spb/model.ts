@@ -17,6 +17,8 @@ import {
   METRIC_LABELS,
   num,
   type DashboardModel,
+  type DashboardSample,
+  type DashboardSampleChoice,
   type RunFigures,
   type Scope,
   type ScopeFigures,
@@ -84,6 +86,9 @@ export interface DashboardInput {
   points: ReadonlyMap<string, readonly StepPoint[]>;
   /** figure data computed before, reused when its points and scopes are the same */
   cache?: FiguresCache;
+  /** the benchmark's samples, and the one `scores` and `points` are over (none: the whole benchmark) */
+  samples?: readonly DashboardSampleChoice[];
+  sample?: DashboardSample;
 }
 
 /** Run name -> figure data, with the points array and scopes it was computed from. */
@@ -112,9 +117,11 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     selected: [...input.selected],
     focus: input.focus,
     scopes,
-    tables: tableModels(input.scores),
+    tables: tableModels(input.scores, input.sample?.label),
     figures: input.selected.map((run) => cachedFigures(run, input.points.get(run) ?? [], scopes, input.cache)),
     isoLevels: ISO_LEVELS.map((f1) => ({ f1, curve: isoF1Curve(f1) })),
+    samples: [...(input.samples ?? [])],
+    sample: input.sample ?? null,
   };
 }
 

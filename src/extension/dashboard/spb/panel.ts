@@ -2,7 +2,9 @@
 // matching steps, whose rows open the step view. One panel, reused.
 import * as vscode from 'vscode';
 import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
-import type { RunScore } from '../../../core/spb/score/run';
+import { scoreRun, type RunScore } from '../../../core/spb/score/run';
+import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
+import { SampleChoice } from '../../experiments/sampleChoice';
 import type { Benchmark } from '../../../core/spb/types';
 import {
   isWebviewToExtension,
@@ -24,13 +26,17 @@ import { log } from '../../log';
 import { saveChart } from '../../charts/save';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
+const SAMPLE_KEY = 'personaLab.dashboard.sample';
 
 export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private generation = 0;
   private focus: string | undefined;
   private pointsOf = new Map<string, StepPoint[]>();
   private pointsBench: Benchmark | undefined;
+  private pointsSample: SampleScope | undefined;
   private readonly figures: FiguresCache = new Map();
+  /** The sample the tables and figures are computed on (none: the whole benchmark), kept per benchmark folder. */
+  private readonly sample: SampleChoice;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -38,7 +44,11 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     private readonly state: vscode.Memento,
   ) {
     super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
-    this.disposables.push(store.onDidChange(() => void this.refresh()));
+    this.sample = new SampleChoice(state, () => store.bench, { stateKey: SAMPLE_KEY, view: 'the run dashboard' });
+    this.disposables.push(
+      this.sample,
+      store.onDidChange(() => void this.refresh()),
+    );
   }
 
   /** Runs shown: the remembered choice (those still present), else every run of the benchmark. */
@@ -48,20 +58,30 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     return saved.length ? all.filter((r) => saved.includes(r)) : all;
   }
 
+  /** The scored steps of a run, of the chosen sample's users only when there is one. */
   private points(bench: Benchmark, run: string): StepPoint[] {
-    if (this.pointsBench !== bench) {
+    const sample = this.sample.scope();
+    if (this.pointsBench !== bench || this.pointsSample !== sample) {
       this.pointsOf = new Map();
       this.figures.clear();
       this.pointsBench = bench;
+      this.pointsSample = sample;
     }
     let p = this.pointsOf.get(run);
     const r = bench.runs.get(run);
-    if (!p && r) this.pointsOf.set(run, (p = scoredSteps(bench, r)));
+    if (!p && r) this.pointsOf.set(run, (p = scoredSteps(bench, r, sample?.users)));
     return p ?? [];
   }
 
-  private scores(runs: readonly string[]): RunScore[] {
-    return runs.map((r) => this.store.score(r)).filter((s): s is RunScore => s !== undefined);
+  /** A run's score: the store's over the whole benchmark, or the same scoring over the chosen sample's users. */
+  private score(bench: Benchmark, run: string): RunScore | undefined {
+    const sample = this.sample.scope();
+    const r = bench.runs.get(run);
+    return sample ? r && scoreRun(bench, r, sample.users) : this.store.score(run);
+  }
+
+  private scores(bench: Benchmark, runs: readonly string[]): RunScore[] {
+    return runs.map((r) => this.score(bench, r)).filter((s): s is RunScore => s !== undefined);
   }
 
   /**
@@ -85,6 +105,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     if (!this.focus || !selected.includes(this.focus)) {
       this.focus = this.store.runName && selected.includes(this.store.runName) ? this.store.runName : selected[0];
     }
+    const sample = this.sample.scope();
     const started = Date.now();
     const points = new Map<string, StepPoint[]>();
     const scores: RunScore[] = [];
@@ -97,7 +118,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       points.set(run, this.points(bench, run));
       pointsMs += Date.now() - t;
       t = Date.now();
-      const score = this.store.score(run);
+      const score = this.score(bench, run);
       scoresMs += Date.now() - t;
       if (score) scores.push(score);
     }
@@ -112,11 +133,13 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       scores,
       points,
       cache: this.figures,
+      samples: sampleSummaries(bench.root),
+      sample: sample && { name: sample.name, users: sample.size, label: sample.label, problems: sample.problems },
     });
     this.post({ type: 'dashboard', model });
     if (this.host.ready) {
       log.info(
-        `dashboard: showing ${selected.length} run(s) in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`,
+        `dashboard: showing ${selected.length} run(s)${sample ? ` on ${sample.label}` : ''} in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`,
       );
     }
   }
@@ -129,6 +152,10 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
         break;
       case 'setFocus':
         this.focus = msg.run;
+        void this.refresh();
+        break;
+      case 'setSample':
+        await this.sample.set(msg.name);
         void this.refresh();
         break;
       case 'listSteps':
@@ -162,14 +189,17 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
         : filter.sort === 'alpha'
           ? 'lowest α first'
           : 'lowest Recall first';
-    this.post({ type: 'steps', title: filterTitle(filter), note: `${rows.length} step(s), ${note}`, filter, rows });
+    const on = this.sample.scope();
+    const title = on ? `${filterTitle(filter)} · ${on.label}` : filterTitle(filter);
+    this.post({ type: 'steps', title, note: `${rows.length} step(s), ${note}`, filter, rows });
     log.info(`dashboard: listed ${rows.length} step(s) for ${filterTitle(filter)}`);
   }
 
   private async copyTable(id: TableId, format: CopyFormat): Promise<void> {
     const bench = this.store.bench;
     if (!bench) return;
-    const table = tableModels(this.scores(this.selectedRuns(bench))).find((t) => t.id === id);
+    const on = this.sample.scope()?.label;
+    const table = tableModels(this.scores(bench, this.selectedRuns(bench)), on).find((t) => t.id === id);
     if (!table) return;
     const text = formatTable(table, format);
     await vscode.env.clipboard.writeText(text);
