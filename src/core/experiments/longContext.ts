@@ -23,7 +23,7 @@ import { METRIC_NAMES } from '../../shared/names';
 
 /** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
 export const LONG_CONTEXT_READING =
-  "long-context baseline, our reading of appendix E: users with ≥ 4 steps, one request each with the earlier steps' posts under \"--- <date_input> ---\" headers and no persona, on the last step's pool and split";
+  'long-context baseline, our reading of appendix E: users with ≥ 4 steps, one request each with the earlier steps\' posts under "--- <date_input> ---" headers and no persona, on the last step\'s pool and split';
 
 /** Users with fewer steps than this are left out (the paper: "users with at least four steps"). */
 export const LONG_CONTEXT_MIN_STEPS = 4;

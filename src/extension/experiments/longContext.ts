@@ -70,7 +70,9 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
   }
   const runs = [...bench.runs.keys()].filter((r) => !r.startsWith('longctx-'));
   if (runs.length === 0) {
-    void vscode.window.showInformationMessage('Persona Lab: the long-context baseline needs a streaming run to compare.');
+    void vscode.window.showInformationMessage(
+      'Persona Lab: the long-context baseline needs a streaming run to compare.',
+    );
     return;
   }
   const first = chosen?.baseRun && runs.includes(chosen.baseRun) ? chosen.baseRun : store.runName;

@@ -40,7 +40,11 @@ function longContextItem(row: ExperimentRow): vscode.TreeItem {
     'text',
   );
   t.tooltip = md;
-  t.command = { command: SHOW_LONG_CONTEXT_COMMAND, title: 'Show Long-Context Table', arguments: [new ExperimentNode(row)] };
+  t.command = {
+    command: SHOW_LONG_CONTEXT_COMMAND,
+    title: 'Show Long-Context Table',
+    arguments: [new ExperimentNode(row)],
+  };
   return t;
 }
 
@@ -67,10 +71,7 @@ function item(row: ExperimentRow): vscode.TreeItem {
     `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
   );
   md.appendCodeblock(
-    [
-      ...(row.figures ? figureLines(row.figures) : ['not compared with a run']),
-      costLine(row),
-    ].join('\n'),
+    [...(row.figures ? figureLines(row.figures) : ['not compared with a run']), costLine(row)].join('\n'),
     'text',
   );
   t.tooltip = md;
