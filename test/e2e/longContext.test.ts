@@ -35,7 +35,11 @@ describe('long-context baseline in the real workbench', () => {
   const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text });
   const editorLines = () => wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
   // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
-  const flat = (t: string) => t.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = (t: string) =>
+    t
+      .replace(/\u00a0/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
 
   beforeAll(async () => {
     session = await startSession('persona-lab-longctx-', {}, (dir, bench) => {

@@ -18,6 +18,7 @@ import { guardPlan, progressText, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';
 import { log } from '../log';
 import { pickRow, pickSample, rowOf, WHOLE, type ExperimentDeps } from './commands';
+import { costLine } from './provider';
 
 const TITLE = 'Run Long-Context Baseline';
 
@@ -27,7 +28,7 @@ export function longContextDocument(table: LongContextTable, row: ExperimentRow)
     ...longContextLines(table),
     '',
     `sample: ${row.sample.name} (${row.sample.users} users with ≥ ${LONG_CONTEXT_MIN_STEPS} steps) · template ${row.template.id} · model ${row.endpoint.model}`,
-    `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`,
+    costLine(row),
     `run folder: results/${row.run}; the streaming rows are ${row.baseRun}'s last steps, scored on the same split`,
     '',
   ].join('\n');

@@ -20,7 +20,7 @@ export class ExperimentNode {
   constructor(readonly row: ExperimentRow) {}
 }
 
-const costLine = (row: ExperimentRow) =>
+export const costLine = (row: ExperimentRow) =>
   `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`;
 
 function longContextItem(row: ExperimentRow): vscode.TreeItem {
