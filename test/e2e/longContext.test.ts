@@ -70,9 +70,24 @@ describe('long-context baseline in the real workbench', () => {
 
   /** Runs the command from the Experiments view's title bar; resolves to the modal's text. */
   async function runBaseline(): Promise<string> {
-    const pane = await wb.expandView('Experiments');
-    await pane.locator('.pane-header').hover();
-    await pane.locator('.pane-header .actions .action-label[aria-label="Run Long-Context Baseline…"]').click();
+    await wb.expandView('Experiments');
+    const pane = wb.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^Experiments$/ }) })
+      .first();
+    // The title actions show on hover, and a context key set meanwhile can re-render them under the pointer: hover
+    // again until the click lands (as the PI audit test does).
+    const action = pane.locator('.pane-header .actions .action-label[aria-label="Run Long-Context Baseline…"]');
+    await waitFor(
+      async () => {
+        await pane.locator('.pane-header').hover();
+        return action.click({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 30_000, message: 'the Run Long-Context Baseline… title action to take a click' },
+    );
     await u.title('Run Long-Context Baseline (1/3): sample');
     expect(await u.row(/Whole benchmark/).isVisible()).toBe(true);
     await u.row(SAMPLE).click();
