@@ -154,8 +154,20 @@ describe('long-context baseline in the real workbench', () => {
     log.close();
 
     // The row opens its table again from the log.
-    await wb.runCommand('View: Close All Editors');
-    await waitFor(async () => (await wb.page.locator('.part.editor .tab').count()) === 0, { message: 'no editor' });
+    const tabs = wb.page.locator('.part.editor .tab');
+    await waitFor(
+      async () => {
+        if ((await tabs.count()) === 0) return true;
+        await tabs.first().hover();
+        await tabs
+          .first()
+          .locator('.tab-actions .action-label')
+          .click({ timeout: 2_000 })
+          .catch(() => {});
+        return false;
+      },
+      { message: 'every editor closed' },
+    );
     const pane = await wb.expandView('Experiments');
     await pane.locator('.monaco-list-row').first().click();
     await waitFor(async () => flat(await editorLines().innerText()).includes('Avg.'), { message: 'the table again' });

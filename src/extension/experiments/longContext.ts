@@ -34,9 +34,14 @@ export function longContextDocument(table: LongContextTable, row: ExperimentRow)
   ].join('\n');
 }
 
+/** Opens the table beside the active editor, or where it is already shown (a resumed run shows it again). */
 async function openTable(deps: ExperimentDeps, table: LongContextTable, row: ExperimentRow): Promise<void> {
-  await deps.docs.open(`long-context ${row.run} vs ${row.baseRun}.txt`, longContextDocument(table, row), {
+  const title = `long-context ${row.run} vs ${row.baseRun}.txt`;
+  const uri = deps.docs.uriFor(title).toString();
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
+  await deps.docs.open(title, longContextDocument(table, row), {
     language: 'plaintext',
+    viewColumn: shown?.viewColumn,
   });
 }
 
