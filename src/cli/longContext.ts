@@ -1,18 +1,14 @@
 // `persona-lab long-context`: the paper's long-context baseline (appendix E, Table 7). One request per qualifying
 // user (≥ 4 steps) with the earlier steps' posts concatenated and no persona, on the last step's pool, run as `run`
-// does (estimate, PI guard, retries, resumable), then shown beside the streaming base run on the same last steps.
+// does (estimate, PI guard, retries, resumable), then shown beside the streaming base run on the same last steps and
+// logged in the experiment log as a 'long-context' row (recordLongContext, as the extension does).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  longContextBench,
-  longContextLines,
-  longContextReader,
-  longContextRunName,
-  longContextTable,
-  longContextUsers,
-} from '../core/experiments/longContext';
-import { checkSample, readSample } from '../core/experiments/sampleFile';
+import { longContextLines, longContextPlan } from '../core/experiments/longContext';
+import { authorName, recordLongContext } from '../core/experiments/record';
+import { checkSample, readSample, type Sample } from '../core/experiments/sampleFile';
 import { loadBenchmark } from '../core/spb/load';
+import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt';
 import { cacheOption } from './cacheOption';
 import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage } from './runArgs';
@@ -26,7 +22,8 @@ export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-ur
                                                            the earlier steps' posts under "--- <date> ---" headers,
                                                            no persona, on the last step's pool, into
                                                            results/longctx-<sample|all>-<template id>/ (resumes when
-                                                           re-run); printed beside RUN's last steps (Table 7)`;
+                                                           re-run); printed beside RUN's last steps (Table 7) and
+                                                           logged in .personalab/experiments.db`;
 
 /** Exit status as `run`'s: 0 done, 1 failed, 2 usage, 4 refused by the PI guard, 130 cancelled (run again to resume). */
 export async function runLongContextCommand(
@@ -58,41 +55,51 @@ export async function runLongContextCommand(
   const bench = await loadBenchmark(parsed.dir, { runs: [], ...cacheOption(opts) });
   if (!existsSync(join(bench.root, 'results', baseRun)))
     throw new Error(`--base-run: no run "${baseRun}" under ${join(bench.root, 'results')}`);
-  let sampleUsers;
+  let sample: Sample | undefined;
   if (opts.sample) {
-    const sample = readSample(bench.root, opts.sample);
+    sample = readSample(bench.root, opts.sample);
     const check = checkSample(bench, sample);
     for (const w of check.warnings) io.stderr(`warning: ${w}\n`);
     if (check.errors.length) {
       for (const e of check.errors) io.stderr(`persona-lab: ${e}\n`);
       return 1;
     }
-    sampleUsers = sample.users;
   }
-  const users = longContextUsers(bench, sampleUsers);
-  const n = Object.values(users).reduce((a, ids) => a + (ids?.length ?? 0), 0);
+  const plan = longContextPlan(bench, parsed.template, sample);
+  const { users, count: n } = plan;
   if (n === 0) {
     io.stderr(`persona-lab: no user ${opts.sample ? `of sample ${opts.sample} ` : ''}has 4 or more steps\n`);
     return 1;
   }
   parsed.users = users;
-  parsed.out = opts.out ?? longContextRunName(opts.sample ?? null, parsed.template);
+  parsed.out = opts.out ?? plan.name;
   if (parsed.out === baseRun) return usageFailure(io, LONG_CONTEXT_USAGE, `--out ${parsed.out} is the base run`);
   io.stderr(
     `long-context ${parsed.out}: ${n} users with ≥ 4 steps${opts.sample ? ` of sample ${opts.sample}` : ''}, one request each (their last step)\n`,
   );
-  const view = longContextBench(bench, users);
-  const result = await executeRun(parsed, view, opts, io, ownSignals, {
-    readPosts: longContextReader(bench),
+  const result = await executeRun(parsed, plan.view, opts, io, ownSignals, {
+    readPosts: plan.readPosts,
     oneStepPerUser: true,
   });
   if (result.code !== 0 || !result.summary) return result.code;
 
   const scored = await loadBenchmark(parsed.dir, { runs: [parsed.out, baseRun], ...cacheOption(opts) });
-  const run = scored.runs.get(parsed.out);
-  const base = scored.runs.get(baseRun);
-  if (!run) throw new Error(`the long-context run ${parsed.out} could not be read back`);
-  if (!base) throw new Error(`the base run "${baseRun}" could not be read`);
-  io.stdout(`${longContextLines(longContextTable(scored, base, run, users)).join('\n')}\n`);
+  const { table, logPath } = recordLongContext({
+    bench: scored,
+    sample: sample ? { name: sample.name, seed: sample.seed } : null,
+    users,
+    run: parsed.out,
+    baseRun,
+    template: parsed.template,
+    systemMessage: parsed.systemMessage ?? DEFAULT_SYSTEM_MESSAGE,
+    endpoint: {
+      baseURL: parsed.baseURL,
+      model: parsed.model,
+      temperature: parsed.temperature,
+      maxTokens: parsed.maxTokens ?? null,
+    },
+    author: authorName(bench.root),
+  });
+  io.stdout(`${longContextLines(table).join('\n')}\n  logged in ${logPath}\n`);
   return 0;
 }

@@ -6,8 +6,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongContextCommand } from '../../src/cli/longContext';
+import { runExperimentsCommand } from '../../src/cli/experiment';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
 import {
+  LONG_CONTEXT_READING,
   longContextBench,
   longContextPosts,
   longContextReader,
@@ -225,5 +228,31 @@ describe('persona-lab long-context', () => {
     expect(second.out.stdout).toContain('F1^NS is left out');
     expect(second.out.stdout).toMatch(/weibo: Recall 100\.0 \| 3 users/);
     expect(second.out.stdout).not.toContain('F1NS');
+    expect(second.out.stdout).toContain(`${LONG_CONTEXT_READING}.`);
+
+    // The experiment log's row (recordLongContext, as the extension records it): Table 7's rows and the cost.
+    expect(second.out.stdout).toContain(`logged in ${join(root, EXPERIMENTS_DB)}`);
+    const log = ExperimentLog.open(join(root, EXPERIMENTS_DB), { mustExist: true });
+    const rows = log.list();
+    log.close();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      kind: 'long-context',
+      run: name,
+      baseRun: 'stream',
+      sample: { name: 's', users: 6 },
+      personaMode: 'none',
+      endpoint: { model: 'm' },
+    });
+    expect(row.scopes).toEqual(table.scopes);
+    expect(row.figures?.summary).toEqual(table.scopes.find((x) => x.scope === 'all')!.rows);
+    expect(row.figures?.pairedSteps).toBe(6);
+    const tokens = journal().reduce((n, e) => n + (e.prompt_tokens ?? 0), 0);
+    expect(row.cost).toMatchObject({ requests: 6, steps: 6, promptTokens: tokens });
+    expect(tokens).toBeGreaterThan(0);
+    const listed = io();
+    expect(await runExperimentsCommand([root], { json: true }, listed.sink)).toBe(0);
+    expect((JSON.parse(listed.out.stdout) as { kind: string }[]).map((r) => r.kind)).toEqual(['long-context']);
   });
 });

@@ -69,7 +69,8 @@ export interface ExperimentFigures {
 
 const FLIP_KINDS = ['gained', 'lost', 'newWrong', 'droppedWrong'] as const;
 
-function tallyFlips(cmp: RunComparison, top: number): ExperimentFigures['flips'] {
+/** The tags that flipped on the paired steps, in all and the `top` most frequent (tag, class, kind). */
+export function tallyFlips(cmp: RunComparison, top: number): ExperimentFigures['flips'] {
   const totals = { gained: 0, lost: 0, newWrong: 0, droppedWrong: 0 };
   const byTag = new Map<string, FlipCount>();
   for (const s of cmp.steps) {

@@ -4,6 +4,7 @@ import type { PairedSummaryRow } from '../spb/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
 import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
+import { LONG_CONTEXT_READING } from './longContext';
 import { METRIC_NAMES } from '../../shared/names';
 
 /** The metrics' short names (src/shared/names.ts). */
@@ -93,9 +94,22 @@ const row = (r: ExperimentRow, m: CompareMetric) => r.figures?.summary.find((x) 
 /** The log as a table, in the order given (newest first from ExperimentLog.list). */
 export function experimentsTable(rows: readonly ExperimentRow[]): string {
   if (rows.length === 0) return 'No experiments yet.';
-  const head = ['time', 'author', 'template', 'model', 'sample', 'base', 'ΔRecall pp', 'ΔF1^NS', 'ΔR_stab', 'ΔR_nov'];
+  const head = [
+    'time',
+    'kind',
+    'author',
+    'template',
+    'model',
+    'sample',
+    'base',
+    'ΔRecall pp',
+    'ΔF1^NS',
+    'ΔR_stab',
+    'ΔR_nov',
+  ];
   const body = rows.map((r) => [
     localTime(r.createdAt),
+    r.kind,
     r.author,
     r.template.id,
     r.endpoint.model,
@@ -111,7 +125,14 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
       `  ${r.run}: ${r.cost.requests} requests, ${r.cost.promptTokens + r.cost.completionTokens} tokens ` +
       `(${r.cost.promptTokens} prompt, ${r.cost.completionTokens} completion), ${(r.cost.latencyMs / 1000).toFixed(1)} s of requests`,
   );
-  return [...pad([head, ...body], 6), '', 'cost (from the responses’ usage):', ...costs].join('\n');
+  const longContext = rows.some((r) => r.kind === 'long-context')
+    ? [
+        '',
+        `long-context rows: ${LONG_CONTEXT_READING}.`,
+        '  Δ is long-context − streaming base on the same last steps (Table 7’s Avg.); F1^NS does not apply (one step per user).',
+      ]
+    : [];
+  return [...pad([head, ...body], 7), ...longContext, '', 'cost (from the responses’ usage):', ...costs].join('\n');
 }
 
 /** The log as JSON: NaN figures as null. */

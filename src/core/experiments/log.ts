@@ -8,11 +8,12 @@ import { publicBaseURL } from '../runner/client';
 import type { CompareMetric } from '../spb/runCompare';
 import type { PairedSummaryRow } from '../spb/pairedSummary';
 import type { ExperimentCost, ExperimentFigures } from './experiment';
+import type { LongContextTable } from './longContext';
 
 export const EXPERIMENTS_DB = join('.personalab', 'experiments.db');
 
 /** Each entry moves the schema from version i to i + 1. Append only; never edit a shipped one. */
-const MIGRATIONS: readonly string[] = [
+export const EXPERIMENT_MIGRATIONS: readonly string[] = [
   `CREATE TABLE experiments (
      id INTEGER PRIMARY KEY,
      created_at TEXT NOT NULL,
@@ -42,11 +43,19 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (run, base_run)
    );
    CREATE INDEX experiments_by_time ON experiments (created_at);`,
+  // v2: the long-context baseline (appendix E) logged beside template experiments; `scopes` holds its Table 7 rows
+  // per platform and Avg. (JSON), null for a template experiment.
+  `ALTER TABLE experiments ADD COLUMN kind TEXT NOT NULL DEFAULT 'template';
+   ALTER TABLE experiments ADD COLUMN scopes TEXT;`,
 ];
 
-export const EXPERIMENTS_SCHEMA_VERSION = MIGRATIONS.length;
+export const EXPERIMENTS_SCHEMA_VERSION = EXPERIMENT_MIGRATIONS.length;
+
+/** A template over a sample (#18 items 1 to 3), or the long-context baseline (item 5, our reading of appendix E). */
+export type ExperimentKind = 'template' | 'long-context';
 
 export interface ExperimentInput {
+  kind: ExperimentKind;
   createdAt: string;
   author: string;
   run: string;
@@ -57,8 +66,10 @@ export interface ExperimentInput {
   systemMessage: string;
   endpoint: { baseURL: string; model: string; temperature: number; maxTokens: number | null };
   personaMode: 'full' | 'none';
-  /** null without a base run */
+  /** null without a base run; for a long-context row, `summary` is Table 7's Avg. rows (F1^NS left out) */
   figures: ExperimentFigures | null;
+  /** a long-context row's Table 7 rows, per platform and Avg. (null for a template experiment) */
+  scopes: LongContextTable['scopes'] | null;
   cost: ExperimentCost;
 }
 
@@ -69,11 +80,9 @@ export interface ExperimentRow extends ExperimentInput {
 /** JSON has no NaN: undefined figures are stored as null and read back as NaN. */
 const nanToNull = (_k: string, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
 
-function readFigures(text: string): ExperimentFigures | null {
-  const v = JSON.parse(text) as ExperimentFigures | null;
-  if (!v) return null;
+function readSummary(rows: PairedSummaryRow[]): PairedSummaryRow[] {
   const n = (x: unknown) => (typeof x === 'number' ? x : NaN);
-  v.summary = v.summary.map((r) => ({
+  return rows.map((r) => ({
     ...r,
     meanA: n(r.meanA),
     meanB: n(r.meanB),
@@ -81,7 +90,19 @@ function readFigures(text: string): ExperimentFigures | null {
     ciLow: n(r.ciLow),
     ciHigh: n(r.ciHigh),
   }));
+}
+
+function readFigures(text: string): ExperimentFigures | null {
+  const v = JSON.parse(text) as ExperimentFigures | null;
+  if (!v) return null;
+  v.summary = readSummary(v.summary);
   return v;
+}
+
+function readScopes(text: unknown): LongContextTable['scopes'] | null {
+  if (typeof text !== 'string') return null;
+  const v = JSON.parse(text) as LongContextTable['scopes'] | null;
+  return v ? v.map((s) => ({ scope: s.scope, rows: readSummary(s.rows) })) : null;
 }
 
 type Row = Record<string, unknown>;
@@ -92,6 +113,7 @@ function toRow(r: Row): ExperimentRow {
   const figures = readFigures(s(r.figures));
   return {
     id: n(r.id),
+    kind: r.kind === 'long-context' ? 'long-context' : 'template',
     createdAt: s(r.created_at),
     author: s(r.author),
     run: s(r.run),
@@ -107,6 +129,7 @@ function toRow(r: Row): ExperimentRow {
     },
     personaMode: r.persona_mode === 'none' ? 'none' : 'full',
     figures,
+    scopes: readScopes(r.scopes),
     cost: {
       requests: n(r.requests),
       steps: figures?.pairedSteps ?? 0,
@@ -129,7 +152,7 @@ export class ExperimentLog {
       path,
       opts,
       retry,
-      (db) => migrateSchema(db, MIGRATIONS, 'experiment log'),
+      (db) => migrateSchema(db, EXPERIMENT_MIGRATIONS, 'experiment log'),
       (db) => new ExperimentLog(db),
     );
   }
@@ -138,20 +161,21 @@ export class ExperimentLog {
   record(e: ExperimentInput): number {
     const info = this.db
       .prepare(
-        `INSERT INTO experiments (created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,
+        `INSERT INTO experiments (kind, created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,
            template_hash, template_text, system_message, model, base_url, temperature, max_tokens, persona_mode,
-           paired_steps, paired_users, figures, flips, requests, prompt_tokens, completion_tokens, latency_ms)
-         VALUES (@created_at, @author, @run, @base_run, @sample, @sample_seed, @sample_users, @template_id,
+           paired_steps, paired_users, figures, flips, requests, prompt_tokens, completion_tokens, latency_ms, scopes)
+         VALUES (@kind, @created_at, @author, @run, @base_run, @sample, @sample_seed, @sample_users, @template_id,
            @template_hash, @template_text, @system_message, @model, @base_url, @temperature, @max_tokens,
            @persona_mode, @paired_steps, @paired_users, @figures, @flips, @requests, @prompt_tokens,
-           @completion_tokens, @latency_ms)
+           @completion_tokens, @latency_ms, @scopes)
          ON CONFLICT (run, base_run) DO UPDATE SET created_at = excluded.created_at, author = excluded.author,
            base_url = excluded.base_url, paired_steps = excluded.paired_steps, paired_users = excluded.paired_users,
            figures = excluded.figures, flips = excluded.flips, requests = excluded.requests,
            prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-           latency_ms = excluded.latency_ms`,
+           latency_ms = excluded.latency_ms, scopes = excluded.scopes`,
       )
       .run({
+        kind: e.kind,
         created_at: e.createdAt,
         author: e.author,
         run: e.run,
@@ -176,6 +200,7 @@ export class ExperimentLog {
         prompt_tokens: e.cost.promptTokens,
         completion_tokens: e.cost.completionTokens,
         latency_ms: e.cost.latencyMs,
+        scopes: e.scopes ? JSON.stringify(e.scopes, nanToNull) : null,
       });
     return Number(info.lastInsertRowid);
   }

@@ -18,8 +18,12 @@ import {
   type User,
   type UserResult,
 } from '../spb/types';
-import type { SampleUsers } from './experiment';
+import { tallyFlips, type ExperimentFigures, type SampleUsers } from './experiment';
 import { METRIC_NAMES } from '../../shared/names';
+
+/** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
+export const LONG_CONTEXT_READING =
+  'long-context baseline, our reading of appendix E: users with ≥ 4 steps, one request each with the earlier steps\' posts under "--- <date_input> ---" headers and no persona, on the last step\'s pool and split';
 
 /** Users with fewer steps than this are left out (the paper: "users with at least four steps"). */
 export const LONG_CONTEXT_MIN_STEPS = 4;
@@ -127,13 +131,89 @@ export interface LongContextTable {
   scopes: { scope: Platform | 'all'; rows: PairedSummaryRow[] }[];
 }
 
+/** What the extension and the CLI run: the qualifying users, the view they run on, its posts and its folder. */
+export interface LongContextPlan {
+  users: Partial<Record<Platform, string[]>>;
+  /** qualifying users in all */
+  count: number;
+  /** the benchmark as the run sees it (longContextBench) */
+  view: Benchmark;
+  readPosts: (user: User, step: Step) => string;
+  /** the run folder (longContextRunName) */
+  name: string;
+}
+
+/** The plan for a sample (or the whole benchmark when `sample` is absent); `count` 0 when no user qualifies. */
+export function longContextPlan(
+  bench: Benchmark,
+  template: string,
+  sample?: { name: string; users: SampleUsers },
+): LongContextPlan {
+  const users = longContextUsers(bench, sample?.users);
+  return {
+    users,
+    count: Object.values(users).reduce((a, ids) => a + (ids?.length ?? 0), 0),
+    view: longContextBench(bench, users),
+    readPosts: longContextReader(bench),
+    name: longContextRunName(sample?.name ?? null, template),
+  };
+}
+
 /** The streaming base run (A) against the long-context run (B) on the qualifying users' last steps. */
 export function longContextComparison(bench: Benchmark, base: Run, run: Run, users: SampleUsers): RunComparison {
   return compareRuns(bench, lastStepsOf(bench, base, users), lastStepsOf(bench, run, users));
 }
 
 export function longContextTable(bench: Benchmark, base: Run, run: Run, users: SampleUsers): LongContextTable {
+  return tableOf(longContextComparison(bench, base, run, users), base.name, run.name);
+}
+
+/**
+ * The table and the experiment log's figures of one long-context run: `figures.summary` is the table's Avg. rows,
+ * `flips` the tags that flipped on the paired last steps (one comparison for both).
+ */
+export function longContextFigures(
+  bench: Benchmark,
+  base: Run,
+  run: Run,
+  users: SampleUsers,
+): { table: LongContextTable; figures: ExperimentFigures } {
   const cmp = longContextComparison(bench, base, run, users);
+  const table = tableOf(cmp, base.name, run.name);
+  return {
+    table,
+    figures: {
+      baseRun: base.name,
+      run: run.name,
+      pairedSteps: table.pairedSteps,
+      pairedUsers: cmp.users.length,
+      usersByPlatform: table.usersByPlatform,
+      onlyBase: table.onlyBase,
+      onlyRun: table.onlyRun,
+      summary: table.scopes.find((s) => s.scope === 'all')?.rows ?? [],
+      flips: tallyFlips(cmp, 20),
+    },
+  };
+}
+
+/** The table back from a logged long-context row (its figures and its per-platform rows). */
+export function longContextTableOf(
+  figures: ExperimentFigures | null,
+  scopes: LongContextTable['scopes'] | null,
+): LongContextTable | null {
+  if (!figures || !scopes) return null;
+  return {
+    baseRun: figures.baseRun,
+    run: figures.run,
+    pairedSteps: figures.pairedSteps,
+    usersByPlatform: figures.usersByPlatform,
+    onlyBase: figures.onlyBase,
+    onlyRun: figures.onlyRun,
+    scopes,
+  };
+}
+
+function tableOf(cmp: RunComparison, baseRun: string, run: string): LongContextTable {
   const usersByPlatform: Partial<Record<Platform, number>> = {};
   for (const u of cmp.users) usersByPlatform[u.platform] = (usersByPlatform[u.platform] ?? 0) + 1;
   const keep = (rows: PairedSummaryRow[]) =>
@@ -141,8 +221,8 @@ export function longContextTable(bench: Benchmark, base: Run, run: Run, users: S
   const opts = { resamples: COMPARE_RESAMPLES, seed: COMPARE_SEED };
   const platforms = PLATFORMS.filter((p) => usersByPlatform[p]);
   return {
-    baseRun: base.name,
-    run: run.name,
+    baseRun,
+    run,
     pairedSteps: cmp.steps.length,
     usersByPlatform,
     onlyBase: cmp.onlyA,
@@ -174,6 +254,7 @@ export function longContextLines(t: LongContextTable): string[] {
       .trimEnd(),
   );
   return [
+    `${LONG_CONTEXT_READING}.`,
     `long-context ${t.run} vs streaming ${t.baseRun}: the last step of ${t.pairedSteps} users with ≥ ${LONG_CONTEXT_MIN_STEPS} steps, the same split`,
     ...text.map((l) => `  ${l}`),
     '  Avg. is the mean over platforms; F1^NS is left out: it is per user over a chain, and this run has one step per user.',

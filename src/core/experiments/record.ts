@@ -1,12 +1,14 @@
-// After an experiment's run: score it against the base run on the sample's steps, read its cost from the journal,
-// and record it in the experiment log. One function for the CLI and the extension.
+// After an experiment's run (or a long-context baseline's): score it against the base run on the sample's steps (the
+// qualifying users' last steps), read its cost from the journal, and record it in the experiment log. One function
+// each for the CLI and the extension.
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { templateHash, templateId } from '../spb/prompt';
 import type { Benchmark } from '../spb/types';
-import { experimentCost, experimentFigures, type ExperimentFigures } from './experiment';
+import { experimentCost, experimentFigures, type ExperimentFigures, type SampleUsers } from './experiment';
 import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';
+import { longContextFigures, type LongContextTable } from './longContext';
 import { sampleSize } from './sample';
 import type { Sample } from './sampleFile';
 
@@ -51,6 +53,7 @@ export function recordExperiment(e: FinishedExperiment): {
   if (e.baseRun && !base) throw new Error(`the base run "${e.baseRun}" could not be read`);
   const figures = base ? experimentFigures(e.bench, base, run, e.sample.users) : null;
   const entry: ExperimentInput = {
+    kind: 'template',
     createdAt: (e.now ?? new Date()).toISOString(),
     author: e.author,
     run: e.run,
@@ -61,14 +64,74 @@ export function recordExperiment(e: FinishedExperiment): {
     endpoint: e.endpoint,
     personaMode: e.personaMode,
     figures,
+    scopes: null,
     cost: experimentCost(join(e.bench.root, 'results', e.run), e.sample.users),
   };
-  const logPath = join(e.bench.root, EXPERIMENTS_DB);
+  return { figures, entry, logPath: writeEntry(e.bench.root, entry) };
+}
+
+function writeEntry(root: string, entry: ExperimentInput): string {
+  const logPath = join(root, EXPERIMENTS_DB);
   const log = ExperimentLog.open(logPath);
   try {
     log.record(entry);
   } finally {
     log.close();
   }
-  return { figures, entry, logPath };
+  return logPath;
+}
+
+export interface FinishedLongContext {
+  /** loaded with the long-context run and the base run */
+  bench: Benchmark;
+  /** the sample it ran on, or null for the whole benchmark */
+  sample: { name: string; seed: number } | null;
+  /** the qualifying users (longContextPlan) */
+  users: SampleUsers;
+  run: string;
+  baseRun: string;
+  template: string;
+  systemMessage: string;
+  endpoint: ExperimentInput['endpoint'];
+  author: string;
+  now?: Date;
+}
+
+/** The sample column of a long-context row over the whole benchmark (as its run folder, longctx-all-…). */
+export const WHOLE_BENCHMARK = 'all';
+
+/**
+ * Scores a finished long-context run beside the streaming base run on the same last steps (Table 7) and logs it as a
+ * 'long-context' row; throws when either run is not loaded.
+ */
+export function recordLongContext(e: FinishedLongContext): {
+  table: LongContextTable;
+  entry: ExperimentInput;
+  logPath: string;
+} {
+  const run = e.bench.runs.get(e.run);
+  const base = e.bench.runs.get(e.baseRun);
+  if (!run) throw new Error(`the long-context run ${e.run} could not be read back`);
+  if (!base) throw new Error(`the base run "${e.baseRun}" could not be read`);
+  const { table, figures } = longContextFigures(e.bench, base, run, e.users);
+  const entry: ExperimentInput = {
+    kind: 'long-context',
+    createdAt: (e.now ?? new Date()).toISOString(),
+    author: e.author,
+    run: e.run,
+    baseRun: e.baseRun,
+    sample: {
+      name: e.sample?.name ?? WHOLE_BENCHMARK,
+      seed: e.sample?.seed ?? 0,
+      users: sampleSize(e.bench, e.users).users,
+    },
+    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template },
+    systemMessage: e.systemMessage,
+    endpoint: e.endpoint,
+    personaMode: 'none',
+    figures,
+    scopes: table.scopes,
+    cost: experimentCost(join(e.bench.root, 'results', e.run), e.users),
+  };
+  return { table, entry, logPath: writeEntry(e.bench.root, entry) };
 }

@@ -34,6 +34,8 @@ export const COMMAND_IDS = [
   'personaLab.diffExperimentTemplates',
   'personaLab.compareExperiment',
   'personaLab.promoteExperiment',
+  'personaLab.runLongContextBaseline',
+  'personaLab.showLongContextTable',
   'personaLab.rerunStep',
   'personaLab.rerunChain',
   'personaLab.rerunPlatform',

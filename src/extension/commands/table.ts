@@ -19,6 +19,7 @@ import {
   runTemplateOnSample,
   type ExperimentDeps,
 } from '../experiments/commands';
+import { runLongContextBaseline, showLongContextTable } from '../experiments/longContext';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
@@ -107,6 +108,11 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   },
   'personaLab.compareExperiment': { needs: 'spb', make: (c) => (node) => compareExperiment(c.experiments, node) },
   'personaLab.promoteExperiment': { needs: 'spb', make: (c) => (node) => promoteExperiment(c.experiments, node) },
+  'personaLab.runLongContextBaseline': { needs: 'spb', make: (c) => () => runLongContextBaseline(c.experiments) },
+  'personaLab.showLongContextTable': {
+    needs: 'spb',
+    make: (c) => (node) => showLongContextTable(c.experiments, node),
+  },
   'personaLab.rerunStep': { needs: 'spb', make: (c) => (arg) => rerunStep(c.rerun, arg) },
   'personaLab.rerunChain': { needs: 'spb', make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },

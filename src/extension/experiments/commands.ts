@@ -93,15 +93,29 @@ export async function newSampleCommand(deps: ExperimentDeps): Promise<Sample | u
   }
 }
 
-async function pickSample(deps: ExperimentDeps, root: string): Promise<Sample | undefined> {
+/** The whole benchmark instead of a sample (offered where the command allows it). */
+export const WHOLE = 'whole';
+
+export async function pickSample(
+  deps: ExperimentDeps,
+  root: string,
+  title: string,
+  whole?: { description: string },
+): Promise<Sample | typeof WHOLE | undefined> {
   const names = listSamples(root);
   const NEW = '$(add) New Sample…';
-  const picked = await vscode.window.showQuickPick([...names.map((label) => ({ label })), { label: NEW }], {
-    title: 'Run Template on Sample (1/3): sample',
-    ignoreFocusOut: true,
-  });
+  const WHOLE_LABEL = '$(globe) Whole benchmark';
+  const picked = await vscode.window.showQuickPick(
+    [
+      ...names.map((label) => ({ label, description: undefined as string | undefined })),
+      ...(whole ? [{ label: WHOLE_LABEL, description: whole.description }] : []),
+      { label: NEW, description: undefined },
+    ],
+    { title, ignoreFocusOut: true },
+  );
   if (!picked) return undefined;
   if (picked.label === NEW) return newSampleCommand(deps);
+  if (picked.label === WHOLE_LABEL) return WHOLE;
   try {
     return readSample(root, picked.label);
   } catch (e) {
@@ -115,8 +129,8 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
   const { store } = rerun;
   const root = store.root;
   if (!root || !store.bench) return;
-  const sample = await pickSample(deps, root);
-  if (!sample) return;
+  const sample = await pickSample(deps, root, 'Run Template on Sample (1/3): sample');
+  if (!sample || sample === WHOLE) return;
   const bench = store.bench;
   const check = checkSample(bench, sample);
   if (check.errors.length) {
@@ -199,18 +213,19 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
   }
 }
 
-const rowOf = (arg: unknown): ExperimentRow | undefined => (arg instanceof ExperimentNode ? arg.row : undefined);
+export const rowOf = (arg: unknown): ExperimentRow | undefined => (arg instanceof ExperimentNode ? arg.row : undefined);
 
-async function pickRow(
+export async function pickRow(
   deps: ExperimentDeps,
   title: string,
   except?: ExperimentRow,
+  only?: ExperimentRow['kind'],
 ): Promise<ExperimentRow | undefined> {
-  const rows = deps.provider.current.filter((r) => r.id !== except?.id);
+  const rows = deps.provider.current.filter((r) => r.id !== except?.id && (!only || r.kind === only));
   const picked = await vscode.window.showQuickPick(
     rows.map((r) => ({
       label: `${r.sample.name} · ${r.template.id}`,
-      description: r.run,
+      description: r.kind === 'long-context' ? `long-context · ${r.run}` : r.run,
       detail: new Date(r.createdAt).toLocaleString(),
       row: r,
     })),
@@ -254,8 +269,14 @@ export async function compareExperiment(deps: ExperimentDeps, node?: unknown): P
 
 /** Run on Whole Benchmark: the experiment's template over every user (Re-run Benchmark with that template). */
 export async function promoteExperiment(deps: ExperimentDeps, node?: unknown): Promise<void> {
-  const row = rowOf(node) ?? (await pickRow(deps, 'Run Experiment Template on Whole Benchmark'));
+  const row = rowOf(node) ?? (await pickRow(deps, 'Run Experiment Template on Whole Benchmark', undefined, 'template'));
   if (!row) return;
+  if (row.kind === 'long-context') {
+    void vscode.window.showInformationMessage(
+      `Persona Lab: ${row.run} is the long-context baseline: Run Long-Context Baseline… with the whole benchmark runs it on every user.`,
+    );
+    return;
+  }
   log.info(`experiments: ${row.run} promoted to a full run (template ${row.template.id})`);
   await rerunPlatforms(deps.rerun, undefined, true, { name: `template-${row.template.id}`, text: row.template.text });
 }

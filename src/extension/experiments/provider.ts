@@ -1,21 +1,55 @@
 // The Experiments view: the rows of <benchmark>/.personalab/experiments.db, newest first, each with its paired deltas
 // against its base run (description) and the whole comparison and cost (tooltip). Read again on every refresh.
+// Long-context rows (the appendix E baseline) have their own icon, "long-context" in the description, their Table 7
+// in the tooltip, and open it on a click.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { thinPlatforms } from '../../core/experiments/experiment';
 import { deltaText, figureLines, verdict } from '../../core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog, type ExperimentRow } from '../../core/experiments/log';
+import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../core/experiments/longContext';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { log } from '../log';
 
 export const EXPERIMENT_CONTEXT = 'experiment';
+export const LONG_CONTEXT_CONTEXT = 'longContextExperiment';
+export const SHOW_LONG_CONTEXT_COMMAND = 'personaLab.showLongContextTable';
 
 export class ExperimentNode {
   constructor(readonly row: ExperimentRow) {}
 }
 
+export const costLine = (row: ExperimentRow) =>
+  `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`;
+
+function longContextItem(row: ExperimentRow): vscode.TreeItem {
+  const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
+  const t = new vscode.TreeItem(`${row.sample.name} · ${row.template.id}`, vscode.TreeItemCollapsibleState.None);
+  t.id = `experiment:${row.id}`;
+  t.contextValue = LONG_CONTEXT_CONTEXT;
+  t.description = `long-context · ΔRecall ${deltaText(recall)} vs streaming ${row.baseRun}`;
+  t.iconPath = new vscode.ThemeIcon('layers');
+  const table = longContextTableOf(row.figures, row.scopes);
+  const md = new vscode.MarkdownString();
+  md.appendText(
+    `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · ${row.sample.users} users with ≥ 4 steps of ${row.sample.name}\n`,
+  );
+  md.appendCodeblock(
+    [...(table ? longContextLines(table) : [`${LONG_CONTEXT_READING}.`]), costLine(row)].join('\n'),
+    'text',
+  );
+  t.tooltip = md;
+  t.command = {
+    command: SHOW_LONG_CONTEXT_COMMAND,
+    title: 'Show Long-Context Table',
+    arguments: [new ExperimentNode(row)],
+  };
+  return t;
+}
+
 function item(row: ExperimentRow): vscode.TreeItem {
+  if (row.kind === 'long-context') return longContextItem(row);
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
   const f1 = row.figures?.summary.find((r) => r.metric === 'F1NS');
   const t = new vscode.TreeItem(`${row.sample.name} · ${row.template.id}`, vscode.TreeItemCollapsibleState.None);
@@ -37,10 +71,7 @@ function item(row: ExperimentRow): vscode.TreeItem {
     `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
   );
   md.appendCodeblock(
-    [
-      ...(row.figures ? figureLines(row.figures) : ['not compared with a run']),
-      `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`,
-    ].join('\n'),
+    [...(row.figures ? figureLines(row.figures) : ['not compared with a run']), costLine(row)].join('\n'),
     'text',
   );
   t.tooltip = md;

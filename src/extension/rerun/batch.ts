@@ -15,7 +15,7 @@ import {
   type RunSummary,
 } from '../../core/runner/runner';
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
-import { PLATFORMS, type Platform } from '../../core/spb/types';
+import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
 import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';
@@ -40,6 +40,12 @@ export interface BatchPlan {
   model?: string;
   /** the guard's "mask": every request is masked at send time (and so is what the history records) */
   mask?: boolean;
+  /**
+   * The benchmark the plan runs on, when not the open one as loaded, and the posts each step sends instead of its
+   * own: the long-context baseline's view and reader (core longContextPlan, as the CLI's executeRun gets them).
+   */
+  bench?: Benchmark;
+  readPosts?: (user: User, step: Step) => string;
 }
 
 /**
@@ -51,7 +57,7 @@ export async function guardPlan(
   plan: BatchPlan,
   target: ResolvedEndpoint,
 ): Promise<BatchPlan | undefined> {
-  const bench = deps.store.bench;
+  const bench = plan.bench ?? deps.store.bench;
   if (!bench) return undefined;
   const choice = await guardPrompts(
     target,
@@ -65,6 +71,7 @@ export async function guardPlan(
         users: plan.users,
         fromStep: plan.fromStep,
         startPersona: plan.startPersona,
+        readPosts: plan.readPosts,
       }),
     `run ${plan.name}`,
   );
@@ -82,7 +89,7 @@ export async function runPlan(
   title: string,
   report?: (p: RunProgress) => void,
 ): Promise<RunSummary | undefined> {
-  const bench = deps.store.bench;
+  const bench = plan.bench ?? deps.store.bench;
   if (!bench) return undefined;
   const model = plan.model ?? target.config.model;
   await deps.history.open();
@@ -106,6 +113,7 @@ export async function runPlan(
         users: plan.users,
         fromStep: plan.fromStep ?? 1,
         startPersona: plan.startPersona,
+        readPosts: plan.readPosts,
         concurrency: target.maxConcurrency,
         signal: abort.signal,
         onProgress: (p) => {
