@@ -167,7 +167,12 @@ describe('step view in the real workbench', () => {
         ),
       );
     }
-    expect(await frame.locator('[data-group="dPeer"] .group-meta').textContent()).toBe('(D_cluster)');
+    // D_peer by the paper's name; the task file's key (D_cluster) only in the tooltip and data-meta-key.
+    const peer = frame.locator('[data-group="dPeer"]');
+    expect(await peer.locator('.group-label').textContent()).toBe('D_peer');
+    expect(await peer.locator('.group-title').innerText()).not.toContain('D_cluster');
+    expect(await peer.locator('.group-title').getAttribute('title')).toContain('stored as D_cluster');
+    expect(await peer.getAttribute('data-meta-key')).toBe('D_cluster');
     const inPool = new Set([...step.pool, ...POOL_CLASSES.flatMap((c) => step.split[c])]);
     const outside = [...picks].filter((t) => !inPool.has(t));
     expect(await frame.locator('[data-extra="outOfPool"] li').allTextContents()).toEqual(outside);

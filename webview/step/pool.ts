@@ -63,7 +63,6 @@ function groupBox(g: PoolGroup, pi: StepPiMarks): HTMLElement {
       el('h3', { className: 'group-title', title: g.tooltip }, [
         icon(g.positive ? 'star-full' : 'circle-slash', 'group-icon'),
         el('span', { className: 'group-label', text: g.label }),
-        g.metaKey !== g.label ? el('span', { className: 'group-meta', text: `(${g.metaKey})` }) : null,
         el('span', { className: 'group-kind', text: g.positive ? 'positive' : 'distractor' }),
         badge(`${g.picked}/${g.tags.length}`, `${g.picked} of ${g.tags.length} picked`),
       ]),
