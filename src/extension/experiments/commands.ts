@@ -3,7 +3,8 @@
 // through the re-run feature's guard and progress (guardPlan, runPlan).
 import * as vscode from 'vscode';
 import { experimentRunName } from '../../core/experiments/experiment';
-import type { ExperimentRow } from '../../core/experiments/log';
+import type { ExperimentInput, ExperimentRow } from '../../core/experiments/log';
+import type { ResolvedEndpoint } from '../endpoint';
 import { authorName, recordExperiment } from '../../core/experiments/record';
 import { drawSample, sampleSize, type SampleBy } from '../../core/experiments/sample';
 import {
@@ -27,6 +28,16 @@ export interface ExperimentDeps {
   rerun: RerunDeps;
   docs: ReadOnlyDocs;
   provider: ExperimentsProvider;
+}
+
+/** What the experiment log keeps of the endpoint: the URL without its key, the model and its settings. */
+export function loggedEndpoint(target: ResolvedEndpoint): ExperimentInput['endpoint'] {
+  return {
+    baseURL: target.publicURL,
+    model: target.config.model,
+    temperature: target.config.temperature ?? 0,
+    maxTokens: target.config.maxTokens ?? null,
+  };
 }
 
 const positiveInt = (v: string, min: number) =>
@@ -188,12 +199,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
       baseRun: base.run,
       template: template.text,
       systemMessage: target.systemMessage,
-      endpoint: {
-        baseURL: target.publicURL,
-        model: target.config.model,
-        temperature: target.config.temperature ?? 0,
-        maxTokens: target.config.maxTokens ?? null,
-      },
+      endpoint: loggedEndpoint(target),
       personaMode: 'full',
       author: authorName(loaded.root),
     });

@@ -17,7 +17,7 @@ import { checkSample } from '../../core/experiments/sampleFile';
 import { guardPlan, progressText, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';
 import { log } from '../log';
-import { pickRow, pickSample, rowOf, WHOLE, type ExperimentDeps } from './commands';
+import { loggedEndpoint, pickRow, pickSample, rowOf, WHOLE, type ExperimentDeps } from './commands';
 import { costLine } from './provider';
 
 const TITLE = 'Run Long-Context Baseline';
@@ -135,12 +135,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
       baseRun: base.label,
       template: template.text,
       systemMessage: target.systemMessage,
-      endpoint: {
-        baseURL: target.publicURL,
-        model: target.config.model,
-        temperature: target.config.temperature ?? 0,
-        maxTokens: target.config.maxTokens ?? null,
-      },
+      endpoint: loggedEndpoint(target),
       author: authorName(loaded.root),
     });
     deps.provider.refresh();
