@@ -34,14 +34,19 @@ export function longContextDocument(table: LongContextTable, row: ExperimentRow)
   ].join('\n');
 }
 
-/** Opens the table beside the active editor, or where it is already shown (a resumed run shows it again). */
+/**
+ * Opens the table beside the active editor, in the active group when it holds nothing (Beside would leave an empty
+ * group), or where it is already shown (a resumed run shows it again).
+ */
 async function openTable(deps: ExperimentDeps, table: LongContextTable, row: ExperimentRow): Promise<void> {
   const title = `long-context ${row.run} vs ${row.baseRun}.txt`;
   const uri = deps.docs.uriFor(title).toString();
   const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
   await deps.docs.open(title, longContextDocument(table, row), {
     language: 'plaintext',
-    viewColumn: shown?.viewColumn,
+    viewColumn:
+      shown?.viewColumn ??
+      (vscode.window.tabGroups.activeTabGroup.tabs.length === 0 ? vscode.ViewColumn.Active : undefined),
   });
 }
 
