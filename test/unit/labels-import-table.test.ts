@@ -1,25 +1,18 @@
 // Import Labels' conflict table (core/labels/importTable.ts) and its protocol: every conflict with both sides, no
 // decision until one is chosen, Apply refused while a row is undecided, and a cancelled, refused or failed import
 // leaves the store as it was.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ImportedRow } from '../../src/core/labels/exportImport';
 import { ConflictTable } from '../../src/core/labels/importTable';
 import { ImportSession } from '../../src/core/labels/merge';
+import { labelStores } from './labelStore-fixture';
 import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
 import { labelNames, defaultLabelSet } from '../../src/core/labels/taxonomy';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/labelImportProtocol';
 
-const opened: LabelStore[] = [];
-const open = () => {
-  const s = LabelStore.open(join(mkdtempSync(join(tmpdir(), 'pl-import-table-')), 'labels.db'));
-  opened.push(s);
-  return s;
-};
-afterEach(() => opened.splice(0).forEach((s) => s.close()));
+const stores = labelStores();
+const open = () => stores.fresh('pl-import-table-');
 
 const row = (over: Partial<LabelRow> = {}): LabelRow => ({
   benchmark: 'sample',

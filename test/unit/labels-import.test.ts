@@ -1,20 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { csvRecords, parseLabelFile, toCsv, toJsonl, type ImportedRow } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
+import { labelStores } from './labelStore-fixture';
 import type { LabelRow } from '../../src/core/labels/model';
 import { BY_STEP_SQL, LabelStore } from '../../src/core/labels/store';
 import Database from 'better-sqlite3';
 
-const opened: LabelStore[] = [];
-const open = () => {
-  const s = LabelStore.open(join(mkdtempSync(join(tmpdir(), 'pl-import-')), 'labels.db'));
-  opened.push(s);
-  return s;
-};
-afterEach(() => opened.splice(0).forEach((s) => s.close()));
+const stores = labelStores();
+const open = () => stores.fresh('pl-import-');
 
 const row = (over: Partial<LabelRow> = {}): LabelRow => ({
   benchmark: 'spb',

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { labelStores } from './labelStore-fixture';
 import {
   changedParts,
   isStoredHash,
@@ -18,14 +19,11 @@ import { LabelStore, LabelStoreError, withBusyRetry, type LabelInput } from '../
 import type { PoolSplit } from '../../src/core/spb/types';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-labelstore-'));
-const opened: LabelStore[] = [];
+const stores = labelStores();
 const open = (path: string) => {
   let t = 0;
-  const s = LabelStore.open(path, { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() });
-  opened.push(s);
-  return s;
+  return stores.open(path, { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() });
 };
-afterEach(() => opened.splice(0).forEach((s) => s.close()));
 
 const key = (over: Partial<LabelKey> = {}): LabelInput => ({
   benchmark: 'spb',
@@ -166,8 +164,7 @@ describe('busy handling', () => {
 
   it('a writer blocked by another connection gets a LabelStoreError, never SQLITE_BUSY', () => {
     const path = join(dir(), 'l.db');
-    const s = LabelStore.open(path, { busyTimeoutMs: 0, maxRetryMs: 0 });
-    opened.push(s);
+    const s = stores.open(path, { busyTimeoutMs: 0, maxRetryMs: 0 });
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     let caught: unknown;

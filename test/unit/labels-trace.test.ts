@@ -2,12 +2,13 @@ import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { labelStores } from './labelStore-fixture';
 import { parseLabelFile, toCsv, toJsonl } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
 import { migrate, SCHEMA_VERSION } from '../../src/core/labels/migrations';
 import { keyProblem, TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
-import { LabelStore, LabelStoreError } from '../../src/core/labels/store';
+import { LabelStoreError } from '../../src/core/labels/store';
 import {
   ACTION_TARGET,
   historyTarget,
@@ -23,14 +24,11 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { video, writeOmniFolder, type FolderSpec } from './omni-folder';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-tracelabels-'));
-const opened: LabelStore[] = [];
+const stores = labelStores();
 const open = (path: string) => {
   let t = 0;
-  const s = LabelStore.open(path, { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() });
-  opened.push(s);
-  return s;
+  return stores.open(path, { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() });
 };
-afterEach(() => opened.splice(0).forEach((s) => s.close()));
 
 const ref: TraceRef = { benchmark: 'omni', userId: 'u1', index: 5, run: 'sim' };
 
