@@ -38,6 +38,16 @@
 #   SKIP_APT=1                       never call apt-get (fail instead when a package is missing)
 set -euo pipefail
 
+# Started from an npm script (`npm start`, `npm run test:e2e`), this shell carries the outer npm's npm_* variables,
+# and an npm started below reads npm_config_* from the environment as its own config: code-server's postinstall takes
+# the Node major from npm_config_user_agent, so the outer npm's "node/v20" made it refuse Node 24. Start from the
+# environment of the Node the install runs on: drop every npm_* variable except the registry's connection settings.
+while IFS= read -r name; do
+  case "$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')" in
+    npm_config_registry | npm_config_proxy | npm_config_https_proxy | npm_config_cafile | npm_config_strict_ssl) ;;
+    npm_*) unset "$name" ;;
+  esac
+done < <(compgen -e)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VERSION="${1:-${PERSONA_LAB_CODE_SERVER_VERSION:-4.139.1}}"
 SRC="$ROOT/scripts/code-server/$VERSION"

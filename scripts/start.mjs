@@ -18,11 +18,14 @@
 //          --no-demo         do not start the demo endpoint (the endpoint settings stay as they are)
 //          --folder <dir>    folder to open (default: sample/)
 //          --no-build        skip `npm run build` and packaging (reuse persona-lab.vsix)
+//          --check           with code-server: once the URL answers, load it in Chromium, check that the workbench,
+//                            the Persona Lab entry and a row of the Benchmarks view appear, then stop (exit 0 or 1)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutOuterNpm } from './lib/cleanEnv.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -40,9 +43,12 @@ const die = (msg) => {
 const folder = resolve(repo, opt('--folder', 'sample'));
 const vsix = resolve(process.env.PERSONA_LAB_VSIX || join(repo, 'persona-lab.vsix'));
 
+// Every child starts without the npm_* variables of the npm that ran `npm start` (see lib/cleanEnv.mjs).
+const childEnv = withoutOuterNpm();
+
 function step(title, cmd, args, options = {}) {
   log(title);
-  const r = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit', ...options });
+  const r = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit', env: childEnv, ...options });
   if (r.error) die(`${cmd}: ${r.error.message}`);
   if (r.status !== 0) die(`${title} failed (exit ${r.status ?? r.signal})`);
 }
@@ -79,6 +85,7 @@ async function startDemo(port) {
   if (!existsSync(cli)) die(`${cli} is missing (run without --no-build)`);
   const child = spawn(process.execPath, [cli, 'demo-endpoint', '--port', port], {
     cwd: repo,
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr.on('data', (d) => {
@@ -102,7 +109,7 @@ async function startDemo(port) {
   return { child, baseURL };
 }
 
-const code = flag('--web') ? undefined : onPath('code');
+const code = flag('--web') || flag('--check') ? undefined : onPath('code');
 if (code) {
   // The .vsix's better-sqlite3 is a Node-API addon: the same binary loads in desktop VS Code's Electron (1.101+).
   log(`installing the extension with ${code}`);
@@ -171,7 +178,7 @@ writeFileSync(
   ),
 );
 const env = {
-  ...process.env,
+  ...childEnv,
   XDG_CONFIG_HOME: dirs.xdgConfig,
   XDG_DATA_HOME: dirs.xdgData,
   XDG_CACHE_HOME: dirs.xdgCache,
@@ -198,6 +205,7 @@ const child = spawn(
   { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
 );
 
+let exitCode = 0;
 const stop = (signal) => {
   if (stopping) return;
   stopping = true;
@@ -214,14 +222,14 @@ const stop = (signal) => {
     } catch {
       /* gone */
     }
-    process.exit(0);
+    process.exit(exitCode);
   }, 5000).unref();
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', (codeNum, signal) => {
   if (!stopping) console.error(`[start] code-server exited (${codeNum ?? signal})`);
-  process.exit(stopping ? 0 : (codeNum ?? 1));
+  process.exit(stopping ? exitCode : (codeNum ?? 1));
 });
 
 // Wait until it answers, then print the URL.
@@ -243,6 +251,23 @@ console.log('');
 log(`Persona Lab is running in code-server ${csVersion}:`);
 log(`  ${url}`);
 if (demo) log(`re-runs go to the demo endpoint at ${demo.baseURL} (demo model, not an LLM; set in the user settings)`);
+if (flag('--check')) {
+  log('--check: loading the workbench in Chromium');
+  const { checkWorkbench } = await import('./lib/startCheck.mjs');
+  const screenshot = join(repo, 'test-results', 'start-check.png');
+  try {
+    const rows = await checkWorkbench(url, { home: dirs.xdgData, screenshot });
+    log(
+      `check passed: the workbench loaded, Persona Lab is in the activity bar, Benchmarks shows: ${rows.join(' | ')}`,
+    );
+    log(`screenshot: ${screenshot}`);
+  } catch (e) {
+    exitCode = 1;
+    console.error(`[start] check FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  stop('--check');
+  await new Promise(() => {});
+}
 log('Persona Lab: Get Started (command palette) opens the walkthrough.');
 log(`data: ${base} (wiped at each start); extension host logs under ${join(dirs.userData, 'logs')}`);
 log('remote machine? forward the port first, e.g. `ssh -L ' + `${port}:127.0.0.1:${port} <host>\``);

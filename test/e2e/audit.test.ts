@@ -85,12 +85,8 @@ describe('PI Audit view in the real workbench', () => {
     // Categories with findings start expanded: collapse them all, so that the ten category rows fit.
     await pane().locator('.pane-header').hover();
     await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
-    // Room for the audit: collapse the Benchmarks view.
-    const benchHeader = wb.page
-      .locator('.part.sidebar .pane-header')
-      .filter({ has: wb.page.locator('.title', { hasText: /^Benchmarks$/ }) })
-      .first();
-    if ((await benchHeader.getAttribute('aria-expanded')) === 'true') await benchHeader.click();
+    // Room for the audit, whatever the other views hold: the PI Audit view alone is expanded.
+    await wb.showOnlyView('PI Audit');
     for (const c of PI_CATEGORIES) {
       const row = await categoryRow(c);
       const found = cli.findings.filter((f) => f.category === c).length;
@@ -303,7 +299,7 @@ describe('PI Audit view with autoRun never', () => {
   });
 
   it('waits for Run PI Audit in the view title, then lists the findings; no verdict database is created by reading', async () => {
-    await wb.openView('Persona Lab');
+    await wb.showOnlyView('PI Audit');
     const pane = wb.page
       .locator('.part.sidebar .pane')
       .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })

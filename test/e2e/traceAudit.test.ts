@@ -87,7 +87,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   });
 
   it('lists exactly the planted findings, by category, OmniBehavior and user', async () => {
-    await wb.openView('Persona Lab');
+    await wb.showOnlyView('PI Audit');
     // Once the OmniBehavior benchmark has loaded, the view offers the audit (and the palette lists it).
     await waitFor(async () => ((await pane().locator('.message').textContent()) ?? '').startsWith('Not audited yet'), {
       timeout: 60_000,
@@ -226,7 +226,7 @@ describe('personaLab.audit.autoRun on an OmniBehavior folder', () => {
     const planted = (
       JSON.parse(readFileSync(join(repoRoot, 'sample/omnibehavior/pi-manifest.json'), 'utf8')) as { planted: Planted[] }
     ).planted;
-    await wb.openView('Persona Lab');
+    await wb.showOnlyView('PI Audit');
     await wb.waitForExtensionHostLine(`[info] audit (omnibehavior): ${planted.length} finding(s)`, {
       timeout: 120_000,
     });

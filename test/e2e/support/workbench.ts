@@ -203,6 +203,36 @@ export class Workbench {
     );
   }
 
+  /**
+   * Shows the container `label` with only the view `title` expanded, every other view of it collapsed, so that a test
+   * reading that view's rows does not depend on how much room the other views leave it (welcome buttons, a long
+   * tree). Returns the view's pane body.
+   */
+  async showOnlyView(title: string, label = 'Persona Lab'): Promise<Locator> {
+    await this.openView(label);
+    const page = this.page;
+    const isTitle = (t: string) => t.trim() === title;
+    await waitFor(
+      async () => {
+        const headers = page.locator('.part.sidebar .pane-header');
+        const n = await headers.count();
+        let settled = true;
+        for (let i = 0; i < n; i++) {
+          const h = headers.nth(i);
+          const name = (await h.locator('.title').first().textContent()) ?? '';
+          const want = isTitle(name) ? 'true' : 'false';
+          if ((await h.getAttribute('aria-expanded')) !== want) {
+            await h.click();
+            settled = false;
+          }
+        }
+        return settled;
+      },
+      { timeout: 30_000, message: `only the ${title} view of ${label} to be expanded` },
+    );
+    return this.expandView(title);
+  }
+
   /** Expand the view titled `title` in the side bar (after openView); returns its pane body. */
   async expandView(title: string): Promise<Locator> {
     const page = this.page;
