@@ -103,15 +103,11 @@ function toUsage(u: OpenAI.CompletionUsage | undefined | null): Usage | null {
   return { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens), totalTokens: n(u.total_tokens) };
 }
 
-/** Statuses another attempt cannot change: the step fails at once with the server's message. */
-export const NON_RETRYABLE_STATUSES: readonly number[] = [400, 401, 403, 404, 422];
-
+/** 408, 409, 429 and 5xx are worth another attempt; any other status (400, 401, 403, 404, 422...) is not. */
 function transientStatus(status: number | undefined): boolean {
   // No status: a connection error (refused, reset, socket destroyed mid-reply).
   if (status === undefined) return true;
-  return (
-    !NON_RETRYABLE_STATUSES.includes(status) && (status === 408 || status === 409 || status === 429 || status >= 500)
-  );
+  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 /**
