@@ -170,7 +170,7 @@ const MAX_LINKS = 40;
 
 /** `abs` with every symbolic link on the way resolved; parts that do not exist yet are kept as they are. */
 function realTarget(abs: string, depth = 0): string {
-  if (depth > MAX_LINKS) throw new WriteRefused(`${abs}: symbolic link loop`);
+  if (depth > MAX_LINKS) throw new WriteRefused(`refusing to write through ${abs}: symbolic link loop`);
   const missing: string[] = [];
   let p = abs;
   for (;;) {
@@ -197,14 +197,20 @@ function realTarget(abs: string, depth = 0): string {
   return join(real, ...missing);
 }
 
-/** The first symbolic link on the way from `root` to `abs`, and where it points. */
-function firstLink(root: string, abs: string): { link: string; target: string } | undefined {
-  const parts = relative(root, abs).split(sep);
+/** The first symbolic link on the way from `root` to `abs` that leads out of `realRoot`, and where it points. */
+function leavingLink(root: string, realRoot: string, abs: string): { link: string; target: string } | undefined {
   let p = root;
-  for (const part of parts) {
+  for (const part of relative(root, abs).split(sep)) {
     p = join(p, part);
     const target = linkTarget(p);
-    if (target !== undefined) return { link: p, target };
+    if (target === undefined) continue;
+    let leads: string | undefined;
+    try {
+      leads = realTarget(p);
+    } catch {
+      leads = undefined; // a loop: it leads nowhere inside either
+    }
+    if (leads === undefined || !inside(realRoot, leads)) return { link: p, target };
   }
   return undefined;
 }
@@ -224,7 +230,7 @@ export function resolveInside(root: string, path: string): string {
   const realRoot = realTarget(absRoot);
   const real = realTarget(abs);
   if (inside(realRoot, real)) return real;
-  const via = inside(absRoot, abs) ? firstLink(absRoot, abs) : undefined;
+  const via = inside(absRoot, abs) ? leavingLink(absRoot, realRoot, abs) : undefined;
   const how = via ? `${via.link} is a symbolic link to ${via.target}` : `it resolves to ${real}`;
   throw new WriteRefused(`refusing to write ${abs}: ${how}, outside ${absRoot}`);
 }
