@@ -2,12 +2,26 @@
 // .personalab/ folder, a run folder) is refused with a message naming the link and its target, and the outside
 // file or folder is left as it was; a normal write lands and leaves no temporary file behind.
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseCacheDir } from '../../src/core/cache/store';
+import { drawSample } from '../../src/core/experiments/sample';
+import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
+import { resolveInside } from '../../src/core/io/safeFs';
 import { LabelStore } from '../../src/core/labels/store';
+import { runBenchmark } from '../../src/core/runner/runner';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
 import { writeBaselineRun } from '../../src/core/spb/baselines';
 import { loadBenchmark } from '../../src/core/spb/load';
 import type { CacheReport } from '../../src/core/spb/indexed';
@@ -61,6 +75,27 @@ describe('writes that would leave the benchmark folder are refused', () => {
   });
 });
 
+describe('a run into a run folder linked outside', () => {
+  it('fails before anything is written there', async () => {
+    const root = writeTinyBench({}, 'pl-contain-');
+    const outside = outsideDir();
+    const link = join(root, 'results', 'linked');
+    mkdirSync(join(root, 'results'));
+    symlinkSync(outside, link);
+    const summary = await runBenchmark({
+      bench: await loadBenchmark(root),
+      name: 'linked',
+      template: DEFAULT_TEMPLATE,
+      // Nothing listens there: the run must stop before its first request.
+      endpoint: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 200 },
+      retry: { attempts: 1, baseMs: 1, maxMs: 1, sleep: async () => {} },
+    });
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toContain(`${link} is a symbolic link to ${outside}, outside ${root}`);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
 describe('.personalab/ linked outside the benchmark', () => {
   it('the index is not written through it (the load still works); a plain .personalab/ gets its index', async () => {
     const linked = writeTinyBench({}, 'pl-contain-');
@@ -79,6 +114,18 @@ describe('.personalab/ linked outside the benchmark', () => {
     const index = readdirSync(join(plain, '.personalab', 'index'));
     expect(index.filter((n) => n.endsWith('.plx'))).toHaveLength(2);
     expect(temps(join(plain, '.personalab', 'index'))).toEqual([]);
+  });
+
+  it('a sample file is not written through it', async () => {
+    const linked = writeTinyBench({}, 'pl-contain-');
+    const outside = outsideDir();
+    symlinkSync(outside, join(linked, '.personalab'));
+    const bench = await loadBenchmark(linked);
+    const sample = newSample(bench, 's1', drawSample(bench, { users: 2, seed: 1 }));
+    expect(() => writeSample(linked, sample)).toThrow(
+      `${join(linked, '.personalab')} is a symbolic link to ${outside}`,
+    );
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('a label database is not created through it', () => {
@@ -105,5 +152,19 @@ describe('template init', () => {
     const ok = spawnSync(process.execPath, [CLI, 'template', 'init'], { cwd, encoding: 'utf8' });
     expect(ok.status, ok.stderr).toBe(0);
     expect(readdirSync(cwd).sort()).toEqual(['linked.plprompt', 'my-template.plprompt']);
+  });
+});
+
+describe('the refusal names the link that leads out', () => {
+  it('not a link on the way that stays inside', () => {
+    const root = outsideDir();
+    const outside = outsideDir();
+    mkdirSync(join(root, 'real'));
+    symlinkSync(join(root, 'real'), join(root, 'alias'));
+    symlinkSync(outside, join(root, 'real', 'away'));
+    expect(() => resolveInside(root, join(root, 'alias', 'away', 'x.txt'))).toThrow(
+      `${join(root, 'alias', 'away')} is a symbolic link to ${outside}, outside ${root}`,
+    );
+    expect(resolveInside(root, join(root, 'alias', 'x.txt'))).toBe(join(realpathSync(root), 'real', 'x.txt'));
   });
 });
