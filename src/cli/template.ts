@@ -14,15 +14,9 @@ export function runTemplateCommand(args: string[], usage: (message: string) => E
   if (sub !== 'init') throw usage(sub ? `unknown template subcommand "${sub}"` : 'template needs a subcommand: init');
   if (extra !== undefined) throw usage(`unexpected argument "${extra}"`);
   if (existsSync(file)) throw new Error(`${file} exists; choose another file name`);
+  const text = DEFAULT_TEMPLATE.endsWith('\n') ? DEFAULT_TEMPLATE : `${DEFAULT_TEMPLATE}\n`;
   // Exclusive, and refused where a dangling link would lead the new file out of the folder it is named in.
-  writeFileInside(
-    dirname(resolve(file)),
-    file,
-    DEFAULT_TEMPLATE.endsWith('\n') ? DEFAULT_TEMPLATE : `${DEFAULT_TEMPLATE}\n`,
-    {
-      exclusive: true,
-    },
-  );
+  writeFileInside(dirname(resolve(file)), file, text, { exclusive: true });
   print(`wrote ${file} (the built-in template); run it with: persona-lab run <dir> --template ${file} ...`);
   return 0;
 }
