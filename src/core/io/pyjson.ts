@@ -4,8 +4,7 @@
 // 2^53 digits; Python's string escaping (only `"`, `\` and U+0000-U+001F, lowercase \u00xx).
 // Not handled: Python ints above 2^53 (JS numbers cannot hold them), lone surrogates (written as \udxxx escapes,
 // where Python would fail to encode the file), and JS's ordering of integer-like object keys (pass a Map instead).
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { writeFileInsideAsync } from './safeFs';
 import { METRIC_KEYS, type StepMetrics } from '../spb/types';
 
 /** Marks a number as a Python float, so that an integral value is written `1.0`, not `1`. */
@@ -304,16 +303,14 @@ export function resultLine(user: ResultUserRecord): string {
   return pyJsonDumps(record, { floatKeys: RESULT_FLOAT_KEYS });
 }
 
-/** Writes `inference_results_<platform>.jsonl` content atomically (temp file in the same folder, then rename). */
-export async function writeResultsFile(path: string, users: readonly ResultUserRecord[]): Promise<void> {
-  const text = users.map((u) => resultLine(u) + '\n').join('');
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+/**
+ * Writes `inference_results_<platform>.jsonl` content atomically (temp file in the same folder, then rename), refused
+ * when the file's real path is not inside `within` (the benchmark folder).
+ */
+export async function writeResultsFile(
+  path: string,
+  users: readonly ResultUserRecord[],
+  within: string,
+): Promise<void> {
+  await writeFileInsideAsync(within, path, users.map((u) => resultLine(u) + '\n').join(''));
 }

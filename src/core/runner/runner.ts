@@ -3,11 +3,12 @@
 //   results/<name>/.journal.jsonl                       every finished step and user (source of truth; see journal.ts)
 //   results/<name>/run.json                             the manifest
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
 import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
+import { mkdirInside } from '../io/safeFs';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
 import {
@@ -215,7 +216,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         return failure(dir, `${dir} was started with a different ${conflicts.join(', ')}; choose another run name`);
       }
     }
-    mkdirSync(dir, { recursive: true });
+    mkdirInside(bench.root, dir);
     release = acquireLock(join(dir, LOCK_FILE));
     journal = Journal.open(join(dir, JOURNAL_FILE));
     if (existing) {
@@ -268,7 +269,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         .map((u) => byKey.get(`${u.platform}\u0000${u.user}`))
         .filter((job): job is Job => job !== undefined)
         .map((job) => userRecord(job, j));
-      await writeResultsFile(resultsPath(dir, platform), done);
+      await writeResultsFile(resultsPath(dir, platform), done, bench.root);
       fds.set(platform, openSync(resultsPath(dir, platform), 'a'));
     }
     progress.usersDone = jobs.filter((job) => j.userDone(job.user.platform, job.user.userId)).length;

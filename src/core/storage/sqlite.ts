@@ -3,6 +3,7 @@
 // instead of surfacing SQLITE_BUSY.
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { checkDefaultStorePath } from '../io/safeFs';
 import { dirname } from 'node:path';
 
 export class SchemaError extends Error {}
@@ -135,6 +136,7 @@ export function openStoreDatabase<T>(
   let db: Database.Database | undefined;
   const retryMs = opts.maxRetryMs ?? 60_000;
   try {
+    if (!opts.mustExist) checkDefaultStorePath(path);
     if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
     const conn = db;
