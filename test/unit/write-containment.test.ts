@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -20,7 +21,7 @@ import { drawSample } from '../../src/core/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { resolveInside } from '../../src/core/io/safeFs';
 import { LabelStore } from '../../src/core/labels/store';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { JOURNAL_FILE, runBenchmark } from '../../src/core/runner/runner';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
 import { writeBaselineRun } from '../../src/core/spb/baselines';
 import { loadBenchmark } from '../../src/core/spb/load';
@@ -93,6 +94,33 @@ describe('a run into a run folder linked outside', () => {
     expect(summary.status).toBe('failed');
     expect(summary.error).toContain(`${link} is a symbolic link to ${outside}, outside ${root}`);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('a run whose journal was replaced by a link out of its run folder', () => {
+  it('fails before it appends to the linked file', async () => {
+    const root = writeTinyBench({}, 'pl-contain-');
+    const outside = outsideDir();
+    const target = join(outside, 'victim.txt');
+    writeFileSync(target, 'untouched\n');
+    const run = async () =>
+      runBenchmark({
+        bench: await loadBenchmark(root),
+        name: 'journal-link',
+        template: DEFAULT_TEMPLATE,
+        // Nothing listens there: every step fails at once, and the second run resumes the first.
+        endpoint: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 200 },
+        retry: { attempts: 1, baseMs: 1, maxMs: 1, sleep: async () => {} },
+      });
+    await run();
+    const journal = join(root, 'results', 'journal-link', JOURNAL_FILE);
+    expect(lstatSync(journal).isFile()).toBe(true);
+    rmSync(journal);
+    symlinkSync(target, journal);
+    const summary = await run();
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toContain(`${journal} is a symbolic link to ${target}, outside ${root}`);
+    expect(readFileSync(target, 'utf8')).toBe('untouched\n');
   });
 });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
 import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
-import { mkdirInside } from '../io/safeFs';
+import { mkdirInside, resolveInside } from '../io/safeFs';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
 import {
@@ -218,7 +218,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     }
     mkdirInside(bench.root, dir);
     release = acquireLock(join(dir, LOCK_FILE));
-    journal = Journal.open(join(dir, JOURNAL_FILE));
+    // Appended to in place: a link planted on it must not carry the journal out of the folder.
+    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)));
     if (existing) {
       resumed = true;
       manifest = {
