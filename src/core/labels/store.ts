@@ -9,6 +9,7 @@ import {
   NO_OP,
   keyOf,
   keyProblem,
+  noteProblem,
   type LabelAction,
   type LabelKey,
   type LabelRow,
@@ -236,7 +237,9 @@ export class LabelStore {
     return this.apply({ kind: 'remove', key: keyOf(key) });
   }
 
+  /** Sets a label's note; a note longer than MAX_NOTE_LENGTH is refused. */
   setNote(key: LabelKey, note: string): ActionResult {
+    this.checkNote(note);
     return this.apply({ kind: 'setNote', key: keyOf(key), note });
   }
 
@@ -336,7 +339,9 @@ export class LabelStore {
     return this.read(() => this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM labels').get()?.n ?? 0);
   }
 
+  // New notes only: undo, redo and imports (checked when their file was read) apply rows as they are.
   private rowOf(input: LabelInput): LabelRow {
+    this.checkNote(input.note ?? '');
     return {
       ...keyOf(input),
       note: input.note ?? '',
@@ -348,6 +353,11 @@ export class LabelStore {
   private check(k: LabelKey): void {
     const problem = keyProblem(k);
     if (problem) throw new LabelStoreError(`invalid label: ${problem}`);
+  }
+
+  private checkNote(note: string): void {
+    const problem = noteProblem(note);
+    if (problem) throw new LabelStoreError(problem);
   }
 
   private checkAction(a: LabelAction): void {
