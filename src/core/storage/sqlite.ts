@@ -173,13 +173,16 @@ function hasWal(path: string): boolean {
   return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
 }
 
-/** The file's bytes, checked to be SQLite; undefined when a -wal appeared while they were read. */
+/** The file's bytes, checked to be SQLite; undefined when a -wal appeared or the file changed while they were read. */
 function readSnapshot(path: string, schema: StoreSchema): Buffer | undefined {
+  const before = statSync(path);
   const bytes = readFileSync(path);
   if (bytes.length === 0) throw new StoreFileError(`not a ${schema.what}: the file is empty (0 bytes)`);
   if (bytes.length < 100 || !bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
     throw new StoreFileError(`not a ${schema.what}: the file is not an SQLite database`);
-  if (hasWal(path)) return undefined;
+  const after = statSync(path);
+  // Written while it was read (a checkpoint): read it in place instead, as SQLite reads it.
+  if (hasWal(path) || after.mtimeMs !== before.mtimeMs || after.size !== before.size) return undefined;
   // Bytes 18 and 19 say "WAL" (2) in our files; an in-memory database cannot have a -wal, so the copy says
   // "rollback journal" (1). The file itself is not touched.
   if (bytes[18] === 2) bytes[18] = 1;
