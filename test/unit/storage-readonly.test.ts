@@ -154,6 +154,12 @@ describe('a label store opened read-only', () => {
     writeFileSync(text, 'not a database '.repeat(20));
     expect(() => LabelStore.open(text, { readOnly: true })).toThrow(/not a label database: the file is not an SQLite/);
 
+    const bare = join(dir, 'bare.db');
+    const b = new Database(bare);
+    b.pragma('journal_mode = WAL');
+    b.close();
+    expect(() => LabelStore.open(bare, { readOnly: true })).toThrow(/not a label database: it has no schema version/);
+
     const missing = join(dir, 'missing.db');
     expect(() => LabelStore.open(missing, { readOnly: true })).toThrow(/the file does not exist/);
     expect(existsSync(missing)).toBe(false);

@@ -221,8 +221,8 @@ export function checkSchema(db: Database.Database, schema: StoreSchema): number 
     );
   }
   const foreign = foreignTables(db, schema);
-  if (foreign !== null || version === 0)
-    throw new StoreFileError(foreign ?? `not a ${schema.what}: it holds no tables`);
+  if (foreign !== null) throw new StoreFileError(foreign);
+  if (version === 0) throw new StoreFileError(`not a ${schema.what}: it has no schema version (an empty database?)`);
   return version;
 }
 
