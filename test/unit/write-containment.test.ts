@@ -21,6 +21,7 @@ import { drawSample } from '../../src/core/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { resolveInside } from '../../src/core/io/safeFs';
 import { LabelStore } from '../../src/core/labels/store';
+import { RunHistory } from '../../src/core/runner/history';
 import { JOURNAL_FILE, runBenchmark } from '../../src/core/runner/runner';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
 import { writeBaselineRun } from '../../src/core/spb/baselines';
@@ -161,6 +162,15 @@ describe('.personalab/ linked outside the benchmark', () => {
     const outside = outsideDir();
     symlinkSync(outside, join(linked, '.personalab'));
     expect(() => LabelStore.open(join(linked, '.personalab', 'labels.db'))).toThrow(
+      `${join(linked, '.personalab')} is a symbolic link to ${outside}, outside ${linked}`,
+    );
+    expect(readdirSync(outside)).toEqual([]);
+  });
+  it('a re-run history database is not created through it', () => {
+    const linked = writeTinyBench({}, 'pl-contain-');
+    const outside = outsideDir();
+    symlinkSync(outside, join(linked, '.personalab'));
+    expect(() => RunHistory.open(join(linked, '.personalab', 'history.db'))).toThrow(
       `${join(linked, '.personalab')} is a symbolic link to ${outside}, outside ${linked}`,
     );
     expect(readdirSync(outside)).toEqual([]);

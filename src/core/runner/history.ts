@@ -2,6 +2,7 @@
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
 import { migrateStore, openDatabase, openReadOnly, userVersion, type StoreSchema } from '../storage/sqlite';
+import { checkDefaultStorePath } from '../io/safeFs';
 import type Database from 'better-sqlite3';
 import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
 import type { StepMetrics } from '../spb/types';
@@ -122,6 +123,7 @@ export class RunHistory {
    */
   static open(path: string, opts: { readOnly?: boolean } = {}): RunHistory {
     if (opts.readOnly) return new RunHistory(openReadOnly(path, HISTORY_SCHEMA));
+    checkDefaultStorePath(path);
     const db = openDatabase(path);
     try {
       db.pragma('journal_mode = WAL');
