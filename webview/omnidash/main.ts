@@ -25,6 +25,7 @@ import { onHostMessage, vscodeApi } from '../shared/host';
 import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
+import { pyFixed } from '../../src/core/io/pyNumber';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -35,9 +36,9 @@ injectStyle(`${baseCss}\n${css}`);
 let chart: Chart | undefined;
 
 const fixed = (x: number | null | undefined, digits = 1) =>
-  x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);
 const pct = (x: number | null | undefined) =>
-  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)} %`;
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${pyFixed(100 * x, 1)} %`;
 const cssVar = (name: string, fallback: string) =>
   getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 
