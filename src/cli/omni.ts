@@ -114,7 +114,7 @@ function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasD
       .join(' ')
       .trimEnd();
   const lines = [
-    `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value)`,
+    `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value; a text answer with empty text)`,
     'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %)',
     row(COLUMNS.map((c) => c[0])),
   ];

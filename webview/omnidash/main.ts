@@ -86,7 +86,7 @@ function show(m: OmniDashboardModel): void {
     el('p', { className: 'root note', text: m.root }),
     el('p', {
       className: 'answers note',
-      text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, as the reference leaves them out)`,
+      text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, or empty text, as the reference leaves them out)`,
     }),
     el('h2', { text: 'Headline components (0–100)' }),
     table(
