@@ -1,6 +1,6 @@
 // The question fields of the spec ("The task"): their kind, scene and headline component.
 import { pyFloat } from '../io/pyNumber';
-import { pyStrip } from '../spb/response';
+import { pyStrip } from '../io/pyString';
 import type { ComponentId, FieldKind, Scene } from './types';
 
 export interface FieldInfo {
