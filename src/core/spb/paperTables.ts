@@ -2,7 +2,7 @@
 // and `persona-lab score --format` write them through tables/format.ts. Columns follow tables.ts.
 import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../tables/format';
 import type { RunScore } from './score/run';
-import { PLATFORM_LABELS, statsAvg, statsAvgText } from './tables';
+import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from './types';
 import { METRIC_NAMES } from '../../shared/names';
 
@@ -44,10 +44,8 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
       group: 'Avg.',
       head,
       lowerIsBetter: false,
-      value: (s: RunScore) => {
-        const v = statsAvg(s, key);
-        return v === undefined ? undefined : v / 100;
-      },
+      // the value is the unrounded mean (as score --json gives it), the text the paper's figure (stats.py's)
+      value: (s: RunScore) => (key === 'F1NS' ? s.avg.F1NS : s.avg[key]),
       text: (s: RunScore) => statsAvgText(s, key),
     })),
   ];
