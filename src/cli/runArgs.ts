@@ -1,6 +1,7 @@
 // The options of `run` (and of `experiment`, which runs the same way): parsing and checking, no side effects.
 import { existsSync, readFileSync } from 'node:fs';
 import type { StartPersona } from '../core/runner/manifest';
+import { runNameProblem } from '../core/runner/runner';
 import type { Prices } from '../core/runner/estimate';
 import { isPlatform, type Platform } from '../core/spb/types';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
@@ -142,6 +143,9 @@ export function parseRunArgs(
   if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
   if (!existsSync(dir)) throw new Usage(`${dir}: no such file or folder`);
   if (!opts.out && command === 'run') throw new Usage('run needs --out NAME (the run folder under results/)');
+  // checked here, so that --dry-run refuses what the run itself would (and reads no journal outside results/)
+  const nameProblem = command === 'run' ? runNameProblem(opts.out) : null;
+  if (nameProblem) throw new Usage(nameProblem);
   if (!opts['base-url']) throw new Usage(`${command} needs --base-url URL`);
   if (!opts.model) throw new Usage(`${command} needs --model NAME`);
   // Without --template: the built-in template, the same the extension offers as "built-in default".

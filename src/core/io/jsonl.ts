@@ -15,10 +15,9 @@ export interface RawLine {
 
 export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Markers that stand for Python's non-JSON float tokens after parsing. */
-export const PY_NAN = '\u0000NaN';
-export const PY_INF = '\u0000Infinity';
-export const PY_NEG_INF = '\u0000-Infinity';
+import { markerNumber, PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
+
+export { PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
 
 const CHUNK = 1 << 19;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -194,9 +193,5 @@ export function replacePythonTokens(text: string): string | null {
 
 /** A parsed value as a Python float: markers become NaN / ±Infinity; anything non-numeric is undefined. */
 export function pyNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (value === PY_NAN) return NaN;
-  if (value === PY_INF) return Infinity;
-  if (value === PY_NEG_INF) return -Infinity;
-  return undefined;
+  return typeof value === 'number' ? value : markerNumber(value);
 }

@@ -98,6 +98,11 @@ export function isValidRunName(name: unknown): name is string {
   return typeof name === 'string' && NAME_RE.test(name) && !/^\.+$/.test(name);
 }
 
+/** Why a run name is refused, or null when it is valid: the one check of a run, its dry run and the CLI's parsing. */
+export function runNameProblem(name: unknown): string | null {
+  return isValidRunName(name) ? null : `invalid run name "${String(name)}": use letters, digits, . _ -`;
+}
+
 /** Which users and steps a selection covers, in platform then file order. */
 export function planRun(
   bench: Benchmark,
@@ -164,8 +169,8 @@ function failure(dir: string, error: string, progress?: RunProgress): RunSummary
 export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const { bench } = opts;
   const dir = join(bench.root, 'results', String(opts.name));
-  if (!isValidRunName(opts.name))
-    return failure(dir, `invalid run name "${String(opts.name)}": use letters, digits, . _ -`);
+  const nameProblem = runNameProblem(opts.name);
+  if (nameProblem) return failure(dir, nameProblem);
   const platforms = (opts.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   if (platforms.length === 0) return failure(dir, 'no tasks loaded for the selected platform(s)');
   const userId = opts.userId ?? null;
