@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { LabelStore } from '../../src/core/labels/store';
+import type { LabelKey, LabelRow } from '../../src/core/labels/model';
 
 /** Opens label stores that are closed after each test; `fresh` opens one in a new temp folder named `prefix…`. */
 export function labelStores(): {
@@ -19,3 +20,25 @@ export function labelStores(): {
   };
   return { open, fresh: (prefix) => open(join(mkdtempSync(join(tmpdir(), prefix)), 'labels.db')) };
 }
+
+/** A step label's key (weibo user we_0000000001, step 1, run gpt, alice, decay-error), with `over` on top. */
+export const labelKey = (over: Partial<LabelKey> = {}): LabelKey => ({
+  benchmark: 'spb',
+  platform: 'weibo',
+  userId: 'we_0000000001',
+  stepId: 1,
+  run: 'gpt',
+  author: 'alice',
+  target: { kind: 'step' },
+  label: 'decay-error',
+  ...over,
+});
+
+/** A stored label row for labelKey's step (no note, created 2025-01-01, no content hash), with `over` on top. */
+export const labelRow = (over: Partial<LabelRow> = {}): LabelRow => ({
+  ...labelKey(),
+  note: '',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  contentHash: '',
+  ...over,
+});

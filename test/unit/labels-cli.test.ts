@@ -5,18 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import type { LabelKey } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
+import { labelKey } from './labelStore-fixture';
 
-const key = (over: Partial<LabelKey> = {}): LabelKey => ({
-  benchmark: 'spb',
-  platform: 'toutiao',
-  userId: 'to_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  ...over,
-});
+const key = (over: Partial<LabelKey> = {}): LabelKey =>
+  labelKey({ platform: 'toutiao', userId: 'to_0000000001', ...over });
 
 async function cli(args: string[], opts: LabelsCliOptions = {}) {
   const out: string[] = [];

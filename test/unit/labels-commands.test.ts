@@ -8,21 +8,9 @@ import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
 import { planParts, planSummary } from '../../src/extension/labels/importRows';
 import { mdText, summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
+import { labelRow } from './labelStore-fixture';
 
-const row = (over: Partial<LabelRow>): LabelRow => ({
-  benchmark: 'sample',
-  platform: 'weibo',
-  userId: 'we_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  note: '',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  contentHash: '',
-  ...over,
-});
+const row = (over: Partial<LabelRow>): LabelRow => labelRow({ benchmark: 'sample', ...over });
 
 describe('Import Labels summary', () => {
   it('says what the import holds before anything is written', () => {

@@ -2,26 +2,13 @@
 // has a length limit, in the store and in imported files.
 import { describe, expect, it } from 'vitest';
 import { csvCellIn, csvCellOut, csvRecords, parseLabelFile, toCsv } from '../../src/core/labels/exportImport';
-import { MAX_NOTE_LENGTH, type LabelRow } from '../../src/core/labels/model';
+import { MAX_NOTE_LENGTH } from '../../src/core/labels/model';
 import { LabelStoreError } from '../../src/core/labels/store';
-import { labelStores } from './labelStore-fixture';
+import { labelRow, labelStores } from './labelStore-fixture';
 
 const stores = labelStores();
 
-const row = (over: Partial<LabelRow> = {}): LabelRow => ({
-  benchmark: 'spb',
-  platform: 'weibo',
-  userId: 'we_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  note: '',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  contentHash: '',
-  ...over,
-});
+const row = labelRow;
 
 /** Every string of up to `n` characters from `alphabet`. */
 function strings(alphabet: string[], n: number): string[] {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvRecords, parseLabelFile, toCsv, toJsonl, type ImportedRow } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
-import { labelStores } from './labelStore-fixture';
+import { labelRow, labelStores } from './labelStore-fixture';
 import type { LabelRow } from '../../src/core/labels/model';
 import { BY_STEP_SQL, LabelStore } from '../../src/core/labels/store';
 import Database from 'better-sqlite3';
@@ -12,20 +12,8 @@ import Database from 'better-sqlite3';
 const stores = labelStores();
 const open = () => stores.fresh('pl-import-');
 
-const row = (over: Partial<LabelRow> = {}): LabelRow => ({
-  benchmark: 'spb',
-  platform: 'xiaohongshu',
-  userId: 'xi_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  note: '',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  contentHash: 'f'.repeat(64),
-  ...over,
-});
+const row = (over: Partial<LabelRow> = {}): LabelRow =>
+  labelRow({ platform: 'xiaohongshu', userId: 'xi_0000000001', contentHash: 'f'.repeat(64), ...over });
 const imported = (rows: LabelRow[]): ImportedRow[] => rows.map((r, i) => ({ row: r, line: i + 1 }));
 
 const tricky: LabelRow[] = [

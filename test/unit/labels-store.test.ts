@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { labelStores } from './labelStore-fixture';
+import { labelKey, labelStores } from './labelStore-fixture';
 import {
   changedParts,
   isStoredHash,
@@ -25,17 +25,7 @@ const open = (path: string) => {
   return stores.open(path, { now: () => new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() });
 };
 
-const key = (over: Partial<LabelKey> = {}): LabelInput => ({
-  benchmark: 'spb',
-  platform: 'weibo',
-  userId: 'we_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  ...over,
-});
+const key: (over?: Partial<LabelKey>) => LabelInput = labelKey;
 
 describe('LabelStore', () => {
   it('creates a WAL database at the current schema version', () => {

@@ -9,22 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import { ExperimentLog } from '../../src/core/experiments/log';
 import { migrate } from '../../src/core/labels/migrations';
-import type { LabelKey } from '../../src/core/labels/model';
 import { LabelStore, LabelStoreError } from '../../src/core/labels/store';
 import { VerdictStore, VerdictStoreError } from '../../src/core/pi/verdicts';
 import { RunHistory } from '../../src/core/runner/history';
+import { labelKey } from './labelStore-fixture';
 
-const key = (over: Partial<LabelKey> = {}): LabelKey => ({
-  benchmark: 'spb',
-  platform: 'weibo',
-  userId: 'we_0000000001',
-  stepId: 1,
-  run: 'gpt',
-  author: 'alice',
-  target: { kind: 'step' },
-  label: 'decay-error',
-  ...over,
-});
+const key = labelKey;
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
