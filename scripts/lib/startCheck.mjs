@@ -3,18 +3,7 @@
 // the sample. `.ci/run` runs it on its clean clone before anything else installs code-server.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-
-const CHROMIUM = process.env.PERSONA_LAB_CHROMIUM || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { chromiumArgs, chromiumBin } from './chromium.mjs';
 
 /**
  * Resolves with the Benchmarks view's first rows; rejects naming the step that did not happen within `timeoutMs`.
@@ -24,9 +13,9 @@ const ARGS = [
 export async function checkWorkbench(url, { home, screenshot, timeoutMs = 120_000 }) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumBin,
     headless: true,
-    args: ARGS,
+    args: chromiumArgs,
     env: { ...process.env, HOME: home },
     timeout: 60_000,
   });

@@ -1,20 +1,9 @@
 // Debian's Chromium through playwright-core, headless, one page per workbench; its console lines are kept.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumBin } from '../../../scripts/lib/chromium.mjs';
 
-export const chromiumBin = process.env.PERSONA_LAB_CHROMIUM || '/usr/bin/chromium';
-
-/** Chromium flags: headless in a closed network; without the background-networking ones it floods it with retries. */
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+export { chromiumArgs, chromiumBin };
 
 export interface BrowserPage {
   browser: Browser;
