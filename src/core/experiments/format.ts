@@ -5,9 +5,9 @@ import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
 import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from '../spb/names';
 
-/** The metrics' short names (src/shared/names.ts). */
+/** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
   Object.entries(METRIC_NAMES).map(([k, n]) => [k, n.short]),
 ) as Record<CompareMetric, string>;

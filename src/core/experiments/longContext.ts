@@ -19,7 +19,7 @@ import {
   type UserResult,
 } from '../spb/types';
 import { tallyFlips, type ExperimentFigures, type SampleUsers } from './experiment';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from '../spb/names';
 
 /** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
 export const LONG_CONTEXT_READING =

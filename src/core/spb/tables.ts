@@ -2,7 +2,7 @@
 import { pyPercent } from '../io/pyNumber';
 import type { RunScore } from './score/run';
 import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from './names';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
   weibo: 'Weibo',

@@ -3,7 +3,7 @@
 // average). Recalls sort lowest first and error rates highest first, so that the users who fail come first.
 import type { UserScore } from './score/step';
 import { userF1ns } from './score/step';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from './names';
 import { sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
 
 export const SPB_ORDER_KEYS = [
@@ -35,7 +35,7 @@ export const SPB_FIGURE_KEYS: readonly SpbFigureKey[] = [
 
 export const SPB_DEFAULT_ORDER: UserOrder<SpbOrderKey> = { key: 'file', direction: 'ascending' };
 
-/** A figure's label is its short name, its name the long one (src/shared/names.ts). */
+/** A figure's label is its short name, its name the long one (src/core/spb/names.ts). */
 const recall = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
   label: METRIC_NAMES[key].short,
   name: METRIC_NAMES[key].long,

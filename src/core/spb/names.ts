@@ -1,6 +1,6 @@
 // One name per thing: the metric and pool-class names every view, the CLI's text output and the README's glossary
 // use. Short names are the paper's symbols written in plain text; LaTeX is what the paper typesets.
-import type { MetricKey, PoolClass } from '../core/spb/types';
+import type { MetricKey, PoolClass } from './types';
 
 export interface MetricName {
   /** in tables, tiles, tree descriptions and the CLI: R, R_stab, Err_decay, F1^NS */
