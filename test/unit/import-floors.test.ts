@@ -153,7 +153,6 @@ const KNOWN_CYCLES: readonly string[] = [
   '7 files: src/extension/benchmarks/session.ts, src/extension/benchmarks/spb/roots.ts, src/extension/benchmarks/spb/store.ts, src/extension/benchmarks/types.ts, src/extension/compare/decorations.ts, src/extension/tree/nodes.ts, src/extension/tree/roots.ts',
   '3 files: src/core/omni/history.ts, src/core/omni/records.ts, src/core/omni/types.ts',
   '3 files: src/extension/audit/nodes.ts, src/extension/audit/omni/nodes.ts, src/extension/audit/spb/nodes.ts',
-  '2 files: src/core/spb/stepModel.ts, src/core/spb/stepText.ts',
   '2 files: src/extension/benchmarks/index.ts, src/extension/benchmarks/spb/watch.ts',
   '2 files: src/extension/benchmarks/omni/roots.ts, src/extension/benchmarks/omni/store.ts',
   '2 files: webview/step/rerun.ts, webview/step/rerunTables.ts',

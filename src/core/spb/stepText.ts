@@ -1,8 +1,19 @@
 // The step view's words: the pool groups' labels and tooltips, each metric's label, group and tooltip, the order the
 // metrics are shown in, and how their values are written.
-import type { MetricCell, MetricGroup } from './stepModel';
 import { METRIC_VIEW_ORDER } from './names';
-import type { PoolClass } from './types';
+import type { MetricKey, PoolClass } from './types';
+
+export type MetricGroup = 'recall' | 'error' | 'diagnostic';
+
+export interface MetricCell {
+  key: MetricKey | 'K' | 'delta' | 'budget' | 'alpha' | 'ratio';
+  label: string;
+  group: MetricGroup;
+  /** null when undefined (NaN: empty denominator) or not available. */
+  value: number | null;
+  text: string;
+  tooltip: string;
+}
 
 export const GROUP_LABELS: Record<PoolClass, string> = {
   tKeep: 'T_keep',
