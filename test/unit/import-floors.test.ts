@@ -155,7 +155,6 @@ const KNOWN_CYCLES: readonly string[] = [
   '3 files: src/extension/audit/nodes.ts, src/extension/audit/omni/nodes.ts, src/extension/audit/spb/nodes.ts',
   '2 files: src/extension/benchmarks/index.ts, src/extension/benchmarks/spb/watch.ts',
   '2 files: src/extension/benchmarks/omni/roots.ts, src/extension/benchmarks/omni/store.ts',
-  '2 files: webview/step/rerun.ts, webview/step/rerunTables.ts',
 ];
 
 describe('import floors', () => {
