@@ -3,7 +3,7 @@
 // stepDecorationUri / userDecorationUri; nothing else of the tree is touched.
 import * as vscode from 'vscode';
 import type { Platform } from '../../core/spb/types';
-import type { StepRef } from '../benchmarks/spb/store';
+import type { StepRef } from '../benchmarks/spb/stepRef';
 
 export const DECORATION_SCHEME = 'persona-lab-step';
 

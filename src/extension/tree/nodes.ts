@@ -6,7 +6,7 @@ import type { RunScore } from '../../core/spb/score/run';
 import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
 import { orderSentence, type UserOrder } from '../../core/userOrder';
-import type { StepRef } from '../benchmarks/spb/store';
+import type { StepRef } from '../benchmarks/spb/stepRef';
 import type { SampleScope } from '../../core/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';
