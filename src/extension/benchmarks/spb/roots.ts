@@ -9,7 +9,7 @@ import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode, type TreeNode } from '../../tree/nodes';
 import { OrderSetting } from '../../tree/orderSetting';
-import { SampleChoice } from '../../experiments/sampleChoice';
+import { SampleChoice } from './sampleChoice';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { RootSource } from '../../tree/roots';
 import type { OpenBenchmark } from '../types';
