@@ -1,7 +1,7 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
-import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
+import { stepDecorationUri, userDecorationUri } from './decorationUris';
 import type { RunScore } from '../../core/spb/score/run';
 import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
