@@ -11,6 +11,7 @@ import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 import { bareProcess, measureIndexInProcess, measureIndexProcesses } from './index';
 import { measureLabelImport } from './labels';
+import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
 import { measureRunShare } from './runShare';
 
@@ -206,6 +207,8 @@ async function driver(): Promise<void> {
   await measureRunShare(await loadBenchmark(dir, { runs: [] }));
   console.log('');
   measureLabelImport();
+  console.log('');
+  await measureLongLine();
   // Runs when its e2e test and code-server are here (or with --render, which says why when they are not).
   const args = process.argv.slice(2);
   const repo = resolve(__dirname, '..');

@@ -45,7 +45,15 @@ export async function checkWorkbench(url, { home, screenshot, timeoutMs = 120_00
       '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks")) .customview-tree .monaco-list-row',
     );
     await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
-    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).slice(0, 4);
+    const texts = await rows.evaluateAll((els) =>
+      els
+        .slice(0, 4)
+        .map((e) =>
+          [e.querySelector('.label-name')?.textContent, e.querySelector('.label-description')?.textContent]
+            .filter(Boolean)
+            .join(' — '),
+        ),
+    );
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot });
     return texts;

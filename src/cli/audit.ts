@@ -56,7 +56,7 @@ function confidenceOpt(value: string | undefined): Confidence {
 }
 
 function readTrail(path: string, benchmark: string): VerdictRow[] {
-  const store = VerdictStore.open(path, { mustExist: true });
+  const store = VerdictStore.open(path, { readOnly: true });
   try {
     return store.trail({ benchmark });
   } finally {

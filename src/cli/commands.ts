@@ -1,7 +1,8 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/spb/baselines';
 import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
+import { writeFileInside, WriteRefused } from '../core/io/safeFs';
 import { detectFormat, FORMATS, type FormatAdapter } from '../core/formats';
 import type { LoadOptions } from '../core/spb/load';
 import { scoreRun } from '../core/spb/score/run';
@@ -140,12 +141,19 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   if (scope && opts['write-reports'])
     throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
   const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run, scope?.users));
+  let refused = false;
   if (opts['write-reports']) {
     for (const s of scores) {
       const run = bench.runs.get(s.name);
       for (const [platform, rel] of run?.files ?? []) {
         const text = evalReport(s, platform);
-        if (text) writeFileSync(join(bench.root, dirname(rel), `eval_report_${platform}.txt`), text);
+        try {
+          if (text) writeFileInside(bench.root, join(bench.root, dirname(rel), `eval_report_${platform}.txt`), text);
+        } catch (err) {
+          if (!(err instanceof WriteRefused)) throw err;
+          process.stderr.write(`persona-lab: ${err.message}\n`);
+          refused = true;
+        }
       }
     }
   }
@@ -161,7 +169,7 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
     if (scope) print(`On ${scope.label}, not the whole benchmark:\n`);
     print(paperTables(scores));
   }
-  return exitFor(bench, !opts.json);
+  return Math.max(exitFor(bench, !opts.json), refused ? 1 : 0);
 }
 
 async function validate(dir: string, opts: CliOptions): Promise<number> {

@@ -20,7 +20,7 @@ export const EXPERIMENT_OPTIONS = {
 } as const;
 
 export const EXPERIMENT_USAGE = `  experiment <dir> --template FILE --sample NAME --base-url URL --model NAME [--base-run RUN] [--out NAME]
-      [--persona full|none] [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N]
+      [--persona full|none] [--concurrency N] [--timeout S] [--max-reply-mb N] [--temperature T] [--max-tokens N]
       [--system-message FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
       [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
                                                            run a template over a sample's users into

@@ -10,7 +10,7 @@ import { traceBenchmarkId } from '../core/labels/trace';
 import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
-import { LabelStore } from '../core/labels/store';
+import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 
 export const LABELS_USAGE = `Usage:
@@ -91,8 +91,8 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
   }
 }
 
-function openStore(db: string, mustExist: boolean, io: CliIo): LabelStore | null {
-  const opened = LabelStore.tryOpen(db, { mustExist });
+function openStore(db: string, opts: OpenOptions, io: CliIo): LabelStore | null {
+  const opened = LabelStore.tryOpen(db, opts);
   if (!opened.ok) {
     io.err(`persona-lab: ${opened.message}`);
     return null;
@@ -123,7 +123,8 @@ function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: st
  */
 function readRows(db: string, io: CliIo, folder?: string): LabelRow[] | null {
   if (folder !== undefined && !existsSync(db)) return [];
-  const store = openStore(db, true, io);
+  // Read-only: export and summary never write, so a read-only file (or folder) works and nothing is locked.
+  const store = openStore(db, { readOnly: true }, io);
   if (!store) return null;
   try {
     return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
@@ -162,7 +163,7 @@ function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliI
   const format = opts.format === undefined ? undefined : formatOpt(opts.format, file);
   const parsed = readLabelFile(file, file, format);
   for (const d of parsed.diagnostics) io.err(formatDiagnostic(d));
-  const store = openStore(db, false, io);
+  const store = openStore(db, {}, io);
   if (!store) return 1;
   try {
     const session = new ImportSession(store, parsed.rows, file);

@@ -15,7 +15,7 @@ import { parseRunArgs, Usage } from './runArgs';
 import type { ExperimentCliOptions } from './experiment';
 
 export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-url URL --model NAME [--sample NAME] [--template FILE] [--out NAME]
-      [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
+      [--concurrency N] [--timeout S] [--max-reply-mb N] [--temperature T] [--max-tokens N] [--system-message FILE]
       [--pi-guard refuse|mask|send] [--pi-guard-loopback] [--input-per-mtok PRICE] [--output-per-mtok PRICE]
       [--dry-run]                                          the long-context baseline (paper, appendix E): for users
                                                            with ≥ 4 steps (of the sample, or all), one request with

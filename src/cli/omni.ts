@@ -9,6 +9,7 @@ import type { OmniBenchmark } from '../core/omni/types';
 import { componentsTable } from '../core/omni/componentsTable';
 import { formatTable, type TableFormat } from '../core/tables/format';
 import { exitFor, print } from './output';
+import { pyFixed } from '../core/io/pyNumber';
 
 export interface OmniCliOptions {
   run?: string[];
@@ -88,8 +89,8 @@ function biasJson(b: BiasDiagnostics) {
   };
 }
 
-const num = (x: number | undefined, digits = 1) => (x === undefined ? '—' : x.toFixed(digits));
-const pct = (x: number | undefined) => (x === undefined ? '—' : (x * 100).toFixed(1));
+const num = (x: number | undefined, digits = 1) => (x === undefined ? '—' : pyFixed(x, digits));
+const pct = (x: number | undefined) => (x === undefined ? '—' : pyFixed(x * 100, 1));
 
 const COLUMNS: [string, number, (f: FieldScore) => string][] = [
   ['field', 20, (f) => f.field],
@@ -113,13 +114,13 @@ function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasD
       .join(' ')
       .trimEnd();
   const lines = [
-    `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value)`,
+    `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value; a text answer with empty text)`,
     'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %)',
     row(COLUMNS.map((c) => c[0])),
   ];
   for (const f of s.fields) lines.push(row(COLUMNS.map((c) => c[2](f))));
   lines.push(`Components: ${COMPONENTS.map((c) => `${c} ${num(s.components[c])}`).join(', ')}`);
-  lines.push(`Overall: ${s.overall === undefined ? '— (a component is missing)' : s.overall.toFixed(1)}`);
+  lines.push(`Overall: ${s.overall === undefined ? '— (a component is missing)' : pyFixed(s.overall, 1)}`);
   for (const r of bias.perScene) {
     lines.push(
       `Bias: ${r.scene}: predicted positive rate ${pct(r.predictedRate)}% vs real ${pct(r.realRate)}% (n ${r.n})`,

@@ -28,6 +28,10 @@ export { RUN_OPTIONS, RUN_USAGE, type RunCliOptions } from './runArgs';
 
 /** Exit status when the PI guard refused to send prompts with residual PI. */
 export const EXIT_PI_REFUSED = 4;
+/** `run` finished, but every step got the error record (wrong key, endpoint down, every reply too slow...). */
+export const EXIT_ALL_STEPS_FAILED = 5;
+/** `run` finished, and some of its steps got the error record. */
+export const EXIT_SOME_STEPS_FAILED = 6;
 
 export interface RunCliIo {
   stdout: (text: string) => void;
@@ -87,7 +91,10 @@ function cliGuard(
   return null;
 }
 
-/** Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 130 cancelled (resume by running the same command). */
+/**
+ * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
+ * 6 finished with some steps failed, 130 cancelled (resume by running the same command).
+ */
 export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: RunCliIo): Promise<number> {
   const io = ioIn ?? defaultIo();
   let parsed;
@@ -102,7 +109,10 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     runs: parsed.baseRun ? [parsed.baseRun] : [],
     ...cacheOption(opts),
   });
-  return (await executeRun(parsed, bench, opts, io, ioIn === undefined)).code;
+  const { code, summary } = await executeRun(parsed, bench, opts, io, ioIn === undefined);
+  if (code !== 0 || summary?.status !== 'finished') return code;
+  const { done, failed } = summary.progress;
+  return failed === 0 ? 0 : failed >= done ? EXIT_ALL_STEPS_FAILED : EXIT_SOME_STEPS_FAILED;
 }
 
 /** What a run covers and how it threads the persona: the same for its estimate, its PI guard and the run itself. */
@@ -158,6 +168,7 @@ export async function executeRun(
     temperature: parsed.temperature,
     maxTokens: parsed.maxTokens,
     timeoutMs: parsed.timeoutS * 1000,
+    maxReplyBytes: parsed.maxReplyBytes,
   };
   const http = createOpenAITransport(endpoint);
   const transport = cliGuard(parsed, planned, http, io);

@@ -1,9 +1,11 @@
 // The options of `run` (and of `experiment`, which runs the same way): parsing and checking, no side effects.
 import { existsSync, readFileSync } from 'node:fs';
 import type { StartPersona } from '../core/runner/manifest';
+import { runNameProblem } from '../core/runner/runner';
 import type { Prices } from '../core/runner/estimate';
 import { isPlatform, type Platform } from '../core/spb/types';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
+import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
 export const RUN_OPTIONS = {
@@ -17,6 +19,7 @@ export const RUN_OPTIONS = {
   'base-run': { type: 'string' },
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
+  'max-reply-mb': { type: 'string' },
   temperature: { type: 'string' },
   'max-tokens': { type: 'string' },
   'system-message': { type: 'string' },
@@ -29,7 +32,8 @@ export const RUN_OPTIONS = {
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
       [--platform P] [--user ID] [--from-step N] [--persona full|none] [--base-run NAME]
-      [--concurrency N] [--timeout S] [--temperature T] [--max-tokens N] [--system-message FILE]
+      [--concurrency N] [--timeout S] [--max-reply-mb N] [--temperature T] [--max-tokens N]
+      [--system-message FILE]
       [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
       [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
                                                            run a prompt template (default: the built-in one, which
@@ -42,7 +46,11 @@ export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--
                                                            loopback endpoints too. Before sending it prints the
                                                            requests and an estimate of the prompt tokens (and of
                                                            the cost, given prices per million tokens); --dry-run
-                                                           stops there`;
+                                                           stops there. --timeout (default 60, at most 86400)
+                                                           bounds each attempt, headers and body; a reply over
+                                                           --max-reply-mb (default 8) is cut off; redirects are
+                                                           not followed. Exit 5 when every step failed, 6 when
+                                                           some did`;
 
 export interface RunCliOptions {
   'no-cache'?: boolean;
@@ -57,6 +65,7 @@ export interface RunCliOptions {
   'base-run'?: string;
   concurrency?: string;
   timeout?: string;
+  'max-reply-mb'?: string;
   temperature?: string;
   'max-tokens'?: string;
   'system-message'?: string;
@@ -75,6 +84,13 @@ function num(name: string, value: string | undefined, check: (n: number) => bool
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new Usage(`--${name}: invalid value "${value}"`);
   return n;
+}
+
+function timeoutSeconds(value: string | undefined): number {
+  const s = num('timeout', value, (n) => n > 0) ?? 60;
+  const problem = timeoutProblem(s, '--timeout');
+  if (problem) throw new Usage(problem);
+  return s;
 }
 
 function readText(name: string, path: string | undefined): string | undefined {
@@ -101,6 +117,7 @@ export interface ParsedRun {
   startPersona: StartPersona;
   concurrency: number;
   timeoutS: number;
+  maxReplyBytes: number;
   temperature: number;
   maxTokens: number | undefined;
   history: string | undefined;
@@ -126,6 +143,9 @@ export function parseRunArgs(
   if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
   if (!existsSync(dir)) throw new Usage(`${dir}: no such file or folder`);
   if (!opts.out && command === 'run') throw new Usage('run needs --out NAME (the run folder under results/)');
+  // checked here, so that --dry-run refuses what the run itself would (and reads no journal outside results/)
+  const nameProblem = command === 'run' ? runNameProblem(opts.out) : null;
+  if (nameProblem) throw new Usage(nameProblem);
   if (!opts['base-url']) throw new Usage(`${command} needs --base-url URL`);
   if (!opts.model) throw new Usage(`${command} needs --model NAME`);
   // Without --template: the built-in template, the same the extension offers as "built-in default".
@@ -152,7 +172,10 @@ export function parseRunArgs(
     baseRun,
     startPersona: baseRun ? { kind: 'run', run: baseRun } : { kind: 'none' },
     concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
-    timeoutS: num('timeout', opts.timeout, (n) => n > 0) ?? 60,
+    timeoutS: timeoutSeconds(opts.timeout),
+    maxReplyBytes:
+      (num('max-reply-mb', opts['max-reply-mb'], (n) => n > 0 && n <= 4096) ?? DEFAULT_MAX_REPLY_BYTES / 1048576) *
+      1048576,
     temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
     maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
     history: opts.history,

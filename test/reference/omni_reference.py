@@ -139,6 +139,11 @@ def read_run(path, actions):
     return out
 
 
+def text_answer(pred):
+    """A text answer reaches the metrics only with non-empty (stripped) text: the runner files an empty one as failed."""
+    return pred is not None and str(pred).strip() != ""
+
+
 def binary_answer(q):
     """(truth, label) as calculate_metrics takes them, or None when the answer is left out."""
     if q["pred"] is None:
@@ -187,14 +192,14 @@ def score_run(actions, preds):
                     action["normaliser"] if f == "video_watch_seconds" else None)
                 continuous.setdefault(f, []).append((truth, pred, norm))
             elif f == "next_user_message":
-                if q["pred"] is None:
+                if not text_answer(q["pred"]):
                     left_out[f] += 1
                     continue
                 answered[f] += 1
                 if q["judge"] is not None:
                     judged.setdefault(f, []).append(q["judge"])
             else:  # search_keyword: the reference has no metric for it; Persona Lab's exact match is not compared
-                if q["pred"] is None:
+                if not text_answer(q["pred"]):
                     left_out[f] += 1
                 elif isinstance(q["true"], str) and q["true"].strip():
                     answered[f] += 1

@@ -8,6 +8,10 @@ Usage:
                                                   WaterWang-001/StreamProfileBench)
   spb_report.py read <file>...                    print {file: {metric: value}} as stats.py's parse_report_file
                                                   reads each report (the same two regular expressions)
+  spb_report.py avg <results_dir>                 print {run: {metric: "12.34"}}: stats.py's "Avg." of every
+                                                  run's reports (the mean of the figures read back, over the
+                                                  platforms that have one, summed in its task order), as its
+                                                  xlsx cell shows it (number format "0.00")
 
 The figures come from spb_reference.py (plain sums, in file order); the reference sums with numpy, in the order its
 threads finish, so its last bits can differ from any fixed order: the comparison is of the layout and rounding.
@@ -17,6 +21,7 @@ import math
 import os
 import re
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from spb_reference import METRICS, score_bench  # noqa: E402
@@ -63,6 +68,35 @@ def parse_report_file(path):
     return metrics
 
 
+# stats.py's task_order for the paper: the order in which it sums a model's platform figures.
+TASK_ORDER = ["zhihu", "weibo", "toutiao", "xiaohongshu", "douban"]
+
+
+def excel_cell(v):
+    """How Excel shows a float under "0.00": 15 significant digits, then half away from zero."""
+    return str(Decimal(f"{v:.15g}").quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def stats_avg(results_dir):
+    """stats.py's collect_all_results and build_metric_dataframe's "Avg." column, per run and metric."""
+    data = {}  # metric -> run -> platform -> value
+    for root, _dirs, files in os.walk(results_dir):
+        for name in files:
+            m = re.match(r"eval_report_(.+)\.txt$", name)
+            if not m:
+                continue
+            run, platform = os.path.basename(root), m.group(1).strip().lower()
+            for metric, value in parse_report_file(os.path.join(root, name)).items():
+                data.setdefault(metric, {}).setdefault(run, {})[platform] = value
+    out = {}
+    for metric, runs in data.items():
+        for run, per in runs.items():
+            order = [t for t in TASK_ORDER if t in per] + sorted(set(per) - set(TASK_ORDER))
+            values = [per[t] for t in order]
+            out.setdefault(run, {})[metric] = excel_cell(sum(values) / len(values))
+    return out
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] == "write":
         bench_dir, out_dir = argv[1], argv[2]
@@ -78,6 +112,9 @@ def main(argv):
         return 0
     if len(argv) >= 2 and argv[0] == "read":
         print(json.dumps({p: parse_report_file(p) for p in argv[1:]}))
+        return 0
+    if len(argv) == 2 and argv[0] == "avg":
+        print(json.dumps(stats_avg(argv[1])))
         return 0
     sys.stderr.write(__doc__)
     return 2

@@ -7,6 +7,9 @@
 //   ... baseURL: server.baseURL ...
 //   server.requests.map((r) => [r.info.user, r.info.step]);
 //   await server.close();
+//
+// Hostile replies (reply.trickle, reply.endless, reply.oversize, reply.redirect, reply.status(401)) misbehave as an
+// endpoint could; every loop in them is bounded in count and time, and close() stops them all.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { kForPool } from '../../src/core/spb/score/step';
@@ -32,7 +35,15 @@ export type Reply =
   /** socket.destroy() without an answer */
   | { kind: 'drop' }
   /** a valid reply: the first k pool tags of the prompt, a persona naming user and step */
-  | { kind: 'smart' };
+  | { kind: 'smart' }
+  /** the smart reply's headers at once, then its body `bytes` bytes every `everyMs` ms */
+  | { kind: 'trickle'; everyMs: number; bytes: number }
+  /** a text/event-stream that sends an event every `everyMs` ms and ends only after `maxEvents` */
+  | { kind: 'endless'; everyMs: number; maxEvents: number }
+  /** a 200 JSON reply of `bytes` bytes in 64 KiB chunks (chunked: no Content-Length unless `declare`) */
+  | { kind: 'oversize'; bytes: number; declare: boolean }
+  /** a 3xx pointing at `location` */
+  | { kind: 'redirect'; status: number; location: string };
 
 export const reply = {
   json: (body: unknown): Reply => ({ kind: 'json', body }),
@@ -47,6 +58,10 @@ export const reply = {
   delay: (ms: number, then: Reply = { kind: 'smart' }): Reply => ({ kind: 'delay', ms, then }),
   drop: (): Reply => ({ kind: 'drop' }),
   smart: (): Reply => ({ kind: 'smart' }),
+  trickle: (everyMs = 1000, bytes = 1): Reply => ({ kind: 'trickle', everyMs, bytes: Math.max(1, bytes) }),
+  endless: (everyMs = 200, maxEvents = 1000): Reply => ({ kind: 'endless', everyMs, maxEvents }),
+  oversize: (bytes: number, declare = false): Reply => ({ kind: 'oversize', bytes: Math.min(bytes, 2 ** 30), declare }),
+  redirect: (location: string, status = 307): Reply => ({ kind: 'redirect', status, location }),
 };
 
 /** What the prompt says about the step; fields are undefined when the template does not show them. */
@@ -72,6 +87,8 @@ export interface RecordedRequest {
   info: PromptInfo;
   /** the reply kind finally used (after resolving delay) */
   outcome: Reply['kind'];
+  /** body bytes written; `complete` once all were, `closed` once the connection closed */
+  sent: { bytes: number; complete: boolean; closed: boolean };
 }
 
 export type Script = readonly Reply[] | ((req: RecordedRequest) => Reply | Promise<Reply>);
@@ -84,6 +101,8 @@ export interface ScriptedServer {
   setScript(script: Script | undefined): void;
   /** resolves once `n` requests have arrived */
   waitForRequests(n: number): Promise<void>;
+  /** resolves once the connection of request `index` (0-based) has closed */
+  waitForClose(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -158,6 +177,41 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
   const waiters: { n: number; resolve: () => void }[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
+  const closed = new Map<number, Promise<void>>();
+
+  const later = (ms: number, fn: () => void): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timers.add(timer);
+  };
+
+  /** Writes `total` bytes of `chunk(offset, size)` in pieces of `size`, `everyMs` apart (0: as fast as drained). */
+  const stream = (
+    res: ServerResponse,
+    rec: RecordedRequest,
+    total: number,
+    size: number,
+    everyMs: number,
+    chunk: (offset: number, size: number) => Buffer,
+  ): void => {
+    const step = (): void => {
+      if (res.destroyed) return;
+      if (rec.sent.bytes >= total) {
+        rec.sent.complete = true;
+        res.end();
+        return;
+      }
+      const piece = chunk(rec.sent.bytes, Math.min(size, total - rec.sent.bytes));
+      rec.sent.bytes += piece.length;
+      const drained = res.write(piece);
+      if (everyMs > 0) later(everyMs, step);
+      else if (drained) setImmediate(step);
+      else res.once('drain', step);
+    };
+    step();
+  };
 
   const pick = async (req: RecordedRequest): Promise<Reply> => {
     if (typeof current === 'function') return current(req);
@@ -192,6 +246,35 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
         res.end(body);
         return;
       }
+      case 'trickle': {
+        const body = Buffer.from(JSON.stringify(completion(JSON.stringify(smartBody(rec.info)), model)));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+        res.flushHeaders();
+        stream(res, rec, body.length, r.bytes, r.everyMs, (at, n) => body.subarray(at, at + n));
+        return;
+      }
+      case 'endless': {
+        const event = Buffer.from('data: {"choices":[{"delta":{"content":"x"}}]}\n\n');
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.flushHeaders();
+        stream(res, rec, event.length * Math.max(1, r.maxEvents), event.length, r.everyMs, () => event);
+        return;
+      }
+      case 'oversize': {
+        const head = Buffer.from('{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"content":"');
+        const filler = Buffer.alloc(64 * 1024, 'a');
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(r.declare ? { 'content-length': String(r.bytes) } : {}),
+        });
+        res.flushHeaders();
+        stream(res, rec, r.bytes, filler.length, 0, (at, n) => (at === 0 ? head : filler.subarray(0, n)));
+        return;
+      }
+      case 'redirect':
+        res.writeHead(r.status, { location: r.location, 'content-type': 'application/json' });
+        res.end('{}');
+        return;
       default: {
         const content =
           r.kind === 'json'
@@ -226,8 +309,14 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
       prompt,
       info: promptInfo(prompt),
       outcome: 'smart',
+      sent: { bytes: 0, complete: false, closed: false },
     };
     requests.push(rec);
+    const onClose = new Promise<void>((resolve) => res.once('close', resolve));
+    closed.set(
+      rec.index,
+      onClose.then(() => void (rec.sent.closed = true)),
+    );
     for (const w of waiters.filter((x) => requests.length >= x.n)) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
@@ -266,6 +355,9 @@ export async function startScriptedServer(script?: Script): Promise<ScriptedServ
     setScript(s) {
       current = s;
       queuePos = 0;
+    },
+    waitForClose(index) {
+      return closed.get(index) ?? Promise.reject(new Error(`no request ${index}`));
     },
     waitForRequests(n) {
       if (requests.length >= n) return Promise.resolve();

@@ -72,6 +72,33 @@ function checkBench(bench: string): number {
       }
     }
   }
+  // The tables' Avg. cells are stats.py's Avg. of those reports, as its xlsx shows them.
+  const avg = JSON.parse(
+    execFileSync('python3', [REPORT, 'avg', join(bench, 'results')], { encoding: 'utf8' }),
+  ) as Record<string, Record<string, string>>;
+  const csv = spawnSync(process.execPath, [CLI, 'score', bench, '--format', 'csv'], { encoding: 'utf8' }).stdout;
+  const AVG_COLUMNS: Record<string, string> = {
+    'Avg. R': 'Recall',
+    'Avg. F1^NS': 'F1^NS',
+    'Avg. R_stab': 'Recall_Stability',
+    'Avg. R_nov': 'Recall_Novelty',
+  };
+  let cells = 0;
+  let head: string[] = [];
+  for (const line of csv.split(/\r?\n/).filter(Boolean)) {
+    const row = line.split(',');
+    if (row[0] === 'Run') {
+      head = row;
+      continue;
+    }
+    head.forEach((h, i) => {
+      const metric = AVG_COLUMNS[h];
+      if (!metric) return;
+      cells++;
+      expect(row[i], `${row[0]} ${h}`).toBe(avg[row[0]]?.[metric] ?? '');
+    });
+  }
+  expect(cells).toBe(4 * json.runs.length);
   return ref.size;
 }
 

@@ -67,12 +67,19 @@ describe('experiment log migrations', () => {
       .run(JSON.stringify(figures), JSON.stringify(figures.flips));
     raw.close();
 
+    // Reading (mustExist) migrates a copy in memory and never writes the file; opening to write migrates it.
     const log = ExperimentLog.open(path, { mustExist: true });
     const rows = log.list();
     log.close();
-    const check = new Database(path, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(EXPERIMENTS_SCHEMA_VERSION);
-    check.close();
+    const version = () => {
+      const check = new Database(path, { readonly: true });
+      const v: unknown = check.pragma('user_version', { simple: true });
+      check.close();
+      return v;
+    };
+    expect(version()).toBe(1);
+    ExperimentLog.open(path).close();
+    expect(version()).toBe(EXPERIMENTS_SCHEMA_VERSION);
     expect(EXPERIMENTS_SCHEMA_VERSION).toBe(2);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toEqual({

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/core/formats';
+import { detectFormat, detectFormats } from '../../src/core/formats';
 
 describe('detectFormat', () => {
   it('recognises the StreamProfileBench layout, a bare tasks folder and a single tasks file', async () => {
@@ -19,5 +19,19 @@ describe('detectFormat', () => {
     expect(detectFormat(dir)).toBeUndefined();
     expect(detectFormat(join(dir, 'notes.jsonl'))).toBeUndefined();
     expect(detectFormat(join(dir, 'missing'))).toBeUndefined();
+  });
+  it('recognises nothing, and never throws, where the entries it looks at are broken', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-fmt-broken-'));
+    // data/ is a file, raw/ a dangling link, omnibehavior/ a link loop, and test_actions.jsonl is there.
+    writeFileSync(join(dir, 'data'), 'not a folder');
+    writeFileSync(join(dir, 'test_actions.jsonl'), '{}\n');
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'raw'));
+    symlinkSync(join(dir, 'omnibehavior'), join(dir, 'omnibehavior'));
+    expect(() => detectFormats(dir)).not.toThrow();
+    expect(detectFormats(dir)).toEqual([]);
+    const loop = join(dir, 'loop');
+    mkdirSync(join(dir, 'sub'));
+    symlinkSync(loop, loop);
+    expect(detectFormats(loop)).toEqual([]);
   });
 });

@@ -137,6 +137,9 @@ const CONTINUOUS_PREDICTIONS: unknown[] = [
   true,
   7.5,
 ];
+// Text answers with nothing left once stripped (Python's whitespace, which has U+001C and U+0085 that JS trim() lacks):
+// the reference's runner files them as failed, so they are left out even where the line carries a judge score.
+const EMPTY_TEXTS: string[] = ['', '   ', '\u3000', '\x1c\x85\n'];
 const BINARY_PREDICTIONS: unknown[] = ['Yes', 'No', 'Yes', 'No', null, 0.77, 0.5, 0.3, '0.6', 'maybe', 1, 0];
 
 function edgeFolder(seed: number): string {
@@ -187,7 +190,9 @@ function edgeFolder(seed: number): string {
               ? pick(CONTINUOUS_PREDICTIONS)
               : rnd() < 0.15
                 ? null
-                : `text ${Math.floor(rnd() * 3) + i - 1}`;
+                : rnd() < 0.2
+                  ? pick(EMPTY_TEXTS)
+                  : `text ${Math.floor(rnd() * 3) + i - 1}`;
         if (field === 'live_shared' && predicted !== null) predicted = 'No';
         const q: Record<string, unknown> = {
           type: kind,

@@ -201,6 +201,27 @@ describe('scoreOmniRun, as the reference evaluator scores', () => {
     expect(s.components.shopText).toBeCloseTo(73.3333, 10);
   });
 
+  it('leaves a text answer with empty text out of the judge mean and counts it as left out, as the reference does', () => {
+    // The authors' caller files an answer whose cleaned text is empty under failed_questions; the judge never sees it.
+    const { bench: b, run: r } = fakeBench([
+      { user: 'a', index: 1, scene: 'Customer Service', questions: [['next_user_message', 'a', 'b', 8]] },
+      { user: 'a', index: 2, scene: 'Customer Service', questions: [['next_user_message', 'a', '', 2]] },
+      { user: 'a', index: 3, scene: 'Customer Service', questions: [['next_user_message', 'a', ' \u3000\x1c ', 1]] },
+      { user: 'a', index: 4, scene: 'Search Behavior', questions: [['search_keyword', 'cats', '  ']] },
+    ]);
+    const s = scoreOmniRun(b, r);
+    expect(s.fields.find((f) => f.field === 'next_user_message')).toMatchObject({
+      answered: 1,
+      leftOut: 2,
+      n: 1,
+      judgeMean: 8,
+    });
+    expect(s.fields.find((f) => f.field === 'search_keyword')).toMatchObject({ answered: 0, leftOut: 1, n: 0 });
+    expect(s.leftOut).toBe(3);
+    expect(s.perAction.get('a#2')).toEqual({ correct: 0, incorrect: 0, graded: 0, leftOut: 1 });
+    expect(questionVerdict(question(['next_user_message', 'a', '   ', 7]), undefined)).toEqual({ verdict: 'left-out' });
+  });
+
   it('per test action counts for the tree', () => {
     expect(score.perAction.get('a#1')).toEqual({ correct: 2, incorrect: 0, graded: 1, leftOut: 0 });
     expect(score.perAction.get('a#3')).toEqual({ correct: 1, incorrect: 1, graded: 0, leftOut: 1 });

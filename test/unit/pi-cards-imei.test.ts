@@ -182,6 +182,16 @@ describe('IMEIs', () => {
     expect(scan('35-209900-176148-1')).toEqual([['DEVICE', 'medium', '35-209900-176148-1']]);
   });
 
+  it('reports a Luhn-valid 15-digit number standing alone (a bio of just the IMEI) at low, whatever its TAC', () => {
+    // 490154203237518: RBI 49 (Germany) is real but not among the common four, so only standing alone says IMEI
+    for (const text of ['490154203237518', ' 490154203237518\n', '490154203237518。', '(490154203237518)'])
+      expect(scan(text), text).toEqual([['DEVICE', 'low', '490154203237518']]);
+    expect(scanText('490154203237518', { minConfidence: 'medium' })).toEqual([]);
+    expect(scan('490154203237519')).toEqual([]); // Luhn fails
+    expect(scan(withLuhn('34010285031510'))).toEqual([]); // reads as an old resident ID (Anhui, 1985-03-15)
+    expect(scan('378282246310005')).toEqual([['BANK', 'medium', '378282246310005']]); // Amex stays a card
+  });
+
   it('stays quiet on other TACs, Luhn failures, order numbers and bank contexts', () => {
     expect(scan('编码 490154203237518')).toEqual([]); // RBI 49
     expect(scan('另一个 352099001761484')).toEqual([]);

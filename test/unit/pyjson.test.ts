@@ -160,7 +160,7 @@ describe('results file', () => {
   it('writes atomically, leaving no temp file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pyjson-'));
     const path = join(dir, 'results', 'run', 'inference_results_weibo.jsonl');
-    await writeResultsFile(path, [user, { ...user, user_id: 'we_1111111111', steps: [] }]);
+    await writeResultsFile(path, [user, { ...user, user_id: 'we_1111111111', steps: [] }], dir);
     expect(readFileSync(path, 'utf8')).toBe(
       expected + '\n' + '{"user_id": "we_1111111111", "platform": "weibo", "username": "U_abcdef01", "steps": []}\n',
     );

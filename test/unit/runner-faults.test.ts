@@ -154,7 +154,10 @@ const cases: FaultCase[] = [
     name: 'slower than the timeout on every attempt',
     step2: [reply.delay(60_000), reply.delay(60_000), reply.delay(60_000)],
     requests: 3,
-    check: (s) => expect(s.reasoning).toBe('Error: Request timed out.'),
+    check: (s) =>
+      expect(s.reasoning).toBe(
+        'Error: Request timed out: no complete reply within 1.5 s (the timeout covers the headers and the body).',
+      ),
   },
   {
     name: 'dropped connection, then valid',

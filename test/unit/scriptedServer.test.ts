@@ -103,6 +103,42 @@ describe('startScriptedServer', () => {
     expect(server.requests.map((r) => r.info.step)).toEqual([3, 4]);
   });
 
+  it('plays hostile replies, each bounded, and records what it sent', async () => {
+    server = await startScriptedServer([
+      reply.trickle(1, 64),
+      reply.endless(1, 3),
+      reply.oversize(200_000),
+      reply.redirect('http://127.0.0.1:9/v1/chat/completions', 308),
+    ]);
+    const prompt = renderPrompt(MARKER_TEMPLATE, ctx).text;
+    const trickled = (await (await post(server, prompt)).json()) as { choices: { message: { content: string } }[] };
+    expect(JSON.parse(trickled.choices[0].message.content)).toMatchObject({ predicted_tags: ['#甲#', '#乙#'] });
+    const events = await post(server, prompt);
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    expect((await events.text()).split('\n\n').filter((e) => e !== '')).toHaveLength(3);
+    expect((await (await post(server, prompt)).arrayBuffer()).byteLength).toBe(200_000);
+    const moved = await fetch(server.baseURL + '/chat/completions', { method: 'POST', body: '{}', redirect: 'manual' });
+    expect([moved.status, moved.headers.get('location')]).toEqual([308, 'http://127.0.0.1:9/v1/chat/completions']);
+    await server.waitForClose(2);
+    expect(server.requests.map((r) => r.outcome)).toEqual(['trickle', 'endless', 'oversize', 'redirect']);
+    expect(server.requests.slice(0, 3).map((r) => [r.sent.complete, r.sent.closed])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+    ]);
+    expect(server.requests[2].sent.bytes).toBe(200_000);
+  });
+
+  it('close() stops a trickle and an endless stream at once', async () => {
+    server = await startScriptedServer([reply.trickle(60_000), reply.endless(60_000)]);
+    const pending = [post(server, 'x'), post(server, 'y')].map((p) => p.then((r) => r.text()));
+    for (const p of pending) void p.catch(() => undefined);
+    await server.waitForRequests(2);
+    await server.close();
+    server = null;
+    for (const p of pending) await expect(p).rejects.toThrow();
+  });
+
   it('a delayed reply that the client gives up on is dropped with the connection', async () => {
     server = await startScriptedServer([reply.delay(60_000)]);
     const pending = post(server, 'x');

@@ -1,5 +1,6 @@
 // Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
 import { el } from '../shared/dom';
+import { pyFixed } from '../../src/core/io/pyNumber';
 
 export { el, icon, type Child } from '../shared/dom';
 
@@ -14,17 +15,17 @@ export function help(text: string): HTMLSpanElement {
 
 /** Percentage with one or two decimals; "—" for undefined. */
 export function pct(x: number | null | undefined, digits = 2): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? '—' : (100 * x).toFixed(digits);
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(100 * x, digits);
 }
 
 /** Signed difference in percentage points: "+12.5", "−3.0", "0.0". */
 export function pts(x: number | null | undefined, digits = 1): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const v = (100 * x).toFixed(digits);
+  const v = pyFixed(100 * x, digits);
   if (Number(v) === 0) return (0).toFixed(digits);
   return x > 0 ? `+${v}` : `\u2212${v.slice(1)}`;
 }
 
 export function fixed(x: number | null | undefined, digits = 2): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);
 }

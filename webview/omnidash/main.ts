@@ -25,6 +25,7 @@ import { onHostMessage, vscodeApi } from '../shared/host';
 import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
+import { pyFixed } from '../../src/core/io/pyNumber';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -35,9 +36,9 @@ injectStyle(`${baseCss}\n${css}`);
 let chart: Chart | undefined;
 
 const fixed = (x: number | null | undefined, digits = 1) =>
-  x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);
 const pct = (x: number | null | undefined) =>
-  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)} %`;
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${pyFixed(100 * x, 1)} %`;
 const cssVar = (name: string, fallback: string) =>
   getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 
@@ -85,7 +86,7 @@ function show(m: OmniDashboardModel): void {
     el('p', { className: 'root note', text: m.root }),
     el('p', {
       className: 'answers note',
-      text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, as the reference leaves them out)`,
+      text: `${m.answered} answers count; ${m.leftOut} left out of every metric (no usable predicted value, or empty text, as the reference leaves them out)`,
     }),
     el('h2', { text: 'Headline components (0–100)' }),
     table(

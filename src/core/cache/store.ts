@@ -1,22 +1,11 @@
 // Where index caches live and how a source file is recognised as unchanged (or only grown) since its cache was
 // written. One cache file per source file, so that a changed file is re-read alone. Shared by the CLI and the
-// extension: writes go to a temporary file renamed into place, so a reader never sees half a cache.
+// extension: writes go to a temporary file renamed into place, so a reader never sees half a cache, and never
+// leave the folder the caches belong to (a symlinked .personalab/ pointing elsewhere is refused).
 import { createHash } from 'node:crypto';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mkdirInside, writeFileInside } from '../io/safeFs';
 
 /** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
 export const INDEX_DIR = join('.personalab', 'index');
@@ -76,7 +65,11 @@ export class IndexCache {
   /** Why the last write failed, for the log; writes never throw. */
   lastWriteError: string | undefined;
 
-  constructor(readonly dir: string) {}
+  /** `within`: the folder the caches belong to (the benchmark's, or the fallback storage); no write leaves it. */
+  constructor(
+    readonly dir: string,
+    readonly within: string = dir,
+  ) {}
 
   private pathOf(kind: string, rel: string): string {
     return join(this.dir, `${kind}-${createHash('sha1').update(rel).digest('hex').slice(0, 20)}.plx`);
@@ -93,23 +86,15 @@ export class IndexCache {
   }
 
   write(kind: string, rel: string, bytes: Buffer): void {
-    const path = this.pathOf(kind, rel);
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     try {
       if (!existsSync(this.dir)) {
-        mkdirSync(this.dir, { recursive: true });
+        mkdirInside(this.within, this.dir);
         // Derived data, rebuilt at will: keep it out of version control wherever the folder lives.
-        writeFileSync(join(this.dir, '.gitignore'), '*\n');
+        writeFileInside(this.within, join(this.dir, '.gitignore'), '*\n');
       }
-      writeFileSync(tmp, bytes);
-      renameSync(tmp, path);
+      writeFileInside(this.within, this.pathOf(kind, rel), bytes);
     } catch (err) {
       this.lastWriteError = (err as Error).message;
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // never written
-      }
     }
   }
 }

@@ -6,6 +6,7 @@ import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
+import { pyFixed } from '../io/pyNumber';
 
 /** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
@@ -15,8 +16,8 @@ export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fr
 /** The order experiments are shown in: the headline figures first, then the four error rates. */
 export const EXPERIMENT_METRICS: readonly CompareMetric[] = FIGURE_VIEW_ORDER;
 
-const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a');
-const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
+const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : 'n/a');
+const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : 'n/a');
 
 /** "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp. */
 export function deltaText(r: PairedSummaryRow | undefined): string {

@@ -3,7 +3,7 @@
 // Never holds an API key: the endpoint goes in through publicBaseURL, and no field takes a key.
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { migrateSchema, openStoreDatabase, retryWhileBusy, type StoreOpenOptions } from '../storage/sqlite';
+import { openStoreDatabase, retryWhileBusy, type StoreOpenOptions, type StoreSchema } from '../storage/sqlite';
 import { publicBaseURL } from '../runner/client';
 import type { CompareMetric } from '../spb/runCompare';
 import type { PairedSummaryRow } from '../spb/pairedSummary';
@@ -50,6 +50,12 @@ export const EXPERIMENT_MIGRATIONS: readonly string[] = [
 ];
 
 export const EXPERIMENTS_SCHEMA_VERSION = EXPERIMENT_MIGRATIONS.length;
+
+const EXPERIMENT_SCHEMA: StoreSchema = {
+  what: 'experiment log',
+  table: 'experiments',
+  migrations: EXPERIMENT_MIGRATIONS,
+};
 
 /** A template over a sample (#18 items 1 to 3), or the long-context baseline (item 5, our reading of appendix E). */
 export type ExperimentKind = 'template' | 'long-context';
@@ -144,21 +150,20 @@ function toRow(r: Row): ExperimentRow {
 export class ExperimentLog {
   private constructor(private readonly db: Database.Database) {}
 
-  /** Opens (creating and migrating) the log; `mustExist` to only read one. */
+  /**
+   * Opens (creating and migrating) the log; `mustExist` to only read one, which opens it read-only (openReadOnly:
+   * nothing written, no lock).
+   */
   static open(path: string, opts: StoreOpenOptions = {}): ExperimentLog {
     const retry = <R>(fn: () => R, ms: number) =>
       retryWhileBusy(fn, ms, (s) => new Error(`the experiment log stayed locked by another process for ${s} s`));
-    return openStoreDatabase(
-      path,
-      opts,
-      retry,
-      (db) => migrateSchema(db, EXPERIMENT_MIGRATIONS, 'experiment log'),
-      (db) => new ExperimentLog(db),
-    );
+    const how = opts.mustExist && opts.readOnly === undefined ? { ...opts, readOnly: true } : opts;
+    return openStoreDatabase(path, how, retry, EXPERIMENT_SCHEMA, (db) => new ExperimentLog(db));
   }
 
   /** Records an experiment; the same run and base run again replace their row (a resumed experiment). */
   record(e: ExperimentInput): number {
+    if (this.db.readonly) throw new Error('the experiment log is open read-only; nothing was recorded');
     const info = this.db
       .prepare(
         `INSERT INTO experiments (kind, created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,

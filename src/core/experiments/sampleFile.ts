@@ -1,8 +1,9 @@
 // A sample on disk: <benchmark>/.personalab/samples/<NAME>.json, small and readable, with the fingerprints of the
 // tasks files it was drawn from, so that a changed benchmark is noticed when the sample is used again.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stampOf } from '../cache/store';
+import { writeFileInside } from '../io/safeFs';
 import { isPlatform, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
 import { SAMPLE_BY, SIGNATURES, type SampleDraw, type SampleStratum, type Signature } from './sample';
 import { isRecord } from '../guards';
@@ -62,8 +63,7 @@ export function writeSample(root: string, sample: Sample): string {
   if (problem) throw new Error(`sample name "${sample.name}": ${problem}`);
   const path = samplePath(root, sample.name);
   if (existsSync(path)) throw new Error(`${path} exists; choose another sample name`);
-  mkdirSync(join(root, SAMPLE_DIR), { recursive: true });
-  writeFileSync(path, JSON.stringify(sample, null, 2) + '\n', { flag: 'wx' });
+  writeFileInside(root, path, JSON.stringify(sample, null, 2) + '\n', { exclusive: true });
   return path;
 }
 

@@ -1,6 +1,6 @@
 // One adapter per benchmark format. Features ask the registry which format a folder holds, then load through it.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { listFolder, probeEntry } from '../io/safeFs';
 import { loadBenchmark, type LoadOptions } from '../spb/load';
 import { loadOmniBenchmark, TEST_ACTIONS } from '../omni/load';
 import type { OmniBenchmark } from '../omni/types';
@@ -26,30 +26,39 @@ export const streamProfileBench: FormatAdapter = {
   id: 'streamprofilebench',
   label: 'StreamProfileBench',
   detect(target) {
-    if (!existsSync(target)) return false;
-    if (statSync(target).isFile()) return TASKS.test(basename(target));
-    const data = existsSync(join(target, 'data')) ? join(target, 'data') : target;
-    return readdirSync(data).some((name) => TASKS.test(name));
+    const entry = probeEntry(target);
+    if (!entry.ok) return false;
+    if (entry.kind === 'file') return TASKS.test(basename(target));
+    const data = kindOf(join(target, 'data')) === 'dir' ? join(target, 'data') : target;
+    const listed = listFolder(data);
+    return listed.ok && listed.names.some((name) => TASKS.test(name));
   },
   async load(target, opts) {
     return { format: 'streamprofilebench', bench: await loadBenchmark(target, opts) };
   },
 };
 
-const isOmniFolder = (dir: string): boolean =>
-  existsSync(join(dir, TEST_ACTIONS)) &&
-  existsSync(join(dir, 'raw')) &&
-  statSync(join(dir, 'raw')).isDirectory() &&
-  readdirSync(join(dir, 'raw')).some((name) => name.endsWith('.json'));
+// Detection looks at names only and never throws: a broken entry is the loader's to report, with its location.
+const kindOf = (path: string) => {
+  const entry = probeEntry(path);
+  return entry.ok ? entry.kind : undefined;
+};
+
+const isOmniFolder = (dir: string): boolean => {
+  if (kindOf(join(dir, TEST_ACTIONS)) === undefined) return false;
+  const raw = listFolder(join(dir, 'raw'));
+  return raw.ok && raw.names.some((name) => name.endsWith('.json'));
+};
 
 /** The OmniBehavior root a target names: the folder itself, its test_actions.jsonl, or `<target>/omnibehavior`. */
 export function omniRoot(target: string): string | undefined {
-  if (!existsSync(target)) return undefined;
-  if (statSync(target).isFile())
+  const kind = kindOf(target);
+  if (kind === undefined) return undefined;
+  if (kind === 'file')
     return basename(target) === TEST_ACTIONS && isOmniFolder(dirname(target)) ? dirname(target) : undefined;
   if (isOmniFolder(target)) return target;
   const nested = join(target, 'omnibehavior');
-  return existsSync(nested) && statSync(nested).isDirectory() && isOmniFolder(nested) ? nested : undefined;
+  return kindOf(nested) === 'dir' && isOmniFolder(nested) ? nested : undefined;
 }
 
 export const omniBehavior: FormatAdapter = {

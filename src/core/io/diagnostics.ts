@@ -1,5 +1,6 @@
 // Located diagnostics (file:line, field, reason), collected while loading: bad input never throws. Shared by both
 // benchmarks, the label files and the prompt templates.
+import { withoutMarkers } from './pyMarkers';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -25,7 +26,14 @@ export class DiagnosticSink {
   constructor(readonly file: string) {}
 
   add(severity: Severity, line: number, field: string, message: string): void {
-    this.items.push({ severity, file: this.file, line, field, message });
+    // A message may quote a value read from a NaN / Infinity token; the marker it was read as is never shown.
+    this.items.push({
+      severity,
+      file: this.file,
+      line,
+      field: withoutMarkers(field),
+      message: withoutMarkers(message),
+    });
   }
   error(line: number, field: string, message: string): void {
     this.add('error', line, field, message);

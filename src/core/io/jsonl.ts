@@ -15,10 +15,9 @@ export interface RawLine {
 
 export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Markers that stand for Python's non-JSON float tokens after parsing. */
-export const PY_NAN = '\u0000NaN';
-export const PY_INF = '\u0000Infinity';
-export const PY_NEG_INF = '\u0000-Infinity';
+import { markerNumber, PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
+
+export { PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
 
 const CHUNK = 1 << 19;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -82,26 +81,40 @@ export async function readLines(
   let filePos = from?.offset ?? 0;
   let pending = handle.read(bufs[cur], 0, CHUNK, filePos);
   try {
-    let carry: Buffer = Buffer.alloc(0);
-    let carryOffset = 0;
+    // The line still open at the end of the last chunk, as copies of its pieces: joined once when its newline
+    // comes, so that a line spanning many chunks is copied and scanned once, not once per chunk.
+    let parts: Buffer[] = [];
+    let partsOffset = 0;
     for (;;) {
       const { bytesRead } = await pending;
       if (bytesRead === 0) break;
       const chunk = bufs[cur].subarray(0, bytesRead);
-      const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-      const dataOffset = carry.length ? carryOffset : filePos;
+      const chunkOffset = filePos;
       filePos += bytesRead;
       cur ^= 1;
       pending = handle.read(bufs[cur], 0, CHUNK, filePos);
-      const lastNl = data.lastIndexOf(0x0a);
-      if (lastNl !== -1) emitRegion(data.subarray(0, lastNl), dataOffset);
-      // Copy the tail: its buffer is reused by the read after next.
-      carry = Buffer.from(data.subarray(lastNl + 1));
-      carryOffset = dataOffset + lastNl + 1;
+      const lastNl = chunk.lastIndexOf(0x0a);
+      if (lastNl === -1) {
+        if (parts.length === 0) partsOffset = chunkOffset;
+        // Copied: its buffer is reused by the read after next.
+        parts.push(Buffer.from(chunk));
+      } else {
+        let start = 0;
+        if (parts.length) {
+          const firstNl = chunk.indexOf(0x0a);
+          parts.push(chunk.subarray(0, firstNl));
+          emitRegion(Buffer.concat(parts), partsOffset);
+          parts = [];
+          start = firstNl + 1;
+        }
+        if (start <= lastNl) emitRegion(chunk.subarray(start, lastNl), chunkOffset + start);
+        if (lastNl + 1 < chunk.length) parts.push(Buffer.from(chunk.subarray(lastNl + 1)));
+        partsOffset = chunkOffset + lastNl + 1;
+      }
       onProgress?.(filePos);
       await yieldToLoop();
     }
-    if (carry.length) emitRegion(carry, carryOffset);
+    if (parts.length) emitRegion(parts.length === 1 ? parts[0] : Buffer.concat(parts), partsOffset);
   } finally {
     await pending.catch(() => undefined); // a read still in flight when onLine threw
     await handle.close();
@@ -180,9 +193,5 @@ export function replacePythonTokens(text: string): string | null {
 
 /** A parsed value as a Python float: markers become NaN / ±Infinity; anything non-numeric is undefined. */
 export function pyNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (value === PY_NAN) return NaN;
-  if (value === PY_INF) return Infinity;
-  if (value === PY_NEG_INF) return -Infinity;
-  return undefined;
+  return typeof value === 'number' ? value : markerNumber(value);
 }

@@ -49,3 +49,25 @@ export function pyRound(x: number, digits: number): number {
 export function pyPercent(v: number): string {
   return Number.isNaN(v) ? 'N/A' : `${pyFixed(v * 100, 2)}%`;
 }
+
+/** A fraction as a percentage with `digits` decimals, as f"{v:.{digits}%}" prints it (100·v, then half to even). */
+export function pyPercentFixed(v: number, digits: number): string {
+  return pyFixed(100 * v, digits);
+}
+
+/**
+ * How Excel shows a number under the format "0.00" (the format `stats.py` gives its xlsx cells, from which the
+ * paper's tables were taken): the value to 15 significant digits, then rounded half away from zero in decimal.
+ */
+export function excelFixed(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return pyFixed(x, digits);
+  const [mantissa, exponent] = Math.abs(x).toExponential(14).split('e');
+  const significant = mantissa.replace('.', '');
+  const keep = Number(exponent) + 1 + digits; // significant digits left of the cut
+  if (keep < 0) return (0).toFixed(digits);
+  const head = BigInt(significant.slice(0, keep).padEnd(keep, '0') || '0');
+  const n = head + (Number(significant[keep] ?? '0') >= 5 ? 1n : 0n);
+  const text = n.toString().padStart(digits + 1, '0');
+  const body = digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  return x < 0 && n > 0n ? `-${body}` : body;
+}

@@ -2,6 +2,7 @@
 // UTF-8 or JSON, or not an object with a string user_id, becomes a located diagnostic and the rest keeps loading.
 import { DiagnosticSink, isRecord } from './diagnostics';
 import { parseRawLine, readLines, type RawLine, type ReadFrom } from './jsonl';
+import { markerNumber } from './pyMarkers';
 
 /**
  * Calls `onValue` with each line's parsed value; a line that does not parse is an error in the sink. Resolves to the
@@ -45,7 +46,9 @@ export function readUserRows(
     sink,
     (value, raw) => {
       if (!isRecord(value)) return sink.error(raw.line, '', `expected a JSON object, got ${describe(value)}`);
-      if (typeof value.user_id !== 'string') return sink.error(raw.line, 'user_id', 'missing or not a string');
+      // a NaN / Infinity token is read as a marker string, but it is a number
+      if (typeof value.user_id !== 'string' || markerNumber(value.user_id) !== undefined)
+        return sink.error(raw.line, 'user_id', 'missing or not a string');
       onRow(value as UserRow, raw);
     },
     onProgress,

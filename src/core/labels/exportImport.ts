@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
-import { keyProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
+import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 import { isStoredHash } from './hash';
 
 export type LabelFileFormat = 'jsonl' | 'csv';
@@ -73,12 +73,31 @@ export function toJsonl(rows: readonly LabelRow[]): string {
   return rows.map((r) => JSON.stringify(flat(r)) + '\n').join('');
 }
 
+// OWASP "CSV injection": a cell starting with = + - @ tab or CR is a formula to a spreadsheet. Such a cell is written
+// with a ' before it, which spreadsheets show as text. So that import can strip exactly what export added, a cell
+// made of quotes followed by such a character gets one more quote: every string reads back as it was written.
+const FORMULA_CELL = /^'*[=+\-@\t\r]/;
+const ESCAPED_CELL = /^'+[=+\-@\t\r]/;
+
+/** The cell as written to a CSV file: a ' before one a spreadsheet would run as a formula. */
+export function csvCellOut(s: string): string {
+  return FORMULA_CELL.test(s) ? `'${s}` : s;
+}
+
+/** The inverse of csvCellOut. */
+export function csvCellIn(s: string): string {
+  return ESCAPED_CELL.test(s) ? s.slice(1) : s;
+}
+
 function csvField(value: string | number | null): string {
-  const s = value === null ? '' : String(value);
+  const s = value === null ? '' : typeof value === 'string' ? csvCellOut(value) : String(value);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** RFC 4180: a header line, CRLF line ends, fields with a quote, comma or line break quoted, quotes doubled. */
+/**
+ * RFC 4180: a header line, CRLF line ends, fields with a quote, comma or line break quoted, quotes doubled; text that
+ * a spreadsheet would run as a formula is written as text (csvCellOut).
+ */
 export function toCsv(rows: readonly LabelRow[]): string {
   const columns: Column[] = [...LABEL_COLUMNS];
   if (rows.some((r) => r.target.kind === 'history')) columns.push(HISTORY_COLUMN);
@@ -264,7 +283,7 @@ function parseCsv(text: string, file: string): ParsedLabelFile {
       continue;
     }
     const obj: Record<string, unknown> = {};
-    cols.forEach((c, j) => (obj[c] = rec.fields[j]));
+    cols.forEach((c, j) => (obj[c] = csvCellIn(rec.fields[j])));
     const row = rowFrom(obj, true, file, rec.line, out.diagnostics);
     if (row) out.rows.push({ row, line: rec.line });
   }
@@ -309,6 +328,8 @@ function rowFrom(
   const author = str('author', true);
   const label = str('label', true);
   const note = str('note', false);
+  const tooLong = note === null ? null : noteProblem(note);
+  if (tooLong) err('note', tooLong);
   const stepId = intOf(o.step_id, csv);
   if (stepId === null || stepId < 0)
     err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
@@ -358,7 +379,8 @@ function rowFrom(
   }
   if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null)
     return null;
-  if (note === null || stepId === null || stepId < 0 || target === null || !platformOk(platform)) return null;
+  if (note === null || tooLong || stepId === null || stepId < 0 || target === null || !platformOk(platform))
+    return null;
   const row: LabelRow = {
     benchmark,
     platform,

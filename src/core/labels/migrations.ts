@@ -2,7 +2,7 @@
 // every row of an earlier version survives: v1 and v2 only add, v3 rebuilds the table (SQLite cannot change a CHECK
 // in place) copying every row with its id, so that insertion order (ORDER BY id) is kept too.
 import type Database from 'better-sqlite3';
-import { migrateSchema } from '../storage/sqlite';
+import { migrateSchema, type StoreSchema } from '../storage/sqlite';
 
 export const MIGRATIONS: readonly string[] = [
   // v1: the label table and its natural key.
@@ -65,6 +65,8 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export const LABEL_SCHEMA: StoreSchema = { what: 'label database', table: 'labels', migrations: MIGRATIONS };
 
 export { SchemaError as NewerSchemaError, userVersion } from '../storage/sqlite';
 

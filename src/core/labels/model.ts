@@ -100,6 +100,18 @@ export function describeKey(k: Omit<LabelKey, 'label'> & { label?: string }): st
   return `${k.benchmark ? k.benchmark + ':' : ''}${where}${target} by ${k.author}${k.label ? ` (${k.label})` : ''}`;
 }
 
+/** The longest note a label may carry, in characters (code points): a note explains a label, it is not a document. */
+export const MAX_NOTE_LENGTH = 4000;
+
+/** Why `note` cannot be a label's note (too long), or null. */
+export function noteProblem(note: string): string | null {
+  if (note.length <= MAX_NOTE_LENGTH) return null;
+  const chars = [...note].length;
+  return chars <= MAX_NOTE_LENGTH
+    ? null
+    : `a note may hold at most ${MAX_NOTE_LENGTH} characters; this one has ${chars}`;
+}
+
 /** Checks a key's shape; returns a reason or null. Keys come from our own UI or from validated import rows. */
 export function keyProblem(k: LabelKey): string | null {
   for (const f of ['benchmark', 'platform', 'userId', 'run', 'author', 'label'] as const) {

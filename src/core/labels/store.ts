@@ -1,14 +1,21 @@
 // The label store: better-sqlite3 on a file the caller chooses. WAL mode, a busy timeout plus a retry loop so that
 // another window holding the lock never surfaces as SQLITE_BUSY, and one IMMEDIATE transaction per user action.
 import type Database from 'better-sqlite3';
-import { openStoreDatabase, retryWhileBusy, StorageUnavailableError, type StoreOpenOptions } from '../storage/sqlite';
-import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
+import {
+  openStoreDatabase,
+  retryWhileBusy,
+  StorageUnavailableError,
+  StoreFileError,
+  type StoreOpenOptions,
+} from '../storage/sqlite';
+import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 
 export { busyStats } from '../storage/sqlite';
 import {
   NO_OP,
   keyOf,
   keyProblem,
+  noteProblem,
   type LabelAction,
   type LabelKey,
   type LabelRow,
@@ -162,19 +169,16 @@ export class LabelStore {
     this.stmts = prepare(db);
   }
 
-  /** Opens (creating and migrating as needed). Throws LabelStoreError with a readable message. */
+  /**
+   * Opens (creating and migrating as needed; with `readOnly`, only reading: see openReadOnly). Throws
+   * LabelStoreError with a readable message.
+   */
   static open(path: string, opts: OpenOptions = {}): LabelStore {
     try {
-      return openStoreDatabase(
-        path,
-        opts,
-        withBusyRetry,
-        (db) => migrate(db),
-        (db) => new LabelStore(path, db, opts),
-      );
+      return openStoreDatabase(path, opts, withBusyRetry, LABEL_SCHEMA, (db) => new LabelStore(path, db, opts));
     } catch (err) {
       if (err instanceof StorageUnavailableError) throw err;
-      if (err instanceof LabelStoreError || err instanceof NewerSchemaError)
+      if (err instanceof LabelStoreError || err instanceof NewerSchemaError || err instanceof StoreFileError)
         throw new LabelStoreError(`${path}: ${err.message}`);
       throw new LabelStoreError(`${path}: cannot open the label database: ${(err as Error).message}`);
     }
@@ -193,6 +197,11 @@ export class LabelStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /** Opened read-only (asked for, or the file cannot be written): reads work, every write is refused. */
+  get readOnly(): boolean {
+    return this.db.readonly;
   }
 
   schemaVersion(): number {
@@ -214,6 +223,8 @@ export class LabelStore {
 
   /** One IMMEDIATE transaction (the write lock is taken up front, so it cannot fail half-way on a lock upgrade). */
   transaction<T>(fn: () => T): T {
+    if (this.readOnly)
+      throw new LabelStoreError(`${this.path}: the label database is open read-only; nothing was changed`);
     const tx = this.db.transaction(fn);
     return withBusyRetry(() => tx.immediate(), this.maxRetryMs);
   }
@@ -236,7 +247,9 @@ export class LabelStore {
     return this.apply({ kind: 'remove', key: keyOf(key) });
   }
 
+  /** Sets a label's note; a note longer than MAX_NOTE_LENGTH is refused. */
   setNote(key: LabelKey, note: string): ActionResult {
+    this.checkNote(note);
     return this.apply({ kind: 'setNote', key: keyOf(key), note });
   }
 
@@ -336,7 +349,9 @@ export class LabelStore {
     return this.read(() => this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM labels').get()?.n ?? 0);
   }
 
+  // New notes only: undo, redo and imports (checked when their file was read) apply rows as they are.
   private rowOf(input: LabelInput): LabelRow {
+    this.checkNote(input.note ?? '');
     return {
       ...keyOf(input),
       note: input.note ?? '',
@@ -348,6 +363,11 @@ export class LabelStore {
   private check(k: LabelKey): void {
     const problem = keyProblem(k);
     if (problem) throw new LabelStoreError(`invalid label: ${problem}`);
+  }
+
+  private checkNote(note: string): void {
+    const problem = noteProblem(note);
+    if (problem) throw new LabelStoreError(problem);
   }
 
   private checkAction(a: LabelAction): void {

@@ -1,11 +1,12 @@
 // The OmniBehavior headline components and the overall score of each run as one table (runs as rows), with best and
 // second best marked, for `persona-lab score --format` on an OmniBehavior folder. Every component is on 0–100,
 // higher is better (score.ts, as the authors' calculate_final_score_components).
+import { pyFixed } from '../io/pyNumber';
 import { rankColumn, type TableModel } from '../tables/format';
 import { COMPONENT_LABELS, COMPONENTS } from './fields';
 import type { OmniRunScore } from './score';
 
-const text = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(2));
+const text = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, 2));
 
 export function componentsTable(runs: readonly { name: string; score: OmniRunScore }[]): TableModel<'components'> {
   const values = (s: OmniRunScore) => [...COMPONENTS.map((c) => s.components[c]), s.overall];

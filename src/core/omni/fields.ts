@@ -1,5 +1,6 @@
 // The question fields of the spec ("The task"): their kind, scene and headline component.
 import { pyFloat } from '../io/pyNumber';
+import { pyStrip } from '../io/pyString';
 import type { ComponentId, FieldKind, Scene } from './types';
 
 export interface FieldInfo {
@@ -123,11 +124,15 @@ export function predictedBinaryLabel(label: number | null, value: string | numbe
  * Whether an answer has a predicted value the reference's metric pass can use; the others are left out of every
  * metric (evaluator.py, calculate_metrics: `if pred_val is None` skips, and a float() that raises is counted as a
  * parsing failure, not as a wrong answer). Binary values must read as a probability (Yes / No are 1 / 0 here),
- * continuous ones as a float; any text that is there counts.
+ * continuous ones as a float. A text answer needs non-empty text: the authors' caller (model_caller.py,
+ * call_text_prediction) cleans the model's output (think tags removed, stripped, one pair of quotes and a
+ * "Keyword:"-like prefix taken off), stores that cleaned text as `predicted_value`, and files the answer under
+ * `failed_questions` when it is empty, so their judge never scores it. The stored text is already cleaned, so the
+ * test here is Python's strip (cleaning it a second time would drop answers the reference judged, such as 「」).
  */
 export function usablePrediction(kind: FieldKind, value: string | number | null): boolean {
   if (value === null) return false;
   if (kind === 'binary') return binaryLabel(value) !== undefined || pyFloat(value) !== undefined;
   if (kind === 'continuous') return pyFloat(value) !== undefined;
-  return true;
+  return pyStrip(String(value)) !== '';
 }

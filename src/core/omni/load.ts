@@ -1,8 +1,8 @@
 // Opens an OmniBehavior folder (layout in ./types.ts): indexes each raw user file, reads the test actions and every
 // run's predictions. Bad records become located diagnostics and the rest keeps loading.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiagnosticSink, isInt } from '../io/diagnostics';
+import { SafeFolder } from '../io/safeFs';
 import { readUserRows } from '../io/rows';
 import { durationSeconds, fieldInfo } from './fields';
 import { indexUserFile, readRecordsAt } from './history';
@@ -26,22 +26,23 @@ interface Job {
   size: number;
 }
 
-const job = (root: string, rel: string): Job => ({ abs: join(root, rel), rel, size: statSync(join(root, rel)).size });
-const sorted = (dir: string) => (existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
-
 export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}): Promise<OmniBenchmark> {
-  const rawFiles = sorted(join(root, 'raw'))
+  // Every entry is looked at through `fs`: one that cannot be used becomes a diagnostic, and the load goes on.
+  const fs = new SafeFolder(root);
+  const job = (rel: string, required = true): Job | undefined => {
+    const size = fs.fileSize(join(root, rel), required);
+    return size === undefined ? undefined : { abs: join(root, rel), rel, size };
+  };
+  const rawFiles = fs
+    .list(join(root, 'raw'))
     .filter((n) => n.endsWith('.json'))
-    .map((n) => job(root, `raw/${n}`));
-  const tests = existsSync(join(root, TEST_ACTIONS)) ? job(root, TEST_ACTIONS) : undefined;
-  const runs = sorted(join(root, 'results'))
-    .filter((name) => statSync(join(root, 'results', name)).isDirectory() && (!opts.runs || opts.runs.includes(name)))
-    .map((name) => ({
-      name,
-      file: existsSync(join(root, 'results', name, PREDICTIONS))
-        ? job(root, `results/${name}/${PREDICTIONS}`)
-        : undefined,
-    }));
+    .flatMap((n) => job(`raw/${n}`) ?? []);
+  const tests = fs.kind(join(root, TEST_ACTIONS)) === undefined ? undefined : job(TEST_ACTIONS);
+  const runs = fs
+    .list(join(root, 'results'))
+    .filter((name) => (!opts.runs || opts.runs.includes(name)) && fs.kind(join(root, 'results', name)) === 'dir')
+    .map((name) => ({ name, file: job(`results/${name}/${PREDICTIONS}`, false) }));
+  const unusable = new Set(fs.diagnostics.map((d) => d.file));
   const total = [...rawFiles, ...(tests ? [tests] : []), ...runs.flatMap((r) => (r.file ? [r.file] : []))].reduce(
     (s, f) => s + f.size,
     0,
@@ -49,13 +50,17 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
   let done = 0;
   const progress = (bytes: number) => opts.onProgress?.(done + bytes, total);
   const bench: OmniBenchmark = { root, users: new Map(), runs: new Map(), diagnostics: [] };
+  // Discovery's problems first; problems of later reads are added as they happen.
+  const reported = () => bench.diagnostics.push(...fs.diagnostics.splice(0));
+  reported();
 
   for (const f of rawFiles) {
     const sink = new DiagnosticSink(f.rel);
-    const index = await indexUserFile(f.abs, { sink, onProgress: progress });
+    const index = await fs.read(f.abs, () => indexUserFile(f.abs, { sink, onProgress: progress }));
     done += f.size;
     bench.diagnostics.push(...sink.items);
-    if (!index.userId) continue;
+    reported();
+    if (!index?.userId) continue;
     const expected = f.rel.slice('raw/'.length, -'.json'.length);
     if (index.userId !== expected) sink.warn(1, index.userId, `user id differs from the file name (${expected}.json)`);
     if (bench.users.has(index.userId)) {
@@ -90,11 +95,12 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
   const keys = new Set<string>();
   if (tests) {
     const sink = new DiagnosticSink(tests.rel);
-    await readTestActions(tests.abs, bench.users, sink, progress);
+    await fs.read(tests.abs, () => readTestActions(tests.abs, bench.users, sink, progress));
     done += tests.size;
     bench.diagnostics.push(...sink.items);
+    reported();
     for (const u of bench.users.values()) for (const t of u.testActions) keys.add(predictionKey(t.userId, t.index));
-  } else {
+  } else if (!unusable.has(TEST_ACTIONS)) {
     bench.diagnostics.push({
       severity: 'error',
       file: TEST_ACTIONS,
@@ -112,6 +118,7 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
       predictions: new Map(),
     };
     if (!r.file) {
+      if (unusable.has(run.file)) continue;
       bench.diagnostics.push({
         severity: 'warning',
         file: run.file,
@@ -122,8 +129,12 @@ export async function loadOmniBenchmark(root: string, opts: OmniLoadOptions = {}
       continue;
     }
     const sink = new DiagnosticSink(r.file.rel);
-    run.predictions = await readPredictionsFile(r.file.abs, r.file.rel, bench.users, sink, progress);
-    done += r.file.size;
+    const rf = r.file;
+    const predictions = await fs.read(rf.abs, () => readPredictionsFile(rf.abs, rf.rel, bench.users, sink, progress));
+    done += rf.size;
+    reported();
+    if (!predictions) continue;
+    run.predictions = predictions;
     const missing = [...keys].filter((k) => !run.predictions.has(k)).length;
     if (missing > 0) sink.warn(0, '', `${missing} of ${keys.size} test actions have no prediction in this run`);
     bench.diagnostics.push(...sink.items);

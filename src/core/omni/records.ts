@@ -1,4 +1,5 @@
 // Decoding of one action_history record: scene names (English and Chinese), timestamps and the behaviour bitmask.
+import { markerNumber } from '../io/pyMarkers';
 import { isRecord } from '../io/diagnostics';
 import type { HistoryRecord, Scene } from './types';
 
@@ -167,8 +168,11 @@ export function decodeRecord(value: unknown, index: number, line: number, at: st
 }
 
 export function kindOf(value: unknown): string {
+  value = markerNumber(value) ?? value;
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
+  // JSON.stringify writes NaN and ±Infinity as null
+  const shown = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  return `${typeof value} ${shown}`.slice(0, 60);
 }

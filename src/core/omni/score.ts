@@ -1,7 +1,8 @@
 // The spec's scores ("Scoring") as the authors' evaluator computes them (src/evaluation/evaluator.py and metrics.py
 // in the public repo icip-cas/OmniBehavior): F1 and friends per binary field, NMAE for video_watch_seconds, the
 // judge's mean for next_user_message, the six headline components and the overall score. Answers without a usable
-// predicted value are left out of every metric, and counted.
+// predicted value (a text answer: empty once stripped, fields.ts usablePrediction) are left out of every metric, and
+// counted: an empty next_user_message is not in the judge mean, whatever judge_score its line carries.
 import { pyFloat, pyRound } from '../io/pyNumber';
 import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, usablePrediction } from './fields';
 import {

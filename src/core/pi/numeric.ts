@@ -133,6 +133,8 @@ function freeOfOtherMeaning(digits: string, lower: string, s: number, e: number,
   return true;
 }
 
+const ONLY_FRAME = /^[\s\p{P}]*$/u;
+
 export function numericCandidates(text: string, lower: string, now: Date): Candidate[] {
   const out: Candidate[] = [];
   const emit = (category: Candidate['category'], confidence: Confidence, start: number, end: number, reason: string) =>
@@ -271,5 +273,21 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
     ) {
       return void emit('DEVICE', 'low', s, e, 'IMEI (plausible TAC, Luhn valid), no device word');
     }
+    // A Luhn-valid 15-digit number that is all the text holds (a bio of just the number): nothing says it is anything
+    // else, so it is reported as an IMEI whatever its TAC, at low.
+    if (len === 15 && plain && alone(s, e) && luhnValid(digits) && !plausibleOldId(digits)) {
+      return void emit(
+        'DEVICE',
+        'low',
+        s,
+        e,
+        'a Luhn-valid 15-digit number alone in the text (an IMEI), no device word',
+      );
+    }
+  }
+
+  /** Nothing but spaces and punctuation around [s, e) in the whole text. */
+  function alone(s: number, e: number): boolean {
+    return ONLY_FRAME.test(text.slice(0, s)) && ONLY_FRAME.test(text.slice(e));
   }
 }

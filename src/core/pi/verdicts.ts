@@ -7,9 +7,12 @@ import {
   migrateSchema,
   openStoreDatabase,
   retryWhileBusy,
+  SchemaError,
   StorageUnavailableError,
+  StoreFileError,
   userVersion,
   type StoreOpenOptions,
+  type StoreSchema,
 } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
@@ -157,6 +160,13 @@ export function migrateVerdicts(db: Database.Database): { from: number; to: numb
   return run.immediate();
 }
 
+const VERDICT_SCHEMA: StoreSchema & { migrate: typeof migrateVerdicts } = {
+  what: 'verdict database',
+  table: 'pi_verdicts',
+  migrations: VERDICT_MIGRATIONS,
+  migrate: migrateVerdicts,
+};
+
 export interface VerdictOpenOptions extends StoreOpenOptions {
   now?: () => string;
 }
@@ -192,13 +202,12 @@ export class VerdictStore {
   /** Opens (creating and migrating as needed). Throws VerdictStoreError with a readable message. */
   static open(path: string, opts: VerdictOpenOptions = {}): VerdictStore {
     try {
-      return openStoreDatabase(path, opts, withBusyRetry, migrateVerdicts, (db) => new VerdictStore(path, db, opts));
+      return openStoreDatabase(path, opts, withBusyRetry, VERDICT_SCHEMA, (db) => new VerdictStore(path, db, opts));
     } catch (err) {
       if (err instanceof StorageUnavailableError) throw err;
       const msg = (err as Error).message;
-      throw new VerdictStoreError(
-        err instanceof VerdictStoreError ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`,
-      );
+      const worded = err instanceof VerdictStoreError || err instanceof StoreFileError || err instanceof SchemaError;
+      throw new VerdictStoreError(worded ? `${path}: ${msg}` : `${path}: cannot open the verdict database: ${msg}`);
     }
   }
 
@@ -212,6 +221,8 @@ export class VerdictStore {
 
   /** Appends a verdict to the trail; the finding's current verdict becomes this one. */
   record(input: VerdictInput): VerdictRow {
+    if (this.db.readonly)
+      throw new VerdictStoreError(`${this.path}: the verdict database is open read-only; nothing was recorded`);
     if (!isVerdict(input.verdict))
       throw new VerdictStoreError(`unknown verdict "${String(input.verdict)}"; one of ${VERDICTS.join(', ')}`);
     if (!input.author.trim()) throw new VerdictStoreError('a verdict needs an author');

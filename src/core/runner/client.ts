@@ -1,6 +1,13 @@
 // One chat completion per step over the official `openai` client, with our own retry loop (spec section 2:
 // after 3 failed attempts the reference records an error record). Pure: no `vscode`.
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import {
+  DEFAULT_MAX_REPLY_BYTES,
+  guardedFetch,
+  MAX_TIMEOUT_SECONDS,
+  timeoutMessage,
+  type LimitState,
+} from './guardedFetch';
 
 export interface EndpointConfig {
   baseURL: string;
@@ -10,8 +17,10 @@ export interface EndpointConfig {
   /** default 0 */
   temperature?: number;
   maxTokens?: number;
-  /** per attempt; default 60 s */
+  /** per attempt, headers and body; default 60 s, at most a day */
   timeoutMs?: number;
+  /** a longer reply is cut off and fails the attempt; default 8 MiB */
+  maxReplyBytes?: number;
 }
 
 export interface Usage {
@@ -29,7 +38,7 @@ export interface TransportResult {
   status?: number;
   /** the server's Retry-After (or retry-after-ms), in ms */
   retryAfterMs?: number;
-  /** 429, 5xx, timeouts and dropped connections */
+  /** 429, 5xx, timeouts and dropped connections: worth another attempt; the rest fails the step at once */
   transient: boolean;
   aborted: boolean;
   latencyMs: number;
@@ -94,17 +103,29 @@ function toUsage(u: OpenAI.CompletionUsage | undefined | null): Usage | null {
   return { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens), totalTokens: n(u.total_tokens) };
 }
 
-/** A single-attempt transport over the official client (its own retries off: maxRetries 0). */
+/** 408, 409, 429 and 5xx are worth another attempt; any other status (400, 401, 403, 404, 422...) is not. */
+function transientStatus(status: number | undefined): boolean {
+  // No status: a connection error (refused, reset, socket destroyed mid-reply).
+  if (status === undefined) return true;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * A single-attempt transport over the official client (its own retries off: maxRetries 0). Each request goes
+ * through `guardedFetch`: the timeout covers headers and body, the reply is capped, redirects are not followed.
+ */
 export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
   const redact = redactor(cfg.apiKey);
-  const timeout = Math.max(1, Math.round(cfg.timeoutMs ?? 60_000));
+  const timeout = Math.min(Math.max(1, Math.round(cfg.timeoutMs ?? 60_000)), MAX_TIMEOUT_SECONDS * 1000);
+  const maxReplyBytes = Math.max(1, Math.floor(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES));
   let client: OpenAI | null = null;
   let setupError = '';
   try {
     client = new OpenAI({
       baseURL: cfg.baseURL,
       apiKey: typeof cfg.apiKey === 'string' ? cfg.apiKey : '',
-      timeout,
+      // Ours (guardedFetch) fires first; the client's would only cover the headers.
+      timeout: timeout + 1000,
       maxRetries: 0,
       logLevel: 'off',
     });
@@ -115,13 +136,15 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
     const started = performance.now();
     const base = { raw: '', transient: false, aborted: false, usage: null };
     if (!client) return { ...base, ok: false, error: setupError, latencyMs: 0 };
+    const limit: LimitState = {};
+    const request = client.withOptions({ fetch: guardedFetch({ timeoutMs: timeout, maxReplyBytes }, limit) });
     // The client never removes the listener it adds to a caller's signal: give it a per-request one.
     const own = new AbortController();
     const relay = () => own.abort();
     if (signal?.aborted) own.abort();
     else signal?.addEventListener('abort', relay, { once: true });
     try {
-      const res = await client.chat.completions.create(
+      const res = await request.chat.completions.create(
         {
           model: cfg.model,
           temperature: cfg.temperature ?? 0,
@@ -132,13 +155,14 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
             { role: 'user', content: prompt },
           ],
         },
-        { signal: own.signal, timeout },
+        { signal: own.signal },
       );
       const latencyMs = performance.now() - started;
       const content: unknown = res?.choices?.[0]?.message?.content;
       const usage = toUsage(res?.usage);
       if (typeof content !== 'string') {
-        return { ...base, ok: false, error: 'The reply has no message content.', latencyMs, usage };
+        // The reference retries any failed attempt; only what another attempt cannot change stops early.
+        return { ...base, ok: false, error: 'The reply has no message content.', transient: true, latencyMs, usage };
       }
       return { ...base, ok: true, raw: redact(content), error: '', latencyMs, usage };
     } catch (e) {
@@ -147,13 +171,15 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
       if (e instanceof APIUserAbortError || signal?.aborted) {
         return { ...base, ok: false, error: message || 'Request was aborted.', aborted: true, latencyMs };
       }
+      if (limit.error) {
+        return { ...base, ok: false, error: redact(limit.error.message), transient: limit.error.transient, latencyMs };
+      }
       if (e instanceof APIConnectionTimeoutError) {
-        return { ...base, ok: false, error: message || 'Request timed out.', transient: true, latencyMs };
+        return { ...base, ok: false, error: timeoutMessage(timeout), transient: true, latencyMs };
       }
       if (e instanceof APIError) {
         const status = typeof e.status === 'number' ? e.status : undefined;
-        // No status: a connection error (refused, reset, socket destroyed mid-reply).
-        const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+        const transient = transientStatus(status);
         return {
           ...base,
           ok: false,
@@ -225,8 +251,9 @@ export function backoffDelay(failedAttempt: number, retryAfter: number | undefin
 
 /**
  * Up to `policy.attempts` attempts. `accept` checks a reply text and returns an error message to reject it
- * (the reference counts a reply that fails to parse as a failed attempt). An abort stops at once and is never
- * reported as a failure of the step.
+ * (the reference counts a reply that fails to parse as a failed attempt). A failure that is not transient (401,
+ * a redirect, an oversized reply) ends the step at once. An abort stops at once and is never reported as a failure
+ * of the step.
  */
 export async function callWithRetries(
   transport: ChatTransport,
@@ -288,6 +315,8 @@ export async function callWithRetries(
     } else {
       error = r.error;
     }
+    // A reply that failed to parse is retried (as the reference does); a transport failure only when transient.
+    const final = !r.ok && !r.transient;
     const info: AttemptInfo = {
       attempt,
       ok: false,
@@ -298,6 +327,7 @@ export async function callWithRetries(
       waitedMs: 0,
     };
     attempts.push(info);
+    if (final) break;
     if (attempt < total) {
       info.waitedMs = backoffDelay(attempt, r.retryAfterMs, policy);
       await sleep(info.waitedMs, signal);

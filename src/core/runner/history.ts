@@ -1,7 +1,8 @@
 // Run history in SQLite (better-sqlite3, WAL, user_version migrations): every step run with its prompt, raw
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
-import { migrateSchema, openDatabase, userVersion } from '../storage/sqlite';
+import { migrateStore, openDatabase, openReadOnly, userVersion, type StoreSchema } from '../storage/sqlite';
+import { checkDefaultStorePath } from '../io/safeFs';
 import type Database from 'better-sqlite3';
 import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
 import type { StepMetrics } from '../spb/types';
@@ -49,6 +50,8 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 export const HISTORY_SCHEMA_VERSION = MIGRATIONS.length;
+
+const HISTORY_SCHEMA: StoreSchema = { what: 'run history database', table: 'attempts', migrations: MIGRATIONS };
 
 export interface HistoryContext {
   /** the run folder name, or a label such as "rerun" for single-step re-runs */
@@ -114,14 +117,19 @@ export class RunHistory {
     )`);
   }
 
-  /** Opens (creating and migrating) a history database file; ':memory:' works for tests. */
-  static open(path: string): RunHistory {
+  /**
+   * Opens (creating and migrating) a history database file; ':memory:' works for tests. With `readOnly`, only reads
+   * (openReadOnly: nothing written, no lock, no migration), and recording is refused.
+   */
+  static open(path: string, opts: { readOnly?: boolean } = {}): RunHistory {
+    if (opts.readOnly) return new RunHistory(openReadOnly(path, HISTORY_SCHEMA));
+    checkDefaultStorePath(path);
     const db = openDatabase(path);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
-      migrateSchema(db, MIGRATIONS, 'run history database');
+      migrateStore(db, HISTORY_SCHEMA);
       return new RunHistory(db);
     } catch (e) {
       db.close();
@@ -134,6 +142,7 @@ export class RunHistory {
   }
 
   record(ctx: HistoryContext, r: StepRunRecord): number {
+    if (this.db.readonly) throw new Error('the run history database is open read-only; nothing was recorded');
     const info = this.insert.run({
       run: ctx.run,
       platform: r.platform,

@@ -197,7 +197,9 @@ export function readManifest(path: string): RunManifest | null {
 export function writeManifest(path: string, manifest: RunManifest): void {
   const tmp = `${path}.tmp-${process.pid}`;
   try {
-    const fd = openSync(tmp, 'w');
+    // 'wx': a file or link already at the temp name is not written through.
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, 'wx');
     try {
       writeSync(fd, JSON.stringify(manifest, null, 2) + '\n');
       fsyncSync(fd);

@@ -3,11 +3,12 @@
 //   results/<name>/.journal.jsonl                       every finished step and user (source of truth; see journal.ts)
 //   results/<name>/run.json                             the manifest
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
 import { resultLine, writeResultsFile, type ResultUserRecord } from '../spb/resultsFile';
+import { mkdirInside, resolveInside } from '../io/safeFs';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
 import {
@@ -97,6 +98,11 @@ export function isValidRunName(name: unknown): name is string {
   return typeof name === 'string' && NAME_RE.test(name) && !/^\.+$/.test(name);
 }
 
+/** Why a run name is refused, or null when it is valid: the one check of a run, its dry run and the CLI's parsing. */
+export function runNameProblem(name: unknown): string | null {
+  return isValidRunName(name) ? null : `invalid run name "${String(name)}": use letters, digits, . _ -`;
+}
+
 /** Which users and steps a selection covers, in platform then file order. */
 export function planRun(
   bench: Benchmark,
@@ -163,8 +169,8 @@ function failure(dir: string, error: string, progress?: RunProgress): RunSummary
 export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const { bench } = opts;
   const dir = join(bench.root, 'results', String(opts.name));
-  if (!isValidRunName(opts.name))
-    return failure(dir, `invalid run name "${String(opts.name)}": use letters, digits, . _ -`);
+  const nameProblem = runNameProblem(opts.name);
+  if (nameProblem) return failure(dir, nameProblem);
   const platforms = (opts.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   if (platforms.length === 0) return failure(dir, 'no tasks loaded for the selected platform(s)');
   const userId = opts.userId ?? null;
@@ -215,9 +221,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         return failure(dir, `${dir} was started with a different ${conflicts.join(', ')}; choose another run name`);
       }
     }
-    mkdirSync(dir, { recursive: true });
+    mkdirInside(bench.root, dir);
     release = acquireLock(join(dir, LOCK_FILE));
-    journal = Journal.open(join(dir, JOURNAL_FILE));
+    // Appended to in place: a link planted on it must not carry the journal out of the folder.
+    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)));
     if (existing) {
       resumed = true;
       manifest = {
@@ -268,7 +275,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         .map((u) => byKey.get(`${u.platform}\u0000${u.user}`))
         .filter((job): job is Job => job !== undefined)
         .map((job) => userRecord(job, j));
-      await writeResultsFile(resultsPath(dir, platform), done);
+      await writeResultsFile(resultsPath(dir, platform), done, bench.root);
       fds.set(platform, openSync(resultsPath(dir, platform), 'a'));
     }
     progress.usersDone = jobs.filter((job) => j.userDone(job.user.platform, job.user.userId)).length;

@@ -199,7 +199,7 @@ export async function writeBaselineRun(
   const written: string[] = [];
   for (const [platform, records] of runBaseline(bench, method, opts)) {
     const path = join(dir, `inference_results_${platform}.jsonl`);
-    await writeResultsFile(path, records);
+    await writeResultsFile(path, records, bench.root);
     written.push(path);
   }
   return written;

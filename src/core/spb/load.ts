@@ -1,7 +1,8 @@
 // Opens a benchmark folder in the official layout (or a single tasks file) into the in-memory index.
-import { closeSync, openSync, readSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
-import { DiagnosticSink } from '../io/diagnostics';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { DiagnosticSink, type Diagnostic } from '../io/diagnostics';
+import { isFsError, isInside, SafeFolder } from '../io/safeFs';
 import { parseLine } from '../io/jsonl';
 import { IndexCache, type SourceStamp } from '../cache/store';
 import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
@@ -35,57 +36,64 @@ interface FileJob {
 const TASKS_RE = /^(.+)_inference_tasks\.jsonl$/;
 const RESULTS_RE = /^inference_results_(.+)\.jsonl$/;
 
-/** Finds the tasks files and run folders of a benchmark. Does not read them. */
+/**
+ * Finds the tasks files and run folders of a benchmark. Does not read them. An entry that cannot be used (a dangling
+ * link, a link loop, no permission, a folder where a file belongs) is one of `problems`; the rest is found.
+ */
 export function discover(target: string): {
   root: string;
   tasks: FileJob[];
   runs: Map<string, FileJob[]>;
   orphans: string[];
+  problems: Diagnostic[];
 } {
   let root = target;
-  let tasks: FileJob[] = [];
+  let tasks: FileJob[];
   const stat = statSync(target);
+  let fs: SafeFolder;
   if (stat.isFile()) {
     const dir = dirname(target);
     root = basename(dir) === 'data' ? dirname(dir) : dir;
+    fs = new SafeFolder(root);
     const m = TASKS_RE.exec(basename(target));
     const platform = m && isPlatform(m[1]) ? m[1] : null;
     if (!platform) throw new Error(`${target}: not a <platform>_inference_tasks.jsonl file`);
-    tasks = [job(root, target, platform)];
+    tasks = jobs(fs, [[target, platform]]);
   } else {
-    const dataDir = existsSync(join(target, 'data')) ? join(target, 'data') : target;
-    for (const name of sortedEntries(dataDir)) {
+    fs = new SafeFolder(root);
+    const dataDir = fs.kind(join(target, 'data')) === 'dir' ? join(target, 'data') : target;
+    const found: [string, Platform][] = [];
+    for (const name of fs.list(dataDir)) {
       const m = TASKS_RE.exec(name);
-      if (m && isPlatform(m[1])) tasks.push(job(root, join(dataDir, name), m[1]));
+      if (m && isPlatform(m[1])) found.push([join(dataDir, name), m[1]]);
     }
+    tasks = jobs(fs, found);
   }
   const wanted = new Set(tasks.map((t) => t.platform));
   const runs = new Map<string, FileJob[]>();
   const orphans: string[] = [];
-  const resultsDir = join(root, 'results');
-  if (existsSync(resultsDir) && statSync(resultsDir).isDirectory()) {
-    for (const run of sortedEntries(resultsDir)) {
-      const runDir = join(resultsDir, run);
-      if (!statSync(runDir).isDirectory()) continue;
-      const files: FileJob[] = [];
-      for (const name of sortedEntries(runDir)) {
-        const m = RESULTS_RE.exec(name);
-        if (!m || !isPlatform(m[1])) continue;
-        if (wanted.has(m[1])) files.push(job(root, join(runDir, name), m[1]));
-        else if (!stat.isFile()) orphans.push(relative(root, join(runDir, name)).split('\\').join('/'));
-      }
-      if (files.length) runs.set(run, files);
+  for (const run of fs.list(join(root, 'results'))) {
+    const runDir = join(root, 'results', run);
+    if (fs.kind(runDir) !== 'dir') continue;
+    const found: [string, Platform][] = [];
+    for (const name of fs.list(runDir)) {
+      const m = RESULTS_RE.exec(name);
+      if (!m || !isPlatform(m[1])) continue;
+      if (wanted.has(m[1])) found.push([join(runDir, name), m[1]]);
+      else if (!stat.isFile()) orphans.push(fs.rel(join(runDir, name)));
     }
+    const files = jobs(fs, found);
+    if (files.length) runs.set(run, files);
   }
-  return { root, tasks, runs, orphans };
+  return { root, tasks, runs, orphans, problems: fs.diagnostics };
 }
 
-function sortedEntries(dir: string): string[] {
-  return readdirSync(dir).sort();
-}
-
-function job(root: string, abs: string, platform: Platform): FileJob {
-  return { abs, rel: relative(root, abs).split('\\').join('/'), platform, size: statSync(abs).size };
+/** The files that can be read; the others are reported to `fs`. */
+function jobs(fs: SafeFolder, files: [string, Platform][]): FileJob[] {
+  return files.flatMap(([abs, platform]) => {
+    const size = fs.fileSize(abs);
+    return size === undefined ? [] : [{ abs, rel: fs.rel(abs), platform, size }];
+  });
 }
 
 export async function loadBenchmark(target: string, opts: LoadOptions = {}): Promise<Benchmark> {
@@ -99,25 +107,33 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     root: found.root,
     users: new Map(),
     runs: new Map(),
-    diagnostics: [],
+    diagnostics: [...found.problems],
     taskFiles: new Map(),
   };
+  // Reads that fail after discovery (a file removed or made unreadable meanwhile) are reported here.
+  const reads = new SafeFolder(found.root);
   const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
   const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
-  const index = dir ? { cache: new IndexCache(dir), report, defer: opts.deferIndexWrites } : undefined;
+  // The index under the benchmark belongs to the benchmark: no index write may leave it.
+  const within = dir && isInside(found.root, dir) ? found.root : dir;
+  const index = dir ? { cache: new IndexCache(dir, within), report, defer: opts.deferIndexWrites } : undefined;
   const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
       const sink = new DiagnosticSink(f.rel);
-      if (index) {
-        const read = await readTasksIndexed(f, sink, intern, index, progress(done));
-        bench.users.set(platform, read.users);
-        stamps.set(platform, read.stamp);
-      } else {
+      const read = await reads.read(f.abs, async () => {
+        if (index) {
+          const indexed = await readTasksIndexed(f, sink, intern, index, progress(done));
+          stamps.set(platform, indexed.stamp);
+          return indexed.users;
+        }
         report.read++;
-        bench.users.set(platform, await readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done)));
+        return readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done));
+      });
+      if (read) {
+        bench.users.set(platform, read);
+        bench.taskFiles.set(platform, f.rel);
       }
-      bench.taskFiles.set(platform, f.rel);
       bench.diagnostics.push(...sink.items);
       done += f.size;
     }
@@ -128,19 +144,21 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       const sink = new DiagnosticSink(f.rel);
       const users = bench.users.get(f.platform);
       const stamp = stamps.get(f.platform);
-      if (index && users && stamp) {
-        run.results.set(f.platform, await readResultsIndexed(f, users, stamp, sink, intern, index, progress(done)));
-      } else {
+      const results = await reads.read(f.abs, async () => {
+        if (index && users && stamp) return readResultsIndexed(f, users, stamp, sink, intern, index, progress(done));
         report.read++;
-        const read = await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done));
-        run.results.set(f.platform, read.results);
+        return (await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done))).results;
+      });
+      if (results) {
+        run.results.set(f.platform, results);
+        run.files.set(f.platform, f.rel);
       }
-      run.files.set(f.platform, f.rel);
       bench.diagnostics.push(...sink.items);
       done += f.size;
     }
     bench.runs.set(name, run);
   }
+  bench.diagnostics.push(...reads.diagnostics);
   for (const file of found.orphans) {
     bench.diagnostics.push({
       severity: 'warning',
@@ -162,14 +180,20 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
   return bench;
 }
 
-/** Re-reads a user's line from disk: posts are not kept in memory (they are most of the bytes). */
+/** Re-reads a user's line from disk: posts are not kept in memory (they are most of the bytes). Null if unreadable. */
 export function readUserRecord(user: User): Record<string, unknown> | null {
   const buf = Buffer.alloc(user.ref.length);
-  const fd = openSync(user.ref.file, 'r');
   try {
-    readSync(fd, buf, 0, buf.length, user.ref.offset);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(user.ref.file, 'r');
+    try {
+      readSync(fd, buf, 0, buf.length, user.ref.offset);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    // The file went away or became unreadable since the load: no record, as for a line that changed under us.
+    if (isFsError(err)) return null;
+    throw err;
   }
   const parsed = parseLine(buf);
   return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null

@@ -2,7 +2,7 @@
 // and `persona-lab score --format` write them through tables/format.ts. Columns follow tables.ts.
 import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../tables/format';
 import type { RunScore } from './score/run';
-import { PLATFORM_LABELS } from './tables';
+import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from './types';
 import { METRIC_NAMES } from './names';
 
@@ -13,6 +13,8 @@ type Key = MetricKey | 'F1NS';
 
 interface ColumnDef extends TableColumn {
   value: (s: RunScore) => number | undefined;
+  /** the cell's text when it is not the value's percentage: the Avg. columns, as stats.py gives them */
+  text?: (s: RunScore) => string;
 }
 
 const TITLES: Record<TableId, string> = {
@@ -42,7 +44,9 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
       group: 'Avg.',
       head,
       lowerIsBetter: false,
+      // the value is the unrounded mean (as score --json gives it), the text the paper's figure (stats.py's)
       value: (s: RunScore) => (key === 'F1NS' ? s.avg.F1NS : s.avg[key]),
+      text: (s: RunScore) => statsAvgText(s, key),
     })),
   ];
   const short = (key: Key): [Key, string] => [key, METRIC_NAMES[key].short];
@@ -69,7 +73,7 @@ export function tableModels(scores: readonly RunScore[], on?: string): TableMode
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
   return TABLE_IDS.map((id) => {
     const cols = columns(id, platforms);
-    const texts = scores.map((s) => cols.map((c) => pctText(c.value(s))));
+    const texts = scores.map((s) => cols.map((c) => (c.text ? c.text(s) : pctText(c.value(s)))));
     const ranks = cols.map((c, ci) =>
       rankColumn(
         texts.map((row) => row[ci]),

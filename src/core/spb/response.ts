@@ -1,5 +1,6 @@
 // Parsing one model reply the way the reference runner does (spec section 2), flagging every departure.
 import { pyJsonLoads } from '../io/pyjson';
+import { pyStrip } from '../io/pyString';
 import type { Severity } from '../io/diagnostics';
 
 export const REPLY_KEYS = ['persona_summary', 'predicted_tags', 'reasoning'] as const;
@@ -35,17 +36,7 @@ export interface ParsedReply {
   flags: ReplyFlag[];
 }
 
-// Python's str.isspace() set, for str.strip(): unlike JS trim() it includes U+001C-U+001F and U+0085 and
-// excludes U+FEFF.
-const PY_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && PY_SPACE.test(s[a])) a++;
-  while (b > a && PY_SPACE.test(s[b - 1])) b--;
-  return s.slice(a, b);
-}
+export { pyStrip };
 
 /** The reference's clean-up before parsing: delete every "```json" and "```", then strip. */
 export function cleanReply(raw: string): string {

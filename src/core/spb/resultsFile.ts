@@ -1,8 +1,7 @@
 // StreamProfileBench's results file, `inference_results_<platform>.jsonl`, written as the reference runner writes it
 // (one json.dumps line per user, metrics as floats), for runs and baselines.
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { pyJsonDumps } from '../io/pyjson';
+import { writeFileInsideAsync } from '../io/safeFs';
 import { METRIC_KEYS, type StepMetrics } from './types';
 
 /** One step of the official results file (spec section 4), keys in the reference's order. */
@@ -40,16 +39,14 @@ export function resultLine(user: ResultUserRecord): string {
   return pyJsonDumps(record, { floatKeys: RESULT_FLOAT_KEYS });
 }
 
-/** Writes `inference_results_<platform>.jsonl` content atomically (temp file in the same folder, then rename). */
-export async function writeResultsFile(path: string, users: readonly ResultUserRecord[]): Promise<void> {
-  const text = users.map((u) => resultLine(u) + '\n').join('');
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+/**
+ * Writes `inference_results_<platform>.jsonl` content atomically (temp file in the same folder, then rename), refused
+ * when the file's real path is not inside `within` (the benchmark folder).
+ */
+export async function writeResultsFile(
+  path: string,
+  users: readonly ResultUserRecord[],
+  within: string,
+): Promise<void> {
+  await writeFileInsideAsync(within, path, users.map((u) => resultLine(u) + '\n').join(''));
 }

@@ -1,7 +1,8 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
-import { pyPercent } from '../io/pyNumber';
+import { excelFixed, pyPercent, pyPercentFixed } from '../io/pyNumber';
+import { pctText } from '../tables/format';
 import type { RunScore } from './score/run';
-import { METRIC_KEYS, PLATFORMS, type Platform } from './types';
+import { METRIC_KEYS, PLATFORMS, type MetricKey, type Platform } from './types';
 import { METRIC_NAMES } from './names';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
@@ -43,11 +44,35 @@ export function scoreJson(scores: readonly RunScore[], sample?: { name: string; 
   };
 }
 
-const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : (100 * x).toFixed(2));
+// stats.py's task_order: the order in which it sums a model's platform figures.
+const STATS_ORDER: readonly Platform[] = ['zhihu', 'weibo', 'toutiao', 'xiaohongshu', 'douban'];
+
+/**
+ * "Avg." as the authors' stats.py computes the paper's: the mean, in percent, of the platform figures as the eval
+ * reports print them (f"{v:.2%}", read back with float()), over the platforms whose report has the figure (an `N/A`
+ * line does not match its regex). Undefined when none has. `RunScore.avg` is the unrounded mean, which the JSON keeps.
+ */
+export function statsAvg(score: RunScore, key: MetricKey | 'F1NS'): number | undefined {
+  const held: number[] = [];
+  for (const p of STATS_ORDER) {
+    const ps = score.platforms.get(p);
+    const v = ps ? (key === 'F1NS' ? ps.f1ns : ps.metrics[key]) : NaN;
+    if (Number.isFinite(v)) held.push(Number(pyPercentFixed(v, 2)));
+  }
+  return held.length ? held.reduce((s, x) => s + x, 0) / held.length : undefined;
+}
+
+/** The Avg. cell's text: stats.py's mean as its xlsx shows it (number format "0.00"), or "—". */
+export function statsAvgText(score: RunScore, key: MetricKey | 'F1NS'): string {
+  const v = statsAvg(score, key);
+  return v === undefined ? '—' : excelFixed(v, 2);
+}
 
 interface Column {
   head: string;
   value: (s: RunScore) => number | undefined;
+  /** the cell's text when it is not the value's percentage (the Avg. columns) */
+  text?: (s: RunScore) => string;
 }
 
 function platformColumns(scores: readonly RunScore[]): Platform[] {
@@ -56,7 +81,7 @@ function platformColumns(scores: readonly RunScore[]): Platform[] {
 
 function renderTable(title: string, scores: readonly RunScore[], columns: Column[]): string {
   const header = ['Run', ...columns.map((c) => c.head)];
-  const rows = scores.map((s) => [s.name, ...columns.map((c) => pct(c.value(s)))]);
+  const rows = scores.map((s) => [s.name, ...columns.map((c) => (c.text ? c.text(s) : pctText(c.value(s))))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -77,12 +102,14 @@ export function paperTables(scores: readonly RunScore[]): string {
   ];
   const interleave = (a: Column[], b: Column[]) => a.flatMap((c, i) => [c, b[i]]);
   const t4 = interleave(per('Recall', 'R'), per('F1NS', METRIC_NAMES.F1NS.short));
-  t4.push({ head: 'Avg. R', value: (s) => s.avg.Recall }, { head: 'Avg. F1^NS', value: (s) => s.avg.F1NS });
+  const avg = (head: string, key: MetricKey | 'F1NS'): Column => ({
+    head,
+    value: (s) => statsAvg(s, key),
+    text: (s) => statsAvgText(s, key),
+  });
+  t4.push(avg('Avg. R', 'Recall'), avg('Avg. F1^NS', 'F1NS'));
   const t5 = interleave(per('Recall_Stability', 'R_stab'), per('Recall_Novelty', 'R_nov'));
-  t5.push(
-    { head: 'Avg. R_stab', value: (s) => s.avg.Recall_Stability },
-    { head: 'Avg. R_nov', value: (s) => s.avg.Recall_Novelty },
-  );
+  t5.push(avg('Avg. R_stab', 'Recall_Stability'), avg('Avg. R_nov', 'Recall_Novelty'));
   const t6: Column[] = [];
   for (const p of platforms) {
     for (const [key, short] of [

@@ -1,4 +1,5 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
+import { markerNumber } from '../io/pyMarkers';
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
 import { readJsonValues } from '../io/rows';
 import { splitIndex, tagPosition } from './score/step';
@@ -65,7 +66,7 @@ function readUser(
     sink.error(line, '', `expected a JSON object, got ${describe(value)}`);
     return null;
   }
-  if (typeof value.user_id !== 'string' || value.user_id === '') {
+  if (typeof value.user_id !== 'string' || value.user_id === '' || markerNumber(value.user_id) !== undefined) {
     sink.error(line, 'user_id', 'missing or not a string; the line is skipped');
     return null;
   }
@@ -206,6 +207,7 @@ function quoteList(tags: string[]): string {
 }
 
 export function describe(value: unknown): string {
+  value = markerNumber(value) ?? value;
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';

@@ -2,7 +2,8 @@
 // schema versions in PRAGMA user_version with forward-only migrations, and waiting out another process's lock
 // instead of surfacing SQLITE_BUSY.
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { checkDefaultStorePath } from '../io/safeFs';
 import { dirname } from 'node:path';
 
 export class SchemaError extends Error {}
@@ -34,8 +35,11 @@ export function storageUnavailableReason(versions: NodeJS.ProcessVersions = proc
 type DatabaseConstructor = typeof Database;
 let loaded: DatabaseConstructor | undefined;
 
-/** Opens a SQLite database with better-sqlite3, or throws StorageUnavailableError on a host too old for it. */
-export function openDatabase(path: string, options?: Database.Options): Database.Database {
+/**
+ * Opens a SQLite database with better-sqlite3 (a path, or a serialized database in a Buffer), or throws
+ * StorageUnavailableError on a host too old for it.
+ */
+export function openDatabase(path: string | Buffer, options?: Database.Options): Database.Database {
   if (!loaded) {
     const reason = storageUnavailableReason();
     if (reason) throw new StorageUnavailableError(reason);
@@ -118,33 +122,184 @@ export interface StoreOpenOptions {
   maxRetryMs?: number;
   /** Fail instead of creating a new database (export, summary). */
   mustExist?: boolean;
+  /**
+   * Only read (implies mustExist): see openReadOnly. 'when-unwritable' opens for writing, and read-only when the file
+   * or its folder cannot be written (the store then refuses writes instead of failing to open).
+   */
+  readOnly?: boolean | 'when-unwritable';
+}
+
+/** What makes a file one of our databases: the table every schema version has, and the migrations. */
+export interface StoreSchema {
+  /** Names the database in messages ("label database"). */
+  what: string;
+  table: string;
+  migrations: readonly string[];
+}
+
+/** The file is not one of our databases, or cannot be used as it is (a read-only one that needs migrating). */
+export class StoreFileError extends Error {}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Opens `path` to read only, writing nothing: no journal-mode change, no lock, no migration, no -wal or -shm file
+ * created (so a file in a read-only folder opens too). When no -wal file is there, every committed row is in the
+ * file itself and it is read as a snapshot (a copy in memory; an older schema is migrated in the copy, the file keeps
+ * its version); when one is (another connection is writing, or one did not close cleanly), the file is opened
+ * read-only in place so that the rows only the -wal holds are read too, and an older schema is refused. Refuses an
+ * empty file, a file that is not SQLite, another kind of database and a newer schema.
+ */
+export function openReadOnly(path: string, schema: StoreSchema, busyTimeoutMs = 5000): Database.Database {
+  if (!existsSync(path)) throw new StoreFileError(`no ${schema.what} here (the file does not exist)`);
+  const bytes = hasWal(path) ? undefined : readSnapshot(path, schema);
+  if (bytes) return openSnapshot(bytes, schema);
+  const db = openDatabase(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  try {
+    if (checkSchema(db, schema) < schema.migrations.length) {
+      throw new StoreFileError(
+        `the ${schema.what} has schema version ${userVersion(db)} and needs migrating to ${schema.migrations.length}, ` +
+          'which needs writing; open it once where it can be written',
+      );
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function hasWal(path: string): boolean {
+  return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
+}
+
+/** The file's bytes, checked to be SQLite; undefined when a -wal appeared or the file changed while they were read. */
+function readSnapshot(path: string, schema: StoreSchema): Buffer | undefined {
+  const before = statSync(path);
+  const bytes = readFileSync(path);
+  if (bytes.length === 0) throw new StoreFileError(`not a ${schema.what}: the file is empty (0 bytes)`);
+  if (bytes.length < 100 || !bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
+    throw new StoreFileError(`not a ${schema.what}: the file is not an SQLite database`);
+  const after = statSync(path);
+  // Written while it was read (a checkpoint): read it in place instead, as SQLite reads it.
+  if (hasWal(path) || after.mtimeMs !== before.mtimeMs || after.size !== before.size) return undefined;
+  // Bytes 18 and 19 say "WAL" (2) in our files; an in-memory database cannot have a -wal, so the copy says
+  // "rollback journal" (1). The file itself is not touched.
+  if (bytes[18] === 2) bytes[18] = 1;
+  if (bytes[19] === 2) bytes[19] = 1;
+  return bytes;
+}
+
+function openSnapshot(bytes: Buffer, schema: StoreSchema): Database.Database {
+  const db = openDatabase(bytes, { readonly: true });
+  let keep = false;
+  try {
+    keep = checkSchema(db, schema) === schema.migrations.length;
+    if (keep) return db;
+    const copy = openDatabase(bytes);
+    try {
+      migrateSchema(copy, schema.migrations, schema.what);
+      return openDatabase(copy.serialize(), { readonly: true });
+    } finally {
+      copy.close();
+    }
+  } finally {
+    if (!keep) db.close();
+  }
+}
+
+/**
+ * Checks that the open database is a `schema.what` this build can read (not another kind, not empty, not newer);
+ * returns its schema version. Throws StoreFileError or SchemaError.
+ */
+export function checkSchema(db: Database.Database, schema: StoreSchema): number {
+  const version = userVersion(db);
+  const current = schema.migrations.length;
+  if (version > current) {
+    throw new SchemaError(
+      `the ${schema.what} has schema version ${version}, newer than this Persona Lab knows (${current}); update Persona Lab`,
+    );
+  }
+  const foreign = foreignTables(db, schema);
+  if (foreign !== null) throw new StoreFileError(foreign);
+  if (version === 0) throw new StoreFileError(`not a ${schema.what}: it has no schema version (an empty database?)`);
+  return version;
+}
+
+/** Why a database is not a `schema.what` (other tables, or a version but none of ours); null when it is, or empty. */
+function foreignTables(db: Database.Database, schema: StoreSchema): string | null {
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((r) => r.name);
+  if (tables.includes(schema.table)) return null;
+  if (tables.length === 0)
+    return userVersion(db) === 0 ? null : `not a ${schema.what}: it has no ${schema.table} table`;
+  const shown = tables.slice(0, 3).join(', ') + (tables.length > 3 ? ', …' : '');
+  return `not a ${schema.what}: it holds other tables (${shown}); keep it in a file of its own`;
+}
+
+/**
+ * Brings a writable database to the current version (see migrateSchema), after checking in the same transaction
+ * that it is empty or one of ours: a database of another kind is refused, never written into.
+ */
+export function migrateStore(db: Database.Database, schema: StoreSchema): { from: number; to: number } {
+  const run = db.transaction(() => {
+    // A newer version is migrateSchema's to refuse, with its own message.
+    const foreign = userVersion(db) > schema.migrations.length ? null : foreignTables(db, schema);
+    if (foreign !== null) throw new StoreFileError(foreign);
+    return migrateSchema(db, schema.migrations, schema.what);
+  });
+  return run.immediate();
+}
+
+/** Whether an open failed because the file or its folder cannot be written (read-only file, folder or volume). */
+export function isUnwritable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || ['EACCES', 'EPERM', 'EROFS'].includes(code)
+  );
 }
 
 /**
  * Opens a store's database (its folder created unless it must exist), in WAL mode with synchronous FULL, migrated,
- * and has `build` make the store from it. `retry` waits out other processes' locks (see retryWhileBusy). On any
- * error the database is closed and the error passes through, for the store to word.
+ * and has `build` make the store from it; with `readOnly`, through openReadOnly instead. `retry` waits out other
+ * processes' locks (see retryWhileBusy). On any error the database is closed and the error passes through, for the
+ * store to word.
  */
 export function openStoreDatabase<T>(
   path: string,
   opts: StoreOpenOptions,
   retry: <R>(fn: () => R, maxRetryMs: number) => R,
-  migrate: (db: Database.Database) => unknown,
+  schema: StoreSchema & { migrate?: (db: Database.Database) => unknown },
   build: (db: Database.Database) => T,
 ): T {
   let db: Database.Database | undefined;
   const retryMs = opts.maxRetryMs ?? 60_000;
+  const readOnly = () => {
+    const conn = openReadOnly(path, schema, opts.busyTimeoutMs ?? 5000);
+    try {
+      return retry(() => build(conn), retryMs);
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+  };
   try {
+    if (opts.readOnly === true) return readOnly();
+    if (!opts.mustExist) checkDefaultStorePath(path);
     if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
     const conn = db;
     retry(() => conn.pragma('journal_mode = WAL'), retryMs);
     // FULL: a write the user saw saved survives a power cut too, not only a crash; writes are human-paced.
     conn.pragma('synchronous = FULL');
-    retry(() => migrate(conn), retryMs);
+    retry(() => (schema.migrate ?? ((d: Database.Database) => migrateStore(d, schema)))(conn), retryMs);
     return retry(() => build(conn), retryMs);
   } catch (err) {
     db?.close();
+    if (opts.readOnly === 'when-unwritable' && isUnwritable(err) && existsSync(path)) return readOnly();
     throw err;
   }
 }

@@ -2,6 +2,7 @@
 // the paper tables of StreamProfileBench (spb/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
 export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
 import { metricByShort } from '../spb/names';
+import { pyPercentFixed } from '../io/pyNumber';
 export type TableFormat = (typeof TABLE_FORMATS)[number];
 
 export interface TableColumn {
@@ -24,9 +25,9 @@ export interface TableModel<Id extends string = string> {
   rows: { run: string; cells: TableCell[] }[];
 }
 
-/** Percentage with two decimals, as the paper prints it; "—" when undefined. */
+/** Percentage with two decimals, rounded as the reference's reports print it (f"{v:.2%}"); "—" when undefined. */
 export function pctText(x: number | undefined): string {
-  return x === undefined || !Number.isFinite(x) ? '—' : (100 * x).toFixed(2);
+  return x === undefined || !Number.isFinite(x) ? '—' : pyPercentFixed(x, 2);
 }
 
 /**

@@ -235,7 +235,8 @@ export class AuditSession implements vscode.Disposable {
     this.db = undefined;
     if (!create && !existsSync(path)) return undefined;
     try {
-      this.db = VerdictStore.open(path);
+      // A colleague's read-only verdicts are still shown; recording into them is refused with a message.
+      this.db = VerdictStore.open(path, { readOnly: 'when-unwritable' });
       this.dbError = undefined;
       return this.db;
     } catch (err) {

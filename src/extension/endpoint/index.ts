@@ -69,6 +69,7 @@ export class EndpointService implements vscode.Disposable {
         temperature: s.temperature,
         maxTokens: s.maxTokens,
         timeoutMs: s.timeoutSeconds * 1000,
+        maxReplyBytes: s.maxReplyMB * 1048576,
       },
       systemMessage: s.systemMessage.trim() === '' ? DEFAULT_SYSTEM_MESSAGE : s.systemMessage,
       maxConcurrency: s.maxConcurrency,

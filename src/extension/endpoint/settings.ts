@@ -1,6 +1,7 @@
 // The personaLab.endpoint.* settings as one value. No `vscode` import (unit-tested): the caller passes what
 // WorkspaceConfiguration.inspect() returns for each key.
 import { publicBaseURL } from '../../core/runner/client';
+import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../../core/runner/guardedFetch';
 
 export const SECTION = 'personaLab.endpoint';
 
@@ -16,7 +17,10 @@ export interface EndpointSettings {
   temperature: number;
   /** undefined: the server's default */
   maxTokens: number | undefined;
+  /** of one attempt, headers and body; more than a day is refused (endpointProblems) */
   timeoutSeconds: number;
+  /** a longer reply is cut off and fails the attempt */
+  maxReplyMB: number;
   maxConcurrency: number;
   /** '' means the built-in system message */
   systemMessage: string;
@@ -56,6 +60,7 @@ export function readEndpointSettings(inspect: Inspect, trusted: boolean): Endpoi
     temperature: num(get('temperature'), 0, (n) => n >= 0 && n <= 2),
     maxTokens: typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : undefined,
     timeoutSeconds: num(get('timeoutSeconds'), 60, (n) => n > 0),
+    maxReplyMB: num(get('maxReplyMB'), DEFAULT_MAX_REPLY_BYTES / 1048576, (n) => n > 0 && n <= 4096),
     maxConcurrency: Math.floor(num(get('maxConcurrency'), 4, (n) => n >= 1 && n <= 64)),
     systemMessage: typeof get('systemMessage') === 'string' ? (get('systemMessage') as string) : '',
   };
@@ -68,6 +73,8 @@ export function endpointProblems(s: EndpointSettings): string[] {
   else if (!/^https?:\/\/[^/\s]+/i.test(s.baseURL))
     out.push(`personaLab.endpoint.baseURL "${publicBaseURL(s.baseURL)}" is not an http(s) URL`);
   if (!s.model) out.push('personaLab.endpoint.model is not set');
+  const timeout = timeoutProblem(s.timeoutSeconds, `${SECTION}.timeoutSeconds`);
+  if (timeout) out.push(timeout);
   return out;
 }
 
@@ -139,6 +146,6 @@ export const ENDPOINT_PRESETS: readonly EndpointPreset[] = [
 
 /** Why `url` cannot be a base URL, or undefined when it can. */
 export function baseURLProblem(url: string): string | undefined {
-  const problems = endpointProblems({ baseURL: url.trim(), model: 'm' } as EndpointSettings);
+  const problems = endpointProblems({ baseURL: url.trim(), model: 'm', timeoutSeconds: 60 } as EndpointSettings);
   return problems[0];
 }

@@ -79,8 +79,10 @@ export class LabelService implements vscode.Disposable {
     return this.paths.db;
   }
 
-  /** Why the database could not be opened, or null. */
+  /** Why the database could not be opened, or that it is read-only (its labels shown, none changed); else null. */
   get error(): string | null {
+    if (this.openError === null && this.db?.readOnly)
+      return `read-only: ${this.paths.db} cannot be written here; its labels are shown but cannot be changed`;
     return this.openError;
   }
 
@@ -100,7 +102,8 @@ export class LabelService implements vscode.Disposable {
   store(create: boolean): LabelStore | undefined {
     if (this.db) return this.db;
     if (!create && !existsSync(this.paths.db)) return undefined;
-    const opened = LabelStore.tryOpen(this.paths.db);
+    // A file or folder this window cannot write opens read-only: the labels are shown, the bar says read-only.
+    const opened = LabelStore.tryOpen(this.paths.db, { readOnly: 'when-unwritable' });
     if (!opened.ok) {
       if (this.openError !== opened.message) void vscode.window.showErrorMessage(`Persona Lab: ${opened.message}`);
       this.openError = opened.message;
@@ -223,6 +226,14 @@ export class LabelService implements vscode.Disposable {
         this.indexes.clear();
         this.changed.fire();
       }
+      return;
+    }
+    if (this.db.readOnly) {
+      // Read-only stores may read a snapshot of the file: read it again.
+      this.db.close();
+      this.db = undefined;
+      this.indexes.clear();
+      this.changed.fire();
       return;
     }
     let version: number;

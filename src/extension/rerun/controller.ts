@@ -3,11 +3,13 @@
 import * as vscode from 'vscode';
 import { comparisonPiMarks } from '../../core/pi/highlight';
 import type { AblationTable } from '../../core/rerun/ablation';
+import { attemptRefusal } from '../../core/rerun/attemptCheck';
 import { buildComparison, summarizeAttempt } from '../../core/rerun/attemptCompare';
 import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { RerunRequest, RerunState } from '../../shared/stepViewProtocol';
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
+import { log } from '../log';
 import type { StepPanel, StepViewAddon } from '../stepView';
 import { piMinConfidence } from '../stepView/panel';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
@@ -67,15 +69,23 @@ export class RerunController implements StepViewAddon {
         void vscode.commands.executeCommand(`personaLab.${request.command}`, ref);
         break;
       case 'selectAttempt':
-        this.select(ref, request.id);
+        void this.ifOwnAttempt(ref, request.id, request.type, () => this.select(ref, request.id));
         break;
       case 'openAttempt':
-        void this.openAttempt(ref, request.id, request.which);
+        void this.ifOwnAttempt(ref, request.id, request.type, () => this.openAttempt(ref, request.id, request.which));
         break;
       case 'retryAttempt':
-        void this.retry(ref, request.id);
+        void this.ifOwnAttempt(ref, request.id, request.type, () => this.retry(ref, request.id));
         break;
     }
+  }
+
+  /** Acts on an attempt id from the page only when it is one of the shown step's attempts; logs a refusal. */
+  private async ifOwnAttempt(ref: StepRef, id: number, what: string, act: () => unknown): Promise<void> {
+    const ids = (await this.history.forStep(ref)).map((r) => r.id);
+    const refusal = attemptRefusal(id, ref, ids);
+    if (refusal) return log.warn(`rerun: ${what} refused: ${refusal}`);
+    await act();
   }
 
   select(ref: StepRef, id: number): void {
