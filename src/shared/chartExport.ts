@@ -2,7 +2,7 @@
 // src/extension/charts/ asks where to save it): one shape, used by dashboardProtocol and omniDashboardProtocol.
 // The guard checks the types; the payload itself (size, data-URL prefix, PNG signature) is checked by the extension
 // (src/extension/charts/payload.ts) before anything is written.
-import { oneOf, refine, str, type ShapeType } from './guards';
+import { oneOf, refine, str, type ShapeType } from '../core/guards';
 
 export const CHART_FORMATS = ['svg', 'png'] as const;
 export type ChartFormat = (typeof CHART_FORMATS)[number];

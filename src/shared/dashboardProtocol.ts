@@ -1,8 +1,8 @@
 // The run dashboard's and the compare view's webview protocol: the one module both sides import (extension:
 // src/extension/dashboard and src/extension/compare, webview: webview/dashboard). Messages are discriminated on
-// `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and each side checks
+// `type`; each message's type and its guard come from one definition (src/core/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
-import { METRIC_NAMES } from './names';
+import { METRIC_NAMES } from '../core/spb/names';
 import type { FlippedTag } from '../core/spb/runCompare';
 import { saveChartShape } from './chartExport';
 import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
@@ -30,7 +30,7 @@ import {
   shapeOf,
   str,
   union,
-} from './guards';
+} from '../core/guards';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';
 export const COMPARE_VIEW_TYPE = 'personaLab.compare';
@@ -267,7 +267,7 @@ export const SCOPE_LABELS: Record<Scope, string> = {
 };
 export const ALL_SCOPES: readonly Scope[] = ['all', ...PLATFORMS];
 
-/** The metrics' short names (src/shared/names.ts). */
+/** The metrics' short names (src/core/spb/names.ts). */
 export const METRIC_LABELS = Object.fromEntries(Object.entries(METRIC_NAMES).map(([k, n]) => [k, n.short])) as Record<
   MetricKey | 'F1NS',
   string

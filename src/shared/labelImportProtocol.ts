@@ -4,7 +4,7 @@
 // import (refused, with the reason in `refusal`, while a row is undecided) and `cancel` closes it writing nothing.
 import { CONFLICT_DECISIONS } from '../core/labels/merge';
 import type { ConflictTableRow } from '../core/labels/importTable';
-import { array, count, type Infer, message, messages, nullable, oneOf, shapeOf, str } from './guards';
+import { array, count, type Infer, message, messages, nullable, oneOf, shapeOf, str } from '../core/guards';
 
 export const LABEL_IMPORT_VIEW_TYPE = 'personaLab.labelImport';
 

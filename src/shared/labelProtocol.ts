@@ -4,7 +4,7 @@
 // `{ type: 'labels', state }` after each item shown and each change. Toggle, note, undo and next unlabelled are the
 // same in each view; each view adds its own actions and state fields.
 import type { AppliedLabel, LabelChip, LabelFlash } from '../core/labels/view';
-import { array, bool, type Guard, literal, message, nullable, object, type Shape, str, tagged } from './guards';
+import { array, bool, type Guard, literal, message, nullable, object, type Shape, str, tagged } from '../core/guards';
 
 /** Toggle this author's label `labelId` on `target` of the item `ref`. */
 export function labelToggle<R, T>(ref: Guard<R>, target: Guard<T>) {

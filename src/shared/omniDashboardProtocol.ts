@@ -6,7 +6,7 @@ import type { BiasDiagnostics } from '../core/omni/bias';
 import type { FieldScore } from '../core/omni/score';
 import type { ComponentId } from '../core/omni/types';
 import { saveChartShape } from './chartExport';
-import { array, type Infer, message, messages, nullable, num, object, shapeOf, str } from './guards';
+import { array, type Infer, message, messages, nullable, num, object, shapeOf, str } from '../core/guards';
 
 export const OMNI_DASHBOARD_VIEW_TYPE = 'personaLab.omniDashboard';
 

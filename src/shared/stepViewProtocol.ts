@@ -1,6 +1,6 @@
 // The step view's webview protocol: the one module both sides import (extension: src/extension/stepView,
 // webview: webview/step). Messages are discriminated on `type`; each message's type and its guard come from one
-// definition (src/shared/guards.ts), and each side checks what it receives with the guard.
+// definition (src/core/guards.ts), and each side checks what it receives with the guard.
 // Sequence: the webview posts `ready` once its script runs; only then does the extension post `show`/`empty`.
 // After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
 // Each `show` is followed by a `rerun` message with the step's re-run state (attempts, the comparison shown,
@@ -30,7 +30,7 @@ import {
   str,
   tagged,
   variants,
-} from './guards';
+} from '../core/guards';
 import {
   LABEL_BAR_KEYS,
   labelBarShape,

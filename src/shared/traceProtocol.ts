@@ -1,5 +1,5 @@
 // The trace view's webview protocol (extension: src/extension/traceView, webview: webview/trace). Messages are
-// discriminated on `type`; each message's type and its guard come from one definition (src/shared/guards.ts), and
+// discriminated on `type`; each message's type and its guard come from one definition (src/core/guards.ts), and
 // each side checks what it receives with the guard. Only types are imported from the core, so the webview bundle
 // pulls in no Node code.
 // Sequence: the webview posts `ready`; the extension answers `show` (or `empty`). The webview then posts `filter`
@@ -26,7 +26,7 @@ import {
   str,
   tagged,
   variants,
-} from './guards';
+} from '../core/guards';
 import {
   type LabelBarState,
   labelBarShape,

@@ -25,7 +25,7 @@ import {
   tagged,
   union,
   variants,
-} from '../../src/shared/guards';
+} from '../../src/core/guards';
 
 const accepts = <T>(g: Guard<T>, values: unknown[]) => {
   for (const v of values) expect(g(v), JSON.stringify(v) ?? String(v)).toBe(true);

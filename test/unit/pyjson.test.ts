@@ -3,15 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  pyFloat,
-  pyFloatRepr,
-  pyJsonDumps,
-  pyJsonLoads,
-  resultLine,
-  writeResultsFile,
-  type ResultUserRecord,
-} from '../../src/core/io/pyjson';
+import { pyFloat, pyFloatRepr, pyJsonDumps, pyJsonLoads } from '../../src/core/io/pyjson';
+import { resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/spb/resultsFile';
 
 const hasPython = spawnSync('python3', ['-c', 'print(1)']).status === 0;
 

@@ -19,7 +19,7 @@ import {
 import { select } from './dashboard';
 import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
-import { METRIC_NAMES } from '../../src/shared/names';
+import { METRIC_NAMES } from '../../src/core/spb/names';
 import type { PiMark } from '../../src/core/pi/spans';
 import type { RunPairStep } from '../../src/core/spb/runPair';
 import { isPlainKey } from '../shared/keys';

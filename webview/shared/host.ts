@@ -1,6 +1,6 @@
 // The page's side of the VS Code webview host: the API it posts through (typed by what the page may post) and the
 // one way it listens, which drops every message its protocol's guard rejects.
-import type { Guard } from '../../src/shared/guards';
+import type { Guard } from '../../src/core/guards';
 
 export interface VsCodeApi<Out> {
   postMessage(message: Out): void;

@@ -5,17 +5,11 @@ import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
 import type { SideModel } from '../../src/core/spb/sides';
 import type { StepModel } from '../../src/core/spb/stepModel';
-import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
+import type { RerunState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
-import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when } from './rerunTables';
-
-export interface RerunHandlers {
-  command(command: StepCommand): void;
-  selectAttempt(id: number): void;
-  openAttempt(id: number, which: 'request' | 'raw'): void;
-  retryAttempt(id: number): void;
-}
+import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when, type RerunHandlers } from './rerunTables';
+export type { RerunHandlers } from './rerunTables';
 
 function button(
   text: string,

@@ -2,9 +2,16 @@
 // (persona mode, time, template) the side-by-side comparison shares.
 import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary } from '../../src/core/rerun/attemptCompare';
-import type { RerunState } from '../../src/shared/stepViewProtocol';
+import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
 import { el } from '../shared/dom';
-import type { RerunHandlers } from './rerun';
+
+/** What the Re-run section's buttons call (the step page's handlers). */
+export interface RerunHandlers {
+  command(command: StepCommand): void;
+  selectAttempt(id: number): void;
+  openAttempt(id: number, which: 'request' | 'raw'): void;
+  retryAttempt(id: number): void;
+}
 
 export const MODE_TEXT: Record<AttemptSummary['personaMode'], string> = {
   carried: 'carried',

@@ -5,25 +5,16 @@ import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
 import { thinPlatforms, type ExperimentFigures } from './experiment';
 import type { ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
-import { METRIC_NAMES } from '../../shared/names';
+import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
 
-/** The metrics' short names (src/shared/names.ts). */
+/** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
   Object.entries(METRIC_NAMES).map(([k, n]) => [k, n.short]),
 ) as Record<CompareMetric, string>;
 
 /** The order experiments are shown in: the headline figures first, then the four error rates. */
-export const EXPERIMENT_METRICS: readonly CompareMetric[] = [
-  'Recall',
-  'F1NS',
-  'Recall_Stability',
-  'Recall_Novelty',
-  'Error_Decay',
-  'Error_Peer',
-  'Error_Viral',
-  'Error_Random',
-];
+export const EXPERIMENT_METRICS: readonly CompareMetric[] = FIGURE_VIEW_ORDER;
 
 const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : 'n/a');
 const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : 'n/a');

@@ -19,7 +19,7 @@ import {
   type UserResult,
 } from '../spb/types';
 import { tallyFlips, type ExperimentFigures, type SampleUsers } from './experiment';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
 
 /** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
@@ -34,15 +34,7 @@ export const LONG_CONTEXT_MIN_STEPS = 4;
  * R_nov and R_stab), and a long-context run has one step per user, so it would be that one step's harmonic mean, a
  * different figure from the paper's F1^NS.
  */
-export const LONG_CONTEXT_METRICS = [
-  'Recall',
-  'Recall_Stability',
-  'Recall_Novelty',
-  'Error_Decay',
-  'Error_Peer',
-  'Error_Viral',
-  'Error_Random',
-] as const;
+export const LONG_CONTEXT_METRICS = METRIC_VIEW_ORDER;
 
 /** The run folder: longctx-<sample name, or "all">-<template id>. */
 export function longContextRunName(sample: string | null, template: string): string {

@@ -6,6 +6,7 @@ import { stampOf } from '../cache/store';
 import { writeFileInside } from '../io/safeFs';
 import { isPlatform, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
 import { SAMPLE_BY, SIGNATURES, type SampleDraw, type SampleStratum, type Signature } from './sample';
+import { isRecord } from '../guards';
 
 export const SAMPLE_DIR = join('.personalab', 'samples');
 
@@ -79,10 +80,6 @@ export function listSamples(root: string): string[] {
 
 class SampleFileError extends Error {}
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Reads and checks a sample file; throws with "<path>: <field>: <reason>" on anything it cannot use. */
 export function readSample(root: string, name: string): Sample {
   const path = samplePath(root, name);
@@ -104,14 +101,14 @@ export function readSample(root: string, name: string): Sample {
   } catch (e) {
     fail('', `not JSON: ${(e as Error).message}`);
   }
-  if (!isObj(v)) return fail('', 'expected a JSON object');
+  if (!isRecord(v)) return fail('', 'expected a JSON object');
   if (v.format !== 'persona-lab-sample') fail('format', 'expected "persona-lab-sample"');
   if (v.version !== 1) fail('version', `expected 1, found ${JSON.stringify(v.version)}`);
   const int = (field: string, x: unknown) =>
     typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : fail(field, 'expected a whole number ≥ 0');
   const by = SAMPLE_BY.find((b) => b === v.by) ?? fail('by', `expected one of ${SAMPLE_BY.join(', ')}`);
   if (v.baseRun !== null && typeof v.baseRun !== 'string') fail('baseRun', 'expected a run name or null');
-  if (!isObj(v.users)) return fail('users', 'expected an object of user id lists per platform');
+  if (!isRecord(v.users)) return fail('users', 'expected an object of user id lists per platform');
   const users: Partial<Record<Platform, string[]>> = {};
   for (const [platform, ids] of Object.entries(v.users)) {
     if (!isPlatform(platform)) fail(`users.${platform}`, `unknown platform (known: ${PLATFORMS.join(', ')})`);
@@ -122,7 +119,7 @@ export function readSample(root: string, name: string): Sample {
   if (!Array.isArray(v.strata)) return fail('strata', 'expected a list');
   const strata: SampleStratum[] = v.strata.map((s, i) => {
     const f = `strata[${i}]`;
-    if (!isObj(s)) return fail(f, 'expected an object');
+    if (!isRecord(s)) return fail(f, 'expected an object');
     if (typeof s.key !== 'string') fail(`${f}.key`, 'expected a string');
     if (!isPlatform(s.platform)) return fail(`${f}.platform`, 'unknown platform');
     const sig = s.signature === undefined ? undefined : SIGNATURES.find((x) => x === s.signature);
@@ -136,10 +133,10 @@ export function readSample(root: string, name: string): Sample {
     };
   });
   const tasks: Partial<Record<Platform, TasksFingerprint>> = {};
-  for (const [platform, t] of Object.entries(isObj(v.tasks) ? v.tasks : fail('tasks', 'expected an object'))) {
+  for (const [platform, t] of Object.entries(isRecord(v.tasks) ? v.tasks : fail('tasks', 'expected an object'))) {
     const f = `tasks.${platform}`;
     if (!isPlatform(platform)) fail(f, 'unknown platform');
-    if (!isObj(t) || typeof t.file !== 'string' || typeof t.fingerprint !== 'string')
+    if (!isRecord(t) || typeof t.file !== 'string' || typeof t.fingerprint !== 'string')
       return fail(f, 'expected { file, size, fingerprint }');
     tasks[platform as Platform] = { file: t.file, size: int(`${f}.size`, t.size), fingerprint: t.fingerprint };
   }

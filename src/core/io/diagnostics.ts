@@ -60,9 +60,7 @@ export function field(obj: unknown, key: string): unknown {
     : undefined;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../guards';
 
 /** Python-style int check: a JSON number with no fractional part (json.loads gives int for `3`, float for `3.0`). */
 export function isInt(value: unknown): value is number {

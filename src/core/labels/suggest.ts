@@ -3,7 +3,7 @@
 import type { ReplyFlag } from '../spb/response';
 import { kForPool, pickSet, scoreStep } from '../spb/score/step';
 import type { PoolClass, PoolSplit } from '../spb/types';
-import { CLASS_NAMES } from '../../shared/names';
+import { CLASS_NAMES } from '../spb/names';
 import type { LabelDef } from './taxonomy';
 
 export interface SuggestInput {

@@ -3,7 +3,7 @@
 // validated with located diagnostics. A broken file never leaves the user without labels: errors fall back to the
 // defaults.
 import { readFileSync } from 'node:fs';
-import { missedLabelName, pickLabelName } from '../../shared/names';
+import { missedLabelName, pickLabelName } from '../spb/names';
 import { pyJsonLoads } from '../io/pyjson';
 import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';

@@ -6,26 +6,10 @@ import { open } from 'node:fs/promises';
 import type { DiagnosticSink } from '../io/diagnostics';
 import { parseJsonText } from '../io/jsonl';
 import { decodeRecord, sceneCode, SCENES, BEHAVIOURS, UNKNOWN_SCENE } from './records';
-import type { HistoryRecord } from './types';
+import type { HistoryIndex, HistoryRecord } from './types';
 
 export { SCENES, BEHAVIOURS, UNKNOWN_SCENE };
-
-export interface HistoryIndex {
-  userId: string;
-  profile: string;
-  count: number;
-  /** Byte offset and length of each action_history element. */
-  offsets: Float64Array;
-  lengths: Uint32Array;
-  /** 1-based line where each element starts. */
-  lines: Uint32Array;
-  /** Index into SCENES; UNKNOWN_SCENE when the scene is unknown or the record unreadable. */
-  scenes: Uint8Array;
-  /** Epoch ms (UTC reading); NaN when the timestamp is not a date. */
-  times: Float64Array;
-  /** Bitmask over BEHAVIOURS: bit i set when the record has an action of type BEHAVIOURS[i]. */
-  behaviours: Uint32Array;
-}
+export type { HistoryIndex } from './types';
 
 export interface IndexOptions {
   /** Problems in the file, located by line; dropped when absent. */

@@ -5,7 +5,24 @@
 //   <root>/results/<run>/predictions.jsonl     one line per test action: { user_id, index, questions: [...] }
 // `index` is the test action's position in the user's action_history; the history before it is the model's input.
 import type { Diagnostic } from '../io/diagnostics';
-import type { HistoryIndex } from './history';
+
+/** One raw user file's index (history.ts builds it): per-record facts in typed arrays; records stay on disk. */
+export interface HistoryIndex {
+  userId: string;
+  profile: string;
+  count: number;
+  /** Byte offset and length of each action_history element. */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  /** 1-based line where each element starts. */
+  lines: Uint32Array;
+  /** Index into SCENES; UNKNOWN_SCENE when the scene is unknown or the record unreadable. */
+  scenes: Uint8Array;
+  /** Epoch ms (UTC reading); NaN when the timestamp is not a date. */
+  times: Float64Array;
+  /** Bitmask over BEHAVIOURS: bit i set when the record has an action of type BEHAVIOURS[i]. */
+  behaviours: Uint32Array;
+}
 
 /** English scene names; the Chinese files' names (直播间, 视频浏览, …) are mapped to these on reading. */
 export type Scene =

@@ -2,6 +2,7 @@
 // predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
+import { isRecord as isObj } from '../guards';
 import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
 import type { PiCategory } from './placeholders';
 import { AuditTally, readScanLines, sizeOf } from './tally';
@@ -77,7 +78,6 @@ interface Where {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class Collector extends AuditTally<Platform> {
   readonly findings: AuditFinding[] = [];

@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { isRecord as isObj } from '../guards';
 import { parseJsonText } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
@@ -72,7 +73,6 @@ const OCR_ASR = new Set(['ocr', 'asr', 'ocr_text', 'asr_text']);
 const NOT_TEXT = /(?:^is_|_cnt$|_count$|_amount$|_num$|timestamp$|^duration$|price$)/;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One string to scan: its path inside the record (or line) and the part it belongs to. */
 interface Text {

@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { templateHash, templateId } from '../spb/prompt';
 import { isPlatform, type Platform } from '../spb/types';
+import { isRecord as isObj } from '../guards';
 
 export type PersonaMode = 'full' | 'none';
 
@@ -111,10 +112,6 @@ export function manifestConflicts(existing: RunManifest, wanted: RunManifest): s
   const a = identity(existing);
   const b = identity(wanted);
   return Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function readUsers(v: unknown): Partial<Record<Platform, string[]>> | null | undefined {

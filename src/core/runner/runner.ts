@@ -7,7 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } fr
 import { join } from 'node:path';
 import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
-import { resultLine, writeResultsFile, type ResultUserRecord } from '../io/pyjson';
+import { resultLine, writeResultsFile, type ResultUserRecord } from '../spb/resultsFile';
 import { mkdirInside, resolveInside } from '../io/safeFs';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { readPostsText } from './load';
 import { parsePosts } from './posts';
-import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from '../io/pyjson';
+import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from './resultsFile';
 import { hashString, mulberry32 } from '../stats/random';
 import { kForPool, scoreStep } from './score/step';
 import type { Benchmark, Platform, Step, User } from './types';

@@ -4,7 +4,7 @@ import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel 
 import type { RunScore } from './score/run';
 import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from './types';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from './names';
 
 export const TABLE_IDS = ['t4', 't5', 't6'] as const;
 export type TableId = (typeof TABLE_IDS)[number];

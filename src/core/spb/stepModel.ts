@@ -4,7 +4,8 @@ import { diffWords } from 'diff';
 import { parsePosts } from './posts';
 import { personaReceived, scoreStepOfRun } from './score/run';
 import { kForPool } from './score/step';
-import { GROUP_LABELS, GROUP_TOOLTIPS, METRIC_INFO, METRIC_ORDER, formatMetric } from './stepText';
+import { GROUP_LABELS, GROUP_TOOLTIPS, METRIC_INFO, METRIC_ORDER, formatMetric, type MetricCell } from './stepText';
+export type { MetricCell, MetricGroup } from './stepText';
 import {
   META_KEYS,
   METRIC_KEYS,
@@ -98,18 +99,6 @@ export interface PersonaModel {
   diff: DiffPart[] | null;
   added: number;
   removed: number;
-}
-
-export type MetricGroup = 'recall' | 'error' | 'diagnostic';
-
-export interface MetricCell {
-  key: MetricKey | 'K' | 'delta' | 'budget' | 'alpha' | 'ratio';
-  label: string;
-  group: MetricGroup;
-  /** null when undefined (NaN: empty denominator) or not available. */
-  value: number | null;
-  text: string;
-  tooltip: string;
 }
 
 export interface StepHeader {

@@ -1,7 +1,19 @@
 // The step view's words: the pool groups' labels and tooltips, each metric's label, group and tooltip, the order the
 // metrics are shown in, and how their values are written.
-import type { MetricCell, MetricGroup } from './stepModel';
-import type { PoolClass } from './types';
+import { METRIC_VIEW_ORDER } from './names';
+import type { MetricKey, PoolClass } from './types';
+
+export type MetricGroup = 'recall' | 'error' | 'diagnostic';
+
+export interface MetricCell {
+  key: MetricKey | 'K' | 'delta' | 'budget' | 'alpha' | 'ratio';
+  label: string;
+  group: MetricGroup;
+  /** null when undefined (NaN: empty denominator) or not available. */
+  value: number | null;
+  text: string;
+  tooltip: string;
+}
 
 export const GROUP_LABELS: Record<PoolClass, string> = {
   tKeep: 'T_keep',
@@ -87,20 +99,7 @@ export const METRIC_INFO: Record<MetricCell['key'], { label: string; group: Metr
   },
 };
 
-export const METRIC_ORDER: MetricCell['key'][] = [
-  'Recall',
-  'Recall_Stability',
-  'Recall_Novelty',
-  'Error_Decay',
-  'Error_Peer',
-  'Error_Viral',
-  'Error_Random',
-  'K',
-  'delta',
-  'budget',
-  'alpha',
-  'ratio',
-];
+export const METRIC_ORDER: MetricCell['key'][] = [...METRIC_VIEW_ORDER, 'K', 'delta', 'budget', 'alpha', 'ratio'];
 
 /** Rates as percentages with one decimal, K and δ as integers, B, α, ρ with two decimals; "—" when undefined. */
 export function formatMetric(key: MetricCell['key'], value: number | null): string {

@@ -3,7 +3,7 @@ import { excelFixed, pyPercent, pyPercentFixed } from '../io/pyNumber';
 import { pctText } from '../tables/format';
 import type { RunScore } from './score/run';
 import { METRIC_KEYS, PLATFORMS, type MetricKey, type Platform } from './types';
-import { METRIC_NAMES } from '../../shared/names';
+import { METRIC_NAMES } from './names';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
   weibo: 'Weibo',

@@ -3,39 +3,20 @@
 // average). Recalls sort lowest first and error rates highest first, so that the users who fail come first.
 import type { UserScore } from './score/step';
 import { userF1ns } from './score/step';
-import { METRIC_NAMES } from '../../shared/names';
+import { FIGURE_VIEW_ORDER, METRIC_NAMES } from './names';
+import { METRIC_KEYS } from './types';
 import { sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
 
-export const SPB_ORDER_KEYS = [
-  'file',
-  'id',
-  'labelled',
-  'Recall',
-  'F1NS',
-  'Recall_Novelty',
-  'Recall_Stability',
-  'Error_Decay',
-  'Error_Peer',
-  'Error_Viral',
-  'Error_Random',
-] as const;
+/** The figures in METRIC_KEYS order (Recall first), F1^NS after recall. */
+export const SPB_ORDER_KEYS = ['file', 'id', 'labelled', 'Recall', 'F1NS', ...METRIC_KEYS.slice(1)] as const;
 export type SpbOrderKey = (typeof SPB_ORDER_KEYS)[number];
 /** The per-user figures, in the order a tooltip lists them. */
 export type SpbFigureKey = Exclude<SpbOrderKey, 'file' | 'id' | 'labelled'>;
-export const SPB_FIGURE_KEYS: readonly SpbFigureKey[] = [
-  'Recall',
-  'F1NS',
-  'Recall_Stability',
-  'Recall_Novelty',
-  'Error_Decay',
-  'Error_Peer',
-  'Error_Viral',
-  'Error_Random',
-];
+export const SPB_FIGURE_KEYS: readonly SpbFigureKey[] = FIGURE_VIEW_ORDER;
 
 export const SPB_DEFAULT_ORDER: UserOrder<SpbOrderKey> = { key: 'file', direction: 'ascending' };
 
-/** A figure's label is its short name, its name the long one (src/shared/names.ts). */
+/** A figure's label is its short name, its name the long one (src/core/spb/names.ts). */
 const recall = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
   label: METRIC_NAMES[key].short,
   name: METRIC_NAMES[key].long,

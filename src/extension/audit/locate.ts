@@ -1,6 +1,7 @@
 // Where a finding sits in its raw JSONL line: the audit gives offsets into the decoded string at a JSON path
 // (`prediction_tasks[1].posts_text`); the editor needs columns of the raw line, where `\n`, `\"` and `\uXXXX`
 // take several characters. Pure (no `vscode`), so it is unit-tested.
+import { isRecord } from '../../core/guards';
 
 export type PathSegment = string | number;
 
@@ -212,11 +213,7 @@ export function valueAt(root: unknown, field: string): unknown {
   let at: unknown = root;
   for (const seg of path) {
     if (typeof seg === 'number') at = Array.isArray(at) ? at[seg] : undefined;
-    else
-      at =
-        typeof at === 'object' && at !== null && !Array.isArray(at) && Object.hasOwn(at, seg)
-          ? (at as Record<string, unknown>)[seg]
-          : undefined;
+    else at = isRecord(at) && Object.hasOwn(at, seg) ? at[seg] : undefined;
     if (at === undefined) return undefined;
   }
   return at;

@@ -3,33 +3,15 @@
 // first expansion and kept; descriptions are computed in getTreeItem from the session's current verdicts, so a
 // verdict only needs a refresh, not a rebuild.
 import * as vscode from 'vscode';
-import type { AuditResult } from '../../core/pi/audit';
 import { CATEGORY_INFO, placeholderOf, type PiCategory } from '../../core/pi/placeholders';
-import type { Benchmark } from '../../core/spb/types';
 import { markdown, treeItem } from '../treeItem';
-import type { VerdictTrail } from './findingItem';
-import { auditNodeId, categoryDescription, count, type VerdictOf } from './model';
+import { auditNodeId, categoryDescription, count } from './model';
+import type { AuditNode, AuditTreeContext, CategoryParent } from './nodeTypes';
 import type { OmniCategoryGroup } from './omni/model';
-import { OmniSourceNode, type OmniAuditContext } from './omni/nodes';
+import { OmniSourceNode } from './omni/nodes';
 import type { CategoryGroup } from './spb/model';
 import { AuditPlatformNode } from './spb/nodes';
-
-/** What every node sees: the result the tree was built from, the benchmark it is about, and the live verdicts. */
-export interface AuditTreeContext {
-  /** undefined when only an OmniBehavior benchmark was audited */
-  result: AuditResult | undefined;
-  omni: OmniAuditContext | undefined;
-  bench: Benchmark | undefined;
-  verdictOf: VerdictOf;
-  verdictTrail: VerdictTrail;
-}
-
-export interface AuditNode {
-  readonly parent: AuditNode | undefined;
-  getTreeItem(): vscode.TreeItem;
-  getChildren(): AuditNode[];
-  tooltip(): vscode.MarkdownString;
-}
+export type { AuditNode, AuditTreeContext } from './nodeTypes';
 
 const CATEGORY_ICON: Record<PiCategory, string> = {
   PHONE: 'device-mobile',
@@ -44,7 +26,7 @@ const CATEGORY_ICON: Record<PiCategory, string> = {
   SELF: 'person',
 };
 
-export class CategoryNode implements AuditNode {
+export class CategoryNode implements CategoryParent {
   readonly parent = undefined;
   private children: AuditNode[] | undefined;
 

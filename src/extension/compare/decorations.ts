@@ -1,19 +1,8 @@
 // Compare mode in the Benchmarks tree: a FileDecorationProvider badges the steps where run B's Recall is below run
 // A's ("↓"), and each user with such steps (the count). The tree's items opt in by carrying a resourceUri made by
-// stepDecorationUri / userDecorationUri; nothing else of the tree is touched.
+// stepDecorationUri / userDecorationUri (tree/decorationUris.ts); nothing else of the tree is touched.
 import * as vscode from 'vscode';
-import type { Platform } from '../../core/spb/types';
-import type { StepRef } from '../benchmarks/spb/store';
-
-export const DECORATION_SCHEME = 'persona-lab-step';
-
-export function stepDecorationUri(ref: StepRef): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECORATION_SCHEME, path: `/${ref.platform}/${ref.userId}/${ref.stepId}` });
-}
-
-export function userDecorationUri(platform: Platform, userId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECORATION_SCHEME, path: `/${platform}/${userId}` });
-}
+import { DECORATION_SCHEME } from '../tree/decorationUris';
 
 export class RegressionDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();

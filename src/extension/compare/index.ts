@@ -2,6 +2,7 @@
 // compare mode (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B
 // regressed on. Both need an open benchmark (the command table checks it).
 import * as vscode from 'vscode';
+import { object, str } from '../../core/guards';
 import { COMPARE_VIEW_TYPE } from '../../shared/dashboardProtocol';
 import { restoreReusedPanel } from '../webviewPanel';
 import type { SpbStore } from '../benchmarks/spb/store';
@@ -14,12 +15,11 @@ import { log } from '../log';
 
 const MODE_CONTEXT = 'personaLab.compareMode';
 
+const runPairArg = object({ a: str, b: str });
+
 function pairFromArgs(a: unknown, b: unknown): RunPair | undefined {
   if (typeof a === 'string' && typeof b === 'string' && a !== b) return { a, b };
-  if (typeof a === 'object' && a !== null) {
-    const o = a as Record<string, unknown>;
-    if (typeof o.a === 'string' && typeof o.b === 'string' && o.a !== o.b) return { a: o.a, b: o.b };
-  }
+  if (runPairArg(a) && a.a !== a.b) return { a: a.a, b: a.b };
   return undefined;
 }
 

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { isRecord } from '../../core/guards';
 import { summarize } from '../../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
 import { ImportSession, type ConflictDecision } from '../../core/labels/merge';
@@ -19,10 +20,9 @@ import { log } from '../log';
 function argPath(arg: unknown): { path?: string; format?: LabelFileFormat } {
   if (arg instanceof vscode.Uri) return { path: arg.fsPath };
   if (typeof arg === 'string' && arg) return { path: arg };
-  if (typeof arg === 'object' && arg !== null) {
-    const o = arg as Record<string, unknown>;
-    const format = o.format === 'csv' || o.format === 'jsonl' ? o.format : undefined;
-    return { path: typeof o.path === 'string' && o.path ? o.path : undefined, format };
+  if (isRecord(arg)) {
+    const format = arg.format === 'csv' || arg.format === 'jsonl' ? arg.format : undefined;
+    return { path: typeof arg.path === 'string' && arg.path ? arg.path : undefined, format };
   }
   return {};
 }

@@ -1,8 +1,9 @@
 // What the re-run commands accept as their argument: a StepRef, a tree node (step, user, platform), or nothing.
+import { isRecord } from '../../core/guards';
 import { isPlatform, type Platform } from '../../core/spb/types';
 
 function rec(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
+  return isRecord(v) ? v : undefined;
 }
 
 /** A user node's user ({ row: { user } }), as platform and id. */

@@ -1,4 +1,5 @@
 // The texts of "Open request" and "Open raw reply" for an attempt. No `vscode` import (unit-tested).
+import { isRecord } from '../../core/guards';
 import { pyJsonLoads } from '../../core/io/pyjson';
 import { readRerunMeta, type AttemptRow } from '../../core/rerun/attemptCompare';
 import { cleanReply } from '../../core/spb/response';
@@ -16,7 +17,7 @@ const PERSONA_TEXT: Record<string, string> = {
 };
 
 function tryLine(t: unknown, i: number): string {
-  const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {};
+  const r: Record<string, unknown> = isRecord(t) ? t : {};
   const ok = r.ok === true;
   const status = typeof r.status === 'number' ? ` HTTP ${r.status}` : '';
   const ms = typeof r.latencyMs === 'number' ? ` · ${Math.round(r.latencyMs)} ms` : '';

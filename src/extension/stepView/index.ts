@@ -2,6 +2,7 @@
 // the four navigation commands. Keybindings (package.json) apply while a step view is the active editor. An argument that
 // names a run (`{ ...StepRef, run }`) opens that run's pinned panel, in the options' `viewColumn` if given.
 import * as vscode from 'vscode';
+import { isRecord } from '../../core/guards';
 import { isPlatform } from '../../core/spb/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
@@ -15,18 +16,17 @@ export type { StepViews } from './views';
 
 /** A StepRef, or an object (tree node) that has its fields or holds one under `ref` / `step`. */
 export function toStepRef(arg: unknown): StepRef | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const o = arg as Record<string, unknown>;
-  const stepId = typeof o.stepId === 'string' && /^\d+$/.test(o.stepId) ? Number(o.stepId) : o.stepId;
+  if (!isRecord(arg)) return undefined;
+  const stepId = typeof arg.stepId === 'string' && /^\d+$/.test(arg.stepId) ? Number(arg.stepId) : arg.stepId;
   if (
-    isPlatform(o.platform) &&
-    typeof o.userId === 'string' &&
+    isPlatform(arg.platform) &&
+    typeof arg.userId === 'string' &&
     typeof stepId === 'number' &&
     Number.isInteger(stepId)
   ) {
-    return { platform: o.platform, userId: o.userId, stepId };
+    return { platform: arg.platform, userId: arg.userId, stepId };
   }
-  return toStepRef(o.ref) ?? toStepRef(o.step);
+  return toStepRef(arg.ref) ?? toStepRef(arg.step);
 }
 
 /**
@@ -46,7 +46,7 @@ export async function stepForCommand(store: SpbStore, stepView: StepPanel, arg: 
 }
 
 function field(arg: unknown, name: string): unknown {
-  return typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>)[name] : undefined;
+  return isRecord(arg) ? arg[name] : undefined;
 }
 
 /** A view column from the options: ViewColumn.Beside/Active (negative) or a group number 1-9. */

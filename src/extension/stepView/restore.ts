@@ -2,20 +2,21 @@
 // its webview state, and this serializer reopens that step, once the benchmark has loaded, in the panel VS Code
 // restored. A step that is not in the benchmark any more says so in the view (StepPanel's empty message).
 import * as vscode from 'vscode';
+import { anything, int, isRecord, object, optional, str } from '../../core/guards';
 import { isPlatform } from '../../core/spb/types';
 import { STEP_VIEW_TYPE } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { log } from '../log';
 import type { StepViews } from './views';
 
+const savedRestore = object({ platform: isPlatform, userId: str, stepId: int, pinnedRun: optional(anything) });
+
 /** The `restore` key the step page saves: its step and pinned run (webview/step/main.ts). */
 export function savedStep(state: unknown): { ref: StepRef; pinnedRun: string | null } | undefined {
-  const r = typeof state === 'object' && state !== null ? (state as { restore?: unknown }).restore : undefined;
-  if (typeof r !== 'object' || r === null) return undefined;
-  const o = r as Record<string, unknown>;
-  if (!isPlatform(o.platform) || typeof o.userId !== 'string' || !Number.isInteger(o.stepId)) return undefined;
+  const o = isRecord(state) ? state.restore : undefined;
+  if (!savedRestore(o)) return undefined;
   const pinnedRun = typeof o.pinnedRun === 'string' ? o.pinnedRun : null;
-  return { ref: { platform: o.platform, userId: o.userId, stepId: o.stepId as number }, pinnedRun };
+  return { ref: { platform: o.platform, userId: o.userId, stepId: o.stepId }, pinnedRun };
 }
 
 export function registerStepViewSerializer(views: StepViews, store: SpbStore): vscode.Disposable {

@@ -1,6 +1,7 @@
 // The trace view's timeline on the extension host: which history records before the test action match the
 // filter, their scene histogram over time, and the rows of one window, read from the raw file by byte range.
 // No vscode import: unit-tested on a hand-made HistoryIndex.
+import { isRecord } from '../../core/guards';
 import { BEHAVIOURS, SCENES, readHistory, type HistoryIndex } from '../../core/omni/history';
 import type { HistoryRecord, Scene } from '../../core/omni/types';
 import type { Histogram, TimelineFilter, TimelineRow } from '../../shared/traceProtocol';
@@ -87,8 +88,8 @@ const MAX_SUMMARY = 160;
 /** The first dialogue turn's words (turns carry them under `text` or `content`). */
 function firstTurn(turns: unknown[]): string {
   for (const t of turns) {
-    if (typeof t !== 'object' || t === null) continue;
-    const { role, text, content } = t as Record<string, unknown>;
+    if (!isRecord(t)) continue;
+    const { role, text, content } = t;
     const words = typeof text === 'string' ? text : typeof content === 'string' ? content : '';
     if (words) return typeof role === 'string' ? `${role}: ${words}` : words;
   }

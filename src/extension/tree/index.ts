@@ -1,5 +1,6 @@
 // The Benchmarks view: the roots of each open benchmark, and the handlers of Reveal Step by User ID… and Copy User ID.
 import * as vscode from 'vscode';
+import { isRecord } from '../../core/guards';
 import type { Benchmarks } from '../benchmarks';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
@@ -42,7 +43,7 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
 }
 
 function isStepRef(arg: unknown): arg is StepRef {
-  return typeof arg === 'object' && arg !== null && typeof (arg as Record<string, unknown>).userId === 'string';
+  return isRecord(arg) && typeof arg.userId === 'string';
 }
 
 /** Asks for a user id (optionally followed by a step number) unless given one, then reveals and selects its node. */

@@ -1,12 +1,12 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
-import { stepDecorationUri, userDecorationUri } from '../compare/decorations';
+import { stepDecorationUri, userDecorationUri } from './decorationUris';
 import type { RunScore } from '../../core/spb/score/run';
 import type { Benchmark, Platform, Run } from '../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
 import { orderSentence, type UserOrder } from '../../core/userOrder';
-import type { StepRef } from '../benchmarks/spb/store';
+import type { StepRef } from '../benchmarks/spb/stepRef';
 import type { SampleScope } from '../../core/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
 import { withBadge, type TreeAugment } from './augment';

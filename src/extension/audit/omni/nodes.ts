@@ -3,19 +3,13 @@
 // test action with its history record revealed (findingTraceTarget), or the raw file at its line when it belongs to
 // no test action. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
-import type { OmniAuditFinding, OmniAuditResult } from '../../../core/pi/omniAudit';
+import type { OmniAuditFinding } from '../../../core/pi/omniAudit';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
 import { collapsedIf, markdown, namedTooltip, treeItem } from '../../treeItem';
-import { findingItem, findingTooltip, type VerdictTrail } from '../findingItem';
-import { count, tallyText, tally, type VerdictOf } from '../model';
+import { findingItem, findingTooltip } from '../findingItem';
+import { count, tallyText, tally } from '../model';
 import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './model';
-import type { AuditNode } from '../nodes';
-
-export interface OmniAuditContext {
-  result: OmniAuditResult;
-  verdictOf: VerdictOf;
-  verdictTrail: VerdictTrail;
-}
+import type { AuditNode, OmniAuditContext } from '../nodeTypes';
 
 export class OmniSourceNode implements AuditNode {
   private children: OmniAuditUserNode[] | undefined;

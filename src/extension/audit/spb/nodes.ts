@@ -10,7 +10,7 @@ import { collapsedIf, markdown, namedTooltip, treeItem } from '../../treeItem';
 import { findingItem, findingTooltip } from '../findingItem';
 import { valueAt } from '../locate';
 import { auditNodeId, contextAround, count } from '../model';
-import type { AuditNode, AuditTreeContext, CategoryNode } from '../nodes';
+import type { AuditNode, AuditTreeContext, CategoryParent } from '../nodeTypes';
 import { findingDescription, platformDescription, userDescription, type PlatformGroup, type UserGroup } from './model';
 
 function sourceLabel(source: string): string {
@@ -21,7 +21,7 @@ export class AuditPlatformNode implements AuditNode {
   private children: AuditUserNode[] | undefined;
 
   constructor(
-    readonly parent: CategoryNode,
+    readonly parent: CategoryParent,
     readonly group: PlatformGroup,
   ) {}
 

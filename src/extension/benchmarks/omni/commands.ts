@@ -2,18 +2,17 @@
 // Choose OmniBehavior Run… and revealing a test action in the tree. The command table checks that the benchmark is
 // open where one is needed.
 import * as vscode from 'vscode';
+import { isRecord, object, safeInt, str } from '../../../core/guards';
 import type { TraceRef } from '../../../shared/traceProtocol';
 import type { TreeNode } from '../../tree/nodes';
 import { TestActionNode } from './nodes';
 import type { OmniStore } from './store';
 
+const traceRefArg = object({ userId: str, index: safeInt });
+
 export function toTraceRef(arg: unknown): TraceRef | undefined {
   if (arg instanceof TestActionNode) return arg.ref;
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const o = arg as Record<string, unknown>;
-  return typeof o.userId === 'string' && Number.isSafeInteger(o.index)
-    ? { userId: o.userId, index: o.index as number }
-    : undefined;
+  return traceRefArg(arg) ? { userId: arg.userId, index: arg.index } : undefined;
 }
 
 /** Where a test action shows: the trace view. */
@@ -24,8 +23,8 @@ export interface TraceShow {
 export async function openTrace(store: OmniStore, panel: TraceShow, arg: unknown): Promise<void> {
   let ref = toTraceRef(arg);
   // { userId, index, historyIndex }: a history record to reveal (the PI Audit view's findings).
-  const h = typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>).historyIndex : undefined;
-  const reveal = Number.isSafeInteger(h) ? (h as number) : undefined;
+  const h = isRecord(arg) ? arg.historyIndex : undefined;
+  const reveal = safeInt(h) ? h : undefined;
   if (!ref) ref = await pickTestAction(store);
   if (!ref) return;
   if (!store.testAction(ref.userId, ref.index)) {

@@ -1,5 +1,6 @@
 // Residual-PI scan of an OmniBehavior trace: the profile, and each record's context text, OCR / ASR, search keywords
 // and dialogue turns, through the PI audit's scanner. No vscode import: unit-tested.
+import { isRecord } from '../../../core/guards';
 import { scanText } from '../../../core/pi/scanner';
 import type { HistoryRecord } from '../../../core/omni/types';
 import type { PiFinding } from '../../../shared/traceProtocol';
@@ -13,8 +14,8 @@ export function recordTexts(record: HistoryRecord): { field: string; text: strin
     if (typeof a.keyword === 'string' && a.keyword) out.push({ field: `action[${i}].keyword`, text: a.keyword });
     if (Array.isArray(a.content)) {
       a.content.forEach((turn, t) => {
-        if (typeof turn !== 'object' || turn === null) return;
-        const { text, content } = turn as Record<string, unknown>;
+        if (!isRecord(turn)) return;
+        const { text, content } = turn;
         const words = typeof text === 'string' ? text : typeof content === 'string' ? content : '';
         if (words) out.push({ field: `action[${i}].content[${t}]`, text: words });
       });

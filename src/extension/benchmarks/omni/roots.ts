@@ -6,7 +6,9 @@ import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO, OMNI_ORDER_KEYS, type OmniOrderKey
 import { OrderSetting } from '../../tree/orderSetting';
 import type { RootSource } from '../../tree/roots';
 import { OmniBenchmarkNode } from './nodes';
-import type { OmniStore } from './store';
+import type { OmniRunScore } from '../../../core/omni/score';
+import type { OmniBenchmark, OmniRun } from '../../../core/omni/types';
+import type { OpenBenchmark } from '../types';
 
 /** Badges another feature (labels) adds to the test actions of a benchmark's run. */
 export interface OmniTreeAugment {
@@ -19,6 +21,12 @@ export interface OmniTreeAugment {
 
 const ORDER_KEY = 'personaLab.omni.userOrder';
 
+/** What the root reads of the open benchmark that owns it (OmniStore). */
+export type OmniRootsSource = Pick<
+  OpenBenchmark<OmniRun, OmniBenchmark, OmniRunScore>,
+  'bench' | 'run' | 'runName' | 'score' | 'onDidChange'
+>;
+
 export class OmniRoots implements RootSource, vscode.Disposable {
   private root: OmniBenchmarkNode | undefined;
   private augment: OmniTreeAugment | undefined;
@@ -29,7 +37,7 @@ export class OmniRoots implements RootSource, vscode.Disposable {
   readonly order: OrderSetting<OmniOrderKey>;
 
   constructor(
-    private readonly store: OmniStore,
+    private readonly store: OmniRootsSource,
     state: vscode.Memento,
   ) {
     this.order = new OrderSetting(state, ORDER_KEY, OMNI_ORDER_KEYS, OMNI_ORDER_INFO, OMNI_DEFAULT_ORDER);

@@ -3,19 +3,22 @@
 // rebuilt when the store, the augment or the order changes, with the same TreeItem ids, so VS Code keeps what was
 // expanded and selected.
 import * as vscode from 'vscode';
-import type { Platform } from '../../../core/spb/types';
+import type { Benchmark, Platform, Run } from '../../../core/spb/types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO, SPB_ORDER_KEYS, type SpbOrderKey } from '../../../core/spb/userOrder';
 import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode, type TreeNode } from '../../tree/nodes';
 import { OrderSetting } from '../../tree/orderSetting';
-import { SampleChoice } from '../../experiments/sampleChoice';
-import { scoreRun } from '../../../core/spb/score/run';
+import { SampleChoice } from './sampleChoice';
+import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { RootSource } from '../../tree/roots';
-import type { SpbStore } from './store';
+import type { OpenBenchmark } from '../types';
 
 const ORDER_KEY = 'personaLab.userOrder';
 const SAMPLE_KEY = 'personaLab.sampleFilter';
+
+/** What the roots read of the open benchmark that owns them (SpbStore). */
+export type SpbRootsSource = Pick<OpenBenchmark<Run, Benchmark, RunScore>, 'bench' | 'run' | 'score' | 'onDidChange'>;
 
 export class SpbRoots implements RootSource, vscode.Disposable {
   private root: BenchmarkNode | undefined;
@@ -30,7 +33,7 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   readonly sample: SampleChoice;
 
   constructor(
-    private readonly store: SpbStore,
+    private readonly store: SpbRootsSource,
     state: vscode.Memento,
   ) {
     this.order = new OrderSetting(state, ORDER_KEY, SPB_ORDER_KEYS, SPB_ORDER_INFO, SPB_DEFAULT_ORDER);

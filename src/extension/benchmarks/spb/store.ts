@@ -7,17 +7,13 @@ import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/typ
 import { BenchmarkSession } from '../session';
 import type { LoadHost } from '../types';
 import { SpbRoots } from './roots';
+import type { StepRef } from './stepRef';
+export type { StepRef } from './stepRef';
 import { log } from '../../log';
 import type { CacheReport } from '../../../core/spb/indexed';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
-
-export interface StepRef {
-  platform: Platform;
-  userId: string;
-  stepId: number;
-}
 
 /** Writes the index after the open, one file per turn of the event loop, so that the open does not wait for it. */
 function writeLater(writes: (() => void)[], report: CacheReport): void {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
-import { SampleChoice } from '../../experiments/sampleChoice';
+import { SampleChoice } from '../../benchmarks/spb/sampleChoice';
 import type { Benchmark } from '../../../core/spb/types';
 import {
   isWebviewToExtension,

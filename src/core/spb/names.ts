@@ -1,6 +1,6 @@
 // One name per thing: the metric and pool-class names every view, the CLI's text output and the README's glossary
 // use. Short names are the paper's symbols written in plain text; LaTeX is what the paper typesets.
-import type { MetricKey, PoolClass } from '../core/spb/types';
+import type { MetricKey, PoolClass } from './types';
 
 export interface MetricName {
   /** in tables, tiles, tree descriptions and the CLI: R, R_stab, Err_decay, F1^NS */
@@ -29,6 +29,24 @@ export const METRIC_NAMES: Record<MetricKey | 'F1NS', MetricName> = {
   Error_Random: m('Error_Random', 'Err_random', 'Random error rate', '$E_{\\mathrm{rand}}$'),
   F1NS: m('F1NS', 'F1^NS', 'F1 of novelty and stability recall', '$\\mathrm{F1}^{\\mathrm{NS}}$'),
 };
+
+/**
+ * The order views list the seven metrics in: recall, stability before novelty, then the four error rates (the step
+ * view, the long-context comparison). METRIC_KEYS (types.ts) keeps the reference runner's order, novelty first, which
+ * scores files, the index, the paper tables and Sort Users By follow.
+ */
+export const METRIC_VIEW_ORDER = [
+  'Recall',
+  'Recall_Stability',
+  'Recall_Novelty',
+  'Error_Decay',
+  'Error_Peer',
+  'Error_Viral',
+  'Error_Random',
+] as const satisfies readonly MetricKey[];
+
+/** The same with F1^NS after recall: the per-user figures' tooltips and the experiments. */
+export const FIGURE_VIEW_ORDER: readonly (MetricKey | 'F1NS')[] = ['Recall', 'F1NS', ...METRIC_VIEW_ORDER.slice(1)];
 
 /** A short name (as a table head shows it) back to its metric, for LaTeX heads. */
 export function metricByShort(short: string): MetricName | undefined {

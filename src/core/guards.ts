@@ -1,5 +1,5 @@
-// Runtime guards for the webview protocols, built from small combinators so that a message's TypeScript type and its
-// check come from one definition: `const navigate = message('navigate', { direction: oneOf(NAV_DIRECTIONS) })` and
+// Runtime guards for the webview protocols (and what the core reads), built from small combinators so that a
+// message's TypeScript type and its check come from one definition: `const navigate = message('navigate', { direction: oneOf(NAV_DIRECTIONS) })` and
 // `type NavigateMessage = Infer<typeof navigate>`. Free of Node and DOM imports: both sides' bundles use it.
 // Objects may carry keys beyond their shape (they are ignored, as JSON messages grow fields over time).
 
