@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import { LabelStore } from '../../src/core/labels/store';
 import type { LabelKey, LabelRow } from '../../src/core/labels/model';
 
@@ -42,3 +43,12 @@ export const labelRow = (over: Partial<LabelRow> = {}): LabelRow => ({
   contentHash: '',
   ...over,
 });
+
+/** Runs `persona-lab labels ARGS` in process; its exit code and what it printed on stdout and stderr. */
+export async function labelsCli(args: string[], opts: LabelsCliOptions = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { write: (t) => out.push(t), out: (t) => out.push(t + '\n'), err: (t) => err.push(t + '\n') };
+  const code = await runLabelsCommand(args, opts, io);
+  return { code, out: out.join(''), err: err.join('') };
+}

@@ -2,21 +2,12 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import type { LabelKey } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { labelKey } from './labelStore-fixture';
+import { labelKey, labelsCli as cli } from './labelStore-fixture';
 
 const key = (over: Partial<LabelKey> = {}): LabelKey =>
   labelKey({ platform: 'toutiao', userId: 'to_0000000001', ...over });
-
-async function cli(args: string[], opts: LabelsCliOptions = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { write: (t) => out.push(t), out: (t) => out.push(t + '\n'), err: (t) => err.push(t + '\n') };
-  const code = await runLabelsCommand(args, opts, io);
-  return { code, out: out.join(''), err: err.join('') };
-}
 
 function withDb(path: string, fill: (s: LabelStore) => void): void {
   const s = LabelStore.open(path);

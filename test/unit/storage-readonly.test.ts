@@ -6,13 +6,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import { ExperimentLog } from '../../src/core/experiments/log';
 import { migrate } from '../../src/core/labels/migrations';
 import { LabelStore, LabelStoreError } from '../../src/core/labels/store';
 import { VerdictStore, VerdictStoreError } from '../../src/core/pi/verdicts';
 import { RunHistory } from '../../src/core/runner/history';
-import { labelKey } from './labelStore-fixture';
+import { labelKey, labelsCli as cli } from './labelStore-fixture';
 
 const key = labelKey;
 
@@ -38,14 +37,6 @@ function labelDb(): { dir: string; path: string; bytes: Buffer } {
   chmodSync(path, 0o444);
   chmodSync(dir, 0o555);
   return { dir, path, bytes: readFileSync(path) };
-}
-
-async function cli(args: string[], opts: LabelsCliOptions = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { write: (t) => out.push(t), out: (t) => out.push(t + '\n'), err: (t) => err.push(t + '\n') };
-  const code = await runLabelsCommand(args, opts, io);
-  return { code, out: out.join(''), err: err.join('') };
 }
 
 describe('a label store opened read-only', () => {
