@@ -3,6 +3,7 @@
 // file or folder is left as it was; a normal write lands and leaves no temporary file behind.
 import { spawnSync } from 'node:child_process';
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   realpathSync,
@@ -14,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseCacheDir } from '../../src/core/cache/store';
 import { drawSample } from '../../src/core/experiments/sample';
@@ -174,6 +175,19 @@ describe('.personalab/ linked outside the benchmark', () => {
       `${join(linked, '.personalab')} is a symbolic link to ${outside}, outside ${linked}`,
     );
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('a folder named relative to the working folder', () => {
+  it('gets its sample file and reports inside it, not inside a copy of its own name', () => {
+    const root = writeTinyBench({}, 'pl-contain-rel-');
+    const [parent, name] = [dirname(root), basename(root)];
+    const inParent = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args], { cwd: parent, encoding: 'utf8' });
+    const sampled = inParent('sample', name, '--users', '1', '--out', 'rel');
+    expect(sampled.status, sampled.stderr).toBe(0);
+    expect(existsSync(join(root, '.personalab', 'samples', 'rel.json'))).toBe(true);
+    expect(existsSync(join(root, name))).toBe(false);
   });
 });
 

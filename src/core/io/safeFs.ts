@@ -226,7 +226,8 @@ export const isInside = (root: string, path: string): boolean => inside(resolve(
  */
 export function resolveInside(root: string, path: string): string {
   const absRoot = resolve(root);
-  const abs = resolve(absRoot, path);
+  // `path` is a path as any fs call reads it (relative to the working folder), not relative to `root`.
+  const abs = resolve(path);
   const realRoot = realTarget(absRoot);
   const real = realTarget(abs);
   if (inside(realRoot, real)) return real;
