@@ -179,7 +179,7 @@ describe('.personalab/ linked outside the benchmark', () => {
 });
 
 describe('a folder named relative to the working folder', () => {
-  it('gets its sample file and reports inside it, not inside a copy of its own name', () => {
+  it('gets its sample file inside it, not inside a copy of its own name', () => {
     const root = writeTinyBench({}, 'pl-contain-rel-');
     const [parent, name] = [dirname(root), basename(root)];
     const inParent = (...args: string[]) =>
