@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { scoreStep } from '../../src/core/spb/score/step';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
+import { csvTables } from './cliTables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
@@ -43,23 +44,6 @@ function columnSource(col: string): [string, string] {
   const platform = group === 'Avg.' ? 'avg' : Object.keys(LABEL).find((p) => LABEL[p] === group);
   if (!platform || !key[head]) throw new Error(`unknown column ${col}`);
   return [platform, key[head]];
-}
-
-/** The blank-line separated CSV tables of `score --format csv`, each as run → column → cell text. */
-function csvTables(text: string): Map<string, Record<string, string>>[] {
-  return text
-    .trim()
-    .split(/\n\s*\n/)
-    .map((block) => {
-      const [head, ...lines] = block.trim().split('\n');
-      const cols = head!.split(',');
-      return new Map(
-        lines.map((line) => {
-          const cells = line.split(',');
-          return [cells[0]!, Object.fromEntries(cols.map((c, i) => [c, cells[i]!]))];
-        }),
-      );
-    });
 }
 
 const exactLabel = (text: string) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`);
