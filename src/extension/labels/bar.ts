@@ -8,6 +8,7 @@ import type { LabelStore } from '../../core/labels/store';
 import type { LabelFlash } from '../../core/labels/view';
 import type { LabelService } from './service';
 import type { LabelTargets } from './targets';
+import type { OpenBenchmark } from '../benchmarks/types';
 import { UndoStack } from './undo';
 
 export class LabelBar<R extends object> {
@@ -17,7 +18,7 @@ export class LabelBar<R extends object> {
 
   constructor(
     private readonly labels: LabelService,
-    private readonly targets: Pick<LabelTargets<R>, 'sameRef' | 'exists'>,
+    private readonly targets: Pick<LabelTargets<OpenBenchmark, R>, 'sameRef' | 'exists'>,
   ) {}
 
   /** Calls `push` when the labels change by anything but this bar's own writes. */

@@ -1,27 +1,13 @@
 // The OmniBehavior test actions as label targets: a label goes on a test action of a run, or on one of the history
 // records before it (core/labels/trace.ts keeps them in the step columns).
-import type { LabelRow } from '../../../core/labels/model';
+import type { LabelRow, StepRef } from '../../../core/labels/model';
 import { traceStepRef, type TraceRef as CoreTraceRef } from '../../../core/labels/trace';
 import type { TraceRef } from '../../../shared/traceProtocol';
 import type { OmniStore } from '../../benchmarks/omni/store';
-import type { LabelService } from '../service';
-import type { LabelTargets } from '../targets';
 import { benchmarkId } from '../paths';
+import { LabelTargets } from '../targets';
 
-export class OmniLabelTargets implements LabelTargets<TraceRef> {
-  constructor(
-    readonly open: OmniStore,
-    private readonly labels: LabelService,
-  ) {}
-
-  get benchmark(): string | undefined {
-    return this.labels.benchmarkOf(this.open);
-  }
-
-  get run(): string {
-    return this.open.runName ?? '';
-  }
-
+export class OmniLabelTargets extends LabelTargets<OmniStore, TraceRef> {
   sameRef(a: TraceRef | undefined, b: TraceRef | undefined): boolean {
     return !!a && !!b && a.userId === b.userId && a.index === b.index;
   }
@@ -36,11 +22,8 @@ export class OmniLabelTargets implements LabelTargets<TraceRef> {
     return benchmark === undefined ? undefined : { benchmark, userId: ref.userId, index: ref.index, run: this.run };
   }
 
-  rowsAt(ref: TraceRef, run: string): LabelRow[] {
-    const benchmark = this.benchmark;
-    const store = this.labels.store(false);
-    if (!store || benchmark === undefined) return [];
-    return store.listByStep(traceStepRef({ benchmark, userId: ref.userId, index: ref.index, run }));
+  protected storeRef(ref: TraceRef, benchmark: string, run: string): StepRef {
+    return traceStepRef({ benchmark, userId: ref.userId, index: ref.index, run });
   }
 
   /** The current author's labels of `run` on the benchmark at `root` (default: the loaded one). */

@@ -1,27 +1,13 @@
 // The StreamProfileBench steps as label targets: a label goes on a step of a run (the whole step, a tag, a span of
 // the persona), and the current author's labels of a run are indexed by step for the tree's badges and filter.
-import type { LabelRow } from '../../../core/labels/model';
+import type { StepRef } from '../../../core/labels/model';
 import { StepLabelIndex } from '../../../core/labels/stepIndex';
 import type { StepLocation } from '../../../core/spb/stepModel';
 import type { SpbStore } from '../../benchmarks/spb/store';
-import type { LabelService } from '../service';
-import type { LabelTargets } from '../targets';
+import { LabelTargets } from '../targets';
 
-export class SpbLabelTargets implements LabelTargets<StepLocation> {
+export class SpbLabelTargets extends LabelTargets<SpbStore, StepLocation> {
   private cache: { generation: number; indexes: Map<string, StepLabelIndex> } = { generation: -1, indexes: new Map() };
-
-  constructor(
-    readonly open: SpbStore,
-    private readonly labels: LabelService,
-  ) {}
-
-  get benchmark(): string | undefined {
-    return this.labels.benchmarkOf(this.open);
-  }
-
-  get run(): string {
-    return this.open.runName ?? '';
-  }
 
   sameRef(a: StepLocation | undefined, b: StepLocation | undefined): boolean {
     return !!a && !!b && a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
@@ -31,11 +17,8 @@ export class SpbLabelTargets implements LabelTargets<StepLocation> {
     return this.open.step(ref) !== undefined;
   }
 
-  rowsAt(ref: StepLocation, run: string): LabelRow[] {
-    const benchmark = this.benchmark;
-    const store = this.labels.store(false);
-    if (!store || benchmark === undefined) return [];
-    return store.listByStep({ benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run });
+  protected storeRef(ref: StepLocation, benchmark: string, run: string): StepRef {
+    return { benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run };
   }
 
   /** The current author's labels of a run (default: the selected one), by step. */
