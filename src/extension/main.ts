@@ -28,8 +28,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const tree = activateTree(context, benchmarks);
   const stepViews = activateStepView(context, spb);
   const stepView = stepViews.main;
-  const labels = activateLabels(context, spb, stepViews, tree);
-  activateWalkthrough(context, labels.service);
+  const traceView = activateTraceView(context, benchmarks.omni);
+  const labels = activateLabels(context, benchmarks, { steps: stepViews, trace: traceView }, tree);
+  activateWalkthrough(context, labels);
   const dashboard = activateDashboard(context, benchmarks);
   const compare = activateCompare(context, spb);
   const docs = activateDocs(context);
@@ -38,7 +39,6 @@ export function activate(context: vscode.ExtensionContext): void {
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const experiments = activateExperiments(context, rerun, docs);
-  const traceView = activateTraceView(context, benchmarks.omni, labels.service);
   const audit = activateAudit(context, spb, benchmarks.omni);
   registerCommands(context, {
     benchmarks,

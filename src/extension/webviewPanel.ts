@@ -202,3 +202,111 @@ export function restoreReusedPanel(
     },
   });
 }
+
+/**
+ * A single-instance panel that shows one thing at a time, a `Ref` (the step view, the trace view): show() opens or
+ * reveals it on a ref, adopt() takes over the panel VS Code restored after a reload, and every message from the page
+ * passes the protocol's guard before handle(). The subclass says what a ref shows (refresh) and what a message does.
+ */
+export abstract class ShownPanel<Ref extends object, Out, In extends { type: string }> implements vscode.Disposable {
+  protected host: PanelHost<Out> | undefined;
+  protected current: Ref | undefined;
+  protected readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    protected readonly extensionUri: vscode.Uri,
+    private readonly protocol: { accepts(raw: unknown): raw is In; logName: string; copy(ref: Ref): Ref },
+  ) {}
+
+  get currentRef(): Ref | undefined {
+    return this.current;
+  }
+
+  get isOpen(): boolean {
+    return this.host !== undefined;
+  }
+
+  /** The panel is the active editor. */
+  get isActive(): boolean {
+    return this.host?.panel.active ?? false;
+  }
+
+  /** Resolves true once the panel's page is ready (at once when it is), false after `timeoutMs` or without a panel. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    return this.host ? this.host.whenReady(timeoutMs) : Promise.resolve(false);
+  }
+
+  /** Posts to the page once it is ready (dropped before: its `ready` makes the panel show its ref again). */
+  post(message: Out): void {
+    this.host?.post(message);
+  }
+
+  /**
+   * Shows `ref`: makes the panel (in `viewColumn`, default the active group), or moves it to `viewColumn`, or brings
+   * it back when hidden (`revealInactive`: also when visible but not the active editor).
+   */
+  protected showRef(
+    ref: Ref,
+    how: { preserveFocus?: boolean; viewColumn?: vscode.ViewColumn; revealInactive?: boolean } = {},
+  ): void {
+    this.current = this.protocol.copy(ref);
+    const preserveFocus = how.preserveFocus ?? false;
+    const panel = this.host?.panel;
+    if (!panel) this.create(preserveFocus, how.viewColumn ?? vscode.ViewColumn.Active);
+    else if (how.viewColumn !== undefined && how.viewColumn !== panel.viewColumn)
+      panel.reveal(how.viewColumn, preserveFocus);
+    else if (!panel.visible || (how.revealInactive && !panel.active)) panel.reveal(panel.viewColumn, preserveFocus);
+    void this.refresh();
+  }
+
+  /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (the view's serializer). */
+  adopt(panel: vscode.WebviewPanel, ref: Ref): void {
+    this.current = this.protocol.copy(ref);
+    // This view already has a panel (opened before the restore came): the restored one is not needed.
+    if (this.host) panel.dispose();
+    else this.create(true, panel.viewColumn ?? vscode.ViewColumn.Active, panel);
+    void this.refresh();
+  }
+
+  private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn, adopt?: vscode.WebviewPanel): void {
+    this.host = new PanelHost<Out>({
+      ...this.hostOptions(),
+      adopt,
+      viewColumn,
+      preserveFocus,
+      extensionUri: this.extensionUri,
+      onMessage: (raw) => this.receive(raw),
+      onDispose: () => {
+        this.host = undefined;
+        this.closed();
+      },
+    });
+    this.opened();
+  }
+
+  private receive(raw: unknown): void {
+    if (!this.protocol.accepts(raw)) {
+      log.warn(`${this.protocol.logName}: ignored an unknown message from the webview`);
+      return;
+    }
+    const done = this.handle(raw);
+    if (done)
+      done.catch((e: unknown) =>
+        log.error(`${this.protocol.logName}: ${raw.type} failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+  }
+
+  /** The new panel's view type, title and HTML. */
+  protected abstract hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'>;
+  /** Sends what the current ref shows (after show, adopt, the page's `ready`, or a change of what it shows). */
+  protected abstract refresh(): void | Promise<void>;
+  /** A message that passed the guard, `ready` included. */
+  protected abstract handle(msg: In): void | Promise<void>;
+  protected opened(): void {}
+  protected closed(): void {}
+
+  dispose(): void {
+    this.host?.panel.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

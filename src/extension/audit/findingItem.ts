@@ -24,6 +24,10 @@ const CONFIDENCE_COLOR: Record<Confidence, string> = {
 
 type ItemFinding = Pick<Finding, 'category' | 'confidence' | 'text'>;
 
+/** What a finding's tooltip says of it, in either format. */
+export type TooltipFinding = ItemFinding &
+  Pick<Finding, 'reason'> & { key: string; file: string; line: number; field: string; run: string | null };
+
 /** The row of a finding: its value, a verdict or confidence icon, and a click that runs openSource on `node`. */
 export function findingItem(
   f: ItemFinding,
@@ -51,8 +55,7 @@ export function findingItem(
  * location, the latest verdict, and what a click does.
  */
 export function findingTooltip(
-  f: ItemFinding &
-    Pick<Finding, 'reason'> & { key: string; file: string; line: number; field: string; run: string | null },
+  f: TooltipFinding,
   trail: VerdictTrail,
   body: (md: vscode.MarkdownString) => void,
   clickHint: string,

@@ -7,6 +7,8 @@ import type { LabelAction, LabelKey } from '../../core/labels/model';
 import type { LabelStore } from '../../core/labels/store';
 import type { LabelFlash } from '../../core/labels/view';
 import type { LabelService } from './service';
+import type { LabelTargets } from './targets';
+import type { OpenBenchmark } from '../benchmarks/types';
 import { UndoStack } from './undo';
 
 export class LabelBar<R extends object> {
@@ -16,7 +18,7 @@ export class LabelBar<R extends object> {
 
   constructor(
     private readonly labels: LabelService,
-    private readonly sameRef: (a: R | undefined, b: R | undefined) => boolean,
+    private readonly targets: Pick<LabelTargets<OpenBenchmark, R>, 'sameRef' | 'exists'>,
   ) {}
 
   /** Calls `push` when the labels change by anything but this bar's own writes. */
@@ -32,7 +34,7 @@ export class LabelBar<R extends object> {
 
   /** The flash to show on `ref`: null unless the last action was made there. */
   flashOn(ref: R): LabelFlash | null {
-    return this.flash && this.sameRef(this.flash.ref, ref) ? this.flash.flash : null;
+    return this.flash && this.targets.sameRef(this.flash.ref, ref) ? this.flash.flash : null;
   }
 
   say(ref: R, text: string, kind: LabelFlash['kind'] = 'info'): void {
@@ -73,10 +75,10 @@ export class LabelBar<R extends object> {
   }
 
   /**
-   * Undoes the newest action and says so. Returns where it was made when that is not `current` and `exists`, for
-   * the caller to show it; undefined when the bar shown is the one to update.
+   * Undoes the newest action and says so. Returns where it was made when that is not `current` and still exists,
+   * for the caller to show it; undefined when the bar shown is the one to update.
    */
-  undoLast(current: R | undefined, exists: (ref: R) => boolean): R | undefined {
+  undoLast(current: R | undefined): R | undefined {
     const entry = this.undo.pop();
     if (!entry) {
       if (current) this.say(current, 'Nothing to undo');
@@ -84,6 +86,6 @@ export class LabelBar<R extends object> {
     }
     this.write((s) => s.apply(entry.inverse));
     this.say(entry.ref, `Undid: ${entry.description}`);
-    return !this.sameRef(entry.ref, current) && exists(entry.ref) ? entry.ref : undefined;
+    return !this.targets.sameRef(entry.ref, current) && this.targets.exists(entry.ref) ? entry.ref : undefined;
   }
 }

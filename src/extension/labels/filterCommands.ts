@@ -15,6 +15,7 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { TreeApi } from '../tree';
 import { StepNode } from '../tree/nodes';
 import type { LabelService } from './service';
+import type { SpbLabelTargets } from './spb/targets';
 import type { LabelTreeAugment } from './spb/treeLabels';
 
 /** A checkable row of the filter pick; `id` is a label id, a signature or a run name (none for "unlabelled"). */
@@ -32,9 +33,10 @@ function separator(label: string): vscode.QuickPickItem {
 export async function pickFilter(
   bench: SpbStore,
   labels: LabelService,
+  steps: SpbLabelTargets,
   current: StepFilter,
 ): Promise<StepFilter | undefined> {
-  const counts = labels.index();
+  const counts = steps.index();
   const perLabel = new Map<string, number>();
   const b = bench.bench;
   if (b) {
@@ -126,6 +128,7 @@ export async function pickFilter(
 export interface FilterDeps {
   bench: SpbStore;
   labels: LabelService;
+  steps: SpbLabelTargets;
   augment: LabelTreeAugment;
   panel: StepPanel;
   tree: TreeApi;
@@ -151,11 +154,11 @@ export function filterMessage({ bench, augment, tree }: FilterDeps): vscode.Disp
 }
 
 /** Needs an open benchmark. A filter object as argument (tests, keybindings with args) skips the pick. */
-export async function filterSteps({ bench, labels, augment }: FilterDeps, arg: unknown): Promise<void> {
+export async function filterSteps({ bench, labels, steps, augment }: FilterDeps, arg: unknown): Promise<void> {
   if (!bench.bench) return;
   const given =
     typeof arg === 'object' && arg !== null && ['labels', 'unlabelled', 'signatures', 'runs'].some((k) => k in arg);
-  const filter = given ? normalizeFilter(arg) : await pickFilter(bench, labels, augment.filter);
+  const filter = given ? normalizeFilter(arg) : await pickFilter(bench, labels, steps, augment.filter);
   if (filter) await augment.setFilter(filter);
 }
 
@@ -164,7 +167,7 @@ export async function clearStepFilter({ augment }: FilterDeps): Promise<void> {
 }
 
 /** Needs an open benchmark. */
-export async function nextUnlabelled({ bench, labels, augment, panel, tree }: FilterDeps, arg: unknown): Promise<void> {
+export async function nextUnlabelled({ bench, steps, augment, panel, tree }: FilterDeps, arg: unknown): Promise<void> {
   if (!bench.bench) return;
   const selected = tree.view.selection[0];
   const from: StepRef | undefined =
@@ -172,7 +175,7 @@ export async function nextUnlabelled({ bench, labels, augment, panel, tree }: Fi
   const target = augment.nextUnlabelled(from);
   if (!target) {
     void vscode.window.showInformationMessage(
-      `Persona Lab: no unlabelled step${augment.filterActive ? ' matches the filter' : ' left'} in run ${labels.run || '(none)'}.`,
+      `Persona Lab: no unlabelled step${augment.filterActive ? ' matches the filter' : ' left'} in run ${steps.run || '(none)'}.`,
     );
     return;
   }

@@ -1,38 +1,48 @@
-// Labels feature: the label database and set (LabelService), labelling in the step view, badges / counts / the
-// step filter in the Benchmarks tree, and the label commands' handlers.
-import * as vscode from 'vscode';
+// Labels feature, for both formats in one place: the label database and set (LabelService), each format's targets
+// (spb/targets.ts: steps; omni/targets.ts: test actions and history records), labelling in the step view and the
+// trace view, the Benchmarks tree's badges, counts and step filter, and the label commands' handlers.
+import type * as vscode from 'vscode';
+import type { OmniStore } from '../benchmarks/omni/store';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { StepViews } from '../stepView/views';
+import type { TracePanel } from '../traceView/panel';
 import type { TreeApi } from '../tree';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
 import { filterMessage, type FilterDeps } from './filterCommands';
+import { traceTreeBadges } from './omni/badges';
+import { TraceLabelController } from './omni/controller';
+import { OmniLabelTargets } from './omni/targets';
 import { LabelService } from './service';
 import { LabelStepController } from './spb/controller';
+import { SpbLabelTargets } from './spb/targets';
 import { LabelTreeAugment } from './spb/treeLabels';
 
 export interface LabelsApi {
-  /** The label service, which the trace view's labelling shares. */
   service: LabelService;
+  /** The StreamProfileBench steps' labels (the index the tree's badges, the filter and the walkthrough read). */
+  steps: SpbLabelTargets;
   filter: FilterDeps;
   files: LabelFileCommands;
 }
 
 export function activateLabels(
   context: vscode.ExtensionContext,
-  store: SpbStore,
-  stepViews: StepViews,
+  benchmarks: { spb: SpbStore; omni: OmniStore },
+  views: { steps: StepViews; trace: TracePanel },
   tree: TreeApi,
 ): LabelsApi {
-  const labels = new LabelService(store, context.globalStorageUri.fsPath);
-  const augment = new LabelTreeAugment(store, labels, context.workspaceState);
-  const controller = new LabelStepController(stepViews.main, store, labels, augment);
+  const { spb, omni } = benchmarks;
+  const labels = new LabelService(spb, context.globalStorageUri.fsPath);
+  const steps = new SpbLabelTargets(spb, labels);
+  const augment = new LabelTreeAugment(steps, labels, context.workspaceState);
+  const controller = new LabelStepController(views.steps.main, steps, labels, augment);
   context.subscriptions.push(
     labels,
     augment,
     controller,
     // A pinned panel labels the run it shows; its controller goes with it.
-    stepViews.onDidCreatePinned((panel) => {
-      const pinned = new LabelStepController(panel, store, labels, augment);
+    views.steps.onDidCreatePinned((panel) => {
+      const pinned = new LabelStepController(panel, steps, labels, augment);
       const sub = panel.onDidChangeOpen((open) => {
         if (open) return;
         pinned.dispose();
@@ -40,8 +50,11 @@ export function activateLabels(
       });
     }),
   );
-  store.tree.setAugment(augment);
-  const filter: FilterDeps = { bench: store, labels, augment, panel: stepViews.main, tree };
+  spb.tree.setAugment(augment);
+  const traces = new OmniLabelTargets(omni, labels);
+  context.subscriptions.push(new TraceLabelController(views.trace, traces, labels));
+  omni.tree.setAugment(traceTreeBadges(labels, traces));
+  const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
   context.subscriptions.push(filterMessage(filter));
-  return { service: labels, filter, files: labelFileCommands(context, labels) };
+  return { service: labels, steps, filter, files: labelFileCommands(context, labels) };
 }

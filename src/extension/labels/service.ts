@@ -1,16 +1,16 @@
-// The label database and label set of this window: settings, the workspace's `.personalab/labels.json` (validated,
-// its problems in the Problems panel), a per-run index of the current author's labels, and change events (this
-// window's writes at once, other windows' and the CLI's through a file watcher).
+// The label database and label set of this window, for every format: settings, the workspace's
+// `.personalab/labels.json` (validated, its problems in the Problems panel), the `benchmark` column of an open
+// benchmark, and change events (this window's writes at once, other windows' and the CLI's through a file watcher).
+// What a label goes on (a step, a test action, a history record) is each format's adapter (spb/targets.ts,
+// omni/targets.ts).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { LabelRow } from '../../core/labels/model';
-import { StepLabelIndex } from '../../core/labels/stepIndex';
 import { LabelStore } from '../../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
-import type { SpbStore, StepRef } from '../benchmarks/spb/store';
+import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 
@@ -21,7 +21,7 @@ export class LabelService implements vscode.Disposable {
   private openError: string | null = null;
   private set: LabelSet = defaultLabelSet();
   private paths = { db: '', labelSet: '' };
-  private readonly indexes = new Map<string, StepLabelIndex>();
+  private changes = 0;
   private seenVersion = -1;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after any change of labels, the label set, the author or the database file. */
@@ -31,8 +31,12 @@ export class LabelService implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
+  /**
+   * `home`: the benchmark whose folder holds `.personalab/` when the window has no folder (else `fallbackDir`, the
+   * extension's global storage).
+   */
   constructor(
-    private readonly bench: SpbStore,
+    private readonly home: OpenBenchmark,
     private readonly fallbackDir: string,
   ) {
     this.disposables.push(
@@ -42,8 +46,8 @@ export class LabelService implements vscode.Disposable {
         if (e.affectsConfiguration('personaLab.labels')) this.reload();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
-      // The labels home may be the benchmark folder, and the benchmark id is its name.
-      bench.onDidChange(() => this.reload(false)),
+      // The labels home may be the benchmark folder.
+      home.onDidChange(() => this.reload(false)),
     );
     this.reload(false);
   }
@@ -52,14 +56,14 @@ export class LabelService implements vscode.Disposable {
     return authorName(vscode.workspace.getConfiguration('personaLab.labels').get<string>('author'));
   }
 
-  /** The `benchmark` column for the loaded benchmark; undefined when none is loaded. */
-  get benchmark(): string | undefined {
-    return this.bench.root ? benchmarkId(this.bench.root) : undefined;
+  /** The `benchmark` column of labels on `open` (its folder's name); undefined when it is not loaded. */
+  benchmarkOf(open: OpenBenchmark): string | undefined {
+    return open.root ? benchmarkId(open.root) : undefined;
   }
 
-  /** The run labels are made on: the selected run, '' when none (labels about the task data). */
-  get run(): string {
-    return this.bench.runName ?? '';
+  /** Bumped when what was read from the store may be out of date, before onDidChange fires: the adapters' caches. */
+  get generation(): number {
+    return this.changes;
   }
 
   get labels(): readonly LabelDef[] {
@@ -123,31 +127,9 @@ export class LabelService implements vscode.Disposable {
     try {
       return fn(store);
     } finally {
-      this.indexes.clear();
+      this.changes++;
       this.changed.fire();
     }
-  }
-
-  /** Rows on one step of a run, all authors. */
-  rowsOfStep(ref: StepRef, run = this.run): LabelRow[] {
-    const benchmark = this.benchmark;
-    const store = this.store(false);
-    if (!store || benchmark === undefined) return [];
-    return store.listByStep({ benchmark, platform: ref.platform, userId: ref.userId, stepId: ref.stepId, run });
-  }
-
-  /** The current author's labels of a run, by step. */
-  index(run = this.run): StepLabelIndex {
-    let idx = this.indexes.get(run);
-    if (idx) return idx;
-    const store = this.store(false);
-    const benchmark = this.benchmark;
-    idx =
-      store && benchmark !== undefined
-        ? new StepLabelIndex(store.list({ benchmark, run, author: this.author }))
-        : StepLabelIndex.empty;
-    this.indexes.set(run, idx);
-    return idx;
   }
 
   /** Re-reads settings and the label set; reopens the database when its path changed. */
@@ -155,7 +137,7 @@ export class LabelService implements vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? [])
       .filter((f) => f.uri.scheme === 'file')
       .map((f) => f.uri.fsPath);
-    const home = labelsHome(folders, this.bench.root, this.fallbackDir);
+    const home = labelsHome(folders, this.home.root, this.fallbackDir);
     const db = dbPath(
       vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'),
       folders,
@@ -172,7 +154,7 @@ export class LabelService implements vscode.Disposable {
     this.paths = { db, labelSet };
     if (moved) this.watchFiles();
     this.loadSet();
-    this.indexes.clear();
+    this.changes++;
     if (fire) this.changed.fire();
   }
 
@@ -223,7 +205,7 @@ export class LabelService implements vscode.Disposable {
     if (!this.db) {
       // Created by another window or the CLI: open it now that it exists.
       if (existsSync(this.paths.db)) {
-        this.indexes.clear();
+        this.changes++;
         this.changed.fire();
       }
       return;
@@ -232,7 +214,7 @@ export class LabelService implements vscode.Disposable {
       // Read-only stores may read a snapshot of the file: read it again.
       this.db.close();
       this.db = undefined;
-      this.indexes.clear();
+      this.changes++;
       this.changed.fire();
       return;
     }
@@ -245,7 +227,7 @@ export class LabelService implements vscode.Disposable {
     // Our own commits leave data_version as it is: only another connection's writes refresh the views.
     if (version === this.seenVersion) return;
     this.seenVersion = version;
-    this.indexes.clear();
+    this.changes++;
     this.changed.fire();
   }
 

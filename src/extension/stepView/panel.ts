@@ -16,10 +16,11 @@ import {
   type NavState,
   type RerunRequest,
   type RerunState,
+  type WebviewToExtension,
 } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { openLineBeside } from '../docs';
-import { PanelHost } from '../webviewPanel';
+import { ShownPanel, type PanelHostOptions } from '../webviewPanel';
 import { newNonce, stepViewHtml } from './html';
 import { log } from '../log';
 
@@ -37,10 +38,9 @@ export function piMinConfidence(): Confidence {
   return (CONFIDENCES as readonly unknown[]).includes(v) ? (v as Confidence) : 'low';
 }
 
-export class StepPanel implements vscode.Disposable {
-  private host: PanelHost<ExtensionToWebview> | undefined;
-  private current: StepRef | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+const copyRef = (ref: StepRef): StepRef => ({ platform: ref.platform, userId: ref.userId, stepId: ref.stepId });
+
+export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewToExtension> {
   private readonly openChanged = new vscode.EventEmitter<boolean>();
   /** Fires true when the panel is created and false when it is closed. */
   readonly onDidChangeOpen = this.openChanged.event;
@@ -53,10 +53,11 @@ export class StepPanel implements vscode.Disposable {
 
   /** `pinnedRun`: the run this panel always shows; undefined for the main panel, which follows the selected run. */
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly store: SpbStore,
     readonly pinnedRun?: string,
   ) {
+    super(extensionUri, { accepts: isWebviewToExtension, logName: 'step view', copy: copyRef });
     this.disposables.push(
       store.onDidChange(() => this.refresh()),
       store.tree.order.onDidChange(() => this.refresh()),
@@ -69,10 +70,6 @@ export class StepPanel implements vscode.Disposable {
     );
   }
 
-  get currentRef(): StepRef | undefined {
-    return this.current;
-  }
-
   /** The name of the run shown (the pinned run even when the loaded benchmark lacks it). */
   get runName(): string | undefined {
     return this.pinnedRun ?? this.store.runName;
@@ -81,15 +78,6 @@ export class StepPanel implements vscode.Disposable {
   /** The run shown, in the loaded benchmark. */
   get run(): Run | undefined {
     return this.pinnedRun === undefined ? this.store.run : this.store.bench?.runs.get(this.pinnedRun);
-  }
-
-  get isOpen(): boolean {
-    return this.host !== undefined;
-  }
-
-  /** The panel is the active editor. */
-  get isActive(): boolean {
-    return this.host?.panel.active ?? false;
   }
 
   setAddon(addon: StepViewAddon): vscode.Disposable {
@@ -118,17 +106,7 @@ export class StepPanel implements vscode.Disposable {
 
   /** `viewColumn`: where to open it, or move it to (default: the active group when new, else where it is). */
   show(ref: StepRef, preserveFocus = false, viewColumn?: vscode.ViewColumn): void {
-    this.current = { platform: ref.platform, userId: ref.userId, stepId: ref.stepId };
-    const panel = this.host?.panel;
-    if (!panel) this.create(preserveFocus, viewColumn ?? vscode.ViewColumn.Active);
-    else if (viewColumn !== undefined && viewColumn !== panel.viewColumn) panel.reveal(viewColumn, preserveFocus);
-    else if (!panel.visible || !panel.active) panel.reveal(panel.viewColumn, preserveFocus);
-    this.refresh();
-  }
-
-  /** Resolves true once the panel's page is ready (at once when it is), false after `timeoutMs` or without a panel. */
-  whenReady(timeoutMs: number): Promise<boolean> {
-    return this.host ? this.host.whenReady(timeoutMs) : Promise.resolve(false);
+    this.showRef(ref, { preserveFocus, viewColumn, revealInactive: true });
   }
 
   /** Users are walked in the order the Benchmarks tree lists them (Sort Users By…). */
@@ -144,71 +122,47 @@ export class StepPanel implements vscode.Disposable {
     return true;
   }
 
-  /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (restore.ts). */
-  adopt(panel: vscode.WebviewPanel, ref: StepRef): void {
-    this.current = { platform: ref.platform, userId: ref.userId, stepId: ref.stepId };
-    if (this.host) {
-      // This view already has a panel (opened before the restore came): the restored one is not needed.
-      panel.dispose();
-      this.refresh();
-      return;
-    }
-    this.create(true, panel.viewColumn ?? vscode.ViewColumn.Active, panel);
-    this.refresh();
-  }
-
-  private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn, adopt?: vscode.WebviewPanel): void {
-    this.host = new PanelHost<ExtensionToWebview>({
-      adopt,
+  protected hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'> {
+    return {
       viewType: STEP_VIEW_TYPE,
       title: this.pinnedRun === undefined ? 'Persona Lab step' : `${this.pinnedRun} · step`,
-      viewColumn,
-      preserveFocus,
-      extensionUri: this.extensionUri,
       html: (webview) => stepViewHtml(webview, this.extensionUri, newNonce()),
-      onMessage: (raw) => this.onMessage(raw),
-      onDispose: () => {
-        this.host = undefined;
-        this.openChanged.fire(false);
-      },
-    });
+    };
+  }
+
+  protected override opened(): void {
     this.openChanged.fire(true);
   }
 
-  private onMessage(raw: unknown): void {
-    if (!isWebviewToExtension(raw)) {
-      log.warn('step view: ignored an unknown message from the webview');
-      return;
-    }
-    switch (raw.type) {
+  protected override closed(): void {
+    this.openChanged.fire(false);
+  }
+
+  protected handle(msg: WebviewToExtension): void {
+    switch (msg.type) {
       case 'ready':
         this.refresh();
         break;
       case 'navigate':
-        this.navigate(raw.direction);
+        this.navigate(msg.direction);
         break;
       case 'openSource':
-        void this.openSource(raw.which);
+        void this.openSource(msg.which);
         break;
       case 'label':
-        this.labelAction.fire(raw.action);
+        this.labelAction.fire(msg.action);
         break;
       case 'command':
       case 'selectAttempt':
       case 'openAttempt':
       case 'retryAttempt':
-        if (this.current && this.pinnedRun === undefined) this.addon?.onRequest(raw, this.current);
+        if (this.current && this.pinnedRun === undefined) this.addon?.onRequest(msg, this.current);
         break;
     }
   }
 
-  /** Posts to the webview once it is ready (dropped before: the next `ready` re-sends the step). */
-  post(message: ExtensionToWebview): void {
-    this.host?.post(message);
-  }
-
   /** Re-renders the current step (after a move, a reload of the benchmark, or a change of run). */
-  private refresh(): void {
+  protected refresh(): void {
     const host = this.host;
     const ref = this.current;
     if (!host || !ref) return;
@@ -281,10 +235,5 @@ export class StepPanel implements vscode.Disposable {
       line = result.steps.get(found.step.stepId)?.line ?? result.line;
     }
     await openLineBeside(file, line);
-  }
-
-  dispose(): void {
-    this.host?.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -15,7 +15,7 @@ import {
   type WebviewToExtension,
 } from '../../shared/traceProtocol';
 import { newNonce, webviewHtml } from '../webviewHtml';
-import { PanelHost } from '../webviewPanel';
+import { ShownPanel, type PanelHostOptions } from '../webviewPanel';
 import { buildTraceModel } from '../benchmarks/omni/model';
 import type { OmniStore } from '../benchmarks/omni/store';
 import { scanProfile, scanRecords } from '../benchmarks/omni/pi';
@@ -37,9 +37,9 @@ interface Shown {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export class TracePanel implements vscode.Disposable {
-  private host: PanelHost<ExtensionToWebview> | undefined;
-  private current: TraceRef | undefined;
+const copyRef = (ref: TraceRef): TraceRef => ({ userId: ref.userId, index: ref.index });
+
+export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
   private token = 0;
@@ -50,27 +50,23 @@ export class TracePanel implements vscode.Disposable {
   readonly onDidShow = this.shownEmitter.event;
   private readonly labelEmitter = new vscode.EventEmitter<TraceLabelAction>();
   readonly onDidReceiveLabelAction = this.labelEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.shownEmitter, this.labelEmitter];
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly store: OmniStore,
   ) {
-    this.disposables.push(store.onDidChange(() => void this.refresh()));
-  }
-
-  get currentRef(): TraceRef | undefined {
-    return this.current;
+    super(extensionUri, { accepts: isWebviewToExtension, logName: 'trace view', copy: copyRef });
+    this.disposables.push(
+      this.shownEmitter,
+      this.labelEmitter,
+      store.onDidChange(() => void this.refresh()),
+    );
   }
 
   /** Shows a test action; `reveal`: a history record before it to show and select (its row and its text). */
   show(ref: TraceRef, reveal?: number): void {
-    this.current = { userId: ref.userId, index: ref.index };
     this.pendingReveal = reveal;
-    const panel = this.host?.panel;
-    if (!panel) this.create();
-    else if (!panel.visible) panel.reveal(panel.viewColumn);
-    void this.refresh();
+    this.showRef(ref);
   }
 
   /** Moves the view to another test action and selects it in the Benchmarks tree ([ and ], next unlabelled). */
@@ -79,22 +75,10 @@ export class TracePanel implements vscode.Disposable {
     void vscode.commands.executeCommand('personaLab.revealTestAction', { userId: ref.userId, index: ref.index });
   }
 
-  /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (restore.ts). */
-  adopt(panel: vscode.WebviewPanel, ref: TraceRef): void {
-    this.current = { userId: ref.userId, index: ref.index };
-    if (this.host)
-      panel.dispose(); // a trace was opened before the restore came
-    else this.create(panel);
-    void this.refresh();
-  }
-
-  private create(adopt?: vscode.WebviewPanel): void {
-    this.host = new PanelHost<ExtensionToWebview>({
-      adopt,
+  protected hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'> {
+    return {
       viewType: TRACE_VIEW_TYPE,
       title: 'Persona Lab trace',
-      viewColumn: vscode.ViewColumn.Active,
-      extensionUri: this.extensionUri,
       html: (webview) =>
         webviewHtml(webview, this.extensionUri, newNonce(), {
           title: 'Persona Lab trace',
@@ -102,19 +86,14 @@ export class TracePanel implements vscode.Disposable {
           rootId: 'trace-root',
           placeholder: 'Loading the trace…',
         }),
-      onMessage: (raw) => void this.onMessage(raw),
-      onDispose: () => {
-        this.host = undefined;
-        this.shown = undefined;
-      },
-    });
+    };
   }
 
-  post(msg: ExtensionToWebview): void {
-    this.host?.post(msg);
+  protected override closed(): void {
+    this.shown = undefined;
   }
 
-  private async refresh(): Promise<void> {
+  protected async refresh(): Promise<void> {
     const panel = this.host?.panel;
     const ref = this.current;
     if (!panel || !ref || !this.host?.ready) return;
@@ -159,19 +138,7 @@ export class TracePanel implements vscode.Disposable {
     }
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (!isWebviewToExtension(raw)) {
-      log.warn('trace view: ignored an unknown message from the webview');
-      return;
-    }
-    try {
-      await this.handle(raw);
-    } catch (e) {
-      log.error(`trace view: ${raw.type} failed: ${message(e)}`);
-    }
-  }
-
-  private async handle(msg: WebviewToExtension): Promise<void> {
+  protected async handle(msg: WebviewToExtension): Promise<void> {
     if (msg.type === 'ready') return this.refresh();
     if (msg.type === 'label') {
       this.labelEmitter.fire(msg.action);
@@ -273,10 +240,5 @@ export class TracePanel implements vscode.Disposable {
       line = shown.index.lines[Math.min(at ?? shown.ref.index, shown.index.count - 1)] ?? 1;
     }
     await openLineBeside(vscode.Uri.file(file), line);
-  }
-
-  dispose(): void {
-    this.host?.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

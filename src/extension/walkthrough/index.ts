@@ -1,7 +1,7 @@
 // The Get Started walkthrough (package.json contributes.walkthroughs, media/walkthrough/): its command, and the
 // context key that ticks the labelling step, which no command marks (labels are made by keys in the page).
 import * as vscode from 'vscode';
-import type { LabelService } from '../labels/service';
+import type { LabelsApi } from '../labels';
 import { LABELLED_CONTEXT, WALKTHROUGH } from './ids';
 
 export function openWalkthrough(): Thenable<unknown> {
@@ -13,11 +13,11 @@ export function openWalkthrough(): Thenable<unknown> {
  * state. VS Code (1.139) registers walkthroughs lazily, and a completion context that is already true then counts
  * as seen and never ticks its step for the rest of the session.
  */
-export function activateWalkthrough(context: vscode.ExtensionContext, labels: LabelService): void {
+export function activateWalkthrough(context: vscode.ExtensionContext, labels: LabelsApi): void {
   const set = (value: boolean) => vscode.commands.executeCommand('setContext', LABELLED_CONTEXT, value);
   context.subscriptions.push(
-    labels.onDidChange(async () => {
-      if (labels.index().labelledSteps === 0) return;
+    labels.service.onDidChange(async () => {
+      if (labels.steps.index().labelledSteps === 0) return;
       await set(true);
       await set(false);
     }),

@@ -1,18 +1,19 @@
 // The OmniBehavior part of the PI Audit tree: under each category an "OmniBehavior" node (the benchmark's findings
-// and placeholders of that category, per part), then users, then findings. A finding opens the trace view at its
-// test action with its history record revealed (findingTraceTarget), or the raw file at its line when it belongs to
-// no test action. Dataset text reaches tooltips only through appendText (escaped).
+// and placeholders of that category, per part), then users, then findings (the rows of findingNodes.ts). A finding
+// opens the trace view at its test action with its history record revealed (findingTraceTarget), or the raw file at
+// its line when it belongs to no test action. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
 import type { OmniAuditFinding } from '../../../core/pi/omniAudit';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
-import { collapsedIf, markdown, namedTooltip, treeItem } from '../../treeItem';
-import { findingItem, findingTooltip } from '../findingItem';
+import { collapsedIf, markdown, treeItem } from '../../treeItem';
+import { AuditUserNode, type FindingFormat } from '../findingNodes';
 import { count, tallyText, tally } from '../model';
-import { omniFindingDescription, type OmniCategoryGroup, type OmniUserGroup } from './model';
+import { omniFindingDescription, type OmniCategoryGroup } from './model';
 import type { AuditNode, OmniAuditContext } from '../nodeTypes';
+import { openTraceFinding } from './open';
 
 export class OmniSourceNode implements AuditNode {
-  private children: OmniAuditUserNode[] | undefined;
+  private children: AuditUserNode<OmniAuditFinding>[] | undefined;
 
   constructor(
     readonly parent: AuditNode,
@@ -32,8 +33,11 @@ export class OmniSourceNode implements AuditNode {
     });
   }
 
-  getChildren(): OmniAuditUserNode[] {
-    this.children ??= this.group.users.map((u) => new OmniAuditUserNode(this, u));
+  getChildren(): AuditUserNode<OmniAuditFinding>[] {
+    const category = this.group.category;
+    this.children ??= this.group.users.map(
+      (u) => new AuditUserNode(this, this.ctx, omniFindings, u, `pi/${category}/omnibehavior/${u.userId}`),
+    );
     return this.children;
   }
 
@@ -51,68 +55,23 @@ export class OmniSourceNode implements AuditNode {
   }
 }
 
-export class OmniAuditUserNode implements AuditNode {
-  private children: OmniFindingNode[] | undefined;
-
-  constructor(
-    readonly parent: OmniSourceNode,
-    readonly group: OmniUserGroup,
-  ) {}
-
-  getTreeItem(): vscode.TreeItem {
-    return treeItem({
-      label: this.group.userId,
-      state: vscode.TreeItemCollapsibleState.Collapsed,
-      id: `pi/${this.parent.group.category}/omnibehavior/${this.group.userId}`,
-      contextValue: 'auditUser',
-      icon: 'person',
-      description: tallyText(tally(this.group.findings, this.parent.ctx.verdictOf)),
-    });
-  }
-
-  getChildren(): OmniFindingNode[] {
-    this.children ??= this.group.findings.map((f) => new OmniFindingNode(this, f));
-    return this.children;
-  }
-
-  tooltip(): vscode.MarkdownString {
-    return namedTooltip(this.group.userId, ` · OmniBehavior\n\n${count(this.group.findings.length, 'finding')}`);
-  }
-}
-
-export class OmniFindingNode implements AuditNode {
-  constructor(
-    readonly parent: OmniAuditUserNode,
-    readonly finding: OmniAuditFinding,
-  ) {}
-
-  get ctx(): OmniAuditContext {
-    return this.parent.parent.ctx;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const f = this.finding;
-    const verdict = this.ctx.verdictOf(f.key);
-    const description = omniFindingDescription(f, verdict);
-    return findingItem(f, verdict, {
-      id: `pi-finding/${f.key}`,
-      contextValue: 'auditTraceFinding',
-      description,
-      openTitle: 'Open in the Trace View',
-      node: this,
-    });
-  }
-
-  getChildren(): AuditNode[] {
-    return [];
-  }
-
-  tooltip(): vscode.MarkdownString {
-    const f = this.finding;
-    const hint =
-      f.testAction === null
-        ? 'Click to open the file at the line.'
-        : 'Click to open the trace at the test action, the record revealed.';
-    return findingTooltip(f, this.ctx.verdictTrail, (md) => md.appendText(f.text), hint);
-  }
-}
+/** An OmniBehavior finding opens in the trace view at its test action, else its raw file at the line. */
+const omniFindings: FindingFormat<OmniAuditFinding> = {
+  userWhere: ' · OmniBehavior',
+  userLine: () => undefined,
+  contextValue: 'auditTraceFinding',
+  openTitle: 'Open in the Trace View',
+  describe: omniFindingDescription,
+  body: (f, md) => void md.appendText(f.text),
+  clickHint: (f) =>
+    f.testAction === null
+      ? 'Click to open the file at the line.'
+      : 'Click to open the trace at the test action, the record revealed.',
+  async open(f, session) {
+    const root = session.omniResult?.root;
+    if (root) await openTraceFinding(f, root);
+  },
+  openInView(f, session) {
+    return this.open(f, session);
+  },
+};

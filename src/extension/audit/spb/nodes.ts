@@ -1,24 +1,27 @@
-// The StreamProfileBench part of the PI Audit tree, below each category: platform → user → finding. A finding opens
-// the file at its span. Dataset text reaches tooltips only through appendText (escaped).
+// The StreamProfileBench part of the PI Audit tree, below each category: platform → user → finding (the user and
+// finding rows are findingNodes.ts'). A finding opens the file at its span, or its step in the step view. Dataset
+// text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../core/spb/load';
 import type { AuditFinding } from '../../../core/pi/audit';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../../core/spb/tables';
+import type { Platform } from '../../../core/spb/types';
 import type { StepRef } from '../../benchmarks/spb/store';
-import { collapsedIf, markdown, namedTooltip, treeItem } from '../../treeItem';
-import { findingItem, findingTooltip } from '../findingItem';
+import { collapsedIf, markdown, treeItem } from '../../treeItem';
+import { AuditUserNode, type FindingFormat } from '../findingNodes';
 import { valueAt } from '../locate';
 import { auditNodeId, contextAround, count } from '../model';
 import type { AuditNode, AuditTreeContext, CategoryParent } from '../nodeTypes';
-import { findingDescription, platformDescription, userDescription, type PlatformGroup, type UserGroup } from './model';
+import { findingDescription, platformDescription, type PlatformGroup } from './model';
+import { openSource, openStep } from './open';
 
 function sourceLabel(source: string): string {
   return source === 'tasks' ? 'tasks data' : `run ${source}`;
 }
 
 export class AuditPlatformNode implements AuditNode {
-  private children: AuditUserNode[] | undefined;
+  private children: AuditUserNode<AuditFinding>[] | undefined;
 
   constructor(
     readonly parent: CategoryParent,
@@ -37,8 +40,15 @@ export class AuditPlatformNode implements AuditNode {
     });
   }
 
-  getChildren(): AuditUserNode[] {
-    this.children ??= this.group.users.map((u) => new AuditUserNode(this, u));
+  getChildren(): AuditUserNode<AuditFinding>[] {
+    if (!this.children) {
+      const { ctx, group } = this.parent;
+      const { platform, users } = this.group;
+      const findings = spbFindings(ctx, platform);
+      this.children = users.map(
+        (u) => new AuditUserNode(this, ctx, findings, u, auditNodeId.user(group.category, platform, u.userId)),
+      );
+    }
     return this.children;
   }
 
@@ -56,107 +66,19 @@ export class AuditPlatformNode implements AuditNode {
   }
 }
 
-export class AuditUserNode implements AuditNode {
-  private children: FindingNode[] | undefined;
-
-  constructor(
-    readonly parent: AuditPlatformNode,
-    readonly group: UserGroup,
-  ) {}
-
-  get ctx(): AuditTreeContext {
-    return this.parent.parent.ctx;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    return treeItem({
-      label: this.group.userId,
-      state: vscode.TreeItemCollapsibleState.Collapsed,
-      id: auditNodeId.user(this.parent.parent.group.category, this.parent.group.platform, this.group.userId),
-      contextValue: 'auditUser',
-      icon: 'person',
-      description: userDescription(this.group, this.ctx.verdictOf),
-    });
-  }
-
-  getChildren(): FindingNode[] {
-    this.children ??= this.group.findings.map((f) => new FindingNode(this, f));
-    return this.children;
-  }
-
-  tooltip(): vscode.MarkdownString {
-    const md = namedTooltip(this.group.userId, ` · ${PLATFORM_LABELS[this.parent.group.platform]}\n\n`);
-    const user = this.ctx.bench?.users.get(this.parent.group.platform)?.get(this.group.userId);
-    if (user) {
-      md.appendText(`${user.username || '(no username)'} · ${count(user.steps.length, 'step')}`);
-      md.appendMarkdown('\n\n');
-    }
-    md.appendMarkdown(count(this.group.findings.length, 'finding'));
-    return md;
-  }
-}
-
-/** Carries the StepRef fields of its step (the user's first step for a bio), for personaLab.openStep. */
-export class FindingNode implements AuditNode {
-  constructor(
-    readonly parent: AuditUserNode,
-    readonly finding: AuditFinding,
-  ) {}
-
-  get ctx(): AuditTreeContext {
-    return this.parent.ctx;
-  }
-
+/** A StreamProfileBench finding opens its file at the span, or its step (the user's first for a bio). */
+function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<AuditFinding> {
+  const userOf = (userId: string) => ctx.bench?.users.get(platform)?.get(userId);
   /** The step to open: the finding's, or the user's first for a bio; undefined when the user is not loaded. */
-  get stepRef(): StepRef | undefined {
-    const f = this.finding;
+  const stepRef = (f: AuditFinding): StepRef | undefined => {
     if (f.stepId !== null) return { platform: f.platform, userId: f.userId, stepId: f.stepId };
-    const first = this.ctx.bench?.users.get(f.platform)?.get(f.userId)?.steps[0];
+    const first = userOf(f.userId)?.steps[0];
     return first ? { platform: f.platform, userId: f.userId, stepId: first.stepId } : undefined;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const f = this.finding;
-    const verdict = this.ctx.verdictOf(f.key);
-    const description = findingDescription(f, verdict);
-    return findingItem(f, verdict, {
-      id: auditNodeId.finding(f.key),
-      contextValue: 'auditFinding',
-      description,
-      openTitle: 'Open Source',
-      node: this,
-    });
-  }
-
-  getChildren(): AuditNode[] {
-    return [];
-  }
-
-  tooltip(): vscode.MarkdownString {
-    const f = this.finding;
-    const body = (md: vscode.MarkdownString) => {
-      const context = this.context();
-      if (!context) return void md.appendText(f.text);
-      const oneLine = (s: string) => s.replace(/\s+/g, ' ');
-      md.appendText(oneLine(context.before));
-      md.appendMarkdown('**');
-      md.appendText(oneLine(context.match));
-      md.appendMarkdown('**');
-      md.appendText(oneLine(context.after));
-    };
-    return findingTooltip(
-      f,
-      this.ctx.verdictTrail,
-      body,
-      'Click to open the file at the span; right-click for the step view and verdicts.',
-    );
-  }
-
+  };
   /** The text around the span, for findings in the tasks data (re-read from the user's line); undefined for runs. */
-  private context(): ReturnType<typeof contextAround> | undefined {
-    const f = this.finding;
+  const context = (f: AuditFinding): ReturnType<typeof contextAround> | undefined => {
     if (f.run !== null) return undefined;
-    const user = this.ctx.bench?.users.get(f.platform)?.get(f.userId);
+    const user = userOf(f.userId);
     if (!user || user.ref.line !== f.line) return undefined;
     try {
       const value = valueAt(readUserRecord(user), f.field);
@@ -166,5 +88,31 @@ export class FindingNode implements AuditNode {
     } catch {
       return undefined;
     }
-  }
+  };
+  return {
+    userWhere: ` · ${PLATFORM_LABELS[platform]}`,
+    userLine(userId) {
+      const user = userOf(userId);
+      return user && `${user.username || '(no username)'} · ${count(user.steps.length, 'step')}`;
+    },
+    contextValue: 'auditFinding',
+    openTitle: 'Open Source',
+    describe: findingDescription,
+    body(f, md) {
+      const around = context(f);
+      if (!around) return void md.appendText(f.text);
+      const oneLine = (s: string) => s.replace(/\s+/g, ' ');
+      md.appendText(oneLine(around.before));
+      md.appendMarkdown('**');
+      md.appendText(oneLine(around.match));
+      md.appendMarkdown('**');
+      md.appendText(oneLine(around.after));
+    },
+    clickHint: () => 'Click to open the file at the span; right-click for the step view and verdicts.',
+    async open(f, session) {
+      const root = session.result?.root;
+      if (root) await openSource(f, root);
+    },
+    openInView: (f, _session, store) => openStep(f, stepRef(f), store),
+  };
 }

@@ -1,16 +1,16 @@
 // The trace labels' badges on the OmniBehavior test actions in the Benchmarks tree: this author's labels in the
 // selected run.
-import { TraceLabelIndex, traceBenchmarkId } from '../../../core/labels/trace';
+import { TraceLabelIndex } from '../../../core/labels/trace';
 import type { OmniTreeAugment } from '../../benchmarks/omni/roots';
 import type { LabelService } from '../service';
+import type { OmniLabelTargets } from './targets';
 
-export function traceTreeBadges(labels: LabelService): OmniTreeAugment {
+export function traceTreeBadges(labels: LabelService, targets: OmniLabelTargets): OmniTreeAugment {
   return {
     onDidChange: labels.onDidChange,
     badges(root, run) {
       try {
-        const rows =
-          labels.store(false)?.list({ benchmark: traceBenchmarkId(root), run: run ?? '', author: labels.author }) ?? [];
+        const rows = targets.mine(run ?? '', root);
         return rows.length ? { index: new TraceLabelIndex(rows), names: labels.names() } : undefined;
       } catch {
         return undefined;

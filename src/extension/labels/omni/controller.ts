@@ -3,30 +3,24 @@
 // toggles, notes and undo, one transaction each, in the same store as the step view's labels, and its next
 // unlabelled test action (`.`).
 import * as vscode from 'vscode';
-import type { LabelStore } from '../../../core/labels/store';
 import { labelDef } from '../../../core/labels/taxonomy';
 import { testActionOrder } from '../../../core/omni/order';
 import {
   nextUnlabelledAction,
   TraceLabelIndex,
-  traceBenchmarkId,
   traceContentHash,
   traceLabelKey,
   traceStaleness,
-  traceStepRef,
-  type TraceRef as CoreTraceRef,
 } from '../../../core/labels/trace';
+import type { LabelRow } from '../../../core/labels/model';
 import { describeTarget } from '../../../core/labels/view';
 import type { TraceLabelAction, TraceRef } from '../../../shared/traceProtocol';
 import type { TracePanel } from '../../traceView/panel';
-import type { OmniStore } from '../../benchmarks/omni/store';
 import type { LabelService } from '../service';
+import type { OmniLabelTargets } from './targets';
 import { buildTraceLabelState } from './viewState';
 import { LabelBar } from '../bar';
 import { log } from '../../log';
-
-const sameRef = (a: TraceRef | undefined, b: TraceRef | undefined) =>
-  !!a && !!b && a.userId === b.userId && a.index === b.index;
 
 export class TraceLabelController implements vscode.Disposable {
   private readonly bar: LabelBar<TraceRef>;
@@ -36,10 +30,10 @@ export class TraceLabelController implements vscode.Disposable {
 
   constructor(
     private readonly panel: TracePanel,
-    private readonly store: OmniStore,
+    private readonly targets: OmniLabelTargets,
     private readonly labels: LabelService,
   ) {
-    this.bar = new LabelBar(labels, sameRef);
+    this.bar = new LabelBar(labels, targets);
     this.disposables = [
       panel.onDidShow(() => void this.push()),
       panel.onDidReceiveLabelAction((a) => void this.handle(a)),
@@ -47,29 +41,21 @@ export class TraceLabelController implements vscode.Disposable {
     ];
   }
 
-  /** The core's ref of a test action in the selected run; undefined when no OmniBehavior benchmark is loaded. */
-  private coreRef(ref: TraceRef): CoreTraceRef | undefined {
-    const bench = this.store.bench;
-    return bench
-      ? { benchmark: traceBenchmarkId(bench.root), userId: ref.userId, index: ref.index, run: this.store.runName ?? '' }
-      : undefined;
-  }
-
   async push(): Promise<void> {
     const ref = this.panel.currentRef;
-    const bench = this.store.bench;
-    const core = ref && this.coreRef(ref);
-    if (!ref || !bench || !core || !this.store.testAction(ref.userId, ref.index)) return;
+    const bench = this.targets.open.bench;
+    const core = ref && this.targets.coreRef(ref);
+    if (!ref || !bench || !core || !this.targets.exists(ref)) return;
     const token = ++this.token;
-    let rows: ReturnType<LabelStore['listByStep']> = [];
+    let rows: LabelRow[] = [];
     try {
-      rows = this.labels.store(false)?.listByStep(traceStepRef(core)) ?? [];
+      rows = this.targets.rowsAt(ref, core.run);
     } catch (e) {
       log.warn(`labels: cannot read the labels of the test action: ${(e as Error).message}`);
     }
     const mine = rows.filter((r) => r.author === this.labels.author);
     const freshness = await traceStaleness(bench, core.benchmark, mine).catch(() => new Map());
-    if (token !== this.token || !sameRef(this.panel.currentRef, ref)) return;
+    if (token !== this.token || !this.targets.sameRef(this.panel.currentRef, ref)) return;
     this.panel.post({
       type: 'labels',
       state: buildTraceLabelState({
@@ -111,8 +97,8 @@ export class TraceLabelController implements vscode.Disposable {
 
   private async toggle(msg: Extract<TraceLabelAction, { kind: 'toggle' }>): Promise<void> {
     const def = this.labels.traceLabels.find((l) => l.id === msg.labelId);
-    const found = this.store.testAction(msg.ref.userId, msg.ref.index);
-    const core = this.coreRef(msg.ref);
+    const found = this.targets.open.testAction(msg.ref.userId, msg.ref.index);
+    const core = this.targets.coreRef(msg.ref);
     if (!def || !found || !core) return;
     if (msg.target.kind === 'history' && msg.target.historyIndex >= msg.ref.index) return;
     const contentHash = await traceContentHash(found.user, msg.ref.index, msg.target);
@@ -124,8 +110,8 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private setNote(msg: Extract<TraceLabelAction, { kind: 'setNote' }>): void {
-    const core = this.coreRef(msg.ref);
-    if (!core || !this.store.testAction(msg.ref.userId, msg.ref.index)) return;
+    const core = this.targets.coreRef(msg.ref);
+    if (!core || !this.targets.exists(msg.ref)) return;
     const key = traceLabelKey(core, msg.target, this.labels.author, msg.labelId);
     this.bar.setNote(msg.ref, key, labelDef(this.labels.traceLabels, msg.labelId).name, msg.note);
     log.info(`labels: note on ${msg.labelId} on ${describeTarget(msg.target)} of ${msg.ref.userId} #${msg.ref.index}`);
@@ -133,18 +119,15 @@ export class TraceLabelController implements vscode.Disposable {
 
   /** Shows the next test action, in the tree's order, without a label of this author in the selected run. */
   private nextUnlabelled(ref: TraceRef): void {
-    const bench = this.store.bench;
-    const core = this.coreRef(ref);
+    const bench = this.targets.open.bench;
+    const core = this.targets.coreRef(ref);
     if (!bench || !core) return;
-    const rows = this.labels
-      .store(false)
-      ?.list({ benchmark: core.benchmark, run: core.run, author: this.labels.author });
-    const order = testActionOrder(bench, this.store.tree.userIds());
-    const next = nextUnlabelledAction(order, ref, new TraceLabelIndex(rows ?? []));
+    const order = testActionOrder(bench, this.targets.open.tree.userIds());
+    const next = nextUnlabelledAction(order, ref, new TraceLabelIndex(this.targets.mine(core.run)));
     const run = core.run ? `run ${core.run}` : 'no run';
     if (!next) {
       this.bar.say(ref, `Every test action is labelled (${run})`);
-    } else if (sameRef(next, ref)) {
+    } else if (this.targets.sameRef(next, ref)) {
       this.bar.say(ref, `No other test action is unlabelled (${run}): this is the last one`);
     } else {
       this.bar.clearFlash();
@@ -153,10 +136,7 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private undoLast(): void {
-    const back = this.bar.undoLast(
-      this.panel.currentRef,
-      (ref) => this.store.testAction(ref.userId, ref.index) !== undefined,
-    );
+    const back = this.bar.undoLast(this.panel.currentRef);
     if (back) this.panel.show(back);
   }
 

@@ -2,7 +2,7 @@
 // the bar's actions (toggle, accept suggestions, note, undo, j/k moves, next unlabelled), one transaction each.
 import * as vscode from 'vscode';
 import { stepHash, stepHashText, type StepHash } from '../../../core/labels/hash';
-import { keyOf, type LabelAction, type LabelKey, type LabelTarget } from '../../../core/labels/model';
+import { keyOf, type LabelAction, type LabelKey, type LabelRow, type LabelTarget } from '../../../core/labels/model';
 import { suggestLabels } from '../../../core/labels/suggest';
 import { labelDef } from '../../../core/labels/taxonomy';
 import { describeTarget, spanText, targetAllowed } from '../../../core/labels/view';
@@ -12,15 +12,13 @@ import type { StepLocation } from '../../../core/spb/stepModel';
 import type { Benchmark } from '../../../core/spb/types';
 import type { LabelUiAction } from '../../../shared/stepViewProtocol';
 import type { StepPanel } from '../../stepView/panel';
-import type { SpbStore, StepRef } from '../../benchmarks/spb/store';
+import type { StepRef } from '../../benchmarks/spb/store';
 import type { LabelService } from '../service';
+import type { SpbLabelTargets } from './targets';
 import type { LabelTreeAugment } from './treeLabels';
 import { LabelBar } from '../bar';
 import { buildLabelView } from './viewState';
 import { log } from '../../log';
-
-const sameRef = (a: StepLocation | undefined, b: StepLocation | undefined) =>
-  !!a && !!b && a.platform === b.platform && a.userId === b.userId && a.stepId === b.stepId;
 
 export class LabelStepController implements vscode.Disposable {
   private readonly bar: LabelBar<StepLocation>;
@@ -30,11 +28,11 @@ export class LabelStepController implements vscode.Disposable {
 
   constructor(
     private readonly panel: StepPanel,
-    private readonly bench: SpbStore,
+    private readonly targets: SpbLabelTargets,
     private readonly labels: LabelService,
     private readonly tree: LabelTreeAugment,
   ) {
-    this.bar = new LabelBar(labels, sameRef);
+    this.bar = new LabelBar(labels, targets);
     this.disposables = [
       panel.onDidShowStep(() => this.push()),
       panel.onDidReceiveLabelAction((a) => this.handle(a)),
@@ -45,7 +43,7 @@ export class LabelStepController implements vscode.Disposable {
   /** Sends the labels bar of the step the panel shows. */
   push(): void {
     const ref = this.panel.currentRef;
-    const found = ref && this.bench.step(ref);
+    const found = ref && this.targets.open.step(ref);
     if (!ref || !found) return;
     const { user, step } = found;
     const run = this.runName;
@@ -57,9 +55,9 @@ export class LabelStepController implements vscode.Disposable {
         )
       : [];
     const flash = this.bar.flashOn(ref);
-    let rows: ReturnType<LabelService['rowsOfStep']> = [];
+    let rows: LabelRow[] = [];
     try {
-      rows = this.labels.rowsOfStep(ref, run);
+      rows = this.targets.rowsAt(ref, run);
     } catch (e) {
       log.warn(`labels: cannot read the labels of the step: ${(e as Error).message}`);
     }
@@ -90,9 +88,9 @@ export class LabelStepController implements vscode.Disposable {
   /** The step's hashes now; undefined when they cannot be computed (nothing is then marked stale). */
   private hashOf(ref: StepRef): StepHash | undefined {
     const key = JSON.stringify([ref.platform, ref.userId, ref.stepId]);
-    const bench = this.bench.bench;
+    const bench = this.targets.open.bench;
     if (this.hashCache?.key === key && this.hashCache.bench === bench) return this.hashCache.hash;
-    const found = this.bench.step(ref);
+    const found = this.targets.open.step(ref);
     if (!found || !bench) return undefined;
     try {
       const hash = stepHash(found.step, readPostsText(found.user, found.step));
@@ -110,7 +108,7 @@ export class LabelStepController implements vscode.Disposable {
   }
 
   private keyFor(ref: StepLocation, labelId: string, target: LabelTarget): LabelKey | undefined {
-    const benchmark = this.labels.benchmark;
+    const benchmark = this.targets.benchmark;
     if (benchmark === undefined) return undefined;
     return {
       benchmark,
@@ -156,7 +154,7 @@ export class LabelStepController implements vscode.Disposable {
   private toggle(ref: StepLocation, labelId: string, target: LabelTarget): void {
     const def = this.labels.labels.find((l) => l.id === labelId);
     const key = this.keyFor(ref, labelId, target);
-    if (!def || !key || !this.bench.step(ref)) return;
+    if (!def || !key || !this.targets.open.step(ref)) return;
     if (!targetAllowed(def.scope, target)) {
       this.bar.say(ref, `${def.name} cannot go on ${describeTarget(target)}`, 'error');
       this.push();
@@ -164,7 +162,7 @@ export class LabelStepController implements vscode.Disposable {
     }
     const contentHash = this.hashTextOf(ref);
     const result = this.bar.write((s) => s.toggle({ ...key, contentHash }));
-    const found = this.bench.step(ref);
+    const found = this.targets.open.step(ref);
     const persona = found ? (resultFor(this.panel.run, found.user, ref.stepId)?.personaSummary ?? '') : '';
     const excerpt = target.kind === 'span' ? spanText(persona, target.start, target.end) : '';
     const what = `${result.state === 'added' ? 'added' : 'removed'} ${def.name} on ${describeTarget(target, excerpt)}`;
@@ -174,7 +172,7 @@ export class LabelStepController implements vscode.Disposable {
 
   /** Adds every pending suggestion as a whole-step label, in one transaction (one undo entry). */
   private accept(ref: StepLocation): void {
-    const found = this.bench.step(ref);
+    const found = this.targets.open.step(ref);
     const result = found && resultFor(this.panel.run, found.user, found.step.stepId);
     if (!found || !result) return;
     const suggestions = suggestLabels(
@@ -208,7 +206,7 @@ export class LabelStepController implements vscode.Disposable {
   }
 
   private undoLast(): void {
-    const back = this.bar.undoLast(this.panel.currentRef, (ref) => this.bench.step(ref) !== undefined);
+    const back = this.bar.undoLast(this.panel.currentRef);
     if (back) this.panel.show(back, true);
     else this.push();
   }

@@ -15,9 +15,9 @@ import {
 } from '../../../core/labels/filter';
 import { resultFor } from '../../../core/spb/score/run';
 import type { Platform, Step, User } from '../../../core/spb/types';
-import type { SpbStore } from '../../benchmarks/spb/store';
 import type { TreeAugment } from '../../tree/augment';
 import type { LabelService } from '../service';
+import type { SpbLabelTargets } from './targets';
 
 const FILTER_KEY = 'personaLab.stepFilter';
 export const FILTER_CONTEXT = 'personaLab.filterActive';
@@ -35,7 +35,7 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(
-    private readonly bench: SpbStore,
+    private readonly targets: SpbLabelTargets,
     private readonly labels: LabelService,
     private readonly state: vscode.Memento,
   ) {
@@ -48,7 +48,7 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
       this.changed,
       this.filterChanged,
       labels.onDidChange(invalidate),
-      bench.onDidChange(() => this.matches.clear()),
+      targets.open.onDidChange(() => this.matches.clear()),
     ];
     void vscode.commands.executeCommand('setContext', FILTER_CONTEXT, isFilterActive(this.filterValue));
   }
@@ -75,7 +75,7 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   }
 
   platformBadge(platform: Platform): string | undefined {
-    const n = this.labels.index().labelledStepsOfPlatform(platform);
+    const n = this.targets.index().labelledStepsOfPlatform(platform);
     return n ? `${n.toLocaleString('en-US')} labelled` : undefined;
   }
 
@@ -85,11 +85,11 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   }
 
   labelledSteps(user: User): number {
-    return this.labels.index().labelledStepsOfUser(user.platform, user.userId);
+    return this.targets.index().labelledStepsOfUser(user.platform, user.userId);
   }
 
   stepBadge(user: User, step: Step): string | undefined {
-    const ids = this.labels.index().labelsOf(user.platform, user.userId, step.stepId);
+    const ids = this.targets.index().labelsOf(user.platform, user.userId, step.stepId);
     if (ids.length === 0) return undefined;
     const names = this.labels.names();
     return `⚑ ${ids.map((id) => names.get(id) ?? id).join(', ')}`;
@@ -115,7 +115,7 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   }
 
   isUnlabelled(user: User, step: Step): boolean {
-    return this.labels.index().labelsOf(user.platform, user.userId, step.stepId).length === 0;
+    return this.targets.index().labelsOf(user.platform, user.userId, step.stepId).length === 0;
   }
 
   /** The next (previous) step in tree order that the filter shows; stops at the ends. */
@@ -143,19 +143,19 @@ export class LabelTreeAugment implements TreeAugment, vscode.Disposable {
   }
 
   private steps(): OrderedStep[] {
-    const bench = this.bench.bench;
-    const root = this.bench.tree.rootNode();
+    const bench = this.targets.open.bench;
+    const root = this.targets.open.tree.rootNode();
     if (!bench || !root) return [];
     if (this.order?.root !== root)
-      this.order = { root, steps: orderedSteps(bench, (platform) => this.bench.tree.userIds(platform)) };
+      this.order = { root, steps: orderedSteps(bench, (platform) => this.targets.open.tree.userIds(platform)) };
     return this.order.steps;
   }
 
   private source(): FilterSource {
-    const bench = this.bench.bench;
+    const bench = this.targets.open.bench;
     return {
-      selectedRun: this.labels.run,
-      labelsOf: (run, user, step) => this.labels.index(run).labelsOf(user.platform, user.userId, step.stepId),
+      selectedRun: this.targets.run,
+      labelsOf: (run, user, step) => this.targets.index(run).labelsOf(user.platform, user.userId, step.stepId),
       resultOf: (run, user, step) => resultFor(bench?.runs.get(run), user, step.stepId),
     };
   }

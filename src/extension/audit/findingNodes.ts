@@ -1,0 +1,118 @@
+// The PI Audit tree's two lowest levels, one class each for every format: a user, then its findings. What differs
+// per format (spb/nodes.ts, omni/nodes.ts) is its FindingFormat: the user row's tooltip, and how a finding's
+// location is described and opened. Dataset text reaches tooltips only through appendText (escaped).
+import * as vscode from 'vscode';
+import type { Verdict } from '../../core/pi/verdicts';
+import type { SpbStore } from '../benchmarks/spb/store';
+import { namedTooltip, treeItem } from '../treeItem';
+import { findingItem, findingTooltip, type TooltipFinding, type VerdictTrail } from './findingItem';
+import { auditNodeId, count, tally, tallyText, type VerdictOf } from './model';
+import type { AuditNode } from './nodeTypes';
+import type { AuditSession } from './session';
+
+export type NodeFinding = TooltipFinding & { userId: string };
+
+export interface FindingFormat<F extends NodeFinding> {
+  /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · OmniBehavior`). */
+  readonly userWhere: string;
+  /** A line about the user in its tooltip (its name and steps), when the format has one. */
+  userLine(userId: string): string | undefined;
+  readonly contextValue: string;
+  /** What a click on the finding does. */
+  readonly openTitle: string;
+  /** The row's description: where the finding sits, its confidence, its verdict. */
+  describe(f: F, verdict: Verdict | undefined): string;
+  /** The tooltip's body: the value, or the value in its context. */
+  body(f: F, md: vscode.MarkdownString): void;
+  clickHint(f: F): string;
+  /** Opens the finding where it is (a click, Open Source). */
+  open(f: F, session: AuditSession): Promise<void>;
+  /** Opens it in its benchmark's view (Open in Step View). */
+  openInView(f: F, session: AuditSession, store: SpbStore): Promise<void>;
+}
+
+/** What the user and finding rows see: the live verdicts. */
+export interface FindingContext {
+  verdictOf: VerdictOf;
+  verdictTrail: VerdictTrail;
+}
+
+export class AuditUserNode<F extends NodeFinding> implements AuditNode {
+  private children: FindingNode<F>[] | undefined;
+
+  /** `id`: the row's tree id. */
+  constructor(
+    readonly parent: AuditNode,
+    readonly ctx: FindingContext,
+    readonly format: FindingFormat<F>,
+    readonly group: { userId: string; findings: F[] },
+    private readonly id: string,
+  ) {}
+
+  getTreeItem(): vscode.TreeItem {
+    return treeItem({
+      label: this.group.userId,
+      state: vscode.TreeItemCollapsibleState.Collapsed,
+      id: this.id,
+      contextValue: 'auditUser',
+      icon: 'person',
+      description: tallyText(tally(this.group.findings, this.ctx.verdictOf)),
+    });
+  }
+
+  getChildren(): FindingNode<F>[] {
+    this.children ??= this.group.findings.map((f) => new FindingNode(this, f));
+    return this.children;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const md = namedTooltip(this.group.userId, `${this.format.userWhere}\n\n`);
+    const line = this.format.userLine(this.group.userId);
+    if (line !== undefined) {
+      md.appendText(line);
+      md.appendMarkdown('\n\n');
+    }
+    md.appendMarkdown(count(this.group.findings.length, 'finding'));
+    return md;
+  }
+}
+
+export class FindingNode<F extends NodeFinding> implements AuditNode {
+  constructor(
+    readonly parent: AuditUserNode<F>,
+    readonly finding: F,
+  ) {}
+
+  private get format(): FindingFormat<F> {
+    return this.parent.format;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const f = this.finding;
+    const verdict = this.parent.ctx.verdictOf(f.key);
+    return findingItem(f, verdict, {
+      id: auditNodeId.finding(f.key),
+      contextValue: this.format.contextValue,
+      description: this.format.describe(f, verdict),
+      openTitle: this.format.openTitle,
+      node: this,
+    });
+  }
+
+  getChildren(): AuditNode[] {
+    return [];
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const f = this.finding;
+    return findingTooltip(f, this.parent.ctx.verdictTrail, (md) => this.format.body(f, md), this.format.clickHint(f));
+  }
+
+  open(session: AuditSession): Promise<void> {
+    return this.format.open(this.finding, session);
+  }
+
+  openInView(session: AuditSession, store: SpbStore): Promise<void> {
+    return this.format.openInView(this.finding, session, store);
+  }
+}
