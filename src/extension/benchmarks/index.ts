@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { chooseCacheDir } from '../../core/cache/store';
-import { FORMATS, omniRoot, type FormatId } from '../../core/formats';
+import { FORMATS, omniRoot } from '../../core/formats';
 import { summarize } from './locate';
 import { log } from '../log';
 import { watchOmni } from './omni/watch';
@@ -45,7 +45,7 @@ export function windowLoadHost(storage?: string): LoadHost {
   };
 }
 
-function detected(target: string): Set<FormatId> {
+function detected(target: string): Set<string> {
   const safe = (detect: () => boolean) => {
     try {
       return detect();
