@@ -1,6 +1,6 @@
 // `persona-lab audit <dir>`: residual PI in a benchmark, as plain lines, JSON, or a Markdown / JSON report file.
 import { renameSync, writeFileSync } from 'node:fs';
-import { detectFormat, type FormatLoadOptions } from '../core/formats';
+import { detectFormat, FORMATS, type FormatLoadOptions } from '../core/formats';
 import { cacheOption } from './cacheOption';
 import {
   buildReport,
@@ -75,8 +75,8 @@ async function auditFolder(
   runs: string[] | undefined,
   load: Pick<FormatLoadOptions, 'cacheDir'>,
 ): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
-  const format = detectFormat(dir);
-  if (!format) throw new Error(`${dir}: not a benchmark folder`);
+  // An unrecognised folder is audited as the first format, whose loader says what is wrong with it.
+  const format = detectFormat(dir) ?? FORMATS[0];
   const { opened } = await format.load(dir, { runs, ...load });
   for (const name of runs ?? [])
     if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${opened.root}/results`);

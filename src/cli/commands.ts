@@ -124,15 +124,15 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   const format = formatOf(dir);
   if (opts.sample !== undefined && !format.scoreOptions.includes('sample'))
     throw new UsageError(`score --sample: samples are of StreamProfileBench users, not ${format.label}`);
-  if (opts['write-reports'] && !format.scoreOptions.includes('writeReports'))
-    throw new UsageError(`score --write-reports: ${format.label} has no eval reports to write`);
   const { opened } = await format.load(dir, { runs: opts.run, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
     if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${join(opened.root, 'results')}`);
   }
   if (opts.sample !== undefined && opts['write-reports'])
     throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
-  const result = await opened.score({ output, sample: opts.sample, writeReports: opts['write-reports'] });
+  // --write-reports is left out for a format that writes none (as OmniBehavior always did).
+  const writeReports = format.scoreOptions.includes('writeReports') && opts['write-reports'];
+  const result = await opened.score({ output, sample: opts.sample, writeReports });
   for (const line of result.warnings) process.stderr.write(`${line}\n`);
   print(result.text);
   return Math.max(exitFor(opened, !opts.json), result.failed ? 1 : 0);
