@@ -1,10 +1,7 @@
 // `persona-lab audit <dir>`: residual PI in a benchmark, as plain lines, JSON, or a Markdown / JSON report file.
 import { renameSync, writeFileSync } from 'node:fs';
-import { detectFormat, omniBehavior } from '../core/formats';
-import { loadBenchmark, type LoadOptions } from '../core/spb/load';
+import { detectFormat, FORMATS, type FormatLoadOptions } from '../core/formats';
 import { cacheOption } from './cacheOption';
-import { auditBenchmark } from '../core/pi/audit';
-import { auditOmni } from '../core/pi/omniAudit';
 import {
   buildReport,
   formatTextReport,
@@ -71,26 +68,20 @@ function writeAtomically(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-function checkRuns(have: ReadonlyMap<string, unknown>, root: string, runs: string[] | undefined): void {
-  for (const name of runs ?? []) if (!have.has(name)) throw new Error(`no run "${name}" under ${root}/results`);
-}
-
-/** Audits a StreamProfileBench folder, or an OmniBehavior one when that is the format the folder holds. */
+/** Audits a folder of any format that offers the audit. */
 async function auditFolder(
   dir: string,
   minConfidence: Confidence,
   runs: string[] | undefined,
-  load: Pick<LoadOptions, 'cacheDir'>,
+  load: Pick<FormatLoadOptions, 'cacheDir'>,
 ): Promise<ReportableResult<ReportableFinding, AnyCountRow>> {
-  if (detectFormat(dir)?.id === 'omnibehavior') {
-    const loaded = await omniBehavior.load(dir, { runs });
-    if (loaded.format !== 'omnibehavior') throw new Error(`${dir}: not an OmniBehavior folder`);
-    checkRuns(loaded.bench.runs, loaded.bench.root, runs);
-    return auditOmni(loaded.bench, { minConfidence, runs });
-  }
-  const bench = await loadBenchmark(dir, { runs, ...load });
-  checkRuns(bench.runs, bench.root, runs);
-  return auditBenchmark(bench, { minConfidence, runs });
+  // An unrecognised folder is audited as the first format, whose loader says what is wrong with it.
+  const format = detectFormat(dir) ?? FORMATS[0];
+  const { opened } = await format.load(dir, { runs, ...load });
+  for (const name of runs ?? [])
+    if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${opened.root}/results`);
+  if (!opened.audit) throw new Error(`${dir}: ${format.label} has no personal-information audit`);
+  return opened.audit({ minConfidence, runs });
 }
 
 /**

@@ -1,16 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/spb/baselines';
 import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
-import { writeFileInside, WriteRefused } from '../core/io/safeFs';
-import { detectFormat, FORMATS, type FormatAdapter } from '../core/formats';
+import { detectFormat, FORMATS, streamProfileBench, type Format } from '../core/formats';
+import type { ScoreOutput } from '../core/formats/descriptor';
 import type { LoadOptions } from '../core/spb/load';
-import { scoreRun } from '../core/spb/score/run';
-import { loadSampleScope } from '../core/experiments/sampleScope';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
-import { evalReport, paperTables, scoreJson } from '../core/spb/tables';
-import { tableModels } from '../core/spb/paperTables';
-import { formatTable, TABLE_FORMATS, type TableFormat } from '../core/tables/format';
+import { TABLE_FORMATS, type TableFormat } from '../core/tables/format';
 import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
@@ -20,7 +16,6 @@ import { runSampleCommand, type SampleCliOptions } from './sample';
 import { runLongContextCommand } from './longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
-import { scoreOmni, validateOmni } from './omni';
 import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 
@@ -49,7 +44,7 @@ function needDir(args: string[], command: string): string {
   return dir;
 }
 
-function formatOf(dir: string): FormatAdapter {
+function formatOf(dir: string): Format {
   const format = detectFormat(dir);
   if (!format) {
     throw new Error(`${dir}: not a benchmark folder (known formats: ${FORMATS.map((f) => f.label).join(', ')})`);
@@ -57,13 +52,12 @@ function formatOf(dir: string): FormatAdapter {
   return format;
 }
 
-/** Loads a StreamProfileBench folder through its adapter; any other folder is a one-line error. */
+/** Loads a StreamProfileBench folder through its descriptor; any other folder is a one-line error. */
 export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
   const format = formatOf(dir);
-  const loaded = await format.load(dir, opts);
-  if (loaded.format !== 'streamprofilebench')
+  if (format.id !== streamProfileBench.id)
     throw new Error(`${dir}: an ${format.label} folder; this command reads StreamProfileBench only`);
-  return loaded.bench;
+  return (await streamProfileBench.load(dir, opts)).bench;
 }
 
 /** Commands that open a SQLite file: labels always, audit with --db, run with --history. */
@@ -82,15 +76,10 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
   if (unavailable) throw new StorageUnavailableError(unavailable);
   switch (command) {
     case 'score': {
-      const dir = needDir(args, command);
-      const format = tableFormat(opts);
-      if (formatOf(dir).id !== 'omnibehavior') return score(dir, opts);
-      if (opts.sample !== undefined) throw new UsageError('score --sample: samples are of StreamProfileBench users');
-      return scoreOmni(dir, { ...opts, format });
+      return score(needDir(args, command), opts);
     }
     case 'validate': {
-      const dir = needDir(args, command);
-      return formatOf(dir).id === 'omnibehavior' ? validateOmni(dir, opts) : validate(dir, opts);
+      return validate(needDir(args, command), opts);
     }
     case 'baseline':
       return baseline(needDir(args, command), opts);
@@ -129,66 +118,44 @@ function tableFormat(opts: CliOptions): TableFormat | undefined {
   return format;
 }
 
+/** `score` for any format: the run names checked, then the format's own report. */
 async function score(dir: string, opts: CliOptions): Promise<number> {
-  const format = tableFormat(opts);
-  const bench = await openBenchmark(dir, { runs: opts.run, ...cacheOption(opts) });
+  const output = scoreOutput(opts);
+  const format = formatOf(dir);
+  if (opts.sample !== undefined && !format.scoreOptions.includes('sample'))
+    throw new UsageError(`score --sample: samples are of StreamProfileBench users, not ${format.label}`);
+  const { opened } = await format.load(dir, { runs: opts.run, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
-    if (!bench.runs.has(name)) throw new Error(`no run "${name}" under ${join(bench.root, 'results')}`);
+    if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${join(opened.root, 'results')}`);
   }
-  // --sample: the same scoring over the sample's users, named as the sample's figures wherever they print.
-  const scope = opts.sample === undefined ? undefined : loadSampleScope(bench, opts.sample);
-  for (const problem of scope?.problems ?? []) process.stderr.write(`warning: ${problem}\n`);
-  if (scope && opts['write-reports'])
+  if (opts.sample !== undefined && opts['write-reports'])
     throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
-  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run, scope?.users));
-  let refused = false;
-  if (opts['write-reports']) {
-    for (const s of scores) {
-      const run = bench.runs.get(s.name);
-      for (const [platform, rel] of run?.files ?? []) {
-        const text = evalReport(s, platform);
-        try {
-          if (text) writeFileInside(bench.root, join(bench.root, dirname(rel), `eval_report_${platform}.txt`), text);
-        } catch (err) {
-          if (!(err instanceof WriteRefused)) throw err;
-          process.stderr.write(`persona-lab: ${err.message}\n`);
-          refused = true;
-        }
-      }
-    }
-  }
-  if (opts.json) print(JSON.stringify(scoreJson(scores, scope && { name: scope.name, users: scope.size })));
-  else if (scores.length === 0) print(`No runs under ${join(bench.root, 'results')}.`);
-  else if (format)
-    print(
-      tableModels(scores, scope?.label)
-        .map((t) => formatTable(t, format))
-        .join('\n'),
-    );
-  else {
-    if (scope) print(`On ${scope.label}, not the whole benchmark:\n`);
-    print(paperTables(scores));
-  }
-  return Math.max(exitFor(bench, !opts.json), refused ? 1 : 0);
+  // --write-reports is left out for a format that writes none (as OmniBehavior always did).
+  const writeReports = format.scoreOptions.includes('writeReports') && opts['write-reports'];
+  const result = await opened.score({ output, sample: opts.sample, writeReports });
+  for (const line of result.warnings) process.stderr.write(`${line}\n`);
+  print(result.text);
+  return Math.max(exitFor(opened, !opts.json), result.failed ? 1 : 0);
 }
 
+function scoreOutput(opts: CliOptions): ScoreOutput {
+  const format = tableFormat(opts);
+  if (format) return { kind: 'table', format };
+  return opts.json ? { kind: 'json' } : { kind: 'text' };
+}
+
+/** `validate` for any format: the format's figures, then every diagnostic. */
 async function validate(dir: string, opts: CliOptions): Promise<number> {
-  const bench = await openBenchmark(dir, cacheOption(opts));
-  const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
-  const steps = [...bench.users.values()].reduce(
-    (n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0),
-    0,
-  );
+  const { opened } = await formatOf(dir).load(dir, cacheOption(opts));
+  const { json, summary } = opened.validate();
   if (opts.json) {
-    print(JSON.stringify({ users, steps, diagnostics: bench.diagnostics }));
+    print(JSON.stringify({ ...json, diagnostics: opened.diagnostics }));
   } else {
-    for (const d of bench.diagnostics) print(formatDiagnostic(d));
-    const errors = bench.diagnostics.filter((d) => d.severity === 'error').length;
-    print(
-      `${users} users, ${steps} steps, ${bench.runs.size} runs; ${errors} error(s), ${bench.diagnostics.length - errors} warning(s)`,
-    );
+    for (const d of opened.diagnostics) print(formatDiagnostic(d));
+    const errors = opened.diagnostics.filter((d) => d.severity === 'error').length;
+    print(`${summary}; ${errors} error(s), ${opened.diagnostics.length - errors} warning(s)`);
   }
-  return hasErrors(bench.diagnostics) ? 1 : 0;
+  return hasErrors(opened.diagnostics) ? 1 : 0;
 }
 
 async function baseline(dir: string, opts: CliOptions): Promise<number> {

@@ -222,8 +222,8 @@ async function freshnessOf(
 ): Promise<FreshnessCounts> {
   const format = detectFormat(folder);
   if (!format) throw new Error(`${folder}: not a benchmark folder`);
-  const loaded = await format.load(folder, { runs: [], ...cacheOption(opts) });
-  return countFreshness((await labelFreshness(loaded, traceBenchmarkId(folder), rows)).values());
+  const { opened } = await format.load(folder, { runs: [], ...cacheOption(opts) });
+  return countFreshness((await labelFreshness(opened, traceBenchmarkId(folder), rows)).values());
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {

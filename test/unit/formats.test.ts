@@ -2,14 +2,15 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, detectFormats } from '../../src/core/formats';
+import { detectFormat, detectFormats, streamProfileBench } from '../../src/core/formats';
 
 describe('detectFormat', () => {
   it('recognises the StreamProfileBench layout, a bare tasks folder and a single tasks file', async () => {
     expect(detectFormat('sample')?.id).toBe('streamprofilebench');
     expect(detectFormat('sample/data')?.id).toBe('streamprofilebench');
     expect(detectFormat('sample/data/zhihu_inference_tasks.jsonl')?.id).toBe('streamprofilebench');
-    const loaded = await detectFormat('sample')!.load('sample');
+    expect(detectFormat('sample')).toBe(streamProfileBench);
+    const loaded = await streamProfileBench.load('sample');
     expect(loaded.format).toBe('streamprofilebench');
     expect(loaded.bench.users.size).toBe(5);
   });

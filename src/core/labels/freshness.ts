@@ -1,29 +1,24 @@
 // Whether labels still describe the data: each row's content hash against the target's current one, for either
 // format. Used by `labels summary <benchmark folder>`; the views compute the same per row.
-import type { Loaded } from '../formats';
-import { stepHashOf, staleness } from './hash';
+import type { Loaded, OpenedBenchmark } from '../formats/descriptor';
 import type { LabelRow } from './model';
-import { traceStaleness, type TraceStaleness } from './trace';
+import type { TraceStaleness } from './trace';
 
 export type Freshness = TraceStaleness;
 export type FreshnessCounts = Record<Freshness, number>;
 
-/** The freshness of each row of `benchmark` (rows of other benchmarks are left out of the map). */
+/**
+ * The freshness of each row of `benchmark` (rows of other benchmarks are left out of the map), as the loaded
+ * benchmark's format reads it. A format without labels has none to check.
+ */
 export async function labelFreshness(
-  loaded: Loaded,
+  loaded: OpenedBenchmark | Pick<Loaded, 'opened'>,
   benchmark: string,
   rows: readonly LabelRow[],
 ): Promise<Map<LabelRow, Freshness>> {
-  if (loaded.format === 'omnibehavior') return traceStaleness(loaded.bench, benchmark, rows);
-  const out = new Map<LabelRow, Freshness>();
-  const bench = loaded.bench;
-  for (const r of rows) {
-    if (r.benchmark !== benchmark) continue;
-    const user = [...bench.users].find(([platform]) => platform === r.platform)?.[1].get(r.userId);
-    const step = user?.steps.find((s) => s.stepId === r.stepId);
-    out.set(r, user && step ? staleness(r, stepHashOf(user, step)) : 'missing');
-  }
-  return out;
+  const opened = 'opened' in loaded ? loaded.opened : loaded;
+  if (!opened.labelFreshness) throw new Error(`${opened.root}: ${opened.format.label} has no labels`);
+  return opened.labelFreshness(benchmark, rows);
 }
 
 export function countFreshness(states: Iterable<Freshness>): FreshnessCounts {

@@ -1,18 +1,19 @@
-// The open benchmarks, one per format, and opening a target: the core's format registry says which formats it
-// holds, and each one found loads into its open benchmark. A target that cannot be read becomes an error message;
+// The open benchmarks, one per format contribution (contributions.ts), and opening a target: each contribution's
+// format says whether the target holds it, and each one found loads into its open benchmark. A target that cannot be read becomes an error message;
 // problems inside the files go to the Problems panel and the status bar count (problems.ts), without a toast.
 // Progress and settings are read here, not in the stores.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { chooseCacheDir } from '../../core/cache/store';
-import { FORMATS, omniRoot, type FormatId } from '../../core/formats';
 import { summarize } from './locate';
 import { log } from '../log';
-import { watchOmni } from './omni/watch';
+import type { FormatContribution } from './contribution';
+import { CONTRIBUTIONS } from './contributions';
+import { omniContribution } from './omni/contribution';
+import type { OmniStore } from './omni/store';
 import { benchmarkProblems, problemsStatus } from './problems';
-import { OmniStore } from './omni/store';
-import { SpbStore } from './spb/store';
-import { watchSpb } from './spb/watch';
+import { spbContribution } from './spb/contribution';
+import type { SpbStore } from './spb/store';
 import type { LoadHost, OpenBenchmark } from './types';
 
 /** The Benchmarks view, where loading also shows a progress bar. */
@@ -45,29 +46,53 @@ export function windowLoadHost(storage?: string): LoadHost {
   };
 }
 
-function detected(target: string): Set<FormatId> {
+/** The contributions whose format `target` holds, in list order. */
+function detected(contributions: readonly FormatContribution[], target: string): FormatContribution[] {
   const safe = (detect: () => boolean) => {
     try {
       return detect();
     } catch {
-      return false; // an unreadable target: opening it as StreamProfileBench reports it
+      return false; // an unreadable target: opening it as the first format reports it
     }
   };
-  return new Set(FORMATS.filter((f) => safe(() => f.detect(target))).map((f) => f.id));
+  return contributions.filter((c) => safe(() => c.format.detect(target)));
 }
 
 export class Benchmarks implements vscode.Disposable {
-  readonly spb: SpbStore;
-  readonly omni: OmniStore;
+  /** Format id → its open benchmark. */
+  private readonly byFormat = new Map<string, OpenBenchmark>();
   /** In the Benchmarks view's order. */
   readonly all: readonly OpenBenchmark[];
-  /** The last target only another format than StreamProfileBench took (the StreamProfileBench store keeps its own). */
+  /** The last target only another format than the first took (the first format's store keeps its own). */
   private lastOtherTarget: string | undefined;
 
-  constructor(state: vscode.Memento, host: LoadHost = windowLoadHost()) {
-    this.spb = new SpbStore(state, host);
-    this.omni = new OmniStore(state, host);
-    this.all = [this.spb, this.omni];
+  constructor(
+    state: vscode.Memento,
+    host: LoadHost = windowLoadHost(),
+    readonly contributions: readonly FormatContribution[] = CONTRIBUTIONS,
+  ) {
+    for (const c of contributions) this.byFormat.set(c.format.id, c.create(state, host));
+    this.all = [...this.byFormat.values()];
+  }
+
+  /** The open benchmark of a format id, if the extension serves that format. */
+  get(formatId: string): OpenBenchmark | undefined {
+    return this.byFormat.get(formatId);
+  }
+
+  /** The open benchmark a contribution made, typed as its store. */
+  of<S extends OpenBenchmark>(contribution: FormatContribution<S>): S {
+    // The map holds what contribution.create returned for this id (constructor).
+    return this.byFormat.get(contribution.format.id) as S;
+  }
+
+  /** The features that serve one format only read its store through these. */
+  get spb(): SpbStore {
+    return this.of(spbContribution);
+  }
+
+  get omni(): OmniStore {
+    return this.of(omniContribution);
   }
 
   /** Resolves when the loads in progress (of any benchmark) are done. */
@@ -81,48 +106,50 @@ export class Benchmarks implements vscode.Disposable {
   }
 
   /**
-   * Opens every format `target` holds (a folder like sample/ holds both); StreamProfileBench also when none is
-   * found, so that an unreadable target is reported. `quiet`: a reload of the StreamProfileBench benchmark after a
-   * file change (without loading another format).
+   * Opens every format `target` holds (a folder like sample/ holds two); the first format also when none is found,
+   * so that an unreadable target is reported. `quiet`: a reload of the first format's benchmark after a file change
+   * (without loading another format).
    */
   async open(target: string, quiet = false): Promise<boolean> {
-    const formats = detected(target);
-    if (formats.has('omnibehavior')) {
-      if (!quiet) await this.openOmni(target);
-      if (!formats.has('streamprofilebench')) {
-        this.lastOtherTarget = target;
-        return true;
-      }
+    const [first, ...others] = this.contributions;
+    const found = detected(this.contributions, target);
+    for (const c of others) if (found.includes(c) && !quiet) await this.openOther(c, target);
+    if (found.length > 0 && !found.includes(first)) {
+      this.lastOtherTarget = target;
+      return true;
     }
-    return this.openSpb(target, quiet);
+    return this.openFirst(first, target, quiet);
   }
 
-  private async openSpb(target: string, quiet: boolean): Promise<boolean> {
+  private async openFirst(c: FormatContribution, target: string, quiet: boolean): Promise<boolean> {
+    const store = this.of(c);
     try {
-      await this.spb.open(target);
+      await store.open(target);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       void vscode.window.showErrorMessage(`Persona Lab: cannot open ${target}: ${message}`);
       return false;
     }
-    const problems = summarize(this.spb.diagnostics);
+    const problems = summarize(store.diagnostics);
     if (problems && !quiet) log.info(`${target}: loaded with ${problems} (see the Problems panel)`);
     return true;
   }
 
-  private async openOmni(target: string): Promise<void> {
-    const root = omniRoot(target);
+  private async openOther(c: FormatContribution, target: string): Promise<void> {
+    const root = c.rootOf(target);
     if (!root) return;
+    const store = this.of(c);
+    const label = c.format.label;
     try {
-      await this.omni.open(root);
+      await store.open(root);
     } catch (e) {
       void vscode.window.showErrorMessage(
-        `Persona Lab: cannot open the OmniBehavior benchmark ${root}: ${e instanceof Error ? e.message : String(e)}`,
+        `Persona Lab: cannot open the ${label} benchmark ${root}: ${e instanceof Error ? e.message : String(e)}`,
       );
       return;
     }
-    const problems = summarize(this.omni.diagnostics);
-    if (problems) log.info(`${root}: the OmniBehavior benchmark loaded with ${problems} (see the Problems panel)`);
+    const problems = summarize(store.diagnostics);
+    if (problems) log.info(`${root}: the ${label} benchmark loaded with ${problems} (see the Problems panel)`);
   }
 
   dispose(): void {
@@ -133,13 +160,13 @@ export class Benchmarks implements vscode.Disposable {
 /** The open benchmarks, with their diagnostics in the Problems panel, reloaded when their files change. */
 export function activateBenchmarks(context: vscode.ExtensionContext): Benchmarks {
   const benchmarks = new Benchmarks(context.workspaceState, windowLoadHost(context.globalStorageUri.fsPath));
-  context.subscriptions.push(
-    benchmarks,
-    benchmarkProblems(benchmarks.spb, 'personaLab', 'Persona Lab'),
-    benchmarkProblems(benchmarks.omni, 'personaLab.omni', 'Persona Lab (OmniBehavior)'),
-    problemsStatus(benchmarks.all),
-    watchSpb(benchmarks),
-    watchOmni(benchmarks.omni),
-  );
+  context.subscriptions.push(benchmarks, problemsStatus(benchmarks.all));
+  for (const c of benchmarks.contributions) {
+    const store = benchmarks.of(c);
+    context.subscriptions.push(
+      benchmarkProblems(store, c.problems.collection, c.problems.source),
+      c.watch(store, benchmarks),
+    );
+  }
   return benchmarks;
 }

@@ -1,7 +1,7 @@
 // The part both open benchmarks share: loads queued one after another, the selected run and its cached scores,
 // and the change events. A subclass says how its format loads and which run it selects first.
 import * as vscode from 'vscode';
-import type { FormatAdapter } from '../../core/formats';
+import type { Format } from '../../core/formats';
 import type { Diagnostic } from '../../core/io/diagnostics';
 import type { RootSource } from '../tree/roots';
 import { RunSelection } from './runSelection';
@@ -12,7 +12,7 @@ export abstract class BenchmarkSession<
   R extends { name: string },
   S,
 > implements OpenBenchmark<R, B, S> {
-  abstract readonly format: FormatAdapter;
+  abstract readonly format: Format;
   abstract readonly tree: RootSource & vscode.Disposable;
   protected benchmark: B | undefined;
   private readonly selection: RunSelection<B, R, S>;

@@ -2,7 +2,7 @@
 // one, the loader's diagnostics and its roots in the Benchmarks tree. StreamProfileBench (spb/) and OmniBehavior
 // (omni/) implement it; a feature takes the open benchmark it serves, never a format.
 import type * as vscode from 'vscode';
-import type { FormatAdapter } from '../../core/formats';
+import type { Format } from '../../core/formats';
 import type { Diagnostic } from '../../core/io/diagnostics';
 import type { RootSource } from '../tree/roots';
 
@@ -28,7 +28,7 @@ export interface OpenBenchmark<
   S = unknown,
 >
   extends vscode.Disposable {
-  readonly format: FormatAdapter;
+  readonly format: Format;
   readonly bench: B | undefined;
   readonly root: string | undefined;
   readonly diagnostics: readonly Diagnostic[];

@@ -1,7 +1,10 @@
 // The command table: every command Persona Lab registers, as a factory from the extension's features (Ctx) to its
-// handler, registered in one place (registerCommands). A command that needs an open benchmark says which one; the
-// wrapper waits for the loads in progress and says so when none is open, so that handlers can count on it.
+// handler, registered in one place (registerCommands). A command that needs an open benchmark says which format or
+// capability; the wrapper waits for the loads in progress and says so when none is open, so that handlers can count
+// on it.
 import * as vscode from 'vscode';
+import { omniBehavior, streamProfileBench } from '../../core/formats';
+import type { CapabilityName } from '../../core/formats/descriptor';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { Benchmarks } from '../benchmarks';
 import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/commands';
@@ -54,9 +57,14 @@ export interface Ctx {
 type Handler = (...args: unknown[]) => unknown;
 
 /**
- * `loads`: waits for the loads in progress; `spb` / `omni`: also needs that benchmark open; `any`: either one.
+ * `loads`: waits for the loads in progress; `{ format }`: also needs a benchmark of that format open;
+ * `{ capability }`: one open whose format offers it; `any`: any open benchmark.
  */
-type Needs = 'loads' | 'spb' | 'omni' | 'any';
+type Needs = 'loads' | 'any' | { format: string } | { capability: CapabilityName };
+
+const SPB: Needs = { format: streamProfileBench.id };
+const OMNI: Needs = { format: omniBehavior.id };
+const RERUN: Needs = { capability: 'rerun' };
 
 interface Command {
   needs?: Needs;
@@ -69,60 +77,60 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.openBenchmark': { make: (c) => (arg) => openBenchmark(c.benchmarks, arg) },
   'personaLab.openWalkthrough': { make: () => () => openWalkthrough() },
   'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
-  'personaLab.showDiagnostics': { needs: 'spb', make: (c) => () => showDiagnostics(c.benchmarks.spb) },
-  'personaLab.chooseRun': { needs: 'spb', make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
-  'personaLab.revealUser': { needs: 'spb', make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
+  'personaLab.showDiagnostics': { needs: SPB, make: (c) => () => showDiagnostics(c.benchmarks.spb) },
+  'personaLab.chooseRun': { needs: SPB, make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
+  'personaLab.revealUser': { needs: SPB, make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
   'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
   'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
-  'personaLab.filterTreeToSample': { needs: 'spb', make: (c) => (arg) => filterTreeToSample(c.benchmarks.spb, arg) },
+  'personaLab.filterTreeToSample': { needs: SPB, make: (c) => (arg) => filterTreeToSample(c.benchmarks.spb, arg) },
   'personaLab.clearSampleFilter': { make: (c) => () => clearSampleFilter(c.benchmarks.spb) },
   'personaLab.openStep': {
-    needs: 'spb',
+    needs: SPB,
     make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options),
   },
   'personaLab.nextStep': { make: (c) => () => navigate(c.stepViews, 'nextStep') },
   'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
-  'personaLab.openDashboard': { needs: 'spb', make: (c) => () => c.dashboard.spb.show() },
-  'personaLab.compareRuns': { needs: 'spb', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
-  'personaLab.compareMode.on': { needs: 'spb', make: (c) => () => c.compare.setMode(true) },
+  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.spb.show() },
+  'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
+  'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
-  'personaLab.filterSteps': { needs: 'spb', make: (c) => (arg) => filterSteps(c.labels.filter, arg) },
+  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(c.labels.filter, arg) },
   'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(c.labels.filter) },
-  'personaLab.nextUnlabelledStep': { needs: 'spb', make: (c) => (arg) => nextUnlabelled(c.labels.filter, arg) },
+  'personaLab.nextUnlabelledStep': { needs: SPB, make: (c) => (arg) => nextUnlabelled(c.labels.filter, arg) },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
   'personaLab.editLabelSet': { make: (c) => () => c.labels.files.editLabelSet() },
   'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
   'personaLab.previewPrompt': {
-    needs: 'spb',
+    needs: SPB,
     make: (c) => (arg) => previewPrompt(c.benchmarks.spb, c.templates.library, c.templates.deps, arg),
   },
-  'personaLab.newSample': { needs: 'spb', make: (c) => () => newSampleCommand(c.experiments) },
-  'personaLab.runTemplateOnSample': { needs: 'spb', make: (c) => () => runTemplateOnSample(c.experiments) },
+  'personaLab.newSample': { needs: SPB, make: (c) => () => newSampleCommand(c.experiments) },
+  'personaLab.runTemplateOnSample': { needs: SPB, make: (c) => () => runTemplateOnSample(c.experiments) },
   'personaLab.diffExperimentTemplates': {
-    needs: 'spb',
+    needs: SPB,
     make: (c) => (node, nodes) => diffTemplates(c.experiments, node, nodes),
   },
-  'personaLab.compareExperiment': { needs: 'spb', make: (c) => (node) => compareExperiment(c.experiments, node) },
-  'personaLab.promoteExperiment': { needs: 'spb', make: (c) => (node) => promoteExperiment(c.experiments, node) },
-  'personaLab.runLongContextBaseline': { needs: 'spb', make: (c) => () => runLongContextBaseline(c.experiments) },
+  'personaLab.compareExperiment': { needs: SPB, make: (c) => (node) => compareExperiment(c.experiments, node) },
+  'personaLab.promoteExperiment': { needs: SPB, make: (c) => (node) => promoteExperiment(c.experiments, node) },
+  'personaLab.runLongContextBaseline': { needs: SPB, make: (c) => () => runLongContextBaseline(c.experiments) },
   'personaLab.showLongContextTable': {
-    needs: 'spb',
+    needs: SPB,
     make: (c) => (node) => showLongContextTable(c.experiments, node),
   },
-  'personaLab.rerunStep': { needs: 'spb', make: (c) => (arg) => rerunStep(c.rerun, arg) },
-  'personaLab.rerunChain': { needs: 'spb', make: (c) => (arg) => rerunChain(c.rerun, arg) },
-  'personaLab.rerunPlatform': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
-  'personaLab.rerunBenchmark': { needs: 'spb', make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
+  'personaLab.rerunStep': { needs: RERUN, make: (c) => (arg) => rerunStep(c.rerun, arg) },
+  'personaLab.rerunChain': { needs: RERUN, make: (c) => (arg) => rerunChain(c.rerun, arg) },
+  'personaLab.rerunPlatform': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
+  'personaLab.rerunBenchmark': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
-  'personaLab.runAblation': { needs: 'spb', make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.runAblation': { needs: RERUN, make: (c) => (arg) => runAblation(c.rerun, arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
-  'personaLab.audit.run': { needs: 'any', make: (c) => () => c.audit.session.run({ notify: true }) },
+  'personaLab.audit.run': { needs: { capability: 'audit' }, make: (c) => () => c.audit.session.run({ notify: true }) },
   'personaLab.audit.cancel': { make: (c) => () => c.audit.session.cancel() },
   'personaLab.audit.exportReport': { make: (c) => (arg) => exportReport(c.audit.session, arg) },
   'personaLab.audit.openSource': { make: (c) => (node, nodes) => openFindingSource(c.audit, node, nodes) },
@@ -132,10 +140,10 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
-  'personaLab.openTrace': { needs: 'omni', make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
-  'personaLab.chooseOmniRun': { needs: 'omni', make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
+  'personaLab.openTrace': { needs: OMNI, make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
+  'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
-  'personaLab.openOmniDashboard': { needs: 'omni', make: (c) => () => c.dashboard.omni.show() },
+  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.omni.show() },
 };
 
 const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder first.';
@@ -144,12 +152,18 @@ const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder fir
 async function has(needs: Needs, benchmarks: Benchmarks): Promise<boolean> {
   await benchmarks.ready();
   if (needs === 'loads') return true;
-  if (needs === 'omni') {
-    if (benchmarks.omni.bench) return true;
-    void vscode.window.showInformationMessage('Persona Lab: no OmniBehavior benchmark is open.');
-    return false;
-  }
-  if (needs === 'spb' ? benchmarks.spb.bench : benchmarks.all.some((b) => b.bench)) return true;
+  const open = benchmarks.all.filter((b) => b.bench);
+  if (typeof needs === 'object' && 'format' in needs) {
+    if (open.some((b) => b.format.id === needs.format)) return true;
+    // The first format is the default one: without it, "no benchmark is open".
+    const format = benchmarks.get(needs.format)?.format;
+    if (format && format !== benchmarks.all[0]?.format) {
+      void vscode.window.showInformationMessage(`Persona Lab: no ${format.label} benchmark is open.`);
+      return false;
+    }
+  } else if (typeof needs === 'object') {
+    if (open.some((b) => b.format.capabilities.includes(needs.capability))) return true;
+  } else if (open.length > 0) return true;
   void vscode.window.showWarningMessage(NOT_OPEN);
   return false;
 }

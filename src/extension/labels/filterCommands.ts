@@ -13,7 +13,7 @@ import type { StepPanel } from '../stepView/panel';
 import { toStepRef } from '../stepView';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import type { TreeApi } from '../tree';
-import { StepNode } from '../tree/nodes';
+import { StepNode } from '../benchmarks/spb/nodes';
 import type { LabelService } from './service';
 import type { SpbLabelTargets } from './spb/targets';
 import type { LabelTreeAugment } from './spb/treeLabels';

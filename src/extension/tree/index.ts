@@ -4,7 +4,8 @@ import { isRecord } from '../../core/guards';
 import type { Benchmarks } from '../benchmarks';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
-import { UserNode, type TreeNode } from './nodes';
+import { UserNode } from '../benchmarks/spb/nodes';
+import type { TreeNode } from './node';
 import { BenchmarkTreeProvider } from './provider';
 import { TreeMessage } from './message';
 import { sampleMessage } from './sampleCommands';
@@ -24,8 +25,9 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
   const view = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   // The selected run shows on the benchmark row itself: beside the view's title icons it was cut to a letter.
   const update = () => {
-    void vscode.commands.executeCommand('setContext', 'personaLab.loaded', store.bench !== undefined);
-    void vscode.commands.executeCommand('setContext', 'personaLab.omniLoaded', benchmarks.omni.bench !== undefined);
+    for (const c of benchmarks.contributions) {
+      void vscode.commands.executeCommand('setContext', c.contextKey, benchmarks.of(c).bench !== undefined);
+    }
   };
   update();
   const message = new TreeMessage(view);
@@ -33,8 +35,7 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
     sampleMessage(store, message),
     provider,
     view,
-    store.onDidChange(update),
-    benchmarks.omni.onDidChange(update),
+    ...benchmarks.all.map((b) => b.onDidChange(update)),
     store.onDidChangeLoading(
       (loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading),
     ),

@@ -1,7 +1,7 @@
 // TreeDataProvider of the Benchmarks view: the roots of each open benchmark, in order; a source's change refreshes
 // the whole view (the nodes keep their TreeItem ids, so VS Code keeps what was expanded and selected).
 import * as vscode from 'vscode';
-import type { TreeNode } from './nodes';
+import type { TreeNode } from './node';
 import type { RootSource } from './roots';
 
 export class BenchmarkTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {

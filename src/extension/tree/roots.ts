@@ -1,9 +1,19 @@
 // What an open benchmark shows in the Benchmarks view: its root nodes. A source keeps its nodes until it fires
 // onDidChange, so TreeView.reveal finds the instances the view shows.
 import type * as vscode from 'vscode';
-import type { TreeNode } from './nodes';
+import type { TreeNode } from './node';
+import type { OrderSetting } from './orderSetting';
 
 export interface RootSource {
   readonly onDidChange: vscode.Event<void>;
   roots(): TreeNode[];
+  /** The order its users are listed in (Sort Users By…). */
+  readonly order: OrderSetting<string>;
+}
+
+/** The top of the branch `node` is in. */
+export function topOf(node: TreeNode): TreeNode {
+  let top = node;
+  while (top.parent) top = top.parent;
+  return top;
 }

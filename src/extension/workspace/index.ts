@@ -4,7 +4,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { omniRoot } from '../../core/formats';
 import type { Benchmarks } from '../benchmarks';
 import { findWorkspaceBenchmark, resolveSettingPath } from './target';
 
@@ -38,8 +37,11 @@ function startTarget(benchmarks: Benchmarks): string | undefined {
   if (fromSetting) return fromSetting;
   const config = vscode.workspace.getConfiguration('personaLab');
   if (config.get<boolean>('openWorkspaceBenchmark', true)) {
+    // The first format's folder is the one the workspaceContains activation event matches (data/*_inference_tasks).
+    const otherFormats = benchmarks.contributions.slice(1);
     const found =
-      findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ?? folders().find((f) => omniRoot(f) !== undefined);
+      findWorkspaceBenchmark(folders(), (dir) => readdirSync(dir)) ??
+      folders().find((f) => otherFormats.some((c) => c.format.detect(f) && c.rootOf(f) !== undefined));
     if (found) return found;
   }
   const last = benchmarks.spb.target;

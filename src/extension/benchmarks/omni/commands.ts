@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isRecord, object, safeInt, str } from '../../../core/guards';
 import type { TraceRef } from '../../../shared/traceProtocol';
-import type { TreeNode } from '../../tree/nodes';
+import type { TreeNode } from '../../tree/node';
 import { TestActionNode } from './nodes';
 import type { OmniStore } from './store';
 

@@ -13,7 +13,7 @@ import {
   type OmniUser,
   type TestAction,
 } from '../../../core/omni/types';
-import type { TreeNode } from '../../tree/nodes';
+import type { TreeNode } from '../../tree/node';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import type { TraceRef } from '../../../shared/traceProtocol';
 

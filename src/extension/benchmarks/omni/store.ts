@@ -1,7 +1,6 @@
 // The open OmniBehavior benchmark: its users and test actions, the selected run and that run's score.
 import type * as vscode from 'vscode';
 import { omniBehavior } from '../../../core/formats';
-import { loadOmniBenchmark } from '../../../core/omni/load';
 import { scoreOmniRun, type OmniRunScore } from '../../../core/omni/score';
 import type { OmniBenchmark, OmniRun, OmniUser, TestAction } from '../../../core/omni/types';
 import { BenchmarkSession } from '../session';
@@ -25,8 +24,8 @@ export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunS
   }
 
   /** `root`: the OmniBehavior folder itself (omniRoot of what the user opened). */
-  protected loadBench(root: string): Promise<OmniBenchmark> {
-    return loadOmniBenchmark(root);
+  protected async loadBench(root: string): Promise<OmniBenchmark> {
+    return (await omniBehavior.load(root)).bench;
   }
 
   protected firstRun(bench: OmniBenchmark): string | undefined {

@@ -71,7 +71,6 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       deferIndexWrites,
     });
     writeLater(writes, report);
-    if (loaded.format !== 'streamprofilebench') throw new Error(`${target}: not a StreamProfileBench benchmark`);
     const where = cacheDir(loaded.bench.root);
     log.info(
       where

@@ -1,15 +1,16 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
 import * as vscode from 'vscode';
-import { stepDecorationUri, userDecorationUri } from './decorationUris';
-import type { RunScore } from '../../core/spb/score/run';
-import type { Benchmark, Platform, Run } from '../../core/spb/types';
-import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../core/spb/userOrder';
-import { orderSentence, type UserOrder } from '../../core/userOrder';
-import type { StepRef } from '../benchmarks/spb/stepRef';
-import type { SampleScope } from '../../core/experiments/sampleScope';
-import { folderName, markdown, namedTooltip, treeItem } from '../treeItem';
-import { withBadge, type TreeAugment } from './augment';
+import { stepDecorationUri, userDecorationUri } from '../../tree/decorationUris';
+import type { RunScore } from '../../../core/spb/score/run';
+import type { Benchmark, Platform, Run } from '../../../core/spb/types';
+import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../../core/spb/userOrder';
+import { orderSentence, type UserOrder } from '../../../core/userOrder';
+import type { StepRef } from './stepRef';
+import type { SampleScope } from '../../../core/experiments/sampleScope';
+import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
+import type { TreeNode } from '../../tree/node';
+import { withBadge, type TreeAugment } from '../../tree/augment';
 import {
   STATUS_TEXT,
   benchmarkDescription,
@@ -27,7 +28,7 @@ import {
   type StepRow,
   type StepStatus,
   type UserRow,
-} from './model';
+} from '../../tree/model';
 
 /** What every node sees: the loaded benchmark and the selected run at the time the tree was (re)built. */
 export interface TreeContext {
@@ -39,14 +40,6 @@ export interface TreeContext {
   augment?: TreeAugment;
   /** Filter Tree to Sample: only its users show, and `score` is over them. */
   sample?: SampleScope;
-}
-
-export interface TreeNode {
-  readonly parent: TreeNode | undefined;
-  getTreeItem(): vscode.TreeItem;
-  getChildren(): TreeNode[];
-  /** Built only when the user hovers (TreeDataProvider.resolveTreeItem), not for every row. */
-  tooltip(): vscode.MarkdownString;
 }
 
 const MAX_BIO = 300;

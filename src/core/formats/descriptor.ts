@@ -1,0 +1,167 @@
+// What a benchmark format is to both shells: one descriptor per format, in the format's own folder, listed once in
+// the registry (./index.ts). A descriptor never imports the registry.
+import type { Diagnostic } from '../io/diagnostics';
+import type { LabelRow, TargetKind } from '../labels/model';
+import type { TraceStaleness } from '../labels/trace';
+import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
+import type { Confidence } from '../pi/types';
+import type { TableFormat } from '../tables/format';
+import type { OrderKeyInfo, UserOrder } from '../userOrder';
+
+/** What every loader accepts; a format uses what applies to it (an index cache, progress). */
+export interface FormatLoadOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** Only these runs; all when absent. */
+  runs?: readonly string[];
+  cacheDir?: string | ((root: string) => string | undefined);
+  deferIndexWrites?: (write: () => void) => void;
+  /** Filled with how the files were read (an index cache's hits); the shape of spb/indexed's CacheReport. */
+  cacheReport?: { hits: number; appended: number; read: number; writeError?: string };
+}
+
+/** The part every loaded benchmark has, whatever its format. */
+export interface BenchBase {
+  root: string;
+  diagnostics: Diagnostic[];
+  runs: ReadonlyMap<string, unknown>;
+}
+
+/** `validate`'s figures: `json` is printed before the diagnostics by `--json`, `summary` starts the text line. */
+export interface Validation {
+  json: Record<string, unknown>;
+  summary: string;
+}
+
+/** How `score` should print: the text report, the JSON contract, or the tables in one format. */
+export type ScoreOutput = { kind: 'text' } | { kind: 'json' } | { kind: 'table'; format: TableFormat };
+
+export interface ScoreRequest {
+  output: ScoreOutput;
+  /** Only a format whose `scoreOptions` names it is asked for these. */
+  sample?: string;
+  writeReports?: boolean;
+}
+
+export interface ScoreResult {
+  /** What goes to stdout. */
+  text: string;
+  /** Lines for stderr (warnings, refused writes). */
+  warnings: string[];
+  /** A requested write was refused: the exit status is 1. */
+  failed?: boolean;
+}
+
+/** What `score --json` prints for a format: its top-level keys, always present, and what they hold. */
+export interface ScoreContract {
+  keys: readonly string[];
+  /** Keys present only with some options (StreamProfileBench's `sample`). */
+  optionalKeys?: readonly string[];
+  description: string;
+}
+
+export type ScoreOption = 'sample' | 'writeReports';
+
+export interface AuditRequest {
+  minConfidence: Confidence;
+  runs?: readonly string[];
+}
+
+/** The optional things a format offers. The extension's features and the CLI's commands look here. */
+export interface Capabilities<B> {
+  /** Prompts can be sent again and compared with the original (the re-run feature). */
+  rerun?: boolean;
+  /** The page one item opens in, in the extension. */
+  itemView?: string;
+  audit?: (bench: B, req: AuditRequest) => Promise<ReportableResult<ReportableFinding, AnyCountRow>>;
+  labels?: {
+    /** What a label can be put on. */
+    targets: readonly TargetKind[];
+    /** Each row of `benchmark` against the data as loaded now (rows of other benchmarks are left out). */
+    freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
+  };
+}
+
+export type CapabilityName = 'rerun' | 'itemView' | 'audit' | 'labels';
+
+/** What a format's folder writes: typed by its own benchmark. */
+export interface FormatSpec<Id extends string, B extends BenchBase> {
+  id: Id;
+  label: string;
+  /** Cheap check on names only: no file is parsed, nothing throws. */
+  detect(target: string): boolean;
+  read(target: string, opts: FormatLoadOptions): Promise<B>;
+  validate(bench: B): Validation;
+  score(bench: B, req: ScoreRequest): Promise<ScoreResult>;
+  scoreContract: ScoreContract;
+  scoreOptions?: readonly ScoreOption[];
+  orderKeys: Readonly<Record<string, OrderKeyInfo>>;
+  defaultOrder: UserOrder;
+  capabilities: Capabilities<B>;
+}
+
+/** A loaded benchmark: typed for the format's own code, and `opened` for code that serves any format. */
+export interface Loaded<Id extends string = string, B = unknown> {
+  format: Id;
+  bench: B;
+  opened: OpenedBenchmark;
+}
+
+/** A loaded benchmark with its format's operations bound to it. */
+export interface OpenedBenchmark {
+  format: Format;
+  root: string;
+  diagnostics: readonly Diagnostic[];
+  runNames: readonly string[];
+  validate(): Validation;
+  score(req: ScoreRequest): Promise<ScoreResult>;
+  audit?: (req: AuditRequest) => Promise<ReportableResult<ReportableFinding, AnyCountRow>>;
+  labelFreshness?: (benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
+}
+
+/** A format as the registry lists it. */
+export interface Format<Id extends string = string, B = unknown> {
+  id: Id;
+  label: string;
+  detect(target: string): boolean;
+  load(target: string, opts?: FormatLoadOptions): Promise<Loaded<Id, B>>;
+  scoreContract: ScoreContract;
+  scoreOptions: readonly ScoreOption[];
+  orderKeys: Readonly<Record<string, OrderKeyInfo>>;
+  defaultOrder: UserOrder;
+  capabilities: readonly CapabilityName[];
+  labelTargets: readonly TargetKind[];
+  itemView?: string;
+}
+
+/** Binds a format's typed operations to each benchmark it loads. */
+export function defineFormat<Id extends string, B extends BenchBase>(spec: FormatSpec<Id, B>): Format<Id, B> {
+  const caps = spec.capabilities;
+  const format: Format<Id, B> = {
+    id: spec.id,
+    label: spec.label,
+    detect: (target) => spec.detect(target),
+    scoreContract: spec.scoreContract,
+    scoreOptions: spec.scoreOptions ?? [],
+    orderKeys: spec.orderKeys,
+    defaultOrder: spec.defaultOrder,
+    capabilities: (['rerun', 'itemView', 'audit', 'labels'] as const).filter((name) => Boolean(caps[name])),
+    labelTargets: caps.labels?.targets ?? [],
+    itemView: caps.itemView,
+    async load(target, opts = {}) {
+      const bench = await spec.read(target, opts);
+      const { audit, labels } = caps;
+      const opened: OpenedBenchmark = {
+        format,
+        root: bench.root,
+        diagnostics: bench.diagnostics,
+        runNames: [...bench.runs.keys()],
+        validate: () => spec.validate(bench),
+        score: (req) => spec.score(bench, req),
+        audit: audit && ((req) => audit(bench, req)),
+        labelFreshness: labels && ((benchmark, rows) => labels.freshness(bench, benchmark, rows)),
+      };
+      return { format: spec.id, bench, opened };
+    },
+  };
+  return format;
+}

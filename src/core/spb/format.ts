@@ -1,0 +1,119 @@
+// StreamProfileBench as a format: how a folder is recognised, loaded, validated and scored, and what it offers.
+import { basename, dirname, join } from 'node:path';
+import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
+import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../io/safeFs';
+import { loadSampleScope } from '../experiments/sampleScope';
+import { stepHashOf, staleness } from '../labels/hash';
+import type { LabelRow } from '../labels/model';
+import type { TraceStaleness } from '../labels/trace';
+import { auditBenchmark } from '../pi/audit';
+import { formatTable } from '../tables/format';
+import { loadBenchmark } from './load';
+import { tableModels } from './paperTables';
+import { scoreRun } from './score/run';
+import { evalReport, paperTables, scoreJson } from './tables';
+import type { Benchmark } from './types';
+import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from './userOrder';
+
+const TASKS = /^(weibo|xiaohongshu|toutiao|zhihu|douban)_inference_tasks\.jsonl$/;
+
+// Detection looks at names only and never throws: a broken entry is the loader's to report, with its location.
+const kindOf = (path: string) => {
+  const entry = probeEntry(path);
+  return entry.ok ? entry.kind : undefined;
+};
+
+function detect(target: string): boolean {
+  const kind = kindOf(target);
+  if (kind === undefined) return false;
+  if (kind === 'file') return TASKS.test(basename(target));
+  const data = kindOf(join(target, 'data')) === 'dir' ? join(target, 'data') : target;
+  const listed = listFolder(data);
+  return listed.ok && listed.names.some((name) => TASKS.test(name));
+}
+
+function validate(bench: Benchmark) {
+  const users = [...bench.users.values()].reduce((n, m) => n + m.size, 0);
+  const steps = [...bench.users.values()].reduce(
+    (n, m) => n + [...m.values()].reduce((k, u) => k + u.steps.length, 0),
+    0,
+  );
+  return { json: { users, steps }, summary: `${users} users, ${steps} steps, ${bench.runs.size} runs` };
+}
+
+/** Writes each run's eval_report_<platform>.txt next to its results; a refused write is a warning and a failure. */
+function writeReports(bench: Benchmark, scores: ReturnType<typeof scoreRun>[], warnings: string[]): boolean {
+  let refused = false;
+  for (const s of scores) {
+    const run = bench.runs.get(s.name);
+    for (const [platform, rel] of run?.files ?? []) {
+      const text = evalReport(s, platform);
+      try {
+        if (text) writeFileInside(bench.root, join(bench.root, dirname(rel), `eval_report_${platform}.txt`), text);
+      } catch (err) {
+        if (!(err instanceof WriteRefused)) throw err;
+        warnings.push(`persona-lab: ${err.message}`);
+        refused = true;
+      }
+    }
+  }
+  return refused;
+}
+
+async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> {
+  // --sample: the same scoring over the sample's users, named as the sample's figures wherever they print.
+  const scope = req.sample === undefined ? undefined : loadSampleScope(bench, req.sample);
+  const warnings = (scope?.problems ?? []).map((problem) => `warning: ${problem}`);
+  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run, scope?.users));
+  const failed = req.writeReports ? writeReports(bench, scores, warnings) : false;
+  const out = req.output;
+  let text: string;
+  if (out.kind === 'json') text = JSON.stringify(scoreJson(scores, scope && { name: scope.name, users: scope.size }));
+  else if (scores.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
+  else if (out.kind === 'table')
+    text = tableModels(scores, scope?.label)
+      .map((t) => formatTable(t, out.format))
+      .join('\n');
+  else text = (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') + paperTables(scores);
+  return { text, warnings, failed };
+}
+
+async function freshness(
+  bench: Benchmark,
+  benchmark: string,
+  rows: readonly LabelRow[],
+): Promise<Map<LabelRow, TraceStaleness>> {
+  const out = new Map<LabelRow, TraceStaleness>();
+  for (const r of rows) {
+    if (r.benchmark !== benchmark) continue;
+    const user = [...bench.users].find(([platform]) => platform === r.platform)?.[1].get(r.userId);
+    const step = user?.steps.find((s) => s.stepId === r.stepId);
+    out.set(r, user && step ? staleness(r, stepHashOf(user, step)) : 'missing');
+  }
+  return out;
+}
+
+export const streamProfileBench = defineFormat({
+  id: 'streamprofilebench',
+  label: 'StreamProfileBench',
+  detect,
+  read: (target, opts) => loadBenchmark(target, opts),
+  validate,
+  score,
+  scoreContract: {
+    keys: ['runs'],
+    optionalKeys: ['sample'],
+    description:
+      'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS } }]; ' +
+      'sample: { name, users } with --sample. A figure with no value is null.',
+  },
+  scoreOptions: ['sample', 'writeReports'],
+  orderKeys: SPB_ORDER_INFO,
+  defaultOrder: SPB_DEFAULT_ORDER,
+  capabilities: {
+    rerun: true,
+    itemView: 'step',
+    audit: (bench, req) => auditBenchmark(bench, req),
+    labels: { targets: ['step', 'tag', 'span'], freshness },
+  },
+});

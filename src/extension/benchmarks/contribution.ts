@@ -1,0 +1,23 @@
+// What a format brings to the extension: its core descriptor, how its open benchmark is made, the context key
+// package.json's `when` clauses read, its Problems panel collection and its file watch. One per format folder
+// (spb/contribution.ts, omni/contribution.ts), listed once in contributions.ts.
+import type * as vscode from 'vscode';
+import type { Format } from '../../core/formats';
+import type { LoadHost, OpenBenchmark } from './types';
+
+/** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
+export interface ReopenHost {
+  open(target: string, quiet: boolean): Promise<boolean>;
+}
+
+export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
+  readonly format: Format;
+  /** Set to whether a benchmark of this format is open. */
+  readonly contextKey: string;
+  /** The Problems panel collection and the source its entries show. */
+  readonly problems: { collection: string; source: string };
+  create(state: vscode.Memento, host: LoadHost): S;
+  /** What the store opens for a target this format detected (a folder may hold the format one level down). */
+  rootOf(target: string): string | undefined;
+  watch(store: S, host: ReopenHost): vscode.Disposable;
+}

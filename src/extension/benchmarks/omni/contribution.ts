@@ -1,0 +1,14 @@
+// OmniBehavior in the extension.
+import { omniBehavior, omniRoot } from '../../../core/formats';
+import type { FormatContribution } from '../contribution';
+import { OmniStore } from './store';
+import { watchOmni } from './watch';
+
+export const omniContribution: FormatContribution<OmniStore> = {
+  format: omniBehavior,
+  contextKey: 'personaLab.omniLoaded',
+  problems: { collection: 'personaLab.omni', source: 'Persona Lab (OmniBehavior)' },
+  create: (state, host) => new OmniStore(state, host),
+  rootOf: omniRoot,
+  watch: (store) => watchOmni(store),
+};

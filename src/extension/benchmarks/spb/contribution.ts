@@ -1,0 +1,14 @@
+// StreamProfileBench in the extension. The first contribution is also what an unrecognised target is opened as.
+import { streamProfileBench } from '../../../core/formats';
+import type { FormatContribution } from '../contribution';
+import { SpbStore } from './store';
+import { watchSpb } from './watch';
+
+export const spbContribution: FormatContribution<SpbStore> = {
+  format: streamProfileBench,
+  contextKey: 'personaLab.loaded',
+  problems: { collection: 'personaLab', source: 'Persona Lab' },
+  create: (state, host) => new SpbStore(state, host),
+  rootOf: (target) => target,
+  watch: (store, host) => watchSpb({ spb: store, open: (target, quiet) => host.open(target, quiet) }),
+};

@@ -1,0 +1,140 @@
+// A third format, registered by one line, is served by the CLI's score, validate, labels and audit through the
+// registry, with no edit to the CLI or the core (test/fixtures/tinybench/format.ts is the whole format).
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runAuditCommand } from '../../src/cli/audit';
+import { runCommand, type CliOptions } from '../../src/cli/commands';
+import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
+import { detectFormat, detectFormats, FORMATS, registerFormat } from '../../src/core/formats';
+import { labelFreshness } from '../../src/core/labels/freshness';
+import { LabelStore } from '../../src/core/labels/store';
+import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
+
+// The registration line: the only place the fixture format is named outside its own folder.
+registerFormat(tinyBench);
+
+async function cli(command: string, args: string[], opts: CliOptions = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((t) => out.push(String(t)) > 0);
+  vi.spyOn(process.stderr, 'write').mockImplementation((t) => err.push(String(t)) > 0);
+  try {
+    const code = await runCommand(command, args, opts);
+    return { code, out: out.join(''), err: err.join('') };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+function copy(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'pl-tiny-')), 'tiny');
+  cpSync(TINY_SAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the registry with a registered third format', () => {
+  it('lists it after the built-in formats and detects it on its files only', () => {
+    expect(FORMATS.map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'tinybench']);
+    expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
+    expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
+    expect(detectFormats('sample').map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(tinyBench.capabilities).toEqual(['labels']);
+    expect(tinyBench.labelTargets).toEqual(['step']);
+  });
+
+  it('refuses another format under a taken id, and accepts the same one again', () => {
+    expect(FORMATS).toContain(tinyBench);
+    expect(() => registerFormat(tinyBench)).not.toThrow();
+    expect(() => registerFormat({ ...tinyBench })).toThrow(/already registered/);
+    expect(FORMATS.filter((f) => f.id === 'tinybench')).toHaveLength(1);
+  });
+});
+
+describe('persona-lab on a tinybench folder', () => {
+  it('score --json prints the format contract: the keys it declares, one run with two of three right', async () => {
+    const r = await cli('score', [TINY_SAMPLE], { json: true });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual([...tinyBench.scoreContract.keys]);
+    expect(json).toEqual({
+      format: 'tinybench',
+      runs: [{ name: 'guess', items: 3, correct: 2, accuracy: 2 / 3 }],
+    });
+  });
+
+  it('score prints the text report; an unknown run and --sample are refused, --write-reports is left out', async () => {
+    expect((await cli('score', [TINY_SAMPLE])).out).toBe('guess: 2 of 3 right\n');
+    await expect(cli('score', [TINY_SAMPLE], { run: ['nope'] })).rejects.toThrow(/no run "nope"/);
+    await expect(runCommand('score', [TINY_SAMPLE], { sample: 'x' })).rejects.toThrow(/score --sample/);
+    expect((await cli('score', [TINY_SAMPLE], { 'write-reports': true })).out).toBe('guess: 2 of 3 right\n');
+  });
+
+  it('validate counts users and items, and reports a broken line with exit 1', async () => {
+    const clean = await cli('validate', [TINY_SAMPLE], { json: true });
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.out)).toEqual({ format: 'tinybench', users: 2, items: 3, diagnostics: [] });
+    const dir = copy();
+    appendFileSync(join(dir, 'items.tinybench.jsonl'), 'not json\n');
+    const broken = await cli('validate', [dir]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain('items.tinybench.jsonl:4');
+    expect(broken.out).toContain('2 users, 3 items, 1 runs; 1 error(s), 0 warning(s)');
+  });
+
+  it('labels summary counts fresh, stale, unknown and missing labels through the format', async () => {
+    const dir = copy();
+    mkdirSync(join(dir, '.personalab'));
+    const store = LabelStore.open(join(dir, '.personalab', 'labels.db'));
+    const key = { benchmark: traceBenchmarkId(dir), platform: TINY_PLATFORM, run: '', author: 'a', label: 'x' };
+    const ann1 = { user: 'ann', item: 1, text: 'likes cats', truth: 'yes' };
+    store.add({ ...key, userId: 'ann', stepId: 1, target: { kind: 'step' }, contentHash: tinyItemHash(ann1) });
+    store.add({ ...key, userId: 'ann', stepId: 2, target: { kind: 'step' }, contentHash: 'f'.repeat(64) });
+    store.add({ ...key, userId: 'bob', stepId: 1, target: { kind: 'step' } });
+    store.add({ ...key, userId: 'eve', stepId: 1, target: { kind: 'step' }, contentHash: 'f'.repeat(64) });
+    store.close();
+    const out: string[] = [];
+    const io: CliIo = { write: (t) => out.push(t), out: (t) => out.push(t), err: (t) => out.push(t) };
+    expect(await runLabelsCommand(['summary', dir], { json: true }, io)).toBe(0);
+    const summary = JSON.parse(out.join('')) as { total: number; freshness: Record<string, number> };
+    expect(summary.total).toBe(4);
+    expect(summary.freshness).toEqual({ fresh: 1, stale: 1, unknown: 1, missing: 1 });
+  });
+
+  it('labelFreshness reads through the loaded format; audit says the format has none', async () => {
+    const { opened } = await tinyBench.load(TINY_SAMPLE);
+    const row = {
+      benchmark: 'bench',
+      platform: TINY_PLATFORM,
+      userId: 'bob',
+      stepId: 1,
+      run: '',
+      author: 'a',
+      target: { kind: 'step' as const },
+      label: 'x',
+      note: '',
+      createdAt: '',
+      contentHash: tinyItemHash({ user: 'bob', item: 1, text: 'plays chess', truth: 'yes' }),
+    };
+    expect((await labelFreshness(opened, 'bench', [row])).get(row)).toBe('fresh');
+    const err: string[] = [];
+    const io: CliIo = { write: () => {}, out: () => {}, err: (t) => err.push(t) };
+    expect(await runAuditCommand([TINY_SAMPLE], {}, io)).toBe(1);
+    expect(err.join('')).toContain('has no personal-information audit');
+  });
+});
+
+describe('each built-in format keeps its score --json contract', () => {
+  it.each([
+    ['sample', 'streamprofilebench'],
+    ['sample/omnibehavior', 'omnibehavior'],
+  ])('%s prints exactly the keys %s declares', async (dir, id) => {
+    const format = FORMATS.find((f) => f.id === id);
+    const r = await cli('score', [dir], { json: true });
+    expect(Object.keys(JSON.parse(r.out) as object)).toEqual(format?.scoreContract.keys);
+  });
+});
