@@ -1,23 +1,24 @@
 // The prompts a batch run will send, rendered before it starts (for the re-run guard's scan). A chain's later steps
 // receive the persona the model writes during the run, unknown here: they are rendered with the cold-start text, so
 // only what the benchmark and the start persona put in a prompt is seen.
-import type { Benchmark, Platform, Step, User } from '../spb/types';
+import type { Benchmark, Platform } from '../spb/types';
 import { PLATFORMS } from '../spb/types';
-import type { PersonaMode, StartPersona } from './manifest';
-import { planRun } from './runner';
+import { planRun, type RunOptions } from './runner';
 import { renderStepRequest, startPersonaFor } from './step';
 
-export interface PlannedSelection {
-  template: string;
-  systemMessage?: string;
-  personaMode?: PersonaMode;
-  platforms?: readonly Platform[];
-  userId?: string | null;
-  users?: Partial<Record<Platform, readonly string[]>>;
-  fromStep?: number;
-  startPersona?: StartPersona;
-  readPosts?: (user: User, step: Step) => string;
-}
+/** What of a run decides which prompts it sends: the run's own options, so the two cannot drift apart. */
+export type PlannedSelection = Pick<
+  RunOptions,
+  | 'template'
+  | 'systemMessage'
+  | 'personaMode'
+  | 'platforms'
+  | 'userId'
+  | 'users'
+  | 'fromStep'
+  | 'startPersona'
+  | 'readPosts'
+>;
 
 export interface PlannedPrompt {
   /** "platform/user step n" */
