@@ -9,6 +9,7 @@ import { streamProfileBench } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { stepHashOf, stepHashText } from '../../src/core/labels/hash';
 import { LabelStore } from '../../src/core/labels/store';
+import { labelRow } from './labelStore-fixture';
 import {
   ACTION_TARGET,
   historyTarget,
@@ -156,19 +157,18 @@ describe('labelFreshness on StreamProfileBench', () => {
     const [platform, users] = [...loaded.bench.users][0];
     const user = [...users.values()][0];
     const step = user.steps[0];
-    const row = (stepId: number, contentHash: string) => ({
-      benchmark: 'sample',
-      platform,
-      userId: user.userId,
-      stepId,
-      run: '',
-      author: 'a',
-      target: { kind: 'step' as const },
-      label: 'x',
-      note: '',
-      createdAt: '',
-      contentHash,
-    });
+    const row = (stepId: number, contentHash: string) =>
+      labelRow({
+        benchmark: 'sample',
+        platform,
+        userId: user.userId,
+        stepId,
+        run: '',
+        author: 'a',
+        label: 'x',
+        createdAt: '',
+        contentHash,
+      });
     const rows = [
       row(step.stepId, stepHashText(stepHashOf(user, step))),
       row(step.stepId, stepHashOf(user, step).full), // stored before part hashes

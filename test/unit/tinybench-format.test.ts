@@ -12,6 +12,7 @@ import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
 import { traceBenchmarkId } from '../../src/core/labels/trace';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
+import { labelRow } from './labelStore-fixture';
 
 // The registration line: the only place the fixture format is named outside its own folder.
 registerFormat(tinyBench);
@@ -107,19 +108,16 @@ describe('persona-lab on a tinybench folder', () => {
 
   it('labelFreshness reads through the loaded format; audit says the format has none', async () => {
     const { opened } = await tinyBench.load(TINY_SAMPLE);
-    const row = {
+    const row = labelRow({
       benchmark: 'bench',
       platform: TINY_PLATFORM,
       userId: 'bob',
-      stepId: 1,
       run: '',
       author: 'a',
-      target: { kind: 'step' as const },
       label: 'x',
-      note: '',
       createdAt: '',
       contentHash: tinyItemHash({ user: 'bob', item: 1, text: 'plays chess', truth: 'yes' }),
-    };
+    });
     expect((await labelFreshness(opened, 'bench', [row])).get(row)).toBe('fresh');
     const err: string[] = [];
     const io: CliIo = { write: () => {}, out: () => {}, err: (t) => err.push(t) };
