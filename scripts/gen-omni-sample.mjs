@@ -20,7 +20,7 @@ import {
   USERS,
 } from './gen-omni-sample/banks.mjs';
 import { plantPrediction, plantRaw, verifyPi, writeManifest } from './gen-omni-sample/pi.mjs';
-import { FIELDS, predict, trueValue } from './gen-omni-sample/questions.mjs';
+import { asked, FIELDS, predict, targetMessage, trueValue } from './gen-omni-sample/questions.mjs';
 import { Rng } from './gen-sample/rng.mjs';
 import { parseFlags } from './lib/flags.mjs';
 
@@ -51,14 +51,9 @@ function makeRecord(rng, user, scene, t) {
     const complete = rng.chance(p.complete);
     const watch =
       duration === null ? rng.int(2, 60) : complete ? duration : Math.max(1, Math.round(duration * rng.next() * 0.8));
-    const actions = [
-      {
-        type: 'watch',
-        play_duration: watch,
-        is_complete_play: complete ? 1 : 0,
-        is_collect: rng.chance(p.collect) ? 1 : 0,
-      },
-    ];
+    const actions = [{ type: 'watch', play_duration: watch, is_complete_play: complete ? 1 : 0 }];
+    // A collection is an action of its own: the authors' builder asks video_collected of a `collect` action.
+    const collected = rng.chance(p.collect);
     for (const [a, key] of [
       ['like', 'like'],
       ['comment', 'comment'],
@@ -66,6 +61,7 @@ function makeRecord(rng, user, scene, t) {
       ['follow', 'follow'],
     ])
       if (rng.chance(p[key])) actions.push({ type: a });
+    if (collected) actions.push({ type: 'collect' });
     const context = {
       caption: `${topic} #${rng.int(1, 99)}`,
       duration,
@@ -88,7 +84,7 @@ function makeRecord(rng, user, scene, t) {
     if (rng.chance(p.gift)) actions.push({ type: 'send_gift', gift_amount: rng.int(1, 520) });
     if (rng.chance(p.follow)) actions.push({ type: 'follow' });
     if (rng.chance(p.share)) actions.push({ type: 'share' });
-    if (rng.chance(p.cart)) actions.push({ type: 'cart' });
+    const clickedCart = rng.chance(p.cart);
     if (rng.chance(0.01)) actions.push({ type: 'join_group' });
     const context = {
       live_title: `${topic} live`,
@@ -98,6 +94,8 @@ function makeRecord(rng, user, scene, t) {
       is_shop_live: rng.chance(0.3) ? 1 : 0,
       live_cover_content: rng.chance(0.3) ? null : topic,
     };
+    // Only a shop live has a cart; the builder asks live_clicked_cart only there, of a flagged click_cart action.
+    if (clickedCart && context.is_shop_live === 1) actions.push({ type: 'click_cart', is_click_cart_action: 1 });
     return { record: { type, timestamp: timeText(t), context, action: actions }, watch, duration: null };
   }
   if (scene === 'ads') {
@@ -107,7 +105,7 @@ function makeRecord(rng, user, scene, t) {
     const actions = [{ type: 'watch', play_duration: watch }];
     if (rng.chance(p.like * 0.5)) actions.push({ type: 'like' });
     if (rng.chance(p.comment * 0.5)) actions.push({ type: 'comment' });
-    if (rng.chance(p.adAct)) actions.push({ type: 'activation' }, { type: 'conversion' });
+    if (rng.chance(p.adAct)) actions.push({ type: 'activation', activation_cnt: 1 }, { type: 'conversion' });
     if (rng.chance(p.adSubmit)) actions.push({ type: 'submit', form_submit_total_cnt: 1 });
     const context = {
       product,
@@ -150,12 +148,12 @@ function makeRecord(rng, user, scene, t) {
   const k = rng.int(0, CS_LINES[L].length - 1);
   const [ask, answer] = CS_LINES[L][k];
   const content = [
-    { role: 'user', text: ask },
-    { role: 'assistant', text: answer },
-    { role: 'user', text: FOLLOW_UPS[L][k] },
+    { role: 'user', content: ask },
+    { role: 'assistant', content: answer },
+    { role: 'user', content: FOLLOW_UPS[L][k] },
   ];
   const context = { shop_name: rng.chance(0.2) ? null : `Shop ${rng.int(1, 40)}`, item_title: rng.pick(ITEMS[L]) };
-  return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: ask };
+  return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: targetMessage(content) };
 }
 
 function generate(out, seed) {
@@ -192,7 +190,7 @@ function generate(out, seed) {
     }
     for (const i of testIdx) {
       const m = made[i];
-      let fields = FIELDS[m.scene];
+      let fields = FIELDS[m.scene].filter((f) => asked(f, m.record));
       if (m.scene === 'video' && rng.chance(0.15)) fields = fields.filter((f) => f !== 'video_followed');
       testLines.push(JSON.stringify({ user_id: user.id, index: i, fields }));
       const questions = fields.map((f) => predict(rng, f, trueValue(f, m), m, user.lang));

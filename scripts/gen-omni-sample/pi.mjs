@@ -50,7 +50,7 @@ const RAW_PLANTS = [
     confidence: 'high',
     user: 'u_1004',
     scene: 'cs',
-    path: 'action[0].content[2].text',
+    path: 'action[0].content[2].content',
     role: 'user',
     value: 'my email is lin.wei@example.com',
     text: 'lin.wei@example.com',
@@ -88,7 +88,7 @@ const RAW_PLANTS = [
     category: 'CONTACT',
     user: 'u_1006',
     scene: 'cs',
-    path: 'action[0].content[1].text',
+    path: 'action[0].content[1].content',
     role: 'assistant',
     value: 'ok <CONTACT>',
   },
@@ -155,7 +155,7 @@ export function plantRaw(user, made, testIdx, skip) {
     while (i >= 0 && (made[i].scene !== p.scene || taken.has(i))) i--;
     if (i < 0) throw new Error(`planted PI: ${user.id} has no ${p.scene} record before its first test action`);
     const rec = made[i].record;
-    if (p.role && resolve(rec, p.path.replace(/\.text$/, '.role')) !== p.role)
+    if (p.role && resolve(rec, p.path.replace(/\.content$/, '.role')) !== p.role)
       throw new Error(`planted PI: ${user.id} record ${i}: not a ${p.role} turn`);
     setExisting(rec, p.path, p.value);
     taken.add(i);

@@ -27,6 +27,27 @@ export const FIELDS = {
   cs: ['next_user_message'],
 };
 const has = (rec, type) => rec.action.some((a) => a.type === type);
+
+// Which record a field is asked of, and the true values, follow the authors' question builder (the spec's "Questions
+// from raw records"): live_clicked_cart only in a shop live, from a flagged click_cart action; video_collected from a
+// collect action; ad_activated from an activation with activation_cnt above 0; next_user_message is the last user
+// turn that is neither noise nor too short.
+export function asked(field, rec) {
+  if (field === 'live_clicked_cart') return Boolean(rec.context?.is_shop_live);
+  return true;
+}
+
+const NOISE = ['评价', '会话转移'];
+export function targetMessage(turns) {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = turns[i];
+    const text = typeof t.content === 'string' ? t.content : '';
+    if (t.role !== 'user' || text.trim() === '' || NOISE.some((n) => text.includes(n))) continue;
+    if (text.trim().length <= 2) continue;
+    return text;
+  }
+  return null;
+}
 // The Yes/No fields whose truth is whether the record holds an action of this type.
 const ACTION_OF = {
   video_liked: 'like',
@@ -40,9 +61,8 @@ const ACTION_OF = {
   video_followed: 'follow',
   live_followed: 'follow',
   live_sent_gift: 'send_gift',
-  live_clicked_cart: 'cart',
+  live_clicked_cart: 'click_cart',
   shop_added_to_cart: 'cart',
-  ad_activated: 'activation',
   ad_form_submitted: 'submit',
   shop_order_success: 'purchase',
 };
@@ -54,7 +74,9 @@ export function trueValue(field, made) {
     case 'video_completed':
       return yes(rec.action[0].is_complete_play === 1);
     case 'video_collected':
-      return yes(rec.action[0].is_collect === 1);
+      return yes(has(rec, 'collect'));
+    case 'ad_activated':
+      return yes(rec.action.some((a) => a.type === 'activation' && a.activation_cnt > 0));
     case 'search_keyword':
       return made.keyword;
     case 'next_user_message':

@@ -56,7 +56,7 @@ describe('sample/omnibehavior/pi-manifest.json', () => {
       'action_history[k].context.caption',
       'action_history[k].context.live_cover_content',
       'action_history[k].context.ocr_text',
-      'action_history[k].action[0].content[2].text',
+      'action_history[k].action[0].content[2].content',
       'action_history[k].action[0].keyword',
       'action_history[k].context.item_desc',
       'questions[k].raw_output',

@@ -31,6 +31,8 @@ export const BEHAVIOURS = [
   'show',
   'click',
   'dialogue',
+  'collect',
+  'click_cart',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -66,8 +68,9 @@ export function parseTimestamp(text: unknown): number {
   return same && h < 24 && mi < 60 && s < 60 ? ms : NaN;
 }
 
-// An action whose flag says it did not happen (`{"type": "cart", "is_add_to_cart": 0}`) does not set its bit.
-const NEGATING_FLAGS = ['is_add_to_cart', 'is_pay'];
+// An action whose flag says it did not happen (`{"type": "cart", "is_add_to_cart": 0}`) does not set its bit; the
+// authors' question builder reads click_cart and activation the same way.
+const NEGATING_FLAGS = ['is_add_to_cart', 'is_pay', 'is_click_cart_action', 'activation_cnt'];
 
 export function behaviourBit(type: string): number {
   const i = (BEHAVIOURS as readonly string[]).indexOf(type);
