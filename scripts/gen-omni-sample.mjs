@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Seeded generator of a synthetic OmniBehavior folder (our layout, see src/core/omni/types.ts): raw/<user>.json,
 // test_actions.jsonl and one simulated model run results/demo-sim/predictions.jsonl. Invented data only.
-// Same seed => same bytes.
-//   node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]
+// Same seed => same bytes. The folder loads without a problem; --broken writes two of its users into
+// sample/broken/omnibehavior with the loading problems planted on purpose (each a diagnostic the loader must report).
+//   node scripts/gen-omni-sample.mjs [--broken] [--out DIR] [--seed N] [--check]
 // --check regenerates into a temp folder, requires byte equality with --out, checks the size budget and that each
 // planted PI string sits where pi-manifest.json says (scripts/gen-omni-sample/pi.mjs).
 import fs from 'node:fs';
@@ -26,7 +27,8 @@ import { parseFlags } from './lib/flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SEED = 2026;
-const USAGE = 'usage: node scripts/gen-omni-sample.mjs [--out DIR] [--seed N] [--check]';
+const USAGE = 'usage: node scripts/gen-omni-sample.mjs [--broken] [--out DIR] [--seed N] [--check]';
+const BROKEN_USERS = ['u_1003', 'u_1006'];
 const RUN = 'demo-sim';
 const MAX_BYTES = 3 * 1024 * 1024;
 
@@ -153,10 +155,13 @@ function makeRecord(rng, user, scene, t) {
     { role: 'user', content: FOLLOW_UPS[L][k] },
   ];
   const context = { shop_name: rng.chance(0.2) ? null : `Shop ${rng.int(1, 40)}`, item_title: rng.pick(ITEMS[L]) };
-  return { record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] }, message: targetMessage(content) };
+  return {
+    record: { type, timestamp: timeText(t), context, action: [{ type: 'dialogue', content }] },
+    message: targetMessage(content),
+  };
 }
 
-function generate(out, seed) {
+function generate(out, seed, broken) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(path.join(out, 'raw'), { recursive: true });
   fs.mkdirSync(path.join(out, 'results', RUN), { recursive: true });
@@ -164,7 +169,8 @@ function generate(out, seed) {
   const predLines = [];
   const plantedTests = [];
   const plantedPi = [];
-  for (const user of USERS) {
+  const users = broken ? USERS.filter((u) => BROKEN_USERS.includes(u.id)) : USERS;
+  for (const user of users) {
     const rng = new Rng(`${seed}:${user.id}`);
     const scenes = Object.keys(user.mix);
     const sceneWeights = Object.values(user.mix);
@@ -178,7 +184,7 @@ function generate(out, seed) {
     }
     // Planted raw-file problems (never at a test action): an unknown scene and a timestamp that is not a date.
     const planted = new Set();
-    if (user.id === 'u_1003') {
+    if (broken && user.id === 'u_1003') {
       made[100].record.type = 'Mini Game';
       made[200].record.timestamp = '2025-13-45 99:00:00';
       planted.add(100).add(200);
@@ -196,7 +202,7 @@ function generate(out, seed) {
       const questions = fields.map((f) => predict(rng, f, trueValue(f, m), m, user.lang));
       predLines.push({ user_id: user.id, index: i, questions, fields, duration: m.duration });
     }
-    if (user.id === 'u_1006') {
+    if (broken && user.id === 'u_1006') {
       // Planted: video fields asked of a search record (the scene does not fit the fields).
       const search = made.findIndex((m, i) => m.scene === 'search' && i > user.records * 0.6 && !testIdx.includes(i));
       plantedTests.push(JSON.stringify({ user_id: user.id, index: search, fields: ['video_liked', 'video_shared'] }));
@@ -212,7 +218,8 @@ function generate(out, seed) {
     fs.writeFileSync(path.join(out, 'raw', `${user.id}.json`), text);
   }
   testLines.push(...plantedTests);
-  plantProblems(testLines, predLines);
+  plantUnparseable(predLines);
+  if (broken) plantProblems(testLines, predLines);
   plantedPi.push(plantPrediction(predLines, RUN));
   fs.writeFileSync(path.join(out, 'test_actions.jsonl'), testLines.join('\n') + '\n');
   fs.writeFileSync(
@@ -224,12 +231,11 @@ function generate(out, seed) {
       .join('\n') + '\n',
   );
   writeManifest(out, plantedPi);
-  return { users: USERS.length, testActions: testLines.length, bytes: totalBytes(out) };
+  return { users: users.length, testActions: testLines.length, bytes: totalBytes(out) };
 }
 
-// Planted problems, each a diagnostic the loader must report (test/unit/omni-sample.test.ts pins them).
-function plantProblems(testLines, predLines) {
-  // Two unparseable model outputs: count as wrong answers.
+// Two unparseable model outputs: the model's failures, not the file's (they count as wrong answers).
+function plantUnparseable(predLines) {
   const firstVideo = predLines.find((l) => l.questions[0].field === 'video_completed');
   Object.assign(firstVideo.questions[1], {
     predicted_value: null,
@@ -241,6 +247,10 @@ function plantProblems(testLines, predLines) {
     video.questions.find((q) => q.field === 'video_watch_seconds'),
     { predicted_value: null, raw_output: 'Somewhere between half and all of it.' },
   );
+}
+
+// Planted problems, each a diagnostic the loader must report (test/unit/omni-sample.test.ts pins them).
+function plantProblems(testLines, predLines) {
   // test_actions.jsonl: an index past the end of the history.
   testLines.push(JSON.stringify({ user_id: 'u_1006', index: 99999, fields: ['video_liked'] }));
   // predictions.jsonl: a field the test action does not ask, an unknown field, a prediction for no test action,
@@ -253,7 +263,7 @@ function plantProblems(testLines, predLines) {
   other.questions.push({ ...other.questions[0], field: 'shop_bookmarked' });
   predLines.push(
     JSON.stringify({
-      user_id: 'u_1001',
+      user_id: 'u_1003',
       index: 5,
       questions: [
         {
@@ -267,7 +277,7 @@ function plantProblems(testLines, predLines) {
       ],
     }),
   );
-  predLines.push('{"user_id": "u_1002", "index": 1200, "questions": [{"type": "binary", "field": "live_liked"');
+  predLines.push('{"user_id": "u_1006", "index": 300, "questions": [{"type": "binary", "field": "live_liked"');
 }
 
 function totalBytes(dir) {
@@ -285,10 +295,10 @@ function listFiles(dir) {
     .sort();
 }
 
-function check(out, seed) {
+function check(out, seed, broken) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gen-omni-'));
   try {
-    const t = generate(tmp, seed);
+    const t = generate(tmp, seed, broken);
     const want = listFiles(tmp);
     const have = fs.existsSync(out) ? listFiles(out).filter((f) => f !== 'README.md') : [];
     const stale = want.filter(
@@ -313,21 +323,31 @@ function check(out, seed) {
 }
 
 function parseArgs(argv) {
-  const { flags, fail } = parseFlags(argv, USAGE, { '--out': 'value', '--seed': 'value', '--check': 'switch' });
+  const { flags, fail } = parseFlags(argv, USAGE, {
+    '--out': 'value',
+    '--seed': 'value',
+    '--check': 'switch',
+    '--broken': 'switch',
+  });
+  const broken = flags['--broken'] === true;
   const o = {
     seed: flags['--seed'] === undefined ? DEFAULT_SEED : Number(flags['--seed']),
-    out: flags['--out'] === undefined ? path.join(ROOT, 'sample', 'omnibehavior') : path.resolve(flags['--out']),
+    out:
+      flags['--out'] === undefined
+        ? path.join(ROOT, 'sample', ...(broken ? ['broken'] : []), 'omnibehavior')
+        : path.resolve(flags['--out']),
     check: flags['--check'] === true,
+    broken,
   };
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) fail('--seed must be a non-negative integer');
   return o;
 }
 
 const opts = parseArgs(process.argv.slice(2));
-if (opts.check) process.exit(check(opts.out, opts.seed) ? 0 : 1);
+if (opts.check) process.exit(check(opts.out, opts.seed, opts.broken) ? 0 : 1);
 const readme = path.join(opts.out, 'README.md');
 const keep = fs.existsSync(readme) ? fs.readFileSync(readme) : null;
-const t = generate(opts.out, opts.seed);
+const t = generate(opts.out, opts.seed, opts.broken);
 if (keep) fs.writeFileSync(readme, keep);
 console.log(
   `gen-omni-sample: seed=${opts.seed} users=${t.users} test actions=${t.testActions} bytes=${t.bytes} -> ${path.relative(process.cwd(), opts.out) || '.'}`,

@@ -108,7 +108,8 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
   beforeAll(async () => {
     const sample = join(repoRoot, 'sample');
     bench = await loadBenchmark(sample);
-    omniProblems = (await loadOmniBenchmark(join(sample, 'omnibehavior'))).diagnostics.length;
+    expect((await loadOmniBenchmark(join(sample, 'omnibehavior'))).diagnostics).toEqual([]);
+    omniProblems = (await loadOmniBenchmark(join(sample, 'broken', 'omnibehavior'))).diagnostics.length;
     const run = bench.runs.get(RUN)!;
     user = [...bench.users.get('weibo')!.values()].find(
       (x) => x.steps.length >= 3 && x.steps.every((s) => resultFor(run, x, s.stepId) && s.pool.length > 0),
@@ -154,20 +155,14 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
   });
 
-  it('loads the sample without a toast; the status bar counts its planted problems and opens the Problems panel', async () => {
-    await wb.waitForExtensionHostLine(/the OmniBehavior benchmark loaded with \d+ errors?, \d+ warnings?/, {
-      timeout: 60_000,
-    });
-    expect(omniProblems).toBeGreaterThan(0);
-    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: `${omniProblems} loading problems` });
-    await status.waitFor({ timeout: 30_000 });
-    // The toast came with the load; the status item shows once both loads are done.
+  it('loads both samples without a toast and without a loading problem', async () => {
+    // Both loads are done once the OmniBehavior root shows its run (the SPB tree showed before this test).
+    await wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`, { hasText: 'OmniBehavior · demo-sim' })
+      .waitFor({ timeout: 60_000 });
+    await wb.waitForExtensionHostLine(/loaded .*: \d+ users/, { timeout: 60_000 });
+    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
-    await status.click();
-    const panel = wb.page.locator('.markers-panel');
-    await panel.waitFor({ state: 'visible', timeout: 30_000 });
-    await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('test_actions.jsonl');
-    await wb.screenshot('walkthrough-problems-status');
   });
 
   it('Persona Lab: Get Started opens the walkthrough with its steps and their media', async () => {
@@ -197,6 +192,25 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
       { message: "the problems step's markdown" },
     );
     await wb.screenshot('walkthrough-open');
+  });
+
+  it('Open the Broken Sample puts its planted problems in the status bar and the Problems panel, without a toast', async () => {
+    await clickButton('problems', 'Open the Broken Sample');
+    await wb.waitForExtensionHostLine(
+      /broken.omnibehavior: the OmniBehavior benchmark loaded with \d+ errors?, \d+ warnings?/,
+      {
+        timeout: 60_000,
+      },
+    );
+    expect(omniProblems).toBeGreaterThan(0);
+    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: `${omniProblems} loading problems` });
+    await status.waitFor({ timeout: 30_000 });
+    expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
+    await status.click();
+    const panel = wb.page.locator('.markers-panel');
+    await panel.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('test_actions.jsonl');
+    await wb.screenshot('walkthrough-problems-status');
   });
 
   it('Show Problems, Choose Run… and Open Step run from their buttons and tick their steps', async () => {

@@ -8,22 +8,25 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 const ROOT = 'sample/omnibehavior';
 
 describe('the committed OmniBehavior sample', () => {
-  it('loads with exactly the planted diagnostics', async () => {
+  it('loads without a problem; the broken copy beside it with exactly the planted diagnostics', async () => {
     const progress: number[] = [];
     const bench = await loadOmniBenchmark(ROOT, { onProgress: (done, total) => progress.push(done / total) });
+    expect(bench.diagnostics.map(formatDiagnostic)).toEqual([]);
+    const broken = await loadOmniBenchmark('sample/broken/omnibehavior');
     // V8 words JSON errors its own way; only the kind is pinned.
-    expect(bench.diagnostics.map((d) => formatDiagnostic(d).replace(/invalid JSON: .*/, 'invalid JSON'))).toEqual([
+    expect(broken.diagnostics.map((d) => formatDiagnostic(d).replace(/invalid JSON: .*/, 'invalid JSON'))).toEqual([
       'raw/u_1003.json:102: error: action_history[100].type: unknown scene "Mini Game"',
       'raw/u_1003.json:202: error: action_history[200].timestamp: "2025-13-45 99:00:00" is not "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DD"',
-      'test_actions.jsonl:496: error: fields[0]: video_liked is a Video Browsing field, but record 197 is Search Behavior; dropped',
-      'test_actions.jsonl:496: error: fields[1]: video_shared is a Video Browsing field, but record 197 is Search Behavior; dropped',
-      'test_actions.jsonl:496: error: fields: no usable field; the test action is ignored',
-      'test_actions.jsonl:497: error: index: 99999 is out of range: u_1006 has 320 history records',
-      'results/demo-sim/predictions.jsonl:9: warning: questions[6].field: video_followed is not asked by test action u_1001#1251; ignored',
-      'results/demo-sim/predictions.jsonl:14: error: questions[2].field: unknown field "shop_bookmarked"; ignored',
-      'results/demo-sim/predictions.jsonl:496: warning: index: no test action u_1001#5 in test_actions.jsonl; ignored',
-      'results/demo-sim/predictions.jsonl:497: error: invalid JSON',
+      'test_actions.jsonl:163: error: fields[0]: video_liked is a Video Browsing field, but record 197 is Search Behavior; dropped',
+      'test_actions.jsonl:163: error: fields[1]: video_shared is a Video Browsing field, but record 197 is Search Behavior; dropped',
+      'test_actions.jsonl:163: error: fields: no usable field; the test action is ignored',
+      'test_actions.jsonl:164: error: index: 99999 is out of range: u_1006 has 320 history records',
+      'results/demo-sim/predictions.jsonl:6: error: questions[2].field: unknown field "shop_bookmarked"; ignored',
+      'results/demo-sim/predictions.jsonl:13: warning: questions[6].field: video_followed is not asked by test action u_1003#464; ignored',
+      'results/demo-sim/predictions.jsonl:163: warning: index: no test action u_1003#5 in test_actions.jsonl; ignored',
+      'results/demo-sim/predictions.jsonl:164: error: invalid JSON',
     ]);
+    expect([...broken.users.keys()]).toEqual(['u_1003', 'u_1006']);
     expect(progress.at(-1)).toBe(1);
     expect([...bench.users.keys()]).toEqual(['u_1001', 'u_1002', 'u_1003', 'u_1004', 'u_1005', 'u_1006']);
     const actions = [...bench.users.values()].flatMap((u) => u.testActions);
@@ -67,8 +70,12 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
 
   it('prints the field table, components, overall and the bias lines; errors give exit 1', async () => {
     const r = await cli('score', [ROOT]);
-    expect(r.code).toBe(1);
-    expect(r.err).toBe('8 error(s), 2 warning(s); run `persona-lab validate` for details\n');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(await cli('score', ['sample/broken/omnibehavior'])).toMatchObject({
+      code: 1,
+      err: '8 error(s), 2 warning(s); run `persona-lab validate` for details\n',
+    });
     expect(r.out).toMatch(/^Run demo-sim: 495 predicted test actions/);
     expect(r.out).toMatch(/\nvideo_liked +Video Browsing +\d+ /);
     expect(r.out).toMatch(
@@ -99,9 +106,12 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
   });
 
   it('validate lists every diagnostic and a summary', async () => {
-    const r = await cli('validate', [ROOT]);
+    const clean = await cli('validate', [ROOT]);
+    expect(clean.code).toBe(0);
+    expect(clean.out).toBe('6 users, 495 test actions, 1 runs; 0 error(s), 0 warning(s)\n');
+    const r = await cli('validate', ['sample/broken/omnibehavior']);
     expect(r.code).toBe(1);
     expect(r.out.trim().split('\n')).toHaveLength(11);
-    expect(r.out).toMatch(/\n6 users, 495 test actions, 1 runs; 8 error\(s\), 2 warning\(s\)\n$/);
+    expect(r.out).toMatch(/\n2 users, 162 test actions, 1 runs; 8 error\(s\), 2 warning\(s\)\n$/);
   });
 });

@@ -266,13 +266,16 @@ describe('parts and test actions', () => {
 });
 
 describe('auditOmni of sample/omnibehavior', () => {
-  it('reads every user file and run, skipping only the line the sample cuts short', async () => {
-    const bench = await loadOmniBenchmark(join(__dirname, '../../sample/omnibehavior'));
+  it.each([
+    ['sample/omnibehavior', 0],
+    ['sample/broken/omnibehavior', 1],
+  ])('%s: reads every user file and run, skipping only the lines cut short (%i)', async (folder, cutLines) => {
+    const bench = await loadOmniBenchmark(join(__dirname, '../..', folder));
     const audit = await auditOmni(bench);
     expect(audit.scanned.files).toBe(bench.users.size + bench.runs.size);
     expect(audit.scanned.texts).toBeGreaterThan(bench.users.size * 100);
     const cut = bench.diagnostics.filter((d) => d.file.endsWith('predictions.jsonl') && /invalid JSON/.test(d.message));
-    expect(cut.length).toBeGreaterThan(0);
+    expect(cut).toHaveLength(cutLines);
     expect(audit.problems).toEqual(cut.map((d) => expect.stringContaining(`${d.file}:${d.line}: invalid JSON`)));
     for (const f of audit.findings) expect(hasPlaceholder(f.text)).toBe(false);
     expect(audit.counts.reduce((s, r) => s + r.findings, 0)).toBe(audit.findings.length);

@@ -1,14 +1,25 @@
 // The benchmark commands' handlers: Open Benchmark Folder…, Refresh, Show Diagnostics, Choose Run…. The command
 // table (table.ts) registers them and checks that a benchmark is open where one is needed.
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
+import { resolveSettingPath } from '../workspace/target';
 import { summarize } from '../benchmarks/locate';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { runPickRows } from './runPick';
 
-/** Accepts a Uri (explorer, API), a path string (tests, other commands), or asks with an open dialog. */
+/**
+ * Accepts a Uri (explorer, API), a path string (tests, other commands, the walkthrough's links: a relative one is
+ * taken from the first workspace folder), or asks with an open dialog.
+ */
 export async function openBenchmark(benchmarks: Benchmarks, arg: unknown): Promise<void> {
-  let target = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.fsPath : undefined;
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  let target =
+    typeof arg === 'string'
+      ? resolveSettingPath(arg, folders, homedir())
+      : arg instanceof vscode.Uri
+        ? arg.fsPath
+        : undefined;
   if (!target) {
     const picked = await vscode.window.showOpenDialog({
       title: 'Open Benchmark Folder',
