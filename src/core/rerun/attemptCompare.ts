@@ -95,6 +95,8 @@ export interface FlagView {
 
 export interface AttemptSummary {
   id: number;
+  /** 1-based place among this step's attempts, oldest first (0 when not known) */
+  n: number;
   createdAt: string;
   /** the history's run label: "rerun" for single steps, the run folder for batch runs */
   run: string;
@@ -132,11 +134,12 @@ export interface RerunComparison {
   latencyMs: number;
 }
 
-export function summarizeAttempt(step: Step | undefined, row: AttemptRow): AttemptSummary {
+export function summarizeAttempt(step: Step | undefined, row: AttemptRow, n = 0): AttemptSummary {
   const meta = readRerunMeta(row.meta);
   const recall = step ? finite(scoreStep(step.split, row.prediction)?.Recall) : null;
   return {
     id: row.id,
+    n,
     createdAt: row.createdAt,
     run: row.run,
     templateId: row.templateId,
