@@ -10,6 +10,7 @@ import type { LabelViewState } from '../core/labels/view';
 import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
+import type { PromptDiff } from '../core/rerun/promptDiff';
 import type { StepLocation, StepModel } from '../core/spb/stepModel';
 import {
   array,
@@ -109,7 +110,7 @@ export const LABEL_KEYS = {
 } as const;
 
 /** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
-export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', ...Object.keys(WEBVIEW_KEYS)];
+export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', 'e', ...Object.keys(WEBVIEW_KEYS)];
 
 const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
 
@@ -170,6 +171,8 @@ export interface RerunState {
   endpoint: string;
   /** PI marks of the comparison's texts (fieldKey.cmp), computed by the extension's scanner */
   pi: Record<string, PiMark[]>;
+  /** what the selected attempt sent differently from the attempt before it; null for the first */
+  promptDiff: PromptDiff | null;
 }
 
 const comparison = shapeOf<RerunComparison>()({
@@ -191,6 +194,7 @@ const rerunState = shapeOf<RerunState>()({
   historyProblem: str,
   endpoint: str,
   pi: recordOf(array),
+  promptDiff: nullable(object({ against: num, system: array, prompt: array, added: num, removed: num })),
 });
 
 const rerunStateMessage = message('rerun', { state: rerunState });
@@ -203,7 +207,16 @@ export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 // ---- webview -> extension
 
 /** Commands the step view's buttons run for the step shown. */
-export const STEP_COMMANDS = ['rerunStep', 'rerunChain', 'runAblation', 'previewPrompt', 'configureEndpoint'] as const;
+export const STEP_COMMANDS = [
+  'editPrompt',
+  'rerunStep',
+  'rerunChain',
+  'runAblation',
+  'previewPrompt',
+  'configureEndpoint',
+] as const;
+/** The step view's key for Edit Prompt (no modifier). */
+export const EDIT_PROMPT_KEY = 'e';
 export type StepCommand = (typeof STEP_COMMANDS)[number];
 
 const readyMessage = message('ready');
@@ -220,12 +233,15 @@ const selectAttemptMessage = message('selectAttempt', { id: int });
 const openAttemptMessage = message('openAttempt', { id: int, which: literal('request', 'raw') });
 /** Send a failed attempt's request again (its system message and prompt as sent) to the configured endpoint. */
 const retryAttemptMessage = message('retryAttempt', { id: int });
+/** Cancel the re-run in progress for the step shown (the Cancel of the inline progress line). */
+const cancelRerunMessage = message('cancelRerun');
 
 export type RerunRequest =
   | Infer<typeof commandMessage>
   | Infer<typeof selectAttemptMessage>
   | Infer<typeof openAttemptMessage>
-  | Infer<typeof retryAttemptMessage>;
+  | Infer<typeof retryAttemptMessage>
+  | Infer<typeof cancelRerunMessage>;
 
 /** Guard for what the extension receives from the webview. */
 export const isWebviewToExtension = messages(
@@ -237,9 +253,16 @@ export const isWebviewToExtension = messages(
   selectAttemptMessage,
   openAttemptMessage,
   retryAttemptMessage,
+  cancelRerunMessage,
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export function isRerunRequest(v: WebviewToExtension): v is RerunRequest {
-  return v.type === 'command' || v.type === 'selectAttempt' || v.type === 'openAttempt' || v.type === 'retryAttempt';
+  return (
+    v.type === 'command' ||
+    v.type === 'selectAttempt' ||
+    v.type === 'openAttempt' ||
+    v.type === 'retryAttempt' ||
+    v.type === 'cancelRerun'
+  );
 }

@@ -139,9 +139,11 @@ describe('re-running a step in the real workbench', () => {
     );
 
     const rows = frame.locator('table.attempt-table tbody tr');
-    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-attempt')))).toEqual(['2', '1']);
-    expect(await rows.nth(0).getAttribute('aria-selected')).toBe('true');
-    await rows.nth(1).click();
+    // Oldest first, numbered in the order they were made; the newest is shown.
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-attempt')))).toEqual(['1', '2']);
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual(['1', '2']);
+    expect(await rows.nth(1).getAttribute('aria-selected')).toBe('true');
+    await rows.nth(0).click();
     frame = await u.compared(1);
     expect(await frame.locator('table.attempt-table tbody tr.selected').getAttribute('data-attempt')).toBe('1');
     await frame.locator('.attempts').evaluate((e) => e.scrollIntoView());
@@ -203,7 +205,7 @@ describe('re-running a step in the real workbench', () => {
     const banner = frame.locator('.cmp-failed .failure-banner');
     expect(await banner.getAttribute('role')).toBe('alert');
     expect(await banner.locator('[data-fact="failure"]').textContent()).toBe(
-      'Re-run #3 failed: no usable reply after 3 of 3 tries',
+      'Attempt 3 failed: no usable reply after 3 of 3 tries',
     );
     expect(await banner.locator('[data-fact="error"]').textContent()).toMatch(/500/);
     // Nothing is compared: no deltas, no picks marked dropped, no flipped tags.
@@ -213,7 +215,7 @@ describe('re-running a step in the real workbench', () => {
       await frame
         .locator('vscode-collapsible[data-section="rerun"]')
         .evaluate((e) => (e as HTMLElement & { description: string }).description),
-    ).toMatch(/^#3 failed/);
+    ).toMatch(/^attempt 3 failed/);
     // One place says it: no toast over the view.
     expect((await wb.notifications()).filter((n) => n.includes('usable reply'))).toEqual([]);
     await banner.evaluate((e) => e.scrollIntoView());

@@ -47,7 +47,7 @@ describe('a re-run against an endpoint that trickles its body', () => {
     const banner = frame.locator('.cmp-failed .failure-banner');
     expect(await banner.getAttribute('role')).toBe('alert');
     expect(await banner.locator('[data-fact="failure"]').textContent()).toBe(
-      'Re-run #1 failed: no usable reply after 3 of 3 tries',
+      'Attempt 1 failed: no usable reply after 3 of 3 tries',
     );
     expect(await banner.locator('[data-fact="error"]').textContent()).toContain(
       'Request timed out: no complete reply within 1 s (the timeout covers the headers and the body).',

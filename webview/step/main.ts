@@ -1,5 +1,6 @@
 // Step view webview: posts `ready`, renders each `show` it receives, and turns [ ] { } into navigation.
 import {
+  EDIT_PROMPT_KEY,
   WEBVIEW_KEYS,
   isExtensionToWebview,
   type NavDirection,
@@ -55,6 +56,9 @@ const handlers: Handlers = {
   },
   retryAttempt(id) {
     vscode.postMessage({ type: 'retryAttempt', id });
+  },
+  cancelRerun() {
+    vscode.postMessage({ type: 'cancelRerun' });
   },
 };
 
@@ -143,6 +147,11 @@ onHostMessage(isExtensionToWebview, (msg) => {
 // the Alt combinations).
 window.addEventListener('keydown', (event: KeyboardEvent) => {
   if (!isPlainKey(event)) return;
+  if (event.key === EDIT_PROMPT_KEY && shown && shown.pinnedRun === null) {
+    event.preventDefault();
+    handlers.command('editPrompt');
+    return;
+  }
   const direction: NavDirection | undefined = WEBVIEW_KEYS[event.key];
   if (!direction) return;
   event.preventDefault();

@@ -23,9 +23,19 @@ export function renderStep(
   pi: StepPiMarks = EMPTY_PI,
   pinnedRun: string | null = null,
 ): HTMLElement[] {
-  // Content first: the posts beside the pool and the persona (one column when the view is narrow), then the
-  // reasoning, then the re-run part (collapsed until it has something to show).
+  // The re-run part first, in one place (collapsed until it has something to show: its attempts, the selected one
+  // compared with the original, the running one with its Cancel); then the posts beside the pool and the persona
+  // (one column when the view is narrow), then the reasoning.
+  const rerunSlot =
+    pinnedRun === null
+      ? // Filled by the `rerun` message that follows each `show` (main.ts).
+        el('div', { className: 'rerun-slot' })
+      : el('p', {
+          className: 'note pinned-note',
+          text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
+        });
   const content = el('div', { className: 'content-grid' }, [
+    rerunSlot,
     section(
       'batch',
       'Batch',
@@ -36,13 +46,6 @@ export function renderStep(
     section('pool', 'Candidate pool', poolSummary(model), renderPool(model, pi), h),
     section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
-    pinnedRun === null
-      ? // Filled by the `rerun` message that follows each `show` (main.ts).
-        el('div', { className: 'rerun-slot' })
-      : el('p', {
-          className: 'note pinned-note',
-          text: `This view always shows run ${pinnedRun}. Re-runs and “next unlabelled” are in the main step view (a click in the Benchmarks tree), which follows the selected run.`,
-        }),
   ]);
   return [renderHeader(model, nav, h, pi, pinnedRun), renderMetrics(model, h), renderPiLegend(pi), content].filter(
     (e): e is HTMLElement => e !== null,
@@ -122,11 +125,23 @@ function renderHeader(
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
+      pinnedRun === null ? editPromptButton(h) : null,
       pinnedRun === null ? rerunButton(h) : null,
       source('tasks', 'Tasks line', 'Open this user in the tasks file'),
       model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
     ]),
   ]);
+}
+
+function editPromptButton(h: Handlers): HTMLElement {
+  const b = el('vscode-button', {
+    text: 'Edit Prompt',
+    title: "Open this step's request as a draft beside the view; Ctrl+Enter in it re-runs the step (key e)",
+    attrs: { 'data-command': 'editPrompt' },
+  });
+  b.icon = 'edit';
+  b.addEventListener('click', () => h.command('editPrompt'));
+  return b;
 }
 
 function rerunButton(h: Handlers): HTMLElement {

@@ -3,6 +3,7 @@
 // in rerunTables.ts). Text only.
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
+import type { PromptDiff } from '../../src/core/rerun/promptDiff';
 import type { SideModel } from '../../src/core/spb/sides';
 import type { StepModel } from '../../src/core/spb/stepModel';
 import type { RerunState } from '../../src/shared/stepViewProtocol';
@@ -53,7 +54,7 @@ function renderFailure(c: RerunComparison, h: RerunHandlers): HTMLElement {
       icon('error', 'failure-icon'),
       el('div', { className: 'failure-text' }, [
         el('h3', {
-          text: `Re-run #${a.id} failed: no usable reply after ${c.tries} of 3 tries`,
+          text: `Attempt ${a.n} failed: no usable reply after ${c.tries} of 3 tries`,
           attrs: { 'data-fact': 'failure' },
         }),
         el('p', { className: 'failure-error', text: a.error ?? '', attrs: { 'data-fact': 'error' } }),
@@ -91,7 +92,7 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
     col(
       'rerun',
       [
-        el('h3', {}, [icon('debug-rerun'), ` Re-run #${a.id}`]),
+        el('h3', {}, [icon('debug-rerun'), ` Attempt ${a.n}`]),
         el('p', {
           className: 'cmp-meta',
           text: `${templateLabel(a)} · persona ${MODE_TEXT[a.personaMode]} · ${a.model} · ${when(a.createdAt)}`,
@@ -135,6 +136,35 @@ function renderComparison(c: RerunComparison, h: RerunHandlers, pi: Readonly<Rec
   ]);
 }
 
+/** The selected attempt's request against the one before it: the changed lines, the rest counted. */
+function renderPromptDiff(d: PromptDiff, n: number): HTMLElement {
+  const block = (title: string, parts: PromptDiff['prompt']) => {
+    if (!parts.some((p) => p.kind !== 'same')) return null;
+    return el('div', { className: 'prompt-diff-part' }, [
+      el('h4', { text: title }),
+      el(
+        'pre',
+        { className: 'prompt-diff-text' },
+        parts.map((p) => {
+          if (p.kind !== 'same') return el(p.kind === 'added' ? 'ins' : 'del', { text: p.text });
+          const lines = p.text.replace(/\n$/, '').split('\n').length;
+          return el('span', { className: 'same', text: `… ${lines} line${lines === 1 ? '' : 's'} the same …\n` });
+        }),
+      ),
+    ]);
+  };
+  const changed = d.added + d.removed > 0;
+  return el('section', { className: 'cmp-box prompt-diff', attrs: { 'aria-label': 'Prompt changes' } }, [
+    el('h3', {
+      text: changed
+        ? `Prompt of attempt ${n} against attempt ${d.against}: −${d.removed} line${d.removed === 1 ? '' : 's'}, +${d.added}`
+        : `Attempt ${n} sent the same request as attempt ${d.against}`,
+    }),
+    block('System message', d.system),
+    block('User message', d.prompt),
+  ]);
+}
+
 export function rerunDescription(state: RerunState): string {
   if (state.running) return 'running…';
   const c = state.selected;
@@ -142,16 +172,18 @@ export function rerunDescription(state: RerunState): string {
     if (state.attempts.length) return `${state.attempts.length} attempts`;
     return state.endpoint ? `no re-runs yet · ${state.endpoint}` : 'no re-runs yet · no endpoint set';
   }
-  if (c.attempt.error !== null) return `#${c.attempt.id} failed · ${c.attempt.templateName || c.attempt.templateId}`;
+  if (c.attempt.error !== null)
+    return `attempt ${c.attempt.n} failed · ${c.attempt.templateName || c.attempt.templateId}`;
   const r = c.metrics.find((m) => m.key === 'Recall');
-  return `#${c.attempt.id} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
+  return `attempt ${c.attempt.n} of ${state.attempts.length} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
 }
 
 export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHandlers): Child[] {
   const recall = model.metrics.find((m) => m.key === 'Recall')?.value ?? null;
   const busy = state.running !== null;
   const toolbar = el('div', { className: 'rerun-toolbar' }, [
-    button('Re-run Step…', 'debug-rerun', () => h.command('rerunStep'), { 'data-command': 'rerunStep' }, false),
+    button('Edit Prompt (e)', 'edit', () => h.command('editPrompt'), { 'data-command': 'editPrompt' }, false),
+    button('Re-run Step…', 'debug-rerun', () => h.command('rerunStep'), { 'data-command': 'rerunStep' }),
     button('Re-run Chain from Here…', 'run-all', () => h.command('rerunChain'), { 'data-command': 'rerunChain' }),
     button('Persona Ablation…', 'beaker', () => h.command('runAblation'), { 'data-command': 'runAblation' }),
     button('Preview Prompt…', 'open-preview', () => h.command('previewPrompt'), { 'data-command': 'previewPrompt' }),
@@ -169,19 +201,21 @@ export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHan
         ]),
   ]);
   for (const b of toolbar.querySelectorAll('vscode-button'))
-    if (!['previewPrompt', 'configureEndpoint'].includes(b.getAttribute('data-command') ?? ''))
+    if (!['editPrompt', 'previewPrompt', 'configureEndpoint'].includes(b.getAttribute('data-command') ?? ''))
       (b as HTMLElement & { disabled: boolean }).disabled = busy;
   return [
     toolbar,
     busy
       ? el('p', { className: 'rerun-running', attrs: { role: 'status' } }, [
           icon('loading', 'codicon-modifier-spin'),
-          ` ${state.running}`,
+          ` ${state.running} `,
+          button('Cancel', 'close', () => h.cancelRerun(), { 'data-action': 'cancel' }),
         ])
       : null,
     state.historyProblem ? el('p', { className: 'note warn', text: `History: ${state.historyProblem}` }) : null,
-    state.selected ? renderComparison(state.selected, h, state.pi) : null,
     state.attempts.length ? renderAttempts(state, recall, h) : null,
+    state.selected && state.promptDiff ? renderPromptDiff(state.promptDiff, state.selected.attempt.n) : null,
+    state.selected ? renderComparison(state.selected, h, state.pi) : null,
     state.ablation ? renderAblation(state.ablation, model.ref.stepId) : null,
     !state.selected && !state.attempts.length && !state.ablation && !busy
       ? el('p', {

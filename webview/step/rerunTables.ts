@@ -11,6 +11,7 @@ export interface RerunHandlers {
   selectAttempt(id: number): void;
   openAttempt(id: number, which: 'request' | 'raw'): void;
   retryAttempt(id: number): void;
+  cancelRerun(): void;
 }
 
 export const MODE_TEXT: Record<AttemptSummary['personaMode'], string> = {
@@ -50,17 +51,20 @@ export function renderAttempts(state: RerunState, original: number | null, h: Re
       el('th', { text: t, attrs: { scope: 'col' } }),
     ),
   );
-  const rows = state.attempts.map((a) => {
+  // Oldest first, numbered 1, 2, 3 in the order they were made (the history id is in the tooltip).
+  const rows = [...state.attempts].reverse().map((a) => {
     const d = a.recall !== null && original !== null ? a.recall - original : null;
     const tr = el(
       'tr',
       {
         className: a.id === selected ? 'selected' : '',
         attrs: { 'data-attempt': String(a.id), tabindex: '0', 'aria-selected': String(a.id === selected) },
-        title: a.error ? `Error: ${a.error}` : `Show attempt #${a.id} beside the original`,
+        title: a.error
+          ? `Error: ${a.error} (history #${a.id})`
+          : `Show attempt ${a.n} beside the original (history #${a.id})`,
       },
       [
-        el('td', { className: 'num', text: String(a.id) }),
+        el('td', { className: 'num', text: String(a.n) }),
         el('td', { text: when(a.createdAt) }),
         el('td', { text: templateLabel(a) }),
         el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
@@ -81,7 +85,7 @@ export function renderAttempts(state: RerunState, original: number | null, h: Re
     return tr;
   });
   return el('section', { className: 'attempts' }, [
-    el('h3', { text: `Attempts of this step (${state.attempts.length})` }),
+    el('h3', { text: `Attempts of this step (${state.attempts.length}), oldest first` }),
     el('table', { className: 'attempt-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
   ]);
 }

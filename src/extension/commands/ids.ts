@@ -37,6 +37,8 @@ export const COMMAND_IDS = [
   'personaLab.runLongContextBaseline',
   'personaLab.showLongContextTable',
   'personaLab.rerunStep',
+  'personaLab.editPrompt',
+  'personaLab.sendDraft',
   'personaLab.rerunChain',
   'personaLab.rerunPlatform',
   'personaLab.rerunBenchmark',

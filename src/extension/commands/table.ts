@@ -27,6 +27,7 @@ import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
+import { editPrompt, sendDraft } from '../rerun/draft';
 import { rerunStep, type RerunDeps } from '../rerun/step';
 import { navigate, openStep, type StepViews } from '../stepView';
 import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
@@ -122,6 +123,8 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
     make: (c) => (node) => showLongContextTable(c.experiments, node),
   },
   'personaLab.rerunStep': { needs: RERUN, make: (c) => (arg) => rerunStep(c.rerun, arg) },
+  'personaLab.editPrompt': { needs: RERUN, make: (c) => (arg) => editPrompt(c.rerun, arg) },
+  'personaLab.sendDraft': { needs: RERUN, make: (c) => (arg) => sendDraft(c.rerun, arg) },
   'personaLab.rerunChain': { needs: RERUN, make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
   'personaLab.rerunBenchmark': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },

@@ -5,6 +5,7 @@ import { comparisonPiMarks } from '../../core/pi/highlight';
 import type { AblationTable } from '../../core/rerun/ablation';
 import { attemptRefusal } from '../../core/rerun/attemptCheck';
 import { buildComparison, summarizeAttempt } from '../../core/rerun/attemptCompare';
+import { promptDiff } from '../../core/rerun/promptDiff';
 import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { RerunRequest, RerunState } from '../../shared/stepViewProtocol';
 import type { ReadOnlyDocs } from '../docs';
@@ -23,6 +24,8 @@ export class RerunController implements StepViewAddon {
   /** attempt shown per step; absent: the newest */
   private readonly selected = new Map<string, number>();
   private readonly running = new Map<string, string>();
+  /** what cancels the re-run in progress per step (the inline Cancel) */
+  private readonly cancels = new Map<string, () => void>();
   private readonly ablations = new Map<string, AblationTable>();
   /** sends a failed attempt again (./step's retryAttempt, set once the re-run deps exist) */
   retry: (ref: StepRef, id: number) => Promise<void> = async () => {};
@@ -45,11 +48,15 @@ export class RerunController implements StepViewAddon {
       historyProblem: this.history.problem,
       endpoint: this.endpoint.describe(),
     };
-    if (!found) return { ...base, attempts: [], selected: null, pi: {} };
+    if (!found) return { ...base, attempts: [], selected: null, pi: {}, promptDiff: null };
     const { user, step } = found;
-    const attempts = rows.map((r) => summarizeAttempt(step, r)).reverse();
+    const chronological = rows.map((r, i) => summarizeAttempt(step, r, i + 1));
+    const attempts = [...chronological].reverse();
     const want = this.selected.get(stepKey(ref));
-    const row = rows.find((r) => r.id === want) ?? rows[rows.length - 1];
+    const wanted = rows.findIndex((r) => r.id === want);
+    const at = wanted >= 0 ? wanted : rows.length - 1;
+    const row = rows[at];
+    const before = at > 0 ? rows[at - 1] : undefined;
     const run = this.store.run;
     const selected = row
       ? buildComparison({
@@ -60,7 +67,14 @@ export class RerunController implements StepViewAddon {
           attempt: row,
         })
       : null;
-    return { ...base, attempts, selected, pi: comparisonPiMarks(selected, { minConfidence: piMinConfidence() }) };
+    if (selected) selected.attempt = chronological[at];
+    return {
+      ...base,
+      attempts,
+      selected,
+      pi: comparisonPiMarks(selected, { minConfidence: piMinConfidence() }),
+      promptDiff: row && before ? promptDiff(before, row, at) : null,
+    };
   }
 
   onRequest(request: RerunRequest, ref: StepRef): void {
@@ -76,6 +90,9 @@ export class RerunController implements StepViewAddon {
         break;
       case 'retryAttempt':
         void this.ifOwnAttempt(ref, request.id, request.type, () => this.retry(ref, request.id));
+        break;
+      case 'cancelRerun':
+        this.cancels.get(stepKey(ref))?.();
         break;
     }
   }
@@ -93,9 +110,12 @@ export class RerunController implements StepViewAddon {
     this.stepView.updateRerun(ref);
   }
 
-  setRunning(ref: StepRef, message: string | null): void {
+  /** `cancel`: what the inline Cancel calls while it runs. */
+  setRunning(ref: StepRef, message: string | null, cancel?: () => void): void {
     if (message === null) this.running.delete(stepKey(ref));
     else this.running.set(stepKey(ref), message);
+    if (message !== null && cancel) this.cancels.set(stepKey(ref), cancel);
+    else this.cancels.delete(stepKey(ref));
     this.stepView.updateRerun(ref);
   }
 

@@ -14,6 +14,7 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
+import type { DraftParse } from '../../core/rerun/draft';
 import { guardPrompts } from './guard';
 import type { AttemptHistory } from './history';
 import { log } from '../log';
@@ -25,6 +26,8 @@ export interface RerunDeps {
   endpoint: EndpointService;
   history: AttemptHistory;
   controller: RerunController;
+  /** reads a prompt draft and shows its problems in the editor (./draft's DraftDiagnostics) */
+  drafts: { check(doc: vscode.TextDocument): DraftParse | undefined };
 }
 
 export interface PersonaChoice {
@@ -127,7 +130,7 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   });
 }
 
-interface Execution {
+export interface Execution {
   ref: StepRef;
   user: User;
   step: Step;
@@ -141,7 +144,7 @@ interface Execution {
 }
 
 /** Guard, request, record in the history, show beside the original. */
-async function execute(deps: RerunDeps, x: Execution): Promise<void> {
+export async function execute(deps: RerunDeps, x: Execution): Promise<void> {
   const { store, stepView, history, controller } = deps;
   const { ref, user, step, target } = x;
   const where = `${user.userId} step ${step.stepId}`;
@@ -167,28 +170,20 @@ async function execute(deps: RerunDeps, x: Execution): Promise<void> {
 
   stepView.show(ref, true);
   const label = `${x.templateName} · persona ${x.personaMode} · ${target.label}`;
-  controller.setRunning(ref, `${x.resend ? 'Retrying' : 'Re-running'} with ${label}…`);
+  // Progress shows in the step view (with its Cancel) and the status bar, never as a toast over the results.
+  const abort = new AbortController();
+  controller.setRunning(ref, `${x.resend ? 'Retrying' : 'Re-running'} with ${label}…`, () => abort.abort());
   try {
     const rec = await vscode.window
-      .withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: `Persona Lab: re-running ${where}`,
-          cancellable: true,
-        },
-        (progress, token) => {
-          const abort = new AbortController();
-          token.onCancellationRequested(() => abort.abort());
-          progress.report({ message: label });
-          const http = createOpenAITransport(target.config);
-          return runStep({
-            ...request,
-            personaMode: x.personaMode === 'none' ? 'none' : 'full',
-            transport: guard === 'mask' ? maskingTransport(http) : http,
-            signal: abort.signal,
-          });
-        },
-      )
+      .withProgress({ location: vscode.ProgressLocation.Window, title: `Persona Lab: re-running ${where}` }, () => {
+        const http = createOpenAITransport(target.config);
+        return runStep({
+          ...request,
+          personaMode: x.personaMode === 'none' ? 'none' : 'full',
+          transport: guard === 'mask' ? maskingTransport(http) : http,
+          signal: abort.signal,
+        });
+      })
       .then((r) => (r && guard === 'mask' ? maskOutgoing(r) : r));
     if (!rec) {
       vscode.window.setStatusBarMessage(`Persona Lab: re-run of ${where} cancelled`, 5000);

@@ -1,0 +1,182 @@
+// Edit Prompt (key e in the step view): this step's request as a draft file beside the step view; Ctrl+Enter sends
+// the draft as it stands (through the PI guard) as a new attempt of the step, shown in the step view. One draft per
+// run and step under .personalab/drafts/, kept until deleted; reopening the step reopens its draft.
+import * as vscode from 'vscode';
+import {
+  DRAFT_LANGUAGE,
+  draftPath,
+  parseDraft,
+  renderDraft,
+  type Draft,
+  type DraftParse,
+  type DraftProblem,
+} from '../../core/rerun/draft';
+import { renderStepRequest } from '../../core/runner/step';
+import { templateId } from '../../core/spb/prompt';
+import { personaReceived } from '../../core/spb/score/run';
+import type { StepRef } from '../benchmarks/spb/store';
+import { stepForCommand } from '../stepView';
+import { execute, type RerunDeps } from './step';
+
+/** The workspace folder, else the benchmark's folder: where .personalab/ lives. */
+function baseFolder(deps: RerunDeps): vscode.Uri | undefined {
+  const ws = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const root = deps.store.bench?.root;
+  return ws ?? (root ? vscode.Uri.file(root) : undefined);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function carriedPersona(deps: RerunDeps, ref: StepRef): string | null {
+  const found = deps.store.step(ref);
+  const persona = found ? personaReceived(deps.store.run, found.user, ref.stepId) : '';
+  return persona === '' ? null : persona;
+}
+
+/** Writes the step's request as a draft unless it has one, and opens it beside the step view. */
+export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
+  const { store, templates, endpoint } = deps;
+  const ref = await stepForCommand(store, deps.stepView, arg);
+  const found = ref && store.step(ref);
+  const base = baseFolder(deps);
+  if (!ref || !found || !base) return;
+  const uri = vscode.Uri.joinPath(base, ...draftPath(store.runName ?? null, ref).split('/'));
+  if (!(await exists(uri))) {
+    const active = templates.active();
+    const template = active ? await templates.read(active) : templates.builtin();
+    const settings = endpoint.settings();
+    const personaIn = carriedPersona(deps, ref);
+    const { system, prompt } = renderStepRequest({
+      user: found.user,
+      step: found.step,
+      personaIn,
+      template: template.text,
+      systemMessage: settings.systemMessage.trim() === '' ? undefined : settings.systemMessage,
+    });
+    const draft: Draft = {
+      step: { platform: ref.platform, userId: ref.userId, stepId: ref.stepId },
+      model: settings.model,
+      temperature: settings.temperature,
+      maxTokens: settings.maxTokens ?? null,
+      system,
+      prompt,
+    };
+    const persona =
+      personaIn === null ? 'no persona (cold start)' : `persona carried from ${store.runName ?? 'the run'}`;
+    const text = renderDraft(draft, { persona, template: template.name });
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  }
+  const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  // The cursor where the prompt starts, ready to type.
+  const userLine = editor.document.getText().split('\n').indexOf('=== user ===');
+  if (userLine >= 0) {
+    const at = new vscode.Position(userLine + 1, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+  }
+}
+
+function toDiagnostic(doc: vscode.TextDocument, p: DraftProblem): vscode.Diagnostic {
+  const line = Math.min(Math.max(p.line - 1, 0), Math.max(doc.lineCount - 1, 0));
+  return new vscode.Diagnostic(doc.lineAt(line).range, p.message, vscode.DiagnosticSeverity.Error);
+}
+
+/** Problems of the drafts as they are typed; cleared when a draft is fixed or closed. */
+export class DraftDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection(DRAFT_LANGUAGE);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
+    ];
+    for (const d of vscode.workspace.textDocuments) this.check(d);
+  }
+
+  check(doc: vscode.TextDocument): DraftParse | undefined {
+    if (doc.languageId !== DRAFT_LANGUAGE) return undefined;
+    const parsed = parseDraft(doc.getText());
+    this.collection.set(doc.uri, parsed.ok ? [] : parsed.problems.map((p) => toDiagnostic(doc, p)));
+    return parsed;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.collection.dispose();
+  }
+}
+
+/** Ctrl+Enter: sends the draft (the active one, or the one whose lens or title button was clicked). */
+export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
+  const doc =
+    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
+  if (!doc || doc.languageId !== DRAFT_LANGUAGE) {
+    void vscode.window.showInformationMessage(
+      'Persona Lab: open a prompt draft first (Edit Prompt: key e in the step view).',
+    );
+    return;
+  }
+  const name = vscode.workspace.asRelativePath(doc.uri);
+  const parsed = deps.drafts.check(doc);
+  if (!parsed?.ok) {
+    const first = parsed?.problems[0];
+    if (first) void vscode.window.showErrorMessage(`Persona Lab: ${name}:${first.line}: ${first.message}`);
+    return;
+  }
+  const d = parsed.draft;
+  const found = deps.store.step(d.step);
+  if (!found) {
+    void vscode.window.showErrorMessage(
+      `Persona Lab: ${name}:4: step ${d.step.platform}/${d.step.userId}/${d.step.stepId} is not in the open benchmark.`,
+    );
+    return;
+  }
+  if (doc.isDirty) await doc.save();
+  const target = await deps.endpoint.resolve();
+  if (!target) return;
+  const host = (() => {
+    try {
+      return new URL(target.publicURL).host;
+    } catch {
+      return target.publicURL;
+    }
+  })();
+  const maxTokens = d.maxTokens ?? target.config.maxTokens;
+  await execute(deps, {
+    ref: d.step,
+    ...found,
+    personaIn: carriedPersona(deps, d.step),
+    personaMode: 'carried',
+    templateName: `draft ${name.split('/').pop() ?? name}`,
+    target: {
+      ...target,
+      config: { ...target.config, model: d.model, temperature: d.temperature, maxTokens },
+      label: `${d.model} at ${host}`,
+    },
+    template: '',
+    resend: { system: d.system, prompt: d.prompt, templateId: templateId(`${d.system}\n${d.prompt}`) },
+  });
+}
+
+/** "Re-run with this prompt" above each draft. */
+export class DraftLens implements vscode.CodeLensProvider {
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const range = new vscode.Range(0, 0, 0, 0);
+    return [
+      new vscode.CodeLens(range, {
+        title: '$(play) Re-run with this prompt (Ctrl+Enter)',
+        command: 'personaLab.sendDraft',
+        arguments: [doc.uri],
+      }),
+    ];
+  }
+}

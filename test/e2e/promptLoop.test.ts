@@ -1,0 +1,146 @@
+// The prompt engineer's loop in the real workbench, against a scripted OpenAI-compatible server of this process: in
+// the step view `e` opens the step's request as a draft beside it; a line deleted and Ctrl+Enter sends the edited
+// text as a new attempt shown in the step view; a second edit gives a second attempt whose prompt diff shows the
+// deleted line; a failing endpoint gives a failed attempt in the same place with Retry; no toast covers the view.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { draftPath } from '../../src/core/rerun/draft';
+import { reply, type ScriptedServer } from '../support/scriptedServer';
+import { waitFor, type Workbench } from './harness';
+import { findTarget, type Target } from './rerunExpect';
+import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
+
+describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
+  let session: Session;
+  let wb: Workbench;
+  let server: ScriptedServer;
+  let target: Target;
+  let u: Ui;
+  let frame: Frame;
+  let file: string;
+
+  const sentPrompt = (i: number) => {
+    const messages = (server.requests[i].body as { messages: { role: string; content: string }[] }).messages;
+    return messages.find((m) => m.role === 'user')!.content;
+  };
+  const editor = () => wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
+  /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
+  const focusDraft = () => wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+
+  /** Deletes line `text` of the draft through the editor (Go to Line, select, delete), as a person would. */
+  async function deleteLine(text: string): Promise<void> {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.indexOf(text);
+    expect(at, `the draft has the line "${text}"`).toBeGreaterThan(0);
+    await focusDraft();
+    await wb.page.keyboard.press('Control+g');
+    await u.widget().locator('input.input').waitFor();
+    await wb.page.keyboard.type(String(at + 1));
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Home');
+    await wb.page.keyboard.press('Shift+ArrowDown');
+    await wb.page.keyboard.press('Delete');
+  }
+
+  beforeAll(async () => {
+    session = await startSession('persona-lab-prompt-loop-');
+    ({ wb, server } = session);
+    target = findTarget(session.bench, session.run);
+    u = ui(wb);
+    await setKey(wb, u, KEY);
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`promptloop-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('e in the step view opens the step request as a draft beside it', async () => {
+    const { user, step } = target;
+    file = join(session.ws, ...draftPath(session.run.name, { ...user, stepId: step.stepId }).split('/'));
+    frame = await u.openStep(user, step);
+    await frame.locator('.step-header').click({ position: { x: 2, y: 2 } });
+    await wb.page.keyboard.press('e');
+    await waitFor(() => existsSync(file), { message: 'the draft file' });
+    await wb.page
+      .locator('.part.editor .tab.active', { hasText: `${user.userId}-step${step.stepId}.pldraft` })
+      .waitFor();
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`step: weibo/${user.userId}/${step.stepId}`);
+    // The persona the step receives from the selected run, filled in.
+    expect(text).toContain(target.carried);
+    // Beside the step view: two editor groups.
+    expect(await wb.page.locator('.part.editor .editor-group-container').count()).toBe(2);
+    await wb.screenshot('prompt-draft');
+  });
+
+  it('a deleted line and Ctrl+Enter give a new attempt in the step view; a second edit a second one', async () => {
+    const rules = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Rules: '))!;
+    await deleteLine(rules);
+    await wb.page.keyboard.press('Control+Enter');
+    frame = await u.compared(1);
+    expect(server.requests).toHaveLength(1);
+    expect(sentPrompt(0)).not.toContain(rules);
+    expect(sentPrompt(0)).toContain(target.carried);
+    // Saved: the draft on disk is what was sent.
+    expect(readFileSync(file, 'utf8')).not.toContain(rules);
+
+    const heading = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('How to read the posts: '))!;
+    await deleteLine(heading);
+    await wb.page.keyboard.press('Control+Enter');
+    frame = await u.compared(2);
+    expect(server.requests).toHaveLength(2);
+    expect(sentPrompt(1)).not.toContain(heading);
+    const rows = frame.locator('table.attempt-table tbody tr');
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual(['1', '2']);
+    const diff = frame.locator('.prompt-diff');
+    expect(await diff.locator('h3').textContent()).toBe('Prompt of attempt 2 against attempt 1: −1 line, +0');
+    expect(await diff.locator('del').allTextContents()).toEqual([`${heading}\n`]);
+    expect(await diff.locator('ins').count()).toBe(0);
+    // The strip sits above the posts: it is the first section of the content.
+    expect(await frame.locator('.content-grid > :first-child').getAttribute('class')).toContain('rerun-slot');
+    expect((await wb.notifications()).filter((n) => /re-running/i.test(n))).toEqual([]);
+    await wb.screenshot('prompt-loop-attempts');
+  });
+
+  it('a failing endpoint gives a failed attempt in the same place, with Retry, and no toast', async () => {
+    server.setScript(() => reply.status(500));
+    await focusDraft();
+    await wb.page.keyboard.press('Control+Enter');
+    frame = await u.compared(3);
+    server.setScript(undefined);
+    const banner = frame.locator('.cmp-failed .failure-banner');
+    expect(await banner.locator('[data-fact="failure"]').textContent()).toBe(
+      'Attempt 3 failed: no usable reply after 3 of 3 tries',
+    );
+    expect(await banner.locator('vscode-button[data-action="retry"]').count()).toBe(1);
+    expect(await frame.locator('.prompt-diff h3').textContent()).toBe('Attempt 3 sent the same request as attempt 2');
+    expect((await wb.notifications()).filter((n) => /re-running|usable reply/i.test(n))).toEqual([]);
+    await banner.locator('vscode-button[data-action="retry"]').click();
+    frame = await u.compared(4);
+    expect(await frame.locator('.cmp-failed').count()).toBe(0);
+  });
+
+  it('a malformed draft is refused with its line, and nothing is sent', async () => {
+    const sent = server.requests.length;
+    await focusDraft();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.keyboard.press('End');
+    await wb.page.keyboard.type('\ncolour: blue');
+    await editor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+    await wb.page.keyboard.press('Control+Enter');
+    await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:2: unknown header "colour"/.test(n)), {
+      message: 'the located refusal',
+    });
+    expect(server.requests.length).toBe(sent);
+  });
+});
