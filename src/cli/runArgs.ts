@@ -148,7 +148,7 @@ export function parseRunArgs(
   if (nameProblem) throw new Usage(nameProblem);
   if (!opts['base-url']) throw new Usage(`${command} needs --base-url URL`);
   if (!opts.model) throw new Usage(`${command} needs --model NAME`);
-  // Without --template: the built-in template, the same the extension offers as "built-in default".
+  // Without --template: the built-in template, the same the extension offers as BUILTIN_TEMPLATE_NAME.
   const template = readText('template', opts.template) ?? DEFAULT_TEMPLATE;
   if (opts.platform !== undefined && !isPlatform(opts.platform))
     throw new Usage(`--platform: unknown platform "${opts.platform}"`);

@@ -100,6 +100,8 @@ export interface DashboardModel {
   samples: DashboardSampleChoice[];
   /** the sample the tables and figures are over; null: the whole benchmark (the default, the official figures) */
   sample: DashboardSample | null;
+  /** run -> what made it, for runs Persona Lab made with its own prompt wording (not the benchmark's prompt) */
+  marks: Record<string, string>;
 }
 export interface DashboardSampleChoice {
   name: string;
@@ -187,6 +189,7 @@ const dashboardModel = shapeOf<DashboardModel>()({
   isoLevels: array,
   samples: array,
   sample: union(literal(null), object({ name: str, users: int, label: str, problems: arrayOf(str) })),
+  marks: recordOf(str),
 });
 const sideModel = shapeOf<SideModel>()({
   hasResult: bool,

@@ -93,7 +93,7 @@ describe('long-context baseline in the real workbench', () => {
     expect(await u.row(/Whole benchmark/).isVisible()).toBe(true);
     await u.row(SAMPLE).click();
     await u.title('(2/3): template');
-    await u.row(/built-in default/).click();
+    await u.row(/Persona Lab's template/).click();
     await u.title('(3/3): streaming run to compare with');
     await u.row(base).click();
     await dialog().waitFor({ state: 'visible', timeout: 30_000 });

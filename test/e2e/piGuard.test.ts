@@ -44,7 +44,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
   /** Re-run Step… from the step view's button, template and persona picked; resolves once the guard's modal shows. */
   async function rerunUntilModal(): Promise<void> {
     await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
-    await u.answerRerun('built-in default', /None \(cold start\)/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /None \(cold start\)/);
     await dialog().waitFor({ state: 'visible', timeout: 30_000 });
   }
 
@@ -174,7 +174,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
     await u.title('(1/4): template');
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/4): persona mode');
     await u.row(/No persona/).click();
     await u.title('(4/4): run name');
@@ -206,7 +206,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     const sent = server.requests.length;
     await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
     await u.title('(1/2): template');
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/2): persona');
     await u.row(/Edit by hand/).click();
     await u.title('(2/2): persona: edit');

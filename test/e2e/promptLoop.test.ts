@@ -27,7 +27,12 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
   };
   const editor = () => wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
   /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
-  const focusDraft = () => wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+  const focusDraft = async () => {
+    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    // A click on a tab can leave the focus on the tab; the keys below must go to the text.
+    await wb.runCommand('View: Focus Active Editor Group');
+    await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
+  };
 
   /** Deletes line `text` of the draft through the editor (Go to Line, select, delete), as a person would. */
   async function deleteLine(text: string): Promise<void> {

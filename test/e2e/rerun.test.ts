@@ -50,7 +50,7 @@ describe('re-running a step in the real workbench', () => {
     const { user, step, result, carried, rerunPicks } = target;
     frame = await u.openStep(user, step);
     await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
-    await u.answerRerun('built-in default', /Carried from/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /Carried from/);
     frame = await u.compared(1);
 
     // The request: the configured model, temperature 0, JSON mode, the key, and the carried persona in the prompt.
@@ -131,7 +131,7 @@ describe('re-running a step in the real workbench', () => {
     const node = wb.page.locator('.part.sidebar .monaco-list-row.selected');
     await node.waitFor({ timeout: 30_000 });
     await u.contextMenu(node, 'Re-run Step…', '(1/2): template');
-    await u.answerRerun('built-in default', /None \(cold start\)/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /None \(cold start\)/);
     frame = await u.compared(2);
     expect(server.requests[1].info.persona).toBe(COLD_START_PERSONA);
     expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
@@ -176,9 +176,11 @@ describe('re-running a step in the real workbench', () => {
     await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
     await u.title('Preview Prompt for');
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await wb.page
-      .locator('.part.editor .tab', { hasText: `Prompt · ${user.userId} step ${step.stepId} · built-in default.md` })
+      .locator('.part.editor .tab', {
+        hasText: `Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`,
+      })
       .waitFor({ timeout: 30_000 });
     const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
@@ -198,7 +200,7 @@ describe('re-running a step in the real workbench', () => {
     const sent = server.requests.length;
     frame = await u.openStep(user, step);
     await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
-    await u.answerRerun('built-in default', /Carried from/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /Carried from/);
     frame = await u.compared(3);
     server.setScript(undefined);
     expect(server.requests.length - sent).toBe(3);

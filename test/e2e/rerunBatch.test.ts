@@ -54,7 +54,7 @@ describe('batch runs from the UI in the real workbench', () => {
     await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="runAblation"]').click();
     await u.title('(1/2): template');
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/2): run name');
     const base = await u.input().inputValue();
     await u.input().press('Enter');
@@ -103,14 +103,14 @@ describe('batch runs from the UI in the real workbench', () => {
     await openRerunSection(frame);
     await frame.locator('.rerun-toolbar vscode-button[data-command="rerunChain"]').click();
     await u.title('(1/4): template');
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/4): persona mode');
     await u.row(/Full persona/).click();
     await u.title(`(3/4): persona of step ${step.stepId}`);
     await u.row(/Carried from/).click();
     await u.title('(4/4): run name');
     const name = await u.input().inputValue();
-    expect(name).toMatch(new RegExp(`^built-in-default-${user.userId}-s${step.stepId}-full-\\d{8}-\\d{4}$`));
+    expect(name).toMatch(new RegExp(`^pl-template-${user.userId}-s${step.stepId}-full-\\d{8}-\\d{4}$`));
     await u.input().press('Enter');
     const toast = wb.page.locator('.notification-toast', { hasText: `run ${name} finished` });
     await toast.waitFor({ timeout: 60_000 });
@@ -132,6 +132,9 @@ describe('batch runs from the UI in the real workbench', () => {
       selection: { userId: user.userId, fromStep: step.stepId, startPersona: { kind: 'run', run: run.name } },
     });
     expect(JSON.stringify(manifest)).not.toContain(KEY);
+    // Made with Persona Lab's template: the tree says it is not the benchmark's prompt.
+    const root = wb.page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: `run: ${name}` }).first();
+    expect(await root.locator('.label-description').innerText()).toContain("not the benchmark's prompt");
     await wb.screenshot('rerun-chain-selected');
   });
 
@@ -146,7 +149,7 @@ describe('batch runs from the UI in the real workbench', () => {
       'Re-run Platform…',
       '(1/3): template',
     );
-    await u.row('built-in default').click();
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/3): persona mode');
     await u.row(/No persona/).click();
     await u.title('(3/3): run name');

@@ -35,7 +35,7 @@ describe('a re-run against an endpoint that trickles its body', () => {
     server.setScript(() => reply.trickle(250, 1));
     const frame0 = await u.openStep(user, step);
     await frame0.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
-    await u.answerRerun('built-in default', /Carried from/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /Carried from/);
     const frame = await u.compared(1);
     // Three attempts, each cut off while the body was still coming.
     expect(server.requests).toHaveLength(3);

@@ -75,7 +75,7 @@ describe('re-runs in an untrusted workspace', () => {
       await row(new RegExp(`^\\s*step ${step.stepId}/`)).click();
     }
     await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
-    await row(/built-in default/).click();
+    await row(/Persona Lab's template/).click();
     await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
     await row(/None \(cold start\)/).click();
     await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });

@@ -265,7 +265,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     const reply: DemoReply = answer.reply;
 
     await clickButton('rerun', 'Re-run Step…');
-    await u.answerRerun('built-in default', /Carried from/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /Carried from/);
     frame = await u.compared(1);
     const side = (s: string) =>
       frame.locator(`.cmp-cell[data-side="${s}"][data-row="Picks"] .pick .tag-text`).allTextContents();

@@ -272,8 +272,11 @@ export class DashboardPage {
       el('span', { className: 'label', text: 'Runs shown:' }),
     ]);
     for (const run of m.runs) {
-      const cb = el('vscode-checkbox', { attrs: { 'data-run': run } });
-      cb.label = run;
+      const mark = m.marks[run];
+      const cb = el('vscode-checkbox', {
+        attrs: { 'data-run': run, ...(mark ? { 'data-mark': mark, title: mark } : {}) },
+      });
+      cb.label = mark ? `${run} †` : run;
       cb.checked = m.selected.includes(run);
       cb.addEventListener('change', () => {
         const chosen = [...runs.querySelectorAll('vscode-checkbox')]
@@ -292,11 +295,16 @@ export class DashboardPage {
       el('span', { className: 'spacer' }),
       compare,
     ]);
-    const tables = el(
-      'section',
-      { className: 'tables' },
-      m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))),
-    );
+    const marked = m.runs.filter((run) => m.marks[run] && m.selected.includes(run));
+    const tables = el('section', { className: 'tables' }, [
+      ...m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))),
+      marked.length
+        ? el('p', {
+            className: 'note run-marks',
+            text: `† Made by Persona Lab with its own prompt wording, not the benchmark's prompt (another experiment, not comparable with the released runs): ${marked.map((run) => `${run} (${m.marks[run]})`).join('; ')}.`,
+          })
+        : null,
+    ]);
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
       select(

@@ -2,7 +2,13 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { MetricCell, StepModel } from '../../src/core/spb/stepModel';
-import { NAV_DIRECTIONS, NAV_LABELS, type NavDirection, type NavState } from '../../src/shared/stepViewProtocol';
+import {
+  NAV_DIRECTIONS,
+  NAV_LABELS,
+  type NavDirection,
+  type NavState,
+  type StepCommand,
+} from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { section, type SectionState } from '../shared/sections';
 import { piNodes, piText } from '../shared/piText';
@@ -125,33 +131,34 @@ function renderHeader(
     el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
       ...buttons,
       el('span', { className: 'spacer' }),
-      pinnedRun === null ? editPromptButton(h) : null,
-      pinnedRun === null ? rerunButton(h) : null,
+      pinnedRun === null
+        ? commandButton(
+            h,
+            'editPrompt',
+            'Edit Prompt',
+            'edit',
+            "Open this step's request as a draft beside the view; Ctrl+Enter in it re-runs the step (key e)",
+          )
+        : null,
+      pinnedRun === null
+        ? commandButton(
+            h,
+            'rerunStep',
+            'Re-run…',
+            'debug-rerun',
+            'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
+          )
+        : null,
       source('tasks', 'Tasks line', 'Open this user in the tasks file'),
       model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
     ]),
   ]);
 }
 
-function editPromptButton(h: Handlers): HTMLElement {
-  const b = el('vscode-button', {
-    text: 'Edit Prompt',
-    title: "Open this step's request as a draft beside the view; Ctrl+Enter in it re-runs the step (key e)",
-    attrs: { 'data-command': 'editPrompt' },
-  });
-  b.icon = 'edit';
-  b.addEventListener('click', () => h.command('editPrompt'));
-  return b;
-}
-
-function rerunButton(h: Handlers): HTMLElement {
-  const b = el('vscode-button', {
-    text: 'Re-run…',
-    title: 'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
-    attrs: { 'data-command': 'rerunStep' },
-  });
-  b.icon = 'debug-rerun';
-  b.addEventListener('click', () => h.command('rerunStep'));
+function commandButton(h: Handlers, command: StepCommand, text: string, iconName: string, title: string): HTMLElement {
+  const b = el('vscode-button', { text, title, attrs: { 'data-command': command } });
+  b.icon = iconName;
+  b.addEventListener('click', () => h.command(command));
   return b;
 }
 

@@ -20,7 +20,7 @@ export interface RerunMeta {
   personaMode: RerunPersonaMode;
   /** the run whose result the re-run is compared with (and whose persona a 'carried' re-run received) */
   baseRun: string | null;
-  /** file name of the template, or "built-in default" */
+  /** file name of the template, or BUILTIN_TEMPLATE_NAME */
   templateName: string;
 }
 

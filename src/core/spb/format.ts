@@ -10,6 +10,7 @@ import { auditBenchmark } from '../pi/audit';
 import { formatTable } from '../tables/format';
 import { loadBenchmark } from './load';
 import { tableModels } from './paperTables';
+import { originNotes, readRunOrigin } from './runOrigin';
 import { scoreRun } from './score/run';
 import { evalReport, paperTables, scoreJson } from './tables';
 import type { Benchmark } from './types';
@@ -68,14 +69,29 @@ async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> 
   const failed = req.writeReports ? writeReports(bench, scores, warnings) : false;
   const out = req.output;
   let text: string;
-  if (out.kind === 'json') text = JSON.stringify(scoreJson(scores, scope && { name: scope.name, users: scope.size }));
-  else if (scores.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
+  // Runs made with Persona Lab's own prompt wording are named as such wherever they print (CSV stays bare data).
+  const notes = originNotes(bench.root, bench.runs.keys());
+  if (out.kind === 'json') {
+    const json = scoreJson(scores, scope && { name: scope.name, users: scope.size });
+    for (const run of json.runs) run.origin = readRunOrigin(bench.root, run.name);
+    text = JSON.stringify(json);
+  } else if (scores.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
   else if (out.kind === 'table')
-    text = tableModels(scores, scope?.label)
-      .map((t) => formatTable(t, out.format))
-      .join('\n');
-  else text = (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') + paperTables(scores);
+    text =
+      tableModels(scores, scope?.label)
+        .map((t) => formatTable(t, out.format))
+        .join('\n') + noteBlock(notes, out.format);
+  else
+    text =
+      (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') + paperTables(scores) + noteBlock(notes, 'text');
   return { text, warnings, failed };
+}
+
+function noteBlock(notes: string[], format: string): string {
+  if (notes.length === 0 || format === 'csv') return '';
+  if (format === 'latex') return `\n${notes.map((l) => `% ${l.trim()}`).join('\n')}\n`;
+  if (format === 'markdown') return `\n${notes.map((l, i) => (i === 0 ? `_${l}_` : `- ${l.trim()}`)).join('\n')}\n`;
+  return `\n${notes.join('\n')}\n`;
 }
 
 async function freshness(
@@ -104,7 +120,8 @@ export const streamProfileBench = defineFormat({
     keys: ['runs'],
     optionalKeys: ['sample'],
     description:
-      'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS } }]; ' +
+      'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS }, ' +
+      "origin: { template: 'builtin' | 'own', templateId, mark } | null }]; " +
       'sample: { name, users } with --sample. A figure with no value is null.',
   },
   scoreOptions: ['sample', 'writeReports'],

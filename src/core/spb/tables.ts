@@ -4,6 +4,7 @@ import { pctText } from '../tables/format';
 import type { RunScore } from './score/run';
 import { METRIC_KEYS, PLATFORMS, type MetricKey, type Platform } from './types';
 import { METRIC_NAMES } from './names';
+import type { RunOrigin } from './runOrigin';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
   weibo: 'Weibo',
@@ -22,6 +23,8 @@ export interface ScoreJson {
     name: string;
     platforms: Record<string, Record<string, number | null>>;
     avg: Record<string, number | null>;
+    /** set by `score --json`: what prompt made the run (null: not made by Persona Lab, e.g. a released run) */
+    origin?: RunOrigin | null;
   }[];
 }
 

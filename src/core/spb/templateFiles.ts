@@ -6,7 +6,8 @@ export const TEMPLATE_DIR = '.personalab/templates';
 /** Not `.prompt.md`: VS Code's chat feature claims that pattern for its own prompt files. */
 export const TEMPLATE_EXT = '.plprompt';
 export const TEMPLATE_LANGUAGE = 'personalab-prompt';
-export const BUILTIN_TEMPLATE_NAME = 'built-in default';
+/** Our own wording, not the StreamProfileBench authors' prompt (see runOrigin.ts). */
+export const BUILTIN_TEMPLATE_NAME = "Persona Lab's template (not the benchmark's prompt)";
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

@@ -6,6 +6,7 @@ import type { Benchmarks } from '../benchmarks';
 import { resolveSettingPath } from '../workspace/target';
 import { summarize } from '../benchmarks/locate';
 import type { SpbStore } from '../benchmarks/spb/store';
+import { readRunOrigin } from '../../core/spb/runOrigin';
 import { runPickRows } from './runPick';
 
 /**
@@ -67,7 +68,8 @@ export async function chooseRun(store: SpbStore, arg: unknown): Promise<void> {
     return;
   }
   const scores = [...bench.runs.keys()].flatMap((name) => store.score(name) ?? []);
-  const items = runPickRows(scores, store.runName).map((row) => ({
+  const mark = (run: string) => readRunOrigin(bench.root, run)?.mark;
+  const items = runPickRows(scores, store.runName, mark).map((row) => ({
     ...row,
     iconPath: row.current ? new vscode.ThemeIcon('check') : undefined,
   }));

@@ -10,7 +10,12 @@ export interface RunPickRow {
   current: boolean;
 }
 
-export function runPickRows(scores: readonly RunScore[], current: string | undefined): RunPickRow[] {
+/** `mark`: what made a run, when Persona Lab did with its own prompt wording. */
+export function runPickRows(
+  scores: readonly RunScore[],
+  current: string | undefined,
+  mark: (run: string) => string | undefined = () => undefined,
+): RunPickRow[] {
   return scores.map((s) => {
     const platforms = [...s.platforms.values()];
     const steps = platforms.reduce((n, p) => n + p.steps, 0);
@@ -18,7 +23,7 @@ export function runPickRows(scores: readonly RunScore[], current: string | undef
       name: s.name,
       label: s.name,
       description: `Avg. Recall ${pct(s.avg.Recall)} · F1^NS ${pct(s.avg.F1NS)}${s.name === current ? ' · selected' : ''}`,
-      detail: `${platforms.length} platform${platforms.length === 1 ? '' : 's'}, ${steps.toLocaleString('en-US')} scored steps`,
+      detail: `${platforms.length} platform${platforms.length === 1 ? '' : 's'}, ${steps.toLocaleString('en-US')} scored steps${mark(s.name) ? ` · ${mark(s.name)}` : ''}`,
       current: s.name === current,
     };
   });

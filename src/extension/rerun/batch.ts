@@ -24,6 +24,12 @@ import { guardPrompts } from './guard';
 import { estimateText } from './estimate';
 import { pickPersona, type RerunDeps } from './step';
 import { log } from '../log';
+import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/templateFiles';
+
+/** The start of a run's default name: the template file's name, or "pl-template" for Persona Lab's built-in one. */
+function runNameBase(template: { name: string }): string {
+  return template.name === BUILTIN_TEMPLATE_NAME ? 'pl-template' : template.name;
+}
 
 export interface BatchPlan {
   name: string;
@@ -253,7 +259,7 @@ export async function rerunChain(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!startPersona) return;
   const name = await askRunName(
     store.bench.root,
-    `${slug(template.name)}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`,
+    `${slug(runNameBase(template))}-${slug(ref.userId)}-s${ref.stepId}-${personaMode}-${stamp()}`,
     `Re-run Chain ${scope} (4/4): run name`,
   );
   const target = name && (await deps.endpoint.resolve());
@@ -300,7 +306,7 @@ export async function rerunPlatforms(
   const estimate = estimateText(bench, { template: template.text, personaMode, platforms }, target);
   const name = await askRunName(
     bench.root,
-    `${slug(template.name)}-${scope}-${personaMode}-${stamp()}`,
+    `${slug(runNameBase(template))}-${scope}-${personaMode}-${stamp()}`,
     `${title} (3/3): run name`,
     estimate,
   );

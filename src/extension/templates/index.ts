@@ -42,7 +42,7 @@ export async function newTemplate(library: TemplateLibrary): Promise<vscode.Uri 
   };
   const name = await vscode.window.showInputBox({
     title: 'Persona Lab: New Prompt Template',
-    prompt: `A copy of the built-in default template, saved as ${vscode.workspace.asRelativePath(folder)}/<name>.plprompt`,
+    prompt: `A copy of Persona Lab's built-in template (our wording, not the benchmark's prompt), saved as ${vscode.workspace.asRelativePath(folder)}/<name>.plprompt`,
     placeHolder: 'shorter-persona',
     ignoreFocusOut: true,
     validateInput: async (v) =>

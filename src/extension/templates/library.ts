@@ -81,7 +81,8 @@ export class TemplateLibrary {
     items.push({
       label: `$(library) ${BUILTIN_TEMPLATE_NAME}`,
       description: builtin.id,
-      detail: 'The template of the reference prompt (Persona Lab: New Prompt Template copies it)',
+      detail:
+        "Our own wording of the task, not the StreamProfileBench authors' prompt: its runs are another experiment (New Prompt Template copies it)",
       uri: undefined,
     });
     for (const uri of uris) {

@@ -1,5 +1,6 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
+import { NOT_THE_BENCHMARK, readRunOrigin, type RunOrigin } from '../../../core/spb/runOrigin';
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../../tree/decorationUris';
 import type { RunScore } from '../../../core/spb/score/run';
@@ -59,8 +60,14 @@ export class BenchmarkNode implements TreeNode {
       id: nodeId.benchmark(),
       contextValue: 'benchmark',
       icon: 'database',
-      description: benchmarkDescription(run, score, this.ctx.sample?.label),
+      description:
+        benchmarkDescription(run, score, this.ctx.sample?.label) + (this.origin() ? ` · ${NOT_THE_BENCHMARK}` : ''),
     });
+  }
+
+  /** What made the selected run, when Persona Lab did (its own prompt wording: not the paper's figures). */
+  private origin(): RunOrigin | null {
+    return this.ctx.run ? readRunOrigin(this.ctx.bench.root, this.ctx.run.name) : null;
   }
 
   getChildren(): PlatformNode[] {
@@ -109,6 +116,8 @@ export class BenchmarkNode implements TreeNode {
     md.appendMarkdown(`\n\n${bench.runs.size} run(s) under results/; selected: `);
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
+    const origin = this.origin();
+    if (origin) md.appendText(` (${origin.mark}: another experiment, not comparable with the released runs)`);
     if (score) md.appendMarkdown(`\n\nAvg. over platforms:\n\n${figuresTable(score.avg)}`);
     if (bench.diagnostics.length)
       md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);

@@ -89,6 +89,8 @@ export interface DashboardInput {
   /** the benchmark's samples, and the one `scores` and `points` are over (none: the whole benchmark) */
   samples?: readonly DashboardSampleChoice[];
   sample?: DashboardSample;
+  /** run -> what made it (core/spb/runOrigin), for the runs Persona Lab made */
+  marks?: Readonly<Record<string, string>>;
 }
 
 /** Run name -> figure data, with the points array and scopes it was computed from. */
@@ -122,6 +124,7 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     isoLevels: ISO_LEVELS.map((f1) => ({ f1, curve: isoF1Curve(f1) })),
     samples: [...(input.samples ?? [])],
     sample: input.sample ?? null,
+    marks: { ...(input.marks ?? {}) },
   };
 }
 

@@ -1,5 +1,6 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
+import { readRunOrigin } from '../../../core/spb/runOrigin';
 import * as vscode from 'vscode';
 import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
@@ -135,6 +136,12 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       cache: this.figures,
       samples: sampleSummaries(bench.root),
       sample: sample && { name: sample.name, users: sample.size, label: sample.label, problems: sample.problems },
+      marks: Object.fromEntries(
+        [...bench.runs.keys()].flatMap((run) => {
+          const origin = readRunOrigin(bench.root, run);
+          return origin ? [[run, origin.mark]] : [];
+        }),
+      ),
     });
     this.post({ type: 'dashboard', model });
     if (this.host.ready) {
