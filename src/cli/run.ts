@@ -13,7 +13,10 @@ import {
   type GuardSettings,
 } from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
-import { plannedPrompts, type PlannedPrompt } from '../core/runner/preflight';
+import { renderPlanned, type PlannedPrompt } from '../core/runner/preflight';
+import { referenceSource, type PromptSource } from '../core/spb/reference/source';
+import { BUILTIN_TEMPLATE_MARK } from '../core/spb/runOrigin';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
 import { estimateLine, estimateRun } from '../core/runner/estimate';
 import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
@@ -128,13 +131,27 @@ function selection(parsed: ParsedRun) {
 }
 
 /** The prompts of the run's selection, rendered as it will send them (for the estimate and the PI guard). */
-function prompts(parsed: ParsedRun, bench: Benchmark, readPosts?: PostsReader): PlannedPrompt[] {
-  return plannedPrompts(bench, {
+function prompts(
+  parsed: ParsedRun,
+  bench: Benchmark,
+  source: PromptSource | undefined,
+  readPosts?: PostsReader,
+): Promise<PlannedPrompt[]> {
+  return renderPlanned(bench, {
     template: parsed.template,
     systemMessage: parsed.systemMessage,
+    source,
     ...selection(parsed),
     readPosts,
   });
+}
+
+/** Which prompt the run sends, on stderr before anything else: a run must never pass for the benchmark's by accident. */
+function sourceLine(parsed: ParsedRun, source: PromptSource | undefined): string {
+  if (source) return `prompt: ${source.name} from ${source.checkout} (${source.id})`;
+  return parsed.template === DEFAULT_TEMPLATE
+    ? `prompt: ${BUILTIN_TEMPLATE_MARK}`
+    : "prompt: your template, not the benchmark's prompt";
 }
 
 /**
@@ -151,8 +168,41 @@ export async function executeRun(
   ownSignals: boolean,
   { readPosts, oneStepPerUser = false }: { readPosts?: PostsReader; oneStepPerUser?: boolean } = {},
 ): Promise<{ code: number; summary?: RunSummary }> {
+  let source: PromptSource | undefined;
+  if (parsed.reference) {
+    try {
+      source = await referenceSource(parsed.reference, { python: parsed.python });
+    } catch (e) {
+      io.stderr(
+        `persona-lab: the benchmark's prompt cannot be rendered from ${parsed.reference}: ${(e as Error).message}\n` +
+          "  (pass --no-reference to run Persona Lab's template instead, which is not the benchmark's prompt)\n",
+      );
+      return { code: 1 };
+    }
+  }
+  try {
+    return await executeWith(parsed, bench, opts, io, ownSignals, source, { readPosts, oneStepPerUser });
+  } catch (e) {
+    if (!source) throw e;
+    io.stderr(`persona-lab: ${(e as Error).message}\n`);
+    return { code: 1 };
+  } finally {
+    source?.close();
+  }
+}
+
+async function executeWith(
+  parsed: ParsedRun,
+  bench: Benchmark,
+  opts: RunCliOptions,
+  io: RunCliIo,
+  ownSignals: boolean,
+  source: PromptSource | undefined,
+  { readPosts, oneStepPerUser }: { readPosts?: PostsReader; oneStepPerUser: boolean },
+): Promise<{ code: number; summary?: RunSummary }> {
   const { dir, template, systemMessage } = parsed;
-  const planned = prompts(parsed, bench, readPosts);
+  io.stderr(`${sourceLine(parsed, source)}\n`);
+  const planned = await prompts(parsed, bench, source, readPosts);
   const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE));
   const estimate = estimateRun(planned, {
     done: new Set(done.keys()),
@@ -165,7 +215,7 @@ export async function executeRun(
     baseURL: parsed.baseURL,
     apiKey: io.env.OPENAI_API_KEY ?? '',
     model: parsed.model,
-    temperature: parsed.temperature,
+    temperature: source?.temperature ?? parsed.temperature,
     maxTokens: parsed.maxTokens,
     timeoutMs: parsed.timeoutS * 1000,
     maxReplyBytes: parsed.maxReplyBytes,
@@ -203,6 +253,7 @@ export async function executeRun(
       name: parsed.out,
       template,
       systemMessage,
+      source,
       endpoint,
       transport,
       ...selection(parsed),

@@ -1,5 +1,7 @@
 // The options of `run` (and of `experiment`, which runs the same way): parsing and checking, no side effects.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { findReferenceCheckout, isReferenceCheckout } from '../core/spb/reference/source';
 import type { StartPersona } from '../core/runner/manifest';
 import { runNameProblem } from '../core/runner/runner';
 import type { Prices } from '../core/runner/estimate';
@@ -28,6 +30,9 @@ export const RUN_OPTIONS = {
   'pi-guard-loopback': { type: 'boolean' },
   'input-per-mtok': { type: 'string' },
   'output-per-mtok': { type: 'string' },
+  reference: { type: 'string' },
+  'no-reference': { type: 'boolean' },
+  python: { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
@@ -36,9 +41,18 @@ export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--
       [--system-message FILE]
       [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
       [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
-                                                           run a prompt template (default: the built-in one, which
-                                                           \`template init\` writes out) against an OpenAI-compatible
-                                                           endpoint into results/NAME/ (resumes when re-run);
+      [--reference DIR | --no-reference] [--python EXE]
+                                                           run the benchmark's own prompt or a template against
+                                                           an OpenAI-compatible endpoint. Inside a checkout of the
+                                                           StreamProfileBench repository (or given --reference DIR)
+                                                           the default is the benchmark's prompt, rendered by the
+                                                           checkout's bench_task.py with its system message and
+                                                           temperature (runs its code with --python, default
+                                                           python3); elsewhere, or with --template FILE or
+                                                           --no-reference, a template (default: Persona Lab's
+                                                           built-in one, which \`template init\` writes out, not the
+                                                           benchmark's prompt). Writes
+                                                           results/NAME/ (resumes when re-run);
                                                            key from OPENAI_API_KEY. Prompts to a non-loopback
                                                            endpoint that hold residual PI are refused (exit 4)
                                                            unless --pi-guard says mask (each finding replaced by
@@ -75,6 +89,9 @@ export interface RunCliOptions {
   'input-per-mtok'?: string;
   'output-per-mtok'?: string;
   'dry-run'?: boolean;
+  reference?: string;
+  'no-reference'?: boolean;
+  python?: string;
 }
 
 export class Usage extends Error {}
@@ -129,6 +146,37 @@ export interface ParsedRun {
   prices: Prices;
   /** print the estimate and stop before anything is sent */
   dryRun: boolean;
+  /** the checkout whose bench_task.py renders the requests; null: the template */
+  reference: string | null;
+  python: string;
+}
+
+/** The checkout that renders `run`'s requests: --reference, else the one the folder sits in, unless told otherwise. */
+function referenceFor(dir: string, opts: RunCliOptions, command: string): string | null {
+  const given = opts.reference;
+  if (given !== undefined && (opts['no-reference'] || opts.template !== undefined))
+    throw new Usage('--reference goes with neither --template nor --no-reference');
+  if (given !== undefined) {
+    if (command !== 'run') throw new Usage(`--reference is an option of run, not of ${command}`);
+    if (!isReferenceCheckout(given))
+      throw new Usage(
+        `--reference ${given}: not a checkout of StreamProfileBench (no bench_task.py and bench_inference.py)`,
+      );
+    return resolve(given);
+  }
+  if (command !== 'run' || opts['no-reference'] || opts.template !== undefined) return null;
+  let folder = resolve(dir);
+  try {
+    if (statSync(folder).isFile()) folder = dirname(folder);
+  } catch {
+    return null;
+  }
+  const found = findReferenceCheckout(folder);
+  if (found && (opts['system-message'] !== undefined || opts.temperature !== undefined))
+    throw new Usage(
+      `${found} is a checkout of StreamProfileBench: its bench_inference.py sets the system message and temperature; pass --no-reference to send other ones with a template`,
+    );
+  return found;
 }
 
 /** `command` names the command in messages; an experiment names its own run folder, so --out is optional there. */
@@ -154,6 +202,15 @@ export function parseRunArgs(
     throw new Usage(`--platform: unknown platform "${opts.platform}"`);
   const persona = opts.persona ?? 'full';
   if (persona !== 'full' && persona !== 'none') throw new Usage('--persona must be full or none');
+  const reference = referenceFor(dir, opts, command);
+  if (
+    reference &&
+    opts.reference !== undefined &&
+    (opts['system-message'] !== undefined || opts.temperature !== undefined)
+  )
+    throw new Usage(
+      "--reference sends the checkout's own system message and temperature; --system-message and --temperature go with a template",
+    );
   const baseRun = opts['base-run'];
   const piGuard = opts['pi-guard'] ?? 'refuse';
   if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send')
@@ -188,5 +245,7 @@ export function parseRunArgs(
       outputPerMTok: num('output-per-mtok', opts['output-per-mtok'], (n) => n >= 0),
     },
     dryRun: opts['dry-run'] === true,
+    reference,
+    python: opts.python ?? 'python3',
   };
 }

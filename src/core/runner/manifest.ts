@@ -46,7 +46,8 @@ export interface RunManifest {
   status: RunStatus;
   /** how many times the run was started (1 + resumes) */
   sessions: number;
-  template: { hash: string; id: string; text: string };
+  /** `reference`: rendered by the checkout's bench_task.py (hash over its two files, text ''), not a template */
+  template: { hash: string; id: string; text: string; reference?: { checkout: string } };
   systemMessage: string;
   endpoint: { baseURL: string; model: string; temperature: number; maxTokens: number | null };
   personaMode: PersonaMode;
@@ -58,6 +59,8 @@ export interface RunManifest {
 export interface ManifestInput {
   name: string;
   template: string;
+  /** the benchmark's own prompt builder made the requests: `template` is then '' */
+  reference?: { checkout: string; hash: string; id: string };
   systemMessage: string;
   /** already stripped of credentials (publicBaseURL) */
   baseURL: string;
@@ -79,7 +82,14 @@ export function newManifest(input: ManifestInput, now: Date = new Date()): RunMa
     finishedAt: null,
     status: 'running',
     sessions: 1,
-    template: { hash: templateHash(input.template), id: templateId(input.template), text: input.template },
+    template: input.reference
+      ? {
+          hash: input.reference.hash,
+          id: input.reference.id,
+          text: '',
+          reference: { checkout: input.reference.checkout },
+        }
+      : { hash: templateHash(input.template), id: templateId(input.template), text: input.template },
     systemMessage: input.systemMessage,
     endpoint: {
       baseURL: input.baseURL,
@@ -166,7 +176,14 @@ export function readManifest(path: string): RunManifest | null {
     finishedAt: typeof value.finishedAt === 'string' ? value.finishedAt : null,
     status,
     sessions: num(value.sessions, 1),
-    template: { hash: t.hash, id: text(t.id) || t.hash.slice(0, 12), text: t.text },
+    template: {
+      hash: t.hash,
+      id: text(t.id) || t.hash.slice(0, 12),
+      text: t.text,
+      ...(isObj(t.reference) && typeof t.reference.checkout === 'string'
+        ? { reference: { checkout: t.reference.checkout } }
+        : {}),
+    },
     systemMessage: text(value.systemMessage),
     endpoint: {
       baseURL: text(e.baseURL),

@@ -4,7 +4,8 @@
 import type { Benchmark, Platform } from '../spb/types';
 import { PLATFORMS } from '../spb/types';
 import { planRun, type RunOptions } from './runner';
-import { renderStepRequest, startPersonaFor } from './step';
+import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
+import { readPostsText } from '../spb/load';
 
 /** What of a run decides which prompts it sends: the run's own options, so the two cannot drift apart. */
 export type PlannedSelection = Pick<
@@ -18,6 +19,7 @@ export type PlannedSelection = Pick<
   | 'fromStep'
   | 'startPersona'
   | 'readPosts'
+  | 'source'
 >;
 
 export interface PlannedPrompt {
@@ -31,34 +33,52 @@ export interface PlannedPrompt {
   prompt: string;
 }
 
-export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): PlannedPrompt[] {
+/** As plannedPrompts, rendered by `sel.source` when one is given (the benchmark's own prompt builder). */
+export async function renderPlanned(bench: Benchmark, sel: PlannedSelection): Promise<PlannedPrompt[]> {
+  const source = sel.source;
+  if (!source || source.kind === 'template') return plannedPrompts(bench, sel);
+  const out: PlannedPrompt[] = [];
+  for (const p of plannedSteps(bench, sel)) {
+    const postsText = safeReadPosts(sel.readPosts ?? readPostsText, p.user, p.step);
+    const r = await source.render({ user: p.user, step: p.step, personaIn: p.personaIn, postsText });
+    out.push({ ...p.head, system: r.system, prompt: r.prompt });
+  }
+  return out;
+}
+
+function plannedSteps(bench: Benchmark, sel: PlannedSelection) {
   const platforms = (sel.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   const fromStep = Number.isFinite(sel.fromStep) ? Math.max(1, Math.floor(sel.fromStep ?? 1)) : 1;
-  const out: PlannedPrompt[] = [];
-  for (const job of planRun(bench, platforms, sel.userId ?? null, fromStep, sel.users)) {
+  return planRun(bench, platforms, sel.userId ?? null, fromStep, sel.users).flatMap((job) => {
     const { user } = job;
     const first =
       sel.personaMode === 'none'
         ? null
         : startPersonaFor(bench, sel.startPersona ?? { kind: 'none' }, user, job.steps[0].stepId);
-    for (const [i, step] of job.steps.entries()) {
-      const r = renderStepRequest({
-        user,
-        step,
-        personaIn: i === 0 ? first : null,
-        template: sel.template,
-        systemMessage: sel.systemMessage,
-        readPosts: sel.readPosts,
-      });
-      out.push({
+    return job.steps.map((step, i) => ({
+      user,
+      step,
+      personaIn: i === 0 ? first : null,
+      head: {
         label: `${user.platform}/${user.userId} step ${step.stepId}`,
         platform: user.platform,
         userId: user.userId,
         index: step.index,
-        system: r.system,
-        prompt: r.prompt,
-      });
-    }
-  }
-  return out;
+      },
+    }));
+  });
+}
+
+export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): PlannedPrompt[] {
+  return plannedSteps(bench, sel).map((p) => {
+    const r = renderStepRequest({
+      user: p.user,
+      step: p.step,
+      personaIn: p.personaIn,
+      template: sel.template,
+      systemMessage: sel.systemMessage,
+      readPosts: sel.readPosts,
+    });
+    return { ...p.head, system: r.system, prompt: r.prompt };
+  });
 }

@@ -31,6 +31,7 @@ import {
   type StartPersona,
 } from './manifest';
 import { runStep, startPersonaFor, type StepRunRecord } from './step';
+import type { PromptSource } from '../spb/reference/source';
 
 export const JOURNAL_FILE = '.journal.jsonl';
 export const MANIFEST_FILE = 'run.json';
@@ -42,6 +43,8 @@ export interface RunOptions {
   name: string;
   template: string;
   systemMessage?: string;
+  /** renders every request instead of `template` (the benchmark's own prompt); the caller closes it */
+  source?: PromptSource;
   endpoint: EndpointConfig;
   /** replaces the HTTP client (tests, or another transport); the endpoint still goes into the manifest */
   transport?: ChatTransport;
@@ -185,12 +188,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     return failure(dir, userId !== null ? `no user ${userId} with steps from ${fromStep} on` : 'nothing to run');
   }
   const personaMode: PersonaMode = opts.personaMode === 'none' ? 'none' : 'full';
-  const systemMessage = typeof opts.systemMessage === 'string' ? opts.systemMessage : DEFAULT_SYSTEM_MESSAGE;
+  const source = opts.source?.kind === 'reference' ? opts.source : undefined;
+  const systemMessage =
+    source?.systemMessage ?? (typeof opts.systemMessage === 'string' ? opts.systemMessage : DEFAULT_SYSTEM_MESSAGE);
   const now = opts.now ?? (() => new Date());
   const wanted = newManifest(
     {
       name: opts.name,
-      template: String(opts.template ?? ''),
+      template: source ? '' : String(opts.template ?? ''),
+      ...(source ? { reference: { checkout: source.checkout ?? '', hash: source.hash, id: source.id } } : {}),
       systemMessage,
       baseURL: publicBaseURL(opts.endpoint.baseURL),
       model: opts.endpoint.model,
@@ -322,6 +328,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           personaIn: persona,
           template: wanted.template.text,
           systemMessage,
+          source,
           personaMode,
           transport,
           retry,

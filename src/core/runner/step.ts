@@ -2,6 +2,7 @@
 // batch runner and, on its own, by "Re-run Step". Writes nothing.
 import { readPostsText } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../spb/prompt';
+import type { PromptSource } from '../spb/reference/source';
 import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/response';
 import { kForPool, scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
@@ -23,6 +24,8 @@ export interface StepRequest {
   personaIn: string | null;
   template: string;
   systemMessage?: string;
+  /** renders the request instead of `template` and `systemMessage` (the benchmark's own prompt builder) */
+  source?: PromptSource;
   /** 'none' makes the next persona null whatever the reply says */
   personaMode?: PersonaMode;
   transport: ChatTransport;
@@ -103,11 +106,24 @@ export function renderStepRequest(
   };
 }
 
+/** The prompt source could not render a step: nothing was sent, and the run stops with this message. */
+export class PromptSourceError extends Error {}
+
 /** Runs one step. Resolves to null when the signal aborted it (nothing is to be recorded then). */
 export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
   const { user, step } = req;
   const pool = Array.isArray(step.pool) ? step.pool : [];
-  const { system, prompt, k } = req.resend ? { ...req.resend, k: kForPool(pool.length) } : renderStepRequest(req);
+  let rendered: { system: string; prompt: string; k: number };
+  if (req.resend) rendered = { ...req.resend, k: kForPool(pool.length) };
+  else if (req.source) {
+    const postsText = safeReadPosts(req.readPosts ?? readPostsText, user, step);
+    try {
+      rendered = await req.source.render({ user, step, personaIn: req.personaIn, postsText });
+    } catch (e) {
+      throw new PromptSourceError(`${req.source.name}: ${(e as Error).message}`);
+    }
+  } else rendered = renderStepRequest(req);
+  const { system, prompt, k } = rendered;
   const outcome = await callWithRetries(
     req.transport,
     system,
@@ -142,7 +158,7 @@ export async function runStep(req: StepRequest): Promise<StepRunRecord | null> {
     username: user.username,
     stepId: step.stepId,
     stepIndex: step.index,
-    templateId: req.resend?.templateId ?? templateId(req.template),
+    templateId: req.resend?.templateId ?? req.source?.id ?? templateId(req.template),
     personaIn: req.personaIn,
     system,
     prompt,

@@ -1,7 +1,7 @@
 // Which prompt made a run. A run folder with Persona Lab's run.json was made by this tool, with its built-in template
 // or a template of the user's: in our words, not the StreamProfileBench authors' prompt, so its figures are another
 // experiment and not comparable with the released runs. A run without run.json (a released run, or one made by the
-// reference runner) carries no mark. Reads only run.json's template; never throws.
+// reference runner), or one Persona Lab made with the benchmark's own prompt builder, carries no mark. Reads only run.json's template; never throws.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../guards';
@@ -25,6 +25,8 @@ export function readRunOrigin(root: string, run: string): RunOrigin | null {
     return null;
   }
   if (!isRecord(value) || value.format !== 'persona-lab-run' || !isRecord(value.template)) return null;
+  // Rendered by the checkout's own bench_task.py: the benchmark's prompt, comparable with the released runs.
+  if (isRecord(value.template.reference)) return null;
   const text = value.template.text;
   if (typeof text !== 'string') return null;
   const id = templateId(text);
