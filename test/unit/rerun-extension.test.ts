@@ -50,8 +50,11 @@ describe('endpoint settings', () => {
     const cap = manifest.capabilities.untrustedWorkspaces;
     expect(cap.supported).toBe('limited');
     // The PI guard's settings are restricted too (test/unit/pi-guard.test.ts).
+    // So are the checkout and the Python that render the benchmark's own prompt (they run code).
     expect(cap.restrictedConfigurations).toEqual([
       ...RESTRICTED_SETTINGS,
+      'personaLab.reference.path',
+      'personaLab.reference.python',
       'personaLab.privacy.remoteGuard',
       'personaLab.privacy.guardLoopback',
     ]);

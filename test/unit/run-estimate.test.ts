@@ -91,7 +91,10 @@ describe('run and experiment print the estimate first', () => {
     expect(server.requests.length).toBe(before);
     const bench = await loadBenchmark(root);
     const steps = [...bench.users.get('weibo')!.values()].reduce((n, u) => n + u.steps.length, 0);
-    expect(out.stderr).toMatch(new RegExp(`^dry: estimate: ${steps} requests, ~[\\d,]+ prompt tokens, input cost ~`));
+    expect(out.stderr.split('\n')[0]).toBe("prompt: Persona Lab's template, not the benchmark's prompt");
+    expect(out.stderr.split('\n')[1]).toMatch(
+      new RegExp(`^dry: estimate: ${steps} requests, ~[\\d,]+ prompt tokens, input cost ~`),
+    );
     expect(out.stdout).toBe('');
   });
 

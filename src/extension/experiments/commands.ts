@@ -149,7 +149,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
     return;
   }
   for (const w of check.warnings) void vscode.window.showWarningMessage(`Persona Lab: ${w}`);
-  const template = await rerun.templates.pick('Run Template on Sample (2/3): template');
+  const template = await rerun.templates.pick('Run Template on Sample (2/3): template', { reference: false });
   if (!template || !(await rerun.templates.confirmUsable(template))) return;
   const runs = [...bench.runs.keys()].filter((r) => !r.startsWith(`exp-${sample.name}-`) || r === sample.baseRun);
   const ordered = sample.baseRun ? [sample.baseRun, ...runs.filter((r) => r !== sample.baseRun)] : runs;
@@ -167,7 +167,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
     systemMessage: target.systemMessage,
     personaMode: 'full',
   });
-  const estimate = estimateText(bench, { template: template.text, users: sample.users }, target, name);
+  const estimate = await estimateText(bench, { template: template.text, users: sample.users }, target, name);
   log.info(`experiment ${name}: ${estimate}`);
   const n = sampleSize(bench, sample.users);
   const go = await vscode.window.showInformationMessage(

@@ -70,7 +70,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
     for (const w of check.warnings) void vscode.window.showWarningMessage(`Persona Lab: ${w}`);
   }
   const scope = chosen ? `sample ${chosen.name}` : 'the whole benchmark';
-  const template = await rerun.templates.pick(`${TITLE} (2/3): template`);
+  const template = await rerun.templates.pick(`${TITLE} (2/3): template`, { reference: false });
   if (!template || !(await rerun.templates.confirmUsable(template))) return;
   const plan = longContextPlan(bench, template.text, chosen);
   if (plan.count === 0) {
@@ -96,7 +96,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
   const target = await rerun.endpoint.resolve();
   if (!target) return;
   const { name } = plan;
-  const estimate = estimateText(
+  const estimate = await estimateText(
     plan.view,
     { template: template.text, users: plan.users, personaMode: 'none', readPosts: plan.readPosts },
     target,

@@ -18,7 +18,7 @@ export async function runAblation(deps: RerunDeps, arg: unknown): Promise<void> 
   const user = ref && store.user(ref.platform, ref.userId);
   if (!ref || !user || !store.bench || user.steps.length === 0) return;
   const title = `Persona Ablation for ${user.userId}`;
-  const template = await deps.templates.pick(`${title} (1/2): template`);
+  const template = await deps.templates.pick(`${title} (1/2): template`, { reference: false });
   if (!template || !(await deps.templates.confirmUsable(template))) return;
   const base = await askRunName(
     store.bench.root,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
-import { plannedPrompts } from '../../core/runner/preflight';
+import { renderPlanned } from '../../core/runner/preflight';
 import {
   MANIFEST_FILE,
   isValidRunName,
@@ -19,6 +19,8 @@ import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '
 import type { ResolvedEndpoint } from '../endpoint';
 import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';
+import { referenceTemplate } from '../templates/library';
+import { referenceUnavailable } from '../templates/reference';
 import { platformOf, slug, stamp, userOfNode } from './args';
 import { guardPrompts } from './guard';
 import { estimateText } from './estimate';
@@ -27,13 +29,14 @@ import { log } from '../log';
 import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/templateFiles';
 
 /** The start of a run's default name: the template file's name, or "pl-template" for Persona Lab's built-in one. */
-function runNameBase(template: { name: string }): string {
+function runNameBase(template: { name: string; source?: unknown }): string {
+  if (template.source) return 'bench-prompt';
   return template.name === BUILTIN_TEMPLATE_NAME ? 'pl-template' : template.name;
 }
 
 export interface BatchPlan {
   name: string;
-  template: Pick<ChosenTemplate, 'name' | 'text'>;
+  template: Pick<ChosenTemplate, 'name' | 'text' | 'source'>;
   systemMessage?: string;
   personaMode: PersonaMode;
   platforms?: Platform[];
@@ -68,8 +71,9 @@ export async function guardPlan(
   const choice = await guardPrompts(
     target,
     () =>
-      plannedPrompts(bench, {
+      renderPlanned(bench, {
         template: plan.template.text,
+        source: plan.template.source,
         systemMessage: plan.systemMessage ?? target.systemMessage,
         personaMode: plan.personaMode,
         platforms: plan.platforms,
@@ -105,11 +109,16 @@ export async function runPlan(
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       let shown = 0;
-      const endpoint = { ...target.config, model };
+      const endpoint = {
+        ...target.config,
+        model,
+        temperature: plan.template.source?.temperature ?? target.config.temperature,
+      };
       return runBenchmark({
         bench,
         name: plan.name,
         template: plan.template.text,
+        source: plan.template.source,
         systemMessage: plan.systemMessage ?? target.systemMessage,
         endpoint,
         transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined,
@@ -278,7 +287,7 @@ export async function rerunPlatforms(
   deps: RerunDeps,
   arg: unknown,
   all: boolean,
-  given?: Pick<ChosenTemplate, 'name' | 'text'>,
+  given?: Pick<ChosenTemplate, 'name' | 'text' | 'source'>,
 ): Promise<void> {
   const bench = deps.store.bench;
   if (!bench) return;
@@ -303,7 +312,11 @@ export async function rerunPlatforms(
   // Resolved before the name is asked, so that the name's prompt can give the estimate (tokens and cost).
   const target = await deps.endpoint.resolve();
   if (!target) return;
-  const estimate = estimateText(bench, { template: template.text, personaMode, platforms }, target);
+  const estimate = await estimateText(
+    bench,
+    { template: template.text, source: template.source, personaMode, platforms },
+    target,
+  ).catch((e: Error) => `no estimate: ${e.message}`);
   const name = await askRunName(
     bench.root,
     `${slug(runNameBase(template))}-${scope}-${personaMode}-${stamp()}`,
@@ -346,9 +359,24 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
   const target = picked && (await deps.endpoint.resolve());
   if (!picked || !target) return;
   const m = picked.m;
+  let template: BatchPlan['template'] = { name: m.template.id, text: m.template.text };
+  if (m.template.reference) {
+    // Made with the benchmark's own prompt: resumed only with the same checkout, unchanged.
+    const ref = await deps.templates.reference.state();
+    if (ref.kind !== 'ready' || ref.source.hash !== m.template.hash) {
+      void vscode.window.showWarningMessage(
+        `Persona Lab: ${picked.label} was made with the benchmark's prompt from ${m.template.reference.checkout}; ` +
+          (ref.kind === 'ready'
+            ? 'its bench_task.py or bench_inference.py has changed since, so the run cannot go on with the same prompt.'
+            : (referenceUnavailable(ref) ?? 'no checkout of StreamProfileBench is found for this folder.')),
+      );
+      return;
+    }
+    template = referenceTemplate(ref.source);
+  }
   const planned: BatchPlan = {
     name: picked.label,
-    template: { name: m.template.id, text: m.template.text },
+    template,
     systemMessage: m.systemMessage,
     personaMode: m.personaMode,
     platforms: m.selection.platforms,

@@ -11,7 +11,8 @@ import {
   type DraftParse,
   type DraftProblem,
 } from '../../core/rerun/draft';
-import { renderStepRequest } from '../../core/runner/step';
+import { readPostsText } from '../../core/spb/load';
+import { renderChosen } from '../templates/library';
 import { templateId } from '../../core/spb/prompt';
 import { personaReceived } from '../../core/spb/score/run';
 import type { StepRef } from '../benchmarks/spb/store';
@@ -50,20 +51,31 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
   const uri = vscode.Uri.joinPath(base, ...draftPath(store.runName ?? null, ref).split('/'));
   if (!(await exists(uri))) {
     const active = templates.active();
-    const template = active ? await templates.read(active) : templates.builtin();
+    const { template, why } = active
+      ? { template: await templates.read(active), why: undefined }
+      : await templates.preferred();
+    if (why)
+      void vscode.window.showWarningMessage(
+        `Persona Lab: ${why} This draft starts from Persona Lab's template instead.`,
+      );
     const settings = endpoint.settings();
     const personaIn = carriedPersona(deps, ref);
-    const { system, prompt } = renderStepRequest({
-      user: found.user,
-      step: found.step,
-      personaIn,
-      template: template.text,
-      systemMessage: settings.systemMessage.trim() === '' ? undefined : settings.systemMessage,
-    });
+    let system: string;
+    let prompt: string;
+    try {
+      ({ system, prompt } = await renderChosen(
+        template,
+        { user: found.user, step: found.step, personaIn, postsText: readPostsText(found.user, found.step) },
+        settings.systemMessage.trim() === '' ? undefined : settings.systemMessage,
+      ));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${template.name}: ${(e as Error).message}`);
+      return;
+    }
     const draft: Draft = {
       step: { platform: ref.platform, userId: ref.userId, stepId: ref.stepId },
       model: settings.model,
-      temperature: settings.temperature,
+      temperature: template.source?.temperature ?? settings.temperature,
       maxTokens: settings.maxTokens ?? null,
       system,
       prompt,

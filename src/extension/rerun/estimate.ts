@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { estimateLine, estimateRun, type Prices } from '../../core/runner/estimate';
 import { readJournalSteps } from '../../core/runner/journal';
-import { plannedPrompts, type PlannedSelection } from '../../core/runner/preflight';
+import { renderPlanned, type PlannedSelection } from '../../core/runner/preflight';
 import { JOURNAL_FILE } from '../../core/runner/runner';
 import type { Benchmark } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
@@ -19,13 +19,13 @@ export function costPrices(): Prices {
 }
 
 /** "estimate: N requests, ~T prompt tokens, …" for the selection, skipping steps the run folder `name` has done. */
-export function estimateText(
+export async function estimateText(
   bench: Benchmark,
   selection: PlannedSelection,
   target: ResolvedEndpoint,
   name?: string,
-): string {
-  const prompts = plannedPrompts(bench, { systemMessage: target.systemMessage, ...selection });
+): Promise<string> {
+  const prompts = await renderPlanned(bench, { systemMessage: target.systemMessage, ...selection });
   const done = name ? new Set(readJournalSteps(join(bench.root, 'results', name, JOURNAL_FILE)).keys()) : undefined;
   return estimateLine(estimateRun(prompts, { done, maxTokens: target.config.maxTokens, prices: costPrices() }));
 }

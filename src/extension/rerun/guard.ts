@@ -38,12 +38,12 @@ const CANCEL: vscode.MessageItem = { title: 'Cancel', isCloseAffordance: true };
  */
 export async function guardPrompts(
   target: ResolvedEndpoint,
-  prompts: () => OutgoingPrompt[],
+  prompts: () => OutgoingPrompt[] | Promise<OutgoingPrompt[]>,
   what: string,
 ): Promise<GuardChoice | undefined> {
   const settings = readGuardSettings();
   if (!guardApplies(target.config.baseURL, settings)) return 'send';
-  const list = prompts();
+  const list = await prompts();
   const many = list.length > 100;
   const scan = await vscode.window.withProgress(
     {

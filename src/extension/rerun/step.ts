@@ -2,6 +2,7 @@
 // stored in the history and shown beside the original in the step view.
 import * as vscode from 'vscode';
 import { COLD_START_PERSONA } from '../../core/spb/prompt';
+import { readPostsText } from '../../core/spb/load';
 import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../core/rerun/attemptCompare';
 import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
@@ -116,8 +117,27 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
   if (!template || !(await templates.confirmUsable(template))) return;
   const persona = await pickPersona(store, user, step, `Re-run ${where} (2/2): persona`);
   if (!persona) return;
-  const target = await endpoint.resolve();
-  if (!target) return;
+  const resolved = await endpoint.resolve();
+  if (!resolved) return;
+  let target = resolved;
+  let resend: StepRequest['resend'];
+  const source = template.source;
+  if (source) {
+    // The benchmark's builder renders the request now; it is then sent as rendered, with its temperature.
+    try {
+      const r = await source.render({
+        user,
+        step,
+        personaIn: persona.text,
+        postsText: readPostsText(user, step),
+      });
+      resend = { system: r.system, prompt: r.prompt, templateId: source.id };
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${source.name}: ${(e as Error).message}`);
+      return;
+    }
+    target = { ...resolved, config: { ...resolved.config, temperature: source.temperature } };
+  }
   await execute(deps, {
     ref,
     user,
@@ -127,6 +147,7 @@ export async function rerunStep(deps: RerunDeps, arg: unknown): Promise<void> {
     templateName: template.name,
     target,
     template: template.text,
+    resend,
   });
 }
 

@@ -2,14 +2,15 @@
 // (the fully rendered prompt of a step as a read-only document).
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/spb/load';
-import { DEFAULT_TEMPLATE, renderPrompt } from '../../core/spb/prompt';
+import { DEFAULT_TEMPLATE } from '../../core/spb/prompt';
 import { personaReceived } from '../../core/spb/score/run';
 import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
 import type { ReadOnlyDocs } from '../docs';
 import { stepForCommand, type StepPanel } from '../stepView';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { registerTemplateLanguage } from './language';
-import { TemplateLibrary, type ChosenTemplate } from './library';
+import { renderChosen, TemplateLibrary, type ChosenTemplate } from './library';
+import { ReferencePrompts } from './reference';
 
 export type { ChosenTemplate, TemplateLibrary } from './library';
 
@@ -19,7 +20,9 @@ export interface TemplateDeps {
 }
 
 export function activateTemplates(context: vscode.ExtensionContext, store: SpbStore): TemplateLibrary {
-  const library = new TemplateLibrary(store, context.workspaceState);
+  const reference = new ReferencePrompts(() => store.root ?? undefined);
+  context.subscriptions.push(reference);
+  const library = new TemplateLibrary(store, context.workspaceState, reference);
   registerTemplateLanguage(context);
   return library;
 }
@@ -73,17 +76,19 @@ export async function previewPrompt(
   const { user, step } = found;
   const run = store.run;
   const persona = personaReceived(run, user, step.stepId);
-  const rendered = renderPrompt(template.text, {
-    platform: user.platform,
-    username: user.username,
-    bio: user.bio,
-    persona: persona === '' ? null : persona,
-    stepId: step.stepId,
-    totalSteps: step.totalSteps,
-    postsText: readPostsText(user, step),
-    pool: step.pool,
-  });
-  await deps.docs.open(`Prompt · ${user.userId} step ${step.stepId} · ${template.name}.md`, rendered.text, {
+  let rendered: { prompt: string; k: number };
+  try {
+    rendered = await renderChosen(template, {
+      user,
+      step,
+      personaIn: persona === '' ? null : persona,
+      postsText: readPostsText(user, step),
+    });
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Persona Lab: ${template.name}: ${(e as Error).message}`);
+    return;
+  }
+  await deps.docs.open(`Prompt · ${user.userId} step ${step.stepId} · ${template.name}.md`, rendered.prompt, {
     language: 'markdown',
   });
   vscode.window.setStatusBarMessage(
