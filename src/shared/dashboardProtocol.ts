@@ -163,6 +163,8 @@ export interface CompareRow extends Ref {
 export interface CompareModel {
   runA: string;
   runB: string;
+  /** run A's and run B's origin marks when Persona Lab made them with its own prompt wording */
+  marks: Record<string, string>;
   runs: string[];
   scope: Scope;
   scopes: Scope[];
@@ -201,6 +203,7 @@ const sideModel = shapeOf<SideModel>()({
 const compareModel = shapeOf<CompareModel>()({
   runA: str,
   runB: str,
+  marks: recordOf(str),
   runs: arrayOf(str),
   scope: isScope,
   scopes: array,

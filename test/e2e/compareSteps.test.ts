@@ -5,13 +5,15 @@
 // Step View* opens that run's own step view, where a label goes on that run (read back through the CLI).
 // Screenshots under test-results/e2e/compare-side-by-side*.png.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { loadBenchmark } from '../../src/core/spb/load';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/runOrigin';
 import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
@@ -96,6 +98,13 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-cmp-steps-'));
     root = join(tmp, 'sample');
     cpSync(join(repoRoot, 'sample'), root, { recursive: true, filter: (src) => !src.includes('.personalab') });
+    // Run B as if Persona Lab had made it with its built-in template: Compare Runs must say so.
+    const manifest = {
+      format: 'persona-lab-run',
+      version: 1,
+      template: { hash: 'h', id: 'i', text: DEFAULT_TEMPLATE },
+    };
+    writeFileSync(join(root, 'results', B, 'run.json'), JSON.stringify(manifest));
     bench = await loadBenchmark(root);
     wb = await startWorkbench({ folder: root, theme: 'dark', settings: { 'personaLab.labels.author': 'e2e-cmp' } });
   });
@@ -120,6 +129,8 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     });
     await wb.runWithPicks('Persona Lab: Compare Runs…', [A, B]);
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
+    expect(await cmp.locator('.page-head h1').textContent()).toContain(`${A} vs ${B} †`);
+    expect(await cmp.locator('.note.run-marks').textContent()).toContain(`${B} (${BUILTIN_TEMPLATE_MARK})`);
     const rows = cmp.locator('.vlist .vrow');
     keys = await rows.evaluateAll((rs) => rs.slice(0, 3).map((r) => r.getAttribute('data-key') ?? ''));
     // The first row is the biggest Recall regression, so the two runs picked differently there.

@@ -44,6 +44,15 @@ describe('compare view model', () => {
     expect(isExtensionToWebview({ type: 'compare', model: m })).toBe(true);
   });
 
+  it("carries the two runs' origin marks, and only theirs", () => {
+    const opts = { scope: 'all' as const, sortMetric: 'Recall' as const, order: 'regression' as const };
+    const marks = { B: "Persona Lab's template, not the benchmark's prompt", C: 'another run' };
+    const m = compareModel(cmp, [], ['A', 'B', 'C'], ['all'], opts, marks);
+    expect(m.marks).toEqual({ B: marks.B });
+    expect(isExtensionToWebview({ type: 'compare', model: m })).toBe(true);
+    expect(isExtensionToWebview({ type: 'compare', model: { ...m, marks: { B: 1 } } })).toBe(false);
+  });
+
   it('keeps one platform in a platform scope', () => {
     const m = compareModel(cmp, pairedSummary(cmp, 'zhihu', { resamples: 20 }), ['A', 'B'], ['all', 'weibo', 'zhihu'], {
       scope: 'zhihu',

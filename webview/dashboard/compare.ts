@@ -171,7 +171,7 @@ export class ComparePage {
     if (!m) return;
     const onlyNote = m.onlyA || m.onlyB ? ` · left out: ${m.onlyA} step(s) only in A, ${m.onlyB} only in B` : '';
     const header = el('header', { className: 'page-head' }, [
-      el('h1', {}, [icon('git-compare'), ` ${m.runA} vs ${m.runB}`]),
+      el('h1', {}, [icon('git-compare'), ` ${dagger(m, m.runA)} vs ${dagger(m, m.runB)}`]),
       el('span', { className: 'spacer' }),
       button('Swap A/B', 'arrow-swap', 'Swap the baseline and the compared run', () => this.post({ type: 'swapRuns' })),
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
@@ -183,6 +183,16 @@ export class ComparePage {
       el('strong', { text: m.runB }),
       ` · ${m.paired} paired scored steps${m.scope === 'all' ? ' on all platforms' : ` on ${SCOPE_LABELS[m.scope]}`}${onlyNote}`,
     ]);
+    const marked = [m.runA, m.runB].filter((run) => m.marks[run]);
+    const marksNote =
+      marked.length === 0
+        ? []
+        : [
+            el('p', {
+              className: 'note run-marks',
+              text: `† Made by Persona Lab with its own prompt wording, not the benchmark's prompt: ${marked.map((run) => `${run} (${m.marks[run]})`).join('; ')}.${marked.length === 1 ? ' The two runs were prompted differently, so their differences mix the prompt with the model.' : ''}`,
+            }),
+          ];
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),
       select(
@@ -242,7 +252,7 @@ export class ComparePage {
         this.list.element,
       ]),
     );
-    this.root.replaceChildren(header, sub, this.listPage, this.pairHost);
+    this.root.replaceChildren(header, sub, ...marksNote, this.listPage, this.pairHost);
     this.list.setItems(m.rows);
     this.showPage();
   }
@@ -345,4 +355,9 @@ export class ComparePage {
     flips.title = flips.textContent ?? '';
     row.append(line, flips);
   }
+}
+
+/** A run's name, with † when Persona Lab made it with its own prompt wording (the note under the header says so). */
+function dagger(m: CompareModel, run: string): string {
+  return m.marks[run] ? `${run} †` : run;
 }

@@ -56,11 +56,13 @@ export function compareModel(
   runs: readonly string[],
   scopes: readonly Scope[],
   opts: CompareOptions,
+  marks: Record<string, string> = {},
 ): CompareModel {
   const steps = cmp.steps.filter((s) => opts.scope === 'all' || s.platform === opts.scope);
   return {
     runA: cmp.runA,
     runB: cmp.runB,
+    marks: Object.fromEntries(Object.entries(marks).filter(([run]) => run === cmp.runA || run === cmp.runB)),
     runs: [...runs],
     scope: opts.scope,
     scopes: [...scopes],

@@ -1,6 +1,7 @@
 // The compare view: the paired summary of run B against run A and the steps sorted by the biggest regression or
 // gain. A row shows that step of both runs side by side in this panel (picks, flips, deltas, personas); a side's
 // *Open in Step View* opens that run's own step view. One panel, reused for every pair.
+import { readRunOrigin } from '../../core/spb/runOrigin';
 import * as vscode from 'vscode';
 import { PLATFORMS } from '../../core/spb/types';
 import {
@@ -57,7 +58,12 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
     const started = Date.now();
     const summary = (await this.session.summary(options.scope)) ?? [];
     if (generation !== this.generation || !this.host) return;
-    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options);
+    const marks: Record<string, string> = {};
+    for (const run of [pair.a, pair.b]) {
+      const mark = readRunOrigin(bench.root, run)?.mark;
+      if (mark) marks[run] = mark;
+    }
+    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options, marks);
     this.host.panel.title = `Compare: ${pair.a} vs ${pair.b}`;
     this.post({ type: 'compare', model });
     if (this.shownPair) this.postPair(this.shownPair);

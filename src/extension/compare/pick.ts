@@ -1,6 +1,7 @@
 // Compare Runs…: two quick picks, run A (baseline) then run B (compared against A).
 import * as vscode from 'vscode';
 import { pctText } from '../../core/tables/format';
+import { readRunOrigin } from '../../core/spb/runOrigin';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { RunPair } from './session';
 
@@ -19,7 +20,10 @@ function items(store: SpbStore, exclude?: string): RunItem[] {
         run,
         label: run,
         description: s ? `Avg. Recall ${pctText(s.avg.Recall)} · F1^NS ${pctText(s.avg.F1NS)}` : '',
-        detail: run === store.runName ? 'selected run' : undefined,
+        detail:
+          [run === store.runName ? 'selected run' : '', readRunOrigin(bench.root, run)?.mark ?? '']
+            .filter(Boolean)
+            .join(' · ') || undefined,
       };
     });
 }
