@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { draftPath } from '../../src/core/rerun/draft';
+import { readPostsText } from '../../src/core/spb/load';
+import { renderPrompt } from '../../src/core/spb/prompt';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
 import { findTarget, type Target } from './rerunExpect';
@@ -133,6 +135,39 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await banner.locator('vscode-button[data-action="retry"]').click();
     frame = await u.compared(4);
     expect(await frame.locator('.cmp-failed').count()).toBe(0);
+  });
+
+  it('Save Draft as Template turns the edits into a template that renders attempt 2 again; Try on Sample follows', async () => {
+    await focusDraft();
+    await u.palette('Persona Lab: Save Draft as Template…');
+    await u.title('Save Draft as Template');
+    await wb.page.keyboard.press('Control+a');
+    await wb.page.keyboard.type('no-rules');
+    await wb.page.keyboard.press('Enter');
+    const saved = join(session.ws, '.personalab', 'templates', 'no-rules.plprompt');
+    await waitFor(() => existsSync(saved), { message: 'the saved template' });
+    const template = readFileSync(saved, 'utf8');
+    expect(template).not.toContain('Rules: ');
+    expect(template).not.toContain('How to read the posts: ');
+    expect(template).toContain('{{posts}}');
+    expect(template).toContain('{{pool_json}}');
+    // Rendered for this step with the persona it receives, the template gives back what attempt 2 sent.
+    const { user, step } = target;
+    const again = renderPrompt(template, {
+      platform: user.platform,
+      username: user.username,
+      bio: user.bio,
+      persona: target.carried,
+      stepId: step.stepId,
+      totalSteps: step.totalSteps,
+      postsText: readPostsText(user, step),
+      pool: step.pool,
+    }).text;
+    expect(again).toBe(sentPrompt(1));
+    const toast = wb.page.locator('.notification-toast', { hasText: 'saved template "no-rules"' });
+    await toast.locator('.monaco-button', { hasText: 'Try on Sample…' }).click();
+    await u.title('Run Template on Sample (1/3): sample');
+    await wb.page.keyboard.press('Escape');
   });
 
   it('a malformed draft is refused with its line, and nothing is sent', async () => {

@@ -89,6 +89,19 @@ sys.__stdout__.write("@@" + json.dumps(p))
     await wb.screenshot('reference-prompt-draft');
   });
 
+  it('Save Draft as Template refuses a draft of the benchmark’s prompt, saying why', async () => {
+    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    await wb.runCommand('View: Focus Active Editor Group');
+    await u.palette('Persona Lab: Save Draft as Template…');
+    await waitFor(
+      async () => (await wb.notifications()).some((n) => n.includes("starts from the benchmark's prompt")),
+      {
+        message: 'the refusal',
+      },
+    );
+    expect(existsSync(join(session.ws, '.personalab', 'templates'))).toBe(false);
+  });
+
   it('Re-run Step offers the benchmark’s prompt first and sends what it renders', async () => {
     const { user, step } = target;
     await u.palette('Persona Lab: Re-run Step…');

@@ -39,6 +39,7 @@ export const COMMAND_IDS = [
   'personaLab.rerunStep',
   'personaLab.editPrompt',
   'personaLab.sendDraft',
+  'personaLab.saveDraftAsTemplate',
   'personaLab.rerunChain',
   'personaLab.rerunPlatform',
   'personaLab.rerunBenchmark',

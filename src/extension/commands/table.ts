@@ -28,6 +28,7 @@ import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCo
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { editPrompt, sendDraft } from '../rerun/draft';
+import { saveDraftAsTemplate } from '../rerun/draftTemplate';
 import { rerunStep, type RerunDeps } from '../rerun/step';
 import { navigate, openStep, type StepViews } from '../stepView';
 import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
@@ -110,7 +111,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
     make: (c) => (arg) => previewPrompt(c.benchmarks.spb, c.templates.library, c.templates.deps, arg),
   },
   'personaLab.newSample': { needs: SPB, make: (c) => () => newSampleCommand(c.experiments) },
-  'personaLab.runTemplateOnSample': { needs: SPB, make: (c) => () => runTemplateOnSample(c.experiments) },
+  'personaLab.runTemplateOnSample': { needs: SPB, make: (c) => (arg) => runTemplateOnSample(c.experiments, arg) },
   'personaLab.diffExperimentTemplates': {
     needs: SPB,
     make: (c) => (node, nodes) => diffTemplates(c.experiments, node, nodes),
@@ -125,6 +126,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.rerunStep': { needs: RERUN, make: (c) => (arg) => rerunStep(c.rerun, arg) },
   'personaLab.editPrompt': { needs: RERUN, make: (c) => (arg) => editPrompt(c.rerun, arg) },
   'personaLab.sendDraft': { needs: RERUN, make: (c) => (arg) => sendDraft(c.rerun, arg) },
+  'personaLab.saveDraftAsTemplate': { needs: RERUN, make: (c) => (arg) => saveDraftAsTemplate(c.rerun, arg) },
   'personaLab.rerunChain': { needs: RERUN, make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
   'personaLab.rerunBenchmark': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },

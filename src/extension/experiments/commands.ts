@@ -135,7 +135,8 @@ export async function pickSample(
   }
 }
 
-export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
+/** `arg`: a template file to run (Save Draft as Template's Try on Sample…) instead of asking for one. */
+export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): Promise<void> {
   const { rerun } = deps;
   const { store } = rerun;
   const root = store.root;
@@ -149,7 +150,10 @@ export async function runTemplateOnSample(deps: ExperimentDeps): Promise<void> {
     return;
   }
   for (const w of check.warnings) void vscode.window.showWarningMessage(`Persona Lab: ${w}`);
-  const template = await rerun.templates.pick('Run Template on Sample (2/3): template', { reference: false });
+  const template =
+    arg instanceof vscode.Uri
+      ? await rerun.templates.read(arg)
+      : await rerun.templates.pick('Run Template on Sample (2/3): template', { reference: false });
   if (!template || !(await rerun.templates.confirmUsable(template))) return;
   const runs = [...bench.runs.keys()].filter((r) => !r.startsWith(`exp-${sample.name}-`) || r === sample.baseRun);
   const ordered = sample.baseRun ? [sample.baseRun, ...runs.filter((r) => r !== sample.baseRun)] : runs;

@@ -18,6 +18,7 @@ import { personaReceived } from '../../core/spb/score/run';
 import type { StepRef } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';
 import { execute, type RerunDeps } from './step';
+import { writeDraftOrigin } from './draftTemplate';
 
 /** The workspace folder, else the benchmark's folder: where .personalab/ lives. */
 function baseFolder(deps: RerunDeps): vscode.Uri | undefined {
@@ -84,6 +85,12 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
       personaIn === null ? 'no persona (cold start)' : `persona carried from ${store.runName ?? 'the run'}`;
     const text = renderDraft(draft, { persona, template: template.name });
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await writeDraftOrigin(uri, {
+      templateName: template.name,
+      templateText: template.source ? null : template.text,
+      personaIn,
+      system,
+    });
   }
   const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   // The cursor where the prompt starts, ready to type.
@@ -187,6 +194,11 @@ export class DraftLens implements vscode.CodeLensProvider {
       new vscode.CodeLens(range, {
         title: '$(play) Re-run with this prompt (Ctrl+Enter)',
         command: 'personaLab.sendDraft',
+        arguments: [doc.uri],
+      }),
+      new vscode.CodeLens(range, {
+        title: '$(save-as) Save as Template…',
+        command: 'personaLab.saveDraftAsTemplate',
         arguments: [doc.uri],
       }),
     ];

@@ -1,0 +1,111 @@
+// Save Draft as Template…: the draft's edits around the data's values become a new template under
+// .personalab/templates/ (core/rerun/draftTemplate.ts maps them back); Try on Sample… then runs it as an experiment.
+// What a draft was rendered from is kept beside it (<draft>.origin.json) when `e` writes it.
+import * as vscode from 'vscode';
+import { DRAFT_LANGUAGE, parseDraft } from '../../core/rerun/draft';
+import { templateFromDraft } from '../../core/rerun/draftTemplate';
+import { isRecord } from '../../core/guards';
+import { readPostsText } from '../../core/spb/load';
+import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
+import type { RerunDeps } from './step';
+
+/** What `e` rendered the draft from; `templateText` null: the benchmark's own prompt (not a template). */
+export interface DraftOrigin {
+  templateName: string;
+  templateText: string | null;
+  personaIn: string | null;
+  system: string;
+}
+
+const originUri = (draft: vscode.Uri) => draft.with({ path: `${draft.path}.origin.json` });
+
+export async function writeDraftOrigin(draft: vscode.Uri, origin: DraftOrigin): Promise<void> {
+  await vscode.workspace.fs.writeFile(originUri(draft), new TextEncoder().encode(JSON.stringify(origin, null, 2)));
+}
+
+async function readDraftOrigin(draft: vscode.Uri): Promise<DraftOrigin | undefined> {
+  try {
+    const v: unknown = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(originUri(draft))));
+    if (!isRecord(v) || typeof v.templateName !== 'string' || typeof v.system !== 'string') return undefined;
+    const text = v.templateText;
+    const persona = v.personaIn;
+    if (text !== null && typeof text !== 'string') return undefined;
+    if (persona !== null && typeof persona !== 'string') return undefined;
+    return { templateName: v.templateName, templateText: text, personaIn: persona, system: v.system };
+  } catch {
+    return undefined;
+  }
+}
+
+const fail = (text: string) => void vscode.window.showErrorMessage(`Persona Lab: ${text}`);
+
+export async function saveDraftAsTemplate(deps: RerunDeps, arg: unknown): Promise<void> {
+  const doc =
+    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
+  if (!doc || doc.languageId !== DRAFT_LANGUAGE) return fail('open a prompt draft first (key e in the step view).');
+  const name = vscode.workspace.asRelativePath(doc.uri);
+  const parsed = parseDraft(doc.getText());
+  if (!parsed.ok) return fail(`${name}:${parsed.problems[0].line}: ${parsed.problems[0].message}`);
+  const origin = await readDraftOrigin(doc.uri);
+  if (!origin)
+    return fail(
+      `${name}: no record of the template it was rendered from; delete the draft and press e to write it again.`,
+    );
+  if (origin.templateText === null)
+    return fail(
+      `${name} starts from the benchmark's prompt, which is the checkout's own code and not a template: Persona Lab does not copy it into one. Ctrl+Enter tries the draft on this step.`,
+    );
+  const d = parsed.draft;
+  const found = deps.store.step(d.step);
+  if (!found)
+    return fail(`${name}:4: step ${d.step.platform}/${d.step.userId}/${d.step.stepId} is not in the open benchmark.`);
+  const { user, step } = found;
+  const result = templateFromDraft(
+    origin.templateText,
+    {
+      platform: user.platform,
+      username: user.username,
+      bio: user.bio,
+      persona: origin.personaIn,
+      stepId: step.stepId,
+      totalSteps: step.totalSteps,
+      postsText: readPostsText(user, step),
+      pool: step.pool,
+    },
+    d.prompt,
+  );
+  if (!result.ok) return fail(`${name}: ${result.problems.map((p) => p.message).join('; ')}.`);
+  const folder = deps.templates.folder();
+  if (!folder) return fail('open a folder first: templates are kept in its .personalab/templates/.');
+  const taken = async (n: string) =>
+    vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, templateFileName(n))).then(
+      () => true,
+      () => false,
+    );
+  const base = origin.templateName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'template';
+  const chosen = await vscode.window.showInputBox({
+    title: 'Persona Lab: Save Draft as Template',
+    prompt: `Your edits of ${origin.templateName}, with this step's values turned back into their {{slots}}${result.unchanged ? ' (the draft has no edits yet)' : ''}`,
+    value: `${base}-edited`,
+    ignoreFocusOut: true,
+    validateInput: async (v) =>
+      checkTemplateName(v) ?? ((await taken(v.trim())) ? `${templateFileName(v.trim())} already exists` : undefined),
+  });
+  if (chosen === undefined) return;
+  const uri = vscode.Uri.joinPath(folder, templateFileName(chosen.trim()));
+  await vscode.workspace.fs.createDirectory(folder);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(result.template));
+  const notes = [
+    result.dropped.length ? `without ${result.dropped.map((s) => `{{${s}}}`).join(', ')}` : '',
+    d.system !== origin.system
+      ? 'the edited system message is not part of a template (set personaLab.endpoint.systemMessage to send it)'
+      : '',
+  ].filter(Boolean);
+  const choice = await vscode.window.showInformationMessage(
+    `Persona Lab: saved template "${chosen.trim()}"${notes.length ? `: ${notes.join('; ')}` : ''}.`,
+    'Try on Sample…',
+    'Open Template',
+  );
+  if (choice === 'Try on Sample…') await vscode.commands.executeCommand('personaLab.runTemplateOnSample', uri);
+  else if (choice === 'Open Template') await vscode.window.showTextDocument(uri, { preview: false });
+}

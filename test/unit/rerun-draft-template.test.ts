@@ -1,0 +1,79 @@
+// Save as Template: the edited draft's text around the data's values becomes the template; values become slots again.
+import { describe, expect, it } from 'vitest';
+import { templateFromDraft } from '../../src/core/rerun/draftTemplate';
+import { DEFAULT_TEMPLATE, renderPrompt, type PromptContext } from '../../src/core/spb/prompt';
+
+const ctx: PromptContext = {
+  platform: 'weibo',
+  username: 'U_1234abcd',
+  bio: '喜欢跑步',
+  persona: 'Runs every morning; Rules: none.',
+  stepId: 3,
+  totalSteps: 4,
+  postsText: '[1] Content: 今天跑了十公里\nTags: #跑步#',
+  pool: ['#跑步#', '#读书#', '#电影#', '#旅行#'],
+};
+const rendered = renderPrompt(DEFAULT_TEMPLATE, ctx).text;
+
+describe('templateFromDraft', () => {
+  it('keeps the template when nothing changed', () => {
+    expect(templateFromDraft(DEFAULT_TEMPLATE, ctx, rendered)).toEqual({
+      ok: true,
+      template: DEFAULT_TEMPLATE,
+      dropped: [],
+      unchanged: true,
+    });
+  });
+
+  it('turns deleted and added template text into the template, with every slot back', () => {
+    const rules = rendered.split('\n').find((l) => l.startsWith('Rules: '))!;
+    const edited = rendered.replace(`${rules}\n`, '').replace('# Task\n', '# Task\nThink about decay first.\n');
+    const r = templateFromDraft(DEFAULT_TEMPLATE, ctx, edited);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.template).not.toContain('Rules: ');
+    expect(r.template).toContain('# Task\nThink about decay first.\n');
+    expect(r.template).toContain('{{posts}}');
+    expect(r.template).toContain('{{pool_json}}');
+    expect(renderPrompt(r.template, ctx).text).toBe(edited);
+    // The template serves another step: its own values fill the slots.
+    const other = { ...ctx, stepId: 4, postsText: 'other posts' };
+    expect(renderPrompt(r.template, other).text).toContain('other posts');
+  });
+
+  it('refuses an edit inside a value from the data, naming the slot', () => {
+    const r = templateFromDraft(DEFAULT_TEMPLATE, ctx, rendered.replace('十公里', '五公里'));
+    expect(r).toEqual({ ok: false, problems: [{ slot: 'posts', message: expect.stringContaining('{{posts}}') }] });
+    const p = templateFromDraft(DEFAULT_TEMPLATE, ctx, rendered.replace('every morning', 'every evening'));
+    expect(p.ok === false && p.problems.map((x) => x.slot)).toEqual(['persona']);
+  });
+
+  it('drops a slot whose whole value was deleted', () => {
+    const edited = rendered.replace(`${ctx.postsText}\n`, '\n');
+    const r = templateFromDraft(DEFAULT_TEMPLATE, ctx, edited);
+    expect(r.ok && r.dropped).toEqual(['posts']);
+    expect(r.ok && r.template.includes('{{posts}}')).toBe(false);
+    expect(r.ok && renderPrompt(r.template, ctx).text).toBe(edited);
+  });
+
+  it('keeps unknown {{names}} as text', () => {
+    const tpl = 'A {{nope}} B {{step}} C';
+    const edited = 'A {{nope}} B 3 C!';
+    const r = templateFromDraft(tpl, ctx, edited);
+    expect(r.ok && r.template).toBe('A {{nope}} B {{step}} C!');
+  });
+
+  it('maps back the deletion of any one line of template text', () => {
+    const literal = DEFAULT_TEMPLATE.split('\n').filter((l) => l.trim() !== '' && !l.includes('{{'));
+    expect(literal.length).toBeGreaterThan(5);
+    for (const line of literal) {
+      const edited = rendered.replace(`${line}\n`, '');
+      const r = templateFromDraft(DEFAULT_TEMPLATE, ctx, edited);
+      expect(r.ok, line).toBe(true);
+      if (r.ok) {
+        expect(r.template).toBe(DEFAULT_TEMPLATE.replace(`${line}\n`, ''));
+        expect(r.dropped).toEqual([]);
+      }
+    }
+  });
+});
