@@ -95,6 +95,7 @@ export async function runExperimentCommand(
     run: parsed.out,
     baseRun,
     template: parsed.template,
+    templateName: parsed.templateName,
     systemMessage,
     endpoint: {
       baseURL: parsed.baseURL,

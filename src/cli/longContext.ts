@@ -91,6 +91,7 @@ export async function runLongContextCommand(
     run: parsed.out,
     baseRun,
     template: parsed.template,
+    templateName: parsed.templateName,
     systemMessage: parsed.systemMessage ?? DEFAULT_SYSTEM_MESSAGE,
     endpoint: {
       baseURL: parsed.baseURL,

@@ -7,6 +7,7 @@ import { runNameProblem } from '../core/runner/runner';
 import type { Prices } from '../core/runner/estimate';
 import { isPlatform, type Platform } from '../core/spb/types';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
+import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/templateFiles';
 import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
@@ -123,6 +124,8 @@ export interface ParsedRun {
   dir: string;
   out: string;
   template: string;
+  /** the template file's name, or the built-in template's */
+  templateName: string;
   systemMessage: string | undefined;
   baseURL: string;
   model: string;
@@ -219,6 +222,7 @@ export function parseRunArgs(
     dir,
     out: opts.out ?? '',
     template,
+    templateName: opts.template !== undefined ? templateNameOf(opts.template) : BUILTIN_TEMPLATE_NAME,
     systemMessage: readText('system-message', opts['system-message']),
     baseURL: opts['base-url'],
     model: opts.model,

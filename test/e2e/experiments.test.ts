@@ -86,8 +86,8 @@ describe('template experiments in the real workbench', () => {
     await dialog()
       .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
       .click();
-    const id = templateId(template === 'v1' ? DEFAULT_TEMPLATE : VARIANT);
-    await toast(new RegExp(`experiment exp-${sampleName}-${id}-[0-9a-f]{6}: ΔRecall`)).waitFor({ timeout: 120_000 });
+    // Named by the template's name, not its hash (the run folder keeps the hash).
+    await toast(new RegExp(`experiment ${template} on ${sampleName}: ΔRecall`)).waitFor({ timeout: 120_000 });
   }
 
   it('runs two template variants on the sample and lists both, newest first, with their paired deltas', async () => {
@@ -97,8 +97,8 @@ describe('template experiments in the real workbench', () => {
     const rows = pane.locator('.monaco-list-row');
     await waitFor(async () => (await rows.count()) === 2, { timeout: 30_000, message: 'two experiment rows' });
     const texts = await rows.allInnerTexts();
-    expect(texts[0]).toContain(`${sampleName} · ${templateId(VARIANT)}`);
-    expect(texts[1]).toContain(`${sampleName} · ${templateId(DEFAULT_TEMPLATE)}`);
+    expect(texts[0]).toContain(`${sampleName} · v2`);
+    expect(texts[1]).toContain(`${sampleName} · v1`);
 
     // The deltas shown are the core's paired comparison on the sample's steps.
     const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
@@ -111,6 +111,12 @@ describe('template experiments in the real workbench', () => {
     expect(recall.diff).not.toBe(0);
     expect(texts[0]).toContain(`ΔRecall ${deltaText(recall)}`);
     expect(logged.map((r) => r.baseRun)).toEqual([base, base]);
+    // The log keeps both: the name lists show, the id of the text in tooltips and run folders.
+    expect(logged.map((r) => [r.template.name, r.template.id])).toEqual([
+      ['v2', templateId(VARIANT)],
+      ['v1', templateId(DEFAULT_TEMPLATE)],
+    ]);
+    expect(logged[0].run).toContain(templateId(VARIANT));
     expect(readFileSync(join(ws, EXPERIMENTS_DB)).includes(KEY)).toBe(false);
     await wb.screenshot('experiments-view');
   });
@@ -118,9 +124,9 @@ describe('template experiments in the real workbench', () => {
   it("diffs the two rows' templates in the diff editor and opens one in Compare Runs", async () => {
     await u.palette('Persona Lab: Diff Experiment Templates');
     await u.title('Diff Experiment Templates (1/2)');
-    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.row(`${sampleName} · v2`).click();
     await u.title('(2/2)');
-    await u.row(`${sampleName} · ${templateId(DEFAULT_TEMPLATE)}`).click();
+    await u.row(`${sampleName} · v1`).click();
     const diff = wb.page.locator('.monaco-diff-editor');
     await diff.waitFor({ state: 'visible', timeout: 30_000 });
     await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
@@ -132,7 +138,7 @@ describe('template experiments in the real workbench', () => {
 
     await u.palette('Persona Lab: Compare Experiment with Base Run');
     await u.title('Compare Experiment with Base Run');
-    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.row(`${sampleName} · v2`).click();
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     expect(await cmp.locator('.vlist .vrow').count()).toBeGreaterThan(0);
   });
@@ -141,7 +147,7 @@ describe('template experiments in the real workbench', () => {
     const sent = server.requests.length;
     await u.palette('Persona Lab: Run on Whole Benchmark…');
     await u.title('Run Experiment Template on Whole Benchmark');
-    await u.row(`${sampleName} · ${templateId(VARIANT)}`).click();
+    await u.row(`${sampleName} · v2`).click();
     await u.title('(2/3): persona mode');
     await u.row(/Full persona/).click();
     await u.title('(3/3): run name');
@@ -152,7 +158,7 @@ describe('template experiments in the real workbench', () => {
     );
     expect(await u.widget().innerText()).toMatch(new RegExp(`estimate: ${steps} requests, ~[\\d,]+ prompt tokens`));
     const name = await u.input().inputValue();
-    expect(name).toMatch(new RegExp(`^template-${templateId(VARIANT)}-benchmark-full-`));
+    expect(name).toMatch(/^v2-benchmark-full-/);
     await u.input().press('Enter');
     await toast(new RegExp(`run ${name} finished`)).waitFor({ timeout: 120_000 });
     const asked = server.requests.slice(sent);

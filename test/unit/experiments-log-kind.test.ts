@@ -80,7 +80,7 @@ describe('experiment log migrations', () => {
     expect(version()).toBe(1);
     ExperimentLog.open(path).close();
     expect(version()).toBe(EXPERIMENTS_SCHEMA_VERSION);
-    expect(EXPERIMENTS_SCHEMA_VERSION).toBe(2);
+    expect(EXPERIMENTS_SCHEMA_VERSION).toBe(3);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toEqual({
       id: 1,
@@ -90,7 +90,8 @@ describe('experiment log migrations', () => {
       run: 'exp-s-abc',
       baseRun: 'base',
       sample: { name: 's', seed: 7, users: 2 },
-      template: { id: 'abc', hash: 'h', text: 'T {{posts}}' },
+      // logged before names were kept: '' and shown by its id
+      template: { id: 'abc', hash: 'h', text: 'T {{posts}}', name: '' },
       systemMessage: 'sys',
       endpoint: { baseURL: 'http://127.0.0.1:1/v1', model: 'm', temperature: 0.5, maxTokens: 64 },
       personaMode: 'full',
@@ -98,7 +99,7 @@ describe('experiment log migrations', () => {
       scopes: null,
       cost: { requests: 5, steps: 4, promptTokens: 100, completionTokens: 20, latencyMs: 1234.5, unknownUsage: 0 },
     });
-    expect(experimentsTable(rows).split('\n')[1]).toMatch(/^\S+ \S+\s+template\s+alice/);
+    expect(experimentsTable(rows).split('\n')[1]).toMatch(/^\S+ \S+\s+template\s+alice\s+abc\s/);
   });
 
   it('round-trips a long-context row: its kind, its Table 7 rows per platform (NaN kept), and its cost', () => {
@@ -112,7 +113,7 @@ describe('experiment log migrations', () => {
       run: 'longctx-s-abc',
       baseRun: 'stream',
       sample: { name: 's', seed: 1, users: 3 },
-      template: { id: 'abc', hash: 'h', text: 'T' },
+      template: { id: 'abc', hash: 'h', text: 'T', name: 'shorter-persona' },
       systemMessage: 'sys',
       endpoint: { baseURL: 'http://user:pw@127.0.0.1:1/v1', model: 'm', temperature: 0, maxTokens: null },
       personaMode: 'none',
@@ -156,7 +157,7 @@ describe('experiment log migrations', () => {
       scopes: entry.scopes,
     });
     const text = experimentsTable(rows);
-    expect(text.split('\n')[1]).toMatch(/^\S+ \S+\s+long-context\s+bob/);
+    expect(text.split('\n')[1]).toMatch(/^\S+ \S+\s+long-context\s+bob\s+shorter-persona\s/);
     expect(text).toContain(`long-context rows: ${LONG_CONTEXT_READING}.`);
     const json = experimentsJson(rows) as { kind: string; scopes: { rows: { meanA: number | null }[] }[] }[];
     expect(json[0].kind).toBe('long-context');

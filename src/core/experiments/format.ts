@@ -3,7 +3,7 @@
 import type { PairedSummaryRow } from '../spb/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
 import { thinPlatforms, type ExperimentFigures } from './experiment';
-import type { ExperimentRow } from './log';
+import { templateLabel, type ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
@@ -103,7 +103,7 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
     localTime(r.createdAt),
     r.kind,
     r.author,
-    r.template.id,
+    templateLabel(r.template),
     r.endpoint.model,
     `${r.sample.name} (${r.sample.users})`,
     r.baseRun || '—',

@@ -47,6 +47,8 @@ export const EXPERIMENT_MIGRATIONS: readonly string[] = [
   // per platform and Avg. (JSON), null for a template experiment.
   `ALTER TABLE experiments ADD COLUMN kind TEXT NOT NULL DEFAULT 'template';
    ALTER TABLE experiments ADD COLUMN scopes TEXT;`,
+  // v3: the template's name as the user gave it (its file name); '' in rows logged before, shown by their id.
+  `ALTER TABLE experiments ADD COLUMN template_name TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const EXPERIMENTS_SCHEMA_VERSION = EXPERIMENT_MIGRATIONS.length;
@@ -68,7 +70,8 @@ export interface ExperimentInput {
   /** '' when the experiment was not compared with a run */
   baseRun: string;
   sample: { name: string; seed: number; users: number };
-  template: { id: string; hash: string; text: string };
+  /** `name`: the template file's name, or the built-in template's; '' for rows logged before names were kept */
+  template: { id: string; hash: string; text: string; name: string };
   systemMessage: string;
   endpoint: { baseURL: string; model: string; temperature: number; maxTokens: number | null };
   personaMode: 'full' | 'none';
@@ -77,6 +80,11 @@ export interface ExperimentInput {
   /** a long-context row's Table 7 rows, per platform and Avg. (null for a template experiment) */
   scopes: LongContextTable['scopes'] | null;
   cost: ExperimentCost;
+}
+
+/** What lists and messages call an experiment's template: its name, or its id for rows logged before names. */
+export function templateLabel(t: { name: string; id: string }): string {
+  return t.name === '' ? t.id : t.name;
 }
 
 export interface ExperimentRow extends ExperimentInput {
@@ -125,7 +133,12 @@ function toRow(r: Row): ExperimentRow {
     run: s(r.run),
     baseRun: s(r.base_run),
     sample: { name: s(r.sample), seed: n(r.sample_seed), users: n(r.sample_users) },
-    template: { id: s(r.template_id), hash: s(r.template_hash), text: s(r.template_text) },
+    template: {
+      id: s(r.template_id),
+      hash: s(r.template_hash),
+      text: s(r.template_text),
+      name: s(r.template_name),
+    },
     systemMessage: s(r.system_message),
     endpoint: {
       baseURL: s(r.base_url),
@@ -167,10 +180,10 @@ export class ExperimentLog {
     const info = this.db
       .prepare(
         `INSERT INTO experiments (kind, created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,
-           template_hash, template_text, system_message, model, base_url, temperature, max_tokens, persona_mode,
+           template_hash, template_text, template_name, system_message, model, base_url, temperature, max_tokens, persona_mode,
            paired_steps, paired_users, figures, flips, requests, prompt_tokens, completion_tokens, latency_ms, scopes)
          VALUES (@kind, @created_at, @author, @run, @base_run, @sample, @sample_seed, @sample_users, @template_id,
-           @template_hash, @template_text, @system_message, @model, @base_url, @temperature, @max_tokens,
+           @template_hash, @template_text, @template_name, @system_message, @model, @base_url, @temperature, @max_tokens,
            @persona_mode, @paired_steps, @paired_users, @figures, @flips, @requests, @prompt_tokens,
            @completion_tokens, @latency_ms, @scopes)
          ON CONFLICT (run, base_run) DO UPDATE SET created_at = excluded.created_at, author = excluded.author,
@@ -191,6 +204,7 @@ export class ExperimentLog {
         template_id: e.template.id,
         template_hash: e.template.hash,
         template_text: e.template.text,
+        template_name: e.template.name,
         system_message: e.systemMessage,
         model: e.endpoint.model,
         base_url: publicBaseURL(e.endpoint.baseURL),

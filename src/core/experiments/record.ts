@@ -34,6 +34,8 @@ export interface FinishedExperiment {
   run: string;
   baseRun: string | undefined;
   template: string;
+  /** the name the user knows it by (its file's name, or the built-in template's) */
+  templateName: string;
   systemMessage: string;
   endpoint: ExperimentInput['endpoint'];
   personaMode: 'full' | 'none';
@@ -59,7 +61,7 @@ export function recordExperiment(e: FinishedExperiment): {
     run: e.run,
     baseRun: e.baseRun ?? '',
     sample: { name: e.sample.name, seed: e.sample.seed, users: sampleSize(e.bench, e.sample.users).users },
-    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template },
+    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template, name: e.templateName },
     systemMessage: e.systemMessage,
     endpoint: e.endpoint,
     personaMode: e.personaMode,
@@ -91,6 +93,7 @@ export interface FinishedLongContext {
   run: string;
   baseRun: string;
   template: string;
+  templateName: string;
   systemMessage: string;
   endpoint: ExperimentInput['endpoint'];
   author: string;
@@ -125,7 +128,7 @@ export function recordLongContext(e: FinishedLongContext): {
       seed: e.sample?.seed ?? 0,
       users: sampleSize(e.bench, e.users).users,
     },
-    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template },
+    template: { id: templateId(e.template), hash: templateHash(e.template), text: e.template, name: e.templateName },
     systemMessage: e.systemMessage,
     endpoint: e.endpoint,
     personaMode: 'none',

@@ -3,7 +3,7 @@
 // through the re-run feature's guard and progress (guardPlan, runPlan).
 import * as vscode from 'vscode';
 import { experimentRunName } from '../../core/experiments/experiment';
-import type { ExperimentInput, ExperimentRow } from '../../core/experiments/log';
+import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../core/experiments/log';
 import type { ResolvedEndpoint } from '../endpoint';
 import { authorName, recordExperiment } from '../../core/experiments/record';
 import { drawSample, sampleSize, type SampleBy } from '../../core/experiments/sample';
@@ -182,7 +182,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
   if (go !== 'Run') return;
   const plan = await guardPlan(rerun, { name, template, personaMode: 'full', users: sample.users }, target);
   if (!plan) return;
-  const summary = await runPlan(rerun, plan, target, `Persona Lab: experiment ${name}`);
+  const summary = await runPlan(rerun, plan, target, `Persona Lab: experiment ${template.name} on ${sample.name}`);
   if (!summary) return;
   log.info(`experiment ${name}: ${summary.status}, ${progressText(summary.progress)}`);
   if (summary.status !== 'finished') {
@@ -202,6 +202,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
       run: name,
       baseRun: base.run,
       template: template.text,
+      templateName: template.name,
       systemMessage: target.systemMessage,
       endpoint: loggedEndpoint(target),
       personaMode: 'full',
@@ -210,8 +211,8 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
     deps.provider.refresh();
     const recall = figures?.summary.find((r) => r.metric === 'Recall');
     const text = figures
-      ? `experiment ${name}: ΔRecall ${deltaText(recall)} pp vs ${base.run} on ${figures.pairedSteps} steps`
-      : `experiment ${name} finished (no base run)`;
+      ? `experiment ${template.name} on ${sample.name}: ΔRecall ${deltaText(recall)} pp vs ${base.run} on ${figures.pairedSteps} steps`
+      : `experiment ${template.name} on ${sample.name} finished (no base run)`;
     log.info(text);
     const choice = await vscode.window.showInformationMessage(
       `Persona Lab: ${text}.`,
@@ -234,7 +235,7 @@ export async function pickRow(
   const rows = deps.provider.current.filter((r) => r.id !== except?.id && (!only || r.kind === only));
   const picked = await vscode.window.showQuickPick(
     rows.map((r) => ({
-      label: `${r.sample.name} · ${r.template.id}`,
+      label: `${r.sample.name} · ${templateLabel(r.template)}`,
       description: r.kind === 'long-context' ? `long-context · ${r.run}` : r.run,
       detail: new Date(r.createdAt).toLocaleString(),
       row: r,
@@ -253,16 +254,16 @@ export async function diffTemplates(deps: ExperimentDeps, node?: unknown, nodes?
   if (!b) return;
   if (a.createdAt > b.createdAt) [a, b] = [b, a];
   const uri = (r: ExperimentRow) => {
-    const u = deps.docs.uriFor(`template ${r.template.id} (${r.run}).plprompt`);
+    const u = deps.docs.uriFor(`template ${templateLabel(r.template)} ${r.template.id} (${r.run}).plprompt`);
     deps.docs.set(u, r.template.text);
     return u;
   };
-  log.info(`experiments: diff templates ${a.template.id} ↔ ${b.template.id}`);
+  log.info(`experiments: diff templates ${templateLabel(a.template)} ↔ ${templateLabel(b.template)}`);
   await vscode.commands.executeCommand(
     'vscode.diff',
     uri(a),
     uri(b),
-    `Template ${a.template.id} (${a.sample.name}) ↔ ${b.template.id} (${b.sample.name})`,
+    `Template ${templateLabel(a.template)} (${a.sample.name}) ↔ ${templateLabel(b.template)} (${b.sample.name})`,
   );
 }
 
@@ -287,6 +288,11 @@ export async function promoteExperiment(deps: ExperimentDeps, node?: unknown): P
     );
     return;
   }
-  log.info(`experiments: ${row.run} promoted to a full run (template ${row.template.id})`);
-  await rerunPlatforms(deps.rerun, undefined, true, { name: `template-${row.template.id}`, text: row.template.text });
+  log.info(
+    `experiments: ${row.run} promoted to a full run (template ${templateLabel(row.template)}, ${row.template.id})`,
+  );
+  await rerunPlatforms(deps.rerun, undefined, true, {
+    name: row.template.name || `template-${row.template.id}`,
+    text: row.template.text,
+  });
 }

@@ -3,7 +3,7 @@
 // core's (longContextPlan, recordLongContext), as `persona-lab long-context` uses them; the run goes through the
 // re-run feature's estimate, PI guard and progress (estimateText, guardPlan, runPlan), so running it again resumes.
 import * as vscode from 'vscode';
-import type { ExperimentRow } from '../../core/experiments/log';
+import { templateLabel, type ExperimentRow } from '../../core/experiments/log';
 import {
   LONG_CONTEXT_MIN_STEPS,
   LONG_CONTEXT_READING,
@@ -27,7 +27,7 @@ export function longContextDocument(table: LongContextTable, row: ExperimentRow)
   return [
     ...longContextLines(table),
     '',
-    `sample: ${row.sample.name} (${row.sample.users} users with ≥ ${LONG_CONTEXT_MIN_STEPS} steps) · template ${row.template.id} · model ${row.endpoint.model}`,
+    `sample: ${row.sample.name} (${row.sample.users} users with ≥ ${LONG_CONTEXT_MIN_STEPS} steps) · template ${templateLabel(row.template)} (${row.template.id}) · model ${row.endpoint.model}`,
     costLine(row),
     `run folder: results/${row.run}; the streaming rows are ${row.baseRun}'s last steps, scored on the same split`,
     '',
@@ -139,6 +139,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
       run: name,
       baseRun: base.label,
       template: template.text,
+      templateName: template.name,
       systemMessage: target.systemMessage,
       endpoint: loggedEndpoint(target),
       author: authorName(loaded.root),

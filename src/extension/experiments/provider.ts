@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { thinPlatforms } from '../../core/experiments/experiment';
 import { deltaText, figureLines, verdict } from '../../core/experiments/format';
-import { EXPERIMENTS_DB, ExperimentLog, type ExperimentRow } from '../../core/experiments/log';
+import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../core/experiments/log';
 import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../core/experiments/longContext';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { log } from '../log';
@@ -25,7 +25,10 @@ export const costLine = (row: ExperimentRow) =>
 
 function longContextItem(row: ExperimentRow): vscode.TreeItem {
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
-  const t = new vscode.TreeItem(`${row.sample.name} · ${row.template.id}`, vscode.TreeItemCollapsibleState.None);
+  const t = new vscode.TreeItem(
+    `${row.sample.name} · ${templateLabel(row.template)}`,
+    vscode.TreeItemCollapsibleState.None,
+  );
   t.id = `experiment:${row.id}`;
   t.contextValue = LONG_CONTEXT_CONTEXT;
   t.description = `long-context · ΔRecall ${deltaText(recall)} vs streaming ${row.baseRun}`;
@@ -33,7 +36,7 @@ function longContextItem(row: ExperimentRow): vscode.TreeItem {
   const table = longContextTableOf(row.figures, row.scopes);
   const md = new vscode.MarkdownString();
   md.appendText(
-    `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · ${row.sample.users} users with ≥ 4 steps of ${row.sample.name}\n`,
+    `${row.run}\ntemplate ${templateLabel(row.template)} (${row.template.id})\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · ${row.sample.users} users with ≥ 4 steps of ${row.sample.name}\n`,
   );
   md.appendCodeblock(
     [...(table ? longContextLines(table) : [`${LONG_CONTEXT_READING}.`]), costLine(row)].join('\n'),
@@ -52,7 +55,10 @@ function item(row: ExperimentRow): vscode.TreeItem {
   if (row.kind === 'long-context') return longContextItem(row);
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
   const f1 = row.figures?.summary.find((r) => r.metric === 'F1NS');
-  const t = new vscode.TreeItem(`${row.sample.name} · ${row.template.id}`, vscode.TreeItemCollapsibleState.None);
+  const t = new vscode.TreeItem(
+    `${row.sample.name} · ${templateLabel(row.template)}`,
+    vscode.TreeItemCollapsibleState.None,
+  );
   t.id = `experiment:${row.id}`;
   t.contextValue = EXPERIMENT_CONTEXT;
   t.description = row.figures ? `ΔRecall ${deltaText(recall)} · ΔF1^NS ${deltaText(f1)}` : `${row.run} (no base run)`;
@@ -68,7 +74,7 @@ function item(row: ExperimentRow): vscode.TreeItem {
   );
   const md = new vscode.MarkdownString();
   md.appendText(
-    `${row.run}\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
+    `${row.run}\ntemplate ${templateLabel(row.template)} (${row.template.id})\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
   );
   md.appendCodeblock(
     [...(row.figures ? figureLines(row.figures) : ['not compared with a run']), costLine(row)].join('\n'),

@@ -92,7 +92,7 @@ export async function previewPrompt(
     language: 'markdown',
   });
   vscode.window.setStatusBarMessage(
-    `Persona Lab: prompt of template ${template.id} with the persona ${run ? `${run.name} carried to step ${step.stepId}` : 'of a cold start'}, k = ${rendered.k}`,
+    `Persona Lab: prompt of template ${template.name} (${template.id}) with the persona ${run ? `${run.name} carried to step ${step.stepId}` : 'of a cold start'}, k = ${rendered.k}`,
     8000,
   );
 }
