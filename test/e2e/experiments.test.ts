@@ -11,6 +11,7 @@ import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
 import { readSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt';
+import { experimentTableRows } from '../../src/core/experiments/table';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
@@ -109,7 +110,9 @@ describe('template experiments in the real workbench', () => {
     const figures = experimentFigures(bench, bench.runs.get(base)!, bench.runs.get(logged[0].run)!, sample.users);
     const recall = figures.summary.find((r) => r.metric === 'Recall')!;
     expect(recall.diff).not.toBe(0);
-    expect(texts[0]).toContain(`ΔRecall ${deltaText(recall)}`);
+    expect(texts[0]).toContain(`ΔRecall ${deltaText(recall, figures)}`);
+    // One user per platform: the tree says so rather than showing a collapsed [x, x].
+    expect(texts[0]).toContain('(CI n/a: 5 users)');
     expect(logged.map((r) => r.baseRun)).toEqual([base, base]);
     // The log keeps both: the name lists show, the id of the text in tooltips and run folders.
     expect(logged.map((r) => [r.template.name, r.template.id])).toEqual([
@@ -119,6 +122,56 @@ describe('template experiments in the real workbench', () => {
     expect(logged[0].run).toContain(templateId(VARIANT));
     expect(readFileSync(join(ws, EXPERIMENTS_DB)).includes(KEY)).toBe(false);
     await wb.screenshot('experiments-view');
+  });
+
+  it('Show Experiment Table: named rows with their deltas, sorted by ΔR on a click, CI n/a on one user per platform', async () => {
+    await u.palette('Persona Lab: Show Experiment Table');
+    const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
+    const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
+    const logged = experimentTableRows(log.list());
+    log.close();
+    const names = () => table.locator('tbody tr.exp-row .name').allTextContents();
+    // Newest first by default.
+    expect(await names()).toEqual(['v2', 'v1']);
+    const byRecall = (desc: boolean) =>
+      [...logged]
+        .sort((x, y) => (desc ? -1 : 1) * ((x.deltas[0].diff ?? 0) - (y.deltas[0].diff ?? 0)))
+        .map((r) => r.name);
+    await table.locator('th[data-key="delta0"] button').click();
+    expect(await table.locator('th[data-key="delta0"]').getAttribute('aria-sort')).toBe('descending');
+    expect(await names()).toEqual(byRecall(true));
+    await table.locator('th[data-key="delta0"] button').click();
+    expect(await names()).toEqual(byRecall(false));
+    const cells = await table.locator('tbody td[data-metric="Recall"]').allTextContents();
+    expect(cells.sort()).toEqual(logged.map((r) => r.deltas[0].text).sort());
+    // The sample has one user per platform: nothing to resample, so no interval is claimed.
+    expect(cells.every((c) => c.includes('(CI n/a: 5 users)'))).toBe(true);
+    await wb.screenshot('experiments-table');
+
+    // Two rows selected: Diff Templates shows their templates' diff, the newer on the right.
+    const diffButton = table.locator('.actions vscode-button');
+    expect(await diffButton.getAttribute('disabled')).not.toBeNull();
+    await table.locator('tbody tr.exp-row').nth(0).click();
+    await table
+      .locator('tbody tr.exp-row')
+      .nth(1)
+      .click({ modifiers: ['Control'] });
+    await waitFor(async () => (await diffButton.getAttribute('disabled')) === null, {
+      message: 'Diff Templates enabled',
+    });
+    await diffButton.click();
+    const diff = wb.page.locator('.monaco-diff-editor');
+    await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
+      timeout: 30_000,
+      message: 'the diff of the two templates',
+    });
+    // Enter on a row opens its paired steps in Compare Runs.
+    await wb.page.locator('.part.editor .tab', { hasText: 'Experiments' }).click();
+    const again = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 30_000 });
+    await again.locator('tbody tr.exp-row').first().focus();
+    await wb.page.keyboard.press('Enter');
+    const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
+    expect(await cmp.locator('.page-head h1').textContent()).toContain(`${base} vs exp-${sampleName}-`);
   });
 
   it("diffs the two rows' templates in the diff editor and opens one in Compare Runs", async () => {

@@ -120,6 +120,12 @@ export function experimentFigures(
  * Platforms with a single paired user: the interval resamples users within each platform, so such a platform adds
  * no spread and the interval is too narrow (a point when every platform has one user).
  */
+/** Every platform of the pairing has one user: resampling users within platforms draws the same users each time. */
+export function intervalCannotVary(f: ExperimentFigures): boolean {
+  const n = Object.values(f.usersByPlatform ?? {});
+  return n.length > 0 && n.every((x) => (x ?? 0) < 2);
+}
+
 export function thinPlatforms(f: ExperimentFigures): Platform[] {
   return (Object.entries(f.usersByPlatform ?? {}) as [Platform, number][]).filter(([, n]) => n < 2).map(([p]) => p);
 }

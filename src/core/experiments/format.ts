@@ -2,7 +2,7 @@
 // (tree descriptions and tooltips use deltaText). Differences are in percentage points (pp).
 import type { PairedSummaryRow } from '../spb/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
-import { thinPlatforms, type ExperimentFigures } from './experiment';
+import { intervalCannotVary, thinPlatforms, type ExperimentFigures } from './experiment';
 import { templateLabel, type ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
@@ -19,9 +19,12 @@ export const EXPERIMENT_METRICS: readonly CompareMetric[] = FIGURE_VIEW_ORDER;
 const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : 'n/a');
 const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : 'n/a');
 
-/** "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp. */
-export function deltaText(r: PairedSummaryRow | undefined): string {
+/** "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp; "+1.1 (CI n/a: 5 users)" without one. */
+export function deltaText(r: PairedSummaryRow | undefined, figures?: ExperimentFigures | null): string {
   if (!r || !Number.isFinite(r.diff)) return 'n/a';
+  // An interval that cannot vary (one user per platform: resampling draws the same users) is not an interval.
+  if (!Number.isFinite(r.ciLow) || !Number.isFinite(r.ciHigh) || (figures && intervalCannotVary(figures)))
+    return `${pp(r.diff)} (CI n/a: ${r.users} users)`;
   return `${pp(r.diff)} [${pp(r.ciLow)}, ${pp(r.ciHigh)}]`;
 }
 
@@ -52,7 +55,13 @@ export function figureLines(f: ExperimentFigures): string[] {
     const r = f.summary.find((x) => x.metric === m);
     if (!r) continue;
     const w = r.userWtl;
-    rows.push([EXPERIMENT_METRIC_LABELS[m], pct(r.meanA), pct(r.meanB), deltaText(r), `${w.win}/${w.tie}/${w.loss}`]);
+    rows.push([
+      EXPERIMENT_METRIC_LABELS[m],
+      pct(r.meanA),
+      pct(r.meanB),
+      deltaText(r, f),
+      `${w.win}/${w.tie}/${w.loss}`,
+    ]);
   }
   const fl = f.flips;
   const top = fl.top
@@ -107,10 +116,10 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
     r.endpoint.model,
     `${r.sample.name} (${r.sample.users})`,
     r.baseRun || '—',
-    deltaText(row(r, 'Recall')),
-    deltaText(row(r, 'F1NS')),
-    deltaText(row(r, 'Recall_Stability')),
-    deltaText(row(r, 'Recall_Novelty')),
+    deltaText(row(r, 'Recall'), r.figures),
+    deltaText(row(r, 'F1NS'), r.figures),
+    deltaText(row(r, 'Recall_Stability'), r.figures),
+    deltaText(row(r, 'Recall_Novelty'), r.figures),
   ]);
   const costs = rows.map(
     (r) =>

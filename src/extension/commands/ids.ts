@@ -36,6 +36,7 @@ export const COMMAND_IDS = [
   'personaLab.promoteExperiment',
   'personaLab.runLongContextBaseline',
   'personaLab.showLongContextTable',
+  'personaLab.showExperimentTable',
   'personaLab.rerunStep',
   'personaLab.editPrompt',
   'personaLab.sendDraft',

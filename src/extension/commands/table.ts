@@ -118,6 +118,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   },
   'personaLab.compareExperiment': { needs: SPB, make: (c) => (node) => compareExperiment(c.experiments, node) },
   'personaLab.promoteExperiment': { needs: SPB, make: (c) => (node) => promoteExperiment(c.experiments, node) },
+  'personaLab.showExperimentTable': { needs: SPB, make: (c) => () => c.experiments.showTable() },
   'personaLab.runLongContextBaseline': { needs: SPB, make: (c) => () => runLongContextBaseline(c.experiments) },
   'personaLab.showLongContextTable': {
     needs: SPB,

@@ -28,6 +28,8 @@ export interface ExperimentDeps {
   rerun: RerunDeps;
   docs: ReadOnlyDocs;
   provider: ExperimentsProvider;
+  /** Show Experiment Table (./table.ts) */
+  showTable(): void;
 }
 
 /** What the experiment log keeps of the endpoint: the URL without its key, the model and its settings. */
@@ -211,13 +213,15 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
     deps.provider.refresh();
     const recall = figures?.summary.find((r) => r.metric === 'Recall');
     const text = figures
-      ? `experiment ${template.name} on ${sample.name}: ΔRecall ${deltaText(recall)} pp vs ${base.run} on ${figures.pairedSteps} steps`
+      ? `experiment ${template.name} on ${sample.name}: ΔRecall (pp) ${deltaText(recall, figures)} vs ${base.run} on ${figures.pairedSteps} steps`
       : `experiment ${template.name} on ${sample.name} finished (no base run)`;
     log.info(text);
     const choice = await vscode.window.showInformationMessage(
       `Persona Lab: ${text}.`,
       ...(base.run ? ['Compare Runs'] : []),
+      'Show Table',
     );
+    if (choice === 'Show Table') deps.showTable();
     if (choice === 'Compare Runs') await vscode.commands.executeCommand('personaLab.compareRuns', base.run, name);
   } catch (e) {
     void vscode.window.showErrorMessage(`Persona Lab: experiment ${name}: ${(e as Error).message}`);

@@ -4,6 +4,7 @@ import type { ReadOnlyDocs } from '../docs';
 import type { RerunDeps } from '../rerun/step';
 import type { ExperimentDeps } from './commands';
 import { ExperimentsProvider } from './provider';
+import { ExperimentTablePanel } from './table';
 
 export const EXPERIMENTS_VIEW = 'personaLab.experiments';
 
@@ -16,5 +17,16 @@ export function activateExperiments(
   const view = vscode.window.createTreeView(EXPERIMENTS_VIEW, { treeDataProvider: provider, canSelectMany: true });
   context.subscriptions.push(provider, view);
   provider.refresh();
-  return { rerun, docs, provider };
+  let table: ExperimentTablePanel | undefined;
+  const deps: ExperimentDeps = {
+    rerun,
+    docs,
+    provider,
+    showTable: () => {
+      table ??= new ExperimentTablePanel(context.extensionUri, deps);
+      table.show();
+    },
+  };
+  context.subscriptions.push({ dispose: () => table?.dispose() });
+  return deps;
 }

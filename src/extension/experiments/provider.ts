@@ -31,7 +31,7 @@ function longContextItem(row: ExperimentRow): vscode.TreeItem {
   );
   t.id = `experiment:${row.id}`;
   t.contextValue = LONG_CONTEXT_CONTEXT;
-  t.description = `long-context · ΔRecall ${deltaText(recall)} vs streaming ${row.baseRun}`;
+  t.description = `long-context · ΔRecall ${deltaText(recall, row.figures)} vs streaming ${row.baseRun}`;
   t.iconPath = new vscode.ThemeIcon('layers');
   const table = longContextTableOf(row.figures, row.scopes);
   const md = new vscode.MarkdownString();
@@ -61,7 +61,9 @@ function item(row: ExperimentRow): vscode.TreeItem {
   );
   t.id = `experiment:${row.id}`;
   t.contextValue = EXPERIMENT_CONTEXT;
-  t.description = row.figures ? `ΔRecall ${deltaText(recall)} · ΔF1^NS ${deltaText(f1)}` : `${row.run} (no base run)`;
+  t.description = row.figures
+    ? `ΔRecall ${deltaText(recall, row.figures)} · ΔF1^NS ${deltaText(f1, row.figures)}`
+    : `${row.run} (no base run)`;
   // An interval from platforms of one user is too narrow to call a change (see thinPlatforms).
   const v = row.figures && thinPlatforms(row.figures).length === 0 ? verdict(recall) : 0;
   t.iconPath = new vscode.ThemeIcon(

@@ -1,0 +1,48 @@
+// The experiment log as a table (the Experiments table view): one row per try with its template's name, sample, base
+// run, paired deltas with their intervals and cost. An interval that cannot vary (every platform of the sample has one
+// user, so resampling users within platforms always draws the same ones) is not shown as one: "CI n/a: N users".
+import { TABLE_METRICS, type ExperimentTableRow, type TableDelta } from './tableRows';
+import { intervalCannotVary, thinPlatforms } from './experiment';
+import { deltaText } from './format';
+import { templateLabel, type ExperimentRow } from './log';
+
+const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
+
+export function experimentTableRows(rows: readonly ExperimentRow[]): ExperimentTableRow[] {
+  return rows.map((r) => {
+    const thin = r.figures ? thinPlatforms(r.figures) : [];
+    const deltas = TABLE_METRICS.map((m): TableDelta => {
+      const s = r.figures?.summary.find((x) => x.metric === m);
+      const diff = finite(s?.diff);
+      const ciLow = finite(s?.ciLow);
+      const ciHigh = finite(s?.ciHigh);
+      if (diff === null || !s) return { diff: null, ciLow: null, ciHigh: null, text: 'n/a' };
+      const collapsed = ciLow === null || ciHigh === null || (r.figures !== null && intervalCannotVary(r.figures));
+      return {
+        diff,
+        ciLow: collapsed ? null : ciLow,
+        ciHigh: collapsed ? null : ciHigh,
+        text: deltaText(s, r.figures),
+      };
+    });
+    return {
+      id: r.id,
+      kind: r.kind,
+      name: templateLabel(r.template),
+      templateId: r.template.id,
+      run: r.run,
+      baseRun: r.baseRun,
+      sample: r.sample.name,
+      sampleUsers: r.sample.users,
+      createdAt: r.createdAt,
+      author: r.author,
+      model: r.endpoint.model,
+      deltas,
+      requests: r.cost.requests,
+      tokens: r.cost.promptTokens + r.cost.completionTokens,
+      thin,
+    };
+  });
+}
+
+export { sortTableRows, TABLE_METRICS, type ExperimentTableRow, type TableDelta, type TableSortKey } from './tableRows';

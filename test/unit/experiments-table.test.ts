@@ -1,0 +1,95 @@
+// The Experiments table's rows: names, deltas with their intervals, "CI n/a" where the bootstrap cannot vary, and the
+// column sort (undefined deltas last in either direction).
+import { describe, expect, it } from 'vitest';
+import { experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
+import type { ExperimentRow } from '../../src/core/experiments/log';
+import { isExtensionToWebview } from '../../src/shared/experimentTableProtocol';
+import type { PairedSummaryRow } from '../../src/core/spb/pairedSummary';
+
+const summary = (
+  metric: PairedSummaryRow['metric'],
+  diff: number,
+  lo: number,
+  hi: number,
+  users = 4,
+): PairedSummaryRow => ({
+  metric,
+  meanA: 0.4,
+  meanB: 0.4 + diff,
+  diff,
+  ciLow: lo,
+  ciHigh: hi,
+  users,
+  userWtl: { win: 1, tie: 1, loss: 1 },
+  stepWtl: null,
+});
+
+function row(
+  id: number,
+  name: string,
+  recall: PairedSummaryRow | null,
+  byPlatform: Record<string, number>,
+): ExperimentRow {
+  return {
+    id,
+    kind: 'template',
+    createdAt: `2026-12-0${id}T10:00:00.000Z`,
+    author: 'a',
+    run: `exp-s-${id}`,
+    baseRun: recall ? 'base' : '',
+    sample: { name: 's', seed: 1, users: 5 },
+    template: { id: `id${id}`, hash: 'h', text: 't', name },
+    systemMessage: '',
+    endpoint: { baseURL: 'http://127.0.0.1:1/v1', model: 'm', temperature: 0, maxTokens: null },
+    personaMode: 'full',
+    figures: recall
+      ? {
+          baseRun: 'base',
+          run: `exp-s-${id}`,
+          pairedSteps: 9,
+          pairedUsers: 5,
+          usersByPlatform: byPlatform,
+          onlyBase: 0,
+          onlyRun: 0,
+          summary: [recall],
+          flips: { gained: 0, lost: 0, newWrong: 0, droppedWrong: 0, top: [] },
+        }
+      : null,
+    scopes: null,
+    cost: { requests: 9, steps: 9, promptTokens: 900, completionTokens: 100, latencyMs: 1, unknownUsage: 0 },
+  } as ExperimentRow;
+}
+
+describe('experiment table rows', () => {
+  const rows = experimentTableRows([
+    row(1, 'shorter', summary('Recall', 0.02, -0.01, 0.05), { weibo: 2, zhihu: 3 }),
+    row(2, '', summary('Recall', 0.011, 0.011, 0.011, 5), {
+      weibo: 1,
+      zhihu: 1,
+      douban: 1,
+      toutiao: 1,
+      xiaohongshu: 1,
+    }),
+    row(3, 'no-base', null, {}),
+  ]);
+
+  it('names each row, and says when an interval cannot vary', () => {
+    expect(rows.map((r) => r.name)).toEqual(['shorter', 'id2', 'no-base']);
+    expect(rows[0].deltas[0].text).toBe('+2.0 [−1.0, +5.0]');
+    expect(rows[1].deltas[0]).toEqual({ diff: 0.011, ciLow: null, ciHigh: null, text: '+1.1 (CI n/a: 5 users)' });
+    expect(rows[1].thin).toHaveLength(5);
+    expect(rows[2].deltas.map((d) => d.text)).toEqual(['n/a', 'n/a', 'n/a', 'n/a']);
+    expect(rows[0].tokens).toBe(1000);
+    expect(isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows } })).toBe(true);
+    expect(isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows: [{ ...rows[0], deltas: 'x' }] } })).toBe(
+      false,
+    );
+  });
+
+  it('sorts by a delta either way, rows without it last', () => {
+    expect(sortTableRows(rows, 'delta0', true).map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(sortTableRows(rows, 'delta0', false).map((r) => r.id)).toEqual([2, 1, 3]);
+    expect(sortTableRows(rows, 'createdAt', true).map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(sortTableRows(rows, 'name', false).map((r) => r.name)).toEqual(['id2', 'no-base', 'shorter']);
+  });
+});
