@@ -165,6 +165,11 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(body).toContain('<PHONE>');
     expect(body).not.toContain(PHONE.text);
     expect(server.requests[0].prompt).not.toContain(PHONE.text);
+    // The attempt says it was masked, and how much: as many PHONE as the request held.
+    const phones = readPostsText(user, step).split(PHONE.text).length - 1;
+    expect(await frame.locator('table.attempt-table [data-fact="masked"]').textContent()).toBe(
+      `masked ${phones} PHONE`,
+    );
     await frame.locator('.rerun-slot').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('pi-guard-masked-attempt');
   });

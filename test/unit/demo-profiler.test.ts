@@ -33,6 +33,20 @@ describe('reading a prompt', () => {
     });
   });
 
+  it('follows an edited prompt: with the posts deleted the picks change, with the heading deleted it says why', () => {
+    const full = demoAnswer(promptFor(POOL, POSTS));
+    const edited = promptFor(POOL, POSTS).replace(POSTS, '');
+    const without = demoAnswer(edited);
+    expect(full.ok && without.ok).toBe(true);
+    if (!full.ok || !without.ok) return;
+    expect(full.reply.predicted_tags).toContain('#徒步#');
+    expect(without.prompt.posts).toBe('');
+    expect(without.reply.predicted_tags).not.toEqual(full.reply.predicted_tags);
+    expect(without.reply.predicted_tags).toEqual(POOL.slice(0, kForPool(POOL.length)));
+    const headless = demoAnswer(edited.replace(/^# Posts of step \d+$/m, ''));
+    expect(headless).toEqual({ ok: false, error: expect.stringContaining('No "# Posts of step N" heading') });
+  });
+
   it('reads the cold-start text as no persona', () => {
     const read = readDemoPrompt(promptFor(POOL, POSTS, null, 1));
     expect(read.ok && read.prompt.persona).toBeNull();

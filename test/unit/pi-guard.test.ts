@@ -199,3 +199,17 @@ describe('prompts of the sample', () => {
     expect(scan.findings.some((f) => f.label === 'weibo/we_b5ce11fb65 step 2' && f.text === PHONE)).toBe(true);
   });
 });
+
+describe('what a masked attempt says', () => {
+  it('counts what masking replaces per category, and the attempt reads it back from its meta', async () => {
+    const { maskedCounts, maskedText } = await import('../../src/core/pi/guard');
+    const { readRerunMeta } = await import('../../src/core/rerun/attemptCompare');
+    const counts = maskedCounts({ system: 'sys', prompt: 'call 13812345678 or 13987654321 today' });
+    expect(counts).toEqual({ PHONE: 2 });
+    expect(maskedText(counts)).toBe('masked 2 PHONE');
+    expect(maskedText({})).toBe('');
+    const meta = { kind: 'rerun', personaMode: 'none', baseRun: null, templateName: 't', masked: counts };
+    expect(readRerunMeta(meta)?.masked).toEqual({ PHONE: 2 });
+    expect(readRerunMeta({ ...meta, masked: { PHONE: -1 } })?.masked).toBeUndefined();
+  });
+});

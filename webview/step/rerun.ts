@@ -175,7 +175,7 @@ export function rerunDescription(state: RerunState): string {
   if (c.attempt.error !== null)
     return `attempt ${c.attempt.n} failed · ${c.attempt.templateName || c.attempt.templateId}`;
   const r = c.metrics.find((m) => m.key === 'Recall');
-  return `attempt ${c.attempt.n} of ${state.attempts.length} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
+  return `attempt ${c.attempt.n} of ${state.attempts.length} · ${c.attempt.templateName || c.attempt.templateId} · persona ${c.attempt.personaMode}${c.attempt.masked ? ` · ${c.attempt.masked}` : ''}${r ? ` · R ${r.beforeText} → ${r.afterText}` : ''}`;
 }
 
 export function renderRerunBody(state: RerunState, model: StepModel, h: RerunHandlers): Child[] {

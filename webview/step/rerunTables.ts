@@ -66,7 +66,10 @@ export function renderAttempts(state: RerunState, original: number | null, h: Re
       [
         el('td', { className: 'num', text: String(a.n) }),
         el('td', { text: when(a.createdAt) }),
-        el('td', { text: templateLabel(a) }),
+        el('td', {}, [
+          templateLabel(a),
+          a.masked && el('span', { className: 'masked-mark', text: a.masked, attrs: { 'data-fact': 'masked' } }),
+        ]),
         el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
         el('td', { text: a.model }),
         el('td', { className: `num${a.error ? ' warn' : ''}`, text: a.error ? 'error' : a.recallText }),

@@ -120,6 +120,18 @@ export function guardQuestion(scan: GuardScan, endpoint: string, max = 12): { me
   return { message, detail: lines.join('\n') };
 }
 
+/** What masking a request replaces, per category ("PHONE" → 2); empty when nothing is. */
+export function maskedCounts(req: { system: string; prompt: string }): Partial<Record<PiCategory, number>> {
+  const scan = scanOutgoing([{ label: '', ...req }]);
+  return scan.byCategory;
+}
+
+/** "masked 2 PHONE, 1 ID_CARD", or '' when nothing was masked. */
+export function maskedText(counts: Partial<Record<string, number>> | null | undefined): string {
+  const parts = PI_CATEGORIES.filter((c) => (counts?.[c] ?? 0) > 0).map((c) => `${counts?.[c]} ${c}`);
+  return parts.length ? `masked ${parts.join(', ')}` : '';
+}
+
 /** A request with every finding masked. */
 export function maskOutgoing<T extends { system: string; prompt: string }>(req: T): T {
   const mask = (text: string) => {

@@ -1,6 +1,7 @@
 // A re-run of one step next to the original result: picks of each with the tags that flipped, metric deltas, the
 // persona diff between the two written personas, flags, latency and usage. Pure and JSON-safe (numbers are finite
 // or null) because it goes to the webview as a message.
+import { maskedText } from '../pi/guard';
 import type { HistoryContext, HistoryRow } from '../runner/history';
 import type { StepRunRecord } from '../runner/step';
 import { scoreStep } from '../spb/score/step';
@@ -22,6 +23,8 @@ export interface RerunMeta {
   baseRun: string | null;
   /** file name of the template, or BUILTIN_TEMPLATE_NAME */
   templateName: string;
+  /** what the PI guard masked in the request, per category (absent: nothing) */
+  masked?: Record<string, number>;
 }
 
 export function readRerunMeta(meta: Record<string, unknown> | null | undefined): RerunMeta | null {
@@ -35,7 +38,16 @@ export function readRerunMeta(meta: Record<string, unknown> | null | undefined):
     personaMode: mode,
     baseRun: typeof meta.baseRun === 'string' ? meta.baseRun : null,
     templateName: typeof meta.templateName === 'string' ? meta.templateName : '',
+    ...(isMaskedCounts(meta.masked) ? { masked: meta.masked } : {}),
   };
+}
+
+function isMaskedCounts(v: unknown): v is Record<string, number> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Object.values(v).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)
+  );
 }
 
 /** The fields of a history row a comparison needs (also built from a StepRunRecord when no DB is available). */
@@ -112,6 +124,8 @@ export interface AttemptSummary {
   error: string | null;
   latencyMs: number;
   totalTokens: number | null;
+  /** "masked 2 PHONE" when the PI guard masked the request, else '' */
+  masked: string;
 }
 
 export interface RerunComparison {
@@ -153,6 +167,7 @@ export function summarizeAttempt(step: Step | undefined, row: AttemptRow, n = 0)
     error: row.error,
     latencyMs: Number.isFinite(row.latencyMs) ? Math.round(row.latencyMs) : 0,
     totalTokens: row.usage ? row.usage.totalTokens : null,
+    masked: maskedText(meta?.masked),
   };
 }
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { COLD_START_PERSONA } from '../../core/spb/prompt';
 import { readPostsText } from '../../core/spb/load';
 import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../core/rerun/attemptCompare';
-import { maskingTransport, maskOutgoing } from '../../core/pi/guard';
+import { maskedCounts, maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';
 import { renderStepRequest, runStep, type StepRequest } from '../../core/runner/step';
 import { personaReceived, resultFor } from '../../core/spb/score/run';
@@ -177,14 +177,10 @@ export async function execute(deps: RerunDeps, x: Execution): Promise<void> {
     systemMessage: target.systemMessage,
     resend: x.resend,
   };
+  const outgoing = x.resend ? { system: x.resend.system, prompt: x.resend.prompt } : renderStepRequest(request);
   const guard = await guardPrompts(
     target,
-    () => [
-      {
-        label: `${user.platform}/${where}`,
-        ...(x.resend ? { system: x.resend.system, prompt: x.resend.prompt } : renderStepRequest(request)),
-      },
-    ],
+    () => [{ label: `${user.platform}/${where}`, ...outgoing }],
     `re-run of ${where}`,
   );
   if (!guard) return;
@@ -217,6 +213,7 @@ export async function execute(deps: RerunDeps, x: Execution): Promise<void> {
       templateName: x.templateName,
       temperature: target.config.temperature ?? 0,
       maxTokens: target.config.maxTokens ?? null,
+      ...(guard === 'mask' ? { masked: maskedCounts(outgoing) } : {}),
     };
     const row = await history.record(
       { run: 'rerun', model: target.config.model, baseURL: target.publicURL, meta },
