@@ -2,6 +2,7 @@
 // the step view `e` opens the step's request as a draft beside it; a line deleted and Ctrl+Enter sends the edited
 // text as a new attempt shown in the step view; a second edit gives a second attempt whose prompt diff shows the
 // deleted line; a failing endpoint gives a failed attempt in the same place with Retry; no toast covers the view.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -10,7 +11,7 @@ import { draftPath } from '../../src/core/rerun/draft';
 import { readPostsText } from '../../src/core/spb/load';
 import { renderPrompt } from '../../src/core/spb/prompt';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
-import { waitFor, type Workbench } from './harness';
+import { repoRoot, waitFor, type Workbench } from './harness';
 import { findTarget, type Target } from './rerunExpect';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
@@ -52,7 +53,10 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
   }
 
   beforeAll(async () => {
-    session = await startSession('persona-lab-prompt-loop-');
+    // A sample to try a saved template on (the CLI's, as a user would draw it).
+    session = await startSession('persona-lab-prompt-loop-', {}, (ws) => {
+      execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'sample', ws, '--users', '5', '--out', 's5']);
+    });
     ({ wb, server } = session);
     target = findTarget(session.bench, session.run);
     u = ui(wb);
@@ -166,8 +170,22 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(again).toBe(sentPrompt(1));
     const toast = wb.page.locator('.notification-toast', { hasText: 'saved template "no-rules"' });
     await toast.locator('.monaco-button', { hasText: 'Try on Sample…' }).click();
+    // Try on Sample runs the new template as an experiment, and its row in the table carries the name given.
     await u.title('Run Template on Sample (1/3): sample');
-    await wb.page.keyboard.press('Escape');
+    await u.row('s5').click();
+    await u.title('(3/3): base run');
+    await u.row(session.run.name).click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ }).click();
+    const done = wb.page.locator('.notification-toast', { hasText: 'experiment no-rules on s5' });
+    await done.waitFor({ timeout: 120_000 });
+    await done.locator('.monaco-button', { hasText: 'Show Table' }).click();
+    const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
+    expect(await table.locator('tbody tr.exp-row .name').allTextContents()).toEqual(['no-rules']);
+    await table.locator('th[data-key="delta0"] button').click();
+    expect(await table.locator('th[data-key="delta0"]').getAttribute('aria-sort')).toBe('descending');
+    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
   });
 
   it('a malformed draft is refused with its line, and nothing is sent', async () => {
