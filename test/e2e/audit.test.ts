@@ -337,7 +337,8 @@ describe('PI Audit view with autoRun never', () => {
             .catch(() => ''),
         { timeout: 60_000 },
       )
-      .toMatch(/^\d+ findings, \d+ open · \d+ placeholders/);
+      // Both benchmarks of the sample, each named.
+      .toMatch(/^StreamProfileBench: \d+ findings, \d+ open · \d+ placeholders.* \| OmniBehavior: \d+ findings/);
     const phone = pane
       .locator('.monaco-list-row[aria-level="1"]')
       .filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });

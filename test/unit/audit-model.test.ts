@@ -14,6 +14,7 @@ import {
   hasInvisible,
   shouldAutoRun,
   summaryMessage,
+  combinedSummary,
   tally,
 } from '../../src/extension/audit/model';
 import {
@@ -212,5 +213,14 @@ describe('the tree of sample/', async () => {
     }
     const placeholders = audit.counts.reduce((s, r) => s + r.placeholders, 0);
     expect(groups.reduce((s, g) => s + g.placeholders, 0)).toBe(placeholders);
+  });
+});
+
+describe("the view's summary over two benchmarks", () => {
+  it('names each benchmark when both are open, and says nothing extra for one', () => {
+    const a = { format: 'StreamProfileBench', text: '7 findings, 7 open' };
+    const b = { format: 'OmniBehavior', text: '2 findings, 2 open' };
+    expect(combinedSummary([a])).toBe('7 findings, 7 open');
+    expect(combinedSummary([a, b])).toBe('StreamProfileBench: 7 findings, 7 open | OmniBehavior: 2 findings, 2 open');
   });
 });

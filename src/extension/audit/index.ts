@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { OmniStore } from '../benchmarks/omni/store';
-import { isAutoRun, shouldAutoRun, summaryMessage } from './model';
+import { combinedSummary, isAutoRun, shouldAutoRun, summaryMessage } from './model';
+import { streamProfileBench } from '../../core/spb/format';
+import { omniBehavior } from '../../core/omni/format';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
 import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from './session';
@@ -51,9 +53,14 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     else if (provider.getChildren().length === 0)
       view.message = 'No residual personal information found, and no placeholders either.';
     else
-      view.message = [session.result, session.omniResult]
-        .flatMap((r) => (r ? [summaryMessage(r, session.verdictOf)] : []))
-        .join(' | ');
+      view.message = combinedSummary(
+        (
+          [
+            [streamProfileBench.label, session.result],
+            [omniBehavior.label, session.omniResult],
+          ] as const
+        ).flatMap(([format, r]) => (r ? [{ format, text: summaryMessage(r, session.verdictOf) }] : [])),
+      );
   };
 
   // Auto-run: once per load of a benchmark (either format; one run audits both), when the view is (or becomes) visible.

@@ -139,3 +139,9 @@ export function summaryMessage(
   const text = parts.join(' · ');
   return result.cancelled ? `Cancelled: partial results. ${text}` : text;
 }
+
+/** The view's summary over the open benchmarks: each named by its format when there is more than one. */
+export function combinedSummary(parts: readonly { format: string; text: string }[]): string {
+  if (parts.length === 1) return parts[0].text;
+  return parts.map((p) => `${p.format}: ${p.text}`).join(' | ');
+}
