@@ -43,8 +43,10 @@ describe('rankColumn', () => {
   it('marks best and second best on the shown figures, lowest first for error rates', () => {
     expect(rankColumn(['40.00', '50.00', '45.00'], false)).toEqual([0, 1, 2]);
     expect(rankColumn(['40.00', '50.00', '45.00'], true)).toEqual([1, 0, 2]);
-    // equal shown figures share the rank; the next distinct one is second
-    expect(rankColumn(['50.00', '50.00', '45.00'], false)).toEqual([1, 1, 2]);
+    // a tie is never marked: two rows at 50.00 share no best, and 45.00 is third, not second
+    expect(rankColumn(['50.00', '50.00', '45.00'], false)).toEqual([0, 0, 0]);
+    expect(rankColumn(['5.00', '0.00', '0.00', '0.00'], false)).toEqual([1, 0, 0, 0]);
+    expect(rankColumn(['50.00', '45.00', '45.00'], false)).toEqual([1, 0, 0]);
     // undefined figures are never ranked; best needs two figures, second three
     expect(rankColumn(['—', '50.00', '45.00'], false)).toEqual([0, 1, 0]);
     expect(rankColumn(['50.00', '—', '—'], false)).toEqual([0, 0, 0]);
@@ -70,7 +72,7 @@ describe('tableModels', () => {
     expect(t4.rows[1].cells[3].text).toBe('—');
     // Weibo R: beta 50 best, gamma 45 second; Weibo F1NS: alpha and beta tie at 30 (best), gamma 20 second
     expect(t4.rows.map((r) => r.cells[0].rank)).toEqual([0, 1, 2]);
-    expect(t4.rows.map((r) => r.cells[1].rank)).toEqual([1, 1, 2]);
+    expect(t4.rows.map((r) => r.cells[1].rank)).toEqual([0, 0, 0]);
     expect(t5.columns[0]).toEqual({ group: 'Weibo', head: 'R_stab', lowerIsBetter: false });
   });
 
@@ -78,7 +80,7 @@ describe('tableModels', () => {
     expect(t6.columns.slice(0, 4).map((c) => c.head)).toEqual(['Err_decay', 'Err_peer', 'Err_viral', 'Err_random']);
     expect(t6.columns.every((c) => c.lowerIsBetter)).toBe(true);
     // Weibo E_decay: alpha 50, beta 20, gamma 20 -> beta and gamma best, alpha second
-    expect(t6.rows.map((r) => r.cells[0].rank)).toEqual([2, 1, 1]);
+    expect(t6.rows.map((r) => r.cells[0].rank)).toEqual([0, 0, 0]);
   });
 
   it('copies as Markdown with bold best, underlined second and escaped run names', () => {
@@ -88,9 +90,9 @@ describe('tableModels', () => {
     expect(lines[2]).toBe('| Run | Weibo R | Weibo F1^NS | Douban R | Douban F1^NS | Avg. R | Avg. F1^NS |');
     expect(lines[3]).toBe('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     // Douban R has two figures (best only), Douban F1NS one (no mark); Avg. R: gamma 45 best, 30 and 30 second
-    expect(lines[4]).toBe('| alpha | 40.00 | **30.00** | **20.00** | 10.00 | <u>30.00</u> | <u>20.00</u> |');
-    expect(lines[5]).toBe('| beta\\|x | **50.00** | **30.00** | 10.00 | — | <u>30.00</u> | **30.00** |');
-    expect(lines[6]).toBe('| gamma | <u>45.00</u> | <u>20.00</u> | — | — | **45.00** | <u>20.00</u> |');
+    expect(lines[4]).toBe('| alpha | 40.00 | 30.00 | **20.00** | 10.00 | 30.00 | 20.00 |');
+    expect(lines[5]).toBe('| beta\\|x | **50.00** | 30.00 | 10.00 | — | 30.00 | **30.00** |');
+    expect(lines[6]).toBe('| gamma | <u>45.00</u> | 20.00 | — | — | **45.00** | 20.00 |');
   });
 
   it('copies as RFC 4180 CSV, quoting where needed, empty for undefined', () => {
@@ -125,12 +127,8 @@ describe('tableLatex', () => {
     );
     expect(lines[10]).toBe('\\midrule');
     // The same marks as the Markdown above; "beta|x" needs no escape in LaTeX, an undefined figure is "--".
-    expect(lines[11]).toBe(
-      'alpha & 40.00 & \\textbf{30.00} & \\textbf{20.00} & 10.00 & \\underline{30.00} & \\underline{20.00} \\\\',
-    );
-    expect(lines[12]).toBe(
-      'beta|x & \\textbf{50.00} & \\textbf{30.00} & 10.00 & -- & \\underline{30.00} & \\textbf{30.00} \\\\',
-    );
+    expect(lines[11]).toBe('alpha & 40.00 & 30.00 & \\textbf{20.00} & 10.00 & 30.00 & 20.00 \\\\');
+    expect(lines[12]).toBe('beta|x & \\textbf{50.00} & 30.00 & 10.00 & -- & 30.00 & \\textbf{30.00} \\\\');
     expect(lines.slice(-3)).toEqual(['\\bottomrule', '\\end{tabular}', '\\end{table}']);
     expect(tableLatex(t6)).toContain(
       'Run & $E_{\\mathrm{decay}}$ & $E_{\\mathrm{peer}}$ & $E_{\\mathrm{viral}}$ & $E_{\\mathrm{rand}}$',

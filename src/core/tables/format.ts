@@ -31,17 +31,20 @@ export function pctText(x: number | undefined): string {
 }
 
 /**
- * Ranks of one column on the shown figures (two decimals), so that equal-looking numbers share a rank: 1 for the
- * best, 2 for the second best distinct figure. Best needs at least two defined figures, second best three.
+ * Ranks of one column on the shown figures (two decimals), so that equal-looking numbers compare equal: 1 for the
+ * best, 2 for the second best (competition ranking: one more than the rows strictly better). A figure that several
+ * rows share gets no mark, so that a tie is never shown as a best or second best. Best needs at least two defined
+ * figures, second best three.
  */
 export function rankColumn(texts: readonly string[], lowerIsBetter: boolean): (0 | 1 | 2)[] {
   const values = texts.map((t) => (t === '—' ? NaN : Number(t)));
   const defined = values.filter((v) => !Number.isNaN(v));
-  const distinct = [...new Set(defined)].sort((a, b) => (lowerIsBetter ? a - b : b - a));
   return values.map((v) => {
     if (Number.isNaN(v) || defined.length < 2) return 0;
-    if (v === distinct[0]) return 1;
-    if (defined.length >= 3 && v === distinct[1]) return 2;
+    if (defined.filter((x) => x === v).length > 1) return 0;
+    const rank = 1 + defined.filter((x) => (lowerIsBetter ? x < v : x > v)).length;
+    if (rank === 1) return 1;
+    if (rank === 2 && defined.length >= 3) return 2;
     return 0;
   });
 }
