@@ -15,11 +15,11 @@ import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { csvTables } from './cliTables';
 import { treePage } from './treePage';
-import { pct } from './treeExpected';
+import { failedSuffix, pct } from './treeExpected';
 
 interface ScoreJson {
   sample?: { name: string; users: number };
-  runs: { name: string; avg: Record<string, number | null> }[];
+  runs: { name: string; avg: Record<string, number | null>; failedRequests: { failed: number } }[];
 }
 
 const NAME = 's7';
@@ -94,7 +94,12 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
       { timeout: 30_000, message: 'the other views of Persona Lab to collapse' },
     );
     const run = whole.runs[0];
-    await waitRow('sample', 1, (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}`, 'the run');
+    await waitRow(
+      'sample',
+      1,
+      (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`,
+      'the run',
+    );
 
     await runCommandWithInput('Persona Lab: Filter Tree to Sample…');
     const pick = quickPickRow(NAME);
@@ -114,11 +119,14 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
       },
     );
     // The benchmark row's Avg. R is the CLI's on the sample, and says so.
-    const avg = onSample.runs.find((r) => r.name === run.name)!.avg.Recall;
+    const runOnSample = onSample.runs.find((r) => r.name === run.name)!;
+    const avg = runOnSample.avg.Recall;
     await waitRow(
       'sample',
       1,
-      (r) => r.description === `run: ${run.name} · Avg. R ${pct(avg)} on sample ${NAME} (7 users)`,
+      (r) =>
+        r.description ===
+        `run: ${run.name} · Avg. R ${pct(avg)} on sample ${NAME} (7 users)${failedSuffix(runOnSample)}`,
       'the benchmark row on the sample',
     );
     const platforms = PLATFORMS.filter((p) => (sample.users[p]?.length ?? 0) > 0);
@@ -135,7 +143,12 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     await rowLocator(PLATFORM_LABELS[platforms[0]], 2).first().locator('.monaco-tl-twistie').click();
 
     await wb.runCommand('Persona Lab: Clear Sample Filter');
-    await waitRow('sample', 1, (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}`, 'whole');
+    await waitRow(
+      'sample',
+      1,
+      (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`,
+      'whole',
+    );
     // The workbench hides an empty message and keeps its old text in the DOM.
     await waitFor(async () => !(await message().isVisible()) || !(await message().innerText()).includes('Sample'), {
       timeout: 30_000,

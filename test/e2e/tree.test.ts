@@ -14,6 +14,7 @@ import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } fr
 import { answerFileDialog } from './fileDialog';
 import { treePage } from './treePage';
 import {
+  benchDescription,
   expectedStep,
   expectedUser,
   n,
@@ -91,7 +92,9 @@ describe('Benchmarks tree in the real workbench', () => {
     }
     const run = cliRun(cli.runs[0].name);
     const bench = await waitRow('sample', 1, () => true, 'the benchmark node');
-    expect(bench.description).toBe(`run: ${run.name} · Avg. R ${pct(run.avg.Recall)}`);
+    expect(bench.description).toBe(benchDescription(run));
+    // The sample's demo-llm has one failed request, and the row says so.
+    expect(bench.description).toContain('· 1 failed request');
     expect(bench.expanded).toBe('true');
     const labels = platforms.map((p) => PLATFORM_LABELS[p]);
     const platformRows = await waitFor(
@@ -161,7 +164,7 @@ describe('Benchmarks tree in the real workbench', () => {
     await waitRow(
       'sample',
       1,
-      (r) => r.description === `run: ${next.name} · Avg. R ${pct(next.avg.Recall)}`,
+      (r) => r.description === benchDescription(next),
       'the benchmark node to show the new run',
     );
     const p = platforms[0];
@@ -369,7 +372,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
       .filter({ hasText: last.name })
       .first();
     await row.click();
-    const want = `run: ${last.name} · Avg. R ${pct(last.avg.Recall)}`;
+    const want = benchDescription(last);
     await expect
       .poll(
         () =>

@@ -14,7 +14,19 @@ export interface CliScore {
     name: string;
     platforms: Record<string, { Recall: number | null; F1NS: number | null }>;
     avg: { Recall: number | null };
+    failedRequests: { failed: number };
   }[];
+}
+
+/** The benchmark row's description for a run, as the CLI's JSON gives its figures: failed requests flagged. */
+export function benchDescription(run: CliScore['runs'][number]): string {
+  return `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`;
+}
+
+/** " · N failed requests" when the CLI counts any for the run, else ''. */
+export function failedSuffix(run: { failedRequests: { failed: number } }): string {
+  const f = run.failedRequests.failed;
+  return f > 0 ? ` · ${n(f, 'failed request')}` : '';
 }
 export interface TaskStep {
   step_id: number;

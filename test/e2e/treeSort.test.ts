@@ -15,7 +15,16 @@ import { scoreRun } from '../../src/core/spb/score/run';
 import { PLATFORM_LABELS } from '../../src/core/spb/tables';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { treePage } from './treePage';
-import { pct, predictions, readJsonl, tasksFile, userFigures, type CliScore, type TaskUser } from './treeExpected';
+import {
+  benchDescription,
+  pct,
+  predictions,
+  readJsonl,
+  tasksFile,
+  userFigures,
+  type CliScore,
+  type TaskUser,
+} from './treeExpected';
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -102,7 +111,7 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
   it('names the selected run on the benchmark row, readable at the default side-bar width, beside few title icons', async () => {
     await openPersonaLab();
     const run = cli.runs[0];
-    const want = `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}`;
+    const want = benchDescription(run);
     await waitRow('sample', 1, (r) => r.description === want, `the benchmark row to read "${want}"`);
     // "run: NAME" ends inside the part of the row that is not cut off.
     const shown = await rowLocator('sample', 1)

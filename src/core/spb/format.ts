@@ -11,6 +11,7 @@ import { formatTable } from '../tables/format';
 import { loadBenchmark } from './load';
 import { tableModels } from './paperTables';
 import { originNotes, readRunOrigin } from './runOrigin';
+import { failedJson, failedNotes, failedRequests } from './failedRequests';
 import { scoreRun } from './score/run';
 import { evalReport, paperTables, scoreJson } from './tables';
 import type { Benchmark } from './types';
@@ -65,15 +66,23 @@ async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> 
   // --sample: the same scoring over the sample's users, named as the sample's figures wherever they print.
   const scope = req.sample === undefined ? undefined : loadSampleScope(bench, req.sample);
   const warnings = (scope?.problems ?? []).map((problem) => `warning: ${problem}`);
-  const scores = [...bench.runs.values()].map((run) => scoreRun(bench, run, scope?.users));
-  const failed = req.writeReports ? writeReports(bench, scores, warnings) : false;
+  const runs = [...bench.runs.values()];
+  const scores = runs.map((run) => scoreRun(bench, run, scope?.users));
+  const failed = runs.map((run, i) => ({
+    name: run.name,
+    failed: failedRequests(bench, run, scope?.users, scores[i]),
+  }));
+  const refused = req.writeReports ? writeReports(bench, scores, warnings) : false;
   const out = req.output;
   let text: string;
   // Runs made with Persona Lab's own prompt wording are named as such wherever they print (CSV stays bare data).
-  const notes = originNotes(bench.root, bench.runs.keys());
+  const notes = [originNotes(bench.root, bench.runs.keys()), failedNotes(failed)].filter((g) => g.length > 0);
   if (out.kind === 'json') {
     const json = scoreJson(scores, scope && { name: scope.name, users: scope.size });
-    for (const run of json.runs) run.origin = readRunOrigin(bench.root, run.name);
+    json.runs.forEach((run, i) => {
+      run.origin = readRunOrigin(bench.root, run.name);
+      run.failedRequests = failedJson(failed[i].failed);
+    });
     text = JSON.stringify(json);
   } else if (scores.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
   else if (out.kind === 'table')
@@ -84,14 +93,18 @@ async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> 
   else
     text =
       (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') + paperTables(scores) + noteBlock(notes, 'text');
-  return { text, warnings, failed };
+  return { text, warnings, failed: refused };
 }
 
-function noteBlock(notes: string[], format: string): string {
-  if (notes.length === 0 || format === 'csv') return '';
-  if (format === 'latex') return `\n${notes.map((l) => `% ${l.trim()}`).join('\n')}\n`;
-  if (format === 'markdown') return `\n${notes.map((l, i) => (i === 0 ? `_${l}_` : `- ${l.trim()}`)).join('\n')}\n`;
-  return `\n${notes.join('\n')}\n`;
+/** Groups of note lines (a heading line, then items) under the tables; CSV stays bare data. */
+function noteBlock(groups: string[][], format: string): string {
+  if (groups.length === 0 || format === 'csv') return '';
+  const one = (notes: string[]) => {
+    if (format === 'latex') return notes.map((l) => `% ${l.trim()}`).join('\n');
+    if (format === 'markdown') return notes.map((l, i) => (i === 0 ? `_${l}_` : `- ${l.trim()}`)).join('\n');
+    return notes.join('\n');
+  };
+  return `\n${groups.map(one).join('\n\n')}\n`;
 }
 
 async function freshness(
@@ -121,7 +134,9 @@ export const streamProfileBench = defineFormat({
     optionalKeys: ['sample'],
     description:
       'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS }, ' +
-      "origin: { template: 'builtin' | 'own', templateId, mark } | null }]; " +
+      "origin: { template: 'builtin' | 'own', templateId, mark } | null, " +
+      'failedRequests: { failed, steps, platforms: { <platform>: { failed, steps, Recall, RecallExcludingFailed } }, ' +
+      'avg: { Recall, RecallExcludingFailed }, excluding } }]; ' +
       'sample: { name, users } with --sample. A figure with no value is null.',
   },
   scoreOptions: ['sample', 'writeReports'],

@@ -1,4 +1,5 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
+import type { failedJson } from './failedRequests';
 import { excelFixed, pyPercent, pyPercentFixed } from '../io/pyNumber';
 import { pctText } from '../tables/format';
 import type { RunScore } from './score/run';
@@ -25,6 +26,8 @@ export interface ScoreJson {
     avg: Record<string, number | null>;
     /** set by `score --json`: what prompt made the run (null: not made by Persona Lab, e.g. a released run) */
     origin?: RunOrigin | null;
+    /** set by `score --json`: steps with the reference's error record, and R̄ with and without them */
+    failedRequests?: ReturnType<typeof failedJson>;
   }[];
 }
 

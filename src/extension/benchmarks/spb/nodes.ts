@@ -1,5 +1,7 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
+import { EXCLUDING_FAILED, failedRequests, type FailedRequests } from '../../../core/spb/failedRequests';
+import { pctText } from '../../../core/tables/format';
 import { NOT_THE_BENCHMARK, readRunOrigin, type RunOrigin } from '../../../core/spb/runOrigin';
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../../tree/decorationUris';
@@ -61,8 +63,19 @@ export class BenchmarkNode implements TreeNode {
       contextValue: 'benchmark',
       icon: 'database',
       description:
-        benchmarkDescription(run, score, this.ctx.sample?.label) + (this.origin() ? ` · ${NOT_THE_BENCHMARK}` : ''),
+        benchmarkDescription(run, score, this.ctx.sample?.label) +
+        (this.origin() ? ` · ${NOT_THE_BENCHMARK}` : '') +
+        failedText(this.failed()),
     });
+  }
+
+  private failedMemo: FailedRequests | null | undefined;
+
+  /** The selected run's failed requests (the reference's error record), counted once per tree build. */
+  private failed(): FailedRequests | null {
+    const { bench, run, score, sample } = this.ctx;
+    this.failedMemo ??= run ? failedRequests(bench, run, sample?.users, score) : null;
+    return this.failedMemo;
   }
 
   /** What made the selected run, when Persona Lab did (its own prompt wording: not the paper's figures). */
@@ -119,6 +132,11 @@ export class BenchmarkNode implements TreeNode {
     const origin = this.origin();
     if (origin) md.appendText(` (${origin.mark}: another experiment, not comparable with the released runs)`);
     if (score) md.appendMarkdown(`\n\nAvg. over platforms:\n\n${figuresTable(score.avg)}`);
+    const failed = this.failed();
+    if (failed && failed.failed > 0)
+      md.appendText(
+        `\n\n${failed.failed} of ${failed.steps} steps are failed requests (the reference's error record), scored as the reference scores them: Avg. R ${pctText(failed.avg.Recall)} %; ${pctText(failed.avg.RecallExcludingFailed)} % ${EXCLUDING_FAILED}.`,
+      );
     if (bench.diagnostics.length)
       md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
     return md;
@@ -307,4 +325,8 @@ export class StepNode implements TreeNode, StepRef {
     md.appendMarkdown('\n\nClick to open the step.');
     return md;
   }
+}
+
+function failedText(f: FailedRequests | null): string {
+  return f && f.failed > 0 ? ` · ${f.failed} failed request${f.failed === 1 ? '' : 's'}` : '';
 }

@@ -1,0 +1,162 @@
+// Failed requests: steps whose record is the reference runner's error record, written after three failed tries
+// ({"predicted_tags": [], "reasoning": "Error: …"}, no persona). The reference scores them like any step (Recall 0
+// where the step has positives), so the official R̄ counts them; "excluding failed requests" is our reading, named so
+// wherever it prints and never as the paper's figure.
+import { scoreRun, type RunScore } from './score/run';
+import { platformTableOf } from './score/table';
+import type { UserSubset } from './userSubset';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type StepResult, type UserResult } from './types';
+
+export const EXCLUDING_FAILED = "excluding failed requests, not the paper's figure";
+
+/** The reference's error record: no tags, reasoning "Error: …", no persona. */
+export function isErrorRecord(r: Pick<StepResult, 'prediction' | 'reasoning' | 'personaSummary'>): boolean {
+  return (
+    Array.isArray(r.prediction) &&
+    r.prediction.length === 0 &&
+    typeof r.reasoning === 'string' &&
+    r.reasoning.startsWith('Error: ') &&
+    r.personaSummary === ''
+  );
+}
+
+export interface FailedOnPlatform {
+  /** steps with the error record */
+  failed: number;
+  /** steps with a result */
+  steps: number;
+  /** the official R̄ (failed steps included, as the reference scores) */
+  Recall: number;
+  /** R̄ over the other steps: EXCLUDING_FAILED */
+  RecallExcludingFailed: number;
+}
+
+export interface FailedRequests {
+  failed: number;
+  steps: number;
+  platforms: Map<Platform, FailedOnPlatform>;
+  /** the mean over platforms, as the tables' Avg. */
+  avg: { Recall: number; RecallExcludingFailed: number };
+}
+
+/** The run without its failed steps (for the "excluding" reading only). */
+function withoutFailed(run: Run): Run {
+  const results = new Map<Platform, Map<string, UserResult>>();
+  for (const [platform, byUser] of run.results) {
+    const kept = new Map<string, UserResult>();
+    for (const [userId, u] of byUser) {
+      const steps = new Map([...u.steps].filter(([, s]) => !isErrorRecord(s)));
+      kept.set(userId, { ...u, steps });
+    }
+    results.set(platform, kept);
+  }
+  return { name: run.name, results, files: run.files };
+}
+
+/**
+ * Steps with a result per platform from the loader's pick tables, or undefined when some step has no picks (only
+ * those can be error records) or a table is missing: then the rows are read. Keeps a clean run's job from building
+ * its result objects (a warm `score` reads none).
+ */
+function cleanCounts(bench: Benchmark, run: Run, subset?: UserSubset): Map<Platform, number> | undefined {
+  const out = new Map<Platform, number>();
+  for (const [platform, results] of run.results) {
+    const users = bench.users.get(platform);
+    const table = users && platformTableOf(results, users);
+    if (!table) return undefined;
+    let steps = 0;
+    for (const e of table.entries) {
+      if (subset && !subset.get(platform)?.has(e.userId)) continue;
+      for (let p = 0; p < e.picks.length;) {
+        const count = e.picks[p++];
+        if (count === 0) return undefined;
+        if (count > 0) {
+          steps++;
+          p += count;
+        }
+      }
+    }
+    out.set(platform, steps);
+  }
+  return out;
+}
+
+/** Counts and both readings of R̄; `score` is the run's official score when already computed. */
+export function failedRequests(bench: Benchmark, run: Run, subset?: UserSubset, score?: RunScore): FailedRequests {
+  const counts = new Map<Platform, { failed: number; steps: number }>();
+  const clean = cleanCounts(bench, run, subset);
+  if (clean) for (const [platform, steps] of clean) counts.set(platform, { failed: 0, steps });
+  else
+    for (const [platform, byUser] of run.results) {
+      const c = { failed: 0, steps: 0 };
+      for (const [userId, u] of byUser) {
+        if (subset && !subset.get(platform)?.has(userId)) continue;
+        for (const s of u.steps.values()) {
+          c.steps++;
+          if (isErrorRecord(s)) c.failed++;
+        }
+      }
+      counts.set(platform, c);
+    }
+  const failed = [...counts.values()].reduce((n, c) => n + c.failed, 0);
+  const steps = [...counts.values()].reduce((n, c) => n + c.steps, 0);
+  const official = score ?? scoreRun(bench, run, subset);
+  // Nothing failed: both readings are the official figure, and the second scoring is not needed.
+  const excluding = failed === 0 ? official : scoreRun(bench, withoutFailed(run), subset);
+  const platforms = new Map<Platform, FailedOnPlatform>();
+  for (const platform of PLATFORMS) {
+    const c = counts.get(platform);
+    const p = official.platforms.get(platform);
+    if (!c || !p) continue;
+    platforms.set(platform, {
+      ...c,
+      Recall: p.metrics.Recall,
+      RecallExcludingFailed: excluding.platforms.get(platform)?.metrics.Recall ?? NaN,
+    });
+  }
+  return {
+    failed,
+    steps,
+    platforms,
+    avg: { Recall: official.avg.Recall, RecallExcludingFailed: excluding.avg.Recall },
+  };
+}
+
+const orNull = (x: number) => (Number.isFinite(x) ? x : null);
+
+/** `score --json`'s `failedRequests` block of a run (fractions, null where undefined). */
+export function failedJson(f: FailedRequests) {
+  return {
+    failed: f.failed,
+    steps: f.steps,
+    platforms: Object.fromEntries(
+      [...f.platforms].map(([p, x]) => [
+        p,
+        {
+          failed: x.failed,
+          steps: x.steps,
+          Recall: orNull(x.Recall),
+          RecallExcludingFailed: orNull(x.RecallExcludingFailed),
+        },
+      ]),
+    ),
+    avg: { Recall: orNull(f.avg.Recall), RecallExcludingFailed: orNull(f.avg.RecallExcludingFailed) },
+    excluding: EXCLUDING_FAILED,
+  };
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)} %` : 'n/a');
+
+/** The lines under a text table for the runs with failed requests; none when no run has one. */
+export function failedNotes(runs: readonly { name: string; failed: FailedRequests }[]): string[] {
+  const hit = runs.filter((r) => r.failed.failed > 0);
+  if (hit.length === 0) return [];
+  return [
+    "Failed requests (the reference's error record after three failed tries; scored as the reference scores them):",
+    ...hit.map(
+      ({ name, failed: f }) =>
+        `  ${name}: ${f.failed} of ${f.steps} steps; Avg. R ${pct(f.avg.Recall)} (official, with them), ` +
+        `${pct(f.avg.RecallExcludingFailed)} ${EXCLUDING_FAILED}`,
+    ),
+  ];
+}
