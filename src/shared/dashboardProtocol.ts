@@ -102,6 +102,8 @@ export interface DashboardModel {
   sample: DashboardSample | null;
   /** run -> what made it, for runs Persona Lab made with its own prompt wording (not the benchmark's prompt) */
   marks: Record<string, string>;
+  /** run -> "N of M steps; Avg. R … (official, with them), … excluding failed requests, not the paper's figure" */
+  failed: Record<string, string>;
 }
 export interface DashboardSampleChoice {
   name: string;
@@ -192,6 +194,7 @@ const dashboardModel = shapeOf<DashboardModel>()({
   samples: array,
   sample: union(literal(null), object({ name: str, users: int, label: str, problems: arrayOf(str) })),
   marks: recordOf(str),
+  failed: recordOf(str),
 });
 const sideModel = shapeOf<SideModel>()({
   hasResult: bool,

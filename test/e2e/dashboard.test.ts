@@ -23,7 +23,16 @@ const LABEL: Record<string, string> = {
 };
 type Figures = Record<string, number | null>;
 interface ScoreJson {
-  runs: { name: string; platforms: Record<string, Figures>; avg: Figures }[];
+  runs: {
+    name: string;
+    platforms: Record<string, Figures>;
+    avg: Figures;
+    failedRequests?: {
+      failed: number;
+      steps: number;
+      avg: { Recall: number | null; RecallExcludingFailed: number | null };
+    };
+  }[];
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
@@ -140,6 +149,13 @@ describe('run dashboard and compare view in the real workbench', () => {
         .first()
         .evaluate((td) => td.closest('tr')?.getAttribute('data-run')),
     ).toBe(lowDecay);
+    // Runs with failed requests say so under the tables, as the CLI counts them: the sample's demo-llm has one.
+    const failing = cli.runs.filter((r) => (r.failedRequests?.failed ?? 0) > 0);
+    expect(failing.map((r) => r.name)).toEqual(['demo-llm']);
+    for (const r of failing)
+      expect(await dash.locator(`p.run-failed[data-run="${r.name}"]`).textContent()).toContain(
+        `${r.failedRequests!.failed} of ${r.failedRequests!.steps} steps; Avg. R ${(100 * r.failedRequests!.avg.Recall!).toFixed(2)} % (official, with them), ${(100 * r.failedRequests!.avg.RecallExcludingFailed!).toFixed(2)} % excluding failed requests, not the paper's figure`,
+      );
     await wb.screenshot('dashboard-tables');
   });
 

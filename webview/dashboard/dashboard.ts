@@ -304,6 +304,15 @@ export class DashboardPage {
             text: `† Made by Persona Lab with its own prompt wording, not the benchmark's prompt (another experiment, not comparable with the released runs): ${marked.map((run) => `${run} (${m.marks[run]})`).join('; ')}.`,
           })
         : null,
+      ...m.selected
+        .filter((run) => m.failed[run])
+        .map((run) =>
+          el('p', {
+            className: 'note run-failed',
+            attrs: { 'data-run': run },
+            text: `${run}: failed requests (the reference's error record, scored as the reference scores them): ${m.failed[run]}.`,
+          }),
+        ),
     ]);
     const controls = el('div', { className: 'controls' }, [
       el('label', { text: 'Scope' }),

@@ -91,6 +91,8 @@ export interface DashboardInput {
   sample?: DashboardSample;
   /** run -> what made it (core/spb/runOrigin), for the runs Persona Lab made */
   marks?: Readonly<Record<string, string>>;
+  /** run -> its failed requests (core/spb/failedRequests failedLine), for the selected runs that have any */
+  failed?: Readonly<Record<string, string>>;
 }
 
 /** Run name -> figure data, with the points array and scopes it was computed from. */
@@ -125,6 +127,7 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     samples: [...(input.samples ?? [])],
     sample: input.sample ?? null,
     marks: { ...(input.marks ?? {}) },
+    failed: { ...(input.failed ?? {}) },
   };
 }
 

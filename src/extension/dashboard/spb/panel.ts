@@ -1,5 +1,6 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
+import { failedLine, failedRequests } from '../../../core/spb/failedRequests';
 import { readRunOrigin } from '../../../core/spb/runOrigin';
 import * as vscode from 'vscode';
 import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
@@ -136,6 +137,13 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       cache: this.figures,
       samples: sampleSummaries(bench.root),
       sample: sample && { name: sample.name, users: sample.size, label: sample.label, problems: sample.problems },
+      failed: Object.fromEntries(
+        scores.flatMap((score) => {
+          const run = bench.runs.get(score.name);
+          const f = run && failedRequests(bench, run, sample?.users, score);
+          return f && f.failed > 0 ? [[score.name, failedLine(f)]] : [];
+        }),
+      ),
       marks: Object.fromEntries(
         [...bench.runs.keys()].flatMap((run) => {
           const origin = readRunOrigin(bench.root, run);
