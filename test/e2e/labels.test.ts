@@ -226,6 +226,25 @@ describe('failure labels in the real workbench', () => {
     await waitFor(async () => (await treeRows()).filter((r) => r.level === 4).length === user.steps.length, {
       message: 'every step back',
     });
+
+    // Failed requests (the reference's error record) are a signature of their own: the sample's demo-llm has one.
+    await palette('Persona Lab: Filter Steps…');
+    await waitFor(() => input.isVisible(), { message: 'the filter pick' });
+    await input.fill('Failed request');
+    const failedRow = wb.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ hasText: "the reference's error record" })
+      .first();
+    await wb.checkQuickPickRow(failedRow);
+    await wb.page.keyboard.press('Enter');
+    await waitFor(
+      async () => /Filter: Failed request — 1 step\(s\) match/.test(await message.innerText().catch(() => '')),
+      { message: 'the failed-request filter message' },
+    );
+    await palette('Persona Lab: Clear Step Filter');
+    await waitFor(async () => !/Filter:/.test(await message.innerText().catch(() => '')), {
+      message: 'the filter cleared',
+    });
   });
 
   it('Next Unlabelled Step (the . key, Alt+. in the workbench) jumps to the next step without a label', async () => {

@@ -72,8 +72,14 @@ describe('failure signatures', () => {
     expect([...signaturesOf(step, result(['d1', 'p1']))].sort()).toEqual(['decayPick', 'recallZero']);
     // Three picks where k = 2, one out of the pool.
     expect([...signaturesOf(step, result(['k1', 'n1', 'zz']))]).toEqual(['formatError']);
-    // The runner's error record: no picks, R = 0, and a format error.
-    expect([...signaturesOf(step, result([], 'Error: timeout'))].sort()).toEqual(['formatError', 'recallZero']);
+    // The runner's error record: no picks, R = 0, a format error and a failed request.
+    expect([...signaturesOf(step, result([], 'Error: timeout'))].sort()).toEqual([
+      'failedRequest',
+      'formatError',
+      'recallZero',
+    ]);
+    // An empty reply that is no error record is not a failed request.
+    expect(signaturesOf(step, result([], 'nothing fits')).has('failedRequest')).toBe(false);
   });
 
   it('has none without a result, and no R = 0 on an unscored step', () => {

@@ -3,10 +3,16 @@
 import { pickSet, scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../spb/types';
 import { suggestLabels } from './suggest';
+import { isErrorRecord } from '../spb/failedRequests';
 import { findAround } from './walk';
 
-export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError';
-export const FAILURE_SIGNATURES: readonly FailureSignature[] = ['decayPick', 'recallZero', 'formatError'];
+export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError' | 'failedRequest';
+export const FAILURE_SIGNATURES: readonly FailureSignature[] = [
+  'decayPick',
+  'recallZero',
+  'formatError',
+  'failedRequest',
+];
 
 export const SIGNATURE_TEXT: Record<FailureSignature, { label: string; detail: string }> = {
   decayPick: { label: 'Any decay pick', detail: 'the prediction holds at least one D_decay tag' },
@@ -14,6 +20,10 @@ export const SIGNATURE_TEXT: Record<FailureSignature, { label: string; detail: s
   formatError: {
     label: 'Format error',
     detail: 'runner error, wrong count, duplicates, non-strings or out-of-pool picks',
+  },
+  failedRequest: {
+    label: 'Failed request',
+    detail: "the reference's error record: no usable reply after three tries, scored as the reference scores it",
   },
 };
 
@@ -77,6 +87,7 @@ export function signaturesOf(step: Step, result: StepResult | undefined): Set<Fa
     reasoning: result.reasoning,
   });
   if (suggestions.some((s) => s.labelId === 'format-error')) out.add('formatError');
+  if (isErrorRecord(result)) out.add('failedRequest');
   return out;
 }
 
