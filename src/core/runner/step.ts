@@ -1,8 +1,8 @@
 // One step against the endpoint: render, request (with retries), parse, thread the persona, score. Used by the
 // batch runner and, on its own, by "Re-run Step". Writes nothing.
 import { readPostsText } from '../spb/load';
-import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../spb/prompt';
-import type { PromptSource } from '../spb/reference/source';
+import { templateId } from '../spb/prompt';
+import { renderTemplateRequest, type PromptSource } from '../spb/reference/source';
 import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/response';
 import { kForPool, scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
@@ -89,21 +89,8 @@ export function renderStepRequest(
   req: Pick<StepRequest, 'user' | 'step' | 'personaIn' | 'template' | 'systemMessage' | 'readPosts'>,
 ): { system: string; prompt: string; k: number } {
   const { user, step } = req;
-  const rendered = renderPrompt(req.template, {
-    platform: user.platform,
-    username: user.username,
-    bio: user.bio,
-    persona: req.personaIn,
-    stepId: step.stepId,
-    totalSteps: step.totalSteps,
-    postsText: safeReadPosts(req.readPosts ?? readPostsText, user, step),
-    pool: Array.isArray(step.pool) ? step.pool : [],
-  });
-  return {
-    system: typeof req.systemMessage === 'string' ? req.systemMessage : DEFAULT_SYSTEM_MESSAGE,
-    prompt: rendered.text,
-    k: rendered.k,
-  };
+  const postsText = safeReadPosts(req.readPosts ?? readPostsText, user, step);
+  return renderTemplateRequest(req.template, req.systemMessage, { user, step, personaIn: req.personaIn, postsText });
 }
 
 /** The prompt source could not render a step: nothing was sent, and the run stops with this message. */

@@ -6,6 +6,7 @@ import { DRAFT_LANGUAGE, parseDraft } from '../../core/rerun/draft';
 import { templateFromDraft } from '../../core/rerun/draftTemplate';
 import { isRecord } from '../../core/guards';
 import { readPostsText } from '../../core/spb/load';
+import { promptContext } from '../../core/spb/reference/source';
 import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
 import type { RerunDeps } from './step';
 
@@ -62,16 +63,7 @@ export async function saveDraftAsTemplate(deps: RerunDeps, arg: unknown): Promis
   const { user, step } = found;
   const result = templateFromDraft(
     origin.templateText,
-    {
-      platform: user.platform,
-      username: user.username,
-      bio: user.bio,
-      persona: origin.personaIn,
-      stepId: step.stepId,
-      totalSteps: step.totalSteps,
-      postsText: readPostsText(user, step),
-      pool: step.pool,
-    },
+    promptContext({ user, step, personaIn: origin.personaIn, postsText: readPostsText(user, step) }),
     d.prompt,
   );
   if (!result.ok) return fail(`${name}: ${result.problems.map((p) => p.message).join('; ')}.`);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId } from '../prompt';
+import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId, type PromptContext } from '../prompt';
 import { kForPool } from '../score/step';
 import type { Step, User } from '../types';
 import { ReferenceDriver, ReferenceDriverError, type DriverOptions, type ReferenceInfo } from './driver';
@@ -44,26 +44,38 @@ export interface PromptSource {
   close(): void;
 }
 
+/** What a template's slots are filled from, for one step and the persona it receives. */
+export function promptContext({ user, step, personaIn, postsText }: StepPromptInput): PromptContext {
+  return {
+    platform: user.platform,
+    username: user.username,
+    bio: user.bio,
+    persona: personaIn,
+    stepId: step.stepId,
+    totalSteps: step.totalSteps,
+    postsText,
+    pool: Array.isArray(step.pool) ? step.pool : [],
+  };
+}
+
+/** A template's request for one step: its system message (the built-in one when none is given) and prompt. */
+export function renderTemplateRequest(
+  template: string,
+  systemMessage: string | undefined,
+  input: StepPromptInput,
+): RenderedStepRequest {
+  const r = renderPrompt(template, promptContext(input));
+  const system = typeof systemMessage === 'string' ? systemMessage : DEFAULT_SYSTEM_MESSAGE;
+  return { system, prompt: r.text, k: r.k };
+}
+
 export function templateSource(name: string, template: string, systemMessage?: string): PromptSource {
   return {
     kind: 'template',
     name,
     id: templateId(template),
     hash: createHash('sha256').update(template, 'utf8').digest('hex'),
-    render: ({ user, step, personaIn, postsText }) => {
-      const r = renderPrompt(template, {
-        platform: user.platform,
-        username: user.username,
-        bio: user.bio,
-        persona: personaIn,
-        stepId: step.stepId,
-        totalSteps: step.totalSteps,
-        postsText,
-        pool: Array.isArray(step.pool) ? step.pool : [],
-      });
-      const system = typeof systemMessage === 'string' ? systemMessage : DEFAULT_SYSTEM_MESSAGE;
-      return Promise.resolve({ system, prompt: r.text, k: r.k });
-    },
+    render: (input) => Promise.resolve(renderTemplateRequest(template, systemMessage, input)),
     close: () => undefined,
   };
 }
