@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { activateAudit } from './audit';
 import { activateBenchmarks } from './benchmarks';
+import type { FormatContribution } from './benchmarks/contribution';
+import { CONTRIBUTIONS } from './benchmarks/contributions';
 import { registerCommands } from './commands/table';
 import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
@@ -20,10 +22,15 @@ import { activateWalkthrough } from './walkthrough';
 import { activateWorkspace } from './workspace';
 
 export function activate(context: vscode.ExtensionContext): void {
+  activateWith(context, CONTRIBUTIONS);
+}
+
+/** The extension serving `contributions` (a test build adds a fixture format here: test/fixtures/tinybench). */
+export function activateWith(context: vscode.ExtensionContext, contributions: readonly FormatContribution[]): void {
   const channel = vscode.window.createOutputChannel('Persona Lab', { log: true });
   context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });
   setLogChannel(channel);
-  const benchmarks = activateBenchmarks(context);
+  const benchmarks = activateBenchmarks(context, contributions);
   const spb = benchmarks.spb;
   const tree = activateTree(context, benchmarks);
   const stepViews = activateStepView(context, spb);
@@ -39,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const experiments = activateExperiments(context, rerun, docs);
-  const audit = activateAudit(context, spb, benchmarks.omni);
+  const audit = activateAudit(context, benchmarks);
   registerCommands(context, {
     benchmarks,
     tree,

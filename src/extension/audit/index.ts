@@ -4,8 +4,7 @@
 // visible.
 import * as vscode from 'vscode';
 import type { Benchmark } from '../../core/spb/types';
-import type { SpbStore } from '../benchmarks/spb/store';
-import type { OmniStore } from '../benchmarks/omni/store';
+import type { Benchmarks } from '../benchmarks';
 import { combinedSummary, isAutoRun, shouldAutoRun, summaryMessage } from './model';
 import { streamProfileBench } from '../../core/spb/format';
 import { omniBehavior } from '../../core/omni/format';
@@ -25,7 +24,18 @@ function autoRunWanted(bytes: number): boolean {
   return shouldAutoRun(isAutoRun(mode) ? mode : 'small', bytes, config.get<number>('autoRunMaxMB', 20));
 }
 
-export function activateAudit(context: vscode.ExtensionContext, store: SpbStore, omni: OmniStore): AuditApi {
+/** "TinyBench has no personal-information audit." for open benchmarks whose format offers none; '' when there are none. */
+function notAudited(benchmarks: Benchmarks): string {
+  const labels = benchmarks.all
+    .filter((b) => b.bench && !b.format.capabilities.includes('audit'))
+    .map((b) => b.format.label);
+  return labels.length
+    ? `${labels.join(' and ')} ${labels.length === 1 ? 'has' : 'have'} no personal-information audit.`
+    : '';
+}
+
+export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benchmarks): AuditApi {
+  const { spb: store, omni } = benchmarks;
   const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
   const provider = new AuditTreeProvider(session);
   const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, {
@@ -47,7 +57,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
         ? 'Auditing the benchmark for residual personal information…'
         : session.hasBenchmark
           ? 'Not audited yet: "Persona Lab: Run PI Audit" (▷ in this view\'s title bar) scans bios, posts, tags, personas and reasoning for personal information that the placeholders missed.'
-          : 'Open a benchmark to audit it for residual personal information.';
+          : notAudited(benchmarks) || 'Open a benchmark to audit it for residual personal information.';
     } else if (session.running) view.message = 'Auditing…';
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
     else if (provider.getChildren().length === 0)
@@ -100,6 +110,7 @@ export function activateAudit(context: vscode.ExtensionContext, store: SpbStore,
     session.onDidRecord(update),
     store.onDidChange(benchmarkChanged),
     omni.onDidChange(omniChanged),
+    ...benchmarks.all.filter((b) => b !== store && b !== omni).map((b) => b.onDidChange(update)),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();

@@ -3,6 +3,7 @@
 // (spb/contribution.ts, omni/contribution.ts), listed once in contributions.ts.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
+import type { LabelService } from '../labels/service';
 import type { LoadHost, OpenBenchmark } from './types';
 
 /** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
@@ -20,4 +21,9 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   /** What the store opens for a target this format detected (a folder may hold the format one level down). */
   rootOf(target: string): string | undefined;
   watch(store: S, host: ReopenHost): vscode.Disposable;
+  /**
+   * What the labels feature shows of this format beyond the built-in step and trace views (labels/index.ts wires
+   * those two): e.g. badges in its tree. Called once, when the label service exists.
+   */
+  withLabels?(store: S, labels: LabelService): vscode.Disposable;
 }

@@ -158,8 +158,15 @@ export class Benchmarks implements vscode.Disposable {
 }
 
 /** The open benchmarks, with their diagnostics in the Problems panel, reloaded when their files change. */
-export function activateBenchmarks(context: vscode.ExtensionContext): Benchmarks {
-  const benchmarks = new Benchmarks(context.workspaceState, windowLoadHost(context.globalStorageUri.fsPath));
+export function activateBenchmarks(
+  context: vscode.ExtensionContext,
+  contributions: readonly FormatContribution[] = CONTRIBUTIONS,
+): Benchmarks {
+  const benchmarks = new Benchmarks(
+    context.workspaceState,
+    windowLoadHost(context.globalStorageUri.fsPath),
+    contributions,
+  );
   context.subscriptions.push(benchmarks, problemsStatus(benchmarks.all));
   for (const c of benchmarks.contributions) {
     const store = benchmarks.of(c);

@@ -2,8 +2,7 @@
 // (spb/targets.ts: steps; omni/targets.ts: test actions and history records), labelling in the step view and the
 // trace view, the Benchmarks tree's badges, counts and step filter, and the label commands' handlers.
 import type * as vscode from 'vscode';
-import type { OmniStore } from '../benchmarks/omni/store';
-import type { SpbStore } from '../benchmarks/spb/store';
+import type { Benchmarks } from '../benchmarks';
 import type { StepViews } from '../stepView/views';
 import type { TracePanel } from '../traceView/panel';
 import type { TreeApi } from '../tree';
@@ -27,7 +26,7 @@ export interface LabelsApi {
 
 export function activateLabels(
   context: vscode.ExtensionContext,
-  benchmarks: { spb: SpbStore; omni: OmniStore },
+  benchmarks: Benchmarks,
   views: { steps: StepViews; trace: TracePanel },
   tree: TreeApi,
 ): LabelsApi {
@@ -54,6 +53,10 @@ export function activateLabels(
   const traces = new OmniLabelTargets(omni, labels);
   context.subscriptions.push(new TraceLabelController(views.trace, traces, labels));
   omni.tree.setAugment(traceTreeBadges(labels, traces));
+  for (const c of benchmarks.contributions) {
+    const wired = c.withLabels?.(benchmarks.of(c), labels);
+    if (wired) context.subscriptions.push(wired);
+  }
   const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
   context.subscriptions.push(filterMessage(filter));
   return { service: labels, steps, filter, files: labelFileCommands(context, labels) };

@@ -5,7 +5,17 @@
 // 4.103.2), started as `<that node> <install>/node_modules/code-server/out/node/entry.js` with that Node's bin dir
 // first on the child's PATH, whatever Node runs the tests: its extension host is a fork of that same Node.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -81,6 +91,8 @@ export interface CodeServerOptions {
   workspaceTrust?: boolean;
   /** Extra environment for code-server and so for the extension host. */
   env?: Record<string, string>;
+  /** A bundle put in place of the installed extension's dist/extension.js (a test build, e.g. with a fixture format). */
+  extensionMain?: string;
 }
 
 /** A running code-server and the temp folder it owns. */
@@ -152,6 +164,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Copies `bundle` over the one installed extension's dist/extension.js. */
+function replaceMain(extensionsDir: string, bundle: string): void {
+  const installed = readdirSync(extensionsDir).filter((d) =>
+    existsSync(join(extensionsDir, d, 'dist', 'extension.js')),
+  );
+  if (installed.length !== 1)
+    throw new Error(`expected one installed extension in ${extensionsDir}, found ${installed.length}`);
+  copyFileSync(bundle, join(extensionsDir, installed[0], 'dist', 'extension.js'));
+}
+
 /** Makes the run's temp folder, installs the .vsix and starts code-server on a free port. */
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   const codeServer = codeServerCommand();
@@ -209,6 +231,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
         env,
         60_000,
       );
+      if (opts.extensionMain) replaceMain(extensionsDir, opts.extensionMain);
     }
     // Start code-server; retry on another port if the one we picked got taken in between.
     let port = 0;

@@ -53,6 +53,8 @@ export interface WorkbenchOptions {
   env?: Record<string, string>;
   /** Timeout for the whole start (ms). Default 120 s. */
   timeout?: number;
+  /** A bundle in place of the installed extension's dist/extension.js (server.ts). */
+  extensionMain?: string;
 }
 
 /** The workbenches started and not yet closed, for the after-failure reset (afterFailure.ts). */

@@ -1,0 +1,115 @@
+// A third format in the real workbench (issue #26): the test build (test/fixtures/tinybench/extension/main.ts) adds
+// the fixture format's contribution to the built-in list, and with no other edit its benchmark shows in the
+// Benchmarks tree with the selected run's figures, its loading problem counts in the status bar, a change on disk
+// reloads it, Sort Users By… offers the order its descriptor declares, and labels written to the workspace's label
+// database (as the CLI or another window writes them) show on its items, also when written while the window is open.
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultLabelSet } from '../../src/core/labels/taxonomy';
+import { LabelStore } from '../../src/core/labels/store';
+import { tinyBench, TINY_PLATFORM, TINY_SAMPLE } from '../fixtures/tinybench/format';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { treePage } from './treePage';
+
+describe('a third format registered by one list entry works in the workbench', () => {
+  let wb: Workbench;
+  let tmp: string;
+  let root: string;
+  const { rows, children, expand, waitRow, runCommandWithInput, quickPickRow } = treePage(() => wb);
+  const [first, second] = defaultLabelSet().labels;
+
+  function addLabel(label: string, userId: string, stepId: number): void {
+    const store = LabelStore.open(join(root, '.personalab', 'labels.db'));
+    try {
+      const key = { benchmark: basename(root), platform: TINY_PLATFORM, run: 'guess', author: 'cli', label };
+      store.add({ ...key, userId, stepId, target: { kind: 'step' } });
+    } finally {
+      store.close();
+    }
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tinybench-'));
+    root = join(tmp, 'tiny');
+    cpSync(TINY_SAMPLE, root, { recursive: true });
+    appendFileSync(join(root, 'items.tinybench.jsonl'), 'not json\n');
+    mkdirSync(join(root, '.personalab'));
+    addLabel(first.id, 'ann', 2);
+    const bundle = join(tmp, 'extension.js');
+    await build({
+      entryPoints: [join(repoRoot, 'test/fixtures/tinybench/extension/main.ts')],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'es2022',
+      external: ['vscode', 'better-sqlite3'],
+      logLevel: 'warning',
+    });
+    wb = await startWorkbench({ folder: root, theme: 'light', extensionMain: bundle });
+    await wb.openView('Persona Lab');
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`thirdFormat-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('shows the benchmark, its users and items with the selected run, and its loading problem', async () => {
+    await waitRow('tiny', 1, (r) => r.description === `${tinyBench.label} · guess · 2 of 3 right`, 'the tiny row');
+    const users = await expand('tiny', 1, ['ann', 'bob']);
+    expect(users.map((u) => u.description)).toEqual(['1 of 2 right', '1 of 1 right']);
+    const items = await expand('ann', 2, ['item 1', 'item 2']);
+    expect(items.map((r) => [r.description, r.icon])).toEqual([
+      ['right', 'pass'],
+      [`wrong · ⚑ ${first.name}`, 'error'],
+    ]);
+    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: '1 loading problem' });
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await status.getAttribute('aria-label')).toContain(tinyBench.label);
+    // The format offers no audit, and the PI Audit view says so rather than asking for a benchmark.
+    await wb.page
+      .locator('.part.sidebar .pane', { has: wb.page.locator('h3.title', { hasText: /^PI Audit$/ }) })
+      .getByText(`${tinyBench.label} has no personal-information audit.`)
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.screenshot('third-format-tree');
+  });
+
+  it('shows a label another process writes while the window is open', async () => {
+    addLabel(second.id, 'ann', 1);
+    await waitRow('item 1', 3, (r) => r.description === `right · ⚑ ${second.name}`, 'the new label on ann item 1');
+  });
+
+  it('reloads when a prediction file changes on disk', async () => {
+    writeFileSync(
+      join(root, 'results', 'guess', 'predictions.tinybench.jsonl'),
+      ['ann', 'ann', 'bob']
+        .map((user, i) => JSON.stringify({ user, item: i === 1 ? 2 : 1, predicted: user === 'bob' ? 'no' : 'yes' }))
+        .join('\n') + '\n',
+    );
+    await waitRow('tiny', 1, (r) => r.description.endsWith('guess · 1 of 3 right'), 'the reloaded figures');
+  });
+
+  it('sorts its users by the order its descriptor declares', async () => {
+    await runCommandWithInput('Persona Lab: Sort Users By…');
+    const reverse = quickPickRow(/^\s*Reverse the order/);
+    await reverse.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await quickPickRow(/^\s*User id/).count()).toBe(1);
+    await reverse.click();
+    await waitFor(
+      async () => {
+        const kids = await children('tiny', 1);
+        return kids.map((k) => k.label).join(',') === 'bob,ann' || undefined;
+      },
+      { timeout: 30_000, message: 'the users listed Z → A' },
+    );
+    expect((await rows()).filter((r) => r.level === 2).map((r) => r.label)).toEqual(['bob', 'ann']);
+  });
+});
