@@ -23,6 +23,22 @@ export interface OrderKeyInfo {
   descendingText: string;
 }
 
+/** The orders every format offers: by id, and labelled first. */
+export const ID_ORDER: OrderKeyInfo = {
+  label: 'User id',
+  name: 'User id',
+  direction: 'ascending',
+  ascendingText: 'A → Z',
+  descendingText: 'Z → A',
+};
+export const LABELLED_ORDER: OrderKeyInfo = {
+  label: 'Labelled first',
+  name: 'Labels',
+  direction: 'descending',
+  ascendingText: 'unlabelled first, then by id',
+  descendingText: 'labelled first, then by id',
+};
+
 /** UTF-16 code-unit order, the same on every machine (localeCompare depends on the locale). */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

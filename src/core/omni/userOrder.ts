@@ -1,7 +1,7 @@
 // The orders OmniBehavior users can be listed in (Sort Users By…): by id, labelled first, or by what the core's
 // score says of their answers (OmniRunScore.perAction summed over a user's test actions): the wrong answers, the
 // share right, the answers left out. Worst first by default.
-import { sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
+import { ID_ORDER, LABELLED_ORDER, sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
 import type { ActionCounts } from './score';
 
 export const OMNI_ORDER_KEYS = ['id', 'labelled', 'incorrect', 'shareRight', 'leftOut'] as const;
@@ -19,14 +19,8 @@ const counted = (label: string, name: string, direction: OrderKeyInfo['direction
 });
 
 export const OMNI_ORDER_INFO: Readonly<Record<OmniOrderKey, OrderKeyInfo>> = {
-  id: { label: 'User id', name: 'User id', direction: 'ascending', ascendingText: 'A → Z', descendingText: 'Z → A' },
-  labelled: {
-    label: 'Labelled first',
-    name: 'Labels',
-    direction: 'descending',
-    ascendingText: 'unlabelled first, then by id',
-    descendingText: 'labelled first, then by id',
-  },
+  id: ID_ORDER,
+  labelled: LABELLED_ORDER,
   incorrect: counted('Wrong answers', 'Wrong answers', 'descending'),
   shareRight: {
     label: 'Share right',

@@ -5,7 +5,7 @@ import type { UserScore } from './score/step';
 import { userF1ns } from './score/step';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from './names';
 import { METRIC_KEYS } from './types';
-import { sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
+import { ID_ORDER, LABELLED_ORDER, sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
 
 /** The figures in METRIC_KEYS order (Recall first), F1^NS after recall. */
 export const SPB_ORDER_KEYS = ['file', 'id', 'labelled', 'Recall', 'F1NS', ...METRIC_KEYS.slice(1)] as const;
@@ -17,24 +17,17 @@ export const SPB_FIGURE_KEYS: readonly SpbFigureKey[] = FIGURE_VIEW_ORDER;
 export const SPB_DEFAULT_ORDER: UserOrder<SpbOrderKey> = { key: 'file', direction: 'ascending' };
 
 /** A figure's label is its short name, its name the long one (src/core/spb/names.ts). */
-const recall = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
+const figure = (key: keyof typeof METRIC_NAMES, direction: OrderKeyInfo['direction']): OrderKeyInfo => ({
   label: METRIC_NAMES[key].short,
   name: METRIC_NAMES[key].long,
   symbol: METRIC_NAMES[key].short,
   figure: true,
-  direction: 'ascending',
+  direction,
   ascendingText: 'lowest first',
   descendingText: 'highest first',
 });
-const error = (key: keyof typeof METRIC_NAMES): OrderKeyInfo => ({
-  label: METRIC_NAMES[key].short,
-  name: METRIC_NAMES[key].long,
-  symbol: METRIC_NAMES[key].short,
-  figure: true,
-  direction: 'descending',
-  ascendingText: 'lowest first',
-  descendingText: 'highest first',
-});
+const recall = (key: keyof typeof METRIC_NAMES) => figure(key, 'ascending');
+const error = (key: keyof typeof METRIC_NAMES) => figure(key, 'descending');
 
 export const SPB_ORDER_INFO: Readonly<Record<SpbOrderKey, OrderKeyInfo>> = {
   file: {
@@ -44,14 +37,8 @@ export const SPB_ORDER_INFO: Readonly<Record<SpbOrderKey, OrderKeyInfo>> = {
     ascendingText: 'as the tasks file lists them',
     descendingText: 'the tasks file from its end',
   },
-  id: { label: 'User id', name: 'User id', direction: 'ascending', ascendingText: 'A → Z', descendingText: 'Z → A' },
-  labelled: {
-    label: 'Labelled first',
-    name: 'Labels',
-    direction: 'descending',
-    ascendingText: 'unlabelled first, then by id',
-    descendingText: 'labelled first, then by id',
-  },
+  id: ID_ORDER,
+  labelled: LABELLED_ORDER,
   Recall: recall('Recall'),
   F1NS: recall('F1NS'),
   Recall_Novelty: recall('Recall_Novelty'),
