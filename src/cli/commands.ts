@@ -25,6 +25,7 @@ export interface CliOptions extends RunCliOptions, AuditCliOptions, SampleCliOpt
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
+  memory?: boolean;
   method?: string;
   out?: string;
   seed?: string;
@@ -132,7 +133,9 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
     throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
   // --write-reports is left out for a format that writes none (as OmniBehavior always did).
   const writeReports = format.scoreOptions.includes('writeReports') && opts['write-reports'];
-  const result = await opened.score({ output, sample: opts.sample, writeReports });
+  if (opts.memory && !format.scoreOptions.includes('memory'))
+    throw new UsageError(`score --memory: persona memory is of StreamProfileBench runs, not ${format.label}`);
+  const result = await opened.score({ output, sample: opts.sample, writeReports, memory: opts.memory });
   for (const line of result.warnings) process.stderr.write(`${line}\n`);
   print(result.text);
   return Math.max(exitFor(opened, !opts.json), result.failed ? 1 : 0);

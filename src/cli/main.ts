@@ -13,11 +13,14 @@ import { StorageUnavailableError } from '../core/storage/sqlite';
 const USAGE = `Usage: persona-lab <command> [options]
 
 Commands:
-  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME]
+  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
                                                            the paper's tables (or the JSON contract) per run; for an
                                                            OmniBehavior folder the per-field scores, components,
                                                            overall and bias diagnostics; --sample NAME: over the
-                                                           users of .personalab/samples/NAME.json only
+                                                           users of .personalab/samples/NAME.json only; --memory:
+                                                           each run's persona memory (missed T_keep tags forgotten,
+                                                           ignored or never captured; D_decay picks carried over or
+                                                           re-inferred), our reading, not the paper's figure
   validate <dir> [--json]                                  every located problem in the benchmark's files
                                                            (StreamProfileBench or OmniBehavior)
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
@@ -55,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
         run: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'write-reports': { type: 'boolean' },
+        memory: { type: 'boolean' },
         method: { type: 'string' },
         out: { type: 'string' },
         seed: { type: 'string' },

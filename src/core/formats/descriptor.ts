@@ -40,6 +40,8 @@ export interface ScoreRequest {
   /** Only a format whose `scoreOptions` names it is asked for these. */
   sample?: string;
   writeReports?: boolean;
+  /** Persona memory per run (reads every persona the runs wrote). */
+  memory?: boolean;
 }
 
 export interface ScoreResult {
@@ -59,7 +61,7 @@ export interface ScoreContract {
   description: string;
 }
 
-export type ScoreOption = 'sample' | 'writeReports';
+export type ScoreOption = 'sample' | 'writeReports' | 'memory';
 
 export interface AuditRequest {
   minConfidence: Confidence;

@@ -12,6 +12,7 @@ import { loadBenchmark } from './load';
 import { tableModels } from './paperTables';
 import { originNotes, readRunOrigin } from './runOrigin';
 import { failedJson, failedNotes, failedRequests } from './failedRequests';
+import { memoryJson, memoryNotes, runMemory } from './score/personaMemory';
 import { scoreRun } from './score/run';
 import { evalReport, paperTables, scoreJson } from './tables';
 import type { Benchmark } from './types';
@@ -72,16 +73,20 @@ async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> 
     name: run.name,
     failed: failedRequests(bench, run, scope?.users, scores[i]),
   }));
+  const memory = req.memory ? runs.map((run) => ({ name: run.name, memory: runMemory(bench, run, scope?.users) })) : [];
   const refused = req.writeReports ? writeReports(bench, scores, warnings) : false;
   const out = req.output;
   let text: string;
   // Runs made with Persona Lab's own prompt wording are named as such wherever they print (CSV stays bare data).
-  const notes = [originNotes(bench.root, bench.runs.keys()), failedNotes(failed)].filter((g) => g.length > 0);
+  const notes = [originNotes(bench.root, bench.runs.keys()), failedNotes(failed), memoryNotes(memory)].filter(
+    (g) => g.length > 0,
+  );
   if (out.kind === 'json') {
     const json = scoreJson(scores, scope && { name: scope.name, users: scope.size });
     json.runs.forEach((run, i) => {
       run.origin = readRunOrigin(bench.root, run.name);
       run.failedRequests = failedJson(failed[i].failed);
+      if (req.memory) run.memory = memoryJson(memory[i].memory);
     });
     text = JSON.stringify(json);
   } else if (scores.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
@@ -136,10 +141,13 @@ export const streamProfileBench = defineFormat({
       'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS }, ' +
       "origin: { template: 'builtin' | 'own', templateId, mark } | null, " +
       'failedRequests: { failed, steps, platforms: { <platform>: { failed, steps, Recall, RecallExcludingFailed } }, ' +
-      'avg: { Recall, RecallExcludingFailed }, excluding } }]; ' +
+      'avg: { Recall, RecallExcludingFailed }, excluding }, ' +
+      'memory (with --memory): { platforms: { <platform>: { forgotten, ignored, neverCaptured, carriedOver, ' +
+      'reInferred, steps, failed, unchained, personasWritten, missedTKeep, dDecayPicks, shares: { <kind>: fraction | null }, ' +
+      'forgottenTags: [{ userId, stepId, tag, droppedAt }] } }, total: { the same counts and shares }, reading } }]; ' +
       'sample: { name, users } with --sample. A figure with no value is null.',
   },
-  scoreOptions: ['sample', 'writeReports'],
+  scoreOptions: ['sample', 'writeReports', 'memory'],
   orderKeys: SPB_ORDER_INFO,
   defaultOrder: SPB_DEFAULT_ORDER,
   capabilities: {

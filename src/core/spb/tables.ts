@@ -1,4 +1,5 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
+import type { memoryJson } from './score/personaMemory';
 import type { failedJson } from './failedRequests';
 import { excelFixed, pyPercent, pyPercentFixed } from '../io/pyNumber';
 import { pctText } from '../tables/format';
@@ -28,6 +29,8 @@ export interface ScoreJson {
     origin?: RunOrigin | null;
     /** set by `score --json`: steps with the reference's error record, and R̄ with and without them */
     failedRequests?: ReturnType<typeof failedJson>;
+    /** set by `score --json --memory`: persona memory, our reading */
+    memory?: ReturnType<typeof memoryJson>;
   }[];
 }
 

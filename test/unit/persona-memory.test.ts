@@ -1,0 +1,228 @@
+// Persona memory (our reading, docs/scoring.md): on a hand-made chain each kind appears where it was planted (a tag
+// forgotten at step 3 and missed at 5, one dropped at 2 and missed at 3, one ignored, one never captured, one found by
+// NFKC and case folding, a D_decay pick carried over and two re-inferred, a failed request passed over by the chain,
+// a step after a gap left out), and score --json --memory equals the independent Python in
+// test/reference/spb_memory.py there and on the sample.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../../src/core/spb/load';
+import { MEMORY_READING, runMemory, userMemory } from '../../src/core/spb/score/personaMemory';
+
+const CLI = resolve('dist/cli.js');
+const PY = resolve('test/reference/spb_memory.py');
+const tmp = mkdtempSync(join(tmpdir(), 'pl-memory-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Meta {
+  T_keep?: string[];
+  D_decay?: string[];
+}
+interface Planted {
+  meta: Meta;
+  prediction: string[];
+  persona: string;
+  failed?: boolean;
+}
+
+const SPLIT = ['T_new', 'T_keep', 'D_decay', 'D_cluster', 'D_viral', 'D_random'] as const;
+
+function taskLine(userId: string, steps: Planted[]) {
+  return {
+    user_id: userId,
+    platform: 'weibo',
+    username: 'U_00000000',
+    bio: '',
+    total_steps: steps.length,
+    prediction_tasks: steps.map((s, i) => {
+      const meta = Object.fromEntries(SPLIT.map((k) => [k, (s.meta as Record<string, string[]>)[k] ?? []]));
+      meta.T_new = ['#新#'];
+      const pool = [...new Set(Object.values(meta).flat())];
+      return {
+        step_id: i + 1,
+        total_steps: steps.length,
+        date_input: '2024-01-01',
+        date_target: '2024-01-02',
+        posts_text: 'p',
+        candidate_pool: pool,
+        meta,
+      };
+    }),
+  };
+}
+
+function resultLine(userId: string, steps: (Planted & { stepId: number })[]) {
+  return {
+    user_id: userId,
+    platform: 'weibo',
+    username: 'U_00000000',
+    steps: steps.map((s) => ({
+      step_id: s.stepId,
+      prediction: s.prediction,
+      reasoning: s.failed ? 'Error: timed out' : 'ok',
+      persona_summary: s.persona,
+    })),
+  };
+}
+
+// we_a: the chain of the header; we_b: the run lacks its step 2, so step 3 is left out.
+const A: Planted[] = [
+  { meta: {}, prediction: [], persona: '喜欢徒步和摄影' },
+  { meta: { T_keep: ['#徒步#'] }, prediction: ['#徒步#'], persona: '喜欢徒步' },
+  { meta: { T_keep: ['#摄影#'], D_decay: ['#旧爱#', '#新欢#'] }, prediction: ['#旧爱#'], persona: '喜欢咖啡' },
+  { meta: { T_keep: ['#徒步#'] }, prediction: [], persona: '', failed: true },
+  {
+    meta: { T_keep: ['#徒步#', '#咖啡#', '#ＤＯＧ#'], D_decay: ['#新欢#'] },
+    prediction: ['#新欢#'],
+    persona: 'A CAT person who drinks coffee: 咖啡',
+  },
+  { meta: { T_keep: ['#Cat#'], D_decay: ['#coffee#'] }, prediction: ['#coffee#'], persona: 'still cats' },
+];
+const B: Planted[] = [
+  { meta: {}, prediction: [], persona: '喜欢猫' },
+  { meta: { T_keep: ['#猫#'] }, prediction: [], persona: '猫' },
+  { meta: { T_keep: ['#猫#'] }, prediction: [], persona: '猫' },
+];
+
+let root: string;
+beforeAll(() => {
+  root = join(tmp, 'chain');
+  mkdirSync(join(root, 'data'), { recursive: true });
+  mkdirSync(join(root, 'results', 'm'), { recursive: true });
+  writeFileSync(
+    join(root, 'data', 'weibo_inference_tasks.jsonl'),
+    [taskLine('we_a', A), taskLine('we_b', B)].map((l) => JSON.stringify(l)).join('\n') + '\n',
+  );
+  const withIds = (steps: Planted[]) => steps.map((s, i) => ({ ...s, stepId: i + 1 }));
+  writeFileSync(
+    join(root, 'results', 'm', 'inference_results_weibo.jsonl'),
+    [
+      resultLine('we_a', withIds(A)),
+      resultLine(
+        'we_b',
+        withIds(B).filter((s) => s.stepId !== 2),
+      ),
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n') + '\n',
+  );
+});
+
+type Counts = Record<string, number>;
+interface Memory {
+  platforms: Record<string, Counts & { forgottenTags: unknown[] }>;
+  total: Counts;
+}
+
+function ours(dir: string): Record<string, Memory & { reading: string }> {
+  const out = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'score', dir, '--json', '--memory', '--no-cache'], { encoding: 'utf8' }),
+  ) as { runs: { name: string; memory: Memory & { reading: string } }[] };
+  return Object.fromEntries(out.runs.map((r) => [r.name, r.memory]));
+}
+
+function python(dir: string): Record<string, Memory> {
+  return JSON.parse(execFileSync('python3', [PY, dir], { encoding: 'utf8' })) as Record<string, Memory>;
+}
+
+const KINDS = [
+  'forgotten',
+  'ignored',
+  'neverCaptured',
+  'carriedOver',
+  'reInferred',
+  'steps',
+  'failed',
+  'unchained',
+  'personasWritten',
+];
+const pick = (c: Counts) => Object.fromEntries(KINDS.map((k) => [k, c[k]]));
+
+function expectSame(a: Record<string, Memory>, b: Record<string, Memory>): void {
+  expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+  for (const [run, x] of Object.entries(a)) {
+    expect(pick(x.total), run).toEqual(pick(b[run].total));
+    expect(Object.keys(x.platforms).sort(), run).toEqual(Object.keys(b[run].platforms).sort());
+    for (const [p, v] of Object.entries(x.platforms)) {
+      expect(pick(v), `${run} ${p}`).toEqual(pick(b[run].platforms[p]));
+      expect(v.forgottenTags, `${run} ${p}`).toEqual(b[run].platforms[p].forgottenTags);
+    }
+  }
+}
+
+describe('persona memory', () => {
+  it('classifies each planted step', async () => {
+    const bench = await loadBenchmark(root);
+    const user = bench.users.get('weibo')!.get('we_a')!;
+    const result = bench.runs.get('m')!.results.get('weibo')!.get('we_a')!;
+    const m = userMemory(user, result);
+    expect(Object.fromEntries(m)).toEqual({
+      1: { status: 'first' },
+      2: { status: 'classified', missed: [], decayPicks: [] },
+      3: {
+        status: 'classified',
+        missed: [{ tag: '#摄影#', kind: 'forgotten', droppedAt: 2 }],
+        decayPicks: [{ tag: '#旧爱#', kind: 'reInferred' }],
+      },
+      4: { status: 'failed' },
+      5: {
+        status: 'classified',
+        missed: [
+          { tag: '#徒步#', kind: 'forgotten', droppedAt: 3 },
+          { tag: '#咖啡#', kind: 'ignored' },
+          { tag: '#ＤＯＧ#', kind: 'neverCaptured' },
+        ],
+        decayPicks: [{ tag: '#新欢#', kind: 'reInferred' }],
+      },
+      6: {
+        status: 'classified',
+        missed: [{ tag: '#Cat#', kind: 'ignored' }],
+        decayPicks: [{ tag: '#coffee#', kind: 'carriedOver' }],
+      },
+    });
+    const run = runMemory(bench, bench.runs.get('m')!);
+    expect(run.total).toEqual({
+      forgotten: 2,
+      ignored: 2,
+      neverCaptured: 1,
+      carriedOver: 1,
+      reInferred: 2,
+      steps: 4,
+      failed: 1,
+      unchained: 1,
+      personasWritten: 7,
+    });
+    expect(run.platforms.get('weibo')!.forgotten).toEqual([
+      { userId: 'we_a', stepId: 3, tag: '#摄影#', droppedAt: 2 },
+      { userId: 'we_a', stepId: 5, tag: '#徒步#', droppedAt: 3 },
+    ]);
+  });
+
+  it('score --json --memory names the reading and gives the shares', () => {
+    const m = ours(root).m;
+    expect(m.reading).toBe(MEMORY_READING);
+    const total = m.total as unknown as { missedTKeep: number; shares: Record<string, number | null> };
+    expect(total.missedTKeep).toBe(5);
+    expect(total.shares.forgotten).toBeCloseTo(0.4, 12);
+    expect(total.shares.carriedOver).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('equals the independent Python on the hand-made chain and on the sample', () => {
+    expectSame(ours(root), python(root));
+    expectSame(ours('sample'), python('sample'));
+  });
+
+  it('the text tables say which figures are ours, and --memory is refused for OmniBehavior', () => {
+    const text = execFileSync(process.execPath, [CLI, 'score', root, '--memory'], { encoding: 'utf8' });
+    expect(text).toContain(`Persona memory (${MEMORY_READING}):`);
+    expect(text).toContain('m: missed T_keep 5: forgotten 40.0 %, ignored 40.0 %, never captured 20.0 %');
+    expect(() =>
+      execFileSync(process.execPath, [CLI, 'score', 'sample/omnibehavior', '--memory'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      }),
+    ).toThrow(/persona memory is of StreamProfileBench runs/);
+  });
+});
