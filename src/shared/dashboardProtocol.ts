@@ -104,6 +104,19 @@ export interface DashboardModel {
   marks: Record<string, string>;
   /** run -> "N of M steps; Avg. R … (official, with them), … excluding failed requests, not the paper's figure" */
   failed: Record<string, string>;
+  /** run -> its persona memory (our reading, core/spb/score/personaMemory.ts), pooled over the platforms */
+  memory: Record<string, DashboardMemory>;
+}
+/** Counts of a run's persona memory; each share is of its whole (missed T_keep or D_decay picks), null when 0. */
+export interface DashboardMemory {
+  steps: number;
+  missedTKeep: number;
+  forgotten: number;
+  ignored: number;
+  neverCaptured: number;
+  dDecayPicks: number;
+  carriedOver: number;
+  reInferred: number;
 }
 export interface DashboardSampleChoice {
   name: string;
@@ -195,6 +208,18 @@ const dashboardModel = shapeOf<DashboardModel>()({
   sample: union(literal(null), object({ name: str, users: int, label: str, problems: arrayOf(str) })),
   marks: recordOf(str),
   failed: recordOf(str),
+  memory: recordOf(
+    object({
+      steps: int,
+      missedTKeep: int,
+      forgotten: int,
+      ignored: int,
+      neverCaptured: int,
+      dDecayPicks: int,
+      carriedOver: int,
+      reInferred: int,
+    }),
+  ),
 });
 const sideModel = shapeOf<SideModel>()({
   hasResult: bool,

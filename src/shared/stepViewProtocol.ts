@@ -221,6 +221,8 @@ export type StepCommand = (typeof STEP_COMMANDS)[number];
 
 const readyMessage = message('ready');
 const navigateMessage = message('navigate', { direction: oneOf(NAV_DIRECTIONS) });
+/** Show another step of the same user (a forgotten tag's "dropped at step N"). */
+const goToStepMessage = message('goToStep', { stepId: int });
 /** Open the source line of the step: the user's line in the tasks file, or the result line of the run. */
 const openSourceMessage = message('openSource', { which: literal('tasks', 'result') });
 /** A labelling action (see LabelUiAction). */
@@ -247,6 +249,7 @@ export type RerunRequest =
 export const isWebviewToExtension = messages(
   readyMessage,
   navigateMessage,
+  goToStepMessage,
   openSourceMessage,
   labelActionMessage,
   commandMessage,

@@ -4,110 +4,23 @@
 // a step after a gap left out), and score --json --memory equals the independent Python in
 // test/reference/spb_memory.py there and on the sample.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/load';
 import { MEMORY_READING, runMemory, userMemory } from '../../src/core/spb/score/personaMemory';
+import { writeMemoryChain } from '../fixtures/memoryChain';
 
 const CLI = resolve('dist/cli.js');
 const PY = resolve('test/reference/spb_memory.py');
 const tmp = mkdtempSync(join(tmpdir(), 'pl-memory-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Meta {
-  T_keep?: string[];
-  D_decay?: string[];
-}
-interface Planted {
-  meta: Meta;
-  prediction: string[];
-  persona: string;
-  failed?: boolean;
-}
-
-const SPLIT = ['T_new', 'T_keep', 'D_decay', 'D_cluster', 'D_viral', 'D_random'] as const;
-
-function taskLine(userId: string, steps: Planted[]) {
-  return {
-    user_id: userId,
-    platform: 'weibo',
-    username: 'U_00000000',
-    bio: '',
-    total_steps: steps.length,
-    prediction_tasks: steps.map((s, i) => {
-      const meta = Object.fromEntries(SPLIT.map((k) => [k, (s.meta as Record<string, string[]>)[k] ?? []]));
-      meta.T_new = ['#新#'];
-      const pool = [...new Set(Object.values(meta).flat())];
-      return {
-        step_id: i + 1,
-        total_steps: steps.length,
-        date_input: '2024-01-01',
-        date_target: '2024-01-02',
-        posts_text: 'p',
-        candidate_pool: pool,
-        meta,
-      };
-    }),
-  };
-}
-
-function resultLine(userId: string, steps: (Planted & { stepId: number })[]) {
-  return {
-    user_id: userId,
-    platform: 'weibo',
-    username: 'U_00000000',
-    steps: steps.map((s) => ({
-      step_id: s.stepId,
-      prediction: s.prediction,
-      reasoning: s.failed ? 'Error: timed out' : 'ok',
-      persona_summary: s.persona,
-    })),
-  };
-}
-
-// we_a: the chain of the header; we_b: the run lacks its step 2, so step 3 is left out.
-const A: Planted[] = [
-  { meta: {}, prediction: [], persona: '喜欢徒步和摄影' },
-  { meta: { T_keep: ['#徒步#'] }, prediction: ['#徒步#'], persona: '喜欢徒步' },
-  { meta: { T_keep: ['#摄影#'], D_decay: ['#旧爱#', '#新欢#'] }, prediction: ['#旧爱#'], persona: '喜欢咖啡' },
-  { meta: { T_keep: ['#徒步#'] }, prediction: [], persona: '', failed: true },
-  {
-    meta: { T_keep: ['#徒步#', '#咖啡#', '#ＤＯＧ#'], D_decay: ['#新欢#'] },
-    prediction: ['#新欢#'],
-    persona: 'A CAT person who drinks coffee: 咖啡',
-  },
-  { meta: { T_keep: ['#Cat#'], D_decay: ['#coffee#'] }, prediction: ['#coffee#'], persona: 'still cats' },
-];
-const B: Planted[] = [
-  { meta: {}, prediction: [], persona: '喜欢猫' },
-  { meta: { T_keep: ['#猫#'] }, prediction: [], persona: '猫' },
-  { meta: { T_keep: ['#猫#'] }, prediction: [], persona: '猫' },
-];
-
 let root: string;
 beforeAll(() => {
   root = join(tmp, 'chain');
-  mkdirSync(join(root, 'data'), { recursive: true });
-  mkdirSync(join(root, 'results', 'm'), { recursive: true });
-  writeFileSync(
-    join(root, 'data', 'weibo_inference_tasks.jsonl'),
-    [taskLine('we_a', A), taskLine('we_b', B)].map((l) => JSON.stringify(l)).join('\n') + '\n',
-  );
-  const withIds = (steps: Planted[]) => steps.map((s, i) => ({ ...s, stepId: i + 1 }));
-  writeFileSync(
-    join(root, 'results', 'm', 'inference_results_weibo.jsonl'),
-    [
-      resultLine('we_a', withIds(A)),
-      resultLine(
-        'we_b',
-        withIds(B).filter((s) => s.stepId !== 2),
-      ),
-    ]
-      .map((l) => JSON.stringify(l))
-      .join('\n') + '\n',
-  );
+  writeMemoryChain(root);
 });
 
 type Counts = Record<string, number>;

@@ -28,6 +28,7 @@ import {
 import { chartSlug, type ChartFormat } from '../../src/shared/chartExport';
 import { chartToolbar, saveChartMessage } from '../shared/chartExport';
 import { el, fixed, help, icon, pct } from './dom';
+import { memoryTable } from './memory';
 import { renderTable } from './tables';
 import { VirtualList } from '../shared/vlist';
 
@@ -297,7 +298,11 @@ export class DashboardPage {
     ]);
     const marked = m.runs.filter((run) => m.marks[run] && m.selected.includes(run));
     const tables = el('section', { className: 'tables' }, [
-      ...m.tables.map((t) => renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }))),
+      // Persona memory right after Table 5, whose R_stab it explains.
+      ...m.tables.flatMap((t) => [
+        renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format })),
+        t.id === 't5' ? memoryTable(m) : null,
+      ]),
       marked.length
         ? el('p', {
             className: 'note run-marks',

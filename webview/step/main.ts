@@ -40,6 +40,9 @@ const handlers: Handlers = {
   navigate(direction) {
     if (shown?.nav[direction]) vscode.postMessage({ type: 'navigate', direction });
   },
+  goToStep(stepId) {
+    vscode.postMessage({ type: 'goToStep', stepId });
+  },
   openSource(which) {
     vscode.postMessage({ type: 'openSource', which });
   },

@@ -1,5 +1,6 @@
 // The candidate pool section of the step view: tags grouped by meta list, marked hit / missed / wrong pick.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import type { TagMemory } from '../../src/core/spb/score/personaMemory';
 import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/stepModel';
 import { EMPTY_PI, fieldKey, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';
@@ -12,6 +13,34 @@ const MARKS: Record<TagMark, { icon: string; text: string; help: string }> = {
   avoided: { icon: 'circle-small', text: 'not picked', help: 'distractor, not picked' },
   none: { icon: 'circle-small', text: 'no result', help: 'the run has no result for this step' },
 };
+
+/** Persona memory of a missed T_keep tag or a D_decay pick: our reading (docs/scoring.md), said so in every title. */
+const MEMORY: Record<TagMemory['kind'], { text: string; help: string }> = {
+  forgotten: { text: 'forgotten', help: 'in a persona the model wrote earlier, but not in the one it received' },
+  ignored: { text: 'ignored', help: 'in the persona the model received, yet not picked' },
+  neverCaptured: { text: 'never captured', help: 'in no persona the model wrote before this step' },
+  carriedOver: { text: 'carried over', help: 'in the persona the model received: kept from the past' },
+  reInferred: { text: 're-inferred', help: 'not in the persona the model received: inferred again from the posts' },
+};
+const MEMORY_NOTE = "persona memory, Persona Lab's reading of the written personas, not the paper's";
+
+function memoryPart(m: TagMemory, goToStep: (stepId: number) => void): HTMLElement {
+  const { text, help } = MEMORY[m.kind];
+  const title = `${text}: ${help} (${MEMORY_NOTE})`;
+  if (m.droppedAt === undefined) return el('span', { className: `memory memory-${m.kind}`, text, title });
+  const stepId = m.droppedAt;
+  const link = el('a', {
+    className: `memory memory-${m.kind}`,
+    text: `${text} at step ${stepId}`,
+    title: `${title}. The persona written at step ${stepId} dropped it: click to open step ${stepId}.`,
+    attrs: { href: '#', role: 'button', 'data-step': String(stepId) },
+  });
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    goToStep(stepId);
+  });
+  return link;
+}
 
 function badge(text: string, title?: string): HTMLElement {
   const b = el('vscode-badge', { text, title });
@@ -32,7 +61,7 @@ function piLine(marks: readonly PiMark[]): string {
   return marks.length ? `\nPI placeholder: ${marks.map((m) => m.category).join(', ')}` : '';
 }
 
-function tagChip(t: PoolTag, pi: StepPiMarks): HTMLElement {
+function tagChip(t: PoolTag, pi: StepPiMarks, goToStep: (stepId: number) => void): HTMLElement {
   const mark = MARKS[t.mark];
   const marks = pi.fields[fieldKey.tag(t.tag)] ?? [];
   const finding = marks.some((m) => m.kind === 'finding');
@@ -41,18 +70,23 @@ function tagChip(t: PoolTag, pi: StepPiMarks): HTMLElement {
     {
       className: `tag mark-${t.mark}${finding ? ' has-pi-finding' : ''}`,
       title: `${t.tag}\n${mark.text}: ${mark.help}${t.count > 1 ? `\npicked ${t.count} times` : ''}${piLine(marks)}`,
-      attrs: { 'data-mark': t.mark, ...(marks.length ? { 'data-pi': finding ? 'finding' : 'placeholder' } : {}) },
+      attrs: {
+        'data-mark': t.mark,
+        ...(marks.length ? { 'data-pi': finding ? 'finding' : 'placeholder' } : {}),
+        ...(t.memory ? { 'data-memory': t.memory.kind } : {}),
+      },
     },
     [
       icon(mark.icon, 'mark-icon'),
       el('span', { className: 'tag-text' }, piNodes(t.tag, marks)),
       el('span', { className: 'mark-text', text: mark.text }),
+      t.memory ? memoryPart(t.memory, goToStep) : null,
       t.count > 1 ? el('span', { className: 'dup', text: `×${t.count}` }) : null,
     ],
   );
 }
 
-function groupBox(g: PoolGroup, pi: StepPiMarks): HTMLElement {
+function groupBox(g: PoolGroup, pi: StepPiMarks, goToStep: (stepId: number) => void): HTMLElement {
   return el(
     'section',
     {
@@ -70,7 +104,7 @@ function groupBox(g: PoolGroup, pi: StepPiMarks): HTMLElement {
         ? el(
             'ul',
             { className: 'tags' },
-            g.tags.map((t) => tagChip(t, pi)),
+            g.tags.map((t) => tagChip(t, pi, goToStep)),
           )
         : el('p', { className: 'empty', text: 'empty' }),
     ],
@@ -95,7 +129,7 @@ function listBox(
   ]);
 }
 
-export function renderPool(model: StepModel, pi: StepPiMarks): Child[] {
+export function renderPool(model: StepModel, pi: StepPiMarks, goToStep: (stepId: number) => void): Child[] {
   const p = model.pool;
   const legend = el(
     'p',
@@ -112,7 +146,7 @@ export function renderPool(model: StepModel, pi: StepPiMarks): Child[] {
     el(
       'div',
       { className: 'groups' },
-      p.groups.map((g) => groupBox(g, pi)),
+      p.groups.map((g) => groupBox(g, pi, goToStep)),
     ),
     listBox(
       'outOfPool',

@@ -19,6 +19,8 @@ import type { RerunHandlers } from './rerun';
 export interface Handlers extends RerunHandlers, SectionState {
   navigate(direction: NavDirection): void;
   openSource(which: 'tasks' | 'result'): void;
+  /** Show another step of this user. */
+  goToStep(stepId: number): void;
 }
 
 /** `pinnedRun`: the run a pinned panel shows (no re-run part there), null in the main step view. */
@@ -49,7 +51,13 @@ export function renderStep(
       renderPosts(model, pi),
       h,
     ),
-    section('pool', 'Candidate pool', poolSummary(model), renderPool(model, pi), h),
+    section(
+      'pool',
+      'Candidate pool',
+      poolSummary(model),
+      renderPool(model, pi, (stepId) => h.goToStep(stepId)),
+      h,
+    ),
     section('persona', 'Persona', personaSummary(model), renderPersona(model, pi), h),
     section('reasoning', 'Reasoning', model.hasResult ? '' : 'no result', [renderReasoning(model, pi)], h),
   ]);

@@ -1,5 +1,6 @@
 // The data the step view shows, built from core types. Pure TS: everything here is plain JSON-safe data
 // (numbers are finite or null, since webview messages are serialised), so the webview only renders it.
+import { stepMemoryOf, type TagMemory } from './score/personaMemory';
 import { diffWords } from 'diff';
 import { parsePosts } from './posts';
 import { personaReceived, scoreStepOfRun } from './score/run';
@@ -39,6 +40,8 @@ export interface PoolTag {
   mark: TagMark;
   /** How many times the prediction lists it (2+ is a duplicate pick). */
   count: number;
+  /** A missed T_keep tag's or a D_decay pick's persona memory (our reading, score/personaMemory.ts). */
+  memory?: TagMemory;
 }
 
 export interface PoolGroup {
@@ -176,6 +179,8 @@ export function buildStepModel({ bench, user, step, run, postsText }: BuildInput
   const result = score.result;
   const prediction = result?.prediction ?? [];
   const pool = buildPool(step, prediction, result !== undefined);
+  const memory = stepMemoryOf(run, user, step);
+  for (const g of pool.groups) for (const t of g.tags) if (memory.has(t.tag)) t.memory = memory.get(t.tag);
   const parsed = parsePosts(postsText);
   const classOf = new Map<string, string>();
   for (const g of pool.groups) for (const t of g.tags) if (!classOf.has(t.tag)) classOf.set(t.tag, g.label);

@@ -146,6 +146,9 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
       case 'navigate':
         this.navigate(msg.direction);
         break;
+      case 'goToStep':
+        if (this.current) this.show({ ...this.current, stepId: msg.stepId }, true);
+        break;
       case 'openSource':
         void this.openSource(msg.which);
         break;

@@ -13,6 +13,7 @@ import {
   type Benchmark,
   type Platform,
   type Run,
+  type Step,
   type StepResult,
   type User,
   type UserResult,
@@ -130,6 +131,23 @@ function classify(
     .filter((tag) => picked.has(tag))
     .map((tag) => ({ tag, kind: appears(tag, received) ? 'carriedOver' : 'reInferred' }));
   return { status: 'classified', missed, decayPicks };
+}
+
+/** What a tag's chip says of it in the step view: its memory kind, and for a forgotten tag the step that dropped it. */
+export interface TagMemory {
+  kind: MissKind | DecayKind;
+  droppedAt?: number;
+}
+
+/** The kind of each missed T_keep tag and D_decay pick of `step` in `run`; empty when the step is not classified. */
+export function stepMemoryOf(run: Run | undefined, user: User, step: Step): Map<string, TagMemory> {
+  const result = run?.results.get(user.platform)?.get(user.userId);
+  const m = result ? userMemory(user, result).get(step.stepId) : undefined;
+  const out = new Map<string, TagMemory>();
+  if (m?.status !== 'classified') return out;
+  for (const x of m.missed) out.set(x.tag, x.droppedAt === undefined ? { kind: x.kind } : x);
+  for (const x of m.decayPicks) out.set(x.tag, { kind: x.kind });
+  return out;
 }
 
 export function emptyCounts(): MemoryCounts {

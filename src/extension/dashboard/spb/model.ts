@@ -16,6 +16,7 @@ import { PLATFORMS, type Platform } from '../../../core/spb/types';
 import {
   METRIC_LABELS,
   num,
+  type DashboardMemory,
   type DashboardModel,
   type DashboardSample,
   type DashboardSampleChoice,
@@ -93,6 +94,7 @@ export interface DashboardInput {
   marks?: Readonly<Record<string, string>>;
   /** run -> its failed requests (core/spb/failedRequests failedLine), for the selected runs that have any */
   failed?: Readonly<Record<string, string>>;
+  memory?: Readonly<Record<string, DashboardMemory>>;
 }
 
 /** Run name -> figure data, with the points array and scopes it was computed from. */
@@ -128,6 +130,7 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
     sample: input.sample ?? null,
     marks: { ...(input.marks ?? {}) },
     failed: { ...(input.failed ?? {}) },
+    memory: { ...(input.memory ?? {}) },
   };
 }
 

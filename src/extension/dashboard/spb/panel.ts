@@ -7,8 +7,11 @@ import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
 import { SampleChoice } from '../../benchmarks/spb/sampleChoice';
-import type { Benchmark } from '../../../core/spb/types';
+import type { Benchmark, Run } from '../../../core/spb/types';
+import { runMemory } from '../../../core/spb/score/personaMemory';
+import type { UserSubset } from '../../../core/spb/userSubset';
 import {
+  type DashboardMemory,
   isWebviewToExtension,
   type CopyFormat,
   type ExtensionToWebview,
@@ -76,6 +79,27 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   }
 
   /** A run's score: the store's over the whole benchmark, or the same scoring over the chosen sample's users. */
+  /** Persona memory reads every persona of the run: once per run object and sample (a reload makes new runs). */
+  private readonly memories = new WeakMap<Run, { sample: UserSubset | undefined; memory: DashboardMemory }>();
+
+  private memoryOf(bench: Benchmark, run: Run, sample: UserSubset | undefined): DashboardMemory {
+    const hit = this.memories.get(run);
+    if (hit && hit.sample === sample) return hit.memory;
+    const { steps, forgotten, ignored, neverCaptured, carriedOver, reInferred } = runMemory(bench, run, sample).total;
+    const memory = {
+      steps,
+      missedTKeep: forgotten + ignored + neverCaptured,
+      forgotten,
+      ignored,
+      neverCaptured,
+      dDecayPicks: carriedOver + reInferred,
+      carriedOver,
+      reInferred,
+    };
+    this.memories.set(run, { sample, memory });
+    return memory;
+  }
+
   private score(bench: Benchmark, run: string): RunScore | undefined {
     const sample = this.sample.scope();
     const r = bench.runs.get(run);
@@ -142,6 +166,12 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
           const run = bench.runs.get(score.name);
           const f = run && failedRequests(bench, run, sample?.users, score);
           return f && f.failed > 0 ? [[score.name, failedLine(f)]] : [];
+        }),
+      ),
+      memory: Object.fromEntries(
+        selected.flatMap((name) => {
+          const run = bench.runs.get(name);
+          return run ? [[name, this.memoryOf(bench, run, sample?.users)]] : [];
         }),
       ),
       marks: Object.fromEntries(
