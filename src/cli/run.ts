@@ -22,6 +22,7 @@ import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
 import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
+import { failedRequests } from '../core/spb/failedRequests';
 import type { Benchmark, Step, User } from '../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;
@@ -108,10 +109,28 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
     io.stderr(`persona-lab: ${e.message}\nUsage:\n${RUN_USAGE}\n`);
     return 2;
   }
+  const from = parsed.onlyFailed;
   const bench = await loadBenchmark(parsed.dir, {
-    runs: parsed.baseRun ? [parsed.baseRun] : [],
+    runs: [parsed.baseRun, from].filter((r): r is string => r !== undefined),
     ...cacheOption(opts),
   });
+  if (from !== undefined) {
+    const run = bench.runs.get(from);
+    if (!run)
+      return usageFailure(
+        io,
+        RUN_USAGE,
+        `--only-failed ${from}: no run "${from}" under ${join(bench.root, 'results')}`,
+      );
+    const failed = failedRequests(bench, run).failed;
+    if (failed === 0) {
+      io.stderr(`${from} has no failed request: nothing to send\n`);
+      return 0;
+    }
+    io.stderr(
+      `${parsed.out}: a copy of ${from} with its ${failed} failed request${failed === 1 ? '' : 's'} sent again\n`,
+    );
+  }
   const { code, summary } = await executeRun(parsed, bench, opts, io, ioIn === undefined);
   if (code !== 0 || summary?.status !== 'finished') return code;
   const { done, failed } = summary.progress;
@@ -119,8 +138,9 @@ export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: 
 }
 
 /** What a run covers and how it threads the persona: the same for its estimate, its PI guard and the run itself. */
-function selection(parsed: ParsedRun) {
+function selection(parsed: ParsedRun, bench: Benchmark) {
   return {
+    onlyFailedOf: parsed.onlyFailed === undefined ? undefined : bench.runs.get(parsed.onlyFailed),
     personaMode: parsed.persona,
     platforms: parsed.platform ? [parsed.platform] : undefined,
     userId: parsed.user,
@@ -141,7 +161,7 @@ function prompts(
     template: parsed.template,
     systemMessage: parsed.systemMessage,
     source,
-    ...selection(parsed),
+    ...selection(parsed, bench),
     readPosts,
   });
 }
@@ -204,8 +224,10 @@ async function executeWith(
   io.stderr(`${sourceLine(parsed, source)}\n`);
   const planned = await prompts(parsed, bench, source, readPosts);
   const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE));
+  // A copy's failed steps are in its journal from the start (copied, attempts 0): only a sent one is done.
+  const sent = [...done].filter(([, e]) => parsed.onlyFailed === undefined || e.attempts > 0);
   const estimate = estimateRun(planned, {
-    done: new Set(done.keys()),
+    done: new Set(sent.map(([key]) => key)),
     maxTokens: parsed.maxTokens,
     prices: parsed.prices,
   });
@@ -256,7 +278,7 @@ async function executeWith(
       source,
       endpoint,
       transport,
-      ...selection(parsed),
+      ...selection(parsed, bench),
       concurrency: parsed.concurrency,
       retry: parsed.retryBaseMs !== undefined ? { baseMs: parsed.retryBaseMs } : undefined,
       signal: controller.signal,

@@ -34,6 +34,7 @@ export const RUN_OPTIONS = {
   reference: { type: 'string' },
   'no-reference': { type: 'boolean' },
   python: { type: 'string' },
+  'only-failed': { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
@@ -42,7 +43,7 @@ export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--
       [--system-message FILE]
       [--history FILE] [--pi-guard refuse|mask|send] [--pi-guard-loopback]
       [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
-      [--reference DIR | --no-reference] [--python EXE]
+      [--reference DIR | --no-reference] [--python EXE] [--only-failed FROM]
                                                            run the benchmark's own prompt or a template against
                                                            an OpenAI-compatible endpoint. Inside a checkout of the
                                                            StreamProfileBench repository (or given --reference DIR)
@@ -65,11 +66,15 @@ export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--
                                                            bounds each attempt, headers and body; a reply over
                                                            --max-reply-mb (default 8) is cut off; redirects are
                                                            not followed. Exit 5 when every step failed, 6 when
-                                                           some did`;
+                                                           some did. --only-failed FROM: NAME becomes a copy of run
+                                                           FROM in which only its failed requests (the reference's
+                                                           error record) are sent again, each with the persona it
+                                                           received; FROM is left as it is`;
 
 export interface RunCliOptions {
   'no-cache'?: boolean;
   out?: string;
+  'only-failed'?: string;
   template?: string;
   'base-url'?: string;
   model?: string;
@@ -152,6 +157,8 @@ export interface ParsedRun {
   /** the checkout whose bench_task.py renders the requests; null: the template */
   reference: string | null;
   python: string;
+  /** the run whose failed requests are sent again into a copy (--only-failed) */
+  onlyFailed: string | undefined;
 }
 
 /** The checkout that renders `run`'s requests: --reference, else the one the folder sits in, unless told otherwise. */
@@ -215,6 +222,17 @@ export function parseRunArgs(
       "--reference sends the checkout's own system message and temperature; --system-message and --temperature go with a template",
     );
   const baseRun = opts['base-run'];
+  const onlyFailed = opts['only-failed'];
+  if (onlyFailed !== undefined) {
+    if (command !== 'run') throw new Usage(`--only-failed is an option of run, not of ${command}`);
+    if (onlyFailed === opts.out)
+      throw new Usage(`--only-failed ${onlyFailed}: give the copy another --out NAME (FROM is left as it is)`);
+    const selecting = (['platform', 'user', 'from-step', 'base-run'] as const).filter((o) => opts[o] !== undefined);
+    if (selecting.length || persona === 'none')
+      throw new Usage(
+        `--only-failed sends FROM's failed steps with the persona each received; it takes no ${selecting.length ? selecting.map((o) => `--${o}`).join(', ') : '--persona none'}`,
+      );
+  }
   const piGuard = opts['pi-guard'] ?? 'refuse';
   if (piGuard !== 'refuse' && piGuard !== 'mask' && piGuard !== 'send')
     throw new Usage('--pi-guard must be refuse, mask or send');
@@ -251,5 +269,6 @@ export function parseRunArgs(
     dryRun: opts['dry-run'] === true,
     reference,
     python: opts.python ?? 'python3',
+    onlyFailed,
   };
 }

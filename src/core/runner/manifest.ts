@@ -24,6 +24,8 @@ export interface RunSelection {
   startPersona: StartPersona;
   /** only these users per platform (a sample, see core/experiments); absent: every user of the platforms */
   users?: Partial<Record<Platform, string[]>>;
+  /** a copy of this run with its failed requests sent again (runner/onlyFailed.ts) */
+  onlyFailedOf?: string;
 }
 
 export type RunStatus = 'running' | 'cancelled' | 'finished' | 'failed';
@@ -198,6 +200,7 @@ export function readManifest(path: string): RunManifest | null {
       fromStep: num(s.fromStep, 1),
       startPersona: start,
       ...(users ? { users } : {}),
+      ...(typeof s.onlyFailedOf === 'string' ? { onlyFailedOf: s.onlyFailedOf } : {}),
     },
     counts: {
       users: num(c.users, 0),

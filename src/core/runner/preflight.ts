@@ -1,9 +1,11 @@
 // The prompts a batch run will send, rendered before it starts (for the re-run guard's scan). A chain's later steps
 // receive the persona the model writes during the run, unknown here: they are rendered with the cold-start text, so
 // only what the benchmark and the start persona put in a prompt is seen.
-import type { Benchmark, Platform } from '../spb/types';
+import type { Benchmark, Platform, Step, User } from '../spb/types';
+import { failedStepsOf } from './onlyFailed';
 import { PLATFORMS } from '../spb/types';
-import { planRun, type RunOptions } from './runner';
+import { planRun } from './plan';
+import type { RunOptions } from './runner';
 import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
 import { readPostsText } from '../spb/load';
 
@@ -20,6 +22,7 @@ export type PlannedSelection = Pick<
   | 'startPersona'
   | 'readPosts'
   | 'source'
+  | 'onlyFailedOf'
 >;
 
 export interface PlannedPrompt {
@@ -46,7 +49,19 @@ export async function renderPlanned(bench: Benchmark, sel: PlannedSelection): Pr
   return out;
 }
 
+const head = (user: User, step: Step) => ({
+  label: `${user.platform}/${user.userId} step ${step.stepId}`,
+  platform: user.platform,
+  userId: user.userId,
+  index: step.index,
+});
+
 function plannedSteps(bench: Benchmark, sel: PlannedSelection) {
+  const from = sel.onlyFailedOf;
+  if (from) {
+    const platforms = PLATFORMS.filter((p) => from.results.has(p) && bench.users.has(p));
+    return failedStepsOf(bench, from, platforms).map((f) => ({ ...f, head: head(f.user, f.step) }));
+  }
   const platforms = (sel.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
   const fromStep = Number.isFinite(sel.fromStep) ? Math.max(1, Math.floor(sel.fromStep ?? 1)) : 1;
   return planRun(bench, platforms, sel.userId ?? null, fromStep, sel.users).flatMap((job) => {
@@ -59,12 +74,7 @@ function plannedSteps(bench: Benchmark, sel: PlannedSelection) {
       user,
       step,
       personaIn: i === 0 ? first : null,
-      head: {
-        label: `${user.platform}/${user.userId} step ${step.stepId}`,
-        platform: user.platform,
-        userId: user.userId,
-        index: step.index,
-      },
+      head: head(user, step),
     }));
   });
 }

@@ -7,10 +7,9 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } fr
 import { join } from 'node:path';
 import { userPostsReader } from '../spb/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
-import { resultLine, writeResultsFile, type ResultUserRecord } from '../spb/resultsFile';
+import { resultLine, writeResultsFile } from '../spb/resultsFile';
 import { mkdirInside, resolveInside } from '../io/safeFs';
-import { scoreStep } from '../spb/score/step';
-import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../spb/types';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
 import {
   createOpenAITransport,
   DEFAULT_RETRY,
@@ -30,6 +29,8 @@ import {
   type RunStatus,
   type StartPersona,
 } from './manifest';
+import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
+import { planRun, resultsPath, stepCost, userRecord, type Job } from './plan';
 import { runStep, startPersonaFor, type StepRunRecord } from './step';
 import type { PromptSource } from '../spb/reference/source';
 
@@ -56,6 +57,8 @@ export interface RunOptions {
   users?: Partial<Record<Platform, readonly string[]>>;
   fromStep?: number;
   startPersona?: StartPersona;
+  /** a copy of this run with only its failed requests sent again (onlyFailed.ts); the selection options are unused */
+  onlyFailedOf?: Run;
   /** users in flight at once; default 4 */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
@@ -90,11 +93,6 @@ export interface RunSummary {
   error: string | null;
 }
 
-interface Job {
-  user: User;
-  steps: Step[];
-}
-
 const NAME_RE = /^[A-Za-z0-9._-]+$/;
 
 export function isValidRunName(name: unknown): name is string {
@@ -104,63 +102,6 @@ export function isValidRunName(name: unknown): name is string {
 /** Why a run name is refused, or null when it is valid: the one check of a run, its dry run and the CLI's parsing. */
 export function runNameProblem(name: unknown): string | null {
   return isValidRunName(name) ? null : `invalid run name "${String(name)}": use letters, digits, . _ -`;
-}
-
-/** Which users and steps a selection covers, in platform then file order. */
-export function planRun(
-  bench: Benchmark,
-  platforms: readonly Platform[],
-  userId: string | null,
-  fromStep: number,
-  users?: Partial<Record<Platform, readonly string[]>>,
-): Job[] {
-  const jobs: Job[] = [];
-  for (const platform of platforms) {
-    const only = users ? new Set(users[platform] ?? []) : null;
-    for (const user of bench.users.get(platform)?.values() ?? []) {
-      if (userId !== null && user.userId !== userId) continue;
-      if (only && !only.has(user.userId)) continue;
-      const steps = user.steps.filter((s) => s.stepId >= fromStep);
-      if (steps.length > 0) jobs.push({ user, steps });
-    }
-  }
-  return jobs;
-}
-
-function resultsPath(dir: string, platform: Platform): string {
-  return join(dir, `inference_results_${platform}.jsonl`);
-}
-
-/** The user's results line from the journal (metrics and ground truth recomputed from the tasks). */
-function userRecord(job: Job, journal: Journal): ResultUserRecord {
-  const { user } = job;
-  const steps = [];
-  for (const step of job.steps) {
-    const e = journal.step(user.platform, user.userId, step.index);
-    if (!e) continue;
-    steps.push({
-      step_id: step.stepId,
-      prediction: e.prediction,
-      ground_truth: [...step.split.tNew, ...step.split.tKeep],
-      metrics: scoreStep(step.split, e.prediction),
-      reasoning: e.reasoning,
-      persona_summary: e.persona_summary,
-    });
-  }
-  return { user_id: user.userId, platform: user.platform, username: user.username, steps };
-}
-
-/** What a step cost, over all its attempts (the journal keeps it, so an experiment's cost survives a resume). */
-function stepCost(rec: StepRunRecord): Pick<StepEntry, 'prompt_tokens' | 'completion_tokens' | 'latency_ms'> {
-  let prompt = 0;
-  let completion = 0;
-  let latency = 0;
-  for (const a of rec.attempts) {
-    prompt += a.usage?.promptTokens ?? 0;
-    completion += a.usage?.completionTokens ?? 0;
-    latency += a.latencyMs;
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, latency_ms: Math.round(latency) };
 }
 
 function failure(dir: string, error: string, progress?: RunProgress): RunSummary {
@@ -174,15 +115,22 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const dir = join(bench.root, 'results', String(opts.name));
   const nameProblem = runNameProblem(opts.name);
   if (nameProblem) return failure(dir, nameProblem);
-  const platforms = (opts.platforms ?? PLATFORMS).filter((p) => bench.users.has(p));
+  const from = opts.onlyFailedOf;
+  const platforms = (from ? PLATFORMS.filter((p) => from.results.has(p)) : (opts.platforms ?? PLATFORMS)).filter((p) =>
+    bench.users.has(p),
+  );
   if (platforms.length === 0) return failure(dir, 'no tasks loaded for the selected platform(s)');
-  const userId = opts.userId ?? null;
-  const fromStep = Number.isFinite(opts.fromStep) ? Math.max(1, Math.floor(opts.fromStep ?? 1)) : 1;
-  const startPersona: StartPersona = opts.startPersona ?? { kind: 'none' };
+  const userId = from ? null : (opts.userId ?? null);
+  const fromStep = !from && Number.isFinite(opts.fromStep) ? Math.max(1, Math.floor(opts.fromStep ?? 1)) : 1;
+  const startPersona: StartPersona = (!from && opts.startPersona) || { kind: 'none' };
   if (startPersona.kind === 'run' && !bench.runs.has(startPersona.run)) {
     return failure(dir, `base run "${startPersona.run}" is not loaded`);
   }
-  const users = opts.users ? Object.fromEntries(platforms.map((p) => [p, [...(opts.users?.[p] ?? [])]])) : undefined;
+  const users = from
+    ? usersOf(from, platforms)
+    : opts.users
+      ? Object.fromEntries(platforms.map((p) => [p, [...(opts.users?.[p] ?? [])]]))
+      : undefined;
   const jobs = planRun(bench, platforms, userId, fromStep, users);
   if (jobs.length === 0) {
     return failure(dir, userId !== null ? `no user ${userId} with steps from ${fromStep} on` : 'nothing to run');
@@ -203,7 +151,14 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
       temperature: opts.endpoint.temperature ?? 0,
       maxTokens: opts.endpoint.maxTokens ?? null,
       personaMode,
-      selection: { platforms: [...platforms], userId, fromStep, startPersona, ...(users ? { users } : {}) },
+      selection: {
+        platforms: [...platforms],
+        userId,
+        fromStep,
+        startPersona,
+        ...(users ? { users } : {}),
+        ...(from ? { onlyFailedOf: from.name } : {}),
+      },
     },
     now(),
   );
@@ -231,6 +186,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     release = acquireLock(join(dir, LOCK_FILE));
     // Appended to in place: a link planted on it must not carry the journal out of the folder.
     journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)));
+    if (from && !existing) seedJournal(journal, jobs, from);
     if (existing) {
       resumed = true;
       manifest = {
@@ -246,10 +202,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     const previousRequests = existing?.counts.requests ?? 0;
     const j = journal;
     for (const job of jobs) {
-      progress.total += job.steps.length;
       for (const step of job.steps) {
         const e = j.step(job.user.platform, job.user.userId, step.index);
-        if (!e) continue;
+        // A copy (onlyFailedOf) runs no step that FROM lacks, and sends its failed ones again.
+        if (!from || e) progress.total++;
+        if (!e || (from && isSeededFailure(e))) continue;
         progress.done++;
         if (e.error) progress.failed++;
       }
@@ -317,7 +274,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
       let persona = personaMode === 'full' ? startPersonaFor(bench, startPersona, user, job.steps[0].stepId) : null;
       for (const step of job.steps) {
         const done = j.step(user.platform, user.userId, step.index);
-        if (done) {
+        if (from && !isSeededFailure(done)) {
+          if (done && personaMode === 'full') persona = done.persona_next;
+          continue;
+        }
+        if (done && !from) {
           persona = personaMode === 'full' ? done.persona_next : null;
           continue;
         }
