@@ -2,11 +2,13 @@
 // its step-wise Recall table, a chain re-run into a new run folder selected from the finish notification, and a
 // platform run cancelled from its progress notification and resumed without redoing finished steps. Every step is in
 // the history database, and the key in no file.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COLD_START_PERSONA } from '../../src/core/spb/prompt';
+import { failedRequests, isErrorRecord } from '../../src/core/spb/failedRequests';
+import { loadBenchmark } from '../../src/core/spb/load';
 import { kForPool, scoreStep } from '../../src/core/spb/score/step';
 import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
@@ -199,6 +201,68 @@ describe('batch runs from the UI in the real workbench', () => {
       counts: { steps: total, done: total },
     });
     expect(server.requests.length - sent).toBeGreaterThanOrEqual(total);
+  });
+
+  it('Re-run Failed Requests… sends only the failed request into a copy of the run, which is left as it was', async () => {
+    await u.settled();
+    const failedRun = [...bench.runs.values()].find((r) =>
+      [...r.results.values()].some((byUser) =>
+        [...byUser.values()].some((res) => [...res.steps.values()].some((st) => isErrorRecord(st))),
+      ),
+    )!;
+    const failedSteps = [...failedRun.results].flatMap(([platform, byUser]) =>
+      [...byUser].flatMap(([userId, res]) =>
+        [...res.steps.values()]
+          .filter((st) => isErrorRecord(st))
+          .map((st) => ({ platform, userId, stepId: st.stepId })),
+      ),
+    );
+    expect(failedSteps.length).toBeGreaterThan(0);
+    const fromFiles = () =>
+      readdirSync(join(ws, 'results', failedRun.name)).map((f) =>
+        readFileSync(join(ws, 'results', failedRun.name, f), 'utf8'),
+      );
+    const before = fromFiles();
+    server.setScript(() => reply.smart());
+    const sent = server.requests.length;
+    await u.palette('Persona Lab: Re-run Failed Requests…');
+    // The selected run may be another one (an earlier test selected its chain run): then the runs with failures.
+    const first = await waitFor(
+      async () => {
+        const text = (await u.widget().locator('.quick-input-title').textContent()) ?? '';
+        return /\((1|2)\/3\)/.test(text) ? text : undefined;
+      },
+      { timeout: 30_000, message: 'the first quick input of Re-run Failed Requests' },
+    );
+    if (first.includes('(1/3): run')) await u.row(failedRun.name).click();
+    await u.title(`of ${failedRun.name} (2/3): prompt`);
+    await u.row("Persona Lab's template (not the benchmark's prompt)").click();
+    await u.title('(3/3): name of the copy');
+    const name = await u.input().inputValue();
+    expect(name).toBe(`${failedRun.name}-retried-pl-template`);
+    await u.input().press('Enter');
+    await wb.page.locator('.notification-toast', { hasText: `run ${name} finished` }).waitFor({ timeout: 60_000 });
+    server.setScript(undefined);
+    const requests = server.requests.slice(sent);
+    expect(requests).toHaveLength(failedSteps.length);
+    const users = [...bench.users.values()].flatMap((m) => [...m.values()]);
+    const byName = new Map(users.map((usr) => [usr.username, usr.userId]));
+    expect(requests.map((r) => `${byName.get(r.info.user ?? '')}/${r.info.step}`).sort()).toEqual(
+      failedSteps.map((f) => `${f.userId}/${f.stepId}`).sort(),
+    );
+    expect(fromFiles()).toEqual(before);
+    const copy = await loadBenchmark(ws, { runs: [name] });
+    const run2 = copy.runs.get(name)!;
+    const rows = (r: Run) =>
+      [...r.results.values()].flatMap((byUser) =>
+        [...byUser.values()].flatMap((res) => [...res.steps.values()].map((st) => `${res.userId}/${st.stepId}`)),
+      );
+    expect(rows(run2).sort()).toEqual(rows(failedRun).sort());
+    expect(failedRequests(copy, run2).failed).toBe(0);
+    expect(JSON.parse(readFileSync(join(ws, 'results', name, 'run.json'), 'utf8'))).toMatchObject({
+      status: 'finished',
+      selection: { onlyFailedOf: failedRun.name },
+    });
   });
 
   it('keeps every step of the runs in the history database and the key in no file', async () => {

@@ -45,6 +45,7 @@ export const COMMAND_IDS = [
   'personaLab.rerunPlatform',
   'personaLab.rerunBenchmark',
   'personaLab.resumeRun',
+  'personaLab.rerunFailedRequests',
   'personaLab.runAblation',
   'personaLab.configureEndpoint',
   'personaLab.setApiKey',

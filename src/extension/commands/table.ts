@@ -27,6 +27,7 @@ import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
+import { rerunFailed } from '../rerun/failed';
 import { editPrompt, sendDraft } from '../rerun/draft';
 import { saveDraftAsTemplate } from '../rerun/draftTemplate';
 import { rerunStep, type RerunDeps } from '../rerun/step';
@@ -132,6 +133,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.rerunPlatform': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
   'personaLab.rerunBenchmark': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
+  'personaLab.rerunFailedRequests': { needs: RERUN, make: (c) => (arg) => rerunFailed(c.rerun, arg) },
   'personaLab.runAblation': { needs: RERUN, make: (c) => (arg) => runAblation(c.rerun, arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },

@@ -15,7 +15,7 @@ import {
   type RunSummary,
 } from '../../core/runner/runner';
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
-import { PLATFORMS, type Benchmark, type Platform, type Step, type User } from '../../core/spb/types';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
 import { stepForCommand } from '../stepView';
 import type { ChosenTemplate } from '../templates';
@@ -29,7 +29,7 @@ import { log } from '../log';
 import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/templateFiles';
 
 /** The start of a run's default name: the template file's name, or "pl-template" for Persona Lab's built-in one. */
-function runNameBase(template: { name: string; source?: unknown }): string {
+export function runNameBase(template: { name: string; source?: unknown }): string {
   if (template.source) return 'bench-prompt';
   return template.name === BUILTIN_TEMPLATE_NAME ? 'pl-template' : template.name;
 }
@@ -55,6 +55,8 @@ export interface BatchPlan {
    */
   bench?: Benchmark;
   readPosts?: (user: User, step: Step) => string;
+  /** a copy of this run with only its failed requests sent again (core runner/onlyFailed.ts) */
+  onlyFailedOf?: Run;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function guardPlan(
         fromStep: plan.fromStep,
         startPersona: plan.startPersona,
         readPosts: plan.readPosts,
+        onlyFailedOf: plan.onlyFailedOf,
       }),
     `run ${plan.name}`,
   );
@@ -129,6 +132,7 @@ export async function runPlan(
         fromStep: plan.fromStep ?? 1,
         startPersona: plan.startPersona,
         readPosts: plan.readPosts,
+        onlyFailedOf: plan.onlyFailedOf,
         concurrency: target.maxConcurrency,
         signal: abort.signal,
         onProgress: (p) => {

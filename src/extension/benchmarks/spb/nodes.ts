@@ -135,7 +135,7 @@ export class BenchmarkNode implements TreeNode {
     const failed = this.failed();
     if (failed && failed.failed > 0)
       md.appendText(
-        `\n\n${failed.failed} of ${failed.steps} steps are failed requests (the reference's error record), scored as the reference scores them: Avg. R ${pctText(failed.avg.Recall)} %; ${pctText(failed.avg.RecallExcludingFailed)} % ${EXCLUDING_FAILED}.`,
+        `\n\n${failed.failed} of ${failed.steps} steps are failed requests (the reference's error record), scored as the reference scores them: Avg. R ${pctText(failed.avg.Recall)} %; ${pctText(failed.avg.RecallExcludingFailed)} % ${EXCLUDING_FAILED}. *Re-run Failed Requests…* (context menu) sends just those again into a copy of the run.`,
       );
     if (bench.diagnostics.length)
       md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
