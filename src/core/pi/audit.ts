@@ -7,6 +7,7 @@ import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } fro
 import type { PiCategory } from './placeholders';
 import { AuditTally, readScanLines, sizeOf } from './tally';
 import type { Confidence, Finding } from './types';
+import { piChains, type PiChain } from './chains';
 
 export interface AuditFinding extends Finding {
   /** Relative to the benchmark root. */
@@ -44,6 +45,8 @@ export interface AuditResult {
   /** Lines that could not be read (they are skipped, not fatal). */
   problems: string[];
   cancelled: boolean;
+  /** PI values carried through the runs' personas (chains.ts). */
+  chains: PiChain[];
 }
 
 export interface AuditOptions {
@@ -203,6 +206,7 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
     root: bench.root,
     benchmark: opts.benchmark ?? basename(bench.root),
     findings: c.findings,
+    chains: piChains(bench, c.findings),
     counts: c.rows(),
     scanned: { files: jobs.length, lines, texts: c.texts, chars: c.chars },
     problems,

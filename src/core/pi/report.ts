@@ -2,6 +2,7 @@
 // Markdown, or the CLI's plain lines.
 // Both formats share it: a StreamProfileBench audit (AuditResult, counts per source and platform) and an OmniBehavior
 // one (OmniAuditResult, counts per source and part); the defaults of the type parameters are StreamProfileBench's.
+import { chainCounts, chainText, type PiChain } from './chains';
 import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
 import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
@@ -34,6 +35,8 @@ export interface ReportableResult<F extends ReportableFinding = AuditFinding, C 
   scanned: AuditResult['scanned'];
   problems: string[];
   cancelled: boolean;
+  /** StreamProfileBench: PI values carried through the runs' personas. */
+  chains?: PiChain[];
 }
 
 export type ReportFinding<F extends ReportableFinding = AuditFinding> = Omit<F, 'text'> & {
@@ -65,6 +68,10 @@ export interface AuditReport<F extends ReportableFinding = AuditFinding, C exten
   verdictTrail: VerdictRow[];
   /** Latest verdicts whose finding is no longer found (data changed, or another confidence threshold). */
   staleVerdicts: VerdictRow[];
+  /** StreamProfileBench: each PI value carried through a run's personas, with its description. */
+  chains?: (PiChain & { description: string })[];
+  /** StreamProfileBench: per run, the PI values carried into personas and the steps whose persona carries one. */
+  carried?: Record<string, { values: number; steps: number }>;
 }
 
 /** Keeps the first and last two characters of a value; the rest becomes '*' (separators stay). */
@@ -132,7 +139,25 @@ export function buildReport<F extends ReportableFinding = AuditFinding, C extend
     confirmedLeaks: findings.filter((f) => f.verdict === 'confirmed-leak'),
     verdictTrail: trail,
     staleVerdicts: [...latest.values()].filter((r) => !keys.has(r.key)),
+    ...(audit.chains
+      ? {
+          chains: audit.chains.map((c) => ({ ...c, text: show(c.text), description: chainText(c) })),
+          carried: chainCounts(audit.chains),
+        }
+      : {}),
   };
+}
+
+/** "PI carried into personas" lines: per run, then each chain; none without chains. */
+export function chainLines(report: Pick<AuditReport, 'chains' | 'carried'>): string[] {
+  if (!report.chains?.length || !report.carried) return [];
+  return [
+    'PI carried into personas (a value a model copied into a persona reaches every later prompt of that user):',
+    ...Object.entries(report.carried).map(
+      ([run, c]) => `  ${run}: ${c.values} value(s), in the personas of ${c.steps} step(s)`,
+    ),
+    ...report.chains.map((c) => `  ${c.run} ${c.platform}/${c.userId} ${c.category} ${c.text}: ${c.description}`),
+  ];
 }
 
 const oneLine = (s: string) => s.replace(/[\r\n\t\u0000-\u001f]/g, ' ');
@@ -202,6 +227,8 @@ export function formatTextReport<F extends ReportableFinding, C extends AnyCount
     formatCountTable(report.counts),
   ];
   if (n) out.push('', 'Findings:', ...report.findings.map(formatFindingLine));
+  const carried = chainLines(report as Pick<AuditReport, 'chains' | 'carried'>);
+  if (carried.length) out.push('', ...carried);
   for (const p of report.problems) out.push(`warning: ${p}`);
   if (report.cancelled) out.push('warning: the audit was cancelled; the counts are partial');
   return out.join('\n');
@@ -280,6 +307,21 @@ export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRo
       );
     }
   } else push('None.');
+  const chains = (report as Pick<AuditReport, 'chains'>).chains;
+  const carried = (report as Pick<AuditReport, 'carried'>).carried;
+  if (chains && carried) {
+    push('', `## PI carried into personas (${chains.length})`, '');
+    push('A value a model copied into a persona reaches every later prompt of that user.', '');
+    if (chains.length) {
+      push('| run | values | steps whose persona carries one |', '|---|---:|---:|');
+      for (const [run, c] of Object.entries(carried)) push(`| ${mdCode(run)} | ${c.values} | ${c.steps} |`);
+      push('', '| run | user | category | text | chain |', '|---|---|---|---|---|');
+      for (const c of chains)
+        push(
+          `| ${mdCode(c.run)} | ${mdCode(`${c.platform}/${c.userId}`)} | ${c.category} | ${mdCell(c.text)} | ${mdCell(c.description)} |`,
+        );
+    } else push('None.');
+  }
   push('', `## Verdict trail (${report.verdictTrail.length})`, '');
   if (report.verdictTrail.length) {
     push('| time | author | verdict | finding | note |', '|---|---|---|---|---|');
