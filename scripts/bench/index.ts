@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { INDEX_DIR } from '../../src/core/cache/store';
-import type { CacheReport } from '../../src/core/spb/indexed';
-import { loadBenchmark } from '../../src/core/spb/load';
+import type { CacheReport } from '../../src/core/spb/format/indexed';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { loadView } from '../../test/support/loadView';
 import { mb, median, range, time, timeAsync } from './measure';
 

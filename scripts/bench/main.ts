@@ -5,8 +5,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeBaselineRun } from '../../src/core/spb/baselines';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { writeBaselineRun } from '../../src/core/spb/baselines/baselines';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 import { bareProcess, measureIndexInProcess, measureIndexProcesses } from './index';

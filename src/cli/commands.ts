@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/spb/baselines';
+import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/spb/baselines/baselines';
 import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
 import { detectFormat, FORMATS, streamProfileBench, type Format } from '../core/formats';
 import type { ScoreOutput } from '../core/formats/descriptor';
-import type { LoadOptions } from '../core/spb/load';
+import type { LoadOptions } from '../core/spb/format/load';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { TABLE_FORMATS, type TableFormat } from '../core/tables/format';
 import type { Benchmark } from '../core/spb/types';

@@ -1,7 +1,7 @@
 // `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/, resumable.
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { join } from 'node:path';
-import { loadBenchmark } from '../core/spb/load';
+import { loadBenchmark } from '../core/spb/format/load';
 import { cacheOption } from './cacheOption';
 import {
   decideGuard,
@@ -15,14 +15,14 @@ import {
 import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
 import { renderPlanned, type PlannedPrompt } from '../core/runner/preflight';
 import { referenceSource, type PromptSource } from '../core/spb/reference/source';
-import { BUILTIN_TEMPLATE_MARK } from '../core/spb/runOrigin';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
+import { BUILTIN_TEMPLATE_MARK } from '../core/spb/prompt/runOrigin';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
 import { estimateLine, estimateRun } from '../core/runner/estimate';
 import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
 import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
-import { failedRequests } from '../core/spb/failedRequests';
+import { failedRequests } from '../core/spb/score/failedRequests';
 import type { Benchmark, Step, User } from '../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;

@@ -6,8 +6,8 @@ import type { StartPersona } from '../core/runner/manifest';
 import { runNameProblem } from '../core/runner/runner';
 import type { Prices } from '../core/runner/estimate';
 import { isPlatform, type Platform } from '../core/spb/types';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
-import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/templateFiles';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
+import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/prompt/templateFiles';
 import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */

@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileInside } from '../core/io/safeFs';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt';
-import { TEMPLATE_EXT } from '../core/spb/templateFiles';
+import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
+import { TEMPLATE_EXT } from '../core/spb/prompt/templateFiles';
 import { print } from './output';
 
 export const TEMPLATE_USAGE = `  template init [FILE]                                    write the built-in prompt template to FILE (default

@@ -3,15 +3,15 @@
 // `type`; each message's type and its guard come from one definition (src/core/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
 import { METRIC_NAMES } from '../core/spb/names';
-import type { FlippedTag } from '../core/spb/runCompare';
+import type { FlippedTag } from '../core/spb/score/runCompare';
 import { saveChartShape } from './chartExport';
-import { TABLE_IDS, type TableId } from '../core/spb/paperTables';
+import { TABLE_IDS, type TableId } from '../core/spb/score/paperTables';
 import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
-import type { ErrorKey, Pt } from '../core/spb/figures';
+import type { ErrorKey, Pt } from '../core/spb/score/figures';
 import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
 import type { PiMark } from '../core/pi/spans';
-import type { RunPairStep } from '../core/spb/runPair';
-import type { SideModel } from '../core/spb/sides';
+import type { RunPairStep } from '../core/spb/view/runPair';
+import type { SideModel } from '../core/spb/view/sides';
 import {
   array,
   arrayOf,
@@ -241,7 +241,7 @@ const compareModel = shapeOf<CompareModel>()({
   rows: array,
 });
 
-/** One step of both runs side by side (src/core/spb/runPair.ts). */
+/** One step of both runs side by side (src/core/spb/view/runPair.ts). */
 const runPairStep = shapeOf<RunPairStep>()({
   ref: isRef,
   runA: str,

@@ -11,7 +11,7 @@ import type { PiMark, StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
 import type { PromptDiff } from '../core/rerun/promptDiff';
-import type { StepLocation, StepModel } from '../core/spb/stepModel';
+import type { StepLocation, StepModel } from '../core/spb/view/stepModel';
 import {
   array,
   bool,

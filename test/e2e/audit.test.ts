@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_INFO, PI_CATEGORIES } from '../../src/core/pi/placeholders';
 import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
-import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { auditPage, editLine, type Planted, type SeenFinding } from './auditPage';
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
 import type { AuditReport } from '../../src/core/pi/report';
-import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { answerFileDialog } from './fileDialog';
 import { waitFor, type Workbench } from './harness';
 

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
-import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/runOrigin';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
+import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/prompt/runOrigin';
 import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreStep } from '../../src/core/spb/score/step';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { csvTables } from './cliTables';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';

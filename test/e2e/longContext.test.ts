@@ -14,8 +14,8 @@ import {
 } from '../../src/core/experiments/longContext';
 import { drawSample } from '../../src/core/experiments/sample';
 import { newSample, readSample, writeSample } from '../../src/core/experiments/sampleFile';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { pyFixed } from '../../src/core/io/pyNumber';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readPostsText } from '../../src/core/spb/load';
+import { readPostsText } from '../../src/core/spb/format/load';
 import { findPlaceholders } from '../../src/core/pi/placeholders';
 import type { Step, User } from '../../src/core/spb/types';
 import type { ScriptedServer } from '../support/scriptedServer';

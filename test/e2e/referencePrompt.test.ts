@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { draftPath } from '../../src/core/rerun/draft';
-import { readPostsText } from '../../src/core/spb/load';
+import { readPostsText } from '../../src/core/spb/format/load';
 import { REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';
 import type { ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COLD_START_PERSONA } from '../../src/core/spb/prompt';
+import { COLD_START_PERSONA } from '../../src/core/spb/prompt/prompt';
 import { scoreStep } from '../../src/core/spb/score/step';
 import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { Benchmark, Run, Step, User } from '../../src/core/spb/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';

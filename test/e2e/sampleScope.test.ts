@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSample, type Sample } from '../../src/core/experiments/sampleFile';
-import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { csvTables } from './cliTables';

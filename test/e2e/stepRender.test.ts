@@ -22,7 +22,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreStep } from '../../src/core/spb/score/step';
 import {
   POOL_CLASSES,

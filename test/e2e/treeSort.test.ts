@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun, userActionCounts } from '../../src/core/omni/score';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
-import { PLATFORM_LABELS } from '../../src/core/spb/tables';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { treePage } from './treePage';
 import {

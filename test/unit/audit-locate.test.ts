@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark } from '../../src/core/pi/audit';
 import { locateSpan, parseFieldPath, valueAt } from '../../src/extension/audit/locate';
 

@@ -2,7 +2,7 @@
 // open counts without false positives, descriptions, labels of invisible characters, auto-run, db path and author.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark, findingKey, type AuditFinding } from '../../src/core/pi/audit';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
 import type { Verdict } from '../../src/core/pi/verdicts';

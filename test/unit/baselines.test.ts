@@ -9,8 +9,8 @@ import {
   safeRunName,
   writeBaselineRun,
   type BaselineMethod,
-} from '../../src/core/spb/baselines';
-import { loadBenchmark } from '../../src/core/spb/load';
+} from '../../src/core/spb/baselines/baselines';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { kForPool } from '../../src/core/spb/score/step';
 import type { Benchmark, Platform, PoolSplit, Step, User } from '../../src/core/spb/types';
 

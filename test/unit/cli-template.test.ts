@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 
 const cli = resolve('dist/cli.js');

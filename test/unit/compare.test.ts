@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/stats/random';
-import { PairedBootstrap, pairedSummary, quantile } from '../../src/core/spb/pairedSummary';
+import { PairedBootstrap, pairedSummary, quantile } from '../../src/core/spb/score/pairedSummary';
 import {
   compareRuns,
   improvement,
@@ -9,7 +9,7 @@ import {
   tagFlips,
   type RunComparison,
   type UserPair,
-} from '../../src/core/spb/runCompare';
+} from '../../src/core/spb/score/runCompare';
 import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { memBench, split } from './compare-fixture';
 

@@ -2,9 +2,9 @@
 // picks exactly k tags by its documented rule, and its reply goes through our own reply parser without a flag.
 import { describe, expect, it } from 'vitest';
 import { demoAnswer, demoReply, rankTags, readDemoPrompt, type DemoPrompt } from '../../src/core/demo/profiler';
-import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
-import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt';
-import { parseReply, threadPersona } from '../../src/core/spb/response';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
+import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
+import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';
 import { kForPool } from '../../src/core/spb/score/step';
 import { renderStepRequest } from '../../src/core/runner/step';
 import type { User } from '../../src/core/spb/types';

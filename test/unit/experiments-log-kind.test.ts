@@ -15,7 +15,7 @@ import {
 import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
 import { LONG_CONTEXT_READING, longContextTableOf } from '../../src/core/experiments/longContext';
 import { migrateSchema } from '../../src/core/storage/sqlite';
-import type { PairedSummaryRow } from '../../src/core/spb/pairedSummary';
+import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
 
 const dirs: string[] = [];
 const tmp = () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allocate, drawSample, userSignature } from '../../src/core/experiments/sample';
 import { checkSample, newSample, readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { runCommand, UsageError } from '../../src/cli/commands';
 import { writeTinyBench } from '../support/tinyBench';
 

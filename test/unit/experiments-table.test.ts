@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
 import type { ExperimentRow } from '../../src/core/experiments/log';
 import { isExtensionToWebview } from '../../src/shared/experimentTableProtocol';
-import type { PairedSummaryRow } from '../../src/core/spb/pairedSummary';
+import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
 
 const summary = (
   metric: PairedSummaryRow['metric'],

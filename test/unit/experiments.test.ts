@@ -14,9 +14,9 @@ import { drawSample } from '../../src/core/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
 import { JOURNAL_FILE } from '../../src/core/runner/runner';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { PairedBootstrap } from '../../src/core/spb/pairedSummary';
-import { compareRuns, mergeComparisons } from '../../src/core/spb/runCompare';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { PairedBootstrap } from '../../src/core/spb/score/pairedSummary';
+import { compareRuns, mergeComparisons } from '../../src/core/spb/score/runCompare';
 import { PLATFORMS } from '../../src/core/spb/types';
 import { RESAMPLES, SEED, summaryRows } from '../../src/extension/compare/model';
 import {

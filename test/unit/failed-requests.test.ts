@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXCLUDING_FAILED, isErrorRecord } from '../../src/core/spb/failedRequests';
+import { EXCLUDING_FAILED, isErrorRecord } from '../../src/core/spb/score/failedRequests';
 import { pyJsonDumps, pyJsonLoads } from '../../src/core/io/pyjson';
 
 const CLI = resolve('dist/cli.js');

@@ -7,9 +7,9 @@ import { omniBehavior } from '../../src/core/formats';
 import { componentsTable } from '../../src/core/omni/componentsTable';
 import { COMPONENT_LABELS, COMPONENTS } from '../../src/core/omni/fields';
 import { scoreOmniRun, type OmniRunScore } from '../../src/core/omni/score';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
-import { tableModels } from '../../src/core/spb/paperTables';
+import { tableModels } from '../../src/core/spb/score/paperTables';
 import { formatTable, pctText, rankColumn, tableCsv, tableLatex, tableMarkdown } from '../../src/core/tables/format';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {

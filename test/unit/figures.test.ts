@@ -12,7 +12,7 @@ import {
   COLUMNS,
   scopeMean,
   scoredSteps,
-} from '../../src/core/spb/figures';
+} from '../../src/core/spb/score/figures';
 import { mulberry32 } from '../../src/core/stats/random';
 import { scoreAndDiagnose, scoreStep, stepDiagnostics } from '../../src/core/spb/score/step';
 import { POOL_CLASSES, type PoolSplit } from '../../src/core/spb/types';

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { PY_NAN, parseJsonText, replacePythonTokens } from '../../src/core/io/jsonl';
 import { scoreRun } from '../../src/core/spb/score/run';
 

@@ -23,9 +23,9 @@ import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
 import { JOURNAL_FILE } from '../../src/core/runner/runner';
 import { renderStepRequest } from '../../src/core/runner/step';
-import { readPostsText, loadBenchmark } from '../../src/core/spb/load';
-import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/pairedSummary';
-import { compareRuns } from '../../src/core/spb/runCompare';
+import { readPostsText, loadBenchmark } from '../../src/core/spb/format/load';
+import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/score/pairedSummary';
+import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { scoreStep } from '../../src/core/spb/score/step';
 import type { Run, UserResult } from '../../src/core/spb/types';
 import {

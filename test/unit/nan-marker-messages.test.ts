@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { omniBehavior } from '../../src/core/formats';
 import { DiagnosticSink, type Diagnostic } from '../../src/core/io/diagnostics';
 import { kindOf } from '../../src/core/omni/records';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { describe as describeValue } from '../../src/core/spb/tasks';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { describe as describeValue } from '../../src/core/spb/format/tasks';
 import { PY_INF, PY_NAN, PY_NEG_INF } from '../../src/core/io/jsonl';
 
 const SAMPLE = resolve(__dirname, '../../sample');

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { isErrorRecord } from '../../src/core/spb/failedRequests';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { isErrorRecord } from '../../src/core/spb/score/failedRequests';
 import { runBenchmark, type RunOptions } from '../../src/core/runner/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark, findingKey } from '../../src/core/pi/audit';
 import { hasPlaceholder } from '../../src/core/pi/placeholders';
 import { buildReport, formatFindingLine, mdCell, redactText, renderMarkdown } from '../../src/core/pi/report';

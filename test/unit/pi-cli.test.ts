@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAuditCommand, type AuditCliOptions } from '../../src/cli/audit';
 import type { CliIo } from '../../src/cli/labels';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark } from '../../src/core/pi/audit';
 import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { RunHistory } from '../../src/core/runner/history';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import {
   decideGuard,
   DEFAULT_GUARD,
@@ -19,7 +19,7 @@ import {
 import type { ChatTransport, TransportResult } from '../../src/core/runner/client';
 import { plannedPrompts } from '../../src/core/runner/preflight';
 import { renderStepRequest } from '../../src/core/runner/step';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 
 const PHONE = '13800138000';
 const ask: GuardSettings = { mode: 'ask', guardLoopback: false };

@@ -2,11 +2,11 @@
 // cuts a text by them (segmentText, shared with webview/step/pi.ts).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/pi/highlight';
 import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
 import { fieldKey, segmentText, type PiMark } from '../../src/core/pi/spans';
-import { buildStepModel, type StepModel } from '../../src/core/spb/stepModel';
+import { buildStepModel, type StepModel } from '../../src/core/spb/view/stepModel';
 
 const PHONE = '13800138000';
 const brief = (marks: PiMark[], text: string) =>

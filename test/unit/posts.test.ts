@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePosts, splitTags } from '../../src/core/spb/posts';
+import { parsePosts, splitTags } from '../../src/core/spb/format/posts';
 
 describe('parsePosts', () => {
   it('splits numbered posts with labelled lines and multi-line values', () => {

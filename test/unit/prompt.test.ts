@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CONTEXT, platformContext } from '../../src/core/spb/platforms';
+import { PLATFORM_CONTEXT, platformContext } from '../../src/core/spb/prompt/platforms';
 import {
   BIO_NOT_PROVIDED,
   COLD_START_PERSONA,
@@ -13,7 +13,7 @@ import {
   templateHash,
   templateId,
   type PromptContext,
-} from '../../src/core/spb/prompt';
+} from '../../src/core/spb/prompt/prompt';
 import { PLATFORMS } from '../../src/core/spb/types';
 
 const ctx: PromptContext = {

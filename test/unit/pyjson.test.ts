@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFloat, pyFloatRepr, pyJsonDumps, pyJsonLoads } from '../../src/core/io/pyjson';
-import { resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/spb/resultsFile';
+import { resultLine, writeResultsFile, type ResultUserRecord } from '../../src/core/spb/format/resultsFile';
 
 const hasPython = spawnSync('python3', ['-c', 'print(1)']).status === 0;
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { readRunOrigin } from '../../src/core/spb/runOrigin';
-import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/runOrigin';
+import { readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
+import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/prompt/runOrigin';
 import { findReferenceCheckout, referenceSource, REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 

@@ -6,7 +6,7 @@ import {
   pyStrip,
   threadPersona,
   type ReplyFlag,
-} from '../../src/core/spb/response';
+} from '../../src/core/spb/prompt/response';
 
 const pool = ['#a', '#b', '#c', '#d', '#e', '#f', '#g', '#h'];
 const k = 2;

@@ -11,8 +11,8 @@ import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { estimateLine, estimateRun, estimateTokens } from '../../src/core/runner/estimate';
 import { stepKey } from '../../src/core/runner/journal';
 import type { PlannedPrompt } from '../../src/core/runner/preflight';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 
 let server: ScriptedServer;

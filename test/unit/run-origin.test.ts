@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCommand, type CliOptions } from '../../src/cli/commands';
 import { newManifest } from '../../src/core/runner/manifest';
-import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt';
-import { BUILTIN_TEMPLATE_MARK, readRunOrigin } from '../../src/core/spb/runOrigin';
+import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
+import { BUILTIN_TEMPLATE_MARK, readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
 
 async function cli(args: string[], opts: CliOptions = {}) {
   const out: string[] = [];

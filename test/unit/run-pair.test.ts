@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { sidesPiMarks } from '../../src/core/pi/highlight';
 import { fieldKey } from '../../src/core/pi/spans';
-import { runPairStep } from '../../src/core/spb/runPair';
+import { runPairStep } from '../../src/core/spb/view/runPair';
 import { scoreStep } from '../../src/core/spb/score/step';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
 import { memBench, split } from './compare-fixture';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { runBenchmark, type RunOptions } from '../../src/core/runner/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import {

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
 import { JOURNAL_FILE, LOCK_FILE, runBenchmark, type RunOptions } from '../../src/core/runner/runner';

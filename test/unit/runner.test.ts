@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
-import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt';
-import { resultLine } from '../../src/core/spb/resultsFile';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt/prompt';
+import { resultLine } from '../../src/core/spb/format/resultsFile';
 import { RunHistory } from '../../src/core/runner/history';
 import { readManifest } from '../../src/core/runner/manifest';
 import { runBenchmark, type RunOptions, type RunProgress } from '../../src/core/runner/runner';

@@ -1,7 +1,7 @@
 // The allocation-free scoring path (countHits, scoreRun's per-user sums) against plain set arithmetic.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark } from '../../src/core/spb/load';
+import { loadBenchmark } from '../../src/core/spb/format/load';
 import { mulberry32 } from '../../src/core/stats/random';
 import { scoreRun, scoreUserOfRun } from '../../src/core/spb/score/run';
 import { scoreStep, splitIndex } from '../../src/core/spb/score/step';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt';
+import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
 import {
   MARKER_TEMPLATE,
   promptInfo,

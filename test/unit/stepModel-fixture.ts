@@ -3,8 +3,8 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadBenchmark, readPostsText } from '../../src/core/spb/load';
-import { buildStepModel, type StepModel } from '../../src/core/spb/stepModel';
+import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
+import { buildStepModel, type StepModel } from '../../src/core/spb/view/stepModel';
 import type { Benchmark, Platform } from '../../src/core/spb/types';
 
 const meta = {

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { excelFixed, pyFixed, pyPercent, pyPercentFixed } from '../../src/core/io/pyNumber';
 import { componentsTable } from '../../src/core/omni/componentsTable';
 import type { OmniRunScore } from '../../src/core/omni/score';
-import { tableModels } from '../../src/core/spb/paperTables';
+import { tableModels } from '../../src/core/spb/score/paperTables';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
-import { paperTables, scoreJson, statsAvg } from '../../src/core/spb/tables';
+import { paperTables, scoreJson, statsAvg } from '../../src/core/spb/score/tables';
 import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { formatTable, pctText } from '../../src/core/tables/format';
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/runner/history';
 import {
   checkTemplateName,
@@ -13,7 +13,7 @@ import {
   slotDoc,
   templateFileName,
   templateNameOf,
-} from '../../src/core/spb/templateFiles';
+} from '../../src/core/spb/prompt/templateFiles';
 
 describe('template files', () => {
   it('checks names and maps them to files and back', () => {

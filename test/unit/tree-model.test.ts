@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
-import { sortSpbUsers } from '../../src/core/spb/userOrder';
+import { sortSpbUsers } from '../../src/core/spb/view/userOrder';
 import {
   figuresTable,
   findUser,

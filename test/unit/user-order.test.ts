@@ -11,7 +11,7 @@ import {
   SPB_ORDER_KEYS,
   sortSpbUsers,
   spbUserFigure,
-} from '../../src/core/spb/userOrder';
+} from '../../src/core/spb/view/userOrder';
 import {
   compareFigures,
   describeOrder,

@@ -24,10 +24,10 @@ import { resolveInside } from '../../src/core/io/safeFs';
 import { LabelStore } from '../../src/core/labels/store';
 import { RunHistory } from '../../src/core/runner/history';
 import { JOURNAL_FILE, runBenchmark } from '../../src/core/runner/runner';
-import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt';
-import { writeBaselineRun } from '../../src/core/spb/baselines';
-import { loadBenchmark } from '../../src/core/spb/load';
-import type { CacheReport } from '../../src/core/spb/indexed';
+import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
+import { writeBaselineRun } from '../../src/core/spb/baselines/baselines';
+import { loadBenchmark } from '../../src/core/spb/format/load';
+import type { CacheReport } from '../../src/core/spb/format/indexed';
 import { writeTinyBench } from '../support/tinyBench';
 
 const CLI = join(resolve(__dirname, '../..'), 'dist/cli.js');

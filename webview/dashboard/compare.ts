@@ -2,8 +2,8 @@
 // win/tie/loss) and the steps sorted by the biggest regression or gain; a row shows that step of both runs side by
 // side in this page (comparePair.ts), and Esc comes back to the list where it was.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { FlippedTag } from '../../src/core/spb/runCompare';
-import { GROUP_LABELS } from '../../src/core/spb/stepText';
+import type { FlippedTag } from '../../src/core/spb/score/runCompare';
+import { GROUP_LABELS } from '../../src/core/spb/view/stepText';
 import { METRIC_KEYS, type MetricKey } from '../../src/core/spb/types';
 import {
   METRIC_LABELS,
@@ -21,7 +21,7 @@ import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
 import { METRIC_NAMES } from '../../src/core/spb/names';
 import type { PiMark } from '../../src/core/pi/spans';
-import type { RunPairStep } from '../../src/core/spb/runPair';
+import type { RunPairStep } from '../../src/core/spb/view/runPair';
 import { isPlainKey } from '../shared/keys';
 import { renderPair } from './comparePair';
 

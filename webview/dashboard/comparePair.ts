@@ -3,7 +3,7 @@
 // and to the neighbouring rows. Built from the shared side-by-side pieces (../shared/sides.ts). Text only.
 import type { PiMark } from '../../src/core/pi/spans';
 import { fieldKey } from '../../src/core/pi/spans';
-import type { RunPairStep } from '../../src/core/spb/runPair';
+import type { RunPairStep } from '../../src/core/spb/view/runPair';
 import { SCOPE_LABELS, type Ref } from '../../src/shared/dashboardProtocol';
 import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
 import { el, icon } from './dom';

@@ -1,9 +1,9 @@
-// Two answers to one step side by side, drawn from the core's SidesCompared pieces (src/core/spb/sides.ts): pick
+// Two answers to one step side by side, drawn from the core's SidesCompared pieces (src/core/spb/view/sides.ts): pick
 // chips with their flips, the flipped tags, the metric deltas, the two columns row by row, the persona diff. The step
 // view's re-run comparison and the compare view's pair both use these. Styles: sides.css. Text only.
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
-import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../../src/core/spb/sides';
-import type { DiffPart } from '../../src/core/spb/stepModel';
+import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../../src/core/spb/view/sides';
+import type { DiffPart } from '../../src/core/spb/view/stepModel';
 import { el, icon, type Child } from './dom';
 import { piNodes, piText } from './piText';
 

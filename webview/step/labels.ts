@@ -12,7 +12,7 @@ import {
   type LabelViewState,
   type NoteChoice,
 } from '../../src/core/labels/view';
-import type { StepLocation } from '../../src/core/spb/stepModel';
+import type { StepLocation } from '../../src/core/spb/view/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import chipsCss from '../shared/labelChips.css';
 import { isPageKey, isUndoChord } from '../shared/keys';

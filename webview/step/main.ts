@@ -9,7 +9,7 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/stepViewProtocol';
 import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
-import type { StepModel } from '../../src/core/spb/stepModel';
+import type { StepModel } from '../../src/core/spb/view/stepModel';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';

@@ -1,7 +1,7 @@
 // Renders a StepModel into DOM nodes. Every dataset string is set as text (see dom.ts).
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
-import type { MetricCell, StepModel } from '../../src/core/spb/stepModel';
+import type { MetricCell, StepModel } from '../../src/core/spb/view/stepModel';
 import {
   NAV_DIRECTIONS,
   NAV_LABELS,

@@ -4,8 +4,8 @@
 import { fieldKey, type PiMark } from '../../src/core/pi/spans';
 import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
 import type { PromptDiff } from '../../src/core/rerun/promptDiff';
-import type { SideModel } from '../../src/core/spb/sides';
-import type { StepModel } from '../../src/core/spb/stepModel';
+import type { SideModel } from '../../src/core/spb/view/sides';
+import type { StepModel } from '../../src/core/spb/view/stepModel';
 import type { RerunState } from '../../src/shared/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';

@@ -5,9 +5,9 @@
 // The rule, in full: a candidate's score is the number of times it appears, exactly as written, among the tags of
 // the posts (their `Tags:` lines), plus 1 when its text without `#` appears in the persona so far. The k highest
 // scores are picked (k = max(1, round(0.25 * |C|)), as the prompt asks); ties keep the pool's order.
-import { pyStrip } from '../spb/response';
-import { COLD_START_PERSONA } from '../spb/prompt';
-import { parsePosts } from '../spb/posts';
+import { pyStrip } from '../spb/prompt/response';
+import { COLD_START_PERSONA } from '../spb/prompt/prompt';
+import { parsePosts } from '../spb/format/posts';
 import { kForPool } from '../spb/score/step';
 
 export const DEMO_MODEL_ID = 'demo-model-not-an-llm';

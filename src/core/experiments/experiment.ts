@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readJournalSteps } from '../runner/journal';
 import { JOURNAL_FILE } from '../runner/runner';
-import { templateId } from '../spb/prompt';
-import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/pairedSummary';
-import { compareRuns, type FlippedTag, type RunComparison } from '../spb/runCompare';
+import { templateId } from '../spb/prompt/prompt';
+import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/score/pairedSummary';
+import { compareRuns, type FlippedTag, type RunComparison } from '../spb/score/runCompare';
 import type { Benchmark, Platform, Run } from '../spb/types';
 
 export type SampleUsers = Partial<Record<Platform, readonly string[]>>;

@@ -1,7 +1,7 @@
 // Experiment figures as text: the paired table of one experiment and the log's table, for the CLI and the extension
 // (tree descriptions and tooltips use deltaText). Differences are in percentage points (pp).
-import type { PairedSummaryRow } from '../spb/pairedSummary';
-import { higherIsBetter, type CompareMetric } from '../spb/runCompare';
+import type { PairedSummaryRow } from '../spb/score/pairedSummary';
+import { higherIsBetter, type CompareMetric } from '../spb/score/runCompare';
 import { intervalCannotVary, thinPlatforms, type ExperimentFigures } from './experiment';
 import { templateLabel, type ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';

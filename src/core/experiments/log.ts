@@ -5,8 +5,8 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { openStoreDatabase, retryWhileBusy, type StoreOpenOptions, type StoreSchema } from '../storage/sqlite';
 import { publicBaseURL } from '../runner/client';
-import type { CompareMetric } from '../spb/runCompare';
-import type { PairedSummaryRow } from '../spb/pairedSummary';
+import type { CompareMetric } from '../spb/score/runCompare';
+import type { PairedSummaryRow } from '../spb/score/pairedSummary';
 import type { ExperimentCost, ExperimentFigures } from './experiment';
 import type { LongContextTable } from './longContext';
 

@@ -5,10 +5,10 @@
 // The run goes through the ordinary runner (retries, journal, resume) on a view of the benchmark that holds only each
 // qualifying user's last step, so its folder is a normal results folder; the comparison is the paired one of
 // *Compare Runs* (compareRuns + pairedSummary) on exactly those last steps.
-import { userPostsReader } from '../spb/load';
-import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/pairedSummary';
-import { compareRuns, type RunComparison } from '../spb/runCompare';
-import { templateId } from '../spb/prompt';
+import { userPostsReader } from '../spb/format/load';
+import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/score/pairedSummary';
+import { compareRuns, type RunComparison } from '../spb/score/runCompare';
+import { templateId } from '../spb/prompt/prompt';
 import {
   PLATFORMS,
   type Benchmark,

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { templateHash, templateId } from '../spb/prompt';
+import { templateHash, templateId } from '../spb/prompt/prompt';
 import type { Benchmark } from '../spb/types';
 import { experimentCost, experimentFigures, type ExperimentFigures, type SampleUsers } from './experiment';
 import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';

@@ -1,5 +1,5 @@
 // The Experiments table's row shape and its column sort: no Node imports, since the webview sorts with it too.
-import type { CompareMetric } from '../spb/runCompare';
+import type { CompareMetric } from '../spb/score/runCompare';
 
 /** The table's delta columns, in order. */
 export const TABLE_METRICS = [

@@ -15,7 +15,7 @@ export interface FormatLoadOptions {
   runs?: readonly string[];
   cacheDir?: string | ((root: string) => string | undefined);
   deferIndexWrites?: (write: () => void) => void;
-  /** Filled with how the files were read (an index cache's hits); the shape of spb/indexed's CacheReport. */
+  /** Filled with how the files were read (an index cache's hits); the shape of spb/format/indexed's CacheReport. */
   cacheReport?: { hits: number; appended: number; read: number; writeError?: string };
 }
 

@@ -1,12 +1,12 @@
 // The registry: the list of benchmark formats both shells serve. Each format is a descriptor in its own folder
 // (descriptor.ts says what one holds); adding a format is one line in FORMATS.
 import { omniBehavior } from '../omni/format';
-import { streamProfileBench } from '../spb/format';
+import { streamProfileBench } from '../spb/format/format';
 import type { Format } from './descriptor';
 
 export type { Format, FormatLoadOptions, Loaded, OpenedBenchmark } from './descriptor';
 export { omniBehavior, omniRoot } from '../omni/format';
-export { streamProfileBench } from '../spb/format';
+export { streamProfileBench } from '../spb/format/format';
 
 // Order matters for detectFormat: a folder holding both (like sample/, with data/ and omnibehavior/) opens as
 // StreamProfileBench, the format Persona Lab served first; detectFormats lists both.

@@ -3,7 +3,7 @@
 import { pickSet, scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../spb/types';
 import { suggestLabels } from './suggest';
-import { isErrorRecord } from '../spb/failedRequests';
+import { isErrorRecord } from '../spb/score/failedRequests';
 import { findAround } from './walk';
 
 export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError' | 'failedRequest';

@@ -2,7 +2,7 @@
 // New labels store one short hash per part (pool, split, posts) in the same column; labels stored before keep the
 // single full hash, which still tells stale from fresh but not which part changed.
 import { createHash } from 'node:crypto';
-import { readPostsText } from '../spb/load';
+import { readPostsText } from '../spb/format/load';
 import { META_KEYS, POOL_CLASSES, type Step, type User } from '../spb/types';
 
 /** The canonical JSON the hash is taken over: fixed key order, lists in data order. */

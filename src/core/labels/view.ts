@@ -1,6 +1,6 @@
 // What the step view's labels bar shows, as plain JSON-safe data, and the rules both sides share about targets.
 // Imported by the webview bundle: keep it free of Node imports (types only from the rest of core/labels).
-import type { StepLocation } from '../spb/stepModel';
+import type { StepLocation } from '../spb/view/stepModel';
 import type { LabelTarget } from './model';
 import type { LabelScope } from './taxonomy';
 

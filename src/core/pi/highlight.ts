@@ -2,8 +2,8 @@
 // texts the view shows (bio, posts, pool tags and picks outside the pool, personas received and written with their
 // diff, reasoning), and of two answers side by side (a re-run and its original, two runs in the compare view).
 import type { RerunComparison } from '../rerun/attemptCompare';
-import type { SideModel } from '../spb/sides';
-import type { DiffPart, StepModel } from '../spb/stepModel';
+import type { SideModel } from '../spb/view/sides';
+import type { DiffPart, StepModel } from '../spb/view/stepModel';
 import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
 import { fieldKey, type PiMark, type StepPiMarks } from './spans';

@@ -2,7 +2,7 @@
 // side by side. Pure; built from the two run folders once they are loaded.
 import { resultFor } from '../spb/score/run';
 import { nanMean, scoreStep } from '../spb/score/step';
-import { formatMetric } from '../spb/stepText';
+import { formatMetric } from '../spb/view/stepText';
 import type { Platform, Run, User } from '../spb/types';
 
 export interface AblationRow {

@@ -5,9 +5,9 @@ import { maskedText } from '../pi/guard';
 import type { HistoryContext, HistoryRow } from '../runner/history';
 import type { StepRunRecord } from '../runner/step';
 import { scoreStep } from '../spb/score/step';
-import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../spb/sides';
-import type { DiffPart } from '../spb/stepModel';
-import { formatMetric } from '../spb/stepText';
+import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../spb/view/sides';
+import type { DiffPart } from '../spb/view/stepModel';
+import { formatMetric } from '../spb/view/stepText';
 import type { Step, StepResult } from '../spb/types';
 import { type Severity } from '../io/diagnostics';
 

@@ -2,7 +2,7 @@
 // becomes template text; each value becomes its `{{slot}}` again. A value deleted whole drops its slot; an edit
 // inside a value is refused and named, since a template cannot hold one step's data. Pure: no `vscode`.
 import { diffChars } from 'diff';
-import { isSlotName, renderPrompt, slotValues, type PromptContext, type SlotName } from '../spb/prompt';
+import { isSlotName, renderPrompt, slotValues, type PromptContext, type SlotName } from '../spb/prompt/prompt';
 
 const SLOT_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 

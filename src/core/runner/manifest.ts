@@ -1,7 +1,7 @@
 // `results/<name>/run.json`: what produced a run folder, so that runs are reproducible and comparable, and a
 // resume can refuse to mix two configurations in one folder. Never holds the API key.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { templateHash, templateId } from '../spb/prompt';
+import { templateHash, templateId } from '../spb/prompt/prompt';
 import { isPlatform, type Platform } from '../spb/types';
 import { isRecord as isObj } from '../guards';
 

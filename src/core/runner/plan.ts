@@ -1,7 +1,7 @@
 // What a run covers (its users and steps) and what it writes of them: the results line of a user, rebuilt from the
 // journal, and a step's cost over its attempts.
 import { join } from 'node:path';
-import type { ResultUserRecord } from '../spb/resultsFile';
+import type { ResultUserRecord } from '../spb/format/resultsFile';
 import { scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, User } from '../spb/types';
 import type { Journal, StepEntry } from './journal';

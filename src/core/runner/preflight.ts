@@ -7,7 +7,7 @@ import { PLATFORMS } from '../spb/types';
 import { planRun } from './plan';
 import type { RunOptions } from './runner';
 import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
-import { readPostsText } from '../spb/load';
+import { readPostsText } from '../spb/format/load';
 
 /** What of a run decides which prompts it sends: the run's own options, so the two cannot drift apart. */
 export type PlannedSelection = Pick<

@@ -5,9 +5,9 @@
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { userPostsReader } from '../spb/load';
-import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt';
-import { resultLine, writeResultsFile } from '../spb/resultsFile';
+import { userPostsReader } from '../spb/format/load';
+import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt/prompt';
+import { resultLine, writeResultsFile } from '../spb/format/resultsFile';
 import { mkdirInside, resolveInside } from '../io/safeFs';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
 import {

@@ -1,9 +1,9 @@
 // One step against the endpoint: render, request (with retries), parse, thread the persona, score. Used by the
 // batch runner and, on its own, by "Re-run Step". Writes nothing.
-import { readPostsText } from '../spb/load';
-import { templateId } from '../spb/prompt';
+import { readPostsText } from '../spb/format/load';
+import { templateId } from '../spb/prompt/prompt';
 import { renderTemplateRequest, type PromptSource } from '../spb/reference/source';
-import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/response';
+import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/prompt/response';
 import { kForPool, scoreStep } from '../spb/score/step';
 import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
 import { personaReceived } from '../spb/score/run';

@@ -1,5 +1,5 @@
-// Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV:
-// the paper tables of StreamProfileBench (spb/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
+// Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV: the paper
+// tables of StreamProfileBench (spb/score/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
 export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
 import { metricByShort } from '../spb/names';
 import { pyPercentFixed } from '../io/pyNumber';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Benchmark } from '../../core/spb/types';
 import type { Benchmarks } from '../benchmarks';
 import { combinedSummary, isAutoRun, shouldAutoRun, summaryMessage } from './model';
-import { streamProfileBench } from '../../core/spb/format';
+import { streamProfileBench } from '../../core/spb/format/format';
 import { omniBehavior } from '../../core/omni/format';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';

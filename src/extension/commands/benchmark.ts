@@ -6,7 +6,7 @@ import type { Benchmarks } from '../benchmarks';
 import { resolveSettingPath } from '../workspace/target';
 import { summarize } from '../benchmarks/locate';
 import type { SpbStore } from '../benchmarks/spb/store';
-import { readRunOrigin } from '../../core/spb/runOrigin';
+import { readRunOrigin } from '../../core/spb/prompt/runOrigin';
 import { runPickRows } from './runPick';
 
 /**

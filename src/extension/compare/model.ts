@@ -1,6 +1,6 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../core/spb/pairedSummary';
-import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/runCompare';
+import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../core/spb/score/pairedSummary';
+import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/score/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
 import {
   num,

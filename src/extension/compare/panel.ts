@@ -1,7 +1,7 @@
 // The compare view: the paired summary of run B against run A and the steps sorted by the biggest regression or
 // gain. A row shows that step of both runs side by side in this panel (picks, flips, deltas, personas); a side's
 // *Open in Step View* opens that run's own step view. One panel, reused for every pair.
-import { readRunOrigin } from '../../core/spb/runOrigin';
+import { readRunOrigin } from '../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
 import { PLATFORMS } from '../../core/spb/types';
 import {
@@ -16,7 +16,7 @@ import { ReusedPanel } from '../webviewPanel';
 import { dashboardPanelOptions } from '../dashboard/spb/html';
 import { openStepOfRun } from '../dashboard/spb/open';
 import { piMinConfidence } from '../stepView/panel';
-import { runPairStep } from '../../core/spb/runPair';
+import { runPairStep } from '../../core/spb/view/runPair';
 import { sidesPiMarks } from '../../core/pi/highlight';
 import { compareModel, type CompareOptions } from './model';
 import type { CompareSession } from './session';

@@ -1,7 +1,7 @@
 // Compare Runs…: two quick picks, run A (baseline) then run B (compared against A).
 import * as vscode from 'vscode';
 import { pctText } from '../../core/tables/format';
-import { readRunOrigin } from '../../core/spb/runOrigin';
+import { readRunOrigin } from '../../core/spb/prompt/runOrigin';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { RunPair } from './session';
 

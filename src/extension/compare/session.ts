@@ -1,8 +1,8 @@
 // The pair of runs being compared (A = baseline, B = candidate), shared by the compare view, the tree's compare
 // mode badges and the status bar item; the comparison and the paired summaries are computed once per load and pair.
 import * as vscode from 'vscode';
-import { PairedBootstrap, type PairedSummaryRow, type Scope } from '../../core/spb/pairedSummary';
-import { compareRuns, mergeComparisons, type RunComparison } from '../../core/spb/runCompare';
+import { PairedBootstrap, type PairedSummaryRow, type Scope } from '../../core/spb/score/pairedSummary';
+import { compareRuns, mergeComparisons, type RunComparison } from '../../core/spb/score/runCompare';
 import { PLATFORMS } from '../../core/spb/types';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';

@@ -2,7 +2,7 @@
 // SecretStorage (Set API Key / Clear API Key). The key is handed to the request client and to nothing else.
 import * as vscode from 'vscode';
 import { publicBaseURL, type EndpointConfig } from '../../core/runner/client';
-import { DEFAULT_SYSTEM_MESSAGE } from '../../core/spb/prompt';
+import { DEFAULT_SYSTEM_MESSAGE } from '../../core/spb/prompt/prompt';
 import { describeEndpoint, endpointProblems, readEndpointSettings, SECTION, type EndpointSettings } from './settings';
 
 const SECRET_KEY = 'personaLab.endpoint.apiKey';

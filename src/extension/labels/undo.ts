@@ -1,6 +1,6 @@
 // A labels bar's undo stack (LabelBar): the inverse of each labelling action, newest last. No `vscode` import.
 import { isNoOp, type LabelAction } from '../../core/labels/model';
-import type { StepLocation } from '../../core/spb/stepModel';
+import type { StepLocation } from '../../core/spb/view/stepModel';
 
 export interface UndoEntry<R = StepLocation> {
   /** Applying it undoes the action. */

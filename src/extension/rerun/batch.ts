@@ -26,7 +26,7 @@ import { guardPrompts } from './guard';
 import { estimateText } from './estimate';
 import { pickPersona, type RerunDeps } from './step';
 import { log } from '../log';
-import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/templateFiles';
+import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/prompt/templateFiles';
 
 /** The start of a run's default name: the template file's name, or "pl-template" for Persona Lab's built-in one. */
 export function runNameBase(template: { name: string; source?: unknown }): string {

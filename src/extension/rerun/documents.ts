@@ -2,7 +2,7 @@
 import { isRecord } from '../../core/guards';
 import { pyJsonLoads } from '../../core/io/pyjson';
 import { readRerunMeta, type AttemptRow } from '../../core/rerun/attemptCompare';
-import { cleanReply } from '../../core/spb/response';
+import { cleanReply } from '../../core/spb/prompt/response';
 
 export interface AttemptDoc {
   title: string;

@@ -11,9 +11,9 @@ import {
   type DraftParse,
   type DraftProblem,
 } from '../../core/rerun/draft';
-import { readPostsText } from '../../core/spb/load';
+import { readPostsText } from '../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
-import { templateId } from '../../core/spb/prompt';
+import { templateId } from '../../core/spb/prompt/prompt';
 import { personaReceived } from '../../core/spb/score/run';
 import type { StepRef } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';

@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { DRAFT_LANGUAGE, parseDraft } from '../../core/rerun/draft';
 import { templateFromDraft } from '../../core/rerun/draftTemplate';
 import { isRecord } from '../../core/guards';
-import { readPostsText } from '../../core/spb/load';
+import { readPostsText } from '../../core/spb/format/load';
 import { promptContext } from '../../core/spb/reference/source';
-import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
+import { checkTemplateName, templateFileName } from '../../core/spb/prompt/templateFiles';
 import type { RerunDeps } from './step';
 
 /** What `e` rendered the draft from; `templateText` null: the benchmark's own prompt (not a template). */

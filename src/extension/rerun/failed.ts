@@ -2,7 +2,7 @@
 // sent again, each with the persona it received (core runner/onlyFailed.ts, as `run --only-failed`). The run is the
 // one given (a name), else the selected one when it has failed requests, else picked among those that have.
 import * as vscode from 'vscode';
-import { failedRequests } from '../../core/spb/failedRequests';
+import { failedRequests } from '../../core/spb/score/failedRequests';
 import type { Run } from '../../core/spb/types';
 import { slug } from './args';
 import { askRunName, finishRun, guardPlan, runNameBase, runPlan } from './batch';

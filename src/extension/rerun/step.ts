@@ -1,8 +1,8 @@
 // Re-run Step: template, persona (carried / none / edited), the configured endpoint; one request with retries,
 // stored in the history and shown beside the original in the step view.
 import * as vscode from 'vscode';
-import { COLD_START_PERSONA } from '../../core/spb/prompt';
-import { readPostsText } from '../../core/spb/load';
+import { COLD_START_PERSONA } from '../../core/spb/prompt/prompt';
+import { readPostsText } from '../../core/spb/format/load';
 import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../core/rerun/attemptCompare';
 import { maskedCounts, maskingTransport, maskOutgoing } from '../../core/pi/guard';
 import { createOpenAITransport } from '../../core/runner/client';

@@ -1,10 +1,10 @@
 // A step view panel: created on first use, then reused (and retitled) for every step shown. The main one follows the
 // selected run; a pinned one (StepViews.forRun) always shows its own run, and has no re-run part.
 import * as vscode from 'vscode';
-import { readPostsText } from '../../core/spb/load';
+import { readPostsText } from '../../core/spb/format/load';
 import { stepPiMarks } from '../../core/pi/highlight';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
-import { buildStepModel, neighbours } from '../../core/spb/stepModel';
+import { buildStepModel, neighbours } from '../../core/spb/view/stepModel';
 import type { Platform, Run } from '../../core/spb/types';
 import {
   NAV_DIRECTIONS,

@@ -1,6 +1,6 @@
 // Quick pick for personaLab.openStep without an argument: a user (all platforms), then one of its steps.
 import * as vscode from 'vscode';
-import { allUsers } from '../../core/spb/load';
+import { allUsers } from '../../core/spb/format/load';
 import { scoreStepOfRun } from '../../core/spb/score/run';
 import type { User } from '../../core/spb/types';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';

@@ -1,10 +1,10 @@
 // Templates as files: New Prompt Template, the personalab-prompt language support, and Preview Prompt for Step
 // (the fully rendered prompt of a step as a read-only document).
 import * as vscode from 'vscode';
-import { readPostsText } from '../../core/spb/load';
-import { DEFAULT_TEMPLATE } from '../../core/spb/prompt';
+import { readPostsText } from '../../core/spb/format/load';
+import { DEFAULT_TEMPLATE } from '../../core/spb/prompt/prompt';
 import { personaReceived } from '../../core/spb/score/run';
-import { checkTemplateName, templateFileName } from '../../core/spb/templateFiles';
+import { checkTemplateName, templateFileName } from '../../core/spb/prompt/templateFiles';
 import type { ReadOnlyDocs } from '../docs';
 import { stepForCommand, type StepPanel } from '../stepView';
 import type { SpbStore } from '../benchmarks/spb/store';

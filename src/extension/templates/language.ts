@@ -2,14 +2,14 @@
 // checkTemplate's problems as diagnostics, updated as you type.
 import * as vscode from 'vscode';
 import { SEVERITY } from '../diagnostics';
-import { SLOT_NAMES, type SlotName } from '../../core/spb/prompt';
+import { SLOT_NAMES, type SlotName } from '../../core/spb/prompt/prompt';
 import {
   locateProblems,
   slotAt,
   slotCompletionContext,
   slotDoc,
   TEMPLATE_LANGUAGE,
-} from '../../core/spb/templateFiles';
+} from '../../core/spb/prompt/templateFiles';
 
 const SELECTOR: vscode.DocumentSelector = { language: TEMPLATE_LANGUAGE };
 const DIAGNOSTIC_DELAY_MS = 150;

@@ -1,14 +1,14 @@
 // The prompt templates a re-run can use: the built-in default and every .personalab/templates/*.plprompt file of
 // the workspace. A template's text is read from its open editor when there is one (unsaved edits count).
 import * as vscode from 'vscode';
-import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/spb/prompt';
+import { DEFAULT_TEMPLATE, checkTemplate, templateId } from '../../core/spb/prompt/prompt';
 import {
   BUILTIN_TEMPLATE_NAME,
   TEMPLATE_DIR,
   TEMPLATE_EXT,
   TEMPLATE_LANGUAGE,
   templateNameOf,
-} from '../../core/spb/templateFiles';
+} from '../../core/spb/prompt/templateFiles';
 import type { SpbStore } from '../benchmarks/spb/store';
 import {
   REFERENCE_PROMPT_NAME,

@@ -2,16 +2,16 @@
 // the node classes in nodes.ts only turn these rows into TreeItems.
 import { resultFor, type PlatformScore, type RunScore } from '../../core/spb/score/run';
 import { scoreStep, type UserScore } from '../../core/spb/score/step';
-import { PLATFORM_LABELS } from '../../core/spb/tables';
+import { PLATFORM_LABELS } from '../../core/spb/score/tables';
 import {
   SPB_FIGURE_KEYS,
   SPB_ORDER_INFO,
   spbUserFigure,
   type SpbFigureKey,
   type SpbOrderKey,
-} from '../../core/spb/userOrder';
+} from '../../core/spb/view/userOrder';
 import type { UserOrder } from '../../core/userOrder';
-import type { UserSubset } from '../../core/spb/userSubset';
+import type { UserSubset } from '../../core/spb/score/userSubset';
 import {
   PLATFORMS,
   type Benchmark,

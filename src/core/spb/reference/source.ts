@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId, type PromptContext } from '../prompt';
+import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId, type PromptContext } from '../prompt/prompt';
 import { kForPool } from '../score/step';
 import type { Step, User } from '../types';
 import { ReferenceDriver, ReferenceDriverError, type DriverOptions, type ReferenceInfo } from './driver';

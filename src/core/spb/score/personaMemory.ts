@@ -6,8 +6,8 @@
 // received one: dropped by the step that wrote the first persona without it) or `neverCaptured`; a D_decay pick is
 // `carriedOver` (in the received persona) or `reInferred`. Failed requests and steps whose earlier steps the run does
 // not hold are left out and counted.
-import { isErrorRecord } from '../failedRequests';
-import type { UserSubset } from '../userSubset';
+import { isErrorRecord } from './failedRequests';
+import type { UserSubset } from './userSubset';
 import {
   PLATFORMS,
   type Benchmark,

@@ -15,7 +15,7 @@ import {
   type UserScore,
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
-import { inSubset, type UserSubset } from '../userSubset';
+import { inSubset, type UserSubset } from './userSubset';
 import { METRIC_KEYS, PLATFORMS } from '../types';
 import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User } from '../types';
 

@@ -2,10 +2,10 @@
 // finding rows are findingNodes.ts'). A finding opens the file at its span, or its step in the step view. Dataset
 // text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
-import { readUserRecord } from '../../../core/spb/load';
+import { readUserRecord } from '../../../core/spb/format/load';
 import type { AuditFinding } from '../../../core/pi/audit';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
-import { PLATFORM_LABELS } from '../../../core/spb/tables';
+import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import type { Platform } from '../../../core/spb/types';
 import type { StepRef } from '../../benchmarks/spb/store';
 import { collapsedIf, markdown, treeItem } from '../../treeItem';

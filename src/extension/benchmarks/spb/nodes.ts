@@ -1,13 +1,13 @@
 // One node class per level of the Benchmarks tree. Each node builds its children on first expansion and keeps
 // them, so TreeView.reveal finds the very instances the view already shows (getParent walks `parent`).
-import { EXCLUDING_FAILED, failedRequests, type FailedRequests } from '../../../core/spb/failedRequests';
+import { EXCLUDING_FAILED, failedRequests, type FailedRequests } from '../../../core/spb/score/failedRequests';
 import { pctText } from '../../../core/tables/format';
-import { NOT_THE_BENCHMARK, readRunOrigin, type RunOrigin } from '../../../core/spb/runOrigin';
+import { NOT_THE_BENCHMARK, readRunOrigin, type RunOrigin } from '../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
 import { stepDecorationUri, userDecorationUri } from '../../tree/decorationUris';
 import type { RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run } from '../../../core/spb/types';
-import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../../core/spb/userOrder';
+import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../../core/spb/view/userOrder';
 import { orderSentence, type UserOrder } from '../../../core/userOrder';
 import type { StepRef } from './stepRef';
 import type { SampleScope } from '../../../core/experiments/sampleScope';

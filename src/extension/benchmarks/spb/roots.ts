@@ -4,7 +4,7 @@
 // expanded and selected.
 import * as vscode from 'vscode';
 import type { Benchmark, Platform, Run } from '../../../core/spb/types';
-import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO, SPB_ORDER_KEYS, type SpbOrderKey } from '../../../core/spb/userOrder';
+import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO, SPB_ORDER_KEYS, type SpbOrderKey } from '../../../core/spb/view/userOrder';
 import type { TreeAugment } from '../../tree/augment';
 import { findUser } from '../../tree/model';
 import { BenchmarkNode } from './nodes';

@@ -10,7 +10,7 @@ import { SpbRoots } from './roots';
 import type { StepRef } from './stepRef';
 export type { StepRef } from './stepRef';
 import { log } from '../../log';
-import type { CacheReport } from '../../../core/spb/indexed';
+import type { CacheReport } from '../../../core/spb/format/indexed';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';

@@ -9,9 +9,9 @@ import {
   runTable,
   get,
   type StepPoint,
-} from '../../../core/spb/figures';
+} from '../../../core/spb/score/figures';
 import type { RunScore } from '../../../core/spb/score/run';
-import { PLATFORM_LABELS } from '../../../core/spb/tables';
+import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../../core/spb/types';
 import {
   METRIC_LABELS,
@@ -26,7 +26,7 @@ import {
   type StepFilter,
   type StepRow,
 } from '../../../shared/dashboardProtocol';
-import { tableModels } from '../../../core/spb/paperTables';
+import { tableModels } from '../../../core/spb/score/paperTables';
 
 export const ISO_LEVELS = [0.2, 0.4, 0.6, 0.8];
 
@@ -90,9 +90,9 @@ export interface DashboardInput {
   /** the benchmark's samples, and the one `scores` and `points` are over (none: the whole benchmark) */
   samples?: readonly DashboardSampleChoice[];
   sample?: DashboardSample;
-  /** run -> what made it (core/spb/runOrigin), for the runs Persona Lab made */
+  /** run -> what made it (core/spb/prompt/runOrigin), for the runs Persona Lab made */
   marks?: Readonly<Record<string, string>>;
-  /** run -> its failed requests (core/spb/failedRequests failedLine), for the selected runs that have any */
+  /** run -> its failed requests (core/spb/score/failedRequests failedLine), for the selected runs that have any */
   failed?: Readonly<Record<string, string>>;
   memory?: Readonly<Record<string, DashboardMemory>>;
 }

@@ -1,15 +1,15 @@
 // The run dashboard panel: the paper's tables and figures for the chosen runs; clicking a point or a bar lists the
 // matching steps, whose rows open the step view. One panel, reused.
-import { failedLine, failedRequests } from '../../../core/spb/failedRequests';
-import { readRunOrigin } from '../../../core/spb/runOrigin';
+import { failedLine, failedRequests } from '../../../core/spb/score/failedRequests';
+import { readRunOrigin } from '../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
-import { scoredSteps, type StepPoint } from '../../../core/spb/figures';
+import { scoredSteps, type StepPoint } from '../../../core/spb/score/figures';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
 import { SampleChoice } from '../../benchmarks/spb/sampleChoice';
 import type { Benchmark, Run } from '../../../core/spb/types';
 import { runMemory } from '../../../core/spb/score/personaMemory';
-import type { UserSubset } from '../../../core/spb/userSubset';
+import type { UserSubset } from '../../../core/spb/score/userSubset';
 import {
   type DashboardMemory,
   isWebviewToExtension,
@@ -25,7 +25,7 @@ import { dashboardPanelOptions } from './html';
 import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
-import { tableModels } from '../../../core/spb/paperTables';
+import { tableModels } from '../../../core/spb/score/paperTables';
 import { formatTable } from '../../../core/tables/format';
 import { log } from '../../log';
 import { saveChart } from '../../charts/save';

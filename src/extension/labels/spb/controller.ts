@@ -6,9 +6,9 @@ import { keyOf, type LabelAction, type LabelKey, type LabelRow, type LabelTarget
 import { suggestLabels } from '../../../core/labels/suggest';
 import { labelDef } from '../../../core/labels/taxonomy';
 import { describeTarget, spanText, targetAllowed } from '../../../core/labels/view';
-import { readPostsText } from '../../../core/spb/load';
+import { readPostsText } from '../../../core/spb/format/load';
 import { resultFor } from '../../../core/spb/score/run';
-import type { StepLocation } from '../../../core/spb/stepModel';
+import type { StepLocation } from '../../../core/spb/view/stepModel';
 import type { Benchmark } from '../../../core/spb/types';
 import type { LabelUiAction } from '../../../shared/stepViewProtocol';
 import type { StepPanel } from '../../stepView/panel';

@@ -2,7 +2,7 @@
 // the persona), and the current author's labels of a run are indexed by step for the tree's badges and filter.
 import type { StepRef } from '../../../core/labels/model';
 import { StepLabelIndex } from '../../../core/labels/stepIndex';
-import type { StepLocation } from '../../../core/spb/stepModel';
+import type { StepLocation } from '../../../core/spb/view/stepModel';
 import type { SpbStore } from '../../benchmarks/spb/store';
 import { LabelTargets } from '../targets';
 

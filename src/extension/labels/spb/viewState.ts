@@ -5,7 +5,7 @@ import type { LabelRow } from '../../../core/labels/model';
 import type { Suggestion } from '../../../core/labels/suggest';
 import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
 import { spanText, type LabelFlash, type LabelViewState } from '../../../core/labels/view';
-import type { StepLocation } from '../../../core/spb/stepModel';
+import type { StepLocation } from '../../../core/spb/view/stepModel';
 import { appliedLabel, labelChoices } from '../viewRows';
 
 export interface LabelViewInput {

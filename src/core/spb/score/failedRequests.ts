@@ -2,10 +2,10 @@
 // ({"predicted_tags": [], "reasoning": "Error: …"}, no persona). The reference scores them like any step (Recall 0
 // where the step has positives), so the official R̄ counts them; "excluding failed requests" is our reading, named so
 // wherever it prints and never as the paper's figure.
-import { scoreRun, type RunScore } from './score/run';
-import { platformTableOf } from './score/table';
+import { scoreRun, type RunScore } from './run';
+import { platformTableOf } from './table';
 import type { UserSubset } from './userSubset';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type StepResult, type UserResult } from './types';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type StepResult, type UserResult } from '../types';
 
 export const EXCLUDING_FAILED = "excluding failed requests, not the paper's figure";
 

@@ -1,9 +1,9 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
-import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { pyNumber, type ReadFrom } from '../io/jsonl';
-import { readUserRows } from '../io/rows';
-import { countHits, metricsFromHits, scoreStep, splitIndex } from './score/step';
-import { attachPickTables } from './score/table';
+import { DiagnosticSink, isInt, isRecord } from '../../io/diagnostics';
+import { pyNumber, type ReadFrom } from '../../io/jsonl';
+import { readUserRows } from '../../io/rows';
+import { countHits, metricsFromHits, scoreStep, splitIndex } from '../score/step';
+import { attachPickTables } from '../score/table';
 import { describe, type Interner } from './tasks';
 import {
   METRIC_KEYS,
@@ -13,7 +13,7 @@ import {
   type StepResult,
   type User,
   type UserResult,
-} from './types';
+} from '../types';
 
 /** Where a read resumes a results file that grew: the rows read before (the sink holds their diagnostics). */
 export interface ResultsResume extends ReadFrom {

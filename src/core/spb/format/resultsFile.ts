@@ -1,8 +1,8 @@
 // StreamProfileBench's results file, `inference_results_<platform>.jsonl`, written as the reference runner writes it
 // (one json.dumps line per user, metrics as floats), for runs and baselines.
-import { pyJsonDumps } from '../io/pyjson';
-import { writeFileInsideAsync } from '../io/safeFs';
-import { METRIC_KEYS, type StepMetrics } from './types';
+import { pyJsonDumps } from '../../io/pyjson';
+import { writeFileInsideAsync } from '../../io/safeFs';
+import { METRIC_KEYS, type StepMetrics } from '../types';
 
 /** One step of the official results file (spec section 4), keys in the reference's order. */
 export interface ResultStepRecord {

@@ -1,10 +1,10 @@
 // Two answers to one step side by side: each side's picks marked against the pool, the tags that flipped between
 // them, the metric deltas and the persona diff. The re-run comparison (an attempt against the selected run) and the
 // compare view (run B against run A) are both this. Pure and JSON-safe (numbers are finite or null).
-import { scoreStep } from './score/step';
+import { scoreStep } from '../score/step';
 import { wordDiff, type DiffPart } from './stepModel';
 import { formatMetric, GROUP_LABELS, METRIC_INFO } from './stepText';
-import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Step } from './types';
+import { METRIC_KEYS, POOL_CLASSES, type MetricKey, type PoolClass, type Step } from '../types';
 
 /** How a tag differs between the two sides: a positive B picked and A did not is `gained`, and so on. */
 export type FlipKind = 'gained' | 'lost' | 'newWrong' | 'fixedWrong';

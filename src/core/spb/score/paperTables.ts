@@ -1,10 +1,10 @@
 // The paper's Tables 4, 5 and 6 as data, with best / second best marks: the dashboard shows them, its copy buttons
 // and `persona-lab score --format` write them through tables/format.ts. Columns follow tables.ts.
-import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../tables/format';
-import type { RunScore } from './score/run';
+import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../../tables/format';
+import type { RunScore } from './run';
 import { PLATFORM_LABELS, statsAvgText } from './tables';
-import { PLATFORMS, type MetricKey, type Platform } from './types';
-import { METRIC_NAMES } from './names';
+import { PLATFORMS, type MetricKey, type Platform } from '../types';
+import { METRIC_NAMES } from '../names';
 
 export const TABLE_IDS = ['t4', 't5', 't6'] as const;
 export type TableId = (typeof TABLE_IDS)[number];

@@ -2,16 +2,16 @@
 // its cache, a results file that only grew is read from its old end, anything else is read in full and cached.
 // A cache is used only when every check passes; the figures and diagnostics are then those of a cold read.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { containerLength, decode, Encoder, verify } from '../cache/codec';
-import { sameStamp, stampOf, type IndexCache, type SourceStamp } from '../cache/store';
-import { DiagnosticSink, isRecord, type Diagnostic } from '../io/diagnostics';
+import { containerLength, decode, Encoder, verify } from '../../cache/codec';
+import { sameStamp, stampOf, type IndexCache, type SourceStamp } from '../../cache/store';
+import { DiagnosticSink, isRecord, type Diagnostic } from '../../io/diagnostics';
 import { decodePickRows, decodeResults, decodeUsers, encodePickRows, encodeResults, encodeUsers } from './indexCodec';
 import { LazyResults } from './lazyResults';
 import { readResultsFile } from './results';
-import { tagId } from './score/step';
-import { attachPickRows, attachSplitTables } from './score/table';
+import { tagId } from '../score/step';
+import { attachPickRows, attachSplitTables } from '../score/table';
 import { readTasksFile, type Interner } from './tasks';
-import type { Platform, User, UserResult } from './types';
+import type { Platform, User, UserResult } from '../types';
 
 const TASKS = 'spb-tasks';
 const RESULTS = 'spb-results';

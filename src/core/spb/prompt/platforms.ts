@@ -1,5 +1,5 @@
 // Per-platform context for the prompt (in the spirit of the paper's Table 15; the wording here is our own).
-import { isPlatform, type Platform } from './types';
+import { isPlatform, type Platform } from '../types';
 
 export interface PlatformContext {
   platform: Platform | null;

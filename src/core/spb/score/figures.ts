@@ -4,8 +4,8 @@
 // Means, stated once: a platform's figure is the two-level macro average M̄ of the per-step values (per user the
 // NaN-skipping mean over the user's scored steps, then the NaN-skipping mean over users), as the reference does for
 // the metrics; the scope "all" is the mean of the platform figures, as the paper's "Avg." column.
-import { resultFor } from './score/run';
-import { nanMean, scoreAndDiagnose, type StepDiagnostics } from './score/step';
+import { resultFor } from './run';
+import { nanMean, scoreAndDiagnose, type StepDiagnostics } from './step';
 import { inSubset, type UserSubset } from './userSubset';
 import {
   METRIC_KEYS,
@@ -15,7 +15,7 @@ import {
   type Platform,
   type Run,
   type StepMetrics,
-} from './types';
+} from '../types';
 
 export type Scope = 'all' | Platform;
 

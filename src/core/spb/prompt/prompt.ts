@@ -1,9 +1,9 @@
 // Prompt templates with named `{{slot}}`s (spec sections 2 and 3). Pure: no `vscode`.
 import { createHash } from 'node:crypto';
 import { platformContext } from './platforms';
-import { pyJsonDumps } from '../io/pyjson';
-import { kForPool } from './score/step';
-import type { Severity } from '../io/diagnostics';
+import { pyJsonDumps } from '../../io/pyjson';
+import { kForPool } from '../score/step';
+import type { Severity } from '../../io/diagnostics';
 
 /** How much a template needs a slot: without a `required` one the reply cannot be scored as intended. */
 export type SlotNeed = 'required' | 'reference' | 'optional';

@@ -1,6 +1,6 @@
 // A subset of a benchmark's users (a sample's), by platform, for scoring and figures over just those users: the
 // same scoring functions take it (scoreRun, scoredSteps), so a sample's figure is never computed a second way.
-import type { Platform } from './types';
+import type { Platform } from '../types';
 
 export type UserSubset = ReadonlyMap<Platform, ReadonlySet<string>>;
 

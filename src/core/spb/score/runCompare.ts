@@ -1,8 +1,8 @@
 // Compares two runs on the same steps: per-step deltas and tag flips, and a paired summary per metric with a
 // bootstrap confidence interval that resamples users (pairedSummary.ts). Pure TypeScript.
-import { scoreAndDiagnose } from './score/step';
-import { resultFor } from './score/run';
-import { nanMean, pickSet, userF1ns, type MetricsTable } from './score/step';
+import { scoreAndDiagnose } from './step';
+import { resultFor } from './run';
+import { nanMean, pickSet, userF1ns, type MetricsTable } from './step';
 import {
   METRIC_KEYS,
   PLATFORMS,
@@ -12,7 +12,7 @@ import {
   type PoolClass,
   type Run,
   type StepMetrics,
-} from './types';
+} from '../types';
 
 export const COMPARE_METRICS = [...METRIC_KEYS, 'F1NS'] as const;
 export type CompareMetric = (typeof COMPARE_METRICS)[number];

@@ -1,11 +1,11 @@
 // The orders StreamProfileBench users can be listed in (Sort Users By…): as in the tasks file (the default), by id,
 // labelled first, or by one of the core's per-user figures (RunScore.userScores, the numbers the platform figures
 // average). Recalls sort lowest first and error rates highest first, so that the users who fail come first.
-import type { UserScore } from './score/step';
-import { userF1ns } from './score/step';
-import { FIGURE_VIEW_ORDER, METRIC_NAMES } from './names';
-import { METRIC_KEYS } from './types';
-import { ID_ORDER, LABELLED_ORDER, sortByFigure, type OrderKeyInfo, type UserOrder } from '../userOrder';
+import type { UserScore } from '../score/step';
+import { userF1ns } from '../score/step';
+import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../names';
+import { METRIC_KEYS } from '../types';
+import { ID_ORDER, LABELLED_ORDER, sortByFigure, type OrderKeyInfo, type UserOrder } from '../../userOrder';
 
 /** The figures in METRIC_KEYS order (Recall first), F1^NS after recall. */
 export const SPB_ORDER_KEYS = ['file', 'id', 'labelled', 'Recall', 'F1NS', ...METRIC_KEYS.slice(1)] as const;

@@ -1,8 +1,8 @@
 // One step answered by two runs, for the compare view's side-by-side: run B against run A, each with the persona it
 // received (its own thread), its picks, written persona and reasoning. Pure and JSON-safe.
-import { personaReceived, resultFor } from './score/run';
+import { personaReceived, resultFor } from '../score/run';
 import { compareSides, type SidesCompared } from './sides';
-import type { Platform, Run, Step, User } from './types';
+import type { Platform, Run, Step, User } from '../types';
 
 export interface RunPairStep extends SidesCompared {
   ref: { platform: Platform; userId: string; stepId: number };

@@ -1,11 +1,11 @@
 // Deterministic baselines: each picks exactly k distinct in-pool tags per step and yields official result records.
 import { join } from 'node:path';
-import { readPostsText } from './load';
-import { parsePosts } from './posts';
-import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from './resultsFile';
-import { hashString, mulberry32 } from '../stats/random';
-import { kForPool, scoreStep } from './score/step';
-import type { Benchmark, Platform, Step, User } from './types';
+import { readPostsText } from '../format/load';
+import { parsePosts } from '../format/posts';
+import { writeResultsFile, type ResultStepRecord, type ResultUserRecord } from '../format/resultsFile';
+import { hashString, mulberry32 } from '../../stats/random';
+import { kForPool, scoreStep } from '../score/step';
+import type { Benchmark, Platform, Step, User } from '../types';
 
 export const BASELINES = {
   random: {

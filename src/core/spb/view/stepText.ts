@@ -1,7 +1,7 @@
 // The step view's words: the pool groups' labels and tooltips, each metric's label, group and tooltip, the order the
 // metrics are shown in, and how their values are written.
-import { METRIC_VIEW_ORDER } from './names';
-import type { MetricKey, PoolClass } from './types';
+import { METRIC_VIEW_ORDER } from '../names';
+import type { MetricKey, PoolClass } from '../types';
 
 export type MetricGroup = 'recall' | 'error' | 'diagnostic';
 

@@ -1,10 +1,10 @@
 // The data the step view shows, built from core types. Pure TS: everything here is plain JSON-safe data
 // (numbers are finite or null, since webview messages are serialised), so the webview only renders it.
-import { stepMemoryOf, type TagMemory } from './score/personaMemory';
+import { stepMemoryOf, type TagMemory } from '../score/personaMemory';
 import { diffWords } from 'diff';
-import { parsePosts } from './posts';
-import { personaReceived, scoreStepOfRun } from './score/run';
-import { kForPool } from './score/step';
+import { parsePosts } from '../format/posts';
+import { personaReceived, scoreStepOfRun } from '../score/run';
+import { kForPool } from '../score/step';
 import { GROUP_LABELS, GROUP_TOOLTIPS, METRIC_INFO, METRIC_ORDER, formatMetric, type MetricCell } from './stepText';
 export type { MetricCell, MetricGroup } from './stepText';
 import {
@@ -19,7 +19,7 @@ import {
   type Run,
   type Step,
   type User,
-} from './types';
+} from '../types';
 
 /** Where a step lives; structurally the same as the extension's StepRef. */
 export interface StepLocation {
@@ -170,7 +170,7 @@ export interface BuildInput {
   user: User;
   step: Step;
   run: Run | undefined;
-  /** posts_text of this step (read from disk by the caller: core/spb/load.ts readPostsText). */
+  /** posts_text of this step (read from disk by the caller: core/spb/format/load.ts readPostsText). */
   postsText: string;
 }
 

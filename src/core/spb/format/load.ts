@@ -1,14 +1,14 @@
 // Opens a benchmark folder in the official layout (or a single tasks file) into the in-memory index.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DiagnosticSink, type Diagnostic } from '../io/diagnostics';
-import { isFsError, isInside, SafeFolder } from '../io/safeFs';
-import { parseLine } from '../io/jsonl';
-import { IndexCache, type SourceStamp } from '../cache/store';
+import { DiagnosticSink, type Diagnostic } from '../../io/diagnostics';
+import { isFsError, isInside, SafeFolder } from '../../io/safeFs';
+import { parseLine } from '../../io/jsonl';
+import { IndexCache, type SourceStamp } from '../../cache/store';
 import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
-import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from './types';
+import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
 
 export interface LoadOptions {
   /** Called after each chunk with bytes read so far and total bytes of all files to read. */

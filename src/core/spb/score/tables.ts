@@ -1,12 +1,12 @@
 // The paper's tables (4, 5, 6) as text, the `score --json` contract, and the reference eval report text.
-import type { memoryJson } from './score/personaMemory';
+import type { memoryJson } from './personaMemory';
 import type { failedJson } from './failedRequests';
-import { excelFixed, pyPercent, pyPercentFixed } from '../io/pyNumber';
-import { pctText } from '../tables/format';
-import type { RunScore } from './score/run';
-import { METRIC_KEYS, PLATFORMS, type MetricKey, type Platform } from './types';
-import { METRIC_NAMES } from './names';
-import type { RunOrigin } from './runOrigin';
+import { excelFixed, pyPercent, pyPercentFixed } from '../../io/pyNumber';
+import { pctText } from '../../tables/format';
+import type { RunScore } from './run';
+import { METRIC_KEYS, PLATFORMS, type MetricKey, type Platform } from '../types';
+import { METRIC_NAMES } from '../names';
+import type { RunOrigin } from '../prompt/runOrigin';
 
 export const PLATFORM_LABELS: Record<Platform, string> = {
   weibo: 'Weibo',

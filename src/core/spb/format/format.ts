@@ -1,22 +1,22 @@
 // StreamProfileBench as a format: how a folder is recognised, loaded, validated and scored, and what it offers.
 import { basename, dirname, join } from 'node:path';
-import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
-import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../io/safeFs';
-import { loadSampleScope } from '../experiments/sampleScope';
-import { stepHashOf, staleness } from '../labels/hash';
-import type { LabelRow } from '../labels/model';
-import type { TraceStaleness } from '../labels/trace';
-import { auditBenchmark } from '../pi/audit';
-import { formatTable } from '../tables/format';
+import { defineFormat, type ScoreRequest, type ScoreResult } from '../../formats/descriptor';
+import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../../io/safeFs';
+import { loadSampleScope } from '../../experiments/sampleScope';
+import { stepHashOf, staleness } from '../../labels/hash';
+import type { LabelRow } from '../../labels/model';
+import type { TraceStaleness } from '../../labels/trace';
+import { auditBenchmark } from '../../pi/audit';
+import { formatTable } from '../../tables/format';
 import { loadBenchmark } from './load';
-import { tableModels } from './paperTables';
-import { originNotes, readRunOrigin } from './runOrigin';
-import { failedJson, failedNotes, failedRequests } from './failedRequests';
-import { memoryJson, memoryNotes, runMemory } from './score/personaMemory';
-import { scoreRun } from './score/run';
-import { evalReport, paperTables, scoreJson } from './tables';
-import type { Benchmark } from './types';
-import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from './userOrder';
+import { tableModels } from '../score/paperTables';
+import { originNotes, readRunOrigin } from '../prompt/runOrigin';
+import { failedJson, failedNotes, failedRequests } from '../score/failedRequests';
+import { memoryJson, memoryNotes, runMemory } from '../score/personaMemory';
+import { scoreRun } from '../score/run';
+import { evalReport, paperTables, scoreJson } from '../score/tables';
+import type { Benchmark } from '../types';
+import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from '../view/userOrder';
 
 const TASKS = /^(weibo|xiaohongshu|toutiao|zhihu|douban)_inference_tasks\.jsonl$/;
 

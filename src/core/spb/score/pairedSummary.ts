@@ -1,8 +1,8 @@
 // The paired summary of two runs per metric: means, mean difference B − A, win/tie/loss per user and per step, and a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
 import type { Scope } from './figures';
-import { mulberry32 } from '../stats/random';
-import { nanMean } from './score/step';
+import { mulberry32 } from '../../stats/random';
+import { nanMean } from './step';
 import {
   COMPARE_METRICS,
   TIE_EPSILON,
@@ -12,7 +12,7 @@ import {
   type StepDelta,
   type UserPair,
 } from './runCompare';
-import { PLATFORMS } from './types';
+import { PLATFORMS } from '../types';
 
 /** Quantile of sorted values with linear interpolation between order statistics (R type 7, numpy's default). */
 export function quantile(sorted: readonly number[], q: number): number {

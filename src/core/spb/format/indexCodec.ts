@@ -1,7 +1,7 @@
 // What the persistent index keeps of a tasks or results file: exactly the objects the loader builds from it, in file
 // order. Derived tables (split indexes, pick tables) are not stored: tag ids are per process, so they are rebuilt.
-import { Decoder, Encoder } from '../cache/codec';
-import type { LineRef } from '../io/diagnostics';
+import { Decoder, Encoder } from '../../cache/codec';
+import type { LineRef } from '../../io/diagnostics';
 import {
   METRIC_KEYS,
   POOL_CLASSES,
@@ -10,9 +10,9 @@ import {
   type Step,
   type StepMetrics,
   type User,
-} from './types';
-import type { StepResult, UserResult } from './types';
-import { scoreStep } from './score/step';
+} from '../types';
+import type { StepResult, UserResult } from '../types';
+import { scoreStep } from '../score/step';
 import { agreesWithScore } from './results';
 
 export function encodeUsers(enc: Encoder, users: ReadonlyMap<string, User>): void {

@@ -1,11 +1,11 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
-import { markerNumber } from '../io/pyMarkers';
-import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
-import { readJsonValues } from '../io/rows';
-import { splitIndex, tagPosition } from './score/step';
-import { attachSplitTables } from './score/table';
-import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from './types';
-import { type LineRef } from '../io/diagnostics';
+import { markerNumber } from '../../io/pyMarkers';
+import { DiagnosticSink, isInt, isRecord } from '../../io/diagnostics';
+import { readJsonValues } from '../../io/rows';
+import { splitIndex, tagPosition } from '../score/step';
+import { attachSplitTables } from '../score/table';
+import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from '../types';
+import { type LineRef } from '../../io/diagnostics';
 
 /** Shares one string object per distinct tag: pools and meta lists repeat the same tags many times. */
 export class Interner {

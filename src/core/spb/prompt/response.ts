@@ -1,7 +1,7 @@
 // Parsing one model reply the way the reference runner does (spec section 2), flagging every departure.
-import { pyJsonLoads } from '../io/pyjson';
-import { pyStrip } from '../io/pyString';
-import type { Severity } from '../io/diagnostics';
+import { pyJsonLoads } from '../../io/pyjson';
+import { pyStrip } from '../../io/pyString';
+import type { Severity } from '../../io/diagnostics';
 
 export const REPLY_KEYS = ['persona_summary', 'predicted_tags', 'reasoning'] as const;
 export type ReplyKey = (typeof REPLY_KEYS)[number];

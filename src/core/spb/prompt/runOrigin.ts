@@ -4,7 +4,7 @@
 // reference runner), or one Persona Lab made with the benchmark's own prompt builder, carries no mark. Reads only run.json's template; never throws.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../guards';
+import { isRecord } from '../../guards';
 import { DEFAULT_TEMPLATE, templateId } from './prompt';
 
 export const NOT_THE_BENCHMARK = "not the benchmark's prompt";
