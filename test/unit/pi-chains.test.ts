@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditBenchmark } from '../../src/core/pi/audit';
-import { chainText, stepRanges, valueKey } from '../../src/core/pi/chains';
+import { chainShort, chainText, stepRanges, valueKey } from '../../src/core/pi/chains';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
 
@@ -58,6 +58,8 @@ describe('PI chains', () => {
       },
     ]);
     expect(chainText(audit.chains[0])).toBe('entered at step 2 from a post of step 2, carried to step 3');
+    expect(chainShort(audit.chains[0])).toBe('step 2 (post) → 3');
+    expect(chainShort(audit.chains[1])).toBe('step 2 (model) → 3');
     expect(chainText(audit.chains[1])).toBe(
       "entered at step 2 from the model (not in the user's bio, posts or tags), carried to step 3",
     );

@@ -9,7 +9,8 @@ function markTitle(m: PiMark): string {
   const info = CATEGORY_INFO[m.category];
   return m.kind === 'placeholder'
     ? `Placeholder ${placeholderOf(m.category)}: ${info.label} (${info.description})`
-    : `Residual PI, not redacted: ${m.category} (${info.label}), ${m.confidence ?? 'unknown'} confidence: ${m.reason}`;
+    : `Residual PI, not redacted: ${m.category} (${info.label}), ${m.confidence ?? 'unknown'} confidence: ${m.reason}` +
+        (m.chain ? `\nIn the personas: ${m.chain}` : '');
 }
 
 /** text[from, to) as text nodes, with a <mark> per placeholder or finding. */

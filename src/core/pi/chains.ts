@@ -151,6 +151,12 @@ export function chainText(c: PiChain): string {
   return `entered at step ${c.enteredAt} ${FROM[c.source](c.sourceStep)}${carried}`;
 }
 
+/** The tree row's short form: "step 2 (post) → 3–7"; the sentence is chainText. */
+export function chainShort(c: PiChain): string {
+  const to = carriedTo(c);
+  return `step ${c.enteredAt} (${c.source})${to.length ? ` → ${stepRanges(to)}` : ''}`;
+}
+
 /** Per run: PI values carried into personas (chains) and the steps whose persona carries one. */
 export function chainCounts(chains: readonly PiChain[]): Record<string, { values: number; steps: number }> {
   const out: Record<string, { values: number; steps: number; keys: Set<string> }> = {};

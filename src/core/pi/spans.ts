@@ -14,6 +14,8 @@ export interface PiMark {
   confidence: Confidence | null;
   /** a finding's reason, e.g. "mainland mobile number"; '' for placeholders */
   reason: string;
+  /** a persona's finding: the chain of its value through the user's personas (chains.ts's chainText) */
+  chain?: string;
 }
 
 export interface PiLegendRow {

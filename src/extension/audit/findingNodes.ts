@@ -29,6 +29,25 @@ export interface FindingFormat<F extends NodeFinding> {
   open(f: F, session: AuditSession): Promise<void>;
   /** Opens it in its benchmark's view (Open in Step View). */
   openInView(f: F, session: AuditSession, store: SpbStore): Promise<void>;
+  /** Findings of one PI value carried through a chain of personas, grouped under one row each (StreamProfileBench). */
+  chainsOf?(findings: readonly F[]): FindingChain<F>[];
+}
+
+/** One PI value carried through a user's personas in a run: its row says where it entered and where it went. */
+export interface FindingChain<F> {
+  id: string;
+  label: string;
+  /** "step 2 (post) → 3" */
+  description: string;
+  /** "In run demo-llm: entered at step 2 from a post of step 2, carried to step 3." */
+  sentence: string;
+  findings: F[];
+}
+
+/** A row whose children are findings: a user, or a chain under it. */
+interface FindingParent<F extends NodeFinding> extends AuditNode {
+  readonly ctx: FindingContext;
+  readonly format: FindingFormat<F>;
 }
 
 /** What the user and finding rows see: the live verdicts. */
@@ -37,8 +56,8 @@ export interface FindingContext {
   verdictTrail: VerdictTrail;
 }
 
-export class AuditUserNode<F extends NodeFinding> implements AuditNode {
-  private children: FindingNode<F>[] | undefined;
+export class AuditUserNode<F extends NodeFinding> implements FindingParent<F> {
+  private children: AuditNode[] | undefined;
 
   /** `id`: the row's tree id. */
   constructor(
@@ -60,8 +79,15 @@ export class AuditUserNode<F extends NodeFinding> implements AuditNode {
     });
   }
 
-  getChildren(): FindingNode<F>[] {
-    this.children ??= this.group.findings.map((f) => new FindingNode(this, f));
+  getChildren(): AuditNode[] {
+    if (!this.children) {
+      const chains = this.format.chainsOf?.(this.group.findings) ?? [];
+      const chained = new Set(chains.flatMap((c) => c.findings));
+      this.children = [
+        ...chains.map((c) => new ChainNode(this, c)),
+        ...this.group.findings.filter((f) => !chained.has(f)).map((f) => new FindingNode(this, f)),
+      ];
+    }
     return this.children;
   }
 
@@ -77,9 +103,52 @@ export class AuditUserNode<F extends NodeFinding> implements AuditNode {
   }
 }
 
-export class FindingNode<F extends NodeFinding> implements AuditNode {
+/** A PI value carried through personas: the findings of its chain below it. */
+export class ChainNode<F extends NodeFinding> implements FindingParent<F> {
+  private children: FindingNode<F>[] | undefined;
+
   constructor(
     readonly parent: AuditUserNode<F>,
+    readonly chain: FindingChain<F>,
+  ) {}
+
+  get ctx(): FindingContext {
+    return this.parent.ctx;
+  }
+
+  get format(): FindingFormat<F> {
+    return this.parent.format;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    return treeItem({
+      label: this.chain.label,
+      state: vscode.TreeItemCollapsibleState.Expanded,
+      id: this.chain.id,
+      contextValue: 'auditChain',
+      icon: 'link',
+      description: this.chain.description,
+    });
+  }
+
+  getChildren(): FindingNode<F>[] {
+    this.children ??= this.chain.findings.map((f) => new FindingNode(this, f));
+    return this.children;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    const md = namedTooltip(this.chain.label, '\n\n');
+    md.appendText(this.chain.sentence);
+    md.appendMarkdown(
+      `\n\nA value a model copied into a persona reaches every later prompt of that user. ${count(this.chain.findings.length, 'finding')} in the personas below.`,
+    );
+    return md;
+  }
+}
+
+export class FindingNode<F extends NodeFinding> implements AuditNode {
+  constructor(
+    readonly parent: FindingParent<F>,
     readonly finding: F,
   ) {}
 

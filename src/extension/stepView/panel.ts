@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/spb/format/load';
 import { stepPiMarks } from '../../core/pi/highlight';
+import { fieldKey } from '../../core/pi/spans';
+import { markChains, personaHasFinding, userPiChains } from '../../core/pi/userChains';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { buildStepModel, neighbours } from '../../core/spb/view/stepModel';
 import type { Platform, Run } from '../../core/spb/types';
@@ -198,11 +200,21 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
     const next = neighbours(bench, ref, this.treeOrder);
     const nav = Object.fromEntries(NAV_DIRECTIONS.map((d) => [d, next[d] !== null])) as NavState;
     host.panel.title = `${prefix}${user.userId} · step ${step.stepId}/${model.header.totalSteps}`;
+    const minConfidence = piMinConfidence();
+    const pi = stepPiMarks(model, { minConfidence });
+    if (run && personaHasFinding(pi)) {
+      const texts: Record<string, string> = {
+        [fieldKey.personaReceived]: model.persona.received ?? '',
+        [fieldKey.personaWritten]: model.persona.written ?? '',
+      };
+      model.persona.diff?.forEach((d, i) => (texts[fieldKey.diff(i)] = d.text));
+      markChains(pi, texts, userPiChains(bench, run, user, minConfidence));
+    }
     this.post({
       type: 'show',
       model,
       nav,
-      pi: stepPiMarks(model, { minConfidence: piMinConfidence() }),
+      pi,
       pinnedRun: pinned,
     });
     this.postRerun();

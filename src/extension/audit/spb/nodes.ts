@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../core/spb/format/load';
 import type { AuditFinding } from '../../../core/pi/audit';
+import { chainShort, chainText } from '../../../core/pi/chains';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import type { Platform } from '../../../core/spb/types';
@@ -114,5 +115,18 @@ function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<A
       if (root) await openSource(f, root);
     },
     openInView: (f, _session, store) => openStep(f, stepRef(f), store),
+    chainsOf(findings) {
+      const mine = new Set(findings.map((f) => f.key));
+      const byKey = new Map(findings.map((f) => [f.key, f]));
+      return (ctx.result?.chains ?? [])
+        .filter((c) => c.platform === platform && c.findings.some((k) => mine.has(k)))
+        .map((c) => ({
+          id: `audit/chain/${c.run}/${c.platform}/${c.userId}/${c.findings[0]}`,
+          label: c.text,
+          description: chainShort(c),
+          sentence: `In run ${c.run}: ${chainText(c)}.`,
+          findings: c.findings.flatMap((k) => byKey.get(k) ?? []),
+        }));
+    },
   };
 }

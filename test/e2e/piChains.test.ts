@@ -1,0 +1,92 @@
+// PI carried through the chain in the workbench (issue #30 item 3), on a sample whose demo-llm personas copy a post's
+// phone number and write an e-mail address of the model's own (test/fixtures/personaPi.ts): the PI Audit groups each
+// value's persona findings under one chain row that says where it entered and where it was carried, as the CLI's
+// `audit --json` does, and the step view's tooltip on the persona's finding names the chain.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chainShort } from '../../src/core/pi/chains';
+import type { AuditReport } from '../../src/core/pi/report';
+import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
+import { auditPage } from './auditPage';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+describe('PI chains in the PI Audit view and the step view', () => {
+  let wb: Workbench;
+  let tmp: string;
+  let root: string;
+  let cli: AuditReport;
+  const { pane, setExpanded, waitRow } = auditPage(
+    () => wb,
+    () => cli,
+  );
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-chains-'));
+    root = join(tmp, 'sample');
+    writePersonaPi(join(repoRoot, 'sample'), root);
+    rmSync(join(root, 'omnibehavior'), { recursive: true, force: true });
+    const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], {
+      encoding: 'utf8',
+    });
+    cli = JSON.parse(out.stdout) as AuditReport;
+    expect(cli.chains).toHaveLength(2);
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'light',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.audit.autoRun': 'small' },
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`piChains-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('groups the persona findings of each value under its chain, as audit --json gives it', async () => {
+    await wb.openView('Persona Lab');
+    await wb.waitForExtensionHostLine(`[info] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
+    await pane().locator('.pane-header').hover();
+    await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
+    await wb.showOnlyView('PI Audit');
+    for (const [category, platform, user] of [
+      ['Phone', 'Weibo', PHONE_USER],
+      ['E-mail', 'Douban', MODEL_USER],
+    ]) {
+      await setExpanded(category, 1, true);
+      await setExpanded(platform, 2, true, { label: category, level: 1 });
+      await setExpanded(user, 3, true);
+      const chain = cli.chains!.find((c) => c.userId === user)!;
+      const row = await waitRow(chain.text, 4, (r) => r.description === chainShort(chain), `the chain row of ${user}`);
+      expect(row.expanded).toBe('true');
+      await wb.screenshot(`pi-chain-${user}`);
+      await setExpanded(category, 1, false);
+    }
+    expect(cli.chains!.find((c) => c.userId === MODEL_USER)!.text).toBe(MODEL_EMAIL);
+  });
+
+  it("the step view's tooltip on a persona's finding names its chain", async () => {
+    await wb.runWithPicks('Persona Lab: Open Step', [PHONE_USER, 'step 3/3']);
+    const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${PHONE_USER}/3"]`, { timeout: 60_000 });
+    const chain = cli.chains!.find((c) => c.userId === PHONE_USER)!;
+    const titles = await waitFor(
+      async () => {
+        const t = await frame
+          .locator('.persona-box mark')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
+        return t.length ? t : undefined;
+      },
+      { timeout: 30_000, message: 'the persona marks' },
+    );
+    const named = titles.filter((t) => t.includes(`In the personas: ${chain.description}`));
+    // The received persona (step 2's) and the written one (step 3's) each hold the number.
+    expect(named.length, titles.join('\n')).toBeGreaterThanOrEqual(2);
+  });
+});
