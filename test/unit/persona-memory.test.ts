@@ -122,9 +122,21 @@ describe('persona memory', () => {
     expect(total.shares.carriedOver).toBeCloseTo(1 / 3, 12);
   });
 
-  it('equals the independent Python on the hand-made chain and on the sample', () => {
+  it('equals the independent Python on the hand-made chain, the sample and generated folders', () => {
     expectSame(ours(root), python(root));
     expectSame(ours('sample'), python('sample'));
+    let forgotten = 0;
+    for (const seed of [7, 11]) {
+      const dir = join(tmp, `gen-${seed}`);
+      execFileSync(process.execPath, ['scripts/gen-sample.mjs', '--out', dir, '--seed', String(seed)], {
+        stdio: 'ignore',
+      });
+      const a = ours(dir);
+      expectSame(a, python(dir));
+      forgotten += Object.values(a).reduce((n, m) => n + m.total.forgotten, 0);
+    }
+    // The generated runs do forget: the comparison covers that kind too.
+    expect(forgotten).toBeGreaterThan(0);
   });
 
   it('the text tables say which figures are ours, and --memory is refused for OmniBehavior', () => {

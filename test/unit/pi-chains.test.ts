@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditBenchmark } from '../../src/core/pi/audit';
-import { chainShort, chainText, stepRanges, valueKey } from '../../src/core/pi/chains';
+import { chainCounts, chainShort, chainText, piChains, stepRanges, valueKey } from '../../src/core/pi/chains';
+import { writeMemoryChain } from '../fixtures/memoryChain';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
 
@@ -83,6 +84,32 @@ describe('PI chains', () => {
     const clean = JSON.parse(audit('sample', '--json')) as { chains: unknown[]; carried: object };
     expect(clean.chains).toEqual([]);
     expect(clean.carried).toEqual({});
+  });
+
+  it('carries a value past a failed request: received by every step until a persona without it is written', async () => {
+    const dir = join(tmp, 'chain');
+    writeMemoryChain(dir);
+    const bench = await loadBenchmark(dir);
+    const f = (run: string | null, stepId: number | null, field: string) => ({
+      run,
+      platform: 'weibo' as const,
+      userId: 'we_a',
+      stepId,
+      field,
+      category: 'PHONE' as const,
+      text: '13800138000',
+      key: `${run}/${field}`,
+    });
+    // we_a: the value in step 2's post and in the personas of steps 2 and 3; step 4 failed (no persona), so step 5
+    // still receives step 3's; step 5 writes a persona without it, so step 6 does not receive it.
+    const [chain] = piChains(bench, [
+      f(null, 2, 'prediction_tasks[1].posts_text'),
+      f('m', 2, 'steps[1].persona_summary'),
+      f('m', 3, 'steps[2].persona_summary'),
+    ]);
+    expect(chain).toMatchObject({ enteredAt: 2, source: 'post', sourceStep: 2, written: [2, 3], received: [3, 4, 5] });
+    expect(chainText(chain)).toBe('entered at step 2 from a post of step 2, carried to steps 3–5');
+    expect(chainCounts([chain])).toEqual({ m: { values: 1, steps: 4 } });
   });
 
   it('compares values whatever their spacing, and writes step ranges', () => {
