@@ -8,19 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DashboardMemory } from '../../src/shared/dashboardProtocol';
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
-interface Total {
-  missedTKeep: number;
-  forgotten: number;
-  ignored: number;
-  neverCaptured: number;
-  dDecayPicks: number;
-  carriedOver: number;
-  reInferred: number;
-  steps: number;
-}
+type Total = DashboardMemory;
 
 describe('persona memory in the step view and the dashboard', () => {
   let wb: Workbench;

@@ -5,7 +5,7 @@
 import { isErrorRecord } from '../spb/score/failedRequests';
 import type { Benchmark, Platform, Run, Step, User } from '../spb/types';
 import type { Journal, StepEntry } from './journal';
-import type { Job } from './plan';
+import { stepEntry, type Job } from './plan';
 
 /** FROM's users per platform: the copy covers exactly them. */
 export function usersOf(run: Run, platforms: readonly Platform[]): Partial<Record<Platform, string[]>> {
@@ -51,20 +51,7 @@ export function seedJournal(journal: Journal, jobs: readonly Job[], from: Run): 
       const error = isErrorRecord(r);
       failed ||= error;
       if (r.personaSummary !== '') persona = r.personaSummary;
-      const entry: StepEntry = {
-        t: 'step',
-        platform: user.platform,
-        user: user.userId,
-        index: step.index,
-        step: step.stepId,
-        prediction: r.prediction,
-        reasoning: r.reasoning,
-        persona_summary: r.personaSummary,
-        persona_next: persona,
-        error,
-        attempts: 0,
-      };
-      journal.append(entry);
+      journal.append(stepEntry(user, step, { ...r, personaNext: persona }, error, 0));
     }
     if (!failed) journal.append({ t: 'user', platform: user.platform, user: user.userId });
   }

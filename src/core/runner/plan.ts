@@ -7,6 +7,29 @@ import type { Benchmark, Platform, Step, User } from '../spb/types';
 import type { Journal, StepEntry } from './journal';
 import type { StepRunRecord } from './step';
 
+/** The journal entry of a finished step of `user`: what it wrote, and what the next step of the chain receives. */
+export function stepEntry(
+  user: User,
+  step: Step,
+  r: { prediction: unknown[]; reasoning: string; personaSummary: string; personaNext: string | null },
+  error: boolean,
+  attempts: number,
+): StepEntry {
+  return {
+    t: 'step',
+    platform: user.platform,
+    user: user.userId,
+    index: step.index,
+    step: step.stepId,
+    prediction: r.prediction,
+    reasoning: r.reasoning,
+    persona_summary: r.personaSummary,
+    persona_next: r.personaNext,
+    error,
+    attempts,
+  };
+}
+
 /** A user's steps a run covers. */
 export interface Job {
   user: User;

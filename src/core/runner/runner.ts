@@ -30,7 +30,7 @@ import {
   type StartPersona,
 } from './manifest';
 import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
-import { planRun, resultsPath, stepCost, userRecord, type Job } from './plan';
+import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from './plan';
 import { runStep, startPersonaFor, type StepRunRecord } from './step';
 import type { PromptSource } from '../spb/reference/source';
 
@@ -299,17 +299,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         });
         if (!rec) return;
         const entry: StepEntry = {
-          t: 'step',
-          platform: user.platform,
-          user: user.userId,
-          index: step.index,
-          step: step.stepId,
-          prediction: rec.prediction,
-          reasoning: rec.reasoning,
-          persona_summary: rec.personaSummary,
-          persona_next: rec.personaNext,
-          error: rec.error !== null,
-          attempts: rec.attempts.length,
+          ...stepEntry(user, step, rec, rec.error !== null, rec.attempts.length),
           ...stepCost(rec),
         };
         j.append(entry);
