@@ -16,8 +16,8 @@ import { treePage } from './treePage';
 import {
   benchDescription,
   expectedStep,
+  platformDescription,
   expectedUser,
-  n,
   pct,
   predictions,
   readJsonl,
@@ -107,9 +107,8 @@ describe('Benchmarks tree in the real workbench', () => {
     for (const p of platforms) {
       const users = tasks(p);
       const s = run.platforms[p];
-      const tail = s ? `R ${pct(s.Recall)}` : 'no results in run';
       expect(platformRows.find((r) => r.label === PLATFORM_LABELS[p])?.description, p).toBe(
-        `${n(users.length, 'user')} · ${tail}`,
+        platformDescription(users.length, s),
       );
     }
   });
@@ -172,7 +171,7 @@ describe('Benchmarks tree in the real workbench', () => {
     const platformRow = await waitRow(
       PLATFORM_LABELS[p],
       2,
-      (r) => r.description.endsWith(s ? `R ${pct(s.Recall)}` : 'no results in run'),
+      (r) => r.description.startsWith(platformDescription(tasks(p).length, s)),
       'platform numbers of the new run',
     );
     expect(platformRow.expanded).toBe('true');

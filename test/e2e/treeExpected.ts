@@ -12,7 +12,7 @@ export const n = (k: number, one: string) => `${k.toLocaleString('en-US')} ${k =
 export interface CliScore {
   runs: {
     name: string;
-    platforms: Record<string, { Recall: number | null; F1NS: number | null }>;
+    platforms: Record<string, { Recall: number | null; F1NS: number | null; users: number }>;
     avg: { Recall: number | null };
     failedRequests: { failed: number };
   }[];
@@ -21,6 +21,17 @@ export interface CliScore {
 /** The benchmark row's description for a run, as the CLI's JSON gives its figures: failed requests flagged. */
 export function benchDescription(run: CliScore['runs'][number]): string {
   return `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`;
+}
+
+/** A platform row's description: its users and R, or R over the users the run scores when that is not all of them. */
+export function platformDescription(
+  users: number,
+  s: CliScore['runs'][number]['platforms'][string] | undefined,
+): string {
+  if (!s) return `${n(users, 'user')} · no results in run`;
+  return s.users < users
+    ? `R ${pct(s.Recall)} over ${s.users} of ${n(users, 'user')}`
+    : `${n(users, 'user')} · R ${pct(s.Recall)}`;
 }
 
 /** " · N failed requests" when the CLI counts any for the run, else ''. */

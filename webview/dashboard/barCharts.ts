@@ -41,26 +41,45 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
     config: {
       type: 'bar',
       data: { labels: platforms.map((p) => SCOPE_LABELS[p.platform]), datasets },
-      options: { ...base(theme, info, pick), scales: barScales(theme, 'error rate (M̄)') },
+      options: {
+        ...base(theme, info, pick),
+        scales: barScales(theme, 'error rate (M̄)'),
+        plugins: {
+          ...base(theme, info, pick).plugins,
+          // The run is in the chart itself, so a saved copy still says whose errors these are.
+          title: { display: Boolean(f), text: f ? `run ${f.run}` : '', color: theme.fg },
+        },
+      },
     },
   };
 }
 
-/** ᾱ = |T_keep| / K per platform, one bar per run. */
+/** The label of the α chart's one bar set when every shown run covers the same steps. */
+export const ALPHA_DATA_LABEL = "the tasks' (the same for every shown run)";
+
+/**
+ * ᾱ = |T_keep| / K per platform. α belongs to the data, not the run: one bar per platform when the shown runs give the
+ * same figures (they cover the same steps), one per run only when their steps differ.
+ */
 export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'bar', (number | null)[], string> {
   const info = new Info();
   const platforms = m.scopes.filter((s): s is Platform => s !== 'all');
-  const datasets = m.figures.map((f, i) => {
+  const values = m.figures.map((f) =>
+    platforms.map((p) => f.platforms.find((x) => x.platform === p)?.alpha ?? null).join(),
+  );
+  const same = values.every((v) => v === values[0]);
+  const shown = same ? m.figures.slice(0, 1) : m.figures;
+  const datasets = shown.map((f, i) => {
     const st = runStyle(theme, i);
     const byP = new Map(f.platforms.map((p) => [p.platform, p]));
     info.add(
       platforms.map((p) => ({
-        label: `${f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
+        label: `${same ? 'tasks' : f.run} · ${SCOPE_LABELS[p]}: ᾱ ${fixed(byP.get(p)?.alpha)} (${byP.get(p)?.steps ?? 0} steps)`,
         filter: { run: f.run, scope: p, sort: 'alpha' },
       })),
     );
     return {
-      label: f.run,
+      label: same ? ALPHA_DATA_LABEL : f.run,
       data: platforms.map((p) => byP.get(p)?.alpha ?? null),
       backgroundColor: st.color,
       borderColor: st.color,

@@ -11,6 +11,7 @@ import {
   LinearScale,
   PointElement,
   ScatterController,
+  Title,
   Tooltip,
   type ActiveElement,
   type ChartConfiguration,
@@ -31,6 +32,7 @@ Chart.register(
   BarElement,
   LinearScale,
   CategoryScale,
+  Title,
   Tooltip,
   Legend,
 );
@@ -263,6 +265,11 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
 /** Figure 5: mean Recall at each step index, one line per run. */
 export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
+  // n under each index: later indices average fewer users, and the axis says so (the most any shown run has).
+  const counts = new Map<number, number>();
+  for (const f of m.figures)
+    for (const p of f.scopes[scope]?.byStep ?? [])
+      if (p.recall !== null) counts.set(p.stepId, Math.max(counts.get(p.stepId) ?? 0, p.steps));
   const datasets = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
     const by = (f.scopes[scope]?.byStep ?? []).filter((p) => p.recall !== null);
@@ -283,11 +290,15 @@ export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick
       borderDash: st.dash,
     };
   });
-  const scales = axes(theme, 'step index n', 'mean Recall');
+  const scales = axes(theme, 'step index n (steps averaged below)', 'mean Recall');
+  const tick = (value: number | string) => {
+    const n = counts.get(Number(value));
+    return n === undefined ? String(value) : [String(value), `(${n})`];
+  };
   return scatter(
     datasets,
     {
-      x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0 } },
+      x: { ...scales.x, ticks: { ...scales.x.ticks, stepSize: 1, precision: 0, callback: tick } },
       y: { ...scales.y, min: 0, max: 1 },
     },
     theme,
@@ -329,7 +340,9 @@ export function draw<TType extends ChartType, TData, TLabel>(
     chart.getDatasetMeta(di).data.forEach((el, i) => {
       const target = built.info.at(di, i);
       if (canvas.dataset.probe || !target?.filter) return;
-      const p = el.tooltipPosition(true);
+      // A bar's middle: its top edge (the tooltip position) can fall a pixel outside it; a point is its own centre.
+      const { x, y, base } = el.getProps(['x', 'y', 'base'], true) as { x: number; y: number; base?: number };
+      const p = { x, y: typeof base === 'number' && Number.isFinite(base) ? (y + base) / 2 : y };
       if (p.x !== null && p.y !== null && Number.isFinite(p.x) && Number.isFinite(p.y))
         canvas.dataset.probe = JSON.stringify({ x: Math.round(p.x), y: Math.round(p.y), label: target.label });
     });

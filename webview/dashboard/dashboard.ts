@@ -201,7 +201,7 @@ export class DashboardPage {
     },
     {
       id: 'errors',
-      title: 'Error rates per platform',
+      title: 'Error rates per platform of the focus run',
       caption: 'The four distractor error rates of the focus run (Table 6 figures).',
       help: 'Error_X = |P ∩ D_X| / |D_X| per step; bars are the two-level macro averages per platform (as Table 6). Click a bar: the steps of that platform where the model picked a distractor of that class, highest rate first.',
       file: (m) => `error-rates-${chartSlug(m.focus)}`,
@@ -211,7 +211,7 @@ export class DashboardPage {
       id: 'alpha',
       title: 'Stability ratio α per platform',
       caption: 'ᾱ = |T_keep| / K: the share of positives the user already used.',
-      help: "α = |T_keep| / K per scored step; bars are the two-level macro means over the steps each run has results for. Click a bar: that platform's steps, lowest α first.",
+      help: "α = |T_keep| / K per scored step: a property of the tasks, not of a run. Bars are the two-level macro means over the scored steps; one bar per platform when the shown runs cover the same steps, one per run when they do not. Click a bar: that platform's steps, lowest α first.",
       file: () => 'stability-ratio',
       figure: (m, _s, t) => figure(() => alphaBars(m, t, this.pick)),
     },

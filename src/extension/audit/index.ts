@@ -55,9 +55,11 @@ export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benc
     if (!result) {
       view.message = session.running
         ? 'Auditing the benchmark for residual personal information…'
-        : session.hasBenchmark
-          ? 'Not audited yet: "Persona Lab: Run PI Audit" (▷ in this view\'s title bar) scans bios, posts, tags, personas and reasoning for personal information that the placeholders missed.'
-          : notAudited(benchmarks) || 'Open a benchmark to audit it for residual personal information.';
+        : benchmarks.all.some((b) => b.isLoading)
+          ? 'Loading the benchmark…'
+          : session.hasBenchmark
+            ? 'Not audited yet: "Persona Lab: Run PI Audit" (▷ in this view\'s title bar) scans bios, posts, tags, personas and reasoning for personal information that the placeholders missed.'
+            : notAudited(benchmarks) || 'Open a benchmark to audit it for residual personal information.';
     } else if (session.running) view.message = 'Auditing…';
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
     else if (provider.getChildren().length === 0)
@@ -111,6 +113,7 @@ export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benc
     store.onDidChange(benchmarkChanged),
     omni.onDidChange(omniChanged),
     ...benchmarks.all.filter((b) => b !== store && b !== omni).map((b) => b.onDidChange(update)),
+    ...benchmarks.all.map((b) => b.onDidChangeLoading(update)),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();

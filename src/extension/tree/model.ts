@@ -81,7 +81,10 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined, samp
       sample ? `${users.size.toLocaleString('en-US')} of ${count(all.size, 'user')}` : count(users.size, 'user'),
     ];
     if (!score) parts.push(count(steps, 'step'));
-    else parts.push(s ? `R ${pct(s.metrics.Recall)}` : 'no results in run');
+    else if (!s) parts.push('no results in run');
+    // A figure over part of the platform (a chain run, a run of some users) says so before anything else.
+    else if (s.users < users.size) parts.splice(0, 1, `R ${pct(s.metrics.Recall)} over ${s.users} of ${parts[0]}`);
+    else parts.push(`R ${pct(s.metrics.Recall)}`);
     rows.push({
       platform,
       label: PLATFORM_LABELS[platform],
