@@ -165,6 +165,32 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
   });
 
+  it("the Experiments view's empty state is a short paragraph with links, not a column of buttons", async () => {
+    const pane = wb.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^Experiments$/ }) })
+      .first();
+    const header = pane.locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const welcome = pane.locator('.welcome-view-content');
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await welcome.locator('.monaco-button').count()).toBe(0);
+    expect(await welcome.locator('a').allTextContents()).toEqual([
+      'New Sample…',
+      'Run Template on Sample…',
+      'Long-Context Baseline…',
+    ]);
+    // At most three rows of text at the default side-bar width.
+    const rows = await welcome.evaluate((el) => {
+      const p = el.querySelector('p');
+      if (!p) return Infinity;
+      const line = parseFloat(getComputedStyle(p).lineHeight) || 1;
+      return Math.round(p.getBoundingClientRect().height / line);
+    });
+    expect(rows).toBeLessThanOrEqual(3);
+    await header.click();
+  });
+
   it('Persona Lab: Get Started opens the walkthrough with its steps and their media', async () => {
     await openWalkthrough();
     const ids = await wb.page
