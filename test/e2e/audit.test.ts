@@ -175,18 +175,19 @@ describe('PI Audit view in the real workbench', () => {
     await setExpanded(bank.userId, 3, true);
     const row = rowLocator(bank.text, 4);
     await row.hover();
-    // Each verdict button says what it does on hover, with a glyph that reads as its verdict.
+    // Each verdict button says what it does and its key on hover, with a glyph that reads as its verdict.
     const glyphs = await row
       .locator('.actions .action-label')
       .evaluateAll((as) =>
         as.map((a) => `${a.getAttribute('aria-label')}: ${[...a.classList].find((c) => c.startsWith('codicon-'))}`),
       );
+    // Words and keys (c, f, r work while the view has focus).
     expect(glyphs).toEqual([
-      'Confirm Leak: codicon-error',
-      'Mark False Positive: codicon-pass',
-      'Mark Needs Review: codicon-question',
+      'Confirm Leak (C): codicon-error',
+      'Mark False Positive (F): codicon-pass',
+      'Mark Needs Review (R): codicon-question',
     ]);
-    await row.locator('.actions .action-label[aria-label="Mark False Positive"]').click();
+    await row.locator('.actions .action-label[aria-label="Mark False Positive (F)"]').click();
     await waitRow(
       bank.text,
       4,

@@ -72,6 +72,33 @@ describe('PI chains in the PI Audit view and the step view', () => {
     expect(cli.chains!.find((c) => c.userId === MODEL_USER)!.text).toBe(MODEL_EMAIL);
   });
 
+  it('keys record verdicts in the PI Audit view and walk to the next open finding', async () => {
+    await setExpanded('Phone', 1, true);
+    await setExpanded('Weibo', 2, true, { label: 'Phone', level: 1 });
+    await setExpanded(PHONE_USER, 3, true);
+    const chain = cli.chains!.find((c) => c.userId === PHONE_USER)!;
+    const first = pane().locator('.monaco-list-row[aria-level="5"]').first();
+    await first.click();
+    const selected = async () =>
+      (await pane().locator('.monaco-list-row.selected .label-name').first().textContent()) ?? '';
+    const label = await selected();
+    await wb.page.keyboard.press('c');
+    await waitRow(label, 5, (r) => r.description.endsWith('· confirmed leak'), 'the finding confirmed by its key');
+    // The selection moved on to the next finding without a verdict.
+    await waitFor(async () => (await selected()) !== label, { timeout: 30_000, message: 'the next open finding' });
+    const second = await selected();
+    await wb.page.keyboard.press('f');
+    await waitRow(second, 5, (r) => r.description.endsWith('· false positive'), 'the second finding marked by f');
+    await waitRow(
+      PHONE_USER,
+      3,
+      (r) => r.description.includes('1 confirmed') && r.description.includes('1 false positive'),
+      'the user row to count both verdicts',
+    );
+    expect(chain.findings).toHaveLength(2);
+    await wb.screenshot('pi-audit-keys');
+  });
+
   it("the step view's tooltip on a persona's finding names its chain", async () => {
     await wb.runWithPicks('Persona Lab: Open Step', [PHONE_USER, 'step 3/3']);
     const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${PHONE_USER}/3"]`, { timeout: 60_000 });

@@ -134,6 +134,36 @@ export async function openFindingStep(
   await targetFindings(node, nodes, view.selection)[0]?.openInView(session, store);
 }
 
-export function verdictOnTargets({ session, view }: AuditApi, verdict: Verdict, node: unknown, nodes: unknown): void {
-  recordVerdict(session, targetFindings(node, nodes, view.selection), verdict);
+export function verdictOnTargets(audit: AuditApi, verdict: Verdict, node: unknown, nodes: unknown): void {
+  const targets = targetFindings(node, nodes, audit.view.selection);
+  recordVerdict(audit.session, targets, verdict);
+  // From the keyboard (one finding selected in the view), go on to the next open one, as labelling does.
+  if (node === undefined && targets.length === 1) void nextOpenFinding(audit);
+}
+
+/** Every finding row of the tree, in the order it shows them (children are built as the walk asks for them). */
+function findingRows(api: AuditApi): AnyFindingNode[] {
+  const out: AnyFindingNode[] = [];
+  const walk = (nodes: readonly AuditNode[]) => {
+    for (const n of nodes) {
+      if (n instanceof FindingNode) out.push(n as AnyFindingNode);
+      else walk(n.getChildren());
+    }
+  };
+  walk(api.provider.getChildren());
+  return out;
+}
+
+/** Selects and reveals the next finding without a verdict after the selected one (wrapping round); says when none is left. */
+export async function nextOpenFinding(api: AuditApi): Promise<void> {
+  const rows = findingRows(api);
+  const current = api.view.selection.find((n): n is AnyFindingNode => n instanceof FindingNode);
+  const from = current ? rows.findIndex((r) => r.finding.key === current.finding.key) : -1;
+  const open = (r: AnyFindingNode) => api.session.verdictOf(r.finding.key) === undefined;
+  const next = [...rows.slice(from + 1), ...rows.slice(0, from + 1)].find(open);
+  if (!next) {
+    vscode.window.setStatusBarMessage('Persona Lab: every finding has a verdict', 4000);
+    return;
+  }
+  await api.view.reveal(next, { select: true, focus: true });
 }

@@ -16,6 +16,8 @@ import type { OmniBenchmark } from '../../core/omni/types';
 export interface AuditApi {
   session: AuditSession;
   view: vscode.TreeView<AuditNode>;
+  /** The tree's rows, in order (the next-open walk reads them). */
+  provider: AuditTreeProvider;
 }
 
 function autoRunWanted(bytes: number): boolean {
@@ -123,5 +125,5 @@ export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benc
   );
   benchmarkChanged();
   omniChanged();
-  return { session, view };
+  return { session, view, provider };
 }

@@ -58,6 +58,7 @@ export const COMMAND_IDS = [
   'personaLab.audit.confirmLeak',
   'personaLab.audit.markFalsePositive',
   'personaLab.audit.markNeedsReview',
+  'personaLab.audit.nextOpenFinding',
   'personaLab.openTrace',
   'personaLab.chooseOmniRun',
   'personaLab.revealTestAction',

@@ -9,7 +9,7 @@ import type { Verdict } from '../../core/pi/verdicts';
 import type { Benchmarks } from '../benchmarks';
 import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/commands';
 import type { AuditApi } from '../audit';
-import { exportReport, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
+import { exportReport, nextOpenFinding, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
 import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
@@ -148,6 +148,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
+  'personaLab.audit.nextOpenFinding': { make: (c) => () => nextOpenFinding(c.audit) },
   'personaLab.openTrace': { needs: OMNI, make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
   'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
