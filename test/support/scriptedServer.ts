@@ -12,6 +12,8 @@
 // endpoint could; every loop in them is bounded in count and time, and close() stops them all.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { RunOptions } from '../../src/core/runner/runner';
+import type { Benchmark } from '../../src/core/spb/types';
 import { kForPool } from '../../src/core/spb/score/step';
 
 export {
@@ -380,3 +382,22 @@ Posts:
 Pick exactly {{k}} of these {{pool_size}} tags:
 POOL={{pool_json}}
 `;
+
+/**
+ * The runner's options against the scripted server (read when called: tests start it in beforeAll) with the marker
+ * template; `base` gives the key, the attempt timeout and what else a test file sets for all its runs.
+ */
+export function scriptedRunOptions(
+  server: () => ScriptedServer,
+  base: { apiKey: string; timeoutMs: number } & Partial<RunOptions>,
+): (bench: Benchmark, name: string, extra?: Partial<RunOptions>) => RunOptions {
+  const { apiKey, timeoutMs, ...rest } = base;
+  return (bench, name, extra = {}) => ({
+    bench,
+    name,
+    template: MARKER_TEMPLATE,
+    endpoint: { baseURL: server().baseURL, apiKey, model: 'scripted-model', timeoutMs },
+    ...rest,
+    ...extra,
+  });
+}

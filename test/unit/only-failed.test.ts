@@ -7,15 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { isErrorRecord } from '../../src/core/spb/score/failedRequests';
-import { runBenchmark, type RunOptions } from '../../src/core/runner/runner';
-import type { Benchmark } from '../../src/core/spb/types';
+import { runBenchmark } from '../../src/core/runner/runner';
 import {
-  MARKER_TEMPLATE,
   readResultRows,
   reply,
   startScriptedServer,
   writeTinyBench,
   type ScriptedServer,
+  scriptedRunOptions,
 } from '../support/scriptedServer';
 
 let server: ScriptedServer;
@@ -30,17 +29,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function opts(bench: Benchmark, name: string, extra: Partial<RunOptions> = {}): RunOptions {
-  return {
-    bench,
-    name,
-    template: MARKER_TEMPLATE,
-    endpoint: { baseURL: server.baseURL, apiKey: 'sk-test', model: 'scripted-model', timeoutMs: 5000 },
-    retry: { baseMs: 1, maxMs: 4 },
-    concurrency: 2,
-    ...extra,
-  };
-}
+const opts = scriptedRunOptions(() => server, {
+  apiKey: 'sk-test',
+  timeoutMs: 5000,
+  retry: { baseMs: 1, maxMs: 4 },
+  concurrency: 2,
+});
 
 const files = (run: string) =>
   ['weibo', 'xiaohongshu'].map((p) => readFileSync(join(root, 'results', run, `inference_results_${p}.jsonl`), 'utf8'));

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { runBenchmark, type RunOptions } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/runner/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import {
-  MARKER_TEMPLATE,
   readResultRows as readRows,
   reply,
   startScriptedServer,
@@ -12,6 +11,7 @@ import {
   type Reply,
   type ResultStepRow as StepRow,
   type ScriptedServer,
+  scriptedRunOptions,
 } from '../support/scriptedServer';
 
 let server: ScriptedServer;
@@ -22,17 +22,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function opts(bench: Benchmark, name: string, extra: Partial<RunOptions> = {}): RunOptions {
-  return {
-    bench,
-    name,
-    template: MARKER_TEMPLATE,
-    // a short timeout keeps the slow-reply cases short; no assertion depends on timing
-    endpoint: { baseURL: server.baseURL, apiKey: 'sk-faults', model: 'scripted-model', timeoutMs: 1500 },
-    retry: { baseMs: 1, maxMs: 4, sleep: async () => {} },
-    ...extra,
-  };
-}
+const opts = scriptedRunOptions(() => server, {
+  apiKey: 'sk-faults',
+  // a short timeout keeps the slow-reply cases short; no assertion depends on timing
+  timeoutMs: 1500,
+  retry: { baseMs: 1, maxMs: 4, sleep: async () => {} },
+});
 
 interface FaultCase {
   name: string;

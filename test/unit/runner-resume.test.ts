@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
-import { JOURNAL_FILE, LOCK_FILE, runBenchmark, type RunOptions } from '../../src/core/runner/runner';
+import { JOURNAL_FILE, LOCK_FILE, runBenchmark } from '../../src/core/runner/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
@@ -25,6 +25,7 @@ import {
   startScriptedServer,
   writeTinyBench,
   type ScriptedServer,
+  scriptedRunOptions,
 } from '../support/scriptedServer';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,17 +43,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function opts(bench: Benchmark, name: string, extra: Partial<RunOptions> = {}): RunOptions {
-  return {
-    bench,
-    name,
-    template: MARKER_TEMPLATE,
-    endpoint: { baseURL: server.baseURL, apiKey: KEY, model: 'scripted-model', timeoutMs: 5000 },
-    retry: { baseMs: 1, maxMs: 4 },
-    concurrency: 2,
-    ...extra,
-  };
-}
+const opts = scriptedRunOptions(() => server, {
+  apiKey: KEY,
+  timeoutMs: 5000,
+  retry: { baseMs: 1, maxMs: 4 },
+  concurrency: 2,
+});
 
 /** "username/step" of every step the journal holds as finished. */
 function finishedSteps(root: string, run: string, bench: Benchmark): string[] {

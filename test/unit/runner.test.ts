@@ -6,9 +6,8 @@ import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt/prom
 import { resultLine } from '../../src/core/spb/format/resultsFile';
 import { RunHistory } from '../../src/core/runner/history';
 import { readManifest } from '../../src/core/runner/manifest';
-import { runBenchmark, type RunOptions, type RunProgress } from '../../src/core/runner/runner';
+import { runBenchmark, type RunProgress } from '../../src/core/runner/runner';
 import { scoreStep } from '../../src/core/spb/score/step';
-import type { Benchmark } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
   readResultRows as readRows,
@@ -16,6 +15,7 @@ import {
   startScriptedServer,
   writeTinyBench,
   type ScriptedServer,
+  scriptedRunOptions,
 } from '../support/scriptedServer';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -29,16 +29,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function opts(bench: Benchmark, name: string, extra: Partial<RunOptions> = {}): RunOptions {
-  return {
-    bench,
-    name,
-    template: MARKER_TEMPLATE,
-    endpoint: { baseURL: server.baseURL, apiKey: KEY, model: 'scripted-model', timeoutMs: 1500 },
-    retry: { baseMs: 1, maxMs: 4, sleep: async () => {} },
-    ...extra,
-  };
-}
+const opts = scriptedRunOptions(() => server, {
+  apiKey: KEY,
+  timeoutMs: 1500,
+  retry: { baseMs: 1, maxMs: 4, sleep: async () => {} },
+});
 
 describe('runBenchmark: a whole benchmark against the smart script', () => {
   it('writes one official line per user, threads personas, scores with scoreStep', async () => {
