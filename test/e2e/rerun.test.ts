@@ -167,8 +167,16 @@ describe('re-running a step in the real workbench', () => {
     await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: 10_000 });
     await wb.screenshot('rerun-request-document');
     await frame.locator('vscode-button[data-open="raw"]').click();
-    await wb.page.locator('.part.editor .tab', { hasText: /^Raw reply #1 · .*\.json/ }).waitFor({ timeout: 30_000 });
-    await waitFor(async () => (await shown()).includes('"persona_summary"'), { message: 'the raw reply text' });
+    const rawTab = wb.page.locator('.part.editor .tab', { hasText: /^Raw reply #1 · .*\.json/ });
+    await rawTab.waitFor({ timeout: 30_000 });
+    // The group that shows the raw reply, whichever group has the focus (a click in the webview may keep it there).
+    const rawLines = wb.page
+      .locator('.part.editor .editor-group-container')
+      .filter({ has: wb.page.locator('.tab.active', { hasText: /^Raw reply #1 · / }) })
+      .locator('.monaco-editor .view-lines');
+    await waitFor(async () => (await rawLines.innerText()).includes('"persona_summary"'), {
+      message: 'the raw reply text',
+    });
   });
 
   it('Preview Prompt opens the rendered prompt of the step with the carried persona', async () => {
