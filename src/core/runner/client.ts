@@ -45,7 +45,43 @@ export interface TransportResult {
   usage: Usage | null;
 }
 
-export type ChatTransport = (system: string, prompt: string, signal?: AbortSignal) => Promise<TransportResult>;
+/**
+ * How a request differs from StreamProfileBench's (a system and a user message, a JSON object reply, the endpoint's
+ * temperature): OmniBehavior's calls send one user message, no response format, and their caller's parameters.
+ */
+export interface RequestShape {
+  userOnly?: boolean;
+  jsonObject?: boolean;
+  /** merged into the body: temperature, max_tokens, max_completion_tokens, reasoning_effort; extra_body's keys too */
+  params?: Record<string, unknown>;
+}
+
+export type ChatTransport = (
+  system: string,
+  prompt: string,
+  signal?: AbortSignal,
+  shape?: RequestShape,
+) => Promise<TransportResult>;
+
+const SHAPE_PARAMS = new Set(['temperature', 'max_tokens', 'max_completion_tokens', 'reasoning_effort', 'top_p']);
+
+/** The body a request sends besides model and messages (SPB: the endpoint's temperature, a JSON object reply). */
+export function requestBody(cfg: EndpointConfig, shape?: RequestShape): Record<string, unknown> {
+  if (!shape) {
+    return {
+      temperature: cfg.temperature ?? 0,
+      ...(cfg.maxTokens ? { max_tokens: cfg.maxTokens } : {}),
+      response_format: { type: 'json_object' },
+    };
+  }
+  const body: Record<string, unknown> = {};
+  const params = shape.params ?? {};
+  for (const [k, v] of Object.entries(params)) if (SHAPE_PARAMS.has(k)) body[k] = v;
+  const extra = params.extra_body;
+  if (typeof extra === 'object' && extra !== null && !Array.isArray(extra)) Object.assign(body, extra);
+  if (shape.jsonObject) body.response_format = { type: 'json_object' };
+  return body;
+}
 
 export interface RetryPolicy {
   /** attempts in all, the reference's 3 */
@@ -132,7 +168,7 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
   } catch (e) {
     setupError = redact(e instanceof Error ? e.message : String(e));
   }
-  return async (system, prompt, signal) => {
+  return async (system, prompt, signal, shape) => {
     const started = performance.now();
     const base = { raw: '', transient: false, aborted: false, usage: null };
     if (!client) return { ...base, ok: false, error: setupError, latencyMs: 0 };
@@ -146,14 +182,14 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
     try {
       const res = await request.chat.completions.create(
         {
+          ...(requestBody(cfg, shape) as { temperature?: number }),
           model: cfg.model,
-          temperature: cfg.temperature ?? 0,
-          ...(cfg.maxTokens ? { max_tokens: cfg.maxTokens } : {}),
-          response_format: { type: 'json_object' },
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: prompt },
-          ],
+          messages: shape?.userOnly
+            ? [{ role: 'user', content: prompt }]
+            : [
+                { role: 'system', content: system },
+                { role: 'user', content: prompt },
+              ],
         },
         { signal: own.signal },
       );
@@ -259,9 +295,10 @@ export async function callWithRetries(
   transport: ChatTransport,
   system: string,
   prompt: string,
-  accept: (raw: string) => string | null,
+  accept: (raw: string) => string | null | Promise<string | null>,
   policy: RetryPolicy = DEFAULT_RETRY,
   signal?: AbortSignal,
+  shape?: RequestShape,
 ): Promise<CallOutcome> {
   const sleep = policy.sleep ?? abortableSleep;
   const attempts: AttemptInfo[] = [];
@@ -272,7 +309,7 @@ export async function callWithRetries(
     if (signal?.aborted) break;
     let r: TransportResult;
     try {
-      r = await transport(system, prompt, signal);
+      r = await transport(system, prompt, signal, shape);
     } catch (e) {
       r = {
         ok: false,
@@ -297,7 +334,7 @@ export async function callWithRetries(
     }
     if (r.ok) {
       lastRaw = r.raw;
-      const rejected = accept(r.raw);
+      const rejected = await accept(r.raw);
       if (rejected === null) {
         attempts.push({ attempt, ok: true, error: '', latencyMs: r.latencyMs, usage: r.usage, waitedMs: 0 });
         return {

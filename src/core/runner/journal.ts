@@ -1,22 +1,8 @@
-// The run journal: append-only JSONL, one line per finished step and per finished user. It is the source of truth
-// of a run folder: the results files are rebuilt from it on resume. Each line is written at once (a killed process
-// loses nothing) and fsync'd in groups in the background, and at close: an fsync per step, on the event loop, was
-// over half of a run's time against a fast endpoint. A power cut can lose the last moments' steps, which a resume
-// then runs again.
-import {
-  closeSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-  fstatSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
+// The run journal: append-only JSONL (appendLog.ts), one line per finished step and per finished user. It is the
+// source of truth of a run folder: the results files are rebuilt from it on resume.
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { pyJsonLoads } from '../io/pyjson';
+import { AppendLog } from './appendLog';
 import { isPlatform, type Platform } from '../spb/types';
 
 export interface StepEntry {
@@ -86,12 +72,6 @@ export function userKey(platform: string, user: string): string {
 }
 
 export class Journal {
-  private fd: number | null;
-  /** An fsync is running in the background; `dirty`: lines were written since it started. */
-  private syncing = false;
-  private dirty = false;
-  /** close() came while an fsync was running: its callback closes the descriptor. */
-  private closeAfterSync = false;
   readonly steps = new Map<string, StepEntry>();
   /** finished users, in completion order */
   readonly users: UserEntry[] = [];
@@ -99,44 +79,26 @@ export class Journal {
   /** lines that could not be read (a torn last line after a crash is cut off instead) */
   readonly skipped: number;
 
-  private constructor(fd: number, entries: JournalEntry[], skipped: number) {
-    this.fd = fd;
+  private constructor(
+    private readonly log: AppendLog,
+    entries: JournalEntry[],
+    skipped: number,
+  ) {
     this.skipped = skipped;
     for (const e of entries) this.remember(e);
   }
 
   /** Opens (creating) the journal; a last line without its newline (torn by a crash) is cut off. */
   static open(path: string): Journal {
-    // 'a+': every write goes to the end whatever the file position (reads use explicit positions).
-    const fd = openSync(path, 'a+');
-    try {
-      const size = fstatSync(fd).size;
-      const buf = Buffer.alloc(size);
-      let read = 0;
-      while (read < size) {
-        const n = readSync(fd, buf, read, size - read, read);
-        if (n <= 0) break;
-        read += n;
-      }
-      const end = buf.lastIndexOf(0x0a, read - 1) + 1;
-      if (end < size) {
-        ftruncateSync(fd, end);
-        fsyncSync(fd);
-      }
-      const entries: JournalEntry[] = [];
-      let skipped = 0;
-      for (const line of buf.subarray(0, end).toString('utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        const parsed = pyJsonLoads(line);
-        const entry = parsed.ok ? asEntry(parsed.value) : null;
-        if (entry) entries.push(entry);
-        else skipped++;
-      }
-      return new Journal(fd, entries, skipped);
-    } catch (e) {
-      closeSync(fd);
-      throw e;
+    const { log, values } = AppendLog.open(path);
+    const entries: JournalEntry[] = [];
+    let skipped = 0;
+    for (const v of values) {
+      const entry = asEntry(v);
+      if (entry) entries.push(entry);
+      else skipped++;
     }
+    return new Journal(log, entries, skipped);
   }
 
   private remember(e: JournalEntry): void {
@@ -158,36 +120,13 @@ export class Journal {
 
   /** Appends one entry; it is remembered only once written. The fsync follows in the background. */
   append(entry: JournalEntry): void {
-    if (this.fd === null) throw new Error('journal is closed');
-    const line = Buffer.from(pyJsonDumps(entry) + '\n', 'utf8');
-    let off = 0;
-    while (off < line.length) off += writeSync(this.fd, line, off, line.length - off);
+    this.log.append(entry);
     this.remember(entry);
-    this.syncSoon(this.fd);
-  }
-
-  private syncSoon(fd: number): void {
-    if (this.syncing) {
-      this.dirty = true;
-      return;
-    }
-    this.syncing = true;
-    this.dirty = false;
-    fsync(fd, () => {
-      this.syncing = false;
-      if (this.closeAfterSync) closeSync(fd);
-      else if (this.dirty && this.fd === fd) this.syncSoon(fd);
-    });
   }
 
   /** Flushes every line to disk, then closes. */
   close(): void {
-    const fd = this.fd;
-    if (fd === null) return;
-    this.fd = null;
-    fsyncSync(fd);
-    if (this.syncing) this.closeAfterSync = true;
-    else closeSync(fd);
+    this.log.close();
   }
 }
 

@@ -214,7 +214,7 @@ export function readManifest(path: string): RunManifest | null {
 }
 
 /** Atomic write (temp file, fsync, rename). */
-export function writeManifest(path: string, manifest: RunManifest): void {
+export function writeManifest(path: string, manifest: object): void {
   const tmp = `${path}.tmp-${process.pid}`;
   try {
     // 'wx': a file or link already at the temp name is not written through.
