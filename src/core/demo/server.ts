@@ -1,8 +1,10 @@
 // The demo endpoint: a small OpenAI-compatible server on 127.0.0.1 whose one model is the demo profiler
-// (profiler.ts), "demo model, not an LLM". It serves GET /v1/models and POST /v1/chat/completions (plain JSON, or
+// (profiler.ts) for StreamProfileBench and fixed rules for OmniBehavior and its judge (omni.ts), "demo model, not an
+// LLM". It serves GET /v1/models and POST /v1/chat/completions (plain JSON, or
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { omniDemoAnswer } from './omni';
 import { DEMO_MODEL_ID, DEMO_MODEL_NAME, demoAnswer } from './profiler';
 
 export interface DemoServerOptions {
@@ -95,6 +97,15 @@ function answer(body: unknown): Answer {
       'invalid_request_error',
       'model_not_found',
     );
+  }
+  const messages = Array.isArray(rec.messages) ? (rec.messages as unknown[]) : [];
+  const hasSystem = messages.some(
+    (m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'system',
+  );
+  // StreamProfileBench's requests carry a system message; OmniBehavior's are one user message.
+  if (!hasSystem && messages.length > 0) {
+    const omni = omniDemoAnswer(userPrompt(rec));
+    return { content: omni.content, summary: `OmniBehavior ${omni.kind}: ${omni.content.slice(0, 40)}` };
   }
   const result = demoAnswer(userPrompt(rec));
   if (!result.ok) throw new HttpError(400, `${DEMO_MODEL_NAME}: ${result.error}`);

@@ -1,4 +1,5 @@
 // Reads one run's results/<run>/predictions.jsonl and checks each line against the test actions.
+import { JUDGE_DIMENSIONS, type JudgeScores } from './run/source';
 import { DiagnosticSink, isInt, isRecord } from '../io/diagnostics';
 import { readUserRows } from '../io/rows';
 import { pyFloat } from '../io/pyNumber';
@@ -102,6 +103,19 @@ function readQuestion(q: unknown, at: string, line: number, sink: DiagnosticSink
     if (j === undefined || j < 1 || j > 10)
       sink.warn(line, `${at}.judge_score`, `expected a number from 1 to 10, got ${kindOf(q.judge_score)}; ignored`);
     else question.judgeScore = j;
+  }
+  if (typeof q.judge_model === 'string') question.judgeModel = q.judge_model;
+  if (q.judge_scores !== undefined && q.judge_scores !== null) {
+    const scores = isRecord(q.judge_scores) ? q.judge_scores : {};
+    const read = JUDGE_DIMENSIONS.map((d) => numberValue(scores[d]));
+    if (read.every((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1 && v <= 10))
+      question.judgeScores = Object.fromEntries(JUDGE_DIMENSIONS.map((d, i) => [d, read[i]])) as JudgeScores;
+    else
+      sink.warn(
+        line,
+        `${at}.judge_scores`,
+        `expected ${JUDGE_DIMENSIONS.join(', ')}, each a whole number from 1 to 10; ignored`,
+      );
   }
   return question;
 }

@@ -92,6 +92,10 @@ export interface Question {
   completionTokens?: number;
   /** LLM judge score, 1–10, for text fields (spec: shop text score = mean × 10). */
   judgeScore?: number;
+  /** The judge's four dimensions (intent_fidelity, persona_mimicry, knowledge_boundary, semantic_alignment), 1–10. */
+  judgeScores?: Record<'intent_fidelity' | 'persona_mimicry' | 'knowledge_boundary' | 'semantic_alignment', number>;
+  /** The model that judged this answer. */
+  judgeModel?: string;
   /** The question's own `video_duration`, as the reference's runner writes it; it comes before the record's duration. */
   videoDuration?: string | number;
 }

@@ -146,8 +146,8 @@ export function maskOutgoing<T extends { system: string; prompt: string }>(req: 
  * during the run is masked too.
  */
 export function maskingTransport(inner: ChatTransport): ChatTransport {
-  return (system, prompt, signal) => {
+  return (system, prompt, signal, shape) => {
     const masked = maskOutgoing({ system, prompt });
-    return inner(masked.system, masked.prompt, signal);
+    return inner(masked.system, masked.prompt, signal, shape);
   };
 }

@@ -50,25 +50,32 @@ export interface RunEstimate {
   maxOutputCost: number | null;
 }
 
-/** `done`: journal keys (stepKey) of finished steps, which a resume does not request again. */
-export function estimateRun(
-  prompts: readonly PlannedPrompt[],
-  opts: { done?: ReadonlySet<string>; maxTokens?: number | null; prices?: Prices } = {},
-): RunEstimate {
+/** One request a run may send: `done` when a resume will skip it; `maxTokens` its completion cap, if any. */
+export interface EstimatedRequest {
+  system: string;
+  prompt: string;
+  done?: boolean;
+  maxTokens?: number | null;
+}
+
+/** The estimate over requests of any benchmark (the completion bound only when every request has a cap). */
+export function estimateRequests(items: Iterable<EstimatedRequest>, prices?: Prices): RunEstimate {
   let requests = 0;
   let done = 0;
   let promptTokens = 0;
-  for (const p of prompts) {
-    if (opts.done?.has(stepKey(p.platform, p.userId, p.index))) {
+  let maxCompletionTokens: number | null = 0;
+  for (const p of items) {
+    if (p.done) {
       done++;
       continue;
     }
     requests++;
     promptTokens += estimateTokens(p.system) + estimateTokens(p.prompt) + FRAMING_TOKENS;
+    maxCompletionTokens = p.maxTokens && maxCompletionTokens !== null ? maxCompletionTokens + p.maxTokens : null;
   }
-  const maxCompletionTokens = opts.maxTokens ? requests * opts.maxTokens : null;
-  const inPrice = opts.prices?.inputPerMTok;
-  const outPrice = opts.prices?.outputPerMTok;
+  if (requests === 0) maxCompletionTokens = null;
+  const inPrice = prices?.inputPerMTok;
+  const outPrice = prices?.outputPerMTok;
   return {
     requests,
     done,
@@ -80,12 +87,26 @@ export function estimateRun(
   };
 }
 
+/** `done`: journal keys (stepKey) of finished steps, which a resume does not request again. */
+export function estimateRun(
+  prompts: readonly PlannedPrompt[],
+  opts: { done?: ReadonlySet<string>; maxTokens?: number | null; prices?: Prices } = {},
+): RunEstimate {
+  const items = prompts.map((p) => ({
+    system: p.system,
+    prompt: p.prompt,
+    done: opts.done?.has(stepKey(p.platform, p.userId, p.index)) === true,
+    maxTokens: opts.maxTokens ?? null,
+  }));
+  return estimateRequests(items, opts.prices);
+}
+
 const money = (x: number) => (x < 0.01 && x > 0 ? x.toPrecision(2) : x.toFixed(2));
 
 /** One line for a person: "estimate: 40 requests, ~12,345 prompt tokens, input cost ~0.37 (…)". */
-export function estimateLine(e: RunEstimate): string {
+export function estimateLine(e: RunEstimate, unit = 'step'): string {
   const parts = [
-    `${e.requests} request${e.requests === 1 ? '' : 's'}${e.done ? ` (${e.done} step${e.done === 1 ? '' : 's'} already done)` : ''}`,
+    `${e.requests} request${e.requests === 1 ? '' : 's'}${e.done ? ` (${e.done} ${unit}${e.done === 1 ? '' : 's'} already done)` : ''}`,
     `~${e.promptTokens.toLocaleString('en-US')} prompt tokens`,
   ];
   if (e.maxCompletionTokens !== null)

@@ -70,6 +70,12 @@ export interface OmniRequestOptions {
 
 export const DEFAULT_MAX_HISTORY_TOKENS = 32_000;
 
+/** Which test actions: one user's (or every user's), one of them (or all). */
+export interface OmniRunSelectionLike {
+  userId?: string | null;
+  index?: number | null;
+}
+
 export interface OmniPromptSource {
   kind: 'template' | 'reference';
   /** what every list shows */
