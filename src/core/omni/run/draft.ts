@@ -1,0 +1,117 @@
+// An OmniBehavior prompt draft: one question's request as an editable .pldraft file (the extension and language of
+// StreamProfileBench's drafts, told apart by the `action:` header), sent as it stands by Ctrl+Enter:
+//
+//   # notes
+//   action: u_1001#1153
+//   field: video_liked
+//   model: demo-model-not-an-llm
+//   temperature: source
+//   === user ===
+//   <prompt, to the end of the file>
+//
+// `temperature: source` leaves it to the prompt source's caller (the authors' 0.1). OmniBehavior's requests are one
+// user message, so there is no system part. Pure: no `vscode`.
+import { DRAFT_DIR, DRAFT_EXT, USER_MARKER, type DraftProblem } from '../../rerun/draft';
+import { FIELDS } from '../fields';
+
+export interface OmniDraft {
+  userId: string;
+  index: number;
+  field: string;
+  model: string;
+  /** undefined: the source's */
+  temperature: number | undefined;
+  prompt: string;
+}
+
+export type OmniDraftParse = { ok: true; draft: OmniDraft } | { ok: false; problems: DraftProblem[] };
+
+const HEADER_RE = /^([a-z_]+):[ \t]*(.*?)[ \t]*$/;
+
+/** Whether a draft's text is an OmniBehavior one (its header names a test action). */
+export function isOmniDraft(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (line.trim() === USER_MARKER) return false;
+    if (/^action:/.test(line.trim())) return true;
+  }
+  return false;
+}
+
+export function omniDraftPath(run: string | null, d: Pick<OmniDraft, 'userId' | 'index' | 'field'>): string {
+  const safe = (t: string) => t.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${DRAFT_DIR}/${safe(run ?? 'no-run')}/omnibehavior/${safe(d.userId)}-${d.index}-${safe(d.field)}${DRAFT_EXT}`;
+}
+
+export function renderOmniDraft(d: OmniDraft, sourceName: string): string {
+  return [
+    `# Prompt draft of ${d.userId}#${d.index} · ${d.field}, rendered by ${sourceName}.`,
+    '# Edit anything below. Ctrl+Enter (or "Re-run with this prompt") sends the prompt exactly as written as a new',
+    '# attempt of this question, shown in the trace view. Lines starting with # are notes and are not sent.',
+    `action: ${d.userId}#${d.index}`,
+    `field: ${d.field}`,
+    `model: ${d.model}`,
+    `temperature: ${d.temperature ?? 'source'}`,
+    USER_MARKER,
+    d.prompt,
+  ].join('\n');
+}
+
+/** Reads a draft; every problem has its line. Never throws. */
+export function parseOmniDraft(text: string): OmniDraftParse {
+  const lines = String(text).split('\n');
+  const problems: DraftProblem[] = [];
+  const user = lines.findIndex((l) => l.replace(/\r$/, '').trim() === USER_MARKER);
+  const end = user < 0 ? lines.length : user;
+  const v: Partial<OmniDraft> & { temperatureSet?: boolean } = {};
+  for (let i = 0; i < end; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const m = HEADER_RE.exec(line.trim());
+    const at = i + 1;
+    if (!m) {
+      problems.push({ line: at, message: `"${line.trim()}" is not a "key: value" header line` });
+      continue;
+    }
+    const [, key, value] = m;
+    if (key === 'action') {
+      const a = /^(.+)#(\d+)$/.exec(value);
+      if (!a) problems.push({ line: at, message: `action: "${value}" is not <user id>#<index>` });
+      else [v.userId, v.index] = [a[1], Number(a[2])];
+    } else if (key === 'field') {
+      if (!Object.prototype.hasOwnProperty.call(FIELDS, value))
+        problems.push({ line: at, message: `field: "${value}" is not a question field` });
+      else v.field = value;
+    } else if (key === 'model') {
+      if (value === '') problems.push({ line: at, message: 'model: empty; name the model to ask' });
+      else v.model = value;
+    } else if (key === 'temperature') {
+      const t = Number(value);
+      if (value === 'source') v.temperatureSet = true;
+      else if (value === '' || !Number.isFinite(t) || t < 0 || t > 2)
+        problems.push({ line: at, message: `temperature: "${value}" is not a number from 0 to 2 or "source"` });
+      else [v.temperature, v.temperatureSet] = [t, true];
+    } else problems.push({ line: at, message: `unknown header "${key}": use action, field, model or temperature` });
+  }
+  if (user < 0) problems.push({ line: lines.length, message: `no "${USER_MARKER}" line: the prompt is missing` });
+  for (const [key, name] of [
+    ['userId', 'action'],
+    ['field', 'field'],
+    ['model', 'model'],
+  ] as const)
+    if (v[key] === undefined && !problems.some((p) => p.message.startsWith(`${name}:`)))
+      problems.push({ line: 1, message: `${name}: missing from the header` });
+  if (problems.length > 0 || user < 0) return { ok: false, problems };
+  const prompt = lines.slice(user + 1).join('\n');
+  if (prompt.trim() === '') return { ok: false, problems: [{ line: user + 1, message: 'the prompt is empty' }] };
+  return {
+    ok: true,
+    draft: {
+      userId: v.userId!,
+      index: v.index!,
+      field: v.field!,
+      model: v.model!,
+      temperature: v.temperature,
+      prompt,
+    },
+  };
+}
