@@ -16,12 +16,14 @@ import { runSampleCommand, type SampleCliOptions } from './sample';
 import { runLongContextCommand } from './longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
+import { runJudgeCommand, type JudgeCliOptions } from './omniJudge';
 import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 
 export class UsageError extends Error {}
 
-export interface CliOptions extends RunCliOptions, AuditCliOptions, SampleCliOptions, ExperimentCliOptions {
+export interface CliOptions
+  extends RunCliOptions, JudgeCliOptions, AuditCliOptions, SampleCliOptions, ExperimentCliOptions {
   run?: string[];
   json?: boolean;
   'write-reports'?: boolean;
@@ -86,6 +88,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return baseline(needDir(args, command), opts);
     case 'run':
       return runRunCommand(args, opts);
+    case 'judge':
+      return runJudgeCommand(args, opts, defaultIo());
     case 'audit':
       return runAuditCommand(args, opts);
     case 'labels':

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
+import { OMNI_RUN_USAGE } from './omniRun';
+import { JUDGE_OPTIONS, JUDGE_USAGE } from './omniJudge';
 import { TEMPLATE_USAGE } from './template';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
@@ -26,6 +28,8 @@ Commands:
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
 ${RUN_USAGE}
+${OMNI_RUN_USAGE}
+${JUDGE_USAGE}
 ${TEMPLATE_USAGE}
 ${DEMO_USAGE}
 ${SAMPLE_USAGE}
@@ -70,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
         'no-cache': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...RUN_OPTIONS,
+        ...JUDGE_OPTIONS,
         ...AUDIT_OPTIONS,
         ...DEMO_OPTIONS,
         ...SAMPLE_OPTIONS,

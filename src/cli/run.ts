@@ -2,6 +2,9 @@
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { join } from 'node:path';
 import { loadBenchmark } from '../core/spb/format/load';
+import { detectFormat } from '../core/formats';
+import { omniBehavior } from '../core/omni/format';
+import { runOmniRunCommand, type OmniRunCliOptions } from './omniRun';
 import { cacheOption } from './cacheOption';
 import {
   decideGuard,
@@ -26,9 +29,9 @@ import { failedRequests } from '../core/spb/score/failedRequests';
 import type { Benchmark, Step, User } from '../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;
-import { parseRunArgs, RUN_USAGE, Usage, type ParsedRun, type RunCliOptions } from './runArgs';
+import { parseRunArgs, RUN_USAGE, Usage, type ParsedRun, type RunCliIo, type RunCliOptions } from './runArgs';
 
-export { RUN_OPTIONS, RUN_USAGE, type RunCliOptions } from './runArgs';
+export { RUN_OPTIONS, RUN_USAGE, type RunCliIo, type RunCliOptions } from './runArgs';
 
 /** Exit status when the PI guard refused to send prompts with residual PI. */
 export const EXIT_PI_REFUSED = 4;
@@ -36,15 +39,6 @@ export const EXIT_PI_REFUSED = 4;
 export const EXIT_ALL_STEPS_FAILED = 5;
 /** `run` finished, and some of its steps got the error record. */
 export const EXIT_SOME_STEPS_FAILED = 6;
-
-export interface RunCliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  /** for tests; the CLI itself aborts on SIGINT / SIGTERM */
-  signal?: AbortSignal;
-  stderrIsTTY?: boolean;
-}
 
 /** A usage error: the message and the command's usage on stderr, exit status 2. */
 export function usageFailure(io: RunCliIo, usage: string, message: string): number {
@@ -99,8 +93,11 @@ function cliGuard(
  * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
  * 6 finished with some steps failed, 130 cancelled (resume by running the same command).
  */
-export async function runRunCommand(args: string[], opts: RunCliOptions, ioIn?: RunCliIo): Promise<number> {
+export async function runRunCommand(args: string[], opts: OmniRunCliOptions, ioIn?: RunCliIo): Promise<number> {
   const io = ioIn ?? defaultIo();
+  // A run is a capability of a format: an OmniBehavior folder (and not a StreamProfileBench one) runs its test actions.
+  const target = args[0];
+  if (target !== undefined && detectFormat(target)?.id === omniBehavior.id) return runOmniRunCommand(args, opts, io);
   let parsed;
   try {
     parsed = parseRunArgs(args, opts, io.env);

@@ -35,6 +35,8 @@ export const RUN_OPTIONS = {
   'no-reference': { type: 'boolean' },
   python: { type: 'string' },
   'only-failed': { type: 'string' },
+  index: { type: 'string' },
+  'max-history-tokens': { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
@@ -100,16 +102,25 @@ export interface RunCliOptions {
   python?: string;
 }
 
+export interface RunCliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  /** for tests; the CLI itself aborts on SIGINT / SIGTERM */
+  signal?: AbortSignal;
+  stderrIsTTY?: boolean;
+}
+
 export class Usage extends Error {}
 
-function num(name: string, value: string | undefined, check: (n: number) => boolean): number | undefined {
+export function num(name: string, value: string | undefined, check: (n: number) => boolean): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new Usage(`--${name}: invalid value "${value}"`);
   return n;
 }
 
-function timeoutSeconds(value: string | undefined): number {
+export function timeoutSeconds(value: string | undefined): number {
   const s = num('timeout', value, (n) => n > 0) ?? 60;
   const problem = timeoutProblem(s, '--timeout');
   if (problem) throw new Usage(problem);

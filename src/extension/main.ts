@@ -13,6 +13,7 @@ import { activateEndpoint } from './endpoint';
 import { activateExperiments } from './experiments';
 import { activateLabels } from './labels';
 import { setLogChannel } from './log';
+import { activateOmniRerun } from './omniRerun';
 import { activateRerun } from './rerun';
 import { activateStepView } from './stepView';
 import { activateTemplates } from './templates';
@@ -45,6 +46,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const templateDeps = { docs, stepView };
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
+  const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
   const experiments = activateExperiments(context, rerun, docs);
   const audit = activateAudit(context, benchmarks);
   registerCommands(context, {
@@ -57,6 +59,8 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
     endpoint,
     templates: { library: templates, deps: templateDeps },
     rerun,
+    omniRerun,
+    secrets: context.secrets,
     experiments,
     audit,
     traceView,

@@ -6,6 +6,7 @@
 // with a generation number of its own; the extension answers `timeline` (count and histogram of the matching
 // history records) for that generation, and `rows` for each `rows` request of it. The history itself stays on the
 // extension host: only the windows the list shows travel, so a history of 100,000 records never enters the page.
+import { attemptsMessage, editPromptMessage, openAttemptMessage, rerunActionMessage } from './traceAttempts';
 import type { Verdict } from '../core/omni/score';
 import type { FieldKind, Scene } from '../core/omni/types';
 import {
@@ -240,6 +241,7 @@ const revealMessage = message('reveal', { index: count });
 
 /** Guard for what the webview receives from the extension. */
 export const isExtensionToWebview = messages(
+  attemptsMessage,
   showMessage,
   emptyMessage,
   timelineMessage,
@@ -277,6 +279,9 @@ const labelActionMessage = labelMessage(traceLabelAction);
 
 /** Guard for what the extension receives from the webview. */
 export const isWebviewToExtension = messages(
+  rerunActionMessage,
+  editPromptMessage,
+  openAttemptMessage,
   readyMessage,
   filterMessage,
   rowsRequest,

@@ -55,6 +55,8 @@ describe('endpoint settings', () => {
       ...RESTRICTED_SETTINGS,
       'personaLab.reference.path',
       'personaLab.reference.python',
+      // the judge's endpoint: a cloned folder must not send the judge's prompts (the user's profile) elsewhere
+      'personaLab.judge.baseURL',
       'personaLab.privacy.remoteGuard',
       'personaLab.privacy.guardLoopback',
     ]);

@@ -10,6 +10,7 @@ import {
   type TraceRef,
   type WebviewToExtension,
 } from '../../src/shared/traceProtocol';
+import type { AttemptsMessage } from '../../src/shared/traceAttempts';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
@@ -20,6 +21,7 @@ import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, showRaw, type Handlers } from './render';
 import { TraceLabelsUi } from './labels';
+import { renderAttempts, type AttemptHandlers } from './attempts';
 import { PiUi } from './pi';
 import { TimelineUi } from './timeline';
 import css from './trace.css';
@@ -68,6 +70,20 @@ const handlers: Handlers = {
   setOpen: sections.setOpen,
 };
 
+const attemptHandlers: AttemptHandlers = {
+  rerun: () => vscode.postMessage({ type: 'rerunAction' }),
+  editPrompt: (field) => vscode.postMessage({ type: 'editPrompt', ...(field ? { field } : {}) }),
+  open: (id, field, which) => vscode.postMessage({ type: 'openAttempt', id, field, which }),
+};
+let attemptsMsg: AttemptsMessage = { type: 'attempts', attempts: [], running: null, source: '' };
+const attemptsBody = document.createElement('div');
+
+function drawAttempts(): void {
+  attemptsBody.replaceChildren(
+    ...renderAttempts(attemptsMsg, attemptHandlers).filter((c): c is Node => c instanceof Node),
+  );
+}
+
 function show(model: TraceModel): void {
   timeline?.destroy();
   const key = `${model.ref.userId}#${model.ref.index}`;
@@ -92,6 +108,7 @@ function show(model: TraceModel): void {
       renderQuestions(model, handlers),
       handlers,
     ),
+    section('attempts', 'Attempts', 'Re-run (R) · Edit Prompt (E)', [attemptsBody], handlers),
     section('context', 'Scene context', `${model.scene} · ${model.timestamp}`, renderContext(model), handlers),
     section(
       'timeline',
@@ -124,6 +141,10 @@ function show(model: TraceModel): void {
 
 onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
+    case 'attempts':
+      attemptsMsg = msg;
+      drawAttempts();
+      break;
     case 'show':
       show(msg.model);
       break;
@@ -168,6 +189,13 @@ onHostMessage(isExtensionToWebview, (msg) => {
 // [ and ] move to the previous / next test action of the user (no modifiers, so nothing collides with the workbench).
 window.addEventListener('keydown', (event: KeyboardEvent) => {
   if (!isPlainKey(event)) return;
+  const k = event.key.toLowerCase();
+  if ((k === 'r' || k === 'e') && shownRef && !event.repeat) {
+    event.preventDefault();
+    if (k === 'r') attemptHandlers.rerun();
+    else attemptHandlers.editPrompt();
+    return;
+  }
   const delta = event.key === ']' ? 1 : event.key === '[' ? -1 : 0;
   if (!delta) return;
   event.preventDefault();

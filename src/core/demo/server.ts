@@ -98,16 +98,17 @@ function answer(body: unknown): Answer {
       'model_not_found',
     );
   }
+  const text = userPrompt(rec);
+  const result = demoAnswer(text);
   const messages = Array.isArray(rec.messages) ? (rec.messages as unknown[]) : [];
   const hasSystem = messages.some(
     (m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'system',
   );
-  // StreamProfileBench's requests carry a system message; OmniBehavior's are one user message.
-  if (!hasSystem && messages.length > 0) {
-    const omni = omniDemoAnswer(userPrompt(rec));
+  // Not a StreamProfileBench prompt and one user message: an OmniBehavior question or judge request.
+  if (!result.ok && !hasSystem) {
+    const omni = omniDemoAnswer(text);
     return { content: omni.content, summary: `OmniBehavior ${omni.kind}: ${omni.content.slice(0, 40)}` };
   }
-  const result = demoAnswer(userPrompt(rec));
   if (!result.ok) throw new HttpError(400, `${DEMO_MODEL_NAME}: ${result.error}`);
   const { reply, prompt } = result;
   const picked = `${reply.predicted_tags.length} of ${prompt.pool.length} tags`;

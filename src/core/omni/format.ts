@@ -85,6 +85,7 @@ export const omniBehavior = defineFormat({
   orderKeys: OMNI_ORDER_INFO,
   defaultOrder: OMNI_DEFAULT_ORDER,
   capabilities: {
+    rerun: true,
     itemView: 'trace',
     audit: (bench, req) => auditOmni(bench, req),
     labels: { targets: ['action', 'history'], freshness: traceStaleness },

@@ -63,6 +63,11 @@ export const COMMAND_IDS = [
   'personaLab.chooseOmniRun',
   'personaLab.revealTestAction',
   'personaLab.openOmniDashboard',
+  'personaLab.rerunTestAction',
+  'personaLab.editTestActionPrompt',
+  'personaLab.runTestActions',
+  'personaLab.judgeOmniRun',
+  'personaLab.setJudgeApiKey',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -29,6 +29,9 @@ import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { rerunFailed } from '../rerun/failed';
 import { editPrompt, sendDraft } from '../rerun/draft';
+import { editTestActionPrompt, sendOmniDraft, rerunTestAction, type OmniRerunDeps } from '../omniRerun/actions';
+import { judgeOmniRun, runTestActions, setJudgeKey } from '../omniRerun/batch';
+import { isOmniDraft } from '../../core/omni/run/draft';
 import { saveDraftAsTemplate } from '../rerun/draftTemplate';
 import { rerunStep, type RerunDeps } from '../rerun/step';
 import { navigate, openStep, type StepViews } from '../stepView';
@@ -52,6 +55,8 @@ export interface Ctx {
   endpoint: EndpointService;
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
+  omniRerun: OmniRerunDeps;
+  secrets: vscode.SecretStorage;
   experiments: ExperimentDeps;
   audit: AuditApi;
   traceView: TracePanel;
@@ -125,16 +130,16 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
     needs: SPB,
     make: (c) => (node) => showLongContextTable(c.experiments, node),
   },
-  'personaLab.rerunStep': { needs: RERUN, make: (c) => (arg) => rerunStep(c.rerun, arg) },
-  'personaLab.editPrompt': { needs: RERUN, make: (c) => (arg) => editPrompt(c.rerun, arg) },
-  'personaLab.sendDraft': { needs: RERUN, make: (c) => (arg) => sendDraft(c.rerun, arg) },
-  'personaLab.saveDraftAsTemplate': { needs: RERUN, make: (c) => (arg) => saveDraftAsTemplate(c.rerun, arg) },
-  'personaLab.rerunChain': { needs: RERUN, make: (c) => (arg) => rerunChain(c.rerun, arg) },
-  'personaLab.rerunPlatform': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
-  'personaLab.rerunBenchmark': { needs: RERUN, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
+  'personaLab.rerunStep': { needs: SPB, make: (c) => (arg) => rerunStep(c.rerun, arg) },
+  'personaLab.editPrompt': { needs: SPB, make: (c) => (arg) => editPrompt(c.rerun, arg) },
+  'personaLab.sendDraft': { needs: RERUN, make: (c) => (arg) => sendAnyDraft(c, arg) },
+  'personaLab.saveDraftAsTemplate': { needs: SPB, make: (c) => (arg) => saveDraftAsTemplate(c.rerun, arg) },
+  'personaLab.rerunChain': { needs: SPB, make: (c) => (arg) => rerunChain(c.rerun, arg) },
+  'personaLab.rerunPlatform': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
+  'personaLab.rerunBenchmark': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
-  'personaLab.rerunFailedRequests': { needs: RERUN, make: (c) => (arg) => rerunFailed(c.rerun, arg) },
-  'personaLab.runAblation': { needs: RERUN, make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.rerunFailedRequests': { needs: SPB, make: (c) => (arg) => rerunFailed(c.rerun, arg) },
+  'personaLab.runAblation': { needs: SPB, make: (c) => (arg) => runAblation(c.rerun, arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
@@ -153,7 +158,26 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
   'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.omni.show() },
+  'personaLab.rerunTestAction': { needs: OMNI, make: (c) => (arg) => rerunTestAction(c.omniRerun, arg) },
+  'personaLab.editTestActionPrompt': {
+    needs: OMNI,
+    make: (c) => (arg, field) => editTestActionPrompt(c.omniRerun, arg, typeof field === 'string' ? field : undefined),
+  },
+  'personaLab.runTestActions': {
+    needs: OMNI,
+    make: (c) => (arg, name) => runTestActions(c.omniRerun, arg, typeof name === 'string' ? name : undefined),
+  },
+  'personaLab.judgeOmniRun': { needs: OMNI, make: (c) => (arg) => judgeOmniRun(c.omniRerun, c.secrets, arg) },
+  'personaLab.setJudgeApiKey': { make: (c) => () => setJudgeKey(c.secrets) },
 };
+
+/** Ctrl+Enter in a draft: an OmniBehavior one (its header names a test action) or a StreamProfileBench step's. */
+async function sendAnyDraft(c: Ctx, arg: unknown): Promise<void> {
+  const doc =
+    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
+  if (doc && isOmniDraft(doc.getText())) return sendOmniDraft(c.omniRerun, doc);
+  return sendDraft(c.rerun, arg);
+}
 
 const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder first.';
 

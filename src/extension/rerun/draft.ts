@@ -11,6 +11,7 @@ import {
   type DraftParse,
   type DraftProblem,
 } from '../../core/rerun/draft';
+import { isOmniDraft, parseOmniDraft } from '../../core/omni/run/draft';
 import { readPostsText } from '../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
 import { templateId } from '../../core/spb/prompt/prompt';
@@ -123,7 +124,14 @@ export class DraftDiagnostics implements vscode.Disposable {
 
   check(doc: vscode.TextDocument): DraftParse | undefined {
     if (doc.languageId !== DRAFT_LANGUAGE) return undefined;
-    const parsed = parseDraft(doc.getText());
+    const text = doc.getText();
+    if (isOmniDraft(text)) {
+      // An OmniBehavior draft (its header names a test action): its own reading, the same squiggles.
+      const omni = parseOmniDraft(text);
+      this.collection.set(doc.uri, omni.ok ? [] : omni.problems.map((p) => toDiagnostic(doc, p)));
+      return undefined;
+    }
+    const parsed = parseDraft(text);
     this.collection.set(doc.uri, parsed.ok ? [] : parsed.problems.map((p) => toDiagnostic(doc, p)));
     return parsed;
   }

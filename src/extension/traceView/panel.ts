@@ -14,6 +14,7 @@ import {
   type TraceRef,
   type WebviewToExtension,
 } from '../../shared/traceProtocol';
+import type { AttemptsMessage } from '../../shared/traceAttempts';
 import { newNonce, webviewHtml } from '../webviewHtml';
 import { ShownPanel, type PanelHostOptions } from '../webviewPanel';
 import { buildTraceModel } from '../benchmarks/omni/model';
@@ -39,6 +40,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const copyRef = (ref: TraceRef): TraceRef => ({ userId: ref.userId, index: ref.index });
 
+type RerunRequest = Extract<WebviewToExtension, { type: 'rerunAction' | 'editPrompt' | 'openAttempt' }>;
+
 export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
@@ -50,6 +53,9 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
   readonly onDidShow = this.shownEmitter.event;
   private readonly labelEmitter = new vscode.EventEmitter<TraceLabelAction>();
   readonly onDidReceiveLabelAction = this.labelEmitter.event;
+  private readonly rerunEmitter = new vscode.EventEmitter<{ ref: TraceRef; msg: RerunRequest }>();
+  /** Re-run, Edit Prompt or an attempt's document asked for in the page (the omniRerun feature answers). */
+  readonly onDidAskRerun = this.rerunEmitter.event;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -59,6 +65,7 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
     this.disposables.push(
       this.shownEmitter,
       this.labelEmitter,
+      this.rerunEmitter,
       store.onDidChange(() => void this.refresh()),
     );
   }
@@ -67,6 +74,17 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
   show(ref: TraceRef, reveal?: number): void {
     this.pendingReveal = reveal;
     this.showRef(ref);
+  }
+
+  /** The test action shown, if any. */
+  shownRef(): TraceRef | undefined {
+    return this.current ? copyRef(this.current) : undefined;
+  }
+
+  /** The attempts of `ref`, when it is the test action shown. */
+  postAttempts(ref: TraceRef, msg: AttemptsMessage): void {
+    const cur = this.current;
+    if (cur && cur.userId === ref.userId && cur.index === ref.index && this.host?.ready) this.post(msg);
   }
 
   /** Moves the view to another test action and selects it in the Benchmarks tree ([ and ], next unlabelled). */
@@ -142,6 +160,10 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
     if (msg.type === 'ready') return this.refresh();
     if (msg.type === 'label') {
       this.labelEmitter.fire(msg.action);
+      return;
+    }
+    if (msg.type === 'rerunAction' || msg.type === 'editPrompt' || msg.type === 'openAttempt') {
+      if (this.current) this.rerunEmitter.fire({ ref: copyRef(this.current), msg });
       return;
     }
     const shown = this.shown;

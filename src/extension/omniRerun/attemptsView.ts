@@ -1,0 +1,70 @@
+// The attempts of the test action shown in the trace view, as the page draws them: each answer against the selected
+// run's (fixed, broken, moved), posted whenever the view shows a test action, an attempt is added or the run changes.
+import { join } from 'node:path';
+import { mkdirInside } from '../../core/io/safeFs';
+import { compareAttempt, OMNI_ATTEMPTS_FILE, OmniAttemptStore, type OmniAttempt } from '../../core/omni/run/attempts';
+import { predictionKey } from '../../core/omni/types';
+import type { AttemptView } from '../../shared/traceAttempts';
+import type { TraceRef } from '../../shared/traceProtocol';
+import type { OmniStore } from '../benchmarks/omni/store';
+
+const text = (v: string | number | null): string => (v === null ? '—' : typeof v === 'number' ? String(v) : v);
+
+export function attemptView(store: OmniStore, a: OmniAttempt): AttemptView {
+  const found = store.testAction(a.userId, a.index);
+  const original = store.run?.predictions.get(predictionKey(a.userId, a.index));
+  const rows = compareAttempt(found?.action ?? { normaliser: undefined }, original, a).map((c, i) => ({
+    field: c.field,
+    kind: c.kind,
+    truth: text(c.trueValue),
+    before: c.before ? text(c.before.value) : null,
+    after: text(c.after.value),
+    change: c.change,
+    delta: c.delta === null ? null : Math.round(c.delta * 1000) / 10,
+    judge: a.answers[i].judge_score ?? null,
+    error: a.answers[i].error ?? null,
+  }));
+  let host = a.baseURL;
+  try {
+    host = new URL(a.baseURL).host;
+  } catch {
+    // keep the text as recorded
+  }
+  return {
+    id: a.id,
+    at: a.at,
+    label: `${a.source.name} · ${a.model} at ${host}${a.masked ? ' · PI masked' : ''}`,
+    edited: a.edited,
+    rows,
+    fixed: rows.filter((r) => r.change === 'fixed').length,
+    broken: rows.filter((r) => r.change === 'broken').length,
+  };
+}
+
+/** One attempt store per benchmark folder, opened on first use. */
+export class Attempts {
+  private opened: { root: string; store: OmniAttemptStore } | undefined;
+
+  constructor(private readonly store: OmniStore) {}
+
+  get(): OmniAttemptStore | undefined {
+    const root = this.store.bench?.root;
+    if (!root) return undefined;
+    if (this.opened?.root !== root) {
+      this.opened?.store.close();
+      const dir = join(root, '.personalab');
+      mkdirInside(root, dir);
+      this.opened = { root, store: OmniAttemptStore.open(join(dir, OMNI_ATTEMPTS_FILE)) };
+    }
+    return this.opened.store;
+  }
+
+  views(ref: TraceRef): AttemptView[] {
+    return (this.get()?.list(ref.userId, ref.index) ?? []).map((a) => attemptView(this.store, a));
+  }
+
+  dispose(): void {
+    this.opened?.store.close();
+    this.opened = undefined;
+  }
+}
