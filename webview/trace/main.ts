@@ -141,10 +141,15 @@ function show(model: TraceModel): void {
 
 onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
-    case 'attempts':
+    case 'attempts': {
+      // An attempt just finished (the view said "Asking…" and no longer does): bring it into view.
+      const grew = attemptsMsg.running !== null && msg.running === null && msg.attempts.length > 0;
       attemptsMsg = msg;
       drawAttempts();
+      // A new attempt is what the person is waiting for: bring it into view (not on first show).
+      if (grew) attemptsBody.querySelector('.attempt')?.scrollIntoView({ block: 'nearest' });
       break;
+    }
     case 'show':
       show(msg.model);
       break;

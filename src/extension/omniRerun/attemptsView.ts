@@ -3,12 +3,19 @@
 import { join } from 'node:path';
 import { mkdirInside } from '../../core/io/safeFs';
 import { compareAttempt, OMNI_ATTEMPTS_FILE, OmniAttemptStore, type OmniAttempt } from '../../core/omni/run/attempts';
+import { binaryLabel } from '../../core/omni/fields';
 import { predictionKey } from '../../core/omni/types';
 import type { AttemptView } from '../../shared/traceAttempts';
 import type { TraceRef } from '../../shared/traceProtocol';
 import type { OmniStore } from '../benchmarks/omni/store';
 
 const text = (v: string | number | null): string => (v === null ? '—' : typeof v === 'number' ? String(v) : v);
+/** Binary values as the trace view's questions show them: Yes / No, whichever way the file wrote them. */
+const shown = (kind: string, v: string | number | null): string => {
+  if (kind !== 'binary' || v === null) return text(v);
+  const label = binaryLabel(v);
+  return label === undefined ? text(v) : label === 1 ? 'Yes' : 'No';
+};
 
 export function attemptView(store: OmniStore, a: OmniAttempt): AttemptView {
   const found = store.testAction(a.userId, a.index);
@@ -16,9 +23,9 @@ export function attemptView(store: OmniStore, a: OmniAttempt): AttemptView {
   const rows = compareAttempt(found?.action ?? { normaliser: undefined }, original, a).map((c, i) => ({
     field: c.field,
     kind: c.kind,
-    truth: text(c.trueValue),
-    before: c.before ? text(c.before.value) : null,
-    after: text(c.after.value),
+    truth: shown(c.kind, c.trueValue),
+    before: c.before ? shown(c.kind, c.before.value) : null,
+    after: shown(c.kind, c.after.value),
     change: c.change,
     delta: c.delta === null ? null : Math.round(c.delta * 1000) / 10,
     judge: a.answers[i].judge_score ?? null,

@@ -74,7 +74,7 @@ export interface AnswerComparison {
   trueValue: string | number | null;
   before: { value: string | number | null; verdict: Verdict; error?: number } | null;
   after: { value: string | number | null; verdict: Verdict; error?: number };
-  /** fixed: wrong → right; broken: right → wrong; new: no earlier answer; lost: no value read this time */
+  /** fixed: wrong or left out → right; broken: right → wrong; new: no earlier answer; lost: no value read this time */
   change: AnswerChange;
   /** graded answers: the normalised error after − before (negative is better); null otherwise */
   delta: number | null;
@@ -113,7 +113,7 @@ export function compareAttempt(
     if (!before) change = 'new';
     else if (after.verdict === 'left-out' && before.verdict !== 'left-out') change = 'lost';
     else if (good(after.verdict) && (bad(before.verdict) || before.verdict === 'left-out')) change = 'fixed';
-    else if (bad(after.verdict) && (good(before.verdict) || before.verdict === 'left-out')) change = 'broken';
+    else if (bad(after.verdict) && good(before.verdict)) change = 'broken';
     const delta = after.error !== undefined && before?.error !== undefined ? after.error - before.error : null;
     return { field: a.field, kind: a.type, trueValue: a.true_value, before, after, change, delta };
   });

@@ -1,0 +1,207 @@
+// OmniBehavior as a full peer in the real workbench, against a scripted server answering by the demo model's fixed
+// rules: in the trace view R re-runs the test action and its attempt shows beside the run's answers; E opens one
+// question's prompt as a draft, and a line typed there and Ctrl+Enter send exactly that as a new attempt; Run Test
+// Actions… on a user writes a new run that the tree selects, and a second run of the same name resumes without asking
+// again; Judge Run… scores its utterances and the OmniBehavior dashboard shows the run's overall with them.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { omniDemoAnswer } from '../../src/core/demo/omni';
+import { loadOmniBenchmark } from '../../src/core/omni/load';
+import { omniDraftPath } from '../../src/core/omni/run/draft';
+import { omniTemplateSource } from '../../src/core/omni/run/template';
+import { DEFAULT_MAX_HISTORY_TOKENS } from '../../src/core/omni/run/source';
+import { scoreOmniRun } from '../../src/core/omni/score';
+import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
+import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+
+const RUN = 'omni-e2e';
+
+describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', () => {
+  let wb: Workbench;
+  let server: ScriptedServer;
+  let tmp: string;
+  let root: string;
+  let bench: OmniBenchmark;
+  let user: OmniUser;
+  let action: TestAction;
+  let frame: Frame;
+
+  const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text }).first();
+  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const userPrompts = () =>
+    server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages[0].content);
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-omni-rerun-'));
+    root = join(tmp, 'ob');
+    cpSync(join(repoRoot, 'sample', 'omnibehavior'), root, { recursive: true });
+    bench = await loadOmniBenchmark(root);
+    user = [...bench.users.values()].sort((a, b) => a.testActions.length - b.testActions.length)[0];
+    action = user.testActions.find((a) => a.scene === 'Video Browsing')!;
+    expect(action).toBeDefined();
+    server = await startScriptedServer((req) => ({ kind: 'text', content: omniDemoAnswer(req.prompt).content }));
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': 'scripted-model' },
+    });
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`omni-rerun-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    await server?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('R re-runs the test action: every question as Persona Lab’s prompt renders it, shown as an attempt', async () => {
+    await wb.startCommand('Persona Lab: Open Trace');
+    await wb.pickQuickPickRow(`${user.userId} #${action.index}`, `${user.userId} #${action.index}`);
+    frame = await wb.findWebviewFrame(`#trace-root[data-trace="${user.userId}#${action.index}"]`, { timeout: 60_000 });
+    const source = omniTemplateSource();
+    const expected = (
+      await source.questions(user.file, user.userId, action.index, { maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS })
+    ).questions;
+    await frame.locator('.attempt-source', { hasText: "prompts: Persona Lab's prompt, not the benchmark's" }).waitFor();
+    await frame
+      .locator('#trace-root h1, #trace-root .trace-header')
+      .first()
+      .click({ position: { x: 2, y: 2 } });
+    await wb.page.keyboard.press('r');
+    const attempt = frame.locator('.attempt[data-attempt="1"]');
+    await attempt.waitFor({ timeout: 60_000 });
+    expect(userPrompts().sort()).toEqual(expected.map((q) => q.prompt).sort());
+    const rows = await attempt
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => ({ field: tr.getAttribute('data-field'), after: tr.children[3].textContent })),
+      );
+    expect(rows.map((r) => r.field)).toEqual(expected.map((q) => q.field));
+    // Each answer is the demo rule's reply as our reading takes it (Yes / No, a number of seconds, the text).
+    for (const [i, q] of expected.entries()) {
+      const said = omniDemoAnswer(q.prompt!).content;
+      expect(rows[i].after).toBe(said);
+    }
+    await wb.screenshot('omni-rerun-attempt');
+  });
+
+  it('E opens a question’s prompt as a draft; a typed line and Ctrl+Enter send exactly that as a new attempt', async () => {
+    const before = server.requests.length;
+    await frame
+      .locator('#trace-root h1, #trace-root .trace-header')
+      .first()
+      .click({ position: { x: 2, y: 2 } });
+    await wb.page.keyboard.press('e');
+    await wb.pickQuickPickRow('video_liked', 'video_liked');
+    const file = join(
+      root,
+      ...omniDraftPath('demo-sim', { userId: user.userId, index: action.index, field: 'video_liked' }).split('/'),
+    );
+    await waitFor(() => existsSync(file), { message: 'the draft file' });
+    await wb.page.locator('.part.editor .tab.active', { hasText: '.pldraft' }).waitFor();
+    expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
+    await wb.runCommand('View: Focus Active Editor Group');
+    await wb.page.keyboard.press('Control+End');
+    await wb.page.keyboard.type('\nThis user likes almost everything.');
+    await wb.page.keyboard.press('Control+Enter');
+    await frame.locator('.attempt[data-attempt="2"]').waitFor({ timeout: 60_000 });
+    expect(server.requests.length).toBe(before + 1);
+    expect(userPrompts().at(-1)!.endsWith('\nThis user likes almost everything.')).toBe(true);
+    const second = frame.locator('.attempt[data-attempt="2"]');
+    expect(await second.locator('.attempt-head').innerText()).toContain('edited prompt of video_liked');
+    expect(await second.locator('tbody tr').count()).toBe(1);
+  });
+
+  it('Run Test Actions… on a user writes a run the tree selects; the same run again resumes without asking', async () => {
+    const userRow = wb.page
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
+      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+      .first();
+    const runOnce = async () => {
+      const item = wb.page.locator('.context-view .action-label', { hasText: /^Run Test Actions…$/ });
+      await waitFor(
+        async () => {
+          if (!(await item.isVisible())) await userRow.click({ button: 'right' });
+          await item.click({ timeout: 2_000 }).catch(() => {});
+          return wb.page.locator('.quick-input-widget input.input').isVisible();
+        },
+        { message: 'Run Test Actions… from the context menu' },
+      );
+      await wb.page.locator('.quick-input-widget input.input').fill(RUN);
+      await wb.page.keyboard.press('Enter');
+      await dialog().waitFor({ state: 'visible', timeout: 60_000 });
+      const text = await dialog().innerText();
+      await dialog()
+        .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
+        .click();
+      return text;
+    };
+    const before = server.requests.length;
+    const first = await runOnce();
+    expect(first).toContain("Persona Lab's prompt, not the benchmark's");
+    await toast(
+      new RegExp(`${RUN} finished: ${user.testActions.length}/${user.testActions.length} test actions`),
+    ).waitFor({
+      timeout: 180_000,
+    });
+    const sent = server.requests.length - before;
+    expect(sent).toBeGreaterThanOrEqual(user.testActions.length);
+    const lines = readFileSync(join(root, 'results', RUN, 'predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(user.testActions.length);
+    await waitFor(
+      async () =>
+        (
+          await wb.page
+            .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`)
+            .first()
+            .innerText()
+        ).includes(RUN),
+      { timeout: 60_000, message: 'the tree to show the new run' },
+    );
+
+    const again = await runOnce();
+    expect(again).toMatch(/estimate: 0 requests \(\d+ requests already done\)/);
+    await toast(new RegExp(`${RUN} finished \\(resumed\\): .* 0 requests sent`)).waitFor({ timeout: 60_000 });
+    expect(server.requests.length - before).toBe(sent);
+  });
+
+  it('Judge Run… scores the run’s utterances, and the dashboard shows its overall with the judge', async () => {
+    const asked = server.requests.length;
+    await wb.runCommand('Persona Lab: Judge Run…');
+    await toast(new RegExp(`${RUN} judged by scripted-model`)).waitFor({ timeout: 120_000 });
+    const judged = server.requests.slice(asked);
+    expect(judged.length).toBeGreaterThan(0);
+    for (const r of judged)
+      expect(omniDemoAnswer((r.body as { messages: { content: string }[] }).messages[0].content).kind).toBe('judge');
+    const now = await loadOmniBenchmark(root, { runs: [RUN] });
+    const score = scoreOmniRun(now, now.runs.get(RUN)!);
+    expect(score.components.shopText).toBeDefined();
+    await wb.runCommand('Persona Lab: Open OmniBehavior Dashboard');
+    const dash = await wb.findWebviewFrame(`#omnidash-root[data-run="${RUN}"]`, { timeout: 60_000 });
+    await waitFor(
+      async () =>
+        (await dash.locator('.overall').textContent()) ===
+        `overall ${score.overall === undefined ? '—' : score.overall.toFixed(1)}`,
+      {
+        timeout: 30_000,
+        message: 'the dashboard to show the judged overall',
+      },
+    );
+    await wb.screenshot('omni-dashboard-judged');
+  });
+});
