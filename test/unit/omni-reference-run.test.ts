@@ -1,6 +1,7 @@
 // OmniBehavior runs with the benchmark's own code (here the stand-in checkout of the same shape): every request a run
 // sends equals what the checkout's builder renders (computed by Python directly), with the parameters its caller
 // sets; every reply is read by its caller's rules; a second run resumes without asking again.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,24 @@ describe("an OmniBehavior run with the checkout's own code", () => {
       expect(server.requests.length).toBe(line.questions.length + binary.length * 3);
     } finally {
       server.setScript((req) => standInReply(req.prompt));
+    }
+  });
+});
+
+describe('on generated folders, too', () => {
+  it.each([21, 22, 23])('seed %i: every request equals what the builder renders', async (seed) => {
+    const out = join(root, `..`, `${root.split('/').at(-1)}-seed-${seed}`);
+    execFileSync(process.execPath, ['scripts/gen-omni-sample.mjs', '--seed', String(seed), '--out', out]);
+    try {
+      const expected = standInQuestions(out, BUDGET).filter((q) => q.prompt !== null);
+      expect(expected.length).toBeGreaterThan(100);
+      const bench = await loadOmniBenchmark(out);
+      server.requests.length = 0;
+      const summary = await runOmni({ bench, name: 'ref', source, endpoint: endpoint(), maxHistoryTokens: BUDGET });
+      expect(summary.status).toBe('finished');
+      expect(server.requests.map((r) => r.prompt).sort()).toEqual(expected.map((q) => q.prompt).sort());
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });
