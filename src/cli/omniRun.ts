@@ -145,6 +145,10 @@ export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions,
       temperature: parsed.temperature,
       maxHistoryTokens: parsed.maxHistoryTokens,
     });
+    if (plan.problem) {
+      io.stderr(`persona-lab: ${plan.problem}\n`);
+      return 1;
+    }
     for (const w of plan.warnings.slice(0, 20)) io.stderr(`warning: ${w}\n`);
     if (plan.warnings.length > 20) io.stderr(`warning: … and ${plan.warnings.length - 20} more\n`);
     io.stderr(`${parsed.out}: ${estimateLine(estimateRequests(plan.requests, parsed.prices), 'request')}\n`);

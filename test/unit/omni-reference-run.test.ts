@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { omniReferenceSource } from '../../src/core/omni/reference/source';
+import { planOmni } from '../../src/core/omni/run/plan';
 import { runOmni } from '../../src/core/omni/run/runner';
 import type { OmniPromptSource } from '../../src/core/omni/run/source';
 import { OMNI_STAND_IN, standInQuestions, standInReply } from '../support/omniStandIn';
@@ -88,6 +89,20 @@ describe("an OmniBehavior run with the checkout's own code", () => {
     const other = await runOmni({ bench, name: 'ref', source, endpoint: endpoint(), maxHistoryTokens: BUDGET + 1 });
     expect(other.status).toBe('failed');
     expect(other.error).toMatch(/different maxHistoryTokens/);
+    // the plan says so before rendering anything, as the extension's name box does
+    const plan = await planOmni(
+      bench,
+      source,
+      'ref',
+      { userId: 'u_1003' },
+      { model: 'scripted-model', maxHistoryTokens: BUDGET },
+    );
+    expect(plan.problem).toMatch(/results\/ref was started with a different selection; choose another run name$/);
+    expect(plan.requests).toEqual([]);
+    const same = await planOmni(bench, source, 'ref', {}, { model: 'scripted-model', maxHistoryTokens: BUDGET });
+    expect(same.problem).toBeNull();
+    expect(same.requests.length).toBeGreaterThan(100);
+    expect(same.requests.every((r) => r.done)).toBe(true);
   });
 
   it('a reply the caller cannot read fails the question after its own attempt count, and keeps the reply', async () => {

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { judgePrompts, judgeRun } from '../../core/omni/run/judge';
-import { readOmniManifest } from '../../core/omni/run/manifest';
+import { omniResumeProblem, readOmniManifest } from '../../core/omni/run/manifest';
 import { planOmni } from '../../core/omni/run/plan';
 import { runOmni } from '../../core/omni/run/runner';
 import { DEFAULT_MAX_HISTORY_TOKENS } from '../../core/omni/run/source';
@@ -11,43 +11,78 @@ import { maskingTransport } from '../../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../../core/runner/client';
 import { estimateLine, estimateRequests } from '../../core/runner/estimate';
 import { MANIFEST_FILE, runNameProblem } from '../../core/runner/runner';
-import { OmniUserNode } from '../benchmarks/omni/nodes';
+import type { OmniBenchmark } from '../../core/omni/types';
+import { OmniBenchmarkNode, OmniUserNode } from '../benchmarks/omni/nodes';
 import { log } from '../log';
 import { guardPrompts } from '../rerun/guard';
 import type { OmniRerunDeps } from './actions';
 
 const JUDGE_KEY = 'personaLab.judgeApiKey';
 
-function userOf(arg: unknown): string | null {
+/** A user's id, null for every test action, undefined when the argument names neither. */
+function scopeOf(arg: unknown): string | null | undefined {
   if (arg instanceof OmniUserNode) return arg.user.userId;
+  if (arg instanceof OmniBenchmarkNode) return null;
   if (typeof arg === 'object' && arg !== null && typeof (arg as { userId?: unknown }).userId === 'string')
     return (arg as { userId: string }).userId;
-  return null;
+  return undefined;
+}
+
+/** From the palette (or a tree row gone stale under a refresh): ask, rather than run every test action unasked. */
+async function pickScope(bench: OmniBenchmark): Promise<string | null | undefined> {
+  const users = [...bench.users.values()];
+  const all = users.reduce((n, u) => n + u.testActions.length, 0);
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(list-flat) Every test action', description: `${all} test actions`, userId: null },
+      ...users.map((u) => ({
+        label: `$(person) ${u.userId}`,
+        description: `${u.testActions.length} test actions`,
+        userId: u.userId,
+      })),
+    ],
+    { title: 'Run Test Actions…', placeHolder: 'Whose test actions to run' },
+  );
+  return picked === undefined ? undefined : picked.userId;
 }
 
 export async function runTestActions(deps: OmniRerunDeps, arg: unknown, named?: string): Promise<void> {
   const bench = deps.store.bench;
   if (!bench) return;
-  const userId = userOf(arg);
+  const scope = scopeOf(arg);
+  const userId = scope !== undefined ? scope : named ? null : await pickScope(bench);
+  if (userId === undefined) return;
   const target = await deps.endpoint.resolve();
   if (!target) return;
   const { source, why } = await deps.sources.get();
   const what = userId ? `the test actions of ${userId}` : 'every test action';
+  const selection = { userId, index: null };
+  // A folder that cannot take this run is refused as the name is typed, before anything is planned.
+  const folderProblem = (v: string) =>
+    omniResumeProblem(join(bench.root, 'results', v), {
+      prompt: { hash: source.hash },
+      endpoint: { model: target.config.model, temperature: null },
+      maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,
+      selection,
+    });
   const name =
     named ??
     (await vscode.window.showInputBox({
       title: `Run ${what}`,
       prompt: 'The run folder under results/ (an existing run of the same settings resumes)',
       value: `${target.config.model.replace(/[^A-Za-z0-9._-]/g, '-')}${userId ? `-${userId}` : ''}`,
-      validateInput: (v) => runNameProblem(v) ?? undefined,
+      validateInput: (v) => runNameProblem(v) ?? folderProblem(v) ?? undefined,
       ignoreFocusOut: true,
     }));
   if (!name) return;
-  const selection = { userId, index: null };
   const plan = await planOmni(bench, source, name, selection, {
     model: target.config.model,
     maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,
   });
+  if (plan.problem) {
+    void vscode.window.showErrorMessage(`Persona Lab: ${plan.problem}`);
+    return;
+  }
   for (const w of plan.warnings) log.warn(`omni run ${name}: ${w}`);
   const estimate = estimateLine(estimateRequests(plan.requests), 'request');
   if (!named) {

@@ -1,9 +1,11 @@
 // results/<name>/run.json of an OmniBehavior run: what made it (the prompt source, the endpoint without credentials,
 // the history budget, the selection), so that a resume refuses to mix two configurations and every view can say
 // whether the run used the benchmark's own prompt. Never holds the API key.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isRecord } from '../../guards';
 import type { RunStatus } from '../../runner/manifest';
+import { MANIFEST_FILE } from '../../runner/runner';
 
 export const OMNI_RUN_FORMAT = 'persona-lab-omni-run';
 export const OMNI_TEMPLATE_MARK = "Persona Lab's prompt, not the benchmark's";
@@ -33,8 +35,13 @@ export interface OmniRunManifest {
 }
 
 /** What must not change between the sessions of one run. */
-export function omniManifestConflicts(a: OmniRunManifest, b: OmniRunManifest): string[] {
-  const id = (m: OmniRunManifest): Record<string, unknown> => ({
+export type OmniRunIdentity = Pick<OmniRunManifest, 'maxHistoryTokens' | 'selection'> & {
+  prompt: Pick<OmniRunManifest['prompt'], 'hash'>;
+  endpoint: Pick<OmniRunManifest['endpoint'], 'model' | 'temperature'>;
+};
+
+export function omniManifestConflicts(a: OmniRunIdentity, b: OmniRunIdentity): string[] {
+  const id = (m: OmniRunIdentity): Record<string, unknown> => ({
     prompt: m.prompt.hash,
     model: m.endpoint.model,
     temperature: m.endpoint.temperature,
@@ -44,6 +51,21 @@ export function omniManifestConflicts(a: OmniRunManifest, b: OmniRunManifest): s
   const x = id(a);
   const y = id(b);
   return Object.keys(x).filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k]));
+}
+
+/**
+ * Why a run with these settings cannot go into `dir` (results another tool wrote, or a run started with other
+ * settings), or null when it can start or resume there. Asked before anything is planned or sent.
+ */
+export function omniResumeProblem(dir: string, wanted: OmniRunIdentity): string | null {
+  if (!existsSync(dir)) return null;
+  const existing = readOmniManifest(join(dir, MANIFEST_FILE));
+  if (!existing && readdirSync(dir).some((f) => f.endsWith('.jsonl')))
+    return `${dir} holds results that this tool did not start; choose another run name`;
+  const conflicts = existing ? omniManifestConflicts(existing, wanted) : [];
+  return conflicts.length
+    ? `${dir} was started with a different ${conflicts.join(', ')}; choose another run name`
+    : null;
 }
 
 /** run.json of an OmniBehavior run folder; null when missing or not one of ours. Never throws. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { EstimatedRequest } from '../../runner/estimate';
 import type { OutgoingPrompt } from '../../pi/guard';
 import { predictionKey, type OmniBenchmark } from '../types';
+import { omniResumeProblem } from './manifest';
 import { readOmniJournal, selectedActions } from './runner';
 import type { OmniPromptSource, OmniRunSelectionLike } from './source';
 
@@ -13,6 +14,8 @@ export type PlannedOmniRequest = EstimatedRequest & OutgoingPrompt;
 export interface OmniPlan {
   requests: PlannedOmniRequest[];
   warnings: string[];
+  /** why the run cannot go into its folder (runOmni would refuse); nothing is planned then */
+  problem: string | null;
 }
 
 const cap = (params: Record<string, unknown>): number | null => {
@@ -27,7 +30,15 @@ export async function planOmni(
   selection: OmniRunSelectionLike,
   opts: { model: string; temperature?: number; maxHistoryTokens: number },
 ): Promise<OmniPlan> {
-  const done = readOmniJournal(join(bench.root, 'results', runName));
+  const dir = join(bench.root, 'results', runName);
+  const problem = omniResumeProblem(dir, {
+    prompt: { hash: source.hash },
+    endpoint: { model: opts.model, temperature: opts.temperature ?? null },
+    maxHistoryTokens: opts.maxHistoryTokens,
+    selection: { userId: selection.userId ?? null, index: selection.index ?? null },
+  });
+  if (problem) return { requests: [], warnings: [], problem };
+  const done = readOmniJournal(dir);
   const requests: PlannedOmniRequest[] = [];
   const warnings: string[] = [];
   for (const action of selectedActions(bench, selection)) {
@@ -55,5 +66,5 @@ export async function planOmni(
       });
     }
   }
-  return { requests, warnings };
+  return { requests, warnings, problem: null };
 }

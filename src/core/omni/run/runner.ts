@@ -4,7 +4,7 @@
 //   results/<name>/.journal.jsonl      every finished test action (the source of truth, see runner/appendLog.ts)
 //   results/<name>/run.json            the manifest (run/manifest.ts)
 // Test actions run concurrently (bounded); the questions of one action in the builder's order.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirInside, resolveInside } from '../../io/safeFs';
 import { pyJsonDumps, pyJsonLoads } from '../../io/pyjson';
@@ -25,7 +25,7 @@ import { predictionKey, type OmniBenchmark, type TestAction } from '../types';
 import { runAction, type ActionCost, type ActionRun, type PredictionLine } from './action';
 import {
   OMNI_RUN_FORMAT,
-  omniManifestConflicts,
+  omniResumeProblem,
   readOmniManifest,
   type OmniRunManifest,
   type OmniRunSelection,
@@ -172,13 +172,10 @@ export async function runOmni(opts: OmniRunOptions): Promise<OmniRunSummary> {
   let fd: number | null = null;
   let resumed = false;
   try {
+    const problem = omniResumeProblem(dir, wanted);
+    if (problem) return failure(dir, problem);
     const existing = existsSync(dir) ? readOmniManifest(manifestPath) : null;
-    if (existsSync(dir) && !existing && readdirSync(dir).some((f) => f.endsWith('.jsonl')))
-      return failure(dir, `${dir} holds results that this tool did not start; choose another run name`);
     if (existing) {
-      const conflicts = omniManifestConflicts(existing, wanted);
-      if (conflicts.length > 0)
-        return failure(dir, `${dir} was started with a different ${conflicts.join(', ')}; choose another run name`);
       resumed = true;
       manifest = { ...existing, sessions: existing.sessions + 1, status: 'running', finishedAt: null, error: null };
       manifest.endpoint = { ...existing.endpoint, baseURL: wanted.endpoint.baseURL };
