@@ -11,21 +11,19 @@ const REF = join(ROOT, 'test/reference/omni_reference.py');
 const TOL = 1e-9;
 
 type Num = number | null;
+interface FieldFigures<N> {
+  answered: number;
+  leftOut: number;
+  f1?: number;
+  precision?: number;
+  recall?: number;
+  accuracy?: number;
+  nmae?: N;
+  judgeMean?: number;
+}
 interface RefRun {
   name: string;
-  fields: Record<
-    string,
-    {
-      answered: number;
-      leftOut: number;
-      f1?: number;
-      precision?: number;
-      recall?: number;
-      accuracy?: number;
-      nmae?: Num;
-      judgeMean?: number;
-    }
-  >;
+  fields: Record<string, FieldFigures<Num>>;
   components: Record<string, Num>;
   overall: Num;
   answered: number;
@@ -35,16 +33,8 @@ interface RefRun {
     distanceRatio: { real: Num; predicted: Num };
   };
 }
-interface OurField {
+interface OurField extends FieldFigures<number> {
   field: string;
-  answered: number;
-  leftOut: number;
-  f1?: number;
-  precision?: number;
-  recall?: number;
-  accuracy?: number;
-  nmae?: number;
-  judgeMean?: number;
 }
 interface OurRun extends Omit<RefRun, 'fields'> {
   fields: OurField[];
@@ -105,4 +95,3 @@ export function crossCheck(root: string): { runs: number; leftOut: number } {
   expect(diffs).toEqual([]);
   return { runs: ref.length, leftOut: ref.reduce((s, x) => s + x.leftOut, 0) };
 }
-
