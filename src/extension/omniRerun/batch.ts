@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { judgePrompts, judgeRun } from '../../core/omni/run/judge';
-import { omniResumeProblem, readOmniManifest } from '../../core/omni/run/manifest';
+import { omniResumeProblem, omniRunIdentity, readOmniManifest } from '../../core/omni/run/manifest';
 import { planOmni } from '../../core/omni/run/plan';
 import { runOmni } from '../../core/omni/run/runner';
 import { DEFAULT_MAX_HISTORY_TOKENS } from '../../core/omni/run/source';
@@ -59,12 +59,10 @@ export async function runTestActions(deps: OmniRerunDeps, arg: unknown, named?: 
   const selection = { userId, index: null };
   // A folder that cannot take this run is refused as the name is typed, before anything is planned.
   const folderProblem = (v: string) =>
-    omniResumeProblem(join(bench.root, 'results', v), {
-      prompt: { hash: source.hash },
-      endpoint: { model: target.config.model, temperature: null },
-      maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,
-      selection,
-    });
+    omniResumeProblem(
+      join(bench.root, 'results', v),
+      omniRunIdentity(source, { model: target.config.model, maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS }, selection),
+    );
   const name =
     named ??
     (await vscode.window.showInputBox({

@@ -40,6 +40,20 @@ export type OmniRunIdentity = Pick<OmniRunManifest, 'maxHistoryTokens' | 'select
   endpoint: Pick<OmniRunManifest['endpoint'], 'model' | 'temperature'>;
 };
 
+/** The identity of a run about to start, from what it will be run with. */
+export function omniRunIdentity(
+  source: { hash: string },
+  opts: { model: string; temperature?: number | null; maxHistoryTokens: number },
+  selection: { userId?: string | null; index?: number | null },
+): OmniRunIdentity {
+  return {
+    prompt: { hash: source.hash },
+    endpoint: { model: opts.model, temperature: opts.temperature ?? null },
+    maxHistoryTokens: opts.maxHistoryTokens,
+    selection: { userId: selection.userId ?? null, index: selection.index ?? null },
+  };
+}
+
 export function omniManifestConflicts(a: OmniRunIdentity, b: OmniRunIdentity): string[] {
   const id = (m: OmniRunIdentity): Record<string, unknown> => ({
     prompt: m.prompt.hash,

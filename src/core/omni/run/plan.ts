@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { EstimatedRequest } from '../../runner/estimate';
 import type { OutgoingPrompt } from '../../pi/guard';
 import { predictionKey, type OmniBenchmark } from '../types';
-import { omniResumeProblem } from './manifest';
+import { omniResumeProblem, omniRunIdentity } from './manifest';
 import { readOmniJournal, selectedActions } from './runner';
 import type { OmniPromptSource, OmniRunSelectionLike } from './source';
 
@@ -31,12 +31,7 @@ export async function planOmni(
   opts: { model: string; temperature?: number; maxHistoryTokens: number },
 ): Promise<OmniPlan> {
   const dir = join(bench.root, 'results', runName);
-  const problem = omniResumeProblem(dir, {
-    prompt: { hash: source.hash },
-    endpoint: { model: opts.model, temperature: opts.temperature ?? null },
-    maxHistoryTokens: opts.maxHistoryTokens,
-    selection: { userId: selection.userId ?? null, index: selection.index ?? null },
-  });
+  const problem = omniResumeProblem(dir, omniRunIdentity(source, opts, selection));
   if (problem) return { requests: [], warnings: [], problem };
   const done = readOmniJournal(dir);
   const requests: PlannedOmniRequest[] = [];
