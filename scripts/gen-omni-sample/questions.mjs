@@ -120,5 +120,11 @@ export function predict(rng, field, truth, made, L) {
     return row(guess, null, `Keyword: ${guess}`);
   }
   const guess = L === 'zh' ? '你好，请问我的订单什么时候发货？' : 'Hello, could you tell me when my order will ship?';
-  return { ...row(guess, null, guess), judge_score: rng.int(2, 7) };
+  // The four dimensions are spread around the drawn mean without drawing again, so the rest of the sample stays put.
+  const s = rng.int(2, 7);
+  const spread = s % 2 ? [0, 0, -1, 1] : [1, -1, 0, 0];
+  const judge_scores = Object.fromEntries(JUDGE_DIMENSIONS.map((d, i) => [d, s + spread[i]]));
+  return { ...row(guess, null, guess), judge_score: s, judge_scores };
 }
+
+const JUDGE_DIMENSIONS = ['intent_fidelity', 'persona_mimicry', 'knowledge_boundary', 'semantic_alignment'];

@@ -12,6 +12,9 @@ import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
 import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
+import { omniBehavior } from '../core/omni/format';
+import { judgeAgreement } from '../core/omni/judgeAgreement';
+import { formatJudgeAgreement } from '../core/omni/judgeAgreementText';
 
 export const LABELS_USAGE = `Usage:
   persona-lab labels export <db> [--out FILE] [--format jsonl|csv]    every label (stdout without --out)
@@ -19,6 +22,8 @@ export const LABELS_USAGE = `Usage:
                             [--resolve N=local|incoming|both]... [--dry-run]
                                                                      merge another annotator's file
   persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa
+  persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
+                                                                     dimension: Spearman, weighted kappa, n
 
 <db> may also be a benchmark folder (StreamProfileBench or OmniBehavior): its .personalab/labels.db is used, export
 and summary keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they
@@ -29,6 +34,7 @@ has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0
 skipped or the database cannot be opened, 2 on a usage error, 3 while conflicts are unresolved.`;
 
 export interface LabelsCliOptions {
+  run?: string[];
   'no-cache'?: boolean;
   out?: string;
   format?: string;
@@ -68,7 +74,7 @@ function formatOpt(value: string | undefined, path: string): LabelFileFormat {
 export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, io: CliIo = processIo): Promise<number> {
   try {
     const [sub, target, file, extra] = args;
-    if (!sub) throw new Usage('labels needs a subcommand: export, import or summary');
+    if (!sub) throw new Usage('labels needs a subcommand: export, import, summary or judge');
     if (!target) throw new Usage(`labels ${sub} needs the label database path`);
     const db = existsSync(target) && statSync(target).isDirectory() ? join(target, '.personalab', 'labels.db') : target;
     const folder = db === target ? undefined : target;
@@ -80,6 +86,7 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
     if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
     if (sub === 'export') return exportLabels(db, opts, io, folder);
     if (sub === 'summary') return await summary(db, opts, io, folder);
+    if (sub === 'judge') return await judgeAgainstPeople(db, opts, io, folder);
     throw new Usage(`unknown labels subcommand "${sub}"`);
   } catch (err) {
     if (err instanceof Usage) {
@@ -257,5 +264,29 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
       `Against the data now: ${f.fresh} fresh, ${f.stale} stale (the data changed), ${f.unknown} unknown (no content hash), ${f.missing} missing (no longer in the data)`,
     );
   }
+  return 0;
+}
+
+/** `labels judge`: people's judge scores in the folder's label database against the judge's, for one run. */
+async function judgeAgainstPeople(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
+  if (folder === undefined || !omniBehavior.detect(folder))
+    throw new Usage('labels judge needs an OmniBehavior folder (its .personalab/labels.db holds the scores)');
+  const runName = opts.run?.length === 1 ? opts.run[0] : undefined;
+  if (!runName) throw new Usage('labels judge needs one --run NAME');
+  const { bench } = await omniBehavior.load(folder, { runs: [runName], ...cacheOption(opts) });
+  const run = bench.runs.get(runName);
+  if (!run) throw new Usage(`--run ${runName}: no run under ${join(bench.root, 'results')}`);
+  let rows: ReturnType<LabelStore['scores']> = [];
+  if (existsSync(db)) {
+    const store = openStore(db, { readOnly: true }, io);
+    if (!store) return 1;
+    try {
+      rows = store.scores({ benchmark: traceBenchmarkId(folder), run: runName });
+    } finally {
+      store.close();
+    }
+  }
+  const agreement = judgeAgreement(run, rows);
+  io.out(opts.json ? JSON.stringify(agreement) : formatJudgeAgreement(agreement));
   return 0;
 }

@@ -40,6 +40,7 @@ ${AUDIT_USAGE}
   labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store
   labels import <db> FILE [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]
   labels summary <db> [--json]                            counts per label and platform, annotator agreement
+  labels judge <omnibehavior dir> --run NAME [--json]     the LLM judge against people's scores, per dimension
                                                            (<db>: a label database, or a benchmark folder of either
                                                            format: its .personalab/labels.db, that benchmark's labels,
                                                            and with summary how many are fresh or stale)

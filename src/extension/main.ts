@@ -39,7 +39,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const traceView = activateTraceView(context, benchmarks.omni);
   const labels = activateLabels(context, benchmarks, { steps: stepViews, trace: traceView }, tree);
   activateWalkthrough(context, labels);
-  const dashboard = activateDashboard(context, benchmarks);
+  const dashboard = activateDashboard(context, benchmarks, labels.service);
   const compare = activateCompare(context, spb);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);

@@ -3,6 +3,7 @@
 // diagnostics (or `empty`), and again whenever the benchmark reloads or another run is chosen. `saveChart` asks to save
 // the bias chart as SVG or PNG (src/shared/chartExport.ts).
 import type { BiasDiagnostics } from '../core/omni/bias';
+import type { JudgeAgreement } from '../core/omni/judgeAgreement';
 import type { FieldScore } from '../core/omni/score';
 import type { ComponentId } from '../core/omni/types';
 import { saveChartShape } from './chartExport';
@@ -22,6 +23,8 @@ export interface OmniDashboardModel {
   components: { id: ComponentId; value: number | null }[];
   fields: FieldScore[];
   bias: BiasDiagnostics;
+  /** The judge against people's scores of the run's utterances, per dimension (Your scores in the trace view). */
+  judge: JudgeAgreement;
 }
 
 const omniDashboardModel = shapeOf<OmniDashboardModel>()({
@@ -33,6 +36,7 @@ const omniDashboardModel = shapeOf<OmniDashboardModel>()({
   components: array,
   fields: array,
   bias: object({ perScene: array, reading: str }),
+  judge: object({ run: str, dimensions: array, scoredByPeople: num, judgedToo: num }),
 });
 
 export const isExtensionToWebview = messages(

@@ -110,7 +110,18 @@ export const LABEL_KEYS = {
 } as const;
 
 /** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
-export const RESERVED_LABEL_KEYS: readonly string[] = ['j', 'k', 'a', 'n', 'u', '.', 'e', ...Object.keys(WEBVIEW_KEYS)];
+export const RESERVED_LABEL_KEYS: readonly string[] = [
+  'j',
+  'k',
+  'a',
+  'n',
+  'u',
+  '.',
+  'e',
+  // the trace view's scoring of an utterance (webview/trace/scores.ts)
+  's',
+  ...Object.keys(WEBVIEW_KEYS),
+];
 
 const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
 

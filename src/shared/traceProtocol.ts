@@ -8,7 +8,7 @@
 // extension host: only the windows the list shows travel, so a history of 100,000 records never enters the page.
 import { attemptsMessage, editPromptMessage, openAttemptMessage, rerunActionMessage } from './traceAttempts';
 import type { Verdict } from '../core/omni/score';
-import type { FieldKind, Scene } from '../core/omni/types';
+import { JUDGE_DIMENSIONS, type FieldKind, type JudgeDimension, type Scene } from '../core/omni/types';
 import {
   array,
   arrayOf,
@@ -20,6 +20,7 @@ import {
   literal,
   message,
   messages,
+  nullable,
   object,
   optional,
   record,
@@ -149,10 +150,32 @@ export interface LabelledHistoryItem {
   stale: boolean;
 }
 
+/** One dimension of the judge next to this author's score of the same utterance. */
+export interface TraceScoreDimension {
+  dimension: JudgeDimension;
+  judge: number | null;
+  mine: number | null;
+  /** this author scored an earlier text of the answer (the run was made again since) */
+  stale: boolean;
+}
+
+/** The selected run's predicted utterance at the test action, to score on the judge's dimensions. */
+export interface TraceScoreState {
+  run: string;
+  utterance: string;
+  judgeModel: string | null;
+  dimensions: TraceScoreDimension[];
+}
+
 /** The labels bar of the trace view: this author's labels on the test action and its history, in the selected run. */
 export interface TraceLabelState extends LabelBarState<TraceRef> {
   history: LabelledHistoryItem[];
+  /** null: the selected run holds no predicted utterance here (no run, or no next_user_message answer) */
+  scores: TraceScoreState | null;
 }
+
+/** The scores people give, 1–10 (the judge's scale). */
+const scoreValue = (v: unknown): v is number => count(v) && v >= 1 && v <= 10;
 
 /** Labelling actions of the trace view (see labelProtocol.ts): toggle, note, undo and next unlabelled. */
 const traceLabelAction = variants(
@@ -161,6 +184,8 @@ const traceLabelAction = variants(
   labelSetNote(traceRef, isTraceLabelTarget),
   labelUndo,
   labelNextUnlabelled(traceRef),
+  /** Set (null: clear) this author's score of the run's utterance at `ref` on one of the judge's dimensions. */
+  tagged('kind', 'score', { ref: traceRef, dimension: literal(...JUDGE_DIMENSIONS), score: nullable(scoreValue) }),
 );
 export type TraceLabelAction = Infer<typeof traceLabelAction>;
 
@@ -234,7 +259,11 @@ const piMessage = message('pi', {
   done: bool,
 });
 export type PiMessage = Infer<typeof piMessage>;
-const traceLabelState = shapeOf<TraceLabelState>()({ ...labelBarShape(traceRef), history: array });
+const traceLabelState = shapeOf<TraceLabelState>()({
+  ...labelBarShape(traceRef),
+  history: array,
+  scores: nullable(object({ run: str, utterance: str, dimensions: array })),
+});
 const labelsStateMessage = labelsMessage(traceLabelState);
 /** Show history record `index` (its row and its full text) and make it the labels bar's target. */
 const revealMessage = message('reveal', { index: count });

@@ -59,12 +59,12 @@ function seedV1(raw: Database.Database, n: number): void {
 }
 
 describe('migration to v3 (trace targets)', () => {
-  it('v0: an empty file becomes v3 and takes action and history labels', () => {
+  it('v0: an empty file becomes the current version and takes action and history labels', () => {
     const path = join(dir(), 'l.db');
     new Database(path).close();
     const s = open(path);
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(s.schemaVersion()).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(s.add({ ...traceLabelKey(ref, ACTION_TARGET, 'alice', 'format-error') }).changed).toBe(true);
     expect(s.add({ ...traceLabelKey(ref, historyTarget(2), 'alice', 'pi-leak') }).changed).toBe(true);
     expect(s.list().map((r) => r.target)).toEqual([{ kind: 'action' }, { kind: 'history', historyIndex: 2 }]);
@@ -80,7 +80,7 @@ describe('migration to v3 (trace targets)', () => {
     raw.close();
 
     const s = open(path);
-    expect(s.schemaVersion()).toBe(3);
+    expect(s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(s.integrityCheck()).toBe('ok');
     s.close();
     const after = new Database(path, { readonly: true });
@@ -113,7 +113,7 @@ describe('migration to v3 (trace targets)', () => {
     raw.close();
 
     const s = open(path);
-    expect(s.schemaVersion()).toBe(3);
+    expect(s.schemaVersion()).toBe(SCHEMA_VERSION);
     const rows = s.list();
     expect(rows.map((r) => r.contentHash)).toEqual(
       Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(64, '0')),

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import type { TraceStaleness } from '../../src/core/labels/trace';
-import { buildTraceLabelState } from '../../src/extension/labels/omni/viewState';
+import { buildScoreState, buildTraceLabelState } from '../../src/extension/labels/omni/viewState';
+import { utteranceHash, type ScoreRow } from '../../src/core/labels/scores';
+import type { OmniRun, Question } from '../../src/core/omni/types';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/traceProtocol';
 
 const row = (label: string, target: LabelRow['target'], author = 'me'): LabelRow => ({
@@ -44,6 +46,7 @@ describe('buildTraceLabelState', () => {
       error: null,
       labelSetNote: null,
       flash: null,
+      scores: null,
     });
     expect(s.labels.map((l) => l.key)).toEqual(DEFAULT_LABELS.map((l) => l.key));
     expect(s.applied.map((x) => `${x.labelId}:${x.staleness}`)).toEqual([
@@ -72,6 +75,7 @@ describe('buildTraceLabelState', () => {
       error: null,
       labelSetNote: null,
       flash: null,
+      scores: null,
     });
     expect(s.applied[0].staleness).toBe('unknown');
     expect(s.history).toEqual([]);
@@ -121,5 +125,74 @@ describe('trace protocol label messages', () => {
       }),
     ).toBe(false);
     expect(isWebviewToExtension({ type: 'labelUndo' })).toBe(false);
+  });
+});
+
+describe('scoring an utterance (trace view)', () => {
+  const ref = { userId: 'u_1', index: 40 };
+  const q = (text: string, judged: boolean): Question => ({
+    type: 'text',
+    field: 'next_user_message',
+    trueValue: 'true text',
+    predictedValue: text,
+    predictedLabel: null,
+    rawOutput: text,
+    ...(judged
+      ? {
+          judgeModel: 'judge-m',
+          judgeScores: { intent_fidelity: 7, persona_mimicry: 5, knowledge_boundary: 8, semantic_alignment: 6 },
+        }
+      : {}),
+  });
+  const run = (question: Question): OmniRun => ({
+    name: 'r',
+    dir: '/r',
+    file: 'p.jsonl',
+    predictions: new Map([['u_1#40', { userId: 'u_1', index: 40, questions: [question], file: 'p.jsonl', line: 3 }]]),
+  });
+  const score = (dimension: ScoreRow['dimension'], n: number, hash: string): ScoreRow => ({
+    benchmark: 'omnibehavior',
+    userId: 'u_1',
+    index: 40,
+    run: 'r',
+    author: 'me',
+    dimension,
+    score: n,
+    createdAt: '2026-01-01T00:00:00Z',
+    contentHash: hash,
+  });
+
+  it('puts the judge beside this author per dimension, and marks a score of an earlier answer as stale', () => {
+    const s = buildScoreState(run(q('is it in stock?', true)), ref, [
+      score('intent_fidelity', 9, utteranceHash('is it in stock?')),
+      score('persona_mimicry', 4, utteranceHash('an earlier answer')),
+    ]);
+    expect(s).toMatchObject({ run: 'r', utterance: 'is it in stock?', judgeModel: 'judge-m' });
+    expect(s!.dimensions).toEqual([
+      { dimension: 'intent_fidelity', judge: 7, mine: 9, stale: false },
+      { dimension: 'persona_mimicry', judge: 5, mine: 4, stale: true },
+      { dimension: 'knowledge_boundary', judge: 8, mine: null, stale: false },
+      { dimension: 'semantic_alignment', judge: 6, mine: null, stale: false },
+    ]);
+    expect(buildScoreState(run(q('not judged', false)), ref, [])!.dimensions.every((d) => d.judge === null)).toBe(true);
+  });
+
+  it('has nothing to score without a run, another test action, or an empty answer', () => {
+    expect(buildScoreState(undefined, ref, [])).toBeNull();
+    expect(buildScoreState(run(q('x', true)), { userId: 'u_1', index: 41 }, [])).toBeNull();
+    expect(buildScoreState(run(q('  ', true)), ref, [])).toBeNull();
+  });
+
+  it('the score action takes 1–10 or null on a known dimension', () => {
+    const msg = (dimension: string, s: unknown) => ({
+      type: 'label',
+      action: { kind: 'score', ref, dimension, score: s },
+    });
+    expect(isWebviewToExtension(msg('intent_fidelity', 10))).toBe(true);
+    expect(isWebviewToExtension(msg('semantic_alignment', null))).toBe(true);
+    expect(isWebviewToExtension(msg('intent_fidelity', 0))).toBe(false);
+    expect(isWebviewToExtension(msg('intent_fidelity', 11))).toBe(false);
+    expect(isWebviewToExtension(msg('intent_fidelity', 6.5))).toBe(false);
+    expect(isWebviewToExtension(msg('fluency', 5))).toBe(false);
   });
 });

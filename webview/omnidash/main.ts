@@ -26,6 +26,7 @@ import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 import { pyFixed } from '../../src/core/io/pyNumber';
+import { JUDGE_AGREEMENT_HEAD, judgeAgreementCells, judgeAgreementNote } from '../../src/core/omni/judgeAgreementText';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -124,6 +125,14 @@ function show(m: OmniDashboardModel): void {
       ]),
       'bias',
     ),
+    el('h2', { text: 'Judge against people' }),
+    el('p', {
+      className: 'note judge-note',
+      text:
+        `${judgeAgreementNote(m.judge)} Score an utterance in the trace view (Your scores of the utterance, key S); ` +
+        'no paper table reports this per dimension, so there is no anchor to compare with.',
+    }),
+    table([...JUDGE_AGREEMENT_HEAD], m.judge.dimensions.map(judgeAgreementCells), 'judge-vs-people'),
     el('h2', { text: 'Fields' }),
     table(
       ['Field', 'Scene', 'Kind', 'Answered', 'Left out', 'n', 'F1', 'Accuracy', 'NMAE', 'Skipped', 'Judge mean'],

@@ -23,6 +23,7 @@ import { renderContext, renderHeader, renderProfile, renderQuestions, showRaw, t
 import { TraceLabelsUi } from './labels';
 import { renderAttempts, type AttemptHandlers } from './attempts';
 import { PiUi } from './pi';
+import { ScoresUi } from './scores';
 import { TimelineUi } from './timeline';
 import css from './trace.css';
 
@@ -35,6 +36,7 @@ let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;
 const labels = new TraceLabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 labels.onHistory = (s) => timeline?.setLabels(s.history);
+const scores = new ScoresUi((action) => vscode.postMessage({ type: 'label', action }));
 
 /** The test action shown, and the history record whose text the page shows or has asked for (null: none). */
 let shownRef: TraceRef | undefined;
@@ -108,6 +110,9 @@ function show(model: TraceModel): void {
       renderQuestions(model, handlers),
       handlers,
     ),
+    ...(model.fields.includes('next_user_message')
+      ? [section('scores', 'Your scores of the utterance', 'beside the judge · S', [scores.element], handlers)]
+      : []),
     section('attempts', 'Attempts', 'Re-run (R) · Edit Prompt (E)', [attemptsBody], handlers),
     section('context', 'Scene context', `${model.scene} · ${model.timestamp}`, renderContext(model), handlers),
     section(
@@ -184,6 +189,7 @@ onHostMessage(isExtensionToWebview, (msg) => {
       break;
     case 'labels':
       labels.update(msg.state);
+      scores.update(msg.state.ref, msg.state.scores);
       break;
     case 'pi':
       pi?.update(msg);

@@ -153,7 +153,7 @@ export function resolveImport(
       if (a.kind === 'remove') added++;
       else if (a.kind === 'add') removed++;
       else if (a.kind === 'setNote') notesChanged++;
-      else a.actions.forEach(count);
+      else if (a.kind === 'batch') a.actions.forEach(count);
     };
     count(result.inverse);
     return { ok: true, added, removed, notesChanged, inverse: result.inverse };

@@ -62,6 +62,21 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX labels_author ON labels (author);
    CREATE INDEX labels_label ON labels (label, platform);
    CREATE INDEX labels_run ON labels (benchmark, run);`,
+  // v4: people's scores of an OmniBehavior run's utterance on the judge's dimensions (core/labels/scores.ts).
+  `CREATE TABLE judge_scores (
+     id INTEGER PRIMARY KEY,
+     benchmark TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     action_index INTEGER NOT NULL,
+     run TEXT NOT NULL,
+     author TEXT NOT NULL,
+     dimension TEXT NOT NULL,
+     score INTEGER NOT NULL CHECK (score BETWEEN 1 AND 10),
+     created_at TEXT NOT NULL,
+     content_hash TEXT NOT NULL DEFAULT ''
+   );
+   CREATE UNIQUE INDEX judge_scores_key ON judge_scores (benchmark, user_id, action_index, run, author, dimension);
+   CREATE INDEX judge_scores_run ON judge_scores (benchmark, run);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,5 @@
 // The label record shared by the store, export/import and agreement. Pure TypeScript.
+import type { ScoreKey, ScoreRow } from './scores';
 
 /**
  * What a label is attached to. StreamProfileBench: the whole step, one tag of the pool, or a character span of a
@@ -51,6 +52,8 @@ export type LabelAction =
   | { kind: 'add'; row: LabelRow }
   | { kind: 'remove'; key: LabelKey }
   | { kind: 'setNote'; key: LabelKey; note: string }
+  /** an author's judge score of an utterance: `row` null removes it (core/labels/scores.ts) */
+  | { kind: 'setScore'; key: ScoreKey; row: ScoreRow | null }
   | { kind: 'batch'; actions: LabelAction[] };
 
 export const NO_OP: LabelAction = { kind: 'batch', actions: [] };

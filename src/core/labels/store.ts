@@ -9,6 +9,8 @@ import {
   type StoreOpenOptions,
 } from '../storage/sqlite';
 import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
+import { prepareScores, type ScoreFilter } from './scoreSql';
+import { scoreKeyOf, scoreProblem, type ScoreKey, type ScoreRow } from './scores';
 
 export { busyStats } from '../storage/sqlite';
 import {
@@ -151,6 +153,7 @@ function prepare(db: Database.Database) {
     remove: db.prepare(`DELETE FROM labels WHERE ${KEY_WHERE}`),
     setNote: db.prepare(`UPDATE labels SET note = ? WHERE ${KEY_WHERE}`),
     byStep: db.prepare<unknown[], DbRow>(BY_STEP_SQL),
+    scores: prepareScores(db),
   };
 }
 
@@ -264,6 +267,17 @@ export class LabelStore {
     });
   }
 
+  /** Sets this author's score of an utterance on one dimension (null: removes it), in one transaction. */
+  setScore(key: ScoreKey, score: number | null, contentHash = ''): ActionResult {
+    const row = score === null ? null : { ...scoreKeyOf(key), score, createdAt: this.now(), contentHash };
+    return this.apply({ kind: 'setScore', key: scoreKeyOf(key), row });
+  }
+
+  /** People's judge scores matching the filter, in the order they were first set. */
+  scores(filter: ScoreFilter = {}): ScoreRow[] {
+    return this.read(() => this.stmts.scores.list(filter));
+  }
+
   /** Applies any action (an undo or a redo) in one transaction and returns its inverse. */
   apply(action: LabelAction): ActionResult {
     this.checkAction(action);
@@ -291,6 +305,12 @@ export class LabelStore {
         if (!old || old.note === action.note) return { changed: false, inverse: NO_OP };
         this.stmts.setNote.run(action.note, ...keyParams(action.key));
         return { changed: true, inverse: { kind: 'setNote', key: action.key, note: old.note } };
+      }
+      case 'setScore': {
+        const { before, changed } = this.stmts.scores.set(action.key, action.row);
+        return changed
+          ? { changed, inverse: { kind: 'setScore', key: action.key, row: before ?? null } }
+          : { changed, inverse: NO_OP };
       }
       case 'batch': {
         const inverses: LabelAction[] = [];
@@ -372,7 +392,10 @@ export class LabelStore {
 
   private checkAction(a: LabelAction): void {
     if (a.kind === 'batch') a.actions.forEach((x) => this.checkAction(x));
-    else this.check(a.kind === 'add' ? a.row : a.key);
+    else if (a.kind === 'setScore') {
+      const problem = scoreProblem(a.key, a.row?.score);
+      if (problem) throw new LabelStoreError(`invalid judge score: ${problem}`);
+    } else this.check(a.kind === 'add' ? a.row : a.key);
   }
 }
 

@@ -93,7 +93,7 @@ export interface Question {
   /** LLM judge score, 1–10, for text fields (spec: shop text score = mean × 10). */
   judgeScore?: number;
   /** The judge's four dimensions (intent_fidelity, persona_mimicry, knowledge_boundary, semantic_alignment), 1–10. */
-  judgeScores?: Record<'intent_fidelity' | 'persona_mimicry' | 'knowledge_boundary' | 'semantic_alignment', number>;
+  judgeScores?: JudgeScores;
   /** The model that judged this answer. */
   judgeModel?: string;
   /** The question's own `video_duration`, as the reference's runner writes it; it comes before the record's duration. */
@@ -125,5 +125,15 @@ export interface OmniBenchmark {
   runs: Map<string, OmniRun>;
   diagnostics: Diagnostic[];
 }
+
+/** The judge's four dimensions, each scored 1–10 (the authors' evaluator, and people scoring beside it). */
+export const JUDGE_DIMENSIONS = [
+  'intent_fidelity',
+  'persona_mimicry',
+  'knowledge_boundary',
+  'semantic_alignment',
+] as const;
+export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
+export type JudgeScores = Record<JudgeDimension, number>;
 
 export const predictionKey = (userId: string, index: number): string => `${userId}#${index}`;

@@ -9,15 +9,20 @@ import { DashboardPanel } from './spb/panel';
 import { DASHBOARD_VIEW_TYPE } from '../../shared/dashboardProtocol';
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../shared/omniDashboardProtocol';
 import { restoreReusedPanel } from '../webviewPanel';
+import type { LabelService } from '../labels/service';
 
 export interface Dashboards {
   spb: DashboardPanel;
   omni: OmniDashboardPanel;
 }
 
-export function activateDashboard(context: vscode.ExtensionContext, benchmarks: Benchmarks): Dashboards {
+export function activateDashboard(
+  context: vscode.ExtensionContext,
+  benchmarks: Benchmarks,
+  labels: LabelService,
+): Dashboards {
   const spb = new DashboardPanel(context.extensionUri, benchmarks.spb, context.workspaceState);
-  const omni = new OmniDashboardPanel(context.extensionUri, benchmarks.omni);
+  const omni = new OmniDashboardPanel(context.extensionUri, benchmarks.omni, labels);
   context.subscriptions.push(
     spb,
     omni,

@@ -1,7 +1,7 @@
 // Where an OmniBehavior request comes from and how its reply is read: the benchmark's own code in the user's checkout
 // (reference/source.ts) or Persona Lab's own prompt and reading (template.ts), the named fallback. The runner, the
 // trace view's re-run, the judge, the PI guard's scan and the estimate all go through one of these.
-import type { FieldKind } from '../types';
+import type { FieldKind, JudgeScores } from '../types';
 
 /** One question of a test action, with the request that asks it (null: the builder renders none, it is not asked). */
 export interface OmniQuestionRequest {
@@ -41,14 +41,7 @@ export interface OmniParsed {
   error: string | null;
 }
 
-export const JUDGE_DIMENSIONS = [
-  'intent_fidelity',
-  'persona_mimicry',
-  'knowledge_boundary',
-  'semantic_alignment',
-] as const;
-export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
-export type JudgeScores = Record<JudgeDimension, number>;
+export { JUDGE_DIMENSIONS, type JudgeDimension, type JudgeScores } from '../types';
 
 /** A test action as the judge sees it (the evaluator's record): the scene, its first prompt, the read answers. */
 export interface JudgeRecord {

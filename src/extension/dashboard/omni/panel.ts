@@ -14,11 +14,16 @@ import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ReusedPanel } from '../../webviewPanel';
 import type { OmniStore } from '../../benchmarks/omni/store';
 import { saveChart } from '../../charts/save';
+import { judgeAgreement } from '../../../core/omni/judgeAgreement';
+import type { ScoreRow } from '../../../core/labels/scores';
+import type { LabelService } from '../../labels/service';
+import { log } from '../../log';
 
 export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: OmniStore,
+    private readonly labels: LabelService,
   ) {
     super(
       {
@@ -36,7 +41,10 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       },
       { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
     );
-    this.disposables.push(store.onDidChange(() => this.refresh()));
+    this.disposables.push(
+      store.onDidChange(() => this.refresh()),
+      labels.onDidChange(() => this.refresh()),
+    );
   }
 
   protected async handle(msg: WebviewToExtension): Promise<void> {
@@ -66,7 +74,20 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       components: COMPONENTS.map((id) => ({ id, value: score.components[id] ?? null })),
       fields: score.fields,
       bias: biasDiagnostics(bench, run),
+      judge: judgeAgreement(run, this.peopleScores(run.name)),
     };
     this.post({ type: 'show', model });
+  }
+
+  /** People's scores of `run`'s utterances in the label database (none when there is no database yet). */
+  private peopleScores(run: string): ScoreRow[] {
+    const benchmark = this.labels.benchmarkOf(this.store);
+    if (benchmark === undefined) return [];
+    try {
+      return this.labels.store(false)?.scores({ benchmark, run }) ?? [];
+    } catch (e) {
+      log.warn(`OmniBehavior dashboard: cannot read people's judge scores: ${(e as Error).message}`);
+      return [];
+    }
   }
 }

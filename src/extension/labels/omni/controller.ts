@@ -18,7 +18,8 @@ import type { TraceLabelAction, TraceRef } from '../../../shared/traceProtocol';
 import type { TracePanel } from '../../traceView/panel';
 import type { LabelService } from '../service';
 import type { OmniLabelTargets } from './targets';
-import { buildTraceLabelState } from './viewState';
+import { buildScoreState, buildTraceLabelState } from './viewState';
+import { utteranceHash, type ScoreRow } from '../../../core/labels/scores';
 import { LabelBar } from '../bar';
 import { log } from '../../log';
 
@@ -54,6 +55,7 @@ export class TraceLabelController implements vscode.Disposable {
       log.warn(`labels: cannot read the labels of the test action: ${(e as Error).message}`);
     }
     const mine = rows.filter((r) => r.author === this.labels.author);
+    const scores = buildScoreState(bench.runs.get(core.run), ref, this.myScores(core));
     const freshness = await traceStaleness(bench, core.benchmark, mine).catch(() => new Map());
     if (token !== this.token || !this.targets.sameRef(this.panel.currentRef, ref)) return;
     this.panel.post({
@@ -69,8 +71,21 @@ export class TraceLabelController implements vscode.Disposable {
         error: this.labels.error,
         labelSetNote: this.labels.labelSetNote,
         flash: this.bar.flashOn(ref),
+        scores,
       }),
     });
+  }
+
+  /** This author's scores of the run's utterance at the test action `core`; none without a run or a database. */
+  private myScores(core: { benchmark: string; userId: string; index: number; run: string }): ScoreRow[] {
+    if (!core.run) return [];
+    try {
+      const { benchmark, userId, index, run } = core;
+      return this.labels.store(false)?.scores({ benchmark, userId, index, run, author: this.labels.author }) ?? [];
+    } catch (e) {
+      log.warn(`labels: cannot read the judge scores of the test action: ${(e as Error).message}`);
+      return [];
+    }
   }
 
   private async handle(action: TraceLabelAction): Promise<void> {
@@ -87,6 +102,9 @@ export class TraceLabelController implements vscode.Disposable {
           break;
         case 'nextUnlabelled':
           this.nextUnlabelled(action.ref);
+          break;
+        case 'score':
+          this.score(action);
           break;
       }
     } catch (e) {
@@ -115,6 +133,22 @@ export class TraceLabelController implements vscode.Disposable {
     const key = traceLabelKey(core, msg.target, this.labels.author, msg.labelId);
     this.bar.setNote(msg.ref, key, labelDef(this.labels.traceLabels, msg.labelId).name, msg.note);
     log.info(`labels: note on ${msg.labelId} on ${describeTarget(msg.target)} of ${msg.ref.userId} #${msg.ref.index}`);
+  }
+
+  /** Sets (or clears) this author's score of the selected run's utterance at the test action, one undoable action. */
+  private score(msg: Extract<TraceLabelAction, { kind: 'score' }>): void {
+    const core = this.targets.coreRef(msg.ref);
+    const state = core && buildScoreState(this.targets.open.bench?.runs.get(core.run), msg.ref, []);
+    if (!core || !state) {
+      this.bar.say(msg.ref, 'No utterance to score here: choose a run that answered this test action');
+      return;
+    }
+    const key = { ...core, author: this.labels.author, dimension: msg.dimension };
+    const result = this.bar.write((s) => s.setScore(key, msg.score, utteranceHash(state.utterance)));
+    const what =
+      msg.score === null ? `cleared your ${msg.dimension} score` : `scored ${msg.dimension} ${msg.score} of 10`;
+    this.bar.done(msg.ref, result.inverse, what);
+    log.info(`labels: ${what} on ${msg.ref.userId} #${msg.ref.index}, run ${core.run}`);
   }
 
   /** Shows the next test action, in the tree's order, without a label of this author in the selected run. */

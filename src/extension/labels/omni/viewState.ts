@@ -4,7 +4,10 @@ import type { LabelRow } from '../../../core/labels/model';
 import type { LabelDef } from '../../../core/labels/taxonomy';
 import type { TraceStaleness } from '../../../core/labels/trace';
 import type { LabelFlash, LabelStaleness } from '../../../core/labels/view';
-import type { LabelledHistoryItem, TraceLabelState, TraceRef } from '../../../shared/traceProtocol';
+import type { LabelledHistoryItem, TraceLabelState, TraceRef, TraceScoreState } from '../../../shared/traceProtocol';
+import { utteranceHash, type ScoreRow } from '../../../core/labels/scores';
+import { utteranceAt, utteranceText } from '../../../core/omni/judgeAgreement';
+import { JUDGE_DIMENSIONS, type OmniRun } from '../../../core/omni/types';
 import { appliedLabel, labelChoices } from '../viewRows';
 
 export interface TraceLabelInput {
@@ -19,6 +22,8 @@ export interface TraceLabelInput {
   error: string | null;
   labelSetNote: string | null;
   flash: LabelFlash | null;
+  /** The selected run's utterance to score, with this author's scores of it (see buildScoreState). */
+  scores: TraceScoreState | null;
 }
 
 /** 'missing' (the record is gone) shows as stale: the label no longer describes what is there. */
@@ -55,5 +60,35 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
     error: input.error,
     labelSetNote: input.labelSetNote,
     flash: input.flash,
+    scores: input.scores,
+  };
+}
+
+/**
+ * The utterance people can score at `ref` in `run` (its predicted next_user_message, when not empty), the judge's
+ * four scores of it and this author's (`mine`: their score rows of this test action and run); null when there is none.
+ */
+export function buildScoreState(
+  run: OmniRun | undefined,
+  ref: TraceRef,
+  mine: readonly ScoreRow[],
+): TraceScoreState | null {
+  const q = run && utteranceAt(run, ref.userId, ref.index);
+  const utterance = utteranceText(q);
+  if (!run || !q || utterance.trim() === '') return null;
+  const hash = utteranceHash(utterance);
+  return {
+    run: run.name,
+    utterance,
+    judgeModel: q.judgeModel ?? null,
+    dimensions: JUDGE_DIMENSIONS.map((dimension) => {
+      const own = mine.find((r) => r.dimension === dimension && r.userId === ref.userId && r.index === ref.index);
+      return {
+        dimension,
+        judge: q.judgeScores?.[dimension] ?? null,
+        mine: own?.score ?? null,
+        stale: own !== undefined && own.contentHash !== '' && own.contentHash !== hash,
+      };
+    }),
   };
 }
