@@ -76,25 +76,27 @@ export class QuickInput {
    */
   async startCommand(title: string, opts: { timeout?: number } = {}): Promise<void> {
     const t = opts.timeout ?? 30_000;
-    // A webview that takes the focus late (see parkFocus) can close the palette between the row showing and the click;
-    // the click then never happened, so opening the palette again cannot run the command twice.
+    // A webview that takes the focus late (see parkFocus) can close the palette at any moment until the row is
+    // clicked; nothing was chosen then, so opening the palette again cannot run the command twice.
     for (let attempt = 1; ; attempt++) {
       const input = await this.openPalette(t);
-      await input.fill(`>${title}`);
       const row = this.row(title);
-      await row.waitFor({ state: 'visible', timeout: t }).catch(async () => {
-        const names = this.widget.locator('.quick-input-list .monaco-list-row .label-name');
-        const shown = await names.allInnerTexts().catch(() => []);
-        await this.page.keyboard.press('Escape');
-        throw new Error(`command "${title}" not in the palette; rows shown: ${JSON.stringify(shown)}`);
-      });
       try {
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await row.waitFor({ state: 'visible', timeout: t });
         await row.click({ timeout: 5_000 });
         return;
       } catch (e) {
         const closed = !(await input.isVisible().catch(() => false));
-        if (!closed || attempt >= 3) throw e;
-        await this.parkFocus();
+        if (closed && attempt < 3) {
+          await this.parkFocus();
+          continue;
+        }
+        if (closed) throw e;
+        const names = this.widget.locator('.quick-input-list .monaco-list-row .label-name');
+        const shown = await names.allInnerTexts().catch(() => []);
+        await this.page.keyboard.press('Escape');
+        throw new Error(`command "${title}" not in the palette; rows shown: ${JSON.stringify(shown)}`, { cause: e });
       }
     }
   }
