@@ -127,7 +127,7 @@ describe('the judge against people in the real workbench', () => {
     // u undoes the last score (the labels bar's undo), a click on a number sets it again.
     await wb.page.keyboard.press('u');
     await shows([...first.slice(0, 3), '']);
-    expect(await frame.locator('.labels-flash').textContent()).toBe('Undid: scored semantic_alignment 6 of 10');
+    expect(await frame.locator('.labels-flash').textContent()).toBe('Undid: scored semantic alignment 6 of 10');
     await frame.locator('.score-table tr[data-dimension="semantic_alignment"] button[data-score="6"]').click();
     await shows(first);
     await wb.screenshot('judge-scores-trace');

@@ -224,6 +224,8 @@ describe('persona-lab labels judge', () => {
     expect(text.code).toBe(0);
     const intent = printed.dimensions[0];
     expect(text.out).toContain('Spearman ρ');
+    // 9 pairs per dimension: the figures come with their caveat.
+    expect(text.out).toContain('With fewer than 10 pairs (here: every dimension)');
     expect(text.out).toMatch(
       new RegExp(`Intent fidelity\\s+9\\s+6\\s+2\\s+${intent.spearman!.toFixed(3).replace('.', '\\.')}`),
     );

@@ -10,6 +10,14 @@ import { keyHelp } from '../shared/labelChips';
 
 export const SCORE_KEY = 's';
 
+/** Who scored the Judge column: the model the run recorded, or why there is none. */
+function judgeText(s: TraceScoreState): string {
+  if (s.judgeModel) return `judge: ${s.judgeModel}`;
+  return s.dimensions.some((d) => d.judge !== null)
+    ? 'judge: the run does not name the judge model'
+    : 'not judged yet (Persona Lab: Judge Run…)';
+}
+
 export class ScoresUi {
   readonly element = el('div', { className: 'scores' });
   private state: TraceScoreState | null = null;
@@ -90,7 +98,7 @@ export class ScoresUi {
             el('th', {
               text: 'Judge',
               attrs: { scope: 'col' },
-              title: s.judgeModel ? `Scored by ${s.judgeModel}` : 'Not judged yet (Judge Run…)',
+              title: judgeText(s),
             }),
             el('th', { text: 'You (1–10)', attrs: { scope: 'col' } }),
             el('th', { text: '', attrs: { scope: 'col' } }),
@@ -110,10 +118,7 @@ export class ScoresUi {
               ' · ',
               keyHelp('Esc', 'stop'),
             ]),
-        el('span', {
-          className: 'note',
-          text: s.judgeModel ? ` · judge: ${s.judgeModel}` : ' · not judged yet',
-        }),
+        el('span', { className: 'note', text: ` · ${judgeText(s)}` }),
       ]),
     );
   }

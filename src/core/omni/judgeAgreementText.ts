@@ -30,8 +30,16 @@ export function judgeAgreementCells(d: DimensionAgreement): string[] {
   ];
 }
 
-/** What the figures cover, in one sentence. */
+/** Below this many pairs a dimension's ρ and κ are flagged as a first look (the labels' kappa uses the same bar). */
+export const FEW_PAIRS = 10;
+
+/** What the figures cover, in a few sentences. */
 export function judgeAgreementNote(a: JudgeAgreement): string {
+  const thin = a.dimensions.filter((d) => d.n > 0 && d.n < FEW_PAIRS);
+  const few =
+    thin.length === a.dimensions.length
+      ? 'here: every dimension'
+      : thin.map((d) => DIMENSION_NAMES[d.dimension].toLowerCase()).join(', ');
   const left = [
     a.stale ? `${a.stale} score(s) of an answer that changed since` : '',
     a.missing ? `${a.missing} score(s) of an answer the run does not hold` : '',
@@ -40,6 +48,9 @@ export function judgeAgreementNote(a: JudgeAgreement): string {
     `${a.scoredByPeople} answer(s) of run ${a.run} scored by people, ${a.judgedToo} of them judged too. ` +
     `A pair is one person's score and the judge's score of the same answer; ρ and κ (quadratic weights, 1–10) ` +
     `are "—" below 2 pairs or when one side never varies.` +
+    (few
+      ? ` With fewer than ${FEW_PAIRS} pairs (${few}) one score moves ρ and κ a long way: read them as a first look.`
+      : '') +
     (left.length ? ` Left out: ${left.join(', ')}.` : '')
   );
 }

@@ -20,6 +20,7 @@ import type { LabelService } from '../service';
 import type { OmniLabelTargets } from './targets';
 import { buildScoreState, buildTraceLabelState } from './viewState';
 import { utteranceHash, type ScoreRow } from '../../../core/labels/scores';
+import { DIMENSION_NAMES } from '../../../core/omni/judgeAgreementText';
 import { LabelBar } from '../bar';
 import { log } from '../../log';
 
@@ -145,8 +146,8 @@ export class TraceLabelController implements vscode.Disposable {
     }
     const key = { ...core, author: this.labels.author, dimension: msg.dimension };
     const result = this.bar.write((s) => s.setScore(key, msg.score, utteranceHash(state.utterance)));
-    const what =
-      msg.score === null ? `cleared your ${msg.dimension} score` : `scored ${msg.dimension} ${msg.score} of 10`;
+    const name = DIMENSION_NAMES[msg.dimension].toLowerCase();
+    const what = msg.score === null ? `cleared your ${name} score` : `scored ${name} ${msg.score} of 10`;
     this.bar.done(msg.ref, result.inverse, what);
     log.info(`labels: ${what} on ${msg.ref.userId} #${msg.ref.index}, run ${core.run}`);
   }
