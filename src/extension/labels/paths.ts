@@ -41,11 +41,4 @@ export function authorName(setting: string | undefined): string {
 }
 
 /** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
-export function benchmarkId(root: string): string {
-  return (
-    root
-      .split(/[\\/]+/)
-      .filter(Boolean)
-      .pop() ?? root
-  );
-}
+export { traceBenchmarkId as benchmarkId } from '../../core/labels/trace';
