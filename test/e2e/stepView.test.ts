@@ -241,15 +241,34 @@ describe('step view in the real workbench', () => {
     const height = await frame.evaluate(() => window.innerHeight);
     for (const [id, top] of Object.entries(tops))
       expect(top, `${id} starts at ${top}px of ${height}`).toBeLessThan(height - 60);
-    // The labels bar is one line (the chips scroll sideways); its keys are in one help icon's tooltip.
+    // The labels bar is one line: the chips that do not fit hide behind "+N", which shows them all (wrapped) and
+    // back; its keys are in one help icon's tooltip.
     const row = frame.locator('.labels-bar .labels-row');
     await row.waitFor();
     const chipHeight = await row
       .locator('.label-chip')
       .first()
       .evaluate((e) => e.getBoundingClientRect().height);
-    expect(await row.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(chipHeight * 2);
+    const rowHeight = () => row.evaluate((e) => e.getBoundingClientRect().height);
+    expect(await rowHeight()).toBeLessThan(chipHeight * 2);
     expect(await row.locator('.label-chip').count()).toBe(10);
+    const more = row.locator('.label-more');
+    await waitFor(async () => (await row.locator('.label-chip.overflowed').count()) > 0, {
+      message: 'the chips beyond the width to hide behind +N (ten do not fit at 1440 px)',
+    });
+    const hidden = await row.locator('.label-chip.overflowed').count();
+    expect(await more.textContent()).toBe(`+${hidden}`);
+    expect(await row.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    await more.click();
+    await waitFor(async () => (await row.locator('.label-chip.overflowed').count()) === 0, {
+      message: 'every chip to show',
+    });
+    expect(await rowHeight()).toBeGreaterThan(chipHeight * 1.5);
+    expect(await more.textContent()).toBe('less');
+    await more.click();
+    await waitFor(async () => (await row.locator('.label-chip.overflowed').count()) === hidden, {
+      message: 'one line again',
+    });
     expect(await row.locator('.labels-keys').getAttribute('title')).toContain('.: next unlabelled step');
     expect(await frame.locator('.labels-bar .suggestions, .labels-bar .labels-help').count()).toBe(0);
     // The three recall figures first; the error rates and diagnostics under Details, closed.

@@ -80,3 +80,57 @@ export function appliedItem(a: AppliedLabel, on: string, dataTarget: string, sta
       : null,
   ]);
 }
+
+/**
+ * Keeps a labels bar's chips on one line in both views: the chips that do not fit hide behind a "+N" chip (its
+ * tooltip names them with their keys, which keep working), and a click on it shows every chip, wrapped, until "less".
+ * One per view; `attach` after each render of the bar. The choice to show all stays across renders.
+ */
+export class ChipOverflow {
+  private expanded = false;
+  private row: HTMLElement | undefined;
+  private readonly observer = new ResizeObserver(() => this.fit());
+
+  attach(bar: HTMLElement): void {
+    const row = bar.querySelector<HTMLElement>('.labels-row');
+    if (!row) return;
+    this.observer.disconnect();
+    this.row = row;
+    row.classList.add('fit');
+    const chips = row.querySelectorAll<HTMLElement>('.label-chip');
+    const last = chips[chips.length - 1];
+    if (!last) return;
+    const more = el('button', { className: 'label-more', attrs: { type: 'button', tabindex: '-1' } });
+    more.addEventListener('click', () => {
+      this.expanded = !this.expanded;
+      this.fit();
+    });
+    last.after(more);
+    // Fires once the row is laid out, and again whenever its width changes (a resized panel or a split).
+    this.observer.observe(row);
+  }
+
+  private fit(): void {
+    const row = this.row;
+    const more = row?.querySelector<HTMLElement>('.label-more');
+    if (!row || !more || !row.isConnected) return;
+    const chips = [...row.querySelectorAll<HTMLElement>('.label-chip')];
+    for (const c of chips) c.classList.remove('overflowed');
+    row.classList.toggle('expanded', this.expanded);
+    more.hidden = false;
+    more.textContent = this.expanded ? 'less' : `+${chips.length}`;
+    more.title = this.expanded ? 'Show the labels on one line' : '';
+    if (this.expanded) return;
+    more.hidden = true;
+    if (row.scrollWidth <= row.clientWidth) return;
+    more.hidden = false;
+    const hidden: HTMLElement[] = [];
+    for (let i = chips.length - 1; i > 0 && row.scrollWidth > row.clientWidth; i--) {
+      chips[i].classList.add('overflowed');
+      hidden.unshift(chips[i]);
+    }
+    more.textContent = `+${hidden.length}`;
+    more.title = `${hidden.map((c) => c.textContent ?? '').join('\n')}\n(click to show every label)`;
+    row.dataset.hiddenChips = String(hidden.length);
+  }
+}

@@ -15,6 +15,7 @@ import {
 import type { StepLocation } from '../../src/core/spb/view/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
 import chipsCss from '../shared/labelChips.css';
+import { ChipOverflow } from '../shared/labelChips';
 import { isPageKey, isUndoChord } from '../shared/keys';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 import { injectStyle } from '../shared/page';
@@ -34,6 +35,7 @@ export class LabelsUi {
   /** PI marks of the written persona, kept when label spans re-cut its text */
   private personaPi: readonly PiMark[] = [];
   private readonly note: NoteField;
+  private readonly overflow = new ChipOverflow();
   /** The label last added from this view: `n` writes its note. */
   private lastAdded: NoteChoice | undefined;
 
@@ -121,6 +123,7 @@ export class LabelsUi {
       if (old) old.replaceWith(bar);
       else header.appendChild(bar);
     });
+    this.overflow.attach(bar);
   }
 
   /** The span of the written persona the user selected, else the selected tag chip, else none (the step). */

@@ -18,7 +18,7 @@ import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
 import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
 import { isPageKey, isUndoChord } from '../shared/keys';
-import { appliedItem, keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { appliedItem, ChipOverflow, keyHelp, keyRange, labelChip } from '../shared/labelChips';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
 /** A trace label's tooltip when stale: its record, or its test action (its profile or fields), changed. */
@@ -31,6 +31,7 @@ export class TraceLabelsUi {
   private selected: { index: number; behaviours: readonly string[] } | null = null;
   private shown: TraceRef | undefined;
   private readonly note: NoteField;
+  private readonly overflow = new ChipOverflow();
   /** The label last added from this view on the test action shown: `n` writes its note. */
   private lastAdded: NoteChoice | undefined;
   /** Called with the labelled history records after each state (the timeline marks their rows). */
@@ -214,6 +215,7 @@ export class TraceLabelsUi {
       if (old) old.replaceWith(bar);
       else header.appendChild(bar);
     });
+    this.overflow.attach(bar);
   }
 
   private onKeydown(e: KeyboardEvent): void {
