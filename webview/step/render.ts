@@ -76,10 +76,10 @@ function renderHeader(
   const hd = model.header;
   const buttons = NAV_DIRECTIONS.map((d) => {
     const info = NAV_LABELS[d];
+    // Icon buttons: their names are in the tooltip and the accessible name, so the header stays on one line.
     const b = el('vscode-button', {
-      text: info.label,
       title: `${info.label} (${info.keys})`,
-      attrs: { 'data-nav': d },
+      attrs: { 'data-nav': d, 'aria-label': info.label },
     });
     b.icon = info.icon;
     b.secondary = true;
@@ -88,12 +88,17 @@ function renderHeader(
     return b;
   });
   const source = (which: 'tasks' | 'result', label: string, title: string) => {
-    const b = el('vscode-button', { text: label, title, attrs: { 'data-source': which } });
-    b.icon = 'go-to-file';
+    // An icon: the words are its tooltip and its accessible name.
+    const b = el('vscode-button', {
+      title: `${label}: ${title}`,
+      attrs: { 'data-source': which, 'aria-label': label },
+    });
+    b.icon = which === 'tasks' ? 'go-to-file' : 'output';
     b.secondary = true;
     b.addEventListener('click', () => h.openSource(which));
     return b;
   };
+  const navigation = navRow(model, buttons, h, pinnedRun, source);
   return el('header', { className: 'page-header step-header' }, [
     el('div', { className: 'title-row' }, [
       el('span', { className: 'platform', text: hd.platform, title: 'Platform' }),
@@ -109,6 +114,7 @@ function renderHeader(
         text: `user ${hd.userIndex} / ${hd.userCount}`,
         title: `Position of this user among the ${hd.platform} users, in file order`,
       }),
+      navigation,
     ]),
     el('div', { className: 'meta-row' }, [
       el('span', { title: 'date_input: date of the input batch B_n' }, [icon('calendar'), ` input ${hd.dateInput}`]),
@@ -132,34 +138,43 @@ function renderHeader(
       !model.hasResult && model.run
         ? el('span', { className: 'warn', text: 'no result for this step in this run' })
         : null,
+      hd.bio
+        ? piText('span', 'bio', hd.bio, pi.fields[fieldKey.bio], `Bio (PI-masked): ${hd.bio}`)
+        : el('span', { className: 'bio empty', text: 'No bio.', title: 'Bio (PI-masked)' }),
     ]),
-    hd.bio
-      ? piText('p', 'bio', hd.bio, pi.fields[fieldKey.bio], 'Bio (PI-masked)')
-      : el('p', { className: 'bio empty', text: 'No bio.', title: 'Bio (PI-masked)' }),
-    el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
-      ...buttons,
-      el('span', { className: 'spacer' }),
-      pinnedRun === null
-        ? commandButton(
-            h,
-            'editPrompt',
-            'Edit Prompt',
-            'edit',
-            "Open this step's request as a draft beside the view; Ctrl+Enter in it re-runs the step (key e)",
-          )
-        : null,
-      pinnedRun === null
-        ? commandButton(
-            h,
-            'rerunStep',
-            'Re-run…',
-            'debug-rerun',
-            'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
-          )
-        : null,
-      source('tasks', 'Tasks line', 'Open this user in the tasks file'),
-      model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
-    ]),
+  ]);
+}
+
+function navRow(
+  model: StepModel,
+  buttons: HTMLElement[],
+  h: Handlers,
+  pinnedRun: string | null,
+  source: (which: 'tasks' | 'result', label: string, title: string) => HTMLElement,
+): HTMLElement {
+  return el('nav', { className: 'nav-row', attrs: { 'aria-label': 'Step navigation' } }, [
+    ...buttons,
+    el('span', { className: 'spacer' }),
+    pinnedRun === null
+      ? commandButton(
+          h,
+          'editPrompt',
+          'Edit Prompt',
+          'edit',
+          "Open this step's request as a draft beside the view; Ctrl+Enter in it re-runs the step (key e)",
+        )
+      : null,
+    pinnedRun === null
+      ? commandButton(
+          h,
+          'rerunStep',
+          'Re-run…',
+          'debug-rerun',
+          'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
+        )
+      : null,
+    source('tasks', 'Tasks line', 'Open this user in the tasks file'),
+    model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
   ]);
 }
 
