@@ -84,6 +84,8 @@ export interface TraceModel {
   historyLength: number;
   /** the test action's context (flattened key → text) and the normaliser of its continuous fields */
   context: ContextEntry[];
+  /** 'none': the record carries no context; 'unreadable': the test action's record could not be read */
+  contextState: 'read' | 'none' | 'unreadable';
   normaliser: number | null;
   questions: QuestionRow[];
   counts: Record<Verdict, number>;
@@ -228,6 +230,7 @@ const traceModel = shapeOf<TraceModel>()({
   profile: str,
   historyLength: count,
   context: array,
+  contextState: literal('read', 'none', 'unreadable'),
   questions: array,
   counts: record,
   scenes: array,

@@ -132,7 +132,16 @@ describe('trace model', () => {
       { key: 'asr', value: '—' },
     ]);
     const none = buildTraceModel({ user, action: { ...action, index: 8 }, run, record: undefined, counts });
-    expect(none).toMatchObject({ noPrediction: true, questions: [], context: [] });
+    expect(none).toMatchObject({ noPrediction: true, questions: [], context: [], contextState: 'unreadable' });
+    expect(m.contextState).toBe('read');
+    // A record read with no context is not an unreadable one.
+    expect(buildTraceModel({ user, action, run, record: { ...record, context: null }, counts })).toMatchObject({
+      context: [],
+      contextState: 'none',
+    });
+    expect(buildTraceModel({ user, action, run, record: { ...record, context: {} }, counts }).contextState).toBe(
+      'none',
+    );
     expect(buildTraceModel({ user, action, run: undefined, record, counts })).toMatchObject({
       run: null,
       noPrediction: false,

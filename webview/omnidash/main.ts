@@ -69,7 +69,6 @@ function table(head: string[], rows: string[][], id: string): HTMLTableElement {
 function show(m: OmniDashboardModel): void {
   chart?.destroy();
   const choose = el('vscode-button', { text: 'Choose Run…', title: 'Persona Lab: Choose OmniBehavior Run…' });
-  choose.secondary = true;
   choose.icon = 'beaker';
   choose.addEventListener('click', () => vscode.postMessage({ type: 'chooseRun' }));
   const b = m.bias;

@@ -36,7 +36,7 @@ export class PiUi {
   update(msg: PiMessage): void {
     const more = msg.found > msg.findings.length ? ` (the first ${msg.findings.length} listed)` : '';
     this.status.textContent = msg.done
-      ? `${msg.found} finding${msg.found === 1 ? '' : 's'} in the profile and ${msg.total.toLocaleString('en-US')} records${more}`
+      ? `Scanned the profile and ${msg.total.toLocaleString('en-US')} record${msg.total === 1 ? '' : 's'}: ${msg.found} finding${msg.found === 1 ? '' : 's'}${more}`
       : `Scanned ${msg.scanned.toLocaleString('en-US')} of ${msg.total.toLocaleString('en-US')} records: ${msg.found} finding(s) so far…`;
     if (msg.done) {
       this.element.dataset.state = 'done';

@@ -110,13 +110,15 @@ export function renderProfile(m: TraceModel): HTMLElement {
 }
 
 export function renderContext(m: TraceModel): Child[] {
-  if (!m.context.length)
+  if (m.contextState === 'unreadable')
     return [
       el('p', {
-        className: 'empty',
-        text: `No context (${m.scene} records carry none, or the record could not be read).`,
+        className: 'context-unreadable',
+        text: 'The test action’s record could not be read (its problem is in the Problems panel): its context is unknown.',
       }),
     ];
+  if (!m.context.length)
+    return [el('p', { className: 'empty context-none', text: `This ${m.scene} record carries no context.` })];
   const rows = m.context.map((e) =>
     el('tr', { attrs: { 'data-key': e.key } }, [
       el('th', { text: e.key, attrs: { scope: 'row' } }),

@@ -87,6 +87,8 @@ export function buildTraceModel(input: TraceInput): TraceModel {
     profile: user.profile,
     historyLength: user.historyLength,
     context: contextEntries(record?.context),
+    contextState:
+      record === undefined ? 'unreadable' : record.context && Object.keys(record.context).length ? 'read' : 'none',
     normaliser: action.normaliser ?? null,
     questions,
     counts,
