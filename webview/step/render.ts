@@ -315,6 +315,8 @@ function renderReasoning(model: StepModel, pi: StepPiMarks): HTMLElement {
 }
 
 function renderPosts(model: StepModel, pi: StepPiMarks): Child[] {
+  if (!model.postsOk && model.postsRaw.trim() === '')
+    return [el('p', { className: 'note posts-empty', text: 'No posts: posts_text is empty in the tasks file.' })];
   if (!model.postsOk) {
     return [
       el('p', { className: 'note', text: 'posts_text did not split into [n] posts; shown as is.' }),
