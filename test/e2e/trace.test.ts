@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BEHAVIOURS, SCENES, indexUserFile, readHistory, type HistoryIndex } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun, userActionCounts } from '../../src/core/omni/score';
+import { rowCountsText } from '../../src/core/omni/countsText';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { readPredictions, type RawQuestion } from './traceExpected';
@@ -124,7 +125,9 @@ describe('OmniBehavior trace view in the real workbench', () => {
     // Short rows: the run's answers; the history and test action counts are in the tooltip.
     const userCounts = userActionCounts(score.perAction, user)!;
     const userDescription = await userRow.locator('.label-description').innerText();
-    expect(userDescription.startsWith(`${userCounts.correct} right · ${userCounts.incorrect} wrong`)).toBe(true);
+    // The figure first: the share right, then its counts (graded and left out are in the tooltip).
+    expect(userDescription.startsWith(rowCountsText(userCounts, true))).toBe(true);
+    expect(userDescription).toMatch(/^\d+% right \(\d+ of \d+\)/);
     expect(userDescription).not.toContain('actions');
     await expand(user.userId, 2);
 
@@ -135,7 +138,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const counts = score.perAction.get(predictionKey(user.userId, action.index))!;
     expect(counts.incorrect).toBeGreaterThan(0);
     const description = await actionRow.locator('.label-description').innerText();
-    expect(description).toContain(`${counts.correct} right · ${counts.incorrect} wrong`);
+    expect(description).toContain(`${counts.correct} of ${counts.correct + counts.incorrect} right`);
     expect(description).not.toContain(action.timestamp);
     expect(await actionRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')).toContain(
       'codicon-error',

@@ -123,7 +123,10 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
       message: 'the root to show the run perfect',
     });
     await waitFor(
-      async () => (await rowOf(label, 3))?.description.includes(`${counts.correct} right · ${counts.incorrect} wrong`),
+      async () =>
+        (await rowOf(label, 3))?.description.includes(
+          `${counts.correct} of ${counts.correct + counts.incorrect} right`,
+        ),
       { message: 'the test action counts of the run perfect' },
     );
     await waitFor(async () => (await frame.locator('.trace-header .run').textContent()) === 'run perfect', {

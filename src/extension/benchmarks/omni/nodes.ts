@@ -14,6 +14,7 @@ import {
   type TestAction,
 } from '../../../core/omni/types';
 import type { TreeNode } from '../../tree/node';
+import { countsText, rowCountsText } from '../../../core/omni/countsText';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import type { TraceRef } from '../../../shared/traceProtocol';
 
@@ -49,14 +50,6 @@ export function omniOrderNote(order: UserOrder<OmniOrderKey>): string | undefine
   if (order.key === 'id') return order.direction === 'ascending' ? undefined : 'by id Z → A';
   if (order.key === 'labelled') return order.direction === 'descending' ? 'labelled first' : 'unlabelled first';
   return `by ${OMNI_ORDER_INFO[order.key].label.toLowerCase()} ${order.direction === 'ascending' ? '↑' : '↓'}`;
-}
-
-export function countsText(c: Counts | undefined): string {
-  if (!c) return 'no prediction';
-  const parts = [`${c.correct} right`, `${c.incorrect} wrong`];
-  if (c.graded) parts.push(`${c.graded} graded`);
-  if (c.leftOut) parts.push(`${c.leftOut} left out`);
-  return parts.join(' · ');
 }
 
 export class OmniBenchmarkNode implements TreeNode {
@@ -144,7 +137,7 @@ export class OmniUserNode implements TreeNode {
       icon: 'person',
       // Short: the selected run's answers (or the test actions without a run) and labels; the rest is in the tooltip.
       description: [
-        this.parent.ctx.run ? countsText(counts) : `${user.testActions.length} test actions`,
+        this.parent.ctx.run ? rowCountsText(counts, true) : `${user.testActions.length} test actions`,
         labelled ? `⚑ ${labelled}` : '',
       ]
         .filter(Boolean)
@@ -218,7 +211,7 @@ export class TestActionNode implements TreeNode {
       icon,
       color,
       // The run's answers when one is selected, else the time; fields and time are in the tooltip.
-      description: `${scored ? countsText(counts) : a.timestamp}${badge ? ` · ${badge}` : ''}`,
+      description: `${scored ? rowCountsText(counts, false) : a.timestamp}${badge ? ` · ${badge}` : ''}`,
       tooltip: this.tooltip(),
       accessibilityInformation: { label: `test action ${a.index}, ${a.scene}, ${a.timestamp}, ${countsText(counts)}` },
       command: { command: 'personaLab.openTrace', title: 'Open Trace', arguments: [this.ref] },
