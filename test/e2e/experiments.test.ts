@@ -88,7 +88,7 @@ describe('template experiments in the real workbench', () => {
       .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
       .click();
     // Named by the template's name, not its hash (the run folder keeps the hash).
-    await toast(new RegExp(`experiment ${template} on ${sampleName}: ΔRecall`)).waitFor({ timeout: 120_000 });
+    await toast(new RegExp(`experiment ${template} on ${sampleName}: ΔR `)).waitFor({ timeout: 120_000 });
   }
 
   it('runs two template variants on the sample and lists both, newest first, with their paired deltas', async () => {
@@ -98,8 +98,9 @@ describe('template experiments in the real workbench', () => {
     const rows = pane.locator('.monaco-list-row');
     await waitFor(async () => (await rows.count()) === 2, { timeout: 30_000, message: 'two experiment rows' });
     const texts = await rows.allInnerTexts();
-    expect(texts[0]).toContain(`${sampleName} · v2`);
-    expect(texts[1]).toContain(`${sampleName} · v1`);
+    // The template, then the figure first in the description; the sample at its end.
+    expect(texts[0]).toMatch(new RegExp(`^v2\\s*ΔR .* · ${sampleName}$`, 's'));
+    expect(texts[1]).toMatch(new RegExp(`^v1\\s*ΔR .* · ${sampleName}$`, 's'));
 
     // The deltas shown are the core's paired comparison on the sample's steps.
     const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
@@ -110,7 +111,7 @@ describe('template experiments in the real workbench', () => {
     const figures = experimentFigures(bench, bench.runs.get(base)!, bench.runs.get(logged[0].run)!, sample.users);
     const recall = figures.summary.find((r) => r.metric === 'Recall')!;
     expect(recall.diff).not.toBe(0);
-    expect(texts[0]).toContain(`ΔRecall ${deltaText(recall, figures)}`);
+    expect(texts[0]).toContain(`ΔR ${deltaText(recall, figures)}`);
     // One user per platform: the tree says so rather than showing a collapsed [x, x].
     expect(texts[0]).toContain('(CI n/a: 5 users)');
     expect(logged.map((r) => r.baseRun)).toEqual([base, base]);

@@ -165,7 +165,7 @@ describe('persona-lab experiment', () => {
     const table = io();
     expect(await runExperimentsCommand([root], {}, table.sink)).toBe(0);
     const lines = table.out.stdout.split('\n');
-    expect(lines[0]).toMatch(/^time\s+kind\s+author\s+template\s+model\s+sample\s+base\s+ΔRecall pp/);
+    expect(lines[0]).toMatch(/^time\s+kind\s+author\s+template\s+model\s+sample\s+base\s+ΔR pp/);
     expect(lines[1]).toContain('+0.0 [+0.0, +0.0]');
     expect(lines[1]).toMatch(/^\S+ \S+\s+template\s/);
 

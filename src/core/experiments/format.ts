@@ -103,7 +103,7 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
     'model',
     'sample',
     'base',
-    'ΔRecall pp',
+    'ΔR pp',
     'ΔF1^NS',
     'ΔR_stab',
     'ΔR_nov',

@@ -213,7 +213,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
     deps.provider.refresh();
     const recall = figures?.summary.find((r) => r.metric === 'Recall');
     const text = figures
-      ? `experiment ${template.name} on ${sample.name}: ΔRecall (pp) ${deltaText(recall, figures)} vs ${base.run} on ${figures.pairedSteps} steps`
+      ? `experiment ${template.name} on ${sample.name}: ΔR (pp) ${deltaText(recall, figures)} vs ${base.run} on ${figures.pairedSteps} steps`
       : `experiment ${template.name} on ${sample.name} finished (no base run)`;
     log.info(text);
     const choice = await vscode.window.showInformationMessage(

@@ -25,13 +25,11 @@ export const costLine = (row: ExperimentRow) =>
 
 function longContextItem(row: ExperimentRow): vscode.TreeItem {
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
-  const t = new vscode.TreeItem(
-    `${row.sample.name} · ${templateLabel(row.template)}`,
-    vscode.TreeItemCollapsibleState.None,
-  );
+  // The figure first (a side bar cuts the end of a row); the sample and the base run follow, all in the tooltip too.
+  const t = new vscode.TreeItem(templateLabel(row.template), vscode.TreeItemCollapsibleState.None);
   t.id = `experiment:${row.id}`;
   t.contextValue = LONG_CONTEXT_CONTEXT;
-  t.description = `long-context · ΔRecall ${deltaText(recall, row.figures)} vs streaming ${row.baseRun}`;
+  t.description = `long-context · ΔR ${deltaText(recall, row.figures)} vs streaming ${row.baseRun} · ${row.sample.name}`;
   t.iconPath = new vscode.ThemeIcon('layers');
   const table = longContextTableOf(row.figures, row.scopes);
   const md = new vscode.MarkdownString();
@@ -55,15 +53,12 @@ function item(row: ExperimentRow): vscode.TreeItem {
   if (row.kind === 'long-context') return longContextItem(row);
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
   const f1 = row.figures?.summary.find((r) => r.metric === 'F1NS');
-  const t = new vscode.TreeItem(
-    `${row.sample.name} · ${templateLabel(row.template)}`,
-    vscode.TreeItemCollapsibleState.None,
-  );
+  const t = new vscode.TreeItem(templateLabel(row.template), vscode.TreeItemCollapsibleState.None);
   t.id = `experiment:${row.id}`;
   t.contextValue = EXPERIMENT_CONTEXT;
   t.description = row.figures
-    ? `ΔRecall ${deltaText(recall, row.figures)} · ΔF1^NS ${deltaText(f1, row.figures)}`
-    : `${row.run} (no base run)`;
+    ? `ΔR ${deltaText(recall, row.figures)} · ΔF1^NS ${deltaText(f1, row.figures)} · ${row.sample.name}`
+    : `${row.sample.name} · ${row.run} (no base run)`;
   // An interval from platforms of one user is too narrow to call a change (see thinPlatforms).
   const v = row.figures && thinPlatforms(row.figures).length === 0 ? verdict(recall) : 0;
   t.iconPath = new vscode.ThemeIcon(
