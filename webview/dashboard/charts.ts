@@ -17,6 +17,7 @@ import {
   type ChartConfiguration,
   type ChartEvent,
   type ChartType,
+  type Plugin,
   type PointStyle,
 } from 'chart.js';
 import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
@@ -115,15 +116,19 @@ function hoverCursor(_e: ChartEvent, elements: ActiveElement[], chart: Chart): v
   chart.canvas.style.cursor = elements.length ? 'pointer' : 'default';
 }
 
-function axes(theme: Theme, x: string, y: string, unit = false) {
-  const axis = (title: string) => ({
+/** Ticks of a share (0–1) in %, as the tables write it. */
+const percentTick = (value: number | string) => `${Math.round(Number(value) * 100)}%`;
+
+/** `unit`: both axes are recalls on 0–1, ticked in %; `percentY`: only the y axis is a share. */
+function axes(theme: Theme, x: string, y: string, unit = false, percentY = unit) {
+  const axis = (title: string, percent: boolean) => ({
     type: 'linear' as const,
-    title: { display: true, text: title, color: theme.muted },
+    title: { display: true, text: percent ? `${title} (%)` : title, color: theme.muted },
     grid: { color: theme.grid },
-    ticks: { color: theme.muted },
+    ticks: { color: theme.muted, ...(percent ? { callback: percentTick } : {}) },
     ...(unit ? { min: 0, max: 1 } : {}),
   });
-  return { x: axis(x), y: axis(y) };
+  return { x: axis(x, unit), y: axis(y, percentY) };
 }
 
 export function base(theme: Theme, info: Info, pick: Pick) {
@@ -259,7 +264,37 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
   const legend = built.config.options?.plugins?.legend;
   if (legend)
     legend.labels = { ...legend.labels, filter: (item) => !item.text.includes(':') && !item.text.startsWith('F1 =') };
+  built.config.plugins = [isoLabels(theme)];
   return built;
+}
+
+/** Writes "F1 = 0.4" beside each grey iso-F1 contour, on the canvas itself, so that a saved chart keeps it. */
+function isoLabels(theme: Theme): Plugin<'scatter'> {
+  return {
+    id: 'isoLabels',
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.fillStyle = theme.muted;
+      ctx.font = `11px ${theme.font}`;
+      ctx.textBaseline = 'bottom';
+      chart.data.datasets.forEach((ds, i) => {
+        if (!ds.label?.startsWith('F1 = ')) return;
+        // The middle of the curve is where R_stab = R_nov = F1: the label sits just above and right of it.
+        const data = ds.data as XY[];
+        let at = 0;
+        data.forEach((p, k) => {
+          if (Math.abs(p.x - p.y) < Math.abs(data[at].x - data[at].y)) at = k;
+        });
+        const mid = chart.getDatasetMeta(i).data[at];
+        if (!mid) return;
+        const { x, y } = mid.getProps(['x', 'y'], true) as { x: number; y: number };
+        if (x < chartArea.left || x > chartArea.right - 40 || y < chartArea.top + 12 || y > chartArea.bottom) return;
+        ctx.fillText(ds.label, x + 4, y - 2);
+      });
+      ctx.restore();
+    },
+  };
 }
 
 /** Figure 5: mean Recall at each step index, one line per run. */
@@ -290,7 +325,7 @@ export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick
       borderDash: st.dash,
     };
   });
-  const scales = axes(theme, 'step index n (steps averaged below)', 'mean Recall');
+  const scales = axes(theme, 'step index n (steps averaged below)', 'mean Recall', false, true);
   const tick = (value: number | string) => {
     const n = counts.get(Number(value));
     return n === undefined ? String(value) : [String(value), `(${n})`];
