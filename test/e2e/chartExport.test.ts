@@ -123,11 +123,11 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     expect(texts).toContain('step index n (steps averaged below)');
     // Each index carries its n, so the export keeps how few steps the last points average.
     expect(texts.filter((t) => /^\(\d+\)$/.test(t)).length, texts.join(' | ')).toBeGreaterThan(1);
-    expect(texts).toContain('mean Recall');
+    expect(texts).toContain('mean Recall (%)');
     for (const run of runs) expect(texts, `legend entry ${run}`).toContain(run);
     expect(
-      texts.some((t) => /^0\.\d$/.test(t)),
-      'the Recall axis ticks',
+      texts.some((t) => /^\d{1,3}%$/.test(t)),
+      'the Recall axis ticks, in % as the tables',
     ).toBe(true);
     // Colours are the theme's as resolved by the page (data-chart-color is the foreground the charts drew with).
     expect(svg.oddColours).toEqual([]);
@@ -187,7 +187,7 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
   it('saves the other three figures as SVG too (points of every marker, the constraint lines, the α bars)', async () => {
     const figures = [
       { id: 'fig3', name: 'budget-vs-ratio', axis: 'budget B̄ = 1 − δ/K (mean)' },
-      { id: 'fig4', name: 'constraint-iso-f1', axis: 'R_stab (stability recall)' },
+      { id: 'fig4', name: 'constraint-iso-f1', axis: 'R_stab (stability recall) (%)' },
       { id: 'alpha', name: 'stability-ratio', axis: 'stability ratio ᾱ' },
     ];
     for (const f of figures) {
@@ -198,6 +198,9 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
       expect(svg.error, f.id).toBeNull();
       const texts = svg.texts.map((t) => t.text);
       expect(texts, f.id).toContain(f.axis);
+      // The grey iso-F1 contours say their F1 inside the chart, so the export keeps it.
+      if (f.id === 'fig4')
+        expect(texts.filter((t) => /^F1 = 0\.\d+$/.test(t)).length, 'iso-F1 labels').toBeGreaterThan(1);
       // α is the tasks': the sample's runs cover the same steps, so one bar per platform under one legend entry.
       if (f.id === 'alpha') expect(texts, 'the α legend').toContain("the tasks' (the same for every shown run)");
       else for (const run of runs) expect(texts, `${f.id} legend entry ${run}`).toContain(run);
