@@ -73,7 +73,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(await finding.getAttribute('data-confidence')).toBe('high');
     expect(await finding.getAttribute('title')).toMatch(/^Residual PI, not redacted: PHONE \(Phone\), high confidence/);
     expect(await finding.getAttribute('aria-label')).toBe(`residual PI, Phone, high confidence: ${PHONE.text}`);
-    expect(await finding.locator('.codicon-warning').count()).toBe(1);
+    expect(await finding.locator('.codicon-shield').count()).toBe(1);
     // The post's text is unchanged around the mark.
     const post = finding.locator('xpath=ancestor::p[1]');
     const content = readPostsText(user, step);

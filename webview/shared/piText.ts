@@ -46,7 +46,7 @@ export function piNodes(text: string, marks: readonly PiMark[] | undefined, from
           'aria-label': `residual PI, ${info.label}, ${m.confidence ?? 'unknown'} confidence: ${s.text}`,
         },
       },
-      [s.first ? icon('warning', 'pi-finding-icon') : null, s.text],
+      [s.first ? icon('shield', 'pi-finding-icon') : null, s.text],
     );
   });
 }

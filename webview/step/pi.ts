@@ -41,7 +41,7 @@ export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {
           },
           [
             el('mark', { className: `pi pi-finding pi-cat-${r.category}`, attrs: { 'aria-hidden': 'true' } }, [
-              icon('warning', 'pi-finding-icon'),
+              icon('shield', 'pi-finding-icon'),
               r.category,
             ]),
             el('span', { className: 'pi-legend-label', text: ` residual ${info.label} ×${r.findings}` }),
