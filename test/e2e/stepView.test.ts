@@ -370,6 +370,14 @@ describe('step view in the real workbench', () => {
     await wb.page.locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' }).waitFor();
     await frame.locator('vscode-button[data-source="result"]').click();
     await wb.page.locator('.part.editor .tab', { hasText: 'inference_results_weibo.jsonl' }).waitFor();
+    // The line is shown pretty-printed (one long JSONL line becomes many), in the one group beside the view.
+    const groups = wb.page.locator('.part.editor .editor-group-container');
+    expect(await groups.count()).toBe(2);
+    const source = groups.nth(1).locator('.monaco-editor .view-lines');
+    await waitFor(async () => (await source.locator('.view-line').count()) > 5, {
+      message: 'the result line pretty-printed',
+    });
+    expect(await source.innerText()).toContain(`"user_id": "${target.user.userId}"`);
     await wb.screenshot('step-view-source');
   });
   it('comes back after Reload Window, showing the same step', async () => {

@@ -1,6 +1,8 @@
 // Read-only documents under the `personalab:` scheme (rendered prompts, re-run requests and raw replies). Their
 // text lives in memory; VS Code opens a content provider's documents read-only.
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { prettyJsonLine, readLineAt } from '../../core/io/lineText';
 
 export const DOC_SCHEME = 'personalab';
 /** Documents kept; the oldest are dropped first (an open editor of a dropped one shows a short note on reload). */
@@ -10,6 +12,8 @@ export interface OpenDocOptions {
   language?: string;
   /** default: beside the active editor */
   viewColumn?: vscode.ViewColumn;
+  /** keep the keyboard where it is (default: the new editor takes it) */
+  preserveFocus?: boolean;
 }
 
 export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -50,6 +54,7 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
     return vscode.window.showTextDocument(doc, {
       viewColumn: opts.viewColumn ?? vscode.ViewColumn.Beside,
       preview: true,
+      preserveFocus: opts.preserveFocus ?? false,
     });
   }
 
@@ -59,18 +64,42 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
   }
 }
 
+/** The documents openLineBeside writes to (set at activation). */
+let lineDocs: ReadOnlyDocs | undefined;
+
 export function activateDocs(context: vscode.ExtensionContext): ReadOnlyDocs {
   const docs = new ReadOnlyDocs();
+  lineDocs = docs;
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs));
   return docs;
 }
 
-/** Opens a data file beside the view, with the cursor at the start of `line` (1-based), as a preview. */
+/**
+ * Shows line `line` (1-based) of a data file beside the view: pretty-printed in a read-only document when it holds one
+ * JSON value (a JSONL line is one long line), else the file itself at that line. One group beside is reused (a second
+ * source line replaces the first preview there), and the keyboard stays where it was.
+ */
 export async function openLineBeside(file: vscode.Uri, line: number): Promise<void> {
+  const text = await readLineAt(file.fsPath, line).catch(() => undefined);
+  const pretty = text === undefined ? undefined : prettyJsonLine(text);
+  const shown = vscode.window.visibleTextEditors.find(
+    (e) => e.document.uri.scheme === DOC_SCHEME && e.document.uri.path.includes(' line '),
+  );
+  const viewColumn = shown?.viewColumn ?? vscode.ViewColumn.Beside;
+  if (pretty !== undefined && lineDocs) {
+    const header = `// ${file.fsPath}, line ${line}: shown pretty-printed (the file holds it on one line)\n`;
+    await lineDocs.open(`${basename(file.fsPath)} line ${line}`, header + pretty, {
+      language: 'jsonc',
+      viewColumn,
+      preserveFocus: true,
+    });
+    return;
+  }
   const pos = new vscode.Position(Math.max(0, line - 1), 0);
   await vscode.window.showTextDocument(file, {
-    viewColumn: vscode.ViewColumn.Beside,
+    viewColumn,
     preview: true,
+    preserveFocus: true,
     selection: new vscode.Range(pos, pos),
   });
 }
