@@ -173,11 +173,11 @@ export class ComparePage {
     const header = el('header', { className: 'page-head' }, [
       el('h1', {}, [icon('git-compare'), ` ${dagger(m, m.runA)} vs ${dagger(m, m.runB)}`]),
       el('span', { className: 'spacer' }),
-      button('Swap A/B', 'arrow-swap', 'Swap the baseline and the compared run', () => this.post({ type: 'swapRuns' })),
+      button('Swap A/B', 'arrow-swap', 'Swap run A (the reference) and run B', () => this.post({ type: 'swapRuns' })),
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
     ]);
     const sub = el('p', { className: 'note' }, [
-      'A (baseline): ',
+      'A (reference): ',
       el('strong', { text: m.runA }),
       ' · B: ',
       el('strong', { text: m.runB }),

@@ -1,4 +1,4 @@
-// Compare Runs…: two quick picks, run A (baseline) then run B (compared against A).
+// Compare Runs…: two quick picks, run A (the reference) then run B (compared against A).
 import * as vscode from 'vscode';
 import { pctText } from '../../core/tables/format';
 import { readRunOrigin } from '../../core/spb/prompt/runOrigin';
@@ -65,15 +65,15 @@ export async function pickRunPair(store: SpbStore, last: RunPair | undefined): P
     return undefined;
   }
   const a = await pickOne(
-    'Compare Runs (1/2): run A, the baseline',
-    'Pick the baseline run',
+    'Compare Runs (1/2): run A, the reference',
+    'Pick the run to compare against (A)',
     items(store),
     last?.a ?? store.runName,
   );
   if (!a) return undefined;
   const b = await pickOne(
     `Compare Runs (2/2): run B, compared against ${a}`,
-    'Pick the run to compare with the baseline',
+    'Pick the run to compare with A',
     items(store, a),
     last?.b,
   );
