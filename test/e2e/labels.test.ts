@@ -429,6 +429,9 @@ describe('failure labels in the real workbench', () => {
     expect(text).toContain('Labels per platform');
     expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
     expect(text).toContain('D_decay pick');
+    // Two shared steps: κ is a short n/a† with its reason under the table, not a cell that wraps over four lines.
+    expect(text).toContain('n/a†');
+    expect(text).toContain('† n/a: 2 shared step(s), fewer than 10');
     await palette('Notifications: Clear All Notifications');
     await preview
       .locator('h3')

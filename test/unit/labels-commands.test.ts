@@ -71,7 +71,8 @@ describe('Label Summary markdown', () => {
     expect(md).not.toContain('bob|<b>');
     // Units: step 1 (both: decay) and step 2 (alice: pi-leak, bob: decay).
     // Two shared steps say nothing: kappa is n/a with its n; po is still shown.
-    expect(md).toContain('| **Overall** | n/a (n = 2 < 10 steps) | 0.500 |');
+    expect(md).toContain('| **Overall** | n/a† | 0.500 |');
+    expect(md).toContain('† n/a: 2 shared step(s), fewer than 10;');
     expect(summaryMarkdown(summarize([]), new Map(), 'x', new Map())).toContain('No labels yet.');
   });
 

@@ -9,9 +9,14 @@ export function mdText(s: string): string {
 
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
+/** κ in a table cell: "n/a†" below the minimum (the note under the table says why), so that the column stays narrow. */
+function kappaCell(k: Kappa, units: number): string {
+  return units < KAPPA_MIN_UNITS ? 'n/a†' : kappaText(k, units);
+}
+
 function kappaCells(k: Kappa, units: number): string[] {
   return [
-    kappaText(k, units),
+    kappaCell(k, units),
     num(k.po),
     num(k.pe),
     String(k.both),
@@ -58,7 +63,7 @@ export function summaryMarkdown(
     return out.join('\n') + '\n';
   }
   out.push(
-    `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, *pe*: agreement by chance.`,
+    `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, the share of shared steps where both gave the label or both did not; *pe*: the agreement expected by chance from how often each author gives it.`,
     '',
   );
   for (const ag of s.agreements) {
@@ -73,6 +78,11 @@ export function summaryMarkdown(
     for (const p of ag.perLabel)
       out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa, ag.units)]));
     out.push('');
+    if (ag.units < KAPPA_MIN_UNITS)
+      out.push(
+        `† n/a: ${ag.units} shared step(s), fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale.`,
+        '',
+      );
   }
   return out.join('\n') + '\n';
 }
