@@ -155,7 +155,7 @@ export function base(theme: Theme, info: Info, pick: Pick) {
 export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick: Pick): Scatter {
   const info = new Info();
   const shown: Scope[] = scope === 'all' ? m.scopes : [scope];
-  const datasets = m.figures.map((f, i) => {
+  const datasets: ScatterConfig['data']['datasets'] = m.figures.map((f, i) => {
     const st = runStyle(theme, i);
     const pts: XY[] = [];
     const infos: PointInfo[] = [];
@@ -183,6 +183,19 @@ export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick:
       pointHoverRadius: radius.map((r) => r + 2),
     };
   });
+  // The marker key inside the chart (a saved copy keeps it): one empty, grey entry per platform's marker.
+  if (scope === 'all')
+    for (const s of m.scopes) {
+      if (s === 'all') continue;
+      datasets.push({
+        label: `${SCOPE_LABELS[s]} (marker)`,
+        data: [],
+        pointStyle: PLATFORM_STYLES[s],
+        backgroundColor: theme.muted,
+        borderColor: theme.muted,
+      });
+      info.add([]);
+    }
   return scatter(
     datasets,
     axes(theme, 'budget B̄ = 1 − δ/K (mean)', 'ratio ρ̄ = R_nov / R_stab (mean)'),

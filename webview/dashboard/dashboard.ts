@@ -177,8 +177,7 @@ export class DashboardPage {
     {
       id: 'fig3',
       title: 'Figure 3. Budget B vs ratio ρ',
-      caption:
-        'Per run: mean budget against mean ratio. Markers: ● Weibo ■ Xiaohongshu ▲ Toutiao ◆ Zhihu ✱ Douban; large: Avg.',
+      caption: 'Per run: mean budget against mean ratio; the legend keys the platform markers (large: Avg.).',
       help: 'B = 1 − δ/K (δ = picks in C−, K = |C+|) and ρ = R_nov / R_stab are per-step diagnostics. Each point is their mean over the scored steps: two-level macro average (per user, then over users) per platform; the large marker (scope "all") is the mean of the platform figures. ρ̄ skips steps where ρ is undefined (R_stab = 0, or T_new or T_keep empty). Click a point: its steps, lowest B first.',
       file: (_m, s) => inScope('budget-vs-ratio', s),
       figure: (m, s, t) => figure(() => budgetRatio(m, s, t, this.pick)),
