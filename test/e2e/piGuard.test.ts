@@ -93,7 +93,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     await finding.locator('xpath=ancestor::article[1]').screenshot({ path: join(resultsDir, 'pi-post-finding.png') });
   });
 
-  it("highlights the next step's placeholders by category, in the theme's colour, with the legend", async () => {
+  it("marks the next step's placeholders as neutral tokens named by category, with the legend", async () => {
     await frame.locator('vscode-button[data-nav="nextStep"]').click();
     const next = user.steps[user.steps.indexOf(step) + 1];
     await frame.locator(`#step-root[data-step="weibo/${user.userId}/${next.stepId}"]`).waitFor();
@@ -104,22 +104,25 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(await marks.evaluateAll((els) => els.map((e) => e.textContent))).toEqual(expected.map((c) => `<${c}>`));
     expect(await marks.first().getAttribute('title')).toMatch(new RegExp(`^Placeholder <${expected[0]}>: `));
     expect(await frame.locator('.posts mark.pi-finding').count()).toBe(0);
-    // ID is drawn in the theme's charts red (its border), the same colour as the variable resolves to.
-    if (expected.includes('ID')) {
-      const [border, red] = await frame
-        .locator('.posts mark.pi-placeholder[data-category="ID"]')
-        .first()
-        .evaluate((e) => {
-          const probe = document.createElement('span');
-          probe.style.color = 'var(--vscode-charts-red)';
-          document.body.appendChild(probe);
-          const out = [getComputedStyle(e).borderTopColor, getComputedStyle(probe).color];
-          probe.remove();
-          return out;
-        });
-      expect(border).toBe(red);
-      expect(red).not.toBe('rgba(0, 0, 0, 0)');
-    }
+    // A placeholder is masking that worked: a neutral token (the description colour), never red (a wrong pick's).
+    const [border, red, neutral] = await marks.first().evaluate((e) => {
+      const colour = (value: string) => {
+        const probe = document.createElement('span');
+        probe.style.color = value;
+        document.body.appendChild(probe);
+        const c = getComputedStyle(probe).color;
+        probe.remove();
+        return c;
+      };
+      return [
+        getComputedStyle(e).borderTopColor,
+        colour('var(--vscode-charts-red)'),
+        colour('var(--vscode-descriptionForeground)'),
+      ];
+    });
+    expect(red).not.toBe('rgba(0, 0, 0, 0)');
+    expect(border).not.toBe(red);
+    expect(border).toBe(neutral);
     const rows = await frame
       .locator('.pi-legend [data-legend="placeholder"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
