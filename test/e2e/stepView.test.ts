@@ -377,7 +377,7 @@ describe('step view in the real workbench', () => {
     await waitFor(async () => (await source.locator('.view-line').count()) > 5, {
       message: 'the result line pretty-printed',
     });
-    expect(await source.innerText()).toContain(`"user_id": "${target.user.userId}"`);
+    expect((await source.innerText()).replace(/\u00a0/g, ' ')).toContain(`"user_id": "${target.user.userId}"`);
     await wb.screenshot('step-view-source');
   });
   it('comes back after Reload Window, showing the same step', async () => {

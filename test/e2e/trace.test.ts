@@ -289,16 +289,19 @@ describe('OmniBehavior trace view in the real workbench', () => {
       message: 'the tree to select the next test action',
     });
 
+    // The record's line of the raw file, pretty-printed beside the view (the file holds it on one line).
     await frame.locator('vscode-button[data-source="raw"]').click();
     const file = target.user.file.split('/').pop()!;
-    await wb.page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
     const line = target.index.lines[next.index];
+    const tab = wb.page.locator('.part.editor .tab', { hasText: `${file} line ${line}` });
+    await tab.waitFor({ timeout: 30_000 });
+    const group = wb.page.locator('.part.editor .editor-group-container', { has: tab });
     await waitFor(
       async () =>
-        ((await wb.page.locator('.statusbar-item[id="status.editor.selection"]').textContent()) ?? '').includes(
-          `Ln ${line},`,
-        ),
-      { message: `the cursor on line ${line}` },
+        (await group.locator('.monaco-editor .view-lines').innerText())
+          .replace(/\u00a0/g, ' ')
+          .includes(`"timestamp": "${next.timestamp}"`),
+      { message: `the record of #${next.index} pretty-printed` },
     );
   });
   it('comes back after Reload Window, showing the same test action', async () => {
