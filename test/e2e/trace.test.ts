@@ -295,7 +295,9 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const line = target.index.lines[next.index];
     const tab = wb.page.locator('.part.editor .tab', { hasText: `${file} line ${line}` });
     await tab.waitFor({ timeout: 30_000 });
-    const group = wb.page.locator('.part.editor .editor-group-container', { has: tab });
+    const group = wb.page.locator('.part.editor .editor-group-container', {
+      has: wb.page.locator('.tab', { hasText: `${file} line ${line}` }),
+    });
     await waitFor(
       async () =>
         (await group.locator('.monaco-editor .view-lines').innerText())
