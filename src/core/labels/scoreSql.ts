@@ -1,5 +1,6 @@
 // The judge_scores table's statements (core/labels/scores.ts), prepared once per open store.
 import type Database from 'better-sqlite3';
+import { whereEquals } from '../storage/sqlite';
 import type { JudgeDimension } from '../omni/types';
 import type { ScoreKey, ScoreRow } from './scores';
 
@@ -64,20 +65,13 @@ export function prepareScores(db: Database.Database) {
       return { before, changed: !same };
     },
     list(filter: ScoreFilter): ScoreRow[] {
-      const parts: string[] = [];
-      const params: (string | number)[] = [];
-      for (const [col, value] of [
+      const { sql: where, params } = whereEquals<string | number>([
         ['benchmark', filter.benchmark],
         ['run', filter.run],
         ['user_id', filter.userId],
         ['action_index', filter.index],
         ['author', filter.author],
-      ] as const) {
-        if (value === undefined) continue;
-        parts.push(`${col} = ?`);
-        params.push(value);
-      }
-      const where = parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
+      ]);
       return db
         .prepare<unknown[], DbScore>(`SELECT * FROM judge_scores${where} ORDER BY id`)
         .all(...params)

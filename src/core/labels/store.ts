@@ -6,6 +6,7 @@ import {
   retryWhileBusy,
   StorageUnavailableError,
   StoreFileError,
+  whereEquals,
   type StoreOpenOptions,
 } from '../storage/sqlite';
 import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
@@ -400,17 +401,10 @@ export class LabelStore {
 }
 
 function where(filter: RowFilter): { sql: string; params: string[] } {
-  const parts: string[] = [];
-  const params: string[] = [];
-  for (const [col, value] of [
+  return whereEquals([
     ['benchmark', filter.benchmark],
     ['author', filter.author],
     ['run', filter.run],
     ['label', filter.label],
-  ] as const) {
-    if (value === undefined) continue;
-    parts.push(`${col} = ?`);
-    params.push(value);
-  }
-  return { sql: parts.length ? ' WHERE ' + parts.join(' AND ') : '', params };
+  ]);
 }

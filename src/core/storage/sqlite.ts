@@ -303,3 +303,17 @@ export function openStoreDatabase<T>(
     throw err;
   }
 }
+
+/**
+ * " WHERE a = ? AND b = ?" over the columns whose value is given (undefined ones are left out), with its parameters;
+ * '' and no parameters when none is. Column names come from the caller's code, never from data.
+ */
+export function whereEquals<V extends string | number>(
+  columns: readonly (readonly [column: string, value: V | undefined])[],
+): { sql: string; params: V[] } {
+  const given = columns.filter((c): c is readonly [string, V] => c[1] !== undefined);
+  return {
+    sql: given.length ? ` WHERE ${given.map(([c]) => `${c} = ?`).join(' AND ')}` : '',
+    params: given.map(([, v]) => v),
+  };
+}
