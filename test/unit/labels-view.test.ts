@@ -189,7 +189,9 @@ describe('label protocol guards', () => {
   });
 
   it("reserves the bar's and the navigation keys, so a label set cannot bind them", () => {
-    expect([...RESERVED_LABEL_KEYS].sort()).toEqual(['.', '[', ']', 'a', 'e', 'j', 'k', 'n', 's', 'u', '{', '}'].sort());
+    expect([...RESERVED_LABEL_KEYS].sort()).toEqual(
+      ['.', '[', ']', 'a', 'e', 'j', 'k', 'n', 's', 'u', '{', '}'].sort(),
+    );
   });
 });
 
