@@ -3,16 +3,15 @@
 // an undo and a click, the scores read back through the CLI, and the OmniBehavior dashboard's per-dimension table
 // equal to what `persona-lab labels judge` prints.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { JudgeAgreement } from '../../src/core/omni/judgeAgreement';
 import { judgeAgreementCells, JUDGE_AGREEMENT_HEAD } from '../../src/core/omni/judgeAgreementText';
 import { JUDGE_DIMENSIONS, type TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-judge-annotator';
 const RUN = 'demo-sim';
@@ -23,7 +22,6 @@ const scoreOf = (k: string) => (k === '0' ? 10 : Number(k));
 
 describe('the judge against people in the real workbench', () => {
   let wb: Workbench;
-  let tmp: string;
   let root: string;
   let answers: TestAction[];
   let frame: Frame;
@@ -65,37 +63,25 @@ describe('the judge against people in the real workbench', () => {
       message: () => `the scores ${want.join(' ')}`,
     });
 
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'pl-judge-scores-'));
-    root = join(tmp, 'omnibehavior');
-    cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
-    const bench = await loadOmniBenchmark(root);
-    const run = bench.runs.get(RUN)!;
-    const user = bench.users.get(USER)!;
-    answers = [...user.testActions]
-      .sort((a, b) => a.index - b.index)
-      .filter((a) =>
-        run.predictions
-          .get(`${USER}#${a.index}`)
-          ?.questions.some((q) => q.field === 'next_user_message' && q.judgeScores !== undefined),
-      )
-      .slice(0, KEYS.length);
-    expect(answers).toHaveLength(KEYS.length);
-    wb = await startWorkbench({
-      folder: root,
-      theme: 'dark',
-      viewport: { width: 1600, height: 1000 },
-      settings: { 'personaLab.labels.author': AUTHOR },
-    });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`judgeScores-FAILED-${ctx.task.name}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await wb?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  omniSampleWorkbench('judgeScores', AUTHOR, {
+    prepare: async (copy) => {
+      root = copy;
+      const bench = await loadOmniBenchmark(root);
+      const run = bench.runs.get(RUN)!;
+      const user = bench.users.get(USER)!;
+      answers = [...user.testActions]
+        .sort((a, b) => a.index - b.index)
+        .filter((a) =>
+          run.predictions
+            .get(`${USER}#${a.index}`)
+            ?.questions.some((q) => q.field === 'next_user_message' && q.judgeScores !== undefined),
+        )
+        .slice(0, KEYS.length);
+      expect(answers).toHaveLength(KEYS.length);
+    },
+    started: (started) => {
+      wb = started;
+    },
   });
 
   it('scores an utterance with S and the number keys, beside the judge; u undoes, a click scores', async () => {

@@ -2,23 +2,21 @@
 // of its history records labelled with the keyboard in the trace view, an undo, the labelled row marked in the
 // timeline, the store read back through the CLI, and the badges on the test action and the user in the tree.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-trace-annotator';
 const HISTORY = 2;
 
 describe('labels on OmniBehavior traces in the real workbench', () => {
   let wb: Workbench;
-  let tmp: string;
   let root: string;
   let bench: OmniBenchmark;
   let user: OmniUser;
@@ -63,29 +61,17 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
       message: `${id} to be ${on ? 'on' : 'off'}`,
     });
 
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'pl-trace-labels-'));
-    root = join(tmp, 'omnibehavior');
-    cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
-    bench = await loadOmniBenchmark(root);
-    runName = [...bench.runs.keys()].sort()[0];
-    user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
-    action = [...user.testActions].sort((a, b) => a.index - b.index).find((a) => a.index > 10)!;
-    wb = await startWorkbench({
-      folder: root,
-      theme: 'dark',
-      viewport: { width: 1600, height: 1000 },
-      settings: { 'personaLab.labels.author': AUTHOR },
-    });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`traceLabels-FAILED-${ctx.task.name}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await wb?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  omniSampleWorkbench('traceLabels', AUTHOR, {
+    prepare: async (copy) => {
+      root = copy;
+      bench = await loadOmniBenchmark(root);
+      runName = [...bench.runs.keys()].sort()[0];
+      user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
+      action = [...user.testActions].sort((a, b) => a.index - b.index).find((a) => a.index > 10)!;
+    },
+    started: (started) => {
+      wb = started;
+    },
   });
 
   it('labels the test action and a history record with the keyboard, with undo', async () => {

@@ -3,17 +3,16 @@
 // in the tree's order, the labels bar says in words what the keys label and gives the target back to the test action
 // on navigation, and a history record opened in the view is shown (and labelled) again after Reload Window.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniUser, TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-trace-parity';
 const HISTORY = 2;
@@ -21,7 +20,6 @@ const NOTE = 'the phone number is in the caption';
 
 describe('the trace view at parity with the step view', () => {
   let wb: Workbench;
-  let tmp: string;
   let root: string;
   let user: OmniUser;
   /** The first user's test actions in the tree's order, from one with some history before it. */
@@ -81,33 +79,21 @@ describe('the trace view at parity with the step view', () => {
   /** Clicks the header, so that the keys go to the page. */
   const focusPage = () => frame.locator('.trace-header .user-id').click();
 
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'pl-trace-parity-'));
-    root = join(tmp, 'omnibehavior');
-    cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
-    const bench = await loadOmniBenchmark(root);
-    runName = [...bench.runs.keys()].sort()[0];
-    user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
-    const sorted = [...user.testActions].sort((a, b) => a.index - b.index);
-    actions = sorted.slice(sorted.findIndex((a) => a.index > 10));
-    expect(actions.length).toBeGreaterThanOrEqual(4);
-    const [record] = await readHistory(user.file, user.index, HISTORY, HISTORY + 1);
-    behaviours = record.actions.map((a) => a.type);
-    wb = await startWorkbench({
-      folder: root,
-      theme: 'dark',
-      viewport: { width: 1600, height: 1000 },
-      settings: { 'personaLab.labels.author': AUTHOR },
-    });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`traceParity-FAILED-${ctx.task.name}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await wb?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  omniSampleWorkbench('traceParity', AUTHOR, {
+    prepare: async (copy) => {
+      root = copy;
+      const bench = await loadOmniBenchmark(root);
+      runName = [...bench.runs.keys()].sort()[0];
+      user = [...bench.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
+      const sorted = [...user.testActions].sort((a, b) => a.index - b.index);
+      actions = sorted.slice(sorted.findIndex((a) => a.index > 10));
+      expect(actions.length).toBeGreaterThanOrEqual(4);
+      const [record] = await readHistory(user.file, user.index, HISTORY, HISTORY + 1);
+      behaviours = record.actions.map((a) => a.type);
+    },
+    started: (started) => {
+      wb = started;
+    },
   });
 
   it('says what the keys label, and n writes a note on the label just added', async () => {

@@ -1,0 +1,42 @@
+// A workbench on a fresh copy of sample/omnibehavior, as one author (the trace view's tests): before the file's
+// tests the copy is made, `prepare` reads it, the workbench starts and `started` receives it; a failed test leaves a
+// screenshot named after `name`; after the tests the workbench closes and the copy is removed.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { repoRoot } from './server';
+import { startWorkbench, type Workbench } from './workbench';
+
+export interface OmniCopyHooks {
+  /** Runs on the copy (its root) before the workbench starts. */
+  prepare?: (root: string) => Promise<void> | void;
+  started: (wb: Workbench, root: string) => void;
+}
+
+export function omniSampleWorkbench(name: string, author: string, hooks: OmniCopyHooks): void {
+  let tmp: string | undefined;
+  let wb: Workbench | undefined;
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), `pl-${name}-`));
+    const root = join(tmp, 'omnibehavior');
+    cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
+    await hooks.prepare?.(root);
+    wb = await startWorkbench({
+      folder: root,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.labels.author': author },
+    });
+    hooks.started(wb, root);
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`${name}-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+}
