@@ -113,7 +113,21 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await waitFor(() => existsSync(file), { message: 'the draft file' });
     await wb.page.locator('.part.editor .tab.active', { hasText: '.pldraft' }).waitFor();
     expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
-    await wb.runCommand('View: Focus Active Editor Group');
+    // The keys must reach the draft: the trace view can take the focus back late (after its attempt list redraws),
+    // so the draft's tab is clicked and its group focused until its editor has the keyboard.
+    const focused = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused');
+    await waitFor(
+      async () => {
+        if (await focused.isVisible()) return true;
+        await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+        await wb.runCommand('View: Focus Active Editor Group');
+        return focused.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { message: 'the draft to have the keyboard' },
+    );
     await wb.page.keyboard.press('Control+End');
     await wb.page.keyboard.type('\nThis user likes almost everything.');
     await wb.page.keyboard.press('Control+Enter');
@@ -137,11 +151,24 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       const forUser = `Run the test actions of ${user.userId}`;
       // One invocation at a time: the input box may take a moment, and a second click would start a second command.
       // A right-click that lands while the tree redraws after a run reaches the command without its row; the command
-      // then asks whose test actions to run, and the test closes that and clicks the row again.
+      // then asks whose test actions to run, and the test answers with the user, as a person would.
+      const whose = wb.page
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+        .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${user.userId}\\s*$`) }) })
+        .first();
       await waitFor(
         async () => {
           if (await input.isVisible()) {
-            if ((await title.innerText()) === forUser) return true;
+            const shown = await title.innerText();
+            if (shown === forUser) return true;
+            if (shown.startsWith('Run Test Actions') && (await whose.isVisible())) {
+              await whose.click();
+              await title
+                .filter({ hasText: forUser })
+                .waitFor({ timeout: 5_000 })
+                .catch(() => {});
+              return false;
+            }
             await wb.page.keyboard.press('Escape');
             return false;
           }
@@ -191,10 +218,13 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await toast(new RegExp(`${RUN} finished \\(resumed\\): .* 0 requests sent`)).waitFor({ timeout: 60_000 });
     expect(server.requests.length - before).toBe(sent);
 
-    // From the palette it asks whose test actions, rather than running all of them unasked.
-    await wb.runCommand('Persona Lab: Run Test Actions…');
+    // From the palette it asks whose test actions, rather than running all of them unasked (its quick pick opens as
+    // the palette closes, so the palette is not waited out).
+    await wb.quick.startCommand('Persona Lab: Run Test Actions…');
     const rows = wb.page.locator('.quick-input-widget .monaco-list-row .label-name');
-    await rows.first().waitFor();
+    await waitFor(async () => (await rows.allInnerTexts())[0]?.includes('Every test action') ?? false, {
+      message: 'the quick pick of whose test actions',
+    });
     const names = await rows.allInnerTexts();
     expect(names[0]).toContain('Every test action');
     expect(names.some((n) => n.includes(user.userId))).toBe(true);
