@@ -19,6 +19,7 @@ import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { runJudgeCommand, type JudgeCliOptions } from './omniJudge';
 import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
+import { GLOSSARY, glossaryText } from '../core/glossary';
 
 export class UsageError extends Error {}
 
@@ -106,6 +107,10 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runExperimentsCommand(args, opts, defaultIo());
     case 'long-context':
       return runLongContextCommand(args, opts, defaultIo(), true);
+    case 'glossary':
+      if (args.length) throw new UsageError(`unexpected argument "${args[0]}"`);
+      print(opts.json ? JSON.stringify(GLOSSARY) : glossaryText());
+      return 0;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

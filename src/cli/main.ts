@@ -27,6 +27,8 @@ Commands:
                                                            (StreamProfileBench or OmniBehavior)
   baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)
+  glossary [--json]                                        every metric and term the views and this CLI print: its
+                                                           short and long name, what it is and its unit
 ${RUN_USAGE}
 ${OMNI_RUN_USAGE}
 ${JUDGE_USAGE}

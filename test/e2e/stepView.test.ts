@@ -6,6 +6,7 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreStep } from '../../src/core/spb/score/step';
+import { hoverText } from '../../src/core/glossary';
 import {
   POOL_CLASSES,
   type Benchmark,
@@ -222,6 +223,10 @@ describe('step view in the real workbench', () => {
       'ratio',
     ]);
     for (const [k, title] of cells) expect(title.length, `tooltip of ${k}`).toBeGreaterThan(20);
+    // Each tile's hover opens with the glossary's sentence for its name.
+    const titles = new Map(cells);
+    expect(titles.get('Recall_Stability')?.startsWith(hoverText('R_stab'))).toBe(true);
+    expect(titles.get('alpha')?.startsWith(hoverText('α'))).toBe(true);
     await wb.screenshot('step-view-dark');
     await frame.locator('[data-section="persona"]').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('step-view-dark-persona');

@@ -269,7 +269,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const err = Math.abs(Number(q.true_value) - Number(q.predicted_value));
     const text = await frame.locator('.question[data-field="video_watch_seconds"] .error-text').innerText();
     expect(text).toBe(
-      `|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)}`,
+      `|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)} % of duration`,
     );
   });
 

@@ -78,7 +78,7 @@ describe('experiment table rows', () => {
     expect(rows[0].deltas[0].text).toBe('+2.0 [−1.0, +5.0]');
     expect(rows[1].deltas[0]).toEqual({ diff: 0.011, ciLow: null, ciHigh: null, text: '+1.1 (CI n/a: 5 users)' });
     expect(rows[1].thin).toHaveLength(5);
-    expect(rows[2].deltas.map((d) => d.text)).toEqual(['n/a', 'n/a', 'n/a', 'n/a']);
+    expect(rows[2].deltas.map((d) => d.text)).toEqual(['—', '—', '—', '—']);
     expect(rows[0].tokens).toBe(1000);
     expect(isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows } })).toBe(true);
     expect(isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows: [{ ...rows[0], deltas: 'x' }] } })).toBe(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../src/core/spb/score/run';
+import { METRIC_NAMES } from '../../src/core/spb/names';
 import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
 import { sortSpbUsers } from '../../src/core/spb/view/userOrder';
 import {
@@ -159,25 +160,26 @@ describe('tree rows', () => {
     expect(orderNote({ key: 'Error_Viral', direction: 'descending' })).toBe('by Err_viral ↓');
   });
 
-  it('figures table: every figure named in words and by symbol, undefined as a dash, absent keys left out', () => {
+  it('figures table: every figure named in words and by symbol with its definition, undefined as a dash, absent keys left out', () => {
     const { bench, run } = fixture();
     const u1 = scoreRun(bench, run).platforms.get('weibo')!.userScores.get('we_0000000001')!;
     const table = figuresTable(userFigures(u1)).split('\n');
+    const def = (key: keyof typeof METRIC_NAMES) => METRIC_NAMES[key].definition;
     expect(table).toEqual([
-      '| Figure | Value |',
-      '|---|---:|',
-      '| Recall (R) | 62.5% |',
-      '| F1 of novelty and stability recall (F1^NS) | 60.0% |',
-      '| Stability recall (R_stab) | 75.0% |',
-      '| Novelty recall (R_nov) | 50.0% |',
-      '| Decay error rate (Err_decay) | 50.0% |',
-      '| Peer error rate (Err_peer) | 0.0% |',
-      '| Viral error rate (Err_viral) | 0.0% |',
-      '| Random error rate (Err_random) | 0.0% |',
+      '| Figure | Value | What it is |',
+      '|---|---:|---|',
+      `| Recall (R) | 62.5% | ${def('Recall')} |`,
+      `| F1 of novelty and stability recall (F1^NS) | 60.0% | ${def('F1NS')} |`,
+      `| Stability recall (R_stab) | 75.0% | ${def('Recall_Stability')} |`,
+      `| Novelty recall (R_nov) | 50.0% | ${def('Recall_Novelty')} |`,
+      `| Decay error rate (Err_decay) | 50.0% | ${def('Error_Decay')} |`,
+      `| Peer error rate (Err_peer) | 0.0% | ${def('Error_Peer')} |`,
+      `| Viral error rate (Err_viral) | 0.0% | ${def('Error_Viral')} |`,
+      `| Random error rate (Err_random) | 0.0% | ${def('Error_Random')} |`,
     ]);
     expect(figuresTable({ Recall: NaN, Error_Peer: undefined }).split('\n').slice(2)).toEqual([
-      '| Recall (R) | — |',
-      '| Peer error rate (Err_peer) | — |',
+      `| Recall (R) | — | ${def('Recall')} |`,
+      `| Peer error rate (Err_peer) | — | ${def('Error_Peer')} |`,
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Renders a StepModel into DOM nodes. Every dataset string is set as text (see dom.ts).
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { EMPTY_PI, fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
+import { glossaryTerm, NO_PERSONA, noPersona } from '../../src/core/glossary';
 import type { MetricCell, StepModel } from '../../src/core/spb/view/stepModel';
 import {
   NAV_DIRECTIONS,
@@ -173,8 +174,8 @@ function navRow(
           'Re-run this step with a template and persona of your choice (Persona Lab: Re-run Step…)',
         )
       : null,
-    source('tasks', 'Tasks line', 'Open this user in the tasks file'),
-    model.hasResult ? source('result', 'Result line', 'Open this step in the run’s results file') : null,
+    source('tasks', 'Tasks line', glossaryTerm('Tasks line')?.definition ?? ''),
+    model.hasResult ? source('result', 'Result line', glossaryTerm('Result line')?.definition ?? '') : null,
   ]);
 }
 
@@ -246,7 +247,7 @@ function renderMetrics(model: StepModel, h: SectionState): HTMLElement {
 function personaSummary(model: StepModel): string {
   const p = model.persona;
   if (!model.hasResult) return 'no result';
-  if (p.diff === null) return 'no persona written';
+  if (p.diff === null) return NO_PERSONA;
   return `+${p.added} / −${p.removed} words`;
 }
 
@@ -276,7 +277,7 @@ function renderPersona(model: StepModel, pi: StepPiMarks): Child[] {
     : el('p', {
         className: 'prose empty',
         text: model.hasResult
-          ? 'No persona written at this step: the next step receives the same persona as this one.'
+          ? noPersona('none written at this step: the next step receives the one this step received')
           : 'The run has no result for this step.',
       });
   return [
@@ -296,10 +297,10 @@ function renderPersona(model: StepModel, pi: StepPiMarks): Child[] {
         'received',
         receivedTitle,
         p.received,
-        model.header.stepId === 1 ? 'None: cold start (step 1).' : 'None: no earlier step wrote a persona.',
+        noPersona(model.header.stepId === 1 ? 'cold start, step 1' : 'no earlier step wrote one'),
         fieldKey.personaReceived,
       ),
-      textBox('written', 'Written', p.written, 'None.', fieldKey.personaWritten),
+      textBox('written', 'Written', p.written, noPersona('none written at this step'), fieldKey.personaWritten),
     ]),
   ];
 }

@@ -4,6 +4,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { QuestionRow, TraceModel, Verdict } from '../../src/shared/traceProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import type { SectionState } from '../shared/sections';
+import { hoverText, MISSING } from '../../src/core/glossary';
 
 export interface Handlers extends SectionState {
   navigate(delta: 1 | -1): void;
@@ -143,13 +144,15 @@ function verdictMark(q: QuestionRow): HTMLElement {
 function errorCell(q: QuestionRow, m: TraceModel): Child {
   if (q.type === 'continuous') {
     const parts = [
-      q.absError === null ? '|error| —' : `|error| ${q.absError}`,
-      m.normaliser === null ? 'normaliser —' : `normaliser ${m.normaliser}`,
-      q.normalisedError === null ? 'NMAE term —' : `NMAE term ${q.normalisedError.toFixed(1)}`,
+      q.absError === null ? `|error| ${MISSING}` : `|error| ${q.absError}`,
+      m.normaliser === null ? `normaliser ${MISSING}` : `normaliser ${m.normaliser}`,
+      q.normalisedError === null ? `NMAE term ${MISSING}` : `NMAE term ${q.normalisedError.toFixed(1)} % of duration`,
     ];
-    return el('span', { className: 'error-text', text: parts.join(' · ') });
+    const title = `|error|: |true − predicted| in seconds. Normaliser: the video’s duration in seconds. ${hoverText('NMAE term')}`;
+    return el('span', { className: 'error-text', text: parts.join(' · '), title });
   }
-  if (q.judgeScore !== null) return el('span', { className: 'error-text', text: `judge ${q.judgeScore} / 10` });
+  if (q.judgeScore !== null)
+    return el('span', { className: 'error-text', text: `judge ${q.judgeScore} / 10`, title: hoverText('judge') });
   return null;
 }
 

@@ -7,6 +7,7 @@ import { templateLabel, type ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
+import { MISSING } from '../glossary';
 
 /** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
@@ -16,12 +17,15 @@ export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fr
 /** The order experiments are shown in: the headline figures first, then the four error rates. */
 export const EXPERIMENT_METRICS: readonly CompareMetric[] = FIGURE_VIEW_ORDER;
 
-const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : 'n/a');
-const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : 'n/a');
+const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : MISSING);
+const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : MISSING);
 
-/** "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp; "+1.1 (CI n/a: 5 users)" without one. */
+/**
+ * "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp; "+1.1 (CI n/a: 5 users)" without one;
+ * MISSING ("—") without a difference.
+ */
 export function deltaText(r: PairedSummaryRow | undefined, figures?: ExperimentFigures | null): string {
-  if (!r || !Number.isFinite(r.diff)) return 'n/a';
+  if (!r || !Number.isFinite(r.diff)) return MISSING;
   // An interval that cannot vary (one user per platform: resampling draws the same users) is not an interval.
   if (!Number.isFinite(r.ciLow) || !Number.isFinite(r.ciHigh) || (figures && intervalCannotVary(figures)))
     return `${pp(r.diff)} (CI n/a: ${r.users} users)`;

@@ -21,6 +21,7 @@ import {
 import { tallyFlips, type ExperimentFigures, type SampleUsers } from './experiment';
 import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
+import { MISSING } from '../glossary';
 
 /** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
 export const LONG_CONTEXT_READING =
@@ -227,7 +228,7 @@ function tableOf(cmp: RunComparison, baseRun: string, run: string): LongContextT
   };
 }
 
-const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : 'n/a');
+const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : MISSING);
 /** Table 7's layout: per platform and Avg., the streaming row and the long-context row side by side, in %. */
 export function longContextLines(t: LongContextTable): string[] {
   const head = ['', 'run', ...LONG_CONTEXT_METRICS.map((m) => METRIC_NAMES[m].short)];

@@ -4,6 +4,7 @@
 import { TABLE_METRICS, type ExperimentTableRow, type TableDelta } from './tableRows';
 import { intervalCannotVary, thinPlatforms } from './experiment';
 import { deltaText } from './format';
+import { MISSING } from '../glossary';
 import { templateLabel, type ExperimentRow } from './log';
 
 const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
@@ -16,7 +17,7 @@ export function experimentTableRows(rows: readonly ExperimentRow[]): ExperimentT
       const diff = finite(s?.diff);
       const ciLow = finite(s?.ciLow);
       const ciHigh = finite(s?.ciHigh);
-      if (diff === null || !s) return { diff: null, ciLow: null, ciHigh: null, text: 'n/a' };
+      if (diff === null || !s) return { diff: null, ciLow: null, ciHigh: null, text: MISSING };
       const collapsed = ciLow === null || ciHigh === null || (r.figures !== null && intervalCannotVary(r.figures));
       return {
         diff,

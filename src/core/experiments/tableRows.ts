@@ -14,7 +14,7 @@ export interface TableDelta {
   diff: number | null;
   ciLow: number | null;
   ciHigh: number | null;
-  /** "+1.2 [−0.5, +3.0]", "+1.1 (CI n/a: 5 users)" or "n/a" */
+  /** "+1.2 [−0.5, +3.0]", "+1.1 (CI n/a: 5 users)" or "—" (no difference) */
   text: string;
 }
 

@@ -10,24 +10,78 @@ export interface MetricName {
   latex: string;
   /** the reference runner's key (scores JSON, eval reports) */
   key: MetricKey | 'F1NS';
+  /** one sentence in our words, for hovers and the glossary (src/core/glossary.ts) */
+  definition: string;
+  /** every view writes these seven as percentages (one decimal, two in the paper's tables) */
+  unit: '%';
 }
 
-const m = (key: MetricKey | 'F1NS', short: string, long: string, latex: string): MetricName => ({
+const m = (key: MetricKey | 'F1NS', short: string, long: string, latex: string, definition: string): MetricName => ({
   key,
   short,
   long,
   latex,
+  definition,
+  unit: '%',
 });
 
 export const METRIC_NAMES: Record<MetricKey | 'F1NS', MetricName> = {
-  Recall: m('Recall', 'R', 'Recall', '$R$'),
-  Recall_Stability: m('Recall_Stability', 'R_stab', 'Stability recall', '$R_{\\mathrm{stab}}$'),
-  Recall_Novelty: m('Recall_Novelty', 'R_nov', 'Novelty recall', '$R_{\\mathrm{nov}}$'),
-  Error_Decay: m('Error_Decay', 'Err_decay', 'Decay error rate', '$E_{\\mathrm{decay}}$'),
-  Error_Peer: m('Error_Peer', 'Err_peer', 'Peer error rate', '$E_{\\mathrm{peer}}$'),
-  Error_Viral: m('Error_Viral', 'Err_viral', 'Viral error rate', '$E_{\\mathrm{viral}}$'),
-  Error_Random: m('Error_Random', 'Err_random', 'Random error rate', '$E_{\\mathrm{rand}}$'),
-  F1NS: m('F1NS', 'F1^NS', 'F1 of novelty and stability recall', '$\\mathrm{F1}^{\\mathrm{NS}}$'),
+  Recall: m(
+    'Recall',
+    'R',
+    'Recall',
+    '$R$',
+    'the share of the step’s positives (T_keep and T_new) the model picked; higher is better.',
+  ),
+  Recall_Stability: m(
+    'Recall_Stability',
+    'R_stab',
+    'Stability recall',
+    '$R_{\\mathrm{stab}}$',
+    'the share of the T_keep tags (positives the user had used before) the model picked; undefined when T_keep is empty.',
+  ),
+  Recall_Novelty: m(
+    'Recall_Novelty',
+    'R_nov',
+    'Novelty recall',
+    '$R_{\\mathrm{nov}}$',
+    'the share of the T_new tags (positives the user had never used) the model picked; undefined when T_new is empty.',
+  ),
+  Error_Decay: m(
+    'Error_Decay',
+    'Err_decay',
+    'Decay error rate',
+    '$E_{\\mathrm{decay}}$',
+    'the share of the D_decay tags (used recently, not recurring) the model picked; lower is better.',
+  ),
+  Error_Peer: m(
+    'Error_Peer',
+    'Err_peer',
+    'Peer error rate',
+    '$E_{\\mathrm{peer}}$',
+    'the share of the D_peer tags (neighbours of a positive) the model picked; lower is better.',
+  ),
+  Error_Viral: m(
+    'Error_Viral',
+    'Err_viral',
+    'Viral error rate',
+    '$E_{\\mathrm{viral}}$',
+    'the share of the D_viral tags (trending on the platform) the model picked; lower is better.',
+  ),
+  Error_Random: m(
+    'Error_Random',
+    'Err_random',
+    'Random error rate',
+    '$E_{\\mathrm{rand}}$',
+    'the share of the D_random tags (drawn at random from the vocabulary) the model picked; lower is better.',
+  ),
+  F1NS: m(
+    'F1NS',
+    'F1^NS',
+    'F1 of novelty and stability recall',
+    '$\\mathrm{F1}^{\\mathrm{NS}}$',
+    'the harmonic mean of R_nov and R_stab, taken per user as the reference does, then averaged; higher is better.',
+  ),
 };
 
 /**

@@ -17,6 +17,7 @@ import { checkSample } from '../../core/experiments/sampleFile';
 import { guardPlan, progressText, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';
 import { log } from '../log';
+import { MISSING } from '../../core/glossary';
 import { loggedEndpoint, pickRow, pickSample, rowOf, WHOLE, type ExperimentDeps } from './commands';
 import { costLine } from './provider';
 
@@ -146,7 +147,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
     });
     deps.provider.refresh();
     const avg = table.scopes.find((s) => s.scope === 'all')?.rows.find((r) => r.metric === 'Recall');
-    const pct = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a');
+    const pct = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? (100 * x).toFixed(1) : MISSING);
     const text = `long-context ${name}: Recall ${pct(avg?.meanB)} vs streaming ${pct(avg?.meanA)} (${base.label}) on the last steps of ${table.pairedSteps} users`;
     log.info(text);
     await openTable(deps, table, { ...entry, id: 0 });

@@ -11,6 +11,7 @@ import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from
 import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../core/experiments/longContext';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { log } from '../log';
+import { hoverText } from '../../core/glossary';
 
 export const EXPERIMENT_CONTEXT = 'experiment';
 export const LONG_CONTEXT_CONTEXT = 'longContextExperiment';
@@ -19,6 +20,9 @@ export const SHOW_LONG_CONTEXT_COMMAND = 'personaLab.showLongContextTable';
 export class ExperimentNode {
   constructor(readonly row: ExperimentRow) {}
 }
+
+/** What the figures of an experiment's tooltip are: the glossary's sentences (src/core/glossary.ts). */
+const TERMS = ['Δ', '95 % CI', 'W/T/L'].map(hoverText).join('\n');
 
 export const costLine = (row: ExperimentRow) =>
   `cost: ${row.cost.requests} requests, ${row.cost.promptTokens} prompt + ${row.cost.completionTokens} completion tokens, ${(row.cost.latencyMs / 1000).toFixed(1)} s of requests`;
@@ -77,6 +81,7 @@ function item(row: ExperimentRow): vscode.TreeItem {
     [...(row.figures ? figureLines(row.figures) : ['not compared with a run']), costLine(row)].join('\n'),
     'text',
   );
+  if (row.figures) md.appendText(TERMS);
   t.tooltip = md;
   return t;
 }

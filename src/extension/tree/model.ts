@@ -11,6 +11,8 @@ import {
   type SpbOrderKey,
 } from '../../core/spb/view/userOrder';
 import type { UserOrder } from '../../core/userOrder';
+import { MISSING } from '../../core/glossary';
+import { METRIC_NAMES } from '../../core/spb/names';
 import type { UserSubset } from '../../core/spb/score/userSubset';
 import {
   PLATFORMS,
@@ -22,9 +24,9 @@ import {
   type User,
 } from '../../core/spb/types';
 
-/** A fraction as a percentage with one decimal, or an em dash when undefined. */
+/** A fraction as a percentage with one decimal, or MISSING ("—") when undefined. */
 export function pct(x: number | undefined): string {
-  return x === undefined || !Number.isFinite(x) ? '—' : `${(100 * x).toFixed(1)}%`;
+  return x === undefined || !Number.isFinite(x) ? MISSING : `${(100 * x).toFixed(1)}%`;
 }
 
 const count = (n: number, one: string, many = one + 's') => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -201,15 +203,16 @@ export function findUser(bench: Benchmark, userId: string): User | undefined {
 }
 
 /**
- * The full figures as a Markdown table, each named in words and by its symbol ("Recall (R)"); keys left out of
- * `values` are not listed, undefined or NaN show as "—". Only numbers and fixed names: no dataset text.
+ * The full figures as a Markdown table, each named by its symbol and in words ("Recall (R)") with its glossary
+ * sentence (src/core/glossary.ts); keys left out of `values` are not listed, undefined or NaN show as MISSING ("—").
+ * Only numbers and fixed names: no dataset text.
  */
 export function figuresTable(values: Partial<Record<SpbFigureKey, number | undefined>>): string {
-  const lines = ['| Figure | Value |', '|---|---:|'];
+  const lines = ['| Figure | Value | What it is |', '|---|---:|---|'];
   for (const key of SPB_FIGURE_KEYS) {
     if (!(key in values)) continue;
     const info = SPB_ORDER_INFO[key];
-    lines.push(`| ${info.name} (${info.label}) | ${pct(values[key])} |`);
+    lines.push(`| ${info.name} (${info.label}) | ${pct(values[key])} | ${METRIC_NAMES[key].definition} |`);
   }
   return lines.join('\n');
 }

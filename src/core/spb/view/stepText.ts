@@ -1,6 +1,7 @@
 // The step view's words: the pool groups' labels and tooltips, each metric's label, group and tooltip, the order the
 // metrics are shown in, and how their values are written.
-import { METRIC_VIEW_ORDER } from '../names';
+import { hoverText, MISSING, poolClassHover } from '../../glossary';
+import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../names';
 import type { MetricKey, PoolClass } from '../types';
 
 export type MetricGroup = 'recall' | 'error' | 'diagnostic';
@@ -24,86 +25,52 @@ export const GROUP_LABELS: Record<PoolClass, string> = {
   dRandom: 'D_random',
 };
 
+/** Each pool class's hover: its glossary entry (src/core/glossary.ts). */
 export const GROUP_TOOLTIPS: Record<PoolClass, string> = {
-  tKeep: 'T_keep (positive): tags of the target window that the user had already used before.',
-  tNew: 'T_new (positive): tags of the target window that the user had never used before.',
-  dDecay: 'D_decay (distractor): tags the user used recently that do not recur in the target window.',
-  dPeer: 'D_peer (distractor, stored as D_cluster): semantic neighbours of a positive tag.',
-  dViral: 'D_viral (distractor): platform-wide trending tags of the target day.',
-  dRandom: 'D_random (distractor): uniform samples of the tag vocabulary.',
+  tKeep: poolClassHover('tKeep'),
+  tNew: poolClassHover('tNew'),
+  dDecay: poolClassHover('dDecay'),
+  dPeer: poolClassHover('dPeer'),
+  dViral: poolClassHover('dViral'),
+  dRandom: poolClassHover('dRandom'),
 };
 
+/** A metric's tile: its short name, group and hover (the glossary's sentence, then how this step computes it). */
+const cell = (label: string, group: MetricGroup, formula: string) => ({
+  label,
+  group,
+  tooltip: `${hoverText(label)} ${formula}`,
+});
+const rate = (key: MetricKey, group: MetricGroup, formula: string) => cell(METRIC_NAMES[key].short, group, formula);
+
 export const METRIC_INFO: Record<MetricCell['key'], { label: string; group: MetricGroup; tooltip: string }> = {
-  Recall: {
-    label: 'R',
-    group: 'recall',
-    tooltip:
-      'Recall: |P ∩ (T_new ∪ T_keep)| / |T_new ∪ T_keep|, the share of the positives the model picked (P = distinct picks).',
-  },
-  Recall_Stability: {
-    label: 'R_stab',
-    group: 'recall',
-    tooltip:
-      'Recall_Stability: |P ∩ T_keep| / |T_keep|, the share of recurring tags picked. Undefined when T_keep is empty.',
-  },
-  Recall_Novelty: {
-    label: 'R_nov',
-    group: 'recall',
-    tooltip: 'Recall_Novelty: |P ∩ T_new| / |T_new|, the share of new tags picked. Undefined when T_new is empty.',
-  },
-  Error_Decay: {
-    label: 'Err_decay',
-    group: 'error',
-    tooltip:
-      'Error_Decay: |P ∩ D_decay| / |D_decay|, the share of decayed (no longer used) tags picked. Undefined when D_decay is empty.',
-  },
-  Error_Peer: {
-    label: 'Err_peer',
-    group: 'error',
-    tooltip:
-      'Error_Peer: |P ∩ D_peer| / |D_peer|, the share of peer distractors (D_cluster, neighbours of a positive) picked. Undefined when empty.',
-  },
-  Error_Viral: {
-    label: 'Err_viral',
-    group: 'error',
-    tooltip:
-      'Error_Viral: |P ∩ D_viral| / |D_viral|, the share of trending distractors picked. Undefined when D_viral is empty.',
-  },
-  Error_Random: {
-    label: 'Err_random',
-    group: 'error',
-    tooltip:
-      'Error_Random: |P ∩ D_random| / |D_random|, the share of random distractors picked. Undefined when D_random is empty.',
-  },
-  K: { label: 'K', group: 'diagnostic', tooltip: 'K = |C+| = |T_keep ∪ T_new|, the number of positives in the pool.' },
-  delta: {
-    label: 'δ',
-    group: 'diagnostic',
-    tooltip: 'δ: the number of distinct picks that fall in C- (the distractors).',
-  },
-  budget: {
-    label: 'B',
-    group: 'diagnostic',
-    tooltip: 'Budget B = 1 − δ/K: the share of a K-pick budget not spent on distractors.',
-  },
-  alpha: {
-    label: 'α',
-    group: 'diagnostic',
-    tooltip:
-      'α = |T_keep| / K: the share of the positives that are recurring tags. With exactly K distinct in-pool picks, α·R_stab + (1−α)·R_nov = B.',
-  },
-  ratio: {
-    label: 'ρ',
-    group: 'diagnostic',
-    tooltip: 'ρ = R_nov / R_stab: novelty vs stability recall. Undefined when either is undefined or R_stab = 0.',
-  },
+  Recall: rate('Recall', 'recall', 'This step: |P ∩ (T_new ∪ T_keep)| / |T_new ∪ T_keep|, P the distinct picks.'),
+  Recall_Stability: rate('Recall_Stability', 'recall', 'This step: |P ∩ T_keep| / |T_keep|.'),
+  Recall_Novelty: rate('Recall_Novelty', 'recall', 'This step: |P ∩ T_new| / |T_new|.'),
+  Error_Decay: rate('Error_Decay', 'error', 'This step: |P ∩ D_decay| / |D_decay|; undefined when D_decay is empty.'),
+  Error_Peer: rate('Error_Peer', 'error', 'This step: |P ∩ D_peer| / |D_peer|; undefined when D_peer is empty.'),
+  Error_Viral: rate('Error_Viral', 'error', 'This step: |P ∩ D_viral| / |D_viral|; undefined when D_viral is empty.'),
+  Error_Random: rate(
+    'Error_Random',
+    'error',
+    'This step: |P ∩ D_random| / |D_random|; undefined when D_random is empty.',
+  ),
+  K: cell('K', 'diagnostic', 'A count.'),
+  delta: cell('δ', 'diagnostic', 'A count.'),
+  budget: cell('B', 'diagnostic', 'A fraction, 0 to 1.'),
+  alpha: cell(
+    'α',
+    'diagnostic',
+    'A fraction, 0 to 1; with exactly K distinct in-pool picks, α·R_stab + (1−α)·R_nov = B.',
+  ),
+  ratio: cell('ρ', 'diagnostic', 'A ratio.'),
 };
 
 export const METRIC_ORDER: MetricCell['key'][] = [...METRIC_VIEW_ORDER, 'K', 'delta', 'budget', 'alpha', 'ratio'];
 
-/** Rates as percentages with one decimal, K and δ as integers, B, α, ρ with two decimals; "—" when undefined. */
+/** Rates as percentages with one decimal, K and δ as integers, B, α, ρ with two decimals; MISSING ("—") when undefined. */
 export function formatMetric(key: MetricCell['key'], value: number | null): string {
-  if (value === null || !Number.isFinite(value)) return '—';
+  if (value === null || !Number.isFinite(value)) return MISSING;
   if (key === 'K' || key === 'delta') return String(value);
   if (key === 'budget' || key === 'alpha' || key === 'ratio') return value.toFixed(2);
   return `${(value * 100).toFixed(1)} %`;
