@@ -271,6 +271,8 @@ describe('OmniBehavior trace view in the real workbench', () => {
     expect(text).toBe(
       `|error| ${err} · normaliser ${norm} · NMAE term ${((Math.min(err, norm) / norm) * 100).toFixed(1)} % of duration`,
     );
+    await frame.locator('.question[data-field="video_watch_seconds"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('trace-watch-time');
   });
 
   it('moves to the next test action with ], revealing it in the tree, and opens the raw record at its line', async () => {

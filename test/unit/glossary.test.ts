@@ -15,6 +15,7 @@ import {
   unknownMetricNames,
 } from '../../src/core/glossary';
 import { experimentFigures } from '../../src/core/experiments/experiment';
+import { longContextLines, longContextTableOf } from '../../src/core/experiments/longContext';
 import { deltaText, experimentsTable, figureLines } from '../../src/core/experiments/format';
 import { METRIC_NAMES } from '../../src/core/spb/names';
 import { readPostsText } from '../../src/core/spb/format/load';
@@ -145,6 +146,9 @@ describe('every view prints only glossary names (the bundled sample)', () => {
     // No difference at all is a missing value, not "n/a".
     expect(deltaText(undefined, f)).toBe(MISSING);
     expect(unknownIn(experimentsTable([]).split('\n'))).toEqual([]);
+    const table7 = longContextLines(longContextTableOf(f, [{ scope: 'all', rows: f.summary }])!);
+    expect(table7.join('\n')).toContain('Err_random');
+    expect(unknownIn(table7)).toEqual([]);
   });
 
   it('OmniBehavior: the tree’s counts and the trace view’s notes', () => {

@@ -51,7 +51,7 @@ export function runText(name: string, predictions: number, s: OmniRunScore, bias
       .trimEnd();
   const lines = [
     `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value; a text answer with empty text)`,
-    'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %)',
+    'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %; NMAE in % of the video’s duration; judge in points of 10)',
     row(COLUMNS.map((c) => c[0])),
   ];
   for (const f of s.fields) lines.push(row(COLUMNS.map((c) => c[2](f))));
