@@ -182,6 +182,28 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     await wb.waitForExtensionHostLine(`dashboard: saved chart error-rates-${focus} (SVG`);
     const svg = await svgFacts(readFileSync(svgFile, 'utf8'));
     expect(svg.texts.map((t) => t.text)).toContain(`run ${focus}`);
+    // Each error class is its own hatch (#29 item 2), a vector <pattern> the saved bars and legend boxes fill with:
+    // four different tiles, and the legend names the four classes.
+    const hatches = await wb.page.evaluate(
+      (text) => {
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        const used = new Set(
+          [...doc.querySelectorAll('[fill^="url(#"]')].map(
+            (n) => /^url\(#([\w-]+)\)$/.exec(n.getAttribute('fill')!)?.[1],
+          ),
+        );
+        const tiles = [...doc.querySelectorAll('pattern')]
+          .filter((p) => used.has(p.id))
+          .map((p) => [...p.querySelectorAll('path')].map((d) => d.getAttribute('d')).join(' '));
+        return { tiles, filled: doc.querySelectorAll('[fill^="url(#"]').length };
+      },
+      readFileSync(svgFile, 'utf8'),
+    );
+    expect(new Set(hatches.tiles).size, hatches.tiles.join('\n')).toBe(4);
+    expect(hatches.filled, 'bars and legend boxes filled with a hatch').toBeGreaterThanOrEqual(4 * 2);
+    for (const t of ['Err_decay', 'Err_peer', 'Err_viral', 'Err_random'])
+      expect(svg.texts.map((x) => x.text)).toContain(t);
+    expect(svg.oddColours).toEqual([]);
   });
 
   it('saves the other three figures as SVG too (points of every marker, the constraint lines, the α bars)', async () => {

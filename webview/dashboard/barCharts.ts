@@ -3,6 +3,8 @@ import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '..
 import type { Platform } from '../../src/core/spb/types';
 import { Info, base, runStyle, type Built, type Pick, type Theme } from './charts';
 import { fixed, pct } from './dom';
+import { areaStyle } from './hatch';
+import { dataEncoding, errorEncoding } from './palettes';
 
 function barScales(theme: Theme, y: string) {
   return {
@@ -22,7 +24,7 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
   const info = new Info();
   const f = m.figures.find((x) => x.run === m.focus) ?? m.figures[0];
   const platforms = f?.platforms ?? [];
-  const datasets = ERROR_KEYS.map((key, k) => {
+  const datasets = ERROR_KEYS.map((key) => {
     info.add(
       platforms.map((p) => ({
         label: `${f.run} · ${SCOPE_LABELS[p.platform]}: ${METRIC_LABELS[key]} ${pct(p.errors[key])} % (M̄ over ${p.steps} steps)`,
@@ -32,8 +34,7 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
     return {
       label: METRIC_LABELS[key],
       data: platforms.map((p) => p.errors[key]),
-      backgroundColor: theme.errors[k],
-      borderColor: theme.errors[k],
+      ...areaStyle(errorEncoding(theme.colours, key)),
     };
   });
   return {
@@ -46,6 +47,8 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
         scales: barScales(theme, 'error rate (M̄)'),
         plugins: {
           ...base(theme, info, pick).plugins,
+          // Boxes big enough to show each class's hatch (a point-style dot would hide it).
+          legend: { labels: { color: theme.fg, boxWidth: 26, boxHeight: 12 } },
           // The run is in the chart itself, so a saved copy still says whose errors these are.
           title: { display: Boolean(f), text: f ? `run ${f.run}` : '', color: theme.fg },
         },
@@ -81,8 +84,8 @@ export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
     return {
       label: same ? ALPHA_DATA_LABEL : f.run,
       data: platforms.map((p) => byP.get(p)?.alpha ?? null),
-      backgroundColor: st.color,
-      borderColor: st.color,
+      // α of the tasks is the data's, outlined in the muted colour; per run (steps differ) in the run's colour.
+      ...areaStyle(same ? dataEncoding(theme.colours) : st),
     };
   });
   const scales = barScales(theme, 'stability ratio ᾱ');
@@ -91,7 +94,14 @@ export function alphaBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
     config: {
       type: 'bar',
       data: { labels: platforms.map((p) => SCOPE_LABELS[p]), datasets },
-      options: { ...base(theme, info, pick), scales: { ...scales, y: { ...scales.y, max: 1 } } },
+      options: {
+        ...base(theme, info, pick),
+        scales: { ...scales, y: { ...scales.y, max: 1 } },
+        plugins: {
+          ...base(theme, info, pick).plugins,
+          legend: { labels: { color: theme.fg, boxWidth: 26, boxHeight: 12 } },
+        },
+      },
     },
   };
 }

@@ -24,6 +24,8 @@ import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '
 import type { Platform } from '../../src/core/spb/types';
 import { chartRenderer, type ChartRender } from '../shared/chartExport';
 import { fixed, pct } from './dom';
+import { readColours } from './hatch';
+import { runEncoding, type Encoding, type PaletteColours } from './palettes';
 
 Chart.register(
   ScatterController,
@@ -42,31 +44,24 @@ export interface Theme {
   fg: string;
   muted: string;
   grid: string;
-  runs: string[];
-  errors: string[];
+  /** the theme's chart hues and text colours the palettes (palettes.ts) are made of */
+  colours: PaletteColours;
   font: string;
 }
 
 export function readTheme(): Theme {
   const cs = getComputedStyle(document.body);
   const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
-  const blue = v('--vscode-charts-blue', '#3794ff');
-  const red = v('--vscode-charts-red', '#f14c4c');
-  const yellow = v('--vscode-charts-yellow', '#cca700');
-  const orange = v('--vscode-charts-orange', '#d18616');
-  const green = v('--vscode-charts-green', '#89d185');
-  const purple = v('--vscode-charts-purple', '#b180d7');
+  const colours = readColours();
   return {
-    fg: v('--vscode-foreground', '#cccccc'),
-    muted: v('--vscode-descriptionForeground', '#9d9d9d'),
+    fg: colours.fg,
+    muted: colours.muted,
     grid: v('--vscode-editorWidget-border', v('--vscode-panel-border', 'rgba(128,128,128,0.35)')),
-    runs: [blue, orange, green, purple, red, yellow],
-    errors: [orange, purple, red, blue],
+    colours,
     font: v('--vscode-font-family', 'sans-serif'),
   };
 }
 
-const STYLES: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'];
 const PLATFORM_STYLES: Record<Platform, PointStyle> = {
   weibo: 'circle',
   xiaohongshu: 'rect',
@@ -75,13 +70,9 @@ const PLATFORM_STYLES: Record<Platform, PointStyle> = {
   douban: 'star',
 };
 
-/** Colour and marker of the i-th run: 6 theme colours, then the markers change too. */
-export function runStyle(theme: Theme, i: number): { color: string; style: PointStyle; dash: number[] } {
-  return {
-    color: theme.runs[i % theme.runs.length],
-    style: STYLES[Math.floor(i / theme.runs.length) % STYLES.length],
-    dash: i >= theme.runs.length ? [6, 3] : [],
-  };
+/** Colour, marker and dash of the i-th run (palettes.ts: runs only ever use these). */
+export function runStyle(theme: Theme, i: number): Encoding {
+  return runEncoding(theme.colours, i);
 }
 
 export type Pick = (filter: StepFilter) => void;
@@ -382,6 +373,13 @@ export function draw<TType extends ChartType, TData, TLabel>(
   built: Built<TType, TData, TLabel>,
 ): { destroy(): void } {
   const chart = new Chart(canvas, built.config);
+  // Each legend entry's fill as drawn (a colour, or "pattern" for a hatch), so a test can read which encodings it got.
+  canvas.dataset.fills = JSON.stringify(
+    chart.data.datasets.map((ds, di) => {
+      const bg: unknown = chart.getDatasetMeta(di).controller.getStyle(0, false).backgroundColor;
+      return { label: ds.label ?? '', fill: typeof bg === 'string' ? bg : 'pattern' };
+    }),
+  );
   delete canvas.dataset.probe;
   chart.data.datasets.forEach((_ds, di) => {
     if (canvas.dataset.probe) return;

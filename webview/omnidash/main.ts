@@ -26,6 +26,8 @@ import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 import { pyFixed } from '../../src/core/io/pyNumber';
+import { areaStyle, readColours } from '../dashboard/hatch';
+import { dataEncoding, runEncoding } from '../dashboard/palettes';
 import { JUDGE_AGREEMENT_HEAD, judgeAgreementCells, judgeAgreementNote } from '../../src/core/omni/judgeAgreementText';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -155,22 +157,24 @@ function show(m: OmniDashboardModel): void {
   chart = new Chart(canvas, biasChart(b));
 }
 
-/** The real and predicted positive rates per scene, in the theme's colours (read again on each call). */
+/**
+ * The real and predicted positive rates per scene, in the theme's colours (read again on each call). The real rates
+ * are the data's (outlined in the muted colour), the predicted ones the run's (the first run colour), as in the run
+ * dashboard (webview/dashboard/palettes.ts).
+ */
 function biasChart(b: BiasDiagnostics): ChartConfiguration<'bar', number[], string> {
-  const real = cssVar('--vscode-charts-blue', '#3794ff');
-  const predicted = cssVar('--vscode-charts-orange', '#d18616');
-  const muted = cssVar('--vscode-descriptionForeground', '#9d9d9d');
+  const colours = readColours();
+  const muted = colours.muted;
   return {
     type: 'bar',
     data: {
       labels: b.perScene.map((s) => s.scene),
       datasets: [
-        { label: 'real', data: b.perScene.map((s) => 100 * s.realRate), backgroundColor: real, borderColor: real },
+        { label: 'real', data: b.perScene.map((s) => 100 * s.realRate), ...areaStyle(dataEncoding(colours)) },
         {
           label: 'predicted',
           data: b.perScene.map((s) => 100 * s.predictedRate),
-          backgroundColor: predicted,
-          borderColor: predicted,
+          ...areaStyle(runEncoding(colours, 0)),
         },
       ],
     },
@@ -178,7 +182,7 @@ function biasChart(b: BiasDiagnostics): ChartConfiguration<'bar', number[], stri
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
-      plugins: { legend: { labels: { color: cssVar('--vscode-foreground', '#cccccc') } } },
+      plugins: { legend: { labels: { color: colours.fg, boxWidth: 26, boxHeight: 12 } } },
       scales: {
         x: { grid: { display: false }, ticks: { color: muted } },
         y: {
