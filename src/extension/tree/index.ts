@@ -9,6 +9,7 @@ import type { TreeNode } from './node';
 import { BenchmarkTreeProvider } from './provider';
 import { TreeMessage } from './message';
 import { sampleMessage } from './sampleCommands';
+import { benchmarksViewDescription } from '../benchmarks/viewText';
 
 export const VIEW_ID = 'personaLab.benchmarks';
 
@@ -23,11 +24,22 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
   const store = benchmarks.spb;
   const provider = new BenchmarkTreeProvider(benchmarks.all.map((b) => b.tree));
   const view = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  // The selected run shows on the benchmark row itself: beside the view's title icons it was cut to a letter.
+  // The benchmark rows name their run with its figure; the view's description names the runs too (short: beside the
+  // title icons a long one is cut), or what is loading.
   const update = () => {
     for (const c of benchmarks.contributions) {
       void vscode.commands.executeCommand('setContext', c.contextKey, benchmarks.of(c).bench !== undefined);
     }
+    const loading = benchmarks.all.some((b) => b.isLoading);
+    void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading);
+    view.description = benchmarksViewDescription(
+      benchmarks.all.map((b) => ({
+        label: b.format.label,
+        loaded: b.bench !== undefined,
+        loading: b.isLoading,
+        run: b.run?.name,
+      })),
+    );
   };
   update();
   const message = new TreeMessage(view);
@@ -36,9 +48,7 @@ export function activateTree(context: vscode.ExtensionContext, benchmarks: Bench
     provider,
     view,
     ...benchmarks.all.map((b) => b.onDidChange(update)),
-    store.onDidChangeLoading(
-      (loading) => void vscode.commands.executeCommand('setContext', 'personaLab.loading', loading),
-    ),
+    ...benchmarks.all.map((b) => b.onDidChangeLoading(update)),
   );
   return { view, message };
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { benchmarksViewDescription, rowName, type OpenState } from '../../src/extension/benchmarks/viewText';
+
+const spb = (o: Partial<OpenState> = {}): OpenState => ({
+  label: 'StreamProfileBench',
+  loaded: true,
+  loading: false,
+  run: 'demo-llm',
+  ...o,
+});
+const omni = (o: Partial<OpenState> = {}): OpenState => spb({ label: 'OmniBehavior', run: 'demo-sim', ...o });
+
+describe("the Benchmarks view's description", () => {
+  it('names the run its figures are for', () => {
+    expect(benchmarksViewDescription([spb(), omni({ loaded: false, run: undefined })])).toBe('run: demo-llm');
+    expect(benchmarksViewDescription([spb({ loaded: false }), omni()])).toBe('run: demo-sim');
+  });
+
+  it("names each open benchmark's run in the view's order, and says when one has none", () => {
+    expect(benchmarksViewDescription([spb({ run: 'random' }), omni()])).toBe('runs: random · demo-sim');
+    expect(benchmarksViewDescription([spb({ run: undefined })])).toBe('run: no run');
+  });
+
+  it('says what is loading, over the runs', () => {
+    expect(benchmarksViewDescription([spb(), omni({ loading: true })])).toBe('loading OmniBehavior…');
+    expect(benchmarksViewDescription([spb({ loading: true, loaded: false }), omni({ loading: true })])).toBe(
+      'loading StreamProfileBench and OmniBehavior…',
+    );
+  });
+
+  it('is empty when no benchmark is open', () => {
+    expect(benchmarksViewDescription([spb({ loaded: false }), omni({ loaded: false })])).toBe('');
+  });
+});
+
+describe("the benchmark row's name", () => {
+  it('keeps a folder name of up to 16 characters as it is', () => {
+    expect(rowName('sample')).toBe('sample');
+    expect(rowName('omnibehavior')).toBe('omnibehavior');
+    expect(rowName('a'.repeat(16))).toBe('a'.repeat(16));
+  });
+
+  it('cuts a longer one to 16 at a word break and keeps its generated end', () => {
+    expect(rowName('persona-lab-walkthrough-g1hUdX')).toBe('persona-lab…hUdX');
+    expect(rowName('persona-lab-walk-1280-NuxvpF')).toBe('persona-lab…xvpF');
+    expect(rowName('averyveryverylongfoldernamewithoutbreaks')).toBe('averyveryve…eaks');
+    expect(rowName('StreamProfileBench')).toBe('StreamProfi…ench');
+    for (const name of ['persona-lab-walkthrough-g1hUdX', 'StreamProfileBench', 'x'.repeat(40)])
+      expect(rowName(name).length).toBe(16);
+  });
+});
