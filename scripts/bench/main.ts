@@ -9,7 +9,7 @@ import { writeBaselineRun } from '../../src/core/spb/baselines/baselines';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
-import { bareProcess, measureIndexInProcess, measureIndexProcesses } from './index';
+import { bareProcess, measureIndexInProcess, measureIndexProcesses, measureSkim } from './index';
 import { measureLabelImport } from './labels';
 import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
@@ -140,6 +140,7 @@ async function measure(dir: string, runNames: string[], python: boolean): Promis
   console.log(
     `  load / bare parse = ${median(ratios).toFixed(2)}x, median of ${REPEATS} back-to-back pairs (range ${range(ratios, 2)}; best load / best parse ${(Math.min(...loadMs) / Math.min(...parseMs)).toFixed(2)}x)   (goal <= 1.3x)`,
   );
+  await measureSkim(dir, runNames);
   console.log(`score all runs: median ${s.toFixed(0)} ms (${range(scoreMs, 0)}, ${REPEATS} times)`);
   console.log(`peak RSS of load + score in a fresh process: ${mb(rssBytes)}`);
   const goalRss = runNames.length > 1 ? 1.0 : 1.5;

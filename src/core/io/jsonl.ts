@@ -29,9 +29,8 @@ export interface ReadFrom {
 }
 
 /**
- * Calls `onLine` for every non-blank line; resolves to the number of lines read (blank ones included). Reads in 512 KiB chunks, decodes each chunk's complete lines in one call
- * (a newline byte never sits inside a multi-byte character), and yields to the event loop between chunks, so that
- * an extension host stays responsive while a large file loads.
+ * Calls `onLine` for every non-blank line; resolves to the number of lines read (blank ones included). Reads in
+ * 512 KiB chunks and decodes each chunk's complete lines in one call.
  */
 export async function readLines(
   path: string,
@@ -39,7 +38,6 @@ export async function readLines(
   onProgress?: (bytes: number) => void,
   from?: ReadFrom,
 ): Promise<number> {
-  const handle = await open(path, 'r');
   let lineNo = from?.line ?? 0;
   let first = !from?.offset;
   const emitLine = (region: Buffer, start: number, end: number, base: number, decoded: string | undefined) => {
@@ -47,7 +45,7 @@ export async function readLines(
     let text = decoded;
     if (first) {
       first = false;
-      if (end - start >= 3 && region[start] === 0xef && region[start + 1] === 0xbb && region[start + 2] === 0xbf) {
+      if (hasBom(region, start, end)) {
         start += 3;
         if (text !== undefined) text = text.slice(1);
       }
@@ -63,18 +61,86 @@ export async function readLines(
     if (text !== undefined && BLANK.test(text)) return;
     onLine({ line: lineNo, offset: base + start, length: end - start, text: text ?? null });
   };
-  const emitRegion = (region: Buffer, base: number) => {
-    // One decode for the whole region when it is valid; otherwise each line is checked on its own.
-    const texts = isUtf8(region) ? region.toString('utf8').split('\n') : undefined;
-    let pos = 0;
-    for (let i = 0; ; i++) {
-      const nl = region.indexOf(0x0a, pos);
-      const end = nl === -1 ? region.length : nl;
-      emitLine(region, pos, end, base, texts?.[i]);
-      if (nl === -1) break;
-      pos = nl + 1;
-    }
-  };
+  await readRegions(
+    path,
+    (region, base) => {
+      // One decode for the whole region when it is valid; otherwise each line is checked on its own.
+      const texts = isUtf8(region) ? region.toString('utf8').split('\n') : undefined;
+      forEachLine(region, (start, end, i) => emitLine(region, start, end, base, texts?.[i]));
+    },
+    onProgress,
+    from,
+  );
+  return lineNo;
+}
+
+/** A line's bytes, valid only during the call (the buffer is reused), without the newline, a trailing CR or a BOM. */
+export interface ByteLine {
+  line: number;
+  offset: number;
+  length: number;
+  bytes: Buffer;
+}
+
+/** As readLines, without decoding: for readers that decode only the parts of a line they need (see skim.ts). */
+export async function readLineBytes(
+  path: string,
+  onLine: (line: ByteLine) => void,
+  onProgress?: (bytes: number) => void,
+  from?: ReadFrom,
+): Promise<number> {
+  let lineNo = from?.line ?? 0;
+  let first = !from?.offset;
+  await readRegions(
+    path,
+    (region, base) =>
+      forEachLine(region, (start, end) => {
+        lineNo++;
+        if (first) {
+          first = false;
+          if (hasBom(region, start, end)) start += 3;
+        }
+        if (end > start && region[end - 1] === 0x0d) end--;
+        for (let k = start; k < end; k++) {
+          const c = region[k];
+          if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+            onLine({ line: lineNo, offset: base + start, length: end - start, bytes: region.subarray(start, end) });
+            return;
+          }
+        }
+      }),
+    onProgress,
+    from,
+  );
+  return lineNo;
+}
+
+const hasBom = (b: Buffer, start: number, end: number) =>
+  end - start >= 3 && b[start] === 0xef && b[start + 1] === 0xbb && b[start + 2] === 0xbf;
+
+function forEachLine(region: Buffer, onLine: (start: number, end: number, i: number) => void): void {
+  let pos = 0;
+  for (let i = 0; ; i++) {
+    const nl = region.indexOf(0x0a, pos);
+    onLine(pos, nl === -1 ? region.length : nl, i);
+    if (nl === -1) break;
+    pos = nl + 1;
+  }
+}
+
+/**
+ * Calls `onRegion` with runs of whole lines (without the last newline): a chunk's complete lines at once (a newline
+ * byte never sits inside a multi-byte character), and yields to the event loop between chunks, so that an extension
+ * host stays responsive while a large file loads.
+ */
+async function readRegions(
+  path: string,
+  onRegion: (region: Buffer, base: number) => void,
+  onProgress?: (bytes: number) => void,
+  from?: ReadFrom,
+): Promise<void> {
+  const handle = await open(path, 'r');
+  const emitRegion = onRegion;
   // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
   const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
   let cur = 0;
@@ -119,7 +185,6 @@ export async function readLines(
     await pending.catch(() => undefined); // a read still in flight when onLine threw
     await handle.close();
   }
-  return lineNo;
 }
 
 const BLANK = /^[ \t\r]*$/;

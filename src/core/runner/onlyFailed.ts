@@ -51,7 +51,9 @@ export function seedJournal(journal: Journal, jobs: readonly Job[], from: Run): 
       const error = isErrorRecord(r);
       failed ||= error;
       if (r.personaSummary !== '') persona = r.personaSummary;
-      journal.append(stepEntry(user, step, { ...r, personaNext: persona }, error, 0));
+      // Named, not spread: a skimmed row's texts are getters (spb/format/stepText.ts).
+      const texts = { prediction: r.prediction, reasoning: r.reasoning, personaSummary: r.personaSummary };
+      journal.append(stepEntry(user, step, { ...texts, personaNext: persona }, error, 0));
     }
     if (!failed) journal.append({ t: 'user', platform: user.platform, user: user.userId });
   }

@@ -14,6 +14,11 @@ import {
 import type { StepResult, UserResult } from '../types';
 import { scoreStep } from '../score/step';
 import { agreesWithScore } from './results';
+import { FileStepResult, spanSource } from './stepText';
+
+// How a step's reasoning and persona are kept: as strings, or as the byte spans a skimmed read found (stepText.ts).
+const TEXTS = 0;
+const TEXT_SPANS = 1;
 
 export function encodeUsers(enc: Encoder, users: ReadonlyMap<string, User>): void {
   enc.int(users.size);
@@ -105,20 +110,32 @@ export function encodeResults(
         enc.int(METRICS);
         for (const key of METRIC_KEYS) enc.float(m[key]);
       }
-      enc.str(s.reasoning);
-      enc.str(s.personaSummary);
+      if (s instanceof FileStepResult) {
+        enc.int(TEXT_SPANS);
+        enc.float(s.reasoningAt);
+        enc.int(s.reasoningLength);
+        enc.float(s.personaAt);
+        enc.int(s.personaLength);
+      } else {
+        enc.int(TEXTS);
+        enc.str(s.reasoning);
+        enc.str(s.personaSummary);
+      }
     }
   }
 }
 
 export function decodeResults(
   dec: Decoder,
+  abs: string,
   rel: string,
   platform: Platform,
   users: ReadonlyMap<string, User>,
   tag: (s: string) => string,
 ): Map<string, UserResult> {
   const results = new Map<string, UserResult>();
+  // Checked by the index's stamp just before; unreadable since, its texts read as '' like any file gone.
+  const source = spanSource(abs) ?? { path: abs, size: -1, mtimeMs: -1 };
   for (let n = dec.count(); n > 0; n--) {
     const user = users.get(dec.str());
     if (!user) throw new RangeError('cache: a result row whose user is not in the tasks');
@@ -152,9 +169,18 @@ export function decodeResults(
           Error_Random: n(),
         };
       } else if (flag !== NO_METRICS) throw new RangeError(`cache: metrics flag ${flag}`);
-      const reasoning = dec.str();
-      const personaSummary = dec.str();
-      steps.set(stepId, { stepId, prediction, storedMetrics, reasoning, personaSummary, line: stepLine });
+      const texts = dec.count();
+      if (texts === TEXT_SPANS) {
+        const [rAt, rLength, pAt, pLength] = [dec.float(), dec.count(), dec.float(), dec.count()];
+        steps.set(
+          stepId,
+          new FileStepResult(stepId, prediction, storedMetrics, stepLine, source, rAt, rLength, pAt, pLength),
+        );
+      } else if (texts === TEXTS) {
+        const reasoning = dec.str();
+        const personaSummary = dec.str();
+        steps.set(stepId, { stepId, prediction, storedMetrics, reasoning, personaSummary, line: stepLine });
+      } else throw new RangeError(`cache: texts flag ${texts}`);
     }
     results.set(user.userId, { userId: user.userId, platform, username, steps, file: rel, line });
   }

@@ -160,7 +160,7 @@ function splitResults(bytes: Buffer): { head: Buffer; rows: Buffer } | null {
 function rowsOf(rows: Buffer, job: FileJob, users: ReadonlyMap<string, User>, tag: (s: string) => string) {
   const entry = decode(rows);
   if (!entry) throw new Error(`${job.rel}: its index changed after it was checked; reopen with the index off`);
-  const results = decodeResults(entry.body, job.rel, job.platform, users, tag);
+  const results = decodeResults(entry.body, job.abs, job.rel, job.platform, users, tag);
   if (!entry.body.done) throw new Error(`${job.rel}: its index does not match its rows; reopen with the index off`);
   return results;
 }

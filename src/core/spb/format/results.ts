@@ -1,7 +1,9 @@
 // Reads one results file (`results/<run>/inference_results_<platform>.jsonl`) and checks it against the tasks.
 import { DiagnosticSink, isInt, isRecord } from '../../io/diagnostics';
 import { pyNumber, type ReadFrom } from '../../io/jsonl';
-import { readUserRows } from '../../io/rows';
+import { readSkimmedUserRows } from '../../io/rows';
+import { skimSpec } from '../../io/skim';
+import { FileStepResult, spanSource, type SpanSource } from './stepText';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from '../score/step';
 import { attachPickTables } from '../score/table';
 import { describe, type Interner } from './tasks';
@@ -32,11 +34,13 @@ export async function readResultsFile(
   resume?: ResultsResume,
 ): Promise<{ results: Map<string, UserResult>; lines: number }> {
   const results = resume?.results ?? new Map<string, UserResult>();
-  const lines = await readUserRows(
+  const source = spanSource(absPath);
+  const lines = await readSkimmedUserRows(
     absPath,
+    RESULT_SKIM,
     sink,
     describe,
-    (value, raw) => {
+    (value, raw, spans) => {
       if (!Array.isArray(value.steps)) {
         return sink.error(raw.line, 'steps', `expected an array, got ${describe(value.steps)}`);
       }
@@ -56,7 +60,7 @@ export async function readResultsFile(
         line: raw.line,
       };
       value.steps.forEach((s, i) => {
-        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, intern);
+        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, intern, spans, source);
         if (!step) return;
         if (result.steps.has(step.stepId)) {
           sink.warn(raw.line, `steps[${i}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
@@ -73,6 +77,10 @@ export async function readResultsFile(
   return { results, lines };
 }
 
+// Scoring reads ids, picks and metrics; the texts are read back when a view shows them, ground_truth never (the
+// tasks' split is the truth).
+const RESULT_SKIM = skimSpec(['reasoning', 'persona_summary'], ['ground_truth']);
+
 function readStepResult(
   value: unknown,
   at: string,
@@ -80,6 +88,8 @@ function readStepResult(
   user: User,
   sink: DiagnosticSink,
   intern: Interner,
+  spans: readonly number[],
+  file: SpanSource | undefined,
 ): StepResult | null {
   if (!isRecord(value)) {
     sink.error(line, at, `expected an object, got ${describe(value)}`);
@@ -114,6 +124,11 @@ function readStepResult(
       `stored metrics disagree with the recomputed ones (${metricsDiff(stored, recomputed)})`,
     );
   }
+  if (spans.length && file) {
+    const [rAt, rLength] = spanOf(value.reasoning, spans);
+    const [pAt, pLength] = spanOf(value.persona_summary, spans);
+    return new FileStepResult(value.step_id, prediction, stored, line, file, rAt, rLength, pAt, pLength);
+  }
   return {
     stepId: value.step_id,
     prediction,
@@ -122,6 +137,13 @@ function readStepResult(
     personaSummary: typeof value.persona_summary === 'string' ? value.persona_summary : '',
     line,
   };
+}
+
+/** A skimmed line's string value is the marker of its span: [file offset, byte length], or [0, 0] for no string. */
+function spanOf(marker: unknown, spans: readonly number[]): [number, number] {
+  if (typeof marker !== 'string') return [0, 0];
+  const n = Number(marker);
+  return [spans[2 * n], spans[2 * n + 1] - spans[2 * n]];
 }
 
 /** undefined when absent or unreadable (reported), null when the file says null. */

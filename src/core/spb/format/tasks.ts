@@ -1,7 +1,8 @@
 // Reads one tasks file (`data/<platform>_inference_tasks.jsonl`): one user per line, steps inside.
 import { markerNumber } from '../../io/pyMarkers';
 import { DiagnosticSink, isInt, isRecord } from '../../io/diagnostics';
-import { readJsonValues } from '../../io/rows';
+import { readSkimmedValues } from '../../io/rows';
+import { skimSpec } from '../../io/skim';
 import { splitIndex, tagPosition } from '../score/step';
 import { attachSplitTables } from '../score/table';
 import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from '../types';
@@ -18,6 +19,9 @@ export class Interner {
   }
 }
 
+// The posts are most of a tasks file and are read back from the line when a view shows them (load.ts).
+const TASK_SKIM = skimSpec(['posts_text']);
+
 export async function readTasksFile(
   absPath: string,
   relPath: string,
@@ -28,8 +32,9 @@ export async function readTasksFile(
 ): Promise<Map<string, User>> {
   const users = new Map<string, User>();
   const firstLine = new Map<string, number>();
-  await readJsonValues(
+  await readSkimmedValues(
     absPath,
+    TASK_SKIM,
     sink,
     (value, raw) => {
       const ref: LineRef = { file: absPath, offset: raw.offset, length: raw.length, line: raw.line };
