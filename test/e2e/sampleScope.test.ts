@@ -97,7 +97,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     await waitRow(
       'sample',
       1,
-      (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`,
+      (r) => r.description === `Avg. R ${pct(run.avg.Recall)} · run: ${run.name}${failedSuffix(run)}`,
       'the run',
     );
 
@@ -126,7 +126,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
       1,
       (r) =>
         r.description ===
-        `run: ${run.name} · Avg. R ${pct(avg)} on sample ${NAME} (7 users)${failedSuffix(runOnSample)}`,
+        `Avg. R ${pct(avg)} on sample ${NAME} (7 users) · run: ${run.name}${failedSuffix(runOnSample)}`,
       'the benchmark row on the sample',
     );
     const platforms = PLATFORMS.filter((p) => (sample.users[p]?.length ?? 0) > 0);
@@ -146,7 +146,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     await waitRow(
       'sample',
       1,
-      (r) => r.description === `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`,
+      (r) => r.description === `Avg. R ${pct(run.avg.Recall)} · run: ${run.name}${failedSuffix(run)}`,
       'whole',
     );
     // The workbench hides an empty message and keeps its old text in the DOM.

@@ -20,7 +20,7 @@ export interface CliScore {
 
 /** The benchmark row's description for a run, as the CLI's JSON gives its figures: failed requests flagged. */
 export function benchDescription(run: CliScore['runs'][number]): string {
-  return `run: ${run.name} · Avg. R ${pct(run.avg.Recall)}${failedSuffix(run)}`;
+  return `Avg. R ${pct(run.avg.Recall)} · run: ${run.name}${failedSuffix(run)}`;
 }
 
 /** A platform row's description: its users and R, or R over the users the run scores when that is not all of them. */

@@ -1,8 +1,8 @@
-// The Benchmarks tree at the default side-bar width (1440×900): the benchmark row names the selected run where it
-// can be read, beside a few title icons; a user's tooltip spells out all eight figures; Sort Users By… R lists the
-// users by R, lowest first, in the order the files' figures give (written out again in treeExpected.ts, and checked
-// against the core's per-user scores), and keeps that order after Reload Window. OmniBehavior users sort by their
-// wrong answers as the core counts them.
+// The Benchmarks tree at the default side-bar width (1440×900): the benchmark row's Avg. R can be read, the view's
+// header names the selected run, beside a few title icons; a user's tooltip spells out all eight figures; Sort Users
+// By… R lists the users by R, lowest first, in the order the files' figures give (written out again in
+// treeExpected.ts, and checked against the core's per-user scores), and keeps that order after Reload Window.
+// OmniBehavior users sort by their wrong answers as the core counts them.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { scoreOmniRun, userActionCounts } from '../../src/core/omni/score';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
+import { viewDescription } from './firstScreen';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { treePage } from './treePage';
 import {
@@ -108,27 +109,31 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('names the selected run on the benchmark row, readable at the default side-bar width, beside few title icons', async () => {
+  it("shows the benchmark row's Avg. R at the default side-bar width and the run in the view's header, beside few title icons", async () => {
     await openPersonaLab();
     const run = cli.runs[0];
     const want = benchDescription(run);
     await waitRow('sample', 1, (r) => r.description === want, `the benchmark row to read "${want}"`);
-    // "run: NAME" ends inside the part of the row that is not cut off.
+    // The figure ("Avg. R 42.4%") ends inside the part of the row that is not cut off.
     const shown = await rowLocator('sample', 1)
       .first()
-      .evaluate((row, prefix) => {
-        const description = row.querySelector('.label-description');
-        const text = description?.firstChild;
-        const clip = row.querySelector('.monaco-icon-label-container') ?? row;
-        if (!text || text.nodeType !== Node.TEXT_NODE) return { ok: false, why: 'no description text' };
-        const range = document.createRange();
-        range.setStart(text, 0);
-        range.setEnd(text, prefix.length);
-        const end = range.getBoundingClientRect().right;
-        const visible = Math.min(clip.getBoundingClientRect().right, row.getBoundingClientRect().right);
-        return { ok: end <= visible, why: `"${prefix}" ends at ${end}, the row shows up to ${visible}` };
-      }, `run: ${run.name}`);
+      .evaluate(
+        (row, prefix) => {
+          const description = row.querySelector('.label-description');
+          const text = description?.firstChild;
+          const clip = row.querySelector('.monaco-icon-label-container') ?? row;
+          if (!text || text.nodeType !== Node.TEXT_NODE) return { ok: false, why: 'no description text' };
+          const range = document.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, prefix.length);
+          const end = range.getBoundingClientRect().right;
+          const visible = Math.min(clip.getBoundingClientRect().right, row.getBoundingClientRect().right);
+          return { ok: end <= visible, why: `"${prefix}" ends at ${end}, the row shows up to ${visible}` };
+        },
+        `Avg. R ${pct(run.avg.Recall)}`,
+      );
     expect(shown.ok, shown.why).toBe(true);
+    expect(await viewDescription(wb)).toMatch(new RegExp(`^runs: ${run.name} · `));
     const titleActions = await wb.page
       .locator(`${BENCHMARKS_PANE} .pane-header .actions .action-item .action-label`)
       .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));

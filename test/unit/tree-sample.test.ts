@@ -112,9 +112,9 @@ describe('the tree filtered to a sample', () => {
   it('names the sample on the benchmark row, whose Avg. is over its users', () => {
     const whole = scoreRun(bench, run);
     const onSample = scoreRun(bench, run, userSubset({ weibo: ['w1'], zhihu: ['z1'] }));
-    expect(benchmarkDescription(run, whole)).toBe('run: m · Avg. R 33.3%');
+    expect(benchmarkDescription(run, whole)).toBe('Avg. R 33.3% · run: m');
     expect(benchmarkDescription(run, onSample, 'sample s (2 users)')).toBe(
-      'run: m · Avg. R 75.0% on sample s (2 users)',
+      'Avg. R 75.0% on sample s (2 users) · run: m',
     );
     expect(benchmarkDescription(undefined, undefined, 'sample s (2 users)')).toBe('no run · sample s (2 users)');
   });

@@ -49,11 +49,14 @@ export interface PlatformRow {
   description: string;
 }
 
-/** The benchmark row's text: the selected run and its Avg. R, said to be the sample's when filtered to one. */
+/**
+ * The benchmark row's text: the selected run's Avg. R first (a side bar cuts the end of a row), said to be the
+ * sample's when filtered to one, then the run.
+ */
 export function benchmarkDescription(run: Run | undefined, score: RunScore | undefined, sample?: string): string {
   if (!run) return sample ? `no run · ${sample}` : 'no run';
-  const avg = `run: ${run.name} · Avg. R ${pct(score?.avg.Recall)}`;
-  return sample ? `${avg} on ${sample}` : avg;
+  const avg = `Avg. R ${pct(score?.avg.Recall)}`;
+  return `${sample ? `${avg} on ${sample}` : avg} · run: ${run.name}`;
 }
 
 /** A platform's users in file order, only those of the sample when the tree is filtered to one. */

@@ -16,6 +16,7 @@ import {
 import type { TreeNode } from '../../tree/node';
 import { countsText, rowCountsText } from '../../../core/omni/countsText';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
+import { rowName } from '../viewText';
 import type { TraceRef } from '../../../shared/traceProtocol';
 
 export interface OmniTreeContext {
@@ -62,7 +63,7 @@ export class OmniBenchmarkNode implements TreeNode {
     const { bench, run, score } = this.ctx;
     const overall = score?.overall;
     return treeItem({
-      label: folderName(bench.root),
+      label: rowName(folderName(bench.root)),
       state: vscode.TreeItemCollapsibleState.Expanded,
       id: omniNodeId.benchmark(bench.root),
       contextValue: 'omniBenchmark',

@@ -12,6 +12,7 @@ import { orderSentence, type UserOrder } from '../../../core/userOrder';
 import type { StepRef } from './stepRef';
 import type { SampleScope } from '../../../core/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
+import { rowName } from '../viewText';
 import type { TreeNode } from '../../tree/node';
 import { withBadge, type TreeAugment } from '../../tree/augment';
 import {
@@ -57,7 +58,7 @@ export class BenchmarkNode implements TreeNode {
   getTreeItem(): vscode.TreeItem {
     const { bench, run, score } = this.ctx;
     return treeItem({
-      label: folderName(bench.root),
+      label: rowName(folderName(bench.root)),
       state: vscode.TreeItemCollapsibleState.Expanded,
       id: nodeId.benchmark(),
       contextValue: 'benchmark',
