@@ -12,6 +12,7 @@ import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { answerFileDialog } from './fileDialog';
+import { recordTexts, rowsOf, viewDescription } from './firstScreen';
 import { treePage } from './treePage';
 import {
   benchDescription,
@@ -220,7 +221,8 @@ describe('Benchmarks tree in the real workbench', () => {
       'the changed step to show Recall 100 %',
     );
     const bench = (await rows()).find((r) => r.level === 1);
-    expect(bench?.description.startsWith(`run: ${run} · `)).toBe(true);
+    expect(bench?.description.startsWith('Avg. R ')).toBe(true);
+    expect(bench?.description.includes(` · run: ${run}`)).toBe(true);
     expect((await rows()).find((r) => r.level === 3 && r.label === user.user_id)?.expanded).toBe('true');
   });
 
@@ -331,9 +333,24 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
-    await waitFor(async () => (await welcome.innerText()).includes('No benchmark is open.'), {
+    await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder is open.'), {
       message: 'the no-benchmark welcome',
     });
+    // No empty state takes more than three rows (#29 item 4): the welcome's text and button, the PI Audit's message.
+    const audit = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
+    await waitFor(async () => (await audit.innerText().catch(() => '')).startsWith('Open a benchmark'), {
+      message: "the PI Audit's no-benchmark message",
+    });
+    expect(await rowsOf(welcome)).toBeLessThanOrEqual(3);
+    expect(await rowsOf(audit)).toBeLessThanOrEqual(3);
+    expect(await viewDescription(wb)).toBe('');
+    await wb.screenshot('tree-empty-welcome');
+    // While the folder loads, the Benchmarks view and the PI Audit say so.
+    const texts = await recordTexts(wb, [
+      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .welcome-view-content',
+      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .pane-header .description',
+      '.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message',
+    ]);
     await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
     await answerFileDialog(
       wb.page,
@@ -351,6 +368,10 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
         { timeout: 30_000 },
       )
       .toBe('bench');
+    await expect.poll(() => viewDescription(wb), { timeout: 30_000 }).toMatch(/^runs: \S+ · \S+$/);
+    const seen = await texts.seen();
+    expect(seen.filter((t) => t.endsWith('Loading the benchmark…')).length).toBe(2);
+    expect(seen.some((t) => / \.description loading (StreamProfileBench|OmniBehavior)/.test(t))).toBe(true);
   });
 
   it('reopens that benchmark with the chosen run after a window reload', async () => {
