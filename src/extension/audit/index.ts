@@ -60,7 +60,7 @@ export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benc
         : benchmarks.all.some((b) => b.isLoading)
           ? 'Loading the benchmark…'
           : session.hasBenchmark
-            ? 'Not audited yet: "Persona Lab: Run PI Audit" (▷ in this view\'s title bar) scans bios, posts, tags, personas and reasoning for personal information that the placeholders missed.'
+            ? 'Not audited yet: Run PI Audit (▷ in the title bar) finds personal information the placeholders missed.'
             : notAudited(benchmarks) || 'Open a benchmark to audit it for residual personal information.';
     } else if (session.running) view.message = 'Auditing…';
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
