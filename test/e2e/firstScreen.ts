@@ -118,3 +118,17 @@ export async function recordTexts(wb: Workbench, selectors: string[]): Promise<{
       wb.page.evaluate(() => [...((globalThis as Record<string, unknown>).__plSeen as Set<string>)].map(String)),
   };
 }
+
+/** Compare Runs… on `runs`, then a click on the first row: the compare page and the selectors of its pair's cells. */
+export async function openFirstPair(wb: Workbench, runs: [string, string]): Promise<{ frame: Frame; cells: string[] }> {
+  await wb.runWithPicks('Persona Lab: Compare Runs…', runs);
+  const frame = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
+  const first = frame.locator('.vlist .vrow').first();
+  const key = (await first.getAttribute('data-key'))!;
+  await first.click();
+  await frame.locator(`.pair-page[data-pair="${key}"]`).waitFor({ timeout: 30_000 });
+  const cells = ['Picks', 'Persona written'].flatMap((row) =>
+    ['a', 'b'].map((side) => `.pair-page .cmp-cell[data-side="${side}"][data-row="${row}"]`),
+  );
+  return { frame, cells };
+}

@@ -3,11 +3,12 @@
 // bar counts its planted problems; the walkthrough opens with its steps and media; each step's button runs its
 // command and ticks the step (open, problems, run, step, label by key, re-run against the demo model, PI audit,
 // dashboard); the re-run shows the reply the demo model gives for that prompt. It is also a new user's walk (open the
-// sample, find a failing step, label it, re-run it, compare two runs), checked to need no scrolling on 1440×900.
+// sample, find a failing step, label it, re-run it, compare two runs), checked to need no scrolling on 1440×900, and
+// on 1280×800 with the secondary side bar open. The Benchmarks view names the selected run in its header.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID, demoAnswer, type DemoReply } from '../../src/core/demo/profiler';
@@ -17,7 +18,9 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { personaReceived, resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, User } from '../../src/core/spb/types';
+import { rowName } from '../../src/extension/benchmarks/viewText';
 import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
+import { benchmarkRow, firstScreen, openFirstPair, rowsOf, viewDescription } from './firstScreen';
 import { BENCHMARKS_PANE, freePort, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { ui, type Ui } from './rerunSession';
 
@@ -30,33 +33,6 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 };
 const walkthrough = manifest.contributes.walkthroughs[0];
 const RUN = 'random';
-
-/**
- * The selectors among `selectors` whose element does not start on the frame's first screen (none, in a good walk), on
- * a 1440×900 window with the panel hidden (the walk's *Show Problems* step opened it). Waits for the layout to
- * settle, since hiding the panel resizes the webview.
- */
-async function firstScreen(wb: Workbench, frame: Frame, selectors: string[]): Promise<string[]> {
-  expect(wb.page.viewportSize()).toEqual({ width: 1440, height: 900 });
-  const hide = wb.page.locator(
-    '.part.panel .action-label[aria-label^="Hide Panel"], .part.panel .action-label[aria-label^="Close Panel"]',
-  );
-  if (await wb.page.locator('.part.panel').isVisible()) await hide.first().click();
-  await wb.page.locator('.part.panel').waitFor({ state: 'hidden' });
-  const below = () =>
-    frame.evaluate((sels) => {
-      window.scrollTo(0, 0);
-      return sels.filter((sel) => {
-        const e = document.querySelector(sel);
-        return !e || e.getBoundingClientRect().top > window.innerHeight - 60;
-      });
-    }, selectors);
-  await waitFor(async () => (await below()).length === 0, {
-    timeout: 10_000,
-    message: 'the content on the first screen',
-  }).catch(() => {});
-  return below();
-}
 
 describe('the Get Started walkthrough against the demo endpoint', () => {
   let demo: ChildProcess;
@@ -245,6 +221,15 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     await clickButton('run', 'Choose Run…');
     await wb.pickQuickPickRow(RUN, RUN);
     await ticked('run');
+    // The view's header names the run its figures are for (then the OmniBehavior one's); the benchmark row's long
+    // generated folder name is cut, and its Avg. R comes first, in sight.
+    await expect.poll(() => viewDescription(wb), { timeout: 30_000 }).toMatch(new RegExp(`^runs: ${RUN} · \\S`));
+    const row = await benchmarkRow(wb, 'Avg. R 00.0%'.length);
+    expect(row.name).toBe(rowName(basename(ws)));
+    expect(row.name.length).toBeLessThan(basename(ws).length);
+    expect(row.description).toMatch(new RegExp(`^Avg\\. R \\d+\\.\\d% · run: ${RUN}`));
+    expect(row.inSight).toBe(true);
+    await wb.screenshot('walkthrough-run-chosen');
 
     const step = user.steps[1];
     await clickButton('step', 'Open Step');
@@ -310,15 +295,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
   });
 
   it('compares two runs: a row shows both side by side in the compare view, picks and personas on the first screen', async () => {
-    await wb.runWithPicks('Persona Lab: Compare Runs…', ['demo-llm', RUN]);
-    const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
-    const first = cmp.locator('.vlist .vrow').first();
-    const key = (await first.getAttribute('data-key'))!;
-    await first.click();
-    await cmp.locator(`.pair-page[data-pair="${key}"]`).waitFor({ timeout: 30_000 });
-    const cells = ['Picks', 'Persona written'].flatMap((row) =>
-      ['a', 'b'].map((side) => `.pair-page .cmp-cell[data-side="${side}"][data-row="${row}"]`),
-    );
+    const { frame: cmp, cells } = await openFirstPair(wb, ['demo-llm', RUN]);
     expect(await firstScreen(wb, cmp, cells)).toEqual([]);
     await wb.screenshot('walkthrough-compare');
   });
@@ -337,5 +314,67 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
       .evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked')));
     expect(checked).toEqual(walkthrough.steps.map(() => 'true'));
     await wb.screenshot('walkthrough-done');
+  });
+});
+
+describe("the walk's first screens at 1280×800 with the secondary side bar open", () => {
+  const size = { width: 1280, height: 800 };
+  let wb: Workbench;
+  let ws: string;
+
+  beforeAll(async () => {
+    ws = mkdtempSync(join(tmpdir(), 'persona-lab-walk-1280-'));
+    cpSync(join(repoRoot, 'sample'), ws, { recursive: true });
+    wb = await startWorkbench({
+      folder: ws,
+      theme: 'dark',
+      viewport: size,
+      settings: { 'personaLab.audit.autoRun': 'never' },
+    });
+    await wb.openView('Persona Lab');
+    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+      timeout: 60_000,
+      message: 'the benchmark tree',
+    });
+    await wb.runCommand('View: Toggle Secondary Side Bar Visibility');
+    await wb.page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
+    expect((await wb.page.locator('.part.auxiliarybar').boundingBox())?.width).toBeGreaterThan(150);
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await wb?.screenshot(`walkthrough-1280-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    if (ws && process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(ws, { recursive: true, force: true });
+  });
+
+  it("the PI Audit's not-audited message takes at most three rows", async () => {
+    const message = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
+    await waitFor(async () => (await message.innerText().catch(() => '')).startsWith('Not audited yet'), {
+      timeout: 60_000,
+      message: "the PI Audit's not-audited message",
+    });
+    expect(await rowsOf(message)).toBeLessThanOrEqual(3);
+    await wb.screenshot('walkthrough-1280-sidebar');
+  });
+
+  it('Next Unlabelled Step: the posts, pool and persona start on the first screen', async () => {
+    await wb.runCommand('Persona Lab: Next Unlabelled Step');
+    const frame = await wb.findWebviewFrame('#step-root[data-step] .labels-bar', { timeout: 60_000 });
+    await frame.locator('.label-chip').first().waitFor();
+    const sections = ['[data-section="batch"]', '[data-section="pool"]', '[data-section="persona"]'];
+    expect(await firstScreen(wb, frame, sections, size)).toEqual([]);
+    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    await wb.screenshot('walkthrough-1280-step');
+  });
+
+  it("Compare Runs: a row's picks and personas of both runs start on the first screen", async () => {
+    const { frame: cmp, cells } = await openFirstPair(wb, ['demo-llm', RUN]);
+    expect(await firstScreen(wb, cmp, cells, size)).toEqual([]);
+    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    await wb.screenshot('walkthrough-1280-compare');
   });
 });
