@@ -19,6 +19,7 @@ import { INDEX_DIR } from '../../src/core/cache/store';
 import type { CacheReport } from '../../src/core/spb/format/indexed';
 import { LazyResults } from '../../src/core/spb/format/lazyResults';
 import { loadBenchmark } from '../../src/core/spb/format/load';
+import { failedRequests } from '../../src/core/spb/score/failedRequests';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark } from '../../src/core/spb/types';
 import { loadView } from '../support/loadView';
@@ -142,6 +143,32 @@ describe('persistent index', () => {
     writeFileSync(d, 'not a cache');
     expect(await expectSameAsCold(root)).toEqual({ hits: n - 4, appended: 0, read: 4 });
     expect(await expectSameAsCold(root)).toEqual({ hits: n, appended: 0, read: 0 });
+  });
+
+  it('counts failed requests warm without building rows, where the empty steps are no error records', async () => {
+    const root = copySample();
+    const plant = (run: string, platform: string, reasoning: string) => {
+      const file = join(root, 'results', run, `inference_results_${platform}.jsonl`);
+      const [first, ...rest] = readFileSync(file, 'utf8').split('\n');
+      const row = JSON.parse(first.replace(/\bNaN\b/g, 'null')) as { steps: Record<string, unknown>[] };
+      Object.assign(row.steps[0], { prediction: [], reasoning, persona_summary: '' });
+      writeFileSync(file, [JSON.stringify(row), ...rest].join('\n'));
+    };
+    plant('demo-llm', 'weibo', 'Error: Connection error.');
+    plant('random', 'zhihu', 'nothing fitted'); // empty, and no error record
+    const figures = (bench: Benchmark) =>
+      [...bench.runs.values()].map((run) => ({ name: run.name, ...failedRequests(bench, run) }));
+    const cold = figures((await open(root, false)).bench);
+    await open(root); // writes the index
+    const warm = await open(root);
+    expect(figures(warm.bench)).toEqual(cold);
+    const failed = Object.fromEntries(cold.map((f) => [f.name, f.failed]));
+    expect(failed.random).toBe(0);
+    expect(failed['demo-llm']).toBeGreaterThanOrEqual(1);
+    const pending = (run: string) =>
+      [...warm.bench.runs.get(run)!.results.values()].every((m) => m instanceof LazyResults && m.isPending);
+    expect(pending('random')).toBe(true); // its empty step was told apart by the index
+    expect(pending('demo-llm')).toBe(false); // an error record: the rows are read for the excluding reading
   });
 
   it('gives a paper-scale folder the same figures and problems warm as cold', async () => {

@@ -5,7 +5,7 @@ import * as zlib from 'node:zlib';
 
 const MAGIC = 0x58494c50; // "PLIX"
 /** Bumped whenever the layout or what any encoder writes changes: an older file is then ignored and rebuilt. */
-export const CODEC_VERSION = 2;
+export const CODEC_VERSION = 3;
 const FIXED = 36;
 const LONE_SURROGATE = /\p{Cs}/u;
 

@@ -14,6 +14,8 @@ import {
 import type { StepResult, UserResult } from '../types';
 import { scoreStep } from '../score/step';
 import { agreesWithScore } from './results';
+import { isErrorRecord } from '../score/failedRequests';
+import { errorStepKey } from '../score/table';
 import { FileStepResult, spanSource } from './stepText';
 
 // How a step's reasoning and persona are kept: as strings, or as the byte spans a skimmed read found (stepText.ts).
@@ -213,6 +215,8 @@ export function encodePickRows(
       }
       enc.int(step.prediction.length);
       for (const p of step.prediction) enc.int(typeof p === 'string' ? enc.id(p) : -1);
+      // Whether an empty step is an error record, so that a warm job counts failed requests without the rows.
+      if (step.prediction.length === 0) enc.int(isErrorRecord(step) ? 1 : 0);
     }
   }
 }
@@ -222,8 +226,9 @@ export function decodePickRows(
   dec: Decoder,
   users: ReadonlyMap<string, User>,
   tagIdOf: (tag: string) => number,
-): { user: User; picks: Int32Array }[] {
+): { rows: { user: User; picks: Int32Array }[]; errorSteps: Set<string> } {
   const ids = dec.table.map(tagIdOf);
+  const errorSteps = new Set<string>();
   const rows: { user: User; picks: Int32Array }[] = [];
   const n = dec.count();
   // One buffer for the file, each row a view of it, as the loader builds them.
@@ -240,9 +245,10 @@ export function decodePickRows(
         const local = dec.int();
         buffer[at++] = local < 0 ? -1 : (ids[local] ?? -1);
       }
+      if (count === 0 && dec.count() === 1) errorSteps.add(errorStepKey(user.userId, user.steps[k].stepId));
     }
     rows.push({ user, picks: buffer.subarray(start, at) });
   }
   if (at !== buffer.length) throw new RangeError('cache: pick table length');
-  return rows;
+  return { rows, errorSteps };
 }

@@ -190,8 +190,8 @@ export async function readResultsIndexed(
     if (rows) {
       report.hits++;
       sink.items.push(...usable.diagnostics);
-      const results = new LazyResults(rows.length, () => rowsOf(parts.rows, job, users, tag));
-      attachPickRows(results, users, rows);
+      const results = new LazyResults(rows.rows.length, () => rowsOf(parts.rows, job, users, tag));
+      attachPickRows(results, users, rows.rows, rows.errorSteps);
       return results;
     }
   }

@@ -3,7 +3,7 @@
 // where the step has positives), so the official R̄ counts them; "excluding failed requests" is our reading, named so
 // wherever it prints and never as the paper's figure.
 import { scoreRun, type RunScore } from './run';
-import { platformTableOf } from './table';
+import { errorStepKey, platformTableOf, type PlatformTable } from './table';
 import type { UserSubset } from './userSubset';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type StepResult, type UserResult } from '../types';
 
@@ -54,9 +54,9 @@ function withoutFailed(run: Run): Run {
 }
 
 /**
- * Steps with a result per platform from the loader's pick tables, or undefined when some step has no picks (only
- * those can be error records) or a table is missing: then the rows are read. Keeps a clean run's job from building
- * its result objects (a warm `score` reads none).
+ * Steps with a result per platform from the loader's pick tables, or undefined when some step is an error record
+ * (only a step with no picks can be one) or a table is missing: then the rows are read. Keeps a clean run's job from
+ * building its result objects (a warm `score` reads none: the index says which empty steps are error records).
  */
 function cleanCounts(bench: Benchmark, run: Run, subset?: UserSubset): Map<Platform, number> | undefined {
   const out = new Map<Platform, number>();
@@ -67,18 +67,30 @@ function cleanCounts(bench: Benchmark, run: Run, subset?: UserSubset): Map<Platf
     let steps = 0;
     for (const e of table.entries) {
       if (subset && !subset.get(platform)?.has(e.userId)) continue;
-      for (let p = 0; p < e.picks.length;) {
+      const userSteps = users.get(e.userId)?.steps ?? [];
+      for (let p = 0, k = 0; p < e.picks.length; k++) {
         const count = e.picks[p++];
-        if (count === 0) return undefined;
-        if (count > 0) {
-          steps++;
-          p += count;
-        }
+        if (count < 0) continue;
+        if (count === 0 && isEmptyErrorRecord(table, results, e.userId, userSteps[k]?.stepId)) return undefined;
+        steps++;
+        p += count;
       }
     }
     out.set(platform, steps);
   }
   return out;
+}
+
+function isEmptyErrorRecord(
+  table: PlatformTable,
+  results: ReadonlyMap<string, UserResult>,
+  userId: string,
+  stepId: number | undefined,
+): boolean {
+  if (stepId === undefined) return true;
+  if (table.errorSteps) return table.errorSteps.has(errorStepKey(userId, stepId));
+  const r = results.get(userId)?.steps.get(stepId);
+  return r === undefined || isErrorRecord(r);
 }
 
 /** Counts and both readings of R̄; `score` is the run's official score when already computed. */

@@ -78,6 +78,8 @@ export interface PlatformTable {
   users: ReadonlyMap<string, User>;
   size: number;
   entries: { userId: string; splits: Int32Array; picks: Int32Array }[];
+  /** Which steps with no picks are the reference's error record (errorStepKey), when the index said so. */
+  errorSteps?: ReadonlySet<string>;
 }
 
 const platformTables = new WeakMap<ReadonlyMap<string, UserResult>, PlatformTable>();
@@ -113,6 +115,7 @@ export function attachPickRows(
   results: ReadonlyMap<string, UserResult>,
   users: ReadonlyMap<string, User>,
   rows: readonly { user: User; picks: Int32Array }[],
+  errorSteps?: ReadonlySet<string>,
 ): void {
   const entries: PlatformTable['entries'] = [];
   for (const { user, picks } of rows) {
@@ -120,8 +123,10 @@ export function attachPickRows(
     if (!splits) return;
     entries.push({ userId: user.userId, splits, picks });
   }
-  platformTables.set(results, { users, size: rows.length, entries });
+  platformTables.set(results, { users, size: rows.length, entries, errorSteps });
 }
+
+export const errorStepKey = (userId: string, stepId: number) => `${userId}\u0000${stepId}`;
 
 /**
  * The rows of a results map with both tables, when the loader built them against these users and the map has not
