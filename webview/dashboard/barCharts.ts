@@ -1,12 +1,13 @@
 // The dashboard's bar charts: error rates and stability ratio ᾱ per platform. A click on a bar asks for its steps.
 import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
-import { Info, base, runStyle, type Built, type Pick, type Theme } from './charts';
+import { Info, base, percentTick, runStyle, type Built, type Pick, type Theme } from './charts';
 import { fixed, pct } from './dom';
 import { areaStyle } from './hatch';
 import { dataEncoding, errorEncoding } from './palettes';
 
-function barScales(theme: Theme, y: string) {
+/** `percent`: the bars are shares (0–1), ticked in % as the tables write them. */
+function barScales(theme: Theme, y: string, percent = false) {
   return {
     x: { type: 'category' as const, grid: { display: false }, ticks: { color: theme.muted } },
     y: {
@@ -14,7 +15,7 @@ function barScales(theme: Theme, y: string) {
       min: 0,
       title: { display: true, text: y, color: theme.muted },
       grid: { color: theme.grid },
-      ticks: { color: theme.muted },
+      ticks: { color: theme.muted, ...(percent ? { callback: percentTick } : {}) },
     },
   };
 }
@@ -44,7 +45,7 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
       data: { labels: platforms.map((p) => SCOPE_LABELS[p.platform]), datasets },
       options: {
         ...base(theme, info, pick),
-        scales: barScales(theme, 'error rate (M̄)'),
+        scales: barScales(theme, 'error rate M̄ (%)', true),
         plugins: {
           ...base(theme, info, pick).plugins,
           // Boxes big enough to show each class's hatch (a point-style dot would hide it).

@@ -108,7 +108,7 @@ function hoverCursor(_e: ChartEvent, elements: ActiveElement[], chart: Chart): v
 }
 
 /** Ticks of a share (0–1) in %, as the tables write it. */
-const percentTick = (value: number | string) => `${Math.round(Number(value) * 100)}%`;
+export const percentTick = (value: number | string) => `${Math.round(Number(value) * 100)}%`;
 
 /** `unit`: both axes are recalls on 0–1, ticked in %; `percentY`: only the y axis is a share. */
 function axes(theme: Theme, x: string, y: string, unit = false, percentY = unit) {
