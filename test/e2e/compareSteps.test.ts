@@ -222,4 +222,107 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     ).toBe('false');
     await wb.screenshot('compare-side-by-side-labelled');
   });
+
+  /** How the pair page lays out: its width, its columns, the pick chips' tag text and the title. */
+  const pairLayout = () =>
+    cmp.locator('.pair-page').evaluate((page) => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const chips = [...page.querySelectorAll('.cmp-cell li.tag .tag-text')].map((t) => {
+        const style = getComputedStyle(t);
+        const lineHeight = parseFloat(style.lineHeight) || 1.4 * parseFloat(style.fontSize);
+        return {
+          text: t.textContent ?? '',
+          width: box(t).width,
+          lines: Math.round(box(t).height / lineHeight),
+          em: parseFloat(style.fontSize),
+        };
+      });
+      const title = page.querySelector('.pair-title')!;
+      return {
+        width: box(page).width,
+        columns: getComputedStyle(page.querySelector('.cmp-grid')!).gridTemplateColumns.split(' ').length,
+        chips,
+        title: { text: title.textContent ?? '', width: box(title).width, scroll: title.scrollWidth },
+      };
+    });
+
+  const expectReadable = (layout: Awaited<ReturnType<typeof pairLayout>>) => {
+    expect(layout.chips.length).toBeGreaterThan(0);
+    for (const c of layout.chips) {
+      // Never one character per line: a short tag stays on one line, wider than a character.
+      expect(c.width, `chip ${c.text}`).toBeGreaterThan(1.5 * c.em);
+      if (c.text.length <= 12) expect(c.lines, `lines of chip ${c.text}`).toBe(1);
+    }
+    expect(layout.title.text).toMatch(/step \d+\/\d+/);
+    expect(layout.title.width, 'the title is not collapsed').toBeGreaterThan(100);
+    expect(layout.title.scroll, 'the title is whole').toBeLessThanOrEqual(layout.title.width + 1);
+  };
+
+  it('in a third of the window the pair page goes one column, chips and title whole (#29 item 7)', async () => {
+    await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click();
+    cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
+    await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
+    const layout = await pairLayout();
+    expect(layout.width, 'the compare view shares the window with two step views').toBeLessThan(560);
+    expect(layout.columns).toBe(1);
+    expectReadable(layout);
+    // In one column each cell says its side.
+    expect(
+      await cmp
+        .locator('.pair-page .cmp-cell[data-side="b"][data-row="Picks"] h4')
+        .evaluate((h) => getComputedStyle(h, '::before').content),
+    ).toBe('"B · "');
+    await wb.screenshot('compare-narrow-third');
+  });
+
+  it('in half of a narrower window: two columns, and the summary keeps its W / T / L columns whole', async () => {
+    await wb.runCommand('View: Join All Editor Groups');
+    await wb.page.setViewportSize({ width: 960, height: 900 });
+    try {
+      await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click();
+      cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
+      await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
+      const layout = await pairLayout();
+      expect(layout.width).toBeLessThan(680);
+      expect(layout.columns).toBe(2);
+      expectReadable(layout);
+      await wb.screenshot('compare-narrow-pair');
+      await cmp.locator('.pair-page').click({ position: { x: 5, y: 5 } });
+      await wb.page.keyboard.press('Escape');
+      await waitFor(async () => (await cmp.locator('#dash-root').getAttribute('data-view')) === 'list', {
+        message: 'the list to come back',
+      });
+      const summary = await cmp.locator('.summary-card').evaluate((card) => {
+        const scroll = card.querySelector('.summary-scroll')!;
+        const right = card.getBoundingClientRect().right;
+        const wtl = [...card.querySelectorAll('tbody tr')].flatMap((tr) => [...tr.querySelectorAll('td')].slice(4));
+        return {
+          scroll: [scroll.scrollWidth, scroll.clientWidth],
+          wtlInside: wtl.every((td) => td.getBoundingClientRect().right <= right),
+          wtl: wtl.map((td) => td.textContent ?? ''),
+        };
+      });
+      await cmp.locator('.summary-card').evaluate((e) => e.scrollIntoView());
+      await wb.screenshot('compare-narrow-summary');
+      // scrollWidth and clientWidth round the table's fractional width differently: 1 px is not a scroll.
+      expect(summary.scroll[0], 'summary scrollWidth vs clientWidth').toBeLessThanOrEqual(summary.scroll[1] + 1);
+      expect(summary.wtlInside).toBe(true);
+      // The step list's column names wrap rather than being cut.
+      const cut = await cmp
+        .locator('.compare-steps .vrow.head > span')
+        .evaluateAll((spans) => spans.filter((h) => h.scrollWidth > h.clientWidth + 1).map((h) => h.textContent));
+      expect(cut).toEqual([]);
+      // and the rows' Δ figures are whole.
+      const cutDeltas = await cmp
+        .locator('.compare-steps .vlist .vrow .line > span.d')
+        .evaluateAll((spans) => spans.filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent));
+      expect(cutDeltas).toEqual([]);
+      expect(
+        summary.wtl.every((t) => /^\d+ \/ \d+ \/ \d+$|^—$/.test(t)),
+        summary.wtl.join(' | '),
+      ).toBe(true);
+    } finally {
+      await wb.page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
 });

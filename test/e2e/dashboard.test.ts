@@ -103,16 +103,20 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.waitForExtensionHostLine(/dashboard: showing 4 run\(s\)/);
     let checked = 0;
     for (const table of ['t4', 't5', 't6']) {
-      const rows = await dash.locator(`[data-table="${table}"] tbody tr`).evaluateAll((trs) =>
-        trs.map((tr) => ({
-          run: tr.getAttribute('data-run') ?? '',
-          cells: [...tr.querySelectorAll('td')].map((td) => [
+      // A run's cells, in order; Table 6 is shown as one small table per platform, so a run has a row in each.
+      const rows = await dash.locator(`[data-table="${table}"] tbody tr`).evaluateAll((trs) => {
+        const byRun = new Map<string, string[][]>();
+        for (const tr of trs) {
+          const run = tr.getAttribute('data-run') ?? '';
+          const cells = [...tr.querySelectorAll('td')].map((td) => [
             td.getAttribute('data-col') ?? '',
             td.querySelector('.num')?.textContent ?? '',
             td.className,
-          ]),
-        })),
-      );
+          ]);
+          byRun.set(run, [...(byRun.get(run) ?? []), ...cells]);
+        }
+        return [...byRun].map(([run, cells]) => ({ run, cells }));
+      });
       expect(rows.map((r) => r.run)).toEqual(cli.runs.map((r) => r.name));
       for (const row of rows) {
         const run = cli.runs.find((r) => r.name === row.run)!;
@@ -157,6 +161,34 @@ describe('run dashboard and compare view in the real workbench', () => {
         `${r.failedRequests!.failed} of ${r.failedRequests!.steps} steps; Avg. R ${(100 * r.failedRequests!.avg.Recall!).toFixed(2)} % (official, with them), ${(100 * r.failedRequests!.avg.RecallExcludingFailed!).toFixed(2)} % excluding failed requests, not the paper's figure`,
       );
     await wb.screenshot('dashboard-tables');
+  });
+
+  it('shows Table 6 per platform, without sideways scrolling at 1440 px (#29 item 7)', async () => {
+    const t6 = dash.locator('[data-table="t6"]');
+    const groups = await t6.locator('table.paper').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-group')));
+    expect(groups).toEqual(PLATFORMS.map((p) => LABEL[p]));
+    // Each small table has the runs and the four error rates, and nothing is wider than its box or the page.
+    expect(await t6.locator('table[data-group="Weibo"] thead th').allTextContents()).toEqual([
+      'Run',
+      'Err_decay',
+      'Err_peer',
+      'Err_viral',
+      'Err_random',
+    ]);
+    const fit = await t6.evaluate((card) => {
+      const root = document.scrollingElement!;
+      const box = card.getBoundingClientRect();
+      return {
+        card: [card.scrollWidth, card.clientWidth],
+        page: [root.scrollWidth, root.clientWidth],
+        tablesInside: [...card.querySelectorAll('table')].every((t) => t.getBoundingClientRect().right <= box.right),
+      };
+    });
+    expect(fit.card[0], 'Table 6 card scrollWidth vs clientWidth').toBeLessThanOrEqual(fit.card[1]);
+    expect(fit.page[0], 'page scrollWidth vs clientWidth').toBeLessThanOrEqual(fit.page[1]);
+    expect(fit.tablesInside).toBe(true);
+    await t6.evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('dashboard-table6-per-platform');
   });
 
   it('copies a table as Markdown', async () => {
@@ -204,6 +236,21 @@ describe('run dashboard and compare view in the real workbench', () => {
       expect(painted.n, `painted pixels of ${id}`).toBeGreaterThan(2000);
       expect(await card.locator('.help').getAttribute('title'), id).toMatch(/mean|macro average/);
     }
+    // One meaning per colour (#29 item 2): runs are solid theme hues, the error classes hatches (never a run's
+    // colour), α of the tasks the data's own outline; each chart keys them in its legend.
+    const fills = async (id: string) =>
+      JSON.parse((await dash.locator(`[data-chart="${id}"] canvas`).getAttribute('data-fills')) ?? '[]') as {
+        label: string;
+        fill: string;
+      }[];
+    const runFills = (await fills('fig5')).map((f) => f.fill);
+    expect(new Set(runFills).size, 'one colour per run').toBe(runFills.length);
+    expect(runFills.every((f) => f !== 'pattern')).toBe(true);
+    const errorFills = await fills('errors');
+    expect(errorFills.map((f) => f.label)).toEqual(['Err_decay', 'Err_peer', 'Err_viral', 'Err_random']);
+    expect(errorFills.map((f) => f.fill)).toEqual(['pattern', 'pattern', 'pattern', 'pattern']);
+    const alphaFill = (await fills('alpha'))[0].fill;
+    expect(runFills).not.toContain(alphaFill);
     // No CSP violation and no page error inside the webviews.
     expect(wb.consoleLog.filter((l) => /Content Security Policy|Refused to|pageerror/.test(l))).toEqual([]);
     await dash.locator('[data-chart="fig3"]').evaluate((e) => e.scrollIntoView());

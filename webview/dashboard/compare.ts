@@ -233,7 +233,7 @@ export class ComparePage {
             `Per platform, the difference of the two-level macro averages over the users both runs cover; scope "all": the mean over platforms (the tables' Avg.). 95 % CI: percentile bootstrap, ${m.resamples} resamples of users within each platform (steps of one user are not independent), seed ${m.seed}. Win/tie/loss: B better / equal / worse, per user (mean over the user's paired steps) and per step; for error rates lower is better.`,
           ),
         ]),
-        this.summaryTable(m.summary),
+        el('div', { className: 'summary-scroll' }, [this.summaryTable(m.summary)]),
       ]),
       el('section', { className: 'card compare-steps' }, [
         el('div', { className: 'card-head' }, [

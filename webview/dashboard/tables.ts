@@ -14,50 +14,87 @@ function copyButton(label: string, title: string, onClick: () => void): HTMLElem
   return b;
 }
 
-export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFormat) => void): HTMLElement {
+/** Above this many columns a table is shown split by its column groups (Table 6: four error rates × platforms). */
+const SPLIT_ABOVE = 12;
+
+type Column = TableModel['columns'][number];
+type Cell = TableModel['rows'][number]['cells'][number];
+
+function cellTd(cell: Cell, c: Column): HTMLElement {
+  return el(
+    'td',
+    {
+      className: cell.rank ? `rank-${cell.rank}` : '',
+      title: cell.rank ? RANK_TEXT[cell.rank] : undefined,
+      attrs: { 'data-col': `${c.group} ${c.head}` },
+    },
+    [
+      el('span', { className: 'num', text: cell.text }),
+      cell.rank ? el('span', { className: 'sr-only', text: ` (${RANK_TEXT[cell.rank]})` }) : null,
+    ],
+  );
+}
+
+/** One table over the columns `at` (indices into t.columns), grouped headers over them unless `caption` names the group. */
+function paperTable(t: TableModel, at: number[], caption?: string): HTMLElement {
   const groups: { name: string; span: number }[] = [];
-  for (const c of t.columns) {
+  for (const i of at) {
     const last = groups[groups.length - 1];
-    if (last && last.name === c.group) last.span++;
-    else groups.push({ name: c.group, span: 1 });
+    if (last && last.name === t.columns[i].group) last.span++;
+    else groups.push({ name: t.columns[i].group, span: 1 });
   }
-  const lower = t.columns.some((c) => c.lowerIsBetter);
-  const head = el('thead', {}, [
-    el('tr', {}, [
-      el('th', { text: 'Run', attrs: { rowspan: '2', scope: 'col', class: 'run-col' } }),
-      ...groups.map((g) =>
-        el('th', { text: g.name, attrs: { colspan: String(g.span), scope: 'colgroup', class: 'group' } }),
-      ),
-    ]),
-    el(
-      'tr',
-      {},
-      t.columns.map((c) => el('th', { text: c.head, attrs: { scope: 'col' } })),
-    ),
-  ]);
+  const heads = at.map((i) => el('th', { text: t.columns[i].head, attrs: { scope: 'col' } }));
+  const head = caption
+    ? el('thead', {}, [el('tr', {}, [el('th', { text: 'Run', attrs: { scope: 'col', class: 'run-col' } }), ...heads])])
+    : el('thead', {}, [
+        el('tr', {}, [
+          el('th', { text: 'Run', attrs: { rowspan: '2', scope: 'col', class: 'run-col' } }),
+          ...groups.map((g) =>
+            el('th', { text: g.name, attrs: { colspan: String(g.span), scope: 'colgroup', class: 'group' } }),
+          ),
+        ]),
+        el('tr', {}, heads),
+      ]);
   const body = el(
     'tbody',
     {},
     t.rows.map((row) =>
       el('tr', { attrs: { 'data-run': row.run } }, [
         el('th', { text: row.run, attrs: { scope: 'row', class: 'run-col' } }),
-        ...row.cells.map((cell, i) =>
-          el(
-            'td',
-            {
-              className: cell.rank ? `rank-${cell.rank}` : '',
-              title: cell.rank ? RANK_TEXT[cell.rank] : undefined,
-              attrs: { 'data-col': `${t.columns[i].group} ${t.columns[i].head}` },
-            },
-            [
-              el('span', { className: 'num', text: cell.text }),
-              cell.rank ? el('span', { className: 'sr-only', text: ` (${RANK_TEXT[cell.rank]})` }) : null,
-            ],
-          ),
-        ),
+        ...at.map((i) => cellTd(row.cells[i], t.columns[i])),
       ]),
     ),
   );
+  return el('table', { className: 'paper', attrs: caption ? { 'data-group': caption } : {} }, [
+    caption ? el('caption', { text: caption }) : null,
+    head,
+    body,
+  ]);
+}
+
+/**
+ * The table as the page shows it: whole, or, when it has too many columns to fit, one small table per column group
+ * side by side (wrapping), each with the runs. Copies (LaTeX, Markdown, CSV) keep the paper's layout either way.
+ */
+function tableBody(t: TableModel): HTMLElement {
+  const all = t.columns.map((_c, i) => i);
+  if (t.columns.length <= SPLIT_ABOVE) return el('div', { className: 'table-scroll' }, [paperTable(t, all)]);
+  const groups = [...new Set(t.columns.map((c) => c.group))];
+  return el(
+    'div',
+    { className: 'table-split' },
+    groups.map((g) =>
+      paperTable(
+        t,
+        all.filter((i) => t.columns[i].group === g),
+        g,
+      ),
+    ),
+  );
+}
+
+export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFormat) => void): HTMLElement {
+  const lower = t.columns.some((c) => c.lowerIsBetter);
   const caption = lower ? 'Lower is better. ' : '';
   return el('section', { className: 'card table-card', attrs: { 'data-table': t.id } }, [
     el('div', { className: 'card-head' }, [
@@ -70,6 +107,12 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
       copyButton('Markdown', `Copy ${t.title.split('.')[0]} as Markdown`, () => onCopy(t.id, 'markdown')),
       copyButton('CSV', `Copy ${t.title.split('.')[0]} as CSV`, () => onCopy(t.id, 'csv')),
     ]),
-    el('div', { className: 'table-scroll' }, [el('table', { className: 'paper' }, [head, body])]),
+    t.columns.length > SPLIT_ABOVE
+      ? el('p', {
+          className: 'caption',
+          text: "One table per platform, so that it fits; LaTeX, Markdown and CSV copy the paper's one table.",
+        })
+      : null,
+    tableBody(t),
   ]);
 }
