@@ -238,6 +238,8 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     const name = `positive-rates-${run.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
     const scenes = await frame.locator('[data-table="bias"] tbody th').allTextContents();
     expect(scenes.length).toBeGreaterThan(0);
+    await frame.locator('.chart-box').scrollIntoViewIfNeeded();
+    await wb.screenshot('chart-export-omni-positive-rates');
     const size = await cssSize(frame, '.chart-box canvas');
     const file = await saveVia(frame, '.chart-head', 'svg', `${name}.svg`);
     await wb.waitForExtensionHostLine(new RegExp(`OmniBehavior dashboard: saved chart ${name} \\(SVG`));

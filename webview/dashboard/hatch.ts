@@ -7,7 +7,7 @@ import type { Encoding, Fill, PaletteColours } from './palettes';
 
 const TILE = 8;
 /** the tint under a hatch or the dots, and the fill inside an outline */
-const TINT = 0.22;
+const TINT = 0.3;
 
 type Painter = (ctx: CanvasRenderingContext2D) => void;
 
@@ -96,16 +96,19 @@ export function areaStyle(e: Encoding): {
   backgroundColor: (c: ScriptableContext<'bar'>) => CanvasPattern | string;
   hoverBackgroundColor: (c: ScriptableContext<'bar'>) => CanvasPattern | string;
   borderColor: string;
-  borderWidth: number;
+  borderWidth: (c: ScriptableContext<'bar'>) => number;
 } {
   const inside = e.fill === 'outline' ? tint(e.color) : e.color;
   const background = (c: ScriptableContext<'bar'>): CanvasPattern | string =>
     e.fill === 'solid' || e.fill === 'outline' ? inside : patternOn(c.chart.ctx, e);
+  const width = e.fill === 'solid' ? 0 : e.fill === 'outline' ? 2 : 1;
   return {
     backgroundColor: background,
     hoverBackgroundColor: background,
     borderColor: e.color,
-    borderWidth: e.fill === 'solid' ? 0 : e.fill === 'outline' ? 2 : 1,
+    // chart.js draws a bar's border as the ink clipped to the bar with the fill on top; svgcanvas's clip loses the
+    // ring, so a saved SVG would show the ink under the whole (translucent) fill: no border there.
+    borderWidth: (c) => (isSvg(c.chart.ctx) ? 0 : width),
   };
 }
 
