@@ -418,6 +418,8 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.screenshot('dashboard-light-tables');
     await dash.locator('[data-chart="fig4"]').evaluate((e) => e.scrollIntoView());
     await wb.screenshot('dashboard-light-charts');
+    await dash.locator('[data-chart="errors"]').evaluate((e) => e.scrollIntoView());
+    await wb.screenshot('dashboard-light-charts-2');
   });
 
   it('turns on compare mode: the status bar counts the regressed steps', async () => {
