@@ -12,26 +12,14 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/traceProtocol';
 import type { Scene } from '../../src/core/omni/types';
+import { areaStyle, readColours } from '../dashboard/hatch';
+import { sceneEncoding } from '../dashboard/palettes';
 import { el } from '../shared/dom';
 import { VirtualList } from '../shared/vlist';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
 const ROW_HEIGHT = 24;
-const COLOURS = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'];
-const FALLBACK: Record<string, string> = {
-  blue: '#3794ff',
-  orange: '#d18616',
-  green: '#89d185',
-  purple: '#b180d7',
-  red: '#f14c4c',
-  yellow: '#cca700',
-};
-
-function themeColour(name: string): string {
-  return getComputedStyle(document.body).getPropertyValue(`--vscode-charts-${name}`).trim() || FALLBACK[name];
-}
-
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
@@ -245,13 +233,13 @@ export class TimelineUi {
     }
     const span = h.edges[h.edges.length - 1] - h.edges[0];
     const labels = h.edges.slice(0, -1).map((e) => binLabel(e, span));
-    const order = this.model.scenes.map((s) => s.scene);
+    const colours = readColours();
     const fg = cssVar('--vscode-foreground', '#cccccc');
     const muted = cssVar('--vscode-descriptionForeground', '#9d9d9d');
     const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)');
     const datasets = h.series.map((s) => {
-      const colour = themeColour(COLOURS[Math.max(0, order.indexOf(s.scene)) % COLOURS.length]);
-      return { label: s.scene, data: s.counts, backgroundColor: colour, borderColor: colour, stack: 'scenes' };
+      // A scene keeps the hue and dotted fill it has in the OmniBehavior dashboard (one meaning per colour).
+      return { label: s.scene, data: s.counts, ...areaStyle(sceneEncoding(colours, s.scene)), stack: 'scenes' };
     });
     this.chart = new Chart(this.canvas, {
       type: 'bar',
