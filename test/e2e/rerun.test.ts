@@ -131,11 +131,11 @@ describe('re-running a step in the real workbench', () => {
     const node = wb.page.locator('.part.sidebar .monaco-list-row.selected');
     await node.waitFor({ timeout: 30_000 });
     await u.contextMenu(node, 'Re-run Step…', '(1/2): template');
-    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /None \(cold start\)/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /No persona \(cold start\)/);
     frame = await u.compared(2);
     expect(server.requests[1].info.persona).toBe(COLD_START_PERSONA);
     expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
-      'None: the prompt had the cold-start text.',
+      'No persona (the prompt had the cold-start text)',
     );
 
     const rows = frame.locator('table.attempt-table tbody tr');

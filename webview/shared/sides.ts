@@ -6,6 +6,7 @@ import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../
 import type { DiffPart } from '../../src/core/spb/view/stepModel';
 import { el, icon, type Child } from './dom';
 import { piNodes, piText } from './piText';
+import { noPersona } from '../../src/core/glossary';
 
 export const FLIP_TEXT: Record<FlipKind, string> = {
   gained: 'miss → hit',
@@ -161,7 +162,7 @@ export function sideRows(pi: Readonly<Record<string, PiMark[]>>): SideRow[] {
     ['Picks', (c) => picks(c.model, c.other, 'The run has no result for this step.')],
     [
       'Persona received',
-      (c) => prose(c.model.personaIn ?? '', 'None: the prompt had the cold-start text.', '', marks(c, 'personaIn')),
+      (c) => prose(c.model.personaIn ?? '', noPersona('the prompt had the cold-start text'), '', marks(c, 'personaIn')),
     ],
     ['Persona written', (c) => prose(c.model.personaWritten, 'None written.', '', marks(c, 'personaWritten'))],
     [

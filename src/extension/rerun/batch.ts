@@ -27,6 +27,7 @@ import { estimateText } from './estimate';
 import { pickPersona, type RerunDeps } from './step';
 import { log } from '../log';
 import { BUILTIN_TEMPLATE_NAME } from '../../core/spb/prompt/templateFiles';
+import { NO_PERSONA } from '../../core/glossary';
 
 /** The start of a run's default name: the template file's name, or "pl-template" for Persona Lab's built-in one. */
 export function runNameBase(template: { name: string; source?: unknown }): string {
@@ -221,7 +222,7 @@ async function pickMode(title: string): Promise<PersonaMode | undefined> {
         mode: 'full' as const,
       },
       {
-        label: '$(circle-slash) No persona',
+        label: `$(circle-slash) ${NO_PERSONA}`,
         description: "every step gets the cold-start text (the paper's ablation)",
         mode: 'none' as const,
       },

@@ -19,6 +19,7 @@ import type { DraftParse } from '../../core/rerun/draft';
 import { guardPrompts } from './guard';
 import type { AttemptHistory } from './history';
 import { log } from '../log';
+import { noPersona } from '../../core/glossary';
 
 export interface RerunDeps {
   store: SpbStore;
@@ -74,7 +75,7 @@ export async function pickPersona(
     },
     {
       mode: 'none',
-      label: '$(circle-slash) None (cold start)',
+      label: `$(circle-slash) ${noPersona('cold start')}`,
       description: "the paper's no-persona ablation",
       detail: `The prompt says: ${preview(COLD_START_PERSONA, 100)}`,
     },
