@@ -2,21 +2,13 @@
 // order. Derived tables (split indexes, pick tables) are not stored: tag ids are per process, so they are rebuilt.
 import { Decoder, Encoder } from '../../cache/codec';
 import type { LineRef } from '../../io/diagnostics';
-import {
-  METRIC_KEYS,
-  POOL_CLASSES,
-  type Platform,
-  type PoolSplit,
-  type Step,
-  type StepMetrics,
-  type User,
-} from '../types';
+import { METRIC_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from '../types';
 import type { StepResult, UserResult } from '../types';
-import { scoreStep } from '../score/step';
+import { scoreStep, splitIndex } from '../score/step';
 import { agreesWithScore } from './results';
 import { isErrorRecord } from '../score/failedRequests';
 import { errorStepKey } from '../score/table';
-import { FileStepResult, spanSource } from './stepText';
+import { FileStepResult, spanSource, type KeptMetrics } from './stepText';
 
 // How a step's reasoning and persona are kept: as strings, or as the byte spans a skimmed read found (stepText.ts).
 const TEXTS = 0;
@@ -153,12 +145,12 @@ export function decodeResults(
         prediction[i] = code >= 0 ? tag(dec.strAt(code)) : (JSON.parse(dec.strAt(-1 - code)) as unknown);
       }
       const flag = dec.count();
-      let storedMetrics: StepMetrics | null | undefined;
+      let storedMetrics: KeptMetrics;
       if (flag === NULL_METRICS) storedMetrics = null;
       else if (flag === SCORE_METRICS) {
         const split = splitOf(users, user.userId, stepId);
-        storedMetrics = split && scoreStep(split, prediction);
-        if (!storedMetrics) throw new RangeError('cache: metrics of a step that is not scored');
+        if (!split || splitIndex(split).K === 0) throw new RangeError('cache: metrics of a step that is not scored');
+        storedMetrics = { scoredBy: split };
       } else if (flag === METRICS) {
         const n = () => dec.float();
         storedMetrics = {
@@ -181,7 +173,9 @@ export function decodeResults(
       } else if (texts === TEXTS) {
         const reasoning = dec.str();
         const personaSummary = dec.str();
-        steps.set(stepId, { stepId, prediction, storedMetrics, reasoning, personaSummary, line: stepLine });
+        const metrics =
+          storedMetrics && 'scoredBy' in storedMetrics ? scoreStep(storedMetrics.scoredBy, prediction) : storedMetrics;
+        steps.set(stepId, { stepId, prediction, storedMetrics: metrics, reasoning, personaSummary, line: stepLine });
       } else throw new RangeError(`cache: texts flag ${texts}`);
     }
     results.set(user.userId, { userId: user.userId, platform, username, steps, file: rel, line });

@@ -116,7 +116,8 @@ function readStepResult(
     sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
   }
   const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
-  if (stored !== undefined && !agreesWithScore(stored, task.split, prediction)) {
+  const exact = stored && agreesWithScore(stored, task.split, prediction, true);
+  if (stored !== undefined && !exact && !agreesWithScore(stored, task.split, prediction)) {
     const recomputed = scoreStep(task.split, prediction);
     sink.warn(
       line,
@@ -127,7 +128,8 @@ function readStepResult(
   if (spans.length && file) {
     const [rAt, rLength] = spanOf(value.reasoning, spans);
     const [pAt, pLength] = spanOf(value.persona_summary, spans);
-    return new FileStepResult(value.step_id, prediction, stored, line, file, rAt, rLength, pAt, pLength);
+    const kept = exact ? { scoredBy: task.split } : stored;
+    return new FileStepResult(value.step_id, prediction, kept, line, file, rAt, rLength, pAt, pLength);
   }
   return {
     stepId: value.step_id,

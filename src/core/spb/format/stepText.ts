@@ -3,7 +3,8 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isFsError } from '../../io/safeFs';
 import { spanString } from '../../io/skim';
-import type { StepMetrics, StepResult } from '../types';
+import { scoreStep } from '../score/step';
+import type { PoolSplit, StepMetrics, StepResult } from '../types';
 
 /** Where a skipped string is: its JSON token's first byte in the file and its byte length (0: no string, ''). */
 export interface TextSpans {
@@ -31,11 +32,17 @@ export function spanSource(path: string): SpanSource | undefined {
   }
 }
 
+/**
+ * The stored metrics as kept: the object when it is not the step's score to the bit, else the split that scores it
+ * (shared with the task), so that the common case holds no object of its own.
+ */
+export type KeptMetrics = StepMetrics | null | undefined | { scoredBy: PoolSplit };
+
 export class FileStepResult implements StepResult {
   constructor(
     readonly stepId: number,
     readonly prediction: unknown[],
-    readonly storedMetrics: StepMetrics | null | undefined,
+    private readonly metrics: KeptMetrics,
     readonly line: number,
     readonly file: SpanSource,
     readonly reasoningAt: number,
@@ -43,6 +50,11 @@ export class FileStepResult implements StepResult {
     readonly personaAt: number,
     readonly personaLength: number,
   ) {}
+
+  get storedMetrics(): StepMetrics | null | undefined {
+    const m = this.metrics;
+    return m && 'scoredBy' in m ? scoreStep(m.scoredBy, this.prediction) : m;
+  }
 
   get reasoning(): string {
     return readSpan(this.file, this.reasoningAt, this.reasoningLength);
