@@ -9,7 +9,7 @@
 //   the shares of units each author gave L; kappa is NaN (undefined) when pe = 1;
 // - overall: the same formula on the pooled 2x2 table of every (unit, label) decision, over the labels at least
 //   one of the two used on the shared units (labels neither used would only add agreement by default).
-import { stepKey, type LabelRow } from './model';
+import { stepKey, TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
 
 export interface KappaTable {
   /** Both present, only A, only B, both absent. */
@@ -36,23 +36,48 @@ export function cohensKappa(t: KappaTable): Kappa {
   return { ...t, n, po, pe, kappa: pe === 1 ? NaN : (po - pe) / (1 - pe) };
 }
 
+/** A shared unit where the two authors disagree on one label: who gave it, and every label each gave there. */
+export interface Disagreement {
+  unit: StepRef;
+  /** The author who gave the label (the other did not). */
+  givenBy: 'A' | 'B';
+  /** Every label each author gave the unit, sorted. */
+  labelsA: string[];
+  labelsB: string[];
+}
+
+export interface LabelAgreement {
+  label: string;
+  kappa: Kappa;
+  /** The units counted in onlyA and onlyB, in unit order. */
+  disagreements: Disagreement[];
+}
+
 export interface Agreement {
   authorA: string;
   authorB: string;
   /** Units both labelled. */
   units: number;
-  perLabel: { label: string; kappa: Kappa }[];
+  perLabel: LabelAgreement[];
   overall: Kappa;
 }
 
-function labelsByUnit(rows: readonly LabelRow[], author: string): Map<string, Set<string>> {
-  const m = new Map<string, Set<string>>();
+interface Unit {
+  ref: StepRef;
+  labels: Set<string>;
+}
+
+function labelsByUnit(rows: readonly LabelRow[], author: string): Map<string, Unit> {
+  const m = new Map<string, Unit>();
   for (const r of rows) {
     if (r.author !== author) continue;
     const k = stepKey(r);
-    let s = m.get(k);
-    if (!s) m.set(k, (s = new Set()));
-    s.add(r.label);
+    let u = m.get(k);
+    if (!u) {
+      const { benchmark, platform, userId, stepId, run } = r;
+      m.set(k, (u = { ref: { benchmark, platform, userId, stepId, run }, labels: new Set() }));
+    }
+    u.labels.add(r.label);
   }
   return m;
 }
@@ -62,18 +87,28 @@ export function agreement(rows: readonly LabelRow[], authorA: string, authorB: s
   const b = labelsByUnit(rows, authorB);
   const shared = [...a.keys()].filter((k) => b.has(k)).sort();
   const used = new Set<string>();
-  for (const u of shared) for (const l of [...(a.get(u) ?? []), ...(b.get(u) ?? [])]) used.add(l);
+  for (const u of shared) for (const l of [...a.get(u)!.labels, ...b.get(u)!.labels]) used.add(l);
   const pooled: KappaTable = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
-  const perLabel = [...used].sort().map((label) => {
+  const perLabel = [...used].sort().map((label): LabelAgreement => {
     const t: KappaTable = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+    const disagreements: Disagreement[] = [];
     for (const u of shared) {
-      const inA = a.get(u)?.has(label) ?? false;
-      const inB = b.get(u)?.has(label) ?? false;
+      const ua = a.get(u)!;
+      const ub = b.get(u)!;
+      const inA = ua.labels.has(label);
+      const inB = ub.labels.has(label);
       const cell = inA && inB ? 'both' : inA ? 'onlyA' : inB ? 'onlyB' : 'neither';
       t[cell]++;
       pooled[cell]++;
+      if (inA !== inB)
+        disagreements.push({
+          unit: { ...ua.ref },
+          givenBy: inA ? 'A' : 'B',
+          labelsA: [...ua.labels].sort(),
+          labelsB: [...ub.labels].sort(),
+        });
     }
-    return { label, kappa: cohensKappa(t) };
+    return { label, kappa: cohensKappa(t), disagreements };
   });
   return { authorA, authorB, units: shared.length, perLabel, overall: cohensKappa(pooled) };
 }
@@ -108,6 +143,36 @@ export function summarize(rows: readonly LabelRow[]): LabelSummary {
     }
   }
   return { counts, platforms: [...platforms].sort(), authors: list, total: rows.length, agreements };
+}
+
+/** What a benchmark's units are: StreamProfileBench steps, OmniBehavior test actions (or both, in one folder name). */
+export type UnitKind = 'step' | 'test action' | 'mixed';
+
+export interface BenchmarkAgreements {
+  /** The `benchmark` column: the benchmark folder's name. */
+  benchmark: string;
+  unit: UnitKind;
+  /** Every pair of authors that share at least one unit of this benchmark. */
+  agreements: Agreement[];
+}
+
+/**
+ * Agreement per benchmark (the `benchmark` column), as `labels summary <folder>` gives it for one folder: a step
+ * label and a test-action label never share a unit, so pooling two benchmarks would only add "neither" cells.
+ */
+export function agreementsByBenchmark(rows: readonly LabelRow[]): BenchmarkAgreements[] {
+  const by = new Map<string, LabelRow[]>();
+  for (const r of rows) {
+    let list = by.get(r.benchmark);
+    if (!list) by.set(r.benchmark, (list = []));
+    list.push(r);
+  }
+  return [...by.keys()].sort().map((benchmark) => {
+    const list = by.get(benchmark)!;
+    const traces = list.filter((r) => r.platform === TRACE_PLATFORM).length;
+    const unit: UnitKind = traces === 0 ? 'step' : traces === list.length ? 'test action' : 'mixed';
+    return { benchmark, unit, agreements: summarize(list).agreements };
+  });
 }
 
 function fmt(x: number): string {

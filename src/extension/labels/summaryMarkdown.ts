@@ -1,6 +1,13 @@
 // The Label Summary as Markdown: counts per label per platform, per author, and Cohen's kappa for every pair of
-// authors on the steps both labelled. Pure (no `vscode`), so it is unit-tested.
-import { KAPPA_MIN_UNITS, kappaText, type Kappa, type LabelSummary } from '../../core/labels/agreement';
+// authors on the steps both labelled (per benchmark when given them, as the agreement table shows it). Pure (no
+// `vscode`), so it is unit-tested.
+import {
+  KAPPA_MIN_UNITS,
+  kappaText,
+  type BenchmarkAgreements,
+  type Kappa,
+  type LabelSummary,
+} from '../../core/labels/agreement';
 
 /** Escapes text from the database or the label set for a Markdown table cell or line. */
 export function mdText(s: string): string {
@@ -28,11 +35,34 @@ function kappaCells(k: Kappa, units: number): string[] {
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 
+function agreementTable(
+  out: string[],
+  ag: LabelSummary['agreements'][number],
+  names: ReadonlyMap<string, string>,
+  noun: string,
+): void {
+  out.push(
+    `A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of ${noun}s where the label is on both, on A's only, on B's only, on neither.`,
+    '',
+  );
+  out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
+  out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  out.push(row(['**Overall**', ...kappaCells(ag.overall, ag.units)]));
+  for (const p of ag.perLabel) out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa, ag.units)]));
+  out.push('');
+  if (ag.units < KAPPA_MIN_UNITS)
+    out.push(
+      `† n/a: ${ag.units} shared ${noun}(s), fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale.`,
+      '',
+    );
+}
+
 export function summaryMarkdown(
   s: LabelSummary,
   names: ReadonlyMap<string, string>,
   source: string,
   perAuthor: ReadonlyMap<string, number>,
+  byBenchmark?: readonly BenchmarkAgreements[],
 ): string {
   const out: string[] = [
     '# Label summary',
@@ -66,23 +96,19 @@ export function summaryMarkdown(
     `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, the share of shared steps where both gave the label or both did not; *pe*: the agreement expected by chance from how often each author gives it.`,
     '',
   );
-  for (const ag of s.agreements) {
-    out.push(`### ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} step(s) both labelled`, '');
-    out.push(
-      `A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of steps where the label is on both, on A's only, on B's only, on neither.`,
-      '',
-    );
-    out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
-    out.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-    out.push(row(['**Overall**', ...kappaCells(ag.overall, ag.units)]));
-    for (const p of ag.perLabel)
-      out.push(row([mdText(names.get(p.label) ?? p.label), ...kappaCells(p.kappa, ag.units)]));
-    out.push('');
-    if (ag.units < KAPPA_MIN_UNITS)
+  const groups = (byBenchmark ?? [{ benchmark: '', unit: 'step' as const, agreements: s.agreements }]).filter(
+    (g) => g.agreements.length > 0,
+  );
+  for (const g of groups) {
+    const noun = g.unit === 'mixed' ? 'unit' : g.unit;
+    if (g.benchmark) out.push(`### ${mdText(g.benchmark)}: ${noun}s`, '');
+    for (const ag of g.agreements) {
       out.push(
-        `† n/a: ${ag.units} shared step(s), fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale.`,
+        `${g.benchmark ? '####' : '###'} ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} ${noun}(s) both labelled`,
         '',
       );
+      agreementTable(out, ag, names, noun);
+    }
   }
   return out.join('\n') + '\n';
 }

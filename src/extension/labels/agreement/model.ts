@@ -1,0 +1,146 @@
+// The agreement table's model: per benchmark, per pair of authors, per label κ, n, po, pe and the disagreeing units
+// with who said what; and the counts per label per platform. Pure (no `vscode`), so it is unit-tested.
+import {
+  agreementsByBenchmark,
+  KAPPA_MIN_UNITS,
+  summarize,
+  type Agreement,
+  type Disagreement,
+  type Kappa,
+  type UnitKind,
+} from '../../../core/labels/agreement';
+import { MISSING } from '../../../core/glossary';
+import { TRACE_PLATFORM, type LabelRow } from '../../../core/labels/model';
+import type {
+  AgreementModel,
+  BenchmarkTables,
+  DisagreementItem,
+  KappaCells,
+  LabelCounts,
+  PairTable,
+} from '../../../shared/agreementProtocol';
+
+const UNIT_TITLE: Record<UnitKind, string> = {
+  step: 'StreamProfileBench steps',
+  'test action': 'OmniBehavior test actions',
+  mixed: 'steps and test actions',
+};
+
+const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : MISSING);
+
+function units(n: number, unit: UnitKind): string {
+  const noun = unit === 'mixed' ? 'unit' : unit;
+  return `${n} shared ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** κ and its neighbours as cells; `units` shared units decide whether κ says anything. */
+export function kappaCells(k: Kappa, shared: number, unit: UnitKind): KappaCells {
+  const few = shared < KAPPA_MIN_UNITS;
+  const undefinedKappa = !Number.isFinite(k.kappa);
+  return {
+    kappa: undefinedKappa ? null : k.kappa,
+    kappaText: few ? 'n/a†' : undefinedKappa ? 'n/a' : k.kappa.toFixed(3),
+    kappaNote: few
+      ? `n/a: ${units(shared, unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale`
+      : undefinedKappa
+        ? 'undefined: chance agreement pe is 1 (both authors gave it everywhere, or nowhere), so κ divides by zero'
+        : null,
+    n: shared,
+    poText: fixed(k.po),
+    peText: fixed(k.pe),
+    onlyA: k.onlyA,
+    onlyB: k.onlyB,
+    disagreements: k.onlyA + k.onlyB,
+  };
+}
+
+function where(d: Disagreement): string {
+  const u = d.unit;
+  const run = u.run ? `run ${u.run}` : 'no run (the data)';
+  return u.platform === TRACE_PLATFORM
+    ? `${u.userId} · test action #${u.stepId} · ${run}`
+    : `${u.platform} · ${u.userId} · step ${u.stepId} · ${run}`;
+}
+
+function item(d: Disagreement, ag: Agreement, labelName: string, name: (id: string) => string): DisagreementItem {
+  const list = (ids: string[]) => ids.map(name).join(', ');
+  return {
+    ref: { ...d.unit },
+    where: where(d),
+    givenBy: `only ${d.givenBy === 'A' ? ag.authorA : ag.authorB} gave ${labelName}`,
+    said: [
+      { author: ag.authorA, labels: list(d.labelsA) },
+      { author: ag.authorB, labels: list(d.labelsB) },
+    ],
+  };
+}
+
+function pairTable(benchmark: string, unit: UnitKind, ag: Agreement, name: (id: string) => string): PairTable {
+  const rows = ag.perLabel
+    .map((p) => ({
+      label: p.label,
+      name: name(p.label),
+      ...kappaCells(p.kappa, ag.units, unit),
+      items: p.disagreements.map((d) => item(d, ag, name(p.label), name)),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    id: [benchmark, ag.authorA, ag.authorB].join('\u0000'),
+    authorA: ag.authorA,
+    authorB: ag.authorB,
+    unitsText: units(ag.units, unit),
+    overall: kappaCells(ag.overall, ag.units, unit),
+    rows,
+    note:
+      ag.units < KAPPA_MIN_UNITS
+        ? `† n/a: ${units(ag.units, unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale. po and pe are shown all the same.`
+        : null,
+  };
+}
+
+function counts(rows: readonly LabelRow[], name: (id: string) => string): LabelCounts {
+  const s = summarize(rows);
+  const labels = [...s.counts.keys()].sort((a, b) => name(a).localeCompare(name(b)));
+  const totals = s.platforms.map(() => 0);
+  return {
+    platforms: s.platforms,
+    rows: labels.map((label) => {
+      const m = s.counts.get(label)!;
+      const cells = s.platforms.map((p, i) => {
+        const n = m.get(p) ?? 0;
+        totals[i] += n;
+        return n;
+      });
+      return { label, name: name(label), counts: cells, total: cells.reduce((a, b) => a + b, 0) };
+    }),
+    totals,
+    total: s.total,
+  };
+}
+
+export function agreementModel(
+  rows: readonly LabelRow[],
+  names: ReadonlyMap<string, string>,
+  source: string,
+  error: string | null = null,
+): AgreementModel {
+  const name = (id: string) => names.get(id) ?? id;
+  const perAuthor = new Map<string, number>();
+  for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
+  const authors = [...perAuthor.keys()].sort().map((a) => ({ name: a, labels: perAuthor.get(a)! }));
+  const benchmarks: BenchmarkTables[] = agreementsByBenchmark(rows)
+    .filter((b) => b.agreements.length > 0)
+    .map((b) => ({
+      benchmark: b.benchmark,
+      title: `${b.benchmark}: ${UNIT_TITLE[b.unit]}`,
+      pairs: b.agreements.map((ag) => pairTable(b.benchmark, b.unit, ag, name)),
+    }));
+  return {
+    source,
+    summary: `${rows.length} label(s) by ${authors.length} author(s)`,
+    authors,
+    error,
+    benchmarks,
+    counts: counts(rows, name),
+  };
+}

@@ -1,0 +1,113 @@
+// The Label Summary's agreement table (extension: src/extension/labels/agreement/, webview: webview/agreement). The
+// webview posts `ready`; the extension answers `show` with the whole model, and again whenever the label database
+// changes. `open` shows one disagreeing unit (a step in the step view, a test action in the trace view);
+// `copyMarkdown` puts the summary on the clipboard as Markdown and `openMarkdown` opens it as a Markdown preview.
+import { array, count, type Infer, message, messages, nullable, object, safeInt, shapeOf, str } from '../core/guards';
+import { hoverText } from '../core/glossary';
+import type { StepRef } from '../core/labels/model';
+
+export const AGREEMENT_VIEW_TYPE = 'personaLab.labelAgreement';
+
+/** Header tooltips: the columns defined in words, the glossary's terms first. */
+export const COLUMN_HELP = {
+  label: 'The label; per label, each author’s rating of a shared unit is “present” or “absent”.',
+  kappa: `${hoverText('κ')} 1 is full agreement, 0 what chance gives, below 0 worse than chance; n/a† below ten shared units, where one disagreement swings it across the scale.`,
+  n: 'Shared units: the steps (or test actions) both authors labelled. Only these are compared.',
+  po: `${hoverText('po')} Both gave the label, or both did not.`,
+  pe: `${hoverText('pe')} pA·pB + (1 − pA)(1 − pB), with pA and pB the shares of shared units each author gave it.`,
+  disagreements:
+    'Shared units where one author gave the label and the other did not (only A · only B). Open a row to walk them.',
+} as const;
+
+export interface DisagreementItem {
+  ref: StepRef;
+  /** "weibo · we_123 · step 3 · run demo-llm" */
+  where: string;
+  /** "only alice gave D_decay pick" */
+  givenBy: string;
+  /** What each author gave the unit, A first: label names joined, "(none)" never (both labelled it). */
+  said: { author: string; labels: string }[];
+}
+
+export interface KappaCells {
+  /** κ as computed; null when undefined (pe = 1). */
+  kappa: number | null;
+  /** The cell: "0.412", "n/a†" (too few shared units) or "n/a" (undefined); kappaNote says why. */
+  kappaText: string;
+  /** Why the cell says n/a; null when it gives a value. */
+  kappaNote: string | null;
+  n: number;
+  poText: string;
+  peText: string;
+  onlyA: number;
+  onlyB: number;
+  disagreements: number;
+}
+
+export interface LabelAgreementRow extends KappaCells {
+  /** The label id. */
+  label: string;
+  name: string;
+  items: DisagreementItem[];
+}
+
+export interface PairTable {
+  /** "sample\u0000alice\u0000bob": unique in the model. */
+  id: string;
+  authorA: string;
+  authorB: string;
+  /** "2 shared steps" */
+  unitsText: string;
+  overall: KappaCells;
+  rows: LabelAgreementRow[];
+  /** The † note under the table, null when κ is given. */
+  note: string | null;
+}
+
+export interface BenchmarkTables {
+  benchmark: string;
+  /** "sample: StreamProfileBench steps" */
+  title: string;
+  pairs: PairTable[];
+}
+
+export interface LabelCounts {
+  platforms: string[];
+  rows: { label: string; name: string; counts: number[]; total: number }[];
+  totals: number[];
+  total: number;
+}
+
+export interface AgreementModel {
+  /** The label database. */
+  source: string;
+  /** "14 label(s) by 2 author(s)" */
+  summary: string;
+  authors: { name: string; labels: number }[];
+  /** Why the database could not be read; null when it could (or does not exist yet). */
+  error: string | null;
+  benchmarks: BenchmarkTables[];
+  counts: LabelCounts;
+}
+
+const agreementModel = shapeOf<AgreementModel>()({
+  source: str,
+  summary: str,
+  authors: array,
+  error: nullable(str),
+  benchmarks: array,
+  counts: object({ platforms: array, rows: array, totals: array, total: count }),
+});
+
+export const isExtensionToWebview = messages(message('show', { model: agreementModel }));
+export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
+
+const stepRef = object({ benchmark: str, platform: str, userId: str, stepId: safeInt, run: str });
+
+export const isWebviewToExtension = messages(
+  message('ready'),
+  message('open', { ref: stepRef }),
+  message('copyMarkdown'),
+  message('openMarkdown'),
+);
+export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
