@@ -3,7 +3,8 @@
 // selecting them, badges and counts in the tree, the tree filtered by label, Next Unlabelled Step, Export Labels
 // through the workbench's own save dialog (checked against the database), Import Labels with its conflict table
 // (nothing preselected, Apply refused until each conflict is decided, Cancel writing nothing), the label set's
-// problems in the Problems panel, and the Label Summary. Screenshots go to test-results/e2e/.
+// problems in the Problems panel, and the Label Summary's agreement table (live on the CLI's writes, cell by cell as
+// `labels summary --json`, its rows opening the disagreeing steps and test actions). Screenshots go to test-results/e2e/.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,15 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { importLine, labelRows, labelsPage, suggestionsFor } from './labelsPage';
+import {
+  cli,
+  expectedAgreementCells,
+  importLine,
+  labelRows,
+  labelsPage,
+  shownAgreementCells,
+  suggestionsFor,
+} from './labelsPage';
 
 const AUTHOR = 'e2e-annotator';
 
@@ -422,22 +431,136 @@ describe('failure labels in the real workbench', () => {
     expect(dbRows()).toEqual(before);
   });
 
-  it("opens the Label Summary with counts per platform and Cohen's kappa", async () => {
+  it('shows agreement as a table that follows the database, matches the CLI cell by cell and opens the disagreements', async () => {
+    const db = join(root, '.personalab', 'labels.db');
     await palette('Persona Lab: Label Summary');
-    const preview = await wb.findWebviewFrame('h2:has-text("Agreement")', { timeout: 60_000 });
-    const text = await preview.locator('body').innerText();
-    expect(text).toContain('Labels per platform');
-    expect(text).toMatch(new RegExp(`bob vs ${AUTHOR}: 2 step\\(s\\) both labelled`));
-    expect(text).toContain('D_decay pick');
-    // Two shared steps: κ is a short n/a† with its reason under the table, not a cell that wraps over four lines.
-    expect(text).toContain('n/a†');
-    expect(text).toContain('† n/a: 2 shared step(s), fewer than 10');
+    const page = await wb.findWebviewFrame('#agreement-root section.pair', { timeout: 60_000 });
+    const pairSection = (a: string, b: string) =>
+      page.locator(`section.pair[data-author-a="${a}"][data-author-b="${b}"]`);
+    const mine = pairSection('bob', AUTHOR);
+    // Steps 1 and 2, where the import left bob and me agreeing: two shared steps, κ n/a† with its reason.
+    await waitFor(async () => (await mine.locator('h3').innerText()).includes('2 shared steps'), {
+      message: 'bob vs me on two shared steps',
+    });
+    expect(await mine.locator('tr.overall td.kappa').innerText()).toBe('n/a†');
+    expect(await mine.locator('tr.overall td.kappa').getAttribute('title')).toContain('fewer than 10');
+    expect(await mine.locator('.note').innerText()).toContain('† n/a: 2 shared steps, fewer than 10');
+    expect(await page.locator('th[data-col="po"]').first().getAttribute('title')).toMatch(
+      /^po \(observed agreement\): /,
+    );
+    expect(await page.locator('th[data-col="pe"]').first().getAttribute('title')).toMatch(/^pe \(chance agreement\): /);
+
+    // Written by another process (the CLI): bob on steps 3 and 4, two more annotators on twelve weibo steps of other
+    // users (enough for κ), and two on three OmniBehavior test actions. The open table follows.
+    const file = join(tmp, 'export', 'agreement.jsonl');
+    const others = [...bench.users.get('weibo')!.values()]
+      .filter((u) => u !== user)
+      .flatMap((u) => u.steps.filter((s) => resultFor(run, u, s.stepId)).map((s) => ({ u, stepId: s.stepId })))
+      .slice(0, 12);
+    expect(others).toHaveLength(12);
+    const traceLine = (index: number, author: string, label: string) =>
+      JSON.stringify({
+        benchmark: 'omnibehavior',
+        platform: 'omnibehavior',
+        user_id: 'u_1001',
+        step_id: index,
+        run: 'demo-sim',
+        author,
+        label,
+        target_kind: 'action',
+        note: '',
+        created_at: '2025-01-01T00:00:00Z',
+        content_hash: '',
+      });
+    writeFileSync(
+      file,
+      [
+        importLine(user.userId, run.name, { step_id: 3, author: 'bob', label: 'peer-confusion' }),
+        importLine(user.userId, run.name, { step_id: 4, author: 'bob', label: 'format-error' }),
+        ...others.flatMap(({ u, stepId }, i) => [
+          importLine(u.userId, run.name, {
+            step_id: stepId,
+            author: 'carol',
+            label: i < 7 ? 'decay-error' : 'pi-leak',
+          }),
+          importLine(u.userId, run.name, { step_id: stepId, author: 'dave', label: i < 4 ? 'decay-error' : 'pi-leak' }),
+        ]),
+        traceLine(1149, 'erin', 'missed-action'),
+        traceLine(1149, 'frank', 'missed-action'),
+        traceLine(1153, 'erin', 'watch-time-off'),
+        traceLine(1153, 'frank', 'missed-action'),
+        traceLine(1177, 'erin', 'watch-time-off'),
+        traceLine(1177, 'frank', 'watch-time-off'),
+      ].join('\n') + '\n',
+    );
+    cli(['labels', 'import', db, file]);
+    await waitFor(async () => (await page.locator('section.pair').count()) === 3, {
+      timeout: 30_000,
+      message: 'the table to show the imported pairs',
+    });
+    await waitFor(async () => (await mine.locator('h3').innerText()).includes('4 shared steps'), {
+      message: 'bob vs me on four shared steps',
+    });
+    expect(
+      await page.locator('section.benchmark').evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.benchmark)),
+    ).toEqual(['omnibehavior', 'sample']);
+    expect(await page.locator('section.benchmark h2').allInnerTexts()).toEqual([
+      'omnibehavior: OmniBehavior test actions',
+      'sample: StreamProfileBench steps',
+    ]);
+
+    // Every cell as the CLI computes it: κ (n/a† below ten shared steps), n, po, pe, disagreements; and no other row.
+    const expected = expectedAgreementCells(db);
+    expect([...expected.keys()].sort()).toEqual([`bob vs ${AUTHOR}`, 'carol vs dave', 'erin vs frank']);
+    const shown = await shownAgreementCells(page);
+    expect(shown).toEqual(expected);
+    // carol vs dave share twelve steps: κ is a number, and 3 of them disagree on each of their two labels.
+    expect(shown.get('carol vs dave')!.get('decay-error')).toEqual(expected.get('carol vs dave')!.get('decay-error'));
+    expect(shown.get('carol vs dave')!.get('decay-error')![0]).toMatch(/^-?\d\.\d{3}$/);
+    expect(shown.get('carol vs dave')!.get('decay-error')![4]).toBe('3');
     await palette('Notifications: Clear All Notifications');
-    await preview
-      .locator('h3')
-      .first()
-      .evaluate((e) => e.scrollIntoView());
-    await wb.screenshot('labels-summary');
+    await wb.screenshot('labels-agreement-table');
+
+    // A click on a row opens its disagreeing steps: the first in the step view, all of them listed under the row.
+    const peer = mine.locator('tr.label-row[data-label="peer-confusion"]');
+    expect(await peer.locator('td.disagreements .count').innerText()).toBe('1');
+    await peer.click();
+    await waitFor(async () => (await peer.getAttribute('aria-expanded')) === 'true', { message: 'the row to open' });
+    const list = mine.locator('tr.detail:not([hidden]) li');
+    expect(await list.count()).toBe(1);
+    const said = await list.first().innerText();
+    expect(said).toContain(`weibo · ${user.userId} · step 3 · run ${run.name}`);
+    expect(said).toContain('only bob gave D_peer pick');
+    expect(said).toMatch(new RegExp(`${AUTHOR}: .*Format error`));
+    expect(said).toContain('bob: D_peer pick');
+    await wb.findWebviewFrame(`#step-root[data-step="${stepKey(3)}"] .labels-bar`, { timeout: 60_000 });
+    await wb.screenshot('labels-agreement-open');
+
+    // Enter on a row opens its first disagreement; a click on another in its list opens that one.
+    const pi = pairSection('carol', 'dave').locator('tr.label-row[data-label="pi-leak"]');
+    await pi.focus();
+    await wb.page.keyboard.press('Enter');
+    await waitFor(async () => (await pi.getAttribute('aria-expanded')) === 'true', {
+      message: 'Enter to open the row',
+    });
+    const key = (i: number) => `weibo/${others[i].u.userId}/${others[i].stepId}`;
+    // Disagreements are listed in unit order; the first is the first of steps 4-6 (dave's pi-leak, carol's decay).
+    const units = pairSection('carol', 'dave').locator('tr.detail:not([hidden]) li');
+    expect(await units.count()).toBe(3);
+    const whereOf = async (i: number) => (await units.nth(i).locator('.where').innerText()).split(' · ');
+    const [, firstUser, firstStep] = await whereOf(0);
+    await wb.findWebviewFrame(`#step-root[data-step="weibo/${firstUser}/${firstStep.replace('step ', '')}"]`);
+    const [, secondUser, secondStep] = await whereOf(1);
+    await units.nth(1).locator('button.unit').click();
+    await wb.findWebviewFrame(`#step-root[data-step="weibo/${secondUser}/${secondStep.replace('step ', '')}"]`);
+    expect([4, 5, 6].map(key)).toContain(`weibo/${secondUser}/${secondStep.replace('step ', '')}`);
+    expect(await units.nth(1).getAttribute('data-current')).toBe('true');
+
+    // An OmniBehavior row opens its test action in the trace view.
+    const watch = pairSection('erin', 'frank').locator('tr.label-row[data-label="watch-time-off"]');
+    await watch.click();
+    await wb.findWebviewFrame('#trace-root[data-trace="u_1001#1153"]', { timeout: 60_000 });
+    await wb.screenshot('labels-agreement-trace');
   });
 
   it("marks a label stale once the step's data changed, saying what changed", async () => {

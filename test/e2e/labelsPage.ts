@@ -1,7 +1,9 @@
-// For labels.test.ts: the labels database read back through the CLI, the label suggestions of a step, and the
-// workbench helpers it drives (the palette by keyboard, quick picks, the file dialog, the Benchmarks tree's rows).
+// For labels.test.ts: the labels database read back through the CLI, the label suggestions of a step, the agreement
+// table's cells and those `labels summary --json` gives, and the workbench helpers it drives (the palette by keyboard,
+// quick picks, the file dialog, the Benchmarks tree's rows).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Frame } from 'playwright-core';
 import { join } from 'node:path';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { suggestLabels } from '../../src/core/labels/suggest';
@@ -123,4 +125,73 @@ export function labelsPage(wb: () => Workbench) {
   }
 
   return { focusedRow, palette, pick, dialogPath, treeRows, treeRow, expandRow };
+}
+
+/** The persona-lab CLI's standard output for `args` (it exits 0, or this throws with its stderr). */
+export function cli(args: string[]): string {
+  return execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), ...args], { encoding: 'utf8' });
+}
+
+interface CliKappa {
+  kappa: number | null;
+  po: number | null;
+  pe: number | null;
+  n: number;
+  onlyA: number;
+  onlyB: number;
+}
+
+/** The cells the agreement table should show for one pair, from `labels summary --json` (κ: n/a† below ten units). */
+export function expectedAgreementCells(db: string): Map<string, Map<string, string[]>> {
+  const json = JSON.parse(cli(['labels', 'summary', db, '--json'])) as {
+    agreements: {
+      authorA: string;
+      authorB: string;
+      units: number;
+      overall: CliKappa;
+      perLabel: Record<string, CliKappa>;
+    }[];
+  };
+  const fixed = (x: number | null, none: string) => (x === null ? none : x.toFixed(3));
+  const out = new Map<string, Map<string, string[]>>();
+  for (const a of json.agreements) {
+    // n is the shared units; the CLI's overall n counts the pooled (unit, label) decisions instead.
+    const cells = (k: CliKappa, n = k.n) => [
+      a.units < 10 ? 'n/a†' : fixed(k.kappa, 'n/a'),
+      String(n),
+      fixed(k.po, '—'),
+      fixed(k.pe, '—'),
+      String(k.onlyA + k.onlyB),
+    ];
+    const rows = new Map(Object.entries(a.perLabel).map(([label, k]) => [label, cells(k)]));
+    rows.set('(overall)', cells(a.overall, a.units));
+    out.set(`${a.authorA} vs ${a.authorB}`, rows);
+  }
+  return out;
+}
+
+/** The same cells as the agreement table shows them: pair ("A vs B") -> label id (or "(overall)") -> κ, n, po, pe, disagreements. */
+export function shownAgreementCells(frame: Frame): Promise<Map<string, Map<string, string[]>>> {
+  return frame
+    .locator('section.pair')
+    .evaluateAll((sections) =>
+      sections.map((s) => {
+        const el = s as HTMLElement;
+        const text = (tr: Element, sel: string) => tr.querySelector(sel)?.textContent?.trim() ?? '';
+        const cells = (tr: Element) => [
+          text(tr, 'td.kappa'),
+          text(tr, 'td.n'),
+          text(tr, 'td.po'),
+          text(tr, 'td.pe'),
+          text(tr, 'td.disagreements .count'),
+        ];
+        const rows: [string, string[]][] = [...el.querySelectorAll('tr.label-row')].map((tr) => [
+          (tr as HTMLElement).dataset.label ?? '',
+          cells(tr),
+        ]);
+        rows.push(['(overall)', cells(el.querySelector('tr.overall')!)]);
+        return [`${el.dataset.authorA} vs ${el.dataset.authorB}`, rows] as const;
+      }),
+    )
+    .then((pairs) => new Map(pairs.map(([k, rows]) => [k, new Map(rows)])));
 }

@@ -1,10 +1,10 @@
 // Export Labels… (JSONL or CSV by the file's extension), Import Labels… (plan, then every conflict decided in the
-// conflict table, importPanel.ts; nothing written before Apply, nothing at all on Cancel), Label Summary (a Markdown preview) and Edit Label Set.
+// conflict table, importPanel.ts; nothing written before Apply, nothing at all on Cancel), Label Summary (the
+// agreement table, agreement/panel.ts, with Copy as Markdown) and Edit Label Set.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { isRecord } from '../../core/guards';
-import { summarize } from '../../core/labels/agreement';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
 import { ImportSession, type ConflictDecision } from '../../core/labels/merge';
 import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
@@ -13,7 +13,10 @@ import { fileDiagnostics } from '../diagnostics';
 import { decideConflicts } from './importPanel';
 import { planParts, planSummary } from './importRows';
 import type { LabelService } from './service';
-import { summaryMarkdown } from './summaryMarkdown';
+import { AgreementPanel } from './agreement/panel';
+import { registerSummaryDocument } from './agreement/markdown';
+import { restoreReusedPanel } from '../webviewPanel';
+import { AGREEMENT_VIEW_TYPE } from '../../shared/agreementProtocol';
 import { log } from '../log';
 
 /** A path from a command argument: a Uri, a string, or `{ path, format }`. */
@@ -136,32 +139,6 @@ function showProblems(problems: vscode.DiagnosticCollection, file: string, diags
   problems.set(vscode.Uri.file(file), fileDiagnostics(diags, 'Persona Lab import'));
 }
 
-const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
-
-/** A read-only Markdown document that is rebuilt from the database whenever the labels change. */
-class SummaryDocument implements vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  constructor(private readonly labels: LabelService) {
-    labels.onDidChange(() => this.changed.fire(SUMMARY_URI));
-  }
-
-  provideTextDocumentContent(): string {
-    const rows = this.labels.store(false)?.list() ?? [];
-    const perAuthor = new Map<string, number>();
-    for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-    return summaryMarkdown(summarize(rows), this.labels.names(), this.labels.dbFile, perAuthor);
-  }
-}
-
-async function labelSummary(): Promise<void> {
-  // Beside the step view, so that labelling can go on with the summary in sight.
-  await vscode.commands.executeCommand('markdown.showPreviewToSide', SUMMARY_URI).then(undefined, async () => {
-    await vscode.window.showTextDocument(SUMMARY_URI, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-  });
-}
-
 async function editLabelSet(labels: LabelService): Promise<void> {
   const file = labels.labelSetFile;
   if (!existsSync(file)) {
@@ -188,14 +165,17 @@ export function labelFileCommands(context: vscode.ExtensionContext, labels: Labe
       void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
     }
   };
+  const agreement = new AgreementPanel(context.extensionUri, labels);
   context.subscriptions.push(
     problems,
-    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+    registerSummaryDocument(labels),
+    agreement,
+    restoreReusedPanel(AGREEMENT_VIEW_TYPE, agreement, async () => {}),
   );
   return {
     exportLabels: guard((arg) => exportLabels(labels, arg)),
     importLabels: guard((arg) => importLabels(context.extensionUri, labels, problems, arg)),
-    labelSummary: guard(() => labelSummary()),
+    labelSummary: guard(async () => agreement.show()),
     editLabelSet: guard(() => editLabelSet(labels)),
   };
 }

@@ -1,0 +1,91 @@
+// The Label Summary as a table (Persona Lab: Label Summary): per benchmark and pair of authors, κ, n, po, pe and the
+// disagreements per label. A row opens its disagreeing units: the first in the step view or the trace view, in the
+// other editor group, and all of them listed under the row. It follows the label database live (the label
+// service's change event, which covers other windows and the CLI) and comes back after a reload.
+import * as vscode from 'vscode';
+import { TRACE_PLATFORM, type StepRef } from '../../../core/labels/model';
+import {
+  AGREEMENT_VIEW_TYPE,
+  isWebviewToExtension,
+  type ExtensionToWebview,
+  type WebviewToExtension,
+} from '../../../shared/agreementProtocol';
+import { log } from '../../log';
+import { newNonce, webviewHtml } from '../../webviewHtml';
+import { ReusedPanel } from '../../webviewPanel';
+import type { LabelService } from '../service';
+import { openSummaryMarkdown, summaryText } from './markdown';
+import { agreementModel } from './model';
+
+export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly labels: LabelService,
+  ) {
+    super(
+      {
+        viewType: AGREEMENT_VIEW_TYPE,
+        title: 'Label Agreement',
+        // Beside the step view, so that labelling goes on with the table in sight.
+        viewColumn: vscode.ViewColumn.Beside,
+        extensionUri,
+        html: (webview) =>
+          webviewHtml(webview, extensionUri, newNonce(), {
+            title: 'Persona Lab: Label Agreement',
+            bundle: 'agreement',
+            rootId: 'agreement-root',
+            placeholder: 'Reading the labels…',
+          }),
+      },
+      { accepts: isWebviewToExtension, logName: 'label agreement' },
+    );
+    this.disposables.push(labels.onDidChange(() => this.host && this.refresh()));
+  }
+
+  protected refresh(): void {
+    const rows = this.labels.store(false)?.list() ?? [];
+    const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error);
+    this.post({ type: 'show', model });
+  }
+
+  protected async handle(msg: WebviewToExtension): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        return;
+      case 'open':
+        return this.openUnit(msg.ref);
+      case 'copyMarkdown':
+        await vscode.env.clipboard.writeText(summaryText(this.labels));
+        void vscode.window.showInformationMessage('Persona Lab: the Label Summary is on the clipboard as Markdown.');
+        return;
+      case 'openMarkdown':
+        return openSummaryMarkdown();
+    }
+  }
+
+  /** A unit in the step or trace view, in a group other than the table's; the keyboard stays in the table. */
+  private async openUnit(ref: StepRef): Promise<void> {
+    const own = this.host?.panel.viewColumn ?? vscode.ViewColumn.One;
+    const other = own === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    log.info(`label agreement: open ${ref.platform}/${ref.userId}/${ref.stepId}${ref.run ? ` of run ${ref.run}` : ''}`);
+    if (ref.platform === TRACE_PLATFORM) {
+      // The trace view opens in the active group: make that the other one first, then give the table the keyboard back.
+      await vscode.commands.executeCommand(
+        other === vscode.ViewColumn.One
+          ? 'workbench.action.focusFirstEditorGroup'
+          : 'workbench.action.focusSecondEditorGroup',
+      );
+      await vscode.commands.executeCommand('personaLab.openTrace', { userId: ref.userId, index: ref.stepId });
+      this.host?.panel.reveal(own, false);
+      return;
+    }
+    // Labels belong to a run: a step opens in that run's step view.
+    const arg = {
+      platform: ref.platform,
+      userId: ref.userId,
+      stepId: ref.stepId,
+      ...(ref.run ? { run: ref.run } : {}),
+    };
+    await vscode.commands.executeCommand('personaLab.openStep', arg, { viewColumn: other, preserveFocus: true });
+  }
+}
