@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { LABELLED_CONTEXT, WALKTHROUGH } from '../../src/extension/walkthrough/ids';
+import { AGREEMENT_VIEW_TYPE } from '../../src/shared/agreementProtocol';
 
 interface WalkthroughStep {
   id: string;
@@ -105,7 +106,14 @@ describe('command table and package.json', () => {
   });
 
   it('activates on its views, its commands, workspaceContains and the restore of its own webviews only', () => {
-    const panels = [STEP_VIEW_TYPE, TRACE_VIEW_TYPE, DASHBOARD_VIEW_TYPE, OMNI_DASHBOARD_VIEW_TYPE, COMPARE_VIEW_TYPE];
+    const panels = [
+      STEP_VIEW_TYPE,
+      TRACE_VIEW_TYPE,
+      DASHBOARD_VIEW_TYPE,
+      OMNI_DASHBOARD_VIEW_TYPE,
+      COMPARE_VIEW_TYPE,
+      AGREEMENT_VIEW_TYPE,
+    ];
     const other = manifest.activationEvents.filter((e) => !/^(onView:personaLab\.|workspaceContains:)/.test(e));
     expect(other.sort()).toEqual(panels.map((t) => `onWebviewPanel:${t}`).sort());
   });
