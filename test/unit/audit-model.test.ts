@@ -216,11 +216,11 @@ describe('the tree of sample/', async () => {
   });
 });
 
-describe("the view's summary over two benchmarks", () => {
-  it('names each benchmark when both are open, and says nothing extra for one', () => {
+describe("the view's summary over the audited benchmarks", () => {
+  it('names each benchmark, one alone as well as two', () => {
     const a = { format: 'StreamProfileBench', text: '7 findings, 7 open' };
     const b = { format: 'OmniBehavior', text: '2 findings, 2 open' };
-    expect(combinedSummary([a])).toBe('7 findings, 7 open');
+    expect(combinedSummary([a])).toBe('StreamProfileBench: 7 findings, 7 open');
     expect(combinedSummary([a, b])).toBe('StreamProfileBench: 7 findings, 7 open | OmniBehavior: 2 findings, 2 open');
   });
 });

@@ -140,8 +140,7 @@ export function summaryMessage(
   return result.cancelled ? `Cancelled: partial results. ${text}` : text;
 }
 
-/** The view's summary over the open benchmarks: each named by its format when there is more than one. */
+/** The view's summary over the audited benchmarks, each named by its format (one alone too: the tree below mixes none). */
 export function combinedSummary(parts: readonly { format: string; text: string }[]): string {
-  if (parts.length === 1) return parts[0].text;
   return parts.map((p) => `${p.format}: ${p.text}`).join(' | ');
 }
