@@ -7,7 +7,7 @@
 // a persona ablation of the user); `rerun` alone updates that part while a re-run is in progress or done.
 import type { LabelTarget } from '../core/labels/model';
 import type { LabelViewState } from '../core/labels/view';
-import type { PiMark, StepPiMarks } from '../core/pi/spans';
+import { isPiHighlight, type PiMark, type StepPiMarks } from '../core/pi/spans';
 import type { AblationTable } from '../core/rerun/ablation';
 import type { AttemptSummary, RerunComparison } from '../core/rerun/attemptCompare';
 import type { PromptDiff } from '../core/rerun/promptDiff';
@@ -211,8 +211,21 @@ const rerunState = shapeOf<RerunState>()({
 const rerunStateMessage = message('rerun', { state: rerunState });
 export type RerunStateMessage = Infer<typeof rerunStateMessage>;
 
+/**
+ * A PI Audit finding on the step shown (after its `show`, and again after each re-render of the same step): its mark
+ * is outlined; `reveal`: scroll it into view (the first time only, so that a re-render keeps the scroll position).
+ */
+const highlightPiMessage = message('highlightPi', { highlight: isPiHighlight, reveal: bool });
+export type HighlightPiMessage = Infer<typeof highlightPiMessage>;
+
 /** Guard for what the webview receives from the extension. */
-export const isExtensionToWebview = messages(showMessage, emptyMessage, labelsStateMessage, rerunStateMessage);
+export const isExtensionToWebview = messages(
+  showMessage,
+  emptyMessage,
+  labelsStateMessage,
+  rerunStateMessage,
+  highlightPiMessage,
+);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 // ---- webview -> extension

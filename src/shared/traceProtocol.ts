@@ -8,6 +8,7 @@
 // extension host: only the windows the list shows travel, so a history of 100,000 records never enters the page.
 import { attemptsMessage, editPromptMessage, openAttemptMessage, rerunActionMessage } from './traceAttempts';
 import type { Verdict } from '../core/omni/score';
+import { PI_AREAS, type PiArea } from '../core/pi/spans';
 import { JUDGE_DIMENSIONS, type FieldKind, type JudgeDimension, type Scene } from '../core/omni/types';
 import {
   array,
@@ -22,6 +23,7 @@ import {
   messages,
   nullable,
   object,
+  oneOf,
   optional,
   record,
   shapeOf,
@@ -135,6 +137,12 @@ export interface PiFinding {
   confidence: string;
   value: string;
   reason: string;
+}
+
+/** A PI Audit finding in the trace shown: where the view shows it (`area`), and its key in the audit. */
+export interface AuditPiFinding extends PiFinding {
+  key: string;
+  area: PiArea;
 }
 
 /** What a trace label sits on: the test action itself, or one history record before it. */
@@ -262,6 +270,28 @@ const piMessage = message('pi', {
   done: bool,
 });
 export type PiMessage = Infer<typeof piMessage>;
+const auditPiFinding = shapeOf<AuditPiFinding>()({
+  key: str,
+  area: oneOf(PI_AREAS),
+  index: nullable(count),
+  field: str,
+  category: str,
+  value: str,
+});
+/**
+ * The PI Audit's findings in the trace shown (the profile, the records up to the test action's own, its prediction),
+ * after each `show` and after each audit. `audited`: false when the loaded benchmark has not been audited (the page
+ * offers its own scan). `target`: the key of the finding the audit opened the trace for, to outline and scroll to
+ * (in its record's text once the `record` message shows it).
+ */
+const auditPiMessage = message('auditPi', {
+  audited: bool,
+  findings: arrayOf(auditPiFinding),
+  /** findings in all, including those not sent */
+  found: count,
+  target: nullable(str),
+});
+export type AuditPiMessage = Infer<typeof auditPiMessage>;
 const traceLabelState = shapeOf<TraceLabelState>()({
   ...labelBarShape(traceRef),
   history: array,
@@ -283,6 +313,7 @@ export const isExtensionToWebview = messages(
   piMessage,
   labelsStateMessage,
   revealMessage,
+  auditPiMessage,
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 

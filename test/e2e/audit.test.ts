@@ -1,8 +1,10 @@
 // The PI Audit view in the real workbench on a copy of sample/ (plus a phone number in a bio next to HTML and
 // Markdown, and an e-mail address in a run's reasoning): the audit runs by itself, every planted string of
 // sample/pi-manifest.json shows under its category, no placeholder is a finding, the counts agree with the CLI,
-// a click opens the file with the span selected, Open Step opens the step view, verdicts are stored in SQLite and
-// change the counts, and the exported Markdown and JSON reports hold the confirmed leak and the verdict trail.
+// a click opens the step view at the finding's step with its span outlined and in view (a bio's on the user's first
+// step, a reasoning's in its run), Open Finding in File opens the line pretty-printed with the span selected, verdicts
+// are stored in SQLite and change the counts, and the exported Markdown and JSON reports hold the confirmed leak and
+// the verdict trail.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { auditPage, editLine, type Planted, type SeenFinding } from './auditPage';
+import { auditPage, editLine, outlinedFinding, type Planted, type SeenFinding } from './auditPage';
 
 const AUTHOR = 'e2e-auditor';
 const XSS_BIO = ' <img src=x onerror="globalThis.__plAuditXss=1"> **not bold** 电话 13912345678';
@@ -93,7 +95,10 @@ describe('PI Audit view in the real workbench', () => {
       expect(row.description, c).toBe(`${found} open · ${plural(cli.totals.placeholders[c], 'placeholder')}`);
     }
     const message = await pane().locator('.message').innerText();
-    expect(message).toContain(`${cli.findings.length} findings, ${cli.findings.length} open`);
+    // The benchmark is named, even alone.
+    expect(message).toMatch(
+      new RegExp(`^StreamProfileBench: ${cli.findings.length} findings, ${cli.findings.length} open · `),
+    );
   });
 
   it('lists every planted string under its category, platform and user, and no placeholder as a finding', async () => {
@@ -129,30 +134,81 @@ describe('PI Audit view in the real workbench', () => {
     await setExpanded(CATEGORY_INFO.PLATE.label, 1, false);
   });
 
-  it('a click opens the tasks file at the line with the span selected', async () => {
+  it("a click opens the step view at the finding's step, its span outlined and in view", async () => {
     const phone = planted.find((p) => p.category === 'PHONE')!;
     await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
     await setExpanded(PLATFORM_LABELS.weibo, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
     await setExpanded(phone.userId, 3, true);
     await rowLocator(phone.text, 4).click();
-    const raw = readFileSync(join(root, phone.file), 'utf8').split('\n')[phone.line - 1]!;
-    const col = raw.indexOf(phone.text) + 1;
-    await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line}:${col}-${col + phone.text.length}`);
+    const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${phone.userId}/${phone.stepId}"]`, {
+      timeout: 60_000,
+    });
+    const seen = await outlinedFinding(frame, phone.text);
+    // In a post of the batch, on the purple PI mark the step view draws itself.
+    expect(seen.area).toBe('batch');
+    expect(seen.category).toBe('PHONE');
+    // The legend's chip of a finding holds its whole wavy underline inside its own box (#29 item 11: it was cut off).
+    const chip = await frame.locator('.pi-legend mark.pi-finding').evaluate((m) => {
+      const s = getComputedStyle(m);
+      const r = m.getBoundingClientRect();
+      const legend = m.closest('.pi-legend')!.getBoundingClientRect();
+      return {
+        display: s.display,
+        room: parseFloat(s.paddingBottom) - parseFloat(s.textUnderlineOffset),
+        inside: r.bottom <= legend.bottom,
+      };
+    });
+    expect(chip.display).toBe('inline-block');
+    expect(chip.room).toBeGreaterThanOrEqual(3);
+    expect(chip.inside).toBe(true);
+    await wb.screenshot('audit-step-highlight');
+  });
+
+  it("a bio's finding opens the user's first step with the bio shown whole and the span outlined", async () => {
+    const bio = cli.findings.find((f) => f.text === '13912345678')!;
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.douban, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+    await setExpanded(bio.userId, 3, true);
+    await rowLocator(bio.text, 4).click();
+    const frame = await wb.findWebviewFrame(`#step-root[data-step="douban/${bio.userId}/1"]`, { timeout: 60_000 });
+    const seen = await outlinedFinding(frame, bio.text);
+    expect(seen.area).toBe('bio');
+    await setExpanded(PLATFORM_LABELS.douban, 2, false, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+  });
+
+  it("a reasoning's finding opens its step in the finding's run with the span outlined", async () => {
+    const email = cli.findings.find((f) => f.text === 'reader.zh@example.org')!;
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, false);
+    await setExpanded(CATEGORY_INFO.EMAIL.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.zhihu, 2, true, { label: CATEGORY_INFO.EMAIL.label, level: 1 });
+    await setExpanded(email.userId, 3, true);
+    await rowLocator(email.text, 4).click();
+    const frame = await wb.findWebviewFrame(
+      `#step-root[data-step="zhihu/${email.userId}/${email.stepId}"][data-run="demo-llm"]`,
+      { timeout: 60_000 },
+    );
+    const seen = await outlinedFinding(frame, email.text);
+    expect(seen.area).toBe('reasoning');
+    await wb.screenshot('audit-step-highlight-reasoning');
+    await setExpanded(CATEGORY_INFO.EMAIL.label, 1, false);
+  });
+
+  it('Open Finding in File (context menu) opens the line pretty-printed with the span selected', async () => {
+    const phone = planted.find((p) => p.category === 'PHONE')!;
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, true);
+    await setExpanded(PLATFORM_LABELS.weibo, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
+    await setExpanded(phone.userId, 3, true);
+    await contextMenu(phone.text, 4, 'Open Finding in File');
+    await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line} pretty-printed, `);
     await wb.page
-      .locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' })
+      .locator('.part.editor .tab', { hasText: `weibo_inference_tasks.jsonl line ${phone.line}` })
       .first()
       .waitFor({ timeout: 30_000 });
     const status = wb.page.locator('#status\\.editor\\.selection');
     await expect
       .poll(() => status.innerText().catch(() => ''), { timeout: 30_000 })
-      .toBe(`Ln ${phone.line}, Col ${col + phone.text.length} (${phone.text.length} selected)`);
+      .toMatch(new RegExp(`^Ln \\d+, Col \\d+ \\(${phone.text.length} selected\\)$`));
     await wb.screenshot('audit-source');
-  });
-
-  it("Open Step (context menu) opens the finding's step in the step view", async () => {
-    const phone = planted.find((p) => p.category === 'PHONE')!;
-    await contextMenu(phone.text, 4, 'Open Step');
-    await wb.findWebviewFrame(`#step-root[data-step="weibo/${phone.userId}/${phone.stepId}"]`, { timeout: 60_000 });
   });
 
   it('records verdicts with the author in SQLite; false positives leave the open counts', async () => {

@@ -1,6 +1,7 @@
 // For audit.test.ts: the planted strings of sample/pi-manifest.json, a JSONL line editor, and the PI Audit view as
 // the workbench renders it (rows read back, expanded, collapsed and waited for; context menu entries; the export).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Frame } from 'playwright-core';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
 import type { AuditReport } from '../../src/core/pi/report';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
@@ -39,6 +40,52 @@ export function editLine(file: string, n: number, edit: (rec: Record<string, unk
   edit(rec);
   lines[n - 1] = JSON.stringify(rec);
   writeFileSync(file, lines.join('\n'));
+}
+
+/** Where a PI Audit finding's outlined mark is in a step or trace page, and that it can be seen. */
+export interface OutlinedFinding {
+  /** the page section holding it (data-section), else 'bio', 'record' or 'profile' */
+  area: string;
+  category: string;
+  /** the mark is the element at its own centre (not under the sticky header or cut off), inside the viewport */
+  inView: boolean;
+  outline: string;
+}
+
+/**
+ * Waits for the one outlined PI Audit finding (`mark.pi-target`) of a step or trace page to hold `text` and to be in
+ * view (the page scrolls it there), and says where it is.
+ */
+export async function outlinedFinding(frame: Frame, text: string): Promise<OutlinedFinding> {
+  const mark = frame.locator('mark.pi-target');
+  let last: OutlinedFinding | undefined;
+  return waitFor(
+    async () => {
+      if ((await mark.count()) !== 1 || (await mark.textContent()) !== text) return undefined;
+      last = await mark.evaluate((m: HTMLElement): OutlinedFinding => {
+        const r = m.getBoundingClientRect();
+        // The middle of the mark's last box (a mark that wraps has one per line) is the mark itself, not something over it.
+        const box = [...m.getClientRects()].pop() ?? r;
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        const area =
+          m.closest('[data-section]')?.getAttribute('data-section') ??
+          (m.closest('.bio') ? 'bio' : m.closest('.record-detail') ? 'record' : m.closest('.profile') ? 'profile' : '');
+        return {
+          area,
+          category: m.dataset.category ?? '',
+          inView:
+            r.width > 0 &&
+            r.top >= 0 &&
+            r.bottom <= window.innerHeight &&
+            hit !== null &&
+            (hit === m || m.contains(hit)),
+          outline: getComputedStyle(m).outlineStyle,
+        };
+      });
+      return last.inView && last.outline === 'solid' ? last : undefined;
+    },
+    { timeout: 30_000, message: () => `the finding ${text} outlined and in view (${JSON.stringify(last)})` },
+  );
 }
 
 export interface Parent {

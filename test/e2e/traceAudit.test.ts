@@ -1,6 +1,7 @@
 // The PI Audit view on an OmniBehavior benchmark in the real workbench, on a fresh copy of sample/omnibehavior: the
 // view lists exactly the planted strings of pi-manifest.json (category → OmniBehavior → user → finding), a click opens
-// the trace view at the finding's test action with its history record revealed, and a verdict recorded in the view is
+// the trace view at the finding's test action with its history record revealed and the finding outlined in it (the
+// trace's PI section lists the audit's findings instead of offering a scan), and a verdict recorded in the view is
 // read back through the CLI's audit report (which audits the folder itself and joins the verdict database).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
-import { auditPane, auditRows, type Row } from './auditPage';
+import { auditPane, auditRows, outlinedFinding, type Row } from './auditPage';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const AUTHOR = 'e2e-trace-auditor';
@@ -133,7 +134,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     await wb.screenshot('traceAudit-view');
   });
 
-  it('a click opens the trace at the test action with the history record revealed', async () => {
+  it('a click opens the trace at the test action with the history record revealed and the finding outlined', async () => {
     const cat = await expand(CATEGORY_INFO.PHONE.label, 1);
     const omni = await expand('OmniBehavior', 2, cat.index);
     await expand(phone.userId, 3, omni.index);
@@ -158,7 +159,21 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
       async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === String(phone.recordIndex),
       { message: 'the labels bar to target the record' },
     );
+    // The finding, outlined in the record's text and scrolled into view.
+    const seen = await outlinedFinding(frame, phone.text);
+    expect(seen.area).toBe('timeline');
+    expect(await detail.locator('mark.pi-target').getAttribute('data-category')).toBe('PHONE');
+    // The PI section lists the audit's findings in this trace (no offer to scan what the audit has flagged).
+    const pi = frame.locator('div.pi');
+    // The marks in the trace are the audit's, never taken for the PI section.
+    expect(await frame.locator('.pi').count()).toBe(1);
+    expect(await pi.getAttribute('data-state')).toBe('audited');
+    const listed = await pi.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.children[3]?.textContent));
+    expect(listed).toContain(phone.text);
+    expect(await pi.locator('vscode-button').textContent()).not.toContain('Scan for Personal Information');
     await wb.screenshot('traceAudit-trace');
+    await pi.scrollIntoViewIfNeeded();
+    await wb.screenshot('traceAudit-trace-pi');
   });
 
   it('records a verdict that the CLI report reads back', async () => {

@@ -61,3 +61,72 @@ export function piText<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   return el(tag, { className, title }, piNodes(text, marks));
 }
+
+/** A finding's mark in `scope`: a PI mark holding exactly `text` (of `category` first), else null. */
+function markWithText(scope: Element, text: string, category: string): HTMLElement | null {
+  const marks = [...scope.querySelectorAll<HTMLElement>('mark.pi-finding')].filter((m) => m.textContent === text);
+  return marks.find((m) => m.dataset.category === category) ?? marks[0] ?? null;
+}
+
+/**
+ * Marks `text` where it first occurs inside one text node of `scope` (text the page shows without PI marks, such as
+ * a record's JSON or the profile): the node is split and the text wrapped in a finding's mark. Text escaped in JSON
+ * (quotes, newlines) is looked for as written there too.
+ */
+function wrapText(scope: Element, text: string, category: string): HTMLElement | null {
+  if (!text) return null;
+  const needles = [text, JSON.stringify(text).slice(1, -1)];
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const node = n as Text;
+    if (node.parentElement?.closest('mark.pi, mark.pi-finding')) continue;
+    const value = node.data;
+    for (const needle of needles) {
+      const at = value.indexOf(needle);
+      if (at < 0) continue;
+      const hit = node.splitText(at);
+      hit.splitText(needle.length);
+      // No `pi` class: the trace page's PI section is `.pi`, and this mark sits in the same page.
+      const mark = el('mark', {
+        className: `pi-finding pi-cat-${category}`,
+        attrs: { 'data-pi': 'finding', 'data-category': category },
+      });
+      hit.replaceWith(mark);
+      mark.append(hit);
+      return mark;
+    }
+  }
+  return null;
+}
+
+/** The finding's mark in the first of `scopes` that holds it (an existing PI mark, else its text wrapped in one). */
+export function findingMark(scopes: readonly Element[], text: string, category: string): HTMLElement | null {
+  for (const s of scopes) {
+    const m = markWithText(s, text, category);
+    if (m) return m;
+  }
+  for (const s of scopes) {
+    const m = wrapText(s, text, category);
+    if (m) return m;
+  }
+  return null;
+}
+
+/**
+ * Outlines the mark of a PI Audit finding (`pi-target`, with a short flash) and, when `reveal`, opens the section
+ * that holds it and scrolls it to the middle of the view. Any earlier target in `root` loses its outline.
+ */
+export function targetMark(root: Element, mark: HTMLElement, key: string, reveal: boolean): void {
+  for (const m of root.querySelectorAll('mark.pi-target')) {
+    m.classList.remove('pi-target');
+    m.removeAttribute('data-pi-target');
+  }
+  mark.classList.add('pi-target');
+  mark.dataset.piTarget = key;
+  if (!mark.title.startsWith('PI Audit finding'))
+    mark.title = mark.title ? `PI Audit finding\n${mark.title}` : 'PI Audit finding';
+  if (!reveal) return;
+  for (let c = mark.closest('vscode-collapsible'); c; c = c.parentElement?.closest('vscode-collapsible') ?? null)
+    (c as HTMLElement & { open: boolean }).open = true;
+  mark.scrollIntoView({ block: 'center', inline: 'nearest' });
+}

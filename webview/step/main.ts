@@ -16,6 +16,7 @@ import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
 import { mergeState, openSections, section } from '../shared/sections';
 import { LabelsUi } from './labels';
+import { highlightFinding } from './pi';
 import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
 import baseCss from '../shared/base.css';
@@ -142,6 +143,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'rerun':
       rerun = msg.state;
       showRerun();
+      break;
+    case 'highlightPi':
+      highlightFinding(root, msg.highlight, msg.reveal);
       break;
   }
 });

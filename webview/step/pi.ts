@@ -1,7 +1,34 @@
-// The step view's legend of the PI categories on the step (the marks in text: ../shared/piText.ts).
+// The step view's legend of the PI categories on the step (the marks in text: ../shared/piText.ts), and the PI Audit
+// finding it was opened for, outlined where it is.
 import { CATEGORY_INFO, isPiCategory, placeholderOf } from '../../src/core/pi/placeholders';
-import type { StepPiMarks } from '../../src/core/pi/spans';
+import type { PiArea, PiHighlight, StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';
+import { findingMark, targetMark } from '../shared/piText';
+
+/** Where each area's text is on the page (render.ts); the step's own texts after it, never the re-run's. */
+const AREA_SELECTORS: Partial<Record<PiArea, string>> = {
+  bio: '.meta-row .bio',
+  posts: '[data-section="batch"]',
+  persona: '.persona-box.written, .persona-diff',
+  reasoning: '[data-section="reasoning"]',
+  tag: '[data-section="pool"]',
+};
+const STEP_TEXTS =
+  '[data-section="batch"], [data-section="pool"], [data-section="persona"], [data-section="reasoning"], .meta-row';
+
+/**
+ * Outlines the mark of the PI Audit finding `h` on the step shown and, when `reveal`, scrolls to it (a bio cut to
+ * one line shows whole). Returns the mark, or null when the step no longer holds the text.
+ */
+export function highlightFinding(root: HTMLElement, h: PiHighlight, reveal: boolean): HTMLElement | null {
+  const area = AREA_SELECTORS[h.area];
+  const scopes = [...(area ? root.querySelectorAll(area) : []), ...root.querySelectorAll(STEP_TEXTS)];
+  const mark = findingMark(scopes, h.text, h.category);
+  if (!mark) return null;
+  mark.closest('.bio')?.classList.add('pi-target-open');
+  targetMark(root, mark, h.key, reveal);
+  return mark;
+}
 
 /** The categories present on the step, with counts; null when there is nothing to show. */
 export function renderPiLegend(pi: StepPiMarks): HTMLElement | null {

@@ -18,6 +18,7 @@ import { injectStyle } from '../shared/page';
 import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
 import chipsCss from '../shared/labelChips.css';
+import piMarksCss from '../shared/piMarks.css';
 import vlistCss from '../shared/vlist.css';
 import { renderContext, renderHeader, renderProfile, renderQuestions, showRaw, type Handlers } from './render';
 import { TraceLabelsUi } from './labels';
@@ -30,7 +31,7 @@ import css from './trace.css';
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('trace-root') ?? document.body;
 
-injectStyle(`${vlistCss}\n${chipsCss}\n${baseCss}\n${css}`);
+injectStyle(`${vlistCss}\n${chipsCss}\n${baseCss}\n${css}\n${piMarksCss}`);
 const sections = openSections(vscode);
 let timeline: TimelineUi | undefined;
 let pi: PiUi | undefined;
@@ -96,6 +97,7 @@ function show(model: TraceModel): void {
   pi = new PiUi(
     () => vscode.postMessage({ type: 'scanPi' }),
     (index) => openRecord(index, true),
+    root,
   );
   const c = model.counts;
   root.replaceChildren(
@@ -179,6 +181,7 @@ onHostMessage(isExtensionToWebview, (msg) => {
       // Only the record asked for last: an older answer that comes late must not replace it.
       if (revealed?.index !== msg.index) break;
       timeline?.onRecord(msg.index, msg.text);
+      pi?.markRecord(msg.index);
       if (revealed.target) labels.select(msg.index, msg.behaviours);
       break;
     case 'reveal':
@@ -193,6 +196,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
       break;
     case 'pi':
       pi?.update(msg);
+      break;
+    case 'auditPi':
+      pi?.showAudit(msg);
       break;
   }
 });

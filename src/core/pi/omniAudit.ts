@@ -173,6 +173,23 @@ export function findingTraceTarget(
   return { userId: f.userId, index: f.testAction, target };
 }
 
+/**
+ * The findings the trace view of test action `index` shows: the profile's, those of the records up to the test
+ * action's own, and those of its prediction.
+ */
+export function findingsInTrace<F extends Pick<OmniAuditFinding, 'userId' | 'part' | 'recordIndex' | 'testAction'>>(
+  findings: readonly F[],
+  userId: string,
+  index: number,
+): F[] {
+  return findings.filter(
+    (f) =>
+      f.userId === userId &&
+      (f.part === 'profile' ||
+        (f.part === 'prediction' ? f.testAction === index : f.recordIndex !== null && f.recordIndex <= index)),
+  );
+}
+
 /** The first test action at or after record `k` (test actions are sorted by index); null when none. */
 export function testActionFor(user: Pick<OmniUser, 'testActions'>, k: number): number | null {
   const list = user.testActions;

@@ -1,7 +1,8 @@
 // PI marks of the texts a step view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
 // host computes (highlight.ts, with the scanner) and the webview cuts its text nodes by. No scanner here: webviews
 // import this module.
-import type { PiCategory } from './placeholders';
+import { object, oneOf, str } from '../guards';
+import { PI_CATEGORIES, type PiCategory } from './placeholders';
 import type { Confidence } from './types';
 
 export interface PiMark {
@@ -89,4 +90,50 @@ export function segmentText(text: string, marks: readonly PiMark[] | undefined, 
   }
   if (pos < hi) out.push({ text: text.slice(pos, hi), mark: null, first: false });
   return out;
+}
+
+// ---- an audit finding shown in a view
+
+/**
+ * Where a view shows a finding's text. Step view: the bio, the posts, the persona written, the reasoning, a tag
+ * (pool or pick). Trace view: the profile, a history record (its text below the timeline), the test action's own
+ * record (the scene context), the prediction.
+ */
+export const PI_AREAS = [
+  'bio',
+  'posts',
+  'persona',
+  'reasoning',
+  'tag',
+  'profile',
+  'record',
+  'action',
+  'prediction',
+] as const;
+export type PiArea = (typeof PI_AREAS)[number];
+
+/** The finding a view highlights (outlined and scrolled into view): its audit key, where it is, and its text. */
+export interface PiHighlight {
+  key: string;
+  area: PiArea;
+  category: PiCategory;
+  text: string;
+}
+
+export const isPiHighlight = object({ key: str, area: oneOf(PI_AREAS), category: oneOf(PI_CATEGORIES), text: str });
+
+/** Where the step view shows a StreamProfileBench audit finding, from its JSON path in the tasks or results line. */
+export function spbFindingArea(field: string): PiArea {
+  if (field === 'bio') return 'bio';
+  if (/\.posts_text$/.test(field)) return 'posts';
+  if (/\.persona_summary$/.test(field)) return 'persona';
+  if (/\.reasoning$/.test(field)) return 'reasoning';
+  return 'tag';
+}
+
+/** Where the trace view shows an OmniBehavior audit finding, from its part and record. */
+export function omniFindingArea(f: { part: string; recordIndex: number | null; testAction: number | null }): PiArea {
+  if (f.part === 'profile') return 'profile';
+  if (f.part === 'prediction') return 'prediction';
+  return f.recordIndex !== null && f.recordIndex === f.testAction ? 'action' : 'record';
 }

@@ -119,19 +119,15 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
   return uri;
 }
 
-/** Opens the first target finding where it is: its file at the span, or an OmniBehavior one in the trace view. */
+/** Opens the first target finding's source line, pretty-printed, with the span selected. */
 export async function openFindingSource({ session, view }: AuditApi, node: unknown, nodes: unknown): Promise<void> {
   await targetFindings(node, nodes, view.selection)[0]?.open(session);
 }
 
-/** Opens the first target finding in the step view (an OmniBehavior one in the trace view). */
-export async function openFindingStep(
-  { session, view }: AuditApi,
-  store: SpbStore,
-  node: unknown,
-  nodes: unknown,
-): Promise<void> {
-  await targetFindings(node, nodes, view.selection)[0]?.openInView(session, store);
+/** Opens the first target finding in the step view (an OmniBehavior one in the trace view), its span outlined. */
+export async function openFindingStep(api: AuditApi, store: SpbStore, node: unknown, nodes: unknown): Promise<void> {
+  const { session, view } = api;
+  await targetFindings(node, nodes, view.selection)[0]?.openInView(session, { spb: store, trace: api.trace });
 }
 
 export function verdictOnTargets(audit: AuditApi, verdict: Verdict, node: unknown, nodes: unknown): void {

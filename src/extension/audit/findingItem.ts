@@ -28,7 +28,7 @@ type ItemFinding = Pick<Finding, 'category' | 'confidence' | 'text'>;
 export type TooltipFinding = ItemFinding &
   Pick<Finding, 'reason'> & { key: string; file: string; line: number; field: string; run: string | null };
 
-/** The row of a finding: its value, a verdict or confidence icon, and a click that runs openSource on `node`. */
+/** The row of a finding: its value, a verdict or confidence icon, and a click that opens `node` in its view. */
 export function findingItem(
   f: ItemFinding,
   verdict: Verdict | undefined,
@@ -46,7 +46,7 @@ export function findingItem(
     accessibilityInformation: {
       label: `${CATEGORY_INFO[f.category].label} ${displayText(f.text)}, ${row.description}, ${verdict ? VERDICT_TEXT[verdict] : 'no verdict'}`,
     },
-    command: { command: 'personaLab.audit.openSource', title: row.openTitle, arguments: [row.node] },
+    command: { command: 'personaLab.audit.openStep', title: row.openTitle, arguments: [row.node] },
   });
 }
 

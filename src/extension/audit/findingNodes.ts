@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { SpbStore } from '../benchmarks/spb/store';
+import type { TraceFindings } from './omni/trace';
 import { namedTooltip, treeItem } from '../treeItem';
 import { findingItem, findingTooltip, type TooltipFinding, type VerdictTrail } from './findingItem';
 import { auditNodeId, count, tally, tallyText, type VerdictOf } from './model';
@@ -12,23 +13,30 @@ import type { AuditSession } from './session';
 
 export type NodeFinding = TooltipFinding & { userId: string };
 
+/** The views a finding opens in: the step view (through the StreamProfileBench store) and the trace view. */
+export interface FindingViews {
+  spb: SpbStore;
+  /** undefined when the extension runs without a trace view */
+  trace: TraceFindings | undefined;
+}
+
 export interface FindingFormat<F extends NodeFinding> {
   /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · OmniBehavior`). */
   readonly userWhere: string;
   /** A line about the user in its tooltip (its name and steps), when the format has one. */
   userLine(userId: string): string | undefined;
   readonly contextValue: string;
-  /** What a click on the finding does. */
+  /** What a click on the finding does (openInView). */
   readonly openTitle: string;
   /** The row's description: where the finding sits, its confidence, its verdict. */
   describe(f: F, verdict: Verdict | undefined): string;
   /** The tooltip's body: the value, or the value in its context. */
   body(f: F, md: vscode.MarkdownString): void;
   clickHint(f: F): string;
-  /** Opens the finding where it is (a click, Open Source). */
+  /** Opens the finding's source line, pretty-printed, with the span selected (Open Finding in File). */
   open(f: F, session: AuditSession): Promise<void>;
-  /** Opens it in its benchmark's view (Open in Step View). */
-  openInView(f: F, session: AuditSession, store: SpbStore): Promise<void>;
+  /** Opens it in its benchmark's view with its span outlined (a click, Open Step), else its source line. */
+  openInView(f: F, session: AuditSession, views: FindingViews): Promise<void>;
   /** Findings of one PI value carried through a chain of personas, grouped under one row each (StreamProfileBench). */
   chainsOf?(findings: readonly F[]): FindingChain<F>[];
 }
@@ -181,7 +189,7 @@ export class FindingNode<F extends NodeFinding> implements AuditNode {
     return this.format.open(this.finding, session);
   }
 
-  openInView(session: AuditSession, store: SpbStore): Promise<void> {
-    return this.format.openInView(this.finding, session, store);
+  openInView(session: AuditSession, views: FindingViews): Promise<void> {
+    return this.format.openInView(this.finding, session, views);
   }
 }

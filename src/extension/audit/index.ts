@@ -12,9 +12,13 @@ import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
 import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from './session';
 import type { OmniBenchmark } from '../../core/omni/types';
+import type { TracePanel } from '../traceView/panel';
+import { TraceFindings } from './omni/trace';
 
 export interface AuditApi {
   session: AuditSession;
+  /** The audit's findings in the trace view, when there is one. */
+  trace: TraceFindings | undefined;
   view: vscode.TreeView<AuditNode>;
   /** The tree's rows, in order (the next-open walk reads them). */
   provider: AuditTreeProvider;
@@ -36,9 +40,16 @@ function notAudited(benchmarks: Benchmarks): string {
     : '';
 }
 
-export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benchmarks): AuditApi {
+/** `tracePanel`: the trace view, which lists the audit's findings in the trace it shows and outlines them. */
+export function activateAudit(
+  context: vscode.ExtensionContext,
+  benchmarks: Benchmarks,
+  tracePanel?: TracePanel,
+): AuditApi {
   const { spb: store, omni } = benchmarks;
   const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
+  const trace = tracePanel && new TraceFindings(session, tracePanel);
+  if (trace) context.subscriptions.push(trace);
   const provider = new AuditTreeProvider(session);
   const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, {
     treeDataProvider: provider,
@@ -125,5 +136,5 @@ export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benc
   );
   benchmarkChanged();
   omniChanged();
-  return { session, view, provider };
+  return { session, view, provider, trace };
 }

@@ -140,7 +140,7 @@ export function summaryMessage(
   return result.cancelled ? `Cancelled: partial results. ${text}` : text;
 }
 
-/** The view's summary over the audited benchmarks, each named by its format (one alone too: the tree below mixes none). */
+/** The view's summary over the audited benchmarks, each named by its format (one alone too, so the line reads the same either way). */
 export function combinedSummary(parts: readonly { format: string; text: string }[]): string {
   return parts.map((p) => `${p.format}: ${p.text}`).join(' | ');
 }

@@ -116,6 +116,11 @@ export class AuditSession implements vscode.Disposable {
     );
   }
 
+  /** The OmniBehavior result is about another load than the one open (or there is none). */
+  get omniStale(): boolean {
+    return this.omniCurrent === undefined || this.omni.bench !== this.auditedOmni;
+  }
+
   get dbPath(): string {
     const setting = vscode.workspace.getConfiguration('personaLab.audit').get<string>('dbPath');
     return auditDbPath(setting, folders(), homedir(), this.store.root, this.storageDir);

@@ -3,6 +3,7 @@
 // names a run (`{ ...StepRef, run }`) opens that run's pinned panel, in the options' `viewColumn` if given.
 import * as vscode from 'vscode';
 import { isRecord } from '../../core/guards';
+import { isPiHighlight } from '../../core/pi/spans';
 import { isPlatform } from '../../core/spb/types';
 import type { NavDirection } from '../../shared/stepViewProtocol';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
@@ -64,7 +65,10 @@ export function activateStepView(context: vscode.ExtensionContext, store: SpbSto
   return views;
 }
 
-/** Opens a step (needs an open benchmark); `{ ...StepRef, run }` opens that run's pinned panel. */
+/**
+ * Opens a step (needs an open benchmark); `{ ...StepRef, run }` opens that run's pinned panel, and
+ * `{ ...StepRef, highlight }` outlines a PI Audit finding on it (PiHighlight) and scrolls to it.
+ */
 export async function openStep(views: StepViews, store: SpbStore, arg: unknown, options: unknown): Promise<void> {
   if (!store.bench) return;
   let ref = toStepRef(arg);
@@ -82,7 +86,13 @@ export async function openStep(views: StepViews, store: SpbStore, arg: unknown, 
   ref ??= await pickStep(store);
   if (!ref) return;
   const panel = typeof run === 'string' ? views.forRun(run) : views.main;
-  panel.show(ref, field(options, 'preserveFocus') === true, viewColumnOf(options));
+  const highlight = field(arg, 'highlight');
+  panel.show(
+    ref,
+    field(options, 'preserveFocus') === true,
+    viewColumnOf(options),
+    isPiHighlight(highlight) ? highlight : undefined,
+  );
   // A caller opening several runs' views awaits each: two webviews loading at once can lose one (webviewPanel.ts).
   if (typeof run === 'string') await panel.whenReady(5_000);
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { readPostsText } from '../../core/spb/format/load';
 import { stepPiMarks } from '../../core/pi/highlight';
-import { fieldKey } from '../../core/pi/spans';
+import { fieldKey, type PiHighlight } from '../../core/pi/spans';
 import { markChains, personaHasFinding, userPiChains } from '../../core/pi/userChains';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { buildStepModel, neighbours } from '../../core/spb/view/stepModel';
@@ -52,6 +52,8 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
   private readonly labelAction = new vscode.EventEmitter<LabelUiAction>();
   readonly onDidReceiveLabelAction = this.labelAction.event;
   private addon: StepViewAddon | undefined;
+  /** A PI Audit finding to outline on its step; `revealed` once the page has scrolled to it. */
+  private highlight: { ref: StepRef; span: PiHighlight; revealed: boolean } | undefined;
 
   /** `pinnedRun`: the run this panel always shows; undefined for the main panel, which follows the selected run. */
   constructor(
@@ -106,8 +108,13 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
     );
   }
 
-  /** `viewColumn`: where to open it, or move it to (default: the active group when new, else where it is). */
-  show(ref: StepRef, preserveFocus = false, viewColumn?: vscode.ViewColumn): void {
+  /**
+   * `viewColumn`: where to open it, or move it to (default: the active group when new, else where it is).
+   * `highlight`: a PI Audit finding on this step to outline and scroll to; it stays outlined while the step shows.
+   */
+  show(ref: StepRef, preserveFocus = false, viewColumn?: vscode.ViewColumn, highlight?: PiHighlight): void {
+    if (highlight) this.highlight = { ref: copyRef(ref), span: highlight, revealed: false };
+    else if (this.highlight && !sameRef(this.highlight.ref, ref)) this.highlight = undefined;
     this.showRef(ref, { preserveFocus, viewColumn, revealInactive: true });
   }
 
@@ -217,6 +224,11 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
       pi,
       pinnedRun: pinned,
     });
+    const h = this.highlight;
+    if (h && sameRef(h.ref, ref) && host.ready) {
+      this.post({ type: 'highlightPi', highlight: h.span, reveal: !h.revealed });
+      h.revealed = true;
+    }
     this.postRerun();
     if (host.ready) {
       this.stepShown.fire({ ...ref });

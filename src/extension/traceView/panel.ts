@@ -8,6 +8,7 @@ import { predictionKey, type OmniUser } from '../../core/omni/types';
 import {
   TRACE_VIEW_TYPE,
   isWebviewToExtension,
+  type AuditPiFinding,
   type ExtensionToWebview,
   type TimelineFilter,
   type TraceLabelAction,
@@ -42,12 +43,21 @@ const copyRef = (ref: TraceRef): TraceRef => ({ userId: ref.userId, index: ref.i
 
 type RerunRequest = Extract<WebviewToExtension, { type: 'rerunAction' | 'editPrompt' | 'openAttempt' }>;
 
+/** The PI Audit's findings in a trace, as the audit feature gives them (src/extension/audit/omni/trace.ts). */
+export interface TraceAuditSource {
+  /** The findings in the trace of `ref` (the first `PI_MAX_SENT`) and their number; undefined: not audited. */
+  findingsIn(ref: TraceRef): { findings: AuditPiFinding[]; found: number } | undefined;
+}
+
 export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   /** Bumped by every refresh, so that a slow one that finishes late does not overwrite a newer one. */
   private token = 0;
   /** A history record to reveal once the test action shows (a PI finding's record). */
   private pendingReveal: number | undefined;
+  /** The PI Audit finding (its key) to outline once the test action shows. */
+  private pendingTarget: string | undefined;
+  private auditSource: TraceAuditSource | undefined;
   private readonly shownEmitter = new vscode.EventEmitter<TraceRef>();
   /** Fires after the webview got a test action (`show`), so that the labels bar follows. */
   readonly onDidShow = this.shownEmitter.event;
@@ -73,7 +83,38 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
   /** Shows a test action; `reveal`: a history record before it to show and select (its row and its text). */
   show(ref: TraceRef, reveal?: number): void {
     this.pendingReveal = reveal;
+    this.pendingTarget = undefined;
     this.showRef(ref);
+  }
+
+  /** Shows a test action with a PI Audit finding (`key`) outlined, in history record `reveal` when it is in one. */
+  showFinding(ref: TraceRef, key: string, reveal?: number): void {
+    this.pendingReveal = reveal;
+    this.pendingTarget = key;
+    this.showRef(ref);
+  }
+
+  /** Where the PI Audit's findings come from (the audit feature); the trace shown gets them at once. */
+  setAuditSource(source: TraceAuditSource): vscode.Disposable {
+    this.auditSource = source;
+    this.postAuditPi(null);
+    return new vscode.Disposable(() => {
+      if (this.auditSource === source) this.auditSource = undefined;
+    });
+  }
+
+  /** Sends the PI Audit's findings in the trace shown (after each `show`, and after each audit). */
+  postAuditPi(target: string | null = null): void {
+    const ref = this.shown?.ref;
+    if (!ref || !this.host?.ready) return;
+    const got = this.auditSource?.findingsIn(ref);
+    this.post({
+      type: 'auditPi',
+      audited: got !== undefined,
+      findings: got?.findings ?? [],
+      found: got?.found ?? 0,
+      target,
+    });
   }
 
   /** The test action shown, if any. */
@@ -143,6 +184,8 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
       this.post({ type: 'show', model });
       log.debug(`trace view: showing ${user.userId} #${action.index}`);
       this.shownEmitter.fire(ref);
+      this.postAuditPi(this.pendingTarget ?? null);
+      this.pendingTarget = undefined;
       const reveal = this.pendingReveal;
       this.pendingReveal = undefined;
       if (reveal !== undefined && reveal < ref.index && reveal < index.count) {

@@ -10,7 +10,7 @@ import { AuditUserNode, type FindingFormat } from '../findingNodes';
 import { count, tallyText, tally } from '../model';
 import { omniFindingDescription, type OmniCategoryGroup } from './model';
 import type { AuditNode, OmniAuditContext } from '../nodeTypes';
-import { openTraceFinding } from './open';
+import { openTraceFinding, openTraceSource } from './open';
 
 export class OmniSourceNode implements AuditNode {
   private children: AuditUserNode<OmniAuditFinding>[] | undefined;
@@ -65,13 +65,14 @@ const omniFindings: FindingFormat<OmniAuditFinding> = {
   body: (f, md) => void md.appendText(f.text),
   clickHint: (f) =>
     f.testAction === null
-      ? 'Click to open the file at the line.'
-      : 'Click to open the trace at the test action, the record revealed.',
+      ? 'Click to open its source line, the value selected.'
+      : 'Click to open the trace at the test action with the finding outlined; right-click to open its source line, or for verdicts.',
   async open(f, session) {
     const root = session.omniResult?.root;
-    if (root) await openTraceFinding(f, root);
+    if (root) await openTraceSource(f, root);
   },
-  openInView(f, session) {
-    return this.open(f, session);
+  async openInView(f, session, views) {
+    const root = session.omniResult?.root;
+    if (root) await openTraceFinding(f, root, views.trace);
   },
 };

@@ -1,6 +1,7 @@
 // The StreamProfileBench part of the PI Audit tree, below each category: platform → user → finding (the user and
-// finding rows are findingNodes.ts'). A finding opens the file at its span, or its step in the step view. Dataset
-// text reaches tooltips only through appendText (escaped).
+// finding rows are findingNodes.ts'). A finding opens its step in the step view with the span outlined (a bio: the
+// user's first step, where the header shows it), or its source line pretty-printed. Dataset text reaches tooltips
+// only through appendText (escaped).
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../core/spb/format/load';
 import type { AuditFinding } from '../../../core/pi/audit';
@@ -67,7 +68,7 @@ export class AuditPlatformNode implements AuditNode {
   }
 }
 
-/** A StreamProfileBench finding opens its file at the span, or its step (the user's first for a bio). */
+/** A StreamProfileBench finding opens its step (the user's first for a bio) with the span outlined, or its source line. */
 function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<AuditFinding> {
   const userOf = (userId: string) => ctx.bench?.users.get(platform)?.get(userId);
   /** The step to open: the finding's, or the user's first for a bio; undefined when the user is not loaded. */
@@ -97,7 +98,7 @@ function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<A
       return user && `${user.username || '(no username)'} · ${count(user.steps.length, 'step')}`;
     },
     contextValue: 'auditFinding',
-    openTitle: 'Open Source',
+    openTitle: 'Open in the Step View',
     describe: findingDescription,
     body(f, md) {
       const around = context(f);
@@ -109,12 +110,13 @@ function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<A
       md.appendMarkdown('**');
       md.appendText(oneLine(around.after));
     },
-    clickHint: () => 'Click to open the file at the span; right-click for the step view and verdicts.',
+    clickHint: () =>
+      'Click to open the step with the finding outlined; right-click to open its source line, or for verdicts.',
     async open(f, session) {
       const root = session.result?.root;
       if (root) await openSource(f, root);
     },
-    openInView: (f, _session, store) => openStep(f, stepRef(f), store),
+    openInView: (f, _session, views) => openStep(f, stepRef(f), views.spb),
     chainsOf(findings) {
       const mine = new Set(findings.map((f) => f.key));
       const byKey = new Map(findings.map((f) => [f.key, f]));

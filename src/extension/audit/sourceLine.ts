@@ -1,0 +1,67 @@
+// A finding's source line, the secondary way to open it (a click opens the step or trace view): the line shown
+// pretty-printed beside the view (openLineBeside, as the views' own source lines), with the finding's span selected.
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { prettyJsonLine, readLineAt } from '../../core/io/lineText';
+import { DOC_SCHEME, openLineBeside } from '../docs';
+import { log } from '../log';
+import { locateSpan } from './locate';
+
+export interface SourceFinding {
+  /** relative to the benchmark root */
+  file: string;
+  /** 1-based */
+  line: number;
+  field: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Offsets of the finding's span in `text` (a line, or one pretty-printed): at its JSON path, else the value's first occurrence. */
+function spanIn(text: string, f: SourceFinding): [number, number] | undefined {
+  const at = locateSpan(text, f.field, f.start, f.end);
+  if (at && at.text === f.text) return [at.start, at.end];
+  for (const needle of [f.text, JSON.stringify(f.text).slice(1, -1)]) {
+    const i = needle ? text.indexOf(needle) : -1;
+    if (i >= 0) return [i, i + needle.length];
+  }
+  return undefined;
+}
+
+/** Opens the finding's line beside the view, pretty-printed when it is one JSON value, and selects the span. */
+export async function openFindingLine(root: string, f: SourceFinding): Promise<void> {
+  const uri = vscode.Uri.file(join(root, f.file));
+  await openLineBeside(uri, f.line);
+  const raw = await readLineAt(uri.fsPath, f.line).catch(() => undefined);
+  const pretty = raw === undefined ? undefined : prettyJsonLine(raw);
+  const title = `/${basename(f.file)} line ${f.line}`;
+  const editor =
+    vscode.window.visibleTextEditors.find(
+      (e) => e.document.uri.scheme === DOC_SCHEME && e.document.uri.path === title,
+    ) ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === uri.fsPath);
+  if (!editor) return;
+  const doc = editor.document;
+  let range: vscode.Range | undefined;
+  if (doc.uri.scheme === DOC_SCHEME && pretty !== undefined) {
+    // The document is a one-line header, then the pretty-printed value.
+    const base = doc.getText().length - pretty.length;
+    const span = spanIn(pretty, f);
+    if (span) range = new vscode.Range(doc.positionAt(base + span[0]), doc.positionAt(base + span[1]));
+  } else if (f.line - 1 < doc.lineCount) {
+    const span = spanIn(doc.lineAt(f.line - 1).text, f);
+    if (span) range = new vscode.Range(f.line - 1, span[0], f.line - 1, span[1]);
+  }
+  if (!range) {
+    void vscode.window.showWarningMessage(
+      `Persona Lab: ${f.file}:${f.line} no longer holds this finding at ${f.field} (the file changed since the audit). Run the PI audit again.`,
+    );
+    return;
+  }
+  // Take the keyboard there, with the span selected (openLineBeside leaves it where it was).
+  const shown = await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, selection: range });
+  shown.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  log.info(
+    `audit: opened ${f.file}:${f.line}${doc.uri.scheme === DOC_SCHEME ? ' pretty-printed' : ''}, ${f.field} ${f.start}-${f.end}`,
+  );
+}
