@@ -44,7 +44,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
   /** Re-run Step… from the step view's button, template and persona picked; resolves once the guard's modal shows. */
   async function rerunUntilModal(): Promise<void> {
     await frame.locator('.nav-row vscode-button[data-command="rerunStep"]').click();
-    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /None \(cold start\)/);
+    await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /No persona \(cold start\)/);
     await dialog().waitFor({ state: 'visible', timeout: 30_000 });
   }
 

@@ -110,7 +110,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
     expect(await first.locator('.label-name').first().textContent()).toContain(REFERENCE_PROMPT_NAME);
     await u.row(new RegExp(REFERENCE_PROMPT_NAME.replace(/[()]/g, '\\$&'))).click();
     await u.title('(2/2): persona');
-    await u.row(/None \(cold start\)/).click();
+    await u.row(/No persona \(cold start\)/).click();
     await u.compared(2);
     expect(sent(1)).toEqual({ system: STAND_IN_SYSTEM, prompt: expected(null), temperature: 0 });
     expect(sent(1).prompt).toContain(`STEP=${step.stepId}`);

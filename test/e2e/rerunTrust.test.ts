@@ -77,7 +77,7 @@ describe('re-runs in an untrusted workspace', () => {
     await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
     await row(/Persona Lab's template/).click();
     await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
-    await row(/None \(cold start\)/).click();
+    await row(/No persona \(cold start\)/).click();
     await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });
     expect(workspace.requests).toHaveLength(0);
     expect(user.requests).toHaveLength(1);
