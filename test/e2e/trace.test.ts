@@ -116,7 +116,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const root = row('omnibehavior', 1);
     await root.waitFor({ state: 'visible', timeout: 60_000 });
     const score = scoreOmniRun(bench, bench.runs.get(runName)!);
-    expect(await root.locator('.label-description').innerText()).toContain(`OmniBehavior · ${runName}`);
+    expect(await root.locator('.label-description').innerText()).toContain(`run: ${runName} · OmniBehavior`);
 
     const { user, action } = target;
     await expand('omnibehavior', 1);

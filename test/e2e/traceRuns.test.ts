@@ -85,7 +85,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     );
     expect(top.map((r) => r.label)).toEqual(['ob']);
     expect(top[0].description).toBe(
-      `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`,
+      `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
     );
 
     const userRow = wb.page
@@ -119,7 +119,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
 
     const perfect = scoreOmniRun(bench, bench.runs.get('perfect')!);
     const counts = perfect.perAction.get(predictionKey(user.userId, wrongAction.index))!;
-    await waitFor(async () => (await rowOf('ob', 1))?.description.startsWith('OmniBehavior · perfect'), {
+    await waitFor(async () => (await rowOf('ob', 1))?.description.includes('run: perfect · '), {
       message: 'the root to show the run perfect',
     });
     await waitFor(
@@ -252,7 +252,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     expect(top).toEqual([
       [
         'traces',
-        `OmniBehavior · demo-sim · overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'}`,
+        `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
       ],
     ]);
     const users = await wb.page

@@ -134,7 +134,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
   it('loads both samples without a toast and without a loading problem', async () => {
     // Both loads are done once the OmniBehavior root shows its run (the SPB tree showed before this test).
     await wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`, { hasText: 'OmniBehavior · demo-sim' })
+      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`, { hasText: 'run: demo-sim · OmniBehavior' })
       .waitFor({ timeout: 60_000 });
     await wb.waitForExtensionHostLine(/loaded .*: \d+ users/, { timeout: 60_000 });
     expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { benchmarksViewDescription, rowName, type OpenState } from '../../src/extension/benchmarks/viewText';
+import {
+  benchmarksViewDescription,
+  omniRowDescription,
+  rowName,
+  type OpenState,
+} from '../../src/extension/benchmarks/viewText';
 
 const spb = (o: Partial<OpenState> = {}): OpenState => ({
   label: 'StreamProfileBench',
@@ -47,5 +52,15 @@ describe("the benchmark row's name", () => {
     expect(rowName('StreamProfileBench')).toBe('StreamProfi…ench');
     for (const name of ['persona-lab-walkthrough-g1hUdX', 'StreamProfileBench', 'x'.repeat(40)])
       expect(rowName(name).length).toBe(16);
+  });
+});
+
+describe("the OmniBehavior row's description", () => {
+  it('gives the figure first, then the run, the format and a user order that is not the file’s', () => {
+    expect(omniRowDescription('demo-sim', 61.234)).toBe('overall 61.2 · run: demo-sim · OmniBehavior');
+    expect(omniRowDescription('demo-sim', undefined, 'labelled first')).toBe(
+      'overall — · run: demo-sim · OmniBehavior · labelled first',
+    );
+    expect(omniRowDescription(undefined, undefined)).toBe('no run · OmniBehavior');
   });
 });

@@ -41,3 +41,13 @@ export function rowName(folder: string): string {
   const start = (cut >= 4 ? head.slice(0, cut) : head.slice(0, room)).replace(/[-_. ]+$/, '');
   return `${start}…${folder.slice(-TAIL)}`;
 }
+
+/**
+ * The OmniBehavior row's description, figure first as the StreamProfileBench row's: "overall 61.2 · run: demo-sim ·
+ * OmniBehavior", then the users' order when it is not the file's.
+ */
+export function omniRowDescription(run: string | undefined, overall: number | undefined, order?: string): string {
+  const figure =
+    run === undefined ? 'no run' : `overall ${overall === undefined ? '—' : overall.toFixed(1)} · run: ${run}`;
+  return [figure, 'OmniBehavior', order].filter(Boolean).join(' · ');
+}

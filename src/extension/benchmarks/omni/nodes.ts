@@ -16,7 +16,7 @@ import {
 import type { TreeNode } from '../../tree/node';
 import { countsText, rowCountsText } from '../../../core/omni/countsText';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
-import { rowName } from '../viewText';
+import { rowName, omniRowDescription } from '../viewText';
 import type { TraceRef } from '../../../shared/traceProtocol';
 
 export interface OmniTreeContext {
@@ -68,13 +68,7 @@ export class OmniBenchmarkNode implements TreeNode {
       id: omniNodeId.benchmark(bench.root),
       contextValue: 'omniBenchmark',
       icon: 'pulse',
-      description: [
-        'OmniBehavior',
-        run ? `${run.name} · overall ${overall === undefined ? '—' : overall.toFixed(1)}` : 'no run',
-        omniOrderNote(this.ctx.order),
-      ]
-        .filter(Boolean)
-        .join(' · '),
+      description: omniRowDescription(run?.name, overall, omniOrderNote(this.ctx.order)),
       tooltip: this.tooltip(),
     });
   }
