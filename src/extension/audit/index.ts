@@ -14,6 +14,7 @@ import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from 
 import type { OmniBenchmark } from '../../core/omni/types';
 import type { TracePanel } from '../traceView/panel';
 import { TraceFindings } from './omni/trace';
+import { rowName } from '../benchmarks/viewText';
 
 export interface AuditApi {
   session: AuditSession;
@@ -63,7 +64,11 @@ export function activateAudit(
     setContext('personaLab.audit.running', session.running);
     setContext('personaLab.audit.hasResult', result !== undefined);
     setContext('personaLab.audit.canRun', session.hasBenchmark);
-    view.description = [session.result?.benchmark, session.omniResult?.benchmark].filter(Boolean).join(' · ');
+    // Cut as the Benchmarks rows are: a generated folder name hid the rest of the header.
+    view.description = [session.result?.benchmark, session.omniResult?.benchmark]
+      .filter((name): name is string => Boolean(name))
+      .map(rowName)
+      .join(' · ');
     // Messages, not welcome content: a second welcome in the container would repeat the Benchmarks view's.
     if (!result) {
       view.message = session.running
