@@ -4,11 +4,11 @@ import { Decoder, Encoder } from '../../cache/codec';
 import type { LineRef } from '../../io/diagnostics';
 import { METRIC_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from '../types';
 import type { StepResult, UserResult } from '../types';
-import { scoreStep, splitIndex } from '../score/step';
+import { splitIndex } from '../score/step';
 import { agreesWithScore } from './results';
 import { isErrorRecord } from '../score/failedRequests';
 import { errorStepKey } from '../score/table';
-import { FileStepResult, spanSource, type KeptMetrics } from './stepText';
+import { FileStepResult, spanSource, storedMetricsOf, type KeptMetrics } from './stepText';
 
 // How a step's reasoning and persona are kept: as strings, or as the byte spans a skimmed read found (stepText.ts).
 const TEXTS = 0;
@@ -173,8 +173,7 @@ export function decodeResults(
       } else if (texts === TEXTS) {
         const reasoning = dec.str();
         const personaSummary = dec.str();
-        const metrics =
-          storedMetrics && 'scoredBy' in storedMetrics ? scoreStep(storedMetrics.scoredBy, prediction) : storedMetrics;
+        const metrics = storedMetricsOf(storedMetrics, prediction);
         steps.set(stepId, { stepId, prediction, storedMetrics: metrics, reasoning, personaSummary, line: stepLine });
       } else throw new RangeError(`cache: texts flag ${texts}`);
     }

@@ -38,6 +38,11 @@ export function spanSource(path: string): SpanSource | undefined {
  */
 export type KeptMetrics = StepMetrics | null | undefined | { scoredBy: PoolSplit };
 
+/** The stored metrics that `kept` stands for. */
+export function storedMetricsOf(kept: KeptMetrics, prediction: readonly unknown[]): StepMetrics | null | undefined {
+  return kept && 'scoredBy' in kept ? scoreStep(kept.scoredBy, prediction) : kept;
+}
+
 export class FileStepResult implements StepResult {
   constructor(
     readonly stepId: number,
@@ -52,8 +57,7 @@ export class FileStepResult implements StepResult {
   ) {}
 
   get storedMetrics(): StepMetrics | null | undefined {
-    const m = this.metrics;
-    return m && 'scoredBy' in m ? scoreStep(m.scoredBy, this.prediction) : m;
+    return storedMetricsOf(this.metrics, this.prediction);
   }
 
   get reasoning(): string {
