@@ -1,8 +1,7 @@
 // A finding's source line, the secondary way to open it (a click opens the step or trace view): the line shown
 // pretty-printed beside the view (openLineBeside, as the views' own source lines), with the finding's span selected.
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { prettyJsonLine, readLineAt } from '../../core/io/lineText';
 import { DOC_SCHEME, openLineBeside } from '../docs';
 import { log } from '../log';
 import { locateSpan } from './locate';
@@ -31,19 +30,10 @@ function spanIn(text: string, f: SourceFinding): [number, number] | undefined {
 
 /** Opens the finding's line beside the view, pretty-printed when it is one JSON value, and selects the span. */
 export async function openFindingLine(root: string, f: SourceFinding): Promise<void> {
-  const uri = vscode.Uri.file(join(root, f.file));
-  await openLineBeside(uri, f.line);
-  const raw = await readLineAt(uri.fsPath, f.line).catch(() => undefined);
-  const pretty = raw === undefined ? undefined : prettyJsonLine(raw);
-  const title = `/${basename(f.file)} line ${f.line}`;
-  const editor =
-    vscode.window.visibleTextEditors.find(
-      (e) => e.document.uri.scheme === DOC_SCHEME && e.document.uri.path === title,
-    ) ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === uri.fsPath);
-  if (!editor) return;
+  const { editor, pretty } = await openLineBeside(vscode.Uri.file(join(root, f.file)), f.line);
   const doc = editor.document;
   let range: vscode.Range | undefined;
-  if (doc.uri.scheme === DOC_SCHEME && pretty !== undefined) {
+  if (pretty !== undefined) {
     // The document is a one-line header, then the pretty-printed value.
     const base = doc.getText().length - pretty.length;
     const span = spanIn(pretty, f);

@@ -77,9 +77,13 @@ export function activateDocs(context: vscode.ExtensionContext): ReadOnlyDocs {
 /**
  * Shows line `line` (1-based) of a data file beside the view: pretty-printed in a read-only document when it holds one
  * JSON value (a JSONL line is one long line), else the file itself at that line. One group beside is reused (a second
- * source line replaces the first preview there), and the keyboard stays where it was.
+ * source line replaces the first preview there), and the keyboard stays where it was. Resolves to the editor shown
+ * and the pretty-printed text (undefined when the file itself was shown).
  */
-export async function openLineBeside(file: vscode.Uri, line: number): Promise<void> {
+export async function openLineBeside(
+  file: vscode.Uri,
+  line: number,
+): Promise<{ editor: vscode.TextEditor; pretty: string | undefined }> {
   const text = await readLineAt(file.fsPath, line).catch(() => undefined);
   const pretty = text === undefined ? undefined : prettyJsonLine(text);
   const shown = vscode.window.visibleTextEditors.find(
@@ -88,18 +92,19 @@ export async function openLineBeside(file: vscode.Uri, line: number): Promise<vo
   const viewColumn = shown?.viewColumn ?? vscode.ViewColumn.Beside;
   if (pretty !== undefined && lineDocs) {
     const header = `// ${file.fsPath}, line ${line}: shown pretty-printed (the file holds it on one line)\n`;
-    await lineDocs.open(`${basename(file.fsPath)} line ${line}`, header + pretty, {
+    const editor = await lineDocs.open(`${basename(file.fsPath)} line ${line}`, header + pretty, {
       language: 'jsonc',
       viewColumn,
       preserveFocus: true,
     });
-    return;
+    return { editor, pretty };
   }
   const pos = new vscode.Position(Math.max(0, line - 1), 0);
-  await vscode.window.showTextDocument(file, {
+  const editor = await vscode.window.showTextDocument(file, {
     viewColumn,
     preview: true,
     preserveFocus: true,
     selection: new vscode.Range(pos, pos),
   });
+  return { editor, pretty: undefined };
 }
