@@ -183,6 +183,11 @@ function fmt(x: number): string {
 export const KAPPA_MIN_UNITS = 10;
 
 /** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared steps, or "n/a" when undefined. */
+/** κ in a table cell: "n/a†" below the minimum (a note under the table says why), so that the column stays narrow. */
+export function kappaCellText(k: Kappa, units: number): string {
+  return units < KAPPA_MIN_UNITS ? 'n/a†' : fmt(k.kappa);
+}
+
 export function kappaText(k: Kappa, units: number): string {
   if (units < KAPPA_MIN_UNITS) return `n/a (n = ${units} < ${KAPPA_MIN_UNITS} steps)`;
   return fmt(k.kappa);

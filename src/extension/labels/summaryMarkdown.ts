@@ -3,7 +3,7 @@
 // `vscode`), so it is unit-tested.
 import {
   KAPPA_MIN_UNITS,
-  kappaText,
+  kappaCellText,
   type BenchmarkAgreements,
   type Kappa,
   type LabelSummary,
@@ -16,14 +16,9 @@ export function mdText(s: string): string {
 
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
-/** κ in a table cell: "n/a†" below the minimum (the note under the table says why), so that the column stays narrow. */
-function kappaCell(k: Kappa, units: number): string {
-  return units < KAPPA_MIN_UNITS ? 'n/a†' : kappaText(k, units);
-}
-
 function kappaCells(k: Kappa, units: number): string[] {
   return [
-    kappaCell(k, units),
+    kappaCellText(k, units),
     num(k.po),
     num(k.pe),
     String(k.both),

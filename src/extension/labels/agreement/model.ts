@@ -2,6 +2,7 @@
 // with who said what; and the counts per label per platform. Pure (no `vscode`), so it is unit-tested.
 import {
   agreementsByBenchmark,
+  kappaCellText,
   KAPPA_MIN_UNITS,
   summarize,
   type Agreement,
@@ -39,7 +40,7 @@ export function kappaCells(k: Kappa, shared: number, unit: UnitKind): KappaCells
   const undefinedKappa = !Number.isFinite(k.kappa);
   return {
     kappa: undefinedKappa ? null : k.kappa,
-    kappaText: few ? 'n/a†' : undefinedKappa ? 'n/a' : k.kappa.toFixed(3),
+    kappaText: kappaCellText(k, shared),
     kappaNote: few
       ? `n/a: ${units(shared, unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale`
       : undefinedKappa
