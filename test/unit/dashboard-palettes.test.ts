@@ -13,7 +13,7 @@ import {
   sceneEncoding,
   type Encoding,
   type PaletteColours,
-} from '../../webview/dashboard/palettes';
+} from '../../webview/shared/palettes';
 
 const ERRORS: ErrorKey[] = ['Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random'];
 const SCENES = Object.keys(SCENE_HUES) as Scene[];

@@ -3,8 +3,8 @@ import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '..
 import type { Platform } from '../../src/core/spb/types';
 import { Info, base, percentTick, runStyle, type Built, type Pick, type Theme } from './charts';
 import { fixed, pct } from './dom';
-import { areaStyle } from './hatch';
-import { dataEncoding, errorEncoding } from './palettes';
+import { areaStyle } from '../shared/hatch';
+import { dataEncoding, errorEncoding } from '../shared/palettes';
 
 /** `percent`: the bars are shares (0–1), ticked in % as the tables write them. */
 function barScales(theme: Theme, y: string, percent = false) {

@@ -24,8 +24,8 @@ import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '
 import type { Platform } from '../../src/core/spb/types';
 import { chartRenderer, type ChartRender } from '../shared/chartExport';
 import { fixed, pct } from './dom';
-import { readColours } from './hatch';
-import { runEncoding, type Encoding, type PaletteColours } from './palettes';
+import { readColours } from '../shared/hatch';
+import { runEncoding, type Encoding, type PaletteColours } from '../shared/palettes';
 
 Chart.register(
   ScatterController,

@@ -26,8 +26,8 @@ import baseCss from '../shared/base.css';
 import { injectStyle } from '../shared/page';
 import css from './omnidash.css';
 import { pyFixed } from '../../src/core/io/pyNumber';
-import { areaStyle, readColours } from '../dashboard/hatch';
-import { dataEncoding, runEncoding } from '../dashboard/palettes';
+import { areaStyle, readColours } from '../shared/hatch';
+import { dataEncoding, runEncoding } from '../shared/palettes';
 import { JUDGE_AGREEMENT_HEAD, judgeAgreementCells, judgeAgreementNote } from '../../src/core/omni/judgeAgreementText';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -160,7 +160,7 @@ function show(m: OmniDashboardModel): void {
 /**
  * The real and predicted positive rates per scene, in the theme's colours (read again on each call). The real rates
  * are the data's (outlined in the muted colour), the predicted ones the run's (the first run colour), as in the run
- * dashboard (webview/dashboard/palettes.ts).
+ * dashboard (webview/shared/palettes.ts).
  */
 function biasChart(b: BiasDiagnostics): ChartConfiguration<'bar', number[], string> {
   const colours = readColours();

@@ -12,8 +12,8 @@ import {
   type WebviewToExtension,
 } from '../../src/shared/traceProtocol';
 import type { Scene } from '../../src/core/omni/types';
-import { areaStyle, readColours } from '../dashboard/hatch';
-import { sceneEncoding } from '../dashboard/palettes';
+import { areaStyle, readColours } from '../shared/hatch';
+import { sceneEncoding } from '../shared/palettes';
 import { el } from '../shared/dom';
 import { VirtualList } from '../shared/vlist';
 
