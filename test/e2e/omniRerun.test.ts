@@ -129,7 +129,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       { message: 'the draft to have the keyboard' },
     );
     await wb.page.keyboard.press('Control+End');
-    await wb.page.keyboard.type('\nThis user likes almost everything.');
+    await wb.typeInEditor('\nThis user likes almost everything.');
     await wb.page.keyboard.press('Control+Enter');
     await frame.locator('.attempt[data-attempt="2"]').waitFor({ timeout: 60_000 });
     expect(server.requests.length).toBe(before + 1);

@@ -153,6 +153,20 @@ export class Workbench {
     });
   }
 
+  /**
+   * Types `text` into the focused editor and waits until the editor shows its last line. Typed characters reach the
+   * editor's model through text input events, which can land after a key chord pressed right after them (a
+   * Ctrl+Enter that reads the document would then see the text cut short).
+   */
+  async typeInEditor(text: string): Promise<void> {
+    await this.page.keyboard.type(text);
+    const last = text.split('\n').at(-1)!.trim();
+    if (!last) return;
+    await this.page
+      .locator('.part.editor .editor-group-container.active .monaco-editor .view-lines', { hasText: last })
+      .waitFor({ timeout: 10_000 });
+  }
+
   /** Save a full-workbench screenshot to test-results/e2e/<name>.png; returns the path. */
   async screenshot(name: string): Promise<string> {
     mkdirSync(resultsDir, { recursive: true });
