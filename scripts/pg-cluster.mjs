@@ -126,6 +126,9 @@ export async function startCluster(opts = {}) {
     own(path);
   };
   own(dir);
+  if (owner && spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir], { timeout: 10_000 }).status !== 0) {
+    throw new Error(`the postgres user cannot enter ${dir}: a folder above it is closed to others (chmod o+x it)`);
+  }
   const data = join(dir, 'data');
   const sock = join(dir, 'sock');
   const pwfile = join(dir, 'pwfile');
