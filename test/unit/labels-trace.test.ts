@@ -63,7 +63,7 @@ describe('migration to v3 (trace targets)', () => {
     const path = join(dir(), 'l.db');
     new Database(path).close();
     const s = open(path);
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     expect(s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(s.add({ ...traceLabelKey(ref, ACTION_TARGET, 'alice', 'format-error') }).changed).toBe(true);
     expect(s.add({ ...traceLabelKey(ref, historyTarget(2), 'alice', 'pi-leak') }).changed).toBe(true);

@@ -77,6 +77,25 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE UNIQUE INDEX judge_scores_key ON judge_scores (benchmark, user_id, action_index, run, author, dimension);
    CREATE INDEX judge_scores_run ON judge_scores (benchmark, run);`,
+  // v5: a replica of a label server (server/sync.ts): the writes not yet acknowledged by the server, in order (seq
+  // set once it logged them), the server's events read so far, and the conflicts it reported.
+  `CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY,
+     uid TEXT NOT NULL UNIQUE,
+     author TEXT NOT NULL,
+     ops TEXT NOT NULL,
+     made_at TEXT NOT NULL,
+     seq INTEGER
+   );
+   CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE sync_conflicts (
+     id INTEGER PRIMARY KEY,
+     uid TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     op TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     made_at TEXT NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

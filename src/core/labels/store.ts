@@ -12,6 +12,8 @@ import {
 import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 import { prepareScores, type ScoreFilter } from './scoreSql';
 import { scoreKeyOf, scoreProblem, type ScoreKey, type ScoreRow } from './scores';
+import { COLUMNS, KEY_WHERE, keyParams, toRow, type DbRow } from './sqlRows';
+import type { SyncOp } from './server/ops';
 
 export { busyStats } from '../storage/sqlite';
 import {
@@ -22,7 +24,6 @@ import {
   type LabelAction,
   type LabelKey,
   type LabelRow,
-  type LabelTarget,
   type StepRef,
 } from './model';
 
@@ -31,6 +32,13 @@ export class LabelStoreError extends Error {}
 export interface OpenOptions extends StoreOpenOptions {
   /** The clock for new rows, ISO 8601. */
   now?: () => string;
+  /** Made once the database is open: receives every transaction's changes, in it (a replica's outbox: outbox.ts). */
+  journal?: (db: Database.Database) => WriteJournal;
+}
+
+/** Told, inside each transaction that changed something, what it changed and what each change replaced. */
+export interface WriteJournal {
+  written(ops: SyncOp[]): void;
 }
 
 export interface LabelInput extends LabelKey {
@@ -58,25 +66,6 @@ export interface RowFilter {
   label?: string;
 }
 
-interface DbRow {
-  benchmark: string;
-  platform: string;
-  user_id: string;
-  step_id: number;
-  run: string;
-  label: string;
-  target_kind: string;
-  tag: string;
-  span_field: string;
-  span_start: number;
-  span_end: number;
-  note: string;
-  author: string;
-  created_at: string;
-  content_hash: string;
-  history_index: number;
-}
-
 /** Runs `fn` again while SQLite reports the database busy or locked; a lock held past `maxRetryMs` is an error. */
 export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
   return retryWhileBusy(
@@ -85,57 +74,6 @@ export function withBusyRetry<T>(fn: () => T, maxRetryMs = 60_000): T {
     (s) => new LabelStoreError(`the label database stayed locked by another process for ${s} s; try again`),
   );
 }
-
-/** target_kind, tag, span_field, span_start, span_end, history_index: unused columns hold '' or -1. */
-function targetColumns(t: LabelTarget): [string, string, string, number, number, number] {
-  switch (t.kind) {
-    case 'tag':
-      return ['tag', t.tag, '', -1, -1, -1];
-    case 'span':
-      return ['span', '', t.field, t.start, t.end, -1];
-    case 'history':
-      return ['history', '', '', -1, -1, t.historyIndex];
-    default:
-      return [t.kind, '', '', -1, -1, -1];
-  }
-}
-
-function keyParams(k: LabelKey): (string | number)[] {
-  return [k.benchmark, k.platform, k.userId, k.stepId, k.run, k.author, ...targetColumns(k.target), k.label];
-}
-
-function toRow(r: DbRow): LabelRow {
-  const target: LabelTarget =
-    r.target_kind === 'tag'
-      ? { kind: 'tag', tag: r.tag }
-      : r.target_kind === 'span'
-        ? { kind: 'span', field: r.span_field, start: r.span_start, end: r.span_end }
-        : r.target_kind === 'history'
-          ? { kind: 'history', historyIndex: r.history_index }
-          : r.target_kind === 'action'
-            ? { kind: 'action' }
-            : { kind: 'step' };
-  return {
-    benchmark: r.benchmark,
-    platform: r.platform,
-    userId: r.user_id,
-    stepId: r.step_id,
-    run: r.run,
-    author: r.author,
-    target,
-    label: r.label,
-    note: r.note,
-    createdAt: r.created_at,
-    contentHash: r.content_hash,
-  };
-}
-
-const KEY_WHERE =
-  'benchmark = ? AND platform = ? AND user_id = ? AND step_id = ? AND run = ? AND author = ? AND target_kind = ? AND ' +
-  'tag = ? AND span_field = ? AND span_start = ? AND span_end = ? AND history_index = ? AND label = ?';
-const COLUMNS =
-  'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, history_index, label, ' +
-  'note, created_at, content_hash';
 
 // INDEXED BY: without statistics the planner takes labels_run, which is one long scan per step when a store holds
 // one benchmark and run; an import asks once per step, and that made re-importing quadratic.
@@ -162,6 +100,10 @@ export class LabelStore {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly now: () => string;
   private readonly maxRetryMs: number;
+  private readonly journal: WriteJournal | undefined;
+  /** The operations of the outermost transaction in progress, while a journal is kept; undefined when not. */
+  private written: SyncOp[] | undefined;
+  private quiet = false;
 
   private constructor(
     readonly path: string,
@@ -171,6 +113,7 @@ export class LabelStore {
     this.now = opts.now ?? (() => new Date().toISOString());
     this.maxRetryMs = opts.maxRetryMs ?? 60_000;
     this.stmts = prepare(db);
+    this.journal = opts.journal?.(db);
   }
 
   /**
@@ -229,8 +172,34 @@ export class LabelStore {
   transaction<T>(fn: () => T): T {
     if (this.readOnly)
       throw new LabelStoreError(`${this.path}: the label database is open read-only; nothing was changed`);
-    const tx = this.db.transaction(fn);
+    const tx = this.db.transaction(() => {
+      const outermost = this.journal !== undefined && this.written === undefined;
+      if (!outermost) return fn();
+      this.written = [];
+      try {
+        const out = fn();
+        if (this.written.length) this.journal!.written(this.written);
+        return out;
+      } finally {
+        this.written = undefined;
+      }
+    });
     return withBusyRetry(() => tx.immediate(), this.maxRetryMs);
+  }
+
+  /** Applies what another writer already applied on the server (a pulled event): left out of the journal. */
+  applyPulled(action: LabelAction): ActionResult {
+    this.checkAction(action);
+    this.quiet = true;
+    try {
+      return this.transaction(() => this.applyInTx(action));
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  private record(op: SyncOp): void {
+    if (!this.quiet) this.written?.push(op);
   }
 
   private read<T>(fn: () => T): T {
@@ -291,24 +260,27 @@ export class LabelStore {
       case 'add': {
         const r = action.row;
         const info = this.stmts.insert.run(...keyParams(r), r.note, r.createdAt, r.contentHash);
-        return info.changes > 0
-          ? { changed: true, inverse: { kind: 'remove', key: keyOf(r) } }
-          : { changed: false, inverse: NO_OP };
+        if (info.changes === 0) return { changed: false, inverse: NO_OP };
+        this.record({ action });
+        return { changed: true, inverse: { kind: 'remove', key: keyOf(r) } };
       }
       case 'remove': {
         const old = this.stmts.get.get(...keyParams(action.key));
         if (!old) return { changed: false, inverse: NO_OP };
         this.stmts.remove.run(...keyParams(action.key));
+        this.record({ action, expect: { note: old.note } });
         return { changed: true, inverse: { kind: 'add', row: toRow(old) } };
       }
       case 'setNote': {
         const old = this.stmts.get.get(...keyParams(action.key));
         if (!old || old.note === action.note) return { changed: false, inverse: NO_OP };
         this.stmts.setNote.run(action.note, ...keyParams(action.key));
+        this.record({ action, expect: { note: old.note } });
         return { changed: true, inverse: { kind: 'setNote', key: action.key, note: old.note } };
       }
       case 'setScore': {
         const { before, changed } = this.stmts.scores.set(action.key, action.row);
+        if (changed) this.record({ action, expect: { score: before?.score ?? null } });
         return changed
           ? { changed, inverse: { kind: 'setScore', key: action.key, row: before ?? null } }
           : { changed, inverse: NO_OP };
@@ -341,7 +313,7 @@ export class LabelStore {
 
   /** All rows matching the filter, in insertion order. */
   list(filter: RowFilter = {}): LabelRow[] {
-    const { sql, params } = where(filter);
+    const { sql, params } = rowWhere(filter);
     const rows = this.read(() =>
       this.db.prepare<unknown[], DbRow>(`SELECT * FROM labels${sql} ORDER BY id`).all(...params),
     );
@@ -349,7 +321,7 @@ export class LabelStore {
   }
 
   countsPerLabelPerPlatform(filter: RowFilter = {}): LabelCount[] {
-    const { sql, params } = where(filter);
+    const { sql, params } = rowWhere(filter);
     return this.read(() =>
       this.db
         .prepare<unknown[], LabelCount>(
@@ -392,15 +364,30 @@ export class LabelStore {
   }
 
   private checkAction(a: LabelAction): void {
-    if (a.kind === 'batch') a.actions.forEach((x) => this.checkAction(x));
-    else if (a.kind === 'setScore') {
-      const problem = scoreProblem(a.key, a.row?.score);
-      if (problem) throw new LabelStoreError(`invalid judge score: ${problem}`);
-    } else this.check(a.kind === 'add' ? a.row : a.key);
+    const problem = actionProblem(a);
+    if (problem) throw new LabelStoreError(problem);
   }
 }
 
-function where(filter: RowFilter): { sql: string; params: string[] } {
+/** Why `a` cannot be applied (an invalid key or score), worded for a person; null when it can. */
+export function actionProblem(a: LabelAction): string | null {
+  if (a.kind === 'batch') {
+    for (const x of a.actions) {
+      const p = actionProblem(x);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (a.kind === 'setScore') {
+    const problem = scoreProblem(a.key, a.row?.score);
+    return problem ? `invalid judge score: ${problem}` : null;
+  }
+  const problem = keyProblem(a.kind === 'add' ? a.row : a.key);
+  return problem ? `invalid label: ${problem}` : null;
+}
+
+/** The WHERE clause of a row filter (both stores). */
+export function rowWhere(filter: RowFilter): { sql: string; params: string[] } {
   return whereEquals([
     ['benchmark', filter.benchmark],
     ['author', filter.author],

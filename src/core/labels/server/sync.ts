@@ -1,0 +1,161 @@
+// A window's replica of a label server: the views read and write a local SQLite store as they always have (so
+// labelling never waits on the network and goes on when the server is away); each sync sends the queued events in
+// order, exactly once (the server drops an event it logged already), then reads the server's log after the last
+// event read, applying everyone else's writes. A conflict the server reports is stored for the person, and the key
+// is set back to what the server holds.
+import { describeServer, isUnreachable, ServerError } from '../../storage/postgres';
+import type { LabelAction, LabelKey } from '../model';
+import { keyParams } from '../sqlRows';
+import { LabelStore, LabelStoreError, type OpenOptions } from '../store';
+import { Outbox, type StoredConflict } from './outbox';
+import { flatten, type LabelEvent, type OpConflict, type PrimitiveAction } from './ops';
+import type { ServerLabelStore } from './store';
+
+export type SyncState = 'online' | 'offline' | 'error';
+
+export interface SyncReport {
+  state: SyncState;
+  /** Events the server acknowledged in this sync (duplicates included). */
+  pushed: number;
+  /** Other writers' events applied here. */
+  pulled: number;
+  conflicts: StoredConflict[];
+  /** Events still waiting for the server. */
+  pending: number;
+  /** Why the server could not be used (offline or error). */
+  error?: string;
+}
+
+/** Opens (creating) the replica of `serverUrl` at `path`: a label store whose writes are queued for the server. */
+export function openReplica(
+  path: string,
+  serverUrl: string,
+  opts: OpenOptions = {},
+): { store: LabelStore; outbox: Outbox } {
+  let outbox: Outbox | undefined;
+  const store = LabelStore.open(path, { ...opts, journal: (db) => (outbox = new Outbox(db, opts.now)) });
+  const box = outbox!;
+  const id = describeServer(serverUrl);
+  if (box.server === undefined) box.server = id;
+  else if (box.server !== id) {
+    store.close();
+    throw new LabelStoreError(`${path}: this file copies the label server ${box.server}, not ${id}`);
+  }
+  return { store, outbox: box };
+}
+
+const PAGE = 500;
+
+export class LabelSync {
+  private server: ServerLabelStore | undefined;
+  private running: Promise<SyncReport> | undefined;
+
+  constructor(
+    readonly store: LabelStore,
+    readonly outbox: Outbox,
+    private readonly connect: () => Promise<ServerLabelStore>,
+  ) {}
+
+  /** One sync; a call while one runs waits for it and starts another (what was queued meanwhile is sent too). */
+  async sync(): Promise<SyncReport> {
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.once();
+    try {
+      return await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.running?.catch(() => undefined);
+    await this.server?.close().catch(() => undefined);
+    this.server = undefined;
+  }
+
+  private async once(): Promise<SyncReport> {
+    const report: SyncReport = { state: 'online', pushed: 0, pulled: 0, conflicts: [], pending: 0 };
+    try {
+      this.server ??= await this.connect();
+      await this.push(this.server, report);
+      await this.pull(this.server, report);
+    } catch (err) {
+      if (isUnreachable(err)) {
+        // The pool is dropped so that the next sync connects afresh once the server is back.
+        await this.server?.close().catch(() => undefined);
+        this.server = undefined;
+        report.state = 'offline';
+      } else report.state = 'error';
+      report.error = (err as Error).message;
+      if (!(err instanceof ServerError) && !(err instanceof LabelStoreError) && !isUnreachable(err)) throw err;
+    }
+    report.pending = this.outbox.pendingCount();
+    return report;
+  }
+
+  private async push(server: ServerLabelStore, report: SyncReport): Promise<void> {
+    for (;;) {
+      const batch = this.outbox.pending(50);
+      if (batch.length === 0) return;
+      for (const event of batch) {
+        const result = await server.push(event);
+        this.store.transaction(() => {
+          this.outbox.markSent(event.uid, result.seq);
+          if (result.conflicts.length) this.outbox.addConflicts(event, result.seq, result.conflicts);
+        });
+        report.pushed++;
+        if (result.conflicts.length) {
+          await this.restore(server, event, result.conflicts);
+          report.conflicts.push(...this.outbox.conflicts().filter((c) => c.uid === event.uid));
+        }
+      }
+    }
+  }
+
+  private async pull(server: ServerLabelStore, report: SyncReport): Promise<void> {
+    for (;;) {
+      const events = await server.eventsSince(this.outbox.pulledSeq, PAGE);
+      if (events.length === 0) return;
+      this.store.transaction(() => {
+        for (const e of events) {
+          if (!this.outbox.isMine(e.uid)) {
+            const skipped = new Set(e.conflicts.map((c) => c.index));
+            const actions = e.ops.filter((_, i) => !skipped.has(i)).map((o) => o.action);
+            if (actions.length) this.store.applyPulled({ kind: 'batch', actions });
+            report.pulled++;
+          }
+          this.outbox.pulledSeq = e.seq;
+        }
+        this.outbox.forgetThrough(events[events.length - 1].seq);
+      });
+    }
+  }
+
+  /** Sets each conflicting operation's key here back to what the server holds. */
+  private async restore(server: ServerLabelStore, event: LabelEvent, conflicts: readonly OpConflict[]): Promise<void> {
+    const actions: LabelAction[] = [];
+    for (const c of conflicts) {
+      const a: PrimitiveAction = event.ops[c.index].action;
+      if (a.kind === 'setScore') {
+        const k = a.key;
+        const held = (
+          await server.scores({
+            benchmark: k.benchmark,
+            run: k.run,
+            userId: k.userId,
+            index: k.index,
+            author: k.author,
+          })
+        ).find((s) => s.dimension === k.dimension);
+        actions.push({ kind: 'setScore', key: k, row: held ?? null });
+        continue;
+      }
+      const key: LabelKey = a.kind === 'add' ? a.row : a.key;
+      const id = JSON.stringify(keyParams(key));
+      const held = (await server.listByStep(key)).find((r) => JSON.stringify(keyParams(r)) === id);
+      actions.push({ kind: 'remove', key });
+      if (held) actions.push({ kind: 'add', row: held });
+    }
+    this.store.applyPulled({ kind: 'batch', actions: actions.flatMap(flatten) });
+  }
+}
