@@ -8,6 +8,11 @@ import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/la
 import type { LabelRow } from '../core/labels/model';
 import { traceBenchmarkId } from '../core/labels/trace';
 import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
+import {
+  formatLabelAgreements,
+  labelAgreementsByBenchmark,
+  type LabelAgreements,
+} from '../core/labels/agreementPerLabel';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
 import { LabelStore, type OpenOptions } from '../core/labels/store';
@@ -21,7 +26,9 @@ export const LABELS_USAGE = `Usage:
   persona-lab labels import <db> FILE [--format jsonl|csv] [--conflicts local|incoming|both]
                             [--resolve N=local|incoming|both]... [--dry-run]
                                                                      merge another annotator's file
-  persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa
+  persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa per
+                                                                     pair, per label (Cohen's or Fleiss') and the
+                                                                     disagreements
   persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
                                                                      dimension: Spearman, weighted kappa, n
 
@@ -221,6 +228,38 @@ function kappaJson(k: Kappa): Record<string, number | null> {
   };
 }
 
+/** Per benchmark: per label κ among all authors and the units where their labels differ (author → labels). */
+function labelAgreementJson(b: LabelAgreements) {
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
+  return {
+    benchmark: b.benchmark,
+    unit: b.unit,
+    units: b.units,
+    authors: b.authors,
+    // As for the pairs: κ as computed, `enough` false below KAPPA_MIN_UNITS units, where the views say n/a.
+    enough: b.units >= KAPPA_MIN_UNITS,
+    perLabel: Object.fromEntries(
+      b.perLabel.map((p) => [
+        p.label,
+        {
+          kind: p.kind,
+          kappa: num(p.kappa),
+          po: num(p.po),
+          pe: num(p.pe),
+          n: p.n,
+          raters: p.raters,
+          disagreements: p.disagreements,
+        },
+      ]),
+    ),
+    disagreements: b.disagreements.map((d) => ({
+      ...d.unit,
+      labels: Object.fromEntries(d.labels.map((a) => [a.author, a.labels])),
+      disputed: d.disputed,
+    })),
+  };
+}
+
 /** Fresh / stale / unknown / missing counts of the folder's labels, read against the benchmark as it is now. */
 async function freshnessOf(
   folder: string,
@@ -238,6 +277,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   if (!rows) return 1;
   const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows, opts);
   const s = summarize(rows);
+  const perLabel = labelAgreementsByBenchmark(rows);
   if (opts.json) {
     const counts: Record<string, Record<string, number>> = {};
     for (const [label, m] of s.counts) counts[label] = Object.fromEntries(m);
@@ -251,13 +291,21 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
       perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
     }));
     io.out(
-      JSON.stringify({ total: s.total, authors: s.authors, counts, agreements, ...(freshness ? { freshness } : {}) }),
+      JSON.stringify({
+        total: s.total,
+        authors: s.authors,
+        counts,
+        agreements,
+        labelAgreement: perLabel.map(labelAgreementJson),
+        ...(freshness ? { freshness } : {}),
+      }),
     );
     return 0;
   }
   const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   io.out(formatSummary(s, labelNames(set)));
+  if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, labelNames(set)));
   if (freshness) {
     const f = freshness;
     io.out(

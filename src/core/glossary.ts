@@ -155,6 +155,32 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     'chance agreement',
     'the agreement two annotators would reach by chance, from how often each uses the label.',
   ),
+  ann(
+    'Cohen’s κ',
+    'Cohen’s kappa, per label',
+    'κ of a label when exactly two annotators labelled the shared steps; the same figure as their pair’s row.',
+  ),
+  ann(
+    'Fleiss’ κ',
+    'Fleiss’ kappa, per label',
+    'agreement of three or more annotators beyond chance, (P̄ − P_e) / (1 − P_e), on the steps at least two of them labelled; n/a below 10 such steps.',
+  ),
+  ann(
+    'P̄',
+    'observed agreement (Fleiss)',
+    'the mean, over the steps, of the share of pairs of their annotators who agree.',
+  ),
+  ann(
+    'P_e',
+    'chance agreement (Fleiss)',
+    'the sum over present and absent of the squared share of all ratings that say so.',
+  ),
+  ann('raters', 'annotators compared', 'the annotators who labelled at least one of the steps compared.'),
+  ann(
+    'Disagreements',
+    'steps the annotators disagree on',
+    'steps labelled by at least two annotators whose sets of labels differ; each lists everyone’s labels side by side.',
+  ),
   ann('Spearman’s ρ', 'rank correlation', 'how closely the judge’s ranking of answers follows a person’s.'),
   view('Tasks line', 'the user’s line in the tasks file', 'opens the benchmark’s tasks file at this user’s line.'),
   view('Result line', 'the step’s line in the results file', 'opens the run’s results file at this step’s line.'),

@@ -62,29 +62,50 @@ export interface Agreement {
   overall: Kappa;
 }
 
+/** One unit and, for each author who did it, every label they gave it. */
+export interface LabelledUnit {
+  ref: StepRef;
+  byAuthor: Map<string, Set<string>>;
+}
+
+/**
+ * Every unit someone labelled, keyed by stepKey: the one rule of what a unit is and who did it (an author did a unit
+ * when they have at least one label on it, on the step, one of its tags or a span).
+ */
+export function labelledUnits(rows: readonly LabelRow[]): Map<string, LabelledUnit> {
+  const m = new Map<string, LabelledUnit>();
+  for (const r of rows) {
+    const k = stepKey(r);
+    let u = m.get(k);
+    if (!u) {
+      const { benchmark, platform, userId, stepId, run } = r;
+      m.set(k, (u = { ref: { benchmark, platform, userId, stepId, run }, byAuthor: new Map() }));
+    }
+    let labels = u.byAuthor.get(r.author);
+    if (!labels) u.byAuthor.set(r.author, (labels = new Set()));
+    labels.add(r.label);
+  }
+  return m;
+}
+
 interface Unit {
   ref: StepRef;
   labels: Set<string>;
 }
 
-function labelsByUnit(rows: readonly LabelRow[], author: string): Map<string, Unit> {
+function labelsByUnit(units: ReadonlyMap<string, LabelledUnit>, author: string): Map<string, Unit> {
   const m = new Map<string, Unit>();
-  for (const r of rows) {
-    if (r.author !== author) continue;
-    const k = stepKey(r);
-    let u = m.get(k);
-    if (!u) {
-      const { benchmark, platform, userId, stepId, run } = r;
-      m.set(k, (u = { ref: { benchmark, platform, userId, stepId, run }, labels: new Set() }));
-    }
-    u.labels.add(r.label);
+  for (const [k, u] of units) {
+    const labels = u.byAuthor.get(author);
+    if (labels) m.set(k, { ref: u.ref, labels });
   }
   return m;
 }
 
 export function agreement(rows: readonly LabelRow[], authorA: string, authorB: string): Agreement {
-  const a = labelsByUnit(rows, authorA);
-  const b = labelsByUnit(rows, authorB);
+  const units = labelledUnits(rows);
+  const a = labelsByUnit(units, authorA);
+  const b = labelsByUnit(units, authorB);
   const shared = [...a.keys()].filter((k) => b.has(k)).sort();
   const used = new Set<string>();
   for (const u of shared) for (const l of [...a.get(u)!.labels, ...b.get(u)!.labels]) used.add(l);
@@ -161,6 +182,15 @@ export interface BenchmarkAgreements {
  * label and a test-action label never share a unit, so pooling two benchmarks would only add "neither" cells.
  */
 export function agreementsByBenchmark(rows: readonly LabelRow[]): BenchmarkAgreements[] {
+  return rowsByBenchmark(rows).map(({ benchmark, unit, rows: list }) => ({
+    benchmark,
+    unit,
+    agreements: summarize(list).agreements,
+  }));
+}
+
+/** The rows of each benchmark (the `benchmark` column), sorted by it, with what its units are. */
+export function rowsByBenchmark(rows: readonly LabelRow[]): { benchmark: string; unit: UnitKind; rows: LabelRow[] }[] {
   const by = new Map<string, LabelRow[]>();
   for (const r of rows) {
     let list = by.get(r.benchmark);
@@ -171,7 +201,7 @@ export function agreementsByBenchmark(rows: readonly LabelRow[]): BenchmarkAgree
     const list = by.get(benchmark)!;
     const traces = list.filter((r) => r.platform === TRACE_PLATFORM).length;
     const unit: UnitKind = traces === 0 ? 'step' : traces === list.length ? 'test action' : 'mixed';
-    return { benchmark, unit, agreements: summarize(list).agreements };
+    return { benchmark, unit, rows: list };
   });
 }
 
@@ -182,12 +212,12 @@ function fmt(x: number): string {
 /** Fewer shared steps than this and kappa says nothing (one disagreement swings it across the scale). */
 export const KAPPA_MIN_UNITS = 10;
 
-/** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared steps, or "n/a" when undefined. */
 /** κ in a table cell: "n/a†" below the minimum (a note under the table says why), so that the column stays narrow. */
-export function kappaCellText(k: Kappa, units: number): string {
+export function kappaCellText(k: Pick<Kappa, 'kappa'>, units: number): string {
   return units < KAPPA_MIN_UNITS ? 'n/a†' : fmt(k.kappa);
 }
 
+/** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared steps, or "n/a" when undefined. */
 export function kappaText(k: Kappa, units: number): string {
   if (units < KAPPA_MIN_UNITS) return `n/a (n = ${units} < ${KAPPA_MIN_UNITS} steps)`;
   return fmt(k.kappa);
