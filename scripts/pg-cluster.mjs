@@ -212,6 +212,24 @@ export function stopCluster(dir, { remove = false } = {}) {
 }
 
 /**
+ * Starts again a cluster that stopCluster stopped, on its port: the URL in D/url works again (fault tests).
+ * @param {string} dir
+ * @returns {string} the URL
+ */
+export function resumeCluster(dir) {
+  dir = resolve(dir);
+  const bin = findPgBin();
+  if (!bin) throw new Error(`no PostgreSQL server binaries (initdb, pg_ctl) found: ${installHint()}`);
+  const log = join(dir, 'server.log');
+  try {
+    run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-l', log, '-w', '-t', '60', 'start'], { cwd: dir });
+  } catch (e) {
+    throw withLog(e, log);
+  }
+  return readFileSync(join(dir, 'url'), 'utf8').trim();
+}
+
+/**
  * Stops and removes the temporary clusters (TEMP_PREFIX under the temp folder) whose starting process is gone,
  * e.g. after a test run was killed before its teardown.
  * @returns {string[]} the folders removed

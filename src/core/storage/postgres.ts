@@ -129,6 +129,10 @@ export async function inTransaction<T>(
   for (let i = 1; ; i++) {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // A checked-out connection has no listener of the pool's: a server that goes away between two statements would
+    // otherwise raise an unhandled 'error' event (ending the extension host). The next statement fails instead.
+    const onError = (e: Error) => (broken ??= e);
+    client.on('error', onError);
     try {
       await client.query(opts.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
       const out = await fn(client);
@@ -142,6 +146,7 @@ export async function inTransaction<T>(
       throw err;
     } finally {
       // A connection that failed mid-transaction is destroyed rather than handed to the next caller.
+      client.off('error', onError);
       client.release(broken);
     }
   }
