@@ -1,6 +1,7 @@
 // The Label Summary's agreement table (extension: src/extension/labels/agreement/, webview: webview/agreement). The
 // webview posts `ready`; the extension answers `show` with the whole model, and again whenever the label database
-// changes. `open` shows one disagreeing unit (a step in the step view, a test action in the trace view);
+// changes. `open` shows one disagreeing unit (of a pair's label row or of the Disagreements list among all
+// authors: a step in the step view, a test action in the trace view);
 // `copyMarkdown` puts the summary on the clipboard as Markdown and `openMarkdown` opens it as a Markdown preview.
 import { array, count, type Infer, message, messages, nullable, object, safeInt, shapeOf, str } from '../core/guards';
 import { hoverText } from '../core/glossary';
@@ -18,6 +19,60 @@ export const COLUMN_HELP = {
   disagreements:
     'Shared units where one author gave the label and the other did not (only A · only B). Open a row to walk them.',
 } as const;
+
+/** Header tooltips of the table per label among all authors. */
+export const ALL_AUTHORS_HELP = {
+  label: 'The label; each author’s rating of a unit is “present” or “absent”.',
+  kappa: `${hoverText('Cohen’s κ')} ${hoverText('Fleiss’ κ')}`,
+  kind: 'Cohen: exactly two authors labelled the units compared. Fleiss: three or more (not all of them on every unit).',
+  n: 'The units compared: the steps (or test actions) at least two authors labelled.',
+  raters: hoverText('raters'),
+  po: `${hoverText('po')} For Fleiss’ κ it is ${hoverText('P̄')}`,
+  pe: `${hoverText('pe')} For Fleiss’ κ it is ${hoverText('P_e')}`,
+  disagreements: 'Units compared where some of their authors gave the label and others did not.',
+} as const;
+
+export interface LabelKappaRow {
+  label: string;
+  name: string;
+  kind: 'Cohen' | 'Fleiss';
+  /** κ as computed; null when undefined (chance agreement 1). */
+  kappa: number | null;
+  /** "0.412", "n/a†" (too few units) or "n/a" (undefined); kappaNote says why. */
+  kappaText: string;
+  kappaNote: string | null;
+  n: number;
+  raters: number;
+  poText: string;
+  peText: string;
+  disagreements: number;
+}
+
+/** One label an author gave a disagreeing unit; `disputed` when some of the unit's authors did not give it. */
+export interface SaidLabel {
+  name: string;
+  disputed: boolean;
+}
+
+export interface UnitDisagreementRow {
+  /** The unit's stepKey: unique in its benchmark. */
+  id: string;
+  ref: StepRef;
+  where: string;
+  /** One cell per author of the table, in its `authors` order; null where the author did not label the unit. */
+  said: (SaidLabel[] | null)[];
+}
+
+/** Per label among every author of a benchmark, and the units where their labels differ. */
+export interface AllAuthorsTable {
+  authors: string[];
+  /** "4 steps done by at least two of 3 authors" */
+  unitsText: string;
+  rows: LabelKappaRow[];
+  /** The † note under the table, null when κ is given. */
+  note: string | null;
+  disagreements: UnitDisagreementRow[];
+}
 
 export interface DisagreementItem {
   ref: StepRef;
@@ -68,6 +123,7 @@ export interface BenchmarkTables {
   benchmark: string;
   /** "sample: StreamProfileBench steps" */
   title: string;
+  allAuthors: AllAuthorsTable;
   pairs: PairTable[];
 }
 

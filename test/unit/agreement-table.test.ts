@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLabelsCommand } from '../../src/cli/labels';
 import { agreement, agreementsByBenchmark, cohensKappa, summarize } from '../../src/core/labels/agreement';
+import { labelAgreements } from '../../src/core/labels/agreementPerLabel';
 import { TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
 import { agreementModel, kappaCells } from '../../src/extension/labels/agreement/model';
@@ -195,5 +196,80 @@ describe('the table and `labels summary --json` agree cell by cell', () => {
       ]);
     }
     expect(pair.rows.find((r) => r.label === 'pi-leak')!.disagreements).toBe(5);
+  });
+});
+
+describe('the table per label among all authors and its Disagreements list', () => {
+  // Twelve steps: alice, bob and carol on 1-10, alice and bob on 11, carol alone on 12 (not compared).
+  const rows = [
+    ...Array.from({ length: 10 }, (_, i) => [
+      step('alice', i + 1, i % 3 === 0 ? 'pi-leak' : 'decay-error'),
+      step('bob', i + 1, i % 4 === 0 ? 'pi-leak' : 'decay-error'),
+      step('carol', i + 1, i % 5 === 0 ? 'pi-leak' : 'decay-error'),
+    ]).flat(),
+    step('alice', 11, 'format-error'),
+    step('bob', 11, 'format-error'),
+    step('bob', 11, 'pi-leak'),
+    step('carol', 12, 'pi-leak'),
+  ];
+
+  it("gives Fleiss' κ, n, raters, po and pe per label as the core does, and everyone's labels per unit", () => {
+    const t = agreementModel(rows, names, '/db').benchmarks[0].allAuthors;
+    const core = labelAgreements(rows);
+    expect(t.authors).toEqual(['alice', 'bob', 'carol']);
+    expect(t.unitsText).toBe('11 steps done by at least two of 3 authors');
+    expect(t.note).toBeNull();
+    expect(t.rows.map((r) => r.name)).toEqual(['D_decay pick', 'Format error', 'PI leak']);
+    for (const r of t.rows) {
+      const p = core.perLabel.find((x) => x.label === r.label)!;
+      expect([r.kind, r.kappaText, r.n, r.raters, r.poText, r.peText, r.disagreements]).toEqual([
+        'Fleiss',
+        p.kappa.toFixed(3),
+        11,
+        3,
+        p.po.toFixed(3),
+        p.pe.toFixed(3),
+        p.disagreements,
+      ]);
+    }
+    // Steps 1 (alice pi, bob pi, carol pi) and 2 agree; 4 (alice pi, the others decay) does not.
+    expect(t.disagreements.map((d) => d.ref.stepId)).toEqual(core.disagreements.map((d) => d.unit.stepId));
+    expect(t.disagreements.map((d) => d.ref.stepId)).not.toContain(1);
+    const four = t.disagreements.find((d) => d.ref.stepId === 4)!;
+    expect(four.where).toBe('weibo · we_0000000001 · step 4 · run gpt');
+    expect(four.said).toEqual([
+      [{ name: 'PI leak', disputed: true }],
+      [{ name: 'D_decay pick', disputed: true }],
+      [{ name: 'D_decay pick', disputed: true }],
+    ]);
+    const eleven = t.disagreements.find((d) => d.ref.stepId === 11)!;
+    expect(eleven.said).toEqual([
+      [{ name: 'Format error', disputed: false }],
+      [
+        { name: 'Format error', disputed: false },
+        { name: 'PI leak', disputed: true },
+      ],
+      null,
+    ]);
+    expect(isExtensionToWebview({ type: 'show', model: agreementModel(rows, names, '/db') })).toBe(true);
+  });
+
+  it("says Cohen for two authors, with the pair row's cells, and n/a† with its reason below ten units", () => {
+    const two = rows.filter((r) => r.author !== 'carol' && r.stepId <= 3);
+    const b = agreementModel(two, names, '/db').benchmarks[0];
+    expect(b.allAuthors.note).toMatch(/^† n\/a: 3 steps compared, fewer than 10;/);
+    for (const r of b.allAuthors.rows) {
+      const pair = b.pairs[0].rows.find((x) => x.label === r.label)!;
+      expect([r.kind, r.raters, r.kappaText, r.n, r.poText, r.peText, r.disagreements]).toEqual([
+        'Cohen',
+        2,
+        'n/a†',
+        pair.n,
+        pair.poText,
+        pair.peText,
+        pair.disagreements,
+      ]);
+      expect(r.kappaNote).toContain('fewer than 10');
+    }
   });
 });

@@ -1,4 +1,5 @@
-// The Label Summary's agreement table: per benchmark and pair of authors, one row per label with κ, n, po, pe and the
+// The Label Summary's agreement table: per benchmark, per label among all authors and the Disagreements list
+// (allAuthors.ts), then per pair of authors, one row per label with κ, n, po, pe and the
 // disagreements (the header cells define them in their tooltips). A row opens (click, Enter or Space) the units where
 // the two disagree: the first shows in the step or trace view and all of them are listed under the row, each naming
 // the unit and what each author gave it. The extension sends the whole model again when the labels change; the open
@@ -13,6 +14,7 @@ import {
   type LabelAgreementRow,
   type LabelCounts,
   type PairTable,
+  type UnitDisagreementRow,
   type WebviewToExtension,
 } from '../../src/shared/agreementProtocol';
 import baseCss from '../shared/base.css';
@@ -20,6 +22,7 @@ import { el, icon } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import css from './agreement.css';
+import { allAuthorsSection, markCurrentUnit } from './allAuthors';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('agreement-root') ?? document.body;
@@ -28,6 +31,8 @@ injectStyle(`${baseCss}\n${css}`);
 interface PageState {
   /** The open row: its pair id and label. */
   open?: { pair: string; label: string; item: number };
+  /** The open row of a Disagreements list among all authors: benchmark and unit. */
+  unit?: string;
 }
 const saved = vscode.getState();
 let state: PageState = typeof saved === 'object' && saved !== null ? (saved as PageState) : {};
@@ -92,10 +97,17 @@ function itemButton(it: DisagreementItem, index: number, pair: PairTable, row: L
 function openItem(pair: PairTable, row: LabelAgreementRow, index: number, focus = false): void {
   const it = row.items[index];
   if (!it) return;
-  state = { open: { pair: pair.id, label: row.label, item: index } };
+  state = { ...state, open: { pair: pair.id, label: row.label, item: index } };
   save();
   markCurrent(focus);
   vscode.postMessage({ type: 'open', ref: it.ref });
+}
+
+function openUnit(key: string, row: UnitDisagreementRow): void {
+  state = { ...state, unit: key };
+  save();
+  markCurrentUnit(root, key);
+  vscode.postMessage({ type: 'open', ref: row.ref });
 }
 
 function rowOf(pair: string, label: string): HTMLTableRowElement | undefined {
@@ -122,7 +134,7 @@ function markCurrent(focus: boolean): void {
 
 function toggle(pair: PairTable, row: LabelAgreementRow, open: boolean): void {
   if (!open) {
-    state = {};
+    state = { ...state, open: undefined };
     save();
     markCurrent(false);
     return;
@@ -244,6 +256,7 @@ function countsTable(c: LabelCounts): HTMLElement {
 function build(m: AgreementModel): void {
   const focused = document.activeElement?.closest<HTMLTableRowElement>('tr.label-row');
   const focusKey = focused ? { pair: focused.dataset.pair, label: focused.dataset.label } : undefined;
+  const focusedUnit = document.activeElement?.closest<HTMLTableRowElement>('tr.disagreement')?.dataset.key;
   const agreement =
     m.benchmarks.length === 0
       ? [
@@ -255,6 +268,7 @@ function build(m: AgreementModel): void {
       : m.benchmarks.map((b) => {
           const s = el('section', { className: 'benchmark' }, [
             el('h2', { text: b.title }),
+            allAuthorsSection(b.benchmark, b.allAuthors, { open: openUnit }),
             ...b.pairs.map(pairSection),
           ]);
           s.dataset.benchmark = b.benchmark;
@@ -269,7 +283,7 @@ function build(m: AgreementModel): void {
       m.error && el('p', { className: 'error', attrs: { role: 'alert' } }, [icon('error'), ` ${m.error}`]),
       el('p', {
         className: 'explain',
-        text: 'Cohen’s κ per label between two authors, on the units both labelled. Hover a column header for its definition; open a row to walk its disagreements.',
+        text: 'Per label, κ among all authors on the units at least two of them labelled (Cohen’s for two authors, Fleiss’ for more) and the units where their labels differ; then Cohen’s κ per pair of authors. Hover a column header for its definition; open a row to see its unit or walk its disagreements.',
       }),
       el('div', { className: 'actions' }, [
         button('Copy as Markdown', 'copy', () => vscode.postMessage({ type: 'copyMarkdown' })),
@@ -285,13 +299,14 @@ function build(m: AgreementModel): void {
   // A row that is gone (its label no longer disagrees) closes.
   const open = state.open;
   const row = open && rowOf(open.pair, open.label);
-  if (open && (!row || row.getAttribute('aria-disabled') === 'true')) state = {};
+  if (open && (!row || row.getAttribute('aria-disabled') === 'true')) state = { ...state, open: undefined };
   else if (open && row) {
     const count = row.nextElementSibling?.querySelectorAll('li').length ?? 0;
-    state = { open: { ...open, item: Math.min(open.item, count - 1) } };
+    state = { ...state, open: { ...open, item: Math.min(open.item, count - 1) } };
   }
   save();
   markCurrent(false);
+  markCurrentUnit(root, state.unit, focusedUnit !== undefined && focusedUnit === state.unit);
   if (focusKey?.pair && focusKey.label) rowOf(focusKey.pair, focusKey.label)?.focus();
   root.dataset.rows = String(root.querySelectorAll('tr.label-row').length);
 }

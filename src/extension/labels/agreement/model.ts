@@ -1,5 +1,6 @@
-// The agreement table's model: per benchmark, per pair of authors, per label κ, n, po, pe and the disagreeing units
-// with who said what; and the counts per label per platform. Pure (no `vscode`), so it is unit-tested.
+// The agreement table's model: per benchmark, per label among all authors (Cohen's or Fleiss' κ, n, raters, po, pe)
+// with the units where their labels differ, then per pair of authors, per label κ, n, po, pe and the disagreeing
+// units with who said what; and the counts per label per platform. Pure (no `vscode`), so it is unit-tested.
 import {
   agreementsByBenchmark,
   kappaCellText,
@@ -10,10 +11,18 @@ import {
   type Kappa,
   type UnitKind,
 } from '../../../core/labels/agreement';
+import {
+  labelAgreementsByBenchmark,
+  unitText,
+  type LabelAgreements,
+  type LabelKappa,
+} from '../../../core/labels/agreementPerLabel';
 import { MISSING } from '../../../core/glossary';
-import { TRACE_PLATFORM, type LabelRow } from '../../../core/labels/model';
+import { stepKey, type LabelRow } from '../../../core/labels/model';
 import type {
   AgreementModel,
+  AllAuthorsTable,
+  LabelKappaRow,
   BenchmarkTables,
   DisagreementItem,
   KappaCells,
@@ -55,19 +64,11 @@ export function kappaCells(k: Kappa, shared: number, unit: UnitKind): KappaCells
   };
 }
 
-function where(d: Disagreement): string {
-  const u = d.unit;
-  const run = u.run ? `run ${u.run}` : 'no run (the data)';
-  return u.platform === TRACE_PLATFORM
-    ? `${u.userId} · test action #${u.stepId} · ${run}`
-    : `${u.platform} · ${u.userId} · step ${u.stepId} · ${run}`;
-}
-
 function item(d: Disagreement, ag: Agreement, labelName: string, name: (id: string) => string): DisagreementItem {
   const list = (ids: string[]) => ids.map(name).join(', ');
   return {
     ref: { ...d.unit },
-    where: where(d),
+    where: unitText(d.unit),
     givenBy: `only ${d.givenBy === 'A' ? ag.authorA : ag.authorB} gave ${labelName}`,
     said: [
       { author: ag.authorA, labels: list(d.labelsA) },
@@ -96,6 +97,59 @@ function pairTable(benchmark: string, unit: UnitKind, ag: Agreement, name: (id: 
       ag.units < KAPPA_MIN_UNITS
         ? `† n/a: ${units(ag.units, unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale. po and pe are shown all the same.`
         : null,
+  };
+}
+
+function labelKappaRow(p: LabelKappa, unit: UnitKind, name: (id: string) => string): LabelKappaRow {
+  const few = p.n < KAPPA_MIN_UNITS;
+  const undefinedKappa = !Number.isFinite(p.kappa);
+  return {
+    label: p.label,
+    name: name(p.label),
+    kind: p.kind,
+    kappa: undefinedKappa ? null : p.kappa,
+    kappaText: kappaCellText(p, p.n),
+    kappaNote: few
+      ? `n/a: ${compared(p.n, unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale`
+      : undefinedKappa
+        ? 'undefined: chance agreement is 1 (the label was given on every unit compared, or on none), so κ divides by zero'
+        : null,
+    n: p.n,
+    raters: p.raters,
+    poText: fixed(p.po),
+    peText: fixed(p.pe),
+    disagreements: p.disagreements,
+  };
+}
+
+function compared(n: number, unit: UnitKind): string {
+  const noun = unit === 'mixed' ? 'unit' : unit;
+  return `${n} ${noun}${n === 1 ? '' : 's'} compared`;
+}
+
+function allAuthorsTable(b: LabelAgreements, name: (id: string) => string): AllAuthorsTable {
+  const noun = b.unit === 'mixed' ? 'unit' : b.unit;
+  return {
+    authors: b.authors,
+    unitsText: `${b.units} ${noun}${b.units === 1 ? '' : 's'} done by at least two of ${b.authors.length} authors`,
+    rows: b.perLabel.map((p) => labelKappaRow(p, b.unit, name)).sort((x, y) => x.name.localeCompare(y.name)),
+    note:
+      b.units < KAPPA_MIN_UNITS
+        ? `† n/a: ${compared(b.units, b.unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale. po and pe are shown all the same.`
+        : null,
+    disagreements: b.disagreements.map((d) => {
+      const by = new Map(d.labels.map((a) => [a.author, a.labels]));
+      const disputed = new Set(d.disputed);
+      return {
+        id: stepKey(d.unit),
+        ref: { ...d.unit },
+        where: unitText(d.unit),
+        said: b.authors.map((author) => {
+          const labels = by.get(author);
+          return labels ? labels.map((l) => ({ name: name(l), disputed: disputed.has(l) })) : null;
+        }),
+      };
+    }),
   };
 }
 
@@ -129,11 +183,14 @@ export function agreementModel(
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
   const authors = [...perAuthor.keys()].sort().map((a) => ({ name: a, labels: perAuthor.get(a)! }));
+  const all = new Map(labelAgreementsByBenchmark(rows).map((b) => [b.benchmark, b]));
+  // A benchmark has a pair of authors sharing a unit exactly when it has a unit done by at least two authors.
   const benchmarks: BenchmarkTables[] = agreementsByBenchmark(rows)
-    .filter((b) => b.agreements.length > 0)
+    .filter((b) => b.agreements.length > 0 && all.has(b.benchmark))
     .map((b) => ({
       benchmark: b.benchmark,
       title: `${b.benchmark}: ${UNIT_TITLE[b.unit]}`,
+      allAuthors: allAuthorsTable(all.get(b.benchmark)!, name),
       pairs: b.agreements.map((ag) => pairTable(b.benchmark, b.unit, ag, name)),
     }));
   return {

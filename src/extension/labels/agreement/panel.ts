@@ -1,5 +1,6 @@
-// The Label Summary as a table (Persona Lab: Label Summary): per benchmark and pair of authors, κ, n, po, pe and the
-// disagreements per label. A row opens its disagreeing units: the first in the step view or the trace view, in the
+// The Label Summary as a table (Persona Lab: Label Summary): per benchmark, κ per label among all authors (Cohen's or
+// Fleiss') with the Disagreements list (a row opens its unit beside the table), then per pair of authors κ, n, po, pe
+// and the disagreements per label. A pair's row opens its disagreeing units: the first in the step view or the trace view, in the
 // other editor group, and all of them listed under the row. It follows the label database live (the label
 // service's change event, which covers other windows and the CLI) and comes back after a reload.
 import * as vscode from 'vscode';
