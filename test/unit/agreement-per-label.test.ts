@@ -99,6 +99,11 @@ describe('agreement per label among all authors', () => {
     expect(labelAgreements(three).disagreements).toEqual(unitDisagreements(three));
   });
 
+  it('lists the disagreements in reading order, step 9 before step 10', () => {
+    const rows = [10, 9].flatMap((stepId) => [step('alice', stepId, 'pi-leak'), step('bob', stepId, 'decay-error')]);
+    expect(unitDisagreements(rows).map((d) => d.unit.stepId)).toEqual([9, 10]);
+  });
+
   it("gives Cohen's κ for exactly two authors, the pair row's figures on the same units", () => {
     const two = three.filter((r) => r.author !== 'carol');
     const a = labelAgreements(two);

@@ -54,12 +54,22 @@ export interface LabelAgreements {
   disagreements: UnitDisagreement[];
 }
 
-/** The units at least two authors did, in stepKey order (the order of the pair tables' disagreements). */
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Units in reading order: benchmark, platform, user, step (as a number), run. */
+function byUnit(x: StepRef, y: StepRef): number {
+  return (
+    text(x.benchmark, y.benchmark) ||
+    text(x.platform, y.platform) ||
+    text(x.userId, y.userId) ||
+    x.stepId - y.stepId ||
+    text(x.run, y.run)
+  );
+}
+
+/** The units at least two authors did, in reading order. */
 function sharedUnits(rows: readonly LabelRow[]): LabelledUnit[] {
-  return [...labelledUnits(rows)]
-    .filter(([, u]) => u.byAuthor.size >= 2)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, u]) => u);
+  return [...labelledUnits(rows).values()].filter((u) => u.byAuthor.size >= 2).sort((a, b) => byUnit(a.ref, b.ref));
 }
 
 const givers = (u: LabelledUnit, label: string) => [...u.byAuthor.values()].filter((l) => l.has(label)).length;
