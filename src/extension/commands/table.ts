@@ -25,6 +25,7 @@ import {
 import { runLongContextBaseline, showLongContextTable } from '../experiments/longContext';
 import type { LabelsApi } from '../labels';
 import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
+import { setServerPassword } from '../labels/serverLink';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { rerunFailed } from '../rerun/failed';
@@ -111,6 +112,10 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
   'personaLab.editLabelSet': { make: (c) => () => c.labels.files.editLabelSet() },
+  'personaLab.setLabelServerPassword': { make: (c) => () => setServerPassword(c.labels.service, c.secrets) },
+  'personaLab.newLabelProject': { needs: SPB, make: (c) => () => c.labels.projects.create() },
+  'personaLab.chooseLabelProject': { make: (c) => () => c.labels.projects.choose() },
+  'personaLab.nextAssigned': { needs: SPB, make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
   'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
   'personaLab.previewPrompt': {
     needs: SPB,

@@ -11,6 +11,7 @@ import { filterMessage, type FilterDeps } from './filterCommands';
 import { traceTreeBadges } from './omni/badges';
 import { TraceLabelController } from './omni/controller';
 import { OmniLabelTargets } from './omni/targets';
+import { LabelProjects } from './projects';
 import { LabelService } from './service';
 import { LabelStepController } from './spb/controller';
 import { SpbLabelTargets } from './spb/targets';
@@ -22,6 +23,7 @@ export interface LabelsApi {
   steps: SpbLabelTargets;
   filter: FilterDeps;
   files: LabelFileCommands;
+  projects: LabelProjects;
 }
 
 export function activateLabels(
@@ -31,7 +33,7 @@ export function activateLabels(
   tree: TreeApi,
 ): LabelsApi {
   const { spb, omni } = benchmarks;
-  const labels = new LabelService(spb, context.globalStorageUri.fsPath);
+  const labels = new LabelService(spb, context.globalStorageUri.fsPath, context.secrets);
   const steps = new SpbLabelTargets(spb, labels);
   const augment = new LabelTreeAugment(steps, labels, context.workspaceState);
   const controller = new LabelStepController(views.steps.main, steps, labels, augment);
@@ -59,5 +61,10 @@ export function activateLabels(
   }
   const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
   context.subscriptions.push(filterMessage(filter));
-  return { service: labels, steps, filter, files: labelFileCommands(context, labels) };
+  const projects = new LabelProjects(labels, spb, views.steps, context.workspaceState, context.secrets, tree.message);
+  context.subscriptions.push(
+    projects,
+    labels.onDidChange(() => void projects.refreshProgress()),
+  );
+  return { service: labels, steps, filter, files: labelFileCommands(context, labels), projects };
 }

@@ -7,12 +7,15 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { openReplica } from '../../core/labels/server/sync';
 import { LabelStore } from '../../core/labels/store';
+import { serverUrlProblem } from '../../core/storage/postgres';
 import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
+import { passwordKey, replicaPath, ServerLink, type ServerStatus } from './serverLink';
 
 const EXTERNAL_CHANGE_DELAY_MS = 300;
 
@@ -21,6 +24,11 @@ export class LabelService implements vscode.Disposable {
   private openError: string | null = null;
   private set: LabelSet = defaultLabelSet();
   private paths = { db: '', labelSet: '' };
+  /** personaLab.labels.server ('' for the embedded file); the store is then its replica, kept in sync by `link`. */
+  private server = '';
+  private link: ServerLink | undefined;
+  /** A labelling project is active (projects.ts): `.` in the step view walks its queue. */
+  projectActive = false;
   private changes = 0;
   private seenVersion = -1;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -38,6 +46,7 @@ export class LabelService implements vscode.Disposable {
   constructor(
     private readonly home: OpenBenchmark,
     private readonly fallbackDir: string,
+    private readonly secrets: vscode.SecretStorage,
   ) {
     this.disposables.push(
       this.changed,
@@ -48,6 +57,9 @@ export class LabelService implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
       // The labels home may be the benchmark folder.
       home.onDidChange(() => this.reload(false)),
+      secrets.onDidChange((e) => {
+        if (this.server && e.key === passwordKey(this.server)) this.link?.soon();
+      }),
     );
     this.reload(false);
   }
@@ -105,6 +117,7 @@ export class LabelService implements vscode.Disposable {
   /** The store, opened on first use; creating the file only when `create` (a write). undefined: no file yet, or an error. */
   store(create: boolean): LabelStore | undefined {
     if (this.db) return this.db;
+    if (this.server) return this.openReplica();
     if (!create && !existsSync(this.paths.db)) return undefined;
     // A file or folder this window cannot write opens read-only: the labels are shown, the bar says read-only.
     const opened = LabelStore.tryOpen(this.paths.db, { readOnly: 'when-unwritable' });
@@ -120,6 +133,55 @@ export class LabelService implements vscode.Disposable {
     return this.db;
   }
 
+  /** personaLab.labels.server as set ('' for the embedded file). */
+  get serverUrl(): string {
+    return this.server;
+  }
+
+  /** The label server's state for the labels bar; null when the labels are in the embedded file. */
+  get serverStatus(): ServerStatus | null {
+    return this.link?.status ?? null;
+  }
+
+  /** The link to the label server (undefined: none set, or its replica could not be opened). */
+  get serverLink(): ServerLink | undefined {
+    if (!this.server) return undefined;
+    this.store(true);
+    return this.link;
+  }
+
+  private openReplica(): LabelStore | undefined {
+    const problem = serverUrlProblem(this.server);
+    if (problem) {
+      this.openError = `personaLab.labels.server: ${problem}`;
+      return undefined;
+    }
+    try {
+      const { store, outbox } = openReplica(this.paths.db, this.server);
+      const url = this.server;
+      this.db = store;
+      this.link = new ServerLink(
+        store,
+        outbox,
+        url,
+        () => this.secrets.get(passwordKey(url)),
+        () => {
+          this.changes++;
+          this.changed.fire();
+        },
+      );
+      this.openError = null;
+      this.seenVersion = store.dataVersion();
+      this.watchDb();
+      return store;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (this.openError !== message) void vscode.window.showErrorMessage(`Persona Lab: ${message}`);
+      this.openError = message;
+      return undefined;
+    }
+  }
+
   /** Runs a write against the store (created if needed), then tells every listener. Throws LabelStoreError. */
   write<T>(fn: (store: LabelStore) => T): T {
     const store = this.store(true);
@@ -127,6 +189,7 @@ export class LabelService implements vscode.Disposable {
     try {
       return fn(store);
     } finally {
+      this.link?.soon();
       this.changes++;
       this.changed.fire();
     }
@@ -138,19 +201,24 @@ export class LabelService implements vscode.Disposable {
       .filter((f) => f.uri.scheme === 'file')
       .map((f) => f.uri.fsPath);
     const home = labelsHome(folders, this.home.root, this.fallbackDir);
-    const db = dbPath(
+    const file = dbPath(
       vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'),
       folders,
       homedir(),
       home,
     );
     const labelSet = labelSetPath(home);
+    const server = (vscode.workspace.getConfiguration('personaLab.labels').get<string>('server') ?? '').trim();
+    const db = server ? replicaPath(home, server) : file;
     const moved = db !== this.paths.db || labelSet !== this.paths.labelSet;
-    if (db !== this.paths.db) {
+    if (db !== this.paths.db || server !== this.server) {
+      this.link?.dispose();
+      this.link = undefined;
       this.db?.close();
       this.db = undefined;
       this.openError = null;
     }
+    this.server = server;
     this.paths = { db, labelSet };
     if (moved) this.watchFiles();
     this.loadSet();
@@ -232,6 +300,7 @@ export class LabelService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.link?.dispose();
     clearTimeout(this.timer);
     this.dbWatcher?.dispose();
     for (const w of this.watchers.splice(0)) w.dispose();

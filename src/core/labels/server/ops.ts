@@ -2,7 +2,7 @@
 // of primitive operations, each with what its writer saw before it. The server applies an operation only when what it
 // holds is what the writer saw (or the operation would change nothing): a note, a removal or a score changed by
 // someone else in between is a conflict, kept in the event log and shown to the second writer, never overwritten.
-import type { LabelAction, LabelKey, LabelRow } from '../model';
+import { describeKey, type LabelAction, type LabelKey, type LabelRow } from '../model';
 import type { ScoreKey, ScoreRow } from '../scores';
 
 export type PrimitiveAction = Exclude<LabelAction, { kind: 'batch' }>;
@@ -92,4 +92,11 @@ function clip(s: string): string {
 /** The label key or score key an operation writes. */
 export function opKey(a: PrimitiveAction): LabelKey | ScoreKey {
   return a.kind === 'add' ? a.row : a.key;
+}
+
+/** Where an operation writes, for a person: "bench:weibo/u1#3 run demo by ann (wrong_tag)". */
+export function describeOp(a: PrimitiveAction): string {
+  if (a.kind !== 'setScore') return describeKey(a.kind === 'add' ? a.row : a.key);
+  const k = a.key;
+  return `${k.benchmark}:${k.userId}#${k.index} run ${k.run} by ${k.author} (score on ${k.dimension})`;
 }

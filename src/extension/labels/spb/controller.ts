@@ -136,6 +136,11 @@ export class LabelStepController implements vscode.Disposable {
         case 'move':
           return this.move(action.ref, action.delta);
         case 'nextUnlabelled':
+          // With a labelling project active, `.` walks this person's queue (projects.ts), from any run's view.
+          if (this.labels.projectActive) {
+            void vscode.commands.executeCommand('personaLab.nextAssigned', { ...action.ref, run: this.panel.runName });
+            return;
+          }
           // The unlabelled-step index and the tree's filter are the selected run's: that search moves the main view.
           if (this.panel.pinnedRun !== undefined) {
             this.bar.say(action.ref, 'Next unlabelled works in the main step view (the selected run)');

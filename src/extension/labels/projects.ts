@@ -1,0 +1,269 @@
+// Labelling projects on the team's label server (core/labels/server/queue.ts), for StreamProfileBench steps: New
+// Labelling Project… (runs, all steps or a seeded sample, overlap N), Choose Labelling Project…, and Next Assigned
+// (`.` in the step view while a project is active): it submits the step shown when it is this person's open claim,
+// claims the next one and opens it. The Benchmarks view's message keeps the project's progress.
+import * as vscode from 'vscode';
+import { LabelQueues, type Project } from '../../core/labels/server/queue';
+import { ServerLabelStore } from '../../core/labels/server/store';
+import { isRecord } from '../../core/guards';
+import { isPlatform } from '../../core/spb/types';
+import type { SpbStore } from '../benchmarks/spb/store';
+import type { StepRef } from '../benchmarks/spb/stepRef';
+import { toStepRef } from '../stepView';
+import type { StepViews } from '../stepView/views';
+import type { TreeMessage } from '../tree/message';
+import { log } from '../log';
+import type { LabelService } from './service';
+import { passwordKey } from './serverLink';
+
+const ACTIVE_KEY = 'personaLab.labelProject';
+const CONTEXT_KEY = 'personaLab.labelProjectActive';
+
+/** A project item: one step of one run. */
+export function itemOf(run: string, ref: StepRef): string {
+  return JSON.stringify([run, ref.platform, ref.userId, ref.stepId]);
+}
+
+export function parseItem(item: string): { run: string; ref: StepRef } | undefined {
+  try {
+    const v: unknown = JSON.parse(item);
+    if (!Array.isArray(v) || v.length !== 4) return undefined;
+    const [run, platform, userId, stepId] = v as unknown[];
+    if (typeof run !== 'string' || !isPlatform(platform) || typeof userId !== 'string' || !Number.isInteger(stepId))
+      return undefined;
+    return { run, ref: { platform, userId, stepId: stepId as number } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `n` of `items` chosen by a shuffle seeded with `seed` (the same project name picks the same sample), in order. */
+export function seededSample<T>(items: readonly T[], n: number, seed: string): T[] {
+  let h = 2166136261;
+  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const random = () => {
+    h = (h + 0x6d2b79f5) >>> 0;
+    let t = h;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const idx = items.map((_, i) => i);
+  for (let i = idx.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [idx[i], idx[j]] = [idx[j], idx[i]];
+  }
+  return idx
+    .slice(0, Math.min(n, idx.length))
+    .sort((a, b) => a - b)
+    .map((i) => items[i]);
+}
+
+export class LabelProjects implements vscode.Disposable {
+  private server: { url: string; store: Promise<ServerLabelStore> } | undefined;
+  private project: Project | undefined;
+
+  constructor(
+    private readonly labels: LabelService,
+    private readonly spb: SpbStore,
+    private readonly views: StepViews,
+    private readonly state: vscode.Memento,
+    private readonly secrets: vscode.SecretStorage,
+    private readonly message: TreeMessage,
+  ) {
+    labels.projectActive = this.activeName !== undefined;
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, labels.projectActive);
+  }
+
+  get activeName(): string | undefined {
+    return this.state.get<string>(ACTIVE_KEY) || undefined;
+  }
+
+  /** The server's queues; undefined after saying why (unless `quiet`: the progress line on every change). */
+  private async queues(quiet = false): Promise<LabelQueues | undefined> {
+    const url = this.labels.serverLink?.url;
+    if (!url) {
+      if (!quiet)
+        void vscode.window.showErrorMessage(
+          'Persona Lab: labelling projects live on a label server: set personaLab.labels.server to a postgres:// URL first.',
+        );
+      return undefined;
+    }
+    if (this.server?.url !== url) {
+      void this.server?.store.then((s) => s.close()).catch(() => undefined);
+      const open = async () => {
+        const password = await this.secrets.get(passwordKey(url));
+        return ServerLabelStore.open(url, { password: password || undefined, max: 2 });
+      };
+      this.server = { url, store: open() };
+    }
+    const server = this.server;
+    try {
+      return new LabelQueues(await server.store);
+    } catch (err) {
+      // The next command connects again (the server may be back, the password set).
+      if (this.server === server) this.server = undefined;
+      if (!quiet) void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  async create(): Promise<void> {
+    const bench = this.spb.bench;
+    const queues = await this.queues();
+    if (!bench || !queues) return;
+    const name = (
+      await vscode.window.showInputBox({ title: 'New Labelling Project (1/4): name', ignoreFocusOut: true })
+    )?.trim();
+    if (!name) return;
+    const runPicks = [...bench.runs.keys()].map((r) => ({ label: r, picked: r === this.spb.runName }));
+    const runs = await vscode.window.showQuickPick(runPicks, {
+      title: 'New Labelling Project (2/4): the runs whose steps are labelled',
+      canPickMany: true,
+      ignoreFocusOut: true,
+    });
+    if (!runs?.length) return;
+    const all: string[] = [];
+    for (const run of runs)
+      for (const users of bench.users.values())
+        for (const u of users.values())
+          for (const s of u.steps)
+            all.push(itemOf(run.label, { platform: u.platform, userId: u.userId, stepId: s.stepId }));
+    const size = await vscode.window.showInputBox({
+      title: `New Labelling Project (3/4): how many of the ${all.length} steps (a sample seeded by the name)`,
+      value: String(all.length),
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
+    });
+    if (!size) return;
+    const overlap = await vscode.window.showInputBox({
+      title: 'New Labelling Project (4/4): annotators per step (overlap)',
+      value: '2',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
+    });
+    if (!overlap) return;
+    try {
+      const items = Number(size) >= all.length ? all : seededSample(all, Number(size), name);
+      const made = await queues.create({
+        name,
+        benchmark: this.labels.benchmarkOf(this.spb) ?? '',
+        runs: runs.map((r) => r.label),
+        labels: [],
+        overlap: Number(overlap),
+        createdBy: this.labels.author,
+        items,
+      });
+      await this.activate(made);
+      void vscode.window.showInformationMessage(
+        `Persona Lab: project ${made.name}: ${made.itemCount} steps, ${made.overlap} annotator(s) each. Press . in the step view for your next step.`,
+      );
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
+    }
+  }
+
+  async choose(): Promise<void> {
+    const queues = await this.queues();
+    if (!queues) return;
+    const projects = await queues.list().catch((err: Error) => {
+      void vscode.window.showErrorMessage(`Persona Lab: ${err.message}`);
+      return undefined;
+    });
+    if (!projects) return;
+    const none = {
+      label: '$(circle-slash) No project',
+      description: '. walks the unlabelled steps',
+      project: undefined,
+    };
+    const picked = await vscode.window.showQuickPick(
+      [
+        ...projects.map((p) => ({
+          label: p.name,
+          description: `${p.itemCount} steps · ${p.overlap} each · runs ${p.runs.join(', ')}`,
+          detail: `by ${p.createdBy}`,
+          project: p,
+        })),
+        none,
+      ],
+      { title: 'Choose Labelling Project', placeHolder: projects.length ? undefined : 'No project on the server yet' },
+    );
+    if (picked) await this.activate(picked.project);
+  }
+
+  private async activate(p: Project | undefined): Promise<void> {
+    this.project = p;
+    this.labels.projectActive = p !== undefined;
+    await this.state.update(ACTIVE_KEY, p?.name);
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, p !== undefined);
+    await this.refreshProgress();
+  }
+
+  private async active(queues: LabelQueues): Promise<Project | undefined> {
+    const name = this.activeName;
+    if (!name) return undefined;
+    if (this.project?.name !== name) this.project = await queues.get(name);
+    return this.project;
+  }
+
+  /** Submits the step shown when it is this person's open claim, then opens their next step. */
+  async nextAssigned(arg?: unknown): Promise<void> {
+    const queues = await this.queues();
+    if (!queues) return;
+    try {
+      const project = await this.active(queues);
+      if (!project) {
+        void vscode.window.showInformationMessage(
+          'Persona Lab: no labelling project is active (Choose Labelling Project…).',
+        );
+        return;
+      }
+      const me = this.labels.author;
+      const panel = this.views.main;
+      const from = toStepRef(arg);
+      const run = isRecord(arg) && typeof arg.run === 'string' ? arg.run : undefined;
+      const shown =
+        from && run
+          ? itemOf(run, from)
+          : panel.currentRef && panel.runName
+            ? itemOf(panel.runName, panel.currentRef)
+            : undefined;
+      const open = (await queues.claimed(project, me)).find((c) => !c.submitted);
+      if (open && open.item === shown) await queues.submit(project, open.item, me);
+      const next = await queues.next(project, me);
+      await this.refreshProgress();
+      if (next === undefined) {
+        void vscode.window.showInformationMessage(`Persona Lab: nothing left for you in ${project.name}.`);
+        return;
+      }
+      const at = parseItem(next);
+      if (!at) throw new Error(`project ${project.name} holds an item Persona Lab cannot read: ${next}`);
+      const pinned = at.run === this.spb.runName ? {} : { run: at.run };
+      await vscode.commands.executeCommand('personaLab.openStep', { ...at.ref, ...pinned });
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
+    }
+  }
+
+  /** The Benchmarks view's message: the active project's progress. */
+  async refreshProgress(): Promise<void> {
+    if (!this.activeName || !this.labels.serverLink) return this.message.set('project', undefined);
+    const queues = await this.queues(true);
+    const project = queues && (await this.active(queues).catch(() => undefined));
+    if (!queues || !project) return this.message.set('project', undefined);
+    try {
+      const p = await queues.progress(project);
+      const people = p.annotators.map((a) => `${a.annotator} ${a.submitted}`).join(' · ');
+      this.message.set(
+        'project',
+        `Project ${project.name}: ${p.done} of ${p.items} steps done (${project.overlap} each)${people ? ` · ${people}` : ''}`,
+      );
+    } catch (err) {
+      log.warn(`label project progress: ${(err as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    void this.server?.store.then((s) => s.close()).catch(() => undefined);
+  }
+}
