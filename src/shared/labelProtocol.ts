@@ -3,8 +3,22 @@
 // so a key pressed just before the next item arrives still labels the one the user saw; the extension answers with
 // `{ type: 'labels', state }` after each item shown and each change. Toggle, note, undo and next unlabelled are the
 // same in each view; each view adds its own actions and state fields.
-import type { AppliedLabel, LabelChip, LabelFlash } from '../core/labels/view';
-import { array, bool, type Guard, literal, message, nullable, object, type Shape, str, tagged } from '../core/guards';
+import type { AppliedLabel, LabelChip, LabelFlash, LabelServerLine } from '../core/labels/view';
+
+export type { LabelServerLine };
+import {
+  array,
+  bool,
+  type Guard,
+  literal,
+  message,
+  nullable,
+  num,
+  object,
+  type Shape,
+  str,
+  tagged,
+} from '../core/guards';
 
 /** Toggle this author's label `labelId` on `target` of the item `ref`. */
 export function labelToggle<R, T>(ref: Guard<R>, target: Guard<T>) {
@@ -53,7 +67,15 @@ export interface LabelBarState<R> {
   labelSetNote: string | null;
   /** The outcome of the last action, shown once. */
   flash: LabelFlash | null;
+  /** The team's label server (personaLab.labels.server), or null when labels are in the embedded file. */
+  server: LabelServerLine | null;
 }
+
+const serverLine = object({
+  state: literal('connecting', 'online', 'offline', 'error'),
+  pending: num,
+  text: str,
+});
 
 const flash = object({ kind: literal('info', 'error'), text: str });
 
@@ -69,5 +91,6 @@ export function labelBarShape<R>(ref: Guard<R>) {
     error: nullable(str),
     labelSetNote: nullable(str),
     flash: nullable(flash),
+    server: nullable(serverLine),
   } satisfies Shape;
 }

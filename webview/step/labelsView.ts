@@ -14,6 +14,7 @@ import {
 } from '../../src/core/labels/view';
 import { el, icon } from '../shared/dom';
 import { appliedItem, keyRange, keysText, labelChip } from '../shared/labelChips';
+import { serverIcon, serverLine } from '../shared/labelServer';
 
 export interface BarContext {
   state: LabelViewState;
@@ -113,7 +114,9 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
         },
         [icon('keyboard')],
       ),
+      serverIcon(state.server),
     ]),
+    serverLine(state.server),
     state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
     state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
     noteworthy.length

@@ -19,6 +19,7 @@ import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } fr
 import { el } from '../shared/dom';
 import { isPageKey, isUndoChord } from '../shared/keys';
 import { appliedItem, ChipOverflow, keyHelp, keyRange, labelChip } from '../shared/labelChips';
+import { serverIcon, serverLine } from '../shared/labelServer';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
 /** A trace label's tooltip when stale: its record, or its test action (its profile or fields), changed. */
@@ -184,7 +185,9 @@ export class TraceLabelsUi {
             this.selected !== null ? back : null,
           ]),
           ...state.labels.map((c) => this.chip(c, state)),
+          serverIcon(state.server),
         ]),
+        serverLine(state.server),
         state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
         state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
         listed.length

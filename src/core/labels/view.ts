@@ -70,6 +70,16 @@ export interface LabelViewState {
   labelSetNote: string | null;
   /** The outcome of the last action, shown once. */
   flash: LabelFlash | null;
+  /** The team's label server, or null when labels are in the embedded file. */
+  server: LabelServerLine | null;
+}
+
+/** What the labels bar says about the label server: online (everything sent), or why labels wait here. */
+export interface LabelServerLine {
+  state: 'connecting' | 'online' | 'offline' | 'error';
+  /** Changes waiting to be sent. */
+  pending: number;
+  text: string;
 }
 
 /**

@@ -15,7 +15,8 @@ import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
-import { passwordKey, replicaPath, ServerLink, type ServerStatus } from './serverLink';
+import type { LabelServerLine } from '../../core/labels/view';
+import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
 
 const EXTERNAL_CHANGE_DELAY_MS = 300;
 
@@ -131,6 +132,12 @@ export class LabelService implements vscode.Disposable {
     this.seenVersion = this.db.dataVersion();
     this.watchDb();
     return this.db;
+  }
+
+  /** What the labels bar says about the server; null when the labels are in the embedded file. */
+  get serverLine(): LabelServerLine | null {
+    const s = this.link?.status;
+    return s ? { state: s.state, pending: s.pending, text: serverNote(s) } : null;
   }
 
   /** personaLab.labels.server as set ('' for the embedded file). */

@@ -71,6 +71,7 @@ export class TraceLabelController implements vscode.Disposable {
         canUndo: this.bar.canUndo,
         error: this.labels.error,
         labelSetNote: this.labels.labelSetNote,
+        server: this.labels.serverLine,
         flash: this.bar.flashOn(ref),
         scores,
       }),

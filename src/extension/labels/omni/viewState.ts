@@ -3,7 +3,7 @@
 import type { LabelRow } from '../../../core/labels/model';
 import type { LabelDef } from '../../../core/labels/taxonomy';
 import type { TraceStaleness } from '../../../core/labels/trace';
-import type { LabelFlash, LabelStaleness } from '../../../core/labels/view';
+import type { LabelFlash, LabelServerLine, LabelStaleness } from '../../../core/labels/view';
 import type { LabelledHistoryItem, TraceLabelState, TraceRef, TraceScoreState } from '../../../shared/traceProtocol';
 import { utteranceHash, type ScoreRow } from '../../../core/labels/scores';
 import { utteranceAt, utteranceText } from '../../../core/omni/judgeAgreement';
@@ -22,6 +22,7 @@ export interface TraceLabelInput {
   error: string | null;
   labelSetNote: string | null;
   flash: LabelFlash | null;
+  server?: LabelServerLine | null;
   /** The selected run's utterance to score, with this author's scores of it (see buildScoreState). */
   scores: TraceScoreState | null;
 }
@@ -60,6 +61,7 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
     error: input.error,
     labelSetNote: input.labelSetNote,
     flash: input.flash,
+    server: input.server ?? null,
     scores: input.scores,
   };
 }

@@ -75,6 +75,7 @@ export class LabelStepController implements vscode.Disposable {
         canUndo: this.bar.canUndo,
         error: this.labels.error,
         labelSetNote: this.labels.labelSetNote,
+        server: this.labels.serverLine,
         flash,
       }),
     });

@@ -4,7 +4,7 @@ import { changedParts, staleness, type StepHash } from '../../../core/labels/has
 import type { LabelRow } from '../../../core/labels/model';
 import type { Suggestion } from '../../../core/labels/suggest';
 import { labelDef, type LabelDef } from '../../../core/labels/taxonomy';
-import { spanText, type LabelFlash, type LabelViewState } from '../../../core/labels/view';
+import { spanText, type LabelFlash, type LabelServerLine, type LabelViewState } from '../../../core/labels/view';
 import type { StepLocation } from '../../../core/spb/view/stepModel';
 import { appliedLabel, labelChoices } from '../viewRows';
 
@@ -24,6 +24,7 @@ export interface LabelViewInput {
   error?: string | null;
   labelSetNote?: string | null;
   flash?: LabelFlash | null;
+  server?: LabelServerLine | null;
 }
 
 export function buildLabelView(input: LabelViewInput): LabelViewState {
@@ -57,5 +58,6 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
     error: input.error ?? null,
     labelSetNote: input.labelSetNote ?? null,
     flash: input.flash ?? null,
+    server: input.server ?? null,
   };
 }
