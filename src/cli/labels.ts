@@ -16,6 +16,8 @@ import {
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../core/labels/exportImport';
 import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportConflict } from '../core/labels/merge';
 import { LabelStore, type OpenOptions } from '../core/labels/store';
+import { isServerUrl } from '../core/storage/postgres';
+import { importToServer, listProjects, serverRows } from './labelServer';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
@@ -31,6 +33,11 @@ export const LABELS_USAGE = `Usage:
                                                                      disagreements
   persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
                                                                      dimension: Spearman, weighted kappa, n
+
+<db> may also be a team's label server, postgres://user@host:port/database (the password from PGPASSWORD): export
+and summary read it, import merges into it with the same conflict table (a row someone changes on the server during
+the import is not overwritten: it is listed, exit 3), and
+  persona-lab labels projects <url> [--json]                         its labelling projects, progress per annotator
 
 <db> may also be a benchmark folder (StreamProfileBench or OmniBehavior): its .personalab/labels.db is used, export
 and summary keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they
@@ -83,15 +90,25 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
     const [sub, target, file, extra] = args;
     if (!sub) throw new Usage('labels needs a subcommand: export, import, summary or judge');
     if (!target) throw new Usage(`labels ${sub} needs the label database path`);
-    const db = existsSync(target) && statSync(target).isDirectory() ? join(target, '.personalab', 'labels.db') : target;
+    const server = isServerUrl(target);
+    const db =
+      !server && existsSync(target) && statSync(target).isDirectory()
+        ? join(target, '.personalab', 'labels.db')
+        : target;
     const folder = db === target ? undefined : target;
     if (sub === 'import') {
       if (!file) throw new Usage('labels import needs the file to import');
       if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
-      return importLabels(db, file, opts, io);
+      return server
+        ? await importToServer(db, (store) => importInto(store, file, opts, io), io)
+        : importLabels(db, file, opts, io);
     }
     if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
-    if (sub === 'export') return exportLabels(db, opts, io, folder);
+    if (sub === 'projects') {
+      if (!server) throw new Usage('labels projects needs a label server URL (postgres://user@host:port/database)');
+      return await listProjects(db, opts, io);
+    }
+    if (sub === 'export') return await exportLabels(db, opts, io, folder);
     if (sub === 'summary') return await summary(db, opts, io, folder);
     if (sub === 'judge') return await judgeAgainstPeople(db, opts, io, folder);
     throw new Usage(`unknown labels subcommand "${sub}"`);
@@ -114,9 +131,9 @@ function openStore(db: string, opts: OpenOptions, io: CliIo): LabelStore | null 
   return opened.store;
 }
 
-function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): number {
+async function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
   const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
-  const rows = readRows(db, io, folder);
+  const rows = await readRows(db, io, folder);
   if (!rows) return 1;
   const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
   if (!opts.out) {
@@ -135,7 +152,8 @@ function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folder?: st
  * The rows of a label database (those of `folder`'s benchmark when given), or null after saying why. A benchmark
  * folder that has no label database yet has no labels: that is an empty list, not an error.
  */
-function readRows(db: string, io: CliIo, folder?: string): LabelRow[] | null {
+async function readRows(db: string, io: CliIo, folder?: string): Promise<LabelRow[] | null> {
+  if (isServerUrl(db)) return serverRows(db, io);
   if (folder !== undefined && !existsSync(db)) return [];
   // Read-only: export and summary never write, so a read-only file (or folder) works and nothing is locked.
   const store = openStore(db, { readOnly: true }, io);
@@ -174,12 +192,21 @@ function decisionsFrom(opts: LabelsCliOptions, conflicts: ImportConflict[]): Map
 }
 
 function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliIo): number {
-  const format = opts.format === undefined ? undefined : formatOpt(opts.format, file);
-  const parsed = readLabelFile(file, file, format);
-  for (const d of parsed.diagnostics) io.err(formatDiagnostic(d));
   const store = openStore(db, {}, io);
   if (!store) return 1;
   try {
+    return importInto(store, file, opts, io);
+  } finally {
+    store.close();
+  }
+}
+
+/** Merges `file` into `store` (the file's problems and the conflicts said on `io`); returns the exit status. */
+function importInto(store: LabelStore, file: string, opts: LabelsCliOptions, io: CliIo): number {
+  const format = opts.format === undefined ? undefined : formatOpt(opts.format, file);
+  const parsed = readLabelFile(file, file, format);
+  for (const d of parsed.diagnostics) io.err(formatDiagnostic(d));
+  {
     const session = new ImportSession(store, parsed.rows, file);
     const { plan } = session;
     for (const d of plan.diagnostics) io.err(formatDiagnostic(d));
@@ -209,8 +236,6 @@ function importLabels(db: string, file: string, opts: LabelsCliOptions, io: CliI
     }
     io.out(`imported: ${result.added} added, ${result.removed} removed, ${result.notesChanged} note(s) changed`);
     return skipped > 0 ? 1 : 0;
-  } finally {
-    store.close();
   }
 }
 
@@ -273,7 +298,7 @@ async function freshnessOf(
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
-  const rows = readRows(db, io, folder);
+  const rows = await readRows(db, io, folder);
   if (!rows) return 1;
   const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows, opts);
   const s = summarize(rows);

@@ -93,9 +93,15 @@ export function serverError(err: unknown, url: string): ServerError {
 export async function openPool(url: string, opts: ServerOptions = {}): Promise<Pool> {
   const problem = serverUrlProblem(url);
   if (problem) throw new ServerError(`${describeServer(url)}: ${problem}`, false);
+  const given = opts.password || process.env.PGPASSWORD || undefined;
+  // The password goes into the URL pg parses: pg lets a URL's empty password override a `password` option. With no
+  // password at all, pg 8 throws inside SCRAM and leaves the socket open, and the server keeps that half-logged-in
+  // connection for a minute (a DROP DATABASE waited on it): a stand-in is sent instead, which the server refuses
+  // cleanly (28P01), said below as "none given". A password written in the URL wins.
+  const connect = new URL(url.trim());
+  if (!connect.password) connect.password = encodeURIComponent(given ?? NO_PASSWORD);
   const pool = new Pool({
-    connectionString: url.trim(),
-    ...(opts.password !== undefined ? { password: opts.password } : {}),
+    connectionString: connect.toString(),
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     statement_timeout: opts.statementTimeoutMs ?? 30_000,
     idleTimeoutMillis: 10_000,
@@ -110,9 +116,18 @@ export async function openPool(url: string, opts: ServerOptions = {}): Promise<P
     return pool;
   } catch (err) {
     await pool.end().catch(() => undefined);
+    const code = (err as { code?: unknown }).code;
+    if ((code === '28P01' || code === '28000') && given === undefined && !new URL(url.trim()).password)
+      throw new ServerError(
+        `the label server ${describeServer(url)} asks for a password and none was given; set it (PGPASSWORD for ` +
+          'the CLI, "Persona Lab: Set Label Server Password" in VS Code)',
+        false,
+      );
     throw serverError(err, url);
   }
 }
+
+const NO_PASSWORD = 'persona-lab: no password was given';
 
 const RETRYABLE = new Set(['40001', '40P01']);
 

@@ -1,0 +1,139 @@
+// `persona-lab labels …` with a postgres:// URL where a database path goes: the same numbers as from a file holding
+// the same labels, the password from PGPASSWORD, an import sent once, and the projects' progress.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { toJsonl } from '../../src/core/labels/exportImport';
+import type { LabelRow } from '../../src/core/labels/model';
+import { LabelQueues } from '../../src/core/labels/server/queue';
+import { ServerLabelStore } from '../../src/core/labels/server/store';
+import { createTestDatabase, describePg } from '../support/pg';
+import { labelsCli as cli } from './labelStore-fixture';
+
+const row = (author: string, stepId: number, label: string, note = ''): LabelRow => ({
+  benchmark: 'bench',
+  platform: 'weibo',
+  userId: 'wb_01',
+  stepId,
+  run: 'demo',
+  author,
+  target: { kind: 'step' },
+  label,
+  note,
+  createdAt: '2026-12-04T10:00:00.000Z',
+  contentHash: '',
+});
+
+describePg('labels commands on a label server', () => {
+  let url: string;
+  let bare: string;
+  let drop: () => Promise<void>;
+  const dir = mkdtempSync(join(tmpdir(), 'pl-server-cli-'));
+  const rows: LabelRow[] = [];
+  for (let step = 1; step <= 12; step++) {
+    rows.push(row('ann', step, step % 3 ? 'wrong-tag' : 'missed-positive', step === 2 ? 'a note' : ''));
+    rows.push(row('bo', step, step % 4 ? 'wrong-tag' : 'missed-positive'));
+    if (step % 2) rows.push(row('cy', step, 'wrong-tag'));
+  }
+  const file = join(dir, 'labels.jsonl');
+  writeFileSync(file, toJsonl(rows));
+
+  beforeAll(async () => {
+    ({ url, drop } = await createTestDatabase('label_cli'));
+    const u = new URL(url);
+    process.env.PGPASSWORD = decodeURIComponent(u.password);
+    u.password = '';
+    bare = u.toString();
+  });
+  afterAll(async () => {
+    delete process.env.PGPASSWORD;
+    await drop();
+  });
+
+  it('imports a file into the server (password from PGPASSWORD) once, and reads the same summary as a file', async () => {
+    expect(bare).not.toContain(':persona-lab-test@');
+    const first = await cli(['import', bare, file]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(`${rows.length} new`);
+    const again = await cli(['import', bare, file]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain(`0 new, ${rows.length} already present`);
+    const server = await ServerLabelStore.open(url);
+    try {
+      expect(await server.count()).toBe(rows.length);
+      expect((await server.eventsSince(0, 1000)).length).toBe(1);
+    } finally {
+      await server.close();
+    }
+    const local = join(dir, 'same.db');
+    expect((await cli(['import', local, file])).code).toBe(0);
+    const fromServer = await cli(['summary', bare], { json: true });
+    const fromFile = await cli(['summary', local], { json: true });
+    expect(fromServer.code).toBe(0);
+    expect(JSON.parse(fromServer.out)).toEqual(JSON.parse(fromFile.out));
+    expect(Object.keys(JSON.parse(fromServer.out).labelAgreement[0].perLabel)).toEqual([
+      'missed-positive',
+      'wrong-tag',
+    ]);
+    const exported = await cli(['export', bare]);
+    expect(exported.out.trim().split('\n')).toHaveLength(rows.length);
+  });
+
+  it('says why when the server refuses the login, naming it without the password', async () => {
+    process.env.PGPASSWORD = 'wrong';
+    try {
+      const r = await cli(['summary', bare]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/refused the login/);
+      expect(r.err).not.toContain('wrong');
+    } finally {
+      process.env.PGPASSWORD = decodeURIComponent(new URL(url).password);
+    }
+  });
+
+  it('says that a password is needed when none is given', async () => {
+    delete process.env.PGPASSWORD;
+    try {
+      const r = await cli(['export', bare]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/asks for a password and none was given; set it \(PGPASSWORD/);
+      // The extension's way: the password from its secret storage, the URL without one.
+      const server = await ServerLabelStore.open(bare, { password: decodeURIComponent(new URL(url).password) });
+      expect(await server.count()).toBe(rows.length);
+      await server.close();
+    } finally {
+      process.env.PGPASSWORD = decodeURIComponent(new URL(url).password);
+    }
+  });
+
+  it('lists the projects with their progress per annotator', async () => {
+    const server = await ServerLabelStore.open(url);
+    try {
+      const queues = new LabelQueues(server);
+      const p = await queues.create({
+        name: 'week 49',
+        benchmark: 'bench',
+        runs: ['demo'],
+        labels: [],
+        overlap: 2,
+        createdBy: 'lead',
+        items: ['a', 'b', 'c'],
+      });
+      const item = await queues.next(p, 'ann');
+      await queues.submit(p, item!, 'ann');
+      await queues.next(p, 'bo');
+    } finally {
+      await server.close();
+    }
+    const r = await cli(['projects', bare]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('week 49 (bench, runs demo): 0 of 3 steps done, 2 annotator(s) each; 1 of 6 submitted');
+    expect(r.out).toContain('  ann: 1 submitted, 0 open');
+    expect(r.out).toContain('  bo: 0 submitted, 1 open');
+    const json = JSON.parse((await cli(['projects', bare], { json: true })).out);
+    expect(json[0].progress).toMatchObject({ items: 3, done: 0, submitted: 1 });
+    expect((await cli(['projects', join(dir, 'same.db')])).code).toBe(2);
+  });
+});
