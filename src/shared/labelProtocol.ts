@@ -8,6 +8,7 @@ import type { AppliedLabel, LabelChip, LabelFlash, LabelServerLine } from '../co
 export type { LabelServerLine };
 import {
   array,
+  arrayOf,
   bool,
   type Guard,
   literal,
@@ -16,6 +17,7 @@ import {
   num,
   object,
   type Shape,
+  shapeOf,
   str,
   tagged,
 } from '../core/guards';
@@ -79,13 +81,23 @@ const serverLine = object({
 
 const flash = object({ kind: literal('info', 'error'), text: str });
 
+/** A label of the set as the bar lists it; its texts (name, description, guide) are shown as text only. */
+export const labelChip = shapeOf<LabelChip>()({
+  id: str,
+  name: str,
+  description: str,
+  key: nullable(str),
+  scope: literal('step', 'tag', 'persona-span'),
+  guide: nullable(str),
+});
+
 /** The checked part of a LabelBarState: the fields the bar renders from. */
 export function labelBarShape<R>(ref: Guard<R>) {
   return {
     ref,
     run: str,
     author: str,
-    labels: array,
+    labels: arrayOf(labelChip),
     applied: array,
     canUndo: bool,
     error: nullable(str),

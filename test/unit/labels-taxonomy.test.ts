@@ -6,6 +6,7 @@ import { lineOf, scanJsonLines } from '../../src/core/labels/jsonLines';
 import {
   DEFAULT_LABELS,
   DEFAULT_TRACE_LABELS,
+  LABEL_GUIDE_MAX,
   labelDef,
   labelForKey,
   labelNames,
@@ -182,6 +183,85 @@ describe('trace labels (OmniBehavior)', () => {
     expect(parseLabelSet('{"labels": [], "traceLabels": 3}', 'l.json').diagnostics[0]).toMatchObject({
       severity: 'error',
       field: 'traceLabels',
+    });
+  });
+});
+
+describe('guide (how to decide on a label)', () => {
+  const entry = (guide: unknown) => ({ id: 'too-generic', name: 'Too generic', description: '', scope: 'step', guide });
+  const lines = (guide: unknown) =>
+    [
+      '{',
+      '  "labels": [',
+      '    {"id": "ok", "name": "Fine", "description": "", "scope": "step", "key": "1"},',
+      '    {"id": "too-generic", "name": "Too generic", "description": "", "scope": "step", "key": "2",',
+      `     "guide": ${JSON.stringify(guide)}}`,
+      '  ],',
+      '  "traceLabels": [',
+      '    {"id": "eager", "name": "Eager", "description": "", "scope": "step", "key": "1",',
+      `     "guide": ${JSON.stringify(guide)}}`,
+      '  ]',
+      '}',
+    ].join('\n');
+
+  it('keeps a guide on labels and trace labels, trimmed; blank or absent means none', () => {
+    const set = parseLabelSet(
+      lines('  Use it when every pick is a head tag.\nNot for one broad tag.  '),
+      'labels.json',
+    );
+    expect(set.diagnostics).toEqual([]);
+    expect(set.isDefault).toBe(false);
+    expect(set.labels.map((l) => l.guide)).toEqual([
+      undefined,
+      'Use it when every pick is a head tag.\nNot for one broad tag.',
+    ]);
+    expect(set.traceLabels[0].guide).toBe('Use it when every pick is a head tag.\nNot for one broad tag.');
+    const blank = parseLabelSet(good([entry('   ')]), 'l.json');
+    expect(blank.diagnostics).toEqual([]);
+    expect(blank.labels[0]).toEqual({ id: 'too-generic', name: 'Too generic', description: '', scope: 'step' });
+    expect(DEFAULT_LABELS.every((l) => l.guide === undefined)).toBe(true);
+  });
+
+  it('drops a guide that is not a string, at its line, and keeps the label and the rest of the set', () => {
+    const set = parseLabelSet(lines(['a', 'b']), '.personalab/labels.json');
+    expect(set.isDefault).toBe(false);
+    expect(set.labels.map((l) => l.id)).toEqual(['ok', 'too-generic']);
+    expect(set.labels[1]).not.toHaveProperty('guide');
+    expect(set.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        file: '.personalab/labels.json',
+        line: 5,
+        field: 'labels[1].guide',
+        message: 'guide must be a string (got an array); the label has no guide',
+      },
+      {
+        severity: 'warning',
+        file: '.personalab/labels.json',
+        line: 9,
+        field: 'traceLabels[0].guide',
+        message: 'guide must be a string (got an array); the label has no guide',
+      },
+    ]);
+    expect(parseLabelSet(good([entry(7)]), 'l.json').diagnostics[0].message).toBe(
+      'guide must be a string (got number); the label has no guide',
+    );
+  });
+
+  it(`drops a guide longer than ${LABEL_GUIDE_MAX} characters (code points), at its line`, () => {
+    expect(parseLabelSet(good([entry('字'.repeat(LABEL_GUIDE_MAX))]), 'l.json').labels[0].guide).toHaveLength(
+      LABEL_GUIDE_MAX,
+    );
+    const set = parseLabelSet(lines('😀'.repeat(LABEL_GUIDE_MAX + 1)), 'labels.json');
+    expect(set.isDefault).toBe(false);
+    expect(set.labels[1]).toMatchObject({ id: 'too-generic', key: '2' });
+    expect(set.labels[1].guide).toBeUndefined();
+    expect(set.diagnostics[0]).toEqual({
+      severity: 'warning',
+      file: 'labels.json',
+      line: 5,
+      field: 'labels[1].guide',
+      message: `guide is ${LABEL_GUIDE_MAX + 1} characters, more than ${LABEL_GUIDE_MAX}; the label has no guide`,
     });
   });
 });

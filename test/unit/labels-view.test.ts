@@ -108,6 +108,7 @@ describe('buildLabelView', () => {
       description: DEFAULT_LABELS[0].description,
       key: '1',
       scope: 'tag',
+      guide: null,
     });
     expect(view.error).toBeNull();
   });
@@ -161,6 +162,17 @@ describe('buildLabelView', () => {
     const state = buildLabelView({ ...base, rows: [row({})], suggestions: [], flash: { kind: 'info', text: 'x' } });
     expect(isExtensionToWebview({ type: 'labels', state })).toBe(true);
     expect(isExtensionToWebview({ type: 'labels', state: { ...state, applied: 'no' } })).toBe(false);
+  });
+
+  it("carries each label's guide to the webview, and the guard refuses a guide that is not text", () => {
+    const labels = [{ ...DEFAULT_LABELS[0], guide: 'Only when the tag was used in the last two steps.' }];
+    const state = buildLabelView({ ...base, labels, rows: [], suggestions: [] });
+    expect(state.labels[0].guide).toBe('Only when the tag was used in the last two steps.');
+    expect(isExtensionToWebview({ type: 'labels', state })).toBe(true);
+    const bad = { ...state, labels: [{ ...state.labels[0], guide: 3 }] };
+    expect(isExtensionToWebview({ type: 'labels', state: bad })).toBe(false);
+    const missing = { ...state, labels: [{ ...state.labels[0], guide: undefined }] };
+    expect(isExtensionToWebview({ type: 'labels', state: missing })).toBe(false);
   });
 });
 

@@ -13,6 +13,8 @@ export interface LabelChip {
   description: string;
   key: string | null;
   scope: LabelScope;
+  /** How to decide on this label (labels.json's `guide`), or null. */
+  guide: string | null;
 }
 
 export type LabelStaleness = 'fresh' | 'stale' | 'unknown';

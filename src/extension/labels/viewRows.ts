@@ -12,6 +12,7 @@ export function labelChoices(labels: readonly LabelDef[]) {
     description: l.description,
     key: l.key ?? null,
     scope: l.scope,
+    guide: l.guide ?? null,
   }));
 }
 
