@@ -107,7 +107,9 @@ const confString = (s) => `'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'
 
 /**
  * Creates and starts a cluster in `dir` (a new temporary folder when omitted; it must be empty or absent).
- * @param {{ dir?: string, port?: number, db?: string }} [opts]
+ * `durable`: keep PostgreSQL's own fsync and synchronous commit (the bench compares it with a synchronous SQLite
+ * file); else they are off, as a throwaway test server needs no durability.
+ * @param {{ dir?: string, port?: number, db?: string, durable?: boolean }} [opts]
  * @returns {Promise<{ dir: string, url: string, port: number, bin: string }>}
  */
 export async function startCluster(opts = {}) {
@@ -158,9 +160,7 @@ export async function startCluster(opts = {}) {
       `port = ${p}`,
       `unix_socket_directories = ${confString(sock)}`,
       `max_connections = 200`,
-      `fsync = off`,
-      `synchronous_commit = off`,
-      `full_page_writes = off`,
+      ...(opts.durable ? [] : [`fsync = off`, `synchronous_commit = off`, `full_page_writes = off`]),
     ].join('\n');
     write(join(data, 'persona-lab.conf'), `${conf}\n`);
     const main = join(data, 'postgresql.conf');
@@ -294,7 +294,9 @@ async function cli(argv) {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// import.meta.url is empty where a bundle (the bench's, CommonJS) carries this file: then it is never the script run.
+const self = typeof import.meta.url === 'string' && import.meta.url ? fileURLToPath(import.meta.url) : undefined;
+if (process.argv[1] && self && resolve(process.argv[1]) === self) {
   cli(process.argv.slice(2)).catch((e) => {
     console.error(`[pg-cluster] ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

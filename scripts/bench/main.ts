@@ -11,6 +11,7 @@ import { scoreRun, type RunScore } from '../../src/core/spb/score/run';
 import { describeRender, measureRender, renderPrerequisite } from './render';
 import { bareProcess, measureIndexInProcess, measureIndexProcesses, measureSkim } from './index';
 import { measureLabelImport } from './labels';
+import { measureLabelServer } from './labelServer';
 import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
 import { measureRunShare } from './runShare';
@@ -208,6 +209,8 @@ async function driver(): Promise<void> {
   await measureRunShare(await loadBenchmark(dir, { runs: [] }));
   console.log('');
   measureLabelImport();
+  console.log('');
+  await measureLabelServer();
   console.log('');
   await measureLongLine();
   // Runs when its e2e test and code-server are here (or with --render, which says why when they are not).
