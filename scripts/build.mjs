@@ -41,6 +41,8 @@ if (existsSync('scripts/bench/main.ts')) {
       entryPoints: ['scripts/bench/main.ts'],
       outfile: 'dist/bench.js',
       external: ['better-sqlite3'],
+      // scripts/pg-cluster.mjs asks import.meta.url whether it is the script run; in this bundle it never is.
+      logOverride: { 'empty-import-meta': 'silent' },
     }),
   );
 }
