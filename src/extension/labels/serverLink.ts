@@ -56,6 +56,8 @@ export class ServerLink implements vscode.Disposable {
   private readonly poll: ReturnType<typeof setInterval>;
   private current: ServerStatus;
   private disposed = false;
+  private inFlight: Promise<SyncReport> | undefined;
+  private again = false;
 
   constructor(
     store: LabelStore,
@@ -88,7 +90,28 @@ export class ServerLink implements vscode.Disposable {
     return this.run();
   }
 
-  private async run(): Promise<SyncReport> {
+  /**
+   * One sync at a time: a poll or a write while one runs asks for one more after it, never a queue of them (a server
+   * that takes seconds to time out would otherwise pile up a poll every 3 s).
+   */
+  private run(): Promise<SyncReport> {
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    const runs = async () => {
+      let report: SyncReport;
+      do {
+        this.again = false;
+        report = await this.once();
+      } while (this.again && !this.disposed);
+      return report;
+    };
+    this.inFlight = runs().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async once(): Promise<SyncReport> {
     const report = await this.sync.sync().catch((err: Error): SyncReport => ({
       state: 'error',
       pushed: 0,
