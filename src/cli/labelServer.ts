@@ -12,7 +12,7 @@ import { ServerLabelStore } from '../core/labels/server/store';
 import { LabelSync, openReplica } from '../core/labels/server/sync';
 import { describeServer } from '../core/storage/postgres';
 import type { LabelStore } from '../core/labels/store';
-import type { CliIo, LabelsCliOptions } from './labels';
+import type { CliIo, LabelsCliOptions } from './labelsIo';
 
 /** Every label on the server, or null after saying why. */
 export async function serverRows(url: string, io: CliIo): Promise<LabelRow[] | null> {

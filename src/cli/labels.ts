@@ -18,6 +18,7 @@ import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportCo
 import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
+import type { CliIo, LabelsCliOptions } from './labelsIo';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
@@ -47,24 +48,7 @@ Import: conflicts (same author and target, a different label or note) are listed
 has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0 done, 1 when lines of the file were
 skipped or the database cannot be opened, 2 on a usage error, 3 while conflicts are unresolved.`;
 
-export interface LabelsCliOptions {
-  run?: string[];
-  'no-cache'?: boolean;
-  out?: string;
-  format?: string;
-  conflicts?: string;
-  resolve?: string[];
-  'dry-run'?: boolean;
-  json?: boolean;
-  'label-set'?: string;
-}
-
-export interface CliIo {
-  /** Raw text, as is. */
-  write: (text: string) => void;
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+export type { CliIo, LabelsCliOptions } from './labelsIo';
 
 const processIo: CliIo = {
   write: (text) => process.stdout.write(text),
