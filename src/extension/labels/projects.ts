@@ -5,10 +5,9 @@
 import * as vscode from 'vscode';
 import { LabelQueues, type Project } from '../../core/labels/server/queue';
 import { ServerLabelStore } from '../../core/labels/server/store';
+import { itemOf, parseItem, seededSample } from '../../core/labels/server/projectItems';
 import { isRecord } from '../../core/guards';
-import { isPlatform } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
-import type { StepRef } from '../benchmarks/spb/stepRef';
 import { toStepRef } from '../stepView';
 import type { StepViews } from '../stepView/views';
 import type { TreeMessage } from '../tree/message';
@@ -18,46 +17,6 @@ import { passwordKey } from './serverLink';
 
 const ACTIVE_KEY = 'personaLab.labelProject';
 const CONTEXT_KEY = 'personaLab.labelProjectActive';
-
-/** A project item: one step of one run. */
-export function itemOf(run: string, ref: StepRef): string {
-  return JSON.stringify([run, ref.platform, ref.userId, ref.stepId]);
-}
-
-export function parseItem(item: string): { run: string; ref: StepRef } | undefined {
-  try {
-    const v: unknown = JSON.parse(item);
-    if (!Array.isArray(v) || v.length !== 4) return undefined;
-    const [run, platform, userId, stepId] = v as unknown[];
-    if (typeof run !== 'string' || !isPlatform(platform) || typeof userId !== 'string' || !Number.isInteger(stepId))
-      return undefined;
-    return { run, ref: { platform, userId, stepId: stepId as number } };
-  } catch {
-    return undefined;
-  }
-}
-
-/** `n` of `items` chosen by a shuffle seeded with `seed` (the same project name picks the same sample), in order. */
-export function seededSample<T>(items: readonly T[], n: number, seed: string): T[] {
-  let h = 2166136261;
-  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  const random = () => {
-    h = (h + 0x6d2b79f5) >>> 0;
-    let t = h;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const idx = items.map((_, i) => i);
-  for (let i = idx.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [idx[i], idx[j]] = [idx[j], idx[i]];
-  }
-  return idx
-    .slice(0, Math.min(n, idx.length))
-    .sort((a, b) => a - b)
-    .map((i) => items[i]);
-}
 
 export class LabelProjects implements vscode.Disposable {
   private server: { url: string; store: Promise<ServerLabelStore> } | undefined;

@@ -1,0 +1,26 @@
+// A labelling project's items: one step of one run as an opaque key that reads back, and a sample that the
+// project's name fixes.
+import { describe, expect, it } from 'vitest';
+import { itemOf, parseItem, seededSample } from '../../src/core/labels/server/projectItems';
+
+describe('project items', () => {
+  it('reads back what it wrote, whatever the ids hold, and refuses what it did not write', () => {
+    const ref = { platform: 'weibo' as const, userId: 'a","b\\\\', stepId: 3 };
+    expect(parseItem(itemOf('run, one', ref))).toEqual({ run: 'run, one', ref });
+    expect(parseItem('["r","weibo","u",1.5]')).toBeUndefined();
+    expect(parseItem('["r","myspace","u",1]')).toBeUndefined();
+    expect(parseItem('["r","weibo","u"]')).toBeUndefined();
+    expect(parseItem('not json')).toBeUndefined();
+  });
+
+  it('samples n items in their order, the same for the same seed and another for another seed', () => {
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    const a = seededSample(items, 10, 'week 49');
+    expect(a).toHaveLength(10);
+    expect(new Set(a).size).toBe(10);
+    expect([...a].sort((x, y) => x - y)).toEqual(a);
+    expect(seededSample(items, 10, 'week 49')).toEqual(a);
+    expect(seededSample(items, 10, 'week 50')).not.toEqual(a);
+    expect(seededSample(items, 500, 'x')).toEqual(items);
+  });
+});
