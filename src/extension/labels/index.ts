@@ -61,7 +61,15 @@ export function activateLabels(
   }
   const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
   context.subscriptions.push(filterMessage(filter));
-  const projects = new LabelProjects(labels, spb, views.steps, context.workspaceState, context.secrets, tree.message);
+  const projects = new LabelProjects(
+    labels,
+    spb,
+    views.steps,
+    context.workspaceState,
+    context.secrets,
+    tree.message,
+    augment,
+  );
   context.subscriptions.push(
     projects,
     labels.onDidChange(() => void projects.refreshProgress()),

@@ -13,6 +13,8 @@ import type { StepViews } from '../stepView/views';
 import type { TreeMessage } from '../tree/message';
 import { log } from '../log';
 import type { LabelService } from './service';
+import type { LabelTreeAugment } from './spb/treeLabels';
+import type { Step, User } from '../../core/spb/types';
 import { passwordKey } from './serverLink';
 
 const ACTIVE_KEY = 'personaLab.labelProject';
@@ -29,6 +31,7 @@ export class LabelProjects implements vscode.Disposable {
     private readonly state: vscode.Memento,
     private readonly secrets: vscode.SecretStorage,
     private readonly message: TreeMessage,
+    private readonly augment: LabelTreeAugment,
   ) {
     labels.projectActive = this.activeName !== undefined;
     void vscode.commands.executeCommand('setContext', CONTEXT_KEY, labels.projectActive);
@@ -82,12 +85,30 @@ export class LabelProjects implements vscode.Disposable {
       ignoreFocusOut: true,
     });
     if (!runs?.length) return;
+    // With the tree's step filter on, the project may take the steps it shows (judged in the selected run).
+    let keep: (user: User, step: Step) => boolean = () => true;
+    const shown = this.augment.stepFilter();
+    if (shown) {
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: 'All steps of the runs', filtered: false },
+          { label: 'The steps the tree shows', description: this.augment.describe(), filtered: true },
+        ],
+        { title: 'New Labelling Project: which steps', ignoreFocusOut: true },
+      );
+      if (!choice) return;
+      if (choice.filtered) keep = shown;
+    }
     const all: string[] = [];
     for (const run of runs)
       for (const users of bench.users.values())
         for (const u of users.values())
           for (const s of u.steps)
-            all.push(itemOf(run.label, { platform: u.platform, userId: u.userId, stepId: s.stepId }));
+            if (keep(u, s)) all.push(itemOf(run.label, { platform: u.platform, userId: u.userId, stepId: s.stepId }));
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage('Persona Lab: the tree shows no step of these runs: nothing to label.');
+      return;
+    }
     const size = await vscode.window.showInputBox({
       title: `New Labelling Project (3/4): how many of the ${all.length} steps (a sample seeded by the name)`,
       value: String(all.length),
