@@ -120,6 +120,8 @@ export const RESERVED_LABEL_KEYS: readonly string[] = [
   'e',
   // the trace view's scoring of an utterance (webview/trace/scores.ts)
   's',
+  // the keys and label guides sheet of both views (webview/shared/cheatSheet.ts)
+  '?',
   ...Object.keys(WEBVIEW_KEYS),
 ];
 

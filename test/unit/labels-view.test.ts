@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS, parseLabelSet } from '../../src/core/labels/taxonomy';
 import {
   codePointOffset,
   describeTarget,
@@ -202,7 +202,13 @@ describe('label protocol guards', () => {
 
   it("reserves the bar's and the navigation keys, so a label set cannot bind them", () => {
     expect([...RESERVED_LABEL_KEYS].sort()).toEqual(
-      ['.', '[', ']', 'a', 'e', 'j', 'k', 'n', 's', 'u', '{', '}'].sort(),
+      ['.', '?', '[', ']', 'a', 'e', 'j', 'k', 'n', 's', 'u', '{', '}'].sort(),
+    );
+    const set = parseLabelSet('[{"id": "x", "name": "X", "scope": "step", "key": "?"}]', 'l.json', {
+      reservedKeys: RESERVED_LABEL_KEYS,
+    });
+    expect(set.diagnostics).toContainEqual(
+      expect.objectContaining({ severity: 'error', field: '[0].key', message: 'key "?" is reserved by the step view' }),
     );
   });
 });

@@ -19,3 +19,7 @@ declare module '*/piMarks.css' {
   const css: string;
   export default css;
 }
+declare module '*/cheatSheet.css' {
+  const css: string;
+  export default css;
+}

@@ -1,14 +1,15 @@
-// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name),
-// an applied label in the bar's lines, and the key help line. Label-set text goes in as text only.
+// The pieces of a labels bar that the step view and the trace view share: a label's chip (its key, state and name)
+// with its hover card (name, key, description, guide), an applied label in the bar's lines, and the key help line.
+// Label-set text goes in as text only.
 import type { AppliedLabel, LabelChip } from '../../src/core/labels/view';
-import { el, icon } from './dom';
+import { append, el, icon } from './dom';
 
 export interface ChipState {
   applied: boolean;
   stale: boolean;
   suggested: boolean;
   disabled: boolean;
-  /** the chip's tooltip */
+  /** what the chip's hover card says under the label's name, description and guide: what its key does now, … */
   help: string;
   /** how many of this label the view's item carries (on it, its tags, spans or records); shown when above 0 */
   count?: number;
@@ -20,8 +21,13 @@ export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTML
     'button',
     {
       className: `label-chip${s.applied ? ' applied' : ''}${s.suggested ? ' suggested' : ''}${s.stale ? ' stale' : ''}`,
-      title: s.help,
-      attrs: { type: 'button', 'data-label-id': c.id, 'aria-pressed': s.applied ? 'true' : 'false', tabindex: '-1' },
+      attrs: {
+        type: 'button',
+        'data-label-id': c.id,
+        'aria-pressed': s.applied ? 'true' : 'false',
+        'aria-description': hoverText(c, s.help),
+        tabindex: '-1',
+      },
     },
     [
       c.key ? el('kbd', { text: c.key }) : null,
@@ -35,7 +41,77 @@ export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTML
   );
   b.disabled = s.disabled;
   b.addEventListener('click', onClick);
+  hovers.set(b, { chip: c, help: s.help });
+  installHover();
   return b;
+}
+
+/** A chip's hover card as one text: name and key, description, guide, then the view's lines. */
+export function hoverText(c: LabelChip, help: string): string {
+  return [
+    `${c.name}${c.key ? ` (key ${c.key})` : ''}${c.description ? `: ${c.description}` : ''}`,
+    c.guide ? `Guide: ${c.guide}` : '',
+    help,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+const hovers = new WeakMap<Element, { chip: LabelChip; help: string }>();
+let card: HTMLElement | undefined;
+let hovered: Element | undefined;
+
+function showHover(chip: Element): void {
+  const h = hovers.get(chip);
+  if (!card || !h || !chip.isConnected) return;
+  hovered = chip;
+  const { chip: c, help } = h;
+  card.replaceChildren();
+  append(card, [
+    el('div', { className: 'hover-title' }, [c.key ? el('kbd', { text: c.key }) : null, el('b', { text: c.name })]),
+    c.description ? el('p', { text: c.description }) : null,
+    c.guide
+      ? el('div', { className: 'hover-guide' }, [
+          el('span', { className: 'line-title', text: 'Guide' }),
+          el('p', { text: c.guide }),
+        ])
+      : null,
+    ...help.split('\n').map((line) => el('p', { className: 'hover-help', text: line })),
+  ]);
+  card.hidden = false;
+  const r = chip.getBoundingClientRect();
+  const left = Math.max(4, Math.min(r.left, window.innerWidth - card.offsetWidth - 4));
+  const below = r.bottom + 4 + card.offsetHeight <= window.innerHeight;
+  card.style.left = `${left}px`;
+  card.style.top = `${below ? r.bottom + 4 : Math.max(4, r.top - 4 - card.offsetHeight)}px`;
+}
+
+function hideHover(): void {
+  hovered = undefined;
+  if (card) card.hidden = true;
+}
+
+/** One hover card per page, for every label chip: on the pointer, or on a chip focused from the keyboard. */
+function installHover(): void {
+  if (card) return;
+  card = el('div', { className: 'label-hover', attrs: { role: 'tooltip' } });
+  card.hidden = true;
+  document.body.appendChild(card);
+  const chipOf = (t: EventTarget | null) => (t instanceof Element ? t.closest('.label-chip') : null);
+  document.addEventListener('pointerover', (e) => {
+    const chip = chipOf(e.target);
+    if (chip && chip !== hovered) showHover(chip);
+  });
+  document.addEventListener('pointerout', (e) => {
+    if (hovered && !hovered.contains(e.relatedTarget as Node | null)) hideHover();
+  });
+  document.addEventListener('focusin', (e) => {
+    const chip = chipOf(e.target);
+    if (chip?.matches(':focus-visible')) showHover(chip);
+  });
+  document.addEventListener('focusout', hideHover);
+  for (const type of ['pointerdown', 'keydown', 'scroll'])
+    document.addEventListener(type, hideHover, { capture: true, passive: true });
 }
 
 /** The label keys for the help line: "1–0" for the defaults, each key when there are few. */
@@ -45,7 +121,7 @@ export function keyRange(labels: readonly LabelChip[]): string {
 }
 
 /** The keys as one line of text, for a help icon's tooltip. */
-export function keysText(items: readonly [string, string][]): string {
+export function keysText(items: readonly (readonly [string, string])[]): string {
   return items
     .filter(([k]) => k)
     .map(([k, what]) => `${k}: ${what}`)

@@ -5,6 +5,7 @@ import type { LabelTarget } from '../../src/core/labels/model';
 import {
   PERSONA_FIELD,
   codePointOffset,
+  describeTarget,
   effectiveTarget,
   noteTarget,
   sameTarget,
@@ -14,6 +15,7 @@ import {
 } from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/spb/view/stepModel';
 import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
+import { CheatSheet } from '../shared/cheatSheet';
 import chipsCss from '../shared/labelChips.css';
 import { ChipOverflow } from '../shared/labelChips';
 import { isPageKey, isUndoChord } from '../shared/keys';
@@ -21,7 +23,7 @@ import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 import { injectStyle } from '../shared/page';
 import css from './labels.css';
 import type { PiMark } from '../../src/core/pi/spans';
-import { decoratePersona, decorateTags, personaElement, renderBar } from './labelsView';
+import { decoratePersona, decorateTags, personaElement, renderBar, stepKeys } from './labelsView';
 import { piNodes } from '../shared/piText';
 
 const stepKey = (r: StepLocation) => `${r.platform}/${r.userId}/${r.stepId}`;
@@ -36,6 +38,7 @@ export class LabelsUi {
   private personaPi: readonly PiMark[] = [];
   private readonly note: NoteField;
   private readonly overflow = new ChipOverflow();
+  private readonly sheet: CheatSheet;
   /** The label last added from this view: `n` writes its note. */
   private lastAdded: NoteChoice | undefined;
 
@@ -47,6 +50,8 @@ export class LabelsUi {
     // Focusable, so the keyboard stays in the webview when the note field closes.
     root.tabIndex = -1;
     this.note = new NoteField(root, () => this.renderBar());
+    // Before this view's own key listener: while the sheet is open it keeps every key.
+    this.sheet = new CheatSheet(() => this.sheetContent(), root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
     root.addEventListener('pointerdown', (e) => {
       const li = this.chipOf(e.target);
@@ -111,7 +116,13 @@ export class LabelsUi {
     }
     const selected = this.selection();
     const bar = renderBar(
-      { state, selected: selected?.target ?? null, selectedExcerpt: selected?.excerpt ?? '' },
+      {
+        state,
+        selected: selected?.target ?? null,
+        selectedExcerpt: selected?.excerpt ?? '',
+        editPrompt: this.editPrompt,
+        sheetButton: this.sheet.button(),
+      },
       {
         toggle: (id) => this.toggle(id),
         accept: () => this.act('acceptSuggestions'),
@@ -124,6 +135,22 @@ export class LabelsUi {
       else header.appendChild(bar);
     });
     this.overflow.attach(bar);
+  }
+
+  /** `e` opens Edit Prompt in a view that follows the selected run (main.ts sets data-pinned on a pinned one). */
+  private get editPrompt(): boolean {
+    return this.root.dataset.pinned === undefined;
+  }
+
+  private sheetContent() {
+    const state = this.shownRef ? this.state : undefined;
+    if (!state) return undefined;
+    const selected = this.selection();
+    return {
+      labels: state.labels,
+      target: describeTarget(selected?.target ?? { kind: 'step' }, selected?.excerpt ?? ''),
+      keys: stepKeys(this.editPrompt),
+    };
   }
 
   /** The span of the written persona the user selected, else the selected tag chip, else none (the step). */

@@ -12,6 +12,7 @@ import {
   type LabelChip,
   type LabelViewState,
 } from '../../src/core/labels/view';
+import { CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
 import { el, icon } from '../shared/dom';
 import { appliedItem, keyRange, keysText, labelChip } from '../shared/labelChips';
 import { serverIcon, serverLine } from '../shared/labelServer';
@@ -21,6 +22,27 @@ export interface BarContext {
   /** The tag chip or persona span the next key labels; null: the whole step. */
   selected: LabelTarget | null;
   selectedExcerpt: string;
+  /** `e` opens Edit Prompt (the view follows the selected run, not pinned to one). */
+  editPrompt: boolean;
+  /** The ? button that opens the keys and label guides sheet. */
+  sheetButton: HTMLElement;
+}
+
+/** The step view's keys besides the label keys (labels.ts and main.ts bind them), for the key icon and the ? sheet. */
+export function stepKeys(editPrompt: boolean): KeyRow[] {
+  return [
+    ['a', 'accept the suggested labels (dashed, with a lightbulb)'],
+    ['n', 'note on the label added last'],
+    ['u Ctrl+Z', 'undo'],
+    ['j ↓', 'next step in the tree’s order, across users'],
+    ['k ↑', 'previous step in the tree’s order'],
+    ['.', 'next unlabelled step (your next assigned step while a labelling project is active)'],
+    ['Esc', 'back to labelling the whole step'],
+    ['[ ]', 'previous / next step of this user'],
+    ['{ }', 'previous / next user'],
+    ...(editPrompt ? ([['e', 'Edit Prompt: this step’s prompt as a draft to edit and re-run']] as const) : []),
+    [CHEAT_SHEET_KEY, 'this sheet of keys and label guides'],
+  ];
 }
 
 export interface BarHandlers {
@@ -46,7 +68,6 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
   const stale = applied?.staleness === 'stale';
   const count = state.applied.filter((a) => a.labelId === c.id).length;
   const help = [
-    `${c.name}: ${c.description}`,
     `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
     count ? `On this step ${count} time${count === 1 ? '' : 's'} (the step, its tags or persona spans).` : '',
     suggested
@@ -102,12 +123,7 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
           className: 'labels-keys',
           title: keysText([
             [keyRange(state.labels), 'toggle a label'],
-            ['a', 'accept the suggested labels (dashed, with a lightbulb)'],
-            ['n', 'note on the label added last'],
-            ['u', 'undo'],
-            ['j k', 'next / previous step'],
-            ['.', 'next unlabelled step'],
-            ['Esc', 'back to the whole step'],
+            ...stepKeys(ctx.editPrompt),
             ['click', 'a pool tag, or select persona text, to label it alone'],
           ]),
           attrs: { tabindex: '0', role: 'note', 'aria-label': 'Label keys' },
@@ -115,6 +131,7 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
         [icon('keyboard')],
       ),
       serverIcon(state.server),
+      ctx.sheetButton,
     ]),
     serverLine(state.server),
     state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,

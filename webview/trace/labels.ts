@@ -16,6 +16,7 @@ import {
 } from '../../src/core/labels/view';
 import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
 import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
+import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
 import { el } from '../shared/dom';
 import { isPageKey, isUndoChord } from '../shared/keys';
 import { appliedItem, ChipOverflow, keyHelp, keyRange, labelChip } from '../shared/labelChips';
@@ -26,6 +27,28 @@ import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 const staleHelp = (a: AppliedLabel) => staleText(a.changed, 'the record (or the test action, its profile or fields)');
 const refKey = (r: TraceRef) => `${r.userId}#${r.index}`;
 
+/**
+ * The trace view's keys besides the label keys, for the ? sheet: this bar's, main.ts's ([ ] r e), the scores' (s,
+ * while the run predicted an utterance) and the history timeline's (VirtualList).
+ */
+function traceKeys(canScore: boolean): KeyRow[] {
+  return [
+    [LABEL_BAR_KEYS.note, 'note on the label added last'],
+    [`${LABEL_BAR_KEYS.undo} Ctrl+Z`, 'undo'],
+    [LABEL_BAR_KEYS.nextUnlabelled, 'next test action without a label of yours (tree order, across users)'],
+    ['Esc', 'back to labelling the test action'],
+    ['[ ]', 'previous / next test action of this user'],
+    ['r', 'Re-run Test Action'],
+    ['e', 'Edit Prompt of this test action'],
+    ...(canScore
+      ? ([['s', 'score the predicted utterance: then 1–9, 0 (= 10) per dimension, ← → move, Esc stops']] as const)
+      : []),
+    ['↑ ↓ Home End', 'in the history timeline: move between records'],
+    ['Enter', 'in the history timeline: open the record (its keys then label it)'],
+    [CHEAT_SHEET_KEY, 'this sheet of keys and label guides'],
+  ];
+}
+
 export class TraceLabelsUi {
   private state: TraceLabelState | undefined;
   /** The history record the keys label, with its behaviours when known; null: the test action. */
@@ -33,6 +56,7 @@ export class TraceLabelsUi {
   private shown: TraceRef | undefined;
   private readonly note: NoteField;
   private readonly overflow = new ChipOverflow();
+  private readonly sheet: CheatSheet;
   /** The label last added from this view on the test action shown: `n` writes its note. */
   private lastAdded: NoteChoice | undefined;
   /** Called with the labelled history records after each state (the timeline marks their rows). */
@@ -47,6 +71,12 @@ export class TraceLabelsUi {
     // Focusable, so the keyboard stays in the webview when the note field closes.
     root.tabIndex = -1;
     this.note = new NoteField(root, () => this.render());
+    // Before the view's other key listeners (this bar's, main.ts's, the scores' capture one): an open sheet keeps
+    // every key.
+    this.sheet = new CheatSheet(() => {
+      const state = this.current;
+      return state && { labels: state.labels, target: this.targetText, keys: traceKeys(state.scores !== null) };
+    }, root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
   }
 
@@ -136,7 +166,6 @@ export class TraceLabelsUi {
     const on = this.applied(this.target).find((a) => a.labelId === c.id);
     const stale = on?.staleness === 'stale';
     const help = [
-      `${c.name}: ${c.description}`,
       c.key ? `Key ${c.key} toggles it on ${this.targetText}.` : 'No key: click to toggle.',
       on && stale ? staleHelp(on) : '',
     ]
@@ -186,6 +215,7 @@ export class TraceLabelsUi {
           ]),
           ...state.labels.map((c) => this.chip(c, state)),
           serverIcon(state.server),
+          this.sheet.button(),
         ]),
         serverLine(state.server),
         state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
@@ -210,6 +240,7 @@ export class TraceLabelsUi {
           keyHelp(LABEL_BAR_KEYS.nextUnlabelled, 'next unlabelled'),
           keyHelp('Esc', 'test action'),
           keyHelp('[ ]', 'previous / next'),
+          keyHelp(CHEAT_SHEET_KEY, 'keys and guides'),
           el('span', { text: 'open a history row first to label that record' }),
         ]),
       ],
