@@ -2,7 +2,10 @@
 // finding is its latest row. Same conventions as the label store: WAL, busy timeout plus retry, user_version
 // migrations in one IMMEDIATE transaction. Its own file: user_version cannot version two schemas in one database.
 // The finding's text is not stored, only a hash: the verdict database should not become a second copy of the leaks.
+// A replica of a label server's verdicts (server/sync.ts) is this store with a journal: its own rows are queued in
+// the same transaction that writes them.
 import type Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import {
   migrateSchema,
   openStoreDatabase,
@@ -61,6 +64,12 @@ export const VERDICT_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX pi_verdicts_key ON pi_verdicts (benchmark, finding_key, id);
    CREATE INDEX pi_verdicts_author ON pi_verdicts (author);`,
+  // v2: a verdict's uid (chosen by its writer: what makes it sent to a server once), and a replica's queue of the
+  // verdicts the server has not acknowledged yet and how far it has read the server's (server/outbox.ts).
+  `ALTER TABLE pi_verdicts ADD COLUMN uid TEXT;
+   CREATE UNIQUE INDEX pi_verdicts_uid ON pi_verdicts (uid);
+   CREATE TABLE verdict_outbox (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE);
+   CREATE TABLE verdict_sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 export const VERDICT_SCHEMA_VERSION = VERDICT_MIGRATIONS.length;
 
@@ -98,8 +107,38 @@ export interface VerdictRow {
   createdAt: string;
 }
 
-interface DbRow {
-  id: number;
+/** A verdict as stored, without its id: what a replica sends to the server and reads back from it. */
+export type VerdictValues = Omit<VerdictRow, 'id'>;
+
+/** The stored columns of a verdict but its id (and uid), in the order of verdictParams. */
+export const VERDICT_COLUMNS =
+  'benchmark, finding_key, file, line, field, span_start, span_end, category, text_hash, platform, user_id, step_id, run, verdict, note, author, created_at';
+
+export function verdictParams(v: VerdictValues): (string | number | null)[] {
+  return [
+    v.benchmark,
+    v.key,
+    v.file,
+    v.line,
+    v.field,
+    v.start,
+    v.end,
+    v.category,
+    v.textHash,
+    v.platform,
+    v.userId,
+    v.stepId,
+    v.run,
+    v.verdict,
+    v.note,
+    v.author,
+    v.createdAt,
+  ];
+}
+
+/** A pi_verdicts row as SQLite and PostgreSQL return it (a BIGSERIAL id comes as a string). */
+export interface DbVerdict {
+  id: number | string;
   benchmark: string;
   finding_key: string;
   file: string;
@@ -119,9 +158,9 @@ interface DbRow {
   created_at: string;
 }
 
-function toRow(r: DbRow): VerdictRow {
+export function verdictOfDb(r: DbVerdict): VerdictRow {
   return {
-    id: r.id,
+    id: Number(r.id),
     benchmark: r.benchmark,
     key: r.finding_key,
     file: r.file,
@@ -169,7 +208,20 @@ const VERDICT_SCHEMA: StoreSchema & { migrate: typeof migrateVerdicts } = {
 
 export interface VerdictOpenOptions extends StoreOpenOptions {
   now?: () => string;
+  /** Made once the database is open: told, inside its transaction, of each verdict recorded here (a replica's queue). */
+  journal?: (db: Database.Database) => VerdictJournal;
 }
+
+export interface VerdictJournal {
+  recorded(uid: string): void;
+}
+
+/**
+ * A journaled store numbers its own rows from here up; below are the server's ids, which the replica's rows take
+ * once the server gave them one (server/outbox.ts). So a replica's trail is in the server's order, and a finding's
+ * current verdict (the highest id) is the same in every replica and on the server.
+ */
+export const LOCAL_VERDICT_IDS = 1e15;
 
 export interface VerdictInput {
   benchmark: string;
@@ -189,6 +241,7 @@ export interface TrailFilter {
 export class VerdictStore {
   private readonly now: () => string;
   private readonly maxRetryMs: number;
+  private readonly journal: VerdictJournal | undefined;
 
   private constructor(
     readonly path: string,
@@ -197,6 +250,7 @@ export class VerdictStore {
   ) {
     this.now = opts.now ?? (() => new Date().toISOString());
     this.maxRetryMs = opts.maxRetryMs ?? 60_000;
+    this.journal = opts.journal?.(db);
   }
 
   /** Opens (creating and migrating as needed). Throws VerdictStoreError with a readable message. */
@@ -227,36 +281,40 @@ export class VerdictStore {
       throw new VerdictStoreError(`unknown verdict "${String(input.verdict)}"; one of ${VERDICTS.join(', ')}`);
     if (!input.author.trim()) throw new VerdictStoreError('a verdict needs an author');
     const t = input.target;
-    const params = [
-      input.benchmark,
-      t.key,
-      t.file,
-      t.line,
-      t.field,
-      t.start,
-      t.end,
-      t.category,
-      textHash(t.text),
-      t.platform,
-      t.userId,
-      t.stepId,
-      t.run ?? '',
-      input.verdict,
-      input.note ?? '',
-      input.author,
-      input.createdAt ?? this.now(),
-    ];
+    const uid = randomUUID();
+    const params = verdictParams({
+      benchmark: input.benchmark,
+      key: t.key,
+      file: t.file,
+      line: t.line,
+      field: t.field,
+      start: t.start,
+      end: t.end,
+      category: t.category,
+      textHash: textHash(t.text),
+      platform: t.platform,
+      userId: t.userId,
+      stepId: t.stepId,
+      run: t.run ?? '',
+      verdict: input.verdict,
+      note: input.note ?? '',
+      author: input.author,
+      createdAt: input.createdAt ?? this.now(),
+    });
+    const newId = this.journal
+      ? `(SELECT max(coalesce(max(id), 0), ${LOCAL_VERDICT_IDS}) + 1 FROM pi_verdicts)`
+      : 'NULL';
     const insert = this.db.prepare(
-      `INSERT INTO pi_verdicts (benchmark, finding_key, file, line, field, span_start, span_end, category, text_hash, platform,
-         user_id, step_id, run, verdict, note, author, created_at) VALUES (${params.map(() => '?').join(', ')})`,
+      `INSERT INTO pi_verdicts (id, uid, ${VERDICT_COLUMNS}) VALUES (${newId}, ?, ${params.map(() => '?').join(', ')})`,
     );
     const tx = this.db.transaction(() => {
-      const id = Number(insert.run(...params).lastInsertRowid);
-      return this.db.prepare<[number], DbRow>('SELECT * FROM pi_verdicts WHERE id = ?').get(id);
+      const id = Number(insert.run(uid, ...params).lastInsertRowid);
+      this.journal?.recorded(uid);
+      return this.db.prepare<[number], DbVerdict>('SELECT * FROM pi_verdicts WHERE id = ?').get(id);
     });
     const row = withBusyRetry(() => tx.immediate(), this.maxRetryMs);
     if (!row) throw new VerdictStoreError('the verdict was not saved');
-    return toRow(row);
+    return verdictOfDb(row);
   }
 
   /** Every verdict matching the filter, oldest first. */
@@ -274,7 +332,9 @@ export class VerdictStore {
       params.push(value);
     }
     const sql = `SELECT * FROM pi_verdicts${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
-    return withBusyRetry(() => this.db.prepare<string[], DbRow>(sql).all(...params), this.maxRetryMs).map(toRow);
+    return withBusyRetry(() => this.db.prepare<string[], DbVerdict>(sql).all(...params), this.maxRetryMs).map(
+      verdictOfDb,
+    );
   }
 
   /** The latest verdict per finding key. */

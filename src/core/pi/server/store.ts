@@ -1,0 +1,130 @@
+// The verdict trail on a PostgreSQL server, shared by a team. A verdict carries the uid its writer chose: a push
+// sent twice (its acknowledgement lost) adds it once. Verdicts commit in the order of their ids (an advisory lock held
+// from the insert to the commit), so a replica that reads "after id N" never skips one committed late.
+import type { Pool } from 'pg';
+import { inTransaction, migrateServer, openPool, serverError, type ServerOptions } from '../../storage/postgres';
+import {
+  isVerdict,
+  latestByKey,
+  verdictOfDb,
+  verdictParams,
+  VerdictStoreError,
+  VERDICT_COLUMNS,
+  type DbVerdict,
+  type TrailFilter,
+  type VerdictRow,
+  type VerdictValues,
+} from '../verdicts';
+import { VERDICT_SERVER_SCHEMA } from './schema';
+
+/** The advisory lock that orders the verdicts' commits (no other Persona Lab lock uses this number). */
+const VERDICT_LOCK = 0x5e_4a_1a_b2;
+
+/** A verdict as it travels between a replica and the server. */
+export type SyncedVerdict = VerdictValues & { uid: string };
+
+/** A verdict on the server: its id there, and its uid. */
+export type ServerVerdict = VerdictRow & { uid: string };
+
+export interface PushedVerdict {
+  uid: string;
+  /** The verdict's id on the server. */
+  id: number;
+  /** The server held it already (sent before, the acknowledgement lost). */
+  duplicate: boolean;
+}
+
+const INSERT = `INSERT INTO pi_verdicts (uid, ${VERDICT_COLUMNS}) VALUES (${Array.from(
+  { length: VERDICT_COLUMNS.split(',').length + 1 },
+  (_, i) => `$${i + 1}`,
+).join(', ')}) ON CONFLICT (uid) DO NOTHING RETURNING id`;
+
+export class ServerVerdictStore {
+  private constructor(
+    readonly url: string,
+    private readonly pool: Pool,
+  ) {}
+
+  /** Connects and brings the verdict schema up to date (once per server, under an advisory lock). Throws ServerError. */
+  static async open(url: string, opts: ServerOptions = {}): Promise<ServerVerdictStore> {
+    const pool = await openPool(url, opts);
+    try {
+      await migrateServer(pool, VERDICT_SERVER_SCHEMA);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw serverError(err, url);
+    }
+    return new ServerVerdictStore(url, pool);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Adds `verdicts` in one transaction, each once by its uid; throws VerdictStoreError for an invalid one. */
+  async push(verdicts: readonly SyncedVerdict[]): Promise<PushedVerdict[]> {
+    for (const v of verdicts) {
+      if (!isVerdict(v.verdict)) throw new VerdictStoreError(`unknown verdict "${String(v.verdict)}"`);
+      if (!v.author.trim()) throw new VerdictStoreError('a verdict needs an author');
+      if (!v.uid) throw new VerdictStoreError('a verdict sent to the server needs a uid');
+    }
+    try {
+      return await inTransaction(this.pool, async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock($1)', [VERDICT_LOCK]);
+        const out: PushedVerdict[] = [];
+        for (const v of verdicts) {
+          const added = await c.query<{ id: string }>(INSERT, [v.uid, ...verdictParams(v)]);
+          if (added.rows[0]) {
+            out.push({ uid: v.uid, id: Number(added.rows[0].id), duplicate: false });
+            continue;
+          }
+          const held = await c.query<{ id: string }>('SELECT id FROM pi_verdicts WHERE uid = $1', [v.uid]);
+          out.push({ uid: v.uid, id: Number(held.rows[0].id), duplicate: true });
+        }
+        return out;
+      });
+    } catch (err) {
+      throw serverError(err, this.url);
+    }
+  }
+
+  /** The verdicts after server id `id`, in order (at most `limit`). */
+  async rowsSince(id: number, limit = 500): Promise<ServerVerdict[]> {
+    const rows = await this.query<DbVerdict & { uid: string }>(
+      'SELECT * FROM pi_verdicts WHERE id > $1 ORDER BY id LIMIT $2',
+      [id, limit],
+    );
+    return rows.map((r) => ({ ...verdictOfDb(r), uid: r.uid }));
+  }
+
+  /** Every verdict matching the filter, oldest first (as VerdictStore.trail). */
+  async trail(filter: TrailFilter = {}): Promise<VerdictRow[]> {
+    const where: string[] = [];
+    const params: string[] = [];
+    const match: [string, string | undefined][] = [
+      ['benchmark', filter.benchmark],
+      ['finding_key', filter.key],
+      ['author', filter.author],
+    ];
+    for (const [column, value] of match) {
+      if (value === undefined) continue;
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    }
+    const sql = `SELECT * FROM pi_verdicts${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
+    return (await this.query<DbVerdict>(sql, params)).map(verdictOfDb);
+  }
+
+  /** The latest verdict per finding key. */
+  async current(benchmark?: string): Promise<Map<string, VerdictRow>> {
+    return latestByKey(await this.trail(benchmark === undefined ? {} : { benchmark }));
+  }
+
+  private async query<R extends object>(sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (err) {
+      throw serverError(err, this.url);
+    }
+  }
+}
