@@ -11,15 +11,18 @@ import {
   type ReportableResult,
 } from '../core/pi/report';
 import { CONFIDENCES, type Confidence } from '../core/pi/types';
+import { ServerVerdictStore } from '../core/pi/server/store';
 import { VerdictStore, type VerdictRow } from '../core/pi/verdicts';
+import { isServerUrl } from '../core/storage/postgres';
 import type { CliIo } from './labels';
 
-export const AUDIT_USAGE = `  audit <dir> [--json] [--out FILE.md|FILE.json] [--db VERDICTS.db] [--run NAME]...
+export const AUDIT_USAGE = `  audit <dir> [--json] [--out FILE.md|FILE.json] [--db VERDICTS.db|postgres://…] [--run NAME]...
         [--min-confidence low|medium|high] [--redact]
                                                            residual personal information: counts of placeholders and
                                                            findings per platform (OmniBehavior: per part of the
                                                            trace), every finding as file:line field
-                                                           [category/confidence] text; --db adds the verdicts`;
+                                                           [category/confidence] text; --db adds the verdicts (from
+                                                           a file, or a label server: password from PGPASSWORD)`;
 
 /** Options of `audit` that the CLI does not already define (`--json`, `--out`, `--run` are shared). */
 export const AUDIT_OPTIONS = {
@@ -52,7 +55,16 @@ function confidenceOpt(value: string | undefined): Confidence {
   throw new Usage(`--min-confidence must be low, medium or high, not "${value}"`);
 }
 
-function readTrail(path: string, benchmark: string): VerdictRow[] {
+/** The benchmark's verdict trail from a verdict file or a label server's URL. */
+async function readTrail(path: string, benchmark: string): Promise<VerdictRow[]> {
+  if (isServerUrl(path)) {
+    const server = await ServerVerdictStore.open(path);
+    try {
+      return await server.trail({ benchmark });
+    } finally {
+      await server.close();
+    }
+  }
   const store = VerdictStore.open(path, { readOnly: true });
   try {
     return store.trail({ benchmark });
@@ -95,7 +107,7 @@ export async function runAuditCommand(args: string[], opts: AuditCliOptions, io:
     if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
     const minConfidence = confidenceOpt(opts['min-confidence']);
     const audit = await auditFolder(dir, minConfidence, opts.run, cacheOption(opts));
-    const trail = opts.db ? readTrail(opts.db, audit.benchmark) : [];
+    const trail = opts.db ? await readTrail(opts.db, audit.benchmark) : [];
     const report = buildReport(audit, { trail, redact: opts.redact });
     if (opts.json) io.out(JSON.stringify(report));
     else io.out(formatTextReport(report));
