@@ -48,7 +48,7 @@ export function activateAudit(
   tracePanel?: TracePanel,
 ): AuditApi {
   const { spb: store, omni } = benchmarks;
-  const session = new AuditSession(store, context.globalStorageUri.fsPath, omni);
+  const session = new AuditSession(store, context.globalStorageUri.fsPath, omni, context.secrets);
   const trace = tracePanel && new TraceFindings(session, tracePanel);
   if (trace) context.subscriptions.push(trace);
   const provider = new AuditTreeProvider(session);
@@ -134,7 +134,8 @@ export function activateAudit(
     ...benchmarks.all.map((b) => b.onDidChangeLoading(update)),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('personaLab.audit.dbPath')) session.reloadVerdicts();
+      if (e.affectsConfiguration('personaLab.audit.dbPath') || e.affectsConfiguration('personaLab.labels.server'))
+        session.reloadVerdicts();
       if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.result)
         void session.run({ notify: false });
     }),

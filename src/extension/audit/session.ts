@@ -1,6 +1,7 @@
 // The audit of the loaded benchmark: runs auditBenchmark in the extension host (it streams the files and yields
 // between chunks, so the host stays responsive) with progress and cancellation, keeps the latest result, and
 // owns the verdict database (opened on first use; a failure to open it leaves the audit usable without verdicts).
+// With personaLab.labels.server set, the verdicts go to that server too, through a local replica (verdictLink.ts).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +10,15 @@ import type { OmniBenchmark } from '../../core/omni/types';
 import { auditBenchmark, type AuditFinding, type AuditResult } from '../../core/pi/audit';
 import { auditOmni, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
+import { openVerdictReplica } from '../../core/pi/server/sync';
 import { VerdictStore, type Verdict, type VerdictRow } from '../../core/pi/verdicts';
+import { serverUrlProblem } from '../../core/storage/postgres';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { OmniStore } from '../benchmarks/omni/store';
 import { auditAuthor, auditDbPath } from './paths';
 import { log } from '../log';
+import { VerdictLink, verdictReplicaPath } from './verdictLink';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
 
@@ -71,6 +75,7 @@ export class AuditSession implements vscode.Disposable {
   private auditedOmni: OmniBenchmark | undefined;
   private omniVerdicts = new Map<string, VerdictRow>();
   private db: VerdictStore | undefined;
+  private link: VerdictLink | undefined;
   private dbError: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends, the result goes stale, or the verdicts are re-read. */
@@ -83,6 +88,8 @@ export class AuditSession implements vscode.Disposable {
     private readonly store: SpbStore,
     private readonly storageDir: string,
     private readonly omni: OmniStore,
+    /** Where the label server's password is (the verdicts use the labels' server and password). */
+    private readonly secrets?: vscode.SecretStorage,
   ) {}
 
   get result(): AuditResult | undefined {
@@ -122,8 +129,15 @@ export class AuditSession implements vscode.Disposable {
   }
 
   get dbPath(): string {
+    const server = this.serverUrl;
+    if (server) return verdictReplicaPath(folders()[0] ?? this.store.root ?? this.storageDir, server);
     const setting = vscode.workspace.getConfiguration('personaLab.audit').get<string>('dbPath');
     return auditDbPath(setting, folders(), homedir(), this.store.root, this.storageDir);
+  }
+
+  /** personaLab.labels.server ('' for none): the verdicts are then a replica of that server's. */
+  get serverUrl(): string {
+    return (vscode.workspace.getConfiguration('personaLab.labels').get<string>('server') ?? '').trim();
   }
 
   get author(): string {
@@ -236,12 +250,23 @@ export class AuditSession implements vscode.Disposable {
   private verdictStore(create: boolean): VerdictStore | undefined {
     const path = this.dbPath;
     if (this.db && this.db.path === path) return this.db;
+    this.link?.dispose();
+    this.link = undefined;
     this.db?.close();
     this.db = undefined;
-    if (!create && !existsSync(path)) return undefined;
+    const server = this.serverUrl;
+    // The server's verdicts are read into the replica, so it is made even to read.
+    if (!create && !server && !existsSync(path)) return undefined;
     try {
+      if (server) {
+        const problem = serverUrlProblem(server);
+        if (problem) throw new Error(`personaLab.labels.server: ${problem}`);
+        const { store, outbox } = openVerdictReplica(path, server);
+        this.db = store;
+        this.link = new VerdictLink(outbox, server, this.secrets, () => this.reloadVerdicts());
+      }
       // A colleague's read-only verdicts are still shown; recording into them is refused with a message.
-      this.db = VerdictStore.open(path, { readOnly: 'when-unwritable' });
+      else this.db = VerdictStore.open(path, { readOnly: 'when-unwritable' });
       this.dbError = undefined;
       return this.db;
     } catch (err) {
@@ -286,6 +311,7 @@ export class AuditSession implements vscode.Disposable {
     } finally {
       if (done.length) this.recorded.fire(done);
     }
+    this.link?.soon();
     log.info(`audit: ${verdict} on ${findings.length} finding(s) by ${author}`);
     return true;
   }
@@ -297,6 +323,7 @@ export class AuditSession implements vscode.Disposable {
 
   dispose(): void {
     this.controller?.abort();
+    this.link?.dispose();
     this.db?.close();
     this.changed.dispose();
     this.recorded.dispose();

@@ -1,0 +1,106 @@
+// The audit's verdicts when personaLab.labels.server names a team's server: they go to that server too. The audit
+// records into a local replica (core/pi/server/sync.ts) beside the label replica, and this sends its queue and reads
+// everyone else's verdicts soon after each verdict and every few seconds, with the labels' password.
+import { basename, dirname, join } from 'node:path';
+import type * as vscode from 'vscode';
+import type { VerdictOutbox } from '../../core/pi/server/outbox';
+import { ServerVerdictStore } from '../../core/pi/server/store';
+import { VerdictSync, type VerdictSyncReport } from '../../core/pi/server/sync';
+import { describeServer } from '../../core/storage/postgres';
+import { passwordKey, replicaPath } from '../labels/serverLink';
+import { log } from '../log';
+
+const SOON_MS = 150;
+const POLL_MS = 3_000;
+
+/** `.personalab/verdicts-server-<hash>.db`, beside the label replica of the same server. */
+export function verdictReplicaPath(home: string, url: string): string {
+  const labels = replicaPath(home, url);
+  return join(dirname(labels), `verdicts-${basename(labels)}`);
+}
+
+/** What the log says about the server's verdicts. */
+export function verdictServerNote(server: string, r: Pick<VerdictSyncReport, 'state' | 'pending' | 'error'>): string {
+  const queued = r.pending ? `, ${r.pending} verdict(s) queued here` : '';
+  switch (r.state) {
+    case 'online':
+      return `verdicts on the label server ${server}: online${r.pending ? queued : ', every verdict sent'}`;
+    case 'offline':
+      return `verdicts on the label server ${server}: cannot be reached; verdicts are kept here${queued} and sent when it is back`;
+    case 'error':
+      return `verdicts on the label server ${server}: ${r.error ?? 'error'}${queued}`;
+  }
+}
+
+export class VerdictLink implements vscode.Disposable {
+  private readonly sync: VerdictSync;
+  private readonly server: string;
+  private soonTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly poll: ReturnType<typeof setInterval>;
+  private inFlight: Promise<VerdictSyncReport> | undefined;
+  private again = false;
+  private disposed = false;
+  private said = '';
+
+  constructor(
+    outbox: VerdictOutbox,
+    url: string,
+    secrets: vscode.SecretStorage | undefined,
+    /** Called when the verdicts here changed: others' arrived, or the server numbered ours. */
+    private readonly changed: () => void,
+  ) {
+    this.server = describeServer(url);
+    this.sync = new VerdictSync(outbox, async () =>
+      ServerVerdictStore.open(url, { password: (await secrets?.get(passwordKey(url))) || undefined }),
+    );
+    this.poll = setInterval(() => void this.run(), POLL_MS);
+    void this.run();
+  }
+
+  /** Sends soon (a verdict on many findings goes as one sync). */
+  soon(): void {
+    clearTimeout(this.soonTimer);
+    this.soonTimer = setTimeout(() => void this.run(), SOON_MS);
+  }
+
+  /** One sync at a time: a poll or a verdict during one asks for one more after it (as the labels' ServerLink). */
+  private run(): Promise<VerdictSyncReport> {
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    const runs = async () => {
+      let report: VerdictSyncReport;
+      do {
+        this.again = false;
+        report = await this.once();
+      } while (this.again && !this.disposed);
+      return report;
+    };
+    this.inFlight = runs().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async once(): Promise<VerdictSyncReport> {
+    const report = await this.sync.sync().catch((err: Error): VerdictSyncReport => ({
+      state: 'error',
+      pushed: 0,
+      pulled: 0,
+      pending: 0,
+      error: err.message,
+    }));
+    if (this.disposed) return report;
+    const note = verdictServerNote(this.server, report);
+    if (note !== this.said) log.info(note);
+    this.said = note;
+    if (report.pushed > 0 || report.pulled > 0) this.changed();
+    return report;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.soonTimer);
+    clearInterval(this.poll);
+    void this.sync.close();
+  }
+}
