@@ -20,6 +20,8 @@ export interface Shell {
   rootId: string;
   placeholder: string;
   rootAttrs?: Record<string, string>;
+  /** Fonts to fetch at once, before the bundle asks for a glyph: webview URIs, exactly as the stylesheet names them. */
+  preloadFonts?: string[];
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -48,7 +50,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicons', 'codicon.css')}" id="vscode-codicon-stylesheet">
+<link rel="stylesheet" href="${asset('codicons', 'codicon.css')}" id="vscode-codicon-stylesheet">${(shell.preloadFonts ?? []).map((f) => `\n<link rel="preload" href="${escapeAttr(f)}" as="font" type="font/ttf" crossorigin>`).join('')}
 <title>${escapeAttr(shell.title)}</title>
 </head>
 <body>

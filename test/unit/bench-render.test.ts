@@ -92,6 +92,40 @@ describe('bench render stage', () => {
     expect(describeRender(outcome, benchmark)).toMatch(/14 run\(s\), 20 clicks\): median 61 ms, p95 98 ms/);
   });
 
+  it('times the CLI cold job after the test, and reports the cold open and the first step view against it', () => {
+    touch(join(repo, RENDER_TEST));
+    touch(join(repo, 'code-server'));
+    const milestones = (sw: number, frame: number, painted: number) => [
+      { what: 'webview host page: content/started', ms: 200 },
+      { what: 'webview host page: content/workerReady', ms: 200 + sw },
+      { what: 'content frame: navigation start', ms: frame },
+      { what: 'content frame: persona-lab:first-show-painted', ms: painted },
+    ];
+    const result = figures({
+      coldToFiguresMs: 9000,
+      pageToFiguresMs: 20000,
+      extensionHostRss: 700 * 2 ** 20,
+      extensionHostPeakRss: 900 * 2 ** 20,
+      firstOpenMs: 3000,
+      firstOpen: { milestones: milestones(2500, 2710, 3000) },
+      reopenMs: 350,
+      reopen: { milestones: milestones(5, 190, 350) },
+    });
+    const { exec, calls } = fakeExec(result);
+    const outcome = measureRender({ repo, benchmark, exec });
+    expect(calls[2].slice(1, 6)).toEqual(['dist/cli.js', 'score', benchmark, '--json', '--no-cache']);
+    expect(outcome.measured && outcome.figures.cliColdMs).toBeTypeOf('number');
+    const text = describeRender(
+      outcome.measured ? { measured: true, figures: { ...outcome.figures, cliColdMs: 6000 } } : outcome,
+      benchmark,
+    );
+    expect(text).toContain('until the tree shows figures (from the start of the load): 9000 ms = 1.50x');
+    expect(text).toContain('RSS 700 MiB, peak 900 MiB');
+    expect(text).toContain('3000 ms in a new browser profile, of which 2500 ms');
+    expect(text).toContain('290 ms our page');
+    expect(text).toContain('same browser 350 ms (service worker 5 ms, our page 160 ms)');
+  });
+
   it('never reports a file left by an earlier run, for another benchmark, incomplete, or from a failed test', () => {
     touch(join(repo, RENDER_TEST));
     touch(join(repo, 'code-server'));

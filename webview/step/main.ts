@@ -1,4 +1,5 @@
 // Step view webview: posts `ready`, renders each `show` it receives, and turns [ ] { } into navigation.
+import './bundleStart';
 import {
   EDIT_PROMPT_KEY,
   WEBVIEW_KEYS,
@@ -133,6 +134,7 @@ onHostMessage(isExtensionToWebview, (msg) => {
   switch (msg.type) {
     case 'show':
       show(msg.model, msg.nav, msg.pi, msg.pinnedRun);
+      markFirstShow();
       break;
     case 'empty':
       showEmpty(msg.message);
@@ -165,4 +167,12 @@ window.addEventListener('keydown', (event: KeyboardEvent) => {
   handlers.navigate(direction);
 });
 
+/** Marks the first step rendered, and the first frame painted with it (see bundleStart.ts). */
+function markFirstShow(): void {
+  if (performance.getEntriesByName('persona-lab:first-show').length) return;
+  performance.mark('persona-lab:first-show');
+  requestAnimationFrame(() => setTimeout(() => performance.mark('persona-lab:first-show-painted')));
+}
+
+performance.mark('persona-lab:ready');
 vscode.postMessage({ type: 'ready' });

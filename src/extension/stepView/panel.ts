@@ -52,6 +52,8 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
   private readonly labelAction = new vscode.EventEmitter<LabelUiAction>();
   readonly onDidReceiveLabelAction = this.labelAction.event;
   private addon: StepViewAddon | undefined;
+  /** When the panel was made, until its page first says `ready` (logged, for docs/performance.md). */
+  private madeAt: number | undefined;
   /** A PI Audit finding to outline on its step; `revealed` once the page has scrolled to it. */
   private highlight: { ref: StepRef; span: PiHighlight; revealed: boolean } | undefined;
 
@@ -140,6 +142,7 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
   }
 
   protected override opened(): void {
+    this.madeAt = performance.now();
     this.openChanged.fire(true);
   }
 
@@ -149,9 +152,14 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
 
   protected handle(msg: WebviewToExtension): void {
     switch (msg.type) {
-      case 'ready':
+      case 'ready': {
+        const t0 = performance.now();
+        const made = this.madeAt === undefined ? '' : ` ${Math.round(t0 - this.madeAt)} ms after the panel was made`;
+        this.madeAt = undefined;
         this.refresh();
+        log.info(`step view: page ready${made}; step sent in ${Math.round(performance.now() - t0)} ms`);
         break;
+      }
       case 'navigate':
         this.navigate(msg.direction);
         break;
