@@ -1,5 +1,5 @@
 // The extension's link of the audit's verdicts to the label server: the replica beside the label replica, the
-// password from the secret storage under the labels' key, and a verdict sent soon after it is recorded.
+// password from the secret storage under the labels' key, a verdict sent, a colleague's read in.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,7 +39,7 @@ describePg('the audit verdicts link', () => {
     await drop();
   });
 
-  it('sends a verdict soon after it is recorded, with the password from the secret storage', async () => {
+  it("sends a verdict with the password from the secret storage, and reads a colleague's in", async () => {
     const asked: string[] = [];
     const secrets = {
       get: (key: string) => {
@@ -49,11 +49,8 @@ describePg('the audit verdicts link', () => {
     } as unknown as vscode.SecretStorage;
     const path = join(mkdtempSync(join(tmpdir(), 'pl-verdict-link-')), 'verdicts.db');
     const { store, outbox } = openVerdictReplica(path, bare);
-    let changed!: () => void;
-    const sent = new Promise<void>((resolve) => (changed = resolve));
-    const link = new VerdictLink(outbox, bare, secrets, () => {
-      if (outbox.pendingCount() === 0 && store.trail().length === 1) changed();
-    });
+    let pulled = 0;
+    const link = new VerdictLink(outbox, bare, secrets, () => pulled++);
     try {
       const target = {
         key: 'k',
@@ -70,9 +67,10 @@ describePg('the audit verdicts link', () => {
         run: null,
       };
       store.record({ benchmark: 'bench', target, verdict: 'confirmed-leak', author: 'ann' });
-      link.soon();
-      await sent;
+      expect(await link.now()).toMatchObject({ state: 'online', pending: 0 });
       expect(asked[0]).toBe(passwordKey(bare));
+      // Its own verdict is shown already: no reload for it.
+      expect(pulled).toBe(0);
       const server = await ServerVerdictStore.open(url);
       try {
         expect((await server.trail()).map((v) => [v.id, v.author, v.verdict])).toEqual([[1, 'ann', 'confirmed-leak']]);
@@ -80,6 +78,17 @@ describePg('the audit verdicts link', () => {
         await server.close();
       }
       expect(store.trail().map((v) => v.id)).toEqual([1]);
+      // A colleague's verdict arrives with the next sync, and the audit is told to re-read.
+      const other = await ServerVerdictStore.open(url);
+      try {
+        const [mine] = await other.rowsSince(0);
+        await other.push([{ ...mine, uid: 'colleague-1', author: 'bo', verdict: 'false-positive' }]);
+      } finally {
+        await other.close();
+      }
+      expect(await link.now()).toMatchObject({ state: 'online', pulled: 1 });
+      expect(pulled).toBe(1);
+      expect([...store.current('bench').values()].map((v) => [v.id, v.author])).toEqual([[2, 'bo']]);
     } finally {
       link.dispose();
       store.close();

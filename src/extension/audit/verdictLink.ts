@@ -46,7 +46,7 @@ export class VerdictLink implements vscode.Disposable {
     outbox: VerdictOutbox,
     url: string,
     secrets: vscode.SecretStorage | undefined,
-    /** Called when the verdicts here changed: others' arrived, or the server numbered ours. */
+    /** Called when others' verdicts arrived (not for this window's own, which it shows already). */
     private readonly changed: () => void,
   ) {
     this.server = describeServer(url);
@@ -61,6 +61,11 @@ export class VerdictLink implements vscode.Disposable {
   soon(): void {
     clearTimeout(this.soonTimer);
     this.soonTimer = setTimeout(() => void this.run(), SOON_MS);
+  }
+
+  /** Syncs now and waits for it (tests, and a command that must see the server's state). */
+  now(): Promise<VerdictSyncReport> {
+    return this.run();
   }
 
   /** One sync at a time: a poll or a verdict during one asks for one more after it (as the labels' ServerLink). */
@@ -93,7 +98,7 @@ export class VerdictLink implements vscode.Disposable {
     const note = verdictServerNote(this.server, report);
     if (note !== this.said) log.info(note);
     this.said = note;
-    if (report.pushed > 0 || report.pulled > 0) this.changed();
+    if (report.pulled > 0) this.changed();
     return report;
   }
 
