@@ -136,6 +136,15 @@ describePg('the label server', () => {
     expect(other.store.list({ author: 'cy' }).map((r) => r.note)).toEqual(['last']);
   });
 
+  it('refuses a replica file of another server, naming both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-replica-other-'));
+    const { store } = openReplica(join(dir, 'labels.db'), url);
+    store.close();
+    expect(() => openReplica(join(dir, 'labels.db'), 'postgres://someone@elsewhere:5432/labels')).toThrow(
+      /this file copies the label server postgres@127\.0\.0\.1:\d+\/\w+, not someone@elsewhere:5432\/labels/,
+    );
+  });
+
   it('sends an event whose acknowledgement was lost once: the server drops the copy', async () => {
     const { store, outbox, sync } = replica('lost-ack');
     store.add(row('di', 'stale'));

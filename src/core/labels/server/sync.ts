@@ -36,10 +36,11 @@ export function openReplica(
   const store = LabelStore.open(path, { ...opts, journal: (db) => (outbox = new Outbox(db, opts.now)) });
   const box = outbox!;
   const id = describeServer(serverUrl);
-  if (box.server === undefined) box.server = id;
-  else if (box.server !== id) {
+  const copies = box.server;
+  if (copies === undefined) box.server = id;
+  else if (copies !== id) {
     store.close();
-    throw new LabelStoreError(`${path}: this file copies the label server ${box.server}, not ${id}`);
+    throw new LabelStoreError(`${path}: this file copies the label server ${copies}, not ${id}`);
   }
   return { store, outbox: box };
 }
