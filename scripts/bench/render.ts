@@ -28,6 +28,8 @@ export interface RenderFigures {
   /** The extension host's resident memory after the cold open, and its peak (bytes, from /proc). */
   extensionHostRss?: number;
   extensionHostPeakRss?: number;
+  /** The extension host's CPU time (user + system) from its start to the end of the cold open. */
+  extensionHostCpuMs?: number;
   /** The first step view in a new browser profile, and a new panel again in the same browser: click to paint. */
   firstOpenMs?: number;
   reopenMs?: number;
@@ -184,7 +186,7 @@ function firstOpenLines(f: RenderFigures): string[] {
     const ratio = f.cliColdMs ? ` = ${(f.coldToFiguresMs / f.cliColdMs).toFixed(2)}x the CLI's cold job` : '';
     out.push(
       `cold open in the workbench until the tree shows figures (from the start of the load): ${f.coldToFiguresMs} ms${ratio} (score --json --no-cache as a process: ${f.cliColdMs ?? '?'} ms)   (goal <= 1.3x); from the workbench page's start ${f.pageToFiguresMs ?? '?'} ms`,
-      `  extension host after the cold open: RSS ${mib(f.extensionHostRss)}, peak ${mib(f.extensionHostPeakRss)}`,
+      `  extension host after the cold open: RSS ${mib(f.extensionHostRss)}, peak ${mib(f.extensionHostPeakRss)}; its CPU time since it started ${f.extensionHostCpuMs ?? '?'} ms`,
     );
   }
   if (f.firstOpenMs !== undefined) {

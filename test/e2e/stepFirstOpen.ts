@@ -173,10 +173,11 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
 export const figuresShownAt = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFigures);
 
 /**
- * The resident memory of this workbench's extension host (the process with --type=extensionHost whose environment
- * names the run's temp folder), from /proc: now and its peak, in bytes. Undefined where /proc is not there.
+ * This workbench's extension host (the process with --type=extensionHost whose environment names the run's temp
+ * folder), from /proc: its resident memory now and its peak (bytes), and the CPU time it has used (ms, user +
+ * system, every thread). Undefined where /proc is not there.
  */
-export function extensionHostMemory(runDir: string): { rss: number; peak: number } | undefined {
+export function extensionHostUsage(runDir: string): { rss: number; peak: number; cpuMs: number } | undefined {
   if (!existsSync('/proc')) return undefined;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -184,7 +185,11 @@ export function extensionHostMemory(runDir: string): { rss: number; peak: number
       if (!readFileSync(`/proc/${pid}/environ`, 'utf8').includes(runDir)) continue;
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-      return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+      // Fields 14 and 15 of stat (utime, stime) in clock ticks of 10 ms, after the name in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+      return { rss: kb('VmRSS'), peak: kb('VmHWM'), cpuMs };
     } catch {
       // the process ended, or is not ours to read
     }
