@@ -9,9 +9,7 @@ import { VerdictSync, type VerdictSyncReport } from '../../core/pi/server/sync';
 import { describeServer } from '../../core/storage/postgres';
 import { passwordKey, replicaPath } from '../labels/serverLink';
 import { log } from '../log';
-
-const SOON_MS = 150;
-const POLL_MS = 3_000;
+import { SyncPoller } from '../serverPoll';
 
 /** `.personalab/verdicts-server-<hash>.db`, beside the label replica of the same server. */
 export function verdictReplicaPath(home: string, url: string): string {
@@ -35,11 +33,7 @@ export function verdictServerNote(server: string, r: Pick<VerdictSyncReport, 'st
 export class VerdictLink implements vscode.Disposable {
   private readonly sync: VerdictSync;
   private readonly server: string;
-  private soonTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly poll: ReturnType<typeof setInterval>;
-  private inFlight: Promise<VerdictSyncReport> | undefined;
-  private again = false;
-  private disposed = false;
+  private readonly poller: SyncPoller<VerdictSyncReport>;
   private said = '';
 
   constructor(
@@ -53,59 +47,40 @@ export class VerdictLink implements vscode.Disposable {
     this.sync = new VerdictSync(outbox, async () =>
       ServerVerdictStore.open(url, { password: (await secrets?.get(passwordKey(url))) || undefined }),
     );
-    this.poll = setInterval(() => void this.run(), POLL_MS);
-    void this.run();
+    this.poller = new SyncPoller(
+      () =>
+        this.sync
+          .sync()
+          .catch((err: Error): VerdictSyncReport => ({
+            state: 'error',
+            pushed: 0,
+            pulled: 0,
+            pending: 0,
+            error: err.message,
+          })),
+      (r) => this.told(r),
+    );
   }
 
   /** Sends soon (a verdict on many findings goes as one sync). */
   soon(): void {
-    clearTimeout(this.soonTimer);
-    this.soonTimer = setTimeout(() => void this.run(), SOON_MS);
+    this.poller.soon();
   }
 
   /** Syncs now and waits for it (tests, and a command that must see the server's state). */
   now(): Promise<VerdictSyncReport> {
-    return this.run();
+    return this.poller.now();
   }
 
-  /** One sync at a time: a poll or a verdict during one asks for one more after it (as the labels' ServerLink). */
-  private run(): Promise<VerdictSyncReport> {
-    if (this.inFlight) {
-      this.again = true;
-      return this.inFlight;
-    }
-    const runs = async () => {
-      let report: VerdictSyncReport;
-      do {
-        this.again = false;
-        report = await this.once();
-      } while (this.again && !this.disposed);
-      return report;
-    };
-    this.inFlight = runs().finally(() => (this.inFlight = undefined));
-    return this.inFlight;
-  }
-
-  private async once(): Promise<VerdictSyncReport> {
-    const report = await this.sync.sync().catch((err: Error): VerdictSyncReport => ({
-      state: 'error',
-      pushed: 0,
-      pulled: 0,
-      pending: 0,
-      error: err.message,
-    }));
-    if (this.disposed) return report;
+  private told(report: VerdictSyncReport): void {
     const note = verdictServerNote(this.server, report);
     if (note !== this.said) log.info(note);
     this.said = note;
     if (report.pulled > 0) this.changed();
-    return report;
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.soonTimer);
-    clearInterval(this.poll);
+    this.poller.dispose();
     void this.sync.close();
   }
 }

@@ -12,9 +12,7 @@ import { LabelSync, type SyncReport } from '../../core/labels/server/sync';
 import type { LabelStore } from '../../core/labels/store';
 import { describeServer } from '../../core/storage/postgres';
 import { log } from '../log';
-
-const SOON_MS = 150;
-const POLL_MS = 3_000;
+import { SyncPoller } from '../serverPoll';
 
 /** The SecretStorage key of a server's password (one per user@host:port/database). */
 export function passwordKey(url: string): string {
@@ -52,12 +50,8 @@ export function serverNote(s: ServerStatus): string {
 
 export class ServerLink implements vscode.Disposable {
   private readonly sync: LabelSync;
-  private soonTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly poll: ReturnType<typeof setInterval>;
+  private readonly poller: SyncPoller<SyncReport>;
   private current: ServerStatus;
-  private disposed = false;
-  private inFlight: Promise<SyncReport> | undefined;
-  private again = false;
 
   constructor(
     store: LabelStore,
@@ -71,8 +65,10 @@ export class ServerLink implements vscode.Disposable {
       ServerLabelStore.open(url, { password: (await password()) || undefined }),
     );
     this.current = { server: describeServer(url), state: 'connecting', pending: outbox.pendingCount() };
-    this.poll = setInterval(() => void this.run(), POLL_MS);
-    void this.run();
+    this.poller = new SyncPoller(
+      () => this.once(),
+      (r) => this.told(r),
+    );
   }
 
   get status(): ServerStatus {
@@ -81,38 +77,16 @@ export class ServerLink implements vscode.Disposable {
 
   /** Sends soon (a burst of key presses goes as one sync). */
   soon(): void {
-    clearTimeout(this.soonTimer);
-    this.soonTimer = setTimeout(() => void this.run(), SOON_MS);
+    this.poller.soon();
   }
 
   /** Syncs now and waits for it (tests, and a command that must see the server's state). */
-  async now(): Promise<SyncReport> {
-    return this.run();
+  now(): Promise<SyncReport> {
+    return this.poller.now();
   }
 
-  /**
-   * One sync at a time: a poll or a write while one runs asks for one more after it, never a queue of them (a server
-   * that takes seconds to time out would otherwise pile up a poll every 3 s).
-   */
-  private run(): Promise<SyncReport> {
-    if (this.inFlight) {
-      this.again = true;
-      return this.inFlight;
-    }
-    const runs = async () => {
-      let report: SyncReport;
-      do {
-        this.again = false;
-        report = await this.once();
-      } while (this.again && !this.disposed);
-      return report;
-    };
-    this.inFlight = runs().finally(() => (this.inFlight = undefined));
-    return this.inFlight;
-  }
-
-  private async once(): Promise<SyncReport> {
-    const report = await this.sync.sync().catch((err: Error): SyncReport => ({
+  private once(): Promise<SyncReport> {
+    return this.sync.sync().catch((err: Error): SyncReport => ({
       state: 'error',
       pushed: 0,
       pulled: 0,
@@ -120,7 +94,9 @@ export class ServerLink implements vscode.Disposable {
       pending: this.outbox.pendingCount(),
       error: err.message,
     }));
-    if (this.disposed) return report;
+  }
+
+  private told(report: SyncReport): void {
     const before = this.current;
     this.current = { server: before.server, state: report.state, pending: report.pending, error: report.error };
     if (report.state !== before.state || report.error !== before.error)
@@ -137,13 +113,10 @@ export class ServerLink implements vscode.Disposable {
       report.state !== before.state ||
       report.pending !== before.pending;
     if (moved) this.changed();
-    return report;
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.soonTimer);
-    clearInterval(this.poll);
+    this.poller.dispose();
     void this.sync.close();
   }
 }

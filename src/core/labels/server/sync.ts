@@ -3,7 +3,8 @@
 // order, exactly once (the server drops an event it logged already), then reads the server's log after the last
 // event read, applying everyone else's writes. A conflict the server reports is stored for the person, and the key
 // is set back to what the server holds.
-import { describeServer, isUnreachable, ServerError } from '../../storage/postgres';
+import { describeServer } from '../../storage/postgres';
+import { ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
 import type { LabelAction, LabelKey } from '../model';
 import { keyParams } from '../sqlRows';
 import { LabelStore, LabelStoreError, type OpenOptions } from '../store';
@@ -11,19 +12,14 @@ import { Outbox, type StoredConflict } from './outbox';
 import { flatten, type LabelEvent, type OpConflict, type PrimitiveAction } from './ops';
 import type { ServerLabelStore } from './store';
 
-export type SyncState = 'online' | 'offline' | 'error';
+export type { SyncState } from '../../storage/serverSync';
 
-export interface SyncReport {
-  state: SyncState;
+export interface SyncReport extends SyncReportBase {
   /** Events the server acknowledged in this sync (duplicates included). */
   pushed: number;
   /** Other writers' events applied here. */
   pulled: number;
   conflicts: StoredConflict[];
-  /** Events still waiting for the server. */
-  pending: number;
-  /** Why the server could not be used (offline or error). */
-  error?: string;
 }
 
 /** Opens (creating) the replica of `serverUrl` at `path`: a label store whose writes are queued for the server. */
@@ -48,50 +44,32 @@ export function openReplica(
 const PAGE = 500;
 
 export class LabelSync {
-  private server: ServerLabelStore | undefined;
-  private running: Promise<SyncReport> | undefined;
+  private readonly runner: ServerSyncRunner<ServerLabelStore, SyncReport>;
 
   constructor(
     readonly store: LabelStore,
     readonly outbox: Outbox,
-    private readonly connect: () => Promise<ServerLabelStore>,
-  ) {}
+    connect: () => Promise<ServerLabelStore>,
+  ) {
+    this.runner = new ServerSyncRunner<ServerLabelStore, SyncReport>({
+      connect,
+      blank: () => ({ state: 'online', pushed: 0, pulled: 0, conflicts: [], pending: 0 }),
+      run: async (server, report) => {
+        await this.push(server, report);
+        await this.pull(server, report);
+      },
+      pending: () => this.outbox.pendingCount(),
+      known: (err) => err instanceof LabelStoreError,
+    });
+  }
 
   /** One sync; a call while one runs waits for it and starts another (what was queued meanwhile is sent too). */
-  async sync(): Promise<SyncReport> {
-    while (this.running) await this.running.catch(() => undefined);
-    this.running = this.once();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+  sync(): Promise<SyncReport> {
+    return this.runner.sync();
   }
 
-  async close(): Promise<void> {
-    await this.running?.catch(() => undefined);
-    await this.server?.close().catch(() => undefined);
-    this.server = undefined;
-  }
-
-  private async once(): Promise<SyncReport> {
-    const report: SyncReport = { state: 'online', pushed: 0, pulled: 0, conflicts: [], pending: 0 };
-    try {
-      this.server ??= await this.connect();
-      await this.push(this.server, report);
-      await this.pull(this.server, report);
-    } catch (err) {
-      if (isUnreachable(err)) {
-        // The pool is dropped so that the next sync connects afresh once the server is back.
-        await this.server?.close().catch(() => undefined);
-        this.server = undefined;
-        report.state = 'offline';
-      } else report.state = 'error';
-      report.error = (err as Error).message;
-      if (!(err instanceof ServerError) && !(err instanceof LabelStoreError) && !isUnreachable(err)) throw err;
-    }
-    report.pending = this.outbox.pendingCount();
-    return report;
+  close(): Promise<void> {
+    return this.runner.close();
   }
 
   private async push(server: ServerLabelStore, report: SyncReport): Promise<void> {

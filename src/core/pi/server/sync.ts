@@ -3,22 +3,17 @@
 // exactly once (the server keeps one row per uid), then reads the server's trail after the last id read, adding
 // everyone else's. Verdicts are append-only, so two people's verdicts never conflict: both are kept in the trail, and
 // a finding's current verdict is the one the server numbered last, the same in every replica.
-import { describeServer, isUnreachable, ServerError } from '../../storage/postgres';
-import type { SyncState } from '../../labels/server/sync';
+import { describeServer } from '../../storage/postgres';
+import { ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
 import { VerdictStore, VerdictStoreError, type VerdictOpenOptions } from '../verdicts';
 import { VerdictOutbox } from './outbox';
 import type { ServerVerdictStore } from './store';
 
-export interface VerdictSyncReport {
-  state: SyncState;
+export interface VerdictSyncReport extends SyncReportBase {
   /** Verdicts the server acknowledged in this sync (duplicates included). */
   pushed: number;
   /** Other writers' verdicts added here. */
   pulled: number;
-  /** Verdicts still waiting for the server. */
-  pending: number;
-  /** Why the server could not be used (offline or error). */
-  error?: string;
 }
 
 /** Opens (creating) the verdict replica of `serverUrl` at `path`: a verdict store whose verdicts are queued. */
@@ -44,55 +39,37 @@ const PUSH = 50;
 const PAGE = 500;
 
 export class VerdictSync {
-  private server: ServerVerdictStore | undefined;
-  private running: Promise<VerdictSyncReport> | undefined;
+  private readonly runner: ServerSyncRunner<ServerVerdictStore, VerdictSyncReport>;
 
   constructor(
     readonly outbox: VerdictOutbox,
-    private readonly connect: () => Promise<ServerVerdictStore>,
-  ) {}
+    connect: () => Promise<ServerVerdictStore>,
+  ) {
+    this.runner = new ServerSyncRunner<ServerVerdictStore, VerdictSyncReport>({
+      connect,
+      blank: () => ({ state: 'online', pushed: 0, pulled: 0, pending: 0 }),
+      run: async (server, report) => {
+        for (let batch = this.outbox.pending(PUSH); batch.length; batch = this.outbox.pending(PUSH)) {
+          this.outbox.sent(await server.push(batch));
+          report.pushed += batch.length;
+        }
+        for (;;) {
+          const rows = await server.rowsSince(this.outbox.pulledId, PAGE);
+          if (rows.length === 0) break;
+          report.pulled += this.outbox.applyPulled(rows);
+        }
+      },
+      pending: () => this.outbox.pendingCount(),
+      known: (err) => err instanceof VerdictStoreError,
+    });
+  }
 
   /** One sync; a call while one runs waits for it and starts another (what was queued meanwhile is sent too). */
-  async sync(): Promise<VerdictSyncReport> {
-    while (this.running) await this.running.catch(() => undefined);
-    this.running = this.once();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+  sync(): Promise<VerdictSyncReport> {
+    return this.runner.sync();
   }
 
-  async close(): Promise<void> {
-    await this.running?.catch(() => undefined);
-    await this.server?.close().catch(() => undefined);
-    this.server = undefined;
-  }
-
-  private async once(): Promise<VerdictSyncReport> {
-    const report: VerdictSyncReport = { state: 'online', pushed: 0, pulled: 0, pending: 0 };
-    try {
-      const server = (this.server ??= await this.connect());
-      for (let batch = this.outbox.pending(PUSH); batch.length; batch = this.outbox.pending(PUSH)) {
-        this.outbox.sent(await server.push(batch));
-        report.pushed += batch.length;
-      }
-      for (;;) {
-        const rows = await server.rowsSince(this.outbox.pulledId, PAGE);
-        if (rows.length === 0) break;
-        report.pulled += this.outbox.applyPulled(rows);
-      }
-    } catch (err) {
-      if (isUnreachable(err)) {
-        // The pool is dropped so that the next sync connects afresh once the server is back.
-        await this.server?.close().catch(() => undefined);
-        this.server = undefined;
-        report.state = 'offline';
-      } else report.state = 'error';
-      report.error = (err as Error).message;
-      if (!(err instanceof ServerError) && !(err instanceof VerdictStoreError) && !isUnreachable(err)) throw err;
-    }
-    report.pending = this.outbox.pendingCount();
-    return report;
+  close(): Promise<void> {
+    return this.runner.close();
   }
 }
