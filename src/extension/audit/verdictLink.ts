@@ -49,15 +49,13 @@ export class VerdictLink implements vscode.Disposable {
     );
     this.poller = new SyncPoller(
       () =>
-        this.sync
-          .sync()
-          .catch((err: Error): VerdictSyncReport => ({
-            state: 'error',
-            pushed: 0,
-            pulled: 0,
-            pending: 0,
-            error: err.message,
-          })),
+        this.sync.sync().catch((err: Error): VerdictSyncReport => ({
+          state: 'error',
+          pushed: 0,
+          pulled: 0,
+          pending: 0,
+          error: err.message,
+        })),
       (r) => this.told(r),
     );
   }
