@@ -2,7 +2,22 @@
 // across syncs, run one sync at a time, and tell a server that is away (offline: its connection is dropped, to be
 // made afresh once it is back) from one that refused the work (error). Errors that are not worded for a person are
 // bugs and pass through.
-import { isUnreachable, ServerError } from './postgres';
+import { describeServer, isUnreachable, ServerError } from './postgres';
+
+/**
+ * Marks a new replica as the copy of `serverUrl` (its URL without password), or says which server an existing one
+ * copies when it is another: a replica file never mixes two servers' rows.
+ */
+export function claimReplica(
+  holder: { server: string | undefined },
+  serverUrl: string,
+): { copies: string; wanted: string } | undefined {
+  const wanted = describeServer(serverUrl);
+  const copies = holder.server;
+  if (copies === undefined) holder.server = wanted;
+  else if (copies !== wanted) return { copies, wanted };
+  return undefined;
+}
 
 export type SyncState = 'online' | 'offline' | 'error';
 

@@ -3,8 +3,7 @@
 // order, exactly once (the server drops an event it logged already), then reads the server's log after the last
 // event read, applying everyone else's writes. A conflict the server reports is stored for the person, and the key
 // is set back to what the server holds.
-import { describeServer } from '../../storage/postgres';
-import { ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
+import { claimReplica, ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
 import type { LabelAction, LabelKey } from '../model';
 import { keyParams } from '../sqlRows';
 import { LabelStore, LabelStoreError, type OpenOptions } from '../store';
@@ -31,12 +30,10 @@ export function openReplica(
   let outbox: Outbox | undefined;
   const store = LabelStore.open(path, { ...opts, journal: (db) => (outbox = new Outbox(db, opts.now)) });
   const box = outbox!;
-  const id = describeServer(serverUrl);
-  const copies = box.server;
-  if (copies === undefined) box.server = id;
-  else if (copies !== id) {
+  const other = claimReplica(box, serverUrl);
+  if (other) {
     store.close();
-    throw new LabelStoreError(`${path}: this file copies the label server ${copies}, not ${id}`);
+    throw new LabelStoreError(`${path}: this file copies the label server ${other.copies}, not ${other.wanted}`);
   }
   return { store, outbox: box };
 }

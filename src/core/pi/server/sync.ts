@@ -3,8 +3,7 @@
 // exactly once (the server keeps one row per uid), then reads the server's trail after the last id read, adding
 // everyone else's. Verdicts are append-only, so two people's verdicts never conflict: both are kept in the trail, and
 // a finding's current verdict is the one the server numbered last, the same in every replica.
-import { describeServer } from '../../storage/postgres';
-import { ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
+import { claimReplica, ServerSyncRunner, type SyncReportBase } from '../../storage/serverSync';
 import { VerdictStore, VerdictStoreError, type VerdictOpenOptions } from '../verdicts';
 import { VerdictOutbox } from './outbox';
 import type { ServerVerdictStore } from './store';
@@ -25,12 +24,10 @@ export function openVerdictReplica(
   let outbox: VerdictOutbox | undefined;
   const store = VerdictStore.open(path, { ...opts, journal: (db) => (outbox = new VerdictOutbox(db)) });
   const box = outbox!;
-  const id = describeServer(serverUrl);
-  const copies = box.server;
-  if (copies === undefined) box.server = id;
-  else if (copies !== id) {
+  const other = claimReplica(box, serverUrl);
+  if (other) {
     store.close();
-    throw new VerdictStoreError(`${path}: this file copies the verdicts of ${copies}, not ${id}`);
+    throw new VerdictStoreError(`${path}: this file copies the verdicts of ${other.copies}, not ${other.wanted}`);
   }
   return { store, outbox: box };
 }
