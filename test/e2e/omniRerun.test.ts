@@ -128,6 +128,11 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       },
       { message: 'the draft to have the keyboard' },
     );
+    // The cursor comes with the editor, on the prompt's first line (typing at once must not land elsewhere).
+    const promptLine = readFileSync(file, 'utf8').split('\n').indexOf('=== user ===') + 2;
+    await wb.page
+      .locator('#status\\.editor\\.selection', { hasText: `Ln ${promptLine}, Col 1` })
+      .waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Control+End');
     await wb.typeInEditor('\nThis user likes almost everything.');
     await wb.page.keyboard.press('Control+Enter');

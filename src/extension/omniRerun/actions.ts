@@ -13,6 +13,7 @@ import type { OmniStore } from '../benchmarks/omni/store';
 import { toTraceRef } from '../benchmarks/omni/commands';
 import type { EndpointService, ResolvedEndpoint } from '../endpoint';
 import { log } from '../log';
+import { showDraft } from '../rerun/draft';
 import { guardPrompts } from '../rerun/guard';
 import type { TracePanel } from '../traceView/panel';
 import type { Attempts } from './attemptsView';
@@ -178,13 +179,7 @@ export async function editTestActionPrompt(deps: OmniRerunDeps, arg: unknown, fi
   } catch {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(renderOmniDraft(draft, source.name)));
   }
-  const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const userLine = editor.document.getText().split('\n').indexOf('=== user ===');
-  if (userLine >= 0) {
-    const at = new vscode.Position(userLine + 1, 0);
-    editor.selection = new vscode.Selection(at, at);
-    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
-  }
+  await showDraft(uri);
 }
 
 /** Ctrl+Enter in an OmniBehavior draft: its prompt, exactly as written, as a new attempt of that question. */

@@ -93,14 +93,25 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
       system,
     });
   }
-  const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  // The cursor where the prompt starts, ready to type.
-  const userLine = editor.document.getText().split('\n').indexOf('=== user ===');
-  if (userLine >= 0) {
-    const at = new vscode.Position(userLine + 1, 0);
-    editor.selection = new vscode.Selection(at, at);
+  await showDraft(uri);
+}
+
+/**
+ * Opens a draft beside the view with the cursor where its prompt starts, ready to type. The cursor comes with the
+ * editor (a selection set after it opened lands late, and keys typed at once would go where the editor opened).
+ */
+export async function showDraft(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const userLine = doc.getText().split('\n').indexOf('=== user ===');
+  const at = userLine >= 0 ? new vscode.Position(userLine + 1, 0) : undefined;
+  const editor = await vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: false,
+    selection: at && new vscode.Range(at, at),
+  });
+  // Scrolled only when the prompt is out of sight: a late scroll would move the view away from what is being typed.
+  if (at && !editor.visibleRanges.some((r) => r.contains(at)))
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
-  }
 }
 
 function toDiagnostic(doc: vscode.TextDocument, p: DraftProblem): vscode.Diagnostic {

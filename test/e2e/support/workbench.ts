@@ -162,9 +162,16 @@ export class Workbench {
     await this.page.keyboard.type(text);
     const last = text.split('\n').at(-1)!.trim();
     if (!last) return;
-    await this.page
-      .locator('.part.editor .editor-group-container.active .monaco-editor .view-lines', { hasText: last })
-      .waitFor({ timeout: 10_000 });
+    const lines = this.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    await lines
+      .filter({ hasText: last })
+      .waitFor({ timeout: 10_000 })
+      .catch(async (e: unknown) => {
+        // Where the keys went instead: the editor's lines in sight and the element that has the keyboard.
+        const shown = await lines.innerText({ timeout: 1_000 }).catch(() => '(no editor)');
+        const focus = await this.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? '(none)');
+        throw new Error(`"${last}" typed but not shown. Focus: ${focus}\nThe editor shows:\n${shown}`, { cause: e });
+      });
   }
 
   /** Save a full-workbench screenshot to test-results/e2e/<name>.png; returns the path. */
