@@ -23,6 +23,8 @@ const CONTEXT_KEY = 'personaLab.labelProjectActive';
 export class LabelProjects implements vscode.Disposable {
   private server: { url: string; store: Promise<ServerLabelStore> } | undefined;
   private project: Project | undefined;
+  private progressRead: Promise<void> | undefined;
+  private progressAgain = false;
 
   constructor(
     private readonly labels: LabelService,
@@ -225,8 +227,26 @@ export class LabelProjects implements vscode.Disposable {
     }
   }
 
-  /** The Benchmarks view's message: the active project's progress. */
-  async refreshProgress(): Promise<void> {
+  /**
+   * The Benchmarks view's message: the active project's progress. Labels change on every keypress; while one read is
+   * on its way the changes after it start one more read when it ends, not one each.
+   */
+  refreshProgress(): Promise<void> {
+    if (this.progressRead) {
+      this.progressAgain = true;
+      return this.progressRead;
+    }
+    const read = (async () => {
+      do {
+        this.progressAgain = false;
+        await this.readProgress();
+      } while (this.progressAgain);
+    })().finally(() => (this.progressRead = undefined));
+    this.progressRead = read;
+    return read;
+  }
+
+  private async readProgress(): Promise<void> {
     if (!this.activeName || !this.labels.serverLink) return this.message.set('project', undefined);
     const queues = await this.queues(true);
     const project = queues && (await this.active(queues).catch(() => undefined));
