@@ -1,5 +1,5 @@
 // The labels table's columns and key as SQL, shared by the embedded SQLite store (store.ts) and the PostgreSQL one
-// (server/store.ts): one statement text with `?` placeholders, numbered for PostgreSQL by pgSql().
+// (server/store.ts): one statement text with `?` placeholders, numbered for PostgreSQL by pgSql() (storage/postgres.ts).
 import type { LabelKey, LabelRow, LabelTarget } from './model';
 
 export interface DbRow {
@@ -71,9 +71,3 @@ export const KEY_WHERE =
 export const COLUMNS =
   'benchmark, platform, user_id, step_id, run, author, target_kind, tag, span_field, span_start, span_end, history_index, label, ' +
   'note, created_at, content_hash';
-
-/** A statement written with `?` placeholders, numbered `$1, $2, …` as PostgreSQL takes them. */
-export function pgSql(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}

@@ -14,6 +14,7 @@ import {
   StorageUnavailableError,
   StoreFileError,
   userVersion,
+  whereEquals,
   type StoreOpenOptions,
   type StoreSchema,
 } from '../storage/sqlite';
@@ -72,6 +73,16 @@ export const VERDICT_MIGRATIONS: readonly string[] = [
    CREATE TABLE verdict_sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 export const VERDICT_SCHEMA_VERSION = VERDICT_MIGRATIONS.length;
+
+/** The trail's statement (`?` placeholders) and its values: every verdict matching `filter`, oldest first. */
+export function trailQuery(filter: TrailFilter): { sql: string; params: string[] } {
+  const where = whereEquals([
+    ['benchmark', filter.benchmark],
+    ['finding_key', filter.key],
+    ['author', filter.author],
+  ]);
+  return { sql: `SELECT * FROM pi_verdicts${where.sql} ORDER BY id`, params: where.params };
+}
 
 export class VerdictStoreError extends Error {}
 
@@ -319,19 +330,7 @@ export class VerdictStore {
 
   /** Every verdict matching the filter, oldest first. */
   trail(filter: TrailFilter = {}): VerdictRow[] {
-    const where: string[] = [];
-    const params: string[] = [];
-    const match: [string, string | undefined][] = [
-      ['benchmark', filter.benchmark],
-      ['finding_key', filter.key],
-      ['author', filter.author],
-    ];
-    for (const [column, value] of match) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      params.push(value);
-    }
-    const sql = `SELECT * FROM pi_verdicts${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
+    const { sql, params } = trailQuery(filter);
     return withBusyRetry(() => this.db.prepare<string[], DbVerdict>(sql).all(...params), this.maxRetryMs).map(
       verdictOfDb,
     );

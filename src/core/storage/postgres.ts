@@ -206,3 +206,9 @@ export async function migrateServer(pool: Pool, schema: ServerSchema): Promise<{
     return { from, to: last };
   });
 }
+
+/** A statement written with `?` placeholders, numbered `$1, $2, …` as PostgreSQL takes them. */
+export function pgSql(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}

@@ -3,12 +3,12 @@
 // between is a logged conflict, not an overwrite. Events commit in the order of their sequence numbers (an advisory
 // lock held from the log insert to the commit), so a window that pulls "after seq N" never skips one.
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction, migrateServer, openPool, serverError, type ServerOptions } from '../../storage/postgres';
+import { inTransaction, migrateServer, openPool, pgSql, serverError, type ServerOptions } from '../../storage/postgres';
 import type { LabelRow, StepRef } from '../model';
 import { scoreKeyParams, scoreToRow, scoreWhere, SCORE_KEY_WHERE, SCORE_UPSERT_SQL } from '../scoreSql';
 import type { ScoreFilter, DbScore } from '../scoreSql';
 import type { ScoreRow } from '../scores';
-import { COLUMNS, KEY_WHERE, keyParams, pgSql, toRow, type DbRow } from '../sqlRows';
+import { COLUMNS, KEY_WHERE, keyParams, toRow, type DbRow } from '../sqlRows';
 import { actionProblem, LabelStoreError, rowWhere, type LabelCount, type RowFilter } from '../store';
 import {
   conflictOf,

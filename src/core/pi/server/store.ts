@@ -2,10 +2,11 @@
 // sent twice (its acknowledgement lost) adds it once. Verdicts commit in the order of their ids (an advisory lock held
 // from the insert to the commit), so a replica that reads "after id N" never skips one committed late.
 import type { Pool } from 'pg';
-import { inTransaction, migrateServer, openPool, serverError, type ServerOptions } from '../../storage/postgres';
+import { inTransaction, migrateServer, openPool, pgSql, serverError, type ServerOptions } from '../../storage/postgres';
 import {
   isVerdict,
   latestByKey,
+  trailQuery,
   verdictOfDb,
   verdictParams,
   VerdictStoreError,
@@ -99,20 +100,8 @@ export class ServerVerdictStore {
 
   /** Every verdict matching the filter, oldest first (as VerdictStore.trail). */
   async trail(filter: TrailFilter = {}): Promise<VerdictRow[]> {
-    const where: string[] = [];
-    const params: string[] = [];
-    const match: [string, string | undefined][] = [
-      ['benchmark', filter.benchmark],
-      ['finding_key', filter.key],
-      ['author', filter.author],
-    ];
-    for (const [column, value] of match) {
-      if (value === undefined) continue;
-      params.push(value);
-      where.push(`${column} = $${params.length}`);
-    }
-    const sql = `SELECT * FROM pi_verdicts${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
-    return (await this.query<DbVerdict>(sql, params)).map(verdictOfDb);
+    const { sql, params } = trailQuery(filter);
+    return (await this.query<DbVerdict>(pgSql(sql), params)).map(verdictOfDb);
   }
 
   /** The latest verdict per finding key. */
