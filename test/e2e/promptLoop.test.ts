@@ -28,7 +28,12 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const messages = (server.requests[i].body as { messages: { role: string; content: string }[] }).messages;
     return messages.find((m) => m.role === 'user')!.content;
   };
-  const editor = () => wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
+  /** The draft's editor, in whichever group shows it. */
+  const draftEditor = () =>
+    wb.page
+      .locator('.part.editor .editor-group-container', { has: wb.page.locator('.tab.active', { hasText: '.pldraft' }) })
+      .locator('.monaco-editor')
+      .first();
   /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
   const focusDraft = async () => {
     await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
@@ -141,6 +146,34 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(await frame.locator('.cmp-failed').count()).toBe(0);
   });
 
+  it('a malformed draft is refused with its line, and nothing is sent; taking the line out clears it', async () => {
+    const sent = server.requests.length;
+    const before = readFileSync(file, 'utf8');
+    await focusDraft();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.keyboard.press('End');
+    await wb.typeInEditor('\ncolour: blue');
+    await draftEditor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+    await wb.page.keyboard.press('Control+Enter');
+    await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:2: unknown header "colour"/.test(n)), {
+      message: 'the located refusal',
+    });
+    expect(server.requests.length).toBe(sent);
+    expect(readFileSync(file, 'utf8'), 'a refused draft is not saved').toBe(before);
+    // With the line taken out again the problem goes, and the draft is as it was for the template below.
+    await focusDraft();
+    await wb.page.keyboard.press('Control+Home');
+    await wb.page.keyboard.press('ArrowDown');
+    await wb.page.keyboard.press('Home');
+    await wb.page.keyboard.press('Shift+ArrowDown');
+    await wb.page.keyboard.press('Delete');
+    await waitFor(async () => (await draftEditor().locator('.squiggly-error').count()) === 0, {
+      message: 'the problem to clear',
+    });
+    await wb.page.keyboard.press('Control+s');
+    await waitFor(() => readFileSync(file, 'utf8') === before, { message: 'the draft saved as it was' });
+  });
+
   it('Save Draft as Template turns the edits into a template that renders attempt 2 again; Try on Sample follows', async () => {
     await focusDraft();
     await u.palette('Persona Lab: Save Draft as Template…');
@@ -185,20 +218,5 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(await table.locator('tbody tr.exp-row .name').allTextContents()).toEqual(['no-rules']);
     await table.locator('th[data-key="delta0"] button').click();
     expect(await table.locator('th[data-key="delta0"]').getAttribute('aria-sort')).toBe('descending');
-    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
-  });
-
-  it('a malformed draft is refused with its line, and nothing is sent', async () => {
-    const sent = server.requests.length;
-    await focusDraft();
-    await wb.page.keyboard.press('Control+Home');
-    await wb.page.keyboard.press('End');
-    await wb.page.keyboard.type('\ncolour: blue');
-    await editor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
-    await wb.page.keyboard.press('Control+Enter');
-    await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:2: unknown header "colour"/.test(n)), {
-      message: 'the located refusal',
-    });
-    expect(server.requests.length).toBe(sent);
   });
 });
