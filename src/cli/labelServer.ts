@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { LabelRow } from '../core/labels/model';
 import { describeOp } from '../core/labels/server/ops';
 import { LabelQueues } from '../core/labels/server/queue';
+import { itemNouns } from '../core/labels/server/projectItems';
 import { ServerLabelStore } from '../core/labels/server/store';
 import { LabelSync, openReplica } from '../core/labels/server/sync';
 import { describeServer } from '../core/storage/postgres';
@@ -83,7 +84,7 @@ export async function listProjects(url: string, opts: LabelsCliOptions, io: CliI
     for (const p of out) {
       const g = p.progress;
       io.out(
-        `${p.name} (${p.benchmark}, runs ${p.runs.join(', ')}): ${g.done} of ${g.items} steps done, ${p.overlap} annotator(s) each; ${g.submitted} of ${g.items * p.overlap} submitted`,
+        `${p.name} (${p.benchmark}, runs ${p.runs.join(', ')}): ${g.done} of ${g.items} ${itemNouns(p.itemKind)} done, ${p.overlap} annotator(s) each; ${g.submitted} of ${g.items * p.overlap} submitted`,
       );
       for (const a of g.annotators)
         io.out(`  ${a.annotator}: ${a.submitted} submitted, ${a.assigned - a.submitted} open`);

@@ -113,6 +113,9 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     const quick = wb('alice').quickInput;
     await showTree('alice');
     await wb('alice').startCommand('Persona Lab: New Labelling Project…');
+    // sample/ holds both benchmarks: the first question is which one.
+    await quick.locator('.quick-input-title', { hasText: 'which benchmark' }).waitFor({ timeout: 30_000 });
+    await wb('alice').pickQuickPickRow('StreamProfileBench', 'StreamProfileBench');
     const step = async (n: number, value: string | null) => {
       await quick.locator('.quick-input-title', { hasText: `(${n}/4)` }).waitFor({ timeout: 30_000 });
       if (value !== null) await quick.locator('input.input').fill(value);
@@ -155,10 +158,10 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     });
   });
 
-  /** Next Assigned Step from the palette, then for each key: label the step shown, `.` for the next one. */
+  /** Next Assigned from the palette, then for each key: label the step shown, `.` for the next one. */
   async function walkQueue(who: 'alice' | 'bob'): Promise<void> {
     const w = wb(who);
-    await w.runCommand('Persona Lab: Next Assigned Step');
+    await w.runCommand('Persona Lab: Next Assigned (Labelling Project)');
     const frame = await w.findWebviewFrame('#step-root .labels-bar', { timeout: 60_000 });
     frames[who] = frame;
     for (const [i, key] of KEYS[who].entries()) {

@@ -1,13 +1,23 @@
-// A labelling project's items: one step of one run as an opaque key that reads back, and a sample that the
+// A labelling project's items: one step or one test action of one run as an opaque key that reads back, and a sample that the
 // project's name fixes.
 import { describe, expect, it } from 'vitest';
-import { itemOf, parseItem, seededSample } from '../../src/core/labels/server/projectItems';
+import { itemOf, parseItem, seededSample, testActionItemOf } from '../../src/core/labels/server/projectItems';
 
 describe('project items', () => {
   it('reads back what it wrote, whatever the ids hold, and refuses what it did not write', () => {
     const ref = { platform: 'weibo' as const, userId: 'a","b\\\\', stepId: 3 };
-    expect(parseItem(itemOf('run, one', ref))).toEqual({ run: 'run, one', ref });
+    expect(parseItem(itemOf('run, one', ref))).toEqual({ kind: 'step', run: 'run, one', ref });
+    const action = { userId: 'weibo', index: 4 };
+    expect(parseItem(testActionItemOf('run, one', action))).toEqual({
+      kind: 'testAction',
+      run: 'run, one',
+      ref: action,
+    });
     expect(parseItem('["r","weibo","u",1.5]')).toBeUndefined();
+    expect(parseItem('["r","u",-1]')).toBeUndefined();
+    expect(parseItem('["r","u","2"]')).toBeUndefined();
+    expect(parseItem('[1,"u",2]')).toBeUndefined();
+    expect(parseItem('["r","weibo","u",1,2]')).toBeUndefined();
     expect(parseItem('["r","myspace","u",1]')).toBeUndefined();
     expect(parseItem('["r","weibo","u"]')).toBeUndefined();
     expect(parseItem('not json')).toBeUndefined();

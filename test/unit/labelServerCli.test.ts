@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toJsonl } from '../../src/core/labels/exportImport';
 import type { LabelRow } from '../../src/core/labels/model';
+import { itemOf, testActionItemOf } from '../../src/core/labels/server/projectItems';
 import { LabelQueues } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { createTestDatabase, describePg } from '../support/pg';
@@ -119,11 +120,20 @@ describePg('labels commands on a label server', () => {
         labels: [],
         overlap: 2,
         createdBy: 'lead',
-        items: ['a', 'b', 'c'],
+        items: ['a', 'b', 'c'].map((u) => itemOf('demo', { platform: 'weibo', userId: u, stepId: 1 })),
       });
       const item = await queues.next(p, 'ann');
       await queues.submit(p, item!, 'ann');
       await queues.next(p, 'bo');
+      await queues.create({
+        name: 'week 50',
+        benchmark: 'omnibehavior',
+        runs: ['demo'],
+        labels: [],
+        overlap: 1,
+        createdBy: 'lead',
+        items: [testActionItemOf('demo', { userId: 'u1', index: 7 })],
+      });
     } finally {
       await server.close();
     }
@@ -132,8 +142,11 @@ describePg('labels commands on a label server', () => {
     expect(r.out).toContain('week 49 (bench, runs demo): 0 of 3 steps done, 2 annotator(s) each; 1 of 6 submitted');
     expect(r.out).toContain('  ann: 1 submitted, 0 open');
     expect(r.out).toContain('  bo: 0 submitted, 1 open');
+    // An OmniBehavior project counts test actions.
+    expect(r.out).toContain('week 50 (omnibehavior, runs demo): 0 of 1 test actions done, 1 annotator(s) each');
     const json = JSON.parse((await cli(['projects', bare], { json: true })).out);
     expect(json[0].progress).toMatchObject({ items: 3, done: 0, submitted: 1 });
+    expect(json.map((p: { itemKind: string }) => p.itemKind)).toEqual(['step', 'testAction']);
     expect((await cli(['projects', join(dir, 'same.db')])).code).toBe(2);
   });
 });

@@ -35,7 +35,10 @@ function traceKeys(canScore: boolean): KeyRow[] {
   return [
     [LABEL_BAR_KEYS.note, 'note on the label added last'],
     [`${LABEL_BAR_KEYS.undo} Ctrl+Z`, 'undo'],
-    [LABEL_BAR_KEYS.nextUnlabelled, 'next test action without a label of yours (tree order, across users)'],
+    [
+      LABEL_BAR_KEYS.nextUnlabelled,
+      'next test action without a label of yours (tree order, across users); your next assigned one while a labelling project of OmniBehavior is active',
+    ],
     ['Esc', 'back to labelling the test action'],
     ['[ ]', 'previous / next test action of this user'],
     ['r', 'Re-run Test Action'],

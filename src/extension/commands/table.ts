@@ -113,9 +113,9 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
   'personaLab.editLabelSet': { make: (c) => () => c.labels.files.editLabelSet() },
   'personaLab.setLabelServerPassword': { make: (c) => () => setServerPassword(c.labels.service, c.secrets) },
-  'personaLab.newLabelProject': { needs: SPB, make: (c) => () => c.labels.projects.create() },
+  'personaLab.newLabelProject': { needs: 'any', make: (c) => () => c.labels.projects.create() },
   'personaLab.chooseLabelProject': { make: (c) => () => c.labels.projects.choose() },
-  'personaLab.nextAssigned': { needs: SPB, make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
+  'personaLab.nextAssigned': { needs: 'any', make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
   'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
   'personaLab.previewPrompt': {
     needs: SPB,

@@ -12,6 +12,7 @@ import { traceTreeBadges } from './omni/badges';
 import { TraceLabelController } from './omni/controller';
 import { OmniLabelTargets } from './omni/targets';
 import { LabelProjects } from './projects';
+import { omniProjectSource, spbProjectSource } from './projectSources';
 import { LabelService } from './service';
 import { LabelStepController } from './spb/controller';
 import { SpbLabelTargets } from './spb/targets';
@@ -61,15 +62,8 @@ export function activateLabels(
   }
   const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
   context.subscriptions.push(filterMessage(filter));
-  const projects = new LabelProjects(
-    labels,
-    spb,
-    views.steps,
-    context.workspaceState,
-    context.secrets,
-    tree.message,
-    augment,
-  );
+  const sources = [spbProjectSource(labels, spb, views.steps, augment), omniProjectSource(labels, omni, views.trace)];
+  const projects = new LabelProjects(labels, sources, context.workspaceState, context.secrets, tree.message);
   context.subscriptions.push(
     projects,
     labels.onDidChange(() => void projects.refreshProgress()),

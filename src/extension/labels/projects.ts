@@ -1,23 +1,21 @@
-// Labelling projects on the team's label server (core/labels/server/queue.ts), for StreamProfileBench steps: New
-// Labelling Project… (runs, all steps or a seeded sample, overlap N), Choose Labelling Project…, and Next Assigned
-// (`.` in the step view while a project is active): it submits the step shown when it is this person's open claim,
-// claims the next one and opens it. The Benchmarks view's message keeps the project's progress.
+// Labelling projects on the team's label server (core/labels/server/queue.ts), over StreamProfileBench steps or
+// OmniBehavior test actions (projectSources.ts): New Labelling Project… (benchmark, runs, all items or a seeded sample,
+// overlap N), Choose Labelling Project…, and Next Assigned (`.` in the step or trace view while a project of its
+// benchmark is active): it submits the item shown when it is this person's open claim, claims the next one and opens
+// it. The Benchmarks view's message keeps the project's progress.
 import * as vscode from 'vscode';
 import { LabelQueues, type Project } from '../../core/labels/server/queue';
 import { ServerLabelStore } from '../../core/labels/server/store';
-import { itemOf, parseItem, seededSample } from '../../core/labels/server/projectItems';
-import { isRecord } from '../../core/guards';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { toStepRef } from '../stepView';
-import type { StepViews } from '../stepView/views';
+import { itemNouns, parseItem, seededSample } from '../../core/labels/server/projectItems';
 import type { TreeMessage } from '../tree/message';
 import { log } from '../log';
 import type { LabelService } from './service';
-import type { LabelTreeAugment } from './spb/treeLabels';
-import type { Step, User } from '../../core/spb/types';
+import type { ProjectKind, ProjectSource } from './projectSources';
 import { passwordKey } from './serverLink';
 
 const ACTIVE_KEY = 'personaLab.labelProject';
+const ACTIVE_KIND_KEY = 'personaLab.labelProjectKind';
+/** `.` and Alt+. in the step view walk the queue while a StreamProfileBench project is active. */
 const CONTEXT_KEY = 'personaLab.labelProjectActive';
 
 export class LabelProjects implements vscode.Disposable {
@@ -28,15 +26,22 @@ export class LabelProjects implements vscode.Disposable {
 
   constructor(
     private readonly labels: LabelService,
-    private readonly spb: SpbStore,
-    private readonly views: StepViews,
+    private readonly sources: readonly ProjectSource[],
     private readonly state: vscode.Memento,
     private readonly secrets: vscode.SecretStorage,
     private readonly message: TreeMessage,
-    private readonly augment: LabelTreeAugment,
   ) {
-    labels.projectActive = this.activeName !== undefined;
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, labels.projectActive);
+    this.setKind(this.activeName ? (this.state.get<ProjectKind>(ACTIVE_KIND_KEY) ?? 'spb') : undefined);
+  }
+
+  private setKind(kind: ProjectKind | undefined): void {
+    this.labels.projectKind = kind;
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, kind === 'spb');
+  }
+
+  /** The open benchmark a project's items come from; undefined when that folder is not open. */
+  private sourceOf(p: Pick<Project, 'benchmark'>): ProjectSource | undefined {
+    return this.sources.find((s) => s.benchmark() === p.benchmark);
   }
 
   get activeName(): string | undefined {
@@ -73,53 +78,33 @@ export class LabelProjects implements vscode.Disposable {
   }
 
   async create(): Promise<void> {
-    const bench = this.spb.bench;
-    const queues = await this.queues();
-    if (!bench || !queues) return;
-    const name = (
-      await vscode.window.showInputBox({ title: 'New Labelling Project (1/4): name', ignoreFocusOut: true })
-    )?.trim();
+    const source = await this.pickSource();
+    const queues = source && (await this.queues());
+    if (!source || !queues) return;
+    const n = (step: number) => `New Labelling Project (${step}/4)`;
+    const name = (await vscode.window.showInputBox({ title: `${n(1)}: name`, ignoreFocusOut: true }))?.trim();
     if (!name) return;
-    const runPicks = [...bench.runs.keys()].map((r) => ({ label: r, picked: r === this.spb.runName }));
-    const runs = await vscode.window.showQuickPick(runPicks, {
-      title: 'New Labelling Project (2/4): the runs whose steps are labelled',
-      canPickMany: true,
-      ignoreFocusOut: true,
-    });
+    const selected = source.selectedRun();
+    const runs = await vscode.window.showQuickPick(
+      source.runNames().map((r) => ({ label: r, picked: r === selected })),
+      { title: `${n(2)}: the runs whose ${source.nouns} are labelled`, canPickMany: true, ignoreFocusOut: true },
+    );
     if (!runs?.length) return;
-    // With the tree's step filter on, the project may take the steps it shows (judged in the selected run).
-    let keep: (user: User, step: Step) => boolean = () => true;
-    const shown = this.augment.stepFilter();
-    if (shown) {
-      const choice = await vscode.window.showQuickPick(
-        [
-          { label: 'All steps of the runs', filtered: false },
-          { label: 'The steps the tree shows', description: this.augment.describe(), filtered: true },
-        ],
-        { title: 'New Labelling Project: which steps', ignoreFocusOut: true },
-      );
-      if (!choice) return;
-      if (choice.filtered) keep = shown;
-    }
-    const all: string[] = [];
-    for (const run of runs)
-      for (const users of bench.users.values())
-        for (const u of users.values())
-          for (const s of u.steps)
-            if (keep(u, s)) all.push(itemOf(run.label, { platform: u.platform, userId: u.userId, stepId: s.stepId }));
+    const all = await source.items(runs.map((r) => r.label));
+    if (!all) return;
     if (all.length === 0) {
-      void vscode.window.showInformationMessage('Persona Lab: the tree shows no step of these runs: nothing to label.');
+      void vscode.window.showInformationMessage(`Persona Lab: no ${source.noun} of these runs to label.`);
       return;
     }
     const size = await vscode.window.showInputBox({
-      title: `New Labelling Project (3/4): how many of the ${all.length} steps (a sample seeded by the name)`,
+      title: `${n(3)}: how many of the ${all.length} ${source.nouns} (a sample seeded by the name)`,
       value: String(all.length),
       ignoreFocusOut: true,
       validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
     });
     if (!size) return;
     const overlap = await vscode.window.showInputBox({
-      title: 'New Labelling Project (4/4): annotators per step (overlap)',
+      title: `${n(4)}: annotators per ${source.noun} (overlap)`,
       value: '2',
       ignoreFocusOut: true,
       validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
@@ -129,20 +114,32 @@ export class LabelProjects implements vscode.Disposable {
       const items = Number(size) >= all.length ? all : seededSample(all, Number(size), name);
       const made = await queues.create({
         name,
-        benchmark: this.labels.benchmarkOf(this.spb) ?? '',
+        benchmark: source.benchmark() ?? '',
         runs: runs.map((r) => r.label),
         labels: [],
         overlap: Number(overlap),
         createdBy: this.labels.author,
         items,
       });
-      await this.activate(made);
+      await this.activate(made, source);
       void vscode.window.showInformationMessage(
-        `Persona Lab: project ${made.name}: ${made.itemCount} steps, ${made.overlap} annotator(s) each. Press . in the step view for your next step.`,
+        `Persona Lab: project ${made.name}: ${made.itemCount} ${source.nouns}, ${made.overlap} annotator(s) each. Press . in the ${source.kind === 'spb' ? 'step' : 'trace'} view for your next ${source.noun}.`,
       );
     } catch (err) {
       void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
     }
+  }
+
+  /** The benchmark a new project labels: the one open, or the one picked when both are (the active view's first). */
+  private async pickSource(): Promise<ProjectSource | undefined> {
+    const open = this.sources.filter((s) => s.benchmark() !== undefined);
+    if (open.length <= 1) return open[0];
+    open.sort((a, b) => Number(b.viewActive()) - Number(a.viewActive()));
+    const picked = await vscode.window.showQuickPick(
+      open.map((s) => ({ label: s.title, description: `its ${s.nouns}`, source: s })),
+      { title: 'New Labelling Project: which benchmark', ignoreFocusOut: true },
+    );
+    return picked?.source;
   }
 
   async choose(): Promise<void> {
@@ -155,29 +152,41 @@ export class LabelProjects implements vscode.Disposable {
     if (!projects) return;
     const none = {
       label: '$(circle-slash) No project',
-      description: '. walks the unlabelled steps',
+      description: '. walks the unlabelled steps and test actions',
       project: undefined,
+      source: undefined,
     };
     const picked = await vscode.window.showQuickPick(
       [
-        ...projects.map((p) => ({
-          label: p.name,
-          description: `${p.itemCount} steps · ${p.overlap} each · runs ${p.runs.join(', ')}`,
-          detail: `by ${p.createdBy}`,
-          project: p,
-        })),
+        ...projects.map((p) => {
+          const source = this.sourceOf(p);
+          return {
+            label: p.name,
+            description: `${p.itemCount} ${itemNouns(p.itemKind)} · ${p.overlap} each · runs ${p.runs.join(', ')}`,
+            detail: `by ${p.createdBy}${source ? ` · ${source.title}` : ' · its benchmark folder is not open here'}`,
+            project: p,
+            source,
+          };
+        }),
         none,
       ],
       { title: 'Choose Labelling Project', placeHolder: projects.length ? undefined : 'No project on the server yet' },
     );
-    if (picked) await this.activate(picked.project);
+    if (!picked) return;
+    if (picked.project && !picked.source) {
+      void vscode.window.showWarningMessage(
+        `Persona Lab: project ${picked.project.name} labels another benchmark folder: open that folder, then choose it.`,
+      );
+      return;
+    }
+    await this.activate(picked.project, picked.source);
   }
 
-  private async activate(p: Project | undefined): Promise<void> {
+  private async activate(p: Project | undefined, source: ProjectSource | undefined): Promise<void> {
     this.project = p;
-    this.labels.projectActive = p !== undefined;
+    this.setKind(p && source?.kind);
     await this.state.update(ACTIVE_KEY, p?.name);
-    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, p !== undefined);
+    await this.state.update(ACTIVE_KIND_KEY, p && source?.kind);
     await this.refreshProgress();
   }
 
@@ -188,7 +197,7 @@ export class LabelProjects implements vscode.Disposable {
     return this.project;
   }
 
-  /** Submits the step shown when it is this person's open claim, then opens their next step. */
+  /** Submits the item shown when it is this person's open claim, then opens their next item. */
   async nextAssigned(arg?: unknown): Promise<void> {
     const queues = await this.queues();
     if (!queues) return;
@@ -200,16 +209,15 @@ export class LabelProjects implements vscode.Disposable {
         );
         return;
       }
+      const source = this.sourceOf(project);
+      if (!source) {
+        void vscode.window.showWarningMessage(
+          `Persona Lab: project ${project.name} labels another benchmark folder: open that folder to walk its queue.`,
+        );
+        return;
+      }
       const me = this.labels.author;
-      const panel = this.views.main;
-      const from = toStepRef(arg);
-      const run = isRecord(arg) && typeof arg.run === 'string' ? arg.run : undefined;
-      const shown =
-        from && run
-          ? itemOf(run, from)
-          : panel.currentRef && panel.runName
-            ? itemOf(panel.runName, panel.currentRef)
-            : undefined;
+      const shown = source.shownItem(arg);
       const open = (await queues.claimed(project, me)).find((c) => !c.submitted);
       if (open && open.item === shown) await queues.submit(project, open.item, me);
       const next = await queues.next(project, me);
@@ -219,9 +227,8 @@ export class LabelProjects implements vscode.Disposable {
         return;
       }
       const at = parseItem(next);
-      if (!at) throw new Error(`project ${project.name} holds an item Persona Lab cannot read: ${next}`);
-      const pinned = at.run === this.spb.runName ? {} : { run: at.run };
-      await vscode.commands.executeCommand('personaLab.openStep', { ...at.ref, ...pinned });
+      if (!at || !(await source.open(at)))
+        throw new Error(`project ${project.name} holds an item Persona Lab cannot open as a ${source.noun}: ${next}`);
     } catch (err) {
       void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
     }
@@ -254,9 +261,11 @@ export class LabelProjects implements vscode.Disposable {
     try {
       const p = await queues.progress(project);
       const people = p.annotators.map((a) => `${a.annotator} ${a.submitted}`).join(' · ');
+      const nouns =
+        this.sourceOf(project)?.nouns ?? this.sources.find((s) => s.kind === this.labels.projectKind)?.nouns ?? 'items';
       this.message.set(
         'project',
-        `Project ${project.name}: ${p.done} of ${p.items} steps done (${project.overlap} each)${people ? ` · ${people}` : ''}`,
+        `Project ${project.name}: ${p.done} of ${p.items} ${nouns} done (${project.overlap} each)${people ? ` · ${people}` : ''}`,
       );
     } catch (err) {
       log.warn(`label project progress: ${(err as Error).message}`);

@@ -14,6 +14,7 @@ import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
+import type { ProjectKind } from './projectSources';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
@@ -28,8 +29,8 @@ export class LabelService implements vscode.Disposable {
   /** personaLab.labels.server ('' for the embedded file); the store is then its replica, kept in sync by `link`. */
   private server = '';
   private link: ServerLink | undefined;
-  /** A labelling project is active (projects.ts): `.` in the step view walks its queue. */
-  projectActive = false;
+  /** The benchmark of the active labelling project (projects.ts): `.` in its view walks the project's queue. */
+  projectKind: ProjectKind | undefined;
   private changes = 0;
   private seenVersion = -1;
   private readonly changed = new vscode.EventEmitter<void>();

@@ -19,14 +19,14 @@ export function pgSkipReason(): string | undefined {
 /** A project item (one step of one run) as the step view's data-step names it: platform/userId/stepId. */
 export function stepOfItem(item: string): string {
   const at = parseItem(item);
-  if (!at) throw new Error(`not a step item: ${item}`);
+  if (at?.kind !== 'step') throw new Error(`not a step item: ${item}`);
   return `${at.ref.platform}/${at.ref.userId}/${at.ref.stepId}`;
 }
 
 /** A whole-step label on a project item, as another annotator's window would send it. */
 export function labelOnItem(item: string, author: string, label: string): LabelRow {
   const at = parseItem(item);
-  if (!at) throw new Error(`not a step item: ${item}`);
+  if (at?.kind !== 'step') throw new Error(`not a step item: ${item}`);
   return {
     benchmark: 'sample',
     platform: at.ref.platform,

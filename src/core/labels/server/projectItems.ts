@@ -1,5 +1,6 @@
-// The items of a StreamProfileBench labelling project (core/labels/server/queue.ts hands them out as opaque keys):
-// one step of one run, as a JSON array so that no separator can collide with an id, and a seeded sample of them.
+// The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one StreamProfileBench
+// step or one OmniBehavior test action of one run, as a JSON array so that no separator can collide with an id, and a
+// seeded sample of them.
 import { isPlatform, type Platform } from '../../spb/types';
 
 export interface ProjectStep {
@@ -8,22 +9,50 @@ export interface ProjectStep {
   stepId: number;
 }
 
+export interface ProjectTestAction {
+  userId: string;
+  index: number;
+}
+
+export type ProjectItem =
+  { kind: 'step'; run: string; ref: ProjectStep } | { kind: 'testAction'; run: string; ref: ProjectTestAction };
+
+/** What a project's items are called, in the plural. */
+export function itemNouns(kind: ProjectItem['kind'] | undefined): string {
+  return kind === 'step' ? 'steps' : kind === 'testAction' ? 'test actions' : 'items';
+}
+
 /** A project item: one step of one run. */
 export function itemOf(run: string, ref: ProjectStep): string {
   return JSON.stringify([run, ref.platform, ref.userId, ref.stepId]);
 }
 
-export function parseItem(item: string): { run: string; ref: ProjectStep } | undefined {
+/** A project item: one test action of one run (three fields, where a step has four). */
+export function testActionItemOf(run: string, ref: ProjectTestAction): string {
+  return JSON.stringify([run, ref.userId, ref.index]);
+}
+
+const wholeNumber = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+export function parseItem(item: string): ProjectItem | undefined {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(item);
-    if (!Array.isArray(v) || v.length !== 4) return undefined;
-    const [run, platform, userId, stepId] = v as unknown[];
-    if (typeof run !== 'string' || !isPlatform(platform) || typeof userId !== 'string' || !Number.isInteger(stepId))
-      return undefined;
-    return { run, ref: { platform, userId, stepId: stepId as number } };
+    v = JSON.parse(item);
   } catch {
     return undefined;
   }
+  if (!Array.isArray(v) || typeof v[0] !== 'string') return undefined;
+  if (v.length === 4) {
+    const [run, platform, userId, stepId] = v as [string, unknown, unknown, unknown];
+    if (!isPlatform(platform) || typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
+    return { kind: 'step', run, ref: { platform, userId, stepId } };
+  }
+  if (v.length === 3) {
+    const [run, userId, index] = v as [string, unknown, unknown];
+    if (typeof userId !== 'string' || !wholeNumber(index)) return undefined;
+    return { kind: 'testAction', run, ref: { userId, index } };
+  }
+  return undefined;
 }
 
 /** `n` of `items` chosen by a shuffle seeded with `seed` (the same project name picks the same sample), in order. */

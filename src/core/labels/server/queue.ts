@@ -5,6 +5,7 @@
 import type { Pool } from 'pg';
 import { inTransaction, serverError } from '../../storage/postgres';
 import { LabelStoreError } from '../store';
+import { parseItem, type ProjectItem } from './projectItems';
 import type { ServerLabelStore } from './store';
 
 export interface ProjectDef {
@@ -23,6 +24,8 @@ export interface ProjectDef {
 export interface Project extends Omit<ProjectDef, 'items'> {
   id: number;
   itemCount: number;
+  /** What its items are (read from its first one); undefined when Persona Lab cannot read it. */
+  itemKind: ProjectItem['kind'] | undefined;
 }
 
 export interface AnnotatorProgress {
@@ -61,11 +64,13 @@ interface DbProject {
   overlap: number;
   created_by: string;
   item_count: string;
+  first_item: string | null;
 }
 
 const PROJECT_COLUMNS =
   'p.id, p.name, p.benchmark, p.runs, p.labels, p.overlap, p.created_by, ' +
-  '(SELECT COUNT(*) FROM project_items i WHERE i.project_id = p.id) AS item_count';
+  '(SELECT COUNT(*) FROM project_items i WHERE i.project_id = p.id) AS item_count, ' +
+  '(SELECT i.item FROM project_items i WHERE i.project_id = p.id ORDER BY i.ord LIMIT 1) AS first_item';
 
 const toProject = (r: DbProject): Project => ({
   id: r.id,
@@ -76,6 +81,7 @@ const toProject = (r: DbProject): Project => ({
   overlap: r.overlap,
   createdBy: r.created_by,
   itemCount: Number(r.item_count),
+  itemKind: r.first_item === null ? undefined : parseItem(r.first_item)?.kind,
 });
 
 export class LabelQueues {

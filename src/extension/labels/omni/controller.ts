@@ -1,7 +1,7 @@
 // Labelling in the trace view: sends the labels bar's state (this author's labels on the test action and on its
 // history records, with their staleness) after each test action shown and each change, and carries out the bar's
 // toggles, notes and undo, one transaction each, in the same store as the step view's labels, and its next
-// unlabelled test action (`.`).
+// unlabelled test action (`.`), or the next assigned one while a labelling project of OmniBehavior is active.
 import * as vscode from 'vscode';
 import { labelDef } from '../../../core/labels/taxonomy';
 import { testActionOrder } from '../../../core/omni/order';
@@ -103,6 +103,12 @@ export class TraceLabelController implements vscode.Disposable {
           this.setNote(action);
           break;
         case 'nextUnlabelled':
+          // With a labelling project of OmniBehavior active, `.` walks this person's queue (projects.ts).
+          if (this.labels.projectKind === 'omni') {
+            const run = this.targets.coreRef(action.ref)?.run;
+            await vscode.commands.executeCommand('personaLab.nextAssigned', { ...action.ref, run });
+            return;
+          }
           this.nextUnlabelled(action.ref);
           break;
         case 'score':

@@ -138,7 +138,7 @@ export class LabelStepController implements vscode.Disposable {
           return this.move(action.ref, action.delta);
         case 'nextUnlabelled':
           // With a labelling project active, `.` walks this person's queue (projects.ts), from any run's view.
-          if (this.labels.projectActive) {
+          if (this.labels.projectKind === 'spb') {
             void vscode.commands.executeCommand('personaLab.nextAssigned', { ...action.ref, run: this.panel.runName });
             return;
           }
