@@ -19,6 +19,7 @@ export type ProjectKind = 'spb' | 'omni';
 
 export interface ProjectSource {
   readonly kind: ProjectKind;
+  readonly itemKind: ProjectItem['kind'];
   /** The benchmark's name in messages. */
   readonly title: string;
   /** What one item is: "step", "test action". */
@@ -49,6 +50,7 @@ export function spbProjectSource(
 ): ProjectSource {
   return {
     kind: 'spb',
+    itemKind: 'step',
     title: 'StreamProfileBench',
     noun: 'step',
     nouns: 'steps',
@@ -102,6 +104,7 @@ export function spbProjectSource(
 export function omniProjectSource(labels: LabelService, omni: OmniStore, trace: TracePanel): ProjectSource {
   return {
     kind: 'omni',
+    itemKind: 'testAction',
     title: 'OmniBehavior',
     noun: 'test action',
     nouns: 'test actions',

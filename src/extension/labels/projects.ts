@@ -40,8 +40,8 @@ export class LabelProjects implements vscode.Disposable {
   }
 
   /** The open benchmark a project's items come from; undefined when that folder is not open. */
-  private sourceOf(p: Pick<Project, 'benchmark'>): ProjectSource | undefined {
-    return this.sources.find((s) => s.benchmark() === p.benchmark);
+  private sourceOf(p: Pick<Project, 'benchmark' | 'itemKind'>): ProjectSource | undefined {
+    return this.sources.find((s) => s.benchmark() === p.benchmark && (p.itemKind ?? s.itemKind) === s.itemKind);
   }
 
   get activeName(): string | undefined {
