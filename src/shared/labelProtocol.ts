@@ -71,6 +71,8 @@ export interface LabelBarState<R> {
   flash: LabelFlash | null;
   /** The team's label server (personaLab.labels.server), or null when labels are in the embedded file. */
   server: LabelServerLine | null;
+  /** The labelling project whose queue `.` walks in this view (its name), or null: `.` is next unlabelled. */
+  project: string | null;
 }
 
 const serverLine = object({
@@ -104,5 +106,6 @@ export function labelBarShape<R>(ref: Guard<R>) {
     labelSetNote: nullable(str),
     flash: nullable(flash),
     server: nullable(serverLine),
+    project: nullable(str),
   } satisfies Shape;
 }

@@ -141,7 +141,10 @@ describe.skipIf(skip !== undefined)(
           },
         );
         opened.push(shown);
-        if (i === 0) await frame.locator('.trace-header .user-id').click(); // the keys go to the trace view
+        if (i === 0) {
+          expect(await frame.locator('.labels-help').innerText()).toContain(`next assigned (${PROJECT})`);
+          await frame.locator('.trace-header .user-id').click(); // the keys go to the trace view
+        }
         await wb.page.keyboard.press(LABEL.key!);
         const chip = frame.locator(`.labels-bar .label-chip[data-label-id="${LABEL.id}"]`);
         await waitFor(async () => (await chip.getAttribute('aria-pressed')) === 'true', {

@@ -35,7 +35,7 @@ describe('buildTraceLabelState', () => {
       [h2, 'fresh'],
       [h3, 'missing'],
     ]);
-    const s = buildTraceLabelState({
+    const input = {
       ref: { userId: 'u_1', index: 40 },
       run: 'r',
       author: 'me',
@@ -47,7 +47,8 @@ describe('buildTraceLabelState', () => {
       labelSetNote: null,
       flash: null,
       scores: null,
-    });
+    };
+    const s = buildTraceLabelState(input);
     expect(s.labels.map((l) => l.key)).toEqual(DEFAULT_LABELS.map((l) => l.key));
     expect(s.applied.map((x) => `${x.labelId}:${x.staleness}`)).toEqual([
       'decay-error:fresh',
@@ -59,7 +60,13 @@ describe('buildTraceLabelState', () => {
       { index: 3, names: ['D_random pick'], stale: true },
       { index: 7, names: ['D_peer pick', 'PI leak'], stale: true },
     ]);
+    expect(s.project).toBeNull();
     expect(isExtensionToWebview({ type: 'labels', state: s })).toBe(true);
+    // The labelling project whose queue `.` walks: its name, as text.
+    const inProject = buildTraceLabelState({ ...input, project: 'Scenes pass 1' });
+    expect(inProject.project).toBe('Scenes pass 1');
+    expect(isExtensionToWebview({ type: 'labels', state: inProject })).toBe(true);
+    expect(isExtensionToWebview({ type: 'labels', state: { ...s, project: 3 } })).toBe(false);
   });
 
   it('shows a label without a staleness check as unknown, never stale', () => {

@@ -240,7 +240,10 @@ export class TraceLabelsUi {
           keyHelp(keyRange(state.labels), 'toggle'),
           keyHelp(LABEL_BAR_KEYS.note, 'note'),
           keyHelp(LABEL_BAR_KEYS.undo, 'undo'),
-          keyHelp(LABEL_BAR_KEYS.nextUnlabelled, 'next unlabelled'),
+          keyHelp(
+            LABEL_BAR_KEYS.nextUnlabelled,
+            state.project ? `next assigned (${state.project})` : 'next unlabelled',
+          ),
           keyHelp('Esc', 'test action'),
           keyHelp('[ ]', 'previous / next'),
           keyHelp(CHEAT_SHEET_KEY, 'keys and guides'),

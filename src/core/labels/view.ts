@@ -74,6 +74,8 @@ export interface LabelViewState {
   flash: LabelFlash | null;
   /** The team's label server, or null when labels are in the embedded file. */
   server: LabelServerLine | null;
+  /** The labelling project whose queue `.` walks (its name), or null: `.` is next unlabelled. */
+  project: string | null;
 }
 
 /** What the labels bar says about the label server: online (everything sent), or why labels wait here. */

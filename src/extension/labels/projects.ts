@@ -31,12 +31,15 @@ export class LabelProjects implements vscode.Disposable {
     private readonly secrets: vscode.SecretStorage,
     private readonly message: TreeMessage,
   ) {
-    this.setKind(this.activeName ? (this.state.get<ProjectKind>(ACTIVE_KIND_KEY) ?? 'spb') : undefined);
+    const name = this.activeName;
+    this.setActive(
+      name === undefined ? undefined : { name, kind: this.state.get<ProjectKind>(ACTIVE_KIND_KEY) ?? 'spb' },
+    );
   }
 
-  private setKind(kind: ProjectKind | undefined): void {
-    this.labels.projectKind = kind;
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, kind === 'spb');
+  private setActive(project: { kind: ProjectKind; name: string } | undefined): void {
+    this.labels.setProject(project);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, project?.kind === 'spb');
   }
 
   /** The open benchmark a project's items come from; undefined when that folder is not open. */
@@ -184,7 +187,7 @@ export class LabelProjects implements vscode.Disposable {
 
   private async activate(p: Project | undefined, source: ProjectSource | undefined): Promise<void> {
     this.project = p;
-    this.setKind(p && source?.kind);
+    this.setActive(p && source && { kind: source.kind, name: p.name });
     await this.state.update(ACTIVE_KEY, p?.name);
     await this.state.update(ACTIVE_KIND_KEY, p && source?.kind);
     await this.refreshProgress();
@@ -261,11 +264,9 @@ export class LabelProjects implements vscode.Disposable {
     try {
       const p = await queues.progress(project);
       const people = p.annotators.map((a) => `${a.annotator} ${a.submitted}`).join(' · ');
-      const nouns =
-        this.sourceOf(project)?.nouns ?? this.sources.find((s) => s.kind === this.labels.projectKind)?.nouns ?? 'items';
       this.message.set(
         'project',
-        `Project ${project.name}: ${p.done} of ${p.items} ${nouns} done (${project.overlap} each)${people ? ` · ${people}` : ''}`,
+        `Project ${project.name}: ${p.done} of ${p.items} ${itemNouns(project.itemKind)} done (${project.overlap} each)${people ? ` · ${people}` : ''}`,
       );
     } catch (err) {
       log.warn(`label project progress: ${(err as Error).message}`);

@@ -29,12 +29,11 @@ export class LabelService implements vscode.Disposable {
   /** personaLab.labels.server ('' for the embedded file); the store is then its replica, kept in sync by `link`. */
   private server = '';
   private link: ServerLink | undefined;
-  /** The benchmark of the active labelling project (projects.ts): `.` in its view walks the project's queue. */
-  projectKind: ProjectKind | undefined;
+  private activeProject: { kind: ProjectKind; name: string } | undefined;
   private changes = 0;
   private seenVersion = -1;
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires after any change of labels, the label set, the author or the database file. */
+  /** Fires after any change of labels, the label set, the author, the database file or the active project. */
   readonly onDidChange = this.changed.event;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('personaLab.labels');
   private watchers: vscode.Disposable[] = [];
@@ -71,6 +70,22 @@ export class LabelService implements vscode.Disposable {
   }
 
   /** The `benchmark` column of labels on `open` (its folder's name); undefined when it is not loaded. */
+  /** The active labelling project (projects.ts), whose queue `.` walks in its benchmark's view. */
+  get project(): { kind: ProjectKind; name: string } | undefined {
+    return this.activeProject;
+  }
+
+  /** The name of the active project when it is of `kind`'s benchmark, else null (`.`: next unlabelled). */
+  projectIn(kind: ProjectKind): string | null {
+    return this.activeProject?.kind === kind ? this.activeProject.name : null;
+  }
+
+  setProject(project: { kind: ProjectKind; name: string } | undefined): void {
+    if (project?.kind === this.activeProject?.kind && project?.name === this.activeProject?.name) return;
+    this.activeProject = project && { ...project };
+    this.changed.fire();
+  }
+
   benchmarkOf(open: OpenBenchmark): string | undefined {
     return open.root ? benchmarkId(open.root) : undefined;
   }

@@ -23,6 +23,7 @@ export interface TraceLabelInput {
   labelSetNote: string | null;
   flash: LabelFlash | null;
   server?: LabelServerLine | null;
+  project?: string | null;
   /** The selected run's utterance to score, with this author's scores of it (see buildScoreState). */
   scores: TraceScoreState | null;
 }
@@ -62,6 +63,7 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
     labelSetNote: input.labelSetNote,
     flash: input.flash,
     server: input.server ?? null,
+    project: input.project ?? null,
     scores: input.scores,
   };
 }

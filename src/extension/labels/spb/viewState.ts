@@ -25,6 +25,7 @@ export interface LabelViewInput {
   labelSetNote?: string | null;
   flash?: LabelFlash | null;
   server?: LabelServerLine | null;
+  project?: string | null;
 }
 
 export function buildLabelView(input: LabelViewInput): LabelViewState {
@@ -59,5 +60,6 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
     labelSetNote: input.labelSetNote ?? null,
     flash: input.flash ?? null,
     server: input.server ?? null,
+    project: input.project ?? null,
   };
 }
