@@ -1,7 +1,13 @@
 // What a labelling project needs of each benchmark (projects.ts): its items (StreamProfileBench steps, OmniBehavior
 // test actions) in the runs chosen, the item its view shows, and how to open one. The queue itself is the same.
 import * as vscode from 'vscode';
-import { itemOf, testActionItemOf, type ProjectItem, type ProjectStep } from '../../core/labels/server/projectItems';
+import {
+  itemOf,
+  testActionItemOf,
+  type ItemKind,
+  type ProjectItem,
+  type ProjectStep,
+} from '../../core/labels/server/projectItems';
 import { isRecord } from '../../core/guards';
 import { testActionOrder } from '../../core/omni/order';
 import type { Step, User } from '../../core/spb/types';
@@ -15,16 +21,12 @@ import { log } from '../log';
 import type { LabelService } from './service';
 import type { LabelTreeAugment } from './spb/treeLabels';
 
-export type ProjectKind = 'spb' | 'omni';
-
 export interface ProjectSource {
-  readonly kind: ProjectKind;
-  readonly itemKind: ProjectItem['kind'];
+  readonly itemKind: ItemKind;
   /** The benchmark's name in messages. */
   readonly title: string;
-  /** What one item is: "step", "test action". */
-  readonly noun: string;
-  readonly nouns: string;
+  /** Where its items show: "step view", "trace view". */
+  readonly view: string;
   /** The open benchmark's id in the label store; undefined while none is open. */
   benchmark(): string | undefined;
   /** Its view (step view, trace view) is the active editor. */
@@ -49,11 +51,9 @@ export function spbProjectSource(
   augment: LabelTreeAugment,
 ): ProjectSource {
   return {
-    kind: 'spb',
     itemKind: 'step',
     title: 'StreamProfileBench',
-    noun: 'step',
-    nouns: 'steps',
+    view: 'step view',
     benchmark: () => labels.benchmarkOf(spb),
     viewActive: () => views.main.isActive,
     runNames: () => [...(spb.bench?.runs.keys() ?? [])],
@@ -103,11 +103,9 @@ export function spbProjectSource(
 
 export function omniProjectSource(labels: LabelService, omni: OmniStore, trace: TracePanel): ProjectSource {
   return {
-    kind: 'omni',
     itemKind: 'testAction',
     title: 'OmniBehavior',
-    noun: 'test action',
-    nouns: 'test actions',
+    view: 'trace view',
     benchmark: () => labels.benchmarkOf(omni),
     viewActive: () => trace.isActive,
     runNames: () => [...(omni.bench?.runs.keys() ?? [])],

@@ -6,16 +6,16 @@
 import * as vscode from 'vscode';
 import { LabelQueues, type Project } from '../../core/labels/server/queue';
 import { ServerLabelStore } from '../../core/labels/server/store';
-import { itemNouns, parseItem, seededSample } from '../../core/labels/server/projectItems';
+import { itemNoun, itemNouns, parseItem, seededSample, type ItemKind } from '../../core/labels/server/projectItems';
 import type { TreeMessage } from '../tree/message';
 import { log } from '../log';
 import type { LabelService } from './service';
-import type { ProjectKind, ProjectSource } from './projectSources';
+import type { ProjectSource } from './projectSources';
 import { passwordKey } from './serverLink';
 
 const ACTIVE_KEY = 'personaLab.labelProject';
 const ACTIVE_KIND_KEY = 'personaLab.labelProjectKind';
-/** `.` and Alt+. in the step view walk the queue while a StreamProfileBench project is active. */
+/** `.` and Alt+. in the step view walk the queue while a project of steps is active. */
 const CONTEXT_KEY = 'personaLab.labelProjectActive';
 
 export class LabelProjects implements vscode.Disposable {
@@ -33,13 +33,13 @@ export class LabelProjects implements vscode.Disposable {
   ) {
     const name = this.activeName;
     this.setActive(
-      name === undefined ? undefined : { name, kind: this.state.get<ProjectKind>(ACTIVE_KIND_KEY) ?? 'spb' },
+      name === undefined ? undefined : { name, itemKind: this.state.get<ItemKind>(ACTIVE_KIND_KEY) ?? 'step' },
     );
   }
 
-  private setActive(project: { kind: ProjectKind; name: string } | undefined): void {
+  private setActive(project: { itemKind: ItemKind; name: string } | undefined): void {
     this.labels.setProject(project);
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, project?.kind === 'spb');
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, project?.itemKind === 'step');
   }
 
   /** The open benchmark a project's items come from; undefined when that folder is not open. */
@@ -90,24 +90,28 @@ export class LabelProjects implements vscode.Disposable {
     const selected = source.selectedRun();
     const runs = await vscode.window.showQuickPick(
       source.runNames().map((r) => ({ label: r, picked: r === selected })),
-      { title: `${n(2)}: the runs whose ${source.nouns} are labelled`, canPickMany: true, ignoreFocusOut: true },
+      {
+        title: `${n(2)}: the runs whose ${itemNouns(source.itemKind)} are labelled`,
+        canPickMany: true,
+        ignoreFocusOut: true,
+      },
     );
     if (!runs?.length) return;
     const all = await source.items(runs.map((r) => r.label));
     if (!all) return;
     if (all.length === 0) {
-      void vscode.window.showInformationMessage(`Persona Lab: no ${source.noun} of these runs to label.`);
+      void vscode.window.showInformationMessage(`Persona Lab: no ${itemNoun(source.itemKind)} of these runs to label.`);
       return;
     }
     const size = await vscode.window.showInputBox({
-      title: `${n(3)}: how many of the ${all.length} ${source.nouns} (a sample seeded by the name)`,
+      title: `${n(3)}: how many of the ${all.length} ${itemNouns(source.itemKind)} (a sample seeded by the name)`,
       value: String(all.length),
       ignoreFocusOut: true,
       validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
     });
     if (!size) return;
     const overlap = await vscode.window.showInputBox({
-      title: `${n(4)}: annotators per ${source.noun} (overlap)`,
+      title: `${n(4)}: annotators per ${itemNoun(source.itemKind)} (overlap)`,
       value: '2',
       ignoreFocusOut: true,
       validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'a whole number, 1 or more'),
@@ -126,7 +130,7 @@ export class LabelProjects implements vscode.Disposable {
       });
       await this.activate(made, source);
       void vscode.window.showInformationMessage(
-        `Persona Lab: project ${made.name}: ${made.itemCount} ${source.nouns}, ${made.overlap} annotator(s) each. Press . in the ${source.kind === 'spb' ? 'step' : 'trace'} view for your next ${source.noun}.`,
+        `Persona Lab: project ${made.name}: ${made.itemCount} ${itemNouns(made.itemKind)}, ${made.overlap} annotator(s) each. Press . in the ${source.view} for your next ${itemNoun(made.itemKind)}.`,
       );
     } catch (err) {
       void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
@@ -139,7 +143,7 @@ export class LabelProjects implements vscode.Disposable {
     if (open.length <= 1) return open[0];
     open.sort((a, b) => Number(b.viewActive()) - Number(a.viewActive()));
     const picked = await vscode.window.showQuickPick(
-      open.map((s) => ({ label: s.title, description: `its ${s.nouns}`, source: s })),
+      open.map((s) => ({ label: s.title, description: `its ${itemNouns(s.itemKind)}`, source: s })),
       { title: 'New Labelling Project: which benchmark', ignoreFocusOut: true },
     );
     return picked?.source;
@@ -187,9 +191,9 @@ export class LabelProjects implements vscode.Disposable {
 
   private async activate(p: Project | undefined, source: ProjectSource | undefined): Promise<void> {
     this.project = p;
-    this.setActive(p && source && { kind: source.kind, name: p.name });
+    this.setActive(p && source && { itemKind: source.itemKind, name: p.name });
     await this.state.update(ACTIVE_KEY, p?.name);
-    await this.state.update(ACTIVE_KIND_KEY, p && source?.kind);
+    await this.state.update(ACTIVE_KIND_KEY, p && source?.itemKind);
     await this.refreshProgress();
   }
 
@@ -231,7 +235,9 @@ export class LabelProjects implements vscode.Disposable {
       }
       const at = parseItem(next);
       if (!at || !(await source.open(at)))
-        throw new Error(`project ${project.name} holds an item Persona Lab cannot open as a ${source.noun}: ${next}`);
+        throw new Error(
+          `project ${project.name} holds an item Persona Lab cannot open as a ${itemNoun(source.itemKind)}: ${next}`,
+        );
     } catch (err) {
       void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
     }

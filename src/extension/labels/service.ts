@@ -14,7 +14,7 @@ import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
-import type { ProjectKind } from './projectSources';
+import type { ItemKind } from '../../core/labels/server/projectItems';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
@@ -29,7 +29,7 @@ export class LabelService implements vscode.Disposable {
   /** personaLab.labels.server ('' for the embedded file); the store is then its replica, kept in sync by `link`. */
   private server = '';
   private link: ServerLink | undefined;
-  private activeProject: { kind: ProjectKind; name: string } | undefined;
+  private activeProject: { itemKind: ItemKind; name: string } | undefined;
   private changes = 0;
   private seenVersion = -1;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -70,18 +70,16 @@ export class LabelService implements vscode.Disposable {
   }
 
   /** The `benchmark` column of labels on `open` (its folder's name); undefined when it is not loaded. */
-  /** The active labelling project (projects.ts), whose queue `.` walks in its benchmark's view. */
-  get project(): { kind: ProjectKind; name: string } | undefined {
-    return this.activeProject;
+  /**
+   * The name of the active labelling project (projects.ts) when its items are of `kind`, else null: `.` in the view
+   * of those items walks its queue instead of going to the next unlabelled one.
+   */
+  projectIn(kind: ItemKind): string | null {
+    return this.activeProject?.itemKind === kind ? this.activeProject.name : null;
   }
 
-  /** The name of the active project when it is of `kind`'s benchmark, else null (`.`: next unlabelled). */
-  projectIn(kind: ProjectKind): string | null {
-    return this.activeProject?.kind === kind ? this.activeProject.name : null;
-  }
-
-  setProject(project: { kind: ProjectKind; name: string } | undefined): void {
-    if (project?.kind === this.activeProject?.kind && project?.name === this.activeProject?.name) return;
+  setProject(project: { itemKind: ItemKind; name: string } | undefined): void {
+    if (project?.itemKind === this.activeProject?.itemKind && project?.name === this.activeProject?.name) return;
     this.activeProject = project && { ...project };
     this.changed.fire();
   }

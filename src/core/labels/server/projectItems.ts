@@ -17,9 +17,16 @@ export interface ProjectTestAction {
 export type ProjectItem =
   { kind: 'step'; run: string; ref: ProjectStep } | { kind: 'testAction'; run: string; ref: ProjectTestAction };
 
+export type ItemKind = ProjectItem['kind'];
+
+/** What one of a project's items is called. */
+export function itemNoun(kind: ItemKind | undefined): string {
+  return kind === 'step' ? 'step' : kind === 'testAction' ? 'test action' : 'item';
+}
+
 /** What a project's items are called, in the plural. */
-export function itemNouns(kind: ProjectItem['kind'] | undefined): string {
-  return kind === 'step' ? 'steps' : kind === 'testAction' ? 'test actions' : 'items';
+export function itemNouns(kind: ItemKind | undefined): string {
+  return `${itemNoun(kind)}s`;
 }
 
 /** A project item: one step of one run. */

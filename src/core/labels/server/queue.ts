@@ -5,7 +5,7 @@
 import type { Pool } from 'pg';
 import { inTransaction, serverError } from '../../storage/postgres';
 import { LabelStoreError } from '../store';
-import { parseItem, type ProjectItem } from './projectItems';
+import { parseItem, type ItemKind } from './projectItems';
 import type { ServerLabelStore } from './store';
 
 export interface ProjectDef {
@@ -25,7 +25,7 @@ export interface Project extends Omit<ProjectDef, 'items'> {
   id: number;
   itemCount: number;
   /** What its items are (read from its first one); undefined when Persona Lab cannot read it. */
-  itemKind: ProjectItem['kind'] | undefined;
+  itemKind: ItemKind | undefined;
 }
 
 export interface AnnotatorProgress {

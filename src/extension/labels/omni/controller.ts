@@ -72,7 +72,7 @@ export class TraceLabelController implements vscode.Disposable {
         error: this.labels.error,
         labelSetNote: this.labels.labelSetNote,
         server: this.labels.serverLine,
-        project: this.labels.projectIn('omni'),
+        project: this.labels.projectIn('testAction'),
         flash: this.bar.flashOn(ref),
         scores,
       }),
@@ -105,7 +105,7 @@ export class TraceLabelController implements vscode.Disposable {
           break;
         case 'nextUnlabelled':
           // With a labelling project of OmniBehavior active, `.` walks this person's queue (projects.ts).
-          if (this.labels.project?.kind === 'omni') {
+          if (this.labels.projectIn('testAction') !== null) {
             const run = this.targets.coreRef(action.ref)?.run;
             await vscode.commands.executeCommand('personaLab.nextAssigned', { ...action.ref, run });
             return;

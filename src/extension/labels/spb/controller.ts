@@ -76,7 +76,7 @@ export class LabelStepController implements vscode.Disposable {
         error: this.labels.error,
         labelSetNote: this.labels.labelSetNote,
         server: this.labels.serverLine,
-        project: this.labels.projectIn('spb'),
+        project: this.labels.projectIn('step'),
         flash,
       }),
     });
@@ -139,7 +139,7 @@ export class LabelStepController implements vscode.Disposable {
           return this.move(action.ref, action.delta);
         case 'nextUnlabelled':
           // With a labelling project active, `.` walks this person's queue (projects.ts), from any run's view.
-          if (this.labels.project?.kind === 'spb') {
+          if (this.labels.projectIn('step') !== null) {
             void vscode.commands.executeCommand('personaLab.nextAssigned', { ...action.ref, run: this.panel.runName });
             return;
           }
