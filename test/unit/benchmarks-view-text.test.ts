@@ -39,19 +39,20 @@ describe("the Benchmarks view's description", () => {
 });
 
 describe("the benchmark row's name", () => {
-  it('keeps a folder name of up to 16 characters as it is', () => {
+  it('keeps a folder name of up to 14 characters as it is', () => {
     expect(rowName('sample')).toBe('sample');
     expect(rowName('omnibehavior')).toBe('omnibehavior');
-    expect(rowName('a'.repeat(16))).toBe('a'.repeat(16));
+    expect(rowName('a'.repeat(14))).toBe('a'.repeat(14));
   });
 
-  it('cuts a longer one to 16 at a word break and keeps its generated end', () => {
-    expect(rowName('persona-lab-walkthrough-g1hUdX')).toBe('persona-lab…hUdX');
-    expect(rowName('persona-lab-walk-1280-NuxvpF')).toBe('persona-lab…xvpF');
-    expect(rowName('averyveryverylongfoldernamewithoutbreaks')).toBe('averyveryve…eaks');
-    expect(rowName('StreamProfileBench')).toBe('StreamProfi…ench');
-    for (const name of ['persona-lab-walkthrough-g1hUdX', 'StreamProfileBench', 'x'.repeat(40)])
-      expect(rowName(name).length).toBe(16);
+  it('cuts a longer one to 14 at a word break and keeps its generated end', () => {
+    expect(rowName('persona-lab-walkthrough-g1hUdX')).toBe('persona…hUdX');
+    expect(rowName('persona-lab-walk-1280-NuxvpF')).toBe('persona…xvpF');
+    expect(rowName('averyveryverylongfoldernamewithoutbreaks')).toBe('averyvery…eaks');
+    expect(rowName('StreamProfileBench')).toBe('StreamPro…ench');
+    expect(rowName('a'.repeat(15))).toBe(`${'a'.repeat(9)}…aaaa`);
+    for (const name of ['StreamProfileBench', 'x'.repeat(40)]) expect(rowName(name).length).toBe(14);
+    expect(rowName('persona-lab-walkthrough-g1hUdX').length).toBeLessThan(14);
   });
 });
 
