@@ -11,6 +11,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { tableModels } from '../../src/core/spb/score/paperTables';
 import { formatTable, pctText, rankColumn, tableCsv, tableLatex, tableMarkdown } from '../../src/core/tables/format';
+import { wholeCoverage } from '../support/coverage';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;
@@ -30,7 +31,7 @@ function run(name: string, per: Partial<Record<Platform, [recall: number, f1: nu
     METRIC_KEYS.map((k) => [k, nanMean(figures.map((f) => f.metrics[k]))]),
   ) as RunScore['avg'];
   avg.F1NS = nanMean(figures.map((f) => f.f1ns));
-  return { name, platforms, avg };
+  return { name, platforms, avg, coverage: wholeCoverage(platforms.keys()) };
 }
 
 const scores = [

@@ -11,6 +11,7 @@ import { nanMean } from '../../src/core/spb/score/step';
 import { paperTables, scoreJson, statsAvg } from '../../src/core/spb/score/tables';
 import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { formatTable, pctText } from '../../src/core/tables/format';
+import { wholeCoverage } from '../support/coverage';
 
 function runOf(name: string, recalls: Partial<Record<Platform, number>>): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
@@ -27,7 +28,12 @@ function runOf(name: string, recalls: Partial<Record<Platform, number>>): RunSco
   }
   const figures = [...platforms.values()];
   const avg = Object.fromEntries(METRIC_KEYS.map((k) => [k, nanMean(figures.map((f) => f.metrics[k]))]));
-  return { name, platforms, avg: { ...(avg as RunScore['avg']), F1NS: nanMean(figures.map((f) => f.f1ns)) } };
+  return {
+    name,
+    platforms,
+    avg: { ...(avg as RunScore['avg']), F1NS: nanMean(figures.map((f) => f.f1ns)) },
+    coverage: wholeCoverage(platforms.keys()),
+  };
 }
 
 describe('Python rounding in every table', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runPickRows } from '../../src/extension/commands/runPick';
 import { findWorkspaceBenchmark, resolveSettingPath } from '../../src/extension/workspace/target';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
+import { wholeCoverage } from '../support/coverage';
 
 describe('resolveSettingPath', () => {
   const folders = ['/ws/a', '/ws/b'];
@@ -43,6 +44,7 @@ describe('runPickRows', () => {
     name,
     platforms: new Map(steps.map((n, i) => [(['weibo', 'zhihu'] as const)[i], { steps: n } as PlatformScore])),
     avg: { Recall: recall, F1NS: f1 } as RunScore['avg'],
+    coverage: wholeCoverage((['weibo', 'zhihu'] as const).slice(0, steps.length)),
   });
   it('labels each run with its Avg. Recall and F1^NS and marks the selected one', () => {
     const rows = runPickRows([score('gpt', 0.4567, 0.3, [10, 2000]), score('qwen', NaN, NaN, [])], 'qwen');

@@ -16,6 +16,7 @@ import {
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
 import { inSubset, type UserSubset } from './userSubset';
+import { runCoverage, type RunCoverage } from './coverage';
 import { METRIC_KEYS, PLATFORMS } from '../types';
 import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User } from '../types';
 
@@ -61,6 +62,8 @@ export interface RunScore {
   platforms: Map<Platform, PlatformScore>;
   /** arithmetic mean of the platform figures (platforms whose figure is defined) */
   avg: MetricsTable & { F1NS: number };
+  /** what the figures cover: every platform of the benchmark (or sample) in scope, and in all */
+  coverage: RunCoverage;
 }
 
 /**
@@ -103,7 +106,7 @@ export function scoreRun(bench: Benchmark, run: Run, subset?: UserSubset): RunSc
   const avg = {} as MetricsTable & { F1NS: number };
   for (const key of METRIC_KEYS) avg[key] = nanMean(figures.map((p) => p.metrics[key]));
   avg.F1NS = nanMean(figures.map((p) => p.f1ns));
-  return { name: run.name, platforms, avg };
+  return { name: run.name, platforms, avg, coverage: runCoverage(bench, run, subset) };
 }
 
 /**
