@@ -9,6 +9,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { componentReason, overallReason, overallText, shortCoverage } from '../../src/core/omni/overallReason';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark } from '../../src/core/omni/types';
+import { buildTraceModel } from '../../src/extension/benchmarks/omni/model';
 import { omniRowDescription } from '../../src/extension/benchmarks/viewText';
 import { fakeBench } from './omni-fixture';
 
@@ -63,6 +64,26 @@ describe('a run of one OmniBehavior user', () => {
     expect(omniRowDescription('one-user', score.overall, undefined, shortCoverage(score))).toBe(
       `overall — over 1 of ${users} users · run: one-user · OmniBehavior`,
     );
+  });
+
+  it('the trace view names the run it shows, how it was made here, and its headline with the reason', () => {
+    const run = bench.runs.get('one-user')!;
+    const score = scoreOmniRun(bench, run);
+    const user = bench.users.get('u_1001')!;
+    const counts = { scenes: [], behaviours: [] };
+    const m = buildTraceModel({
+      user,
+      action: user.testActions[0],
+      run,
+      record: undefined,
+      counts,
+      score,
+      made: 'made here by Run Test Actions…',
+    });
+    expect(m).toMatchObject({ run: 'one-user', runMade: 'made here by Run Test Actions…' });
+    expect(m.runFigures).toBe(`overall — (${overallReason(score)})`);
+    const none = buildTraceModel({ user, action: user.testActions[0], run: undefined, record: undefined, counts });
+    expect(none).toMatchObject({ run: null, runFigures: null, runMade: null });
   });
 
   it('a judged partial run has its overall, with its coverage', () => {
