@@ -26,7 +26,7 @@ export interface OmniDashboardModel {
   /** Answers that count, and answers left out of every metric for want of a usable predicted value. */
   answered: number;
   leftOut: number;
-  /** `why`: the reason a component has no value (null when it has one). */
+  /** `why`: why a component has no value, or why it is 0 (componentNote); null when the figure speaks for itself. */
   components: { id: ComponentId; value: number | null; why: string | null }[];
   fields: FieldScore[];
   bias: BiasDiagnostics;

@@ -144,6 +144,19 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const second = frame.locator('.attempt[data-attempt="2"]');
     expect(await second.locator('.attempt-head').innerText()).toContain('edited prompt of video_liked');
     expect(await second.locator('tbody tr').count()).toBe(1);
+    // With the draft beside it, the attempts table keeps its figures first and every header on one line.
+    const heads = await second.locator('thead th').evaluateAll((ths) =>
+      ths.map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return { text: th.textContent, lines: lines.size };
+      }),
+    );
+    expect(heads.map((h) => h.text).slice(0, 4)).toEqual(['field', 'change', 'Δ', 'judge']);
+    expect(heads.filter((h) => h.lines > 1)).toEqual([]);
+    await second.scrollIntoViewIfNeeded();
+    await wb.screenshot('omni-attempts-beside-draft');
   });
 
   it('Run Test Actions… on a user writes a run the tree selects; the same run again resumes without asking', async () => {
@@ -198,11 +211,18 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const before = server.requests.length;
     const first = await runOnce();
     expect(first).toContain("Persona Lab's prompt, not the benchmark's");
-    await toast(
+    const finished = toast(
       new RegExp(`${RUN} finished: ${user.testActions.length}/${user.testActions.length} test actions`),
-    ).waitFor({
-      timeout: 180_000,
-    });
+    );
+    await finished.waitFor({ timeout: 180_000 });
+    // The new run is of one user and not judged yet: the views switch to it, and say so.
+    const users = [...bench.users.values()].filter((u) => u.testActions.length).length;
+    const actions = [...bench.users.values()].reduce((n, u) => n + u.testActions.length, 0);
+    const covers = `1 of ${users} users, ${user.testActions.length} of ${actions} test actions`;
+    const notJudged = 'not judged yet: Judge Run… scores the next_user_message answers';
+    expect(await finished.innerText()).toContain(
+      `The views now show ${RUN}: overall — (${notJudged}; the run covers ${covers})`,
+    );
     const sent = server.requests.length - before;
     expect(sent).toBeGreaterThanOrEqual(user.testActions.length);
     const lines = readFileSync(join(root, 'results', RUN, 'predictions.jsonl'), 'utf8')
@@ -219,6 +239,31 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
         ).includes(RUN),
       { timeout: 60_000, message: 'the tree to show the new run' },
     );
+    const benchRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`).first();
+    expect(await benchRow.innerText()).toBe(`overall — over 1 of ${users} users · run: ${RUN} · OmniBehavior`);
+    // A run of part of the benchmark is not a loading problem of the run the tool just wrote.
+    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
+    // The open trace view names the run whose predictions it now shows, and that run's headline.
+    await frame.locator('.trace-header .run', { hasText: `run ${RUN} (made here by Run Test Actions…)` }).waitFor();
+    expect(await frame.locator('.trace-header .run-figures').innerText()).toBe(
+      `overall — (${notJudged}; the run covers ${covers})`,
+    );
+    await wb.screenshot('omni-run-one-user-trace');
+    await wb.runCommand('Persona Lab: Open OmniBehavior Dashboard');
+    const dash = await wb.findWebviewFrame(`#omnidash-root[data-run="${RUN}"]`, { timeout: 60_000 });
+    expect(await dash.locator('.made').innerText()).toBe(`Showing ${RUN}, made here by Run Test Actions…`);
+    expect(await dash.locator('.overall-why').innerText()).toBe(`No overall: ${notJudged}; the run covers ${covers}`);
+    expect(await dash.locator('.coverage').innerText()).toContain(`over ${covers}`);
+    const shopText = dash.locator('table[data-table="components"] tbody tr').last();
+    expect(await shopText.innerText()).toMatch(new RegExp(`^Shop text \\(judge × 10\\)\\s+—\\s+${notJudged}$`));
+    // A component of 0.0 says why (no true positive in this one user's answers), as the reference computes it.
+    const componentRows = await dash
+      .locator('table[data-table="components"] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+    for (const [, value, note] of componentRows)
+      if (value === '0.0') expect(note).toMatch(/^no true positive in \d+ answers? /);
+    await wb.screenshot('omni-run-one-user-dashboard');
+    await wb.runCommand('View: Close Editor');
 
     const again = await runOnce();
     expect(again).toMatch(/estimate: 0 requests \(\d+ requests already done\)/);
@@ -261,6 +306,9 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
         message: 'the dashboard to show the judged overall',
       },
     );
+    // Judged, the run has its overall; its figures still say they are of one user.
+    expect(await dash.locator('.overall-why').count()).toBe(0);
+    expect(await dash.locator('.coverage').innerText()).toMatch(/^Every figure here is over 1 of \d+ users, /);
     await wb.screenshot('omni-dashboard-judged');
   });
 });

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/core/io/diagnostics';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { componentReason, overallReason, overallText, shortCoverage } from '../../src/core/omni/overallReason';
+import {
+  componentNote,
+  componentReason,
+  overallReason,
+  overallText,
+  shortCoverage,
+} from '../../src/core/omni/overallReason';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark } from '../../src/core/omni/types';
 import { buildTraceModel } from '../../src/extension/benchmarks/omni/model';
@@ -116,8 +122,13 @@ describe('why a component is missing', () => {
       'no video_watch_seconds answer with a usable prediction and a video duration',
     );
     expect(componentReason(score, 'shopText')).toBe('no next_user_message answer in this run');
-    // F1 over answers with no positive at all is the reference's 0, not a missing component.
+    // F1 over answers with no positive at all is the reference's 0, not a missing component: it is said why.
     expect(score.components.liveBinary).toBe(0);
+    expect(componentNote(score, 'liveBinary')).toBe(
+      'no true positive in 1 answer (0 real Yes, 0 predicted Yes): F1 is 0 then, as in the reference',
+    );
+    expect(componentNote(score, 'videoBinary')).toBeUndefined();
+    expect(componentNote(score, 'adsBinary')).toBe(componentReason(score, 'adsBinary'));
     expect(overallReason(score)).toBe(
       [
         'Shop text (judge × 10): no next_user_message answer in this run',

@@ -85,7 +85,7 @@ function show(m: OmniDashboardModel): void {
       }),
       choose,
     ]),
-    m.made ? el('p', { className: 'made', text: `Showing ${m.run}, ${m.made}.` }) : null,
+    m.made ? el('p', { className: 'made', text: `Showing ${m.run}, ${m.made}` }) : null,
     m.overallReason ? el('p', { className: 'overall-why', text: `No overall: ${m.overallReason}` }) : null,
     m.coverage
       ? el('p', {

@@ -37,6 +37,24 @@ export function componentReason(score: ScoreFacts, id: ComponentId): string | un
 }
 
 /**
+ * What a component's figure needs said beside it: why it is missing, or why a binary component is 0 (the reference's
+ * F1 is 0 when no answer is a true positive, which a run of one user often has: it is a score, not a gap, but not a
+ * measure of much either). undefined when the figure speaks for itself.
+ */
+export function componentNote(score: ScoreFacts, id: ComponentId): string | undefined {
+  const missing = componentReason(score, id);
+  if (missing !== undefined) return missing;
+  const scene = BINARY_COMPONENT_SCENE[id];
+  if (!scene || score.components[id] !== 0) return undefined;
+  const fields = score.fields.filter((f) => f.kind === 'binary' && f.scene === scene && f.n > 0);
+  const sum = (pick: (f: FieldScore) => number | undefined) => fields.reduce((s, f) => s + (pick(f) ?? 0), 0);
+  const n = sum((f) => f.n);
+  const real = sum((f) => (f.tp ?? 0) + (f.fn ?? 0));
+  const predicted = sum((f) => (f.tp ?? 0) + (f.fp ?? 0));
+  return `no true positive in ${n} answer${n === 1 ? '' : 's'} (${real} real Yes, ${predicted} predicted Yes): F1 is 0 then, as in the reference`;
+}
+
+/**
  * Why the overall is missing: each missing component's reason, the judge first (the one a person can fix with a
  * command), then the coverage when the run is of part of the benchmark. undefined when the overall has a value.
  */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { biasDiagnostics } from '../../../core/omni/bias';
 import { coverageNote } from '../../../core/coverage';
 import { COMPONENTS } from '../../../core/omni/fields';
-import { componentReason, overallReason } from '../../../core/omni/overallReason';
+import { componentNote, overallReason } from '../../../core/omni/overallReason';
 import {
   OMNI_DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
@@ -79,7 +79,7 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       components: COMPONENTS.map((id) => ({
         id,
         value: score.components[id] ?? null,
-        why: componentReason(score, id) ?? null,
+        why: componentNote(score, id) ?? null,
       })),
       fields: score.fields,
       bias: biasDiagnostics(bench, run),
