@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { excelFixed, pyFixed, pyPercent, pyPercentFixed } from '../../src/core/io/pyNumber';
 import { componentsTable } from '../../src/core/omni/componentsTable';
 import type { OmniRunScore } from '../../src/core/omni/score';
-import { tableModels } from '../../src/core/spb/score/paperTables';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
-import { paperTables, scoreJson, statsAvg } from '../../src/core/spb/score/tables';
+import { scoreJson, statsAvg } from '../../src/core/spb/score/tables';
+import { paperTablesText, tableModels } from '../../src/core/spb/score/paperTables';
 import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { formatTable, pctText } from '../../src/core/tables/format';
 import { wholeCoverage } from '../support/coverage';
@@ -53,8 +53,8 @@ describe('Python rounding in every table', () => {
       expect(formatTable(t4, format)).toContain('83.12');
       expect(formatTable(t4, format)).not.toContain('83.13');
     }
-    expect(paperTables(scores)).toContain('83.12');
-    expect(paperTables(scores)).not.toContain('83.13');
+    expect(paperTablesText(scores)).toContain('83.12');
+    expect(paperTablesText(scores)).not.toContain('83.13');
   });
 
   it('rounds OmniBehavior components half to even', () => {
@@ -86,8 +86,9 @@ describe('Avg. as stats.py computes it', () => {
     expect(t4.rows[0].cells[avgR].text).toBe('10.00');
     expect(t5.rows[0].cells.at(-1)!.text).toBe('10.00');
     expect(formatTable(t4, 'csv').split('\r\n')[1]).toBe('a,10.00,10.00,10.01,10.01,10.00,10.00,10.00,10.00');
-    const text = paperTables([a, b]).split('\n');
-    expect(text[3].trim().split(/\s+/).slice(-2)).toEqual(['10.00', '10.00']);
+    // title, the platforms over their columns, the column heads, the rule, then the first run
+    const text = paperTablesText([a, b]).split('\n');
+    expect(text[4].trim().split(/\s+/).slice(-2)).toEqual(['10.00', '10.00']);
     expect(scoreJson([a, b]).runs[0].avg.Recall).toBeCloseTo(0.10008233333333333, 15);
   });
 
