@@ -17,10 +17,17 @@ export interface OmniDashboardModel {
   root: string;
   run: string;
   overall: number | null;
+  /** Why the overall is missing ("not judged yet: Judge Run…", what the run covers); null when it has a value. */
+  overallReason: string | null;
+  /** "over 1 of 6 users, 78 of 495 test actions" when the run is of part of the benchmark, else null. */
+  coverage: string | null;
+  /** "made here by Run Test Actions…" when the run shown is the one last made in this window, else null. */
+  made: string | null;
   /** Answers that count, and answers left out of every metric for want of a usable predicted value. */
   answered: number;
   leftOut: number;
-  components: { id: ComponentId; value: number | null }[];
+  /** `why`: the reason a component has no value (null when it has one). */
+  components: { id: ComponentId; value: number | null; why: string | null }[];
   fields: FieldScore[];
   bias: BiasDiagnostics;
   /** The judge against people's scores of the run's utterances, per dimension (Your scores in the trace view). */
@@ -31,6 +38,9 @@ const omniDashboardModel = shapeOf<OmniDashboardModel>()({
   run: str,
   root: str,
   overall: nullable(num),
+  overallReason: nullable(str),
+  coverage: nullable(str),
+  made: nullable(str),
   answered: num,
   leftOut: num,
   components: array,

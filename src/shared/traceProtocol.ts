@@ -78,6 +78,10 @@ export interface TraceModel {
   ref: TraceRef;
   /** the run whose predictions are shown, or null when none is selected */
   run: string | null;
+  /** the run's headline with its coverage or why it is missing ("overall — (not judged yet: …)"); null without a run */
+  runFigures: string | null;
+  /** "made here by Run Test Actions…" when the run shown is the one last made in this window */
+  runMade: string | null;
   scene: Scene;
   timestamp: string;
   fields: string[];
@@ -244,6 +248,8 @@ const traceModel = shapeOf<TraceModel>()({
   scenes: array,
   behaviours: array,
   noPrediction: bool,
+  runFigures: nullable(str),
+  runMade: nullable(str),
   position: count,
   actions: count,
 });

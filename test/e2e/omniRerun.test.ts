@@ -84,11 +84,12 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const attempt = frame.locator('.attempt[data-attempt="1"]');
     await attempt.waitFor({ timeout: 60_000 });
     expect(userPrompts().sort()).toEqual(expected.map((q) => q.prompt).sort());
-    const rows = await attempt
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => ({ field: tr.getAttribute('data-field'), after: tr.children[3].textContent })),
-      );
+    const rows = await attempt.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        field: tr.getAttribute('data-field'),
+        after: tr.querySelector('[data-col="after"]')?.textContent,
+      })),
+    );
     expect(rows.map((r) => r.field)).toEqual(expected.map((q) => q.field));
     // Each answer is the demo rule's reply as our reading takes it (Yes / No, a number of seconds, the text).
     for (const [i, q] of expected.entries()) {

@@ -75,7 +75,7 @@ function show(m: OmniDashboardModel): void {
   choose.addEventListener('click', () => vscode.postMessage({ type: 'chooseRun' }));
   const b = m.bias;
   const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': 'Real and predicted positive rates per scene' } });
-  root.replaceChildren(
+  const parts: (HTMLElement | null)[] = [
     el('header', { className: 'dash-header' }, [
       el('h1', { text: `OmniBehavior · ${m.run}` }),
       el('span', {
@@ -85,6 +85,14 @@ function show(m: OmniDashboardModel): void {
       }),
       choose,
     ]),
+    m.made ? el('p', { className: 'made', text: `Showing ${m.run}, ${m.made}.` }) : null,
+    m.overallReason ? el('p', { className: 'overall-why', text: `No overall: ${m.overallReason}` }) : null,
+    m.coverage
+      ? el('p', {
+          className: 'coverage',
+          text: `Every figure here is ${m.coverage}: the run is of part of the benchmark.`,
+        })
+      : null,
     el('p', { className: 'root note', text: m.root }),
     el('p', {
       className: 'answers note',
@@ -92,8 +100,8 @@ function show(m: OmniDashboardModel): void {
     }),
     el('h2', { text: 'Headline components (0–100)' }),
     table(
-      ['Component', 'Score'],
-      m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value)]),
+      ['Component', 'Score', ''],
+      m.components.map((c) => [COMPONENT_LABELS[c.id], fixed(c.value), c.why ?? '']),
       'components',
     ),
     el('h2', { text: 'Bias diagnostics' }),
@@ -152,7 +160,8 @@ function show(m: OmniDashboardModel): void {
       ]),
       'fields',
     ),
-  );
+  ];
+  root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
   root.dataset.run = m.run;
   chart = new Chart(canvas, biasChart(b));
 }

@@ -35,14 +35,15 @@ function row(a: AttemptView, r: AttemptRowView, h: AttemptHandlers): HTMLElement
     });
     return x;
   };
+  // The figures (change, Δ, judge) come right after the field, so that they stay in sight in a narrow editor.
   return el('tr', { attrs: { 'data-field': r.field, 'data-change': r.change } }, [
-    el('td', { text: r.field }),
-    el('td', { text: r.truth }),
-    el('td', { text: r.before ?? '—' }),
-    el('td', { text: r.after, title: r.error ?? '' }),
-    el('td', { className: `change change-${r.change}` }, [icon(c.icon), ` ${c.word}`]),
-    el('td', { text: delta }),
-    el('td', { text: r.judge === null ? '' : r.judge.toFixed(2) }),
+    el('th', { text: r.field, attrs: { scope: 'row' } }),
+    el('td', { className: `change change-${r.change}`, attrs: { 'data-col': 'change' } }, [icon(c.icon), ` ${c.word}`]),
+    el('td', { text: delta, attrs: { 'data-col': 'delta' } }),
+    el('td', { text: r.judge === null ? '' : r.judge.toFixed(2), attrs: { 'data-col': 'judge' } }),
+    el('td', { text: r.truth, attrs: { 'data-col': 'truth' } }),
+    el('td', { text: r.before ?? '—', attrs: { 'data-col': 'before' } }),
+    el('td', { text: r.after, title: r.error ?? '', attrs: { 'data-col': 'after' } }),
     el('td', {}, [link('prompt', 'prompt'), ' · ', link('raw', 'reply')]),
   ]);
 }
@@ -61,7 +62,9 @@ function attempt(a: AttemptView, h: AttemptHandlers): HTMLElement {
         el(
           'tr',
           {},
-          ['field', 'truth', 'run', 'this attempt', 'change', 'Δ', 'judge', ''].map((t) => el('th', { text: t })),
+          ['field', 'change', 'Δ', 'judge', 'truth', 'run', 'this attempt', ''].map((t) =>
+            el('th', { text: t, attrs: { scope: 'col' } }),
+          ),
         ),
       ]),
       el(

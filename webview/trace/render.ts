@@ -80,7 +80,12 @@ export function renderHeader(m: TraceModel, h: Handlers): HTMLElement {
       navButton('Previous', 'arrow-left', -1, m.position > 1, h),
       el('span', { className: 'position', text: `${m.position} / ${m.actions}`, title: 'Test action of this user' }),
       navButton('Next', 'arrow-right', 1, m.position < m.actions, h),
-      el('span', { className: 'run', text: m.run ? `run ${m.run}` : 'no run selected' }),
+      el('span', {
+        className: 'run',
+        text: m.run ? `run ${m.run}${m.runMade ? ` (${m.runMade})` : ''}` : 'no run selected',
+        title: 'The run whose predictions and figures this view shows (Choose OmniBehavior Run… changes it)',
+      }),
+      m.runFigures ? el('span', { className: 'run-figures', text: m.runFigures }) : null,
       el('span', {
         className: 'counts',
         text: m.noPrediction

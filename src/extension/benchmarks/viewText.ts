@@ -45,10 +45,16 @@ export function rowName(folder: string): string {
 
 /**
  * The OmniBehavior row's description, figure first as the StreamProfileBench row's: "overall 61.2 · run: demo-sim ·
- * OmniBehavior", then the users' order when it is not the file's.
+ * OmniBehavior", the figure's coverage after it when the run is of part of the benchmark ("overall — over 1 of 6
+ * users"), then the users' order when it is not the file's.
  */
-export function omniRowDescription(run: string | undefined, overall: number | undefined, order?: string): string {
-  const figure =
-    run === undefined ? 'no run' : `overall ${overall === undefined ? '—' : overall.toFixed(1)} · run: ${run}`;
+export function omniRowDescription(
+  run: string | undefined,
+  overall: number | undefined,
+  order?: string,
+  coverage?: string,
+): string {
+  const value = overall === undefined ? '—' : overall.toFixed(1);
+  const figure = run === undefined ? 'no run' : `overall ${value}${coverage ? ` ${coverage}` : ''} · run: ${run}`;
   return [figure, 'OmniBehavior', order].filter(Boolean).join(' · ');
 }

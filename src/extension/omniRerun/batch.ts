@@ -2,6 +2,7 @@
 // with their estimate, the PI guard and a cancellable progress; a run resumes by running the same name again.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { overallText } from '../../core/omni/overallReason';
 import { judgePrompts, judgeRun } from '../../core/omni/run/judge';
 import { omniResumeProblem, omniRunIdentity, readOmniManifest } from '../../core/omni/run/manifest';
 import { planOmni } from '../../core/omni/run/plan';
@@ -130,10 +131,14 @@ export async function runTestActions(deps: OmniRerunDeps, arg: unknown, named?: 
     return;
   }
   await deps.store.reload();
-  if (deps.store.bench?.runs.has(name)) await deps.store.selectRun(name);
+  const selected = deps.store.bench?.runs.has(name);
+  if (selected) await deps.store.selectMadeRun(name, 'Run Test Actions…');
   const p = summary.progress;
+  // The views switch to the new run: the message says so, with what its figures cover and why one is missing.
+  const score = selected ? deps.store.score(name) : undefined;
+  const now = score ? ` The views now show ${name}: ${overallText(score)}.` : '';
   void vscode.window.showInformationMessage(
-    `Persona Lab: ${name} ${summary.status}${summary.resumed ? ' (resumed)' : ''}: ${p.done}/${p.total} test actions, ${p.failed} with a failed question, ${p.requests} requests sent.`,
+    `Persona Lab: ${name} ${summary.status}${summary.resumed ? ' (resumed)' : ''}: ${p.done}/${p.total} test actions, ${p.failed} with a failed question, ${p.requests} requests sent.${now}`,
   );
 }
 

@@ -178,6 +178,8 @@ export class TracePanel extends ShownPanel<TraceRef, ExtensionToWebview, Webview
         run: this.store.run,
         record,
         counts: countsBefore(index, ref.index),
+        score: this.store.score(),
+        made: this.store.madeNote(),
       });
       this.shown = { ref, user, index, positions: new Uint32Array(0), generation: -1 };
       panel.title = `${user.userId} · #${action.index} ${action.scene}`;

@@ -2,7 +2,8 @@
 // verdict of the core's scoring. No vscode import: unit-tested.
 import { numberValue } from '../../../core/omni/fields';
 import { actionsInOrder } from '../../../core/omni/order';
-import { questionNormaliser, questionVerdict } from '../../../core/omni/score';
+import { overallText } from '../../../core/omni/overallReason';
+import { questionNormaliser, questionVerdict, type OmniRunScore } from '../../../core/omni/score';
 import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../../core/omni/types';
 import { predictionKey } from '../../../core/omni/types';
 import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../../shared/traceProtocol';
@@ -14,6 +15,10 @@ export interface TraceInput {
   /** the test action's own record (its context); undefined when it could not be read */
   record: HistoryRecord | undefined;
   counts: Pick<TraceModel, 'scenes' | 'behaviours'>;
+  /** the run's score, for its headline and coverage */
+  score?: OmniRunScore;
+  /** how the run was made in this window, when it was */
+  made?: string;
 }
 
 const MAX_VALUE = 2000;
@@ -93,6 +98,8 @@ export function buildTraceModel(input: TraceInput): TraceModel {
     questions,
     counts,
     noPrediction: run !== undefined && prediction === undefined,
+    runFigures: run && input.score ? overallText(input.score) : null,
+    runMade: run ? (input.made ?? null) : null,
     scenes: input.counts.scenes,
     behaviours: input.counts.behaviours,
     position: order.findIndex((a) => a.index === action.index) + 1,

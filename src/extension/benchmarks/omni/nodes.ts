@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { TraceLabelIndex } from '../../../core/labels/trace';
 import { actionsInOrder } from '../../../core/omni/order';
+import { overallText, shortCoverage } from '../../../core/omni/overallReason';
 import { userActionCounts, type ActionCounts, type OmniRunScore } from '../../../core/omni/score';
 import { OMNI_ORDER_INFO, shareRight, sortOmniUsers, type OmniOrderKey } from '../../../core/omni/userOrder';
 import { orderSentence, type UserOrder } from '../../../core/userOrder';
@@ -25,6 +26,8 @@ export interface OmniTreeContext {
   score: OmniRunScore | undefined;
   /** The order users are listed in (Sort Users By…). */
   order: UserOrder<OmniOrderKey>;
+  /** "made here by Run Test Actions…" when the selected run is the one last made in this window. */
+  madeNote?: string;
   /** This author's trace labels in the selected run, for badges; undefined when there are none to show. */
   labels?: { index: TraceLabelIndex; names: ReadonlyMap<string, string> };
 }
@@ -68,7 +71,12 @@ export class OmniBenchmarkNode implements TreeNode {
       id: omniNodeId.benchmark(bench.root),
       contextValue: 'omniBenchmark',
       icon: 'pulse',
-      description: omniRowDescription(run?.name, overall, omniOrderNote(this.ctx.order)),
+      description: omniRowDescription(
+        run?.name,
+        overall,
+        omniOrderNote(this.ctx.order),
+        score ? shortCoverage(score) : undefined,
+      ),
       tooltip: this.tooltip(),
     });
   }
@@ -93,13 +101,15 @@ export class OmniBenchmarkNode implements TreeNode {
   }
 
   tooltip(): vscode.MarkdownString {
-    const { bench, run } = this.ctx;
+    const { bench, run, score } = this.ctx;
     const md = markdown();
     md.appendMarkdown('**OmniBehavior** ');
     md.appendText(bench.root);
     md.appendMarkdown(`\n\n${bench.users.size} user(s), ${bench.runs.size} run(s) under results/; selected: `);
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
+    if (this.ctx.madeNote) md.appendText(` (${this.ctx.madeNote})`);
+    if (score) md.appendMarkdown('\n\n').appendText(overallText(score));
     if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s)`);
     md.appendMarkdown(`\n\n${orderSentence(this.ctx.order, OMNI_ORDER_INFO)}`);
     return md;

@@ -25,7 +25,7 @@ const ORDER_KEY = 'personaLab.omni.userOrder';
 export type OmniRootsSource = Pick<
   OpenBenchmark<OmniRun, OmniBenchmark, OmniRunScore>,
   'bench' | 'run' | 'runName' | 'score' | 'onDidChange'
->;
+> & { madeNote?(): string | undefined };
 
 export class OmniRoots implements RootSource, vscode.Disposable {
   private root: OmniBenchmarkNode | undefined;
@@ -68,6 +68,7 @@ export class OmniRoots implements RootSource, vscode.Disposable {
       run: this.store.run,
       score: this.store.score(),
       order: this.order.value,
+      madeNote: this.store.madeNote?.(),
       labels: this.augment?.badges(bench.root, this.store.runName),
     });
     return this.root;

@@ -13,6 +13,9 @@ export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunS
   readonly format = omniBehavior;
   readonly tree = new OmniRoots(this, this.state);
 
+  /** The run last made in this window and how ("Run Test Actions…"): the views name it while it is the selected one. */
+  private made: { run: string; how: string } | undefined;
+
   constructor(state: vscode.Memento, host: LoadHost) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading OmniBehavior', scoreOf: scoreOmniRun });
   }
@@ -21,6 +24,17 @@ export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunS
     const user = this.benchmark?.users.get(userId);
     const action = user?.testActions.find((a) => a.index === index);
     return user && action ? { user, action } : undefined;
+  }
+
+  /** Selects a run just made in the window, so that the views can say the figures they show are that run's. */
+  async selectMadeRun(name: string, how: string): Promise<void> {
+    this.made = { run: name, how };
+    await this.selectRun(name);
+  }
+
+  /** "made here by Run Test Actions…" while the selected run is the one last made in this window. */
+  madeNote(): string | undefined {
+    return this.made && this.made.run === this.runName ? `made here by ${this.made.how}` : undefined;
   }
 
   /** `root`: the OmniBehavior folder itself (omniRoot of what the user opened). */

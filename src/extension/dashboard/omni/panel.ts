@@ -2,7 +2,9 @@
 // (positive rates per scene, intra/inter-user distance ratio, a one-line reading). One panel, reused.
 import * as vscode from 'vscode';
 import { biasDiagnostics } from '../../../core/omni/bias';
+import { coverageNote } from '../../../core/coverage';
 import { COMPONENTS } from '../../../core/omni/fields';
+import { componentReason, overallReason } from '../../../core/omni/overallReason';
 import {
   OMNI_DASHBOARD_VIEW_TYPE,
   isWebviewToExtension,
@@ -69,9 +71,16 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       root: bench.root,
       run: run.name,
       overall: score.overall ?? null,
+      overallReason: overallReason(score) ?? null,
+      coverage: coverageNote(score.coverage) ?? null,
+      made: this.store.madeNote() ?? null,
       answered: score.answered,
       leftOut: score.leftOut,
-      components: COMPONENTS.map((id) => ({ id, value: score.components[id] ?? null })),
+      components: COMPONENTS.map((id) => ({
+        id,
+        value: score.components[id] ?? null,
+        why: componentReason(score, id) ?? null,
+      })),
       fields: score.fields,
       bias: biasDiagnostics(bench, run),
       judge: judgeAgreement(run, this.peopleScores(run.name)),
