@@ -178,7 +178,7 @@ function sourceLine(parsed: ParsedRun, source: PromptSource | undefined): string
  * Runs a parsed `run` (or an experiment's run) on a loaded benchmark: the estimate, the PI guard, the run, a summary
  * on stdout. `summary` is absent when nothing ran (dry run, guard refusal, a run that could not start). For the
  * long-context baseline, `readPosts` replaces the posts of each step (the estimate and the PI guard see the same text)
- * and `oneStepPerUser` leaves F1NS out of the summary (it is per user over a chain).
+ * and `oneStepPerUser` leaves F1^NS out of the summary (it is per user over a chain).
  */
 export async function executeRun(
   parsed: ParsedRun,
