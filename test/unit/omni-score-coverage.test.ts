@@ -88,6 +88,17 @@ describe('score on an OmniBehavior run of one user', () => {
     expect(whole.coverage).toMatchObject({ whole: true, testActions: { covered: actions, total: actions } });
   });
 
+  it('--format marks the run and footnotes what it covers; CSV gives a Coverage column', async () => {
+    const covers = `1 of ${users} users, ${mine} of ${actions} test actions`;
+    const md = await cli({ format: 'markdown' });
+    expect(md).toMatch(/^\| one-user ‡ \|/m);
+    expect(md).toContain(`\n- one-user: over ${covers}\n`);
+    const csv = (await cli({ format: 'csv' })).split('\r\n');
+    expect(csv[0].endsWith(',Overall,Coverage')).toBe(true);
+    expect(csv.find((l) => l.startsWith('one-user,'))!.endsWith(`,"${covers}"`)).toBe(true);
+    expect(await cli({ format: 'latex' })).toContain(`\none-user: over ${covers}\\par}`);
+  });
+
   it('quotes a folder or run name the shell would split', () => {
     expect(judgeCommandLine('my runs/omni', "it's")).toBe(`\`persona-lab judge 'my runs/omni' --run 'it'\\''s'\``);
   });
