@@ -10,7 +10,9 @@ import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { ScoreJson } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
-import { wrapLine } from '../../src/core/tables/text';
+import { elideMiddle, wrapLine } from '../../src/core/tables/text';
+import { paperTablesText } from '../../src/core/spb/score/paperTables';
+import { scoreRun } from '../../src/core/spb/score/run';
 
 let root: string;
 let bench: Benchmark;
@@ -114,6 +116,15 @@ describe('score on a run of one user beside whole runs', () => {
     expect(await cli([root], { ...whole, format: 'latex' })).not.toContain('ddagger');
     expect(await cli([root], { ...whole, format: 'csv' })).not.toContain('Coverage');
     expect(await cli([root], { ...whole, format: 'markdown' })).not.toContain('‡');
+  });
+
+  it('a run name too long for 120 columns keeps its start and end; no line is wider', () => {
+    const long = `persona-lab-experiment-${'x'.repeat(120)}-mHMT`;
+    const score = { ...scoreRun(bench, bench.runs.get('one-user')!), name: long };
+    const text = paperTablesText([score, scoreRun(bench, bench.runs.get('random')!)]);
+    for (const l of text.split('\n')) expect(l.length, l).toBeLessThanOrEqual(120);
+    expect(text).toMatch(/^persona-lab-experiment-x+…x+-mHMT ‡/m);
+    expect(elideMiddle('abcdefghij', 7)).toBe('abcd…ij');
   });
 
   it('with --sample, a run over all of the sample is whole and a run over part of it says so', async () => {

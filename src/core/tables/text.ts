@@ -20,18 +20,18 @@ interface Group {
   width: number;
 }
 
-/** Long lines (a note) broken at spaces to `width`, the continuation indented under the first word's indent + 4. */
+/** Long lines (a note) broken at spaces to `width`, each continuation indented 4 more than the line's own indent. */
 export function wrapLine(line: string, width = TEXT_WIDTH): string[] {
-  if (line.length <= width) return [line];
   const indent = ' '.repeat((/^ */.exec(line)?.[0].length ?? 0) + 4);
+  if (line.length <= width || indent.length >= width) return [line];
   const out: string[] = [];
   let rest = line;
   while (rest.length > width) {
-    let cut = rest.lastIndexOf(' ', width);
-    if (cut <= indent.length) cut = rest.indexOf(' ', width);
-    if (cut < 0) break;
-    out.push(rest.slice(0, cut).trimEnd());
-    rest = indent + rest.slice(cut + 1).trimStart();
+    const cut = rest.lastIndexOf(' ', width);
+    // a word longer than the line (a run's name) is cut where the line ends
+    const hard = cut <= indent.length;
+    out.push(rest.slice(0, hard ? width : cut).trimEnd());
+    rest = indent + rest.slice(hard ? width : cut + 1).trimStart();
   }
   out.push(rest);
   return out;
