@@ -61,6 +61,7 @@ describe('Python rounding in every table', () => {
     const score = {
       components: { videoBinary: 0.125, liveBinary: 40.625 },
       overall: 12.125,
+      coverage: { users: { covered: 1, total: 1 }, items: { covered: 1, total: 1 }, itemNoun: 'test action' },
     } as unknown as OmniRunScore;
     const texts = componentsTable([{ name: 'r', score }]).rows[0].cells.map((c) => c.text);
     expect(texts.slice(0, 2)).toEqual(['0.12', '40.62']);
