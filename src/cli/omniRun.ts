@@ -10,6 +10,7 @@ import { runOmni, type OmniRunProgress } from '../core/omni/run/runner';
 import { DEFAULT_MAX_HISTORY_TOKENS, type OmniPromptSource } from '../core/omni/run/source';
 import { omniTemplateSource } from '../core/omni/run/template';
 import { scoreOmniRun } from '../core/omni/score';
+import { judgeCommandLine, overallText } from '../core/omni/overallReason';
 import {
   findOmniReferenceCheckout,
   isOmniReferenceCheckout,
@@ -205,8 +206,9 @@ export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions,
     const run = scored.bench.runs.get(parsed.out);
     if (run) {
       const s = scoreOmniRun(scored.bench, run);
-      const overall = s.overall === undefined ? 'undefined (a component is missing)' : s.overall.toFixed(2);
-      lines.push(`  overall ${overall}; ${s.answered} answers scored, ${s.leftOut} left out`);
+      // the same words as score's: why no overall (judge not run, components missing) and what the run covers
+      lines.push(`  ${overallText(s, judgeCommandLine(parsed.dir, parsed.out))}`);
+      lines.push(`  ${s.answered} answers scored, ${s.leftOut} left out`);
     }
     if (summary.status === 'cancelled') lines.push('  cancelled: run the same command again to resume');
     if (summary.error) lines.push(`  error: ${summary.error}`);

@@ -25,6 +25,9 @@ import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/runner/history';
 import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
+import { runCoverageText } from '../core/spb/score/coverage';
+import { isWhole } from '../core/coverage';
+import { METRIC_NAMES } from '../core/spb/names';
 import { failedRequests } from '../core/spb/score/failedRequests';
 import type { Benchmark, Step, User } from '../core/spb/types';
 
@@ -175,7 +178,7 @@ function sourceLine(parsed: ParsedRun, source: PromptSource | undefined): string
  * Runs a parsed `run` (or an experiment's run) on a loaded benchmark: the estimate, the PI guard, the run, a summary
  * on stdout. `summary` is absent when nothing ran (dry run, guard refusal, a run that could not start). For the
  * long-context baseline, `readPosts` replaces the posts of each step (the estimate and the PI guard see the same text)
- * and `oneStepPerUser` leaves F1NS out of the summary (it is per user over a chain).
+ * and `oneStepPerUser` leaves F1^NS out of the summary (it is per user over a chain).
  */
 export async function executeRun(
   parsed: ParsedRun,
@@ -299,11 +302,15 @@ async function executeWith(
     const scored = await loadBenchmark(dir, { runs: [parsed.out], ...cacheOption(opts) });
     const run = scored.runs.get(parsed.out);
     if (run) {
-      for (const [platform, fig] of scoreRun(scored, run).platforms) {
+      const score = scoreRun(scored, run);
+      const f1ns = METRIC_NAMES.F1NS.short;
+      for (const [platform, fig] of score.platforms) {
         lines.push(
-          `  ${platform}: Recall ${pct(fig.metrics.Recall)}${oneStepPerUser ? '' : ` | F1NS ${pct(fig.f1ns)}`} | ${fig.users} users, ${fig.steps} scored steps`,
+          `  ${platform}: Recall ${pct(fig.metrics.Recall)}${oneStepPerUser ? '' : ` | ${f1ns} ${pct(fig.f1ns)}`} | ${fig.users} users, ${fig.steps} scored steps`,
         );
       }
+      // a run of some users or steps: its figures are over those only, as score's note says
+      if (!isWhole(score.coverage.total)) lines.push(`  figures over ${runCoverageText(score.coverage)}`);
     }
     if (summary.status === 'cancelled') lines.push('  cancelled: run the same command again to resume');
     if (summary.error) lines.push(`  error: ${summary.error}`);

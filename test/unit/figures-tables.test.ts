@@ -175,6 +175,7 @@ describe('OmniBehavior components table', () => {
     ({
       components: Object.fromEntries(COMPONENTS.map((c, i) => [c, components[i]])),
       overall,
+      coverage: { users: { covered: 1, total: 1 }, items: { covered: 1, total: 1 }, itemNoun: 'test action' },
     }) as unknown as OmniRunScore;
 
   it('puts each run on a row, the six components then the overall, best and second marked', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { omniDemoAnswer } from '../../src/core/demo/omni';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
+import { judgeCommandLine } from '../../src/core/omni/overallReason';
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { crossCheck } from '../support/omniCrossCheck';
 
@@ -89,6 +90,13 @@ describe('persona-lab run and judge on an OmniBehavior folder', () => {
       ]);
       expect(r.stderr).toContain("prompt: Persona Lab's prompt, not the benchmark's");
       expect(r.status, r.stderr).toBe(0);
+      // not judged yet: the summary says so, names the command that judges, and what the run covers
+      const said = r.stdout.replace(/\s+/g, ' ');
+      expect(said).toContain(
+        `overall — (not judged yet: ${judgeCommandLine(root, `demo-${user}`)} scores the next_user_message answers`,
+      );
+      expect(said).toMatch(/; the run covers 1 of \d+ users, \d+ of \d+ test actions\)/);
+      expect(said).not.toContain('undefined');
     }
     for (const user of USERS) {
       const j = await cli(['judge', root, '--run', `demo-${user}`]);

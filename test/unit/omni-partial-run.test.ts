@@ -17,6 +17,7 @@ import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark } from '../../src/core/omni/types';
 import { buildTraceModel } from '../../src/extension/benchmarks/omni/model';
 import { omniRowDescription } from '../../src/extension/benchmarks/viewText';
+import { COMPONENT_LABELS } from '../../src/core/omni/fields';
 import { fakeBench } from './omni-fixture';
 
 describe('a run of one OmniBehavior user', () => {
@@ -59,11 +60,13 @@ describe('a run of one OmniBehavior user', () => {
     const actions = [...bench.users.values()].reduce((s, u) => s + u.testActions.length, 0);
     const mine = bench.users.get('u_1001')!.testActions.length;
     expect(score.overall).toBeUndefined();
-    expect(componentReason(score, 'shopText')).toBe('not judged yet: Judge Run… scores the next_user_message answers');
+    expect(componentReason(score, 'shopText')).toBe(
+      `not judged yet: Judge Run… scores the next_user_message answers, which give ${COMPONENT_LABELS.shopText}`,
+    );
     expect(componentReason(score, 'videoBinary')).toBeUndefined();
     const covers = `1 of ${users} users, ${mine} of ${actions} test actions`;
     expect(overallReason(score)).toBe(
-      `not judged yet: Judge Run… scores the next_user_message answers; the run covers ${covers}`,
+      `not judged yet: Judge Run… scores the next_user_message answers, which give ${COMPONENT_LABELS.shopText}; the run covers ${covers}`,
     );
     expect(overallText(score)).toBe(`overall — (${overallReason(score)})`);
     expect(shortCoverage(score)).toBe(`over 1 of ${users} users`);

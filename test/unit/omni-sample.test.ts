@@ -82,7 +82,9 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
       /\nComponents: videoBinary [\d.]+, liveBinary [\d.]+, adsBinary [\d.]+, shopBinary [\d.]+, videoContinuous [\d.]+, shopText [\d.]+\n/,
     );
     expect(r.out).toMatch(/\nOverall: [\d.]+\n/);
-    expect(r.out).toMatch(/\nBias: hyper-active \(.*\); homogenised \(.*\)\.\n$/);
+    // a line over 120 columns goes on, indented, on the next
+    expect(r.out.replace(/\n {4}/g, ' ')).toMatch(/\nBias: hyper-active \(.*\); homogenised \(.*\)\.\n$/);
+    for (const l of r.out.split('\n')) expect(l.length, l).toBeLessThanOrEqual(120);
   });
 
   it('prints JSON whose overall is the mean of the six components', async () => {

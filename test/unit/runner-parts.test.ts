@@ -309,7 +309,12 @@ describe('runRunCommand', () => {
     ]);
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${key}`);
     expect(out.stdout).toContain('run cli: finished');
-    expect(out.stdout).toMatch(/xiaohongshu: Recall +\d/);
+    expect(out.stdout).toMatch(/xiaohongshu: Recall +\d[^\n]* \| F1\^NS +(\d|n\/a)/);
+    expect(out.stdout).not.toContain('F1NS');
+    // one user from step 2: the summary says what its figures are over
+    expect(out.stdout).toMatch(
+      /\n {2}figures over 1 of \d+ users, 3 of \d+ steps \(Xiaohongshu: 1 of \d+ users, 3 of /,
+    );
     expect(out.stderr).toContain('3/3 steps, 0 failed, 1/1 users');
     expect(out.stdout + out.stderr).not.toContain(key);
     const h = RunHistory.open(join(root, 'h.sqlite'));

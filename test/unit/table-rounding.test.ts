@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { excelFixed, pyFixed, pyPercent, pyPercentFixed } from '../../src/core/io/pyNumber';
 import { componentsTable } from '../../src/core/omni/componentsTable';
 import type { OmniRunScore } from '../../src/core/omni/score';
-import { tableModels } from '../../src/core/spb/score/paperTables';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { nanMean } from '../../src/core/spb/score/step';
-import { paperTables, scoreJson, statsAvg } from '../../src/core/spb/score/tables';
+import { scoreJson, statsAvg } from '../../src/core/spb/score/tables';
+import { paperTablesText, tableModels } from '../../src/core/spb/score/paperTables';
 import { METRIC_KEYS, type Platform } from '../../src/core/spb/types';
 import { formatTable, pctText } from '../../src/core/tables/format';
 import { wholeCoverage } from '../support/coverage';
@@ -53,14 +53,15 @@ describe('Python rounding in every table', () => {
       expect(formatTable(t4, format)).toContain('83.12');
       expect(formatTable(t4, format)).not.toContain('83.13');
     }
-    expect(paperTables(scores)).toContain('83.12');
-    expect(paperTables(scores)).not.toContain('83.13');
+    expect(paperTablesText(scores)).toContain('83.12');
+    expect(paperTablesText(scores)).not.toContain('83.13');
   });
 
   it('rounds OmniBehavior components half to even', () => {
     const score = {
       components: { videoBinary: 0.125, liveBinary: 40.625 },
       overall: 12.125,
+      coverage: { users: { covered: 1, total: 1 }, items: { covered: 1, total: 1 }, itemNoun: 'test action' },
     } as unknown as OmniRunScore;
     const texts = componentsTable([{ name: 'r', score }]).rows[0].cells.map((c) => c.text);
     expect(texts.slice(0, 2)).toEqual(['0.12', '40.62']);
@@ -86,8 +87,9 @@ describe('Avg. as stats.py computes it', () => {
     expect(t4.rows[0].cells[avgR].text).toBe('10.00');
     expect(t5.rows[0].cells.at(-1)!.text).toBe('10.00');
     expect(formatTable(t4, 'csv').split('\r\n')[1]).toBe('a,10.00,10.00,10.01,10.01,10.00,10.00,10.00,10.00');
-    const text = paperTables([a, b]).split('\n');
-    expect(text[3].trim().split(/\s+/).slice(-2)).toEqual(['10.00', '10.00']);
+    // title, the platforms over their columns, the column heads, the rule, then the first run
+    const text = paperTablesText([a, b]).split('\n');
+    expect(text[4].trim().split(/\s+/).slice(-2)).toEqual(['10.00', '10.00']);
     expect(scoreJson([a, b]).runs[0].avg.Recall).toBeCloseTo(0.10008233333333333, 15);
   });
 

@@ -1,6 +1,7 @@
 // The OmniBehavior headline components and the overall score of each run as one table (runs as rows), with best and
 // second best marked, for `persona-lab score --format` on an OmniBehavior folder. Every component is on 0–100,
 // higher is better (score.ts, as the authors' calculate_final_score_components).
+import { coverageText, isWhole } from '../coverage';
 import { pyFixed } from '../io/pyNumber';
 import { rankColumn, type TableModel } from '../tables/format';
 import { COMPONENT_LABELS, COMPONENTS } from './fields';
@@ -24,6 +25,8 @@ export function componentsTable(runs: readonly { name: string; score: OmniRunSco
     columns: heads.map((head, i) => ({ group: i < COMPONENTS.length ? 'Components' : '', head, lowerIsBetter: false })),
     rows: runs.map((r, ri) => ({
       run: r.name,
+      // a run of some users or test actions is marked and footnoted in every export (tables/format.ts)
+      coverage: { whole: isWhole(r.score.coverage), text: coverageText(r.score.coverage) },
       cells: values(r.score).map((v, ci) => ({
         text: texts[ri][ci],
         value: v !== undefined && Number.isFinite(v) ? v : null,

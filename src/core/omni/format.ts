@@ -10,6 +10,7 @@ import { componentsTable } from './componentsTable';
 import { loadOmniBenchmark, TEST_ACTIONS } from './load';
 import { scoreOmniRun } from './score';
 import { biasJson, runText, scoreJson } from './scoreReport';
+import { judgeCommandLine } from './overallReason';
 import type { OmniBenchmark } from './types';
 import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO } from './userOrder';
 
@@ -57,11 +58,18 @@ async function score(bench: OmniBenchmark, req: ScoreRequest): Promise<ScoreResu
   if (out.kind === 'json')
     text = JSON.stringify({
       format: 'omnibehavior',
-      runs: runs.map((r) => ({ name: r.name, ...scoreJson(r.score), bias: biasJson(r.bias) })),
+      runs: runs.map((r) => ({
+        name: r.name,
+        ...scoreJson(r.score, judgeCommandLine(bench.root, r.name)),
+        bias: biasJson(r.bias),
+      })),
     });
   else if (runs.length === 0) text = `No runs under ${join(bench.root, 'results')}.`;
   else if (out.kind === 'table') text = formatTable(componentsTable(runs), out.format);
-  else text = runs.map((r) => runText(r.name, r.predictions, r.score, r.bias)).join('\n\n');
+  else
+    text = runs
+      .map((r) => runText(r.name, r.predictions, r.score, r.bias, judgeCommandLine(bench.root, r.name)))
+      .join('\n\n');
   return { text, warnings: [] };
 }
 
@@ -79,7 +87,9 @@ export const omniBehavior = defineFormat({
   scoreContract: {
     keys: ['format', 'runs'],
     description:
-      'format: "omnibehavior"; runs: [{ name, fields, answered, leftOut, components, overall, bias }]. ' +
+      'format: "omnibehavior"; runs: [{ name, fields, answered, leftOut, components, overall, ' +
+      'overallReason: why overall is null (null when it has a value), ' +
+      'coverage: { users: { covered, total }, testActions: { covered, total }, whole }, bias }]. ' +
       'A figure with no value is null.',
   },
   orderKeys: OMNI_ORDER_INFO,

@@ -15,8 +15,11 @@ export const JUDGE_COMMAND = 'Judge Run…';
 
 const asked = (f: FieldScore | undefined) => (f ? f.answered + f.leftOut : 0);
 
-/** Why component `id` has no value in the run's score; undefined when it has one. */
-export function componentReason(score: ScoreFacts, id: ComponentId): string | undefined {
+/**
+ * Why component `id` has no value in the run's score; undefined when it has one. `judge` names how to run the judge
+ * where the words are shown: the extension's command, or the CLI's `persona-lab judge DIR --run NAME`.
+ */
+export function componentReason(score: ScoreFacts, id: ComponentId, judge = JUDGE_COMMAND): string | undefined {
   if (score.components[id] !== undefined) return undefined;
   const scene = BINARY_COMPONENT_SCENE[id];
   if (scene) {
@@ -33,7 +36,13 @@ export function componentReason(score: ScoreFacts, id: ComponentId): string | un
   const f = score.fields.find((x) => x.field === 'next_user_message');
   if (asked(f) === 0) return 'no next_user_message answer in this run';
   if (f!.answered === 0) return 'every next_user_message answer is empty (left out, as the reference leaves it out)';
-  return `not judged yet: ${JUDGE_COMMAND} scores the next_user_message answers`;
+  return `not judged yet: ${judge} scores the next_user_message answers, which give ${COMPONENT_LABELS.shopText}`;
+}
+
+/** The CLI's words for running the judge on a run: "`persona-lab judge sample/omnibehavior --run one-user`". */
+export function judgeCommandLine(dir: string, run: string): string {
+  const arg = (x: string) => (/^[\w./@%+=:,-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
+  return `\`persona-lab judge ${arg(dir)} --run ${arg(run)}\``;
 }
 
 /**
@@ -58,14 +67,17 @@ export function componentNote(score: ScoreFacts, id: ComponentId): string | unde
  * Why the overall is missing: each missing component's reason, the judge first (the one a person can fix with a
  * command), then the coverage when the run is of part of the benchmark. undefined when the overall has a value.
  */
-export function overallReason(score: ScoreFacts & Pick<OmniRunScore, 'overall'>): string | undefined {
+export function overallReason(
+  score: ScoreFacts & Pick<OmniRunScore, 'overall'>,
+  judge = JUDGE_COMMAND,
+): string | undefined {
   if (score.overall !== undefined) return undefined;
   const missing = COMPONENTS.filter((c) => score.components[c] === undefined);
   const order = (c: ComponentId) => (c === 'shopText' ? 0 : 1);
   const reasons = [...missing]
     .sort((a, b) => order(a) - order(b))
     .map((c) => {
-      const why = componentReason(score, c) as string;
+      const why = componentReason(score, c, judge) as string;
       return why.startsWith('not judged yet') ? why : `${COMPONENT_LABELS[c]}: ${why}`;
     });
   const covers = isWhole(score.coverage) ? '' : `the run covers ${coverageText(score.coverage)}`;
@@ -76,8 +88,8 @@ export function overallReason(score: ScoreFacts & Pick<OmniRunScore, 'overall'>)
  * The run's headline as a sentence: "overall 61.2", "overall 23.3 over 1 of 6 users, 78 of 495 test actions", or
  * "overall — (not judged yet: …)"; the coverage is part of the reason when the overall is missing.
  */
-export function overallText(score: ScoreFacts & Pick<OmniRunScore, 'overall'>): string {
-  if (score.overall === undefined) return `overall — (${overallReason(score)})`;
+export function overallText(score: ScoreFacts & Pick<OmniRunScore, 'overall'>, judge = JUDGE_COMMAND): string {
+  if (score.overall === undefined) return `overall — (${overallReason(score, judge)})`;
   const note = coverageNote(score.coverage);
   return `overall ${pyFixed(score.overall, 1)}${note ? ` ${note}` : ''}`;
 }

@@ -1,19 +1,26 @@
 // OmniBehavior's `score` output: the JSON contract and the text report (per-field table, components, overall, bias).
+import { coverageJson, coverageNote, coverageText, isWhole } from '../coverage';
 import { pyFixed } from '../io/pyNumber';
+import { wrapLine } from '../tables/text';
 import type { BiasDiagnostics } from './bias';
 import { COMPONENTS } from './fields';
+import { JUDGE_COMMAND, overallReason } from './overallReason';
 import type { FieldScore, OmniRunScore } from './score';
 
 // JSON has no undefined: a missing score is null, so that every key is always there.
 const orNull = (x: number | undefined) => (x === undefined ? null : x);
 
-export function scoreJson(s: OmniRunScore) {
+/** `judge`: how the reader runs the judge (overallReason), in the words of where the JSON is printed. */
+export function scoreJson(s: OmniRunScore, judge = JUDGE_COMMAND) {
   return {
     fields: s.fields,
     answered: s.answered,
     leftOut: s.leftOut,
     components: Object.fromEntries(COMPONENTS.map((c) => [c, orNull(s.components[c])])),
     overall: orNull(s.overall),
+    /** why the overall is null: the judge not run yet, the missing components, the coverage */
+    overallReason: overallReason(s, judge) ?? null,
+    coverage: coverageJson(s.coverage),
   };
 }
 
@@ -43,7 +50,14 @@ const COLUMNS: [string, number, (f: FieldScore) => string][] = [
   ['judge', 5, (f) => num(f.judgeMean, 2)],
 ];
 
-export function runText(name: string, predictions: number, s: OmniRunScore, bias: BiasDiagnostics): string {
+/** The text report of a run, every line at most 120 columns; `judge` as in scoreJson. */
+export function runText(
+  name: string,
+  predictions: number,
+  s: OmniRunScore,
+  bias: BiasDiagnostics,
+  judge = JUDGE_COMMAND,
+): string {
   const row = (cells: string[]) =>
     cells
       .map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i][1]) : c.padStart(COLUMNS[i][1])))
@@ -51,12 +65,15 @@ export function runText(name: string, predictions: number, s: OmniRunScore, bias
       .trimEnd();
   const lines = [
     `Run ${name}: ${predictions} predicted test actions; ${s.answered} answers count, ${s.leftOut} left out (no usable predicted value; a text answer with empty text)`,
+    ...(isWhole(s.coverage) ? [] : [`Covers ${coverageText(s.coverage)}: every figure below is over these only`]),
     'ans: answers that count; out: left out; n: in the metric; skip: without a normaliser (F1, Acc, Prec, Rec in %; NMAE in % of the video’s duration; judge in points of 10)',
     row(COLUMNS.map((c) => c[0])),
   ];
   for (const f of s.fields) lines.push(row(COLUMNS.map((c) => c[2](f))));
   lines.push(`Components: ${COMPONENTS.map((c) => `${c} ${num(s.components[c])}`).join(', ')}`);
-  lines.push(`Overall: ${s.overall === undefined ? '— (a component is missing)' : pyFixed(s.overall, 1)}`);
+  const note = coverageNote(s.coverage);
+  const overall = s.overall === undefined ? `— (${overallReason(s, judge)})` : pyFixed(s.overall, 1);
+  lines.push(`Overall: ${overall}${s.overall !== undefined && note ? ` ${note}` : ''}`);
   for (const r of bias.perScene) {
     lines.push(
       `Bias: ${r.scene}: predicted positive rate ${pct(r.predictedRate)}% vs real ${pct(r.realRate)}% (n ${r.n})`,
@@ -66,5 +83,5 @@ export function runText(name: string, predictions: number, s: OmniRunScore, bias
     `Bias: intra/inter-user distance ratio: real ${num(bias.distanceRatio.real, 2)}, predicted ${num(bias.distanceRatio.predicted, 2)}`,
   );
   lines.push(`Bias: ${bias.reading}`);
-  return lines.join('\n');
+  return lines.flatMap((l) => wrapLine(l)).join('\n');
 }

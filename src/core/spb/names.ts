@@ -1,6 +1,15 @@
 // One name per thing: the metric and pool-class names every view, the CLI's text output and the README's glossary
 // use. Short names are the paper's symbols written in plain text; LaTeX is what the paper typesets.
-import type { MetricKey, PoolClass } from './types';
+import type { MetricKey, Platform, PoolClass } from './types';
+
+/** Each platform's name as every table, note and view prints it. */
+export const PLATFORM_LABELS: Record<Platform, string> = {
+  weibo: 'Weibo',
+  xiaohongshu: 'Xiaohongshu',
+  toutiao: 'Toutiao',
+  zhihu: 'Zhihu',
+  douban: 'Douban',
+};
 
 export interface MetricName {
   /** in tables, tiles, tree descriptions and the CLI: R, R_stab, Err_decay, F1^NS */

@@ -18,11 +18,45 @@ export interface TableCell {
   /** 1 best, 2 second best, 0 neither (ranked on the shown figures) */
   rank: 0 | 1 | 2;
 }
+/** What a row's figures cover (core/coverage.ts): a row over part of the benchmark is marked and footnoted. */
+export interface RowCoverage {
+  whole: boolean;
+  /** "1 of 10 users, 2 of 17 steps (Weibo: 1 of 2 users, 2 of 4 steps; none of Zhihu)", "all 10 users, all 166 steps" */
+  text: string;
+}
+export interface TableRow {
+  run: string;
+  cells: TableCell[];
+  coverage?: RowCoverage;
+}
 export interface TableModel<Id extends string = string> {
   id: Id;
   title: string;
   columns: TableColumn[];
-  rows: { run: string; cells: TableCell[] }[];
+  rows: TableRow[];
+  /** what a whole row covers: "the benchmark" (the default) or "sample s5 (5 users)" */
+  scope?: string;
+}
+
+/** The mark of a row whose figures cover part of the benchmark (or sample), explained under its table. */
+export const PARTIAL_MARK = '‡';
+
+const isPartial = (r: TableRow) => r.coverage !== undefined && !r.coverage.whole;
+
+/** A row's name as shown, with the partial mark when it covers part of the scope. */
+export const rowName = (r: TableRow) => (isPartial(r) ? `${r.run} ${PARTIAL_MARK}` : r.run);
+
+/**
+ * The footnote of a table with partial rows: a heading, then one line per such row ("one-user: over 1 of 10 users,
+ * …"). Empty when every row is whole, so a table of whole runs prints as it always has.
+ */
+export function coverageFootnote(t: TableModel): string[] {
+  const partial = t.rows.filter(isPartial);
+  if (partial.length === 0) return [];
+  return [
+    `${PARTIAL_MARK} Over part of ${t.scope ?? 'the benchmark'}: these figures cover only what the run has results for`,
+    ...partial.map((r) => `${r.run}: over ${r.coverage!.text}`),
+  ];
 }
 
 /** Percentage with two decimals, rounded as the reference's reports print it (f"{v:.2%}"); "—" when undefined. */
@@ -67,8 +101,10 @@ export function tableMarkdown(t: TableModel): string {
   ];
   for (const row of t.rows) {
     const cells = row.cells.map((c) => (c.rank === 1 ? `**${c.text}**` : c.rank === 2 ? `<u>${c.text}</u>` : c.text));
-    lines.push(`| ${[mdEscape(row.run), ...cells].join(' | ')} |`);
+    lines.push(`| ${[mdEscape(rowName(row)), ...cells].join(' | ')} |`);
   }
+  const [heading, ...notes] = coverageFootnote(t);
+  if (heading) lines.push('', `_${mdEscape(heading)}_`, '', ...notes.map((n) => `- ${mdEscape(n)}`));
   return lines.join('\n') + '\n';
 }
 
@@ -76,11 +112,20 @@ function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** RFC 4180 CSV of the shown figures (percent, two decimals); an undefined figure is an empty field. */
+/**
+ * RFC 4180 CSV of the shown figures (percent, two decimals); an undefined figure is an empty field. When a row covers
+ * part of the benchmark, a last column "Coverage" gives every row's ("1 of 10 users, 2 of 17 steps (…)", "all 10
+ * users, all 166 steps"), so the file stays one rectangle of data; a table of whole runs has no such column.
+ */
 export function tableCsv(t: TableModel): string {
-  const lines = [['Run', ...t.columns.map(columnName)].map(csvField).join(',')];
-  for (const row of t.rows)
-    lines.push([row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))].map(csvField).join(','));
+  const withCoverage = t.rows.some(isPartial);
+  const head = ['Run', ...t.columns.map(columnName), ...(withCoverage ? ['Coverage'] : [])];
+  const lines = [head.map(csvField).join(',')];
+  for (const row of t.rows) {
+    const cells = [row.run, ...row.cells.map((c) => (c.text === '—' ? '' : c.text))];
+    if (withCoverage) cells.push(row.coverage?.text ?? '');
+    lines.push(cells.map(csvField).join(','));
+  }
   return lines.join('\r\n') + '\r\n';
 }
 
@@ -98,6 +143,8 @@ const LATEX_SPECIAL: Record<string, string> = {
   '−': '$-$',
   '×': '$\\times$',
 };
+
+const TEX_MARK = '$^{\\ddagger}$';
 
 function texEscape(text: string): string {
   return text.replace(/[\\&%$#_{}~^−×]/g, (c) => LATEX_SPECIAL[c]);
@@ -139,12 +186,24 @@ export function tableLatex(t: TableModel): string {
     rules.join(' '),
     `Run & ${t.columns.map((c) => texHead(c.head)).join(' & ')} \\\\`,
     '\\midrule',
-    ...t.rows.map((r) => `${texEscape(r.run)} & ${r.cells.map(cell).join(' & ')} \\\\`),
+    ...t.rows.map((r) => `${texEscape(r.run)}${isPartial(r) ? TEX_MARK : ''} & ${r.cells.map(cell).join(' & ')} \\\\`),
     '\\bottomrule',
     '\\end{tabular}',
+    ...texFootnote(t),
     '\\end{table}',
   ];
   return lines.join('\n') + '\n';
+}
+
+/** The coverage footnote under the tabular, inside the table float so that it travels with the table. */
+function texFootnote(t: TableModel): string[] {
+  const [heading, ...notes] = coverageFootnote(t);
+  if (!heading) return [];
+  const text = (line: string) => texEscape(line).replace(PARTIAL_MARK, TEX_MARK);
+  return [
+    '\\par\\smallskip',
+    `{\\footnotesize ${text(heading)}.${notes.map((n) => `\\\\\n${text(n)}`).join('')}\\par}`,
+  ];
 }
 
 export function formatTable(t: TableModel, format: TableFormat): string {

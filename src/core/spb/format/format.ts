@@ -9,12 +9,13 @@ import type { TraceStaleness } from '../../labels/trace';
 import { auditBenchmark } from '../../pi/audit';
 import { formatTable } from '../../tables/format';
 import { loadBenchmark } from './load';
-import { tableModels } from '../score/paperTables';
+import { paperTablesText, tableModels } from '../score/paperTables';
 import { originNotes, readRunOrigin } from '../prompt/runOrigin';
 import { failedJson, failedNotes, failedRequests } from '../score/failedRequests';
 import { memoryJson, memoryNotes, runMemory } from '../score/personaMemory';
 import { scoreRun } from '../score/run';
-import { evalReport, paperTables, scoreJson } from '../score/tables';
+import { evalReport, scoreJson } from '../score/tables';
+import { wrapLine } from '../../tables/text';
 import type { Benchmark } from '../types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from '../view/userOrder';
 
@@ -97,7 +98,9 @@ async function score(bench: Benchmark, req: ScoreRequest): Promise<ScoreResult> 
         .join('\n') + noteBlock(notes, out.format);
   else
     text =
-      (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') + paperTables(scores) + noteBlock(notes, 'text');
+      (scope ? `On ${scope.label}, not the whole benchmark:\n\n` : '') +
+      paperTablesText(scores, scope?.label) +
+      noteBlock(notes, 'text');
   return { text, warnings, failed: refused };
 }
 
@@ -107,7 +110,7 @@ function noteBlock(groups: string[][], format: string): string {
   const one = (notes: string[]) => {
     if (format === 'latex') return notes.map((l) => `% ${l.trim()}`).join('\n');
     if (format === 'markdown') return notes.map((l, i) => (i === 0 ? `_${l}_` : `- ${l.trim()}`)).join('\n');
-    return notes.join('\n');
+    return notes.flatMap((l) => wrapLine(l)).join('\n');
   };
   return `\n${groups.map(one).join('\n\n')}\n`;
 }
@@ -139,6 +142,8 @@ export const streamProfileBench = defineFormat({
     optionalKeys: ['sample'],
     description:
       'runs: [{ name, platforms: { <platform>: { users, steps, <metric>…, F1NS } }, avg: { <metric>…, F1NS }, ' +
+      'coverage: { users: { covered, total }, steps: { covered, total }, whole, ' +
+      'platforms: { <platform>: { users, steps, whole } } }, ' +
       "origin: { template: 'builtin' | 'own', templateId, mark } | null, " +
       'failedRequests: { failed, steps, platforms: { <platform>: { failed, steps, Recall, RecallExcludingFailed } }, ' +
       'avg: { Recall, RecallExcludingFailed }, excluding }, ' +

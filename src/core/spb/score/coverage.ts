@@ -1,7 +1,8 @@
 // What a StreamProfileBench run covers, per platform and in all: users with at least one result row and steps with
 // a result row, out of the benchmark's (or a sample's) users and steps. A step with the reference's error record is
 // covered: the reference scores it as a step with no picks.
-import { addCoverage, type Coverage } from '../../coverage';
+import { addCoverage, coverageJson, coverageText, isWhole, type Coverage } from '../../coverage';
+import { PLATFORM_LABELS } from '../names';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../types';
 import { platformTableOf } from './table';
 import { inSubset, type UserSubset } from './userSubset';
@@ -63,4 +64,50 @@ export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): Ru
     });
   }
   return { platforms, total: addCoverage([...platforms.values()], 'step') };
+}
+
+/**
+ * What a run covers, for a note: the totals, then per platform when it is partial: "1 of 10 users, 2 of 17 steps
+ * (Weibo: 1 of 2 users, 2 of 4 steps; none of Xiaohongshu, Toutiao)"; a whole run's is "all 10 users, all 166 steps".
+ */
+export function runCoverageText(c: RunCoverage): string {
+  if (isWhole(c.total)) return coverageText(c.total);
+  const whole: string[] = [];
+  const none: string[] = [];
+  const part: string[] = [];
+  for (const [platform, pc] of c.platforms) {
+    const name = PLATFORM_LABELS[platform];
+    if (isWhole(pc)) whole.push(name);
+    else if (pc.items.covered === 0) none.push(name);
+    else part.push(`${name}: ${coverageText(pc)}`);
+  }
+  const parts = [
+    ...part,
+    ...(whole.length ? [`all of ${whole.join(', ')}`] : []),
+    ...(none.length ? [`none of ${none.join(', ')}`] : []),
+  ];
+  return `${coverageText(c.total)} (${parts.join('; ')})`;
+}
+
+interface Count {
+  covered: number;
+  total: number;
+}
+/** One coverage in `score --json` (coverageJson with its item noun, steps). */
+export interface StepCoverageJson {
+  users: Count;
+  steps: Count;
+  whole: boolean;
+}
+
+/**
+ * `score --json`'s coverage of a run: `{ users, steps, whole }` in all, and the same per platform of the benchmark (or
+ * sample), including the platforms the run has no results for.
+ */
+export function runCoverageJson(c: RunCoverage): StepCoverageJson & { platforms: Record<string, StepCoverageJson> } {
+  const one = (x: Coverage) => coverageJson(x) as unknown as StepCoverageJson;
+  return {
+    ...one(c.total),
+    platforms: Object.fromEntries([...c.platforms].map(([platform, pc]) => [platform, one(pc)])),
+  };
 }

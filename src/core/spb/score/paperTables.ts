@@ -1,6 +1,9 @@
 // The paper's Tables 4, 5 and 6 as data, with best / second best marks: the dashboard shows them, its copy buttons
 // and `persona-lab score --format` write them through tables/format.ts. Columns follow tables.ts.
 import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../../tables/format';
+import { footnoteText, tableText } from '../../tables/text';
+import { isWhole } from '../../coverage';
+import { runCoverageText } from './coverage';
 import type { RunScore } from './run';
 import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from '../types';
@@ -84,8 +87,10 @@ export function tableModels(scores: readonly RunScore[], on?: string): TableMode
       id,
       title: on ? `${TITLES[id]}, on ${on}` : TITLES[id],
       columns: cols.map(({ group, head, lowerIsBetter }) => ({ group, head, lowerIsBetter })),
+      scope: on ?? 'the benchmark',
       rows: scores.map((s, ri) => ({
         run: s.name,
+        coverage: { whole: isWhole(s.coverage.total), text: runCoverageText(s.coverage) },
         cells: cols.map((c, ci): TableCell => {
           const v = c.value(s);
           return { text: texts[ri][ci], value: v !== undefined && Number.isFinite(v) ? v : null, rank: ranks[ci][ri] };
@@ -93,4 +98,15 @@ export function tableModels(scores: readonly RunScore[], on?: string): TableMode
       })),
     };
   });
+}
+
+/**
+ * `score`'s text: Tables 4, 5 and 6 as tableModels gives them, each at most 120 columns wide (tables/text.ts), and
+ * the coverage footnote once under the three.
+ */
+export function paperTablesText(scores: readonly RunScore[], on?: string): string {
+  const models = tableModels(scores, on);
+  const notes = footnoteText(models[0]);
+  const tables = models.map((t) => tableText(t, { footnote: false })).join('\n\n');
+  return notes.length ? `${tables}\n\n${notes.join('\n')}` : tables;
 }
