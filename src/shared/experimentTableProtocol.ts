@@ -1,12 +1,14 @@
 // The Experiments table's webview protocol (extension: src/extension/experiments/table.ts, webview:
-// webview/experiments). The webview posts `ready`; the extension answers `show` with every row of the log, and again
-// whenever the log changes. `compare` opens a row's paired steps in Compare Runs; `diff` two rows' templates.
+// webview/experiments). The webview posts `ready`; the extension answers `show` with every row of the log (each with
+// its coverage: the paired users and steps out of the benchmark's), and again whenever the log changes. `compare` opens a row's paired steps in Compare Runs; `diff` two rows' templates.
 import { arrayOf, count, type Infer, message, messages, nullable, num, oneOf, shapeOf, str } from '../core/guards';
 import type { ExperimentTableRow, TableDelta } from '../core/experiments/tableRows';
+import type { Coverage, CoverageCount } from '../core/coverage';
 
 export const EXPERIMENT_TABLE_VIEW_TYPE = 'personaLab.experimentTable';
 
 export {
+  elideMiddle,
   sortTableRows,
   TABLE_METRICS,
   type ExperimentTableRow,
@@ -20,6 +22,9 @@ export interface ExperimentTableModel {
 
 const delta = shapeOf<TableDelta>()({ diff: nullable(num), ciLow: nullable(num), ciHigh: nullable(num), text: str });
 
+const part = shapeOf<CoverageCount>()({ covered: count, total: count });
+const coverage = shapeOf<Coverage>()({ users: part, items: part, itemNoun: oneOf(['step', 'test action'] as const) });
+
 const row = shapeOf<ExperimentTableRow>()({
   id: count,
   kind: oneOf(['template', 'long-context'] as const),
@@ -32,6 +37,8 @@ const row = shapeOf<ExperimentTableRow>()({
   createdAt: str,
   author: str,
   model: str,
+  recall: nullable(num),
+  coverage,
   deltas: arrayOf(delta),
   requests: count,
   tokens: count,

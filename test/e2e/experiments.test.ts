@@ -11,11 +11,13 @@ import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
 import { readSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
-import { experimentTableRows } from '../../src/core/experiments/table';
+import { benchmarkSize, experimentTableRows } from '../../src/core/experiments/table';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
+// A long template name (a file name people do write): the table elides it in the middle, its tooltip has it whole.
+const V1 = 'v1-the-default-template-with-the-persona-and-the-posts-of-the-step';
 const VARIANT = `VARIANT: prefer the tags of the latest posts.\n${DEFAULT_TEMPLATE}`;
 
 describe('template experiments in the real workbench', () => {
@@ -33,7 +35,7 @@ describe('template experiments in the real workbench', () => {
   beforeAll(async () => {
     session = await startSession('persona-lab-experiments-', {}, (dir) => {
       mkdirSync(join(dir, '.personalab', 'templates'), { recursive: true });
-      writeFileSync(join(dir, '.personalab', 'templates', 'v1.plprompt'), DEFAULT_TEMPLATE);
+      writeFileSync(join(dir, '.personalab', 'templates', `${V1}.plprompt`), DEFAULT_TEMPLATE);
       writeFileSync(join(dir, '.personalab', 'templates', 'v2.plprompt'), VARIANT);
     });
     ({ wb, server, ws } = session);
@@ -92,7 +94,7 @@ describe('template experiments in the real workbench', () => {
   }
 
   it('runs two template variants on the sample and lists both, newest first, with their paired deltas', async () => {
-    await runOnSample('v1');
+    await runOnSample(V1);
     await runOnSample('v2');
     const pane = await wb.expandView('Experiments');
     const rows = pane.locator('.monaco-list-row');
@@ -100,7 +102,7 @@ describe('template experiments in the real workbench', () => {
     const texts = await rows.allInnerTexts();
     // The template, then the figure first in the description; the sample at its end.
     expect(texts[0]).toMatch(new RegExp(`^v2\\s*ΔR .* · ${sampleName}$`, 's'));
-    expect(texts[1]).toMatch(new RegExp(`^v1\\s*ΔR .* · ${sampleName}$`, 's'));
+    expect(texts[1]).toMatch(new RegExp(`^${V1}\\s*ΔR .* · ${sampleName}$`, 's'));
 
     // The deltas shown are the core's paired comparison on the sample's steps.
     const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
@@ -118,7 +120,7 @@ describe('template experiments in the real workbench', () => {
     // The log keeps both: the name lists show, the id of the text in tooltips and run folders.
     expect(logged.map((r) => [r.template.name, r.template.id])).toEqual([
       ['v2', templateId(VARIANT)],
-      ['v1', templateId(DEFAULT_TEMPLATE)],
+      [V1, templateId(DEFAULT_TEMPLATE)],
     ]);
     expect(logged[0].run).toContain(templateId(VARIANT));
     expect(readFileSync(join(ws, EXPERIMENTS_DB)).includes(KEY)).toBe(false);
@@ -129,11 +131,23 @@ describe('template experiments in the real workbench', () => {
     await u.palette('Persona Lab: Show Experiment Table');
     const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
     const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
-    const logged = experimentTableRows(log.list());
+    const logged = experimentTableRows(log.list(), benchmarkSize(session.bench));
     log.close();
-    const names = () => table.locator('tbody tr.exp-row .name').allTextContents();
+    const names = async () =>
+      await table.locator('tbody tr.exp-row .name').evaluateAll((els) => els.map((e) => e.dataset.full ?? ''));
     // Newest first by default.
-    expect(await names()).toEqual(['v2', 'v1']);
+    expect(await names()).toEqual(['v2', V1]);
+    // The long name is cut in its middle, whole in the tooltip.
+    const shown = await table.locator(`tbody tr.exp-row .name[data-full="${V1}"]`).textContent();
+    expect(shown).toMatch(/^v1-the-default.*….*of-the-step$/);
+    expect(shown!.length).toBeLessThan(V1.length);
+    expect(await table.locator('tbody tr.exp-row td.name-cell').nth(1).getAttribute('title')).toContain(V1);
+    // Each row's figures say what they are over: the sample's 5 users out of the benchmark's, and its steps.
+    const users = [...session.bench.users.values()].reduce((n, m) => n + m.size, 0);
+    const coverage = await table.locator('tbody tr.exp-row .coverage').allTextContents();
+    expect(coverage).toEqual(
+      logged.map(() => expect.stringMatching(new RegExp(`^over 5 of ${users} users, \\d+ of [\\d,]+ steps$`))),
+    );
     const byRecall = (desc: boolean) =>
       [...logged]
         .sort((x, y) => (desc ? -1 : 1) * ((x.deltas[0].diff ?? 0) - (y.deltas[0].diff ?? 0)))
@@ -148,6 +162,34 @@ describe('template experiments in the real workbench', () => {
     // The sample has one user per platform: nothing to resample, so no interval is claimed.
     expect(cells.every((c) => c.includes('(CI n/a: 5 users)'))).toBe(true);
     await wb.screenshot('experiments-table');
+
+    // At 1280×800 the figure columns (R, the four Δ, cost, date) are in view without scrolling, none of the headers
+    // broken inside a word; measured in the page, not by eye.
+    await wb.page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      const keys = ['recall', 'delta0', 'delta1', 'delta2', 'delta3', 'requests', 'createdAt'];
+      await waitFor(
+        async () => {
+          const seen = await table.evaluate((ks) => {
+            const width = document.documentElement.clientWidth;
+            return ks.map((k) => {
+              const th = document.querySelector<HTMLElement>(`th[data-key="${k}"]`)!;
+              const range = document.createRange();
+              range.selectNodeContents(th.querySelector('button')!);
+              const r = th.getBoundingClientRect();
+              const lines = new Set([...range.getClientRects()].map((x) => Math.round(x.top))).size;
+              return { k, inView: r.left >= 0 && r.right <= width, lines };
+            });
+          }, keys);
+          return seen.every((x) => x.inView && x.lines === 1) || undefined;
+        },
+        { timeout: 15_000, message: 'every figure column in view at 1280×800, its header on one line' },
+      );
+      expect(await table.evaluate(() => document.scrollingElement!.scrollLeft)).toBe(0);
+      await wb.screenshot('experiments-table-1280x800');
+    } finally {
+      await wb.page.setViewportSize({ width: 1600, height: 1000 });
+    }
 
     // Two rows selected: Diff Templates shows their templates' diff, the newer on the right.
     const diffButton = table.locator('.actions vscode-button');
@@ -180,7 +222,7 @@ describe('template experiments in the real workbench', () => {
     await u.title('Diff Experiment Templates (1/2)');
     await u.row(`${sampleName} · v2`).click();
     await u.title('(2/2)');
-    await u.row(`${sampleName} · v1`).click();
+    await u.row(`${sampleName} · ${V1}`).click();
     const diff = wb.page.locator('.monaco-diff-editor');
     await diff.waitFor({ state: 'visible', timeout: 30_000 });
     await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
@@ -218,5 +260,29 @@ describe('template experiments in the real workbench', () => {
     const asked = server.requests.slice(sent);
     expect(asked).toHaveLength(steps);
     expect(asked.every((r) => r.prompt.startsWith('VARIANT'))).toBe(true);
+  });
+
+  it('comes back after Reload Window with its rows and the sort it had', async () => {
+    await u.palette('Persona Lab: Show Experiment Table');
+    let table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
+    const head = (t: typeof table) => t.locator('th[data-key="delta0"]').getAttribute('aria-sort');
+    if ((await head(table)) !== 'ascending') {
+      await table.locator('th[data-key="delta0"] button').click();
+      if ((await head(table)) !== 'ascending') await table.locator('th[data-key="delta0"] button').click();
+    }
+    expect(await head(table)).toBe('ascending');
+    const before = await table.locator('tbody tr.exp-row .name').evaluateAll((els) => els.map((e) => e.dataset.full));
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.page.locator('.part.editor .tab', { hasText: 'Experiments' }).click({ timeout: 60_000 });
+    table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 90_000 });
+    await wb.waitForExtensionHostLine('personaLab.experimentTable: restored');
+    expect(await head(table)).toBe('ascending');
+    expect(await table.locator('tbody tr.exp-row .name').evaluateAll((els) => els.map((e) => e.dataset.full))).toEqual(
+      before,
+    );
+    await wb.screenshot('experiments-table-restored');
   });
 });

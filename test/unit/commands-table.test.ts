@@ -6,12 +6,13 @@ import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboa
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol';
 import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { LABELLED_CONTEXT, WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { AGREEMENT_VIEW_TYPE } from '../../src/shared/agreementProtocol';
+import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../src/shared/experimentTableProtocol';
 
 interface WalkthroughStep {
   id: string;
@@ -105,16 +106,34 @@ describe('command table and package.json', () => {
     expect(walkthroughs.map((w) => `${manifest.publisher}.${manifest.name}#${w.id}`)).toEqual([WALKTHROUGH]);
   });
 
+  const panels = {
+    STEP_VIEW_TYPE,
+    TRACE_VIEW_TYPE,
+    DASHBOARD_VIEW_TYPE,
+    OMNI_DASHBOARD_VIEW_TYPE,
+    COMPARE_VIEW_TYPE,
+    AGREEMENT_VIEW_TYPE,
+    EXPERIMENT_TABLE_VIEW_TYPE,
+  };
+
   it('activates on its views, its commands, workspaceContains and the restore of its own webviews only', () => {
-    const panels = [
-      STEP_VIEW_TYPE,
-      TRACE_VIEW_TYPE,
-      DASHBOARD_VIEW_TYPE,
-      OMNI_DASHBOARD_VIEW_TYPE,
-      COMPARE_VIEW_TYPE,
-      AGREEMENT_VIEW_TYPE,
-    ];
     const other = manifest.activationEvents.filter((e) => !/^(onView:personaLab\.|workspaceContains:)/.test(e));
-    expect(other.sort()).toEqual(panels.map((t) => `onWebviewPanel:${t}`).sort());
+    expect(other.sort()).toEqual(
+      Object.values(panels)
+        .map((t) => `onWebviewPanel:${t}`)
+        .sort(),
+    );
+  });
+
+  it('registers a serializer for every webview it activates on, so that each comes back after a reload', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
+    const text = sources(join(root, 'src', 'extension'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    for (const name of Object.keys(panels))
+      expect(text, name).toMatch(new RegExp(`(registerWebviewPanelSerializer|restoreReusedPanel)\\(\\s*${name}\\b`));
   });
 });

@@ -1,7 +1,9 @@
 // The Experiments table's rows: names, deltas with their intervals, "CI n/a" where the bootstrap cannot vary, and the
 // column sort (undefined deltas last in either direction).
 import { describe, expect, it } from 'vitest';
-import { experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
+import { benchmarkSize, elideMiddle, experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
+import { coverageNote } from '../../src/core/coverage';
+import type { Benchmark } from '../../src/core/spb/types';
 import type { ExperimentRow } from '../../src/core/experiments/log';
 import { isExtensionToWebview } from '../../src/shared/experimentTableProtocol';
 import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
@@ -61,17 +63,20 @@ function row(
 }
 
 describe('experiment table rows', () => {
-  const rows = experimentTableRows([
-    row(1, 'shorter', summary('Recall', 0.02, -0.01, 0.05), { weibo: 2, zhihu: 3 }),
-    row(2, '', summary('Recall', 0.011, 0.011, 0.011, 5), {
-      weibo: 1,
-      zhihu: 1,
-      douban: 1,
-      toutiao: 1,
-      xiaohongshu: 1,
-    }),
-    row(3, 'no-base', null, {}),
-  ]);
+  const rows = experimentTableRows(
+    [
+      row(1, 'shorter', summary('Recall', 0.02, -0.01, 0.05), { weibo: 2, zhihu: 3 }),
+      row(2, '', summary('Recall', 0.011, 0.011, 0.011, 5), {
+        weibo: 1,
+        zhihu: 1,
+        douban: 1,
+        toutiao: 1,
+        xiaohongshu: 1,
+      }),
+      row(3, 'no-base', null, {}),
+    ],
+    { users: 10, steps: 166 },
+  );
 
   it('names each row, and says when an interval cannot vary', () => {
     expect(rows.map((r) => r.name)).toEqual(['shorter', 'id2', 'no-base']);
@@ -84,6 +89,56 @@ describe('experiment table rows', () => {
     expect(isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows: [{ ...rows[0], deltas: 'x' }] } })).toBe(
       false,
     );
+  });
+
+  it('carries what its figures are over: the paired users and steps out of the benchmark’s', () => {
+    expect(rows[0].coverage).toEqual({
+      users: { covered: 5, total: 10 },
+      items: { covered: 9, total: 166 },
+      itemNoun: 'step',
+    });
+    expect(coverageNote(rows[0].coverage)).toBe('over 5 of 10 users, 9 of 166 steps');
+    // Without a base run: the sample's users and the steps its run made.
+    expect(coverageNote(rows[2].coverage)).toBe('over 5 of 10 users, 9 of 166 steps');
+    // The run's own R beside the deltas.
+    expect(rows[0].recall).toBeCloseTo(0.42);
+    expect(rows[2].recall).toBeNull();
+    // A sample of every user and step is the whole benchmark: no note.
+    const [whole] = experimentTableRows([row(4, 'all', summary('Recall', 0, 0, 0), { weibo: 5 })], {
+      users: 5,
+      steps: 9,
+    });
+    expect(coverageNote(whole.coverage)).toBeUndefined();
+    expect(
+      isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows: [{ ...rows[0], coverage: 'all' }] } }),
+    ).toBe(false);
+  });
+
+  it('counts a benchmark’s users and steps', () => {
+    const user = (n: number) => ({ steps: Array.from({ length: n }) });
+    const bench = {
+      users: new Map([
+        [
+          'weibo',
+          new Map([
+            ['a', user(3)],
+            ['b', user(4)],
+          ]),
+        ],
+        ['zhihu', new Map([['c', user(2)]])],
+      ]),
+    } as unknown as Benchmark;
+    expect(benchmarkSize(bench)).toEqual({ users: 3, steps: 9 });
+  });
+
+  it('elides a long name in its middle, keeping both ends', () => {
+    expect(elideMiddle('short')).toBe('short');
+    const long = 'default-template-prefer-the-latest-posts-with-three-examples';
+    const cut = elideMiddle(long, 32);
+    expect([...cut]).toHaveLength(32);
+    expect(cut.startsWith('default-template')).toBe(true);
+    expect(cut.endsWith('three-examples')).toBe(true);
+    expect(cut).toContain('…');
   });
 
   it('sorts by a delta either way, rows without it last', () => {

@@ -1,9 +1,12 @@
-// The experiment log as a table: one row per try with its template's name, sample (and its user count), base run,
-// the paired ΔR / ΔR_stab / ΔR_nov / ΔF1^NS with their intervals, cost and date. A column header sorts by it (again:
+// The experiment log as a table: one row per try with its template's name (elided in the middle, in full in its
+// tooltip) and what its figures are over, then the figures (R, the paired ΔR / ΔR_stab / ΔR_nov / ΔF1^NS with their
+// intervals), cost and date, and last the sample and base run, which may wrap. A column header sorts by it (again:
 // the other way); Enter or a double click on a row opens its paired steps in Compare Runs; two rows selected
 // (click, Ctrl+click) and Diff Templates show their templates' diff. Dataset text is set as text only.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { coverageNote } from '../../src/core/coverage';
 import {
+  elideMiddle,
   isExtensionToWebview,
   sortTableRows,
   TABLE_METRICS,
@@ -35,10 +38,10 @@ interface Column {
   title: string;
 }
 
+// The figures come right after the name, so that they stay in sight in a narrow editor; sample and base run last.
 const COLUMNS: Column[] = [
-  { key: 'name', head: 'Template', title: 'The template’s name (its id below)' },
-  { key: 'sample', head: 'Sample', title: 'The sample and its number of users' },
-  { key: 'baseRun', head: 'Base run', title: 'The run the experiment is paired with' },
+  { key: 'name', head: 'Template', title: 'The template’s name, and what its figures are over' },
+  { key: 'recall', head: 'R', title: 'R of the experiment’s run in %, over the paired steps' },
   ...TABLE_METRICS.map((m, i) => ({
     key: `delta${i}` as TableSortKey,
     head: DELTA_HEADS[m],
@@ -46,7 +49,20 @@ const COLUMNS: Column[] = [
   })),
   { key: 'requests', head: 'Cost', title: 'Requests and tokens of the experiment’s run' },
   { key: 'createdAt', head: 'Date', title: 'When it was logged' },
+  { key: 'sample', head: 'Sample', title: 'The sample and its number of users' },
+  { key: 'baseRun', head: 'Base run', title: 'The run the experiment is paired with' },
 ];
+
+/** "over 5 of 10 users, 9 of 166 steps", or "whole benchmark": a sample's figures are not the benchmark's. */
+const coverageLine = (r: ExperimentTableRow) => coverageNote(r.coverage) ?? 'whole benchmark';
+
+const pad = (x: number) => String(x).padStart(2, '0');
+/** "2026-12-06 10:00": short enough for one line; the tooltip has the locale's full date. */
+function shortDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
 
 let model: ExperimentTableModel | undefined;
 let sort: { key: TableSortKey; descending: boolean } = { key: 'createdAt', descending: true };
@@ -56,14 +72,23 @@ function deltaCell(r: ExperimentTableRow, i: number): HTMLTableCellElement {
   const d = r.deltas[i];
   // Better only when the interval excludes 0 (a collapsed interval says nothing either way).
   const better = d.ciLow !== null && d.ciHigh !== null && (d.ciLow > 0 || d.ciHigh < 0);
-  return el('td', {
-    className: `num ${better ? (d.ciLow! > 0 ? 'better' : 'worse') : ''}`.trim(),
-    text: d.text,
-    attrs: { 'data-metric': TABLE_METRICS[i] },
-  });
+  // The difference on its line, its interval (or why there is none) under it: the cell's text stays deltaText's.
+  const cut = d.text.search(/ [[(]/);
+  return el(
+    'td',
+    {
+      className: `num ${better ? (d.ciLow! > 0 ? 'better' : 'worse') : ''}`.trim(),
+      attrs: { 'data-metric': TABLE_METRICS[i] },
+      title: `${DELTA_HEADS[TABLE_METRICS[i]]} ${d.text} ${coverageLine(r)}`,
+    },
+    cut < 0
+      ? [d.text]
+      : [el('span', { text: d.text.slice(0, cut) }), el('span', { className: 'ci', text: d.text.slice(cut) })],
+  );
 }
 
 function rowEl(r: ExperimentTableRow): HTMLTableRowElement {
+  const fullName = r.kind === 'long-context' ? `${r.name} (long-context)` : r.name;
   const tr = el(
     'tr',
     {
@@ -72,15 +97,29 @@ function rowEl(r: ExperimentTableRow): HTMLTableRowElement {
       title: `${r.run}\n${r.author} · ${r.model}${r.thin.length ? `\none user on ${r.thin.join(', ')}: its interval cannot vary there` : ''}`,
     },
     [
-      el('td', {}, [
-        el('span', { className: 'name', text: r.kind === 'long-context' ? `${r.name} (long-context)` : r.name }),
-        el('span', { className: 'sub', text: r.templateId }),
+      el('td', { className: 'name-cell', title: `${fullName}\ntemplate ${r.templateId}\n${coverageLine(r)}` }, [
+        el('span', { className: 'name', text: elideMiddle(fullName), attrs: { 'data-full': fullName } }),
+        el('span', { className: 'sub coverage', text: coverageLine(r) }),
       ]),
-      el('td', { text: `${r.sample} (${r.sampleUsers} users)` }),
-      el('td', { text: r.baseRun || '—' }),
+      el('td', {
+        className: 'num',
+        attrs: { 'data-metric': 'R' },
+        text: r.recall === null ? '—' : (100 * r.recall).toFixed(2),
+        title: `R of ${r.run} ${coverageLine(r)}`,
+      }),
       ...TABLE_METRICS.map((_, i) => deltaCell(r, i)),
-      el('td', { className: 'num', text: `${r.requests} req · ${r.tokens.toLocaleString('en-US')} tok` }),
-      el('td', { className: 'num', text: new Date(r.createdAt).toLocaleString() }),
+      el('td', { className: 'num', attrs: { 'data-col': 'cost' } }, [
+        el('span', { text: `${r.requests} req` }),
+        el('span', { className: 'ci', text: ` ${r.tokens.toLocaleString('en-US')} tok` }),
+      ]),
+      el('td', {
+        className: 'num',
+        attrs: { 'data-col': 'date' },
+        text: shortDate(r.createdAt),
+        title: new Date(r.createdAt).toLocaleString(),
+      }),
+      el('td', { className: 'wrap', text: `${r.sample} (${r.sampleUsers} users)` }),
+      el('td', { className: 'wrap', text: r.baseRun || '—' }),
     ],
   );
   tr.addEventListener('click', (e) => {
@@ -142,7 +181,7 @@ function render(): void {
       el('h1', {}, [icon('beaker'), ` Experiments of ${m.benchmark}`]),
       el('p', {
         className: 'explain',
-        text: 'Δ is experiment − base run in percentage points over the paired steps, with its 95 % bootstrap interval over users; "CI n/a" where the sample leaves nothing to resample. Enter (or a double click) opens a row in Compare Runs.',
+        text: 'R is the experiment’s run over the paired steps, Δ is experiment − base run in percentage points over them, with its 95 % bootstrap interval over users; "CI n/a" where the sample leaves nothing to resample. Each row’s figures are over its sample only: under its name, how many of the benchmark’s users and steps. Enter (or a double click) opens a row in Compare Runs.',
       }),
       el('div', { className: 'actions' }, [
         diff,

@@ -1,4 +1,5 @@
 // The Experiments table's row shape and its column sort: no Node imports, since the webview sorts with it too.
+import type { Coverage } from '../coverage';
 import type { CompareMetric } from '../spb/score/runCompare';
 
 /** The table's delta columns, in order. */
@@ -32,6 +33,10 @@ export interface ExperimentTableRow {
   createdAt: string;
   author: string;
   model: string;
+  /** the experiment's own R over the paired steps, a fraction; null without a base run or when undefined */
+  recall: number | null;
+  /** what the figures are over: the paired users and steps out of the benchmark's (an experiment is rarely whole) */
+  coverage: Coverage;
   /** in TABLE_METRICS order */
   deltas: TableDelta[];
   requests: number;
@@ -40,7 +45,19 @@ export interface ExperimentTableRow {
   thin: string[];
 }
 
-export type TableSortKey = 'createdAt' | 'name' | 'sample' | 'baseRun' | 'requests' | `delta${number}`;
+export type TableSortKey = 'createdAt' | 'name' | 'sample' | 'baseRun' | 'requests' | 'recall' | `delta${number}`;
+
+/**
+ * A long name cut in its middle to at most `max` characters ("v2-prefer-latest…-with-examples"): both its start and
+ * its end tell templates apart (variants often share a prefix and differ in a suffix); the full name goes in a tooltip.
+ */
+export function elideMiddle(name: string, max = 32): string {
+  const chars = [...name];
+  if (chars.length <= max) return name;
+  const tail = Math.floor((max - 1) / 2);
+  const head = max - 1 - tail;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
 
 /** Rows in the order of one column; undefined deltas go last whatever the direction, ties by time (newest first). */
 export function sortTableRows(
@@ -50,7 +67,7 @@ export function sortTableRows(
 ): ExperimentTableRow[] {
   const value = (r: ExperimentTableRow): string | number | null => {
     if (key.startsWith('delta')) return r.deltas[Number(key.slice(5))]?.diff ?? null;
-    return r[key as 'createdAt' | 'name' | 'sample' | 'baseRun' | 'requests'];
+    return r[key as 'createdAt' | 'name' | 'sample' | 'baseRun' | 'requests' | 'recall'];
   };
   return [...rows].sort((a, b) => {
     const x = value(a);

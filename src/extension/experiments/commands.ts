@@ -1,6 +1,8 @@
 // New Sample…, Run Template on Sample…, Diff Experiment Templates and Compare Experiment with Base Run. The sample,
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
+import { coverageNote } from '../../core/coverage';
+import { benchmarkSize, experimentCoverage } from '../../core/experiments/table';
 import * as vscode from 'vscode';
 import { experimentRunName } from '../../core/experiments/experiment';
 import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../core/experiments/log';
@@ -198,7 +200,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
   const loaded = store.bench;
   if (!loaded) return;
   try {
-    const { figures } = recordExperiment({
+    const { figures, entry } = recordExperiment({
       bench: loaded,
       sample,
       run: name,
@@ -213,7 +215,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
     deps.provider.refresh();
     const recall = figures?.summary.find((r) => r.metric === 'Recall');
     const text = figures
-      ? `experiment ${template.name} on ${sample.name}: ΔR (pp) ${deltaText(recall, figures)} vs ${base.run} on ${figures.pairedSteps} steps`
+      ? `experiment ${template.name} on ${sample.name}: ΔR (pp) ${deltaText(recall, figures)} vs ${base.run} ${coverageNote(experimentCoverage({ ...entry, id: 0 }, benchmarkSize(loaded))) ?? `on all ${figures.pairedSteps} steps`}`
       : `experiment ${template.name} on ${sample.name} finished (no base run)`;
     log.info(text);
     const choice = await vscode.window.showInformationMessage(

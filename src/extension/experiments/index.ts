@@ -1,5 +1,9 @@
 // Template experiments: the Experiments view (the log, newest first, with paired deltas) and what its commands need.
+// The Experiments table comes back after a reload of the window: its sort and selection are in the page's state, its
+// rows are read from the log again.
 import * as vscode from 'vscode';
+import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../shared/experimentTableProtocol';
+import { restoreReusedPanel } from '../webviewPanel';
 import type { ReadOnlyDocs } from '../docs';
 import type { RerunDeps } from '../rerun/step';
 import type { ExperimentDeps } from './commands';
@@ -18,15 +22,18 @@ export function activateExperiments(
   context.subscriptions.push(provider, view);
   provider.refresh();
   let table: ExperimentTablePanel | undefined;
+  const tablePanel = () => (table ??= new ExperimentTablePanel(context.extensionUri, deps));
   const deps: ExperimentDeps = {
     rerun,
     docs,
     provider,
-    showTable: () => {
-      table ??= new ExperimentTablePanel(context.extensionUri, deps);
-      table.show();
-    },
+    showTable: () => tablePanel().show(),
   };
-  context.subscriptions.push({ dispose: () => table?.dispose() });
+  context.subscriptions.push(
+    { dispose: () => table?.dispose() },
+    restoreReusedPanel(EXPERIMENT_TABLE_VIEW_TYPE, { adopt: (panel) => tablePanel().adopt(panel) }, () =>
+      rerun.store.ready(),
+    ),
+  );
   return deps;
 }

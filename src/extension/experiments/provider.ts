@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { coverageNote } from '../../core/coverage';
 import { thinPlatforms } from '../../core/experiments/experiment';
+import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../core/experiments/table';
 import { deltaText, figureLines, verdict } from '../../core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../core/experiments/log';
 import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../core/experiments/longContext';
@@ -53,7 +55,13 @@ function longContextItem(row: ExperimentRow): vscode.TreeItem {
   return t;
 }
 
-function item(row: ExperimentRow): vscode.TreeItem {
+/** "figures over 5 of 10 users, 30 of 166 steps": a sample's deltas are not the whole benchmark's. */
+const coverageLine = (row: ExperimentRow, size: BenchmarkSize | undefined) => {
+  const note = size && coverageNote(experimentCoverage(row, size));
+  return note ? `figures ${note}\n` : '';
+};
+
+function item(row: ExperimentRow, size: BenchmarkSize | undefined): vscode.TreeItem {
   if (row.kind === 'long-context') return longContextItem(row);
   const recall = row.figures?.summary.find((r) => r.metric === 'Recall');
   const f1 = row.figures?.summary.find((r) => r.metric === 'F1NS');
@@ -75,7 +83,7 @@ function item(row: ExperimentRow): vscode.TreeItem {
   );
   const md = new vscode.MarkdownString();
   md.appendText(
-    `${row.run}\ntemplate ${templateLabel(row.template)} (${row.template.id})\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n`,
+    `${row.run}\ntemplate ${templateLabel(row.template)} (${row.template.id})\n${new Date(row.createdAt).toLocaleString()} · ${row.author} · ${row.endpoint.model} · sample ${row.sample.name} (${row.sample.users} users, seed ${row.sample.seed})\n${coverageLine(row, size)}`,
   );
   md.appendCodeblock(
     [...(row.figures ? figureLines(row.figures) : ['not compared with a run']), costLine(row)].join('\n'),
@@ -125,7 +133,8 @@ export class ExperimentsProvider implements vscode.TreeDataProvider<ExperimentNo
   }
 
   getTreeItem(node: ExperimentNode): vscode.TreeItem {
-    return item(node.row);
+    const bench = this.store.bench;
+    return item(node.row, bench && benchmarkSize(bench));
   }
 
   getChildren(node?: ExperimentNode): ExperimentNode[] {

@@ -2,7 +2,7 @@
 // the log changes. A row opens its paired steps in Compare Runs; two rows, their templates' diff.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { experimentTableRows } from '../../core/experiments/table';
+import { benchmarkSize, experimentTableRows } from '../../core/experiments/table';
 import {
   EXPERIMENT_TABLE_VIEW_TYPE,
   isWebviewToExtension,
@@ -39,10 +39,11 @@ export class ExperimentTablePanel extends ReusedPanel<ExtensionToWebview, Webvie
   }
 
   protected refresh(): void {
-    const root = this.deps.rerun.store.root;
+    const { root, bench } = this.deps.rerun.store;
+    const size = bench ? benchmarkSize(bench) : { users: 0, steps: 0 };
     this.post({
       type: 'show',
-      model: { benchmark: root ? basename(root) : '', rows: experimentTableRows(this.deps.provider.current) },
+      model: { benchmark: root ? basename(root) : '', rows: experimentTableRows(this.deps.provider.current, size) },
     });
   }
 
