@@ -181,7 +181,8 @@ describe('template experiments in the real workbench', () => {
               return { k, inView: r.left >= 0 && r.right <= width, lines };
             });
           }, keys);
-          return seen.every((x) => x.inView && x.lines === 1) || undefined;
+          if (seen.every((x) => x.inView && x.lines === 1)) return true;
+          throw new Error(JSON.stringify(seen.filter((x) => !x.inView || x.lines !== 1)));
         },
         { timeout: 15_000, message: 'every figure column in view at 1280×800, its header on one line' },
       );

@@ -29,7 +29,15 @@ describe('reading a prompt', () => {
     const read = readDemoPrompt(promptFor(POOL, POSTS, 'Likes 增肌 and long walks.', 3));
     expect(read).toEqual({
       ok: true,
-      prompt: { step: 3, posts: POSTS, persona: 'Likes 增肌 and long walks.', pool: POOL, k: kForPool(POOL.length) },
+      prompt: {
+        step: 3,
+        posts: POSTS,
+        persona: 'Likes 增肌 and long walks.',
+        pool: POOL,
+        k: kForPool(POOL.length),
+        // The built-in template's instructions: the count it asks and "Keep interests that persist".
+        rules: { count: { k: 2, said: 'choose exactly 2' }, keep: 'Keep interests', prefer: [], avoid: [] },
+      },
     });
   });
 

@@ -57,11 +57,14 @@ const COLUMNS: Column[] = [
 const coverageLine = (r: ExperimentTableRow) => coverageNote(r.coverage) ?? 'whole benchmark';
 
 const pad = (x: number) => String(x).padStart(2, '0');
-/** "2026-12-06 10:00": short enough for one line; the tooltip has the locale's full date. */
-function shortDate(iso: string): string {
+/** "2026-12-06" over "10:00": a narrow column; the tooltip has the locale's full date. */
+function shortDate(iso: string): [string, string] {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (Number.isNaN(d.getTime())) return [iso, ''];
+  return [
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+    `${pad(d.getHours())}:${pad(d.getMinutes())}`,
+  ];
 }
 
 let model: ExperimentTableModel | undefined;
@@ -98,7 +101,7 @@ function rowEl(r: ExperimentTableRow): HTMLTableRowElement {
     },
     [
       el('td', { className: 'name-cell', title: `${fullName}\ntemplate ${r.templateId}\n${coverageLine(r)}` }, [
-        el('span', { className: 'name', text: elideMiddle(fullName), attrs: { 'data-full': fullName } }),
+        el('span', { className: 'name', text: elideMiddle(fullName, 28), attrs: { 'data-full': fullName } }),
         el('span', { className: 'sub coverage', text: coverageLine(r) }),
       ]),
       el('td', {
@@ -112,12 +115,10 @@ function rowEl(r: ExperimentTableRow): HTMLTableRowElement {
         el('span', { text: `${r.requests} req` }),
         el('span', { className: 'ci', text: ` ${r.tokens.toLocaleString('en-US')} tok` }),
       ]),
-      el('td', {
-        className: 'num',
-        attrs: { 'data-col': 'date' },
-        text: shortDate(r.createdAt),
-        title: new Date(r.createdAt).toLocaleString(),
-      }),
+      el('td', { className: 'num', attrs: { 'data-col': 'date' }, title: new Date(r.createdAt).toLocaleString() }, [
+        el('span', { text: shortDate(r.createdAt)[0] }),
+        el('span', { className: 'ci', text: ` ${shortDate(r.createdAt)[1]}` }),
+      ]),
       el('td', { className: 'wrap', text: `${r.sample} (${r.sampleUsers} users)` }),
       el('td', { className: 'wrap', text: r.baseRun || '—' }),
     ],

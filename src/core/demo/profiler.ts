@@ -3,9 +3,12 @@
 // and writes a short persona, so that every re-run can be tried offline. Pure: no `vscode`, no network.
 //
 // The rule, in full: a candidate's score is the number of times it appears, exactly as written, among the tags of
-// the posts (their `Tags:` lines), plus 1 when its text without `#` appears in the persona so far. The k highest
-// scores are picked (k = max(1, round(0.25 * |C|)), as the prompt asks); ties keep the pool's order.
+// the posts (their `Tags:` lines), plus 1 when its text without `#` appears in the persona so far and the instructions
+// ask to keep persisting interests. The kinds of tag the instructions prefer come first and those they avoid last;
+// within them the k highest scores are picked (k as the instructions ask: the built-in template asks
+// max(1, round(0.25 * |C|))); ties keep the pool's order. What it reads from the instructions: instructions.ts.
 import { pyStrip } from '../spb/prompt/response';
+import { defaultRules, readRules, rulesText, type DemoRules, type TagKind } from './instructions';
 import { COLD_START_PERSONA } from '../spb/prompt/prompt';
 import { parsePosts } from '../spb/format/posts';
 import { kForPool } from '../spb/score/step';
@@ -22,8 +25,10 @@ export interface DemoPrompt {
   persona: string | null;
   /** The candidate pool, as written in the prompt. */
   pool: string[];
-  /** How many tags the prompt asks for. */
+  /** How many tags the prompt asks for (the built-in template's k when its instructions ask none: see `rules`). */
   k: number;
+  /** What the instructions ask (instructions.ts); absent: the built-in template's. */
+  rules?: DemoRules;
 }
 
 export type DemoPromptResult = { ok: true; prompt: DemoPrompt } | { ok: false; error: string };
@@ -35,6 +40,8 @@ export interface TagScore {
   /** Its text (without `#`) appears in the persona so far. */
   inPersona: boolean;
   score: number;
+  /** 1 for a kind the instructions prefer, −1 for one they avoid, else 0 */
+  tier: number;
 }
 
 /** The reply, in the reference's JSON shape. */
@@ -46,6 +53,7 @@ export interface DemoReply {
 
 const POSTS_HEADING = /^# Posts of step (\d+)[ \t]*$/m;
 const PERSONA_HEADING = /^# Persona so far[ \t]*$/m;
+const USER_HEADING = /^# User[ \t]*$/m;
 const TASK_HEADING = /^# Task[ \t]*$/gm;
 
 /** The last line that is a JSON array of strings: the built-in template's `{{pool_json}}` line. */
@@ -86,14 +94,23 @@ export function readDemoPrompt(prompt: string): DemoPromptResult {
   const personaHeading = PERSONA_HEADING.exec(text.slice(0, heading.index));
   const personaText =
     personaHeading === null ? '' : pyStrip(text.slice(personaHeading.index + personaHeading[0].length, heading.index));
+  // The instructions: the prompt without the user's data (from "# User", the persona or the posts heading to the end of
+  // the posts) and without the pool line.
+  const userHeading = USER_HEADING.exec(text.slice(0, heading.index));
+  const dataStart = Math.min(userHeading?.index ?? heading.index, personaHeading?.index ?? heading.index);
+  const poolEnd = poolAt + lines[found.index].length + 1;
+  const instructions = `${text.slice(0, dataStart)}\n${text.slice(postsEnd, poolAt)}\n${text.slice(poolEnd)}`;
+  const pool = found.pool;
+  const rules = readRules(instructions);
   return {
     ok: true,
     prompt: {
       step: Number(heading[1]),
       posts: text.slice(postsStart, Math.max(postsStart, postsEnd)).trim(),
       persona: personaText === '' || personaText === COLD_START_PERSONA ? null : personaText,
-      pool: found.pool,
-      k: kForPool(found.pool.length),
+      pool,
+      k: rules.count?.k ?? kForPool(pool.length),
+      rules,
     },
   };
 }
@@ -109,8 +126,14 @@ function postTags(posts: string): string[] {
   return parsed.ok ? parsed.posts.flatMap((p) => p.tags) : [];
 }
 
+const kindsOf = (inPosts: number, inPersona: boolean): TagKind[] =>
+  inPosts > 0 || inPersona
+    ? [...(inPosts > 0 ? ['posts' as const] : []), ...(inPersona ? ['persona' as const] : [])]
+    : ['new'];
+
 /** Every distinct candidate with its score, in pool order. */
-export function scoreTags(prompt: Pick<DemoPrompt, 'posts' | 'persona' | 'pool'>): TagScore[] {
+export function scoreTags(prompt: Pick<DemoPrompt, 'posts' | 'persona' | 'pool' | 'rules'>): TagScore[] {
+  const rules = prompt.rules ?? defaultRules(0);
   const counts = new Map<string, number>();
   for (const t of postTags(prompt.posts)) counts.set(t, (counts.get(t) ?? 0) + 1);
   const persona = (prompt.persona ?? '').toLowerCase();
@@ -122,16 +145,20 @@ export function scoreTags(prompt: Pick<DemoPrompt, 'posts' | 'persona' | 'pool'>
     const inPosts = counts.get(tag) ?? 0;
     const text = bare(tag);
     const inPersona = text !== '' && persona.includes(text);
-    out.push({ tag, inPosts, inPersona, score: inPosts + (inPersona ? 1 : 0) });
+    const kinds = kindsOf(inPosts, inPersona);
+    const avoided = rules.avoid.some((a) => kinds.includes(a.kind));
+    const preferred = rules.prefer.some((p) => kinds.includes(p.kind));
+    const tier = avoided === preferred ? 0 : preferred ? 1 : -1;
+    out.push({ tag, inPosts, inPersona, score: inPosts + (inPersona && rules.keep ? 1 : 0), tier });
   }
   return out;
 }
 
-/** Every distinct candidate, highest score first, ties in pool order. */
-export function rankTags(prompt: Pick<DemoPrompt, 'posts' | 'persona' | 'pool'>): TagScore[] {
+/** Every distinct candidate, preferred kinds first and avoided last, then highest score first, ties in pool order. */
+export function rankTags(prompt: Pick<DemoPrompt, 'posts' | 'persona' | 'pool' | 'rules'>): TagScore[] {
   return scoreTags(prompt)
     .map((s, order) => ({ s, order }))
-    .sort((a, b) => b.s.score - a.s.score || a.order - b.order)
+    .sort((a, b) => b.s.tier - a.s.tier || b.s.score - a.s.score || a.order - b.order)
     .map(({ s }) => s);
 }
 
@@ -139,8 +166,13 @@ const listed = (scores: readonly TagScore[]) => scores.map((s) => `${s.tag} (${s
 
 /** The reply to one prompt: the picks, a persona naming them, and the rule with each pick's score. */
 export function demoReply(prompt: DemoPrompt): DemoReply {
-  const ranked = rankTags(prompt);
-  const picks = ranked.slice(0, Math.max(0, prompt.k));
+  const rules = prompt.rules ?? defaultRules(prompt.k);
+  const ranked = rankTags({ ...prompt, rules });
+  // No count asked: every candidate with evidence that is not avoided, at least one.
+  const k = rules.count
+    ? prompt.k
+    : Math.max(Math.min(1, ranked.length), ranked.filter((s) => s.score > 0 && s.tier >= 0).length);
+  const picks = ranked.slice(0, Math.max(0, k));
   const next = ranked[picks.length];
   const evidence = picks.filter((s) => s.score > 0);
   const fromPosts = evidence.filter((s) => s.inPosts > 0).map((s) => s.tag);
@@ -151,7 +183,9 @@ export function demoReply(prompt: DemoPrompt): DemoReply {
   if (evidence.length === 0) parts.push('No candidate tag appears in the posts or the persona so far.');
   const reasoning =
     `Rule of the ${DEMO_MODEL_NAME}: each candidate scores the times it appears among the posts' tags, plus 1 ` +
-    `when the persona so far names it; the ${prompt.k} highest are picked, ties in pool order. ` +
+    `when the persona so far names it and the instructions ask to keep interests; kinds the instructions prefer ` +
+    `come first and those they avoid last; the ${k} highest are picked, ties in pool order. ` +
+    `Instructions read: ${rulesText(rules)}. ` +
     (picks.length > 0 ? `Picked: ${listed(picks)}.` : 'The pool is empty: nothing to pick.') +
     (next ? ` Next: ${listed([next])}.` : '');
   return { persona_summary: parts.join(' '), predicted_tags: picks.map((s) => s.tag), reasoning };
