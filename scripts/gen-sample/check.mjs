@@ -249,7 +249,7 @@ function verify(out, scale) {
   if (!r.nanTokens || !r.nullMetrics || !r.errors || !r.dup || !r.oop || !r.wrongCount)
     err(`run edge cases missing: ${JSON.stringify(r)}`);
 
-  const sizes = Object.fromEntries(generatedFiles().map((f) => [f, fs.statSync(path.join(out, f)).size]));
+  const sizes = Object.fromEntries(generatedFiles(scale).map((f) => [f, fs.statSync(path.join(out, f)).size]));
   const bytes = Object.values(sizes).reduce((a, b) => a + b, 0);
   if (scale === 'sample' && bytes >= 1024 * 1024) err(`sample is ${bytes} bytes (want < 1 MiB)`);
   if (scale === 'paper') {
@@ -266,14 +266,14 @@ export function check(opts) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gen-sample-'));
   try {
     generate({ ...opts, out: tmp });
-    const stale = generatedFiles().filter((f) => {
+    const stale = generatedFiles(opts.scale).filter((f) => {
       const a = path.join(opts.out, f);
       return !fs.existsSync(a) || !fs.readFileSync(a).equals(fs.readFileSync(path.join(tmp, f)));
     });
     if (stale.length)
       console.error(`not what --seed ${opts.seed} --scale ${opts.scale} generates: ${stale.join(', ')}`);
     // verify() reads every generated file; a missing one is reported here instead of crashing it.
-    const missing = generatedFiles().filter((f) => !fs.existsSync(path.join(opts.out, f)));
+    const missing = generatedFiles(opts.scale).filter((f) => !fs.existsSync(path.join(opts.out, f)));
     if (missing.length) {
       console.error(`missing from ${opts.out}: ${missing.join(', ')}`);
       console.log(`check: FAILED (${missing.length} missing file${missing.length === 1 ? '' : 's'}, output stale)`);

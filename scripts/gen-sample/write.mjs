@@ -1,8 +1,10 @@
-// Writing: generate() runs a plan and writes data/, the run and pi-manifest.json; generatedFiles() names them.
+// Writing: generate() runs a plan and writes data/, the run, pi-manifest.json and (sample scale) two annotators' labels;
+// generatedFiles() names them.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { PLATFORMS, RUN_NAME } from './constants.mjs';
+import { LABELS_FILE, writeLabels } from './labels.mjs';
 import { hexOf, Rng } from './rng.mjs';
 import { assertPlants } from './plants.mjs';
 import { buildVocab } from './vocab.mjs';
@@ -89,14 +91,17 @@ export function generate(opts) {
   const manifest = JSON.stringify({ planted }, null, 2) + '\n';
   fs.writeFileSync(path.join(opts.out, 'pi-manifest.json'), manifest);
   totals.bytes += Buffer.byteLength(manifest);
+  // Two annotators' labels for the agreement view on day one: the sample only (the paper scale is for timing).
+  if (opts.scale !== 'paper') totals.labels = writeLabels(opts.out, opts.seed);
   totals.seconds = (performance.now() - t0) / 1000;
   return totals;
 }
 
-export function generatedFiles() {
+export function generatedFiles(scale = 'sample') {
   return [
     ...PLATFORMS.map((p) => `data/${p}_inference_tasks.jsonl`),
     ...PLATFORMS.map((p) => `results/${RUN_NAME}/inference_results_${p}.jsonl`),
     'pi-manifest.json',
+    ...(scale === 'paper' ? [] : [LABELS_FILE]),
   ];
 }

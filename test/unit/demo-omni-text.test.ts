@@ -22,7 +22,7 @@ async function textPrompts() {
     const q = await source.questions(join(ROOT, 'raw', `${a.user_id}.json`), a.user_id, a.index, {
       maxHistoryTokens: 4000,
     });
-    for (const x of q.questions) if (x.kind === 'text') out.push({ field: x.field, prompt: x.prompt });
+    for (const x of q.questions) if (x.kind === 'text' && x.prompt) out.push({ field: x.field, prompt: x.prompt });
   }
   return out;
 }
