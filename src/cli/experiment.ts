@@ -14,6 +14,8 @@ import { cacheOption } from './cacheOption';
 import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage, type RunCliOptions } from './runArgs';
 import { experimentsJson, experimentsTable, figureLines } from '../core/experiments/format';
+import { benchmarkSize, experimentCoverage } from '../core/experiments/coverage';
+import { coverageNote } from '../core/coverage';
 
 export const EXPERIMENT_OPTIONS = {
   sample: { type: 'string' },
@@ -89,7 +91,7 @@ export async function runExperimentCommand(
     runs: baseRun ? [parsed.out, baseRun] : [parsed.out],
     ...cacheOption(opts),
   });
-  const { figures, logPath } = recordExperiment({
+  const { figures, logPath, entry } = recordExperiment({
     bench: scored,
     sample,
     run: parsed.out,
@@ -106,9 +108,13 @@ export async function runExperimentCommand(
     personaMode: parsed.persona,
     author: authorName(bench.root),
   });
-  const lines = figures
-    ? figureLines(figures)
-    : ['  no base run: pass --base-run RUN to compare (the sample was drawn without one)'];
+  const over = coverageNote(experimentCoverage({ ...entry, id: 0 }, benchmarkSize(scored)));
+  const lines = [
+    ...(figures
+      ? figureLines(figures)
+      : ['  no base run: pass --base-run RUN to compare (the sample was drawn without one)']),
+    ...(over ? [`  figures ${over} (the sample's, not the benchmark's)`] : []),
+  ];
   io.stdout(`${lines.join('\n')}\n  logged in ${logPath}\n`);
   return 0;
 }
@@ -127,7 +133,8 @@ export async function runExperimentsCommand(args: string[], opts: ExperimentCliO
   const log = ExperimentLog.open(path, { mustExist: true });
   try {
     const rows = log.list();
-    io.stdout((opts.json ? JSON.stringify(experimentsJson(rows)) : experimentsTable(rows)) + '\n');
+    const size = benchmarkSize(bench);
+    io.stdout((opts.json ? JSON.stringify(experimentsJson(rows, size)) : experimentsTable(rows, size)) + '\n');
   } finally {
     log.close();
   }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchmarkSize, elideMiddle, experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
 import { coverageNote } from '../../src/core/coverage';
+import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
 import type { Benchmark } from '../../src/core/spb/types';
 import type { ExperimentRow } from '../../src/core/experiments/log';
 import { isExtensionToWebview } from '../../src/shared/experimentTableProtocol';
@@ -112,6 +113,18 @@ describe('experiment table rows', () => {
     expect(
       isExtensionToWebview({ type: 'show', model: { benchmark: 'b', rows: [{ ...rows[0], coverage: 'all' }] } }),
     ).toBe(false);
+  });
+
+  it('exports carry it: the log’s text table says what each run’s figures are over, its JSON has a coverage block', () => {
+    const logged = [row(1, 'shorter', summary('Recall', 0.02, -0.01, 0.05), { weibo: 2, zhihu: 3 })];
+    const text = experimentsTable(logged, { users: 10, steps: 166 });
+    expect(text).toContain('exp-s-1: figures over 5 of 10 users, 9 of 166 steps');
+    const json = experimentsJson(logged, { users: 10, steps: 166 }) as { coverage: unknown }[];
+    expect(json[0].coverage).toEqual({
+      users: { covered: 5, total: 10 },
+      steps: { covered: 9, total: 166 },
+      whole: false,
+    });
   });
 
   it('counts a benchmark’s users and steps', () => {

@@ -8,6 +8,8 @@ import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
 import { MISSING } from '../glossary';
+import { coverageJson, coverageNote } from '../coverage';
+import { experimentCoverage, type BenchmarkSize } from './coverage';
 
 /** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(
@@ -97,7 +99,11 @@ const localTime = (iso: string) => {
 const row = (r: ExperimentRow, m: CompareMetric) => r.figures?.summary.find((x) => x.metric === m);
 
 /** The log as a table, in the order given (newest first from ExperimentLog.list). */
-export function experimentsTable(rows: readonly ExperimentRow[]): string {
+/**
+ * The log as a table; with the benchmark's size, each run's line under it says what its figures are over ("over 5 of
+ * 50 users, 12 of 166 steps"), so a table copied from here does not pass a sample's figures off as the benchmark's.
+ */
+export function experimentsTable(rows: readonly ExperimentRow[], size?: BenchmarkSize): string {
   if (rows.length === 0) return 'No experiments yet.';
   const head = [
     'time',
@@ -130,6 +136,9 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
       `  ${r.run}: ${r.cost.requests} requests, ${r.cost.promptTokens + r.cost.completionTokens} tokens ` +
       `(${r.cost.promptTokens} prompt, ${r.cost.completionTokens} completion), ${(r.cost.latencyMs / 1000).toFixed(1)} s of requests`,
   );
+  const over = size
+    ? rows.map((r) => `  ${r.run}: figures ${coverageNote(experimentCoverage(r, size)) ?? 'over the whole benchmark'}`)
+    : [];
   const longContext = rows.some((r) => r.kind === 'long-context')
     ? [
         '',
@@ -137,12 +146,18 @@ export function experimentsTable(rows: readonly ExperimentRow[]): string {
         '  Δ is long-context − streaming base on the same last steps (Table 7’s Avg.); F1^NS does not apply (one step per user).',
       ]
     : [];
-  return [...pad([head, ...body], 7), ...longContext, '', 'cost (from the responses’ usage):', ...costs].join('\n');
+  return [
+    ...pad([head, ...body], 7),
+    ...longContext,
+    ...(over.length ? ['', 'what each row’s figures are over (its sample, not the benchmark):', ...over] : []),
+    '',
+    'cost (from the responses’ usage):',
+    ...costs,
+  ].join('\n');
 }
 
-/** The log as JSON: NaN figures as null. */
-export function experimentsJson(rows: readonly ExperimentRow[]): unknown {
-  return JSON.parse(
-    JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)),
-  );
+/** The log as JSON: NaN figures as null; with the benchmark's size, each row's `coverage` (docs/scoring.md's block). */
+export function experimentsJson(rows: readonly ExperimentRow[], size?: BenchmarkSize): unknown {
+  const out = size ? rows.map((r) => ({ ...r, coverage: coverageJson(experimentCoverage(r, size)) })) : rows;
+  return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));
 }

@@ -2,8 +2,7 @@
 // paired deltas with their intervals, what they are over (coverage), cost, sample and base run. An interval that cannot
 // vary (every platform of the sample has one user, so resampling users within platforms always draws the same ones) is
 // not shown as one: "CI n/a: N users".
-import type { Coverage } from '../coverage';
-import type { Benchmark } from '../spb/types';
+import { experimentCoverage, type BenchmarkSize } from './coverage';
 import { TABLE_METRICS, type ExperimentTableRow, type TableDelta } from './tableRows';
 import { intervalCannotVary, thinPlatforms } from './experiment';
 import { deltaText } from './format';
@@ -11,38 +10,6 @@ import { MISSING } from '../glossary';
 import { templateLabel, type ExperimentRow } from './log';
 
 const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
-
-/** The benchmark's users and steps: what an experiment's coverage counts against. */
-export interface BenchmarkSize {
-  users: number;
-  steps: number;
-}
-
-export function benchmarkSize(bench: Benchmark): BenchmarkSize {
-  let users = 0;
-  let steps = 0;
-  for (const byUser of bench.users.values())
-    for (const u of byUser.values()) {
-      users++;
-      steps += u.steps.length;
-    }
-  return { users, steps };
-}
-
-/**
- * What an experiment's figures are over: its paired users and steps (the steps both runs scored) out of the
- * benchmark's; without a base run, the sample's users and the steps its run made. A sample is part of the benchmark,
- * so its figures are never read as the whole benchmark's.
- */
-export function experimentCoverage(r: ExperimentRow, size: BenchmarkSize): Coverage {
-  const users = r.figures ? r.figures.pairedUsers : r.sample.users;
-  const steps = r.figures ? r.figures.pairedSteps : r.cost.steps;
-  return {
-    users: { covered: users, total: size.users },
-    items: { covered: steps, total: size.steps },
-    itemNoun: 'step',
-  };
-}
 
 export function experimentTableRows(rows: readonly ExperimentRow[], size: BenchmarkSize): ExperimentTableRow[] {
   return rows.map((r) => {
@@ -84,6 +51,7 @@ export function experimentTableRows(rows: readonly ExperimentRow[], size: Benchm
   });
 }
 
+export { benchmarkSize, experimentCoverage, type BenchmarkSize } from './coverage';
 export {
   elideMiddle,
   sortTableRows,

@@ -2,7 +2,7 @@
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
 import { coverageNote } from '../../core/coverage';
-import { benchmarkSize, experimentCoverage } from '../../core/experiments/table';
+import { benchmarkSize, experimentCoverage } from '../../core/experiments/coverage';
 import * as vscode from 'vscode';
 import { experimentRunName } from '../../core/experiments/experiment';
 import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../core/experiments/log';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { coverageNote } from '../../core/coverage';
 import { thinPlatforms } from '../../core/experiments/experiment';
-import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../core/experiments/table';
+import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../core/experiments/coverage';
 import { deltaText, figureLines, verdict } from '../../core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../core/experiments/log';
 import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../core/experiments/longContext';
