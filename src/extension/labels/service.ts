@@ -15,6 +15,8 @@ import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import type { ItemKind } from '../../core/labels/server/projectItems';
+import { userInfo } from 'node:os';
+import { AuthorGate } from './author';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
@@ -67,6 +69,25 @@ export class LabelService implements vscode.Disposable {
 
   get author(): string {
     return authorName(vscode.workspace.getConfiguration('personaLab.labels').get<string>('author'));
+  }
+
+  private readonly authorGate = new AuthorGate({
+    setting: () => vscode.workspace.getConfiguration('personaLab.labels').get<string>('author') ?? '',
+    osUser: () => {
+      try {
+        return userInfo().username;
+      } catch {
+        return '';
+      }
+    },
+    ask: (q) => vscode.window.showInputBox({ ...q, ignoreFocusOut: true }),
+    save: (name) =>
+      vscode.workspace.getConfiguration('personaLab.labels').update('author', name, vscode.ConfigurationTarget.Global),
+  });
+
+  /** Before a label is written: the author, asked once when personaLab.labels.author is empty (author.ts). */
+  ensureAuthor(): Promise<string> {
+    return this.authorGate.ensure();
   }
 
   /** The `benchmark` column of labels on `open` (its folder's name); undefined when it is not loaded. */
