@@ -1,4 +1,4 @@
-// The handlers of Filter Steps… (a multi-select quick pick: labels / unlabelled, failure signatures, runs), Clear
+// The handlers of Filter Steps… (a multi-select quick pick: the unlabelled mode, labels, failure signatures, runs), Clear
 // Step Filter, and Next Unlabelled Step; the tree's message says when a filter is active and how many steps it lets
 // through.
 import * as vscode from 'vscode';
@@ -48,12 +48,14 @@ export async function pickFilter(
     }
   }
   const items: (Pick | vscode.QuickPickItem)[] = [
-    separator('Labels (yours, in the run)'),
+    // The mode is a section of its own: inside the label list it read as one more label to pick.
+    separator('Mode'),
     {
       label: '$(circle-large-outline) Unlabelled only',
-      description: 'steps you have not labelled yet',
+      description: 'steps you have not labelled yet (or with a label checked below)',
       group: 'unlabelled',
     },
+    separator('Labels (yours, in the run)'),
     ...labels.labels.map((l): Pick => ({
       label: `$(tag) ${l.name}`,
       description: `${l.key ? `key ${l.key} · ` : ''}${perLabel.get(l.id) ?? 0} step(s)`,
