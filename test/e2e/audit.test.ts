@@ -15,7 +15,7 @@ import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { auditPage, editLine, outlinedFinding, type Planted, type SeenFinding } from './auditPage';
+import { auditPage, auditRows, editLine, outlinedFinding, type Planted, type SeenFinding } from './auditPage';
 
 const AUTHOR = 'e2e-auditor';
 const XSS_BIO = ' <img src=x onerror="globalThis.__plAuditXss=1"> **not bold** 电话 13912345678';
@@ -94,11 +94,15 @@ describe('PI Audit view in the real workbench', () => {
       const found = cli.findings.filter((f) => f.category === c).length;
       expect(row.description, c).toBe(`${found} open · ${plural(cli.totals.placeholders[c], 'placeholder')}`);
     }
-    const message = await pane().locator('.message').innerText();
-    // The benchmark is named, even alone.
-    expect(message).toMatch(
-      new RegExp(`^StreamProfileBench: ${cli.findings.length} findings, ${cli.findings.length} open · `),
-    );
+    // The summary: one fact per row, under the benchmark's name (even alone), and when the audit ran.
+    await waitRow('Summary', 1, (r) => /^ran \d{4}-\d\d-\d\d \d\d:\d\d$/.test(r.description), 'when it ran');
+    await setExpanded('Summary', 1, true);
+    await setExpanded('StreamProfileBench', 2, true, { label: 'Summary', level: 1 });
+    const n = cli.findings.length;
+    await waitRow('Findings', 3, (r) => r.description === String(n), 'the findings row of the summary');
+    await waitRow('Open', 3, (r) => r.description === `${n} (no verdict yet)`, 'the open row of the summary');
+    await wb.screenshot('audit-summary-rows');
+    await setExpanded('Summary', 1, false);
   });
 
   it('lists every planted string under its category, platform and user, and no placeholder as a finding', async () => {
@@ -258,9 +262,12 @@ describe('PI Audit view in the real workbench', () => {
       'BANK: no open finding left',
     );
     const n = cli.findings.length;
-    await expect
-      .poll(() => pane().locator('.message').innerText(), { timeout: 30_000 })
-      .toContain(`${n} findings, ${n - 2} open · 1 confirmed · 1 false positive`);
+    await setExpanded('Summary', 1, true);
+    await setExpanded('StreamProfileBench', 2, true, { label: 'Summary', level: 1 });
+    await waitRow('Open', 3, (r) => r.description === `${n - 2} (no verdict yet)`, 'the summary to count open ones');
+    await waitRow('Confirmed leaks', 3, (r) => r.description === '1', 'the summary to count the confirmed leak');
+    await waitRow('False positives', 3, (r) => r.description === '1', 'the summary to count the false positive');
+    await setExpanded('Summary', 1, false);
 
     const db = VerdictStore.open(join(root, '.personalab/audit.db'), { mustExist: true });
     try {
@@ -385,17 +392,25 @@ describe('PI Audit view with autoRun never', () => {
       },
       { timeout: 30_000, message: 'the Run PI Audit title action to take a click' },
     );
-    await expect
-      .poll(
-        () =>
-          pane
-            .locator('.message')
-            .innerText()
-            .catch(() => ''),
-        { timeout: 60_000 },
-      )
-      // Both benchmarks of the sample, each named.
-      .toMatch(/^StreamProfileBench: \d+ findings, \d+ open · \d+ placeholders.* \| OmniBehavior: \d+ findings/);
+    // Both benchmarks of the sample, each named in the summary with its facts.
+    await waitFor(
+      async () => {
+        const rows = await auditRows(wb);
+        const under = (name: string) => {
+          const i = rows.findIndex((r) => r.level === 2 && r.label === name);
+          return i >= 0 && rows[i + 1]?.level === 3 && rows[i + 1]?.label === 'Findings';
+        };
+        return under('StreamProfileBench') && under('OmniBehavior');
+      },
+      { timeout: 60_000, message: 'both benchmarks in the summary rows' },
+    );
+    // Folded, so that the categories below it are in view in a short pane.
+    await pane
+      .locator('.monaco-list-row[aria-level="1"]')
+      .filter({ has: wb.page.locator('.label-name', { hasText: /^Summary$/ }) })
+      .first()
+      .locator('.monaco-tl-twistie')
+      .click();
     const phone = pane
       .locator('.monaco-list-row[aria-level="1"]')
       .filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });

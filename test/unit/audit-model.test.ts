@@ -13,8 +13,8 @@ import {
   fieldName,
   hasInvisible,
   shouldAutoRun,
-  summaryMessage,
-  combinedSummary,
+  summaryFacts,
+  ranAtText,
   tally,
 } from '../../src/extension/audit/model';
 import {
@@ -129,7 +129,7 @@ describe('groupAudit', () => {
     expect(fieldName('steps[1].prediction[0]')).toBe('prediction');
   });
 
-  it('summarises a run for the view message', () => {
+  it('summarises a run one fact per row, not as one run-on line', () => {
     const r = {
       findings: [a, b],
       counts,
@@ -137,12 +137,26 @@ describe('groupAudit', () => {
       problems: [],
       cancelled: false,
     };
-    expect(summaryMessage(r, verdicts({ [a.key]: 'false-positive' }))).toBe(
-      '2 findings, 1 open · 1 false positive · 7 placeholders · 3 files scanned',
-    );
-    expect(summaryMessage({ ...r, cancelled: true, problems: ['x'] }, verdicts({}))).toBe(
-      'Cancelled: partial results. 2 findings, 2 open · 7 placeholders · 3 files scanned · 1 unreadable line or file skipped',
-    );
+    expect(summaryFacts(r, verdicts({ [a.key]: 'false-positive' }))).toEqual([
+      { label: 'Findings', value: '2' },
+      { label: 'Open', value: '1 (no verdict yet)' },
+      { label: 'False positives', value: '1' },
+      { label: 'Placeholders', value: '7' },
+      { label: 'Files scanned', value: '3' },
+    ]);
+    expect(summaryFacts({ ...r, cancelled: true, problems: ['x'] }, verdicts({ [b.key]: 'confirmed-leak' }))).toEqual([
+      { label: 'Cancelled', value: 'partial results' },
+      { label: 'Findings', value: '2' },
+      { label: 'Open', value: '1 (no verdict yet)' },
+      { label: 'Confirmed leaks', value: '1' },
+      { label: 'Placeholders', value: '7' },
+      { label: 'Files scanned', value: '3' },
+      { label: 'Unreadable lines or files skipped', value: '1' },
+    ]);
+  });
+
+  it('says when the audit ran, in local time to the minute', () => {
+    expect(ranAtText(new Date(2026, 11, 6, 2, 9, 59))).toBe('2026-12-06 02:09');
   });
 });
 
@@ -213,14 +227,5 @@ describe('the tree of sample/', async () => {
     }
     const placeholders = audit.counts.reduce((s, r) => s + r.placeholders, 0);
     expect(groups.reduce((s, g) => s + g.placeholders, 0)).toBe(placeholders);
-  });
-});
-
-describe("the view's summary over the audited benchmarks", () => {
-  it('names each benchmark, one alone as well as two', () => {
-    const a = { format: 'StreamProfileBench', text: '7 findings, 7 open' };
-    const b = { format: 'OmniBehavior', text: '2 findings, 2 open' };
-    expect(combinedSummary([a])).toBe('StreamProfileBench: 7 findings, 7 open');
-    expect(combinedSummary([a, b])).toBe('StreamProfileBench: 7 findings, 7 open | OmniBehavior: 2 findings, 2 open');
   });
 });

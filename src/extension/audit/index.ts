@@ -5,9 +5,7 @@
 import * as vscode from 'vscode';
 import type { Benchmark } from '../../core/spb/types';
 import type { Benchmarks } from '../benchmarks';
-import { combinedSummary, isAutoRun, shouldAutoRun, summaryMessage } from './model';
-import { streamProfileBench } from '../../core/spb/format/format';
-import { omniBehavior } from '../../core/omni/format';
+import { isAutoRun, shouldAutoRun } from './model';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
 import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from './session';
@@ -82,15 +80,8 @@ export function activateAudit(
     else if (session.stale) view.message = 'The benchmark changed since this audit: run it again to update.';
     else if (provider.getChildren().length === 0)
       view.message = 'No residual personal information found, and no placeholders either.';
-    else
-      view.message = combinedSummary(
-        (
-          [
-            [streamProfileBench.label, session.result],
-            [omniBehavior.label, session.omniResult],
-          ] as const
-        ).flatMap(([format, r]) => (r ? [{ format, text: summaryMessage(r, session.verdictOf) }] : [])),
-      );
+    // The summary is the tree's first row, one fact per row (summaryNodes.ts).
+    else view.message = undefined;
   };
 
   // Auto-run: once per load of a benchmark (either format; one run audits both), when the view is (or becomes) visible.

@@ -119,28 +119,41 @@ export function shouldAutoRun(mode: AutoRun, bytes: number, maxMB: number): bool
   return bytes <= Math.max(0, maxMB) * 1024 * 1024;
 }
 
-/** The view's message line after a run. */
-export function summaryMessage(
-  result: Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & {
-    findings: readonly { key: string }[];
-    counts: readonly { placeholders: number }[];
-  },
-  verdictOf: VerdictOf,
-): string {
-  const t = tally(result.findings, verdictOf);
-  const placeholders = result.counts.reduce((s, r) => s + r.placeholders, 0);
-  const parts = [
-    `${count(result.findings.length, 'finding')}, ${tallyText(t)}`,
-    count(placeholders, 'placeholder'),
-    `${count(result.scanned.files, 'file')} scanned`,
-  ];
-  if (result.problems.length)
-    parts.push(`${count(result.problems.length, 'unreadable line or file', 'unreadable lines or files')} skipped`);
-  const text = parts.join(' · ');
-  return result.cancelled ? `Cancelled: partial results. ${text}` : text;
+/** One fact of the audit's summary, shown as a tree row: `label` the row's name, `value` its description. */
+export interface SummaryFact {
+  label: string;
+  value: string;
 }
 
-/** The view's summary over the audited benchmarks, each named by its format (one alone too, so the line reads the same either way). */
-export function combinedSummary(parts: readonly { format: string; text: string }[]): string {
-  return parts.map((p) => `${p.format}: ${p.text}`).join(' | ');
+/** A benchmark's audit as the summary reads it. */
+export type SummarisedResult = Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & {
+  findings: readonly { key: string }[];
+  counts: readonly { placeholders: number }[];
+};
+
+/** "2026-12-06 02:10" in local time: when the audit ran. */
+export function ranAtText(at: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())} ${p(at.getHours())}:${p(at.getMinutes())}`;
+}
+
+/**
+ * One benchmark's audit, one fact per row (the summary was one run-on line): findings, each verdict's count (open
+ * always, the others when not zero), placeholders, files scanned, what was skipped, and whether it was cancelled.
+ */
+export function summaryFacts(result: SummarisedResult, verdictOf: VerdictOf): SummaryFact[] {
+  const t = tally(result.findings, verdictOf);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const facts: SummaryFact[] = [];
+  if (result.cancelled) facts.push({ label: 'Cancelled', value: 'partial results' });
+  facts.push({ label: 'Findings', value: n(result.findings.length) });
+  facts.push({ label: 'Open', value: `${n(t.unreviewed)} (no verdict yet)` });
+  if (t.confirmed) facts.push({ label: 'Confirmed leaks', value: n(t.confirmed) });
+  if (t.needsReview) facts.push({ label: 'Needs review', value: n(t.needsReview) });
+  if (t.falsePositive) facts.push({ label: 'False positives', value: n(t.falsePositive) });
+  facts.push({ label: 'Placeholders', value: n(result.counts.reduce((s, r) => s + r.placeholders, 0)) });
+  facts.push({ label: 'Files scanned', value: n(result.scanned.files) });
+  if (result.problems.length)
+    facts.push({ label: 'Unreadable lines or files skipped', value: n(result.problems.length) });
+  return facts;
 }

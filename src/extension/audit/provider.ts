@@ -7,11 +7,15 @@ import { CategoryNode, type AuditNode } from './nodes';
 import { groupOmni } from './omni/model';
 import type { OmniAuditResult } from '../../core/pi/omniAudit';
 import type { AuditSession } from './session';
+import { SummaryNode } from './summaryNodes';
+import { streamProfileBench } from '../../core/spb/format/format';
+import { omniBehavior } from '../../core/omni/format';
 
 export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AuditNode | AuditNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private roots: CategoryNode[] = [];
+  private summary: SummaryNode | undefined;
   private builtFrom: [AuditResult | undefined, OmniAuditResult | undefined] = [undefined, undefined];
   private readonly subscriptions: vscode.Disposable[];
 
@@ -24,12 +28,12 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
         const cats = new Set(findings.map((f) => f.category));
         const nodes = this.roots.filter((r) => cats.has(r.group.category));
         // An OmniBehavior verdict also changes the OmniBehavior node's and its user's counts: those live below.
-        if (nodes.length) this.changed.fire(nodes);
+        if (nodes.length) this.changed.fire(this.summary ? [this.summary, ...nodes] : nodes);
       }),
     ];
   }
 
-  private rootNodes(): CategoryNode[] {
+  private rootNodes(): (SummaryNode | CategoryNode)[] {
     const result = this.session.result;
     const omni = this.session.omniResult;
     if (result !== this.builtFrom[0] || omni !== this.builtFrom[1]) {
@@ -45,8 +49,20 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
       const groups = groupAudit(result ?? { findings: [], counts: [] });
       this.roots =
         result || omni ? groups.map((g) => new CategoryNode(ctx, g, omni && groupOmni(omni, g.category))) : [];
+      const session = this.session;
+      this.summary = new SummaryNode({
+        results: () =>
+          (
+            [
+              [streamProfileBench.label, session.result],
+              [omniBehavior.label, session.omniResult],
+            ] as const
+          ).flatMap(([format, r]) => (r ? [{ format, result: r }] : [])),
+        verdictOf: session.verdictOf,
+        ranAt: session.ranAt,
+      });
     }
-    return this.roots;
+    return this.summary && this.roots.length ? [this.summary, ...this.roots] : this.roots;
   }
 
   getTreeItem(node: AuditNode): vscode.TreeItem {
@@ -57,7 +73,7 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
     if (node) return node.getChildren();
     const roots = this.rootNodes();
     // Nothing found and nothing redacted: the welcome content says so instead of ten empty categories.
-    return roots.some((r) => r.hasChildren) ? roots : [];
+    return roots.some((r) => r instanceof CategoryNode && r.hasChildren) ? roots : [];
   }
 
   getParent(node: AuditNode): AuditNode | undefined {

@@ -72,6 +72,7 @@ export class AuditSession implements vscode.Disposable {
   private generation = 0;
   private verdicts = new Map<string, VerdictRow>();
   private omniCurrent: OmniAuditResult | undefined;
+  private finishedAt = new Date(0);
   private auditedOmni: OmniBenchmark | undefined;
   private omniVerdicts = new Map<string, VerdictRow>();
   private db: VerdictStore | undefined;
@@ -91,6 +92,11 @@ export class AuditSession implements vscode.Disposable {
     /** Where the label server's password is (the verdicts use the labels' server and password). */
     private readonly secrets?: vscode.SecretStorage,
   ) {}
+
+  /** When the results shown were made. */
+  get ranAt(): Date {
+    return this.finishedAt;
+  }
 
   get result(): AuditResult | undefined {
     return this.current;
@@ -212,6 +218,7 @@ export class AuditSession implements vscode.Disposable {
       );
       if (gen !== this.generation) return undefined;
       this.current = result.result;
+      this.finishedAt = new Date();
       this.auditedBench = bench;
       this.omniCurrent = result.omni;
       this.auditedOmni = omniBench;
