@@ -1,0 +1,320 @@
+// What each command of the CLI takes: its options (Node's util.parseArgs, strict, one table per command), its usage
+// text and two examples. One parser for every command let any command take any other's option and ignore it
+// (`validate DIR --model foo` exited 0); now an option the command does not declare is a usage error naming it.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
+import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
+import { EXPERIMENT_USAGE } from './experiment';
+import { LONG_CONTEXT_USAGE } from './longContext';
+import { JUDGE_OPTIONS, JUDGE_USAGE } from './omniJudge';
+import { OMNI_RUN_USAGE } from './omniRun';
+import { RUN_OPTIONS, RUN_USAGE } from './runArgs';
+import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
+import { TEMPLATE_USAGE } from './template';
+
+type Options = ParseArgsOptionsConfig;
+
+export interface CommandSpec {
+  /** `score`, or `labels summary` for a subcommand. */
+  name: string;
+  /** One line for the top-level help's list of the most used commands. */
+  summary: string;
+  usage: string;
+  options: Options;
+  examples: readonly [string, string];
+}
+
+const flag = { type: 'boolean' } as const;
+const text = { type: 'string' } as const;
+const many = { type: 'string', multiple: true } as const;
+const NO_CACHE = { 'no-cache': flag } as const;
+
+/** Options of `run` that `experiment` and `long-context` also take (they run the same way, on chosen users). */
+const SENDING = {
+  'base-url': text,
+  model: text,
+  template: text,
+  out: text,
+  concurrency: text,
+  timeout: text,
+  'max-reply-mb': text,
+  temperature: text,
+  'max-tokens': text,
+  'system-message': text,
+  'pi-guard': text,
+  'pi-guard-loopback': flag,
+  'input-per-mtok': text,
+  'output-per-mtok': text,
+  'dry-run': flag,
+  ...NO_CACHE,
+} as const;
+
+const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
+                                                           the paper's tables (or the JSON contract) per run; for an
+                                                           OmniBehavior folder the per-field scores, components,
+                                                           overall and bias diagnostics; --sample NAME: over the
+                                                           users of .personalab/samples/NAME.json only; --memory:
+                                                           each run's persona memory (missed T_keep tags forgotten,
+                                                           ignored or never captured; D_decay picks carried over or
+                                                           re-inferred), our reading, not the paper's figure`;
+const VALIDATE_USAGE = `  validate <dir> [--json]                                  every located problem in the benchmark's files
+                                                           (StreamProfileBench or OmniBehavior)`;
+const BASELINE_USAGE = `  baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
+                                                           history-frequency, recent-batch)`;
+const GLOSSARY_USAGE = `  glossary [--json]                                        every metric and term the views and this CLI print: its
+                                                           short and long name, what it is and its unit`;
+const LABELS_USAGE_LINES = {
+  export: `  labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store`,
+  import: `  labels import <db> FILE [--format jsonl|csv] [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]`,
+  summary: `  labels summary <db> [--json] [--label-set labels.json] counts per label and platform, annotator agreement`,
+  judge: `  labels judge <omnibehavior dir> --run NAME [--json]     the LLM judge against people's scores, per dimension`,
+  projects: `  labels projects <url> [--json]                          a label server's labelling projects, progress per annotator`,
+} as const;
+const LABELS_DB_NOTE = `                                                           (<db>: a label database, or a benchmark folder of either
+                                                           format: its .personalab/labels.db, that benchmark's labels,
+                                                           and with summary how many are fresh or stale)`;
+
+const LABEL_SUBCOMMANDS: CommandSpec[] = [
+  {
+    name: 'labels export',
+    summary: 'labels export <db> [--out FILE]: failure labels out of a label store',
+    usage: LABELS_USAGE_LINES.export,
+    options: { out: text, format: text },
+    examples: ['labels export .personalab/labels.db --out labels.jsonl', 'labels export sample --format csv'],
+  },
+  {
+    name: 'labels import',
+    summary: "labels import <db> FILE: merge another annotator's labels",
+    usage: LABELS_USAGE_LINES.import,
+    options: { format: text, conflicts: text, resolve: many, 'dry-run': flag },
+    examples: ['labels import sample bob.jsonl --dry-run', 'labels import sample bob.jsonl --resolve 1=incoming'],
+  },
+  {
+    name: 'labels summary',
+    summary: 'labels summary <db>: counts per label and platform, annotator agreement',
+    usage: LABELS_USAGE_LINES.summary,
+    options: { json: flag, 'label-set': text },
+    examples: ['labels summary sample', 'labels summary .personalab/labels.db --json'],
+  },
+  {
+    name: 'labels judge',
+    summary: "labels judge <dir> --run NAME: the LLM judge against people's scores",
+    usage: LABELS_USAGE_LINES.judge,
+    options: { run: many, json: flag },
+    examples: ['labels judge sample/omnibehavior --run my-run', 'labels judge sample/omnibehavior --run my-run --json'],
+  },
+  {
+    name: 'labels projects',
+    summary: "labels projects <url>: a label server's projects, progress per annotator",
+    usage: LABELS_USAGE_LINES.projects,
+    options: { json: flag },
+    examples: [
+      'labels projects postgres://ann@db.example.org/labels',
+      'labels projects postgres://ann@db.example.org/labels --json',
+    ],
+  },
+];
+
+/** Every command, the most used first: the top-level help leads with the first five. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'score',
+    summary: "score <dir>: the paper's tables per run (an OmniBehavior folder: its scores)",
+    usage: SCORE_USAGE,
+    options: { run: many, json: flag, format: text, 'write-reports': flag, sample: text, memory: flag, ...NO_CACHE },
+    examples: ['score sample --run demo-llm --json', 'score sample --format latex'],
+  },
+  {
+    name: 'validate',
+    summary: "validate <dir>: every located problem in the benchmark's files",
+    usage: VALIDATE_USAGE,
+    options: { json: flag, ...NO_CACHE },
+    examples: ['validate sample', 'validate sample/omnibehavior --json'],
+  },
+  {
+    name: 'run',
+    summary: 'run <dir> --out NAME --base-url URL --model NAME: a prompt against an endpoint',
+    usage: `${RUN_USAGE}\n${OMNI_RUN_USAGE}`,
+    options: { ...RUN_OPTIONS, out: text, 'dry-run': flag, ...NO_CACHE },
+    examples: [
+      'run sample --out my-run --base-url http://127.0.0.1:8000/v1 --model m',
+      'run sample/omnibehavior --out my-run --user u_1003 --base-url http://127.0.0.1:8000/v1 --model m --dry-run',
+    ],
+  },
+  {
+    name: 'audit',
+    summary: 'audit <dir>: residual personal information the placeholders missed',
+    usage: AUDIT_USAGE,
+    options: { ...AUDIT_OPTIONS, json: flag, out: text, run: many, ...NO_CACHE },
+    examples: ['audit sample --out report.md', 'audit sample --db .personalab/audit.db --min-confidence medium --json'],
+  },
+  {
+    name: 'labels',
+    summary: 'labels export|import|summary|judge|projects <db>: the label store',
+    usage: [...Object.values(LABELS_USAGE_LINES), LABELS_DB_NOTE].join('\n'),
+    // `labels` with a subcommand it does not know: every label option, so that the subcommand is what is named.
+    options: Object.assign({}, ...LABEL_SUBCOMMANDS.map((s) => s.options)) as Options,
+    examples: ['labels summary sample', 'labels export .personalab/labels.db --out labels.jsonl'],
+  },
+  {
+    name: 'judge',
+    summary: "judge <omnibehavior dir> --run NAME: the LLM judge on a run's answers",
+    usage: JUDGE_USAGE,
+    options: {
+      ...JUDGE_OPTIONS,
+      run: many,
+      temperature: text,
+      concurrency: text,
+      timeout: text,
+      'max-history-tokens': text,
+      'pi-guard': text,
+      'pi-guard-loopback': flag,
+      reference: text,
+      'no-reference': flag,
+      python: text,
+    },
+    examples: [
+      'judge sample/omnibehavior --run my-run',
+      'judge sample/omnibehavior --run my-run --judge-base-url http://127.0.0.1:8000/v1 --judge-model m',
+    ],
+  },
+  {
+    name: 'baseline',
+    summary: 'baseline <dir> --method NAME --out NAME: a deterministic baseline run',
+    usage: BASELINE_USAGE,
+    options: { method: text, out: text, seed: text, ...NO_CACHE },
+    examples: [
+      'baseline sample --method history-frequency --out history-frequency',
+      'baseline sample --method random --seed 7 --out random-7',
+    ],
+  },
+  {
+    name: 'glossary',
+    summary: 'glossary: every metric and term, with its unit',
+    usage: GLOSSARY_USAGE,
+    options: { json: flag },
+    examples: ['glossary', 'glossary --json'],
+  },
+  {
+    name: 'template',
+    summary: 'template init [FILE]: the built-in prompt template, to edit',
+    usage: TEMPLATE_USAGE,
+    options: {},
+    examples: ['template init', 'template init my.plprompt'],
+  },
+  {
+    name: 'demo-endpoint',
+    summary: 'demo-endpoint: the demo profiler (not an LLM) on 127.0.0.1',
+    usage: DEMO_USAGE,
+    options: { ...DEMO_OPTIONS },
+    examples: ['demo-endpoint', 'demo-endpoint --port 8000'],
+  },
+  {
+    name: 'sample',
+    summary: 'sample <dir> --users N --out NAME: a seeded sample of users',
+    usage: SAMPLE_USAGE,
+    options: { ...SAMPLE_OPTIONS, out: text, seed: text, 'base-run': text, ...NO_CACHE },
+    examples: [
+      'sample sample --users 40 --seed 7 --out s40',
+      'sample sample --users 40 --seed 7 --by signature --base-run demo-llm --out s40-fail',
+    ],
+  },
+  {
+    name: 'experiment',
+    summary: 'experiment <dir> --template FILE --sample NAME ...: a template over a sample, logged',
+    usage: EXPERIMENT_USAGE.split('\n  experiments ')[0]!,
+    options: { ...SENDING, sample: text, 'base-run': text, persona: text },
+    examples: [
+      'experiment sample --template my.plprompt --sample s40 --base-url http://127.0.0.1:8000/v1 --model m',
+      'experiment sample --template my.plprompt --sample s40 --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m --dry-run',
+    ],
+  },
+  {
+    name: 'experiments',
+    summary: 'experiments <dir>: the experiment log',
+    usage: `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
+    options: { json: flag },
+    examples: ['experiments sample', 'experiments sample --json'],
+  },
+  {
+    name: 'long-context',
+    summary: 'long-context <dir> --base-run RUN ...: the long-context baseline',
+    usage: LONG_CONTEXT_USAGE,
+    options: { ...SENDING, 'base-run': text, sample: text },
+    examples: [
+      'long-context sample --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m',
+      'long-context sample --base-run demo-llm --sample s40 --base-url http://127.0.0.1:8000/v1 --model m --dry-run',
+    ],
+  },
+];
+
+/** The command `argv` names (a labels subcommand when it names a known one). */
+export function specFor(command: string, rest: readonly string[]): CommandSpec | undefined {
+  if (command === 'labels') {
+    const sub = rest.find((a) => !a.startsWith('-'));
+    const found = LABEL_SUBCOMMANDS.find((s) => s.name === `labels ${sub}`);
+    if (found) return found;
+  }
+  return COMMANDS.find((c) => c.name === command);
+}
+
+/** Every spec, subcommands included (for the tests). */
+export const ALL_SPECS: readonly CommandSpec[] = [...COMMANDS, ...LABEL_SUBCOMMANDS];
+
+/** `--run NAME` (repeatable) / `--json`, with the value's name taken from the usage text ("NAME", "N", "latex|…"). */
+function optionLines(spec: CommandSpec): string[] {
+  return Object.entries(spec.options).map(([name, o]) => {
+    const found = new RegExp(`--${name} ([^\\s\\]]+)`).exec(spec.usage)?.[1];
+    const value = o.type === 'string' ? ` ${found && !found.startsWith('-') ? found : 'VALUE'}` : '';
+    return `  --${name}${value}${o.multiple ? ' (repeatable)' : ''}`;
+  });
+}
+
+export function commandHelp(spec: CommandSpec): string {
+  const options = optionLines(spec);
+  return [
+    `Usage:\n${spec.usage}`,
+    `Options of ${spec.name}:\n${options.length ? options.join('\n') : '  (none)'}\n  --help, -h`,
+    `Examples:\n${spec.examples.map((e) => `  persona-lab ${e}`).join('\n')}`,
+  ].join('\n\n');
+}
+
+export type Parsed =
+  | { kind: 'help'; text: string }
+  | { kind: 'usage'; message: string; help: string }
+  | { kind: 'command'; command: string; args: string[]; values: Record<string, unknown> };
+
+/**
+ * Parses argv (after `node cli.js`): the command first, then its own options, strictly. `--help` anywhere gives the
+ * command's help (the top-level help without a command).
+ */
+export function parseCli(argv: readonly string[], topHelp: string): Parsed {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h') return { kind: 'help', text: topHelp };
+  if (command.startsWith('-'))
+    return { kind: 'usage', message: `the command comes first, before ${command}`, help: topHelp };
+  const spec = specFor(command, rest);
+  if (!spec) return { kind: 'usage', message: `unknown command "${command}"`, help: topHelp };
+  const help = commandHelp(spec);
+  try {
+    const parsed = parseArgs({
+      args: [...rest],
+      allowPositionals: true,
+      strict: true,
+      options: { ...spec.options, help: { type: 'boolean', short: 'h' } },
+    });
+    if (parsed.values.help) return { kind: 'help', text: help };
+    return { kind: 'command', command, args: parsed.positionals, values: parsed.values };
+  } catch (err) {
+    const message = (err as Error).message;
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown)
+      return {
+        kind: 'usage',
+        message: `${unknown} is not an option of ${spec.name} (persona-lab ${spec.name} --help lists them)`,
+        help,
+      };
+    // A value missing or given to a flag: Node's message names the option.
+    return { kind: 'usage', message: `${spec.name}: ${message.split('. ')[0]}`, help };
+  }
+}
