@@ -214,6 +214,15 @@ describe('failure labels in the real workbench', () => {
     await palette('Persona Lab: Filter Steps…');
     const input = wb.page.locator('.quick-input-widget input.input');
     await waitFor(() => input.isVisible(), { message: 'the filter pick' });
+    // The unlabelled mode under a heading of its own, above the label list.
+    const headings = await waitFor(
+      async () => ((await wb.quick.separators()).length ? wb.quick.separators() : undefined),
+      {
+        message: 'the filter pick’s headings',
+      },
+    );
+    expect(headings.slice(0, 2)).toEqual(['Mode', 'Labels (yours, in the run)']);
+    await wb.screenshot('labels-filter-pick');
     await input.fill('Format error');
     const labelRow = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'key 7' }).first();
     await wb.checkQuickPickRow(labelRow);

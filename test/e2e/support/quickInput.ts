@@ -11,6 +11,21 @@ export class QuickInput {
     return this.page.locator('.quick-input-widget');
   }
 
+  /**
+   * The section headings of the open quick pick, in order: a separator shows on the right of its group's first row,
+   * or (when the list is filtered or scrolled) as a row of its own.
+   */
+  async separators(): Promise<string[]> {
+    const texts = await this.widget
+      .locator(
+        '.quick-input-list .quick-input-list-separator, .quick-input-list .quick-input-list-separator-as-item .label-name',
+      )
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).getClientRects().length > 0).map((e) => (e.textContent ?? '').trim()),
+      );
+    return texts.filter((t) => t !== '');
+  }
+
   /** The row of the open quick pick whose label is `label` (a string: exactly, give or take spaces). */
   row(label: string | RegExp): Locator {
     const text = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
