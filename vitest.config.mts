@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { pythonText } from './test/support/pythonText';
 
 export default defineConfig({
+  plugins: [pythonText()],
   test: {
     include: ['test/unit/**/*.test.ts', 'test/abi/**/*.test.ts'],
     testTimeout: 60_000,
