@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { pythonText } from './test/support/pythonText';
 
 // The real workbench (code-server + Chromium) is slow to start and shared by the tests of one file: run serially.
 export default defineConfig({
+  plugins: [pythonText()],
   test: {
     include: ['test/e2e/**/*.test.ts'],
     testTimeout: 180_000,

@@ -71,7 +71,7 @@ function specifiers(file: string): string[] {
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const named = resolve(ROOT, dirname(from), specifier);
-  if (/\.(css|svg|html|json|txt)$/.test(named) && existsSync(named)) return undefined; // an asset the bundle inlines
+  if (/\.(css|svg|html|json|txt|py)$/.test(named) && existsSync(named)) return undefined; // an asset the bundle inlines
   const base = named.replace(/\.js$/, '');
   for (const candidate of [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts')]) {
     if (existsSync(candidate)) return relative(ROOT, candidate).split('\\').join('/');

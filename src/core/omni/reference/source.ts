@@ -13,7 +13,7 @@ import {
   type OmniQuestionRequest,
   type OmniRequestShape,
 } from '../run/source';
-import { OMNI_DRIVER_SOURCE } from './driverSource';
+import OMNI_DRIVER_SOURCE from './driver.py';
 
 /** The files whose code decides a request or its reading (config.py is left out: it holds the user's keys). */
 export const OMNI_REFERENCE_FILES = [

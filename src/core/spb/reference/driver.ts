@@ -1,7 +1,7 @@
 // StreamProfileBench's side of the Python driver (io/pythonDriver.ts): one process per checkout that renders prompts
 // with bench_task.py (driverSource.ts). Runs the checkout's code, so callers decide on trust.
 import { DriverError, PythonDriver, type DriverOptions } from '../../io/pythonDriver';
-import { DRIVER_SOURCE } from './driverSource';
+import DRIVER_SOURCE from './driver.py';
 
 export { DriverError as ReferenceDriverError, type DriverOptions };
 

@@ -1,15 +1,14 @@
-// The Python side of OmniBehavior's reference driver: our own code, run with the user's Python against the user's
-// checkout of the OmniBehavior repository. It asks the checkout's own code for everything that decides a request and
-// its reading: the questions of a test action and their prompts (src/models/prompt_builder.py), the request each
-// answer type makes and how its reply is read (ModelCaller in src/models/model_caller.py), and the judge's targets,
-// prompt and reply reading (the _llm_judge_* functions of src/evaluation/evaluator.py, taken out by name with `ast`,
-// since importing that file needs numpy, sklearn and the rest). The checkout never reaches the network from here:
-// `openai` and `requests` are replaced by stand-ins before model_caller.py is imported; the stand-in client records
-// the create call's parameters, or hands back the reply Persona Lab received, so ModelCaller's own code reads it.
-//
-// Requests, one JSON object per line, answered in order: {"op": "questions" | "request" | "parse" | "judge_prompt" |
-// "judge_parse", ...}. See reference/source.ts for the fields.
-export const OMNI_DRIVER_SOURCE = String.raw`
+# The Python side of OmniBehavior's reference driver: our own code, run with the user's Python against the user's
+# checkout of the OmniBehavior repository. It asks the checkout's own code for everything that decides a request and
+# its reading: the questions of a test action and their prompts (src/models/prompt_builder.py), the request each
+# answer type makes and how its reply is read (ModelCaller in src/models/model_caller.py), and the judge's targets,
+# prompt and reply reading (the _llm_judge_* functions of src/evaluation/evaluator.py, taken out by name with `ast`,
+# since importing that file needs numpy, sklearn and the rest). The checkout never reaches the network from here:
+# `openai` and `requests` are replaced by stand-ins before model_caller.py is imported; the stand-in client records
+# the create call's parameters, or hands back the reply Persona Lab received, so ModelCaller's own code reads it.
+#
+# Requests, one JSON object per line, answered in order: {"op": "questions" | "request" | "parse" | "judge_prompt" |
+# "judge_parse", ...}. See reference/source.ts for the fields.
 import ast, inspect, io, json, os, sys, types, typing, re, time, math, hashlib, threading
 sys.dont_write_bytecode = True
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -188,4 +187,3 @@ def main():
             send({"id": rid, "error": "%s: %s" % (type(e).__name__, e)})
 
 main()
-`;

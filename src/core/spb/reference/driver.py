@@ -1,13 +1,12 @@
-// The Python side of the reference driver: our own code, run with the user's Python against the user's checkout of
-// the StreamProfileBench repository. It imports bench_task.py's BenchTaskBuilder and calls format_prompt with the
-// arguments bench_inference.py's rebuild_prompt_with_persona passes; bench_inference.py itself is not imported (it
-// needs openai and httpx at import time): its system message and request parameters are read from the
-// `....create(...)` call in LLMClient._real_inference with `ast`, literals only.
-//
-// Protocol, one JSON object per line: first {"ready": {...}} or {"fatal": "..."}; then per request line
-// {"id", "args"} one answer {"id", "prompt"} or {"id", "error"}. Output is ASCII-only JSON on a duplicate of the
-// original stdout; anything the checkout prints goes to stderr.
-export const DRIVER_SOURCE = String.raw`
+# The Python side of the reference driver: our own code, run with the user's Python against the user's checkout of
+# the StreamProfileBench repository. It imports bench_task.py's BenchTaskBuilder and calls format_prompt with the
+# arguments bench_inference.py's rebuild_prompt_with_persona passes; bench_inference.py itself is not imported (it
+# needs openai and httpx at import time): its system message and request parameters are read from the
+# `....create(...)` call in LLMClient._real_inference with `ast`, literals only.
+#
+# Protocol, one JSON object per line: first {"ready": {...}} or {"fatal": "..."}; then per request line
+# {"id", "args"} one answer {"id", "prompt"} or {"id", "error"}. Output is ASCII-only JSON on a duplicate of the
+# original stdout; anything the checkout prints goes to stderr.
 import ast, io, json, os, sys
 sys.dont_write_bytecode = True
 root = sys.argv[1]
@@ -84,4 +83,3 @@ def main():
             send({"id": req.get("id"), "error": "%s: %s" % (type(e).__name__, e)})
 
 main()
-`;

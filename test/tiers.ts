@@ -1,0 +1,16 @@
+// The unit suite in two tiers. `npm test` (the README's command) runs the fast tier; `npm run test:slow` runs these
+// stress, scale and cross-process files, each still asserting all it did. .ci/run runs both.
+export const SLOW_TESTS = [
+  'test/abi/vsix-abi.test.ts', // unpacks the .vsix under Node 22 and 24 from the registry
+  'test/unit/labelQueues.test.ts', // label queues under concurrent writers
+  'test/unit/omni-reference-run.test.ts', // the OmniBehavior reference driver over seeded benchmarks
+  'test/unit/omni-cli-run.test.ts', // whole CLI runs against the scripted endpoint
+  'test/unit/index-cache.test.ts', // a paper-scale folder through the persistent index
+  'test/unit/labels-crash.test.ts', // writers killed mid-transaction
+  'test/unit/runner-faults.test.ts', // hostile endpoint replies, bounded in time
+  'test/unit/skim.test.ts',
+  'test/unit/omni-questions.test.ts',
+  'test/unit/omni-crosscheck.test.ts',
+  'test/unit/reference-crosscheck.test.ts',
+  'test/unit/eval-report.test.ts',
+];

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import { pythonText } from './test/support/pythonText';
+import { SLOW_TESTS } from './test/tiers';
+
+// The slow tier: stress, scale and cross-process files (test/tiers.mts), `npm run test:slow`.
+export default defineConfig({
+  plugins: [pythonText()],
+  test: {
+    include: SLOW_TESTS,
+    testTimeout: 120_000,
+    globalSetup: ['test/support/pgGlobalSetup.ts'],
+  },
+});
