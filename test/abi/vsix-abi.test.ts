@@ -10,6 +10,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../../scripts/node-runtime.mjs';
 import { extractZip } from '../../scripts/lib/zip.mjs';
+import { SAMPLE } from '../support/committedSample';
 
 const root = resolve(__dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'pl-abi-'));
@@ -123,8 +124,8 @@ describe('the packaged .vsix', () => {
     const db = join(work, 'labels-24.db');
     for (const args of [
       ['labels', 'summary', db],
-      ['labels', 'summary', join(root, 'sample')],
-      ['audit', join(root, 'sample'), '--db', db],
+      ['labels', 'summary', SAMPLE],
+      ['audit', SAMPLE, '--db', db],
     ]) {
       const r = run(node[20], [cli, ...args]);
       expect(r.signal).toBeNull();
@@ -134,7 +135,7 @@ describe('the packaged .vsix', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
     // What needs no storage still works there.
-    const scored = run(node[20], [cli, 'score', join(root, 'sample'), '--json']);
+    const scored = run(node[20], [cli, 'score', SAMPLE, '--json']);
     expect(scored.status, scored.stderr).toBe(0);
     expect(JSON.parse(scored.stdout)).toBeTruthy();
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark } from '../../src/core/pi/audit';
 import { locateSpan, parseFieldPath, valueAt } from '../../src/extension/audit/locate';
+import { SAMPLE } from '../support/committedSample';
 
 /** The raw slice at the located columns, and what the span decodes to. */
 function spanOf(line: string, field: string, start: number, end: number): { raw: string; text: string } | undefined {
@@ -104,7 +105,7 @@ describe('valueAt', () => {
 });
 
 describe('every finding of sample/ is located in its file', async () => {
-  const root = join(__dirname, '../../sample');
+  const root = SAMPLE;
   const audit = await auditBenchmark(await loadBenchmark(root));
   const lines = new Map<string, string[]>();
   const lineOf = (file: string, n: number) => {

@@ -1,6 +1,5 @@
 // What the PI Audit tree shows: grouping category → platform → user, placeholder and finding counts per platform,
 // open counts without false positives, descriptions, labels of invisible characters, auto-run, db path and author.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark, findingKey, type AuditFinding } from '../../src/core/pi/audit';
@@ -24,6 +23,7 @@ import {
   userDescription,
 } from '../../src/extension/audit/spb/model';
 import { auditAuthor, auditDbPath, reportFileName } from '../../src/extension/audit/paths';
+import { SAMPLE } from '../support/committedSample';
 
 function mk(p: Partial<AuditFinding>): AuditFinding {
   const f = {
@@ -213,7 +213,7 @@ describe('auto-run, database path, author, report name', () => {
 });
 
 describe('the tree of sample/', async () => {
-  const audit = await auditBenchmark(await loadBenchmark(join(__dirname, '../../sample')));
+  const audit = await auditBenchmark(await loadBenchmark(SAMPLE));
   const groups = groupAudit(audit);
 
   it('holds every finding once, and counts that agree with the audit', () => {

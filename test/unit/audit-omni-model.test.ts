@@ -6,8 +6,9 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { auditOmni, type OmniAuditResult } from '../../src/core/pi/omniAudit';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
 import { groupOmni, omniFindingDescription } from '../../src/extension/audit/omni/model';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
-const root = join(__dirname, '../../sample/omnibehavior');
+const root = OMNI_SAMPLE;
 const manifest = JSON.parse(readFileSync(join(root, 'pi-manifest.json'), 'utf8')) as {
   planted: { category: string; userId: string; text: string; testAction: number; recordIndex: number | null }[];
 };

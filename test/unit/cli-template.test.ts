@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { SAMPLE } from '../support/committedSample';
 
 const cli = resolve('dist/cli.js');
 let server: ScriptedServer;
@@ -15,7 +16,7 @@ let root: string;
 beforeAll(async () => {
   server = await startScriptedServer();
   root = mkdtempSync(join(tmpdir(), 'pl-cli-template-'));
-  cpSync('sample', root, { recursive: true });
+  cpSync(SAMPLE, root, { recursive: true });
 });
 afterAll(async () => {
   await server.close();

@@ -15,6 +15,7 @@ import { renderStepRequest, runStep } from '../../src/core/runner/step';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { readResultRows } from '../support/scriptedServer';
+import { SAMPLE } from '../support/committedSample';
 
 let server: DemoServer;
 const lines: string[] = [];
@@ -46,7 +47,7 @@ describe('the demo endpoint over HTTP', () => {
   });
 
   it('re-runs a sample step through our runner: k tags, no flag, the reply the profiler gives', async () => {
-    const bench = await loadBenchmark('sample');
+    const bench = await loadBenchmark(SAMPLE);
     const user = [...bench.users.get('weibo')!.values()].find((u) => u.steps.length >= 2)!;
     const step = user.steps[1];
     const transport = createOpenAITransport({ baseURL: server.baseURL, apiKey: '', model: DEMO_MODEL_ID });
@@ -77,7 +78,7 @@ describe('the demo endpoint over HTTP', () => {
   });
 
   it('streams the same reply as server-sent events when asked', async () => {
-    const bench = await loadBenchmark('sample');
+    const bench = await loadBenchmark(SAMPLE);
     const user = [...bench.users.get('zhihu')!.values()][0];
     const { prompt } = renderStepRequest({ user, step: user.steps[0], personaIn: null, template: DEFAULT_TEMPLATE });
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'unused', maxRetries: 0 });
@@ -113,7 +114,7 @@ describe('the demo endpoint over HTTP', () => {
   it('runs the whole sample with `persona-lab run`: every step gets a reply, none an error record', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pl-demo-run-'));
     try {
-      cpSync('sample', root, { recursive: true });
+      cpSync(SAMPLE, root, { recursive: true });
       const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
       const opts = { 'base-url': server.baseURL, model: DEMO_MODEL_ID, out: 'demo' };
       expect(await runRunCommand([root], opts, io)).toBe(0);

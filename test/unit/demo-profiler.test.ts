@@ -8,6 +8,7 @@ import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';
 import { kForPool } from '../../src/core/spb/score/step';
 import { renderStepRequest } from '../../src/core/runner/step';
 import type { User } from '../../src/core/spb/types';
+import { SAMPLE } from '../support/committedSample';
 
 const promptFor = (pool: string[], posts: string, persona: string | null = null, stepId = 2) =>
   renderPrompt(DEFAULT_TEMPLATE, {
@@ -119,7 +120,7 @@ describe('the rule', () => {
 });
 
 describe('on every step of the sample', async () => {
-  const bench = await loadBenchmark('sample');
+  const bench = await loadBenchmark(SAMPLE);
   const users: User[] = [...bench.users.values()].flatMap((m) => [...m.values()]);
 
   it('answers each step prompt with exactly k pool tags that our parser accepts without a flag', () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pyPercent } from '../../src/core/io/pyNumber';
+import { SAMPLE } from '../support/committedSample';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
@@ -120,7 +121,7 @@ const meta = (m: Partial<Record<'T_keep' | 'T_new' | 'D_decay' | 'D_cluster' | '
 describe('eval_report_<platform>.txt', () => {
   it('matches the reference byte for byte on sample/', () => {
     const bench = join(work, 'sample');
-    cpSync(join(ROOT, 'sample'), bench, { recursive: true });
+    cpSync(SAMPLE, bench, { recursive: true });
     expect(checkBench(bench)).toBeGreaterThanOrEqual(5);
   });
 

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXCLUDING_FAILED, isErrorRecord } from '../../src/core/spb/score/failedRequests';
 import { pyJsonDumps, pyJsonLoads } from '../../src/core/io/pyjson';
+import { SAMPLE } from '../support/committedSample';
 
 const CLI = resolve('dist/cli.js');
 const PY = resolve('test/reference/spb_failed.py');
@@ -67,14 +68,14 @@ describe('failed requests', () => {
   });
 
   it('matches the independent Python on the sample', () => {
-    const a = ours('sample');
-    expectSame(a, python('sample'));
+    const a = ours(SAMPLE);
+    expectSame(a, python(SAMPLE));
     expect(a['demo-llm'].failed).toBeGreaterThan(0);
   });
 
   it('matches it on planted error records (a user whose every step failed), cached and not', () => {
     const dir = join(tmp, 'bench');
-    cpSync('sample', dir, { recursive: true });
+    cpSync(SAMPLE, dir, { recursive: true });
     const file = join(dir, 'results', 'random', 'inference_results_weibo.jsonl');
     const rows = readFileSync(file, 'utf8')
       .split('\n')

@@ -12,6 +12,7 @@ import { scoreRun } from '../../src/core/spb/score/run';
 import { tableModels } from '../../src/core/spb/score/paperTables';
 import { formatTable, pctText, rankColumn, tableCsv, tableLatex, tableMarkdown } from '../../src/core/tables/format';
 import { wholeCoverage } from '../support/coverage';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 function platform(values: Partial<Record<MetricKey, number>>, f1ns: number): PlatformScore {
   const metrics = Object.fromEntries(METRIC_KEYS.map((k) => [k, values[k] ?? NaN])) as Record<MetricKey, number>;
@@ -146,10 +147,10 @@ describe('tableLatex', () => {
 
 describe('persona-lab score --format', () => {
   it('prints the tables the dashboard copies, in each format', async () => {
-    const bench = await loadBenchmark('sample');
+    const bench = await loadBenchmark(SAMPLE);
     const models = tableModels([...bench.runs.values()].map((r) => scoreRun(bench, r)));
     for (const format of ['latex', 'markdown', 'csv'] as const) {
-      const out = execFileSync(process.execPath, ['dist/cli.js', 'score', 'sample', '--format', format, '--no-cache'], {
+      const out = execFileSync(process.execPath, ['dist/cli.js', 'score', SAMPLE, '--format', format, '--no-cache'], {
         encoding: 'utf8',
       });
       const tables = models.map((t) => formatTable(t, format)).join('\n');
@@ -165,7 +166,7 @@ describe('persona-lab score --format', () => {
       expect(out.slice(tables.length)).toMatch(note);
     }
     expect(() =>
-      execFileSync(process.execPath, ['dist/cli.js', 'score', 'sample', '--format', 'html'], { stdio: 'pipe' }),
+      execFileSync(process.execPath, ['dist/cli.js', 'score', SAMPLE, '--format', 'html'], { stdio: 'pipe' }),
     ).toThrow(/expected one of latex, markdown, csv/);
   });
 });
@@ -201,12 +202,12 @@ describe('OmniBehavior components table', () => {
   });
 
   it('is what `score --format` prints for an OmniBehavior folder', async () => {
-    const loaded = await omniBehavior.load('sample/omnibehavior');
+    const loaded = await omniBehavior.load(OMNI_SAMPLE);
     if (loaded.format !== 'omnibehavior') throw new Error('not an OmniBehavior folder');
     const bench = loaded.bench;
     const t = componentsTable([...bench.runs.values()].map((r) => ({ name: r.name, score: scoreOmniRun(bench, r) })));
     for (const format of ['latex', 'csv'] as const) {
-      const run = spawnSync(process.execPath, ['dist/cli.js', 'score', 'sample/omnibehavior', '--format', format], {
+      const run = spawnSync(process.execPath, ['dist/cli.js', 'score', OMNI_SAMPLE, '--format', format], {
         encoding: 'utf8',
       });
       expect(run.stdout).toBe(formatTable(t, format) + '\n');

@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, detectFormats, streamProfileBench } from '../../src/core/formats';
+import { SAMPLE } from '../support/committedSample';
 
 describe('detectFormat', () => {
   it('recognises the StreamProfileBench layout, a bare tasks folder and a single tasks file', async () => {
-    expect(detectFormat('sample')?.id).toBe('streamprofilebench');
-    expect(detectFormat('sample/data')?.id).toBe('streamprofilebench');
-    expect(detectFormat('sample/data/zhihu_inference_tasks.jsonl')?.id).toBe('streamprofilebench');
-    expect(detectFormat('sample')).toBe(streamProfileBench);
-    const loaded = await streamProfileBench.load('sample');
+    expect(detectFormat(SAMPLE)?.id).toBe('streamprofilebench');
+    expect(detectFormat(join(SAMPLE, 'data'))?.id).toBe('streamprofilebench');
+    expect(detectFormat(join(SAMPLE, 'data/zhihu_inference_tasks.jsonl'))?.id).toBe('streamprofilebench');
+    expect(detectFormat(SAMPLE)).toBe(streamProfileBench);
+    const loaded = await streamProfileBench.load(SAMPLE);
     expect(loaded.format).toBe('streamprofilebench');
     expect(loaded.bench.users.size).toBe(5);
   });

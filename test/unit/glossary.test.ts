@@ -34,6 +34,7 @@ import {
   userFigures,
   userRows,
 } from '../../src/extension/tree/model';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 /** The names a text prints that the glossary does not know, with the text's start to say where. */
 function unknownIn(texts: readonly string[]): string[] {
@@ -81,17 +82,17 @@ describe('every view prints only glossary names (the bundled sample)', () => {
   let run: Run;
   let omni: OmniBenchmark;
   beforeAll(async () => {
-    bench = (await streamProfileBench.load('sample')).bench;
+    bench = (await streamProfileBench.load(SAMPLE)).bench;
     run = bench.runs.get('demo-llm')!;
-    omni = (await omniBehavior.load('sample/omnibehavior')).bench;
+    omni = (await omniBehavior.load(OMNI_SAMPLE)).bench;
   });
 
   it('`score` as text, with --memory, for both benchmarks', async () => {
-    const spb = await streamProfileBench.load('sample');
+    const spb = await streamProfileBench.load(SAMPLE);
     const text = (await spb.opened.score({ output: { kind: 'text' }, memory: true })).text;
     expect(text).toContain('F1^NS');
     expect(unknownIn(text.split('\n'))).toEqual([]);
-    const om = await omniBehavior.load('sample/omnibehavior');
+    const om = await omniBehavior.load(OMNI_SAMPLE);
     const omniText = (await om.opened.score({ output: { kind: 'text' } })).text;
     expect(omniText).toContain('NMAE');
     expect(unknownIn(omniText.split('\n'))).toEqual([]);

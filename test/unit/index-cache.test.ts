@@ -23,11 +23,12 @@ import { failedRequests } from '../../src/core/spb/score/failedRequests';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark } from '../../src/core/spb/types';
 import { loadView } from '../support/loadView';
+import { SAMPLE } from '../support/committedSample';
 
 function copySample(): string {
   const root = mkdtempSync(join(tmpdir(), 'pl-index-'));
-  cpSync('sample/data', join(root, 'data'), { recursive: true });
-  cpSync('sample/results', join(root, 'results'), { recursive: true });
+  cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
+  cpSync(join(SAMPLE, 'results'), join(root, 'results'), { recursive: true });
   // Problems of every kind a file can carry, so that the diagnostics travel through the cache too.
   appendFileSync(join(root, 'data', 'douban_inference_tasks.jsonl'), 'not json\n{"user_id": "x"}\n');
   appendFileSync(

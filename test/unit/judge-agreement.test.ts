@@ -20,9 +20,9 @@ import {
   utteranceText,
 } from '../../src/core/omni/judgeAgreement';
 import { JUDGE_DIMENSIONS, type OmniRun, type Question } from '../../src/core/omni/types';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 const stores = labelStores();
-const repoRoot = process.cwd();
 const key = (over: Partial<ScoreKey> = {}): ScoreKey => ({
   benchmark: 'omni',
   userId: 'u_1',
@@ -191,7 +191,7 @@ describe('judgeAgreement', () => {
 describe('persona-lab labels judge', () => {
   it('reads the folder’s scores of one run and prints the figures the core computes, as text and JSON', async () => {
     const root = join(mkdtempSync(join(tmpdir(), 'pl-judge-cli-')), 'omnibehavior');
-    cpSync(join(repoRoot, 'sample', 'omnibehavior'), root, { recursive: true });
+    cpSync(OMNI_SAMPLE, root, { recursive: true });
     const { bench } = await omniBehavior.load(root, { runs: ['demo-sim'] });
     const run = bench.runs.get('demo-sim')!;
     const judged = [...run.predictions.values()].filter((p) => utteranceAt(run, p.userId, p.index)?.judgeScores);
@@ -232,9 +232,9 @@ describe('persona-lab labels judge', () => {
   });
 
   it('says what is missing: no --run, a StreamProfileBench folder, an unknown run', async () => {
-    const omni = join(repoRoot, 'sample', 'omnibehavior');
+    const omni = OMNI_SAMPLE;
     expect((await labelsCli(['judge', omni])).err).toMatch(/needs one --run NAME/);
-    expect((await labelsCli(['judge', join(repoRoot, 'sample')], { run: ['x'] })).code).toBe(2);
+    expect((await labelsCli(['judge', SAMPLE], { run: ['x'] })).code).toBe(2);
     const unknown = await labelsCli(['judge', omni], { run: ['nope'] });
     expect([unknown.code, unknown.err]).toEqual([2, expect.stringMatching(/--run nope: no run under/)]);
   });

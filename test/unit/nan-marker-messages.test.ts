@@ -2,7 +2,7 @@
 // no message may show such a marker, raw or JSON-quoted.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { omniBehavior } from '../../src/core/formats';
 import { DiagnosticSink, type Diagnostic } from '../../src/core/io/diagnostics';
@@ -10,8 +10,8 @@ import { kindOf } from '../../src/core/omni/records';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { describe as describeValue } from '../../src/core/spb/format/tasks';
 import { PY_INF, PY_NAN, PY_NEG_INF } from '../../src/core/io/jsonl';
+import { SAMPLE } from '../support/committedSample';
 
-const SAMPLE = resolve(__dirname, '../../sample');
 const leaks = (ds: readonly Diagnostic[]) =>
   ds.filter((d) => /\u0000|\\u0000/.test(`${d.field} ${d.message}`)).map((d) => `${d.field}: ${d.message}`);
 

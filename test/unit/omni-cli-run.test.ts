@@ -13,6 +13,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { judgeCommandLine } from '../../src/core/omni/overallReason';
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { crossCheck } from '../support/omniCrossCheck';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 const CLI = resolve('dist/cli.js');
 const USERS = ['u_1003', 'u_1006'];
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 function copy(name: string): string {
   const root = join(tmp, name);
-  cpSync('sample/omnibehavior', root, { recursive: true });
+  cpSync(OMNI_SAMPLE, root, { recursive: true });
   return root;
 }
 
@@ -110,7 +111,7 @@ describe('persona-lab run and judge on an OmniBehavior folder', () => {
     for (const q of judged)
       expect(q).toMatchObject({ judge_model: 'demo-model-not-an-llm', judge_scores: expect.any(Object) });
     // the sample's own runs and the two new ones, every figure as the reference rules give it
-    expect(crossCheck(root).runs).toBe(readdirSync('sample/omnibehavior/results').length + USERS.length);
+    expect(crossCheck(root).runs).toBe(readdirSync(join(SAMPLE, 'omnibehavior/results')).length + USERS.length);
   });
 
   it('keeps each fault’s extra attempt, and resumes after SIGKILL without asking again', async () => {

@@ -2,14 +2,12 @@
 // authors' metric rules written again in plain Python: on sample/omnibehavior and on seeded folders full of edge
 // cases. Every component, the overall score, per-field F1 / precision / recall / accuracy, NMAE, the judge mean,
 // the answered and left-out counts and the bias figures agree to 1e-9. `npm test` builds dist/ first.
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/core/omni/fields';
 import { mulberry32 } from '../../src/core/stats/random';
 import { writeOmniFolder, type FolderUser, type RawRecord } from './omni-folder';
 import { crossCheck } from '../support/omniCrossCheck';
-
-const ROOT = resolve(__dirname, '../..');
+import { OMNI_SAMPLE } from '../support/committedSample';
 
 // --- a seeded folder of edge cases ------------------------------------------------------------------------------
 
@@ -131,7 +129,7 @@ function edgeFolder(seed: number): string {
 
 describe('OmniBehavior scores against the plain-Python reference rules', () => {
   it('sample/omnibehavior', () => {
-    const { runs, leftOut } = crossCheck(join(ROOT, 'sample/omnibehavior'));
+    const { runs, leftOut } = crossCheck(OMNI_SAMPLE);
     expect(runs).toBe(1);
     expect(leftOut).toBeGreaterThan(0);
   });

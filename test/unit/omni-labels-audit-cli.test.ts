@@ -21,6 +21,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { AuditReport } from '../../src/core/pi/report';
 import type { OmniAuditFinding, OmniCountRow } from '../../src/core/pi/omniAudit';
 import { video, writeOmniFolder, type FolderSpec } from './omni-folder';
+import { SAMPLE } from '../support/committedSample';
 
 function io() {
   const out: string[] = [];
@@ -152,7 +153,7 @@ describe('audit command on an OmniBehavior folder', () => {
 
 describe('labelFreshness on StreamProfileBench', () => {
   it('fresh with the step hash, stale with another, missing for a step not in the data', async () => {
-    const loaded = await streamProfileBench.load(join(__dirname, '../../sample'), { runs: [] });
+    const loaded = await streamProfileBench.load(SAMPLE, { runs: [] });
     if (loaded.format !== 'streamprofilebench') throw new Error('fixture');
     const [platform, users] = [...loaded.bench.users][0];
     const user = [...users.values()][0];

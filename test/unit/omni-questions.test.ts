@@ -12,10 +12,11 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { deriveQuestions } from '../../src/core/omni/questions';
 import { predictionKey } from '../../src/core/omni/types';
 import { standInQuestions } from '../support/omniStandIn';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
 const SEEDS = [11, 12, 13];
 let tmp: string;
-const folders = new Map<string, string>([['the sample', 'sample/omnibehavior']]);
+const folders = new Map<string, string>([['the sample', OMNI_SAMPLE]]);
 const generated = (seed: number) => `generated with seed ${seed}`;
 
 beforeAll(() => {

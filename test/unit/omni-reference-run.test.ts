@@ -13,6 +13,7 @@ import { runOmni } from '../../src/core/omni/run/runner';
 import type { OmniPromptSource } from '../../src/core/omni/run/source';
 import { OMNI_STAND_IN, standInQuestions, standInReply } from '../support/omniStandIn';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
 const BUDGET = 1200;
 let server: ScriptedServer;
@@ -22,7 +23,7 @@ let source: OmniPromptSource;
 beforeAll(async () => {
   server = await startScriptedServer((req) => standInReply(req.prompt));
   root = mkdtempSync(join(tmpdir(), 'pl-omni-ref-'));
-  cpSync('sample/omnibehavior', root, { recursive: true });
+  cpSync(OMNI_SAMPLE, root, { recursive: true });
   source = await omniReferenceSource(OMNI_STAND_IN);
 });
 afterAll(async () => {

@@ -7,8 +7,9 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { auditOmni, findingTraceTarget, type OmniAuditFinding } from '../../src/core/pi/omniAudit';
 import { hasPlaceholder, type PiCategory } from '../../src/core/pi/placeholders';
 import type { Confidence } from '../../src/core/pi/types';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
-const ROOT = join(__dirname, '../../sample/omnibehavior');
+const ROOT = OMNI_SAMPLE;
 
 interface Where {
   value: string;

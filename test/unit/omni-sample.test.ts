@@ -4,15 +4,17 @@ import { formatDiagnostic } from '../../src/core/io/diagnostics';
 import { detectFormat, detectFormats } from '../../src/core/formats';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
+import { join } from 'node:path';
+import { BROKEN_OMNI_SAMPLE, OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
-const ROOT = 'sample/omnibehavior';
+const ROOT = OMNI_SAMPLE;
 
 describe('the committed OmniBehavior sample', () => {
   it('loads without a problem; the broken copy beside it with exactly the planted diagnostics', async () => {
     const progress: number[] = [];
     const bench = await loadOmniBenchmark(ROOT, { onProgress: (done, total) => progress.push(done / total) });
     expect(bench.diagnostics.map(formatDiagnostic)).toEqual([]);
-    const broken = await loadOmniBenchmark('sample/broken/omnibehavior');
+    const broken = await loadOmniBenchmark(BROKEN_OMNI_SAMPLE);
     // V8 words JSON errors its own way; only the kind is pinned.
     expect(broken.diagnostics.map((d) => formatDiagnostic(d).replace(/invalid JSON: .*/, 'invalid JSON'))).toEqual([
       'raw/u_1003.json:102: error: action_history[100].type: unknown scene "Mini Game"',
@@ -50,9 +52,9 @@ describe('the committed OmniBehavior sample', () => {
   it('is found beside the StreamProfileBench sample', () => {
     expect(detectFormat(ROOT)?.id).toBe('omnibehavior');
     expect(detectFormat(`${ROOT}/test_actions.jsonl`)?.id).toBe('omnibehavior');
-    expect(detectFormat('sample')?.id).toBe('streamprofilebench');
-    expect(detectFormats('sample').map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
-    expect(detectFormats('sample/data').map((f) => f.id)).toEqual(['streamprofilebench']);
+    expect(detectFormat(SAMPLE)?.id).toBe('streamprofilebench');
+    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(detectFormats(join(SAMPLE, 'data')).map((f) => f.id)).toEqual(['streamprofilebench']);
   });
 });
 
@@ -72,7 +74,7 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
     const r = await cli('score', [ROOT]);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
-    expect(await cli('score', ['sample/broken/omnibehavior'])).toMatchObject({
+    expect(await cli('score', [BROKEN_OMNI_SAMPLE])).toMatchObject({
       code: 1,
       err: '8 error(s), 2 warning(s); run `persona-lab validate` for details\n',
     });
@@ -111,7 +113,7 @@ describe('persona-lab score / validate on the OmniBehavior sample', () => {
     const clean = await cli('validate', [ROOT]);
     expect(clean.code).toBe(0);
     expect(clean.out).toBe('6 users, 495 test actions, 1 runs; 0 error(s), 0 warning(s)\n');
-    const r = await cli('validate', ['sample/broken/omnibehavior']);
+    const r = await cli('validate', [BROKEN_OMNI_SAMPLE]);
     expect(r.code).toBe(1);
     expect(r.out.trim().split('\n')).toHaveLength(11);
     expect(r.out).toMatch(/\n2 users, 162 test actions, 1 runs; 8 error\(s\), 2 warning\(s\)\n$/);

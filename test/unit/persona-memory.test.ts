@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { MEMORY_READING, runMemory, userMemory } from '../../src/core/spb/score/personaMemory';
 import { writeMemoryChain } from '../fixtures/memoryChain';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 const CLI = resolve('dist/cli.js');
 const PY = resolve('test/reference/spb_memory.py');
@@ -124,7 +125,7 @@ describe('persona memory', () => {
 
   it('equals the independent Python on the hand-made chain, the sample and generated folders', () => {
     expectSame(ours(root), python(root));
-    expectSame(ours('sample'), python('sample'));
+    expectSame(ours(SAMPLE), python(SAMPLE));
     let forgotten = 0;
     for (const seed of [7, 11]) {
       const dir = join(tmp, `gen-${seed}`);
@@ -144,7 +145,7 @@ describe('persona memory', () => {
     expect(text).toContain(`Persona memory (${MEMORY_READING}):`);
     expect(text).toContain('m: missed T_keep 5: forgotten 40.0 %, ignored 40.0 %, never captured 20.0 %');
     expect(() =>
-      execFileSync(process.execPath, [CLI, 'score', 'sample/omnibehavior', '--memory'], {
+      execFileSync(process.execPath, [CLI, 'score', OMNI_SAMPLE, '--memory'], {
         encoding: 'utf8',
         stdio: 'pipe',
       }),

@@ -9,8 +9,7 @@ import { auditOmni, findingsInTrace } from '../../src/core/pi/omniAudit';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { buildStepModel } from '../../src/core/spb/view/stepModel';
-
-const SAMPLE = join(__dirname, '../../sample');
+import { SAMPLE } from '../support/committedSample';
 
 /** The step view's field keys (spans.ts fieldKey) that each area's text is cut into. */
 const AREA_KEYS: Partial<Record<PiArea, RegExp>> = {

@@ -6,6 +6,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark, findingKey } from '../../src/core/pi/audit';
 import { hasPlaceholder } from '../../src/core/pi/placeholders';
 import { buildReport, formatFindingLine, mdCell, redactText, renderMarkdown } from '../../src/core/pi/report';
+import { SAMPLE } from '../support/committedSample';
 
 interface Planted {
   category: string;
@@ -17,7 +18,6 @@ interface Planted {
   field: string;
 }
 
-const SAMPLE = join(__dirname, '../../sample');
 const manifest = JSON.parse(readFileSync(join(SAMPLE, 'pi-manifest.json'), 'utf8')) as { planted: Planted[] };
 
 describe('audit of sample/', async () => {

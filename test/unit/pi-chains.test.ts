@@ -12,6 +12,7 @@ import { chainCounts, chainShort, chainText, piChains, stepRanges, valueKey } fr
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
+import { SAMPLE } from '../support/committedSample';
 
 const CLI = resolve('dist/cli.js');
 /** The audit's stdout; it exits 1 when it finds something. */
@@ -22,7 +23,7 @@ const audit = (...args: string[]) => {
 };
 const tmp = mkdtempSync(join(tmpdir(), 'pl-chains-'));
 const root = join(tmp, 'sample');
-beforeAll(() => writePersonaPi(resolve('sample'), root));
+beforeAll(() => writePersonaPi(SAMPLE, root));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('PI chains', () => {
@@ -81,7 +82,7 @@ describe('PI chains', () => {
     for (const c of report.chains) for (const k of c.findings) expect(keys.has(k)).toBe(true);
     const text = audit(root);
     expect(text).toContain('demo-llm: 2 value(s), in the personas of 4 step(s)');
-    const clean = JSON.parse(audit('sample', '--json')) as { chains: unknown[]; carried: object };
+    const clean = JSON.parse(audit(SAMPLE, '--json')) as { chains: unknown[]; carried: object };
     expect(clean.chains).toEqual([]);
     expect(clean.carried).toEqual({});
   });

@@ -8,8 +8,8 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { auditBenchmark } from '../../src/core/pi/audit';
 import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
+import { SAMPLE } from '../support/committedSample';
 
-const SAMPLE = join(__dirname, '../../sample');
 const dir = mkdtempSync(join(tmpdir(), 'pl-pi-cli-'));
 
 async function cli(args: string[], opts: AuditCliOptions = {}) {

@@ -9,6 +9,7 @@ import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { RunHistory } from '../../src/core/runner/history';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { SAMPLE } from '../support/committedSample';
 
 const PHONE = '13800138000';
 let server: ScriptedServer;
@@ -28,7 +29,7 @@ afterEach(() => {
 function workspace(): { root: string; opts: Record<string, string | boolean> } {
   root = mkdtempSync(join(tmpdir(), 'pi-guard-cli-'));
   dirs.push(root);
-  cpSync(join(__dirname, '../../sample'), root, { recursive: true });
+  cpSync(SAMPLE, root, { recursive: true });
   writeFileSync(join(root, 't.txt'), DEFAULT_TEMPLATE);
   // The user whose step 2 posts hold the planted phone number (sample/pi-manifest.json), from that step on.
   return {

@@ -20,6 +20,7 @@ import type { ChatTransport, TransportResult } from '../../src/core/runner/clien
 import { plannedPrompts } from '../../src/core/runner/preflight';
 import { renderStepRequest } from '../../src/core/runner/step';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
+import { SAMPLE } from '../support/committedSample';
 
 const PHONE = '13800138000';
 const ask: GuardSettings = { mode: 'ask', guardLoopback: false };
@@ -168,7 +169,7 @@ describe('masking', () => {
 
 describe('prompts of the sample', () => {
   it('the planted phone of we_b5ce11fb65 step 2 is in its rendered prompt, and masking removes it', async () => {
-    const bench = await loadBenchmark(join(__dirname, '../../sample'));
+    const bench = await loadBenchmark(SAMPLE);
     const user = bench.users.get('weibo')!.get('we_b5ce11fb65')!;
     const step = user.steps.find((s) => s.stepId === 2)!;
     const req = { label: 'x', ...renderStepRequest({ user, step, personaIn: null, template: DEFAULT_TEMPLATE }) };
@@ -181,7 +182,7 @@ describe('prompts of the sample', () => {
   });
 
   it('plans every prompt of a selection: a chain from step 2, a platform', async () => {
-    const bench = await loadBenchmark(join(__dirname, '../../sample'));
+    const bench = await loadBenchmark(SAMPLE);
     const chain = plannedPrompts(bench, {
       template: DEFAULT_TEMPLATE,
       platforms: ['weibo'],

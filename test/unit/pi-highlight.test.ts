@@ -1,12 +1,12 @@
 // The step view's PI marks: placeholders and residual findings per text, the legend's counts, and how the webview
 // cuts a text by them (segmentText, shared with webview/step/pi.ts).
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/pi/highlight';
 import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
 import { fieldKey, segmentText, type PiMark } from '../../src/core/pi/spans';
 import { buildStepModel, type StepModel } from '../../src/core/spb/view/stepModel';
+import { SAMPLE } from '../support/committedSample';
 
 const PHONE = '13800138000';
 const brief = (marks: PiMark[], text: string) =>
@@ -81,7 +81,7 @@ describe('segmentText', () => {
 });
 
 describe('stepPiMarks', () => {
-  const sample = join(__dirname, '../../sample');
+  const sample = SAMPLE;
   async function sampleModel(userId: string, stepId: number): Promise<StepModel> {
     const bench = await loadBenchmark(sample);
     const user = bench.users.get('weibo')!.get(userId)!;

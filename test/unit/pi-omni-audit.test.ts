@@ -15,6 +15,7 @@ import { buildReport, formatTextReport, renderMarkdown } from '../../src/core/pi
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { rawText } from './omni-folder';
 import { folder, u1 } from './pi-omni-fixture';
+import { BROKEN_OMNI_SAMPLE, OMNI_SAMPLE } from '../support/committedSample';
 
 /** The 1-based line of the first occurrence of `needle` in the file at or after line `from`: an oracle independent of the audit. */
 const lineIn = (root: string, file: string, needle: string, from = 1) => {
@@ -267,10 +268,10 @@ describe('parts and test actions', () => {
 
 describe('auditOmni of sample/omnibehavior', () => {
   it.each([
-    ['sample/omnibehavior', 0],
-    ['sample/broken/omnibehavior', 1],
-  ])('%s: reads every user file and run, skipping only the lines cut short (%i)', async (folder, cutLines) => {
-    const bench = await loadOmniBenchmark(join(__dirname, '../..', folder));
+    ['sample/omnibehavior', OMNI_SAMPLE, 0],
+    ['sample/broken/omnibehavior', BROKEN_OMNI_SAMPLE, 1],
+  ])('%s: reads every user file and run, skipping only the lines cut short (%i)', async (_name, folder, cutLines) => {
+    const bench = await loadOmniBenchmark(folder);
     const audit = await auditOmni(bench);
     expect(audit.scanned.files).toBe(bench.users.size + bench.runs.size);
     expect(audit.scanned.texts).toBeGreaterThan(bench.users.size * 100);

@@ -11,8 +11,8 @@ import { ServerVerdictStore } from '../../src/core/pi/server/store';
 import { openVerdictReplica, VerdictSync } from '../../src/core/pi/server/sync';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { createTestDatabase, describePg } from '../support/pg';
+import { SAMPLE } from '../support/committedSample';
 
-const SAMPLE = join(__dirname, '../../sample');
 const dir = mkdtempSync(join(tmpdir(), 'pl-pi-server-cli-'));
 
 async function cli(args: string[], opts: AuditCliOptions = {}) {

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE } from '../support/committedSample';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const REF = join(ROOT, 'test', 'reference', 'spb_reference.py');
 const GEN = join(ROOT, 'test', 'reference', 'make_random_bench.py');
-const SAMPLE = join(ROOT, 'sample');
 const SEEDS = [1, 2, 3, 4, 5, 11, 42];
 const TOL = 1e-9;
 const METRIC_KEYS = [

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SAMPLE } from '../support/committedSample';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
@@ -20,7 +21,7 @@ let root: string;
 beforeAll(async () => {
   server = await startScriptedServer();
   root = mkdtempSync(join(tmpdir(), 'pl-reference-'));
-  cpSync('sample', join(root, 'sample'), { recursive: true });
+  cpSync(SAMPLE, join(root, 'sample'), { recursive: true });
 });
 afterAll(async () => {
   await server.close();
@@ -98,7 +99,7 @@ describe('run --reference', () => {
   it('is the default inside a checkout; --no-reference and --template choose a template, named as not the benchmark’s', async () => {
     const inside = join(root, 'checkout');
     cpSync(STAND_IN, inside, { recursive: true });
-    cpSync('sample', join(inside, 'bench'), { recursive: true });
+    cpSync(SAMPLE, join(inside, 'bench'), { recursive: true });
     expect(findReferenceCheckout(join(inside, 'bench', 'data'))).toBe(inside);
     const opts = { 'base-url': server.baseURL, model: 'm', platform: 'weibo', user: USER };
     const a = io();

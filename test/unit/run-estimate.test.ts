@@ -14,6 +14,7 @@ import type { PlannedPrompt } from '../../src/core/runner/preflight';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { SAMPLE } from '../support/committedSample';
 
 let server: ScriptedServer;
 const dirs: string[] = [];
@@ -75,7 +76,7 @@ describe('the estimator', () => {
 function workspace(): string {
   const root = mkdtempSync(join(tmpdir(), 'run-estimate-'));
   dirs.push(root);
-  cpSync(join(__dirname, '../../sample'), root, { recursive: true });
+  cpSync(SAMPLE, root, { recursive: true });
   rmSync(join(root, '.personalab'), { recursive: true, force: true });
   writeFileSync(join(root, 't.plprompt'), DEFAULT_TEMPLATE);
   return root;

@@ -1,10 +1,9 @@
 // Issue #25 item 6: `run --dry-run` refuses the run names the real run refuses, through the one name check.
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { parseRunArgs, Usage } from '../../src/cli/runArgs';
+import { SAMPLE } from '../support/committedSample';
 
-const SAMPLE = resolve(__dirname, '../../sample');
 const base = { 'base-url': 'http://127.0.0.1:9/v1', model: 'm', platform: 'weibo' };
 
 describe('run names', () => {

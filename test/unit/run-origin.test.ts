@@ -8,6 +8,7 @@ import { runCommand, type CliOptions } from '../../src/cli/commands';
 import { newManifest } from '../../src/core/runner/manifest';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
 import { BUILTIN_TEMPLATE_MARK, readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
+import { SAMPLE } from '../support/committedSample';
 
 async function cli(args: string[], opts: CliOptions = {}) {
   const out: string[] = [];
@@ -24,7 +25,7 @@ async function cli(args: string[], opts: CliOptions = {}) {
 /** A copy of sample/ where runs `ours` (built-in template) and `mine` (another template) were made by Persona Lab. */
 function folder(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'pl-origin-')), 'bench');
-  cpSync('sample', dir, { recursive: true });
+  cpSync(SAMPLE, dir, { recursive: true });
   for (const [run, template] of [
     ['ours', DEFAULT_TEMPLATE],
     ['mine', 'Pick {{k}} of {{pool_json}} for {{posts}}'],

@@ -20,6 +20,7 @@ import { runCommand, UsageError } from '../../src/cli/commands';
 import { dashboardModel } from '../../src/extension/dashboard/spb/model';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
 import { sampleSummaries } from '../../src/core/experiments/sampleScope';
+import { SAMPLE } from '../support/committedSample';
 
 let root: string;
 let bench: Benchmark;
@@ -27,8 +28,8 @@ const NAME = 'pick9';
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'sample-scope-'));
-  cpSync('sample/data', join(root, 'data'), { recursive: true });
-  cpSync('sample/results', join(root, 'results'), { recursive: true });
+  cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
+  cpSync(join(SAMPLE, 'results'), join(root, 'results'), { recursive: true });
   bench = await loadBenchmark(root);
   writeSample(root, newSample(bench, NAME, drawSample(bench, { users: 9, seed: 3 })));
 });

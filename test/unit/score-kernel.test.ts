@@ -1,5 +1,4 @@
 // The allocation-free scoring path (countHits, scoreRun's per-user sums) against plain set arithmetic.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { mulberry32 } from '../../src/core/stats/random';
@@ -7,6 +6,7 @@ import { scoreRun, scoreUserOfRun } from '../../src/core/spb/score/run';
 import { scoreStep, splitIndex } from '../../src/core/spb/score/step';
 import { platformTableOf, splitTableOf } from '../../src/core/spb/score/table';
 import { METRIC_KEYS, POOL_CLASSES, type PoolSplit, type Run, type StepMetrics } from '../../src/core/spb/types';
+import { SAMPLE } from '../support/committedSample';
 
 /** The reference's reading, with sets: |P ∩ S| / |S|, NaN for an empty S; null without positives. */
 function setScore(split: PoolSplit, prediction: readonly unknown[]): StepMetrics | null {
@@ -64,7 +64,7 @@ describe('scoring kernel', () => {
   });
 
   it('gives the same per-user figures as scoring step by step, to the last bit', async () => {
-    const bench = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    const bench = await loadBenchmark(SAMPLE);
     expect(bench.runs.size).toBeGreaterThan(1);
     for (const run of bench.runs.values()) {
       const score = scoreRun(bench, run);
@@ -80,7 +80,7 @@ describe('scoring kernel', () => {
   });
 
   it("scores results without the loader's tables (built in memory) the same way", async () => {
-    const bench = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    const bench = await loadBenchmark(SAMPLE);
     for (const run of bench.runs.values()) {
       const user = [...bench.users.get('weibo')!.values()][0];
       expect(splitTableOf(user)).toBeDefined();
@@ -96,8 +96,8 @@ describe('scoring kernel', () => {
   });
 
   it('does not use the tables of a run loaded with other tasks (a reload)', async () => {
-    const first = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
-    const second = await loadBenchmark(join(__dirname, '..', '..', 'sample'));
+    const first = await loadBenchmark(SAMPLE);
+    const second = await loadBenchmark(SAMPLE);
     for (const [name, run] of first.runs) {
       expect(platformTableOf(run.results.get('weibo')!, second.users.get('weibo')!)).toBeUndefined();
       expect(scoreRun(second, run)).toEqual(scoreRun(second, second.runs.get(name)!));

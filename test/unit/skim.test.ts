@@ -11,6 +11,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { FileStepResult } from '../../src/core/spb/format/stepText';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark } from '../../src/core/spb/types';
+import { SAMPLE } from '../support/committedSample';
 
 const SPEC = skimSpec(['reasoning', 'persona_summary'], ['ground_truth']);
 const skim = (line: string) => skimLine(Buffer.from(line), SPEC);
@@ -97,7 +98,7 @@ describe('a skimmed load equals a whole parse', () => {
   });
 
   it('on the sample', async () => {
-    const { skimmed, whole } = await bothWays('sample');
+    const { skimmed, whole } = await bothWays(SAMPLE);
     expect(skimmedSteps(skimmed)).toBeGreaterThan(100);
     expect(skimmedSteps(whole)).toBe(0);
     expect(seen(skimmed)).toEqual(seen(whole));
@@ -105,8 +106,8 @@ describe('a skimmed load equals a whole parse', () => {
 
   it('on bad input of every kind the skim meets', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pl-skim-'));
-    cpSync('sample/data', join(root, 'data'), { recursive: true });
-    cpSync('sample/results/demo-llm', join(root, 'results', 'demo-llm'), { recursive: true });
+    cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
+    cpSync(join(SAMPLE, 'results/demo-llm'), join(root, 'results', 'demo-llm'), { recursive: true });
     const file = join(root, 'results', 'demo-llm', 'inference_results_weibo.jsonl');
     const [first, second, ...rest] = readFileSync(file, 'utf8').split('\n');
     const bad = [
@@ -140,8 +141,8 @@ describe('a skimmed load equals a whole parse', () => {
 
   it('reads a text back only from the file it was found in: a results file rewritten since gives no text', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pl-skim-stale-'));
-    cpSync('sample/data', join(root, 'data'), { recursive: true });
-    cpSync('sample/results/demo-llm', join(root, 'results', 'demo-llm'), { recursive: true });
+    cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
+    cpSync(join(SAMPLE, 'results/demo-llm'), join(root, 'results', 'demo-llm'), { recursive: true });
     const bench = await loadBenchmark(root);
     const rows = bench.runs.get('demo-llm')!.results.get('weibo')!;
     const step = [...rows.values()][0].steps.values().next().value!;

@@ -13,6 +13,7 @@ import { LabelStore } from '../../src/core/labels/store';
 import { traceBenchmarkId } from '../../src/core/labels/trace';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
 import { labelRow } from './labelStore-fixture';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 // The registration line: the only place the fixture format is named outside its own folder.
 registerFormat(tinyBench);
@@ -43,7 +44,7 @@ describe('the registry with a registered third format', () => {
     expect(FORMATS.map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'tinybench']);
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
-    expect(detectFormats('sample').map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
     expect(tinyBench.capabilities).toEqual(['labels']);
     expect(tinyBench.labelTargets).toEqual(['step']);
   });
@@ -128,9 +129,9 @@ describe('persona-lab on a tinybench folder', () => {
 
 describe('each built-in format keeps its score --json contract', () => {
   it.each([
-    ['sample', 'streamprofilebench'],
-    ['sample/omnibehavior', 'omnibehavior'],
-  ])('%s prints exactly the keys %s declares', async (dir, id) => {
+    ['sample', 'streamprofilebench', SAMPLE],
+    ['sample/omnibehavior', 'omnibehavior', OMNI_SAMPLE],
+  ])('%s prints exactly the keys %s declares', async (_name, id, dir) => {
     const format = FORMATS.find((f) => f.id === id);
     const r = await cli('score', [dir], { json: true });
     expect(Object.keys(JSON.parse(r.out) as object)).toEqual(format?.scoreContract.keys);
