@@ -57,6 +57,9 @@ LAUNCHER="$DEST/bin/code-server"
 STAMP="$DEST/.persona-lab-installed"
 
 log() { printf '[install-code-server %s] %s\n' "$VERSION" "$*"; }
+# One line per stage of a fresh install; the compilers' output goes to install.log, named when something fails.
+STAGES=5
+stage() { printf '[install-code-server %s] [%s/%s] %s\n' "$VERSION" "$1" "$STAGES" "$2"; }
 die() { printf '[install-code-server %s] ERROR: %s\n' "$VERSION" "$*" >&2; exit 1; }
 
 if [ ! -f "$SRC/package-lock.json" ] || [ ! -f "$SRC/install.env" ]; then
@@ -110,6 +113,8 @@ if installed; then
   exit 0
 fi
 
+begin=$(date +%s)
+stage 1 "Node $NODE_VERSION for code-server: $NODE_BIN"
 # --- system packages -----------------------------------------------------------------------------------------
 case "$(uname -m)" in
   x86_64) RG_TARGET="x86_64-unknown-linux-musl" ;;
@@ -126,6 +131,7 @@ if command -v dpkg-query >/dev/null; then
 elif [ -n "$RG_TAG" ]; then
   command -v rg >/dev/null || need+=(ripgrep)
 fi
+stage 2 "system packages (${pkgs[*]})${need[*]:+: apt-get install ${need[*]}}"
 if [ "${#need[@]}" -gt 0 ]; then
   [ "${SKIP_APT:-0}" = 1 ] && die "missing packages: ${need[*]} (SKIP_APT=1)"
   command -v apt-get >/dev/null || die "missing packages: ${need[*]}, and there is no apt-get"
@@ -176,20 +182,22 @@ NPM_CLI="$(dirname "$(readlink -f "$NPM")")/npm-cli.js"
 [ "$(command -v node)" = "$NODE_BIN" ] || die "PATH's node is $(command -v node), not $NODE_BIN"
 
 # --- install ---------------------------------------------------------------------------------------------------
-log "installing from scripts/code-server/$VERSION/package-lock.json into $DEST (Node $NODE_VERSION, npm $("$NODE_BIN" "$NPM_CLI" -v))"
-start=$(date +%s)
 mkdir -p "$DEST"
 rm -f "$STAMP" "$DEST/node-path" "$LAUNCHER"
 cp "$SRC/package.json" "$SRC/package-lock.json" "$DEST/"
 LOG="$DEST/install.log"
+start=$(date +%s)
+stage 3 "npm ci from scripts/code-server/$VERSION/package-lock.json into $DEST (npm $("$NODE_BIN" "$NPM_CLI" -v); downloads and compiles native modules; output in $LOG)"
 set +e
-(cd "$DEST" && "$NODE_BIN" "$NPM_CLI" ci --foreground-scripts --no-audit --no-fund) 2>&1 | tee "$LOG"
-rc=${PIPESTATUS[0]}
+(cd "$DEST" && "$NODE_BIN" "$NPM_CLI" ci --foreground-scripts --no-audit --no-fund) >"$LOG" 2>&1
+rc=$?
 set -e
 if [ "$rc" != 0 ]; then
   grep -nE 'gyp ERR!|npm error|ERROR|fatal error|Error:' "$LOG" | head -20 >&2 || true
   die "npm ci failed (exit $rc); full log: $LOG"
 fi
+log "npm ci done in $(( $(date +%s) - start )) s"
+stage 4 "checking the native builds, ripgrep and the native modules on Node $NODE_VERSION"
 [ -f "$ENTRY" ] || die "npm ci finished but $ENTRY is missing"
 
 # Check the pieces that the workarounds are for: every node-gyp ran on this Node and found its headers, ...
@@ -208,10 +216,11 @@ for m in kerberos node-pty @parcel/watcher @vscode/spdlog; do
   [ -d "$VS/node_modules/$m" ] || continue
   (cd "$VS" && "$NODE_BIN" -e "require('$m')") 2>/dev/null || die "$m does not load on Node $NODE_VERSION (native build?)"
 done
+stage 5 "writing the launcher $LAUNCHER and starting it once"
 write_launcher
 "$LAUNCHER" --version >/dev/null || die "code-server does not start: $LAUNCHER --version"
 
 echo "$want" >"$STAMP"
 rm -rf "$TMP_ROOT"
 # (4.103.2's --version also prints an i18next advert on stdout: keep the "x.y.z <commit> with Code x.y.z" line)
-log "done in $(( $(date +%s) - start )) s: code-server $("$LAUNCHER" --version | grep -E '^[0-9]+\.[0-9]+\.[0-9]+ ' | head -1) on Node $NODE_VERSION -> $LAUNCHER"
+log "done in $(( $(date +%s) - begin )) s (install log: $LOG): code-server $("$LAUNCHER" --version | grep -E '^[0-9]+\.[0-9]+\.[0-9]+ ' | head -1) on Node $NODE_VERSION -> $LAUNCHER"

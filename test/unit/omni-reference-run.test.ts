@@ -1,10 +1,10 @@
 // OmniBehavior runs with the benchmark's own code (here the stand-in checkout of the same shape): every request a run
 // sends equals what the checkout's builder renders (computed by Python directly), with the parameters its caller
 // sets; every reply is read by its caller's rules; a second run resumes without asking again.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { omniReferenceSource } from '../../src/core/omni/reference/source';
@@ -154,5 +154,36 @@ describe('on generated folders, too', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('persona-lab run with --reference, both folders given as relative paths', () => {
+  it('renders from the checkout and reads the history files (the driver runs in the checkout)', async () => {
+    const bench = await loadOmniBenchmark(root);
+    const action = bench.users.get('u_1003')!.testActions[0];
+    const cwd = dirname(root);
+    const args = [
+      ...['run', basename(root), '--reference', relative(cwd, OMNI_STAND_IN), '--out', 'relative'],
+      ...['--user', 'u_1003', '--index', String(action.index), '--max-history-tokens', String(BUDGET)],
+      ...['--base-url', server.baseURL, '--model', 'scripted-model'],
+    ];
+    const r = await new Promise<{ status: number | null; stderr: string }>((res, rej) => {
+      const child = spawn(process.execPath, [resolve('dist/cli.js'), ...args], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', rej);
+      child.on('close', (status) => res({ status, stderr }));
+    });
+    expect(r.stderr).not.toMatch(/FileNotFoundError|No such file/);
+    expect(r.status, r.stderr).toBe(0);
+    const line = JSON.parse(readFileSync(join(root, 'results/relative/predictions.jsonl'), 'utf8').trim()) as {
+      index: number;
+      questions: { field: string }[];
+    };
+    expect(line.index).toBe(action.index);
+    expect(line.questions.map((q) => q.field).sort()).toEqual([...action.fields].sort());
   });
 });

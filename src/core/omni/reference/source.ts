@@ -102,7 +102,8 @@ export async function omniReferenceSource(checkout: string, options: DriverOptio
     async questions(file, userId, index, opts) {
       const a = await driver.call({
         op: 'questions',
-        file,
+        // The driver runs in the checkout's folder: a path relative to ours would name another file there.
+        file: resolve(file),
         user: userId,
         index,
         max_history_tokens: opts.maxHistoryTokens,
