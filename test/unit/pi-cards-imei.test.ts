@@ -188,8 +188,55 @@ describe('IMEIs', () => {
       expect(scan(text), text).toEqual([['DEVICE', 'low', '490154203237518']]);
     expect(scanText('490154203237518', { minConfidence: 'medium' })).toEqual([]);
     expect(scan('490154203237519')).toEqual([]); // Luhn fails
-    expect(scan(withLuhn('34010285031510'))).toEqual([]); // reads as an old resident ID (Anhui, 1985-03-15)
     expect(scan('378282246310005')).toEqual([['BANK', 'medium', '378282246310005']]); // Amex stays a card
+  });
+
+  // Reporting-body identifiers GSMA has allocated TACs under (TS.06), each with seeded serial numbers, and the public
+  // example IMEIs; some also read as an old 15-digit resident ID (a region code and a birth date), which without an ID
+  // word nothing confirms: a bio of just such a number is still reported, as a device at low.
+  const RBIS = ['01', '10', '30', '33', '35', '44', '45', '49', '50', '51', '52', '53', '54', '86', '91', '98', '99'];
+  const PUBLIC_IMEIS = ['490154203237518', '356938035643809', '352099001761481', '013263000767151', '990008624830423'];
+  function generatedImeis(): string[] {
+    let seed = 43;
+    const digit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16) % 10;
+    const out: string[] = [];
+    for (const rbi of RBIS) {
+      for (let k = 0; k < 12; k++) out.push(withLuhn(rbi + Array.from({ length: 12 }, digit).join('')));
+    }
+    // old-ID readings: region 520101 (Guiyang) or 340102 (Hefei), a birth date, a sequence number
+    out.push(withLuhn('52010119900101'), withLuhn('34010285031510'), withLuhn('35020319770707'));
+    return out;
+  }
+
+  it('reports every Luhn-valid 15-digit number that is a whole bio as a device, low at least', () => {
+    const imeis = [...PUBLIC_IMEIS, ...generatedImeis()].filter((n) => !/^3[47]/.test(n)); // 34/37: American Express
+    expect(imeis.length).toBeGreaterThan(150);
+    for (const n of imeis) {
+      expect(luhnValid(n), n).toBe(true);
+      for (const bio of [n, ` ${n}\n`, `${n}。`]) {
+        const found = scanText(bio, { now: NOW }).filter((f) => f.category === 'DEVICE');
+        expect(
+          found.map((f) => f.text),
+          bio,
+        ).toEqual([n]);
+      }
+      const bad = broken(n);
+      expect(luhnValid(bad)).toBe(false);
+      expect(
+        scanText(bad, { now: NOW }).filter((f) => f.category === 'DEVICE'),
+        bad,
+      ).toEqual([]);
+    }
+  });
+
+  it('says an old-ID reading of a number alone is possible, and keeps it ID with an ID word', () => {
+    const n = withLuhn('34010285031510'); // reads as an old resident ID (Anhui, 1985-03-15)
+    const [f] = scanText(n, { now: NOW });
+    expect([f.category, f.confidence]).toEqual(['DEVICE', 'low']);
+    expect(f.reason).toMatch(/old 15-digit resident ID/);
+    expect(scan(`身份证 ${n.slice(0, 6)} ${n.slice(6, 12)} ${n.slice(12)}`)).toEqual([
+      ['ID', 'medium', `${n.slice(0, 6)} ${n.slice(6, 12)} ${n.slice(12)}`],
+    ]);
   });
 
   it('stays quiet on other TACs, Luhn failures, order numbers and bank contexts', () => {

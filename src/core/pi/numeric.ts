@@ -274,14 +274,17 @@ export function numericCandidates(text: string, lower: string, now: Date): Candi
       return void emit('DEVICE', 'low', s, e, 'IMEI (plausible TAC, Luhn valid), no device word');
     }
     // A Luhn-valid 15-digit number that is all the text holds (a bio of just the number): nothing says it is anything
-    // else, so it is reported as an IMEI whatever its TAC, at low.
-    if (len === 15 && plain && alone(s, e) && luhnValid(digits) && !plausibleOldId(digits)) {
+    // else, so it is reported as an IMEI whatever its TAC, at low. One that also reads as an old 15-digit resident ID
+    // (region code and birth date) is reported all the same, both readings named: left out, it was missed at every
+    // confidence, and either reading is personal.
+    if (len === 15 && plain && alone(s, e) && luhnValid(digits)) {
+      const alsoId = plausibleOldId(digits) ? ' (or an old 15-digit resident ID: region code and birth date fit)' : '';
       return void emit(
         'DEVICE',
         'low',
         s,
         e,
-        'a Luhn-valid 15-digit number alone in the text (an IMEI), no device word',
+        `a Luhn-valid 15-digit number alone in the text (an IMEI${alsoId}), no device word`,
       );
     }
   }
