@@ -2,6 +2,7 @@
 import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';
+import { relaunch, toolchainNode } from './toolchainNode';
 
 /** The five commands people use most, one line each, then every command's full usage. */
 const USAGE = `Usage: persona-lab <command> [options]; persona-lab <command> --help lists its options, with two examples
@@ -60,7 +61,12 @@ function exitWhenFlushed(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
-  process.stderr.write(`persona-lab: ${String(err)}\n`);
-  exitWhenFlushed(1);
-});
+const toolchain = toolchainNode(__dirname);
+if (toolchain) {
+  relaunch(toolchain, process.argv[1], process.argv.slice(2));
+} else {
+  main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
+    process.stderr.write(`persona-lab: ${String(err)}\n`);
+    exitWhenFlushed(1);
+  });
+}

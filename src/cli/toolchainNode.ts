@@ -1,0 +1,43 @@
+// The CLI of a checkout runs on the toolchain's Node when started on one too old for its storage. `npm ci` installs
+// Node 24 as the `node` devDependency, and every npm script runs on it; a person typing `node dist/cli.js …` (or
+// `npx persona-lab …`) on a machine whose Node is 20 would otherwise get exit 2 from every label, verdict and history
+// command. The packaged CLI (inside the .vsix) has no toolchain beside it: it runs as it is and says what it needs.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { storageUnavailableReason } from '../core/storage/sqlite';
+
+/** Set on the relaunched process, so that a toolchain Node that is itself too old is not started again and again. */
+export const RELAUNCHED_ENV = 'PERSONA_LAB_CLI_RELAUNCHED';
+
+/**
+ * The toolchain Node to run the CLI on instead of this one, or undefined to run here: when this Node cannot load
+ * SQLite and the checkout that holds `distDir` has the toolchain's Node installed.
+ */
+export function toolchainNode(
+  distDir: string,
+  versions: NodeJS.ProcessVersions = process.versions,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (storageUnavailableReason(versions) === undefined || env[RELAUNCHED_ENV]) return undefined;
+  const bin = join(distDir, '..', 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return existsSync(bin) ? bin : undefined;
+}
+
+/** Runs `script` with `args` on `node`, stdio shared, signals passed on; this process ends as the child ends. */
+export function relaunch(node: string, script: string, args: readonly string[]): void {
+  const child = spawn(node, [script, ...args], { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } });
+  const pass = (signal: NodeJS.Signals) => () => child.kill(signal);
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, pass(s));
+  child.on('error', (err) => {
+    process.stderr.write(`persona-lab: could not start ${node}: ${err.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+}
