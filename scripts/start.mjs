@@ -19,7 +19,8 @@
 //          --folder <dir>    folder to open (default: sample/)
 //          --no-build        skip `npm run build` and packaging (reuse persona-lab.vsix)
 //          --check           with code-server: once the URL answers, load it in Chromium, check that the workbench,
-//                            the Persona Lab entry and a row of the Benchmarks view appear, then stop (exit 0 or 1)
+//                            the Persona Lab entry and a row of the Benchmarks view appear and that a CJK glyph
+//                            renders (else it names the font package to install), then stop (exit 0 or 1)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -258,7 +259,7 @@ if (flag('--check')) {
   try {
     const rows = await checkWorkbench(url, { home: dirs.xdgData, screenshot });
     log(
-      `check passed: the workbench loaded, Persona Lab is in the activity bar, Benchmarks shows: ${rows.join(' | ')}`,
+      `check passed: the workbench loaded, Persona Lab is in the activity bar, Chinese text renders, Benchmarks shows: ${rows.join(' | ')}`,
     );
     log(`screenshot: ${screenshot}`);
   } catch (e) {

@@ -45,10 +45,44 @@ export async function checkWorkbench(url, { home, screenshot, timeoutMs = 120_00
     );
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot });
+    stage = 'a CJK glyph (the sample is Chinese)';
+    if (!(await cjkRenders(page))) throw new Error(CJK_MISSING);
     return texts;
   } catch (e) {
+    if (e instanceof Error && e.message === CJK_MISSING) throw e;
     throw new Error(`waiting for ${stage}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
   } finally {
     await browser.close().catch(() => {});
   }
+}
+
+/** What a browser without a CJK font shows every post as, and the packages that fix it. */
+export const CJK_MISSING =
+  'Chinese text renders as empty boxes (tofu): this browser has no CJK font. Install one, e.g. ' +
+  '`sudo apt-get install fonts-wqy-microhei` (or fonts-noto-cjk), then restart the browser.';
+
+/**
+ * Whether the page's browser draws CJK glyphs: 中 and 文 drawn in the workbench's font stack differ where a font has
+ * them, and are the same box (the missing-glyph shape) where none does.
+ * @param {import('playwright-core').Page} page
+ */
+export async function cjkRenders(page) {
+  return page.evaluate(() => {
+    const draw = (ch) => {
+      // Runs in the page, where `document` exists.
+      // eslint-disable-next-line no-undef
+      const c = document.createElement('canvas');
+      c.width = 48;
+      c.height = 48;
+      const ctx = c.getContext('2d');
+      if (!ctx) return '';
+      ctx.font = '32px system-ui, "Ubuntu", "Droid Sans", sans-serif';
+      ctx.fillStyle = '#000';
+      ctx.fillText(ch, 4, 38);
+      return Array.from(ctx.getImageData(0, 0, 48, 48).data).join(',');
+    };
+    const a = draw('中');
+    const b = draw('文');
+    return a !== '' && a !== b && /[^0,]/.test(a);
+  });
 }
