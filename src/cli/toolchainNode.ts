@@ -24,11 +24,14 @@ export function toolchainNode(
   return existsSync(bin) ? bin : undefined;
 }
 
-/** Runs `script` with `args` on `node`, stdio shared, signals passed on; this process ends as the child ends. */
+/** Runs `script` with `args` on `node`, stdio shared; this process ends as the child ends, with its code or signal. */
 export function relaunch(node: string, script: string, args: readonly string[]): void {
   const child = spawn(node, [script, ...args], { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } });
-  const pass = (signal: NodeJS.Signals) => () => child.kill(signal);
-  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, pass(s));
+  // Ctrl-C reaches the child from the terminal itself (same process group): passed on as well, it would arrive twice,
+  // and `run` takes a second one as "stop now" instead of finishing the steps in flight. So SIGINT is only kept from
+  // ending this process first; SIGTERM and SIGHUP, sent to this process alone, are passed on.
+  process.on('SIGINT', () => {});
+  for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
   child.on('error', (err) => {
     process.stderr.write(`persona-lab: could not start ${node}: ${err.message}\n`);
     process.exit(1);
