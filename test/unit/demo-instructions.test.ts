@@ -8,6 +8,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { renderStepRequest } from '../../src/core/runner/step';
 import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';
+import { SAMPLE } from '../support/committedSample';
 
 const POSTS = '[1] Content: 周末去徒步了。\nTags: #徒步# #骑行#\n\n[2] Content: 又去徒步。\nTags: #徒步# #简历#';
 const POOL = ['#跑步#', '#简历#', '#徒步#', '#骑行#', '#中秋节#', '#裁员#', '#增肌#', '#远程办公#'];
@@ -90,7 +91,7 @@ describe('the instructions move the picks', () => {
 });
 
 describe('on every step of the sample', async () => {
-  const bench = await loadBenchmark('sample');
+  const bench = await loadBenchmark(SAMPLE);
   it('the built-in template gives the plain rule’s picks (the sample walkthrough is unchanged)', () => {
     let steps = 0;
     for (const byUser of bench.users.values())

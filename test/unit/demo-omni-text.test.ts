@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { omniDemoAnswer, textFromHistory } from '../../src/core/demo/omni';
 import { omniTemplateSource } from '../../src/core/omni/run/template';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
-const ROOT = 'sample/omnibehavior';
+const ROOT = OMNI_SAMPLE;
 const actions = readFileSync(join(ROOT, 'test_actions.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())

@@ -19,6 +19,7 @@ import { buildTraceModel } from '../../src/extension/benchmarks/omni/model';
 import { omniRowDescription } from '../../src/extension/benchmarks/viewText';
 import { COMPONENT_LABELS } from '../../src/core/omni/fields';
 import { fakeBench } from './omni-fixture';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
 describe('a run of one OmniBehavior user', () => {
   let tmp: string;
@@ -27,7 +28,7 @@ describe('a run of one OmniBehavior user', () => {
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'pl-omni-partial-'));
-    cpSync(join('sample', 'omnibehavior'), tmp, { recursive: true });
+    cpSync(OMNI_SAMPLE, tmp, { recursive: true });
     const all = readFileSync(join(tmp, 'results', 'demo-sim', 'predictions.jsonl'), 'utf8')
       .trim()
       .split('\n');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand, type CliOptions } from '../../src/cli/commands';
 import { COMPONENT_LABELS } from '../../src/core/omni/fields';
 import { judgeCommandLine } from '../../src/core/omni/overallReason';
+import { OMNI_SAMPLE } from '../support/committedSample';
 
 let root: string;
 let mine: number;
@@ -28,7 +29,7 @@ async function cli(opts: CliOptions = {}): Promise<string> {
 
 beforeAll(() => {
   root = join(mkdtempSync(join(tmpdir(), 'omni-score-coverage-')), 'omni');
-  cpSync(join('sample', 'omnibehavior'), root, { recursive: true });
+  cpSync(OMNI_SAMPLE, root, { recursive: true });
   const rows = readFileSync(join(root, 'results', 'demo-sim', 'predictions.jsonl'), 'utf8')
     .trim()
     .split('\n')

@@ -12,8 +12,9 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { defaultLabelSet } from '../../src/core/labels/taxonomy';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
+import { SAMPLE } from '../support/committedSample';
 
-const FILE = 'sample/labels/annotators.jsonl';
+const FILE = join(SAMPLE, 'labels/annotators.jsonl');
 const text = readFileSync(FILE, 'utf8');
 
 describe("the sample's annotators", () => {
@@ -27,7 +28,7 @@ describe("the sample's annotators", () => {
     expect(new Set(rows.map((r) => r.author))).toEqual(new Set(['rater-a', 'rater-b']));
     const ids = new Set(defaultLabelSet().labels.map((l) => l.id));
     expect(rows.filter((r) => !ids.has(r.label))).toEqual([]);
-    const bench = await loadBenchmark('sample');
+    const bench = await loadBenchmark(SAMPLE);
     const run = bench.runs.get('demo-llm')!;
     for (const r of rows) {
       const user = bench.users.get(r.platform as 'weibo')?.get(r.userId);

@@ -13,6 +13,7 @@ import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { elideMiddle, wrapLine } from '../../src/core/tables/text';
 import { paperTablesText } from '../../src/core/spb/score/paperTables';
 import { scoreRun } from '../../src/core/spb/score/run';
+import { SAMPLE } from '../support/committedSample';
 
 let root: string;
 let bench: Benchmark;
@@ -37,12 +38,12 @@ const steps = (b: Benchmark) =>
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'score-coverage-'));
-  cpSync('sample/data', join(root, 'data'), { recursive: true });
+  cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
   mkdirSync(join(root, 'results'));
   for (const run of ['demo-llm', 'random'])
-    cpSync(join('sample/results', run), join(root, 'results', run), { recursive: true });
+    cpSync(join(SAMPLE, 'results', run), join(root, 'results', run), { recursive: true });
   // one-user: the first Weibo user of demo-llm, its first two steps only
-  const line = readFileSync('sample/results/demo-llm/inference_results_weibo.jsonl', 'utf8').split('\n')[0];
+  const line = readFileSync(join(SAMPLE, 'results/demo-llm/inference_results_weibo.jsonl'), 'utf8').split('\n')[0];
   const row = JSON.parse(line.replace(/\bNaN\b/g, 'null')) as { user_id: string; steps: unknown[] };
   userId = row.user_id;
   const first = line.replace(/"steps": \[.*$/, '');
