@@ -5,19 +5,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_SPECS, COMMANDS, parseCli } from '../../src/cli/spec';
+import { SAMPLE } from '../support/committedSample';
 
 const cli = resolve('dist/cli.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 
 describe('a strict CLI', () => {
   it('refuses an option the command does not take, naming it, with exit 2', () => {
-    const r = run('validate', 'sample', '--model', 'foo', '--concurrency', '3');
+    const r = run('validate', SAMPLE, '--model', 'foo', '--concurrency', '3');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--model is not an option of validate');
-    expect(run('score', 'sample', '--users', '3').stderr).toContain('--users is not an option of score');
-    expect(run('labels', 'summary', 'sample', '--out', 'x').stderr).toContain(
-      '--out is not an option of labels summary',
-    );
+    expect(run('score', SAMPLE, '--users', '3').stderr).toContain('--users is not an option of score');
+    expect(run('labels', 'summary', SAMPLE, '--out', 'x').stderr).toContain('--out is not an option of labels summary');
   });
 
   it('prints a command’s options and two examples for <command> --help', () => {
