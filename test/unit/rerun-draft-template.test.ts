@@ -22,6 +22,7 @@ describe('templateFromDraft', () => {
       template: DEFAULT_TEMPLATE,
       dropped: [],
       unchanged: true,
+      overrides: [],
     });
   });
 
@@ -75,5 +76,61 @@ describe('templateFromDraft', () => {
         expect(r.dropped).toEqual([]);
       }
     }
+  });
+
+  describe('text joined to a value on its line is asked, never taken silently', () => {
+    const persona = '一名正在准备考研的学生，关注教育与心理健康话题。';
+    const cn = { ...ctx, persona };
+    const shown = renderPrompt(DEFAULT_TEMPLATE, cn).text;
+    const added = '另外一直在关注#职业规划#。';
+    const edited = shown.replace(`${persona}\n`, `${persona}${added}\n`);
+
+    it('asks about text appended to the persona, naming the slot and the text', () => {
+      const r = templateFromDraft(DEFAULT_TEMPLATE, cn, edited);
+      expect(r.ok).toBe(false);
+      expect(!r.ok && 'ask' in r && r.ask).toEqual([
+        { id: expect.any(String), slot: 'persona', text: added, where: 'after' },
+      ]);
+    });
+
+    it('a one-step override stays out of the template; template text goes in', () => {
+      const asked = templateFromDraft(DEFAULT_TEMPLATE, cn, edited);
+      const id = !asked.ok && 'ask' in asked ? asked.ask[0].id : '';
+      const override = templateFromDraft(DEFAULT_TEMPLATE, cn, edited, { [id]: 'override' });
+      expect(override.ok && override.template).toBe(DEFAULT_TEMPLATE);
+      expect(override.ok && override.overrides.map((o) => o.text)).toEqual([added]);
+      const kept = templateFromDraft(DEFAULT_TEMPLATE, cn, edited, { [id]: 'template' });
+      expect(kept.ok && kept.template).toContain(`{{persona}}${added}\n`);
+      expect(kept.ok && renderPrompt(kept.template, cn).text).toBe(edited);
+    });
+
+    it('asks about text typed right before a value, and about a value replaced by typed text', () => {
+      const before = templateFromDraft(DEFAULT_TEMPLATE, cn, shown.replace(`Bio: ${cn.bio}`, `Bio: 自称${cn.bio}`));
+      expect(!before.ok && 'ask' in before && before.ask.map((j) => [j.slot, j.text, j.where])).toEqual([
+        ['bio', '自称', 'before'],
+      ]);
+      const instead = shown.replace(`${persona}\n`, '一直在关注#职业规划#。\n');
+      const r = templateFromDraft(DEFAULT_TEMPLATE, cn, instead);
+      expect(!r.ok && 'ask' in r && r.ask.map((j) => [j.slot, j.where])).toEqual([['persona', 'instead']]);
+      const id = !r.ok && 'ask' in r ? r.ask[0].id : '';
+      // This step's persona, typed by hand: the template keeps {{persona}} for every other user.
+      const override = templateFromDraft(DEFAULT_TEMPLATE, cn, instead, { [id]: 'override' });
+      expect(override.ok && override.template).toBe(DEFAULT_TEMPLATE);
+      expect(override.ok && override.dropped).toEqual([]);
+    });
+
+    it('takes a new line after a value as template text without asking', () => {
+      const r = templateFromDraft(
+        DEFAULT_TEMPLATE,
+        cn,
+        shown.replace(`${persona}\n`, `${persona}\nWeigh recent posts more.\n`),
+      );
+      expect(r.ok && r.template).toContain('{{persona}}\nWeigh recent posts more.\n');
+    });
+
+    it('refuses an edit inside the persona, naming it', () => {
+      const r = templateFromDraft(DEFAULT_TEMPLATE, cn, shown.replace('考研', '出国'));
+      expect(!r.ok && r.problems.map((p) => p.slot)).toEqual(['persona']);
+    });
   });
 });

@@ -1,6 +1,7 @@
 // Save as Template: an edited draft back to a template. The draft's text outside the values that came from the data
 // becomes template text; each value becomes its `{{slot}}` again. A value deleted whole drops its slot; an edit
-// inside a value is refused and named, since a template cannot hold one step's data. Pure: no `vscode`.
+// inside a value is refused and named, since a template cannot hold one step's data; text typed against a value on
+// its line is a question for the user (template text, or this step's edit of the value). Pure: no `vscode`.
 import { diffChars } from 'diff';
 import { isSlotName, renderPrompt, slotValues, type PromptContext, type SlotName } from '../spb/prompt/prompt';
 
@@ -73,16 +74,46 @@ export interface SlotEditProblem {
   message: string;
 }
 
+/**
+ * Text typed right against a value, on its line: before it, after it, or in place of a value deleted whole. Whether
+ * it is template text (every user's prompt gets it) or this step's own edit of the value cannot be told from the
+ * text, so it is asked, never taken silently.
+ */
+export interface JoinedText {
+  /** stable within one draft: what a choice is given for */
+  id: string;
+  slot: SlotName;
+  text: string;
+  where: 'before' | 'after' | 'instead';
+}
+
+/** template: the text is template text for every user; override: it was this step's edit and stays out. */
+export type JoinedChoice = 'template' | 'override';
+
 export type DraftTemplateResult =
-  { ok: true; template: string; dropped: SlotName[]; unchanged: boolean } | { ok: false; problems: SlotEditProblem[] };
+  | { ok: true; template: string; dropped: SlotName[]; unchanged: boolean; overrides: JoinedText[] }
+  | { ok: false; problems: SlotEditProblem[] }
+  /** not saved yet: each joined text needs a choice (pass them back in `choices`) */
+  | { ok: false; problems: []; ask: JoinedText[] };
+
+/** Before the first line break (text joined to what precedes it) and after the last (joined to what follows). */
+const headOf = (t: string) => (t.includes('\n') ? t.slice(0, t.indexOf('\n')) : t);
+const tailOf = (t: string) => (t.includes('\n') ? t.slice(t.lastIndexOf('\n') + 1) : t);
 
 /**
- * The template that renders `edited` for this step, made from the template that rendered the draft first. Fails,
- * naming the slots, when an edit falls inside a value that came from the data.
+ * The template that renders `edited` for this step, made from the template that rendered the draft first. Each
+ * value's span is compared character by character: an edit inside a value from the data fails, naming the slot; text
+ * joined to a value is returned as a question unless `choices` (by `JoinedText.id`) answers it.
  */
-export function templateFromDraft(template: string, ctx: PromptContext, edited: string): DraftTemplateResult {
+export function templateFromDraft(
+  template: string,
+  ctx: PromptContext,
+  edited: string,
+  choices: Readonly<Record<string, JoinedChoice>> = {},
+): DraftTemplateResult {
   const { parts: list, keyed } = parts(template, ctx);
-  if (edited === renderPrompt(template, ctx).text) return { ok: true, template, dropped: [], unchanged: true };
+  if (edited === renderPrompt(template, ctx).text)
+    return { ok: true, template, dropped: [], unchanged: true, overrides: [] };
   const removed = new Uint8Array(keyed.length);
   const inserted = new Map<number, string>();
   let pos = 0;
@@ -94,44 +125,96 @@ export function templateFromDraft(template: string, ctx: PromptContext, edited: 
     } else pos += change.value.length;
   }
   const problems: SlotEditProblem[] = [];
-  const dropped: SlotName[] = [];
-  let out = '';
-  const emitInsert = (at: number) => {
-    out += inserted.get(at) ?? '';
-    inserted.delete(at);
-  };
-  for (const p of list) {
-    const typedAround = (inserted.get(p.start) ?? '') + (inserted.get(p.end) ?? '');
-    emitInsert(p.start);
-    if (p.slot === null) {
-      for (let i = p.start; i < p.end; i++) {
-        if (i > p.start) emitInsert(i);
-        if (!removed[i]) out += keyed[i];
-      }
-      continue;
-    }
+  const dropped = new Set<number>();
+  list.forEach((p, i) => {
+    if (p.slot === null) return;
     const gone = removed.subarray(p.start, p.end).reduce((n, r) => n + r, 0);
     const insideInsert = [...inserted.keys()].some((at) => at > p.start && at < p.end);
     const whole = p.end > p.start && gone === p.end - p.start && !insideInsert;
-    if (whole && !holdsPieceOf(typedAround, p.value)) {
-      dropped.push(p.slot);
-    } else if (gone > 0 || insideInsert) {
+    const typedAround = (inserted.get(p.start) ?? '') + (inserted.get(p.end) ?? '');
+    if (whole && !holdsPieceOf(typedAround, p.value)) dropped.add(i);
+    else if (gone > 0 || insideInsert)
       problems.push({
         slot: p.slot,
         message: `the edit changes {{${p.slot}}}, a value from this step's data; a template cannot keep it (edit the text around it, or delete the whole value)`,
       });
-    } else out += p.source;
-  }
-  emitInsert(keyed.length);
+  });
   if (problems.length > 0) {
     const seen = new Set<string>();
     return { ok: false, problems: problems.filter((p) => !seen.has(p.slot) && seen.add(p.slot)) };
   }
-  // The new template must give back exactly the edited text for this step; a diff that cannot be mapped fails here.
-  if (renderPrompt(out, ctx).text !== edited)
+  // Each insertion's ends that touch a value on the same line: the head joins the value ending there, the tail the
+  // value starting there (a value deleted whole counts as one replaced by the typed text).
+  const joined: JoinedText[] = [];
+  const cut = new Map<number, { head: JoinedText | null; tail: JoinedText | null }>();
+  for (const [at, text] of inserted) {
+    const ending = list.findIndex((p) => p.slot !== null && p.end === at && p.end > p.start);
+    const starting = list.findIndex((p) => p.slot !== null && p.start === at && p.end > p.start);
+    const whereOf = (i: number, side: 'before' | 'after') => (dropped.has(i) ? 'instead' : side);
+    let head: JoinedText | null = null;
+    let tail: JoinedText | null = null;
+    if (ending >= 0 && headOf(text) !== '')
+      head = {
+        id: `${ending}:${whereOf(ending, 'after')}`,
+        slot: list[ending].slot!,
+        text: headOf(text),
+        where: whereOf(ending, 'after'),
+      };
+    if (starting >= 0 && tailOf(text) !== '' && (text.includes('\n') || !head))
+      tail = {
+        id: `${starting}:${whereOf(starting, 'before')}`,
+        slot: list[starting].slot!,
+        text: tailOf(text),
+        where: whereOf(starting, 'before'),
+      };
+    if (head) joined.push(head);
+    if (tail) joined.push(tail);
+    if (head || tail) cut.set(at, { head, tail });
+  }
+  const unanswered = joined.filter((j) => choices[j.id] !== 'template' && choices[j.id] !== 'override');
+  if (unanswered.length > 0) return { ok: false, problems: [], ask: unanswered };
+  const overrides = joined.filter((j) => choices[j.id] === 'override');
+  const overridden = (j: JoinedText | null) => j !== null && choices[j.id] === 'override';
+  // `full` takes every typed text (it must render the draft back); `out` leaves the one-step overrides out, and a
+  // value deleted whole whose replacement was this step's own keeps its slot.
+  let full = '';
+  let out = '';
+  const emitInsert = (at: number) => {
+    const text = inserted.get(at);
+    if (text === undefined) return;
+    inserted.delete(at);
+    full += text;
+    const c = cut.get(at);
+    let kept = text;
+    if (c && overridden(c.head)) kept = kept.slice(c.head!.text.length);
+    if (c && overridden(c.tail)) kept = kept.slice(0, kept.length - c.tail!.text.length);
+    out += kept;
+  };
+  const droppedSlots: SlotName[] = [];
+  list.forEach((p, i) => {
+    emitInsert(p.start);
+    if (p.slot === null) {
+      for (let k = p.start; k < p.end; k++) {
+        if (k > p.start) emitInsert(k);
+        if (!removed[k]) {
+          full += keyed[k];
+          out += keyed[k];
+        }
+      }
+      return;
+    }
+    if (!dropped.has(i)) {
+      full += p.source;
+      out += p.source;
+    } else if (overrides.some((j) => j.id.startsWith(`${i}:`))) out += p.source;
+    else droppedSlots.push(p.slot);
+  });
+  emitInsert(keyed.length);
+  // The template must give back exactly the edited text for this step; a diff that cannot be mapped fails here.
+  if (renderPrompt(full, ctx).text !== edited)
     return {
       ok: false,
-      problems: [{ slot: dropped[0] ?? 'posts', message: 'the edits could not be mapped back onto the template' }],
+      problems: [{ slot: droppedSlots[0] ?? 'posts', message: 'the edits could not be mapped back onto the template' }],
     };
-  return { ok: true, template: out, dropped, unchanged: false };
+  return { ok: true, template: out, dropped: droppedSlots, unchanged: false, overrides };
 }

@@ -3,7 +3,7 @@
 // What a draft was rendered from is kept beside it (<draft>.origin.json) when `e` writes it.
 import * as vscode from 'vscode';
 import { DRAFT_LANGUAGE, parseDraft } from '../../core/rerun/draft';
-import { templateFromDraft } from '../../core/rerun/draftTemplate';
+import { templateFromDraft, type JoinedChoice, type JoinedText } from '../../core/rerun/draftTemplate';
 import { isRecord } from '../../core/guards';
 import { readPostsText } from '../../core/spb/format/load';
 import { promptContext } from '../../core/spb/reference/source';
@@ -40,6 +40,36 @@ async function readDraftOrigin(draft: vscode.Uri): Promise<DraftOrigin | undefin
 
 const fail = (text: string) => void vscode.window.showErrorMessage(`Persona Lab: ${text}`);
 
+const EVERY_USER = 'Template Text for Every User';
+const THIS_STEP = 'Only This Step';
+const WHERE: Record<JoinedText['where'], string> = {
+  before: 'typed right before',
+  after: 'typed right after',
+  instead: 'typed in place of',
+};
+
+/** One modal per text typed against a value: template text for every user, or this step's own edit. */
+async function askJoined(
+  name: string,
+  joined: readonly JoinedText[],
+): Promise<Record<string, JoinedChoice> | undefined> {
+  const choices: Record<string, JoinedChoice> = {};
+  for (const j of joined) {
+    const picked = await vscode.window.showWarningMessage(
+      `Persona Lab: ${name}: "${j.text}" is ${WHERE[j.where]} this step's {{${j.slot}}} value, on its line.`,
+      {
+        modal: true,
+        detail: `${EVERY_USER}: every user's prompt gets "${j.text}" there. ${THIS_STEP}: it was an edit of this step's {{${j.slot}}} and stays out of the template, which keeps {{${j.slot}}}.`,
+      },
+      EVERY_USER,
+      THIS_STEP,
+    );
+    if (picked === undefined) return undefined;
+    choices[j.id] = picked === EVERY_USER ? 'template' : 'override';
+  }
+  return choices;
+}
+
 export async function saveDraftAsTemplate(deps: RerunDeps, arg: unknown): Promise<void> {
   const doc =
     arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
@@ -61,11 +91,13 @@ export async function saveDraftAsTemplate(deps: RerunDeps, arg: unknown): Promis
   if (!found)
     return fail(`${name}:4: step ${d.step.platform}/${d.step.userId}/${d.step.stepId} is not in the open benchmark.`);
   const { user, step } = found;
-  const result = templateFromDraft(
-    origin.templateText,
-    promptContext({ user, step, personaIn: origin.personaIn, postsText: readPostsText(user, step) }),
-    d.prompt,
-  );
+  const ctx = promptContext({ user, step, personaIn: origin.personaIn, postsText: readPostsText(user, step) });
+  let result = templateFromDraft(origin.templateText, ctx, d.prompt);
+  if (!result.ok && 'ask' in result) {
+    const choices = await askJoined(name, result.ask);
+    if (!choices) return;
+    result = templateFromDraft(origin.templateText, ctx, d.prompt, choices);
+  }
   if (!result.ok) return fail(`${name}: ${result.problems.map((p) => p.message).join('; ')}.`);
   const folder = deps.templates.folder();
   if (!folder) return fail('open a folder first: templates are kept in its .personalab/templates/.');
@@ -89,6 +121,7 @@ export async function saveDraftAsTemplate(deps: RerunDeps, arg: unknown): Promis
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(result.template));
   const notes = [
     result.dropped.length ? `without ${result.dropped.map((s) => `{{${s}}}`).join(', ')}` : '',
+    ...result.overrides.map((o) => `"${o.text}" left out as this step's {{${o.slot}}} edit`),
     d.system !== origin.system
       ? 'the edited system message is not part of a template (set personaLab.endpoint.systemMessage to send it)'
       : '',
