@@ -133,12 +133,14 @@ export function maskedText(counts: Partial<Record<string, number>> | null | unde
 }
 
 /** A request with every finding masked. */
-export function maskOutgoing<T extends { system: string; prompt: string }>(req: T): T {
+export function maskOutgoing<T extends { system: string; prompt: string; personaIn?: string | null }>(req: T): T {
   const mask = (text: string) => {
     const { findings } = scanPrompt(text);
     return findings.length ? maskText(text, findings) : text;
   };
-  return { ...req, system: mask(req.system), prompt: mask(req.prompt) };
+  // A record's persona received is part of what was sent: it is kept as the model saw it.
+  const persona = typeof req.personaIn === 'string' ? { personaIn: mask(req.personaIn) } : {};
+  return { ...req, system: mask(req.system), prompt: mask(req.prompt), ...persona };
 }
 
 /**

@@ -19,7 +19,9 @@ import { personaReceived } from '../../core/spb/score/run';
 import type { StepRef } from '../benchmarks/spb/store';
 import { stepForCommand } from '../stepView';
 import { execute, type RerunDeps } from './step';
-import { writeDraftOrigin } from './draftTemplate';
+import { readDraftOrigin, writeDraftOrigin } from './draftTemplate';
+import { draftPersona } from '../../core/rerun/sentPersona';
+import { promptContext } from '../../core/spb/reference/source';
 
 /** The workspace folder, else the benchmark's folder: where .personalab/ lives. */
 function baseFolder(deps: RerunDeps): vscode.Uri | undefined {
@@ -91,6 +93,7 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
       templateText: template.source ? null : template.text,
       personaIn,
       system,
+      prompt,
     });
   }
   await showDraft(uri);
@@ -189,11 +192,20 @@ export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
     }
   })();
   const maxTokens = d.maxTokens ?? target.config.maxTokens;
+  // The persona as sent: an edit of its text in the draft is what this attempt received.
+  const origin = await readDraftOrigin(doc.uri);
+  const persona = origin
+    ? draftPersona(
+        origin,
+        promptContext({ ...found, personaIn: origin.personaIn, postsText: readPostsText(found.user, found.step) }),
+        d.prompt,
+      )
+    : { personaIn: carriedPersona(deps, d.step), mode: 'carried' as const };
   await execute(deps, {
     ref: d.step,
     ...found,
-    personaIn: carriedPersona(deps, d.step),
-    personaMode: 'carried',
+    personaIn: persona.personaIn,
+    personaMode: persona.mode,
     templateName: `draft ${name.split('/').pop() ?? name}`,
     target: {
       ...target,

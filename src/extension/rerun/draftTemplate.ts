@@ -16,6 +16,8 @@ export interface DraftOrigin {
   templateText: string | null;
   personaIn: string | null;
   system: string;
+  /** the prompt as first rendered (what the sent persona is traced from); absent in older drafts */
+  prompt?: string;
 }
 
 const originUri = (draft: vscode.Uri) => draft.with({ path: `${draft.path}.origin.json` });
@@ -24,7 +26,7 @@ export async function writeDraftOrigin(draft: vscode.Uri, origin: DraftOrigin): 
   await vscode.workspace.fs.writeFile(originUri(draft), new TextEncoder().encode(JSON.stringify(origin, null, 2)));
 }
 
-async function readDraftOrigin(draft: vscode.Uri): Promise<DraftOrigin | undefined> {
+export async function readDraftOrigin(draft: vscode.Uri): Promise<DraftOrigin | undefined> {
   try {
     const v: unknown = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(originUri(draft))));
     if (!isRecord(v) || typeof v.templateName !== 'string' || typeof v.system !== 'string') return undefined;
@@ -32,7 +34,8 @@ async function readDraftOrigin(draft: vscode.Uri): Promise<DraftOrigin | undefin
     const persona = v.personaIn;
     if (text !== null && typeof text !== 'string') return undefined;
     if (persona !== null && typeof persona !== 'string') return undefined;
-    return { templateName: v.templateName, templateText: text, personaIn: persona, system: v.system };
+    const prompt = typeof v.prompt === 'string' ? { prompt: v.prompt } : {};
+    return { templateName: v.templateName, templateText: text, personaIn: persona, system: v.system, ...prompt };
   } catch {
     return undefined;
   }

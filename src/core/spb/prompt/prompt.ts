@@ -143,6 +143,28 @@ export function renderPrompt(template: string, ctx: PromptContext): RenderedProm
   return { text: out, k };
 }
 
+export interface RenderedSpan {
+  slot: SlotName;
+  /** where the slot's value sits in the rendered text (UTF-16 offsets, end exclusive) */
+  start: number;
+  end: number;
+}
+
+/** Where each known slot's value landed in `renderPrompt(template, ctx).text`, in order. */
+export function renderedSpans(template: string, ctx: PromptContext): RenderedSpan[] {
+  const { values } = slotValues(ctx);
+  const out: RenderedSpan[] = [];
+  let shift = 0;
+  for (const m of text(template).matchAll(SLOT_RE)) {
+    if (!isSlotName(m[1])) continue;
+    const start = (m.index ?? 0) + shift;
+    const value = values[m[1]];
+    out.push({ slot: m[1], start, end: start + value.length });
+    shift += value.length - m[0].length;
+  }
+  return out;
+}
+
 export interface TemplateProblem {
   /** The slot concerned ('' for a stray brace pair). */
   slot: string;
