@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareAttempt, OmniAttemptStore, type AttemptAnswer } from '../../src/core/omni/run/attempts';
-import { isOmniDraft, parseOmniDraft, renderOmniDraft } from '../../src/core/omni/run/draft';
+import { isOmniDraft, omniHistoryBlock, parseOmniDraft, renderOmniDraft } from '../../src/core/omni/run/draft';
 import type { Prediction, Question } from '../../src/core/omni/types';
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-omni-attempts-'));
@@ -130,5 +130,30 @@ describe('OmniBehavior attempts', () => {
     ]);
     expect(b.add(base).id).toBe(4);
     b.close();
+  });
+});
+
+describe('an OmniBehavior draft opens at the part people edit', () => {
+  it('folds the long history block and puts the cursor on the scene after it', () => {
+    const draft = { userId: 'u_1', index: 12, field: 'video_liked', model: 'm', temperature: undefined, prompt: '' };
+    const history = Array.from({ length: 40 }, (_, i) => `- 2024-01-${i} · video · title: clip ${i} → no reaction`);
+    const prompt = [
+      'Intro.',
+      '',
+      '## Recent activity (oldest first)',
+      ...history,
+      '',
+      '## The scene',
+      'video',
+      '',
+    ].join('\n');
+    const text = renderOmniDraft({ ...draft, prompt }, 'a source');
+    const lines = text.split('\n');
+    const block = omniHistoryBlock(text)!;
+    expect(lines[block.start]).toBe('## Recent activity (oldest first)');
+    expect(lines[block.end]).toBe(history[history.length - 1]);
+    expect(lines[block.edit]).toBe('## The scene');
+    // A short prompt has nothing to fold.
+    expect(omniHistoryBlock(renderOmniDraft({ ...draft, prompt: 'Intro.\n- one\n- two\n' }, 'a source'))).toBeNull();
   });
 });

@@ -27,4 +27,22 @@ describe('the prompt diff of two attempts', () => {
     const same = promptDiff({ system: 'A', prompt: 'P' }, { system: 'A', prompt: 'P' }, 1);
     expect([same.added, same.removed]).toEqual([0, 0]);
   });
+
+  it('marks the words changed inside a line, not the whole line', () => {
+    const long = `Update the persona: merge what these posts show with the persona so far, keeping interests that persist.`;
+    const before = { system: 'S', prompt: `Intro.\n${long}\nPool:\n` };
+    const after = { system: 'S', prompt: `Intro.\n${long} Drop faded ones.\nPool:\n` };
+    const d = promptDiff(before, after, 1);
+    expect(d.prompt.filter((p) => p.kind === 'added').map((p) => p.text)).toEqual([' Drop faded ones.']);
+    expect(d.prompt.filter((p) => p.kind === 'removed')).toEqual([]);
+    // Still counted as the line it changed.
+    expect([d.added, d.removed]).toEqual([1, 1]);
+    const cn = promptDiff({ system: '', prompt: '关注教育话题。\n' }, { system: '', prompt: '关注职业话题。\n' }, 1);
+    expect(cn.prompt).toEqual([
+      { kind: 'same', text: '关注' },
+      { kind: 'removed', text: '教育' },
+      { kind: 'added', text: '职业' },
+      { kind: 'same', text: '话题。\n' },
+    ]);
+  });
 });

@@ -3,7 +3,7 @@
 import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary } from '../../src/core/rerun/attemptCompare';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
-import { el } from '../shared/dom';
+import { el, elideMiddle } from '../shared/dom';
 
 /** What the Re-run section's buttons call (the step page's handlers). */
 export interface RerunHandlers {
@@ -38,6 +38,11 @@ function trendOf(d: number | null): string {
   return d === null ? 'na' : Math.abs(d) < 1e-12 ? 'same' : d > 0 ? 'better' : 'worse';
 }
 
+/** The attempts table's columns: the attempt's number, its figures, then what made it. */
+export const ATTEMPT_COLUMNS = ['#', 'R', 'ΔR', 'Persona', 'Template', 'Model', 'When', 'Latency', 'Tokens'];
+/** A template or model name longer than this is cut in its middle (whole in the tooltip). */
+const TEMPLATE_CELL_CHARS = 28;
+
 export function templateLabel(a: AttemptSummary): string {
   return a.templateName ? `${a.templateName} (${a.templateId})` : a.templateId;
 }
@@ -47,9 +52,8 @@ export function renderAttempts(state: RerunState, original: number | null, h: Re
   const head = el(
     'tr',
     {},
-    ['#', 'When', 'Template', 'Persona', 'Model', 'R', 'Δ R', 'Latency', 'Tokens'].map((t) =>
-      el('th', { text: t, attrs: { scope: 'col' } }),
-    ),
+    // The figures first: at the width the draft leaves the view, R and ΔR must be in sight without scrolling.
+    ATTEMPT_COLUMNS.map((t) => el('th', { text: t, attrs: { scope: 'col' } })),
   );
   // Oldest first, numbered 1, 2, 3 in the order they were made (the history id is in the tooltip).
   const rows = [...state.attempts].reverse().map((a) => {
@@ -65,15 +69,19 @@ export function renderAttempts(state: RerunState, original: number | null, h: Re
       },
       [
         el('td', { className: 'num', text: String(a.n) }),
-        el('td', { text: when(a.createdAt) }),
-        el('td', {}, [
-          templateLabel(a),
+        el('td', {
+          className: `num${a.error ? ' warn' : ''}`,
+          text: a.error ? 'error' : a.recallText,
+          attrs: { 'data-col': 'R' },
+        }),
+        el('td', { className: `num delta trend-${trendOf(d)}`, text: pp(d), attrs: { 'data-col': 'ΔR' } }),
+        el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
+        el('td', { className: 'name', title: templateLabel(a) }, [
+          elideMiddle(templateLabel(a), TEMPLATE_CELL_CHARS),
           a.masked && el('span', { className: 'masked-mark', text: a.masked, attrs: { 'data-fact': 'masked' } }),
         ]),
-        el('td', { text: a.personaMode === 'chain' ? `run ${a.run}` : MODE_TEXT[a.personaMode] }),
-        el('td', { text: a.model }),
-        el('td', { className: `num${a.error ? ' warn' : ''}`, text: a.error ? 'error' : a.recallText }),
-        el('td', { className: `num delta trend-${trendOf(d)}`, text: pp(d) }),
+        el('td', { className: 'name', text: elideMiddle(a.model, TEMPLATE_CELL_CHARS), title: a.model }),
+        el('td', { text: when(a.createdAt) }),
         el('td', { className: 'num', text: `${a.latencyMs.toLocaleString('en-US')} ms` }),
         el('td', { className: 'num', text: a.totalTokens === null ? '—' : String(a.totalTokens) }),
       ],

@@ -68,7 +68,7 @@ export function draftPath(run: string | null, s: DraftStep): string {
 export function renderDraft(d: Draft, notes: DraftNotes): string {
   return [
     `# Prompt draft of ${draftStepText(d.step)}: ${notes.persona}; rendered from ${notes.template}.`,
-    '# Edit anything below. Ctrl+Enter (or "Re-run with this prompt") sends the two messages exactly as written',
+    '# Edit anything below. Ctrl+Enter (or "Re-run" above) sends the two messages exactly as written',
     '# as a new attempt of this step, shown in the step view. Lines starting with # are notes and are not sent.',
     `step: ${draftStepText(d.step)}`,
     `model: ${d.model}`,

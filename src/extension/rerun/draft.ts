@@ -11,7 +11,7 @@ import {
   type DraftParse,
   type DraftProblem,
 } from '../../core/rerun/draft';
-import { isOmniDraft, parseOmniDraft } from '../../core/omni/run/draft';
+import { isOmniDraft, omniHistoryBlock, parseOmniDraft } from '../../core/omni/run/draft';
 import { readPostsText } from '../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
 import { templateId } from '../../core/spb/prompt/prompt';
@@ -105,16 +105,30 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
  */
 export async function showDraft(uri: vscode.Uri): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(uri);
-  const userLine = doc.getText().split('\n').indexOf('=== user ===');
-  const at = userLine >= 0 ? new vscode.Position(userLine + 1, 0) : undefined;
+  const text = doc.getText();
+  const userLine = text.split('\n').indexOf('=== user ===');
+  // An OmniBehavior draft is mostly history: it opens folded, at the scene and question after it.
+  const history = isOmniDraft(text) ? omniHistoryBlock(text) : null;
+  const line = history ? history.edit : userLine >= 0 ? userLine + 1 : -1;
+  const at = line >= 0 ? new vscode.Position(line, 0) : undefined;
   const editor = await vscode.window.showTextDocument(doc, {
     viewColumn: vscode.ViewColumn.Beside,
     preview: false,
     selection: at && new vscode.Range(at, at),
   });
+  if (history) await vscode.commands.executeCommand('editor.fold', { selectionLines: [history.start], levels: 1 });
   // Scrolled only when the prompt is out of sight: a late scroll would move the view away from what is being typed.
   if (at && !editor.visibleRanges.some((r) => r.contains(at)))
-    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** An OmniBehavior draft's history block folds (and is folded when the draft opens). */
+export class DraftFolding implements vscode.FoldingRangeProvider {
+  provideFoldingRanges(doc: vscode.TextDocument): vscode.FoldingRange[] {
+    const text = doc.getText();
+    const block = isOmniDraft(text) ? omniHistoryBlock(text) : null;
+    return block ? [new vscode.FoldingRange(block.start, block.end, vscode.FoldingRangeKind.Region)] : [];
+  }
 }
 
 function toDiagnostic(doc: vscode.TextDocument, p: DraftProblem): vscode.Diagnostic {
@@ -217,18 +231,20 @@ export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
   });
 }
 
-/** "Re-run with this prompt" above each draft. */
+/** "Re-run" and "Save as Template…" above each draft: short, so that both fit beside the step view. */
 export class DraftLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const range = new vscode.Range(0, 0, 0, 0);
     return [
       new vscode.CodeLens(range, {
-        title: '$(play) Re-run with this prompt (Ctrl+Enter)',
+        title: '$(play) Re-run (Ctrl+Enter)',
+        tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
         command: 'personaLab.sendDraft',
         arguments: [doc.uri],
       }),
       new vscode.CodeLens(range, {
         title: '$(save-as) Save as Template…',
+        tooltip: 'Save as Template…: your edits around the values as a new template',
         command: 'personaLab.saveDraftAsTemplate',
         arguments: [doc.uri],
       }),

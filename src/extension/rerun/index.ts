@@ -9,7 +9,7 @@ import type { TemplateLibrary } from '../templates';
 import * as vscode from 'vscode';
 import { DRAFT_LANGUAGE } from '../../core/rerun/draft';
 import { RerunController } from './controller';
-import { DraftDiagnostics, DraftLens } from './draft';
+import { DraftDiagnostics, DraftFolding, DraftLens } from './draft';
 import { AttemptHistory, historyPath } from './history';
 import { retryAttempt, type RerunDeps } from './step';
 
@@ -42,6 +42,7 @@ export function activateRerun(
     history,
     drafts,
     vscode.languages.registerCodeLensProvider({ language: DRAFT_LANGUAGE }, new DraftLens()),
+    vscode.languages.registerFoldingRangeProvider({ language: DRAFT_LANGUAGE }, new DraftFolding()),
     features.stepView.setAddon(controller),
     features.endpoint.onDidChange(() => features.stepView.updateRerun()),
   );

@@ -45,7 +45,7 @@ export function omniDraftPath(run: string | null, d: Pick<OmniDraft, 'userId' | 
 export function renderOmniDraft(d: OmniDraft, sourceName: string): string {
   return [
     `# Prompt draft of ${d.userId}#${d.index} · ${d.field}, rendered by ${sourceName}.`,
-    '# Edit anything below. Ctrl+Enter (or "Re-run with this prompt") sends the prompt exactly as written as a new',
+    '# Edit anything below. Ctrl+Enter (or "Re-run" above) sends the prompt exactly as written as a new',
     '# attempt of this question, shown in the trace view. Lines starting with # are notes and are not sent.',
     `action: ${d.userId}#${d.index}`,
     `field: ${d.field}`,
@@ -114,4 +114,32 @@ export function parseOmniDraft(text: string): OmniDraftParse {
       prompt,
     },
   };
+}
+
+/** A block of at least this many lines in a draft's prompt is the history: folded when the draft opens. */
+export const HISTORY_FOLD_MIN = 12;
+
+/**
+ * The history block of an OmniBehavior draft (0-based lines of the whole text, inclusive): the longest run of
+ * non-blank lines in the prompt, when it is long; its first line (a heading, or the first record) stays in sight
+ * when folded. `edit` is the first line after it that has text: where people edit (the scene and the question).
+ */
+export function omniHistoryBlock(text: string): { start: number; end: number; edit: number } | null {
+  const lines = String(text).split('\n');
+  const user = lines.findIndex((l) => l.replace(/\r$/, '').trim() === USER_MARKER);
+  if (user < 0) return null;
+  let best: { start: number; end: number } | null = null;
+  let start = -1;
+  for (let i = user + 1; i <= lines.length; i++) {
+    const blank = i === lines.length || lines[i].trim() === '';
+    if (!blank && start < 0) start = i;
+    if (blank && start >= 0) {
+      if (!best || i - 1 - start > best.end - best.start) best = { start, end: i - 1 };
+      start = -1;
+    }
+  }
+  if (!best || best.end - best.start + 1 < HISTORY_FOLD_MIN) return null;
+  let edit = best.end + 1;
+  while (edit < lines.length && lines[edit].trim() === '') edit++;
+  return { ...best, edit: Math.min(edit, lines.length - 1) };
 }
