@@ -10,7 +10,7 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { omniDemoAnswer } from '../../src/core/demo/omni';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { omniDraftPath } from '../../src/core/omni/run/draft';
+import { omniDraftPath, omniHistoryBlock } from '../../src/core/omni/run/draft';
 import { omniTemplateSource } from '../../src/core/omni/run/template';
 import { DEFAULT_MAX_HISTORY_TOKENS } from '../../src/core/omni/run/source';
 import { scoreOmniRun } from '../../src/core/omni/score';
@@ -129,8 +129,17 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       },
       { message: 'the draft to have the keyboard' },
     );
-    // The cursor comes with the editor, on the prompt's first line (typing at once must not land elsewhere).
-    const promptLine = readFileSync(file, 'utf8').split('\n').indexOf('=== user ===') + 2;
+    // The cursor comes with the editor (typing at once must not land elsewhere): on the prompt's first line, or, past
+    // a long history (folded when the draft opens), on the scene after it.
+    const draftText = readFileSync(file, 'utf8');
+    const history = omniHistoryBlock(draftText);
+    const promptLine = history ? history.edit + 1 : draftText.split('\n').indexOf('=== user ===') + 2;
+    if (history)
+      await wb.page
+        .locator('.part.editor .editor-group-container.active .margin .codicon-folding-collapsed')
+        .first()
+        .waitFor({ timeout: 10_000 });
+    await wb.screenshot('omni-draft-opened');
     await wb.page
       .locator('#status\\.editor\\.selection', { hasText: `Ln ${promptLine}, Col 1` })
       .waitFor({ timeout: 10_000 });

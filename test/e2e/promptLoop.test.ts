@@ -52,9 +52,8 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await u.widget().locator('input.input').waitFor();
     await wb.page.keyboard.type(String(at + 1));
     await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('Home');
-    await wb.page.keyboard.press('Shift+ArrowDown');
-    await wb.page.keyboard.press('Delete');
+    // Delete Line takes the whole line, however the editor wraps it (drafts wrap by default).
+    await wb.page.keyboard.press('Control+Shift+K');
   }
 
   beforeAll(async () => {
@@ -151,11 +150,10 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const before = readFileSync(file, 'utf8');
     await focusDraft();
     await wb.page.keyboard.press('Control+Home');
-    await wb.page.keyboard.press('End');
-    await wb.typeInEditor('\ncolour: blue');
+    await wb.typeInEditor('colour: blue\n');
     await draftEditor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
     await wb.page.keyboard.press('Control+Enter');
-    await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:2: unknown header "colour"/.test(n)), {
+    await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:1: unknown header "colour"/.test(n)), {
       message: 'the located refusal',
     });
     expect(server.requests.length).toBe(sent);
@@ -163,10 +161,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     // With the line taken out again the problem goes, and the draft is as it was for the template below.
     await focusDraft();
     await wb.page.keyboard.press('Control+Home');
-    await wb.page.keyboard.press('ArrowDown');
-    await wb.page.keyboard.press('Home');
-    await wb.page.keyboard.press('Shift+ArrowDown');
-    await wb.page.keyboard.press('Delete');
+    await wb.page.keyboard.press('Control+Shift+K');
     await waitFor(async () => (await draftEditor().locator('.squiggly-error').count()) === 0, {
       message: 'the problem to clear',
     });
@@ -218,5 +213,88 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(await table.locator('tbody tr.exp-row .name').allTextContents()).toEqual(['no-rules']);
     await table.locator('th[data-key="delta0"] button').click();
     expect(await table.locator('th[data-key="delta0"]').getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('an attempt with the persona edited in the draft shows that persona as received; R and ΔR in sight at 1280×800', async () => {
+    const added = '另外一直在关注#职业规划#。';
+    const { user, step } = target;
+    frame = await u.openStep(user, step);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.indexOf(target.carried);
+    expect(at, 'the persona on a line of its own').toBeGreaterThan(0);
+    await focusDraft();
+    await wb.page.keyboard.press('Control+g');
+    await u.widget().locator('input.input').waitFor();
+    // The line after the persona (blank), then one character back: the end of the persona's line, however it wraps.
+    await wb.page.keyboard.type(String(at + 2));
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('ArrowLeft');
+    await wb.page.keyboard.insertText(added);
+    await waitFor(async () => (await draftEditor().locator('.view-lines').innerText()).includes('职业规划'), {
+      message: 'the typed text in the draft',
+    });
+    const sent = server.requests.length;
+    const n = (await frame.locator('table.attempt-table tbody tr').count()) + 1;
+    await wb.page.keyboard.press('Control+Enter');
+    await waitFor(() => server.requests.length > sent, { message: 'the edited draft sent' });
+    expect(sentPrompt(sent)).toContain(`${target.carried}${added}\n`);
+    frame = await u.compared(n);
+    expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
+      `${target.carried}${added}`,
+    );
+    const row = frame.locator(`table.attempt-table tbody tr[data-attempt="${n}"]`);
+    expect(await row.locator('td').nth(3).textContent()).toBe('edited');
+    // The prompt diff marks the words typed, not the whole persona line.
+    expect(await frame.locator('.prompt-diff del').count()).toBe(0);
+    const ins = await frame.locator('.prompt-diff ins').allTextContents();
+    expect(ins.join('')).toContain('另外一直在关注#职业规划#');
+    expect(ins.join('').length).toBeLessThan(added.length + 2);
+
+    // The layout the loop opens, on a small screen: R and ΔR of the attempts table in sight without scrolling sideways.
+    await wb.page.setViewportSize({ width: 1280, height: 800 });
+    const inSight = () =>
+      frame.locator('table.attempt-table').evaluate((table) => {
+        let scrolled = 0;
+        for (let e: Element | null = table; e; e = e.parentElement) scrolled += e.scrollLeft;
+        const heads = [...table.querySelectorAll('thead th')].filter((th) =>
+          ['R', 'ΔR'].includes(th.textContent ?? ''),
+        );
+        return (
+          window.innerWidth <= 1280 / 2 + 40 &&
+          scrolled === 0 &&
+          window.scrollX === 0 &&
+          heads.length === 2 &&
+          heads.every((th) => {
+            const r = th.getBoundingClientRect();
+            // One line box for the header's text: not broken inside the word.
+            const range = document.createRange();
+            range.selectNodeContents(th);
+            return r.left >= 0 && r.right <= window.innerWidth && range.getClientRects().length === 1;
+          })
+        );
+      });
+    await waitFor(inSight, { message: 'R and ΔR in sight at 1280×800 beside the draft' });
+    await row.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'nearest' }));
+    await wb.screenshot('prompt-loop-1280x800-attempts');
+  });
+
+  it('Save as Template asks about the text joined to the persona, and a one-step override stays out', async () => {
+    await focusDraft();
+    await u.palette('Persona Lab: Save Draft as Template…');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await dialog.innerText()).toContain('另外一直在关注#职业规划#。');
+    expect(await dialog.innerText()).toContain('{{persona}}');
+    await wb.screenshot('prompt-loop-save-template-question');
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Only This Step' }).click();
+    await u.title('Save Draft as Template');
+    await wb.page.keyboard.press('Control+a');
+    await wb.page.keyboard.type('persona-kept');
+    await wb.page.keyboard.press('Enter');
+    const saved = join(session.ws, '.personalab', 'templates', 'persona-kept.plprompt');
+    await waitFor(() => existsSync(saved), { message: 'the saved template' });
+    const template = readFileSync(saved, 'utf8');
+    expect(template).not.toContain('职业规划');
+    expect(template).toContain('# Persona so far\n{{persona}}\n');
   });
 });
