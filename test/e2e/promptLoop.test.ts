@@ -234,11 +234,20 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       message: 'the typed text in the draft',
     });
     const sent = server.requests.length;
-    const n = (await frame.locator('table.attempt-table tbody tr').count()) + 1;
+    const rowsBefore = await frame.locator('table.attempt-table tbody tr').count();
     await wb.page.keyboard.press('Control+Enter');
     await waitFor(() => server.requests.length > sent, { message: 'the edited draft sent' });
     expect(sentPrompt(sent)).toContain(`${target.carried}${added}\n`);
-    frame = await u.compared(n);
+    // The attempt's history id (experiments write to the same history, so it is not the row count).
+    const n = await waitFor(
+      async () => {
+        const f = await wb.findWebviewFrame('table.attempt-table', { timeout: 10_000 });
+        const rows = f.locator('table.attempt-table tbody tr');
+        return (await rows.count()) > rowsBefore ? rows.last().getAttribute('data-attempt') : undefined;
+      },
+      { message: 'the new attempt in the table' },
+    );
+    frame = await u.compared(Number(n));
     expect(await frame.locator('.cmp-cell[data-side="rerun"][data-row="Persona received"] .prose').textContent()).toBe(
       `${target.carried}${added}`,
     );

@@ -64,8 +64,9 @@ async function askJoined(
         modal: true,
         detail: `${EVERY_USER}: every user's prompt gets "${j.text}" there. ${THIS_STEP}: it was an edit of this step's {{${j.slot}}} and stays out of the template, which keeps {{${j.slot}}}.`,
       },
-      EVERY_USER,
+      // The step's own edit first (the default button): it never reaches another user's prompt.
       THIS_STEP,
+      EVERY_USER,
     );
     if (picked === undefined) return undefined;
     choices[j.id] = picked === EVERY_USER ? 'template' : 'override';
