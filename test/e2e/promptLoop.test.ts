@@ -258,6 +258,10 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const ins = await frame.locator('.prompt-diff ins').allTextContents();
     expect(ins.join('')).toContain('另外一直在关注#职业规划#');
     expect(ins.join('').length).toBeLessThan(added.length + 2);
+    // The rest of the line stays in sight around the marked words.
+    expect((await frame.locator('.prompt-diff .same-text').allTextContents()).join('')).toContain(
+      target.carried.slice(0, 20),
+    );
 
     // The layout the loop opens, on a small screen: R and ΔR of the attempts table in sight without scrolling sideways.
     await wb.page.setViewportSize({ width: 1280, height: 800 });

@@ -145,10 +145,28 @@ function renderPromptDiff(d: PromptDiff, n: number): HTMLElement {
       el(
         'pre',
         { className: 'prompt-diff-text' },
-        parts.map((p) => {
-          if (p.kind !== 'same') return el(p.kind === 'added' ? 'ins' : 'del', { text: p.text });
-          const lines = p.text.replace(/\n$/, '').split('\n').length;
-          return el('span', { className: 'same', text: `… ${lines} line${lines === 1 ? '' : 's'} the same …\n` });
+        parts.flatMap((p, i) => {
+          if (p.kind !== 'same') return [el(p.kind === 'added' ? 'ins' : 'del', { text: p.text })];
+          // The rest of a line changed inside stays in sight (words are marked, not lines); whole lines are counted.
+          let text = p.text;
+          let lead = '';
+          let tail = '';
+          if (i > 0 && !parts[i - 1].text.endsWith('\n')) {
+            const nl = text.indexOf('\n');
+            lead = nl < 0 ? text : text.slice(0, nl + 1);
+            text = text.slice(lead.length);
+          }
+          if (i < parts.length - 1) {
+            tail = text.slice(text.lastIndexOf('\n') + 1);
+            text = text.slice(0, text.length - tail.length);
+          }
+          const lines = text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
+          return [
+            lead && el('span', { className: 'same-text', text: lead }),
+            lines > 0 &&
+              el('span', { className: 'same', text: `… ${lines} line${lines === 1 ? '' : 's'} the same …\n` }),
+            tail && el('span', { className: 'same-text', text: tail }),
+          ];
         }),
       ),
     ]);
