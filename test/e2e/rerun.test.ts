@@ -220,7 +220,9 @@ describe('re-running a step in the real workbench', () => {
     expect(await banner.locator('[data-fact="error"]').textContent()).toMatch(/500/);
     // Nothing is compared: no deltas, no picks marked dropped, no flipped tags.
     expect(await frame.locator('.cmp-metrics, .cmp-grid, .cmp-flipped, .flip-badge').count()).toBe(0);
-    expect(await frame.locator('table.attempt-table tbody tr[data-attempt="3"] td[data-col="R"]').textContent()).toBe('error');
+    expect(await frame.locator('table.attempt-table tbody tr[data-attempt="3"] td[data-col="R"]').textContent()).toBe(
+      'error',
+    );
     expect(
       await frame
         .locator('vscode-collapsible[data-section="rerun"]')
