@@ -228,7 +228,8 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const users = [...bench.users.values()].filter((u) => u.testActions.length).length;
     const actions = [...bench.users.values()].reduce((n, u) => n + u.testActions.length, 0);
     const covers = `1 of ${users} users, ${user.testActions.length} of ${actions} test actions`;
-    const notJudged = 'not judged yet: Judge Run… scores the next_user_message answers';
+    const notJudged =
+      'not judged yet: Judge Run… scores the next_user_message answers, which give Shop text (judge × 10)';
     expect(await finished.innerText()).toContain(
       `The views now show ${RUN}: overall — (${notJudged}; the run covers ${covers})`,
     );
@@ -264,7 +265,8 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     expect(await dash.locator('.overall-why').innerText()).toBe(`No overall: ${notJudged}; the run covers ${covers}`);
     expect(await dash.locator('.coverage').innerText()).toContain(`over ${covers}`);
     const shopText = dash.locator('table[data-table="components"] tbody tr').last();
-    expect(await shopText.innerText()).toMatch(new RegExp(`^Shop text \\(judge × 10\\)\\s+—\\s+${notJudged}$`));
+    const escaped = notJudged.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(await shopText.innerText()).toMatch(new RegExp(`^Shop text \\(judge × 10\\)\\s+—\\s+${escaped}$`));
     // A component of 0.0 says why (no true positive in this one user's answers), as the reference computes it.
     const componentRows = await dash
       .locator('table[data-table="components"] tbody tr')
