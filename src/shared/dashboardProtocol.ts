@@ -106,6 +106,10 @@ export interface DashboardModel {
   failed: Record<string, string>;
   /** run -> its persona memory (our reading, core/spb/score/personaMemory.ts), pooled over the platforms */
   memory: Record<string, DashboardMemory>;
+  /** run -> "over 1 of 10 users, 2 of 17 steps", for the shown runs whose figures cover part of the benchmark (or sample) */
+  coverage: Record<string, string>;
+  /** what the figures are computed on, as the "Computed on" choice says it: "Whole benchmark" only when it is true */
+  scopeLabel: string;
 }
 /** Counts of a run's persona memory; each share is of its whole (missed T_keep or D_decay picks), null when 0. */
 export interface DashboardMemory {
@@ -178,6 +182,9 @@ export interface CompareRow extends Ref {
 export interface CompareModel {
   runA: string;
   runB: string;
+  /** each side's coverage in the scope (core/coverage.ts words), whether whole, and what the comparison is over when
+   *  the two cover different steps; null when not known */
+  coverage: { a: string; b: string; whole: [boolean, boolean]; over: string | null } | null;
   /** run A's and run B's origin marks when Persona Lab made them with its own prompt wording */
   marks: Record<string, string>;
   runs: string[];
@@ -208,6 +215,8 @@ const dashboardModel = shapeOf<DashboardModel>()({
   sample: union(literal(null), object({ name: str, users: int, label: str, problems: arrayOf(str) })),
   marks: recordOf(str),
   failed: recordOf(str),
+  coverage: recordOf(str),
+  scopeLabel: str,
   memory: recordOf(
     object({
       steps: int,
@@ -231,6 +240,10 @@ const sideModel = shapeOf<SideModel>()({
 const compareModel = shapeOf<CompareModel>()({
   runA: str,
   runB: str,
+  coverage: union(
+    literal(null),
+    object({ a: str, b: str, whole: claim<[boolean, boolean]>()(arrayOf(bool)), over: nullable(str) }),
+  ),
   marks: recordOf(str),
   runs: arrayOf(str),
   scope: isScope,

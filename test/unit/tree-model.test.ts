@@ -4,6 +4,7 @@ import { METRIC_NAMES } from '../../src/core/spb/names';
 import type { Benchmark, Platform, PoolSplit, Run, Step, StepResult, User, UserResult } from '../../src/core/spb/types';
 import { sortSpbUsers } from '../../src/core/spb/view/userOrder';
 import {
+  benchmarkDescription,
   figuresTable,
   findUser,
   nodeId,
@@ -123,12 +124,48 @@ describe('tree rows', () => {
     const rows = platformRows(bench, scoreRun(bench, run));
     expect(rows.map((r) => [r.label, r.description])).toEqual([
       // u1: step 1 R=1 (nov 1, stab 1), step 2 R=0.25 (nov 0, stab 0.5) -> R 0.625; a=0.5, b=0.75 -> F1 0.6
-      // we_0000000002 has no scored step: the figure is over one of the two users, and says so.
-      ['Weibo', 'R 62.5% over 1 of 2 users'],
+      // we_0000000002 has no result: the figure is over one of the two users and 3 of the 4 steps, and says so in the
+      // core's coverage words.
+      ['Weibo', 'R 62.5% over 1 of 2 users, 3 of 4 steps'],
       ['Zhihu', '1 user · no results in run'],
     ]);
     expect(rows[0].score?.f1ns).toBeCloseTo(0.6, 12);
     expect(platformRows(bench, undefined).map((r) => r.description)).toEqual(['2 users · 4 steps', '1 user · 1 step']);
+  });
+
+  it('the run row says what a partial run covers, right after its figure; a whole run says nothing more', () => {
+    const { bench, run } = fixture();
+    expect(benchmarkDescription(run, scoreRun(bench, run))).toBe(
+      'Avg. R 62.5% over 1 of 3 users, 3 of 5 steps · run: m1',
+    );
+    // the same picks for every step of every user: whole, no note
+    const whole: Run = {
+      name: 'all',
+      results: new Map(
+        [...bench.users].map(([p, users]) => [
+          p,
+          new Map(
+            [...users.values()].map((u) => [
+              u.userId,
+              {
+                userId: u.userId,
+                platform: p,
+                username: '',
+                file: 'r',
+                line: 1,
+                steps: new Map(u.steps.map((s) => [s.stepId, mkResult(s.stepId, ['k1'])])),
+              },
+            ]),
+          ),
+        ]),
+      ),
+      files: new Map(),
+    };
+    expect(benchmarkDescription(whole, scoreRun(bench, whole))).toBe('Avg. R 25.0% · run: all');
+    expect(platformRows(bench, scoreRun(bench, whole)).map((r) => r.description)).toEqual([
+      '2 users · R 25.0%',
+      '1 user · R 25.0%',
+    ]);
   });
 
   it('user rows: one figure of the user score looked up from the run score (R unless another is asked for)', () => {

@@ -53,4 +53,14 @@ describe('runPickRows', () => {
       ['qwen', 'Avg. Recall — · F1^NS — · selected', '0 platforms, 0 scored steps', true],
     ]);
   });
+  it('says what a run over part of the benchmark covers, after its figures', () => {
+    const partial = score('one-user', 0.5375, 0.4, [2]);
+    partial.coverage = {
+      platforms: new Map(),
+      total: { users: { covered: 1, total: 10 }, items: { covered: 2, total: 17 }, itemNoun: 'step' },
+    };
+    expect(runPickRows([partial], undefined)[0].description).toBe(
+      'Avg. Recall 53.8% · F1^NS 40.0% over 1 of 10 users, 2 of 17 steps',
+    );
+  });
 });

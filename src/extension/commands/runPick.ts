@@ -1,6 +1,10 @@
 // Rows of the Choose Run… quick pick. Pure, so it is unit-tested.
 import type { RunScore } from '../../core/spb/score/run';
 import { pct } from '../tree/model';
+import { coverageNote } from '../../core/coverage';
+
+/** "over 1 of 10 users, 2 of 17 steps" for a run over part of the benchmark: its figures are not the whole's. */
+const note = (s: RunScore) => (s.coverage.total.items.total > 0 ? coverageNote(s.coverage.total) : undefined);
 
 export interface RunPickRow {
   name: string;
@@ -22,7 +26,7 @@ export function runPickRows(
     return {
       name: s.name,
       label: s.name,
-      description: `Avg. Recall ${pct(s.avg.Recall)} · F1^NS ${pct(s.avg.F1NS)}${s.name === current ? ' · selected' : ''}`,
+      description: `Avg. Recall ${pct(s.avg.Recall)} · F1^NS ${pct(s.avg.F1NS)}${note(s) ? ` ${note(s)}` : ''}${s.name === current ? ' · selected' : ''}`,
       detail: `${platforms.length} platform${platforms.length === 1 ? '' : 's'}, ${steps.toLocaleString('en-US')} scored steps${mark(s.name) ? ` · ${mark(s.name)}` : ''}`,
       current: s.name === current,
     };

@@ -2,6 +2,8 @@
 import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../core/spb/score/pairedSummary';
 import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/score/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
+import { coverageText, isWhole, sameCoverage, type Coverage } from '../../core/coverage';
+import type { RunCoverage } from '../../core/spb/score/coverage';
 import {
   num,
   type CompareModel,
@@ -50,6 +52,33 @@ export interface CompareOptions {
   order: SortOrder;
 }
 
+const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * What each side covers in the scope ("all 10 users, all 166 steps" or "1 of 10 users, 2 of 17 steps", the core's
+ * words), and, when they cover different steps, what the comparison is over: only the steps both runs have.
+ */
+export function compareCoverage(
+  cmp: RunComparison,
+  coverage: { a: RunCoverage; b: RunCoverage },
+  scope: Scope,
+): CompareModel['coverage'] {
+  const of = (c: RunCoverage): Coverage | undefined => (scope === 'all' ? c.total : c.platforms.get(scope));
+  const a = of(coverage.a);
+  const b = of(coverage.b);
+  if (!a || !b) return null;
+  const steps = cmp.steps.filter((s) => scope === 'all' || s.platform === scope).length;
+  const users = cmp.users.filter((u) => scope === 'all' || u.platform === scope).length;
+  return {
+    a: coverageText(a),
+    b: coverageText(b),
+    whole: [isWhole(a), isWhole(b)],
+    over: sameCoverage(a, b)
+      ? null
+      : `The runs cover different steps: every figure here is over the ${plural(steps, 'scored step')} of ${plural(users, 'user')} that both have, not over either run's own coverage.`,
+  };
+}
+
 export function compareModel(
   cmp: RunComparison,
   summary: readonly PairedSummaryRow[],
@@ -57,9 +86,11 @@ export function compareModel(
   scopes: readonly Scope[],
   opts: CompareOptions,
   marks: Record<string, string> = {},
+  coverage?: { a: RunCoverage; b: RunCoverage },
 ): CompareModel {
   const steps = cmp.steps.filter((s) => opts.scope === 'all' || s.platform === opts.scope);
   return {
+    coverage: coverage ? compareCoverage(cmp, coverage, opts.scope) : null,
     runA: cmp.runA,
     runB: cmp.runB,
     marks: Object.fromEntries(Object.entries(marks).filter(([run]) => run === cmp.runA || run === cmp.runB)),

@@ -19,6 +19,7 @@ import { piMinConfidence } from '../stepView/panel';
 import { runPairStep } from '../../core/spb/view/runPair';
 import { sidesPiMarks } from '../../core/pi/highlight';
 import { compareModel, type CompareOptions } from './model';
+import { runCoverage } from '../../core/spb/score/coverage';
 import type { CompareSession } from './session';
 import { log } from '../log';
 
@@ -63,7 +64,10 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
       const mark = readRunOrigin(bench.root, run)?.mark;
       if (mark) marks[run] = mark;
     }
-    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options, marks);
+    const runA = bench.runs.get(pair.a);
+    const runB = bench.runs.get(pair.b);
+    const coverage = runA && runB ? { a: runCoverage(bench, runA), b: runCoverage(bench, runB) } : undefined;
+    const model = compareModel(cmp, summary, [...bench.runs.keys()], scopes, options, marks, coverage);
     this.host.panel.title = `Compare: ${pair.a} vs ${pair.b}`;
     this.post({ type: 'compare', model });
     if (this.shownPair) this.postPair(this.shownPair);

@@ -12,6 +12,7 @@ import {
 } from '../../core/spb/view/userOrder';
 import type { UserOrder } from '../../core/userOrder';
 import { MISSING } from '../../core/glossary';
+import { coverageNote } from '../../core/coverage';
 import { METRIC_NAMES } from '../../core/spb/names';
 import type { UserSubset } from '../../core/spb/score/userSubset';
 import {
@@ -55,7 +56,9 @@ export interface PlatformRow {
  */
 export function benchmarkDescription(run: Run | undefined, score: RunScore | undefined, sample?: string): string {
   if (!run) return sample ? `no run · ${sample}` : 'no run';
-  const avg = `Avg. R ${pct(score?.avg.Recall)}`;
+  // A run over part of the benchmark says so right after its figure, in the core's words.
+  const note = score && coverageNote(score.coverage.total);
+  const avg = `Avg. R ${pct(score?.avg.Recall)}${note ? ` ${note}` : ''}`;
   return `${sample ? `${avg} on ${sample}` : avg} · run: ${run.name}`;
 }
 
@@ -87,9 +90,13 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined, samp
     ];
     if (!score) parts.push(count(steps, 'step'));
     else if (!s) parts.push('no results in run');
-    // A figure over part of the platform (a chain run, a run of some users) says so before anything else.
-    else if (s.users < users.size) parts.splice(0, 1, `R ${pct(s.metrics.Recall)} over ${s.users} of ${parts[0]}`);
-    else parts.push(`R ${pct(s.metrics.Recall)}`);
+    else {
+      // A figure over part of the platform (a chain run, a run of some users) says so before anything else.
+      const coverage = score.coverage.platforms.get(platform);
+      const note = coverage && coverageNote(coverage);
+      if (note) parts.splice(0, 1, `R ${pct(s.metrics.Recall)} ${note}`);
+      else parts.push(`R ${pct(s.metrics.Recall)}`);
+    }
     rows.push({
       platform,
       label: PLATFORM_LABELS[platform],

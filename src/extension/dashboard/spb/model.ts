@@ -11,6 +11,8 @@ import {
   type StepPoint,
 } from '../../../core/spb/score/figures';
 import type { RunScore } from '../../../core/spb/score/run';
+import { coverageNote, isWhole, type Coverage } from '../../../core/coverage';
+import { rankWithinCoverage } from '../../../core/spb/score/coverageRanks';
 import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../../core/spb/types';
 import {
@@ -25,6 +27,7 @@ import {
   type ScopeFigures,
   type StepFilter,
   type StepRow,
+  type TableModel,
 } from '../../../shared/dashboardProtocol';
 import { tableModels } from '../../../core/spb/score/paperTables';
 
@@ -114,16 +117,51 @@ function cachedFigures(
   return figures;
 }
 
+/**
+ * The paper's tables of the shown runs as the dashboard shows and copies them: best / second marks only among runs of
+ * the same coverage (core/spb/score/coverageRanks.ts).
+ */
+export function dashboardTables(scores: readonly RunScore[], on?: string): TableModel[] {
+  return rankWithinCoverage(tableModels(scores, on), scores);
+}
+
+/**
+ * The runs ticked when the user has not chosen: the runs that cover the whole benchmark (or the whole sample) when
+ * there are any, so that a run of a few users is never shown beside them as if comparable; else every run.
+ */
+export function defaultRuns(runs: readonly string[], coverageOf: (run: string) => Coverage | undefined): string[] {
+  const whole = runs.filter((r) => {
+    const c = coverageOf(r);
+    return c !== undefined && isWhole(c);
+  });
+  return whole.length ? whole : [...runs];
+}
+
+/** Run -> "over 1 of 10 users, 2 of 17 steps", for the shown runs that cover part of what the figures are on. */
+export function coverageNotes(scores: readonly RunScore[]): Record<string, string> {
+  return Object.fromEntries(
+    scores.flatMap((s) => {
+      const note = coverageNote(s.coverage.total);
+      return note ? [[s.name, note]] : [];
+    }),
+  );
+}
+
 export function dashboardModel(input: DashboardInput): DashboardModel {
   const platforms = presentPlatforms(input.points);
   const scopes: Scope[] = ['all', ...platforms];
+  const coverage = coverageNotes(input.scores);
+  const partial = Object.keys(coverage).length;
   return {
     benchmark: input.benchmark,
     runs: [...input.runs],
     selected: [...input.selected],
     focus: input.focus,
     scopes,
-    tables: tableModels(input.scores, input.sample?.label),
+    tables: dashboardTables(input.scores, input.sample?.label),
+    coverage,
+    // "Whole benchmark" (or the sample) only when every shown run's figures are over all of it
+    scopeLabel: `${input.sample ? `Sample ${input.sample.name} (${input.sample.users} users)` : 'Whole benchmark'}${partial ? ` (${partial} run${partial === 1 ? '' : 's'} over part of it)` : ''}`,
     figures: input.selected.map((run) => cachedFigures(run, input.points.get(run) ?? [], scopes, input.cache)),
     isoLevels: ISO_LEVELS.map((f1) => ({ f1, curve: isoF1Curve(f1) })),
     samples: [...(input.samples ?? [])],

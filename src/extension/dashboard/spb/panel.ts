@@ -22,10 +22,10 @@ import {
 import type { SpbStore } from '../../benchmarks/spb/store';
 import { ReusedPanel } from '../../webviewPanel';
 import { dashboardPanelOptions } from './html';
-import { dashboardModel, filterSteps, filterTitle, type FiguresCache } from './model';
+import { dashboardModel, dashboardTables, defaultRuns, filterSteps, filterTitle, type FiguresCache } from './model';
+import { runCoverage } from '../../../core/spb/score/coverage';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
-import { tableModels } from '../../../core/spb/score/paperTables';
 import { formatTable } from '../../../core/tables/format';
 import { log } from '../../log';
 import { saveChart } from '../../charts/save';
@@ -56,11 +56,16 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     );
   }
 
-  /** Runs shown: the remembered choice (those still present), else every run of the benchmark. */
+  /** Runs shown: the remembered choice (those still present), else the runs that cover all of what is shown. */
   private selectedRuns(bench: Benchmark): string[] {
     const all = [...bench.runs.keys()];
     const saved = this.state.get<string[]>(SELECTED_KEY)?.filter((r) => bench.runs.has(r)) ?? [];
-    return saved.length ? all.filter((r) => saved.includes(r)) : all;
+    if (saved.length) return all.filter((r) => saved.includes(r));
+    const sample = this.sample.scope();
+    return defaultRuns(all, (name) => {
+      const run = bench.runs.get(name);
+      return run && runCoverage(bench, run, sample?.users).total;
+    });
   }
 
   /** The scored steps of a run, of the chosen sample's users only when there is one. */
@@ -244,7 +249,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     const bench = this.store.bench;
     if (!bench) return;
     const on = this.sample.scope()?.label;
-    const table = tableModels(this.scores(bench, this.selectedRuns(bench)), on).find((t) => t.id === id);
+    const table = dashboardTables(this.scores(bench, this.selectedRuns(bench)), on).find((t) => t.id === id);
     if (!table) return;
     const text = formatTable(table, format);
     await vscode.env.clipboard.writeText(text);
