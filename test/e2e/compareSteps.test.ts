@@ -295,7 +295,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
       const summary = await cmp.locator('.summary-card').evaluate((card) => {
         const scroll = card.querySelector('.summary-scroll')!;
         const right = card.getBoundingClientRect().right;
-        const wtl = [...card.querySelectorAll('tbody tr')].flatMap((tr) => [...tr.querySelectorAll('td')].slice(4));
+        const wtl = [...card.querySelectorAll('tbody td.wtl-users, tbody td.wtl-steps')];
         return {
           scroll: [scroll.scrollWidth, scroll.clientWidth],
           wtlInside: wtl.every((td) => td.getBoundingClientRect().right <= right),

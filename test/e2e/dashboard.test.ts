@@ -355,10 +355,10 @@ describe('run dashboard and compare view in the real workbench', () => {
     const firstDelta = await rows.first().locator('.d').first().textContent();
     expect(firstDelta).toBe(`\u2212${(-100 * worst).toFixed(1)}`);
     // Win/tie/loss over steps adds up to the paired steps.
-    const wtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(4).textContent())!
+    const wtl = (await cmp.locator('tr[data-metric="Recall"] td.wtl-users').textContent())!
       .split('/')
       .map((x) => Number(x.trim()));
-    const stepWtl = (await cmp.locator('tr[data-metric="Recall"] td').nth(5).textContent())!
+    const stepWtl = (await cmp.locator('tr[data-metric="Recall"] td.wtl-steps').textContent())!
       .split('/')
       .map((x) => Number(x.trim()));
     expect(stepWtl.reduce((s, x) => s + x, 0)).toBe(deltas.size);

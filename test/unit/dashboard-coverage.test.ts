@@ -24,11 +24,12 @@ const bench = memBench(users, {
 });
 const runs = [...bench.runs.keys()];
 
-function model(selected: string[]) {
+function input(selected: string[]) {
   const scores = selected.map((r) => scoreRun(bench, bench.runs.get(r)!));
   const points = new Map(selected.map((r) => [r, scoredSteps(bench, bench.runs.get(r)!)]));
-  return dashboardModel({ benchmark: 'mem', runs, selected, focus: selected[0], scores, points });
+  return { benchmark: 'mem', runs, selected, focus: selected[0], scores, points };
 }
+const model = (selected: string[]) => dashboardModel(input(selected));
 
 describe('run dashboard beside a partial run', () => {
   it('marks best and second best only among runs of the same coverage', () => {
@@ -50,6 +51,11 @@ describe('run dashboard beside a partial run', () => {
     expect(m.scopeLabel).toBe('Whole benchmark (1 run over part of it)');
     expect(model(['good', 'fair']).scopeLabel).toBe('Whole benchmark');
     expect(model(['good', 'fair']).coverage).toEqual({});
+    // every run's coverage when the panel gives it: the unticked partial run says what it covers beside its checkbox
+    const coverages = new Map(runs.map((r) => [r, runCoverage(bench, bench.runs.get(r)!).total]));
+    const unticked = dashboardModel({ ...input(['good', 'fair']), coverages });
+    expect(unticked.coverage).toEqual({ 'one-user': 'over 1 of 3 users, 1 of 6 steps' });
+    expect(unticked.scopeLabel).toBe('Whole benchmark');
     expect(isExtensionToWebview({ type: 'dashboard', model: m })).toBe(true);
   });
 

@@ -2,7 +2,7 @@
 import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
 import { Info, base, percentTick, runStyle, type Built, type Pick, type Theme } from './charts';
-import { fixed, pct } from './dom';
+import { fixed, pct, runLegend } from './dom';
 import { areaStyle } from '../shared/hatch';
 import { dataEncoding, errorEncoding } from '../shared/palettes';
 
@@ -51,7 +51,7 @@ export function errorBars(m: DashboardModel, theme: Theme, pick: Pick): Built<'b
           // Boxes big enough to show each class's hatch (a point-style dot would hide it).
           legend: { labels: { color: theme.fg, boxWidth: 26, boxHeight: 12 } },
           // The run is in the chart itself, so a saved copy still says whose errors these are.
-          title: { display: Boolean(f), text: f ? `run ${f.run}` : '', color: theme.fg },
+          title: { display: Boolean(f), text: f ? `run ${runLegend(m, f.run)}` : '', color: theme.fg },
         },
       },
     },

@@ -23,7 +23,7 @@ import {
 import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
 import type { Platform } from '../../src/core/spb/types';
 import { chartRenderer, type ChartRender } from '../shared/chartExport';
-import { fixed, pct } from './dom';
+import { fixed, pct, runLegend } from './dom';
 import { readColours } from '../shared/hatch';
 import { runEncoding, type Encoding, type PaletteColours } from '../shared/palettes';
 
@@ -165,7 +165,7 @@ export function budgetRatio(m: DashboardModel, scope: Scope, theme: Theme, pick:
     }
     info.add(infos);
     return {
-      label: f.run,
+      label: runLegend(m, f.run),
       data: pts,
       backgroundColor: st.color,
       borderColor: st.color,
@@ -243,7 +243,7 @@ export function constraint(m: DashboardModel, scope: Scope, theme: Theme, pick: 
     });
     info.add(op.contour.map(() => ({ label: `${f.run}: iso-F1 ${fixed(op.f1)} through the operating point` })));
     datasets.push({
-      label: f.run,
+      label: runLegend(m, f.run),
       data: [{ x: op.rStab, y: op.rNov }],
       pointRadius: 6,
       pointHoverRadius: 8,
@@ -319,7 +319,7 @@ export function recallByStep(m: DashboardModel, scope: Scope, theme: Theme, pick
       })),
     );
     return {
-      label: f.run,
+      label: runLegend(m, f.run),
       data: by.map((p) => ({ x: p.stepId, y: p.recall ?? 0 })),
       showLine: true,
       borderColor: st.color,

@@ -24,6 +24,7 @@ import type { PiMark } from '../../src/core/pi/spans';
 import type { RunPairStep } from '../../src/core/spb/view/runPair';
 import { isPlainKey } from '../shared/keys';
 import { renderPair } from './comparePair';
+import { elideMiddle } from '../shared/elide';
 
 type Post = (m: WebviewToExtension) => void;
 
@@ -171,7 +172,10 @@ export class ComparePage {
     if (!m) return;
     const onlyNote = m.onlyA || m.onlyB ? ` · left out: ${m.onlyA} step(s) only in A, ${m.onlyB} only in B` : '';
     const header = el('header', { className: 'page-head' }, [
-      el('h1', {}, [icon('git-compare'), ` ${dagger(m, m.runA)} vs ${dagger(m, m.runB)}`]),
+      el('h1', { title: `${m.runA} vs ${m.runB}` }, [
+        icon('git-compare'),
+        ` ${dagger(m, m.runA, elideMiddle(m.runA, 32))} vs ${dagger(m, m.runB, elideMiddle(m.runB, 32))}`,
+      ]),
       el('span', { className: 'spacer' }),
       button('Swap A/B', 'arrow-swap', 'Swap run A (the reference) and run B', () => this.post({ type: 'swapRuns' })),
       button('Change Runs…', 'git-compare', 'Pick two other runs', () => this.post({ type: 'pickRuns' })),
@@ -183,6 +187,16 @@ export class ComparePage {
       el('strong', { text: m.runB }),
       ` · ${m.paired} paired scored steps${m.scope === 'all' ? ' on all platforms' : ` on ${SCOPE_LABELS[m.scope]}`}${onlyNote}`,
     ]);
+    const cov = m.coverage;
+    const coverageNote =
+      cov && (!cov.whole[0] || !cov.whole[1] || cov.over)
+        ? [
+            el('p', { className: 'note coverage-note', attrs: { role: 'status' } }, [
+              icon('warning'),
+              ` A covers ${cov.a}; B covers ${cov.b}.${cov.over ? ` ${cov.over}` : ''}`,
+            ]),
+          ]
+        : [];
     const marked = [m.runA, m.runB].filter((run) => m.marks[run]);
     const marksNote =
       marked.length === 0
@@ -252,7 +266,7 @@ export class ComparePage {
         this.list.element,
       ]),
     );
-    this.root.replaceChildren(header, sub, ...marksNote, this.listPage, this.pairHost);
+    this.root.replaceChildren(header, sub, ...coverageNote, ...marksNote, this.listPage, this.pairHost);
     this.list.setItems(m.rows);
     this.showPage();
   }
@@ -267,11 +281,11 @@ export class ComparePage {
           (
             [
               ['Metric', '↑ higher is better, ↓ lower is better'],
+              ['Δ (pp)', 'B − A in percentage points; n.s.: not significant, the 95 % interval includes 0'],
+              ['Users W / T / L', 'users where B wins / ties / loses against A'],
               ['A', 'run A’s mean (%)'],
               ['B', 'run B’s mean (%)'],
-              ['Δ (pp)', 'B − A in percentage points; n.s.: not significant, the 95 % interval includes 0'],
               ['95 % CI', 'the 95 % bootstrap confidence interval of Δ, resampling users'],
-              ['Users W / T / L', 'users where B wins / ties / loses against A'],
               ['Steps W / T / L', 'steps where B wins / ties / loses against A'],
             ] as const
           ).map(([h, title]) => el('th', { text: h, title, attrs: { scope: 'col' } })),
@@ -283,14 +297,13 @@ export class ComparePage {
         rows.map((r) => {
           const dir = direction(r.diff, r.higherIsBetter);
           const excludesZero = r.ciLow !== null && r.ciHigh !== null && (r.ciLow > 0 || r.ciHigh < 0);
+          const ci = r.ciLow === null || r.ciHigh === null ? '—' : `[${pts(r.ciLow, 2)}, ${pts(r.ciHigh, 2)}]`;
           return el('tr', { attrs: { 'data-metric': r.metric } }, [
             el('th', {
               text: METRIC_LABELS[r.metric] + (r.higherIsBetter ? ' ↑' : ' ↓'),
               attrs: { scope: 'row' },
               title: r.higherIsBetter ? 'higher is better' : 'lower is better',
             }),
-            el('td', { className: 'num-a', text: pct(r.meanA) }),
-            el('td', { className: 'num-b', text: pct(r.meanB) }),
             el(
               'td',
               {
@@ -308,12 +321,11 @@ export class ComparePage {
                     }),
               ],
             ),
-            el('td', {
-              className: 'ci',
-              text: r.ciLow === null || r.ciHigh === null ? '—' : `[${pts(r.ciLow, 2)}, ${pts(r.ciHigh, 2)}]`,
-            }),
-            el('td', { text: wtl(r.userWtl), title: `${r.users} users` }),
-            el('td', { text: wtl(r.stepWtl) }),
+            el('td', { className: 'wtl-users', text: wtl(r.userWtl), title: `${r.users} users` }),
+            el('td', { className: 'num-a', text: pct(r.meanA) }),
+            el('td', { className: 'num-b', text: pct(r.meanB) }),
+            el('td', { className: 'ci', text: ci }),
+            el('td', { className: 'wtl-steps', text: wtl(r.stepWtl) }),
           ]);
         }),
       ),
@@ -358,6 +370,6 @@ export class ComparePage {
 }
 
 /** A run's name, with † when Persona Lab made it with its own prompt wording (the note under the header says so). */
-function dagger(m: CompareModel, run: string): string {
-  return m.marks[run] ? `${run} †` : run;
+function dagger(m: CompareModel, run: string, shown = run): string {
+  return m.marks[run] ? `${shown} †` : shown;
 }

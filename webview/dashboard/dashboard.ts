@@ -54,7 +54,13 @@ function sampleControls(m: DashboardModel, post: Post): HTMLElement {
   const users = new Map(m.samples.map((s) => [s.name, s.users]));
   const choice = select(
     names,
-    (n) => (n === '' ? 'Whole benchmark' : `Sample ${n} (${users.get(n) ?? 0} users)`),
+    // the chosen one as the model says it ("Whole benchmark" only when every shown run covers all of it)
+    (n) =>
+      n === (m.sample?.name ?? '')
+        ? m.scopeLabel
+        : n === ''
+          ? 'Whole benchmark'
+          : `Sample ${n} (${users.get(n) ?? 0} users)`,
     m.sample?.name ?? '',
     (n) => post({ type: 'setSample', ...(n ? { name: n } : {}) }),
     'Users the tables and figures are computed over',
@@ -69,6 +75,14 @@ function sampleControls(m: DashboardModel, post: Post): HTMLElement {
     parts.push(note);
     for (const p of m.sample.problems) parts.push(el('span', { className: 'sample-problem', text: p }));
   }
+  const partial = m.selected.filter((run) => m.coverage[run]);
+  if (partial.length)
+    parts.push(
+      el('span', { className: 'coverage-note', attrs: { role: 'status' } }, [
+        icon('warning'),
+        ` Over part of ${m.sample ? 'the sample' : 'the benchmark'}, not ranked against the others: ${partial.map((run) => `${run} (${m.coverage[run]})`).join('; ')}.`,
+      ]),
+    );
   return el(
     'div',
     { className: 'run-choice sample-choice', attrs: { role: 'group', 'aria-label': 'Computed on' } },
@@ -273,10 +287,17 @@ export class DashboardPage {
     ]);
     for (const run of m.runs) {
       const mark = m.marks[run];
+      const covers = m.coverage[run];
+      const title = [mark, covers && `figures ${covers}`].filter(Boolean).join('; ');
       const cb = el('vscode-checkbox', {
-        attrs: { 'data-run': run, ...(mark ? { 'data-mark': mark, title: mark } : {}) },
+        attrs: {
+          'data-run': run,
+          ...(mark ? { 'data-mark': mark } : {}),
+          ...(covers ? { 'data-coverage': covers } : {}),
+          ...(title ? { title } : {}),
+        },
       });
-      cb.label = mark ? `${run} †` : run;
+      cb.label = `${mark ? `${run} †` : run}${covers ? ' (part)' : ''}`;
       cb.checked = m.selected.includes(run);
       cb.addEventListener('change', () => {
         const chosen = [...runs.querySelectorAll('vscode-checkbox')]
@@ -299,7 +320,7 @@ export class DashboardPage {
     const tables = el('section', { className: 'tables' }, [
       // Persona memory right after Table 5, whose R_stab it explains.
       ...m.tables.flatMap((t) => [
-        renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format })),
+        renderTable(t, (table, format) => this.post({ type: 'copyTable', table, format }), m.coverage),
         t.id === 't5' ? memoryTable(m) : null,
       ]),
       marked.length
@@ -370,7 +391,7 @@ export class DashboardPage {
         el('strong', { text: 'Bold' }),
         ': best; ',
         el('u', { text: 'underlined' }),
-        ': second best (error rates: lowest is best).',
+        ': second best (error rates: lowest is best), among runs that cover the same steps.',
       ]),
       tables,
       el('h2', { text: `Figures${on}` }),

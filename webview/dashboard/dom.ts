@@ -1,6 +1,7 @@
 // Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
 import { el } from '../shared/dom';
 import { pyFixed } from '../../src/core/io/pyNumber';
+import type { DashboardModel } from '../../src/shared/dashboardProtocol';
 
 export { el, icon, type Child } from '../shared/dom';
 
@@ -28,4 +29,9 @@ export function pts(x: number | null | undefined, digits = 1): string {
 
 export function fixed(x: number | null | undefined, digits = 2): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);
+}
+
+/** A run as a legend names it: with what its figures cover when that is part of the benchmark, so a saved chart says so. */
+export function runLegend(m: DashboardModel, run: string): string {
+  return m.coverage[run] ? `${run} (${m.coverage[run]})` : run;
 }

@@ -3,6 +3,31 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CopyFormat, TableId, TableModel } from '../../src/shared/dashboardProtocol';
 import { el, help } from './dom';
+import { elideMiddle } from '../shared/elide';
+
+/** Longest run name shown whole in a table's first column; a longer one is cut in the middle (full in the tooltip). */
+const RUN_NAME_MAX = 24;
+
+/** The row's name cell: the run (cut in the middle when long), and what its figures cover when not the whole. */
+function runCell(run: string, coverage: string | undefined): HTMLElement {
+  return el(
+    'th',
+    {
+      title: coverage ? `${run}: figures ${coverage}` : run,
+      attrs: { scope: 'row', class: 'run-col', ...(coverage ? { 'data-coverage': coverage } : {}) },
+    },
+    [
+      el('span', { className: 'run-name', text: elideMiddle(run, RUN_NAME_MAX) }),
+      coverage ? el('span', { className: 'run-coverage', text: coverage }) : null,
+    ],
+  );
+}
+
+/** The column order on the page: the Avg. columns (the key figures) right after the run, then the platforms. */
+function shownOrder(t: TableModel): number[] {
+  const all = t.columns.map((_c, i) => i);
+  return [...all.filter((i) => t.columns[i].group === 'Avg.'), ...all.filter((i) => t.columns[i].group !== 'Avg.')];
+}
 
 const RANK_TEXT = ['', 'best', 'second best'] as const;
 
@@ -36,7 +61,7 @@ function cellTd(cell: Cell, c: Column): HTMLElement {
 }
 
 /** One table over the columns `at` (indices into t.columns), grouped headers over them unless `caption` names the group. */
-function paperTable(t: TableModel, at: number[], caption?: string): HTMLElement {
+function paperTable(t: TableModel, at: number[], coverage: Record<string, string>, caption?: string): HTMLElement {
   const groups: { name: string; span: number }[] = [];
   for (const i of at) {
     const last = groups[groups.length - 1];
@@ -60,7 +85,7 @@ function paperTable(t: TableModel, at: number[], caption?: string): HTMLElement 
     {},
     t.rows.map((row) =>
       el('tr', { attrs: { 'data-run': row.run } }, [
-        el('th', { text: row.run, attrs: { scope: 'row', class: 'run-col' } }),
+        runCell(row.run, coverage[row.run]),
         ...at.map((i) => cellTd(row.cells[i], t.columns[i])),
       ]),
     ),
@@ -76,9 +101,10 @@ function paperTable(t: TableModel, at: number[], caption?: string): HTMLElement 
  * The table as the page shows it: whole, or, when it has too many columns to fit, one small table per column group
  * side by side (wrapping), each with the runs. Copies (LaTeX, Markdown, CSV) keep the paper's layout either way.
  */
-function tableBody(t: TableModel): HTMLElement {
+function tableBody(t: TableModel, coverage: Record<string, string>): HTMLElement {
   const all = t.columns.map((_c, i) => i);
-  if (t.columns.length <= SPLIT_ABOVE) return el('div', { className: 'table-scroll' }, [paperTable(t, all)]);
+  if (t.columns.length <= SPLIT_ABOVE)
+    return el('div', { className: 'table-scroll' }, [paperTable(t, shownOrder(t), coverage)]);
   const groups = [...new Set(t.columns.map((c) => c.group))];
   return el(
     'div',
@@ -87,20 +113,26 @@ function tableBody(t: TableModel): HTMLElement {
       paperTable(
         t,
         all.filter((i) => t.columns[i].group === g),
+        coverage,
         g,
       ),
     ),
   );
 }
 
-export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFormat) => void): HTMLElement {
+/** `coverage`: run -> what its figures cover, for the runs over part of the benchmark (shown under the run's name). */
+export function renderTable(
+  t: TableModel,
+  onCopy: (id: TableId, format: CopyFormat) => void,
+  coverage: Record<string, string> = {},
+): HTMLElement {
   const lower = t.columns.some((c) => c.lowerIsBetter);
   const caption = lower ? 'Lower is better. ' : '';
   return el('section', { className: 'card table-card', attrs: { 'data-table': t.id } }, [
     el('div', { className: 'card-head' }, [
       el('h3', { text: t.title }),
       help(
-        `${caption}Per platform: two-level macro average M̄ (per user over the scored steps, then over users), as the reference runner. Avg.: the mean of the platform figures. F1^NS: mean of per-user F1 over users with R_nov + R_stab > 0. Bold: best; underlined: second best (on the shown figures).`,
+        `${caption}Per platform: two-level macro average M̄ (per user over the scored steps, then over users), as the reference runner. Avg.: the mean of the platform figures, shown first here (copies keep the paper's order). F1^NS: mean of per-user F1 over users with R_nov + R_stab > 0. Bold: best; underlined: second best (on the shown figures), among the runs that cover the same steps only: a run over part of the benchmark says so under its name and is not ranked against the others.`,
       ),
       el('span', { className: 'spacer' }),
       copyButton('LaTeX', `Copy ${t.title.split('.')[0]} as LaTeX (booktabs)`, () => onCopy(t.id, 'latex')),
@@ -113,6 +145,6 @@ export function renderTable(t: TableModel, onCopy: (id: TableId, format: CopyFor
           text: "One table per platform, so that it fits; LaTeX, Markdown and CSV copy the paper's one table.",
         })
       : null,
-    tableBody(t),
+    tableBody(t, coverage),
   ]);
 }

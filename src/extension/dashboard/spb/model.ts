@@ -98,6 +98,8 @@ export interface DashboardInput {
   /** run -> its failed requests (core/spb/score/failedRequests failedLine), for the selected runs that have any */
   failed?: Readonly<Record<string, string>>;
   memory?: Readonly<Record<string, DashboardMemory>>;
+  /** every run's coverage of what the figures are on (the benchmark or the sample); default: the scored runs' */
+  coverages?: ReadonlyMap<string, Coverage>;
 }
 
 /** Run name -> figure data, with the points array and scopes it was computed from. */
@@ -137,12 +139,12 @@ export function defaultRuns(runs: readonly string[], coverageOf: (run: string) =
   return whole.length ? whole : [...runs];
 }
 
-/** Run -> "over 1 of 10 users, 2 of 17 steps", for the shown runs that cover part of what the figures are on. */
-export function coverageNotes(scores: readonly RunScore[]): Record<string, string> {
+/** Run -> "over 1 of 10 users, 2 of 17 steps", for the runs whose figures cover part of what they are computed on. */
+export function coverageNotes(coverages: Iterable<[string, Coverage]>): Record<string, string> {
   return Object.fromEntries(
-    scores.flatMap((s) => {
-      const note = coverageNote(s.coverage.total);
-      return note ? [[s.name, note]] : [];
+    [...coverages].flatMap(([run, c]) => {
+      const note = coverageNote(c);
+      return note ? [[run, note]] : [];
     }),
   );
 }
@@ -150,8 +152,8 @@ export function coverageNotes(scores: readonly RunScore[]): Record<string, strin
 export function dashboardModel(input: DashboardInput): DashboardModel {
   const platforms = presentPlatforms(input.points);
   const scopes: Scope[] = ['all', ...platforms];
-  const coverage = coverageNotes(input.scores);
-  const partial = Object.keys(coverage).length;
+  const coverage = coverageNotes(input.coverages ?? input.scores.map((s) => [s.name, s.coverage.total]));
+  const partial = input.selected.filter((run) => coverage[run]).length;
   return {
     benchmark: input.benchmark,
     runs: [...input.runs],

@@ -24,6 +24,7 @@ import { ReusedPanel } from '../../webviewPanel';
 import { dashboardPanelOptions } from './html';
 import { dashboardModel, dashboardTables, defaultRuns, filterSteps, filterTitle, type FiguresCache } from './model';
 import { runCoverage } from '../../../core/spb/score/coverage';
+import type { Coverage } from '../../../core/coverage';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
 import { formatTable } from '../../../core/tables/format';
@@ -56,16 +57,18 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     );
   }
 
+  /** Each run's coverage of the benchmark, or of the chosen sample's users. */
+  private coverages(bench: Benchmark): Map<string, Coverage> {
+    const sample = this.sample.scope()?.users;
+    return new Map([...bench.runs].map(([name, run]) => [name, runCoverage(bench, run, sample).total]));
+  }
+
   /** Runs shown: the remembered choice (those still present), else the runs that cover all of what is shown. */
-  private selectedRuns(bench: Benchmark): string[] {
+  private selectedRuns(bench: Benchmark, coverages = this.coverages(bench)): string[] {
     const all = [...bench.runs.keys()];
     const saved = this.state.get<string[]>(SELECTED_KEY)?.filter((r) => bench.runs.has(r)) ?? [];
     if (saved.length) return all.filter((r) => saved.includes(r));
-    const sample = this.sample.scope();
-    return defaultRuns(all, (name) => {
-      const run = bench.runs.get(name);
-      return run && runCoverage(bench, run, sample?.users).total;
-    });
+    return defaultRuns(all, (name) => coverages.get(name));
   }
 
   /** The scored steps of a run, of the chosen sample's users only when there is one. */
@@ -132,7 +135,8 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       });
       return;
     }
-    const selected = this.selectedRuns(bench);
+    const coverages = this.coverages(bench);
+    const selected = this.selectedRuns(bench, coverages);
     if (!this.focus || !selected.includes(this.focus)) {
       this.focus = this.store.runName && selected.includes(this.store.runName) ? this.store.runName : selected[0];
     }
@@ -164,6 +168,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       scores,
       points,
       cache: this.figures,
+      coverages,
       samples: sampleSummaries(bench.root),
       sample: sample && { name: sample.name, users: sample.size, label: sample.label, problems: sample.problems },
       failed: Object.fromEntries(
