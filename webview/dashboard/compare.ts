@@ -16,7 +16,7 @@ import {
   type SummaryRow,
   type WebviewToExtension,
 } from '../../src/shared/dashboardProtocol';
-import { select } from './dashboard';
+import { select } from './controls';
 import { el, help, icon, pct, pts } from './dom';
 import { VirtualList } from '../shared/vlist';
 import { METRIC_NAMES } from '../../src/core/spb/names';
