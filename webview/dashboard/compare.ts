@@ -237,7 +237,13 @@ export class ComparePage {
     const regressed = m.rows.filter(
       (r) => direction(r.delta[METRIC_KEYS.indexOf(m.sortMetric)], !m.sortMetric.startsWith('Error_')) < 0,
     ).length;
-    const heads = ['Platform', 'User', 'Step', ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k]}`)];
+    // A narrow column's name wraps at its spaces and after the symbol's "_" (Err_ / decay), never inside a word.
+    const heads = [
+      'Platform',
+      'User',
+      'Step',
+      ...METRIC_KEYS.map((k) => `Δ ${METRIC_LABELS[k].replace('_', '_\u200b')}`),
+    ];
     this.listPage.replaceChildren(
       controls,
       el('section', { className: 'card summary-card' }, [
@@ -282,11 +288,12 @@ export class ComparePage {
             [
               ['Metric', '↑ higher is better, ↓ lower is better'],
               ['Δ (pp)', 'B − A in percentage points; n.s.: not significant, the 95 % interval includes 0'],
-              ['Users W / T / L', 'users where B wins / ties / loses against A'],
+              // no-break spaces: the name wraps after "Users", never inside "W / T / L"
+              ['Users W\u00a0/\u00a0T\u00a0/\u00a0L', 'users where B wins / ties / loses against A'],
               ['A', 'run A’s mean (%)'],
               ['B', 'run B’s mean (%)'],
               ['95 % CI', 'the 95 % bootstrap confidence interval of Δ, resampling users'],
-              ['Steps W / T / L', 'steps where B wins / ties / loses against A'],
+              ['Steps W\u00a0/\u00a0T\u00a0/\u00a0L', 'steps where B wins / ties / loses against A'],
             ] as const
           ).map(([h, title]) => el('th', { text: h, title, attrs: { scope: 'col' } })),
         ),
