@@ -11,7 +11,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { ScoreJson } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { elideMiddle, wrapLine } from '../../src/core/tables/text';
-import { paperTablesText } from '../../src/core/spb/score/paperTables';
+import { paperTablesText, tableModels } from '../../src/core/spb/score/paperTables';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { SAMPLE } from '../support/committedSample';
 
@@ -135,5 +135,24 @@ describe('score on a run of one user beside whole runs', () => {
     const json = JSON.parse(await cli([root], { sample: 'four', run: ['demo-llm'], json: true })) as ScoreJson;
     expect(json.runs[0].coverage.users).toEqual({ covered: 4, total: 4 });
     expect(json.runs[0].coverage.whole).toBe(true);
+  });
+
+  it('marks best and second only among runs of the same coverage: the one-user run is ranked against none', async () => {
+    const runs = ['demo-llm', 'one-user', 'random'].map((name) => scoreRun(bench, bench.runs.get(name)!));
+    for (const table of tableModels(runs)) {
+      const partial = table.rows.find((r) => r.run === 'one-user')!;
+      expect(partial.cells.every((c) => c.rank === 0)).toBe(true);
+      // the two whole runs are still ranked against each other: a best mark in every column where they differ
+      table.columns.forEach((_, ci) => {
+        const whole = table.rows.filter((r) => r.run !== 'one-user').map((r) => r.cells[ci]);
+        if (whole[0].text !== whole[1].text && whole.every((c) => c.value !== null))
+          expect(whole.map((c) => c.rank)).toContain(1);
+      });
+    }
+    // and so in what `score --format` writes: no bold figure on the one-user row
+    const markdown = await cli([root], { format: 'markdown' });
+    const rows = markdown.split('\n').filter((l) => l.includes('one-user'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).not.toMatch(/\*\*\d/);
   });
 });

@@ -1,9 +1,10 @@
-// The paper's Tables 4, 5 and 6 as data, with best / second best marks: the dashboard shows them, its copy buttons
+// The paper's Tables 4, 5 and 6 as data, with best / second best marks among runs of the same coverage: the dashboard shows them, its copy buttons
 // and `persona-lab score --format` write them through tables/format.ts. Columns follow tables.ts.
-import { pctText, rankColumn, type TableCell, type TableColumn, type TableModel } from '../../tables/format';
+import { pctText, type TableCell, type TableColumn, type TableModel } from '../../tables/format';
 import { footnoteText, tableText } from '../../tables/text';
 import { isWhole } from '../../coverage';
 import { runCoverageText } from './coverage';
+import { rankWithinCoverage } from './coverageRanks';
 import type { RunScore } from './run';
 import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from '../types';
@@ -74,16 +75,10 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
 /** `on`: what the scores were computed over when not the whole benchmark ("sample s5 (5 users)"), named in each title. */
 export function tableModels(scores: readonly RunScore[], on?: string): TableModel<TableId>[] {
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
-  return TABLE_IDS.map((id) => {
+  const models = TABLE_IDS.map((id) => {
     const cols = columns(id, platforms);
     const texts = scores.map((s) => cols.map((c) => (c.text ? c.text(s) : pctText(c.value(s)))));
-    const ranks = cols.map((c, ci) =>
-      rankColumn(
-        texts.map((row) => row[ci]),
-        c.lowerIsBetter,
-      ),
-    );
-    return {
+    const model: TableModel<TableId> = {
       id,
       title: on ? `${TITLES[id]}, on ${on}` : TITLES[id],
       columns: cols.map(({ group, head, lowerIsBetter }) => ({ group, head, lowerIsBetter })),
@@ -93,11 +88,14 @@ export function tableModels(scores: readonly RunScore[], on?: string): TableMode
         coverage: { whole: isWhole(s.coverage.total), text: runCoverageText(s.coverage) },
         cells: cols.map((c, ci): TableCell => {
           const v = c.value(s);
-          return { text: texts[ri][ci], value: v !== undefined && Number.isFinite(v) ? v : null, rank: ranks[ci][ri] };
+          // Marks are given below, among the runs of the same coverage only.
+          return { text: texts[ri][ci], value: v !== undefined && Number.isFinite(v) ? v : null, rank: 0 };
         }),
       })),
     };
+    return model;
   });
+  return rankWithinCoverage(models, scores);
 }
 
 /**

@@ -12,7 +12,6 @@ import {
 } from '../../../core/spb/score/figures';
 import type { RunScore } from '../../../core/spb/score/run';
 import { coverageNote, isWhole, type Coverage } from '../../../core/coverage';
-import { rankWithinCoverage } from '../../../core/spb/score/coverageRanks';
 import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../../core/spb/types';
 import {
@@ -124,7 +123,7 @@ function cachedFigures(
  * the same coverage (core/spb/score/coverageRanks.ts).
  */
 export function dashboardTables(scores: readonly RunScore[], on?: string): TableModel[] {
-  return rankWithinCoverage(tableModels(scores, on), scores);
+  return tableModels(scores, on);
 }
 
 /**
