@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A throwaway PostgreSQL cluster for the tests (issue #32), made with the server's own initdb and pg_ctl (Debian:
+// A throwaway PostgreSQL cluster for the tests, made with the server's own initdb and pg_ctl (Debian:
 // /usr/lib/postgresql/<newest>/bin, from the `postgresql` package). It listens on 127.0.0.1 only, on a free port,
 // with its Unix socket inside its own folder; the superuser `postgres` logs in over TCP with TEST_PASSWORD (scram).
 // As root, every server binary runs as the `postgres` system user (initdb and pg_ctl refuse root), in a folder that

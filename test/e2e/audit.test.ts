@@ -151,7 +151,7 @@ describe('PI Audit view in the real workbench', () => {
     // In a post of the batch, on the purple PI mark the step view draws itself.
     expect(seen.area).toBe('batch');
     expect(seen.category).toBe('PHONE');
-    // The legend's chip of a finding holds its whole wavy underline inside its own box (#29 item 11: it was cut off).
+    // The legend's chip of a finding holds its whole wavy underline inside its own box (it was cut off).
     const chip = await frame.locator('.pi-legend mark.pi-finding').evaluate((m) => {
       const s = getComputedStyle(m);
       const r = m.getBoundingClientRect();

@@ -182,7 +182,7 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     await wb.waitForExtensionHostLine(`dashboard: saved chart error-rates-${focus} (SVG`);
     const svg = await svgFacts(readFileSync(svgFile, 'utf8'));
     expect(svg.texts.map((t) => t.text)).toContain(`run ${focus}`);
-    // Each error class is its own hatch (#29 item 2), a vector <pattern> the saved bars and legend boxes fill with:
+    // Each error class is its own hatch, a vector <pattern> the saved bars and legend boxes fill with:
     // four different tiles, and the legend names the four classes.
     const hatches = await wb.page.evaluate(
       (text) => {

@@ -258,7 +258,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     expect(layout.title.scroll, 'the title is whole').toBeLessThanOrEqual(layout.title.width + 1);
   };
 
-  it('in a third of the window the pair page goes one column, chips and title whole (#29 item 7)', async () => {
+  it('in a third of the window the pair page goes one column, chips and title whole', async () => {
     await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click();
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
     await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });

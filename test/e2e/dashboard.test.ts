@@ -163,7 +163,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.screenshot('dashboard-tables');
   });
 
-  it('shows Table 6 per platform, without sideways scrolling at 1440 px (#29 item 7)', async () => {
+  it('shows Table 6 per platform, without sideways scrolling at 1440 px', async () => {
     const t6 = dash.locator('[data-table="t6"]');
     const groups = await t6.locator('table.paper').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-group')));
     expect(groups).toEqual(PLATFORMS.map((p) => LABEL[p]));
@@ -236,7 +236,7 @@ describe('run dashboard and compare view in the real workbench', () => {
       expect(painted.n, `painted pixels of ${id}`).toBeGreaterThan(2000);
       expect(await card.locator('.help').getAttribute('title'), id).toMatch(/mean|macro average/);
     }
-    // One meaning per colour (#29 item 2): runs are solid theme hues, the error classes hatches (never a run's
+    // One meaning per colour: runs are solid theme hues, the error classes hatches (never a run's
     // colour), α of the tasks the data's own outline; each chart keys them in its legend.
     const fills = async (id: string) =>
       JSON.parse((await dash.locator(`[data-chart="${id}"] canvas`).getAttribute('data-fills')) ?? '[]') as {

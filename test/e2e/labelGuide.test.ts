@@ -1,4 +1,4 @@
-// Label guides in the real workbench (#32 item 3), on a fresh copy of sample/ whose .personalab/labels.json gives
+// Label guides in the real workbench, on a fresh copy of sample/ whose .personalab/labels.json gives
 // guides to step labels and trace labels (one of them markup-like, one of them not a string): a chip's hover card in
 // the step view says the label's name, key and guide as text; `?` opens the sheet of every label key with its label
 // and guide and the view's other keys, which keeps the keys while open, and Esc (or `?`) closes it with the focus back

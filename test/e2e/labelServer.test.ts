@@ -1,4 +1,4 @@
-// A labelling team on one label server in the real workbench (issue #32): two annotators, alice and bob, each in a
+// A labelling team on one label server in the real workbench: two annotators, alice and bob, each in a
 // workbench of their own (two code-servers, each with its own user data, settings and secret storage, as two people's
 // VS Code are; each opens its own copy of sample/) with personaLab.labels.server set to this file's own PostgreSQL
 // cluster. alice makes a project through New Labelling Project…'s inputs; carol, a third annotator simulated

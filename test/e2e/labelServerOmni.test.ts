@@ -1,4 +1,4 @@
-// A labelling project over OmniBehavior test actions in the real workbench (issue #32, both benchmarks as peers): one
+// A labelling project over OmniBehavior test actions in the real workbench (both benchmarks as peers): one
 // annotator, dana, opens a copy of sample/ (both benchmarks) with personaLab.labels.server set to this file's own
 // PostgreSQL cluster. New Labelling Project… asks which benchmark, and takes OmniBehavior's test actions of the
 // selected run; erin, a second annotator simulated through the core's LabelQueues, takes the first test action before

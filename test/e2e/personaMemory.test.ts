@@ -1,4 +1,4 @@
-// Persona memory in the workbench (issue #30 item 1), on the hand-made chain of test/fixtures/memoryChain.ts: the
+// Persona memory in the workbench, on the hand-made chain of test/fixtures/memoryChain.ts: the
 // step view's missed T_keep and D_decay chips say their kind in words, a forgotten tag says the step that dropped it
 // and a click opens that step; the run dashboard shows the shares beside Table 5 with their counts, equal to what
 // `score --json --memory` prints.

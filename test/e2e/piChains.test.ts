@@ -1,4 +1,4 @@
-// PI carried through the chain in the workbench (issue #30 item 3), on a sample whose demo-llm personas copy a post's
+// PI carried through the chain in the workbench, on a sample whose demo-llm personas copy a post's
 // phone number and write an e-mail address of the model's own (test/fixtures/personaPi.ts): the PI Audit groups each
 // value's persona findings under one chain row that says where it entered and where it was carried, as the CLI's
 // `audit --json` does, and the step view's tooltip on the persona's finding names the chain.

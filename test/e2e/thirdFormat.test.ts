@@ -1,4 +1,4 @@
-// A third format in the real workbench (issue #26): the test build (test/fixtures/tinybench/extension/main.ts) adds
+// A third format in the real workbench: the test build (test/fixtures/tinybench/extension/main.ts) adds
 // the fixture format's contribution to the built-in list, and with no other edit its benchmark shows in the
 // Benchmarks tree with the selected run's figures, its loading problem counts in the status bar, a change on disk
 // reloads it, Sort Users By… offers the order its descriptor declares, and labels written to the workspace's label

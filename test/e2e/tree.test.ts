@@ -336,7 +336,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder is open.'), {
       message: 'the no-benchmark welcome',
     });
-    // No empty state takes more than three rows (#29 item 4): the welcome's text and button, the PI Audit's message.
+    // No empty state takes more than three rows: the welcome's text and button, the PI Audit's message.
     const audit = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
     await waitFor(async () => (await audit.innerText().catch(() => '')).startsWith('Open a benchmark'), {
       message: "the PI Audit's no-benchmark message",

@@ -1,4 +1,4 @@
-// One meaning per colour (#29 item 2): runs, error classes, scenes and the data's own figures never share a look,
+// One meaning per colour: runs, error classes, scenes and the data's own figures never share a look,
 // whatever colours the theme gives (including themes where hues coincide), and each kind tells its members apart.
 import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../src/core/omni/types';

@@ -1,4 +1,4 @@
-// Issue #25 (2): one broken entry under results/ (a dangling link, a link loop, a folder where a file belongs, a
+// One broken entry under results/ (a dangling link, a link loop, a folder where a file belongs, a
 // file that cannot be opened) becomes a diagnostic naming it and why; every good run still loads and scores, on both
 // benchmarks, in the core and through the CLI. Root reads every file, so "permission denied" is simulated: opening
 // any path under a folder named `locked` fails with EACCES, as it would for a chmod 000 file.

@@ -1,4 +1,4 @@
-// Issue #25 item 6: Python's bare NaN / Infinity tokens are read through internal marker strings ("\u0000NaN");
+// Python's bare NaN / Infinity tokens are read through internal marker strings ("\u0000NaN");
 // no message may show such a marker, raw or JSON-quoted.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

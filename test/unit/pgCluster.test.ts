@@ -1,4 +1,4 @@
-// The PostgreSQL of the unit tests (#32 item 5): the run's server is a real PostgreSQL, each file gets a database
+// The PostgreSQL of the unit tests: the run's server is a real PostgreSQL, each file gets a database
 // of its own, and a cluster started here listens on loopback only. scripts/pg-cluster.mjs start/stop as a CLI.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Context-free card numbers (issuer prefix + length + Luhn) and IMEIs (plausible TAC + Luhn), and the near misses that
-// must stay quiet at medium and high confidence (issue #13, item 4).
+// must stay quiet at medium and high confidence.
 import { describe, expect, it } from 'vitest';
 import { cardIssuer, luhnValid, plausibleImei } from '../../src/core/pi/checks';
 import { scanText } from '../../src/core/pi/scanner';

@@ -1,4 +1,4 @@
-// PI carried through the chain (issue #30 item 3): a phone number a model copied from a post into its personas
+// PI carried through the chain: a phone number a model copied from a post into its personas
 // entered at step 2 from the post and was carried to step 3 (written there in another spacing, and received there);
 // an e-mail address only the model wrote is its own, and is received past a failed request. audit --json gives the
 // chains and the per-run counts, the text and Markdown reports list them, and a clean sample has none.

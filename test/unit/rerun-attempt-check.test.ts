@@ -1,4 +1,4 @@
-// Issue #25 item 6: the step view's selectAttempt / openAttempt / retryAttempt act only on an attempt of the shown step.
+// The step view's selectAttempt / openAttempt / retryAttempt act only on an attempt of the shown step.
 import { describe, expect, it } from 'vitest';
 import { attemptRefusal } from '../../src/core/rerun/attemptCheck';
 

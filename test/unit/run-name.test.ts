@@ -1,4 +1,4 @@
-// Issue #25 item 6: `run --dry-run` refuses the run names the real run refuses, through the one name check.
+// `run --dry-run` refuses the run names the real run refuses, through the one name check.
 import { describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { parseRunArgs, Usage } from '../../src/cli/runArgs';

@@ -1,4 +1,4 @@
-// `run`'s limits on the CLI and in the settings (issue #25): timeouts above a day are refused, --max-reply-mb is
+// `run`'s limits on the CLI and in the settings: timeouts above a day are refused, --max-reply-mb is
 // passed on, and the exit status tells a run whose steps all failed, or some, from a clean one.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The runner against a hostile endpoint (issue #25): a body trickled a byte at a time, an event stream that does not
+// The runner against a hostile endpoint: a body trickled a byte at a time, an event stream that does not
 // end, a reply far over the size cap, a redirect to another port, a 401. Each ends the attempt with a clear error,
 // and only what another attempt could change is retried.
 import { join } from 'node:path';

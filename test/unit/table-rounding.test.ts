@@ -1,4 +1,4 @@
-// Issue #25 item 9: the tables round as the reference prints (Python's half to even on the binary value), and
+// The tables round as the reference prints (Python's half to even on the binary value), and
 // their "Avg." is what the authors' stats.py computes from the eval reports (the mean of the two-decimal percentages
 // it reads back), shown as its xlsx shows it; the JSON keeps the unrounded mean.
 import { describe, expect, it } from 'vitest';

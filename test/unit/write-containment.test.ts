@@ -1,4 +1,4 @@
-// Issue #25 (3): no write leaves the folder it belongs to. A symbolic link that points out (an eval report, the
+// No write leaves the folder it belongs to. A symbolic link that points out (an eval report, the
 // .personalab/ folder, a run folder) is refused with a message naming the link and its target, and the outside
 // file or folder is left as it was; a normal write lands and leaves no temporary file behind.
 import { spawnSync } from 'node:child_process';

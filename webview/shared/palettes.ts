@@ -1,4 +1,4 @@
-// One meaning per colour in the charts (#29 item 2). Each kind of thing a chart tells apart has its own encoding, so
+// One meaning per colour in the charts. Each kind of thing a chart tells apart has its own encoding, so
 // that no two kinds ever look alike: runs are solid fills in the theme's chart hues (then other markers and dashes);
 // error classes are hatches in the foreground colour, one hatch per class; OmniBehavior scenes are dotted fills in
 // the theme's hues; the data's own figures (α of the tasks, the real positive rates) are outlined in the muted colour.

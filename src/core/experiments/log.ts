@@ -59,7 +59,7 @@ const EXPERIMENT_SCHEMA: StoreSchema = {
   migrations: EXPERIMENT_MIGRATIONS,
 };
 
-/** A template over a sample (#18 items 1 to 3), or the long-context baseline (item 5, our reading of appendix E). */
+/** A template over a sample, or the long-context baseline (our reading of appendix E). */
 export type ExperimentKind = 'template' | 'long-context';
 
 export interface ExperimentInput {

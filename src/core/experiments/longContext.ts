@@ -1,7 +1,7 @@
 // The long-context baseline of the paper's appendix E (Table 7): for users with at least four steps, one request per
 // user with the posts of every step before the last concatenated under "--- <date> ---" headers (each batch's
 // date_input) and no persona, predicting on the last step's pool, scored against the last step's split. The
-// reference code has no long-context runner; this follows the paper's text and issue #18 item 5.
+// reference code has no long-context runner; this follows the paper's text as we read it.
 // The run goes through the ordinary runner (retries, journal, resume) on a view of the benchmark that holds only each
 // qualifying user's last step, so its folder is a normal results folder; the comparison is the paired one of
 // *Compare Runs* (compareRuns + pairedSummary) on exactly those last steps.

@@ -1,4 +1,4 @@
-// Run Long-Context Baseline… (issue #18 item 5, our reading of the paper's appendix E) and Show Long-Context Table.
+// Run Long-Context Baseline… (our reading of the paper's appendix E) and Show Long-Context Table.
 // The plan (qualifying users, the view, the concatenated posts, the run folder), the table and the log row are the
 // core's (longContextPlan, recordLongContext), as `persona-lab long-context` uses them; the run goes through the
 // re-run feature's estimate, PI guard and progress (estimateText, guardPlan, runPlan), so running it again resumes.
