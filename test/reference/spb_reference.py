@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference scorer for StreamProfileBench (stdlib only).
 
-Written from the spec (shared/spec/streamprofilebench-format.md, sections 1, 4, 5) without
+Written from the format (docs/formats.md: the tasks, results and scoring) without
 looking at the TypeScript scorer, to cross-check it.
 
 Usage:

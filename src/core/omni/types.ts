@@ -1,5 +1,5 @@
-// OmniBehavior (../shared/spec/omnibehavior-format.md) as Persona Lab holds it. The folder layout is ours, since the
-// spec gives record shapes only:
+// OmniBehavior as Persona Lab holds it (docs/formats.md). The folder layout is ours, since the format gives record
+// shapes only:
 //   <root>/raw/<user_id>.json                  one raw user file: { "<user_id>": { user_profile, action_history } }
 //   <root>/test_actions.jsonl                  one line per test action: { user_id, index, fields: [field, ...] }
 //   <root>/results/<run>/predictions.jsonl     one line per test action: { user_id, index, questions: [...] }

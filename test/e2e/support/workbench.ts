@@ -1,5 +1,5 @@
 // A real VS Code workbench for e2e tests: code-server (server.ts) with the packaged extension, driven by Chromium
-// (browser.ts). See real-vscode-tests.md in the shared notes beside this repository (../shared/notes/).
+// (browser.ts). docs/development.md ("Tests") says how code-server and Chromium are installed and started here.
 //
 //   const wb = await startWorkbench({ folder: sampleFolder });
 //   await wb.openView();                        // the Persona Lab activity bar entry, all its views expanded
