@@ -215,7 +215,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(await table.locator('th[data-key="delta0"]').getAttribute('aria-sort')).toBe('descending');
   });
 
-  it('an attempt with the persona edited in the draft shows that persona as received; R and ΔR in sight at 1280×800', async () => {
+  it('an attempt with the persona edited in the draft shows that persona as received; R and ΔR in sight at 1280×800 and 1440×900', async () => {
     const added = '另外一直在关注#职业规划#。';
     const { user, step } = target;
     frame = await u.openStep(user, step);
@@ -263,32 +263,38 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       target.carried.slice(0, 20),
     );
 
-    // The layout the loop opens, on a small screen: R and ΔR of the attempts table in sight without scrolling sideways.
-    await wb.page.setViewportSize({ width: 1280, height: 800 });
-    const inSight = () =>
-      frame.locator('table.attempt-table').evaluate((table) => {
-        let scrolled = 0;
-        for (let e: Element | null = table; e; e = e.parentElement) scrolled += e.scrollLeft;
-        const heads = [...table.querySelectorAll('thead th')].filter((th) =>
-          ['R', 'ΔR'].includes(th.textContent ?? ''),
-        );
-        return (
-          window.innerWidth <= 1280 / 2 + 40 &&
-          scrolled === 0 &&
-          window.scrollX === 0 &&
-          heads.length === 2 &&
-          heads.every((th) => {
-            const r = th.getBoundingClientRect();
-            // One line box for the header's text: not broken inside the word.
-            const range = document.createRange();
-            range.selectNodeContents(th);
-            return r.left >= 0 && r.right <= window.innerWidth && range.getClientRects().length === 1;
-          })
-        );
-      });
-    await waitFor(inSight, { message: 'R and ΔR in sight at 1280×800 beside the draft' });
-    await row.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'nearest' }));
-    await wb.screenshot('prompt-loop-1280x800-attempts');
+    // The layout the loop opens, on a laptop's screens: R and ΔR of the attempts table in sight without scrolling
+    // sideways, at 1280×800 and at 1440×900.
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 1280, height: 800 },
+    ]) {
+      await wb.page.setViewportSize(size);
+      const inSight = () =>
+        frame.locator('table.attempt-table').evaluate((table, width) => {
+          let scrolled = 0;
+          for (let e: Element | null = table; e; e = e.parentElement) scrolled += e.scrollLeft;
+          const heads = [...table.querySelectorAll('thead th')].filter((th) =>
+            ['R', 'ΔR'].includes(th.textContent ?? ''),
+          );
+          return (
+            window.innerWidth <= width / 2 + 40 &&
+            scrolled === 0 &&
+            window.scrollX === 0 &&
+            heads.length === 2 &&
+            heads.every((th) => {
+              const r = th.getBoundingClientRect();
+              // One line box for the header's text: not broken inside the word.
+              const range = document.createRange();
+              range.selectNodeContents(th);
+              return r.left >= 0 && r.right <= window.innerWidth && range.getClientRects().length === 1;
+            })
+          );
+        }, size.width);
+      await waitFor(inSight, { message: `R and ΔR in sight at ${size.width}×${size.height} beside the draft` });
+      await row.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'nearest' }));
+      await wb.screenshot(`prompt-loop-${size.width}x${size.height}-attempts`);
+    }
   });
 
   it('Save as Template asks about the text joined to the persona, and a one-step override stays out', async () => {
