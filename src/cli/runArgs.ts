@@ -1,5 +1,5 @@
 // The options of `run` (and of `experiment`, which runs the same way): parsing and checking, no side effects.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findReferenceCheckout, isReferenceCheckout } from '../core/spb/reference/source';
 import type { StartPersona } from '../core/runner/manifest';
@@ -9,6 +9,7 @@ import { isPlatform, type Platform } from '../core/spb/types';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
 import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/prompt/templateFiles';
 import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
+import { readRegularText } from '../core/io/safeFs';
 
 /** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
 export const RUN_OPTIONS = {
@@ -130,7 +131,7 @@ export function timeoutSeconds(value: string | undefined): number {
 function readText(name: string, path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularText(path);
   } catch (e) {
     throw new Usage(`--${name}: cannot read ${path}: ${(e as Error).message}`);
   }

@@ -3,9 +3,9 @@
 // extension: writes go to a temporary file renamed into place, so a reader never sees half a cache, and never
 // leave the folder the caches belong to (a symlinked .personalab/ pointing elsewhere is refused).
 import { createHash } from 'node:crypto';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { mkdirInside, writeFileInside } from '../io/safeFs';
+import { mkdirInside, openRegularOrThrow, readRegularFile, writeFileInside } from '../io/safeFs';
 
 /** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
 export const INDEX_DIR = join('.personalab', 'index');
@@ -29,7 +29,7 @@ export function stampOf(abs: string, size?: number): SourceStamp {
 function fingerprint(abs: string, size: number): string {
   const hash = createHash('sha1');
   hash.update(String(size));
-  const fd = openSync(abs, 'r');
+  const fd = openRegularOrThrow(abs).fd;
   try {
     const buf = Buffer.alloc(Math.min(SAMPLE, size));
     readSync(fd, buf, 0, buf.length, 0);
@@ -79,7 +79,7 @@ export class IndexCache {
   read(kind: string, rel: string): Buffer | null {
     const path = this.pathOf(kind, rel);
     try {
-      return existsSync(path) ? readFileSync(path) : null;
+      return existsSync(path) ? readRegularFile(path, this.within) : null;
     } catch {
       return null;
     }

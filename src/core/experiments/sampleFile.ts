@@ -1,9 +1,9 @@
 // A sample on disk: <benchmark>/.personalab/samples/<NAME>.json, small and readable, with the fingerprints of the
 // tasks files it was drawn from, so that a changed benchmark is noticed when the sample is used again.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stampOf } from '../cache/store';
-import { writeFileInside } from '../io/safeFs';
+import { readRegularText, writeFileInside } from '../io/safeFs';
 import { isPlatform, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
 import { SAMPLE_BY, SIGNATURES, type SampleDraw, type SampleStratum, type Signature } from './sample';
 import { isRecord } from '../guards';
@@ -90,7 +90,7 @@ export function readSample(root: string, name: string): Sample {
   if (problem) fail('', `sample name "${name}": ${problem}`);
   let text = '';
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch {
     const known = listSamples(root);
     fail('', `no such sample${known.length ? ` (samples: ${known.join(', ')})` : ''}`);

@@ -1,5 +1,5 @@
 // Streaming JSONL reading with byte offsets, tolerant of what Python's json.dumps writes (bare NaN / Infinity).
-import { open } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 
 export interface RawLine {
@@ -16,6 +16,7 @@ export interface RawLine {
 export type ParsedLine = { ok: true; value: unknown } | { ok: false; message: string };
 
 import { markerNumber, PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
+import { openRegularOrThrow, readAt } from './safeFs';
 
 export { PY_INF, PY_NAN, PY_NEG_INF } from './pyMarkers';
 
@@ -139,26 +140,30 @@ async function readRegions(
   onProgress?: (bytes: number) => void,
   from?: ReadFrom,
 ): Promise<void> {
-  const handle = await open(path, 'r');
+  // Only a regular file, and only the bytes it had when opened: a FIFO or a link to /dev/zero is refused, and a file
+  // that grows while it is read is read to its size at the start (the rest is read by the next load).
+  const { fd, size } = openRegularOrThrow(path);
+  const readChunk = (buf: Buffer, pos: number) =>
+    pos >= size ? Promise.resolve(0) : readAt(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
   const emitRegion = onRegion;
   // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
   const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
   let cur = 0;
   let filePos = from?.offset ?? 0;
-  let pending = handle.read(bufs[cur], 0, CHUNK, filePos);
+  let pending = readChunk(bufs[cur], filePos);
   try {
     // The line still open at the end of the last chunk, as copies of its pieces: joined once when its newline
     // comes, so that a line spanning many chunks is copied and scanned once, not once per chunk.
     let parts: Buffer[] = [];
     let partsOffset = 0;
     for (;;) {
-      const { bytesRead } = await pending;
+      const bytesRead = await pending;
       if (bytesRead === 0) break;
       const chunk = bufs[cur].subarray(0, bytesRead);
       const chunkOffset = filePos;
       filePos += bytesRead;
       cur ^= 1;
-      pending = handle.read(bufs[cur], 0, CHUNK, filePos);
+      pending = readChunk(bufs[cur], filePos);
       const lastNl = chunk.lastIndexOf(0x0a);
       if (lastNl === -1) {
         if (parts.length === 0) partsOffset = chunkOffset;
@@ -183,7 +188,7 @@ async function readRegions(
     if (parts.length) emitRegion(parts.length === 1 ? parts[0] : Buffer.concat(parts), partsOffset);
   } finally {
     await pending.catch(() => undefined); // a read still in flight when onLine threw
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,18 +1,26 @@
 // One line of a data file, for showing it on its own: read by streaming (files can be hundreds of MB) and, when it
 // holds one JSON value (a JSONL line, or one record of a JSON array written a record per line), pretty-printed.
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pyJsonLoads } from './pyjson';
+import { openRegularOrThrow } from './safeFs';
 
 /** Line `line` (1-based) of `file`, without its line break; undefined past the end. */
 export async function readLineAt(file: string, line: number): Promise<string | undefined> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const { fd, size } = openRegularOrThrow(file);
+  if (size === 0) {
+    closeSync(fd);
+    return undefined;
+  }
+  const input = createReadStream('', { fd, encoding: 'utf8', end: size - 1 });
+  const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   try {
     for await (const text of rl) if (++n === line) return text;
     return undefined;
   } finally {
     rl.close();
+    input.destroy();
   }
 }
 

@@ -1,19 +1,26 @@
 // The one way the loaders touch a benchmark folder and the one way the project writes into one.
-// Reading: a dangling link, a link loop, an unreadable file or a folder where a file belongs becomes a located
-// diagnostic for that entry, and the load goes on. Writing: the target's real path (after symbolic links) must lie
+// Reading: a dangling link, a link loop, an unreadable file, a folder where a file belongs, a special file (FIFO,
+// socket, device) or a link leading out of the folder becomes a located diagnostic for that entry, and the load goes
+// on. Every read opens its file through openRegular: a FIFO would block a read for ever and /dev/zero never ends, so
+// only a regular file is read, and never past the size it had when it was opened. Writing: the target's real path (after symbolic links) must lie
 // inside the folder it belongs to, and the bytes go to a temporary file renamed into place.
 import {
   closeSync,
+  constants,
+  fstatSync,
   linkSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  read,
   readlinkSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync,
+  type Stats,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -47,8 +54,21 @@ function linkTarget(abs: string): string | undefined {
   }
 }
 
+/** A file refused before it was read (a special file, a link out of its folder): an error carrying its reason. */
+export class UnreadableFile extends Error {
+  readonly code: string;
+  constructor(
+    readonly abs: string,
+    readonly failure: FsFailure,
+  ) {
+    super(`${abs}: ${failure.reason}`);
+    this.code = failure.code;
+  }
+}
+
 /** Turns a file system error on `abs` into a reason. */
 export function describeFsError(err: unknown, abs: string): FsFailure {
+  if (err instanceof UnreadableFile) return err.failure;
   const code = errCode(err) ?? 'EIO';
   const link = linkTarget(abs);
   switch (code) {
@@ -65,6 +85,8 @@ export function describeFsError(err: unknown, abs: string): FsFailure {
       return { code, missing: false, reason: 'a folder where a file is expected' };
     case 'ENOTDIR':
       return { code, missing: false, reason: 'a part of the path is not a folder' };
+    case 'ENXIO':
+      return { code, missing: false, reason: 'a socket or a device, not a regular file; not read' };
     default:
       return { code, missing: false, reason: err instanceof Error ? err.message : String(err) };
   }
@@ -82,17 +104,140 @@ export function probeEntry(abs: string): Probe<{ kind: EntryKind; size: number }
   }
 }
 
-/** A regular file that can be opened for reading: its size, or why not. Never throws. */
-export function probeFile(abs: string): Probe<{ size: number }> {
-  const entry = probeEntry(abs);
-  if (!entry.ok) return entry;
-  if (entry.kind === 'dir') return { ok: false, ...describeFsError({ code: 'EISDIR' }, abs) };
+/** What a special file is, in words. */
+function specialKind(st: Stats): string {
+  if (st.isDirectory()) return 'a folder where a file is expected';
+  if (st.isFIFO()) return 'a FIFO (named pipe), not a regular file; not read';
+  if (st.isSocket()) return 'a socket, not a regular file; not read';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device, not a regular file; not read';
+  return 'not a regular file; not read';
+}
+
+const special = (st: Stats): FsFailure => ({
+  code: st.isDirectory() ? 'EISDIR' : 'ESPECIAL',
+  missing: false,
+  reason: specialKind(st),
+});
+
+/** An open regular file: its descriptor and the size it had when opened (no read goes past it). */
+export interface OpenedFile {
+  fd: number;
+  size: number;
+}
+
+// O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting; the descriptor's own fstat then
+// says what was opened (the entry may have been swapped after lstat). Not defined on Windows, which has no FIFOs.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/**
+ * Opens `abs` for reading when it is a regular file: lstat, then (for a link) its real path, which must lie inside
+ * `within` when that is given, then an open that cannot block and an fstat of the descriptor. Never throws; the
+ * caller closes the descriptor.
+ */
+export function openRegular(abs: string, within?: string): Probe<OpenedFile> {
+  let target = abs;
   try {
-    closeSync(openSync(abs, 'r'));
+    const lst = lstatSync(abs);
+    if (lst.isSymbolicLink() || within !== undefined) {
+      const real = realpathSync(abs);
+      if (within !== undefined && !inside(realOf(within), real)) {
+        const link = linkTarget(abs);
+        const how = link !== undefined ? `a symbolic link to ${link}` : 'reached through a symbolic link';
+        return { ok: false, code: 'EOUTSIDE', missing: false, reason: `${how}, outside the folder; not read` };
+      }
+      target = real;
+    }
+    const st = lst.isSymbolicLink() ? statSync(target) : lst;
+    if (!st.isFile()) return { ok: false, ...special(st) };
   } catch (err) {
     return { ok: false, ...describeFsError(err, abs) };
   }
-  return { ok: true, size: entry.size };
+  let fd: number;
+  try {
+    fd = openSync(target, OPEN_FLAGS);
+  } catch (err) {
+    return { ok: false, ...describeFsError(err, abs) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile()) return { ok: true, fd, size: st.size };
+    closeSync(fd);
+    return { ok: false, ...special(st) };
+  } catch (err) {
+    closeSync(fd);
+    return { ok: false, ...describeFsError(err, abs) };
+  }
+}
+
+function realOf(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return resolve(root);
+  }
+}
+
+/** As openRegular, throwing UnreadableFile (a file system error by isFsError) instead of returning a failure. */
+export function openRegularOrThrow(abs: string, within?: string): OpenedFile {
+  const opened = openRegular(abs, within);
+  if (!opened.ok) throw new UnreadableFile(abs, opened);
+  return opened;
+}
+
+/** The bytes of a regular file, up to the size it had when opened. Throws UnreadableFile or the read's error. */
+export function readRegularFile(abs: string, within?: string): Buffer {
+  const { fd, size } = openRegularOrThrow(abs, within);
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === size ? buf : buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readRegularFile as UTF-8 text. */
+export const readRegularText = (abs: string, within?: string): string => readRegularFile(abs, within).toString('utf8');
+
+/** `length` bytes of an open file at `position`, for readers that read a file in pieces without blocking the loop. */
+export const readAt = (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
+  new Promise<number>((res, rej) => read(fd, buffer, offset, length, position, (err, n) => (err ? rej(err) : res(n))));
+
+/** An open regular file read in pieces, as a FileHandle is, that ends at the size the file had when opened. */
+export interface RegularHandle {
+  size: number;
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/** openRegularOrThrow as a handle: no read past the size at opening (a file that grows is read by the next load). */
+export function openRegularHandle(abs: string, within?: string): RegularHandle {
+  const { fd, size } = openRegularOrThrow(abs, within);
+  let open = true;
+  return {
+    size,
+    read: async (buffer, offset, length, position) => ({
+      bytesRead: position >= size ? 0 : await readAt(fd, buffer, offset, Math.min(length, size - position), position),
+    }),
+    close: () => {
+      if (open) closeSync(fd);
+      open = false;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** A regular file that can be opened for reading (inside `within` when given): its size, or why not. Never throws. */
+export function probeFile(abs: string, within?: string): Probe<{ size: number }> {
+  const opened = openRegular(abs, within);
+  if (!opened.ok) return opened;
+  closeSync(opened.fd);
+  return { ok: true, size: opened.size };
 }
 
 /** The sorted names in a folder, or why not. Never throws. */
@@ -145,7 +290,7 @@ export class SafeFolder {
 
   /** The size of a readable file; undefined when it is missing (reported only if `required`) or unusable. */
   fileSize(abs: string, required = true): number | undefined {
-    const probe = probeFile(abs);
+    const probe = probeFile(abs, this.root);
     if (probe.ok) return probe.size;
     if (!probe.missing || required) this.report(abs, probe);
     return undefined;

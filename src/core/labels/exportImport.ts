@@ -1,11 +1,11 @@
 // Label files: JSONL (one label per line, every key) and CSV (RFC 4180). Reading one never throws: each bad line
 // becomes a located diagnostic and the other lines still import.
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 import { isStoredHash } from './hash';
+import { readRegularText } from '../io/safeFs';
 
 export type LabelFileFormat = 'jsonl' | 'csv';
 
@@ -125,7 +125,7 @@ export function formatFor(path: string, text = ''): LabelFileFormat {
 export function readLabelFile(path: string, file = path, format?: LabelFileFormat): ParsedLabelFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch (err) {
     return {
       rows: [],

@@ -1,7 +1,7 @@
 // The label set: the defaults (labelDefs.ts) and a per-workspace `.personalab/labels.json` validated with located
 // diagnostics. A broken file never leaves the user without labels: errors fall back to the defaults.
-import { readFileSync } from 'node:fs';
 import { pyJsonLoads } from '../io/pyjson';
+import { readRegularText } from '../io/safeFs';
 import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
 import {
@@ -223,7 +223,7 @@ function parseGuide(v: unknown, path: string, warn: Report['warn']): string | un
 export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptions = {}): LabelSet {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return defaultLabelSet();

@@ -2,7 +2,7 @@
 // A file can hold over 100,000 records, so it is never parsed whole: a byte scanner (string- and escape-aware) finds
 // each action_history element, and each element is parsed on its own, kept only long enough to take its scene, time
 // and behaviours into typed arrays. readHistory() reads records back from their byte ranges when a view needs them.
-import { open } from 'node:fs/promises';
+import { openRegularHandle } from '../io/safeFs';
 import type { DiagnosticSink } from '../io/diagnostics';
 import { parseJsonText } from '../io/jsonl';
 import { decodeRecord, sceneCode, SCENES, BEHAVIOURS, UNKNOWN_SCENE } from './records';
@@ -165,7 +165,7 @@ export async function indexUserFile(file: string, opts: IndexOptions = {}): Prom
     } else if (depth === 2) keyAtDepth2 = key;
   };
 
-  const handle = await open(file, 'r');
+  const handle = openRegularHandle(file);
   const chunkSize = opts.chunkSize ?? CHUNK;
   const buf = Buffer.allocUnsafe(chunkSize);
   let chunkBase = 0;
@@ -260,7 +260,7 @@ export async function readHistory(
   const hi = Math.min(index.count, Math.ceil(to));
   const out: HistoryRecord[] = [];
   if (hi <= lo) return out;
-  const handle = await open(file, 'r');
+  const handle = openRegularHandle(file);
   try {
     // Contiguous records are read in batches of up to ~8 MiB, a record larger than that on its own.
     let i = lo;
@@ -293,7 +293,7 @@ export async function readRecordsAt(
   positions: readonly number[],
 ): Promise<Map<number, HistoryRecord>> {
   const out = new Map<number, HistoryRecord>();
-  const handle = await open(file, 'r');
+  const handle = openRegularHandle(file);
   try {
     for (const k of positions) {
       if (!(k >= 0 && k < index.count) || out.has(k)) continue;

@@ -3,8 +3,7 @@
 // Records are read one at a time from their byte ranges (the history index of the loaded benchmark), never a whole
 // user file; predictions line by line. Each finding names its file, line, JSON path and span, and the test action and
 // history item it belongs to, so that a click can open the trace there.
-import { open } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { openRegularHandle } from '../io/safeFs';
 import { basename, join } from 'node:path';
 import { isRecord as isObj } from '../guards';
 import { parseJsonText } from '../io/jsonl';
@@ -221,11 +220,10 @@ async function scanUser(
   progress: Progress,
 ): Promise<void> {
   const ix = user.index;
-  const handle = await open(user.file, 'r');
+  const handle = openRegularHandle(user.file);
   try {
     // The profile sits before the history in the files we know; its line comes from the text up to the first record.
-    const headLen =
-      ix.count > 0 ? Math.min(ix.offsets[0], BATCH_BYTES) : Math.min(statSync(user.file).size, BATCH_BYTES);
+    const headLen = ix.count > 0 ? Math.min(ix.offsets[0], BATCH_BYTES) : Math.min(handle.size, BATCH_BYTES);
     const head = Buffer.alloc(headLen);
     await handle.read(head, 0, headLen, 0);
     const profilePath = `${user.userId}.user_profile`;

@@ -22,7 +22,10 @@ export class AppendLog {
     // 'a+': every write goes to the end whatever the file position (reads use explicit positions).
     const fd = openSync(path, 'a+');
     try {
-      const size = fstatSync(fd).size;
+      const st = fstatSync(fd);
+      // A FIFO or a device in its place would block or never end: only a regular file is a log.
+      if (!st.isFile()) throw new Error(`${path}: not a regular file; not used as a log`);
+      const size = st.size;
       const buf = Buffer.alloc(size);
       let read = 0;
       while (read < size) {

@@ -1,9 +1,10 @@
 // The run journal: append-only JSONL (appendLog.ts), one line per finished step and per finished user. It is the
 // source of truth of a run folder: the results files are rebuilt from it on resume.
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { pyJsonLoads } from '../io/pyjson';
 import { AppendLog } from './appendLog';
 import { isPlatform, type Platform } from '../spb/types';
+import { readRegularText } from '../io/safeFs';
 
 export interface StepEntry {
   t: 'step';
@@ -135,7 +136,7 @@ export function readJournalSteps(path: string): Map<string, StepEntry> {
   const steps = new Map<string, StepEntry>();
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch {
     return steps;
   }
@@ -168,7 +169,7 @@ export function acquireLock(path: string): () => void {
       writeFileSync(path, String(process.pid), { flag: 'wx' });
       return () => {
         try {
-          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path);
+          if (readRegularText(path) === String(process.pid)) unlinkSync(path);
         } catch {
           // already gone
         }
@@ -177,7 +178,7 @@ export function acquireLock(path: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       let holder = NaN;
       try {
-        holder = Number(readFileSync(path, 'utf8').trim());
+        holder = Number(readRegularText(path).trim());
       } catch {
         // vanished between the two calls: try again
       }

@@ -1,9 +1,10 @@
 // `results/<name>/run.json`: what produced a run folder, so that runs are reproducible and comparable, and a
 // resume can refuse to mix two configurations in one folder. Never holds the API key.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { templateHash, templateId } from '../spb/prompt/prompt';
 import { isPlatform, type Platform } from '../spb/types';
 import { isRecord as isObj } from '../guards';
+import { readRegularText } from '../io/safeFs';
 
 export type PersonaMode = 'full' | 'none';
 
@@ -149,7 +150,7 @@ function readStartPersona(v: unknown): StartPersona | null {
 export function readManifest(path: string): RunManifest | null {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(readRegularText(path));
   } catch {
     return null;
   }

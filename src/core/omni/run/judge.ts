@@ -3,10 +3,10 @@
 // in predictions.jsonl. Which answers are judged, the judge's prompt and its reading come from the prompt source (the
 // checkout's evaluator.py, or Persona Lab's own wording); the mean is rounded to 5 decimals as the evaluator does.
 // Results go to results/<run>/.judge.jsonl first, so a judge that stops resumes without asking again.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pyJsonDumps, pyJsonLoads } from '../../io/pyjson';
-import { resolveInside } from '../../io/safeFs';
+import { readRegularText, resolveInside } from '../../io/safeFs';
 import { pyRound } from '../../io/pyNumber';
 import { isRecord } from '../../guards';
 import { AppendLog } from '../../runner/appendLog';
@@ -154,7 +154,7 @@ export async function judgePrompts(
 
 /** Writes the judge's results into predictions.jsonl, atomically; lines it cannot read are kept as they are. */
 export function writeJudged(file: string, entries: ReadonlyMap<string, JudgeEntry>): void {
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const lines = readRegularText(file).split('\n');
   const out = lines.map((line) => {
     if (line.trim() === '') return line;
     const parsed = pyJsonLoads(line);

@@ -1,11 +1,12 @@
 // results/<name>/run.json of an OmniBehavior run: what made it (the prompt source, the endpoint without credentials,
 // the history budget, the selection), so that a resume refuses to mix two configurations and every view can say
 // whether the run used the benchmark's own prompt. Never holds the API key.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../../guards';
 import type { RunStatus } from '../../runner/manifest';
 import { MANIFEST_FILE } from '../../runner/runner';
+import { readRegularText } from '../../io/safeFs';
 
 export const OMNI_RUN_FORMAT = 'persona-lab-omni-run';
 export const OMNI_TEMPLATE_MARK = "Persona Lab's prompt, not the benchmark's";
@@ -86,7 +87,7 @@ export function omniResumeProblem(dir: string, wanted: OmniRunIdentity): string 
 export function readOmniManifest(path: string): OmniRunManifest | null {
   let v: unknown;
   try {
-    v = JSON.parse(readFileSync(path, 'utf8'));
+    v = JSON.parse(readRegularText(path));
   } catch {
     return null;
   }

@@ -4,9 +4,9 @@
 //   results/<name>/.journal.jsonl      every finished test action (the source of truth, see runner/appendLog.ts)
 //   results/<name>/run.json            the manifest (run/manifest.ts)
 // Test actions run concurrently (bounded); the questions of one action in the builder's order.
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdirInside, resolveInside } from '../../io/safeFs';
+import { mkdirInside, readRegularText, resolveInside } from '../../io/safeFs';
 import { pyJsonDumps, pyJsonLoads } from '../../io/pyjson';
 import { AppendLog } from '../../runner/appendLog';
 import {
@@ -107,7 +107,7 @@ function readEntries(values: unknown[]): Map<string, ActionEntry> {
 export function readOmniJournal(dir: string): Map<string, ActionEntry> {
   let text: string;
   try {
-    text = readFileSync(join(dir, JOURNAL_FILE), 'utf8');
+    text = readRegularText(join(dir, JOURNAL_FILE));
   } catch {
     return new Map();
   }

@@ -1,10 +1,11 @@
 // Reading tasks and results files through the persistent index (.personalab/index): an unchanged file comes from
 // its cache, a results file that only grew is read from its old end, anything else is read in full and cached.
 // A cache is used only when every check passes; the figures and diagnostics are then those of a cold read.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { containerLength, decode, Encoder, verify } from '../../cache/codec';
 import { sameStamp, stampOf, type IndexCache, type SourceStamp } from '../../cache/store';
 import { DiagnosticSink, isRecord, type Diagnostic } from '../../io/diagnostics';
+import { openRegularOrThrow } from '../../io/safeFs';
 import { decodePickRows, decodeResults, decodeUsers, encodePickRows, encodeResults, encodeUsers } from './indexCodec';
 import { LazyResults } from './lazyResults';
 import { readResultsFile } from './results';
@@ -71,7 +72,7 @@ function headerOf(x: unknown, kind: string, rel: string): Header | null {
 
 function endsWithNewline(abs: string, size: number): boolean {
   if (size === 0) return true;
-  const fd = openSync(abs, 'r');
+  const fd = openRegularOrThrow(abs).fd;
   try {
     const b = Buffer.alloc(1);
     readSync(fd, b, 0, 1, size - 1);

@@ -1,8 +1,8 @@
 // Opens a benchmark folder in the official layout (or a single tasks file) into the in-memory index.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DiagnosticSink, type Diagnostic } from '../../io/diagnostics';
-import { isFsError, isInside, SafeFolder } from '../../io/safeFs';
+import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/safeFs';
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
 import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
@@ -184,7 +184,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
 export function readUserRecord(user: User): Record<string, unknown> | null {
   const buf = Buffer.alloc(user.ref.length);
   try {
-    const fd = openSync(user.ref.file, 'r');
+    const fd = openRegularOrThrow(user.ref.file).fd;
     try {
       readSync(fd, buf, 0, buf.length, user.ref.offset);
     } finally {

@@ -1,7 +1,7 @@
 // A step result whose reasoning and persona stay on disk until read: a cold load skims them (io/skim.ts) and the
 // index keeps their byte spans, so neither decodes nor holds the texts a job does not show.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { isFsError } from '../../io/safeFs';
+import { closeSync, fstatSync, readSync, statSync } from 'node:fs';
+import { isFsError, openRegularOrThrow } from '../../io/safeFs';
 import { spanString } from '../../io/skim';
 import { scoreStep } from '../score/step';
 import type { PoolSplit, StepMetrics, StepResult } from '../types';
@@ -89,7 +89,7 @@ export function readSpan(file: SpanSource, at: number, length: number): string {
     const read = Buffer.allocUnsafe(Math.max(length, WINDOW));
     let got: number;
     try {
-      const fd = openSync(file.path, 'r');
+      const fd = openRegularOrThrow(file.path).fd;
       try {
         const st = fstatSync(fd);
         if (st.size !== file.size || st.mtimeMs !== file.mtimeMs) return '';

@@ -2,10 +2,10 @@
 // or a template of the user's: in our words, not the StreamProfileBench authors' prompt, so its figures are another
 // experiment and not comparable with the released runs. A run without run.json (a released run, or one made by the
 // reference runner), or one Persona Lab made with the benchmark's own prompt builder, carries no mark. Reads only run.json's template; never throws.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../../guards';
 import { DEFAULT_TEMPLATE, templateId } from './prompt';
+import { readRegularText } from '../../io/safeFs';
 
 export const NOT_THE_BENCHMARK = "not the benchmark's prompt";
 export const BUILTIN_TEMPLATE_MARK = `Persona Lab's template, ${NOT_THE_BENCHMARK}`;
@@ -20,7 +20,7 @@ export interface RunOrigin {
 export function readRunOrigin(root: string, run: string): RunOrigin | null {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(join(root, 'results', run, 'run.json'), 'utf8'));
+    value = JSON.parse(readRegularText(join(root, 'results', run, 'run.json')));
   } catch {
     return null;
   }
