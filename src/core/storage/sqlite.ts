@@ -2,9 +2,9 @@
 // schema versions in PRAGMA user_version with forward-only migrations, and waiting out another process's lock
 // instead of surfacing SQLITE_BUSY.
 import type Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { checkDefaultStorePath } from '../io/safeFs';
-import { dirname } from 'node:path';
+import { existsSync, linkSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { checkDefaultStorePath, readRegularFile, UnreadableFile } from '../io/safeFs';
+import { basename, dirname, join } from 'node:path';
 
 export class SchemaError extends Error {}
 
@@ -176,7 +176,14 @@ function hasWal(path: string): boolean {
 /** The file's bytes, checked to be SQLite; undefined when a -wal appeared or the file changed while they were read. */
 function readSnapshot(path: string, schema: StoreSchema): Buffer | undefined {
   const before = statSync(path);
-  const bytes = readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(path);
+  } catch (err) {
+    // A FIFO or a device in place of a database: refused before a byte is read from it.
+    if (err instanceof UnreadableFile) throw new StoreFileError(`not a ${schema.what}: ${err.failure.reason}`);
+    throw err;
+  }
   if (bytes.length === 0) throw new StoreFileError(`not a ${schema.what}: the file is empty (0 bytes)`);
   if (bytes.length < 100 || !bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
     throw new StoreFileError(`not a ${schema.what}: the file is not an SQLite database`);
@@ -289,8 +296,11 @@ export function openStoreDatabase<T>(
   try {
     if (opts.readOnly === true) return readOnly();
     if (!opts.mustExist) checkDefaultStorePath(path);
-    if (!opts.mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist ?? false });
+    if (path !== ':memory:' && path !== '') {
+      if (entryExists(path)) refuseForeign(path, schema);
+      else if (!opts.mustExist) createStore(path, schema, retry, retryMs);
+    }
+    db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: true });
     const conn = db;
     retry(() => conn.pragma('journal_mode = WAL'), retryMs);
     // FULL: a write the user saw saved survives a power cut too, not only a crash; writes are human-paced.
@@ -301,6 +311,70 @@ export function openStoreDatabase<T>(
     db?.close();
     if (opts.readOnly === 'when-unwritable' && isUnwritable(err) && existsSync(path)) return readOnly();
     throw err;
+  }
+}
+
+const entryExists = (path: string): boolean => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Throws StoreFileError unless the file at `path` is one of our databases (or an empty SQLite database), looking at
+ * it read-only: a copy of its bytes when no -wal is beside it, else the file opened read-only in place. Nothing is
+ * written, no journal mode is switched, no -wal or -shm is made. A 0-byte file is refused: a store is always created
+ * whole (createStore), so an empty file is someone else's, or a store whose creation never finished.
+ */
+function refuseForeign(path: string, schema: StoreSchema): void {
+  const bytes = hasWal(path) ? undefined : readSnapshot(path, schema);
+  const db = bytes
+    ? openDatabase(bytes, { readonly: true })
+    : openDatabase(path, { readonly: true, fileMustExist: true });
+  try {
+    // A newer version is migrateSchema's to refuse, with its own message.
+    const foreign = userVersion(db) > schema.migrations.length ? null : foreignTables(db, schema);
+    if (foreign !== null) throw new StoreFileError(foreign);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Creates a new store whole: migrated in a temporary file beside `path`, then linked into place (which fails if
+ * another process created it meanwhile; its file is then used). No reader ever sees a half-made or 0-byte store.
+ */
+function createStore(
+  path: string,
+  schema: StoreSchema & { migrate?: (db: Database.Database) => unknown },
+  retry: <R>(fn: () => R, maxRetryMs: number) => R,
+  retryMs: number,
+): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.new`);
+  try {
+    const db = openDatabase(tmp);
+    try {
+      db.pragma('journal_mode = WAL');
+      retry(() => (schema.migrate ?? ((d: Database.Database) => migrateStore(d, schema)))(db), retryMs);
+    } finally {
+      db.close();
+    }
+    try {
+      linkSync(tmp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return;
+      // A file system without hard links: a rename, which is whole too (a store made meanwhile is replaced by an
+      // equally empty one).
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+      renameSync(tmp, path);
+    }
+  } finally {
+    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   }
 }
 
