@@ -2,7 +2,7 @@
 // endpoint into results/<out>/predictions.jsonl, resumable. Requests and readings come from the user's checkout of
 // the OmniBehavior repository when there is one (runs its code), else from Persona Lab's own prompt, named so.
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { omniBehavior } from '../core/omni/format';
 import { OMNI_TEMPLATE_MARK } from '../core/omni/run/manifest';
 import { planOmni } from '../core/omni/run/plan';
@@ -123,6 +123,11 @@ export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions,
   }
   const { bench } = await omniBehavior.load(parsed.dir, { runs: [parsed.out] });
   let source: OmniPromptSource;
+  // Said before it runs: the checkout's own code is about to run on this machine.
+  if (parsed.checkout)
+    io.stderr(
+      `running ${join(parsed.checkout, 'src/models/prompt_builder.py')} (the benchmark's prompt builder) with ${parsed.python}\n`,
+    );
   try {
     source = parsed.checkout
       ? await omniReferenceSource(parsed.checkout, { python: parsed.python })

@@ -190,6 +190,10 @@ export async function executeRun(
 ): Promise<{ code: number; summary?: RunSummary }> {
   let source: PromptSource | undefined;
   if (parsed.reference) {
+    // Said before it runs: the checkout's own code is about to run on this machine.
+    io.stderr(
+      `running ${join(parsed.reference, 'bench_task.py')} (the benchmark's prompt builder) with ${parsed.python}\n`,
+    );
     try {
       source = await referenceSource(parsed.reference, { python: parsed.python });
     } catch (e) {

@@ -2,7 +2,7 @@
 // shape, test/fixtures/reference-checkout) with its system message and parameters. Expected prompts come from
 // Python directly, from the raw task lines, as bench_inference.py's rebuild_prompt_with_persona builds them.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SAMPLE } from '../support/committedSample';
@@ -96,26 +96,53 @@ describe('run --reference', () => {
     expect(readRunOrigin(join(root, 'sample'), 'ref')).toBeNull();
   });
 
-  it('is the default inside a checkout; --no-reference and --template choose a template, named as not the benchmark’s', async () => {
+  it('is the default when the benchmark folder is a checkout; --no-reference and --template choose a template, named as not the benchmark’s', async () => {
     const inside = join(root, 'checkout');
     cpSync(STAND_IN, inside, { recursive: true });
-    cpSync(SAMPLE, join(inside, 'bench'), { recursive: true });
-    expect(findReferenceCheckout(join(inside, 'bench', 'data'))).toBe(inside);
+    cpSync(SAMPLE, inside, { recursive: true });
+    expect(findReferenceCheckout(join(inside, 'data'), inside)).toBe(inside);
+    expect(findReferenceCheckout(inside)).toBe(inside);
     const opts = { 'base-url': server.baseURL, model: 'm', platform: 'weibo', user: USER };
     const a = io();
     server.requests.length = 0;
-    expect(await runRunCommand([join(inside, 'bench')], { ...opts, out: 'auto' }, a.sink)).toBe(0);
+    expect(await runRunCommand([inside], { ...opts, out: 'auto' }, a.sink)).toBe(0);
     expect(a.out.stderr).toContain(`prompt: ${REFERENCE_PROMPT_NAME} from ${inside}`);
+    // Which file runs is said before it runs.
+    expect(a.out.stderr.indexOf(`running ${join(inside, 'bench_task.py')}`)).toBeGreaterThanOrEqual(0);
+    expect(a.out.stderr.indexOf('running ')).toBeLessThan(a.out.stderr.indexOf('prompt: '));
     expect(server.requests.every((r) => r.prompt.startsWith('STAND-IN TASK'))).toBe(true);
     const b = io();
     server.requests.length = 0;
-    expect(await runRunCommand([join(inside, 'bench')], { ...opts, out: 'own', 'no-reference': true }, b.sink)).toBe(0);
+    expect(await runRunCommand([inside], { ...opts, out: 'own', 'no-reference': true }, b.sink)).toBe(0);
     expect(b.out.stderr).toContain(`prompt: ${BUILTIN_TEMPLATE_MARK}`);
     expect(server.requests.some((r) => r.prompt.startsWith('STAND-IN'))).toBe(false);
-    expect(readRunOrigin(join(inside, 'bench'), 'own')?.mark).toBe(BUILTIN_TEMPLATE_MARK);
+    expect(readRunOrigin(inside, 'own')?.mark).toBe(BUILTIN_TEMPLATE_MARK);
     const c = io();
-    expect(await runRunCommand([join(inside, 'bench')], { ...opts, out: 'x', temperature: '0.5' }, c.sink)).toBe(2);
+    expect(await runRunCommand([inside], { ...opts, out: 'x', temperature: '0.5' }, c.sink)).toBe(2);
     expect(c.out.stderr).toContain('pass --no-reference');
+  });
+
+  it('never runs a checkout in a parent of the benchmark folder, not even for --dry-run', async () => {
+    // A grandparent holding the two reference files, whose bench_task.py writes a marker when imported.
+    const top = join(root, 'hostile');
+    cpSync(STAND_IN, top, { recursive: true });
+    const marker = join(root, 'hostile-ran');
+    const task = join(top, 'bench_task.py');
+    writeFileSync(task, `open(${JSON.stringify(marker)}, "w").write("ran")\n` + readFileSync(task, 'utf8'));
+    const bench = join(top, 'clones', 'bench');
+    cpSync(SAMPLE, bench, { recursive: true });
+    expect(findReferenceCheckout(bench)).toBeNull();
+    expect(findReferenceCheckout(join(bench, 'data'), bench)).toBeNull();
+    const { out, sink } = io();
+    const code = await runRunCommand(
+      [bench],
+      { 'base-url': server.baseURL, model: 'm', out: 'dry', 'dry-run': true, platform: 'weibo', user: USER },
+      sink,
+    );
+    expect(code, out.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(out.stderr).not.toContain(top + '/bench_task.py');
+    expect(out.stderr).toContain(`prompt: ${BUILTIN_TEMPLATE_MARK}`);
   });
 
   it('a checkout that cannot render stops before anything is sent, saying why', async () => {

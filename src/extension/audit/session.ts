@@ -19,6 +19,7 @@ import type { OmniStore } from '../benchmarks/omni/store';
 import { auditAuthor, auditDbPath } from './paths';
 import { log } from '../log';
 import { VerdictLink, verdictReplicaPath } from './verdictLink';
+import { restrictedSetting } from '../trustedSettings';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
 
@@ -137,13 +138,13 @@ export class AuditSession implements vscode.Disposable {
   get dbPath(): string {
     const server = this.serverUrl;
     if (server) return verdictReplicaPath(folders()[0] ?? this.store.root ?? this.storageDir, server);
-    const setting = vscode.workspace.getConfiguration('personaLab.audit').get<string>('dbPath');
+    const setting = restrictedSetting<string>('personaLab.audit.dbPath');
     return auditDbPath(setting, folders(), homedir(), this.store.root, this.storageDir);
   }
 
   /** personaLab.labels.server ('' for none): the verdicts are then a replica of that server's. */
   get serverUrl(): string {
-    return (vscode.workspace.getConfiguration('personaLab.labels').get<string>('server') ?? '').trim();
+    return (restrictedSetting<string>('personaLab.labels.server') ?? '').trim();
   }
 
   get author(): string {

@@ -18,6 +18,7 @@ import type { ItemKind } from '../../core/labels/server/projectItems';
 import { userInfo } from 'node:os';
 import { AuthorGate } from './author';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
+import { restrictedSetting } from '../trustedSettings';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
 
@@ -243,14 +244,9 @@ export class LabelService implements vscode.Disposable {
       .filter((f) => f.uri.scheme === 'file')
       .map((f) => f.uri.fsPath);
     const home = labelsHome(folders, this.home.root, this.fallbackDir);
-    const file = dbPath(
-      vscode.workspace.getConfiguration('personaLab.labels').get<string>('dbPath'),
-      folders,
-      homedir(),
-      home,
-    );
+    const file = dbPath(restrictedSetting<string>('personaLab.labels.dbPath'), folders, homedir(), home);
     const labelSet = labelSetPath(home);
-    const server = (vscode.workspace.getConfiguration('personaLab.labels').get<string>('server') ?? '').trim();
+    const server = (restrictedSetting<string>('personaLab.labels.server') ?? '').trim();
     const db = server ? replicaPath(home, server) : file;
     const moved = db !== this.paths.db || labelSet !== this.paths.labelSet;
     if (db !== this.paths.db || server !== this.server) {

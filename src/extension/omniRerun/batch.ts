@@ -17,6 +17,7 @@ import { OmniBenchmarkNode, OmniUserNode } from '../benchmarks/omni/nodes';
 import { log } from '../log';
 import { guardPrompts } from '../rerun/guard';
 import type { OmniRerunDeps } from './actions';
+import { restrictedSetting } from '../trustedSettings';
 
 const JUDGE_KEY = 'personaLab.judgeApiKey';
 
@@ -153,8 +154,7 @@ export async function judgeOmniRun(deps: OmniRerunDeps, secrets: vscode.SecretSt
   const resolved = await deps.endpoint.resolve();
   if (!resolved) return;
   const config = vscode.workspace.getConfiguration('personaLab.judge');
-  const trusted = vscode.workspace.isTrusted;
-  const baseSetting = trusted ? config.get<string>('baseURL') : config.inspect<string>('baseURL')?.globalValue;
+  const baseSetting = restrictedSetting<string>('personaLab.judge.baseURL');
   const manifest = readOmniManifest(join(run.dir, MANIFEST_FILE));
   const baseURL = baseSetting || resolved.config.baseURL;
   const model = config.get<string>('model') || manifest?.endpoint.model || resolved.config.model;

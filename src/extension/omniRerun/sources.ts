@@ -14,6 +14,8 @@ import type { OmniPromptSource } from '../../core/omni/run/source';
 import { omniTemplateSource } from '../../core/omni/run/template';
 import { log } from '../log';
 import { resolveSettingPath } from '../workspace/target';
+import { isInside } from '../../core/io/safeFs';
+import { restrictedSetting } from '../trustedSettings';
 
 export interface ChosenSource {
   source: OmniPromptSource;
@@ -28,12 +30,12 @@ export class OmniSources implements vscode.Disposable {
   constructor(private readonly benchRoot: () => string | undefined) {}
 
   checkout(): string | undefined {
-    const config = vscode.workspace.getConfiguration('personaLab.reference');
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const given = resolveSettingPath(config.get<string>('path'), folders, homedir());
+    const given = resolveSettingPath(restrictedSetting<string>('personaLab.reference.path'), folders, homedir());
     if (given && isOmniReferenceCheckout(given)) return given;
     const root = this.benchRoot();
-    return (root && findOmniReferenceCheckout(root)) || undefined;
+    // Looked up no higher than the workspace folder the benchmark is in (the folder the user opened and trusted).
+    return (root && findOmniReferenceCheckout(root, folders.find((f) => isInside(f, root)) ?? root)) || undefined;
   }
 
   async get(): Promise<ChosenSource> {
@@ -52,7 +54,7 @@ export class OmniSources implements vscode.Disposable {
     }
     if (!this.current || this.current.checkout !== checkout || this.current.hash !== hash) {
       this.close();
-      const python = vscode.workspace.getConfiguration('personaLab.reference').get<string>('python') || 'python3';
+      const python = restrictedSetting<string>('personaLab.reference.python') || 'python3';
       this.current = { checkout, hash, source: omniReferenceSource(checkout, { python }) };
     }
     try {

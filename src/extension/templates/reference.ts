@@ -12,6 +12,8 @@ import {
 } from '../../core/spb/reference/source';
 import { log } from '../log';
 import { resolveSettingPath } from '../workspace/target';
+import { isInside } from '../../core/io/safeFs';
+import { restrictedSetting } from '../trustedSettings';
 
 export type ReferenceState =
   | { kind: 'none' }
@@ -26,12 +28,12 @@ export class ReferencePrompts implements vscode.Disposable {
 
   /** The checkout, whether or not it can be used here. */
   checkout(): string | undefined {
-    const config = vscode.workspace.getConfiguration('personaLab.reference');
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const given = resolveSettingPath(config.get<string>('path'), folders, homedir());
+    const given = resolveSettingPath(restrictedSetting<string>('personaLab.reference.path'), folders, homedir());
     if (given) return given;
     const root = this.benchRoot();
-    return (root && findReferenceCheckout(root)) || undefined;
+    // Looked up no higher than the workspace folder the benchmark is in (the folder the user opened and trusted).
+    return (root && findReferenceCheckout(root, folders.find((f) => isInside(f, root)) ?? root)) || undefined;
   }
 
   async state(): Promise<ReferenceState> {
@@ -50,7 +52,7 @@ export class ReferencePrompts implements vscode.Disposable {
     }
     if (!this.current || this.current.checkout !== checkout || this.current.hash !== hash) {
       this.close();
-      const python = vscode.workspace.getConfiguration('personaLab.reference').get<string>('python') || 'python3';
+      const python = restrictedSetting<string>('personaLab.reference.python') || 'python3';
       this.current = { checkout, hash, source: referenceSource(checkout, { python }) };
     }
     try {

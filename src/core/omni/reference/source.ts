@@ -1,7 +1,8 @@
 // OmniBehavior's own prompts and readings, from the user's checkout of its repository, through the Python driver
 // (driverSource.ts). It runs the checkout's code: trusted folders only (the callers decide).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isInside, readRegularFile } from '../../io/safeFs';
 import { dirname, join, resolve } from 'node:path';
 import { DriverError, PythonDriver, type DriverOptions } from '../../io/pythonDriver';
 import type { FieldKind } from '../types';
@@ -36,21 +37,26 @@ export function isOmniReferenceCheckout(dir: string): boolean {
   return OMNI_REFERENCE_FILES.every((f) => existsSync(join(dir, f)));
 }
 
-/** The folder itself or the nearest of its parents that is a checkout; null if none is. */
-export function findOmniReferenceCheckout(from: string, maxUp = 8): string | null {
+/**
+ * The folder itself, or the nearest of its parents up to `within` (the folder the user opened), that is a checkout;
+ * null if none is. Never above `within`: a checkout's code runs, and a parent of the folder the user chose (or
+ * trusted) is not theirs to vouch for. Without `within`, only the folder itself.
+ */
+export function findOmniReferenceCheckout(from: string, within: string = from): string | null {
   let dir = resolve(from);
-  for (let i = 0; i <= maxUp; i++) {
+  const top = resolve(within);
+  for (;;) {
+    if (!isInside(top, dir)) return null;
     if (isOmniReferenceCheckout(dir)) return dir;
     const up = dirname(dir);
-    if (up === dir) break;
+    if (up === dir) return null;
     dir = up;
   }
-  return null;
 }
 
 export function omniReferenceHash(checkout: string): string {
   const h = createHash('sha256');
-  for (const f of OMNI_REFERENCE_FILES) h.update(readFileSync(join(checkout, f))).update('\0');
+  for (const f of OMNI_REFERENCE_FILES) h.update(readRegularFile(join(checkout, f), checkout)).update('\0');
   return h.digest('hex');
 }
 

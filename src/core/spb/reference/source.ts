@@ -2,7 +2,8 @@
 // or the benchmark's own prompt builder in the user's checkout of the StreamProfileBench repository. Every path that
 // sends or shows a request (run, Re-run Step, the draft, the PI guard's scan, the estimate) renders through one.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isInside, readRegularFile } from '../../io/safeFs';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId, type PromptContext } from '../prompt/prompt';
 import { kForPool } from '../score/step';
@@ -80,16 +81,21 @@ export function templateSource(name: string, template: string, systemMessage?: s
   };
 }
 
-/** The folder itself or the nearest of its parents that holds both reference files; null if none does. */
-export function findReferenceCheckout(from: string, maxUp = 8): string | null {
+/**
+ * The folder itself, or the nearest of its parents up to `within` (the folder the user opened), that is a checkout;
+ * null if none is. Never above `within`: a checkout's code runs, and a parent of the folder the user chose (or
+ * trusted) is not theirs to vouch for. Without `within`, only the folder itself.
+ */
+export function findReferenceCheckout(from: string, within: string = from): string | null {
   let dir = resolve(from);
-  for (let i = 0; i <= maxUp; i++) {
+  const top = resolve(within);
+  for (;;) {
+    if (!isInside(top, dir)) return null;
     if (isReferenceCheckout(dir)) return dir;
     const up = dirname(dir);
-    if (up === dir) break;
+    if (up === dir) return null;
     dir = up;
   }
-  return null;
 }
 
 export function isReferenceCheckout(dir: string): boolean {
@@ -99,7 +105,7 @@ export function isReferenceCheckout(dir: string): boolean {
 /** sha256 over both files, so a changed builder or system message is another prompt. */
 export function referenceHash(checkout: string): string {
   const h = createHash('sha256');
-  for (const f of REFERENCE_FILES) h.update(readFileSync(join(checkout, f))).update('\0');
+  for (const f of REFERENCE_FILES) h.update(readRegularFile(join(checkout, f), checkout)).update('\0');
   return h.digest('hex');
 }
 

@@ -1,0 +1,34 @@
+// An untrusted workspace chooses no server, no database, no program and no checkout: every setting that names one
+// is restricted in package.json (VS Code then keeps the workspace's value away), and the extension reads the same
+// list through restrictedSetting, which uses only the user's value there and says so.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { RESTRICTED_KEYS } from '../../src/extension/trustedKeys';
+
+interface Manifest {
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  contributes: {
+    configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> }[];
+  };
+}
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
+const configuration = manifest.contributes.configuration;
+const properties: Record<string, unknown> = Object.assign(
+  {},
+  ...(Array.isArray(configuration) ? configuration : [configuration]).map((c: { properties: object }) => c.properties),
+);
+
+describe('restricted settings', () => {
+  it('package.json restricts exactly the keys the extension reads as restricted', () => {
+    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual(
+      [...RESTRICTED_KEYS].sort(),
+    );
+  });
+
+  it('every setting that names a host, a database, a program or a checkout is restricted', () => {
+    const naming = Object.keys(properties).filter((k) => /server|baseURL|dbPath|reference\.(path|python)/.test(k));
+    expect(naming.length).toBeGreaterThanOrEqual(7);
+    for (const key of naming) expect(RESTRICTED_KEYS as readonly string[]).toContain(key);
+    expect(RESTRICTED_KEYS).toContain('personaLab.labels.server');
+  });
+});
