@@ -39,8 +39,9 @@ export const OMNI_RUN_USAGE = `  run <omnibehavior dir> --out NAME --base-url UR
                                                            OmniBehavior: asks every question of each test action
                                                            (one user's with --user, one with --index), one request
                                                            per question, into results/NAME/predictions.jsonl
-                                                           (resumes when re-run). Inside a checkout of the
-                                                           OmniBehavior repository (or with --reference DIR) its
+                                                           (resumes when re-run). When the folder is a checkout
+                                                           of the OmniBehavior repository (its parents are never
+                                                           looked at), or with --reference DIR, its
                                                            prompt_builder.py renders the prompts, its ModelCaller
                                                            sets each request's parameters and reads each reply;
                                                            elsewhere Persona Lab's own prompt, which is not the

@@ -48,8 +48,9 @@ export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--
       [--input-per-mtok PRICE] [--output-per-mtok PRICE] [--dry-run]
       [--reference DIR | --no-reference] [--python EXE] [--only-failed FROM]
                                                            run the benchmark's own prompt or a template against
-                                                           an OpenAI-compatible endpoint. Inside a checkout of the
-                                                           StreamProfileBench repository (or given --reference DIR)
+                                                           an OpenAI-compatible endpoint. When the folder is a
+                                                           checkout of the StreamProfileBench repository (its
+                                                           parents are never looked at), or given --reference DIR,
                                                            the default is the benchmark's prompt, rendered by the
                                                            checkout's bench_task.py with its system message and
                                                            temperature (runs its code with --python, default
@@ -173,7 +174,7 @@ export interface ParsedRun {
   onlyFailed: string | undefined;
 }
 
-/** The checkout that renders `run`'s requests: --reference, else the one the folder sits in, unless told otherwise. */
+/** The checkout that renders `run`'s requests: --reference, else the folder itself when it is one (never a parent). */
 function referenceFor(dir: string, opts: RunCliOptions, command: string): string | null {
   const given = opts.reference;
   if (given !== undefined && (opts['no-reference'] || opts.template !== undefined))

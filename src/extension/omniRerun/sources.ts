@@ -1,6 +1,6 @@
 // Where OmniBehavior requests come from in the workbench: the checkout of the OmniBehavior repository that the
-// benchmark folder sits in (or personaLab.reference.path), through the Python driver, only in a trusted workspace;
-// else Persona Lab's own prompt, named so everywhere. The driver starts on first use and restarts when the checkout's
+// benchmark folder is (or a parent up to its workspace folder, or personaLab.reference.path), through the Python
+// driver, only in a trusted workspace; else Persona Lab's own prompt, named so everywhere. The driver starts on first use and restarts when the checkout's
 // files change. Every caller gets a source and, when it is not the benchmark's, the sentence saying why.
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
