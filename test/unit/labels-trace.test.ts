@@ -59,9 +59,12 @@ function seedV1(raw: Database.Database, n: number): void {
 }
 
 describe('migration to v3 (trace targets)', () => {
-  it('v0: an empty file becomes the current version and takes action and history labels', () => {
+  it('v0: an empty SQLite database becomes the current version and takes action and history labels', () => {
     const path = join(dir(), 'l.db');
-    new Database(path).close();
+    // Written once, so the file has SQLite's header (a 0-byte file is refused: store-open-foreign.test.ts).
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE t (x); DROP TABLE t');
+    raw.close();
     const s = open(path);
     expect(SCHEMA_VERSION).toBe(5);
     expect(s.schemaVersion()).toBe(SCHEMA_VERSION);

@@ -53,10 +53,14 @@ describe('endpoint settings', () => {
     // So are the checkout and the Python that render the benchmark's own prompt (they run code).
     expect(cap.restrictedConfigurations).toEqual([
       ...RESTRICTED_SETTINGS,
-      'personaLab.reference.path',
-      'personaLab.reference.python',
       // the judge's endpoint: a cloned folder must not send the judge's prompts (the user's profile) elsewhere
       'personaLab.judge.baseURL',
+      // the label server and the databases: a cloned folder must not receive the labels nor name a file to write
+      'personaLab.labels.server',
+      'personaLab.labels.dbPath',
+      'personaLab.audit.dbPath',
+      'personaLab.reference.path',
+      'personaLab.reference.python',
       'personaLab.privacy.remoteGuard',
       'personaLab.privacy.guardLoopback',
     ]);

@@ -3,7 +3,7 @@
 // list through restrictedSetting, which uses only the user's value there and says so.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RESTRICTED_KEYS } from '../../src/extension/trustedKeys';
+import { namesSetting, RESTRICTED_KEYS } from '../../src/extension/trustedKeys';
 
 interface Manifest {
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
@@ -30,5 +30,15 @@ describe('restricted settings', () => {
     expect(naming.length).toBeGreaterThanOrEqual(7);
     for (const key of naming) expect(RESTRICTED_KEYS as readonly string[]).toContain(key);
     expect(RESTRICTED_KEYS).toContain('personaLab.labels.server');
+  });
+});
+
+describe('namesSetting', () => {
+  it('finds a key set in a settings.json, flat or nested, and nothing else', () => {
+    const key = 'personaLab.labels.server';
+    expect(namesSetting('{\n  // team\n  "personaLab.labels.server": "postgres://x@h/db",\n}', key)).toBe(true);
+    expect(namesSetting('{ "personaLab.labels": { "author": "a", "server": "postgres://h/db" } }', key)).toBe(true);
+    expect(namesSetting('{ "personaLab.labels.serverless": 1, "personaLab.labels.author": "a" }', key)).toBe(false);
+    expect(namesSetting('{ "note": "personaLab.labels.server" }', key)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 // The benchmark's own prompt in the workbench: the checkout of the StreamProfileBench repository that the benchmark
 // folder is (or a parent up to its workspace folder, or `personaLab.reference.path`), rendered by its bench_task.py
 // through the Python driver. It runs the checkout's code, so only in a trusted workspace; the driver starts on first
-// use and restarts when either file changes. Every caller gets either the source or a sentence saying why there is none.
+// use and restarts when either file changes. Every caller gets either the source or a sentence saying why there is
+// none.
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import {
