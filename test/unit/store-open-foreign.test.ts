@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ExperimentLog } from '../../src/core/experiments/log';
 import { LabelStore } from '../../src/core/labels/store';
 import { VerdictStore } from '../../src/core/pi/verdicts';
+import { RunHistory } from '../../src/core/runner/history';
 import { labelKey } from './labelStore-fixture';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-foreign-'));
@@ -22,8 +23,13 @@ describe('opening a store to write', () => {
     raw.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     raw.close();
     const before = readFileSync(other);
-    for (const open of [() => LabelStore.open(other), () => VerdictStore.open(other), () => ExperimentLog.open(other)])
-      expect(open).toThrow(/it holds other tables \(notes\)/);
+    const opens = [
+      () => LabelStore.open(other),
+      () => VerdictStore.open(other),
+      () => ExperimentLog.open(other),
+      () => RunHistory.open(other),
+    ];
+    for (const open of opens) expect(open).toThrow(/it holds other tables \(notes\)/);
     expect(readFileSync(other).equals(before)).toBe(true);
     expect(readdirSync(d)).toEqual(['other.db']);
   });

@@ -1,7 +1,14 @@
 // Run history in SQLite (better-sqlite3, WAL, user_version migrations): every step run with its prompt, raw
 // reply, parsed result, metrics, latency and usage, so that a step can list its earlier attempts. No API key
 // is ever passed in here.
-import { migrateStore, openDatabase, openReadOnly, userVersion, type StoreSchema } from '../storage/sqlite';
+import {
+  migrateStore,
+  openDatabase,
+  openReadOnly,
+  prepareStoreFile,
+  userVersion,
+  type StoreSchema,
+} from '../storage/sqlite';
 import { checkDefaultStorePath } from '../io/safeFs';
 import type Database from 'better-sqlite3';
 import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
@@ -124,6 +131,7 @@ export class RunHistory {
   static open(path: string, opts: { readOnly?: boolean } = {}): RunHistory {
     if (opts.readOnly) return new RunHistory(openReadOnly(path, HISTORY_SCHEMA));
     checkDefaultStorePath(path);
+    prepareStoreFile(path, HISTORY_SCHEMA, false);
     const db = openDatabase(path);
     try {
       db.pragma('journal_mode = WAL');

@@ -296,10 +296,7 @@ export function openStoreDatabase<T>(
   try {
     if (opts.readOnly === true) return readOnly();
     if (!opts.mustExist) checkDefaultStorePath(path);
-    if (path !== ':memory:' && path !== '') {
-      if (entryExists(path)) refuseForeign(path, schema);
-      else if (!opts.mustExist) createStore(path, schema, retry, retryMs);
-    }
+    prepareStoreFile(path, schema, opts.mustExist ?? false, retry, retryMs);
     db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: true });
     const conn = db;
     retry(() => conn.pragma('journal_mode = WAL'), retryMs);
@@ -312,6 +309,22 @@ export function openStoreDatabase<T>(
     if (opts.readOnly === 'when-unwritable' && isUnwritable(err) && existsSync(path)) return readOnly();
     throw err;
   }
+}
+
+/**
+ * Before a store's file is opened to write: an existing file must be one of ours (refuseForeign, read-only), and a
+ * missing one is created whole (createStore) unless it must exist. ':memory:' and '' are SQLite's own.
+ */
+export function prepareStoreFile(
+  path: string,
+  schema: StoreSchema & { migrate?: (db: Database.Database) => unknown },
+  mustExist: boolean,
+  retry: <R>(fn: () => R, maxRetryMs: number) => R = (fn) => fn(),
+  retryMs = 0,
+): void {
+  if (path === ':memory:' || path === '') return;
+  if (entryExists(path)) refuseForeign(path, schema);
+  else if (!mustExist) createStore(path, schema, retry, retryMs);
 }
 
 const entryExists = (path: string): boolean => {
