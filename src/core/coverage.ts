@@ -14,6 +14,11 @@ export interface Coverage {
   /** steps (StreamProfileBench) or test actions (OmniBehavior) */
   items: CoverageCount;
   itemNoun: 'step' | 'test action';
+  /**
+   * Which units are covered, as an order-free fingerprint (coverageKey): two runs of one user each cover the same
+   * counts but not the same steps when the users differ. Absent on coverages built by hand.
+   */
+  key?: string;
 }
 
 /** Whether a run has a result for every unit of its scope; an empty scope is not "whole" of anything. */
@@ -21,10 +26,14 @@ export function isWhole(c: Coverage): boolean {
   return c.items.total > 0 && c.items.covered === c.items.total && c.users.covered === c.users.total;
 }
 
-/** Two coverages are the same when they count the same units: only then are their figures ranked against each other. */
+/**
+ * Two coverages are the same when they cover the same units (the same counts, and the same fingerprint where both
+ * have one): only then are their figures ranked against each other.
+ */
 export function sameCoverage(a: Coverage, b: Coverage): boolean {
   return (
     a.itemNoun === b.itemNoun &&
+    (a.key === undefined || b.key === undefined || a.key === b.key) &&
     a.users.covered === b.users.covered &&
     a.users.total === b.users.total &&
     a.items.covered === b.items.covered &&
@@ -58,11 +67,48 @@ export function coverageJson(c: Coverage) {
   };
 }
 
-/** The sum of several coverages of one kind (a run's platforms). */
+/** The sum of several coverages of one kind (a run's platforms); its key is theirs combined, when all have one. */
 export function addCoverage(parts: readonly Coverage[], itemNoun: Coverage['itemNoun']): Coverage {
   const sum = (pick: (c: Coverage) => CoverageCount): CoverageCount => ({
     covered: parts.reduce((s, c) => s + pick(c).covered, 0),
     total: parts.reduce((s, c) => s + pick(c).total, 0),
   });
-  return { users: sum((c) => c.users), items: sum((c) => c.items), itemNoun };
+  const keys = parts.map((c) => c.key);
+  const key = keys.every((k): k is string => k !== undefined) ? keys.join('/') : undefined;
+  return { users: sum((c) => c.users), items: sum((c) => c.items), itemNoun, ...(key === undefined ? {} : { key }) };
+}
+
+/**
+ * An order-free fingerprint of a set of covered units: add each unit once (a unit is a string, or a string and an
+ * index), read `key`. Two 32-bit sums of independent hashes: the same set gives the same key whatever order the
+ * results file lists it in, and two different sets of the same size collide with odds of about 2^-64.
+ */
+export class CoverageKey {
+  private a = 0;
+  private b = 0;
+  private n = 0;
+
+  /** The hash of a unit's name (a user), to add its indexed units (its steps) without hashing the name again. */
+  static of(name: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  }
+
+  add(nameHash: number, index = 0): void {
+    this.a = (this.a + mix(nameHash ^ Math.imul(index + 1, 0x9e3779b1))) >>> 0;
+    this.b = (this.b + mix(Math.imul(nameHash, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ 0x27d4eb2f)) >>> 0;
+    this.n++;
+  }
+
+  get key(): string {
+    return `${this.n}:${this.a.toString(16)}${this.b.toString(16).padStart(8, '0')}`;
+  }
+}
+
+/** murmur3's finaliser: every input bit moves every output bit. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

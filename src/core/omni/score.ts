@@ -3,7 +3,7 @@
 // judge's mean for next_user_message, the six headline components and the overall score. Answers without a usable
 // predicted value (a text answer: empty once stripped, fields.ts usablePrediction) are left out of every metric, and
 // counted: an empty next_user_message is not in the judge mean, whatever judge_score its line carries.
-import type { Coverage } from '../coverage';
+import { CoverageKey, type Coverage } from '../coverage';
 import { pyFloat, pyRound } from '../io/pyNumber';
 import { BINARY_COMPONENT_SCENE, binaryLabel, COMPONENTS, FIELD_NAMES, FIELDS, usablePrediction } from './fields';
 import {
@@ -194,10 +194,13 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   const answered = fields.reduce((s, f) => s + f.answered, 0);
   const leftOut = fields.reduce((s, f) => s + f.leftOut, 0);
   const coveredUsers = new Set([...perAction.keys()].map((key) => actions.get(key)!.userId));
+  const key = new CoverageKey();
+  for (const k of perAction.keys()) key.add(CoverageKey.of(k));
   const coverage: Coverage = {
     users: { covered: coveredUsers.size, total: [...bench.users.values()].filter((u) => u.testActions.length).length },
     items: { covered: perAction.size, total: actions.size },
     itemNoun: 'test action',
+    key: key.key,
   };
   return { fields, components, overall, answered, leftOut, perAction, coverage };
 }

@@ -1,7 +1,7 @@
 // What a StreamProfileBench run covers, per platform and in all: users with at least one result row and steps with
 // a result row, out of the benchmark's (or a sample's) users and steps. A step with the reference's error record is
 // covered: the reference scores it as a step with no picks.
-import { addCoverage, coverageJson, coverageText, isWhole, type Coverage } from '../../coverage';
+import { addCoverage, coverageJson, coverageText, CoverageKey, isWhole, type Coverage } from '../../coverage';
 import { PLATFORM_LABELS } from '../names';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../types';
 import { platformTableOf } from './table';
@@ -13,16 +13,20 @@ export interface RunCoverage {
   total: Coverage;
 }
 
-/** Steps with a result row in a pick table (per step: -1 for no row, else n and n picks), split table alongside. */
-function presentSteps(splits: Int32Array, picks: Int32Array): number {
+/**
+ * Steps with a result row in a pick table (per step: -1 for no row, else n and n picks), split table alongside; each
+ * present step's position goes into `key`.
+ */
+function presentSteps(splits: Int32Array, picks: Int32Array, key: CoverageKey, user: number): number {
   let present = 0;
   let s = 0;
   let p = 0;
-  while (s < splits.length) {
+  for (let i = 0; s < splits.length; i++) {
     const count = picks[p++];
     if (count >= 0) {
       present++;
       p += count;
+      key.add(user, i);
     }
     s += 8 + 2 * splits[s + 7];
   }
@@ -37,30 +41,44 @@ export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): Ru
     let usersTotal = 0;
     let stepsTotal = 0;
     for (const user of users.values()) {
-      if (!inSubset(subset, platform, user.userId)) continue;
+      // A user without steps has nothing a run could cover: counting them would keep every run from being whole.
+      if (!inSubset(subset, platform, user.userId) || user.steps.length === 0) continue;
       usersTotal++;
       stepsTotal += user.steps.length;
     }
     if (usersTotal === 0) continue;
     let usersCovered = 0;
     let stepsCovered = 0;
+    const key = new CoverageKey();
     const results = run.results.get(platform);
     const table = results && platformTableOf(results, users);
-    const count = (user: User | undefined, present: number) => {
-      if (!user || !inSubset(subset, platform, user.userId) || present === 0) return;
+    const count = (user: User | undefined, present: (userHash: number) => number) => {
+      if (!user || !inSubset(subset, platform, user.userId)) return;
+      const n = present(CoverageKey.of(user.userId));
+      if (n === 0) return;
       usersCovered++;
-      stepsCovered += present;
+      stepsCovered += n;
     };
-    if (table) for (const e of table.entries) count(users.get(e.userId), presentSteps(e.splits, e.picks));
+    if (table)
+      for (const e of table.entries) count(users.get(e.userId), (h) => presentSteps(e.splits, e.picks, key, h));
     else if (results)
       for (const [userId, result] of results) {
         const user = users.get(userId);
-        count(user, user ? user.steps.filter((s) => result.steps.has(s.stepId)).length : 0);
+        count(user, (h) => {
+          let n = 0;
+          user!.steps.forEach((s, i) => {
+            if (!result.steps.has(s.stepId)) return;
+            n++;
+            key.add(h, i);
+          });
+          return n;
+        });
       }
     platforms.set(platform, {
       users: { covered: usersCovered, total: usersTotal },
       items: { covered: stepsCovered, total: stepsTotal },
       itemNoun: 'step',
+      key: `${platform}=${key.key}`,
     });
   }
   return { platforms, total: addCoverage([...platforms.values()], 'step') };
