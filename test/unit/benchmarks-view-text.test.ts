@@ -59,6 +59,8 @@ describe("the benchmark row's name", () => {
 describe("the OmniBehavior row's description", () => {
   it('gives the figure first, then the run, the format and a user order that is not the file’s', () => {
     expect(omniRowDescription('demo-sim', 61.234)).toBe('overall 61.2 · run: demo-sim · OmniBehavior');
+    // Rounded as the dashboard and the CLI round it: an exact tie goes to even, as Python's format does.
+    expect(omniRowDescription('demo-sim', 61.25)).toBe('overall 61.2 · run: demo-sim · OmniBehavior');
     expect(omniRowDescription('demo-sim', undefined, 'labelled first')).toBe(
       'overall — · run: demo-sim · OmniBehavior · labelled first',
     );

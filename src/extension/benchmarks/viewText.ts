@@ -1,5 +1,6 @@
 // Texts of the Benchmarks view that need no vscode: its description (which run its figures are for, or what is
 // loading) and the benchmark row's name, kept short so that the figures after it stay in sight.
+import { pyFixed } from '../../core/io/pyNumber';
 
 /** What the view's description reads of one open benchmark. */
 export interface OpenState {
@@ -54,7 +55,8 @@ export function omniRowDescription(
   order?: string,
   coverage?: string,
 ): string {
-  const value = overall === undefined ? '—' : overall.toFixed(1);
+  // As the dashboard, the tooltip and the CLI print it (Python's rounding: 61.25 is 61.2, not toFixed's 61.3).
+  const value = overall === undefined ? '—' : pyFixed(overall, 1);
   const figure = run === undefined ? 'no run' : `overall ${value}${coverage ? ` ${coverage}` : ''} · run: ${run}`;
   return [figure, 'OmniBehavior', order].filter(Boolean).join(' · ');
 }
