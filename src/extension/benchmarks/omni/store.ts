@@ -13,8 +13,11 @@ export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunS
   readonly format = omniBehavior;
   readonly tree = new OmniRoots(this, this.state);
 
-  /** The run last made in this window and how ("Run Test Actions…"): the views name it while it is the selected one. */
-  private made: { run: string; how: string } | undefined;
+  /**
+   * The run last made in this window, in which folder, and how ("Run Test Actions…"): the views name it while it is
+   * the selected run of that folder (another folder may have a run of the same name).
+   */
+  private made: { root: string | undefined; run: string; how: string } | undefined;
 
   constructor(state: vscode.Memento, host: LoadHost) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading OmniBehavior', scoreOf: scoreOmniRun });
@@ -28,13 +31,16 @@ export class OmniStore extends BenchmarkSession<OmniBenchmark, OmniRun, OmniRunS
 
   /** Selects a run just made in the window, so that the views can say the figures they show are that run's. */
   async selectMadeRun(name: string, how: string): Promise<void> {
-    this.made = { run: name, how };
+    this.made = { root: this.benchmark?.root, run: name, how };
     await this.selectRun(name);
   }
 
   /** "made here by Run Test Actions…" while the selected run is the one last made in this window. */
   madeNote(): string | undefined {
-    return this.made && this.made.run === this.runName ? `made here by ${this.made.how}` : undefined;
+    const made = this.made;
+    return made && made.run === this.runName && made.root === this.benchmark?.root
+      ? `made here by ${made.how}`
+      : undefined;
   }
 
   /** `root`: the OmniBehavior folder itself (omniRoot of what the user opened). */
