@@ -69,6 +69,18 @@ describe('the persona a draft sent', () => {
     expect(sentSpanText(prompt, { start: 0, end: 7 }, `X${prompt}`)).toBe('XProfile');
   });
 
+  it('finds a short persona that also stands elsewhere in the prompt where it was edited', () => {
+    const prompt = 'Posts: [1] 无\nHistory persona: 无\nPick tags.';
+    const reference = { templateText: null, personaIn: '无', prompt };
+    const edited = prompt.replace('persona: 无', 'persona: 无，喜欢跑步');
+    expect(draftPersona(reference, { ...ctx, persona: '无' }, edited)).toEqual({
+      personaIn: '无，喜欢跑步',
+      mode: 'edited',
+    });
+    const postsOnly = prompt.replace('Pick tags.', 'Pick five tags.');
+    expect(draftPersona(reference, { ...ctx, persona: '无' }, postsOnly)).toEqual({ personaIn: '无', mode: 'carried' });
+  });
+
   it('is what the comparison shows under Persona received', () => {
     const step: Step = {
       stepId: 3,

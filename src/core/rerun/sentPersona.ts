@@ -63,7 +63,7 @@ export interface DraftRendering {
 
 /**
  * The persona a draft sent: from a template, the {{persona}} value's span; from the benchmark's prompt, the carried
- * persona's text where it first appears. Without a first rendering to follow, the carried persona (as before).
+ * persona's text where it was changed. Without a first rendering to follow, the carried persona (as before).
  */
 export function draftPersona(origin: DraftRendering, ctx: PromptContext, sent: string): SentPersona {
   const carried = origin.personaIn;
@@ -74,7 +74,15 @@ export function draftPersona(origin: DraftRendering, ctx: PromptContext, sent: s
   }
   if (origin.prompt === undefined || carried === null || carried === '')
     return sentPersona({ original: sent, span: null, carried, sent });
-  const at = origin.prompt.indexOf(carried);
-  const span = at < 0 ? null : { start: at, end: at + carried.length };
-  return sentPersona({ original: origin.prompt, span, carried, sent });
+  // A short persona ("无") can also stand in the posts or the history: of its places in the first rendering, the one
+  // whose text was changed is the persona sent; with none changed, the carried persona was sent.
+  const original = origin.prompt;
+  const places: { start: number; end: number }[] = [];
+  for (let at = original.indexOf(carried); at >= 0; at = original.indexOf(carried, at + carried.length))
+    places.push({ start: at, end: at + carried.length });
+  for (const span of places) {
+    const found = sentPersona({ original, span, carried, sent });
+    if (found.mode === 'edited') return found;
+  }
+  return { personaIn: carried, mode: 'carried' };
 }
