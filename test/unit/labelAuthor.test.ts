@@ -50,4 +50,18 @@ describe('the label author', () => {
     expect(await new AuthorGate(h).ensure()).toBe('bob');
     expect(state.asked).toHaveLength(0);
   });
+
+  it('keeps the name given for this window when saving it fails, and does not ask again', async () => {
+    const { h, state } = host(['Ann Lee']);
+    h.save = async () => {
+      throw new Error('settings.json is read-only');
+    };
+    const gate = new AuthorGate(h);
+    expect(gate.current()).toBeUndefined();
+    await expect(gate.ensure()).rejects.toThrow('read-only');
+    // The labels written after the failure are by the name given, not the OS user's.
+    expect(gate.current()).toBe('Ann Lee');
+    expect(await gate.ensure()).toBe('Ann Lee');
+    expect(state.asked).toHaveLength(1);
+  });
 });

@@ -32,12 +32,22 @@ export function authorPrompt(osUser: string): { title: string; prompt: string; v
 
 export class AuthorGate {
   private asking: Promise<string> | undefined;
+  /** The name given in this window: it stands even when saving it failed, so it is neither lost nor asked again. */
+  private chosen: string | undefined;
 
   constructor(private readonly host: AuthorHost) {}
 
-  /** The author to write labels as, asking first when the setting is empty; concurrent callers share one question. */
+  /** The name labels are written as now: the setting, else the one given in this window; undefined before either. */
+  current(): string | undefined {
+    return this.host.setting().trim() || this.chosen;
+  }
+
+  /**
+   * The author to write labels as, asking first when there is none; concurrent callers share one question. Rejects
+   * when the name could not be saved in the setting, after it was taken for this window.
+   */
   ensure(): Promise<string> {
-    const set = this.host.setting().trim();
+    const set = this.current();
     if (set) return Promise.resolve(set);
     this.asking ??= this.ask().finally(() => (this.asking = undefined));
     return this.asking;
@@ -47,6 +57,7 @@ export class AuthorGate {
     const question = authorPrompt(this.host.osUser());
     const answer = (await this.host.ask(question))?.trim();
     const name = answer || question.value;
+    this.chosen = name;
     await this.host.save(name);
     return name;
   }

@@ -69,7 +69,7 @@ export class LabelService implements vscode.Disposable {
   }
 
   get author(): string {
-    return authorName(vscode.workspace.getConfiguration('personaLab.labels').get<string>('author'));
+    return authorName(this.authorGate.current());
   }
 
   private readonly authorGate = new AuthorGate({
