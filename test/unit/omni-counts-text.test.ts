@@ -15,6 +15,7 @@ describe('answer counts in the tree', () => {
     expect(rowCountsText(c(0, 1, 1), false)).toBe('0 of 1 right · 1 graded');
     expect(rowCountsText(c(0, 0, 1), false)).toBe('1 graded');
     expect(rowCountsText(c(0, 0, 0, 3), false)).toBe('3 left out');
-    expect(rowCountsText(undefined, false)).toBe('no prediction');
+    expect(rowCountsText(undefined, false)).toBe('not in this run');
+    expect(countsText(undefined)).toBe('not in this run');
   });
 });
