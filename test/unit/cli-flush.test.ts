@@ -1,5 +1,5 @@
 // The CLI exits only once its output has reached a reader that is slow to read: a full pipe queues the rest of a
-// write, and exiting at once would cut an export short. `npm test` builds dist/ first.
+// write, and exiting at once would cut an export short. `npm run test:slow` builds dist/ first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
