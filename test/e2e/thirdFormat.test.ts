@@ -47,6 +47,8 @@ describe('a third format registered by one list entry works in the workbench', (
       format: 'cjs',
       target: 'es2022',
       external: ['vscode', 'better-sqlite3'],
+      // The reference drivers are Python files bundled as their text, as scripts/build.mjs bundles them.
+      loader: { '.py': 'text' },
       logLevel: 'warning',
     });
     wb = await startWorkbench({ folder: root, theme: 'light', extensionMain: bundle });
