@@ -8,7 +8,6 @@ import type { Coverage, CoverageCount } from '../core/coverage';
 export const EXPERIMENT_TABLE_VIEW_TYPE = 'personaLab.experimentTable';
 
 export {
-  elideMiddle,
   sortTableRows,
   TABLE_METRICS,
   type ExperimentTableRow,

@@ -145,7 +145,7 @@ describe('experiment table rows', () => {
   });
 
   it('elides a long name in its middle, keeping both ends', () => {
-    expect(elideMiddle('short')).toBe('short');
+    expect(elideMiddle('short', 32)).toBe('short');
     const long = 'default-template-prefer-the-latest-posts-with-three-examples';
     const cut = elideMiddle(long, 32);
     expect([...cut]).toHaveLength(32);

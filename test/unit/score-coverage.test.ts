@@ -10,7 +10,7 @@ import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { ScoreJson } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
-import { elideMiddle, wrapLine } from '../../src/core/tables/text';
+import { elideRunName, wrapLine } from '../../src/core/tables/text';
 import { paperTablesText, tableModels } from '../../src/core/spb/score/paperTables';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { SAMPLE } from '../support/committedSample';
@@ -125,7 +125,7 @@ describe('score on a run of one user beside whole runs', () => {
     const text = paperTablesText([score, scoreRun(bench, bench.runs.get('random')!)]);
     for (const l of text.split('\n')) expect(l.length, l).toBeLessThanOrEqual(120);
     expect(text).toMatch(/^persona-lab-experiment-x+…x+-mHMT ‡/m);
-    expect(elideMiddle('abcdefghij', 7)).toBe('abcd…ij');
+    expect(elideRunName('abcdefghij', 7)).toBe('abcd…ij');
   });
 
   it('with --sample, a run over all of the sample is whole and a run over part of it says so', async () => {

@@ -24,7 +24,7 @@ import type { PiMark } from '../../src/core/pi/spans';
 import type { RunPairStep } from '../../src/core/spb/view/runPair';
 import { isPlainKey } from '../shared/keys';
 import { renderPair } from './comparePair';
-import { elideMiddle } from '../shared/elide';
+import { elideMiddle } from '../../src/core/elide';
 
 type Post = (m: WebviewToExtension) => void;
 

@@ -3,7 +3,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CopyFormat, TableId, TableModel } from '../../src/shared/dashboardProtocol';
 import { el, help } from './dom';
-import { elideMiddle } from '../shared/elide';
+import { elideMiddle } from '../../src/core/elide';
 
 /** Longest run name shown whole in a table's first column; a longer one is cut in the middle (full in the tooltip). */
 const RUN_NAME_MAX = 24;

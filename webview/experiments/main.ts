@@ -5,8 +5,8 @@
 // (click, Ctrl+click) and Diff Templates show their templates' diff. Dataset text is set as text only.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { coverageNote } from '../../src/core/coverage';
+import { elideMiddle } from '../../src/core/elide';
 import {
-  elideMiddle,
   isExtensionToWebview,
   sortTableRows,
   TABLE_METRICS,

@@ -35,15 +35,3 @@ export function append(parent: Node, children: Child[]): void {
 export function icon(name: string, className = ''): HTMLSpanElement {
   return el('span', { className: `codicon codicon-${name} ${className}`.trim(), attrs: { 'aria-hidden': 'true' } });
 }
-
-/**
- * A long name cut in its middle, so that both its start and its distinguishing end stay readable ("draft
- * U_1a2b…step3.pldraft"); the caller puts the whole name in the tooltip.
- */
-export function elideMiddle(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max || max < 3) return text;
-  const keep = max - 1;
-  const head = Math.ceil(keep / 2);
-  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
-}

@@ -3,7 +3,8 @@
 import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary } from '../../src/core/rerun/attemptCompare';
 import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
-import { el, elideMiddle } from '../shared/dom';
+import { elideMiddle } from '../../src/core/elide';
+import { el } from '../shared/dom';
 
 /** What the Re-run section's buttons call (the step page's handlers). */
 export interface RerunHandlers {

@@ -52,11 +52,5 @@ export function experimentTableRows(rows: readonly ExperimentRow[], size: Benchm
 }
 
 export { benchmarkSize, experimentCoverage, type BenchmarkSize } from './coverage';
-export {
-  elideMiddle,
-  sortTableRows,
-  TABLE_METRICS,
-  type ExperimentTableRow,
-  type TableDelta,
-  type TableSortKey,
-} from './tableRows';
+export { elideMiddle } from '../elide';
+export { sortTableRows, TABLE_METRICS, type ExperimentTableRow, type TableDelta, type TableSortKey } from './tableRows';

@@ -47,18 +47,6 @@ export interface ExperimentTableRow {
 
 export type TableSortKey = 'createdAt' | 'name' | 'sample' | 'baseRun' | 'requests' | 'recall' | `delta${number}`;
 
-/**
- * A long name cut in its middle to at most `max` characters ("v2-prefer-latest…-with-examples"): both its start and
- * its end tell templates apart (variants often share a prefix and differ in a suffix); the full name goes in a tooltip.
- */
-export function elideMiddle(name: string, max = 32): string {
-  const chars = [...name];
-  if (chars.length <= max) return name;
-  const tail = Math.floor((max - 1) / 2);
-  const head = max - 1 - tail;
-  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
-}
-
 /** Rows in the order of one column; undefined deltas go last whatever the direction, ties by time (newest first). */
 export function sortTableRows(
   rows: readonly ExperimentTableRow[],

@@ -1,16 +1,15 @@
 // A table of figures as plain text for a terminal: column groups (a platform, "Avg.") as a heading line over their
 // columns, and at most `width` characters a line. A table wider than that is split into blocks of whole groups, each
 // repeating the Run column, so that no line wraps in a 120-column terminal and a group is never cut in two.
+import { elideMiddle } from '../elide';
 import { coverageFootnote, rowName, type TableModel } from './format';
 
 export const TEXT_WIDTH = 120;
 const GAP = '  ';
 
-/** "persona-lab-exp…mHMT": the start and the end of a name kept, the middle elided, `max` characters in all. */
-export function elideMiddle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const tail = Math.floor((max - 1) / 3);
-  return `${text.slice(0, max - 1 - tail)}…${text.slice(text.length - tail)}`;
+/** "persona-lab-exp…mHMT": a run name cut to its column, two thirds of it from the start. */
+export function elideRunName(text: string, max: number): string {
+  return elideMiddle(text, max, 3);
 }
 
 interface Group {
@@ -80,7 +79,7 @@ export function tableText(t: TableModel, { width = TEXT_WIDTH, footnote = true }
       line('Run', (g) => g.columns.map((ci, i) => t.columns[ci].head.padStart(g.widths[i])).join(GAP)),
       line('-'.repeat(runWidth), (g) => g.widths.map((w) => '-'.repeat(w)).join(GAP)),
       ...names.map((name, ri) =>
-        line(elideMiddle(name, runWidth), (g) =>
+        line(elideRunName(name, runWidth), (g) =>
           g.columns.map((ci, i) => cellText(ri, ci).padStart(g.widths[i])).join(GAP),
         ),
       ),
