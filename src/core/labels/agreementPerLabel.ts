@@ -57,7 +57,7 @@ export interface LabelAgreements {
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Units in reading order: benchmark, platform, user, step (as a number), run. */
-function byUnit(x: StepRef, y: StepRef): number {
+export function byUnit(x: StepRef, y: StepRef): number {
   return (
     text(x.benchmark, y.benchmark) ||
     text(x.platform, y.platform) ||

@@ -1,6 +1,7 @@
 // The paired summary of two runs per metric: means, mean difference B − A, win/tie/loss per user and per step, and a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
 import type { Scope } from './figures';
+import { quantile, type BootstrapOptions } from '../../stats/bootstrap';
 import { mulberry32 } from '../../stats/random';
 import { nanMean } from './step';
 import {
@@ -14,14 +15,7 @@ import {
 } from './runCompare';
 import { PLATFORMS } from '../types';
 
-/** Quantile of sorted values with linear interpolation between order statistics (R type 7, numpy's default). */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
+export { quantile };
 
 export interface WinTieLoss {
   win: number;
@@ -53,12 +47,7 @@ export type { Scope };
 export const COMPARE_RESAMPLES = 2000;
 export const COMPARE_SEED = 20240611;
 
-export interface BootstrapOptions {
-  resamples?: number;
-  seed?: number;
-  /** confidence level, default 0.95 */
-  level?: number;
-}
+export type { BootstrapOptions };
 
 function wtl(metric: CompareMetric, deltas: Iterable<number>): WinTieLoss {
   const out = { win: 0, tie: 0, loss: 0 };
