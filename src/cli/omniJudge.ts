@@ -10,7 +10,8 @@ import { omniReferenceSource } from '../core/omni/reference/source';
 import { scoreOmniRun } from '../core/omni/score';
 import { createOpenAITransport } from '../core/runner/client';
 import { MANIFEST_FILE } from '../core/runner/runner';
-import { checkoutFor, guardOmni, piGuardOption, type OmniRunCliOptions } from './omniRun';
+import { checkoutFor, type OmniRunCliOptions } from './omniRun';
+import { cliPiGuard, piGuardOption } from './piGuard';
 import { num, timeoutSeconds, Usage, type RunCliIo } from './runArgs';
 
 export const JUDGE_OPTIONS = {
@@ -98,7 +99,7 @@ export async function runJudgeCommand(args: string[], opts: JudgeCliOptions, io:
     const http = createOpenAITransport(endpoint);
     // The judge's prompts carry the user's profile: the PI guard reads what would be sent before anything is.
     const prompts = await judgePrompts(bench, run, source, parsed.maxHistoryTokens);
-    const transport = guardOmni(prompts, parsed, http, io);
+    const transport = cliPiGuard(prompts, parsed, http, io);
     if (!transport) return 4;
     const controller = new AbortController();
     io.signal?.addEventListener('abort', () => controller.abort(), { once: true });

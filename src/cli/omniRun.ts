@@ -17,16 +17,8 @@ import {
   OMNI_REFERENCE_FILES,
   omniReferenceSource,
 } from '../core/omni/reference/source';
-import {
-  decideGuard,
-  findingLine,
-  guardApplies,
-  maskingTransport,
-  scanOutgoing,
-  type GuardSettings,
-  type OutgoingPrompt,
-} from '../core/pi/guard';
-import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
+import { createOpenAITransport } from '../core/runner/client';
+import { cliPiGuard, piGuardOption } from './piGuard';
 import { estimateLine, estimateRequests } from '../core/runner/estimate';
 import { DEFAULT_MAX_REPLY_BYTES } from '../core/runner/guardedFetch';
 import { runNameProblem } from '../core/runner/runner';
@@ -77,40 +69,6 @@ export function checkoutFor(dir: string, opts: OmniRunCliOptions): string | null
   if (opts['no-reference']) return null;
   const folder = statSync(dir).isFile() ? dirname(resolve(dir)) : resolve(dir);
   return findOmniReferenceCheckout(folder);
-}
-
-/**
- * The PI guard on OmniBehavior's prompts (a CLI cannot ask, so "ask" refuses): the transport to send with (masking or
- * not), or null after printing why it refused.
- */
-export function guardOmni(
-  prompts: readonly OutgoingPrompt[],
-  parsed: { baseURL: string; piGuard: 'refuse' | 'mask' | 'send'; piGuardLoopback: boolean },
-  http: ChatTransport,
-  io: RunCliIo,
-): ChatTransport | null {
-  const settings: GuardSettings = {
-    mode: parsed.piGuard === 'send' ? 'off' : parsed.piGuard === 'mask' ? 'mask' : 'ask',
-    guardLoopback: parsed.piGuardLoopback,
-  };
-  if (!guardApplies(parsed.baseURL, settings)) return http;
-  const scan = scanOutgoing(prompts);
-  const action = decideGuard(settings, scan);
-  const n = scan.findings.length;
-  if (action === 'send') return http;
-  if (action === 'mask') {
-    io.stderr(
-      `PI guard: masking ${n} residual PI finding${n === 1 ? '' : 's'} in ${scan.affected} of ${scan.prompts} prompts\n`,
-    );
-    return maskingTransport(http);
-  }
-  const lines = scan.findings.slice(0, 20).map((f) => `  ${findingLine(f)}`);
-  if (n > 20) lines.push(`  … and ${n - 20} more`);
-  io.stderr(
-    `persona-lab: not sending: ${scan.affected} of ${scan.prompts} prompts to ${publicBaseURL(parsed.baseURL)} hold ${n} unredacted PI finding${n === 1 ? '' : 's'}:\n` +
-      `${lines.join('\n')}\nRun again with --pi-guard mask (each finding replaced by its placeholder) or --pi-guard send.\n`,
-  );
-  return null;
 }
 
 export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions, io: RunCliIo): Promise<number> {
@@ -167,7 +125,7 @@ export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions,
       timeoutMs: parsed.timeoutS * 1000,
       maxReplyBytes: parsed.maxReplyBytes,
     };
-    const transport = guardOmni(
+    const transport = cliPiGuard(
       plan.requests.filter((r) => !r.done),
       parsed,
       createOpenAITransport(endpoint),
@@ -224,12 +182,6 @@ export async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions,
   } finally {
     source.close();
   }
-}
-
-export function piGuardOption(value: string | undefined): 'refuse' | 'mask' | 'send' {
-  const v = value ?? 'refuse';
-  if (v !== 'refuse' && v !== 'mask' && v !== 'send') throw new Usage('--pi-guard must be refuse, mask or send');
-  return v;
 }
 
 function parse(args: string[], opts: OmniRunCliOptions, env: Record<string, string | undefined>) {

@@ -6,16 +6,9 @@ import { detectFormat } from '../core/formats';
 import { omniBehavior } from '../core/omni/format';
 import { runOmniRunCommand, type OmniRunCliOptions } from './omniRun';
 import { cacheOption } from './cacheOption';
-import {
-  decideGuard,
-  findingLine,
-  guardApplies,
-  maskingTransport,
-  maskOutgoing,
-  scanOutgoing,
-  type GuardSettings,
-} from '../core/pi/guard';
-import { createOpenAITransport, publicBaseURL, type ChatTransport } from '../core/runner/client';
+import { cliPiGuard } from './piGuard';
+import { maskOutgoing } from '../core/pi/guard';
+import { createOpenAITransport, publicBaseURL } from '../core/runner/client';
 import { renderPlanned, type PlannedPrompt } from '../core/runner/preflight';
 import { referenceSource, type PromptSource } from '../core/spb/reference/source';
 import { BUILTIN_TEMPLATE_MARK } from '../core/spb/prompt/runOrigin';
@@ -57,40 +50,6 @@ export const defaultIo = (): RunCliIo => ({
 });
 
 const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).padStart(5));
-
-/**
- * The PI guard: a CLI cannot ask, so "ask" refuses. Returns the transport to use (masking or not), or null after
- * printing why it refused.
- */
-function cliGuard(
-  parsed: ParsedRun,
-  prompts: readonly PlannedPrompt[],
-  http: ChatTransport,
-  io: RunCliIo,
-): ChatTransport | null {
-  const settings: GuardSettings = {
-    mode: parsed.piGuard === 'send' ? 'off' : parsed.piGuard === 'mask' ? 'mask' : 'ask',
-    guardLoopback: parsed.piGuardLoopback,
-  };
-  if (!guardApplies(parsed.baseURL, settings)) return http;
-  const scan = scanOutgoing(prompts);
-  const action = decideGuard(settings, scan);
-  if (action === 'send') return http;
-  const n = scan.findings.length;
-  if (action === 'mask') {
-    io.stderr(
-      `PI guard: masking ${n} residual PI finding${n === 1 ? '' : 's'} in ${scan.affected} of ${scan.prompts} prompts\n`,
-    );
-    return maskingTransport(http);
-  }
-  const lines = scan.findings.slice(0, 20).map((f) => `  ${findingLine(f)}`);
-  if (n > 20) lines.push(`  … and ${n - 20} more`);
-  io.stderr(
-    `persona-lab: not sending: ${scan.affected} of ${scan.prompts} prompts to ${publicBaseURL(parsed.baseURL)} hold ${n} unredacted PI finding${n === 1 ? '' : 's'}:\n` +
-      `${lines.join('\n')}\nRun again with --pi-guard mask (each finding replaced by its placeholder) or --pi-guard send.\n`,
-  );
-  return null;
-}
 
 /**
  * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
@@ -247,7 +206,7 @@ async function executeWith(
     maxReplyBytes: parsed.maxReplyBytes,
   };
   const http = createOpenAITransport(endpoint);
-  const transport = cliGuard(parsed, planned, http, io);
+  const transport = cliPiGuard(planned, parsed, http, io);
   if (!transport) return { code: EXIT_PI_REFUSED };
   const masked = transport !== http;
   const controller = new AbortController();

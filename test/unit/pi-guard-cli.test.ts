@@ -9,7 +9,7 @@ import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { RunHistory } from '../../src/core/runner/history';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
-import { SAMPLE } from '../support/committedSample';
+import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 const PHONE = '13800138000';
 let server: ScriptedServer;
@@ -100,5 +100,32 @@ describe('run with the PI guard', () => {
     const { out, sink } = io();
     expect(await runRunCommand([w.root], { ...w.opts, 'pi-guard': 'ask' }, sink)).toBe(2);
     expect(out.stderr).toContain('--pi-guard must be refuse, mask or send');
+  });
+});
+
+describe('an OmniBehavior run with the PI guard', () => {
+  it('refuses the same way: exit 4, the planted phone number named with its test action, no request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pi-guard-omni-'));
+    dirs.push(dir);
+    cpSync(OMNI_SAMPLE, dir, { recursive: true });
+    const { out, sink } = io();
+    server.requests.length = 0;
+    const code = await runRunCommand(
+      [dir],
+      {
+        out: 'guarded',
+        'base-url': server.baseURL,
+        model: 'm',
+        'pi-guard-loopback': true,
+        user: 'u_1001',
+        index: '1195',
+      },
+      sink,
+    );
+    expect(code, out.stderr).toBe(EXIT_PI_REFUSED);
+    expect(out.stderr).toMatch(/PHONE \(high\) "13800138000" in the prompt of u_1001#\d+ /);
+    expect(out.stderr).toContain('--pi-guard mask');
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(dir, 'results', 'guarded'))).toBe(false);
   });
 });
