@@ -9,8 +9,8 @@
 //
 // A second call is a no-op. Exit 1 with a message when the registry cannot be reached.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The release of each line that the repository pins (the toolchain's 24 is package.json's devDependency). */
@@ -28,24 +28,37 @@ export function nodeRuntime(line) {
   const bin = join(pkg, process.platform === 'win32' ? 'bin/node.exe' : 'bin/node');
   const stamp = join(dir, '.installed');
   if (!existsSync(stamp) || !existsSync(bin)) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `node-runtime-${version}`, private: true }));
+    // Installed beside its place and renamed into it, so that two installs of one line at the same time (the ABI test
+    // and the floor's code-server install, which CI runs together) never write into one folder: the first rename
+    // wins and the other install is thrown away.
+    const tmp = `${dir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, 'package.json'), JSON.stringify({ name: `node-runtime-${version}`, private: true }));
     const r = spawnSync(
       'npm',
       ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${version}`],
       {
-        cwd: dir,
+        cwd: tmp,
         stdio: ['ignore', 'pipe', 'pipe'],
         encoding: 'utf8',
         shell: process.platform === 'win32',
         env: { ...process.env, npm_config_update_notifier: 'false' },
       },
     );
-    if (r.status !== 0 || !existsSync(bin)) {
+    const tmpBin = join(tmp, relative(dir, bin));
+    if (r.status !== 0 || !existsSync(tmpBin)) {
+      rmSync(tmp, { recursive: true, force: true });
       throw new Error(`npm install node@${version} failed (exit ${r.status ?? r.signal}):\n${r.stderr || r.stdout}`);
     }
-    writeFileSync(stamp, version);
+    writeFileSync(join(tmp, '.installed'), version);
+    if (!(existsSync(stamp) && existsSync(bin))) rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(tmp, dir);
+    } catch (e) {
+      rmSync(tmp, { recursive: true, force: true });
+      if (!(existsSync(stamp) && existsSync(bin))) throw e;
+    }
   }
   const platformPkgs = join(pkg, 'node_modules');
   const platformDir = readdirSync(platformPkgs)
