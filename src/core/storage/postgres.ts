@@ -2,6 +2,7 @@
 // with the password), versioned migrations run once under an advisory lock by whoever connects first, and one
 // transaction per write, retried when the server chose it as a deadlock or serialization victim.
 import { Pool, type PoolClient } from 'pg';
+import { CleartextRefused, guardedClient, isNoTlsError, tlsPlan, type TlsPlan } from './pgTls';
 import { SchemaError } from './sqlite';
 
 /** The server cannot be used as asked: unreachable, refused the login, or holds something else. For a person. */
@@ -85,23 +86,63 @@ export function serverError(err: unknown, url: string): ServerError {
       false,
     );
   if (code === '3D000') return new ServerError(`the label server ${where} has no such database (${raw})`, false);
+  if (err instanceof CleartextRefused) return new ServerError(`the label server ${where}: ${raw}`, false);
   if (code === '57014') return new ServerError(`the label server ${where} ended a statement that ran too long`, false);
   return new ServerError(`label server ${where}: ${raw}`, false);
 }
 
-/** Opens a pool on `url` and checks that it answers; throws ServerError. */
+/**
+ * Opens a pool on `url` and checks that it answers; throws ServerError. TLS as the URL's sslmode says (pgTls.ts:
+ * verify-full by default for a host that is not this machine); a cleartext password request over a connection that
+ * is neither TLS nor loopback is refused.
+ */
 export async function openPool(url: string, opts: ServerOptions = {}): Promise<Pool> {
   const problem = serverUrlProblem(url);
   if (problem) throw new ServerError(`${describeServer(url)}: ${problem}`, false);
+  let plan: TlsPlan;
+  try {
+    plan = tlsPlan(url);
+  } catch (err) {
+    throw new ServerError(`the label server ${describeServer(url)}: ${(err as Error).message}`, false);
+  }
   const given = opts.password || process.env.PGPASSWORD || undefined;
+  try {
+    return await connectPool(plan, plan.ssl, given, opts);
+  } catch (err) {
+    if (plan.fallbackPlain && isNoTlsError(err)) {
+      try {
+        return await connectPool(plan, false, given, opts);
+      } catch (again) {
+        throw failure(again, url, given);
+      }
+    }
+    if (isNoTlsError(err))
+      throw new ServerError(
+        `the label server ${describeServer(url)} offers no TLS and sslmode is ${plan.mode}` +
+          (plan.explicit ? '' : ' (the default for a host that is not this machine)') +
+          '; nothing was sent. Enable TLS on the server, or add ?sslmode=disable to the URL to send labels unencrypted',
+        false,
+      );
+    throw failure(err, url, given);
+  }
+}
+
+async function connectPool(
+  plan: TlsPlan,
+  ssl: TlsPlan['ssl'],
+  given: string | undefined,
+  opts: ServerOptions,
+): Promise<Pool> {
   // The password goes into the URL pg parses: pg lets a URL's empty password override a `password` option. With no
   // password at all, pg 8 throws inside SCRAM and leaves the socket open, and the server keeps that half-logged-in
   // connection for a minute (a DROP DATABASE waited on it): a stand-in is sent instead, which the server refuses
   // cleanly (28P01), said below as "none given". A password written in the URL wins.
-  const connect = new URL(url.trim());
+  const connect = new URL(plan.connectUrl.toString());
   if (!connect.password) connect.password = encodeURIComponent(given ?? NO_PASSWORD);
   const pool = new Pool({
+    Client: guardedClient(plan.loopback),
     connectionString: connect.toString(),
+    ssl,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     statement_timeout: opts.statementTimeoutMs ?? 30_000,
     idleTimeoutMillis: 10_000,
@@ -116,15 +157,19 @@ export async function openPool(url: string, opts: ServerOptions = {}): Promise<P
     return pool;
   } catch (err) {
     await pool.end().catch(() => undefined);
-    const code = (err as { code?: unknown }).code;
-    if ((code === '28P01' || code === '28000') && given === undefined && !new URL(url.trim()).password)
-      throw new ServerError(
-        `the label server ${describeServer(url)} asks for a password and none was given; set it (PGPASSWORD for ` +
-          'the CLI, "Persona Lab: Set Label Server Password" in VS Code)',
-        false,
-      );
-    throw serverError(err, url);
+    throw err;
   }
+}
+
+function failure(err: unknown, url: string, given: string | undefined): ServerError {
+  const code = (err as { code?: unknown }).code;
+  if ((code === '28P01' || code === '28000') && given === undefined && !new URL(url.trim()).password)
+    return new ServerError(
+      `the label server ${describeServer(url)} asks for a password and none was given; set it (PGPASSWORD for ` +
+        'the CLI, "Persona Lab: Set Label Server Password" in VS Code)',
+      false,
+    );
+  return serverError(err, url);
 }
 
 const NO_PASSWORD = 'persona-lab: no password was given';
