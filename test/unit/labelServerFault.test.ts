@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
+import { opKey } from '../../src/core/labels/server/ops';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { LabelSync, openReplica, type SyncState } from '../../src/core/labels/server/sync';
 import { resumeCluster, startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
@@ -86,7 +87,7 @@ describePg('a label server restarted mid-run', () => {
     // Each person's events reached the server in the order they were made.
     for (const p of people) {
       const users = events
-        .filter((e) => e.author === p.name)
+        .filter((e) => opKey(e.ops[0].action).author === p.name)
         .map((e) => (e.ops[0].action as { row: LabelRow }).row.userId);
       expect(users).toEqual(Array.from({ length: EACH }, (_, i) => `u${i}`));
     }

@@ -229,9 +229,12 @@ const MIGRATION_LOCK = 0x5e_4a_1a_b0;
 export async function migrateServer(pool: Pool, schema: ServerSchema): Promise<{ from: number; to: number }> {
   return inTransaction(pool, async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await c.query(
-      'CREATE TABLE IF NOT EXISTS persona_lab_schema (what TEXT PRIMARY KEY, version INTEGER NOT NULL, migrated_at TIMESTAMPTZ NOT NULL DEFAULT now())',
-    );
+    // CREATE … IF NOT EXISTS still asks for CREATE on the schema, which an annotator's role does not have.
+    const made = await c.query<{ made: boolean }>("SELECT to_regclass('persona_lab_schema') IS NOT NULL AS made");
+    if (!made.rows[0]?.made)
+      await c.query(
+        'CREATE TABLE persona_lab_schema (what TEXT PRIMARY KEY, version INTEGER NOT NULL, migrated_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
     const found = await c.query<{ version: number }>('SELECT version FROM persona_lab_schema WHERE what = $1', [
       schema.what,
     ]);
@@ -241,7 +244,17 @@ export async function migrateServer(pool: Pool, schema: ServerSchema): Promise<{
       throw new SchemaError(
         `the ${schema.what} on the server has schema version ${from}, newer than this Persona Lab knows (${last}); update Persona Lab`,
       );
-    for (let v = from; v < last; v++) await c.query(schema.migrations[v]);
+    for (let v = from; v < last; v++) {
+      try {
+        await c.query(schema.migrations[v]);
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== '42501') throw err;
+        throw new SchemaError(
+          `the ${schema.what} on the server is at schema version ${from} and this Persona Lab needs ${last}; ` +
+            `this role may not upgrade it (${(err as Error).message}): connect once as the database's owner`,
+        );
+      }
+    }
     if (from !== last)
       await c.query(
         'INSERT INTO persona_lab_schema (what, version) VALUES ($1, $2) ' +

@@ -1,6 +1,7 @@
 // The label store on a PostgreSQL server: the same labels and judge_scores tables as the embedded SQLite file (the
 // same columns, natural keys and statements: ../sqlRows.ts), plus the event log every write goes through (what makes
 // a write exactly-once and a conflict visible) and the labelling projects' queues.
+import { annotatorGrantsSql, ownRowsSql, ROLES_SQL, signedBySessionSql } from '../../storage/pgRoles';
 import type { ServerSchema } from '../../storage/postgres';
 
 export const SERVER_MIGRATIONS: readonly string[] = [
@@ -85,6 +86,25 @@ export const SERVER_MIGRATIONS: readonly string[] = [
      FOREIGN KEY (project_id, item) REFERENCES project_items (project_id, item) ON DELETE CASCADE
    );
    CREATE INDEX assignments_annotator ON assignments (project_id, annotator, submitted_at);`,
+  // v3: a team of database roles (../../storage/pgRoles.ts). The server signs each row with the session's role and
+  // keeps every role to its own labels, scores and claims; the annotator group holds what an annotator needs. A later
+  // migration that adds a table grants it to the group too.
+  `${ROLES_SQL}
+   ${ownRowsSql('labels')}
+   ${ownRowsSql('judge_scores')}
+   ${ownRowsSql('assignments', 'annotator')}
+   ${signedBySessionSql('label_events')}
+   ${annotatorGrantsSql({
+     tables: {
+       labels: 'SELECT, INSERT, UPDATE, DELETE',
+       judge_scores: 'SELECT, INSERT, UPDATE, DELETE',
+       label_events: 'SELECT, INSERT',
+       projects: 'SELECT, INSERT',
+       project_items: 'SELECT, INSERT, UPDATE',
+       assignments: 'SELECT, INSERT, UPDATE',
+     },
+     sequences: ['labels_id_seq', 'judge_scores_id_seq', 'label_events_seq_seq', 'projects_id_seq'],
+   })}`,
 ];
 
 export const SERVER_SCHEMA: ServerSchema = { what: 'label store', migrations: SERVER_MIGRATIONS };
