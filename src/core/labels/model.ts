@@ -106,8 +106,28 @@ export function describeKey(k: Omit<LabelKey, 'label'> & { label?: string }): st
 /** The longest note a label may carry, in characters (code points): a note explains a label, it is not a document. */
 export const MAX_NOTE_LENGTH = 4000;
 
-/** Why `note` cannot be a label's note (too long), or null. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why `s` cannot be stored on every store a label may reach, or null: a label server (PostgreSQL) refuses a NUL
+ * character, and an unpaired UTF-16 surrogate is not Unicode (it would be changed on the way, or refused). Checked
+ * when a label or note is made, so that such a value never waits in a queue the server would refuse.
+ */
+export function textProblem(s: string): string | null {
+  const nul = s.indexOf('\0');
+  const lone = UNPAIRED_SURROGATE.exec(s);
+  if (nul < 0 && !lone) return null;
+  const at = (i: number) => [...s.slice(0, i)].length + 1;
+  if (nul >= 0 && (!lone || nul < lone.index))
+    return `holds a NUL character (U+0000) at character ${at(nul)}, which a label server (PostgreSQL) cannot store`;
+  const code = lone![0].charCodeAt(0).toString(16).toUpperCase();
+  return `holds an unpaired surrogate (U+${code}) at character ${at(lone!.index)}, which is not valid Unicode`;
+}
+
+/** Why `note` cannot be a label's note (too long, or a character no store keeps), or null. */
 export function noteProblem(note: string): string | null {
+  const text = textProblem(note);
+  if (text) return `the note ${text}`;
   if (note.length <= MAX_NOTE_LENGTH) return null;
   const chars = [...note].length;
   return chars <= MAX_NOTE_LENGTH
@@ -119,6 +139,10 @@ export function noteProblem(note: string): string | null {
 export function keyProblem(k: LabelKey): string | null {
   for (const f of ['benchmark', 'platform', 'userId', 'run', 'author', 'label'] as const) {
     if (typeof k[f] !== 'string') return `${f} must be a string`;
+  }
+  for (const f of ['benchmark', 'platform', 'userId', 'run', 'author', 'label'] as const) {
+    const problem = textProblem(k[f]);
+    if (problem) return `${f} ${problem}`;
   }
   if (!k.userId) return 'userId is empty';
   if (!k.author) return 'author is empty';
@@ -137,6 +161,9 @@ export function keyProblem(k: LabelKey): string | null {
     if (t.historyIndex >= k.stepId) return 'a history item must come before its test action (historyIndex < stepId)';
   }
   if (t.kind === 'tag' && (typeof t.tag !== 'string' || t.tag === '')) return 'a tag target needs a tag';
+  if (t.kind === 'tag' && textProblem(t.tag)) return `the tag ${textProblem(t.tag)}`;
+  if (t.kind === 'span' && typeof t.field === 'string' && textProblem(t.field))
+    return `the span's field ${textProblem(t.field)}`;
   if (t.kind === 'span') {
     if (typeof t.field !== 'string' || t.field === '') return 'a span target needs a field';
     if (!Number.isSafeInteger(t.start) || !Number.isSafeInteger(t.end) || t.start < 0 || t.end < t.start) {

@@ -5,6 +5,7 @@
 // was made again) is known as such and left out of the agreement.
 import { createHash } from 'node:crypto';
 import { JUDGE_DIMENSIONS, type JudgeDimension } from '../omni/types';
+import { textProblem } from './model';
 
 export interface ScoreKey {
   benchmark: string;
@@ -34,6 +35,8 @@ export function isJudgeDimension(x: unknown): x is JudgeDimension {
 export function scoreProblem(k: ScoreKey, score?: number): string | null {
   for (const f of ['benchmark', 'userId', 'run', 'author'] as const) {
     if (typeof k[f] !== 'string' || k[f] === '') return `${f} must be a non-empty string`;
+    const text = textProblem(k[f]);
+    if (text) return `${f} ${text}`;
   }
   if (!Number.isSafeInteger(k.index) || k.index < 0) return 'index must be a non-negative integer';
   if (!isJudgeDimension(k.dimension)) return `dimension must be one of ${JUDGE_DIMENSIONS.join(', ')}`;

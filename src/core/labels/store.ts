@@ -383,7 +383,10 @@ export function actionProblem(a: LabelAction): string | null {
     return problem ? `invalid judge score: ${problem}` : null;
   }
   const problem = keyProblem(a.kind === 'add' ? a.row : a.key);
-  return problem ? `invalid label: ${problem}` : null;
+  if (problem) return `invalid label: ${problem}`;
+  // A note arriving from elsewhere (a pulled event) obeys the same limits as one typed here.
+  const note = a.kind === 'add' ? a.row.note : a.kind === 'setNote' ? a.note : '';
+  return typeof note === 'string' ? noteProblem(note) : 'a note must be a string';
 }
 
 /** The WHERE clause of a row filter (both stores). */

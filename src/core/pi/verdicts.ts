@@ -20,6 +20,7 @@ import {
 } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
+import { textProblem } from '../labels/model';
 import { isPiCategory, type PiCategory } from './placeholders';
 
 function withBusyRetry<T>(fn: () => T, maxRetryMs: number): T {
@@ -291,6 +292,13 @@ export class VerdictStore {
     if (!isVerdict(input.verdict))
       throw new VerdictStoreError(`unknown verdict "${String(input.verdict)}"; one of ${VERDICTS.join(', ')}`);
     if (!input.author.trim()) throw new VerdictStoreError('a verdict needs an author');
+    for (const [field, value] of [
+      ['note', input.note ?? ''],
+      ['author', input.author],
+    ] as const) {
+      const problem = textProblem(value);
+      if (problem) throw new VerdictStoreError(`the verdict's ${field} ${problem}`);
+    }
     const t = input.target;
     const uid = randomUUID();
     const params = verdictParams({

@@ -7,6 +7,8 @@
 
 export const ANNOTATOR_ROLE = 'persona_lab_annotator';
 export const ADJUDICATOR_ROLE = 'persona_lab_adjudicator';
+/** The SQLSTATE of a row refused for being another role's: a refusal of that write, not of the connection. */
+export const OWN_ROWS_CODE = 'PLOWN';
 
 /**
  * Creates the two group roles when the cluster has none (roles are shared by every database of a cluster, so another
@@ -46,14 +48,14 @@ BEGIN
     IF was IS DISTINCT FROM current_user::text THEN
       RAISE EXCEPTION 'role % may not % a row of %''s in %', current_user,
         CASE TG_OP WHEN 'DELETE' THEN 'remove' ELSE 'change' END, was, TG_TABLE_NAME
-        USING ERRCODE = 'insufficient_privilege';
+        USING ERRCODE = '${OWN_ROWS_CODE}';
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
     now_ := to_jsonb(NEW) ->> col;
     IF now_ IS DISTINCT FROM current_user::text THEN
       RAISE EXCEPTION 'role % may not write a row in the name of % in %', current_user, now_, TG_TABLE_NAME
-        USING ERRCODE = 'insufficient_privilege';
+        USING ERRCODE = '${OWN_ROWS_CODE}';
     END IF;
     RETURN NEW;
   END IF;

@@ -2,6 +2,7 @@
 // with the password), versioned migrations run once under an advisory lock by whoever connects first, and one
 // transaction per write, retried when the server chose it as a deadlock or serialization victim.
 import { Pool, type PoolClient } from 'pg';
+import { OWN_ROWS_CODE } from './pgRoles';
 import { CleartextRefused, guardedClient, isNoTlsError, tlsPlan, type TlsPlan } from './pgTls';
 import { SchemaError } from './sqlite';
 
@@ -12,6 +13,11 @@ export class ServerError extends Error {
     message: string,
     /** The server could not be reached (or went away): worth trying again later, with what was queued. */
     readonly unreachable: boolean,
+    /**
+     * The server refused this write for what it holds (a character it cannot store, a broken constraint, a row of
+     * another role): sending it again changes nothing, so it is set aside and the writes behind it go on.
+     */
+    readonly refused = false,
   ) {
     super(message);
   }
@@ -88,8 +94,11 @@ export function serverError(err: unknown, url: string): ServerError {
   if (code === '3D000') return new ServerError(`the label server ${where} has no such database (${raw})`, false);
   if (err instanceof CleartextRefused) return new ServerError(`the label server ${where}: ${raw}`, false);
   if (code === '57014') return new ServerError(`the label server ${where} ended a statement that ran too long`, false);
-  return new ServerError(`label server ${where}: ${raw}`, false);
+  return new ServerError(`label server ${where}: ${raw}`, false, refusedForContent(code));
 }
+
+/** Whether SQLSTATE `code` refuses a statement for its values: data exceptions (22), constraints (23), others' rows. */
+export const refusedForContent = (code: string): boolean => /^2[23]/.test(code) || code === OWN_ROWS_CODE;
 
 /**
  * Opens a pool on `url` and checks that it answers; throws ServerError. TLS as the URL's sslmode says (pgTls.ts:

@@ -91,6 +91,7 @@ export class ServerLink implements vscode.Disposable {
       pushed: 0,
       pulled: 0,
       conflicts: [],
+      skipped: [],
       pending: this.outbox.pendingCount(),
       error: err.message,
     }));
@@ -101,8 +102,11 @@ export class ServerLink implements vscode.Disposable {
     this.current = { server: before.server, state: report.state, pending: report.pending, error: report.error };
     if (report.state !== before.state || report.error !== before.error)
       log.info(`label server ${before.server}: ${serverNote(this.current)}`);
+    for (const s of report.skipped)
+      log.warn(`label server ${before.server}: a change pulled from it was not applied here: ${s}`);
     for (const c of report.conflicts) {
       const where = describeOp(c.op.action);
+      log.warn(`label server ${before.server}: a change was not applied there: ${c.reason} (${where})`);
       void vscode.window.showWarningMessage(
         `Persona Lab: a label change was not applied on the server: ${c.reason} (${where}). It now shows what the server holds.`,
       );

@@ -47,6 +47,8 @@ export interface LoggedEvent extends LabelEvent {
   seq: number;
   status: EventStatus;
   conflicts: OpConflict[];
+  /** Why its operations were not brought (larger than any valid event): it is skipped, with this reason. */
+  oversize?: string;
 }
 
 /** `action`'s primitive operations, in order. */

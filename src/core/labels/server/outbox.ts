@@ -41,6 +41,7 @@ export class Outbox implements WriteJournal {
       sent: db.prepare('UPDATE outbox SET seq = ? WHERE uid = ?'),
       mine: db.prepare<[string], { seq: number | null }>('SELECT seq FROM outbox WHERE uid = ?'),
       forget: db.prepare('DELETE FROM outbox WHERE seq IS NOT NULL AND seq <= ?'),
+      drop: db.prepare('DELETE FROM outbox WHERE uid = ? AND seq IS NULL'),
       getState: db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?'),
       setState: db.prepare(
         'INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -108,6 +109,17 @@ export class Outbox implements WriteJournal {
   addConflicts(event: LabelEvent, seq: number, conflicts: readonly OpConflict[]): void {
     for (const c of conflicts)
       this.stmts.conflict.run(event.uid, seq, JSON.stringify(event.ops[c.index]), c.reason, event.madeAt);
+  }
+
+  /**
+   * Takes `event` out of the queue because the server refused its content (sending it again would be refused again
+   * and would hold back every change behind it): each of its operations is kept as a conflict with the reason, for
+   * the person to see, in the same transaction.
+   */
+  setAside(event: LabelEvent, reason: string): void {
+    for (const index of event.ops.keys())
+      this.stmts.conflict.run(event.uid, 0, JSON.stringify(event.ops[index]), reason, event.madeAt);
+    this.stmts.drop.run(event.uid);
   }
 
   conflicts(): StoredConflict[] {

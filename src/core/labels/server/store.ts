@@ -21,6 +21,11 @@ import {
 } from './ops';
 import { SERVER_SCHEMA } from './schema';
 
+/** The most bytes one operation's JSON can take: a key and a note of MAX_NOTE_LENGTH characters, escaped. */
+export const MAX_OP_BYTES = 64 * 1024;
+/** The most bytes of operations one pull page brings (at least one event). */
+export const PAGE_BYTES = 8 * 1024 * 1024;
+
 /** The advisory lock that orders the event log's commits (any fixed number no other Persona Lab lock uses). */
 const EVENT_LOCK = 0x5e_4a_1a_b1;
 
@@ -116,18 +121,34 @@ export class ServerLabelStore {
     }
   }
 
-  /** The logged events after `seq`, in order (at most `limit`). */
-  async eventsSince(seq: number, limit = 500): Promise<LoggedEvent[]> {
-    const rows = await this.query<DbEvent>('SELECT * FROM label_events WHERE seq > $1 ORDER BY seq LIMIT $2', [
-      seq,
-      limit,
-    ]);
+  /**
+   * The logged events after `seq`, in order: at most `limit`, and no more than `pageBytes` of operations (at least
+   * one event). An event larger than any valid one could be (MAX_OP_BYTES per operation) comes without its
+   * operations and with `oversize` saying why: a server's rows are bounded as the local store's are.
+   */
+  async eventsSince(seq: number, limit = 500, pageBytes = PAGE_BYTES): Promise<LoggedEvent[]> {
+    const rows = await this.query<DbEvent & { bytes: string; too_big: boolean }>(
+      `SELECT seq, uid, author, status, conflicts, made_at, bytes, too_big,
+         CASE WHEN too_big THEN '[]'::jsonb ELSE ops END AS ops
+       FROM (
+         SELECT e.*, w.bytes, w.too_big, sum(CASE WHEN w.too_big THEN 0 ELSE w.bytes END) OVER (ORDER BY e.seq) AS upto
+         FROM (SELECT * FROM label_events WHERE seq > $1 ORDER BY seq LIMIT $2) e
+         CROSS JOIN LATERAL (SELECT octet_length(e.ops::text) AS bytes) b
+         CROSS JOIN LATERAL (SELECT b.bytes, b.bytes > $3 * greatest(jsonb_array_length(e.ops), 1) AS too_big) w
+       ) t
+       WHERE upto - CASE WHEN too_big THEN 0 ELSE bytes END < $4
+       ORDER BY seq`,
+      [seq, limit, MAX_OP_BYTES, pageBytes],
+    );
     return rows.map((r) => ({
       ...resultOf(r),
       uid: r.uid,
       author: r.author,
       madeAt: r.made_at,
       ops: Array.isArray(r.ops) ? (r.ops as SyncOp[]) : [],
+      ...(r.too_big
+        ? { oversize: `its operations take ${r.bytes} bytes, more than ${MAX_OP_BYTES} per operation a label can need` }
+        : {}),
     }));
   }
 
