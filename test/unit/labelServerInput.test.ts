@@ -5,12 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { LabelSync, openReplica } from '../../src/core/labels/server/sync';
 import { LabelStore } from '../../src/core/labels/store';
+import { ServerVerdictStore } from '../../src/core/pi/server/store';
+import { openVerdictReplica, VerdictSync } from '../../src/core/pi/server/sync';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { createTestDatabase, describePg } from '../support/pg';
 
@@ -57,27 +60,29 @@ describe('a value no label store keeps', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'pl-input-verdict-')), 'verdicts.db');
     const store = VerdictStore.open(path);
     try {
-      const target = {
-        key: 'k',
-        text: 'a@b.c',
-        file: 'f.jsonl',
-        line: 1,
-        field: 'text',
-        start: 0,
-        end: 1,
-        category: 'EMAIL',
-        userId: 'u1',
-        stepId: 1,
-        run: '',
-      } as Parameters<VerdictStore['record']>[0]['target'];
       expect(() =>
-        store.record({ benchmark: 'b', target, verdict: 'false-positive', author: 'ann', note: 'x\0' }),
+        store.record({ benchmark: 'b', target: verdictTarget, verdict: 'false-positive', author: 'ann', note: 'x\0' }),
       ).toThrow(/the verdict's note holds a NUL character/);
     } finally {
       store.close();
     }
   });
 });
+
+const verdictTarget = {
+  key: 'k',
+  text: 'a@b.c',
+  file: 'f.jsonl',
+  line: 1,
+  field: 'text',
+  start: 0,
+  end: 1,
+  category: 'EMAIL',
+  platform: 'weibo',
+  userId: 'u1',
+  stepId: 1,
+  run: '',
+} satisfies Parameters<VerdictStore['record']>[0]['target'];
 
 describePg('a label server and what it refuses', () => {
   let url: string;
@@ -164,5 +169,31 @@ describePg('a label server and what it refuses', () => {
     expect(report.skipped.join('\n')).toMatch(/more than 65536 per operation/);
     expect(store.list({ author: 'zed' }).map((r) => r.note)).toEqual(['fine']);
     expect(outbox.pulledSeq).toBe(await server.lastSeq());
+  });
+
+  it('sets aside a queued verdict the server refuses, and sends the one behind it', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pl-input-vreplica-')), 'verdicts.db');
+    const { store, outbox } = openVerdictReplica(path, url);
+    const sync = new VerdictSync(outbox, async () => {
+      const s = await ServerVerdictStore.open(url);
+      opened.push(s);
+      return s;
+    });
+    opened.push({ close: async () => (await sync.close(), store.close()) });
+    const bad = store.record({ benchmark: 'b', target: verdictTarget, verdict: 'false-positive', author: 'ann' });
+    // As an older Persona Lab would have kept it.
+    const db = new Database(path);
+    db.prepare('UPDATE pi_verdicts SET note = ? WHERE id = ?').run('bad\0note', bad.id);
+    db.close();
+    store.record({ benchmark: 'b', target: verdictTarget, verdict: 'confirmed-leak', author: 'ann', note: 'behind' });
+    const report = await sync.sync();
+    expect(report).toMatchObject({ state: 'online', pending: 0, pushed: 1 });
+    expect(report.setAside).toEqual([
+      expect.stringMatching(/the verdict on k \(f\.jsonl:1\) by ann: the server refused it/),
+    ]);
+    const server = await ServerVerdictStore.open(url);
+    opened.push(server);
+    expect((await server.trail()).map((v) => v.note)).toEqual(['behind']);
+    expect(store.trail().map((v) => v.note)).toContain('bad\0note');
   });
 });

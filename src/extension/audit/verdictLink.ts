@@ -74,6 +74,7 @@ export class VerdictLink implements vscode.Disposable {
     const note = verdictServerNote(this.server, report);
     if (note !== this.said) log.info(note);
     this.said = note;
+    for (const s of report.setAside ?? []) log.warn(`verdict server ${this.server}: not sent, ${s}`);
     if (report.pulled > 0) this.changed();
   }
 

@@ -61,6 +61,11 @@ export class VerdictOutbox implements VerdictJournal {
     });
   }
 
+  /** Takes a verdict the server refused for its content out of the queue; it stays in this replica's trail. */
+  setAside(uid: string): void {
+    this.transaction(() => this.stmts.dequeue.run(uid));
+  }
+
   /**
    * Adds the server's verdicts read after pulledId (in its order) and moves pulledId past them; one of this
    * replica's own is only renumbered. Returns how many were someone else's.
