@@ -2,6 +2,7 @@
 // off the PI guard). package.json's capabilities.untrustedWorkspaces.restrictedConfigurations lists the same keys
 // (a unit test checks); trustedSettings.ts reads them. No vscode import, so that the test can read this list.
 export const RESTRICTED_KEYS = [
+  'personaLab.benchmarkPath',
   'personaLab.endpoint.baseURL',
   'personaLab.judge.baseURL',
   'personaLab.labels.server',

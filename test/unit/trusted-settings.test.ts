@@ -30,6 +30,8 @@ describe('restricted settings', () => {
     expect(naming.length).toBeGreaterThanOrEqual(7);
     for (const key of naming) expect(RESTRICTED_KEYS as readonly string[]).toContain(key);
     expect(RESTRICTED_KEYS).toContain('personaLab.labels.server');
+    // The folder opened at start is chosen by the user, not by a cloned folder's settings.
+    expect(RESTRICTED_KEYS).toContain('personaLab.benchmarkPath');
   });
 });
 

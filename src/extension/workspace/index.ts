@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
+import { restrictedSetting } from '../trustedSettings';
 import { findWorkspaceBenchmark, resolveSettingPath } from './target';
 
 export function activateWorkspace(context: vscode.ExtensionContext, benchmarks: Benchmarks): void {
@@ -28,7 +29,8 @@ function folders(): string[] {
 }
 
 function settingTarget(): string | undefined {
-  const value = vscode.workspace.getConfiguration('personaLab').get<string>('benchmarkPath');
+  // A cloned folder's settings must not open a folder outside it by themselves (its files, its checkout).
+  const value = restrictedSetting<string>('personaLab.benchmarkPath');
   return resolveSettingPath(value, folders(), homedir());
 }
 
