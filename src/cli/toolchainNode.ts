@@ -24,13 +24,20 @@ export function toolchainNode(
   return existsSync(bin) ? bin : undefined;
 }
 
-/** Runs `script` with `args` on `node`, stdio shared; this process ends as the child ends, with its code or signal. */
-export function relaunch(node: string, script: string, args: readonly string[]): void {
+/**
+ * Runs `script` with `args` on `node`, stdio shared; this process ends as the child ends, with its code or signal.
+ * `interactive`: whether signals come from a terminal to the whole process group (default: stdin is a TTY).
+ */
+export function relaunch(node: string, script: string, args: readonly string[], interactive?: boolean): void {
   const child = spawn(node, [script, ...args], { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } });
-  // Ctrl-C reaches the child from the terminal itself (same process group): passed on as well, it would arrive twice,
-  // and `run` takes a second one as "stop now" instead of finishing the steps in flight. So SIGINT is only kept from
-  // ending this process first; SIGTERM and SIGHUP, sent to this process alone, are passed on.
-  process.on('SIGINT', () => {});
+  // Ctrl-C in a terminal reaches the child from the terminal itself (same process group): passed on as well, it would
+  // arrive twice, and `run` takes a second one as "stop now" instead of finishing the steps in flight. So with a
+  // terminal SIGINT is only kept from ending this process first. Without one (a script, a process manager, CI) a
+  // SIGINT is sent to this process alone and is passed on, as SIGTERM and SIGHUP always are.
+  const terminal = interactive ?? Boolean(process.stdin.isTTY);
+  process.on('SIGINT', () => {
+    if (!terminal) child.kill('SIGINT');
+  });
   for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));
   child.on('error', (err) => {
     process.stderr.write(`persona-lab: could not start ${node}: ${err.message}\n`);
