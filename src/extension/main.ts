@@ -48,7 +48,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
   const experiments = activateExperiments(context, rerun, docs);
-  const audit = activateAudit(context, benchmarks, traceView);
+  const audit = activateAudit(context, benchmarks, { steps: stepViews, trace: traceView });
   registerCommands(context, {
     benchmarks,
     tree,

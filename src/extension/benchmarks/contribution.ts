@@ -1,10 +1,19 @@
 // What a format brings to the extension: its core descriptor, how its open benchmark is made, the context key
-// package.json's `when` clauses read, its Problems panel collection and its file watch. One per format folder
-// (spb/contribution.ts, omni/contribution.ts), listed once in contributions.ts.
+// package.json's `when` clauses read, its Problems panel collection and its file watch, and its parts of the generic
+// features (the PI audit, labels). One per format folder, listed once in contributions.ts.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
+import type { AuditPart } from '../audit/part';
 import type { LabelService } from '../labels/service';
+import type { StepViews } from '../stepView/views';
+import type { TracePanel } from '../traceView/panel';
 import type { LoadHost, OpenBenchmark } from './types';
+
+/** The item views the extension has, which a format's parts open items in (each part takes the one it uses). */
+export interface FeatureViews {
+  readonly steps?: StepViews;
+  readonly trace?: TracePanel;
+}
 
 /** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
 export interface ReopenHost {
@@ -26,4 +35,6 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
    * those two): e.g. badges in its tree. Called once, when the label service exists.
    */
   withLabels?(store: S, labels: LabelService): vscode.Disposable;
+  /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
+  audit?(store: S, views: FeatureViews): AuditPart;
 }

@@ -152,9 +152,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.cancel': { make: (c) => () => c.audit.session.cancel() },
   'personaLab.audit.exportReport': { make: (c) => (arg) => exportReport(c.audit.session, arg) },
   'personaLab.audit.openSource': { make: (c) => (node, nodes) => openFindingSource(c.audit, node, nodes) },
-  'personaLab.audit.openStep': {
-    make: (c) => (node, nodes) => openFindingStep(c.audit, c.benchmarks.spb, node, nodes),
-  },
+  'personaLab.audit.openStep': { make: (c) => (node, nodes) => openFindingStep(c.audit, node, nodes) },
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
