@@ -4,7 +4,7 @@
 // (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import type { FeatureViews } from '../benchmarks/contribution';
+import type { FeatureViews } from '../benchmarks/views';
 import { isAutoRun, shouldAutoRun } from './model';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';

@@ -4,16 +4,10 @@
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { AuditPart } from '../audit/part';
-import type { LabelService } from '../labels/service';
-import type { StepViews } from '../stepView/views';
-import type { TracePanel } from '../traceView/panel';
+import type { LabelHost, LabelPart } from '../labels/part';
 import type { LoadHost, OpenBenchmark } from './types';
-
-/** The item views the extension has, which a format's parts open items in (each part takes the one it uses). */
-export interface FeatureViews {
-  readonly steps?: StepViews;
-  readonly trace?: TracePanel;
-}
+import type { FeatureViews } from './views';
+export type { FeatureViews } from './views';
 
 /** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
 export interface ReopenHost {
@@ -30,11 +24,8 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   /** What the store opens for a target this format detected (a folder may hold the format one level down). */
   rootOf(target: string): string | undefined;
   watch(store: S, host: ReopenHost): vscode.Disposable;
-  /**
-   * What the labels feature shows of this format beyond the built-in step and trace views (labels/index.ts wires
-   * those two): e.g. badges in its tree. Called once, when the label service exists.
-   */
-  withLabels?(store: S, labels: LabelService): vscode.Disposable;
+  /** Its part of the labels (what a label goes on, labelling in its views, its projects' items). */
+  labels?(store: S, host: LabelHost): LabelPart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S, views: FeatureViews): AuditPart;
 }

@@ -24,7 +24,8 @@ import {
 } from '../experiments/commands';
 import { runLongContextBaseline, showLongContextTable } from '../experiments/longContext';
 import type { LabelsApi } from '../labels';
-import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
+import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/spb/filterCommands';
+import { spbLabels } from '../labels/spb/part';
 import { setServerPassword } from '../labels/serverLink';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
@@ -105,9 +106,12 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
-  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(c.labels.filter, arg) },
-  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(c.labels.filter) },
-  'personaLab.nextUnlabelledStep': { needs: SPB, make: (c) => (arg) => nextUnlabelled(c.labels.filter, arg) },
+  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
+  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
+  'personaLab.nextUnlabelledStep': {
+    needs: SPB,
+    make: (c) => (arg) => nextUnlabelled(spbLabels(c.labels).filter, arg),
+  },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },

@@ -1,6 +1,7 @@
 // OmniBehavior in the extension.
 import { omniBehavior, omniRoot } from '../../../core/formats';
 import { omniAuditPart } from '../../audit/omni/part';
+import { omniLabelPart } from '../../labels/omni/part';
 import type { FormatContribution } from '../contribution';
 import { OmniStore } from './store';
 import { watchOmni } from './watch';
@@ -13,4 +14,5 @@ export const omniContribution: FormatContribution<OmniStore> = {
   rootOf: omniRoot,
   watch: (store) => watchOmni(store),
   audit: (store, views) => omniAuditPart(store, views.trace),
+  labels: (store, host) => omniLabelPart(store, host),
 };

@@ -1,6 +1,7 @@
 // StreamProfileBench in the extension. The first contribution is also what an unrecognised target is opened as.
 import { streamProfileBench } from '../../../core/formats';
 import { spbAuditPart } from '../../audit/spb/part';
+import { spbLabelPart } from '../../labels/spb/part';
 import type { FormatContribution } from '../contribution';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
@@ -13,4 +14,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   rootOf: (target) => target,
   watch: (store, host) => watchSpb({ spb: store, open: (target, quiet) => host.open(target, quiet) }),
   audit: (store) => spbAuditPart(store),
+  labels: (store, host) => spbLabelPart(store, host),
 };
