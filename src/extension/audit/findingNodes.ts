@@ -12,7 +12,7 @@ export type { FindingContext } from './nodeTypes';
 export type NodeFinding = TooltipFinding & { userId: string };
 
 export interface FindingFormat<F extends NodeFinding> {
-  /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · OmniBehavior`). */
+  /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · ` and the benchmark's name). */
   readonly userWhere: string;
   /** A line about the user in its tooltip (its name and steps), when the format has one. */
   userLine(userId: string): string | undefined;

@@ -4,6 +4,7 @@
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { AuditPart } from '../audit/part';
+import type { DashboardHost, DashboardPart } from '../dashboard/part';
 import type { LabelHost, LabelPart } from '../labels/part';
 import type { LoadHost, OpenBenchmark } from './types';
 import type { FeatureViews } from './views';
@@ -26,6 +27,8 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   watch(store: S, host: ReopenHost): vscode.Disposable;
   /** Its part of the labels (what a label goes on, labelling in its views, its projects' items). */
   labels?(store: S, host: LabelHost): LabelPart;
+  /** Its dashboard panel (tables and figures of its runs). */
+  dashboard?(store: S, host: DashboardHost): DashboardPart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S, views: FeatureViews): AuditPart;
 }

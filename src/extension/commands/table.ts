@@ -72,8 +72,8 @@ type Handler = (...args: unknown[]) => unknown;
  */
 type Needs = 'loads' | 'any' | { format: string } | { capability: CapabilityName };
 
-const SPB: Needs = { format: streamProfileBench.id };
-const OMNI: Needs = { format: omniBehavior.id };
+const SPB = { format: streamProfileBench.id } satisfies Needs;
+const OMNI = { format: omniBehavior.id } satisfies Needs;
 const RERUN: Needs = { capability: 'rerun' };
 
 interface Command {
@@ -102,7 +102,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
-  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.spb.show() },
+  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.of(SPB.format)?.show() },
   'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
@@ -164,7 +164,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.openTrace': { needs: OMNI, make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
   'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
-  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.omni.show() },
+  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.of(OMNI.format)?.show() },
   'personaLab.rerunTestAction': { needs: OMNI, make: (c) => (arg) => rerunTestAction(c.omniRerun, arg) },
   'personaLab.editTestActionPrompt': {
     needs: OMNI,

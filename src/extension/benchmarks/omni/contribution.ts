@@ -2,6 +2,7 @@
 import { omniBehavior, omniRoot } from '../../../core/formats';
 import { omniAuditPart } from '../../audit/omni/part';
 import { omniLabelPart } from '../../labels/omni/part';
+import { omniDashboard } from '../../dashboard/omni/part';
 import type { FormatContribution } from '../contribution';
 import { OmniStore } from './store';
 import { watchOmni } from './watch';
@@ -15,4 +16,5 @@ export const omniContribution: FormatContribution<OmniStore> = {
   watch: (store) => watchOmni(store),
   audit: (store, views) => omniAuditPart(store, views.trace),
   labels: (store, host) => omniLabelPart(store, host),
+  dashboard: (store, host) => omniDashboard(store, host),
 };

@@ -2,6 +2,7 @@
 import { streamProfileBench } from '../../../core/formats';
 import { spbAuditPart } from '../../audit/spb/part';
 import { spbLabelPart } from '../../labels/spb/part';
+import { spbDashboard } from '../../dashboard/spb/part';
 import type { FormatContribution } from '../contribution';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
@@ -15,4 +16,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   watch: (store, host) => watchSpb({ spb: store, open: (target, quiet) => host.open(target, quiet) }),
   audit: (store) => spbAuditPart(store),
   labels: (store, host) => spbLabelPart(store, host),
+  dashboard: (store, host) => spbDashboard(store, host),
 };
