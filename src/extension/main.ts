@@ -37,7 +37,8 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const stepViews = activateStepView(context, spb);
   const stepView = stepViews.main;
   const traceView = activateTraceView(context, benchmarks.omni);
-  const labels = activateLabels(context, benchmarks, { steps: stepViews, trace: traceView }, tree);
+  const views = { steps: stepViews, trace: traceView };
+  const labels = activateLabels(context, benchmarks, views, tree);
   activateWalkthrough(context, labels);
   const dashboard = activateDashboard(context, benchmarks, labels.service);
   const compare = activateCompare(context, spb);
@@ -48,7 +49,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
   const experiments = activateExperiments(context, rerun, docs);
-  const audit = activateAudit(context, benchmarks, traceView);
+  const audit = activateAudit(context, benchmarks, views);
   registerCommands(context, {
     benchmarks,
     tree,

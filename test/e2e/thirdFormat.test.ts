@@ -1,15 +1,18 @@
 // A third format in the real workbench: the test build (test/fixtures/tinybench/extension/main.ts) adds
 // the fixture format's contribution to the built-in list, and with no other edit its benchmark shows in the
 // Benchmarks tree with the selected run's figures, its loading problem counts in the status bar, a change on disk
-// reloads it, Sort Users By… offers the order its descriptor declares, and labels written to the workspace's label
-// database (as the CLI or another window writes them) show on its items, also when written while the window is open.
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+// reloads it, Sort Users By… offers the order its descriptor declares, labels written to the workspace's label
+// database (as the CLI or another window writes them) show on its items, also when written while the window is open,
+// and the PI Audit view lists its findings through the audit part its contribution offers.
+import { appendFileSync, cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLabelSet } from '../../src/core/labels/taxonomy';
 import { LabelStore } from '../../src/core/labels/store';
+import { CATEGORY_INFO } from '../../src/core/pi/placeholders';
+import { auditPane, auditRows } from './auditPage';
 import { tinyBench, TINY_PLATFORM, TINY_SAMPLE } from '../fixtures/tinybench/format';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { treePage } from './treePage';
@@ -20,6 +23,7 @@ describe('a third format registered by one list entry works in the workbench', (
   let root: string;
   const { rows, children, expand, waitRow, runCommandWithInput, quickPickRow } = treePage(() => wb);
   const [first, second] = defaultLabelSet().labels;
+  const ADDRESS = 'ann.smith@example.org';
 
   function addLabel(label: string, userId: string, stepId: number): void {
     const store = LabelStore.open(join(root, '.personalab', 'labels.db'));
@@ -35,7 +39,10 @@ describe('a third format registered by one list entry works in the workbench', (
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tinybench-'));
     root = join(tmp, 'tiny');
     cpSync(TINY_SAMPLE, root, { recursive: true });
-    appendFileSync(join(root, 'items.tinybench.jsonl'), 'not json\n');
+    // A residual address in ann's first item, for the PI audit.
+    const items = join(root, 'items.tinybench.jsonl');
+    writeFileSync(items, readFileSync(items, 'utf8').replace('likes cats', `likes cats, mail ${ADDRESS}`));
+    appendFileSync(items, 'not json\n');
     mkdirSync(join(root, '.personalab'));
     addLabel(first.id, 'ann', 2);
     const bundle = join(tmp, 'extension.js');
@@ -76,11 +83,6 @@ describe('a third format registered by one list entry works in the workbench', (
     const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: '1 loading problem' });
     await status.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await status.getAttribute('aria-label')).toContain(tinyBench.label);
-    // The format offers no audit, and the PI Audit view says so rather than asking for a benchmark.
-    await wb.page
-      .locator('.part.sidebar .pane', { has: wb.page.locator('h3.title', { hasText: /^PI Audit$/ }) })
-      .getByText(`${tinyBench.label} has no personal-information audit.`)
-      .waitFor({ state: 'visible', timeout: 30_000 });
     await wb.screenshot('third-format-tree');
   });
 
@@ -113,5 +115,27 @@ describe('a third format registered by one list entry works in the workbench', (
       { timeout: 30_000, message: 'the users listed Z → A' },
     );
     expect((await rows()).filter((r) => r.level === 2).map((r) => r.label)).toEqual(['bob', 'ann']);
+  });
+
+  it('audits its items through its audit part: the planted address under its category and user', async () => {
+    // The audit runs by itself once the view shows (personaLab.audit.autoRun is `small` by default).
+    await wb.showOnlyView('PI Audit');
+    await wb.waitForExtensionHostLine(/\[info\] audit: 1 finding\(s\) in 1 file\(s\)/, { timeout: 60_000 });
+    const row = (label: string, level: number) =>
+      waitFor(async () => (await auditRows(wb)).find((r) => r.level === level && r.label === label), {
+        timeout: 30_000,
+        message: `the audit row ${label}`,
+      });
+    const category = await row(CATEGORY_INFO.EMAIL.label, 1);
+    expect(category.description).toBe('1 open · 0 placeholders');
+    const summary = await row(tinyBench.label, 2);
+    expect(summary.expanded).toBe('true');
+    const user = await row('ann', 2);
+    expect(user.description).toBe('1 open');
+    await auditPane(wb).locator(`.monaco-list-row[data-index="${user.index}"] .monaco-tl-twistie`).click();
+    const finding = await row(ADDRESS, 3);
+    expect(finding.description).toBe('item 1 · text · high');
+    expect(await auditPane(wb).locator('.message').isVisible()).toBe(false);
+    await wb.screenshot('third-format-audit');
   });
 });

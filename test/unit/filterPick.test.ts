@@ -48,7 +48,7 @@ vi.mock('vscode', () => {
   };
 });
 
-const { pickFilter } = await import('../../src/extension/labels/filterCommands');
+const { pickFilter } = await import('../../src/extension/labels/spb/filterCommands');
 const { normalizeFilter } = await import('../../src/core/labels/filter');
 
 describe('Filter Steps…', () => {

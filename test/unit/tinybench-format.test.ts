@@ -45,7 +45,7 @@ describe('the registry with a registered third format', () => {
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
     expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
-    expect(tinyBench.capabilities).toEqual(['labels']);
+    expect(tinyBench.capabilities).toEqual(['audit', 'labels']);
     expect(tinyBench.labelTargets).toEqual(['step']);
   });
 
@@ -107,7 +107,7 @@ describe('persona-lab on a tinybench folder', () => {
     expect(summary.freshness).toEqual({ fresh: 1, stale: 1, unknown: 1, missing: 1 });
   });
 
-  it('labelFreshness reads through the loaded format; audit says the format has none', async () => {
+  it('labelFreshness reads through the loaded format', async () => {
     const { opened } = await tinyBench.load(TINY_SAMPLE);
     const row = labelRow({
       benchmark: 'bench',
@@ -120,10 +120,22 @@ describe('persona-lab on a tinybench folder', () => {
       contentHash: tinyItemHash({ user: 'bob', item: 1, text: 'plays chess', truth: 'yes' }),
     });
     expect((await labelFreshness(opened, 'bench', [row])).get(row)).toBe('fresh');
-    const err: string[] = [];
-    const io: CliIo = { write: () => {}, out: () => {}, err: (t) => err.push(t) };
-    expect(await runAuditCommand([TINY_SAMPLE], {}, io)).toBe(1);
-    expect(err.join('')).toContain('has no personal-information audit');
+  });
+
+  it('audits its items through the descriptor: the planted address, at its file and line', async () => {
+    const dir = copy();
+    appendFileSync(
+      join(dir, 'items.tinybench.jsonl'),
+      JSON.stringify({ user: 'bob', item: 2, text: 'mail bob.jones@example.org', truth: 'no' }) + '\n',
+    );
+    const out: string[] = [];
+    const io: CliIo = { write: (t) => out.push(t), out: (t) => out.push(t), err: () => {} };
+    // 1: an open finding.
+    expect(await runAuditCommand([dir], { json: true }, io)).toBe(1);
+    const report = JSON.parse(out.join('')) as { findings: { category: string; file: string; line: number }[] };
+    expect(report.findings.map((f) => [f.category, f.file, f.line])).toEqual([['EMAIL', 'items.tinybench.jsonl', 4]]);
+    // The fixture as committed holds none: exit 0.
+    expect(await runAuditCommand([TINY_SAMPLE], { json: true }, { ...io, out: () => {}, write: () => {} })).toBe(0);
   });
 });
 

@@ -1,26 +1,18 @@
 // The PI Audit view's commands: open a finding in its file (the span selected) or in the step view, record verdicts
 // on the selected findings, and export the report.
 import * as vscode from 'vscode';
-import type { AuditFinding, AuditResult } from '../../core/pi/audit';
-import type { OmniAuditFinding, OmniAuditResult } from '../../core/pi/omniAudit';
-import {
-  buildReport,
-  renderMarkdown,
-  type AnyCountRow,
-  type AuditReport,
-  type ReportableFinding,
-} from '../../core/pi/report';
+import { buildReport, renderMarkdown } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { FindingNode } from './findingNodes';
+import { FindingNode, type NodeFinding } from './findingNodes';
+import type { AnyAuditResult } from './part';
 import { count, VERDICT_TEXT } from './model';
 import type { AuditNode } from './nodeTypes';
 import type { AuditApi } from './index';
 import { reportFileName } from './paths';
-import type { AuditSession } from './session';
+import type { Audited, AuditSession } from './session';
 import { log } from '../log';
 
-type AnyFindingNode = FindingNode<AuditFinding> | FindingNode<OmniAuditFinding>;
+type AnyFindingNode = FindingNode<NodeFinding & AnyAuditResult['findings'][number]>;
 
 /** The findings a command applies to: the clicked node, or all selected ones (multi-select), else the view's selection. */
 export function targetFindings(node: unknown, nodes: unknown, selection: readonly AuditNode[]): AnyFindingNode[] {
@@ -47,26 +39,19 @@ export function recordVerdict(session: AuditSession, findings: readonly AnyFindi
   }
 }
 
-/** The result to report: the only one, or (both formats open) the user's pick, StreamProfileBench for scripts. */
-async function chooseResult(
-  r: { result?: AuditResult; omni?: OmniAuditResult },
-  ask: boolean,
-): Promise<AuditResult | OmniAuditResult | undefined> {
-  if (!r.result || !r.omni) return r.result ?? r.omni;
-  if (!ask) return r.result;
+/** The audit to report: the only one, or (several benchmarks audited) the user's pick, the first for scripts. */
+async function chooseResult(audits: readonly Audited[], ask: boolean): Promise<Audited | undefined> {
+  if (audits.length < 2 || !ask) return audits[0];
   const picked = await vscode.window.showQuickPick(
-    [
-      { label: r.result.benchmark, description: 'StreamProfileBench', value: r.result },
-      { label: r.omni.benchmark, description: 'OmniBehavior', value: r.omni },
-    ],
+    audits.map((a) => ({ label: a.result.benchmark, description: a.target.label, value: a })),
     { title: 'Export PI Audit Report', placeHolder: 'The benchmark to report on' },
   );
   return picked?.value;
 }
 
 function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri | undefined {
-  const folder =
-    vscode.workspace.workspaceFolders?.[0]?.uri ?? (session.result ? vscode.Uri.file(session.result.root) : undefined);
+  const first = session.results[0]?.result;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (first ? vscode.Uri.file(first.root) : undefined);
   return folder && vscode.Uri.joinPath(folder, reportFileName(benchmark, 'md'));
 }
 
@@ -76,9 +61,9 @@ function defaultReportUri(session: AuditSession, benchmark: string): vscode.Uri 
  * Audits first when there is no up-to-date result. Resolves with the file written.
  */
 export async function exportReport(session: AuditSession, arg: unknown): Promise<vscode.Uri | undefined> {
-  let results: { result?: AuditResult; omni?: OmniAuditResult } = { result: session.result, omni: session.omniResult };
-  if ((!results.result && !results.omni) || session.stale) results = (await session.run({ notify: true })) ?? {};
-  const result = await chooseResult(results, arg === undefined);
+  let audits = session.results;
+  if (!audits.length || session.stale) audits = (await session.run({ notify: true })) ?? [];
+  const result = (await chooseResult(audits, arg === undefined))?.result;
   if (!result) return undefined;
   let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' && arg ? vscode.Uri.file(arg) : undefined;
   const asked = !uri;
@@ -91,12 +76,8 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
   if (!uri) return undefined;
   const redact = vscode.workspace.getConfiguration('personaLab.audit').get<boolean>('redactReport', false);
   const json = uri.path.toLowerCase().endsWith('.json');
-  const render = <R extends AuditReport<ReportableFinding, AnyCountRow>>(r: R) => ({
-    report: r,
-    text: json ? JSON.stringify(r, null, 2) + '\n' : renderMarkdown(r),
-  });
-  const opts = { trail: session.trail(result), redact };
-  const { report, text } = 'format' in result ? render(buildReport(result, opts)) : render(buildReport(result, opts));
+  const report = buildReport(result, { trail: session.trail(result), redact });
+  const text = json ? JSON.stringify(report, null, 2) + '\n' : renderMarkdown(report);
   try {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   } catch (err) {
@@ -120,14 +101,13 @@ export async function exportReport(session: AuditSession, arg: unknown): Promise
 }
 
 /** Opens the first target finding's source line, pretty-printed, with the span selected. */
-export async function openFindingSource({ session, view }: AuditApi, node: unknown, nodes: unknown): Promise<void> {
-  await targetFindings(node, nodes, view.selection)[0]?.open(session);
+export async function openFindingSource({ view }: AuditApi, node: unknown, nodes: unknown): Promise<void> {
+  await targetFindings(node, nodes, view.selection)[0]?.open();
 }
 
-/** Opens the first target finding in the step view (an OmniBehavior one in the trace view), its span outlined. */
-export async function openFindingStep(api: AuditApi, store: SpbStore, node: unknown, nodes: unknown): Promise<void> {
-  const { session, view } = api;
-  await targetFindings(node, nodes, view.selection)[0]?.openInView(session, { spb: store, trace: api.trace });
+/** Opens the first target finding in its benchmark's item view, its span outlined. */
+export async function openFindingStep({ view }: AuditApi, node: unknown, nodes: unknown): Promise<void> {
+  await targetFindings(node, nodes, view.selection)[0]?.openInView();
 }
 
 export function verdictOnTargets(audit: AuditApi, verdict: Verdict, node: unknown, nodes: unknown): void {

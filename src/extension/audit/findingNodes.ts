@@ -1,27 +1,18 @@
 // The PI Audit tree's two lowest levels, one class each for every format: a user, then its findings. What differs
-// per format (spb/nodes.ts, omni/nodes.ts) is its FindingFormat: the user row's tooltip, and how a finding's
-// location is described and opened. Dataset text reaches tooltips only through appendText (escaped).
+// per format (its AuditPart, part.ts) is its FindingFormat: the user row's tooltip, and how a finding's location is
+// described and opened. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
 import type { Verdict } from '../../core/pi/verdicts';
-import type { SpbStore } from '../benchmarks/spb/store';
-import type { TraceFindings } from './omni/trace';
 import { namedTooltip, treeItem } from '../treeItem';
-import { findingItem, findingTooltip, type TooltipFinding, type VerdictTrail } from './findingItem';
-import { auditNodeId, count, tally, tallyText, type VerdictOf } from './model';
-import type { AuditNode } from './nodeTypes';
-import type { AuditSession } from './session';
+import { findingItem, findingTooltip, type TooltipFinding } from './findingItem';
+import { auditNodeId, count, tally, tallyText } from './model';
+import type { AuditNode, FindingContext } from './nodeTypes';
+export type { FindingContext } from './nodeTypes';
 
 export type NodeFinding = TooltipFinding & { userId: string };
 
-/** The views a finding opens in: the step view (through the StreamProfileBench store) and the trace view. */
-export interface FindingViews {
-  spb: SpbStore;
-  /** undefined when the extension runs without a trace view */
-  trace: TraceFindings | undefined;
-}
-
 export interface FindingFormat<F extends NodeFinding> {
-  /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · OmniBehavior`). */
+  /** After the user's name in its tooltip: where the user is (` · Instagram`, ` · ` and the benchmark's name). */
   readonly userWhere: string;
   /** A line about the user in its tooltip (its name and steps), when the format has one. */
   userLine(userId: string): string | undefined;
@@ -34,10 +25,10 @@ export interface FindingFormat<F extends NodeFinding> {
   body(f: F, md: vscode.MarkdownString): void;
   clickHint(f: F): string;
   /** Opens the finding's source line, pretty-printed, with the span selected (Open Finding in File). */
-  open(f: F, session: AuditSession): Promise<void>;
-  /** Opens it in its benchmark's view with its span outlined (a click, Open Step), else its source line. */
-  openInView(f: F, session: AuditSession, views: FindingViews): Promise<void>;
-  /** Findings of one PI value carried through a chain of personas, grouped under one row each (StreamProfileBench). */
+  open(f: F): Promise<void>;
+  /** Opens it in its benchmark's item view with its span outlined (a click, Open Step), else its source line. */
+  openInView(f: F): Promise<void>;
+  /** Findings of one PI value carried through a chain of personas (a format whose runs write personas). */
   chainsOf?(findings: readonly F[]): FindingChain<F>[];
 }
 
@@ -56,12 +47,6 @@ export interface FindingChain<F> {
 interface FindingParent<F extends NodeFinding> extends AuditNode {
   readonly ctx: FindingContext;
   readonly format: FindingFormat<F>;
-}
-
-/** What the user and finding rows see: the live verdicts. */
-export interface FindingContext {
-  verdictOf: VerdictOf;
-  verdictTrail: VerdictTrail;
 }
 
 export class AuditUserNode<F extends NodeFinding> implements FindingParent<F> {
@@ -185,11 +170,11 @@ export class FindingNode<F extends NodeFinding> implements AuditNode {
     return findingTooltip(f, this.parent.ctx.verdictTrail, (md) => this.format.body(f, md), this.format.clickHint(f));
   }
 
-  open(session: AuditSession): Promise<void> {
-    return this.format.open(this.finding, session);
+  open(): Promise<void> {
+    return this.format.open(this.finding);
   }
 
-  openInView(session: AuditSession, views: FindingViews): Promise<void> {
-    return this.format.openInView(this.finding, session, views);
+  openInView(): Promise<void> {
+    return this.format.openInView(this.finding);
   }
 }

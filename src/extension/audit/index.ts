@@ -1,23 +1,18 @@
-// The PI Audit view: residual personal information by category → platform → user → finding, with placeholder
-// counts, verdicts and the exported report. Runs by itself when a benchmark of either format loads if
-// personaLab.audit.autoRun says so (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is
-// visible.
+// The PI Audit view: residual personal information by category → each benchmark's rows → user → finding, with
+// placeholder counts, verdicts and the exported report. It serves every open benchmark whose format's contribution
+// offers an audit part (part.ts). Runs by itself when a benchmark loads if personaLab.audit.autoRun says so
+// (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
 import * as vscode from 'vscode';
-import type { Benchmark } from '../../core/spb/types';
 import type { Benchmarks } from '../benchmarks';
+import type { FeatureViews } from '../benchmarks/views';
 import { isAutoRun, shouldAutoRun } from './model';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
-import { AUDIT_VIEW_ID, AuditSession, benchmarkBytes, omniBenchmarkBytes } from './session';
-import type { OmniBenchmark } from '../../core/omni/types';
-import type { TracePanel } from '../traceView/panel';
-import { TraceFindings } from './omni/trace';
+import { AUDIT_VIEW_ID, AuditSession, type AuditTarget } from './session';
 import { rowName } from '../benchmarks/viewText';
 
 export interface AuditApi {
   session: AuditSession;
-  /** The audit's findings in the trace view, when there is one. */
-  trace: TraceFindings | undefined;
   view: vscode.TreeView<AuditNode>;
   /** The tree's rows, in order (the next-open walk reads them). */
   provider: AuditTreeProvider;
@@ -39,16 +34,28 @@ function notAudited(benchmarks: Benchmarks): string {
     : '';
 }
 
-/** `tracePanel`: the trace view, which lists the audit's findings in the trace it shows and outlines them. */
-export function activateAudit(
-  context: vscode.ExtensionContext,
-  benchmarks: Benchmarks,
-  tracePanel?: TracePanel,
-): AuditApi {
-  const { spb: store, omni } = benchmarks;
-  const session = new AuditSession(store, context.globalStorageUri.fsPath, omni, context.secrets);
-  const trace = tracePanel && new TraceFindings(session, tracePanel);
-  if (trace) context.subscriptions.push(trace);
+/** The open benchmarks whose contribution offers an audit part, in the Benchmarks view's order. */
+function auditTargets(benchmarks: Benchmarks, views: FeatureViews): AuditTarget[] {
+  return benchmarks.contributions.flatMap((c) => {
+    const open = benchmarks.of(c);
+    const part = c.audit?.(open, views);
+    return part ? [{ open, part, label: c.format.label }] : [];
+  });
+}
+
+/** `views`: the item views a format's part opens findings in (and lists them in, as the trace view does). */
+export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benchmarks, views: FeatureViews): AuditApi {
+  const targets = auditTargets(benchmarks, views);
+  const session = new AuditSession(
+    targets,
+    context.globalStorageUri.fsPath,
+    () => benchmarks.all[0]?.root,
+    context.secrets,
+  );
+  for (const t of targets) {
+    const attached = t.part.attach?.(session.resultsOf(t));
+    if (attached) context.subscriptions.push(attached);
+  }
   const provider = new AuditTreeProvider(session);
   const view = vscode.window.createTreeView<AuditNode>(AUDIT_VIEW_ID, {
     treeDataProvider: provider,
@@ -58,17 +65,14 @@ export function activateAudit(
   const setContext = (key: string, value: boolean) => void vscode.commands.executeCommand('setContext', key, value);
 
   const update = () => {
-    const result = session.result ?? session.omniResult;
+    const results = session.results;
     setContext('personaLab.audit.running', session.running);
-    setContext('personaLab.audit.hasResult', result !== undefined);
+    setContext('personaLab.audit.hasResult', results.length > 0);
     setContext('personaLab.audit.canRun', session.hasBenchmark);
     // Cut as the Benchmarks rows are: a generated folder name hid the rest of the header.
-    view.description = [session.result?.benchmark, session.omniResult?.benchmark]
-      .filter((name): name is string => Boolean(name))
-      .map(rowName)
-      .join(' · ');
+    view.description = results.map((a) => rowName(a.result.benchmark)).join(' · ');
     // Messages, not welcome content: a second welcome in the container would repeat the Benchmarks view's.
-    if (!result) {
+    if (!results.length) {
       view.message = session.running
         ? 'Auditing the benchmark for residual personal information…'
         : benchmarks.all.some((b) => b.isLoading)
@@ -84,9 +88,8 @@ export function activateAudit(
     else view.message = undefined;
   };
 
-  // Auto-run: once per load of a benchmark (either format; one run audits both), when the view is (or becomes) visible.
-  let seen: Benchmark | undefined;
-  let seenOmni: OmniBenchmark | undefined;
+  // Auto-run: once per load of a benchmark (one run audits them all), when the view is (or becomes) visible.
+  const seen = new Map<AuditTarget, object | undefined>();
   let pending = false;
   const maybeRun = () => {
     if (pending && view.visible) {
@@ -94,44 +97,35 @@ export function activateAudit(
       void session.run({ notify: false });
     }
   };
-  const benchmarkChanged = () => {
-    const bench = store.bench;
-    if (bench === seen) return;
-    seen = bench;
-    pending = bench !== undefined && autoRunWanted(benchmarkBytes(bench));
-    session.benchmarkChanged();
-    maybeRun();
-  };
-  const omniChanged = () => {
-    const bench = omni.bench;
-    if (bench !== seenOmni) {
-      seenOmni = bench;
-      pending ||= bench !== undefined && autoRunWanted(omniBenchmarkBytes(bench));
+  const benchmarkChanged = (target: AuditTarget) => {
+    const loaded = target.part.loaded();
+    if (loaded !== seen.get(target)) {
+      seen.set(target, loaded);
+      pending ||= loaded !== undefined && autoRunWanted(target.part.bytes());
     }
     session.benchmarkChanged();
     maybeRun();
   };
 
   update();
+  const audited = new Set<unknown>(targets.map((t) => t.open));
   context.subscriptions.push(
     session,
     provider,
     view,
     session.onDidChange(update),
     session.onDidRecord(update),
-    store.onDidChange(benchmarkChanged),
-    omni.onDidChange(omniChanged),
-    ...benchmarks.all.filter((b) => b !== store && b !== omni).map((b) => b.onDidChange(update)),
+    ...targets.map((t) => t.open.onDidChange(() => benchmarkChanged(t))),
+    ...benchmarks.all.filter((b) => !audited.has(b)).map((b) => b.onDidChange(update)),
     ...benchmarks.all.map((b) => b.onDidChangeLoading(update)),
     view.onDidChangeVisibility(maybeRun),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('personaLab.audit.dbPath') || e.affectsConfiguration('personaLab.labels.server'))
         session.reloadVerdicts();
-      if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.result)
+      if (e.affectsConfiguration('personaLab.audit.minConfidence') && session.results.length)
         void session.run({ notify: false });
     }),
   );
-  benchmarkChanged();
-  omniChanged();
-  return { session, view, provider, trace };
+  for (const t of targets) benchmarkChanged(t);
+  return { session, view, provider };
 }

@@ -1,10 +1,9 @@
 // What the PI Audit tree shows, as plain data, whatever the benchmark: node ids, verdict tallies, the category row's
-// description, a finding's text for a label, and the view's message. Each format's grouping is in spb/model.ts and
-// omni/model.ts. No `vscode` import, so it is unit-tested.
+// description, a finding's text for a label, and the view's message. Each format's grouping is in its own folder
+// (its audit part, part.ts). No `vscode` import, so it is unit-tested.
 import type { AuditResult } from '../../core/pi/audit';
 import type { PiCategory } from '../../core/pi/placeholders';
 import type { Verdict } from '../../core/pi/verdicts';
-import type { Platform } from '../../core/spb/types';
 
 export const count = (n: number, one: string, many = one + 's'): string =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -12,8 +11,8 @@ export const count = (n: number, one: string, many = one + 's'): string =>
 /** TreeItem ids: stable across re-runs, so VS Code keeps what was expanded and selected. */
 export const auditNodeId = {
   category: (c: PiCategory): string => `pi/${c}`,
-  platform: (c: PiCategory, p: Platform): string => `pi/${c}/${p}`,
-  user: (c: PiCategory, p: Platform, userId: string): string => `pi/${c}/${p}/${userId}`,
+  platform: (c: PiCategory, p: string): string => `pi/${c}/${p}`,
+  user: (c: PiCategory, p: string, userId: string): string => `pi/${c}/${p}/${userId}`,
   finding: (key: string): string => `pi-finding/${key}`,
 };
 

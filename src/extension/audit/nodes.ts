@@ -1,17 +1,14 @@
-// The PI Audit tree's nodes and its root level: one node per category, holding each format's part below it
-// (spb/nodes.ts: platform → user → finding; omni/nodes.ts: OmniBehavior → user → finding). Children are built on
-// first expansion and kept; descriptions are computed in getTreeItem from the session's current verdicts, so a
-// verdict only needs a refresh, not a rebuild.
+// The PI Audit tree's root level: one node per category, holding each audited benchmark's part below it (its
+// format's AuditPart gives the rows: platform → user → finding, or the benchmark → user → finding). Children are
+// built on first expansion and kept; descriptions are computed in getTreeItem from the session's current verdicts,
+// so a verdict only needs a refresh, not a rebuild.
 import * as vscode from 'vscode';
 import { CATEGORY_INFO, placeholderOf, type PiCategory } from '../../core/pi/placeholders';
 import { markdown, treeItem } from '../treeItem';
 import { auditNodeId, categoryDescription, count } from './model';
-import type { AuditNode, AuditTreeContext, CategoryParent } from './nodeTypes';
-import type { OmniCategoryGroup } from './omni/model';
-import { OmniSourceNode } from './omni/nodes';
-import type { CategoryGroup } from './spb/model';
-import { AuditPlatformNode } from './spb/nodes';
-export type { AuditNode, AuditTreeContext } from './nodeTypes';
+import type { AuditNode, CategoryParent, FindingContext } from './nodeTypes';
+import type { CategoryPart } from './part';
+export type { AuditNode } from './nodeTypes';
 
 const CATEGORY_ICON: Record<PiCategory, string> = {
   PHONE: 'device-mobile',
@@ -31,20 +28,28 @@ export class CategoryNode implements CategoryParent {
   private children: AuditNode[] | undefined;
 
   constructor(
-    readonly ctx: AuditTreeContext,
-    readonly group: CategoryGroup,
-    /** The OmniBehavior benchmark's findings and placeholders of this category, if any. */
-    readonly omni: OmniCategoryGroup | undefined = undefined,
+    readonly ctx: FindingContext,
+    readonly group: { readonly category: PiCategory },
+    /** Each audited benchmark's findings and placeholders of this category, in the Benchmarks view's order. */
+    readonly parts: readonly CategoryPart[],
   ) {}
 
-  /** Whether the category shows anything (a platform or the OmniBehavior node). */
+  /** Whether the category shows anything (a row of some benchmark's part). */
   get hasChildren(): boolean {
-    return this.group.platforms.length > 0 || this.omni !== undefined;
+    return this.parts.some((p) => p.hasRows);
+  }
+
+  private get findings(): { key: string }[] {
+    return this.parts.flatMap((p) => p.findings);
+  }
+
+  private get placeholders(): number {
+    return this.parts.reduce((n, p) => n + p.placeholders, 0);
   }
 
   getTreeItem(): vscode.TreeItem {
     const { category } = this.group;
-    const findings: { key: string }[] = [...this.group.findings, ...(this.omni?.findings ?? [])];
+    const findings = this.findings;
     const state = !this.hasChildren
       ? vscode.TreeItemCollapsibleState.None
       : findings.length
@@ -59,25 +64,19 @@ export class CategoryNode implements CategoryParent {
       contextValue: 'auditCategory',
       icon: CATEGORY_ICON[category],
       color: open ? 'charts.orange' : undefined,
-      description: categoryDescription(
-        { findings, placeholders: this.group.placeholders + (this.omni?.placeholders ?? 0) },
-        this.ctx.verdictOf,
-      ),
+      description: categoryDescription({ findings, placeholders: this.placeholders }, this.ctx.verdictOf),
     });
   }
 
   getChildren(): AuditNode[] {
-    if (!this.children) {
-      const omni = this.omni && this.ctx.omni ? [new OmniSourceNode(this, this.ctx.omni, this.omni)] : [];
-      this.children = [...this.group.platforms.map((p) => new AuditPlatformNode(this, p)), ...omni];
-    }
+    this.children ??= this.parts.flatMap((p) => p.rows(this));
     return this.children;
   }
 
   tooltip(): vscode.MarkdownString {
     const { category } = this.group;
-    const findings = [...this.group.findings, ...(this.omni?.findings ?? [])];
-    const placeholders = this.group.placeholders + (this.omni?.placeholders ?? 0);
+    const findings = this.findings;
+    const placeholders = this.placeholders;
     const md = markdown();
     md.appendMarkdown(`**${CATEGORY_INFO[category].label}** · placeholder `);
     md.appendText(placeholderOf(category));

@@ -1,22 +1,17 @@
 // TreeDataProvider of the PI Audit view: rebuilds the nodes when a new result arrives and only refreshes them
 // (same ids, same instances) when a verdict changes, so expanded nodes and the selection stay.
 import * as vscode from 'vscode';
-import type { AuditResult } from '../../core/pi/audit';
-import { groupAudit } from './spb/model';
+import { PI_CATEGORIES } from '../../core/pi/placeholders';
 import { CategoryNode, type AuditNode } from './nodes';
-import { groupOmni } from './omni/model';
-import type { OmniAuditResult } from '../../core/pi/omniAudit';
-import type { AuditSession } from './session';
+import type { Audited, AuditSession } from './session';
 import { SummaryNode } from './summaryNodes';
-import { streamProfileBench } from '../../core/spb/format/format';
-import { omniBehavior } from '../../core/omni/format';
 
 export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AuditNode | AuditNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private roots: CategoryNode[] = [];
   private summary: SummaryNode | undefined;
-  private builtFrom: [AuditResult | undefined, OmniAuditResult | undefined] = [undefined, undefined];
+  private builtFrom: readonly Audited[] | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly session: AuditSession) {
@@ -27,37 +22,30 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode>, vs
       session.onDidRecord((findings) => {
         const cats = new Set(findings.map((f) => f.category));
         const nodes = this.roots.filter((r) => cats.has(r.group.category));
-        // An OmniBehavior verdict also changes the OmniBehavior node's and its user's counts: those live below.
+        // A verdict also changes the counts of the rows below the category (a platform, a user): those live below.
         if (nodes.length) this.changed.fire(this.summary ? [this.summary, ...nodes] : nodes);
       }),
     ];
   }
 
   private rootNodes(): (SummaryNode | CategoryNode)[] {
-    const result = this.session.result;
-    const omni = this.session.omniResult;
-    if (result !== this.builtFrom[0] || omni !== this.builtFrom[1]) {
-      this.builtFrom = [result, omni];
-      const verdictTrail = (key: string) => this.session.verdictRow(key);
-      const ctx = {
-        result,
-        omni: omni && { result: omni, verdictOf: this.session.verdictOf, verdictTrail },
-        bench: this.session.benchmark,
-        verdictOf: this.session.verdictOf,
-        verdictTrail,
-      };
-      const groups = groupAudit(result ?? { findings: [], counts: [] });
-      this.roots =
-        result || omni ? groups.map((g) => new CategoryNode(ctx, g, omni && groupOmni(omni, g.category))) : [];
+    const audits = this.session.results;
+    if (audits !== this.builtFrom) {
+      this.builtFrom = audits;
       const session = this.session;
+      const ctx = { verdictOf: session.verdictOf, verdictTrail: (key: string) => session.verdictRow(key) };
+      this.roots = audits.length
+        ? PI_CATEGORIES.map(
+            (category) =>
+              new CategoryNode(
+                ctx,
+                { category },
+                audits.flatMap((a) => a.target.part.category(a.result, category, ctx) ?? []),
+              ),
+          )
+        : [];
       this.summary = new SummaryNode({
-        results: () =>
-          (
-            [
-              [streamProfileBench.label, session.result],
-              [omniBehavior.label, session.omniResult],
-            ] as const
-          ).flatMap(([format, r]) => (r ? [{ format, result: r }] : [])),
+        results: () => session.results.map((a) => ({ format: a.target.label, result: a.result })),
         verdictOf: session.verdictOf,
         ranAt: session.ranAt,
       });

@@ -2,94 +2,65 @@
 // between chunks, so the host stays responsive) with progress and cancellation, keeps the latest result, and
 // owns the verdict database (opened on first use; a failure to open it leaves the audit usable without verdicts).
 // With personaLab.labels.server set, the verdicts go to that server too, through a local replica (verdictLink.ts).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OmniBenchmark } from '../../core/omni/types';
-import { auditBenchmark, type AuditFinding, type AuditResult } from '../../core/pi/audit';
-import { auditOmni, type OmniAuditFinding, type OmniAuditResult } from '../../core/pi/omniAudit';
 import { CONFIDENCES, type Confidence } from '../../core/pi/types';
 import { openVerdictReplica } from '../../core/pi/server/sync';
 import { VerdictStore, type Verdict, type VerdictRow } from '../../core/pi/verdicts';
 import { serverUrlProblem } from '../../core/storage/postgres';
-import type { Benchmark } from '../../core/spb/types';
-import type { SpbStore } from '../benchmarks/spb/store';
-import type { OmniStore } from '../benchmarks/omni/store';
+import type { OpenBenchmark } from '../benchmarks/types';
 import { auditAuthor, auditDbPath } from './paths';
 import { log } from '../log';
+import type { AnyAuditResult, AuditPart, AuditResults } from './part';
 import { VerdictLink, verdictReplicaPath } from './verdictLink';
 import { restrictedSetting } from '../trustedSettings';
 
 export const AUDIT_VIEW_ID = 'personaLab.audit';
 
-/** Total size of the files an audit reads: the tasks files and every run's results files. */
-/** Bytes of an OmniBehavior folder's files: test actions, raw user files and every run's predictions. */
-export function omniBenchmarkBytes(bench: OmniBenchmark): number {
-  const size = (p: string) => {
-    try {
-      return statSync(p).size;
-    } catch {
-      return 0; // gone since the load
-    }
-  };
-  const inDir = (dir: string, ext: string) => {
-    try {
-      return readdirSync(dir)
-        .filter((n) => n.endsWith(ext))
-        .reduce((n, name) => n + size(join(dir, name)), 0);
-    } catch {
-      return 0;
-    }
-  };
-  return (
-    size(join(bench.root, 'test_actions.jsonl')) +
-    inDir(join(bench.root, 'raw'), '.json') +
-    [...bench.runs.keys()].reduce((n, run) => n + size(join(bench.root, 'results', run, 'predictions.jsonl')), 0)
-  );
+/** An open benchmark whose format offers the audit, with its part and its format's name. */
+export interface AuditTarget {
+  readonly open: OpenBenchmark;
+  readonly part: AuditPart;
+  readonly label: string;
 }
 
-export function benchmarkBytes(bench: Benchmark): number {
-  const rels = [...bench.taskFiles.values(), ...[...bench.runs.values()].flatMap((r) => [...r.files.values()])];
-  let total = 0;
-  for (const rel of rels) {
-    try {
-      total += statSync(join(bench.root, rel)).size;
-    } catch {
-      // a file that vanished counts as empty
-    }
-  }
-  return total;
+/** One benchmark's audit: the result, the load it is about, and its verdicts. */
+export interface Audited {
+  readonly target: AuditTarget;
+  readonly result: AnyAuditResult;
+  readonly loaded: object;
+  verdicts: Map<string, VerdictRow>;
 }
+
+type AnyFinding = AnyAuditResult['findings'][number];
 
 function folders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 export class AuditSession implements vscode.Disposable {
-  private current: AuditResult | undefined;
-  private auditedBench: Benchmark | undefined;
+  /** The latest audit of each target, in the targets' order (a benchmark not open then has none). */
+  private audits: Audited[] = [];
   private controller: AbortController | undefined;
   private generation = 0;
-  private verdicts = new Map<string, VerdictRow>();
-  private omniCurrent: OmniAuditResult | undefined;
   private finishedAt = new Date(0);
-  private auditedOmni: OmniBenchmark | undefined;
-  private omniVerdicts = new Map<string, VerdictRow>();
   private db: VerdictStore | undefined;
   private link: VerdictLink | undefined;
   private dbError: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends, the result goes stale, or the verdicts are re-read. */
   readonly onDidChange = this.changed.event;
-  private readonly recorded = new vscode.EventEmitter<readonly (AuditFinding | OmniAuditFinding)[]>();
+  private readonly recorded = new vscode.EventEmitter<readonly AnyFinding[]>();
   /** Fires with the findings that just got a verdict (the tree refreshes only their categories). */
   readonly onDidRecord = this.recorded.event;
 
   constructor(
-    private readonly store: SpbStore,
+    /** The open benchmarks whose format offers the audit, in the Benchmarks view's order. */
+    readonly targets: readonly AuditTarget[],
     private readonly storageDir: string,
-    private readonly omni: OmniStore,
+    /** The folder the verdicts go in when no workspace folder is open: the first format's benchmark. */
+    private readonly firstRoot: () => string | undefined,
     /** Where the label server's password is (the verdicts use the labels' server and password). */
     private readonly secrets?: vscode.SecretStorage,
   ) {}
@@ -99,47 +70,48 @@ export class AuditSession implements vscode.Disposable {
     return this.finishedAt;
   }
 
-  get result(): AuditResult | undefined {
-    return this.current;
+  /** The latest audit of each benchmark it covered, in the Benchmarks view's order. */
+  get results(): readonly Audited[] {
+    return this.audits;
   }
 
-  /** The audit of the loaded OmniBehavior benchmark (beside the StreamProfileBench one, when both are open). */
-  get omniResult(): OmniAuditResult | undefined {
-    return this.omniCurrent;
+  /** The latest audit of `target`'s benchmark. */
+  auditOf(target: AuditTarget): Audited | undefined {
+    return this.audits.find((a) => a.target === target);
   }
 
-  /** Whether there is a benchmark of either format to audit. */
+  /** What a format's part reads of its own results. */
+  resultsOf(target: AuditTarget): AuditResults {
+    return {
+      result: () => this.auditOf(target)?.result,
+      stale: () => {
+        const audited = this.auditOf(target);
+        return audited === undefined || target.part.loaded() !== audited.loaded;
+      },
+      onDidChange: this.onDidChange,
+    };
+  }
+
+  /** Whether there is a benchmark to audit. */
   get hasBenchmark(): boolean {
-    return this.store.bench !== undefined || this.omni.bench !== undefined;
-  }
-
-  /** The benchmark the result is about (the store may hold a newer load). */
-  get benchmark(): Benchmark | undefined {
-    return this.auditedBench;
+    return this.targets.some((t) => t.part.loaded() !== undefined);
   }
 
   get running(): boolean {
     return this.controller !== undefined;
   }
 
-  /** The loaded benchmark is not the one the result is about (it was reloaded or another one was opened). */
+  /** A loaded benchmark is not the one its result is about (it was reloaded or another one was opened). */
   get stale(): boolean {
-    return (
-      (this.current !== undefined && this.store.bench !== this.auditedBench) ||
-      (this.omniCurrent !== undefined && this.omni.bench !== this.auditedOmni)
-    );
-  }
-
-  /** The OmniBehavior result is about another load than the one open (or there is none). */
-  get omniStale(): boolean {
-    return this.omniCurrent === undefined || this.omni.bench !== this.auditedOmni;
+    return this.audits.some((a) => a.target.part.loaded() !== a.loaded);
   }
 
   get dbPath(): string {
     const server = this.serverUrl;
-    if (server) return verdictReplicaPath(folders()[0] ?? this.store.root ?? this.storageDir, server);
+    const root = this.firstRoot();
+    if (server) return verdictReplicaPath(folders()[0] ?? root ?? this.storageDir, server);
     const setting = restrictedSetting<string>('personaLab.audit.dbPath');
-    return auditDbPath(setting, folders(), homedir(), this.store.root, this.storageDir);
+    return auditDbPath(setting, folders(), homedir(), root, this.storageDir);
   }
 
   /** personaLab.labels.server ('' for none): the verdicts are then a replica of that server's. */
@@ -154,20 +126,25 @@ export class AuditSession implements vscode.Disposable {
   verdictOf = (key: string): Verdict | undefined => this.verdictRow(key)?.verdict;
 
   verdictRow(key: string): VerdictRow | undefined {
-    return this.verdicts.get(key) ?? this.omniVerdicts.get(key);
+    for (const a of this.audits) {
+      const row = a.verdicts.get(key);
+      if (row) return row;
+    }
+    return undefined;
   }
 
   /**
-   * Audits the loaded benchmark; a run in progress is cancelled first. Resolves with the result, or undefined when
+   * Audits the loaded benchmarks; a run in progress is cancelled first. Resolves with the results, or undefined when
    * there is no benchmark or this run was superseded by a newer one. A cancelled run keeps its partial result.
    */
-  async run(opts: { notify: boolean }): Promise<{ result?: AuditResult; omni?: OmniAuditResult } | undefined> {
-    await this.store.ready();
-    await this.omni.ready();
-    const bench = this.store.bench;
-    const omniBench = this.omni.bench;
+  async run(opts: { notify: boolean }): Promise<readonly Audited[] | undefined> {
+    await Promise.all(this.targets.map((t) => t.open.ready()));
+    const todo = this.targets.flatMap((target) => {
+      const loaded = target.part.loaded();
+      return loaded ? [{ target, loaded }] : [];
+    });
     // The command checks that one is open and says so; an automatic run just does nothing.
-    if (!bench && !omniBench) return undefined;
+    if (!todo.length) return undefined;
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;
@@ -179,7 +156,7 @@ export class AuditSession implements vscode.Disposable {
       : 'low';
     const started = Date.now();
     try {
-      const result = await vscode.window.withProgress({ location: { viewId: AUDIT_VIEW_ID } }, () =>
+      const audits = await vscode.window.withProgress({ location: { viewId: AUDIT_VIEW_ID } }, () =>
         vscode.window.withProgress(
           {
             location: opts.notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
@@ -189,28 +166,26 @@ export class AuditSession implements vscode.Disposable {
           async (progress, token) => {
             const sub = token.onCancellationRequested(() => controller.abort());
             let last = 0;
-            // With both formats open each gets half of the bar.
-            const phases = (bench ? 1 : 0) + (omniBench ? 1 : 0);
+            // With several benchmarks open each gets its share of the bar.
             const onProgress = (phase: number) => (done: number, total: number) => {
-              const pct = Math.floor((100 * (phase + (total ? done / total : 1))) / phases);
+              const pct = Math.floor((100 * (phase + (total ? done / total : 1))) / todo.length);
               if (pct > last) {
                 progress.report({ message: `${pct} %`, increment: pct - last });
                 last = pct;
               }
             };
             try {
-              const result = bench
-                ? await auditBenchmark(bench, { signal: controller.signal, minConfidence, onProgress: onProgress(0) })
-                : undefined;
-              const omni =
-                omniBench && !controller.signal.aborted
-                  ? await auditOmni(omniBench, {
-                      signal: controller.signal,
-                      minConfidence,
-                      onProgress: onProgress(bench ? 1 : 0),
-                    })
-                  : undefined;
-              return { result, omni };
+              const out: Audited[] = [];
+              for (const [phase, { target, loaded }] of todo.entries()) {
+                if (phase > 0 && controller.signal.aborted) break;
+                const result = await target.part.run({
+                  signal: controller.signal,
+                  minConfidence,
+                  onProgress: onProgress(phase),
+                });
+                out.push({ target, result, loaded, verdicts: new Map() });
+              }
+              return out;
             } finally {
               sub.dispose();
             }
@@ -218,20 +193,16 @@ export class AuditSession implements vscode.Disposable {
         ),
       );
       if (gen !== this.generation) return undefined;
-      this.current = result.result;
+      this.audits = audits;
       this.finishedAt = new Date();
-      this.auditedBench = bench;
-      this.omniCurrent = result.omni;
-      this.auditedOmni = omniBench;
       this.loadVerdicts();
-      for (const r of [result.result, result.omni]) {
-        if (!r) continue;
+      for (const { result: r } of audits) {
         log.info(
-          `audit${'format' in r ? ` (${r.format})` : ''}: ${r.findings.length} finding(s) in ${r.scanned.files} file(s) in ${Date.now() - started} ms` +
+          `audit${'format' in r && r.format ? ` (${r.format})` : ''}: ${r.findings.length} finding(s) in ${r.scanned.files} file(s) in ${Date.now() - started} ms` +
             (r.cancelled ? ' (cancelled)' : ''),
         );
       }
-      return result;
+      return audits;
     } catch (err) {
       if (gen === this.generation)
         void vscode.window.showErrorMessage(`Persona Lab: the PI audit failed: ${(err as Error).message}`);
@@ -289,8 +260,7 @@ export class AuditSession implements vscode.Disposable {
 
   private loadVerdicts(): void {
     const db = this.verdictStore(false);
-    this.verdicts = (this.current && db?.current(this.current.benchmark)) || new Map();
-    this.omniVerdicts = (this.omniCurrent && db?.current(this.omniCurrent.benchmark)) || new Map();
+    for (const a of this.audits) a.verdicts = db?.current(a.result.benchmark) || new Map();
   }
 
   /** Re-reads the verdicts (another window or person may share the database). */
@@ -300,17 +270,20 @@ export class AuditSession implements vscode.Disposable {
   }
 
   /** Records one verdict per finding, with the author and the time; false when the database is unavailable. */
-  record(findings: readonly (AuditFinding | OmniAuditFinding)[], verdict: Verdict, note?: string): boolean {
-    const db = findings.length && (this.current || this.omniCurrent) ? this.verdictStore(true) : undefined;
+  record(findings: readonly AnyFinding[], verdict: Verdict, note?: string): boolean {
+    const db = findings.length && this.audits.length ? this.verdictStore(true) : undefined;
     if (!db) return false;
     const author = this.author;
-    const done: (AuditFinding | OmniAuditFinding)[] = [];
+    const done: AnyFinding[] = [];
+    // Each finding's verdict goes under the name of the benchmark whose audit found it.
+    const auditOf = new Map<AnyFinding, Audited>();
+    for (const a of this.audits) for (const f of a.result.findings) auditOf.set(f, a);
     try {
       for (const target of findings) {
-        // An OmniBehavior finding has a part; its verdict goes under the OmniBehavior benchmark's name.
-        const [result, map] = 'part' in target ? [this.omniCurrent, this.omniVerdicts] : [this.current, this.verdicts];
-        if (!result) continue;
-        map.set(target.key, db.record({ benchmark: result.benchmark, target, verdict, author, note }));
+        const audited = auditOf.get(target);
+        if (!audited) continue;
+        const row = db.record({ benchmark: audited.result.benchmark, target, verdict, author, note });
+        audited.verdicts.set(target.key, row);
         done.push(target);
       }
     } catch (err) {
@@ -325,7 +298,7 @@ export class AuditSession implements vscode.Disposable {
   }
 
   /** The benchmark's whole verdict trail, oldest first ([] without a database). */
-  trail(result: { benchmark: string } | undefined = this.current): VerdictRow[] {
+  trail(result: { benchmark: string } | undefined = this.audits[0]?.result): VerdictRow[] {
     return result ? (this.verdictStore(false)?.trail({ benchmark: result.benchmark }) ?? []) : [];
   }
 

@@ -1,10 +1,14 @@
 // What a format brings to the extension: its core descriptor, how its open benchmark is made, the context key
-// package.json's `when` clauses read, its Problems panel collection and its file watch. One per format folder
-// (spb/contribution.ts, omni/contribution.ts), listed once in contributions.ts.
+// package.json's `when` clauses read, its Problems panel collection and its file watch, and its parts of the generic
+// features (the PI audit, labels). One per format folder, listed once in contributions.ts.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
-import type { LabelService } from '../labels/service';
+import type { AuditPart } from '../audit/part';
+import type { DashboardHost, DashboardPart } from '../dashboard/part';
+import type { LabelHost, LabelPart } from '../labels/part';
 import type { LoadHost, OpenBenchmark } from './types';
+import type { FeatureViews } from './views';
+export type { FeatureViews } from './views';
 
 /** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
 export interface ReopenHost {
@@ -21,9 +25,10 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   /** What the store opens for a target this format detected (a folder may hold the format one level down). */
   rootOf(target: string): string | undefined;
   watch(store: S, host: ReopenHost): vscode.Disposable;
-  /**
-   * What the labels feature shows of this format beyond the built-in step and trace views (labels/index.ts wires
-   * those two): e.g. badges in its tree. Called once, when the label service exists.
-   */
-  withLabels?(store: S, labels: LabelService): vscode.Disposable;
+  /** Its part of the labels (what a label goes on, labelling in its views, its projects' items). */
+  labels?(store: S, host: LabelHost): LabelPart;
+  /** Its dashboard panel (tables and figures of its runs). */
+  dashboard?(store: S, host: DashboardHost): DashboardPart;
+  /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
+  audit?(store: S, views: FeatureViews): AuditPart;
 }

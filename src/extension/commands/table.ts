@@ -24,7 +24,8 @@ import {
 } from '../experiments/commands';
 import { runLongContextBaseline, showLongContextTable } from '../experiments/longContext';
 import type { LabelsApi } from '../labels';
-import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/filterCommands';
+import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/spb/filterCommands';
+import { spbLabels } from '../labels/spb/part';
 import { setServerPassword } from '../labels/serverLink';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
@@ -71,8 +72,8 @@ type Handler = (...args: unknown[]) => unknown;
  */
 type Needs = 'loads' | 'any' | { format: string } | { capability: CapabilityName };
 
-const SPB: Needs = { format: streamProfileBench.id };
-const OMNI: Needs = { format: omniBehavior.id };
+const SPB = { format: streamProfileBench.id } satisfies Needs;
+const OMNI = { format: omniBehavior.id } satisfies Needs;
 const RERUN: Needs = { capability: 'rerun' };
 
 interface Command {
@@ -101,13 +102,16 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
-  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.spb.show() },
+  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.of(SPB.format)?.show() },
   'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
-  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(c.labels.filter, arg) },
-  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(c.labels.filter) },
-  'personaLab.nextUnlabelledStep': { needs: SPB, make: (c) => (arg) => nextUnlabelled(c.labels.filter, arg) },
+  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
+  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
+  'personaLab.nextUnlabelledStep': {
+    needs: SPB,
+    make: (c) => (arg) => nextUnlabelled(spbLabels(c.labels).filter, arg),
+  },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
@@ -152,9 +156,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.cancel': { make: (c) => () => c.audit.session.cancel() },
   'personaLab.audit.exportReport': { make: (c) => (arg) => exportReport(c.audit.session, arg) },
   'personaLab.audit.openSource': { make: (c) => (node, nodes) => openFindingSource(c.audit, node, nodes) },
-  'personaLab.audit.openStep': {
-    make: (c) => (node, nodes) => openFindingStep(c.audit, c.benchmarks.spb, node, nodes),
-  },
+  'personaLab.audit.openStep': { make: (c) => (node, nodes) => openFindingStep(c.audit, node, nodes) },
   'personaLab.audit.confirmLeak': verdict('confirmed-leak'),
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
@@ -162,7 +164,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.openTrace': { needs: OMNI, make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
   'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
   'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
-  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.omni.show() },
+  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.of(OMNI.format)?.show() },
   'personaLab.rerunTestAction': { needs: OMNI, make: (c) => (arg) => rerunTestAction(c.omniRerun, arg) },
   'personaLab.editTestActionPrompt': {
     needs: OMNI,

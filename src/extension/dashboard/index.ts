@@ -1,19 +1,13 @@
-// Dashboard feature, one panel per benchmark format: StreamProfileBench's tables and figures of its runs
-// (personaLab.openDashboard, spb/) and OmniBehavior's scores and bias diagnostics (personaLab.openOmniDashboard, omni/).
-// Both come back after a reload of the window (the ticked runs and the run are in the workspace state, the platform
-// in the page's state).
+// Dashboard host: one panel per format whose contribution offers a dashboard (part.ts), each in its format's folder.
+// Each comes back after a reload of the window (what it shows is kept in the workspace state or the page's state).
 import type * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import { OmniDashboardPanel } from './omni/panel';
-import { DashboardPanel } from './spb/panel';
-import { DASHBOARD_VIEW_TYPE } from '../../shared/dashboardProtocol';
-import { OMNI_DASHBOARD_VIEW_TYPE } from '../../shared/omniDashboardProtocol';
-import { restoreReusedPanel } from '../webviewPanel';
 import type { LabelService } from '../labels/service';
+import type { DashboardPart } from './part';
 
 export interface Dashboards {
-  spb: DashboardPanel;
-  omni: OmniDashboardPanel;
+  /** The dashboard of a format id; undefined when its contribution offers none. */
+  of(formatId: string): DashboardPart | undefined;
 }
 
 export function activateDashboard(
@@ -21,13 +15,13 @@ export function activateDashboard(
   benchmarks: Benchmarks,
   labels: LabelService,
 ): Dashboards {
-  const spb = new DashboardPanel(context.extensionUri, benchmarks.spb, context.workspaceState);
-  const omni = new OmniDashboardPanel(context.extensionUri, benchmarks.omni, labels);
-  context.subscriptions.push(
-    spb,
-    omni,
-    restoreReusedPanel(DASHBOARD_VIEW_TYPE, spb, () => benchmarks.spb.ready()),
-    restoreReusedPanel(OMNI_DASHBOARD_VIEW_TYPE, omni, () => benchmarks.omni.ready()),
-  );
-  return { spb, omni };
+  const host = { extensionUri: context.extensionUri, state: context.workspaceState, labels };
+  const parts = new Map<string, DashboardPart>();
+  for (const c of benchmarks.contributions) {
+    const part = c.dashboard?.(benchmarks.of(c), host);
+    if (!part) continue;
+    parts.set(c.format.id, part);
+    context.subscriptions.push(part);
+  }
+  return { of: (id) => parts.get(id) };
 }

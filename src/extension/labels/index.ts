@@ -1,72 +1,50 @@
-// Labels feature, for both formats in one place: the label database and set (LabelService), each format's targets
-// (spb/targets.ts: steps; omni/targets.ts: test actions and history records), labelling in the step view and the
-// trace view, the Benchmarks tree's badges, counts and step filter, and the label commands' handlers.
+// Labels feature, for every format in one place: the label database and set (LabelService), the label files'
+// commands, labelling projects, and each format's part (its contribution's `labels`: what a label goes on, labelling
+// in its views, badges in its tree, its projects' items; labels/part.ts).
 import type * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import type { StepViews } from '../stepView/views';
-import type { TracePanel } from '../traceView/panel';
-import type { TreeApi } from '../tree';
+import type { FeatureViews } from '../benchmarks/views';
+import type { TreeApi } from '../tree/api';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
-import { filterMessage, type FilterDeps } from './filterCommands';
-import { traceTreeBadges } from './omni/badges';
-import { TraceLabelController } from './omni/controller';
-import { OmniLabelTargets } from './omni/targets';
+import type { LabelHost, LabelPart } from './part';
 import { LabelProjects } from './projects';
-import { omniProjectSource, spbProjectSource } from './projectSources';
 import { LabelService } from './service';
-import { LabelStepController } from './spb/controller';
-import { SpbLabelTargets } from './spb/targets';
-import { LabelTreeAugment } from './spb/treeLabels';
 
 export interface LabelsApi {
   service: LabelService;
-  /** The StreamProfileBench steps' labels (the index the tree's badges, the filter and the walkthrough read). */
-  steps: SpbLabelTargets;
-  filter: FilterDeps;
   files: LabelFileCommands;
   projects: LabelProjects;
+  /** The label part a format's contribution made (a format's own commands read theirs). */
+  partOf(formatId: string): LabelPart | undefined;
 }
 
 export function activateLabels(
   context: vscode.ExtensionContext,
   benchmarks: Benchmarks,
-  views: { steps: StepViews; trace: TracePanel },
+  views: FeatureViews,
   tree: TreeApi,
 ): LabelsApi {
-  const { spb, omni } = benchmarks;
-  const labels = new LabelService(spb, context.globalStorageUri.fsPath, context.secrets);
-  const steps = new SpbLabelTargets(spb, labels);
-  const augment = new LabelTreeAugment(steps, labels, context.workspaceState);
-  const controller = new LabelStepController(views.steps.main, steps, labels, augment);
-  context.subscriptions.push(
-    labels,
-    augment,
-    controller,
-    // A pinned panel labels the run it shows; its controller goes with it.
-    views.steps.onDidCreatePinned((panel) => {
-      const pinned = new LabelStepController(panel, steps, labels, augment);
-      const sub = panel.onDidChangeOpen((open) => {
-        if (open) return;
-        pinned.dispose();
-        sub.dispose();
-      });
-    }),
-  );
-  spb.tree.setAugment(augment);
-  const traces = new OmniLabelTargets(omni, labels);
-  context.subscriptions.push(new TraceLabelController(views.trace, traces, labels));
-  omni.tree.setAugment(traceTreeBadges(labels, traces));
+  // The label database of a window without a workspace folder goes beside the first format's benchmark.
+  const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets);
+  context.subscriptions.push(labels);
+  const host: LabelHost = { labels, views, tree, state: context.workspaceState };
+  const parts = new Map<string, LabelPart>();
   for (const c of benchmarks.contributions) {
-    const wired = c.withLabels?.(benchmarks.of(c), labels);
-    if (wired) context.subscriptions.push(wired);
+    const part = c.labels?.(benchmarks.of(c), host);
+    if (!part) continue;
+    parts.set(c.format.id, part);
+    context.subscriptions.push(part);
   }
-  const filter: FilterDeps = { bench: spb, labels, steps, augment, panel: views.steps.main, tree };
-  context.subscriptions.push(filterMessage(filter));
-  const sources = [spbProjectSource(labels, spb, views.steps, augment), omniProjectSource(labels, omni, views.trace)];
+  const sources = [...parts.values()].flatMap((p) => (p.project ? [p.project] : []));
   const projects = new LabelProjects(labels, sources, context.workspaceState, context.secrets, tree.message);
   context.subscriptions.push(
     projects,
     labels.onDidChange(() => void projects.refreshProgress()),
   );
-  return { service: labels, steps, filter, files: labelFileCommands(context, labels), projects };
+  return {
+    service: labels,
+    files: labelFileCommands(context, labels),
+    projects,
+    partOf: (id) => parts.get(id),
+  };
 }

@@ -1,5 +1,5 @@
-// Labelling projects on the team's label server (core/labels/server/queue.ts), over StreamProfileBench steps or
-// OmniBehavior test actions (projectSources.ts): New Labelling Project… (benchmark, runs, all items or a seeded sample,
+// Labelling projects on the team's label server (core/labels/server/queue.ts), over the items each format's label
+// part offers (projectSources.ts: steps, test actions): New Labelling Project… (benchmark, runs, all items or a seeded sample,
 // overlap N), Choose Labelling Project…, and Next Assigned (`.` in the step or trace view while a project of its
 // benchmark is active): it submits the item shown when it is this person's open claim, claims the next one and opens
 // it. The Benchmarks view's message keeps the project's progress.

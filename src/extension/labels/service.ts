@@ -1,8 +1,7 @@
 // The label database and label set of this window, for every format: settings, the workspace's
 // `.personalab/labels.json` (validated, its problems in the Problems panel), the `benchmark` column of an open
 // benchmark, and change events (this window's writes at once, other windows' and the CLI's through a file watcher).
-// What a label goes on (a step, a test action, a history record) is each format's adapter (spb/targets.ts,
-// omni/targets.ts).
+// What a label goes on (a step, a test action, a history record) is each format's label part (part.ts).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
@@ -119,7 +118,7 @@ export class LabelService implements vscode.Disposable {
     return this.set.labels;
   }
 
-  /** The labels of OmniBehavior traces. */
+  /** The labels of traces (test actions and their history records). */
   get traceLabels(): readonly LabelDef[] {
     return this.set.traceLabels;
   }

@@ -1,5 +1,5 @@
-// What a format supplies the labels (spb/targets.ts: the StreamProfileBench step; omni/targets.ts: the OmniBehavior
-// test action and its history records): where on its open benchmark a label goes, and the rows already there.
+// What a format's label part supplies the labels (a step; a test action and its history records): where on its open
+// benchmark a label goes, and the rows already there.
 import type { LabelRow, StepRef } from '../../core/labels/model';
 import type { OpenBenchmark } from '../benchmarks/types';
 import type { LabelService } from './service';

@@ -1,8 +1,7 @@
 // A labels bar's undo stack (LabelBar): the inverse of each labelling action, newest last. No `vscode` import.
 import { isNoOp, type LabelAction } from '../../core/labels/model';
-import type { StepLocation } from '../../core/spb/view/stepModel';
 
-export interface UndoEntry<R = StepLocation> {
+export interface UndoEntry<R> {
   /** Applying it undoes the action. */
   inverse: LabelAction;
   /** The step (or test action) the action was made on (undo shows it again). */
@@ -11,7 +10,7 @@ export interface UndoEntry<R = StepLocation> {
   description: string;
 }
 
-export class UndoStack<R = StepLocation> {
+export class UndoStack<R> {
   private readonly entries: UndoEntry<R>[] = [];
 
   constructor(private readonly limit = 200) {}

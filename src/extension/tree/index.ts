@@ -6,6 +6,7 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
 import { UserNode } from '../benchmarks/spb/nodes';
 import type { TreeNode } from './node';
+import type { TreeApi } from './api';
 import { BenchmarkTreeProvider } from './provider';
 import { TreeMessage } from './message';
 import { sampleMessage } from './sampleCommands';
@@ -13,11 +14,7 @@ import { benchmarksViewDescription } from '../benchmarks/viewText';
 
 export const VIEW_ID = 'personaLab.benchmarks';
 
-export interface TreeApi {
-  view: vscode.TreeView<TreeNode>;
-  /** The view's message: each filter sets its part (message.ts). */
-  message: TreeMessage;
-}
+export type { TreeApi } from './api';
 
 /** Returns the view, for features that reveal nodes or set its message (labels: the filter). */
 export function activateTree(context: vscode.ExtensionContext, benchmarks: Benchmarks): TreeApi {

@@ -2,6 +2,7 @@
 // context key that ticks the labelling step, which no command marks (labels are made by keys in the page).
 import * as vscode from 'vscode';
 import type { LabelsApi } from '../labels';
+import { spbLabels } from '../labels/spb/part';
 import { LABELLED_CONTEXT, WALKTHROUGH } from './ids';
 
 export function openWalkthrough(): Thenable<unknown> {
@@ -14,10 +15,11 @@ export function openWalkthrough(): Thenable<unknown> {
  * as seen and never ticks its step for the rest of the session.
  */
 export function activateWalkthrough(context: vscode.ExtensionContext, labels: LabelsApi): void {
+  const { steps } = spbLabels(labels);
   const set = (value: boolean) => vscode.commands.executeCommand('setContext', LABELLED_CONTEXT, value);
   context.subscriptions.push(
     labels.service.onDidChange(async () => {
-      if (labels.steps.index().labelledSteps === 0) return;
+      if (steps.index().labelledSteps === 0) return;
       await set(true);
       await set(false);
     }),

@@ -4,21 +4,22 @@
 // its line when it belongs to no test action. Dataset text reaches tooltips only through appendText (escaped).
 import * as vscode from 'vscode';
 import type { OmniAuditFinding } from '../../../core/pi/omniAudit';
+import type { TraceFindings } from './trace';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
 import { collapsedIf, markdown, treeItem } from '../../treeItem';
 import { AuditUserNode, type FindingFormat } from '../findingNodes';
 import { count, tallyText, tally } from '../model';
 import { omniFindingDescription, type OmniCategoryGroup } from './model';
-import type { AuditNode, OmniAuditContext } from '../nodeTypes';
+import type { AuditNode, CategoryParent } from '../nodeTypes';
 import { openTraceFinding, openTraceSource } from './open';
 
 export class OmniSourceNode implements AuditNode {
   private children: AuditUserNode<OmniAuditFinding>[] | undefined;
 
   constructor(
-    readonly parent: AuditNode,
-    readonly ctx: OmniAuditContext,
+    readonly parent: CategoryParent,
     readonly group: OmniCategoryGroup,
+    private readonly findings: FindingFormat<OmniAuditFinding>,
   ) {}
 
   getTreeItem(): vscode.TreeItem {
@@ -29,14 +30,14 @@ export class OmniSourceNode implements AuditNode {
       id: `pi/${g.category}/omnibehavior`,
       contextValue: 'auditOmni',
       icon: 'pulse',
-      description: `${tallyText(tally(g.findings, this.ctx.verdictOf))} · ${count(g.placeholders, 'placeholder')}`,
+      description: `${tallyText(tally(g.findings, this.parent.ctx.verdictOf))} · ${count(g.placeholders, 'placeholder')}`,
     });
   }
 
   getChildren(): AuditUserNode<OmniAuditFinding>[] {
     const category = this.group.category;
     this.children ??= this.group.users.map(
-      (u) => new AuditUserNode(this, this.ctx, omniFindings, u, `pi/${category}/omnibehavior/${u.userId}`),
+      (u) => new AuditUserNode(this, this.parent.ctx, this.findings, u, `pi/${category}/omnibehavior/${u.userId}`),
     );
     return this.children;
   }
@@ -56,7 +57,10 @@ export class OmniSourceNode implements AuditNode {
 }
 
 /** An OmniBehavior finding opens in the trace view at its test action, else its raw file at the line. */
-const omniFindings: FindingFormat<OmniAuditFinding> = {
+export const omniFindings = (
+  root: string,
+  trace: () => TraceFindings | undefined,
+): FindingFormat<OmniAuditFinding> => ({
   userWhere: ' · OmniBehavior',
   userLine: () => undefined,
   contextValue: 'auditTraceFinding',
@@ -67,12 +71,6 @@ const omniFindings: FindingFormat<OmniAuditFinding> = {
     f.testAction === null
       ? 'Click to open its source line, the value selected.'
       : 'Click to open the trace at the test action with the finding outlined; right-click to open its source line, or for verdicts.',
-  async open(f, session) {
-    const root = session.omniResult?.root;
-    if (root) await openTraceSource(f, root);
-  },
-  async openInView(f, session, views) {
-    const root = session.omniResult?.root;
-    if (root) await openTraceFinding(f, root, views.trace);
-  },
-};
+  open: (f) => openTraceSource(f, root),
+  openInView: (f) => openTraceFinding(f, root, trace()),
+});

@@ -1,11 +1,16 @@
 // The PI Audit in the trace view: the audit's findings in the trace shown (its PI section lists them and marks each
 // where it is, instead of offering a scan of its own), and a finding opened from the audit, outlined.
 import * as vscode from 'vscode';
-import { findingsInTrace, findingTraceTarget, type OmniAuditFinding } from '../../../core/pi/omniAudit';
+import {
+  findingsInTrace,
+  findingTraceTarget,
+  type OmniAuditFinding,
+  type OmniAuditResult,
+} from '../../../core/pi/omniAudit';
 import { omniFindingArea } from '../../../core/pi/spans';
 import type { AuditPiFinding, TraceRef } from '../../../shared/traceProtocol';
 import type { TraceAuditSource, TracePanel } from '../../traceView/panel';
-import type { AuditSession } from '../session';
+import type { AuditResults } from '../part';
 
 /** Findings sent to the page at most (a trace can hold thousands; the page says how many there are). */
 const MAX_SENT = 500;
@@ -27,15 +32,15 @@ export class TraceFindings implements TraceAuditSource, vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(
-    private readonly session: AuditSession,
+    private readonly results: AuditResults<OmniAuditResult>,
     private readonly panel: TracePanel,
   ) {
-    this.disposables = [panel.setAuditSource(this), session.onDidChange(() => panel.postAuditPi())];
+    this.disposables = [panel.setAuditSource(this), results.onDidChange(() => panel.postAuditPi())];
   }
 
   findingsIn(ref: TraceRef): { findings: AuditPiFinding[]; found: number } | undefined {
-    const result = this.session.omniResult;
-    if (!result || this.session.omniStale) return undefined;
+    const result = this.results.result();
+    if (!result || this.results.stale()) return undefined;
     const all = findingsInTrace(result.findings, ref.userId, ref.index);
     return { findings: all.slice(0, MAX_SENT).map(auditPiFinding), found: all.length };
   }

@@ -4,17 +4,17 @@
 // only through appendText (escaped).
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../core/spb/format/load';
-import type { AuditFinding } from '../../../core/pi/audit';
+import type { AuditFinding, AuditResult } from '../../../core/pi/audit';
 import { chainShort, chainText } from '../../../core/pi/chains';
 import { CATEGORY_INFO } from '../../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
-import type { Platform } from '../../../core/spb/types';
-import type { StepRef } from '../../benchmarks/spb/store';
+import type { Benchmark, Platform } from '../../../core/spb/types';
+import type { SpbStore, StepRef } from '../../benchmarks/spb/store';
 import { collapsedIf, markdown, treeItem } from '../../treeItem';
 import { AuditUserNode, type FindingFormat } from '../findingNodes';
 import { valueAt } from '../locate';
 import { auditNodeId, contextAround, count } from '../model';
-import type { AuditNode, AuditTreeContext, CategoryParent } from '../nodeTypes';
+import type { AuditNode, CategoryParent } from '../nodeTypes';
 import { findingDescription, platformDescription, type PlatformGroup } from './model';
 import { openSource, openStep } from './open';
 
@@ -28,6 +28,7 @@ export class AuditPlatformNode implements AuditNode {
   constructor(
     readonly parent: CategoryParent,
     readonly group: PlatformGroup,
+    private readonly findings: FindingFormat<AuditFinding>,
   ) {}
 
   getTreeItem(): vscode.TreeItem {
@@ -46,9 +47,8 @@ export class AuditPlatformNode implements AuditNode {
     if (!this.children) {
       const { ctx, group } = this.parent;
       const { platform, users } = this.group;
-      const findings = spbFindings(ctx, platform);
       this.children = users.map(
-        (u) => new AuditUserNode(this, ctx, findings, u, auditNodeId.user(group.category, platform, u.userId)),
+        (u) => new AuditUserNode(this, ctx, this.findings, u, auditNodeId.user(group.category, platform, u.userId)),
       );
     }
     return this.children;
@@ -68,9 +68,16 @@ export class AuditPlatformNode implements AuditNode {
   }
 }
 
+/** Where a finding of one platform opens: `bench` is the load that was audited, `store` the open benchmark. */
+export interface FindingSource {
+  result: AuditResult;
+  bench: Benchmark | undefined;
+  store: SpbStore;
+}
+
 /** A StreamProfileBench finding opens its step (the user's first for a bio) with the span outlined, or its source line. */
-function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<AuditFinding> {
-  const userOf = (userId: string) => ctx.bench?.users.get(platform)?.get(userId);
+export function spbFindings({ result, bench, store }: FindingSource, platform: Platform): FindingFormat<AuditFinding> {
+  const userOf = (userId: string) => bench?.users.get(platform)?.get(userId);
   /** The step to open: the finding's, or the user's first for a bio; undefined when the user is not loaded. */
   const stepRef = (f: AuditFinding): StepRef | undefined => {
     if (f.stepId !== null) return { platform: f.platform, userId: f.userId, stepId: f.stepId };
@@ -112,15 +119,12 @@ function spbFindings(ctx: AuditTreeContext, platform: Platform): FindingFormat<A
     },
     clickHint: () =>
       'Click to open the step with the finding outlined; right-click to open its source line, or for verdicts.',
-    async open(f, session) {
-      const root = session.result?.root;
-      if (root) await openSource(f, root);
-    },
-    openInView: (f, _session, views) => openStep(f, stepRef(f), views.spb),
+    open: (f) => openSource(f, result.root),
+    openInView: (f) => openStep(f, stepRef(f), store),
     chainsOf(findings) {
       const mine = new Set(findings.map((f) => f.key));
       const byKey = new Map(findings.map((f) => [f.key, f]));
-      return (ctx.result?.chains ?? [])
+      return (result.chains ?? [])
         .filter((c) => c.platform === platform && c.findings.some((k) => mine.has(k)))
         .map((c) => ({
           id: `audit/chain/${c.run}/${c.platform}/${c.userId}/${c.findings[0]}`,

@@ -1,5 +1,8 @@
 // OmniBehavior in the extension.
 import { omniBehavior, omniRoot } from '../../../core/formats';
+import { omniAuditPart } from '../../audit/omni/part';
+import { omniLabelPart } from '../../labels/omni/part';
+import { omniDashboard } from '../../dashboard/omni/part';
 import type { FormatContribution } from '../contribution';
 import { OmniStore } from './store';
 import { watchOmni } from './watch';
@@ -11,4 +14,7 @@ export const omniContribution: FormatContribution<OmniStore> = {
   create: (state, host) => new OmniStore(state, host),
   rootOf: omniRoot,
   watch: (store) => watchOmni(store),
+  audit: (store, views) => omniAuditPart(store, views.trace),
+  labels: (store, host) => omniLabelPart(store, host),
+  dashboard: (store, host) => omniDashboard(store, host),
 };

@@ -1,5 +1,8 @@
 // StreamProfileBench in the extension. The first contribution is also what an unrecognised target is opened as.
 import { streamProfileBench } from '../../../core/formats';
+import { spbAuditPart } from '../../audit/spb/part';
+import { spbLabelPart } from '../../labels/spb/part';
+import { spbDashboard } from '../../dashboard/spb/part';
 import type { FormatContribution } from '../contribution';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
@@ -11,4 +14,7 @@ export const spbContribution: FormatContribution<SpbStore> = {
   create: (state, host) => new SpbStore(state, host),
   rootOf: (target) => target,
   watch: (store, host) => watchSpb({ spb: store, open: (target, quiet) => host.open(target, quiet) }),
+  audit: (store) => spbAuditPart(store),
+  labels: (store, host) => spbLabelPart(store, host),
+  dashboard: (store, host) => spbDashboard(store, host),
 };

@@ -8,15 +8,15 @@ import {
   normalizeFilter,
   type FailureSignature,
   type StepFilter,
-} from '../../core/labels/filter';
-import type { StepPanel } from '../stepView/panel';
-import { toStepRef } from '../stepView';
-import type { SpbStore, StepRef } from '../benchmarks/spb/store';
-import type { TreeApi } from '../tree';
-import { StepNode } from '../benchmarks/spb/nodes';
-import type { LabelService } from './service';
-import type { SpbLabelTargets } from './spb/targets';
-import type { LabelTreeAugment } from './spb/treeLabels';
+} from '../../../core/labels/filter';
+import type { StepPanel } from '../../stepView/panel';
+import { toStepRef } from '../../stepView';
+import type { SpbStore, StepRef } from '../../benchmarks/spb/store';
+import type { TreeApi } from '../../tree/api';
+import { StepNode } from '../../benchmarks/spb/nodes';
+import type { LabelService } from '../service';
+import type { SpbLabelTargets } from './targets';
+import type { LabelTreeAugment } from './treeLabels';
 
 /** A checkable row of the filter pick; `id` is a label id, a signature or a run name (none for "unlabelled"). */
 type Pick = vscode.QuickPickItem &
