@@ -61,7 +61,11 @@ function readCsv(file: string, required: readonly string[], sink: DiagnosticSink
     return [];
   }
   const missing = required.filter((c) => !head.fields.includes(c));
-  if (missing.length > 0) sink.error(head.line, missing.join(', '), 'missing column' + (missing.length > 1 ? 's' : ''));
+  if (missing.length > 0) {
+    // without its columns no row can be read: one error for the file rather than one per row
+    sink.error(head.line, missing.join(', '), 'missing column' + (missing.length > 1 ? 's' : ''));
+    return [];
+  }
   return records.map((r) => {
     if (r.unterminated) sink.error(r.line, '', 'a quoted field is not closed before the end of the file');
     const row: Record<string, string | undefined> = {};

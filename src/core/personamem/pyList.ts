@@ -96,6 +96,7 @@ export function parsePyStringList(text: string): PyListResult {
       continue;
     }
     if (text[i] === ']') break;
+    if (i >= text.length) return { ok: false, message: 'the list is not closed with "]"' };
     return { ok: false, message: `expected "," or "]" at character ${i + 1}` };
   }
   i++;

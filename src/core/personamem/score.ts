@@ -152,7 +152,7 @@ export function runDiagnostics(bench: PersonaMemBench, run: PmRun): Diagnostic[]
         `answered again (first on line ${first}); both rows count, as in the authors' mean`,
       );
     else seen.set(row.questionId, row.line);
-    if (row.modelResponse !== undefined && row.storedScore !== undefined) {
+    if (row.modelResponse !== undefined && row.storedScore !== undefined && row.storedScore.trim() !== '') {
       const stored = row.storedScore.trim();
       const read = readAnswer(row.modelResponse, row.correctAnswer).correct ? 'True' : 'False';
       if (stored !== read)
