@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/core/formats';
 import { formatDiagnostic } from '../../src/core/io/diagnostics';
 import { readContext } from '../../src/core/personamem/contexts';
+import { scanContextLine } from '../../src/core/personamem/scan';
+import { mulberry32 } from '../../src/core/stats/random';
 import { personaMem } from '../../src/core/personamem/format';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
 import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';
@@ -112,5 +114,51 @@ describe('diagnostics, each at its file and line', () => {
       'shared_contexts_32k.jsonl:4: error: the value of c is not a list of messages',
       expect.stringMatching(/^shared_contexts_32k.jsonl:5: error: not JSON: /),
     ]);
+  });
+});
+
+describe('scanContextLine, against JSON.parse', () => {
+  it('gives the id, message count, system turns and first bad message of seeded lines', () => {
+    const rnd = mulberry32(17);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+    const TEXTS = ['plain', 'with "quotes"', 'back\\slash', 'ünïcödé 中文', 'brace { [ ] }', 'new\nline', ''];
+    for (let n = 0; n < 300; n++) {
+      const messages = Array.from({ length: Math.floor(rnd() * 6) }, () => {
+        const r = rnd();
+        if (r < 0.06) return 'not a message';
+        if (r < 0.12) return { role: 'user', content: { nested: [1, 'x]'] } };
+        if (r < 0.16) return { content: 'no role' };
+        return {
+          role: pick(['system', 'user', 'assistant']),
+          content: pick(TEXTS),
+          ...(rnd() < 0.2 ? { extra: [null, true, 2.5e3] } : {}),
+        };
+      });
+      const id = pick(['ab12', 'id "quoted"', 'ü']);
+      const line = Buffer.from(
+        rnd() < 0.5
+          ? JSON.stringify({ [id]: messages })
+          : JSON.stringify({ [id]: messages }, null, 1).replace(/\n/g, ' '),
+      );
+      const isMsg = (m: unknown) =>
+        typeof m === 'object' &&
+        m !== null &&
+        typeof (m as { role: unknown }).role === 'string' &&
+        typeof (m as { content: unknown }).content === 'string';
+      expect(scanContextLine(line)).toEqual({
+        id,
+        messages: messages.length,
+        system: messages.flatMap((m, i) => (isMsg(m) && (m as { role: string }).role === 'system' ? [i] : [])),
+        bad: messages.findIndex((m) => !isMsg(m)),
+      });
+    }
+  });
+  it.each([
+    ['{"a": [', /^not JSON: unexpected end of the line/],
+    ['{"a": []} x', /^not JSON: text after the object at byte 11$/],
+    ['{"a": [{"role": "user", "content": "x}]}', /^not JSON: unexpected end of the line \(unterminated string\)$/],
+    ['{}', /found 0/],
+  ])('refuses %s', (text, message) => {
+    expect(scanContextLine(Buffer.from(text))).toMatch(message);
   });
 });

@@ -3,7 +3,9 @@
 // gigabytes; its index is a few numbers per context).
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DiagnosticSink } from '../io/diagnostics';
-import { readLines } from '../io/jsonl';
+import { isUtf8 } from 'node:buffer';
+import { readLineBytes } from '../io/jsonl';
+import { scanContextLine } from './scan';
 import type { PmContext } from './types';
 
 export interface PmMessage {
@@ -27,43 +29,31 @@ const isMessage = (m: unknown): m is PmMessage =>
   typeof (m as PmMessage).role === 'string' &&
   typeof (m as PmMessage).content === 'string';
 
-/** Indexes `file` (absolute); problems go to `sink` with the line they are on. */
+/** Indexes `file` (absolute) from its bytes (scan.ts); problems go to `sink` with the line they are on. */
 export async function indexContexts(file: string, sink: DiagnosticSink): Promise<Map<string, PmContext>> {
   const contexts = new Map<string, PmContext>();
-  await readLines(file, (raw) => {
-    if (raw.text === null) return sink.error(raw.line, '', 'not valid UTF-8');
-    let value: unknown;
-    try {
-      value = JSON.parse(raw.text);
-    } catch (err) {
-      return sink.error(raw.line, '', `not JSON: ${(err as Error).message}`);
-    }
-    const ctx = contextOf(value);
+  await readLineBytes(file, (raw) => {
+    if (!isUtf8(raw.bytes)) return sink.error(raw.line, '', 'not valid UTF-8');
+    const ctx = scanContextLine(raw.bytes);
     if (typeof ctx === 'string') return sink.error(raw.line, '', ctx);
-    const sessionStarts: number[] = [];
-    let bad = -1;
-    ctx.messages.forEach((m, i) => {
-      if (!isMessage(m)) {
-        if (bad < 0) bad = i;
-        return;
-      }
-      const prev = ctx.messages[i - 1];
-      if (i === 0 || (m.role === 'system' && !(isMessage(prev) && prev.role === 'system'))) sessionStarts.push(i);
-    });
-    if (bad >= 0) sink.error(raw.line, `${ctx.id}[${bad}]`, 'a message needs a string role and a string content');
+    if (ctx.bad >= 0)
+      sink.error(raw.line, `${ctx.id}[${ctx.bad}]`, 'a message needs a string role and a string content');
     if (contexts.has(ctx.id))
       sink.warn(
         raw.line,
         ctx.id,
         `shared_context_id repeated (first on line ${contexts.get(ctx.id)!.line}); this one is used`,
       );
+    // a session opens at message 0 and at each system turn that follows a turn of another role
+    const system = new Set(ctx.system);
+    const sessionStarts = ctx.messages > 0 ? [0, ...ctx.system.filter((i) => i > 0 && !system.has(i - 1))] : [];
     contexts.set(ctx.id, {
       id: ctx.id,
       file,
       offset: raw.offset,
       length: raw.length,
       line: raw.line,
-      messages: ctx.messages.length,
+      messages: ctx.messages,
       sessionStarts,
     });
   });
