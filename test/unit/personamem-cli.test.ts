@@ -86,4 +86,14 @@ describe('persona-lab on a PersonaMem folder', () => {
       'questions_32k.csv:4: error: shared_context_id: nowhere is not in shared_contexts_32k.jsonl',
     );
   });
+
+  it('commands the format does not offer refuse it by name: run, baseline, audit', () => {
+    const run = cli('run', dir, '--out', 'x', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${dir}: a PersonaMem folder; run needs a format that sends its prompts`);
+    expect(cli('baseline', dir, '--method', 'random', '--out', 'x').stderr).toContain(
+      'a PersonaMem folder; this command reads StreamProfileBench only',
+    );
+    expect(cli('audit', dir).stderr).toContain('PersonaMem has no personal-information audit');
+  });
 });
