@@ -192,7 +192,9 @@ export function generatePersonaMem(out, opts) {
   const qRows = [];
   let contextBytes = 0;
   for (let p = 0; p < personas; p++) {
-    const persona = { name: NAMES[p % NAMES.length], like: rng.pick(LIKES), dislike: rng.pick(DISLIKES) };
+    // a name per persona, numbered past the list, so that no two personas ask the same question text
+    const name = NAMES[p % NAMES.length] + (p >= NAMES.length ? ` ${1 + Math.floor(p / NAMES.length)}` : '');
+    const persona = { name, like: rng.pick(LIKES), dislike: rng.pick(DISLIKES) };
     const messages = [];
     const sessionStarts = [];
     const topics = [];
