@@ -1,6 +1,6 @@
 // persona-lab detect / validate / score on a generated PersonaMem folder, through the built CLI (dist/cli.js).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +95,22 @@ describe('persona-lab on a PersonaMem folder', () => {
       'a PersonaMem folder; this command reads StreamProfileBench only',
     );
     expect(cli('audit', dir).stderr).toContain('PersonaMem has no personal-information audit');
+  });
+
+  it('the generator script writes the same bytes for the same seed, and a folder that validates clean', () => {
+    const [a, b] = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'pl-pmem-gen-')));
+    for (const out of [a, b]) {
+      const r = spawnSync(
+        process.execPath,
+        [resolve(__dirname, '../../scripts/gen-personamem.mjs'), '--out', out, '--seed', '5'],
+        { encoding: 'utf8' },
+      );
+      expect(r.status, r.stderr).toBe(0);
+    }
+    for (const f of ['questions_32k.csv', 'shared_contexts_32k.jsonl', 'results/eval_results_32k_demo-weak.csv'])
+      expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
+    expect(cli('validate', a).stdout).toContain(
+      '1 splits (32k), 18 questions, 3 contexts, 2 runs; 0 error(s), 0 warning(s)',
+    );
   });
 });
