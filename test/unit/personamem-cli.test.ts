@@ -113,4 +113,29 @@ describe('persona-lab on a PersonaMem folder', () => {
       '1 splits (32k), 18 questions, 3 contexts, 2 runs; 0 error(s), 0 warning(s)',
     );
   });
+
+  it('two splits of one model: the context-length table, models as rows and splits as columns', () => {
+    const two = mkdtempSync(join(tmpdir(), 'pl-pmem-two-'));
+    const models = [{ name: 'm', skill: 0.6, answered: 1 }];
+    generatePersonaMem(two, { seed: 1, size: '32k', personas: 2, questions: 4, models });
+    generatePersonaMem(two, {
+      seed: 1,
+      size: '128k',
+      personas: 2,
+      questions: 4,
+      models: [{ ...models[0], answered: 0.5 }],
+    });
+    const j = JSON.parse(cli('score', two, '--json').stdout) as {
+      runs: { name: string; accuracy: number }[];
+      byContextLength: { model: string; splits: Record<string, { accuracy: number; whole: boolean }> }[];
+    };
+    expect(j.runs.map((r) => r.name)).toEqual(['128k_m', '32k_m']);
+    expect(j.byContextLength).toHaveLength(1);
+    expect(j.byContextLength[0].splits['32k'].accuracy).toBe(j.runs[1].accuracy);
+    expect(j.byContextLength[0].splits['128k'].whole).toBe(false);
+    const lines = cli('score', two, '--format', 'csv').stdout.split(/\r?\n/);
+    const head = lines.indexOf('Run,Context length 32k,Context length 128k,Coverage');
+    expect(head).toBeGreaterThan(0);
+    expect(lines[head + 1]).toMatch(/^m,\d+\.\d\d,\d+\.\d\d,a split answered in part$/);
+  });
 });

@@ -3,7 +3,7 @@ import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/de
 import { formatTable } from '../tables/format';
 import { ID_ORDER } from '../userOrder';
 import { loadPersonaMem, personaMemRoot } from './load';
-import { scoreJson, scoreText, typeTable } from './report';
+import { scoreJson, scoreTables, scoreText } from './report';
 import { runDiagnostics, scorePersonaMemRun } from './score';
 import type { PersonaMemBench } from './types';
 
@@ -24,7 +24,9 @@ async function score(bench: PersonaMemBench, req: ScoreRequest): Promise<ScoreRe
     out.kind === 'json'
       ? JSON.stringify(scoreJson(bench, scores))
       : out.kind === 'table'
-        ? formatTable(typeTable(scores), out.format)
+        ? scoreTables(scores)
+            .map((t) => formatTable(t, out.format))
+            .join('\n')
         : scoreText(bench, scores);
   return { text, warnings: [] };
 }

@@ -4,6 +4,7 @@ import { coverageJson, coverageNote, coverageText, isWhole } from '../coverage';
 import { pctText, rankColumn, type TableModel } from '../tables/format';
 import { tableText } from '../tables/text';
 import type { PmRunScore, Tally } from './score';
+import { compareSizes } from './load';
 import { SKILL_HEADS, SKILLS, type PersonaMemBench } from './types';
 
 const tallyJson = (t: Tally) => ({ answered: t.answered, correct: t.correct, accuracy: t.accuracy });
@@ -79,45 +80,99 @@ function typeColumns(scores: readonly PmRunScore[]): string[] {
   return [...known, ...other];
 }
 
-/** Runs as rows: overall, then accuracy per question type; best and second best marked per column. */
-export function typeTable(scores: readonly PmRunScore[]): TableModel<'personamem-types'> {
-  const types = typeColumns(scores);
-  const values = (s: PmRunScore) => [s.overall.accuracy, ...types.map((k) => s.byType.get(k)?.accuracy ?? null)];
-  const texts = scores.map((s) => values(s).map((v) => (v === null ? '—' : pctText(v))));
-  const heads = ['Overall', ...types.map((k) => SKILL_HEADS[k] ?? k)];
-  const ranks = heads.map((_, ci) =>
+interface TableRowSpec {
+  name: string;
+  coverage?: { whole: boolean; text: string };
+  values: (number | null)[];
+}
+
+/** Accuracy in percent, two decimals, best and second best marked per column (tables/format.ts). */
+function accuracyTable<Id extends string>(
+  id: Id,
+  title: string,
+  columns: { group: string; head: string }[],
+  rows: TableRowSpec[],
+): TableModel<Id> {
+  const texts = rows.map((r) => r.values.map((v) => (v === null ? '—' : pctText(v))));
+  const ranks = columns.map((_, ci) =>
     rankColumn(
-      texts.map((r) => r[ci]),
+      texts.map((t) => t[ci]),
       false,
     ),
   );
   return {
-    id: 'personamem-types',
-    title: 'PersonaMem accuracy per question type (%)',
-    columns: heads.map((head, i) => ({ group: i === 0 ? '' : 'Question type', head, lowerIsBetter: false })),
-    rows: scores.map((s, ri) => ({
-      run: s.name,
-      coverage: { whole: isWhole(s.coverage), text: coverageText(s.coverage) },
-      cells: values(s).map((v, ci) => ({ text: texts[ri][ci], value: v, rank: ranks[ci][ri] })),
+    id,
+    title,
+    columns: columns.map((c) => ({ ...c, lowerIsBetter: false })),
+    rows: rows.map((r, ri) => ({
+      run: r.name,
+      coverage: r.coverage,
+      cells: r.values.map((v, ci) => ({ text: texts[ri][ci], value: v, rank: ranks[ci][ri] })),
     })),
   };
+}
+
+const coverageOf = (s: PmRunScore) => ({ whole: isWhole(s.coverage), text: coverageText(s.coverage) });
+
+/** Runs as rows: overall, then accuracy per question type (the leaderboard's table). */
+export function typeTable(scores: readonly PmRunScore[]): TableModel<'personamem-types'> {
+  const types = typeColumns(scores);
+  return accuracyTable(
+    'personamem-types',
+    'PersonaMem accuracy per question type (%)',
+    [{ group: '', head: 'Overall' }, ...types.map((k) => ({ group: 'Question type', head: SKILL_HEADS[k] ?? k }))],
+    scores.map((s) => ({
+      name: s.name,
+      coverage: coverageOf(s),
+      values: [s.overall.accuracy, ...types.map((k) => s.byType.get(k)?.accuracy ?? null)],
+    })),
+  );
+}
+
+/** Runs as rows, accuracy per topic. */
+export function topicTable(scores: readonly PmRunScore[]): TableModel<'personamem-topics'> {
+  const topics = [...new Set(scores.flatMap((s) => [...s.byTopic.keys()]))].sort();
+  return accuracyTable(
+    'personamem-topics',
+    'PersonaMem accuracy per topic (%)',
+    topics.map((t) => ({ group: 'Topic', head: t })),
+    scores.map((s) => ({
+      name: s.name,
+      coverage: coverageOf(s),
+      values: topics.map((t) => s.byTopic.get(t)?.accuracy ?? null),
+    })),
+  );
+}
+
+/** Models as rows, overall accuracy per split (context length); only when the runs cover more than one split. */
+export function lengthTable(scores: readonly PmRunScore[]): TableModel<'personamem-lengths'> | undefined {
+  const sizes = [...new Set(scores.map((s) => s.split))].sort(compareSizes);
+  if (sizes.length < 2) return undefined;
+  return accuracyTable(
+    'personamem-lengths',
+    'PersonaMem overall accuracy per context length (%)',
+    sizes.map((z) => ({ group: 'Context length', head: z })),
+    byContextLength(scores).map((m) => {
+      const parts = Object.values(m.splits);
+      return {
+        name: m.model,
+        coverage: parts.every((p) => p.whole) ? undefined : { whole: false, text: 'a split answered in part' },
+        values: sizes.map((z) => m.splits[z]?.accuracy ?? null),
+      };
+    }),
+  );
+}
+
+/** The tables `score --format` prints, in order. */
+export function scoreTables(scores: readonly PmRunScore[]): TableModel[] {
+  const lengths = lengthTable(scores);
+  return [typeTable(scores), topicTable(scores), ...(lengths ? [lengths] : [])];
 }
 
 export function scoreText(bench: PersonaMemBench, scores: readonly PmRunScore[]): string {
   if (scores.length === 0) return `No runs under ${bench.root}/results (eval_results_<size>_<model>.csv).`;
   const parts = [tableText(typeTable(scores)), ...scores.map(runText)];
-  const lengths = byContextLength(scores).filter((m) => Object.keys(m.splits).length > 1);
-  if (lengths.length > 0)
-    parts.push(
-      [
-        'By context length (overall accuracy per split):',
-        ...lengths.map(
-          (m) =>
-            `  ${m.model}: ${Object.entries(m.splits)
-              .map(([k, t]) => `${k} ${pct(t)}`)
-              .join(', ')}`,
-        ),
-      ].join('\n'),
-    );
+  const lengths = lengthTable(scores);
+  if (lengths) parts.push(tableText(lengths));
   return parts.join('\n\n');
 }
