@@ -11,7 +11,7 @@ export interface CoverageCount {
 
 export interface Coverage {
   users: CoverageCount;
-  /** steps (StreamProfileBench), test actions (OmniBehavior) or questions (PersonaMem) */
+  /** steps (StreamProfileBench), test actions (OmniBehavior) or questions (a multiple-choice benchmark) */
   items: CoverageCount;
   itemNoun: 'step' | 'test action' | 'question';
   /**
