@@ -15,6 +15,7 @@ import { measureLabelServer } from './labelServer';
 import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
 import { measureRunShare } from './runShare';
+import { measurePersonaMem, personaMemWorker } from './personamem';
 
 const REPEATS = 5;
 const PY_REPEATS = 5;
@@ -213,6 +214,8 @@ async function driver(): Promise<void> {
   await measureLabelServer();
   console.log('');
   await measureLongLine();
+  console.log('');
+  await measurePersonaMem();
   // Runs when its e2e test and code-server are here (or with --render, which says why when they are not).
   const args = process.argv.slice(2);
   const repo = resolve(__dirname, '..');
@@ -226,6 +229,8 @@ async function driver(): Promise<void> {
 
 if (process.argv[2] === '--bare') {
   bareProcess(process.argv[3], (files) => bareParse(files));
+} else if (process.argv[2] === '--pmem-worker') {
+  void personaMemWorker(process.argv[3], process.argv[4] === 'bare');
 } else if (process.argv[2] === '--worker') {
   void worker(process.argv[3], process.argv[4] ? process.argv[4].split(',') : undefined);
 } else {

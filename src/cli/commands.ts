@@ -17,7 +17,7 @@ import { runLongContextCommand } from './longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { runJudgeCommand, type JudgeCliOptions } from './omniJudge';
-import { exitFor, print } from './output';
+import { article, exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 import { GLOSSARY, glossaryText } from '../core/glossary';
 
@@ -60,7 +60,9 @@ function formatOf(dir: string): Format {
 export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
   const format = formatOf(dir);
   if (format.id !== streamProfileBench.id)
-    throw new Error(`${dir}: an ${format.label} folder; this command reads StreamProfileBench only`);
+    throw new Error(
+      `${dir}: ${article(format.label)} ${format.label} folder; this command reads StreamProfileBench only`,
+    );
   return (await streamProfileBench.load(dir, opts)).bench;
 }
 

@@ -6,6 +6,7 @@ import { detectFormat } from '../core/formats';
 import { omniBehavior } from '../core/omni/format';
 import { runOmniRunCommand, type OmniRunCliOptions } from './omniRun';
 import { cacheOption } from './cacheOption';
+import { article } from './output';
 import { cliPiGuard } from './piGuard';
 import { maskOutgoing } from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../core/runner/client';
@@ -59,7 +60,14 @@ export async function runRunCommand(args: string[], opts: OmniRunCliOptions, ioI
   const io = ioIn ?? defaultIo();
   // A run is a capability of a format: an OmniBehavior folder (and not a StreamProfileBench one) runs its test actions.
   const target = args[0];
-  if (target !== undefined && detectFormat(target)?.id === omniBehavior.id) return runOmniRunCommand(args, opts, io);
+  const format = target === undefined ? undefined : detectFormat(target);
+  if (format?.id === omniBehavior.id) return runOmniRunCommand(args, opts, io);
+  if (format && !format.capabilities.includes('rerun')) {
+    io.stderr(
+      `persona-lab: ${target}: ${article(format.label)} ${format.label} folder; run needs a format that sends its prompts\n`,
+    );
+    return 1;
+  }
   let parsed;
   try {
     parsed = parseRunArgs(args, opts, io.env);

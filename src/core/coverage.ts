@@ -11,9 +11,9 @@ export interface CoverageCount {
 
 export interface Coverage {
   users: CoverageCount;
-  /** steps (StreamProfileBench) or test actions (OmniBehavior) */
+  /** steps (StreamProfileBench), test actions (OmniBehavior) or questions (a multiple-choice benchmark) */
   items: CoverageCount;
-  itemNoun: 'step' | 'test action';
+  itemNoun: 'step' | 'test action' | 'question';
   /**
    * Which units are covered, as an order-free fingerprint (coverageKey): two runs of one user each cover the same
    * counts but not the same steps when the users differ. Absent on coverages built by hand.
@@ -58,11 +58,13 @@ export function coverageNote(c: Coverage): string | undefined {
   return isWhole(c) ? undefined : `over ${coverageText(c)}`;
 }
 
+const ITEM_KEYS = { step: 'steps', 'test action': 'testActions', question: 'questions' } as const;
+
 /** `score --json`'s coverage block (docs/scoring.md): the counts, and whether they are the whole scope. */
 export function coverageJson(c: Coverage) {
   return {
     users: { covered: c.users.covered, total: c.users.total },
-    [c.itemNoun === 'step' ? 'steps' : 'testActions']: { covered: c.items.covered, total: c.items.total },
+    [ITEM_KEYS[c.itemNoun]]: { covered: c.items.covered, total: c.items.total },
     whole: isWhole(c),
   };
 }

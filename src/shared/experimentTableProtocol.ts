@@ -22,7 +22,11 @@ export interface ExperimentTableModel {
 const delta = shapeOf<TableDelta>()({ diff: nullable(num), ciLow: nullable(num), ciHigh: nullable(num), text: str });
 
 const part = shapeOf<CoverageCount>()({ covered: count, total: count });
-const coverage = shapeOf<Coverage>()({ users: part, items: part, itemNoun: oneOf(['step', 'test action'] as const) });
+const coverage = shapeOf<Coverage>()({
+  users: part,
+  items: part,
+  itemNoun: oneOf(['step', 'test action', 'question'] as const),
+});
 
 const row = shapeOf<ExperimentTableRow>()({
   id: count,

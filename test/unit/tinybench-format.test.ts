@@ -7,13 +7,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runAuditCommand } from '../../src/cli/audit';
 import { runCommand, type CliOptions } from '../../src/cli/commands';
 import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
-import { detectFormat, detectFormats, FORMATS, registerFormat } from '../../src/core/formats';
+import { detectFormat, detectFormats, formatById, FORMATS, registerFormat } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
 import { traceBenchmarkId } from '../../src/core/labels/trace';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
 import { labelRow } from './labelStore-fixture';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
+import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';
 
 // The registration line: the only place the fixture format is named outside its own folder.
 registerFormat(tinyBench);
@@ -41,7 +42,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('the registry with a registered third format', () => {
   it('lists it after the built-in formats and detects it on its files only', () => {
-    expect(FORMATS.map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'tinybench']);
+    expect(FORMATS.map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem', 'tinybench']);
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
     expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
@@ -147,5 +148,12 @@ describe('each built-in format keeps its score --json contract', () => {
     const format = FORMATS.find((f) => f.id === id);
     const r = await cli('score', [dir], { json: true });
     expect(Object.keys(JSON.parse(r.out) as object)).toEqual(format?.scoreContract.keys);
+  });
+
+  it('a generated PersonaMem folder prints exactly the keys personamem declares', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-pmem-contract-'));
+    generatePersonaMem(dir, { seed: 3, models: [{ name: 'm', skill: 0.5, answered: 1 }] });
+    const r = await cli('score', [dir], { json: true });
+    expect(Object.keys(JSON.parse(r.out) as object)).toEqual(formatById('personamem')?.scoreContract.keys);
   });
 });

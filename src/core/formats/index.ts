@@ -1,6 +1,7 @@
 // The registry: the list of benchmark formats both shells serve. Each format is a descriptor in its own folder
 // (descriptor.ts says what one holds); adding a format is one line in FORMATS.
 import { omniBehavior } from '../omni/format';
+import { personaMem } from '../personamem/format';
 import { streamProfileBench } from '../spb/format/format';
 import type { Format } from './descriptor';
 
@@ -10,7 +11,7 @@ export { streamProfileBench } from '../spb/format/format';
 
 // Order matters for detectFormat: a folder holding both (like sample/, with data/ and omnibehavior/) opens as
 // StreamProfileBench, the format Persona Lab served first; detectFormats lists both.
-const BUILT_IN: readonly Format[] = [streamProfileBench, omniBehavior];
+const BUILT_IN: readonly Format[] = [streamProfileBench, omniBehavior, personaMem];
 
 const registered: Format[] = [...BUILT_IN];
 
