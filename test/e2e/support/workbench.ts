@@ -27,6 +27,7 @@ import { checkChromium, launchBrowser, type BrowserPage } from './browser';
 import { extensionId, LogChannelTail } from './logChannel';
 import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
+import { borrow, needsOwnServer } from './shared';
 import { waitFor } from './wait';
 
 /** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
@@ -70,18 +71,26 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
   if (vsix && !existsSync(vsix))
     throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
   checkChromium();
+  const viewport = opts.viewport ?? { width: 1440, height: 900 };
+
+  if (vsix && !needsOwnServer(opts)) {
+    const lent = await borrow({ ...opts, folder, viewport }, vsix);
+    try {
+      await openWorkbenchPage(lent.bp.page, lent.url, timeout);
+    } catch (e) {
+      await lent.release();
+      throw e;
+    }
+    const wb = new Workbench(lent.server, lent.bp, lent);
+    openWorkbenches.add(wb);
+    return wb;
+  }
 
   const server = await startCodeServer({ ...opts, folder, vsix });
   let browser: Browser | undefined;
   try {
-    const bp = await launchBrowser(
-      { ...server.env, HOME: server.home },
-      opts.viewport ?? { width: 1440, height: 900 },
-      (b) => (browser = b),
-    );
-    await bp.page.goto(server.url, { timeout });
-    await bp.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
-    await bp.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
+    const bp = await launchBrowser({ ...server.env, HOME: server.home }, viewport, (b) => (browser = b));
+    await openWorkbenchPage(bp.page, server.url, timeout);
     const wb = new Workbench(server, bp);
     openWorkbenches.add(wb);
     return wb;
@@ -92,6 +101,12 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
     if (e instanceof Error) e.message += log ? `\n--- code-server output (last lines) ---\n${log}` : '';
     throw e;
   }
+}
+
+async function openWorkbenchPage(page: Page, url: string, timeout: number): Promise<void> {
+  await page.goto(url, { timeout });
+  await page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
+  await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
 }
 
 export class Workbench {
@@ -113,16 +128,23 @@ export class Workbench {
   readonly quick: QuickInput;
   private readonly channel: LogChannelTail;
 
+  /**
+   * `lent`: the code-server and Chromium are shared (shared.ts): the window opens at `lent.url`, reads only the log
+   * files made from now on, and close() gives them back instead of stopping them.
+   */
   constructor(
     private readonly server: CodeServer,
     bp: BrowserPage,
+    private readonly lent?: { url: string; release(): Promise<void> },
   ) {
     ({ page: this.page, context: this.context, browser: this.browser } = bp);
     ({ extensionHostLog: this.extensionHostLog, consoleLog: this.consoleLog } = bp);
-    ({ url: this.url, port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
+    ({ port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
+    this.url = lent?.url ?? server.url;
     this.extensionsDir = server.extensionsDir;
     this.quick = new QuickInput(this.page);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
+    if (lent) this.channel.skipExisting();
   }
 
   /** code-server's stdout+stderr so far. */
@@ -375,6 +397,7 @@ export class Workbench {
 
   async close(): Promise<void> {
     openWorkbenches.delete(this);
+    if (this.lent) return this.lent.release();
     await this.browser.close().catch(() => {});
     await this.server.stop();
   }
