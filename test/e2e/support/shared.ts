@@ -14,7 +14,7 @@
 // (while the shared one is lent). PERSONA_LAB_E2E_FRESH=1 gives every workbench its own, as before.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium, watchConsole, type BrowserPage } from './browser';
 import { processesWith, SHARED_REGISTRY } from './globalSetup';
 import { resetUserData, startCodeServer, type CodeServer } from './server';
@@ -30,8 +30,6 @@ export interface SharedOptions {
 interface Shared {
   server: CodeServer;
   browser: Browser;
-  /** One context for all windows: its HTTP cache keeps the workbench's scripts, which a new context loads again. */
-  context: BrowserContext;
   lent: boolean;
 }
 
@@ -57,32 +55,12 @@ async function startShared(opts: SharedOptions, vsix: string): Promise<Shared> {
   const server = await startCodeServer({ ...opts, vsix });
   try {
     const browser = await launchChromium({ ...server.env, HOME: server.home });
-    const context = await browser.newContext({ viewport: opts.viewport });
     process.once('exit', () => server.stopNow()); // Chromium is ended by playwright's own exit hook
     registerForTeardown(server);
-    return { server, browser, context, lent: false };
+    return { server, browser, lent: false };
   } catch (e) {
     await server.stop();
     throw e;
-  }
-}
-
-/**
- * Empties the browser storage of the workbench's origin (IndexedDB, local storage, service workers, caches; not the
- * HTTP cache): the workbench keeps its UI state (open editors, panels, views) and the extension's globalState,
- * workspaceState and secrets there.
- */
-async function clearOriginStorage(context: BrowserContext, port: number): Promise<void> {
-  const page = await context.newPage();
-  try {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Storage.clearDataForOrigin', {
-      origin: `http://127.0.0.1:${port}`,
-      storageTypes: 'cookies,file_systems,indexeddb,local_storage,service_workers,cache_storage,websql',
-    });
-    await cdp.detach();
-  } finally {
-    await page.close();
   }
 }
 
@@ -97,22 +75,20 @@ export async function borrow(
     shared = undefined;
   }
   if (!shared) shared = await startShared(opts, vsix);
-  else {
-    resetUserData(shared.server.userDataDir, opts);
-    await clearOriginStorage(shared.context, shared.server.port);
-  }
+  else resetUserData(shared.server.userDataDir, opts);
   const s = shared;
   s.lent = true;
   try {
-    const page = await s.context.newPage();
-    await page.setViewportSize(opts.viewport);
+    const context = await s.browser.newContext({ viewport: opts.viewport });
+    const page = await context.newPage();
     const url = `http://127.0.0.1:${s.server.port}/?folder=${encodeURIComponent(opts.folder)}`;
+    // The whole context is closed, not only the page: a closed page's renderer process otherwise stays (~200 MB).
     const release = async () => {
-      await page.close().catch(() => undefined);
+      await context.close().catch(() => undefined);
       await extensionHostsGone(s.server.dir);
       s.lent = false;
     };
-    const bp = { browser: s.browser, context: s.context, page, ...watchConsole(page) };
+    const bp = { browser: s.browser, context, page, ...watchConsole(page) };
     return { server: s.server, url, bp, release };
   } catch (e) {
     s.lent = false;
