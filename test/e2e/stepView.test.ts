@@ -15,7 +15,7 @@ import {
   type StepResult,
   type User,
 } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
 const LABELS = {
@@ -319,20 +319,20 @@ describe('step view in the real workbench', () => {
   it('navigates with the keyboard inside the webview ([ ] { }) and with the workbench keybindings (Alt+[ Alt+])', async () => {
     const { user, step, next, nextUser } = target;
     await frame.locator('.user-id').click(); // focus inside the webview
-    await wb.page.keyboard.press(']');
+    await pressIn(frame.locator('body'), ']');
     await showing(stepKey(user, next));
-    await wb.page.keyboard.press('[');
+    await pressIn(frame.locator('body'), '[');
     await showing(stepKey(user, step));
-    await wb.page.keyboard.press('}');
+    await pressIn(frame.locator('body'), '}');
     await showing(stepKey(nextUser, nextUser.steps[0]));
-    await wb.page.keyboard.press('{');
+    await pressIn(frame.locator('body'), '{');
     await showing(stepKey(user, user.steps[0]));
     // Workbench keybindings (when activeWebviewPanelId == 'personaLab.step'), with the key event forwarded by the webview.
-    await wb.page.keyboard.press('Alt+BracketRight');
+    await pressIn(frame.locator('body'), 'Alt+BracketRight');
     await showing(stepKey(user, user.steps[1]));
-    await wb.page.keyboard.press('Alt+BracketLeft');
+    await pressIn(frame.locator('body'), 'Alt+BracketLeft');
     await showing(stepKey(user, user.steps[0]));
-    await wb.page.keyboard.press('Shift+Alt+BracketRight');
+    await pressIn(frame.locator('body'), 'Shift+Alt+BracketRight');
     await showing(stepKey(nextUser, nextUser.steps[0]));
     // One panel, reused and retitled.
     await wb.page

@@ -21,7 +21,7 @@ import type { Benchmark, User } from '../../src/core/spb/types';
 import { rowName } from '../../src/extension/benchmarks/viewText';
 import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { benchmarkRow, firstScreen, openFirstPair, rowsOf, viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, freePort, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { ui, type Ui } from './rerunSession';
 
 interface Step {
@@ -253,8 +253,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     ).toEqual([]);
     // The keys go to the focused page: a click on the bar's title (which labels nothing) gives it the focus.
     await frame.locator('.labels-bar .labels-title').click();
-    await waitFor(() => frame.evaluate(() => document.hasFocus()), { message: 'the step view to have the focus' });
-    await wb.page.keyboard.press('1');
+    await pressIn(frame.locator('body'), '1');
     await waitFor(
       async () =>
         (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true',

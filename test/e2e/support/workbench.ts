@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { checkChromium, launchBrowser, type BrowserPage } from './browser';
+import { EditorPart } from './editor';
 import { extensionId, LogChannelTail } from './logChannel';
 import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
@@ -126,6 +127,8 @@ export class Workbench {
   readonly consoleLog: string[];
   /** The command palette, quick picks and input boxes (the quick input methods below delegate to it). */
   readonly quick: QuickInput;
+  /** The editor part: the active editor, typing into it, Go to Line. */
+  readonly editor: EditorPart;
   private readonly channel: LogChannelTail;
 
   /**
@@ -143,6 +146,7 @@ export class Workbench {
     this.url = lent?.url ?? server.url;
     this.extensionsDir = server.extensionsDir;
     this.quick = new QuickInput(this.page);
+    this.editor = new EditorPart(this.page, this.quick);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
     if (lent) this.channel.skipExisting();
   }
@@ -175,25 +179,9 @@ export class Workbench {
     });
   }
 
-  /**
-   * Types `text` into the focused editor and waits until the editor shows its last line. Typed characters reach the
-   * editor's model through text input events, which can land after a key chord pressed right after them (a
-   * Ctrl+Enter that reads the document would then see the text cut short).
-   */
-  async typeInEditor(text: string): Promise<void> {
-    await this.page.keyboard.type(text);
-    const last = text.split('\n').at(-1)!.trim();
-    if (!last) return;
-    const lines = this.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
-    await lines
-      .filter({ hasText: last })
-      .waitFor({ timeout: 10_000 })
-      .catch(async (e: unknown) => {
-        // Where the keys went instead: the editor's lines in sight and the element that has the keyboard.
-        const shown = await lines.innerText({ timeout: 1_000 }).catch(() => '(no editor)');
-        const focus = await this.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? '(none)');
-        throw new Error(`"${last}" typed but not shown. Focus: ${focus}\nThe editor shows:\n${shown}`, { cause: e });
-      });
+  /** See EditorPart.type: types into the active editor once it has the focus, and waits until it shows the text. */
+  typeInEditor(text: string): Promise<void> {
+    return this.editor.type(text);
   }
 
   /** Save a full-workbench screenshot to test-results/e2e/<name>.png; returns the path. */
