@@ -212,7 +212,7 @@ describe('failure labels in the real workbench', () => {
     expect(rows.find((r) => r.level === 4 && r.label === 'step 4')?.description).not.toContain('⚑');
 
     await palette('Persona Lab: Filter Steps…');
-    const input = wb.page.locator('.quick-input-widget input.input');
+    const input = wb.quick.input();
     await waitFor(() => input.isVisible(), { message: 'the filter pick' });
     // The unlabelled mode under a heading of its own, above the label list.
     const headings = await waitFor(
@@ -307,7 +307,7 @@ describe('failure labels in the real workbench', () => {
       ),
     ).toBe(true);
     expect(exported.rows.length).toBe(1 + suggestions(user, 2).length + 3 + suggestions(user, 4).length);
-    await wb.page.locator('.notification-toast', { hasText: 'exported' }).first().waitFor();
+    await wb.toasts('exported').first().waitFor();
 
     // CSV, chosen by the file's extension.
     const csv = join(tmp, 'export', 'labels.csv');
@@ -406,7 +406,7 @@ describe('failure labels in the real workbench', () => {
         .map((r) => `${r.stepId}:${r.label}`)
         .sort(),
     ).toEqual(['1:decay-error', '2:pi-leak']);
-    await wb.page.locator('.notification-toast', { hasText: 'imported' }).first().waitFor();
+    await wb.toasts('imported').first().waitFor();
     // The unreadable line is in the Problems panel, at its line.
     await wb.page.locator('#status\\.problems').click();
     await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 6' }).first().waitFor();
@@ -433,10 +433,7 @@ describe('failure labels in the real workbench', () => {
       message: 'the rest decided at once',
     });
     await page.locator('vscode-button', { hasText: 'Cancel' }).click();
-    await wb.page
-      .locator('.notification-toast', { hasText: 'import cancelled; nothing was written' })
-      .first()
-      .waitFor();
+    await wb.toasts('import cancelled; nothing was written').first().waitFor();
     expect(dbRows()).toEqual(before);
   });
 

@@ -36,7 +36,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       .first();
   /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
   const focusDraft = async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    await wb.editor.tab('.pldraft').click();
     // A click on a tab can leave the focus on the tab; the keys below must go to the text.
     await wb.runCommand('View: Focus Active Editor Group');
     await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
@@ -87,7 +87,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     // The persona the step receives from the selected run, filled in.
     expect(text).toContain(target.carried);
     // Beside the step view: two editor groups.
-    expect(await wb.page.locator('.part.editor .editor-group-container').count()).toBe(2);
+    expect(await wb.editor.groups().count()).toBe(2);
     await wb.screenshot('prompt-draft');
   });
 
@@ -192,7 +192,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       pool: step.pool,
     }).text;
     expect(again).toBe(sentPrompt(1));
-    const toast = wb.page.locator('.notification-toast', { hasText: 'saved template "no-rules"' });
+    const toast = wb.toasts('saved template "no-rules"');
     await toast.locator('.monaco-button', { hasText: 'Try on Sample…' }).click();
     // Try on Sample runs the new template as an experiment, and its row in the table carries the name given.
     await u.title('Run Template on Sample (1/3): sample');
@@ -202,7 +202,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ }).click();
-    const done = wb.page.locator('.notification-toast', { hasText: 'experiment no-rules on s5' });
+    const done = wb.toasts('experiment no-rules on s5');
     await done.waitFor({ timeout: 120_000 });
     await done.locator('.monaco-button', { hasText: 'Show Table' }).click();
     const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });

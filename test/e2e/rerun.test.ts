@@ -152,9 +152,9 @@ describe('re-running a step in the real workbench', () => {
 
   it('opens the request and the raw reply as read-only documents', async () => {
     await frame.locator('vscode-button[data-open="request"]').click();
-    const tab = wb.page.locator('.part.editor .tab', { hasText: /^Request #1 · / });
+    const tab = wb.editor.tab(/^Request #1 · /);
     await tab.waitFor({ timeout: 30_000 });
-    const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    const lines = wb.editor.lines();
     // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
     await waitFor(async () => (await shown()).includes(`POST ${server.baseURL}/chat/completions`), {
@@ -167,11 +167,11 @@ describe('re-running a step in the real workbench', () => {
     await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: 10_000 });
     await wb.screenshot('rerun-request-document');
     await frame.locator('vscode-button[data-open="raw"]').click();
-    const rawTab = wb.page.locator('.part.editor .tab', { hasText: /^Raw reply #1 · .*\.json/ });
+    const rawTab = wb.editor.tab(/^Raw reply #1 · .*\.json/);
     await rawTab.waitFor({ timeout: 30_000 });
     // The group that shows the raw reply, whichever group has the focus (a click in the webview may keep it there).
-    const rawLines = wb.page
-      .locator('.part.editor .editor-group-container')
+    const rawLines = wb.editor
+      .groups()
       .filter({ has: wb.page.locator('.tab.active', { hasText: /^Raw reply #1 · / }) })
       .locator('.monaco-editor .view-lines');
     await waitFor(async () => (await rawLines.innerText()).includes('"persona_summary"'), {
@@ -190,7 +190,7 @@ describe('re-running a step in the real workbench', () => {
         hasText: `Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`,
       })
       .waitFor({ timeout: 30_000 });
-    const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    const lines = wb.editor.lines();
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
     await waitFor(async () => (await shown()).includes(`# Posts of step ${step.stepId}`), {
       message: 'the rendered prompt',
@@ -253,7 +253,7 @@ describe('re-running a step in the real workbench', () => {
     await u.input().press('Enter');
     const file = join(ws, '.personalab', 'templates', 'short.plprompt');
     await waitFor(() => existsSync(file), { message: 'the template file' });
-    await wb.page.locator('.part.editor .tab', { hasText: 'short.plprompt' }).waitFor();
+    await wb.editor.tab('short.plprompt').waitFor();
     const editor = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-lines').click();
     await pressIn(editor, 'Control+End');

@@ -335,9 +335,8 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
       timeout: 60_000,
       message: 'the benchmark tree',
     });
-    await wb.runCommand('View: Toggle Secondary Side Bar Visibility');
-    await wb.page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
-    expect((await wb.page.locator('.part.auxiliarybar').boundingBox())?.width).toBeGreaterThan(150);
+    await wb.openSecondarySideBar();
+    expect((await wb.secondarySideBar().boundingBox())?.width).toBeGreaterThan(150);
   });
 
   afterEach(async (ctx) => {
@@ -366,14 +365,14 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
     await frame.locator('.label-chip').first().waitFor();
     const sections = ['[data-section="batch"]', '[data-section="pool"]', '[data-section="persona"]'];
     expect(await firstScreen(wb, frame, sections, size)).toEqual([]);
-    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    expect(await wb.secondarySideBar().isVisible()).toBe(true);
     await wb.screenshot('walkthrough-1280-step');
   });
 
   it("Compare Runs: a row's picks and personas of both runs start on the first screen", async () => {
     const { frame: cmp, cells } = await openFirstPair(wb, ['demo-llm', RUN]);
     expect(await firstScreen(wb, cmp, cells, size)).toEqual([]);
-    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    expect(await wb.secondarySideBar().isVisible()).toBe(true);
     await wb.screenshot('walkthrough-1280-compare');
   });
 });

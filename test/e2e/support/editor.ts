@@ -19,9 +19,10 @@ export class EditorPart {
     return this.active().locator('.view-lines');
   }
 
-  /** The editor tab whose label matches (`active`: only an active one). */
-  tab(label: string | RegExp, opts: { active?: boolean } = {}): Locator {
-    return this.page.locator(opts.active ? '.part.editor .tab.active' : '.part.editor .tab', { hasText: label });
+  /** The editor tabs (those whose label matches; `active`: only active ones). */
+  tab(label?: string | RegExp, opts: { active?: boolean } = {}): Locator {
+    const tabs = opts.active ? '.part.editor .tab.active' : '.part.editor .tab';
+    return this.page.locator(tabs, label === undefined ? undefined : { hasText: label });
   }
 
   /** The editor groups now shown. */

@@ -349,7 +349,25 @@ export class Workbench {
 
   /** Texts of the notification toasts now shown. */
   notifications(): Promise<string[]> {
-    return this.page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+    return this.toasts().locator('.notification-list-item-message').allInnerTexts();
+  }
+
+  /** The notification toasts (those whose text matches `text`). */
+  toasts(text?: string | RegExp): Locator {
+    return this.page.locator('.notification-toast', text === undefined ? undefined : { hasText: text });
+  }
+
+  /** The secondary side bar (the auxiliary bar). */
+  secondarySideBar(): Locator {
+    return this.page.locator('.part.auxiliarybar');
+  }
+
+  /** Shows the secondary side bar (toggled only while it is hidden) and returns it once visible. */
+  async openSecondarySideBar(): Promise<Locator> {
+    const bar = this.secondarySideBar();
+    if (!(await bar.isVisible())) await this.runCommand('View: Toggle Secondary Side Bar Visibility');
+    await bar.waitFor({ state: 'visible', timeout: 30_000 });
+    return bar;
   }
 
   /**
