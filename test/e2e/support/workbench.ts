@@ -9,8 +9,9 @@
 //   await wb.screenshot('after-open');          // test-results/e2e/after-open.png
 //   await wb.close();
 //
-// Each startWorkbench() gets its own temp folder (user data, extensions, config, HOME/XDG dirs, Chromium profile)
-// and its own port. Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
+// Each startWorkbench() gets its own window (browser context) on its own folder and settings; the code-server and
+// Chromium under it are shared with the other files of the test process where the options allow (shared.ts says
+// what is reset between them and which options need their own). Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
 // (`npm run test:e2e` does both). Nothing here sleeps without a condition: every wait polls.
 //
 // Environment:
@@ -20,6 +21,7 @@
 //   PERSONA_LAB_CODE_SERVER          a code-server launcher to run as it is instead (its own Node and PATH)
 //   PERSONA_LAB_CHROMIUM     the Chromium binary (default /usr/bin/chromium)
 //   PERSONA_LAB_E2E_KEEP=1   keep each run's temp folder (logs, settings) instead of deleting it
+//   PERSONA_LAB_E2E_FRESH=1  give every workbench its own code-server and Chromium (nothing shared)
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
