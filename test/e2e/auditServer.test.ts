@@ -86,6 +86,7 @@ describe.skipIf(noPg)('PI audit verdicts on a label server in the real workbench
       join(root, '.vscode', 'settings.json'),
       JSON.stringify({ 'personaLab.labels.author': AUTHOR, 'personaLab.labels.server': bare }, null, 2),
     );
+    // Its own code-server (not the shared one): the extension host's environment must not hold a PGPASSWORD.
     wb = await startWorkbench({
       folder: root,
       theme: 'light',

@@ -137,7 +137,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     const key = keys[0];
     const [wantA, wantB] = [expectedPicks(bench, A, key), expectedPicks(bench, B, key)];
     expect(wantA).not.toEqual(wantB);
-    const groupsBefore = await wb.page.locator('.part.editor .editor-group-container').count();
+    const groupsBefore = await wb.editor.groups().count();
 
     await rows.first().click();
     await cmp.locator(`.pair-page[data-pair="${key}"]`).waitFor({ timeout: 30_000 });
@@ -153,7 +153,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     const rowDelta = await cmp.locator('.pair-page table.deltas tr[data-metric="Recall"] td.delta').textContent();
     expect(rowDelta).toMatch(/^[−+±]/);
     // No editor group was added and no step view opened.
-    expect(await wb.page.locator('.part.editor .editor-group-container').count()).toBe(groupsBefore);
+    expect(await wb.editor.groups().count()).toBe(groupsBefore);
     expect(await pinnedViews()).toBe(0);
     // On a 1440×900 window both sides' picks and personas start on the first screen of the panel.
     for (const row of ['Picks', 'Persona written'])
@@ -259,7 +259,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
   };
 
   it('in a third of the window the pair page goes one column, chips and title whole', async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click();
+    await wb.editor.tab('Compare').first().click();
     cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
     await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
     const layout = await pairLayout();
@@ -279,7 +279,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
     await wb.runCommand('View: Join All Editor Groups');
     await wb.page.setViewportSize({ width: 960, height: 900 });
     try {
-      await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click();
+      await wb.editor.tab('Compare').first().click();
       cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]');
       await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
       const layout = await pairLayout();

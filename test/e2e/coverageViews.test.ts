@@ -59,9 +59,8 @@ describe('coverage and the key figures at 1280×800 with the secondary side bar 
       timeout: 60_000,
       message: 'the benchmark tree',
     });
-    await wb.runCommand('View: Toggle Secondary Side Bar Visibility');
-    await wb.page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
-    expect((await wb.page.locator('.part.auxiliarybar').boundingBox())?.width).toBeGreaterThan(150);
+    await wb.openSecondarySideBar();
+    expect((await wb.secondarySideBar().boundingBox())?.width).toBeGreaterThan(150);
   });
 
   afterEach(async (ctx) => {

@@ -399,10 +399,10 @@ describe('run dashboard and compare view in the real workbench', () => {
   });
 
   it('redraws the charts in the light theme', async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click();
+    await wb.editor.tab('Run Dashboard').click();
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]');
     const dark = await dash.locator('#dash-root').getAttribute('data-chart-color');
-    const widget = wb.page.locator('.quick-input-widget');
+    const widget = wb.quickInput;
     await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
     await widget.locator('input.input').fill('Light Modern');
@@ -435,7 +435,7 @@ describe('run dashboard and compare view in the real workbench', () => {
   });
 
   it('shows only the runs left checked', async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click();
+    await wb.editor.tab('Run Dashboard').click();
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]');
     await dash.locator('vscode-checkbox[data-run="random"]').click();
     await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {
@@ -450,7 +450,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     });
   });
   it('comes back after Reload Window with the runs left ticked, and so does the compare view', async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click();
+    await wb.editor.tab('Run Dashboard').click();
     await dash.locator('vscode-checkbox[data-run="random"]').click();
     await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {
       message: 'three runs in Table 4',
@@ -459,13 +459,13 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
     await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
-    await wb.page.locator('.part.editor .tab', { hasText: 'Run Dashboard' }).click({ timeout: 60_000 });
+    await wb.editor.tab('Run Dashboard').click({ timeout: 60_000 });
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 90_000 });
     await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {
       message: 'the three ticked runs after the reload',
     });
     await wb.waitForExtensionHostLine('personaLab.dashboard: restored');
-    await wb.page.locator('.part.editor .tab', { hasText: 'Compare' }).first().click({ timeout: 60_000 });
+    await wb.editor.tab('Compare').first().click({ timeout: 60_000 });
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 90_000 });
     expect(await cmp.locator('body').innerText()).not.toBe('');
     await wb.waitForExtensionHostLine('personaLab.compare: restored');

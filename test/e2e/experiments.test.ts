@@ -30,7 +30,7 @@ describe('template experiments in the real workbench', () => {
   const sampleName = 's5-seed1';
 
   const dialog = () => wb.page.locator('.monaco-dialog-box');
-  const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text });
+  const toast = (text: RegExp) => wb.toasts(text);
 
   beforeAll(async () => {
     session = await startSession('persona-lab-experiments-', {}, (dir) => {
@@ -210,7 +210,7 @@ describe('template experiments in the real workbench', () => {
       message: 'the diff of the two templates',
     });
     // Enter on a row opens its paired steps in Compare Runs.
-    await wb.page.locator('.part.editor .tab', { hasText: 'Experiments' }).click();
+    await wb.editor.tab('Experiments').click();
     const again = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 30_000 });
     await again.locator('tbody tr.exp-row').first().focus();
     await wb.page.keyboard.press('Enter');
@@ -277,7 +277,7 @@ describe('template experiments in the real workbench', () => {
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
     await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
-    await wb.page.locator('.part.editor .tab', { hasText: 'Experiments' }).click({ timeout: 60_000 });
+    await wb.editor.tab('Experiments').click({ timeout: 60_000 });
     table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 90_000 });
     await wb.waitForExtensionHostLine('personaLab.experimentTable: restored');
     expect(await head(table)).toBe('ascending');

@@ -11,6 +11,7 @@ export {
   repoRoot,
   resultsDir,
 } from './support/server';
+export { insertInto, pressIn, typeInto, waitForFocus } from './support/keys';
 export { waitFor } from './support/wait';
 export {
   BENCHMARKS_PANE,

@@ -69,6 +69,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
         join(root, '.vscode', 'settings.json'),
         JSON.stringify({ 'personaLab.labels.author': who, 'personaLab.labels.server': url.toString() }, null, 2),
       );
+      // Two windows at once: the first borrows the shared code-server, the second gets its own.
       wbs[who] = await startWorkbench({ folder: root, theme: 'dark', viewport: { width: 1600, height: 1000 } });
     }
   });

@@ -14,7 +14,7 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, pressIn, repoRoot, startWorkbench, typeInto, waitFor, type Workbench } from './harness';
 import {
   cli,
   expectedAgreementCells,
@@ -108,44 +108,44 @@ describe('failure labels in the real workbench', () => {
     await wb.screenshot('labels-step-suggested');
 
     // Step 1: one key labels it, one key moves on.
-    await wb.page.keyboard.press('1');
+    await pressIn(frame.locator('body'), '1');
     await pressed('decay-error', true);
     expect(rowsOfStep(1)).toEqual(['decay-error@step']);
-    await wb.page.keyboard.press('j');
+    await pressIn(frame.locator('body'), 'j');
     await showing(2);
 
     // Step 2: accept every suggestion with one key; Ctrl+Z and `u` undo, ArrowUp / ArrowDown move.
     const step2 = suggestions(user, 2).sort();
-    await wb.page.keyboard.press('a');
+    await pressIn(frame.locator('body'), 'a');
     await waitFor(async () => rowsOfStep(2).length === step2.length, {
       message: 'the accepted suggestions in the database',
     });
     expect(rowsOfStep(2)).toEqual(step2.map((l) => `${l}@step`));
-    await wb.page.keyboard.press('Control+z');
+    await pressIn(frame.locator('body'), 'Control+z');
     await waitFor(() => rowsOfStep(2).length === 0, { message: 'Ctrl+Z to undo the accepted suggestions' });
-    await wb.page.keyboard.press('a');
+    await pressIn(frame.locator('body'), 'a');
     await waitFor(() => rowsOfStep(2).length === step2.length, { message: 'the suggestions accepted again' });
-    await wb.page.keyboard.press('ArrowUp');
+    await pressIn(frame.locator('body'), 'ArrowUp');
     await showing(1);
-    await wb.page.keyboard.press('ArrowDown');
+    await pressIn(frame.locator('body'), 'ArrowDown');
     await showing(2);
-    await wb.page.keyboard.press('j');
+    await pressIn(frame.locator('body'), 'j');
     await showing(3);
 
     // Step 3: a label and its note, a label undone with `u`.
-    await wb.page.keyboard.press('7');
+    await pressIn(frame.locator('body'), '7');
     await pressed('format-error', true);
-    await wb.page.keyboard.press('n');
+    await pressIn(frame.locator('body'), 'n');
     const note = frame.locator('.note-row input');
     await note.waitFor();
-    await wb.page.keyboard.type('count differs from k');
-    await wb.page.keyboard.press('Enter');
+    await typeInto(note, 'count differs from k');
+    await pressIn(note, 'Enter');
     await waitFor(() => rowsOfStep(3).join() === 'format-error@step:count differs from k', {
       message: 'the note in the database',
     });
-    await wb.page.keyboard.press('2');
+    await pressIn(frame.locator('body'), '2');
     await pressed('peer-confusion', true);
-    await wb.page.keyboard.press('u');
+    await pressIn(frame.locator('body'), 'u');
     await pressed('peer-confusion', false);
     expect(rowsOfStep(3)).toEqual(['format-error@step:count differs from k']);
     expect(await frame.locator('.applied-item .note').innerText()).toContain('count differs from k');
@@ -161,12 +161,12 @@ describe('failure labels in the real workbench', () => {
       .first();
     await tagChip.click();
     await frame.locator('.labels-target[data-target-kind="tag"]').waitFor();
-    await wb.page.keyboard.press('1');
+    await pressIn(frame.locator('body'), '1');
     await waitFor(() => rowsOfStep(3).includes(`decay-error@tag:${decayTag}`), {
       message: 'the tag label in the database',
     });
     await waitFor(() => tagChip.locator('.tag-labels').count(), { message: 'the tag chip to show its label' });
-    await wb.page.keyboard.press('Escape');
+    await pressIn(frame.locator('body'), 'Escape');
     await frame.locator('.labels-target[data-target-kind="step"]').waitFor();
 
     // Select the first four characters of the written persona, then the persona drift key.
@@ -181,7 +181,7 @@ describe('failure labels in the real workbench', () => {
       document.getSelection()!.addRange(range);
     });
     await frame.locator('.labels-target[data-target-kind="span"]').waitFor();
-    await wb.page.keyboard.press('8');
+    await pressIn(frame.locator('body'), '8');
     await waitFor(() => rowsOfStep(3).includes('persona-drift@span:0-4'), {
       message: 'the span label in the database',
     });
@@ -212,7 +212,7 @@ describe('failure labels in the real workbench', () => {
     expect(rows.find((r) => r.level === 4 && r.label === 'step 4')?.description).not.toContain('⚑');
 
     await palette('Persona Lab: Filter Steps…');
-    const input = wb.page.locator('.quick-input-widget input.input');
+    const input = wb.quick.input();
     await waitFor(() => input.isVisible(), { message: 'the filter pick' });
     // The unlabelled mode under a heading of its own, above the label list.
     const headings = await waitFor(
@@ -267,13 +267,13 @@ describe('failure labels in the real workbench', () => {
 
   it('Next Unlabelled Step (the . key, Alt+. in the workbench) jumps to the next step without a label', async () => {
     await frame.locator('.user-id').click();
-    await wb.page.keyboard.press('.');
+    await pressIn(frame.locator('body'), '.');
     await showing(4);
-    await wb.page.keyboard.press('a');
+    await pressIn(frame.locator('body'), 'a');
     await waitFor(() => rowsOfStep(4).length === suggestions(user, 4).length, { message: 'step 4 labelled' });
     const users = [...bench.users.get('weibo')!.values()];
     const next = users.slice(users.indexOf(user) + 1).find((u) => u.steps.length > 0)!;
-    await wb.page.keyboard.press('Alt+Period');
+    await pressIn(frame.locator('body'), 'Alt+Period');
     await waitFor(
       async () =>
         (await frame.locator('#step-root').getAttribute('data-step')) ===
@@ -307,7 +307,7 @@ describe('failure labels in the real workbench', () => {
       ),
     ).toBe(true);
     expect(exported.rows.length).toBe(1 + suggestions(user, 2).length + 3 + suggestions(user, 4).length);
-    await wb.page.locator('.notification-toast', { hasText: 'exported' }).first().waitFor();
+    await wb.toasts('exported').first().waitFor();
 
     // CSV, chosen by the file's extension.
     const csv = join(tmp, 'export', 'labels.csv');
@@ -406,7 +406,7 @@ describe('failure labels in the real workbench', () => {
         .map((r) => `${r.stepId}:${r.label}`)
         .sort(),
     ).toEqual(['1:decay-error', '2:pi-leak']);
-    await wb.page.locator('.notification-toast', { hasText: 'imported' }).first().waitFor();
+    await wb.toasts('imported').first().waitFor();
     // The unreadable line is in the Problems panel, at its line.
     await wb.page.locator('#status\\.problems').click();
     await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 6' }).first().waitFor();
@@ -433,10 +433,7 @@ describe('failure labels in the real workbench', () => {
       message: 'the rest decided at once',
     });
     await page.locator('vscode-button', { hasText: 'Cancel' }).click();
-    await wb.page
-      .locator('.notification-toast', { hasText: 'import cancelled; nothing was written' })
-      .first()
-      .waitFor();
+    await wb.toasts('import cancelled; nothing was written').first().waitFor();
     expect(dbRows()).toEqual(before);
   });
 
@@ -548,7 +545,7 @@ describe('failure labels in the real workbench', () => {
     // Enter on a row opens its first disagreement; a click on another in its list opens that one.
     const pi = pairSection('carol', 'dave').locator('tr.label-row[data-label="pi-leak"]');
     await pi.focus();
-    await wb.page.keyboard.press('Enter');
+    await pressIn(pi, 'Enter');
     await waitFor(async () => (await pi.getAttribute('aria-expanded')) === 'true', {
       message: 'Enter to open the row',
     });

@@ -33,8 +33,8 @@ describe('long-context baseline in the real workbench', () => {
   let plan: ReturnType<typeof longContextPlan>;
 
   const dialog = () => wb.page.locator('.monaco-dialog-box');
-  const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text });
-  const editorLines = () => wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+  const toast = (text: RegExp) => wb.toasts(text);
+  const editorLines = () => wb.editor.lines();
   // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
   const flat = (t: string) =>
     t
@@ -156,7 +156,7 @@ describe('long-context baseline in the real workbench', () => {
     log.close();
 
     // The row opens its table again from the log.
-    const tabs = wb.page.locator('.part.editor .tab');
+    const tabs = wb.editor.tab();
     await waitFor(
       async () => {
         if ((await tabs.count()) === 0) return true;

@@ -30,7 +30,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   let action: TestAction;
   let frame: Frame;
 
-  const toast = (text: RegExp) => wb.page.locator('.notification-toast', { hasText: text }).first();
+  const toast = (text: RegExp) => wb.toasts(text).first();
   const dialog = () => wb.page.locator('.monaco-dialog-box');
   const userPrompts = () =>
     server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages[0].content);
@@ -112,7 +112,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       ...omniDraftPath('demo-sim', { userId: user.userId, index: action.index, field: 'video_liked' }).split('/'),
     );
     await waitFor(() => existsSync(file), { message: 'the draft file' });
-    await wb.page.locator('.part.editor .tab.active', { hasText: '.pldraft' }).waitFor();
+    await wb.editor.tab('.pldraft', { active: true }).waitFor();
     expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
     // The keys must reach the draft: the trace view can take the focus back late (after its attempt list redraws),
     // so the draft's tab is clicked and its group focused until its editor has the keyboard.
@@ -120,7 +120,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await waitFor(
       async () => {
         if (await focused.isVisible()) return true;
-        await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+        await wb.editor.tab('.pldraft').click();
         await wb.runCommand('View: Focus Active Editor Group');
         return focused.waitFor({ timeout: 2_000 }).then(
           () => true,
@@ -175,7 +175,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       .first();
     const runOnce = async () => {
       const item = wb.page.locator('.context-view .action-label', { hasText: /^Run Test Actions…$/ });
-      const input = wb.page.locator('.quick-input-widget input.input');
+      const input = wb.quick.input();
       const title = wb.page.locator('.quick-input-widget .quick-input-title');
       const forUser = `Run the test actions of ${user.userId}`;
       // One invocation at a time: the input box may take a moment, and a second click would start a second command.

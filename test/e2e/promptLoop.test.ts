@@ -11,7 +11,7 @@ import { draftPath } from '../../src/core/rerun/draft';
 import { readPostsText } from '../../src/core/spb/format/load';
 import { renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
-import { repoRoot, waitFor, type Workbench } from './harness';
+import { insertInto, pressIn, repoRoot, typeInto, waitFor, type Workbench } from './harness';
 import { findTarget, type Target } from './rerunExpect';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
@@ -36,7 +36,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       .first();
   /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
   const focusDraft = async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    await wb.editor.tab('.pldraft').click();
     // A click on a tab can leave the focus on the tab; the keys below must go to the text.
     await wb.runCommand('View: Focus Active Editor Group');
     await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
@@ -48,12 +48,9 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const at = lines.indexOf(text);
     expect(at, `the draft has the line "${text}"`).toBeGreaterThan(0);
     await focusDraft();
-    await wb.page.keyboard.press('Control+g');
-    await u.widget().locator('input.input').waitFor();
-    await wb.page.keyboard.type(String(at + 1));
-    await wb.page.keyboard.press('Enter');
+    await wb.editor.goToLine(at + 1);
     // Delete Line takes the whole line, however the editor wraps it (drafts wrap by default).
-    await wb.page.keyboard.press('Control+Shift+K');
+    await wb.editor.press('Control+Shift+K');
   }
 
   beforeAll(async () => {
@@ -80,7 +77,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     file = join(session.ws, ...draftPath(session.run.name, { ...user, stepId: step.stepId }).split('/'));
     frame = await u.openStep(user, step);
     await frame.locator('.step-header').click({ position: { x: 2, y: 2 } });
-    await wb.page.keyboard.press('e');
+    await pressIn(frame.locator('body'), 'e');
     await waitFor(() => existsSync(file), { message: 'the draft file' });
     await wb.page
       .locator('.part.editor .tab.active', { hasText: `${user.userId}-step${step.stepId}.pldraft` })
@@ -90,7 +87,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     // The persona the step receives from the selected run, filled in.
     expect(text).toContain(target.carried);
     // Beside the step view: two editor groups.
-    expect(await wb.page.locator('.part.editor .editor-group-container').count()).toBe(2);
+    expect(await wb.editor.groups().count()).toBe(2);
     await wb.screenshot('prompt-draft');
   });
 
@@ -99,7 +96,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       .split('\n')
       .find((l) => l.startsWith('Rules: '))!;
     await deleteLine(rules);
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     frame = await u.compared(1);
     expect(server.requests).toHaveLength(1);
     expect(sentPrompt(0)).not.toContain(rules);
@@ -111,7 +108,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       .split('\n')
       .find((l) => l.startsWith('How to read the posts: '))!;
     await deleteLine(heading);
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     frame = await u.compared(2);
     expect(server.requests).toHaveLength(2);
     expect(sentPrompt(1)).not.toContain(heading);
@@ -130,7 +127,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
   it('a failing endpoint gives a failed attempt in the same place, with Retry, and no toast', async () => {
     server.setScript(() => reply.status(500));
     await focusDraft();
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     frame = await u.compared(3);
     server.setScript(undefined);
     const banner = frame.locator('.cmp-failed .failure-banner');
@@ -149,10 +146,10 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const sent = server.requests.length;
     const before = readFileSync(file, 'utf8');
     await focusDraft();
-    await wb.page.keyboard.press('Control+Home');
+    await wb.editor.press('Control+Home');
     await wb.typeInEditor('colour: blue\n');
     await draftEditor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:1: unknown header "colour"/.test(n)), {
       message: 'the located refusal',
     });
@@ -160,12 +157,11 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     expect(readFileSync(file, 'utf8'), 'a refused draft is not saved').toBe(before);
     // With the line taken out again the problem goes, and the draft is as it was for the template below.
     await focusDraft();
-    await wb.page.keyboard.press('Control+Home');
-    await wb.page.keyboard.press('Control+Shift+K');
+    await wb.editor.press('Control+Home', 'Control+Shift+K');
     await waitFor(async () => (await draftEditor().locator('.squiggly-error').count()) === 0, {
       message: 'the problem to clear',
     });
-    await wb.page.keyboard.press('Control+s');
+    await wb.editor.press('Control+s');
     await waitFor(() => readFileSync(file, 'utf8') === before, { message: 'the draft saved as it was' });
   });
 
@@ -173,9 +169,9 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await focusDraft();
     await u.palette('Persona Lab: Save Draft as Template…');
     await u.title('Save Draft as Template');
-    await wb.page.keyboard.press('Control+a');
-    await wb.page.keyboard.type('no-rules');
-    await wb.page.keyboard.press('Enter');
+    await pressIn(wb.quick.input(), 'Control+a');
+    await typeInto(wb.quick.input(), 'no-rules');
+    await pressIn(wb.quick.input(), 'Enter');
     const saved = join(session.ws, '.personalab', 'templates', 'no-rules.plprompt');
     await waitFor(() => existsSync(saved), { message: 'the saved template' });
     const template = readFileSync(saved, 'utf8');
@@ -196,7 +192,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
       pool: step.pool,
     }).text;
     expect(again).toBe(sentPrompt(1));
-    const toast = wb.page.locator('.notification-toast', { hasText: 'saved template "no-rules"' });
+    const toast = wb.toasts('saved template "no-rules"');
     await toast.locator('.monaco-button', { hasText: 'Try on Sample…' }).click();
     // Try on Sample runs the new template as an experiment, and its row in the table carries the name given.
     await u.title('Run Template on Sample (1/3): sample');
@@ -206,7 +202,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ }).click();
-    const done = wb.page.locator('.notification-toast', { hasText: 'experiment no-rules on s5' });
+    const done = wb.toasts('experiment no-rules on s5');
     await done.waitFor({ timeout: 120_000 });
     await done.locator('.monaco-button', { hasText: 'Show Table' }).click();
     const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
@@ -223,19 +219,16 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     const at = lines.indexOf(target.carried);
     expect(at, 'the persona on a line of its own').toBeGreaterThan(0);
     await focusDraft();
-    await wb.page.keyboard.press('Control+g');
-    await u.widget().locator('input.input').waitFor();
     // The line after the persona (blank), then one character back: the end of the persona's line, however it wraps.
-    await wb.page.keyboard.type(String(at + 2));
-    await wb.page.keyboard.press('Enter');
-    await wb.page.keyboard.press('ArrowLeft');
-    await wb.page.keyboard.insertText(added);
+    await wb.editor.goToLine(at + 2);
+    await wb.editor.press('ArrowLeft');
+    await insertInto(wb.editor.active(), added);
     await waitFor(async () => (await draftEditor().locator('.view-lines').innerText()).includes('职业规划'), {
       message: 'the typed text in the draft',
     });
     const sent = server.requests.length;
     const rowsBefore = await frame.locator('table.attempt-table tbody tr').count();
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     await waitFor(() => server.requests.length > sent, { message: 'the edited draft sent' });
     expect(sentPrompt(sent)).toContain(`${target.carried}${added}\n`);
     // The attempt's history id (experiments write to the same history, so it is not the row count).
@@ -307,9 +300,9 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await wb.screenshot('prompt-loop-save-template-question');
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Only This Step' }).click();
     await u.title('Save Draft as Template');
-    await wb.page.keyboard.press('Control+a');
-    await wb.page.keyboard.type('persona-kept');
-    await wb.page.keyboard.press('Enter');
+    await pressIn(wb.quick.input(), 'Control+a');
+    await typeInto(wb.quick.input(), 'persona-kept');
+    await pressIn(wb.quick.input(), 'Enter');
     const saved = join(session.ws, '.personalab', 'templates', 'persona-kept.plprompt');
     await waitFor(() => existsSync(saved), { message: 'the saved template' });
     const template = readFileSync(saved, 'utf8');

@@ -80,7 +80,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
     expect(draft).toContain(REFERENCE_PROMPT_NAME);
     expect(draft).toContain(STAND_IN_SYSTEM);
     expect(draft).toContain(expected(target.carried));
-    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    await wb.editor.tab('.pldraft').click();
     await wb.runCommand('View: Focus Active Editor Group');
     await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
     await wb.page.keyboard.press('Control+Enter');
@@ -90,7 +90,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
   });
 
   it('Save Draft as Template refuses a draft of the benchmark’s prompt, saying why', async () => {
-    await wb.page.locator('.part.editor .tab', { hasText: '.pldraft' }).click();
+    await wb.editor.tab('.pldraft').click();
     await wb.runCommand('View: Focus Active Editor Group');
     await u.palette('Persona Lab: Save Draft as Template…');
     await waitFor(

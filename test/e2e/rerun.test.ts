@@ -12,7 +12,7 @@ import { COLD_START_PERSONA } from '../../src/core/spb/prompt/prompt';
 import { scoreStep } from '../../src/core/spb/score/step';
 import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
-import { waitFor, type Workbench } from './harness';
+import { pressIn, typeInto, waitFor, type Workbench } from './harness';
 import { findTarget, historyRows, keyLeaks, pct, pp, type Target } from './rerunExpect';
 import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui, openRerunSection } from './rerunSession';
 
@@ -152,9 +152,9 @@ describe('re-running a step in the real workbench', () => {
 
   it('opens the request and the raw reply as read-only documents', async () => {
     await frame.locator('vscode-button[data-open="request"]').click();
-    const tab = wb.page.locator('.part.editor .tab', { hasText: /^Request #1 · / });
+    const tab = wb.editor.tab(/^Request #1 · /);
     await tab.waitFor({ timeout: 30_000 });
-    const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    const lines = wb.editor.lines();
     // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
     await waitFor(async () => (await shown()).includes(`POST ${server.baseURL}/chat/completions`), {
@@ -163,15 +163,15 @@ describe('re-running a step in the real workbench', () => {
     expect(await shown()).toContain(`model: ${MODEL}`);
     expect(await shown()).toContain('persona: carried from the base run');
     await lines.click();
-    await wb.page.keyboard.type('x');
+    await typeInto(wb.editor.active(), 'x');
     await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: 10_000 });
     await wb.screenshot('rerun-request-document');
     await frame.locator('vscode-button[data-open="raw"]').click();
-    const rawTab = wb.page.locator('.part.editor .tab', { hasText: /^Raw reply #1 · .*\.json/ });
+    const rawTab = wb.editor.tab(/^Raw reply #1 · .*\.json/);
     await rawTab.waitFor({ timeout: 30_000 });
     // The group that shows the raw reply, whichever group has the focus (a click in the webview may keep it there).
-    const rawLines = wb.page
-      .locator('.part.editor .editor-group-container')
+    const rawLines = wb.editor
+      .groups()
       .filter({ has: wb.page.locator('.tab.active', { hasText: /^Raw reply #1 · / }) })
       .locator('.monaco-editor .view-lines');
     await waitFor(async () => (await rawLines.innerText()).includes('"persona_summary"'), {
@@ -190,7 +190,7 @@ describe('re-running a step in the real workbench', () => {
         hasText: `Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`,
       })
       .waitFor({ timeout: 30_000 });
-    const lines = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
+    const lines = wb.editor.lines();
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
     await waitFor(async () => (await shown()).includes(`# Posts of step ${step.stepId}`), {
       message: 'the rendered prompt',
@@ -253,16 +253,15 @@ describe('re-running a step in the real workbench', () => {
     await u.input().press('Enter');
     const file = join(ws, '.personalab', 'templates', 'short.plprompt');
     await waitFor(() => existsSync(file), { message: 'the template file' });
-    await wb.page.locator('.part.editor .tab', { hasText: 'short.plprompt' }).waitFor();
+    await wb.editor.tab('short.plprompt').waitFor();
     const editor = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-lines').click();
-    await wb.page.keyboard.press('Control+End');
-    await wb.page.keyboard.type('\n{{pool');
+    await pressIn(editor, 'Control+End');
+    await typeInto(editor, '\n{{pool');
     const suggest = wb.page.locator('.editor-widget.suggest-widget');
     await suggest.locator('.monaco-list-row', { hasText: 'pool_json' }).waitFor({ timeout: 30_000 });
     await wb.screenshot('template-completion');
-    await wb.page.keyboard.press('Escape');
-    await wb.page.keyboard.press('Home');
+    await pressIn(editor, 'Escape', 'Home');
     // Hover over a slot: its meaning from SLOT_NAMES.
     await editor
       .locator('.view-lines span', { hasText: /^posts$/ })
@@ -270,10 +269,8 @@ describe('re-running a step in the real workbench', () => {
       .hover();
     await wb.page.locator('.monaco-hover', { hasText: 'The batch B_n' }).first().waitFor({ timeout: 30_000 });
     await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
-    await wb.page.keyboard.press('Control+End');
-    await wb.page.keyboard.press('ArrowLeft');
-    await wb.page.keyboard.press('ArrowLeft');
-    await wb.page.keyboard.type('_nope}}');
+    await pressIn(editor, 'Control+End', 'ArrowLeft', 'ArrowLeft');
+    await typeInto(editor, '_nope}}');
     await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
     const status = wb.page.locator('#status\\.problems');
     await waitFor(async () => /[1-9]/.test((await status.getAttribute('aria-label')) ?? ''), {
@@ -281,13 +278,11 @@ describe('re-running a step in the real workbench', () => {
     });
     await wb.screenshot('template-diagnostics');
     // Delete the bad line (typing `{` over a selection would wrap it: surroundingPairs).
-    await wb.page.keyboard.press('Home');
-    await wb.page.keyboard.press('Shift+End');
-    await wb.page.keyboard.press('Delete');
+    await pressIn(editor, 'Home', 'Shift+End', 'Delete');
     await waitFor(async () => (await editor.locator('.squiggly-error').count()) === 0, {
       message: 'the diagnostics to clear',
     });
-    await wb.page.keyboard.press('Control+S');
+    await pressIn(editor, 'Control+S');
     await waitFor(() => readFileSync(file, 'utf8').endsWith('\n\n'), { message: 'the template to be saved' });
   });
 

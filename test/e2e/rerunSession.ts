@@ -96,7 +96,7 @@ export interface Ui {
 }
 
 export function ui(wb: Workbench): Ui {
-  const widget = () => wb.page.locator('.quick-input-widget');
+  const widget = () => wb.quickInput;
   const input = () => widget().locator('input.input');
   const row = (label: string | RegExp) =>
     widget()

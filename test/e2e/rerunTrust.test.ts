@@ -25,6 +25,7 @@ describe('re-runs in an untrusted workspace', () => {
       join(ws, '.vscode', 'settings.json'),
       JSON.stringify({ 'personaLab.endpoint.baseURL': workspace.baseURL, 'personaLab.endpoint.model': 'ws-model' }),
     );
+    // Its own code-server (not the shared one): workspace trust on.
     wb = await startWorkbench({
       folder: ws,
       workspaceTrust: true,
@@ -53,7 +54,7 @@ describe('re-runs in an untrusted workspace', () => {
     const bench = await loadBenchmark(ws);
     const u = [...bench.users.get('weibo')!.values()][0];
     const step = u.steps[0];
-    const widget = wb.page.locator('.quick-input-widget');
+    const widget = wb.quickInput;
     const input = widget.locator('input.input');
     const row = (label: string | RegExp) =>
       widget

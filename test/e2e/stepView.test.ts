@@ -15,7 +15,7 @@ import {
   type StepResult,
   type User,
 } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
 const LABELS = {
@@ -90,7 +90,7 @@ describe('step view in the real workbench', () => {
   /** Preferences: Color Theme from the palette (the workbench does not pick up a settings.json edit here). */
   async function setTheme(theme: string, bodyClass: string): Promise<void> {
     // Rows are labelled without "Default " (e.g. "Light Modern"); the full id is the row's description.
-    const widget = wb.page.locator('.quick-input-widget');
+    const widget = wb.quickInput;
     const input = widget.locator('input.input');
     await wb.startCommand('Preferences: Color Theme');
     await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
@@ -298,7 +298,7 @@ describe('step view in the real workbench', () => {
     await waitFor(async () => (await prop('open')) === true, { message: 'the Re-run section to open' });
     const configure = frame.locator('.rerun-toolbar vscode-button[data-command="configureEndpoint"]');
     await configure.click();
-    const widget = wb.page.locator('.quick-input-widget');
+    const widget = wb.quickInput;
     await widget.locator('.quick-input-title', { hasText: 'Configure Endpoint (1/3)' }).waitFor();
     await wb.pickQuickPickRow('vLLM on this machine', 'vLLM on this machine');
     await widget.locator('.quick-input-title', { hasText: '(2/3): base URL' }).waitFor();
@@ -319,26 +319,26 @@ describe('step view in the real workbench', () => {
   it('navigates with the keyboard inside the webview ([ ] { }) and with the workbench keybindings (Alt+[ Alt+])', async () => {
     const { user, step, next, nextUser } = target;
     await frame.locator('.user-id').click(); // focus inside the webview
-    await wb.page.keyboard.press(']');
+    await pressIn(frame.locator('body'), ']');
     await showing(stepKey(user, next));
-    await wb.page.keyboard.press('[');
+    await pressIn(frame.locator('body'), '[');
     await showing(stepKey(user, step));
-    await wb.page.keyboard.press('}');
+    await pressIn(frame.locator('body'), '}');
     await showing(stepKey(nextUser, nextUser.steps[0]));
-    await wb.page.keyboard.press('{');
+    await pressIn(frame.locator('body'), '{');
     await showing(stepKey(user, user.steps[0]));
     // Workbench keybindings (when activeWebviewPanelId == 'personaLab.step'), with the key event forwarded by the webview.
-    await wb.page.keyboard.press('Alt+BracketRight');
+    await pressIn(frame.locator('body'), 'Alt+BracketRight');
     await showing(stepKey(user, user.steps[1]));
-    await wb.page.keyboard.press('Alt+BracketLeft');
+    await pressIn(frame.locator('body'), 'Alt+BracketLeft');
     await showing(stepKey(user, user.steps[0]));
-    await wb.page.keyboard.press('Shift+Alt+BracketRight');
+    await pressIn(frame.locator('body'), 'Shift+Alt+BracketRight');
     await showing(stepKey(nextUser, nextUser.steps[0]));
     // One panel, reused and retitled.
     await wb.page
       .locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` })
       .waitFor();
-    expect(await wb.page.locator('.part.editor .tab', { hasText: '· step ' }).count()).toBe(1);
+    expect(await wb.editor.tab('· step ').count()).toBe(1);
     // The buttons post the same messages.
     await frame.locator('vscode-button[data-nav="previousUser"]').click();
     await showing(stepKey(user, user.steps[0]));
@@ -372,11 +372,11 @@ describe('step view in the real workbench', () => {
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
     await frame.locator('vscode-button[data-source="tasks"]').click();
-    await wb.page.locator('.part.editor .tab', { hasText: 'weibo_inference_tasks.jsonl' }).waitFor();
+    await wb.editor.tab('weibo_inference_tasks.jsonl').waitFor();
     await frame.locator('vscode-button[data-source="result"]').click();
-    await wb.page.locator('.part.editor .tab', { hasText: 'inference_results_weibo.jsonl' }).waitFor();
+    await wb.editor.tab('inference_results_weibo.jsonl').waitFor();
     // The line is shown pretty-printed (one long JSONL line becomes many), in the one group beside the view.
-    const groups = wb.page.locator('.part.editor .editor-group-container');
+    const groups = wb.editor.groups();
     expect(await groups.count()).toBe(2);
     const source = groups.nth(1).locator('.monaco-editor .view-lines');
     await waitFor(async () => (await source.locator('.view-line').count()) > 5, {

@@ -58,6 +58,7 @@ describe('a third format registered by one list entry works in the workbench', (
       loader: { '.py': 'text' },
       logLevel: 'warning',
     });
+    // Its own code-server (not the shared one): the extension's bundle is replaced by the test build.
     wb = await startWorkbench({ folder: root, theme: 'light', extensionMain: bundle });
     await wb.openView('Persona Lab');
   });

@@ -9,7 +9,7 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, pressIn, repoRoot, waitFor, type Workbench } from './harness';
 import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-trace-annotator';
@@ -89,7 +89,7 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
 
     // The test action: its key, on the header (the keyboard stays in the webview).
     await frame.locator('.trace-header .user-id').click();
-    await wb.page.keyboard.press(first.key!);
+    await pressIn(frame.locator('body'), first.key!);
     await pressed(first.id, true);
     expect(storeRows()).toEqual([rowKey(first.id, 'action')]);
 
@@ -104,7 +104,7 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
       message: 'the bar to target the record',
     });
     expect(await chip(first.id).getAttribute('aria-pressed')).toBe('false');
-    await wb.page.keyboard.press(second.key!);
+    await pressIn(frame.locator('body'), second.key!);
     await pressed(second.id, true);
     await waitFor(
       async () => (await timeline.locator(`.vrow[data-record="${HISTORY}"]`).getAttribute('data-labelled')) === 'true',
@@ -115,17 +115,17 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
     );
 
     // Another label, then u undoes it.
-    await wb.page.keyboard.press(third.key!);
+    await pressIn(frame.locator('body'), third.key!);
     await pressed(third.id, true);
     expect(storeRows()).toContain(rowKey(third.id, `history:${HISTORY}`));
-    await wb.page.keyboard.press('u');
+    await pressIn(frame.locator('body'), 'u');
     await pressed(third.id, false);
     expect(await frame.locator('.labels-flash').textContent()).toBe(
       `Undid: added ${third.name} on history record #${HISTORY}`,
     );
 
     // Esc goes back to the test action, whose label is still on.
-    await wb.page.keyboard.press('Escape');
+    await pressIn(frame.locator('body'), 'Escape');
     await waitFor(async () => (await frame.locator('.labels-bar').getAttribute('data-target')) === 'action', {
       message: 'the bar to target the test action',
     });

@@ -106,7 +106,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     expect(await frame.locator('.question[data-verdict="incorrect"]').count()).toBeGreaterThan(0);
 
     // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
-    const input = wb.page.locator('.quick-input-widget input.input');
+    const input = wb.quick.input();
     await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
     await input.fill('perfect');
@@ -115,7 +115,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
       .first()
       .waitFor({ state: 'visible' });
     await input.press('Enter');
-    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await wb.quickInput.waitFor({ state: 'hidden' });
 
     const perfect = scoreOmniRun(bench, bench.runs.get('perfect')!);
     const counts = perfect.perAction.get(predictionKey(user.userId, wrongAction.index))!;
@@ -174,7 +174,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     // The demo run: hyper-active (predicted rates above the real ones), and the view follows the run picked.
     await wb.page.locator('.part.sidebar .composite.title').click();
     await frame.locator('vscode-button').first().click();
-    const input = wb.page.locator('.quick-input-widget input.input');
+    const input = wb.quick.input();
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
     await input.fill('demo-sim');
     await wb.page

@@ -42,6 +42,7 @@ describe('an untrusted folder chooses no server and runs no code', () => {
         'personaLab.reference.path': parent,
       }),
     );
+    // Its own code-server (not the shared one): workspace trust on.
     wb = await startWorkbench({
       folder: ws,
       workspaceTrust: true,

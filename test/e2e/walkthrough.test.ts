@@ -21,7 +21,7 @@ import type { Benchmark, User } from '../../src/core/spb/types';
 import { rowName } from '../../src/extension/benchmarks/viewText';
 import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { benchmarkRow, firstScreen, openFirstPair, rowsOf, viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, freePort, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { BENCHMARKS_PANE, freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { ui, type Ui } from './rerunSession';
 
 interface Step {
@@ -253,8 +253,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     ).toEqual([]);
     // The keys go to the focused page: a click on the bar's title (which labels nothing) gives it the focus.
     await frame.locator('.labels-bar .labels-title').click();
-    await waitFor(() => frame.evaluate(() => document.hasFocus()), { message: 'the step view to have the focus' });
-    await wb.page.keyboard.press('1');
+    await pressIn(frame.locator('body'), '1');
     await waitFor(
       async () =>
         (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true',
@@ -336,9 +335,8 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
       timeout: 60_000,
       message: 'the benchmark tree',
     });
-    await wb.runCommand('View: Toggle Secondary Side Bar Visibility');
-    await wb.page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
-    expect((await wb.page.locator('.part.auxiliarybar').boundingBox())?.width).toBeGreaterThan(150);
+    await wb.openSecondarySideBar();
+    expect((await wb.secondarySideBar().boundingBox())?.width).toBeGreaterThan(150);
   });
 
   afterEach(async (ctx) => {
@@ -367,14 +365,14 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
     await frame.locator('.label-chip').first().waitFor();
     const sections = ['[data-section="batch"]', '[data-section="pool"]', '[data-section="persona"]'];
     expect(await firstScreen(wb, frame, sections, size)).toEqual([]);
-    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    expect(await wb.secondarySideBar().isVisible()).toBe(true);
     await wb.screenshot('walkthrough-1280-step');
   });
 
   it("Compare Runs: a row's picks and personas of both runs start on the first screen", async () => {
     const { frame: cmp, cells } = await openFirstPair(wb, ['demo-llm', RUN]);
     expect(await firstScreen(wb, cmp, cells, size)).toEqual([]);
-    expect(await wb.page.locator('.part.auxiliarybar').isVisible()).toBe(true);
+    expect(await wb.secondarySideBar().isVisible()).toBe(true);
     await wb.screenshot('walkthrough-1280-compare');
   });
 });

@@ -19,22 +19,40 @@ export function checkChromium(): void {
   if (!existsSync(chromiumBin)) throw new Error(`Chromium not found at ${chromiumBin} (apt-get install chromium)`);
 }
 
-/** Launches Chromium with `env` (HOME is the run's) and opens one page of `viewport`, recording its console. */
-export async function launchBrowser(
-  env: NodeJS.ProcessEnv,
-  viewport: { width: number; height: number },
-  onBrowser: (browser: Browser) => void,
-): Promise<BrowserPage> {
-  const browser = await chromium.launch({
+/** Launches Chromium with `env` (HOME is the run's), headless. */
+export function launchChromium(env: NodeJS.ProcessEnv): Promise<Browser> {
+  return chromium.launch({
     executablePath: chromiumBin,
     headless: true,
     args: chromiumArgs,
     env: env as Record<string, string>,
     timeout: 60_000,
   });
+}
+
+/** Launches Chromium with `env` (HOME is the run's) and opens one page of `viewport`, recording its console. */
+export async function launchBrowser(
+  env: NodeJS.ProcessEnv,
+  viewport: { width: number; height: number },
+  onBrowser: (browser: Browser) => void,
+): Promise<BrowserPage> {
+  const browser = await launchChromium(env);
   onBrowser(browser); // so that a failure from here on still closes it
+  return { browser, ...(await openPage(browser, viewport)) };
+}
+
+/** Opens a page of `viewport` in a new context of `browser`, recording its console. */
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<Omit<BrowserPage, 'browser'>> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
+  return { context, page, ...watchConsole(page) };
+}
+
+/** Records the console of `page`: the extension host's lines, and all lines and page errors. */
+export function watchConsole(page: Page): { extensionHostLog: string[]; consoleLog: string[] } {
   const extensionHostLog: string[] = [];
   const consoleLog: string[] = [];
   page.on('console', (msg) => {
@@ -51,5 +69,5 @@ export async function launchBrowser(
     }
   });
   page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.message}`));
-  return { browser, context, page, extensionHostLog, consoleLog };
+  return { extensionHostLog, consoleLog };
 }

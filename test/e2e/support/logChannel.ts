@@ -21,6 +21,7 @@ export function extensionId(repoRoot: string): string {
 
 export class LogChannelTail {
   private readonly tails = new Map<string, Tail>();
+  private readonly skipped = new Set<string>();
 
   constructor(
     private readonly logsDir: string,
@@ -40,6 +41,14 @@ export class LogChannelTail {
     return out;
   }
 
+  /**
+   * Leaves out the files written so far: those of the extension hosts of a shared code-server's earlier windows
+   * (every window has its own exthost<N> folder).
+   */
+  skipExisting(): void {
+    for (const file of this.files()) this.skipped.add(file);
+  }
+
   /** The channel's files, oldest session and extension host first. */
   private files(): string[] {
     if (!existsSync(this.logsDir)) return [];
@@ -50,7 +59,7 @@ export class LogChannelTail {
       for (const host of readdirSync(sessionDir)) {
         const m = /^exthost(\d+)$/.exec(host);
         const file = join(sessionDir, host, this.extensionId, `${this.channel}.log`);
-        if (m && existsSync(file)) found.push({ file, session, host: Number(m[1]) });
+        if (m && existsSync(file) && !this.skipped.has(file)) found.push({ file, session, host: Number(m[1]) });
       }
     }
     found.sort((a, b) => a.session.localeCompare(b.session) || a.host - b.host);

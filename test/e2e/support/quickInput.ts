@@ -11,6 +11,11 @@ export class QuickInput {
     return this.page.locator('.quick-input-widget');
   }
 
+  /** Its text box (the palette's filter, a quick pick's filter, an input box). */
+  input(): Locator {
+    return this.widget.locator('input.input');
+  }
+
   /**
    * The section headings of the open quick pick, in order: a separator shows on the right of its group's first row,
    * or (when the list is filtered or scrolled) as a row of its own.

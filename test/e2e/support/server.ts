@@ -13,14 +13,19 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from './wait';
+import { linkTree } from './linkTree';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const resultsDir = join(repoRoot, 'test-results/e2e');
@@ -113,6 +118,28 @@ export interface CodeServer {
   output(): string;
   /** Stops code-server and its children, and deletes the temp folder (unless PERSONA_LAB_E2E_KEEP=1). */
   stop(): Promise<void>;
+  /** The same at once, synchronously (for a process that is exiting). */
+  stopNow(): void;
+  /** false once code-server has exited. */
+  alive(): boolean;
+}
+
+/** Writes the user settings.json: quietSettings, then `settings`, then the theme. */
+export function writeUserSettings(userDataDir: string, opts: { settings?: Record<string, unknown>; theme?: string }) {
+  const settings: Record<string, unknown> = { ...quietSettings, ...opts.settings };
+  if (opts.theme) settings['workbench.colorTheme'] = themes[opts.theme] ?? opts.theme;
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+/**
+ * Puts a code-server's user data back to how a new run starts it, for the next window of a reused code-server (no
+ * extension host may be running): the settings rewritten, and the folders extensions write into server-side
+ * (globalStorage: the label and audit stores; workspaceStorage: per-folder files such as the rerun history) removed.
+ */
+export function resetUserData(userDataDir: string, opts: { settings?: Record<string, unknown>; theme?: string }) {
+  for (const d of ['globalStorage', 'workspaceStorage'])
+    rmSync(join(userDataDir, 'User', d), { recursive: true, force: true, maxRetries: 3 });
+  writeUserSettings(userDataDir, opts);
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
@@ -166,14 +193,72 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Copies `bundle` over the one installed extension's dist/extension.js. */
+/**
+ * Copies `bundle` over the one installed extension's dist/extension.js. The installed files are hard links into the
+ * install cache (installVsix): the link is removed first, so that the copy never writes through into the cache.
+ */
 function replaceMain(extensionsDir: string, bundle: string): void {
   const installed = readdirSync(extensionsDir).filter((d) =>
     existsSync(join(extensionsDir, d, 'dist', 'extension.js')),
   );
   if (installed.length !== 1)
     throw new Error(`expected one installed extension in ${extensionsDir}, found ${installed.length}`);
-  copyFileSync(bundle, join(extensionsDir, installed[0], 'dist', 'extension.js'));
+  const main = join(extensionsDir, installed[0], 'dist', 'extension.js');
+  unlinkSync(main);
+  copyFileSync(bundle, main);
+}
+
+/**
+ * Installs `vsix` into `extensionsDir`. `code-server --install-extension` takes over a second of CPU each time, and
+ * every workbench needs the same .vsix: it runs once per .vsix (path, size, mtime) and code-server line, into a
+ * cache under the OS temp dir, whose extension folders are then hard-linked into `extensionsDir` and whose
+ * extensions.json is rewritten to name them there.
+ */
+async function installVsix(
+  codeServer: { cmd: string; args: string[] },
+  vsix: string,
+  extensionsDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const st = statSync(vsix);
+  const key = createHash('sha256')
+    .update(JSON.stringify([resolve(vsix), st.size, st.mtimeMs, codeServerVersion, codeServer.cmd, codeServer.args]))
+    .digest('hex')
+    .slice(0, 16);
+  const cacheRoot = join(tmpdir(), 'persona-lab-e2e-vsix-cache');
+  const cached = join(cacheRoot, key);
+  if (!existsSync(cached)) {
+    mkdirSync(cacheRoot, { recursive: true });
+    const staging = mkdtempSync(join(cacheRoot, `${key}.tmp-`));
+    const stagingExt = join(staging, 'extensions');
+    const stagingData = join(staging, 'user-data');
+    await run(
+      codeServer.cmd,
+      [
+        ...codeServer.args,
+        ...['--user-data-dir', stagingData, '--extensions-dir', stagingExt, '--install-extension', vsix, '--force'],
+      ],
+      env,
+      60_000,
+    );
+    rmSync(stagingData, { recursive: true, force: true });
+    // extensions.json names each extension by its absolute path: the cache's, once renamed.
+    const list = join(stagingExt, 'extensions.json');
+    if (existsSync(list))
+      writeFileSync(list, readFileSync(list, 'utf8').split(stagingExt).join(join(cached, 'extensions')));
+    try {
+      renameSync(staging, cached); // another test process may have filled the cache meanwhile: keep theirs
+    } catch {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const from = join(cached, 'extensions');
+  for (const name of readdirSync(from)) {
+    if (name === 'extensions.json') {
+      const text = readFileSync(join(from, name), 'utf8');
+      writeFileSync(join(extensionsDir, name), text.split(from).join(extensionsDir));
+    } else if (name !== '.obsolete') linkTree(join(from, name), join(extensionsDir, name));
+  }
 }
 
 /** Makes the run's temp folder, installs the .vsix and starts code-server on a free port. */
@@ -188,9 +273,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     mkdirSync(d, { recursive: true });
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\ncert: false\n');
-  const settings: Record<string, unknown> = { ...quietSettings, ...opts.settings };
-  if (opts.theme) settings['workbench.colorTheme'] = themes[opts.theme] ?? opts.theme;
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeUserSettings(userDataDir, opts);
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -225,14 +308,15 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     if (process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
 
+  const stopNow = () => {
+    if (server) killGroup(server, 'SIGKILL');
+    if (process.env.PERSONA_LAB_E2E_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+  };
+  const alive = () => server !== undefined && !exited(server);
+
   try {
     if (opts.vsix) {
-      await run(
-        codeServer.cmd,
-        [...codeServer.args, ...common, '--install-extension', opts.vsix, '--force'],
-        env,
-        60_000,
-      );
+      await installVsix(codeServer, opts.vsix, extensionsDir, env);
       if (opts.extensionMain) replaceMain(extensionsDir, opts.extensionMain);
     }
     // Start code-server; retry on another port if the one we picked got taken in between.
@@ -281,7 +365,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       }
     }
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(opts.folder)}`;
-    return { port, url, dir, userDataDir, extensionsDir, home, env, output: () => serverOut, stop };
+    return { port, url, dir, userDataDir, extensionsDir, home, env, output: () => serverOut, stop, stopNow, alive };
   } catch (e) {
     const log = serverOut.trim().split('\n').slice(-30).join('\n');
     await stop();

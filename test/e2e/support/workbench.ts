@@ -9,8 +9,9 @@
 //   await wb.screenshot('after-open');          // test-results/e2e/after-open.png
 //   await wb.close();
 //
-// Each startWorkbench() gets its own temp folder (user data, extensions, config, HOME/XDG dirs, Chromium profile)
-// and its own port. Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
+// Each startWorkbench() gets its own window (browser context) on its own folder and settings; the code-server and
+// Chromium under it are shared with the other files of the test process where the options allow (shared.ts says
+// what is reset between them and which options need their own). Prerequisites: `bash scripts/install-code-server.sh [VERSION]` and a packaged .vsix
 // (`npm run test:e2e` does both). Nothing here sleeps without a condition: every wait polls.
 //
 // Environment:
@@ -20,13 +21,16 @@
 //   PERSONA_LAB_CODE_SERVER          a code-server launcher to run as it is instead (its own Node and PATH)
 //   PERSONA_LAB_CHROMIUM     the Chromium binary (default /usr/bin/chromium)
 //   PERSONA_LAB_E2E_KEEP=1   keep each run's temp folder (logs, settings) instead of deleting it
+//   PERSONA_LAB_E2E_FRESH=1  give every workbench its own code-server and Chromium (nothing shared)
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { checkChromium, launchBrowser, type BrowserPage } from './browser';
+import { EditorPart } from './editor';
 import { extensionId, LogChannelTail } from './logChannel';
 import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
+import { borrow, needsOwnServer } from './shared';
 import { waitFor } from './wait';
 
 /** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
@@ -70,18 +74,26 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
   if (vsix && !existsSync(vsix))
     throw new Error(`${vsix} not found: run \`npm run build && node scripts/package.mjs\``);
   checkChromium();
+  const viewport = opts.viewport ?? { width: 1440, height: 900 };
+
+  if (vsix && !needsOwnServer(opts)) {
+    const lent = await borrow({ ...opts, folder, viewport }, vsix);
+    try {
+      await openWorkbenchPage(lent.bp.page, lent.url, timeout);
+    } catch (e) {
+      await lent.release();
+      throw e;
+    }
+    const wb = new Workbench(lent.server, lent.bp, lent);
+    openWorkbenches.add(wb);
+    return wb;
+  }
 
   const server = await startCodeServer({ ...opts, folder, vsix });
   let browser: Browser | undefined;
   try {
-    const bp = await launchBrowser(
-      { ...server.env, HOME: server.home },
-      opts.viewport ?? { width: 1440, height: 900 },
-      (b) => (browser = b),
-    );
-    await bp.page.goto(server.url, { timeout });
-    await bp.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
-    await bp.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
+    const bp = await launchBrowser({ ...server.env, HOME: server.home }, viewport, (b) => (browser = b));
+    await openWorkbenchPage(bp.page, server.url, timeout);
     const wb = new Workbench(server, bp);
     openWorkbenches.add(wb);
     return wb;
@@ -92,6 +104,12 @@ export async function startWorkbench(opts: WorkbenchOptions): Promise<Workbench>
     if (e instanceof Error) e.message += log ? `\n--- code-server output (last lines) ---\n${log}` : '';
     throw e;
   }
+}
+
+async function openWorkbenchPage(page: Page, url: string, timeout: number): Promise<void> {
+  await page.goto(url, { timeout });
+  await page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout });
+  await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout });
 }
 
 export class Workbench {
@@ -111,18 +129,28 @@ export class Workbench {
   readonly consoleLog: string[];
   /** The command palette, quick picks and input boxes (the quick input methods below delegate to it). */
   readonly quick: QuickInput;
+  /** The editor part: the active editor, typing into it, Go to Line. */
+  readonly editor: EditorPart;
   private readonly channel: LogChannelTail;
 
+  /**
+   * `lent`: the code-server and Chromium are shared (shared.ts): the window opens at `lent.url`, reads only the log
+   * files made from now on, and close() gives them back instead of stopping them.
+   */
   constructor(
     private readonly server: CodeServer,
     bp: BrowserPage,
+    private readonly lent?: { url: string; release(): Promise<void> },
   ) {
     ({ page: this.page, context: this.context, browser: this.browser } = bp);
     ({ extensionHostLog: this.extensionHostLog, consoleLog: this.consoleLog } = bp);
-    ({ url: this.url, port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
+    ({ port: this.port, dir: this.dir, userDataDir: this.userDataDir } = server);
+    this.url = lent?.url ?? server.url;
     this.extensionsDir = server.extensionsDir;
     this.quick = new QuickInput(this.page);
+    this.editor = new EditorPart(this.page, this.quick);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
+    if (lent) this.channel.skipExisting();
   }
 
   /** code-server's stdout+stderr so far. */
@@ -153,25 +181,9 @@ export class Workbench {
     });
   }
 
-  /**
-   * Types `text` into the focused editor and waits until the editor shows its last line. Typed characters reach the
-   * editor's model through text input events, which can land after a key chord pressed right after them (a
-   * Ctrl+Enter that reads the document would then see the text cut short).
-   */
-  async typeInEditor(text: string): Promise<void> {
-    await this.page.keyboard.type(text);
-    const last = text.split('\n').at(-1)!.trim();
-    if (!last) return;
-    const lines = this.page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines');
-    await lines
-      .filter({ hasText: last })
-      .waitFor({ timeout: 10_000 })
-      .catch(async (e: unknown) => {
-        // Where the keys went instead: the editor's lines in sight and the element that has the keyboard.
-        const shown = await lines.innerText({ timeout: 1_000 }).catch(() => '(no editor)');
-        const focus = await this.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? '(none)');
-        throw new Error(`"${last}" typed but not shown. Focus: ${focus}\nThe editor shows:\n${shown}`, { cause: e });
-      });
+  /** See EditorPart.type: types into the active editor once it has the focus, and waits until it shows the text. */
+  typeInEditor(text: string): Promise<void> {
+    return this.editor.type(text);
   }
 
   /** Save a full-workbench screenshot to test-results/e2e/<name>.png; returns the path. */
@@ -339,7 +351,25 @@ export class Workbench {
 
   /** Texts of the notification toasts now shown. */
   notifications(): Promise<string[]> {
-    return this.page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+    return this.toasts().locator('.notification-list-item-message').allInnerTexts();
+  }
+
+  /** The notification toasts (those whose text matches `text`). */
+  toasts(text?: string | RegExp): Locator {
+    return this.page.locator('.notification-toast', text === undefined ? undefined : { hasText: text });
+  }
+
+  /** The secondary side bar (the auxiliary bar). */
+  secondarySideBar(): Locator {
+    return this.page.locator('.part.auxiliarybar');
+  }
+
+  /** Shows the secondary side bar (toggled only while it is hidden) and returns it once visible. */
+  async openSecondarySideBar(): Promise<Locator> {
+    const bar = this.secondarySideBar();
+    if (!(await bar.isVisible())) await this.runCommand('View: Toggle Secondary Side Bar Visibility');
+    await bar.waitFor({ state: 'visible', timeout: 30_000 });
+    return bar;
   }
 
   /**
@@ -375,6 +405,7 @@ export class Workbench {
 
   async close(): Promise<void> {
     openWorkbenches.delete(this);
+    if (this.lent) return this.lent.release();
     await this.browser.close().catch(() => {});
     await this.server.stop();
   }
