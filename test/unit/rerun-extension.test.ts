@@ -52,6 +52,8 @@ describe('endpoint settings', () => {
     // The PI guard's settings are restricted too (test/unit/pi-guard.test.ts).
     // So are the checkout and the Python that render the benchmark's own prompt (they run code).
     expect(cap.restrictedConfigurations).toEqual([
+      // the benchmark folder: a cloned folder must not point the extension at files outside it
+      'personaLab.benchmarkPath',
       ...RESTRICTED_SETTINGS,
       // the judge's endpoint: a cloned folder must not send the judge's prompts (the user's profile) elsewhere
       'personaLab.judge.baseURL',

@@ -5,7 +5,7 @@
 // was made again) is known as such and left out of the agreement.
 import { createHash } from 'node:crypto';
 import { JUDGE_DIMENSIONS, type JudgeDimension } from '../omni/types';
-import { textProblem } from './model';
+import { textProblem } from './storableText';
 
 export interface ScoreKey {
   benchmark: string;

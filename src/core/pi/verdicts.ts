@@ -20,7 +20,7 @@ import {
 } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
-import { textProblem } from '../labels/model';
+import { textProblem } from '../labels/storableText';
 import { isPiCategory, type PiCategory } from './placeholders';
 
 function withBusyRetry<T>(fn: () => T, maxRetryMs: number): T {
