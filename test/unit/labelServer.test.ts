@@ -11,20 +11,10 @@ import { opKey } from '../../src/core/labels/server/ops';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { SERVER_MIGRATIONS } from '../../src/core/labels/server/schema';
 import { createTestDatabase, describePg } from '../support/pg';
+import { stepLabel } from '../support/labelRows';
 
-const row = (author: string, label: string, userId = 'u1', note = ''): LabelRow => ({
-  benchmark: 'bench',
-  platform: 'weibo',
-  userId,
-  stepId: 1,
-  run: 'demo',
-  author,
-  target: { kind: 'step' },
-  label,
-  note,
-  createdAt: '2026-12-04T10:00:00.000Z',
-  contentHash: '',
-});
+const row = (author: string, label: string, userId = 'u1', note = ''): LabelRow =>
+  stepLabel({ author, label, userId, note });
 
 describePg('the label server', () => {
   let url: string;

@@ -11,20 +11,10 @@ import { LabelQueues } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { createTestDatabase, describePg } from '../support/pg';
 import { labelsCli as cli } from './labelStore-fixture';
+import { stepLabel } from '../support/labelRows';
 
-const row = (author: string, stepId: number, label: string, note = ''): LabelRow => ({
-  benchmark: 'bench',
-  platform: 'weibo',
-  userId: 'wb_01',
-  stepId,
-  run: 'demo',
-  author,
-  target: { kind: 'step' },
-  label,
-  note,
-  createdAt: '2026-12-04T10:00:00.000Z',
-  contentHash: '',
-});
+const row = (author: string, stepId: number, label: string, note = ''): LabelRow =>
+  stepLabel({ author, stepId, label, note, userId: 'wb_01' });
 
 describePg('labels commands on a label server', () => {
   let url: string;

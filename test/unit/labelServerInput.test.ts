@@ -16,20 +16,10 @@ import { ServerVerdictStore } from '../../src/core/pi/server/store';
 import { openVerdictReplica, VerdictSync } from '../../src/core/pi/server/sync';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { createTestDatabase, describePg } from '../support/pg';
+import { stepLabel } from '../support/labelRows';
 
-const row = (author: string, label: string, userId = 'u1', note = ''): LabelRow => ({
-  benchmark: 'bench',
-  platform: 'weibo',
-  userId,
-  stepId: 1,
-  run: 'demo',
-  author,
-  target: { kind: 'step' },
-  label,
-  note,
-  createdAt: '2026-12-04T10:00:00.000Z',
-  contentHash: '',
-});
+const row = (author: string, label: string, userId = 'u1', note = ''): LabelRow =>
+  stepLabel({ author, label, userId, note });
 
 const tmp = (name: string) => join(mkdtempSync(join(tmpdir(), `pl-input-${name}-`)), 'labels.db');
 

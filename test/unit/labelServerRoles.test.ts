@@ -11,25 +11,14 @@ import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { ServerVerdictStore, type SyncedVerdict } from '../../src/core/pi/server/store';
 import { ADJUDICATOR_ROLE, ANNOTATOR_ROLE } from '../../src/core/storage/pgRoles';
 import { createTestDatabase, describePg, pgUrl } from '../support/pg';
+import { stepLabel } from '../support/labelRows';
 
 const tag = randomBytes(3).toString('hex');
 const ann = `ann_${tag}`;
 const bob = `bob_${tag}`;
 const carol = `carol_${tag}`;
 
-const row = (author: string, label: string, note = ''): LabelRow => ({
-  benchmark: 'bench',
-  platform: 'weibo',
-  userId: 'u1',
-  stepId: 1,
-  run: 'demo',
-  author,
-  target: { kind: 'step' },
-  label,
-  note,
-  createdAt: '2026-12-04T10:00:00.000Z',
-  contentHash: '',
-});
+const row = (author: string, label: string, note = ''): LabelRow => stepLabel({ author, label, note });
 
 const event = (author: string, ...ops: SyncOp[]): LabelEvent => ({
   uid: randomUUID(),

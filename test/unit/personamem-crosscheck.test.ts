@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/stats/random';
 import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';
-import { csv } from './personamem-folder';
+import { csv, RESULT_HEADER } from './personamem-folder';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
@@ -118,22 +118,7 @@ function fuzzRun(dir: string, seed: number): void {
       Array.from({ length: Math.floor(rnd() * 9) }, () => PIECES[Math.floor(rnd() * PIECES.length)]).join(''),
       gold,
     ]);
-  writeFileSync(
-    join(dir, 'results', `eval_results_32k_fuzz${seed}.csv`),
-    csv([
-      [
-        'score',
-        'persona_id',
-        'question_id',
-        'user_question_or_message',
-        'question_type',
-        'topic',
-        'model_response',
-        'correct_answer',
-      ],
-      ...rows,
-    ]),
-  );
+  writeFileSync(join(dir, 'results', `eval_results_32k_fuzz${seed}.csv`), csv([RESULT_HEADER, ...rows]));
 }
 
 describe('score --json agrees with the Python reference', () => {

@@ -79,19 +79,22 @@ export function handFolder(questions: HandQuestion[], runs: Record<string, (stri
   return dir;
 }
 
+/** The columns of a results file that scoring reads (run_evaluation writes more). */
+export const RESULT_HEADER = [
+  'score',
+  'persona_id',
+  'question_id',
+  'user_question_or_message',
+  'question_type',
+  'topic',
+  'model_response',
+  'correct_answer',
+];
+
 /** A results file's rows in the authors' columns (run_evaluation), from [question id, response, gold]. */
 export function resultRows(answers: [string, string, string][], score?: (i: number) => string): (string | number)[][] {
   return [
-    [
-      'score',
-      'persona_id',
-      'question_id',
-      'user_question_or_message',
-      'question_type',
-      'topic',
-      'model_response',
-      'correct_answer',
-    ],
+    RESULT_HEADER,
     ...answers.map(([id, response, gold], i) => [score?.(i) ?? '', 0, id, `question ${id}`, 'x', 'y', response, gold]),
   ];
 }
