@@ -109,7 +109,8 @@ const confString = (s) => `'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'
  * Creates and starts a cluster in `dir` (a new temporary folder when omitted; it must be empty or absent).
  * `durable`: keep PostgreSQL's own fsync and synchronous commit (the bench compares it with a synchronous SQLite
  * file); else they are off, as a throwaway test server needs no durability.
- * @param {{ dir?: string, port?: number, db?: string, durable?: boolean }} [opts]
+ * `tls`: a PEM certificate and key the server offers to clients that ask for TLS (plain connections still work).
+ * @param {{ dir?: string, port?: number, db?: string, durable?: boolean, tls?: { cert: string, key: string } }} [opts]
  * @returns {Promise<{ dir: string, url: string, port: number, bin: string }>}
  */
 export async function startCluster(opts = {}) {
@@ -150,6 +151,11 @@ export async function startCluster(opts = {}) {
     { cwd: dir },
   );
   rmSync(pwfile, { force: true });
+  // The server refuses a key file others may read, so both are written as its own files.
+  if (opts.tls) {
+    write(join(data, 'server.crt'), opts.tls.cert);
+    write(join(data, 'server.key'), opts.tls.key);
+  }
   const log = join(dir, 'server.log');
   let port = opts.port;
   for (let attempt = 1; ; attempt++) {
@@ -161,6 +167,7 @@ export async function startCluster(opts = {}) {
       `unix_socket_directories = ${confString(sock)}`,
       `max_connections = 200`,
       ...(opts.durable ? [] : [`fsync = off`, `synchronous_commit = off`, `full_page_writes = off`]),
+      ...(opts.tls ? [`ssl = on`, `ssl_cert_file = 'server.crt'`, `ssl_key_file = 'server.key'`] : []),
     ].join('\n');
     write(join(data, 'persona-lab.conf'), `${conf}\n`);
     const main = join(data, 'postgresql.conf');

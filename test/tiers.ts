@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   'test/unit/reference-crosscheck.test.ts',
   'test/unit/eval-report.test.ts',
   'test/unit/labelServerFault.test.ts', // a label server stopped and started under the client
+  'test/unit/labelServerRealTls.test.ts', // its own PostgreSQL cluster with TLS on
   'test/unit/runner-hostile.test.ts', // trickled bodies and endless streams, bounded in time
   'test/unit/start-check-cjk.test.ts', // Chromium drawing Chinese with and without fonts
   'test/unit/cli-node20.test.ts', // the CLI relaunched from Node 20 onto the toolchain's Node

@@ -20,7 +20,10 @@ export async function serverRows(url: string, io: CliIo): Promise<LabelRow[] | n
   let server: ServerLabelStore | undefined;
   try {
     server = await ServerLabelStore.open(url);
-    return await server.list();
+    const rows = await server.list();
+    // A row larger than any label can be is left out and named: a shared server's rows are bounded as a file's are.
+    for (const why of await server.oversize()) io.err(`persona-lab: left out ${why}`);
+    return rows;
   } catch (err) {
     io.err(`persona-lab: ${(err as Error).message}`);
     return null;

@@ -3,6 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toJsonl } from '../../src/core/labels/exportImport';
 import type { LabelRow } from '../../src/core/labels/model';
@@ -70,6 +71,21 @@ describePg('labels commands on a label server', () => {
     ]);
     const exported = await cli(['export', bare]);
     expect(exported.out.trim().split('\n')).toHaveLength(rows.length);
+  });
+
+  it('leaves out of an export a server row larger than any label can be, and names it', async () => {
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    try {
+      // A client that ignores our limits wrote a 200 kB note straight into the table.
+      await c.query("UPDATE labels SET note = repeat('x', 200000) WHERE author = 'cy' AND step_id = 1");
+    } finally {
+      await c.end();
+    }
+    const exported = await cli(['export', bare]);
+    expect(exported.out.trim().split('\n')).toHaveLength(rows.length - 1);
+    expect(exported.out.length).toBeLessThan(20_000);
+    expect(exported.err).toMatch(/left out label \d+ by cy: it takes \d+ bytes, more than the 65536 a label can need/);
   });
 
   it('says why when the server refuses the login, naming it without the password', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type * as vscode from 'vscode';
-import { ServerVerdictStore } from '../../src/core/pi/server/store';
+import { isOversize, ServerVerdictStore } from '../../src/core/pi/server/store';
 import { openVerdictReplica } from '../../src/core/pi/server/sync';
 import { passwordKey, replicaPath } from '../../src/extension/labels/serverLink';
 import { VerdictLink, verdictReplicaPath, verdictServerNote } from '../../src/extension/audit/verdictLink';
@@ -82,6 +82,7 @@ describePg('the audit verdicts link', () => {
       const other = await ServerVerdictStore.open(url);
       try {
         const [mine] = await other.rowsSince(0);
+        if (isOversize(mine)) throw new Error(mine.oversize);
         await other.push([{ ...mine, uid: 'colleague-1', author: 'bo', verdict: 'false-positive' }]);
       } finally {
         await other.close();

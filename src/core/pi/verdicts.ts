@@ -20,6 +20,7 @@ import {
 } from '../storage/sqlite';
 import type { AuditFinding } from './audit';
 import { textHash } from './audit';
+import { noteProblem } from '../labels/model';
 import { textProblem } from '../labels/storableText';
 import { isPiCategory, type PiCategory } from './placeholders';
 
@@ -299,6 +300,9 @@ export class VerdictStore {
       const problem = textProblem(value);
       if (problem) throw new VerdictStoreError(`the verdict's ${field} ${problem}`);
     }
+    // A verdict's note explains it as a label's note does, and is bounded the same (what a server may send back too).
+    const long = noteProblem(input.note ?? '');
+    if (long) throw new VerdictStoreError(`the verdict's note: ${long}`);
     const t = input.target;
     const uid = randomUUID();
     const params = verdictParams({

@@ -75,6 +75,7 @@ export class VerdictLink implements vscode.Disposable {
     if (note !== this.said) log.info(note);
     this.said = note;
     for (const s of report.setAside ?? []) log.warn(`verdict server ${this.server}: not sent, ${s}`);
+    for (const s of report.skipped ?? []) log.warn(`verdict server ${this.server}: not taken here, ${s}`);
     if (report.pulled > 0) this.changed();
   }
 

@@ -20,11 +20,10 @@ import {
   type SyncOp,
 } from './ops';
 import { SERVER_SCHEMA } from './schema';
+import { MAX_ROW_BYTES, PAGE_BYTES } from '../../storage/serverBounds';
 
 /** The most bytes one operation's JSON can take: a key and a note of MAX_NOTE_LENGTH characters, escaped. */
-export const MAX_OP_BYTES = 64 * 1024;
-/** The most bytes of operations one pull page brings (at least one event). */
-export const PAGE_BYTES = 8 * 1024 * 1024;
+export const MAX_OP_BYTES = MAX_ROW_BYTES;
 
 /** The advisory lock that orders the event log's commits (any fixed number no other Persona Lab lock uses). */
 const EVENT_LOCK = 0x5e_4a_1a_b1;
@@ -158,9 +157,22 @@ export class ServerLabelStore {
     return Number(rows[0]?.seq ?? 0);
   }
 
+  /** The labels matching the filter, oldest first, without the rows larger than any label can be (see oversize). */
   async list(filter: RowFilter = {}): Promise<LabelRow[]> {
-    const { sql, params } = rowWhere(filter);
-    return (await this.query<DbRow>(pgSql(`SELECT * FROM labels${sql} ORDER BY id`), params)).map(toRow);
+    const { sql, params } = boundedWhere(filter, '<=');
+    return (await this.query<DbRow>(pgSql(`SELECT * FROM labels l${sql} ORDER BY id`), params)).map(toRow);
+  }
+
+  /** The rows `list` leaves out for their size, each described without its text. */
+  async oversize(filter: RowFilter = {}): Promise<string[]> {
+    const { sql, params } = boundedWhere(filter, '>');
+    const rows = await this.query<{ id: string; author: string; bytes: string }>(
+      pgSql(`SELECT id, left(author, 80) AS author, octet_length(l::text) AS bytes FROM labels l${sql} ORDER BY id`),
+      params,
+    );
+    return rows.map(
+      (r) => `label ${r.id} by ${r.author}: it takes ${r.bytes} bytes, more than the ${MAX_ROW_BYTES} a label can need`,
+    );
   }
 
   async listByStep(ref: StepRef): Promise<LabelRow[]> {
@@ -248,4 +260,11 @@ async function applyOp(c: PoolClient, op: SyncOp): Promise<{ changed: boolean; c
       return { changed: !same };
     }
   }
+}
+
+/** The filter's WHERE with the row-size bound added (`<=`: the rows taken; `>`: those left out). */
+function boundedWhere(filter: RowFilter, op: '<=' | '>'): { sql: string; params: (string | number)[] } {
+  const { sql, params } = rowWhere(filter);
+  const size = `octet_length(l::text) ${op} ?`;
+  return { sql: sql ? `${sql} AND ${size}` : ` WHERE ${size}`, params: [...params, MAX_ROW_BYTES] };
 }

@@ -12,7 +12,8 @@ import {
   type DbVerdict,
   type VerdictJournal,
 } from '../verdicts';
-import type { PushedVerdict, ServerVerdict, SyncedVerdict } from './store';
+import { noteProblem } from '../../labels/model';
+import { isOversize, type PulledVerdict, type PushedVerdict, type SyncedVerdict } from './store';
 
 export class VerdictOutbox implements VerdictJournal {
   private readonly stmts;
@@ -68,14 +69,18 @@ export class VerdictOutbox implements VerdictJournal {
 
   /**
    * Adds the server's verdicts read after pulledId (in its order) and moves pulledId past them; one of this
-   * replica's own is only renumbered. Returns how many were someone else's.
+   * replica's own is only renumbered. A row beyond what a verdict here may hold (oversize, or a note longer than the
+   * local limit) is skipped and its reason returned. Returns how many were someone else's, and what was skipped.
    */
-  applyPulled(rows: readonly ServerVerdict[]): number {
-    if (rows.length === 0) return 0;
-    return this.transaction(() => {
+  applyPulled(rows: readonly PulledVerdict[]): { added: number; skipped: string[] } {
+    const skipped: string[] = [];
+    if (rows.length === 0) return { added: 0, skipped };
+    const added = this.transaction(() => {
       let others = 0;
       for (const r of rows) {
-        if (this.stmts.has.get(r.uid)) this.acknowledge(r.uid, r.id);
+        const why = isOversize(r) ? r.oversize : noteProblem(r.note);
+        if (isOversize(r) || why !== null) skipped.push(`verdict ${r.id} from ${r.author}: ${why}`);
+        else if (this.stmts.has.get(r.uid)) this.acknowledge(r.uid, r.id);
         else {
           this.stmts.insert.run(r.id, r.uid, ...verdictParams(r));
           others++;
@@ -84,6 +89,7 @@ export class VerdictOutbox implements VerdictJournal {
       this.stmts.setState.run('pulled_id', String(rows[rows.length - 1].id));
       return others;
     });
+    return { added, skipped };
   }
 
   /** The last server id read (0: none yet). */

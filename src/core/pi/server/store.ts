@@ -16,6 +16,7 @@ import {
   type VerdictRow,
   type VerdictValues,
 } from '../verdicts';
+import { MAX_ROW_BYTES, PAGE_BYTES } from '../../storage/serverBounds';
 import { VERDICT_SERVER_SCHEMA } from './schema';
 
 /** The advisory lock that orders the verdicts' commits (no other Persona Lab lock uses this number). */
@@ -26,6 +27,18 @@ export type SyncedVerdict = VerdictValues & { uid: string };
 
 /** A verdict on the server: its id there, and its uid. */
 export type ServerVerdict = VerdictRow & { uid: string };
+
+/** A server row larger than any verdict this tool writes: only its id, uid and the start of its author come. */
+export interface OversizeVerdict {
+  id: number;
+  uid: string;
+  author: string;
+  oversize: string;
+}
+
+export type PulledVerdict = ServerVerdict | OversizeVerdict;
+
+export const isOversize = (v: PulledVerdict): v is OversizeVerdict => 'oversize' in v;
 
 export interface PushedVerdict {
   uid: string;
@@ -89,13 +102,40 @@ export class ServerVerdictStore {
     }
   }
 
-  /** The verdicts after server id `id`, in order (at most `limit`). */
-  async rowsSince(id: number, limit = 500): Promise<ServerVerdict[]> {
-    const rows = await this.query<DbVerdict & { uid: string }>(
-      'SELECT * FROM pi_verdicts WHERE id > $1 ORDER BY id LIMIT $2',
-      [id, limit],
+  /**
+   * The verdicts after server id `id`, in order: at most `limit`, and no more than `pageBytes` of rows (at least one).
+   * A row larger than any verdict could be (MAX_ROW_BYTES) comes without its text, with `oversize` saying why: what a
+   * server holds is bounded as the local store is. Sizes are measured on the server; only the rows taken are sent.
+   */
+  async rowsSince(id: number, limit = 500, pageBytes = PAGE_BYTES): Promise<PulledVerdict[]> {
+    const sizes = await this.query<{ id: string; uid: string; author: string; bytes: string; too_big: boolean }>(
+      `SELECT id, left(uid, 64) AS uid, left(author, 80) AS author, bytes, too_big FROM (
+         SELECT v.id, v.uid, v.author, b.bytes, b.bytes > $3 AS too_big,
+           sum(CASE WHEN b.bytes > $3 THEN 0 ELSE b.bytes END) OVER (ORDER BY v.id) AS upto
+         FROM (SELECT * FROM pi_verdicts WHERE id > $1 ORDER BY id LIMIT $2) v
+         CROSS JOIN LATERAL (SELECT octet_length(v::text) AS bytes) b
+       ) t
+       WHERE upto - CASE WHEN too_big THEN 0 ELSE bytes END < $4
+       ORDER BY id`,
+      [id, limit, MAX_ROW_BYTES, pageBytes],
     );
-    return rows.map((r) => ({ ...verdictOfDb(r), uid: r.uid }));
+    const wanted = sizes.filter((s) => !s.too_big).map((s) => s.id);
+    const rows = wanted.length
+      ? await this.query<DbVerdict & { uid: string }>('SELECT * FROM pi_verdicts WHERE id = ANY($1::bigint[])', [
+          wanted,
+        ])
+      : [];
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    return sizes.map((s): PulledVerdict => {
+      const row = byId.get(s.id);
+      if (!s.too_big && row) return { ...verdictOfDb(row), uid: row.uid };
+      return {
+        id: Number(s.id),
+        uid: s.uid,
+        author: s.author,
+        oversize: `it takes ${s.bytes} bytes, more than the ${MAX_ROW_BYTES} a verdict can need`,
+      };
+    });
   }
 
   /** Every verdict matching the filter, oldest first (as VerdictStore.trail). */

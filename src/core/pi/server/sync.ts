@@ -16,6 +16,8 @@ export interface VerdictSyncReport extends SyncReportBase {
   pulled: number;
   /** This replica's verdicts the server refused for their content, with why: kept here, no longer sent. */
   setAside?: string[];
+  /** The server's verdicts not taken here, with why (larger than any verdict may be). */
+  skipped?: string[];
 }
 
 /** Opens (creating) the verdict replica of `serverUrl` at `path`: a verdict store whose verdicts are queued. */
@@ -61,7 +63,9 @@ export class VerdictSync {
         for (;;) {
           const rows = await server.rowsSince(this.outbox.pulledId, PAGE);
           if (rows.length === 0) break;
-          report.pulled += this.outbox.applyPulled(rows);
+          const { added, skipped } = this.outbox.applyPulled(rows);
+          report.pulled += added;
+          if (skipped.length) (report.skipped ??= []).push(...skipped);
         }
       },
       pending: () => this.outbox.pendingCount(),
