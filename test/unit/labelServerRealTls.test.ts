@@ -99,12 +99,12 @@ describePg('a label server with TLS on', () => {
   });
 
   it('verify-full refuses a certificate another CA signed, and one issued for another name', async () => {
-    expect(await refusal(withParams({ sslmode: 'verify-full', sslrootcert: join(certs, 'other-ca.crt') }))).toMatch(
-      /certificate/i,
-    );
+    const otherCa = await refusal(withParams({ sslmode: 'verify-full', sslrootcert: join(certs, 'other-ca.crt') }));
+    expect(otherCa).toMatch(/its certificate is not signed by a CA this connection trusts \(sslmode=verify-full/);
+    expect(otherCa).toMatch(/nothing was sent.*sslrootcert=FILE/);
     // The certificate names 127.0.0.1 only: "localhost" reaches the same server but is not the name it was issued for.
     const wrongName = withParams({ sslmode: 'verify-full', sslrootcert: join(certs, 'ca.crt') }, 'localhost');
-    expect(await refusal(wrongName)).toMatch(/localhost|altnames|host/i);
+    expect(await refusal(wrongName)).toMatch(/its certificate was issued for another name .*localhost/);
     // verify-ca checks the chain, not the name, as libpq does.
     expect(await encrypted(withParams({ sslmode: 'verify-ca', sslrootcert: join(certs, 'ca.crt') }, 'localhost'))).toBe(
       true,

@@ -170,8 +170,30 @@ async function connectPool(
   }
 }
 
+/** Node's codes for a server certificate that does not check out, worded for the person who set the URL. */
+const CERT_PROBLEMS: Record<string, string> = {
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is not signed by a CA this connection trusts',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is not signed by a CA this connection trusts',
+  SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a CA this connection does not trust',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'was issued for another name',
+};
+
 function failure(err: unknown, url: string, given: string | undefined): ServerError {
   const code = (err as { code?: unknown }).code;
+  const cert = typeof code === 'string' ? CERT_PROBLEMS[code] : undefined;
+  if (cert !== undefined) {
+    const plan = tlsPlan(url);
+    const trusted = new URL(url.trim()).searchParams.get('sslrootcert') ? 'the sslrootcert of the URL' : "the system's";
+    return new ServerError(
+      `the label server ${describeServer(url)}: its certificate ${cert} (sslmode=${plan.mode}, CAs: ${trusted}); ` +
+        `nothing was sent. ${(err as Error).message}. Give the CA that signed it with ?sslrootcert=FILE, or ` +
+        'connect by the name on its certificate',
+      false,
+    );
+  }
   if ((code === '28P01' || code === '28000') && given === undefined && !new URL(url.trim()).password)
     return new ServerError(
       `the label server ${describeServer(url)} asks for a password and none was given; set it (PGPASSWORD for ` +
