@@ -30,6 +30,7 @@ import {
   type StartPersona,
 } from './manifest';
 import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
+import { runPool, safeListener } from './pool';
 import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from './plan';
 import { runStep, startPersonaFor, type StepRunRecord } from './step';
 import type { PromptSource } from '../spb/reference/source';
@@ -242,22 +243,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
       fds.set(platform, openSync(resultsPath(dir, platform), 'a'));
     }
     progress.usersDone = jobs.filter((job) => j.userDone(job.user.platform, job.user.userId)).length;
-    const report = () => {
-      try {
-        opts.onProgress?.({ ...progress });
-      } catch {
-        // a progress listener must not stop the run
-      }
-    };
+    const onProgress = safeListener(opts.onProgress);
+    const report = () => onProgress({ ...progress });
     report();
 
     const transport = opts.transport ?? createOpenAITransport(opts.endpoint);
     const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(opts.retry ?? {}) };
-    const inner = new AbortController();
-    const onOuterAbort = () => inner.abort();
-    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    if (opts.signal?.aborted) inner.abort();
-    let fatal: string | null = null;
+    const onStep = safeListener(opts.onStep);
 
     const finishUser = (job: Job) => {
       const fd = fds.get(job.user.platform);
@@ -268,7 +260,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
       progress.usersDone++;
     };
 
-    const runJob = async (job: Job) => {
+    const runJob = async (job: Job, signal: AbortSignal) => {
       const { user } = job;
       const readPosts = opts.readPosts ?? userPostsReader();
       let persona = personaMode === 'full' ? startPersonaFor(bench, startPersona, user, job.steps[0].stepId) : null;
@@ -282,7 +274,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           persona = personaMode === 'full' ? done.persona_next : null;
           continue;
         }
-        if (inner.signal.aborted) return;
+        if (signal.aborted) return;
         const rec = await runStep({
           user,
           step,
@@ -293,7 +285,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           personaMode,
           transport,
           retry,
-          signal: inner.signal,
+          signal,
           readPosts,
           now,
         });
@@ -306,11 +298,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         progress.requests += rec.attempts.length;
         progress.done++;
         if (rec.error !== null) progress.failed++;
-        try {
-          opts.onStep?.(rec);
-        } catch {
-          // the history is a convenience; the journal already has the step
-        }
+        onStep(rec);
         report();
         persona = rec.personaNext;
       }
@@ -321,21 +309,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     };
 
     const queue = jobs.filter((job) => !j.userDone(job.user.platform, job.user.userId));
-    let next = 0;
-    const worker = async () => {
-      while (!inner.signal.aborted && next < queue.length) {
-        const job = queue[next++];
-        try {
-          await runJob(job);
-        } catch (e) {
-          fatal ??= e instanceof Error ? e.message : String(e);
-          inner.abort();
-        }
-      }
-    };
-    const width = Math.max(1, Math.min(queue.length, Math.floor(opts.concurrency ?? 4) || 1));
-    await Promise.all(Array.from({ length: width }, worker));
-    opts.signal?.removeEventListener('abort', onOuterAbort);
+    const { fatal } = await runPool(queue, runJob, opts);
 
     const status: RunStatus = fatal !== null ? 'failed' : progress.usersDone === jobs.length ? 'finished' : 'cancelled';
     syncManifest(status, fatal);

@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
 } from '../../runner/client';
 import { acquireLock } from '../../runner/journal';
+import { runPool, safeListener } from '../../runner/pool';
 import { writeManifest, type RunStatus } from '../../runner/manifest';
 import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from '../../runner/runner';
 import { isRecord } from '../../guards';
@@ -223,61 +224,40 @@ export async function runOmni(opts: OmniRunOptions): Promise<OmniRunSummary> {
     };
     writeAll();
     fd = openSync(file, 'a');
-    const report = () => {
-      try {
-        opts.onProgress?.({ ...progress });
-      } catch {
-        // a progress listener must not stop the run
-      }
-    };
+    const onProgress = safeListener(opts.onProgress);
+    const report = () => onProgress({ ...progress });
     report();
     const transport = opts.transport ?? createOpenAITransport(opts.endpoint);
     const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(opts.retry ?? {}) };
-    const inner = new AbortController();
-    const onOuterAbort = () => inner.abort();
-    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    if (opts.signal?.aborted) inner.abort();
-    let fatal: string | null = null;
+    const onAction = safeListener(opts.onAction);
     const queue = actions.filter((a) => !done.has(predictionKey(a.userId, a.index)));
-    let next = 0;
-    const worker = async () => {
-      while (!inner.signal.aborted && next < queue.length) {
-        const a = queue[next++];
+    const { fatal } = await runPool(
+      queue,
+      async (a, signal) => {
         const user = bench.users.get(a.userId);
-        if (!user) continue;
-        try {
-          const r = await runAction(user.file, a.userId, a.index, {
-            source,
-            transport,
-            model: opts.endpoint.model,
-            temperature: opts.temperature,
-            retry,
-            requestOptions: { maxHistoryTokens },
-            signal: inner.signal,
-          });
-          progress.requests += r.cost.requests;
-          if (r.aborted) return;
-          const entry: ActionEntry = { t: 'action', line: r.line, cost: r.cost };
-          log?.append(entry);
-          done.set(predictionKey(a.userId, a.index), entry);
-          if (fd !== null) writeSync(fd, pyJsonDumps(r.line) + '\n');
-          progress.done++;
-          if (hasFailure(r.line)) progress.failed++;
-          try {
-            opts.onAction?.(r);
-          } catch {
-            // the history is a convenience; the journal already has the action
-          }
-          report();
-        } catch (e) {
-          fatal ??= e instanceof Error ? e.message : String(e);
-          inner.abort();
-        }
-      }
-    };
-    const width = Math.max(1, Math.min(queue.length, Math.floor(opts.concurrency ?? 4) || 1));
-    await Promise.all(Array.from({ length: width }, worker));
-    opts.signal?.removeEventListener('abort', onOuterAbort);
+        if (!user) return;
+        const r = await runAction(user.file, a.userId, a.index, {
+          source,
+          transport,
+          model: opts.endpoint.model,
+          temperature: opts.temperature,
+          retry,
+          requestOptions: { maxHistoryTokens },
+          signal,
+        });
+        progress.requests += r.cost.requests;
+        if (r.aborted) return;
+        const entry: ActionEntry = { t: 'action', line: r.line, cost: r.cost };
+        log?.append(entry);
+        done.set(predictionKey(a.userId, a.index), entry);
+        if (fd !== null) writeSync(fd, pyJsonDumps(r.line) + '\n');
+        progress.done++;
+        if (hasFailure(r.line)) progress.failed++;
+        onAction(r);
+        report();
+      },
+      opts,
+    );
     const status: RunStatus = fatal !== null ? 'failed' : progress.done === actions.length ? 'finished' : 'cancelled';
     closeSync(fd);
     fd = null;
