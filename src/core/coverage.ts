@@ -14,6 +14,8 @@ export interface Coverage {
   /** steps (StreamProfileBench), test actions (OmniBehavior) or questions (a multiple-choice benchmark) */
   items: CoverageCount;
   itemNoun: 'step' | 'test action' | 'question';
+  /** What the benchmark calls the people its units belong to (a benchmark of invented personas says so); default user. */
+  userNoun?: 'user' | 'persona';
   /**
    * Which units are covered, as an order-free fingerprint (coverageKey): two runs of one user each cover the same
    * counts but not the same steps when the users differ. Absent on coverages built by hand.
@@ -33,6 +35,7 @@ export function isWhole(c: Coverage): boolean {
 export function sameCoverage(a: Coverage, b: Coverage): boolean {
   return (
     a.itemNoun === b.itemNoun &&
+    (a.userNoun ?? 'user') === (b.userNoun ?? 'user') &&
     (a.key === undefined || b.key === undefined || a.key === b.key) &&
     a.users.covered === b.users.covered &&
     a.users.total === b.users.total &&
@@ -50,7 +53,7 @@ export function coverageText(c: Coverage): string {
     k.covered === k.total && k.total > 0
       ? `all ${n(k.total)} ${plural(k.total, noun)}`
       : `${n(k.covered)} of ${n(k.total)} ${plural(k.total, noun)}`;
-  return `${part(c.users, 'user')}, ${part(c.items, c.itemNoun)}`;
+  return `${part(c.users, c.userNoun ?? 'user')}, ${part(c.items, c.itemNoun)}`;
 }
 
 /** The note a figure carries where it is shown: "over 1 of 10 users, 2 of 17 steps", or nothing when whole. */
@@ -77,7 +80,14 @@ export function addCoverage(parts: readonly Coverage[], itemNoun: Coverage['item
   });
   const keys = parts.map((c) => c.key);
   const key = keys.every((k): k is string => k !== undefined) ? keys.join('/') : undefined;
-  return { users: sum((c) => c.users), items: sum((c) => c.items), itemNoun, ...(key === undefined ? {} : { key }) };
+  const userNoun = parts[0]?.userNoun;
+  return {
+    users: sum((c) => c.users),
+    items: sum((c) => c.items),
+    itemNoun,
+    ...(userNoun === undefined ? {} : { userNoun }),
+    ...(key === undefined ? {} : { key }),
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { formatDiagnostic } from '../../src/core/io/diagnostics';
 import { personaMem } from '../../src/core/personamem/format';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
-import { coverageJson } from '../../src/core/coverage';
+import { coverageJson, coverageNote } from '../../src/core/coverage';
 import { csv, handFolder, resultRows } from './personamem-folder';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +61,7 @@ describe('a partial run with repeated and unknown rows', () => {
       questions: { covered: 3, total: 4 },
       whole: false,
     });
+    expect(coverageNote(s.coverage)).toBe('over 1 of 2 personas, 3 of 4 questions');
   });
 
   it('warns, at the row, of a score cell the reading contradicts, a repeat and an unknown question', async () => {

@@ -116,6 +116,7 @@ export function scorePersonaMemRun(bench: PersonaMemBench, run: PmRun): PmRunSco
       users: { covered: personas.size, total: allPersonas.size },
       items: { covered: perQuestion.size, total: split?.questions.length ?? 0 },
       itemNoun: 'question',
+      userNoun: 'persona',
       key: key.key,
     },
     perQuestion,
