@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'pl-install-cs-'));
@@ -36,6 +36,13 @@ process.exit(1);
 }
 
 describe('install-code-server.sh', () => {
+  // The stand-in npm below would also fail the script's own install of that Node, which on a fresh clone (`npm ci &&
+  // npm test`, before `npm start` ran) is not there yet: install it first with the real npm.
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/node-runtime.mjs'), '24'], { encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  }, 300_000);
+
   it('prints a line per stage, keeps the compiler output in its log and names the log when npm fails', () => {
     const dest = join(work, 'cs');
     const r = spawnSync('bash', [join(ROOT, 'scripts/install-code-server.sh'), '4.139.1'], {
