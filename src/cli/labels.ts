@@ -22,7 +22,7 @@ import type { CliIo, LabelsCliOptions } from './labelsIo';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
-import { goldCommand, readGold } from './labelsGold';
+import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
 import { goldReport, goldReportJson, formatAgainstGold } from '../core/labels/goldReport';
 import { intervalJson, intervalText, labelKappaIntervals, pairIntervals } from '../core/labels/agreementIntervals';
 import { AGREEMENT_RESAMPLES, AGREEMENT_SEED } from '../core/labels/goldAgreement';
@@ -92,9 +92,10 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
     if (sub === 'import') {
       if (!file) throw new Usage('labels import needs the file to import');
       if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
-      return server
+      const status = server
         ? await importToServer(db, (store) => importInto(store, file, opts, io), io)
         : importLabels(db, file, opts, io);
+      return status === 0 || status === 1 ? Math.max(status, await importGold(db, file, opts, io)) : status;
     }
     if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
     if (sub === 'projects') {
@@ -129,7 +130,11 @@ async function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folde
   const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
   const rows = await readRows(db, io, folder);
   if (!rows) return 1;
-  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
+  const gold = await readGoldTrail(db, io, folder);
+  if (!gold) return 1;
+  if (format === 'csv' && gold.length)
+    io.err(`persona-lab: ${gold.length} gold decision(s) left out: CSV carries labels only (JSONL carries both)`);
+  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows, gold);
   if (!opts.out) {
     io.write(text);
     return 0;
@@ -138,7 +143,8 @@ async function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folde
   const tmp = `${opts.out}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, opts.out);
-  io.out(`wrote ${rows.length} label(s) to ${opts.out} (${format})`);
+  const decisions = format === 'jsonl' && gold.length ? ` and ${gold.length} gold decision(s)` : '';
+  io.out(`wrote ${rows.length} label(s)${decisions} to ${opts.out} (${format})`);
   return 0;
 }
 

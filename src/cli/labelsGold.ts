@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { formatDiagnostic } from '../core/io/diagnostics';
 import type { Adjudication } from '../core/labels/gold';
 import { formatGoldReport, goldReport, goldReportJson } from '../core/labels/goldReport';
-import { GoldStore } from '../core/labels/goldStore';
+import { readLabelFile } from '../core/labels/exportImport';
+import type { GoldRow } from '../core/labels/goldRows';
+import { GoldStore, type GoldImport } from '../core/labels/goldStore';
 import type { LabelRow, StepRef } from '../core/labels/model';
 import { ServerGoldStore } from '../core/labels/server/goldStore';
 import { unitItem } from '../core/labels/server/projectItems';
@@ -98,4 +100,61 @@ export async function goldCommand(
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   io.out(formatGoldReport(report, labelNames(set)));
   return 0;
+}
+
+/** Every decision with its undos (the trail an export carries), of `folder`'s benchmark when given; null after why. */
+export async function readGoldTrail(db: string, io: CliIo, folder?: string): Promise<GoldRow[] | null> {
+  try {
+    if (isServerUrl(db)) {
+      const server = await ServerLabelStore.open(db);
+      try {
+        return await new ServerGoldStore(server).list({}, true);
+      } finally {
+        await server.close();
+      }
+    }
+    if (folder !== undefined && !existsSync(db)) return [];
+    const store = GoldStore.open(db, { readOnly: true });
+    try {
+      return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) }, true);
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    io.err(`persona-lab: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** Merges the gold lines of `file` (read again: the labels' import has said its problems) into `db`; exit status. */
+export async function importGold(db: string, file: string, opts: LabelsCliOptions, io: CliIo): Promise<number> {
+  const gold = (readLabelFile(file, file, opts.format === 'csv' ? 'csv' : undefined).gold ?? []).map((g) => g.gold);
+  if (gold.length === 0) return 0;
+  if (opts['dry-run']) {
+    io.out(`dry run: ${gold.length} gold decision(s) not written`);
+    return 0;
+  }
+  try {
+    let done: GoldImport;
+    if (isServerUrl(db)) {
+      const server = await ServerLabelStore.open(db);
+      try {
+        done = await new ServerGoldStore(server).importTrail(gold);
+      } finally {
+        await server.close();
+      }
+    } else {
+      const store = GoldStore.open(db);
+      try {
+        done = store.importTrail(gold);
+      } finally {
+        store.close();
+      }
+    }
+    io.out(`gold: ${done.added} decision(s) added, ${done.undone} undone, ${done.identical} already present`);
+    return 0;
+  } catch (err) {
+    io.err(`persona-lab: the gold decisions were not imported: ${(err as Error).message}`);
+    return 1;
+  }
 }
