@@ -24,7 +24,12 @@ import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
 import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
 import { goldReport, goldReportJson, formatAgainstGold } from '../core/labels/goldReport';
-import { intervalJson, intervalText, labelKappaIntervals, pairIntervals } from '../core/labels/agreementIntervals';
+import {
+  formatAgreementIntervals,
+  intervalJson,
+  labelKappaIntervals,
+  pairIntervals,
+} from '../core/labels/agreementIntervals';
 import { AGREEMENT_RESAMPLES, AGREEMENT_SEED } from '../core/labels/goldAgreement';
 import type { Interval } from '../core/stats/bootstrap';
 import { formatJudgeAgreement } from '../core/omni/judgeAgreementText';
@@ -343,20 +348,15 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   const names = labelNames(set);
   io.out(formatSummary(s, names));
   if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, names));
-  if (s.agreements.length > 0 || perLabel.length > 0) {
+  if (s.agreements.length > 0 || perLabel.length > 0)
     io.out(
-      `\nκ with its 95 % bootstrap interval over units (${AGREEMENT_RESAMPLES} resamples, seed ${AGREEMENT_SEED}):`,
+      formatAgreementIntervals(
+        s.agreements.map((a, i) => ({ authorA: a.authorA, authorB: a.authorB, cis: pairCis[i] })),
+        perLabel.map((b, i) => ({ benchmark: b.benchmark, cis: labelCis[i] })),
+        names,
+        `\nκ with its 95 % bootstrap interval over units (${AGREEMENT_RESAMPLES} resamples, seed ${AGREEMENT_SEED}):`,
+      ),
     );
-    s.agreements.forEach((a, i) => {
-      const ci = pairCis[i];
-      const each = a.perLabel.map((p) => `${names.get(p.label) ?? p.label} ${intervalText(ci.perLabel.get(p.label)!)}`);
-      io.out(`  ${a.authorA} vs ${a.authorB}: overall ${intervalText(ci.overall)}; ${each.join(', ')}`);
-    });
-    perLabel.forEach((b, i) => {
-      const each = b.perLabel.map((p) => `${names.get(p.label) ?? p.label} ${intervalText(labelCis[i].get(p.label)!)}`);
-      io.out(`  per label in ${b.benchmark}: ${each.join(', ')}`);
-    });
-  }
   const vsGold = formatAgainstGold(against, names);
   if (vsGold) io.out(vsGold);
   if (freshness) {

@@ -80,3 +80,36 @@ export function intervalJson(ci: Interval): [number | null, number | null] {
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   return [num(ci.low), num(ci.high)];
 }
+
+/** `head` then the items, comma-separated, wrapped under 120 columns with a hanging indent. */
+function wrapped(head: string, items: readonly string[]): string[] {
+  const out: string[] = [];
+  let line = head;
+  items.forEach((item, i) => {
+    const piece = item + (i < items.length - 1 ? ',' : '');
+    if (line.length + 1 + piece.length > 120 && line.trim() !== head.trim()) {
+      out.push(line);
+      line = '     ' + piece;
+    } else line += ' ' + piece;
+  });
+  out.push(line);
+  return out;
+}
+
+/** The CLI's text: each pair's κ intervals, then each benchmark's per-label ones. */
+export function formatAgreementIntervals(
+  pairs: readonly { authorA: string; authorB: string; cis: PairIntervals }[],
+  perBenchmark: readonly { benchmark: string; cis: ReadonlyMap<string, Interval> }[],
+  names: ReadonlyMap<string, string>,
+  head: string,
+): string {
+  const each = (cis: ReadonlyMap<string, Interval>) =>
+    [...cis].map(([label, ci]) => `${names.get(label) ?? label} ${intervalText(ci)}`);
+  return [
+    head,
+    ...pairs.flatMap((p) =>
+      wrapped(`  ${p.authorA} vs ${p.authorB}: overall ${intervalText(p.cis.overall)};`, each(p.cis.perLabel)),
+    ),
+    ...perBenchmark.flatMap((b) => wrapped(`  per label in ${b.benchmark}:`, each(b.cis))),
+  ].join('\n');
+}

@@ -153,7 +153,7 @@ export function formatAgainstGold(r: GoldReport, names: ReadonlyMap<string, stri
         ]);
     const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
     const line = (cells: string[]) =>
-      '  ' + cells.map((c, i) => (i < 2 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+      '  ' + cells.map((c, i) => (i === 7 ? c : i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     out.push(line(head), ...body.map(line));
   }
   return out.join('\n');
