@@ -1,4 +1,4 @@
-// `persona-lab labels export|import|summary`: the label store from the command line.
+// `persona-lab labels export|import|summary|gold`: the label store from the command line.
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic } from '../core/io/diagnostics';
@@ -22,6 +22,16 @@ import type { CliIo, LabelsCliOptions } from './labelsIo';
 import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
+import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
+import { goldReport, goldReportJson, formatAgainstGold } from '../core/labels/goldReport';
+import {
+  formatAgreementIntervals,
+  intervalJson,
+  labelKappaIntervals,
+  pairIntervals,
+} from '../core/labels/agreementIntervals';
+import { AGREEMENT_RESAMPLES, AGREEMENT_SEED } from '../core/labels/goldAgreement';
+import type { Interval } from '../core/stats/bootstrap';
 import { formatJudgeAgreement } from '../core/omni/judgeAgreementText';
 
 export const LABELS_USAGE = `Usage:
@@ -31,7 +41,11 @@ export const LABELS_USAGE = `Usage:
                                                                      merge another annotator's file
   persona-lab labels summary <db> [--json] [--label-set labels.json] counts per label per platform, kappa per
                                                                      pair, per label (Cohen's or Fleiss') and the
-                                                                     disagreements
+                                                                     disagreements, each κ with a 95 % bootstrap
+                                                                     interval, and each annotator against gold
+  persona-lab labels gold <db> [--json] [--project NAME]             the gold set (adjudicated, else unanimous,
+                                                                     else open) with counts, each annotator's
+                                                                     precision, recall and kappa against it
   persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
                                                                      dimension: Spearman, weighted kappa, n
 
@@ -72,7 +86,7 @@ function formatOpt(value: string | undefined, path: string): LabelFileFormat {
 export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, io: CliIo = processIo): Promise<number> {
   try {
     const [sub, target, file, extra] = args;
-    if (!sub) throw new Usage('labels needs a subcommand: export, import, summary or judge');
+    if (!sub) throw new Usage('labels needs a subcommand: export, import, summary, gold or judge');
     if (!target) throw new Usage(`labels ${sub} needs the label database path`);
     const server = isServerUrl(target);
     const db =
@@ -83,9 +97,10 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
     if (sub === 'import') {
       if (!file) throw new Usage('labels import needs the file to import');
       if (extra !== undefined) throw new Usage(`unexpected argument "${extra}"`);
-      return server
+      const status = server
         ? await importToServer(db, (store) => importInto(store, file, opts, io), io)
         : importLabels(db, file, opts, io);
+      return status === 0 || status === 1 ? Math.max(status, await importGold(db, file, opts, io)) : status;
     }
     if (file !== undefined) throw new Usage(`unexpected argument "${file}"`);
     if (sub === 'projects') {
@@ -94,6 +109,7 @@ export async function runLabelsCommand(args: string[], opts: LabelsCliOptions, i
     }
     if (sub === 'export') return await exportLabels(db, opts, io, folder);
     if (sub === 'summary') return await summary(db, opts, io, folder);
+    if (sub === 'gold') return await goldCommand(db, opts, io, folder, readRows);
     if (sub === 'judge') return await judgeAgainstPeople(db, opts, io, folder);
     throw new Usage(`unknown labels subcommand "${sub}"`);
   } catch (err) {
@@ -119,7 +135,11 @@ async function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folde
   const format = formatOpt(opts.format, opts.out ?? 'labels.jsonl');
   const rows = await readRows(db, io, folder);
   if (!rows) return 1;
-  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows);
+  const gold = await readGoldTrail(db, io, folder);
+  if (!gold) return 1;
+  if (format === 'csv' && gold.length)
+    io.err(`persona-lab: ${gold.length} gold decision(s) left out: CSV carries labels only (JSONL carries both)`);
+  const text = format === 'csv' ? toCsv(rows) : toJsonl(rows, gold);
   if (!opts.out) {
     io.write(text);
     return 0;
@@ -128,7 +148,8 @@ async function exportLabels(db: string, opts: LabelsCliOptions, io: CliIo, folde
   const tmp = `${opts.out}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, opts.out);
-  io.out(`wrote ${rows.length} label(s) to ${opts.out} (${format})`);
+  const decisions = format === 'jsonl' && gold.length ? ` and ${gold.length} gold decision(s)` : '';
+  io.out(`wrote ${rows.length} label(s)${decisions} to ${opts.out} (${format})`);
   return 0;
 }
 
@@ -223,10 +244,11 @@ function importInto(store: LabelStore, file: string, opts: LabelsCliOptions, io:
   }
 }
 
-function kappaJson(k: Kappa): Record<string, number | null> {
+function kappaJson(k: Kappa, ci?: Interval) {
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   return {
     kappa: num(k.kappa),
+    ci: ci ? intervalJson(ci) : null,
     po: num(k.po),
     pe: num(k.pe),
     n: k.n,
@@ -238,7 +260,7 @@ function kappaJson(k: Kappa): Record<string, number | null> {
 }
 
 /** Per benchmark: per label κ among all authors and the units where their labels differ (author → labels). */
-function labelAgreementJson(b: LabelAgreements) {
+function labelAgreementJson(b: LabelAgreements, cis: ReadonlyMap<string, Interval>) {
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   return {
     benchmark: b.benchmark,
@@ -253,6 +275,7 @@ function labelAgreementJson(b: LabelAgreements) {
         {
           kind: p.kind,
           kappa: num(p.kappa),
+          ci: cis.has(p.label) ? intervalJson(cis.get(p.label)!) : null,
           po: num(p.po),
           pe: num(p.pe),
           n: p.n,
@@ -284,20 +307,27 @@ async function freshnessOf(
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
   const rows = await readRows(db, io, folder);
   if (!rows) return 1;
+  const gold = await readGold(db, io, folder);
+  if (!gold) return 1;
   const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows, opts);
   const s = summarize(rows);
   const perLabel = labelAgreementsByBenchmark(rows);
+  const pairCis = s.agreements.map((a) => pairIntervals(rows, a.authorA, a.authorB));
+  const labelCis = perLabel.map((b) => labelKappaIntervals(rows.filter((r) => r.benchmark === b.benchmark)));
+  const against = goldReport(rows, gold.adjudications);
   if (opts.json) {
     const counts: Record<string, Record<string, number>> = {};
     for (const [label, m] of s.counts) counts[label] = Object.fromEntries(m);
-    const agreements = s.agreements.map((a) => ({
+    const agreements = s.agreements.map((a, i) => ({
       authorA: a.authorA,
       authorB: a.authorB,
       units: a.units,
       // kappa is given as computed; `enough` is false below KAPPA_MIN_UNITS shared steps, where the views say n/a.
       enough: a.units >= KAPPA_MIN_UNITS,
-      overall: kappaJson(a.overall),
-      perLabel: Object.fromEntries(a.perLabel.map((p) => [p.label, kappaJson(p.kappa)])),
+      overall: kappaJson(a.overall, pairCis[i].overall),
+      perLabel: Object.fromEntries(
+        a.perLabel.map((p) => [p.label, kappaJson(p.kappa, pairCis[i].perLabel.get(p.label))]),
+      ),
     }));
     io.out(
       JSON.stringify({
@@ -305,7 +335,9 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
         authors: s.authors,
         counts,
         agreements,
-        labelAgreement: perLabel.map(labelAgreementJson),
+        labelAgreement: perLabel.map((b, i) => labelAgreementJson(b, labelCis[i])),
+        interval: { level: 0.95, resamples: AGREEMENT_RESAMPLES, seed: AGREEMENT_SEED },
+        gold: goldReportJson(against, false),
         ...(freshness ? { freshness } : {}),
       }),
     );
@@ -313,8 +345,20 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   }
   const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
-  io.out(formatSummary(s, labelNames(set)));
-  if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, labelNames(set)));
+  const names = labelNames(set);
+  io.out(formatSummary(s, names));
+  if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, names));
+  if (s.agreements.length > 0 || perLabel.length > 0)
+    io.out(
+      formatAgreementIntervals(
+        s.agreements.map((a, i) => ({ authorA: a.authorA, authorB: a.authorB, cis: pairCis[i] })),
+        perLabel.map((b, i) => ({ benchmark: b.benchmark, cis: labelCis[i] })),
+        names,
+        `\nκ with its 95 % bootstrap interval over units (${AGREEMENT_RESAMPLES} resamples, seed ${AGREEMENT_SEED}):`,
+      ),
+    );
+  const vsGold = formatAgainstGold(against, names);
+  if (vsGold) io.out(vsGold);
   if (freshness) {
     const f = freshness;
     io.out(

@@ -9,6 +9,7 @@ export interface LabelsCliOptions {
   'dry-run'?: boolean;
   json?: boolean;
   'label-set'?: string;
+  project?: string;
 }
 
 export interface CliIo {

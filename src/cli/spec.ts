@@ -69,6 +69,11 @@ const LABELS_USAGE_LINES = {
   summary: `  labels summary <db> [--json] [--label-set labels.json] counts per label and platform, annotator agreement`,
   judge: `  labels judge <omnibehavior dir> --run NAME [--json]     the LLM judge against people's scores, per dimension`,
   projects: `  labels projects <url> [--json]                          a label server's labelling projects, progress per annotator`,
+  gold: `  labels gold <db> [--json] [--project NAME] [--label-set labels.json]
+                                                           the gold set (adjudicated, else unanimous, else open) with
+                                                           counts, and each annotator against it: precision, recall
+                                                           and kappa per label with 95 % bootstrap intervals;
+                                                           --project NAME: that project's items (a label server)`,
 } as const;
 const LABELS_DB_NOTE = `                                                           (<db>: a label database, or a benchmark folder of either
                                                            format: its .personalab/labels.db, that benchmark's labels,
@@ -95,6 +100,13 @@ const LABEL_SUBCOMMANDS: CommandSpec[] = [
     usage: LABELS_USAGE_LINES.summary,
     options: { json: flag, 'label-set': text },
     examples: ['labels summary sample', 'labels summary .personalab/labels.db --json'],
+  },
+  {
+    name: 'labels gold',
+    summary: 'labels gold <db>: the gold set, and each annotator against it',
+    usage: LABELS_USAGE_LINES.gold,
+    options: { json: flag, project: text, 'label-set': text },
+    examples: ['labels gold sample', 'labels gold postgres://carol@db.example.org/labels --project week-1 --json'],
   },
   {
     name: 'labels judge',
@@ -150,7 +162,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'labels',
-    summary: 'labels export|import|summary|judge|projects <db>: the label store',
+    summary: 'labels export|import|summary|gold|judge|projects <db>: the label store',
     usage: [...Object.values(LABELS_USAGE_LINES), LABELS_DB_NOTE].join('\n'),
     // `labels` with a subcommand it does not know: every label option, so that the subcommand is what is named.
     options: Object.assign({}, ...LABEL_SUBCOMMANDS.map((s) => s.options)) as Options,

@@ -2,6 +2,8 @@
 """Independent stdlib reimplementation of the gold set and each annotator's figures against it.
 
 python3 labels_gold.py <input.json> prints JSON: {"counts": {...}, "units": [...], "annotators": [...]}.
+python3 labels_gold.py --export <labels.jsonl> reads a `labels export` file (label lines and "kind": "gold" lines, the
+undone ones left out) and prints the point figures of `labels gold --json` per benchmark (no intervals).
 The input holds {"rows": [label rows as `labels export --json` writes them], "adjudications": [{"ref": {...},
 "labels": [...], "adjudicator": str, "createdAt": str}], "resamples": int, "seed": int}.
 
@@ -91,14 +93,13 @@ def figure(label, rows_of_cells, resamples, seed):
     }
 
 
-def main():
-    data = json.load(open(sys.argv[1], encoding="utf-8"))
+def gold(rows, adjudications, resamples, seed):
     key = lambda r: (r["benchmark"], r["platform"], r["userId"], r["stepId"], r["run"])
     by_unit = {}
-    for r in data["rows"]:
+    for r in rows:
         by_unit.setdefault(key(r), {}).setdefault(r["author"], set()).add(r["label"])
     decided = {}
-    for a in data["adjudications"]:
+    for a in adjudications:
         k = key(a["ref"])
         if k not in decided or a["createdAt"] >= decided[k]["createdAt"]:
             decided[k] = a
@@ -116,7 +117,6 @@ def main():
             status, gold = "open", None
         counts[status] += 1
         units.append({"key": list(k), "status": status, "gold": None if gold is None else sorted(gold), "ann": ann})
-    resamples, seed = data["resamples"], data["seed"]
     settled = [u for u in units if u["gold"] is not None]
     authors = sorted({a for u in settled for a in u["ann"]})
     out = []
@@ -131,6 +131,50 @@ def main():
             "perLabel": [figure(l, cells(pairs, l), resamples, seed) for l in labels],
             "overall": figure("", [[(l in g, l in s) for l in labels] for g, s in pairs], resamples, seed),
         })
+    return counts, units, out
+
+
+def from_export(path):
+    """Label rows and live decisions of a `labels export` JSONL file (gold lines carry "kind": "gold")."""
+    rows, decisions = [], []
+    for line in open(path, encoding="utf-8"):
+        if not line.strip():
+            continue
+        o = json.loads(line)
+        ref = {"benchmark": o.get("benchmark") or "", "platform": o["platform"], "userId": o["user_id"],
+               "stepId": o["step_id"], "run": o.get("run") or ""}
+        if o.get("kind") == "gold":
+            if not o.get("undone_at"):
+                decisions.append({"ref": ref, "labels": o["labels"], "createdAt": o["created_at"]})
+        else:
+            rows.append(dict(ref, author=o["author"], label=o["label"]))
+    return rows, decisions
+
+
+def export_main(path):
+    """`--export FILE`: the point figures of `labels gold --json` per benchmark, from an export."""
+    rows, decisions = from_export(path)
+    total = {"adjudicated": 0, "unanimous": 0, "open": 0, "single": 0, "units": 0}
+    benchmarks = []
+    for b in sorted({r["benchmark"] for r in rows} | {d["ref"]["benchmark"] for d in decisions}):
+        counts, units, annotators = gold([r for r in rows if r["benchmark"] == b],
+                                         [d for d in decisions if d["ref"]["benchmark"] == b], 0, 1)
+        counts["units"] = len(units)
+        for k in total:
+            total[k] += counts[k]
+        point = lambda f: {k: f[k] for k in ("tp", "fp", "fn", "tn", "precision", "recall", "kappa")}
+        benchmarks.append({"benchmark": b, "counts": counts, "annotators": [
+            {"author": a["author"], "units": a["units"], "adjudicated": a["adjudicated"],
+             "overall": point(a["overall"]), "perLabel": {f["label"]: point(f) for f in a["perLabel"]}}
+            for a in annotators]})
+    print(json.dumps({"counts": total, "benchmarks": benchmarks}))
+
+
+def main():
+    if sys.argv[1] == "--export":
+        return export_main(sys.argv[2])
+    data = json.load(open(sys.argv[1], encoding="utf-8"))
+    counts, units, out = gold(data["rows"], data["adjudications"], data["resamples"], data["seed"])
     print(json.dumps({
         "counts": counts,
         "units": [{"key": u["key"], "status": u["status"], "gold": u["gold"]} for u in units],

@@ -1,6 +1,7 @@
 // Agreement per label among all authors (src/core/labels/agreementPerLabel.ts): Fleiss' κ for three authors worked by
 // hand, Cohen's κ for two equal to their pair's row, the units compared (the pairs' rule), the disagreements with
 // everyone's labels, the split per benchmark, and `labels summary` (text and --json) giving the same.
+import { intervalJson, labelKappaIntervals } from '../../src/core/labels/agreementIntervals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,10 +223,12 @@ describe('`labels summary` per label and the disagreements', () => {
     expect(json.labelAgreement).toHaveLength(1);
     const b = json.labelAgreement[0];
     expect(b).toMatchObject({ benchmark: 'spb', units: 4, enough: false });
+    const cis = labelKappaIntervals(three);
     for (const p of labelAgreements(three).perLabel)
       expect(b.perLabel[p.label]).toEqual({
         kind: p.kind,
         kappa: p.kappa,
+        ci: intervalJson(cis.get(p.label)!),
         po: p.po,
         pe: p.pe,
         n: 4,

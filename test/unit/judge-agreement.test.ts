@@ -108,7 +108,7 @@ describe('judge scores in the label store', () => {
     raw.close();
     const v3 = stores.open(path);
     expect(v3.schemaVersion()).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     v3.add(labelKey());
     v3.setScore(key(), 8);
     v3.close();

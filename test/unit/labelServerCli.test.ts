@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toJsonl } from '../../src/core/labels/exportImport';
+import { goldLine } from '../../src/core/labels/goldFile';
 import type { LabelRow } from '../../src/core/labels/model';
 import { itemOf, testActionItemOf } from '../../src/core/labels/server/projectItems';
 import { LabelQueues } from '../../src/core/labels/server/queue';
@@ -154,5 +155,47 @@ describePg('labels commands on a label server', () => {
     expect(json[0].progress).toMatchObject({ items: 3, done: 0, submitted: 1 });
     expect(json.map((p: { itemKind: string }) => p.itemKind)).toEqual(['step', 'testAction']);
     expect((await cli(['projects', join(dir, 'same.db')])).code).toBe(2);
+  });
+
+  it("imports and exports gold decisions, and labels gold --project keeps the project's items", async () => {
+    const decision = (stepId: number, labels: string[]) =>
+      goldLine({
+        uid: `gold-${stepId}`,
+        ref: { benchmark: 'bench', platform: 'weibo', userId: 'wb_01', stepId, run: 'demo' },
+        labels,
+        how: 'adjudicated',
+        adjudicator: 'carol',
+        note: '',
+        createdAt: '2026-12-06T00:00:00.000Z',
+      });
+    const goldFile = join(dir, 'gold.jsonl');
+    writeFileSync(goldFile, `${decision(1, ['wrong-tag'])}\n${decision(6, ['missed-positive'])}\n`);
+    const imported = await cli(['import', bare, goldFile]);
+    expect(imported.code).toBe(0);
+    expect(imported.out).toContain('gold: 2 decision(s) added');
+    const server = await ServerLabelStore.open(url);
+    try {
+      await new LabelQueues(server).create({
+        name: 'gold week',
+        benchmark: 'bench',
+        runs: ['demo'],
+        labels: [],
+        overlap: 2,
+        createdBy: 'lead',
+        items: [1, 2, 3, 4].map((stepId) => itemOf('demo', { platform: 'weibo', userId: 'wb_01', stepId })),
+      });
+    } finally {
+      await server.close();
+    }
+    const all = JSON.parse((await cli(['gold', bare], { json: true })).out);
+    expect(all.counts).toMatchObject({ units: 12, adjudicated: 2 });
+    const week = await cli(['gold', bare], { json: true, project: 'gold week' });
+    expect(week.code).toBe(0);
+    expect(JSON.parse(week.out).counts).toMatchObject({ units: 4, adjudicated: 1 });
+    const unknown = await cli(['gold', bare], { project: 'nope' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('--project nope: no such project');
+    const exported = await cli(['export', bare]);
+    expect(exported.out.split('\n').filter((l) => l.includes('"kind":"gold"'))).toHaveLength(2);
   });
 });

@@ -66,7 +66,7 @@ describe('migration to v3 (trace targets)', () => {
     raw.exec('CREATE TABLE t (x); DROP TABLE t');
     raw.close();
     const s = open(path);
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     expect(s.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(s.add({ ...traceLabelKey(ref, ACTION_TARGET, 'alice', 'format-error') }).changed).toBe(true);
     expect(s.add({ ...traceLabelKey(ref, historyTarget(2), 'alice', 'pi-leak') }).changed).toBe(true);

@@ -108,7 +108,7 @@ describe('a label store opened read-only', () => {
     migrate(raw, 1);
     try {
       expect(() => LabelStore.open(path, { readOnly: true })).toThrow(
-        /schema version 1 and needs migrating to 5, which needs writing/,
+        /schema version 1 and needs migrating to 6, which needs writing/,
       );
     } finally {
       raw.close();

@@ -6,6 +6,8 @@ import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 import { isStoredHash } from './hash';
 import { readRegularText } from '../io/safeFs';
+import { goldFrom, goldLine, isGoldLine, type ImportedGold } from './goldFile';
+import type { GoldRow } from './goldRows';
 
 export type LabelFileFormat = 'jsonl' | 'csv';
 
@@ -44,6 +46,8 @@ export interface ImportedRow {
 export interface ParsedLabelFile {
   rows: ImportedRow[];
   diagnostics: Diagnostic[];
+  /** An adjudicator's decisions (goldFile.ts): JSONL only, absent from a file that has none. */
+  gold?: ImportedGold[];
 }
 
 function flat(r: LabelRow): Partial<Record<Column, string | number | null>> {
@@ -69,8 +73,9 @@ function flat(r: LabelRow): Partial<Record<Column, string | number | null>> {
   };
 }
 
-export function toJsonl(rows: readonly LabelRow[]): string {
-  return rows.map((r) => JSON.stringify(flat(r)) + '\n').join('');
+/** One line per label, then one per gold decision (goldFile.ts), each as its `kind`. */
+export function toJsonl(rows: readonly LabelRow[], gold: readonly GoldRow[] = []): string {
+  return rows.map((r) => JSON.stringify(flat(r)) + '\n').join('') + gold.map((g) => goldLine(g) + '\n').join('');
 }
 
 // OWASP "CSV injection": a cell starting with = + - @ tab or CR is a formula to a spreadsheet. Such a cell is written
@@ -161,6 +166,11 @@ function parseJsonl(text: string, file: string): ParsedLabelFile {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       out.diagnostics.push({ severity: 'error', file, line, field: '', message: 'a label line must be a JSON object' });
+      return;
+    }
+    if (isGoldLine(value as Record<string, unknown>)) {
+      const gold = goldFrom(value as Record<string, unknown>, file, line, out.diagnostics);
+      if (gold) (out.gold ??= []).push({ gold, line });
       return;
     }
     const row = rowFrom(value as Record<string, unknown>, false, file, line, out.diagnostics);

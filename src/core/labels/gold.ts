@@ -19,6 +19,8 @@ export interface Adjudication {
   adjudicator: string;
   /** ISO 8601; the latest decision of a unit is the one that counts. */
   createdAt: string;
+  /** Why it was settled so, when the adjudicator said. */
+  note?: string;
 }
 
 export type GoldStatus = 'adjudicated' | 'unanimous' | 'open' | 'single';
@@ -33,6 +35,7 @@ export interface GoldUnit {
   annotators: { author: string; labels: string[] }[];
   adjudicator?: string;
   adjudicatedAt?: string;
+  note?: string;
 }
 
 export interface GoldSet {
@@ -81,6 +84,7 @@ export function goldSet(rows: readonly LabelRow[], adjudications: readonly Adjud
         annotators,
         adjudicator: d.adjudicator,
         adjudicatedAt: d.createdAt,
+        ...(d.note ? { note: d.note } : {}),
       });
       continue;
     }

@@ -96,6 +96,25 @@ export const MIGRATIONS: readonly string[] = [
      reason TEXT NOT NULL,
      made_at TEXT NOT NULL
    );`,
+  // v6: gold labels (goldRows.ts): an adjudicator's decisions, apart from the annotators' labels; a trail, where an
+  // undo marks a decision undone and a newer one supersedes it.
+  `CREATE TABLE gold_labels (
+     id INTEGER PRIMARY KEY,
+     uid TEXT NOT NULL UNIQUE,
+     benchmark TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     step_id INTEGER NOT NULL,
+     run TEXT NOT NULL DEFAULT '',
+     labels TEXT NOT NULL CHECK (json_valid(labels) AND json_type(labels) = 'array'),
+     how TEXT NOT NULL DEFAULT 'adjudicated' CHECK (how IN ('adjudicated')),
+     adjudicator TEXT NOT NULL,
+     note TEXT NOT NULL DEFAULT '',
+     created_at TEXT NOT NULL,
+     undone_by TEXT,
+     undone_at TEXT
+   );
+   CREATE INDEX gold_labels_unit ON gold_labels (benchmark, platform, user_id, step_id, run);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

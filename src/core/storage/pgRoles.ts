@@ -93,3 +93,47 @@ export function annotatorGrantsSql(grants: { tables: Record<string, string>; seq
     lines.push(`GRANT USAGE, SELECT ON SEQUENCE ${grants.sequences.join(', ')} TO ${ANNOTATOR_ROLE};`);
   return lines.join('\n');
 }
+
+/**
+ * The gold_labels table (labels/goldRows.ts): the adjudicator group may add decisions in its own name and mark one
+ * undone (once, as itself); nobody else writes, whatever they were granted, and no decision is removed. The store's
+ * owner (an administrator importing a team's export) may do anything.
+ */
+export const GOLD_ROWS_SQL = `
+ALTER TABLE gold_labels ALTER COLUMN adjudicator SET DEFAULT current_user;
+CREATE OR REPLACE FUNCTION persona_lab_gold_rows() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  owner oid := (SELECT relowner FROM pg_class WHERE oid = TG_RELID);
+BEGIN
+  IF pg_has_role(current_user, owner, 'MEMBER') THEN
+    RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+  END IF;
+  IF NOT pg_has_role(current_user, '${ADJUDICATOR_ROLE}', 'MEMBER') THEN
+    RAISE EXCEPTION 'role % may not settle gold labels: only members of ${ADJUDICATOR_ROLE} may', current_user
+      USING ERRCODE = '${OWN_ROWS_CODE}';
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'role % may not remove a gold decision: undo it instead', current_user
+      USING ERRCODE = '${OWN_ROWS_CODE}';
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    IF NEW.adjudicator IS DISTINCT FROM current_user::text OR NEW.undone_at IS NOT NULL THEN
+      RAISE EXCEPTION 'role % may not write a gold decision in the name of %', current_user, NEW.adjudicator
+        USING ERRCODE = '${OWN_ROWS_CODE}';
+    END IF;
+    RETURN NEW;
+  END IF;
+  IF OLD.undone_at IS NOT NULL OR NEW.undone_by IS DISTINCT FROM current_user::text
+     OR (to_jsonb(NEW) - 'undone_by' - 'undone_at') <> (to_jsonb(OLD) - 'undone_by' - 'undone_at') THEN
+    RAISE EXCEPTION 'role % may only undo a live gold decision, as itself', current_user
+      USING ERRCODE = '${OWN_ROWS_CODE}';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER gold_labels_adjudicator_only BEFORE INSERT OR UPDATE OR DELETE ON gold_labels
+  FOR EACH ROW EXECUTE FUNCTION persona_lab_gold_rows();
+GRANT SELECT ON persona_lab_schema TO ${ADJUDICATOR_ROLE};
+GRANT SELECT, INSERT, UPDATE ON gold_labels TO ${ADJUDICATOR_ROLE};
+GRANT USAGE, SELECT ON SEQUENCE gold_labels_id_seq TO ${ADJUDICATOR_ROLE};
+`;

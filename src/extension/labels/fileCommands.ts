@@ -90,6 +90,14 @@ async function importLabels(
   }
   if (!path) return;
   const parsed = readLabelFile(path, path, format);
+  const gold = parsed.gold?.length ?? 0;
+  if (gold > 0) {
+    // The adjudication pass is not in the views yet: say so rather than drop the decisions unnoticed.
+    log.info(`labels: ${path} holds ${gold} gold decision(s); this import takes its labels only`);
+    void vscode.window.showWarningMessage(
+      `Persona Lab: ${path} holds ${gold} gold decision(s); Import Labels takes its labels only. Run \`persona-lab labels import\` to import the decisions.`,
+    );
+  }
   const store = labels.store(true);
   if (!store) return;
   const session = new ImportSession(store, parsed.rows, path);

@@ -2,6 +2,7 @@
 // step or one OmniBehavior test action of one run, as a JSON array so that no separator can collide with an id, and a
 // seeded sample of them.
 import { isPlatform, type Platform } from '../../spb/types';
+import { TRACE_PLATFORM, type StepRef } from '../model';
 
 export interface ProjectStep {
   platform: Platform;
@@ -37,6 +38,13 @@ export function itemOf(run: string, ref: ProjectStep): string {
 /** A project item: one test action of one run (three fields, where a step has four). */
 export function testActionItemOf(run: string, ref: ProjectTestAction): string {
   return JSON.stringify([run, ref.userId, ref.index]);
+}
+
+/** The project item a label unit is (its benchmark aside: a project is of one benchmark). */
+export function unitItem(ref: StepRef): string {
+  return ref.platform === TRACE_PLATFORM
+    ? testActionItemOf(ref.run, { userId: ref.userId, index: ref.stepId })
+    : JSON.stringify([ref.run, ref.platform, ref.userId, ref.stepId]);
 }
 
 const wholeNumber = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;

@@ -134,6 +134,16 @@ export class LabelQueues {
     return rows.rows[0] ? toProject(rows.rows[0]) : undefined;
   }
 
+  /** The project's items (unit keys: projectItems.ts), in their order. */
+  async items(project: Project): Promise<string[]> {
+    const rows = await this.run(() =>
+      this.pool.query<{ item: string }>('SELECT item FROM project_items WHERE project_id = $1 ORDER BY ord', [
+        project.id,
+      ]),
+    );
+    return rows.rows.map((r) => r.item);
+  }
+
   /**
    * The item `annotator` should do next: their own claim not yet submitted, else a new claim on the first item that
    * still needs an annotator and that they have not had. undefined: nothing left for them.

@@ -1,7 +1,7 @@
 // The label store on a PostgreSQL server: the same labels and judge_scores tables as the embedded SQLite file (the
 // same columns, natural keys and statements: ../sqlRows.ts), plus the event log every write goes through (what makes
 // a write exactly-once and a conflict visible) and the labelling projects' queues.
-import { annotatorGrantsSql, ownRowsSql, ROLES_SQL, signedBySessionSql } from '../../storage/pgRoles';
+import { annotatorGrantsSql, GOLD_ROWS_SQL, ownRowsSql, ROLES_SQL, signedBySessionSql } from '../../storage/pgRoles';
 import type { ServerSchema } from '../../storage/postgres';
 
 export const SERVER_MIGRATIONS: readonly string[] = [
@@ -105,6 +105,28 @@ export const SERVER_MIGRATIONS: readonly string[] = [
      },
      sequences: ['labels_id_seq', 'judge_scores_id_seq', 'label_events_seq_seq', 'projects_id_seq'],
    })}`,
+  // v4: gold labels (../goldRows.ts), as in the SQLite schema v6. Every annotator reads them; only the adjudicator
+  // group (and the store's owner) writes them, refused twice: by the grants and by a trigger (GOLD_ROWS_SQL), which
+  // also keeps the trail (no row removed, only the undo columns set, once).
+  `CREATE TABLE gold_labels (
+     id BIGSERIAL PRIMARY KEY,
+     uid TEXT NOT NULL UNIQUE,
+     benchmark TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     step_id INTEGER NOT NULL,
+     run TEXT NOT NULL DEFAULT '',
+     labels TEXT NOT NULL CHECK (jsonb_typeof(labels::jsonb) = 'array'),
+     how TEXT NOT NULL DEFAULT 'adjudicated' CHECK (how IN ('adjudicated')),
+     adjudicator TEXT NOT NULL,
+     note TEXT NOT NULL DEFAULT '',
+     created_at TEXT NOT NULL,
+     undone_by TEXT,
+     undone_at TEXT
+   );
+   CREATE INDEX gold_labels_unit ON gold_labels (benchmark, platform, user_id, step_id, run);
+   ${GOLD_ROWS_SQL}
+   ${annotatorGrantsSql({ tables: { gold_labels: 'SELECT' }, sequences: [] })}`,
 ];
 
 export const SERVER_SCHEMA: ServerSchema = { what: 'label store', migrations: SERVER_MIGRATIONS };
