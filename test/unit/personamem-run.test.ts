@@ -287,13 +287,14 @@ describe('a PersonaMem run into the results file', () => {
     await run(b, { selection: { personaId: '0' }, onProgress: undefined, concurrency: 1, name: 'p' });
     const plan = planPersonaMem(b, '32k', 'p');
     expect(plan.done.size).toBe(5);
-    expect(plan.outgoing).toEqual([]);
+    expect([...plan.outgoing]).toEqual([]);
     const fresh = planPersonaMem(b, '32k', 'fresh');
-    expect(fresh.outgoing.map((o) => o.label)).toEqual([
+    const outgoing = [...fresh.outgoing];
+    expect(outgoing.map((o) => o.label)).toEqual([
       '32k context ctx1 (messages 0–4)',
       ...questions.map((q) => `32k question ${q.id}`),
     ]);
-    expect(fresh.outgoing[0].prompt).toContain('turn 2.0');
+    expect(outgoing[0].prompt).toContain('turn 2.0');
     expect(fresh.requests.filter((r) => !r.done)).toHaveLength(5);
   });
 });

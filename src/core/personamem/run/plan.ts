@@ -16,7 +16,7 @@ export interface PmPlan {
   done: Set<string>;
   requests: EstimatedRequest[];
   /** what leaves for the endpoint, for the PI guard: each context's longest history sent, and each question */
-  outgoing: OutgoingPrompt[];
+  outgoing: Iterable<OutgoingPrompt>;
   problem: string | null;
 }
 
@@ -34,23 +34,31 @@ export function planPersonaMem(bench: PersonaMemBench, size: string, name: strin
   for (const q of queued) longest.set(q.contextId, Math.max(longest.get(q.contextId) ?? 0, q.endIndex ?? 0));
   const prefixTokens = new Map<string, number[]>();
   for (const [id, end] of longest) {
-    const history = readContext(split.contexts.get(id)!, end);
     const sums = [0];
-    for (const m of history) sums.push(sums[sums.length - 1] + estimateTokens(m.content) + 4);
+    for (const m of readContext(split.contexts.get(id)!, end))
+      sums.push(sums[sums.length - 1] + estimateTokens(m.content) + 4);
     prefixTokens.set(id, sums);
-    if (end > 0)
-      plan.outgoing.push({
-        label: `${size} context ${id.slice(0, 12)} (messages 0–${end - 1})`,
-        system: '',
-        prompt: history.map((m) => m.content).join('\n'),
-      });
   }
   for (const q of questions) {
     const done = plan.done.has(q.questionId);
-    const last = templateQuestion(q);
     const sums = prefixTokens.get(q.contextId);
-    plan.requests.push({ system: '', prompt: last, done, extraTokens: sums?.[q.endIndex ?? 0] ?? 0 });
-    if (!done) plan.outgoing.push({ label: `${size} question ${q.questionId}`, system: '', prompt: last });
+    plan.requests.push({ system: '', prompt: templateQuestion(q), done, extraTokens: sums?.[q.endIndex ?? 0] ?? 0 });
   }
+  // Read again when scanned, one context at a time: a 1M-token split's histories are not held together.
+  plan.outgoing = {
+    *[Symbol.iterator]() {
+      for (const [id, end] of longest) {
+        if (end === 0) continue;
+        const history = readContext(split.contexts.get(id)!, end);
+        yield {
+          label: `${size} context ${id.slice(0, 12)} (messages 0–${end - 1})`,
+          system: '',
+          prompt: history.map((m) => m.content).join('\n'),
+        };
+      }
+      for (const q of queued)
+        yield { label: `${size} question ${q.questionId}`, system: '', prompt: templateQuestion(q) };
+    },
+  };
   return plan;
 }
