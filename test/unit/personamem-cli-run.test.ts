@@ -2,7 +2,7 @@
 // reads as a run, a rerun that asks nothing again), against the demo endpoint, with the benchmark's request from the
 // stand-in checkout, the PI guard refusing a history with personal information, and the usage errors. Needs dist/
 // built (`npm test` builds it first).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,8 +27,15 @@ afterAll(async () => {
 
 // Async on purpose: the endpoints live in this process, so a synchronous spawn would block them.
 function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return cliWith(() => undefined, ...args);
+}
+function cliWith(
+  started: (c: ChildProcess) => void,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started(child);
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -58,6 +65,32 @@ describe('persona-lab run on a PersonaMem folder', () => {
     expect(again.stdout).toContain('finished (resumed)');
     expect(again.stderr).toContain('0 requests (4 questions already done)');
     expect(server.requests).toHaveLength(4);
+  });
+
+  it('killed in the middle (SIGKILL), the same command resumes: only the questions without a row are asked', async () => {
+    const dir = folder();
+    const lastTurn = (i: number) => {
+      const m = (server.requests[i].body as { messages: { content: string }[] }).messages;
+      return m[m.length - 1].content.split('\n')[0];
+    };
+    server.requests.length = 0;
+    server.setScript(() => reply.delay(200, reply.text('<final_answer>(a)')));
+    const args = ['run', dir, '--base-url', server.baseURL, '--model', 'm', '--concurrency', '1', '--no-reference'];
+    let child: ChildProcess | undefined;
+    const killed = cliWith((c) => (child = c), ...args);
+    await server.waitForRequests(3);
+    child!.kill('SIGKILL');
+    expect((await killed).status).toBeNull();
+    const before = server.requests.length;
+    server.setScript(() => reply.text('<final_answer>(a)'));
+    const again = await cli(...args);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('finished (resumed)');
+    const asked = server.requests.slice(before).map((_, i) => lastTurn(before + i));
+    // the two answered before the kill are not asked again; the one in flight is
+    expect(asked).toEqual(['question q3', 'question q4']);
+    const text = readFileSync(join(dir, 'results', 'eval_results_32k_m.csv'), 'utf8');
+    expect(text.match(/\r\nTrue,0,q\d,/g)).toHaveLength(3);
   });
 
   it('against the demo endpoint: every question answered by its rule', async () => {
