@@ -191,6 +191,10 @@ export async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOpti
       onProgress: progress,
     });
     if (io.stderrIsTTY && last) io.stderr('\n');
+    if (summary.status === 'failed' && !summary.manifest) {
+      io.stderr(`persona-lab: ${summary.error ?? 'the run failed'}\n`);
+      return 1;
+    }
     const p = summary.progress;
     const lines = [
       `run ${parsed.out} (${size}): ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,

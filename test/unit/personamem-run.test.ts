@@ -2,7 +2,7 @@
 // stand-in checkout (test/fixtures/personamem-checkout), the demo model's rule, and runs into the results file against
 // the scripted endpoint and the demo endpoint: the authors' columns, a bad reply scored wrong as their code scores it,
 // a failed request left without a row, and a resume after an interrupted run that asks only what is missing.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personaMemDemoAnswer, demoOptions } from '../../src/core/demo/personamem';
@@ -238,6 +238,34 @@ describe('a PersonaMem run into the results file', () => {
     const { rows } = rowsOf(second.file);
     expect(rows.map((r) => r.question_id)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
     expect(readFileSync(second.file, 'utf8')).not.toContain('cut off');
+  });
+
+  it("records what made the run, and refuses to mix another source, model or an authors' file into it", async () => {
+    const b = await bench();
+    server.setScript(() => reply.text('<final_answer>(a)'));
+    const first = await run(b, { selection: { personaId: '0' } });
+    expect(first.manifest).toMatchObject({
+      request: { kind: 'template', name: PM_TEMPLATE_NAME, checkout: null },
+      endpoint: { model: 'm', temperature: null },
+      status: 'finished',
+      counts: { questions: 5, done: 5, failed: 0 },
+    });
+    const onDisk = JSON.parse(readFileSync(join(b.root, 'results', 'eval_results_32k_m.run.json'), 'utf8')) as unknown;
+    expect(onDisk).toEqual(first.manifest);
+    const before = readFileSync(first.file, 'utf8');
+    const other = await run(b, { source: reference });
+    expect(other.status).toBe('failed');
+    expect(other.error).toContain(`this run was made with ${PM_TEMPLATE_NAME}`);
+    const model = await run(b, { endpoint: { baseURL: server.baseURL, apiKey: '', model: 'n' } });
+    expect(model.error).toContain('this run was made with model m, not n');
+    expect(readFileSync(first.file, 'utf8')).toBe(before);
+    // a results file of the authors' (no manifest beside it) is never written into
+    const theirs = join(b.root, 'results', 'eval_results_32k_theirs.csv');
+    writeFileSync(theirs, before);
+    const into = await run(b, { name: 'theirs' });
+    expect(into.error).toContain('holds answers persona-lab run did not write');
+    expect(planPersonaMem(b, '32k', 'theirs').problem).toContain('holds answers persona-lab run did not write');
+    expect(readFileSync(theirs, 'utf8')).toBe(before);
   });
 
   it("through the benchmark's request: the checkout's messages sent, its reading in the score column", async () => {

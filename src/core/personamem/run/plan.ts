@@ -8,6 +8,7 @@ import { estimateTokens, type EstimatedRequest } from '../../runner/estimate';
 import { readContext } from '../contexts';
 import type { PersonaMemBench, PmQuestion } from '../types';
 import { askable, readResultRows, resultsFileName, type PmSelection } from './runner';
+import { manifestFileName, readPmManifest } from './manifest';
 import { templateQuestion } from './source';
 
 export interface PmPlan {
@@ -28,6 +29,13 @@ export function planPersonaMem(bench: PersonaMemBench, size: string, name: strin
   if (questions.length === 0) return { ...plan, problem: 'no question of the selection can be asked' };
   const read = readResultRows(join(bench.root, 'results', resultsFileName(size, name)));
   if ('problem' in read) return { ...plan, problem: read.problem };
+  const manifest = readPmManifest(join(bench.root, 'results', manifestFileName(size, name)));
+  if (typeof manifest === 'string') return { ...plan, problem: manifest };
+  if (manifest === null && read.rows.size > 0)
+    return {
+      ...plan,
+      problem: `results/${resultsFileName(size, name)} holds answers persona-lab run did not write: choose another --out`,
+    };
   for (const q of questions) if (read.rows.has(q.questionId)) plan.done.add(q.questionId);
   const queued = questions.filter((q) => !plan.done.has(q.questionId));
   const longest = new Map<string, number>();

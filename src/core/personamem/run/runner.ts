@@ -8,15 +8,16 @@ import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirInside, readRegularText, resolveInside } from '../../io/safeFs';
 import { csvRecords } from '../../labels/exportImport';
-import { callWithRetries, createOpenAITransport, DEFAULT_RETRY } from '../../runner/client';
+import { callWithRetries, createOpenAITransport, DEFAULT_RETRY, publicBaseURL } from '../../runner/client';
 import type { ChatTransport, EndpointConfig, RetryPolicy } from '../../runner/client';
 import { acquireLock } from '../../runner/journal';
-import type { RunStatus } from '../../runner/manifest';
+import { writeManifest, type RunStatus } from '../../runner/manifest';
 import { runPool, safeListener } from '../../runner/pool';
 import { runNameProblem } from '../../runner/runner';
 import { csvField } from '../../tables/format';
 import { readContext, type PmMessage } from '../contexts';
 import { RESULT_COPIED_COLUMNS, type PersonaMemBench, type PmContext, type PmQuestion } from '../types';
+import { manifestFileName, pmResumeProblem, readPmManifest, PM_RUN_FORMAT, type PmRunManifest } from './manifest';
 import type { PmRequestSource } from './source';
 
 /** run_evaluation's columns, in its order. */
@@ -67,6 +68,7 @@ export interface PmRunOptions {
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
   onProgress?: (p: PmRunProgress) => void;
+  now?: () => Date;
 }
 
 export interface PmRunProgress {
@@ -86,6 +88,7 @@ export interface PmRunSummary {
   /** the first few failed requests, "question_id: why" */
   errors: string[];
   error: string | null;
+  manifest: PmRunManifest | null;
 }
 
 /** The rows a results file holds, by question id (a record cut off by a crash is left out), or why it cannot resume. */
@@ -140,6 +143,7 @@ const failure = (file: string, error: string): PmRunSummary => ({
   progress: { done: 0, total: 0, failed: 0, requests: 0 },
   errors: [],
   error,
+  manifest: null,
 });
 
 /** Runs (or resumes) one split's questions into a results file. Never throws: problems come back as 'failed'. */
@@ -163,6 +167,53 @@ export async function runPersonaMem(opts: PmRunOptions): Promise<PmRunSummary> {
     const read = readResultRows(file);
     if ('problem' in read) return failure(file, read.problem);
     const rows = read.rows;
+    const now = opts.now ?? (() => new Date());
+    const at = now().toISOString();
+    const wanted: PmRunManifest = {
+      format: PM_RUN_FORMAT,
+      version: 1,
+      name: opts.name,
+      size,
+      request: { kind: source.kind, name: source.name, id: source.id, checkout: source.checkout ?? null },
+      endpoint: {
+        baseURL: publicBaseURL(opts.endpoint.baseURL),
+        model: opts.endpoint.model,
+        temperature: opts.temperature ?? null,
+      },
+      createdAt: at,
+      updatedAt: at,
+      status: 'running',
+      counts: { questions: questions.length, done: 0, failed: 0, requests: 0 },
+      error: null,
+    };
+    const manifestPath = join(resultsDir, manifestFileName(size, opts.name));
+    const existing = readPmManifest(manifestPath);
+    if (typeof existing === 'string') return failure(file, existing);
+    const problem = existing
+      ? pmResumeProblem(existing, wanted)
+      : rows.size > 0
+        ? `${file} holds answers persona-lab run did not write: choose another --out`
+        : null;
+    if (problem) return failure(file, problem);
+    let manifest: PmRunManifest = existing
+      ? { ...existing, endpoint: { ...existing.endpoint, baseURL: wanted.endpoint.baseURL }, status: 'running' }
+      : wanted;
+    const previousRequests = existing?.counts.requests ?? 0;
+    const sync = (status: RunStatus, error: string | null = null) => {
+      manifest = {
+        ...manifest,
+        status,
+        error,
+        updatedAt: now().toISOString(),
+        counts: {
+          questions: questions.length,
+          done: progress.done,
+          failed: progress.failed,
+          requests: previousRequests + progress.requests,
+        },
+      };
+      writeManifest(manifestPath, manifest);
+    };
     const resumed = rows.size > 0;
     // Rows in the split's order, then any the file holds for questions no longer in it.
     const order = new Map(split.questions.map((q, i) => [q.questionId, i]));
@@ -179,6 +230,7 @@ export async function runPersonaMem(opts: PmRunOptions): Promise<PmRunSummary> {
     // Whatever a crash left half-written is dropped here.
     writeAll();
     progress.done = questions.filter((q) => rows.has(q.questionId)).length;
+    sync('running');
     fd = openSync(file, 'a');
     const onProgress = safeListener(opts.onProgress);
     const report = () => onProgress({ ...progress });
@@ -224,7 +276,8 @@ export async function runPersonaMem(opts: PmRunOptions): Promise<PmRunSummary> {
     closeSync(fd);
     fd = null;
     if (status === 'finished') writeAll();
-    return { status, file, resumed, progress: { ...progress }, errors, error: fatal };
+    sync(status, fatal);
+    return { status, file, resumed, progress: { ...progress }, errors, error: fatal, manifest };
   } catch (e) {
     return { ...failure(file, e instanceof Error ? e.message : String(e)), progress: { ...progress }, errors };
   } finally {
