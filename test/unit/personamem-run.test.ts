@@ -21,6 +21,8 @@ import { PM_TEMPLATE_NAME, pmTemplateSource, type PmRequestSource } from '../../
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
 import { csvRecords } from '../../src/core/labels/exportImport';
+import { askPersonaMem } from '../../src/core/personamem/run/ask';
+import { createOpenAITransport, DEFAULT_RETRY } from '../../src/core/runner/client';
 import { reply, startScriptedServer, type RecordedRequest, type ScriptedServer } from '../support/scriptedServer';
 import { handFolder } from './personamem-folder';
 
@@ -133,6 +135,30 @@ describe("the benchmark's request through the driver (stand-in checkout)", () =>
     // our reading (the authors') would take the bare "(b)" as right; the stand-in wants the tag
     expect(await reference.read('(b)', '(b)')).toEqual({ score: false, predicted: 'stand-in:' });
     expect(await pmTemplateSource().read('(b)', '(b)')).toEqual({ score: true, predicted: '(b)' });
+  });
+});
+
+describe('one question asked', () => {
+  it("sends an edited request with the source's parameters and reads the reply by the source's rules", async () => {
+    const b = await bench();
+    server.setScript(() => reply.text('<final_answer>(a)'));
+    server.requests.length = 0;
+    const edited = [{ role: 'user' as const, content: 'edited: pick one <final_answer>' }];
+    const input = {
+      source: reference,
+      transport: createOpenAITransport({ baseURL: server.baseURL, apiKey: '', model: 'stand-in-2' }),
+      model: 'stand-in-2',
+      retry: { ...DEFAULT_RETRY, attempts: 1 },
+      temperature: 0.5,
+    };
+    const asked = await askPersonaMem(q1(b), history(b, 3), { ...input, messages: edited });
+    expect(asked.request).toMatchObject({ messages: edited, params: { max_tokens: 77, temperature: 0.5 } });
+    expect(server.requests.map((r) => r.body)).toEqual([
+      expect.objectContaining({ messages: edited, max_tokens: 77, temperature: 0.5 }),
+    ]);
+    expect(asked.reading).toEqual({ score: true, predicted: 'stand-in:(a)' });
+    server.setScript(() => reply.status(401));
+    expect((await askPersonaMem(q1(b), history(b, 3), input)).reading).toBeNull();
   });
 });
 

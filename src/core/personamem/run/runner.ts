@@ -8,7 +8,7 @@ import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirInside, readRegularText, resolveInside } from '../../io/safeFs';
 import { csvRecords } from '../../labels/exportImport';
-import { callWithRetries, createOpenAITransport, DEFAULT_RETRY, publicBaseURL } from '../../runner/client';
+import { createOpenAITransport, DEFAULT_RETRY, publicBaseURL } from '../../runner/client';
 import type { ChatTransport, EndpointConfig, RetryPolicy } from '../../runner/client';
 import { acquireLock } from '../../runner/journal';
 import { writeManifest, type RunStatus } from '../../runner/manifest';
@@ -18,6 +18,7 @@ import { csvField } from '../../tables/format';
 import { readContext, type PmMessage } from '../contexts';
 import { RESULT_COPIED_COLUMNS, type PersonaMemBench, type PmContext, type PmQuestion } from '../types';
 import { manifestFileName, pmResumeProblem, readPmManifest, PM_RUN_FORMAT, type PmRunManifest } from './manifest';
+import { askPersonaMem } from './ask';
 import type { PmRequestSource } from './source';
 
 /** run_evaluation's columns, in its order. */
@@ -243,22 +244,22 @@ export async function runPersonaMem(opts: PmRunOptions): Promise<PmRunSummary> {
       queue,
       async (q, signal) => {
         const history = contextOf(split.contexts.get(q.contextId)!).slice(0, q.endIndex);
-        const req = await source.request(q, history, opts.endpoint.model);
-        const params = opts.temperature === undefined ? req.params : { ...req.params, temperature: opts.temperature };
-        // Their loop reads whatever came back (a reply naming no letter is scored wrong): no reply is refused.
-        const outcome = await callWithRetries(transport, '', '', () => null, retry, signal, {
-          messages: req.messages,
-          params,
+        const { outcome, reading } = await askPersonaMem(q, history, {
+          source,
+          transport,
+          model: opts.endpoint.model,
+          temperature: opts.temperature,
+          retry,
+          signal,
         });
         progress.requests += outcome.attempts.length;
         if (outcome.aborted || signal.aborted) return;
-        if (!outcome.ok) {
+        if (!outcome.ok || !reading) {
           progress.failed++;
           if (errors.length < 5) errors.push(`${q.questionId}: ${outcome.error}`);
           report();
           return;
         }
-        const reading = await source.read(outcome.raw, q.correctAnswer);
         const row = resultRow(q, outcome.raw, reading.score, reading.predicted);
         rows.set(q.questionId, row);
         if (fd !== null) writeSync(fd, csvLine(row));
