@@ -5,6 +5,7 @@ export const SLOW_TESTS = [
   'test/unit/labelQueues.test.ts', // label queues under concurrent writers
   'test/unit/omni-reference-run.test.ts', // the OmniBehavior reference driver over seeded benchmarks
   'test/unit/omni-cli-run.test.ts', // whole CLI runs against the scripted endpoint
+  'test/unit/personamem-cli-run.test.ts', // PersonaMem CLI runs as processes against in-process endpoints
   'test/unit/index-cache.test.ts', // a paper-scale folder through the persistent index
   'test/unit/labels-crash.test.ts', // writers killed mid-transaction
   'test/unit/runner-faults.test.ts', // hostile endpoint replies, bounded in time

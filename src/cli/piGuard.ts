@@ -16,7 +16,7 @@ import { Usage, type RunCliIo } from './runArgs';
  * (masking or not), or null after printing why it refused.
  */
 export function cliPiGuard(
-  prompts: readonly OutgoingPrompt[],
+  prompts: Iterable<OutgoingPrompt>,
   parsed: { baseURL: string; piGuard: 'refuse' | 'mask' | 'send'; piGuardLoopback: boolean },
   http: ChatTransport,
   io: RunCliIo,

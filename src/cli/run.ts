@@ -5,6 +5,8 @@ import { loadBenchmark } from '../core/spb/format/load';
 import { detectFormat } from '../core/formats';
 import { omniBehavior } from '../core/omni/format';
 import { runOmniRunCommand, type OmniRunCliOptions } from './omniRun';
+import { personaMem } from '../core/personamem/format';
+import { runPersonaMemRunCommand, type PmRunCliOptions } from './personaMemRun';
 import { cacheOption } from './cacheOption';
 import { article } from './output';
 import { cliPiGuard } from './piGuard';
@@ -56,12 +58,17 @@ const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).pad
  * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
  * 6 finished with some steps failed, 130 cancelled (resume by running the same command).
  */
-export async function runRunCommand(args: string[], opts: OmniRunCliOptions, ioIn?: RunCliIo): Promise<number> {
+export async function runRunCommand(
+  args: string[],
+  opts: OmniRunCliOptions & PmRunCliOptions,
+  ioIn?: RunCliIo,
+): Promise<number> {
   const io = ioIn ?? defaultIo();
   // A run is a capability of a format: an OmniBehavior folder (and not a StreamProfileBench one) runs its test actions.
   const target = args[0];
   const format = target === undefined ? undefined : detectFormat(target);
   if (format?.id === omniBehavior.id) return runOmniRunCommand(args, opts, io);
+  if (format?.id === personaMem.id) return runPersonaMemRunCommand(args, opts, io);
   if (format && !format.capabilities.includes('rerun')) {
     io.stderr(
       `persona-lab: ${target}: ${article(format.label)} ${format.label} folder; run needs a format that sends its prompts\n`,

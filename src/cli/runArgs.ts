@@ -38,6 +38,7 @@ export const RUN_OPTIONS = {
   'only-failed': { type: 'string' },
   index: { type: 'string' },
   'max-history-tokens': { type: 'string' },
+  size: { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]

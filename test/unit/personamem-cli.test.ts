@@ -87,10 +87,10 @@ describe('persona-lab on a PersonaMem folder', () => {
     );
   });
 
-  it('commands the format does not offer refuse it by name: run, baseline, audit', () => {
-    const run = cli('run', dir, '--out', 'x', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm');
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`${dir}: a PersonaMem folder; run needs a format that sends its prompts`);
+  it('commands the format does not offer refuse it by name: baseline, audit; run plans its questions', () => {
+    const run = cli('run', dir, '--out', 'x', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--dry-run');
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('x: estimate: 28 requests, ~');
     expect(cli('baseline', dir, '--method', 'random', '--out', 'x').stderr).toContain(
       'a PersonaMem folder; this command reads StreamProfileBench only',
     );

@@ -1,10 +1,11 @@
 // The demo endpoint: a small OpenAI-compatible server on 127.0.0.1 whose one model is the demo profiler
-// (profiler.ts) for StreamProfileBench and fixed rules for OmniBehavior and its judge (omni.ts), "demo model, not an
-// LLM". It serves GET /v1/models and POST /v1/chat/completions (plain JSON, or
+// (profiler.ts) for StreamProfileBench and fixed rules for OmniBehavior and its judge (omni.ts) and for PersonaMem's
+// multiple-choice questions (personamem.ts), "demo model, not an LLM". It serves GET /v1/models and POST /v1/chat/completions (plain JSON, or
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { omniDemoAnswer } from './omni';
+import { personaMemDemoAnswer } from './personamem';
 import { DEMO_MODEL_ID, DEMO_MODEL_NAME, demoAnswer } from './profiler';
 
 export interface DemoServerOptions {
@@ -104,6 +105,17 @@ function answer(body: unknown): Answer {
   const hasSystem = messages.some(
     (m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'system',
   );
+  if (!result.ok) {
+    const turns = messages.filter(
+      (m): m is { role: string; content: string } =>
+        typeof m === 'object' &&
+        m !== null &&
+        typeof (m as { role?: unknown }).role === 'string' &&
+        typeof (m as { content?: unknown }).content === 'string',
+    );
+    const pm = personaMemDemoAnswer(turns);
+    if (pm) return { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };
+  }
   // Not a StreamProfileBench prompt and one user message: an OmniBehavior question or judge request.
   if (!result.ok && !hasSystem) {
     const omni = omniDemoAnswer(text);

@@ -8,6 +8,7 @@ import { indexContexts } from './contexts';
 import { parsePyStringList } from './pyList';
 import {
   QUESTION_COLUMNS,
+  RESULT_COPIED_COLUMNS,
   skillOf,
   type PersonaMemBench,
   type PmQuestion,
@@ -128,6 +129,7 @@ function readQuestions(split: PmSplit, sink: DiagnosticSink): void {
       options,
       contextId,
       endIndex,
+      resultCells: Object.fromEntries(RESULT_COPIED_COLUMNS.map((c) => [c, get(c)])),
     } satisfies PmQuestion);
   }
 }

@@ -46,7 +46,19 @@ export interface PmQuestion {
   options: string[] | undefined;
   contextId: string;
   endIndex: number | undefined;
+  /** the cells a results file copies as the questions file spells them (RESULT_COPIED_COLUMNS) */
+  resultCells: Readonly<Record<string, string>>;
 }
+
+/** The columns run_evaluation copies from a question into its results row, beside score, answer and response. */
+export const RESULT_COPIED_COLUMNS = [
+  'context_length_in_tokens',
+  'context_length_in_letters',
+  'distance_to_ref_in_blocks',
+  'distance_to_ref_in_tokens',
+  'num_irrelevant_tokens',
+  'distance_to_ref_proportion_in_context',
+] as const;
 
 /** Where one shared context is in its JSONL file, and what is known of it without holding its text. */
 export interface PmContext {

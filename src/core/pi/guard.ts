@@ -150,6 +150,10 @@ export function maskOutgoing<T extends { system: string; prompt: string; persona
 export function maskingTransport(inner: ChatTransport): ChatTransport {
   return (system, prompt, signal, shape) => {
     const masked = maskOutgoing({ system, prompt });
-    return inner(masked.system, masked.prompt, signal, shape);
+    const messages = shape?.messages?.map((m) => ({
+      ...m,
+      content: maskOutgoing({ system: '', prompt: m.content }).prompt,
+    }));
+    return inner(masked.system, masked.prompt, signal, messages ? { ...shape, messages } : shape);
   };
 }

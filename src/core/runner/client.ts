@@ -54,6 +54,13 @@ export interface RequestShape {
   jsonObject?: boolean;
   /** merged into the body: temperature, max_tokens, max_completion_tokens, reasoning_effort; extra_body's keys too */
   params?: Record<string, unknown>;
+  /** the whole conversation to send (PersonaMem: a history, then the question); the system and prompt go unused */
+  messages?: readonly ChatMessage[];
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
 }
 
 export type ChatTransport = (
@@ -184,12 +191,14 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
         {
           ...(requestBody(cfg, shape) as { temperature?: number }),
           model: cfg.model,
-          messages: shape?.userOnly
-            ? [{ role: 'user', content: prompt }]
-            : [
-                { role: 'system', content: system },
-                { role: 'user', content: prompt },
-              ],
+          messages: shape?.messages
+            ? shape.messages.map((m) => ({ role: m.role, content: m.content }))
+            : shape?.userOnly
+              ? [{ role: 'user', content: prompt }]
+              : [
+                  { role: 'system', content: system },
+                  { role: 'user', content: prompt },
+                ],
         },
         { signal: own.signal },
       );

@@ -56,6 +56,8 @@ export interface EstimatedRequest {
   prompt: string;
   done?: boolean;
   maxTokens?: number | null;
+  /** tokens counted elsewhere (a history shared by many requests, estimated once) */
+  extraTokens?: number;
 }
 
 /** The estimate over requests of any benchmark (the completion bound only when every request has a cap). */
@@ -70,7 +72,7 @@ export function estimateRequests(items: Iterable<EstimatedRequest>, prices?: Pri
       continue;
     }
     requests++;
-    promptTokens += estimateTokens(p.system) + estimateTokens(p.prompt) + FRAMING_TOKENS;
+    promptTokens += estimateTokens(p.system) + estimateTokens(p.prompt) + (p.extraTokens ?? 0) + FRAMING_TOKENS;
     maxCompletionTokens = p.maxTokens && maxCompletionTokens !== null ? maxCompletionTokens + p.maxTokens : null;
   }
   if (requests === 0) maxCompletionTokens = null;

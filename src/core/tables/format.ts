@@ -108,7 +108,8 @@ export function tableMarkdown(t: TableModel): string {
   return lines.join('\n') + '\n';
 }
 
-function csvField(text: string): string {
+/** A CSV field as RFC 4180 (and Python's csv.writer) quote it: only when it holds a quote, a comma or a line break. */
+export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
