@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import { repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');

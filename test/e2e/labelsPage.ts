@@ -9,7 +9,7 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { suggestLabels } from '../../src/core/labels/suggest';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Run, User } from '../../src/core/spb/types';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
 
 export interface Row {

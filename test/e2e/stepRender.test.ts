@@ -37,7 +37,7 @@ import {
   logTime,
   readFirstOpen,
   type FirstOpen,
-} from './stepFirstOpen';
+} from './support/stepFirstOpen';
 
 const benchDir = resolve(process.env.PERSONA_LAB_RENDER_BENCH || join(repoRoot, 'sample'));
 const CLICKS = Number(process.env.PERSONA_LAB_RENDER_CLICKS || 20);

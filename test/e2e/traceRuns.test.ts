@@ -10,7 +10,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
 
 const omniRoot = join(repoRoot, 'sample', 'omnibehavior');

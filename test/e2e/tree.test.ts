@@ -11,7 +11,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import { recordTexts, rowsOf, viewDescription } from './firstScreen';
 import { treePage } from './treePage';
 import {

@@ -1,0 +1,104 @@
+// Selectors of VS Code's own page live in test/e2e/support/ (the Workbench and its page objects), so that a change of
+// the workbench's DOM is fixed in one place instead of in every e2e file. This reads every test/e2e/*.ts outside
+// support/ and fails naming file:line for a string that holds a workbench selector. Selectors of our own webviews
+// (data-* attributes, ids, our classes) are not VS Code's and stay where they are.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findWorkbenchSelectors } from '../support/workbenchSelectors';
+
+const e2eDir = resolve(__dirname, '../e2e');
+
+/**
+ * Lines that may keep a workbench-looking string, each with why. Matched by file and a fragment of the line, so that
+ * a moved line still matches and a new one does not.
+ */
+const ALLOWED: { file: string; fragment: string; why: string }[] = [
+  {
+    file: 'piGuard.test.ts',
+    fragment: "'.codicon-shield'",
+    why: "the residual-PI mark's icon inside our own step view webview (codicons are our webviews' icons too)",
+  },
+];
+
+/**
+ * Files not moved yet, with how many workbench selectors each still writes: a file may not gain one, and its number
+ * comes down (or the entry goes) as its selectors move to support/.
+ */
+const LEFT: Record<string, number> = {
+  'chartExport.test.ts': 2,
+  'compareSteps.test.ts': 1,
+  'coverageViews.test.ts': 1,
+  'dashboard.test.ts': 6,
+  'firstScreen.ts': 8,
+  'floor.test.ts': 1,
+  'judgeScores.test.ts': 3,
+  'labelGuide.test.ts': 5,
+  'labelServer.test.ts': 7,
+  'labelServerOmni.test.ts': 6,
+  'labels.test.ts': 10,
+  'labelsAgreement.test.ts': 1,
+  'labelsPage.ts': 9,
+  'omniRerun.test.ts': 16,
+  'rerun.test.ts': 15,
+  'rerunSession.ts': 7,
+  'rerunTrust.test.ts': 8,
+  'sampleScope.test.ts': 7,
+  'smoke.test.ts': 4,
+  'stepRender.test.ts': 11,
+  'stepView.test.ts': 14,
+  'trace.test.ts': 12,
+  'traceLabels.test.ts': 6,
+  'traceParity.test.ts': 5,
+  'traceRuns.test.ts': 20,
+  'traceXss.test.ts': 3,
+  'tree.test.ts': 23,
+  'treeSort.test.ts': 11,
+  'untrustedFolder.test.ts': 2,
+  'walkthrough.test.ts': 13,
+  'xss.test.ts': 1,
+};
+
+describe('VS Code selectors stay in test/e2e/support/', () => {
+  it('no e2e file outside support/ writes a selector of the workbench', () => {
+    const files = readdirSync(e2eDir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const bad: string[] = [];
+    const usedAllowances = new Set<number>();
+    const left: Record<string, number> = {};
+    for (const file of files) {
+      const found: string[] = [];
+      for (const f of findWorkbenchSelectors(readFileSync(join(e2eDir, file), 'utf8'))) {
+        const allowed = ALLOWED.findIndex((a) => a.file === file && f.text.includes(a.fragment));
+        if (allowed >= 0) usedAllowances.add(allowed);
+        else found.push(`test/e2e/${file}:${f.line}: ${f.what}: ${f.text}`);
+      }
+      if (found.length > 0 && found.length === LEFT[file]) left[file] = found.length;
+      else bad.push(...found);
+    }
+    expect(bad, 'use (or add) a method of test/e2e/support/ (workbench.ts, sideBar.ts, parts.ts, ...)').toEqual([]);
+    expect(left, 'LEFT says how many selectors each file not moved yet still has').toEqual(LEFT);
+    const stale = ALLOWED.filter((_, i) => !usedAllowances.has(i)).map((a) => `${a.file}: ${a.fragment}`);
+    expect(stale, 'allowances no line needs any more').toEqual([]);
+  });
+
+  it('finds a planted workbench selector, with its line, and passes our own webview selectors', () => {
+    const planted = [
+      'const frame = await wb.findWebviewFrame(\'#dash-root[data-page="compare"]\');',
+      "await frame.locator('table.experiments tbody tr.exp-row .name').allTextContents();",
+      '// a comment may name .monaco-list-row',
+      "await wb.page.locator('.part.sidebar .monaco-list-row').count();",
+      'await u.title("(1/3): sample");',
+      "const tab = wb.page.locator('.tabs-container .tab', { hasText: 'x' });",
+      'await row.locator(`.monaco-list-row[aria-level="${level}"]`).click();',
+    ].join('\n');
+    expect(findWorkbenchSelectors(planted).map((f) => [f.line, f.what])).toEqual([
+      [4, 'a monaco widget class'],
+      [6, 'an editor tab'],
+      [7, 'a monaco widget class'],
+    ]);
+    expect(findWorkbenchSelectors("wb.page.locator('.quick-input-widget input.input')")).toHaveLength(1);
+    expect(findWorkbenchSelectors("pane.locator('.pane-header .actions')")).toHaveLength(1);
+    expect(findWorkbenchSelectors('frame.locator(\'vscode-single-select[aria-label="Run"]\')')).toEqual([]);
+  });
+});
