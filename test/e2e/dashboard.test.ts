@@ -94,7 +94,7 @@ describe('run dashboard and compare view in the real workbench', () => {
 
   it("opens the dashboard and shows Tables 4-6 with the CLI's figures", async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -426,10 +426,10 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
     const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of demo-llm vs random/);
     const n = Number(/compare mode: (\d+)/.exec(line)![1]);
-    await wb.page.locator('.part.statusbar', { hasText: `demo-llm vs random: ${n} regressed` }).waitFor();
+    await wb.statusBar.part(`demo-llm vs random: ${n} regressed`).waitFor();
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
-    await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), {
+    await waitFor(async () => !(await wb.statusBar.part('regressed').isVisible()), {
       message: 'the status bar item to go',
     });
   });
@@ -458,7 +458,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     await wb.editor.tab('Run Dashboard').click({ timeout: 60_000 });
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 90_000 });
     await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {

@@ -53,7 +53,7 @@ export async function benchmarkRow(
   wb: Workbench,
   shown: number,
 ): Promise<{ name: string; description: string; inSight: boolean }> {
-  const row = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`).first();
+  const row = wb.sideBar.benchmarks.rows({ level: 1 }).first();
   return row.evaluate((el, n) => {
     const name = el.querySelector('.label-name')?.textContent ?? '';
     const desc = el.querySelector('.label-description');

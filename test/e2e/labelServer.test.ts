@@ -20,7 +20,7 @@ import { labelAgreementsByBenchmark } from '../../src/core/labels/agreementPerLa
 import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { resumeCluster, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { chipPressed, labelKey, labelOnItem, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
 
 const PROJECT = 'Team pass 1';
@@ -91,7 +91,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
 
   const message = (who: 'alice' | 'bob') =>
     wb(who)
-      .page.locator(`${BENCHMARKS_PANE} .pane-body .message`)
+      .sideBar.benchmarks.message()
       .innerText()
       .catch(() => '');
 
@@ -104,10 +104,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
 
   async function showTree(who: 'alice' | 'bob'): Promise<void> {
     await wb(who).openView('Persona Lab');
-    await wb(who)
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .first()
-      .waitFor({ state: 'visible', timeout: 60_000 });
+    await wb(who).sideBar.benchmarks.rows().first().waitFor({ state: 'visible', timeout: 60_000 });
   }
 
   it("alice makes a project through New Labelling Project…'s inputs; carol claims ten steps first", async () => {

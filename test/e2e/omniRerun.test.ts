@@ -31,7 +31,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   let frame: Frame;
 
   const toast = (text: RegExp) => wb.toasts(text).first();
-  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const dialog = () => wb.dialog.box();
   const userPrompts = () =>
     server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages[0].content);
 
@@ -51,7 +51,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': 'scripted-model' },
     });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -116,7 +116,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
     // The keys must reach the draft: the trace view can take the focus back late (after its attempt list redraws),
     // so the draft's tab is clicked and its group focused until its editor has the keyboard.
-    const focused = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused');
+    const focused = wb.editor.focusedActive();
     await waitFor(
       async () => {
         if (await focused.isVisible()) return true;
@@ -140,9 +140,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
         .first()
         .waitFor({ timeout: 10_000 });
     await wb.screenshot('omni-draft-opened');
-    await wb.page
-      .locator('#status\\.editor\\.selection', { hasText: `Ln ${promptLine}, Col 1` })
-      .waitFor({ timeout: 10_000 });
+    await wb.statusBar.selection(`Ln ${promptLine}, Col 1`).waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Control+End');
     await wb.typeInEditor('\nThis user likes almost everything.');
     await wb.page.keyboard.press('Control+Enter');
@@ -169,20 +167,20 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   });
 
   it('Run Test Actions… on a user writes a run the tree selects; the same run again resumes without asking', async () => {
-    const userRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
+    const userRow = wb.sideBar.benchmarks
+      .rows({ level: 2 })
       .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
       .first();
     const runOnce = async () => {
-      const item = wb.page.locator('.context-view .action-label', { hasText: /^Run Test Actions…$/ });
+      const item = wb.menu.label(/^Run Test Actions…$/);
       const input = wb.quick.input();
-      const title = wb.page.locator('.quick-input-widget .quick-input-title');
+      const title = wb.quick.title();
       const forUser = `Run the test actions of ${user.userId}`;
       // One invocation at a time: the input box may take a moment, and a second click would start a second command.
       // A right-click that lands while the tree redraws after a run reaches the command without its row; the command
       // then asks whose test actions to run, and the test answers with the user, as a person would.
-      const whose = wb.page
-        .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      const whose = wb.quick
+        .rows()
         .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${user.userId}\\s*$`) }) })
         .first();
       await waitFor(
@@ -212,9 +210,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       await wb.page.keyboard.press('Enter');
       await dialog().waitFor({ state: 'visible', timeout: 60_000 });
       const text = await dialog().innerText();
-      await dialog()
-        .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
-        .click();
+      await wb.dialog.exactButton('Run').click();
       return text;
     };
     const before = server.requests.length;
@@ -252,7 +248,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const benchRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`).first();
     expect(await benchRow.innerText()).toBe(`overall — over 1 of ${users} users · run: ${RUN} · OmniBehavior`);
     // A run of part of the benchmark is not a loading problem of the run the tool just wrote.
-    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
+    expect(await wb.statusBar.item('loading problem').count()).toBe(0);
     // The open trace view names the run whose predictions it now shows, and that run's headline.
     await frame.locator('.trace-header .run', { hasText: `run ${RUN} (made here by Run Test Actions…)` }).waitFor();
     expect(await frame.locator('.trace-header .run-figures').innerText()).toBe(

@@ -185,10 +185,8 @@ describe('re-running a step in the real workbench', () => {
     await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
     await u.title('Preview Prompt for');
     await u.row("Persona Lab's template (not the benchmark's prompt)").click();
-    await wb.page
-      .locator('.part.editor .tab', {
-        hasText: `Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`,
-      })
+    await wb.editor
+      .tab(`Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`)
       .waitFor({ timeout: 30_000 });
     const lines = wb.editor.lines();
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
@@ -267,12 +265,12 @@ describe('re-running a step in the real workbench', () => {
       .locator('.view-lines span', { hasText: /^posts$/ })
       .first()
       .hover();
-    await wb.page.locator('.monaco-hover', { hasText: 'The batch B_n' }).first().waitFor({ timeout: 30_000 });
+    await wb.hover('The batch B_n').waitFor({ timeout: 30_000 });
     await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
     await pressIn(editor, 'Control+End', 'ArrowLeft', 'ArrowLeft');
     await typeInto(editor, '_nope}}');
     await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
-    const status = wb.page.locator('#status\\.problems');
+    const status = wb.statusBar.problems();
     await waitFor(async () => /[1-9]/.test((await status.getAttribute('aria-label')) ?? ''), {
       message: 'a problem in the status bar',
     });

@@ -54,7 +54,7 @@ export async function startSession(
     settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': MODEL, ...settings },
   });
   await wb.openView('Persona Lab');
-  await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+  await waitFor(() => wb.sideBar.rows().count(), {
     timeout: 60_000,
     message: 'the benchmark tree',
   });
@@ -144,7 +144,7 @@ export function ui(wb: Workbench): Ui {
       );
     },
     async contextMenu(target, item, nextTitle) {
-      const action = wb.page.locator('.context-view .action-label', { hasText: exact(item) });
+      const action = wb.menu.label(exact(item));
       const next = widget().locator('.quick-input-title', { hasText: nextTitle });
       await waitFor(
         async () => {
@@ -161,8 +161,7 @@ export function ui(wb: Workbench): Ui {
       let quietSince = Date.now();
       await waitFor(
         async () => {
-          if ((await wb.page.locator('.part.statusbar').innerText()).includes('loading benchmark'))
-            quietSince = Date.now();
+          if ((await wb.statusBar.part().innerText()).includes('loading benchmark')) quietSince = Date.now();
           return Date.now() - quietSince > 1500;
         },
         { timeout: 30_000, message: 'the benchmark reloads to settle' },

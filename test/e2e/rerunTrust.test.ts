@@ -61,9 +61,9 @@ describe('re-runs in an untrusted workspace', () => {
         .locator('.quick-input-list .monaco-list-row')
         .filter({ has: wb.page.locator('.label-name', { hasText: label }) })
         .first();
-    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    await wb.root().locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

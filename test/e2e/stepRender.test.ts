@@ -29,6 +29,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
+import { rowName, twistie } from './support/sideBar';
 import {
   armFigures,
   armFirstOpen,
@@ -122,7 +123,7 @@ describe('tree click → step view rendered', () => {
     await waitFor(
       async () => {
         if ((await r.getAttribute('aria-expanded')) === String(expanded)) return true;
-        await r.locator('.monaco-tl-twistie').click();
+        await twistie(r).click();
         return false;
       },
       { timeout: 30_000, interval: 200, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
@@ -226,7 +227,7 @@ describe('tree click → step view rendered', () => {
       const openWarmMs = Number(loadedLine.exec(warmLine)![1]);
       const indexLines = wb.logLines().filter((l) => l.includes('[info] index '));
       expect(indexLines.at(-1), 'the refresh read every file from the index').toMatch(/ 0 read in full$/);
-      const platformLabel = (await platformRow.locator('.label-name').textContent())!;
+      const platformLabel = (await rowName(platformRow).textContent())!;
       const platform = (Object.keys(PLATFORM_LABELS) as Platform[]).find((p) => PLATFORM_LABELS[p] === platformLabel)!;
       expect(platform, `platform of ${platformLabel}`).toBeDefined();
       await setExpanded(platformLabel, 2, true);

@@ -125,7 +125,7 @@ describe('step view in the real workbench', () => {
 
   it('opens a step from the palette in the step view', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -140,9 +140,7 @@ describe('step view in the real workbench', () => {
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateInput);
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateTarget);
     expect(await frame.locator('.meta-row').textContent()).toContain(run.name);
-    await wb.page
-      .locator('.part.editor .tab', { hasText: `${user.userId} · step ${step.stepId}/${step.totalSteps}` })
-      .waitFor();
+    await wb.editor.tab(`${user.userId} · step ${step.stepId}/${step.totalSteps}`).waitFor();
   });
 
   it("shows the six pool groups with the task file's tags and the run's hit / miss marks", async () => {
@@ -335,9 +333,7 @@ describe('step view in the real workbench', () => {
     await pressIn(frame.locator('body'), 'Shift+Alt+BracketRight');
     await showing(stepKey(nextUser, nextUser.steps[0]));
     // One panel, reused and retitled.
-    await wb.page
-      .locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` })
-      .waitFor();
+    await wb.editor.tab(`${nextUser.userId} · step ${nextUser.steps[0].stepId}/`).waitFor();
     expect(await wb.editor.tab('· step ').count()).toBe(1);
     // The buttons post the same messages.
     await frame.locator('vscode-button[data-nav="previousUser"]').click();
@@ -368,7 +364,7 @@ describe('step view in the real workbench', () => {
           .catch(() => false)),
       { message: 'the step view to be hidden' },
     );
-    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    await wb.editor.tab(`${target.user.userId} · step `).click();
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
     await frame.locator('vscode-button[data-source="tasks"]').click();
@@ -387,11 +383,11 @@ describe('step view in the real workbench', () => {
   });
   it('comes back after Reload Window, showing the same step', async () => {
     const key = stepKey(target.user, target.step);
-    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    await wb.editor.tab(`${target.user.userId} · step `).click();
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     // The restored panel shows the step again (its page saved it; the serializer reopens it once the benchmark loads).
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`, { timeout: 90_000 });
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);

@@ -10,6 +10,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, twistie } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
 
@@ -23,7 +24,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   let user: OmniUser;
 
   const rows = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
+    wb.sideBar.benchmarks.rows().evaluateAll((els) =>
       els.map((e) => ({
         level: Number(e.getAttribute('aria-level')),
         label: e.querySelector('.label-name')?.textContent ?? '',
@@ -88,14 +89,14 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
       `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
     );
 
-    const userRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
+    const userRow = wb.sideBar.benchmarks
+      .rows({ level: 2 })
       .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
       .first();
-    await userRow.locator('.monaco-tl-twistie').click();
+    await twistie(userRow).click();
     const label = `#${wrongAction.index} ${wrongAction.scene}`;
-    const actionRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`)
+    const actionRow = wb.sideBar.benchmarks
+      .rows({ level: 3 })
       .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
       .first();
     await actionRow.scrollIntoViewIfNeeded();
@@ -108,7 +109,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
     const input = wb.quick.input();
     await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
+    await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('perfect');
     await wb.page
       .locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]')
@@ -172,10 +173,10 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     await wb.screenshot('trace-dashboard-perfect');
 
     // The demo run: hyper-active (predicted rates above the real ones), and the view follows the run picked.
-    await wb.page.locator('.part.sidebar .composite.title').click();
+    await wb.sideBar.title().click();
     await frame.locator('vscode-button').first().click();
     const input = wb.quick.input();
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
+    await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('demo-sim');
     await wb.page
       .locator('.quick-input-widget .monaco-list-row[aria-label^="demo-sim"]')
@@ -194,7 +195,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     const frame = await wb.findWebviewFrame('#omnidash-root[data-run="demo-sim"]', { timeout: 90_000 });
     expect(await frame.locator('.reading').textContent()).toBe(
       biasDiagnostics(bench, bench.runs.get('demo-sim')!).reading,
@@ -231,14 +232,14 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder'), {
       message: 'the no-benchmark welcome',
     });
-    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    await button(welcome, 'Open Benchmark Folder…').first().click();
     const target = join(tmp, 'traces');
     await answerFileDialog(wb.page, target, (v) => v.startsWith('/'), 'the dialog to show its start folder');
     const bench = await loadOmniBenchmark(target);
     const top = await waitFor(
       async () => {
-        const r = await wb.page
-          .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`)
+        const r = await wb.sideBar.benchmarks
+          .rows({ level: 1 })
           .evaluateAll((els) =>
             els.map((e) => [
               e.querySelector('.label-name')?.textContent ?? '',

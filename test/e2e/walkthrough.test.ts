@@ -21,7 +21,7 @@ import type { Benchmark, User } from '../../src/core/spb/types';
 import { rowName } from '../../src/extension/benchmarks/viewText';
 import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { benchmarkRow, firstScreen, openFirstPair, rowsOf, viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { ui, type Ui } from './rerunSession';
 
 interface Step {
@@ -115,7 +115,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     });
     u = ui(wb);
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -133,11 +133,11 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
 
   it('loads both samples without a toast and without a loading problem', async () => {
     // Both loads are done once the OmniBehavior root shows its run (the SPB tree showed before this test).
-    await wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`, { hasText: 'run: demo-sim · OmniBehavior' })
+    await wb.sideBar.benchmarks
+      .rows({ level: 1, hasText: 'run: demo-sim · OmniBehavior' })
       .waitFor({ timeout: 60_000 });
     await wb.waitForExtensionHostLine(/loaded .*: \d+ users/, { timeout: 60_000 });
-    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
+    expect(await wb.statusBar.item('loading problem').count()).toBe(0);
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
   });
 
@@ -205,7 +205,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
       },
     );
     expect(omniProblems).toBeGreaterThan(0);
-    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: `${omniProblems} loading problems` });
+    const status = wb.statusBar.item(`${omniProblems} loading problems`);
     await status.waitFor({ timeout: 30_000 });
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
   });
@@ -331,7 +331,7 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
       settings: { 'personaLab.audit.autoRun': 'never' },
     });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

@@ -61,6 +61,11 @@ export class StatusBar {
     return this.page.locator('.part.statusbar .statusbar-item', text === undefined ? undefined : { hasText: text });
   }
 
+  /** The Problems entry (its aria-label counts errors and warnings; a click shows the Problems view). */
+  problems(): Locator {
+    return this.page.locator('#status\\.problems');
+  }
+
   /** The entry of the active editor's cursor position ("Ln 3, Col 1"). */
   selection(text?: string | RegExp): Locator {
     return this.page.locator('#status\\.editor\\.selection', text === undefined ? undefined : { hasText: text });
