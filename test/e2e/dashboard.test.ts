@@ -12,6 +12,7 @@ import { scoreStep } from '../../src/core/spb/score/step';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { csvTables } from './cliTables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
 const LABEL: Record<string, string> = {
@@ -404,10 +405,11 @@ describe('run dashboard and compare view in the real workbench', () => {
     const dark = await dash.locator('#dash-root').getAttribute('data-chart-color');
     const widget = wb.quickInput;
     await wb.startCommand('Preferences: Color Theme');
-    await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+    await wb.quick.rows('Dark Modern').first().waitFor();
     await widget.locator('input.input').fill('Light Modern');
-    await widget
-      .locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: exactLabel('Light Modern') }) })
+    await wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, exactLabel('Light Modern')) })
       .first()
       .click();
     await widget.waitFor({ state: 'hidden' });

@@ -11,7 +11,7 @@ import type { JudgeAgreement } from '../../src/core/omni/judgeAgreement';
 import { judgeAgreementCells, JUDGE_AGREEMENT_HEAD } from '../../src/core/omni/judgeAgreementText';
 import { JUDGE_DIMENSIONS, type TestAction } from '../../src/core/omni/types';
 import { repoRoot, waitFor, type Workbench } from './harness';
-import { twistie } from './support/sideBar';
+import { labelled, twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-judge-annotator';
@@ -39,7 +39,7 @@ describe('the judge against people in the real workbench', () => {
   const treeRow = (label: string, level: number) =>
     wb.sideBar.benchmarks
       .rows({ level })
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .filter({ has: labelled(wb.page, new RegExp(`^${label}$`)) })
       .first();
 
   async function open(action: TestAction): Promise<void> {

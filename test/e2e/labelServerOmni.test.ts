@@ -83,15 +83,12 @@ describe.skipIf(skip !== undefined)(
       await wb.sideBar.benchmarks.rows().first().waitFor({ state: 'visible', timeout: 60_000 });
       const quick = wb.quickInput;
       await wb.startCommand('Persona Lab: New Labelling Project…');
-      await quick.locator('.quick-input-title', { hasText: 'which benchmark' }).waitFor({ timeout: 30_000 });
-      expect(await quick.locator('.monaco-list-row .label-name').allInnerTexts()).toEqual([
-        'StreamProfileBench',
-        'OmniBehavior',
-      ]);
+      await wb.quick.title('which benchmark').waitFor({ timeout: 30_000 });
+      expect(await wb.quick.rowLabels().allInnerTexts()).toEqual(['StreamProfileBench', 'OmniBehavior']);
       await wb.pickQuickPickRow('OmniBehavior', 'OmniBehavior');
       const step = async (n: number, title: string, value: string | null) => {
-        await quick.locator('.quick-input-title', { hasText: `(${n}/4)` }).waitFor({ timeout: 30_000 });
-        expect(await quick.locator('.quick-input-title').innerText()).toContain(title);
+        await wb.quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
+        expect(await wb.quick.title().innerText()).toContain(title);
         if (value !== null) await quick.locator('input.input').fill(value);
         await wb.page.keyboard.press('Enter');
       };

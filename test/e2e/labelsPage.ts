@@ -11,7 +11,7 @@ import { resultFor } from '../../src/core/spb/score/run';
 import type { Run, User } from '../../src/core/spb/types';
 import { answerFileDialog } from './support/fileDialog';
 import { repoRoot, waitFor, type Workbench } from './harness';
-import { twistie } from './support/sideBar';
+import { labelled, twistie } from './support/sideBar';
 
 export interface Row {
   label: string;
@@ -68,13 +68,7 @@ export function importLine(userId: string, run: string, o: Record<string, unknow
 /** The helpers over the workbench `wb()` returns (a getter: the tests start it in beforeAll). */
 export function labelsPage(wb: () => Workbench) {
   /** The label of the quick input's focused row. */
-  const focusedRow = () =>
-    wb().page.evaluate(
-      () =>
-        document
-          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
-          ?.textContent?.trim() ?? '',
-    );
+  const focusedRow = () => wb().quick.focusedRowLabel();
 
   /** F1, the command's exact title, Enter: the keyboard path through the palette. */
   async function palette(title: string): Promise<void> {
@@ -116,7 +110,7 @@ export function labelsPage(wb: () => Workbench) {
   const treeRow = (label: string, level: number) =>
     wb()
       .sideBar.benchmarks.rows({ level })
-      .filter({ has: wb().page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .filter({ has: labelled(wb().page, new RegExp(`^${label}$`)) })
       .first();
   async function expandRow(label: string, level: number): Promise<void> {
     const row = treeRow(label, level);

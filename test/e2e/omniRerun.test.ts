@@ -17,6 +17,7 @@ import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 const RUN = 'omni-e2e';
 
@@ -169,7 +170,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   it('Run Test Actions… on a user writes a run the tree selects; the same run again resumes without asking', async () => {
     const userRow = wb.sideBar.benchmarks
       .rows({ level: 2 })
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+      .filter({ has: labelled(wb.page, new RegExp(`^${user.userId}$`)) })
       .first();
     const runOnce = async () => {
       const item = wb.menu.label(/^Run Test Actions…$/);
@@ -181,7 +182,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       // then asks whose test actions to run, and the test answers with the user, as a person would.
       const whose = wb.quick
         .rows()
-        .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${user.userId}\\s*$`) }) })
+        .filter({ has: labelled(wb.page, new RegExp(`^\\s*${user.userId}\\s*$`)) })
         .first();
       await waitFor(
         async () => {
@@ -280,7 +281,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     // From the palette it asks whose test actions, rather than running all of them unasked (its quick pick opens as
     // the palette closes, so the palette is not waited out).
     await wb.quick.startCommand('Persona Lab: Run Test Actions…');
-    const rows = wb.page.locator('.quick-input-widget .monaco-list-row .label-name');
+    const rows = wb.quick.rowLabels();
     await waitFor(async () => (await rows.allInnerTexts())[0]?.includes('Every test action') ?? false, {
       message: 'the quick pick of whose test actions',
     });

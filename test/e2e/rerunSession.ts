@@ -8,6 +8,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { Benchmark, Run, Step, User } from '../../src/core/spb/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 export const KEY = 'sk-e2e-SECRET-0123456789abcdef';
 
@@ -99,12 +100,11 @@ export function ui(wb: Workbench): Ui {
   const widget = () => wb.quickInput;
   const input = () => widget().locator('input.input');
   const row = (label: string | RegExp) =>
-    widget()
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: wb.page.locator('.label-name', { hasText: typeof label === 'string' ? exact(label) : label }) })
+    wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, typeof label === 'string' ? exact(label) : label) })
       .first();
-  const title = (text: string) =>
-    widget().locator('.quick-input-title', { hasText: text }).waitFor({ timeout: 30_000 });
+  const title = (text: string) => wb.quick.title(text).waitFor({ timeout: 30_000 });
   const self: Ui = {
     widget,
     input,
@@ -145,7 +145,7 @@ export function ui(wb: Workbench): Ui {
     },
     async contextMenu(target, item, nextTitle) {
       const action = wb.menu.label(exact(item));
-      const next = widget().locator('.quick-input-title', { hasText: nextTitle });
+      const next = wb.quick.title(nextTitle);
       await waitFor(
         async () => {
           if (await next.isVisible()) return true;

@@ -29,7 +29,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { BENCHMARKS_PANE, repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
-import { rowName, twistie } from './support/sideBar';
+import { labelled, rowName, twistie } from './support/sideBar';
 import {
   armFigures,
   armFirstOpen,
@@ -201,7 +201,7 @@ describe('tree click → step view rendered', () => {
       const platformRow = wb.page
         .locator(`${tree} .monaco-list-row[aria-level="2"]`)
         .filter({
-          has: wb.page.locator('.label-name', { hasText: new RegExp(`^(${platformNames.join('|')})$`) }),
+          has: labelled(wb.page, new RegExp(`^(${platformNames.join('|')})$`)),
         })
         .first();
       await platformRow.waitFor({ timeout: LOAD_TIMEOUT });

@@ -16,6 +16,7 @@ import {
   type User,
 } from '../../src/core/spb/types';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
 const LABELS = {
@@ -93,12 +94,11 @@ describe('step view in the real workbench', () => {
     const widget = wb.quickInput;
     const input = widget.locator('input.input');
     await wb.startCommand('Preferences: Color Theme');
-    await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+    await wb.quick.rows('Dark Modern').first().waitFor();
     await input.fill(theme);
-    await widget
-      .locator('.monaco-list-row', {
-        has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }),
-      })
+    await wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, new RegExp(`^\\s*${theme}\\s*$`)) })
       .first()
       .click();
     await widget.waitFor({ state: 'hidden' });
@@ -297,12 +297,12 @@ describe('step view in the real workbench', () => {
     const configure = frame.locator('.rerun-toolbar vscode-button[data-command="configureEndpoint"]');
     await configure.click();
     const widget = wb.quickInput;
-    await widget.locator('.quick-input-title', { hasText: 'Configure Endpoint (1/3)' }).waitFor();
+    await wb.quick.title('Configure Endpoint (1/3)').waitFor();
     await wb.pickQuickPickRow('vLLM on this machine', 'vLLM on this machine');
-    await widget.locator('.quick-input-title', { hasText: '(2/3): base URL' }).waitFor();
+    await wb.quick.title('(2/3): base URL').waitFor();
     expect(await widget.locator('input.input').inputValue()).toBe('http://127.0.0.1:8000/v1');
     await widget.locator('input.input').press('Enter');
-    await widget.locator('.quick-input-title', { hasText: '(3/3): model' }).waitFor();
+    await wb.quick.title('(3/3): model').waitFor();
     await widget.locator('input.input').fill('my-served-model');
     await widget.locator('input.input').press('Enter');
     await waitFor(
@@ -374,8 +374,8 @@ describe('step view in the real workbench', () => {
     // The line is shown pretty-printed (one long JSONL line becomes many), in the one group beside the view.
     const groups = wb.editor.groups();
     expect(await groups.count()).toBe(2);
-    const source = groups.nth(1).locator('.monaco-editor .view-lines');
-    await waitFor(async () => (await source.locator('.view-line').count()) > 5, {
+    const source = wb.editor.linesIn(groups.nth(1));
+    await waitFor(async () => (await wb.editor.lineRows(source).count()) > 5, {
       message: 'the result line pretty-printed',
     });
     expect((await source.innerText()).replace(/\u00a0/g, ' ')).toContain(`"user_id": "${target.user.userId}"`);

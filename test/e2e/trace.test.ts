@@ -75,15 +75,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
   let runName: string;
   let preds: Map<string, RawQuestion[]>;
 
-  const row = (label: string, level: number) =>
-    wb.sideBar.benchmarks
-      .rows({ level })
-      .filter({
-        has: wb.page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      })
-      .first();
+  const row = (label: string, level: number) => wb.sideBar.benchmarks.row(label, level).first();
 
   async function expand(label: string, level: number): Promise<void> {
     const r = row(label, level);
@@ -298,12 +290,10 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const line = target.index.lines[next.index];
     const tab = wb.editor.tab(`${file} line ${line}`);
     await tab.waitFor({ timeout: 30_000 });
-    const group = wb.page.locator('.part.editor .editor-group-container', {
-      has: wb.page.locator('.tab', { hasText: `${file} line ${line}` }),
-    });
+    const group = wb.editor.group(`${file} line ${line}`);
     await waitFor(
       async () =>
-        (await group.locator('.monaco-editor .view-lines').innerText())
+        (await wb.editor.linesIn(group).innerText())
           .replace(/\u00a0/g, ' ')
           .includes(`"timestamp": "${next.timestamp}"`),
       { message: `the record of #${next.index} pretty-printed` },

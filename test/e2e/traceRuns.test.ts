@@ -10,7 +10,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
 import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { button, twistie } from './support/sideBar';
+import { button, labelled, twistie } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
 
@@ -91,13 +91,13 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
 
     const userRow = wb.sideBar.benchmarks
       .rows({ level: 2 })
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+      .filter({ has: labelled(wb.page, new RegExp(`^${user.userId}$`)) })
       .first();
     await twistie(userRow).click();
     const label = `#${wrongAction.index} ${wrongAction.scene}`;
     const actionRow = wb.sideBar.benchmarks
       .rows({ level: 3 })
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .filter({ has: labelled(wb.page, new RegExp(`^${label}$`)) })
       .first();
     await actionRow.scrollIntoViewIfNeeded();
     await actionRow.click();
@@ -111,10 +111,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
     await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('perfect');
-    await wb.page
-      .locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]')
-      .first()
-      .waitFor({ state: 'visible' });
+    await wb.quick.rowByAria('perfect').first().waitFor({ state: 'visible' });
     await input.press('Enter');
     await wb.quickInput.waitFor({ state: 'hidden' });
 
@@ -178,10 +175,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     const input = wb.quick.input();
     await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('demo-sim');
-    await wb.page
-      .locator('.quick-input-widget .monaco-list-row[aria-label^="demo-sim"]')
-      .first()
-      .waitFor({ state: 'visible' });
+    await wb.quick.rowByAria('demo-sim').first().waitFor({ state: 'visible' });
     await input.press('Enter');
     await waitFor(async () => (await frame.locator('#omnidash-root').getAttribute('data-run')) === 'demo-sim', {
       message: 'the dashboard to show demo-sim',

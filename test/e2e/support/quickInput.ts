@@ -44,13 +44,13 @@ export class QuickInput {
     return this.widget.locator('.monaco-list-row .label-name');
   }
 
-  /** The label of the row that has the keyboard's highlight, read in the page (undefined when none). */
-  focusedRowLabel(): Promise<string | undefined> {
+  /** The label of the row that has the keyboard's highlight, read in the page ('' when none). */
+  focusedRowLabel(): Promise<string> {
     return this.page.evaluate(
       () =>
         document
           .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
-          ?.textContent?.trim() ?? undefined,
+          ?.textContent?.trim() ?? '',
     );
   }
 

@@ -55,6 +55,11 @@ export function namedRows(scope: Locator, label: string | RegExp, level?: number
   return listRows(scope, { level }).filter({ has: scope.page().locator('.label-name', { hasText: text }) });
 }
 
+/** The label of a list row whose text matches `text`, for `rows.filter({ has: labelled(page, text) })`. */
+export function labelled(page: Page, text: string | RegExp): Locator {
+  return page.locator('.label-name', { hasText: text });
+}
+
 /** A tree row's twistie (the expand/collapse arrow). */
 export function twistie(row: Locator): Locator {
   return row.locator('.monaco-tl-twistie');
