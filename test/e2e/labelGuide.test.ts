@@ -212,7 +212,7 @@ describe('label guides on hover and in the ? sheet', () => {
     expect(await marker.first().innerText()).toContain('[Ln 6');
     expect(await frame.locator('.labels-error').count()).toBe(0);
     await wb.statusBar.problems().click();
-    await wb.page.locator('.markers-panel').waitFor({ state: 'hidden' });
+    await wb.panel.problemsView().waitFor({ state: 'hidden' });
   });
 
   it('? in the trace view lists the trace labels with their guides and the trace view’s keys', async () => {

@@ -97,16 +97,8 @@ export function labelsPage(wb: () => Workbench) {
     await wb().quick.widget.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
-  const treeRows = () =>
-    wb()
-      .sideBar.benchmarks.rows()
-      .evaluateAll((els) =>
-        els.map((e) => ({
-          level: Number(e.getAttribute('aria-level')),
-          label: e.querySelector('.label-name')?.textContent ?? '',
-          description: e.querySelector('.label-description')?.textContent ?? '',
-        })),
-      );
+  const treeRows = async () =>
+    (await wb().sideBar.benchmarks.readRows()).map(({ level, label, description }) => ({ level, label, description }));
   const treeRow = (label: string, level: number) =>
     wb()
       .sideBar.benchmarks.rows({ level })

@@ -16,8 +16,8 @@ import { DEFAULT_MAX_HISTORY_TOKENS } from '../../src/core/omni/run/source';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { labelled } from './support/sideBar';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled, rowDescription } from './support/sideBar';
 
 const RUN = 'omni-e2e';
 
@@ -135,11 +135,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const draftText = readFileSync(file, 'utf8');
     const history = omniHistoryBlock(draftText);
     const promptLine = history ? history.edit + 1 : draftText.split('\n').indexOf('=== user ===') + 2;
-    if (history)
-      await wb.page
-        .locator('.part.editor .editor-group-container.active .margin .codicon-folding-collapsed')
-        .first()
-        .waitFor({ timeout: 10_000 });
+    if (history) await wb.editor.foldedMarkers().first().waitFor({ timeout: 10_000 });
     await wb.screenshot('omni-draft-opened');
     await wb.statusBar.selection(`Ln ${promptLine}, Col 1`).waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Control+End');
@@ -239,14 +235,13 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await waitFor(
       async () =>
         (
-          await wb.page
-            .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`)
+          await rowDescription(wb.sideBar.benchmarks.rows({ level: 1 }))
             .first()
             .innerText()
         ).includes(RUN),
       { timeout: 60_000, message: 'the tree to show the new run' },
     );
-    const benchRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`).first();
+    const benchRow = rowDescription(wb.sideBar.benchmarks.rows({ level: 1 })).first();
     expect(await benchRow.innerText()).toBe(`overall — over 1 of ${users} users · run: ${RUN} · OmniBehavior`);
     // A run of part of the benchmark is not a loading problem of the run the tool just wrote.
     expect(await wb.statusBar.item('loading problem').count()).toBe(0);

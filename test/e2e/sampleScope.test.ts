@@ -83,9 +83,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
   it('Filter Tree to Sample… shows exactly the sample users; Clear Sample Filter brings every user back', async () => {
     await wb.openView('Persona Lab');
     // Only the Benchmarks view open, so that every row is drawn.
-    const others = wb.page
-      .locator('.part.sidebar .pane-header[aria-expanded="true"]')
-      .filter({ hasNot: wb.page.locator('h3.title', { hasText: /^Benchmarks$/ }) });
+    const others = wb.sideBar.headers({ expanded: true, except: 'Benchmarks' });
     await waitFor(
       async () => {
         if ((await others.count()) === 0) return true;

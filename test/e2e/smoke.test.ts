@@ -34,9 +34,7 @@ describe('smoke: real workbench with Persona Lab installed', () => {
     try {
       await item.waitFor({ state: 'visible', timeout: 60_000 });
     } catch {
-      const labels = await wb.page
-        .locator('.part.activitybar .action-item a.action-label')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      const labels = await wb.activityBarLabels();
       throw new Error(
         `no "Persona Lab" entry in the activity bar after 60 s.\nentries: ${JSON.stringify(labels)}\n` +
           `[Extension Host] lines:\n${wb.extensionHostLog.join('\n')}\n` +

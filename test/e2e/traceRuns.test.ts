@@ -9,8 +9,8 @@ import { biasDiagnostics } from '../../src/core/omni/bias';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { button, labelled, twistie } from './support/sideBar';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, labelled, readRows, rowName, twistie } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
 
@@ -23,14 +23,8 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   let wrongAction: TestAction;
   let user: OmniUser;
 
-  const rows = () =>
-    wb.sideBar.benchmarks.rows().evaluateAll((els) =>
-      els.map((e) => ({
-        level: Number(e.getAttribute('aria-level')),
-        label: e.querySelector('.label-name')?.textContent ?? '',
-        description: e.querySelector('.label-description')?.textContent ?? '',
-      })),
-    );
+  const rows = async () =>
+    (await wb.sideBar.benchmarks.readRows()).map(({ level, label, description }) => ({ level, label, description }));
   const rowOf = async (label: string, level: number) =>
     (await rows()).find((r) => r.label === label && r.level === level);
 
@@ -220,7 +214,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
 
   it('opens the folder picked in the dialog as an OmniBehavior benchmark', async () => {
     await wb.openView('Persona Lab');
-    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder'), {
@@ -232,14 +226,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     const bench = await loadOmniBenchmark(target);
     const top = await waitFor(
       async () => {
-        const r = await wb.sideBar.benchmarks
-          .rows({ level: 1 })
-          .evaluateAll((els) =>
-            els.map((e) => [
-              e.querySelector('.label-name')?.textContent ?? '',
-              e.querySelector('.label-description')?.textContent ?? '',
-            ]),
-          );
+        const r = (await readRows(wb.sideBar.benchmarks.rows({ level: 1 }))).map((x) => [x.label, x.description]);
         return r.length ? r : undefined;
       },
       { timeout: 60_000, message: 'the tree' },
@@ -250,9 +237,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
         `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
       ],
     ]);
-    const users = await wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="2"] .label-name`)
-      .allTextContents();
+    const users = await rowName(wb.sideBar.benchmarks.rows({ level: 2 })).allTextContents();
     expect(users).toEqual([...bench.users.keys()].sort());
   });
 });

@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { button, rowDescription, rowName } from './support/sideBar';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, paneCss, rowDescription, rowName } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import { recordTexts, rowsOf, viewDescription } from './firstScreen';
 import { treePage } from './treePage';
@@ -84,7 +84,7 @@ describe('Benchmarks tree in the real workbench', () => {
   it('opens the workspace benchmark by itself, with the CLI numbers of the first run on every platform', async () => {
     await wb.openView('Persona Lab');
     // Widen the side bar so the descriptions are readable in the screenshots.
-    const sash = wb.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
+    const sash = wb.sideBar.sash();
     const box = await wb.sideBar.part().boundingBox();
     if (box && (await sash.count())) {
       await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
@@ -149,7 +149,7 @@ describe('Benchmarks tree in the real workbench', () => {
     const user = showcaseUser(p, cli.runs[0].name);
     const first = user.prediction_tasks[0].step_id;
     await rowLocator(`step ${first}`, 4).first().click();
-    const tab = wb.page.locator('.tabs-container .tab').filter({ hasText: `${user.user_id} · step ${first}` });
+    const tab = wb.editor.tab(`${user.user_id} · step ${first}`);
     await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
     // Wait until the webview shows that step: it takes the focus when it is ready, which would close a quick input.
     await wb.findWebviewFrame(`#step-root[data-step="${p}/${user.user_id}/${first}"]`, { timeout: 30_000 });
@@ -246,7 +246,7 @@ describe('Benchmarks tree in the real workbench', () => {
       diagnostics: { file: string; line: number }[];
     };
     await wb.runCommand('Persona Lab: Show Diagnostics');
-    const panel = wb.page.locator('.markers-panel');
+    const panel = wb.panel.problemsView();
     await panel.waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts every collection: the OmniBehavior benchmark of sample/omnibehavior adds its own.
     const omni = existsSync(join(root, 'omnibehavior'))
@@ -330,14 +330,14 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
 
   it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
     await wb.openView('Persona Lab');
-    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder is open.'), {
       message: 'the no-benchmark welcome',
     });
     // No empty state takes more than three rows: the welcome's text and button, the PI Audit's message.
-    const audit = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
+    const audit = wb.page.locator(paneCss('PI Audit', 'message'));
     await waitFor(async () => (await audit.innerText().catch(() => '')).startsWith('Open a benchmark'), {
       message: "the PI Audit's no-benchmark message",
     });
@@ -347,9 +347,9 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await wb.screenshot('tree-empty-welcome');
     // While the folder loads, the Benchmarks view and the PI Audit say so.
     const texts = await recordTexts(wb, [
-      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .welcome-view-content',
-      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .pane-header .description',
-      '.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message',
+      paneCss('Benchmarks', 'welcome'),
+      paneCss('Benchmarks', 'description'),
+      paneCss('PI Audit', 'message'),
     ]);
     await button(welcome, 'Open Benchmark Folder…').first().click();
     await answerFileDialog(
@@ -361,8 +361,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-name')
+          rowName(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 30_000 },
@@ -393,8 +392,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-description')
+          rowDescription(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 30_000 },
@@ -409,8 +407,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-description')
+          rowDescription(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 60_000 },

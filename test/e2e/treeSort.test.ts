@@ -14,8 +14,8 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { rowName, twistie } from './support/sideBar';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { ROW_PARTS, rowName, twistie } from './support/sideBar';
 import { treePage } from './treePage';
 import {
   benchDescription,
@@ -77,9 +77,7 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     // The other views of the container share the side bar: collapse them so that every user of the platform is in
     // view (the tree draws only the rows it shows).
     await wb.sideBar.benchmarks.header().waitFor({ state: 'visible', timeout: 30_000 });
-    const others = wb.page
-      .locator('.part.sidebar .pane-header[aria-expanded="true"]')
-      .filter({ hasNot: wb.page.locator('h3.title', { hasText: /^Benchmarks$/ }) });
+    const others = wb.sideBar.headers({ expanded: true, except: 'Benchmarks' });
     await waitFor(
       async () => {
         if ((await others.count()) === 0) return true;
@@ -118,10 +116,10 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     const shown = await rowLocator('sample', 1)
       .first()
       .evaluate(
-        (row, prefix) => {
-          const description = row.querySelector('.label-description');
+        (row, [prefix, parts]) => {
+          const description = row.querySelector(parts.description);
           const text = description?.firstChild;
-          const clip = row.querySelector('.monaco-icon-label-container') ?? row;
+          const clip = row.querySelector(parts.labelBox) ?? row;
           if (!text || text.nodeType !== Node.TEXT_NODE) return { ok: false, why: 'no description text' };
           const range = document.createRange();
           range.setStart(text, 0);
@@ -130,13 +128,11 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
           const visible = Math.min(clip.getBoundingClientRect().right, row.getBoundingClientRect().right);
           return { ok: end <= visible, why: `"${prefix}" ends at ${end}, the row shows up to ${visible}` };
         },
-        `Avg. R ${pct(run.avg.Recall)}`,
+        [`Avg. R ${pct(run.avg.Recall)}`, ROW_PARTS] as const,
       );
     expect(shown.ok, shown.why).toBe(true);
     expect(await viewDescription(wb)).toMatch(new RegExp(`^runs: ${run.name} · `));
-    const titleActions = await wb.page
-      .locator(`${BENCHMARKS_PANE} .pane-header .actions .action-item .action-label`)
-      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const titleActions = await wb.sideBar.benchmarks.actionLabels();
     expect(titleActions).toContain('Sort Users By…');
     expect(titleActions, titleActions.join(', ')).not.toContain('Choose Run…');
     expect(titleActions.length, titleActions.join(', ')).toBeLessThanOrEqual(4);

@@ -23,7 +23,7 @@ export const WORKBENCH: [RegExp, string][] = [
   [/iframe\.webview|\.webview\b/, "the webview's frame element"],
   [/\[aria-(level|expanded|checked)/, 'a workbench list or tree'],
   [/\brole=/, 'a workbench role'],
-  [/x-step-description-for/, 'the walkthrough page'],
+  [/x-step-description-for|getting-started/, 'the walkthrough page'],
 ];
 
 export interface Finding {

@@ -89,6 +89,11 @@ export class Panel {
     await this.part().waitFor({ state: 'hidden' });
   }
 
+  /** The Problems view. */
+  problemsView(): Locator {
+    return this.page.locator('.markers-panel');
+  }
+
   /** The rows of the Problems view (those whose text matches `text`). */
   problems(text?: string | RegExp): Locator {
     const rows = this.page.locator('.markers-panel .monaco-list-row');
@@ -118,6 +123,31 @@ export class Notifications {
   /** The toasts' close buttons ("Clear Notification"). */
   closeButtons(): Locator {
     return this.page.locator('.notification-toast .codicon-notifications-clear');
+  }
+}
+
+/** The Getting Started page of a walkthrough: its steps (by "<walkthrough id>#<step id>") and their buttons. */
+export class WalkthroughPage {
+  constructor(private readonly page: Page) {}
+
+  /** The step's entry in the list (a click selects it). */
+  step(key: string): Locator {
+    return this.page.locator(`button.getting-started-step[data-step-id="${key}"]`);
+  }
+
+  /** Every step's entry, in order. */
+  steps(): Locator {
+    return this.page.locator('button.getting-started-step');
+  }
+
+  /** The titles of the steps, in order. */
+  titles(): Promise<string[]> {
+    return this.page.locator('button.getting-started-step .step-title').allInnerTexts();
+  }
+
+  /** The buttons of the step's description (those whose text matches `text`). */
+  button(key: string, text: string | RegExp): Locator {
+    return this.page.locator(`[x-step-description-for="${key}"] .monaco-button`, { hasText: text });
   }
 }
 

@@ -28,15 +28,12 @@ import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-c
 import { checkChromium, launchBrowser, type BrowserPage } from './browser';
 import { EditorPart } from './editor';
 import { extensionId, LogChannelTail } from './logChannel';
-import { ContextMenu, Dialog, hover, Notifications, Panel, StatusBar } from './parts';
+import { ContextMenu, Dialog, hover, Notifications, Panel, StatusBar, WalkthroughPage } from './parts';
 import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
 import { borrow, needsOwnServer } from './shared';
 import { SideBar } from './sideBar';
 import { waitFor } from './wait';
-
-/** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
-export const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
 
 /** The extension's LogOutputChannel (src/extension/log.ts). */
 export const LOG_CHANNEL = 'Persona Lab';
@@ -144,6 +141,8 @@ export class Workbench {
   readonly panel: Panel;
   /** Notification toasts. */
   readonly notes: Notifications;
+  /** A walkthrough's Getting Started page. */
+  readonly walkthrough: WalkthroughPage;
   private readonly channel: LogChannelTail;
 
   /**
@@ -168,6 +167,7 @@ export class Workbench {
     this.statusBar = new StatusBar(this.page);
     this.panel = new Panel(this.page);
     this.notes = new Notifications(this.page);
+    this.walkthrough = new WalkthroughPage(this.page);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
     if (lent) this.channel.skipExisting();
   }
@@ -218,6 +218,13 @@ export class Workbench {
     return this.page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${cssString(label)}"]`)
       .first();
+  }
+
+  /** The aria-labels of the activity bar's entries, in order. */
+  activityBarLabels(): Promise<(string | null)[]> {
+    return this.page
+      .locator('.part.activitybar .action-item a.action-label')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   }
 
   /** Show the view container `label` in the side bar and expand all its views. */
