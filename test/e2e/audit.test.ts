@@ -15,7 +15,16 @@ import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { auditPage, auditRows, editLine, outlinedFinding, type Planted, type SeenFinding } from './auditPage';
+import { rowActionIcons, rowActions, rowName, twistie } from './support/sideBar';
+import {
+  auditPage,
+  auditPane,
+  auditRows,
+  editLine,
+  outlinedFinding,
+  type Planted,
+  type SeenFinding,
+} from './auditPage';
 
 const AUTHOR = 'e2e-auditor';
 const XSS_BIO = ' <img src=x onerror="globalThis.__plAuditXss=1"> **not bold** 电话 13912345678';
@@ -75,8 +84,8 @@ describe('PI Audit view in the real workbench', () => {
 
   it('audits the benchmark by itself (autoRun: small) and shows every category with the CLI counts', async () => {
     await wb.openView('Persona Lab');
-    const box = await wb.page.locator('.part.sidebar').boundingBox();
-    const sash = wb.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
+    const box = await wb.sideBar.part().boundingBox();
+    const sash = wb.sideBar.sash();
     if (box && (await sash.count())) {
       await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
       await wb.page.mouse.down();
@@ -85,8 +94,7 @@ describe('PI Audit view in the real workbench', () => {
     }
     await wb.waitForExtensionHostLine(`[info] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
     // Categories with findings start expanded: collapse them all, so that the ten category rows fit.
-    await pane().locator('.pane-header').hover();
-    await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
+    await pane().collapseAll();
     // Room for the audit, whatever the other views hold: the PI Audit view alone is expanded.
     await wb.showOnlyView('PI Audit');
     for (const c of PI_CATEGORIES) {
@@ -204,11 +212,8 @@ describe('PI Audit view in the real workbench', () => {
     await setExpanded(phone.userId, 3, true);
     await contextMenu(phone.text, 4, 'Open Finding in File');
     await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line} pretty-printed, `);
-    await wb.page
-      .locator('.part.editor .tab', { hasText: `weibo_inference_tasks.jsonl line ${phone.line}` })
-      .first()
-      .waitFor({ timeout: 30_000 });
-    const status = wb.page.locator('#status\\.editor\\.selection');
+    await wb.editor.tab(`weibo_inference_tasks.jsonl line ${phone.line}`).first().waitFor({ timeout: 30_000 });
+    const status = wb.editor.selection();
     await expect
       .poll(() => status.innerText().catch(() => ''), { timeout: 30_000 })
       .toMatch(new RegExp(`^Ln \\d+, Col \\d+ \\(${phone.text.length} selected\\)$`));
@@ -236,18 +241,14 @@ describe('PI Audit view in the real workbench', () => {
     const row = rowLocator(bank.text, 4);
     await row.hover();
     // Each verdict button says what it does and its key on hover, with a glyph that reads as its verdict.
-    const glyphs = await row
-      .locator('.actions .action-label')
-      .evaluateAll((as) =>
-        as.map((a) => `${a.getAttribute('aria-label')}: ${[...a.classList].find((c) => c.startsWith('codicon-'))}`),
-      );
+    const glyphs = await rowActionIcons(row);
     // Words and keys (c, f, r work while the view has focus).
     expect(glyphs).toEqual([
       'Confirm Leak (C): codicon-error',
       'Mark False Positive (F): codicon-pass',
       'Mark Needs Review (R): codicon-question',
     ]);
-    await row.locator('.actions .action-label[aria-label="Mark False Positive (F)"]').click();
+    await rowActions(row, 'Mark False Positive (F)').click();
     await waitRow(
       bank.text,
       4,
@@ -328,8 +329,8 @@ describe('PI Audit view in the real workbench', () => {
     await setExpanded(PLATFORM_LABELS.douban, 2, true, { label: CATEGORY_INFO.PHONE.label, level: 1 });
     const user = cli.findings.find((f) => f.text === '13912345678')!.userId;
     await setExpanded(user, 3, true);
-    await rowLocator('13912345678', 4).locator('.label-name').hover();
-    const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
+    await rowName(rowLocator('13912345678', 4)).hover();
+    const hover = wb.hover('not bold');
     await hover.waitFor({ state: 'visible', timeout: 30_000 });
     const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
     expect(text).toContain('<img src=x onerror="globalThis.__plAuditXss=1">');
@@ -364,27 +365,24 @@ describe('PI Audit view with autoRun never', () => {
 
   it('waits for Run PI Audit in the view title, then lists the findings; no verdict database is created by reading', async () => {
     await wb.showOnlyView('PI Audit');
-    const pane = wb.page
-      .locator('.part.sidebar .pane')
-      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
-      .first();
+    const view = auditPane(wb);
     await expect
       .poll(
         () =>
-          pane
-            .locator('.message')
+          view
+            .message()
             .innerText()
             .catch(() => ''),
         { timeout: 60_000 },
       )
       .toContain('Not audited yet');
-    expect(await pane.locator('.monaco-list-row').count()).toBe(0);
+    expect(await view.rows().count()).toBe(0);
     // The title actions show on hover, and a context key set meanwhile can re-render them under the pointer: hover
     // again until the click lands.
-    const run = pane.locator('.pane-header .actions .action-label[aria-label="Run PI Audit"]');
+    const run = view.action('Run PI Audit');
     await waitFor(
       async () => {
-        await pane.locator('.pane-header').hover();
+        await view.header().hover();
         return run.click({ timeout: 2_000 }).then(
           () => true,
           () => false,
@@ -405,15 +403,8 @@ describe('PI Audit view with autoRun never', () => {
       { timeout: 60_000, message: 'both benchmarks in the summary rows' },
     );
     // Folded, so that the categories below it are in view in a short pane.
-    await pane
-      .locator('.monaco-list-row[aria-level="1"]')
-      .filter({ has: wb.page.locator('.label-name', { hasText: /^Summary$/ }) })
-      .first()
-      .locator('.monaco-tl-twistie')
-      .click();
-    const phone = pane
-      .locator('.monaco-list-row[aria-level="1"]')
-      .filter({ has: wb.page.locator('.label-name', { hasText: /^Phone$/ }) });
+    await twistie(view.row('Summary', 1).first()).click();
+    const phone = view.row('Phone', 1);
     await phone.first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(existsSync(join(tmp, 'sample/.personalab/audit.db'))).toBe(false);
   });

@@ -5,8 +5,9 @@ import type { Frame } from 'playwright-core';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
 import type { AuditReport } from '../../src/core/pi/report';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import { waitFor, type Workbench } from './harness';
+import { twistie, type TreeRow, type ViewPane } from './support/sideBar';
 
 export interface Planted {
   category: PiCategory;
@@ -17,13 +18,7 @@ export interface Planted {
   stepId: number | null;
 }
 
-export interface Row {
-  index: number;
-  level: number;
-  label: string;
-  description: string;
-  expanded: string | null;
-}
+export type Row = TreeRow;
 
 export interface SeenFinding {
   category: string;
@@ -95,38 +90,16 @@ export interface Parent {
 
 /** The helpers over the workbench `wb()` and the CLI's report `cli()` (getters: the tests make both in beforeAll). */
 /** The PI Audit view's pane in the side bar. */
-export const auditPane = (wb: Workbench) =>
-  wb.page
-    .locator('.part.sidebar .pane')
-    .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^PI Audit$/ }) })
-    .first();
+export const auditPane = (wb: Workbench): ViewPane => wb.sideBar.pane('PI Audit');
 
 /** Every rendered row of the PI Audit tree, in display order. */
-export const auditRows = (wb: Workbench): Promise<Row[]> =>
-  auditPane(wb)
-    .locator('.monaco-list-row')
-    .evaluateAll((els) =>
-      els
-        .map((e) => ({
-          index: Number(e.getAttribute('data-index')),
-          level: Number(e.getAttribute('aria-level')),
-          label: e.querySelector('.label-name')?.textContent ?? '',
-          description: e.querySelector('.label-description')?.textContent ?? '',
-          expanded: e.getAttribute('aria-expanded'),
-        }))
-        .sort((a, b) => a.index - b.index),
-    );
+export const auditRows = (wb: Workbench): Promise<Row[]> => auditPane(wb).readRows();
 
 export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
   const pane = () => auditPane(wb());
   const rows = () => auditRows(wb());
 
-  const exact = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const rowLocator = (label: string, level: number) =>
-    pane()
-      .locator(`.monaco-list-row[aria-level="${level}"]`)
-      .filter({ has: wb().page.locator('.label-name', { hasText: exact(label) }) })
-      .first();
+  const rowLocator = (label: string, level: number) => pane().row(label, level).first();
 
   /** The rendered children of the first row `label` at `level` that comes after `after` (a row index). */
   async function children(label: string, level: number, after = -1): Promise<Row[]> {
@@ -162,9 +135,9 @@ export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
       async () => {
         const i = await rowIndex(label, level, under);
         if (i === undefined) return false;
-        const row = pane().locator(`.monaco-list-row[data-index="${i}"]`);
+        const row = pane().rowAt(i);
         if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
-        await row.locator('.monaco-tl-twistie').click();
+        await twistie(row).click();
         return false;
       },
       { timeout: 30_000, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
@@ -208,10 +181,9 @@ export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
 
   async function contextMenu(label: string, level: number, entry: string): Promise<void> {
     await rowLocator(label, level).click({ button: 'right' });
-    const item = wb().page.locator('.context-view .monaco-menu .action-item', { hasText: entry }).first();
-    await item.hover();
+    await wb().menu.item(entry).hover();
     await wb().page.keyboard.press('Enter');
-    await wb().page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 10_000 });
+    await wb().menu.closed();
   }
 
   /** Runs Export PI Audit Report… and answers code-server's save dialog (a quick input holding a path) with `target`. */

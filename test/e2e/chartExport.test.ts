@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerFileDialog } from './fileDialog';
+import { answerFileDialog } from './support/fileDialog';
 import { repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 
 const sample = join(repoRoot, 'sample');
@@ -97,7 +97,7 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
 
   it('saves Figure 5 of the run dashboard as SVG, text kept as text in the theme colours', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -251,7 +251,7 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     expect(svg.oddColours).toEqual([]);
     // The page's other message still does what it did: Choose Run… opens the run picker.
     await frame.locator('vscode-button', { hasText: 'Choose Run…' }).click();
-    const title = wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' });
+    const title = wb.quick.title('Choose OmniBehavior Run');
     await title.waitFor({ state: 'visible', timeout: 30_000 });
     await wb.page.keyboard.press('Escape');
     await title.waitFor({ state: 'hidden', timeout: 30_000 });

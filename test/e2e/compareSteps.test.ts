@@ -123,7 +123,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
 
   it('shows run A and run B side by side in the compare view itself, on the first screen', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

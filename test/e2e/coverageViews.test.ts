@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BENCHMARKS_PANE } from './support/workbench';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 /** Long on purpose: the tables cut it in the middle and give it whole in the tooltip. */
@@ -55,7 +54,7 @@ describe('coverage and the key figures at 1280×800 with the secondary side bar 
       settings: { 'personaLab.audit.autoRun': 'never' },
     });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

@@ -12,6 +12,7 @@ import { scoreStep } from '../../src/core/spb/score/step';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { csvTables } from './cliTables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
 const LABEL: Record<string, string> = {
@@ -94,7 +95,7 @@ describe('run dashboard and compare view in the real workbench', () => {
 
   it("opens the dashboard and shows Tables 4-6 with the CLI's figures", async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -404,10 +405,11 @@ describe('run dashboard and compare view in the real workbench', () => {
     const dark = await dash.locator('#dash-root').getAttribute('data-chart-color');
     const widget = wb.quickInput;
     await wb.startCommand('Preferences: Color Theme');
-    await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+    await wb.quick.rows('Dark Modern').first().waitFor();
     await widget.locator('input.input').fill('Light Modern');
-    await widget
-      .locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: exactLabel('Light Modern') }) })
+    await wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, exactLabel('Light Modern')) })
       .first()
       .click();
     await widget.waitFor({ state: 'hidden' });
@@ -426,10 +428,10 @@ describe('run dashboard and compare view in the real workbench', () => {
     await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
     const line = await wb.waitForExtensionHostLine(/compare mode: \d+ regressed step\(s\) of demo-llm vs random/);
     const n = Number(/compare mode: (\d+)/.exec(line)![1]);
-    await wb.page.locator('.part.statusbar', { hasText: `demo-llm vs random: ${n} regressed` }).waitFor();
+    await wb.statusBar.part(`demo-llm vs random: ${n} regressed`).waitFor();
     expect(n).toBeGreaterThan(0);
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
-    await waitFor(async () => !(await wb.page.locator('.part.statusbar', { hasText: 'regressed' }).isVisible()), {
+    await waitFor(async () => !(await wb.statusBar.part('regressed').isVisible()), {
       message: 'the status bar item to go',
     });
   });
@@ -458,7 +460,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     await wb.editor.tab('Run Dashboard').click({ timeout: 60_000 });
     dash = await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 90_000 });
     await waitFor(async () => (await dash.locator('[data-table="t4"] tbody tr').count()) === 3, {

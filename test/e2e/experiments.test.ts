@@ -14,6 +14,7 @@ import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
 import { benchmarkSize, experimentTableRows } from '../../src/core/experiments/table';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
+import { listRows } from './support/sideBar';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
 // A long template name (a file name people do write): the table elides it in the middle, its tooltip has it whole.
@@ -29,7 +30,7 @@ describe('template experiments in the real workbench', () => {
   let base: string;
   const sampleName = 's5-seed1';
 
-  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const dialog = () => wb.dialog.box();
   const toast = (text: RegExp) => wb.toasts(text);
 
   beforeAll(async () => {
@@ -86,9 +87,7 @@ describe('template experiments in the real workbench', () => {
     await u.row(base).click();
     await dialog().waitFor({ state: 'visible', timeout: 30_000 });
     expect(await dialog().innerText()).toMatch(/estimate: \d+ requests, ~[\d,]+ prompt tokens/);
-    await dialog()
-      .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
-      .click();
+    await wb.dialog.exactButton('Run').click();
     // Named by the template's name, not its hash (the run folder keeps the hash).
     await toast(new RegExp(`experiment ${template} on ${sampleName}: ΔR `)).waitFor({ timeout: 120_000 });
   }
@@ -97,7 +96,7 @@ describe('template experiments in the real workbench', () => {
     await runOnSample(V1);
     await runOnSample('v2');
     const pane = await wb.expandView('Experiments');
-    const rows = pane.locator('.monaco-list-row');
+    const rows = listRows(pane);
     await waitFor(async () => (await rows.count()) === 2, { timeout: 30_000, message: 'two experiment rows' });
     const texts = await rows.allInnerTexts();
     // The template, then the figure first in the description; the sample at its end.
@@ -204,8 +203,7 @@ describe('template experiments in the real workbench', () => {
       message: 'Diff Templates enabled',
     });
     await diffButton.click();
-    const diff = wb.page.locator('.monaco-diff-editor');
-    await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
+    await waitFor(async () => (await wb.editor.diffLines('modified').innerText()).includes('VARIANT'), {
       timeout: 30_000,
       message: 'the diff of the two templates',
     });
@@ -224,13 +222,13 @@ describe('template experiments in the real workbench', () => {
     await u.row(`${sampleName} · v2`).click();
     await u.title('(2/2)');
     await u.row(`${sampleName} · ${V1}`).click();
-    const diff = wb.page.locator('.monaco-diff-editor');
+    const diff = wb.editor.diff();
     await diff.waitFor({ state: 'visible', timeout: 30_000 });
-    await waitFor(async () => (await diff.locator('.editor.modified .view-lines').innerText()).includes('VARIANT'), {
+    await waitFor(async () => (await wb.editor.diffLines('modified').innerText()).includes('VARIANT'), {
       timeout: 30_000,
       message: 'the newer template on the right',
     });
-    expect(await diff.locator('.editor.original .view-lines').innerText()).not.toContain('VARIANT');
+    expect(await wb.editor.diffLines('original').innerText()).not.toContain('VARIANT');
     await wb.screenshot('experiments-diff');
 
     await u.palette('Persona Lab: Compare Experiment with Base Run');
@@ -276,7 +274,7 @@ describe('template experiments in the real workbench', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     await wb.editor.tab('Experiments').click({ timeout: 60_000 });
     table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 90_000 });
     await wb.waitForExtensionHostLine('personaLab.experimentTable: restored');

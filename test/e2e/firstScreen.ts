@@ -2,7 +2,8 @@
 // walkthrough test, shared by its 1440×900 walk and its 1280×800 variant with the secondary side bar open.
 import type { Frame, Locator } from 'playwright-core';
 import { expect } from 'vitest';
-import { BENCHMARKS_PANE, waitFor, type Workbench } from './harness';
+import { waitFor, type Workbench } from './harness';
+import { ROW_PARTS } from './support/sideBar';
 
 /**
  * The selectors among `selectors` whose element does not start on the frame's first screen (none, in a good walk), on
@@ -16,11 +17,7 @@ export async function firstScreen(
   size = { width: 1440, height: 900 },
 ): Promise<string[]> {
   expect(wb.page.viewportSize()).toEqual(size);
-  const hide = wb.page.locator(
-    '.part.panel .action-label[aria-label^="Hide Panel"], .part.panel .action-label[aria-label^="Close Panel"]',
-  );
-  if (await wb.page.locator('.part.panel').isVisible()) await hide.first().click();
-  await wb.page.locator('.part.panel').waitFor({ state: 'hidden' });
+  await wb.panel.hide();
   const below = () =>
     frame.evaluate((sels) => {
       window.scrollTo(0, 0);
@@ -38,8 +35,8 @@ export async function firstScreen(
 
 /** The Benchmarks view's description, in its header (which run its figures are for). */
 export function viewDescription(wb: Workbench): Promise<string> {
-  return wb.page
-    .locator(`${BENCHMARKS_PANE} .pane-header .description`)
+  return wb.sideBar.benchmarks
+    .description()
     .first()
     .innerText()
     .catch(() => '');
@@ -53,22 +50,25 @@ export async function benchmarkRow(
   wb: Workbench,
   shown: number,
 ): Promise<{ name: string; description: string; inSight: boolean }> {
-  const row = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`).first();
-  return row.evaluate((el, n) => {
-    const name = el.querySelector('.label-name')?.textContent ?? '';
-    const desc = el.querySelector('.label-description');
-    const text = desc && document.createTreeWalker(desc, NodeFilter.SHOW_TEXT).nextNode();
-    const box = el.querySelector('.monaco-icon-label-container') ?? el;
-    if (!desc || !text) return { name, description: '', inSight: false };
-    const range = document.createRange();
-    range.setStart(text, 0);
-    range.setEnd(text, Math.min(n, text.textContent?.length ?? 0));
-    // A cut description ends in an ellipsis drawn over its last characters that fit.
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    ctx.font = getComputedStyle(desc).font;
-    const right = range.getBoundingClientRect().right + ctx.measureText('…').width;
-    return { name, description: desc.textContent ?? '', inSight: right <= box.getBoundingClientRect().right };
-  }, shown);
+  const row = wb.sideBar.benchmarks.rows({ level: 1 }).first();
+  return row.evaluate(
+    (el, [n, parts]) => {
+      const name = el.querySelector(parts.name)?.textContent ?? '';
+      const desc = el.querySelector(parts.description);
+      const text = desc && document.createTreeWalker(desc, NodeFilter.SHOW_TEXT).nextNode();
+      const box = el.querySelector(parts.labelBox) ?? el;
+      if (!desc || !text) return { name, description: '', inSight: false };
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, Math.min(n, text.textContent?.length ?? 0));
+      // A cut description ends in an ellipsis drawn over its last characters that fit.
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = getComputedStyle(desc).font;
+      const right = range.getBoundingClientRect().right + ctx.measureText('…').width;
+      return { name, description: desc.textContent ?? '', inSight: right <= box.getBoundingClientRect().right };
+    },
+    [shown, ROW_PARTS] as const,
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { User } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 describe('open a step, label it, read it back (the floor line)', () => {
   let wb: Workbench;
@@ -40,7 +40,7 @@ describe('open a step, label it, read it back (the floor line)', () => {
 
   it('stores a label made with the keyboard, as the CLI reads it', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

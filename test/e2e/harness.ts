@@ -13,11 +13,4 @@ export {
 } from './support/server';
 export { insertInto, pressIn, typeInto, waitForFocus } from './support/keys';
 export { waitFor } from './support/wait';
-export {
-  BENCHMARKS_PANE,
-  LOG_CHANNEL,
-  openWorkbenches,
-  startWorkbench,
-  Workbench,
-  type WorkbenchOptions,
-} from './support/workbench';
+export { LOG_CHANNEL, openWorkbenches, startWorkbench, Workbench, type WorkbenchOptions } from './support/workbench';

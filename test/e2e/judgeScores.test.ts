@@ -10,7 +10,8 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { JudgeAgreement } from '../../src/core/omni/judgeAgreement';
 import { judgeAgreementCells, JUDGE_AGREEMENT_HEAD } from '../../src/core/omni/judgeAgreementText';
 import { JUDGE_DIMENSIONS, type TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { repoRoot, waitFor, type Workbench } from './harness';
+import { labelled, twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-judge-annotator';
@@ -36,9 +37,9 @@ describe('the judge against people in the real workbench', () => {
   }
 
   const treeRow = (label: string, level: number) =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    wb.sideBar.benchmarks
+      .rows({ level })
+      .filter({ has: labelled(wb.page, new RegExp(`^${label}$`)) })
       .first();
 
   async function open(action: TestAction): Promise<void> {
@@ -92,7 +93,7 @@ describe('the judge against people in the real workbench', () => {
     ] as const) {
       const r = treeRow(label, level);
       await r.waitFor({ state: 'visible', timeout: 60_000 });
-      if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+      if ((await r.getAttribute('aria-expanded')) !== 'true') await twistie(r).click();
     }
     await open(answers[0]);
     await shows(['', '', '', '']);

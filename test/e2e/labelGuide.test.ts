@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { User } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { labelRows, labelsPage } from './labelsPage';
 
 const AUTHOR = 'e2e-guide';
@@ -124,7 +124,7 @@ describe('label guides on hover and in the ? sheet', () => {
 
   it("shows a step label's name, key and guide, as text, on hover", async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -205,14 +205,14 @@ describe('label guides on hover and in the ? sheet', () => {
   });
 
   it('says at its line in the Problems panel that a guide is not text, the set staying in use', async () => {
-    await wb.page.locator('#status\\.problems').click();
-    const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'guide must be a string' });
+    await wb.statusBar.problems().click();
+    const marker = wb.panel.problems('guide must be a string');
     await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(await marker.first().innerText()).toContain('labels[3].guide: guide must be a string (got number)');
     expect(await marker.first().innerText()).toContain('[Ln 6');
     expect(await frame.locator('.labels-error').count()).toBe(0);
-    await wb.page.locator('#status\\.problems').click();
-    await wb.page.locator('.markers-panel').waitFor({ state: 'hidden' });
+    await wb.statusBar.problems().click();
+    await wb.panel.problemsView().waitFor({ state: 'hidden' });
   });
 
   it('? in the trace view lists the trace labels with their guides and the trace view’s keys', async () => {

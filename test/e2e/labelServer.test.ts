@@ -20,7 +20,7 @@ import { labelAgreementsByBenchmark } from '../../src/core/labels/agreementPerLa
 import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { resumeCluster, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { chipPressed, labelKey, labelOnItem, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
 
 const PROJECT = 'Team pass 1';
@@ -91,7 +91,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
 
   const message = (who: 'alice' | 'bob') =>
     wb(who)
-      .page.locator(`${BENCHMARKS_PANE} .pane-body .message`)
+      .sideBar.benchmarks.message()
       .innerText()
       .catch(() => '');
 
@@ -104,10 +104,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
 
   async function showTree(who: 'alice' | 'bob'): Promise<void> {
     await wb(who).openView('Persona Lab');
-    await wb(who)
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .first()
-      .waitFor({ state: 'visible', timeout: 60_000 });
+    await wb(who).sideBar.benchmarks.rows().first().waitFor({ state: 'visible', timeout: 60_000 });
   }
 
   it("alice makes a project through New Labelling Project…'s inputs; carol claims ten steps first", async () => {
@@ -115,17 +112,17 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     await showTree('alice');
     await wb('alice').startCommand('Persona Lab: New Labelling Project…');
     // sample/ holds both benchmarks: the first question is which one.
-    await quick.locator('.quick-input-title', { hasText: 'which benchmark' }).waitFor({ timeout: 30_000 });
+    await wb('alice').quick.title('which benchmark').waitFor({ timeout: 30_000 });
     await wb('alice').pickQuickPickRow('StreamProfileBench', 'StreamProfileBench');
     const step = async (n: number, value: string | null) => {
-      await quick.locator('.quick-input-title', { hasText: `(${n}/4)` }).waitFor({ timeout: 30_000 });
+      await wb('alice').quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
       if (value !== null) await quick.locator('input.input').fill(value);
       await wb('alice').page.keyboard.press('Enter');
     };
     await step(1, PROJECT);
     // The runs: the selected run is checked already; Enter takes it alone.
-    await quick.locator('.quick-input-title', { hasText: '(2/4)' }).waitFor({ timeout: 30_000 });
-    expect(await quick.locator('.monaco-list-row[aria-checked="true"]').count()).toBe(1);
+    await wb('alice').quick.title('(2/4)').waitFor({ timeout: 30_000 });
+    expect(await wb('alice').quick.checkedRows().count()).toBe(1);
     await step(2, null);
     await step(3, String(SAMPLE));
     await step(4, '2');
@@ -198,7 +195,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     await wb('bob').runCommand('Notifications: Clear All Notifications');
     await wb('bob').startCommand('Persona Lab: Set Label Server Password');
     const input = wb('bob').quickInput;
-    await input.locator('.quick-input-title', { hasText: 'password of postgres@127.0.0.1' }).waitFor();
+    await wb('bob').quick.title('password of postgres@127.0.0.1').waitFor();
     await input.locator('input.input').fill(TEST_PASSWORD);
     await wb('bob').page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 30_000 });

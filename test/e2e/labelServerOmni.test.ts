@@ -15,7 +15,7 @@ import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { pgSkipReason } from './support/labelServer';
 
 const PROJECT = 'Scenes pass 1';
@@ -73,28 +73,22 @@ describe.skipIf(skip !== undefined)(
     });
 
     const message = () =>
-      wb.page
-        .locator(`${BENCHMARKS_PANE} .pane-body .message`)
+      wb.sideBar.benchmarks
+        .message()
         .innerText()
         .catch(() => '');
 
     it('New Labelling Project… asks for the benchmark and takes the test actions of the selected run', async () => {
       await wb.openView('Persona Lab');
-      await wb.page
-        .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-        .first()
-        .waitFor({ state: 'visible', timeout: 60_000 });
+      await wb.sideBar.benchmarks.rows().first().waitFor({ state: 'visible', timeout: 60_000 });
       const quick = wb.quickInput;
       await wb.startCommand('Persona Lab: New Labelling Project…');
-      await quick.locator('.quick-input-title', { hasText: 'which benchmark' }).waitFor({ timeout: 30_000 });
-      expect(await quick.locator('.monaco-list-row .label-name').allInnerTexts()).toEqual([
-        'StreamProfileBench',
-        'OmniBehavior',
-      ]);
+      await wb.quick.title('which benchmark').waitFor({ timeout: 30_000 });
+      expect(await wb.quick.rowLabels().allInnerTexts()).toEqual(['StreamProfileBench', 'OmniBehavior']);
       await wb.pickQuickPickRow('OmniBehavior', 'OmniBehavior');
       const step = async (n: number, title: string, value: string | null) => {
-        await quick.locator('.quick-input-title', { hasText: `(${n}/4)` }).waitFor({ timeout: 30_000 });
-        expect(await quick.locator('.quick-input-title').innerText()).toContain(title);
+        await wb.quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
+        expect(await wb.quick.title().innerText()).toContain(title);
         if (value !== null) await quick.locator('input.input').fill(value);
         await wb.page.keyboard.press('Enter');
       };

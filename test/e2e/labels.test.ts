@@ -14,7 +14,7 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Benchmark, Run, User } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, pressIn, repoRoot, startWorkbench, typeInto, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, typeInto, waitFor, type Workbench } from './harness';
 import {
   cli,
   expectedAgreementCells,
@@ -94,7 +94,7 @@ describe('failure labels in the real workbench', () => {
 
   it('labels three steps with the keyboard alone', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -192,7 +192,7 @@ describe('failure labels in the real workbench', () => {
 
   it('shows badges and counts in the tree and filters it by label', async () => {
     // A wider side bar, so that the badges are readable in the screenshots.
-    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    const box = await wb.sideBar.part().boundingBox();
     if (box) {
       await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
       await wb.page.mouse.down();
@@ -224,7 +224,7 @@ describe('failure labels in the real workbench', () => {
     expect(headings.slice(0, 2)).toEqual(['Mode', 'Labels (yours, in the run)']);
     await wb.screenshot('labels-filter-pick');
     await input.fill('Format error');
-    const labelRow = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'key 7' }).first();
+    const labelRow = wb.quick.rows().filter({ hasText: 'key 7' }).first();
     await wb.checkQuickPickRow(labelRow);
     await wb.page.keyboard.press('Enter');
     await waitFor(
@@ -234,7 +234,7 @@ describe('failure labels in the real workbench', () => {
       },
       { message: 'only step 3 in the tree' },
     );
-    const message = wb.page.locator(`${BENCHMARKS_PANE} .pane-body .message`);
+    const message = wb.sideBar.benchmarks.message();
     await waitFor(
       async () => /Filter: label Format error — 1 step\(s\) match/.test(await message.innerText().catch(() => '')),
       { message: 'the filter message' },
@@ -249,10 +249,7 @@ describe('failure labels in the real workbench', () => {
     await palette('Persona Lab: Filter Steps…');
     await waitFor(() => input.isVisible(), { message: 'the filter pick' });
     await input.fill('Failed request');
-    const failedRow = wb.page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: "the reference's error record" })
-      .first();
+    const failedRow = wb.quick.rows().filter({ hasText: "the reference's error record" }).first();
     await wb.checkQuickPickRow(failedRow);
     await wb.page.keyboard.press('Enter');
     await waitFor(
@@ -408,9 +405,9 @@ describe('failure labels in the real workbench', () => {
     ).toEqual(['1:decay-error', '2:pi-leak']);
     await wb.toasts('imported').first().waitFor();
     // The unreadable line is in the Problems panel, at its line.
-    await wb.page.locator('#status\\.problems').click();
-    await wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: '[Ln 6' }).first().waitFor();
-    await wb.page.locator('#status\\.problems').click();
+    await wb.statusBar.problems().click();
+    await wb.panel.problems('[Ln 6').first().waitFor();
+    await wb.statusBar.problems().click();
   });
 
   it('cancels an import from the conflict table without writing anything', async () => {
@@ -600,8 +597,8 @@ describe('failure labels in the real workbench', () => {
       file,
       '{\n  "labels": [\n    { "id": "too-slow", "name": "Too slow", "description": "", "scope": "step", "key": "1" },\n    { "id": "too-slow", "name": "Again", "scope": "step", "key": "j" }\n  ]\n}\n',
     );
-    await wb.page.locator('#status\\.problems').click();
-    const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'duplicate id' });
+    await wb.statusBar.problems().click();
+    const marker = wb.panel.problems('duplicate id');
     await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(await marker.first().innerText()).toContain('[Ln 4');
     await frame.locator('.labels-error', { hasText: 'default labels are in use' }).waitFor();

@@ -11,7 +11,7 @@ import { MISSING } from '../../src/core/glossary';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli, importLine, labelsPage } from './labelsPage';
 
 interface CliLabelKappa {
@@ -84,10 +84,7 @@ describe('agreement among three annotators in the real workbench', () => {
 
   it('shows κ per label among the three authors cell by cell as `labels summary --json` gives it', async () => {
     await wb.openView('Persona Lab');
-    await wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .first()
-      .waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.sideBar.benchmarks.rows().first().waitFor({ state: 'visible', timeout: 60_000 });
     await palette('Persona Lab: Label Summary');
     page = await wb.findWebviewFrame('#agreement-root section.all-authors table.per-label', { timeout: 60_000 });
 

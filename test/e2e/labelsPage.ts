@@ -9,8 +9,9 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { suggestLabels } from '../../src/core/labels/suggest';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Run, User } from '../../src/core/spb/types';
-import { answerFileDialog } from './fileDialog';
-import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { answerFileDialog } from './support/fileDialog';
+import { repoRoot, waitFor, type Workbench } from './harness';
+import { labelled, twistie } from './support/sideBar';
 
 export interface Row {
   label: string;
@@ -67,13 +68,7 @@ export function importLine(userId: string, run: string, o: Record<string, unknow
 /** The helpers over the workbench `wb()` returns (a getter: the tests start it in beforeAll). */
 export function labelsPage(wb: () => Workbench) {
   /** The label of the quick input's focused row. */
-  const focusedRow = () =>
-    wb().page.evaluate(
-      () =>
-        document
-          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
-          ?.textContent?.trim() ?? '',
-    );
+  const focusedRow = () => wb().quick.focusedRowLabel();
 
   /** F1, the command's exact title, Enter: the keyboard path through the palette. */
   async function palette(title: string): Promise<void> {
@@ -89,7 +84,7 @@ export function labelsPage(wb: () => Workbench) {
 
   /** Types into the quick input that is open and presses Enter once the focused row is `row`. */
   async function pick(text: string, row: string): Promise<void> {
-    const input = wb().page.locator('.quick-input-widget input.input');
+    const input = wb().quick.input();
     await waitFor(() => input.isVisible(), { message: 'a quick input' });
     await input.fill(text);
     await waitFor(async () => (await focusedRow()) === row, { message: `row ${row}` });
@@ -99,28 +94,20 @@ export function labelsPage(wb: () => Workbench) {
   /** Answers the workbench's own file dialog (code-server has no native one) with `path`, once its start path is `ready`. */
   async function dialogPath(path: string, ready: (value: string) => boolean, what: string): Promise<void> {
     await answerFileDialog(wb().page, path, ready, what);
-    await wb().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+    await wb().quick.widget.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
-  const treeRows = () =>
-    wb()
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .evaluateAll((els) =>
-        els.map((e) => ({
-          level: Number(e.getAttribute('aria-level')),
-          label: e.querySelector('.label-name')?.textContent ?? '',
-          description: e.querySelector('.label-description')?.textContent ?? '',
-        })),
-      );
+  const treeRows = async () =>
+    (await wb().sideBar.benchmarks.readRows()).map(({ level, label, description }) => ({ level, label, description }));
   const treeRow = (label: string, level: number) =>
     wb()
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({ has: wb().page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+      .sideBar.benchmarks.rows({ level })
+      .filter({ has: labelled(wb().page, new RegExp(`^${label}$`)) })
       .first();
   async function expandRow(label: string, level: number): Promise<void> {
     const row = treeRow(label, level);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await twistie(row).click();
     await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
   }
 

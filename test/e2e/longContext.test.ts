@@ -19,6 +19,7 @@ import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { pyFixed } from '../../src/core/io/pyNumber';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
+import { codicon, listRows } from './support/sideBar';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
 const SAMPLE = 'lc12';
@@ -32,7 +33,7 @@ describe('long-context baseline in the real workbench', () => {
   let base: string;
   let plan: ReturnType<typeof longContextPlan>;
 
-  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const dialog = () => wb.dialog.box();
   const toast = (text: RegExp) => wb.toasts(text);
   const editorLines = () => wb.editor.lines();
   // Monaco renders spaces as no-break spaces, and wrapped lines as lines of their own.
@@ -72,16 +73,13 @@ describe('long-context baseline in the real workbench', () => {
   /** Runs the command from the Experiments view's title bar; resolves to the modal's text. */
   async function runBaseline(): Promise<string> {
     await wb.expandView('Experiments');
-    const pane = wb.page
-      .locator('.part.sidebar .pane')
-      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^Experiments$/ }) })
-      .first();
+    const pane = wb.sideBar.pane('Experiments');
     // The title actions show on hover, and a context key set meanwhile can re-render them under the pointer: hover
     // again until the click lands (as the PI audit test does).
-    const action = pane.locator('.pane-header .actions .action-label[aria-label="Run Long-Context Baseline…"]');
+    const action = pane.action('Run Long-Context Baseline…');
     await waitFor(
       async () => {
-        await pane.locator('.pane-header').hover();
+        await pane.header().hover();
         return action.click({ timeout: 2_000 }).then(
           () => true,
           () => false,
@@ -98,9 +96,7 @@ describe('long-context baseline in the real workbench', () => {
     await u.row(base).click();
     await dialog().waitFor({ state: 'visible', timeout: 30_000 });
     const text = await dialog().innerText();
-    await dialog()
-      .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
-      .click();
+    await wb.dialog.exactButton('Run').click();
     return text;
   }
 
@@ -120,7 +116,7 @@ describe('long-context baseline in the real workbench', () => {
     const bench = await loadBenchmark(ws, { runs: [base, plan.name] });
     const table = longContextTable(bench, bench.runs.get(base)!, bench.runs.get(plan.name)!, plan.users);
     expect(table.pairedSteps).toBe(plan.count);
-    await wb.page.locator('.part.editor .tab', { hasText: `long-context ${plan.name} vs ${base}.txt` }).waitFor();
+    await wb.editor.tab(`long-context ${plan.name} vs ${base}.txt`).waitFor();
     await waitFor(async () => flat(await editorLines().innerText()).includes('Avg.'), { message: 'the table' });
     const shown = flat(await editorLines().innerText());
     for (const line of longContextLines(table)) expect(shown).toContain(flat(line));
@@ -132,11 +128,11 @@ describe('long-context baseline in the real workbench', () => {
 
     // One long-context row in the Experiments view, and in the log.
     const pane = await wb.expandView('Experiments');
-    const rows = pane.locator('.monaco-list-row');
+    const rows = listRows(pane);
     await waitFor(async () => (await rows.count()) === 1, { timeout: 30_000, message: 'the long-context row' });
     expect(await rows.first().innerText()).toContain(`long-context · ΔR `);
     expect(await rows.first().innerText()).toMatch(new RegExp(` · ${SAMPLE}$`));
-    expect(await rows.first().locator('.codicon-layers').count()).toBe(1);
+    expect(await codicon(rows.first(), 'layers').count()).toBe(1);
     const log = ExperimentLog.open(join(ws, EXPERIMENTS_DB), { mustExist: true });
     const logged = log.list();
     log.close();
@@ -161,9 +157,8 @@ describe('long-context baseline in the real workbench', () => {
       async () => {
         if ((await tabs.count()) === 0) return true;
         await tabs.first().hover();
-        await tabs
-          .first()
-          .locator('.tab-actions .action-label')
+        await wb.editor
+          .tabActions(tabs.first())
           .click({ timeout: 2_000 })
           .catch(() => {});
         return false;
@@ -171,7 +166,7 @@ describe('long-context baseline in the real workbench', () => {
       { message: 'every editor closed' },
     );
     const pane = await wb.expandView('Experiments');
-    await pane.locator('.monaco-list-row').first().click();
+    await listRows(pane).first().click();
     await waitFor(async () => flat(await editorLines().innerText()).includes('Avg.'), { message: 'the table again' });
     await wb.screenshot('longctx-resumed');
   });

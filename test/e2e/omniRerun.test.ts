@@ -16,7 +16,8 @@ import { DEFAULT_MAX_HISTORY_TOKENS } from '../../src/core/omni/run/source';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled, rowDescription } from './support/sideBar';
 
 const RUN = 'omni-e2e';
 
@@ -31,7 +32,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   let frame: Frame;
 
   const toast = (text: RegExp) => wb.toasts(text).first();
-  const dialog = () => wb.page.locator('.monaco-dialog-box');
+  const dialog = () => wb.dialog.box();
   const userPrompts = () =>
     server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages[0].content);
 
@@ -51,7 +52,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': 'scripted-model' },
     });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -116,7 +117,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
     // The keys must reach the draft: the trace view can take the focus back late (after its attempt list redraws),
     // so the draft's tab is clicked and its group focused until its editor has the keyboard.
-    const focused = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused');
+    const focused = wb.editor.focusedActive();
     await waitFor(
       async () => {
         if (await focused.isVisible()) return true;
@@ -134,15 +135,9 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const draftText = readFileSync(file, 'utf8');
     const history = omniHistoryBlock(draftText);
     const promptLine = history ? history.edit + 1 : draftText.split('\n').indexOf('=== user ===') + 2;
-    if (history)
-      await wb.page
-        .locator('.part.editor .editor-group-container.active .margin .codicon-folding-collapsed')
-        .first()
-        .waitFor({ timeout: 10_000 });
+    if (history) await wb.editor.foldedMarkers().first().waitFor({ timeout: 10_000 });
     await wb.screenshot('omni-draft-opened');
-    await wb.page
-      .locator('#status\\.editor\\.selection', { hasText: `Ln ${promptLine}, Col 1` })
-      .waitFor({ timeout: 10_000 });
+    await wb.statusBar.selection(`Ln ${promptLine}, Col 1`).waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press('Control+End');
     await wb.typeInEditor('\nThis user likes almost everything.');
     await wb.page.keyboard.press('Control+Enter');
@@ -169,21 +164,21 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
   });
 
   it('Run Test Actions… on a user writes a run the tree selects; the same run again resumes without asking', async () => {
-    const userRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+    const userRow = wb.sideBar.benchmarks
+      .rows({ level: 2 })
+      .filter({ has: labelled(wb.page, new RegExp(`^${user.userId}$`)) })
       .first();
     const runOnce = async () => {
-      const item = wb.page.locator('.context-view .action-label', { hasText: /^Run Test Actions…$/ });
+      const item = wb.menu.label(/^Run Test Actions…$/);
       const input = wb.quick.input();
-      const title = wb.page.locator('.quick-input-widget .quick-input-title');
+      const title = wb.quick.title();
       const forUser = `Run the test actions of ${user.userId}`;
       // One invocation at a time: the input box may take a moment, and a second click would start a second command.
       // A right-click that lands while the tree redraws after a run reaches the command without its row; the command
       // then asks whose test actions to run, and the test answers with the user, as a person would.
-      const whose = wb.page
-        .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-        .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${user.userId}\\s*$`) }) })
+      const whose = wb.quick
+        .rows()
+        .filter({ has: labelled(wb.page, new RegExp(`^\\s*${user.userId}\\s*$`)) })
         .first();
       await waitFor(
         async () => {
@@ -212,9 +207,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       await wb.page.keyboard.press('Enter');
       await dialog().waitFor({ state: 'visible', timeout: 60_000 });
       const text = await dialog().innerText();
-      await dialog()
-        .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ })
-        .click();
+      await wb.dialog.exactButton('Run').click();
       return text;
     };
     const before = server.requests.length;
@@ -242,17 +235,16 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await waitFor(
       async () =>
         (
-          await wb.page
-            .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`)
+          await rowDescription(wb.sideBar.benchmarks.rows({ level: 1 }))
             .first()
             .innerText()
         ).includes(RUN),
       { timeout: 60_000, message: 'the tree to show the new run' },
     );
-    const benchRow = wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"] .label-description`).first();
+    const benchRow = rowDescription(wb.sideBar.benchmarks.rows({ level: 1 })).first();
     expect(await benchRow.innerText()).toBe(`overall — over 1 of ${users} users · run: ${RUN} · OmniBehavior`);
     // A run of part of the benchmark is not a loading problem of the run the tool just wrote.
-    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
+    expect(await wb.statusBar.item('loading problem').count()).toBe(0);
     // The open trace view names the run whose predictions it now shows, and that run's headline.
     await frame.locator('.trace-header .run', { hasText: `run ${RUN} (made here by Run Test Actions…)` }).waitFor();
     expect(await frame.locator('.trace-header .run-figures').innerText()).toBe(
@@ -284,7 +276,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     // From the palette it asks whose test actions, rather than running all of them unasked (its quick pick opens as
     // the palette closes, so the palette is not waited out).
     await wb.quick.startCommand('Persona Lab: Run Test Actions…');
-    const rows = wb.page.locator('.quick-input-widget .monaco-list-row .label-name');
+    const rows = wb.quick.rowLabels();
     await waitFor(async () => (await rows.allInnerTexts())[0]?.includes('Every test action') ?? false, {
       message: 'the quick pick of whose test actions',
     });

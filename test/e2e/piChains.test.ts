@@ -12,6 +12,7 @@ import type { AuditReport } from '../../src/core/pi/report';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
 import { auditPage } from './auditPage';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { rowName } from './support/sideBar';
 
 describe('PI chains in the PI Audit view and the step view', () => {
   let wb: Workbench;
@@ -53,8 +54,7 @@ describe('PI chains in the PI Audit view and the step view', () => {
   it('groups the persona findings of each value under its chain, as audit --json gives it', async () => {
     await wb.openView('Persona Lab');
     await wb.waitForExtensionHostLine(`[info] audit: ${cli.findings.length} finding(s)`, { timeout: 60_000 });
-    await pane().locator('.pane-header').hover();
-    await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
+    await pane().collapseAll();
     await wb.showOnlyView('PI Audit');
     for (const [category, platform, user] of [
       ['Phone', 'Weibo', PHONE_USER],
@@ -77,10 +77,9 @@ describe('PI chains in the PI Audit view and the step view', () => {
     await setExpanded('Weibo', 2, true, { label: 'Phone', level: 1 });
     await setExpanded(PHONE_USER, 3, true);
     const chain = cli.chains!.find((c) => c.userId === PHONE_USER)!;
-    const first = pane().locator('.monaco-list-row[aria-level="5"]').first();
+    const first = pane().rows({ level: 5 }).first();
     await first.click();
-    const selected = async () =>
-      (await pane().locator('.monaco-list-row.selected .label-name').first().textContent()) ?? '';
+    const selected = async () => (await rowName(pane().selectedRow()).first().textContent()) ?? '';
     const label = await selected();
     await wb.page.keyboard.press('c');
     await waitRow(label, 5, (r) => r.description.endsWith('· confirmed leak'), 'the finding confirmed by its key');

@@ -37,9 +37,8 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
   let step: Step;
   let frame: Frame;
 
-  const dialog = (): Locator => wb.page.locator('.monaco-dialog-box');
-  const button = (title: string): Locator =>
-    dialog().locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${title}\\s*$`) });
+  const dialog = (): Locator => wb.dialog.box();
+  const button = (title: string): Locator => wb.dialog.exactButton(title);
 
   /** Re-run Step… from the step view's button, template and persona picked; resolves once the guard's modal shows. */
   async function rerunUntilModal(): Promise<void> {
@@ -196,7 +195,7 @@ describe('PI marks in the step view and the guard on re-runs, in the real workbe
     expect(server.requests.length).toBe(sent);
     await wb.screenshot('pi-guard-chain-modal');
     await button('Mask and Send').click();
-    await wb.page.locator('.notification-toast', { hasText: `run ${name} finished` }).waitFor({ timeout: 60_000 });
+    await wb.toasts(`run ${name} finished`).waitFor({ timeout: 60_000 });
     const requests = server.requests.slice(sent);
     expect(requests.map((r) => r.info.step)).toEqual(chain.map((s) => s.stepId));
     expect(JSON.stringify(requests.map((r) => r.body))).not.toContain(PHONE.text);

@@ -12,6 +12,7 @@ import { readPostsText } from '../../src/core/spb/format/load';
 import { renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
 import { insertInto, pressIn, repoRoot, typeInto, waitFor, type Workbench } from './harness';
+import { button } from './support/sideBar';
 import { findTarget, type Target } from './rerunExpect';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
@@ -29,17 +30,13 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     return messages.find((m) => m.role === 'user')!.content;
   };
   /** The draft's editor, in whichever group shows it. */
-  const draftEditor = () =>
-    wb.page
-      .locator('.part.editor .editor-group-container', { has: wb.page.locator('.tab.active', { hasText: '.pldraft' }) })
-      .locator('.monaco-editor')
-      .first();
+  const draftEditor = () => wb.editor.editorIn(wb.editor.group('.pldraft', { active: true })).first();
   /** Focuses the draft's editor through its tab (the step view takes the focus when it shows an attempt). */
   const focusDraft = async () => {
     await wb.editor.tab('.pldraft').click();
     // A click on a tab can leave the focus on the tab; the keys below must go to the text.
     await wb.runCommand('View: Focus Active Editor Group');
-    await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
+    await wb.editor.focusedActive().waitFor();
   };
 
   /** Deletes line `text` of the draft through the editor (Go to Line, select, delete), as a person would. */
@@ -79,9 +76,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await frame.locator('.step-header').click({ position: { x: 2, y: 2 } });
     await pressIn(frame.locator('body'), 'e');
     await waitFor(() => existsSync(file), { message: 'the draft file' });
-    await wb.page
-      .locator('.part.editor .tab.active', { hasText: `${user.userId}-step${step.stepId}.pldraft` })
-      .waitFor();
+    await wb.editor.tab(`${user.userId}-step${step.stepId}.pldraft`, { active: true }).waitFor();
     const text = readFileSync(file, 'utf8');
     expect(text).toContain(`step: weibo/${user.userId}/${step.stepId}`);
     // The persona the step receives from the selected run, filled in.
@@ -148,7 +143,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await focusDraft();
     await wb.editor.press('Control+Home');
     await wb.typeInEditor('colour: blue\n');
-    await draftEditor().locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+    await wb.editor.errorMarks(draftEditor()).first().waitFor({ timeout: 30_000 });
     await wb.editor.press('Control+Enter');
     await waitFor(async () => (await wb.notifications()).some((n) => /pldraft:1: unknown header "colour"/.test(n)), {
       message: 'the located refusal',
@@ -158,7 +153,7 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     // With the line taken out again the problem goes, and the draft is as it was for the template below.
     await focusDraft();
     await wb.editor.press('Control+Home', 'Control+Shift+K');
-    await waitFor(async () => (await draftEditor().locator('.squiggly-error').count()) === 0, {
+    await waitFor(async () => (await wb.editor.errorMarks(draftEditor()).count()) === 0, {
       message: 'the problem to clear',
     });
     await wb.editor.press('Control+s');
@@ -193,18 +188,18 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     }).text;
     expect(again).toBe(sentPrompt(1));
     const toast = wb.toasts('saved template "no-rules"');
-    await toast.locator('.monaco-button', { hasText: 'Try on Sample…' }).click();
+    await button(toast, 'Try on Sample…').click();
     // Try on Sample runs the new template as an experiment, and its row in the table carries the name given.
     await u.title('Run Template on Sample (1/3): sample');
     await u.row('s5').click();
     await u.title('(3/3): base run');
     await u.row(session.run.name).click();
-    const dialog = wb.page.locator('.monaco-dialog-box');
+    const dialog = wb.dialog.box();
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Run\s*$/ }).click();
+    await wb.dialog.exactButton('Run').click();
     const done = wb.toasts('experiment no-rules on s5');
     await done.waitFor({ timeout: 120_000 });
-    await done.locator('.monaco-button', { hasText: 'Show Table' }).click();
+    await button(done, 'Show Table').click();
     const table = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 60_000 });
     expect(await table.locator('tbody tr.exp-row .name').allTextContents()).toEqual(['no-rules']);
     await table.locator('th[data-key="delta0"] button').click();
@@ -223,9 +218,18 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
     await wb.editor.goToLine(at + 2);
     await wb.editor.press('ArrowLeft');
     await insertInto(wb.editor.active(), added);
-    await waitFor(async () => (await draftEditor().locator('.view-lines').innerText()).includes('职业规划'), {
-      message: 'the typed text in the draft',
-    });
+    await waitFor(
+      async () =>
+        (
+          await wb.editor
+            .linesIn(wb.editor.group('.pldraft', { active: true }))
+            .first()
+            .innerText()
+        ).includes('职业规划'),
+      {
+        message: 'the typed text in the draft',
+      },
+    );
     const sent = server.requests.length;
     const rowsBefore = await frame.locator('table.attempt-table tbody tr').count();
     await wb.editor.press('Control+Enter');
@@ -293,12 +297,12 @@ describe('the prompt loop: Edit Prompt, type, Ctrl+Enter', () => {
   it('Save as Template asks about the text joined to the persona, and a one-step override stays out', async () => {
     await focusDraft();
     await u.palette('Persona Lab: Save Draft as Template…');
-    const dialog = wb.page.locator('.monaco-dialog-box');
+    const dialog = wb.dialog.box();
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await dialog.innerText()).toContain('另外一直在关注#职业规划#。');
     expect(await dialog.innerText()).toContain('{{persona}}');
     await wb.screenshot('prompt-loop-save-template-question');
-    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Only This Step' }).click();
+    await wb.dialog.button('Only This Step').click();
     await u.title('Save Draft as Template');
     await pressIn(wb.quick.input(), 'Control+a');
     await typeInto(wb.quick.input(), 'persona-kept');

@@ -10,6 +10,7 @@ import { readPostsText } from '../../src/core/spb/format/load';
 import { REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';
 import type { ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
+import { rowName } from './support/sideBar';
 import { findTarget, type Target } from './rerunExpect';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
@@ -82,7 +83,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
     expect(draft).toContain(expected(target.carried));
     await wb.editor.tab('.pldraft').click();
     await wb.runCommand('View: Focus Active Editor Group');
-    await wb.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused').waitFor();
+    await wb.editor.focusedActive().waitFor();
     await wb.page.keyboard.press('Control+Enter');
     await u.compared(1);
     expect(sent(0)).toEqual({ system: STAND_IN_SYSTEM, prompt: expected(target.carried), temperature: 0 });
@@ -106,8 +107,8 @@ sys.__stdout__.write("@@" + json.dumps(p))
     const { user, step } = target;
     await u.palette('Persona Lab: Re-run Step…');
     await u.title('(1/2): template');
-    const first = u.widget().locator('.quick-input-list .monaco-list-row').first();
-    expect(await first.locator('.label-name').first().textContent()).toContain(REFERENCE_PROMPT_NAME);
+    const first = wb.quick.rows().first();
+    expect(await rowName(first).first().textContent()).toContain(REFERENCE_PROMPT_NAME);
     await u.row(new RegExp(REFERENCE_PROMPT_NAME.replace(/[()]/g, '\\$&'))).click();
     await u.title('(2/2): persona');
     await u.row(/No persona \(cold start\)/).click();

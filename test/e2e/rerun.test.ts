@@ -128,7 +128,7 @@ describe('re-running a step in the real workbench', () => {
     await u.input().fill(`${user.userId} ${step.stepId}`);
     await u.input().press('Enter');
     await u.widget().waitFor({ state: 'hidden' });
-    const node = wb.page.locator('.part.sidebar .monaco-list-row.selected');
+    const node = wb.sideBar.selectedRow();
     await node.waitFor({ timeout: 30_000 });
     await u.contextMenu(node, 'Re-run Step…', '(1/2): template');
     await u.answerRerun("Persona Lab's template (not the benchmark's prompt)", /No persona \(cold start\)/);
@@ -164,16 +164,13 @@ describe('re-running a step in the real workbench', () => {
     expect(await shown()).toContain('persona: carried from the base run');
     await lines.click();
     await typeInto(wb.editor.active(), 'x');
-    await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: 10_000 });
+    await wb.editor.overlayMessage(/read-only/i).waitFor({ timeout: 10_000 });
     await wb.screenshot('rerun-request-document');
     await frame.locator('vscode-button[data-open="raw"]').click();
     const rawTab = wb.editor.tab(/^Raw reply #1 · .*\.json/);
     await rawTab.waitFor({ timeout: 30_000 });
     // The group that shows the raw reply, whichever group has the focus (a click in the webview may keep it there).
-    const rawLines = wb.editor
-      .groups()
-      .filter({ has: wb.page.locator('.tab.active', { hasText: /^Raw reply #1 · / }) })
-      .locator('.monaco-editor .view-lines');
+    const rawLines = wb.editor.linesIn(wb.editor.group(/^Raw reply #1 · /, { active: true }));
     await waitFor(async () => (await rawLines.innerText()).includes('"persona_summary"'), {
       message: 'the raw reply text',
     });
@@ -185,10 +182,8 @@ describe('re-running a step in the real workbench', () => {
     await frame.locator('.rerun-toolbar vscode-button[data-command="previewPrompt"]').click();
     await u.title('Preview Prompt for');
     await u.row("Persona Lab's template (not the benchmark's prompt)").click();
-    await wb.page
-      .locator('.part.editor .tab', {
-        hasText: `Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`,
-      })
+    await wb.editor
+      .tab(`Prompt · ${user.userId} step ${step.stepId} · Persona Lab's template (not the benchmark's prompt).md`)
       .waitFor({ timeout: 30_000 });
     const lines = wb.editor.lines();
     const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
@@ -254,32 +249,31 @@ describe('re-running a step in the real workbench', () => {
     const file = join(ws, '.personalab', 'templates', 'short.plprompt');
     await waitFor(() => existsSync(file), { message: 'the template file' });
     await wb.editor.tab('short.plprompt').waitFor();
-    const editor = wb.page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
-    await editor.locator('.view-lines').click();
+    const editor = wb.editor.active();
+    await wb.editor.lines().click();
     await pressIn(editor, 'Control+End');
     await typeInto(editor, '\n{{pool');
-    const suggest = wb.page.locator('.editor-widget.suggest-widget');
-    await suggest.locator('.monaco-list-row', { hasText: 'pool_json' }).waitFor({ timeout: 30_000 });
+    await wb.editor.suggestions('pool_json').waitFor({ timeout: 30_000 });
     await wb.screenshot('template-completion');
     await pressIn(editor, 'Escape', 'Home');
     // Hover over a slot: its meaning from SLOT_NAMES.
-    await editor
-      .locator('.view-lines span', { hasText: /^posts$/ })
+    await wb.editor
+      .token(editor, /^posts$/)
       .first()
       .hover();
-    await wb.page.locator('.monaco-hover', { hasText: 'The batch B_n' }).first().waitFor({ timeout: 30_000 });
-    await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+    await wb.hover('The batch B_n').waitFor({ timeout: 30_000 });
+    await wb.editor.lines().click({ position: { x: 5, y: 5 } });
     await pressIn(editor, 'Control+End', 'ArrowLeft', 'ArrowLeft');
     await typeInto(editor, '_nope}}');
-    await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
-    const status = wb.page.locator('#status\\.problems');
+    await wb.editor.errorMarks(editor).first().waitFor({ timeout: 30_000 });
+    const status = wb.statusBar.problems();
     await waitFor(async () => /[1-9]/.test((await status.getAttribute('aria-label')) ?? ''), {
       message: 'a problem in the status bar',
     });
     await wb.screenshot('template-diagnostics');
     // Delete the bad line (typing `{` over a selection would wrap it: surroundingPairs).
     await pressIn(editor, 'Home', 'Shift+End', 'Delete');
-    await waitFor(async () => (await editor.locator('.squiggly-error').count()) === 0, {
+    await waitFor(async () => (await wb.editor.errorMarks(editor).count()) === 0, {
       message: 'the diagnostics to clear',
     });
     await pressIn(editor, 'Control+S');

@@ -13,6 +13,7 @@ import { kForPool, scoreStep } from '../../src/core/spb/score/step';
 import type { Benchmark, Run } from '../../src/core/spb/types';
 import { reply, type ScriptedServer } from '../support/scriptedServer';
 import { waitFor, type Workbench } from './harness';
+import { button, rowDescription } from './support/sideBar';
 import { findTarget, historyRows, keyLeaks, pct, pp, type Target } from './rerunExpect';
 import { KEY, MODEL, setKey, startSession, ui, type Session, type Ui, openRerunSection } from './rerunSession';
 
@@ -114,7 +115,7 @@ describe('batch runs from the UI in the real workbench', () => {
     const name = await u.input().inputValue();
     expect(name).toMatch(new RegExp(`^pl-template-${user.userId}-s${step.stepId}-full-\\d{8}-\\d{4}$`));
     await u.input().press('Enter');
-    const toast = wb.page.locator('.notification-toast', { hasText: `run ${name} finished` });
+    const toast = wb.toasts(`run ${name} finished`);
     await toast.waitFor({ timeout: 60_000 });
     expect(await toast.innerText()).toContain(
       `${user.steps.length - user.steps.indexOf(step)}/${user.steps.length - user.steps.indexOf(step)} steps · 0 failed · 1/1 users`,
@@ -125,8 +126,8 @@ describe('batch runs from the UI in the real workbench', () => {
       user.steps.filter((s) => s.stepId >= step.stepId).map((s) => s.stepId),
     );
     expect(chain[0].info.persona).toBe(carried);
-    await toast.locator('.monaco-button', { hasText: 'Select Run' }).click();
-    await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    await button(toast, 'Select Run').click();
+    await wb.sideBar.rows({ hasText: name }).first().waitFor({ timeout: 30_000 });
     const manifest = JSON.parse(readFileSync(join(ws, 'results', name, 'run.json'), 'utf8'));
     expect(manifest).toMatchObject({
       status: 'finished',
@@ -135,8 +136,8 @@ describe('batch runs from the UI in the real workbench', () => {
     });
     expect(JSON.stringify(manifest)).not.toContain(KEY);
     // Made with Persona Lab's template: the tree says it is not the benchmark's prompt.
-    const root = wb.page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: `run: ${name}` }).first();
-    expect(await root.locator('.label-description').innerText()).toContain("not the benchmark's prompt");
+    const root = wb.sideBar.rows({ level: 1, hasText: `run: ${name}` }).first();
+    expect(await rowDescription(root).innerText()).toContain("not the benchmark's prompt");
     await wb.screenshot('rerun-chain-selected');
   });
 
@@ -146,18 +147,14 @@ describe('batch runs from the UI in the real workbench', () => {
     const total = users.reduce((n, x) => n + x.steps.length, 0);
     server.setScript(() => reply.delay(250));
     const sent = server.requests.length;
-    await u.contextMenu(
-      wb.page.locator('.part.sidebar .monaco-list-row', { hasText: /^Douban/ }).first(),
-      'Re-run Platform…',
-      '(1/3): template',
-    );
+    await u.contextMenu(wb.sideBar.rows({ hasText: /^Douban/ }).first(), 'Re-run Platform…', '(1/3): template');
     await u.row("Persona Lab's template (not the benchmark's prompt)").click();
     await u.title('(2/3): persona mode');
     await u.row(/No persona/).click();
     await u.title('(3/3): run name');
     const name = await u.input().inputValue();
     await u.input().press('Enter');
-    const progress = wb.page.locator('.notification-toast', { hasText: `${platform} → ${name}` });
+    const progress = wb.toasts(`${platform} → ${name}`);
     await waitFor(async () => /[1-9]\d*\/\d+ steps/.test(await progress.innerText().catch(() => '')), {
       timeout: 60_000,
       message: 'progress with counts',
@@ -166,8 +163,8 @@ describe('batch runs from the UI in the real workbench', () => {
       new RegExp(`\\d+/${total} steps · 0 failed · \\d+/${users.length} users`),
     );
     await progress.hover();
-    await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
-    const cancelled = wb.page.locator('.notification-toast', { hasText: `run ${name} cancelled` });
+    await button(progress, 'Cancel').click();
+    const cancelled = wb.toasts(`run ${name} cancelled`);
     await cancelled.waitFor({ timeout: 60_000 });
     const dir = join(ws, 'results', name);
     const journal = () =>
@@ -180,10 +177,8 @@ describe('batch runs from the UI in the real workbench', () => {
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(total);
     const resumeFrom = server.requests.length;
-    await cancelled.locator('.monaco-button', { hasText: 'Resume' }).click();
-    await wb.page
-      .locator('.notification-toast', { hasText: `run ${name} finished (resumed)` })
-      .waitFor({ timeout: 60_000 });
+    await button(cancelled, 'Resume').click();
+    await wb.toasts(`run ${name} finished (resumed)`).waitFor({ timeout: 60_000 });
     server.setScript(undefined);
     const done = new Set(before.map((e) => `${e.user}/${e.step}`));
     const byUser = new Map(users.map((u) => [u.username, u.userId]));
@@ -229,7 +224,7 @@ describe('batch runs from the UI in the real workbench', () => {
     // The selected run may be another one (an earlier test selected its chain run): then the runs with failures.
     const first = await waitFor(
       async () => {
-        const text = (await u.widget().locator('.quick-input-title').textContent()) ?? '';
+        const text = (await wb.quick.title().textContent()) ?? '';
         return /\((1|2)\/3\)/.test(text) ? text : undefined;
       },
       { timeout: 30_000, message: 'the first quick input of Re-run Failed Requests' },
@@ -241,7 +236,7 @@ describe('batch runs from the UI in the real workbench', () => {
     const name = await u.input().inputValue();
     expect(name).toBe(`${failedRun.name}-retried-pl-template`);
     await u.input().press('Enter');
-    await wb.page.locator('.notification-toast', { hasText: `run ${name} finished` }).waitFor({ timeout: 60_000 });
+    await wb.toasts(`run ${name} finished`).waitFor({ timeout: 60_000 });
     server.setScript(undefined);
     const requests = server.requests.slice(sent);
     expect(requests).toHaveLength(failedSteps.length);

@@ -8,6 +8,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { Benchmark, Run, Step, User } from '../../src/core/spb/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 export const KEY = 'sk-e2e-SECRET-0123456789abcdef';
 
@@ -54,7 +55,7 @@ export async function startSession(
     settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': MODEL, ...settings },
   });
   await wb.openView('Persona Lab');
-  await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+  await waitFor(() => wb.sideBar.rows().count(), {
     timeout: 60_000,
     message: 'the benchmark tree',
   });
@@ -99,12 +100,11 @@ export function ui(wb: Workbench): Ui {
   const widget = () => wb.quickInput;
   const input = () => widget().locator('input.input');
   const row = (label: string | RegExp) =>
-    widget()
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: wb.page.locator('.label-name', { hasText: typeof label === 'string' ? exact(label) : label }) })
+    wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, typeof label === 'string' ? exact(label) : label) })
       .first();
-  const title = (text: string) =>
-    widget().locator('.quick-input-title', { hasText: text }).waitFor({ timeout: 30_000 });
+  const title = (text: string) => wb.quick.title(text).waitFor({ timeout: 30_000 });
   const self: Ui = {
     widget,
     input,
@@ -144,8 +144,8 @@ export function ui(wb: Workbench): Ui {
       );
     },
     async contextMenu(target, item, nextTitle) {
-      const action = wb.page.locator('.context-view .action-label', { hasText: exact(item) });
-      const next = widget().locator('.quick-input-title', { hasText: nextTitle });
+      const action = wb.menu.label(exact(item));
+      const next = wb.quick.title(nextTitle);
       await waitFor(
         async () => {
           if (await next.isVisible()) return true;
@@ -161,8 +161,7 @@ export function ui(wb: Workbench): Ui {
       let quietSince = Date.now();
       await waitFor(
         async () => {
-          if ((await wb.page.locator('.part.statusbar').innerText()).includes('loading benchmark'))
-            quietSince = Date.now();
+          if ((await wb.statusBar.part().innerText()).includes('loading benchmark')) quietSince = Date.now();
           return Date.now() - quietSince > 1500;
         },
         { timeout: 30_000, message: 'the benchmark reloads to settle' },

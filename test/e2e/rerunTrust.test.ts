@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 describe('re-runs in an untrusted workspace', () => {
   let wb: Workbench;
@@ -57,27 +58,27 @@ describe('re-runs in an untrusted workspace', () => {
     const widget = wb.quickInput;
     const input = widget.locator('input.input');
     const row = (label: string | RegExp) =>
-      widget
-        .locator('.quick-input-list .monaco-list-row')
-        .filter({ has: wb.page.locator('.label-name', { hasText: label }) })
+      wb.quick
+        .rows()
+        .filter({ has: labelled(wb.page, label) })
         .first();
-    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    await wb.root().locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
     await wb.startCommand('Persona Lab: Re-run Step…');
-    await widget.locator('.quick-input-title', { hasText: 'Open Step (1/2)' }).waitFor();
+    await wb.quick.title('Open Step (1/2)').waitFor();
     await input.fill(u.userId);
     await row(new RegExp(`^\\s*${u.userId}\\s*$`)).click();
     if (u.steps.length > 1) {
-      await widget.locator('.quick-input-title', { hasText: 'Open Step (2/2)' }).waitFor();
+      await wb.quick.title('Open Step (2/2)').waitFor();
       await row(new RegExp(`^\\s*step ${step.stepId}/`)).click();
     }
-    await widget.locator('.quick-input-title', { hasText: '(1/2): template' }).waitFor();
+    await wb.quick.title('(1/2): template').waitFor();
     await row(/Persona Lab's template/).click();
-    await widget.locator('.quick-input-title', { hasText: '(2/2): persona' }).waitFor();
+    await wb.quick.title('(2/2): persona').waitFor();
     await row(/No persona \(cold start\)/).click();
     await wb.findWebviewFrame('.cmp[data-attempt="1"]', { timeout: 60_000 });
     expect(workspace.requests).toHaveLength(0);

@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSample, type Sample } from '../../src/core/experiments/sampleFile';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { rowDescription, twistie } from './support/sideBar';
 import { csvTables } from './cliTables';
 import { treePage } from './treePage';
 import { failedSuffix, pct } from './treeExpected';
@@ -36,7 +37,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
   const { children, rowLocator, waitRow, runCommandWithInput, quickPickRow } = treePage(() => wb);
   const cli = (...args: string[]) =>
     execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), ...args], { encoding: 'utf8' });
-  const message = () => wb.page.locator(`${BENCHMARKS_PANE} .pane-body .message`);
+  const message = () => wb.sideBar.benchmarks.message();
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-sample-scope-'));
@@ -67,7 +68,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     const label = PLATFORM_LABELS[platform];
     const row = rowLocator(label, 2).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await twistie(row).click();
     const kids = await waitFor(
       async () => {
         const k = await children(label, 2);
@@ -75,16 +76,14 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
       },
       { timeout: 30_000, message: `${count} user rows under ${label}` },
     );
-    await row.locator('.monaco-tl-twistie').click();
+    await twistie(row).click();
     return kids.map((k) => k.label);
   }
 
   it('Filter Tree to Sample… shows exactly the sample users; Clear Sample Filter brings every user back', async () => {
     await wb.openView('Persona Lab');
     // Only the Benchmarks view open, so that every row is drawn.
-    const others = wb.page
-      .locator('.part.sidebar .pane-header[aria-expanded="true"]')
-      .filter({ hasNot: wb.page.locator('h3.title', { hasText: /^Benchmarks$/ }) });
+    const others = wb.sideBar.headers({ expanded: true, except: 'Benchmarks' });
     await waitFor(
       async () => {
         if ((await others.count()) === 0) return true;
@@ -104,7 +103,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     await runCommandWithInput('Persona Lab: Filter Tree to Sample…');
     const pick = quickPickRow(NAME);
     await pick.waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await pick.locator('.label-description').innerText()).toContain('7 users · seed 2 · by platform');
+    expect(await rowDescription(pick).innerText()).toContain('7 users · seed 2 · by platform');
     await pick.click();
     await waitFor(
       async () =>
@@ -140,7 +139,7 @@ describe('a sample in the Benchmarks tree and the run dashboard', () => {
     expect(shown.sort()).toEqual(Object.values(sample.users).flat().sort());
     await usersUnder(platforms[0], sample.users[platforms[0]]!.length);
     await wb.screenshot('sample-scope-tree');
-    await rowLocator(PLATFORM_LABELS[platforms[0]], 2).first().locator('.monaco-tl-twistie').click();
+    await twistie(rowLocator(PLATFORM_LABELS[platforms[0]], 2).first()).click();
 
     await wb.runCommand('Persona Lab: Clear Sample Filter');
     await waitRow(

@@ -21,9 +21,9 @@ describe('smoke: real workbench with Persona Lab installed', () => {
   });
 
   it('loads the workbench on sample/', async () => {
-    expect(await wb.page.locator('.monaco-workbench').count()).toBe(1);
+    expect(await wb.root().count()).toBe(1);
     await expect.poll(() => wb.page.title(), { timeout: 30_000 }).toMatch(/\bsample\b/);
-    await expect.poll(() => wb.page.locator('.part.statusbar').isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => wb.statusBar.part().isVisible(), { timeout: 30_000 }).toBe(true);
     expect(readdirSync(wb.extensionsDir).some((d) => d.startsWith('persona-lab.persona-lab-'))).toBe(true);
     await wb.screenshot('smoke-workbench');
   });
@@ -34,9 +34,7 @@ describe('smoke: real workbench with Persona Lab installed', () => {
     try {
       await item.waitFor({ state: 'visible', timeout: 60_000 });
     } catch {
-      const labels = await wb.page
-        .locator('.part.activitybar .action-item a.action-label')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      const labels = await wb.activityBarLabels();
       throw new Error(
         `no "Persona Lab" entry in the activity bar after 60 s.\nentries: ${JSON.stringify(labels)}\n` +
           `[Extension Host] lines:\n${wb.extensionHostLog.join('\n')}\n` +
@@ -50,9 +48,7 @@ describe('smoke: real workbench with Persona Lab installed', () => {
       );
     }
     await wb.openView('Persona Lab');
-    await expect
-      .poll(() => wb.page.locator('.part.sidebar .composite.title').innerText(), { timeout: 30_000 })
-      .toMatch(/persona lab/i);
+    await expect.poll(() => wb.sideBar.title().innerText(), { timeout: 30_000 }).toMatch(/persona lab/i);
     await wb.screenshot('smoke-persona-lab');
   });
 });

@@ -28,7 +28,8 @@ import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
+import { rowDescription, rowName, twistie } from './support/sideBar';
 import {
   armFigures,
   armFirstOpen,
@@ -37,7 +38,7 @@ import {
   logTime,
   readFirstOpen,
   type FirstOpen,
-} from './stepFirstOpen';
+} from './support/stepFirstOpen';
 
 const benchDir = resolve(process.env.PERSONA_LAB_RENDER_BENCH || join(repoRoot, 'sample'));
 const CLICKS = Number(process.env.PERSONA_LAB_RENDER_CLICKS || 20);
@@ -52,8 +53,6 @@ interface Target {
 }
 
 type RenderWindow = Window & { __plRender?: Promise<number>; __plClickAt?: number };
-
-const tree = `${BENCHMARKS_PANE} .customview-tree`;
 
 /** Nearest-rank percentile of sorted samples. */
 function percentile(sorted: number[], p: number): number {
@@ -86,43 +85,25 @@ describe('tree click → step view rendered', () => {
   });
 
   /** The level-`level` rows below `parent` (by data-index, up to the next row at the parent's level or above). */
-  const childRows = (parentLabel: string, parentLevel: number) =>
-    wb.page.locator(`${tree} .monaco-list-row`).evaluateAll(
-      (els, [label, level]) => {
-        const rows = els
-          .map((e) => ({
-            index: Number(e.getAttribute('data-index')),
-            level: Number(e.getAttribute('aria-level')),
-            label: e.querySelector('.label-name')?.textContent ?? '',
-          }))
-          .sort((a, b) => a.index - b.index);
-        const i = rows.findIndex((r) => r.level === level && r.label === label);
-        const out: string[] = [];
-        for (const r of i < 0 ? [] : rows.slice(i + 1)) {
-          if (r.level <= level) break;
-          if (r.level === level + 1) out.push(r.label);
-        }
-        return out;
-      },
-      [parentLabel, parentLevel] as const,
-    );
+  const childRows = async (parentLabel: string, parentLevel: number) => {
+    const rows = await wb.sideBar.benchmarks.readRows();
+    const i = rows.findIndex((r) => r.level === parentLevel && r.label === parentLabel);
+    const out: string[] = [];
+    for (const r of i < 0 ? [] : rows.slice(i + 1)) {
+      if (r.level <= parentLevel) break;
+      if (r.level === parentLevel + 1) out.push(r.label);
+    }
+    return out;
+  };
 
-  const row = (label: string, level: number) =>
-    wb.page
-      .locator(`${tree} .monaco-list-row[aria-level="${level}"]`)
-      .filter({
-        has: wb.page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      })
-      .first();
+  const row = (label: string, level: number) => wb.sideBar.benchmarks.row(label, level).first();
 
   async function setExpanded(label: string, level: number, expanded: boolean): Promise<void> {
     const r = row(label, level);
     await waitFor(
       async () => {
         if ((await r.getAttribute('aria-expanded')) === String(expanded)) return true;
-        await r.locator('.monaco-tl-twistie').click();
+        await twistie(r).click();
         return false;
       },
       { timeout: 30_000, interval: 200, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
@@ -192,19 +173,14 @@ describe('tree click → step view rendered', () => {
       const runs = Number(/(\d+) run\(s\)/.exec(loaded)![1]);
       const openColdMs = Number(loadedLine.exec(loaded)![1]);
       // The PI Audit view shares the side bar: collapse it so more of the tree is in view.
-      const audit = wb.page.locator('.part.sidebar .pane-header', { hasText: 'PI Audit' }).first();
+      const audit = wb.sideBar.headers().filter({ hasText: 'PI Audit' }).first();
       if ((await audit.getAttribute('aria-expanded')) === 'true') await audit.click();
 
       // A workspace may hold an OmniBehavior benchmark too (sample/ does): its level-2 rows are users, not platforms.
       const platformNames = Object.values(PLATFORM_LABELS).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      const platformRow = wb.page
-        .locator(`${tree} .monaco-list-row[aria-level="2"]`)
-        .filter({
-          has: wb.page.locator('.label-name', { hasText: new RegExp(`^(${platformNames.join('|')})$`) }),
-        })
-        .first();
+      const platformRow = wb.sideBar.benchmarks.row(new RegExp(`^(${platformNames.join('|')})$`), 2).first();
       await platformRow.waitFor({ timeout: LOAD_TIMEOUT });
-      const figures = platformRow.locator('.label-description', { hasText: / · R \d/ });
+      const figures = rowDescription(platformRow).filter({ hasText: / · R \d/ });
       await figures.waitFor({ timeout: LOAD_TIMEOUT });
       // The cold open until the tree shows figures: from the start of the load (its log entry's time less the time
       // it logs) to the first figures in the tree; and from the workbench page's navigation start, for context.
@@ -226,7 +202,7 @@ describe('tree click → step view rendered', () => {
       const openWarmMs = Number(loadedLine.exec(warmLine)![1]);
       const indexLines = wb.logLines().filter((l) => l.includes('[info] index '));
       expect(indexLines.at(-1), 'the refresh read every file from the index').toMatch(/ 0 read in full$/);
-      const platformLabel = (await platformRow.locator('.label-name').textContent())!;
+      const platformLabel = (await rowName(platformRow).textContent())!;
       const platform = (Object.keys(PLATFORM_LABELS) as Platform[]).find((p) => PLATFORM_LABELS[p] === platformLabel)!;
       expect(platform, `platform of ${platformLabel}`).toBeDefined();
       await setExpanded(platformLabel, 2, true);

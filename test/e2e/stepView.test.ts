@@ -16,6 +16,7 @@ import {
   type User,
 } from '../../src/core/spb/types';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { labelled } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
 const LABELS = {
@@ -93,12 +94,11 @@ describe('step view in the real workbench', () => {
     const widget = wb.quickInput;
     const input = widget.locator('input.input');
     await wb.startCommand('Preferences: Color Theme');
-    await widget.locator('.monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+    await wb.quick.rows('Dark Modern').first().waitFor();
     await input.fill(theme);
-    await widget
-      .locator('.monaco-list-row', {
-        has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }),
-      })
+    await wb.quick
+      .rows()
+      .filter({ has: labelled(wb.page, new RegExp(`^\\s*${theme}\\s*$`)) })
       .first()
       .click();
     await widget.waitFor({ state: 'hidden' });
@@ -125,7 +125,7 @@ describe('step view in the real workbench', () => {
 
   it('opens a step from the palette in the step view', async () => {
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -140,9 +140,7 @@ describe('step view in the real workbench', () => {
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateInput);
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateTarget);
     expect(await frame.locator('.meta-row').textContent()).toContain(run.name);
-    await wb.page
-      .locator('.part.editor .tab', { hasText: `${user.userId} · step ${step.stepId}/${step.totalSteps}` })
-      .waitFor();
+    await wb.editor.tab(`${user.userId} · step ${step.stepId}/${step.totalSteps}`).waitFor();
   });
 
   it("shows the six pool groups with the task file's tags and the run's hit / miss marks", async () => {
@@ -299,12 +297,12 @@ describe('step view in the real workbench', () => {
     const configure = frame.locator('.rerun-toolbar vscode-button[data-command="configureEndpoint"]');
     await configure.click();
     const widget = wb.quickInput;
-    await widget.locator('.quick-input-title', { hasText: 'Configure Endpoint (1/3)' }).waitFor();
+    await wb.quick.title('Configure Endpoint (1/3)').waitFor();
     await wb.pickQuickPickRow('vLLM on this machine', 'vLLM on this machine');
-    await widget.locator('.quick-input-title', { hasText: '(2/3): base URL' }).waitFor();
+    await wb.quick.title('(2/3): base URL').waitFor();
     expect(await widget.locator('input.input').inputValue()).toBe('http://127.0.0.1:8000/v1');
     await widget.locator('input.input').press('Enter');
-    await widget.locator('.quick-input-title', { hasText: '(3/3): model' }).waitFor();
+    await wb.quick.title('(3/3): model').waitFor();
     await widget.locator('input.input').fill('my-served-model');
     await widget.locator('input.input').press('Enter');
     await waitFor(
@@ -335,9 +333,7 @@ describe('step view in the real workbench', () => {
     await pressIn(frame.locator('body'), 'Shift+Alt+BracketRight');
     await showing(stepKey(nextUser, nextUser.steps[0]));
     // One panel, reused and retitled.
-    await wb.page
-      .locator('.part.editor .tab', { hasText: `${nextUser.userId} · step ${nextUser.steps[0].stepId}/` })
-      .waitFor();
+    await wb.editor.tab(`${nextUser.userId} · step ${nextUser.steps[0].stepId}/`).waitFor();
     expect(await wb.editor.tab('· step ').count()).toBe(1);
     // The buttons post the same messages.
     await frame.locator('vscode-button[data-nav="previousUser"]').click();
@@ -368,7 +364,7 @@ describe('step view in the real workbench', () => {
           .catch(() => false)),
       { message: 'the step view to be hidden' },
     );
-    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    await wb.editor.tab(`${target.user.userId} · step `).click();
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
     await frame.locator('vscode-button[data-source="tasks"]').click();
@@ -378,8 +374,8 @@ describe('step view in the real workbench', () => {
     // The line is shown pretty-printed (one long JSONL line becomes many), in the one group beside the view.
     const groups = wb.editor.groups();
     expect(await groups.count()).toBe(2);
-    const source = groups.nth(1).locator('.monaco-editor .view-lines');
-    await waitFor(async () => (await source.locator('.view-line').count()) > 5, {
+    const source = wb.editor.linesIn(groups.nth(1));
+    await waitFor(async () => (await wb.editor.lineRows(source).count()) > 5, {
       message: 'the result line pretty-printed',
     });
     expect((await source.innerText()).replace(/\u00a0/g, ' ')).toContain(`"user_id": "${target.user.userId}"`);
@@ -387,11 +383,11 @@ describe('step view in the real workbench', () => {
   });
   it('comes back after Reload Window, showing the same step', async () => {
     const key = stepKey(target.user, target.step);
-    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · step ` }).click();
+    await wb.editor.tab(`${target.user.userId} · step `).click();
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     // The restored panel shows the step again (its page saved it; the serializer reopens it once the benchmark loads).
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`, { timeout: 90_000 });
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);

@@ -15,6 +15,7 @@ import { CATEGORY_INFO } from '../../src/core/pi/placeholders';
 import { auditPane, auditRows } from './auditPage';
 import { tinyBench, TINY_PLATFORM, TINY_SAMPLE } from '../fixtures/tinybench/format';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { twistie } from './support/sideBar';
 import { treePage } from './treePage';
 
 describe('a third format registered by one list entry works in the workbench', () => {
@@ -81,7 +82,7 @@ describe('a third format registered by one list entry works in the workbench', (
       ['right', 'pass'],
       [`wrong · ⚑ ${first.name}`, 'error'],
     ]);
-    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: '1 loading problem' });
+    const status = wb.statusBar.item('1 loading problem');
     await status.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await status.getAttribute('aria-label')).toContain(tinyBench.label);
     await wb.screenshot('third-format-tree');
@@ -133,10 +134,10 @@ describe('a third format registered by one list entry works in the workbench', (
     expect(summary.expanded).toBe('true');
     const user = await row('ann', 2);
     expect(user.description).toBe('1 open');
-    await auditPane(wb).locator(`.monaco-list-row[data-index="${user.index}"] .monaco-tl-twistie`).click();
+    await twistie(auditPane(wb).rowAt(user.index)).click();
     const finding = await row(ADDRESS, 3);
     expect(finding.description).toBe('item 1 · text · high');
-    expect(await auditPane(wb).locator('.message').isVisible()).toBe(false);
+    expect(await auditPane(wb).message().isVisible()).toBe(false);
     await wb.screenshot('third-format-audit');
   });
 });

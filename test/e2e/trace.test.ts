@@ -11,7 +11,8 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun, userActionCounts } from '../../src/core/omni/score';
 import { rowCountsText } from '../../src/core/omni/countsText';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { rowDescription, twistie } from './support/sideBar';
 import { readPredictions, type RawQuestion } from './traceExpected';
 
 const sample = join(repoRoot, 'sample');
@@ -74,20 +75,12 @@ describe('OmniBehavior trace view in the real workbench', () => {
   let runName: string;
   let preds: Map<string, RawQuestion[]>;
 
-  const row = (label: string, level: number) =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({
-        has: wb.page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      })
-      .first();
+  const row = (label: string, level: number) => wb.sideBar.benchmarks.row(label, level).first();
 
   async function expand(label: string, level: number): Promise<void> {
     const r = row(label, level);
     await r.waitFor({ state: 'visible', timeout: 60_000 });
-    if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+    if ((await r.getAttribute('aria-expanded')) !== 'true') await twistie(r).click();
     await waitFor(async () => (await r.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
   }
 
@@ -116,7 +109,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const root = row('omnibehavior', 1);
     await root.waitFor({ state: 'visible', timeout: 60_000 });
     const score = scoreOmniRun(bench, bench.runs.get(runName)!);
-    expect(await root.locator('.label-description').innerText()).toContain(`run: ${runName} · OmniBehavior`);
+    expect(await rowDescription(root).innerText()).toContain(`run: ${runName} · OmniBehavior`);
 
     const { user, action } = target;
     await expand('omnibehavior', 1);
@@ -124,7 +117,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await userRow.waitFor({ state: 'visible' });
     // Short rows: the run's answers; the history and test action counts are in the tooltip.
     const userCounts = userActionCounts(score.perAction, user)!;
-    const userDescription = await userRow.locator('.label-description').innerText();
+    const userDescription = await rowDescription(userRow).innerText();
     // The figure first: the share right, then its counts (graded and left out are in the tooltip).
     expect(userDescription.startsWith(rowCountsText(userCounts, true))).toBe(true);
     expect(userDescription).toMatch(/^\d+% right \(\d+ of \d+\)/);
@@ -137,7 +130,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await actionRow.waitFor({ state: 'visible' });
     const counts = score.perAction.get(predictionKey(user.userId, action.index))!;
     expect(counts.incorrect).toBeGreaterThan(0);
-    const description = await actionRow.locator('.label-description').innerText();
+    const description = await rowDescription(actionRow).innerText();
     expect(description).toContain(`${counts.correct} of ${counts.correct + counts.incorrect} right`);
     expect(description).not.toContain(action.timestamp);
     expect(await actionRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')).toContain(
@@ -295,14 +288,12 @@ describe('OmniBehavior trace view in the real workbench', () => {
     await frame.locator('vscode-button[data-source="raw"]').click();
     const file = target.user.file.split('/').pop()!;
     const line = target.index.lines[next.index];
-    const tab = wb.page.locator('.part.editor .tab', { hasText: `${file} line ${line}` });
+    const tab = wb.editor.tab(`${file} line ${line}`);
     await tab.waitFor({ timeout: 30_000 });
-    const group = wb.page.locator('.part.editor .editor-group-container', {
-      has: wb.page.locator('.tab', { hasText: `${file} line ${line}` }),
-    });
+    const group = wb.editor.group(`${file} line ${line}`);
     await waitFor(
       async () =>
-        (await group.locator('.monaco-editor .view-lines').innerText())
+        (await wb.editor.linesIn(group).innerText())
           .replace(/\u00a0/g, ' ')
           .includes(`"timestamp": "${next.timestamp}"`),
       { message: `the record of #${next.index} pretty-printed` },
@@ -311,11 +302,11 @@ describe('OmniBehavior trace view in the real workbench', () => {
   it('comes back after Reload Window, showing the same test action', async () => {
     const key = (await frame.locator('#trace-root').getAttribute('data-trace'))!;
     // The raw file took the editor: bring the trace view to the front, so that it is restored as the visible one.
-    await wb.page.locator('.part.editor .tab', { hasText: `${target.user.userId} · #` }).click();
+    await wb.editor.tab(`${target.user.userId} · #`).click();
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     frame = await wb.findWebviewFrame(`#trace-root[data-trace="${key}"] .trace-header`, { timeout: 90_000 });
     expect(await frame.locator('.trace-header .user-id').textContent()).toBe(target.user.userId);
     await wb.waitForExtensionHostLine(`trace view: restored ${key.replace('#', ' #')}`);

@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
 import { auditPane, auditRows, outlinedFinding, type Row } from './auditPage';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { escapeRegExp } from './support/quickInput';
+import { rowDescription, twistie } from './support/sideBar';
 
 const AUTHOR = 'e2e-trace-auditor';
 
@@ -44,7 +46,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
         const r = all.find((x) => x.level === level && x.label === label && x.index > under);
         if (!r) return undefined;
         if (r.expanded === 'true') return r;
-        await pane().locator(`.monaco-list-row[data-index="${r.index}"] .monaco-tl-twistie`).click();
+        await twistie(pane().rowAt(r.index)).click();
         return undefined;
       },
       { timeout: 30_000, message: `${label} to expand` },
@@ -90,7 +92,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
   it('lists exactly the planted findings, by category, OmniBehavior and user', async () => {
     await wb.showOnlyView('PI Audit');
     // Once the OmniBehavior benchmark has loaded, the view offers the audit (and the palette lists it).
-    await waitFor(async () => ((await pane().locator('.message').textContent()) ?? '').startsWith('Not audited yet'), {
+    await waitFor(async () => ((await pane().message().textContent()) ?? '').startsWith('Not audited yet'), {
       timeout: 60_000,
       message: 'the benchmark to load',
     });
@@ -99,8 +101,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
       timeout: 120_000,
     });
     // Categories with findings start expanded: fold them all, then open one at a time.
-    await pane().locator('.pane-header').hover();
-    await pane().locator('.pane-header .actions .action-label[aria-label="Collapse All"]').click();
+    await pane().collapseAll();
     const seen: string[] = [];
     for (const category of [...new Set(planted.map((p) => p.category))]) {
       const cat = await expand(CATEGORY_INFO[category].label, 1);
@@ -128,7 +129,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
         }
       }
       // The list is virtualised and the pane short: fold the category again before the next.
-      await pane().locator(`.monaco-list-row[data-index="${cat.index}"] .monaco-tl-twistie`).click();
+      await twistie(pane().rowAt(cat.index)).click();
     }
     expect(seen.sort()).toEqual(planted.map((p) => `${p.category}/${p.userId}/${p.text}/${p.testAction}`).sort());
     await wb.screenshot('traceAudit-view');
@@ -139,8 +140,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
     const omni = await expand('OmniBehavior', 2, cat.index);
     await expand(phone.userId, 3, omni.index);
     const row = pane()
-      .locator('.monaco-list-row[aria-level="4"]')
-      .filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) })
+      .row(new RegExp(escapeRegExp(phone.text)), 4)
       .first();
     await row.click();
     const frame = await wb.findWebviewFrame(`#trace-root[data-trace="${phone.userId}#${phone.testAction}"]`, {
@@ -178,14 +178,12 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
 
   it('records a verdict that the CLI report reads back', async () => {
     const row = pane()
-      .locator('.monaco-list-row[aria-level="4"]')
-      .filter({ has: wb.page.locator('.label-name', { hasText: phone.text }) })
+      .row(new RegExp(escapeRegExp(phone.text)), 4)
       .first();
     await row.click({ button: 'right' });
-    const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Confirm Leak' }).first();
-    await item.hover();
+    await wb.menu.item('Confirm Leak').hover();
     await wb.page.keyboard.press('Enter');
-    await waitFor(async () => (await row.locator('.label-description').textContent())?.endsWith('· confirmed leak'), {
+    await waitFor(async () => (await rowDescription(row).textContent())?.endsWith('· confirmed leak'), {
       timeout: 30_000,
       message: 'the verdict on the row',
     });
@@ -250,7 +248,7 @@ describe('personaLab.audit.autoRun on an OmniBehavior folder', () => {
       async () => {
         const message =
           (await auditPane(wb)
-            .locator('.message')
+            .message()
             .textContent()
             .catch(() => '')) ?? '';
         return !message.startsWith('Not audited yet') && (await auditRows(wb)).length > 0;

@@ -9,7 +9,8 @@ import { parseLabelFile } from '../../src/core/labels/exportImport';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, pressIn, repoRoot, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, waitFor, type Workbench } from './harness';
+import { rowDescription, twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-trace-annotator';
@@ -40,19 +41,11 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
   const rowKey = (label: string, target: string) =>
     `omnibehavior/omnibehavior/${user.userId}/${action.index}/${runName}/${AUTHOR}:${label}@${target}`;
 
-  const treeRow = (label: string, level: number) =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({
-        has: wb.page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      })
-      .first();
+  const treeRow = (label: string, level: number) => wb.sideBar.benchmarks.row(label, level).first();
   async function expand(label: string, level: number): Promise<void> {
     const r = treeRow(label, level);
     await r.waitFor({ state: 'visible', timeout: 60_000 });
-    if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+    if ((await r.getAttribute('aria-expanded')) !== 'true') await twistie(r).click();
     await waitFor(async () => (await r.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
   }
   const chip = (id: string) => frame.locator(`.labels-bar .label-chip[data-label-id="${id}"]`);
@@ -136,15 +129,14 @@ describe('labels on OmniBehavior traces in the real workbench', () => {
 
   it('shows the labels as badges on the test action and the user in the tree', async () => {
     const actionRow = treeRow(`#${action.index} ${action.scene}`, 3);
-    await waitFor(
-      async () => (await actionRow.locator('.label-description').innerText()).includes(`⚑ ${first.name} · ⚑ 1 history`),
-      { message: 'the test action badge' },
-    );
+    await waitFor(async () => (await rowDescription(actionRow).innerText()).includes(`⚑ ${first.name} · ⚑ 1 history`), {
+      message: 'the test action badge',
+    });
     // The user row is short: the run's answers, then ⚑ and the number of labelled test actions.
-    expect(await treeRow(user.userId, 2).locator('.label-description').innerText()).toMatch(/ · ⚑ 1$/);
+    expect(await rowDescription(treeRow(user.userId, 2)).innerText()).toMatch(/ · ⚑ 1$/);
     // The description is cut off in a narrow side bar: the tooltip names the labels too.
     await actionRow.hover();
-    const tip = wb.page.locator('.monaco-hover', { hasText: 'Your labels:' }).first();
+    const tip = wb.hover('Your labels:');
     await tip.waitFor({ state: 'visible', timeout: 30_000 });
     // MarkdownString.appendText keeps spaces as no-break spaces.
     expect((await tip.innerText()).replace(/\u00a0/g, ' ')).toContain(`Your labels: ⚑ ${first.name} · ⚑ 1 history`);

@@ -11,7 +11,8 @@ import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniUser, TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, waitFor, type Workbench } from './harness';
+import { repoRoot, waitFor, type Workbench } from './harness';
+import { twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-trace-parity';
@@ -44,19 +45,11 @@ describe('the trace view at parity with the step view', () => {
   const rowKey = (a: TestAction, label: string, target: string, note = '') =>
     `${user.userId}/${a.index}/${runName}/${AUTHOR}:${label}@${target}${note ? `:${note}` : ''}`;
 
-  const treeRow = (label: string, level: number) =>
-    wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({
-        has: wb.page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      })
-      .first();
+  const treeRow = (label: string, level: number) => wb.sideBar.benchmarks.row(label, level).first();
   async function expand(label: string, level: number): Promise<void> {
     const r = treeRow(label, level);
     await r.waitFor({ state: 'visible', timeout: 60_000 });
-    if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+    if ((await r.getAttribute('aria-expanded')) !== 'true') await twistie(r).click();
     await waitFor(async () => (await r.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
   }
   const chip = (id: string) => frame.locator(`.labels-bar .label-chip[data-label-id="${id}"]`);
@@ -160,11 +153,11 @@ describe('the trace view at parity with the step view', () => {
     await waitFor(async () => (await targetText()) === words, { message: () => `the target text "${words}"` });
 
     const key = `${user.userId}#${c.index}`;
-    await wb.page.locator('.part.editor .tab', { hasText: `${user.userId} · #${c.index}` }).click();
+    await wb.editor.tab(`${user.userId} · #${c.index}`).click();
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     frame = await wb.findWebviewFrame(`#trace-root[data-trace="${key}"] .record-detail[data-index="${HISTORY}"]`, {
       timeout: 90_000,
     });

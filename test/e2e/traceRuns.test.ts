@@ -9,8 +9,9 @@ import { biasDiagnostics } from '../../src/core/omni/bias';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { answerFileDialog } from './fileDialog';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, labelled, readRows, rowName, twistie } from './support/sideBar';
+import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
 
 const omniRoot = join(repoRoot, 'sample', 'omnibehavior');
@@ -22,14 +23,8 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
   let wrongAction: TestAction;
   let user: OmniUser;
 
-  const rows = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`).evaluateAll((els) =>
-      els.map((e) => ({
-        level: Number(e.getAttribute('aria-level')),
-        label: e.querySelector('.label-name')?.textContent ?? '',
-        description: e.querySelector('.label-description')?.textContent ?? '',
-      })),
-    );
+  const rows = async () =>
+    (await wb.sideBar.benchmarks.readRows()).map(({ level, label, description }) => ({ level, label, description }));
   const rowOf = async (label: string, level: number) =>
     (await rows()).find((r) => r.label === label && r.level === level);
 
@@ -88,15 +83,15 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
       `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
     );
 
-    const userRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${user.userId}$`) }) })
+    const userRow = wb.sideBar.benchmarks
+      .rows({ level: 2 })
+      .filter({ has: labelled(wb.page, new RegExp(`^${user.userId}$`)) })
       .first();
-    await userRow.locator('.monaco-tl-twistie').click();
+    await twistie(userRow).click();
     const label = `#${wrongAction.index} ${wrongAction.scene}`;
-    const actionRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`)
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    const actionRow = wb.sideBar.benchmarks
+      .rows({ level: 3 })
+      .filter({ has: labelled(wb.page, new RegExp(`^${label}$`)) })
       .first();
     await actionRow.scrollIntoViewIfNeeded();
     await actionRow.click();
@@ -108,12 +103,9 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     // Choose OmniBehavior Run… from the palette (its quick pick follows the palette's).
     const input = wb.quick.input();
     await wb.startCommand('Persona Lab: Choose OmniBehavior Run…');
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
+    await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('perfect');
-    await wb.page
-      .locator('.quick-input-widget .monaco-list-row[aria-label^="perfect"]')
-      .first()
-      .waitFor({ state: 'visible' });
+    await wb.quick.rowByAria('perfect').first().waitFor({ state: 'visible' });
     await input.press('Enter');
     await wb.quickInput.waitFor({ state: 'hidden' });
 
@@ -172,15 +164,12 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     await wb.screenshot('trace-dashboard-perfect');
 
     // The demo run: hyper-active (predicted rates above the real ones), and the view follows the run picked.
-    await wb.page.locator('.part.sidebar .composite.title').click();
+    await wb.sideBar.title().click();
     await frame.locator('vscode-button').first().click();
     const input = wb.quick.input();
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Choose OmniBehavior Run' }).waitFor();
+    await wb.quick.title('Choose OmniBehavior Run').waitFor();
     await input.fill('demo-sim');
-    await wb.page
-      .locator('.quick-input-widget .monaco-list-row[aria-label^="demo-sim"]')
-      .first()
-      .waitFor({ state: 'visible' });
+    await wb.quick.rowByAria('demo-sim').first().waitFor({ state: 'visible' });
     await input.press('Enter');
     await waitFor(async () => (await frame.locator('#omnidash-root').getAttribute('data-run')) === 'demo-sim', {
       message: 'the dashboard to show demo-sim',
@@ -194,7 +183,7 @@ describe('OmniBehavior-only workspace in the real workbench', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     const frame = await wb.findWebviewFrame('#omnidash-root[data-run="demo-sim"]', { timeout: 90_000 });
     expect(await frame.locator('.reading').textContent()).toBe(
       biasDiagnostics(bench, bench.runs.get('demo-sim')!).reading,
@@ -225,26 +214,19 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
 
   it('opens the folder picked in the dialog as an OmniBehavior benchmark', async () => {
     await wb.openView('Persona Lab');
-    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder'), {
       message: 'the no-benchmark welcome',
     });
-    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    await button(welcome, 'Open Benchmark Folder…').first().click();
     const target = join(tmp, 'traces');
     await answerFileDialog(wb.page, target, (v) => v.startsWith('/'), 'the dialog to show its start folder');
     const bench = await loadOmniBenchmark(target);
     const top = await waitFor(
       async () => {
-        const r = await wb.page
-          .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`)
-          .evaluateAll((els) =>
-            els.map((e) => [
-              e.querySelector('.label-name')?.textContent ?? '',
-              e.querySelector('.label-description')?.textContent ?? '',
-            ]),
-          );
+        const r = (await readRows(wb.sideBar.benchmarks.rows({ level: 1 }))).map((x) => [x.label, x.description]);
         return r.length ? r : undefined;
       },
       { timeout: 60_000, message: 'the tree' },
@@ -255,9 +237,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
         `overall ${scoreOmniRun(bench, bench.runs.get('demo-sim')!).overall?.toFixed(1) ?? '—'} · run: demo-sim · OmniBehavior`,
       ],
     ]);
-    const users = await wb.page
-      .locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="2"] .label-name`)
-      .allTextContents();
+    const users = await rowName(wb.sideBar.benchmarks.rows({ level: 2 })).allTextContents();
     expect(users).toEqual([...bench.users.keys()].sort());
   });
 });

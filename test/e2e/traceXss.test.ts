@@ -5,7 +5,8 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOADS } from '../fixtures/make-xss-bench';
 import { PHONE, makeXssOmni, type XssOmni } from '../fixtures/make-xss-omni';
-import { BENCHMARKS_PANE, startWorkbench, waitFor, type Workbench } from './harness';
+import { startWorkbench, waitFor, type Workbench } from './harness';
+import { twistie } from './support/sideBar';
 
 async function anyPwned(wb: Workbench): Promise<string[]> {
   const hits: string[] = [];
@@ -40,14 +41,11 @@ describe('XSS payloads in an OmniBehavior trace are shown as text and never run'
 
   it('opens the poisoned test action in the trace view and shows every payload as text', async () => {
     await wb.openView('Persona Lab');
-    const userRow = wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="2"]`)
-      .filter({ hasText: bench.userId })
-      .first();
+    const userRow = wb.sideBar.benchmarks.rows({ level: 2 }).filter({ hasText: bench.userId }).first();
     await userRow.waitFor({ state: 'visible', timeout: 60_000 });
-    await userRow.locator('.monaco-tl-twistie').click();
-    await wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="3"]`)
+    await twistie(userRow).click();
+    await wb.sideBar.benchmarks
+      .rows({ level: 3 })
       .filter({ hasText: `#${bench.index} Video Browsing` })
       .first()
       .click();

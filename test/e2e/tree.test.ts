@@ -10,8 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { answerFileDialog } from './fileDialog';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, paneCss, rowDescription, rowName } from './support/sideBar';
+import { answerFileDialog } from './support/fileDialog';
 import { recordTexts, rowsOf, viewDescription } from './firstScreen';
 import { treePage } from './treePage';
 import {
@@ -83,8 +84,8 @@ describe('Benchmarks tree in the real workbench', () => {
   it('opens the workspace benchmark by itself, with the CLI numbers of the first run on every platform', async () => {
     await wb.openView('Persona Lab');
     // Widen the side bar so the descriptions are readable in the screenshots.
-    const sash = wb.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
-    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    const sash = wb.sideBar.sash();
+    const box = await wb.sideBar.part().boundingBox();
     if (box && (await sash.count())) {
       await wb.page.mouse.move(box.x + box.width, box.y + box.height / 2);
       await wb.page.mouse.down();
@@ -148,7 +149,7 @@ describe('Benchmarks tree in the real workbench', () => {
     const user = showcaseUser(p, cli.runs[0].name);
     const first = user.prediction_tasks[0].step_id;
     await rowLocator(`step ${first}`, 4).first().click();
-    const tab = wb.page.locator('.tabs-container .tab').filter({ hasText: `${user.user_id} · step ${first}` });
+    const tab = wb.editor.tab(`${user.user_id} · step ${first}`);
     await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
     // Wait until the webview shows that step: it takes the focus when it is ready, which would close a quick input.
     await wb.findWebviewFrame(`#step-root[data-step="${p}/${user.user_id}/${first}"]`, { timeout: 30_000 });
@@ -159,7 +160,7 @@ describe('Benchmarks tree in the real workbench', () => {
     await runCommandWithInput('Persona Lab: Choose Run…');
     const item = quickPickRow(next.name);
     await item.waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await item.locator('.label-description').innerText()).toContain(`Avg. Recall ${pct(next.avg.Recall)}`);
+    expect(await rowDescription(item).innerText()).toContain(`Avg. Recall ${pct(next.avg.Recall)}`);
     await item.click();
     await waitRow(
       'sample',
@@ -245,7 +246,7 @@ describe('Benchmarks tree in the real workbench', () => {
       diagnostics: { file: string; line: number }[];
     };
     await wb.runCommand('Persona Lab: Show Diagnostics');
-    const panel = wb.page.locator('.markers-panel');
+    const panel = wb.panel.problemsView();
     await panel.waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts every collection: the OmniBehavior benchmark of sample/omnibehavior adds its own.
     const omni = existsSync(join(root, 'omnibehavior'))
@@ -254,7 +255,7 @@ describe('Benchmarks tree in the real workbench', () => {
     if (report.diagnostics.length + omni === 0) {
       await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toMatch(/No problems have been detected/);
     } else {
-      const status = wb.page.locator('#status\\.problems');
+      const status = wb.statusBar.problems();
       const total = async () =>
         ((await status.getAttribute('aria-label')) ?? '').match(/\d+/g)?.reduce((a, b) => a + Number(b), 0);
       await expect.poll(total, { timeout: 30_000 }).toBe(report.diagnostics.length + omni);
@@ -273,20 +274,20 @@ describe('Benchmarks tree in the real workbench', () => {
     lines.push('{"user_id": "we_broken", ');
     writeFileSync(file, lines.join('\n') + '\n');
     const brokenLine = lines.length; // 1-based in the file, as the Problems panel shows it
-    const marker = wb.page.locator('.markers-panel .monaco-list-row').filter({ hasText: `[Ln ${brokenLine}, Col 1]` });
+    const marker = wb.panel.problems(`[Ln ${brokenLine}, Col 1]`);
     await marker.first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(await marker.first().innerText()).toMatch(/invalid JSON/);
 
     await reveal(first.user_id);
     const label = rowLocator(first.user_id, 3).first();
     await label.waitFor({ state: 'visible', timeout: 30_000 });
-    const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'not bold' }).first();
+    const hover = wb.hover('not bold');
     // The file watcher's reload re-renders the rows, which drops a hover that is already pending: hover again until
     // the tooltip shows (the mouse leaves the row first, so each try is a fresh hover).
     await waitFor(
       async () => {
         await wb.page.mouse.move(5, 5);
-        await label.locator('.label-name').hover();
+        await rowName(label).hover();
         return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(
           () => true,
           () => false,
@@ -325,19 +326,18 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const benchRow = () =>
-    wb.page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="1"]`).first();
+  const benchRow = () => wb.sideBar.benchmarks.rows({ level: 1 }).first();
 
   it('offers Open Benchmark Folder… in the welcome view, and the folder picked there opens', async () => {
     await wb.openView('Persona Lab');
-    const welcome = wb.page.locator(`${BENCHMARKS_PANE} .welcome-view-content`);
+    const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
     await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder is open.'), {
       message: 'the no-benchmark welcome',
     });
     // No empty state takes more than three rows: the welcome's text and button, the PI Audit's message.
-    const audit = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
+    const audit = wb.page.locator(paneCss('PI Audit', 'message'));
     await waitFor(async () => (await audit.innerText().catch(() => '')).startsWith('Open a benchmark'), {
       message: "the PI Audit's no-benchmark message",
     });
@@ -347,11 +347,11 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await wb.screenshot('tree-empty-welcome');
     // While the folder loads, the Benchmarks view and the PI Audit say so.
     const texts = await recordTexts(wb, [
-      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .welcome-view-content',
-      '.part.sidebar .pane:has(.pane-header[aria-label^="Benchmarks"]) .pane-header .description',
-      '.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message',
+      paneCss('Benchmarks', 'welcome'),
+      paneCss('Benchmarks', 'description'),
+      paneCss('PI Audit', 'message'),
     ]);
-    await welcome.locator('.monaco-button', { hasText: 'Open Benchmark Folder…' }).first().click();
+    await button(welcome, 'Open Benchmark Folder…').first().click();
     await answerFileDialog(
       wb.page,
       join(tmp, 'bench'),
@@ -361,8 +361,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-name')
+          rowName(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 30_000 },
@@ -384,20 +383,16 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     const item = benchRow();
     await item.click({ button: 'right' });
     // The benchmark node's context menu; hovering an entry focuses it, Enter runs it.
-    const entry = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: 'Choose Run…' }).first();
+    const entry = wb.menu.item('Choose Run…');
     await entry.hover();
     await wb.page.keyboard.press('Enter');
-    const row = wb.page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .filter({ hasText: last.name })
-      .first();
+    const row = wb.quick.rows().filter({ hasText: last.name }).first();
     await row.click();
     const want = benchDescription(last);
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-description')
+          rowDescription(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 30_000 },
@@ -407,18 +402,17 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     await wb.openView('Persona Lab');
     await expect
       .poll(
         () =>
-          benchRow()
-            .locator('.label-description')
+          rowDescription(benchRow())
             .textContent()
             .catch(() => ''),
         { timeout: 60_000 },
       )
       .toBe(want);
-    expect(await benchRow().locator('.label-name').textContent()).toBe('bench');
+    expect(await rowName(benchRow()).textContent()).toBe('bench');
   });
 });

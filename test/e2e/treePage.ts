@@ -1,39 +1,14 @@
 // The Benchmarks tree as the workbench renders it, for tree.test.ts: its rows read back, expanded and waited for,
 // and the palette commands that open an input of their own (Reveal Step by User ID…, Preferences: Color Theme).
-import { BENCHMARKS_PANE, waitFor, type Workbench } from './harness';
+import { waitFor, type Workbench } from './harness';
+import { expandRow, type TreeRow } from './support/sideBar';
 
-export interface Row {
-  index: number;
-  level: number;
-  label: string;
-  description: string;
-  expanded: string | null;
-  selected: boolean;
-  icon: string;
-}
+export type Row = TreeRow;
 
 /** The helpers over the workbench `wb()` returns (a getter: the tests start it in beforeAll). */
 export function treePage(wb: () => Workbench) {
   /** Every rendered row of the Benchmarks tree (not the other views of the container), in display order. */
-  const rows = (): Promise<Row[]> =>
-    wb()
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row`)
-      .evaluateAll((els) =>
-        els
-          .map((e) => ({
-            index: Number(e.getAttribute('data-index')),
-            level: Number(e.getAttribute('aria-level')),
-            label: e.querySelector('.label-name')?.textContent ?? '',
-            description: e.querySelector('.label-description')?.textContent ?? '',
-            expanded: e.getAttribute('aria-expanded'),
-            selected: e.getAttribute('aria-selected') === 'true',
-            icon:
-              [...(e.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])]
-                .find((c) => c.startsWith('codicon-'))
-                ?.slice(8) ?? '',
-          }))
-          .sort((a, b) => a.index - b.index),
-      );
+  const rows = (): Promise<Row[]> => wb().sideBar.benchmarks.readRows();
 
   /** The rendered children of the row `label` at `level` (rows right below it, one level deeper). */
   async function children(label: string, level: number): Promise<Row[]> {
@@ -48,14 +23,7 @@ export function treePage(wb: () => Workbench) {
     return out;
   }
 
-  const rowLocator = (label: string, level: number) =>
-    wb()
-      .page.locator(`${BENCHMARKS_PANE} .customview-tree .monaco-list-row[aria-level="${level}"]`)
-      .filter({
-        has: wb().page.locator('.label-name', {
-          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-        }),
-      });
+  const rowLocator = (label: string, level: number) => wb().sideBar.benchmarks.row(label, level);
 
   /**
    * Expands the row and returns its rendered children once they are the first of `expected` in order (the list is
@@ -64,7 +32,7 @@ export function treePage(wb: () => Workbench) {
   async function expand(label: string, level: number, expected: string[]): Promise<Row[]> {
     const row = rowLocator(label, level).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await expandRow(row);
     const least = Math.min(expected.length, 5);
     return waitFor(
       async () => {
@@ -84,7 +52,7 @@ export function treePage(wb: () => Workbench) {
 
   /** Runs a palette command that opens a quick input of its own (the harness's runCommand waits for it to close). */
   async function runCommandWithInput(title: string): Promise<void> {
-    const input = wb().page.locator('.quick-input-widget input.input');
+    const input = wb().quick.input();
     await wb().startCommand(title);
     // The palette's own list is gone once the command's input replaces it (its value no longer starts with '>').
     await waitFor(async () => !(await input.inputValue()).startsWith('>'), {
@@ -98,22 +66,22 @@ export function treePage(wb: () => Workbench) {
 
   async function reveal(query: string): Promise<void> {
     await runCommandWithInput('Persona Lab: Reveal Step by User ID…');
-    const input = wb().page.locator('.quick-input-widget input.input');
+    const input = wb().quick.input();
     await input.fill(query);
     await input.press('Enter');
-    await wb().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+    await wb().quick.widget.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
   /** Preferences: Color Theme, as a user would pick it ("Dark Modern" is listed as such, its setting value is "Default Dark Modern"). */
   async function setTheme(theme: string, bodyClass: string): Promise<void> {
     await runCommandWithInput('Preferences: Color Theme');
-    const input = wb().page.locator('.quick-input-widget input.input');
+    const input = wb().quick.input();
     await input.fill(theme);
     const row = quickPickRow(new RegExp(`^\\s*(Default )?${theme}\\s*$`));
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     await row.click();
-    await wb().page.locator(`.monaco-workbench.${bodyClass}`).waitFor({ state: 'attached', timeout: 30_000 });
-    await wb().page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+    await wb().root(bodyClass).waitFor({ state: 'attached', timeout: 30_000 });
+    await wb().quick.widget.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
   return { rows, children, rowLocator, expand, waitRow, runCommandWithInput, quickPickRow, reveal, setTheme };

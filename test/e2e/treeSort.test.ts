@@ -14,7 +14,8 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { ROW_PARTS, rowName, twistie } from './support/sideBar';
 import { treePage } from './treePage';
 import {
   benchDescription,
@@ -61,8 +62,7 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
   async function userRowsShown(count: number) {
     const platformRow = rowLocator(platformLabel, 2).first();
     await platformRow.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await platformRow.getAttribute('aria-expanded')) !== 'true')
-      await platformRow.locator('.monaco-tl-twistie').click();
+    if ((await platformRow.getAttribute('aria-expanded')) !== 'true') await twistie(platformRow).click();
     return waitFor(
       async () => {
         const kids = await children(platformLabel, 2);
@@ -76,10 +76,8 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     await wb.openView('Persona Lab');
     // The other views of the container share the side bar: collapse them so that every user of the platform is in
     // view (the tree draws only the rows it shows).
-    await wb.page.locator(`${BENCHMARKS_PANE} .pane-header`).waitFor({ state: 'visible', timeout: 30_000 });
-    const others = wb.page
-      .locator('.part.sidebar .pane-header[aria-expanded="true"]')
-      .filter({ hasNot: wb.page.locator('h3.title', { hasText: /^Benchmarks$/ }) });
+    await wb.sideBar.benchmarks.header().waitFor({ state: 'visible', timeout: 30_000 });
+    const others = wb.sideBar.headers({ expanded: true, except: 'Benchmarks' });
     await waitFor(
       async () => {
         if ((await others.count()) === 0) return true;
@@ -118,10 +116,10 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     const shown = await rowLocator('sample', 1)
       .first()
       .evaluate(
-        (row, prefix) => {
-          const description = row.querySelector('.label-description');
+        (row, [prefix, parts]) => {
+          const description = row.querySelector(parts.description);
           const text = description?.firstChild;
-          const clip = row.querySelector('.monaco-icon-label-container') ?? row;
+          const clip = row.querySelector(parts.labelBox) ?? row;
           if (!text || text.nodeType !== Node.TEXT_NODE) return { ok: false, why: 'no description text' };
           const range = document.createRange();
           range.setStart(text, 0);
@@ -130,13 +128,11 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
           const visible = Math.min(clip.getBoundingClientRect().right, row.getBoundingClientRect().right);
           return { ok: end <= visible, why: `"${prefix}" ends at ${end}, the row shows up to ${visible}` };
         },
-        `Avg. R ${pct(run.avg.Recall)}`,
+        [`Avg. R ${pct(run.avg.Recall)}`, ROW_PARTS] as const,
       );
     expect(shown.ok, shown.why).toBe(true);
     expect(await viewDescription(wb)).toMatch(new RegExp(`^runs: ${run.name} · `));
-    const titleActions = await wb.page
-      .locator(`${BENCHMARKS_PANE} .pane-header .actions .action-item .action-label`)
-      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const titleActions = await wb.sideBar.benchmarks.actionLabels();
     expect(titleActions).toContain('Sort Users By…');
     expect(titleActions, titleActions.join(', ')).not.toContain('Choose Run…');
     expect(titleActions.length, titleActions.join(', ')).toBeLessThanOrEqual(4);
@@ -151,11 +147,11 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     const f = userFigures(user, preds.get(user.user_id))!;
     await userRowsShown(users.length);
     const label = rowLocator(user.user_id, 3).first();
-    const hover = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Recall (R)' }).first();
+    const hover = wb.hover('Recall (R)');
     await waitFor(
       async () => {
         await wb.page.mouse.move(5, 5);
-        await label.locator('.label-name').hover();
+        await rowName(label).hover();
         return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(
           () => true,
           () => false,
@@ -217,7 +213,7 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});
     await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'attached', timeout: 60_000 });
+    await wb.waitForWorkbench();
     await openPersonaLab();
     await waitRow(platformLabel, 2, (r) => r.description.endsWith('· by R ↑'), 'the order after the reload');
     const kids = await userRowsShown(want.ids.length);
@@ -241,7 +237,7 @@ describe('Benchmarks tree: the run, the figures and Sort Users By…', () => {
 
     // Folded, the StreamProfileBench platform leaves the OmniBehavior users in view.
     const weibo = rowLocator(platformLabel, 2).first();
-    if ((await weibo.getAttribute('aria-expanded')) === 'true') await weibo.locator('.monaco-tl-twistie').click();
+    if ((await weibo.getAttribute('aria-expanded')) === 'true') await twistie(weibo).click();
     await runCommandWithInput('Persona Lab: Sort Users By…');
     await quickPickRow('Wrong answers').click({ timeout: 30_000 });
     await waitRow('omnibehavior', 1, (r) => r.description.endsWith('· by wrong answers ↓'), 'the order on the row');

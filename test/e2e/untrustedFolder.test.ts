@@ -62,9 +62,9 @@ describe('an untrusted folder chooses no server and runs no code', () => {
   });
 
   it('opens the benchmark, ignores the folder’s label server and says why, and connects nowhere', async () => {
-    await wb.page.locator('.monaco-workbench').locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    await wb.root().locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

@@ -21,7 +21,8 @@ import type { Benchmark, User } from '../../src/core/spb/types';
 import { rowName } from '../../src/extension/benchmarks/viewText';
 import { WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { benchmarkRow, firstScreen, openFirstPair, rowsOf, viewDescription } from './firstScreen';
-import { BENCHMARKS_PANE, freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { freePort, pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { button, paneCss } from './support/sideBar';
 import { ui, type Ui } from './rerunSession';
 
 interface Step {
@@ -47,8 +48,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
   /** The step view's step after Next Unlabelled Step: platform/user/step. */
   let labelled: string;
 
-  const stepButton = (id: string) =>
-    wb.page.locator(`button.getting-started-step[data-step-id="${WALKTHROUGH}#${id}"]`);
+  const stepButton = (id: string) => wb.walkthrough.step(`${WALKTHROUGH}#${id}`);
 
   /** Persona Lab: Get Started, then the walkthrough's page. */
   const openWalkthrough = async () => {
@@ -59,18 +59,16 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
   /** Selects the step and clicks the button of its description labelled `label`. */
   const clickButton = async (id: string, label: string) => {
     if (!(await stepButton(id).isVisible())) await openWalkthrough();
-    const button = wb.page
-      .locator(`[x-step-description-for="${WALKTHROUGH}#${id}"] .monaco-button`, { hasText: label })
-      .first();
+    const action = wb.walkthrough.button(`${WALKTHROUGH}#${id}`, label).first();
     await waitFor(
       async () => {
-        if (await button.isVisible()) return true;
+        if (await action.isVisible()) return true;
         await stepButton(id).click();
         return false;
       },
       { message: `the "${label}" button of step ${id}` },
     );
-    await button.click();
+    await action.click();
   };
 
   /** Waits until the walkthrough (opened again when hidden) shows step `id` done. */
@@ -115,7 +113,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     });
     u = ui(wb);
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -133,24 +131,21 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
 
   it('loads both samples without a toast and without a loading problem', async () => {
     // Both loads are done once the OmniBehavior root shows its run (the SPB tree showed before this test).
-    await wb.page
-      .locator(`${BENCHMARKS_PANE} .monaco-list-row[aria-level="1"]`, { hasText: 'run: demo-sim · OmniBehavior' })
+    await wb.sideBar.benchmarks
+      .rows({ level: 1, hasText: 'run: demo-sim · OmniBehavior' })
       .waitFor({ timeout: 60_000 });
     await wb.waitForExtensionHostLine(/loaded .*: \d+ users/, { timeout: 60_000 });
-    expect(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'loading problem' }).count()).toBe(0);
+    expect(await wb.statusBar.item('loading problem').count()).toBe(0);
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
   });
 
   it("the Experiments view's empty state is a short paragraph with links, not a column of buttons", async () => {
-    const pane = wb.page
-      .locator('.part.sidebar .pane')
-      .filter({ has: wb.page.locator('.pane-header .title', { hasText: /^Experiments$/ }) })
-      .first();
-    const header = pane.locator('.pane-header');
+    const pane = wb.sideBar.pane('Experiments');
+    const header = pane.header();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-    const welcome = pane.locator('.welcome-view-content');
+    const welcome = pane.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
-    expect(await welcome.locator('.monaco-button').count()).toBe(0);
+    expect(await button(welcome).count()).toBe(0);
     expect(await welcome.locator('a').allTextContents()).toEqual([
       'New Sample…',
       'Run Template on Sample…',
@@ -169,11 +164,9 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
 
   it('Persona Lab: Get Started opens the walkthrough with its steps and their media', async () => {
     await openWalkthrough();
-    const ids = await wb.page
-      .locator('button.getting-started-step')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-step-id')));
+    const ids = await wb.walkthrough.steps().evaluateAll((els) => els.map((e) => e.getAttribute('data-step-id')));
     expect(ids).toEqual(walkthrough.steps.map((s) => `${WALKTHROUGH}#${s.id}`));
-    const titles = await wb.page.locator('button.getting-started-step .step-title').allInnerTexts();
+    const titles = await wb.walkthrough.titles();
     expect(titles.map((t) => t.trim())).toEqual(walkthrough.steps.map((s) => s.title));
     await clickButton('open', 'Show the Benchmarks View');
     await ticked('open');
@@ -205,14 +198,14 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
       },
     );
     expect(omniProblems).toBeGreaterThan(0);
-    const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: `${omniProblems} loading problems` });
+    const status = wb.statusBar.item(`${omniProblems} loading problems`);
     await status.waitFor({ timeout: 30_000 });
     expect((await wb.notifications()).filter((n) => /loaded with|problem/i.test(n))).toEqual([]);
   });
 
   it('Show Problems, Choose Run… and Open Step run from their buttons and tick their steps', async () => {
     await clickButton('problems', 'Show Problems');
-    const panel = wb.page.locator('.markers-panel');
+    const panel = wb.panel.problemsView();
     await panel.waitFor({ state: 'visible', timeout: 30_000 });
     await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('test_actions.jsonl');
     await wb.screenshot('walkthrough-problems-status');
@@ -308,9 +301,7 @@ describe('the Get Started walkthrough against the demo endpoint', () => {
     await wb.findWebviewFrame('#dash-root[data-page="dashboard"][data-state="shown"]', { timeout: 60_000 });
     await ticked('dashboard');
 
-    const checked = await wb.page
-      .locator('button.getting-started-step')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked')));
+    const checked = await wb.walkthrough.steps().evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked')));
     expect(checked).toEqual(walkthrough.steps.map(() => 'true'));
     await wb.screenshot('walkthrough-done');
   });
@@ -331,7 +322,7 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
       settings: { 'personaLab.audit.autoRun': 'never' },
     });
     await wb.openView('Persona Lab');
-    await waitFor(() => wb.page.locator(`${BENCHMARKS_PANE} .monaco-list-row`).count(), {
+    await waitFor(() => wb.sideBar.benchmarks.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });
@@ -350,7 +341,7 @@ describe("the walk's first screens at 1280×800 with the secondary side bar open
   });
 
   it("the PI Audit's not-audited message takes at most three rows", async () => {
-    const message = wb.page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="PI Audit"]) .message');
+    const message = wb.page.locator(paneCss('PI Audit', 'message'));
     await waitFor(async () => (await message.innerText().catch(() => '')).startsWith('Not audited yet'), {
       timeout: 60_000,
       message: "the PI Audit's not-audited message",

@@ -40,7 +40,7 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
   it('opens the poisoned step in the step view', async () => {
     await wb.openView('Persona Lab');
     // The workspace holds data/*_inference_tasks.jsonl, so it opens by itself: wait for the tree to fill.
-    await waitFor(() => wb.page.locator('.part.sidebar .monaco-list-row').count(), {
+    await waitFor(() => wb.sideBar.rows().count(), {
       timeout: 60_000,
       message: 'the benchmark tree',
     });

@@ -30,6 +30,78 @@ export class EditorPart {
     return this.page.locator('.part.editor .editor-group-container');
   }
 
+  /** The active group's editor while it has the keyboard focus (VS Code marks it "focused"). */
+  focusedActive(): Locator {
+    return this.page.locator('.part.editor .editor-group-container.active .monaco-editor.focused');
+  }
+
+  /** The editor group showing a tab whose label matches `label` (`active`: as its active tab). */
+  group(label: string | RegExp, opts: { active?: boolean } = {}): Locator {
+    return this.groups().filter({ has: this.page.locator(opts.active ? '.tab.active' : '.tab', { hasText: label }) });
+  }
+
+  /** The code editor inside `scope` (a group). */
+  editorIn(scope: Locator): Locator {
+    return scope.locator('.monaco-editor');
+  }
+
+  /** The rendered lines of the code editor inside `scope` (a group). */
+  linesIn(scope: Locator): Locator {
+    return scope.locator('.monaco-editor .view-lines');
+  }
+
+  /** The single rendered lines inside `lines` (what lines() or linesIn() returned). */
+  lineRows(lines: Locator): Locator {
+    return lines.locator('.view-line');
+  }
+
+  /** A token (span) of `lines` whose text matches `text`. */
+  token(lines: Locator, text: string | RegExp): Locator {
+    return lines.locator('.view-lines span', { hasText: text });
+  }
+
+  /** The error squiggles of the code editor `editor`. */
+  errorMarks(editor: Locator): Locator {
+    return editor.locator('.squiggly-error');
+  }
+
+  /** The diff editor now shown. */
+  diff(): Locator {
+    return this.page.locator('.monaco-diff-editor');
+  }
+
+  /** The rendered lines of one side of the diff editor. */
+  diffLines(side: 'original' | 'modified'): Locator {
+    return this.diff().locator(`.editor.${side} .view-lines`);
+  }
+
+  /** The message an editor shows over its text (e.g. "Cannot edit in read-only editor"). */
+  overlayMessage(text: string | RegExp): Locator {
+    return this.page.locator('.monaco-editor-overlaymessage', { hasText: text });
+  }
+
+  /** The suggest widget's rows (those whose text matches `text`). */
+  suggestions(text?: string | RegExp): Locator {
+    return this.page
+      .locator('.editor-widget.suggest-widget')
+      .locator('.monaco-list-row', text === undefined ? undefined : { hasText: text });
+  }
+
+  /** The folded regions' markers in the active editor's margin. */
+  foldedMarkers(): Locator {
+    return this.page.locator('.part.editor .editor-group-container.active .margin .codicon-folding-collapsed');
+  }
+
+  /** The actions of a tab (its close button). */
+  tabActions(tab: Locator): Locator {
+    return tab.locator('.tab-actions .action-label');
+  }
+
+  /** The status bar's entry of the cursor position ("Ln 3, Col 1"). */
+  selection(): Locator {
+    return this.page.locator('#status\\.editor\\.selection');
+  }
+
   /** Waits until the active editor has the keyboard focus. */
   focused(): Promise<void> {
     return waitForFocus(this.active(), { what: 'the active editor' });
@@ -70,8 +142,9 @@ export class EditorPart {
     await this.press('Control+g');
     await typeInto(this.quick.input(), String(line));
     await pressIn(this.quick.input(), 'Enter');
-    const selection = this.page.locator('#status\\.editor\\.selection');
-    await selection.filter({ hasText: new RegExp(`^\\s*Ln ${line}, Col 1\\b`) }).waitFor({ timeout: 15_000 });
+    await this.selection()
+      .filter({ hasText: new RegExp(`^\\s*Ln ${line}, Col 1\\b`) })
+      .waitFor({ timeout: 15_000 });
     await this.focused();
   }
 }

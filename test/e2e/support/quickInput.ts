@@ -16,6 +16,44 @@ export class QuickInput {
     return this.widget.locator('input.input');
   }
 
+  /** Its title (the one whose text matches `text`). */
+  title(text?: string | RegExp): Locator {
+    return this.widget.locator('.quick-input-title', text === undefined ? undefined : { hasText: text });
+  }
+
+  /** The rows of the open quick pick (those whose text matches `text`). */
+  rows(text?: string | RegExp): Locator {
+    return this.widget.locator(
+      '.quick-input-list .monaco-list-row',
+      text === undefined ? undefined : { hasText: text },
+    );
+  }
+
+  /** The rows whose aria-label starts with `prefix`. */
+  rowByAria(prefix: string): Locator {
+    return this.widget.locator(`.monaco-list-row[aria-label^="${prefix.replace(/["\\]/g, '\\$&')}"]`);
+  }
+
+  /** The rows now checked (a multi-select pick). */
+  checkedRows(): Locator {
+    return this.widget.locator('.monaco-list-row[aria-checked="true"]');
+  }
+
+  /** The labels of the rows shown. */
+  rowLabels(): Locator {
+    return this.widget.locator('.monaco-list-row .label-name');
+  }
+
+  /** The label of the row that has the keyboard's highlight, read in the page ('' when none). */
+  focusedRowLabel(): Promise<string> {
+    return this.page.evaluate(
+      () =>
+        document
+          .querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name')
+          ?.textContent?.trim() ?? '',
+    );
+  }
+
   /**
    * The section headings of the open quick pick, in order: a separator shows on the right of its group's first row,
    * or (when the list is filtered or scrolled) as a row of its own.

@@ -28,13 +28,12 @@ import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-c
 import { checkChromium, launchBrowser, type BrowserPage } from './browser';
 import { EditorPart } from './editor';
 import { extensionId, LogChannelTail } from './logChannel';
+import { ContextMenu, Dialog, hover, Notifications, Panel, StatusBar, WalkthroughPage } from './parts';
 import { QuickInput } from './quickInput';
 import { codeServerCommand, defaultVsix, repoRoot, resultsDir, startCodeServer, type CodeServer } from './server';
 import { borrow, needsOwnServer } from './shared';
+import { SideBar } from './sideBar';
 import { waitFor } from './wait';
-
-/** The Benchmarks view's pane: the Persona Lab container also holds the PI Audit view, whose rows must not count. */
-export const BENCHMARKS_PANE = '.part.sidebar .pane:has(.pane-header h3.title:text-is("Benchmarks"))';
 
 /** The extension's LogOutputChannel (src/extension/log.ts). */
 export const LOG_CHANNEL = 'Persona Lab';
@@ -131,6 +130,19 @@ export class Workbench {
   readonly quick: QuickInput;
   /** The editor part: the active editor, typing into it, Go to Line. */
   readonly editor: EditorPart;
+  /** The side bar: its views, their headers and tree rows (`wb.sideBar.benchmarks` is the Benchmarks view). */
+  readonly sideBar: SideBar;
+  /** The modal dialog. */
+  readonly dialog: Dialog;
+  /** The context menu. */
+  readonly menu: ContextMenu;
+  readonly statusBar: StatusBar;
+  /** The panel (Problems). */
+  readonly panel: Panel;
+  /** Notification toasts. */
+  readonly notes: Notifications;
+  /** A walkthrough's Getting Started page. */
+  readonly walkthrough: WalkthroughPage;
   private readonly channel: LogChannelTail;
 
   /**
@@ -149,6 +161,13 @@ export class Workbench {
     this.extensionsDir = server.extensionsDir;
     this.quick = new QuickInput(this.page);
     this.editor = new EditorPart(this.page, this.quick);
+    this.sideBar = new SideBar(this.page);
+    this.dialog = new Dialog(this.page);
+    this.menu = new ContextMenu(this.page);
+    this.statusBar = new StatusBar(this.page);
+    this.panel = new Panel(this.page);
+    this.notes = new Notifications(this.page);
+    this.walkthrough = new WalkthroughPage(this.page);
     this.channel = new LogChannelTail(join(this.userDataDir, 'logs'), extensionId(repoRoot), LOG_CHANNEL);
     if (lent) this.channel.skipExisting();
   }
@@ -199,6 +218,13 @@ export class Workbench {
     return this.page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${cssString(label)}"]`)
       .first();
+  }
+
+  /** The aria-labels of the activity bar's entries, in order. */
+  activityBarLabels(): Promise<(string | null)[]> {
+    return this.page
+      .locator('.part.activitybar .action-item a.action-label')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   }
 
   /** Show the view container `label` in the side bar and expand all its views. */
@@ -351,12 +377,27 @@ export class Workbench {
 
   /** Texts of the notification toasts now shown. */
   notifications(): Promise<string[]> {
-    return this.toasts().locator('.notification-list-item-message').allInnerTexts();
+    return this.notes.texts();
   }
 
   /** The notification toasts (those whose text matches `text`). */
   toasts(text?: string | RegExp): Locator {
-    return this.page.locator('.notification-toast', text === undefined ? undefined : { hasText: text });
+    return this.notes.toasts(text);
+  }
+
+  /** See parts.ts hover: the hover now shown whose text matches `text`. */
+  hover(text: string | RegExp): Locator {
+    return hover(this.page, text);
+  }
+
+  /** The workbench's root element (`cls`: only while it has that class, e.g. a theme's "vs-dark"). */
+  root(cls?: string): Locator {
+    return this.page.locator(cls === undefined ? '.monaco-workbench' : `.monaco-workbench.${cls}`);
+  }
+
+  /** Waits until the workbench's root is in the page again (after a reload). */
+  async waitForWorkbench(timeout = 60_000): Promise<void> {
+    await this.root().waitFor({ state: 'attached', timeout });
   }
 
   /** The secondary side bar (the auxiliary bar). */
@@ -391,7 +432,7 @@ export class Workbench {
     // Each toast has its own close button ("Clear Notification"); the notification centre stays as it is.
     await waitFor(
       async () => {
-        const close = page.locator('.notification-toast .codicon-notifications-clear');
+        const close = this.notes.closeButtons();
         if ((await close.count()) === 0) return true;
         await close
           .first()

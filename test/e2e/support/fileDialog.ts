@@ -1,6 +1,6 @@
 // code-server's file dialogs are the workbench's own simple dialog: a quick input holding a path.
 import type { Page } from 'playwright-core';
-import { waitFor } from './harness';
+import { waitFor } from './wait';
 
 /**
  * Answers an open or save dialog with `target`. The dialog fills in its start path at once but lists that folder
