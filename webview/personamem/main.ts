@@ -12,7 +12,7 @@ import { el, icon } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
-import { openSections, section } from '../shared/sections';
+import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
 import vlistCss from '../shared/vlist.css';
 import { HistoryUi } from './history';
@@ -139,6 +139,8 @@ function show(generation: number, m: PmQuestionModel): void {
     ),
   );
   root.dataset.question = m.ref.questionId;
+  // What the view's serializer reopens after a reload of the window.
+  mergeState(vscode, { restore: { split: m.ref.split, questionId: m.ref.questionId } });
   document.title = `persona ${m.personaId} · Q${m.position}`;
   if (!same) window.scrollTo(0, 0);
 }

@@ -8,6 +8,7 @@
 import type { PmHistoryRow, PmQuestionModel } from '../../core/personamem/view';
 import {
   arrayOf,
+  isRecord,
   bool,
   claim,
   count,
@@ -92,3 +93,9 @@ export const isWebviewToExtension = messages(readyMessage, rowsRequest, textRequ
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export type QuestionRef = Infer<typeof questionRef>;
+
+/** The question a saved page state holds under its `restore` key (the view's serializer reopens it), if any. */
+export function savedQuestion(state: unknown): QuestionRef | undefined {
+  const r = isRecord(state) ? state.restore : undefined;
+  return questionRef(r) ? { split: r.split, questionId: r.questionId } : undefined;
+}

@@ -8,6 +8,7 @@ import type { PmContext } from '../../../core/personamem/types';
 import {
   QUESTION_VIEW_TYPE,
   isWebviewToExtension,
+  savedQuestion,
   type ExtensionToWebview,
   type QuestionRef,
   type WebviewToExtension,
@@ -133,5 +134,15 @@ export function activateQuestionView(store: PersonaMemStore, context: vscode.Ext
     await store.ready();
     if (isRef(arg)) panel.show(copyRef(arg));
   });
-  return vscode.Disposable.from(panel, command);
+  // After Reload Window the page's saved state names its question; it opens again once the benchmark has loaded.
+  const serializer = vscode.window.registerWebviewPanelSerializer(QUESTION_VIEW_TYPE, {
+    async deserializeWebviewPanel(restored: vscode.WebviewPanel, state: unknown): Promise<void> {
+      const ref = savedQuestion(state);
+      if (!ref) return restored.dispose();
+      await store.ready();
+      panel.adopt(restored, ref);
+      log.info(`question view: restored ${ref.split} ${ref.questionId}`);
+    },
+  });
+  return vscode.Disposable.from(panel, command, serializer);
 }

@@ -1,0 +1,137 @@
+// PersonaMem in the real workbench on sample/ (which holds all three benchmarks): its root in the Benchmarks tree
+// with the selected run's figures, a persona expanded to its questions (type and verdict icon), a question opened in
+// the question view (the question, the options with the model's pick and the answer, the history the model saw with
+// its sessions), and ] moving to the persona's next question. Expected figures come from the core.
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { personaMem } from '../../src/core/personamem/format';
+import { scorePersonaMemRun, type PmRunScore } from '../../src/core/personamem/score';
+import { SKILL_HEADS, type PersonaMemBench, type PmQuestion, type PmRun } from '../../src/core/personamem/types';
+import {
+  buildQuestionModel,
+  personaIds,
+  personaQuestions,
+  questionVerdict,
+  verdictCounts,
+  type PmQuestionModel,
+} from '../../src/core/personamem/view';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { treePage } from './treePage';
+
+const sample = join(repoRoot, 'sample');
+const RUN = '32k_demo-strong';
+
+describe('PersonaMem question view in the real workbench', () => {
+  let wb: Workbench;
+  let bench: PersonaMemBench;
+  let run: PmRun;
+  let score: PmRunScore;
+  let target: PmQuestion;
+  let model: PmQuestionModel;
+  let frame: Frame;
+  const { expand, waitRow, rowLocator } = treePage(() => wb);
+  const label = (q: PmQuestion, i: number) => `Q${i + 1} ${SKILL_HEADS[q.skill] ?? q.skill}`;
+
+  beforeAll(async () => {
+    bench = (await personaMem.load(join(sample, 'personamem'))).bench as PersonaMemBench;
+    run = bench.runs.get(RUN)!;
+    score = scorePersonaMemRun(bench, run);
+    // A question the model got wrong with a letter picked, that is not its persona's last (so ] has somewhere to go).
+    const all = personaIds(bench, '32k').flatMap((p) => personaQuestions(bench, '32k', p).slice(0, -1));
+    target =
+      all.find((q) => {
+        const m = buildQuestionModel(bench, q, run, score);
+        return m.verdict === 'wrong' && m.pick !== null;
+      }) ?? all[0];
+    model = buildQuestionModel(bench, target, run, score);
+    wb = await startWorkbench({ folder: sample, theme: 'dark', viewport: { width: 1600, height: 1000 } });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`pmem-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+  });
+
+  it('lists the PersonaMem benchmark with its run, its personas and their questions with verdicts', async () => {
+    await wb.openView('Persona Lab');
+    const c = verdictCounts(bench.splits.get('32k')!.questions.map((q) => questionVerdict(score, run, q.questionId)));
+    const root = await waitRow(
+      'personamem',
+      1,
+      (r) => r.description.includes(`run: ${RUN}`),
+      'the PersonaMem root with its run',
+    );
+    expect(root.description).toContain(`right (${c.right} of ${c.answered})`);
+    const personas = personaIds(bench, '32k');
+    await expand(
+      'personamem',
+      1,
+      personas.map((p) => `persona ${p}`),
+    );
+    const persona = `persona ${target.personaId}`;
+    const questions = personaQuestions(bench, '32k', target.personaId);
+    const pc = verdictCounts(questions.map((q) => questionVerdict(score, run, q.questionId)));
+    await waitRow(persona, 2, (r) => r.description.includes(`right (${pc.right} of ${pc.answered})`), persona);
+    const rows = await expand(persona, 2, questions.map(label));
+    const i = questions.indexOf(target);
+    const row = rows.find((r) => r.label === label(target, i))!;
+    expect(row.description).toContain(target.topic);
+    expect(row.icon).toBe(
+      { right: 'pass', wrong: 'error', invalid: 'warning', unanswered: 'circle-outline' }[model.verdict],
+    );
+    await wb.screenshot('pmem-tree');
+  });
+
+  it('opens the question: the question, the options with the pick and the answer, the verdict', async () => {
+    await rowLocator(label(target, model.position - 1), 3)
+      .first()
+      .click();
+    frame = await wb.findWebviewFrame(`#question-root[data-question="${target.questionId}"]`, { timeout: 60_000 });
+    expect(await frame.locator('.question-text').innerText()).toBe(target.question);
+    const letters = await frame
+      .locator('.options li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-letter')));
+    expect(letters).toEqual(['a', 'b', 'c', 'd']);
+    expect(await frame.locator('.options li.correct').getAttribute('data-letter')).toBe(model.correctLetter);
+    expect(await frame.locator('.options li.correct .mark-answer').innerText()).toContain('answer');
+    if (model.pick) {
+      expect(await frame.locator('.options li.picked').getAttribute('data-letter')).toBe(model.pick);
+      expect(await frame.locator('.options li.picked .mark-pick').innerText()).toContain("model's pick");
+    }
+    expect(await frame.locator('.verdict').getAttribute('data-verdict')).toBe(model.verdict);
+    expect(await frame.locator('.skill').innerText()).toBe(model.skillHead);
+    expect(await frame.locator('.topic').innerText()).toContain(target.topic);
+  });
+
+  it('lists the history the model saw, up to the end index, with its sessions marked', async () => {
+    const history = frame.locator('.history');
+    expect(await history.getAttribute('data-count')).toBe(String(target.endIndex));
+    await waitFor(async () => (await history.locator('.vrow[data-index="0"] .idx').textContent()) === '#0', {
+      message: 'the first history row',
+    });
+    expect(await history.locator('.vrow[data-index="0"]').getAttribute('class')).toContain('opens');
+    const opened = await history.locator('.vrow.opens').count();
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThanOrEqual(model.sessions);
+    // The last message the model saw, opened in full below the list.
+    await history.locator('.vlist').focus();
+    await pressIn(history.locator('.vlist'), 'End', 'Enter');
+    const detail = history.locator('.message-detail');
+    await detail.waitFor({ state: 'visible' });
+    expect(await detail.getAttribute('data-index')).toBe(String(model.seen - 1));
+    await wb.screenshot('pmem-question');
+  });
+
+  it('] moves to the persona’s next question', async () => {
+    const next = personaQuestions(bench, '32k', target.personaId)[model.position];
+    await frame.locator('.question-text').click();
+    await pressIn(frame.locator('body'), ']');
+    await frame.locator(`#question-root[data-question="${next.questionId}"]`).waitFor({ timeout: 30_000 });
+    expect(await frame.locator('.question-text').innerText()).toBe(next.question);
+    expect(await frame.locator('.title').innerText()).toContain(`question ${model.position + 1} of ${model.count}`);
+  });
+});
