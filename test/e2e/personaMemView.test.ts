@@ -30,7 +30,7 @@ describe('PersonaMem question view in the real workbench', () => {
   let target: PmQuestion;
   let model: PmQuestionModel;
   let frame: Frame;
-  const { expand, waitRow, rowLocator } = treePage(() => wb);
+  const { expand, waitRow, rowLocator, quickPickRow } = treePage(() => wb);
   const label = (q: PmQuestion, i: number) => `Q${i + 1} ${SKILL_HEADS[q.skill] ?? q.skill}`;
 
   beforeAll(async () => {
@@ -133,5 +133,25 @@ describe('PersonaMem question view in the real workbench', () => {
     await frame.locator(`#question-root[data-question="${next.questionId}"]`).waitFor({ timeout: 30_000 });
     expect(await frame.locator('.question-text').innerText()).toBe(next.question);
     expect(await frame.locator('.title').innerText()).toContain(`question ${model.position + 1} of ${model.count}`);
+  });
+
+  it('a click on the benchmark row chooses another run, and the figures follow it', async () => {
+    const other = [...bench.runs.keys()].sort().find((n) => n !== RUN)!;
+    const otherRun = bench.runs.get(other)!;
+    const otherScore = scorePersonaMemRun(bench, otherRun);
+    const c = verdictCounts(
+      bench.splits.get('32k')!.questions.map((q) => questionVerdict(otherScore, otherRun, q.questionId)),
+    );
+    await rowLocator('personamem', 1).first().locator('.label-name').click();
+    const pick = quickPickRow(other);
+    await pick.waitFor({ state: 'visible', timeout: 30_000 });
+    await pick.click();
+    const root = await waitRow('personamem', 1, (r) => r.description.includes(`run: ${other}`), `the run ${other}`);
+    expect(root.description).toContain(`right (${c.right} of ${c.answered})`);
+    // The question view shows the same run's answer.
+    await frame
+      .locator('.run')
+      .filter({ hasText: `run: ${other}` })
+      .waitFor({ timeout: 30_000 });
   });
 });

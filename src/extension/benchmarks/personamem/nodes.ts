@@ -14,6 +14,7 @@ import {
 } from '../../../core/personamem/view';
 import { SKILL_HEADS } from '../../../core/personamem/types';
 import type { TreeNode } from '../../tree/node';
+import { CHOOSE_RUN_COMMAND } from './commands';
 import { collapsedIf, folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 
 /** The command a question row runs (registered by the question view, ./questionView.ts). */
@@ -186,6 +187,7 @@ export class PmBenchmarkNode implements TreeNode {
       contextValue: 'personaLab.personamem.benchmark',
       icon: 'beaker',
       description: `${run ? `run: ${run.name} · ` : ''}PersonaMem${figures}`,
+      command: { title: 'Choose PersonaMem Run…', command: CHOOSE_RUN_COMMAND, arguments: [] },
     });
   }
 
@@ -209,6 +211,7 @@ export class PmBenchmarkNode implements TreeNode {
     );
     if (run) md.appendText(run.name);
     else md.appendMarkdown('none');
+    md.appendMarkdown(' (click the row to choose another)');
     if (score)
       md.appendMarkdown(`\n\n${score.unreadable} answer(s) name no single letter (scored wrong, as the authors do)`);
     if (bench.diagnostics.length) md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s)`);

@@ -16,6 +16,7 @@ import {
 import { log } from '../../log';
 import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ShownPanel, type PanelHostOptions } from '../../webviewPanel';
+import { CHOOSE_RUN_COMMAND, choosePersonaMemRun } from './commands';
 import { OPEN_QUESTION_COMMAND } from './nodes';
 import type { PersonaMemStore } from './store';
 
@@ -127,7 +128,7 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   }
 }
 
-/** The question view and the command its tree rows run. */
+/** The question view, and the commands its tree rows run (open a question, choose the run). */
 export function activateQuestionView(store: PersonaMemStore, context: vscode.ExtensionContext): vscode.Disposable {
   const panel = new QuestionPanel(context.extensionUri, store);
   const command = vscode.commands.registerCommand(OPEN_QUESTION_COMMAND, async (arg: unknown) => {
@@ -144,5 +145,8 @@ export function activateQuestionView(store: PersonaMemStore, context: vscode.Ext
       log.info(`question view: restored ${ref.split} ${ref.questionId}`);
     },
   });
-  return vscode.Disposable.from(panel, command, serializer);
+  const chooseRun = vscode.commands.registerCommand(CHOOSE_RUN_COMMAND, (arg: unknown) =>
+    choosePersonaMemRun(store, arg),
+  );
+  return vscode.Disposable.from(panel, command, chooseRun, serializer);
 }
