@@ -3,9 +3,6 @@
 import * as vscode from 'vscode';
 import type { PersonaMemStore } from './store';
 
-/** The command the benchmark row runs (registered with the question view, ./questionView.ts). */
-export const CHOOSE_RUN_COMMAND = 'personaLab.personamem.chooseRun';
-
 const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
 
 export async function choosePersonaMemRun(store: PersonaMemStore, arg: unknown): Promise<void> {

@@ -14,11 +14,8 @@ import {
 } from '../../../core/personamem/view';
 import { SKILL_HEADS } from '../../../core/personamem/types';
 import type { TreeNode } from '../../tree/node';
-import { CHOOSE_RUN_COMMAND } from './commands';
+import { CHOOSE_RUN_COMMAND, OPEN_QUESTION_COMMAND } from './ids';
 import { collapsedIf, folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
-
-/** The command a question row runs (registered by the question view, ./questionView.ts). */
-export const OPEN_QUESTION_COMMAND = 'personaLab.personamem.openQuestion';
 
 export interface PmTreeContext {
   bench: PersonaMemBench;

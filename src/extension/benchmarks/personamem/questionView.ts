@@ -16,8 +16,8 @@ import {
 import { log } from '../../log';
 import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ShownPanel, type PanelHostOptions } from '../../webviewPanel';
-import { CHOOSE_RUN_COMMAND, choosePersonaMemRun } from './commands';
-import { OPEN_QUESTION_COMMAND } from './nodes';
+import { choosePersonaMemRun } from './commands';
+import { CHOOSE_RUN_COMMAND, OPEN_QUESTION_COMMAND } from './ids';
 import type { PersonaMemStore } from './store';
 
 interface Shown {
