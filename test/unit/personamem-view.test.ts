@@ -1,6 +1,10 @@
 // The PersonaMem question view's model (core, pure) and its protocol's guards: the verdict of each question in a
 // run, the options with the pick and the answer, the history rows with their sessions, and the messages each side
 // accepts from the other.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContext } from '../../src/core/personamem/contexts';
 import { personaMem } from '../../src/core/personamem/format';
@@ -124,6 +128,24 @@ describe('the question model', () => {
         expect(m.historyProblem).toBe('');
       }
     }
+  });
+});
+
+describe('the committed sample', () => {
+  it('is what gen-personamem.mjs writes (--check), and --check fails on an edited file', () => {
+    const check = (out: string) =>
+      spawnSync(process.execPath, [resolve(__dirname, '../../scripts/gen-personamem.mjs'), '--check', '--out', out], {
+        encoding: 'utf8',
+      });
+    const ok = check(PMEM_SAMPLE);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('check: OK (18 questions, 2 runs)');
+    const copy = join(mkdtempSync(join(tmpdir(), 'pl-pmem-check-')), 'personamem');
+    cpSync(PMEM_SAMPLE, copy, { recursive: true });
+    appendFileSync(join(copy, 'questions_32k.csv'), '\r\n');
+    const bad = check(copy);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('not what --seed 2026 generates: questions_32k.csv');
   });
 });
 
