@@ -118,7 +118,7 @@ describe('PersonaMem question view in the real workbench', () => {
     expect(opened).toBeGreaterThan(0);
     expect(opened).toBeLessThanOrEqual(model.sessions);
     // The last message the model saw, opened in full below the list.
-    await history.locator('.vlist').focus();
+    await history.locator('.vrow[data-index="0"]').click();
     await pressIn(history.locator('.vlist'), 'End', 'Enter');
     const detail = history.locator('.message-detail');
     await detail.waitFor({ state: 'visible' });
