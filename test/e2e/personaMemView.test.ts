@@ -121,8 +121,11 @@ describe('PersonaMem question view in the real workbench', () => {
     await history.locator('.vrow[data-index="0"]').click();
     await pressIn(history.locator('.vlist'), 'End', 'Enter');
     const detail = history.locator('.message-detail');
-    await detail.waitFor({ state: 'visible' });
-    expect(await detail.getAttribute('data-index')).toBe(String(model.seen - 1));
+    // The click opened #0 first; the last message replaces it once its text arrives.
+    await waitFor(async () => (await detail.getAttribute('data-index')) === String(model.seen - 1), {
+      message: `message #${model.seen - 1} opened below the list`,
+    });
+    expect(await detail.textContent()).toContain(`#${model.seen - 1}`);
     await wb.screenshot('pmem-question');
   });
 
@@ -132,7 +135,9 @@ describe('PersonaMem question view in the real workbench', () => {
     await pressIn(frame.locator('body'), ']');
     await frame.locator(`#question-root[data-question="${next.questionId}"]`).waitFor({ timeout: 30_000 });
     expect(await frame.locator('.question-text').innerText()).toBe(next.question);
-    expect(await frame.locator('.title').innerText()).toContain(`question ${model.position + 1} of ${model.count}`);
+    expect(await frame.locator('.question-title').innerText()).toContain(
+      `question ${model.position + 1} of ${model.count}`,
+    );
   });
 
   it('a click on the benchmark row chooses another run, and the figures follow it', async () => {

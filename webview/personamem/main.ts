@@ -55,7 +55,10 @@ function header(m: PmQuestionModel): HTMLElement {
   const v = VERDICT_TEXT[m.verdict];
   return el('header', { className: 'page-header' }, [
     el('div', { className: 'title-row' }, [
-      el('span', { className: 'title', text: `persona ${m.personaId} · question ${m.position} of ${m.count}` }),
+      el('span', {
+        className: 'question-title',
+        text: `persona ${m.personaId} · question ${m.position} of ${m.count}`,
+      }),
       el('span', { className: 'nav' }, [
         navButton('Previous', 'arrow-left', -1, m.position > 1),
         navButton('Next', 'arrow-right', 1, m.position < m.count),
