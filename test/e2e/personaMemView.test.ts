@@ -1,13 +1,14 @@
 // PersonaMem in the real workbench on sample/ (which holds all three benchmarks): its root in the Benchmarks tree
-// with the selected run's figures, a persona expanded to its questions (type and verdict icon), a question opened in
-// the question view (the question, the options with the model's pick and the answer, the history the model saw with
-// its sessions), and ] moving to the persona's next question. Expected figures come from the core.
+// with the selected run's figures, a persona expanded to its questions (type and verdict icon), another run chosen
+// from the benchmark row, a question opened in the question view (the question, the options with the model's pick
+// and the answer, the history the model saw with its sessions), and ] moving to the persona's next question.
+// Expected figures come from the core.
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { personaMem } from '../../src/core/personamem/format';
-import { scorePersonaMemRun, type PmRunScore } from '../../src/core/personamem/score';
-import { SKILL_HEADS, type PersonaMemBench, type PmQuestion, type PmRun } from '../../src/core/personamem/types';
+import { scorePersonaMemRun } from '../../src/core/personamem/score';
+import { SKILL_HEADS, type PersonaMemBench, type PmQuestion } from '../../src/core/personamem/types';
 import {
   buildQuestionModel,
   personaIds,
@@ -20,24 +21,30 @@ import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './ha
 import { treePage } from './treePage';
 
 const sample = join(repoRoot, 'sample');
-const RUN = '32k_demo-strong';
+/** The run selected first (the first by name), and the one chosen from the benchmark row. */
+const FIRST = '32k_demo-strong';
+const OTHER = '32k_demo-weak';
+const ICONS = { right: 'pass', wrong: 'error', invalid: 'warning', unanswered: 'circle-outline' };
 
 describe('PersonaMem question view in the real workbench', () => {
   let wb: Workbench;
   let bench: PersonaMemBench;
-  let run: PmRun;
-  let score: PmRunScore;
   let target: PmQuestion;
   let model: PmQuestionModel;
   let frame: Frame;
   const { expand, waitRow, rowLocator, quickPickRow } = treePage(() => wb);
   const label = (q: PmQuestion, i: number) => `Q${i + 1} ${SKILL_HEADS[q.skill] ?? q.skill}`;
+  const counts = (runName: string, questions: readonly PmQuestion[]) => {
+    const run = bench.runs.get(runName)!;
+    const score = scorePersonaMemRun(bench, run);
+    return verdictCounts(questions.map((q) => questionVerdict(score, run, q.questionId)));
+  };
 
   beforeAll(async () => {
     bench = (await personaMem.load(join(sample, 'personamem'))).bench as PersonaMemBench;
-    run = bench.runs.get(RUN)!;
-    score = scorePersonaMemRun(bench, run);
-    // A question the model got wrong with a letter picked, that is not its persona's last (so ] has somewhere to go).
+    const run = bench.runs.get(OTHER)!;
+    const score = scorePersonaMemRun(bench, run);
+    // A question OTHER got wrong with a letter picked, that is not its persona's last (so ] has somewhere to go).
     const all = personaIds(bench, '32k').flatMap((p) => personaQuestions(bench, '32k', p).slice(0, -1));
     target =
       all.find((q) => {
@@ -58,32 +65,44 @@ describe('PersonaMem question view in the real workbench', () => {
 
   it('lists the PersonaMem benchmark with its run, its personas and their questions with verdicts', async () => {
     await wb.openView('Persona Lab');
-    const c = verdictCounts(bench.splits.get('32k')!.questions.map((q) => questionVerdict(score, run, q.questionId)));
-    const root = await waitRow(
-      'personamem',
-      1,
-      (r) => r.description.includes(`run: ${RUN}`),
-      'the PersonaMem root with its run',
-    );
+    const c = counts(FIRST, bench.splits.get('32k')!.questions);
+    const root = await waitRow('personamem', 1, (r) => r.description.includes(`run: ${FIRST}`), 'the PersonaMem root');
     expect(root.description).toContain(`right (${c.right} of ${c.answered})`);
-    const personas = personaIds(bench, '32k');
     await expand(
       'personamem',
       1,
-      personas.map((p) => `persona ${p}`),
+      personaIds(bench, '32k').map((p) => `persona ${p}`),
     );
     const persona = `persona ${target.personaId}`;
     const questions = personaQuestions(bench, '32k', target.personaId);
-    const pc = verdictCounts(questions.map((q) => questionVerdict(score, run, q.questionId)));
+    const pc = counts(FIRST, questions);
     await waitRow(persona, 2, (r) => r.description.includes(`right (${pc.right} of ${pc.answered})`), persona);
     const rows = await expand(persona, 2, questions.map(label));
-    const i = questions.indexOf(target);
-    const row = rows.find((r) => r.label === label(target, i))!;
-    expect(row.description).toContain(target.topic);
-    expect(row.icon).toBe(
-      { right: 'pass', wrong: 'error', invalid: 'warning', unanswered: 'circle-outline' }[model.verdict],
-    );
+    const run = bench.runs.get(FIRST)!;
+    const score = scorePersonaMemRun(bench, run);
+    questions.forEach((q, i) => {
+      const row = rows.find((r) => r.label === label(q, i))!;
+      expect(row.description).toContain(q.topic);
+      expect(row.icon).toBe(ICONS[questionVerdict(score, run, q.questionId)]);
+    });
     await wb.screenshot('pmem-tree');
+  });
+
+  it('a click on the benchmark row chooses another run, and the figures follow it', async () => {
+    await rowLocator('personamem', 1).first().locator('.label-name').click();
+    const pick = quickPickRow(OTHER);
+    await pick.waitFor({ state: 'visible', timeout: 30_000 });
+    await pick.click();
+    const c = counts(OTHER, bench.splits.get('32k')!.questions);
+    const root = await waitRow('personamem', 1, (r) => r.description.includes(`run: ${OTHER}`), `the run ${OTHER}`);
+    expect(root.description).toContain(`right (${c.right} of ${c.answered})`);
+    const row = await waitRow(
+      label(target, model.position - 1),
+      3,
+      (r) => r.icon === ICONS[model.verdict],
+      'the question row with its verdict in the other run',
+    );
+    expect(row.description).toContain(target.topic);
   });
 
   it('opens the question: the question, the options with the pick and the answer, the verdict', async () => {
@@ -98,13 +117,13 @@ describe('PersonaMem question view in the real workbench', () => {
     expect(letters).toEqual(['a', 'b', 'c', 'd']);
     expect(await frame.locator('.options li.correct').getAttribute('data-letter')).toBe(model.correctLetter);
     expect(await frame.locator('.options li.correct .mark-answer').innerText()).toContain('answer');
-    if (model.pick) {
-      expect(await frame.locator('.options li.picked').getAttribute('data-letter')).toBe(model.pick);
-      expect(await frame.locator('.options li.picked .mark-pick').innerText()).toContain("model's pick");
-    }
+    expect(model.pick).not.toBeNull();
+    expect(await frame.locator('.options li.picked').getAttribute('data-letter')).toBe(model.pick);
+    expect(await frame.locator('.options li.picked .mark-pick').innerText()).toContain("model's pick");
     expect(await frame.locator('.verdict').getAttribute('data-verdict')).toBe(model.verdict);
     expect(await frame.locator('.skill').innerText()).toBe(model.skillHead);
     expect(await frame.locator('.topic').innerText()).toContain(target.topic);
+    expect(await frame.locator('.run').innerText()).toBe(`run: ${OTHER}`);
   });
 
   it('lists the history the model saw, up to the end index, with its sessions marked', async () => {
@@ -138,25 +157,5 @@ describe('PersonaMem question view in the real workbench', () => {
     expect(await frame.locator('.question-title').innerText()).toContain(
       `question ${model.position + 1} of ${model.count}`,
     );
-  });
-
-  it('a click on the benchmark row chooses another run, and the figures follow it', async () => {
-    const other = [...bench.runs.keys()].sort().find((n) => n !== RUN)!;
-    const otherRun = bench.runs.get(other)!;
-    const otherScore = scorePersonaMemRun(bench, otherRun);
-    const c = verdictCounts(
-      bench.splits.get('32k')!.questions.map((q) => questionVerdict(otherScore, otherRun, q.questionId)),
-    );
-    await rowLocator('personamem', 1).first().locator('.label-name').click();
-    const pick = quickPickRow(other);
-    await pick.waitFor({ state: 'visible', timeout: 30_000 });
-    await pick.click();
-    const root = await waitRow('personamem', 1, (r) => r.description.includes(`run: ${other}`), `the run ${other}`);
-    expect(root.description).toContain(`right (${c.right} of ${c.answered})`);
-    // The question view shows the same run's answer.
-    await frame
-      .locator('.run')
-      .filter({ hasText: `run: ${other}` })
-      .waitFor({ timeout: 30_000 });
   });
 });
