@@ -175,15 +175,16 @@ export class PmBenchmarkNode implements TreeNode {
   getTreeItem(): vscode.TreeItem {
     const { bench, run } = this.ctx;
     const split = run?.split;
+    // the figure first, as the other benchmark rows give theirs (a long row is cut at its end)
     const figures =
-      run && split ? ` · ${countsText(verdictsOf(this.ctx, bench.splits.get(split)?.questions ?? []), true)}` : '';
+      run && split ? `${countsText(verdictsOf(this.ctx, bench.splits.get(split)?.questions ?? []), true)} · ` : '';
     return treeItem({
       label: folderName(bench.root),
       state: vscode.TreeItemCollapsibleState.Expanded,
       id: pmNodeId.benchmark(bench.root),
       contextValue: 'personaLab.personamem.benchmark',
       icon: 'beaker',
-      description: `${run ? `run: ${run.name} · ` : ''}PersonaMem${figures}`,
+      description: `${figures}${run ? `run: ${run.name} · ` : ''}PersonaMem`,
       command: { title: 'Choose PersonaMem Run…', command: CHOOSE_RUN_COMMAND, arguments: [] },
     });
   }
