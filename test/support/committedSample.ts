@@ -52,3 +52,5 @@ export const SAMPLE = committedSample();
 export const OMNI_SAMPLE = join(SAMPLE, 'omnibehavior');
 /** Its broken OmniBehavior copy (planted problems). */
 export const BROKEN_OMNI_SAMPLE = join(SAMPLE, 'broken', 'omnibehavior');
+/** Its PersonaMem folder. */
+export const PMEM_SAMPLE = join(SAMPLE, 'personamem');

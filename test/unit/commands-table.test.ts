@@ -6,6 +6,7 @@ import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboa
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol';
 import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
+import { QUESTION_VIEW_TYPE } from '../../src/shared/personamem/questionProtocol';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +110,7 @@ describe('command table and package.json', () => {
   const panels = {
     STEP_VIEW_TYPE,
     TRACE_VIEW_TYPE,
+    QUESTION_VIEW_TYPE,
     DASHBOARD_VIEW_TYPE,
     OMNI_DASHBOARD_VIEW_TYPE,
     COMPARE_VIEW_TYPE,

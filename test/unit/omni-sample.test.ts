@@ -53,7 +53,7 @@ describe('the committed OmniBehavior sample', () => {
     expect(detectFormat(ROOT)?.id).toBe('omnibehavior');
     expect(detectFormat(`${ROOT}/test_actions.jsonl`)?.id).toBe('omnibehavior');
     expect(detectFormat(SAMPLE)?.id).toBe('streamprofilebench');
-    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem']);
     expect(detectFormats(join(SAMPLE, 'data')).map((f) => f.id)).toEqual(['streamprofilebench']);
   });
 });

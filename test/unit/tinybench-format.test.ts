@@ -45,7 +45,7 @@ describe('the registry with a registered third format', () => {
     expect(FORMATS.map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem', 'tinybench']);
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
-    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior']);
+    expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem']);
     expect(tinyBench.capabilities).toEqual(['audit', 'labels']);
     expect(tinyBench.labelTargets).toEqual(['step']);
   });

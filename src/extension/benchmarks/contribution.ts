@@ -31,4 +31,9 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   dashboard?(store: S, host: DashboardHost): DashboardPart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S, views: FeatureViews): AuditPart;
+  /**
+   * Its own item view and the commands only its tree rows run (not contributed in package.json), made when the
+   * benchmarks are (a format whose views are features of their own, wired in main.ts, leaves it out).
+   */
+  views?(store: S, context: vscode.ExtensionContext): vscode.Disposable;
 }

@@ -174,6 +174,7 @@ export function activateBenchmarks(
       benchmarkProblems(store, c.problems.collection, c.problems.source),
       c.watch(store, benchmarks),
     );
+    if (c.views) context.subscriptions.push(c.views(store, context));
   }
   return benchmarks;
 }

@@ -1,0 +1,17 @@
+// PersonaMem in the extension: its store, tree, file watch, Problems collection and its question view.
+import { personaMem } from '../../../core/personamem/format';
+import { personaMemRoot } from '../../../core/personamem/load';
+import type { FormatContribution } from '../contribution';
+import { activateQuestionView } from './questionView';
+import { PersonaMemStore } from './store';
+import { watchPersonaMem } from './watch';
+
+export const personaMemContribution: FormatContribution<PersonaMemStore> = {
+  format: personaMem,
+  contextKey: 'personaLab.personamemLoaded',
+  problems: { collection: 'personaLab.personamem', source: 'Persona Lab (PersonaMem)' },
+  create: (state, host) => new PersonaMemStore(state, host),
+  rootOf: personaMemRoot,
+  watch: (store) => watchPersonaMem(store),
+  views: (store, context) => activateQuestionView(store, context),
+};
