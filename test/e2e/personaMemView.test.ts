@@ -19,6 +19,7 @@ import {
 } from '../../src/core/personamem/view';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { treePage } from './treePage';
+import { rowName } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
 /** The run selected first (the first by name), and the one chosen from the benchmark row. */
@@ -89,7 +90,7 @@ describe('PersonaMem question view in the real workbench', () => {
   });
 
   it('a click on the benchmark row chooses another run, and the figures follow it', async () => {
-    await rowLocator('personamem', 1).first().locator('.label-name').click();
+    await rowName(rowLocator('personamem', 1).first()).click();
     const pick = quickPickRow(OTHER);
     await pick.waitFor({ state: 'visible', timeout: 30_000 });
     await pick.click();
