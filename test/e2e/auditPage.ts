@@ -182,7 +182,7 @@ export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
   async function contextMenu(label: string, level: number, entry: string): Promise<void> {
     await rowLocator(label, level).click({ button: 'right' });
     await wb().menu.item(entry).hover();
-    await wb().page.keyboard.press('Enter');
+    await wb().menu.press('Enter');
     await wb().menu.closed();
   }
 

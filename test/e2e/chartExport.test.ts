@@ -253,7 +253,7 @@ describe('charts saved as SVG and PNG in the real workbench', () => {
     await frame.locator('vscode-button', { hasText: 'Choose Run…' }).click();
     const title = wb.quick.title('Choose OmniBehavior Run');
     await title.waitFor({ state: 'visible', timeout: 30_000 });
-    await wb.page.keyboard.press('Escape');
+    await wb.quick.press('Escape');
     await title.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });

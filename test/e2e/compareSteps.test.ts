@@ -15,7 +15,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/prompt/runOrigin';
 import { POOL_CLASSES, type Benchmark, type Platform } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 const [A, B] = ['demo-llm', 'random'];
 
@@ -169,14 +169,14 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
 
   it('] and [ walk the rows; Esc comes back to the list on the row last shown', async () => {
     await cmp.locator('.pair-page').click({ position: { x: 5, y: 5 } });
-    await wb.page.keyboard.press(']');
+    await pressIn(cmp.locator('body'), ']');
     await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
     expect(await sidePicks(cmp, 'b')).toEqual(expectedPicks(bench, B, keys[1]));
-    await wb.page.keyboard.press(']');
+    await pressIn(cmp.locator('body'), ']');
     await cmp.locator(`.pair-page[data-pair="${keys[2]}"]`).waitFor({ timeout: 30_000 });
-    await wb.page.keyboard.press('[');
+    await pressIn(cmp.locator('body'), '[');
     await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
-    await wb.page.keyboard.press('Escape');
+    await pressIn(cmp.locator('body'), 'Escape');
     await waitFor(async () => (await cmp.locator('#dash-root').getAttribute('data-view')) === 'list', {
       message: 'the list to come back',
     });
@@ -288,7 +288,7 @@ describe("compare: a row shows both runs' answers side by side in the compare vi
       expectReadable(layout);
       await wb.screenshot('compare-narrow-pair');
       await cmp.locator('.pair-page').click({ position: { x: 5, y: 5 } });
-      await wb.page.keyboard.press('Escape');
+      await pressIn(cmp.locator('body'), 'Escape');
       await waitFor(async () => (await cmp.locator('#dash-root').getAttribute('data-view')) === 'list', {
         message: 'the list to come back',
       });

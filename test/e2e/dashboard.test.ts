@@ -11,7 +11,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { scoreStep } from '../../src/core/spb/score/step';
 import { PLATFORMS, type Benchmark } from '../../src/core/spb/types';
 import { csvTables } from './cliTables';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { labelled } from './support/sideBar';
 
 const sample = join(repoRoot, 'sample');
@@ -391,11 +391,11 @@ describe('run dashboard and compare view in the real workbench', () => {
 
     // Keyboard: Esc back to the list, whose one tab stop has the row shown active; ArrowDown moves to the second
     // row, Enter shows it.
-    await wb.page.keyboard.press('Escape');
+    await pressIn(cmp.locator('body'), 'Escape');
     await cmp.locator('.list-page:not([hidden]) .vlist').waitFor();
     await cmp.locator('.vlist').focus();
-    await wb.page.keyboard.press('ArrowDown');
-    await wb.page.keyboard.press('Enter');
+    await pressIn(cmp.locator('.vlist'), 'ArrowDown');
+    await pressIn(cmp.locator('.vlist'), 'Enter');
     await cmp.locator(`.pair-page[data-pair="${keys[1]}"]`).waitFor({ timeout: 30_000 });
   });
 

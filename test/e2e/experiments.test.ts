@@ -13,7 +13,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
 import { benchmarkSize, experimentTableRows } from '../../src/core/experiments/table';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
-import { waitFor, type Workbench } from './harness';
+import { pressIn, waitFor, type Workbench } from './harness';
 import { listRows } from './support/sideBar';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
 
@@ -211,7 +211,7 @@ describe('template experiments in the real workbench', () => {
     await wb.editor.tab('Experiments').click();
     const again = await wb.findWebviewFrame('table.experiments tbody tr.exp-row', { timeout: 30_000 });
     await again.locator('tbody tr.exp-row').first().focus();
-    await wb.page.keyboard.press('Enter');
+    await pressIn(again.locator('tbody tr.exp-row').first(), 'Enter');
     const cmp = await wb.findWebviewFrame('#dash-root[data-page="compare"][data-state="shown"]', { timeout: 60_000 });
     expect(await cmp.locator('.page-head h1').textContent()).toContain(`${base} vs exp-${sampleName}-`);
   });

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { User } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 describe('open a step, label it, read it back (the floor line)', () => {
   let wb: Workbench;
@@ -51,7 +51,7 @@ describe('open a step, label it, read it back (the floor line)', () => {
     const frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${user.userId}/1"] .labels-bar`, {
       timeout: 60_000,
     });
-    await wb.page.keyboard.press('1');
+    await pressIn(frame.locator('body'), '1');
     await waitFor(
       async () =>
         (await frame.locator('.label-chip[data-label-id="decay-error"]').getAttribute('aria-pressed')) === 'true',

@@ -10,7 +10,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { JudgeAgreement } from '../../src/core/omni/judgeAgreement';
 import { judgeAgreementCells, JUDGE_AGREEMENT_HEAD } from '../../src/core/omni/judgeAgreementText';
 import { JUDGE_DIMENSIONS, type TestAction } from '../../src/core/omni/types';
-import { repoRoot, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, waitFor, type Workbench } from './harness';
 import { labelled, twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
@@ -101,18 +101,18 @@ describe('the judge against people in the real workbench', () => {
     const judge = await frame.locator('.score-table td.judge').allTextContents();
     expect(judge.every((t) => /^(10|[1-9])$/.test(t))).toBe(true);
 
-    await wb.page.keyboard.press('s');
+    await pressIn(frame.locator('body'), 's');
     await waitFor(async () => (await frame.locator('.scores').getAttribute('data-scoring')) === 'true', {
       message: 'scoring to start',
     });
-    for (const k of KEYS[0]) await wb.page.keyboard.press(k);
+    for (const k of KEYS[0]) await pressIn(frame.locator('body'), k);
     const first = [...KEYS[0]].map((k) => String(scoreOf(k)));
     await shows(first);
     expect(await frame.locator('.scores').getAttribute('data-scoring')).toBe('false');
     expect(cli().scoredByPeople).toBe(1);
 
     // u undoes the last score (the labels bar's undo), a click on a number sets it again.
-    await wb.page.keyboard.press('u');
+    await pressIn(frame.locator('body'), 'u');
     await shows([...first.slice(0, 3), '']);
     expect(await frame.locator('.labels-flash').textContent()).toBe('Undid: scored semantic alignment 6 of 10');
     await frame.locator('.score-table tr[data-dimension="semantic_alignment"] button[data-score="6"]').click();
@@ -122,8 +122,8 @@ describe('the judge against people in the real workbench', () => {
     for (const [i, keys] of KEYS.entries()) {
       if (i === 0) continue;
       await open(answers[i]);
-      await wb.page.keyboard.press('s');
-      for (const k of keys) await wb.page.keyboard.press(k);
+      await pressIn(frame.locator('body'), 's');
+      for (const k of keys) await pressIn(frame.locator('body'), k);
       await shows([...keys].map((k) => String(scoreOf(k))));
     }
     const printed = cli();

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { User } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { labelRows, labelsPage } from './labelsPage';
 
 const AUTHOR = 'e2e-guide';
@@ -169,7 +169,7 @@ describe('label guides on hover and in the ? sheet', () => {
     await frame.locator('.step-header .user-id').click();
     const before = await activeElement();
     expect(before).toContain('#step-root');
-    await wb.page.keyboard.press('?');
+    await pressIn(frame.locator('body'), '?');
     await sheet().waitFor({ state: 'visible' });
     expect(await sheet().getAttribute('role')).toBe('dialog');
     expect(await focusInSheet()).toBe(true);
@@ -182,11 +182,11 @@ describe('label guides on hover and in the ? sheet', () => {
     await wb.screenshot('label-cheatsheet-step');
 
     // While the sheet is open a label key labels nothing; once it is closed, the keys label again.
-    await wb.page.keyboard.press('1');
-    await wb.page.keyboard.press('Escape');
+    await pressIn(sheet(), '1');
+    await pressIn(sheet(), 'Escape');
     await sheet().waitFor({ state: 'detached' });
     expect(await activeElement()).toBe(before);
-    await wb.page.keyboard.press('3');
+    await pressIn(frame.locator('body'), '3');
     await waitFor(
       async () =>
         (await frame.locator('.label-chip[data-label-id="no-guide"]').getAttribute('aria-pressed')) === 'true',
@@ -200,7 +200,7 @@ describe('label guides on hover and in the ? sheet', () => {
     await button.click();
     await sheet().waitFor({ state: 'visible' });
     expect(await sheetLabels()).toEqual(expected(LABELS));
-    await wb.page.keyboard.press('?');
+    await pressIn(frame.locator('body'), '?');
     await sheet().waitFor({ state: 'detached' });
   });
 
@@ -231,7 +231,7 @@ describe('label guides on hover and in the ? sheet', () => {
     ).toEqual(TRACE_LABELS.map((l) => l.id));
     await frame.locator('.trace-header .user-id').click();
     const before = await activeElement();
-    await wb.page.keyboard.press('?');
+    await pressIn(frame.locator('body'), '?');
     await sheet().waitFor({ state: 'visible' });
     expect(await focusInSheet()).toBe(true);
     expect(await sheetLabels()).toEqual(expected(TRACE_LABELS));
@@ -243,7 +243,7 @@ describe('label guides on hover and in the ? sheet', () => {
     // The step view's user and tree-order keys do nothing here, so the sheet does not list them.
     for (const k of ['{ }', 'j ↓', 'a']) expect(keys).not.toContain(k);
     await wb.screenshot('label-cheatsheet-trace');
-    await wb.page.keyboard.press('Escape');
+    await pressIn(sheet(), 'Escape');
     await sheet().waitFor({ state: 'detached' });
     expect(await activeElement()).toBe(before);
   });

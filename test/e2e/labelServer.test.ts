@@ -20,7 +20,7 @@ import { labelAgreementsByBenchmark } from '../../src/core/labels/agreementPerLa
 import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { resumeCluster, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { chipPressed, labelKey, labelOnItem, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
 
 const PROJECT = 'Team pass 1';
@@ -117,7 +117,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     const step = async (n: number, value: string | null) => {
       await wb('alice').quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
       if (value !== null) await quick.locator('input.input').fill(value);
-      await wb('alice').page.keyboard.press('Enter');
+      await wb('alice').quick.press('Enter');
     };
     await step(1, PROJECT);
     // The runs: the selected run is checked already; Enter takes it alone.
@@ -164,7 +164,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     frames[who] = frame;
     for (const [i, key] of KEYS[who].entries()) {
       const before = opened[who].at(-1) ?? '';
-      if (i > 0) await w.page.keyboard.press('.');
+      if (i > 0) await pressIn(frame.locator('body'), '.');
       const step = await waitFor(
         async () => {
           const s = await shownStep(frame);
@@ -174,7 +174,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
       );
       opened[who].push(step);
       if (i === 0) await frame.locator('.step-header .user-id').click(); // the keys go to the step view
-      await w.page.keyboard.press(key);
+      await pressIn(frame.locator('body'), key);
       await chipPressed(frame, LABEL_OF_KEY[key]);
       const [platform, userId, stepId] = step.split('/');
       made.push(labelKey({ author: who, platform, userId, stepId: Number(stepId), label: LABEL_OF_KEY[key] }));
@@ -197,7 +197,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     const input = wb('bob').quickInput;
     await wb('bob').quick.title('password of postgres@127.0.0.1').waitFor();
     await input.locator('input.input').fill(TEST_PASSWORD);
-    await wb('bob').page.keyboard.press('Enter');
+    await wb('bob').quick.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 30_000 });
     await wb('bob').startCommand('Persona Lab: Choose Labelling Project…');
     await wb('bob').pickQuickPickRow(PROJECT, PROJECT);
@@ -300,7 +300,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
 
     // alice's open claim is still shown: she adds a label to it while the server is down.
     await frame.locator('.step-header .user-id').click();
-    await w.page.keyboard.press('8');
+    await pressIn(frame.locator('body'), '8');
     await chipPressed(frame, 'persona-drift');
     const last = opened.alice.at(-1)!;
     const [platform, userId, stepId] = last.split('/');

@@ -15,7 +15,7 @@ import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { pgSkipReason } from './support/labelServer';
 
 const PROJECT = 'Scenes pass 1';
@@ -90,7 +90,7 @@ describe.skipIf(skip !== undefined)(
         await wb.quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
         expect(await wb.quick.title().innerText()).toContain(title);
         if (value !== null) await quick.locator('input.input').fill(value);
-        await wb.page.keyboard.press('Enter');
+        await wb.quick.press('Enter');
       };
       await step(1, 'name', PROJECT);
       await step(2, 'the runs whose test actions are labelled', null);
@@ -119,7 +119,7 @@ describe.skipIf(skip !== undefined)(
       frame = await wb.findWebviewFrame('#trace-root .labels-bar', { timeout: 60_000 });
       for (let i = 0; i < SAMPLE - 1; i++) {
         const before = opened.at(-1) ?? '';
-        if (i > 0) await wb.page.keyboard.press('.');
+        if (i > 0) await pressIn(frame.locator('body'), '.');
         const shown = await waitFor(
           async () => {
             const t =
@@ -139,14 +139,14 @@ describe.skipIf(skip !== undefined)(
           expect(await frame.locator('.labels-help').innerText()).toContain(`next assigned (${PROJECT})`);
           await frame.locator('.trace-header .user-id').click(); // the keys go to the trace view
         }
-        await wb.page.keyboard.press(LABEL.key!);
+        await pressIn(frame.locator('body'), LABEL.key!);
         const chip = frame.locator(`.labels-bar .label-chip[data-label-id="${LABEL.id}"]`);
         await waitFor(async () => (await chip.getAttribute('aria-pressed')) === 'true', {
           message: `${LABEL.id} on ${shown}`,
         });
       }
       // The last `.` submits the last one and finds nothing left.
-      await wb.page.keyboard.press('.');
+      await pressIn(frame.locator('body'), '.');
       await waitFor(
         async () => (await wb.notifications()).some((n) => n.includes(`nothing left for you in ${PROJECT}`)),
         {

@@ -226,7 +226,7 @@ describe('failure labels in the real workbench', () => {
     await input.fill('Format error');
     const labelRow = wb.quick.rows().filter({ hasText: 'key 7' }).first();
     await wb.checkQuickPickRow(labelRow);
-    await wb.page.keyboard.press('Enter');
+    await wb.quick.press('Enter');
     await waitFor(
       async () => {
         const steps = (await treeRows()).filter((r) => r.level === 4).map((r) => r.label);
@@ -251,7 +251,7 @@ describe('failure labels in the real workbench', () => {
     await input.fill('Failed request');
     const failedRow = wb.quick.rows().filter({ hasText: "the reference's error record" }).first();
     await wb.checkQuickPickRow(failedRow);
-    await wb.page.keyboard.press('Enter');
+    await wb.quick.press('Enter');
     await waitFor(
       async () => /Filter: Failed request — 1 step\(s\) match/.test(await message.innerText().catch(() => '')),
       { message: 'the failed-request filter message' },

@@ -11,7 +11,7 @@ import { MISSING } from '../../src/core/glossary';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli, importLine, labelsPage } from './labelsPage';
 
 interface CliLabelKappa {
@@ -169,10 +169,10 @@ describe('agreement among three annotators in the real workbench', () => {
     // The keyboard: Enter on the first row opens its step, ArrowDown the next one's.
     const first = b.disagreements[0];
     await rows.nth(0).focus();
-    await wb.page.keyboard.press('Enter');
+    await pressIn(rows.nth(0), 'Enter');
     await wb.findWebviewFrame(`#step-root[data-step="weibo/${first.userId}/${first.stepId}"]`, { timeout: 60_000 });
     await rows.nth(0).focus();
-    await wb.page.keyboard.press('ArrowDown');
+    await pressIn(rows.nth(0), 'ArrowDown');
     await wb.findWebviewFrame(`#step-root[data-step="weibo/${second.userId}/${second.stepId}"]`, { timeout: 60_000 });
     expect(await rows.nth(1).getAttribute('data-current')).toBe('true');
   });

@@ -75,7 +75,7 @@ export function labelsPage(wb: () => Workbench) {
     const input = await wb().openPalette();
     await input.fill(`>${title}`);
     await waitFor(async () => (await focusedRow()) === title, { message: `${title} to be the first row` });
-    await wb().page.keyboard.press('Enter');
+    await wb().quick.press('Enter');
     // The palette is gone (or the command's own quick input replaced it) before anything is typed again.
     await waitFor(async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'), {
       message: `the palette to run ${title}`,
@@ -88,7 +88,7 @@ export function labelsPage(wb: () => Workbench) {
     await waitFor(() => input.isVisible(), { message: 'a quick input' });
     await input.fill(text);
     await waitFor(async () => (await focusedRow()) === row, { message: `row ${row}` });
-    await wb().page.keyboard.press('Enter');
+    await wb().quick.press('Enter');
   }
 
   /** Answers the workbench's own file dialog (code-server has no native one) with `path`, once its start path is `ready`. */

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_HISTORY_TOKENS } from '../../src/core/omni/run/source';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { labelled, rowDescription } from './support/sideBar';
 
 const RUN = 'omni-e2e';
@@ -81,7 +81,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       .locator('#trace-root h1, #trace-root .trace-header')
       .first()
       .click({ position: { x: 2, y: 2 } });
-    await wb.page.keyboard.press('r');
+    await pressIn(frame.locator('body'), 'r');
     const attempt = frame.locator('.attempt[data-attempt="1"]');
     await attempt.waitFor({ timeout: 60_000 });
     expect(userPrompts().sort()).toEqual(expected.map((q) => q.prompt).sort());
@@ -106,7 +106,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
       .locator('#trace-root h1, #trace-root .trace-header')
       .first()
       .click({ position: { x: 2, y: 2 } });
-    await wb.page.keyboard.press('e');
+    await pressIn(frame.locator('body'), 'e');
     await wb.pickQuickPickRow('video_liked', 'video_liked');
     const file = join(
       root,
@@ -138,9 +138,9 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     if (history) await wb.editor.foldedMarkers().first().waitFor({ timeout: 10_000 });
     await wb.screenshot('omni-draft-opened');
     await wb.statusBar.selection(`Ln ${promptLine}, Col 1`).waitFor({ timeout: 10_000 });
-    await wb.page.keyboard.press('Control+End');
+    await wb.editor.press('Control+End');
     await wb.typeInEditor('\nThis user likes almost everything.');
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     await frame.locator('.attempt[data-attempt="2"]').waitFor({ timeout: 60_000 });
     expect(server.requests.length).toBe(before + 1);
     // The tail of what was sent, so that a failure shows where the typed line went.
@@ -193,7 +193,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
                 .catch(() => {});
               return false;
             }
-            await wb.page.keyboard.press('Escape');
+            await wb.quick.press('Escape');
             return false;
           }
           if (!(await item.isVisible())) await userRow.click({ button: 'right' });
@@ -204,7 +204,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
         { message: 'Run Test Actions… from the context menu of the user' },
       );
       await input.fill(RUN);
-      await wb.page.keyboard.press('Enter');
+      await wb.quick.press('Enter');
       await dialog().waitFor({ state: 'visible', timeout: 60_000 });
       const text = await dialog().innerText();
       await wb.dialog.exactButton('Run').click();
@@ -283,7 +283,7 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     const names = await rows.allInnerTexts();
     expect(names[0]).toContain('Every test action');
     expect(names.some((n) => n.includes(user.userId))).toBe(true);
-    await wb.page.keyboard.press('Escape');
+    await wb.quick.press('Escape');
     expect(server.requests.length - before).toBe(sent);
   });
 

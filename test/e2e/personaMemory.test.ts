@@ -10,7 +10,7 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardMemory } from '../../src/shared/dashboardProtocol';
 import { writeMemoryChain } from '../fixtures/memoryChain';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 
 type Total = DashboardMemory;
 
@@ -79,10 +79,7 @@ describe('persona memory in the step view and the dashboard', () => {
     ]);
     await frame.locator('a.memory', { hasText: 'forgotten at step 2' }).click();
     await showing(2);
-    await wb.page.keyboard.press(']');
-    await wb.page.keyboard.press(']');
-    await wb.page.keyboard.press(']');
-    await wb.page.keyboard.press(']');
+    for (let i = 0; i < 4; i++) await pressIn(frame.locator('body'), ']');
     await showing(6);
     expect(await chips('tKeep')).toEqual([['#Cat#', 'missed', 'ignored']]);
     expect(await chips('dDecay')).toEqual([['#coffee#', 'wrongPick', 'carried over']]);

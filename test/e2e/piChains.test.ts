@@ -81,12 +81,12 @@ describe('PI chains in the PI Audit view and the step view', () => {
     await first.click();
     const selected = async () => (await rowName(pane().selectedRow()).first().textContent()) ?? '';
     const label = await selected();
-    await wb.page.keyboard.press('c');
+    await pane().press('c');
     await waitRow(label, 5, (r) => r.description.endsWith('· confirmed leak'), 'the finding confirmed by its key');
     // The selection moved on to the next finding without a verdict.
     await waitFor(async () => (await selected()) !== label, { timeout: 30_000, message: 'the next open finding' });
     const second = await selected();
-    await wb.page.keyboard.press('f');
+    await pane().press('f');
     await waitRow(second, 5, (r) => r.description.endsWith('· false positive'), 'the second finding marked by f');
     await waitRow(
       PHONE_USER,

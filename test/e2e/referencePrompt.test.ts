@@ -9,7 +9,7 @@ import { draftPath } from '../../src/core/rerun/draft';
 import { readPostsText } from '../../src/core/spb/format/load';
 import { REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';
 import type { ScriptedServer } from '../support/scriptedServer';
-import { waitFor, type Workbench } from './harness';
+import { pressIn, waitFor, type Workbench } from './harness';
 import { rowName } from './support/sideBar';
 import { findTarget, type Target } from './rerunExpect';
 import { KEY, setKey, startSession, ui, type Session, type Ui } from './rerunSession';
@@ -75,7 +75,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
     const file = join(session.ws, ...draftPath(session.run.name, { ...user, stepId: step.stepId }).split('/'));
     const frame = await u.openStep(user, step);
     await frame.locator('.step-header').click({ position: { x: 2, y: 2 } });
-    await wb.page.keyboard.press('e');
+    await pressIn(frame.locator('body'), 'e');
     await waitFor(() => existsSync(file), { message: 'the draft file' });
     const draft = readFileSync(file, 'utf8');
     expect(draft).toContain(REFERENCE_PROMPT_NAME);
@@ -84,7 +84,7 @@ sys.__stdout__.write("@@" + json.dumps(p))
     await wb.editor.tab('.pldraft').click();
     await wb.runCommand('View: Focus Active Editor Group');
     await wb.editor.focusedActive().waitFor();
-    await wb.page.keyboard.press('Control+Enter');
+    await wb.editor.press('Control+Enter');
     await u.compared(1);
     expect(sent(0)).toEqual({ system: STAND_IN_SYSTEM, prompt: expected(target.carried), temperature: 0 });
     await wb.screenshot('reference-prompt-draft');

@@ -112,7 +112,7 @@ export function ui(wb: Workbench): Ui {
     title,
     async palette(command) {
       if (await input().isVisible()) {
-        await wb.page.keyboard.press('Escape');
+        await wb.quick.press('Escape');
         await input().waitFor({ state: 'hidden', timeout: 10_000 });
       }
       await wb.startCommand(command);

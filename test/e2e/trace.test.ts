@@ -11,7 +11,7 @@ import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun, userActionCounts } from '../../src/core/omni/score';
 import { rowCountsText } from '../../src/core/omni/countsText';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { rowDescription, twistie } from './support/sideBar';
 import { readPredictions, type RawQuestion } from './traceExpected';
 
@@ -188,7 +188,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
 
     // The last row, fetched in another window once the list scrolls to the end.
     await timeline.locator('.vlist').focus();
-    await wb.page.keyboard.press('End');
+    await pressIn(timeline.locator('.vlist'), 'End');
     const lastPos = expected.length - 1;
     await waitFor(
       async () =>
@@ -273,7 +273,7 @@ describe('OmniBehavior trace view in the real workbench', () => {
     const current = Number((await frame.locator('#trace-root').getAttribute('data-trace'))!.split('#')[1]);
     const next = order[order.findIndex((a) => a.index === current) + 1];
     await frame.locator('.trace-header .user-id').click();
-    await wb.page.keyboard.press(']');
+    await pressIn(frame.locator('body'), ']');
     await waitFor(
       async () =>
         (await frame.locator('#trace-root').getAttribute('data-trace')) === `${target.user.userId}#${next.index}`,

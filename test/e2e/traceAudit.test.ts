@@ -182,7 +182,7 @@ describe('PI Audit view on OmniBehavior traces in the real workbench', () => {
       .first();
     await row.click({ button: 'right' });
     await wb.menu.item('Confirm Leak').hover();
-    await wb.page.keyboard.press('Enter');
+    await wb.menu.press('Enter');
     await waitFor(async () => (await rowDescription(row).textContent())?.endsWith('· confirmed leak'), {
       timeout: 30_000,
       message: 'the verdict on the row',

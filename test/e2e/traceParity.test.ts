@@ -11,7 +11,7 @@ import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniUser, TestAction } from '../../src/core/omni/types';
-import { repoRoot, waitFor, type Workbench } from './harness';
+import { pressIn, repoRoot, typeInto, waitFor, type Workbench } from './harness';
 import { twistie } from './support/sideBar';
 import { omniSampleWorkbench } from './support/omniCopy';
 
@@ -103,14 +103,14 @@ describe('the trace view at parity with the step view', () => {
     expect(await targetText()).toBe(`Labelling: test action #${a.index}`);
 
     await focusPage();
-    await wb.page.keyboard.press(first.key!);
+    await pressIn(frame.locator('body'), first.key!);
     await pressed(first.id, true);
-    await wb.page.keyboard.press('n');
+    await pressIn(frame.locator('body'), 'n');
     const input = frame.locator('.labels-bar .note-row input');
     await input.waitFor();
     expect(await input.getAttribute('aria-label')).toBe(`Note on ${first.name} (the whole test action)`);
-    await wb.page.keyboard.type(NOTE);
-    await wb.page.keyboard.press('Enter');
+    await typeInto(input, NOTE);
+    await pressIn(input, 'Enter');
     await waitFor(() => storeRows().join('\n') === rowKey(a, first.id, 'action', NOTE), {
       message: () => `the note in the label database; it holds:\n${storeRows().join('\n')}`,
     });
@@ -123,15 +123,15 @@ describe('the trace view at parity with the step view', () => {
   it('. goes to the next test action without a label, in the tree’s order', async () => {
     const [a, b, c] = actions;
     // The keyboard is back in the page once the note field closed: ] labels the next test action.
-    await wb.page.keyboard.press(']');
+    await pressIn(frame.locator('body'), ']');
     await showing(b);
     expect(await targetText()).toBe(`Labelling: test action #${b.index}`);
-    await wb.page.keyboard.press(second.key!);
+    await pressIn(frame.locator('body'), second.key!);
     await pressed(second.id, true);
-    await wb.page.keyboard.press('[');
+    await pressIn(frame.locator('body'), '[');
     await showing(a);
     // a and b are labelled: . skips b.
-    await wb.page.keyboard.press('.');
+    await pressIn(frame.locator('body'), '.');
     await showing(c);
     expect(await targetText()).toBe(`Labelling: test action #${c.index}`);
     await waitFor(async () => (await treeRow(`#${c.index} ${c.scene}`, 3).getAttribute('aria-selected')) === 'true', {
@@ -177,7 +177,7 @@ describe('the trace view at parity with the step view', () => {
 
     // The restored target is the one the keys label.
     await focusPage();
-    await wb.page.keyboard.press(third.key!);
+    await pressIn(frame.locator('body'), third.key!);
     await pressed(third.id, true);
     expect(storeRows()).toContain(rowKey(c, third.id, `history:${HISTORY}`));
     await wb.screenshot('traceParity-restored-record');
@@ -186,15 +186,15 @@ describe('the trace view at parity with the step view', () => {
   it('gives the target back to the test action when the view moves to another one', async () => {
     const [, , c, d] = actions;
     await focusPage();
-    await wb.page.keyboard.press(']');
+    await pressIn(frame.locator('body'), ']');
     await showing(d);
     expect(await targetText()).toBe(`Labelling: test action #${d.index}`);
-    await wb.page.keyboard.press('[');
+    await pressIn(frame.locator('body'), '[');
     await showing(c);
     expect(await targetText()).toBe(`Labelling: test action #${c.index}`);
     expect(await frame.locator('.record-detail').getAttribute('hidden')).toBe('');
     // Its key labels the test action now, not the record opened before the move.
-    await wb.page.keyboard.press(third.key!);
+    await pressIn(frame.locator('body'), third.key!);
     await pressed(third.id, true);
     expect(storeRows()).toContain(rowKey(c, third.id, 'action'));
   });

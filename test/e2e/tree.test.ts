@@ -385,7 +385,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     // The benchmark node's context menu; hovering an entry focuses it, Enter runs it.
     const entry = wb.menu.item('Choose Run…');
     await entry.hover();
-    await wb.page.keyboard.press('Enter');
+    await wb.menu.press('Enter');
     const row = wb.quick.rows().filter({ hasText: last.name }).first();
     await row.click();
     const want = benchDescription(last);

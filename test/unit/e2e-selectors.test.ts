@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findDirectKeys } from '../support/directKeys';
 import { findWorkbenchSelectors } from '../support/workbenchSelectors';
 
 const e2eDir = resolve(__dirname, '../e2e');
@@ -65,5 +66,38 @@ describe('VS Code selectors stay in test/e2e/support/', () => {
       "wb.page.locator('.context-view .monaco-menu')",
     ])
       expect(findWorkbenchSelectors(line), line).toHaveLength(1);
+  });
+});
+
+describe('keys in e2e files wait for their target to have the focus', () => {
+  it('no e2e file outside support/ drives page.keyboard directly', () => {
+    const files = readdirSync(e2eDir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const bad = files.flatMap((file) =>
+      findDirectKeys(readFileSync(join(e2eDir, file), 'utf8')).map(
+        (f) => `test/e2e/${file}:${f.line}: ${f.what}: ${f.text}`,
+      ),
+    );
+    expect(
+      bad,
+      'use pressIn / typeInto / insertInto (./harness) or a page object: wb.quick.press, wb.editor.press, ...',
+    ).toEqual([]);
+  });
+
+  it('finds a planted direct key, with its line, and passes keys sent through support', () => {
+    const planted = [
+      "await pressIn(frame.locator('body'), ']');",
+      "await wb.page.keyboard.press('Enter');",
+      '// a comment may say page.keyboard.press',
+      "await wb.quick.press('Escape');",
+      'await w.page.keyboard.type(NOTE);',
+      "await typeInto(input, 'x'); await wb.page.keyboard.insertText('y');",
+      'const kb = wb.page.keyboard;',
+      "await wb('bob').page.keyboard .down('Shift');",
+      'const { keyboard } = wb.page;',
+      "await keyboard.up('Shift');",
+    ].join('\n');
+    expect(findDirectKeys(planted).map((f) => f.line)).toEqual([2, 5, 6, 7, 8, 9, 10]);
+    expect(findDirectKeys("await wb.editor.press('Control+S');")).toEqual([]);
   });
 });

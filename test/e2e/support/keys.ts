@@ -15,7 +15,10 @@ export async function waitForFocus(target: Locator, opts: { timeout?: number; wh
         .evaluate(
           (el) => {
             const doc = el.ownerDocument;
-            const active = doc.activeElement;
+            // A context menu lives in a shadow root: the document's active element is then its host, so the focus is
+            // followed down into open shadow roots to the element that holds it.
+            let active = doc.activeElement;
+            while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
             return doc.hasFocus() && active !== null && (el === active || el.contains(active));
           },
           undefined,

@@ -2,6 +2,7 @@
 // modal dialogs, context menus, the status bar, the panel (Problems), hovers and notification toasts. The Workbench
 // holds each (`wb.dialog`, `wb.menu`, `wb.statusBar`, `wb.panel`, `wb.notes`).
 import type { Locator, Page } from 'playwright-core';
+import { pressIn } from './keys';
 import { button } from './sideBar';
 
 /** The workbench's modal dialog (showInformationMessage / showWarningMessage with `modal: true`). */
@@ -40,6 +41,11 @@ export class ContextMenu {
   /** The menu entries' labels (whose text matches `text`). */
   label(text: string | RegExp): Locator {
     return this.page.locator('.context-view .action-label', { hasText: text });
+  }
+
+  /** Presses `keys` in the open menu (Enter runs the entry a hover focused), once it has the focus. */
+  press(...keys: string[]): Promise<void> {
+    return pressIn(this.menu(), ...keys);
   }
 
   /** Waits until the menu is closed. */

@@ -1,6 +1,7 @@
 // The workbench's quick input (command palette, quick picks, input boxes), driven as a person would: the Workbench
 // holds one as `wb.quick` and keeps its own methods of the same names (quickPickRow, runCommand, ...) delegating here.
 import type { Locator, Page } from 'playwright-core';
+import { pressIn } from './keys';
 import { waitFor } from './wait';
 
 export class QuickInput {
@@ -14,6 +15,14 @@ export class QuickInput {
   /** Its text box (the palette's filter, a quick pick's filter, an input box). */
   input(): Locator {
     return this.widget.locator('input.input');
+  }
+
+  /**
+   * Presses `keys` in the open quick input (its text box, or a row a click focused), once it has the focus: Enter
+   * takes what is typed or checked, Escape closes it.
+   */
+  press(...keys: string[]): Promise<void> {
+    return pressIn(this.widget, ...keys);
   }
 
   /** Its title (the one whose text matches `text`). */

@@ -1,6 +1,7 @@
 // The side bar as the tests read it: its views (panes), their headers, actions and welcome content, and the rows of
 // the tree views in them. The Workbench holds one as `wb.sideBar`; `wb.sideBar.benchmarks` is the Benchmarks view.
 import type { Locator, Page } from 'playwright-core';
+import { pressIn } from './keys';
 import { waitFor } from './wait';
 
 /** Selectors of a tree row's parts, for code that runs in the page (evaluate) and cannot take a Locator. */
@@ -122,6 +123,11 @@ export class ViewPane {
 
   body(): Locator {
     return this.root.locator('.pane-body');
+  }
+
+  /** Presses `keys` in the view (its tree, on the selected row), once it has the focus. */
+  press(...keys: string[]): Promise<void> {
+    return pressIn(this.body(), ...keys);
   }
 
   /** The tree view's message (TreeView.message), shown above its rows. */
