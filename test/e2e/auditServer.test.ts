@@ -113,7 +113,7 @@ describe.skipIf(noPg)('PI audit verdicts on a label server in the real workbench
     // The extension's commands are in the palette once its view container has opened.
     await wb.openView('Persona Lab');
     await wb.quick.startCommand('Persona Lab: Set Label Server Password');
-    const box = wb.quick.widget.locator('input[type="password"]');
+    const box = wb.quick.passwordInput();
     await box.waitFor({ timeout: 30_000 });
     await box.fill(TEST_PASSWORD);
     await box.press('Enter');

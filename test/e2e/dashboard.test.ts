@@ -406,7 +406,7 @@ describe('run dashboard and compare view in the real workbench', () => {
     const widget = wb.quickInput;
     await wb.startCommand('Preferences: Color Theme');
     await wb.quick.rows('Dark Modern').first().waitFor();
-    await widget.locator('input.input').fill('Light Modern');
+    await wb.quick.input().fill('Light Modern');
     await wb.quick
       .rows()
       .filter({ has: labelled(wb.page, exactLabel('Light Modern')) })

@@ -116,7 +116,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     await wb('alice').pickQuickPickRow('StreamProfileBench', 'StreamProfileBench');
     const step = async (n: number, value: string | null) => {
       await wb('alice').quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
-      if (value !== null) await quick.locator('input.input').fill(value);
+      if (value !== null) await wb('alice').quick.input().fill(value);
       await wb('alice').quick.press('Enter');
     };
     await step(1, PROJECT);
@@ -196,7 +196,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     await wb('bob').startCommand('Persona Lab: Set Label Server Password');
     const input = wb('bob').quickInput;
     await wb('bob').quick.title('password of postgres@127.0.0.1').waitFor();
-    await input.locator('input.input').fill(TEST_PASSWORD);
+    await wb('bob').quick.input().fill(TEST_PASSWORD);
     await wb('bob').quick.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 30_000 });
     await wb('bob').startCommand('Persona Lab: Choose Labelling Project…');

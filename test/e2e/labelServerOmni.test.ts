@@ -89,7 +89,7 @@ describe.skipIf(skip !== undefined)(
       const step = async (n: number, title: string, value: string | null) => {
         await wb.quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
         expect(await wb.quick.title().innerText()).toContain(title);
-        if (value !== null) await quick.locator('input.input').fill(value);
+        if (value !== null) await wb.quick.input().fill(value);
         await wb.quick.press('Enter');
       };
       await step(1, 'name', PROJECT);

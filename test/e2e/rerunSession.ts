@@ -98,7 +98,7 @@ export interface Ui {
 
 export function ui(wb: Workbench): Ui {
   const widget = () => wb.quickInput;
-  const input = () => widget().locator('input.input');
+  const input = () => wb.quick.input();
   const row = (label: string | RegExp) =>
     wb.quick
       .rows()
@@ -174,7 +174,7 @@ export function ui(wb: Workbench): Ui {
 /** Persona Lab: Set API Key through the palette's password input box. */
 export async function setKey(wb: Workbench, u: Ui, key: string): Promise<void> {
   await u.palette('Persona Lab: Set API Key');
-  const box = u.widget().locator('input[type="password"]');
+  const box = wb.quick.passwordInput();
   await box.waitFor({ timeout: 30_000 });
   await box.fill(key);
   await box.press('Enter');

@@ -55,8 +55,7 @@ describe('re-runs in an untrusted workspace', () => {
     const bench = await loadBenchmark(ws);
     const u = [...bench.users.get('weibo')!.values()][0];
     const step = u.steps[0];
-    const widget = wb.quickInput;
-    const input = widget.locator('input.input');
+    const input = wb.quick.input();
     const row = (label: string | RegExp) =>
       wb.quick
         .rows()

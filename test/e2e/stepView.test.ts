@@ -92,7 +92,7 @@ describe('step view in the real workbench', () => {
   async function setTheme(theme: string, bodyClass: string): Promise<void> {
     // Rows are labelled without "Default " (e.g. "Light Modern"); the full id is the row's description.
     const widget = wb.quickInput;
-    const input = widget.locator('input.input');
+    const input = wb.quick.input();
     await wb.startCommand('Preferences: Color Theme');
     await wb.quick.rows('Dark Modern').first().waitFor();
     await input.fill(theme);
@@ -296,15 +296,14 @@ describe('step view in the real workbench', () => {
     await waitFor(async () => (await prop('open')) === true, { message: 'the Re-run section to open' });
     const configure = frame.locator('.rerun-toolbar vscode-button[data-command="configureEndpoint"]');
     await configure.click();
-    const widget = wb.quickInput;
     await wb.quick.title('Configure Endpoint (1/3)').waitFor();
     await wb.pickQuickPickRow('vLLM on this machine', 'vLLM on this machine');
     await wb.quick.title('(2/3): base URL').waitFor();
-    expect(await widget.locator('input.input').inputValue()).toBe('http://127.0.0.1:8000/v1');
-    await widget.locator('input.input').press('Enter');
+    expect(await wb.quick.input().inputValue()).toBe('http://127.0.0.1:8000/v1');
+    await wb.quick.input().press('Enter');
     await wb.quick.title('(3/3): model').waitFor();
-    await widget.locator('input.input').fill('my-served-model');
-    await widget.locator('input.input').press('Enter');
+    await wb.quick.input().fill('my-served-model');
+    await wb.quick.input().press('Enter');
     await waitFor(
       async () =>
         (await frame.locator('.rerun-toolbar .endpoint').textContent()) ===

@@ -16,6 +16,7 @@ export const WORKBENCH: [RegExp, string][] = [
   [/\.margin\b.*\.codicon/, "a code editor's margin"],
   [/\.notification-/, 'a notification'],
   [/\.quick-input/, 'the quick input'],
+  [/(^|[\s,>])input\.input\b|input\[type="password"\]/, "the quick input's text box"],
   [/\.(context-view|dialog-buttons|markers-panel|workbench-hover)\b/, 'a workbench widget'],
   [/\.action-(label|item)\b/, 'a workbench action bar'],
   [/\.label-(name|description)\b/, "a list row's label"],

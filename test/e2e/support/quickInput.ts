@@ -17,6 +17,11 @@ export class QuickInput {
     return this.widget.locator('input.input');
   }
 
+  /** Its text box when it asks for a secret (an input box with `password: true`). */
+  passwordInput(): Locator {
+    return this.widget.locator('input[type="password"]');
+  }
+
   /**
    * Presses `keys` in the open quick input (its text box, or a row a click focused), once it has the focus: Enter
    * takes what is typed or checked, Escape closes it.
