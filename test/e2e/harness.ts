@@ -13,4 +13,5 @@ export {
 } from './support/server';
 export { insertInto, pressIn, typeInto, waitForFocus } from './support/keys';
 export { waitFor } from './support/wait';
+export { noBenchmarkWelcome } from './support/welcome';
 export { LOG_CHANNEL, openWorkbenches, startWorkbench, Workbench, type WorkbenchOptions } from './support/workbench';

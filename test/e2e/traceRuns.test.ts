@@ -9,7 +9,7 @@ import { biasDiagnostics } from '../../src/core/omni/bias';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import { predictionKey, type OmniBenchmark, type OmniUser, type TestAction } from '../../src/core/omni/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { noBenchmarkWelcome, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { button, labelled, readRows, rowName, twistie } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import type { RawQuestion } from './traceExpected';
@@ -217,7 +217,7 @@ describe('Open Benchmark Folder… on an OmniBehavior folder', () => {
     const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
-    await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder'), {
+    await waitFor(async () => (await welcome.innerText()).includes(noBenchmarkWelcome()), {
       message: 'the no-benchmark welcome',
     });
     await button(welcome, 'Open Benchmark Folder…').first().click();

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
-import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { noBenchmarkWelcome, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { button, paneCss, rowDescription, rowName } from './support/sideBar';
 import { answerFileDialog } from './support/fileDialog';
 import { recordTexts, rowsOf, viewDescription } from './firstScreen';
@@ -333,7 +333,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
     const welcome = wb.sideBar.benchmarks.welcome();
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     // First "Looking for a benchmark…", then, once the search found none:
-    await waitFor(async () => (await welcome.innerText()).includes('OmniBehavior folder is open.'), {
+    await waitFor(async () => (await welcome.innerText()).includes(noBenchmarkWelcome()), {
       message: 'the no-benchmark welcome',
     });
     // No empty state takes more than three rows: the welcome's text and button, the PI Audit's message.
