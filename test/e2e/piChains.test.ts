@@ -28,7 +28,9 @@ describe('PI chains in the PI Audit view and the step view', () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-chains-'));
     root = join(tmp, 'sample');
     writePersonaPi(join(repoRoot, 'sample'), root);
+    // The chains are StreamProfileBench's: the sample's other benchmarks stay out of this workspace.
     rmSync(join(root, 'omnibehavior'), { recursive: true, force: true });
+    rmSync(join(root, 'personamem'), { recursive: true, force: true });
     const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], {
       encoding: 'utf8',
     });

@@ -367,7 +367,7 @@ describe('Benchmarks view on a workspace without a benchmark', () => {
         { timeout: 30_000 },
       )
       .toBe('bench');
-    await expect.poll(() => viewDescription(wb), { timeout: 30_000 }).toMatch(/^runs: \S+ · \S+$/);
+    await expect.poll(() => viewDescription(wb), { timeout: 30_000 }).toMatch(/^runs: \S+ · \S+ · \S+$/);
     const seen = await texts.seen();
     expect(seen.filter((t) => t.endsWith('Loading the benchmark…')).length).toBe(2);
     expect(seen.some((t) => / \.description loading (StreamProfileBench|OmniBehavior)/.test(t))).toBe(true);

@@ -31,7 +31,13 @@ export async function openStep(finding: AuditFinding, ref: StepRef | undefined, 
     await vscode.commands.executeCommand('personaLab.chooseRun', run);
     vscode.window.setStatusBarMessage(`Persona Lab: showing run ${run}, where the finding is`, 5000);
   }
-  await vscode.commands.executeCommand('personaLab.openStep', { ...ref, highlight: stepHighlight(finding) });
+  // The focus stays in the PI Audit view, as a click in the Explorer or the Problems panel leaves it: the verdict keys
+  // (c, f, r) are that view's, and the step view taking the focus sent them to the step instead.
+  await vscode.commands.executeCommand(
+    'personaLab.openStep',
+    { ...ref, highlight: stepHighlight(finding) },
+    { preserveFocus: true },
+  );
   log.info(
     `audit: opened ${ref.platform}/${ref.userId} step ${ref.stepId} at ${finding.field} ${finding.start}-${finding.end}`,
   );
