@@ -11,7 +11,7 @@ import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/prompt/templa
 import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
 import { readRegularText } from '../core/io/safeFs';
 
-/** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
+/** StreamProfileBench's options of `run` (a format's own run adds its own: cli/formats/). */
 export const RUN_OPTIONS = {
   template: { type: 'string' },
   'base-url': { type: 'string' },
@@ -36,9 +36,6 @@ export const RUN_OPTIONS = {
   'no-reference': { type: 'boolean' },
   python: { type: 'string' },
   'only-failed': { type: 'string' },
-  index: { type: 'string' },
-  'max-history-tokens': { type: 'string' },
-  size: { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
