@@ -3,11 +3,10 @@
 // repository, else our template, said so), the endpoint, Ctrl+C, the progress line and the exit status.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_MAX_REPLY_BYTES } from '../core/runner/guardedFetch';
 import type { EndpointConfig } from '../core/runner/client';
 import type { RunStatus } from '../core/runner/manifest';
 import { piGuardOption } from './piGuard';
-import { num, timeoutSeconds, Usage, type RunCliIo, type RunCliOptions } from './runArgs';
+import { num, sendingOptions, Usage, type RunCliIo, type RunCliOptions } from './runArgs';
 
 /** A format's batch run as the CLI lists it: its usage, the options only it takes, and the command. */
 export interface BatchRunCommand<O extends RunCliOptions = RunCliOptions> {
@@ -87,21 +86,9 @@ export function parseBatchRun(
     model: opts.model,
     user: opts.user ?? null,
     temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2),
-    concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
-    timeoutS: timeoutSeconds(opts.timeout),
-    maxReplyBytes:
-      (num('max-reply-mb', opts['max-reply-mb'], (n) => n > 0 && n <= 4096) ?? DEFAULT_MAX_REPLY_BYTES / 1048576) *
-      1048576,
+    ...sendingOptions(opts, env),
     piGuard: piGuardOption(opts['pi-guard']),
-    piGuardLoopback: opts['pi-guard-loopback'] === true,
-    retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
-    prices: {
-      inputPerMTok: num('input-per-mtok', opts['input-per-mtok'], (n) => n >= 0),
-      outputPerMTok: num('output-per-mtok', opts['output-per-mtok'], (n) => n >= 0),
-    },
-    dryRun: opts['dry-run'] === true,
     checkout: checkoutFor(dir, opts, rule),
-    python: opts.python ?? 'python3',
   };
 }
 
@@ -181,7 +168,27 @@ export const EXIT_ALL_FAILED = 5;
 /** A run finished, and some of its requests got the error record. */
 export const EXIT_SOME_FAILED = 6;
 
-export const CANCELLED_LINE = '  cancelled: run the same command again to resume';
+/** What every run's summary says of how it ended. */
+interface Ended {
+  status: RunStatus;
+  manifest: unknown;
+  error?: string | null;
+}
+
+/** A run that could not start (it wrote no manifest): says why, and gives true. */
+export function neverStarted(io: RunCliIo, summary: Ended): boolean {
+  if (summary.status !== 'failed' || summary.manifest) return false;
+  io.stderr(`persona-lab: ${summary.error ?? 'the run failed'}\n`);
+  return true;
+}
+
+/** The summary's last lines: how to resume a cancelled run, and the error that ended one. */
+export function endLines(summary: Ended): string[] {
+  return [
+    ...(summary.status === 'cancelled' ? ['  cancelled: run the same command again to resume'] : []),
+    ...(summary.error ? [`  error: ${summary.error}`] : []),
+  ];
+}
 
 /**
  * Exit status of a run that started: 1 failed, 130 cancelled (resume by running the same command), else 0 when

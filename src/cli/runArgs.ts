@@ -261,15 +261,24 @@ export function parseRunArgs(
     persona,
     baseRun,
     startPersona: baseRun ? { kind: 'run', run: baseRun } : { kind: 'none' },
+    ...sendingOptions(opts, env),
+    piGuard,
+    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
+    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
+    history: opts.history,
+    reference,
+    onlyFailed,
+  };
+}
+
+/** The options of every command that sends requests: how many at once, the limits, the guard's scope and prices. */
+export function sendingOptions(opts: RunCliOptions, env: Record<string, string | undefined>) {
+  return {
     concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
     timeoutS: timeoutSeconds(opts.timeout),
     maxReplyBytes:
       (num('max-reply-mb', opts['max-reply-mb'], (n) => n > 0 && n <= 4096) ?? DEFAULT_MAX_REPLY_BYTES / 1048576) *
       1048576,
-    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
-    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
-    history: opts.history,
-    piGuard,
     piGuardLoopback: opts['pi-guard-loopback'] === true,
     // Undocumented, for the test suite: backoff base in ms (default 1000).
     retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
@@ -278,8 +287,6 @@ export function parseRunArgs(
       outputPerMTok: num('output-per-mtok', opts['output-per-mtok'], (n) => n >= 0),
     },
     dryRun: opts['dry-run'] === true,
-    reference,
     python: opts.python ?? 'python3',
-    onlyFailed,
   };
 }

@@ -22,7 +22,8 @@ import { runNameProblem } from '../../../core/runner/runner';
 import {
   batchEndpoint,
   batchExit,
-  CANCELLED_LINE,
+  endLines,
+  neverStarted,
   EXIT_PI_REFUSED,
   openRequestSource,
   parseBatchRun,
@@ -122,10 +123,7 @@ async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions, io: Ru
         line.show(`${parsed.out}: ${p.done}/${p.total} test actions, ${p.failed} with a failed question`),
     });
     line.end();
-    if (summary.status === 'failed' && !summary.manifest) {
-      io.stderr(`persona-lab: ${summary.error ?? 'the run failed'}\n`);
-      return 1;
-    }
+    if (neverStarted(io, summary)) return 1;
     const p = summary.progress;
     const lines = [
       `run ${parsed.out}: ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,
@@ -140,8 +138,7 @@ async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions, io: Ru
       lines.push(`  ${overallText(s, judgeCommandLine(parsed.dir, parsed.out))}`);
       lines.push(`  ${s.answered} answers scored, ${s.leftOut} left out`);
     }
-    if (summary.status === 'cancelled') lines.push(CANCELLED_LINE);
-    if (summary.error) lines.push(`  error: ${summary.error}`);
+    lines.push(...endLines(summary));
     io.stdout(lines.join('\n') + '\n');
     return batchExit(summary.status, p.failed >= p.done, p.failed > 0);
   } finally {

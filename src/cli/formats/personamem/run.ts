@@ -19,7 +19,8 @@ import { runNameProblem } from '../../../core/runner/runner';
 import {
   batchEndpoint,
   batchExit,
-  CANCELLED_LINE,
+  endLines,
+  neverStarted,
   EXIT_PI_REFUSED,
   openRequestSource,
   parseBatchRun,
@@ -130,10 +131,7 @@ async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io
         line.show(`${parsed.out}: ${p.done}/${p.total} questions answered, ${p.failed} failed requests`),
     });
     line.end();
-    if (summary.status === 'failed' && !summary.manifest) {
-      io.stderr(`persona-lab: ${summary.error ?? 'the run failed'}\n`);
-      return 1;
-    }
+    if (neverStarted(io, summary)) return 1;
     const p = summary.progress;
     const lines = [
       `run ${parsed.out} (${size}): ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,
@@ -149,8 +147,7 @@ async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io
         `  accuracy ${pct(s.overall.accuracy)} (${s.overall.correct} of ${s.overall.answered} answered; ${s.unreadable} replies name no single option, scored wrong as the authors' code scores them)`,
       );
     }
-    if (summary.status === 'cancelled') lines.push(CANCELLED_LINE);
-    if (summary.error) lines.push(`  error: ${summary.error}`);
+    lines.push(...endLines(summary));
     io.stdout(lines.join('\n') + '\n');
     return batchExit(summary.status, p.done === 0, p.failed > 0);
   } finally {
