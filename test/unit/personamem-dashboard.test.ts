@@ -100,11 +100,19 @@ describe('PersonaMem dashboard model on the sample', () => {
     const partial = json.runs.find((r) => !r.coverage.whole)!;
     for (const t of [split.types, split.topics]) {
       expect(t.table.title).toContain(`32k split (${json.splits[0].questions} questions)`);
-      expect(t.covers).toEqual(split.runs.map((r) => r.text));
+      expect(t.covers).toMatch(/^Over the 32k split: /);
+      for (const run of json.runs) {
+        const { covered, total } = run.coverage.questions;
+        const part = run.coverage.whole ? `all ${total} questions (whole)` : `${covered} of ${total} questions (part)`;
+        expect(t.covers).toContain(`${run.name} ${part}`);
+      }
       const md = formatTable(t.table, 'markdown');
       expect(md).toContain(`| ${partial.name.replace(/_/g, '\\_')} ‡ |`);
       expect(md).toContain('Over part of the 32k split');
     }
+    // the two runs answered different questions: neither figure is ranked against the other's
+    for (const t of [split.types, split.topics])
+      expect(t.table.rows.flatMap((r) => r.cells.map((c) => c.rank))).not.toContain(1);
     expect(m.lengths).toBeNull();
     expect(m.lengthsNote).toContain('32k split only');
   });
@@ -116,13 +124,14 @@ describe('PersonaMem dashboard model over two splits', () => {
     const models = [
       { name: 'a', skill: 0.7, answered: 1 },
       { name: 'b', skill: 0.4, answered: 0.6 },
+      { name: 'c', skill: 0.2, answered: 1 },
     ];
     generatePersonaMem(dir, { seed: 3, size: '32k', personas: 3, questions: 5, models });
     generatePersonaMem(dir, { seed: 4, size: '128k', personas: 2, questions: 6, models: [models[0]] });
     const json = scoreJson(dir);
     const m = await dashboard(dir);
     expect(m.splits.map((s) => [s.split, s.runs.map((r) => r.run)])).toEqual([
-      ['32k', ['32k_a', '32k_b']],
+      ['32k', ['32k_a', '32k_b', '32k_c']],
       ['128k', ['128k_a']],
     ]);
     const lengths = cells(m, 'personamem-lengths');
@@ -137,6 +146,12 @@ describe('PersonaMem dashboard model over two splits', () => {
       whole: false,
       text: `32k ${b.coverage.questions.covered} of ${b.coverage.questions.total} questions (part)`,
     });
+    // best and second best among the whole runs only (a and c); the partial run b is never marked
+    const types = m.splits[0].types.table;
+    const ranks = (run: string) => types.rows.find((r) => r.run === run)!.cells.map((c) => c.rank);
+    expect(ranks('32k_b').every((r) => r === 0)).toBe(true);
+    const overall = (run: string) => types.rows.find((r) => r.run === run)!.cells[0].value!;
+    expect(ranks(overall('32k_a') > overall('32k_c') ? '32k_a' : '32k_c')[0]).toBe(1);
     expect(m.lengths!.covers).toContain('a: 32k all 15 questions (whole), 128k all 12 questions (whole)');
   });
 });

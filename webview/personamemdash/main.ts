@@ -50,8 +50,11 @@ const HELP =
   'Bold: best; underlined: second best. ‡ and the line under a name: the run answered part of the split, so its ' +
   'figures are over the questions it answered only.';
 
+/** Row -> what it covers, for the rows over part of their split (shown under the name, with the copies' mark). */
 const partial = (t: TableModel) =>
-  Object.fromEntries(t.rows.flatMap((r) => (r.coverage && !r.coverage.whole ? [[r.run, r.coverage.text]] : [])));
+  Object.fromEntries(
+    t.rows.flatMap((r) => (r.coverage && !r.coverage.whole ? [[r.run, `‡ over ${r.coverage.text}`]] : [])),
+  );
 
 /** A grouped bar chart of a table: its columns along x, one bar per row (a row over part of its split hatched). */
 function tableChart(t: TableModel): ChartConfiguration<'bar', (number | null)[], string> {
@@ -92,7 +95,7 @@ function tableChart(t: TableModel): ChartConfiguration<'bar', (number | null)[],
   };
 }
 
-/** A table's card, what it covers above it, and its chart's card. */
+/** A table's card (with what it covers under its title), and its chart's card. */
 function tableBlock(d: PmDashTable, rowHead = 'Run'): HTMLElement[] {
   const t = d.table;
   const copy = (table: string, format: 'latex' | 'markdown' | 'csv') =>
@@ -116,15 +119,11 @@ function tableBlock(d: PmDashTable, rowHead = 'Run'): HTMLElement[] {
   ]);
   charts.push({ canvas, table: t });
   return [
-    el(
-      'ul',
-      { className: 'covers', attrs: { 'data-covers': t.id, 'aria-label': `What ${t.title} covers` } },
-      d.covers.map((line) => el('li', { text: line })),
-    ),
     renderPaperTable(t, copy, partial(t), {
       help: HELP,
       splitCaption: 'One table per column group, so that it fits; the copies keep the one table.',
       rowHead,
+      covers: d.covers,
     }),
     card,
   ];

@@ -18,6 +18,8 @@ export interface PaperTableOptions {
   splitCaption: string;
   /** the first column's head; default "Run" */
   rowHead?: string;
+  /** a line under the title: what the table covers */
+  covers?: string;
 }
 
 /** The row's name cell: the run (cut in the middle when long), and what its figures cover when not the whole. */
@@ -156,6 +158,7 @@ export function renderPaperTable<Id extends string>(
       copyButton('Markdown', `Copy ${name} as Markdown`, () => onCopy(t.id, 'markdown')),
       copyButton('CSV', `Copy ${name} as CSV`, () => onCopy(t.id, 'csv')),
     ]),
+    o.covers ? el('p', { className: 'caption table-covers', text: o.covers }) : null,
     t.columns.length > SPLIT_ABOVE ? el('p', { className: 'caption', text: o.splitCaption }) : null,
     tableBody(t, coverage, o),
   ]);

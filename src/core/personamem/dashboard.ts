@@ -27,8 +27,8 @@ export interface PmRunCover {
 export interface PmDashTable {
   /** its id is unique on the page: a copy or a saved chart names it */
   table: TableModel;
-  /** what the table covers, one line per row: its split (or splits) and how much of it the row answered */
-  covers: string[];
+  /** what the table covers: its split (or splits) and how much of it each row answered, whole or part */
+  covers: string;
 }
 
 export interface PmDashSplit {
@@ -53,6 +53,15 @@ export interface PmDashboardModel {
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** "all 18 questions (whole)", "13 of 18 questions (part)" */
+const questionsOf = (c: PmRunCover) =>
+  `${c.whole ? `all ${c.total}` : `${c.covered} of ${c.total}`} questions (${c.whole ? 'whole' : 'part'})`;
+
+/** One line: the split, then each run with how much of it it answered. */
+function splitCovers(split: string, covers: readonly PmRunCover[]): string {
+  return `Over the ${split} split: ${covers.map((c) => `${c.run} ${questionsOf(c)}`).join('; ')}.`;
+}
 
 /** "13 of 18 questions of the 32k split (all 3 personas): part of the split". */
 function coverOf(s: PmRunScore): PmRunCover {
@@ -95,8 +104,7 @@ function lengths(scores: readonly PmRunScore[]): { table: PmDashTable | null; no
     };
   const byModel = new Map<string, PmRunCover[]>();
   for (const s of scores) byModel.set(s.model, [...(byModel.get(s.model) ?? []), coverOf(s)]);
-  const perSplit = (c: PmRunCover) =>
-    `${c.split} ${c.whole ? `all ${c.total}` : `${c.covered} of ${c.total}`} questions (${c.whole ? 'whole' : 'part'})`;
+  const perSplit = (c: PmRunCover) => `${c.split} ${questionsOf(c)}`;
   const detail = (model: string) =>
     (byModel.get(model) ?? [])
       .sort((a, b) => compareSizes(a.split, b.split))
@@ -110,7 +118,7 @@ function lengths(scores: readonly PmRunScore[]): { table: PmDashTable | null; no
         // the row's own splits, in place of the one-line "a split answered in part"
         rows: table.rows.map((r) => (r.coverage ? { ...r, coverage: { ...r.coverage, text: detail(r.run) } } : r)),
       },
-      covers: table.rows.map((r) => `${r.run}: ${detail(r.run)}`),
+      covers: `Each model over the splits it answered: ${table.rows.map((r) => `${r.run}: ${detail(r.run)}`).join('; ')}.`,
     },
     note: 'Each cell is the model’s overall accuracy on one split; a split it answered in part is marked.',
   };
@@ -138,8 +146,8 @@ export function buildPmDashboard(bench: PersonaMemBench, scores: readonly PmRunS
       questions,
       personas: new Set(split?.questions.map((q) => q.personaId)).size,
       runs: covers,
-      types: { table: ofSplit(typeTable(runs), size, questions), covers: covers.map((c) => c.text) },
-      topics: { table: ofSplit(topicTable(runs), size, questions), covers: covers.map((c) => c.text) },
+      types: { table: ofSplit(typeTable(runs), size, questions), covers: splitCovers(size, covers) },
+      topics: { table: ofSplit(topicTable(runs), size, questions), covers: splitCovers(size, covers) },
     });
   }
   const l = lengths(scores);

@@ -24,7 +24,7 @@ export type { PmDashboardModel, PmDashSplit, PmDashTable, PmRunCover } from '../
 
 export const PM_DASHBOARD_VIEW_TYPE = 'personaLab.personamem.dashboard';
 
-const dashTable = object({ table: object({ id: str, title: str, columns: array, rows: array }), covers: arrayOf(str) });
+const dashTable = object({ table: object({ id: str, title: str, columns: array, rows: array }), covers: str });
 
 const pmDashboardModel = shapeOf<PmDashboardModel>()({
   root: str,
