@@ -8,7 +8,7 @@ import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
 import { SampleChoice } from '../../benchmarks/spb/sampleChoice';
 import type { Benchmark, Run } from '../../../core/spb/types';
-import { runMemory } from '../../../core/spb/score/personaMemory';
+import { runMemory } from '../../../core/spb/score/tagMemory';
 import type { UserSubset } from '../../../core/spb/score/userSubset';
 import {
   type DashboardMemory,
