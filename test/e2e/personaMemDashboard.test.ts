@@ -14,37 +14,23 @@ import { SKILL_HEADS, type PersonaMemBench } from '../../src/core/personamem/typ
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { rowActions } from './support/sideBar';
 import { treePage } from './treePage';
+import type { PmScoreJson } from '../support/personaMemScoreJson';
 
 const sample = join(repoRoot, 'sample');
 const folder = join(sample, 'personamem');
-interface Tally {
-  answered: number;
-  correct: number;
-  accuracy: number | null;
-}
-/** What `score --json` prints (docs/scoring.md), the part this test reads. */
-interface ScoreJson {
-  splits: { size: string; questions: number }[];
-  runs: (Tally & {
-    name: string;
-    byType: Record<string, Tally>;
-    coverage: { questions: { covered: number; total: number }; whole: boolean };
-  })[];
-}
-
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
 describe('PersonaMem dashboard in the real workbench', () => {
   let wb: Workbench;
-  let json: ScoreJson;
+  let json: PmScoreJson;
   let dash: Frame;
-  const { waitRow, rowLocator } = treePage(() => wb);
+  const { waitRow, rowLocator, runCommandWithInput, quickPickRow } = treePage(() => wb);
 
   beforeAll(async () => {
     const bench = (await personaMem.load(folder)).bench as PersonaMemBench;
     // the JSON `score --json` prints, through the same text
     const scores = [...bench.runs.values()].map((run) => scorePersonaMemRun(bench, run));
-    json = JSON.parse(JSON.stringify(scoreJson(bench, scores))) as ScoreJson;
+    json = JSON.parse(JSON.stringify(scoreJson(bench, scores))) as PmScoreJson;
     wb = await startWorkbench({ folder: sample, theme: 'dark', viewport: { width: 1600, height: 1000 } });
   });
 
@@ -144,5 +130,14 @@ describe('PersonaMem dashboard in the real workbench', () => {
     }
     await dash.locator('[data-table="personamem-types-32k"] vscode-button', { hasText: 'Markdown' }).click();
     await wb.waitForExtensionHostLine(/PersonaMem dashboard: copied personamem-types-32k as markdown \(\d+ chars\)/);
+  });
+
+  it('Open Dashboard from the palette asks which benchmark when several are open, and opens that one', async () => {
+    await runCommandWithInput('Persona Lab: Open Dashboard');
+    const pick = quickPickRow('OmniBehavior');
+    await pick.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(quickPickRow('PersonaMem').count()).resolves.toBe(1);
+    await pick.click();
+    await wb.findWebviewFrame('#omnidash-root[data-run]', { timeout: 60_000 });
   });
 });

@@ -13,31 +13,14 @@ import { SKILL_HEADS, type PersonaMemBench } from '../../src/core/personamem/typ
 import { formatTable } from '../../src/core/tables/format';
 import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';
 import { PMEM_SAMPLE } from '../support/committedSample';
+import type { PmScoreJson, PmTally } from '../support/personaMemScoreJson';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 
-interface Tally {
-  answered: number;
-  correct: number;
-  accuracy: number | null;
-}
-interface ScoreJson {
-  splits: { size: string; questions: number }[];
-  runs: (Tally & {
-    name: string;
-    split: string;
-    model: string;
-    byType: Record<string, Tally>;
-    byTopic: Record<string, Tally>;
-    coverage: { questions: { covered: number; total: number }; whole: boolean };
-  })[];
-  byContextLength: { model: string; splits: Record<string, Tally & { whole: boolean }> }[];
-}
-
-function scoreJson(dir: string): ScoreJson {
+function scoreJson(dir: string): PmScoreJson {
   const r = spawnSync(process.execPath, [CLI, 'score', dir, '--json'], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as ScoreJson;
+  return JSON.parse(r.stdout) as PmScoreJson;
 }
 
 async function dashboard(dir: string): Promise<PmDashboardModel> {
@@ -48,7 +31,7 @@ async function dashboard(dir: string): Promise<PmDashboardModel> {
   );
 }
 
-const pct = (t: Tally | undefined) => (t?.accuracy === null || t === undefined ? '—' : (100 * t.accuracy).toFixed(2));
+const pct = (t: PmTally | undefined) => (t?.accuracy === null || t === undefined ? '—' : (100 * t.accuracy).toFixed(2));
 /** A table's cells by row name and column head. */
 const cells = (m: PmDashboardModel, id: string) => {
   const t = pmDashboardTables(m).find((x) => x.id === id)!;
