@@ -117,6 +117,7 @@ describe('PersonaMem dashboard model over two splits', () => {
       ['32k', ['32k_a', '32k_b', '32k_c']],
       ['128k', ['128k_a']],
     ]);
+    expect(m.lengths!.table.title).toContain('splits 32k, 128k');
     const lengths = cells(m, 'personamem-lengths');
     for (const { model, splits } of json.byContextLength)
       for (const [size, t] of Object.entries(splits))

@@ -63,7 +63,7 @@ function splitCovers(split: string, covers: readonly PmRunCover[]): string {
   return `Over the ${split} split: ${covers.map((c) => `${c.run} ${questionsOf(c)}`).join('; ')}.`;
 }
 
-/** "13 of 18 questions of the 32k split (all 3 personas): part of the split". */
+/** "32k_demo-weak: all 3 personas, 13 of 18 questions of the 32k split (13 rows scored): part of the split". */
 function coverOf(s: PmRunScore): PmRunCover {
   const c = s.coverage;
   const whole = isWhole(c);
@@ -114,6 +114,7 @@ function lengths(scores: readonly PmRunScore[]): { table: PmDashTable | null; no
     table: {
       table: {
         ...table,
+        title: `${table.title}, splits ${sizes.join(', ')}`,
         scope: 'its split',
         // the row's own splits, in place of the one-line "a split answered in part"
         rows: table.rows.map((r) => (r.coverage ? { ...r, coverage: { ...r.coverage, text: detail(r.run) } } : r)),
