@@ -1,7 +1,8 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection and its question view.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, its dashboard and question view.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
+import { personaMemDashboard } from './dashboard/part';
 import { activateQuestionView } from './questionView';
 import { PersonaMemStore } from './store';
 import { watchPersonaMem } from './watch';
@@ -13,5 +14,6 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   create: (state, host) => new PersonaMemStore(state, host),
   rootOf: personaMemRoot,
   watch: (store) => watchPersonaMem(store),
+  dashboard: (store, host) => personaMemDashboard(store, host),
   views: (store, context) => activateQuestionView(store, context),
 };
