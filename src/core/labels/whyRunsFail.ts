@@ -2,7 +2,13 @@
 // settled units count (adjudicated, or unanimous between two or more annotators); a unit still open or labelled by
 // one annotator is not gold, and the figure says how many of the run's labelled units it leaves out. A share is of
 // the run's settled units that carry at least one failure label (an empty gold set says "no failure label applies").
-import type { GoldBenchmark, GoldReport } from './goldReport';
+import type { GoldUnit } from './gold';
+
+/** A benchmark's gold units (goldReport.ts gives one per benchmark). */
+interface BenchmarkUnits {
+  benchmark: string;
+  units: readonly GoldUnit[];
+}
 
 export interface LabelCount {
   label: string;
@@ -27,7 +33,7 @@ export interface RunFailures {
   byLabel: LabelCount[];
 }
 
-function ofBenchmark(b: GoldBenchmark): RunFailures[] {
+function ofBenchmark(b: BenchmarkUnits): RunFailures[] {
   const runs = new Map<string, RunFailures>();
   const total = new Map<string, number>();
   const counts = new Map<string, Map<string, number>>();
@@ -65,7 +71,7 @@ function ofBenchmark(b: GoldBenchmark): RunFailures[] {
 }
 
 /** Per benchmark of the report, its runs (sorted by name) with their gold labels counted. */
-export function whyRunsFail(report: GoldReport): RunFailures[] {
+export function whyRunsFail(report: { benchmarks: readonly BenchmarkUnits[] }): RunFailures[] {
   return report.benchmarks.flatMap(ofBenchmark);
 }
 
