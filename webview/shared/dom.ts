@@ -35,3 +35,10 @@ export function append(parent: Node, children: Child[]): void {
 export function icon(name: string, className = ''): HTMLSpanElement {
   return el('span', { className: `codicon codicon-${name} ${className}`.trim(), attrs: { 'aria-hidden': 'true' } });
 }
+
+/** A secondary button with a codicon before its label. */
+export function actionButton(label: string, title: string, onClick: () => void, codicon?: string): HTMLElement {
+  const b = el('vscode-button', { title, attrs: { secondary: '' } }, [codicon ? icon(codicon) : null, ` ${label}`]);
+  b.addEventListener('click', onClick);
+  return b;
+}

@@ -55,5 +55,5 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
-  capabilities: { itemView: 'question' },
+  capabilities: { rerun: true, itemView: 'question' },
 });
