@@ -117,21 +117,8 @@ describe('PersonaMem re-runs and edited prompts in the workbench', () => {
     expect(draftText).toContain(`question: 32k/${q.questionId}\n`);
     expect(draftText).toContain(`history: ${history.length}\n`);
     expect(draftText).toContain(`rendered by ${PM_TEMPLATE_NAME}`);
-    // The question view can take the focus back late (after its attempts redraw): the draft's tab is clicked and its
-    // group focused until its editor has the keyboard.
-    const focused = wb.editor.focusedActive();
-    await waitFor(
-      async () => {
-        if (await focused.isVisible()) return true;
-        await wb.editor.tab('.pldraft').click();
-        await wb.runCommand('View: Focus Active Editor Group');
-        return focused.waitFor({ timeout: 2_000 }).then(
-          () => true,
-          () => false,
-        );
-      },
-      { message: 'the draft to have the keyboard' },
-    );
+    // The keys must reach the draft, which the view beside it can take the focus from late.
+    await wb.focusEditorTab('.pldraft');
     const promptLine = draftText.split('\n').indexOf('=== user ===') + 2;
     await wb.statusBar.selection(`Ln ${promptLine}, Col 1`).waitFor({ timeout: 10_000 });
     await wb.editor.press('Control+End');

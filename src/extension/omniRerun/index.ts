@@ -27,11 +27,8 @@ export function activateOmniRerun(
     { dispose: () => attempts.dispose() },
     registerDraftKind({
       owns: isOmniDraft,
-      problems: (text) => {
-        const parsed = parseOmniDraft(text);
-        return parsed.ok ? [] : parsed.problems;
-      },
-      send: (doc) => sendOmniDraft(deps, doc),
+      parse: parseOmniDraft,
+      send: (doc, draft) => sendOmniDraft(deps, doc, draft),
       fold: omniHistoryBlock,
     }),
     trace.onDidShow((ref) => void postAttempts(deps, ref)),

@@ -239,13 +239,16 @@ export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
 export class DraftLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const range = new vscode.Range(0, 0, 0, 0);
+    const send = new vscode.CodeLens(range, {
+      title: '$(play) Re-run (Ctrl+Enter)',
+      tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
+      command: 'personaLab.sendDraft',
+      arguments: [doc.uri],
+    });
+    // A format's own draft kind is not a step's template: only the step drafts save as one.
+    if (draftKindOf(doc.getText())) return [send];
     return [
-      new vscode.CodeLens(range, {
-        title: '$(play) Re-run (Ctrl+Enter)',
-        tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
-        command: 'personaLab.sendDraft',
-        arguments: [doc.uri],
-      }),
+      send,
       new vscode.CodeLens(range, {
         title: '$(save-as) Save as Template…',
         tooltip: 'Save as Template…: your edits around the values as a new template',

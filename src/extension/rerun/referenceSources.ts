@@ -17,7 +17,7 @@ export interface ClosableSource {
 }
 
 export interface ReferenceKind<S extends ClosableSource> {
-  /** for the log and the sentences: "omni reference" */
+  /** what the log names it by */
   logName: string;
   /** what the benchmark's own code makes, for the sentences: "prompt", "request" */
   noun: string;

@@ -4,7 +4,7 @@
 // what came back, and the reply as the core reads an answer (answer.ts): the letter picked and right or wrong against
 // the question's correct option.
 import { isRecord } from '../../guards';
-import { AppendLog } from '../../runner/appendLog';
+import { AttemptLog } from '../../rerun/attemptLog';
 import type { ChatMessage } from '../../runner/client';
 import { readAnswer } from '../answer';
 import type { PmQuestion } from '../types';
@@ -126,33 +126,14 @@ const isAttempt = (v: unknown): v is PmAttempt =>
   Number.isInteger(v.history) &&
   Array.isArray(v.sent);
 
-export class PmAttemptStore {
-  private readonly all: PmAttempt[] = [];
-
-  private constructor(private readonly log: AppendLog) {}
-
+export class PmAttemptStore extends AttemptLog<PmAttempt> {
   static open(path: string): PmAttemptStore {
-    const { log, values } = AppendLog.open(path);
-    const store = new PmAttemptStore(log);
-    for (const v of values) if (isAttempt(v)) store.all.push(v);
-    return store;
+    return new PmAttemptStore(path, isAttempt);
   }
 
   /** The attempts of one question, newest first. */
   list(split: string, questionId: string): PmAttempt[] {
-    return this.all.filter((a) => a.split === split && a.questionId === questionId).reverse();
-  }
-
-  add(attempt: Omit<PmAttempt, 'id'>): PmAttempt {
-    const id = this.all.reduce((m, a) => Math.max(m, a.id), 0) + 1;
-    const row = { id, ...attempt };
-    this.log.append(row);
-    this.all.push(row);
-    return row;
-  }
-
-  close(): void {
-    this.log.close();
+    return this.newestFirst((a) => a.split === split && a.questionId === questionId);
   }
 }
 

@@ -14,7 +14,14 @@
 // unchanged, sent as they are (the question view lists them). Each message is under its role's marker; a line of a
 // message that reads like a marker is written with a backslash before it. `temperature: source` leaves it to the
 // source's caller (the authors send none). Pure: no `vscode`.
-import { DRAFT_DIR, DRAFT_EXT, type DraftProblem } from '../../rerun/draft';
+import {
+  DRAFT_DIR,
+  DRAFT_EXT,
+  readDraftHeader,
+  readModelHeader,
+  requireHeaders,
+  type DraftProblem,
+} from '../../rerun/draft';
 import type { ChatMessage } from '../../runner/client';
 import type { PmMessage } from '../contexts';
 import { chatMessage } from './source';
@@ -35,7 +42,6 @@ export type PmDraftParse = { ok: true; draft: PmDraft } | { ok: false; problems:
 const MARKER_RE = /^=== (system|user|assistant) ===$/;
 /** A message line that a reader would take for a marker: one more backslash is written before it. */
 const ESCAPED_RE = /^\\*=== (system|user|assistant) ===$/;
-const HEADER_RE = /^([a-z_]+):[ \t]*(.*?)[ \t]*$/;
 
 const markerOf = (line: string) =>
   MARKER_RE.exec(line.replace(/\r$/, '').trim())?.[1] as ChatMessage['role'] | undefined;
@@ -97,53 +103,33 @@ export function renderPmDraft(d: PmDraft, sourceName: string, persona: string): 
   ].join('\n');
 }
 
-function readHeader(lines: readonly string[], end: number, problems: DraftProblem[]) {
-  const v: { split?: string; questionId?: string; model?: string; temperature?: number; history?: number } = {};
-  for (let i = 0; i < end; i++) {
-    const line = lines[i].replace(/\r$/, '');
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = HEADER_RE.exec(line.trim());
-    const at = i + 1;
-    if (!m) {
-      problems.push({ line: at, message: `"${line.trim()}" is not a "key: value" header line` });
-      continue;
-    }
-    const [, key, value] = m;
-    if (key === 'question') {
-      const q = /^([^/\s]+)\/(\S.*)$/.exec(value);
-      if (!q) problems.push({ line: at, message: `question: "${value}" is not <split>/<question id>` });
-      else [v.split, v.questionId] = [q[1], q[2]];
-    } else if (key === 'model') {
-      if (value === '') problems.push({ line: at, message: 'model: empty; name the model to ask' });
-      else v.model = value;
-    } else if (key === 'temperature') {
-      const t = Number(value);
-      if (value === 'source') continue;
-      if (value === '' || !Number.isFinite(t) || t < 0 || t > 2)
-        problems.push({ line: at, message: `temperature: "${value}" is not a number from 0 to 2 or "source"` });
-      else v.temperature = t;
-    } else if (key === 'history') {
-      if (!/^\d+$/.test(value))
-        problems.push({ line: at, message: `history: "${value}" is not a count of history messages` });
-      else v.history = Number(value);
-    } else problems.push({ line: at, message: `unknown header "${key}": use question, model, temperature or history` });
-  }
-  return v;
+type Header = { split?: string; questionId?: string; model?: string; temperature?: number; history?: number };
+
+function readHeaderLine(key: string, value: string, v: Header): string | null {
+  const model = readModelHeader(key, value, v);
+  if (model !== undefined) return model;
+  if (key === 'question') {
+    const q = /^([^/\s]+)\/(\S.*)$/.exec(value);
+    if (!q) return `question: "${value}" is not <split>/<question id>`;
+    [v.split, v.questionId] = [q[1], q[2]];
+  } else if (key === 'history') {
+    if (!/^\d+$/.test(value)) return `history: "${value}" is not a count of history messages`;
+    v.history = Number(value);
+  } else return `unknown header "${key}": use question, model, temperature or history`;
+  return null;
 }
 
 /** Reads a draft; every problem has its line. Never throws. */
 export function parsePmDraft(text: string): PmDraftParse {
   const lines = String(text).split('\n');
-  const problems: DraftProblem[] = [];
   const first = lines.findIndex((l) => markerOf(l) !== undefined);
-  const v = readHeader(lines, first < 0 ? lines.length : first, problems);
-  for (const [key, name] of [
-    ['questionId', 'question'],
-    ['model', 'model'],
-    ['history', 'history'],
-  ] as const)
-    if (v[key] === undefined && !problems.some((p) => p.message.startsWith(`${name}:`)))
-      problems.push({ line: 1, message: `${name}: missing from the header` });
+  const v: Header = {};
+  const problems = readDraftHeader(lines, first < 0 ? lines.length : first, (k, value) => readHeaderLine(k, value, v));
+  requireHeaders(problems, [
+    ['question', v.questionId !== undefined],
+    ['model', v.model !== undefined],
+    ['history', v.history !== undefined],
+  ]);
   if (first < 0) problems.push({ line: lines.length, message: 'no "=== user ===" line: the messages are missing' });
   if (problems.length > 0) return { ok: false, problems };
   const messages: (ChatMessage & { line: number })[] = [];

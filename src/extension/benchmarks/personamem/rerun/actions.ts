@@ -8,10 +8,10 @@ import { pmAttemptRecord, pmAttemptReplyText, pmAttemptRequestText } from '../..
 import { askPersonaMem } from '../../../../core/personamem/run/ask';
 import {
   draftRequest,
-  parsePmDraft,
   pmDraftPath,
   renderPmDraft,
   splitRequest,
+  type PmDraft,
 } from '../../../../core/personamem/run/draft';
 import type { PmRequestSource } from '../../../../core/personamem/run/source';
 import type { PmQuestion } from '../../../../core/personamem/types';
@@ -21,6 +21,7 @@ import type { QuestionRef } from '../../../../shared/personamem/questionProtocol
 import type { EndpointService, ResolvedEndpoint } from '../../../endpoint';
 import { log } from '../../../log';
 import { showDraft } from '../../../rerun/draft';
+import { draftTarget } from '../../../rerun/draftKinds';
 import { guardPrompts } from '../../../rerun/guard';
 import type { QuestionPanel } from '../questionView';
 import type { PersonaMemStore } from '../store';
@@ -186,16 +187,9 @@ const headerLine = (text: string, key: string) =>
   Math.max(1, text.split('\n').findIndex((l) => l.trim().startsWith(`${key}:`)) + 1);
 
 /** Ctrl+Enter in a PersonaMem draft: its messages, exactly as written, after the history, as a new attempt. */
-export async function sendPmDraft(deps: PmRerunDeps, doc: vscode.TextDocument): Promise<void> {
+export async function sendPmDraft(deps: PmRerunDeps, doc: vscode.TextDocument, d: PmDraft): Promise<void> {
   const name = vscode.workspace.asRelativePath(doc.uri);
   const text = doc.getText();
-  const parsed = parsePmDraft(text);
-  if (!parsed.ok) {
-    const first = parsed.problems[0];
-    void vscode.window.showErrorMessage(`Persona Lab: ${name}:${first.line}: ${first.message}`);
-    return;
-  }
-  const d = parsed.draft;
   const ref = { split: d.split, questionId: d.questionId };
   const q = deps.store.question(d.split, d.questionId);
   if (!q) {
@@ -212,10 +206,8 @@ export async function sendPmDraft(deps: PmRerunDeps, doc: vscode.TextDocument): 
     );
     return;
   }
-  if (doc.isDirty) await doc.save();
-  const resolved = await deps.endpoint.resolve();
-  if (!resolved) return;
-  const target = { ...resolved, config: { ...resolved.config, model: d.model } };
+  const target = await draftTarget(doc, deps.endpoint, d.model);
+  if (!target) return;
   const source = await chosenSource(deps);
   deps.panel.show(ref);
   await attempt(deps, {

@@ -1,27 +1,20 @@
-// The attempts of the open PersonaMem benchmark: one store per benchmark folder (.personalab/ inside it), opened on
-// first use, and each question's attempts as the question view lists them.
-import { join } from 'node:path';
-import { mkdirInside } from '../../../../core/io/safeFs';
+// The attempts of the open PersonaMem benchmark (.personalab/personamem-attempts.jsonl in its folder), and each
+// question's attempts as the question view lists them.
 import { PM_ATTEMPTS_FILE, PmAttemptStore, pmAttemptView } from '../../../../core/personamem/run/attempts';
 import type { PmAttemptView } from '../../../../core/personamem/run/attempts';
 import type { QuestionRef } from '../../../../shared/personamem/questionProtocol';
+import { AttemptFile } from '../../../rerun/attemptFile';
 import type { PersonaMemStore } from '../store';
 
 export class PmAttempts {
-  private opened: { root: string; store: PmAttemptStore } | undefined;
+  private readonly file: AttemptFile<PmAttemptStore>;
 
-  constructor(private readonly store: PersonaMemStore) {}
+  constructor(private readonly store: PersonaMemStore) {
+    this.file = new AttemptFile(() => store.bench?.root, PM_ATTEMPTS_FILE, PmAttemptStore.open);
+  }
 
   get(): PmAttemptStore | undefined {
-    const root = this.store.bench?.root;
-    if (!root) return undefined;
-    if (this.opened?.root !== root) {
-      this.opened?.store.close();
-      const dir = join(root, '.personalab');
-      mkdirInside(root, dir);
-      this.opened = { root, store: PmAttemptStore.open(join(dir, PM_ATTEMPTS_FILE)) };
-    }
-    return this.opened.store;
+    return this.file.get();
   }
 
   views(ref: QuestionRef): PmAttemptView[] {
@@ -31,7 +24,6 @@ export class PmAttempts {
   }
 
   dispose(): void {
-    this.opened?.store.close();
-    this.opened = undefined;
+    this.file.dispose();
   }
 }

@@ -25,11 +25,8 @@ export function activatePmRerun(store: PersonaMemStore, host: RerunHost): RerunP
     { dispose: () => attempts.dispose() },
     registerDraftKind({
       owns: isPmDraft,
-      problems: (text) => {
-        const parsed = parsePmDraft(text);
-        return parsed.ok ? [] : parsed.problems;
-      },
-      send: (doc) => sendPmDraft(deps, doc),
+      parse: parsePmDraft,
+      send: (doc, draft) => sendPmDraft(deps, doc, draft),
     }),
     panel.onDidShow((ref) => void postAttempts(deps, ref)),
     panel.onDidAskRerun(({ ref, msg }) => {
