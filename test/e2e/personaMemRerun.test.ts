@@ -2,8 +2,9 @@
 // sample's PersonaMem folder R asks the question again as Persona Lab's template renders it (named as such), E opens
 // its request as a draft, a line typed there and Ctrl+Enter send exactly that after the history, and the attempt is
 // listed with what was sent and came back, the letter read from the reply and right or wrong against the answer. The
-// edit stays in the draft: R afterwards sends the template's request again.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// edit stays in the draft: R afterwards sends the template's request again. In a workspace that is a checkout of the
+// PersonaMem repository (the stand-in, test/fixtures/personamem-checkout), R sends the request its code builds.
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -12,6 +13,7 @@ import { personaMemDemoAnswer } from '../../src/core/demo/personamem';
 import { readAnswer } from '../../src/core/personamem/answer';
 import { readContext } from '../../src/core/personamem/contexts';
 import { personaMem } from '../../src/core/personamem/format';
+import { PM_REFERENCE_NAME, pmReferenceSource } from '../../src/core/personamem/reference/source';
 import { pmDraftPath } from '../../src/core/personamem/run/draft';
 import { chatMessage, PM_TEMPLATE_NAME, templateQuestion } from '../../src/core/personamem/run/source';
 import { SKILL_HEADS, type PersonaMemBench, type PmQuestion } from '../../src/core/personamem/types';
@@ -147,5 +149,108 @@ describe('PersonaMem re-runs and edited prompts in the workbench', () => {
     expect(sentMessages(2)).toEqual([...history, { role: 'user', content: templateQuestion(q) }]);
     const other = personaQuestions(bench, '32k', q.personaId)[1];
     expect(existsSync(join(root, ...pmDraftPath(RUN, '32k', other.questionId).split('/')))).toBe(false);
+  });
+});
+
+describe('PersonaMem re-runs from a checkout of the benchmark’s repository', () => {
+  let wb: Workbench | undefined;
+  let server: ScriptedServer;
+  let tmp: string;
+  let checkout: string;
+  let bench: PersonaMemBench;
+  let q: PmQuestion;
+
+  beforeAll(async () => {
+    server = await startScriptedServer(() => reply.text('Options read. <final_answer>(a)'));
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-pmem-checkout-'));
+    checkout = join(tmp, 'PersonaMem');
+    const root = join(checkout, 'personamem');
+    cpSync(join(repoRoot, 'sample', 'personamem'), root, { recursive: true });
+    const stand = join(repoRoot, 'test', 'fixtures', 'personamem-checkout', 'inference.py');
+    copyFileSync(stand, join(checkout, 'inference.py'));
+    bench = (await personaMem.load(root)).bench as PersonaMemBench;
+    q = personaQuestions(bench, '32k', personaIds(bench, '32k')[0])[0];
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await wb?.screenshot(`pmem-rerun-checkout-FAILED-${ctx.task.name}`).catch(() => {});
+    await wb?.close();
+    wb = undefined;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** The checkout folder in a workbench, its first question open, R pressed; the block of attempt `id`. */
+  async function rerunFirstQuestion(w: Workbench, source: string, id: number) {
+    await w.openView('Persona Lab');
+    const { expand, rowLocator } = treePage(() => w);
+    const label = (x: PmQuestion, i: number) => `Q${i + 1} ${SKILL_HEADS[x.skill] ?? x.skill}`;
+    await expand(
+      'personamem',
+      1,
+      personaIds(bench, '32k').map((p) => `persona ${p}`),
+    );
+    await expand(`persona ${q.personaId}`, 2, personaQuestions(bench, '32k', q.personaId).map(label));
+    await rowLocator(label(q, 0), 3).first().click();
+    const frame = await w.findWebviewFrame(`#question-root[data-question="${q.questionId}"]`, { timeout: 60_000 });
+    await frame.locator('.attempt-source', { hasText: `request: ${source}` }).waitFor({ timeout: 60_000 });
+    await frame.locator('.question-text').click();
+    await pressIn(frame.locator('body'), 'r');
+    const made = frame.locator(`.attempt[data-attempt="${id}"]`);
+    await made.waitFor({ timeout: 60_000 });
+    return made;
+  }
+
+  const settings = () => ({
+    'personaLab.endpoint.baseURL': server.baseURL,
+    'personaLab.endpoint.model': 'scripted-model',
+  });
+  const history = () => readContext(bench.splits.get('32k')!.contexts.get(q.contextId)!, q.endIndex);
+  const lastSent = () => (server.requests.at(-1)!.body as { messages: Sent[] }).messages;
+
+  it('R in a trusted workspace sends the request the checkout’s inference.py builds, named so', async () => {
+    const reference = await pmReferenceSource(checkout);
+    const expected = await reference.request(q, history(), 'scripted-model').finally(() => reference.close());
+    wb = await startWorkbench({
+      folder: checkout,
+      theme: 'dark',
+      viewport: { width: 1600, height: 1000 },
+      settings: settings(),
+    });
+    const first = await rerunFirstQuestion(wb, PM_REFERENCE_NAME, 1);
+    expect(server.requests).toHaveLength(1);
+    expect(lastSent()).toEqual(expected.messages);
+    expect(await first.locator('.attempt-head').innerText()).toContain(PM_REFERENCE_NAME);
+    const verdict = first.locator('.attempt-verdict');
+    expect(await verdict.getAttribute('data-pick')).toBe('a');
+    expect(await verdict.getAttribute('data-verdict')).toBe(letterOf(q.correctAnswer) === 'a' ? 'right' : 'wrong');
+  });
+
+  it('R in an untrusted workspace runs none of the checkout’s code: our template, and the reason said', async () => {
+    const before = server.requests.length;
+    // Its own code-server (not the shared one): workspace trust on.
+    wb = await startWorkbench({
+      folder: checkout,
+      workspaceTrust: true,
+      settings: {
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'always',
+        ...settings(),
+      },
+    });
+    await wb.root().locator('text=Restricted Mode').first().waitFor({ timeout: 60_000 });
+    // The folder keeps the attempt the trusted window made: this one is the second.
+    const first = await rerunFirstQuestion(wb, PM_TEMPLATE_NAME, 2);
+    await wb
+      .toasts(/runs the checkout's code, so it needs a trusted workspace/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(server.requests).toHaveLength(before + 1);
+    expect(lastSent()).toEqual([...history().map(chatMessage), { role: 'user', content: templateQuestion(q) }]);
+    expect(await first.locator('.attempt-head').innerText()).toContain(PM_TEMPLATE_NAME);
   });
 });
