@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { personaMemDemoAnswer } from '../../src/core/demo/personamem';
+import { personaMemDemoAnswer } from '../../src/core/personamem/demo';
 import { readAnswer } from '../../src/core/personamem/answer';
 import { readContext } from '../../src/core/personamem/contexts';
 import { personaMem } from '../../src/core/personamem/format';
