@@ -63,10 +63,6 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
     );
   }
 
-  shownRef(): QuestionRef | undefined {
-    return this.current ? copyRef(this.current) : undefined;
-  }
-
   /** The attempts of `ref`, when it is the question shown. */
   postAttempts(ref: QuestionRef, msg: AttemptsMessage): void {
     const cur = this.current;
@@ -156,12 +152,12 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   }
 }
 
-/** The question view, and the commands its tree rows run (open a question, choose the run). */
 const panels = new WeakMap<PersonaMemStore, QuestionPanel>();
 
 /** The question view of a store (its re-run part shows attempts there), once the view is made. */
 export const questionPanelOf = (store: PersonaMemStore): QuestionPanel | undefined => panels.get(store);
 
+/** The question view, and the commands its tree rows run (open a question, choose the run). */
 export function activateQuestionView(store: PersonaMemStore, context: vscode.ExtensionContext): vscode.Disposable {
   const panel = new QuestionPanel(context.extensionUri, store);
   panels.set(store, panel);
