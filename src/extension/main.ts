@@ -15,6 +15,7 @@ import { activateLabels } from './labels';
 import { setLogChannel } from './log';
 import { activateOmniRerun } from './omniRerun';
 import { activateRerun } from './rerun';
+import { activateFormatReruns } from './rerun/formatParts';
 import { activateStepView } from './stepView';
 import { activateTemplates } from './templates';
 import { activateTraceView } from './traceView';
@@ -48,6 +49,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
+  activateFormatReruns(context, benchmarks, { endpoint });
   const experiments = activateExperiments(context, rerun, docs);
   const audit = activateAudit(context, benchmarks, views);
   registerCommands(context, {

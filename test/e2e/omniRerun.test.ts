@@ -115,21 +115,8 @@ describe('OmniBehavior re-runs, drafts, runs and the judge in the workbench', ()
     await waitFor(() => existsSync(file), { message: 'the draft file' });
     await wb.editor.tab('.pldraft', { active: true }).waitFor();
     expect(readFileSync(file, 'utf8')).toContain(`action: ${user.userId}#${action.index}\nfield: video_liked`);
-    // The keys must reach the draft: the trace view can take the focus back late (after its attempt list redraws),
-    // so the draft's tab is clicked and its group focused until its editor has the keyboard.
-    const focused = wb.editor.focusedActive();
-    await waitFor(
-      async () => {
-        if (await focused.isVisible()) return true;
-        await wb.editor.tab('.pldraft').click();
-        await wb.runCommand('View: Focus Active Editor Group');
-        return focused.waitFor({ timeout: 2_000 }).then(
-          () => true,
-          () => false,
-        );
-      },
-      { message: 'the draft to have the keyboard' },
-    );
+    // The keys must reach the draft, which the view beside it can take the focus from late.
+    await wb.focusEditorTab('.pldraft');
     // The cursor comes with the editor (typing at once must not land elsewhere): on the prompt's first line, or, past
     // a long history (folded when the draft opens), on the scene after it.
     const draftText = readFileSync(file, 'utf8');

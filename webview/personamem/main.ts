@@ -5,6 +5,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import {
   isExtensionToWebview,
+  type AttemptsMessage,
   type PmQuestionModel,
   type WebviewToExtension,
 } from '../../src/shared/personamem/questionProtocol';
@@ -15,6 +16,7 @@ import { injectStyle } from '../shared/page';
 import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
 import vlistCss from '../shared/vlist.css';
+import { renderAttempts } from './attempts';
 import { HistoryUi } from './history';
 import css from './question.css';
 
@@ -24,6 +26,23 @@ injectStyle(`${vlistCss}\n${baseCss}\n${css}`);
 const sections = openSections(vscode);
 let history: HistoryUi | undefined;
 let shown: PmQuestionModel | undefined;
+/** The re-runs of the shown question; redrawn in place when they change. */
+const attemptsBody = el('div', { className: 'attempts' });
+let attempts: AttemptsMessage | undefined;
+const attemptHandlers = {
+  rerun: () => vscode.postMessage({ type: 'rerunQuestion' }),
+  editPrompt: () => vscode.postMessage({ type: 'editPrompt' }),
+  open: (id: number, which: 'request' | 'reply') => vscode.postMessage({ type: 'openAttempt', id, which }),
+};
+function drawAttempts(): void {
+  const mine = attempts && shown && attempts.questionId === shown.ref.questionId ? attempts : undefined;
+  attemptsBody.replaceChildren(
+    ...renderAttempts(
+      mine ?? { type: 'attempts', questionId: '', source: '', running: null, attempts: [] },
+      attemptHandlers,
+    ),
+  );
+}
 
 const VERDICT_TEXT: Record<PmQuestionModel['verdict'], { icon: string; text: string }> = {
   right: { icon: 'pass-filled', text: 'right' },
@@ -129,6 +148,7 @@ function show(generation: number, m: PmQuestionModel): void {
       sections,
     ),
     section('response', "The model's response", m.run ?? '', [response], sections),
+    section('attempts', 'Re-runs', 'r: re-run · e: edit the prompt', [attemptsBody], sections),
     section(
       'history',
       'History the model saw',
@@ -142,6 +162,7 @@ function show(generation: number, m: PmQuestionModel): void {
     ),
   );
   root.dataset.question = m.ref.questionId;
+  drawAttempts();
   // What the view's serializer reopens after a reload of the window.
   mergeState(vscode, { restore: { split: m.ref.split, questionId: m.ref.questionId } });
   document.title = `persona ${m.personaId} · Q${m.position}`;
@@ -165,12 +186,21 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'message':
       history?.onMessage(msg.generation, msg.index, msg.role, msg.text);
       break;
+    case 'attempts':
+      attempts = msg;
+      drawAttempts();
+      break;
   }
 });
 
 // [ and ] move to the previous / next question of the persona (no modifiers: nothing collides with the workbench).
 window.addEventListener('keydown', (event: KeyboardEvent) => {
   if (!isPlainKey(event)) return;
+  if (event.key === 'e' || event.key === 'r') {
+    event.preventDefault();
+    if (shown) vscode.postMessage({ type: event.key === 'e' ? 'editPrompt' : 'rerunQuestion' });
+    return;
+  }
   const delta = event.key === ']' ? 1 : event.key === '[' ? -1 : 0;
   if (!delta) return;
   event.preventDefault();

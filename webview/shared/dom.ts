@@ -44,3 +44,10 @@ export function help(text: string): HTMLSpanElement {
     attrs: { role: 'img', 'aria-label': text, tabindex: '0' },
   });
 }
+
+/** A secondary button with a codicon before its label. */
+export function actionButton(label: string, title: string, onClick: () => void, codicon?: string): HTMLElement {
+  const b = el('vscode-button', { title, attrs: { secondary: '' } }, [codicon ? icon(codicon) : null, ` ${label}`]);
+  b.addEventListener('click', onClick);
+  return b;
+}

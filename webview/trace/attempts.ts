@@ -2,7 +2,7 @@
 // its answers against the selected run's: fixed (wrong → right), broken (right → wrong), lost (nothing read), the
 // graded error's move. Words carry every meaning; icons only repeat them. Dataset text is set as text.
 import type { AttemptRowView, AttemptView, AttemptsMessage } from '../../src/shared/traceAttempts';
-import { el, icon, type Child } from '../shared/dom';
+import { actionButton as button, el, icon, type Child } from '../shared/dom';
 
 export interface AttemptHandlers {
   rerun(): void;
@@ -17,12 +17,6 @@ const CHANGE: Record<AttemptRowView['change'], { word: string; icon: string }> =
   new: { word: 'new', icon: 'add' },
   lost: { word: 'nothing read', icon: 'warning' },
 };
-
-function button(label: string, title: string, onClick: () => void, codicon?: string): HTMLElement {
-  const b = el('vscode-button', { title, attrs: { secondary: '' } }, [codicon ? icon(codicon) : null, ` ${label}`]);
-  b.addEventListener('click', onClick);
-  return b;
-}
 
 function row(a: AttemptView, r: AttemptRowView, h: AttemptHandlers): HTMLElement {
   const c = CHANGE[r.change];

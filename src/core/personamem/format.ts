@@ -56,7 +56,7 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
-  capabilities: { itemView: 'question' },
+  capabilities: { rerun: true, itemView: 'question' },
   demoAnswer(messages) {
     const pm = personaMemDemoAnswer(messages);
     return pm && { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };

@@ -141,7 +141,8 @@ export function verdictCounts(verdicts: readonly PmVerdict[]) {
   return { right, answered, invalid: verdicts.filter((v) => v === 'invalid').length, total: verdicts.length };
 }
 
-const letterOf = (s: string) => /^\s*\(([a-z])\)/i.exec(s)?.[1].toLowerCase();
+/** The letter of an option or of the correct_answer cell, "(c) …" -> "c". */
+export const letterOf = (s: string) => /^\s*\(([a-z])\)/i.exec(s)?.[1].toLowerCase();
 
 /**
  * The question view's model of `q`. `run` and `score`: the selected run when it answers q's split, else undefined.

@@ -130,31 +130,74 @@ function readHeaderLine(key: string, value: string, into: HeaderValues): string 
   }
 }
 
+/**
+ * A draft's header, the lines before `end` (each kind of draft reads its own keys): notes (#) and blank lines are
+ * skipped, every other line is a "key: value" given to `read`, which says what is wrong with it or null.
+ */
+export function readDraftHeader(
+  lines: readonly string[],
+  end: number,
+  read: (key: string, value: string) => string | null,
+): DraftProblem[] {
+  const problems: DraftProblem[] = [];
+  for (let i = 0; i < end; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const m = HEADER_RE.exec(line.trim());
+    const problem = m ? read(m[1], m[2]) : `"${line.trim()}" is not a "key: value" header line`;
+    if (problem) problems.push({ line: i + 1, message: problem });
+  }
+  return problems;
+}
+
+/** Adds "missing from the header" for each required key not read, unless that key already has a problem. */
+export function requireHeaders(
+  problems: DraftProblem[],
+  keys: readonly (readonly [name: string, read: boolean])[],
+): void {
+  for (const [name, read] of keys)
+    if (!read && !problems.some((p) => p.message.startsWith(`${name}:`)))
+      problems.push({ line: 1, message: `${name}: missing from the header` });
+}
+
+/**
+ * `model:` and `temperature:` as a format's own draft reads them (`temperature: source` leaves it to the source's
+ * caller): the problem, null when read, undefined when `key` is neither.
+ */
+export function readModelHeader(
+  key: string,
+  value: string,
+  into: { model?: string; temperature?: number },
+): string | null | undefined {
+  if (key === 'model') {
+    if (value === '') return 'model: empty; name the model to ask';
+    into.model = value;
+    return null;
+  }
+  if (key !== 'temperature') return undefined;
+  if (value === 'source') return null;
+  const t = Number(value);
+  if (value === '' || !Number.isFinite(t) || t < 0 || t > 2)
+    return `temperature: "${value}" is not a number from 0 to 2 or "source"`;
+  into.temperature = t;
+  return null;
+}
+
 /** Reads a draft; every problem has its line. Never throws. */
 export function parseDraft(text: string): DraftParse {
   const lines = String(text).split('\n');
-  const problems: DraftProblem[] = [];
   const values: HeaderValues = {};
   const isMarker = (l: string, m: string) => l.replace(/\r$/, '').trim() === m;
   const sys = lines.findIndex((l) => isMarker(l, SYSTEM_MARKER));
   const user = sys < 0 ? -1 : lines.findIndex((l, i) => i > sys && isMarker(l, USER_MARKER));
-  const headerEnd = sys < 0 ? lines.length : sys;
-  for (let i = 0; i < headerEnd; i++) {
-    const line = lines[i].replace(/\r$/, '');
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = HEADER_RE.exec(line.trim());
-    const problem = m ? readHeaderLine(m[1], m[2], values) : `"${line.trim()}" is not a "key: value" header line`;
-    if (problem) problems.push({ line: i + 1, message: problem });
-  }
+  const problems = readDraftHeader(lines, sys < 0 ? lines.length : sys, (k, v) => readHeaderLine(k, v, values));
   if (sys < 0) problems.push({ line: lines.length, message: `no "${SYSTEM_MARKER}" line: the messages are missing` });
   else if (user < 0) problems.push({ line: sys + 1, message: `no "${USER_MARKER}" line after "${SYSTEM_MARKER}"` });
-  for (const [key, name] of [
-    ['step', 'step'],
-    ['model', 'model'],
-    ['temperature', 'temperature'],
-  ] as const)
-    if (values[key] === undefined && !problems.some((p) => p.message.startsWith(`${name}:`)))
-      problems.push({ line: 1, message: `${name}: missing from the header` });
+  requireHeaders(problems, [
+    ['step', values.step !== undefined],
+    ['model', values.model !== undefined],
+    ['temperature', values.temperature !== undefined],
+  ]);
   if (problems.length > 0 || sys < 0 || user < 0) return { ok: false, problems };
   const prompt = lines.slice(user + 1).join('\n');
   if (prompt.trim() === '') return { ok: false, problems: [{ line: user + 1, message: 'the user message is empty' }] };

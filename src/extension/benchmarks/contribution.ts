@@ -6,6 +6,7 @@ import type { Format } from '../../core/formats';
 import type { AuditPart } from '../audit/part';
 import type { DashboardHost, DashboardPart } from '../dashboard/part';
 import type { LabelHost, LabelPart } from '../labels/part';
+import type { RerunHost, RerunPart } from '../rerun/part';
 import type { LoadHost, OpenBenchmark } from './types';
 import type { FeatureViews } from './views';
 export type { FeatureViews } from './views';
@@ -31,6 +32,8 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   dashboard?(store: S, host: DashboardHost): DashboardPart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S, views: FeatureViews): AuditPart;
+  /** Its re-runs from its own item view (the format's descriptor lists `rerun` among its capabilities). */
+  rerun?(store: S, host: RerunHost): RerunPart;
   /**
    * Its own item view and the commands only its tree rows run (not contributed in package.json), made when the
    * benchmarks are (a format whose views are features of their own, wired in main.ts, leaves it out).

@@ -31,9 +31,9 @@ import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { rerunFailed } from '../rerun/failed';
 import { editPrompt, sendDraft } from '../rerun/draft';
-import { editTestActionPrompt, sendOmniDraft, rerunTestAction, type OmniRerunDeps } from '../omniRerun/actions';
+import { editTestActionPrompt, rerunTestAction, type OmniRerunDeps } from '../omniRerun/actions';
 import { judgeOmniRun, runTestActions, setJudgeKey } from '../omniRerun/batch';
-import { isOmniDraft } from '../../core/omni/run/draft';
+import { draftKindOf } from '../rerun/draftKinds';
 import { saveDraftAsTemplate } from '../rerun/draftTemplate';
 import { rerunStep, type RerunDeps } from '../rerun/step';
 import { navigate, openStep, type StepViews } from '../stepView';
@@ -179,11 +179,12 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.setJudgeApiKey': { make: (c) => () => setJudgeKey(c.secrets) },
 };
 
-/** Ctrl+Enter in a draft: an OmniBehavior one (its header names a test action) or a StreamProfileBench step's. */
+/** Ctrl+Enter in a draft: a kind a format's re-run registered (told apart by its header), else a step's. */
 async function sendAnyDraft(c: Ctx, arg: unknown): Promise<void> {
   const doc =
     arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
-  if (doc && isOmniDraft(doc.getText())) return sendOmniDraft(c.omniRerun, doc);
+  const kind = doc && draftKindOf(doc.getText());
+  if (doc && kind) return kind.send(doc);
   return sendDraft(c.rerun, arg);
 }
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { maskingTransport } from '../../core/pi/guard';
 import { runAction, runQuestion, type ActionInput, type AnswerRun } from '../../core/omni/run/action';
-import { omniDraftPath, parseOmniDraft, renderOmniDraft, type OmniDraft } from '../../core/omni/run/draft';
+import { omniDraftPath, renderOmniDraft, type OmniDraft } from '../../core/omni/run/draft';
 import { DEFAULT_MAX_HISTORY_TOKENS, type OmniPromptSource } from '../../core/omni/run/source';
 import type { OmniAttempt } from '../../core/omni/run/attempts';
 import { createOpenAITransport, DEFAULT_RETRY } from '../../core/runner/client';
@@ -14,6 +14,7 @@ import { toTraceRef } from '../benchmarks/omni/commands';
 import type { EndpointService, ResolvedEndpoint } from '../endpoint';
 import { log } from '../log';
 import { showDraft } from '../rerun/draft';
+import { draftTarget } from '../rerun/draftKinds';
 import { guardPrompts } from '../rerun/guard';
 import type { TracePanel } from '../traceView/panel';
 import type { Attempts } from './attemptsView';
@@ -183,15 +184,8 @@ export async function editTestActionPrompt(deps: OmniRerunDeps, arg: unknown, fi
 }
 
 /** Ctrl+Enter in an OmniBehavior draft: its prompt, exactly as written, as a new attempt of that question. */
-export async function sendOmniDraft(deps: OmniRerunDeps, doc: vscode.TextDocument): Promise<void> {
+export async function sendOmniDraft(deps: OmniRerunDeps, doc: vscode.TextDocument, d: OmniDraft): Promise<void> {
   const name = vscode.workspace.asRelativePath(doc.uri);
-  const parsed = parseOmniDraft(doc.getText());
-  if (!parsed.ok) {
-    const first = parsed.problems[0];
-    void vscode.window.showErrorMessage(`Persona Lab: ${name}:${first.line}: ${first.message}`);
-    return;
-  }
-  const d = parsed.draft;
   const ref = { userId: d.userId, index: d.index };
   const found = deps.store.testAction(d.userId, d.index);
   if (!found) {
@@ -200,10 +194,8 @@ export async function sendOmniDraft(deps: OmniRerunDeps, doc: vscode.TextDocumen
     );
     return;
   }
-  if (doc.isDirty) await doc.save();
-  const resolved = await deps.endpoint.resolve();
-  if (!resolved) return;
-  const target = { ...resolved, config: { ...resolved.config, model: d.model } };
+  const target = await draftTarget(doc, deps.endpoint, d.model);
+  if (!target) return;
   const source = await chosenSource(deps);
   const asked = await source.questions(found.user.file, d.userId, d.index, {
     maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,

@@ -1,13 +1,12 @@
 // The attempts of the test action shown in the trace view, as the page draws them: each answer against the selected
 // run's (fixed, broken, moved), posted whenever the view shows a test action, an attempt is added or the run changes.
-import { join } from 'node:path';
-import { mkdirInside } from '../../core/io/safeFs';
 import { compareAttempt, OMNI_ATTEMPTS_FILE, OmniAttemptStore, type OmniAttempt } from '../../core/omni/run/attempts';
 import { binaryLabel } from '../../core/omni/fields';
 import { predictionKey } from '../../core/omni/types';
 import type { AttemptView } from '../../shared/traceAttempts';
 import type { TraceRef } from '../../shared/traceProtocol';
 import type { OmniStore } from '../benchmarks/omni/store';
+import { AttemptFile } from '../rerun/attemptFile';
 
 const text = (v: string | number | null): string => (v === null ? '—' : typeof v === 'number' ? String(v) : v);
 /** Binary values as the trace view's questions show them: Yes / No, whichever way the file wrote them. */
@@ -50,20 +49,14 @@ export function attemptView(store: OmniStore, a: OmniAttempt): AttemptView {
 
 /** One attempt store per benchmark folder, opened on first use. */
 export class Attempts {
-  private opened: { root: string; store: OmniAttemptStore } | undefined;
+  private readonly file: AttemptFile<OmniAttemptStore>;
 
-  constructor(private readonly store: OmniStore) {}
+  constructor(private readonly store: OmniStore) {
+    this.file = new AttemptFile(() => store.bench?.root, OMNI_ATTEMPTS_FILE, OmniAttemptStore.open);
+  }
 
   get(): OmniAttemptStore | undefined {
-    const root = this.store.bench?.root;
-    if (!root) return undefined;
-    if (this.opened?.root !== root) {
-      this.opened?.store.close();
-      const dir = join(root, '.personalab');
-      mkdirInside(root, dir);
-      this.opened = { root, store: OmniAttemptStore.open(join(dir, OMNI_ATTEMPTS_FILE)) };
-    }
-    return this.opened.store;
+    return this.file.get();
   }
 
   views(ref: TraceRef): AttemptView[] {
@@ -71,7 +64,6 @@ export class Attempts {
   }
 
   dispose(): void {
-    this.opened?.store.close();
-    this.opened = undefined;
+    this.file.dispose();
   }
 }

@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import type { OmniStore } from '../benchmarks/omni/store';
 import type { EndpointService } from '../endpoint';
 import type { TracePanel } from '../traceView/panel';
-import { editTestActionPrompt, postAttempts, rerunTestAction, type OmniRerunDeps } from './actions';
+import { isOmniDraft, omniHistoryBlock, parseOmniDraft } from '../../core/omni/run/draft';
+import { registerDraftKind } from '../rerun/draftKinds';
+import { editTestActionPrompt, postAttempts, rerunTestAction, sendOmniDraft, type OmniRerunDeps } from './actions';
 import { openAttemptDocument } from './documents';
 import { Attempts } from './attemptsView';
 import { OmniSources } from './sources';
@@ -23,6 +25,12 @@ export function activateOmniRerun(
   context.subscriptions.push(
     sources,
     { dispose: () => attempts.dispose() },
+    registerDraftKind({
+      owns: isOmniDraft,
+      parse: parseOmniDraft,
+      send: (doc, draft) => sendOmniDraft(deps, doc, draft),
+      fold: omniHistoryBlock,
+    }),
     trace.onDidShow((ref) => void postAttempts(deps, ref)),
     trace.onDidAskRerun(({ ref, msg }) => {
       if (msg.type === 'rerunAction') void rerunTestAction(deps, ref);

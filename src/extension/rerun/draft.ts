@@ -11,7 +11,6 @@ import {
   type DraftParse,
   type DraftProblem,
 } from '../../core/rerun/draft';
-import { isOmniDraft, omniHistoryBlock, parseOmniDraft } from '../../core/omni/run/draft';
 import { readPostsText } from '../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
 import { templateId } from '../../core/spb/prompt/prompt';
@@ -22,6 +21,7 @@ import { execute, type RerunDeps } from './step';
 import { readDraftOrigin, writeDraftOrigin } from './draftTemplate';
 import { draftPersona } from '../../core/rerun/sentPersona';
 import { promptContext } from '../../core/spb/reference/source';
+import { draftKindOf, onDidChangeDraftKinds } from './draftKinds';
 
 /** The workspace folder, else the benchmark's folder: where .personalab/ lives. */
 function baseFolder(deps: RerunDeps): vscode.Uri | undefined {
@@ -107,8 +107,8 @@ export async function showDraft(uri: vscode.Uri): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(uri);
   const text = doc.getText();
   const userLine = text.split('\n').indexOf('=== user ===');
-  // An OmniBehavior draft is mostly history: it opens folded, at the scene and question after it.
-  const history = isOmniDraft(text) ? omniHistoryBlock(text) : null;
+  // A draft that is mostly history (its kind says which block) opens folded, at what follows it.
+  const history = draftKindOf(text)?.fold?.(text) ?? null;
   const line = history ? history.edit : userLine >= 0 ? userLine + 1 : -1;
   const at = line >= 0 ? new vscode.Position(line, 0) : undefined;
   const editor = await vscode.window.showTextDocument(doc, {
@@ -122,11 +122,11 @@ export async function showDraft(uri: vscode.Uri): Promise<void> {
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
-/** An OmniBehavior draft's history block folds (and is folded when the draft opens). */
+/** A draft's history block, as its kind finds it, folds (and is folded when the draft opens). */
 export class DraftFolding implements vscode.FoldingRangeProvider {
   provideFoldingRanges(doc: vscode.TextDocument): vscode.FoldingRange[] {
     const text = doc.getText();
-    const block = isOmniDraft(text) ? omniHistoryBlock(text) : null;
+    const block = draftKindOf(text)?.fold?.(text) ?? null;
     return block ? [new vscode.FoldingRange(block.start, block.end, vscode.FoldingRangeKind.Region)] : [];
   }
 }
@@ -146,6 +146,7 @@ export class DraftDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
+      onDidChangeDraftKinds(() => vscode.workspace.textDocuments.forEach((d) => this.check(d))),
     ];
     for (const d of vscode.workspace.textDocuments) this.check(d);
   }
@@ -153,10 +154,13 @@ export class DraftDiagnostics implements vscode.Disposable {
   check(doc: vscode.TextDocument): DraftParse | undefined {
     if (doc.languageId !== DRAFT_LANGUAGE) return undefined;
     const text = doc.getText();
-    if (isOmniDraft(text)) {
-      // An OmniBehavior draft (its header names a test action): its own reading, the same squiggles.
-      const omni = parseOmniDraft(text);
-      this.collection.set(doc.uri, omni.ok ? [] : omni.problems.map((p) => toDiagnostic(doc, p)));
+    const kind = draftKindOf(text);
+    if (kind) {
+      // A format's own draft (told apart by its header): its own reading, the same squiggles.
+      this.collection.set(
+        doc.uri,
+        kind.problems(text).map((p) => toDiagnostic(doc, p)),
+      );
       return undefined;
     }
     const parsed = parseDraft(text);
@@ -235,13 +239,16 @@ export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
 export class DraftLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const range = new vscode.Range(0, 0, 0, 0);
+    const send = new vscode.CodeLens(range, {
+      title: '$(play) Re-run (Ctrl+Enter)',
+      tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
+      command: 'personaLab.sendDraft',
+      arguments: [doc.uri],
+    });
+    // A format's own draft kind is not a step's template: only the step drafts save as one.
+    if (draftKindOf(doc.getText())) return [send];
     return [
-      new vscode.CodeLens(range, {
-        title: '$(play) Re-run (Ctrl+Enter)',
-        tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
-        command: 'personaLab.sendDraft',
-        arguments: [doc.uri],
-      }),
+      send,
       new vscode.CodeLens(range, {
         title: '$(save-as) Save as Template…',
         tooltip: 'Save as Template…: your edits around the values as a new template',

@@ -6,6 +6,7 @@
 // whole text (`message`) when a row is opened. The history stays on the extension host: a 1M-token context never
 // enters the page, only the windows the list shows.
 import type { PmHistoryRow, PmQuestionModel } from '../../core/personamem/view';
+import type { PmAttemptView } from '../../core/personamem/run/attempts';
 import {
   arrayOf,
   isRecord,
@@ -22,7 +23,7 @@ import {
   type Infer,
 } from '../../core/guards';
 
-export type { PmHistoryRow, PmQuestionModel };
+export type { PmAttemptView, PmHistoryRow, PmQuestionModel };
 
 export const QUESTION_VIEW_TYPE = 'personaLab.personamem.question';
 
@@ -74,7 +75,28 @@ const rowsMessage = message('rows', {
 /** A history message's whole text. */
 const textMessage = message('message', { generation: count, index: count, role: str, text: str });
 
-export const isExtensionToWebview = messages(showMessage, emptyMessage, rowsMessage, textMessage);
+/** The re-runs of the shown question (rerun/ in the format's folder): each with what was sent and came back. */
+const attemptView = shapeOf<PmAttemptView>()({
+  id: count,
+  at: str,
+  label: str,
+  edited: bool,
+  history: count,
+  sent: arrayOf(object({ role: str, content: str })),
+  reply: nullable(str),
+  error: nullable(str),
+  pick: nullable(str),
+  correctLetter: str,
+  verdict: literal('right', 'wrong', 'invalid', 'failed'),
+});
+const attemptsMessage = message('attempts', {
+  questionId: str,
+  source: str,
+  running: nullable(str),
+  attempts: arrayOf(attemptView),
+});
+
+export const isExtensionToWebview = messages(showMessage, emptyMessage, rowsMessage, textMessage, attemptsMessage);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 // ---- webview -> extension
@@ -89,8 +111,24 @@ const textRequest = message('message', { generation: count, index: count });
 /** Move to the persona's previous or next question. */
 const navigateMessage = message('navigate', { delta: literal(1, -1) });
 
-export const isWebviewToExtension = messages(readyMessage, rowsRequest, textRequest, navigateMessage);
+/** `e`: the question's request as an editable draft; `r`: sent again as the source renders it. */
+const editPromptMessage = message('editPrompt');
+const rerunMessage = message('rerunQuestion');
+const openAttemptMessage = message('openAttempt', { id: count, which: literal('request', 'reply') });
+export const isRerunAsk = messages(editPromptMessage, rerunMessage, openAttemptMessage);
+export type RerunAsk = Infer<typeof isRerunAsk>;
+
+export const isWebviewToExtension = messages(
+  readyMessage,
+  rowsRequest,
+  textRequest,
+  navigateMessage,
+  editPromptMessage,
+  rerunMessage,
+  openAttemptMessage,
+);
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
+export type AttemptsMessage = Infer<typeof attemptsMessage>;
 
 export type QuestionRef = Infer<typeof questionRef>;
 

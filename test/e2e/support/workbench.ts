@@ -200,6 +200,26 @@ export class Workbench {
     });
   }
 
+  /**
+   * Gives the keyboard to the editor of the tab named `tab` (a draft beside a webview): a webview can take the focus
+   * back late (after it redraws), so the tab is clicked and its group focused until its editor has the keyboard.
+   */
+  async focusEditorTab(tab: string): Promise<void> {
+    const focused = this.editor.focusedActive();
+    await waitFor(
+      async () => {
+        if (await focused.isVisible()) return true;
+        await this.editor.tab(tab).click();
+        await this.runCommand('View: Focus Active Editor Group');
+        return focused.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { message: `the editor of ${tab} to have the keyboard` },
+    );
+  }
+
   /** See EditorPart.type: types into the active editor once it has the focus, and waits until it shows the text. */
   typeInEditor(text: string): Promise<void> {
     return this.editor.type(text);

@@ -2,7 +2,7 @@
 // append-only file per benchmark, .personalab/omni-attempts.jsonl (crash-safe, runner/appendLog.ts), and compared
 // with the selected run's answers: which flipped from wrong to right or back, and by how much a graded answer moved.
 import { isRecord } from '../../guards';
-import { AppendLog } from '../../runner/appendLog';
+import { AttemptLog } from '../../rerun/attemptLog';
 import { predictedBinaryLabel } from '../fields';
 import { questionNormaliser, questionVerdict, type Verdict } from '../score';
 import type { FieldKind, Prediction, Question, TestAction } from '../types';
@@ -34,35 +34,17 @@ export interface OmniAttempt {
   masked?: boolean;
 }
 
-export class OmniAttemptStore {
-  private readonly all: OmniAttempt[] = [];
+const isOmniAttempt = (v: unknown): v is OmniAttempt =>
+  isRecord(v) && Number.isInteger(v.id) && typeof v.userId === 'string' && Array.isArray(v.answers);
 
-  private constructor(private readonly log: AppendLog) {}
-
+export class OmniAttemptStore extends AttemptLog<OmniAttempt> {
   static open(path: string): OmniAttemptStore {
-    const { log, values } = AppendLog.open(path);
-    const store = new OmniAttemptStore(log);
-    for (const v of values)
-      if (isRecord(v) && Number.isInteger(v.id) && typeof v.userId === 'string' && Array.isArray(v.answers))
-        store.all.push(v as unknown as OmniAttempt);
-    return store;
+    return new OmniAttemptStore(path, isOmniAttempt);
   }
 
   /** The attempts of one test action, newest first. */
   list(userId: string, index: number): OmniAttempt[] {
-    return this.all.filter((a) => a.userId === userId && a.index === index).reverse();
-  }
-
-  add(attempt: Omit<OmniAttempt, 'id'>): OmniAttempt {
-    const id = this.all.reduce((m, a) => Math.max(m, a.id), 0) + 1;
-    const row = { id, ...attempt };
-    this.log.append(row);
-    this.all.push(row);
-    return row;
-  }
-
-  close(): void {
-    this.log.close();
+    return this.newestFirst((a) => a.userId === userId && a.index === index);
   }
 }
 

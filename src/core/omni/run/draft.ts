@@ -11,7 +11,15 @@
 //
 // `temperature: source` leaves it to the prompt source's caller (the authors' 0.1). OmniBehavior's requests are one
 // user message, so there is no system part. Pure: no `vscode`.
-import { DRAFT_DIR, DRAFT_EXT, USER_MARKER, type DraftProblem } from '../../rerun/draft';
+import {
+  DRAFT_DIR,
+  DRAFT_EXT,
+  readDraftHeader,
+  readModelHeader,
+  requireHeaders,
+  USER_MARKER,
+  type DraftProblem,
+} from '../../rerun/draft';
 import { FIELDS } from '../fields';
 
 export interface OmniDraft {
@@ -25,8 +33,6 @@ export interface OmniDraft {
 }
 
 export type OmniDraftParse = { ok: true; draft: OmniDraft } | { ok: false; problems: DraftProblem[] };
-
-const HEADER_RE = /^([a-z_]+):[ \t]*(.*?)[ \t]*$/;
 
 /** Whether a draft's text is an OmniBehavior one (its header names a test action). */
 export function isOmniDraft(text: string): boolean {
@@ -59,47 +65,27 @@ export function renderOmniDraft(d: OmniDraft, sourceName: string): string {
 /** Reads a draft; every problem has its line. Never throws. */
 export function parseOmniDraft(text: string): OmniDraftParse {
   const lines = String(text).split('\n');
-  const problems: DraftProblem[] = [];
   const user = lines.findIndex((l) => l.replace(/\r$/, '').trim() === USER_MARKER);
-  const end = user < 0 ? lines.length : user;
-  const v: Partial<OmniDraft> & { temperatureSet?: boolean } = {};
-  for (let i = 0; i < end; i++) {
-    const line = lines[i].replace(/\r$/, '');
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = HEADER_RE.exec(line.trim());
-    const at = i + 1;
-    if (!m) {
-      problems.push({ line: at, message: `"${line.trim()}" is not a "key: value" header line` });
-      continue;
-    }
-    const [, key, value] = m;
+  const v: Partial<OmniDraft> = {};
+  const problems = readDraftHeader(lines, user < 0 ? lines.length : user, (key, value) => {
+    const model = readModelHeader(key, value, v);
+    if (model !== undefined) return model;
     if (key === 'action') {
       const a = /^(.+)#(\d+)$/.exec(value);
-      if (!a) problems.push({ line: at, message: `action: "${value}" is not <user id>#<index>` });
-      else [v.userId, v.index] = [a[1], Number(a[2])];
+      if (!a) return `action: "${value}" is not <user id>#<index>`;
+      [v.userId, v.index] = [a[1], Number(a[2])];
     } else if (key === 'field') {
-      if (!Object.prototype.hasOwnProperty.call(FIELDS, value))
-        problems.push({ line: at, message: `field: "${value}" is not a question field` });
-      else v.field = value;
-    } else if (key === 'model') {
-      if (value === '') problems.push({ line: at, message: 'model: empty; name the model to ask' });
-      else v.model = value;
-    } else if (key === 'temperature') {
-      const t = Number(value);
-      if (value === 'source') v.temperatureSet = true;
-      else if (value === '' || !Number.isFinite(t) || t < 0 || t > 2)
-        problems.push({ line: at, message: `temperature: "${value}" is not a number from 0 to 2 or "source"` });
-      else [v.temperature, v.temperatureSet] = [t, true];
-    } else problems.push({ line: at, message: `unknown header "${key}": use action, field, model or temperature` });
-  }
+      if (!Object.prototype.hasOwnProperty.call(FIELDS, value)) return `field: "${value}" is not a question field`;
+      v.field = value;
+    } else return `unknown header "${key}": use action, field, model or temperature`;
+    return null;
+  });
   if (user < 0) problems.push({ line: lines.length, message: `no "${USER_MARKER}" line: the prompt is missing` });
-  for (const [key, name] of [
-    ['userId', 'action'],
-    ['field', 'field'],
-    ['model', 'model'],
-  ] as const)
-    if (v[key] === undefined && !problems.some((p) => p.message.startsWith(`${name}:`)))
-      problems.push({ line: 1, message: `${name}: missing from the header` });
+  requireHeaders(problems, [
+    ['action', v.userId !== undefined],
+    ['field', v.field !== undefined],
+    ['model', v.model !== undefined],
+  ]);
   if (problems.length > 0 || user < 0) return { ok: false, problems };
   const prompt = lines.slice(user + 1).join('\n');
   if (prompt.trim() === '') return { ok: false, problems: [{ line: user + 1, message: 'the prompt is empty' }] };

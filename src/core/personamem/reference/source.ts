@@ -45,6 +45,13 @@ export function findPmReferenceCheckout(from: string, within: string = from): st
   }
 }
 
+/** The hash of the code that decides a request (a changed inference.py is another source). */
+export function pmReferenceHash(checkout: string): string {
+  return createHash('sha256')
+    .update(readRegularFile(join(checkout, PM_REFERENCE_FILE), checkout))
+    .digest('hex');
+}
+
 const ROLES: readonly string[] = ['system', 'user', 'assistant'];
 
 function messages(v: unknown): ChatMessage[] {
@@ -64,9 +71,7 @@ export async function pmReferenceSource(
 ): Promise<PmRequestSource & { info: PmReferenceInfo }> {
   if (!isPmReferenceCheckout(checkout))
     throw new DriverError(`${checkout}: not a checkout of PersonaMem (needs ${PM_REFERENCE_FILE} with its Evaluation)`);
-  const hash = createHash('sha256')
-    .update(readRegularFile(join(checkout, PM_REFERENCE_FILE), checkout))
-    .digest('hex');
+  const hash = pmReferenceHash(checkout);
   const { driver, ready } = await PythonDriver.start(PM_DRIVER_SOURCE, checkout, PM_REFERENCE_FILE, {
     // a 1M-token history goes through the pipe and back
     answerTimeoutMs: 120_000,

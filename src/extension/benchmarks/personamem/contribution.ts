@@ -1,9 +1,10 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection, its dashboard and question view.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view and re-runs.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
 import { personaMemDashboard } from './dashboard/part';
 import { activateQuestionView } from './questionView';
+import { activatePmRerun } from './rerun';
 import { PersonaMemStore } from './store';
 import { watchPersonaMem } from './watch';
 
@@ -16,4 +17,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   watch: (store) => watchPersonaMem(store),
   dashboard: (store, host) => personaMemDashboard(store, host),
   views: (store, context) => activateQuestionView(store, context),
+  rerun: (store, host) => activatePmRerun(store, host),
 };

@@ -7,9 +7,12 @@ import { buildQuestionModel, historyRows, personaQuestions } from '../../../core
 import type { PmContext } from '../../../core/personamem/types';
 import {
   QUESTION_VIEW_TYPE,
+  isRerunAsk,
   isWebviewToExtension,
   savedQuestion,
+  type AttemptsMessage,
   type ExtensionToWebview,
+  type RerunAsk,
   type QuestionRef,
   type WebviewToExtension,
 } from '../../../shared/personamem/questionProtocol';
@@ -41,13 +44,29 @@ const isRef = (v: unknown): v is QuestionRef =>
 export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   private generation = 0;
+  private readonly shownEmitter = new vscode.EventEmitter<QuestionRef>();
+  /** A question was drawn (its re-runs post their attempts). */
+  readonly onDidShow = this.shownEmitter.event;
+  private readonly rerunEmitter = new vscode.EventEmitter<{ ref: QuestionRef; msg: RerunAsk }>();
+  /** Re-run, Edit Prompt or an attempt's document asked for in the page (the format's re-run part answers). */
+  readonly onDidAskRerun = this.rerunEmitter.event;
 
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: PersonaMemStore,
   ) {
     super(extensionUri, { accepts: isWebviewToExtension, logName: 'question view', copy: copyRef });
-    this.disposables.push(store.onDidChange(() => void this.refresh()));
+    this.disposables.push(
+      store.onDidChange(() => void this.refresh()),
+      this.shownEmitter,
+      this.rerunEmitter,
+    );
+  }
+
+  /** The attempts of `ref`, when it is the question shown. */
+  postAttempts(ref: QuestionRef, msg: AttemptsMessage): void {
+    const cur = this.current;
+    if (cur && cur.split === ref.split && cur.questionId === ref.questionId && this.host?.ready) this.post(msg);
   }
 
   show(ref: QuestionRef): void {
@@ -98,12 +117,17 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
     }
     panel.title = `persona ${q.personaId} · Q${model.position}`;
     this.post({ type: 'show', generation, model });
+    this.shownEmitter.fire(copyRef(ref));
     log.debug(`question view: showing ${q.split} ${q.questionId}`);
   }
 
   protected handle(msg: WebviewToExtension): void {
     if (msg.type === 'ready') return this.refresh();
     if (msg.type === 'navigate') return this.navigate(msg.delta);
+    if (isRerunAsk(msg)) {
+      if (this.current) this.rerunEmitter.fire({ ref: copyRef(this.current), msg });
+      return;
+    }
     const shown = this.shown;
     if (!shown || msg.generation !== shown.generation) return;
     if (msg.type === 'rows') {
@@ -128,9 +152,15 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   }
 }
 
+const panels = new WeakMap<PersonaMemStore, QuestionPanel>();
+
+/** The question view of a store (its re-run part shows attempts there), once the view is made. */
+export const questionPanelOf = (store: PersonaMemStore): QuestionPanel | undefined => panels.get(store);
+
 /** The question view, and the commands its tree rows run (open a question, choose the run). */
 export function activateQuestionView(store: PersonaMemStore, context: vscode.ExtensionContext): vscode.Disposable {
   const panel = new QuestionPanel(context.extensionUri, store);
+  panels.set(store, panel);
   const command = vscode.commands.registerCommand(OPEN_QUESTION_COMMAND, async (arg: unknown) => {
     await store.ready();
     if (isRef(arg)) panel.show(copyRef(arg));
