@@ -9,7 +9,7 @@ import type { OmniStore } from '../../benchmarks/omni/store';
 import type { TracePanel } from '../../traceView/panel';
 import type { AuditPart } from '../part';
 import { groupOmni } from './model';
-import { omniFindings, OmniSourceNode } from './nodes';
+import { omniFindings, omniSourceNode } from './nodes';
 import { TraceFindings } from './trace';
 
 /** Bytes of an OmniBehavior folder's files: test actions, raw user files and every run's predictions. */
@@ -56,7 +56,7 @@ export function omniAuditPart(store: OmniStore, trace: TracePanel | undefined): 
         findings: group.findings,
         placeholders: group.placeholders,
         hasRows: true,
-        rows: (parent) => [new OmniSourceNode(parent, group, format)],
+        rows: (parent) => [omniSourceNode(parent, group, format)],
       };
     },
     attach(results) {

@@ -1,7 +1,9 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection, its dashboard and question view.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, its dashboard, question view and its
+// part of the PI audit.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
+import { personaMemAuditPart } from './audit/part';
 import { personaMemDashboard } from './dashboard/part';
 import { activateQuestionView } from './questionView';
 import { PersonaMemStore } from './store';
@@ -16,4 +18,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   watch: (store) => watchPersonaMem(store),
   dashboard: (store, host) => personaMemDashboard(store, host),
   views: (store, context) => activateQuestionView(store, context),
+  audit: (store) => personaMemAuditPart(store),
 };
