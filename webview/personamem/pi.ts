@@ -4,7 +4,7 @@
 // the value marked once shown. The finding the PI Audit opened the question for is revealed and outlined.
 import type { PmAuditPiMessage, PmPiFinding } from '../../src/shared/personamem/questionProtocol';
 import { el } from '../shared/dom';
-import { findingMark, targetMark } from '../shared/piText';
+import { markAuditFinding, piFindingsTable } from '../shared/piText';
 import type { HistoryUi } from './history';
 
 /** Where each part's text is on the page (main.ts). */
@@ -22,7 +22,7 @@ export class PmPiUi {
   private readonly status: HTMLElement;
   private readonly body: HTMLElement;
   private findings: PmPiFinding[] = [];
-  private target: { key: string; revealed: boolean } | undefined;
+  private target: { target: string; revealed: boolean } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -39,7 +39,7 @@ export class PmPiUi {
 
   show(msg: PmAuditPiMessage): void {
     this.findings = msg.audited ? msg.findings : [];
-    if (msg.target !== null) this.target = { key: msg.target, revealed: false };
+    if (msg.target !== null) this.target = { target: msg.target, revealed: false };
     this.element.dataset.state = msg.audited ? 'audited' : 'not-audited';
     this.element.dataset.found = String(msg.found);
     const more = msg.found > msg.findings.length ? ` (the first ${msg.findings.length} listed)` : '';
@@ -50,7 +50,7 @@ export class PmPiUi {
     this.body.replaceChildren(this.findings.length ? this.table() : '');
     this.history?.setFlagged(this.findings.flatMap((f) => (f.part === 'history' && f.index !== null ? [f.index] : [])));
     for (const f of this.findings) if (f.part !== 'history') this.markIn(f);
-    const target = this.findings.find((f) => f.key === this.target?.key);
+    const target = this.findings.find((f) => f.key === this.target?.target);
     if (target) this.reveal(target);
   }
 
@@ -70,19 +70,12 @@ export class PmPiUi {
   /** Marks one finding where its text is shown; outlines it (scrolling to it the first time) when it is the target. */
   private markIn(f: PmPiFinding): void {
     const scope = this.scopeOf(f);
-    const mark = scope && findingMark([scope], f.value, f.category);
-    if (!mark) return;
-    mark.dataset.piKey = f.key;
-    mark.title = `Residual PI found by the PI audit: ${f.category}, ${f.confidence} confidence: ${f.reason}`;
-    const t = this.target;
-    if (!t || t.key !== f.key) return;
-    targetMark(this.root, mark, f.key, !t.revealed);
-    t.revealed = true;
+    if (scope) markAuditFinding(this.root, [scope], f, this.target);
   }
 
   /** Shows a finding: its history message scrolled to and opened (marked once its text arrives), or its mark. */
   private reveal(f: PmPiFinding): void {
-    this.target = { key: f.key, revealed: false };
+    this.target = { target: f.key, revealed: false };
     if (f.part === 'history' && f.index !== null) this.history?.reveal(f.index);
     else this.markIn(f);
   }
@@ -103,17 +96,6 @@ export class PmPiUi {
       tr.addEventListener('click', () => this.reveal(f));
       return tr;
     });
-    return el('table', { className: 'pi-table' }, [
-      el('thead', {}, [
-        el(
-          'tr',
-          {},
-          ['where', 'category', 'confidence', 'value', 'why'].map((h) =>
-            el('th', { text: h, attrs: { scope: 'col' } }),
-          ),
-        ),
-      ]),
-      el('tbody', {}, rows),
-    ]);
+    return piFindingsTable(rows);
   }
 }

@@ -6,8 +6,7 @@ import { basename, relative } from 'node:path';
 import { parseLine } from '../io/jsonl';
 import { openRegularHandle } from '../io/safeFs';
 import { findingKey, type AuditOptions } from '../pi/audit';
-import type { PiCategory } from '../pi/placeholders';
-import { AuditTally, sizeOf } from '../pi/tally';
+import { AuditTally, sizeOf, type PartRow } from '../pi/tally';
 import type { Finding } from '../pi/types';
 import type { PersonaMemBench, PmContext, PmQuestion, PmSplit } from './types';
 
@@ -42,13 +41,7 @@ export interface PmAuditFinding extends Finding {
 }
 
 /** `source` is 'data' for the released files, else the run name. */
-export interface PmCountRow {
-  source: string;
-  part: PmAuditPart;
-  category: PiCategory;
-  placeholders: number;
-  findings: number;
-}
+export type PmCountRow = PartRow<PmAuditPart>;
 
 export interface PmAuditResult {
   format: 'personamem';
@@ -75,13 +68,7 @@ class Collector extends AuditTally<PmAuditPart> {
   }
 
   rows(): PmCountRow[] {
-    return this.countRows('data', PM_PARTS, (source, part, category, placeholders, findings) => ({
-      source,
-      part,
-      category,
-      placeholders,
-      findings,
-    }));
+    return this.partRows('data', PM_PARTS);
   }
 }
 

@@ -8,6 +8,7 @@ import type { AuditFinding, AuditResult, CountRow } from './audit';
 import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
 import type { Confidence, Finding } from './types';
+import type { PartRow } from './tally';
 import { latestByKey, VERDICTS, type Verdict, type VerdictRow } from './verdicts';
 
 /** What a report needs of a finding: AuditFinding and OmniAuditFinding both have it. */
@@ -23,13 +24,7 @@ export interface ReportableFinding extends Finding {
 }
 
 /** A count row per source and part of an item (OmniBehavior's OmniCountRow, or another format's parts). */
-export interface PartCountRow {
-  source: string;
-  part: string;
-  category: PiCategory;
-  placeholders: number;
-  findings: number;
-}
+export type PartCountRow = PartRow<string>;
 
 export type AnyCountRow = CountRow | OmniCountRow | PartCountRow;
 

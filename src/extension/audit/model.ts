@@ -3,6 +3,7 @@
 // (its audit part, part.ts). No `vscode` import, so it is unit-tested.
 import type { AuditResult } from '../../core/pi/audit';
 import type { PiCategory } from '../../core/pi/placeholders';
+import type { PartCountRow } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
 
 export const count = (n: number, one: string, many = one + 's'): string =>
@@ -58,6 +59,15 @@ export function categoryDescription(
   verdictOf: VerdictOf,
 ): string {
   return `${tallyText(tally(g.findings, verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
+}
+
+/** One category's counts of an audit counted per source and part: the rows with something, and their placeholders. */
+export function categorySources(
+  counts: readonly PartCountRow[],
+  category: PiCategory,
+): { placeholders: number; bySource: PartCountRow[] } {
+  const bySource = counts.filter((r) => r.category === category && (r.placeholders || r.findings));
+  return { placeholders: bySource.reduce((s, r) => s + r.placeholders, 0), bySource };
 }
 
 export const VERDICT_TEXT: Record<Verdict, string> = {

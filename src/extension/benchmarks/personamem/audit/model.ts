@@ -5,7 +5,7 @@ import { findingsInQuestion, type PmAuditFinding, type PmAuditResult } from '../
 import type { PiCategory } from '../../../../core/pi/placeholders';
 import type { Verdict } from '../../../../core/pi/verdicts';
 import type { PmPiFinding, QuestionRef } from '../../../../shared/personamem/questionProtocol';
-import { VERDICT_TEXT } from '../../../audit/model';
+import { categorySources, VERDICT_TEXT } from '../../../audit/model';
 
 export interface PmContextGroup {
   /** The row's label (the generic user row shows it): `persona 0 · context ffceffe9`. */
@@ -52,8 +52,8 @@ export function groupPersonaMem(
   category: PiCategory,
 ): PmCategoryGroup | undefined {
   const findings = result.findings.filter((f) => f.category === category);
-  const rows = result.counts.filter((r) => r.category === category && (r.placeholders || r.findings));
-  if (!findings.length && !rows.length) return undefined;
+  const { placeholders, bySource } = categorySources(result.counts, category);
+  if (!findings.length && !bySource.length) return undefined;
   const splits = [...groupBy(findings, (f) => f.split)].map(([split, list]) => ({
     split,
     findings: list,
@@ -64,9 +64,9 @@ export function groupPersonaMem(
   return {
     category,
     benchmark: result.benchmark,
-    placeholders: rows.reduce((s, r) => s + r.placeholders, 0),
+    placeholders,
     findings,
-    bySource: rows.map((r) => ({ source: r.source, part: r.part, placeholders: r.placeholders, findings: r.findings })),
+    bySource,
     splits,
   };
 }
