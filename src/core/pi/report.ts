@@ -1,7 +1,8 @@
 // The audit report: counts, findings with their current verdict, confirmed leaks and the verdict trail, as JSON,
 // Markdown, or the CLI's plain lines.
 // Every format shares it: a StreamProfileBench audit (AuditResult, counts per source and platform), and the audits
-// that count per source and part (OmniBehavior's, PersonaMem's); the type parameters' defaults are StreamProfileBench's.
+// that count per source and part of an item (OmniBehavior's and other formats'); the type parameters' defaults are
+// StreamProfileBench's.
 import { chainCounts, chainText, type PiChain } from './chains';
 import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
@@ -30,7 +31,7 @@ export type AnyCountRow = CountRow | OmniCountRow | PartCountRow;
 
 /** An audit result of either format. */
 export interface ReportableResult<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
-  /** The format's id, set by the audits counting per part (OmniBehavior's, PersonaMem's); absent on a StreamProfileBench result. */
+  /** The format's id, set by the audits that count per part; absent on a StreamProfileBench result. */
   format?: string;
   root: string;
   benchmark: string;
