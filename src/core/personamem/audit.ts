@@ -113,6 +113,8 @@ export function findingsInQuestion<
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Messages scanned between two yields to the event loop. */
+const YIELD_EVERY = 2000;
 
 /** Scans each message of one context, read from its byte span; a line that no longer parses is a problem. */
 async function scanContext(
@@ -122,6 +124,7 @@ async function scanContext(
   ctx: PmContext,
   seeing: readonly PmQuestion[],
   problems: string[],
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const rel = relative(bench.root, ctx.file);
   const handle = openRegularHandle(ctx.file);
@@ -141,9 +144,15 @@ async function scanContext(
     return;
   }
   const persona = seeing[0]?.personaId ?? '';
-  list.forEach((m: unknown, i) => {
+  for (let i = 0; i < list.length; i++) {
+    // A 1M-token context is tens of thousands of messages: let the host breathe, and stop when asked.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) {
+      await yieldToLoop();
+      if (signal?.aborted) return;
+    }
+    const m: unknown = list[i];
     const content = typeof m === 'object' && m !== null ? (m as { content?: unknown }).content : undefined;
-    if (typeof content !== 'string') return;
+    if (typeof content !== 'string') continue;
     const q = questionSeeing(seeing, i);
     c.scan(
       {
@@ -161,7 +170,7 @@ async function scanContext(
       'history',
       content,
     );
-  });
+  }
 }
 
 /** Scans the folder from disk. Unreadable contexts become `problems`; it never throws on data. */
@@ -183,7 +192,7 @@ export async function auditPersonaMem(bench: PersonaMemBench, opts: AuditOptions
     for (const ctx of split.contexts.values()) {
       if (aborted()) break;
       try {
-        await scanContext(c, bench, split, ctx, byContext.get(ctx.id) ?? [], problems);
+        await scanContext(c, bench, split, ctx, byContext.get(ctx.id) ?? [], problems, opts.signal);
       } catch (err) {
         problems.push(`${relative(bench.root, ctx.file)}:${ctx.line}: cannot read: ${(err as Error).message}`);
       }
