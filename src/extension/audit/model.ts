@@ -70,6 +70,12 @@ export function categorySources(
   return { placeholders: bySource.reduce((s, r) => s + r.placeholders, 0), bySource };
 }
 
+/** Groups (users, contexts) with the most findings first, then by name. */
+export const byFindingsThenName = (
+  a: { userId: string; findings: readonly unknown[] },
+  b: { userId: string; findings: readonly unknown[] },
+): number => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId);
+
 export const VERDICT_TEXT: Record<Verdict, string> = {
   'confirmed-leak': 'confirmed leak',
   'false-positive': 'false positive',

@@ -3,7 +3,7 @@
 import type { OmniAuditFinding, OmniAuditResult } from '../../../core/pi/omniAudit';
 import type { PiCategory } from '../../../core/pi/placeholders';
 import type { Verdict } from '../../../core/pi/verdicts';
-import { categorySources, fieldName, VERDICT_TEXT } from '../model';
+import { byFindingsThenName, categorySources, fieldName, VERDICT_TEXT } from '../model';
 
 export interface OmniUserGroup {
   userId: string;
@@ -39,9 +39,7 @@ export function groupOmni(
     placeholders,
     findings,
     bySource,
-    users: [...users]
-      .map(([userId, list]) => ({ userId, findings: list }))
-      .sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
+    users: [...users].map(([userId, list]) => ({ userId, findings: list })).sort(byFindingsThenName),
   };
 }
 

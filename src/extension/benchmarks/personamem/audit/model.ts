@@ -5,7 +5,7 @@ import { findingsInQuestion, type PmAuditFinding, type PmAuditResult } from '../
 import type { PiCategory } from '../../../../core/pi/placeholders';
 import type { Verdict } from '../../../../core/pi/verdicts';
 import type { PmPiFinding, QuestionRef } from '../../../../shared/personamem/questionProtocol';
-import { categorySources, VERDICT_TEXT } from '../../../audit/model';
+import { byFindingsThenName, categorySources, VERDICT_TEXT } from '../../../audit/model';
 
 export interface PmContextGroup {
   /** The row's label (the generic user row shows it): `persona 0 · context ffceffe9`. */
@@ -59,7 +59,7 @@ export function groupPersonaMem(
     findings: list,
     contexts: [...groupBy(list, (f) => f.contextId)]
       .map(([contextId, mine]) => ({ userId: contextLabel(mine[0]), contextId, findings: mine.sort(byPlace) }))
-      .sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
+      .sort(byFindingsThenName),
   }));
   return {
     category,

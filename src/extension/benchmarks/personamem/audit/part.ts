@@ -4,7 +4,7 @@
 import { auditPersonaMem, type PmAuditResult } from '../../../../core/personamem/audit';
 import { sizeOf } from '../../../../core/pi/tally';
 import type { PersonaMemBench } from '../../../../core/personamem/types';
-import type { AuditPart } from '../../../audit/part';
+import { Attached, type AuditPart } from '../../../audit/part';
 import { questionPanelOf } from '../questionView';
 import type { PersonaMemStore } from '../store';
 import { groupPersonaMem } from './model';
@@ -23,7 +23,7 @@ export function personaMemBytes(bench: PersonaMemBench): number {
 }
 
 export function personaMemAuditPart(store: PersonaMemStore): AuditPart<PmAuditResult> {
-  let shown: QuestionFindings | undefined;
+  const shown = new Attached<QuestionFindings>();
   return {
     loaded: () => store.bench,
     bytes: () => (store.bench ? personaMemBytes(store.bench) : 0),
@@ -35,7 +35,7 @@ export function personaMemAuditPart(store: PersonaMemStore): AuditPart<PmAuditRe
     category(result, category) {
       const group = groupPersonaMem(result, category);
       if (!group) return undefined;
-      const format = personaMemFindings(result.root, (f) => shown?.open(f) ?? false);
+      const format = personaMemFindings(result.root, (f) => shown.current?.open(f) ?? false);
       return {
         findings: group.findings,
         placeholders: group.placeholders,
@@ -46,15 +46,7 @@ export function personaMemAuditPart(store: PersonaMemStore): AuditPart<PmAuditRe
     attach(results) {
       // The question view is made with the benchmarks, before the audit is activated.
       const panel = questionPanelOf(store);
-      if (!panel) return { dispose: () => undefined };
-      const mine = new QuestionFindings(results, store, panel);
-      shown = mine;
-      return {
-        dispose: () => {
-          if (shown === mine) shown = undefined;
-          mine.dispose();
-        },
-      };
+      return shown.attach(panel && new QuestionFindings(results, store, panel));
     },
   };
 }
