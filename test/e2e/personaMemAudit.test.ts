@@ -2,7 +2,8 @@
 // three invented contact details): the view lists each finding under its category → PersonaMem → split → context,
 // a click opens the question view at the first question whose history holds the message, with the message revealed,
 // its history row flagged and the value outlined, while the focus stays in the PI Audit view, so that a verdict key
-// records on the finding; the CLI's audit report reads the verdict back.
+// records on the finding; the CLI's audit report reads the verdict back. Open Finding in File opens a message's
+// context line pretty-printed with the value selected.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ describe('PI Audit on a PersonaMem folder in the real workbench', () => {
   let audit: PmAuditResult;
   let mail: PmAuditFinding;
   // The page object's readFindings reads a StreamProfileBench report: the rows here are PersonaMem's.
-  const { pane, setExpanded, waitRow, rowLocator } = auditPage(
+  const { pane, setExpanded, waitRow, rowLocator, contextMenu } = auditPage(
     () => wb,
     () => {
       throw new Error('not a StreamProfileBench audit');
@@ -124,5 +125,24 @@ describe('PI Audit on a PersonaMem folder in the real workbench', () => {
     expect(report.confirmedLeaks.map((f) => [f.text, f.file, f.line, f.verdictBy])).toEqual([
       [mail.text, mail.file, mail.line, AUTHOR],
     ]);
+  });
+
+  it("Open Finding in File opens the message's context line pretty-printed, the value selected", async () => {
+    const phone = audit.findings.find((f) => f.category === 'PHONE')!;
+    await openRows(phone);
+    await contextMenu(phone.text, 5, 'Open Finding in File');
+    await wb.waitForExtensionHostLine(`audit: opened ${phone.file}:${phone.line} pretty-printed, ${phone.field} `);
+    await wb.editor.tab(`${phone.file} line ${phone.line}`).first().waitFor({ timeout: 30_000 });
+    await expect
+      .poll(
+        () =>
+          wb.editor
+            .selection()
+            .innerText()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toMatch(new RegExp(`^Ln \\d+, Col \\d+ \\(${phone.text.length} selected\\)$`));
+    await setExpanded(CATEGORY_INFO.PHONE.label, 1, false);
   });
 });
