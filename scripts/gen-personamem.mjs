@@ -32,7 +32,7 @@ const models = [
 ];
 const options =
   scale === 'sample'
-    ? { seed, size: '32k', personas: 3, sessions: 4, turns: 3, questions: 6, models }
+    ? { seed, size: '32k', personas: 3, sessions: 4, turns: 3, questions: 6, models, plant: true }
     : { seed, size: '1M', personas: 20, sessions: 60, turns: 430, questions: 30, models };
 
 function listFiles(dir) {

@@ -82,6 +82,18 @@ const TYPES = [
   'recalling_the_reasons_behind_previous_updates',
 ];
 const LETTERS = ['a', 'b', 'c', 'd'];
+// With `plant`, a few invented contact details for the PI audit to find (a mail address and a phone number in a
+// user turn, an address in a question; the number and the address are in ranges reserved for examples). Appended
+// without drawing from the generator, so that every other byte stays what the seed gives.
+const PLANTED_TURNS = [
+  {
+    persona: 0,
+    session: 1,
+    text: (name) => ` If the plan changes, write to ${name.toLowerCase()}.marsh@quietpost.net.`,
+  },
+  { persona: 1, session: 2, text: () => ' My number is +44 7700 900123 if you need it.' },
+];
+const PLANTED_QUESTION = { persona: 2, question: 2, text: ' My home router is 203.0.113.57.' };
 
 /** Python's repr() of a str: single quotes unless the text has one and no double quote. */
 export function pyRepr(s) {
@@ -182,7 +194,8 @@ export const RESULT_COLUMNS = [
 /**
  * Writes one split into `out`. Options: seed, size ("32k", "1M"…), personas, sessions (per context), turns (per
  * session), questions (per context), models ([{ name, skill, answered }]: `answered` is the share of questions the
- * run has a row for, as a run whose requests partly failed). Returns counts.
+ * run has a row for, as a run whose requests partly failed), plant (a few invented contact details for the PI
+ * audit). Returns counts.
  */
 export function generatePersonaMem(out, opts) {
   const { seed = 1, size = '32k', personas = 3, sessions = 4, turns = 3, questions = 6, models = [] } = opts;
@@ -204,6 +217,9 @@ export function generatePersonaMem(out, opts) {
       topics.push(topic);
       messages.push(...session(rng, persona, topic, turns));
     }
+    if (opts.plant)
+      for (const t of PLANTED_TURNS.filter((t) => t.persona === p && t.session < sessions))
+        messages[sessionStarts[t.session] + 1].content += t.text(name);
     const id = createHash('sha256').update(`${seed}:${size}:${p}`).digest('hex');
     const line = JSON.stringify({ [id]: messages }) + '\n';
     contextBytes += Buffer.byteLength(line);
@@ -220,7 +236,8 @@ export function generatePersonaMem(out, opts) {
           : rng.int(sessionStarts[s] + 1, s + 1 < sessions ? sessionStarts[s + 1] : messages.length - 1);
       const refSession = rng.int(0, s - 1);
       const ref = sessionStarts[refSession] + 1;
-      const question = `${rng.pick(ASKS)} (${persona.name}, question ${q + 1})`;
+      const planted = opts.plant && p === PLANTED_QUESTION.persona && q === PLANTED_QUESTION.question;
+      const question = `${rng.pick(ASKS)} (${persona.name}, question ${q + 1})${planted ? PLANTED_QUESTION.text : ''}`;
       const len = prefixTokens[end] + tokens(question);
       const dist = len - prefixTokens[ref];
       const gold = rng.pick(LETTERS);

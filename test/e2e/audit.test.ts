@@ -49,8 +49,10 @@ describe('PI Audit view in the real workbench', () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-audit-'));
     root = join(tmp, 'sample');
     cpSync(join(repoRoot, 'sample'), root, { recursive: true });
-    // The StreamProfileBench audit alone: with sample/omnibehavior beside it the view would audit both (traceAudit.test.ts).
+    // The StreamProfileBench audit alone: with sample/omnibehavior and sample/personamem beside it the view would audit
+    // them too (traceAudit.test.ts, personaMemAudit.test.ts).
     rmSync(join(root, 'omnibehavior'), { recursive: true, force: true });
+    rmSync(join(root, 'personamem'), { recursive: true, force: true });
     editLine(join(root, 'data/douban_inference_tasks.jsonl'), 1, (r) => (r.bio = `${String(r.bio)}${XSS_BIO}`));
     // Results lines hold Python's bare NaN: edit the text, not a JSON round trip. The first reasoning is step 1's.
     const results = join(root, 'results/demo-llm/inference_results_zhihu.jsonl');

@@ -70,6 +70,7 @@ describe.skipIf(noPg)('PI audit verdicts on a label server in the real workbench
     root = join(tmp, 'sample');
     cpSync(join(repoRoot, 'sample'), root, { recursive: true });
     rmSync(join(root, 'omnibehavior'), { recursive: true, force: true });
+    rmSync(join(root, 'personamem'), { recursive: true, force: true });
     const findings = (await auditBenchmark(await loadBenchmark(root, { runs: [] }), { runs: [] })).findings;
     phone = findings.find((f) => f.category === 'PHONE')!;
     bank = findings.find((f) => f.category === 'BANK')!;

@@ -2,7 +2,7 @@
 // words), session openings marked; rows arrive from the extension host in windows of ROWS_WINDOW as the list
 // scrolls, and a row opened shows its whole message below the list.
 import { ROWS_WINDOW, type PmHistoryRow, type WebviewToExtension } from '../../src/shared/personamem/questionProtocol';
-import { el } from '../shared/dom';
+import { el, icon } from '../shared/dom';
 import { VirtualList } from '../shared/vlist';
 
 const ROW_HEIGHT = 24;
@@ -14,6 +14,10 @@ export class HistoryUi {
   private readonly list: VirtualList<PmHistoryRow>;
   private readonly detail: HTMLElement;
   private opened: number | undefined;
+  /** messages with PI Audit findings (pi.ts): their rows carry a shield */
+  private flagged = new Set<number>();
+  /** Called when a message's whole text is shown (pi.ts marks its findings there). */
+  onShown: ((index: number) => void) | undefined;
 
   constructor(
     private readonly generation: number,
@@ -60,12 +64,24 @@ export class HistoryUi {
     this.list.refresh();
   }
 
+  setFlagged(indices: readonly number[]): void {
+    this.flagged = new Set(indices);
+    this.list.refresh();
+  }
+
+  /** Scrolls to message `index` and opens it. */
+  reveal(index: number): void {
+    this.list.reveal(index);
+    this.open(index);
+  }
+
   private renderRow(r: PmHistoryRow, row: HTMLElement): void {
     if (r.opens) row.classList.add('opens');
+    if (this.flagged.has(r.index)) row.classList.add('pi-flagged');
     if (r.index === this.opened) row.classList.add('opened');
     row.classList.add(`role-${r.role.replace(/[^a-z]/gi, '')}`);
     row.append(
-      el('span', { className: 'idx', text: `#${r.index}` }),
+      el('span', { className: 'idx' }, [this.flagged.has(r.index) ? icon('shield', 'pi-flag') : null, `#${r.index}`]),
       el('span', { className: 'session', text: r.opens ? `▸ session ${r.session}` : `session ${r.session}` }),
       el('span', { className: 'role', text: r.role }),
       el('span', { className: 'summary', text: r.summary, title: r.summary }),
@@ -83,5 +99,6 @@ export class HistoryUi {
     this.detail.removeAttribute('hidden');
     this.detail.dataset.index = String(index);
     this.detail.textContent = `#${index} ${role}\n\n${text}`;
+    this.onShown?.(index);
   }
 }

@@ -17,12 +17,14 @@ import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
 import vlistCss from '../shared/vlist.css';
 import { renderAttempts } from './attempts';
+import piMarksCss from '../shared/piMarks.css';
 import { HistoryUi } from './history';
+import { PmPiUi } from './pi';
 import css from './question.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('question-root') ?? document.body;
-injectStyle(`${vlistCss}\n${baseCss}\n${css}`);
+injectStyle(`${vlistCss}\n${baseCss}\n${css}\n${piMarksCss}`);
 const sections = openSections(vscode);
 let history: HistoryUi | undefined;
 let shown: PmQuestionModel | undefined;
@@ -43,6 +45,8 @@ function drawAttempts(): void {
     ),
   );
 }
+let pi: PmPiUi | undefined;
+let shownGeneration = -1;
 
 const VERDICT_TEXT: Record<PmQuestionModel['verdict'], { icon: string; text: string }> = {
   right: { icon: 'pass-filled', text: 'right' },
@@ -135,6 +139,10 @@ function show(generation: number, m: PmQuestionModel): void {
   shown = m;
   history =
     m.historyProblem && m.seen === 0 ? undefined : new HistoryUi(generation, m.seen, (msg) => vscode.postMessage(msg));
+  shownGeneration = generation;
+  const piUi = new PmPiUi(root, history);
+  pi = piUi;
+  if (history) history.onShown = (index) => piUi.markMessage(index);
   const response = m.response
     ? el('pre', { className: 'prose response', text: m.response })
     : el('p', { className: 'note', text: m.run ? 'This run has no row for the question.' : 'No run of this split.' });
@@ -160,6 +168,7 @@ function show(generation: number, m: PmQuestionModel): void {
       ],
       sections,
     ),
+    section('pi', 'Personal information', 'PI audit findings in what the model saw', [piUi.element], sections),
   );
   root.dataset.question = m.ref.questionId;
   drawAttempts();
@@ -174,7 +183,11 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'show':
       show(msg.generation, msg.model);
       break;
+    case 'auditPi':
+      if (msg.generation === shownGeneration) pi?.show(msg);
+      break;
     case 'empty':
+      pi = undefined;
       history = undefined;
       shown = undefined;
       delete root.dataset.question;

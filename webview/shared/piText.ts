@@ -112,6 +112,48 @@ export function findingMark(scopes: readonly Element[], text: string, category: 
   return null;
 }
 
+/** The table a page lists PI findings in: where, category, confidence, value, why; one row each. */
+export function piFindingsTable(rows: HTMLElement[]): HTMLElement {
+  return el('table', { className: 'pi-table' }, [
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['where', 'category', 'confidence', 'value', 'why'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
+    el('tbody', {}, rows),
+  ]);
+}
+
+/** A PI Audit finding as a page receives it. */
+export interface AuditMarkFinding {
+  key: string;
+  value: string;
+  category: string;
+  confidence: string;
+  reason: string;
+}
+
+/**
+ * Marks a PI Audit finding in the first of `scopes` that holds it, saying what the audit found on hover; outlines it
+ * when it is `audit`'s target (scrolling to it the first time: `revealed` is set then).
+ */
+export function markAuditFinding(
+  root: Element,
+  scopes: readonly Element[],
+  f: AuditMarkFinding,
+  audit: { target: string | null; revealed: boolean } | undefined,
+): void {
+  const mark = findingMark(scopes, f.value, f.category);
+  if (!mark) return;
+  mark.dataset.piKey = f.key;
+  mark.title = `Residual PI found by the PI audit: ${f.category}, ${f.confidence} confidence: ${f.reason}`;
+  if (!audit || f.key !== audit.target) return;
+  targetMark(root, mark, f.key, !audit.revealed);
+  audit.revealed = true;
+}
+
 /**
  * Outlines the mark of a PI Audit finding (`pi-target`, with a short flash) and, when `reveal`, opens the section
  * that holds it and scrolls it to the middle of the view. Any earlier target in `root` loses its outline.

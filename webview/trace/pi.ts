@@ -4,7 +4,7 @@
 // is outlined and scrolled to. Without an audit it scans on request (the extension host scans, in batches).
 import type { AuditPiFinding, AuditPiMessage, PiFinding, PiMessage } from '../../src/shared/traceProtocol';
 import { el } from '../shared/dom';
-import { findingMark, targetMark } from '../shared/piText';
+import { markAuditFinding, piFindingsTable } from '../shared/piText';
 
 /** Where each area's text is on the page (render.ts, timeline.ts). */
 const AREA_SELECTORS: Record<string, string> = {
@@ -101,14 +101,7 @@ export class PiUi {
 
   /** Marks one finding in `scopes`; outlines it (scrolling to it the first time) when it is the target. */
   private mark(f: AuditPiFinding, scopes: Element[]): void {
-    const mark = findingMark(scopes, f.value, f.category);
-    if (!mark) return;
-    mark.dataset.piKey = f.key;
-    mark.title = `Residual PI found by the PI audit: ${f.category}, ${f.confidence} confidence: ${f.reason}`;
-    const audit = this.audit;
-    if (!audit || f.key !== audit.target) return;
-    targetMark(this.root, mark, f.key, !audit.revealed);
-    audit.revealed = true;
+    markAuditFinding(this.root, scopes, f, this.audit);
   }
 
   /** A click on an audit finding's row: its record opens (the mark outlined there), or its mark is outlined. */
@@ -126,18 +119,7 @@ export class PiUi {
   }
 
   private table(rows: HTMLElement[]): HTMLElement {
-    return el('table', { className: 'pi-table' }, [
-      el('thead', {}, [
-        el(
-          'tr',
-          {},
-          ['where', 'category', 'confidence', 'value', 'why'].map((h) =>
-            el('th', { text: h, attrs: { scope: 'col' } }),
-          ),
-        ),
-      ]),
-      el('tbody', {}, rows),
-    ]);
+    return piFindingsTable(rows);
   }
 
   private cells(f: PiFinding): HTMLElement[] {

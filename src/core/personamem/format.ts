@@ -2,6 +2,7 @@
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
 import { formatTable } from '../tables/format';
 import { ID_ORDER } from '../userOrder';
+import { auditPersonaMem } from './audit';
 import { personaMemDemoAnswer } from './demo';
 import { loadPersonaMem, personaMemRoot } from './load';
 import { scoreJson, scoreTables, scoreText } from './report';
@@ -56,7 +57,7 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
-  capabilities: { rerun: true, itemView: 'question' },
+  capabilities: { rerun: true, itemView: 'question', audit: (bench, req) => auditPersonaMem(bench, req) },
   demoAnswer(messages) {
     const pm = personaMemDemoAnswer(messages);
     return pm && { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };

@@ -148,13 +148,7 @@ class Collector extends AuditTally<OmniPart> {
   }
 
   rows(): OmniCountRow[] {
-    return this.countRows('raw', OMNI_PARTS, (source, part, category, placeholders, findings) => ({
-      source,
-      part,
-      category,
-      placeholders,
-      findings,
-    }));
+    return this.partRows('raw', OMNI_PARTS);
   }
 }
 

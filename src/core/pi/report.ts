@@ -1,13 +1,15 @@
 // The audit report: counts, findings with their current verdict, confirmed leaks and the verdict trail, as JSON,
 // Markdown, or the CLI's plain lines.
-// Both formats share it: a StreamProfileBench audit (AuditResult, counts per source and platform) and an OmniBehavior
-// one (OmniAuditResult, counts per source and part); the defaults of the type parameters are StreamProfileBench's.
+// Every format shares it: a StreamProfileBench audit (AuditResult, counts per source and platform), and the audits
+// that count per source and part of an item (OmniBehavior's and other formats'); the type parameters' defaults are
+// StreamProfileBench's.
 import { chainCounts, chainText, type PiChain } from './chains';
 import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
 import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
 import type { Confidence, Finding } from './types';
+import type { PartRow } from './tally';
 import { latestByKey, VERDICTS, type Verdict, type VerdictRow } from './verdicts';
 
 /** What a report needs of a finding: AuditFinding and OmniAuditFinding both have it. */
@@ -22,12 +24,15 @@ export interface ReportableFinding extends Finding {
   testAction?: number | null;
 }
 
-export type AnyCountRow = CountRow | OmniCountRow;
+/** A count row per source and part of an item (OmniBehavior's OmniCountRow, or another format's parts). */
+export type PartCountRow = PartRow<string>;
+
+export type AnyCountRow = CountRow | OmniCountRow | PartCountRow;
 
 /** An audit result of either format. */
 export interface ReportableResult<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
-  /** Set by auditOmni; absent on a StreamProfileBench result. */
-  format?: 'omnibehavior';
+  /** The format's id, set by the audits that count per part; absent on a StreamProfileBench result. */
+  format?: string;
   root: string;
   benchmark: string;
   findings: F[];
@@ -50,8 +55,8 @@ export type ReportFinding<F extends ReportableFinding = AuditFinding> = Omit<F, 
 export interface AuditReport<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
   format: 'persona-lab-pi-audit';
   version: 1;
-  /** 'omnibehavior' on an OmniBehavior report; absent on a StreamProfileBench one (its JSON is unchanged). */
-  benchmarkFormat?: 'omnibehavior';
+  /** The result's `format` ('omnibehavior', …); absent on a StreamProfileBench report (its JSON is unchanged). */
+  benchmarkFormat?: string;
   benchmark: string;
   root: string;
   generatedAt: string;
@@ -180,15 +185,19 @@ interface Matrix {
 /** The second dimension of a count row: the platform (StreamProfileBench) or the part of a trace (OmniBehavior). */
 const groupOf = (r: AnyCountRow): string => ('part' in r ? r.part : r.platform);
 const GROUP_ORDER: readonly string[] = [...PLATFORMS, ...OMNI_PARTS];
+/** The sources that are the benchmark's own files (each audit's first one); any other source is a run. */
+const DATA_SOURCES: readonly string[] = ['tasks', 'raw', 'data'];
 
 function matrix(rows: readonly AnyCountRow[]): Matrix[] {
   const out = new Map<string, Matrix>();
   const sources = [...new Set(rows.map((r) => r.source))];
+  // Known groups in their order, then any other part in the order the audit counted it.
+  const groups = [...new Set([...GROUP_ORDER, ...rows.map(groupOf)])];
   for (const source of sources) {
-    for (const group of GROUP_ORDER) {
+    for (const group of groups) {
       const mine = rows.filter((r) => r.source === source && groupOf(r) === group);
       if (!mine.length) continue;
-      const label = `${source === 'tasks' || source === 'raw' ? source : `run ${source}`} · ${group}`;
+      const label = `${DATA_SOURCES.includes(source) ? source : `run ${source}`} · ${group}`;
       out.set(label, {
         label,
         cells: new Map(mine.map((r) => [r.category, { placeholders: r.placeholders, findings: r.findings }])),
@@ -262,7 +271,7 @@ export function renderMarkdown<F extends ReportableFinding, C extends AnyCountRo
   );
   if (report.cancelled) push('**The audit was cancelled: the counts are partial.**', '');
   push(
-    report.benchmarkFormat === 'omnibehavior' ? '## Counts per source and part' : '## Counts per platform',
+    report.benchmarkFormat ? '## Counts per source and part' : '## Counts per platform',
     '',
     'Each cell: placeholders / findings.',
     '',

@@ -7,6 +7,14 @@ import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, typ
 import { scanText } from './scanner';
 import type { Finding, ScanOptions } from './types';
 
+export interface PartRow<G extends string> {
+  source: string;
+  part: G;
+  category: PiCategory;
+  placeholders: number;
+  findings: number;
+}
+
 interface Bucket {
   placeholders: CategoryCounts;
   findings: CategoryCounts;
@@ -68,6 +76,17 @@ export class AuditTally<G extends string> {
         PI_CATEGORIES.indexOf(a.category) - PI_CATEGORIES.indexOf(b.category),
     );
     return out.map((r) => row(r.source, r.group, r.category, r.b.placeholders[r.category], r.b.findings[r.category]));
+  }
+
+  /** The rows of countRows with the group as `part`: an audit counted per source and part of an item. */
+  partRows(dataSource: string, parts: readonly G[]): PartRow<G>[] {
+    return this.countRows(dataSource, parts, (source, part, category, placeholders, findings) => ({
+      source,
+      part,
+      category,
+      placeholders,
+      findings,
+    }));
   }
 }
 

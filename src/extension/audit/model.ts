@@ -3,6 +3,7 @@
 // (its audit part, part.ts). No `vscode` import, so it is unit-tested.
 import type { AuditResult } from '../../core/pi/audit';
 import type { PiCategory } from '../../core/pi/placeholders';
+import type { PartCountRow } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';
 
 export const count = (n: number, one: string, many = one + 's'): string =>
@@ -59,6 +60,21 @@ export function categoryDescription(
 ): string {
   return `${tallyText(tally(g.findings, verdictOf))} · ${count(g.placeholders, 'placeholder')}`;
 }
+
+/** One category's counts of an audit counted per source and part: the rows with something, and their placeholders. */
+export function categorySources(
+  counts: readonly PartCountRow[],
+  category: PiCategory,
+): { placeholders: number; bySource: PartCountRow[] } {
+  const bySource = counts.filter((r) => r.category === category && (r.placeholders || r.findings));
+  return { placeholders: bySource.reduce((s, r) => s + r.placeholders, 0), bySource };
+}
+
+/** Groups (users, contexts) with the most findings first, then by name. */
+export const byFindingsThenName = (
+  a: { userId: string; findings: readonly unknown[] },
+  b: { userId: string; findings: readonly unknown[] },
+): number => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId);
 
 export const VERDICT_TEXT: Record<Verdict, string> = {
   'confirmed-leak': 'confirmed leak',

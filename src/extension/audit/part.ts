@@ -35,6 +35,27 @@ export interface AuditResults<R extends AnyAuditResult = AnyAuditResult> {
   readonly onDidChange: vscode.Event<void>;
 }
 
+/** What a part's `attach` made (its item view's source of findings), kept while attached: its rows open findings there. */
+export class Attached<T extends { dispose(): void }> {
+  private value: T | undefined;
+
+  get current(): T | undefined {
+    return this.value;
+  }
+
+  /** Keeps `made` until the returned disposable is disposed (which disposes it); nothing to keep when undefined. */
+  attach(made: T | undefined): vscode.Disposable {
+    if (!made) return { dispose: () => undefined };
+    this.value = made;
+    return {
+      dispose: () => {
+        if (this.value === made) this.value = undefined;
+        made.dispose();
+      },
+    };
+  }
+}
+
 export interface AuditPart<R extends AnyAuditResult = AnyAuditResult> {
   /** The loaded data an audit reads: a new object after each load (so a result of an older one is stale). */
   loaded(): object | undefined;

@@ -74,6 +74,34 @@ const rowsMessage = message('rows', {
 });
 /** A history message's whole text. */
 const textMessage = message('message', { generation: count, index: count, role: str, text: str });
+/**
+ * A PI Audit finding in the question shown: in history message `index`, the question, its options or a response.
+ * `value` is the text found, marked where the page shows it.
+ */
+const pmPiFinding = object({
+  key: str,
+  part: literal('history', 'question', 'options', 'response'),
+  index: nullable(count),
+  run: nullable(str),
+  category: str,
+  confidence: str,
+  value: str,
+  reason: str,
+});
+export type PmPiFinding = Infer<typeof pmPiFinding>;
+/**
+ * The PI Audit's findings in the question shown (after each `show` and each audit; `audited` false before one).
+ * `target`: the finding the audit opened the question for, outlined and scrolled to.
+ */
+const auditPiMessage = message('auditPi', {
+  generation: count,
+  audited: bool,
+  findings: arrayOf(pmPiFinding),
+  /** findings in all, including those not sent */
+  found: count,
+  target: nullable(str),
+});
+export type PmAuditPiMessage = Infer<typeof auditPiMessage>;
 
 /** The re-runs of the shown question (rerun/ in the format's folder): each with what was sent and came back. */
 const attemptView = shapeOf<PmAttemptView>()({
@@ -96,7 +124,14 @@ const attemptsMessage = message('attempts', {
   attempts: arrayOf(attemptView),
 });
 
-export const isExtensionToWebview = messages(showMessage, emptyMessage, rowsMessage, textMessage, attemptsMessage);
+export const isExtensionToWebview = messages(
+  showMessage,
+  emptyMessage,
+  rowsMessage,
+  textMessage,
+  attemptsMessage,
+  auditPiMessage,
+);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 // ---- webview -> extension

@@ -3,7 +3,7 @@
 import type { OmniAuditFinding, OmniAuditResult } from '../../../core/pi/omniAudit';
 import type { PiCategory } from '../../../core/pi/placeholders';
 import type { Verdict } from '../../../core/pi/verdicts';
-import { fieldName, VERDICT_TEXT } from '../model';
+import { byFindingsThenName, categorySources, fieldName, VERDICT_TEXT } from '../model';
 
 export interface OmniUserGroup {
   userId: string;
@@ -29,19 +29,17 @@ export function groupOmni(
   category: PiCategory,
 ): OmniCategoryGroup | undefined {
   const findings = result.findings.filter((f) => f.category === category).sort(byLocation);
-  const rows = result.counts.filter((r) => r.category === category && (r.placeholders || r.findings));
-  if (!findings.length && !rows.length) return undefined;
+  const { placeholders, bySource } = categorySources(result.counts, category);
+  if (!findings.length && !bySource.length) return undefined;
   const users = new Map<string, OmniAuditFinding[]>();
   for (const f of findings) users.set(f.userId, [...(users.get(f.userId) ?? []), f]);
   return {
     category,
     benchmark: result.benchmark,
-    placeholders: rows.reduce((s, r) => s + r.placeholders, 0),
+    placeholders,
     findings,
-    bySource: rows.map((r) => ({ source: r.source, part: r.part, placeholders: r.placeholders, findings: r.findings })),
-    users: [...users]
-      .map(([userId, list]) => ({ userId, findings: list }))
-      .sort((a, b) => b.findings.length - a.findings.length || a.userId.localeCompare(b.userId)),
+    bySource,
+    users: [...users].map(([userId, list]) => ({ userId, findings: list })).sort(byFindingsThenName),
   };
 }
 

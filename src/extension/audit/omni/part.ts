@@ -7,9 +7,9 @@ import { auditOmni, type OmniAuditResult } from '../../../core/pi/omniAudit';
 import type { OmniBenchmark } from '../../../core/omni/types';
 import type { OmniStore } from '../../benchmarks/omni/store';
 import type { TracePanel } from '../../traceView/panel';
-import type { AuditPart } from '../part';
+import { Attached, type AuditPart } from '../part';
 import { groupOmni } from './model';
-import { omniFindings, OmniSourceNode } from './nodes';
+import { omniFindings, omniSourceNode } from './nodes';
 import { TraceFindings } from './trace';
 
 /** Bytes of an OmniBehavior folder's files: test actions, raw user files and every run's predictions. */
@@ -39,7 +39,7 @@ export function omniBenchmarkBytes(bench: OmniBenchmark): number {
 
 /** `trace`: the trace view, which lists the audit's findings in the trace it shows and outlines them. */
 export function omniAuditPart(store: OmniStore, trace: TracePanel | undefined): AuditPart<OmniAuditResult> {
-  let findings: TraceFindings | undefined;
+  const findings = new Attached<TraceFindings>();
   return {
     loaded: () => store.bench,
     bytes: () => (store.bench ? omniBenchmarkBytes(store.bench) : 0),
@@ -51,24 +51,14 @@ export function omniAuditPart(store: OmniStore, trace: TracePanel | undefined): 
     category(result, category) {
       const group = groupOmni(result, category);
       if (!group) return undefined;
-      const format = omniFindings(result.root, () => findings);
+      const format = omniFindings(result.root, () => findings.current);
       return {
         findings: group.findings,
         placeholders: group.placeholders,
         hasRows: true,
-        rows: (parent) => [new OmniSourceNode(parent, group, format)],
+        rows: (parent) => [omniSourceNode(parent, group, format)],
       };
     },
-    attach(results) {
-      if (!trace) return { dispose: () => undefined };
-      const mine = new TraceFindings(results, trace);
-      findings = mine;
-      return {
-        dispose: () => {
-          if (findings === mine) findings = undefined;
-          mine.dispose();
-        },
-      };
-    },
+    attach: (results) => findings.attach(trace && new TraceFindings(results, trace)),
   };
 }

@@ -1,7 +1,9 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view and re-runs.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view, re-runs
+// and its part of the PI audit.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
+import { personaMemAuditPart } from './audit/part';
 import { personaMemDashboard } from './dashboard/part';
 import { activateQuestionView } from './questionView';
 import { activatePmRerun } from './rerun';
@@ -18,4 +20,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   dashboard: (store, host) => personaMemDashboard(store, host),
   views: (store, context) => activateQuestionView(store, context),
   rerun: (store, host) => activatePmRerun(store, host),
+  audit: (store) => personaMemAuditPart(store),
 };

@@ -13,6 +13,7 @@ import {
   type AttemptsMessage,
   type ExtensionToWebview,
   type RerunAsk,
+  type PmPiFinding,
   type QuestionRef,
   type WebviewToExtension,
 } from '../../../shared/personamem/questionProtocol';
@@ -41,6 +42,12 @@ const isRef = (v: unknown): v is QuestionRef =>
   typeof (v as QuestionRef).split === 'string' &&
   typeof (v as QuestionRef).questionId === 'string';
 
+/** Where the PI Audit's findings in a question come from (the audit part, audit/question.ts). */
+export interface QuestionAuditSource {
+  /** undefined before an audit, or when the benchmark changed since */
+  findingsIn(ref: QuestionRef): { findings: PmPiFinding[]; found: number } | undefined;
+}
+
 export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   private generation = 0;
@@ -50,6 +57,9 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   private readonly rerunEmitter = new vscode.EventEmitter<{ ref: QuestionRef; msg: RerunAsk }>();
   /** Re-run, Edit Prompt or an attempt's document asked for in the page (the format's re-run part answers). */
   readonly onDidAskRerun = this.rerunEmitter.event;
+  private auditSource: QuestionAuditSource | undefined;
+  /** the finding a show from the PI Audit is for, posted after the page has the question */
+  private pendingTarget: string | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -70,7 +80,38 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   }
 
   show(ref: QuestionRef): void {
+    this.pendingTarget = undefined;
     this.showRef(ref);
+  }
+
+  /** Shows a question with a PI Audit finding (`key`) outlined; the focus stays in the PI Audit view. */
+  showFinding(ref: QuestionRef, key: string): void {
+    this.pendingTarget = key;
+    this.showRef(ref, { preserveFocus: true, revealInactive: true });
+  }
+
+  /** Where the PI Audit's findings come from; the question shown gets them at once. */
+  setAuditSource(source: QuestionAuditSource): vscode.Disposable {
+    this.auditSource = source;
+    this.postAuditPi();
+    return new vscode.Disposable(() => {
+      if (this.auditSource === source) this.auditSource = undefined;
+    });
+  }
+
+  /** Sends the PI Audit's findings in the question shown (after each `show`, and after each audit). */
+  postAuditPi(target: string | null = null): void {
+    const ref = this.current;
+    if (!ref || !this.host?.ready) return;
+    const got = this.auditSource?.findingsIn(ref);
+    this.post({
+      type: 'auditPi',
+      generation: this.generation,
+      audited: got !== undefined,
+      findings: got?.findings ?? [],
+      found: got?.found ?? 0,
+      target,
+    });
   }
 
   protected hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'> {
@@ -118,6 +159,8 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
     panel.title = `persona ${q.personaId} · Q${model.position}`;
     this.post({ type: 'show', generation, model });
     this.shownEmitter.fire(copyRef(ref));
+    this.postAuditPi(this.pendingTarget ?? null);
+    this.pendingTarget = undefined;
     log.debug(`question view: showing ${q.split} ${q.questionId}`);
   }
 
@@ -154,7 +197,7 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
 
 const panels = new WeakMap<PersonaMemStore, QuestionPanel>();
 
-/** The question view of a store (its re-run part shows attempts there), once the view is made. */
+/** The question view of `store`, for the format's parts of the generic features (made with the benchmarks). */
 export const questionPanelOf = (store: PersonaMemStore): QuestionPanel | undefined => panels.get(store);
 
 /** The question view, and the commands its tree rows run (open a question, choose the run). */
