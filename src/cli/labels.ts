@@ -18,8 +18,8 @@ import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportCo
 import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
-import type { CliIo, LabelsCliOptions } from './labelsIo';
-import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
+import { cliLabelSet, type CliIo, type LabelsCliOptions } from './labelsIo';
+import { labelNames } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
 import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
@@ -343,7 +343,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
     );
     return 0;
   }
-  const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
+  const set = cliLabelSet(opts);
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = labelNames(set);
   io.out(formatSummary(s, names));

@@ -14,16 +14,19 @@ import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
 import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
+import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { HistoryUi } from './history';
+import { QuestionLabelsUi } from './labels';
 import css from './question.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('question-root') ?? document.body;
-injectStyle(`${vlistCss}\n${baseCss}\n${css}`);
+injectStyle(`${vlistCss}\n${chipsCss}\n${baseCss}\n${css}`);
 const sections = openSections(vscode);
 let history: HistoryUi | undefined;
 let shown: PmQuestionModel | undefined;
+const labels = new QuestionLabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 
 const VERDICT_TEXT: Record<PmQuestionModel['verdict'], { icon: string; text: string }> = {
   right: { icon: 'pass-filled', text: 'right' },
@@ -145,6 +148,7 @@ function show(generation: number, m: PmQuestionModel): void {
   // What the view's serializer reopens after a reload of the window.
   mergeState(vscode, { restore: { split: m.ref.split, questionId: m.ref.questionId } });
   document.title = `persona ${m.personaId} · Q${m.position}`;
+  labels.attach(m.ref);
   if (!same) window.scrollTo(0, 0);
 }
 
@@ -164,6 +168,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
       break;
     case 'message':
       history?.onMessage(msg.generation, msg.index, msg.role, msg.text);
+      break;
+    case 'labels':
+      labels.update(msg.state);
       break;
   }
 });

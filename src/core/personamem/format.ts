@@ -2,6 +2,7 @@
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
 import { formatTable } from '../tables/format';
 import { ID_ORDER } from '../userOrder';
+import { QUESTION_LABEL_SET, questionFreshness } from './labels';
 import { loadPersonaMem, personaMemRoot } from './load';
 import { scoreJson, scoreTables, scoreText } from './report';
 import { runDiagnostics, scorePersonaMemRun } from './score';
@@ -55,5 +56,12 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
-  capabilities: { itemView: 'question' },
+  capabilities: {
+    itemView: 'question',
+    labels: {
+      targets: ['step'],
+      freshness: (bench, benchmark, rows) => Promise.resolve(questionFreshness(bench, benchmark, rows)),
+      set: QUESTION_LABEL_SET,
+    },
+  },
 });

@@ -151,7 +151,9 @@ async function editLabelSet(labels: LabelService): Promise<void> {
   const file = labels.labelSetFile;
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS }, null, 2) + '\n');
+    const formats = Object.fromEntries(labels.formatSets.map((f) => [f.key, f.defaults]));
+    const set = { labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS, ...formats };
+    writeFileSync(file, JSON.stringify(set, null, 2) + '\n');
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file));
 }

@@ -21,6 +21,7 @@ import {
   str,
   type Infer,
 } from '../../core/guards';
+import { questionLabelActionMessage, questionLabelsMessage } from './labelProtocol';
 
 export type { PmHistoryRow, PmQuestionModel };
 
@@ -74,7 +75,13 @@ const rowsMessage = message('rows', {
 /** A history message's whole text. */
 const textMessage = message('message', { generation: count, index: count, role: str, text: str });
 
-export const isExtensionToWebview = messages(showMessage, emptyMessage, rowsMessage, textMessage);
+export const isExtensionToWebview = messages(
+  showMessage,
+  emptyMessage,
+  rowsMessage,
+  textMessage,
+  questionLabelsMessage,
+);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 // ---- webview -> extension
@@ -89,7 +96,13 @@ const textRequest = message('message', { generation: count, index: count });
 /** Move to the persona's previous or next question. */
 const navigateMessage = message('navigate', { delta: literal(1, -1) });
 
-export const isWebviewToExtension = messages(readyMessage, rowsRequest, textRequest, navigateMessage);
+export const isWebviewToExtension = messages(
+  readyMessage,
+  rowsRequest,
+  textRequest,
+  navigateMessage,
+  questionLabelActionMessage,
+);
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 
 export type QuestionRef = Infer<typeof questionRef>;

@@ -1,7 +1,8 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection and its question view.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, its question view and its labels.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
+import { personaMemLabelPart } from './labels/part';
 import { activateQuestionView } from './questionView';
 import { PersonaMemStore } from './store';
 import { watchPersonaMem } from './watch';
@@ -14,4 +15,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   rootOf: personaMemRoot,
   watch: (store) => watchPersonaMem(store),
   views: (store, context) => activateQuestionView(store, context),
+  labels: (store, host) => personaMemLabelPart(store, host),
 };

@@ -13,6 +13,7 @@ import {
   type QuestionRef,
   type WebviewToExtension,
 } from '../../../shared/personamem/questionProtocol';
+import type { QuestionLabelAction } from '../../../shared/personamem/labelProtocol';
 import { log } from '../../log';
 import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ShownPanel, type PanelHostOptions } from '../../webviewPanel';
@@ -41,13 +42,22 @@ const isRef = (v: unknown): v is QuestionRef =>
 export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, WebviewToExtension> {
   private shown: Shown | undefined;
   private generation = 0;
+  private readonly shownEmitter = new vscode.EventEmitter<QuestionRef>();
+  /** After each question sent to the page (a feature's bar, labels, follows with its own message). */
+  readonly onDidShow = this.shownEmitter.event;
+  private readonly labelEmitter = new vscode.EventEmitter<QuestionLabelAction>();
+  readonly onDidReceiveLabelAction = this.labelEmitter.event;
 
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: PersonaMemStore,
   ) {
     super(extensionUri, { accepts: isWebviewToExtension, logName: 'question view', copy: copyRef });
-    this.disposables.push(store.onDidChange(() => void this.refresh()));
+    this.disposables.push(
+      store.onDidChange(() => void this.refresh()),
+      this.shownEmitter,
+      this.labelEmitter,
+    );
   }
 
   show(ref: QuestionRef): void {
@@ -98,12 +108,14 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
     }
     panel.title = `persona ${q.personaId} · Q${model.position}`;
     this.post({ type: 'show', generation, model });
+    this.shownEmitter.fire(copyRef(ref));
     log.debug(`question view: showing ${q.split} ${q.questionId}`);
   }
 
   protected handle(msg: WebviewToExtension): void {
     if (msg.type === 'ready') return this.refresh();
     if (msg.type === 'navigate') return this.navigate(msg.delta);
+    if (msg.type === 'label') return this.labelEmitter.fire(msg.action);
     const shown = this.shown;
     if (!shown || msg.generation !== shown.generation) return;
     if (msg.type === 'rows') {
@@ -128,9 +140,17 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   }
 }
 
+const panels = new WeakMap<PersonaMemStore, QuestionPanel>();
+
+/** The question view of `store` (the features' parts show their bars in it); undefined before it is made. */
+export function questionPanelOf(store: PersonaMemStore): QuestionPanel | undefined {
+  return panels.get(store);
+}
+
 /** The question view, and the commands its tree rows run (open a question, choose the run). */
 export function activateQuestionView(store: PersonaMemStore, context: vscode.ExtensionContext): vscode.Disposable {
   const panel = new QuestionPanel(context.extensionUri, store);
+  panels.set(store, panel);
   const command = vscode.commands.registerCommand(OPEN_QUESTION_COMMAND, async (arg: unknown) => {
     await store.ready();
     if (isRef(arg)) panel.show(copyRef(arg));
