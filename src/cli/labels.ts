@@ -54,9 +54,9 @@ and summary read it, import merges into it with the same conflict table (a row s
 the import is not overwritten: it is listed, exit 3), and
   persona-lab labels projects <url> [--json]                         its labelling projects, progress per annotator
 
-<db> may also be a benchmark folder (StreamProfileBench or OmniBehavior): its .personalab/labels.db is used, export
-and summary keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they
-were made), unknown (no content hash) or missing (the step, test action or history item is gone).
+<db> may also be a benchmark folder of any format with labels: its .personalab/labels.db is used, export and summary
+keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they were made),
+unknown (no content hash) or missing (the item they are on, a step, test action, history item or question, is gone).
 
 Import: conflicts (same author and target, a different label or note) are listed and nothing is written until each
 has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0 done, 1 when lines of the file were
