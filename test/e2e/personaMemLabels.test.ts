@@ -11,7 +11,7 @@ import { DEFAULT_QUESTION_LABELS, questionUnit } from '../../src/core/personamem
 import { SKILL_HEADS, type PersonaMemBench, type PmQuestion } from '../../src/core/personamem/types';
 import { personaIds, personaQuestions } from '../../src/core/personamem/view';
 import { pressIn, repoRoot, waitFor, type Workbench } from './harness';
-import { rowDescription, twistie } from './support/sideBar';
+import { expandRow, rowDescription } from './support/sideBar';
 import { sampleCopyWorkbench } from './support/omniCopy';
 
 const AUTHOR = 'e2e-question-annotator';
@@ -46,7 +46,7 @@ describe('labels on PersonaMem questions in the real workbench', () => {
   async function expand(label: string, level: number): Promise<void> {
     const r = treeRow(label, level);
     await r.waitFor({ state: 'visible', timeout: 60_000 });
-    if ((await r.getAttribute('aria-expanded')) !== 'true') await twistie(r).click();
+    await expandRow(r);
     await waitFor(async () => (await r.getAttribute('aria-expanded')) === 'true', { message: `${label} to expand` });
   }
   const chip = (id: string) => frame.locator(`.labels-bar .label-chip[data-label-id="${id}"]`);

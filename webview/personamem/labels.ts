@@ -8,9 +8,9 @@ import type { QuestionLabelAction, QuestionLabelState } from '../../src/shared/p
 import type { QuestionRef } from '../../src/shared/personamem/questionProtocol';
 import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
 import { el } from '../shared/dom';
-import { isPageKey, isUndoChord } from '../shared/keys';
-import { appliedItem, ChipOverflow, keyHelp, keyRange, labelChip } from '../shared/labelChips';
-import { serverIcon, serverLine } from '../shared/labelServer';
+import { appliedItem, ChipOverflow, keyHelp } from '../shared/labelChips';
+import { appliedLine, barFlash, barKeyHelp, barStatus, mountBar, onBarKey, toggleChip } from '../shared/labelBar';
+import { serverIcon } from '../shared/labelServer';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
 const TARGET = { kind: 'step' } as const;
@@ -92,25 +92,16 @@ export class QuestionLabelsUi {
 
   private chip(c: LabelChip, state: QuestionLabelState): HTMLElement {
     const on = state.applied.find((a) => a.labelId === c.id);
-    const stale = on?.staleness === 'stale';
-    const help = [
-      c.key ? `Key ${c.key} toggles it on the question.` : 'No key: click to toggle.',
-      on && stale ? staleHelp(on) : '',
-    ]
-      .filter(Boolean)
-      .join('\n');
-    return labelChip(c, { applied: !!on, stale, suggested: false, disabled: state.error !== null, help }, () =>
-      this.toggle(c.id),
-    );
+    const how = { target: 'the question', disabled: state.error !== null, staleHelp };
+    return toggleChip(c, on, how, () => this.toggle(c.id));
   }
 
   private render(): void {
     const header = this.root.querySelector('.page-header');
     if (!header) return;
-    const old = header.querySelector('.labels-bar');
     const state = this.current;
     if (!state) {
-      old?.remove();
+      header.querySelector('.labels-bar')?.remove();
       return;
     }
     // The chips say which labels are on; the line lists what a chip cannot show (a note, a stale or unknown label).
@@ -126,61 +117,26 @@ export class QuestionLabelsUi {
         serverIcon(state.server),
         this.sheet.button(),
       ]),
-      serverLine(state.server),
-      state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
-      state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
-      listed.length
-        ? el('div', { className: 'labels-line applied-list' }, [
-            el('span', { className: 'line-title', text: 'Yours:' }),
-            ...listed.map((a) => appliedItem(a, 'the question', 'step', staleHelp(a))),
-          ])
-        : null,
-      state.flash
-        ? el('p', {
-            className: `labels-flash ${state.flash.kind}`,
-            text: state.flash.text,
-            attrs: { role: 'status' },
-          })
-        : null,
+      ...barStatus(state),
+      appliedLine(listed.map((a) => appliedItem(a, 'the question', 'step', staleHelp(a)))),
+      barFlash(state.flash),
       el('div', { className: 'labels-help' }, [
-        keyHelp(keyRange(state.labels), 'toggle'),
-        keyHelp(LABEL_BAR_KEYS.note, 'note'),
-        keyHelp(LABEL_BAR_KEYS.undo, 'undo'),
-        keyHelp(LABEL_BAR_KEYS.nextUnlabelled, state.project ? `next assigned (${state.project})` : 'next unlabelled'),
+        ...barKeyHelp(state),
         keyHelp('[ ]', 'previous / next'),
         keyHelp(CHEAT_SHEET_KEY, 'keys and guides'),
       ]),
     ]);
-    this.note.carry(bar, () => {
-      if (old) old.replaceWith(bar);
-      else header.appendChild(bar);
-    });
-    this.overflow.attach(bar);
+    mountBar(header, bar, this.note, this.overflow);
   }
 
   private onKeydown(e: KeyboardEvent): void {
-    if (!isPageKey(e) || !this.current) return;
-    if (isUndoChord(e)) {
-      e.preventDefault();
-      this.post({ kind: 'undo' });
-      return;
-    }
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    switch (e.key) {
-      case LABEL_BAR_KEYS.undo:
-        e.preventDefault();
-        return this.post({ kind: 'undo' });
-      case LABEL_BAR_KEYS.note:
-        e.preventDefault();
-        return this.openNote();
-      case LABEL_BAR_KEYS.nextUnlabelled:
-        e.preventDefault();
-        return this.post({ kind: 'nextUnlabelled', ref: this.current.ref });
-    }
-    const def = this.current.labels.find((l) => l.key === e.key);
-    if (def) {
-      e.preventDefault();
-      this.toggle(def.id);
-    }
+    const state = this.current;
+    if (!state) return;
+    onBarKey(e, state.labels, {
+      undo: () => this.post({ kind: 'undo' }),
+      note: () => this.openNote(),
+      next: () => this.post({ kind: 'nextUnlabelled', ref: state.ref }),
+      toggle: (id) => this.toggle(id),
+    });
   }
 }

@@ -25,7 +25,6 @@ import { buildQuestionLabelState } from './viewState';
 export class QuestionLabelController implements vscode.Disposable {
   private readonly bar: LabelBar<QuestionRef>;
   private readonly disposables: vscode.Disposable[];
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly panel: QuestionPanel,
@@ -35,14 +34,9 @@ export class QuestionLabelController implements vscode.Disposable {
     this.bar = new LabelBar(labels, targets);
     this.disposables = [
       panel.onDidShow(() => this.push()),
-      panel.onDidReceiveLabelAction((a) => {
-        // In arrival order; an action that writes a label waits for the author (asked once, labels/author.ts).
-        const writes = a.kind === 'toggle' || a.kind === 'setNote';
-        this.queue = this.queue
-          .then(() => (writes ? this.labels.ensureAuthor() : undefined))
-          .catch((e: unknown) => log.warn(`labels: the author could not be saved: ${(e as Error).message}`))
-          .then(() => this.handle(a));
-      }),
+      panel.onDidReceiveLabelAction((a) =>
+        this.bar.inOrder(a, a.kind === 'toggle' || a.kind === 'setNote', (x) => this.handle(x)),
+      ),
       this.bar.onOtherChange(() => this.push()),
     ];
   }
