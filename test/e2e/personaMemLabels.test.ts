@@ -1,7 +1,10 @@
 // Labels on PersonaMem questions in the real workbench, on a fresh copy of sample/personamem: a question opened from
 // the tree, a label put on it with its key in the question view (and another put on and undone), the store read
-// back through the CLI, the badge on the question's row in the tree, and all of it again after Reload Window.
+// back through the CLI, the badge on the question's row in the tree, and all of it again after Reload Window; then
+// another annotator's label on it (imported through the CLI) makes a disagreement whose row in the Label Summary
+// opens the question in the question view.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +14,7 @@ import { DEFAULT_QUESTION_LABELS, questionUnit } from '../../src/core/personamem
 import { SKILL_HEADS, type PersonaMemBench, type PmQuestion } from '../../src/core/personamem/types';
 import { personaIds, personaQuestions } from '../../src/core/personamem/view';
 import { pressIn, repoRoot, waitFor, type Workbench } from './harness';
+import { cli, labelsPage } from './labelsPage';
 import { expandRow, rowDescription } from './support/sideBar';
 import { sampleCopyWorkbench } from './support/omniCopy';
 
@@ -25,6 +29,7 @@ describe('labels on PersonaMem questions in the real workbench', () => {
   let runName: string;
   let frame: Frame;
   const [, outdated, evidence] = DEFAULT_QUESTION_LABELS;
+  const { palette } = labelsPage(() => wb);
 
   /** Every label in the store, read through the CLI with the benchmark folder (an independent reader). */
   function storeRows(): string[] {
@@ -124,5 +129,42 @@ describe('labels on PersonaMem questions in the real workbench', () => {
     await expand(`persona ${question.personaId}`, 2);
     await badge();
     expect(storeRows()).toEqual([rowKey(outdated.id)]);
+  });
+
+  it('opens the question from its disagreement row in the Label Summary', async () => {
+    const unit = questionUnit(bench, question.split, question.questionId)!;
+    const other = {
+      benchmark: 'personamem',
+      platform: unit.split,
+      user_id: unit.personaId,
+      step_id: unit.index,
+      run: runName,
+      author: 'e2e-other-annotator',
+      label: evidence.id,
+      target_kind: 'step',
+      note: '',
+      created_at: '2025-01-01T00:00:00Z',
+      content_hash: '',
+    };
+    const file = join(root, '..', 'other.jsonl');
+    writeFileSync(file, JSON.stringify(other) + '\n');
+    cli(['labels', 'import', root, file]);
+    // The view moves on to the persona's next question, so that the row has to bring this one back.
+    await frame.locator('.question-text').click();
+    await pressIn(frame.locator('body'), ']');
+    await frame.locator(`#question-root:not([data-question="${question.questionId}"])`).waitFor({ timeout: 30_000 });
+    await palette('Persona Lab: Label Summary');
+    const table = await wb.findWebviewFrame(
+      '#agreement-root section.benchmark[data-benchmark="personamem"] table.unit-disagreements',
+      { timeout: 60_000 },
+    );
+    const rows = table.locator(
+      'section.benchmark[data-benchmark="personamem"] table.unit-disagreements tr.disagreement',
+    );
+    await waitFor(async () => (await rows.count()) === 1, { message: 'one disagreement on the question' });
+    await rows.first().click();
+    frame = await openFrame();
+    expect(await frame.locator('.question-text').innerText()).toBe(question.question);
+    await wb.screenshot('personaMemLabels-agreement');
   });
 });

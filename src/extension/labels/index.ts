@@ -45,7 +45,13 @@ export function activateLabels(
   );
   return {
     service: labels,
-    files: labelFileCommands(context, labels),
+    files: labelFileCommands(context, labels, (ref) => {
+      for (const part of parts.values()) {
+        const open = part.unitOpener?.(ref);
+        if (open) return open;
+      }
+      return undefined;
+    }),
     projects,
     partOf: (id) => parts.get(id),
   };

@@ -1,7 +1,15 @@
 // A PersonaMem labelling project's items: the questions of the runs chosen (each run answers one split), in the
-// tree's order, shown in the question view (an item of another run selects that run first).
+// tree's order, shown in the question view (an item of another run selects that run first); the Label Summary's
+// rows open the same way.
 import { unitItemOf } from '../../../../core/labels/server/projectItems';
-import { questionAt, questionOrder, questionStepRef, questionUnit } from '../../../../core/personamem/labels';
+import type { StepRef } from '../../../../core/labels/model';
+import {
+  questionAt,
+  questionOrder,
+  questionStepRef,
+  questionUnit,
+  unitOfRow,
+} from '../../../../core/personamem/labels';
 import type { QuestionRef } from '../../../../shared/personamem/questionProtocol';
 import { argRun, type ProjectSource } from '../../../labels/projectSources';
 import type { LabelService } from '../../../labels/service';
@@ -14,6 +22,29 @@ const isQuestionRef = (v: unknown): v is QuestionRef =>
   v !== null &&
   typeof (v as QuestionRef).split === 'string' &&
   typeof (v as QuestionRef).questionId === 'string';
+
+/**
+ * How the question a label unit names opens in the question view, in the unit's run (an item of another run selects
+ * that run first: the view labels the selected run's answer); undefined when the unit is no question of the open
+ * benchmark.
+ */
+export function questionOpener(
+  store: PersonaMemStore,
+  panel: QuestionPanel,
+  unit: Pick<StepRef, 'platform' | 'userId' | 'stepId' | 'run'>,
+): (() => Promise<void>) | undefined {
+  const bench = store.bench;
+  const q = bench && questionAt(bench, unitOfRow(unit));
+  if (!bench || !q) return undefined;
+  return async () => {
+    if (unit.run && unit.run !== store.runName) {
+      if (!bench.runs.has(unit.run)) throw new Error(`run ${unit.run} is not in the open PersonaMem folder`);
+      log.info(`labels: question of run ${unit.run}: selecting that run`);
+      await store.selectRun(unit.run);
+    }
+    panel.show({ split: q.split, questionId: q.questionId });
+  };
+}
 
 export function questionProjectSource(
   labels: LabelService,
@@ -56,17 +87,9 @@ export function questionProjectSource(
     },
     async open(item) {
       if (item.kind !== 'item') return false;
-      const bench = store.bench;
-      const q =
-        bench && questionAt(bench, { split: item.ref.platform, personaId: item.ref.userId, index: item.ref.stepId });
-      if (!q) return false;
-      // The question view labels the selected run's answer: an item of another run selects that run first.
-      if (item.run !== store.runName) {
-        if (!bench.runs.has(item.run)) throw new Error(`run ${item.run} is not in the open PersonaMem folder`);
-        log.info(`labels: project item of run ${item.run}: selecting that run`);
-        await store.selectRun(item.run);
-      }
-      panel.show({ split: q.split, questionId: q.questionId });
+      const open = questionOpener(store, panel, { ...item.ref, run: item.run });
+      if (!open) return false;
+      await open();
       return true;
     },
   };
