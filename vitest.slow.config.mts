@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { pythonText } from './test/support/pythonText';
 import { SLOW_TESTS } from './test/tiers';
@@ -8,6 +9,8 @@ export default defineConfig({
   test: {
     include: SLOW_TESTS,
     testTimeout: 120_000,
+    // As in the fast tier (vitest.config.mts): one worker per core, not vitest's one fewer.
+    maxWorkers: availableParallelism(),
     globalSetup: ['test/support/pgGlobalSetup.ts'],
   },
 });

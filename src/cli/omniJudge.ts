@@ -10,7 +10,8 @@ import { omniReferenceSource } from '../core/omni/reference/source';
 import { scoreOmniRun } from '../core/omni/score';
 import { createOpenAITransport } from '../core/runner/client';
 import { MANIFEST_FILE } from '../core/runner/runner';
-import { checkoutFor, type OmniRunCliOptions } from './omniRun';
+import { checkoutFor } from './batchRun';
+import { OMNI_CHECKOUT, type OmniRunCliOptions } from './formats/omni/run';
 import { cliPiGuard, piGuardOption } from './piGuard';
 import { num, timeoutSeconds, Usage, type RunCliIo } from './runArgs';
 
@@ -69,7 +70,7 @@ export async function runJudgeCommand(args: string[], opts: JudgeCliOptions, io:
         (manifest?.maxHistoryTokens || DEFAULT_MAX_HISTORY_TOKENS),
       piGuard: piGuardOption(opts['pi-guard']),
       piGuardLoopback: opts['pi-guard-loopback'] === true,
-      checkout: checkoutFor(dir, opts),
+      checkout: checkoutFor(dir, opts, OMNI_CHECKOUT),
       retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', io.env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
     };
     parsed = p;

@@ -3,10 +3,8 @@
 import { join } from 'node:path';
 import { loadBenchmark } from '../core/spb/format/load';
 import { detectFormat } from '../core/formats';
-import { omniBehavior } from '../core/omni/format';
-import { runOmniRunCommand, type OmniRunCliOptions } from './omniRun';
-import { personaMem } from '../core/personamem/format';
-import { runPersonaMemRunCommand, type PmRunCliOptions } from './personaMemRun';
+import { BATCH_RUN_OPTIONS, cliFormatOf } from './formats';
+import { EXIT_ALL_FAILED, EXIT_PI_REFUSED, EXIT_SOME_FAILED } from './batchRun';
 import { cacheOption } from './cacheOption';
 import { article } from './output';
 import { cliPiGuard } from './piGuard';
@@ -28,16 +26,25 @@ import { failedRequests } from '../core/spb/score/failedRequests';
 import type { Benchmark, Step, User } from '../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;
-import { parseRunArgs, RUN_USAGE, Usage, type ParsedRun, type RunCliIo, type RunCliOptions } from './runArgs';
+import {
+  parseRunArgs,
+  RUN_OPTIONS as SPB_RUN_OPTIONS,
+  RUN_USAGE,
+  Usage,
+  type ParsedRun,
+  type RunCliIo,
+  type RunCliOptions,
+} from './runArgs';
 
-export { RUN_OPTIONS, RUN_USAGE, type RunCliIo, type RunCliOptions } from './runArgs';
+export { RUN_USAGE, type RunCliIo, type RunCliOptions } from './runArgs';
+export { EXIT_PI_REFUSED } from './batchRun';
 
-/** Exit status when the PI guard refused to send prompts with residual PI. */
-export const EXIT_PI_REFUSED = 4;
+/** Every option of `run`, for parseArgs: its own, and those of each format's batch run (cli/formats/). */
+export const RUN_OPTIONS = { ...SPB_RUN_OPTIONS, ...BATCH_RUN_OPTIONS };
 /** `run` finished, but every step got the error record (wrong key, endpoint down, every reply too slow...). */
-export const EXIT_ALL_STEPS_FAILED = 5;
+export const EXIT_ALL_STEPS_FAILED = EXIT_ALL_FAILED;
 /** `run` finished, and some of its steps got the error record. */
-export const EXIT_SOME_STEPS_FAILED = 6;
+export const EXIT_SOME_STEPS_FAILED = EXIT_SOME_FAILED;
 
 /** A usage error: the message and the command's usage on stderr, exit status 2. */
 export function usageFailure(io: RunCliIo, usage: string, message: string): number {
@@ -58,17 +65,18 @@ const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).pad
  * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
  * 6 finished with some steps failed, 130 cancelled (resume by running the same command).
  */
-export async function runRunCommand(
+export async function runRunCommand<O extends RunCliOptions>(
   args: string[],
-  opts: OmniRunCliOptions & PmRunCliOptions,
+  // a format's own run reads its own options too (cli/formats/): O keeps them
+  opts: O,
   ioIn?: RunCliIo,
 ): Promise<number> {
   const io = ioIn ?? defaultIo();
-  // A run is a capability of a format: an OmniBehavior folder (and not a StreamProfileBench one) runs its test actions.
+  // A format whose run is its own (cli/formats/) takes the command; StreamProfileBench's is the rest of this file.
   const target = args[0];
   const format = target === undefined ? undefined : detectFormat(target);
-  if (format?.id === omniBehavior.id) return runOmniRunCommand(args, opts, io);
-  if (format?.id === personaMem.id) return runPersonaMemRunCommand(args, opts, io);
+  const own = format && cliFormatOf(format)?.run;
+  if (own) return own.run(args, opts, io);
   if (format && !format.capabilities.includes('rerun')) {
     io.stderr(
       `persona-lab: ${target}: ${article(format.label)} ${format.label} folder; run needs a format that sends its prompts\n`,

@@ -11,7 +11,7 @@ import { BUILTIN_TEMPLATE_NAME, templateNameOf } from '../core/spb/prompt/templa
 import { DEFAULT_MAX_REPLY_BYTES, timeoutProblem } from '../core/runner/guardedFetch';
 import { readRegularText } from '../core/io/safeFs';
 
-/** Options of `run`, for parseArgs in main.ts (`--out` is shared with `baseline`). */
+/** StreamProfileBench's options of `run` (a format's own run adds its own: cli/formats/). */
 export const RUN_OPTIONS = {
   template: { type: 'string' },
   'base-url': { type: 'string' },
@@ -36,9 +36,6 @@ export const RUN_OPTIONS = {
   'no-reference': { type: 'boolean' },
   python: { type: 'string' },
   'only-failed': { type: 'string' },
-  index: { type: 'string' },
-  'max-history-tokens': { type: 'string' },
-  size: { type: 'string' },
 } as const;
 
 export const RUN_USAGE = `  run <dir> --out NAME --base-url URL --model NAME [--template FILE]
@@ -264,15 +261,24 @@ export function parseRunArgs(
     persona,
     baseRun,
     startPersona: baseRun ? { kind: 'run', run: baseRun } : { kind: 'none' },
+    ...sendingOptions(opts, env),
+    piGuard,
+    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
+    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
+    history: opts.history,
+    reference,
+    onlyFailed,
+  };
+}
+
+/** The options of every command that sends requests: how many at once, the limits, the guard's scope and prices. */
+export function sendingOptions(opts: RunCliOptions, env: Record<string, string | undefined>) {
+  return {
     concurrency: num('concurrency', opts.concurrency, (n) => Number.isInteger(n) && n >= 1 && n <= 256) ?? 4,
     timeoutS: timeoutSeconds(opts.timeout),
     maxReplyBytes:
       (num('max-reply-mb', opts['max-reply-mb'], (n) => n > 0 && n <= 4096) ?? DEFAULT_MAX_REPLY_BYTES / 1048576) *
       1048576,
-    temperature: num('temperature', opts.temperature, (n) => n >= 0 && n <= 2) ?? 0,
-    maxTokens: num('max-tokens', opts['max-tokens'], (n) => Number.isInteger(n) && n >= 1),
-    history: opts.history,
-    piGuard,
     piGuardLoopback: opts['pi-guard-loopback'] === true,
     // Undocumented, for the test suite: backoff base in ms (default 1000).
     retryBaseMs: num('PERSONA_LAB_RETRY_BASE_MS', env.PERSONA_LAB_RETRY_BASE_MS, (n) => n >= 0),
@@ -281,8 +287,6 @@ export function parseRunArgs(
       outputPerMTok: num('output-per-mtok', opts['output-per-mtok'], (n) => n >= 0),
     },
     dryRun: opts['dry-run'] === true,
-    reference,
     python: opts.python ?? 'python3',
-    onlyFailed,
   };
 }

@@ -7,9 +7,8 @@ import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { EXPERIMENT_USAGE } from './experiment';
 import { LONG_CONTEXT_USAGE } from './longContext';
 import { JUDGE_OPTIONS, JUDGE_USAGE } from './omniJudge';
-import { OMNI_RUN_USAGE } from './omniRun';
-import { PM_RUN_USAGE } from './personaMemRun';
-import { RUN_OPTIONS, RUN_USAGE } from './runArgs';
+import { BATCH_RUN_USAGES } from './formats';
+import { RUN_OPTIONS, RUN_USAGE } from './run';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
 import { TEMPLATE_USAGE } from './template';
 
@@ -147,7 +146,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'run',
     summary: 'run <dir> --out NAME --base-url URL --model NAME: a prompt against an endpoint',
-    usage: `${RUN_USAGE}\n${OMNI_RUN_USAGE}\n${PM_RUN_USAGE}`,
+    usage: [RUN_USAGE, ...BATCH_RUN_USAGES].join('\n'),
     options: { ...RUN_OPTIONS, out: text, 'dry-run': flag, ...NO_CACHE },
     examples: [
       'run sample --out my-run --base-url http://127.0.0.1:8000/v1 --model m',

@@ -151,6 +151,27 @@ def from_export(path):
     return rows, decisions
 
 
+def why_runs_fail(units):
+    """Per run (by name): its units, settled, failing (gold with a label), open, single, and each gold label's count
+    and share of the failing units; labels ordered by their count over all runs, then by name."""
+    total = {}
+    for u in units:
+        for l in u["gold"] or []:
+            total[l] = total.get(l, 0) + 1
+    labels = [l for l, _ in sorted(total.items(), key=lambda x: (-x[1], x[0]))]
+    out = []
+    for run in sorted({u["key"][4] for u in units}):
+        mine = [u for u in units if u["key"][4] == run]
+        settled = [u for u in mine if u["gold"] is not None]
+        failing = sum(1 for u in settled if u["gold"])
+        by = {l: sum(1 for u in settled if l in u["gold"]) for l in labels}
+        out.append({"run": run, "units": len(mine), "settled": len(settled), "failing": failing,
+                    "open": sum(1 for u in mine if u["status"] == "open"),
+                    "single": sum(1 for u in mine if u["status"] == "single"),
+                    "byLabel": {l: {"count": n, "share": n / failing if failing else None} for l, n in by.items()}})
+    return out
+
+
 def export_main(path):
     """`--export FILE`: the point figures of `labels gold --json` per benchmark, from an export."""
     rows, decisions = from_export(path)
@@ -166,7 +187,7 @@ def export_main(path):
         benchmarks.append({"benchmark": b, "counts": counts, "annotators": [
             {"author": a["author"], "units": a["units"], "adjudicated": a["adjudicated"],
              "overall": point(a["overall"]), "perLabel": {f["label"]: point(f) for f in a["perLabel"]}}
-            for a in annotators]})
+            for a in annotators], "runs": why_runs_fail(units)})
     print(json.dumps({"counts": total, "benchmarks": benchmarks}))
 
 

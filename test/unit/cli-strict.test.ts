@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_SPECS, COMMANDS, parseCli } from '../../src/cli/spec';
-import { SAMPLE } from '../support/committedSample';
+import { OMNI_SAMPLE, PMEM_SAMPLE, SAMPLE } from '../support/committedSample';
 
 const cli = resolve('dist/cli.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
@@ -17,6 +17,20 @@ describe('a strict CLI', () => {
     expect(r.stderr).toContain('--model is not an option of validate');
     expect(run('score', SAMPLE, '--users', '3').stderr).toContain('--users is not an option of score');
     expect(run('labels', 'summary', SAMPLE, '--out', 'x').stderr).toContain('--out is not an option of labels summary');
+  });
+
+  it("refuses, in a format's own run, an option only another format's run takes", () => {
+    const endpoint = ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--dry-run'];
+    const omni = run('run', OMNI_SAMPLE, '--out', 'x', '--size', '32k', ...endpoint);
+    expect(omni.status).toBe(2);
+    expect(omni.stderr).toContain('--size: not an option of an OmniBehavior run');
+    const pm = run('run', PMEM_SAMPLE, '--size', '32k', '--max-history-tokens', '9', '--template', 't', ...endpoint);
+    expect(pm.status).toBe(2);
+    expect(pm.stderr).toContain('--max-history-tokens, --template: not an option of a PersonaMem run');
+    // each usage is in `run --help`, and each format's option parses
+    const help = run('run', '--help').stdout;
+    for (const dir of ['<omnibehavior dir>', '<personamem dir>']) expect(help).toContain(`run ${dir}`);
+    expect(run('run', PMEM_SAMPLE, '--size', '32k', ...endpoint).status).toBe(0);
   });
 
   it('prints a command’s options and two examples for <command> --help', () => {

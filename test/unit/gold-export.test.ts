@@ -22,12 +22,12 @@ const gold = (path: string, opts: Parameters<typeof GoldStore.open>[1] = {}) => 
   return g;
 };
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-gold-io-'));
-const ref = (stepId: number, benchmark = 'spb'): StepRef => ({
+const ref = (stepId: number, benchmark = 'spb', run = 'gpt'): StepRef => ({
   benchmark,
   platform: 'weibo',
   userId: 'we_0000000001',
   stepId,
-  run: 'gpt',
+  run,
 });
 
 function fixture(path: string) {
@@ -126,16 +126,18 @@ describe('against test/reference/labels_gold.py --export', () => {
     const rng = mulberry32(7);
     for (const benchmark of ['spb', 'spb-b']) {
       for (let step = 0; step < 40; step++) {
+        // two runs, so that "why runs fail" has runs to tell apart
+        const run = step % 3 === 0 ? 'gpt' : 'qwen';
         const truth = ['A', 'B', 'C'].filter(() => rng() < 0.4);
         for (const author of ['ann', 'bob', 'cy']) {
           if (rng() < 0.35) continue;
           const given = ['A', 'B', 'C'].filter((l) => (truth.includes(l) ? rng() < 0.8 : rng() < 0.15));
           for (const label of given.length ? given : ['none'])
-            labels.add(labelRow({ benchmark, author, stepId: step, label }));
+            labels.add(labelRow({ benchmark, author, stepId: step, label, run }));
         }
-        if (rng() < 0.35) g.decide({ ref: ref(step, benchmark), labels: truth, adjudicator: 'carol' });
-        if (rng() < 0.1) g.decide({ ref: ref(step, benchmark), labels: ['A'], adjudicator: 'carol' });
-        if (rng() < 0.1) g.undo(ref(step, benchmark), 'carol');
+        if (rng() < 0.35) g.decide({ ref: ref(step, benchmark, run), labels: truth, adjudicator: 'carol' });
+        if (rng() < 0.1) g.decide({ ref: ref(step, benchmark, run), labels: ['A'], adjudicator: 'carol' });
+        if (rng() < 0.1) g.undo(ref(step, benchmark, run), 'carol');
       }
     }
     const file = join(d, 'export.jsonl');
@@ -146,7 +148,12 @@ describe('against test/reference/labels_gold.py --export', () => {
     type Figure = Record<string, unknown>;
     const ours = JSON.parse((await labelsCli(['gold', path], { json: true })).out) as {
       counts: Record<string, number>;
-      benchmarks: { benchmark: string; counts: Record<string, number>; annotators: Record<string, unknown>[] }[];
+      benchmarks: {
+        benchmark: string;
+        counts: Record<string, number>;
+        annotators: Record<string, unknown>[];
+        runs: { run: string; failing: number; open: number; byLabel: Record<string, { count: number }> }[];
+      }[];
     };
     const point = ({ kappaCi: _ci, ...f }: Figure) => f;
     const asPy = ours.benchmarks.map((b) => ({
@@ -161,7 +168,17 @@ describe('against test/reference/labels_gold.py --export', () => {
           Object.entries(a.perLabel as Record<string, Figure>).map(([k, f]) => [k, point(f)]),
         ),
       })),
+      runs: b.runs,
     }));
+    // both runs of each benchmark have failing units, open ones and more than one label counted
+    for (const b of ours.benchmarks) {
+      expect(b.runs.map((r) => r.run)).toEqual(['gpt', 'qwen']);
+      for (const r of b.runs) {
+        expect(r.failing).toBeGreaterThan(0);
+        expect(Object.values(r.byLabel).filter((c) => c.count > 0).length).toBeGreaterThan(1);
+      }
+      expect(b.runs.some((r) => r.open > 0)).toBe(true);
+    }
     expect(ours.counts).toEqual(py.counts);
     expect(Object.values(ours.counts).every((n) => n > 0)).toBe(true);
     const round = (x: unknown): unknown =>

@@ -9,6 +9,7 @@ import { pairIntervals } from '../../src/core/labels/agreementIntervals';
 import type { Adjudication } from '../../src/core/labels/gold';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
 import { GoldStore } from '../../src/core/labels/goldStore';
+import { formatWhyRunsFail, whyRunsFail } from '../../src/core/labels/whyRunsFail';
 import type { LabelRow, StepRef } from '../../src/core/labels/model';
 import { labelRow, labelsCli, labelStores } from './labelStore-fixture';
 
@@ -39,6 +40,67 @@ const rows = [
   row('ann', 4, 'C'),
 ];
 const decisions = [decide(3, ['B'])];
+
+describe('whyRunsFail', () => {
+  // gpt: steps 1 (A) and 3 (B) settled and failing, 2 open, 4 single. qwen: 5 unanimous A, 6 adjudicated to none.
+  const qwen = (stepId: number): StepRef => ({ ...ref(stepId), run: 'qwen' });
+  const more = [
+    labelRow({ author: 'ann', stepId: 5, label: 'A', run: 'qwen' }),
+    labelRow({ author: 'bob', stepId: 5, label: 'A', run: 'qwen' }),
+    labelRow({ author: 'ann', stepId: 6, label: 'C', run: 'qwen' }),
+    labelRow({ author: 'bob', stepId: 6, label: 'B', run: 'qwen' }),
+  ];
+  const r = goldReport([...rows, ...more], [...decisions, { ...decide(6, []), ref: qwen(6) }], { resamples: 50 });
+
+  it('counts each run’s gold labels over its settled units, with each label’s share of its failing ones', () => {
+    expect(whyRunsFail(r)).toEqual([
+      {
+        benchmark: 'spb',
+        run: 'gpt',
+        units: 4,
+        settled: 2,
+        failing: 2,
+        open: 1,
+        single: 1,
+        byLabel: [
+          { label: 'A', count: 1, share: 0.5 },
+          { label: 'B', count: 1, share: 0.5 },
+        ],
+      },
+      {
+        benchmark: 'spb',
+        run: 'qwen',
+        units: 2,
+        settled: 2,
+        failing: 1,
+        open: 0,
+        single: 0,
+        byLabel: [
+          { label: 'A', count: 1, share: 1 },
+          { label: 'B', count: 0, share: 0 },
+        ],
+      },
+    ]);
+  });
+
+  it('says what it leaves out, in the text and the JSON', () => {
+    const text = formatWhyRunsFail(whyRunsFail(r), new Map([['A', 'Alpha']]));
+    expect(text).toContain("Why runs fail in spb (settled units only: a share is of the run's settled units");
+    expect(text).toContain('  gpt: 2 failing of 2 settled (2 of its 4 labelled units not settled, left out)');
+    expect(text).toContain('    Alpha  1  50.0%');
+    expect(text).toContain('  qwen: 1 failing of 2 settled\n    Alpha  1  100.0%');
+    const json = goldReportJson(r, false).benchmarks[0].runs;
+    expect(json[1]).toEqual({
+      run: 'qwen',
+      units: 2,
+      settled: 2,
+      failing: 1,
+      open: 0,
+      single: 0,
+      byLabel: { A: { count: 1, share: 1 }, B: { count: 0, share: 0 } },
+    });
+  });
+});
 
 describe('goldReport', () => {
   it('counts adjudicated, unanimous, open and single units and scores each annotator against gold', () => {

@@ -1,11 +1,12 @@
 // The demo endpoint: a small OpenAI-compatible server on 127.0.0.1 whose one model is the demo profiler
-// (profiler.ts) for StreamProfileBench and fixed rules for OmniBehavior and its judge (omni.ts) and for PersonaMem's
-// multiple-choice questions (personamem.ts), "demo model, not an LLM". It serves GET /v1/models and POST /v1/chat/completions (plain JSON, or
+// (profiler.ts) for StreamProfileBench, the fixed rule of any format that has one (its descriptor's `demoAnswer`) and
+// fixed rules for OmniBehavior and its judge (omni.ts), "demo model, not an LLM". It serves GET /v1/models and
+// POST /v1/chat/completions (plain JSON, or
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { omniDemoAnswer } from './omni';
-import { personaMemDemoAnswer } from './personamem';
+import { FORMATS } from '../formats';
 import { DEMO_MODEL_ID, DEMO_MODEL_NAME, demoAnswer } from './profiler';
 
 export interface DemoServerOptions {
@@ -113,8 +114,10 @@ function answer(body: unknown): Answer {
         typeof (m as { role?: unknown }).role === 'string' &&
         typeof (m as { content?: unknown }).content === 'string',
     );
-    const pm = personaMemDemoAnswer(turns);
-    if (pm) return { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };
+    for (const format of FORMATS) {
+      const reply = format.demoAnswer?.(turns);
+      if (reply) return reply;
+    }
   }
   // Not a StreamProfileBench prompt and one user message: an OmniBehavior question or judge request.
   if (!result.ok && !hasSystem) {

@@ -88,6 +88,18 @@ export interface Capabilities<B> {
 
 export type CapabilityName = 'rerun' | 'itemView' | 'audit' | 'labels';
 
+/** One message of a chat request, as the demo endpoint reads it. */
+export interface DemoMessage {
+  role: string;
+  content: string;
+}
+
+/** The demo endpoint's reply: its text, and the line its log shows. */
+export interface DemoReply {
+  content: string;
+  summary: string;
+}
+
 /** What a format's folder writes: typed by its own benchmark. */
 export interface FormatSpec<Id extends string, B extends BenchBase> {
   id: Id;
@@ -102,6 +114,11 @@ export interface FormatSpec<Id extends string, B extends BenchBase> {
   orderKeys: Readonly<Record<string, OrderKeyInfo>>;
   defaultOrder: UserOrder;
   capabilities: Capabilities<B>;
+  /**
+   * The demo endpoint's fixed-rule answer to a request of this format's shape (core/demo/server.ts asks each format),
+   * undefined when the request is not one of its own.
+   */
+  demoAnswer?: (messages: readonly DemoMessage[]) => DemoReply | undefined;
 }
 
 /** A loaded benchmark: typed for the format's own code, and `opened` for code that serves any format. */
@@ -138,6 +155,7 @@ export interface Format<Id extends string = string, B = unknown> {
   /** The label set the format adds (capabilities.labels.set). */
   labelSet?: FormatLabelSet;
   itemView?: string;
+  demoAnswer?: (messages: readonly DemoMessage[]) => DemoReply | undefined;
 }
 
 /** Binds a format's typed operations to each benchmark it loads. */
@@ -155,6 +173,7 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     labelTargets: caps.labels?.targets ?? [],
     labelSet: caps.labels?.set,
     itemView: caps.itemView,
+    demoAnswer: spec.demoAnswer,
     async load(target, opts = {}) {
       const bench = await spec.read(target, opts);
       const { audit, labels } = caps;

@@ -15,6 +15,7 @@ import {
   type GoldFigure,
 } from './goldAgreement';
 import { TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
+import { formatWhyRunsFail, whyRunsFail, type RunFailures } from './whyRunsFail';
 
 export type GoldCounts = Record<GoldStatus, number> & { units: number };
 
@@ -104,8 +105,14 @@ function unitJson(u: GoldUnit) {
   };
 }
 
+function runJson(r: RunFailures) {
+  const { benchmark: _b, byLabel, ...figures } = r;
+  return { ...figures, byLabel: Object.fromEntries(byLabel.map((c) => [c.label, { count: c.count, share: c.share }])) };
+}
+
 /** The JSON contract of `labels gold --json` (docs/guide.md); `units: false` leaves the per-unit list out. */
 export function goldReportJson(r: GoldReport, withUnits = true) {
+  const runs = whyRunsFail(r);
   return {
     counts: r.counts,
     interval: r.interval,
@@ -114,6 +121,7 @@ export function goldReportJson(r: GoldReport, withUnits = true) {
       unit: b.unit,
       counts: b.counts,
       annotators: b.annotators.map(annotatorJson),
+      runs: runs.filter((x) => x.benchmark === b.benchmark).map(runJson),
       ...(withUnits ? { units: b.units.map(unitJson) } : {}),
     })),
   };
@@ -172,6 +180,7 @@ export function formatGoldReport(r: GoldReport, names: ReadonlyMap<string, strin
       out.push(`  ${unitText(u.ref)}  —  ${said}`);
     }
   }
+  out.push(formatWhyRunsFail(whyRunsFail(r), names));
   out.push(formatAgainstGold(r, names));
   return out.join('\n').trimEnd();
 }

@@ -2,6 +2,7 @@
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
 import { formatTable } from '../tables/format';
 import { ID_ORDER } from '../userOrder';
+import { personaMemDemoAnswer } from './demo';
 import { QUESTION_LABEL_SET, questionFreshness } from './labels';
 import { loadPersonaMem, personaMemRoot } from './load';
 import { scoreJson, scoreTables, scoreText } from './report';
@@ -63,5 +64,9 @@ export const personaMem = defineFormat({
       freshness: (bench, benchmark, rows) => Promise.resolve(questionFreshness(bench, benchmark, rows)),
       set: QUESTION_LABEL_SET,
     },
+  },
+  demoAnswer(messages) {
+    const pm = personaMemDemoAnswer(messages);
+    return pm && { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };
   },
 });

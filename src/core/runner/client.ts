@@ -54,7 +54,7 @@ export interface RequestShape {
   jsonObject?: boolean;
   /** merged into the body: temperature, max_tokens, max_completion_tokens, reasoning_effort; extra_body's keys too */
   params?: Record<string, unknown>;
-  /** the whole conversation to send (PersonaMem: a history, then the question); the system and prompt go unused */
+  /** the whole conversation to send (a history of turns, then the question); the system and prompt go unused */
   messages?: readonly ChatMessage[];
 }
 
