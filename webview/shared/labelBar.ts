@@ -1,4 +1,4 @@
-// What the labels bars of the item views (the trace view, the PersonaMem question view) build and handle alike: the
+// What the labels bars of the item views (the trace view, a format's own item view) build and handle alike: the
 // lines under the chips (the server, why labelling is unavailable, the label set's problem, the labels a chip cannot
 // show, the last action's outcome), the start of the key help line, and the bar's keys.
 import type { AppliedLabel, LabelChip, LabelFlash } from '../../src/core/labels/view';
