@@ -44,6 +44,17 @@ export function sameCoverage(a: Coverage, b: Coverage): boolean {
   );
 }
 
+/** Groups of indices whose coverage is the same (sameCoverage), in first-seen order: the rows ranked together. */
+export function coverageGroups(coverages: readonly Coverage[]): number[][] {
+  const groups: { coverage: Coverage; rows: number[] }[] = [];
+  coverages.forEach((c, i) => {
+    const g = groups.find((x) => sameCoverage(x.coverage, c));
+    if (g) g.rows.push(i);
+    else groups.push({ coverage: c, rows: [i] });
+  });
+  return groups.map((g) => g.rows);
+}
+
 const n = (x: number) => x.toLocaleString('en-US');
 const plural = (x: number, one: string) => (x === 1 ? one : `${one}s`);
 

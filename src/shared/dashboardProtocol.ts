@@ -104,7 +104,7 @@ export interface DashboardModel {
   marks: Record<string, string>;
   /** run -> "N of M steps; Avg. R … (official, with them), … excluding failed requests, not the paper's figure" */
   failed: Record<string, string>;
-  /** run -> its persona memory (our reading, core/spb/score/personaMemory.ts), pooled over the platforms */
+  /** run -> its persona memory (our reading, core/spb/score/tagMemory.ts), pooled over the platforms */
   memory: Record<string, DashboardMemory>;
   /** run -> "over 1 of 10 users, 2 of 17 steps", for the shown runs whose figures cover part of the benchmark (or sample) */
   coverage: Record<string, string>;

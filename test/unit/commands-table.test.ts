@@ -7,6 +7,7 @@ import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol
 import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
 import { QUESTION_VIEW_TYPE } from '../../src/shared/personamem/questionProtocol';
+import { PM_DASHBOARD_VIEW_TYPE } from '../../src/shared/personamem/dashboardProtocol';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +112,7 @@ describe('command table and package.json', () => {
     STEP_VIEW_TYPE,
     TRACE_VIEW_TYPE,
     QUESTION_VIEW_TYPE,
+    PM_DASHBOARD_VIEW_TYPE,
     DASHBOARD_VIEW_TYPE,
     OMNI_DASHBOARD_VIEW_TYPE,
     COMPARE_VIEW_TYPE,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { MEMORY_READING, runMemory, userMemory } from '../../src/core/spb/score/personaMemory';
+import { MEMORY_READING, runMemory, userMemory } from '../../src/core/spb/score/tagMemory';
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 

@@ -1,18 +1,8 @@
 // Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
-import { el } from '../shared/dom';
 import { pyFixed } from '../../src/core/io/pyNumber';
 import type { DashboardModel } from '../../src/shared/dashboardProtocol';
 
-export { el, icon, type Child } from '../shared/dom';
-
-/** An info glyph whose hover text explains a figure; also readable by screen readers. */
-export function help(text: string): HTMLSpanElement {
-  return el('span', {
-    className: 'help codicon codicon-info',
-    title: text,
-    attrs: { role: 'img', 'aria-label': text, tabindex: '0' },
-  });
-}
+export { el, help, icon, type Child } from '../shared/dom';
 
 /** Percentage with one or two decimals; "—" for undefined. */
 export function pct(x: number | null | undefined, digits = 2): string {

@@ -15,6 +15,7 @@ import { el } from './dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import baseCss from '../shared/base.css';
+import paperTableCss from '../shared/paperTable.css';
 import piMarksCss from '../shared/piMarks.css';
 import sidesCss from '../shared/sides.css';
 import vlistCss from '../shared/vlist.css';
@@ -23,7 +24,7 @@ const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('dash-root') ?? document.body;
 const page = root.dataset.page === 'compare' ? 'compare' : 'dashboard';
 
-injectStyle(`${vlistCss}\n${baseCss}\n${sidesCss}\n${piMarksCss}\n${css}`);
+injectStyle(`${vlistCss}\n${baseCss}\n${paperTableCss}\n${sidesCss}\n${piMarksCss}\n${css}`);
 
 function savedScope(): Scope {
   const s = vscode.getState();

@@ -23,3 +23,7 @@ declare module '*/cheatSheet.css' {
   const css: string;
   export default css;
 }
+declare module '*/paperTable.css' {
+  const css: string;
+  export default css;
+}

@@ -35,3 +35,12 @@ export function append(parent: Node, children: Child[]): void {
 export function icon(name: string, className = ''): HTMLSpanElement {
   return el('span', { className: `codicon codicon-${name} ${className}`.trim(), attrs: { 'aria-hidden': 'true' } });
 }
+
+/** An info glyph whose hover text explains a figure; also readable by screen readers. */
+export function help(text: string): HTMLSpanElement {
+  return el('span', {
+    className: 'help codicon codicon-info',
+    title: text,
+    attrs: { role: 'img', 'aria-label': text, tabindex: '0' },
+  });
+}

@@ -1,6 +1,6 @@
 // The candidate pool section of the step view: tags grouped by meta list, marked hit / missed / wrong pick.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
-import type { TagMemory } from '../../src/core/spb/score/personaMemory';
+import type { TagMemory } from '../../src/core/spb/score/tagMemory';
 import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../src/core/spb/view/stepModel';
 import { EMPTY_PI, fieldKey, type PiMark, type StepPiMarks } from '../../src/core/pi/spans';
 import { el, icon, type Child } from '../shared/dom';

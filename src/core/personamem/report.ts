@@ -1,6 +1,7 @@
 // A PersonaMem score as `score` prints it: the JSON contract (docs/scoring.md), the text report, and the per-type
 // table (the leaderboard's: accuracy per skill and overall, percent with two decimals) for LaTeX, Markdown and CSV.
-import { coverageJson, coverageNote, coverageText, isWhole } from '../coverage';
+// Best and second best are marked among the runs that answered the same questions only (core/coverage.ts).
+import { coverageGroups, coverageJson, coverageNote, coverageText, isWhole, type Coverage } from '../coverage';
 import { pctText, rankColumn, type TableModel } from '../tables/format';
 import { tableText } from '../tables/text';
 import type { PmRunScore, Tally } from './score';
@@ -84,6 +85,23 @@ interface TableRowSpec {
   name: string;
   coverage?: { whole: boolean; text: string };
   values: (number | null)[];
+  /** what the figure of column ci covers: only figures over the same questions are ranked against each other */
+  covers(ci: number): Coverage | undefined;
+}
+
+/** Best and second best of one column, among the rows whose figures cover the same questions only. */
+function rankWithinCoverage(texts: readonly string[], covers: readonly (Coverage | undefined)[]): (0 | 1 | 2)[] {
+  const ranks = texts.map((): 0 | 1 | 2 => 0);
+  const known = covers.flatMap((c, i) => (c ? [{ c, i }] : []));
+  for (const group of coverageGroups(known.map((k) => k.c))) {
+    const at = group.map((g) => known[g].i);
+    const marks = rankColumn(
+      at.map((i) => texts[i]),
+      false,
+    );
+    at.forEach((i, k) => (ranks[i] = marks[k]));
+  }
+  return ranks;
 }
 
 /** Accuracy in percent, two decimals, best and second best marked per column (tables/format.ts). */
@@ -95,9 +113,9 @@ function accuracyTable<Id extends string>(
 ): TableModel<Id> {
   const texts = rows.map((r) => r.values.map((v) => (v === null ? '—' : pctText(v))));
   const ranks = columns.map((_, ci) =>
-    rankColumn(
+    rankWithinCoverage(
       texts.map((t) => t[ci]),
-      false,
+      rows.map((r) => r.covers(ci)),
     ),
   );
   return {
@@ -124,6 +142,7 @@ export function typeTable(scores: readonly PmRunScore[]): TableModel<'personamem
     scores.map((s) => ({
       name: s.name,
       coverage: coverageOf(s),
+      covers: () => s.coverage,
       values: [s.overall.accuracy, ...types.map((k) => s.byType.get(k)?.accuracy ?? null)],
     })),
   );
@@ -139,6 +158,7 @@ export function topicTable(scores: readonly PmRunScore[]): TableModel<'personame
     scores.map((s) => ({
       name: s.name,
       coverage: coverageOf(s),
+      covers: () => s.coverage,
       values: topics.map((t) => s.byTopic.get(t)?.accuracy ?? null),
     })),
   );
@@ -157,6 +177,7 @@ export function lengthTable(scores: readonly PmRunScore[]): TableModel<'personam
       return {
         name: m.model,
         coverage: parts.every((p) => p.whole) ? undefined : { whole: false, text: 'a split answered in part' },
+        covers: (ci) => scores.find((s) => s.model === m.model && s.split === sizes[ci])?.coverage,
         values: sizes.map((z) => m.splits[z]?.accuracy ?? null),
       };
     }),

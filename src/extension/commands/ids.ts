@@ -17,6 +17,7 @@ export const COMMAND_IDS = [
   'personaLab.nextUser',
   'personaLab.previousUser',
   'personaLab.openDashboard',
+  'personaLab.openBenchmarkDashboard',
   'personaLab.compareRuns',
   'personaLab.compareMode.on',
   'personaLab.compareMode.off',

@@ -103,6 +103,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
   'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.of(SPB.format)?.show() },
+  'personaLab.openBenchmarkDashboard': { needs: 'any', make: (c) => (arg) => c.dashboard.open(arg) },
   'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
   'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },

@@ -6,6 +6,7 @@ import type { SpbStore, StepRef } from '../benchmarks/spb/store';
 import { findUser, parseUserQuery } from './model';
 import { UserNode } from '../benchmarks/spb/nodes';
 import type { TreeNode } from './node';
+import { isTreeNode } from './roots';
 import type { TreeApi } from './api';
 import { BenchmarkTreeProvider } from './provider';
 import { TreeMessage } from './message';
@@ -103,8 +104,4 @@ export async function copyUserId(view: vscode.TreeView<TreeNode>, arg: unknown):
   if (!userId) return;
   await vscode.env.clipboard.writeText(userId);
   vscode.window.setStatusBarMessage(`Copied ${userId}`, 3000);
-}
-
-function isTreeNode(arg: unknown): arg is TreeNode {
-  return typeof arg === 'object' && arg !== null && 'getTreeItem' in arg && 'parent' in arg;
 }

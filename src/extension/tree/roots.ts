@@ -17,3 +17,17 @@ export function topOf(node: TreeNode): TreeNode {
   while (top.parent) top = top.parent;
   return top;
 }
+
+export function isTreeNode(arg: unknown): arg is TreeNode {
+  return typeof arg === 'object' && arg !== null && 'getTreeItem' in arg && 'parent' in arg;
+}
+
+/** The benchmark whose roots hold `arg` when it is a tree row (a command run from a row's menu), else undefined. */
+export function ownerOf<B extends { readonly tree: RootSource }>(
+  benchmarks: readonly B[],
+  arg: unknown,
+): B | undefined {
+  if (!isTreeNode(arg)) return undefined;
+  const top = topOf(arg);
+  return benchmarks.find((b) => b.tree.roots().includes(top));
+}

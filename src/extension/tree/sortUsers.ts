@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import { orderChoices, type UserOrder } from '../../core/userOrder';
 import type { Benchmarks } from '../benchmarks';
 import type { OpenBenchmark } from '../benchmarks/types';
-import type { TreeNode } from './node';
-import { topOf } from './roots';
+import { ownerOf } from './roots';
 import type { OrderSetting } from './orderSetting';
 
 interface Target {
@@ -18,16 +17,9 @@ type Item = vscode.QuickPickItem & { apply?: () => Promise<void> };
 /** The open benchmark whose roots hold `arg` when it is a tree node (a context menu), else every open one. */
 function targets(benchmarks: Benchmarks, arg: unknown): Target[] {
   const target = (b: OpenBenchmark): Target => ({ title: `${b.format.label} users`, setting: b.tree.order });
-  if (isTreeNode(arg)) {
-    const top = topOf(arg);
-    const owner = benchmarks.all.find((b) => b.tree.roots().includes(top));
-    if (owner) return [target(owner)];
-  }
+  const owner = ownerOf(benchmarks.all, arg);
+  if (owner) return [target(owner)];
   return benchmarks.all.filter((b) => b.bench).map(target);
-}
-
-function isTreeNode(arg: unknown): arg is TreeNode {
-  return typeof arg === 'object' && arg !== null && 'getTreeItem' in arg && 'parent' in arg;
 }
 
 export async function sortUsersBy(benchmarks: Benchmarks, arg: unknown): Promise<void> {

@@ -12,7 +12,7 @@ import { loadBenchmark } from './load';
 import { paperTablesText, tableModels } from '../score/paperTables';
 import { originNotes, readRunOrigin } from '../prompt/runOrigin';
 import { failedJson, failedNotes, failedRequests } from '../score/failedRequests';
-import { memoryJson, memoryNotes, runMemory } from '../score/personaMemory';
+import { memoryJson, memoryNotes, runMemory } from '../score/tagMemory';
 import { scoreRun } from '../score/run';
 import { evalReport, scoreJson } from '../score/tables';
 import { wrapLine } from '../../tables/text';

@@ -2,7 +2,7 @@
 // scored exactly, but its figure is over other steps, so ranking it against theirs would mark a figure "best" that
 // is not comparable. A platform's columns compare the runs' coverage of that platform, the Avg. columns their
 // coverage in all; a run alone with its coverage gets no mark.
-import { sameCoverage, type Coverage } from '../../coverage';
+import { coverageGroups, type Coverage } from '../../coverage';
 import { rankColumn, type TableModel } from '../../tables/format';
 import { PLATFORMS, type Platform } from '../types';
 import type { RunScore } from './run';
@@ -14,17 +14,6 @@ const platformOfGroup = new Map<string, Platform>(PLATFORMS.map((p) => [PLATFORM
 function columnCoverage(score: RunScore, group: string): Coverage {
   const platform = platformOfGroup.get(group);
   return (platform && score.coverage.platforms.get(platform)) || score.coverage.total;
-}
-
-/** Groups of row indices whose coverage is the same, in first-seen order. */
-function coverageGroups(coverages: readonly Coverage[]): number[][] {
-  const groups: { coverage: Coverage; rows: number[] }[] = [];
-  coverages.forEach((c, i) => {
-    const g = groups.find((x) => sameCoverage(x.coverage, c));
-    if (g) g.rows.push(i);
-    else groups.push({ coverage: c, rows: [i] });
-  });
-  return groups.map((g) => g.rows);
 }
 
 /**

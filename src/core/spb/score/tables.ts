@@ -1,5 +1,5 @@
 // The `score --json` contract, the paper's Avg. as stats.py computes it, and the reference eval report text.
-import type { memoryJson } from './personaMemory';
+import type { memoryJson } from './tagMemory';
 import type { failedJson } from './failedRequests';
 import { excelFixed, pyPercent, pyPercentFixed } from '../../io/pyNumber';
 import type { RunScore } from './run';

@@ -1,6 +1,6 @@
 // The data the step view shows, built from core types. Pure TS: everything here is plain JSON-safe data
 // (numbers are finite or null, since webview messages are serialised), so the webview only renders it.
-import { stepMemoryOf, type TagMemory } from '../score/personaMemory';
+import { stepMemoryOf, type TagMemory } from '../score/tagMemory';
 import { diffWords } from 'diff';
 import { parsePosts } from '../format/posts';
 import { personaReceived, scoreStepOfRun } from '../score/run';
@@ -40,7 +40,7 @@ export interface PoolTag {
   mark: TagMark;
   /** How many times the prediction lists it (2+ is a duplicate pick). */
   count: number;
-  /** A missed T_keep tag's or a D_decay pick's persona memory (our reading, score/personaMemory.ts). */
+  /** A missed T_keep tag's or a D_decay pick's persona memory (our reading, score/tagMemory.ts). */
   memory?: TagMemory;
 }
 

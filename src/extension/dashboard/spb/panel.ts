@@ -8,7 +8,7 @@ import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import { sampleSummaries, type SampleScope } from '../../../core/experiments/sampleScope';
 import { SampleChoice } from '../../benchmarks/spb/sampleChoice';
 import type { Benchmark, Run } from '../../../core/spb/types';
-import { runMemory } from '../../../core/spb/score/personaMemory';
+import { runMemory } from '../../../core/spb/score/tagMemory';
 import type { UserSubset } from '../../../core/spb/score/userSubset';
 import {
   type DashboardMemory,
@@ -27,7 +27,7 @@ import { runCoverage } from '../../../core/spb/score/coverage';
 import type { Coverage } from '../../../core/coverage';
 import { tick } from '../../compare/session';
 import { openStepOfRun } from './open';
-import { formatTable } from '../../../core/tables/format';
+import { copyTable } from '../copyTable';
 import { log } from '../../log';
 import { saveChart } from '../../charts/save';
 
@@ -255,11 +255,6 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     if (!bench) return;
     const on = this.sample.scope()?.label;
     const table = dashboardTables(this.scores(bench, this.selectedRuns(bench)), on).find((t) => t.id === id);
-    if (!table) return;
-    const text = formatTable(table, format);
-    await vscode.env.clipboard.writeText(text);
-    const name = { latex: 'LaTeX', markdown: 'Markdown', csv: 'CSV' }[format];
-    vscode.window.setStatusBarMessage(`Persona Lab: copied ${table.title.split('.')[0]} as ${name}`, 3000);
-    log.info(`dashboard: copied ${id} as ${format} (${text.length} chars)`);
+    if (table) await copyTable(table, format, 'dashboard');
   }
 }

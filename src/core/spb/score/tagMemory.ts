@@ -1,4 +1,4 @@
-// Persona memory: why a step misses a T_keep tag or picks a D_decay one, read from the personas the run wrote.
+// Persona memory (of a tag): why a step misses a T_keep tag or picks a D_decay one, read from the personas the run wrote.
 // Our reading, stated in docs/scoring.md and never printed as the paper's figure. A step n ≥ 2 receives the last
 // non-empty persona written before it (as the reference runner threads prev_persona); a tag appears in a persona when
 // its text without the surrounding # is a substring of the persona, both NFKC-normalised and case-folded.
