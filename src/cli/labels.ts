@@ -18,8 +18,8 @@ import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportCo
 import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
-import type { CliIo, LabelsCliOptions } from './labelsIo';
-import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
+import { cliLabelSet, type CliIo, type LabelsCliOptions } from './labelsIo';
+import { labelNames } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
 import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
@@ -54,9 +54,9 @@ and summary read it, import merges into it with the same conflict table (a row s
 the import is not overwritten: it is listed, exit 3), and
   persona-lab labels projects <url> [--json]                         its labelling projects, progress per annotator
 
-<db> may also be a benchmark folder (StreamProfileBench or OmniBehavior): its .personalab/labels.db is used, export
-and summary keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they
-were made), unknown (no content hash) or missing (the step, test action or history item is gone).
+<db> may also be a benchmark folder of any format with labels: its .personalab/labels.db is used, export and summary
+keep that benchmark's labels only, and summary adds how many are fresh, stale (the data changed since they were made),
+unknown (no content hash) or missing (the item they are on, a step, test action, history item or question, is gone).
 
 Import: conflicts (same author and target, a different label or note) are listed and nothing is written until each
 has a decision (--conflicts for all, --resolve N for conflict N). Exit status: 0 done, 1 when lines of the file were
@@ -343,7 +343,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
     );
     return 0;
   }
-  const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
+  const set = cliLabelSet(opts);
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = labelNames(set);
   io.out(formatSummary(s, names));

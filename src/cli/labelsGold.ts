@@ -12,10 +12,10 @@ import { ServerGoldStore } from '../core/labels/server/goldStore';
 import { unitItem } from '../core/labels/server/projectItems';
 import { LabelQueues } from '../core/labels/server/queue';
 import { ServerLabelStore } from '../core/labels/server/store';
-import { defaultLabelSet, labelNames, loadLabelSet } from '../core/labels/taxonomy';
+import { labelNames } from '../core/labels/taxonomy';
 import { traceBenchmarkId } from '../core/labels/trace';
 import { isServerUrl } from '../core/storage/postgres';
-import type { CliIo, LabelsCliOptions } from './labelsIo';
+import { cliLabelSet, type CliIo, type LabelsCliOptions } from './labelsIo';
 
 export interface GoldInput {
   adjudications: Adjudication[];
@@ -96,7 +96,7 @@ export async function goldCommand(
     io.out(JSON.stringify(goldReportJson(report)));
     return 0;
   }
-  const set = opts['label-set'] ? loadLabelSet(opts['label-set']) : defaultLabelSet();
+  const set = cliLabelSet(opts);
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   io.out(formatGoldReport(report, labelNames(set)));
   return 0;

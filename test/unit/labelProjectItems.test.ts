@@ -1,7 +1,14 @@
 // A labelling project's items: one step or one test action of one run as an opaque key that reads back, and a sample that the
 // project's name fixes.
 import { describe, expect, it } from 'vitest';
-import { itemOf, parseItem, seededSample, testActionItemOf } from '../../src/core/labels/server/projectItems';
+import {
+  itemOf,
+  parseItem,
+  seededSample,
+  testActionItemOf,
+  unitItem,
+  unitItemOf,
+} from '../../src/core/labels/server/projectItems';
 
 describe('project items', () => {
   it('reads back what it wrote, whatever the ids hold, and refuses what it did not write', () => {
@@ -18,9 +25,17 @@ describe('project items', () => {
     expect(parseItem('["r","u","2"]')).toBeUndefined();
     expect(parseItem('[1,"u",2]')).toBeUndefined();
     expect(parseItem('["r","weibo","u",1,2]')).toBeUndefined();
-    expect(parseItem('["r","myspace","u",1]')).toBeUndefined();
+    expect(parseItem('["r","omnibehavior","u",1]')).toBeUndefined();
+    expect(parseItem('["r","","u",1]')).toBeUndefined();
     expect(parseItem('["r","weibo","u"]')).toBeUndefined();
     expect(parseItem('not json')).toBeUndefined();
+  });
+
+  it("reads another format's item (its own platform) back as an item, the same key as its labels' unit", () => {
+    const ref = { platform: '32k', userId: '7', stepId: 2 };
+    const key = unitItemOf('demo-strong', ref);
+    expect(parseItem(key)).toEqual({ kind: 'item', run: 'demo-strong', ref });
+    expect(unitItem({ benchmark: 'personamem', run: 'demo-strong', ...ref })).toBe(key);
   });
 
   it('samples n items in their order, the same for the same seed and another for another seed', () => {

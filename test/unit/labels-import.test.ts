@@ -82,7 +82,8 @@ describe('reading a bad import file', () => {
       'not json',
       lines[1],
       '[1, 2]',
-      '{"platform": "myspace", "user_id": "u", "step_id": 1, "author": "a", "label": "x"}',
+      // a tag is StreamProfileBench's, on one of its platforms (a whole-item label may be any format's)
+      '{"platform": "myspace", "user_id": "u", "step_id": 1, "author": "a", "label": "x", "target_kind": "tag", "tag": "t"}',
       '',
       lines[2],
     ].join('\n');

@@ -15,16 +15,18 @@ import { isPlainKey } from '../shared/keys';
 import { injectStyle } from '../shared/page';
 import { mergeState, openSections, section } from '../shared/sections';
 import baseCss from '../shared/base.css';
+import chipsCss from '../shared/labelChips.css';
 import vlistCss from '../shared/vlist.css';
 import { renderAttempts } from './attempts';
 import piMarksCss from '../shared/piMarks.css';
 import { HistoryUi } from './history';
 import { PmPiUi } from './pi';
+import { QuestionLabelsUi } from './labels';
 import css from './question.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('question-root') ?? document.body;
-injectStyle(`${vlistCss}\n${baseCss}\n${css}\n${piMarksCss}`);
+injectStyle(`${vlistCss}\n${chipsCss}\n${baseCss}\n${css}\n${piMarksCss}`);
 const sections = openSections(vscode);
 let history: HistoryUi | undefined;
 let shown: PmQuestionModel | undefined;
@@ -47,6 +49,7 @@ function drawAttempts(): void {
 }
 let pi: PmPiUi | undefined;
 let shownGeneration = -1;
+const labels = new QuestionLabelsUi(root, (action) => vscode.postMessage({ type: 'label', action }));
 
 const VERDICT_TEXT: Record<PmQuestionModel['verdict'], { icon: string; text: string }> = {
   right: { icon: 'pass-filled', text: 'right' },
@@ -175,6 +178,7 @@ function show(generation: number, m: PmQuestionModel): void {
   // What the view's serializer reopens after a reload of the window.
   mergeState(vscode, { restore: { split: m.ref.split, questionId: m.ref.questionId } });
   document.title = `persona ${m.personaId} · Q${m.position}`;
+  labels.attach(m.ref);
   if (!same) window.scrollTo(0, 0);
 }
 
@@ -202,6 +206,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'attempts':
       attempts = msg;
       drawAttempts();
+      break;
+    case 'labels':
+      labels.update(msg.state);
       break;
   }
 });

@@ -18,9 +18,9 @@ import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
 import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
 import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
 import { el } from '../shared/dom';
-import { isPageKey, isUndoChord } from '../shared/keys';
-import { appliedItem, ChipOverflow, keyHelp, keyRange, labelChip } from '../shared/labelChips';
-import { serverIcon, serverLine } from '../shared/labelServer';
+import { appliedItem, ChipOverflow, keyHelp } from '../shared/labelChips';
+import { appliedLine, barFlash, barKeyHelp, barStatus, mountBar, onBarKey, toggleChip } from '../shared/labelBar';
+import { serverIcon } from '../shared/labelServer';
 import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
 
 /** A trace label's tooltip when stale: its record, or its test action (its profile or fields), changed. */
@@ -167,25 +167,16 @@ export class TraceLabelsUi {
 
   private chip(c: LabelChip, state: TraceLabelState): HTMLElement {
     const on = this.applied(this.target).find((a) => a.labelId === c.id);
-    const stale = on?.staleness === 'stale';
-    const help = [
-      c.key ? `Key ${c.key} toggles it on ${this.targetText}.` : 'No key: click to toggle.',
-      on && stale ? staleHelp(on) : '',
-    ]
-      .filter(Boolean)
-      .join('\n');
-    return labelChip(c, { applied: !!on, stale, suggested: false, disabled: state.error !== null, help }, () =>
-      this.toggle(c.id),
-    );
+    const how = { target: this.targetText, disabled: state.error !== null, staleHelp };
+    return toggleChip(c, on, how, () => this.toggle(c.id));
   }
 
   private render(): void {
     const header = this.root.querySelector('.trace-header');
     if (!header) return;
-    const old = header.querySelector('.labels-bar');
     const state = this.current;
     if (!state) {
-      old?.remove();
+      header.querySelector('.labels-bar')?.remove();
       return;
     }
     const back = el('button', {
@@ -220,30 +211,11 @@ export class TraceLabelsUi {
           serverIcon(state.server),
           this.sheet.button(),
         ]),
-        serverLine(state.server),
-        state.error ? el('p', { className: 'labels-error', text: `Labelling is unavailable: ${state.error}` }) : null,
-        state.labelSetNote ? el('p', { className: 'labels-error', text: state.labelSetNote }) : null,
-        listed.length
-          ? el('div', { className: 'labels-line applied-list' }, [
-              el('span', { className: 'line-title', text: 'Yours:' }),
-              ...listed.map(appliedEntry),
-            ])
-          : null,
-        state.flash
-          ? el('p', {
-              className: `labels-flash ${state.flash.kind}`,
-              text: state.flash.text,
-              attrs: { role: 'status' },
-            })
-          : null,
+        ...barStatus(state),
+        appliedLine(listed.map(appliedEntry)),
+        barFlash(state.flash),
         el('div', { className: 'labels-help' }, [
-          keyHelp(keyRange(state.labels), 'toggle'),
-          keyHelp(LABEL_BAR_KEYS.note, 'note'),
-          keyHelp(LABEL_BAR_KEYS.undo, 'undo'),
-          keyHelp(
-            LABEL_BAR_KEYS.nextUnlabelled,
-            state.project ? `next assigned (${state.project})` : 'next unlabelled',
-          ),
+          ...barKeyHelp(state),
           keyHelp('Esc', 'test action'),
           keyHelp('[ ]', 'previous / next'),
           keyHelp(CHEAT_SHEET_KEY, 'keys and guides'),
@@ -251,41 +223,23 @@ export class TraceLabelsUi {
         ]),
       ],
     );
-    this.note.carry(bar, () => {
-      if (old) old.replaceWith(bar);
-      else header.appendChild(bar);
-    });
-    this.overflow.attach(bar);
+    mountBar(header, bar, this.note, this.overflow);
   }
 
   private onKeydown(e: KeyboardEvent): void {
-    if (!isPageKey(e) || !this.current) return;
-    if (isUndoChord(e)) {
-      e.preventDefault();
-      this.post({ kind: 'undo' });
-      return;
-    }
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    switch (e.key) {
-      case LABEL_BAR_KEYS.undo:
-        e.preventDefault();
-        return this.post({ kind: 'undo' });
-      case LABEL_BAR_KEYS.note:
-        e.preventDefault();
-        return this.openNote();
-      case LABEL_BAR_KEYS.nextUnlabelled:
-        e.preventDefault();
-        return this.post({ kind: 'nextUnlabelled', ref: this.current.ref });
-      case 'Escape':
-        if (this.selected === null) return;
-        e.preventDefault();
-        return this.backToAction();
-    }
-    const def = this.current.labels.find((l) => l.key === e.key);
-    if (def) {
-      e.preventDefault();
-      this.toggle(def.id);
-    }
+    const state = this.current;
+    if (!state) return;
+    onBarKey(e, state.labels, {
+      undo: () => this.post({ kind: 'undo' }),
+      note: () => this.openNote(),
+      next: () => this.post({ kind: 'nextUnlabelled', ref: state.ref }),
+      toggle: (id) => this.toggle(id),
+      escape: () => {
+        if (this.selected === null) return false;
+        this.backToAction();
+        return true;
+      },
+    });
   }
 }
 

@@ -2,6 +2,7 @@
 // the registry (./index.ts). A descriptor never imports the registry.
 import type { Diagnostic } from '../io/diagnostics';
 import type { LabelRow, TargetKind } from '../labels/model';
+import type { FormatLabelSet } from '../labels/taxonomy';
 import type { TraceStaleness } from '../labels/trace';
 import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
 import type { Confidence } from '../pi/types';
@@ -80,6 +81,8 @@ export interface Capabilities<B> {
     targets: readonly TargetKind[];
     /** Each row of `benchmark` against the data as loaded now (rows of other benchmarks are left out). */
     freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
+    /** Its own label set (a key in labels.json and the defaults), when its items take other labels than a step's. */
+    set?: FormatLabelSet;
   };
 }
 
@@ -149,6 +152,8 @@ export interface Format<Id extends string = string, B = unknown> {
   defaultOrder: UserOrder;
   capabilities: readonly CapabilityName[];
   labelTargets: readonly TargetKind[];
+  /** The label set the format adds (capabilities.labels.set). */
+  labelSet?: FormatLabelSet;
   itemView?: string;
   demoAnswer?: (messages: readonly DemoMessage[]) => DemoReply | undefined;
 }
@@ -166,6 +171,7 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     defaultOrder: spec.defaultOrder,
     capabilities: (['rerun', 'itemView', 'audit', 'labels'] as const).filter((name) => Boolean(caps[name])),
     labelTargets: caps.labels?.targets ?? [],
+    labelSet: caps.labels?.set,
     itemView: caps.itemView,
     demoAnswer: spec.demoAnswer,
     async load(target, opts = {}) {

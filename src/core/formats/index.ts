@@ -3,6 +3,7 @@
 import { omniBehavior } from '../omni/format';
 import { personaMem } from '../personamem/format';
 import { streamProfileBench } from '../spb/format/format';
+import type { FormatLabelSet } from '../labels/taxonomy';
 import type { Format } from './descriptor';
 
 export type { Format, FormatLoadOptions, Loaded, OpenedBenchmark } from './descriptor';
@@ -27,6 +28,11 @@ export function registerFormat(format: Format): void {
   if (taken === format) return;
   if (taken) throw new Error(`format "${format.id}" is already registered`);
   registered.push(format);
+}
+
+/** The label sets the formats add to labels.json (beside its `labels` and `traceLabels`). */
+export function formatLabelSets(formats: readonly Format[] = registered): FormatLabelSet[] {
+  return formats.flatMap((f) => (f.labelSet ? [f.labelSet] : []));
 }
 
 export function formatById(id: string): Format | undefined {

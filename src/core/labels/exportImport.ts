@@ -345,7 +345,10 @@ function rowFrom(
     err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
   const trace = kind === 'action' || kind === 'history';
-  const platformOk = (p: string) => (trace ? p === TRACE_PLATFORM : isPlatform(p));
+  // A whole-item label may be any format's, its platform that format's own partition of its items; tags and spans
+  // are StreamProfileBench's, on one of its platforms.
+  const platformOk = (p: string) =>
+    trace ? p === TRACE_PLATFORM : kind === 'step' ? p !== TRACE_PLATFORM : isPlatform(p);
   if (platform !== null && !platformOk(platform)) {
     err(
       'platform',

@@ -28,23 +28,36 @@ export interface LabelSet {
   labels: LabelDef[];
   /** The labels of OmniBehavior traces (`traceLabels` in labels.json, else the defaults). */
   traceLabels: LabelDef[];
+  /** The label sets formats add (FormatLabelSet): labels.json's key → its labels (the file's, else the defaults). */
+  formatSets: Record<string, LabelDef[]>;
   /** true when the defaults are in use (no file, or a file with errors). */
   isDefault: boolean;
   diagnostics: Diagnostic[];
 }
 
+/** A label set a format offers (its descriptor's `labels.set`): its key in labels.json and its default labels. */
+export interface FormatLabelSet {
+  key: string;
+  defaults: readonly LabelDef[];
+}
+
 export interface ParseLabelSetOptions {
   reservedKeys?: readonly string[];
+  /** The sets the formats served add, beside `labels` and `traceLabels`. */
+  formatSets?: readonly FormatLabelSet[];
 }
 
 const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'key', 'scope', 'guide']);
 const SET_FIELDS = new Set(['labels', 'traceLabels']);
 
-export function defaultLabelSet(diagnostics: Diagnostic[] = []): LabelSet {
+const copies = (defs: readonly LabelDef[]) => defs.map((l) => ({ ...l }));
+
+export function defaultLabelSet(diagnostics: Diagnostic[] = [], formatSets: readonly FormatLabelSet[] = []): LabelSet {
   return {
-    labels: DEFAULT_LABELS.map((l) => ({ ...l })),
-    traceLabels: DEFAULT_TRACE_LABELS.map((l) => ({ ...l })),
+    labels: copies(DEFAULT_LABELS),
+    traceLabels: copies(DEFAULT_TRACE_LABELS),
+    formatSets: Object.fromEntries(formatSets.map((f) => [f.key, copies(f.defaults)])),
     isDefault: true,
     diagnostics,
   };
@@ -73,31 +86,43 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
       field: '',
       message: `not valid JSON: ${parsed.error}; using the default labels`,
     });
-    return defaultLabelSet(diagnostics);
+    return defaultLabelSet(diagnostics, opts.formatSets);
   }
   let list: unknown = parsed.value;
   let traceList: unknown;
+  const formatLists = new Map<string, unknown>();
+  const setFields = new Set([...SET_FIELDS, ...(opts.formatSets ?? []).map((f) => f.key)]);
   let base = '';
   if (typeof list === 'object' && list !== null && !Array.isArray(list)) {
     const obj = list as Record<string, unknown>;
-    for (const k of Object.keys(obj)) if (!SET_FIELDS.has(k)) warn(k, `unknown field "${k}" is ignored`);
+    for (const k of Object.keys(obj)) if (!setFields.has(k)) warn(k, `unknown field "${k}" is ignored`);
     list = obj.labels;
     traceList = obj.traceLabels;
+    for (const f of opts.formatSets ?? []) formatLists.set(f.key, obj[f.key]);
     base = 'labels';
   }
   if (!Array.isArray(list)) {
     error(base, 'expected an array of labels (or an object with a "labels" array); using the default labels');
-    return defaultLabelSet(diagnostics);
+    return defaultLabelSet(diagnostics, opts.formatSets);
   }
-  if (traceList !== undefined && !Array.isArray(traceList)) {
-    error('traceLabels', 'expected an array of labels; using the default labels');
-    return defaultLabelSet(diagnostics);
+  for (const [key, value] of [['traceLabels', traceList] as const, ...formatLists]) {
+    if (value !== undefined && !Array.isArray(value)) {
+      error(key, 'expected an array of labels; using the default labels');
+      return defaultLabelSet(diagnostics, opts.formatSets);
+    }
   }
   const labels = parseEntries(list, base, { error, warn, at }, opts);
   const traceLabels =
     traceList === undefined
       ? DEFAULT_TRACE_LABELS.map((l) => ({ ...l }))
-      : parseEntries(traceList, 'traceLabels', { error, warn, at }, opts);
+      : parseEntries(traceList as unknown[], 'traceLabels', { error, warn, at }, opts);
+  const formatSets: Record<string, LabelDef[]> = {};
+  for (const f of opts.formatSets ?? []) {
+    const given = formatLists.get(f.key);
+    formatSets[f.key] = Array.isArray(given)
+      ? parseEntries(given, f.key, { error, warn, at }, opts)
+      : copies(f.defaults);
+  }
   if (diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       severity: 'info',
@@ -106,9 +131,9 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
       field: '',
       message: 'the file has errors: the default labels are in use until it is fixed',
     });
-    return defaultLabelSet(diagnostics);
+    return defaultLabelSet(diagnostics, opts.formatSets);
   }
-  return { labels, traceLabels, isDefault: false, diagnostics };
+  return { labels, traceLabels, formatSets, isDefault: false, diagnostics };
 }
 
 interface Report {
@@ -226,16 +251,19 @@ export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptio
     text = readRegularText(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return defaultLabelSet();
-    return defaultLabelSet([
-      {
-        severity: 'error',
-        file,
-        line: 0,
-        field: '',
-        message: `cannot read: ${(err as Error).message}; using the default labels`,
-      },
-    ]);
+    if (code === 'ENOENT') return defaultLabelSet([], opts.formatSets);
+    return defaultLabelSet(
+      [
+        {
+          severity: 'error',
+          file,
+          line: 0,
+          field: '',
+          message: `cannot read: ${(err as Error).message}; using the default labels`,
+        },
+      ],
+      opts.formatSets,
+    );
   }
   return parseLabelSet(text, file, opts);
 }
@@ -253,9 +281,19 @@ export function labelDef(set: readonly LabelDef[], id: string): LabelDef & { unk
   );
 }
 
-/** Label names by id over both sets (a summary holds labels of either format); an id in both keeps the first set's name. */
-export function labelNames(set: Pick<LabelSet, 'labels' | 'traceLabels'>): Map<string, string> {
-  return new Map([...set.traceLabels, ...set.labels].map((l) => [l.id, l.name]));
+/**
+ * Label names by id over every set (a summary holds labels of any format); an id in several keeps the name of the
+ * first of `labels`, `traceLabels`, then the formats' sets.
+ */
+export function labelNames(set: Pick<LabelSet, 'labels' | 'traceLabels'> & Partial<Pick<LabelSet, 'formatSets'>>) {
+  const all = [
+    ...Object.values(set.formatSets ?? {})
+      .reverse()
+      .flat(),
+    ...set.traceLabels,
+    ...set.labels,
+  ];
+  return new Map(all.map((l) => [l.id, l.name]));
 }
 
 export function labelForKey(set: readonly LabelDef[], key: string): LabelDef | undefined {

@@ -4,6 +4,7 @@ import { formatTable } from '../tables/format';
 import { ID_ORDER } from '../userOrder';
 import { auditPersonaMem } from './audit';
 import { personaMemDemoAnswer } from './demo';
+import { QUESTION_LABEL_SET, questionFreshness } from './labels';
 import { loadPersonaMem, personaMemRoot } from './load';
 import { scoreJson, scoreTables, scoreText } from './report';
 import { runDiagnostics, scorePersonaMemRun } from './score';
@@ -57,7 +58,16 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
-  capabilities: { rerun: true, itemView: 'question', audit: (bench, req) => auditPersonaMem(bench, req) },
+  capabilities: {
+    rerun: true,
+    itemView: 'question',
+    audit: (bench, req) => auditPersonaMem(bench, req),
+    labels: {
+      targets: ['step'],
+      freshness: (bench, benchmark, rows) => Promise.resolve(questionFreshness(bench, benchmark, rows)),
+      set: QUESTION_LABEL_SET,
+    },
+  },
   demoAnswer(messages) {
     const pm = personaMemDemoAnswer(messages);
     return pm && { content: pm.content, summary: `PersonaMem: (${pm.letter}), ${pm.shared} shared words` };

@@ -10,11 +10,13 @@ import type { LabelService } from './service';
 import type { LabelTargets } from './targets';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { UndoStack } from './undo';
+import { log } from '../log';
 
 export class LabelBar<R extends object> {
   private readonly undo = new UndoStack<R>();
   private flash: { ref: R; flash: LabelFlash } | undefined;
   private writing = false;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly labels: LabelService,
@@ -26,6 +28,17 @@ export class LabelBar<R extends object> {
     return this.labels.onDidChange(() => {
       if (!this.writing) push();
     });
+  }
+
+  /**
+   * Runs the page's actions in arrival order; one that `writes` a label waits for the author first (asked once,
+   * author.ts).
+   */
+  inOrder<A>(action: A, writes: boolean, handle: (a: A) => unknown): void {
+    this.queue = this.queue
+      .then(() => (writes ? this.labels.ensureAuthor() : undefined))
+      .catch((e: unknown) => log.warn(`labels: the author could not be saved: ${(e as Error).message}`))
+      .then(() => handle(action));
   }
 
   get canUndo(): boolean {

@@ -13,7 +13,7 @@ import { fileDiagnostics } from '../diagnostics';
 import { decideConflicts } from './importPanel';
 import { planParts, planSummary } from './importRows';
 import type { LabelService } from './service';
-import { AgreementPanel } from './agreement/panel';
+import { AgreementPanel, type UnitOpener } from './agreement/panel';
 import { registerSummaryDocument } from './agreement/markdown';
 import { restoreReusedPanel } from '../webviewPanel';
 import { AGREEMENT_VIEW_TYPE } from '../../shared/agreementProtocol';
@@ -151,7 +151,9 @@ async function editLabelSet(labels: LabelService): Promise<void> {
   const file = labels.labelSetFile;
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS }, null, 2) + '\n');
+    const formats = Object.fromEntries(labels.formatSets.map((f) => [f.key, f.defaults]));
+    const set = { labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS, ...formats };
+    writeFileSync(file, JSON.stringify(set, null, 2) + '\n');
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file));
 }
@@ -164,7 +166,11 @@ export interface LabelFileCommands {
 }
 
 /** The label file commands' handlers; an error becomes an error message. */
-export function labelFileCommands(context: vscode.ExtensionContext, labels: LabelService): LabelFileCommands {
+export function labelFileCommands(
+  context: vscode.ExtensionContext,
+  labels: LabelService,
+  unitOpener: UnitOpener = () => undefined,
+): LabelFileCommands {
   const problems = vscode.languages.createDiagnosticCollection('personaLab.labelImport');
   const guard = (fn: (arg: unknown) => Promise<void>) => async (arg: unknown) => {
     try {
@@ -173,7 +179,7 @@ export function labelFileCommands(context: vscode.ExtensionContext, labels: Labe
       void vscode.window.showErrorMessage(`Persona Lab: ${(e as Error).message}`);
     }
   };
-  const agreement = new AgreementPanel(context.extensionUri, labels);
+  const agreement = new AgreementPanel(context.extensionUri, labels, unitOpener);
   context.subscriptions.push(
     problems,
     registerSummaryDocument(labels),

@@ -2,6 +2,7 @@
 // commands, labelling projects, and each format's part (its contribution's `labels`: what a label goes on, labelling
 // in its views, badges in its tree, its projects' items; labels/part.ts).
 import type * as vscode from 'vscode';
+import { formatLabelSets } from '../../core/formats';
 import type { Benchmarks } from '../benchmarks';
 import type { FeatureViews } from '../benchmarks/views';
 import type { TreeApi } from '../tree/api';
@@ -25,7 +26,8 @@ export function activateLabels(
   tree: TreeApi,
 ): LabelsApi {
   // The label database of a window without a workspace folder goes beside the first format's benchmark.
-  const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets);
+  const formatSets = formatLabelSets(benchmarks.contributions.map((c) => c.format));
+  const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets, formatSets);
   context.subscriptions.push(labels);
   const host: LabelHost = { labels, views, tree, state: context.workspaceState };
   const parts = new Map<string, LabelPart>();
@@ -43,7 +45,13 @@ export function activateLabels(
   );
   return {
     service: labels,
-    files: labelFileCommands(context, labels),
+    files: labelFileCommands(context, labels, (ref) => {
+      for (const part of parts.values()) {
+        const open = part.unitOpener?.(ref);
+        if (open) return open;
+      }
+      return undefined;
+    }),
     projects,
     partOf: (id) => parts.get(id),
   };

@@ -2,6 +2,7 @@
 // page's labels bar, badges in its tree) on the one LabelService, and says what a labelling project's items are in
 // its benchmark. The service, the label set, files, import and export, and the projects' queue are the same for all.
 import type * as vscode from 'vscode';
+import type { StepRef } from '../../core/labels/model';
 import type { FeatureViews } from '../benchmarks/views';
 import type { TreeApi } from '../tree/api';
 import type { ProjectSource } from './projectSources';
@@ -19,4 +20,9 @@ export interface LabelHost {
 export interface LabelPart extends vscode.Disposable {
   /** Its items for labelling projects, when its format offers them. */
   readonly project?: ProjectSource;
+  /**
+   * How a label unit (a row of the Label Summary's table) opens in its view, when the unit is an item of its open
+   * benchmark; undefined when it is not (the table then opens it as a step or a test action).
+   */
+  unitOpener?(ref: StepRef): (() => Promise<void>) | undefined;
 }

@@ -9,7 +9,14 @@ import * as vscode from 'vscode';
 import { openReplica } from '../../core/labels/server/sync';
 import { LabelStore } from '../../core/labels/store';
 import { serverUrlProblem } from '../../core/storage/postgres';
-import { defaultLabelSet, labelNames, loadLabelSet, type LabelDef, type LabelSet } from '../../core/labels/taxonomy';
+import {
+  defaultLabelSet,
+  labelNames,
+  loadLabelSet,
+  type FormatLabelSet,
+  type LabelDef,
+  type LabelSet,
+} from '../../core/labels/taxonomy';
 import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
@@ -26,7 +33,7 @@ const EXTERNAL_CHANGE_DELAY_MS = 300;
 export class LabelService implements vscode.Disposable {
   private db: LabelStore | undefined;
   private openError: string | null = null;
-  private set: LabelSet = defaultLabelSet();
+  private set: LabelSet;
   private paths = { db: '', labelSet: '' };
   /** personaLab.labels.server ('' for the embedded file); the store is then its replica, kept in sync by `link`. */
   private server = '';
@@ -50,7 +57,10 @@ export class LabelService implements vscode.Disposable {
     private readonly home: OpenBenchmark,
     private readonly fallbackDir: string,
     private readonly secrets: vscode.SecretStorage,
+    /** The label sets the open formats add (their descriptors' `labels.set`). */
+    readonly formatSets: readonly FormatLabelSet[] = [],
   ) {
+    this.set = defaultLabelSet([], formatSets);
     this.disposables.push(
       this.changed,
       this.diagnostics,
@@ -121,6 +131,11 @@ export class LabelService implements vscode.Disposable {
   /** The labels of traces (test actions and their history records). */
   get traceLabels(): readonly LabelDef[] {
     return this.set.traceLabels;
+  }
+
+  /** The labels of a format's own set (its key in labels.json); none when no format adds that key. */
+  labelsOf(key: string): readonly LabelDef[] {
+    return this.set.formatSets[key] ?? [];
   }
 
   get labelSetFile(): string {
@@ -264,7 +279,10 @@ export class LabelService implements vscode.Disposable {
   }
 
   private loadSet(): void {
-    this.set = loadLabelSet(this.paths.labelSet, this.paths.labelSet, { reservedKeys: RESERVED_LABEL_KEYS });
+    this.set = loadLabelSet(this.paths.labelSet, this.paths.labelSet, {
+      reservedKeys: RESERVED_LABEL_KEYS,
+      formatSets: this.formatSets,
+    });
     const uri = vscode.Uri.file(this.paths.labelSet);
     this.diagnostics.clear();
     if (this.set.diagnostics.length === 0) return;

@@ -22,6 +22,7 @@ import {
   str,
   type Infer,
 } from '../../core/guards';
+import { questionLabelActionMessage, questionLabelsMessage } from './labelProtocol';
 
 export type { PmAttemptView, PmHistoryRow, PmQuestionModel };
 
@@ -131,6 +132,7 @@ export const isExtensionToWebview = messages(
   textMessage,
   attemptsMessage,
   auditPiMessage,
+  questionLabelsMessage,
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
@@ -161,6 +163,7 @@ export const isWebviewToExtension = messages(
   editPromptMessage,
   rerunMessage,
   openAttemptMessage,
+  questionLabelActionMessage,
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;
 export type AttemptsMessage = Infer<typeof attemptsMessage>;

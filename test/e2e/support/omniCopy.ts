@@ -1,6 +1,7 @@
-// A workbench on a fresh copy of sample/omnibehavior, as one author (the trace view's tests): before the file's
-// tests the copy is made, `prepare` reads it, the workbench starts and `started` receives it; a failed test leaves a
-// screenshot named after `name`; after the tests the workbench closes and the copy is removed.
+// A workbench on a fresh copy of a folder of sample/ (sample/omnibehavior for the trace view's tests), as one
+// author: before the file's tests the copy is made, `prepare` reads it, the workbench starts and `started` receives
+// it; a failed test leaves a screenshot named after `name`; after the tests the workbench closes and the copy is
+// removed.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +16,17 @@ export interface OmniCopyHooks {
 }
 
 export function omniSampleWorkbench(name: string, author: string, hooks: OmniCopyHooks): void {
+  sampleCopyWorkbench(name, 'omnibehavior', author, hooks);
+}
+
+/** The same on a copy of sample/`folder` (its own name kept: it is the benchmark's id in the label store). */
+export function sampleCopyWorkbench(name: string, folder: string, author: string, hooks: OmniCopyHooks): void {
   let tmp: string | undefined;
   let wb: Workbench | undefined;
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), `pl-${name}-`));
-    const root = join(tmp, 'omnibehavior');
-    cpSync(join(repoRoot, 'sample/omnibehavior'), root, { recursive: true });
+    const root = join(tmp, folder);
+    cpSync(join(repoRoot, 'sample', folder), root, { recursive: true });
     await hooks.prepare?.(root);
     wb = await startWorkbench({
       folder: root,

@@ -1,5 +1,6 @@
 // The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one StreamProfileBench
-// step or one OmniBehavior test action of one run, as a JSON array so that no separator can collide with an id, and a
+// step, one OmniBehavior test action, or one item of another format (its label unit: a partition of its own, a user
+// and a place) of one run, as a JSON array so that no separator can collide with an id, and a
 // seeded sample of them.
 import { isPlatform, type Platform } from '../../spb/types';
 import { TRACE_PLATFORM, type StepRef } from '../model';
@@ -15,8 +16,17 @@ export interface ProjectTestAction {
   index: number;
 }
 
+/** An item of a format other than those two, as its labels are kept (StepRef's columns; `platform` its own). */
+export interface ProjectUnit {
+  platform: string;
+  userId: string;
+  stepId: number;
+}
+
 export type ProjectItem =
-  { kind: 'step'; run: string; ref: ProjectStep } | { kind: 'testAction'; run: string; ref: ProjectTestAction };
+  | { kind: 'step'; run: string; ref: ProjectStep }
+  | { kind: 'testAction'; run: string; ref: ProjectTestAction }
+  | { kind: 'item'; run: string; ref: ProjectUnit };
 
 export type ItemKind = ProjectItem['kind'];
 
@@ -32,6 +42,11 @@ export function itemNouns(kind: ItemKind | undefined): string {
 
 /** A project item: one step of one run. */
 export function itemOf(run: string, ref: ProjectStep): string {
+  return JSON.stringify([run, ref.platform, ref.userId, ref.stepId]);
+}
+
+/** A project item: one item of another format in one run (the step's shape, on that format's own platform). */
+export function unitItemOf(run: string, ref: ProjectUnit): string {
   return JSON.stringify([run, ref.platform, ref.userId, ref.stepId]);
 }
 
@@ -59,8 +74,11 @@ export function parseItem(item: string): ProjectItem | undefined {
   if (!Array.isArray(v) || typeof v[0] !== 'string') return undefined;
   if (v.length === 4) {
     const [run, platform, userId, stepId] = v as [string, unknown, unknown, unknown];
-    if (!isPlatform(platform) || typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
-    return { kind: 'step', run, ref: { platform, userId, stepId } };
+    if (typeof platform !== 'string' || platform === '' || platform === TRACE_PLATFORM) return undefined;
+    if (typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
+    return isPlatform(platform)
+      ? { kind: 'step', run, ref: { platform, userId, stepId } }
+      : { kind: 'item', run, ref: { platform, userId, stepId } };
   }
   if (v.length === 3) {
     const [run, userId, index] = v as [string, unknown, unknown];

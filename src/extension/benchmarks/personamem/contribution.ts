@@ -1,10 +1,11 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view, re-runs
-// and its part of the PI audit.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view, re-runs,
+// labels and its part of the PI audit.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
 import { personaMemAuditPart } from './audit/part';
 import { personaMemDashboard } from './dashboard/part';
+import { personaMemLabelPart } from './labels/part';
 import { activateQuestionView } from './questionView';
 import { activatePmRerun } from './rerun';
 import { PersonaMemStore } from './store';
@@ -21,4 +22,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   views: (store, context) => activateQuestionView(store, context),
   rerun: (store, host) => activatePmRerun(store, host),
   audit: (store) => personaMemAuditPart(store),
+  labels: (store, host) => personaMemLabelPart(store, host),
 };

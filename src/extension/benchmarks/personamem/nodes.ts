@@ -22,6 +22,8 @@ export interface PmTreeContext {
   run: PmRun | undefined;
   score: PmRunScore | undefined;
   descending: boolean;
+  /** What another feature (labels) adds to a question row's description, if anything. */
+  badge?: (q: PmQuestion) => string | undefined;
 }
 
 export const pmNodeId = {
@@ -70,6 +72,7 @@ export class PmQuestionNode implements TreeNode {
     const verdict = answers(this.ctx, q.split) ? questionVerdict(this.ctx.score, this.ctx.run, q.questionId) : null;
     const v = verdict ? VERDICT_ICON[verdict] : undefined;
     const head = SKILL_HEADS[q.skill] ?? q.skill;
+    const badge = this.ctx.badge?.(q);
     return treeItem({
       label: `Q${this.position} ${head}`,
       state: vscode.TreeItemCollapsibleState.None,
@@ -77,8 +80,10 @@ export class PmQuestionNode implements TreeNode {
       contextValue: 'personaLab.personamem.question',
       icon: v?.icon ?? 'question',
       color: v?.color,
-      description: [q.topic, v?.word].filter(Boolean).join(' · '),
-      accessibilityInformation: { label: `Question ${this.position}, ${head}, ${q.topic}${v ? `, ${v.word}` : ''}` },
+      description: [q.topic, v?.word, badge].filter(Boolean).join(' · '),
+      accessibilityInformation: {
+        label: `Question ${this.position}, ${head}, ${q.topic}${v ? `, ${v.word}` : ''}${badge ? `, ${badge}` : ''}`,
+      },
       command: { title: 'Open Question', command: OPEN_QUESTION_COMMAND, arguments: [this.ref] },
     });
   }

@@ -17,6 +17,7 @@ import {
   type QuestionRef,
   type WebviewToExtension,
 } from '../../../shared/personamem/questionProtocol';
+import type { QuestionLabelAction } from '../../../shared/personamem/labelProtocol';
 import { log } from '../../log';
 import { newNonce, webviewHtml } from '../../webviewHtml';
 import { ShownPanel, type PanelHostOptions } from '../../webviewPanel';
@@ -52,14 +53,16 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
   private shown: Shown | undefined;
   private generation = 0;
   private readonly shownEmitter = new vscode.EventEmitter<QuestionRef>();
-  /** A question was drawn (its re-runs post their attempts). */
-  readonly onDidShow = this.shownEmitter.event;
   private readonly rerunEmitter = new vscode.EventEmitter<{ ref: QuestionRef; msg: RerunAsk }>();
   /** Re-run, Edit Prompt or an attempt's document asked for in the page (the format's re-run part answers). */
   readonly onDidAskRerun = this.rerunEmitter.event;
   private auditSource: QuestionAuditSource | undefined;
   /** the finding a show from the PI Audit is for, posted after the page has the question */
   private pendingTarget: string | undefined;
+  /** After each question sent to the page (a feature's part follows with its own message: labels, attempts). */
+  readonly onDidShow = this.shownEmitter.event;
+  private readonly labelEmitter = new vscode.EventEmitter<QuestionLabelAction>();
+  readonly onDidReceiveLabelAction = this.labelEmitter.event;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -70,6 +73,7 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
       store.onDidChange(() => void this.refresh()),
       this.shownEmitter,
       this.rerunEmitter,
+      this.labelEmitter,
     );
   }
 
@@ -171,6 +175,7 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
       if (this.current) this.rerunEmitter.fire({ ref: copyRef(this.current), msg });
       return;
     }
+    if (msg.type === 'label') return this.labelEmitter.fire(msg.action);
     const shown = this.shown;
     if (!shown || msg.generation !== shown.generation) return;
     if (msg.type === 'rows') {
@@ -197,8 +202,10 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
 
 const panels = new WeakMap<PersonaMemStore, QuestionPanel>();
 
-/** The question view of `store`, for the format's parts of the generic features (made with the benchmarks). */
-export const questionPanelOf = (store: PersonaMemStore): QuestionPanel | undefined => panels.get(store);
+/** The question view of `store` (the features' parts show their bars in it); undefined before it is made. */
+export function questionPanelOf(store: PersonaMemStore): QuestionPanel | undefined {
+  return panels.get(store);
+}
 
 /** The question view, and the commands its tree rows run (open a question, choose the run). */
 export function activateQuestionView(store: PersonaMemStore, context: vscode.ExtensionContext): vscode.Disposable {

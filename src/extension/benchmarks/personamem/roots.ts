@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { personaMem } from '../../../core/personamem/format';
 import type { PmRunScore } from '../../../core/personamem/score';
-import type { PersonaMemBench, PmRun } from '../../../core/personamem/types';
+import type { PersonaMemBench, PmQuestion, PmRun } from '../../../core/personamem/types';
 import { OrderSetting } from '../../tree/orderSetting';
 import type { RootSource } from '../../tree/roots';
 import type { OpenBenchmark } from '../types';
@@ -11,10 +11,18 @@ import { PmBenchmarkNode, PmPersonaNode, PmSplitNode, type PmQuestionNode } from
 
 const ORDER_KEY = 'personaLab.personamem.userOrder';
 
+/** Badges another feature (labels) adds to the question rows of the benchmark at `root`. */
+export interface PmTreeBadges {
+  readonly onDidChange: vscode.Event<void>;
+  badges(root: string): ((q: PmQuestion) => string | undefined) | undefined;
+}
+
 type Source = Pick<OpenBenchmark<PmRun, PersonaMemBench, PmRunScore>, 'bench' | 'run' | 'score' | 'onDidChange'>;
 
 export class PersonaMemRoots implements RootSource, vscode.Disposable {
   private root: PmBenchmarkNode | undefined;
+  private badges: PmTreeBadges | undefined;
+  private badgesSubscription: vscode.Disposable | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   readonly order: OrderSetting<string>;
@@ -43,6 +51,14 @@ export class PersonaMemRoots implements RootSource, vscode.Disposable {
     this.emitter.fire();
   }
 
+  setBadges(badges: PmTreeBadges): vscode.Disposable {
+    this.badgesSubscription?.dispose();
+    this.badges = badges;
+    this.badgesSubscription = badges.onDidChange(() => this.rebuild());
+    this.rebuild();
+    return { dispose: () => this.badgesSubscription?.dispose() };
+  }
+
   roots(): PmBenchmarkNode[] {
     const bench = this.store.bench;
     if (!bench) return [];
@@ -51,6 +67,7 @@ export class PersonaMemRoots implements RootSource, vscode.Disposable {
       run: this.store.run,
       score: this.store.score(),
       descending: this.order.value.direction === 'descending',
+      badge: this.badges?.badges(bench.root),
     });
     return [this.root];
   }
@@ -70,6 +87,7 @@ export class PersonaMemRoots implements RootSource, vscode.Disposable {
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();
+    this.badgesSubscription?.dispose();
     this.emitter.dispose();
   }
 }

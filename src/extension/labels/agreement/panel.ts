@@ -18,10 +18,14 @@ import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
 
+/** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
+export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
+
 export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   constructor(
     extensionUri: vscode.Uri,
     private readonly labels: LabelService,
+    private readonly unitOpener: UnitOpener,
   ) {
     super(
       {
@@ -64,19 +68,24 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     }
   }
 
-  /** A unit in the step or trace view, in a group other than the table's; the keyboard stays in the table. */
+  /**
+   * A unit in its view (a format part's, else the step or trace view), in a group other than the table's; the
+   * keyboard stays in the table.
+   */
   private async openUnit(ref: StepRef): Promise<void> {
     const own = this.host?.panel.viewColumn ?? vscode.ViewColumn.One;
     const other = own === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
     log.info(`label agreement: open ${ref.platform}/${ref.userId}/${ref.stepId}${ref.run ? ` of run ${ref.run}` : ''}`);
-    if (ref.platform === TRACE_PLATFORM) {
-      // The trace view opens in the active group: make that the other one first, then give the table the keyboard back.
+    const byPart = this.unitOpener(ref);
+    if (byPart || ref.platform === TRACE_PLATFORM) {
+      // The view opens in the active group: make that the other one first, then give the table the keyboard back.
       await vscode.commands.executeCommand(
         other === vscode.ViewColumn.One
           ? 'workbench.action.focusFirstEditorGroup'
           : 'workbench.action.focusSecondEditorGroup',
       );
-      await vscode.commands.executeCommand('personaLab.openTrace', { userId: ref.userId, index: ref.stepId });
+      if (byPart) await byPart();
+      else await vscode.commands.executeCommand('personaLab.openTrace', { userId: ref.userId, index: ref.stepId });
       this.host?.panel.reveal(own, false);
       return;
     }

@@ -29,7 +29,6 @@ export class TraceLabelController implements vscode.Disposable {
   /** Bumped by each push: a slower staleness check that finishes late does not overwrite a newer state. */
   private token = 0;
   private readonly disposables: vscode.Disposable[];
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly panel: TracePanel,
@@ -39,14 +38,9 @@ export class TraceLabelController implements vscode.Disposable {
     this.bar = new LabelBar(labels, targets);
     this.disposables = [
       panel.onDidShow(() => void this.push()),
-      panel.onDidReceiveLabelAction((a) => {
-        // In arrival order; an action that writes a label waits for the author (asked once, author.ts).
-        const writes = a.kind === 'toggle' || a.kind === 'setNote' || a.kind === 'score';
-        this.queue = this.queue
-          .then(() => (writes ? this.labels.ensureAuthor() : undefined))
-          .catch((e: unknown) => log.warn(`labels: the author could not be saved: ${(e as Error).message}`))
-          .then(() => this.handle(a));
-      }),
+      panel.onDidReceiveLabelAction((a) =>
+        this.bar.inOrder(a, a.kind === 'toggle' || a.kind === 'setNote' || a.kind === 'score', (x) => this.handle(x)),
+      ),
       this.bar.onOtherChange(() => void this.push()),
     ];
   }

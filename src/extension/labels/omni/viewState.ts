@@ -1,29 +1,20 @@
 // Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
 // set. No `vscode` import, so it is unit-tested.
 import type { LabelRow } from '../../../core/labels/model';
-import type { LabelDef } from '../../../core/labels/taxonomy';
 import type { TraceStaleness } from '../../../core/labels/trace';
-import type { LabelFlash, LabelServerLine, LabelStaleness } from '../../../core/labels/view';
+import type { LabelStaleness } from '../../../core/labels/view';
 import type { LabelledHistoryItem, TraceLabelState, TraceRef, TraceScoreState } from '../../../shared/traceProtocol';
 import { utteranceHash, type ScoreRow } from '../../../core/labels/scores';
 import { utteranceAt, utteranceText } from '../../../core/omni/judgeAgreement';
 import { JUDGE_DIMENSIONS, type OmniRun } from '../../../core/omni/types';
-import { appliedLabel, labelChoices } from '../viewRows';
+import { appliedLabel, barFields, type BarInput } from '../viewRows';
 
-export interface TraceLabelInput {
+export interface TraceLabelInput extends BarInput {
   ref: TraceRef;
   run: string;
-  author: string;
-  labels: readonly LabelDef[];
   /** Every row on this test action and run, all authors (only the author's are shown). */
   rows: readonly LabelRow[];
   freshness: ReadonlyMap<LabelRow, TraceStaleness>;
-  canUndo: boolean;
-  error: string | null;
-  labelSetNote: string | null;
-  flash: LabelFlash | null;
-  server?: LabelServerLine | null;
-  project?: string | null;
   /** The selected run's utterance to score, with this author's scores of it (see buildScoreState). */
   scores: TraceScoreState | null;
 }
@@ -52,18 +43,11 @@ export function buildTraceLabelState(input: TraceLabelInput): TraceLabelState {
     byIndex.set(item.index, item);
   }
   return {
+    ...barFields(input),
     ref: { userId: input.ref.userId, index: input.ref.index },
     run: input.run,
-    author: input.author,
-    labels: labelChoices(input.labels),
     applied,
     history: [...byIndex.values()].sort((a, b) => a.index - b.index),
-    canUndo: input.canUndo,
-    error: input.error,
-    labelSetNote: input.labelSetNote,
-    flash: input.flash,
-    server: input.server ?? null,
-    project: input.project ?? null,
     scores: input.scores,
   };
 }

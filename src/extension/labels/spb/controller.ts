@@ -25,7 +25,6 @@ export class LabelStepController implements vscode.Disposable {
   /** The content hash of the step shown, for the benchmark object it was computed on (a reload makes a new one). */
   private hashCache: { bench: Benchmark; key: string; hash: StepHash } | undefined;
   private readonly disposables: vscode.Disposable[];
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly panel: StepPanel,
@@ -36,14 +35,11 @@ export class LabelStepController implements vscode.Disposable {
     this.bar = new LabelBar(labels, targets);
     this.disposables = [
       panel.onDidShowStep(() => this.push()),
-      panel.onDidReceiveLabelAction((a) => {
-        // In arrival order; an action that writes a label waits for the author (asked once, author.ts).
-        const writes = a.kind === 'toggle' || a.kind === 'acceptSuggestions' || a.kind === 'setNote';
-        this.queue = this.queue
-          .then(() => (writes ? this.labels.ensureAuthor() : undefined))
-          .catch((e: unknown) => log.warn(`labels: the author could not be saved: ${(e as Error).message}`))
-          .then(() => this.handle(a));
-      }),
+      panel.onDidReceiveLabelAction((a) =>
+        this.bar.inOrder(a, a.kind === 'toggle' || a.kind === 'acceptSuggestions' || a.kind === 'setNote', (x) =>
+          this.handle(x),
+        ),
+      ),
       this.bar.onOtherChange(() => this.push()),
     ];
   }
