@@ -30,6 +30,7 @@ export const COMMAND_IDS = [
   'personaLab.setLabelServerPassword',
   'personaLab.newLabelProject',
   'personaLab.chooseLabelProject',
+  'personaLab.adjudicateLabels',
   'personaLab.nextAssigned',
   'personaLab.newTemplate',
   'personaLab.previewPrompt',
