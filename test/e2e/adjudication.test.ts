@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/labelDefs';
 import { LabelStore } from '../../src/core/labels/store';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
+import { traceLabelKey } from '../../src/core/labels/trace';
+import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
@@ -25,7 +28,7 @@ interface GoldJsonUnit {
 }
 interface GoldJson {
   counts: { adjudicated: number; unanimous: number; open: number; single: number; units: number };
-  benchmarks: { units: GoldJsonUnit[] }[];
+  benchmarks: { benchmark: string; units: GoldJsonUnit[] }[];
 }
 
 const ADJUDICATOR = 'judy';
@@ -37,12 +40,15 @@ describe('the adjudication pass in the real workbench', () => {
   let db: string;
   let steps: { userId: string; stepId: number }[];
   let open: GoldJsonUnit[];
+  let root: string;
   const names = labelNames(defaultLabelSet());
   const { palette, pick } = labelsPage(() => wb);
 
   const gold = () => JSON.parse(cli(['labels', 'gold', db, '--json'])) as GoldJson;
-  const unitOf = (j: GoldJson, s: { userId: string; stepId: number }) =>
-    j.benchmarks[0].units.find((u) => u.userId === s.userId && u.stepId === s.stepId)!;
+  const unitOf = (j: GoldJson, s: { userId: string; stepId: number }, benchmark = 'sample') =>
+    j.benchmarks
+      .find((b) => b.benchmark === benchmark)!
+      .units.find((u) => u.userId === s.userId && u.stepId === s.stepId)!;
   const stepFrame = (s: { userId: string; stepId: number }, state: string) =>
     wb.findWebviewFrame(
       `#step-root[data-step="weibo/${s.userId}/${s.stepId}"] section.adjudication[data-state="${state}"]`,
@@ -67,7 +73,7 @@ describe('the adjudication pass in the real workbench', () => {
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-adjudicate-'));
-    const root = join(tmp, 'sample');
+    root = join(tmp, 'sample');
     cpSync(join(repoRoot, 'sample'), root, { recursive: true });
     const bench = await loadBenchmark(root);
     const run = bench.runs.get([...bench.runs.keys()][0])!;
@@ -178,5 +184,64 @@ describe('the adjudication pass in the real workbench', () => {
     expect(unitOf(j, open[0])).toMatchObject({ status: 'open', gold: null });
     expect(unitOf(j, open[0]).annotators).toEqual({ alice: ['decay-error'], bob: ['pi-leak'] });
     expect(await frame.locator('section.adjudication .gold').innerText()).toBe('Gold: not settled');
+  });
+
+  it("walks on to a test action in the trace view, labelled meanwhile by another process, and takes bob's labels", async () => {
+    // alice and bob disagree on one OmniBehavior test action, written while the pass is on.
+    const omniRoot = join(root, 'omnibehavior');
+    const omni = await loadOmniBenchmark(omniRoot);
+    const run = [...omni.runs.keys()].sort()[0];
+    const user = [...omni.users.values()].sort((a, b) => a.userId.localeCompare(b.userId))[0];
+    const action = [...user.testActions].sort((a, b) => a.index - b.index)[0];
+    const [first, second] = DEFAULT_TRACE_LABELS;
+    const ref = { benchmark: 'omnibehavior', userId: user.userId, index: action.index, run };
+    const store = LabelStore.open(db);
+    try {
+      store.add(traceLabelKey(ref, { kind: 'action' }, 'alice', first.id));
+      store.add(traceLabelKey(ref, { kind: 'action' }, 'bob', second.id));
+    } finally {
+      store.close();
+    }
+    await progress('0 settled · 2 agreed · 3 open of 5');
+
+    // `.` goes on: the other open step, then round to the test action (its benchmark comes first in reading order).
+    let frame: Frame = await stepFrame(open[0], 'open');
+    await frame.locator('section.adjudication .adjudication-head').click();
+    await pressIn(frame.locator('body'), '.');
+    frame = await stepFrame(open[1], 'open');
+    await frame.locator('section.adjudication .adjudication-head').click();
+    await pressIn(frame.locator('body'), '.');
+    const trace = await wb.findWebviewFrame(
+      `#trace-root[data-trace="${user.userId}#${action.index}"] section.adjudication[data-state="open"]`,
+      { timeout: 60_000 },
+    );
+    const section = trace.locator('section.adjudication');
+    expect(
+      await section
+        .locator('.annotator')
+        .evaluateAll((els) =>
+          els.map((e) => [
+            (e as HTMLElement).dataset.author,
+            [...e.querySelectorAll('ul.labels li')].map((li) => li.textContent),
+          ]),
+        ),
+    ).toEqual([
+      ['alice', [first.name]],
+      ['bob', [second.name]],
+    ]);
+    await wb.screenshot('adjudication-trace');
+
+    await section.locator('.adjudication-head').click();
+    await pressIn(trace.locator('body'), '2');
+    await progress('1 settled · 2 agreed · 2 open of 5');
+    const j = gold();
+    expect(unitOf(j, { userId: user.userId, stepId: action.index }, 'omnibehavior')).toMatchObject({
+      status: 'adjudicated',
+      gold: [second.id],
+      adjudicator: ADJUDICATOR,
+    });
+    expect(j.counts).toMatchObject({ adjudicated: 1, unanimous: 2, open: 2 });
+    // The pass went on to the first open step.
+    await stepFrame(open[0], 'open');
   });
 });

@@ -19,13 +19,11 @@ const stores = labelStores();
 const golds: GoldStore[] = [];
 afterEach(() => golds.splice(0).forEach((g) => g.close()));
 
-const ref = (stepId: number): StepRef => ({
-  benchmark: 'spb',
-  platform: 'weibo',
-  userId: 'we_0000000001',
-  stepId,
-  run: 'gpt',
-});
+/** labelRow's step `stepId` as a unit. */
+const ref = (stepId: number): StepRef => {
+  const { benchmark, platform, userId, run } = labelRow();
+  return { benchmark, platform, userId, stepId, run };
+};
 const row = (author: string, stepId: number, label: string, note = ''): LabelRow =>
   labelRow({ author, stepId, label, note });
 
