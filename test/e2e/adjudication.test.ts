@@ -2,7 +2,9 @@
 // (made here through the core's LabelStore), disagreeing on two. Adjudicate Labels… over the Disagreements list opens
 // the first open step with both annotators' labels and notes side by side; `1` takes alice's labels as gold and the
 // pass moves to the next open step, the Benchmarks view's progress follows, `u` undoes; and `labels gold --json`
-// (the built CLI) agrees with what the view shows after each.
+// (the built CLI) agrees with what the view shows after each. Then labels another process writes on an OmniBehavior
+// test action join the pass, `.` walks round to it in the trace view, `2` takes bob's labels, and `g` sets a step's
+// gold labels directly.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -186,7 +188,7 @@ describe('the adjudication pass in the real workbench', () => {
     expect(await frame.locator('section.adjudication .gold').innerText()).toBe('Gold: not settled');
   });
 
-  it("walks on to a test action in the trace view, labelled meanwhile by another process, and takes bob's labels", async () => {
+  it("walks on to a test action in the trace view, takes bob's labels there, and sets a step's labels directly", async () => {
     // alice and bob disagree on one OmniBehavior test action, written while the pass is on.
     const omniRoot = join(root, 'omnibehavior');
     const omni = await loadOmniBenchmark(omniRoot);
@@ -241,7 +243,16 @@ describe('the adjudication pass in the real workbench', () => {
       adjudicator: ADJUDICATOR,
     });
     expect(j.counts).toMatchObject({ adjudicated: 1, unanimous: 2, open: 2 });
-    // The pass went on to the first open step.
-    await stepFrame(open[0], 'open');
+    // The pass went on to the first open step, where `g` sets the gold labels directly: the pick ticks what every
+    // annotator gave (nothing in common here), and Enter with none ticked settles on "no label applies".
+    const step = await stepFrame(open[0], 'open');
+    await step.locator('section.adjudication .adjudication-head').click();
+    await pressIn(step.locator('body'), 'g');
+    await wb.quick.title(/the gold labels of this unit/).waitFor({ timeout: 30_000 });
+    expect(await wb.quick.checkedRows().count()).toBe(0);
+    await wb.quick.press('Enter');
+    await progress('2 settled · 2 agreed · 1 open of 5');
+    expect(unitOf(gold(), open[0])).toMatchObject({ status: 'adjudicated', gold: [], adjudicator: ADJUDICATOR });
+    await stepFrame(open[1], 'open');
   });
 });
