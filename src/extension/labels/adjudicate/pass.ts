@@ -47,6 +47,7 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
   private gold: { where: string; backend: GoldBackend } | undefined;
   private notifying = false;
   private reading: Promise<void> = Promise.resolve();
+  private acting: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -186,7 +187,13 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
     });
   }
 
-  async act(action: AdjudicateAction, labelSet: readonly LabelDef[]): Promise<void> {
+  /** One decision at a time, in the order the keys came: the next waits for the pass to have moved on. */
+  act(action: AdjudicateAction, labelSet: readonly LabelDef[]): Promise<void> {
+    this.acting = this.acting.then(() => this.actNow(action, labelSet));
+    return this.acting;
+  }
+
+  private async actNow(action: AdjudicateAction, labelSet: readonly LabelDef[]): Promise<void> {
     if (!this.scope) return;
     const item = this.items.find((i) => i.key === action.unit);
     try {
