@@ -4,7 +4,7 @@
 // pass moves to the next open step, the Benchmarks view's progress follows, `u` undoes; and `labels gold --json`
 // (the built CLI) agrees with what the view shows after each. Then labels another process writes on an OmniBehavior
 // test action join the pass, `.` walks round to it in the trace view, `2` takes bob's labels, and `g` sets a step's
-// gold labels directly.
+// gold labels directly. Last, the Label Agreement view's button starts the pass on its Disagreements list.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,5 +254,39 @@ describe('the adjudication pass in the real workbench', () => {
     await progress('2 settled · 2 agreed · 1 open of 5');
     expect(unitOf(gold(), open[0])).toMatchObject({ status: 'adjudicated', gold: [], adjudicator: ADJUDICATOR });
     await stepFrame(open[1], 'open');
+  });
+
+  it("stops, then starts again from the Label Agreement view's Adjudicate button", async () => {
+    // The command again offers to stop: the section and the progress go.
+    const shown = await stepFrame(open[1], 'open');
+    await palette('Persona Lab: Adjudicate Labels…');
+    await pick('Stop adjudicating', 'Stop adjudicating');
+    await waitFor(async () => (await shown.locator('section.adjudication').count()) === 0, {
+      timeout: 30_000,
+      message: 'the adjudication section to go',
+    });
+    await waitFor(
+      async () =>
+        !(
+          await wb.sideBar.benchmarks
+            .message()
+            .innerText()
+            .catch(() => '')
+        ).includes('settled'),
+      {
+        timeout: 30_000,
+        message: 'the progress to leave the Benchmarks view',
+      },
+    );
+
+    await palette('Persona Lab: Label Summary');
+    const table = await wb.findWebviewFrame('#agreement-root .actions', { timeout: 60_000 });
+    await table.locator('#agreement-root .actions vscode-button', { hasText: 'Adjudicate…' }).click();
+    // Everything else is settled: the one open step left opens, with the progress.
+    const frame = await stepFrame(open[1], 'open');
+    expect(await frame.locator('section.adjudication .adjudication-head').innerText()).toContain(
+      'Adjudicating the Disagreements list',
+    );
+    await progress('2 settled · 2 agreed · 1 open of 5');
   });
 });

@@ -6,6 +6,9 @@ import type { StepRef } from '../../../core/labels/model';
 import type { LabelDef } from '../../../core/labels/taxonomy';
 import type { AdjudicateAction } from '../../../shared/labelProtocol';
 
+/** The argument of Adjudicate Labels… that walks the Disagreements list without asking (the agreement view's button). */
+export const DISAGREEMENTS_SCOPE = 'disagreements';
+
 export interface AdjudicationHook {
   /** The section on `unit`, or null when no pass is on or the unit is not one of its units. */
   section(unit: StepRef | undefined): AdjudicationSection | null;

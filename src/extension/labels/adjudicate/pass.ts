@@ -27,13 +27,16 @@ import type { ProjectSource } from '../projectSources';
 import type { LabelService } from '../service';
 import { passwordKey } from '../serverLink';
 import { fileGold, serverGold, type GoldBackend } from './goldBackend';
-import type { AdjudicationHook } from './hook';
+import { DISAGREEMENTS_SCOPE, type AdjudicationHook } from './hook';
 
 /** What the pass walks: its name in messages, and the units it keeps (all of the open benchmarks' when no filter). */
 export interface PassScope {
   name: string;
   keeps?: (ref: StepRef) => boolean;
 }
+
+/** What the command's pick gives: a scope to walk, or stop. */
+type ScopePick = { scope?: PassScope; stop?: true };
 
 /** A project's items as a scope (projects.ts lists them). */
 export interface ProjectScopes {
@@ -69,13 +72,22 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
     return this.scope !== undefined;
   }
 
-  /** The command: pick what to walk (or stop), then open its first open unit. */
-  async start(): Promise<void> {
-    const picks: (vscode.QuickPickItem & { scope?: PassScope; stop?: true })[] = [
+  /** The command: pick what to walk (or stop; `arg` DISAGREEMENTS_SCOPE walks that list), then open its first open unit. */
+  async start(arg?: unknown): Promise<void> {
+    const disagreements: PassScope = { name: 'the Disagreements list', keeps: (ref) => this.isOpenHere(ref) };
+    const picked: ScopePick | undefined =
+      arg === DISAGREEMENTS_SCOPE ? { scope: disagreements } : await this.pickScope(disagreements);
+    if (!picked) return;
+    if (picked.stop || !picked.scope) return this.stop();
+    await this.begin(picked.scope);
+  }
+
+  private async pickScope(disagreements: PassScope): Promise<ScopePick | undefined> {
+    const picks: (vscode.QuickPickItem & ScopePick)[] = [
       {
         label: 'Disagreements',
         description: 'every unit two or more annotators did, in the open benchmarks',
-        scope: { name: 'the Disagreements list', keeps: (ref) => this.isOpenHere(ref) },
+        scope: disagreements,
       },
     ];
     if (this.labels.serverLink) {
@@ -93,21 +105,22 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
     }
     if (this.scope)
       picks.push({ label: '$(circle-slash) Stop adjudicating', description: this.scope.name, stop: true });
-    const picked = await vscode.window.showQuickPick(picks, {
+    return vscode.window.showQuickPick(picks, {
       title: 'Adjudicate Labels: which units',
       placeHolder: 'The pass opens the units whose annotators disagree, one after another',
     });
-    if (!picked) return;
-    if (picked.stop || !picked.scope) return this.stop();
+  }
+
+  private async begin(scope: PassScope): Promise<void> {
     await this.labels.ensureAuthor();
-    this.scope = picked.scope;
+    this.scope = scope;
     this.trail = new DecisionTrail();
-    log.info(`adjudication: pass over ${picked.scope.name}`);
+    log.info(`adjudication: pass over ${scope.name}`);
     await this.refresh();
     const first = nextOpen(this.items);
     if (!first) {
       void vscode.window.showInformationMessage(
-        `Persona Lab: nothing to adjudicate in ${picked.scope.name}: ${progressText(passProgress(this.items))}.`,
+        `Persona Lab: nothing to adjudicate in ${scope.name}: ${progressText(passProgress(this.items))}.`,
       );
       return;
     }

@@ -17,6 +17,7 @@ import { ReusedPanel } from '../../webviewPanel';
 import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
+import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
 
 export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   constructor(
@@ -61,6 +62,9 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
         return;
       case 'openMarkdown':
         return openSummaryMarkdown();
+      case 'adjudicate':
+        await vscode.commands.executeCommand('personaLab.adjudicateLabels', DISAGREEMENTS_SCOPE);
+        return;
     }
   }
 
