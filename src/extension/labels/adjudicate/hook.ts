@@ -1,6 +1,6 @@
 // What a view's labels controller asks of the adjudication pass (LabelService.adjudication): the section on the unit
-// it shows, and a decision made from its page. A types file apart, so that the service names it without importing
-// the pass (which imports the service).
+// it shows, and a decision made from its page; and the argument that starts it on the Disagreements list. A file
+// apart, so that the service and the agreement view name them without importing the pass (which imports the service).
 import type { AdjudicationSection } from '../../../core/labels/adjudication';
 import type { StepRef } from '../../../core/labels/model';
 import type { LabelDef } from '../../../core/labels/taxonomy';
