@@ -165,5 +165,7 @@ export const isWebviewToExtension = messages(
   message('open', { ref: stepRef }),
   message('copyMarkdown'),
   message('openMarkdown'),
+  /** Start the adjudication pass over the Disagreements list. */
+  message('adjudicate'),
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;

@@ -4,6 +4,7 @@
 // `{ type: 'labels', state }` after each item shown and each change. Toggle, note, undo and next unlabelled are the
 // same in each view; each view adds its own actions and state fields.
 import type { AppliedLabel, LabelChip, LabelFlash, LabelServerLine } from '../core/labels/view';
+import type { AdjudicationSection } from '../core/labels/adjudication';
 
 export type { LabelServerLine };
 import {
@@ -11,11 +12,14 @@ import {
   arrayOf,
   bool,
   type Guard,
+  type Infer,
+  count,
   literal,
   message,
   nullable,
   num,
   object,
+  optional,
   type Shape,
   shapeOf,
   str,
@@ -39,6 +43,19 @@ export function labelSetNote<R, T>(ref: Guard<R>, target: Guard<T>) {
 export function labelNextUnlabelled<R>(ref: Guard<R>) {
   return tagged('kind', 'nextUnlabelled', { ref });
 }
+
+/**
+ * A decision of the adjudication pass on the unit `unit` (a stepKey): take annotator `take`'s labels (1-based), set
+ * the labels directly (`set`), undo the pass's last decision, or go to the next open unit.
+ */
+export const labelAdjudicate = tagged('kind', 'adjudicate', {
+  unit: str,
+  take: (v: unknown): v is number | 'set' | 'undo' | 'next' => count(v) || v === 'set' || v === 'undo' || v === 'next',
+});
+export type AdjudicateAction = Infer<typeof labelAdjudicate>;
+
+/** While an adjudication section shows, its keys come before the label set's (digits take an annotator's labels). */
+export const ADJUDICATION_KEYS = { set: 'g', undo: 'u', next: '.' } as const;
 
 /** The keys every labels bar handles (no modifier), beside the label set's own keys. */
 export const LABEL_BAR_KEYS = { note: 'n', undo: 'u', nextUnlabelled: '.' } as const;
@@ -73,6 +90,8 @@ export interface LabelBarState<R> {
   server: LabelServerLine | null;
   /** The labelling project whose queue `.` walks in this view (its name), or null: `.` is next unlabelled. */
   project: string | null;
+  /** The adjudication pass's section on this item, while a pass is on and the item is one of its units. */
+  adjudication?: AdjudicationSection | null;
 }
 
 const serverLine = object({
@@ -93,6 +112,28 @@ export const labelChip = shapeOf<LabelChip>()({
   guide: nullable(str),
 });
 
+const strings = arrayOf(str);
+const passProgress = object({ settled: count, agreed: count, open: count });
+
+/** The adjudication section; its texts (authors, label names, notes) are shown as text only. */
+export const adjudicationSection = shapeOf<AdjudicationSection>()({
+  unit: str,
+  scope: str,
+  state: literal('open', 'agreed', 'settled'),
+  annotators: arrayOf(
+    object({
+      n: count,
+      author: str,
+      labels: strings,
+      notes: arrayOf(object({ label: str, where: str, note: str })),
+    }),
+  ),
+  gold: nullable(strings),
+  decidedBy: nullable(str),
+  progress: passProgress,
+  canUndo: bool,
+});
+
 /** The checked part of a LabelBarState: the fields the bar renders from. */
 export function labelBarShape<R>(ref: Guard<R>) {
   return {
@@ -107,5 +148,6 @@ export function labelBarShape<R>(ref: Guard<R>) {
     flash: nullable(flash),
     server: nullable(serverLine),
     project: nullable(str),
+    adjudication: optional(nullable(adjudicationSection)),
   } satisfies Shape;
 }

@@ -41,6 +41,7 @@ import {
   labelsMessage,
   labelToggle,
   labelUndo,
+  labelAdjudicate,
 } from './labelProtocol';
 
 export const STEP_VIEW_TYPE = 'personaLab.step';
@@ -96,6 +97,7 @@ export const isLabelUiAction = variants(
   labelSetNote(stepLocation, stepLabelTarget),
   labelUndo,
   tagged('kind', 'move', { ref: stepLocation, delta: literal(1, -1) }),
+  labelAdjudicate,
   labelNextUnlabelled(stepLocation),
 );
 export type LabelUiAction = Infer<typeof isLabelUiAction>;

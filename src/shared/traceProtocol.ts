@@ -40,6 +40,7 @@ import {
   labelsMessage,
   labelToggle,
   labelUndo,
+  labelAdjudicate,
 } from './labelProtocol';
 
 export type { Verdict };
@@ -197,6 +198,7 @@ const traceLabelAction = variants(
   labelToggle(traceRef, isTraceLabelTarget),
   labelSetNote(traceRef, isTraceLabelTarget),
   labelUndo,
+  labelAdjudicate,
   labelNextUnlabelled(traceRef),
   /** Set (null: clear) this author's score of the run's utterance at `ref` on one of the judge's dimensions. */
   tagged('kind', 'score', { ref: traceRef, dimension: literal(...JUDGE_DIMENSIONS), score: nullable(scoreValue) }),

@@ -288,6 +288,7 @@ function build(m: AgreementModel): void {
       el('div', { className: 'actions' }, [
         button('Copy as Markdown', 'copy', () => vscode.postMessage({ type: 'copyMarkdown' })),
         button('Open as Markdown', 'markdown', () => vscode.postMessage({ type: 'openMarkdown' }), true),
+        button('Adjudicate…', 'law', () => vscode.postMessage({ type: 'adjudicate' }), true),
       ]),
     ]),
     ...agreement,

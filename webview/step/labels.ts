@@ -1,6 +1,7 @@
 // Labelling in the step view: the labels bar in the sticky header, its keys, and the label targets (a pool tag
 // chip, a selected span of the written persona, else the whole step). Every action goes to the extension, which
 // stores it and sends the new state back; nothing is stored here.
+import { listenAdjudicationKeys, renderAdjudication } from '../shared/adjudication';
 import type { LabelTarget } from '../../src/core/labels/model';
 import {
   PERSONA_FIELD,
@@ -53,6 +54,10 @@ export class LabelsUi {
     // Before this view's own key listener: while the sheet is open it keeps every key.
     this.sheet = new CheatSheet(() => this.sheetContent(), root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
+    listenAdjudicationKeys(
+      () => (this.shownRef ? this.state?.adjudication : null),
+      (a) => this.post(a),
+    );
     root.addEventListener('pointerdown', (e) => {
       const li = this.chipOf(e.target);
       this.wasSelected = !!li && this.tagOf(li) === this.selectedTag;
@@ -130,6 +135,7 @@ export class LabelsUi {
         clearSelection: () => this.clearSelection(),
       },
     );
+    if (state.adjudication) bar.appendChild(renderAdjudication(state.adjudication));
     this.note.carry(bar, () => {
       if (old) old.replaceWith(bar);
       else header.appendChild(bar);

@@ -3,6 +3,7 @@
 // bar says in words what the keys label now; a move to another test action gives the target back to it, and so does
 // Esc. n writes a note on the label last added, . goes to the next test action without a label, u (or Ctrl+Z)
 // undoes. The extension stores each action and sends the new state.
+import { listenAdjudicationKeys, renderAdjudication } from '../shared/adjudication';
 import type { LabelTarget } from '../../src/core/labels/model';
 import {
   describeTarget,
@@ -81,6 +82,10 @@ export class TraceLabelsUi {
       return state && { labels: state.labels, target: this.targetText, keys: traceKeys(state.scores !== null) };
     }, root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
+    listenAdjudicationKeys(
+      () => this.current?.adjudication,
+      (a) => this.post(a),
+    );
   }
 
   /** After each `show`: a new header, and on another test action the target goes back to the test action. */
@@ -223,6 +228,7 @@ export class TraceLabelsUi {
         ]),
       ],
     );
+    if (state.adjudication) bar.appendChild(renderAdjudication(state.adjudication));
     mountBar(header, bar, this.note, this.overflow);
   }
 

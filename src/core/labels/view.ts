@@ -1,6 +1,7 @@
 // What the step view's labels bar shows, as plain JSON-safe data, and the rules both sides share about targets.
 // Imported by the webview bundle: keep it free of Node imports (types only from the rest of core/labels).
 import type { StepLocation } from '../spb/view/stepModel';
+import type { AdjudicationSection } from './adjudication';
 import type { LabelTarget } from './model';
 import type { LabelScope } from './taxonomy';
 
@@ -76,6 +77,8 @@ export interface LabelViewState {
   server: LabelServerLine | null;
   /** The labelling project whose queue `.` walks (its name), or null: `.` is next unlabelled. */
   project: string | null;
+  /** The adjudication pass's section on this step, while a pass is on and the step is one of its units. */
+  adjudication?: AdjudicationSection | null;
 }
 
 /** What the labels bar says about the label server: online (everything sent), or why labels wait here. */

@@ -31,6 +31,7 @@ export const COMMAND_IDS = [
   'personaLab.setLabelServerPassword',
   'personaLab.newLabelProject',
   'personaLab.chooseLabelProject',
+  'personaLab.adjudicateLabels',
   'personaLab.nextAssigned',
   'personaLab.newTemplate',
   'personaLab.previewPrompt',

@@ -120,6 +120,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.setLabelServerPassword': { make: (c) => () => setServerPassword(c.labels.service, c.secrets) },
   'personaLab.newLabelProject': { needs: 'any', make: (c) => () => c.labels.projects.create() },
   'personaLab.chooseLabelProject': { make: (c) => () => c.labels.projects.choose() },
+  'personaLab.adjudicateLabels': { needs: 'any', make: (c) => (arg) => c.labels.adjudication.start(arg) },
   'personaLab.nextAssigned': { needs: 'any', make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
   'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
   'personaLab.previewPrompt': {

@@ -10,11 +10,13 @@ import { labelFileCommands, type LabelFileCommands } from './fileCommands';
 import type { LabelHost, LabelPart } from './part';
 import { LabelProjects } from './projects';
 import { LabelService } from './service';
+import { AdjudicationPass } from './adjudicate/pass';
 
 export interface LabelsApi {
   service: LabelService;
   files: LabelFileCommands;
   projects: LabelProjects;
+  adjudication: AdjudicationPass;
   /** The label part a format's contribution made (a format's own commands read theirs). */
   partOf(formatId: string): LabelPart | undefined;
 }
@@ -39,7 +41,9 @@ export function activateLabels(
   }
   const sources = [...parts.values()].flatMap((p) => (p.project ? [p.project] : []));
   const projects = new LabelProjects(labels, sources, context.workspaceState, context.secrets, tree.message);
+  const adjudication = new AdjudicationPass(labels, sources, projects, tree.message, context.secrets);
   context.subscriptions.push(
+    adjudication,
     projects,
     labels.onDidChange(() => void projects.refreshProgress()),
   );
@@ -53,6 +57,7 @@ export function activateLabels(
       return undefined;
     }),
     projects,
+    adjudication,
     partOf: (id) => parts.get(id),
   };
 }

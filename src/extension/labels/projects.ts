@@ -149,6 +149,21 @@ export class LabelProjects implements vscode.Disposable {
     return picked?.source;
   }
 
+  /** Every project on the server with its items (the adjudication pass's scopes); undefined after saying why. */
+  async withItems(): Promise<{ name: string; benchmark: string; items: string[] }[] | undefined> {
+    const queues = await this.queues();
+    if (!queues) return undefined;
+    try {
+      const projects = await queues.list();
+      return await Promise.all(
+        projects.map(async (p) => ({ name: p.name, benchmark: p.benchmark, items: await queues.items(p) })),
+      );
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Persona Lab: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
   async choose(): Promise<void> {
     const queues = await this.queues();
     if (!queues) return;

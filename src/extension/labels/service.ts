@@ -27,6 +27,7 @@ import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './pat
 import { restrictedSetting } from '../trustedSettings';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
+import type { AdjudicationHook } from './adjudicate/hook';
 
 const EXTERNAL_CHANGE_DELAY_MS = 300;
 
@@ -117,6 +118,15 @@ export class LabelService implements vscode.Disposable {
 
   benchmarkOf(open: OpenBenchmark): string | undefined {
     return open.root ? benchmarkId(open.root) : undefined;
+  }
+
+  /** The adjudication pass (adjudicate/pass.ts): the section each view's labels bar shows on a unit it walks. */
+  adjudication: AdjudicationHook | undefined;
+
+  /** Tells every listener that what the views show changed without a label write (a gold decision was read). */
+  touch(): void {
+    this.changes++;
+    this.changed.fire();
   }
 
   /** Bumped when what was read from the store may be out of date, before onDidChange fires: the adapters' caches. */

@@ -28,6 +28,12 @@ export abstract class LabelTargets<B extends OpenBenchmark, R extends object> {
     return store.listByStep(this.storeRef(ref, benchmark, run));
   }
 
+  /** The unit `ref` is in `run` (what gold rows and the adjudication pass name); undefined when not loaded. */
+  unitAt(ref: R, run: string): StepRef | undefined {
+    const benchmark = this.benchmark;
+    return benchmark === undefined ? undefined : this.storeRef(ref, benchmark, run);
+  }
+
   abstract sameRef(a: R | undefined, b: R | undefined): boolean;
   /** `ref` is in the loaded benchmark. */
   abstract exists(ref: R): boolean;

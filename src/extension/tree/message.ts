@@ -2,8 +2,8 @@
 // filter): each sets its own part, and the view shows them together, the sample first.
 import type * as vscode from 'vscode';
 
-export type MessagePart = 'project' | 'sample' | 'steps';
-const ORDER: readonly MessagePart[] = ['project', 'sample', 'steps'];
+export type MessagePart = 'project' | 'adjudication' | 'sample' | 'steps';
+const ORDER: readonly MessagePart[] = ['project', 'adjudication', 'sample', 'steps'];
 
 export class TreeMessage {
   private readonly parts = new Map<MessagePart, string>();

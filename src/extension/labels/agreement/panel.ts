@@ -17,6 +17,7 @@ import { ReusedPanel } from '../../webviewPanel';
 import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
+import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
 
 /** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
 export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
@@ -65,6 +66,9 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
         return;
       case 'openMarkdown':
         return openSummaryMarkdown();
+      case 'adjudicate':
+        await vscode.commands.executeCommand('personaLab.adjudicateLabels', DISAGREEMENTS_SCOPE);
+        return;
     }
   }
 

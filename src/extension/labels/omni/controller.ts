@@ -63,21 +63,25 @@ export class TraceLabelController implements vscode.Disposable {
     if (token !== this.token || !this.targets.sameRef(this.panel.currentRef, ref)) return;
     this.panel.post({
       type: 'labels',
-      state: buildTraceLabelState({
-        ref,
-        run: core.run,
-        author: this.labels.author,
-        labels: this.labels.traceLabels,
-        rows: mine,
-        freshness,
-        canUndo: this.bar.canUndo,
-        error: this.labels.error,
-        labelSetNote: this.labels.labelSetNote,
-        server: this.labels.serverLine,
-        project: this.labels.projectIn('testAction'),
-        flash: this.bar.flashOn(ref),
-        scores,
-      }),
+      // The adjudication pass's section on this test action, while a pass walks it (adjudicate/pass.ts).
+      state: Object.assign(
+        buildTraceLabelState({
+          ref,
+          run: core.run,
+          author: this.labels.author,
+          labels: this.labels.traceLabels,
+          rows: mine,
+          freshness,
+          canUndo: this.bar.canUndo,
+          error: this.labels.error,
+          labelSetNote: this.labels.labelSetNote,
+          server: this.labels.serverLine,
+          project: this.labels.projectIn('testAction'),
+          flash: this.bar.flashOn(ref),
+          scores,
+        }),
+        { adjudication: this.labels.adjudication?.section(this.targets.unitAt(ref, core.run)) ?? null },
+      ),
     });
   }
 
@@ -98,6 +102,9 @@ export class TraceLabelController implements vscode.Disposable {
       switch (action.kind) {
         case 'undo':
           this.undoLast();
+          break;
+        case 'adjudicate':
+          await this.labels.adjudication?.act(action, this.labels.traceLabels);
           break;
         case 'toggle':
           await this.toggle(action);

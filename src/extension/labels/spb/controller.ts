@@ -67,22 +67,26 @@ export class LabelStepController implements vscode.Disposable {
     }
     this.panel.post({
       type: 'labels',
-      state: buildLabelView({
-        ref,
-        run,
-        author: this.labels.author,
-        labels: this.labels.labels,
-        rows,
-        currentHash: this.hashOf(ref),
-        persona: result?.personaSummary ?? '',
-        suggestions,
-        canUndo: this.bar.canUndo,
-        error: this.labels.error,
-        labelSetNote: this.labels.labelSetNote,
-        server: this.labels.serverLine,
-        project: this.labels.projectIn('step'),
-        flash,
-      }),
+      // The adjudication pass's section on this step, while a pass walks it (adjudicate/pass.ts).
+      state: Object.assign(
+        buildLabelView({
+          ref,
+          run,
+          author: this.labels.author,
+          labels: this.labels.labels,
+          rows,
+          currentHash: this.hashOf(ref),
+          persona: result?.personaSummary ?? '',
+          suggestions,
+          canUndo: this.bar.canUndo,
+          error: this.labels.error,
+          labelSetNote: this.labels.labelSetNote,
+          server: this.labels.serverLine,
+          project: this.labels.projectIn('step'),
+          flash,
+        }),
+        { adjudication: this.labels.adjudication?.section(this.targets.unitAt(ref, run)) ?? null },
+      ),
     });
   }
 
@@ -139,6 +143,9 @@ export class LabelStepController implements vscode.Disposable {
           return this.setNote(action.ref, action.labelId, action.target, action.note);
         case 'undo':
           return this.undoLast();
+        case 'adjudicate':
+          void this.labels.adjudication?.act(action, this.labels.labels);
+          return;
         case 'move':
           return this.move(action.ref, action.delta);
         case 'nextUnlabelled':

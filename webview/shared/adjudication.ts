@@ -1,0 +1,92 @@
+// The adjudication section of a labels bar (the step view's and the trace view's): each annotator's labels and notes
+// side by side, the gold labels once settled, and the pass's keys, which come before the label set's while the section
+// shows (a digit takes that annotator's labels as gold). Every text is the dataset's or a person's: set as text only.
+import { progressText, type AdjudicationSection } from '../../src/core/labels/adjudication';
+import { ADJUDICATION_KEYS, type AdjudicateAction } from '../../src/shared/labelProtocol';
+import { el } from './dom';
+import { isPlainKey } from './keys';
+import { injectStyle } from './page';
+
+const CSS = `
+.adjudication { border: 1px solid var(--c-border); border-radius: var(--radius); padding: 4px 8px; margin-top: 4px; }
+.adjudication .adjudication-head { color: var(--c-muted); }
+.adjudication .annotators { display: flex; flex-wrap: wrap; gap: 12px; margin: 4px 0; }
+.adjudication .annotator { flex: 1 1 180px; min-width: 0; }
+.adjudication .annotator ul { margin: 2px 0; padding-left: 18px; }
+.adjudication .notes li { color: var(--c-muted); white-space: pre-wrap; }
+.adjudication kbd { font-family: var(--vscode-editor-font-family); border: 1px solid var(--c-border); padding: 0 3px; }
+.adjudication[data-state='open'] .gold { font-style: italic; }
+`;
+
+const STATE_TEXT: Record<AdjudicationSection['state'], string> = {
+  open: 'open: the annotators disagree',
+  agreed: 'agreed: every annotator gave these labels (a decision overrides)',
+  settled: 'settled',
+};
+
+export function renderAdjudication(s: AdjudicationSection): HTMLElement {
+  const columns = s.annotators.map((a) =>
+    el('div', { className: 'annotator', attrs: { 'data-n': String(a.n), 'data-author': a.author } }, [
+      el('div', {}, [el('kbd', { text: String(a.n) }), ' ', el('strong', { className: 'author', text: a.author })]),
+      el(
+        'ul',
+        { className: 'labels' },
+        a.labels.length ? a.labels.map((l) => el('li', { text: l })) : [el('li', { text: '(no label)' })],
+      ),
+      a.notes.length
+        ? el(
+            'ul',
+            { className: 'notes' },
+            a.notes.map((n) => el('li', { text: `${n.label} (${n.where}): ${n.note}` })),
+          )
+        : null,
+    ]),
+  );
+  const gold =
+    s.gold === null
+      ? 'Gold: not settled'
+      : `Gold: ${s.gold.length ? s.gold.join(', ') : 'no label applies'}${s.decidedBy ? ` (decided by ${s.decidedBy})` : ''}`;
+  const last = s.annotators.length;
+  return el('section', { className: 'adjudication', attrs: { 'data-unit': s.unit, 'data-state': s.state } }, [
+    el('div', {
+      className: 'adjudication-head',
+      text: `Adjudicating ${s.scope} · ${STATE_TEXT[s.state]} · ${progressText(s.progress)}`,
+    }),
+    el('div', { className: 'annotators' }, columns),
+    el('div', { className: 'gold', text: gold }),
+    el('div', {
+      className: 'adjudication-keys',
+      text: `${last > 1 ? `1–${last}` : '1'} take an annotator's labels · ${ADJUDICATION_KEYS.set} set them · ${ADJUDICATION_KEYS.undo} undo the last decision${s.canUndo ? '' : ' (none yet)'} · ${ADJUDICATION_KEYS.next} next open`,
+    }),
+  ]);
+}
+
+/**
+ * The pass's keys, taken before any other key listener of the page (capture on the window) while `current()` gives a
+ * section: a digit up to the number of annotators, g, u and `.`; everything else goes on to the labels bar.
+ */
+export function listenAdjudicationKeys(
+  current: () => AdjudicationSection | null | undefined,
+  post: (action: AdjudicateAction) => void,
+): void {
+  injectStyle(CSS);
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      const s = current();
+      if (!s || !isPlainKey(e) || e.shiftKey) return;
+      let take: AdjudicateAction['take'] | undefined;
+      // Every digit is the pass's while it shows: one past the annotators does nothing rather than label.
+      if (/^[0-9]$/.test(e.key)) take = Number(e.key);
+      else if (e.key === ADJUDICATION_KEYS.set) take = 'set';
+      else if (e.key === ADJUDICATION_KEYS.undo) take = 'undo';
+      else if (e.key === ADJUDICATION_KEYS.next) take = 'next';
+      if (take === undefined) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      if (typeof take === 'number' && (take < 1 || take > s.annotators.length)) return;
+      post({ kind: 'adjudicate', unit: s.unit, take });
+    },
+    true,
+  );
+}
