@@ -3,6 +3,7 @@
 import { object, shapeOf, str, tagged, variants, type Infer } from '../../core/guards';
 import {
   type LabelBarState,
+  labelAdjudicate,
   labelBarShape,
   labelMessage,
   labelNextUnlabelled,
@@ -18,13 +19,14 @@ const questionLabelRef = object({ split: str, questionId: str });
 const questionTarget = tagged('kind', 'step');
 export type QuestionLabelTarget = Infer<typeof questionTarget>;
 
-/** Labelling actions of the question view: toggle, note, undo and next unlabelled. */
+/** Labelling actions of the question view: toggle, note, undo, next unlabelled, and the adjudication pass's. */
 const questionLabelAction = variants(
   'kind',
   labelToggle(questionLabelRef, questionTarget),
   labelSetNote(questionLabelRef, questionTarget),
   labelUndo,
   labelNextUnlabelled(questionLabelRef),
+  labelAdjudicate,
 );
 export type QuestionLabelAction = Infer<typeof questionLabelAction>;
 

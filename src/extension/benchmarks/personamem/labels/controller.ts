@@ -58,7 +58,7 @@ export class QuestionLabelController implements vscode.Disposable {
       log.warn(`labels: cannot read the labels of the question: ${(e as Error).message}`);
     }
     const mine = rows.filter((r) => r.author === this.labels.author);
-    const state = buildQuestionLabelState({
+    const built = buildQuestionLabelState({
       ref,
       run,
       rows: mine,
@@ -72,7 +72,9 @@ export class QuestionLabelController implements vscode.Disposable {
       project: this.labels.projectIn('item'),
       flash: this.bar.flashOn(ref),
     });
-    this.panel.post({ type: 'labels', state });
+    // The adjudication pass's section on this question, while a pass walks it (labels/adjudicate/pass.ts).
+    const adjudication = this.labels.adjudication?.section(this.targets.unitAt(ref, run)) ?? null;
+    this.panel.post({ type: 'labels', state: { ...built, adjudication } });
   }
 
   private async handle(action: QuestionLabelAction): Promise<void> {
@@ -88,6 +90,9 @@ export class QuestionLabelController implements vscode.Disposable {
           break;
         case 'setNote':
           this.setNote(action.ref, action.labelId, action.note);
+          break;
+        case 'adjudicate':
+          await this.labels.adjudication?.act(action, this.set);
           break;
         case 'nextUnlabelled':
           if (this.labels.projectIn('item') !== null) {
