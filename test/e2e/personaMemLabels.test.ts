@@ -2,7 +2,7 @@
 // the tree, a label put on it with its key in the question view (and another put on and undone), the store read
 // back through the CLI, the badge on the question's row in the tree, and all of it again after Reload Window; then
 // another annotator's label on it (imported through the CLI) makes a disagreement whose row in the Label Summary
-// opens the question in the question view.
+// opens the question in the question view, and the adjudication pass settles it there with a number key.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ describe('labels on PersonaMem questions in the real workbench', () => {
   let runName: string;
   let frame: Frame;
   const [, outdated, evidence] = DEFAULT_QUESTION_LABELS;
-  const { palette } = labelsPage(() => wb);
+  const { palette, pick } = labelsPage(() => wb);
 
   /** Every label in the store, read through the CLI with the benchmark folder (an independent reader). */
   function storeRows(): string[] {
@@ -166,5 +166,42 @@ describe('labels on PersonaMem questions in the real workbench', () => {
     frame = await openFrame();
     expect(await frame.locator('.question-text').innerText()).toBe(question.question);
     await wb.screenshot('personaMemLabels-agreement');
+  });
+
+  it('settles that disagreement in the adjudication pass: both annotators shown, 1 takes the first one’s labels', async () => {
+    const unit = questionUnit(bench, question.split, question.questionId)!;
+    await palette('Persona Lab: Adjudicate Labels…');
+    await pick('Disagreements', 'Disagreements');
+    frame = await wb.findWebviewFrame(
+      `#question-root[data-question="${question.questionId}"] section.adjudication[data-state="open"]`,
+      { timeout: 60_000 },
+    );
+    const section = frame.locator('section.adjudication');
+    const columns = await section
+      .locator('.annotator')
+      .evaluateAll((els) =>
+        els.map((e) => [
+          (e as HTMLElement).dataset.author,
+          [...e.querySelectorAll('ul.labels li')].map((li) => li.textContent),
+        ]),
+      );
+    expect(columns).toEqual([
+      ['e2e-other-annotator', [evidence.name]],
+      [AUTHOR, [outdated.name]],
+    ]);
+    await section.locator('.adjudication-head').click();
+    await pressIn(frame.locator('body'), '1');
+    type Unit = { userId: string; stepId: number; status: string; gold: string[] | null; adjudicator?: string };
+    const settled = () => {
+      const j = JSON.parse(cli(['labels', 'gold', root, '--json'])) as {
+        benchmarks: { benchmark: string; units: Unit[] }[];
+      };
+      return j.benchmarks
+        .find((b) => b.benchmark === 'personamem')
+        ?.units.find((u) => u.userId === unit.personaId && u.stepId === unit.index);
+    };
+    await waitFor(() => settled()?.status === 'adjudicated', { message: 'the question to be settled in the store' });
+    expect(settled()).toMatchObject({ gold: [evidence.id], adjudicator: AUTHOR });
+    await wb.screenshot('personaMemLabels-adjudicated');
   });
 });
