@@ -134,6 +134,41 @@ export interface LabelCounts {
   total: number;
 }
 
+/** One annotator against gold on one label (or every label pooled: label ''), as text cells. */
+export interface GoldFigureRow {
+  label: string;
+  name: string;
+  precision: string;
+  recall: string;
+  kappa: string;
+  /** The 95 % bootstrap interval of κ over the settled units: "[0.21, 0.80]" or "[n/a]". */
+  interval: string;
+}
+
+/** A run's gold labels ("why runs fail"): over its settled units only, and what it leaves out. */
+export interface GoldRunColumn {
+  run: string;
+  units: number;
+  settled: number;
+  failing: number;
+  /** Units not settled (open or by one annotator), left out. */
+  leftOut: number;
+  /** In the table's label order: each label's count and its share of the failing units ("50.0%", "n/a"). */
+  cells: { count: number; share: string }[];
+}
+
+/** The gold set of one benchmark: its units' status, each annotator against gold, and why its runs fail. */
+export interface GoldTables {
+  benchmark: string;
+  /** "4 steps: 1 adjudicated, 2 unanimous, 1 open, 0 by one annotator only" */
+  countsText: string;
+  counts: { units: number; adjudicated: number; unanimous: number; open: number; single: number };
+  annotators: { author: string; units: number; adjudicated: number; rows: GoldFigureRow[] }[];
+  /** The rows of the why-runs-fail table (every label some run's gold has), and a column per run. */
+  labels: { label: string; name: string }[];
+  runs: GoldRunColumn[];
+}
+
 export interface AgreementModel {
   /** The label database. */
   source: string;
@@ -144,6 +179,10 @@ export interface AgreementModel {
   error: string | null;
   benchmarks: BenchmarkTables[];
   counts: LabelCounts;
+  /** Per benchmark with gold (a decision, or a unit two annotators labelled alike); [] before any. */
+  gold: GoldTables[];
+  /** Why the adjudicators' decisions could not be read; null when they could. */
+  goldError: string | null;
 }
 
 const agreementModel = shapeOf<AgreementModel>()({
@@ -153,6 +192,8 @@ const agreementModel = shapeOf<AgreementModel>()({
   error: nullable(str),
   benchmarks: array,
   counts: object({ platforms: array, rows: array, totals: array, total: count }),
+  gold: array,
+  goldError: nullable(str),
 });
 
 export const isExtensionToWebview = messages(message('show', { model: agreementModel }));

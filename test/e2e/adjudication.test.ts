@@ -289,4 +289,40 @@ describe('the adjudication pass in the real workbench', () => {
     );
     await progress('2 settled · 2 agreed · 1 open of 5');
   });
+
+  it('shows the gold counts, why runs fail and each annotator against gold in the Label Agreement, as labels gold --json', async () => {
+    const page = await wb.findWebviewFrame('#agreement-root section.gold .gold-benchmark[data-benchmark="sample"]', {
+      timeout: 60_000,
+    });
+    type Json = {
+      benchmarks: {
+        benchmark: string;
+        counts: GoldJson['counts'];
+        runs: { run: string; settled: number; failing: number }[];
+        annotators: { author: string; units: number }[];
+      }[];
+    };
+    const b = (JSON.parse(cli(['labels', 'gold', db, '--json'])) as Json).benchmarks.find(
+      (x) => x.benchmark === 'sample',
+    )!;
+    const block = page.locator('#agreement-root section.gold .gold-benchmark[data-benchmark="sample"]');
+    const c = b.counts;
+    const counts = `${c.units} step(s): ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
+    await waitFor(async () => (await block.locator('.gold-counts').innerText()) === counts, {
+      timeout: 30_000,
+      message: `the gold counts to read ${counts}`,
+    });
+    expect(c.adjudicated).toBeGreaterThan(0);
+    expect(await block.locator('table.why-runs-fail thead tr:first-child th').allInnerTexts()).toEqual([
+      'Label',
+      ...b.runs.map((r) => r.run),
+    ]);
+    expect(await block.locator('table.why-runs-fail tr.settled td').allInnerTexts()).toEqual(
+      b.runs.map((r) => `${r.failing} of ${r.settled}`),
+    );
+    expect(await block.locator('table.against-gold tr.overall td:first-child').allInnerTexts()).toEqual(
+      b.annotators.map((a) => a.author),
+    );
+    await wb.screenshot('adjudication-gold');
+  });
 });

@@ -23,6 +23,7 @@ import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import css from './agreement.css';
 import { allAuthorsSection, markCurrentUnit } from './allAuthors';
+import { goldSection } from './gold';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('agreement-root') ?? document.body;
@@ -292,6 +293,7 @@ function build(m: AgreementModel): void {
       ]),
     ]),
     ...agreement,
+    goldSection(m.gold, m.goldError),
     el('section', { className: 'per-platform' }, [
       el('h2', { text: 'Labels per platform' }),
       m.counts.rows.length === 0 ? el('p', { className: 'empty', text: 'No labels yet.' }) : countsTable(m.counts),

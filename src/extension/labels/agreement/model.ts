@@ -200,5 +200,7 @@ export function agreementModel(
     error,
     benchmarks,
     counts: counts(rows, name),
+    gold: [],
+    goldError: null,
   };
 }

@@ -1,0 +1,87 @@
+// The Label Agreement's gold part (src/extension/labels/agreement/gold.ts): the page's cells are the core report's
+// figures (`labels gold`), why runs fail has a column per run in the label order of its rows, and a benchmark with
+// no settled, open or decided unit is left out.
+import { describe, expect, it } from 'vitest';
+import type { Adjudication } from '../../src/core/labels/gold';
+import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
+import type { LabelRow } from '../../src/core/labels/model';
+import { goldTables } from '../../src/extension/labels/agreement/gold';
+import { labelRow } from './labelStore-fixture';
+
+const row = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
+  labelRow({ author, stepId, label, run, benchmark });
+const decide = (stepId: number, labels: string[], run = 'gpt'): Adjudication => ({
+  ref: { benchmark: 'spb', platform: 'weibo', userId: 'we_0000000001', stepId, run },
+  labels,
+  adjudicator: 'carol',
+  createdAt: '2026-12-06T00:00:00.000Z',
+});
+
+// gpt: 1 unanimous A, 2 open, 3 adjudicated B. qwen: 4 unanimous A and B. other: one annotator only.
+const rows = [
+  row('ann', 1, 'A'),
+  row('bob', 1, 'A'),
+  row('ann', 2, 'A'),
+  row('bob', 2, 'B'),
+  row('ann', 3, 'A'),
+  row('bob', 3, 'B'),
+  row('ann', 4, 'A', 'qwen'),
+  row('ann', 4, 'B', 'qwen'),
+  row('bob', 4, 'A', 'qwen'),
+  row('bob', 4, 'B', 'qwen'),
+  row('ann', 9, 'C', 'gpt', 'other'),
+];
+
+describe('goldTables', () => {
+  const tables = goldTables(rows, [decide(3, ['B'])], new Map([['A', 'Alpha']]));
+
+  it('has one block per benchmark with gold, with the report’s counts', () => {
+    expect(tables.map((t) => t.benchmark)).toEqual(['spb']);
+    expect(tables[0].countsText).toBe('4 step(s): 1 adjudicated, 2 unanimous, 1 open, 0 by one annotator only');
+  });
+
+  it('counts why each run fails in the label order of its rows', () => {
+    const t = tables[0];
+    expect(t.labels).toEqual([
+      { label: 'A', name: 'Alpha' },
+      { label: 'B', name: 'B' },
+    ]);
+    expect(t.runs).toEqual([
+      {
+        run: 'gpt',
+        units: 3,
+        settled: 2,
+        failing: 2,
+        leftOut: 1,
+        cells: [
+          { count: 1, share: '50.0%' },
+          { count: 1, share: '50.0%' },
+        ],
+      },
+      {
+        run: 'qwen',
+        units: 1,
+        settled: 1,
+        failing: 1,
+        leftOut: 0,
+        cells: [
+          { count: 1, share: '100.0%' },
+          { count: 1, share: '100.0%' },
+        ],
+      },
+    ]);
+  });
+
+  it('gives each annotator’s figures against gold as the report does', () => {
+    const json = goldReportJson(goldReport(rows, [decide(3, ['B'])]), false).benchmarks.find(
+      (b) => b.benchmark === 'spb',
+    )!;
+    const t = tables[0];
+    expect(t.annotators.map((a) => [a.author, a.units, a.adjudicated])).toEqual(
+      json.annotators.map((a) => [a.author, a.units, a.adjudicated]),
+    );
+    const ann = t.annotators[0];
+    expect(ann.rows[0]).toMatchObject({ name: '(all labels)', kappa: json.annotators[0].overall.kappa?.toFixed(3) });
+    expect(ann.rows.slice(1).map((r) => r.name)).toEqual(['Alpha', 'B']);
+  });
+});
