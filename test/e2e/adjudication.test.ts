@@ -323,6 +323,7 @@ describe('the adjudication pass in the real workbench', () => {
     expect(await block.locator('table.against-gold tr.overall td:first-child').allInnerTexts()).toEqual(
       b.annotators.map((a) => a.author),
     );
+    await block.scrollIntoViewIfNeeded();
     await wb.screenshot('adjudication-gold');
   });
 });
