@@ -1,6 +1,7 @@
 // What each command of the CLI takes: its options (Node's util.parseArgs, strict, one table per command), its usage
 // text and two examples. One parser for every command let any command take any other's option and ignore it
 // (`validate DIR --model foo` exited 0); now an option the command does not declare is a usage error naming it.
+import { FORMATS } from '../core/formats';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
@@ -58,7 +59,7 @@ const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|mark
                                                            ignored or never captured; D_decay picks carried over or
                                                            re-inferred), our reading, not the paper's figure`;
 const VALIDATE_USAGE = `  validate <dir> [--json]                                  every located problem in the benchmark's files
-                                                           (StreamProfileBench or OmniBehavior)`;
+                                                           (${FORMATS.map((f) => f.label).join(', ')})`;
 const BASELINE_USAGE = `  baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
                                                            history-frequency, recent-batch)`;
 const GLOSSARY_USAGE = `  glossary [--json]                                        every metric and term the views and this CLI print: its
