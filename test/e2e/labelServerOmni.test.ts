@@ -1,5 +1,5 @@
 // A labelling project over OmniBehavior test actions in the real workbench (both benchmarks as peers): one
-// annotator, dana, opens a copy of sample/ (both benchmarks) with personaLab.labels.server set to this file's own
+// annotator, dana, opens a copy of sample/ (all three benchmarks) with personaLab.labels.server set to this file's own
 // PostgreSQL cluster. New Labelling Project… asks which benchmark, and takes OmniBehavior's test actions of the
 // selected run; erin, a second annotator simulated through the core's LabelQueues, takes the first test action before
 // dana starts. dana then walks her queue in the trace view with a number key and `.`: each `.` submits the test action
@@ -84,7 +84,8 @@ describe.skipIf(skip !== undefined)(
       const quick = wb.quickInput;
       await wb.startCommand('Persona Lab: New Labelling Project…');
       await wb.quick.title('which benchmark').waitFor({ timeout: 30_000 });
-      expect(await wb.quick.rowLabels().allInnerTexts()).toEqual(['StreamProfileBench', 'OmniBehavior']);
+      // every benchmark of the copy whose format gives a project its items (PersonaMem's questions too)
+      expect(await wb.quick.rowLabels().allInnerTexts()).toEqual(['StreamProfileBench', 'OmniBehavior', 'PersonaMem']);
       await wb.pickQuickPickRow('OmniBehavior', 'OmniBehavior');
       const step = async (n: number, title: string, value: string | null) => {
         await wb.quick.title(`(${n}/4)`).waitFor({ timeout: 30_000 });
