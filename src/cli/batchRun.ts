@@ -3,9 +3,10 @@
 // repository, else our template, said so), the endpoint, Ctrl+C, the progress line and the exit status.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { EndpointConfig } from '../core/runner/client';
+import type { OutgoingPrompt } from '../core/pi/guard';
+import { createOpenAITransport, type ChatTransport, type EndpointConfig } from '../core/runner/client';
 import type { RunStatus } from '../core/runner/manifest';
-import { piGuardOption } from './piGuard';
+import { cliPiGuard, piGuardOption } from './piGuard';
 import { num, sendingOptions, Usage, type RunCliIo, type RunCliOptions } from './runArgs';
 
 /** A format's batch run as the CLI lists it: its usage, the options only it takes, and the command. */
@@ -129,14 +130,24 @@ export async function openRequestSource<S>(
   }
 }
 
-export function batchEndpoint(parsed: BatchRunArgs, io: RunCliIo): EndpointConfig {
-  return {
+/**
+ * The endpoint the run sends to, and its transport through the PI guard over `outgoing` (what the run will send);
+ * null after the guard refused and said why (exit status EXIT_PI_REFUSED).
+ */
+export function guardedEndpoint(
+  parsed: BatchRunArgs,
+  io: RunCliIo,
+  outgoing: Iterable<OutgoingPrompt>,
+): { endpoint: EndpointConfig; transport: ChatTransport } | null {
+  const endpoint: EndpointConfig = {
     baseURL: parsed.baseURL,
     apiKey: io.env.OPENAI_API_KEY ?? '',
     model: parsed.model,
     timeoutMs: parsed.timeoutS * 1000,
     maxReplyBytes: parsed.maxReplyBytes,
   };
+  const transport = cliPiGuard(outgoing, parsed, createOpenAITransport(endpoint), io);
+  return transport && { endpoint, transport };
 }
 
 /** The run's abort: the test's signal when there is one (the CLI's main aborts on SIGINT / SIGTERM through it). */

@@ -16,11 +16,9 @@ import {
   OMNI_REFERENCE_FILES,
   omniReferenceSource,
 } from '../../../core/omni/reference/source';
-import { createOpenAITransport } from '../../../core/runner/client';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
 import { runNameProblem } from '../../../core/runner/runner';
 import {
-  batchEndpoint,
   batchExit,
   endLines,
   neverStarted,
@@ -31,9 +29,9 @@ import {
   progressLine,
   runAbort,
   type BatchRunCommand,
+  guardedEndpoint,
   type CheckoutRule,
 } from '../../batchRun';
-import { cliPiGuard } from '../../piGuard';
 import { num, Usage, type RunCliIo, type RunCliOptions } from '../../runArgs';
 
 export const OMNI_RUN_USAGE = `  run <omnibehavior dir> --out NAME --base-url URL --model NAME [--user ID [--index N]]
@@ -97,14 +95,13 @@ async function runOmniRunCommand(args: string[], opts: OmniRunCliOptions, io: Ru
     if (plan.warnings.length > 20) io.stderr(`warning: … and ${plan.warnings.length - 20} more\n`);
     io.stderr(`${parsed.out}: ${estimateLine(estimateRequests(plan.requests, parsed.prices), 'request')}\n`);
     if (parsed.dryRun) return 0;
-    const endpoint = batchEndpoint(parsed, io);
-    const transport = cliPiGuard(
-      plan.requests.filter((r) => !r.done),
+    const sending = guardedEndpoint(
       parsed,
-      createOpenAITransport(endpoint),
       io,
+      plan.requests.filter((r) => !r.done),
     );
-    if (!transport) return EXIT_PI_REFUSED;
+    if (!sending) return EXIT_PI_REFUSED;
+    const { endpoint, transport } = sending;
     const controller = runAbort(io);
     const line = progressLine(io);
     const summary = await runOmni({

@@ -13,11 +13,9 @@ import { planPersonaMem } from '../../../core/personamem/run/plan';
 import { resultsFileName, runPersonaMem, type PmRunProgress } from '../../../core/personamem/run/runner';
 import { pmTemplateSource, type PmRequestSource } from '../../../core/personamem/run/source';
 import { scorePersonaMemRun } from '../../../core/personamem/score';
-import { createOpenAITransport } from '../../../core/runner/client';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
 import { runNameProblem } from '../../../core/runner/runner';
 import {
-  batchEndpoint,
   batchExit,
   endLines,
   neverStarted,
@@ -28,9 +26,9 @@ import {
   progressLine,
   runAbort,
   type BatchRunCommand,
+  guardedEndpoint,
   type CheckoutRule,
 } from '../../batchRun';
-import { cliPiGuard } from '../../piGuard';
 import { Usage, type RunCliIo, type RunCliOptions } from '../../runArgs';
 
 export const PM_RUN_USAGE = `  run <personamem dir> --base-url URL --model NAME [--size SIZE] [--out NAME] [--user PERSONA_ID]
@@ -110,9 +108,9 @@ async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io
         ? `request: ${source.name} from ${source.checkout} (${source.id})\n`
         : `request: ${source.name}\n`,
     );
-    const endpoint = batchEndpoint(parsed, io);
-    const transport = cliPiGuard(plan.outgoing, parsed, createOpenAITransport(endpoint), io);
-    if (!transport) return EXIT_PI_REFUSED;
+    const sending = guardedEndpoint(parsed, io, plan.outgoing);
+    if (!sending) return EXIT_PI_REFUSED;
+    const { endpoint, transport } = sending;
     const controller = runAbort(io);
     const line = progressLine(io);
     const summary = await runPersonaMem({
