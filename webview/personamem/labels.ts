@@ -2,7 +2,7 @@
 // question shown, in the run it shows. n writes a note on the label last added, . goes to the next question without
 // a label, u (or Ctrl+Z) undoes, ? lists the keys and the label guides. The extension stores each action and sends
 // the new state.
-import { listenAdjudicationKeys, renderAdjudication } from '../shared/adjudication';
+import { listenAdjudicationKeys } from '../shared/adjudication';
 import { noteTarget, staleText, type AppliedLabel, type LabelChip, type NoteChoice } from '../../src/core/labels/view';
 import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
 import type { QuestionLabelAction, QuestionLabelState } from '../../src/shared/personamem/labelProtocol';
@@ -131,8 +131,7 @@ export class QuestionLabelsUi {
         keyHelp(CHEAT_SHEET_KEY, 'keys and guides'),
       ]),
     ]);
-    if (state.adjudication) bar.appendChild(renderAdjudication(state.adjudication));
-    mountBar(header, bar, this.note, this.overflow);
+    mountBar(header, bar, this.note, this.overflow, state.adjudication);
   }
 
   private onKeydown(e: KeyboardEvent): void {

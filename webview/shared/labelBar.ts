@@ -3,6 +3,8 @@
 // show, the last action's outcome), the start of the key help line, and the bar's keys.
 import type { AppliedLabel, LabelChip, LabelFlash } from '../../src/core/labels/view';
 import { LABEL_BAR_KEYS, type LabelBarState } from '../../src/shared/labelProtocol';
+import type { AdjudicationSection } from '../../src/core/labels/adjudication';
+import { renderAdjudication } from './adjudication';
 import { el } from './dom';
 import { isPageKey, isUndoChord } from './keys';
 import { keyHelp, keyRange, labelChip, type ChipOverflow } from './labelChips';
@@ -105,8 +107,18 @@ export function toggleChip(
   return labelChip(c, { applied: !!on, stale, suggested: false, disabled: how.disabled, help }, toggle);
 }
 
-/** Puts `bar` in `header`, in place of the bar there (an open note field moves into it), and fits its chips. */
-export function mountBar(header: Element, bar: HTMLElement, note: NoteField, overflow: ChipOverflow): void {
+/**
+ * Puts `bar` in `header`, in place of the bar there (an open note field moves into it), and fits its chips; the
+ * adjudication pass's section on the item goes at its end while a pass walks it.
+ */
+export function mountBar(
+  header: Element,
+  bar: HTMLElement,
+  note: NoteField,
+  overflow: ChipOverflow,
+  adjudication: AdjudicationSection | null | undefined,
+): void {
+  if (adjudication) bar.appendChild(renderAdjudication(adjudication));
   const old = header.querySelector('.labels-bar');
   note.carry(bar, () => {
     if (old) old.replaceWith(bar);

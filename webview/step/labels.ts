@@ -1,7 +1,8 @@
 // Labelling in the step view: the labels bar in the sticky header, its keys, and the label targets (a pool tag
 // chip, a selected span of the written persona, else the whole step). Every action goes to the extension, which
 // stores it and sends the new state back; nothing is stored here.
-import { listenAdjudicationKeys, renderAdjudication } from '../shared/adjudication';
+import { listenAdjudicationKeys } from '../shared/adjudication';
+import { mountBar } from '../shared/labelBar';
 import type { LabelTarget } from '../../src/core/labels/model';
 import {
   PERSONA_FIELD,
@@ -135,12 +136,7 @@ export class LabelsUi {
         clearSelection: () => this.clearSelection(),
       },
     );
-    if (state.adjudication) bar.appendChild(renderAdjudication(state.adjudication));
-    this.note.carry(bar, () => {
-      if (old) old.replaceWith(bar);
-      else header.appendChild(bar);
-    });
-    this.overflow.attach(bar);
+    mountBar(header, bar, this.note, this.overflow, state.adjudication);
   }
 
   /** `e` opens Edit Prompt in a view that follows the selected run (main.ts sets data-pinned on a pinned one). */

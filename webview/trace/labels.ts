@@ -3,7 +3,7 @@
 // bar says in words what the keys label now; a move to another test action gives the target back to it, and so does
 // Esc. n writes a note on the label last added, . goes to the next test action without a label, u (or Ctrl+Z)
 // undoes. The extension stores each action and sends the new state.
-import { listenAdjudicationKeys, renderAdjudication } from '../shared/adjudication';
+import { listenAdjudicationKeys } from '../shared/adjudication';
 import type { LabelTarget } from '../../src/core/labels/model';
 import {
   describeTarget,
@@ -228,8 +228,7 @@ export class TraceLabelsUi {
         ]),
       ],
     );
-    if (state.adjudication) bar.appendChild(renderAdjudication(state.adjudication));
-    mountBar(header, bar, this.note, this.overflow);
+    mountBar(header, bar, this.note, this.overflow, state.adjudication);
   }
 
   private onKeydown(e: KeyboardEvent): void {
