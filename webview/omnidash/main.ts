@@ -18,7 +18,7 @@ import {
   isExtensionToWebview,
   type OmniDashboardModel,
   type WebviewToExtension,
-} from '../../src/shared/omniDashboardProtocol';
+} from '../../src/shared/omni/dashboardProtocol';
 import { chartRenderer, chartToolbar, saveChartMessage } from '../shared/chartExport';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';

@@ -16,7 +16,7 @@ import {
   type NoteChoice,
 } from '../../src/core/labels/view';
 import type { StepLocation } from '../../src/core/spb/view/stepModel';
-import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/stepViewProtocol';
+import { LABEL_KEYS, type LabelUiAction } from '../../src/shared/spb/stepViewProtocol';
 import { CheatSheet } from '../shared/cheatSheet';
 import chipsCss from '../shared/labelChips.css';
 import { ChipOverflow } from '../shared/labelChips';

@@ -8,7 +8,7 @@ import {
   type NavState,
   type RerunState,
   type WebviewToExtension,
-} from '../../src/shared/stepViewProtocol';
+} from '../../src/shared/spb/stepViewProtocol';
 import { fieldKey, type StepPiMarks } from '../../src/core/pi/spans';
 import type { StepModel } from '../../src/core/spb/view/stepModel';
 import { el } from '../shared/dom';

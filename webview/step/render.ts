@@ -9,7 +9,7 @@ import {
   type NavDirection,
   type NavState,
   type StepCommand,
-} from '../../src/shared/stepViewProtocol';
+} from '../../src/shared/spb/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { section, type SectionState } from '../shared/sections';
 import { piNodes, piText } from '../shared/piText';

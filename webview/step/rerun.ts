@@ -6,7 +6,7 @@ import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
 import type { PromptDiff } from '../../src/core/rerun/promptDiff';
 import type { SideModel } from '../../src/core/spb/view/sides';
 import type { StepModel } from '../../src/core/spb/view/stepModel';
-import type { RerunState } from '../../src/shared/stepViewProtocol';
+import type { RerunState } from '../../src/shared/spb/stepViewProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
 import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when, type RerunHandlers } from './rerunTables';

@@ -2,7 +2,7 @@
 // (persona mode, time, template) the side-by-side comparison shares.
 import type { AblationTable } from '../../src/core/rerun/ablation';
 import type { AttemptSummary } from '../../src/core/rerun/attemptCompare';
-import type { RerunState, StepCommand } from '../../src/shared/stepViewProtocol';
+import type { RerunState, StepCommand } from '../../src/shared/spb/stepViewProtocol';
 import { elideMiddle } from '../../src/core/elide';
 import { el } from '../shared/dom';
 

@@ -1,7 +1,7 @@
 // The trace view's attempts: Re-run Test Action (r) and Edit Prompt (e), and each attempt made in the workbench with
 // its answers against the selected run's: fixed (wrong → right), broken (right → wrong), lost (nothing read), the
 // graded error's move. Words carry every meaning; icons only repeat them. Dataset text is set as text.
-import type { AttemptRowView, AttemptView, AttemptsMessage } from '../../src/shared/traceAttempts';
+import type { AttemptRowView, AttemptView, AttemptsMessage } from '../../src/shared/omni/traceAttempts';
 import { actionButton as button, el, icon, type Child } from '../shared/dom';
 
 export interface AttemptHandlers {

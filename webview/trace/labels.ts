@@ -16,7 +16,7 @@ import {
   type NoteChoice,
 } from '../../src/core/labels/view';
 import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
-import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/traceProtocol';
+import type { TraceLabelAction, TraceLabelState, TraceLabelTarget, TraceRef } from '../../src/shared/omni/traceProtocol';
 import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
 import { el } from '../shared/dom';
 import { appliedItem, ChipOverflow, keyHelp } from '../shared/labelChips';

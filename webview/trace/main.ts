@@ -9,8 +9,8 @@ import {
   type TraceModel,
   type TraceRef,
   type WebviewToExtension,
-} from '../../src/shared/traceProtocol';
-import type { AttemptsMessage } from '../../src/shared/traceAttempts';
+} from '../../src/shared/omni/traceProtocol';
+import type { AttemptsMessage } from '../../src/shared/omni/traceAttempts';
 import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { isPlainKey } from '../shared/keys';

@@ -2,7 +2,7 @@
 // profile, the records up to the test action's own, its prediction) and marks each where it is: in the profile, the
 // scene context, the questions, or a record's text once the record shows; the finding the audit opened the trace for
 // is outlined and scrolled to. Without an audit it scans on request (the extension host scans, in batches).
-import type { AuditPiFinding, AuditPiMessage, PiFinding, PiMessage } from '../../src/shared/traceProtocol';
+import type { AuditPiFinding, AuditPiMessage, PiFinding, PiMessage } from '../../src/shared/omni/traceProtocol';
 import { el } from '../shared/dom';
 import { markAuditFinding, piFindingsTable } from '../shared/piText';
 

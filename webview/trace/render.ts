@@ -1,7 +1,7 @@
 // Renders a TraceModel's header, profile, scene context and questions. Every dataset string is set as text.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { QuestionRow, TraceModel, Verdict } from '../../src/shared/traceProtocol';
+import type { QuestionRow, TraceModel, Verdict } from '../../src/shared/omni/traceProtocol';
 import { el, icon, type Child } from '../shared/dom';
 import type { SectionState } from '../shared/sections';
 import { hoverText, MISSING } from '../../src/core/glossary';

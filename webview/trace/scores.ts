@@ -3,7 +3,7 @@
 // move, Backspace clears, Esc stops; a click on a number does the same for its row, a click on the pressed one clears
 // it. The extension stores each score (one undoable action, like a label) and sends the state back.
 import { DIMENSION_NAMES } from '../../src/core/omni/judgeAgreementText';
-import type { TraceLabelAction, TraceRef, TraceScoreState } from '../../src/shared/traceProtocol';
+import type { TraceLabelAction, TraceRef, TraceScoreState } from '../../src/shared/omni/traceProtocol';
 import { el } from '../shared/dom';
 import { isPlainKey } from '../shared/keys';
 import { keyHelp } from '../shared/labelChips';

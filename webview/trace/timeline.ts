@@ -10,7 +10,7 @@ import {
   type TimelineRow,
   type TraceModel,
   type WebviewToExtension,
-} from '../../src/shared/traceProtocol';
+} from '../../src/shared/omni/traceProtocol';
 import type { Scene } from '../../src/core/omni/types';
 import { areaStyle, readColours } from '../shared/hatch';
 import { sceneEncoding } from '../shared/palettes';

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { ablationTable } from '../../core/rerun/ablation';
 import type { RunProgress } from '../../core/runner/runner';
-import { stepForCommand } from '../stepView';
+import { stepForCommand } from '../benchmarks/spb/stepView';
 import { slug, stamp, userOfNode } from './args';
 import { askRunName, guardPlan, progressText, runPlan, type BatchPlan } from './batch';
 import type { RerunDeps } from './step';

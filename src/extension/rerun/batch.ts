@@ -17,7 +17,7 @@ import {
 import { readManifest, type PersonaMode, type StartPersona } from '../../core/runner/manifest';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../../core/spb/types';
 import type { ResolvedEndpoint } from '../endpoint';
-import { stepForCommand } from '../stepView';
+import { stepForCommand } from '../benchmarks/spb/stepView';
 import type { ChosenTemplate } from '../templates';
 import { referenceTemplate } from '../templates/library';
 import { referenceUnavailable } from '../templates/reference';

@@ -16,7 +16,7 @@ import { renderChosen } from '../templates/library';
 import { templateId } from '../../core/spb/prompt/prompt';
 import { personaReceived } from '../../core/spb/score/run';
 import type { StepRef } from '../benchmarks/spb/store';
-import { stepForCommand } from '../stepView';
+import { stepForCommand } from '../benchmarks/spb/stepView';
 import { execute, type RerunDeps } from './step';
 import { readDraftOrigin, writeDraftOrigin } from './draftTemplate';
 import { draftPersona } from '../../core/rerun/sentPersona';

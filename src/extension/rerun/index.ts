@@ -3,7 +3,7 @@
 // command table registers the handlers (./step, ./batch, ./ablation) with the deps returned here.
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
-import type { StepPanel } from '../stepView';
+import type { StepPanel } from '../benchmarks/spb/stepView';
 import type { SpbStore } from '../benchmarks/spb/store';
 import type { TemplateLibrary } from '../templates';
 import * as vscode from 'vscode';

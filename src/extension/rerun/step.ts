@@ -10,9 +10,9 @@ import { renderStepRequest, runStep, type StepRequest } from '../../core/runner/
 import { personaReceived, resultFor } from '../../core/spb/score/run';
 import type { Step, User } from '../../core/spb/types';
 import type { EndpointService, ResolvedEndpoint } from '../endpoint';
-import type { StepPanel } from '../stepView';
+import type { StepPanel } from '../benchmarks/spb/stepView';
 import type { SpbStore, StepRef } from '../benchmarks/spb/store';
-import { stepForCommand } from '../stepView';
+import { stepForCommand } from '../benchmarks/spb/stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
 import type { DraftParse } from '../../core/rerun/draft';

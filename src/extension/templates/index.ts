@@ -6,7 +6,7 @@ import { DEFAULT_TEMPLATE } from '../../core/spb/prompt/prompt';
 import { personaReceived } from '../../core/spb/score/run';
 import { checkTemplateName, templateFileName } from '../../core/spb/prompt/templateFiles';
 import type { ReadOnlyDocs } from '../docs';
-import { stepForCommand, type StepPanel } from '../stepView';
+import { stepForCommand, type StepPanel } from '../benchmarks/spb/stepView';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { registerTemplateLanguage } from './language';
 import { renderChosen, TemplateLibrary, type ChosenTemplate } from './library';

@@ -1,8 +1,8 @@
 // OmniBehavior in the extension.
 import { omniBehavior, omniRoot } from '../../../core/formats';
-import { omniAuditPart } from '../../audit/omni/part';
-import { omniLabelPart } from '../../labels/omni/part';
-import { omniDashboard } from '../../dashboard/omni/part';
+import { omniAuditPart } from './audit/part';
+import { omniLabelPart } from './labels/part';
+import { omniDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
 import { OmniStore } from './store';
 import { watchOmni } from './watch';

@@ -18,7 +18,7 @@ import type { TreeNode } from '../../tree/node';
 import { countsText, rowCountsText } from '../../../core/omni/countsText';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import { rowName, omniRowDescription } from '../viewText';
-import type { TraceRef } from '../../../shared/traceProtocol';
+import type { TraceRef } from '../../../shared/omni/traceProtocol';
 
 export interface OmniTreeContext {
   bench: OmniBenchmark;

@@ -1,8 +1,8 @@
 // StreamProfileBench in the extension. The first contribution is also what an unrecognised target is opened as.
 import { streamProfileBench } from '../../../core/formats';
-import { spbAuditPart } from '../../audit/spb/part';
-import { spbLabelPart } from '../../labels/spb/part';
-import { spbDashboard } from '../../dashboard/spb/part';
+import { spbAuditPart } from './audit/part';
+import { spbLabelPart } from './labels/part';
+import { spbDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
