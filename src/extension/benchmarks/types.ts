@@ -41,6 +41,8 @@ export interface OpenBenchmark<
   open(target: string): Promise<void>;
   /** Loads the last target again (no-op when nothing was opened). */
   reload(): Promise<void>;
+  /** The target last opened (the first format's store remembers it across windows: Refresh, the next start). */
+  readonly target: string | undefined;
   /** Resolves when the loads in progress (if any) are done. */
   ready(): Promise<void>;
   readonly isLoading: boolean;

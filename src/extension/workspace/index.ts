@@ -46,6 +46,6 @@ function startTarget(benchmarks: Benchmarks): string | undefined {
       folders().find((f) => otherFormats.some((c) => c.format.detect(f) && c.rootOf(f) !== undefined));
     if (found) return found;
   }
-  const last = benchmarks.spb.target;
+  const last = benchmarks.all[0]?.target;
   return last && existsSync(last) ? last : undefined;
 }

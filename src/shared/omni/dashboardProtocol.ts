@@ -1,5 +1,5 @@
-// The OmniBehavior dashboard's webview protocol (extension: src/extension/dashboard/omni/panel.ts, webview:
-// webview/omnidash). The webview posts `ready`; the extension answers `show` with the selected run's scores and bias
+// The OmniBehavior dashboard's webview protocol (extension: src/extension/benchmarks/omni/dashboard/panel.ts, webview:
+// webview/omni/omnidash). The webview posts `ready`; the extension answers `show` with the selected run's scores and bias
 // diagnostics (or `empty`), and again whenever the benchmark reloads or another run is chosen. `saveChart` asks to save
 // the bias chart as SVG or PNG (src/shared/chartExport.ts).
 import type { BiasDiagnostics } from '../../core/omni/bias';

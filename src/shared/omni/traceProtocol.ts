@@ -1,4 +1,4 @@
-// The trace view's webview protocol (extension: src/extension/traceView, webview: webview/trace). Messages are
+// The trace view's webview protocol (extension: src/extension/benchmarks/omni/traceView, webview: webview/omni/trace). Messages are
 // discriminated on `type`; each message's type and its guard come from one definition (src/core/guards.ts), and
 // each side checks what it receives with the guard. Only types are imported from the core, so the webview bundle
 // pulls in no Node code.

@@ -1,5 +1,5 @@
-// The step view's webview protocol: the one module both sides import (extension: src/extension/stepView,
-// webview: webview/step). Messages are discriminated on `type`; each message's type and its guard come from one
+// The step view's webview protocol: the one module both sides import (extension: src/extension/benchmarks/spb/stepView,
+// webview: webview/spb/step). Messages are discriminated on `type`; each message's type and its guard come from one
 // definition (src/core/guards.ts), and each side checks what it receives with the guard.
 // Sequence: the webview posts `ready` once its script runs; only then does the extension post `show`/`empty`.
 // After a reload of the webview (hidden and shown again) it posts `ready` again and gets the current step.
@@ -120,7 +120,7 @@ export const RESERVED_LABEL_KEYS: readonly string[] = [
   'u',
   '.',
   'e',
-  // the trace view's scoring of an utterance (webview/trace/scores.ts)
+  // the trace view's scoring of an utterance (webview/omni/trace/scores.ts)
   's',
   // the keys and label guides sheet of both views (webview/shared/cheatSheet.ts)
   '?',

@@ -4,6 +4,7 @@ import { spbAuditPart } from './audit/part';
 import { spbLabelPart } from './labels/part';
 import { spbDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
+import { spbFeatures } from './features';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
 
@@ -17,4 +18,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   audit: (store) => spbAuditPart(store),
   labels: (store, host) => spbLabelPart(store, host),
   dashboard: (store, host) => spbDashboard(store, host),
+  views: (store, context, host) => spbFeatures(store, context, host),
 };

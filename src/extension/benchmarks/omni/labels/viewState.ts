@@ -3,7 +3,12 @@
 import type { LabelRow } from '../../../../core/labels/model';
 import type { TraceStaleness } from '../../../../core/labels/trace';
 import type { LabelStaleness } from '../../../../core/labels/view';
-import type { LabelledHistoryItem, TraceLabelState, TraceRef, TraceScoreState } from '../../../../shared/omni/traceProtocol';
+import type {
+  LabelledHistoryItem,
+  TraceLabelState,
+  TraceRef,
+  TraceScoreState,
+} from '../../../../shared/omni/traceProtocol';
 import { utteranceHash, type ScoreRow } from '../../../../core/labels/scores';
 import { utteranceAt, utteranceText } from '../../../../core/omni/judgeAgreement';
 import { JUDGE_DIMENSIONS, type OmniRun } from '../../../../core/omni/types';

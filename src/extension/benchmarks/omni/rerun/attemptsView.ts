@@ -1,6 +1,11 @@
 // The attempts of the test action shown in the trace view, as the page draws them: each answer against the selected
 // run's (fixed, broken, moved), posted whenever the view shows a test action, an attempt is added or the run changes.
-import { compareAttempt, OMNI_ATTEMPTS_FILE, OmniAttemptStore, type OmniAttempt } from '../../../../core/omni/run/attempts';
+import {
+  compareAttempt,
+  OMNI_ATTEMPTS_FILE,
+  OmniAttemptStore,
+  type OmniAttempt,
+} from '../../../../core/omni/run/attempts';
 import { binaryLabel } from '../../../../core/omni/fields';
 import { predictionKey } from '../../../../core/omni/types';
 import type { AttemptView } from '../../../../shared/omni/traceAttempts';

@@ -43,7 +43,7 @@ const copyRef = (ref: TraceRef): TraceRef => ({ userId: ref.userId, index: ref.i
 
 type RerunRequest = Extract<WebviewToExtension, { type: 'rerunAction' | 'editPrompt' | 'openAttempt' }>;
 
-/** The PI Audit's findings in a trace, as the audit feature gives them (src/extension/audit/omni/trace.ts). */
+/** The PI Audit's findings in a trace, as the audit feature gives them (src/extension/benchmarks/omni/audit/trace.ts). */
 export interface TraceAuditSource {
   /** The findings in the trace of `ref` (the first `PI_MAX_SENT`) and their number; undefined: not audited. */
   findingsIn(ref: TraceRef): { findings: AuditPiFinding[]; found: number } | undefined;

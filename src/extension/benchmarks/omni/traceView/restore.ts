@@ -1,6 +1,6 @@
 // Trace views come back after Reload Window or a restart: the page saves its test action (and the history record it
 // showed) in its webview state, and this serializer reopens the test action, once the benchmark has loaded, in the
-// panel VS Code restored; the page then shows the saved record again itself (webview/trace/main.ts), as it does when
+// panel VS Code restored; the page then shows the saved record again itself (webview/omni/trace/main.ts), as it does when
 // it loads again after being hidden. A test action that is not in the benchmark any more says so in the view.
 import * as vscode from 'vscode';
 import { TRACE_VIEW_TYPE, savedRestore } from '../../../../shared/omni/traceProtocol';

@@ -4,6 +4,7 @@
 import { streamProfileBench } from '../../../../core/formats';
 import type { SpbStore } from '../store';
 import type { LabelHost, LabelPart } from '../../../labels/part';
+import { stepViewsOf } from '../stepView';
 import { LabelStepController } from './controller';
 import { filterMessage, type FilterDeps } from './filterCommands';
 import { spbProjectSource } from './project';
@@ -17,8 +18,8 @@ export interface SpbLabelPart extends LabelPart {
   readonly filter: FilterDeps;
 }
 
-export function spbLabelPart(spb: SpbStore, { labels, views, tree, state }: LabelHost): SpbLabelPart {
-  const stepViews = views.steps;
+export function spbLabelPart(spb: SpbStore, { labels, tree, state }: LabelHost): SpbLabelPart {
+  const stepViews = stepViewsOf(spb);
   if (!stepViews) throw new Error('StreamProfileBench labels need the step view');
   const steps = new SpbLabelTargets(spb, labels);
   const augment = new LabelTreeAugment(steps, labels, state);

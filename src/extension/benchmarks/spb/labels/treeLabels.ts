@@ -15,7 +15,7 @@ import {
 } from '../../../../core/labels/filter';
 import { resultFor } from '../../../../core/spb/score/run';
 import type { Platform, Step, User } from '../../../../core/spb/types';
-import type { TreeAugment } from '../../../tree/augment';
+import type { TreeAugment } from '../treeAugment';
 import type { LabelService } from '../../../labels/service';
 import type { SpbLabelTargets } from './targets';
 

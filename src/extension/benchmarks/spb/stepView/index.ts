@@ -58,9 +58,17 @@ function viewColumnOf(options: unknown): vscode.ViewColumn | undefined {
     : undefined;
 }
 
-/** Returns the panels, for features that add to the step view (labels, re-runs, templates; main.ts wires them). */
+const made = new WeakMap<SpbStore, StepViews>();
+
+/** The step views of `store` (the generic features' parts add their bars to them); undefined before they are made. */
+export function stepViewsOf(store: SpbStore): StepViews | undefined {
+  return made.get(store);
+}
+
+/** Returns the panels, for features that add to the step view (labels, re-runs, templates; features.ts wires them). */
 export function activateStepView(context: vscode.ExtensionContext, store: SpbStore): StepViews {
   const views = new StepViews(context.extensionUri, store);
+  made.set(store, views);
   context.subscriptions.push(views, registerStepViewSerializer(views, store));
   return views;
 }

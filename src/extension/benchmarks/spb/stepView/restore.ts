@@ -11,7 +11,7 @@ import type { StepViews } from './views';
 
 const savedRestore = object({ platform: isPlatform, userId: str, stepId: int, pinnedRun: optional(anything) });
 
-/** The `restore` key the step page saves: its step and pinned run (webview/step/main.ts). */
+/** The `restore` key the step page saves: its step and pinned run (webview/spb/step/main.ts). */
 export function savedStep(state: unknown): { ref: StepRef; pinnedRun: string | null } | undefined {
   const o = isRecord(state) ? state.restore : undefined;
   if (!savedRestore(o)) return undefined;
