@@ -1,6 +1,6 @@
 // What every open benchmark offers the features, whatever its format: load and reload, the runs and the selected
-// one, the loader's diagnostics and its roots in the Benchmarks tree. StreamProfileBench (spb/) and OmniBehavior
-// (omni/) implement it; a feature takes the open benchmark it serves, never a format.
+// one, the loader's diagnostics and its roots in the Benchmarks tree. Each format's folder implements it; a feature
+// takes the open benchmark it serves, never a format.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { Diagnostic } from '../../core/io/diagnostics';
