@@ -1,4 +1,4 @@
-// The PI Audit tree's OmniBehavior part as plain data (audit/omni/model.ts), on the real audit of sample/omnibehavior.
+// The PI Audit tree's OmniBehavior part as plain data (benchmarks/omni/audit/model.ts), on the real audit of sample/omnibehavior.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

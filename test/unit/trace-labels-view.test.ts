@@ -1,4 +1,4 @@
-// The trace view's labels bar state (labels/omni/viewState.ts) and the trace protocol's label messages.
+// The trace view's labels bar state (benchmarks/omni/labels/viewState.ts) and the trace protocol's label messages.
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';

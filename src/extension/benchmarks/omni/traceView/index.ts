@@ -1,5 +1,5 @@
-// The trace view: an OmniBehavior test action with its history and timeline (its labelling is the labels feature's,
-// labels/omni/). The benchmark itself (store, tree root, commands) is in ../benchmarks/omni/.
+// The trace view: an OmniBehavior test action with its history and timeline (its labelling is OmniBehavior's part
+// of the labels, ../labels/). The benchmark itself (store, tree root, commands) is the folder above.
 import type * as vscode from 'vscode';
 import type { OmniStore } from '../store';
 import { TracePanel } from './panel';
