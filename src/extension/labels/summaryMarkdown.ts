@@ -8,6 +8,7 @@ import {
   type Kappa,
   type LabelSummary,
 } from '../../core/labels/agreement';
+import { platformUnitNoun } from '../../core/labels/unitNoun';
 
 /** Escapes text from the database or the label set for a Markdown table cell or line. */
 export function mdText(s: string): string {
@@ -91,12 +92,13 @@ export function summaryMarkdown(
     `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, the share of shared steps where both gave the label or both did not; *pe*: the agreement expected by chance from how often each author gives it.`,
     '',
   );
-  const groups = (byBenchmark ?? [{ benchmark: '', unit: 'step' as const, agreements: s.agreements }]).filter(
+  const unit = platformUnitNoun('', []);
+  const groups = (byBenchmark ?? [{ benchmark: '', unit, agreements: s.agreements }]).filter(
     (g) => g.agreements.length > 0,
   );
   for (const g of groups) {
-    const noun = g.unit === 'mixed' ? 'unit' : g.unit;
-    if (g.benchmark) out.push(`### ${mdText(g.benchmark)}: ${noun}s`, '');
+    const noun = g.unit.singular;
+    if (g.benchmark) out.push(`### ${mdText(g.benchmark)}: ${mdText(g.unit.plural)}`, '');
     for (const ag of g.agreements) {
       out.push(
         `${g.benchmark ? '####' : '###'} ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} ${noun}(s) both labelled`,
