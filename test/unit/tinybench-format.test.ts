@@ -46,7 +46,7 @@ describe('the registry with a registered third format', () => {
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
     expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem']);
-    expect(tinyBench.capabilities).toEqual(['audit', 'labels']);
+    expect(tinyBench.capabilities).toEqual(['rerun', 'audit', 'labels']);
     expect(tinyBench.labelTargets).toEqual(['step']);
   });
 
