@@ -9,7 +9,7 @@ export interface UnitNoun {
   key: string;
   singular: string;
   plural: string;
-  /** The benchmark's units in a heading: "StreamProfileBench steps". */
+  /** The benchmark's units in a heading: "PersonaMem questions". */
   title: string;
 }
 
