@@ -33,6 +33,7 @@ describe('a third format registered by one list entry works in the workbench', (
   const { palette } = labelsPage(() => wb);
   const [first, second] = defaultLabelSet().labels;
   const ADDRESS = 'ann.smith@example.org';
+  const PHONE = '+1 415 555 0134';
 
   function addLabel(label: string, userId: string, stepId: number): void {
     const store = LabelStore.open(join(root, '.personalab', 'labels.db'));
@@ -48,9 +49,12 @@ describe('a third format registered by one list entry works in the workbench', (
     tmp = mkdtempSync(join(tmpdir(), 'persona-lab-tinybench-'));
     root = join(tmp, 'tiny');
     cpSync(TINY_SAMPLE, root, { recursive: true });
-    // A residual address in ann's first item, for the PI audit.
+    // A residual address in ann's first item and a phone number in bob's, for the PI audit.
     const items = join(root, 'items.tinybench.jsonl');
-    writeFileSync(items, readFileSync(items, 'utf8').replace('likes cats', `likes cats, mail ${ADDRESS}`));
+    const planted = readFileSync(items, 'utf8')
+      .replace('likes cats', `likes cats, mail ${ADDRESS}`)
+      .replace('plays chess', `plays chess, phone ${PHONE}`);
+    writeFileSync(items, planted);
     appendFileSync(items, 'not json\n');
     mkdirSync(join(root, '.personalab'));
     addLabel(first.id, 'ann', 2);
@@ -138,10 +142,10 @@ describe('a third format registered by one list entry works in the workbench', (
     expect((await rows()).filter((r) => r.level === 2).map((r) => r.label)).toEqual(['bob', 'ann']);
   });
 
-  it('audits its items through its audit part: the planted address under its category and user', async () => {
+  it('audits its items through its audit part: the planted address and phone under their categories', async () => {
     // The audit runs by itself once the view shows (personaLab.audit.autoRun is `small` by default).
     await wb.showOnlyView('PI Audit');
-    await wb.waitForExtensionHostLine(/\[info\] audit: 1 finding\(s\) in 1 file\(s\)/, { timeout: 60_000 });
+    await wb.waitForExtensionHostLine(/\[info\] audit: 2 finding\(s\) in 1 file\(s\)/, { timeout: 60_000 });
     const row = (label: string, level: number) =>
       waitFor(async () => (await auditRows(wb)).find((r) => r.level === level && r.label === label), {
         timeout: 30_000,
@@ -149,6 +153,7 @@ describe('a third format registered by one list entry works in the workbench', (
       });
     const category = await row(CATEGORY_INFO.EMAIL.label, 1);
     expect(category.description).toBe('1 open · 0 placeholders');
+    expect((await row(CATEGORY_INFO.PHONE.label, 1)).description).toBe('1 open · 0 placeholders');
     const summary = await row(tinyBench.label, 2);
     expect(summary.expanded).toBe('true');
     const user = await row('ann', 2);
@@ -163,6 +168,7 @@ describe('a third format registered by one list entry works in the workbench', (
   const guessed = TINY_LABEL_SET.defaults[1];
 
   it('labels an item from the keyboard with a label of its own set: in the store and on its row', async () => {
+    await wb.showOnlyView('Benchmarks');
     await expand('ann', 2, ['item 1', 'item 2']);
     // A click opens the item's quick pick; Escape gives the focus back to its row, where Enter opens it again.
     await rowLocator('item 2', 3).first().click();
