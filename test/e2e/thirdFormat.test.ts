@@ -214,7 +214,9 @@ describe('a third format registered by one list entry works in the workbench', (
   });
 
   it('opens its dashboard from its row: one table of each run’s accuracy', async () => {
-    await rowActions(wb.sideBar.benchmarks.row('tiny', 1), 'Open Dashboard').click();
+    const row = rowLocator('tiny', 1).first();
+    await row.hover();
+    await rowActions(row, 'Open Dashboard').click();
     const frame = await wb.findWebviewFrame('table.tiny-dashboard', { timeout: 60_000 });
     const cells = await frame
       .locator('table.tiny-dashboard tbody tr')
