@@ -1,5 +1,5 @@
-// A third format, registered by one line, is served by the CLI's score, validate, labels and audit and by the demo endpoint through the
-// registry, with no edit to the CLI or the core (test/fixtures/tinybench/format.ts is the whole format).
+// A third format, registered by one line, is served by the CLI's score, validate, labels and audit and by the demo
+// endpoint through the registry, with no edit to the CLI or the core (test/fixtures/tinybench/ is the whole format).
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
