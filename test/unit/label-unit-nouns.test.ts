@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { registerFormat, type Format } from '../../src/core/formats';
+import { agreementsByBenchmark, summarize } from '../../src/core/labels/agreement';
 import { formatLabelAgreements, labelAgreementsByBenchmark } from '../../src/core/labels/agreementPerLabel';
 import { formatGoldReport, goldReport } from '../../src/core/labels/goldReport';
 import { TRACE_PLATFORM } from '../../src/core/labels/model';
@@ -17,6 +18,7 @@ import { omniBehavior } from '../../src/core/omni/format';
 import { personaMem } from '../../src/core/personamem/format';
 import { streamProfileBench } from '../../src/core/spb/format/format';
 import { agreementModel } from '../../src/extension/labels/agreement/model';
+import { summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench } from '../fixtures/tinybench/format';
 import { PMEM_SAMPLE } from '../support/committedSample';
 import { labelRow } from './labelStore-fixture';
@@ -80,6 +82,14 @@ describe.each(CASES)('the label units of $format.label', (c) => {
     expect(table.allAuthors.unitsText).toBe(`1 ${c.singular} done by at least two of 2 authors`);
     expect(table.allAuthors.disagreements.map((d) => d.where)).toEqual([c.where]);
     expect(m.benchmarks.map((b) => b.title).join()).not.toMatch(c.singular === 'step' ? /test action/ : /\bsteps?\b/);
+  });
+
+  it('are named by the format in the Markdown summary', () => {
+    const md = summaryMarkdown(summarize(rows), new Map(), '/db', new Map(), agreementsByBenchmark(rows, unitOf));
+    expect(md).toContain(`### b: ${c.format.unit.plural}`);
+    expect(md).toContain(`#### alice vs bob: 1 ${c.singular}(s) both labelled`);
+    expect(md).toContain(`counts of ${c.format.unit.plural} where the label is`);
+    expect(md).toContain(`† n/a: 1 shared ${c.singular}(s), fewer than 10`);
   });
 
   it('are named by the format in the CLI text and the gold counts', () => {
