@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { auditOmni, type OmniAuditResult } from '../../src/core/pi/omniAudit';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
-import { groupOmni, omniFindingDescription } from '../../src/extension/audit/omni/model';
+import { groupOmni, omniFindingDescription } from '../../src/extension/benchmarks/omni/audit/model';
 import { OMNI_SAMPLE } from '../support/committedSample';
 
 const root = OMNI_SAMPLE;

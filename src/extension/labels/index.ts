@@ -5,7 +5,6 @@ import type * as vscode from 'vscode';
 import { formatLabelSets } from '../../core/formats';
 import { unitNamer } from '../../core/labels/unitNoun';
 import type { Benchmarks } from '../benchmarks';
-import type { FeatureViews } from '../benchmarks/views';
 import type { TreeApi } from '../tree/api';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
 import type { LabelHost, LabelPart } from './part';
@@ -22,12 +21,7 @@ export interface LabelsApi {
   partOf(formatId: string): LabelPart | undefined;
 }
 
-export function activateLabels(
-  context: vscode.ExtensionContext,
-  benchmarks: Benchmarks,
-  views: FeatureViews,
-  tree: TreeApi,
-): LabelsApi {
+export function activateLabels(context: vscode.ExtensionContext, benchmarks: Benchmarks, tree: TreeApi): LabelsApi {
   // The label database of a window without a workspace folder goes beside the first format's benchmark.
   const formatSets = formatLabelSets(benchmarks.contributions.map((c) => c.format));
   const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets, formatSets);
@@ -36,7 +30,7 @@ export function activateLabels(
   labels.unitOf = unitNamer(
     (benchmark) => benchmarks.contributions.find((c) => labels.benchmarkOf(benchmarks.of(c)) === benchmark)?.format,
   );
-  const host: LabelHost = { labels, views, tree, state: context.workspaceState };
+  const host: LabelHost = { labels, tree, state: context.workspaceState };
   const parts = new Map<string, LabelPart>();
   for (const c of benchmarks.contributions) {
     const part = c.labels?.(benchmarks.of(c), host);

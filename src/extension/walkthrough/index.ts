@@ -2,7 +2,7 @@
 // context key that ticks the labelling step, which no command marks (labels are made by keys in the page).
 import * as vscode from 'vscode';
 import type { LabelsApi } from '../labels';
-import { spbLabels } from '../labels/spb/part';
+import { spbLabels } from '../benchmarks/spb/labels/part';
 import { LABELLED_CONTEXT, WALKTHROUGH } from './ids';
 
 export function openWalkthrough(): Thenable<unknown> {

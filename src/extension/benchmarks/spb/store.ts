@@ -55,7 +55,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   }
 
   /** The folder or tasks file given to the last open(), kept for reload() and for the next session. */
-  get target(): string | undefined {
+  override get target(): string | undefined {
     return this.openedTarget ?? this.state.get<string>(TARGET_KEY);
   }
 
