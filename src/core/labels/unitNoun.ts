@@ -9,7 +9,7 @@ export interface UnitNoun {
   key: string;
   singular: string;
   plural: string;
-  /** The benchmark's units in a heading: "PersonaMem questions". */
+  /** The benchmark's units in a heading: the format's name and its plural noun. */
   title: string;
 }
 
