@@ -3,6 +3,7 @@
 // in its views, badges in its tree, its projects' items; labels/part.ts).
 import type * as vscode from 'vscode';
 import { formatLabelSets } from '../../core/formats';
+import { unitNamer } from '../../core/labels/unitNoun';
 import type { Benchmarks } from '../benchmarks';
 import type { TreeApi } from '../tree/api';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
@@ -25,6 +26,10 @@ export function activateLabels(context: vscode.ExtensionContext, benchmarks: Ben
   const formatSets = formatLabelSets(benchmarks.contributions.map((c) => c.format));
   const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets, formatSets);
   context.subscriptions.push(labels);
+  // A benchmark's units are named by the format of the open benchmark whose `benchmark` column it is.
+  labels.unitOf = unitNamer(
+    (benchmark) => benchmarks.contributions.find((c) => labels.benchmarkOf(benchmarks.of(c)) === benchmark)?.format,
+  );
   const host: LabelHost = { labels, tree, state: context.workspaceState };
   const parts = new Map<string, LabelPart>();
   for (const c of benchmarks.contributions) {
