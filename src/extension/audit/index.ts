@@ -23,7 +23,7 @@ function autoRunWanted(bytes: number): boolean {
   return shouldAutoRun(isAutoRun(mode) ? mode : 'small', bytes, config.get<number>('autoRunMaxMB', 20));
 }
 
-/** "TinyBench has no personal-information audit." for open benchmarks whose format offers none; '' when there are none. */
+/** "<format> has no personal-information audit." for open benchmarks whose format offers none; '' when there are none. */
 function notAudited(benchmarks: Benchmarks): string {
   const labels = benchmarks.all
     .filter((b) => b.bench && !b.format.capabilities.includes('audit'))
