@@ -42,11 +42,11 @@ describe('goldTables', () => {
 
   it('counts why each run fails in the label order of its rows', () => {
     const t = tables[0];
-    expect(t.labels).toEqual([
+    expect(t.whyRunsFail.labels).toEqual([
       { label: 'A', name: 'Alpha' },
       { label: 'B', name: 'B' },
     ]);
-    expect(t.runs).toEqual([
+    expect(t.whyRunsFail.runs).toEqual([
       {
         run: 'gpt',
         units: 3,

@@ -39,25 +39,44 @@ function countsOf(units: readonly GoldUnit[]): GoldCounts {
   return c;
 }
 
+/** A benchmark's gold units and counts, without the figures against gold (no bootstrap). */
+export type GoldUnits = Omit<GoldBenchmark, 'annotators'>;
+
+/**
+ * Per benchmark (sorted), the gold set of `rows` (annotators' labels) and `adjudications` (live decisions), optionally
+ * kept to `keep`: what "why runs fail" counts. goldReport adds each annotator against it.
+ */
+export function goldUnits(
+  rows: readonly LabelRow[],
+  adjudications: readonly Adjudication[],
+  keep: (ref: StepRef) => boolean = () => true,
+): GoldUnits[] {
+  const kept = rows.filter((r) => keep(r));
+  const decided = adjudications.filter((a) => keep(a.ref));
+  const grouped = new Map(rowsByBenchmark(kept).map((g) => [g.benchmark, g]));
+  const names = [...new Set([...grouped.keys(), ...decided.map((a) => a.ref.benchmark)])].sort();
+  return names.map((benchmark): GoldUnits => {
+    const own = grouped.get(benchmark)?.rows ?? [];
+    const set = goldSet(
+      own,
+      decided.filter((a) => a.ref.benchmark === benchmark),
+    );
+    const traces = set.units.filter((u) => u.ref.platform === TRACE_PLATFORM).length;
+    const unit: UnitKind = traces === 0 ? 'step' : traces === set.units.length ? 'test action' : 'mixed';
+    return { benchmark, unit, counts: countsOf(set.units), units: set.units };
+  });
+}
+
 /** The report of `rows` (annotators' labels) and `adjudications` (live decisions), optionally kept to `keep`. */
 export function goldReport(
   rows: readonly LabelRow[],
   adjudications: readonly Adjudication[],
   opts: BootstrapOptions & { keep?: (ref: StepRef) => boolean } = {},
 ): GoldReport {
-  const keep = opts.keep ?? (() => true);
-  const kept = rows.filter((r) => keep(r));
-  const decided = adjudications.filter((a) => keep(a.ref));
-  const grouped = new Map(rowsByBenchmark(kept).map((g) => [g.benchmark, g]));
-  const names = [...new Set([...grouped.keys(), ...decided.map((a) => a.ref.benchmark)])].sort();
-  const benchmarks = names.map((benchmark): GoldBenchmark => {
-    const own = grouped.get(benchmark)?.rows ?? [];
-    const mine = decided.filter((a) => a.ref.benchmark === benchmark);
-    const set = goldSet(own, mine);
-    const traces = set.units.filter((u) => u.ref.platform === TRACE_PLATFORM).length;
-    const unit: UnitKind = traces === 0 ? 'step' : traces === set.units.length ? 'test action' : 'mixed';
-    return { benchmark, unit, counts: countsOf(set.units), units: set.units, annotators: annotatorsVsGold(set, opts) };
-  });
+  const benchmarks = goldUnits(rows, adjudications, opts.keep).map((b): GoldBenchmark => ({
+    ...b,
+    annotators: annotatorsVsGold({ units: b.units, counts: b.counts }, opts),
+  }));
   return {
     counts: countsOf(benchmarks.flatMap((b) => b.units)),
     benchmarks,
@@ -128,7 +147,12 @@ export function goldReportJson(r: GoldReport, withUnits = true) {
 }
 
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const NOUN: Record<UnitKind, string> = { step: 'step(s)', 'test action': 'test action(s)', mixed: 'unit(s)' };
+/** What a benchmark's units are called in a count. */
+export const UNIT_NOUN: Record<UnitKind, string> = {
+  step: 'step(s)',
+  'test action': 'test action(s)',
+  mixed: 'unit(s)',
+};
 
 export function countsText(c: GoldCounts, noun = 'unit(s)'): string {
   return `${c.units} ${noun}: ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
@@ -143,7 +167,7 @@ export function formatAgainstGold(r: GoldReport, names: ReadonlyMap<string, stri
     const settled = b.counts.adjudicated + b.counts.unanimous;
     out.push(
       '',
-      `Against gold in ${b.benchmark} (${settled} settled ${NOUN[b.unit]}; κ with its ${r.interval.level * 100} % bootstrap interval over them):`,
+      `Against gold in ${b.benchmark} (${settled} settled ${UNIT_NOUN[b.unit]}; κ with its ${r.interval.level * 100} % bootstrap interval over them):`,
     );
     const head = ['annotator', 'label', 'n', 'adjud.', 'precision', 'recall', 'kappa', 'interval'];
     const body: string[][] = [];
@@ -172,7 +196,7 @@ export function formatGoldReport(r: GoldReport, names: ReadonlyMap<string, strin
   const name = (id: string) => names.get(id) ?? id;
   const out = [`Gold set: ${countsText(r.counts)}`];
   for (const b of r.benchmarks) {
-    out.push('', `${b.benchmark}: ${countsText(b.counts, NOUN[b.unit])}`);
+    out.push('', `${b.benchmark}: ${countsText(b.counts, UNIT_NOUN[b.unit])}`);
     const open = b.units.filter((u) => u.status === 'open');
     if (open.length) out.push(`Open in ${b.benchmark} (no decision, the annotators differ):`);
     for (const u of open) {

@@ -116,7 +116,7 @@ export class LabelService implements vscode.Disposable {
     this.changed.fire();
   }
 
-  benchmarkOf(open: OpenBenchmark): string | undefined {
+  benchmarkOf(open: Pick<OpenBenchmark, 'root'>): string | undefined {
     return open.root ? benchmarkId(open.root) : undefined;
   }
 

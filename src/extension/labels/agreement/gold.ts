@@ -2,16 +2,15 @@
 // recall and κ with its bootstrap interval) and why its runs fail, from the core's report (the numbers `labels gold`
 // prints), as text cells for the page.
 import type { Adjudication } from '../../../core/labels/gold';
-import { countsText, goldReport } from '../../../core/labels/goldReport';
+import { countsText, goldReport, UNIT_NOUN } from '../../../core/labels/goldReport';
 import type { GoldFigure } from '../../../core/labels/goldAgreement';
 import { intervalText } from '../../../core/labels/agreementIntervals';
 import type { LabelRow } from '../../../core/labels/model';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
+import { whyRunsFailTable } from '../../../shared/whyRunsFailProtocol';
 
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-const NOUN = { step: 'step(s)', 'test action': 'test action(s)', mixed: 'unit(s)' } as const;
 
 function figureRow(f: GoldFigure, name: (id: string) => string): GoldFigureRow {
   return {
@@ -35,28 +34,19 @@ export function goldTables(
   const runs = whyRunsFail(report);
   return report.benchmarks
     .filter((b) => b.counts.adjudicated + b.counts.unanimous + b.counts.open > 0)
-    .map((b) => {
-      const mine = runs.filter((r) => r.benchmark === b.benchmark);
-      const labels = (mine[0]?.byLabel ?? []).map((c) => ({ label: c.label, name: name(c.label) }));
-      return {
-        benchmark: b.benchmark,
-        countsText: countsText(b.counts, NOUN[b.unit]),
-        counts: b.counts,
-        annotators: b.annotators.map((a) => ({
-          author: a.author,
-          units: a.units,
-          adjudicated: a.adjudicated,
-          rows: [a.overall, ...a.perLabel].map((f) => figureRow(f, name)),
-        })),
-        labels,
-        runs: mine.map((r) => ({
-          run: r.run,
-          units: r.units,
-          settled: r.settled,
-          failing: r.failing,
-          leftOut: r.open + r.single,
-          cells: r.byLabel.map((c) => ({ count: c.count, share: pct(c.share) })),
-        })),
-      };
-    });
+    .map((b) => ({
+      benchmark: b.benchmark,
+      countsText: countsText(b.counts, UNIT_NOUN[b.unit]),
+      counts: b.counts,
+      annotators: b.annotators.map((a) => ({
+        author: a.author,
+        units: a.units,
+        adjudicated: a.adjudicated,
+        rows: [a.overall, ...a.perLabel].map((f) => figureRow(f, name)),
+      })),
+      whyRunsFail: whyRunsFailTable(
+        runs.filter((r) => r.benchmark === b.benchmark),
+        name,
+      ),
+    }));
 }

@@ -3,10 +3,7 @@
 // and the disagreements per label. A pair's row opens its disagreeing units: the first in the step view or the trace view, in the
 // other editor group, and all of them listed under the row. It follows the label database live (the label
 // service's change event, which covers other windows and the CLI) and comes back after a reload.
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { Adjudication } from '../../../core/labels/gold';
-import { GoldStore } from '../../../core/labels/goldStore';
 import { TRACE_PLATFORM, type StepRef } from '../../../core/labels/model';
 import {
   AGREEMENT_VIEW_TYPE,
@@ -22,21 +19,7 @@ import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
 import { goldTables } from './gold';
 import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
-
-/** The adjudicators' live decisions in the label database file (none before it exists), or why they cannot be read. */
-function readAdjudications(file: string): { adjudications: Adjudication[] } | { error: string } {
-  if (!existsSync(file)) return { adjudications: [] };
-  try {
-    const store = GoldStore.open(file, { readOnly: true });
-    try {
-      return { adjudications: store.adjudications({}) };
-    } finally {
-      store.close();
-    }
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
+import { readDecisions } from '../gold/readDecisions';
 
 /** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
 export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
@@ -70,7 +53,7 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   protected refresh(): void {
     const rows = this.labels.store(false)?.list() ?? [];
     const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error);
-    const decided = readAdjudications(this.labels.dbFile);
+    const decided = readDecisions(this.labels.dbFile);
     this.post({
       type: 'show',
       model: {

@@ -1,0 +1,59 @@
+// What each format's dashboard mounts to show "why runs fail" for its benchmark: it reads the benchmark's labels
+// and decisions from the label service's store, builds the section (whyRunsFailSection.ts) and posts it; again on
+// every label change (another window, the CLI, a decision of the adjudication pass). A panel calls `refresh` after
+// its own `show`, so that the section follows a reload of the page.
+import type * as vscode from 'vscode';
+import type { OpenBenchmark } from '../../benchmarks/types';
+import type { WhyRunsFailMessage } from '../../../shared/whyRunsFailProtocol';
+import type { LabelService } from '../service';
+import { readDecisions } from './readDecisions';
+import { whyRunsFailSection } from './whyRunsFailSection';
+
+export class WhyRunsFailFeed implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly labels: LabelService,
+    private readonly open: Pick<OpenBenchmark, 'root'>,
+    private readonly post: (m: WhyRunsFailMessage) => void,
+    /** Whether the panel is showing (no work for a closed one). */
+    private readonly shown: () => boolean,
+  ) {
+    this.subscription = labels.onDidChange(() => this.shown() && this.refresh());
+  }
+
+  refresh(): void {
+    const benchmark = this.labels.benchmarkOf(this.open);
+    const store = this.labels.store(false);
+    const server = this.labels.serverUrl;
+    const source = server
+      ? `the label server ${serverName(server)}'s replica ${this.labels.dbFile} (its labels; the adjudicators' ` +
+        'decisions stay on the server and are not read here, so only unanimous units count)'
+      : this.labels.dbFile;
+    const section = whyRunsFailSection({
+      source,
+      exists: store !== undefined,
+      error: store === undefined ? this.labels.error : null,
+      benchmark,
+      rows: benchmark === undefined ? [] : (store?.list({ benchmark }) ?? []),
+      decisions: readDecisions(this.labels.dbFile, benchmark),
+      names: this.labels.names(),
+    });
+    this.post({ type: 'whyRunsFail', section });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+/** The server's URL without its password. */
+function serverName(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = '';
+    return u.toString();
+  } catch {
+    return 'set in personaLab.labels.server';
+  }
+}
