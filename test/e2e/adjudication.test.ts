@@ -4,7 +4,8 @@
 // pass moves to the next open step, the Benchmarks view's progress follows, `u` undoes; and `labels gold --json`
 // (the built CLI) agrees with what the view shows after each. Then labels another process writes on an OmniBehavior
 // test action join the pass, `.` walks round to it in the trace view, `2` takes bob's labels, and `g` sets a step's
-// gold labels directly. Last, the Label Agreement view's button starts the pass on its Disagreements list.
+// gold labels directly. Last, the Label Agreement view's button starts the pass on its Disagreements list; the gold
+// section shows the report, and each run dashboard's why-runs-fail section shows the runs of `labels gold --json`.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -325,5 +326,70 @@ describe('the adjudication pass in the real workbench', () => {
     );
     await block.scrollIntoViewIfNeeded();
     await wb.screenshot('adjudication-gold');
+  });
+
+  it("shows each run dashboard's why-runs-fail table as labels gold --json's runs, and PersonaMem's empty state", async () => {
+    type Runs = { run: string; units: number; settled: number; failing: number; byLabel: Record<string, Cell> }[];
+    type Cell = { count: number; share: number | null };
+    const runsOf = (benchmark: string) =>
+      (
+        JSON.parse(cli(['labels', 'gold', db, '--json'])) as { benchmarks: { benchmark: string; runs: Runs }[] }
+      ).benchmarks.find((x) => x.benchmark === benchmark)!.runs;
+    const cellText = (c: Cell) => (c.count > 0 ? `${c.count} (${(100 * c.share!).toFixed(1)}%)` : '0');
+    /** The section's table read as labels gold --json writes it: run names, failing of settled, and each label's cells. */
+    const readSection = async (frame: Frame, root: string) => {
+      const s = frame.locator(`${root} .why-runs-fail-section[data-state="shown"]`);
+      await s.waitFor({ timeout: 60_000 });
+      return {
+        runs: (await s.locator('thead tr:first-child th').allInnerTexts()).slice(1),
+        settled: await s.locator('tr.settled td').allInnerTexts(),
+        labels: await s
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.label ?? '')),
+        cells: await s
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))),
+        covers: await s.locator('.covers').innerText(),
+      };
+    };
+    const expected = (runs: Runs) => ({
+      runs: runs.map((r) => r.run),
+      settled: runs.map((r) => `${r.failing} of ${r.settled}`),
+      labels: Object.keys(runs[0].byLabel),
+      cells: Object.keys(runs[0].byLabel).map((l) => runs.map((r) => cellText(r.byLabel[l]))),
+    });
+
+    await palette('Persona Lab: Open Dashboard');
+    await pick('StreamProfileBench', 'StreamProfileBench');
+    const spb = await wb.findWebviewFrame(
+      '#dash-root[data-page="dashboard"] .why-runs-fail-section[data-state="shown"]',
+      {
+        timeout: 90_000,
+      },
+    );
+    const shown = await readSection(spb, '#dash-root');
+    expect(shown).toMatchObject(expected(runsOf('sample')));
+    expect(shown.covers).toContain('"sample"');
+    expect(shown.covers).toContain('labels.db');
+    await spb.locator('.why-runs-fail-section').scrollIntoViewIfNeeded();
+    await wb.screenshot('adjudication-dashboard-why-runs-fail');
+
+    await palette('Persona Lab: Open Dashboard');
+    await pick('OmniBehavior', 'OmniBehavior');
+    const omni = await wb.findWebviewFrame('#omnidash-root .why-runs-fail-section[data-state="shown"]', {
+      timeout: 60_000,
+    });
+    expect(await readSection(omni, '#omnidash-root')).toMatchObject(expected(runsOf('omnibehavior')));
+
+    // No PersonaMem question is labelled: the section says so and what it would cover, with no table.
+    await palette('Persona Lab: Open Dashboard');
+    await pick('PersonaMem', 'PersonaMem');
+    const pm = await wb.findWebviewFrame('#pmdash-root .why-runs-fail-section[data-state="no-gold"]', {
+      timeout: 60_000,
+    });
+    const empty = pm.locator('.why-runs-fail-section');
+    expect(await empty.locator('table').count()).toBe(0);
+    expect(await empty.locator('.empty').innerText()).toContain('No gold yet');
+    expect(await empty.locator('.covers').innerText()).toContain('"personamem"');
   });
 });

@@ -5,7 +5,7 @@ import type { Adjudication } from '../../../core/labels/gold';
 import { countsText, goldReport, UNIT_NOUN } from '../../../core/labels/goldReport';
 import type { GoldFigure } from '../../../core/labels/goldAgreement';
 import { intervalText } from '../../../core/labels/agreementIntervals';
-import type { LabelRow } from '../../../core/labels/model';
+import { stepKey, type LabelRow } from '../../../core/labels/model';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
 import { whyRunsFailTable } from '../../../shared/whyRunsFailProtocol';
@@ -49,4 +49,28 @@ export function goldTables(
         name,
       ),
     }));
+}
+
+/**
+ * goldTables of the last inputs, computed again only when the labels, the decisions or the label names differ: a
+ * change event that changed none of them (a decision read back, a labels bar pushed again) costs no bootstrap.
+ */
+export class GoldTablesMemo {
+  private last: { key: string; tables: GoldTables[] } | undefined;
+
+  constructor(private readonly compute: typeof goldTables = goldTables) {}
+
+  tables(
+    rows: readonly LabelRow[],
+    adjudications: readonly Adjudication[],
+    names: ReadonlyMap<string, string>,
+  ): GoldTables[] {
+    const key = JSON.stringify([
+      rows.map((r) => [stepKey(r), r.author, r.label, r.target]),
+      adjudications.map((a) => [stepKey(a.ref), a.labels, a.adjudicator, a.createdAt]),
+      [...names],
+    ]);
+    if (this.last?.key !== key) this.last = { key, tables: this.compute(rows, adjudications, names) };
+    return this.last.tables;
+  }
 }

@@ -17,14 +17,19 @@ import { ReusedPanel } from '../../webviewPanel';
 import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
-import { goldTables } from './gold';
+import { GoldTablesMemo } from './gold';
+import { after, coalesce } from '../../../core/coalesce';
 import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
 import { readDecisions } from '../gold/readDecisions';
 
 /** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
 export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
 
+/** How long a burst of label changes may last before the table is computed again (once) for all of it. */
+const CHANGES_SETTLE_MS = 250;
+
 export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  private readonly gold = new GoldTablesMemo();
   constructor(
     extensionUri: vscode.Uri,
     private readonly labels: LabelService,
@@ -47,7 +52,13 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       },
       { accepts: isWebviewToExtension, logName: 'label agreement' },
     );
-    this.disposables.push(labels.onDidChange(() => this.host && this.refresh()));
+    // Each change event asks; the gold report (bootstrap intervals) is computed once per burst, and only when its
+    // inputs changed.
+    const soon = coalesce(() => this.host && this.refresh(), after(CHANGES_SETTLE_MS));
+    this.disposables.push(
+      labels.onDidChange(() => this.host && soon.request()),
+      { dispose: () => soon.dispose() },
+    );
   }
 
   protected refresh(): void {
@@ -58,7 +69,7 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       type: 'show',
       model: {
         ...model,
-        gold: goldTables(rows, 'error' in decided ? [] : decided.adjudications, this.labels.names()),
+        gold: this.gold.tables(rows, 'error' in decided ? [] : decided.adjudications, this.labels.names()),
         goldError: 'error' in decided ? decided.error : null,
       },
     });
