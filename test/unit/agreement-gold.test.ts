@@ -6,6 +6,7 @@ import type { Adjudication } from '../../src/core/labels/gold';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
 import type { LabelRow } from '../../src/core/labels/model';
 import { goldTables } from '../../src/extension/labels/agreement/gold';
+import { goldMarkdown } from '../../src/extension/labels/agreement/goldMarkdown';
 import { labelRow } from './labelStore-fixture';
 
 const row = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
@@ -83,5 +84,29 @@ describe('goldTables', () => {
     const ann = t.annotators[0];
     expect(ann.rows[0]).toMatchObject({ name: '(all labels)', kappa: json.annotators[0].overall.kappa?.toFixed(3) });
     expect(ann.rows.slice(1).map((r) => r.name)).toEqual(['Alpha', 'B']);
+  });
+});
+
+describe('goldMarkdown (Copy as Markdown)', () => {
+  const tables = goldTables(rows, [decide(3, ['B'])], new Map([['A', 'Alpha']]));
+  const md = goldMarkdown(tables, null).split('\n');
+
+  it('carries the counts, why runs fail and each annotator against gold, cell for cell as the page', () => {
+    expect(md[0]).toBe('## Gold');
+    expect(md).toContain('4 step\\(s\\): 1 adjudicated, 2 unanimous, 1 open, 0 by one annotator only');
+    expect(md).toContain('| Label | gpt | qwen |');
+    expect(md).toContain('| failing of settled | 2 of 2 | 1 of 1 |');
+    expect(md).toContain('| Alpha | 1 (50.0%) | 1 (100.0%) |');
+    const ann = tables[0].annotators[0];
+    const overall = ann.rows[0];
+    expect(md).toContain(
+      `| ${ann.author} | \\(all labels\\) | ${ann.units} | ${ann.adjudicated} | ${overall.precision} | ${overall.recall} | ${overall.kappa} | ${overall.interval} |`,
+    );
+  });
+
+  it('says why there is no gold, and a read error', () => {
+    const empty = goldMarkdown([], 'file is not a database');
+    expect(empty).toContain('No gold yet');
+    expect(empty).toContain('The decisions cannot be read: file is not a database');
   });
 });

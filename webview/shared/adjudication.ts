@@ -24,6 +24,22 @@ const STATE_TEXT: Record<AdjudicationSection['state'], string> = {
   settled: 'settled',
 };
 
+/**
+ * The pass's keys on `s` as rows of the `?` sheet (keys space-separated, what they do); the section's key line says
+ * the same. While the section shows, the digits are the pass's: they take an annotator's labels, never toggle one.
+ */
+export function adjudicationKeyRows(s: AdjudicationSection): (readonly [keys: string, what: string])[] {
+  return [
+    [
+      s.annotators.map((a) => String(a.n)).join(' ') || '1',
+      "take that annotator's labels as the unit's gold, then go on",
+    ],
+    [ADJUDICATION_KEYS.set, 'set the gold labels directly (a pick with every label)'],
+    [ADJUDICATION_KEYS.undo, `undo the pass's last decision${s.canUndo ? '' : ' (none yet)'}`],
+    [ADJUDICATION_KEYS.next, 'next open unit'],
+  ];
+}
+
 export function renderAdjudication(s: AdjudicationSection): HTMLElement {
   const columns = s.annotators.map((a) =>
     el('div', { className: 'annotator', attrs: { 'data-n': String(a.n), 'data-author': a.author } }, [
@@ -46,7 +62,6 @@ export function renderAdjudication(s: AdjudicationSection): HTMLElement {
     s.gold === null
       ? 'Gold: not settled'
       : `Gold: ${s.gold.length ? s.gold.join(', ') : 'no label applies'}${s.decidedBy ? ` (decided by ${s.decidedBy})` : ''}`;
-  const last = s.annotators.length;
   return el('section', { className: 'adjudication', attrs: { 'data-unit': s.unit, 'data-state': s.state } }, [
     el('div', {
       className: 'adjudication-head',
@@ -56,7 +71,9 @@ export function renderAdjudication(s: AdjudicationSection): HTMLElement {
     el('div', { className: 'gold', text: gold }),
     el('div', {
       className: 'adjudication-keys',
-      text: `${last > 1 ? `1–${last}` : '1'} take an annotator's labels · ${ADJUDICATION_KEYS.set} set them · ${ADJUDICATION_KEYS.undo} undo the last decision${s.canUndo ? '' : ' (none yet)'} · ${ADJUDICATION_KEYS.next} next open`,
+      text: adjudicationKeyRows(s)
+        .map(([keys, what]) => `${keys.split(' ').join('/')} ${what}`)
+        .join(' · '),
     }),
   ]);
 }

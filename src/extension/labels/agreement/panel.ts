@@ -82,7 +82,7 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       case 'open':
         return this.openUnit(msg.ref);
       case 'copyMarkdown':
-        await vscode.env.clipboard.writeText(summaryText(this.labels));
+        await vscode.env.clipboard.writeText(summaryText(this.labels, this.gold));
         void vscode.window.showInformationMessage('Persona Lab: the Label Summary is on the clipboard as Markdown.');
         return;
       case 'openMarkdown':
