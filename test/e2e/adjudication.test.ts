@@ -155,6 +155,21 @@ describe('the adjudication pass in the real workbench', () => {
     expect(await section.locator('.gold').innerText()).toBe('Gold: not settled');
     await progress('0 settled · 2 agreed · 2 open of 4');
     await wb.screenshot('adjudication-open');
+
+    // The ? sheet lists the pass's keys first; the bar no longer offers the digits as label toggles.
+    await section.locator('.adjudication-head').click();
+    await pressIn(frame.locator('body'), '?');
+    const sheet = frame.locator('.cheatsheet');
+    await sheet.waitFor({ timeout: 30_000 });
+    expect(
+      await sheet
+        .locator('.cheatsheet-adjudication tr[data-keys]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-keys'))),
+    ).toEqual(['1 2', 'g', 'u', '.']);
+    await wb.screenshot('adjudication-keys-sheet');
+    await pressIn(sheet, 'Escape');
+    await sheet.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await frame.locator('.labels-bar .labels-keys').getAttribute('title')).not.toContain('toggle a label');
   });
 
   it('settles a step with a number key, moves on, and undoes; `labels gold --json` agrees each time', async () => {
@@ -233,6 +248,10 @@ describe('the adjudication pass in the real workbench', () => {
       ['bob', [second.name]],
     ]);
     await wb.screenshot('adjudication-trace');
+    // The bar's key help leaves the digits, u and . to the pass.
+    const help = await trace.locator('.labels-bar .labels-help').innerText();
+    expect(help).not.toContain('toggle');
+    expect(help).toContain('note');
 
     await section.locator('.adjudication-head').click();
     await pressIn(trace.locator('body'), '2');
@@ -326,6 +345,18 @@ describe('the adjudication pass in the real workbench', () => {
     );
     await block.scrollIntoViewIfNeeded();
     await wb.screenshot('adjudication-gold');
+
+    // Copy as Markdown carries the gold section with the same cells.
+    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page.locator('#agreement-root .actions vscode-button', { hasText: 'Copy as Markdown' }).click();
+    const clipboard = () => wb.page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+    await waitFor(async () => (await clipboard()).includes('## Gold'), {
+      timeout: 30_000,
+      message: 'the Markdown on the clipboard to carry the gold section',
+    });
+    const md = (await clipboard()).split('\n');
+    expect(md).toContain(`| failing of settled | ${b.runs.map((r) => `${r.failing} of ${r.settled}`).join(' | ')} |`);
+    expect(md).toContain('### Each annotator against gold');
   });
 
   it("shows each run dashboard's why-runs-fail table as labels gold --json's runs, and PersonaMem's empty state", async () => {

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { agreementsByBenchmark, summarize } from '../../../core/labels/agreement';
 import type { LabelService } from '../service';
 import { summaryMarkdown } from '../summaryMarkdown';
-import { readDecisions } from '../gold/readDecisions';
 import { GoldTablesMemo } from './gold';
 import { goldMarkdown } from './goldMarkdown';
 
@@ -15,7 +14,7 @@ export function summaryText(labels: LabelService, gold: GoldTablesMemo): string 
   const rows = labels.store(false)?.list() ?? [];
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-  const decided = readDecisions(labels.dbFile);
+  const decided = labels.decisions.read();
   const tables = gold.tables(rows, 'error' in decided ? [] : decided.adjudications, labels.names());
   return [
     summaryMarkdown(summarize(rows), labels.names(), labels.dbFile, perAuthor, agreementsByBenchmark(rows)).trimEnd(),

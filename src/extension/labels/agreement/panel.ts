@@ -20,7 +20,6 @@ import { agreementModel } from './model';
 import { GoldTablesMemo } from './gold';
 import { after, coalesce } from '../../../core/coalesce';
 import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
-import { readDecisions } from '../gold/readDecisions';
 
 /** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
 export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
@@ -64,7 +63,7 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   protected refresh(): void {
     const rows = this.labels.store(false)?.list() ?? [];
     const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error);
-    const decided = readDecisions(this.labels.dbFile);
+    const decided = this.labels.decisions.read();
     this.post({
       type: 'show',
       model: {

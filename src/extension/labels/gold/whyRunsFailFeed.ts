@@ -6,7 +6,6 @@ import type * as vscode from 'vscode';
 import type { OpenBenchmark } from '../../benchmarks/types';
 import type { WhyRunsFailMessage } from '../../../shared/whyRunsFailProtocol';
 import type { LabelService } from '../service';
-import { readDecisions } from './readDecisions';
 import { whyRunsFailSection } from './whyRunsFailSection';
 
 export class WhyRunsFailFeed implements vscode.Disposable {
@@ -27,8 +26,8 @@ export class WhyRunsFailFeed implements vscode.Disposable {
     const store = this.labels.store(false);
     const server = this.labels.serverUrl;
     const source = server
-      ? `the label server ${serverName(server)}'s replica ${this.labels.dbFile} (its labels; the adjudicators' ` +
-        'decisions stay on the server and are not read here, so only unanimous units count)'
+      ? `the label server ${serverName(server)} (its labels as replicated in ${this.labels.dbFile}, its decisions ` +
+        'as last read from it)'
       : this.labels.dbFile;
     const section = whyRunsFailSection({
       source,
@@ -36,7 +35,7 @@ export class WhyRunsFailFeed implements vscode.Disposable {
       error: store === undefined ? this.labels.error : null,
       benchmark,
       rows: benchmark === undefined ? [] : (store?.list({ benchmark }) ?? []),
-      decisions: readDecisions(this.labels.dbFile, benchmark),
+      decisions: this.labels.decisions.read(benchmark),
       names: this.labels.names(),
     });
     this.post({ type: 'whyRunsFail', section });
