@@ -2,21 +2,13 @@
 // figures (`labels gold`), why runs fail has a column per run in the label order of its rows, and a benchmark with
 // no settled, open or decided unit is left out.
 import { describe, expect, it } from 'vitest';
-import type { Adjudication } from '../../src/core/labels/gold';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
-import type { LabelRow } from '../../src/core/labels/model';
 import { goldTables } from '../../src/extension/labels/agreement/gold';
 import { goldMarkdown } from '../../src/extension/labels/agreement/goldMarkdown';
-import { labelRow } from './labelStore-fixture';
+import { decisionOn, stepLabel } from './labelStore-fixture';
 
-const row = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
-  labelRow({ author, stepId, label, run, benchmark });
-const decide = (stepId: number, labels: string[], run = 'gpt'): Adjudication => ({
-  ref: { benchmark: 'spb', platform: 'weibo', userId: 'we_0000000001', stepId, run },
-  labels,
-  adjudicator: 'carol',
-  createdAt: '2026-12-06T00:00:00.000Z',
-});
+const row = stepLabel;
+const decide = decisionOn;
 
 // gpt: 1 unanimous A, 2 open, 3 adjudicated B. qwen: 4 unanimous A and B. other: one annotator only.
 const rows = [

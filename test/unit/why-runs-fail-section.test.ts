@@ -2,20 +2,12 @@
 // `labels gold --json` for the benchmark (the same core rows, other benchmarks left out), it says what it covers, and
 // each empty state says why: no label store, no gold yet, decisions that cannot be read.
 import { describe, expect, it } from 'vitest';
-import type { Adjudication } from '../../src/core/labels/gold';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
-import type { LabelRow } from '../../src/core/labels/model';
 import { whyRunsFailSection, type WhyRunsFailInput } from '../../src/extension/labels/gold/whyRunsFailSection';
-import { labelRow } from './labelStore-fixture';
+import { decisionOn, stepLabel } from './labelStore-fixture';
 
-const row = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
-  labelRow({ author, stepId, label, run, benchmark });
-const decide = (stepId: number, labels: string[], run = 'gpt'): Adjudication => ({
-  ref: { benchmark: 'spb', platform: 'weibo', userId: 'we_0000000001', stepId, run },
-  labels,
-  adjudicator: 'carol',
-  createdAt: '2026-12-06T00:00:00.000Z',
-});
+const row = stepLabel;
+const decide = decisionOn;
 // gpt: 1 unanimous A, 2 open, 3 decided B, 5 decided "none applies". qwen: 4 unanimous A and B. other: elsewhere.
 const rows = [
   ...['ann', 'bob'].map((a) => row(a, 1, 'A')),

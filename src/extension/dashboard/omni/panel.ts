@@ -46,12 +46,7 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       },
       { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
     );
-    this.whyRunsFail = new WhyRunsFailFeed(
-      labels,
-      store,
-      (m) => this.post(m),
-      () => this.host !== undefined,
-    );
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
     this.disposables.push(
       this.whyRunsFail,
       store.onDidChange(() => this.refresh()),

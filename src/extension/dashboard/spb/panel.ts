@@ -55,12 +55,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   ) {
     super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
     this.sample = new SampleChoice(state, () => store.bench, { stateKey: SAMPLE_KEY, view: 'the run dashboard' });
-    this.whyRunsFail = new WhyRunsFailFeed(
-      labels,
-      store,
-      (m) => this.post(m),
-      () => this.host !== undefined,
-    );
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
     this.disposables.push(
       this.whyRunsFail,
       this.sample,

@@ -14,11 +14,10 @@ export class WhyRunsFailFeed implements vscode.Disposable {
   constructor(
     private readonly labels: LabelService,
     private readonly open: Pick<OpenBenchmark, 'root'>,
-    private readonly post: (m: WhyRunsFailMessage) => void,
-    /** Whether the panel is showing (no work for a closed one). */
-    private readonly shown: () => boolean,
+    /** The panel's page while it shows (no work for a closed one). */
+    private readonly page: () => { post(m: WhyRunsFailMessage): void } | undefined,
   ) {
-    this.subscription = labels.onDidChange(() => this.shown() && this.refresh());
+    this.subscription = labels.onDidChange(() => this.page() && this.refresh());
   }
 
   refresh(): void {
@@ -38,7 +37,7 @@ export class WhyRunsFailFeed implements vscode.Disposable {
       decisions: this.labels.decisions.read(benchmark),
       names: this.labels.names(),
     });
-    this.post({ type: 'whyRunsFail', section });
+    this.page()?.post({ type: 'whyRunsFail', section });
   }
 
   dispose(): void {

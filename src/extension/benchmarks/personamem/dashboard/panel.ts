@@ -45,12 +45,7 @@ export class PersonaMemDashboardPanel extends ReusedPanel<ExtensionToWebview, We
       },
       { accepts: isWebviewToExtension, logName: VIEW },
     );
-    this.whyRunsFail = new WhyRunsFailFeed(
-      labels,
-      store,
-      (m) => this.post(m),
-      () => this.host !== undefined,
-    );
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
     this.disposables.push(
       this.whyRunsFail,
       store.onDidChange(() => this.refresh()),
