@@ -20,6 +20,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli, labelsPage } from './labelsPage';
+import { expectedSection, goldRuns, readSection } from './goldPage';
 
 interface GoldJsonUnit {
   userId: string;
@@ -360,35 +361,8 @@ describe('the adjudication pass in the real workbench', () => {
   });
 
   it("shows each run dashboard's why-runs-fail table as labels gold --json's runs, and PersonaMem's empty state", async () => {
-    type Runs = { run: string; units: number; settled: number; failing: number; byLabel: Record<string, Cell> }[];
-    type Cell = { count: number; share: number | null };
-    const runsOf = (benchmark: string) =>
-      (
-        JSON.parse(cli(['labels', 'gold', db, '--json'])) as { benchmarks: { benchmark: string; runs: Runs }[] }
-      ).benchmarks.find((x) => x.benchmark === benchmark)!.runs;
-    const cellText = (c: Cell) => (c.count > 0 ? `${c.count} (${(100 * c.share!).toFixed(1)}%)` : '0');
-    /** The section's table read as labels gold --json writes it: run names, failing of settled, and each label's cells. */
-    const readSection = async (frame: Frame, root: string) => {
-      const s = frame.locator(`${root} .why-runs-fail-section[data-state="shown"]`);
-      await s.waitFor({ timeout: 60_000 });
-      return {
-        runs: (await s.locator('thead tr:first-child th').allInnerTexts()).slice(1),
-        settled: await s.locator('tr.settled td').allInnerTexts(),
-        labels: await s
-          .locator('tbody tr')
-          .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.label ?? '')),
-        cells: await s
-          .locator('tbody tr')
-          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))),
-        covers: await s.locator('.covers').innerText(),
-      };
-    };
-    const expected = (runs: Runs) => ({
-      runs: runs.map((r) => r.run),
-      settled: runs.map((r) => `${r.failing} of ${r.settled}`),
-      labels: Object.keys(runs[0].byLabel),
-      cells: Object.keys(runs[0].byLabel).map((l) => runs.map((r) => cellText(r.byLabel[l]))),
-    });
+    const runsOf = (benchmark: string) => goldRuns(db, benchmark);
+    const expected = expectedSection;
 
     await palette('Persona Lab: Open Dashboard');
     await pick('StreamProfileBench', 'StreamProfileBench');

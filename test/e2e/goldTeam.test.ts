@@ -20,6 +20,7 @@ import { ADJUDICATOR_ROLE, ANNOTATOR_ROLE } from '../../src/core/storage/pgRoles
 import { startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli } from './labelsPage';
+import { expectedSection, goldRuns, readSection } from './goldPage';
 import { chipPressed, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
 
 const PROJECT = 'Gold pass 1';
@@ -282,27 +283,11 @@ describe.skipIf(skip !== undefined)(
           timeout: 90_000,
         },
       );
-      const s = dash.locator('.why-runs-fail-section');
-      expect((await s.locator('thead tr:first-child th').allInnerTexts()).slice(1)).toEqual(b.runs.map((r) => r.run));
-      expect(await s.locator('tr.settled td').allInnerTexts()).toEqual(settledRow);
-      const labels = Object.keys(b.runs[0].byLabel);
-      expect(
-        await s.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.label)),
-      ).toEqual(labels);
-      expect(
-        await s
-          .locator('tbody tr')
-          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
-      ).toEqual(
-        labels.map((l) =>
-          b.runs.map((r) => {
-            const cell = r.byLabel[l];
-            return cell.count > 0 ? `${cell.count} (${(100 * cell.share!).toFixed(1)}%)` : '0';
-          }),
-        ),
-      );
-      expect(await s.locator('.covers').innerText()).toContain('label server');
-      await s.scrollIntoViewIfNeeded();
+      const shown = await readSection(dash, '#dash-root');
+      expect(shown).toMatchObject(expectedSection(goldRuns(cluster.url, 'sample')));
+      expect(shown.runs).toEqual(b.runs.map((r) => r.run));
+      expect(shown.covers).toContain('label server');
+      await dash.locator('.why-runs-fail-section').scrollIntoViewIfNeeded();
       await wb('judy').screenshot('gold-team-dashboard');
     });
   },
