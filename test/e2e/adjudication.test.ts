@@ -20,7 +20,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli, labelsPage } from './labelsPage';
-import { expectedSection, goldRuns, readSection } from './goldPage';
+import { expectedSection, goldRuns, readSection, waitForGoldCounts } from './goldPage';
 
 interface GoldJsonUnit {
   userId: string;
@@ -328,11 +328,7 @@ describe('the adjudication pass in the real workbench', () => {
     )!;
     const block = page.locator('#agreement-root section.gold .gold-benchmark[data-benchmark="sample"]');
     const c = b.counts;
-    const counts = `${c.units} step(s): ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
-    await waitFor(async () => (await block.locator('.gold-counts').innerText()) === counts, {
-      timeout: 30_000,
-      message: `the gold counts to read ${counts}`,
-    });
+    await waitForGoldCounts(block, c);
     expect(c.adjudicated).toBeGreaterThan(0);
     expect(await block.locator('table.why-runs-fail thead tr:first-child th').allInnerTexts()).toEqual([
       'Label',

@@ -1,6 +1,7 @@
 // For adjudication.test.ts and goldTeam.test.ts: `labels gold --json` read through the built CLI, and a run
 // dashboard's why-runs-fail section read back in the shape of that JSON's `runs`, to compare the two.
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
+import { waitFor } from './harness';
 import { cli } from './labelsPage';
 
 export interface GoldRunJson {
@@ -9,6 +10,18 @@ export interface GoldRunJson {
   settled: number;
   failing: number;
   byLabel: Record<string, { count: number; share: number | null }>;
+}
+
+/** Waits until the Label Agreement's gold block `block` reads the counts of labels gold --json's `c`. */
+export async function waitForGoldCounts(
+  block: Locator,
+  c: { units: number; adjudicated: number; unanimous: number; open: number; single: number },
+): Promise<void> {
+  const counts = `${c.units} step(s): ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
+  await waitFor(async () => (await block.locator('.gold-counts').innerText()) === counts, {
+    timeout: 30_000,
+    message: `the gold counts to read ${counts}`,
+  });
 }
 
 /** The `runs` of `benchmark` in `labels gold <db> --json`. */

@@ -20,8 +20,8 @@ import { ADJUDICATOR_ROLE, ANNOTATOR_ROLE } from '../../src/core/storage/pgRoles
 import { startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli } from './labelsPage';
-import { expectedSection, goldRuns, readSection } from './goldPage';
-import { chipPressed, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
+import { expectedSection, goldRuns, readSection, waitForGoldCounts } from './goldPage';
+import { chipPressed, nextShownStep, pgSkipReason, stepOfItem } from './support/labelServer';
 
 const PROJECT = 'Gold pass 1';
 const STEPS = 6;
@@ -170,13 +170,7 @@ describe.skipIf(skip !== undefined)(
       let before = '';
       for (let i = 0; i < STEPS; i++) {
         if (i > 0) await pressIn(frame.locator('body'), '.');
-        const step = await waitFor(
-          async () => {
-            const s = await shownStep(frame);
-            return s && s !== before ? s : undefined;
-          },
-          { timeout: 30_000, message: `${who}'s step view to open the next assigned step (after ${before || 'none'})` },
-        );
+        const step = await nextShownStep(frame, before, who);
         before = step;
         if (i === 0) await frame.locator('.step-header .user-id').click(); // the keys go to the step view
         const key = keyOf(step, i);
@@ -257,11 +251,7 @@ describe.skipIf(skip !== undefined)(
       );
       const block = page.locator('#agreement-root section.gold .gold-benchmark[data-benchmark="sample"]');
       const c = b.counts;
-      const counts = `${c.units} step(s): ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
-      await waitFor(async () => (await block.locator('.gold-counts').innerText()) === counts, {
-        timeout: 30_000,
-        message: `the gold counts to read ${counts}`,
-      });
+      await waitForGoldCounts(block, c);
       expect(await block.locator('table.against-gold tr.overall td:first-child').allInnerTexts()).toEqual(
         b.annotators.map((a) => a.author),
       );
