@@ -171,6 +171,7 @@ describe('the adjudication pass in the real workbench', () => {
     await pressIn(sheet, 'Escape');
     await sheet.waitFor({ state: 'detached', timeout: 30_000 });
     expect(await frame.locator('.labels-bar .labels-keys').getAttribute('title')).not.toContain('toggle a label');
+    expect(await frame.locator('.labels-bar .label-chip kbd').first().isVisible()).toBe(false);
   });
 
   it('settles a step with a number key, moves on, and undoes; `labels gold --json` agrees each time', async () => {

@@ -16,6 +16,8 @@ const CSS = `
 .adjudication .notes li { color: var(--c-muted); white-space: pre-wrap; }
 .adjudication kbd { font-family: var(--vscode-editor-font-family); border: 1px solid var(--c-border); padding: 0 3px; }
 .adjudication[data-state='open'] .gold { font-style: italic; }
+/* While the pass shows, the digits take an annotator's labels: the chips do not offer them as their keys. */
+.labels-bar:has(> section.adjudication) .label-chip > kbd { display: none; }
 `;
 
 const STATE_TEXT: Record<AdjudicationSection['state'], string> = {
