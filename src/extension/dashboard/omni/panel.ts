@@ -46,7 +46,8 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       },
       { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
     );
-    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
+    // The panel draws again on every label change (people's judge scores), the section with it.
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, false);
     this.disposables.push(
       this.whyRunsFail,
       store.onDidChange(() => this.refresh()),

@@ -9,15 +9,17 @@ import type { LabelService } from '../service';
 import { whyRunsFailSection } from './whyRunsFailSection';
 
 export class WhyRunsFailFeed implements vscode.Disposable {
-  private readonly subscription: vscode.Disposable;
+  private readonly subscription: vscode.Disposable | undefined;
 
   constructor(
     private readonly labels: LabelService,
     private readonly open: Pick<OpenBenchmark, 'root'>,
     /** The panel's page while it shows (no work for a closed one). */
     private readonly page: () => { post(m: WhyRunsFailMessage): void } | undefined,
+    /** false for a panel that draws again on every label change already (and calls `refresh` then). */
+    follow = true,
   ) {
-    this.subscription = labels.onDidChange(() => this.page() && this.refresh());
+    if (follow) this.subscription = labels.onDidChange(() => this.page() && this.refresh());
   }
 
   refresh(): void {
@@ -41,7 +43,7 @@ export class WhyRunsFailFeed implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
   }
 }
 
