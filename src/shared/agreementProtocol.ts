@@ -6,6 +6,7 @@
 import { array, count, type Infer, message, messages, nullable, object, safeInt, shapeOf, str } from '../core/guards';
 import { hoverText } from '../core/glossary';
 import type { StepRef } from '../core/labels/model';
+import type { WhyRunsFailTable } from './whyRunsFailProtocol';
 
 export const AGREEMENT_VIEW_TYPE = 'personaLab.labelAgreement';
 
@@ -145,18 +146,6 @@ export interface GoldFigureRow {
   interval: string;
 }
 
-/** A run's gold labels ("why runs fail"): over its settled units only, and what it leaves out. */
-export interface GoldRunColumn {
-  run: string;
-  units: number;
-  settled: number;
-  failing: number;
-  /** Units not settled (open or by one annotator), left out. */
-  leftOut: number;
-  /** In the table's label order: each label's count and its share of the failing units ("50.0%", "n/a"). */
-  cells: { count: number; share: string }[];
-}
-
 /** The gold set of one benchmark: its units' status, each annotator against gold, and why its runs fail. */
 export interface GoldTables {
   benchmark: string;
@@ -164,9 +153,8 @@ export interface GoldTables {
   countsText: string;
   counts: { units: number; adjudicated: number; unanimous: number; open: number; single: number };
   annotators: { author: string; units: number; adjudicated: number; rows: GoldFigureRow[] }[];
-  /** The rows of the why-runs-fail table (every label some run's gold has), and a column per run. */
-  labels: { label: string; name: string }[];
-  runs: GoldRunColumn[];
+  /** The why-runs-fail table (every label some run's gold has, a column per run). */
+  whyRunsFail: WhyRunsFailTable;
 }
 
 export interface AgreementModel {

@@ -31,6 +31,7 @@ import {
   str,
   union,
 } from '../core/guards';
+import { whyRunsFailMessage } from './whyRunsFailProtocol';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';
 export const COMPARE_VIEW_TYPE = 'personaLab.compare';
@@ -272,6 +273,7 @@ export const isExtensionToWebview = messages(
   message('compare', { model: compareModel }),
   message('steps', { title: str, note: str, filter: isStepFilter, rows: claim<StepRow[]>()(arrayOf(isRef)) }),
   message('empty', { message: str }),
+  whyRunsFailMessage,
   message('pair', { pair: runPairStep, pi: claim<Record<string, PiMark[]>>()(recordOf(array)) }),
   message('pairMissing', { ref: isRef, message: str }),
 );

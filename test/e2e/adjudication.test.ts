@@ -4,7 +4,8 @@
 // pass moves to the next open step, the Benchmarks view's progress follows, `u` undoes; and `labels gold --json`
 // (the built CLI) agrees with what the view shows after each. Then labels another process writes on an OmniBehavior
 // test action join the pass, `.` walks round to it in the trace view, `2` takes bob's labels, and `g` sets a step's
-// gold labels directly. Last, the Label Agreement view's button starts the pass on its Disagreements list.
+// gold labels directly. Last, the Label Agreement view's button starts the pass on its Disagreements list; the gold
+// section shows the report, and each run dashboard's why-runs-fail section shows the runs of `labels gold --json`.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { cli, labelsPage } from './labelsPage';
+import { expectedSection, goldRuns, readSection, waitForGoldCounts } from './goldPage';
 
 interface GoldJsonUnit {
   userId: string;
@@ -154,6 +156,22 @@ describe('the adjudication pass in the real workbench', () => {
     expect(await section.locator('.gold').innerText()).toBe('Gold: not settled');
     await progress('0 settled · 2 agreed · 2 open of 4');
     await wb.screenshot('adjudication-open');
+
+    // The ? sheet lists the pass's keys first; the bar no longer offers the digits as label toggles.
+    await section.locator('.adjudication-head').click();
+    await pressIn(frame.locator('body'), '?');
+    const sheet = frame.locator('.cheatsheet');
+    await sheet.waitFor({ timeout: 30_000 });
+    expect(
+      await sheet
+        .locator('.cheatsheet-adjudication tr[data-keys]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-keys'))),
+    ).toEqual(['1 2', 'g', 'u', '.']);
+    await wb.screenshot('adjudication-keys-sheet');
+    await pressIn(sheet, 'Escape');
+    await sheet.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await frame.locator('.labels-bar .labels-keys').getAttribute('title')).not.toContain('toggle a label');
+    expect(await frame.locator('.labels-bar .label-chip kbd').first().isVisible()).toBe(false);
   });
 
   it('settles a step with a number key, moves on, and undoes; `labels gold --json` agrees each time', async () => {
@@ -232,6 +250,10 @@ describe('the adjudication pass in the real workbench', () => {
       ['bob', [second.name]],
     ]);
     await wb.screenshot('adjudication-trace');
+    // The bar's key help leaves the digits, u and . to the pass.
+    const help = await trace.locator('.labels-bar .labels-help').innerText();
+    expect(help).not.toContain('toggle');
+    expect(help).toContain('note');
 
     await section.locator('.adjudication-head').click();
     await pressIn(trace.locator('body'), '2');
@@ -307,11 +329,7 @@ describe('the adjudication pass in the real workbench', () => {
     )!;
     const block = page.locator('#agreement-root section.gold .gold-benchmark[data-benchmark="sample"]');
     const c = b.counts;
-    const counts = `${c.units} step(s): ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
-    await waitFor(async () => (await block.locator('.gold-counts').innerText()) === counts, {
-      timeout: 30_000,
-      message: `the gold counts to read ${counts}`,
-    });
+    await waitForGoldCounts(block, c);
     expect(c.adjudicated).toBeGreaterThan(0);
     expect(await block.locator('table.why-runs-fail thead tr:first-child th').allInnerTexts()).toEqual([
       'Label',
@@ -325,5 +343,55 @@ describe('the adjudication pass in the real workbench', () => {
     );
     await block.scrollIntoViewIfNeeded();
     await wb.screenshot('adjudication-gold');
+
+    // Copy as Markdown carries the gold section with the same cells.
+    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page.locator('#agreement-root .actions vscode-button', { hasText: 'Copy as Markdown' }).click();
+    const clipboard = () => wb.page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+    await waitFor(async () => (await clipboard()).includes('## Gold'), {
+      timeout: 30_000,
+      message: 'the Markdown on the clipboard to carry the gold section',
+    });
+    const md = (await clipboard()).split('\n');
+    expect(md).toContain(`| failing of settled | ${b.runs.map((r) => `${r.failing} of ${r.settled}`).join(' | ')} |`);
+    expect(md).toContain('### Each annotator against gold');
+  });
+
+  it("shows each run dashboard's why-runs-fail table as labels gold --json's runs, and PersonaMem's empty state", async () => {
+    const runsOf = (benchmark: string) => goldRuns(db, benchmark);
+    const expected = expectedSection;
+
+    await palette('Persona Lab: Open Dashboard');
+    await pick('StreamProfileBench', 'StreamProfileBench');
+    const spb = await wb.findWebviewFrame(
+      '#dash-root[data-page="dashboard"] .why-runs-fail-section[data-state="shown"]',
+      {
+        timeout: 90_000,
+      },
+    );
+    const shown = await readSection(spb, '#dash-root');
+    expect(shown).toMatchObject(expected(runsOf('sample')));
+    expect(shown.covers).toContain('"sample"');
+    expect(shown.covers).toContain('labels.db');
+    await spb.locator('.why-runs-fail-section').scrollIntoViewIfNeeded();
+    await wb.screenshot('adjudication-dashboard-why-runs-fail');
+
+    await palette('Persona Lab: Open Dashboard');
+    await pick('OmniBehavior', 'OmniBehavior');
+    const omni = await wb.findWebviewFrame('#omnidash-root .why-runs-fail-section[data-state="shown"]', {
+      timeout: 60_000,
+    });
+    expect(await readSection(omni, '#omnidash-root')).toMatchObject(expected(runsOf('omnibehavior')));
+
+    // No PersonaMem question is labelled: the section says so and what it would cover, with no table.
+    await palette('Persona Lab: Open Dashboard');
+    await pick('PersonaMem', 'PersonaMem');
+    const pm = await wb.findWebviewFrame('#pmdash-root .why-runs-fail-section[data-state="no-gold"]', {
+      timeout: 60_000,
+    });
+    const empty = pm.locator('.why-runs-fail-section');
+    expect(await empty.locator('table').count()).toBe(0);
+    expect(await empty.locator('.empty').innerText()).toContain('No gold yet');
+    expect(await empty.locator('.covers').innerText()).toContain('"personamem"');
   });
 });

@@ -21,7 +21,15 @@ import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
 import { resumeCluster, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { chipPressed, labelKey, labelOnItem, pgSkipReason, shownStep, stepOfItem } from './support/labelServer';
+import {
+  chipPressed,
+  labelKey,
+  labelOnItem,
+  nextShownStep,
+  pgSkipReason,
+  shownStep,
+  stepOfItem,
+} from './support/labelServer';
 
 const PROJECT = 'Team pass 1';
 const SAMPLE = 16;
@@ -165,13 +173,7 @@ describe.skipIf(skip !== undefined)(`two annotators on one label server${skip ? 
     for (const [i, key] of KEYS[who].entries()) {
       const before = opened[who].at(-1) ?? '';
       if (i > 0) await pressIn(frame.locator('body'), '.');
-      const step = await waitFor(
-        async () => {
-          const s = await shownStep(frame);
-          return s && s !== before ? s : undefined;
-        },
-        { timeout: 30_000, message: `${who}'s step view to open the next assigned step (after ${before || 'none'})` },
-      );
+      const step = await nextShownStep(frame, before, who);
       opened[who].push(step);
       if (i === 0) await frame.locator('.step-header .user-id').click(); // the keys go to the step view
       await pressIn(frame.locator('body'), key);

@@ -2,20 +2,13 @@
 // figures (`labels gold`), why runs fail has a column per run in the label order of its rows, and a benchmark with
 // no settled, open or decided unit is left out.
 import { describe, expect, it } from 'vitest';
-import type { Adjudication } from '../../src/core/labels/gold';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
-import type { LabelRow } from '../../src/core/labels/model';
 import { goldTables } from '../../src/extension/labels/agreement/gold';
-import { labelRow } from './labelStore-fixture';
+import { goldMarkdown } from '../../src/extension/labels/agreement/goldMarkdown';
+import { decisionOn, stepLabel } from './labelStore-fixture';
 
-const row = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
-  labelRow({ author, stepId, label, run, benchmark });
-const decide = (stepId: number, labels: string[], run = 'gpt'): Adjudication => ({
-  ref: { benchmark: 'spb', platform: 'weibo', userId: 'we_0000000001', stepId, run },
-  labels,
-  adjudicator: 'carol',
-  createdAt: '2026-12-06T00:00:00.000Z',
-});
+const row = stepLabel;
+const decide = decisionOn;
 
 // gpt: 1 unanimous A, 2 open, 3 adjudicated B. qwen: 4 unanimous A and B. other: one annotator only.
 const rows = [
@@ -42,11 +35,11 @@ describe('goldTables', () => {
 
   it('counts why each run fails in the label order of its rows', () => {
     const t = tables[0];
-    expect(t.labels).toEqual([
+    expect(t.whyRunsFail.labels).toEqual([
       { label: 'A', name: 'Alpha' },
       { label: 'B', name: 'B' },
     ]);
-    expect(t.runs).toEqual([
+    expect(t.whyRunsFail.runs).toEqual([
       {
         run: 'gpt',
         units: 3,
@@ -83,5 +76,29 @@ describe('goldTables', () => {
     const ann = t.annotators[0];
     expect(ann.rows[0]).toMatchObject({ name: '(all labels)', kappa: json.annotators[0].overall.kappa?.toFixed(3) });
     expect(ann.rows.slice(1).map((r) => r.name)).toEqual(['Alpha', 'B']);
+  });
+});
+
+describe('goldMarkdown (Copy as Markdown)', () => {
+  const tables = goldTables(rows, [decide(3, ['B'])], new Map([['A', 'Alpha']]));
+  const md = goldMarkdown(tables, null).split('\n');
+
+  it('carries the counts, why runs fail and each annotator against gold, cell for cell as the page', () => {
+    expect(md[0]).toBe('## Gold');
+    expect(md).toContain('4 step\\(s\\): 1 adjudicated, 2 unanimous, 1 open, 0 by one annotator only');
+    expect(md).toContain('| Label | gpt | qwen |');
+    expect(md).toContain('| failing of settled | 2 of 2 | 1 of 1 |');
+    expect(md).toContain('| Alpha | 1 (50.0%) | 1 (100.0%) |');
+    const ann = tables[0].annotators[0];
+    const overall = ann.rows[0];
+    expect(md).toContain(
+      `| ${ann.author} | \\(all labels\\) | ${ann.units} | ${ann.adjudicated} | ${overall.precision} | ${overall.recall} | ${overall.kappa} | ${overall.interval} |`,
+    );
+  });
+
+  it('says why there is no gold, and a read error', () => {
+    const empty = goldMarkdown([], 'file is not a database');
+    expect(empty).toContain('No gold yet');
+    expect(empty).toContain('The decisions cannot be read: file is not a database');
   });
 });

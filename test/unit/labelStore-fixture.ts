@@ -6,6 +6,7 @@ import { afterEach } from 'vitest';
 import { runLabelsCommand, type CliIo, type LabelsCliOptions } from '../../src/cli/labels';
 import { LabelStore } from '../../src/core/labels/store';
 import type { LabelKey, LabelRow } from '../../src/core/labels/model';
+import type { Adjudication } from '../../src/core/labels/gold';
 
 /** Opens label stores that are closed after each test; `fresh` opens one in a new temp folder named `prefix…`. */
 export function labelStores(): {
@@ -42,6 +43,18 @@ export const labelRow = (over: Partial<LabelRow> = {}): LabelRow => ({
   createdAt: '2025-01-01T00:00:00.000Z',
   contentHash: '',
   ...over,
+});
+
+/** A whole-step label on weibo step `stepId` of run `run` of `benchmark`, for the gold tests. */
+export const stepLabel = (author: string, stepId: number, label: string, run = 'gpt', benchmark = 'spb'): LabelRow =>
+  labelRow({ author, stepId, label, run, benchmark });
+
+/** carol's decision on that step of the spb benchmark, for the gold tests. */
+export const decisionOn = (stepId: number, labels: string[], run = 'gpt'): Adjudication => ({
+  ref: { benchmark: 'spb', platform: 'weibo', userId: 'we_0000000001', stepId, run },
+  labels,
+  adjudicator: 'carol',
+  createdAt: '2026-12-06T00:00:00.000Z',
 });
 
 /** Runs `persona-lab labels ARGS` in process; its exit code and what it printed on stdout and stderr. */

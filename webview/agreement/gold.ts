@@ -4,42 +4,10 @@
 // Every text (labels, authors, runs) is set as text only.
 import type { GoldTables } from '../../src/shared/agreementProtocol';
 import { el } from '../shared/dom';
+import { whyRunsFailTable } from '../shared/whyRunsFail';
 
 const th = (text: string, className = '', title?: string) =>
   el('th', { className, text, title, attrs: { scope: 'col' } });
-
-function whyRunsFailTable(g: GoldTables): HTMLElement {
-  if (g.runs.every((r) => r.settled === 0))
-    return el('p', { className: 'empty', text: 'No unit of a run is settled yet: no run has gold labels to count.' });
-  return el('table', { className: 'why-runs-fail' }, [
-    el('thead', {}, [
-      el('tr', {}, [th('Label'), ...g.runs.map((r) => th(r.run, 'num'))]),
-      el('tr', { className: 'settled' }, [
-        el('th', { text: 'failing of settled', attrs: { scope: 'row' } }),
-        ...g.runs.map((r) => {
-          const cell = el('td', { className: 'num', text: `${r.failing} of ${r.settled}` });
-          if (r.leftOut > 0)
-            cell.title = `${r.leftOut} of the run's ${r.units} labelled units are not settled: left out`;
-          cell.dataset.run = r.run;
-          return cell;
-        }),
-      ]),
-    ]),
-    el(
-      'tbody',
-      {},
-      g.labels.map((l, i) =>
-        el('tr', { attrs: { 'data-label': l.label } }, [
-          el('th', { text: l.name, attrs: { scope: 'row' } }),
-          ...g.runs.map((r) => {
-            const c = r.cells[i];
-            return el('td', { className: 'num', text: c.count > 0 ? `${c.count} (${c.share})` : '0' });
-          }),
-        ]),
-      ),
-    ),
-  ]);
-}
 
 function annotatorsTable(g: GoldTables): HTMLElement {
   return el('table', { className: 'against-gold' }, [
@@ -86,7 +54,7 @@ export function goldSection(gold: readonly GoldTables[], error: string | null): 
       el('h3', { text: g.benchmark }),
       el('p', { className: 'gold-counts', text: g.countsText }),
       el('h4', { text: 'Why runs fail (gold labels, settled units only)' }),
-      whyRunsFailTable(g),
+      whyRunsFailTable(g.whyRunsFail),
       g.annotators.length > 0 && el('h4', { text: 'Each annotator against gold' }),
       g.annotators.length > 0 && annotatorsTable(g),
     ]);

@@ -32,6 +32,8 @@ import { memoryTable } from './memory';
 import { renderTable } from './tables';
 import { sampleControls, select } from './controls';
 import { VirtualList } from '../shared/vlist';
+import { mountWhyRunsFail } from '../shared/whyRunsFail';
+import type { WhyRunsFailSection } from '../../src/shared/whyRunsFailProtocol';
 
 type Post = (m: WebviewToExtension) => void;
 
@@ -58,6 +60,8 @@ export class DashboardPage {
   private readonly listSection: HTMLElement;
   private readonly listTitle = el('h2', { className: 'list-title' });
   private readonly listNote = el('span', { className: 'note' });
+
+  private readonly whyRunsFail = mountWhyRunsFail();
 
   constructor(
     private readonly root: HTMLElement,
@@ -332,12 +336,18 @@ export class DashboardPage {
         ': second best (error rates: lowest is best), among runs that cover the same steps.',
       ]),
       tables,
+      this.whyRunsFail.element,
       el('h2', { text: `Figures${on}` }),
       controls,
       grid,
       this.listSection,
     );
     this.renderCharts();
+  }
+
+  /** Why runs fail, from gold labels (webview/shared/whyRunsFail.ts): kept in place when the page draws again. */
+  showWhyRunsFail(s: WhyRunsFailSection): void {
+    this.whyRunsFail.update(s);
   }
 
   private renderCharts(): void {

@@ -66,6 +66,9 @@ onHostMessage(isExtensionToWebview, (msg) => {
     case 'steps':
       dashboard?.showSteps(msg.title, msg.note, msg.filter, msg.rows);
       break;
+    case 'whyRunsFail':
+      dashboard?.showWhyRunsFail(msg.section);
+      break;
     case 'empty':
       root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
       root.dataset.state = 'empty';

@@ -47,7 +47,14 @@ export class QuestionLabelsUi {
     this.note = new NoteField(root, () => this.render());
     this.sheet = new CheatSheet(() => {
       const state = this.current;
-      return state && { labels: state.labels, target: 'the question', keys: QUESTION_KEYS };
+      return (
+        state && {
+          labels: state.labels,
+          target: 'the question',
+          keys: QUESTION_KEYS,
+          adjudication: state.adjudication,
+        }
+      );
     }, root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
     listenAdjudicationKeys(

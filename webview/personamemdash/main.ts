@@ -22,6 +22,7 @@ import { renderPaperTable } from '../shared/paperTable';
 import baseCss from '../shared/base.css';
 import paperTableCss from '../shared/paperTable.css';
 import css from './personamemdash.css';
+import { mountWhyRunsFail } from '../shared/whyRunsFail';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -142,6 +143,8 @@ function splitSection(s: PmDashSplit): HTMLElement {
   ]);
 }
 
+const whyRunsFail = mountWhyRunsFail();
+
 function show(m: PmDashboardModel): void {
   clearCharts();
   const lengths = el('section', { className: 'lengths', attrs: { 'data-lengths': m.lengths ? 'shown' : 'none' } }, [
@@ -157,6 +160,7 @@ function show(m: PmDashboardModel): void {
       ? el('p', { className: 'note unanswered', text: `No run answers the ${m.unanswered.join(', ')} split(s).` })
       : '',
     lengths,
+    whyRunsFail.element,
   );
   draw();
   root.dataset.state = 'shown';
@@ -164,6 +168,7 @@ function show(m: PmDashboardModel): void {
 
 onHostMessage(isExtensionToWebview, (msg) => {
   if (msg.type === 'show') show(msg.model);
+  else if (msg.type === 'whyRunsFail') whyRunsFail.update(msg.section);
   else {
     clearCharts();
     root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));

@@ -16,6 +16,8 @@ const CSS = `
 .adjudication .notes li { color: var(--c-muted); white-space: pre-wrap; }
 .adjudication kbd { font-family: var(--vscode-editor-font-family); border: 1px solid var(--c-border); padding: 0 3px; }
 .adjudication[data-state='open'] .gold { font-style: italic; }
+/* While the pass shows, the digits take an annotator's labels: the chips do not offer them as their keys. */
+.labels-bar:has(> section.adjudication) .label-chip > kbd { display: none; }
 `;
 
 const STATE_TEXT: Record<AdjudicationSection['state'], string> = {
@@ -23,6 +25,22 @@ const STATE_TEXT: Record<AdjudicationSection['state'], string> = {
   agreed: 'agreed: every annotator gave these labels (a decision overrides)',
   settled: 'settled',
 };
+
+/**
+ * The pass's keys on `s` as rows of the `?` sheet (keys space-separated, what they do); the section's key line says
+ * the same. While the section shows, the digits are the pass's: they take an annotator's labels, never toggle one.
+ */
+export function adjudicationKeyRows(s: AdjudicationSection): (readonly [keys: string, what: string])[] {
+  return [
+    [
+      s.annotators.map((a) => String(a.n)).join(' ') || '1',
+      "take that annotator's labels as the unit's gold, then go on",
+    ],
+    [ADJUDICATION_KEYS.set, 'set the gold labels directly (a pick with every label)'],
+    [ADJUDICATION_KEYS.undo, `undo the pass's last decision${s.canUndo ? '' : ' (none yet)'}`],
+    [ADJUDICATION_KEYS.next, 'next open unit'],
+  ];
+}
 
 export function renderAdjudication(s: AdjudicationSection): HTMLElement {
   const columns = s.annotators.map((a) =>
@@ -46,7 +64,6 @@ export function renderAdjudication(s: AdjudicationSection): HTMLElement {
     s.gold === null
       ? 'Gold: not settled'
       : `Gold: ${s.gold.length ? s.gold.join(', ') : 'no label applies'}${s.decidedBy ? ` (decided by ${s.decidedBy})` : ''}`;
-  const last = s.annotators.length;
   return el('section', { className: 'adjudication', attrs: { 'data-unit': s.unit, 'data-state': s.state } }, [
     el('div', {
       className: 'adjudication-head',
@@ -56,7 +73,9 @@ export function renderAdjudication(s: AdjudicationSection): HTMLElement {
     el('div', { className: 'gold', text: gold }),
     el('div', {
       className: 'adjudication-keys',
-      text: `${last > 1 ? `1–${last}` : '1'} take an annotator's labels · ${ADJUDICATION_KEYS.set} set them · ${ADJUDICATION_KEYS.undo} undo the last decision${s.canUndo ? '' : ' (none yet)'} · ${ADJUDICATION_KEYS.next} next open`,
+      text: adjudicationKeyRows(s)
+        .map(([keys, what]) => `${keys.split(' ').join('/')} ${what}`)
+        .join(' · '),
     }),
   ]);
 }

@@ -1,7 +1,9 @@
 // The `?` sheet of a labelling view (the step view, the trace view): an overlay listing each label's key, name and
 // guide, then the view's other keys. `?` or the labels bar's ? button opens it; Esc, `?` or its close button closes
 // it and gives the focus back to where it was. Label-set text goes in as text only.
+import type { AdjudicationSection } from '../../src/core/labels/adjudication';
 import type { LabelChip } from '../../src/core/labels/view';
+import { adjudicationKeyRows } from './adjudication';
 import css from './cheatSheet.css';
 import { el, icon } from './dom';
 import { isPlainKey } from './keys';
@@ -18,6 +20,8 @@ export interface CheatSheetContent {
   /** What the label keys label now ("the whole step", "test action #12"). */
   target: string;
   keys: readonly KeyRow[];
+  /** The adjudication pass's section on the unit shown: its keys come first, and take the digits. */
+  adjudication?: AdjudicationSection | null;
 }
 
 function kbds(keys: string): (HTMLElement | string)[] {
@@ -99,7 +103,19 @@ export class CheatSheet {
           close,
         ]),
         el('div', { className: 'cheatsheet-body', attrs: { tabindex: '0' } }, [
-          el('h3', { text: `Labels (their keys label ${c.target})` }),
+          ...(c.adjudication
+            ? [
+                el('h3', { text: `Adjudicating ${c.adjudication.scope}: these keys come first` }),
+                el('table', { className: 'cheatsheet-keys cheatsheet-adjudication' }, [
+                  el('tbody', {}, adjudicationKeyRows(c.adjudication).map(keyRow)),
+                ]),
+              ]
+            : []),
+          el('h3', {
+            text: c.adjudication
+              ? 'Labels (the pass takes the digit keys: click a chip to label this unit as an annotator)'
+              : `Labels (their keys label ${c.target})`,
+          }),
           el('table', { className: 'cheatsheet-labels' }, [
             el('thead', {}, [
               el('tr', {}, [el('th', { text: 'Key' }), el('th', { text: 'Label' }), el('th', { text: 'Guide' })]),

@@ -39,8 +39,14 @@ export function barFlash(flash: LabelFlash | null): HTMLElement | null {
     : null;
 }
 
-/** The key help line's first entries: the label keys, note, undo, and `.` (next assigned while a project is active). */
-export function barKeyHelp(state: Pick<LabelBarState<unknown>, 'labels' | 'project'>): (HTMLElement | null)[] {
+/**
+ * The key help line's first entries: the label keys, note, undo, and `.` (next assigned while a project is active).
+ * While the adjudication pass shows, the digits, `u` and `.` are its own (its section says them): only `n` is left.
+ */
+export function barKeyHelp(
+  state: Pick<LabelBarState<unknown>, 'labels' | 'project' | 'adjudication'>,
+): (HTMLElement | null)[] {
+  if (state.adjudication) return [keyHelp(LABEL_BAR_KEYS.note, 'note')];
   return [
     keyHelp(keyRange(state.labels), 'toggle'),
     keyHelp(LABEL_BAR_KEYS.note, 'note'),

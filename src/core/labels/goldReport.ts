@@ -40,31 +40,48 @@ function countsOf(units: readonly GoldUnit[]): GoldCounts {
   return c;
 }
 
+/** A benchmark's gold units and counts, without the figures against gold (no bootstrap). */
+export type GoldUnits = Omit<GoldBenchmark, 'annotators'>;
+
 /**
- * The report of `rows` (annotators' labels) and `adjudications` (live decisions), optionally kept to `keep`, each
- * benchmark's units called as `unitOf` names them (its format's noun where the caller knows the format).
+ * Per benchmark (sorted), the gold set of `rows` (annotators' labels) and `adjudications` (live decisions), optionally
+ * kept to `keep`, each benchmark's units called as `unitOf` names them (its format's noun where the caller knows the
+ * format): what "why runs fail" counts. goldReport adds each annotator against it.
  */
+export function goldUnits(
+  rows: readonly LabelRow[],
+  adjudications: readonly Adjudication[],
+  keep: (ref: StepRef) => boolean = () => true,
+  unitOf: UnitNamer = platformUnitNoun,
+): GoldUnits[] {
+  const kept = rows.filter((r) => keep(r));
+  const decided = adjudications.filter((a) => keep(a.ref));
+  const grouped = new Map(rowsByBenchmark(kept).map((g) => [g.benchmark, g]));
+  const names = [...new Set([...grouped.keys(), ...decided.map((a) => a.ref.benchmark)])].sort();
+  return names.map((benchmark): GoldUnits => {
+    const own = grouped.get(benchmark)?.rows ?? [];
+    const set = goldSet(
+      own,
+      decided.filter((a) => a.ref.benchmark === benchmark),
+    );
+    const unit = unitOf(
+      benchmark,
+      set.units.map((u) => u.ref),
+    );
+    return { benchmark, unit, counts: countsOf(set.units), units: set.units };
+  });
+}
+
+/** The report of `rows` (annotators' labels) and `adjudications` (live decisions), optionally kept to `keep`. */
 export function goldReport(
   rows: readonly LabelRow[],
   adjudications: readonly Adjudication[],
   opts: BootstrapOptions & { keep?: (ref: StepRef) => boolean; unitOf?: UnitNamer } = {},
 ): GoldReport {
-  const unitOf = opts.unitOf ?? platformUnitNoun;
-  const keep = opts.keep ?? (() => true);
-  const kept = rows.filter((r) => keep(r));
-  const decided = adjudications.filter((a) => keep(a.ref));
-  const grouped = new Map(rowsByBenchmark(kept).map((g) => [g.benchmark, g]));
-  const names = [...new Set([...grouped.keys(), ...decided.map((a) => a.ref.benchmark)])].sort();
-  const benchmarks = names.map((benchmark): GoldBenchmark => {
-    const own = grouped.get(benchmark)?.rows ?? [];
-    const mine = decided.filter((a) => a.ref.benchmark === benchmark);
-    const set = goldSet(own, mine);
-    const unit = unitOf(
-      benchmark,
-      set.units.map((u) => u.ref),
-    );
-    return { benchmark, unit, counts: countsOf(set.units), units: set.units, annotators: annotatorsVsGold(set, opts) };
-  });
+  const benchmarks = goldUnits(rows, adjudications, opts.keep, opts.unitOf).map((b): GoldBenchmark => ({
+    ...b,
+    annotators: annotatorsVsGold({ units: b.units, counts: b.counts }, opts),
+  }));
   return {
     counts: countsOf(benchmarks.flatMap((b) => b.units)),
     benchmarks,

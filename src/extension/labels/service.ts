@@ -26,6 +26,7 @@ import { AuthorGate } from './author';
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from './paths';
 import { restrictedSetting } from '../trustedSettings';
 import type { LabelServerLine } from '../../core/labels/view';
+import { DecisionSource } from './gold/decisionSource';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
 import type { AdjudicationHook } from './adjudicate/hook';
 import { platformUnitNoun, type UnitNamer } from '../../core/labels/unitNoun';
@@ -50,6 +51,8 @@ export class LabelService implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The adjudicators' decisions, for the views that show gold (the file's, or the label server's). */
+  readonly decisions: DecisionSource;
 
   /**
    * `home`: the benchmark whose folder holds `.personalab/` when the window has no folder (else `fallbackDir`, the
@@ -63,7 +66,15 @@ export class LabelService implements vscode.Disposable {
     readonly formatSets: readonly FormatLabelSet[] = [],
   ) {
     this.set = defaultLabelSet([], formatSets);
+    this.decisions = new DecisionSource(
+      () => ({ file: this.paths.db, server: this.server }),
+      (url) => secrets.get(passwordKey(url)),
+      () => this.touch(),
+    );
     this.disposables.push(
+      { dispose: () => this.decisions.dispose() },
+      // With a label server, each change may come with decisions made elsewhere: read them again.
+      this.changed.event(() => void this.decisions.refresh()),
       this.changed,
       this.diagnostics,
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -117,7 +128,7 @@ export class LabelService implements vscode.Disposable {
     this.changed.fire();
   }
 
-  benchmarkOf(open: OpenBenchmark): string | undefined {
+  benchmarkOf(open: Pick<OpenBenchmark, 'root'>): string | undefined {
     return open.root ? benchmarkId(open.root) : undefined;
   }
 

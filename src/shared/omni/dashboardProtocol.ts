@@ -8,6 +8,7 @@ import type { FieldScore } from '../../core/omni/score';
 import type { ComponentId } from '../../core/omni/types';
 import { saveChartShape } from '../chartExport';
 import { array, type Infer, message, messages, nullable, num, object, shapeOf, str } from '../../core/guards';
+import { whyRunsFailMessage } from '../whyRunsFailProtocol';
 
 export const OMNI_DASHBOARD_VIEW_TYPE = 'personaLab.omniDashboard';
 
@@ -52,6 +53,7 @@ const omniDashboardModel = shapeOf<OmniDashboardModel>()({
 export const isExtensionToWebview = messages(
   message('show', { model: omniDashboardModel }),
   message('empty', { message: str }),
+  whyRunsFailMessage,
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 

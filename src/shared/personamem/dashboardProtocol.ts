@@ -19,6 +19,7 @@ import {
   object,
   type Infer,
 } from '../../core/guards';
+import { whyRunsFailMessage } from '../whyRunsFailProtocol';
 
 export type { PmDashboardModel, PmDashSplit, PmDashTable, PmRunCover } from '../../core/personamem/dashboard';
 
@@ -37,6 +38,7 @@ const pmDashboardModel = shapeOf<PmDashboardModel>()({
 export const isExtensionToWebview = messages(
   message('show', { model: pmDashboardModel }),
   message('empty', { message: str }),
+  whyRunsFailMessage,
 );
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 

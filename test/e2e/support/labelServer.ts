@@ -53,6 +53,17 @@ export async function shownStep(frame: Frame): Promise<string> {
   return step && (await root.locator('.labels-bar').count()) > 0 ? step : '';
 }
 
+/** The step `frame` shows once it is another than `before` (what a queue's `.` opened). */
+export function nextShownStep(frame: Frame, before: string, who: string): Promise<string> {
+  return waitFor(
+    async () => {
+      const s = await shownStep(frame);
+      return s && s !== before ? s : undefined;
+    },
+    { timeout: 30_000, message: `${who}'s step view to open the next assigned step (after ${before || 'none'})` },
+  );
+}
+
 /** Waits until the chip of `labelId` in `frame`'s labels bar is pressed (`on`) or not. */
 export function chipPressed(frame: Frame, labelId: string, on = true): Promise<boolean> {
   const chip = frame.locator(`.labels-bar .label-chip[data-label-id="${labelId}"]`);

@@ -24,6 +24,7 @@ import { el } from '../../shared/dom';
 import { onHostMessage, vscodeApi } from '../../shared/host';
 import baseCss from '../../shared/base.css';
 import { injectStyle } from '../../shared/page';
+import { mountWhyRunsFail } from '../../shared/whyRunsFail';
 import css from './omnidash.css';
 import { pyFixed } from '../../../src/core/io/pyNumber';
 import { areaStyle, readColours } from '../../shared/hatch';
@@ -41,6 +42,7 @@ const root = document.getElementById('omnidash-root') ?? document.body;
 injectStyle(`${baseCss}\n${css}`);
 
 let chart: Chart | undefined;
+const whyRunsFail = mountWhyRunsFail();
 
 const fixed = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);
@@ -165,7 +167,7 @@ function show(m: OmniDashboardModel): void {
       'fields',
     ),
   ];
-  root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+  root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null), whyRunsFail.element);
   root.dataset.run = m.run;
   chart = new Chart(canvas, biasChart(b));
 }
@@ -211,6 +213,7 @@ function biasChart(b: BiasDiagnostics): ChartConfiguration<'bar', number[], stri
 
 onHostMessage(isExtensionToWebview, (msg) => {
   if (msg.type === 'show') show(msg.model);
+  else if (msg.type === 'whyRunsFail') whyRunsFail.update(msg.section);
   else {
     chart?.destroy();
     delete root.dataset.run;

@@ -84,7 +84,14 @@ export class TraceLabelsUi {
     // every key.
     this.sheet = new CheatSheet(() => {
       const state = this.current;
-      return state && { labels: state.labels, target: this.targetText, keys: traceKeys(state.scores !== null) };
+      return (
+        state && {
+          labels: state.labels,
+          target: this.targetText,
+          keys: traceKeys(state.scores !== null),
+          adjudication: state.adjudication,
+        }
+      );
     }, root);
     window.addEventListener('keydown', (e) => this.onKeydown(e));
     listenAdjudicationKeys(

@@ -152,6 +152,7 @@ export class LabelsUi {
       labels: state.labels,
       target: describeTarget(selected?.target ?? { kind: 'step' }, selected?.excerpt ?? ''),
       keys: stepKeys(this.editPrompt),
+      adjudication: state.adjudication,
     };
   }
 

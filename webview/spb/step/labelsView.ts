@@ -122,7 +122,8 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
         {
           className: 'labels-keys',
           title: keysText([
-            [keyRange(state.labels), 'toggle a label'],
+            // While the adjudication pass shows, the digits take an annotator's labels (its section says so).
+            ...(state.adjudication ? [] : ([[keyRange(state.labels), 'toggle a label']] as const)),
             ...stepKeys(ctx.editPrompt),
             ['click', 'a pool tag, or select persona text, to label it alone'],
           ]),

@@ -50,6 +50,8 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
   private gold: { where: string; backend: GoldBackend } | undefined;
   private notifying = false;
   private reading: Promise<void> = Promise.resolve();
+  /** A read asked for and not begun yet: later asks join it (a burst of label changes reads the rows once). */
+  private queued: Promise<void> | undefined;
   private acting: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -152,8 +154,14 @@ export class AdjudicationPass implements AdjudicationHook, vscode.Disposable {
 
   /** Reads the labels and the decisions again, then tells the views; one read at a time, in order. */
   refresh(): Promise<void> {
-    this.reading = this.reading.then(() => this.read());
-    return this.reading;
+    if (this.queued) return this.queued;
+    const next = this.reading.then(() => {
+      this.queued = undefined;
+      return this.read();
+    });
+    this.queued = next;
+    this.reading = next;
+    return next;
   }
 
   private async read(): Promise<void> {

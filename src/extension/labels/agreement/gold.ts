@@ -5,13 +5,13 @@ import type { Adjudication } from '../../../core/labels/gold';
 import { countsText, goldReport } from '../../../core/labels/goldReport';
 import type { GoldFigure } from '../../../core/labels/goldAgreement';
 import { intervalText } from '../../../core/labels/agreementIntervals';
-import type { LabelRow } from '../../../core/labels/model';
+import { stepKey, type LabelRow } from '../../../core/labels/model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer } from '../../../core/labels/unitNoun';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
+import { whyRunsFailTable } from '../../../shared/whyRunsFailProtocol';
 
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
 function figureRow(f: GoldFigure, name: (id: string) => string): GoldFigureRow {
   return {
@@ -36,28 +36,47 @@ export function goldTables(
   const runs = whyRunsFail(report);
   return report.benchmarks
     .filter((b) => b.counts.adjudicated + b.counts.unanimous + b.counts.open > 0)
-    .map((b) => {
-      const mine = runs.filter((r) => r.benchmark === b.benchmark);
-      const labels = (mine[0]?.byLabel ?? []).map((c) => ({ label: c.label, name: name(c.label) }));
-      return {
-        benchmark: b.benchmark,
-        countsText: countsText(b.counts, nounOrNouns(b.unit)),
-        counts: b.counts,
-        annotators: b.annotators.map((a) => ({
-          author: a.author,
-          units: a.units,
-          adjudicated: a.adjudicated,
-          rows: [a.overall, ...a.perLabel].map((f) => figureRow(f, name)),
-        })),
-        labels,
-        runs: mine.map((r) => ({
-          run: r.run,
-          units: r.units,
-          settled: r.settled,
-          failing: r.failing,
-          leftOut: r.open + r.single,
-          cells: r.byLabel.map((c) => ({ count: c.count, share: pct(c.share) })),
-        })),
-      };
-    });
+    .map((b) => ({
+      benchmark: b.benchmark,
+      countsText: countsText(b.counts, nounOrNouns(b.unit)),
+      counts: b.counts,
+      annotators: b.annotators.map((a) => ({
+        author: a.author,
+        units: a.units,
+        adjudicated: a.adjudicated,
+        rows: [a.overall, ...a.perLabel].map((f) => figureRow(f, name)),
+      })),
+      whyRunsFail: whyRunsFailTable(
+        runs.filter((r) => r.benchmark === b.benchmark),
+        name,
+      ),
+    }));
+}
+
+/**
+ * goldTables of the last inputs, computed again only when the labels, the decisions or the label names differ: a
+ * change event that changed none of them (a decision read back, a labels bar pushed again) costs no bootstrap.
+ */
+export class GoldTablesMemo {
+  private last: { key: string; tables: GoldTables[] } | undefined;
+
+  constructor(private readonly compute: typeof goldTables = goldTables) {}
+
+  tables(
+    rows: readonly LabelRow[],
+    adjudications: readonly Adjudication[],
+    names: ReadonlyMap<string, string>,
+    unitOf: UnitNamer = platformUnitNoun,
+  ): GoldTables[] {
+    // The units' nouns too: a benchmark's format is known once its folder opens.
+    const benchmarks = [...new Set(rows.map((r) => r.benchmark))].sort();
+    const key = JSON.stringify([
+      rows.map((r) => [stepKey(r), r.author, r.label, r.target]),
+      adjudications.map((a) => [stepKey(a.ref), a.labels, a.adjudicator, a.createdAt]),
+      [...names],
+      benchmarks.map((b) => unitOf(b, []).title),
+    ]);
+    if (this.last?.key !== key) this.last = { key, tables: this.compute(rows, adjudications, names, unitOf) };
+    return this.last.tables;
+  }
 }

@@ -1,27 +1,33 @@
-// The Label Summary as Markdown, for Copy as Markdown and Open as Markdown in the agreement table: a read-only
-// document rebuilt from the database whenever the labels change.
+// The Label Summary as Markdown, for Copy as Markdown and Open as Markdown in the agreement table: the summary and
+// its gold section (goldMarkdown.ts), a read-only document rebuilt from the database whenever the labels change.
 import * as vscode from 'vscode';
 import { agreementsByBenchmark, summarize } from '../../../core/labels/agreement';
 import type { LabelService } from '../service';
 import { summaryMarkdown } from '../summaryMarkdown';
+import { GoldTablesMemo } from './gold';
+import { goldMarkdown } from './goldMarkdown';
 
 export const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
 
-export function summaryText(labels: LabelService): string {
+/** The summary and, after it, the gold section (its report from `gold`, which keeps the last one computed). */
+export function summaryText(labels: LabelService, gold: GoldTablesMemo): string {
   const rows = labels.store(false)?.list() ?? [];
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-  return summaryMarkdown(
-    summarize(rows),
-    labels.names(),
-    labels.dbFile,
-    perAuthor,
-    agreementsByBenchmark(rows, labels.unitOf),
-  );
+  const decided = labels.decisions.read();
+  const adjudications = 'error' in decided ? [] : decided.adjudications;
+  const tables = gold.tables(rows, adjudications, labels.names(), labels.unitOf);
+  const agreements = agreementsByBenchmark(rows, labels.unitOf);
+  return [
+    summaryMarkdown(summarize(rows), labels.names(), labels.dbFile, perAuthor, agreements).trimEnd(),
+    '',
+    goldMarkdown(tables, 'error' in decided ? decided.error : null),
+  ].join('\n');
 }
 
 class SummaryDocument implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly gold = new GoldTablesMemo();
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly labels: LabelService) {
@@ -29,7 +35,7 @@ class SummaryDocument implements vscode.TextDocumentContentProvider {
   }
 
   provideTextDocumentContent(): string {
-    return summaryText(this.labels);
+    return summaryText(this.labels, this.gold);
   }
 }
 

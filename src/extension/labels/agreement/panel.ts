@@ -3,10 +3,7 @@
 // and the disagreements per label. A pair's row opens its disagreeing units: the first in the step view or the trace view, in the
 // other editor group, and all of them listed under the row. It follows the label database live (the label
 // service's change event, which covers other windows and the CLI) and comes back after a reload.
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { Adjudication } from '../../../core/labels/gold';
-import { GoldStore } from '../../../core/labels/goldStore';
 import { TRACE_PLATFORM, type StepRef } from '../../../core/labels/model';
 import {
   AGREEMENT_VIEW_TYPE,
@@ -20,28 +17,18 @@ import { ReusedPanel } from '../../webviewPanel';
 import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
-import { goldTables } from './gold';
+import { GoldTablesMemo } from './gold';
+import { after, coalesce } from '../../../core/coalesce';
 import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
-
-/** The adjudicators' live decisions in the label database file (none before it exists), or why they cannot be read. */
-function readAdjudications(file: string): { adjudications: Adjudication[] } | { error: string } {
-  if (!existsSync(file)) return { adjudications: [] };
-  try {
-    const store = GoldStore.open(file, { readOnly: true });
-    try {
-      return { adjudications: store.adjudications({}) };
-    } finally {
-      store.close();
-    }
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
 
 /** How a unit opens when a format's label part opens it in its own view (labels/part.ts `unitOpener`). */
 export type UnitOpener = (ref: StepRef) => (() => Promise<void>) | undefined;
 
+/** How long a burst of label changes may last before the table is computed again (once) for all of it. */
+const CHANGES_SETTLE_MS = 250;
+
 export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  private readonly gold = new GoldTablesMemo();
   constructor(
     extensionUri: vscode.Uri,
     private readonly labels: LabelService,
@@ -64,18 +51,24 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       },
       { accepts: isWebviewToExtension, logName: 'label agreement' },
     );
-    this.disposables.push(labels.onDidChange(() => this.host && this.refresh()));
+    // Each change event asks; the gold report (bootstrap intervals) is computed once per burst, and only when its
+    // inputs changed.
+    const soon = coalesce(() => this.host && this.refresh(), after(CHANGES_SETTLE_MS));
+    this.disposables.push(
+      labels.onDidChange(() => this.host && soon.request()),
+      { dispose: () => soon.dispose() },
+    );
   }
 
   protected refresh(): void {
     const rows = this.labels.store(false)?.list() ?? [];
     const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error, this.labels.unitOf);
-    const decided = readAdjudications(this.labels.dbFile);
+    const decided = this.labels.decisions.read();
     this.post({
       type: 'show',
       model: {
         ...model,
-        gold: goldTables(
+        gold: this.gold.tables(
           rows,
           'error' in decided ? [] : decided.adjudications,
           this.labels.names(),
@@ -93,7 +86,7 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       case 'open':
         return this.openUnit(msg.ref);
       case 'copyMarkdown':
-        await vscode.env.clipboard.writeText(summaryText(this.labels));
+        await vscode.env.clipboard.writeText(summaryText(this.labels, this.gold));
         void vscode.window.showInformationMessage('Persona Lab: the Label Summary is on the clipboard as Markdown.');
         return;
       case 'openMarkdown':

@@ -20,8 +20,11 @@ import { judgeAgreement } from '../../../../core/omni/judgeAgreement';
 import type { ScoreRow } from '../../../../core/labels/scores';
 import type { LabelService } from '../../../labels/service';
 import { log } from '../../../log';
+import { WhyRunsFailFeed } from '../../../labels/gold/whyRunsFailFeed';
 
 export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  private readonly whyRunsFail: WhyRunsFailFeed;
+
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: OmniStore,
@@ -43,7 +46,10 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       },
       { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
     );
+    // The panel draws again on every label change (people's judge scores), the section with it.
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, false);
     this.disposables.push(
+      this.whyRunsFail,
       store.onDidChange(() => this.refresh()),
       labels.onDidChange(() => this.refresh()),
     );
@@ -86,6 +92,7 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       judge: judgeAgreement(run, this.peopleScores(run.name)),
     };
     this.post({ type: 'show', model });
+    this.whyRunsFail.refresh();
   }
 
   /** People's scores of `run`'s utterances in the label database (none when there is no database yet). */

@@ -16,13 +16,18 @@ import { log } from '../../../log';
 import { newNonce, webviewHtml } from '../../../webviewHtml';
 import { ReusedPanel } from '../../../webviewPanel';
 import type { PersonaMemStore } from '../store';
+import type { LabelService } from '../../../labels/service';
+import { WhyRunsFailFeed } from '../../../labels/gold/whyRunsFailFeed';
 
 const VIEW = 'PersonaMem dashboard';
 
 export class PersonaMemDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
+  private readonly whyRunsFail: WhyRunsFailFeed;
+
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: PersonaMemStore,
+    labels: LabelService,
   ) {
     super(
       {
@@ -40,7 +45,11 @@ export class PersonaMemDashboardPanel extends ReusedPanel<ExtensionToWebview, We
       },
       { accepts: isWebviewToExtension, logName: VIEW },
     );
-    this.disposables.push(store.onDidChange(() => this.refresh()));
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
+    this.disposables.push(
+      this.whyRunsFail,
+      store.onDidChange(() => this.refresh()),
+    );
   }
 
   /** The model of every run the folder holds, scored once per load by the store. */
@@ -67,6 +76,7 @@ export class PersonaMemDashboardPanel extends ReusedPanel<ExtensionToWebview, We
       return;
     }
     this.post({ type: 'show', model });
+    this.whyRunsFail.refresh();
     const tables = pmDashboardTables(model).length;
     log.info(`${VIEW}: showing ${bench?.runs.size ?? 0} run(s) in ${tables} table(s)`);
   }

@@ -6,7 +6,7 @@ import type { PersonaMemStore } from '../store';
 import { PersonaMemDashboardPanel } from './panel';
 
 export function personaMemDashboard(store: PersonaMemStore, host: DashboardHost): DashboardPart {
-  const panel = new PersonaMemDashboardPanel(host.extensionUri, store);
+  const panel = new PersonaMemDashboardPanel(host.extensionUri, store, host.labels);
   const restore = restoreReusedPanel(PM_DASHBOARD_VIEW_TYPE, panel, () => store.ready());
   return { show: () => panel.show(), dispose: () => (restore.dispose(), panel.dispose()) };
 }

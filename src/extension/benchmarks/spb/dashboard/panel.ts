@@ -30,6 +30,8 @@ import { openStepOfRun } from './open';
 import { copyTable } from '../../../dashboard/copyTable';
 import { log } from '../../../log';
 import { saveChart } from '../../../charts/save';
+import type { LabelService } from '../../../labels/service';
+import { WhyRunsFailFeed } from '../../../labels/gold/whyRunsFailFeed';
 
 const SELECTED_KEY = 'personaLab.dashboard.runs';
 const SAMPLE_KEY = 'personaLab.dashboard.sample';
@@ -43,15 +45,19 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   private readonly figures: FiguresCache = new Map();
   /** The sample the tables and figures are computed on (none: the whole benchmark), kept per benchmark folder. */
   private readonly sample: SampleChoice;
+  private readonly whyRunsFail: WhyRunsFailFeed;
 
   constructor(
     extensionUri: vscode.Uri,
     private readonly store: SpbStore,
     private readonly state: vscode.Memento,
+    labels: LabelService,
   ) {
     super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
     this.sample = new SampleChoice(state, () => store.bench, { stateKey: SAMPLE_KEY, view: 'the run dashboard' });
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
     this.disposables.push(
+      this.whyRunsFail,
       this.sample,
       store.onDidChange(() => void this.refresh()),
     );
@@ -192,6 +198,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
       ),
     });
     this.post({ type: 'dashboard', model });
+    this.whyRunsFail.refresh();
     if (this.host.ready) {
       log.info(
         `dashboard: showing ${selected.length} run(s)${sample ? ` on ${sample.label}` : ''} in ${Date.now() - started} ms (step points ${pointsMs} ms, run scores ${scoresMs} ms, model ${Date.now() - modelStarted} ms)`,

@@ -6,7 +6,7 @@ import type { DashboardHost, DashboardPart } from '../../../dashboard/part';
 import { DashboardPanel } from './panel';
 
 export function spbDashboard(store: SpbStore, host: DashboardHost): DashboardPart {
-  const panel = new DashboardPanel(host.extensionUri, store, host.state);
+  const panel = new DashboardPanel(host.extensionUri, store, host.state, host.labels);
   const restore = restoreReusedPanel(DASHBOARD_VIEW_TYPE, panel, () => store.ready());
   return { show: () => panel.show(), dispose: () => (restore.dispose(), panel.dispose()) };
 }
