@@ -11,6 +11,7 @@
 //   one of the two used on the shared units (labels neither used would only add agreement by default).
 import { stepKey, type LabelRow, type StepRef } from './model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
+import { fixed3 } from './figureText';
 
 export interface KappaTable {
   /** Both present, only A, only B, both absent. */
@@ -208,7 +209,7 @@ export function rowsByBenchmark(
 }
 
 function fmt(x: number): string {
-  return Number.isNaN(x) ? 'n/a' : x.toFixed(3);
+  return fixed3(x);
 }
 
 /** Fewer shared steps than this and kappa says nothing (one disagreement swings it across the scale). */

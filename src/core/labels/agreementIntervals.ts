@@ -7,6 +7,7 @@ import { labelledUnits, type LabelledUnit } from './agreement';
 import { byUnit } from './agreementPerLabel';
 import { cellOf, cohenInterval, fleissInterval, type Cell } from './goldAgreement';
 import type { LabelRow } from './model';
+import { fixed3 } from './figureText';
 
 export interface PairIntervals {
   overall: Interval;
@@ -68,7 +69,7 @@ export function labelKappaIntervals(rows: readonly LabelRow[], opts: BootstrapOp
   return out;
 }
 
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const fixed = (x: number) => fixed3(x);
 
 /** "[0.412, 0.803]", or "[n/a]" when no resample gave a defined κ. */
 export function intervalText(ci: Interval): string {

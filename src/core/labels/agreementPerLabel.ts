@@ -15,6 +15,7 @@ import {
 import { fleissKappa } from './fleiss';
 import { TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
+import { fixed3 } from './figureText';
 
 export type KappaKind = 'Cohen' | 'Fleiss';
 
@@ -146,7 +147,7 @@ export function unitText(u: StepRef, noun: UnitNoun = platformUnitNoun(u.benchma
     ? `${u.userId} · ${singular} #${u.stepId} · ${run}`
     : `${u.platform} · ${u.userId} · ${singular} ${u.stepId} · ${run}`;
 }
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const fixed = (x: number) => fixed3(x);
 
 /** The CLI's text: per benchmark, the per-label table and the disagreements, one line per unit. */
 export function formatLabelAgreements(list: readonly LabelAgreements[], names: ReadonlyMap<string, string>): string {

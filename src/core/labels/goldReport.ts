@@ -17,6 +17,7 @@ import {
 import type { LabelRow, StepRef } from './model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
 import { formatWhyRunsFail, whyRunsFail, type RunFailures } from './whyRunsFail';
+import { fixed3 } from './figureText';
 
 export type GoldCounts = Record<GoldStatus, number> & { units: number };
 
@@ -151,7 +152,7 @@ export function goldReportJson(r: GoldReport, withUnits = true) {
   };
 }
 
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const fixed = (x: number) => fixed3(x);
 
 export function countsText(c: GoldCounts, noun = 'unit(s)'): string {
   return `${c.units} ${noun}: ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;

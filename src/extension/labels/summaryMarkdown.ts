@@ -9,13 +9,14 @@ import {
   type LabelSummary,
 } from '../../core/labels/agreement';
 import { nounOrNouns, platformUnitNoun, type UnitNoun } from '../../core/labels/unitNoun';
+import { fixed3 } from '../../core/labels/figureText';
 
 /** Escapes text from the database or the label set for a Markdown table cell or line. */
 export function mdText(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
 }
 
-const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const num = (x: number) => fixed3(x);
 
 function kappaCells(k: Kappa, units: number): string[] {
   return [

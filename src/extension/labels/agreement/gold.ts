@@ -10,8 +10,9 @@ import { nounOrNouns, platformUnitNoun, type UnitNamer } from '../../../core/lab
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
 import { whyRunsFailTable } from '../../../shared/whyRunsFailProtocol';
+import { fixed3 } from '../../../core/labels/figureText';
 
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const fixed = (x: number) => fixed3(x);
 
 function figureRow(f: GoldFigure, name: (id: string) => string): GoldFigureRow {
   return {

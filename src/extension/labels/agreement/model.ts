@@ -29,8 +29,9 @@ import type {
   LabelCounts,
   PairTable,
 } from '../../../shared/agreementProtocol';
+import { fixed3 } from '../../../core/labels/figureText';
 
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : MISSING);
+const fixed = (x: number) => fixed3(x, MISSING);
 
 function units(n: number, unit: UnitNoun): string {
   return `${n} shared ${n === 1 ? unit.singular : unit.plural}`;
