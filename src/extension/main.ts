@@ -42,7 +42,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const labels = activateLabels(context, benchmarks, views, tree);
   activateWalkthrough(context, labels);
   const dashboard = activateDashboard(context, benchmarks, labels.service);
-  const compare = activateCompare(context, spb);
+  const compare = activateCompare(context, benchmarks);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
   const templateDeps = { docs, stepView };

@@ -2,6 +2,7 @@
 // paired 95 % interval that resamples personas (a persona's questions share one history), overall and per question
 // type, and the questions whose answer changed. Right or wrong is the run's score (score.ts), so the accuracies are
 // the authors' figures restricted to the paired questions.
+import { pointsText, pyFixed } from '../io/pyNumber';
 import type { BootstrapOptions } from '../stats/bootstrap';
 import { pairedShareDifference, type PairedShareDifference, type PairedUnit } from '../stats/pairedUnits';
 import type { PmRunScore } from './score';
@@ -116,5 +117,29 @@ export function comparePersonaMemRuns(
       .map((x) => x.d),
     onlyA: a.perQuestion.size - paired,
     onlyB: b.perQuestion.size - paired,
+  };
+}
+
+export interface PmCompareTexts {
+  /** accuracy in percent, two decimals */
+  a: string;
+  b: string;
+  /** B − A in percentage points, signed */
+  diff: string;
+  /** "[low, high]" in percentage points */
+  interval: string;
+  /** whether the interval leaves 0 out */
+  clear: boolean;
+}
+
+/** How the compare view writes a row's figures (the page and its tests read the same strings). */
+export function pmCompareTexts(r: PairedShareDifference): PmCompareTexts {
+  const pct = (x: number | null) => (x === null ? '—' : pyFixed(100 * x, 2));
+  return {
+    a: pct(r.shareA),
+    b: pct(r.shareB),
+    diff: pointsText(r.diff, 2),
+    interval: r.low === null || r.high === null ? '—' : `[${pointsText(r.low, 2)}, ${pointsText(r.high, 2)}]`,
+    clear: r.low !== null && r.high !== null && (r.low > 0 || r.high < 0),
   };
 }

@@ -11,6 +11,7 @@ import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/c
 import type { AuditApi } from '../audit';
 import { exportReport, nextOpenFinding, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
 import type { CompareCommands } from '../compare';
+import { spbCompare } from '../compare/spb/part';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import { configureEndpoint } from '../endpoint/configure';
@@ -104,9 +105,9 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
   'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.of(SPB.format)?.show() },
   'personaLab.openBenchmarkDashboard': { needs: 'any', make: (c) => (arg) => c.dashboard.open(arg) },
-  'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
-  'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
-  'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
+  'personaLab.compareRuns': { needs: 'any', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
+  'personaLab.compareMode.on': { needs: SPB, make: (c) => () => spbCompare(c.compare).setMode(true) },
+  'personaLab.compareMode.off': { make: (c) => () => spbCompare(c.compare).setMode(false) },
   'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
   'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
   'personaLab.nextUnlabelledStep': {

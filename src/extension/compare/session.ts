@@ -7,6 +7,7 @@ import { PLATFORMS } from '../../core/spb/types';
 import type { Benchmark } from '../../core/spb/types';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { RESAMPLES, SEED } from './model';
+import type { RunPair } from './part';
 import { log } from '../log';
 
 const PAIR_KEY = 'personaLab.compare.pair';
@@ -25,10 +26,7 @@ export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-export interface RunPair {
-  a: string;
-  b: string;
-}
+export type { RunPair };
 
 export class CompareSession implements vscode.Disposable {
   private current: RunPair | undefined;

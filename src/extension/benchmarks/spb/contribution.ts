@@ -3,6 +3,7 @@ import { streamProfileBench } from '../../../core/formats';
 import { spbAuditPart } from '../../audit/spb/part';
 import { spbLabelPart } from '../../labels/spb/part';
 import { spbDashboard } from '../../dashboard/spb/part';
+import { spbComparePart } from '../../compare/spb/part';
 import type { FormatContribution } from '../contribution';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
@@ -17,4 +18,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   audit: (store) => spbAuditPart(store),
   labels: (store, host) => spbLabelPart(store, host),
   dashboard: (store, host) => spbDashboard(store, host),
+  compare: (store, host) => spbComparePart(store, host),
 };
