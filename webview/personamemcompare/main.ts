@@ -14,11 +14,12 @@ import { el } from '../shared/dom';
 import { onHostMessage, vscodeApi } from '../shared/host';
 import { injectStyle } from '../shared/page';
 import baseCss from '../shared/base.css';
+import dashCss from '../personamemdash/personamemdash.css';
 import css from './personamemcompare.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('pmcompare-root') ?? document.body;
-injectStyle(`${baseCss}\n${css}`);
+injectStyle(`${baseCss}\n${dashCss}\n${css}`);
 
 /** Differing questions listed at most (the rest are counted). */
 const LISTED = 1000;
