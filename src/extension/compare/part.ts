@@ -1,7 +1,7 @@
 // What a format gives Compare Runs (its contribution's `compare`): the runs that can be compared, each with its
 // headline figures for the picks, and its own view of B against A. What is paired and resampled is the format's
-// (StreamProfileBench: steps within users; PersonaMem: questions within personas); the host (index.ts) keeps the
-// command, the choice of benchmark and the two picks.
+// (steps within users, questions within personas); the host (index.ts) keeps the command, the choice of benchmark
+// and the two picks.
 import type * as vscode from 'vscode';
 
 /** A = the reference, B = compared against it. */
