@@ -3,7 +3,7 @@
 // the resamples can only give 0, ½ or 1, so the 95 % interval is [0, 1] around ½. The pairing is by question and
 // the resampled unit the persona (a persona's questions share one history).
 import { describe, expect, it } from 'vitest';
-import { comparePersonaMemRuns, pmCompareProblem } from '../../src/core/personamem/compare';
+import { comparePersonaMemRuns, pmCompareProblem, pmCompareTexts } from '../../src/core/personamem/compare';
 import { personaMem } from '../../src/core/personamem/format';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
@@ -36,6 +36,13 @@ describe('every persona gains the same share: the interval is that point', () =>
     const cmp = comparePersonaMemRuns(bench, score('weak'), score('strong'));
     expect(cmp.overall).toMatchObject({ units: 3, items: 6, shareA: 0, shareB: 0.5, diff: 0.5, low: 0.5, high: 0.5 });
     expect(cmp.overall).toMatchObject({ win: 3, tie: 0, loss: 0 });
+    expect(pmCompareTexts(cmp.overall)).toEqual({
+      a: '0.00',
+      b: '50.00',
+      diff: '+50.00',
+      interval: '[+50.00, +50.00]',
+      clear: true,
+    });
     expect(cmp.byType.map((r) => [r.slice, r.diff, r.low, r.high])).toEqual([
       ['recall_user_shared_facts', 1, 1, 1],
       ['suggest_new_ideas', 0, 0, 0],
@@ -77,6 +84,8 @@ describe('two personas, a tie and a gain', () => {
     );
     const cmp = comparePersonaMemRuns(bench, score('a'), score('b'));
     expect(cmp.overall).toMatchObject({ diff: 0.5, low: 0, high: 1, win: 1, tie: 1, loss: 0 });
+    // 0 is inside: not marked
+    expect(pmCompareTexts(cmp.overall)).toMatchObject({ interval: '[0.00, +100.00]', clear: false });
     expect(cmp.differing.map((d) => d.questionId)).toEqual(['q1']);
   });
 });
@@ -110,6 +119,18 @@ describe('pairing', () => {
     expect(pmCompareProblem(a, { ...a, name: '128k_a', split: '128k' })).toBe(
       '32k_a answers the 32k split and 128k_a the 128k split: they share no question',
     );
+  });
+});
+
+describe('one persona', () => {
+  it('gives no interval: every resample is that persona, so its width would say nothing', async () => {
+    const { bench, score } = await load([{ id: 'q0' }, { id: 'q1' }], {
+      a: [answer('q0', 'b'), answer('q1', 'b')],
+      b: [answer('q0', 'a'), answer('q1', 'b')],
+    });
+    const row = comparePersonaMemRuns(bench, score('a'), score('b')).overall;
+    expect(row).toMatchObject({ units: 1, diff: 0.5, low: 0.5, high: 0.5 });
+    expect(pmCompareTexts(row)).toMatchObject({ diff: '+50.00', interval: '— (1 persona)', clear: false });
   });
 });
 

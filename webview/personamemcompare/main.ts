@@ -103,8 +103,8 @@ function differingSection(m: PmComparison): HTMLElement {
             el(
               'tr',
               {},
-              ['Question', 'Persona', 'Type', 'Topic', 'A picked', 'B picked', 'Answer', 'Change'].map((h) =>
-                el('th', { text: h }),
+              ['Question', 'Persona', 'Type', 'Topic', 'A picked', 'B picked', 'Answer', 'Change'].map((h, i) =>
+                el('th', { text: h, className: i < 4 || i === 7 ? 'text' : '' }),
               ),
             ),
           ]),

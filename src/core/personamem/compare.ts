@@ -126,7 +126,7 @@ export interface PmCompareTexts {
   b: string;
   /** B − A in percentage points, signed */
   diff: string;
-  /** "[low, high]" in percentage points */
+  /** "[low, high]" in percentage points; none over a single persona, where every resample is that persona */
   interval: string;
   /** whether the interval leaves 0 out */
   clear: boolean;
@@ -135,11 +135,12 @@ export interface PmCompareTexts {
 /** How the compare view writes a row's figures (the page and its tests read the same strings). */
 export function pmCompareTexts(r: PairedShareDifference): PmCompareTexts {
   const pct = (x: number | null) => (x === null ? '—' : pyFixed(100 * x, 2));
+  const shown = r.low !== null && r.high !== null && r.units > 1;
   return {
     a: pct(r.shareA),
     b: pct(r.shareB),
     diff: pointsText(r.diff, 2),
-    interval: r.low === null || r.high === null ? '—' : `[${pointsText(r.low, 2)}, ${pointsText(r.high, 2)}]`,
-    clear: r.low !== null && r.high !== null && (r.low > 0 || r.high < 0),
+    interval: !shown ? (r.units === 1 ? '— (1 persona)' : '—') : `[${pointsText(r.low, 2)}, ${pointsText(r.high, 2)}]`,
+    clear: shown && r.low !== null && r.high !== null && (r.low > 0 || r.high < 0),
   };
 }
