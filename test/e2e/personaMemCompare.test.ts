@@ -2,7 +2,7 @@
 // first pick offers the runs of every open benchmark, the second only PersonaMem runs of A's split; the compare view
 // shows each run's accuracy on the paired questions, B − A and its 95 % interval over personas, overall and per
 // question type, as the core computes them; it lists the questions whose answer changed, and one opens in the
-// question view. Swap A and B turns the difference round.
+// question view. Swap A and B turns the difference round, and the view comes back after Reload Window.
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +124,18 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
     });
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     expect(pmCompareTexts(swapped.overall).diff).not.toBe(pmCompareTexts(cmp.overall).diff);
+  });
+
+  it('comes back after Reload Window with the pair last compared', async () => {
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.waitForWorkbench();
+    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
+      timeout: 90_000,
+    });
+    expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
+    await wb.waitForExtensionHostLine('personaLab.personamem.compare: restored');
   });
 });
