@@ -6,6 +6,7 @@ import { activateBenchmarks } from './benchmarks';
 import type { FormatContribution } from './benchmarks/contribution';
 import { CONTRIBUTIONS } from './benchmarks/contributions';
 import { registerCommands } from './commands/table';
+import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
@@ -38,11 +39,12 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const labels = activateLabels(context, benchmarks, tree);
   activateWalkthrough(context, labels);
   const dashboard = activateDashboard(context, benchmarks, labels.service);
+  const compare = activateCompare(context, benchmarks);
   activateFormatReruns(context, benchmarks, { endpoint });
   const audit = activateAudit(context, benchmarks);
   registerCommands(
     context,
-    { benchmarks, tree, labels, dashboard, endpoint, secrets: context.secrets, audit },
+    { benchmarks, tree, labels, dashboard, compare, endpoint, secrets: context.secrets, audit },
     formats,
   );
   // Last: it may open a benchmark at once, and every feature should be listening by then.

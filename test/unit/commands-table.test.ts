@@ -8,6 +8,7 @@ import { STEP_VIEW_TYPE } from '../../src/shared/spb/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/omni/traceProtocol';
 import { QUESTION_VIEW_TYPE } from '../../src/shared/personamem/questionProtocol';
 import { PM_DASHBOARD_VIEW_TYPE } from '../../src/shared/personamem/dashboardProtocol';
+import { PM_COMPARE_VIEW_TYPE } from '../../src/shared/personamem/compareProtocol';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +114,7 @@ describe('command table and package.json', () => {
     TRACE_VIEW_TYPE,
     QUESTION_VIEW_TYPE,
     PM_DASHBOARD_VIEW_TYPE,
+    PM_COMPARE_VIEW_TYPE,
     DASHBOARD_VIEW_TYPE,
     OMNI_DASHBOARD_VIEW_TYPE,
     COMPARE_VIEW_TYPE,

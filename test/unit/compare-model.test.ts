@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairedSummary } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
-import { compareModel, regressedSteps } from '../../src/extension/compare/model';
+import { compareModel, regressedSteps } from '../../src/extension/benchmarks/spb/compare/model';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
 import { memBench, split } from './compare-fixture';
 

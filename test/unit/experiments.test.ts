@@ -18,7 +18,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { PairedBootstrap } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns, mergeComparisons } from '../../src/core/spb/score/runCompare';
 import { PLATFORMS } from '../../src/core/spb/types';
-import { RESAMPLES, SEED, summaryRows } from '../../src/extension/compare/model';
+import { RESAMPLES, SEED, summaryRows } from '../../src/extension/benchmarks/spb/compare/model';
 import {
   MARKER_TEMPLATE,
   reply,

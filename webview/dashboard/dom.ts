@@ -1,5 +1,5 @@
 // Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
-import { pyFixed } from '../../src/core/io/pyNumber';
+import { pointsText, pyFixed } from '../../src/core/io/pyNumber';
 import type { DashboardModel } from '../../src/shared/dashboardProtocol';
 
 export { el, help, icon, type Child } from '../shared/dom';
@@ -10,12 +10,7 @@ export function pct(x: number | null | undefined, digits = 2): string {
 }
 
 /** Signed difference in percentage points: "+12.5", "−3.0", "0.0". */
-export function pts(x: number | null | undefined, digits = 1): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const v = pyFixed(100 * x, digits);
-  if (Number(v) === 0) return (0).toFixed(digits);
-  return x > 0 ? `+${v}` : `\u2212${v.slice(1)}`;
-}
+export const pts = pointsText;
 
 export function fixed(x: number | null | undefined, digits = 2): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : pyFixed(x, digits);

@@ -24,6 +24,14 @@ export function pyFloat(value: unknown): number | undefined {
   return Number(body);
 }
 
+/** A signed difference of shares in percentage points: "+12.5", "−3.0" (a minus sign), "0.0"; "—" for none. */
+export function pointsText(x: number | null | undefined, digits = 1): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  const v = pyFixed(100 * x, digits);
+  if (Number(v) === 0) return (0).toFixed(digits);
+  return x > 0 ? `+${v}` : `\u2212${v.slice(1)}`;
+}
+
 /**
  * Python's f"{x:.{digits}f}": the exact binary value rounded half to even. `toFixed` agrees except on exact ties,
  * where it rounds up; a double is an exact tie at `digits` decimals only when x · 2^(digits+1) is an odd integer

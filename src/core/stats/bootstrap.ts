@@ -12,6 +12,10 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/** The bootstrap of *Compare Runs* and of experiments (one setting, so that their intervals are the same). */
+export const COMPARE_RESAMPLES = 2000;
+export const COMPARE_SEED = 20240611;
+
 export interface BootstrapOptions {
   resamples?: number;
   seed?: number;

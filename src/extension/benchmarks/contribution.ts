@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { AuditPart } from '../audit/part';
 import type { FormatCommands } from '../commands/command';
+import type { CompareHost, ComparePart } from '../compare/part';
 import type { DashboardHost, DashboardPart } from '../dashboard/part';
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
@@ -33,6 +34,8 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   labels?(store: S, host: LabelHost): LabelPart;
   /** Its dashboard panel (tables and figures of its runs). */
   dashboard?(store: S, host: DashboardHost): DashboardPart;
+  /** Its part of Compare Runs (what is paired, its view of run B against run A). */
+  compare?(store: S, host: CompareHost): ComparePart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S): AuditPart;
   /** Its re-runs from its own item view (the format's descriptor lists `rerun` among its capabilities). */

@@ -3,6 +3,7 @@
 // Apart from table.ts, so that a contribution names the shape without importing the open benchmarks.
 import type * as vscode from 'vscode';
 import type { CapabilityName } from '../../core/formats/descriptor';
+import type { ComparePart } from '../compare/part';
 import type { DashboardPart } from '../dashboard/part';
 import type { LabelPart } from '../labels/part';
 import type { TreeApi } from '../tree/api';
@@ -14,6 +15,7 @@ export interface FormatCtx {
   /** The label part a format's contribution made (its own commands read theirs). */
   labels: { partOf(formatId: string): LabelPart | undefined };
   dashboard: { of(formatId: string): DashboardPart | undefined };
+  compare: { of(formatId: string): ComparePart | undefined };
   secrets: vscode.SecretStorage;
 }
 

@@ -13,6 +13,7 @@ import { sortUsersBy } from '../tree/sortUsers';
 import { openWalkthrough } from '../walkthrough';
 import { openBenchmark, refresh } from './benchmark';
 import type { AuditApi } from '../audit';
+import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import type { LabelsApi } from '../labels';
@@ -26,6 +27,7 @@ export interface Ctx extends FormatCtx {
   tree: TreeApi;
   labels: LabelsApi;
   dashboard: Dashboards;
+  compare: CompareCommands;
   endpoint: EndpointService;
   audit: AuditApi;
 }
@@ -45,6 +47,7 @@ export const COMMANDS: CommandTable = {
   'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
   'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
   'personaLab.openBenchmarkDashboard': { needs: 'any', make: (c) => (arg) => c.dashboard.open(arg) },
+  'personaLab.compareRuns': { needs: 'any', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },

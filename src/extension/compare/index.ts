@@ -1,19 +1,16 @@
-// Compare feature: the handlers of personaLab.compareRuns (pick A and B, open the compare view) and of the tree's
-// compare mode (personaLab.compareMode.on / .off; context key personaLab.compareMode) that badges the steps B
-// regressed on. Both need an open benchmark (the command table checks it).
+// Compare Runs: one part per format whose contribution offers one (part.ts), each with its own view. The command
+// picks run A among the runs of every open benchmark that has a part, then run B of the same benchmark, and hands
+// the pair to that benchmark's part; with two run names (from an experiment) it goes to the benchmark that has both.
 import * as vscode from 'vscode';
 import { object, str } from '../../core/guards';
-import { COMPARE_VIEW_TYPE } from '../../shared/dashboardProtocol';
-import { restoreReusedPanel } from '../webviewPanel';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { RegressionDecorations } from './decorations';
-import { regressedSteps } from './model';
-import { ComparePanel } from './panel';
-import { pickRunPair } from './pick';
-import { CompareSession, type RunPair } from './session';
+import type { Benchmarks } from '../benchmarks';
+import type { OpenBenchmark } from '../benchmarks/types';
 import { log } from '../log';
+import type { ComparePart, RunPair } from './part';
+import { pickRunPair, type Comparable } from './pick';
 
-const MODE_CONTEXT = 'personaLab.compareMode';
+/** Whether an open benchmark offers Compare Runs (its button in the Benchmarks view's title). */
+const ANY_KEY = 'personaLab.hasCompare';
 
 const runPairArg = object({ a: str, b: str });
 
@@ -25,70 +22,43 @@ function pairFromArgs(a: unknown, b: unknown): RunPair | undefined {
 
 export interface CompareCommands {
   compareRuns(a: unknown, b: unknown): Promise<void>;
-  setMode(on: boolean): Promise<void>;
+  /** The part of a format id; undefined when its contribution offers none. */
+  of(formatId: string): ComparePart | undefined;
 }
 
-export function activateCompare(context: vscode.ExtensionContext, store: SpbStore): CompareCommands {
-  const session = new CompareSession(store, context.workspaceState);
-  const panel = new ComparePanel(context.extensionUri, store, session);
-  const decorations = new RegressionDecorations();
-  const status = vscode.window.createStatusBarItem('personaLab.compareMode', vscode.StatusBarAlignment.Left, 50);
-  status.name = 'Persona Lab compare mode';
-  status.command = 'personaLab.compareRuns';
-  let modeOn = false;
+export function activateCompare(context: vscode.ExtensionContext, benchmarks: Benchmarks): CompareCommands {
+  const host = { extensionUri: context.extensionUri, state: context.workspaceState };
+  const parts = new Map<string, ComparePart>();
+  for (const c of benchmarks.contributions) {
+    const part = c.compare?.(benchmarks.of(c), host);
+    if (!part) continue;
+    parts.set(c.format.id, part);
+    context.subscriptions.push(part);
+  }
+  const open = (): Comparable[] =>
+    benchmarks.all.flatMap((b: OpenBenchmark) => {
+      const part = parts.get(b.format.id);
+      return b.bench && part ? [{ label: b.format.label, part }] : [];
+    });
+  const publish = () => void vscode.commands.executeCommand('setContext', ANY_KEY, open().length > 0);
+  for (const b of benchmarks.all) context.subscriptions.push(b.onDidChange(publish));
+  publish();
 
-  const updateMode = async () => {
-    const pair = session.pair;
-    const cmp = modeOn ? await session.comparison() : undefined;
-    if (!modeOn || !pair || !cmp || pair !== session.pair) {
-      decorations.set(new Map(), '');
-      status.hide();
-      return;
-    }
-    const regressed = regressedSteps(cmp);
-    decorations.set(regressed, `${pair.a} vs ${pair.b}`);
-    status.text = `$(git-compare) ${pair.a} vs ${pair.b}: ${regressed.size} regressed`;
-    status.tooltip = `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree. Click to compare other runs.`;
-    status.show();
-    log.info(`compare mode: ${regressed.size} regressed step(s) of ${pair.a} vs ${pair.b}`);
-  };
-
-  const choosePair = async (a?: unknown, b?: unknown): Promise<RunPair | undefined> => {
-    const given = pairFromArgs(a, b);
-    const bench = store.bench;
-    if (given && bench?.runs.has(given.a) && bench.runs.has(given.b)) return given;
-    if (!bench) return undefined;
-    return pickRunPair(store, session.lastPair);
-  };
-
-  const setMode = async (on: boolean) => {
-    if (on && !session.pair) {
-      const pair = await choosePair();
-      if (!pair) return;
-      await session.setPair(pair);
-    }
-    modeOn = on;
-    await vscode.commands.executeCommand('setContext', MODE_CONTEXT, on);
-    await updateMode();
-  };
-
-  context.subscriptions.push(
-    restoreReusedPanel(COMPARE_VIEW_TYPE, panel, () => store.ready()),
-    session,
-    panel,
-    decorations,
-    status,
-    vscode.window.registerFileDecorationProvider(decorations),
-    session.onDidChange(() => void updateMode()),
-  );
-  void vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
   return {
+    of: (id) => parts.get(id),
     compareRuns: async (a, b) => {
-      const pair = await choosePair(a, b);
-      if (!pair) return;
-      await session.setPair(pair);
-      panel.show();
+      const given = pairFromArgs(a, b);
+      const has = (o: Comparable, run: string) => o.part.runs().some((r) => r.run === run);
+      const owner = given && open().find((o) => has(o, given.a) && has(o, given.b));
+      const chosen = given && owner ? { owner, pair: given } : await pickRunPair(open());
+      if (!chosen) return;
+      const problem = chosen.owner.part.problem?.(chosen.pair);
+      if (problem) {
+        void vscode.window.showWarningMessage(`Persona Lab: ${problem}.`);
+        return;
+      }
+      log.info(`compare: ${chosen.owner.label}: ${chosen.pair.a} vs ${chosen.pair.b}`);
+      await chosen.owner.part.show(chosen.pair);
     },
-    setMode,
   };
 }

@@ -1,7 +1,7 @@
 // The paired summary of two runs per metric: means, mean difference B − A, win/tie/loss per user and per step, and a
 // bootstrap confidence interval that resamples users (steps of one user are not independent). Pure TypeScript.
 import type { Scope } from './figures';
-import { quantile, type BootstrapOptions } from '../../stats/bootstrap';
+import { COMPARE_RESAMPLES, COMPARE_SEED, quantile, type BootstrapOptions } from '../../stats/bootstrap';
 import { mulberry32 } from '../../stats/random';
 import { nanMean } from './step';
 import {
@@ -43,9 +43,7 @@ export interface PairedSummaryRow {
 
 export type { Scope };
 
-/** The bootstrap of *Compare Runs* and of experiments (one setting, so that their intervals are the same). */
-export const COMPARE_RESAMPLES = 2000;
-export const COMPARE_SEED = 20240611;
+export { COMPARE_RESAMPLES, COMPARE_SEED };
 
 export type { BootstrapOptions };
 

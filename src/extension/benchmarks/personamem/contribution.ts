@@ -1,9 +1,10 @@
-// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, question view, re-runs,
-// labels and its part of the PI audit.
+// PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, Compare Runs, question
+// view, re-runs, labels and its part of the PI audit.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
 import { personaMemAuditPart } from './audit/part';
+import { personaMemComparePart } from './compare/part';
 import { personaMemDashboard } from './dashboard/part';
 import { personaMemLabelPart } from './labels/part';
 import { activateQuestionView } from './questionView';
@@ -19,6 +20,7 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   rootOf: personaMemRoot,
   watch: (store) => watchPersonaMem(store),
   dashboard: (store, host) => personaMemDashboard(store, host),
+  compare: (store, host) => personaMemComparePart(store, host),
   views: (store, context) => activateQuestionView(store, context),
   rerun: (store, host) => activatePmRerun(store, host),
   audit: (store) => personaMemAuditPart(store),

@@ -9,7 +9,7 @@ import {
 } from '../../experiments/commands';
 import type { ExperimentDeps } from '../../experiments/commands';
 import { runLongContextBaseline, showLongContextTable } from '../../experiments/longContext';
-import type { CompareCommands } from '../../compare';
+import { spbCompare } from './compare/part';
 import type { FormatCommands } from '../../commands/command';
 import { draftKindOf } from '../../rerun/draftKinds';
 import * as vscode from 'vscode';
@@ -32,7 +32,6 @@ import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } f
 export interface SpbFeatures {
   store: SpbStore;
   stepViews: StepViews;
-  compare: CompareCommands;
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
   experiments: ExperimentDeps;
@@ -62,9 +61,8 @@ export function spbCommands(f: SpbFeatures): FormatCommands {
     'personaLab.nextUser': { make: () => () => navigate(stepViews, 'nextUser') },
     'personaLab.previousUser': { make: () => () => navigate(stepViews, 'previousUser') },
     'personaLab.openDashboard': { needs: 'own', make: (c) => () => c.dashboard.of(streamProfileBench.id)?.show() },
-    'personaLab.compareRuns': { needs: 'own', make: () => (a, b) => f.compare.compareRuns(a, b) },
-    'personaLab.compareMode.on': { needs: 'own', make: () => () => f.compare.setMode(true) },
-    'personaLab.compareMode.off': { make: () => () => f.compare.setMode(false) },
+    'personaLab.compareMode.on': { needs: 'own', make: (c) => () => spbCompare(c.compare).setMode(true) },
+    'personaLab.compareMode.off': { make: (c) => () => spbCompare(c.compare).setMode(false) },
     'personaLab.filterSteps': { needs: 'own', make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
     'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
     'personaLab.nextUnlabelledStep': {

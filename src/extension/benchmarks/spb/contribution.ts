@@ -3,6 +3,7 @@ import { streamProfileBench } from '../../../core/formats';
 import { spbAuditPart } from './audit/part';
 import { spbLabelPart } from './labels/part';
 import { spbDashboard } from './dashboard/part';
+import { spbComparePart } from './compare/part';
 import type { FormatContribution } from '../contribution';
 import { spbFeatures } from './features';
 import { SpbStore } from './store';
@@ -19,4 +20,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   labels: (store, host) => spbLabelPart(store, host),
   dashboard: (store, host) => spbDashboard(store, host),
   views: (store, context, host) => spbFeatures(store, context, host),
+  compare: (store, host) => spbComparePart(store, host),
 };

@@ -1,7 +1,6 @@
-// StreamProfileBench's own features: the step view, its tree's sample filter message, Compare Runs, prompt templates,
-// re-runs and template experiments, and the command table entries that act on them.
+// StreamProfileBench's own features: the step view, its tree's sample filter message, prompt templates, re-runs and
+// template experiments, and the command table entries that act on them.
 import type * as vscode from 'vscode';
-import { activateCompare } from '../../compare';
 import { activateExperiments } from '../../experiments';
 import type { FeatureHost, FormatFeatures } from '../contribution';
 import { spbCommands } from './commandTable';
@@ -15,14 +14,12 @@ export function spbFeatures(store: SpbStore, context: vscode.ExtensionContext, h
   const { docs, endpoint } = host;
   const stepViews = activateStepView(context, store);
   const stepView = stepViews.main;
-  const compare = activateCompare(context, store);
   const library = activateTemplates(context, store);
   const rerun = activateRerun(context, store, { docs, endpoint, stepView, templates: library });
   const experiments = activateExperiments(context, rerun, docs);
   const commands = spbCommands({
     store,
     stepViews,
-    compare,
     templates: { library, deps: { docs, stepView } },
     rerun,
     experiments,

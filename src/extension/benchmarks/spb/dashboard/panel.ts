@@ -25,7 +25,7 @@ import { dashboardPanelOptions } from './html';
 import { dashboardModel, dashboardTables, defaultRuns, filterSteps, filterTitle, type FiguresCache } from './model';
 import { runCoverage } from '../../../../core/spb/score/coverage';
 import type { Coverage } from '../../../../core/coverage';
-import { tick } from '../../../compare/session';
+import { tick } from '../compare/session';
 import { openStepOfRun } from './open';
 import { copyTable } from '../../../dashboard/copyTable';
 import { log } from '../../../log';

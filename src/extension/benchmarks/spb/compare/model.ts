@@ -1,9 +1,14 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../core/spb/score/pairedSummary';
-import { higherIsBetter, sortStepDeltas, type RunComparison, type StepDelta } from '../../core/spb/score/runCompare';
-import { METRIC_KEYS, type MetricKey } from '../../core/spb/types';
-import { coverageText, isWhole, sameCoverage, type Coverage } from '../../core/coverage';
-import type { RunCoverage } from '../../core/spb/score/coverage';
+import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../../../core/spb/score/pairedSummary';
+import {
+  higherIsBetter,
+  sortStepDeltas,
+  type RunComparison,
+  type StepDelta,
+} from '../../../../core/spb/score/runCompare';
+import { METRIC_KEYS, type MetricKey } from '../../../../core/spb/types';
+import { coverageText, isWhole, sameCoverage, type Coverage } from '../../../../core/coverage';
+import type { RunCoverage } from '../../../../core/spb/score/coverage';
 import {
   num,
   type CompareModel,
@@ -11,7 +16,7 @@ import {
   type Scope,
   type SortOrder,
   type SummaryRow,
-} from '../../shared/dashboardProtocol';
+} from '../../../../shared/dashboardProtocol';
 
 export const RESAMPLES = COMPARE_RESAMPLES;
 export const SEED = COMPARE_SEED;

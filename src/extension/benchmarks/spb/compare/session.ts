@@ -1,13 +1,14 @@
 // The pair of runs being compared (A = baseline, B = candidate), shared by the compare view, the tree's compare
 // mode badges and the status bar item; the comparison and the paired summaries are computed once per load and pair.
 import * as vscode from 'vscode';
-import { PairedBootstrap, type PairedSummaryRow, type Scope } from '../../core/spb/score/pairedSummary';
-import { compareRuns, mergeComparisons, type RunComparison } from '../../core/spb/score/runCompare';
-import { PLATFORMS } from '../../core/spb/types';
-import type { Benchmark } from '../../core/spb/types';
-import type { SpbStore } from '../benchmarks/spb/store';
+import { PairedBootstrap, type PairedSummaryRow, type Scope } from '../../../../core/spb/score/pairedSummary';
+import { compareRuns, mergeComparisons, type RunComparison } from '../../../../core/spb/score/runCompare';
+import { PLATFORMS } from '../../../../core/spb/types';
+import type { Benchmark } from '../../../../core/spb/types';
+import type { SpbStore } from '../store';
 import { RESAMPLES, SEED } from './model';
-import { log } from '../log';
+import type { RunPair } from '../../../compare/part';
+import { log } from '../../../log';
 
 const PAIR_KEY = 'personaLab.compare.pair';
 
@@ -25,10 +26,7 @@ export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-export interface RunPair {
-  a: string;
-  b: string;
-}
+export type { RunPair };
 
 export class CompareSession implements vscode.Disposable {
   private current: RunPair | undefined;

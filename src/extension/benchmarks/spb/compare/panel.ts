@@ -1,27 +1,27 @@
 // The compare view: the paired summary of run B against run A and the steps sorted by the biggest regression or
 // gain. A row shows that step of both runs side by side in this panel (picks, flips, deltas, personas); a side's
 // *Open in Step View* opens that run's own step view. One panel, reused for every pair.
-import { readRunOrigin } from '../../core/spb/prompt/runOrigin';
+import { readRunOrigin } from '../../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
-import { PLATFORMS } from '../../core/spb/types';
+import { PLATFORMS } from '../../../../core/spb/types';
 import {
   isWebviewToExtension,
   type ExtensionToWebview,
   type Ref,
   type Scope,
   type WebviewToExtension,
-} from '../../shared/dashboardProtocol';
-import type { SpbStore } from '../benchmarks/spb/store';
-import { ReusedPanel } from '../webviewPanel';
-import { dashboardPanelOptions } from '../benchmarks/spb/dashboard/html';
-import { openStepOfRun } from '../benchmarks/spb/dashboard/open';
-import { piMinConfidence } from '../benchmarks/spb/stepView/panel';
-import { runPairStep } from '../../core/spb/view/runPair';
-import { sidesPiMarks } from '../../core/pi/highlight';
+} from '../../../../shared/dashboardProtocol';
+import type { SpbStore } from '../store';
+import { ReusedPanel } from '../../../webviewPanel';
+import { dashboardPanelOptions } from '../dashboard/html';
+import { openStepOfRun } from '../dashboard/open';
+import { piMinConfidence } from '../stepView/panel';
+import { runPairStep } from '../../../../core/spb/view/runPair';
+import { sidesPiMarks } from '../../../../core/pi/highlight';
 import { compareModel, type CompareOptions } from './model';
-import { runCoverage } from '../../core/spb/score/coverage';
+import { runCoverage } from '../../../../core/spb/score/coverage';
 import type { CompareSession } from './session';
-import { log } from '../log';
+import { log } from '../../../log';
 
 export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private generation = 0;

@@ -1,0 +1,90 @@
+// Two runs scored right or wrong on the same items, grouped in units (a persona's questions, a user's steps): the
+// difference of their shares right, with a paired interval that resamples whole units, since the items of one unit
+// share a history and are not independent. The interval is the one bootstrap rule of bootstrap.ts.
+import { bootstrapInterval, COMPARE_RESAMPLES, COMPARE_SEED, type BootstrapOptions } from './bootstrap';
+
+/** One unit's paired items: how many, and how many of them each run got right. */
+export interface PairedUnit {
+  items: number;
+  rightA: number;
+  rightB: number;
+}
+
+export interface PairedShareDifference {
+  units: number;
+  items: number;
+  /** right / items over all the units' items (null without items) */
+  shareA: number | null;
+  shareB: number | null;
+  /** shareB − shareA */
+  diff: number | null;
+  /** percentile bootstrap interval of diff, resampling units; null without items */
+  low: number | null;
+  high: number | null;
+  /** per unit: B right on more of its items (win), as many (tie), fewer (loss) */
+  win: number;
+  tie: number;
+  loss: number;
+  resamples: number;
+  seed: number;
+}
+
+const share = (right: number, items: number) => (items === 0 ? null : right / items);
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+/**
+ * The pooled shares of A and B and their difference over `units`; each resample draws as many units as there are,
+ * with replacement, and recomputes (ΣrightB − ΣrightA) / Σitems over the drawn units.
+ */
+export function pairedShareDifference(
+  units: readonly PairedUnit[],
+  opts: BootstrapOptions = {},
+): PairedShareDifference {
+  const resamples = opts.resamples ?? COMPARE_RESAMPLES;
+  const seed = opts.seed ?? COMPARE_SEED;
+  let items = 0;
+  let rightA = 0;
+  let rightB = 0;
+  let win = 0;
+  let tie = 0;
+  let loss = 0;
+  for (const u of units) {
+    items += u.items;
+    rightA += u.rightA;
+    rightB += u.rightB;
+    if (u.rightB > u.rightA) win++;
+    else if (u.rightB < u.rightA) loss++;
+    else tie++;
+  }
+  const shareA = share(rightA, items);
+  const shareB = share(rightB, items);
+  const diff = shareA === null || shareB === null ? null : shareB - shareA;
+  const interval = bootstrapInterval(
+    units.length,
+    (idx) => {
+      let n = 0;
+      let d = 0;
+      for (let i = 0; i < idx.length; i++) {
+        const u = units[idx[i]];
+        n += u.items;
+        d += u.rightB - u.rightA;
+      }
+      return n === 0 ? NaN : d / n;
+    },
+    { resamples, seed, level: opts.level },
+  );
+  return {
+    units: units.length,
+    items,
+    shareA,
+    shareB,
+    diff,
+    low: diff === null ? null : finite(interval.low),
+    high: diff === null ? null : finite(interval.high),
+    win,
+    tie,
+    loss,
+    resamples,
+    seed,
+  };
+}

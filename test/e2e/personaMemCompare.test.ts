@@ -1,0 +1,141 @@
+// Compare Runs on PersonaMem in the real workbench on sample/ (which holds all three benchmarks): the command's
+// first pick offers the runs of every open benchmark, the second only PersonaMem runs of A's split; the compare view
+// shows each run's accuracy on the paired questions, B − A and its 95 % interval over personas, overall and per
+// question type, as the core computes them; it lists the questions whose answer changed, and one opens in the
+// question view. Swap A and B turns the difference round, and the view comes back after Reload Window.
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { comparePersonaMemRuns, pmCompareTexts, type PmComparison } from '../../src/core/personamem/compare';
+import { personaMem } from '../../src/core/personamem/format';
+import { scorePersonaMemRun } from '../../src/core/personamem/score';
+import type { PersonaMemBench } from '../../src/core/personamem/types';
+import { repoRoot, startWorkbench, type Workbench } from './harness';
+import { treePage } from './treePage';
+
+const sample = join(repoRoot, 'sample');
+/** A answers part of the split, B all of it: the view compares the questions both answered. */
+const [A, B] = ['32k_demo-weak', '32k_demo-strong'];
+
+/** The summary table as the page shows it: slice → the cells' texts by column. */
+const summaryCells = (frame: Frame) =>
+  frame.locator('table.summary tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({
+      slice: tr.getAttribute('data-slice') ?? '',
+      cells: Object.fromEntries(
+        [...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-col') ?? '', td.textContent ?? '']),
+      ),
+    })),
+  );
+
+function expectedCells(cmp: PmComparison) {
+  return [cmp.overall, ...cmp.byType].map((r) => {
+    const t = pmCompareTexts(r);
+    return {
+      slice: r.slice,
+      cells: {
+        a: t.a,
+        b: t.b,
+        diff: t.diff,
+        interval: t.interval,
+        personas: `${r.units} (${r.win} / ${r.tie} / ${r.loss})`,
+        questions: String(r.items),
+      },
+    };
+  });
+}
+
+describe('Compare Runs on PersonaMem in the real workbench', () => {
+  let wb: Workbench;
+  let bench: PersonaMemBench;
+  let cmp: PmComparison;
+  let swapped: PmComparison;
+  let frame: Frame;
+  const { waitRow } = treePage(() => wb);
+
+  beforeAll(async () => {
+    bench = (await personaMem.load(join(sample, 'personamem'))).bench as PersonaMemBench;
+    const [a, b] = [A, B].map((name) => scorePersonaMemRun(bench, bench.runs.get(name)!));
+    cmp = comparePersonaMemRuns(bench, a, b);
+    swapped = comparePersonaMemRuns(bench, b, a);
+    wb = await startWorkbench({ folder: sample, theme: 'dark', viewport: { width: 1600, height: 1000 } });
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`pmcompare-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+  });
+
+  it('compares two PersonaMem runs picked from the palette', async () => {
+    // the sample's runs differ on some paired questions and A covers part of the split: both are shown
+    expect(cmp.differing.length).toBeGreaterThan(0);
+    expect(cmp.onlyB).toBeGreaterThan(0);
+    await wb.openView('Persona Lab');
+    await waitRow('personamem', 1, (r) => r.description.includes('run:'), 'the PersonaMem root with its run');
+    await wb.runWithPicks('Persona Lab: Compare Runs…', [A, B]);
+    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${A} ${B}"]`, {
+      timeout: 60_000,
+    });
+    await wb.waitForExtensionHostLine(
+      new RegExp(`PersonaMem compare view: ${A} vs ${B}: ${cmp.overall.items} paired question\\(s\\)`),
+    );
+  });
+
+  it('shows each accuracy, the difference and its interval over personas as the core computes them', async () => {
+    const shown = await summaryCells(frame);
+    expect(shown).toEqual(expectedCells(cmp));
+    // per question type too, and the interval's method is named
+    expect(shown.length).toBe(1 + cmp.byType.length);
+    expect(cmp.byType.length).toBeGreaterThan(1);
+    const method = await frame.locator('.method').innerText();
+    expect(method).toContain(`${cmp.overall.resamples} resamples of personas`);
+    const scope = await frame.locator('.scope').innerText();
+    expect(scope).toContain(`${cmp.overall.items} questions both runs answered, of ${cmp.overall.units} personas`);
+    expect(scope).toContain(`${cmp.onlyB} by ${B} only`);
+    await wb.screenshot('pmcompare-summary');
+  });
+
+  it('lists the questions where the runs differ, and one opens in the question view', async () => {
+    const rows = frame.locator('.differing-table tbody tr');
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-question')));
+    expect(ids).toEqual(cmp.differing.map((d) => d.questionId));
+    const target = cmp.differing[0];
+    const row = frame.locator(`tr[data-question="${target.questionId}"]`);
+    expect(await row.getAttribute('data-change')).toBe(target.change);
+    const pick = (x: string | null) => (x === null ? 'none read' : `(${x})`);
+    expect(await row.locator('[data-col="pickA"]').innerText()).toBe(pick(target.pickA));
+    expect(await row.locator('[data-col="pickB"]').innerText()).toBe(pick(target.pickB));
+    await row.locator('button.question').click();
+    await wb.findWebviewFrame(`#question-root[data-question="${target.questionId}"]`, { timeout: 60_000 });
+    await wb.waitForExtensionHostLine(new RegExp(`PersonaMem compare view: opening 32k ${target.questionId}`));
+  });
+
+  it('Swap A and B turns the difference round', async () => {
+    await wb.runCommand('View: Open Previous Editor');
+    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${A} ${B}"]`, {
+      timeout: 30_000,
+    });
+    await frame.locator('vscode-button', { hasText: 'Swap A and B' }).click();
+    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
+      timeout: 30_000,
+    });
+    expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
+    expect(pmCompareTexts(swapped.overall).diff).not.toBe(pmCompareTexts(cmp.overall).diff);
+  });
+
+  it('comes back after Reload Window with the pair last compared', async () => {
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.waitForWorkbench();
+    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
+      timeout: 90_000,
+    });
+    expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
+    await wb.waitForExtensionHostLine('personaLab.personamem.compare: restored');
+  });
+});

@@ -1,0 +1,158 @@
+// The PersonaMem compare page: run B against run A on the questions both answered. A table of each run's accuracy,
+// B − A and its paired 95 % interval over personas, overall and per question type; then the questions whose answer
+// changed, each opening the question view. Text only, from `show`; the figures' strings are the core's.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import {
+  pmCompareTexts,
+  type PmCompareRow,
+  type PmComparison,
+  type PmDiffering,
+} from '../../src/core/personamem/compare';
+import { SKILL_HEADS } from '../../src/core/personamem/types';
+import { isExtensionToWebview, type WebviewToExtension } from '../../src/shared/personamem/compareProtocol';
+import { el } from '../shared/dom';
+import { onHostMessage, vscodeApi } from '../shared/host';
+import { injectStyle } from '../shared/page';
+import baseCss from '../shared/base.css';
+import dashCss from '../personamemdash/personamemdash.css';
+import css from './personamemcompare.css';
+
+const vscode = vscodeApi<WebviewToExtension>();
+const root = document.getElementById('pmcompare-root') ?? document.body;
+injectStyle(`${baseCss}\n${dashCss}\n${css}`);
+
+/** Differing questions listed at most (the rest are counted). */
+const LISTED = 1000;
+
+const CHANGE_TEXT = { lost: 'A right, B wrong', gained: 'B right, A wrong', changed: 'both wrong, another pick' };
+
+function button(text: string, icon: string, onClick: () => void): HTMLElement {
+  const b = el('vscode-button', { text });
+  b.icon = icon;
+  b.secondary = true;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function summaryRow(r: PmCompareRow): HTMLElement {
+  const t = pmCompareTexts(r);
+  const sign = r.diff === null || r.diff === 0 ? 'none' : r.diff > 0 ? 'gain' : 'loss';
+  const cell = (col: string, text: string, attrs: Record<string, string> = {}) =>
+    el('td', { text, attrs: { 'data-col': col, ...attrs } });
+  return el('tr', { attrs: { 'data-slice': r.slice } }, [
+    el('th', { text: r.head, attrs: { scope: 'row' } }),
+    cell('a', t.a),
+    cell('b', t.b),
+    cell('diff', t.diff, { 'data-clear': String(t.clear), 'data-sign': sign }),
+    cell('interval', t.interval, { 'data-clear': String(t.clear), 'data-sign': sign }),
+    cell('personas', `${r.units} (${r.win} / ${r.tie} / ${r.loss})`),
+    cell('questions', String(r.items)),
+  ]);
+}
+
+function summaryTable(m: PmComparison): HTMLElement {
+  const heads: [string, string][] = [
+    ['', ''],
+    [`A: ${m.runA}`, 'accuracy of run A on the paired questions, %'],
+    [`B: ${m.runB}`, 'accuracy of run B on the paired questions, %'],
+    ['Δ (pp)', 'B − A in percentage points'],
+    ['95 % CI', 'paired percentile bootstrap interval of Δ, resampling personas'],
+    ['Personas (W / T / L)', 'personas with a paired question; B right on more / as many / fewer of their questions'],
+    ['Questions', 'questions both runs answered'],
+  ];
+  return el('table', { className: 'cmp summary', attrs: { 'data-table': 'summary' } }, [
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        heads.map(([text, title]) => el('th', { text, title })),
+      ),
+    ]),
+    el('tbody', {}, [summaryRow(m.overall), ...m.byType.map(summaryRow)]),
+  ]);
+}
+
+function differingRow(d: PmDiffering): HTMLElement {
+  const open = el('button', { className: 'question', text: d.questionId, title: 'Open in the question view' });
+  open.addEventListener('click', () => vscode.postMessage({ type: 'openQuestion', questionId: d.questionId }));
+  const letter = (x: string | null) => (x === null ? 'none read' : `(${x})`);
+  return el('tr', { attrs: { 'data-question': d.questionId, 'data-change': d.change } }, [
+    el('td', { className: 'text' }, [open]),
+    el('td', { className: 'text', text: d.personaId }),
+    el('td', { className: 'text', text: SKILL_HEADS[d.skill] ?? d.skill }),
+    el('td', { className: 'text', text: d.topic }),
+    el('td', { text: letter(d.pickA), attrs: { 'data-col': 'pickA' } }),
+    el('td', { text: letter(d.pickB), attrs: { 'data-col': 'pickB' } }),
+    el('td', { text: d.correctAnswer }),
+    el('td', { className: 'text change', text: CHANGE_TEXT[d.change] }),
+  ]);
+}
+
+function differingSection(m: PmComparison): HTMLElement {
+  const counts = (['lost', 'gained', 'changed'] as const).map(
+    (c) => `${m.differing.filter((d) => d.change === c).length} ${CHANGE_TEXT[c]}`,
+  );
+  const listed = m.differing.slice(0, LISTED);
+  return el('section', { className: 'differing', attrs: { 'data-count': String(m.differing.length) } }, [
+    el('h2', { text: `Questions where the runs differ (${m.differing.length})` }),
+    el('p', { className: 'note', text: `${counts.join(' · ')}. A question opens in the question view.` }),
+    m.differing.length === 0
+      ? el('p', { className: 'note', text: 'The runs give the same answer to every paired question.' })
+      : el('table', { className: 'cmp differing-table' }, [
+          el('thead', {}, [
+            el(
+              'tr',
+              {},
+              ['Question', 'Persona', 'Type', 'Topic', 'A picked', 'B picked', 'Answer', 'Change'].map((h, i) =>
+                el('th', { text: h, className: i < 4 || i === 7 ? 'text' : '' }),
+              ),
+            ),
+          ]),
+          el('tbody', {}, listed.map(differingRow)),
+        ]),
+    m.differing.length > LISTED
+      ? el('p', { className: 'note', text: `The first ${LISTED} are listed; losses come first.` })
+      : '',
+  ]);
+}
+
+function show(m: PmComparison): void {
+  const only = [
+    m.onlyA ? `${m.onlyA} question(s) answered by ${m.runA} only` : '',
+    m.onlyB ? `${m.onlyB} by ${m.runB} only` : '',
+  ].filter(Boolean);
+  root.replaceChildren(
+    el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
+    el('p', {
+      className: 'note scope',
+      text:
+        `${m.split} split · ${m.overall.items} questions both runs answered, of ${m.overall.units} personas` +
+        (only.length ? ` · left out: ${only.join(', ')}` : ''),
+    }),
+    el('div', { className: 'actions' }, [
+      button('Compare Other Runs…', 'git-compare', () => vscode.postMessage({ type: 'pickRuns' })),
+      button('Swap A and B', 'arrow-swap', () => vscode.postMessage({ type: 'swapRuns' })),
+    ]),
+    summaryTable(m),
+    el('p', {
+      className: 'note method',
+      text:
+        `Accuracy: right answers over the paired questions, by the authors' answer reading. Δ: B − A. ` +
+        `95 % CI: percentile bootstrap, ${m.overall.resamples} resamples of personas (a persona's questions share ` +
+        `one history), seed ${m.overall.seed}; coloured when it leaves 0 out.`,
+    }),
+    differingSection(m),
+  );
+  root.dataset.state = 'shown';
+  root.dataset.runs = `${m.runA} ${m.runB}`;
+}
+
+onHostMessage(isExtensionToWebview, (msg) => {
+  if (msg.type === 'show') show(msg.model);
+  else {
+    root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
+    root.dataset.state = 'empty';
+  }
+});
+
+vscode.postMessage({ type: 'ready' });
