@@ -49,7 +49,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const templates = activateTemplates(context, spb);
   const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
   const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
-  activateFormatReruns(context, benchmarks, { endpoint });
+  const batches = activateFormatReruns(context, benchmarks, { endpoint });
   const experiments = activateExperiments(context, rerun, docs);
   const audit = activateAudit(context, benchmarks, views);
   registerCommands(context, {
@@ -63,6 +63,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
     templates: { library: templates, deps: templateDeps },
     rerun,
     omniRerun,
+    batches,
     secrets: context.secrets,
     experiments,
     audit,

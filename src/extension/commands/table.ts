@@ -30,6 +30,7 @@ import { setServerPassword } from '../labels/serverLink';
 import { runAblation } from '../rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
 import { rerunFailed } from '../rerun/failed';
+import type { FormatBatches } from '../rerun/formatParts';
 import { editPrompt, sendDraft } from '../rerun/draft';
 import { editTestActionPrompt, rerunTestAction, type OmniRerunDeps } from '../omniRerun/actions';
 import { judgeOmniRun, runTestActions, setJudgeKey } from '../omniRerun/batch';
@@ -58,6 +59,8 @@ export interface Ctx {
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
   omniRerun: OmniRerunDeps;
+  /** Batch Run… of the formats whose re-run part offers one */
+  batches: FormatBatches;
   secrets: vscode.SecretStorage;
   experiments: ExperimentDeps;
   audit: AuditApi;
@@ -148,6 +151,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.rerunChain': { needs: SPB, make: (c) => (arg) => rerunChain(c.rerun, arg) },
   'personaLab.rerunPlatform': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
   'personaLab.rerunBenchmark': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
+  'personaLab.runBatch': { needs: RERUN, make: (c) => (arg) => c.batches.run(arg) },
   'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
   'personaLab.rerunFailedRequests': { needs: SPB, make: (c) => (arg) => rerunFailed(c.rerun, arg) },
   'personaLab.runAblation': { needs: SPB, make: (c) => (arg) => runAblation(c.rerun, arg) },

@@ -10,7 +10,12 @@ import {
   pmReferenceSource,
 } from '../../../core/personamem/reference/source';
 import { planPersonaMem } from '../../../core/personamem/run/plan';
-import { resultsFileName, runPersonaMem, type PmRunProgress } from '../../../core/personamem/run/runner';
+import {
+  resultsFileName,
+  runNameOfModel,
+  runPersonaMem,
+  type PmRunProgress,
+} from '../../../core/personamem/run/runner';
 import { pmTemplateSource, type PmRequestSource } from '../../../core/personamem/run/source';
 import { scorePersonaMemRun } from '../../../core/personamem/score';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
@@ -60,12 +65,9 @@ const RULE: CheckoutRule = {
   needs: 'inference.py with its Evaluation',
 };
 
-/** A model's name as a run name: what the file name cannot hold becomes "-". */
-const runNameOf = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'run';
-
 function parse(args: string[], opts: PmRunCliOptions, env: Record<string, string | undefined>) {
   const common = parseBatchRun(args, opts, env, { rule: RULE, own: OWN });
-  const out = opts.out ?? runNameOf(common.model);
+  const out = opts.out ?? runNameOfModel(common.model);
   const nameProblem = runNameProblem(out);
   if (nameProblem) throw new Usage(nameProblem);
   return { ...common, out, size: opts.size };

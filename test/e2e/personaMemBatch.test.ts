@@ -1,0 +1,136 @@
+// PersonaMem batch runs from the editor, in the real workbench, against the demo model (its fixed rule for PersonaMem
+// questions, served by a scripted server on 127.0.0.1): Batch Run… from the palette asks every question of the
+// sample's split through the core runner into results/eval_results_32k_<name>.csv, the tree switches to the new run,
+// and its accuracy is what `persona-lab score` reads from that file. The same run again from a persona's row resumes:
+// nothing is sent, the run stays whole.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { personaMemDemoAnswer } from '../../src/core/personamem/demo';
+import { personaMem } from '../../src/core/personamem/format';
+import { PM_TEMPLATE_NAME } from '../../src/core/personamem/run/source';
+import type { PersonaMemBench } from '../../src/core/personamem/types';
+import { personaIds } from '../../src/core/personamem/view';
+import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { ui } from './rerunSession';
+import { treePage } from './treePage';
+import { rowDescription } from './support/sideBar';
+
+const NAME = 'e2e-batch';
+const RUN = `32k_${NAME}`;
+
+interface ScoredRun {
+  name: string;
+  answered: number;
+  correct: number;
+  accuracy: number;
+}
+
+describe('PersonaMem batch runs from the editor', () => {
+  let wb: Workbench;
+  let server: ScriptedServer;
+  let tmp: string;
+  let root: string;
+  let bench: PersonaMemBench;
+  const { expand, rowLocator } = treePage(() => wb);
+  const toast = (text: RegExp) => wb.toasts(text).first();
+  const dialog = () => wb.dialog.box();
+  const cliScore = (): ScoredRun => {
+    const out = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--run', RUN, '--json'], {
+      encoding: 'utf8',
+    });
+    const run = (JSON.parse(out) as { runs: ScoredRun[] }).runs.find((r) => r.name === RUN);
+    if (!run) throw new Error(`persona-lab score lists no run ${RUN}: ${out.slice(0, 300)}`);
+    return run;
+  };
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'persona-lab-pmem-batch-'));
+    root = join(tmp, 'personamem');
+    cpSync(join(repoRoot, 'sample', 'personamem'), root, { recursive: true });
+    bench = (await personaMem.load(root)).bench as PersonaMemBench;
+    server = await startScriptedServer((req) =>
+      reply.text(
+        personaMemDemoAnswer((req.body as { messages: { role: string; content: string }[] }).messages)?.content ??
+          'no answer',
+      ),
+    );
+    wb = await startWorkbench({
+      folder: root,
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': 'demo-model' },
+    });
+    await wb.openView('Persona Lab');
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`pmem-batch-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+    await server?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('Batch Run… asks every question into a new run the tree shows, scored as `persona-lab score` scores it', async () => {
+    const questions = bench.splits.get('32k')!.questions.length;
+    await wb.sideBar.benchmarks.row('personamem', 1).waitFor({ timeout: 60_000 });
+    await wb.quick.startCommand('Persona Lab: Batch Run…');
+    await wb.quick.title().filter({ hasText: 'Batch Run: split 32k' }).waitFor({ timeout: 30_000 });
+    expect(await wb.quick.input().inputValue()).toBe('demo-model');
+    await wb.quick.input().fill(NAME);
+    await wb.quick.press('Enter');
+    await dialog().waitFor({ state: 'visible', timeout: 60_000 });
+    const asked = await dialog().innerText();
+    expect(asked).toContain(`ask the ${questions} questions of split 32k into results/eval_results_${RUN}.csv`);
+    expect(asked).toContain(PM_TEMPLATE_NAME);
+    await wb.dialog.exactButton('Run').click();
+    const finished = toast(new RegExp(`${NAME} finished: ${questions}/${questions} questions answered, 0 failed`));
+    await finished.waitFor({ timeout: 180_000 });
+    expect(server.requests).toHaveLength(questions);
+    const rows = readFileSync(join(root, 'results', `eval_results_${RUN}.csv`), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(rows).toHaveLength(questions + 1);
+    const cli = cliScore();
+    expect(cli.answered).toBe(questions);
+    const pct = `${(100 * cli.accuracy).toFixed(1)}%`;
+    expect(await finished.innerText()).toContain(
+      `The tree now shows ${RUN}: ${pct} right (${cli.correct} of ${cli.answered}).`,
+    );
+    const benchRow = wb.sideBar.benchmarks.row('personamem', 1);
+    await waitFor(async () => (await rowDescription(benchRow).innerText()).includes(RUN), {
+      timeout: 60_000,
+      message: 'the tree to show the new run',
+    });
+    expect(await rowDescription(benchRow).innerText()).toBe(
+      `${Math.round((100 * cli.correct) / cli.answered)}% right (${cli.correct} of ${cli.answered}) · run: ${RUN} · PersonaMem`,
+    );
+    await wb.screenshot('pmem-batch-finished');
+  });
+
+  it('the same run again from a persona’s row resumes: nothing is sent, the figures stay', async () => {
+    const before = server.requests.length;
+    const scored = cliScore();
+    const persona = `persona ${personaIds(bench, '32k')[0]}`;
+    await expand(
+      'personamem',
+      1,
+      personaIds(bench, '32k').map((p) => `persona ${p}`),
+    );
+    await ui(wb).contextMenu(rowLocator(persona, 2).first(), 'Batch Run…', `Batch Run: ${persona} (32k)`);
+    await wb.quick.input().fill(NAME);
+    await wb.quick.press('Enter');
+    await dialog().waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.dialog.exactButton('Run').click();
+    await toast(new RegExp(`${NAME} finished \\(resumed\\): \\d+/\\d+ questions answered, 0 failed`)).waitFor({
+      timeout: 60_000,
+    });
+    expect(server.requests.length).toBe(before);
+    expect(cliScore()).toEqual(scored);
+  });
+});
