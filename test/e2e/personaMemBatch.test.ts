@@ -4,12 +4,13 @@
 // and its accuracy is what `persona-lab score` reads from that file. The same run again from a persona's row resumes:
 // nothing is sent, the run stays whole.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { personaMemDemoAnswer } from '../../src/core/personamem/demo';
 import { personaMem } from '../../src/core/personamem/format';
+import { readResultRows } from '../../src/core/personamem/run/runner';
 import { PM_TEMPLATE_NAME } from '../../src/core/personamem/run/source';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
 import { personaIds } from '../../src/core/personamem/view';
@@ -92,10 +93,8 @@ describe('PersonaMem batch runs from the editor', () => {
     const finished = toast(new RegExp(`${NAME} finished: ${questions}/${questions} questions answered, 0 failed`));
     await finished.waitFor({ timeout: 180_000 });
     expect(server.requests).toHaveLength(questions);
-    const rows = readFileSync(join(root, 'results', `eval_results_${RUN}.csv`), 'utf8')
-      .trim()
-      .split(/\r?\n/);
-    expect(rows).toHaveLength(questions + 1);
+    const written = readResultRows(join(root, 'results', `eval_results_${RUN}.csv`));
+    expect('rows' in written && written.rows.size).toBe(questions);
     const cli = cliScore();
     expect(cli.answered).toBe(questions);
     const pct = `${(100 * cli.accuracy).toFixed(1)}%`;
