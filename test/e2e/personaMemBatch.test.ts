@@ -2,7 +2,8 @@
 // questions, served by a scripted server on 127.0.0.1): Batch Run… from the palette asks every question of the
 // sample's split through the core runner into results/eval_results_32k_<name>.csv, the tree switches to the new run,
 // and its accuracy is what `persona-lab score` reads from that file. The same run again from a persona's row resumes:
-// nothing is sent, the run stays whole.
+// nothing is sent, the run stays whole. An experiment: a new sample of seven questions stratified by question type
+// (one of each), asked and compared with a base run, says the figures `persona-lab experiment` computes.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import { personaMemDemoAnswer } from '../../src/core/personamem/demo';
 import { personaMem } from '../../src/core/personamem/format';
 import { readResultRows } from '../../src/core/personamem/run/runner';
 import { PM_TEMPLATE_NAME } from '../../src/core/personamem/run/source';
+import { deltaLine, pmExperimentFigures } from '../../src/core/personamem/experiment/compare';
+import { readPmSample } from '../../src/core/personamem/experiment/sample';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
 import { personaIds } from '../../src/core/personamem/view';
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
@@ -22,6 +25,7 @@ import { rowDescription } from './support/sideBar';
 
 const NAME = 'e2e-batch';
 const RUN = `32k_${NAME}`;
+const BASE = '32k_demo-strong';
 
 interface ScoredRun {
   name: string;
@@ -81,6 +85,8 @@ describe('PersonaMem batch runs from the editor', () => {
     const questions = bench.splits.get('32k')!.questions.length;
     await wb.sideBar.benchmarks.row('personamem', 1).waitFor({ timeout: 60_000 });
     await wb.quick.startCommand('Persona Lab: Batch Run…');
+    await wb.quick.title().filter({ hasText: 'Batch Run: questions' }).waitFor({ timeout: 30_000 });
+    await wb.quick.pickRow('Split 32k', 'Split 32k');
     await wb.quick.title().filter({ hasText: 'Batch Run: split 32k' }).waitFor({ timeout: 30_000 });
     expect(await wb.quick.input().inputValue()).toBe('demo-model');
     await wb.quick.input().fill(NAME);
@@ -131,5 +137,48 @@ describe('PersonaMem batch runs from the editor', () => {
     });
     expect(server.requests.length).toBe(before);
     expect(cliScore()).toEqual(scored);
+  });
+
+  it('an experiment on a new sample by question type says its paired figures against the base run', async () => {
+    const before = server.requests.length;
+    await wb.quick.startCommand('Persona Lab: Batch Run…');
+    await wb.quick.title().filter({ hasText: 'Batch Run: questions' }).waitFor({ timeout: 30_000 });
+    await wb.quick.pickRow('New Sample', 'New Sample by Question Type…');
+    const answer = async (title: string, value: string) => {
+      await wb.quick.title().filter({ hasText: title }).waitFor({ timeout: 30_000 });
+      await wb.quick.input().fill(value);
+      await wb.quick.press('Enter');
+    };
+    await answer('(1/3): questions', '7');
+    await answer('(2/3): seed', '1');
+    await answer('(3/3): name', 'by-type');
+    await wb.quick.title().filter({ hasText: 'base run to compare with' }).waitFor({ timeout: 30_000 });
+    await wb.quick.pickRow(BASE, BASE);
+    await wb.quick.title().filter({ hasText: 'Batch Run: sample by-type (32k)' }).waitFor({ timeout: 30_000 });
+    const name = await wb.quick.input().inputValue();
+    expect(name).toMatch(/^exp-by-type-[0-9a-f]{6}$/);
+    await wb.quick.press('Enter');
+    await dialog().waitFor({ state: 'visible', timeout: 60_000 });
+    expect(await dialog().innerText()).toContain(`ask the 7 questions of sample by-type (32k)`);
+    await wb.dialog.exactButton('Run').click();
+    const said = toast(/experiment on sample by-type \(32k\): accuracy/);
+    await said.waitFor({ timeout: 180_000 });
+    expect(server.requests.length - before).toBe(7);
+    const sample = readPmSample(root, 'by-type');
+    // seven questions over the seven types: one of each
+    expect(sample.strata).toHaveLength(7);
+    expect(sample.strata.map((s) => s.drawn)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    const loaded = (await personaMem.load(root)).bench as PersonaMemBench;
+    const figures = pmExperimentFigures(
+      loaded,
+      loaded.runs.get(BASE)!,
+      loaded.runs.get(`32k_${name}`)!,
+      sample.questions,
+      sample.strata.map((s) => s.key),
+    );
+    // the base run answered every question of the split: all seven pair
+    expect(figures.paired).toBe(7);
+    expect(await said.innerText()).toContain(`experiment on sample by-type (32k): ${deltaLine(figures)}.`);
+    await wb.screenshot('pmem-batch-experiment');
   });
 });

@@ -2,9 +2,8 @@
 // the checkout's request or our template, resumable, through the PI guard) into
 // results/eval_results_<size>_exp-<sample>-<config>.csv, then compared with a base run on the sample's questions
 // (accuracy overall and per question type, the paired difference with its interval over personas).
-import { createHash } from 'node:crypto';
 import { personaMem } from '../../../core/personamem/format';
-import { pmExperimentFigures, pmFigureLines } from '../../../core/personamem/experiment/compare';
+import { pmExperimentFigures, pmExperimentRunName, pmFigureLines } from '../../../core/personamem/experiment/compare';
 import { checkPmSample, readPmSample } from '../../../core/personamem/experiment/sample';
 import { samplePath } from '../../../core/experiments/sampleFile';
 import { runNameProblem } from '../../../core/runner/runner';
@@ -29,22 +28,18 @@ interface PmExperimentOptions extends RunCliOptions {
 
 const OWN = ['sample', 'base-run'];
 
-/** exp-<sample>-<hash of what makes two tries differ>: the same command gives the same run, which resumes. */
-function experimentName(sample: string, model: string, temperature: number | undefined, source: string): string {
-  const c = createHash('sha256')
-    .update(JSON.stringify([model, temperature ?? null, source]))
-    .digest('hex')
-    .slice(0, 6);
-  return `exp-${sample}-${c}`;
-}
-
 async function runPmExperiment(args: string[], opts: PmExperimentOptions, io: RunCliIo): Promise<number> {
   const parsed = parseOrUsage(io, PM_EXPERIMENT_USAGE, () => {
     if (!opts.sample) throw new Usage('experiment needs --sample NAME (see persona-lab sample)');
     if (opts.user !== undefined) throw new Usage("experiment asks the sample's questions: --user does not apply");
     const common = parseBatchRun(args, opts, io.env, { rule: PM_CHECKOUT_RULE, own: OWN });
     const out =
-      opts.out ?? experimentName(opts.sample, common.model, common.temperature, common.checkout ?? 'template');
+      opts.out ??
+      pmExperimentRunName(opts.sample, {
+        model: common.model,
+        temperature: common.temperature,
+        checkout: common.checkout,
+      });
     const problem = runNameProblem(out);
     if (problem) throw new Usage(problem);
     return { ...common, out, sample: opts.sample };

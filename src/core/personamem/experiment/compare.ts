@@ -2,11 +2,27 @@
 // both answered, scored as `score` scores each run (scorePersonaMemRun), accuracy of each, the paired difference with
 // its 95 % percentile bootstrap interval over personas (a persona's questions share one history, so the persona is
 // the unit resampled), and the same per question type, the sample's strata.
+import { createHash } from 'node:crypto';
 import { pct, pp } from '../../experiments/format';
 import { bootstrapInterval } from '../../stats/bootstrap';
 import { alignColumns } from '../../tables/text';
 import { scorePersonaMemRun } from '../score';
 import { SKILL_HEADS, type PersonaMemBench, type PmRun } from '../types';
+
+/**
+ * An experiment's run name: exp-<sample>-<hash of what makes two tries differ (the model, the temperature, the
+ * checkout whose request it sends or our template)>. The same try gives the same name, so it resumes.
+ */
+export function pmExperimentRunName(
+  sample: string,
+  config: { model: string; temperature: number | undefined; checkout: string | null | undefined },
+): string {
+  const c = createHash('sha256')
+    .update(JSON.stringify([config.model, config.temperature ?? null, config.checkout ?? 'template']))
+    .digest('hex')
+    .slice(0, 6);
+  return `exp-${sample}-${c}`;
+}
 
 export const PM_COMPARE_RESAMPLES = 2000;
 export const PM_COMPARE_SEED = 20240611;
@@ -144,4 +160,11 @@ export function pmFigureLines(f: PmExperimentFigures): string[] {
     ...lines.map((l) => `  ${l}`),
     `  ${f.gained} questions right only in the experiment, ${f.lost} right only in ${f.baseRun}; the interval resamples personas`,
   ];
+}
+
+/** One line for a message: both accuracies, the difference with its interval, over what. */
+export function deltaLine(f: PmExperimentFigures): string {
+  const r = f.rows[0];
+  const ci = Number.isFinite(r.low) ? ` [${pp(r.low)}, ${pp(r.high)}]` : ' (CI n/a)';
+  return `accuracy ${pct(r.run)}% vs ${pct(r.base)}% in ${f.baseRun}, Δ ${pp(r.diff)} pp${ci} over ${f.paired} paired questions of ${f.personas} personas`;
 }

@@ -4,7 +4,7 @@
 // with the questions file's fingerprint, so that a changed file is noticed when the sample is used again.
 import { relative } from 'node:path';
 import { stampOf } from '../../cache/store';
-import { readSampleRecord, type TasksFingerprint } from '../../experiments/sampleFile';
+import { listSamples, readSampleRecord, type TasksFingerprint } from '../../experiments/sampleFile';
 import { drawStrata } from '../../experiments/strata';
 import { SKILLS, type PersonaMemBench, type PmQuestion } from '../types';
 
@@ -149,4 +149,15 @@ export function checkPmSample(
       ? [`${path}: questionsFile: ${now.file} changed since the sample was drawn (${was.size} → ${now.size} bytes)`]
       : [];
   return { errors, warnings };
+}
+
+/** The folder's PersonaMem samples that can be read (a file of another kind, or broken, is left out). */
+export function pmSamples(root: string): PmSample[] {
+  return listSamples(root).flatMap((name) => {
+    try {
+      return [readPmSample(root, name)];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -20,7 +20,6 @@ import type { EndpointService, ResolvedEndpoint } from '../../../endpoint';
 import { log } from '../../../log';
 import { askRunFolder, withBatchProgress } from '../../../rerun/batchShell';
 import { guardPrompts } from '../../../rerun/guard';
-import { PmPersonaNode, PmSplitNode } from '../nodes';
 import type { PersonaMemStore } from '../store';
 import type { PmSources } from './sources';
 
@@ -38,24 +37,6 @@ export interface PmBatchScope {
   what: string;
 }
 
-/** The scope a tree row gives; the palette (or a row gone stale) asks for the split when there are several. */
-async function scopeOf(deps: PmBatchDeps, arg: unknown): Promise<PmBatchScope | undefined> {
-  if (arg instanceof PmPersonaNode)
-    return {
-      size: arg.split,
-      selection: { personaId: arg.personaId },
-      what: `persona ${arg.personaId} (${arg.split})`,
-    };
-  if (arg instanceof PmSplitNode) return { size: arg.split, selection: {}, what: `split ${arg.split}` };
-  const splits = [...(deps.store.bench?.splits.values() ?? [])];
-  if (splits.length <= 1) return splits[0] && { size: splits[0].size, selection: {}, what: `split ${splits[0].size}` };
-  const picked = await vscode.window.showQuickPick(
-    splits.map((s) => ({ label: s.size, description: `${s.questions.length} questions`, size: s.size })),
-    { title: 'Batch Run: split', placeHolder: 'Whose questions to ask' },
-  );
-  return picked && { size: picked.size, selection: {}, what: `split ${picked.size}` };
-}
-
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
 /** Asks the scope's questions into the run `name` (asked when not given); the run's summary, or undefined. */
@@ -63,6 +44,7 @@ export async function runPmBatch(
   deps: PmBatchDeps,
   scope: PmBatchScope,
   named?: string,
+  suggested?: string,
 ): Promise<{ name: string; summary: PmRunSummary; source: PmRequestSource; target: ResolvedEndpoint } | undefined> {
   const bench = deps.store.bench;
   if (!bench) return undefined;
@@ -73,7 +55,8 @@ export async function runPmBatch(
   const folderProblem = (v: string) =>
     pmRunFolderProblem(bench.root, scope.size, v, request, { model: target.config.model, temperature: null });
   const name =
-    named ?? (await askRunFolder(`Batch Run: ${scope.what}`, runNameOfModel(target.config.model), folderProblem));
+    named ??
+    (await askRunFolder(`Batch Run: ${scope.what}`, suggested ?? runNameOfModel(target.config.model), folderProblem));
   if (!name) return undefined;
   const plan = planPersonaMem(bench, scope.size, name, scope.selection);
   const problem = plan.problem ?? folderProblem(name);
@@ -119,11 +102,8 @@ export async function runPmBatch(
   return { name, summary, source, target };
 }
 
-/** Batch Run… on a PersonaMem row or from the palette: the run, then the tree on it with its accuracy said. */
-export async function pmBatchRun(deps: PmBatchDeps, arg: unknown): Promise<void> {
-  await deps.store.ready();
-  const scope = await scopeOf(deps, arg);
-  if (!scope) return;
+/** A split's or a persona's questions run, then the tree on the new run with its accuracy said. */
+export async function pmScopeRun(deps: PmBatchDeps, scope: PmBatchScope): Promise<void> {
   const done = await runPmBatch(deps, scope);
   if (!done) return;
   const { name, summary } = done;

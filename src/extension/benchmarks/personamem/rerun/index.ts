@@ -10,7 +10,7 @@ import { questionPanelOf } from '../questionView';
 import type { PersonaMemStore } from '../store';
 import { editQuestionPrompt, openAttemptDocument, postAttempts, rerunQuestion, sendPmDraft } from './actions';
 import { PmAttempts } from './attempts';
-import { pmBatchRun } from './batch';
+import { pmBatchRun } from './batchCommand';
 import { PmSources } from './sources';
 
 export function activatePmRerun(store: PersonaMemStore, host: RerunHost): RerunPart {
