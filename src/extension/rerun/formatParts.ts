@@ -3,8 +3,7 @@
 // (a pick when several). package.json's `when` reads ROWS_KEY, the context values of those benchmarks' root rows.
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import type { OpenBenchmark } from '../benchmarks/types';
-import { ownerOf } from '../tree/roots';
+import { publishServed, servedBenchmark } from '../benchmarks/served';
 import type { BatchPart, RerunHost } from './part';
 
 const ROWS_KEY = 'personaLab.batchRows';
@@ -28,30 +27,17 @@ export function activateFormatReruns(
     if (part.batch) batches.set(c.format.id, part.batch);
   }
   const served = () => benchmarks.all.filter((b) => b.bench && batches.has(b.format.id));
-  const publish = () => {
-    const open = served();
-    const rows = open.flatMap((b) => b.tree.roots().map((r) => r.getTreeItem().contextValue ?? []));
-    void vscode.commands.executeCommand('setContext', ROWS_KEY, [...new Set(rows)]);
-    void vscode.commands.executeCommand('setContext', ANY_KEY, open.length > 0);
-  };
-  for (const b of benchmarks.all) context.subscriptions.push(b.onDidChange(publish));
-  publish();
+  publishServed(context, benchmarks, served, { rows: ROWS_KEY, any: ANY_KEY });
   return {
     run: async (arg) => {
       const open = served();
-      const chosen = ownerOf(open, arg) ?? (await pick(open));
+      const chosen = await servedBenchmark(open, arg, {
+        title: 'Batch Run',
+        placeHolder: 'The benchmark whose items to run',
+      });
       if (chosen) await batches.get(chosen.format.id)?.run(arg);
       else if (open.length === 0)
         void vscode.window.showInformationMessage('Persona Lab: no open benchmark runs its items from here.');
     },
   };
-}
-
-async function pick(open: readonly OpenBenchmark[]): Promise<OpenBenchmark | undefined> {
-  if (open.length <= 1) return open[0];
-  const picked = await vscode.window.showQuickPick(
-    open.map((b) => ({ label: b.format.label, description: b.root, benchmark: b })),
-    { title: 'Batch Run', placeHolder: 'The benchmark whose items to run' },
-  );
-  return picked?.benchmark;
 }
