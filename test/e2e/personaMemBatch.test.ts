@@ -179,6 +179,18 @@ describe('PersonaMem batch runs from the editor', () => {
     // the base run answered every question of the split: all seven pair
     expect(figures.paired).toBe(7);
     expect(await said.innerText()).toContain(`experiment on sample by-type (32k): ${deltaLine(figures)}.`);
+    // the tree shows the experiment's run: its seven questions answered, the others not
+    const correct = Math.round(figures.rows[0].run * 7);
+    const head = `${Math.round((100 * correct) / 7)}% right (${correct} of 7)`;
+    const tail = ` · 11 unanswered · run: 32k_${name} · PersonaMem`;
+    const benchRow = wb.sideBar.benchmarks.row('personamem', 1);
+    await waitFor(
+      async () => {
+        const text = await rowDescription(benchRow).innerText();
+        return text.startsWith(head) && text.endsWith(tail);
+      },
+      { timeout: 60_000, message: `the tree to show ${head} …${tail}` },
+    );
     await wb.screenshot('pmem-batch-experiment');
   });
 });
