@@ -53,11 +53,18 @@ if (existsSync('scripts/bench-pi.ts')) {
     external: ['better-sqlite3'],
   });
 }
-// One browser bundle per folder under webview/ that has a main.ts.
+// One browser bundle per folder under webview/ that has a main.ts, named by the folder; a format's pages sit one level
+// down (webview/spb/step/main.ts is dist/webview/step.js).
+const pages = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => (existsSync(join(dir, d.name, 'main.ts')) ? [[d.name, join(dir, d.name, 'main.ts')]] : []));
 if (existsSync('webview')) {
-  for (const name of readdirSync('webview')) {
-    const entry = join('webview', name, 'main.ts');
-    if (!existsSync(entry)) continue;
+  const formatDirs = readdirSync('webview', { withFileTypes: true }).filter(
+    (d) => d.isDirectory() && !existsSync(join('webview', d.name, 'main.ts')),
+  );
+  const all = [...pages('webview'), ...formatDirs.flatMap((d) => pages(join('webview', d.name)))];
+  for (const [name, entry] of all) {
     jobs.push({
       ...common,
       platform: 'browser',

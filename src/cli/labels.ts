@@ -18,7 +18,7 @@ import { CONFLICT_DECISIONS, ImportSession, type ConflictDecision, type ImportCo
 import { LabelStore, type OpenOptions } from '../core/labels/store';
 import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
-import { cliLabelSet, type CliIo, type LabelsCliOptions } from './labelsIo';
+import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 import { labelNames } from '../core/labels/taxonomy';
 import { omniBehavior } from '../core/omni/format';
 import { judgeAgreement } from '../core/omni/judgeAgreement';
@@ -264,7 +264,7 @@ function labelAgreementJson(b: LabelAgreements, cis: ReadonlyMap<string, Interva
   const num = (x: number) => (Number.isFinite(x) ? x : null);
   return {
     benchmark: b.benchmark,
-    unit: b.unit,
+    unit: b.unit.key,
     units: b.units,
     authors: b.authors,
     // As for the pairs: κ as computed, `enough` false below KAPPA_MIN_UNITS units, where the views say n/a.
@@ -311,10 +311,11 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   if (!gold) return 1;
   const freshness = folder === undefined ? undefined : await freshnessOf(folder, rows, opts);
   const s = summarize(rows);
-  const perLabel = labelAgreementsByBenchmark(rows);
+  const unitOf = cliUnitNamer(folder);
+  const perLabel = labelAgreementsByBenchmark(rows, unitOf);
   const pairCis = s.agreements.map((a) => pairIntervals(rows, a.authorA, a.authorB));
   const labelCis = perLabel.map((b) => labelKappaIntervals(rows.filter((r) => r.benchmark === b.benchmark)));
-  const against = goldReport(rows, gold.adjudications);
+  const against = goldReport(rows, gold.adjudications, { unitOf });
   if (opts.json) {
     const counts: Record<string, Record<string, number>> = {};
     for (const [label, m] of s.counts) counts[label] = Object.fromEntries(m);
@@ -346,7 +347,9 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   const set = cliLabelSet(opts);
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = labelNames(set);
-  io.out(formatSummary(s, names));
+  // One folder's rows are one benchmark's: its format names the units its pairs share.
+  const id = folder === undefined ? undefined : traceBenchmarkId(folder);
+  io.out(formatSummary(s, names, id === undefined ? undefined : unitOf(id, rows)));
   if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, names));
   if (s.agreements.length > 0 || perLabel.length > 0)
     io.out(

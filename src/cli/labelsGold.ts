@@ -15,7 +15,7 @@ import { ServerLabelStore } from '../core/labels/server/store';
 import { labelNames } from '../core/labels/taxonomy';
 import { traceBenchmarkId } from '../core/labels/trace';
 import { isServerUrl } from '../core/storage/postgres';
-import { cliLabelSet, type CliIo, type LabelsCliOptions } from './labelsIo';
+import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 
 export interface GoldInput {
   adjudications: Adjudication[];
@@ -91,7 +91,7 @@ export async function goldCommand(
   if (!gold) return 1;
   const rows = await readRows(db, io, folder);
   if (!rows) return 1;
-  const report = goldReport(rows, gold.adjudications, { keep: gold.keep });
+  const report = goldReport(rows, gold.adjudications, { keep: gold.keep, unitOf: cliUnitNamer(folder) });
   if (opts.json) {
     io.out(JSON.stringify(goldReportJson(report)));
     return 0;

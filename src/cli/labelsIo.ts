@@ -1,6 +1,8 @@
 // The options and output of `persona-lab labels`, apart so that its helpers (labelServer.ts, audit.ts) import no cycle.
-import { formatLabelSets } from '../core/formats';
+import { detectFormat, formatLabelSets } from '../core/formats';
 import { defaultLabelSet, loadLabelSet, type LabelSet } from '../core/labels/taxonomy';
+import { traceBenchmarkId } from '../core/labels/trace';
+import { unitNamer, type UnitNamer } from '../core/labels/unitNoun';
 
 export interface LabelsCliOptions {
   run?: string[];
@@ -27,4 +29,11 @@ export function cliLabelSet(opts: Pick<LabelsCliOptions, 'label-set'>): LabelSet
   const formatSets = formatLabelSets();
   const file = opts['label-set'];
   return file ? loadLabelSet(file, file, { formatSets }) : defaultLabelSet([], formatSets);
+}
+
+/** The benchmark of `folder` (when given) named by its format's unit; a database's other benchmarks by their rows. */
+export function cliUnitNamer(folder: string | undefined): UnitNamer {
+  const format = folder === undefined ? undefined : detectFormat(folder);
+  const id = folder === undefined ? undefined : traceBenchmarkId(folder);
+  return unitNamer((benchmark) => (benchmark === id ? format : undefined));
 }

@@ -1,24 +1,17 @@
-// Entry point: opens the benchmarks, activates each feature (each in its own folder) and registers the command
-// table; activate() only wires.
+// Entry point: opens the benchmarks, activates each generic feature (each in its own folder) and each format's own
+// features (its contribution's `views`), and registers the command table; activate() only wires.
 import * as vscode from 'vscode';
 import { activateAudit } from './audit';
 import { activateBenchmarks } from './benchmarks';
 import type { FormatContribution } from './benchmarks/contribution';
 import { CONTRIBUTIONS } from './benchmarks/contributions';
 import { registerCommands } from './commands/table';
-import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
-import { activateExperiments } from './experiments';
 import { activateLabels } from './labels';
 import { setLogChannel } from './log';
-import { activateOmniRerun } from './omniRerun';
-import { activateRerun } from './rerun';
 import { activateFormatReruns } from './rerun/formatParts';
-import { activateStepView } from './stepView';
-import { activateTemplates } from './templates';
-import { activateTraceView } from './traceView';
 import { activateTree } from './tree';
 import { activateWalkthrough } from './walkthrough';
 import { activateWorkspace } from './workspace';
@@ -33,42 +26,25 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });
   setLogChannel(channel);
   const benchmarks = activateBenchmarks(context, contributions);
-  const spb = benchmarks.spb;
   const tree = activateTree(context, benchmarks);
-  const stepViews = activateStepView(context, spb);
-  const stepView = stepViews.main;
-  const traceView = activateTraceView(context, benchmarks.omni);
-  const views = { steps: stepViews, trace: traceView };
-  const labels = activateLabels(context, benchmarks, views, tree);
-  activateWalkthrough(context, labels);
-  const dashboard = activateDashboard(context, benchmarks, labels.service);
-  const compare = activateCompare(context, spb);
   const docs = activateDocs(context);
   const endpoint = activateEndpoint(context);
-  const templateDeps = { docs, stepView };
-  const templates = activateTemplates(context, spb);
-  const rerun = activateRerun(context, spb, { docs, endpoint, stepView, templates });
-  const omniRerun = activateOmniRerun(context, benchmarks.omni, traceView, endpoint);
-  const batches = activateFormatReruns(context, benchmarks, { endpoint });
-  const experiments = activateExperiments(context, rerun, docs);
-  const audit = activateAudit(context, benchmarks, views);
-  registerCommands(context, {
-    benchmarks,
-    tree,
-    stepViews,
-    labels,
-    dashboard,
-    compare,
-    endpoint,
-    templates: { library: templates, deps: templateDeps },
-    rerun,
-    omniRerun,
-    batches,
-    secrets: context.secrets,
-    experiments,
-    audit,
-    traceView,
+  // Before the generic features' parts, which find a format's item view by its store.
+  const formats = benchmarks.contributions.map((contribution) => {
+    const own = contribution.views?.(benchmarks.of(contribution), context, { tree, docs, endpoint });
+    if (own) context.subscriptions.push(own);
+    return { contribution, commands: own?.commands };
   });
+  const labels = activateLabels(context, benchmarks, tree);
+  activateWalkthrough(context, labels);
+  const dashboard = activateDashboard(context, benchmarks, labels.service);
+  const batches = activateFormatReruns(context, benchmarks, { endpoint });
+  const audit = activateAudit(context, benchmarks);
+  registerCommands(
+    context,
+    { benchmarks, tree, labels, dashboard, endpoint, secrets: context.secrets, audit, batches },
+    formats,
+  );
   // Last: it may open a benchmark at once, and every feature should be listening by then.
   activateWorkspace(context, benchmarks);
 }

@@ -1,5 +1,5 @@
-// The chart export message both dashboards post (webview/shared/chartExport.ts renders the chart, the extension's
-// src/extension/charts/ asks where to save it): one shape, used by dashboardProtocol and omniDashboardProtocol.
+// The chart export message the dashboards post (webview/shared/chartExport.ts renders the chart, the extension's
+// src/extension/charts/ asks where to save it): one shape, used by the dashboards' protocols.
 // The guard checks the types; the payload itself (size, data-URL prefix, PNG signature) is checked by the extension
 // (src/extension/charts/payload.ts) before anything is written.
 import { oneOf, refine, str, type ShapeType } from '../core/guards';

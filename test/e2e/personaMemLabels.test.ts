@@ -162,6 +162,10 @@ describe('labels on PersonaMem questions in the real workbench', () => {
       'section.benchmark[data-benchmark="personamem"] table.unit-disagreements tr.disagreement',
     );
     await waitFor(async () => (await rows.count()) === 1, { message: 'one disagreement on the question' });
+    // The benchmark's units are called what PersonaMem calls them.
+    const heading = table.locator('section.benchmark[data-benchmark="personamem"] h2');
+    expect(await heading.innerText()).toBe(`personamem: ${personaMem.label} questions`);
+    expect(await rows.first().locator('th.where').innerText()).toContain(` · question ${unit.index} · `);
     await rows.first().click();
     frame = await openFrame();
     expect(await frame.locator('.question-text').innerText()).toBe(question.question);

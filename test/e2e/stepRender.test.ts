@@ -158,7 +158,7 @@ describe('tree click → step view rendered', () => {
       timeout: 60_000,
     });
     const open = await readFirstOpen(wb.page, frame, () => wb.logLines(), nth);
-    // The page preloads the codicon font (src/extension/stepView/html.ts): the stylesheet's request is that one.
+    // The page preloads the codicon font (src/extension/benchmarks/spb/stepView/html.ts): the stylesheet's request is that one.
     expect(open.fontFetches, 'codicon.ttf fetched once').toBe(1);
     return { frame, open };
   }

@@ -140,7 +140,7 @@ describe('agreement per label among all authors', () => {
       labelRow({ benchmark: 'solo', author: 'alice' }),
     ];
     const list = labelAgreementsByBenchmark(rows);
-    expect(list.map((b) => [b.benchmark, b.unit, b.units, b.authors.join('+')])).toEqual([
+    expect(list.map((b) => [b.benchmark, b.unit.key, b.units, b.authors.join('+')])).toEqual([
       ['omnibehavior', 'test action', 1, 'erin+frank'],
       ['spb', 'step', 4, 'alice+bob+carol'],
     ]);

@@ -9,6 +9,9 @@ import { agreement, agreementsByBenchmark, cohensKappa, summarize } from '../../
 import { labelAgreements } from '../../src/core/labels/agreementPerLabel';
 import { TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
+import { platformUnitNoun, unitNamer } from '../../src/core/labels/unitNoun';
+import { omniBehavior } from '../../src/core/omni/format';
+import { streamProfileBench } from '../../src/core/spb/format/format';
 import { agreementModel, kappaCells } from '../../src/extension/labels/agreement/model';
 import { summaryMarkdown } from '../../src/extension/labels/summaryMarkdown';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/agreementProtocol';
@@ -69,7 +72,7 @@ describe('disagreeing units per label', () => {
   it('splits agreement per benchmark, naming what its units are', () => {
     const all = [...rows, action('alice', 5, 'wrong-scene'), action('bob', 5, 'pi-leak'), action('carol', 9, 'x')];
     const groups = agreementsByBenchmark(all);
-    expect(groups.map((g) => [g.benchmark, g.unit, g.agreements.map((a) => `${a.authorA}/${a.authorB}`)])).toEqual([
+    expect(groups.map((g) => [g.benchmark, g.unit.key, g.agreements.map((a) => `${a.authorA}/${a.authorB}`)])).toEqual([
       ['omnibehavior', 'test action', ['alice/bob']],
       ['spb', 'step', ['alice/bob']],
     ]);
@@ -84,6 +87,9 @@ describe('disagreeing units per label', () => {
       [...rows, action('alice', 5, 'wrong-scene'), action('bob', 5, 'wrong-scene')],
       names,
       '/db',
+      null,
+      // The benchmarks named by their formats, as the open benchmarks name them in the extension.
+      unitNamer((b) => ({ spb: streamProfileBench, omnibehavior: omniBehavior })[b]),
     );
     expect(m.summary).toBe('10 label(s) by 2 author(s)');
     expect(m.benchmarks.map((b) => b.title)).toEqual([
@@ -118,7 +124,9 @@ describe('disagreeing units per label', () => {
   });
 
   it('gives κ from ten shared units, and says why when it is undefined', () => {
-    expect(kappaCells(cohensKappa({ both: 20, onlyA: 5, onlyB: 10, neither: 15 }), 50, 'step')).toMatchObject({
+    expect(
+      kappaCells(cohensKappa({ both: 20, onlyA: 5, onlyB: 10, neither: 15 }), 50, platformUnitNoun('', [])),
+    ).toMatchObject({
       kappa: expect.closeTo(0.4, 12) as number,
       kappaText: '0.400',
       kappaNote: null,
@@ -126,7 +134,11 @@ describe('disagreeing units per label', () => {
       peText: '0.500',
       disagreements: 15,
     });
-    const all = kappaCells(cohensKappa({ both: 12, onlyA: 0, onlyB: 0, neither: 0 }), 12, 'test action');
+    const all = kappaCells(
+      cohensKappa({ both: 12, onlyA: 0, onlyB: 0, neither: 0 }),
+      12,
+      platformUnitNoun('', [{ platform: TRACE_PLATFORM }]),
+    );
     expect([all.kappa, all.kappaText, all.peText]).toEqual([null, 'n/a', '1.000']);
     expect(all.kappaNote).toMatch(/^undefined: chance agreement pe is 1/);
   });

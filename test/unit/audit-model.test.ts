@@ -21,7 +21,7 @@ import {
   groupAudit,
   platformDescription,
   userDescription,
-} from '../../src/extension/audit/spb/model';
+} from '../../src/extension/benchmarks/spb/audit/model';
 import { auditAuthor, auditDbPath, reportFileName } from '../../src/extension/audit/paths';
 import { SAMPLE } from '../support/committedSample';
 

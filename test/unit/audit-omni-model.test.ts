@@ -1,11 +1,11 @@
-// The PI Audit tree's OmniBehavior part as plain data (audit/omni/model.ts), on the real audit of sample/omnibehavior.
+// The PI Audit tree's OmniBehavior part as plain data (benchmarks/omni/audit/model.ts), on the real audit of sample/omnibehavior.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { auditOmni, type OmniAuditResult } from '../../src/core/pi/omniAudit';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
-import { groupOmni, omniFindingDescription } from '../../src/extension/audit/omni/model';
+import { groupOmni, omniFindingDescription } from '../../src/extension/benchmarks/omni/audit/model';
 import { OMNI_SAMPLE } from '../support/committedSample';
 
 const root = OMNI_SAMPLE;

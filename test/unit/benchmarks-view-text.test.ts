@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  benchmarksViewDescription,
-  omniRowDescription,
-  rowName,
-  type OpenState,
-} from '../../src/extension/benchmarks/viewText';
+import { omniRowDescription } from '../../src/extension/benchmarks/omni/rowText';
+import { benchmarksViewDescription, rowName, type OpenState } from '../../src/extension/benchmarks/viewText';
 
 const spb = (o: Partial<OpenState> = {}): OpenState => ({
   label: 'StreamProfileBench',

@@ -12,7 +12,7 @@ import {
 } from '../../src/extension/charts/payload';
 import { chartSlug, type SaveChart } from '../../src/shared/chartExport';
 import { isWebviewToExtension as isDashboardMessage } from '../../src/shared/dashboardProtocol';
-import { isWebviewToExtension as isOmniMessage } from '../../src/shared/omniDashboardProtocol';
+import { isWebviewToExtension as isOmniMessage } from '../../src/shared/omni/dashboardProtocol';
 
 /** A valid RGBA PNG of the given size (every chunk with its CRC), as a browser's toDataURL would give. */
 function png(width: number, height: number): Buffer {

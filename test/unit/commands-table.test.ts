@@ -3,9 +3,9 @@
 // keybinding, welcome link and walkthrough button or completion event names one of them (or a built-in workbench
 // command).
 import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboardProtocol';
-import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omniDashboardProtocol';
-import { STEP_VIEW_TYPE } from '../../src/shared/stepViewProtocol';
-import { TRACE_VIEW_TYPE } from '../../src/shared/traceProtocol';
+import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omni/dashboardProtocol';
+import { STEP_VIEW_TYPE } from '../../src/shared/spb/stepViewProtocol';
+import { TRACE_VIEW_TYPE } from '../../src/shared/omni/traceProtocol';
 import { QUESTION_VIEW_TYPE } from '../../src/shared/personamem/questionProtocol';
 import { PM_DASHBOARD_VIEW_TYPE } from '../../src/shared/personamem/dashboardProtocol';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { runCoverage } from '../../src/core/spb/score/coverage';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { compareModel } from '../../src/extension/compare/model';
-import { dashboardModel, defaultRuns } from '../../src/extension/dashboard/spb/model';
+import { dashboardModel, defaultRuns } from '../../src/extension/benchmarks/spb/dashboard/model';
 import { isExtensionToWebview } from '../../src/shared/dashboardProtocol';
 import { memBench, split } from './compare-fixture';
 

@@ -22,7 +22,7 @@ import {
   filterTitle,
   runFigures,
   type FiguresCache,
-} from '../../src/extension/dashboard/spb/model';
+} from '../../src/extension/benchmarks/spb/dashboard/model';
 import { memBench, split } from './compare-fixture';
 
 // weibo we_1: two scored steps and one unscored; we_2: one scored step; douban do_1: one scored step.

@@ -48,7 +48,7 @@ vi.mock('vscode', () => {
   };
 });
 
-const { pickFilter } = await import('../../src/extension/labels/spb/filterCommands');
+const { pickFilter } = await import('../../src/extension/benchmarks/spb/labels/filterCommands');
 const { normalizeFilter } = await import('../../src/core/labels/filter');
 
 describe('Filter Steps…', () => {

@@ -33,7 +33,7 @@ import {
   stepRows,
   userFigures,
   userRows,
-} from '../../src/extension/tree/model';
+} from '../../src/extension/benchmarks/spb/treeModel';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 
 /** The names a text prints that the glossary does not know, with the text's start to say where. */

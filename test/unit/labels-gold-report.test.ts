@@ -106,7 +106,7 @@ describe('goldReport', () => {
   it('counts adjudicated, unanimous, open and single units and scores each annotator against gold', () => {
     const r = goldReport(rows, decisions, { resamples: 200 });
     expect(r.counts).toEqual({ units: 4, adjudicated: 1, unanimous: 1, open: 1, single: 1 });
-    expect(r.benchmarks.map((b) => [b.benchmark, b.unit])).toEqual([['spb', 'step']]);
+    expect(r.benchmarks.map((b) => [b.benchmark, b.unit.key])).toEqual([['spb', 'step']]);
     const json = goldReportJson(r);
     expect(json.benchmarks[0].units!.map((u) => [u.stepId, u.status, u.gold])).toEqual([
       [1, 'unanimous', ['A']],

@@ -16,7 +16,7 @@ import {
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark } from '../../src/core/omni/types';
 import { buildTraceModel } from '../../src/extension/benchmarks/omni/model';
-import { omniRowDescription } from '../../src/extension/benchmarks/viewText';
+import { omniRowDescription } from '../../src/extension/benchmarks/omni/rowText';
 import { COMPONENT_LABELS } from '../../src/core/omni/fields';
 import { fakeBench } from './omni-fixture';
 import { OMNI_SAMPLE } from '../support/committedSample';

@@ -1,5 +1,5 @@
 // The step view's PI marks: placeholders and residual findings per text, the legend's counts, and how the webview
-// cuts a text by them (segmentText, shared with webview/step/pi.ts).
+// cuts a text by them (segmentText, shared with webview/spb/step/pi.ts).
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/pi/highlight';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRow } from '../../src/core/rerun/attemptCompare';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
-import { platformOf, slug, stamp, userOfNode } from '../../src/extension/rerun/args';
-import { rawReplyDoc, requestDoc } from '../../src/extension/rerun/documents';
+import { platformOf, slug, stamp, userOfNode } from '../../src/extension/benchmarks/spb/rerun/args';
+import { rawReplyDoc, requestDoc } from '../../src/extension/benchmarks/spb/rerun/documents';
 import {
   baseURLProblem,
   describeEndpoint,

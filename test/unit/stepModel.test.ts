@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stepPiMarks } from '../../src/core/pi/highlight';
 import { buildStepModel, neighbours, wordDiff } from '../../src/core/spb/view/stepModel';
 import type { Platform } from '../../src/core/spb/types';
-import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/stepViewProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/stepViewProtocol';
 import { fixture, model } from './stepModel-fixture';
 
 describe('buildStepModel', () => {

@@ -1,5 +1,5 @@
-// A third format, registered by one line, is served by the CLI's score, validate, labels and audit through the
-// registry, with no edit to the CLI or the core (test/fixtures/tinybench/format.ts is the whole format).
+// A third format, registered by one line, is served by the CLI's score, validate, labels and audit and by the demo
+// endpoint through the registry, with no edit to the CLI or the core (test/fixtures/tinybench/ is the whole format).
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,9 @@ import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
 import { traceBenchmarkId } from '../../src/core/labels/trace';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
+import { tinyAccuracyTable, tinyAnswer, tinyPrompt } from '../fixtures/tinybench/parts';
+import { startDemoServer } from '../../src/core/demo/server';
+import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
 import { labelRow } from './labelStore-fixture';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';
@@ -46,7 +49,7 @@ describe('the registry with a registered third format', () => {
     expect(detectFormat(TINY_SAMPLE)).toBe(tinyBench);
     expect(detectFormat(join(TINY_SAMPLE, 'items.tinybench.jsonl'))).toBe(tinyBench);
     expect(detectFormats(SAMPLE).map((f) => f.id)).toEqual(['streamprofilebench', 'omnibehavior', 'personamem']);
-    expect(tinyBench.capabilities).toEqual(['audit', 'labels']);
+    expect(tinyBench.capabilities).toEqual(['rerun', 'audit', 'labels']);
     expect(tinyBench.labelTargets).toEqual(['step']);
   });
 
@@ -155,5 +158,40 @@ describe('each built-in format keeps its score --json contract', () => {
     generatePersonaMem(dir, { seed: 3, models: [{ name: 'm', skill: 0.5, answered: 1 }] });
     const r = await cli('score', [dir], { json: true });
     expect(Object.keys(JSON.parse(r.out) as object)).toEqual(formatById('personamem')?.scoreContract.keys);
+  });
+});
+
+describe('its re-runs and dashboard pieces', () => {
+  it('the demo endpoint answers a tinybench request by the descriptor’s rule, through the registry', async () => {
+    const server = await startDemoServer();
+    try {
+      const ask = async (text: string) => {
+        const res = await fetch(`${server.baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: DEMO_MODEL_ID,
+            messages: [{ role: 'user', content: tinyPrompt({ user: 'ann', item: 1, text }) }],
+          }),
+        });
+        const body = (await res.json()) as { choices: { message: { content: string } }[] };
+        return body.choices[0].message.content;
+      };
+      expect([await ask('likes cats'), await ask('dislikes rain')]).toEqual(['yes', 'no']);
+      expect(tinyAnswer('Yes, it does.')).toBe('yes');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the dashboard table gives each run’s accuracy and marks the best of several', () => {
+    const t = tinyAccuracyTable([
+      { name: 'a', items: 3, correct: 2 },
+      { name: 'b', items: 3, correct: 1 },
+    ]);
+    expect(t.rows.map((r) => [r.run, r.cells[0].text, r.cells[0].rank])).toEqual([
+      ['a', '66.67', 1],
+      ['b', '33.33', 0],
+    ]);
   });
 });

@@ -1,12 +1,12 @@
-// The trace view's labels bar state (labels/omni/viewState.ts) and the trace protocol's label messages.
+// The trace view's labels bar state (benchmarks/omni/labels/viewState.ts) and the trace protocol's label messages.
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import type { TraceStaleness } from '../../src/core/labels/trace';
-import { buildScoreState, buildTraceLabelState } from '../../src/extension/labels/omni/viewState';
+import { buildScoreState, buildTraceLabelState } from '../../src/extension/benchmarks/omni/labels/viewState';
 import { utteranceHash, type ScoreRow } from '../../src/core/labels/scores';
 import type { OmniRun, Question } from '../../src/core/omni/types';
-import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/traceProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/omni/traceProtocol';
 
 const row = (label: string, target: LabelRow['target'], author = 'me'): LabelRow => ({
   benchmark: 'omnibehavior',

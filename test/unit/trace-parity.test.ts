@@ -8,8 +8,8 @@ import { noteTarget, traceTargetText, type AppliedLabel } from '../../src/core/l
 import { findAround } from '../../src/core/labels/walk';
 import { actionsInOrder, testActionOrder, usersInOrder } from '../../src/core/omni/order';
 import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
-import { LABEL_KEYS, RESERVED_LABEL_KEYS } from '../../src/shared/stepViewProtocol';
-import { isWebviewToExtension, restoreValue, savedRestore } from '../../src/shared/traceProtocol';
+import { LABEL_KEYS, RESERVED_LABEL_KEYS } from '../../src/shared/spb/stepViewProtocol';
+import { isWebviewToExtension, restoreValue, savedRestore } from '../../src/shared/omni/traceProtocol';
 import { fakeBench, type FakeAction } from './omni-fixture';
 
 const act = (user: string, index: number): FakeAction => ({ user, index, scene: 'Video Browsing', questions: [] });

@@ -9,7 +9,7 @@ import {
   readRows,
   sceneHistogram,
   summarize,
-} from '../../src/extension/traceView/timeline';
+} from '../../src/extension/benchmarks/omni/traceView/timeline';
 
 const bit = (b: string) => 1 << BEHAVIOURS.indexOf(b as (typeof BEHAVIOURS)[number]);
 const V = SCENES.indexOf('Video Browsing');

@@ -18,7 +18,7 @@ import {
   stepStatus,
   userFigures,
   userRows,
-} from '../../src/extension/tree/model';
+} from '../../src/extension/benchmarks/spb/treeModel';
 
 const split = (s: Partial<PoolSplit>): PoolSplit => ({
   tKeep: [],

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark, Platform, Step, User } from '../../src/core/spb/types';
 import { userSubset } from '../../src/core/spb/score/userSubset';
-import { benchmarkDescription, platformRows, usersShown } from '../../src/extension/tree/model';
+import { benchmarkDescription, platformRows, usersShown } from '../../src/extension/benchmarks/spb/treeModel';
 import { TreeMessage } from '../../src/extension/tree/message';
 
 const step = (stepId: number, hit: string): Step => {

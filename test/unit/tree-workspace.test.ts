@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPickRows } from '../../src/extension/commands/runPick';
+import { runPickRows } from '../../src/extension/benchmarks/spb/runPick';
 import { findWorkspaceBenchmark, resolveSettingPath } from '../../src/extension/workspace/target';
 import type { PlatformScore, RunScore } from '../../src/core/spb/score/run';
 import { wholeCoverage } from '../support/coverage';

@@ -113,6 +113,8 @@ export interface FormatSpec<Id extends string, B extends BenchBase> {
   scoreOptions?: readonly ScoreOption[];
   orderKeys: Readonly<Record<string, OrderKeyInfo>>;
   defaultOrder: UserOrder;
+  /** What one of its label units is called ("question", "questions"); "item" when it does not say. */
+  unit?: UnitName;
   capabilities: Capabilities<B>;
   /**
    * The demo endpoint's fixed-rule answer to a request of this format's shape (core/demo/server.ts asks each format),
@@ -140,6 +142,12 @@ export interface OpenedBenchmark {
   labelFreshness?: (benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
 }
 
+/** A format's name for one of its units, in the label summaries and the gold report. */
+export interface UnitName {
+  singular: string;
+  plural: string;
+}
+
 /** A format as the registry lists it. */
 export interface Format<Id extends string = string, B = unknown> {
   id: Id;
@@ -150,6 +158,7 @@ export interface Format<Id extends string = string, B = unknown> {
   scoreOptions: readonly ScoreOption[];
   orderKeys: Readonly<Record<string, OrderKeyInfo>>;
   defaultOrder: UserOrder;
+  unit: UnitName;
   capabilities: readonly CapabilityName[];
   labelTargets: readonly TargetKind[];
   /** The label set the format adds (capabilities.labels.set). */
@@ -169,6 +178,7 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     scoreOptions: spec.scoreOptions ?? [],
     orderKeys: spec.orderKeys,
     defaultOrder: spec.defaultOrder,
+    unit: spec.unit ?? { singular: 'item', plural: 'items' },
     capabilities: (['rerun', 'itemView', 'audit', 'labels'] as const).filter((name) => Boolean(caps[name])),
     labelTargets: caps.labels?.targets ?? [],
     labelSet: caps.labels?.set,

@@ -9,7 +9,8 @@
 //   the shares of units each author gave L; kappa is NaN (undefined) when pe = 1;
 // - overall: the same formula on the pooled 2x2 table of every (unit, label) decision, over the labels at least
 //   one of the two used on the shared units (labels neither used would only add agreement by default).
-import { stepKey, TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
+import { stepKey, type LabelRow, type StepRef } from './model';
+import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
 
 export interface KappaTable {
   /** Both present, only A, only B, both absent. */
@@ -166,13 +167,10 @@ export function summarize(rows: readonly LabelRow[]): LabelSummary {
   return { counts, platforms: [...platforms].sort(), authors: list, total: rows.length, agreements };
 }
 
-/** What a benchmark's units are: StreamProfileBench steps, OmniBehavior test actions (or both, in one folder name). */
-export type UnitKind = 'step' | 'test action' | 'mixed';
-
 export interface BenchmarkAgreements {
   /** The `benchmark` column: the benchmark folder's name. */
   benchmark: string;
-  unit: UnitKind;
+  unit: UnitNoun;
   /** Every pair of authors that share at least one unit of this benchmark. */
   agreements: Agreement[];
 }
@@ -181,16 +179,22 @@ export interface BenchmarkAgreements {
  * Agreement per benchmark (the `benchmark` column), as `labels summary <folder>` gives it for one folder: a step
  * label and a test-action label never share a unit, so pooling two benchmarks would only add "neither" cells.
  */
-export function agreementsByBenchmark(rows: readonly LabelRow[]): BenchmarkAgreements[] {
-  return rowsByBenchmark(rows).map(({ benchmark, unit, rows: list }) => ({
+export function agreementsByBenchmark(
+  rows: readonly LabelRow[],
+  unitOf: UnitNamer = platformUnitNoun,
+): BenchmarkAgreements[] {
+  return rowsByBenchmark(rows, unitOf).map(({ benchmark, unit, rows: list }) => ({
     benchmark,
     unit,
     agreements: summarize(list).agreements,
   }));
 }
 
-/** The rows of each benchmark (the `benchmark` column), sorted by it, with what its units are. */
-export function rowsByBenchmark(rows: readonly LabelRow[]): { benchmark: string; unit: UnitKind; rows: LabelRow[] }[] {
+/** The rows of each benchmark (the `benchmark` column), sorted by it, with what its units are called. */
+export function rowsByBenchmark(
+  rows: readonly LabelRow[],
+  unitOf: UnitNamer = platformUnitNoun,
+): { benchmark: string; unit: UnitNoun; rows: LabelRow[] }[] {
   const by = new Map<string, LabelRow[]>();
   for (const r of rows) {
     let list = by.get(r.benchmark);
@@ -199,9 +203,7 @@ export function rowsByBenchmark(rows: readonly LabelRow[]): { benchmark: string;
   }
   return [...by.keys()].sort().map((benchmark) => {
     const list = by.get(benchmark)!;
-    const traces = list.filter((r) => r.platform === TRACE_PLATFORM).length;
-    const unit: UnitKind = traces === 0 ? 'step' : traces === list.length ? 'test action' : 'mixed';
-    return { benchmark, unit, rows: list };
+    return { benchmark, unit: unitOf(benchmark, list), rows: list };
   });
 }
 
@@ -217,14 +219,21 @@ export function kappaCellText(k: Pick<Kappa, 'kappa'>, units: number): string {
   return units < KAPPA_MIN_UNITS ? 'n/a†' : fmt(k.kappa);
 }
 
-/** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared steps, or "n/a" when undefined. */
-export function kappaText(k: Kappa, units: number): string {
-  if (units < KAPPA_MIN_UNITS) return `n/a (n = ${units} < ${KAPPA_MIN_UNITS} steps)`;
+/** Kappa as shown: its value, or "n/a (n = 2 < 10 steps)" on too few shared units, or "n/a" when undefined. */
+export function kappaText(k: Kappa, units: number, unit: UnitNoun = platformUnitNoun('', [])): string {
+  if (units < KAPPA_MIN_UNITS) return `n/a (n = ${units} < ${KAPPA_MIN_UNITS} ${unit.plural})`;
   return fmt(k.kappa);
 }
 
-/** Plain-text summary for the CLI and the extension's output channel. */
-export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string> = new Map()): string {
+/**
+ * Plain-text summary for the CLI and the extension's output channel; `unit` names the units the pairs share (the
+ * format's noun when the rows are one benchmark's).
+ */
+export function formatSummary(
+  s: LabelSummary,
+  names: ReadonlyMap<string, string> = new Map(),
+  unit: UnitNoun = platformUnitNoun('', []),
+): string {
   const out: string[] = [];
   const labels = [...s.counts.keys()].sort();
   const head = ['label', ...s.platforms, 'total'];
@@ -240,14 +249,14 @@ export function formatSummary(s: LabelSummary, names: ReadonlyMap<string, string
   out.push(`${s.total} label(s) by ${s.authors.length} author(s)`);
   if (labels.length > 0) out.push('', row(head), ...body.map(row));
   for (const ag of s.agreements) {
-    out.push('', `Agreement ${ag.authorA} vs ${ag.authorB} on ${ag.units} step(s) both labelled:`);
+    out.push('', `Agreement ${ag.authorA} vs ${ag.authorB} on ${ag.units} ${nounOrNouns(unit)} both labelled:`);
     out.push(
-      `  overall kappa ${kappaText(ag.overall, ag.units)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`,
+      `  overall kappa ${kappaText(ag.overall, ag.units, unit)} (observed ${fmt(ag.overall.po)}, chance ${fmt(ag.overall.pe)})`,
     );
     for (const p of ag.perLabel) {
       const k = p.kappa;
       out.push(
-        `  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${kappaText(k, ag.units)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`,
+        `  ${(names.get(p.label) ?? p.label).padEnd(20)} kappa ${kappaText(k, ag.units, unit)}  (both ${k.both}, only ${ag.authorA} ${k.onlyA}, only ${ag.authorB} ${k.onlyB}, neither ${k.neither})`,
       );
     }
   }

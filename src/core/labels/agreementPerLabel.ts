@@ -11,10 +11,10 @@ import {
   rowsByBenchmark,
   type KappaTable,
   type LabelledUnit,
-  type UnitKind,
 } from './agreement';
 import { fleissKappa } from './fleiss';
 import { TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
+import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
 
 export type KappaKind = 'Cohen' | 'Fleiss';
 
@@ -45,7 +45,7 @@ export interface UnitDisagreement {
 
 export interface LabelAgreements {
   benchmark: string;
-  unit: UnitKind;
+  unit: UnitNoun;
   /** Units done by at least two authors. */
   units: number;
   /** The authors who did them, sorted. */
@@ -125,21 +125,27 @@ export function labelAgreements(rows: readonly LabelRow[]): Omit<LabelAgreements
 }
 
 /** labelAgreements per benchmark (a step and a test action never share a unit), for those with a shared unit. */
-export function labelAgreementsByBenchmark(rows: readonly LabelRow[]): LabelAgreements[] {
-  return rowsByBenchmark(rows)
+export function labelAgreementsByBenchmark(
+  rows: readonly LabelRow[],
+  unitOf: UnitNamer = platformUnitNoun,
+): LabelAgreements[] {
+  return rowsByBenchmark(rows, unitOf)
     .map(({ benchmark, unit, rows: list }) => ({ benchmark, unit, ...labelAgreements(list) }))
     .filter((b) => b.units > 0);
 }
 
-/** "weibo · we_123 · step 3 · run demo-llm", "u_1001 · test action #1149 · run demo-sim". */
-export function unitText(u: StepRef): string {
+/**
+ * "weibo · we_123 · step 3 · run demo-llm", "u_1001 · test action #1149 · run demo-sim", "32k · p1 · question 0 ·
+ * no run (the data)": the unit named by its benchmark's noun (in a benchmark of mixed units, by its own platform).
+ */
+export function unitText(u: StepRef, noun: UnitNoun = platformUnitNoun(u.benchmark, [u])): string {
   const run = u.run ? `run ${u.run}` : 'no run (the data)';
+  const { singular } = noun.key === 'mixed' ? platformUnitNoun(u.benchmark, [u]) : noun;
+  // A trace's platform is the same on every row, so its user and number say where it is.
   return u.platform === TRACE_PLATFORM
-    ? `${u.userId} · test action #${u.stepId} · ${run}`
-    : `${u.platform} · ${u.userId} · step ${u.stepId} · ${run}`;
+    ? `${u.userId} · ${singular} #${u.stepId} · ${run}`
+    : `${u.platform} · ${u.userId} · ${singular} ${u.stepId} · ${run}`;
 }
-
-const NOUN: Record<UnitKind, string> = { step: 'step(s)', 'test action': 'test action(s)', mixed: 'unit(s)' };
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
 /** The CLI's text: per benchmark, the per-label table and the disagreements, one line per unit. */
@@ -147,7 +153,7 @@ export function formatLabelAgreements(list: readonly LabelAgreements[], names: R
   const name = (id: string) => names.get(id) ?? id;
   const out: string[] = [];
   for (const b of list) {
-    const noun = NOUN[b.unit];
+    const noun = nounOrNouns(b.unit);
     out.push(
       '',
       `Agreement per label in ${b.benchmark} on ${b.units} ${noun} done by at least two of ${b.authors.length} author(s) (${b.authors.join(', ')}):`,
@@ -174,7 +180,7 @@ export function formatLabelAgreements(list: readonly LabelAgreements[], names: R
     out.push(`Disagreements in ${b.benchmark}: ${b.disagreements.length} ${noun} where the authors' labels differ`);
     for (const d of b.disagreements) {
       const said = d.labels.map((a) => `${a.author}: ${a.labels.map(name).join(', ')}`).join(' | ');
-      out.push(`  ${unitText(d.unit)}  —  ${said}`);
+      out.push(`  ${unitText(d.unit, b.unit)}  —  ${said}`);
     }
   }
   return out.join('\n');

@@ -3,7 +3,7 @@
 // did it) with the counts, and each annotator against gold (goldAgreement.ts: per label precision, recall and Cohen's
 // κ with its 95 % bootstrap interval over units). One JSON shape for the CLI and any view (docs/guide.md).
 import type { BootstrapOptions } from '../stats/bootstrap';
-import { rowsByBenchmark, type UnitKind } from './agreement';
+import { rowsByBenchmark } from './agreement';
 import { unitText } from './agreementPerLabel';
 import { intervalJson, intervalText } from './agreementIntervals';
 import { GOLD_STATUSES, goldSet, type Adjudication, type GoldStatus, type GoldUnit } from './gold';
@@ -14,14 +14,15 @@ import {
   type AnnotatorVsGold,
   type GoldFigure,
 } from './goldAgreement';
-import { TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
+import type { LabelRow, StepRef } from './model';
+import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
 import { formatWhyRunsFail, whyRunsFail, type RunFailures } from './whyRunsFail';
 
 export type GoldCounts = Record<GoldStatus, number> & { units: number };
 
 export interface GoldBenchmark {
   benchmark: string;
-  unit: UnitKind;
+  unit: UnitNoun;
   counts: GoldCounts;
   units: GoldUnit[];
   annotators: AnnotatorVsGold[];
@@ -39,12 +40,16 @@ function countsOf(units: readonly GoldUnit[]): GoldCounts {
   return c;
 }
 
-/** The report of `rows` (annotators' labels) and `adjudications` (live decisions), optionally kept to `keep`. */
+/**
+ * The report of `rows` (annotators' labels) and `adjudications` (live decisions), optionally kept to `keep`, each
+ * benchmark's units called as `unitOf` names them (its format's noun where the caller knows the format).
+ */
 export function goldReport(
   rows: readonly LabelRow[],
   adjudications: readonly Adjudication[],
-  opts: BootstrapOptions & { keep?: (ref: StepRef) => boolean } = {},
+  opts: BootstrapOptions & { keep?: (ref: StepRef) => boolean; unitOf?: UnitNamer } = {},
 ): GoldReport {
+  const unitOf = opts.unitOf ?? platformUnitNoun;
   const keep = opts.keep ?? (() => true);
   const kept = rows.filter((r) => keep(r));
   const decided = adjudications.filter((a) => keep(a.ref));
@@ -54,8 +59,10 @@ export function goldReport(
     const own = grouped.get(benchmark)?.rows ?? [];
     const mine = decided.filter((a) => a.ref.benchmark === benchmark);
     const set = goldSet(own, mine);
-    const traces = set.units.filter((u) => u.ref.platform === TRACE_PLATFORM).length;
-    const unit: UnitKind = traces === 0 ? 'step' : traces === set.units.length ? 'test action' : 'mixed';
+    const unit = unitOf(
+      benchmark,
+      set.units.map((u) => u.ref),
+    );
     return { benchmark, unit, counts: countsOf(set.units), units: set.units, annotators: annotatorsVsGold(set, opts) };
   });
   return {
@@ -118,7 +125,7 @@ export function goldReportJson(r: GoldReport, withUnits = true) {
     interval: r.interval,
     benchmarks: r.benchmarks.map((b) => ({
       benchmark: b.benchmark,
-      unit: b.unit,
+      unit: b.unit.key,
       counts: b.counts,
       annotators: b.annotators.map(annotatorJson),
       runs: runs.filter((x) => x.benchmark === b.benchmark).map(runJson),
@@ -128,7 +135,6 @@ export function goldReportJson(r: GoldReport, withUnits = true) {
 }
 
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const NOUN: Record<UnitKind, string> = { step: 'step(s)', 'test action': 'test action(s)', mixed: 'unit(s)' };
 
 export function countsText(c: GoldCounts, noun = 'unit(s)'): string {
   return `${c.units} ${noun}: ${c.adjudicated} adjudicated, ${c.unanimous} unanimous, ${c.open} open, ${c.single} by one annotator only`;
@@ -143,7 +149,7 @@ export function formatAgainstGold(r: GoldReport, names: ReadonlyMap<string, stri
     const settled = b.counts.adjudicated + b.counts.unanimous;
     out.push(
       '',
-      `Against gold in ${b.benchmark} (${settled} settled ${NOUN[b.unit]}; κ with its ${r.interval.level * 100} % bootstrap interval over them):`,
+      `Against gold in ${b.benchmark} (${settled} settled ${nounOrNouns(b.unit)}; κ with its ${r.interval.level * 100} % bootstrap interval over them):`,
     );
     const head = ['annotator', 'label', 'n', 'adjud.', 'precision', 'recall', 'kappa', 'interval'];
     const body: string[][] = [];
@@ -172,12 +178,12 @@ export function formatGoldReport(r: GoldReport, names: ReadonlyMap<string, strin
   const name = (id: string) => names.get(id) ?? id;
   const out = [`Gold set: ${countsText(r.counts)}`];
   for (const b of r.benchmarks) {
-    out.push('', `${b.benchmark}: ${countsText(b.counts, NOUN[b.unit])}`);
+    out.push('', `${b.benchmark}: ${countsText(b.counts, nounOrNouns(b.unit))}`);
     const open = b.units.filter((u) => u.status === 'open');
     if (open.length) out.push(`Open in ${b.benchmark} (no decision, the annotators differ):`);
     for (const u of open) {
       const said = u.annotators.map((a) => `${a.author}: ${a.labels.map(name).join(', ') || '(none)'}`).join(' | ');
-      out.push(`  ${unitText(u.ref)}  —  ${said}`);
+      out.push(`  ${unitText(u.ref, b.unit)}  —  ${said}`);
     }
   }
   out.push(formatWhyRunsFail(whyRunsFail(r), names));

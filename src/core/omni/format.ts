@@ -94,6 +94,7 @@ export const omniBehavior = defineFormat({
   },
   orderKeys: OMNI_ORDER_INFO,
   defaultOrder: OMNI_DEFAULT_ORDER,
+  unit: { singular: 'test action', plural: 'test actions' },
   capabilities: {
     rerun: true,
     itemView: 'trace',

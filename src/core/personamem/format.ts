@@ -58,6 +58,7 @@ export const personaMem = defineFormat({
   },
   orderKeys: { id: ID_ORDER },
   defaultOrder: { key: 'id', direction: 'ascending' },
+  unit: { singular: 'question', plural: 'questions' },
   capabilities: {
     rerun: true,
     itemView: 'question',

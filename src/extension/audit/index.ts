@@ -4,7 +4,6 @@
 // (`small`: up to personaLab.audit.autoRunMaxMB; off by default), once the view is visible.
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import type { FeatureViews } from '../benchmarks/views';
 import { isAutoRun, shouldAutoRun } from './model';
 import type { AuditNode } from './nodes';
 import { AuditTreeProvider } from './provider';
@@ -24,7 +23,7 @@ function autoRunWanted(bytes: number): boolean {
   return shouldAutoRun(isAutoRun(mode) ? mode : 'small', bytes, config.get<number>('autoRunMaxMB', 20));
 }
 
-/** "TinyBench has no personal-information audit." for open benchmarks whose format offers none; '' when there are none. */
+/** "<format> has no personal-information audit." for open benchmarks whose format offers none; '' when there are none. */
 function notAudited(benchmarks: Benchmarks): string {
   const labels = benchmarks.all
     .filter((b) => b.bench && !b.format.capabilities.includes('audit'))
@@ -35,17 +34,17 @@ function notAudited(benchmarks: Benchmarks): string {
 }
 
 /** The open benchmarks whose contribution offers an audit part, in the Benchmarks view's order. */
-function auditTargets(benchmarks: Benchmarks, views: FeatureViews): AuditTarget[] {
+function auditTargets(benchmarks: Benchmarks): AuditTarget[] {
   return benchmarks.contributions.flatMap((c) => {
     const open = benchmarks.of(c);
-    const part = c.audit?.(open, views);
+    const part = c.audit?.(open);
     return part ? [{ open, part, label: c.format.label }] : [];
   });
 }
 
-/** `views`: the item views a format's part opens findings in (and lists them in, as the trace view does). */
-export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benchmarks, views: FeatureViews): AuditApi {
-  const targets = auditTargets(benchmarks, views);
+/** After the formats' own features: a format's part opens findings in its item view (and lists them there). */
+export function activateAudit(context: vscode.ExtensionContext, benchmarks: Benchmarks): AuditApi {
+  const targets = auditTargets(benchmarks);
   const session = new AuditSession(
     targets,
     context.globalStorageUri.fsPath,

@@ -1,15 +1,18 @@
 // What a format brings to the extension: its core descriptor, how its open benchmark is made, the context key
 // package.json's `when` clauses read, its Problems panel collection and its file watch, and its parts of the generic
-// features (the PI audit, labels). One per format folder, listed once in contributions.ts.
+// features (the PI audit, labels, dashboard, re-runs), and its own features with the commands that act on them.
+// One per format folder, listed once in contributions.ts.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { AuditPart } from '../audit/part';
+import type { FormatCommands } from '../commands/command';
 import type { DashboardHost, DashboardPart } from '../dashboard/part';
+import type { ReadOnlyDocs } from '../docs';
+import type { EndpointService } from '../endpoint';
 import type { LabelHost, LabelPart } from '../labels/part';
 import type { RerunHost, RerunPart } from '../rerun/part';
+import type { TreeApi } from '../tree/api';
 import type { LoadHost, OpenBenchmark } from './types';
-import type { FeatureViews } from './views';
-export type { FeatureViews } from './views';
 
 /** What a watch uses of the open benchmarks: the open that reloads a target, quietly. */
 export interface ReopenHost {
@@ -31,12 +34,24 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   /** Its dashboard panel (tables and figures of its runs). */
   dashboard?(store: S, host: DashboardHost): DashboardPart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
-  audit?(store: S, views: FeatureViews): AuditPart;
+  audit?(store: S): AuditPart;
   /** Its re-runs from its own item view (the format's descriptor lists `rerun` among its capabilities). */
   rerun?(store: S, host: RerunHost): RerunPart;
   /**
-   * Its own item view and the commands only its tree rows run (not contributed in package.json), made when the
-   * benchmarks are (a format whose views are features of their own, wired in main.ts, leaves it out).
+   * Its own features: its item view, its tools, the commands only its tree rows run (registered by itself) and its
+   * entries of the command table. Made before the generic features' parts, which find its item view by its store.
    */
-  views?(store: S, context: vscode.ExtensionContext): vscode.Disposable;
+  views?(store: S, context: vscode.ExtensionContext, host: FeatureHost): FormatFeatures;
+}
+
+/** The shared services a format's own features are made with. */
+export interface FeatureHost {
+  readonly tree: TreeApi;
+  readonly docs: ReadOnlyDocs;
+  readonly endpoint: EndpointService;
+}
+
+export interface FormatFeatures extends vscode.Disposable {
+  /** Its entries of the command table (commands/ids.ts), made once the generic features exist. */
+  readonly commands?: FormatCommands;
 }

@@ -9,11 +9,7 @@ import { summarize } from './locate';
 import { log } from '../log';
 import type { FormatContribution } from './contribution';
 import { CONTRIBUTIONS } from './contributions';
-import { omniContribution } from './omni/contribution';
-import type { OmniStore } from './omni/store';
 import { benchmarkProblems, problemsStatus } from './problems';
-import { spbContribution } from './spb/contribution';
-import type { SpbStore } from './spb/store';
 import type { LoadHost, OpenBenchmark } from './types';
 
 /** The Benchmarks view, where loading also shows a progress bar. */
@@ -86,23 +82,14 @@ export class Benchmarks implements vscode.Disposable {
     return this.byFormat.get(contribution.format.id) as S;
   }
 
-  /** The features that serve one format only read its store through these. */
-  get spb(): SpbStore {
-    return this.of(spbContribution);
-  }
-
-  get omni(): OmniStore {
-    return this.of(omniContribution);
-  }
-
   /** Resolves when the loads in progress (of any benchmark) are done. */
   async ready(): Promise<void> {
     await Promise.all(this.all.map((b) => b.ready()));
   }
 
-  /** What Refresh opens again: the StreamProfileBench target, else the last target another format took. */
+  /** What Refresh opens again: the first format's target, else the last target another format took. */
   get refreshTarget(): string | undefined {
-    return this.spb.target ?? this.lastOtherTarget;
+    return this.all[0]?.target ?? this.lastOtherTarget;
   }
 
   /**
@@ -174,7 +161,6 @@ export function activateBenchmarks(
       benchmarkProblems(store, c.problems.collection, c.problems.source),
       c.watch(store, benchmarks),
     );
-    if (c.views) context.subscriptions.push(c.views(store, context));
   }
   return benchmarks;
 }

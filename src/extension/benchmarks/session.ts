@@ -95,6 +95,10 @@ export abstract class BenchmarkSession<
     await this.queue;
   }
 
+  get target(): string | undefined {
+    return this.openedTarget;
+  }
+
   async reload(): Promise<void> {
     const target = this.openedTarget ?? this.benchmark?.root;
     if (target) await this.open(target);

@@ -1,6 +1,6 @@
 // What every open benchmark offers the features, whatever its format: load and reload, the runs and the selected
-// one, the loader's diagnostics and its roots in the Benchmarks tree. StreamProfileBench (spb/) and OmniBehavior
-// (omni/) implement it; a feature takes the open benchmark it serves, never a format.
+// one, the loader's diagnostics and its roots in the Benchmarks tree. Each format's folder implements it; a feature
+// takes the open benchmark it serves, never a format.
 import type * as vscode from 'vscode';
 import type { Format } from '../../core/formats';
 import type { Diagnostic } from '../../core/io/diagnostics';
@@ -41,6 +41,8 @@ export interface OpenBenchmark<
   open(target: string): Promise<void>;
   /** Loads the last target again (no-op when nothing was opened). */
   reload(): Promise<void>;
+  /** The target last opened (the first format's store remembers it across windows: Refresh, the next start). */
+  readonly target: string | undefined;
   /** Resolves when the loads in progress (if any) are done. */
   ready(): Promise<void>;
   readonly isLoading: boolean;

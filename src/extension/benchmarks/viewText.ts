@@ -1,10 +1,9 @@
 // Texts of the Benchmarks view that need no vscode: its description (which run its figures are for, or what is
 // loading) and the benchmark row's name, kept short so that the figures after it stay in sight.
-import { pyFixed } from '../../core/io/pyNumber';
 
 /** What the view's description reads of one open benchmark. */
 export interface OpenState {
-  /** The format's name, e.g. "OmniBehavior". */
+  /** The format's name, as the view shows it. */
   label: string;
   loaded: boolean;
   loading: boolean;
@@ -13,7 +12,7 @@ export interface OpenState {
 }
 
 /**
- * "loading OmniBehavior…" while any benchmark loads; else "run: demo-llm" for one open benchmark, "runs: random ·
+ * "loading <format>…" while any benchmark loads; else "run: demo-llm" for one open benchmark, "runs: random ·
  * demo-sim" for two (in the view's order); '' when none is open (the view's welcome says so).
  */
 export function benchmarksViewDescription(open: readonly OpenState[]): string {
@@ -42,21 +41,4 @@ export function rowName(folder: string): string {
   const cut = head.search(/[-_. ][^-_. ]*$/);
   const start = (cut >= 4 ? head.slice(0, cut) : head.slice(0, room)).replace(/[-_. ]+$/, '');
   return `${start}…${folder.slice(-TAIL)}`;
-}
-
-/**
- * The OmniBehavior row's description, figure first as the StreamProfileBench row's: "overall 61.2 · run: demo-sim ·
- * OmniBehavior", the figure's coverage after it when the run is of part of the benchmark ("overall — over 1 of 6
- * users"), then the users' order when it is not the file's.
- */
-export function omniRowDescription(
-  run: string | undefined,
-  overall: number | undefined,
-  order?: string,
-  coverage?: string,
-): string {
-  // As the dashboard, the tooltip and the CLI print it (Python's rounding: 61.25 is 61.2, not toFixed's 61.3).
-  const value = overall === undefined ? '—' : pyFixed(overall, 1);
-  const figure = run === undefined ? 'no run' : `overall ${value}${coverage ? ` ${coverage}` : ''} · run: ${run}`;
-  return [figure, 'OmniBehavior', order].filter(Boolean).join(' · ');
 }

@@ -1,6 +1,6 @@
 // Saves a chart a dashboard page rendered (its `saveChart` message): the payload is checked first (payload.ts), then
 // the user picks where (the default: the chart's name in the workspace folder), the file is written and one
-// notification says where, with Open. Used by the run dashboard and the OmniBehavior dashboard.
+// notification says where, with Open. Used by every dashboard page that draws charts.
 import * as vscode from 'vscode';
 import type { SaveChart } from '../../shared/chartExport';
 import { log } from '../log';

@@ -1,121 +1,53 @@
 // The command table: every command Persona Lab registers, as a factory from the extension's features (Ctx) to its
-// handler, registered in one place (registerCommands). A command that needs an open benchmark says which format or
-// capability; the wrapper waits for the loads in progress and says so when none is open, so that handlers can count
-// on it.
+// handler, registered in one place (registerCommands). The generic commands are here; each format's own come from its
+// contribution (`views`) in the same shape. A command that needs an open benchmark says which; the wrapper waits for
+// the loads in progress and says so when none is open, so that handlers can count on it.
 import * as vscode from 'vscode';
-import { omniBehavior, streamProfileBench } from '../../core/formats';
-import type { CapabilityName } from '../../core/formats/descriptor';
 import type { Verdict } from '../../core/pi/verdicts';
 import type { Benchmarks } from '../benchmarks';
-import { chooseOmniRun, openTrace, revealTestAction } from '../benchmarks/omni/commands';
-import type { AuditApi } from '../audit';
+import type { FormatContribution } from '../benchmarks/contribution';
 import { exportReport, nextOpenFinding, openFindingSource, openFindingStep, verdictOnTargets } from '../audit/commands';
-import type { CompareCommands } from '../compare';
+import { configureEndpoint } from '../endpoint/configure';
+import { setServerPassword } from '../labels/serverLink';
+import { sortUsersBy } from '../tree/sortUsers';
+import { openWalkthrough } from '../walkthrough';
+import { openBenchmark, refresh } from './benchmark';
+import type { AuditApi } from '../audit';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
-import { configureEndpoint } from '../endpoint/configure';
-import {
-  compareExperiment,
-  diffTemplates,
-  newSampleCommand,
-  promoteExperiment,
-  runTemplateOnSample,
-  type ExperimentDeps,
-} from '../experiments/commands';
-import { runLongContextBaseline, showLongContextTable } from '../experiments/longContext';
 import type { LabelsApi } from '../labels';
-import { clearStepFilter, filterSteps, nextUnlabelled } from '../labels/spb/filterCommands';
-import { spbLabels } from '../labels/spb/part';
-import { setServerPassword } from '../labels/serverLink';
-import { runAblation } from '../rerun/ablation';
-import { rerunChain, rerunPlatforms, resumeRun } from '../rerun/batch';
-import { rerunFailed } from '../rerun/failed';
 import type { FormatBatches } from '../rerun/formatParts';
-import { editPrompt, sendDraft } from '../rerun/draft';
-import { editTestActionPrompt, rerunTestAction, type OmniRerunDeps } from '../omniRerun/actions';
-import { judgeOmniRun, runTestActions, setJudgeKey } from '../omniRerun/batch';
-import { draftKindOf } from '../rerun/draftKinds';
-import { saveDraftAsTemplate } from '../rerun/draftTemplate';
-import { rerunStep, type RerunDeps } from '../rerun/step';
-import { navigate, openStep, type StepViews } from '../stepView';
-import { newTemplate, previewPrompt, type TemplateDeps, type TemplateLibrary } from '../templates';
-import type { TracePanel } from '../traceView/panel';
-import { copyUserId, revealUser, type TreeApi } from '../tree';
-import { sortUsersBy } from '../tree/sortUsers';
-import { clearSampleFilter, filterTreeToSample } from '../tree/sampleCommands';
-import { chooseRun, openBenchmark, refresh, showDiagnostics } from './benchmark';
-import type { CommandId } from './ids';
-import { openWalkthrough } from '../walkthrough';
+import type { TreeApi } from '../tree/api';
+import type { FormatCommands, FormatCtx, Handler, Needs } from './command';
+import { COMMAND_IDS, type CommandId } from './ids';
 
-/** What the handlers act on: the open benchmarks and the features activate() made. */
-export interface Ctx {
+/** What the handlers act on: the open benchmarks and the generic features activate() made. */
+export interface Ctx extends FormatCtx {
   benchmarks: Benchmarks;
   tree: TreeApi;
-  stepViews: StepViews;
   labels: LabelsApi;
   dashboard: Dashboards;
-  compare: CompareCommands;
   endpoint: EndpointService;
-  templates: { library: TemplateLibrary; deps: TemplateDeps };
-  rerun: RerunDeps;
-  omniRerun: OmniRerunDeps;
+  audit: AuditApi;
   /** Batch Run… of the formats whose re-run part offers one */
   batches: FormatBatches;
-  secrets: vscode.SecretStorage;
-  experiments: ExperimentDeps;
-  audit: AuditApi;
-  traceView: TracePanel;
 }
-
-type Handler = (...args: unknown[]) => unknown;
-
-/**
- * `loads`: waits for the loads in progress; `{ format }`: also needs a benchmark of that format open;
- * `{ capability }`: one open whose format offers it; `any`: any open benchmark.
- */
-type Needs = 'loads' | 'any' | { format: string } | { capability: CapabilityName };
-
-const SPB = { format: streamProfileBench.id } satisfies Needs;
-const OMNI = { format: omniBehavior.id } satisfies Needs;
-const RERUN: Needs = { capability: 'rerun' };
 
 interface Command {
   needs?: Needs;
   make(ctx: Ctx): Handler;
 }
 
+type CommandTable = { readonly [id in CommandId]?: Command };
+
 const verdict = (v: Verdict): Command => ({ make: (c) => (node, nodes) => verdictOnTargets(c.audit, v, node, nodes) });
 
-export const COMMANDS: { readonly [id in CommandId]: Command } = {
+export const COMMANDS: CommandTable = {
   'personaLab.openBenchmark': { make: (c) => (arg) => openBenchmark(c.benchmarks, arg) },
   'personaLab.openWalkthrough': { make: () => () => openWalkthrough() },
   'personaLab.refresh': { needs: 'loads', make: (c) => () => refresh(c.benchmarks) },
-  'personaLab.showDiagnostics': { needs: SPB, make: (c) => () => showDiagnostics(c.benchmarks.spb) },
-  'personaLab.chooseRun': { needs: SPB, make: (c) => (arg) => chooseRun(c.benchmarks.spb, arg) },
-  'personaLab.revealUser': { needs: SPB, make: (c) => (arg) => revealUser(c.tree.view, c.benchmarks.spb, arg) },
-  'personaLab.copyUserId': { make: (c) => (node) => copyUserId(c.tree.view, node) },
   'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
-  'personaLab.filterTreeToSample': { needs: SPB, make: (c) => (arg) => filterTreeToSample(c.benchmarks.spb, arg) },
-  'personaLab.clearSampleFilter': { make: (c) => () => clearSampleFilter(c.benchmarks.spb) },
-  'personaLab.openStep': {
-    needs: SPB,
-    make: (c) => (arg, options) => openStep(c.stepViews, c.benchmarks.spb, arg, options),
-  },
-  'personaLab.nextStep': { make: (c) => () => navigate(c.stepViews, 'nextStep') },
-  'personaLab.previousStep': { make: (c) => () => navigate(c.stepViews, 'previousStep') },
-  'personaLab.nextUser': { make: (c) => () => navigate(c.stepViews, 'nextUser') },
-  'personaLab.previousUser': { make: (c) => () => navigate(c.stepViews, 'previousUser') },
-  'personaLab.openDashboard': { needs: SPB, make: (c) => () => c.dashboard.of(SPB.format)?.show() },
   'personaLab.openBenchmarkDashboard': { needs: 'any', make: (c) => (arg) => c.dashboard.open(arg) },
-  'personaLab.compareRuns': { needs: SPB, make: (c) => (a, b) => c.compare.compareRuns(a, b) },
-  'personaLab.compareMode.on': { needs: SPB, make: (c) => () => c.compare.setMode(true) },
-  'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
-  'personaLab.filterSteps': { needs: SPB, make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
-  'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
-  'personaLab.nextUnlabelledStep': {
-    needs: SPB,
-    make: (c) => (arg) => nextUnlabelled(spbLabels(c.labels).filter, arg),
-  },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },
@@ -125,36 +57,7 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.chooseLabelProject': { make: (c) => () => c.labels.projects.choose() },
   'personaLab.adjudicateLabels': { needs: 'any', make: (c) => (arg) => c.labels.adjudication.start(arg) },
   'personaLab.nextAssigned': { needs: 'any', make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
-  'personaLab.newTemplate': { make: (c) => () => newTemplate(c.templates.library) },
-  'personaLab.previewPrompt': {
-    needs: SPB,
-    make: (c) => (arg) => previewPrompt(c.benchmarks.spb, c.templates.library, c.templates.deps, arg),
-  },
-  'personaLab.newSample': { needs: SPB, make: (c) => () => newSampleCommand(c.experiments) },
-  'personaLab.runTemplateOnSample': { needs: SPB, make: (c) => (arg) => runTemplateOnSample(c.experiments, arg) },
-  'personaLab.diffExperimentTemplates': {
-    needs: SPB,
-    make: (c) => (node, nodes) => diffTemplates(c.experiments, node, nodes),
-  },
-  'personaLab.compareExperiment': { needs: SPB, make: (c) => (node) => compareExperiment(c.experiments, node) },
-  'personaLab.promoteExperiment': { needs: SPB, make: (c) => (node) => promoteExperiment(c.experiments, node) },
-  'personaLab.showExperimentTable': { needs: SPB, make: (c) => () => c.experiments.showTable() },
-  'personaLab.runLongContextBaseline': { needs: SPB, make: (c) => () => runLongContextBaseline(c.experiments) },
-  'personaLab.showLongContextTable': {
-    needs: SPB,
-    make: (c) => (node) => showLongContextTable(c.experiments, node),
-  },
-  'personaLab.rerunStep': { needs: SPB, make: (c) => (arg) => rerunStep(c.rerun, arg) },
-  'personaLab.editPrompt': { needs: SPB, make: (c) => (arg) => editPrompt(c.rerun, arg) },
-  'personaLab.sendDraft': { needs: RERUN, make: (c) => (arg) => sendAnyDraft(c, arg) },
-  'personaLab.saveDraftAsTemplate': { needs: SPB, make: (c) => (arg) => saveDraftAsTemplate(c.rerun, arg) },
-  'personaLab.rerunChain': { needs: SPB, make: (c) => (arg) => rerunChain(c.rerun, arg) },
-  'personaLab.rerunPlatform': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, false) },
-  'personaLab.rerunBenchmark': { needs: SPB, make: (c) => (arg) => rerunPlatforms(c.rerun, arg, true) },
-  'personaLab.runBatch': { needs: RERUN, make: (c) => (arg) => c.batches.run(arg) },
-  'personaLab.resumeRun': { needs: 'loads', make: (c) => () => resumeRun(c.rerun) },
-  'personaLab.rerunFailedRequests': { needs: SPB, make: (c) => (arg) => rerunFailed(c.rerun, arg) },
-  'personaLab.runAblation': { needs: SPB, make: (c) => (arg) => runAblation(c.rerun, arg) },
+  'personaLab.runBatch': { needs: { capability: 'rerun' }, make: (c) => (arg) => c.batches.run(arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },
@@ -167,45 +70,20 @@ export const COMMANDS: { readonly [id in CommandId]: Command } = {
   'personaLab.audit.markFalsePositive': verdict('false-positive'),
   'personaLab.audit.markNeedsReview': verdict('needs-review'),
   'personaLab.audit.nextOpenFinding': { make: (c) => () => nextOpenFinding(c.audit) },
-  'personaLab.openTrace': { needs: OMNI, make: (c) => (arg) => openTrace(c.benchmarks.omni, c.traceView, arg) },
-  'personaLab.chooseOmniRun': { needs: OMNI, make: (c) => (arg) => chooseOmniRun(c.benchmarks.omni, arg) },
-  'personaLab.revealTestAction': { make: (c) => (arg) => revealTestAction(c.benchmarks.omni, c.tree.view, arg) },
-  'personaLab.openOmniDashboard': { needs: OMNI, make: (c) => () => c.dashboard.of(OMNI.format)?.show() },
-  'personaLab.rerunTestAction': { needs: OMNI, make: (c) => (arg) => rerunTestAction(c.omniRerun, arg) },
-  'personaLab.editTestActionPrompt': {
-    needs: OMNI,
-    make: (c) => (arg, field) => editTestActionPrompt(c.omniRerun, arg, typeof field === 'string' ? field : undefined),
-  },
-  'personaLab.runTestActions': {
-    needs: OMNI,
-    make: (c) => (arg, name) => runTestActions(c.omniRerun, arg, typeof name === 'string' ? name : undefined),
-  },
-  'personaLab.judgeOmniRun': { needs: OMNI, make: (c) => (arg) => judgeOmniRun(c.omniRerun, c.secrets, arg) },
-  'personaLab.setJudgeApiKey': { make: (c) => () => setJudgeKey(c.secrets) },
 };
-
-/** Ctrl+Enter in a draft: a kind a format's re-run registered (told apart by its header), else a step's. */
-async function sendAnyDraft(c: Ctx, arg: unknown): Promise<void> {
-  const doc =
-    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
-  const kind = doc && draftKindOf(doc.getText());
-  if (doc && kind) return kind.send(doc);
-  return sendDraft(c.rerun, arg);
-}
 
 const NOT_OPEN = 'Persona Lab: no benchmark is open. Open a benchmark folder first.';
 
 /** Whether what the command needs is there, once the loads in progress are done; says so when it is not. */
-async function has(needs: Needs, benchmarks: Benchmarks): Promise<boolean> {
+async function has(needs: Needs, benchmarks: Benchmarks, own: FormatContribution | undefined): Promise<boolean> {
   await benchmarks.ready();
   if (needs === 'loads') return true;
   const open = benchmarks.all.filter((b) => b.bench);
-  if (typeof needs === 'object' && 'format' in needs) {
-    if (open.some((b) => b.format.id === needs.format)) return true;
+  if (needs === 'own' && own) {
+    if (open.some((b) => b.format.id === own.format.id)) return true;
     // The first format is the default one: without it, "no benchmark is open".
-    const format = benchmarks.get(needs.format)?.format;
-    if (format && format !== benchmarks.all[0]?.format) {
-      void vscode.window.showInformationMessage(`Persona Lab: no ${format.label} benchmark is open.`);
+    if (own !== benchmarks.contributions[0]) {
+      void vscode.window.showInformationMessage(`Persona Lab: no ${own.format.label} benchmark is open.`);
       return false;
     }
   } else if (typeof needs === 'object') {
@@ -215,13 +93,48 @@ async function has(needs: Needs, benchmarks: Benchmarks): Promise<boolean> {
   return false;
 }
 
-export function registerCommands(context: vscode.ExtensionContext, ctx: Ctx): void {
-  for (const [id, command] of Object.entries(COMMANDS) as [CommandId, Command][]) {
-    const handler = command.make(ctx);
+/** One table from the generic commands and each format's own (`own` resolved to that format); an id twice throws. */
+export function commandEntries(
+  formats: readonly { contribution: FormatContribution; commands?: FormatCommands }[],
+): Map<CommandId, { command: Command; own?: FormatContribution }> {
+  const all = new Map<CommandId, { command: Command; own?: FormatContribution }>();
+  const add = (table: CommandTable | FormatCommands, own?: FormatContribution) => {
+    for (const id of Object.keys(table) as CommandId[]) {
+      const command = table[id];
+      if (!command) continue;
+      if (all.has(id)) throw new Error(`command ${id} is in two tables`);
+      all.set(id, { command, own });
+    }
+  };
+  add(COMMANDS);
+  for (const f of formats) if (f.commands) add(f.commands, f.contribution);
+  return all;
+}
+
+/** Ids package.json contributes that no table registers (a format left out of this build): say so when run. */
+export function missingCommands(registered: ReadonlySet<string>): CommandId[] {
+  return COMMAND_IDS.filter((id) => !registered.has(id));
+}
+
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  ctx: Ctx,
+  formats: readonly { contribution: FormatContribution; commands?: FormatCommands }[],
+): void {
+  const entries = commandEntries(formats);
+  for (const [id, { command, own }] of entries) {
+    const handler: Handler = command.make(ctx);
     const needs = command.needs;
     const guarded: Handler = needs
-      ? async (...args) => ((await has(needs, ctx.benchmarks)) ? handler(...args) : undefined)
+      ? async (...args) => ((await has(needs, ctx.benchmarks, own)) ? handler(...args) : undefined)
       : handler;
     context.subscriptions.push(vscode.commands.registerCommand(id, guarded));
+  }
+  for (const id of missingCommands(new Set(entries.keys()))) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, () => {
+        void vscode.window.showWarningMessage(`Persona Lab: ${id} is not served by the formats of this build.`);
+      }),
+    );
   }
 }

@@ -2,7 +2,7 @@
 // A's ("↓"), and each user with such steps (the count). The tree's items opt in by carrying a resourceUri made by
 // stepDecorationUri / userDecorationUri (tree/decorationUris.ts); nothing else of the tree is touched.
 import * as vscode from 'vscode';
-import { DECORATION_SCHEME } from '../tree/decorationUris';
+import { DECORATION_SCHEME } from '../benchmarks/spb/decorationUris';
 
 export class RegressionDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();

@@ -13,9 +13,9 @@ import {
 } from '../../shared/dashboardProtocol';
 import type { SpbStore } from '../benchmarks/spb/store';
 import { ReusedPanel } from '../webviewPanel';
-import { dashboardPanelOptions } from '../dashboard/spb/html';
-import { openStepOfRun } from '../dashboard/spb/open';
-import { piMinConfidence } from '../stepView/panel';
+import { dashboardPanelOptions } from '../benchmarks/spb/dashboard/html';
+import { openStepOfRun } from '../benchmarks/spb/dashboard/open';
+import { piMinConfidence } from '../benchmarks/spb/stepView/panel';
 import { runPairStep } from '../../core/spb/view/runPair';
 import { sidesPiMarks } from '../../core/pi/highlight';
 import { compareModel, type CompareOptions } from './model';

@@ -20,9 +20,9 @@ import {
 } from '../../core/experiments/sampleFile';
 import { deltaText } from '../../core/experiments/format';
 import type { ReadOnlyDocs } from '../docs';
-import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';
-import { estimateText } from '../rerun/estimate';
-import type { RerunDeps } from '../rerun/step';
+import { guardPlan, progressText, rerunPlatforms, runPlan } from '../benchmarks/spb/rerun/batch';
+import { estimateText } from '../benchmarks/spb/rerun/estimate';
+import type { RerunDeps } from '../benchmarks/spb/rerun/step';
 import { log } from '../log';
 import { ExperimentNode, type ExperimentsProvider } from './provider';
 

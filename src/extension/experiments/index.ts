@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../shared/experimentTableProtocol';
 import { restoreReusedPanel } from '../webviewPanel';
 import type { ReadOnlyDocs } from '../docs';
-import type { RerunDeps } from '../rerun/step';
+import type { RerunDeps } from '../benchmarks/spb/rerun/step';
 import type { ExperimentDeps } from './commands';
 import { ExperimentsProvider } from './provider';
 import { ExperimentTablePanel } from './table';

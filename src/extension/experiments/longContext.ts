@@ -14,8 +14,8 @@ import {
 } from '../../core/experiments/longContext';
 import { authorName, recordLongContext } from '../../core/experiments/record';
 import { checkSample } from '../../core/experiments/sampleFile';
-import { guardPlan, progressText, runPlan } from '../rerun/batch';
-import { estimateText } from '../rerun/estimate';
+import { guardPlan, progressText, runPlan } from '../benchmarks/spb/rerun/batch';
+import { estimateText } from '../benchmarks/spb/rerun/estimate';
 import { log } from '../log';
 import { MISSING } from '../../core/glossary';
 import { loggedEndpoint, pickRow, pickSample, rowOf, WHOLE, type ExperimentDeps } from './commands';

@@ -3,8 +3,8 @@
 // in its views, badges in its tree, its projects' items; labels/part.ts).
 import type * as vscode from 'vscode';
 import { formatLabelSets } from '../../core/formats';
+import { unitNamer } from '../../core/labels/unitNoun';
 import type { Benchmarks } from '../benchmarks';
-import type { FeatureViews } from '../benchmarks/views';
 import type { TreeApi } from '../tree/api';
 import { labelFileCommands, type LabelFileCommands } from './fileCommands';
 import type { LabelHost, LabelPart } from './part';
@@ -21,17 +21,16 @@ export interface LabelsApi {
   partOf(formatId: string): LabelPart | undefined;
 }
 
-export function activateLabels(
-  context: vscode.ExtensionContext,
-  benchmarks: Benchmarks,
-  views: FeatureViews,
-  tree: TreeApi,
-): LabelsApi {
+export function activateLabels(context: vscode.ExtensionContext, benchmarks: Benchmarks, tree: TreeApi): LabelsApi {
   // The label database of a window without a workspace folder goes beside the first format's benchmark.
   const formatSets = formatLabelSets(benchmarks.contributions.map((c) => c.format));
   const labels = new LabelService(benchmarks.all[0], context.globalStorageUri.fsPath, context.secrets, formatSets);
   context.subscriptions.push(labels);
-  const host: LabelHost = { labels, views, tree, state: context.workspaceState };
+  // A benchmark's units are named by the format of the open benchmark whose `benchmark` column it is.
+  labels.unitOf = unitNamer(
+    (benchmark) => benchmarks.contributions.find((c) => labels.benchmarkOf(benchmarks.of(c)) === benchmark)?.format,
+  );
+  const host: LabelHost = { labels, tree, state: context.workspaceState };
   const parts = new Map<string, LabelPart>();
   for (const c of benchmarks.contributions) {
     const part = c.labels?.(benchmarks.of(c), host);

@@ -3,7 +3,6 @@
 // its benchmark. The service, the label set, files, import and export, and the projects' queue are the same for all.
 import type * as vscode from 'vscode';
 import type { StepRef } from '../../core/labels/model';
-import type { FeatureViews } from '../benchmarks/views';
 import type { TreeApi } from '../tree/api';
 import type { ProjectSource } from './projectSources';
 import type { LabelService } from './service';
@@ -11,7 +10,6 @@ import type { LabelService } from './service';
 /** What a format's labels are wired with. */
 export interface LabelHost {
   readonly labels: LabelService;
-  readonly views: FeatureViews;
   readonly tree: TreeApi;
   /** Workspace state (a tree filter kept across reloads). */
   readonly state: vscode.Memento;

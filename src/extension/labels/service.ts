@@ -17,7 +17,7 @@ import {
   type LabelDef,
   type LabelSet,
 } from '../../core/labels/taxonomy';
-import { RESERVED_LABEL_KEYS } from '../../shared/stepViewProtocol';
+import { RESERVED_LABEL_KEYS } from '../../shared/spb/stepViewProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import type { ItemKind } from '../../core/labels/server/projectItems';
@@ -28,6 +28,7 @@ import { restrictedSetting } from '../trustedSettings';
 import type { LabelServerLine } from '../../core/labels/view';
 import { passwordKey, replicaPath, serverNote, ServerLink, type ServerStatus } from './serverLink';
 import type { AdjudicationHook } from './adjudicate/hook';
+import { platformUnitNoun, type UnitNamer } from '../../core/labels/unitNoun';
 
 const EXTERNAL_CHANGE_DELAY_MS = 300;
 
@@ -122,6 +123,9 @@ export class LabelService implements vscode.Disposable {
 
   /** The adjudication pass (adjudicate/pass.ts): the section each view's labels bar shows on a unit it walks. */
   adjudication: AdjudicationHook | undefined;
+
+  /** What a benchmark's units are called in the summaries: its format's noun when it is open (labels/index.ts). */
+  unitOf: UnitNamer = platformUnitNoun;
 
   /** Tells every listener that what the views show changed without a label write (a gold decision was read). */
   touch(): void {

@@ -1,5 +1,5 @@
 // The Label Summary as Markdown: counts per label per platform, per author, and Cohen's kappa for every pair of
-// authors on the steps both labelled (per benchmark when given them, as the agreement table shows it). Pure (no
+// authors on the units both labelled (per benchmark when given them, as the agreement table shows it). Pure (no
 // `vscode`), so it is unit-tested.
 import {
   KAPPA_MIN_UNITS,
@@ -8,6 +8,7 @@ import {
   type Kappa,
   type LabelSummary,
 } from '../../core/labels/agreement';
+import { nounOrNouns, platformUnitNoun, type UnitNoun } from '../../core/labels/unitNoun';
 
 /** Escapes text from the database or the label set for a Markdown table cell or line. */
 export function mdText(s: string): string {
@@ -34,10 +35,10 @@ function agreementTable(
   out: string[],
   ag: LabelSummary['agreements'][number],
   names: ReadonlyMap<string, string>,
-  noun: string,
+  unit: UnitNoun,
 ): void {
   out.push(
-    `A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of ${noun}s where the label is on both, on A's only, on B's only, on neither.`,
+    `A = ${mdText(ag.authorA)}, B = ${mdText(ag.authorB)}; counts of ${unit.plural} where the label is on both, on A's only, on B's only, on neither.`,
     '',
   );
   out.push(row(['Label', 'κ', 'po', 'pe', 'both', 'A only', 'B only', 'neither']));
@@ -47,7 +48,7 @@ function agreementTable(
   out.push('');
   if (ag.units < KAPPA_MIN_UNITS)
     out.push(
-      `† n/a: ${ag.units} shared ${noun}(s), fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale.`,
+      `† n/a: ${ag.units} shared ${nounOrNouns(unit)}, fewer than ${KAPPA_MIN_UNITS}; one disagreement would swing κ across the scale.`,
       '',
     );
 }
@@ -84,25 +85,25 @@ export function summaryMarkdown(
   for (const a of s.authors) out.push(row([mdText(a), String(perAuthor.get(a) ?? 0)]));
   out.push('', '## Agreement (Cohen’s kappa)', '');
   if (s.agreements.length === 0) {
-    out.push('No two authors labelled the same step of the same run yet.');
+    out.push('No two authors labelled the same unit of the same run yet.');
     return out.join('\n') + '\n';
   }
   out.push(
-    `A unit is one step of one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared steps; *po*: observed agreement, the share of shared steps where both gave the label or both did not; *pe*: the agreement expected by chance from how often each author gives it.`,
+    `A unit is one item of a benchmark (a step, a test action, a question: what its format labels) in one run that both authors labelled; per label, each author’s rating of a unit is “present” or “absent”. *κ*: Cohen’s kappa, (po − pe) / (1 − pe), shown as n/a below ${KAPPA_MIN_UNITS} shared units; *po*: observed agreement, the share of shared units where both gave the label or both did not; *pe*: the agreement expected by chance from how often each author gives it.`,
     '',
   );
-  const groups = (byBenchmark ?? [{ benchmark: '', unit: 'step' as const, agreements: s.agreements }]).filter(
+  const unit = platformUnitNoun('', []);
+  const groups = (byBenchmark ?? [{ benchmark: '', unit, agreements: s.agreements }]).filter(
     (g) => g.agreements.length > 0,
   );
   for (const g of groups) {
-    const noun = g.unit === 'mixed' ? 'unit' : g.unit;
-    if (g.benchmark) out.push(`### ${mdText(g.benchmark)}: ${noun}s`, '');
+    if (g.benchmark) out.push(`### ${mdText(g.benchmark)}: ${mdText(g.unit.plural)}`, '');
     for (const ag of g.agreements) {
       out.push(
-        `${g.benchmark ? '####' : '###'} ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} ${noun}(s) both labelled`,
+        `${g.benchmark ? '####' : '###'} ${mdText(ag.authorA)} vs ${mdText(ag.authorB)}: ${ag.units} ${nounOrNouns(g.unit)} both labelled`,
         '',
       );
-      agreementTable(out, ag, names, noun);
+      agreementTable(out, ag, names, g.unit);
     }
   }
   return out.join('\n') + '\n';

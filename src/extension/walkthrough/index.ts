@@ -2,7 +2,6 @@
 // context key that ticks the labelling step, which no command marks (labels are made by keys in the page).
 import * as vscode from 'vscode';
 import type { LabelsApi } from '../labels';
-import { spbLabels } from '../labels/spb/part';
 import { LABELLED_CONTEXT, WALKTHROUGH } from './ids';
 
 export function openWalkthrough(): Thenable<unknown> {
@@ -10,16 +9,15 @@ export function openWalkthrough(): Thenable<unknown> {
 }
 
 /**
- * The key is raised and lowered at once after each change of the labels while the author has any: an event, not a
+ * The key is raised and lowered at once after each change of the labels while the database has any: an event, not a
  * state. VS Code (1.139) registers walkthroughs lazily, and a completion context that is already true then counts
  * as seen and never ticks its step for the rest of the session.
  */
 export function activateWalkthrough(context: vscode.ExtensionContext, labels: LabelsApi): void {
-  const { steps } = spbLabels(labels);
   const set = (value: boolean) => vscode.commands.executeCommand('setContext', LABELLED_CONTEXT, value);
   context.subscriptions.push(
     labels.service.onDidChange(async () => {
-      if (steps.index().labelledSteps === 0) return;
+      if (!labels.service.store(false)?.count()) return;
       await set(true);
       await set(false);
     }),

@@ -1,6 +1,6 @@
-// Opens a benchmark by itself at start (the personaLab.benchmarkPath setting, else a workspace folder holding
-// data/*_inference_tasks.jsonl or an OmniBehavior benchmark, else the last one opened here), and again when the
-// setting changes. Reloading on file changes is each benchmark's watch.ts.
+// Opens a benchmark by itself at start (the personaLab.benchmarkPath setting, else a workspace folder holding the
+// first format's data/*_inference_tasks.jsonl or a benchmark another format detects, else the last one opened here),
+// and again when the setting changes. Reloading on file changes is each benchmark's watch.ts.
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
@@ -46,6 +46,6 @@ function startTarget(benchmarks: Benchmarks): string | undefined {
       folders().find((f) => otherFormats.some((c) => c.format.detect(f) && c.rootOf(f) !== undefined));
     if (found) return found;
   }
-  const last = benchmarks.spb.target;
+  const last = benchmarks.all[0]?.target;
   return last && existsSync(last) ? last : undefined;
 }

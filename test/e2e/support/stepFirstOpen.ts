@@ -6,7 +6,7 @@
 //   workbench page: the click's pointerdown; the webview's <iframe> element added to the DOM
 //   outer frame (VS Code's webview host page, which starts the webview service worker, then makes the content frame)
 //   content frame (our HTML): its navigation, the codicon sheet, step.js and the codicon font as fetched through the
-//     service worker, and the marks webview/step/main.ts sets (bundle start, ready posted, first show, its paint)
+//     service worker, and the marks webview/spb/step/main.ts sets (bundle start, ready posted, first show, its paint)
 //   extension host: "step view: page ready N ms after the panel was made; step sent in M ms"
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';

@@ -155,6 +155,7 @@ export const streamProfileBench = defineFormat({
   scoreOptions: ['sample', 'writeReports', 'memory'],
   orderKeys: SPB_ORDER_INFO,
   defaultOrder: SPB_DEFAULT_ORDER,
+  unit: { singular: 'step', plural: 'steps' },
   capabilities: {
     rerun: true,
     itemView: 'step',

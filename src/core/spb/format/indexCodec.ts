@@ -95,15 +95,10 @@ export function encodeResults(
       enc.int(s.prediction.length);
       // A pick is a string id, or -(1 + id) of the JSON of a pick that is not a string (the model's own mistake).
       for (const p of s.prediction) enc.int(typeof p === 'string' ? enc.id(p) : -1 - enc.id(JSON.stringify(p)));
-      const m = s.storedMetrics;
-      const split = m ? splitOf(users, r.userId, s.stepId) : undefined;
-      if (m === undefined) enc.int(NO_METRICS);
-      else if (m === null) enc.int(NULL_METRICS);
-      else if (split && agreesWithScore(m, split, s.prediction, true)) enc.int(SCORE_METRICS);
-      else {
-        enc.int(METRICS);
-        for (const key of METRIC_KEYS) enc.float(m[key]);
-      }
+      // A skimmed step already knows whether its stored metrics are its score: scoring it twice more to find out
+      // was a third of the index's writing time on a cold open of a paper-scale folder.
+      if (s instanceof FileStepResult && s.storedIsScore) enc.int(SCORE_METRICS);
+      else encodeMetrics(enc, s.storedMetrics, users, r.userId, s);
       if (s instanceof FileStepResult) {
         enc.int(TEXT_SPANS);
         enc.float(s.reasoningAt);
@@ -116,6 +111,23 @@ export function encodeResults(
         enc.str(s.personaSummary);
       }
     }
+  }
+}
+
+function encodeMetrics(
+  enc: Encoder,
+  m: StepResult['storedMetrics'],
+  users: ReadonlyMap<string, User>,
+  userId: string,
+  s: StepResult,
+): void {
+  const split = m ? splitOf(users, userId, s.stepId) : undefined;
+  if (m === undefined) enc.int(NO_METRICS);
+  else if (m === null) enc.int(NULL_METRICS);
+  else if (split && agreesWithScore(m, split, s.prediction, true)) enc.int(SCORE_METRICS);
+  else {
+    enc.int(METRICS);
+    for (const key of METRIC_KEYS) enc.float(m[key]);
   }
 }
 

@@ -60,6 +60,11 @@ export class FileStepResult implements StepResult {
     return storedMetricsOf(this.metrics, this.prediction);
   }
 
+  /** Whether the stored metrics are the step's score to the bit, as the read found: the index says so unscored. */
+  get storedIsScore(): boolean {
+    return !!this.metrics && 'scoredBy' in this.metrics;
+  }
+
   get reasoning(): string {
     return readSpan(this.file, this.reasoningAt, this.reasoningLength);
   }

@@ -3,7 +3,7 @@
 // open where one is needed.
 import * as vscode from 'vscode';
 import { isRecord, object, safeInt, str } from '../../../core/guards';
-import type { TraceRef } from '../../../shared/traceProtocol';
+import type { TraceRef } from '../../../shared/omni/traceProtocol';
 import type { TreeNode } from '../../tree/node';
 import { TestActionNode } from './nodes';
 import type { OmniStore } from './store';

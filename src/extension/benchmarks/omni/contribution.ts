@@ -1,10 +1,12 @@
 // OmniBehavior in the extension.
 import { omniBehavior, omniRoot } from '../../../core/formats';
-import { omniAuditPart } from '../../audit/omni/part';
-import { omniLabelPart } from '../../labels/omni/part';
-import { omniDashboard } from '../../dashboard/omni/part';
+import { omniAuditPart } from './audit/part';
+import { omniLabelPart } from './labels/part';
+import { omniDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
+import { omniFeatures } from './features';
 import { OmniStore } from './store';
+import { tracePanelOf } from './traceView';
 import { watchOmni } from './watch';
 
 export const omniContribution: FormatContribution<OmniStore> = {
@@ -14,7 +16,8 @@ export const omniContribution: FormatContribution<OmniStore> = {
   create: (state, host) => new OmniStore(state, host),
   rootOf: omniRoot,
   watch: (store) => watchOmni(store),
-  audit: (store, views) => omniAuditPart(store, views.trace),
+  audit: (store) => omniAuditPart(store, tracePanelOf(store)),
   labels: (store, host) => omniLabelPart(store, host),
   dashboard: (store, host) => omniDashboard(store, host),
+  views: (store, context, host) => omniFeatures(store, context, host),
 };

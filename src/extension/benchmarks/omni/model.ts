@@ -6,7 +6,7 @@ import { overallText } from '../../../core/omni/overallReason';
 import { questionNormaliser, questionVerdict, type OmniRunScore } from '../../../core/omni/score';
 import type { HistoryRecord, OmniRun, OmniUser, Question, TestAction } from '../../../core/omni/types';
 import { predictionKey } from '../../../core/omni/types';
-import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../../shared/traceProtocol';
+import type { ContextEntry, QuestionRow, TraceModel, Verdict } from '../../../shared/omni/traceProtocol';
 
 export interface TraceInput {
   user: OmniUser;

@@ -17,8 +17,9 @@ import {
 import type { TreeNode } from '../../tree/node';
 import { countsText, rowCountsText } from '../../../core/omni/countsText';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
-import { rowName, omniRowDescription } from '../viewText';
-import type { TraceRef } from '../../../shared/traceProtocol';
+import { rowName } from '../viewText';
+import { omniRowDescription } from './rowText';
+import type { TraceRef } from '../../../shared/omni/traceProtocol';
 
 export interface OmniTreeContext {
   bench: OmniBenchmark;

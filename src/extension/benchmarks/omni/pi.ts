@@ -3,7 +3,7 @@
 import { isRecord } from '../../../core/guards';
 import { scanText } from '../../../core/pi/scanner';
 import type { HistoryRecord } from '../../../core/omni/types';
-import type { PiFinding } from '../../../shared/traceProtocol';
+import type { PiFinding } from '../../../shared/omni/traceProtocol';
 
 /** The texts of a record the scan looks at, named by where they sit in the record. */
 export function recordTexts(record: HistoryRecord): { field: string; text: string }[] {

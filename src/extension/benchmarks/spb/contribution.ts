@@ -1,9 +1,10 @@
 // StreamProfileBench in the extension. The first contribution is also what an unrecognised target is opened as.
 import { streamProfileBench } from '../../../core/formats';
-import { spbAuditPart } from '../../audit/spb/part';
-import { spbLabelPart } from '../../labels/spb/part';
-import { spbDashboard } from '../../dashboard/spb/part';
+import { spbAuditPart } from './audit/part';
+import { spbLabelPart } from './labels/part';
+import { spbDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
+import { spbFeatures } from './features';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
 
@@ -17,4 +18,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   audit: (store) => spbAuditPart(store),
   labels: (store, host) => spbLabelPart(store, host),
   dashboard: (store, host) => spbDashboard(store, host),
+  views: (store, context, host) => spbFeatures(store, context, host),
 };

@@ -4,7 +4,7 @@ import { EXCLUDING_FAILED, failedRequests, type FailedRequests } from '../../../
 import { pctText } from '../../../core/tables/format';
 import { NOT_THE_BENCHMARK, readRunOrigin, type RunOrigin } from '../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
-import { stepDecorationUri, userDecorationUri } from '../../tree/decorationUris';
+import { stepDecorationUri, userDecorationUri } from './decorationUris';
 import type { RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run } from '../../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../../core/spb/view/userOrder';
@@ -14,7 +14,7 @@ import type { SampleScope } from '../../../core/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import { rowName } from '../viewText';
 import type { TreeNode } from '../../tree/node';
-import { withBadge, type TreeAugment } from '../../tree/augment';
+import { withBadge, type TreeAugment } from './treeAugment';
 import {
   STATUS_TEXT,
   benchmarkDescription,
@@ -32,7 +32,7 @@ import {
   type StepRow,
   type StepStatus,
   type UserRow,
-} from '../../tree/model';
+} from './treeModel';
 
 /** What every node sees: the loaded benchmark and the selected run at the time the tree was (re)built. */
 export interface TreeContext {

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import type { Benchmark, Platform, Run } from '../../../core/spb/types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO, SPB_ORDER_KEYS, type SpbOrderKey } from '../../../core/spb/view/userOrder';
-import type { TreeAugment } from '../../tree/augment';
-import { findUser } from '../../tree/model';
+import type { TreeAugment } from './treeAugment';
+import { findUser } from './treeModel';
 import { BenchmarkNode } from './nodes';
 import type { TreeNode } from '../../tree/node';
 import { OrderSetting } from '../../tree/orderSetting';

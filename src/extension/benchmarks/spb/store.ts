@@ -15,30 +15,44 @@ import type { CacheReport } from '../../../core/spb/format/indexed';
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
 
-/** Writes the index after the open, one file per turn of the event loop, so that the open does not wait for it. */
-function writeLater(writes: (() => void)[], report: CacheReport): void {
-  if (writes.length === 0) return;
+/**
+ * Writes the index after the open, one file per turn of the event loop, so that the open does not wait for it.
+ * Started once the load is announced, so the tree's first figures are computed before the first write. Returns
+ * what writes the rest at once: the next load reads the index this one wrote, never half of it.
+ */
+function writeLater(writes: (() => void)[], report: CacheReport): () => void {
   const started = Date.now();
   const total = writes.length;
-  const next = () => {
+  const one = (): boolean => {
     const write = writes.shift();
-    if (!write) {
-      const failed = report.writeError ? `; not written: ${report.writeError}` : '';
-      return log.info(`index: ${total} file(s) in ${Date.now() - started} ms${failed}`);
-    }
+    if (!write) return false;
     try {
       write();
     } catch (err) {
       log.warn(`index: a write failed (${(err as Error).message}); the next open reads that file again`);
     }
-    setImmediate(next);
+    if (writes.length === 0) {
+      const failed = report.writeError ? `; not written: ${report.writeError}` : '';
+      log.info(`index: ${total} file(s) in ${Date.now() - started} ms${failed}`);
+    }
+    return true;
+  };
+  const next = () => {
+    if (one()) setImmediate(next);
   };
   setImmediate(next);
+  return () => {
+    while (one());
+  };
 }
 
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
   readonly tree = new SpbRoots(this, this.state);
+  /** The last load's index writes, started after its change event (see loaded()). */
+  private indexWrites: { writes: (() => void)[]; report: CacheReport } | undefined;
+  /** Writes what is left of the previous load's index at once. */
+  private flushIndex = () => {};
 
   constructor(state: vscode.Memento, host: LoadHost) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });
@@ -55,11 +69,12 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   }
 
   /** The folder or tasks file given to the last open(), kept for reload() and for the next session. */
-  get target(): string | undefined {
+  override get target(): string | undefined {
     return this.openedTarget ?? this.state.get<string>(TARGET_KEY);
   }
 
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
+    this.flushIndex();
     const report: CacheReport = { hits: 0, appended: 0, read: 0 };
     const cacheDir = (root: string) => this.host.cacheDir(root);
     const writes: (() => void)[] = [];
@@ -70,7 +85,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       cacheReport: report,
       deferIndexWrites,
     });
-    writeLater(writes, report);
+    this.indexWrites = { writes, report };
     const where = cacheDir(loaded.bench.root);
     log.info(
       where
@@ -94,5 +109,9 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       for (const u of m.values()) steps += u.steps.length;
     }
     log.info(`loaded ${bench.root}: ${users} users, ${steps} steps, ${bench.runs.size} run(s) in ${ms} ms`);
+    // The session fires the change in the microtask after this returns: an immediate runs after its listeners.
+    const index = this.indexWrites;
+    this.indexWrites = undefined;
+    if (index) this.flushIndex = writeLater(index.writes, index.report);
   }
 }

@@ -6,12 +6,12 @@ import { countsText, goldReport } from '../../../core/labels/goldReport';
 import type { GoldFigure } from '../../../core/labels/goldAgreement';
 import { intervalText } from '../../../core/labels/agreementIntervals';
 import type { LabelRow } from '../../../core/labels/model';
+import { nounOrNouns, platformUnitNoun, type UnitNamer } from '../../../core/labels/unitNoun';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
 
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-const NOUN = { step: 'step(s)', 'test action': 'test action(s)', mixed: 'unit(s)' } as const;
 
 function figureRow(f: GoldFigure, name: (id: string) => string): GoldFigureRow {
   return {
@@ -29,9 +29,10 @@ export function goldTables(
   rows: readonly LabelRow[],
   adjudications: readonly Adjudication[],
   names: ReadonlyMap<string, string>,
+  unitOf: UnitNamer = platformUnitNoun,
 ): GoldTables[] {
   const name = (id: string) => names.get(id) ?? id;
-  const report = goldReport(rows, adjudications);
+  const report = goldReport(rows, adjudications, { unitOf });
   const runs = whyRunsFail(report);
   return report.benchmarks
     .filter((b) => b.counts.adjudicated + b.counts.unanimous + b.counts.open > 0)
@@ -40,7 +41,7 @@ export function goldTables(
       const labels = (mine[0]?.byLabel ?? []).map((c) => ({ label: c.label, name: name(c.label) }));
       return {
         benchmark: b.benchmark,
-        countsText: countsText(b.counts, NOUN[b.unit]),
+        countsText: countsText(b.counts, nounOrNouns(b.unit)),
         counts: b.counts,
         annotators: b.annotators.map((a) => ({
           author: a.author,

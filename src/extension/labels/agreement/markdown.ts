@@ -11,7 +11,13 @@ export function summaryText(labels: LabelService): string {
   const rows = labels.store(false)?.list() ?? [];
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-  return summaryMarkdown(summarize(rows), labels.names(), labels.dbFile, perAuthor, agreementsByBenchmark(rows));
+  return summaryMarkdown(
+    summarize(rows),
+    labels.names(),
+    labels.dbFile,
+    perAuthor,
+    agreementsByBenchmark(rows, labels.unitOf),
+  );
 }
 
 class SummaryDocument implements vscode.TextDocumentContentProvider {

@@ -9,7 +9,6 @@ import {
   type Agreement,
   type Disagreement,
   type Kappa,
-  type UnitKind,
 } from '../../../core/labels/agreement';
 import {
   labelAgreementsByBenchmark,
@@ -19,6 +18,7 @@ import {
 } from '../../../core/labels/agreementPerLabel';
 import { MISSING } from '../../../core/glossary';
 import { stepKey, type LabelRow } from '../../../core/labels/model';
+import { countOf, platformUnitNoun, type UnitNamer, type UnitNoun } from '../../../core/labels/unitNoun';
 import type {
   AgreementModel,
   AllAuthorsTable,
@@ -30,21 +30,14 @@ import type {
   PairTable,
 } from '../../../shared/agreementProtocol';
 
-const UNIT_TITLE: Record<UnitKind, string> = {
-  step: 'StreamProfileBench steps',
-  'test action': 'OmniBehavior test actions',
-  mixed: 'steps and test actions',
-};
-
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : MISSING);
 
-function units(n: number, unit: UnitKind): string {
-  const noun = unit === 'mixed' ? 'unit' : unit;
-  return `${n} shared ${noun}${n === 1 ? '' : 's'}`;
+function units(n: number, unit: UnitNoun): string {
+  return `${n} shared ${n === 1 ? unit.singular : unit.plural}`;
 }
 
 /** κ and its neighbours as cells; `units` shared units decide whether κ says anything. */
-export function kappaCells(k: Kappa, shared: number, unit: UnitKind): KappaCells {
+export function kappaCells(k: Kappa, shared: number, unit: UnitNoun): KappaCells {
   const few = shared < KAPPA_MIN_UNITS;
   const undefinedKappa = !Number.isFinite(k.kappa);
   return {
@@ -64,11 +57,17 @@ export function kappaCells(k: Kappa, shared: number, unit: UnitKind): KappaCells
   };
 }
 
-function item(d: Disagreement, ag: Agreement, labelName: string, name: (id: string) => string): DisagreementItem {
+function item(
+  d: Disagreement,
+  ag: Agreement,
+  labelName: string,
+  name: (id: string) => string,
+  unit: UnitNoun,
+): DisagreementItem {
   const list = (ids: string[]) => ids.map(name).join(', ');
   return {
     ref: { ...d.unit },
-    where: unitText(d.unit),
+    where: unitText(d.unit, unit),
     givenBy: `only ${d.givenBy === 'A' ? ag.authorA : ag.authorB} gave ${labelName}`,
     said: [
       { author: ag.authorA, labels: list(d.labelsA) },
@@ -77,13 +76,13 @@ function item(d: Disagreement, ag: Agreement, labelName: string, name: (id: stri
   };
 }
 
-function pairTable(benchmark: string, unit: UnitKind, ag: Agreement, name: (id: string) => string): PairTable {
+function pairTable(benchmark: string, unit: UnitNoun, ag: Agreement, name: (id: string) => string): PairTable {
   const rows = ag.perLabel
     .map((p) => ({
       label: p.label,
       name: name(p.label),
       ...kappaCells(p.kappa, ag.units, unit),
-      items: p.disagreements.map((d) => item(d, ag, name(p.label), name)),
+      items: p.disagreements.map((d) => item(d, ag, name(p.label), name, unit)),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return {
@@ -100,7 +99,7 @@ function pairTable(benchmark: string, unit: UnitKind, ag: Agreement, name: (id: 
   };
 }
 
-function labelKappaRow(p: LabelKappa, unit: UnitKind, name: (id: string) => string): LabelKappaRow {
+function labelKappaRow(p: LabelKappa, unit: UnitNoun, name: (id: string) => string): LabelKappaRow {
   const few = p.n < KAPPA_MIN_UNITS;
   const undefinedKappa = !Number.isFinite(p.kappa);
   return {
@@ -122,16 +121,14 @@ function labelKappaRow(p: LabelKappa, unit: UnitKind, name: (id: string) => stri
   };
 }
 
-function compared(n: number, unit: UnitKind): string {
-  const noun = unit === 'mixed' ? 'unit' : unit;
-  return `${n} ${noun}${n === 1 ? '' : 's'} compared`;
+function compared(n: number, unit: UnitNoun): string {
+  return `${countOf(n, unit)} compared`;
 }
 
 function allAuthorsTable(b: LabelAgreements, name: (id: string) => string): AllAuthorsTable {
-  const noun = b.unit === 'mixed' ? 'unit' : b.unit;
   return {
     authors: b.authors,
-    unitsText: `${b.units} ${noun}${b.units === 1 ? '' : 's'} done by at least two of ${b.authors.length} authors`,
+    unitsText: `${countOf(b.units, b.unit)} done by at least two of ${b.authors.length} authors`,
     rows: b.perLabel.map((p) => labelKappaRow(p, b.unit, name)).sort((x, y) => x.name.localeCompare(y.name)),
     note:
       b.units < KAPPA_MIN_UNITS
@@ -143,7 +140,7 @@ function allAuthorsTable(b: LabelAgreements, name: (id: string) => string): AllA
       return {
         id: stepKey(d.unit),
         ref: { ...d.unit },
-        where: unitText(d.unit),
+        where: unitText(d.unit, b.unit),
         said: b.authors.map((author) => {
           const labels = by.get(author);
           return labels ? labels.map((l) => ({ name: name(l), disputed: disputed.has(l) })) : null;
@@ -178,18 +175,19 @@ export function agreementModel(
   names: ReadonlyMap<string, string>,
   source: string,
   error: string | null = null,
+  unitOf: UnitNamer = platformUnitNoun,
 ): AgreementModel {
   const name = (id: string) => names.get(id) ?? id;
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
   const authors = [...perAuthor.keys()].sort().map((a) => ({ name: a, labels: perAuthor.get(a)! }));
-  const all = new Map(labelAgreementsByBenchmark(rows).map((b) => [b.benchmark, b]));
+  const all = new Map(labelAgreementsByBenchmark(rows, unitOf).map((b) => [b.benchmark, b]));
   // A benchmark has a pair of authors sharing a unit exactly when it has a unit done by at least two authors.
-  const benchmarks: BenchmarkTables[] = agreementsByBenchmark(rows)
+  const benchmarks: BenchmarkTables[] = agreementsByBenchmark(rows, unitOf)
     .filter((b) => b.agreements.length > 0 && all.has(b.benchmark))
     .map((b) => ({
       benchmark: b.benchmark,
-      title: `${b.benchmark}: ${UNIT_TITLE[b.unit]}`,
+      title: `${b.benchmark}: ${b.unit.title}`,
       allAuthors: allAuthorsTable(all.get(b.benchmark)!, name),
       pairs: b.agreements.map((ag) => pairTable(b.benchmark, b.unit, ag, name)),
     }));

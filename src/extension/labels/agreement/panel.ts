@@ -69,13 +69,18 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
 
   protected refresh(): void {
     const rows = this.labels.store(false)?.list() ?? [];
-    const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error);
+    const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error, this.labels.unitOf);
     const decided = readAdjudications(this.labels.dbFile);
     this.post({
       type: 'show',
       model: {
         ...model,
-        gold: goldTables(rows, 'error' in decided ? [] : decided.adjudications, this.labels.names()),
+        gold: goldTables(
+          rows,
+          'error' in decided ? [] : decided.adjudications,
+          this.labels.names(),
+          this.labels.unitOf,
+        ),
         goldError: 'error' in decided ? decided.error : null,
       },
     });

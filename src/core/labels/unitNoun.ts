@@ -1,0 +1,61 @@
+// What a benchmark's label units are called in the label summaries and the gold report: the noun its format names
+// (its descriptor's `unit`: a step, a test action, a question…), with the format's name for headings. Where the
+// format of a benchmark's rows is not known (a label database read without its folder), the rows' platforms decide:
+// trace rows are test actions, other rows steps, both together units, with no format named in the heading.
+import { TRACE_PLATFORM } from './model';
+
+export interface UnitNoun {
+  /** The `unit` of the JSON reports: the singular noun, or "mixed" for rows of two kinds of unit. */
+  key: string;
+  singular: string;
+  plural: string;
+  /** The benchmark's units in a heading: the format's name and its plural noun. */
+  title: string;
+}
+
+/** What a format says of its units (its descriptor's `unit`). */
+export interface FormatUnit {
+  label: string;
+  unit: { singular: string; plural: string };
+}
+
+/** The noun of `benchmark`'s units, from the platforms its rows (or decisions) carry. */
+export type UnitNamer = (benchmark: string, refs: readonly { platform: string }[]) => UnitNoun;
+
+export function formatUnitNoun(format: FormatUnit): UnitNoun {
+  const { singular, plural } = format.unit;
+  return { key: singular, singular, plural, title: `${format.label} ${plural}` };
+}
+
+const STEP: UnitNoun = { key: 'step', singular: 'step', plural: 'steps', title: 'steps' };
+const TEST_ACTION: UnitNoun = {
+  key: 'test action',
+  singular: 'test action',
+  plural: 'test actions',
+  title: 'test actions',
+};
+const MIXED: UnitNoun = { key: 'mixed', singular: 'unit', plural: 'units', title: 'steps and test actions' };
+
+/** The fallback namer: by the rows' platforms, for a benchmark whose format is not known. */
+export const platformUnitNoun: UnitNamer = (_benchmark, refs) => {
+  const traces = refs.filter((r) => r.platform === TRACE_PLATFORM).length;
+  return traces === 0 ? STEP : traces === refs.length ? TEST_ACTION : MIXED;
+};
+
+/** A namer that gives the format's noun to the benchmarks `formatOf` knows, and the platforms' guess to the rest. */
+export function unitNamer(formatOf: (benchmark: string) => FormatUnit | undefined): UnitNamer {
+  return (benchmark, refs) => {
+    const format = formatOf(benchmark);
+    return format ? formatUnitNoun(format) : platformUnitNoun(benchmark, refs);
+  };
+}
+
+/** "3 steps", "1 question". */
+export function countOf(n: number, noun: UnitNoun): string {
+  return `${n} ${n === 1 ? noun.singular : noun.plural}`;
+}
+
+/** "step(s)": a count's noun where the count is printed apart. */
+export function nounOrNouns(noun: UnitNoun): string {
+  return `${noun.singular}(s)`;
+}
