@@ -1,4 +1,4 @@
-// The fair draw every sample uses, whatever its units (StreamProfileBench's users, PersonaMem's questions): n units
+// The fair draw every sample uses, whatever its units (one benchmark's users, another's questions): n units
 // shared out over strata, one per non-empty stratum first and the rest in proportion to the strata's sizes, each
 // stratum's units drawn by a seeded shuffle whose stream depends on the seed and the stratum's key only.
 import { hashString, mulberry32 } from '../stats/random';
