@@ -1,8 +1,8 @@
 // What every batch run from the editor shares: the run folder's name asked with the runner's rules, and the
 // notification it shows while it runs: cancellable (Cancel aborts the run's signal, which the core runners take to
 // stop sending and to keep what they have, so that the same name resumes), with the run's own counts as its message
-// and its share done as the bar. StreamProfileBench's runs, OmniBehavior's test actions and a format's batch part
-// (part.ts) run on it.
+// and its share done as the bar. Every format's batch commands, and the batch part a format offers (part.ts), run
+// on it.
 import * as vscode from 'vscode';
 import { runNameProblem } from '../../core/runner/runner';
 
