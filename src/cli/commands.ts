@@ -13,6 +13,7 @@ import { runLabelsCommand } from './labels';
 import { runTemplateCommand } from './template';
 import { runDemoEndpoint } from './demo';
 import { runSampleCommand, type SampleCliOptions } from './sample';
+import { formatCommand } from './formats';
 import { runLongContextCommand } from './longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
@@ -102,9 +103,14 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
     case 'demo-endpoint':
       return runDemoEndpoint(args, opts, (message) => new UsageError(message));
     case 'sample':
-      return runSampleCommand(args, opts, (message) => new UsageError(message));
-    case 'experiment':
-      return runExperimentCommand(args, opts, defaultIo(), true);
+    case 'experiment': {
+      // A format whose samples are its own (cli/formats/) takes the command.
+      const own = formatCommand(args[0] && existsSync(args[0]) ? detectFormat(args[0]) : undefined, command);
+      if (own) return own.run(args, opts, defaultIo());
+      return command === 'sample'
+        ? runSampleCommand(args, opts, (message) => new UsageError(message))
+        : runExperimentCommand(args, opts, defaultIo(), true);
+    }
     case 'experiments':
       return runExperimentsCommand(args, opts, defaultIo());
     case 'long-context':

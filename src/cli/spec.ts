@@ -8,7 +8,7 @@ import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { EXPERIMENT_USAGE } from './experiment';
 import { LONG_CONTEXT_USAGE } from './longContext';
 import { JUDGE_OPTIONS, JUDGE_USAGE } from './omniJudge';
-import { BATCH_RUN_USAGES } from './formats';
+import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES } from './formats';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
 import { TEMPLATE_USAGE } from './template';
@@ -225,8 +225,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'sample',
     summary: 'sample <dir> --users N --out NAME: a seeded sample of users',
-    usage: SAMPLE_USAGE,
-    options: { ...SAMPLE_OPTIONS, out: text, seed: text, 'base-run': text, ...NO_CACHE },
+    usage: [SAMPLE_USAGE, ...FORMAT_COMMAND_USAGES('sample')].join('\n'),
+    options: {
+      ...SAMPLE_OPTIONS,
+      ...FORMAT_COMMAND_OPTIONS('sample'),
+      out: text,
+      seed: text,
+      'base-run': text,
+      ...NO_CACHE,
+    },
     examples: [
       'sample sample --users 40 --seed 7 --out s40',
       'sample sample --users 40 --seed 7 --by signature --base-run demo-llm --out s40-fail',
@@ -235,8 +242,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'experiment',
     summary: 'experiment <dir> --template FILE --sample NAME ...: a template over a sample, logged',
-    usage: EXPERIMENT_USAGE.split('\n  experiments ')[0]!,
-    options: { ...SENDING, sample: text, 'base-run': text, persona: text },
+    usage: [EXPERIMENT_USAGE.split('\n  experiments ')[0]!, ...FORMAT_COMMAND_USAGES('experiment')].join('\n'),
+    options: { ...SENDING, ...FORMAT_COMMAND_OPTIONS('experiment'), sample: text, 'base-run': text, persona: text },
     examples: [
       'experiment sample --template my.plprompt --sample s40 --base-url http://127.0.0.1:8000/v1 --model m',
       'experiment sample --template my.plprompt --sample s40 --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m --dry-run',

@@ -40,11 +40,11 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   activateWalkthrough(context, labels);
   const dashboard = activateDashboard(context, benchmarks, labels.service);
   const compare = activateCompare(context, benchmarks);
-  activateFormatReruns(context, benchmarks, { endpoint });
+  const batches = activateFormatReruns(context, benchmarks, { endpoint });
   const audit = activateAudit(context, benchmarks);
   registerCommands(
     context,
-    { benchmarks, tree, labels, dashboard, compare, endpoint, secrets: context.secrets, audit },
+    { benchmarks, tree, labels, dashboard, compare, endpoint, secrets: context.secrets, audit, batches },
     formats,
   );
   // Last: it may open a benchmark at once, and every feature should be listening by then.

@@ -3,23 +3,45 @@
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import { omniRun } from './omni/run';
+import { personaMemExperiment } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
+import { personaMemSample } from './personamem/sample';
 
 export interface CliFormat {
   /** The format's id in the core registry. */
   readonly id: string;
   /** Its `persona-lab run`, when it runs its own requests. */
   readonly run?: BatchRunCommand;
+  /** Its `persona-lab sample`, when its samples are its own (not StreamProfileBench's users per platform). */
+  readonly sample?: BatchRunCommand;
+  /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
+  readonly experiment?: BatchRunCommand;
 }
 
 const CLI_FORMATS: readonly CliFormat[] = [
   { id: 'omnibehavior', run: omniRun },
-  { id: 'personamem', run: personaMemRun },
+  { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
 ];
 
 export function cliFormatOf(format: Format): CliFormat | undefined {
   return CLI_FORMATS.find((f) => f.id === format.id);
 }
+
+/** The format's own command `command`, for a folder of that format. */
+export function formatCommand(
+  format: Format | undefined,
+  command: 'sample' | 'experiment',
+): BatchRunCommand | undefined {
+  return format ? cliFormatOf(format)?.[command] : undefined;
+}
+
+/** The formats' own usages and options of `sample` and `experiment`, for `--help` and parseArgs. */
+export const FORMAT_COMMAND_USAGES = (command: 'sample' | 'experiment'): string[] =>
+  CLI_FORMATS.flatMap((f) => (f[command] ? [f[command].usage] : []));
+export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
+  Object.assign({}, ...CLI_FORMATS.map((f) => f[command]?.options ?? {})) as Readonly<
+    Record<string, { type: 'string' | 'boolean' }>
+  >;
 
 /** The batch runs' usages, for `run --help`. */
 export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.run ? [f.run.usage] : []));

@@ -7,6 +7,7 @@ import { templateLabel, type ExperimentRow } from './log';
 import { LONG_CONTEXT_READING } from './longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
+import { alignColumns } from '../tables/text';
 import { MISSING } from '../glossary';
 import { coverageJson, coverageNote } from '../coverage';
 import { experimentCoverage, type BenchmarkSize } from './coverage';
@@ -19,8 +20,11 @@ export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fr
 /** The order experiments are shown in: the headline figures first, then the four error rates. */
 export const EXPERIMENT_METRICS: readonly CompareMetric[] = FIGURE_VIEW_ORDER;
 
-const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : MISSING);
-const pp = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : MISSING);
+/** A share as a percentage with one decimal, MISSING when it is not a number. */
+export const pct = (x: number) => (Number.isFinite(x) ? pyFixed(100 * x, 1) : MISSING);
+/** A difference of shares in signed percentage points, MISSING when it is not a number. */
+export const pp = (x: number) =>
+  Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${pyFixed(Math.abs(100 * x), 1)}` : MISSING;
 
 /**
  * "+1.2 [−0.5, +3.0]": the paired difference and its 95 % interval, in pp; "+1.1 (CI n/a: 5 users)" without one;
@@ -41,17 +45,6 @@ export function verdict(r: PairedSummaryRow | undefined): -1 | 0 | 1 {
   if (r.ciLow > 0) return sign === 1 ? 1 : -1;
   if (r.ciHigh < 0) return sign === 1 ? -1 : 1;
   return 0;
-}
-
-/** Columns aligned: the first `left` to the left (text), the others to the right (figures). */
-function pad(rows: string[][], left = 1): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 /** One experiment's paired comparison: per metric base, experiment, difference with CI, users won/tied/lost. */
@@ -83,7 +76,7 @@ export function figureLines(f: ExperimentFigures): string[] {
       : []),
     `compared with ${f.baseRun} on ${f.pairedSteps} paired steps of ${f.pairedUsers} users` +
       (f.onlyBase || f.onlyRun ? ` (${f.onlyBase} only in the base run, ${f.onlyRun} only in the experiment)` : ''),
-    ...pad(rows).map((l) => `  ${l}`),
+    ...alignColumns(rows).map((l) => `  ${l}`),
     `  tags flipped: ${fl.gained} gained, ${fl.lost} lost, ${fl.newWrong} new wrong picks, ${fl.droppedWrong} wrong picks dropped` +
       (top ? ` (most: ${top})` : ''),
   ];
@@ -147,7 +140,7 @@ export function experimentsTable(rows: readonly ExperimentRow[], size?: Benchmar
       ]
     : [];
   return [
-    ...pad([head, ...body], 7),
+    ...alignColumns([head, ...body], 7),
     ...longContext,
     ...(over.length ? ['', 'what each row’s figures are over (its sample, not the benchmark):', ...over] : []),
     '',

@@ -1,7 +1,7 @@
-// Samples: a seeded, stratified draw of users, so that every try of a template runs on the same steps. Strata are
+// Samples: a seeded, stratified draw of users (strata.ts), so that every try of a template runs on the same steps. Strata are
 // the platforms, or the platforms crossed with a failure signature read off a base run's per-step scores (the core
 // scoring, scoreStepOfRun). Pure: the file side is sampleFile.ts.
-import { hashString, mulberry32 } from '../stats/random';
+import { drawStrata } from './strata';
 import { scoreStepOfRun } from '../spb/score/run';
 import { scoreStep } from '../spb/score/step';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../spb/types';
@@ -66,49 +66,6 @@ function eligible(user: User): boolean {
   return user.steps.some((s) => scoreStep(s.split, []) !== null);
 }
 
-/**
- * How many of `n` each stratum gets: one per non-empty stratum first (when n allows), the rest in proportion to
- * the strata's remaining sizes by largest remainder (ties to the earlier stratum). Never more than a stratum holds.
- */
-export function allocate(sizes: readonly number[], n: number): number[] {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  if (n >= total) return [...sizes];
-  const out = sizes.map(() => 0);
-  const nonEmpty = sizes.filter((s) => s > 0).length;
-  let left = n;
-  if (n >= nonEmpty) {
-    sizes.forEach((s, i) => (out[i] = s > 0 ? 1 : 0));
-    left -= nonEmpty;
-  }
-  const rest = sizes.map((s, i) => s - out[i]);
-  const restTotal = rest.reduce((a, b) => a + b, 0);
-  if (left === 0 || restTotal === 0) return out;
-  const quotas = rest.map((r) => (left * r) / restTotal);
-  const floors = quotas.map(Math.floor);
-  floors.forEach((f, i) => (out[i] += f));
-  let remaining = left - floors.reduce((a, b) => a + b, 0);
-  const order = quotas.map((q, i) => ({ i, frac: q - Math.floor(q) })).sort((a, b) => b.frac - a.frac || a.i - b.i);
-  for (const { i } of order) {
-    if (remaining === 0) break;
-    if (out[i] < sizes[i]) {
-      out[i]++;
-      remaining--;
-    }
-  }
-  return out;
-}
-
-/** The first m of a seeded Fisher-Yates shuffle; the stream depends on the seed and the stratum key only. */
-function pick<T>(items: readonly T[], m: number, seed: number, key: string): T[] {
-  const a = [...items];
-  const rng = mulberry32(hashString(`${seed}:${key}`));
-  for (let i = 0; i < Math.min(m, a.length); i++) {
-    const j = i + Math.floor(rng() * (a.length - i));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a.slice(0, m);
-}
-
 /** Draws the sample. Same benchmark, options and seed: the same users. Throws on options it cannot use. */
 export function drawSample(bench: Benchmark, opts: DrawOptions): SampleDraw {
   const by = opts.by ?? 'platform';
@@ -137,15 +94,12 @@ export function drawSample(bench: Benchmark, opts: DrawOptions): SampleDraw {
     }
   }
   if (groups.length === 0) throw new Error('the benchmark has no user with a scored step');
-  const counts = allocate(
-    groups.map((g) => g.users.length),
+  const { drawn, chosen } = drawStrata(
+    groups.map((g) => ({ key: g.stratum.key, units: g.users })),
     opts.users,
+    opts.seed,
   );
-  const chosen = new Set<User>();
-  groups.forEach((g, i) => {
-    g.stratum.drawn = counts[i];
-    for (const u of pick(g.users, counts[i], opts.seed, g.stratum.key)) chosen.add(u);
-  });
+  groups.forEach((g, i) => (g.stratum.drawn = drawn[i]));
   const users: Partial<Record<Platform, string[]>> = {};
   for (const platform of PLATFORMS) {
     const ids = [...(bench.users.get(platform)?.values() ?? [])].filter((u) => chosen.has(u)).map((u) => u.userId);
@@ -175,3 +129,5 @@ export function sampleSize(bench: Benchmark, users: Partial<Record<Platform, rea
   }
   return { users: n, steps };
 }
+
+export { allocate } from './strata';

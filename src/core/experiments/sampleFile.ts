@@ -58,7 +58,7 @@ export function newSample(bench: Benchmark, name: string, draw: SampleDraw, now 
 }
 
 /** Writes a new sample file; never over an existing one (a sample is what later tries are compared on). */
-export function writeSample(root: string, sample: Sample): string {
+export function writeSample(root: string, sample: { readonly name: string }): string {
   const problem = checkSampleName(sample.name);
   if (problem) throw new Error(`sample name "${sample.name}": ${problem}`);
   const path = samplePath(root, sample.name);
@@ -80,8 +80,21 @@ export function listSamples(root: string): string[] {
 
 class SampleFileError extends Error {}
 
-/** Reads and checks a sample file; throws with "<path>: <field>: <reason>" on anything it cannot use. */
-export function readSample(root: string, name: string): Sample {
+/** A sample file read as far as every sample kind shares: its fields, and how to fail at one of them. */
+export interface SampleRecord {
+  path: string;
+  v: Record<string, unknown>;
+  /** throws "<path>: <field>: <reason>" */
+  fail(field: string, reason: string): never;
+  /** a whole number ≥ 0 at `field`, or fail */
+  int(field: string, x: unknown): number;
+}
+
+/**
+ * Reads <root>/.personalab/samples/NAME.json as a sample of `format` ("persona-lab-sample", or a format's own kind),
+ * version 1; throws with "<path>: <field>: <reason>" on anything it cannot use.
+ */
+export function readSampleRecord(root: string, name: string, format: string): SampleRecord {
   const path = samplePath(root, name);
   const fail = (field: string, reason: string): never => {
     throw new SampleFileError(`${path}: ${field ? `${field}: ` : ''}${reason}`);
@@ -102,10 +115,20 @@ export function readSample(root: string, name: string): Sample {
     fail('', `not JSON: ${(e as Error).message}`);
   }
   if (!isRecord(v)) return fail('', 'expected a JSON object');
-  if (v.format !== 'persona-lab-sample') fail('format', 'expected "persona-lab-sample"');
+  if (v.format !== format)
+    fail(
+      'format',
+      `expected "${format}"${typeof v.format === 'string' ? `, found "${v.format}" (a sample of another benchmark)` : ''}`,
+    );
   if (v.version !== 1) fail('version', `expected 1, found ${JSON.stringify(v.version)}`);
   const int = (field: string, x: unknown) =>
     typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : fail(field, 'expected a whole number ≥ 0');
+  return { path, v, fail, int };
+}
+
+/** Reads and checks a sample file; throws with "<path>: <field>: <reason>" on anything it cannot use. */
+export function readSample(root: string, name: string): Sample {
+  const { v, fail, int } = readSampleRecord(root, name, 'persona-lab-sample');
   const by = SAMPLE_BY.find((b) => b === v.by) ?? fail('by', `expected one of ${SAMPLE_BY.join(', ')}`);
   if (v.baseRun !== null && typeof v.baseRun !== 'string') fail('baseRun', 'expected a run name or null');
   if (!isRecord(v.users)) return fail('users', 'expected an object of user id lists per platform');

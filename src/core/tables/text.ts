@@ -96,3 +96,14 @@ export function tableText(t: TableModel, { width = TEXT_WIDTH, footnote = true }
 export function footnoteText(t: TableModel, width = TEXT_WIDTH): string[] {
   return coverageFootnote(t).flatMap((l, i) => wrapLine(i === 0 ? l : `  ${l}`, width));
 }
+
+/** Columns aligned: the first `left` to the left (text), the others to the right (figures). */
+export function alignColumns(rows: string[][], left = 1): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
+}

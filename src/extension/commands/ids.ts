@@ -50,6 +50,7 @@ export const COMMAND_IDS = [
   'personaLab.rerunChain',
   'personaLab.rerunPlatform',
   'personaLab.rerunBenchmark',
+  'personaLab.runBatch',
   'personaLab.resumeRun',
   'personaLab.rerunFailedRequests',
   'personaLab.runAblation',

@@ -17,6 +17,7 @@ import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import type { LabelsApi } from '../labels';
+import type { FormatBatches } from '../rerun/formatParts';
 import type { TreeApi } from '../tree/api';
 import type { FormatCommands, FormatCtx, Handler, Needs } from './command';
 import { COMMAND_IDS, type CommandId } from './ids';
@@ -30,6 +31,8 @@ export interface Ctx extends FormatCtx {
   compare: CompareCommands;
   endpoint: EndpointService;
   audit: AuditApi;
+  /** Batch Run… of the formats whose re-run part offers one */
+  batches: FormatBatches;
 }
 
 interface Command {
@@ -57,6 +60,7 @@ export const COMMANDS: CommandTable = {
   'personaLab.chooseLabelProject': { make: (c) => () => c.labels.projects.choose() },
   'personaLab.adjudicateLabels': { needs: 'any', make: (c) => (arg) => c.labels.adjudication.start(arg) },
   'personaLab.nextAssigned': { needs: 'any', make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
+  'personaLab.runBatch': { needs: { capability: 'rerun' }, make: (c) => (arg) => c.batches.run(arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },

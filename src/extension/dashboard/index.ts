@@ -4,9 +4,8 @@
 // the context key ROWS_KEY, the context values of the open benchmarks' rows whose format offers one.
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
-import type { OpenBenchmark } from '../benchmarks/types';
 import type { LabelService } from '../labels/service';
-import { ownerOf } from '../tree/roots';
+import { publishServed, servedBenchmark } from '../benchmarks/served';
 import type { DashboardPart } from './part';
 
 /** The context values of the open benchmarks' root rows that have a dashboard (`viewItem in …`). */
@@ -35,29 +34,15 @@ export function activateDashboard(
     context.subscriptions.push(part);
   }
   const served = () => benchmarks.all.filter((b) => b.bench && parts.has(b.format.id));
-  const publish = () => {
-    const open = served();
-    const rows = open.flatMap((b) => b.tree.roots().map((r) => r.getTreeItem().contextValue ?? []));
-    void vscode.commands.executeCommand('setContext', ROWS_KEY, [...new Set(rows)]);
-    void vscode.commands.executeCommand('setContext', ANY_KEY, open.length > 0);
-  };
-  for (const b of benchmarks.all) context.subscriptions.push(b.onDidChange(publish));
-  publish();
+  publishServed(context, benchmarks, served, { rows: ROWS_KEY, any: ANY_KEY });
   return {
     of: (id) => parts.get(id),
     open: async (arg) => {
-      const chosen = ownerOf(served(), arg) ?? (await pick(served()));
+      const chosen = await servedBenchmark(served(), arg, {
+        title: 'Open Dashboard',
+        placeHolder: 'The benchmark whose dashboard to open',
+      });
       if (chosen) parts.get(chosen.format.id)?.show();
     },
   };
-}
-
-/** The one benchmark open with a dashboard, or the one picked among several. */
-async function pick(open: readonly OpenBenchmark[]): Promise<OpenBenchmark | undefined> {
-  if (open.length <= 1) return open[0];
-  const picked = await vscode.window.showQuickPick(
-    open.map((b) => ({ label: b.format.label, description: b.root, benchmark: b })),
-    { title: 'Open Dashboard', placeHolder: 'The benchmark whose dashboard to open' },
-  );
-  return picked?.benchmark;
 }

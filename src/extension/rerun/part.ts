@@ -7,5 +7,15 @@ export interface RerunHost {
   endpoint: EndpointService;
 }
 
-/** What a format's re-run part leaves to dispose. */
-export type RerunPart = vscode.Disposable;
+/**
+ * Batch Run… for a format that offers it: its items asked through its core runner, on the shared shell
+ * (batchShell.ts). `arg` is the tree row it was run from (the scope), or nothing from the palette.
+ */
+export interface BatchPart {
+  run(arg: unknown): Promise<void>;
+}
+
+/** What a format's re-run part leaves to dispose, and its batch runs when it offers them. */
+export interface RerunPart extends vscode.Disposable {
+  readonly batch?: BatchPart;
+}

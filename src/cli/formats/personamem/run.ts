@@ -10,7 +10,14 @@ import {
   pmReferenceSource,
 } from '../../../core/personamem/reference/source';
 import { planPersonaMem } from '../../../core/personamem/run/plan';
-import { resultsFileName, runPersonaMem, type PmRunProgress } from '../../../core/personamem/run/runner';
+import {
+  resultsFileName,
+  runNameOfModel,
+  runPersonaMem,
+  type PmRunProgress,
+  type PmRunSummary,
+  type PmSelection,
+} from '../../../core/personamem/run/runner';
 import { pmTemplateSource, type PmRequestSource } from '../../../core/personamem/run/source';
 import { scorePersonaMemRun } from '../../../core/personamem/score';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
@@ -25,6 +32,7 @@ import {
   parseOrUsage,
   progressLine,
   runAbort,
+  type BatchRunArgs,
   type BatchRunCommand,
   guardedEndpoint,
   type CheckoutRule,
@@ -53,19 +61,16 @@ export interface PmRunCliOptions extends RunCliOptions {
 
 const OWN = ['size'];
 
-const RULE: CheckoutRule = {
+export const PM_CHECKOUT_RULE: CheckoutRule = {
   label: 'PersonaMem',
   isCheckout: isPmReferenceCheckout,
   find: findPmReferenceCheckout,
   needs: 'inference.py with its Evaluation',
 };
 
-/** A model's name as a run name: what the file name cannot hold becomes "-". */
-const runNameOf = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'run';
-
 function parse(args: string[], opts: PmRunCliOptions, env: Record<string, string | undefined>) {
-  const common = parseBatchRun(args, opts, env, { rule: RULE, own: OWN });
-  const out = opts.out ?? runNameOf(common.model);
+  const common = parseBatchRun(args, opts, env, { rule: PM_CHECKOUT_RULE, own: OWN });
+  const out = opts.out ?? runNameOfModel(common.model);
   const nameProblem = runNameProblem(out);
   if (nameProblem) throw new Usage(nameProblem);
   return { ...common, out, size: opts.size };
@@ -73,35 +78,50 @@ function parse(args: string[], opts: PmRunCliOptions, env: Record<string, string
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(2)}%`);
 
+/** What a PersonaMem run asks: the questions of `selection` in split `size` (undefined: the folder's one split). */
+export interface PmRunScope {
+  size: string | undefined;
+  selection: PmSelection;
+  /** the run's name (the results file's <name>) */
+  out: string;
+}
+
+/** How a run went: its exit status, and the summary and split when it ran. */
+export interface PmRunOutcome {
+  code: number;
+  summary?: PmRunSummary;
+  size?: string;
+}
+
 /**
- * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every request failed,
- * 6 finished with some failed (asked again on the next run), 130 cancelled (resume by running the same command).
+ * Runs (or resumes) the scope's questions, printing its estimate, progress and summary. Exit status: 0 finished,
+ * 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every request failed, 6 finished with some
+ * failed (asked again on the next run), 130 cancelled (resume by running the same command).
  */
-async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io: RunCliIo): Promise<number> {
-  const parsed = parseOrUsage(io, PM_RUN_USAGE, () => parse(args, opts, io.env));
-  if (!parsed) return 2;
+export async function executePmRun(parsed: BatchRunArgs, scope: PmRunScope, io: RunCliIo): Promise<PmRunOutcome> {
   const { bench } = await personaMem.load(parsed.dir, { runs: [] });
   const sizes = [...bench.splits.keys()];
-  const size = parsed.size ?? (sizes.length === 1 ? sizes[0] : undefined);
+  const size = scope.size ?? (sizes.length === 1 ? sizes[0] : undefined);
   if (size === undefined || !bench.splits.has(size)) {
-    const why = parsed.size === undefined ? 'the folder has several splits' : `no split ${parsed.size}`;
+    const why = scope.size === undefined ? 'the folder has several splits' : `no split ${scope.size}`;
     io.stderr(`persona-lab: ${why}: pass --size ${sizes.join(' | ') || 'SIZE'}\nUsage:\n${PM_RUN_USAGE}\n`);
-    return 2;
+    return { code: 2 };
   }
-  const plan = planPersonaMem(bench, size, parsed.out, { personaId: parsed.user });
+  const out = scope.out;
+  const plan = planPersonaMem(bench, size, out, scope.selection);
   if (plan.problem) {
     io.stderr(`persona-lab: ${plan.problem}\n`);
-    return 1;
+    return { code: 1 };
   }
-  const file = join(bench.root, 'results', resultsFileName(size, parsed.out));
-  io.stderr(`${parsed.out}: ${estimateLine(estimateRequests(plan.requests, parsed.prices), 'question')}\n`);
-  if (parsed.dryRun) return 0;
+  const file = join(bench.root, 'results', resultsFileName(size, out));
+  io.stderr(`${out}: ${estimateLine(estimateRequests(plan.requests, parsed.prices), 'question')}\n`);
+  if (parsed.dryRun) return { code: 0 };
   const source = await openRequestSource<PmRequestSource>(io, parsed, {
     runs: `${join(parsed.checkout ?? '', 'inference.py')} (the benchmark's request)`,
     reference: () => pmReferenceSource(parsed.checkout ?? '', { python: parsed.python }),
     template: pmTemplateSource,
   });
-  if (!source) return 1;
+  if (!source) return { code: 1 };
   try {
     io.stderr(
       source.kind === 'reference'
@@ -109,36 +129,36 @@ async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io
         : `request: ${source.name}\n`,
     );
     const sending = guardedEndpoint(parsed, io, plan.outgoing);
-    if (!sending) return EXIT_PI_REFUSED;
+    if (!sending) return { code: EXIT_PI_REFUSED };
     const { endpoint, transport } = sending;
     const controller = runAbort(io);
     const line = progressLine(io);
     const summary = await runPersonaMem({
       bench,
       size,
-      name: parsed.out,
+      name: out,
       source,
       endpoint,
       temperature: parsed.temperature,
       transport,
-      selection: { personaId: parsed.user },
+      selection: scope.selection,
       concurrency: parsed.concurrency,
       retry: parsed.retryBaseMs !== undefined ? { baseMs: parsed.retryBaseMs } : undefined,
       signal: controller.signal,
       onProgress: (p: PmRunProgress) =>
-        line.show(`${parsed.out}: ${p.done}/${p.total} questions answered, ${p.failed} failed requests`),
+        line.show(`${out}: ${p.done}/${p.total} questions answered, ${p.failed} failed requests`),
     });
     line.end();
-    if (neverStarted(io, summary)) return 1;
+    if (neverStarted(io, summary)) return { code: 1 };
     const p = summary.progress;
     const lines = [
-      `run ${parsed.out} (${size}): ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,
+      `run ${out} (${size}): ${summary.status}${summary.resumed ? ' (resumed)' : ''}`,
       `  ${p.done}/${p.total} questions answered (${p.failed} requests failed: no row, asked again next time), ${p.requests} requests this session`,
       ...summary.errors.map((e) => `  failed: ${e}`),
       `  wrote ${file}`,
     ];
-    const scored = await personaMem.load(parsed.dir, { runs: [`${size}_${parsed.out}`] });
-    const run = scored.bench.runs.get(`${size}_${parsed.out}`);
+    const scored = await personaMem.load(parsed.dir, { runs: [`${size}_${out}`] });
+    const run = scored.bench.runs.get(`${size}_${out}`);
     if (run) {
       const s = scorePersonaMemRun(scored.bench, run);
       lines.push(
@@ -147,10 +167,17 @@ async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io
     }
     lines.push(...endLines(summary));
     io.stdout(lines.join('\n') + '\n');
-    return batchExit(summary.status, p.done === 0, p.failed > 0);
+    return { code: batchExit(summary.status, p.done === 0, p.failed > 0), summary, size };
   } finally {
     source.close();
   }
+}
+
+async function runPersonaMemRunCommand(args: string[], opts: PmRunCliOptions, io: RunCliIo): Promise<number> {
+  const parsed = parseOrUsage(io, PM_RUN_USAGE, () => parse(args, opts, io.env));
+  if (!parsed) return 2;
+  const scope = { size: parsed.size, selection: { personaId: parsed.user }, out: parsed.out };
+  return (await executePmRun(parsed, scope, io)).code;
 }
 
 /** `persona-lab run` on a PersonaMem folder (listed in cli/formats/index.ts). */

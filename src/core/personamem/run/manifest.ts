@@ -4,6 +4,7 @@
 // would mix requests of another source or model into one run is refused, as is writing into a results file that
 // `persona-lab run` did not make (the authors' own runs).
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { readRegularText } from '../../io/safeFs';
 import { isRecord } from '../../guards';
 import type { RunStatus } from '../../runner/manifest';
@@ -52,4 +53,20 @@ export function pmResumeProblem(existing: PmRunManifest, wanted: PmRunManifest):
     return `this run was made with temperature ${t(existing.endpoint.temperature)}, not ${t(wanted.endpoint.temperature)}: choose another --out`;
   }
   return null;
+}
+
+/**
+ * Why the run `name` of a split cannot go on with this request and endpoint (as runPersonaMem would refuse it), or
+ * null: asked while a name is typed, before anything is planned.
+ */
+export function pmRunFolderProblem(
+  root: string,
+  size: string,
+  name: string,
+  request: PmRunManifest['request'],
+  endpoint: { model: string; temperature: number | null },
+): string | null {
+  const existing = readPmManifest(join(root, 'results', manifestFileName(size, name)));
+  if (existing === null || typeof existing === 'string') return existing;
+  return pmResumeProblem(existing, { ...existing, request, endpoint: { ...existing.endpoint, ...endpoint } });
 }

@@ -36,11 +36,16 @@ export const RESULT_COLUMNS = [
   'correct_answer',
 ] as const;
 
+/** A model's name as a run name (the default one): what a file name cannot hold becomes "-". */
+export const runNameOfModel = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'run';
+
 export const resultsFileName = (size: string, name: string) => `eval_results_${size}_${name}.csv`;
 
 export interface PmSelection {
   /** one persona's questions (persona_id), or every persona's */
   personaId?: string | null;
+  /** only these questions (a sample's), else every question of the split */
+  questionIds?: ReadonlySet<string> | null;
 }
 
 /** The questions a selection covers that can be asked (a known context and an end index), in the file's order. */
@@ -50,6 +55,7 @@ export function askable(bench: PersonaMemBench, size: string, sel: PmSelection =
   return split.questions.filter(
     (q) =>
       (sel.personaId == null || q.personaId === sel.personaId) &&
+      (sel.questionIds == null || sel.questionIds.has(q.questionId)) &&
       q.endIndex !== undefined &&
       split.contexts.has(q.contextId),
   );

@@ -11,11 +11,12 @@ import { DEFAULT_MAX_HISTORY_TOKENS } from '../../../../core/omni/run/source';
 import { maskingTransport } from '../../../../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../../../../core/runner/client';
 import { estimateLine, estimateRequests } from '../../../../core/runner/estimate';
-import { MANIFEST_FILE, runNameProblem } from '../../../../core/runner/runner';
+import { MANIFEST_FILE } from '../../../../core/runner/runner';
 import type { OmniBenchmark } from '../../../../core/omni/types';
 import { OmniBenchmarkNode, OmniUserNode } from '../nodes';
 import { log } from '../../../log';
 import { guardPrompts } from '../../../rerun/guard';
+import { askRunFolder, withBatchProgress } from '../../../rerun/batchShell';
 import type { OmniRerunDeps } from './actions';
 import { restrictedSetting } from '../../../trustedSettings';
 
@@ -65,15 +66,8 @@ export async function runTestActions(deps: OmniRerunDeps, arg: unknown, named?: 
       join(bench.root, 'results', v),
       omniRunIdentity(source, { model: target.config.model, maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS }, selection),
     );
-  const name =
-    named ??
-    (await vscode.window.showInputBox({
-      title: `Run ${what}`,
-      prompt: 'The run folder under results/ (an existing run of the same settings resumes)',
-      value: `${target.config.model.replace(/[^A-Za-z0-9._-]/g, '-')}${userId ? `-${userId}` : ''}`,
-      validateInput: (v) => runNameProblem(v) ?? folderProblem(v) ?? undefined,
-      ignoreFocusOut: true,
-    }));
+  const value = `${target.config.model.replace(/[^A-Za-z0-9._-]/g, '-')}${userId ? `-${userId}` : ''}`;
+  const name = named ?? (await askRunFolder(`Run ${what}`, value, folderProblem));
   if (!name) return;
   const plan = await planOmni(bench, source, name, selection, {
     model: target.config.model,
@@ -97,32 +91,20 @@ export async function runTestActions(deps: OmniRerunDeps, arg: unknown, named?: 
   const guard = todo.length ? await guardPrompts(target, () => todo, `run ${name}`) : 'send';
   if (!guard) return;
   const http = createOpenAITransport(target.config);
-  const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Persona Lab: ${name}`, cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      let shown = 0;
-      return runOmni({
-        bench,
-        name,
-        source,
-        endpoint: target.config,
-        transport: guard === 'mask' ? maskingTransport(http) : http,
-        selection,
-        maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,
-        concurrency: target.maxConcurrency,
-        signal: abort.signal,
-        onProgress: (p) => {
-          const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
-          progress.report({
-            message: `${p.done}/${p.total} test actions, ${p.failed} with a failed question`,
-            increment: pct - shown,
-          });
-          shown = pct;
-        },
-      });
-    },
+  const summary = await withBatchProgress(`Persona Lab: ${name}`, (signal, show) =>
+    runOmni({
+      bench,
+      name,
+      source,
+      endpoint: target.config,
+      transport: guard === 'mask' ? maskingTransport(http) : http,
+      selection,
+      maxHistoryTokens: DEFAULT_MAX_HISTORY_TOKENS,
+      concurrency: target.maxConcurrency,
+      signal,
+      onProgress: (p) =>
+        show({ ...p, message: `${p.done}/${p.total} test actions, ${p.failed} with a failed question` }),
+    }),
   );
   log.info(
     `omni run ${name}: ${summary.status}, ${summary.progress.done}/${summary.progress.total}, ${summary.progress.requests} requests${summary.error ? `: ${summary.error}` : ''}`,

@@ -1,5 +1,6 @@
 // PersonaMem's part of the re-runs: Re-run (r) and Edit Prompt (e) in the question view, its drafts' kind (read,
-// squiggles, Ctrl+Enter) and the attempts listed under the question. Activation only wires.
+// squiggles, Ctrl+Enter), the attempts listed under the question, and its batch runs (Batch Run…). Activation only
+// wires.
 import * as vscode from 'vscode';
 import { isPmDraft, parsePmDraft } from '../../../../core/personamem/run/draft';
 import { log } from '../../../log';
@@ -9,6 +10,7 @@ import { questionPanelOf } from '../questionView';
 import type { PersonaMemStore } from '../store';
 import { editQuestionPrompt, openAttemptDocument, postAttempts, rerunQuestion, sendPmDraft } from './actions';
 import { PmAttempts } from './attempts';
+import { pmBatchRun } from './batchCommand';
 import { PmSources } from './sources';
 
 export function activatePmRerun(store: PersonaMemStore, host: RerunHost): RerunPart {
@@ -20,7 +22,7 @@ export function activatePmRerun(store: PersonaMemStore, host: RerunHost): RerunP
   const sources = new PmSources(() => store.bench?.root);
   const attempts = new PmAttempts(store);
   const deps = { store, panel, endpoint: host.endpoint, sources, attempts };
-  return vscode.Disposable.from(
+  const parts = vscode.Disposable.from(
     sources,
     { dispose: () => attempts.dispose() },
     registerDraftKind({
@@ -35,4 +37,5 @@ export function activatePmRerun(store: PersonaMemStore, host: RerunHost): RerunP
       else void openAttemptDocument(deps, ref, msg.id, msg.which);
     }),
   );
+  return { dispose: () => parts.dispose(), batch: { run: (arg) => pmBatchRun(deps, arg) } };
 }

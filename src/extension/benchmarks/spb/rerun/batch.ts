@@ -23,6 +23,7 @@ import { referenceTemplate } from '../templates/library';
 import { referenceUnavailable } from '../templates/reference';
 import { platformOf, slug, stamp, userOfNode } from './args';
 import { guardPrompts } from '../../../rerun/guard';
+import { withBatchProgress } from '../../../rerun/batchShell';
 import { estimateText } from './estimate';
 import { pickPersona, type RerunDeps } from './step';
 import { log } from '../../../log';
@@ -107,49 +108,38 @@ export async function runPlan(
   if (!bench) return undefined;
   const model = plan.model ?? target.config.model;
   await deps.history.open();
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      let shown = 0;
-      const endpoint = {
-        ...target.config,
-        model,
-        temperature: plan.template.source?.temperature ?? target.config.temperature,
-      };
-      return runBenchmark({
-        bench,
-        name: plan.name,
-        template: plan.template.text,
-        source: plan.template.source,
-        systemMessage: plan.systemMessage ?? target.systemMessage,
-        endpoint,
-        transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined,
-        personaMode: plan.personaMode,
-        platforms: plan.platforms,
-        userId: plan.userId ?? null,
-        users: plan.users,
-        fromStep: plan.fromStep ?? 1,
-        startPersona: plan.startPersona,
-        readPosts: plan.readPosts,
-        onlyFailedOf: plan.onlyFailedOf,
-        concurrency: target.maxConcurrency,
-        signal: abort.signal,
-        onProgress: (p) => {
-          const pct = p.total ? Math.floor((100 * p.done) / p.total) : 0;
-          progress.report({ message: progressText(p), increment: Math.max(0, pct - shown) });
-          shown = Math.max(shown, pct);
-          report?.(p);
-        },
-        onStep: (r) =>
-          void deps.history.record(
-            { run: plan.name, model, baseURL: target.publicURL },
-            plan.mask ? maskOutgoing(r) : r,
-          ),
-      });
-    },
-  );
+  return withBatchProgress(title, (signal, show) => {
+    const endpoint = {
+      ...target.config,
+      model,
+      temperature: plan.template.source?.temperature ?? target.config.temperature,
+    };
+    return runBenchmark({
+      bench,
+      name: plan.name,
+      template: plan.template.text,
+      source: plan.template.source,
+      systemMessage: plan.systemMessage ?? target.systemMessage,
+      endpoint,
+      transport: plan.mask ? maskingTransport(createOpenAITransport(endpoint)) : undefined,
+      personaMode: plan.personaMode,
+      platforms: plan.platforms,
+      userId: plan.userId ?? null,
+      users: plan.users,
+      fromStep: plan.fromStep ?? 1,
+      startPersona: plan.startPersona,
+      readPosts: plan.readPosts,
+      onlyFailedOf: plan.onlyFailedOf,
+      concurrency: target.maxConcurrency,
+      signal,
+      onProgress: (p) => {
+        show({ done: p.done, total: p.total, message: progressText(p) });
+        report?.(p);
+      },
+      onStep: (r) =>
+        void deps.history.record({ run: plan.name, model, baseURL: target.publicURL }, plan.mask ? maskOutgoing(r) : r),
+    });
+  });
 }
 
 /** Reloads the benchmark and says how the run ended, offering to select it (or to resume it). */

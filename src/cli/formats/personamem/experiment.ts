@@ -1,0 +1,108 @@
+// `persona-lab experiment` on a PersonaMem folder: the sample's questions asked as `run` asks them (the same code,
+// the checkout's request or our template, resumable, through the PI guard) into
+// results/eval_results_<size>_exp-<sample>-<config>.csv, then compared with a base run on the sample's questions
+// (accuracy overall and per question type, the paired difference with its interval over personas).
+import { personaMem } from '../../../core/personamem/format';
+import { pmExperimentFigures, pmExperimentRunName, pmFigureLines } from '../../../core/personamem/experiment/compare';
+import { checkPmSample, readPmSample } from '../../../core/personamem/experiment/sample';
+import { samplePath } from '../../../core/experiments/sampleFile';
+import { runNameProblem } from '../../../core/runner/runner';
+import { parseBatchRun, parseOrUsage, type BatchRunCommand } from '../../batchRun';
+import { Usage, type RunCliIo, type RunCliOptions } from '../../runArgs';
+import { executePmRun, PM_CHECKOUT_RULE } from './run';
+
+export const PM_EXPERIMENT_USAGE = `  experiment <personamem dir> --sample NAME --base-url URL --model NAME [--base-run RUN] [--out NAME]
+      [--temperature T] [--concurrency N] [--timeout S] [--max-reply-mb N] [--pi-guard refuse|mask|send]
+      [--pi-guard-loopback] [--reference DIR | --no-reference] [--python EXE] [--dry-run]
+                                                           PersonaMem: asks the sample's questions (persona-lab
+                                                           sample --questions N) as run does, into
+                                                           results/eval_results_SIZE_exp-<sample>-<config>.csv
+                                                           (resumes when re-run), and compares it with RUN (a run as
+                                                           score names it, e.g. 32k_gpt-4o) on the sample's
+                                                           questions: accuracy per question type, the paired
+                                                           difference with its 95 % interval over personas`;
+
+interface PmExperimentOptions extends RunCliOptions {
+  sample?: string;
+}
+
+const OWN = ['sample', 'base-run'];
+
+async function runPmExperiment(args: string[], opts: PmExperimentOptions, io: RunCliIo): Promise<number> {
+  const parsed = parseOrUsage(io, PM_EXPERIMENT_USAGE, () => {
+    if (!opts.sample) throw new Usage('experiment needs --sample NAME (see persona-lab sample)');
+    if (opts.user !== undefined) throw new Usage("experiment asks the sample's questions: --user does not apply");
+    const common = parseBatchRun(args, opts, io.env, { rule: PM_CHECKOUT_RULE, own: OWN });
+    const out =
+      opts.out ??
+      pmExperimentRunName(opts.sample, {
+        model: common.model,
+        temperature: common.temperature,
+        checkout: common.checkout,
+      });
+    const problem = runNameProblem(out);
+    if (problem) throw new Usage(problem);
+    return { ...common, out, sample: opts.sample };
+  });
+  if (!parsed) return 2;
+  const { bench } = await personaMem.load(parsed.dir, { runs: [] });
+  const sample = readPmSample(bench.root, parsed.sample);
+  const check = checkPmSample(bench, sample, samplePath(bench.root, sample.name));
+  for (const w of check.warnings) io.stderr(`warning: ${w}\n`);
+  if (check.errors.length) {
+    for (const e of check.errors) io.stderr(`persona-lab: ${e}\n`);
+    return 1;
+  }
+  const baseOption = opts['base-run'];
+  // A run as score names it (32k_gpt-4o), or its results name within the sample's split (gpt-4o).
+  const candidates = baseOption === undefined ? [] : [baseOption, `${sample.size}_${baseOption}`];
+  const runs = candidates.length ? (await personaMem.load(parsed.dir, { runs: candidates })).bench.runs : new Map();
+  const baseRun = candidates.find((c) => runs.has(c));
+  if (baseOption !== undefined && baseRun === undefined) {
+    const known = [...(await personaMem.load(parsed.dir)).bench.runs.keys()].sort().join(', ');
+    io.stderr(`persona-lab: --base-run ${baseOption}: no such run (runs: ${known || 'none'})\n`);
+    return 1;
+  }
+  const run = `${sample.size}_${parsed.out}`;
+  if (run === baseRun) {
+    io.stderr(`persona-lab: --out ${parsed.out} is the base run\nUsage:\n${PM_EXPERIMENT_USAGE}\n`);
+    return 2;
+  }
+  io.stderr(
+    `experiment ${parsed.out}: sample ${sample.name} (${sample.questions.length} questions of ${sample.size})\n`,
+  );
+  const scope = { size: sample.size, selection: { questionIds: new Set(sample.questions) }, out: parsed.out };
+  const outcome = await executePmRun(parsed, scope, io);
+  if (outcome.code !== 0 || !outcome.summary) return outcome.code;
+  if (!baseRun) {
+    io.stdout('  no base run: pass --base-run RUN to compare\n');
+    return 0;
+  }
+  const scored = await personaMem.load(parsed.dir, { runs: [baseRun, run] });
+  const base = scored.bench.runs.get(baseRun);
+  const mine = scored.bench.runs.get(run);
+  if (!base || !mine) {
+    io.stderr(`persona-lab: ${base ? run : baseRun} could not be read back\n`);
+    return 1;
+  }
+  const figures = pmExperimentFigures(
+    scored.bench,
+    base,
+    mine,
+    sample.questions,
+    sample.strata.map((s) => s.key),
+  );
+  const lines = [
+    ...pmFigureLines(figures),
+    `  figures over sample ${sample.name} (${sample.questions.length} questions of the ${sample.size} split), not the benchmark's`,
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/** `persona-lab experiment` on a PersonaMem folder (listed in cli/formats/index.ts). */
+export const personaMemExperiment: BatchRunCommand<PmExperimentOptions> = {
+  usage: PM_EXPERIMENT_USAGE,
+  options: { reference: { type: 'string' }, 'no-reference': { type: 'boolean' }, python: { type: 'string' } },
+  run: runPmExperiment,
+};
