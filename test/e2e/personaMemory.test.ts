@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DashboardMemory } from '../../src/shared/dashboardProtocol';
+import type { DashboardMemory } from '../../src/shared/spb/dashboardProtocol';
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 

@@ -11,7 +11,7 @@ import {
   withExtension,
 } from '../../src/extension/charts/payload';
 import { chartSlug, type SaveChart } from '../../src/shared/chartExport';
-import { isWebviewToExtension as isDashboardMessage } from '../../src/shared/dashboardProtocol';
+import { isWebviewToExtension as isDashboardMessage } from '../../src/shared/spb/dashboardProtocol';
 import { isWebviewToExtension as isOmniMessage } from '../../src/shared/omni/dashboardProtocol';
 
 /** A valid RGBA PNG of the given size (every chunk with its CRC), as a browser's toDataURL would give. */

@@ -2,7 +2,7 @@
 // package.json: every registered command is contributed, every contributed one is registered, and every menu,
 // keybinding, welcome link and walkthrough button or completion event names one of them (or a built-in workbench
 // command).
-import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/dashboardProtocol';
+import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/spb/dashboardProtocol';
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omni/dashboardProtocol';
 import { STEP_VIEW_TYPE } from '../../src/shared/spb/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/omni/traceProtocol';
@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { LABELLED_CONTEXT, WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { AGREEMENT_VIEW_TYPE } from '../../src/shared/agreementProtocol';
-import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../src/shared/experimentTableProtocol';
+import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../src/shared/spb/experimentTableProtocol';
 
 interface WalkthroughStep {
   id: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pairedSummary } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { compareModel, regressedSteps } from '../../src/extension/benchmarks/spb/compare/model';
-import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/dashboardProtocol';
 import { memBench, split } from './compare-fixture';
 
 const s = split({ tKeep: ['k'], tNew: ['n'], dDecay: ['d'], dPeer: ['p'], dViral: ['v'], dRandom: ['r'] });

@@ -9,7 +9,7 @@ import { scoreRun } from '../../src/core/spb/score/run';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { compareModel } from '../../src/extension/benchmarks/spb/compare/model';
 import { dashboardModel, defaultRuns } from '../../src/extension/benchmarks/spb/dashboard/model';
-import { isExtensionToWebview } from '../../src/shared/dashboardProtocol';
+import { isExtensionToWebview } from '../../src/shared/spb/dashboardProtocol';
 import { memBench, split } from './compare-fixture';
 
 const s = split({ tKeep: ['k1', 'k2'], tNew: ['n1', 'n2'], dDecay: ['d'], dRandom: ['r'] });

@@ -6,7 +6,7 @@ import { coverageNote } from '../../src/core/coverage';
 import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
 import type { Benchmark } from '../../src/core/spb/types';
 import type { ExperimentRow } from '../../src/core/experiments/log';
-import { isExtensionToWebview } from '../../src/shared/experimentTableProtocol';
+import { isExtensionToWebview } from '../../src/shared/spb/experimentTableProtocol';
 import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
 
 const summary = (

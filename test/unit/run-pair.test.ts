@@ -5,7 +5,7 @@ import { sidesPiMarks } from '../../src/core/pi/highlight';
 import { fieldKey } from '../../src/core/pi/spans';
 import { runPairStep } from '../../src/core/spb/view/runPair';
 import { scoreStep } from '../../src/core/spb/score/step';
-import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/dashboardProtocol';
 import { memBench, split } from './compare-fixture';
 
 const s = split({ tKeep: ['k'], tNew: ['n'], dDecay: ['d'], dPeer: ['p'], dViral: ['v'], dRandom: ['r'] });

@@ -18,7 +18,7 @@ import { METRIC_KEYS, type Benchmark } from '../../src/core/spb/types';
 import { inSubset, subsetSize, userSubset } from '../../src/core/spb/score/userSubset';
 import { runCommand, UsageError } from '../../src/cli/commands';
 import { dashboardModel } from '../../src/extension/benchmarks/spb/dashboard/model';
-import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/dashboardProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/dashboardProtocol';
 import { sampleSummaries } from '../../src/core/experiments/sampleScope';
 import { SAMPLE } from '../support/committedSample';
 

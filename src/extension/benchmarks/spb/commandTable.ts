@@ -6,9 +6,9 @@ import {
   newSampleCommand,
   promoteExperiment,
   runTemplateOnSample,
-} from '../../experiments/commands';
-import type { ExperimentDeps } from '../../experiments/commands';
-import { runLongContextBaseline, showLongContextTable } from '../../experiments/longContext';
+} from './experiments/commands';
+import type { ExperimentDeps } from './experiments/commands';
+import { runLongContextBaseline, showLongContextTable } from './experiments/longContext';
 import { spbCompare } from './compare/part';
 import type { FormatCommands } from '../../commands/command';
 import { draftKindOf } from '../../rerun/draftKinds';

@@ -1,7 +1,7 @@
 // StreamProfileBench's own features: the step view, its tree's sample filter message, prompt templates, re-runs and
 // template experiments, and the command table entries that act on them.
 import type * as vscode from 'vscode';
-import { activateExperiments } from '../../experiments';
+import { activateExperiments } from './experiments';
 import type { FeatureHost, FormatFeatures } from '../contribution';
 import { spbCommands } from './commandTable';
 import { activateRerun } from './rerun';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { sampleLabel } from '../../../core/experiments/sampleScope';
 import { listSamples, readSample, samplePath, type Sample } from '../../../core/experiments/sampleFile';
 import type { SpbStore } from './store';
-import { ExperimentNode } from '../../experiments/provider';
+import { ExperimentNode } from './experiments/provider';
 import type { TreeMessage } from '../../tree/message';
 
 /** Keeps the view's message saying which sample the tree shows ("Sample s5 · 5 users"), or why it shows none. */

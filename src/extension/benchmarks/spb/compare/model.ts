@@ -16,7 +16,7 @@ import {
   type Scope,
   type SortOrder,
   type SummaryRow,
-} from '../../../../shared/dashboardProtocol';
+} from '../../../../shared/spb/dashboardProtocol';
 
 export const RESAMPLES = COMPARE_RESAMPLES;
 export const SEED = COMPARE_SEED;

@@ -10,7 +10,7 @@ import {
   type Ref,
   type Scope,
   type WebviewToExtension,
-} from '../../../../shared/dashboardProtocol';
+} from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
 import { ReusedPanel } from '../../../webviewPanel';
 import { dashboardPanelOptions } from '../dashboard/html';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { streamProfileBench } from '../../../../core/spb/format/format';
 import { readRunOrigin } from '../../../../core/spb/prompt/runOrigin';
 import { pctText } from '../../../../core/tables/format';
-import { COMPARE_VIEW_TYPE } from '../../../../shared/dashboardProtocol';
+import { COMPARE_VIEW_TYPE } from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
 import { log } from '../../../log';
 import { restoreReusedPanel } from '../../../webviewPanel';

@@ -1,6 +1,6 @@
 // The dashboard and compare pages and their panels: both rendered by dist/webview/dashboard.js, which reads data-page.
 import * as vscode from 'vscode';
-import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../../../shared/dashboardProtocol';
+import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../../../shared/spb/dashboardProtocol';
 import { newNonce, webviewHtml } from '../../../webviewHtml';
 import type { PanelHostOptions } from '../../../webviewPanel';
 

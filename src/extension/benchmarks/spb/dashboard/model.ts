@@ -27,7 +27,7 @@ import {
   type StepFilter,
   type StepRow,
   type TableModel,
-} from '../../../../shared/dashboardProtocol';
+} from '../../../../shared/spb/dashboardProtocol';
 import { tableModels } from '../../../../core/spb/score/paperTables';
 
 export const ISO_LEVELS = [0.2, 0.4, 0.6, 0.8];

@@ -1,6 +1,6 @@
 // Opens a step of a given run in that run's pinned step view (see src/extension/benchmarks/spb/stepView/views.ts), in a view column.
 import * as vscode from 'vscode';
-import type { Ref } from '../../../../shared/dashboardProtocol';
+import type { Ref } from '../../../../shared/spb/dashboardProtocol';
 import { log } from '../../../log';
 
 export interface OpenStepOptions {

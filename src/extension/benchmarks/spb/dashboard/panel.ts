@@ -18,7 +18,7 @@ import {
   type StepFilter,
   type TableId,
   type WebviewToExtension,
-} from '../../../../shared/dashboardProtocol';
+} from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
 import { ReusedPanel } from '../../../webviewPanel';
 import { dashboardPanelOptions } from './html';

@@ -1,5 +1,5 @@
 // StreamProfileBench's dashboard: the tables and figures of its runs (panel.ts), restored after a reload of the window.
-import { DASHBOARD_VIEW_TYPE } from '../../../../shared/dashboardProtocol';
+import { DASHBOARD_VIEW_TYPE } from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
 import { restoreReusedPanel } from '../../../webviewPanel';
 import type { DashboardHost, DashboardPart } from '../../../dashboard/part';

@@ -13,7 +13,7 @@ import {
   type StepFilter,
   type StepRow,
   type WebviewToExtension,
-} from '../../src/shared/dashboardProtocol';
+} from '../../../src/shared/spb/dashboardProtocol';
 import { alphaBars, errorBars } from './barCharts';
 import {
   applyDefaults,
@@ -25,15 +25,15 @@ import {
   type Figure,
   type Theme,
 } from './charts';
-import { chartSlug, type ChartFormat } from '../../src/shared/chartExport';
-import { chartToolbar, saveChartMessage } from '../shared/chartExport';
+import { chartSlug, type ChartFormat } from '../../../src/shared/chartExport';
+import { chartToolbar, saveChartMessage } from '../../shared/chartExport';
 import { el, fixed, help, icon, pct } from './dom';
 import { memoryTable } from './memory';
 import { renderTable } from './tables';
 import { sampleControls, select } from './controls';
-import { VirtualList } from '../shared/vlist';
-import { mountWhyRunsFail } from '../shared/whyRunsFail';
-import type { WhyRunsFailSection } from '../../src/shared/whyRunsFailProtocol';
+import { VirtualList } from '../../shared/vlist';
+import { mountWhyRunsFail } from '../../shared/whyRunsFail';
+import type { WhyRunsFailSection } from '../../../src/shared/whyRunsFailProtocol';
 
 type Post = (m: WebviewToExtension) => void;
 

@@ -7,18 +7,18 @@ import {
   type Ref,
   type Scope,
   type WebviewToExtension,
-} from '../../src/shared/dashboardProtocol';
+} from '../../../src/shared/spb/dashboardProtocol';
 import { ComparePage } from './compare';
 import { DashboardPage } from './dashboard';
 import css from './dashboard.css';
 import { el } from './dom';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { injectStyle } from '../shared/page';
-import baseCss from '../shared/base.css';
-import paperTableCss from '../shared/paperTable.css';
-import piMarksCss from '../shared/piMarks.css';
-import sidesCss from '../shared/sides.css';
-import vlistCss from '../shared/vlist.css';
+import { onHostMessage, vscodeApi } from '../../shared/host';
+import { injectStyle } from '../../shared/page';
+import baseCss from '../../shared/base.css';
+import paperTableCss from '../../shared/paperTable.css';
+import piMarksCss from '../../shared/piMarks.css';
+import sidesCss from '../../shared/sides.css';
+import vlistCss from '../../shared/vlist.css';
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('dash-root') ?? document.body;

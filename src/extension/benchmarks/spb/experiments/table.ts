@@ -1,16 +1,16 @@
-// Show Experiment Table: the experiment log as a sortable table in a webview (webview/experiments), kept up to date as
+// Show Experiment Table: the experiment log as a sortable table in a webview (webview/spb/experiments), kept up to date as
 // the log changes. A row opens its paired steps in Compare Runs; two rows, their templates' diff.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { benchmarkSize, experimentTableRows } from '../../core/experiments/table';
+import { benchmarkSize, experimentTableRows } from '../../../../core/experiments/table';
 import {
   EXPERIMENT_TABLE_VIEW_TYPE,
   isWebviewToExtension,
   type ExtensionToWebview,
   type WebviewToExtension,
-} from '../../shared/experimentTableProtocol';
-import { newNonce, webviewHtml } from '../webviewHtml';
-import { ReusedPanel } from '../webviewPanel';
+} from '../../../../shared/spb/experimentTableProtocol';
+import { newNonce, webviewHtml } from '../../../webviewHtml';
+import { ReusedPanel } from '../../../webviewPanel';
 import { compareExperiment, diffTemplates, type ExperimentDeps } from './commands';
 import { ExperimentNode } from './provider';
 

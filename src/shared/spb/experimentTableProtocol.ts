@@ -1,9 +1,9 @@
-// The Experiments table's webview protocol (extension: src/extension/experiments/table.ts, webview:
-// webview/experiments). The webview posts `ready`; the extension answers `show` with every row of the log (each with
+// The Experiments table's webview protocol (extension: src/extension/benchmarks/spb/experiments/table.ts, webview:
+// webview/spb/experiments). The webview posts `ready`; the extension answers `show` with every row of the log (each with
 // its coverage: the paired users and steps out of the benchmark's), and again whenever the log changes. `compare` opens a row's paired steps in Compare Runs; `diff` two rows' templates.
-import { arrayOf, count, type Infer, message, messages, nullable, num, oneOf, shapeOf, str } from '../core/guards';
-import type { ExperimentTableRow, TableDelta } from '../core/experiments/tableRows';
-import type { Coverage, CoverageCount } from '../core/coverage';
+import { arrayOf, count, type Infer, message, messages, nullable, num, oneOf, shapeOf, str } from '../../core/guards';
+import type { ExperimentTableRow, TableDelta } from '../../core/experiments/tableRows';
+import type { Coverage, CoverageCount } from '../../core/coverage';
 
 export const EXPERIMENT_TABLE_VIEW_TYPE = 'personaLab.experimentTable';
 
@@ -12,7 +12,7 @@ export {
   TABLE_METRICS,
   type ExperimentTableRow,
   type TableSortKey,
-} from '../core/experiments/tableRows';
+} from '../../core/experiments/tableRows';
 
 export interface ExperimentTableModel {
   benchmark: string;

@@ -20,12 +20,17 @@ import {
   type Plugin,
   type PointStyle,
 } from 'chart.js';
-import { SCOPE_LABELS, type DashboardModel, type Scope, type StepFilter } from '../../src/shared/dashboardProtocol';
-import type { Platform } from '../../src/core/spb/types';
-import { chartRenderer, type ChartRender } from '../shared/chartExport';
+import {
+  SCOPE_LABELS,
+  type DashboardModel,
+  type Scope,
+  type StepFilter,
+} from '../../../src/shared/spb/dashboardProtocol';
+import type { Platform } from '../../../src/core/spb/types';
+import { chartRenderer, type ChartRender } from '../../shared/chartExport';
 import { fixed, pct, runLegend } from './dom';
-import { readColours } from '../shared/hatch';
-import { runEncoding, type Encoding, type PaletteColours } from '../shared/palettes';
+import { readColours } from '../../shared/hatch';
+import { runEncoding, type Encoding, type PaletteColours } from '../../shared/palettes';
 
 Chart.register(
   ScatterController,

@@ -1,7 +1,7 @@
 // Persona memory beside Table 5 (our reading of the written personas, not the paper's figure): per shown run, the
 // shares of its missed T_keep tags that were forgotten, ignored or never captured, and of its D_decay picks that were
 // carried over or re-inferred, each with its count.
-import type { DashboardMemory, DashboardModel } from '../../src/shared/dashboardProtocol';
+import type { DashboardMemory, DashboardModel } from '../../../src/shared/spb/dashboardProtocol';
 import { el, help, pct } from './dom';
 
 const COLUMNS: { key: keyof DashboardMemory; head: string; of?: 'missedTKeep' | 'dDecayPicks'; help: string }[] = [

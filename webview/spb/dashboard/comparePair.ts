@@ -1,11 +1,11 @@
 // The compare view's pair page: one step answered by run A and run B side by side in this panel (flipped tags,
 // metric deltas, picks, personas received and written, reasoning, the persona diff), with the way back to the list
 // and to the neighbouring rows. Built from the shared side-by-side pieces (../shared/sides.ts). Text only.
-import type { PiMark } from '../../src/core/pi/spans';
-import { fieldKey } from '../../src/core/pi/spans';
-import type { RunPairStep } from '../../src/core/spb/view/runPair';
-import { SCOPE_LABELS, type Ref } from '../../src/shared/dashboardProtocol';
-import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
+import type { PiMark } from '../../../src/core/pi/spans';
+import { fieldKey } from '../../../src/core/pi/spans';
+import type { RunPairStep } from '../../../src/core/spb/view/runPair';
+import { SCOPE_LABELS, type Ref } from '../../../src/shared/spb/dashboardProtocol';
+import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../../shared/sides';
 import { el, icon } from './dom';
 
 export interface PairNav {

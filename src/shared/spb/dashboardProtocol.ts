@@ -1,17 +1,17 @@
 // The run dashboard's and the compare view's webview protocol: the one module both sides import (extension:
-// src/extension/dashboard and src/extension/compare, webview: webview/dashboard). Messages are discriminated on
+// src/extension/benchmarks/spb/dashboard and compare, webview: webview/spb/dashboard). Messages are discriminated on
 // `type`; each message's type and its guard come from one definition (src/core/guards.ts), and each side checks
 // what it receives with the guard. The webview posts `ready` first; only then does the extension post. Numbers that may be undefined travel as null (messages are JSON: NaN would not survive).
-import { METRIC_NAMES } from '../core/spb/names';
-import type { FlippedTag } from '../core/spb/score/runCompare';
-import { saveChartShape } from './chartExport';
-import { TABLE_IDS, type TableId } from '../core/spb/score/paperTables';
-import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../core/tables/format';
-import type { ErrorKey, Pt } from '../core/spb/score/figures';
-import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../core/spb/types';
-import type { PiMark } from '../core/pi/spans';
-import type { RunPairStep } from '../core/spb/view/runPair';
-import type { SideModel } from '../core/spb/view/sides';
+import { METRIC_NAMES } from '../../core/spb/names';
+import type { FlippedTag } from '../../core/spb/score/runCompare';
+import { saveChartShape } from '../chartExport';
+import { TABLE_IDS, type TableId } from '../../core/spb/score/paperTables';
+import { TABLE_FORMATS, type TableFormat, type TableModel as AnyTableModel } from '../../core/tables/format';
+import type { ErrorKey, Pt } from '../../core/spb/score/figures';
+import { METRIC_KEYS, PLATFORMS, isPlatform, type MetricKey, type Platform } from '../../core/spb/types';
+import type { PiMark } from '../../core/pi/spans';
+import type { RunPairStep } from '../../core/spb/view/runPair';
+import type { SideModel } from '../../core/spb/view/sides';
 import {
   array,
   arrayOf,
@@ -30,8 +30,8 @@ import {
   shapeOf,
   str,
   union,
-} from '../core/guards';
-import { whyRunsFailMessage } from './whyRunsFailProtocol';
+} from '../../core/guards';
+import { whyRunsFailMessage } from '../whyRunsFailProtocol';
 
 export const DASHBOARD_VIEW_TYPE = 'personaLab.dashboard';
 export const COMPARE_VIEW_TYPE = 'personaLab.compare';
@@ -45,7 +45,7 @@ export const isMetricKey = oneOf(METRIC_KEYS);
 export const isErrorKey = oneOf(ERROR_KEYS);
 const tableId = oneOf(TABLE_IDS);
 const copyFormat = oneOf(TABLE_FORMATS);
-export type { TableCell, TableColumn } from '../core/tables/format';
+export type { TableCell, TableColumn } from '../../core/tables/format';
 export type { TableId };
 export type TableModel = AnyTableModel<TableId>;
 export type CopyFormat = TableFormat;

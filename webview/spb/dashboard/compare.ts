@@ -2,9 +2,9 @@
 // win/tie/loss) and the steps sorted by the biggest regression or gain; a row shows that step of both runs side by
 // side in this page (comparePair.ts), and Esc comes back to the list where it was.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { FlippedTag } from '../../src/core/spb/score/runCompare';
-import { GROUP_LABELS } from '../../src/core/spb/view/stepText';
-import { METRIC_KEYS, type MetricKey } from '../../src/core/spb/types';
+import type { FlippedTag } from '../../../src/core/spb/score/runCompare';
+import { GROUP_LABELS } from '../../../src/core/spb/view/stepText';
+import { METRIC_KEYS, type MetricKey } from '../../../src/core/spb/types';
 import {
   METRIC_LABELS,
   SCOPE_LABELS,
@@ -15,16 +15,16 @@ import {
   type SortOrder,
   type SummaryRow,
   type WebviewToExtension,
-} from '../../src/shared/dashboardProtocol';
+} from '../../../src/shared/spb/dashboardProtocol';
 import { select } from './controls';
 import { el, help, icon, pct, pts } from './dom';
-import { VirtualList } from '../shared/vlist';
-import { METRIC_NAMES } from '../../src/core/spb/names';
-import type { PiMark } from '../../src/core/pi/spans';
-import type { RunPairStep } from '../../src/core/spb/view/runPair';
-import { isPlainKey } from '../shared/keys';
+import { VirtualList } from '../../shared/vlist';
+import { METRIC_NAMES } from '../../../src/core/spb/names';
+import type { PiMark } from '../../../src/core/pi/spans';
+import type { RunPairStep } from '../../../src/core/spb/view/runPair';
+import { isPlainKey } from '../../shared/keys';
 import { renderPair } from './comparePair';
-import { elideMiddle } from '../../src/core/elide';
+import { elideMiddle } from '../../../src/core/elide';
 
 type Post = (m: WebviewToExtension) => void;
 

@@ -1,14 +1,14 @@
 // New Sample…, Run Template on Sample…, Diff Experiment Templates and Compare Experiment with Base Run. The sample,
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
-import { coverageNote } from '../../core/coverage';
-import { benchmarkSize, experimentCoverage } from '../../core/experiments/coverage';
+import { coverageNote } from '../../../../core/coverage';
+import { benchmarkSize, experimentCoverage } from '../../../../core/experiments/coverage';
 import * as vscode from 'vscode';
-import { experimentRunName } from '../../core/experiments/experiment';
-import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../core/experiments/log';
-import type { ResolvedEndpoint } from '../endpoint';
-import { authorName, recordExperiment } from '../../core/experiments/record';
-import { drawSample, sampleSize, type SampleBy } from '../../core/experiments/sample';
+import { experimentRunName } from '../../../../core/experiments/experiment';
+import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../../../core/experiments/log';
+import type { ResolvedEndpoint } from '../../../endpoint';
+import { authorName, recordExperiment } from '../../../../core/experiments/record';
+import { drawSample, sampleSize, type SampleBy } from '../../../../core/experiments/sample';
 import {
   checkSample,
   checkSampleName,
@@ -17,13 +17,13 @@ import {
   readSample,
   writeSample,
   type Sample,
-} from '../../core/experiments/sampleFile';
-import { deltaText } from '../../core/experiments/format';
-import type { ReadOnlyDocs } from '../docs';
-import { guardPlan, progressText, rerunPlatforms, runPlan } from '../benchmarks/spb/rerun/batch';
-import { estimateText } from '../benchmarks/spb/rerun/estimate';
-import type { RerunDeps } from '../benchmarks/spb/rerun/step';
-import { log } from '../log';
+} from '../../../../core/experiments/sampleFile';
+import { deltaText } from '../../../../core/experiments/format';
+import type { ReadOnlyDocs } from '../../../docs';
+import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';
+import { estimateText } from '../rerun/estimate';
+import type { RerunDeps } from '../rerun/step';
+import { log } from '../../../log';
 import { ExperimentNode, type ExperimentsProvider } from './provider';
 
 export interface ExperimentDeps {

@@ -1,8 +1,8 @@
 // Formatting helpers of the dashboard and compare pages; the DOM builders are the shared ones (text only).
-import { pointsText, pyFixed } from '../../src/core/io/pyNumber';
-import type { DashboardModel } from '../../src/shared/dashboardProtocol';
+import { pointsText, pyFixed } from '../../../src/core/io/pyNumber';
+import type { DashboardModel } from '../../../src/shared/spb/dashboardProtocol';
 
-export { el, help, icon, type Child } from '../shared/dom';
+export { el, help, icon, type Child } from '../../shared/dom';
 
 /** Percentage with one or two decimals; "—" for undefined. */
 export function pct(x: number | null | undefined, digits = 2): string {

@@ -1,7 +1,7 @@
 // The run dashboard's paper tables (Tables 4-6) on the shared renderer (../shared/paperTable.ts): the Avg. columns
 // first, Table 6 split by platform when it does not fit.
-import type { CopyFormat, TableId, TableModel } from '../../src/shared/dashboardProtocol';
-import { renderPaperTable } from '../shared/paperTable';
+import type { CopyFormat, TableId, TableModel } from '../../../src/shared/spb/dashboardProtocol';
+import { renderPaperTable } from '../../shared/paperTable';
 
 /** The column order on the page: the Avg. columns (the key figures) right after the run, then the platforms. */
 function shownOrder(t: { columns: readonly { group: string }[] }): number[] {

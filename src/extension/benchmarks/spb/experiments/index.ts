@@ -2,10 +2,10 @@
 // The Experiments table comes back after a reload of the window: its sort and selection are in the page's state, its
 // rows are read from the log again.
 import * as vscode from 'vscode';
-import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../shared/experimentTableProtocol';
-import { restoreReusedPanel } from '../webviewPanel';
-import type { ReadOnlyDocs } from '../docs';
-import type { RerunDeps } from '../benchmarks/spb/rerun/step';
+import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../../../shared/spb/experimentTableProtocol';
+import { restoreReusedPanel } from '../../../webviewPanel';
+import type { ReadOnlyDocs } from '../../../docs';
+import type { RerunDeps } from '../rerun/step';
 import type { ExperimentDeps } from './commands';
 import { ExperimentsProvider } from './provider';
 import { ExperimentTablePanel } from './table';

@@ -4,8 +4,8 @@
 // the other way); Enter or a double click on a row opens its paired steps in Compare Runs; two rows selected
 // (click, Ctrl+click) and Diff Templates show their templates' diff. Dataset text is set as text only.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { coverageNote } from '../../src/core/coverage';
-import { elideMiddle } from '../../src/core/elide';
+import { coverageNote } from '../../../src/core/coverage';
+import { elideMiddle } from '../../../src/core/elide';
 import {
   isExtensionToWebview,
   sortTableRows,
@@ -14,11 +14,11 @@ import {
   type ExperimentTableRow,
   type TableSortKey,
   type WebviewToExtension,
-} from '../../src/shared/experimentTableProtocol';
-import baseCss from '../shared/base.css';
-import { el, icon } from '../shared/dom';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { injectStyle } from '../shared/page';
+} from '../../../src/shared/spb/experimentTableProtocol';
+import baseCss from '../../shared/base.css';
+import { el, icon } from '../../shared/dom';
+import { onHostMessage, vscodeApi } from '../../shared/host';
+import { injectStyle } from '../../shared/page';
 import css from './experiments.css';
 
 const vscode = vscodeApi<WebviewToExtension>();

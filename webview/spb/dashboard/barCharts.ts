@@ -1,10 +1,15 @@
 // The dashboard's bar charts: error rates and stability ratio ᾱ per platform. A click on a bar asks for its steps.
-import { ERROR_KEYS, METRIC_LABELS, SCOPE_LABELS, type DashboardModel } from '../../src/shared/dashboardProtocol';
-import type { Platform } from '../../src/core/spb/types';
+import {
+  ERROR_KEYS,
+  METRIC_LABELS,
+  SCOPE_LABELS,
+  type DashboardModel,
+} from '../../../src/shared/spb/dashboardProtocol';
+import type { Platform } from '../../../src/core/spb/types';
 import { Info, base, percentTick, runStyle, type Built, type Pick, type Theme } from './charts';
 import { fixed, pct, runLegend } from './dom';
-import { areaStyle } from '../shared/hatch';
-import { dataEncoding, errorEncoding } from '../shared/palettes';
+import { areaStyle } from '../../shared/hatch';
+import { dataEncoding, errorEncoding } from '../../shared/palettes';
 
 /** `percent`: the bars are shares (0–1), ticked in % as the tables write them. */
 function barScales(theme: Theme, y: string, percent = false) {

@@ -2,7 +2,7 @@
 // which shown runs cover only part of it), and the select element both pages use.
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import type { DashboardModel, WebviewToExtension } from '../../src/shared/dashboardProtocol';
+import type { DashboardModel, WebviewToExtension } from '../../../src/shared/spb/dashboardProtocol';
 import { el, icon } from './dom';
 
 type Post = (m: WebviewToExtension) => void;
