@@ -150,7 +150,7 @@ export function measureIndexProcesses(
 }
 
 /** python3 running the reference rules with the probe's job done by `resource` (its peak RSS on exit); undefined without python3. */
-function pythonJob(dir: string, runs: string[]): string[] | undefined {
+export function pythonJob(dir: string, runs: string[]): string[] | undefined {
   if (spawnSync('python3', ['--version']).status !== 0) return undefined;
   const script = resolve(__dirname, '..', 'test', 'reference', 'spb_reference.py');
   const argv = JSON.stringify([script, dir, ...runs.flatMap((r) => ['--run', r])]);

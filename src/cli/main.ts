@@ -1,9 +1,9 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
+import './restartEarly';
 import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 import { relaunch, toolchainNode } from './toolchainNode';
-import { restartWith, youngGenerationFlags } from './youngGeneration';
 
 /** The five commands people use most, one line each, then every command's full usage. */
 const USAGE = `Usage: persona-lab <command> [options]; persona-lab <command> --help lists its options, with two examples
@@ -63,11 +63,8 @@ function exitWhenFlushed(code: number): void {
 }
 
 const toolchain = toolchainNode(__dirname);
-const v8Flags = youngGenerationFlags(process.execArgv, process.env, typeof process.execve === 'function');
 if (toolchain) {
   relaunch(toolchain, process.argv[1], process.argv.slice(2));
-} else if (v8Flags) {
-  restartWith(v8Flags);
 } else {
   main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
     process.stderr.write(`persona-lab: ${String(err)}\n`);

@@ -2,7 +2,7 @@
 // heap flags, only where the process can be replaced), and the replaced process's output, exit status and signals.
 import { readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEMI_SPACE_MIB, YOUNG_GENERATION_ENV, youngGenerationFlags } from '../../src/cli/youngGeneration';
 import { SAMPLE } from '../support/committedSample';
@@ -77,5 +77,20 @@ describe('the restarted CLI', () => {
     child.kill('SIGINT');
     const { code, signal } = await exited;
     expect(code === 0 || code === 130 || signal === 'SIGINT').toBe(true);
+  });
+
+  it('started as an executable, runs under the flag from its first line and is not restarted', async () => {
+    const firstLine = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+    expect(firstLine).toBe(`#!/usr/bin/env -S node ${FLAG}`);
+    const child = spawn(CLI, ['demo-endpoint'], {
+      env: { ...env(true), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+    });
+    const exited = new Promise<string>((done) => child.on('exit', (code, signal) => done(signal ?? String(code))));
+    await new Promise((done) => child.stdout.once('data', done));
+    const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain(FLAG);
+    expect(environ.some((v) => v.startsWith(`${YOUNG_GENERATION_ENV}=`))).toBe(false);
+    child.kill('SIGINT');
+    expect(await exited).toBe('SIGINT');
   });
 });
