@@ -16,7 +16,9 @@ if (existsSync('src/cli/main.ts')) {
     format: 'cjs',
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    // Run as `persona-lab` (or `./dist/cli.js`) the CLI starts with its young generation already sized, and is not
+    // restarted; the size is SEMI_SPACE_MIB of src/cli/youngGeneration.ts (test/unit/cli-young-generation.test.ts).
+    banner: { js: '#!/usr/bin/env -S node --max-semi-space-size=8' },
     external: ['better-sqlite3'],
     plugins: [{ name: 'executable', setup: (b) => b.onEnd(() => chmodSync('dist/cli.js', 0o755)) }],
   });

@@ -70,7 +70,7 @@ export async function measureSkim(dir: string, runs: string[]): Promise<void> {
 }
 
 /** The probe a measured process loads first: it writes the process's peak RSS when it exits. */
-function rssProbe(): string {
+export function rssProbe(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'pl-bench-rss-')), 'probe.cjs');
   writeFileSync(
     path,
@@ -79,12 +79,17 @@ function rssProbe(): string {
   return path;
 }
 
-function runProcess(args: string[], probe: string, exe = process.execPath): { ms: number; rss: number } {
+export function runProcess(
+  args: string[],
+  probe: string,
+  exe = process.execPath,
+  extraEnv: NodeJS.ProcessEnv = {},
+): { ms: number; rss: number } {
   const out = join(tmpdir(), `pl-bench-rss-${process.pid}.txt`);
   const [ms, child] = time(() =>
     spawnSync(exe, exe === process.execPath ? ['-r', probe, ...args] : args, {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PL_RSS_OUT: out },
+      env: { ...process.env, ...extraEnv, PL_RSS_OUT: out },
     }),
   );
   if (child.status !== 0 && child.status !== 1)
@@ -145,7 +150,7 @@ export function measureIndexProcesses(
 }
 
 /** python3 running the reference rules with the probe's job done by `resource` (its peak RSS on exit); undefined without python3. */
-function pythonJob(dir: string, runs: string[]): string[] | undefined {
+export function pythonJob(dir: string, runs: string[]): string[] | undefined {
   if (spawnSync('python3', ['--version']).status !== 0) return undefined;
   const script = resolve(__dirname, '..', 'test', 'reference', 'spb_reference.py');
   const argv = JSON.stringify([script, dir, ...runs.flatMap((r) => ['--run', r])]);

@@ -1,4 +1,5 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
+import './restartEarly';
 import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';
