@@ -151,3 +151,26 @@ export function labelBarShape<R>(ref: Guard<R>) {
     adjudication: optional(nullable(adjudicationSection)),
   } satisfies Shape;
 }
+
+/**
+ * Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bars' and the item views' navigation keys,
+ * in every view, since one label set serves them all.
+ */
+export const RESERVED_LABEL_KEYS: readonly string[] = [
+  'j',
+  'k',
+  'a',
+  'n',
+  'u',
+  '.',
+  'e',
+  // the trace view's scoring of an utterance (webview/omni/trace/scores.ts)
+  's',
+  // the keys and label guides sheet of both views (webview/shared/cheatSheet.ts)
+  '?',
+  // the item views' walks: next and previous item, next and previous user or persona
+  ']',
+  '[',
+  '}',
+  '{',
+];

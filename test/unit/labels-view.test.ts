@@ -18,7 +18,8 @@ import {
 import { authorName, benchmarkId, dbPath, labelSetPath, labelsHome } from '../../src/extension/labels/paths';
 import { UndoStack } from '../../src/extension/labels/undo';
 import { buildLabelView } from '../../src/extension/benchmarks/spb/labels/viewState';
-import { isExtensionToWebview, isWebviewToExtension, RESERVED_LABEL_KEYS } from '../../src/shared/spb/stepViewProtocol';
+import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/stepViewProtocol';
+import { RESERVED_LABEL_KEYS } from '../../src/shared/labelProtocol';
 
 const ref = { platform: 'weibo' as const, userId: 'we_0000000001', stepId: 2 };
 const row = (over: Partial<LabelRow>): LabelRow => ({

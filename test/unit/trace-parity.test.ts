@@ -7,8 +7,8 @@ import { nextUnlabelledAction, TraceLabelIndex, traceLabelKey } from '../../src/
 import { noteTarget, traceTargetText, type AppliedLabel } from '../../src/core/labels/view';
 import { findAround } from '../../src/core/labels/walk';
 import { actionsInOrder, testActionOrder, usersInOrder } from '../../src/core/omni/order';
-import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
-import { LABEL_KEYS, RESERVED_LABEL_KEYS } from '../../src/shared/spb/stepViewProtocol';
+import { LABEL_BAR_KEYS, RESERVED_LABEL_KEYS } from '../../src/shared/labelProtocol';
+import { LABEL_KEYS, WEBVIEW_KEYS } from '../../src/shared/spb/stepViewProtocol';
 import { isWebviewToExtension, restoreValue, savedRestore } from '../../src/shared/omni/traceProtocol';
 import { fakeBench, type FakeAction } from './omni-fixture';
 
@@ -170,5 +170,11 @@ describe('the trace protocol’s note and next-unlabelled messages', () => {
     expect(label({ kind: 'setNote', ref, labelId: 'pi-leak', target: { kind: 'action' } })).toBe(false);
     expect(label({ kind: 'nextUnlabelled' })).toBe(false);
     expect(label({ kind: 'nextUnlabelled', ref: { userId: 'u_1', index: -1 } })).toBe(false);
+  });
+});
+
+describe('reserved label keys', () => {
+  it('reserve every key the step view walks with', () => {
+    for (const key of Object.keys(WEBVIEW_KEYS)) expect(RESERVED_LABEL_KEYS).toContain(key);
   });
 });

@@ -3,7 +3,7 @@
 // error classes are hatches in the foreground colour, one hatch per class; OmniBehavior scenes are dotted fills in
 // the theme's hues; the data's own figures (α of the tasks, the real positive rates) are outlined in the muted colour.
 // Pure: the theme's colours come in, the page (hatch.ts) paints them. Hit / missed / wrong pick keep their own
-// colours elsewhere (webview/shared/sides.css) and are not chart series.
+// colours elsewhere (webview/spb/shared/sides.css) and are not chart series.
 import type { PointStyle } from 'chart.js';
 import type { ErrorKey } from '../../src/core/spb/score/figures';
 import type { Scene } from '../../src/core/omni/types';

@@ -17,7 +17,7 @@ import {
   type LabelDef,
   type LabelSet,
 } from '../../core/labels/taxonomy';
-import { RESERVED_LABEL_KEYS } from '../../shared/spb/stepViewProtocol';
+import { RESERVED_LABEL_KEYS } from '../../shared/labelProtocol';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { fileDiagnostics } from '../diagnostics';
 import type { ItemKind } from '../../core/labels/server/projectItems';

@@ -111,22 +111,6 @@ export const LABEL_KEYS = {
   clearSelection: 'Escape',
 } as const;
 
-/** Keys a label set may not bind (loadLabelSet's reservedKeys): the labels bar's and the navigation keys. */
-export const RESERVED_LABEL_KEYS: readonly string[] = [
-  'j',
-  'k',
-  'a',
-  'n',
-  'u',
-  '.',
-  'e',
-  // the trace view's scoring of an utterance (webview/omni/trace/scores.ts)
-  's',
-  // the keys and label guides sheet of both views (webview/shared/cheatSheet.ts)
-  '?',
-  ...Object.keys(WEBVIEW_KEYS),
-];
-
 const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
 
 // ---- extension -> webview

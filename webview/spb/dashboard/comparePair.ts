@@ -5,7 +5,7 @@ import type { PiMark } from '../../../src/core/pi/spans';
 import { fieldKey } from '../../../src/core/pi/spans';
 import type { RunPairStep } from '../../../src/core/spb/view/runPair';
 import { SCOPE_LABELS, type Ref } from '../../../src/shared/spb/dashboardProtocol';
-import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../../shared/sides';
+import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
 import { el, icon } from './dom';
 
 export interface PairNav {

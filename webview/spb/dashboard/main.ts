@@ -17,7 +17,7 @@ import { injectStyle } from '../../shared/page';
 import baseCss from '../../shared/base.css';
 import paperTableCss from '../../shared/paperTable.css';
 import piMarksCss from '../../shared/piMarks.css';
-import sidesCss from '../../shared/sides.css';
+import sidesCss from '../shared/sides.css';
 import vlistCss from '../../shared/vlist.css';
 
 const vscode = vscodeApi<WebviewToExtension>();

@@ -22,7 +22,7 @@ import { renderStep, type Handlers } from './render';
 import { renderRerunBody, rerunDescription } from './rerun';
 import baseCss from '../../shared/base.css';
 import piMarksCss from '../../shared/piMarks.css';
-import sidesCss from '../../shared/sides.css';
+import sidesCss from '../shared/sides.css';
 import piCss from './pi.css';
 import rerunCss from './rerun.css';
 import css from './step.css';

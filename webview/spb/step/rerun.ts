@@ -8,7 +8,7 @@ import type { SideModel } from '../../../src/core/spb/view/sides';
 import type { StepModel } from '../../../src/core/spb/view/stepModel';
 import type { RerunState } from '../../../src/shared/spb/stepViewProtocol';
 import { el, icon, type Child } from '../../shared/dom';
-import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../../shared/sides';
+import { deltasBox, flippedBox, personaDiffBox, sideGrid, sideRows, type SideColumn } from '../shared/sides';
 import { MODE_TEXT, renderAblation, renderAttempts, templateLabel, when, type RerunHandlers } from './rerunTables';
 export type { RerunHandlers } from './rerunTables';
 

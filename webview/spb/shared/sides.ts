@@ -1,12 +1,12 @@
 // Two answers to one step side by side, drawn from the core's SidesCompared pieces (src/core/spb/view/sides.ts): pick
 // chips with their flips, the flipped tags, the metric deltas, the two columns row by row, the persona diff. The step
 // view's re-run comparison and the compare view's pair both use these. Styles: sides.css. Text only.
-import { fieldKey, type PiMark } from '../../src/core/pi/spans';
-import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../../src/core/spb/view/sides';
-import type { DiffPart } from '../../src/core/spb/view/stepModel';
-import { el, icon, type Child } from './dom';
-import { piNodes, piText } from './piText';
-import { noPersona } from '../../src/core/glossary';
+import { fieldKey, type PiMark } from '../../../src/core/pi/spans';
+import type { FlipKind, FlippedTag, MetricDelta, PickChip, SideModel } from '../../../src/core/spb/view/sides';
+import type { DiffPart } from '../../../src/core/spb/view/stepModel';
+import { el, icon, type Child } from '../../shared/dom';
+import { piNodes, piText } from '../../shared/piText';
+import { noPersona } from '../../../src/core/glossary';
 
 export const FLIP_TEXT: Record<FlipKind, string> = {
   gained: 'miss → hit',
