@@ -16,9 +16,9 @@ if (existsSync('src/cli/main.ts')) {
     format: 'cjs',
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    // Run as `persona-lab` (or `./dist/cli.js`) the CLI starts with its young generation already sized, and is not
-    // restarted; the size is SEMI_SPACE_MIB of src/cli/youngGeneration.ts (test/unit/cli-young-generation.test.ts).
-    banner: { js: '#!/usr/bin/env -S node --max-semi-space-size=8' },
+    // A plain first line: `env -S` (to pass the heap flag here) is missing from BusyBox and older coreutils, and the
+    // CLI sizes its young generation itself (src/cli/youngGeneration.ts).
+    banner: { js: '#!/usr/bin/env node' },
     external: ['better-sqlite3'],
     plugins: [{ name: 'executable', setup: (b) => b.onEnd(() => chmodSync('dist/cli.js', 0o755)) }],
   });
@@ -66,6 +66,12 @@ if (existsSync('webview')) {
     (d) => d.isDirectory() && !existsSync(join('webview', d.name, 'main.ts')),
   );
   const all = [...pages('webview'), ...formatDirs.flatMap((d) => pages(join('webview', d.name)))];
+  const taken = new Map();
+  for (const [name, entry] of all) {
+    // Two pages of one name would write one bundle: the second silently replacing the first.
+    if (taken.has(name)) throw new Error(`two webview pages are named ${name}: ${taken.get(name)} and ${entry}`);
+    taken.set(name, entry);
+  }
   for (const [name, entry] of all) {
     jobs.push({
       ...common,

@@ -18,7 +18,7 @@ const hasHeapFlag = (args: readonly string[]) => args.some((a) => HEAP_FLAG.test
 
 /**
  * The V8 flags to restart this CLI with, or undefined to run as it is: when this process was already restarted,
- * when the user sized the heap themselves, or when this Node cannot replace a process (`process.execve` is Unix-only
+ * when the user sized the heap themselves, under a debugger, or when this Node cannot replace a process (`process.execve` is Unix-only
  * and new in Node 22.15/23.11; a child process instead would keep a second Node's memory beside the job's).
  */
 export function youngGenerationFlags(
@@ -27,7 +27,10 @@ export function youngGenerationFlags(
   canExecve: boolean,
 ): string[] | undefined {
   if (!canExecve || env[YOUNG_GENERATION_ENV]) return undefined;
-  if (hasHeapFlag(execArgv) || hasHeapFlag((env.NODE_OPTIONS ?? '').split(/\s+/))) return undefined;
+  const options = (env.NODE_OPTIONS ?? '').split(/\s+/);
+  if (hasHeapFlag(execArgv) || hasHeapFlag(options)) return undefined;
+  // A debugger attached to this image would lose its session when the image is replaced.
+  if ([...execArgv, ...options].some((a) => a.startsWith('--inspect'))) return undefined;
   return [`--max-semi-space-size=${SEMI_SPACE_MIB}`];
 }
 

@@ -49,6 +49,8 @@ describe('smoke: real workbench with Persona Lab installed', () => {
     }
     await wb.openView('Persona Lab');
     await expect.poll(() => wb.sideBar.title().innerText(), { timeout: 30_000 }).toMatch(/persona lab/i);
+    // Every command package.json contributes is served by the generic table or a format's own.
+    expect(wb.logLines().filter((l) => l.includes('commands no format of this build serves'))).toEqual([]);
     await wb.screenshot('smoke-persona-lab');
   });
 });

@@ -3,7 +3,7 @@
 // file), the paired figures against a base run on the sample's questions, and `persona-lab sample` / `experiment` on a
 // PersonaMem folder as processes against the demo endpoint. The CLI part needs dist/ built (`npm test` builds it).
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
@@ -19,7 +19,7 @@ import {
 } from '../../src/core/personamem/experiment/sample';
 import { loadPersonaMem } from '../../src/core/personamem/load';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
-import { handFolder, resultRows, type HandQuestion } from './personamem-folder';
+import { csv, handFolder, resultRows, type HandQuestion } from './personamem-folder';
 
 const CLI = resolve('dist/cli.js');
 
@@ -243,5 +243,25 @@ describe('persona-lab sample and experiment on a PersonaMem folder', () => {
     );
     expect(base.status).toBe(1);
     expect(base.stderr).toContain('--base-run nope: no such run (runs: none)');
+    // A run of another split shares no question with the sample: refused, not compared over nothing.
+    for (const f of ['questions', 'shared_contexts']) {
+      const ext = f === 'questions' ? 'csv' : 'jsonl';
+      copyFileSync(join(dir, `${f}_32k.${ext}`), join(dir, `${f}_128k.${ext}`));
+    }
+    writeFileSync(join(dir, 'results', 'eval_results_128k_other.csv'), csv(resultRows([['1', '(a)', '(a)']])));
+    const other = await cli(
+      'experiment',
+      dir,
+      '--sample',
+      's4',
+      '--base-url',
+      demo.baseURL,
+      '--model',
+      DEMO_MODEL_ID,
+      '--base-run',
+      '128k_other',
+    );
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('--base-run 128k_other: a run of the 128k split; sample s4 is of 32k');
   });
 });

@@ -50,6 +50,13 @@ export function activateCompare(context: vscode.ExtensionContext, benchmarks: Be
       const given = pairFromArgs(a, b);
       const has = (o: Comparable, run: string) => o.part.runs().some((r) => r.run === run);
       const owner = given && open().find((o) => has(o, given.a) && has(o, given.b));
+      if (!owner && open().length === 0) {
+        const offering = benchmarks.contributions.filter((c) => c.compare).map((c) => c.format.label);
+        void vscode.window.showInformationMessage(
+          `Persona Lab: no open benchmark offers Compare Runs (${offering.join(', ') || 'none of this build'}).`,
+        );
+        return;
+      }
       const chosen = given && owner ? { owner, pair: given } : await pickRunPair(open());
       if (!chosen) return;
       const problem = chosen.owner.part.problem?.(chosen.pair);

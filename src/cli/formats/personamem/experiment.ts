@@ -63,6 +63,15 @@ async function runPmExperiment(args: string[], opts: PmExperimentOptions, io: Ru
     io.stderr(`persona-lab: --base-run ${baseOption}: no such run (runs: ${known || 'none'})\n`);
     return 1;
   }
+  const baseSplit = baseRun === undefined ? undefined : runs.get(baseRun)?.split;
+  if (baseSplit !== undefined && baseSplit !== sample.size) {
+    // Its questions are not the sample's: the figures would be over no paired question.
+    io.stderr(
+      `persona-lab: --base-run ${baseOption}: a run of the ${baseSplit} split; sample ${sample.name} is of ${sample.size}\n` +
+        `Usage:\n${PM_EXPERIMENT_USAGE}\n`,
+    );
+    return 2;
+  }
   const run = `${sample.size}_${parsed.out}`;
   if (run === baseRun) {
     io.stderr(`persona-lab: --out ${parsed.out} is the base run\nUsage:\n${PM_EXPERIMENT_USAGE}\n`);
