@@ -4,7 +4,7 @@
 // the unit resampled), and the same per question type, the sample's strata.
 import { createHash } from 'node:crypto';
 import { pct, pp } from '../../experiments/format';
-import { bootstrapInterval } from '../../stats/bootstrap';
+import { pairedShareDifference, type PairedUnit } from '../../stats/pairedUnits';
 import { alignColumns } from '../../tables/text';
 import { scorePersonaMemRun } from '../score';
 import { SKILL_HEADS, type PersonaMemBench, type PmRun } from '../types';
@@ -23,9 +23,6 @@ export function pmExperimentRunName(
     .slice(0, 6);
   return `exp-${sample}-${c}`;
 }
-
-export const PM_COMPARE_RESAMPLES = 2000;
-export const PM_COMPARE_SEED = 20240611;
 
 export interface PmPairedRow {
   /** "overall" or a question type */
@@ -63,37 +60,27 @@ interface Pair {
 }
 
 function row(key: string, pairs: readonly Pair[]): PmPairedRow {
-  const personas = [...new Set(pairs.map((p) => p.persona))];
-  const sums = personas.map((id) => {
-    const mine = pairs.filter((p) => p.persona === id);
-    return { n: mine.length, d: mine.reduce((s, p) => s + Number(p.run) - Number(p.base), 0) };
-  });
-  const mean = (xs: readonly Pair[], side: 'base' | 'run') => xs.filter((p) => p[side]).length / xs.length;
-  const ci = bootstrapInterval(
-    sums.length,
-    (idx) => {
-      let n = 0;
-      let d = 0;
-      for (const i of idx) {
-        n += sums[i].n;
-        d += sums[i].d;
-      }
-      return n ? d / n : NaN;
-    },
-    { resamples: PM_COMPARE_RESAMPLES, seed: PM_COMPARE_SEED },
-  );
-  const base = pairs.length ? mean(pairs, 'base') : NaN;
-  const run = pairs.length ? mean(pairs, 'run') : NaN;
+  const byPersona = new Map<string, PairedUnit>();
+  for (const p of pairs) {
+    const u = byPersona.get(p.persona) ?? { items: 0, rightA: 0, rightB: 0 };
+    u.items++;
+    u.rightA += Number(p.base);
+    u.rightB += Number(p.run);
+    byPersona.set(p.persona, u);
+  }
+  // Compare Runs' rule (core/stats/pairedUnits.ts), so that an experiment and Compare Runs agree on one pair.
+  const d = pairedShareDifference([...byPersona.values()]);
+  const nan = (x: number | null) => x ?? NaN;
   // One persona: every resample draws it, so there is no interval to give.
-  const varies = personas.length > 1;
+  const varies = byPersona.size > 1;
   return {
     key,
     questions: pairs.length,
-    base,
-    run,
-    diff: run - base,
-    low: varies ? ci.low : NaN,
-    high: varies ? ci.high : NaN,
+    base: nan(d.shareA),
+    run: nan(d.shareB),
+    diff: nan(d.diff),
+    low: varies ? nan(d.low) : NaN,
+    high: varies ? nan(d.high) : NaN,
   };
 }
 
