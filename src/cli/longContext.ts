@@ -4,8 +4,8 @@
 // logged in the experiment log as a 'long-context' row (recordLongContext, as the extension does).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { longContextLines, longContextPlan } from '../core/experiments/longContext';
-import { authorName, recordLongContext } from '../core/experiments/record';
+import { longContextLines, longContextPlan } from '../core/spb/experiments/longContext';
+import { authorName, recordLongContext } from '../core/spb/experiments/record';
 import { checkSample, readSample, type Sample } from '../core/experiments/sampleFile';
 import { loadBenchmark } from '../core/spb/format/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt/prompt';

@@ -10,13 +10,13 @@ import { article } from './output';
 import { cliPiGuard } from './piGuard';
 import { maskOutgoing } from '../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../core/runner/client';
-import { renderPlanned, type PlannedPrompt } from '../core/runner/preflight';
+import { renderPlanned, type PlannedPrompt } from '../core/spb/run/preflight';
 import { referenceSource, type PromptSource } from '../core/spb/reference/source';
 import { BUILTIN_TEMPLATE_MARK } from '../core/spb/prompt/runOrigin';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
 import { estimateLine, estimateRun } from '../core/runner/estimate';
 import { readJournalSteps } from '../core/runner/journal';
-import type { RunHistory } from '../core/runner/history';
+import type { RunHistory } from '../core/spb/run/history';
 import { JOURNAL_FILE, runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
 import { scoreRun } from '../core/spb/score/run';
 import { runCoverageText } from '../core/spb/score/coverage';
@@ -247,7 +247,7 @@ async function executeWith(
   let history: RunHistory | null = null;
   try {
     // Loaded only when asked for: a native module that fails to load must not break the other commands.
-    if (parsed.history) history = (await import('../core/runner/history')).RunHistory.open(parsed.history);
+    if (parsed.history) history = (await import('../core/spb/run/history')).RunHistory.open(parsed.history);
     const baseURL = publicBaseURL(parsed.baseURL);
     let lastLine = '';
     const progress = (p: RunProgress) => {

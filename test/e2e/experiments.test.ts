@@ -5,13 +5,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { experimentFigures } from '../../src/core/experiments/experiment';
+import { experimentFigures } from '../../src/core/spb/experiments/experiment';
 import { deltaText } from '../../src/core/experiments/format';
-import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import { readSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
-import { benchmarkSize, experimentTableRows } from '../../src/core/experiments/table';
+import { benchmarkSize, experimentTableRows } from '../../src/core/spb/experiments/table';
 import { reply, smartBody, type ScriptedServer } from '../support/scriptedServer';
 import { pressIn, waitFor, type Workbench } from './harness';
 import { listRows } from './support/sideBar';

@@ -5,14 +5,14 @@
 // resumes the finished run without asking the server anything.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import {
   LONG_CONTEXT_READING,
   longContextLines,
   longContextPlan,
   longContextTable,
-} from '../../src/core/experiments/longContext';
-import { drawSample } from '../../src/core/experiments/sample';
+} from '../../src/core/spb/experiments/longContext';
+import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, readSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';

@@ -13,7 +13,7 @@ import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID, demoAnswer, type DemoReply } from '../../src/core/demo/profiler';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { renderStepRequest } from '../../src/core/runner/step';
+import { renderStepRequest } from '../../src/core/spb/run/step';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { personaReceived, resultFor } from '../../src/core/spb/score/run';

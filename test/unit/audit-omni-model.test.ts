@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { auditOmni, type OmniAuditResult } from '../../src/core/pi/omniAudit';
+import { auditOmni, type OmniAuditResult } from '../../src/core/omni/piAudit';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
 import { groupOmni, omniFindingDescription } from '../../src/extension/benchmarks/omni/audit/model';
 import { OMNI_SAMPLE } from '../support/committedSample';

@@ -11,7 +11,7 @@ import { runRunCommand } from '../../src/cli/run';
 import { DEMO_MODEL_ID, demoAnswer } from '../../src/core/demo/profiler';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { createOpenAITransport } from '../../src/core/runner/client';
-import { renderStepRequest, runStep } from '../../src/core/runner/step';
+import { renderStepRequest, runStep } from '../../src/core/spb/run/step';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { readResultRows } from '../support/scriptedServer';

@@ -6,7 +6,7 @@ import { demoAnswer, demoReply, readDemoPrompt } from '../../src/core/demo/profi
 import { readRules } from '../../src/core/demo/instructions';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
-import { renderStepRequest } from '../../src/core/runner/step';
+import { renderStepRequest } from '../../src/core/spb/run/step';
 import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';
 import { SAMPLE } from '../support/committedSample';
 

@@ -6,7 +6,7 @@ import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';
 import { kForPool } from '../../src/core/spb/score/step';
-import { renderStepRequest } from '../../src/core/runner/step';
+import { renderStepRequest } from '../../src/core/spb/run/step';
 import type { User } from '../../src/core/spb/types';
 import { SAMPLE } from '../support/committedSample';
 

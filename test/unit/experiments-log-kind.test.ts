@@ -11,9 +11,9 @@ import {
   EXPERIMENTS_SCHEMA_VERSION,
   ExperimentLog,
   type ExperimentInput,
-} from '../../src/core/experiments/log';
+} from '../../src/core/spb/experiments/log';
 import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
-import { LONG_CONTEXT_READING, longContextTableOf } from '../../src/core/experiments/longContext';
+import { LONG_CONTEXT_READING, longContextTableOf } from '../../src/core/spb/experiments/longContext';
 import { migrateSchema } from '../../src/core/storage/sqlite';
 import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
 

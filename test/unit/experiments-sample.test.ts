@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { allocate, drawSample, userSignature } from '../../src/core/experiments/sample';
+import { allocate, drawSample, userSignature } from '../../src/core/spb/experiments/sample';
 import { checkSample, newSample, readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { runCommand, UsageError } from '../../src/cli/commands';

@@ -1,11 +1,11 @@
 // The Experiments table's rows: names, deltas with their intervals, "CI n/a" where the bootstrap cannot vary, and the
 // column sort (undefined deltas last in either direction).
 import { describe, expect, it } from 'vitest';
-import { benchmarkSize, elideMiddle, experimentTableRows, sortTableRows } from '../../src/core/experiments/table';
+import { benchmarkSize, elideMiddle, experimentTableRows, sortTableRows } from '../../src/core/spb/experiments/table';
 import { coverageNote } from '../../src/core/coverage';
 import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
 import type { Benchmark } from '../../src/core/spb/types';
-import type { ExperimentRow } from '../../src/core/experiments/log';
+import type { ExperimentRow } from '../../src/core/spb/experiments/log';
 import { isExtensionToWebview } from '../../src/shared/spb/experimentTableProtocol';
 import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';
 

@@ -14,8 +14,8 @@ import {
   NO_PERSONA,
   unknownMetricNames,
 } from '../../src/core/glossary';
-import { experimentFigures } from '../../src/core/experiments/experiment';
-import { longContextLines, longContextTableOf } from '../../src/core/experiments/longContext';
+import { experimentFigures } from '../../src/core/spb/experiments/experiment';
+import { longContextLines, longContextTableOf } from '../../src/core/spb/experiments/longContext';
 import { deltaText, experimentsTable, figureLines } from '../../src/core/experiments/format';
 import { METRIC_NAMES } from '../../src/core/spb/names';
 import { readPostsText } from '../../src/core/spb/format/load';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongContextCommand } from '../../src/cli/longContext';
 import { runExperimentsCommand } from '../../src/cli/experiment';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/experiments/log';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import {
   LONG_CONTEXT_READING,
   longContextBench,
@@ -17,12 +17,12 @@ import {
   longContextRunName,
   longContextTable,
   longContextUsers,
-} from '../../src/core/experiments/longContext';
-import { drawSample } from '../../src/core/experiments/sample';
+} from '../../src/core/spb/experiments/longContext';
+import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
 import { JOURNAL_FILE } from '../../src/core/runner/runner';
-import { renderStepRequest } from '../../src/core/runner/step';
+import { renderStepRequest } from '../../src/core/spb/run/step';
 import { readPostsText, loadBenchmark } from '../../src/core/spb/format/load';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns } from '../../src/core/spb/score/runCompare';

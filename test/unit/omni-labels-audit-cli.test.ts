@@ -19,7 +19,7 @@ import {
 } from '../../src/core/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { AuditReport } from '../../src/core/pi/report';
-import type { OmniAuditFinding, OmniCountRow } from '../../src/core/pi/omniAudit';
+import type { OmniAuditFinding, OmniCountRow } from '../../src/core/omni/piAudit';
 import { video, writeOmniFolder, type FolderSpec } from './omni-folder';
 import { SAMPLE } from '../support/committedSample';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { auditOmni, findingTraceTarget, type OmniAuditFinding } from '../../src/core/pi/omniAudit';
+import { auditOmni, findingTraceTarget, type OmniAuditFinding } from '../../src/core/omni/piAudit';
 import { hasPlaceholder, type PiCategory } from '../../src/core/pi/placeholders';
 import type { Confidence } from '../../src/core/pi/types';
 import { OMNI_SAMPLE } from '../support/committedSample';

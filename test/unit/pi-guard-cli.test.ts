@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
-import { RunHistory } from '../../src/core/runner/history';
+import { RunHistory } from '../../src/core/spb/run/history';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 

@@ -17,8 +17,8 @@ import {
   type GuardSettings,
 } from '../../src/core/pi/guard';
 import type { ChatTransport, TransportResult } from '../../src/core/runner/client';
-import { plannedPrompts } from '../../src/core/runner/preflight';
-import { renderStepRequest } from '../../src/core/runner/step';
+import { plannedPrompts } from '../../src/core/spb/run/preflight';
+import { renderStepRequest } from '../../src/core/spb/run/step';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { SAMPLE } from '../support/committedSample';
 

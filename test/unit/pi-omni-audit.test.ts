@@ -9,7 +9,7 @@ import {
   recordTexts,
   testActionFor,
   type OmniAuditFinding,
-} from '../../src/core/pi/omniAudit';
+} from '../../src/core/omni/piAudit';
 import { hasPlaceholder } from '../../src/core/pi/placeholders';
 import { buildReport, formatTextReport, renderMarkdown } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';

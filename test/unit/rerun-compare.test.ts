@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ablationTable } from '../../src/core/rerun/ablation';
+import { ablationTable } from '../../src/core/spb/rerun/ablation';
 import {
   attemptFromRecord,
   buildComparison,
@@ -7,7 +7,7 @@ import {
   summarizeAttempt,
   type AttemptRow,
 } from '../../src/core/rerun/attemptCompare';
-import type { StepRunRecord } from '../../src/core/runner/step';
+import type { StepRunRecord } from '../../src/core/spb/run/step';
 import type { Run, Step, StepResult, User } from '../../src/core/spb/types';
 
 const step: Step = {

@@ -1,6 +1,6 @@
 // Save as Template: the edited draft's text around the data's values becomes the template; values become slots again.
 import { describe, expect, it } from 'vitest';
-import { templateFromDraft } from '../../src/core/rerun/draftTemplate';
+import { templateFromDraft } from '../../src/core/spb/rerun/draftTemplate';
 import { DEFAULT_TEMPLATE, renderPrompt, type PromptContext } from '../../src/core/spb/prompt/prompt';
 
 const ctx: PromptContext = {

@@ -2,7 +2,7 @@
 // and the comparison's "Persona received" shows it, not the persona the step carries.
 import { describe, expect, it } from 'vitest';
 import { buildComparison, type AttemptRow } from '../../src/core/rerun/attemptCompare';
-import { draftPersona, sentSpanText } from '../../src/core/rerun/sentPersona';
+import { draftPersona, sentSpanText } from '../../src/core/spb/rerun/sentPersona';
 import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt, renderedSpans } from '../../src/core/spb/prompt/prompt';
 import type { Step } from '../../src/core/spb/types';
 

@@ -10,7 +10,7 @@ import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { estimateLine, estimateRun, estimateTokens } from '../../src/core/runner/estimate';
 import { stepKey } from '../../src/core/runner/journal';
-import type { PlannedPrompt } from '../../src/core/runner/preflight';
+import type { PlannedPrompt } from '../../src/core/spb/run/preflight';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';

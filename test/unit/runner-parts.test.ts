@@ -14,7 +14,7 @@ import {
   redactor,
   type ChatTransport,
 } from '../../src/core/runner/client';
-import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/runner/history';
+import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/spb/run/history';
 import { acquireLock, Journal } from '../../src/core/runner/journal';
 import {
   manifestConflicts,
@@ -23,7 +23,7 @@ import {
   writeManifest,
   type ManifestInput,
 } from '../../src/core/runner/manifest';
-import { runStep } from '../../src/core/runner/step';
+import { runStep } from '../../src/core/spb/run/step';
 import {
   MARKER_TEMPLATE,
   reply,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt/prompt';
 import { resultLine } from '../../src/core/spb/format/resultsFile';
-import { RunHistory } from '../../src/core/runner/history';
+import { RunHistory } from '../../src/core/spb/run/history';
 import { readManifest } from '../../src/core/runner/manifest';
 import { runBenchmark, type RunProgress } from '../../src/core/runner/runner';
 import { scoreStep } from '../../src/core/spb/score/step';

@@ -5,9 +5,9 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { drawSample } from '../../src/core/experiments/sample';
+import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
-import { loadSampleScope, sampleLabel, sampleScope } from '../../src/core/experiments/sampleScope';
+import { loadSampleScope, sampleLabel, sampleScope } from '../../src/core/spb/experiments/sampleScope';
 import { scoredSteps } from '../../src/core/spb/score/figures';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { tableModels } from '../../src/core/spb/score/paperTables';
@@ -19,7 +19,7 @@ import { inSubset, subsetSize, userSubset } from '../../src/core/spb/score/userS
 import { runCommand, UsageError } from '../../src/cli/commands';
 import { dashboardModel } from '../../src/extension/benchmarks/spb/dashboard/model';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/dashboardProtocol';
-import { sampleSummaries } from '../../src/core/experiments/sampleScope';
+import { sampleSummaries } from '../../src/core/spb/experiments/sampleScope';
 import { SAMPLE } from '../support/committedSample';
 
 let root: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand, type CliOptions } from '../../src/cli/commands';
-import { drawSample } from '../../src/core/experiments/sample';
+import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import type { ScoreJson } from '../../src/core/spb/score/tables';

@@ -6,11 +6,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExperimentLog } from '../../src/core/experiments/log';
+import { ExperimentLog } from '../../src/core/spb/experiments/log';
 import { migrate } from '../../src/core/labels/migrations';
 import { LabelStore, LabelStoreError } from '../../src/core/labels/store';
 import { VerdictStore, VerdictStoreError } from '../../src/core/pi/verdicts';
-import { RunHistory } from '../../src/core/runner/history';
+import { RunHistory } from '../../src/core/spb/run/history';
 import { labelKey, labelsCli as cli } from './labelStore-fixture';
 
 const key = labelKey;

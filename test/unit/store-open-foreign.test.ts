@@ -7,10 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExperimentLog } from '../../src/core/experiments/log';
+import { ExperimentLog } from '../../src/core/spb/experiments/log';
 import { LabelStore } from '../../src/core/labels/store';
 import { VerdictStore } from '../../src/core/pi/verdicts';
-import { RunHistory } from '../../src/core/runner/history';
+import { RunHistory } from '../../src/core/spb/run/history';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pl-foreign-'));
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
-import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/runner/history';
+import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/spb/run/history';
 import {
   checkTemplateName,
   locateProblems,

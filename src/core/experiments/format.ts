@@ -2,15 +2,15 @@
 // (tree descriptions and tooltips use deltaText). Differences are in percentage points (pp).
 import type { PairedSummaryRow } from '../spb/score/pairedSummary';
 import { higherIsBetter, type CompareMetric } from '../spb/score/runCompare';
-import { intervalCannotVary, thinPlatforms, type ExperimentFigures } from './experiment';
-import { templateLabel, type ExperimentRow } from './log';
-import { LONG_CONTEXT_READING } from './longContext';
+import { intervalCannotVary, thinPlatforms, type ExperimentFigures } from '../spb/experiments/experiment';
+import { templateLabel, type ExperimentRow } from '../spb/experiments/log';
+import { LONG_CONTEXT_READING } from '../spb/experiments/longContext';
 import { FIGURE_VIEW_ORDER, METRIC_NAMES } from '../spb/names';
 import { pyFixed } from '../io/pyNumber';
 import { alignColumns } from '../tables/text';
 import { MISSING } from '../glossary';
 import { coverageJson, coverageNote } from '../coverage';
-import { experimentCoverage, type BenchmarkSize } from './coverage';
+import { experimentCoverage, type BenchmarkSize } from '../spb/experiments/coverage';
 
 /** The metrics' short names (src/core/spb/names.ts). */
 export const EXPERIMENT_METRIC_LABELS: Record<CompareMetric, string> = Object.fromEntries(

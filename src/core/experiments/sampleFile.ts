@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { stampOf } from '../cache/store';
 import { readRegularText, writeFileInside } from '../io/safeFs';
 import { isPlatform, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import { SAMPLE_BY, SIGNATURES, type SampleDraw, type SampleStratum, type Signature } from './sample';
+import { SAMPLE_BY, SIGNATURES, type SampleDraw, type SampleStratum, type Signature } from '../spb/experiments/sample';
 import { isRecord } from '../guards';
 
 export const SAMPLE_DIR = join('.personalab', 'samples');

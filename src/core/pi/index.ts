@@ -17,8 +17,8 @@ export { maskText, scanPrompt, isLoopbackEndpoint } from './mask';
 export type { PromptScan } from './mask';
 export { auditBenchmark, findingKey, textHash } from './audit';
 export type { AuditFinding, AuditOptions, AuditResult, CountRow } from './audit';
-export { auditOmni, findingTraceTarget, OMNI_PARTS } from './omniAudit';
-export type { OmniAuditFinding, OmniAuditResult, OmniCountRow, OmniPart } from './omniAudit';
+export { auditOmni, findingTraceTarget, OMNI_PARTS } from '../omni/piAudit';
+export type { OmniAuditFinding, OmniAuditResult, OmniCountRow, OmniPart } from '../omni/piAudit';
 export { VerdictStore, VerdictStoreError, VERDICTS, VERDICT_LABELS, isVerdict, latestByKey } from './verdicts';
 export type { Verdict, VerdictRow, VerdictTarget, VerdictInput } from './verdicts';
 export {

@@ -6,7 +6,7 @@
 import { chainCounts, chainText, type PiChain } from './chains';
 import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
-import { OMNI_PARTS, type OmniCountRow } from './omniAudit';
+import { OMNI_PARTS, type OmniCountRow } from '../omni/piAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
 import type { Confidence, Finding } from './types';
 import type { PartRow } from './tally';

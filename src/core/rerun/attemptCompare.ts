@@ -2,8 +2,8 @@
 // persona diff between the two written personas, flags, latency and usage. Pure and JSON-safe (numbers are finite
 // or null) because it goes to the webview as a message.
 import { maskedText } from '../pi/guard';
-import type { HistoryContext, HistoryRow } from '../runner/history';
-import type { StepRunRecord } from '../runner/step';
+import type { HistoryContext, HistoryRow } from '../spb/run/history';
+import type { StepRunRecord } from '../spb/run/step';
 import { scoreStep } from '../spb/score/step';
 import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../spb/view/sides';
 import type { DiffPart } from '../spb/view/stepModel';

@@ -10,7 +10,7 @@
 // A chain's later steps receive the persona the model writes during the run, unknown before it: they are counted
 // with an empty persona, so the estimate is low by the personas' length. Completion tokens cannot be known before a
 // run: with --max-tokens the output cost is given as an upper bound, otherwise left out.
-import type { PlannedPrompt } from './preflight';
+import type { PlannedPrompt } from '../spb/run/preflight';
 import { stepKey } from './journal';
 
 const CJK =

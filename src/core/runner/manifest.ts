@@ -25,7 +25,7 @@ export interface RunSelection {
   startPersona: StartPersona;
   /** only these users per platform (a sample, see core/experiments); absent: every user of the platforms */
   users?: Partial<Record<Platform, string[]>>;
-  /** a copy of this run with its failed requests sent again (runner/onlyFailed.ts) */
+  /** a copy of this run with its failed requests sent again (core/spb/run/onlyFailed.ts) */
   onlyFailedOf?: string;
 }
 

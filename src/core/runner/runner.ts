@@ -29,10 +29,10 @@ import {
   type RunStatus,
   type StartPersona,
 } from './manifest';
-import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
+import { isSeededFailure, seedJournal, usersOf } from '../spb/run/onlyFailed';
 import { runPool, safeListener } from './pool';
-import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from './plan';
-import { runStep, startPersonaFor, type StepRunRecord } from './step';
+import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from '../spb/run/plan';
+import { runStep, startPersonaFor, type StepRunRecord } from '../spb/run/step';
 import type { PromptSource } from '../spb/reference/source';
 
 export const JOURNAL_FILE = '.journal.jsonl';

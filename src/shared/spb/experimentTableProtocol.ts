@@ -2,7 +2,7 @@
 // webview/spb/experiments). The webview posts `ready`; the extension answers `show` with every row of the log (each with
 // its coverage: the paired users and steps out of the benchmark's), and again whenever the log changes. `compare` opens a row's paired steps in Compare Runs; `diff` two rows' templates.
 import { arrayOf, count, type Infer, message, messages, nullable, num, oneOf, shapeOf, str } from '../../core/guards';
-import type { ExperimentTableRow, TableDelta } from '../../core/experiments/tableRows';
+import type { ExperimentTableRow, TableDelta } from '../../core/spb/experiments/tableRows';
 import type { Coverage, CoverageCount } from '../../core/coverage';
 
 export const EXPERIMENT_TABLE_VIEW_TYPE = 'personaLab.experimentTable';
@@ -12,7 +12,7 @@ export {
   TABLE_METRICS,
   type ExperimentTableRow,
   type TableSortKey,
-} from '../../core/experiments/tableRows';
+} from '../../core/spb/experiments/tableRows';
 
 export interface ExperimentTableModel {
   benchmark: string;

@@ -2,7 +2,7 @@
 import { basename, dirname, join } from 'node:path';
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../../formats/descriptor';
 import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../../io/safeFs';
-import { loadSampleScope } from '../../experiments/sampleScope';
+import { loadSampleScope } from '../experiments/sampleScope';
 import { stepHashOf, staleness } from '../../labels/hash';
 import type { LabelRow } from '../../labels/model';
 import type { TraceStaleness } from '../../labels/trace';

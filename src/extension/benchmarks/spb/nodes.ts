@@ -10,7 +10,7 @@ import type { Benchmark, Platform, Run } from '../../../core/spb/types';
 import { SPB_ORDER_INFO, sortSpbUsers, type SpbOrderKey } from '../../../core/spb/view/userOrder';
 import { orderSentence, type UserOrder } from '../../../core/userOrder';
 import type { StepRef } from './stepRef';
-import type { SampleScope } from '../../../core/experiments/sampleScope';
+import type { SampleScope } from '../../../core/spb/experiments/sampleScope';
 import { folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
 import { rowName } from '../viewText';
 import type { TreeNode } from '../../tree/node';

@@ -3,7 +3,7 @@
 // benchmark and choice; what is wrong with it (users the benchmark lacks, tasks files changed, a file that cannot be
 // read) is a located warning, once, and the view keeps working on what it can use.
 import * as vscode from 'vscode';
-import { loadSampleScope, type SampleScope } from '../../../core/experiments/sampleScope';
+import { loadSampleScope, type SampleScope } from '../../../core/spb/experiments/sampleScope';
 import type { Benchmark } from '../../../core/spb/types';
 import { log } from '../../log';
 

@@ -1,7 +1,7 @@
 // Filter Tree to Sample… (a pick of the benchmark's samples, or the sample of an Experiments row or a name given
 // as argument) and Clear Sample Filter, and the part of the Benchmarks view's message that says a sample is shown.
 import * as vscode from 'vscode';
-import { sampleLabel } from '../../../core/experiments/sampleScope';
+import { sampleLabel } from '../../../core/spb/experiments/sampleScope';
 import { listSamples, readSample, samplePath, type Sample } from '../../../core/experiments/sampleFile';
 import type { SpbStore } from './store';
 import { ExperimentNode } from './experiments/provider';

@@ -1,6 +1,6 @@
 // What the PI Audit tree shows of an OmniBehavior audit, as plain data: one category's findings by user, its
 // placeholder and finding counts per source and part, and a finding's description. No `vscode` import (unit-tested).
-import type { OmniAuditFinding, OmniAuditResult } from '../../../../core/pi/omniAudit';
+import type { OmniAuditFinding, OmniAuditResult } from '../../../../core/omni/piAudit';
 import type { PiCategory } from '../../../../core/pi/placeholders';
 import type { Verdict } from '../../../../core/pi/verdicts';
 import { byFindingsThenName, categorySources, fieldName, VERDICT_TEXT } from '../../../audit/model';

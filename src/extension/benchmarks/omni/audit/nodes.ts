@@ -2,7 +2,7 @@
 // and placeholders of that category, per part), then users, then findings (the rows of findingNodes.ts). A finding
 // opens the trace view at its test action with its history record revealed (findingTraceTarget), or the raw file at
 // its line when it belongs to no test action. Dataset text reaches tooltips only through appendText (escaped).
-import type { OmniAuditFinding } from '../../../../core/pi/omniAudit';
+import type { OmniAuditFinding } from '../../../../core/omni/piAudit';
 import type { TraceFindings } from './trace';
 import { AuditUserNode, type FindingFormat } from '../../../audit/findingNodes';
 import { omniFindingDescription, type OmniCategoryGroup } from './model';

@@ -1,7 +1,7 @@
 // Opening an OmniBehavior finding: in the trace view at its test action with the finding outlined (a click), or its
 // source line pretty-printed with the span selected (Open Finding in File, and a click on a finding of no test action).
 import * as vscode from 'vscode';
-import { findingTraceTarget, type OmniAuditFinding } from '../../../../core/pi/omniAudit';
+import { findingTraceTarget, type OmniAuditFinding } from '../../../../core/omni/piAudit';
 import { log } from '../../../log';
 import { openFindingLine } from '../../../audit/sourceLine';
 import type { TraceFindings } from './trace';

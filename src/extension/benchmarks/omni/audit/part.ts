@@ -3,7 +3,7 @@
 // findings in the trace it shows (trace.ts).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditOmni, type OmniAuditResult } from '../../../../core/pi/omniAudit';
+import { auditOmni, type OmniAuditResult } from '../../../../core/omni/piAudit';
 import type { OmniBenchmark } from '../../../../core/omni/types';
 import type { OmniStore } from '../store';
 import type { TracePanel } from '../traceView/panel';

@@ -6,7 +6,7 @@ import {
   findingTraceTarget,
   type OmniAuditFinding,
   type OmniAuditResult,
-} from '../../../../core/pi/omniAudit';
+} from '../../../../core/omni/piAudit';
 import { omniFindingArea } from '../../../../core/pi/spans';
 import type { AuditPiFinding, TraceRef } from '../../../../shared/omni/traceProtocol';
 import type { TraceAuditSource, TracePanel } from '../traceView/panel';

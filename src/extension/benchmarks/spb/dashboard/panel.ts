@@ -5,7 +5,7 @@ import { readRunOrigin } from '../../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
 import { scoredSteps, type StepPoint } from '../../../../core/spb/score/figures';
 import { scoreRun, type RunScore } from '../../../../core/spb/score/run';
-import { sampleSummaries, type SampleScope } from '../../../../core/experiments/sampleScope';
+import { sampleSummaries, type SampleScope } from '../../../../core/spb/experiments/sampleScope';
 import { SampleChoice } from '../sampleChoice';
 import type { Benchmark, Run } from '../../../../core/spb/types';
 import { runMemory } from '../../../../core/spb/score/tagMemory';

@@ -2,13 +2,13 @@
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
 import { coverageNote } from '../../../../core/coverage';
-import { benchmarkSize, experimentCoverage } from '../../../../core/experiments/coverage';
+import { benchmarkSize, experimentCoverage } from '../../../../core/spb/experiments/coverage';
 import * as vscode from 'vscode';
-import { experimentRunName } from '../../../../core/experiments/experiment';
-import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../../../core/experiments/log';
+import { experimentRunName } from '../../../../core/spb/experiments/experiment';
+import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../../../core/spb/experiments/log';
 import type { ResolvedEndpoint } from '../../../endpoint';
-import { authorName, recordExperiment } from '../../../../core/experiments/record';
-import { drawSample, sampleSize, type SampleBy } from '../../../../core/experiments/sample';
+import { authorName, recordExperiment } from '../../../../core/spb/experiments/record';
+import { drawSample, sampleSize, type SampleBy } from '../../../../core/spb/experiments/sample';
 import {
   checkSample,
   checkSampleName,

@@ -3,7 +3,7 @@
 // core's (longContextPlan, recordLongContext), as `persona-lab long-context` uses them; the run goes through the
 // re-run feature's estimate, PI guard and progress (estimateText, guardPlan, runPlan), so running it again resumes.
 import * as vscode from 'vscode';
-import { templateLabel, type ExperimentRow } from '../../../../core/experiments/log';
+import { templateLabel, type ExperimentRow } from '../../../../core/spb/experiments/log';
 import {
   LONG_CONTEXT_MIN_STEPS,
   LONG_CONTEXT_READING,
@@ -11,8 +11,8 @@ import {
   longContextPlan,
   longContextTableOf,
   type LongContextTable,
-} from '../../../../core/experiments/longContext';
-import { authorName, recordLongContext } from '../../../../core/experiments/record';
+} from '../../../../core/spb/experiments/longContext';
+import { authorName, recordLongContext } from '../../../../core/spb/experiments/record';
 import { checkSample } from '../../../../core/experiments/sampleFile';
 import { guardPlan, progressText, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';

@@ -6,11 +6,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { coverageNote } from '../../../../core/coverage';
-import { thinPlatforms } from '../../../../core/experiments/experiment';
-import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../../../core/experiments/coverage';
+import { thinPlatforms } from '../../../../core/spb/experiments/experiment';
+import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../../../core/spb/experiments/coverage';
 import { deltaText, figureLines, verdict } from '../../../../core/experiments/format';
-import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../../../core/experiments/log';
-import { LONG_CONTEXT_READING, longContextLines, longContextTableOf } from '../../../../core/experiments/longContext';
+import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../../../core/spb/experiments/log';
+import {
+  LONG_CONTEXT_READING,
+  longContextLines,
+  longContextTableOf,
+} from '../../../../core/spb/experiments/longContext';
 import type { SpbStore } from '../store';
 import { log } from '../../../log';
 import { hoverText } from '../../../../core/glossary';

@@ -2,7 +2,7 @@
 // the log changes. A row opens its paired steps in Compare Runs; two rows, their templates' diff.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { benchmarkSize, experimentTableRows } from '../../../../core/experiments/table';
+import { benchmarkSize, experimentTableRows } from '../../../../core/spb/experiments/table';
 import {
   EXPERIMENT_TABLE_VIEW_TYPE,
   isWebviewToExtension,

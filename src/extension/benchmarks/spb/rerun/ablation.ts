@@ -1,7 +1,7 @@
 // Run Persona Ablation for User…: the user's whole chain twice, persona "none" and "full", into two run folders
 // (<name>-none, <name>-full) at the same time; the step view then shows the step-wise Recall side by side.
 import * as vscode from 'vscode';
-import { ablationTable } from '../../../../core/rerun/ablation';
+import { ablationTable } from '../../../../core/spb/rerun/ablation';
 import type { RunProgress } from '../../../../core/runner/runner';
 import { stepForCommand } from '../stepView';
 import { slug, stamp, userOfNode } from './args';

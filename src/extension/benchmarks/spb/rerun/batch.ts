@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { maskingTransport, maskOutgoing } from '../../../../core/pi/guard';
 import { createOpenAITransport } from '../../../../core/runner/client';
-import { renderPlanned } from '../../../../core/runner/preflight';
+import { renderPlanned } from '../../../../core/spb/run/preflight';
 import {
   MANIFEST_FILE,
   isValidRunName,

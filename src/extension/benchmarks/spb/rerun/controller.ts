@@ -2,7 +2,7 @@
 // the last persona ablation per user. Answers the webview's re-run requests (StepViewAddon).
 import * as vscode from 'vscode';
 import { comparisonPiMarks } from '../../../../core/pi/highlight';
-import type { AblationTable } from '../../../../core/rerun/ablation';
+import type { AblationTable } from '../../../../core/spb/rerun/ablation';
 import { attemptRefusal } from '../../../../core/rerun/attemptCheck';
 import { buildComparison, summarizeAttempt } from '../../../../core/rerun/attemptCompare';
 import { promptDiff } from '../../../../core/rerun/promptDiff';

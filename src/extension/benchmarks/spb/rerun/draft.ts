@@ -19,7 +19,7 @@ import type { StepRef } from '../store';
 import { stepForCommand } from '../stepView';
 import { execute, type RerunDeps } from './step';
 import { readDraftOrigin, writeDraftOrigin } from './draftTemplate';
-import { draftPersona } from '../../../../core/rerun/sentPersona';
+import { draftPersona } from '../../../../core/spb/rerun/sentPersona';
 import { promptContext } from '../../../../core/spb/reference/source';
 import { draftKindOf, onDidChangeDraftKinds } from '../../../rerun/draftKinds';
 

@@ -3,7 +3,7 @@
 // What a draft was rendered from is kept beside it (<draft>.origin.json) when `e` writes it.
 import * as vscode from 'vscode';
 import { DRAFT_LANGUAGE, parseDraft } from '../../../../core/rerun/draft';
-import { templateFromDraft, type JoinedChoice, type JoinedText } from '../../../../core/rerun/draftTemplate';
+import { templateFromDraft, type JoinedChoice, type JoinedText } from '../../../../core/spb/rerun/draftTemplate';
 import { isRecord } from '../../../../core/guards';
 import { readPostsText } from '../../../../core/spb/format/load';
 import { promptContext } from '../../../../core/spb/reference/source';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { estimateLine, estimateRun, type Prices } from '../../../../core/runner/estimate';
 import { readJournalSteps } from '../../../../core/runner/journal';
-import { renderPlanned, type PlannedSelection } from '../../../../core/runner/preflight';
+import { renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
 import { JOURNAL_FILE } from '../../../../core/runner/runner';
 import type { Benchmark } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';

@@ -5,8 +5,8 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { attemptFromRecord, type AttemptRow } from '../../../../core/rerun/attemptCompare';
-import type { HistoryContext, RunHistory } from '../../../../core/runner/history';
-import type { StepRunRecord } from '../../../../core/runner/step';
+import type { HistoryContext, RunHistory } from '../../../../core/spb/run/history';
+import type { StepRunRecord } from '../../../../core/spb/run/step';
 import type { StepRef } from '../store';
 import { log } from '../../../log';
 
@@ -41,7 +41,7 @@ export class AttemptHistory implements vscode.Disposable {
     if (this.db !== undefined) return Promise.resolve(this.db);
     this.opening ??= (async () => {
       try {
-        const { RunHistory } = await import('../../../../core/runner/history');
+        const { RunHistory } = await import('../../../../core/spb/run/history');
         mkdirSync(dirname(this.path), { recursive: true });
         // The database holds prompts and replies: keep it out of version control, next to templates that belong in it.
         const ignore = join(dirname(this.path), '.gitignore');

@@ -6,7 +6,7 @@ import { readPostsText } from '../../../../core/spb/format/load';
 import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../../../core/rerun/attemptCompare';
 import { maskedCounts, maskingTransport, maskOutgoing } from '../../../../core/pi/guard';
 import { createOpenAITransport } from '../../../../core/runner/client';
-import { renderStepRequest, runStep, type StepRequest } from '../../../../core/runner/step';
+import { renderStepRequest, runStep, type StepRequest } from '../../../../core/spb/run/step';
 import { personaReceived, resultFor } from '../../../../core/spb/score/run';
 import type { Step, User } from '../../../../core/spb/types';
 import type { EndpointService, ResolvedEndpoint } from '../../../endpoint';

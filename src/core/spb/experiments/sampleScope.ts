@@ -2,9 +2,9 @@
 // that the loaded benchmark holds, and what is wrong with it as located messages (users not in the benchmark, tasks
 // files changed since it was drawn). The figures of a scope are the core's scoring over its users (userSubset.ts),
 // always named as the sample's, never as the whole benchmark's.
-import { subsetSize, userSubset, type UserSubset } from '../spb/score/userSubset';
-import { PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import { checkSample, listSamples, readSample, type Sample } from './sampleFile';
+import { subsetSize, userSubset, type UserSubset } from '../score/userSubset';
+import { PLATFORMS, type Benchmark, type Platform } from '../types';
+import { checkSample, listSamples, readSample, type Sample } from '../../experiments/sampleFile';
 
 export interface SampleScope {
   name: string;

@@ -2,9 +2,9 @@
 // whose record is the reference's error record is sent again with the persona it received (the last non-empty one
 // written before it, as the reference threads prev_persona); every other step is copied as it is, and later steps
 // keep what they were given (they did not see the retried step's persona). FROM itself is never changed.
-import { isErrorRecord } from '../spb/score/failedRequests';
-import type { Benchmark, Platform, Run, Step, User } from '../spb/types';
-import type { Journal, StepEntry } from './journal';
+import { isErrorRecord } from '../score/failedRequests';
+import type { Benchmark, Platform, Run, Step, User } from '../types';
+import type { Journal, StepEntry } from '../../runner/journal';
 import { stepEntry, type Job } from './plan';
 
 /** FROM's users per platform: the copy covers exactly them. */

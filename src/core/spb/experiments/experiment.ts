@@ -3,12 +3,12 @@
 // resamples and seed), and what it cost, read back from the run's journal.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { readJournalSteps } from '../runner/journal';
-import { JOURNAL_FILE } from '../runner/runner';
-import { templateId } from '../spb/prompt/prompt';
-import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/score/pairedSummary';
-import { compareRuns, type FlippedTag, type RunComparison } from '../spb/score/runCompare';
-import type { Benchmark, Platform, Run } from '../spb/types';
+import { readJournalSteps } from '../../runner/journal';
+import { JOURNAL_FILE } from '../../runner/runner';
+import { templateId } from '../prompt/prompt';
+import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../score/pairedSummary';
+import { compareRuns, type FlippedTag, type RunComparison } from '../score/runCompare';
+import type { Benchmark, Platform, Run } from '../types';
 
 export type SampleUsers = Partial<Record<Platform, readonly string[]>>;
 

@@ -9,11 +9,11 @@ import { isRecord as isObj } from '../guards';
 import { parseJsonText } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
-import type { OmniBenchmark, OmniUser } from '../omni/types';
-import { findingKey, type AuditOptions } from './audit';
-import type { PiCategory } from './placeholders';
-import { AuditTally, readScanLines, sizeOf } from './tally';
-import type { Finding } from './types';
+import type { OmniBenchmark, OmniUser } from './types';
+import { findingKey, type AuditOptions } from '../pi/audit';
+import type { PiCategory } from '../pi/placeholders';
+import { AuditTally, readScanLines, sizeOf } from '../pi/tally';
+import type { Finding } from '../pi/types';
 
 /** Where in a trace a text comes from; the count rows are per source and part. */
 export const OMNI_PARTS = ['profile', 'context', 'ocr-asr', 'search', 'dialogue', 'action', 'prediction'] as const;

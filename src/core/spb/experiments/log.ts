@@ -3,10 +3,10 @@
 // Never holds an API key: the endpoint goes in through publicBaseURL, and no field takes a key.
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { openStoreDatabase, retryWhileBusy, type StoreOpenOptions, type StoreSchema } from '../storage/sqlite';
-import { publicBaseURL } from '../runner/client';
-import type { CompareMetric } from '../spb/score/runCompare';
-import type { PairedSummaryRow } from '../spb/score/pairedSummary';
+import { openStoreDatabase, retryWhileBusy, type StoreOpenOptions, type StoreSchema } from '../../storage/sqlite';
+import { publicBaseURL } from '../../runner/client';
+import type { CompareMetric } from '../score/runCompare';
+import type { PairedSummaryRow } from '../score/pairedSummary';
 import type { ExperimentCost, ExperimentFigures } from './experiment';
 import type { LongContextTable } from './longContext';
 

@@ -1,7 +1,7 @@
 // What an experiment's figures are over: its paired users and steps out of the benchmark's. An experiment runs on a
 // sample, so its figures are never read as the whole benchmark's (the table, the tree, the CLI's log and its JSON).
-import type { Coverage } from '../coverage';
-import type { Benchmark } from '../spb/types';
+import type { Coverage } from '../../coverage';
+import type { Benchmark } from '../types';
 import type { ExperimentRow } from './log';
 
 /** The benchmark's users and steps: what an experiment's coverage counts against. */

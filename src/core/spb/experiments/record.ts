@@ -4,13 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { templateHash, templateId } from '../spb/prompt/prompt';
-import type { Benchmark } from '../spb/types';
+import { templateHash, templateId } from '../prompt/prompt';
+import type { Benchmark } from '../types';
 import { experimentCost, experimentFigures, type ExperimentFigures, type SampleUsers } from './experiment';
 import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';
 import { longContextFigures, type LongContextTable } from './longContext';
 import { sampleSize } from './sample';
-import type { Sample } from './sampleFile';
+import type { Sample } from '../../experiments/sampleFile';
 
 /** git's user.name in the folder, else the OS user; never fails. */
 export function authorName(cwd: string): string {

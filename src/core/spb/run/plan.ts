@@ -1,10 +1,10 @@
 // What a run covers (its users and steps) and what it writes of them: the results line of a user, rebuilt from the
 // journal, and a step's cost over its attempts.
 import { join } from 'node:path';
-import type { ResultUserRecord } from '../spb/format/resultsFile';
-import { scoreStep } from '../spb/score/step';
-import type { Benchmark, Platform, Step, User } from '../spb/types';
-import type { Journal, StepEntry } from './journal';
+import type { ResultUserRecord } from '../format/resultsFile';
+import { scoreStep } from '../score/step';
+import type { Benchmark, Platform, Step, User } from '../types';
+import type { Journal, StepEntry } from '../../runner/journal';
 import type { StepRunRecord } from './step';
 
 /** The journal entry of a finished step of `user`: what it wrote, and what the next step of the chain receives. */

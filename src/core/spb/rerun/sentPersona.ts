@@ -2,8 +2,8 @@
 // it, or typed against it on its line) is the persona that attempt received, not the one the step carries. Found by
 // following the persona's span of the first rendering through a character diff to the text sent. Pure: no `vscode`.
 import { diffChars } from 'diff';
-import { renderedSpans, renderPrompt, type PromptContext } from '../spb/prompt/prompt';
-import type { RerunPersonaMode } from './attemptCompare';
+import { renderedSpans, renderPrompt, type PromptContext } from '../prompt/prompt';
+import type { RerunPersonaMode } from '../../rerun/attemptCompare';
 
 export interface SentPersonaInput {
   /** the prompt as first rendered, before any edit */

@@ -3,7 +3,7 @@
 // inside a value is refused and named, since a template cannot hold one step's data; text typed against a value on
 // its line is a question for the user (template text, or this step's edit of the value). Pure: no `vscode`.
 import { diffChars } from 'diff';
-import { isSlotName, renderPrompt, slotValues, type PromptContext, type SlotName } from '../spb/prompt/prompt';
+import { isSlotName, renderPrompt, slotValues, type PromptContext, type SlotName } from '../prompt/prompt';
 
 const SLOT_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 

@@ -1,6 +1,6 @@
 // The Experiments table's row shape and its column sort: no Node imports, since the webview sorts with it too.
-import type { Coverage } from '../coverage';
-import type { CompareMetric } from '../spb/score/runCompare';
+import type { Coverage } from '../../coverage';
+import type { CompareMetric } from '../score/runCompare';
 
 /** The table's delta columns, in order. */
 export const TABLE_METRICS = [

@@ -5,23 +5,15 @@
 // The run goes through the ordinary runner (retries, journal, resume) on a view of the benchmark that holds only each
 // qualifying user's last step, so its folder is a normal results folder; the comparison is the paired one of
 // *Compare Runs* (compareRuns + pairedSummary) on exactly those last steps.
-import { userPostsReader } from '../spb/format/load';
-import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../spb/score/pairedSummary';
-import { compareRuns, type RunComparison } from '../spb/score/runCompare';
-import { templateId } from '../spb/prompt/prompt';
-import {
-  PLATFORMS,
-  type Benchmark,
-  type Platform,
-  type Run,
-  type Step,
-  type User,
-  type UserResult,
-} from '../spb/types';
+import { userPostsReader } from '../format/load';
+import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../score/pairedSummary';
+import { compareRuns, type RunComparison } from '../score/runCompare';
+import { templateId } from '../prompt/prompt';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User, type UserResult } from '../types';
 import { tallyFlips, type ExperimentFigures, type SampleUsers } from './experiment';
-import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../spb/names';
-import { pyFixed } from '../io/pyNumber';
-import { MISSING } from '../glossary';
+import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../names';
+import { pyFixed } from '../../io/pyNumber';
+import { MISSING } from '../../glossary';
 
 /** How the baseline is named wherever it shows: it is our reading of the paper's text, not the authors' code. */
 export const LONG_CONTEXT_READING =

@@ -8,12 +8,12 @@ import {
   prepareStoreFile,
   userVersion,
   type StoreSchema,
-} from '../storage/sqlite';
-import { checkDefaultStorePath } from '../io/safeFs';
+} from '../../storage/sqlite';
+import { checkDefaultStorePath } from '../../io/safeFs';
 import type Database from 'better-sqlite3';
-import { pyJsonDumps, pyJsonLoads } from '../io/pyjson';
-import type { StepMetrics } from '../spb/types';
-import { publicBaseURL } from './client';
+import { pyJsonDumps, pyJsonLoads } from '../../io/pyjson';
+import type { StepMetrics } from '../types';
+import { publicBaseURL } from '../../runner/client';
 import type { StepRunRecord } from './step';
 
 type DB = Database.Database;

@@ -1,13 +1,13 @@
 // The prompts a batch run will send, rendered before it starts (for the re-run guard's scan). A chain's later steps
 // receive the persona the model writes during the run, unknown here: they are rendered with the cold-start text, so
 // only what the benchmark and the start persona put in a prompt is seen.
-import type { Benchmark, Platform, Step, User } from '../spb/types';
+import type { Benchmark, Platform, Step, User } from '../types';
 import { failedStepsOf } from './onlyFailed';
-import { PLATFORMS } from '../spb/types';
+import { PLATFORMS } from '../types';
 import { planRun } from './plan';
-import type { RunOptions } from './runner';
+import type { RunOptions } from '../../runner/runner';
 import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
-import { readPostsText } from '../spb/format/load';
+import { readPostsText } from '../format/load';
 
 /** What of a run decides which prompts it sends: the run's own options, so the two cannot drift apart. */
 export type PlannedSelection = Pick<

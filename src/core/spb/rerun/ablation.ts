@@ -1,9 +1,9 @@
 // The paper's persona ablation for one user: the same chain run with persona "none" and "full", step-wise Recall
 // side by side. Pure; built from the two run folders once they are loaded.
-import { resultFor } from '../spb/score/run';
-import { nanMean, scoreStep } from '../spb/score/step';
-import { formatMetric } from '../spb/view/stepText';
-import type { Platform, Run, User } from '../spb/types';
+import { resultFor } from '../score/run';
+import { nanMean, scoreStep } from '../score/step';
+import { formatMetric } from '../view/stepText';
+import type { Platform, Run, User } from '../types';
 
 export interface AblationRow {
   stepId: number;

@@ -5,8 +5,8 @@
 import { experimentCoverage, type BenchmarkSize } from './coverage';
 import { TABLE_METRICS, type ExperimentTableRow, type TableDelta } from './tableRows';
 import { intervalCannotVary, thinPlatforms } from './experiment';
-import { deltaText } from './format';
-import { MISSING } from '../glossary';
+import { deltaText } from '../../experiments/format';
+import { MISSING } from '../../glossary';
 import { templateLabel, type ExperimentRow } from './log';
 
 const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
@@ -52,5 +52,5 @@ export function experimentTableRows(rows: readonly ExperimentRow[], size: Benchm
 }
 
 export { benchmarkSize, experimentCoverage, type BenchmarkSize } from './coverage';
-export { elideMiddle } from '../elide';
+export { elideMiddle } from '../../elide';
 export { sortTableRows, TABLE_METRICS, type ExperimentTableRow, type TableDelta, type TableSortKey } from './tableRows';

@@ -1,12 +1,12 @@
 // One step against the endpoint: render, request (with retries), parse, thread the persona, score. Used by the
 // batch runner and, on its own, by "Re-run Step". Writes nothing.
-import { readPostsText } from '../spb/format/load';
-import { templateId } from '../spb/prompt/prompt';
-import { renderTemplateRequest, type PromptSource } from '../spb/reference/source';
-import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../spb/prompt/response';
-import { kForPool, scoreStep } from '../spb/score/step';
-import type { Benchmark, Platform, Step, StepMetrics, User } from '../spb/types';
-import { personaReceived } from '../spb/score/run';
+import { readPostsText } from '../format/load';
+import { templateId } from '../prompt/prompt';
+import { renderTemplateRequest, type PromptSource } from '../reference/source';
+import { errorRecord, parseReply, threadPersona, type ParsedReply } from '../prompt/response';
+import { kForPool, scoreStep } from '../score/step';
+import type { Benchmark, Platform, Step, StepMetrics, User } from '../types';
+import { personaReceived } from '../score/run';
 import {
   callWithRetries,
   DEFAULT_RETRY,
@@ -14,8 +14,8 @@ import {
   type ChatTransport,
   type RetryPolicy,
   type Usage,
-} from './client';
-import type { PersonaMode, StartPersona } from './manifest';
+} from '../../runner/client';
+import type { PersonaMode, StartPersona } from '../../runner/manifest';
 
 export interface StepRequest {
   user: User;

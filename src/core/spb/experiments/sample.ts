@@ -1,10 +1,10 @@
 // Samples: a seeded, stratified draw of users (strata.ts), so that every try of a template runs on the same steps. Strata are
 // the platforms, or the platforms crossed with a failure signature read off a base run's per-step scores (the core
 // scoring, scoreStepOfRun). Pure: the file side is sampleFile.ts.
-import { drawStrata } from './strata';
-import { scoreStepOfRun } from '../spb/score/run';
-import { scoreStep } from '../spb/score/step';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../spb/types';
+import { drawStrata } from '../../experiments/strata';
+import { scoreStepOfRun } from '../score/run';
+import { scoreStep } from '../score/step';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../types';
 
 export type SampleBy = 'platform' | 'signature';
 export const SAMPLE_BY: readonly SampleBy[] = ['platform', 'signature'];
@@ -130,4 +130,4 @@ export function sampleSize(bench: Benchmark, users: Partial<Record<Platform, rea
   return { users: n, steps };
 }
 
-export { allocate } from './strata';
+export { allocate } from '../../experiments/strata';
