@@ -5,13 +5,13 @@ import { FORMATS } from '../core/formats';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
-import { EXPERIMENT_USAGE } from './experiment';
-import { LONG_CONTEXT_USAGE } from './longContext';
-import { JUDGE_OPTIONS, JUDGE_USAGE } from './omniJudge';
+import { EXPERIMENT_USAGE } from './formats/spb/experiment';
+import { LONG_CONTEXT_USAGE } from './formats/spb/longContext';
+import { JUDGE_OPTIONS, JUDGE_USAGE } from './formats/omni/judge';
 import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES } from './formats';
 import { RUN_OPTIONS, RUN_USAGE } from './run';
-import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './sample';
-import { TEMPLATE_USAGE } from './template';
+import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './formats/spb/sample';
+import { TEMPLATE_USAGE } from './formats/spb/template';
 
 type Options = ParseArgsOptionsConfig;
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/experiment';
+import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/formats/spb/experiment';
 import { authorName } from '../../src/core/spb/experiments/record';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { experimentFigures, thinPlatforms } from '../../src/core/spb/experiments/experiment';

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExperimentCommand } from '../../src/cli/experiment';
+import { runExperimentCommand } from '../../src/cli/formats/spb/experiment';
 import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { estimateLine, estimateRun, estimateTokens } from '../../src/core/runner/estimate';

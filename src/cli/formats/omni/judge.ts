@@ -1,19 +1,19 @@
 // `persona-lab judge`: the LLM judge on an OmniBehavior run's predictions, as a step of its own (re-judge without
 // re-running). The judge endpoint and model default to the run's (run.json) and can be set apart.
 import { join } from 'node:path';
-import { omniBehavior } from '../core/omni/format';
-import { judgePrompts, judgeRun, type JudgeProgress } from '../core/omni/run/judge';
-import { OMNI_TEMPLATE_MARK, readOmniManifest } from '../core/omni/run/manifest';
-import { DEFAULT_MAX_HISTORY_TOKENS, type OmniPromptSource } from '../core/omni/run/source';
-import { omniTemplateSource } from '../core/omni/run/template';
-import { omniReferenceSource } from '../core/omni/reference/source';
-import { scoreOmniRun } from '../core/omni/score';
-import { createOpenAITransport } from '../core/runner/client';
-import { MANIFEST_FILE } from '../core/runner/runner';
-import { checkoutFor } from './batchRun';
-import { OMNI_CHECKOUT, type OmniRunCliOptions } from './formats/omni/run';
-import { cliPiGuard, piGuardOption } from './piGuard';
-import { num, timeoutSeconds, Usage, type RunCliIo } from './runArgs';
+import { omniBehavior } from '../../../core/omni/format';
+import { judgePrompts, judgeRun, type JudgeProgress } from '../../../core/omni/run/judge';
+import { OMNI_TEMPLATE_MARK, readOmniManifest } from '../../../core/omni/run/manifest';
+import { DEFAULT_MAX_HISTORY_TOKENS, type OmniPromptSource } from '../../../core/omni/run/source';
+import { omniTemplateSource } from '../../../core/omni/run/template';
+import { omniReferenceSource } from '../../../core/omni/reference/source';
+import { scoreOmniRun } from '../../../core/omni/score';
+import { createOpenAITransport } from '../../../core/runner/client';
+import { MANIFEST_FILE } from '../../../core/runner/runner';
+import { checkoutFor } from '../../batchRun';
+import { OMNI_CHECKOUT, type OmniRunCliOptions } from './run';
+import { cliPiGuard, piGuardOption } from '../../piGuard';
+import { num, timeoutSeconds, Usage, type RunCliIo } from '../../runArgs';
 
 export const JUDGE_OPTIONS = {
   'judge-base-url': { type: 'string' },

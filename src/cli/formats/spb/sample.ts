@@ -1,10 +1,10 @@
 // `persona-lab sample`: draws a seeded, stratified sample of users and saves it under .personalab/samples/.
 import { existsSync } from 'node:fs';
-import { loadBenchmark } from '../core/spb/format/load';
-import { drawSample, SAMPLE_BY, sampleSize, type SampleBy } from '../core/spb/experiments/sample';
-import { checkSampleName, newSample, writeSample } from '../core/experiments/sampleFile';
-import { cacheOption } from './cacheOption';
-import { print } from './output';
+import { loadBenchmark } from '../../../core/spb/format/load';
+import { drawSample, SAMPLE_BY, sampleSize, type SampleBy } from '../../../core/spb/experiments/sample';
+import { checkSampleName, newSample, writeSample } from '../../../core/experiments/sampleFile';
+import { cacheOption } from '../../cacheOption';
+import { print } from '../../output';
 
 export const SAMPLE_OPTIONS = {
   users: { type: 'string' },

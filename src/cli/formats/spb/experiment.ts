@@ -3,19 +3,19 @@
 // `persona-lab experiments`: the log, newest first.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { experimentRunName } from '../core/spb/experiments/experiment';
-import { EXPERIMENTS_DB, ExperimentLog } from '../core/spb/experiments/log';
-import { authorName, recordExperiment } from '../core/spb/experiments/record';
-import { checkSample, readSample } from '../core/experiments/sampleFile';
-import { sampleSize } from '../core/spb/experiments/sample';
-import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt/prompt';
-import { loadBenchmark } from '../core/spb/format/load';
-import { cacheOption } from './cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from './run';
-import { parseRunArgs, Usage, type RunCliOptions } from './runArgs';
-import { experimentsJson, experimentsTable, figureLines } from '../core/experiments/format';
-import { benchmarkSize, experimentCoverage } from '../core/spb/experiments/coverage';
-import { coverageNote } from '../core/coverage';
+import { experimentRunName } from '../../../core/spb/experiments/experiment';
+import { EXPERIMENTS_DB, ExperimentLog } from '../../../core/spb/experiments/log';
+import { authorName, recordExperiment } from '../../../core/spb/experiments/record';
+import { checkSample, readSample } from '../../../core/experiments/sampleFile';
+import { sampleSize } from '../../../core/spb/experiments/sample';
+import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
+import { loadBenchmark } from '../../../core/spb/format/load';
+import { cacheOption } from '../../cacheOption';
+import { executeRun, usageFailure, type RunCliIo } from '../../run';
+import { parseRunArgs, Usage, type RunCliOptions } from '../../runArgs';
+import { experimentsJson, experimentsTable, figureLines } from '../../../core/experiments/format';
+import { benchmarkSize, experimentCoverage } from '../../../core/spb/experiments/coverage';
+import { coverageNote } from '../../../core/coverage';
 
 export const EXPERIMENT_OPTIONS = {
   sample: { type: 'string' },

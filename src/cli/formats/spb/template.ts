@@ -1,10 +1,10 @@
 // `persona-lab template init [FILE]`: writes the built-in prompt template out for editing (never over a file).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { writeFileInside } from '../core/io/safeFs';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
-import { TEMPLATE_EXT } from '../core/spb/prompt/templateFiles';
-import { print } from './output';
+import { writeFileInside } from '../../../core/io/safeFs';
+import { DEFAULT_TEMPLATE } from '../../../core/spb/prompt/prompt';
+import { TEMPLATE_EXT } from '../../../core/spb/prompt/templateFiles';
+import { print } from '../../output';
 
 export const TEMPLATE_USAGE = `  template init [FILE]                                    write the built-in prompt template to FILE (default
                                                            my-template${TEMPLATE_EXT}) to edit and pass to run --template`;

@@ -4,14 +4,14 @@
 // logged in the experiment log as a 'long-context' row (recordLongContext, as the extension does).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { longContextLines, longContextPlan } from '../core/spb/experiments/longContext';
-import { authorName, recordLongContext } from '../core/spb/experiments/record';
-import { checkSample, readSample, type Sample } from '../core/experiments/sampleFile';
-import { loadBenchmark } from '../core/spb/format/load';
-import { DEFAULT_SYSTEM_MESSAGE } from '../core/spb/prompt/prompt';
-import { cacheOption } from './cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from './run';
-import { parseRunArgs, Usage } from './runArgs';
+import { longContextLines, longContextPlan } from '../../../core/spb/experiments/longContext';
+import { authorName, recordLongContext } from '../../../core/spb/experiments/record';
+import { checkSample, readSample, type Sample } from '../../../core/experiments/sampleFile';
+import { loadBenchmark } from '../../../core/spb/format/load';
+import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
+import { cacheOption } from '../../cacheOption';
+import { executeRun, usageFailure, type RunCliIo } from '../../run';
+import { parseRunArgs, Usage } from '../../runArgs';
 import type { ExperimentCliOptions } from './experiment';
 
 export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-url URL --model NAME [--sample NAME] [--template FILE] [--out NAME]
