@@ -18,6 +18,8 @@ export interface PanelHostOptions {
   adopt?: vscode.WebviewPanel;
   /** Every message from the page; `ready` has already been recorded when it arrives here. */
   onMessage(raw: unknown): void;
+  /** The panel's visibility, after each change of its view state and (false) when it closes. */
+  onVisible?(visible: boolean): void;
   onDispose(): void;
 }
 
@@ -46,6 +48,7 @@ export class PanelHost<Out> {
     panel.webview.html = o.html(panel.webview);
     this.arm();
     panel.onDidDispose(() => {
+      o.onVisible?.(false);
       this.isReady = false;
       clearTimeout(this.watchdog);
       this.settle(false);
@@ -57,6 +60,7 @@ export class PanelHost<Out> {
       () => {
         if (!panel.visible) this.isReady = false;
         this.arm();
+        o.onVisible?.(panel.visible);
       },
       undefined,
       own,
@@ -129,6 +133,10 @@ export class PanelHost<Out> {
 export abstract class ReusedPanel<Out, In extends { type: string }> implements vscode.Disposable {
   protected host: PanelHost<Out> | undefined;
   protected readonly disposables: vscode.Disposable[] = [];
+  private shown = false;
+  private readonly visibility = new vscode.EventEmitter<boolean>();
+  /** Fires when the panel starts or stops showing (made, hidden behind another tab, shown again, closed). */
+  protected readonly onDidChangeVisible = this.visibility.event;
 
   constructor(
     private readonly hostOptions: Omit<PanelHostOptions, 'onMessage' | 'onDispose'>,
@@ -162,8 +170,16 @@ export abstract class ReusedPanel<Out, In extends { type: string }> implements v
       ...this.hostOptions,
       adopt,
       onMessage: (raw) => void this.receive(raw),
+      onVisible: (visible) => this.setShown(visible),
       onDispose: () => (this.host = undefined),
     });
+    this.setShown(this.host.panel.visible);
+  }
+
+  private setShown(visible: boolean): void {
+    if (visible === this.shown) return;
+    this.shown = visible;
+    this.visibility.fire(visible);
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -185,6 +201,7 @@ export abstract class ReusedPanel<Out, In extends { type: string }> implements v
   dispose(): void {
     this.host?.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.visibility.dispose();
   }
 }
 

@@ -171,6 +171,8 @@ export interface AgreementModel {
   gold: GoldTables[];
   /** Why the adjudicators' decisions could not be read; null when they could. */
   goldError: string | null;
+  /** What is being read before the label server's decisions first answer (`gold` is then []); null once read. */
+  goldReading: string | null;
 }
 
 const agreementModel = shapeOf<AgreementModel>()({
@@ -182,6 +184,7 @@ const agreementModel = shapeOf<AgreementModel>()({
   counts: object({ platforms: array, rows: array, totals: array, total: count }),
   gold: array,
   goldError: nullable(str),
+  goldReading: nullable(str),
 });
 
 export const isExtensionToWebview = messages(message('show', { model: agreementModel }));

@@ -57,6 +57,11 @@ export type AdjudicateAction = Infer<typeof labelAdjudicate>;
 /** While an adjudication section shows, its keys come before the label set's (digits take an annotator's labels). */
 export const ADJUDICATION_KEYS = { set: 'g', undo: 'u', next: '.' } as const;
 
+/** Whether the adjudication pass takes `key` while its section shows: every digit and its own keys. */
+export function adjudicationTakes(key: string): boolean {
+  return /^[0-9]$/.test(key) || Object.values<string>(ADJUDICATION_KEYS).includes(key);
+}
+
 /** The keys every labels bar handles (no modifier), beside the label set's own keys. */
 export const LABEL_BAR_KEYS = { note: 'n', undo: 'u', nextUnlabelled: '.' } as const;
 

@@ -40,7 +40,7 @@ export function whyRunsFailTable(runs: readonly RunFailures[], name: (id: string
   };
 }
 
-export const WHY_RUNS_FAIL_STATES = ['no-store', 'no-benchmark', 'no-gold', 'shown', 'error'] as const;
+export const WHY_RUNS_FAIL_STATES = ['no-store', 'no-benchmark', 'reading', 'no-gold', 'shown', 'error'] as const;
 export type WhyRunsFailState = (typeof WHY_RUNS_FAIL_STATES)[number];
 
 /** The section of a dashboard: the table, or why there is none; always what it covers. */
@@ -50,7 +50,10 @@ export interface WhyRunsFailSection {
   covers: string;
   /** "3 of 5 labelled steps settled (1 adjudicated, 2 unanimous); 2 left out" (empty before any label). */
   settled: string;
-  /** Why there is no table (no label store yet, no gold yet, the decisions cannot be read); null when shown. */
+  /**
+   * Why there is no table (no label store yet, the label server's decisions not read yet, no gold yet, the decisions
+   * cannot be read); null when shown.
+   */
   message: string | null;
   table: WhyRunsFailTable | null;
 }

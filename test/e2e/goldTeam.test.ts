@@ -221,7 +221,15 @@ describe.skipIf(skip !== undefined)(
         expect(
           await section.locator('.annotator').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.author)),
         ).toEqual(['alice', 'bob']);
-        if (n === 0) await wb('judy').screenshot('gold-team-adjudicate');
+        if (n === 0) {
+          // While the pass shows, key 1 takes alice's labels: the chip of decay-error (key 1) must not claim it.
+          const help = await frame
+            .locator('.labels-bar .label-chip[data-label-id="decay-error"]')
+            .getAttribute('aria-description');
+          expect(help).toContain("Key 1 is the adjudication pass's");
+          expect(help).not.toContain('Key 1 toggles');
+          await wb('judy').screenshot('gold-team-adjudicate');
+        }
         await section.locator('.adjudication-head').click();
         await pressIn(frame.locator('body'), String(n + 1));
         await waitFor(async () => (await message('judy')).includes(`${n + 1} settled · ${STEPS - 2} agreed`), {

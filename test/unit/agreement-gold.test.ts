@@ -3,7 +3,8 @@
 // no settled, open or decided unit is left out.
 import { describe, expect, it } from 'vitest';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
-import { goldTables } from '../../src/extension/labels/agreement/gold';
+import { goldTables, GoldTablesMemo } from '../../src/extension/labels/agreement/gold';
+import { READING_DECISIONS } from '../../src/extension/labels/gold/decisionSource';
 import { goldMarkdown } from '../../src/extension/labels/agreement/goldMarkdown';
 import { decisionOn, stepLabel } from './labelStore-fixture';
 
@@ -81,7 +82,7 @@ describe('goldTables', () => {
 
 describe('goldMarkdown (Copy as Markdown)', () => {
   const tables = goldTables(rows, [decide(3, ['B'])], new Map([['A', 'Alpha']]));
-  const md = goldMarkdown(tables, null).split('\n');
+  const md = goldMarkdown({ gold: tables, goldError: null, goldReading: null }).split('\n');
 
   it('carries the counts, why runs fail and each annotator against gold, cell for cell as the page', () => {
     expect(md[0]).toBe('## Gold');
@@ -97,8 +98,23 @@ describe('goldMarkdown (Copy as Markdown)', () => {
   });
 
   it('says why there is no gold, and a read error', () => {
-    const empty = goldMarkdown([], 'file is not a database');
+    const empty = goldMarkdown({ gold: [], goldError: 'file is not a database', goldReading: null });
     expect(empty).toContain('No gold yet');
     expect(empty).toContain('The decisions cannot be read: file is not a database');
+  });
+
+  it("says the label server's decisions are being read, never 'no gold yet', before their first answer", () => {
+    const memo = new GoldTablesMemo();
+    const reading = memo.part(rows, { reading: true }, new Map());
+    expect(reading).toEqual({ gold: [], goldError: null, goldReading: READING_DECISIONS });
+    const md = goldMarkdown(reading);
+    expect(md).toContain('Reading the decisions from the label server');
+    expect(md).not.toContain('No gold yet');
+    // Once read: the tables, and a failed read keeps the unanimous units' tables with its reason.
+    expect(memo.part(rows, { adjudications: [decide(3, ['B'])] }, new Map([['A', 'Alpha']])).gold).toEqual(tables);
+    const failed = memo.part(rows, { error: 'connection refused' }, new Map());
+    expect(failed.goldError).toBe('connection refused');
+    expect(failed.goldReading).toBeNull();
+    expect(failed.gold[0].counts.adjudicated).toBe(0);
   });
 });

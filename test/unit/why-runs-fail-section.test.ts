@@ -1,8 +1,9 @@
 // The dashboards' "why runs fail" section (src/extension/labels/gold/whyRunsFailSection.ts): its table is the runs of
 // `labels gold --json` for the benchmark (the same core rows, other benchmarks left out), it says what it covers, and
-// each empty state says why: no label store, no gold yet, decisions that cannot be read.
+// each empty state says why: no label store, no gold yet, decisions that cannot be read or not read yet.
 import { describe, expect, it } from 'vitest';
 import { goldReport, goldReportJson } from '../../src/core/labels/goldReport';
+import { READING_DECISIONS } from '../../src/extension/labels/gold/decisionSource';
 import { whyRunsFailSection, type WhyRunsFailInput } from '../../src/extension/labels/gold/whyRunsFailSection';
 import { decisionOn, stepLabel } from './labelStore-fixture';
 
@@ -76,5 +77,19 @@ describe('whyRunsFailSection', () => {
     expect(s).toMatchObject({ state: 'error', table: null });
     expect(s.message).toContain('file is not a database');
     expect(whyRunsFailSection(input({ error: 'locked' })).message).toContain('locked');
+  });
+
+  it("says the label server's decisions are being read before their first answer, never 'no gold yet'", () => {
+    // Units 3 and 5 are adjudicated on the server: without its answer they would count as open.
+    const s = whyRunsFailSection(input({ decisions: { reading: true } }));
+    expect(s).toMatchObject({ state: 'reading', table: null, settled: '' });
+    expect(s.message).toBe(READING_DECISIONS);
+    expect(s.covers).toContain('"spb"');
+    // Even where only open units are labelled so far.
+    const open = whyRunsFailSection(
+      input({ rows: [row('ann', 2, 'A'), row('bob', 2, 'B')], decisions: { reading: true } }),
+    );
+    expect(open.state).toBe('reading');
+    expect(open.message).not.toMatch(/No gold yet/);
   });
 });

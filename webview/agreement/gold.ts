@@ -47,8 +47,11 @@ function annotatorsTable(g: GoldTables): HTMLElement {
   ]);
 }
 
-/** The gold section of the page: one block per benchmark with gold, or why there is none. */
-export function goldSection(gold: readonly GoldTables[], error: string | null): HTMLElement {
+/**
+ * The gold section of the page: one block per benchmark with gold, or why there is none (`reading`: the label
+ * server's decisions have not answered yet, so no count would be true).
+ */
+export function goldSection(gold: readonly GoldTables[], error: string | null, reading: string | null): HTMLElement {
   const blocks = gold.map((g) => {
     const s = el('div', { className: 'gold-benchmark' }, [
       el('h3', { text: g.benchmark }),
@@ -64,13 +67,15 @@ export function goldSection(gold: readonly GoldTables[], error: string | null): 
   return el('section', { className: 'gold' }, [
     el('h2', { text: 'Gold' }),
     error && el('p', { className: 'error', attrs: { role: 'alert' }, text: `The decisions cannot be read: ${error}` }),
-    ...(blocks.length > 0
-      ? blocks
-      : [
-          el('p', {
-            className: 'empty',
-            text: 'No gold yet: no unit is adjudicated or unanimous between two annotators.',
-          }),
-        ]),
+    ...(reading
+      ? [el('p', { className: 'reading', attrs: { role: 'status' }, text: reading })]
+      : blocks.length > 0
+        ? blocks
+        : [
+            el('p', {
+              className: 'empty',
+              text: 'No gold yet: no unit is adjudicated or unanimous between two annotators.',
+            }),
+          ]),
   ]);
 }

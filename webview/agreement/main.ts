@@ -293,7 +293,7 @@ function build(m: AgreementModel): void {
       ]),
     ]),
     ...agreement,
-    goldSection(m.gold, m.goldError),
+    goldSection(m.gold, m.goldError, m.goldReading),
     el('section', { className: 'per-platform' }, [
       el('h2', { text: 'Labels per platform' }),
       m.counts.rows.length === 0 ? el('p', { className: 'empty', text: 'No labels yet.' }) : countsTable(m.counts),

@@ -104,7 +104,12 @@ export class QuestionLabelsUi {
 
   private chip(c: LabelChip, state: QuestionLabelState): HTMLElement {
     const on = state.applied.find((a) => a.labelId === c.id);
-    const how = { target: 'the question', disabled: state.error !== null, staleHelp };
+    const how = {
+      target: 'the question',
+      disabled: state.error !== null,
+      adjudicating: !!state.adjudication,
+      staleHelp,
+    };
     return toggleChip(c, on, how, () => this.toggle(c.id));
   }
 

@@ -2,7 +2,7 @@
 // side by side, the gold labels once settled, and the pass's keys, which come before the label set's while the section
 // shows (a digit takes that annotator's labels as gold). Every text is the dataset's or a person's: set as text only.
 import { progressText, type AdjudicationSection } from '../../src/core/labels/adjudication';
-import { ADJUDICATION_KEYS, type AdjudicateAction } from '../../src/shared/labelProtocol';
+import { ADJUDICATION_KEYS, adjudicationTakes, type AdjudicateAction } from '../../src/shared/labelProtocol';
 import { el } from './dom';
 import { isPlainKey } from './keys';
 import { injectStyle } from './page';
@@ -93,14 +93,16 @@ export function listenAdjudicationKeys(
     'keydown',
     (e) => {
       const s = current();
-      if (!s || !isPlainKey(e) || e.shiftKey) return;
-      let take: AdjudicateAction['take'] | undefined;
+      if (!s || !isPlainKey(e) || e.shiftKey || !adjudicationTakes(e.key)) return;
       // Every digit is the pass's while it shows: one past the annotators does nothing rather than label.
-      if (/^[0-9]$/.test(e.key)) take = Number(e.key);
-      else if (e.key === ADJUDICATION_KEYS.set) take = 'set';
-      else if (e.key === ADJUDICATION_KEYS.undo) take = 'undo';
-      else if (e.key === ADJUDICATION_KEYS.next) take = 'next';
-      if (take === undefined) return;
+      const take: AdjudicateAction['take'] =
+        e.key === ADJUDICATION_KEYS.set
+          ? 'set'
+          : e.key === ADJUDICATION_KEYS.undo
+            ? 'undo'
+            : e.key === ADJUDICATION_KEYS.next
+              ? 'next'
+              : Number(e.key);
       e.preventDefault();
       e.stopImmediatePropagation();
       if (typeof take === 'number' && (take < 1 || take > s.annotators.length)) return;

@@ -7,7 +7,7 @@ import type { AdjudicationSection } from '../../src/core/labels/adjudication';
 import { renderAdjudication } from './adjudication';
 import { el } from './dom';
 import { isPageKey, isUndoChord } from './keys';
-import { keyHelp, keyRange, labelChip, type ChipOverflow } from './labelChips';
+import { chipKeyText, keyHelp, keyRange, labelChip, type ChipOverflow } from './labelChips';
 import type { NoteField } from './labelNote';
 import { serverLine } from './labelServer';
 
@@ -94,20 +94,18 @@ export function onBarKey(e: KeyboardEvent, labels: readonly LabelChip[], keys: B
 }
 
 /**
- * A label's chip whose key toggles it on the view's target (`target`, in words); `on`: the label as applied there,
- * if it is, whose staleness `staleHelp` explains.
+ * A label's chip whose key toggles it on the view's target (`target`, in words), except a key the adjudication pass
+ * takes while it shows (`adjudicating`); `on`: the label as applied there, if it is, whose staleness `staleHelp`
+ * explains.
  */
 export function toggleChip(
   c: LabelChip,
   on: AppliedLabel | undefined,
-  how: { target: string; disabled: boolean; staleHelp: (a: AppliedLabel) => string },
+  how: { target: string; disabled: boolean; adjudicating: boolean; staleHelp: (a: AppliedLabel) => string },
   toggle: () => void,
 ): HTMLElement {
   const stale = on?.staleness === 'stale';
-  const help = [
-    c.key ? `Key ${c.key} toggles it on ${how.target}.` : 'No key: click to toggle.',
-    on && stale ? how.staleHelp(on) : '',
-  ]
+  const help = [chipKeyText(c.key, how.target, how.adjudicating), on && stale ? how.staleHelp(on) : '']
     .filter(Boolean)
     .join('\n');
   return labelChip(c, { applied: !!on, stale, suggested: false, disabled: how.disabled, help }, toggle);

@@ -2,6 +2,7 @@
 // with its hover card (name, key, description, guide), an applied label in the bar's lines, and the key help line.
 // Label-set text goes in as text only.
 import type { AppliedLabel, LabelChip } from '../../src/core/labels/view';
+import { adjudicationTakes } from '../../src/shared/labelProtocol';
 import { append, el, icon } from './dom';
 
 export interface ChipState {
@@ -13,6 +14,17 @@ export interface ChipState {
   help: string;
   /** how many of this label the view's item carries (on it, its tags, spans or records); shown when above 0 */
   count?: number;
+}
+
+/**
+ * What a chip's hover card says its key does on `target`: while the adjudication pass shows, a key the pass takes
+ * (every digit, g, u, .) decides for the pass and toggles nothing, so only a click toggles the label then.
+ */
+export function chipKeyText(key: string | null, target: string, adjudicating: boolean): string {
+  if (!key) return 'No key: click to toggle.';
+  if (adjudicating && adjudicationTakes(key))
+    return `Click toggles it on ${target}. Key ${key} is the adjudication pass's while it shows.`;
+  return `Key ${key} toggles it on ${target}.`;
 }
 
 export function labelChip(c: LabelChip, s: ChipState, onClick: () => void): HTMLButtonElement {

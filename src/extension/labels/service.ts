@@ -73,8 +73,8 @@ export class LabelService implements vscode.Disposable {
     );
     this.disposables.push(
       { dispose: () => this.decisions.dispose() },
-      // With a label server, each change may come with decisions made elsewhere: read them again.
-      this.changed.event(() => void this.decisions.refresh()),
+      // With a label server, each change may come with decisions made elsewhere: read again while a view shows gold.
+      this.changed.event(() => this.decisions.labelsChanged()),
       this.changed,
       this.diagnostics,
       vscode.workspace.onDidChangeConfiguration((e) => {

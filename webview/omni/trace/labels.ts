@@ -184,7 +184,12 @@ export class TraceLabelsUi {
 
   private chip(c: LabelChip, state: TraceLabelState): HTMLElement {
     const on = this.applied(this.target).find((a) => a.labelId === c.id);
-    const how = { target: this.targetText, disabled: state.error !== null, staleHelp };
+    const how = {
+      target: this.targetText,
+      disabled: state.error !== null,
+      adjudicating: !!state.adjudication,
+      staleHelp,
+    };
     return toggleChip(c, on, how, () => this.toggle(c.id));
   }
 

@@ -14,7 +14,7 @@ import {
 } from '../../../src/core/labels/view';
 import { CHEAT_SHEET_KEY, type KeyRow } from '../../shared/cheatSheet';
 import { el, icon } from '../../shared/dom';
-import { appliedItem, keyRange, keysText, labelChip } from '../../shared/labelChips';
+import { appliedItem, chipKeyText, keyRange, keysText, labelChip } from '../../shared/labelChips';
 import { serverIcon, serverLine } from '../../shared/labelServer';
 
 export interface BarContext {
@@ -68,7 +68,7 @@ function chip(c: LabelChip, ctx: BarContext, h: BarHandlers): HTMLElement {
   const stale = applied?.staleness === 'stale';
   const count = state.applied.filter((a) => a.labelId === c.id).length;
   const help = [
-    `Scope: ${c.scope}. ${c.key ? `Key ${c.key} toggles it on ${describeTarget(target, ctx.selectedExcerpt)}.` : 'No key: click to toggle.'}`,
+    `Scope: ${c.scope}. ${chipKeyText(c.key, describeTarget(target, ctx.selectedExcerpt), !!state.adjudication)}`,
     count ? `On this step ${count} time${count === 1 ? '' : 's'} (the step, its tags or persona spans).` : '',
     suggested
       ? `Suggested from the metrics (${suggestion.reason}): not stored until you confirm it (its key, a click, or a for all).`

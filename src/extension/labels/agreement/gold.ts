@@ -8,9 +8,10 @@ import { intervalText } from '../../../core/labels/agreementIntervals';
 import { stepKey, type LabelRow } from '../../../core/labels/model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer } from '../../../core/labels/unitNoun';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
-import type { GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
+import type { AgreementModel, GoldFigureRow, GoldTables } from '../../../shared/agreementProtocol';
 import { whyRunsFailTable } from '../../../shared/whyRunsFailProtocol';
 import { fixed3 } from '../../../core/labels/figureText';
+import { READING_DECISIONS, type LiveDecisions } from '../gold/decisionSource';
 
 const fixed = (x: number) => fixed3(x);
 
@@ -80,4 +81,26 @@ export class GoldTablesMemo {
     if (this.last?.key !== key) this.last = { key, tables: this.compute(rows, adjudications, names, unitOf) };
     return this.last.tables;
   }
+
+  /**
+   * The gold part of the agreement model from the live decisions: before the label server's first answer no table
+   * (an adjudicated unit would count as open) and what is being read; after a failed read, the unanimous units'
+   * tables and why the decisions are missing.
+   */
+  part(
+    rows: readonly LabelRow[],
+    decided: LiveDecisions,
+    names: ReadonlyMap<string, string>,
+    unitOf: UnitNamer = platformUnitNoun,
+  ): GoldPart {
+    if ('reading' in decided) return { gold: [], goldError: null, goldReading: READING_DECISIONS };
+    const adjudications = 'error' in decided ? [] : decided.adjudications;
+    return {
+      gold: this.tables(rows, adjudications, names, unitOf),
+      goldError: 'error' in decided ? decided.error : null,
+      goldReading: null,
+    };
+  }
 }
+
+export type GoldPart = Pick<AgreementModel, 'gold' | 'goldError' | 'goldReading'>;

@@ -2,6 +2,7 @@
 // (gold.ts), per benchmark: the gold set's counts, why runs fail and each annotator against gold. Pure (no `vscode`).
 import type { GoldTables } from '../../../shared/agreementProtocol';
 import { mdText } from '../summaryMarkdown';
+import type { GoldPart } from './gold';
 
 const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 const rule = (n: number) => row(['---', ...Array<string>(n - 1).fill('---:')]);
@@ -49,10 +50,11 @@ function annotators(out: string[], g: GoldTables): void {
 }
 
 /** The `## Gold` section: one block per benchmark with gold, or why there is none. */
-export function goldMarkdown(gold: readonly GoldTables[], error: string | null): string {
+export function goldMarkdown({ gold, goldError, goldReading }: GoldPart): string {
   const out = ['## Gold', ''];
-  if (error) out.push(`The decisions cannot be read: ${mdText(error)}`, '');
-  if (gold.length === 0) out.push('No gold yet: no unit is adjudicated or unanimous between two annotators.', '');
+  if (goldError) out.push(`The decisions cannot be read: ${mdText(goldError)}`, '');
+  if (goldReading) out.push(mdText(goldReading), '');
+  else if (gold.length === 0) out.push('No gold yet: no unit is adjudicated or unanimous between two annotators.', '');
   for (const g of gold) {
     out.push(`### ${mdText(g.benchmark)}`, '', mdText(g.countsText), '');
     whyRunsFail(out, g);

@@ -6,6 +6,7 @@ import type { LabelService } from '../service';
 import { summaryMarkdown } from '../summaryMarkdown';
 import { GoldTablesMemo } from './gold';
 import { goldMarkdown } from './goldMarkdown';
+import { followWhileShown, type ShownEvent } from '../gold/decisionSource';
 
 export const SUMMARY_URI = vscode.Uri.from({ scheme: 'personalab-labels', path: '/Label Summary.md' });
 
@@ -14,14 +15,12 @@ export function summaryText(labels: LabelService, gold: GoldTablesMemo): string 
   const rows = labels.store(false)?.list() ?? [];
   const perAuthor = new Map<string, number>();
   for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-  const decided = labels.decisions.read();
-  const adjudications = 'error' in decided ? [] : decided.adjudications;
-  const tables = gold.tables(rows, adjudications, labels.names(), labels.unitOf);
+  const part = gold.part(rows, labels.decisions.read(), labels.names(), labels.unitOf);
   const agreements = agreementsByBenchmark(rows, labels.unitOf);
   return [
     summaryMarkdown(summarize(rows), labels.names(), labels.dbFile, perAuthor, agreements).trimEnd(),
     '',
-    goldMarkdown(tables, 'error' in decided ? decided.error : null),
+    goldMarkdown(part),
   ].join('\n');
 }
 
@@ -40,7 +39,17 @@ class SummaryDocument implements vscode.TextDocumentContentProvider {
 }
 
 export function registerSummaryDocument(labels: LabelService): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels));
+  const isSummary = (d: vscode.TextDocument) => d.uri.toString() === SUMMARY_URI.toString();
+  // Its gold section follows the label server's decisions while the document is open.
+  const open: ShownEvent = (listener) =>
+    vscode.Disposable.from(
+      vscode.workspace.onDidOpenTextDocument((d) => isSummary(d) && listener(true)),
+      vscode.workspace.onDidCloseTextDocument((d) => isSummary(d) && listener(false)),
+    );
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+    followWhileShown(labels.decisions, open),
+  );
 }
 
 /** The Markdown preview of the summary beside the active group (its source when there is no Markdown preview). */

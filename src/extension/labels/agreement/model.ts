@@ -201,5 +201,6 @@ export function agreementModel(
     counts: counts(rows, name),
     gold: [],
     goldError: null,
+    goldReading: null,
   };
 }

@@ -18,6 +18,7 @@ import type { LabelService } from '../service';
 import { openSummaryMarkdown, summaryText } from './markdown';
 import { agreementModel } from './model';
 import { GoldTablesMemo } from './gold';
+import { followWhileShown } from '../gold/decisionSource';
 import { after, coalesce } from '../../../core/coalesce';
 import { DISAGREEMENTS_SCOPE } from '../adjudicate/hook';
 
@@ -57,26 +58,16 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     this.disposables.push(
       labels.onDidChange(() => this.host && soon.request()),
       { dispose: () => soon.dispose() },
+      // Its gold part follows the label server's decisions while the table shows.
+      followWhileShown(labels.decisions, this.onDidChangeVisible),
     );
   }
 
   protected refresh(): void {
     const rows = this.labels.store(false)?.list() ?? [];
     const model = agreementModel(rows, this.labels.names(), this.labels.dbFile, this.labels.error, this.labels.unitOf);
-    const decided = this.labels.decisions.read();
-    this.post({
-      type: 'show',
-      model: {
-        ...model,
-        gold: this.gold.tables(
-          rows,
-          'error' in decided ? [] : decided.adjudications,
-          this.labels.names(),
-          this.labels.unitOf,
-        ),
-        goldError: 'error' in decided ? decided.error : null,
-      },
-    });
+    const gold = this.gold.part(rows, this.labels.decisions.read(), this.labels.names(), this.labels.unitOf);
+    this.post({ type: 'show', model: { ...model, ...gold } });
   }
 
   protected async handle(msg: WebviewToExtension): Promise<void> {

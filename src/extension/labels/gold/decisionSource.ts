@@ -1,11 +1,18 @@
 // The adjudicators' live decisions for the views that show gold (the Label Agreement, its Markdown, the dashboards'
 // why-runs-fail section). With the embedded file they are read from it at once. With a label server they live on the
 // server only (the replica carries the annotators' labels, not the decisions): the last decisions read from it are
-// given, and `refresh` reads them again (on each change of the labels) and calls `changed` when they differ, so that
-// the views draw again. A read that fails is given as its reason.
+// given, "reading" before its first answer (never "none": that would say no unit is adjudicated), and a read that
+// fails is given as its reason. Reading the server costs a round trip per label change, so it is read again only
+// while a view that shows gold follows it (`follow`); a view that starts following makes one read.
 import type { Adjudication } from '../../../core/labels/gold';
 import { serverGold, type GoldBackend } from '../adjudicate/goldBackend';
 import { readDecisions, type Decisions } from './readDecisions';
+
+/** What a view says while the label server's decisions have not answered yet. */
+export const READING_DECISIONS = 'Reading the decisions from the label server…';
+
+/** The decisions as a view gets them: at hand, why they cannot be read, or not read yet (the first read runs). */
+export type LiveDecisions = Decisions | { reading: true };
 
 export interface DecisionWhere {
   /** The label database file (the replica with a server). */
@@ -18,6 +25,9 @@ export class DecisionSource {
   private server: { url: string; backend: GoldBackend; read: Decisions | undefined } | undefined;
   private reading: Promise<void> | undefined;
   private again = false;
+  private followers = 0;
+  /** Set while `changed` runs: the change event it causes is this source's own, not news from the server. */
+  private telling = false;
 
   constructor(
     private readonly where: () => DecisionWhere,
@@ -31,15 +41,44 @@ export class DecisionSource {
     return this.where().server !== '';
   }
 
-  /** The live decisions (of `benchmark` when given): the file's, or the last read from the server (none before). */
-  read(benchmark?: string): Decisions {
+  /** How many views that show gold follow the decisions now. */
+  get following(): number {
+    return this.followers;
+  }
+
+  /**
+   * A view that shows gold, while it shows: reads the server once now, and again on each label change until the
+   * returned handle is disposed (disposing it twice counts once).
+   */
+  follow(): { dispose(): void } {
+    this.followers++;
+    void this.refresh();
+    let followed = true;
+    return {
+      dispose: () => {
+        if (followed) this.followers--;
+        followed = false;
+      },
+    };
+  }
+
+  /** The labels changed (another window, the CLI, a decision): decisions made elsewhere may come with it. */
+  labelsChanged(): void {
+    if (this.followers > 0 && !this.telling) void this.refresh();
+  }
+
+  /** The live decisions (of `benchmark` when given): the file's, or the last read from the server. */
+  read(benchmark?: string): LiveDecisions {
     const { file, server } = this.where();
     if (!server) return readDecisions(file, benchmark);
     const s = this.backend(server);
-    if (!s.read) void this.refresh();
-    const read = s.read ?? { adjudications: [] };
-    if ('error' in read || benchmark === undefined) return read;
-    return { adjudications: read.adjudications.filter((a) => a.ref.benchmark === benchmark) };
+    if (!s.read) {
+      // Asked before any answer, by a view that may not follow: make sure a read runs, so that "reading" is true.
+      if (!this.reading) void this.refresh();
+      return { reading: true };
+    }
+    if ('error' in s.read || benchmark === undefined) return s.read;
+    return { adjudications: s.read.adjudications.filter((a) => a.ref.benchmark === benchmark) };
   }
 
   /** Reads the server's decisions again (one read at a time; asks made meanwhile make one more); none with a file. */
@@ -57,6 +96,11 @@ export class DecisionSource {
       this.reading = undefined;
     })();
     return this.reading;
+  }
+
+  /** Resolves once the reads begun so far (and those asked for meanwhile) are done. */
+  settled(): Promise<void> {
+    return this.reading ?? Promise.resolve();
   }
 
   private backend(url: string) {
@@ -80,7 +124,13 @@ export class DecisionSource {
     if (this.server !== s) return;
     const differs = key(read) !== (s.read ? key(s.read) : undefined);
     s.read = read;
-    if (differs) this.changed();
+    if (!differs) return;
+    this.telling = true;
+    try {
+      this.changed();
+    } finally {
+      this.telling = false;
+    }
   }
 
   dispose(): void {
@@ -93,3 +143,25 @@ const key = (d: Decisions) =>
   'error' in d
     ? `error ${d.error}`
     : JSON.stringify(d.adjudications.map((a: Adjudication) => [a.ref, a.labels, a.adjudicator, a.createdAt]));
+
+/** A `vscode.Event<boolean>` as this file needs it (no vscode here): whether a view shows, as it changes. */
+export type ShownEvent = (listener: (shown: boolean) => void) => { dispose(): void };
+
+/** Follows `source` while `shown` last said the view shows (a panel's visibility); the handle stops for good. */
+export function followWhileShown(source: DecisionSource, shown: ShownEvent): { dispose(): void } {
+  let following: { dispose(): void } | undefined;
+  const stop = () => {
+    following?.dispose();
+    following = undefined;
+  };
+  const listening = shown((now) => {
+    if (now) following ??= source.follow();
+    else stop();
+  });
+  return {
+    dispose: () => {
+      listening.dispose();
+      stop();
+    },
+  };
+}

@@ -7,7 +7,7 @@ import type { LabelRow } from '../../../core/labels/model';
 import { nounOrNouns, platformUnitNoun, type UnitNamer } from '../../../core/labels/unitNoun';
 import { whyRunsFail } from '../../../core/labels/whyRunsFail';
 import { whyRunsFailTable, type WhyRunsFailSection } from '../../../shared/whyRunsFailProtocol';
-import type { Decisions } from './readDecisions';
+import { READING_DECISIONS, type LiveDecisions } from './decisionSource';
 
 export interface WhyRunsFailInput {
   /** Where the labels are: the label database file, or the label server (its URL). */
@@ -20,7 +20,8 @@ export interface WhyRunsFailInput {
   benchmark: string | undefined;
   /** The benchmark's labels (rows of other benchmarks are left out). */
   rows: readonly LabelRow[];
-  decisions: Decisions;
+  /** The adjudicators' decisions; `reading` before the label server's first answer. */
+  decisions: LiveDecisions;
   names: ReadonlyMap<string, string>;
   /** What the benchmark's units are called (its format's noun); by the rows' platforms when not given. */
   unitOf?: UnitNamer;
@@ -41,6 +42,8 @@ export function whyRunsFailSection(i: WhyRunsFailInput): WhyRunsFailSection {
   const covers = `Gold of the benchmark "${i.benchmark}" in ${i.source}, every project's units.`;
   if (i.error !== null) return none('error', covers, `The labels cannot be read: ${i.error}`);
   if ('error' in i.decisions) return none('error', covers, `The decisions cannot be read: ${i.decisions.error}`);
+  // Without the decisions no count is true yet: an adjudicated unit would show as open.
+  if ('reading' in i.decisions) return none('reading', covers, READING_DECISIONS);
   if (!i.exists)
     return none(
       'no-store',

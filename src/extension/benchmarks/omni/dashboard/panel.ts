@@ -47,7 +47,7 @@ export class OmniDashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewT
       { accepts: isWebviewToExtension, logName: 'OmniBehavior dashboard' },
     );
     // The panel draws again on every label change (people's judge scores), the section with it.
-    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, false);
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, this.onDidChangeVisible, false);
     this.disposables.push(
       this.whyRunsFail,
       store.onDidChange(() => this.refresh()),

@@ -45,7 +45,7 @@ export class PersonaMemDashboardPanel extends ReusedPanel<ExtensionToWebview, We
       },
       { accepts: isWebviewToExtension, logName: VIEW },
     );
-    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, this.onDidChangeVisible);
     this.disposables.push(
       this.whyRunsFail,
       store.onDidChange(() => this.refresh()),

@@ -55,7 +55,7 @@ export class DashboardPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
   ) {
     super(dashboardPanelOptions(extensionUri, 'dashboard'), { accepts: isWebviewToExtension, logName: 'dashboard' });
     this.sample = new SampleChoice(state, () => store.bench, { stateKey: SAMPLE_KEY, view: 'the run dashboard' });
-    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host);
+    this.whyRunsFail = new WhyRunsFailFeed(labels, store, () => this.host, this.onDidChangeVisible);
     this.disposables.push(
       this.whyRunsFail,
       this.sample,
