@@ -48,7 +48,8 @@ vi.mock('vscode', () => {
   };
 });
 
-const { draftKindOf, registerDraftKind } = await import('../../src/extension/rerun/draftKinds');
+const { draftKindOf, registerDraftKind, registerFallbackDraftKind } =
+  await import('../../src/extension/rerun/draftKinds');
 const { ReferenceSources } = await import('../../src/extension/rerun/referenceSources');
 
 beforeEach(() => {
@@ -82,6 +83,37 @@ describe('draft kinds', () => {
     expect(sent).toEqual(['kind: x\nok']);
     reg.dispose();
     expect(draftKindOf('kind: x\nok')).toBeUndefined();
+  });
+
+  it('a header kind is asked before the fallback, whichever came first; with neither, no kind', async () => {
+    expect(draftKindOf('kind: x\nok')).toBeUndefined();
+    const sent: string[] = [];
+    const doc = (text: string) => ({ getText: () => text, uri: { fsPath: 'drafts/a.pldraft' } }) as never;
+    const fallback = registerFallbackDraftKind<string>({
+      parse: (t) => (t === '' ? { ok: false, problems: [{ line: 1, message: 'empty' }] } : { ok: true, draft: t }),
+      send: async (_doc, d) => {
+        sent.push(`step ${d}`);
+      },
+      commands: [{ title: 'Save', tooltip: 'save it', command: 'x.save' }],
+    });
+    const header = registerDraftKind<string>({
+      owns: (t) => t.startsWith('kind: x'),
+      parse: (t) => ({ ok: true, draft: t }),
+      send: async (_doc, d) => {
+        sent.push(`x ${d}`);
+      },
+    });
+    await draftKindOf('kind: x\nok')!.send(doc('kind: x\nok'));
+    await draftKindOf('step: weibo/u/1')!.send(doc('step: weibo/u/1'));
+    expect(sent).toEqual(['x kind: x\nok', 'step step: weibo/u/1']);
+    expect(draftKindOf('kind: x')!.commands).toEqual([]);
+    expect(draftKindOf('step: weibo/u/1')!.commands.map((c) => c.command)).toEqual(['x.save']);
+    expect(draftKindOf('')!.problems('')).toEqual([{ line: 1, message: 'empty' }]);
+    fallback.dispose();
+    expect(draftKindOf('step: weibo/u/1')).toBeUndefined();
+    expect(draftKindOf('kind: x')).toBeDefined();
+    header.dispose();
+    expect(draftKindOf('kind: x')).toBeUndefined();
   });
 });
 

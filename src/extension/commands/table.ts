@@ -18,6 +18,7 @@ import type { CompareCommands } from '../compare';
 import type { Dashboards } from '../dashboard';
 import type { EndpointService } from '../endpoint';
 import type { LabelsApi } from '../labels';
+import { sendDraft } from '../rerun/draftEditor';
 import type { FormatBatches } from '../rerun/formatParts';
 import type { TreeApi } from '../tree/api';
 import type { FormatCommands, FormatCtx, Handler, Needs } from './command';
@@ -62,6 +63,7 @@ export const COMMANDS: CommandTable = {
   'personaLab.adjudicateLabels': { needs: 'any', make: (c) => (arg) => c.labels.adjudication.start(arg) },
   'personaLab.nextAssigned': { needs: 'any', make: (c) => (arg) => c.labels.projects.nextAssigned(arg) },
   'personaLab.runBatch': { needs: { capability: 'rerun' }, make: (c) => (arg) => c.batches.run(arg) },
+  'personaLab.sendDraft': { needs: { capability: 'rerun' }, make: () => (arg) => sendDraft(arg) },
   'personaLab.configureEndpoint': { make: (c) => () => configureEndpoint(c.endpoint) },
   'personaLab.setApiKey': { make: (c) => () => c.endpoint.setKey() },
   'personaLab.clearApiKey': { make: (c) => () => c.endpoint.clearKey() },

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
 import { publishServed, servedBenchmark } from '../benchmarks/served';
+import { activateDraftEditor } from './draftEditor';
 import type { BatchPart, RerunHost } from './part';
 
 const ROWS_KEY = 'personaLab.batchRows';
@@ -19,6 +20,7 @@ export function activateFormatReruns(
   benchmarks: Benchmarks,
   host: RerunHost,
 ): FormatBatches {
+  activateDraftEditor(context);
   const batches = new Map<string, BatchPart>();
   for (const c of benchmarks.contributions) {
     const part = c.rerun?.(benchmarks.of(c), host);

@@ -11,15 +11,13 @@ import type { ExperimentDeps } from './experiments/commands';
 import { runLongContextBaseline, showLongContextTable } from './experiments/longContext';
 import { spbCompare } from './compare/part';
 import type { FormatCommands } from '../../commands/command';
-import { draftKindOf } from '../../rerun/draftKinds';
-import * as vscode from 'vscode';
 import { streamProfileBench } from '../../../core/formats';
 import { chooseRun, copyUserId, revealUser, showDiagnostics } from './commands';
 import { clearStepFilter, filterSteps, nextUnlabelled } from './labels/filterCommands';
 import { spbLabels } from './labels/part';
 import { runAblation } from './rerun/ablation';
 import { rerunChain, rerunPlatforms, resumeRun } from './rerun/batch';
-import { editPrompt, sendDraft } from './rerun/draft';
+import { editPrompt } from './rerun/draft';
 import { saveDraftAsTemplate } from './rerun/draftTemplate';
 import { rerunFailed } from './rerun/failed';
 import { rerunStep, type RerunDeps } from './rerun/step';
@@ -35,15 +33,6 @@ export interface SpbFeatures {
   templates: { library: TemplateLibrary; deps: TemplateDeps };
   rerun: RerunDeps;
   experiments: ExperimentDeps;
-}
-
-/** Ctrl+Enter in a draft: a kind a format's re-run registered (told apart by its header), else a step's. */
-async function sendAnyDraft(rerun: RerunDeps, arg: unknown): Promise<void> {
-  const doc =
-    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
-  const kind = doc && draftKindOf(doc.getText());
-  if (doc && kind) return kind.send(doc);
-  return sendDraft(rerun, arg);
 }
 
 export function spbCommands(f: SpbFeatures): FormatCommands {
@@ -84,7 +73,6 @@ export function spbCommands(f: SpbFeatures): FormatCommands {
     'personaLab.showLongContextTable': { needs: 'own', make: () => (node) => showLongContextTable(x, node) },
     'personaLab.rerunStep': { needs: 'own', make: () => (arg) => rerunStep(rerun, arg) },
     'personaLab.editPrompt': { needs: 'own', make: () => (arg) => editPrompt(rerun, arg) },
-    'personaLab.sendDraft': { needs: { capability: 'rerun' }, make: () => (arg) => sendAnyDraft(rerun, arg) },
     'personaLab.saveDraftAsTemplate': { needs: 'own', make: () => (arg) => saveDraftAsTemplate(rerun, arg) },
     'personaLab.rerunChain': { needs: 'own', make: () => (arg) => rerunChain(rerun, arg) },
     'personaLab.rerunPlatform': { needs: 'own', make: () => (arg) => rerunPlatforms(rerun, arg, false) },

@@ -13,7 +13,7 @@ import type { OmniStore } from '../store';
 import { toTraceRef } from '../commands';
 import type { EndpointService, ResolvedEndpoint } from '../../../endpoint';
 import { log } from '../../../log';
-import { showDraft } from '../../spb/rerun/draft';
+import { showDraft } from '../../../rerun/draftEditor';
 import { draftTarget } from '../../../rerun/draftKinds';
 import { guardPrompts } from '../../../rerun/guard';
 import type { TracePanel } from '../traceView/panel';

@@ -20,7 +20,7 @@ import { createOpenAITransport, DEFAULT_RETRY, type ChatMessage } from '../../..
 import type { QuestionRef } from '../../../../shared/personamem/questionProtocol';
 import type { EndpointService, ResolvedEndpoint } from '../../../endpoint';
 import { log } from '../../../log';
-import { showDraft } from '../../spb/rerun/draft';
+import { showDraft } from '../../../rerun/draftEditor';
 import { draftTarget } from '../../../rerun/draftKinds';
 import { guardPrompts } from '../../../rerun/guard';
 import type { QuestionPanel } from '../questionView';

@@ -2,15 +2,7 @@
 // the draft as it stands (through the PI guard) as a new attempt of the step, shown in the step view. One draft per
 // run and step under .personalab/drafts/, kept until deleted; reopening the step reopens its draft.
 import * as vscode from 'vscode';
-import {
-  DRAFT_LANGUAGE,
-  draftPath,
-  parseDraft,
-  renderDraft,
-  type Draft,
-  type DraftParse,
-  type DraftProblem,
-} from '../../../../core/rerun/draft';
+import { draftPath, renderDraft, type Draft } from '../../../../core/rerun/draft';
 import { readPostsText } from '../../../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
 import { templateId } from '../../../../core/spb/prompt/prompt';
@@ -21,7 +13,8 @@ import { execute, type RerunDeps } from './step';
 import { readDraftOrigin, writeDraftOrigin } from './draftTemplate';
 import { draftPersona } from '../../../../core/spb/rerun/sentPersona';
 import { promptContext } from '../../../../core/spb/reference/source';
-import { draftKindOf, onDidChangeDraftKinds } from '../../../rerun/draftKinds';
+import { showDraft } from '../../../rerun/draftEditor';
+import type { DraftCommand } from '../../../rerun/draftKinds';
 
 /** The workspace folder, else the benchmark's folder: where .personalab/ lives. */
 function baseFolder(deps: RerunDeps): vscode.Uri | undefined {
@@ -99,99 +92,9 @@ export async function editPrompt(deps: RerunDeps, arg: unknown): Promise<void> {
   await showDraft(uri);
 }
 
-/**
- * Opens a draft beside the view with the cursor where its prompt starts, ready to type. The cursor comes with the
- * editor (a selection set after it opened lands late, and keys typed at once would go where the editor opened).
- */
-export async function showDraft(uri: vscode.Uri): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const text = doc.getText();
-  const userLine = text.split('\n').indexOf('=== user ===');
-  // A draft that is mostly history (its kind says which block) opens folded, at what follows it.
-  const history = draftKindOf(text)?.fold?.(text) ?? null;
-  const line = history ? history.edit : userLine >= 0 ? userLine + 1 : -1;
-  const at = line >= 0 ? new vscode.Position(line, 0) : undefined;
-  const editor = await vscode.window.showTextDocument(doc, {
-    viewColumn: vscode.ViewColumn.Beside,
-    preview: false,
-    selection: at && new vscode.Range(at, at),
-  });
-  if (history) await vscode.commands.executeCommand('editor.fold', { selectionLines: [history.start], levels: 1 });
-  // Scrolled only when the prompt is out of sight: a late scroll would move the view away from what is being typed.
-  if (at && !editor.visibleRanges.some((r) => r.contains(at)))
-    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-}
-
-/** A draft's history block, as its kind finds it, folds (and is folded when the draft opens). */
-export class DraftFolding implements vscode.FoldingRangeProvider {
-  provideFoldingRanges(doc: vscode.TextDocument): vscode.FoldingRange[] {
-    const text = doc.getText();
-    const block = draftKindOf(text)?.fold?.(text) ?? null;
-    return block ? [new vscode.FoldingRange(block.start, block.end, vscode.FoldingRangeKind.Region)] : [];
-  }
-}
-
-function toDiagnostic(doc: vscode.TextDocument, p: DraftProblem): vscode.Diagnostic {
-  const line = Math.min(Math.max(p.line - 1, 0), Math.max(doc.lineCount - 1, 0));
-  return new vscode.Diagnostic(doc.lineAt(line).range, p.message, vscode.DiagnosticSeverity.Error);
-}
-
-/** Problems of the drafts as they are typed; cleared when a draft is fixed or closed. */
-export class DraftDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection(DRAFT_LANGUAGE);
-  private readonly subscriptions: vscode.Disposable[];
-
-  constructor() {
-    this.subscriptions = [
-      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
-      onDidChangeDraftKinds(() => vscode.workspace.textDocuments.forEach((d) => this.check(d))),
-    ];
-    for (const d of vscode.workspace.textDocuments) this.check(d);
-  }
-
-  check(doc: vscode.TextDocument): DraftParse | undefined {
-    if (doc.languageId !== DRAFT_LANGUAGE) return undefined;
-    const text = doc.getText();
-    const kind = draftKindOf(text);
-    if (kind) {
-      // A format's own draft (told apart by its header): its own reading, the same squiggles.
-      this.collection.set(
-        doc.uri,
-        kind.problems(text).map((p) => toDiagnostic(doc, p)),
-      );
-      return undefined;
-    }
-    const parsed = parseDraft(text);
-    this.collection.set(doc.uri, parsed.ok ? [] : parsed.problems.map((p) => toDiagnostic(doc, p)));
-    return parsed;
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.collection.dispose();
-  }
-}
-
-/** Ctrl+Enter: sends the draft (the active one, or the one whose lens or title button was clicked). */
-export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
-  const doc =
-    arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
-  if (!doc || doc.languageId !== DRAFT_LANGUAGE) {
-    void vscode.window.showInformationMessage(
-      'Persona Lab: open a prompt draft first (Edit Prompt: key e in the step view).',
-    );
-    return;
-  }
+/** Ctrl+Enter on a step draft that parsed: a new attempt of its step, shown in the step view. */
+export async function sendStepDraft(deps: RerunDeps, doc: vscode.TextDocument, d: Draft): Promise<void> {
   const name = vscode.workspace.asRelativePath(doc.uri);
-  const parsed = deps.drafts.check(doc);
-  if (!parsed?.ok) {
-    const first = parsed?.problems[0];
-    if (first) void vscode.window.showErrorMessage(`Persona Lab: ${name}:${first.line}: ${first.message}`);
-    return;
-  }
-  const d = parsed.draft;
   const found = deps.store.step(d.step);
   if (!found) {
     void vscode.window.showErrorMessage(
@@ -235,26 +138,9 @@ export async function sendDraft(deps: RerunDeps, arg: unknown): Promise<void> {
   });
 }
 
-/** "Re-run" and "Save as Template…" above each draft: short, so that both fit beside the step view. */
-export class DraftLens implements vscode.CodeLensProvider {
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    const range = new vscode.Range(0, 0, 0, 0);
-    const send = new vscode.CodeLens(range, {
-      title: '$(play) Re-run (Ctrl+Enter)',
-      tooltip: 'Send this draft as a new attempt (Ctrl+Enter)',
-      command: 'personaLab.sendDraft',
-      arguments: [doc.uri],
-    });
-    // A format's own draft kind is not a step's template: only the step drafts save as one.
-    if (draftKindOf(doc.getText())) return [send];
-    return [
-      send,
-      new vscode.CodeLens(range, {
-        title: '$(save-as) Save as Template…',
-        tooltip: 'Save as Template…: your edits around the values as a new template',
-        command: 'personaLab.saveDraftAsTemplate',
-        arguments: [doc.uri],
-      }),
-    ];
-  }
-}
+/** Shown above a step draft after Re-run. */
+export const SAVE_AS_TEMPLATE: DraftCommand = {
+  title: '$(save-as) Save as Template…',
+  tooltip: 'Save as Template…: your edits around the values as a new template',
+  command: 'personaLab.saveDraftAsTemplate',
+};

@@ -6,10 +6,11 @@ import type { EndpointService } from '../../../endpoint';
 import type { StepPanel } from '../stepView';
 import type { SpbStore } from '../store';
 import type { TemplateLibrary } from '../templates';
-import * as vscode from 'vscode';
-import { DRAFT_LANGUAGE } from '../../../../core/rerun/draft';
+import type * as vscode from 'vscode';
+import { parseDraft } from '../../../../core/rerun/draft';
+import { registerFallbackDraftKind } from '../../../rerun/draftKinds';
 import { RerunController } from './controller';
-import { DraftDiagnostics, DraftFolding, DraftLens } from './draft';
+import { SAVE_AS_TEMPLATE, sendStepDraft } from './draft';
 import { AttemptHistory, historyPath } from './history';
 import { retryAttempt, type RerunDeps } from './step';
 
@@ -26,7 +27,6 @@ export function activateRerun(
   features: RerunFeatureDeps,
 ): RerunDeps {
   const history = new AttemptHistory(historyPath(context));
-  const drafts = new DraftDiagnostics();
   const controller = new RerunController(store, history, features.endpoint, features.stepView, features.docs);
   const deps: RerunDeps = {
     store,
@@ -35,14 +35,16 @@ export function activateRerun(
     endpoint: features.endpoint,
     history,
     controller,
-    drafts,
   };
   controller.retry = (ref, id) => retryAttempt(deps, ref, id);
   context.subscriptions.push(
     history,
-    drafts,
-    vscode.languages.registerCodeLensProvider({ language: DRAFT_LANGUAGE }, new DraftLens()),
-    vscode.languages.registerFoldingRangeProvider({ language: DRAFT_LANGUAGE }, new DraftFolding()),
+    // The step drafts have no header of a kind: they are the drafts no other kind owns.
+    registerFallbackDraftKind({
+      parse: parseDraft,
+      send: (doc, draft) => sendStepDraft(deps, doc, draft),
+      commands: [SAVE_AS_TEMPLATE],
+    }),
     features.stepView.setAddon(controller),
     features.endpoint.onDidChange(() => features.stepView.updateRerun()),
   );

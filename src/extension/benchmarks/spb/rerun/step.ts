@@ -15,7 +15,6 @@ import type { SpbStore, StepRef } from '../store';
 import { stepForCommand } from '../stepView';
 import type { TemplateLibrary } from '../templates';
 import type { RerunController } from './controller';
-import type { DraftParse } from '../../../../core/rerun/draft';
 import { guardPrompts } from '../../../rerun/guard';
 import type { AttemptHistory } from './history';
 import { log } from '../../../log';
@@ -28,8 +27,6 @@ export interface RerunDeps {
   endpoint: EndpointService;
   history: AttemptHistory;
   controller: RerunController;
-  /** reads a prompt draft and shows its problems in the editor (./draft's DraftDiagnostics) */
-  drafts: { check(doc: vscode.TextDocument): DraftParse | undefined };
 }
 
 export interface PersonaChoice {
