@@ -34,6 +34,8 @@ export interface RenderFigures {
   extensionHostCpuMs?: number;
   /** The extension host's memory once the cold open's index is written, as it logs it (src/extension/heapLine.ts). */
   extensionHostHeap?: HeapReading;
+  /** The same reading when the extension was activated, before it opened anything. */
+  extensionHostHeapAtActivation?: HeapReading;
   /** The first step view in a new browser profile, and a new panel again in the same browser: click to paint. */
   firstOpenMs?: number;
   reopenMs?: number;
@@ -202,7 +204,7 @@ function heapRatioLine(f: RenderFigures): string {
   const gc = (h: HeapReading) => (h.collected ? 'after a full collection' : 'no collection forced');
   return [
     `  heap after the cold open (heapUsed of the whole process): extension host ${mib(ext.heapUsed)} (${gc(ext)}, its index written) / the CLI's after the same load ${mib(cli.loaded.heapUsed)} (${gc(cli.loaded)}, a fresh process) = ${(ext.heapUsed / cli.loaded.heapUsed).toFixed(2)}x   ${goal}`,
-    `    the CLI's process before its load ${mib(cli.idle.heapUsed)}; outside the heap (external, array buffers included): extension host ${mib(ext.external)}, the CLI ${mib(cli.loaded.external)}`,
+    `    before: the extension host at the extension's activation ${f.extensionHostHeapAtActivation ? mib(f.extensionHostHeapAtActivation.heapUsed) : '?'}, the CLI's process before its load ${mib(cli.idle.heapUsed)}; outside the heap (external, array buffers included): extension host ${mib(ext.external)}, the CLI ${mib(cli.loaded.external)}`,
   ].join('\n');
 }
 

@@ -199,6 +199,10 @@ describe('tree click → step view rendered', () => {
             .find((h) => h?.what.startsWith('after the open of ')),
         { timeout: LOAD_TIMEOUT, message: "the extension host's heap after the cold open to be logged" },
       );
+      const heapAtActivation = wb
+        .logLines()
+        .map(parseHeapLine)
+        .find((h) => h?.what === 'at activation');
 
       // Warm: the same folder again, through its index. The row is looked for once the new load is logged.
       const loadsBefore = wb.logLines().filter((l) => loadedLine.test(l)).length;
@@ -292,6 +296,7 @@ describe('tree click → step view rendered', () => {
         extensionHostPeakRss: hostMemory?.peak,
         extensionHostCpuMs: hostMemory?.cpuMs,
         extensionHostHeap: heap,
+        extensionHostHeapAtActivation: heapAtActivation,
         openWarmMs,
         refreshToFiguresMs,
         firstOpenMs,
