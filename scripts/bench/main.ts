@@ -16,6 +16,7 @@ import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
 import { measureRunShare } from './runShare';
 import { measurePersonaMem, personaMemWorker } from './personamem';
+import { cliHeapWorker } from './cliHeap';
 
 const REPEATS = 5;
 const PY_REPEATS = 5;
@@ -231,6 +232,8 @@ if (process.argv[2] === '--bare') {
   bareProcess(process.argv[3], (files) => bareParse(files));
 } else if (process.argv[2] === '--pmem-worker') {
   void personaMemWorker(process.argv[3], process.argv[4] === 'bare');
+} else if (process.argv[2] === '--cli-heap') {
+  void cliHeapWorker(process.argv[3]);
 } else if (process.argv[2] === '--worker') {
   void worker(process.argv[3], process.argv[4] ? process.argv[4].split(',') : undefined);
 } else {

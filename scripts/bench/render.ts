@@ -5,6 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { HeapReading } from '../../src/extension/heapLine';
+import { parseCliHeap, type CliHeap } from './cliHeap';
 
 export const RENDER_TEST = 'test/e2e/stepRender.test.ts';
 export const RENDER_RESULT = 'test-results/e2e/step-render.json';
@@ -30,6 +32,10 @@ export interface RenderFigures {
   extensionHostPeakRss?: number;
   /** The extension host's CPU time (user + system) from its start to the end of the cold open. */
   extensionHostCpuMs?: number;
+  /** The extension host's memory once the cold open's index is written, as it logs it (src/extension/heapLine.ts). */
+  extensionHostHeap?: HeapReading;
+  /** The same reading when the extension was activated, before it opened anything. */
+  extensionHostHeapAtActivation?: HeapReading;
   /** The first step view in a new browser profile, and a new panel again in the same browser: click to paint. */
   firstOpenMs?: number;
   reopenMs?: number;
@@ -37,6 +43,8 @@ export interface RenderFigures {
   reopen?: { milestones: { what: string; ms: number }[] };
   /** `persona-lab score --json --no-cache` on the benchmark as one process, timed by the bench after the test. */
   cliColdMs?: number;
+  /** The CLI's heap after the same cold load, read by the bench in a fresh process after the test (cliHeap.ts). */
+  cliHeap?: CliHeap;
 }
 
 export type RenderOutcome = { measured: true; figures: RenderFigures } | { measured: false; reason: string };
@@ -144,7 +152,11 @@ export function measureRender(opts: RenderOptions): RenderOutcome {
   const t0 = Date.now();
   const cli = exec(process.execPath, ['dist/cli.js', 'score', opts.benchmark, '--json', '--no-cache'], process.env);
   const cliColdMs = Date.now() - t0;
-  return cli.status === 0 ? { measured: true, figures: { ...outcome.figures, cliColdMs } } : outcome;
+  const figures = cli.status === 0 ? { ...outcome.figures, cliColdMs } : outcome.figures;
+  // The CLI's heap after the same load, for the extension host's (dist/bench.js is this bench, built first).
+  const heap = exec(process.execPath, ['--expose-gc', 'dist/bench.js', '--cli-heap', opts.benchmark], process.env);
+  const cliHeap = heap.status === 0 ? parseCliHeap(heap.output) : undefined;
+  return { measured: true, figures: cliHeap ? { ...figures, cliHeap } : figures };
 }
 
 /** ms from the click to a milestone, by the end of its name. */
@@ -179,6 +191,23 @@ export function describeRender(outcome: RenderOutcome, benchmark: string): strin
   ].join('\n');
 }
 
+/** The extension host's heap after the cold open over the CLI's after the same load, or why it is not there. */
+function heapRatioLine(f: RenderFigures): string {
+  const goal = '(goal <= 1.5x)';
+  const ext = f.extensionHostHeap;
+  const cli = f.cliHeap;
+  if (!ext || !cli) {
+    const why = !ext ? 'the extension host logged no heap line after the cold open' : "the CLI's heap worker failed";
+    return `  heap after the cold open, extension host / the CLI's: NOT MEASURED (${why})   ${goal}`;
+  }
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+  const gc = (h: HeapReading) => (h.collected ? 'after a full collection' : 'no collection forced');
+  return [
+    `  heap after the cold open (heapUsed of the whole process): extension host ${mib(ext.heapUsed)} (${gc(ext)}, its index written) / the CLI's after the same load ${mib(cli.loaded.heapUsed)} (${gc(cli.loaded)}, a fresh process) = ${(ext.heapUsed / cli.loaded.heapUsed).toFixed(2)}x   ${goal}`,
+    `    before: the extension host at the extension's activation ${f.extensionHostHeapAtActivation ? mib(f.extensionHostHeapAtActivation.heapUsed) : '?'}, the CLI's process before its load ${mib(cli.idle.heapUsed)}; outside the heap (external, array buffers included): extension host ${mib(ext.external)}, the CLI ${mib(cli.loaded.external)}`,
+  ].join('\n');
+}
+
 function firstOpenLines(f: RenderFigures): string[] {
   const out: string[] = [];
   const mib = (b: number | undefined) => (b === undefined ? '?' : `${(b / 2 ** 20).toFixed(0)} MiB`);
@@ -187,6 +216,7 @@ function firstOpenLines(f: RenderFigures): string[] {
     out.push(
       `cold open in the workbench until the tree shows figures (from the start of the load): ${f.coldToFiguresMs} ms${ratio} (score --json --no-cache as a process: ${f.cliColdMs ?? '?'} ms)   (goal <= 1.3x); from the workbench page's start ${f.pageToFiguresMs ?? '?'} ms`,
       `  extension host after the cold open: RSS ${mib(f.extensionHostRss)}, peak ${mib(f.extensionHostPeakRss)}; its CPU time since it started ${f.extensionHostCpuMs ?? '?'} ms`,
+      heapRatioLine(f),
     );
   }
   if (f.firstOpenMs !== undefined) {

@@ -11,7 +11,8 @@ import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
 import { activateLabels } from './labels';
-import { setLogChannel } from './log';
+import { log, setLogChannel } from './log';
+import { heapLine, readHeap } from './heapLine';
 import { activateFormatReruns } from './rerun/formatParts';
 import { activateTree } from './tree';
 import { activateWalkthrough } from './walkthrough';
@@ -26,6 +27,8 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const channel = vscode.window.createOutputChannel('Persona Lab', { log: true });
   context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });
   setLogChannel(channel);
+  // What the extension host holds before any of ours: the base the heap after an open is read against.
+  log.info(heapLine('at activation', readHeap()));
   const benchmarks = activateBenchmarks(context, contributions);
   const tree = activateTree(context, benchmarks);
   const docs = activateDocs(context);

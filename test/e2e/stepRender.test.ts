@@ -21,12 +21,14 @@
 // removes the benchmark's persistent index first) and warm (Persona Lab: Refresh, which reads the index), and the
 // refresh until the tree shows the platform figures again, from the click on the command to the row. The cold open
 // is also timed from the load's start until the tree first shows figures, and the extension host's RSS and CPU time
-// are read from /proc after it.
+// are read from /proc after it. Its heap is read from the line the extension logs once the cold open's index is
+// written (src/extension/heapLine.ts); code-server runs with --expose-gc, so that line is after a full collection.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
+import { parseHeapLine } from '../../src/extension/heapLine';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 import { rowDescription, rowName, twistie } from './support/sideBar';
@@ -69,7 +71,7 @@ describe('tree click → step view rendered', () => {
 
   beforeAll(async () => {
     rmSync(join(benchDir, '.personalab', 'index'), { recursive: true, force: true });
-    wb = await startWorkbench({ folder: benchDir, theme: 'dark' });
+    wb = await startWorkbench({ folder: benchDir, theme: 'dark', nodeFlags: ['--expose-gc'] });
     await armFigures(wb.page, 'Benchmarks');
   });
 
@@ -188,6 +190,19 @@ describe('tree click → step view rendered', () => {
       const coldToFiguresMs = figuresAt - (logTime(loaded) - openColdMs);
       const pageToFiguresMs = Math.round(figuresAt - (await wb.page.evaluate(() => performance.timeOrigin)));
       const hostMemory = extensionHostUsage(wb.dir);
+      // The heap once the cold open's index is written, before the refresh below loads the folder again.
+      const heap = await waitFor(
+        () =>
+          wb
+            .logLines()
+            .map(parseHeapLine)
+            .find((h) => h?.what.startsWith('after the open of ')),
+        { timeout: LOAD_TIMEOUT, message: "the extension host's heap after the cold open to be logged" },
+      );
+      const heapAtActivation = wb
+        .logLines()
+        .map(parseHeapLine)
+        .find((h) => h?.what === 'at activation');
 
       // Warm: the same folder again, through its index. The row is looked for once the new load is logged.
       const loadsBefore = wb.logLines().filter((l) => loadedLine.test(l)).length;
@@ -280,6 +295,8 @@ describe('tree click → step view rendered', () => {
         extensionHostRss: hostMemory?.rss,
         extensionHostPeakRss: hostMemory?.peak,
         extensionHostCpuMs: hostMemory?.cpuMs,
+        extensionHostHeap: heap,
+        extensionHostHeapAtActivation: heapAtActivation,
         openWarmMs,
         refreshToFiguresMs,
         firstOpenMs,
@@ -290,7 +307,7 @@ describe('tree click → step view rendered', () => {
       mkdirSync(resultsDir, { recursive: true });
       writeFileSync(join(resultsDir, 'step-render.json'), JSON.stringify(report, null, 2) + '\n');
       console.log(
-        `step render (${basename(benchDir)}, ${runs} run(s)): tree click → step view painted, median ${report.medianMs} ms, p95 ${report.p95Ms} ms over ${report.clicks} clicks (first open ${firstOpenMs} ms from the click to its paint, not counted); open cold ${openColdMs} ms (until the tree shows figures ${coldToFiguresMs} ms; from the page's start ${pageToFiguresMs} ms; extension host RSS ${hostMemory ? `${(hostMemory.rss / 2 ** 20).toFixed(0)} MiB, peak ${(hostMemory.peak / 2 ** 20).toFixed(0)} MiB, CPU ${hostMemory.cpuMs} ms since it started` : 'not read'}), warm ${openWarmMs} ms, refresh to the tree's figures ${refreshToFiguresMs} ms`,
+        `step render (${basename(benchDir)}, ${runs} run(s)): tree click → step view painted, median ${report.medianMs} ms, p95 ${report.p95Ms} ms over ${report.clicks} clicks (first open ${firstOpenMs} ms from the click to its paint, not counted); open cold ${openColdMs} ms (until the tree shows figures ${coldToFiguresMs} ms; from the page's start ${pageToFiguresMs} ms; extension host RSS ${hostMemory ? `${(hostMemory.rss / 2 ** 20).toFixed(0)} MiB, peak ${(hostMemory.peak / 2 ** 20).toFixed(0)} MiB, CPU ${hostMemory.cpuMs} ms since it started` : 'not read'}; heap ${(heap.heapUsed / 2 ** 20).toFixed(1)} MiB used, ${heap.collected ? 'after a full collection' : 'no collection forced'}), warm ${openWarmMs} ms, refresh to the tree's figures ${refreshToFiguresMs} ms`,
       );
       for (const [what, o] of [
         ['first open', firstOpen],

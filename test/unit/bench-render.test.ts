@@ -34,12 +34,27 @@ function figures(over: Record<string, unknown> = {}): string {
   });
 }
 
-/** An exec that records the commands and, for the vitest run, writes `result` (if any) where the test would. */
-function fakeExec(result: string | null, status = 0) {
+const MIB = 2 ** 20;
+const heap = (heapUsed: number, collected = true) => ({
+  heapUsed: heapUsed * MIB,
+  heapTotal: 2 * heapUsed * MIB,
+  external: 20 * MIB,
+  arrayBuffers: 5 * MIB,
+  rss: 3 * heapUsed * MIB,
+  collected,
+});
+const cliHeapOutput = JSON.stringify({ runs: 14, idle: heap(4), loaded: heap(200) });
+
+/**
+ * An exec that records the commands and, for the vitest run, writes `result` (if any) where the test would; the
+ * CLI's heap worker prints `heapOutput`.
+ */
+function fakeExec(result: string | null, status = 0, heapOutput = cliHeapOutput) {
   const calls: string[][] = [];
   const exec = (cmd: string, args: string[], env: NodeJS.ProcessEnv): ExecResult => {
     calls.push([cmd, ...args, `PERSONA_LAB_RENDER_BENCH=${env.PERSONA_LAB_RENDER_BENCH ?? ''}`]);
     if (cmd === 'npx' && result !== null) touch(join(repo, RENDER_RESULT), result);
+    if (args.includes('--cli-heap')) return { status: 0, output: heapOutput };
     return { status: cmd === 'npx' ? status : 0, output: 'line 1\nboom at the end' };
   };
   return { exec, calls };
@@ -124,6 +139,35 @@ describe('bench render stage', () => {
     expect(text).toContain('3000 ms in a new browser profile, of which 2500 ms');
     expect(text).toContain('290 ms our page');
     expect(text).toContain('same browser 350 ms (service worker 5 ms, our page 160 ms)');
+    expect(text).toMatch(
+      /heap after the cold open, extension host \/ the CLI's: NOT MEASURED \(the extension host logged no heap line/,
+    );
+  });
+
+  it("reads the CLI's heap after the same load in a fresh process, and prints the extension host's over it", () => {
+    touch(join(repo, RENDER_TEST));
+    touch(join(repo, 'code-server'));
+    const { exec, calls } = fakeExec(
+      figures({ coldToFiguresMs: 9000, extensionHostHeap: heap(300), extensionHostHeapAtActivation: heap(60) }),
+    );
+    const outcome = measureRender({ repo, benchmark, exec });
+    expect(calls[3].slice(1, 5)).toEqual(['--expose-gc', 'dist/bench.js', '--cli-heap', benchmark]);
+    const text = describeRender(outcome, benchmark);
+    expect(text).toContain(
+      "extension host 300.0 MiB (after a full collection, its index written) / the CLI's after the same load 200.0 MiB (after a full collection, a fresh process) = 1.50x   (goal <= 1.5x)",
+    );
+    expect(text).toContain(
+      "before: the extension host at the extension's activation 60.0 MiB, the CLI's process before its load 4.0 MiB",
+    );
+
+    const uncollected = fakeExec(figures({ coldToFiguresMs: 9000, extensionHostHeap: heap(300, false) })).exec;
+    expect(describeRender(measureRender({ repo, benchmark, exec: uncollected }), benchmark)).toContain(
+      'extension host 300.0 MiB (no collection forced, its index written)',
+    );
+    const failed = fakeExec(figures({ coldToFiguresMs: 9000, extensionHostHeap: heap(300) }), 0, 'Error: boom').exec;
+    const failedOutcome = measureRender({ repo, benchmark, exec: failed });
+    expect(failedOutcome.measured && failedOutcome.figures.cliHeap).toBe(undefined);
+    expect(describeRender(failedOutcome, benchmark)).toContain("NOT MEASURED (the CLI's heap worker failed)");
   });
 
   it('never reports a file left by an earlier run, for another benchmark, incomplete, or from a failed test', () => {

@@ -98,6 +98,11 @@ export interface CodeServerOptions {
   workspaceTrust?: boolean;
   /** Extra environment for code-server and so for the extension host. */
   env?: Record<string, string>;
+  /**
+   * Node flags for code-server's own Node (not with PERSONA_LAB_CODE_SERVER's launcher, which takes none): its
+   * extension hosts inherit them, as VS Code starts them with its own execArgv.
+   */
+  nodeFlags?: string[];
   /** A bundle put in place of the installed extension's dist/extension.js (a test build, e.g. with a fixture format). */
   extensionMain?: string;
 }
@@ -337,7 +342,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
         opts.folder,
       ];
       serverOut = '';
-      const s = spawn(codeServer.cmd, [...codeServer.args, ...args], {
+      // cmd is Node itself when pathDir is set; a launcher takes no Node flags.
+      const nodeFlags = codeServer.pathDir ? (opts.nodeFlags ?? []) : [];
+      const s = spawn(codeServer.cmd, [...nodeFlags, ...codeServer.args, ...args], {
         env,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],

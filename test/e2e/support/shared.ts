@@ -39,12 +39,14 @@ let shared: Shared | undefined;
 export function needsOwnServer(opts: {
   workspaceTrust?: boolean;
   env?: Record<string, string>;
+  nodeFlags?: string[];
   extensionMain?: string;
   vsix?: string | null;
 }): string | undefined {
   if (process.env.PERSONA_LAB_E2E_FRESH === '1') return 'PERSONA_LAB_E2E_FRESH=1';
   if (opts.workspaceTrust) return 'workspace trust on';
   if (opts.env && Object.keys(opts.env).length) return 'its own extension host environment';
+  if (opts.nodeFlags?.length) return 'its own Node flags';
   if (opts.extensionMain) return 'a replaced extension bundle';
   if (opts.vsix !== undefined) return 'another .vsix';
   if (shared?.lent) return 'a second window';

@@ -54,6 +54,8 @@ export interface WorkbenchOptions {
   workspaceTrust?: boolean;
   /** Extra environment for code-server and so for the extension host. */
   env?: Record<string, string>;
+  /** Node flags for code-server and so for its extension host (server.ts). */
+  nodeFlags?: string[];
   /** Timeout for the whole start (ms). Default 120 s. */
   timeout?: number;
   /** A bundle in place of the installed extension's dist/extension.js (server.ts). */

@@ -10,6 +10,7 @@ import { SpbRoots } from './roots';
 import type { StepRef } from './stepRef';
 export type { StepRef } from './stepRef';
 import { log } from '../../log';
+import { heapLine, readHeap } from '../../heapLine';
 import type { CacheReport } from '../../../core/spb/format/indexed';
 
 const RUN_KEY = 'personaLab.selectedRun';
@@ -17,10 +18,11 @@ const TARGET_KEY = 'personaLab.openedTarget';
 
 /**
  * Writes the index after the open, one file per turn of the event loop, so that the open does not wait for it.
- * Started once the load is announced, so the tree's first figures are computed before the first write. Returns
- * what writes the rest at once: the next load reads the index this one wrote, never half of it.
+ * Started once the load is announced, so the tree's first figures are computed before the first write. `done` runs
+ * after the last write (at once when there is none), unless the rest was written at once by what this returns: the
+ * next load reads the index this one wrote, never half of it.
  */
-function writeLater(writes: (() => void)[], report: CacheReport): () => void {
+function writeLater(writes: (() => void)[], report: CacheReport, done: () => void): () => void {
   const started = Date.now();
   const total = writes.length;
   const one = (): boolean => {
@@ -37,11 +39,17 @@ function writeLater(writes: (() => void)[], report: CacheReport): () => void {
     }
     return true;
   };
+  let finished = false;
   const next = () => {
     if (one()) setImmediate(next);
+    else if (!finished) {
+      finished = true;
+      done();
+    }
   };
   setImmediate(next);
   return () => {
+    finished = true;
     while (one());
   };
 }
@@ -112,6 +120,8 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
     // The session fires the change in the microtask after this returns: an immediate runs after its listeners.
     const index = this.indexWrites;
     this.indexWrites = undefined;
-    if (index) this.flushIndex = writeLater(index.writes, index.report);
+    // The open is over once its index is written: what the extension host then keeps is the open's memory.
+    const heap = () => log.info(heapLine(`after the open of ${bench.root}`, readHeap()));
+    if (index) this.flushIndex = writeLater(index.writes, index.report, heap);
   }
 }
