@@ -229,18 +229,20 @@ describe('persona-lab sample and experiment on a PersonaMem folder', () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('experiment needs --sample NAME');
     await cli('sample', dir, '--questions', '4', '--out', 's4');
-    const base = await cli(
-      'experiment',
-      dir,
-      '--sample',
-      's4',
-      '--base-url',
-      demo.baseURL,
-      '--model',
-      DEMO_MODEL_ID,
-      '--base-run',
-      'nope',
-    );
+    const onSample = (baseRun: string) =>
+      cli(
+        'experiment',
+        dir,
+        '--sample',
+        's4',
+        '--base-url',
+        demo.baseURL,
+        '--model',
+        DEMO_MODEL_ID,
+        '--base-run',
+        baseRun,
+      );
+    const base = await onSample('nope');
     expect(base.status).toBe(1);
     expect(base.stderr).toContain('--base-run nope: no such run (runs: none)');
     // A run of another split shares no question with the sample: refused, not compared over nothing.
@@ -249,18 +251,7 @@ describe('persona-lab sample and experiment on a PersonaMem folder', () => {
       copyFileSync(join(dir, `${f}_32k.${ext}`), join(dir, `${f}_128k.${ext}`));
     }
     writeFileSync(join(dir, 'results', 'eval_results_128k_other.csv'), csv(resultRows([['1', '(a)', '(a)']])));
-    const other = await cli(
-      'experiment',
-      dir,
-      '--sample',
-      's4',
-      '--base-url',
-      demo.baseURL,
-      '--model',
-      DEMO_MODEL_ID,
-      '--base-run',
-      '128k_other',
-    );
+    const other = await onSample('128k_other');
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('--base-run 128k_other: a run of the 128k split; sample s4 is of 32k');
   });
