@@ -10,6 +10,9 @@ import type { WhyRunsFailTable } from './whyRunsFailProtocol';
 
 export const AGREEMENT_VIEW_TYPE = 'personaLab.labelAgreement';
 
+/** The gold section without a settled unit, in the page and in its Markdown copy. */
+export const NO_GOLD_TEXT = 'No gold yet: no unit is adjudicated or unanimous between two annotators.';
+
 /** Header tooltips: the columns defined in words, the glossary's terms first. */
 export const COLUMN_HELP = {
   label: 'The label; per label, each author’s rating of a shared unit is “present” or “absent”.',

@@ -2,7 +2,7 @@
 // or more annotators), still open or by one annotator; why each run fails, counted from gold only (a column per run:
 // each label's count and share of the run's settled units with a failure label); and each annotator against gold.
 // Every text (labels, authors, runs) is set as text only.
-import type { GoldTables } from '../../src/shared/agreementProtocol';
+import { NO_GOLD_TEXT, type GoldTables } from '../../src/shared/agreementProtocol';
 import { el } from '../shared/dom';
 import { whyRunsFailTable } from '../shared/whyRunsFail';
 
@@ -74,7 +74,7 @@ export function goldSection(gold: readonly GoldTables[], error: string | null, r
         : [
             el('p', {
               className: 'empty',
-              text: 'No gold yet: no unit is adjudicated or unanimous between two annotators.',
+              text: NO_GOLD_TEXT,
             }),
           ]),
   ]);

@@ -1,6 +1,6 @@
 // The Label Agreement's gold part as Markdown (Copy as Markdown, Open as Markdown): the same cells the page shows
 // (gold.ts), per benchmark: the gold set's counts, why runs fail and each annotator against gold. Pure (no `vscode`).
-import type { GoldTables } from '../../../shared/agreementProtocol';
+import { NO_GOLD_TEXT, type GoldTables } from '../../../shared/agreementProtocol';
 import { mdText } from '../summaryMarkdown';
 import type { GoldPart } from './gold';
 
@@ -54,7 +54,7 @@ export function goldMarkdown({ gold, goldError, goldReading }: GoldPart): string
   const out = ['## Gold', ''];
   if (goldError) out.push(`The decisions cannot be read: ${mdText(goldError)}`, '');
   if (goldReading) out.push(mdText(goldReading), '');
-  else if (gold.length === 0) out.push('No gold yet: no unit is adjudicated or unanimous between two annotators.', '');
+  else if (gold.length === 0) out.push(NO_GOLD_TEXT, '');
   for (const g of gold) {
     out.push(`### ${mdText(g.benchmark)}`, '', mdText(g.countsText), '');
     whyRunsFail(out, g);
