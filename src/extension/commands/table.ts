@@ -20,14 +20,12 @@ import type { EndpointService } from '../endpoint';
 import type { LabelsApi } from '../labels';
 import { sendDraft } from '../rerun/draftEditor';
 import type { FormatBatches } from '../rerun/formatParts';
-import type { TreeApi } from '../tree/api';
 import type { FormatCommands, FormatCtx, Handler, Needs } from './command';
 import { COMMAND_IDS, type CommandId } from './ids';
 
 /** What the handlers act on: the open benchmarks and the generic features activate() made. */
 export interface Ctx extends FormatCtx {
   benchmarks: Benchmarks;
-  tree: TreeApi;
   labels: LabelsApi;
   dashboard: Dashboards;
   compare: CompareCommands;
