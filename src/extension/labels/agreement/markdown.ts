@@ -24,13 +24,20 @@ export function summaryText(labels: LabelService, gold: GoldTablesMemo): string 
   ].join('\n');
 }
 
-class SummaryDocument implements vscode.TextDocumentContentProvider {
+class SummaryDocument implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly gold = new GoldTablesMemo();
   readonly onDidChange = this.changed.event;
 
+  private readonly subscription: vscode.Disposable;
+
   constructor(private readonly labels: LabelService) {
-    labels.onDidChange(() => this.changed.fire(SUMMARY_URI));
+    this.subscription = labels.onDidChange(() => this.changed.fire(SUMMARY_URI));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
   }
 
   provideTextDocumentContent(): string {
@@ -46,8 +53,10 @@ export function registerSummaryDocument(labels: LabelService): vscode.Disposable
       vscode.workspace.onDidOpenTextDocument((d) => isSummary(d) && listener(true)),
       vscode.workspace.onDidCloseTextDocument((d) => isSummary(d) && listener(false)),
     );
+  const document = new SummaryDocument(labels);
   return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, new SummaryDocument(labels)),
+    document,
+    vscode.workspace.registerTextDocumentContentProvider(SUMMARY_URI.scheme, document),
     followWhileShown(labels.decisions, open),
   );
 }
