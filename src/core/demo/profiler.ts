@@ -12,9 +12,7 @@ import { defaultRules, readRules, rulesText, type DemoRules, type TagKind } from
 import { COLD_START_PERSONA } from '../spb/prompt/prompt';
 import { parsePosts } from '../spb/format/posts';
 import { kForPool } from '../spb/score/step';
-
-export const DEMO_MODEL_ID = 'demo-model-not-an-llm';
-export const DEMO_MODEL_NAME = 'demo model, not an LLM';
+import { DEMO_MODEL_NAME } from './model';
 
 /** What the profiler reads from one prompt. */
 export interface DemoPrompt {

@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { omniDemoAnswer } from './omni';
 import { FORMATS } from '../formats';
-import { DEMO_MODEL_ID, DEMO_MODEL_NAME, demoAnswer } from './profiler';
+import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from './model';
+import { demoAnswer } from './profiler';
 
 export interface DemoServerOptions {
   /** 0 (the default): a free port. */
