@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID } from '../../src/core/demo/model';
-import { demoAnswer, type DemoReply } from '../../src/core/demo/profiler';
+import { demoAnswer, type DemoReply } from '../../src/core/spb/demo/profiler';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { renderStepRequest } from '../../src/core/spb/run/step';
 import { loadBenchmark } from '../../src/core/spb/format/load';

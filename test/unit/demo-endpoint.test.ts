@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoEndpoint } from '../../src/cli/demo';
 import { runRunCommand } from '../../src/cli/run';
 import { DEMO_MODEL_ID } from '../../src/core/demo/model';
-import { demoAnswer } from '../../src/core/demo/profiler';
+import { demoAnswer } from '../../src/core/spb/demo/profiler';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { createOpenAITransport } from '../../src/core/runner/client';
 import { renderStepRequest, runStep } from '../../src/core/spb/run/step';

@@ -5,10 +5,10 @@
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { omniDemoAnswer } from './omni';
+import { omniDemoAnswer } from '../omni/demo';
 import { FORMATS } from '../formats';
 import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from './model';
-import { demoAnswer } from './profiler';
+import { demoAnswer } from '../spb/demo/profiler';
 
 export interface DemoServerOptions {
   /** 0 (the default): a free port. */

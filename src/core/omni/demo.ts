@@ -8,7 +8,7 @@
 //     question gets the keyword of the user's last search, another one (the customer-service message) the user's last
 //     line of the conversation; failing those, the other one, then the topic the history's captions name most often,
 //     and only with none of these "demo text <hash % 1000>".
-import { JUDGE_DIMENSIONS } from '../omni/run/source';
+import { JUDGE_DIMENSIONS } from './run/source';
 
 export type OmniDemoKind = 'judge' | 'binary' | 'continuous' | 'text';
 

@@ -7,12 +7,12 @@
 // ask to keep persisting interests. The kinds of tag the instructions prefer come first and those they avoid last;
 // within them the k highest scores are picked (k as the instructions ask: the built-in template asks
 // max(1, round(0.25 * |C|))); ties keep the pool's order. What it reads from the instructions: instructions.ts.
-import { pyStrip } from '../spb/prompt/response';
+import { pyStrip } from '../prompt/response';
 import { defaultRules, readRules, rulesText, type DemoRules, type TagKind } from './instructions';
-import { COLD_START_PERSONA } from '../spb/prompt/prompt';
-import { parsePosts } from '../spb/format/posts';
-import { kForPool } from '../spb/score/step';
-import { DEMO_MODEL_NAME } from './model';
+import { COLD_START_PERSONA } from '../prompt/prompt';
+import { parsePosts } from '../format/posts';
+import { kForPool } from '../score/step';
+import { DEMO_MODEL_NAME } from '../../demo/model';
 
 /** What the profiler reads from one prompt. */
 export interface DemoPrompt {
