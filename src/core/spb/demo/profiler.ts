@@ -13,6 +13,7 @@ import { COLD_START_PERSONA } from '../prompt/prompt';
 import { parsePosts } from '../format/posts';
 import { kForPool } from '../score/step';
 import { DEMO_MODEL_NAME } from '../../demo/model';
+import type { DemoAnswer } from '../../formats/descriptor';
 
 /** What the profiler reads from one prompt. */
 export interface DemoPrompt {
@@ -198,3 +199,11 @@ export function demoAnswer(
   const reply = demoReply(read.prompt);
   return { ok: true, content: JSON.stringify(reply), reply, prompt: read.prompt };
 }
+
+/** The demo endpoint's answer to a step prompt (the last user message), or why it is not one. */
+export const spbDemoAnswer: DemoAnswer = (_messages, { prompt }) => {
+  const result = demoAnswer(prompt);
+  if (!result.ok) return { refused: result.error };
+  const picked = `${result.reply.predicted_tags.length} of ${result.prompt.pool.length} tags`;
+  return { content: result.content, summary: `step ${result.prompt.step}, ${picked}` };
+};
