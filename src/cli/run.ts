@@ -23,7 +23,7 @@ import { runCoverageText } from '../core/spb/score/coverage';
 import { isWhole } from '../core/coverage';
 import { METRIC_NAMES } from '../core/spb/names';
 import { failedRequests } from '../core/spb/score/failedRequests';
-import type { Benchmark, Step, User } from '../core/spb/types';
+import { isPlatform, type Benchmark, type Step, type User } from '../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;
 import {
@@ -209,7 +209,7 @@ async function executeWith(
   const { dir, template, systemMessage } = parsed;
   io.stderr(`${sourceLine(parsed, source)}\n`);
   const planned = await prompts(parsed, bench, source, readPosts);
-  const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE));
+  const done = readJournalSteps(join(bench.root, 'results', parsed.out, JOURNAL_FILE), isPlatform);
   // A copy's failed steps are in its journal from the start (copied, attempts 0): only a sent one is done.
   const sent = [...done].filter(([, e]) => parsed.onlyFailed === undefined || e.attempts > 0);
   const estimate = estimateRun(planned, {

@@ -27,7 +27,7 @@ import { readPostsText, loadBenchmark } from '../../src/core/spb/format/load';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { scoreStep } from '../../src/core/spb/score/step';
-import type { Run, UserResult } from '../../src/core/spb/types';
+import { isPlatform, type Run, type UserResult } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
   reply,
@@ -141,7 +141,7 @@ describe('persona-lab long-context', () => {
     const start = server.requests.length;
     void server.waitForRequests(start + 2).then(() => controller.abort());
     expect(await runLongContextCommand([root], opts({ sample: 's' }), first.sink, false)).toBe(130);
-    const journal = () => [...readJournalSteps(join(root, 'results', name, JOURNAL_FILE)).values()];
+    const journal = () => [...readJournalSteps(join(root, 'results', name, JOURNAL_FILE), isPlatform).values()];
     const done = journal().map((e) => e.user);
     expect(done.length).toBeGreaterThan(0);
     expect(done.length).toBeLessThan(6);

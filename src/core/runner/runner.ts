@@ -9,7 +9,7 @@ import { userPostsReader } from '../spb/format/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt/prompt';
 import { resultLine, writeResultsFile } from '../spb/format/resultsFile';
 import { mkdirInside, resolveInside } from '../io/safeFs';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
+import { isPlatform, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
 import {
   createOpenAITransport,
   DEFAULT_RETRY,
@@ -31,6 +31,7 @@ import {
 } from './manifest';
 import { isSeededFailure, seedJournal, usersOf } from '../spb/run/onlyFailed';
 import { runPool, safeListener } from './pool';
+import { SPB_RUN_FILES } from '../spb/run/runFiles';
 import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from '../spb/run/plan';
 import { runStep, startPersonaFor, type StepRunRecord } from '../spb/run/step';
 import type { PromptSource } from '../spb/reference/source';
@@ -161,11 +162,12 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         ...(from ? { onlyFailedOf: from.name } : {}),
       },
     },
+    SPB_RUN_FILES,
     now(),
   );
 
   let release: (() => void) | null = null;
-  let journal: Journal | null = null;
+  let journal: Journal<Platform> | null = null;
   const fds = new Map<Platform, number>();
   const progress: RunProgress = { done: 0, total: 0, failed: 0, usersDone: 0, usersTotal: jobs.length, requests: 0 };
   let manifest = wanted;
@@ -173,7 +175,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const manifestPath = join(dir, MANIFEST_FILE);
   const files = [...new Set(jobs.map((j) => j.user.platform))].map((p) => resultsPath(dir, p));
   try {
-    const existing = existsSync(dir) ? readManifest(manifestPath) : null;
+    const existing = existsSync(dir) ? readManifest(manifestPath, SPB_RUN_FILES) : null;
     if (existsSync(dir) && !existing && readdirSync(dir).some((f) => f.endsWith('.jsonl'))) {
       return failure(dir, `${dir} holds results that this tool did not start; choose another run name`);
     }
@@ -186,7 +188,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     mkdirInside(bench.root, dir);
     release = acquireLock(join(dir, LOCK_FILE));
     // Appended to in place: a link planted on it must not carry the journal out of the folder.
-    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)));
+    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)), isPlatform);
     if (from && !existing) seedJournal(journal, jobs, from);
     if (existing) {
       resumed = true;
@@ -290,7 +292,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           now,
         });
         if (!rec) return;
-        const entry: StepEntry = {
+        const entry: StepEntry<Platform> = {
           ...stepEntry(user, step, rec, rec.error !== null, rec.attempts.length),
           ...stepCost(rec),
         };

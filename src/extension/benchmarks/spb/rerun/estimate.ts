@@ -6,7 +6,7 @@ import { estimateLine, estimateRun, type Prices } from '../../../../core/runner/
 import { readJournalSteps } from '../../../../core/runner/journal';
 import { renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
 import { JOURNAL_FILE } from '../../../../core/runner/runner';
-import type { Benchmark } from '../../../../core/spb/types';
+import { isPlatform, type Benchmark } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';
 
 export function costPrices(): Prices {
@@ -26,6 +26,8 @@ export async function estimateText(
   name?: string,
 ): Promise<string> {
   const prompts = await renderPlanned(bench, { systemMessage: target.systemMessage, ...selection });
-  const done = name ? new Set(readJournalSteps(join(bench.root, 'results', name, JOURNAL_FILE)).keys()) : undefined;
+  const done = name
+    ? new Set(readJournalSteps(join(bench.root, 'results', name, JOURNAL_FILE), isPlatform).keys())
+    : undefined;
   return estimateLine(estimateRun(prompts, { done, maxTokens: target.config.maxTokens, prices: costPrices() }));
 }
