@@ -2,9 +2,9 @@
 // and the cost where personaLab.cost.* give prices per million tokens (core/runner/estimate.ts says how).
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { estimateLine, estimateRun, type Prices } from '../../../../core/runner/estimate';
+import { estimateLine, type Prices } from '../../../../core/runner/estimate';
 import { readJournalSteps } from '../../../../core/runner/journal';
-import { renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
+import { estimateRun, renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
 import { JOURNAL_FILE } from '../../../../core/runner/runner';
 import { isPlatform, type Benchmark } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';
