@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findReferenceCheckout, isReferenceCheckout } from '../core/spb/reference/source';
 import type { StartPersona } from '../core/runner/manifest';
-import { runNameProblem } from '../core/runner/runner';
+import { runNameProblem } from '../core/runner/runFolder';
 import type { Prices } from '../core/runner/estimate';
 import { isPlatform, type Platform } from '../core/spb/types';
 import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';

@@ -13,7 +13,7 @@ import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/lo
 import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
-import { JOURNAL_FILE } from '../../src/core/runner/runner';
+import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { PairedBootstrap } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns, mergeComparisons } from '../../src/core/spb/score/runCompare';

@@ -21,7 +21,7 @@ import {
 import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
-import { JOURNAL_FILE } from '../../src/core/runner/runner';
+import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { renderStepRequest } from '../../src/core/spb/run/step';
 import { readPostsText, loadBenchmark } from '../../src/core/spb/format/load';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/score/pairedSummary';

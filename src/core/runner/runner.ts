@@ -31,14 +31,11 @@ import {
 } from './manifest';
 import { isSeededFailure, seedJournal, usersOf } from '../spb/run/onlyFailed';
 import { runPool, safeListener } from './pool';
+import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from './runFolder';
 import { SPB_RUN_FILES } from '../spb/run/runFiles';
 import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from '../spb/run/plan';
 import { runStep, startPersonaFor, type StepRunRecord } from '../spb/run/step';
 import type { PromptSource } from '../spb/reference/source';
-
-export const JOURNAL_FILE = '.journal.jsonl';
-export const MANIFEST_FILE = 'run.json';
-export const LOCK_FILE = '.lock';
 
 export interface RunOptions {
   bench: Benchmark;
@@ -93,17 +90,6 @@ export interface RunSummary {
   progress: RunProgress;
   manifest: RunManifest | null;
   error: string | null;
-}
-
-const NAME_RE = /^[A-Za-z0-9._-]+$/;
-
-export function isValidRunName(name: unknown): name is string {
-  return typeof name === 'string' && NAME_RE.test(name) && !/^\.+$/.test(name);
-}
-
-/** Why a run name is refused, or null when it is valid: the one check of a run, its dry run and the CLI's parsing. */
-export function runNameProblem(name: unknown): string | null {
-  return isValidRunName(name) ? null : `invalid run name "${String(name)}": use letters, digits, . _ -`;
 }
 
 function failure(dir: string, error: string, progress?: RunProgress): RunSummary {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readJournalSteps } from '../../runner/journal';
-import { JOURNAL_FILE } from '../../runner/runner';
+import { JOURNAL_FILE } from '../../runner/runFolder';
 import { templateId } from '../prompt/prompt';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../score/pairedSummary';
 import { compareRuns, type FlippedTag, type RunComparison } from '../score/runCompare';

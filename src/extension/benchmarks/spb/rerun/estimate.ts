@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { estimateLine, type Prices } from '../../../../core/runner/estimate';
 import { readJournalSteps } from '../../../../core/runner/journal';
 import { estimateRun, renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
-import { JOURNAL_FILE } from '../../../../core/runner/runner';
+import { JOURNAL_FILE } from '../../../../core/runner/runFolder';
 import { isPlatform, type Benchmark } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';
 
