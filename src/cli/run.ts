@@ -17,7 +17,7 @@ import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
 import { estimateLine } from '../core/runner/estimate';
 import { readJournalSteps } from '../core/runner/journal';
 import type { RunHistory } from '../core/spb/run/history';
-import { runBenchmark, type RunProgress, type RunSummary } from '../core/runner/runner';
+import { runBenchmark, type RunProgress, type RunSummary } from '../core/spb/run/runner';
 import { JOURNAL_FILE } from '../core/runner/runFolder';
 import { scoreRun } from '../core/spb/score/run';
 import { runCoverageText } from '../core/spb/score/coverage';

@@ -18,7 +18,7 @@ import { loadBenchmark } from '../../src/core/spb/format/load';
 import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
 import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import { JOURNAL_FILE, LOCK_FILE } from '../../src/core/runner/runFolder';
 import type { Benchmark } from '../../src/core/spb/types';
 import {

@@ -7,7 +7,7 @@ import { resultLine } from '../../src/core/spb/format/resultsFile';
 import { RunHistory } from '../../src/core/spb/run/history';
 import { readManifest } from '../../src/core/runner/manifest';
 import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
-import { runBenchmark, type RunProgress } from '../../src/core/runner/runner';
+import { runBenchmark, type RunProgress } from '../../src/core/spb/run/runner';
 import { scoreStep } from '../../src/core/spb/score/step';
 import {
   MARKER_TEMPLATE,

@@ -23,7 +23,7 @@ import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { resolveInside } from '../../src/core/io/safeFs';
 import { LabelStore } from '../../src/core/labels/store';
 import { RunHistory } from '../../src/core/spb/run/history';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { writeBaselineRun } from '../../src/core/spb/baselines/baselines';

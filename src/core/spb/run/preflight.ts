@@ -5,7 +5,7 @@ import type { Benchmark, Platform, Step, User } from '../types';
 import { failedStepsOf } from './onlyFailed';
 import { PLATFORMS } from '../types';
 import { planRun } from './plan';
-import type { RunOptions } from '../../runner/runner';
+import type { RunOptions } from './runner';
 import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
 import { readPostsText } from '../format/load';
 import { estimateRequests, type Prices, type RunEstimate } from '../../runner/estimate';

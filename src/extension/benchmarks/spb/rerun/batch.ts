@@ -8,7 +8,7 @@ import { maskingTransport, maskOutgoing } from '../../../../core/pi/guard';
 import { createOpenAITransport } from '../../../../core/runner/client';
 import { renderPlanned } from '../../../../core/spb/run/preflight';
 import { SPB_RUN_FILES } from '../../../../core/spb/run/runFiles';
-import { runBenchmark, type RunProgress, type RunSummary } from '../../../../core/runner/runner';
+import { runBenchmark, type RunProgress, type RunSummary } from '../../../../core/spb/run/runner';
 import { MANIFEST_FILE, isValidRunName } from '../../../../core/runner/runFolder';
 import { readManifest, type PersonaMode, type StartPersona } from '../../../../core/runner/manifest';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../../../../core/spb/types';

@@ -5,11 +5,11 @@
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { userPostsReader } from '../spb/format/load';
-import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt/prompt';
-import { resultLine, writeResultsFile } from '../spb/format/resultsFile';
-import { mkdirInside, resolveInside } from '../io/safeFs';
-import { isPlatform, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
+import { userPostsReader } from '../format/load';
+import { DEFAULT_SYSTEM_MESSAGE } from '../prompt/prompt';
+import { resultLine, writeResultsFile } from '../format/resultsFile';
+import { mkdirInside, resolveInside } from '../../io/safeFs';
+import { isPlatform, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
 import {
   createOpenAITransport,
   DEFAULT_RETRY,
@@ -17,8 +17,8 @@ import {
   type ChatTransport,
   type EndpointConfig,
   type RetryPolicy,
-} from './client';
-import { acquireLock, Journal, type StepEntry } from './journal';
+} from '../../runner/client';
+import { acquireLock, Journal, type StepEntry } from '../../runner/journal';
 import {
   manifestConflicts,
   newManifest,
@@ -28,14 +28,14 @@ import {
   type RunManifest,
   type RunStatus,
   type StartPersona,
-} from './manifest';
-import { isSeededFailure, seedJournal, usersOf } from '../spb/run/onlyFailed';
-import { runPool, safeListener } from './pool';
-import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from './runFolder';
-import { SPB_RUN_FILES } from '../spb/run/runFiles';
-import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from '../spb/run/plan';
-import { runStep, startPersonaFor, type StepRunRecord } from '../spb/run/step';
-import type { PromptSource } from '../spb/reference/source';
+} from '../../runner/manifest';
+import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
+import { runPool, safeListener } from '../../runner/pool';
+import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from '../../runner/runFolder';
+import { SPB_RUN_FILES } from './runFiles';
+import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from './plan';
+import { runStep, startPersonaFor, type StepRunRecord } from './step';
+import type { PromptSource } from '../reference/source';
 
 export interface RunOptions {
   bench: Benchmark;
