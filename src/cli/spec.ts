@@ -9,7 +9,7 @@ import { EXPERIMENT_USAGE } from './formats/spb/experiment';
 import { LONG_CONTEXT_USAGE } from './formats/spb/longContext';
 import { JUDGE_OPTIONS, JUDGE_USAGE } from './formats/omni/judge';
 import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES } from './formats';
-import { RUN_OPTIONS, RUN_USAGE } from './run';
+import { RUN_OPTIONS, RUN_USAGE } from './formats/spb/run';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './formats/spb/sample';
 import { TEMPLATE_USAGE } from './formats/spb/template';
 

@@ -1,6 +1,6 @@
 // `run --dry-run` refuses the run names the real run refuses, through the one name check.
 import { describe, expect, it } from 'vitest';
-import { runRunCommand, type RunCliIo } from '../../src/cli/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
 import { parseRunArgs, Usage } from '../../src/cli/runArgs';
 import { SAMPLE } from '../support/committedSample';
 

@@ -11,7 +11,7 @@ import { sampleSize } from '../../../core/spb/experiments/sample';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { cacheOption } from '../../cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from '../../run';
+import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage, type RunCliOptions } from '../../runArgs';
 import { experimentsJson, experimentsTable, figureLines } from '../../../core/experiments/format';
 import { benchmarkSize, experimentCoverage } from '../../../core/spb/experiments/coverage';

@@ -10,7 +10,7 @@ import { checkSample, readSample, type Sample } from '../../../core/experiments/
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { cacheOption } from '../../cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from '../../run';
+import { executeRun, usageFailure, type RunCliIo } from './run';
 import { parseRunArgs, Usage } from '../../runArgs';
 import type { ExperimentCliOptions } from './experiment';
 

@@ -1,30 +1,30 @@
 // `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/, resumable.
 // The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { join } from 'node:path';
-import { loadBenchmark } from '../core/spb/format/load';
-import { detectFormat } from '../core/formats';
-import { BATCH_RUN_OPTIONS, cliFormatOf } from './formats';
-import { EXIT_ALL_FAILED, EXIT_PI_REFUSED, EXIT_SOME_FAILED } from './batchRun';
-import { cacheOption } from './cacheOption';
-import { article } from './output';
-import { cliPiGuard } from './piGuard';
-import { maskOutgoing } from '../core/pi/guard';
-import { createOpenAITransport, publicBaseURL } from '../core/runner/client';
-import { estimateRun, renderPlanned, type PlannedPrompt } from '../core/spb/run/preflight';
-import { referenceSource, type PromptSource } from '../core/spb/reference/source';
-import { BUILTIN_TEMPLATE_MARK } from '../core/spb/prompt/runOrigin';
-import { DEFAULT_TEMPLATE } from '../core/spb/prompt/prompt';
-import { estimateLine } from '../core/runner/estimate';
-import { readJournalSteps } from '../core/runner/journal';
-import type { RunHistory } from '../core/spb/run/history';
-import { runBenchmark, type RunProgress, type RunSummary } from '../core/spb/run/runner';
-import { JOURNAL_FILE } from '../core/runner/runFolder';
-import { scoreRun } from '../core/spb/score/run';
-import { runCoverageText } from '../core/spb/score/coverage';
-import { isWhole } from '../core/coverage';
-import { METRIC_NAMES } from '../core/spb/names';
-import { failedRequests } from '../core/spb/score/failedRequests';
-import { isPlatform, type Benchmark, type Step, type User } from '../core/spb/types';
+import { loadBenchmark } from '../../../core/spb/format/load';
+import { detectFormat } from '../../../core/formats';
+import { BATCH_RUN_OPTIONS, cliFormatOf } from '..';
+import { EXIT_ALL_FAILED, EXIT_PI_REFUSED, EXIT_SOME_FAILED } from '../../batchRun';
+import { cacheOption } from '../../cacheOption';
+import { article } from '../../output';
+import { cliPiGuard } from '../../piGuard';
+import { maskOutgoing } from '../../../core/pi/guard';
+import { createOpenAITransport, publicBaseURL } from '../../../core/runner/client';
+import { estimateRun, renderPlanned, type PlannedPrompt } from '../../../core/spb/run/preflight';
+import { referenceSource, type PromptSource } from '../../../core/spb/reference/source';
+import { BUILTIN_TEMPLATE_MARK } from '../../../core/spb/prompt/runOrigin';
+import { DEFAULT_TEMPLATE } from '../../../core/spb/prompt/prompt';
+import { estimateLine } from '../../../core/runner/estimate';
+import { readJournalSteps } from '../../../core/runner/journal';
+import type { RunHistory } from '../../../core/spb/run/history';
+import { runBenchmark, type RunProgress, type RunSummary } from '../../../core/spb/run/runner';
+import { JOURNAL_FILE } from '../../../core/runner/runFolder';
+import { scoreRun } from '../../../core/spb/score/run';
+import { runCoverageText } from '../../../core/spb/score/coverage';
+import { isWhole } from '../../../core/coverage';
+import { METRIC_NAMES } from '../../../core/spb/names';
+import { failedRequests } from '../../../core/spb/score/failedRequests';
+import { isPlatform, type Benchmark, type Step, type User } from '../../../core/spb/types';
 
 type PostsReader = (user: User, step: Step) => string;
 import {
@@ -35,10 +35,10 @@ import {
   type ParsedRun,
   type RunCliIo,
   type RunCliOptions,
-} from './runArgs';
+} from '../../runArgs';
 
-export { RUN_USAGE, type RunCliIo, type RunCliOptions } from './runArgs';
-export { EXIT_PI_REFUSED } from './batchRun';
+export { RUN_USAGE, type RunCliIo, type RunCliOptions } from '../../runArgs';
+export { EXIT_PI_REFUSED } from '../../batchRun';
 
 /** Every option of `run`, for parseArgs: its own, and those of each format's batch run (cli/formats/). */
 export const RUN_OPTIONS = { ...SPB_RUN_OPTIONS, ...BATCH_RUN_OPTIONS };
@@ -248,7 +248,7 @@ async function executeWith(
   let history: RunHistory | null = null;
   try {
     // Loaded only when asked for: a native module that fails to load must not break the other commands.
-    if (parsed.history) history = (await import('../core/spb/run/history')).RunHistory.open(parsed.history);
+    if (parsed.history) history = (await import('../../../core/spb/run/history')).RunHistory.open(parsed.history);
     const baseURL = publicBaseURL(parsed.baseURL);
     let lastLine = '';
     const progress = (p: RunProgress) => {
