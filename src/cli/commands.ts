@@ -16,7 +16,7 @@ import { runSampleCommand, type SampleCliOptions } from './formats/spb/sample';
 import { formatCommand } from './formats';
 import { runLongContextCommand } from './formats/spb/longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './formats/spb/experiment';
-import { defaultIo, runRunCommand, type RunCliOptions } from './formats/spb/run';
+import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { runJudgeCommand, type JudgeCliOptions } from './formats/omni/judge';
 import { article, exitFor, print } from './output';
 import { cacheOption } from './cacheOption';

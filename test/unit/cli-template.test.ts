@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { SAMPLE } from '../support/committedSample';

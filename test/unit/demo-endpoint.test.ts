@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoEndpoint } from '../../src/cli/demo';
-import { runRunCommand } from '../../src/cli/formats/spb/run';
+import { runRunCommand } from '../../src/cli/run';
 import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { demoAnswer } from '../../src/core/spb/demo/profiler';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';

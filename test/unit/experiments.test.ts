@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/formats/spb/experiment';
 import { authorName } from '../../src/core/spb/experiments/record';
-import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { experimentFigures, thinPlatforms } from '../../src/core/spb/experiments/experiment';
 import { figureLines } from '../../src/core/experiments/format';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongContextCommand } from '../../src/cli/formats/spb/longContext';
 import { runExperimentsCommand } from '../../src/cli/formats/spb/experiment';
-import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import {
   LONG_CONTEXT_READING,

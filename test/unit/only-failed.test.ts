@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRunCommand } from '../../src/cli/formats/spb/run';
+import { runRunCommand } from '../../src/cli/run';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { isErrorRecord } from '../../src/core/spb/score/failedRequests';
 import { runBenchmark } from '../../src/core/spb/run/runner';

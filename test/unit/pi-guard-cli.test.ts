@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { RunHistory } from '../../src/core/spb/run/history';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SAMPLE } from '../support/committedSample';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
 import { BUILTIN_TEMPLATE_MARK } from '../../src/core/spb/prompt/runOrigin';
 import { findReferenceCheckout, referenceSource, REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperimentCommand } from '../../src/cli/formats/spb/experiment';
-import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { EXIT_PI_REFUSED, runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { estimateLine, estimateTokens } from '../../src/core/runner/estimate';
 import { stepKey } from '../../src/core/runner/journal';

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRunCommand, type RunCliIo } from '../../src/cli/formats/spb/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import {
   backoffDelay,

@@ -1,8 +1,9 @@
 // The CLI's part of each format that brings commands of its own (its folder here, one line in CLI_FORMATS), as
-// src/extension/benchmarks/contributions.ts lists the extension's. StreamProfileBench's run is the CLI's own `run`.
+// src/extension/benchmarks/contributions.ts lists the extension's.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import { omniRun } from './omni/run';
+import { spbRun } from './spb/run';
 import { personaMemExperiment } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
@@ -19,6 +20,7 @@ export interface CliFormat {
 }
 
 const CLI_FORMATS: readonly CliFormat[] = [
+  { id: 'streamprofilebench', run: spbRun },
   { id: 'omnibehavior', run: omniRun },
   { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
 ];
@@ -42,6 +44,9 @@ export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
   Object.assign({}, ...CLI_FORMATS.map((f) => f[command]?.options ?? {})) as Readonly<
     Record<string, { type: 'string' | 'boolean' }>
   >;
+
+/** The run of a folder no format detects: the first listed, whose checks say what the folder lacks. */
+export const FALLBACK_RUN: BatchRunCommand = CLI_FORMATS.find((f) => f.run)!.run!;
 
 /** The batch runs' usages, for `run --help`. */
 export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.run ? [f.run.usage] : []));

@@ -1,12 +1,9 @@
-// `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/, resumable.
-// The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
+// StreamProfileBench's `persona-lab run`: batch runs against an OpenAI-compatible endpoint into results/<out>/,
+// resumable. The key comes from OPENAI_API_KEY only (may be empty for local servers) and is never printed or written.
 import { join } from 'node:path';
 import { loadBenchmark } from '../../../core/spb/format/load';
-import { detectFormat } from '../../../core/formats';
-import { BATCH_RUN_OPTIONS, cliFormatOf } from '..';
-import { EXIT_ALL_FAILED, EXIT_PI_REFUSED, EXIT_SOME_FAILED } from '../../batchRun';
+import { EXIT_ALL_FAILED, EXIT_SOME_FAILED, EXIT_PI_REFUSED, type BatchRunCommand } from '../../batchRun';
 import { cacheOption } from '../../cacheOption';
-import { article } from '../../output';
 import { cliPiGuard } from '../../piGuard';
 import { maskOutgoing } from '../../../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../../../core/runner/client';
@@ -25,40 +22,15 @@ import { isWhole } from '../../../core/coverage';
 import { METRIC_NAMES } from '../../../core/spb/names';
 import { failedRequests } from '../../../core/spb/score/failedRequests';
 import { isPlatform, type Benchmark, type Step, type User } from '../../../core/spb/types';
+import { Usage, usageFailure, type RunCliIo, type RunCliOptions } from '../../runArgs';
+import { parseRunArgs, RUN_OPTIONS, RUN_USAGE, type ParsedRun } from './runArgs';
 
 type PostsReader = (user: User, step: Step) => string;
-import {
-  parseRunArgs,
-  RUN_OPTIONS as SPB_RUN_OPTIONS,
-  RUN_USAGE,
-  Usage,
-  type ParsedRun,
-  type RunCliIo,
-  type RunCliOptions,
-} from '../../runArgs';
 
-export { RUN_USAGE, type RunCliIo, type RunCliOptions } from '../../runArgs';
-export { EXIT_PI_REFUSED } from '../../batchRun';
-
-/** Every option of `run`, for parseArgs: its own, and those of each format's batch run (cli/formats/). */
-export const RUN_OPTIONS = { ...SPB_RUN_OPTIONS, ...BATCH_RUN_OPTIONS };
 /** `run` finished, but every step got the error record (wrong key, endpoint down, every reply too slow...). */
 export const EXIT_ALL_STEPS_FAILED = EXIT_ALL_FAILED;
 /** `run` finished, and some of its steps got the error record. */
 export const EXIT_SOME_STEPS_FAILED = EXIT_SOME_FAILED;
-
-/** A usage error: the message and the command's usage on stderr, exit status 2. */
-export function usageFailure(io: RunCliIo, usage: string, message: string): number {
-  io.stderr(`persona-lab: ${message}\nUsage:\n${usage}\n`);
-  return 2;
-}
-
-export const defaultIo = (): RunCliIo => ({
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  env: process.env,
-  stderrIsTTY: process.stderr.isTTY === true,
-});
 
 const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).padStart(5));
 
@@ -66,24 +38,7 @@ const pct = (x: number) => (Number.isNaN(x) ? '  n/a' : (100 * x).toFixed(1).pad
  * Exit status: 0 finished, 1 failed, 2 usage error, 4 refused by the PI guard, 5 finished with every step failed,
  * 6 finished with some steps failed, 130 cancelled (resume by running the same command).
  */
-export async function runRunCommand<O extends RunCliOptions>(
-  args: string[],
-  // a format's own run reads its own options too (cli/formats/): O keeps them
-  opts: O,
-  ioIn?: RunCliIo,
-): Promise<number> {
-  const io = ioIn ?? defaultIo();
-  // A format whose run is its own (cli/formats/) takes the command; StreamProfileBench's is the rest of this file.
-  const target = args[0];
-  const format = target === undefined ? undefined : detectFormat(target);
-  const own = format && cliFormatOf(format)?.run;
-  if (own) return own.run(args, opts, io);
-  if (format && !format.capabilities.includes('rerun')) {
-    io.stderr(
-      `persona-lab: ${target}: ${article(format.label)} ${format.label} folder; run needs a format that sends its prompts\n`,
-    );
-    return 1;
-  }
+async function runSpb(args: string[], opts: RunCliOptions, io: RunCliIo, ownSignals = false): Promise<number> {
   let parsed;
   try {
     parsed = parseRunArgs(args, opts, io.env);
@@ -114,11 +69,14 @@ export async function runRunCommand<O extends RunCliOptions>(
       `${parsed.out}: a copy of ${from} with its ${failed} failed request${failed === 1 ? '' : 's'} sent again\n`,
     );
   }
-  const { code, summary } = await executeRun(parsed, bench, opts, io, ioIn === undefined);
+  const { code, summary } = await executeRun(parsed, bench, opts, io, ownSignals);
   if (code !== 0 || summary?.status !== 'finished') return code;
   const { done, failed } = summary.progress;
   return failed === 0 ? 0 : failed >= done ? EXIT_ALL_STEPS_FAILED : EXIT_SOME_STEPS_FAILED;
 }
+
+/** Its run as cli/formats/index.ts lists it. */
+export const spbRun: BatchRunCommand = { usage: RUN_USAGE, options: RUN_OPTIONS, run: runSpb };
 
 /** What a run covers and how it threads the persona: the same for its estimate, its PI guard and the run itself. */
 function selection(parsed: ParsedRun, bench: Benchmark) {
