@@ -3,6 +3,7 @@
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import { omniRun } from './omni/run';
+import { SPB_HELP_NOTE } from './spb/help';
 import { spbRun } from './spb/run';
 import { personaMemExperiment } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
@@ -17,10 +18,12 @@ export interface CliFormat {
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
+  /** A paragraph of the top-level help: options only its folders read. */
+  readonly helpNote?: string;
 }
 
 const CLI_FORMATS: readonly CliFormat[] = [
-  { id: 'streamprofilebench', run: spbRun },
+  { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
   { id: 'omnibehavior', run: omniRun },
   { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
 ];
@@ -47,6 +50,9 @@ export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
 
 /** The run of a folder no format detects: the first listed, whose checks say what the folder lacks. */
 export const FALLBACK_RUN: BatchRunCommand = CLI_FORMATS.find((f) => f.run)!.run!;
+
+/** The formats' paragraphs of the top-level help. */
+export const FORMAT_HELP_NOTES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.helpNote ? [f.helpNote] : []));
 
 /** The batch runs' usages, for `run --help`. */
 export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.run ? [f.run.usage] : []));
