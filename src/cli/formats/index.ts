@@ -1,8 +1,10 @@
 // The CLI's part of each format that brings commands of its own (its folder here, one line in CLI_FORMATS), as
-// src/extension/benchmarks/contributions.ts lists the extension's. StreamProfileBench's run is the CLI's own `run`.
+// src/extension/benchmarks/contributions.ts lists the extension's.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import { omniRun } from './omni/run';
+import { SPB_HELP_NOTE } from './spb/help';
+import { spbRun } from './spb/run';
 import { personaMemExperiment } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
@@ -16,9 +18,12 @@ export interface CliFormat {
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
+  /** A paragraph of the top-level help: options only its folders read. */
+  readonly helpNote?: string;
 }
 
 const CLI_FORMATS: readonly CliFormat[] = [
+  { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
   { id: 'omnibehavior', run: omniRun },
   { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
 ];
@@ -42,6 +47,12 @@ export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
   Object.assign({}, ...CLI_FORMATS.map((f) => f[command]?.options ?? {})) as Readonly<
     Record<string, { type: 'string' | 'boolean' }>
   >;
+
+/** The run of a folder no format detects: the first listed, whose checks say what the folder lacks. */
+export const FALLBACK_RUN: BatchRunCommand = CLI_FORMATS.find((f) => f.run)!.run!;
+
+/** The formats' paragraphs of the top-level help. */
+export const FORMAT_HELP_NOTES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.helpNote ? [f.helpNote] : []));
 
 /** The batch runs' usages, for `run --help`. */
 export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.run ? [f.run.usage] : []));

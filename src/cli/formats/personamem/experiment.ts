@@ -6,7 +6,7 @@ import { personaMem } from '../../../core/personamem/format';
 import { pmExperimentFigures, pmExperimentRunName, pmFigureLines } from '../../../core/personamem/experiment/compare';
 import { checkPmSample, readPmSample } from '../../../core/personamem/experiment/sample';
 import { samplePath } from '../../../core/experiments/sampleFile';
-import { runNameProblem } from '../../../core/runner/runner';
+import { runNameProblem } from '../../../core/runner/runFolder';
 import { parseBatchRun, parseOrUsage, type BatchRunCommand } from '../../batchRun';
 import { Usage, type RunCliIo, type RunCliOptions } from '../../runArgs';
 import { executePmRun, PM_CHECKOUT_RULE } from './run';
