@@ -88,3 +88,83 @@ export function pairedShareDifference(
     seed,
   };
 }
+
+/**
+ * A figure that is not a share (an F1, a mean error, a judge's mean), pooled over units from what each unit holds for
+ * run A and run B: `figure(units, side)` is that side's figure over the given units (NaN where it is undefined).
+ */
+export interface PairedFigure<U> {
+  figure(units: readonly U[], side: 'a' | 'b'): number;
+  /** an error: a unit where B's figure is lower counts as a win */
+  lowerIsBetter?: boolean;
+}
+
+export interface PairedFigureDifference {
+  units: number;
+  figureA: number | null;
+  figureB: number | null;
+  /** figureB − figureA */
+  diff: number | null;
+  /** percentile bootstrap interval of diff, resampling units; null where diff is */
+  low: number | null;
+  high: number | null;
+  /** per unit, on the unit's own figure: B better (win), equal (tie), worse (loss); undecided where either is undefined */
+  win: number;
+  tie: number;
+  loss: number;
+  undecided: number;
+  resamples: number;
+  seed: number;
+}
+
+/** Differences smaller than this are ties (floating point noise of equal figures). */
+const TIE = 1e-12;
+
+/** B − A of a pooled figure over `units`, with the paired interval of bootstrap.ts resampling whole units. */
+export function pairedFigureDifference<U>(
+  units: readonly U[],
+  f: PairedFigure<U>,
+  opts: BootstrapOptions = {},
+): PairedFigureDifference {
+  const resamples = opts.resamples ?? COMPARE_RESAMPLES;
+  const seed = opts.seed ?? COMPARE_SEED;
+  const figureA = finite(f.figure(units, 'a'));
+  const figureB = finite(f.figure(units, 'b'));
+  const diff = figureA === null || figureB === null ? null : figureB - figureA;
+  let win = 0;
+  let tie = 0;
+  let loss = 0;
+  let undecided = 0;
+  for (const u of units) {
+    const d = f.figure([u], 'b') - f.figure([u], 'a');
+    if (!Number.isFinite(d)) undecided++;
+    else if (Math.abs(d) <= TIE) tie++;
+    else if (d > 0 !== (f.lowerIsBetter === true)) win++;
+    else loss++;
+  }
+  const interval =
+    diff === null
+      ? undefined
+      : bootstrapInterval(
+          units.length,
+          (idx) => {
+            const drawn = Array.from(idx, (i) => units[i]);
+            return f.figure(drawn, 'b') - f.figure(drawn, 'a');
+          },
+          { resamples, seed, level: opts.level },
+        );
+  return {
+    units: units.length,
+    figureA,
+    figureB,
+    diff,
+    low: interval ? finite(interval.low) : null,
+    high: interval ? finite(interval.high) : null,
+    win,
+    tie,
+    loss,
+    undecided,
+    resamples,
+    seed,
+  };
+}
