@@ -3,12 +3,16 @@
 // resamples can only give 0, ½ or 1 of the gain, so the 95 % interval is [0, gain]; over one user there is no
 // interval. Each side's figures are the run's own score (score.ts) when both runs answer the same questions.
 import { describe, expect, it } from 'vitest';
-import { compareOmniRuns, omniCompareProblem, type OmniComparison } from '../../src/core/omni/compare';
+import {
+  compareOmniRuns,
+  omniCompareProblem,
+  omniCompareTexts,
+  type OmniComparison,
+} from '../../src/core/omni/compare';
 import { scoreOmniRun } from '../../src/core/omni/score';
 import type { OmniBenchmark, OmniRun, Scene } from '../../src/core/omni/types';
 import { COMPARE_RESAMPLES, COMPARE_SEED } from '../../src/core/stats/bootstrap';
 import { pairedFigureDifference } from '../../src/core/stats/pairedUnits';
-import { pairedTexts } from '../../src/core/stats/pairedTexts';
 import { fakeBench, type FakeAction, type Q } from './omni-fixture';
 
 const V: Scene = 'Video Browsing';
@@ -31,13 +35,7 @@ const row = (cmp: OmniComparison, slice: string) => {
   return r;
 };
 
-const texts = (cmp: OmniComparison, slice: string) => {
-  const r = row(cmp, slice);
-  return pairedTexts(
-    { a: r.figureA, b: r.figureB, diff: r.diff, low: r.low, high: r.high, units: r.units },
-    { unit: 'user', digits: 2 },
-  );
-};
+const texts = (cmp: OmniComparison, slice: string) => omniCompareTexts(row(cmp, slice));
 
 describe('every user gains the same: the interval is that point', () => {
   // three users, each with a liked and a not-liked video; A says No to both, B gets both right
@@ -83,6 +81,7 @@ describe('every user gains the same: the interval is that point', () => {
     });
     // the overall needs all six components: none here
     expect(row(cmp, 'overall')).toMatchObject({ figureA: null, figureB: null, diff: null, low: null });
+    expect(row(cmp, 'overall').measure).toContain('none: a component has no paired answer');
     expect(cmp.changed.map((c) => [c.userId, c.field, c.change, c.a, c.b])).toEqual([
       ['u1', 'video_liked', 'gained', 'No', 'Yes'],
       ['u2', 'video_liked', 'gained', 'No', 'Yes'],

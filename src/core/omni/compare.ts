@@ -4,6 +4,7 @@
 // one history), wins / ties / losses by user, and the answers whose outcome changed. What is left out, and why, is
 // counted in `scope`: a figure here is over the paired answers only, never over a whole run unless both cover it.
 import type { BootstrapOptions } from '../stats/bootstrap';
+import { pairedTexts, type PairedTexts } from '../stats/pairedTexts';
 import { pairedFigureDifference, type PairedFigureDifference } from '../stats/pairedUnits';
 import { BINARY_COMPONENT_SCENE, COMPONENT_LABELS, COMPONENTS, FIELD_NAMES, FIELDS } from './fields';
 import { actionsInOrder, usersInOrder } from './order';
@@ -325,7 +326,14 @@ function compareRows(users: readonly UserTallies[], opts: BootstrapOptions): Omn
       { figure: (us, side) => spec.pick(sumTallies(us, side, spec.fields)) ?? NaN, lowerIsBetter: spec.lowerIsBetter },
       opts,
     );
-    const { slice, head, level, kind, measure, lowerIsBetter } = spec;
-    return [{ slice, head, level, kind, measure, lowerIsBetter, ...diff, answers }];
+    const { slice, head, level, kind, lowerIsBetter } = spec;
+    const missing = level === 'overall' && diff.diff === null ? '; none: a component has no paired answer' : '';
+    return [{ slice, head, level, kind, measure: spec.measure + missing, lowerIsBetter, ...diff, answers }];
   });
+}
+
+/** How the compare view writes a row's figures, in the figure's own unit, two decimals (the page and its tests). */
+export function omniCompareTexts(r: OmniCompareRow): PairedTexts {
+  const figures = { a: r.figureA, b: r.figureB, diff: r.diff, low: r.low, high: r.high, units: r.units };
+  return pairedTexts(figures, { unit: 'user', digits: 2 });
 }
