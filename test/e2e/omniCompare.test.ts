@@ -2,7 +2,8 @@
 // sample's demo-sim (the sample has one run; the second is made from it here: some answers set right, some wrong,
 // watch times nearer the truth, judge scores moved, and the last test actions left out). The compare view shows each
 // run's figures, B − A and its 95 % interval over users as the core computes them, says what is left out, lists the
-// answers whose outcome changed, and one opens its test action in the trace view. Swap A and B turns it round.
+// answers whose outcome changed, and one opens its test action in the trace view. Swap A and B turns it round, and
+// the view comes back after Reload Window.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -168,5 +169,18 @@ describe('Compare Runs on OmniBehavior in the real workbench', () => {
     });
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     expect(omniCompareTexts(swapped.rows[0]).diff).not.toBe(omniCompareTexts(cmp.rows[0]).diff);
+  });
+
+  it('comes back after Reload Window with the pair last compared', async () => {
+    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+    await wb.runCommand('Developer: Reload Window').catch(() => {});
+    await reloaded;
+    await wb.waitForWorkbench();
+    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
+    frame = await wb.findWebviewFrame(`#omnicompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
+      timeout: 90_000,
+    });
+    expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
+    await wb.waitForExtensionHostLine('personaLab.omni.compare: restored');
   });
 });

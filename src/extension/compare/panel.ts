@@ -4,7 +4,7 @@
 // runs or a swap. A format gives its comparison, its problem and its own messages (opening an item).
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { restoreReusedPanel, ReusedPanel } from '../webviewPanel';
+import { ReusedPanel } from '../webviewPanel';
 import type { ComparePart, CompareRunChoice, RunPair } from './part';
 
 export type CompareToWebview<M> = { type: 'show'; model: M } | { type: 'empty'; message: string };
@@ -116,12 +116,12 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
   protected abstract handleOwn(msg: In): void | Promise<void>;
 }
 
-/** A format's part of Compare Runs on its compare view, which comes back after a reload once `ready()` resolves. */
+/** A format's part of Compare Runs on its compare view; `restore` is the view's serializer (restoreReusedPanel). */
 export function runPairPart<M, In extends { type: string }>(
   panel: RunPairPanel<M, In>,
-  o: { viewType: string; ready(): Promise<void>; runs(): CompareRunChoice[]; selectedRun(): string | undefined },
+  restore: vscode.Disposable,
+  o: { runs(): CompareRunChoice[]; selectedRun(): string | undefined },
 ): ComparePart {
-  const restore = restoreReusedPanel(o.viewType, panel, o.ready);
   return {
     runs: o.runs,
     get lastPair() {

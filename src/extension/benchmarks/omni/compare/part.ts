@@ -4,13 +4,14 @@ import { pyFixed } from '../../../../core/io/pyNumber';
 import { OMNI_COMPARE_VIEW_TYPE } from '../../../../shared/omni/compareProtocol';
 import { runPairPart } from '../../../compare/panel';
 import type { CompareHost, ComparePart } from '../../../compare/part';
+import { restoreReusedPanel } from '../../../webviewPanel';
 import type { OmniStore } from '../store';
 import { OmniComparePanel } from './panel';
 
 export function omniComparePart(store: OmniStore, host: CompareHost): ComparePart {
-  return runPairPart(new OmniComparePanel(host.extensionUri, store, host.state), {
-    viewType: OMNI_COMPARE_VIEW_TYPE,
-    ready: () => store.ready(),
+  const panel = new OmniComparePanel(host.extensionUri, store, host.state);
+  const restore = restoreReusedPanel(OMNI_COMPARE_VIEW_TYPE, panel, () => store.ready());
+  return runPairPart(panel, restore, {
     selectedRun: () => store.runName,
     runs: () =>
       [...(store.bench?.runs.keys() ?? [])].sort().map((run) => {

@@ -3,15 +3,16 @@
 import { PM_COMPARE_VIEW_TYPE } from '../../../../shared/personamem/compareProtocol';
 import { runPairPart } from '../../../compare/panel';
 import type { CompareHost, ComparePart } from '../../../compare/part';
+import { restoreReusedPanel } from '../../../webviewPanel';
 import type { PersonaMemStore } from '../store';
 import { PersonaMemComparePanel } from './panel';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
 
 export function personaMemComparePart(store: PersonaMemStore, host: CompareHost): ComparePart {
-  return runPairPart(new PersonaMemComparePanel(host.extensionUri, store, host.state), {
-    viewType: PM_COMPARE_VIEW_TYPE,
-    ready: () => store.ready(),
+  const panel = new PersonaMemComparePanel(host.extensionUri, store, host.state);
+  const restore = restoreReusedPanel(PM_COMPARE_VIEW_TYPE, panel, () => store.ready());
+  return runPairPart(panel, restore, {
     selectedRun: () => store.runName,
     runs: () =>
       [...(store.bench?.runs.keys() ?? [])].sort().map((run) => {
