@@ -14,6 +14,7 @@ import type { OmniBenchmark } from '../../src/core/omni/types';
 import type { Workbench } from './harness';
 import { omniSampleWorkbench } from './support/omniCopy';
 import type { RawQuestion } from './traceExpected';
+import { reloadToPair, summaryCells, swapRuns } from './comparePage';
 import { treePage } from './treePage';
 
 const [A, B] = ['demo-sim', 'demo-tuned'];
@@ -53,17 +54,6 @@ function writeTunedRun(root: string): void {
   mkdirSync(join(root, 'results', B), { recursive: true });
   writeFileSync(join(root, 'results', B, 'predictions.jsonl'), out.join('\n') + '\n');
 }
-
-/** The summary table as the page shows it: slice → the cells' texts by column. */
-const summaryCells = (frame: Frame) =>
-  frame.locator('table.summary tbody tr[data-slice]').evaluateAll((trs) =>
-    trs.map((tr) => ({
-      slice: tr.getAttribute('data-slice') ?? '',
-      cells: Object.fromEntries(
-        [...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-col') ?? '', td.textContent ?? '']),
-      ),
-    })),
-  );
 
 function expectedCells(cmp: OmniComparison) {
   return cmp.rows.map((r) => {
@@ -159,27 +149,13 @@ describe('Compare Runs on OmniBehavior in the real workbench', () => {
   });
 
   it('Swap A and B turns the difference round', async () => {
-    await wb.runCommand('View: Open Previous Editor');
-    frame = await wb.findWebviewFrame(`#omnicompare-root[data-state="shown"][data-runs="${A} ${B}"]`, {
-      timeout: 30_000,
-    });
-    await frame.locator('vscode-button', { hasText: 'Swap A and B' }).click();
-    frame = await wb.findWebviewFrame(`#omnicompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 30_000,
-    });
+    frame = await swapRuns(wb, 'omnicompare-root', A, B);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     expect(omniCompareTexts(swapped.rows[0]).diff).not.toBe(omniCompareTexts(cmp.rows[0]).diff);
   });
 
   it('comes back after Reload Window with the pair last compared', async () => {
-    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
-    await wb.runCommand('Developer: Reload Window').catch(() => {});
-    await reloaded;
-    await wb.waitForWorkbench();
-    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
-    frame = await wb.findWebviewFrame(`#omnicompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 90_000,
-    });
+    frame = await reloadToPair(wb, 'omnicompare-root', B, A);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     await wb.waitForExtensionHostLine('personaLab.omni.compare: restored');
   });

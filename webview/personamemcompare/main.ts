@@ -9,17 +9,11 @@ import {
 } from '../../src/core/personamem/compare';
 import { SKILL_HEADS } from '../../src/core/personamem/types';
 import { isExtensionToWebview, type WebviewToExtension } from '../../src/shared/personamem/compareProtocol';
-import { compareActions, compareCell, differenceCells, tableHead } from '../shared/compare';
-import { el } from '../shared/dom';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { injectStyle } from '../shared/page';
-import baseCss from '../shared/base.css';
-import compareCss from '../shared/compare.css';
+import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../shared/compare';
+import { el, type Child } from '../shared/dom';
 import css from './personamemcompare.css';
 
-const vscode = vscodeApi<WebviewToExtension>();
-const root = document.getElementById('pmcompare-root') ?? document.body;
-injectStyle(`${baseCss}\n${compareCss}\n${css}`);
+type Post = (msg: WebviewToExtension) => void;
 
 /** Differing questions listed at most (the rest are counted). */
 const LISTED = 1000;
@@ -54,9 +48,9 @@ function summaryTable(m: PmComparison): HTMLElement {
   ]);
 }
 
-function differingRow(d: PmDiffering): HTMLElement {
+function differingRow(d: PmDiffering, post: Post): HTMLElement {
   const open = el('button', { className: 'question link', text: d.questionId, title: 'Open in the question view' });
-  open.addEventListener('click', () => vscode.postMessage({ type: 'openQuestion', questionId: d.questionId }));
+  open.addEventListener('click', () => post({ type: 'openQuestion', questionId: d.questionId }));
   const letter = (x: string | null) => (x === null ? 'none read' : `(${x})`);
   return el('tr', { attrs: { 'data-question': d.questionId, 'data-change': d.change } }, [
     el('td', { className: 'text' }, [open]),
@@ -70,7 +64,7 @@ function differingRow(d: PmDiffering): HTMLElement {
   ]);
 }
 
-function differingSection(m: PmComparison): HTMLElement {
+function differingSection(m: PmComparison, post: Post): HTMLElement {
   const counts = (['lost', 'gained', 'changed'] as const).map(
     (c) => `${m.differing.filter((d) => d.change === c).length} ${CHANGE_TEXT[c]}`,
   );
@@ -90,7 +84,11 @@ function differingSection(m: PmComparison): HTMLElement {
               ),
             ),
           ]),
-          el('tbody', {}, listed.map(differingRow)),
+          el(
+            'tbody',
+            {},
+            listed.map((d) => differingRow(d, post)),
+          ),
         ]),
     m.differing.length > LISTED
       ? el('p', { className: 'note', text: `The first ${LISTED} are listed; losses come first.` })
@@ -98,12 +96,12 @@ function differingSection(m: PmComparison): HTMLElement {
   ]);
 }
 
-function show(m: PmComparison): void {
+function render(m: PmComparison, post: Post): Child[] {
   const only = [
     m.onlyA ? `${m.onlyA} question(s) answered by ${m.runA} only` : '',
     m.onlyB ? `${m.onlyB} by ${m.runB} only` : '',
   ].filter(Boolean);
-  root.replaceChildren(
+  return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
     el('p', {
       className: 'note scope',
@@ -111,7 +109,7 @@ function show(m: PmComparison): void {
         `${m.split} split · ${m.overall.items} questions both runs answered, of ${m.overall.units} personas` +
         (only.length ? ` · left out: ${only.join(', ')}` : ''),
     }),
-    compareActions((m) => vscode.postMessage(m)),
+    compareActions(post),
     summaryTable(m),
     el('p', {
       className: 'note method',
@@ -120,18 +118,8 @@ function show(m: PmComparison): void {
         `95 % CI: percentile bootstrap, ${m.overall.resamples} resamples of personas (a persona's questions share ` +
         `one history), seed ${m.overall.seed}; coloured when it leaves 0 out.`,
     }),
-    differingSection(m),
-  );
-  root.dataset.state = 'shown';
-  root.dataset.runs = `${m.runA} ${m.runB}`;
+    differingSection(m, post),
+  ];
 }
 
-onHostMessage(isExtensionToWebview, (msg) => {
-  if (msg.type === 'show') show(msg.model);
-  else {
-    root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
-    root.dataset.state = 'empty';
-  }
-});
-
-vscode.postMessage({ type: 'ready' });
+startComparePage({ rootId: 'pmcompare-root', css, accepts: isExtensionToWebview, render });

@@ -31,3 +31,7 @@ declare module '*/compare.css' {
   const css: string;
   export default css;
 }
+declare module '*/report.css' {
+  const css: string;
+  export default css;
+}

@@ -227,17 +227,11 @@ export function compareOmniRuns(
 }
 
 /** The figure of one row from the fields' summed tallies (score.ts' own rules). */
-type Pick = (tallies: ReadonlyMap<string, Tally>) => number | undefined;
+type FigureOf = (tallies: ReadonlyMap<string, Tally>) => number | undefined;
 
-interface RowSpec {
-  slice: string;
-  head: string;
-  level: OmniCompareLevel;
-  kind: FieldKind | 'mixed';
-  measure: string;
-  lowerIsBetter: boolean;
+interface RowSpec extends Pick<OmniCompareRow, 'slice' | 'head' | 'level' | 'kind' | 'measure' | 'lowerIsBetter'> {
   fields: readonly string[];
-  pick: Pick;
+  pick: FigureOf;
 }
 
 function sumTallies(users: readonly UserTallies[], side: 'a' | 'b', fields: readonly string[]): Map<string, Tally> {

@@ -10,23 +10,27 @@ export interface PairedUnit {
   rightB: number;
 }
 
-export interface PairedShareDifference {
+/** What every paired comparison gives besides its figures: its units, the interval of B − A and the units' tally. */
+export interface PairedInterval {
   units: number;
-  items: number;
-  /** right / items over all the units' items (null without items) */
-  shareA: number | null;
-  shareB: number | null;
-  /** shareB − shareA */
-  diff: number | null;
-  /** percentile bootstrap interval of diff, resampling units; null without items */
+  /** percentile bootstrap interval of B − A, resampling units; null where B − A is */
   low: number | null;
   high: number | null;
-  /** per unit: B right on more of its items (win), as many (tie), fewer (loss) */
+  /** per unit: B better (win), as good (tie), worse (loss) */
   win: number;
   tie: number;
   loss: number;
   resamples: number;
   seed: number;
+}
+
+export interface PairedShareDifference extends PairedInterval {
+  items: number;
+  /** right / items over all the units' items (null without items) */
+  shareA: number | null;
+  shareB: number | null;
+  /** shareB − shareA; a unit wins when B is right on more of its items */
+  diff: number | null;
 }
 
 const share = (right: number, items: number) => (items === 0 ? null : right / items);
@@ -99,22 +103,12 @@ export interface PairedFigure<U> {
   lowerIsBetter?: boolean;
 }
 
-export interface PairedFigureDifference {
-  units: number;
+export interface PairedFigureDifference extends PairedInterval {
   figureA: number | null;
   figureB: number | null;
-  /** figureB − figureA */
+  /** figureB − figureA; a unit wins on its own figure, and is undecided where either side's is undefined */
   diff: number | null;
-  /** percentile bootstrap interval of diff, resampling units; null where diff is */
-  low: number | null;
-  high: number | null;
-  /** per unit, on the unit's own figure: B better (win), equal (tie), worse (loss); undecided where either is undefined */
-  win: number;
-  tie: number;
-  loss: number;
   undecided: number;
-  resamples: number;
-  seed: number;
 }
 
 /** Differences smaller than this are ties (floating point noise of equal figures). */

@@ -3,6 +3,8 @@
 // computed once per load and pair, the view follows the benchmark's reloads, and the page's buttons ask for other
 // runs or a swap. A format gives its comparison, its problem and its own messages (opening an item).
 import * as vscode from 'vscode';
+import type { Infer } from '../../core/guards';
+import type { COMPARE_FROM_WEBVIEW } from '../../shared/compareProtocol';
 import { log } from '../log';
 import { ReusedPanel } from '../webviewPanel';
 import type { ComparePart, CompareRunChoice, RunPair } from './part';
@@ -10,7 +12,7 @@ import type { ComparePart, CompareRunChoice, RunPair } from './part';
 export type CompareToWebview<M> = { type: 'show'; model: M } | { type: 'empty'; message: string };
 
 /** The page's messages every compare view understands (`ready` is the panel's own). */
-export type CompareFromWebview = { type: 'ready' } | { type: 'pickRuns' } | { type: 'swapRuns' };
+export type CompareFromWebview = Infer<(typeof COMPARE_FROM_WEBVIEW)[number]>;
 
 export interface RunPairSource<M> {
   /** The loaded benchmark (another object after each reload); undefined when none is open. */

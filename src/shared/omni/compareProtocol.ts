@@ -4,6 +4,7 @@
 // asks for its test action in the trace view (`openAction`); the buttons ask for other runs or a swap.
 import type { OmniComparison } from '../../core/omni/compare';
 import { array, count, message, messages, object, safeInt, shapeOf, str, type Infer } from '../../core/guards';
+import { COMPARE_FROM_WEBVIEW, compareToWebview } from '../compareProtocol';
 
 export type { OmniChange, OmniChanged, OmniCompareRow, OmniComparison } from '../../core/omni/compare';
 
@@ -17,16 +18,11 @@ const comparison = shapeOf<OmniComparison>()({
   scope: object({ paired: count, users: count, answers: count }),
 });
 
-export const isExtensionToWebview = messages(
-  message('show', { model: comparison }),
-  message('empty', { message: str }),
-);
+export const isExtensionToWebview = compareToWebview(comparison);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
 export const isWebviewToExtension = messages(
-  message('ready'),
+  ...COMPARE_FROM_WEBVIEW,
   message('openAction', { userId: str, index: safeInt }),
-  message('pickRuns'),
-  message('swapRuns'),
 );
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;

@@ -11,17 +11,11 @@ import {
 } from '../../../src/core/omni/compare';
 import { pyFixed } from '../../../src/core/io/pyNumber';
 import { isExtensionToWebview, type WebviewToExtension } from '../../../src/shared/omni/compareProtocol';
-import { compareActions, compareCell, differenceCells, tableHead } from '../../shared/compare';
-import { el } from '../../shared/dom';
-import { onHostMessage, vscodeApi } from '../../shared/host';
-import { injectStyle } from '../../shared/page';
-import baseCss from '../../shared/base.css';
-import compareCss from '../../shared/compare.css';
+import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../../shared/compare';
+import { el, type Child } from '../../shared/dom';
 import css from './omnicompare.css';
 
-const vscode = vscodeApi<WebviewToExtension>();
-const root = document.getElementById('omnicompare-root') ?? document.body;
-injectStyle(`${baseCss}\n${compareCss}\n${css}`);
+type Post = (msg: WebviewToExtension) => void;
 
 /** Changed answers listed at most (the rest are counted). */
 const LISTED = 1000;
@@ -99,10 +93,10 @@ function gradeText(c: OmniChanged): string {
     : `judge ${pyFixed(c.gradeA, 1)} → ${pyFixed(c.gradeB, 1)}`;
 }
 
-function changedRow(c: OmniChanged): HTMLElement {
+function changedRow(c: OmniChanged, post: Post): HTMLElement {
   const name = `${c.userId} #${c.index}`;
   const open = el('button', { className: 'action link', text: name, title: 'Open in the trace view' });
-  open.addEventListener('click', () => vscode.postMessage({ type: 'openAction', userId: c.userId, index: c.index }));
+  open.addEventListener('click', () => post({ type: 'openAction', userId: c.userId, index: c.index }));
   return el(
     'tr',
     {
@@ -125,7 +119,7 @@ function changedRow(c: OmniChanged): HTMLElement {
   );
 }
 
-function changedSection(m: OmniComparison): HTMLElement {
+function changedSection(m: OmniComparison, post: Post): HTMLElement {
   const counts = (Object.keys(CHANGE_TEXT) as OmniChange[])
     .map((c) => [c, m.changed.filter((d) => d.change === c).length] as const)
     .filter(([, n]) => n > 0)
@@ -140,7 +134,11 @@ function changedSection(m: OmniComparison): HTMLElement {
       ? el('p', { className: 'note', text: 'The runs score the same on every paired answer.' })
       : el('table', { className: 'cmp changed-table' }, [
           tableHead(['Test action', 'Scene', 'Field', 'Truth', 'A', 'B', 'Change'].map((h) => [h, ''] as const)),
-          el('tbody', {}, m.changed.slice(0, LISTED).map(changedRow)),
+          el(
+            'tbody',
+            {},
+            m.changed.slice(0, LISTED).map((c) => changedRow(c, post)),
+          ),
         ]),
     m.changed.length > LISTED
       ? el('p', { className: 'note', text: `The first ${LISTED} are listed; losses come first.` })
@@ -166,11 +164,11 @@ function scopeText(m: OmniComparison): string {
   );
 }
 
-function show(m: OmniComparison): void {
-  root.replaceChildren(
+function render(m: OmniComparison, post: Post): Child[] {
+  return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
     el('p', { className: 'note scope', text: scopeText(m) }),
-    compareActions((msg) => vscode.postMessage(msg)),
+    compareActions(post),
     summaryTable(m),
     el('p', {
       className: 'note method',
@@ -180,18 +178,8 @@ function show(m: OmniComparison): void {
         `percentile bootstrap, ${m.rows[0]?.resamples ?? 0} resamples of users (a user's test actions share one ` +
         `history), seed ${m.rows[0]?.seed ?? 0}; coloured when it leaves 0 out; none over one user.`,
     }),
-    changedSection(m),
-  );
-  root.dataset.state = 'shown';
-  root.dataset.runs = `${m.runA} ${m.runB}`;
+    changedSection(m, post),
+  ];
 }
 
-onHostMessage(isExtensionToWebview, (msg) => {
-  if (msg.type === 'show') show(msg.model);
-  else {
-    root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
-    root.dataset.state = 'empty';
-  }
-});
-
-vscode.postMessage({ type: 'ready' });
+startComparePage({ rootId: 'omnicompare-root', css, accepts: isExtensionToWebview, render });
