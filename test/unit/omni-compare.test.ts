@@ -67,6 +67,7 @@ describe('every user gains the same: the interval is that point', () => {
       tie: 0,
       loss: 0,
       undecided: 0,
+      defined: COMPARE_RESAMPLES,
       resamples: COMPARE_RESAMPLES,
       seed: COMPARE_SEED,
     });
@@ -258,8 +259,12 @@ describe("each side's figures are the run's own score", () => {
       expect(row(cmp, c).figureA).toBe(sa.components[c]);
       expect(row(cmp, c).figureB).toBe(sb.components[c]);
     }
-    // the overall's unit is every user with a paired answer
-    expect(row(cmp, 'overall')).toMatchObject({ units: 3 });
+    // the overall's unit is every user with a paired answer; a resample that draws no user with some component has
+    // no overall, so its interval is over the others only, and says how many
+    const overall = row(cmp, 'overall');
+    expect(overall).toMatchObject({ units: 3, undecided: 3 });
+    expect(overall.defined).toBeGreaterThan(0);
+    expect(overall.defined).toBeLessThan(overall.resamples);
   });
 });
 

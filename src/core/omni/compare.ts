@@ -157,9 +157,9 @@ export function compareOmniRuns(
         const info = FIELDS[qa.field];
         if (!qb || !info) continue;
         scope.questions++;
-        const norm = questionNormaliser(qa, action);
-        const va = questionVerdict(qa, norm);
-        const vb = questionVerdict(qb, questionNormaliser(qb, action));
+        const norms = { a: questionNormaliser(qa, action), b: questionNormaliser(qb, action) };
+        const va = questionVerdict(qa, norms.a);
+        const vb = questionVerdict(qb, norms.b);
         const outA = va.verdict === 'left-out';
         const outB = vb.verdict === 'left-out';
         const grade = (q: Question, v: typeof va) =>
@@ -197,7 +197,7 @@ export function compareOmniRuns(
           const m = tallies[side];
           const t = m.get(qa.field) ?? newTally();
           m.set(qa.field, t);
-          tallyAnswer(t, q, v.verdict as 'correct' | 'incorrect' | 'graded', v.error, norm);
+          tallyAnswer(t, q, v.verdict as 'correct' | 'incorrect' | 'graded', v.error, norms[side]);
         }
         if (va.verdict !== vb.verdict) note(va.verdict === 'correct' ? 'lost' : 'gained');
         else if (va.verdict === 'graded') {

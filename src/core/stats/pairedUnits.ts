@@ -109,6 +109,8 @@ export interface PairedFigureDifference extends PairedInterval {
   /** figureB − figureA; a unit wins on its own figure, and is undecided where either side's is undefined */
   diff: number | null;
   undecided: number;
+  /** resamples whose B − A was defined (the interval is over these): fewer when a drawn set can lack the figure */
+  defined: number;
 }
 
 /** Differences smaller than this are ties (floating point noise of equal figures). */
@@ -158,6 +160,7 @@ export function pairedFigureDifference<U>(
     tie,
     loss,
     undecided,
+    defined: interval?.defined ?? 0,
     resamples,
     seed,
   };

@@ -164,6 +164,14 @@ function scopeText(m: OmniComparison): string {
   );
 }
 
+/** Rows whose interval is over fewer resamples: the others drew no user with that figure (the overall's components). */
+function fewerResamples(m: OmniComparison): string {
+  const rows = m.rows.filter((r) => r.diff !== null && r.units > 1 && r.defined < r.resamples);
+  if (rows.length === 0) return '';
+  const list = rows.map((r) => `${r.head} over ${r.defined}`).join(', ');
+  return ` Some intervals are over fewer resamples, since the others drew no user with the figure: ${list}.`;
+}
+
 function render(m: OmniComparison, post: Post): Child[] {
   return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
@@ -176,7 +184,8 @@ function render(m: OmniComparison, post: Post): Child[] {
         `Each figure is the run's score (F1 per binary field and its scene's mean, NMAE, the judge's mean, exact ` +
         `match), over the answers both runs gave and can score only. Δ: B − A; a lower NMAE is better. 95 % CI: ` +
         `percentile bootstrap, ${m.rows[0]?.resamples ?? 0} resamples of users (a user's test actions share one ` +
-        `history), seed ${m.rows[0]?.seed ?? 0}; coloured when it leaves 0 out; none over one user.`,
+        `history), seed ${m.rows[0]?.seed ?? 0}; coloured when it leaves 0 out; none over one user.` +
+        fewerResamples(m),
     }),
     changedSection(m, post),
   ];
