@@ -11,22 +11,12 @@ import { personaMem } from '../../src/core/personamem/format';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
 import { repoRoot, startWorkbench, type Workbench } from './harness';
+import { reloadToPair, summaryCells, swapRuns } from './comparePage';
 import { treePage } from './treePage';
 
 const sample = join(repoRoot, 'sample');
 /** A answers part of the split, B all of it: the view compares the questions both answered. */
 const [A, B] = ['32k_demo-weak', '32k_demo-strong'];
-
-/** The summary table as the page shows it: slice → the cells' texts by column. */
-const summaryCells = (frame: Frame) =>
-  frame.locator('table.summary tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({
-      slice: tr.getAttribute('data-slice') ?? '',
-      cells: Object.fromEntries(
-        [...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-col') ?? '', td.textContent ?? '']),
-      ),
-    })),
-  );
 
 function expectedCells(cmp: PmComparison) {
   return [cmp.overall, ...cmp.byType].map((r) => {
@@ -114,27 +104,13 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
   });
 
   it('Swap A and B turns the difference round', async () => {
-    await wb.runCommand('View: Open Previous Editor');
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${A} ${B}"]`, {
-      timeout: 30_000,
-    });
-    await frame.locator('vscode-button', { hasText: 'Swap A and B' }).click();
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 30_000,
-    });
+    frame = await swapRuns(wb, 'pmcompare-root', A, B);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     expect(pmCompareTexts(swapped.overall).diff).not.toBe(pmCompareTexts(cmp.overall).diff);
   });
 
   it('comes back after Reload Window with the pair last compared', async () => {
-    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
-    await wb.runCommand('Developer: Reload Window').catch(() => {});
-    await reloaded;
-    await wb.waitForWorkbench();
-    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 90_000,
-    });
+    frame = await reloadToPair(wb, 'pmcompare-root', B, A);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     await wb.waitForExtensionHostLine('personaLab.personamem.compare: restored');
   });

@@ -1,7 +1,7 @@
 // PersonaMem's part of Compare Runs (compare/part.ts): its runs with each one's split and accuracy, only runs of
 // one split compared (the questions are paired by id), and its compare view, restored after a reload.
-import * as vscode from 'vscode';
 import { PM_COMPARE_VIEW_TYPE } from '../../../../shared/personamem/compareProtocol';
+import { runPairPart } from '../../../compare/panel';
 import type { CompareHost, ComparePart } from '../../../compare/part';
 import { restoreReusedPanel } from '../../../webviewPanel';
 import type { PersonaMemStore } from '../store';
@@ -12,7 +12,8 @@ const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}
 export function personaMemComparePart(store: PersonaMemStore, host: CompareHost): ComparePart {
   const panel = new PersonaMemComparePanel(host.extensionUri, store, host.state);
   const restore = restoreReusedPanel(PM_COMPARE_VIEW_TYPE, panel, () => store.ready());
-  return {
+  return runPairPart(panel, restore, {
+    selectedRun: () => store.runName,
     runs: () =>
       [...(store.bench?.runs.keys() ?? [])].sort().map((run) => {
         const s = store.score(run);
@@ -24,14 +25,5 @@ export function personaMemComparePart(store: PersonaMemStore, host: CompareHost)
           detail: run === store.runName ? 'selected run' : undefined,
         };
       }),
-    get lastPair() {
-      return panel.pair;
-    },
-    get selectedRun() {
-      return store.runName;
-    },
-    problem: (pair) => panel.problem(pair),
-    show: (pair) => panel.setPair(pair),
-    dispose: () => vscode.Disposable.from(restore, panel).dispose(),
-  };
+  });
 }
