@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { templateHash, templateId } from '../prompt/prompt';
 import type { Benchmark } from '../types';
 import { experimentCost, experimentFigures, type ExperimentFigures, type SampleUsers } from './experiment';
-import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';
+import { storedExperiment, type ExperimentInput } from './log';
+import { logExperiment } from '../../experiments/log';
 import { longContextFigures, type LongContextTable } from './longContext';
 import { sampleSize } from './sample';
 import type { Sample } from '../../experiments/sampleFile';
@@ -72,16 +73,7 @@ export function recordExperiment(e: FinishedExperiment): {
   return { figures, entry, logPath: writeEntry(e.bench.root, entry) };
 }
 
-function writeEntry(root: string, entry: ExperimentInput): string {
-  const logPath = join(root, EXPERIMENTS_DB);
-  const log = ExperimentLog.open(logPath);
-  try {
-    log.record(entry);
-  } finally {
-    log.close();
-  }
-  return logPath;
-}
+const writeEntry = (root: string, entry: ExperimentInput) => logExperiment(root, storedExperiment(entry));
 
 export interface FinishedLongContext {
   /** loaded with the long-context run and the base run */
