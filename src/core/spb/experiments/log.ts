@@ -16,6 +16,7 @@ export { EXPERIMENTS_DB, EXPERIMENT_MIGRATIONS, EXPERIMENTS_SCHEMA_VERSION } fro
 
 /** A template over a sample, or the long-context baseline (our reading of appendix E). */
 export type ExperimentKind = 'template' | 'long-context';
+const SPB_KINDS: readonly string[] = ['template', 'long-context'] satisfies ExperimentKind[];
 
 export interface ExperimentInput {
   kind: ExperimentKind;
@@ -132,9 +133,12 @@ export class ExperimentLog {
     return this.store.record(storedExperiment(e));
   }
 
-  /** Every experiment, newest first. */
+  /** Every experiment of StreamProfileBench's kinds, newest first (the log is one schema for every format). */
   list(): ExperimentRow[] {
-    return this.store.list().map(spbExperimentRow);
+    return this.store
+      .list()
+      .filter((r) => SPB_KINDS.includes(r.kind))
+      .map(spbExperimentRow);
   }
 
   close(): void {
