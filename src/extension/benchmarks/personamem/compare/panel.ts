@@ -22,6 +22,9 @@ const PAIR_KEY = 'personaLab.personamem.comparePair';
 
 export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
   private cached: { bench: unknown; pair: RunPair; cmp: PmComparison } | undefined;
+  private readonly pairChanged = new vscode.EventEmitter<void>();
+  /** Fires when another pair is compared or the benchmark reloads. */
+  readonly onDidChangePair = this.pairChanged.event;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -44,7 +47,13 @@ export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, Webv
       },
       { accepts: isWebviewToExtension, logName: VIEW },
     );
-    this.disposables.push(store.onDidChange(() => this.refresh()));
+    this.disposables.push(
+      this.pairChanged,
+      store.onDidChange(() => {
+        this.refresh();
+        this.pairChanged.fire();
+      }),
+    );
   }
 
   /** The pair compared last, even if a run of it is gone now. */
@@ -52,9 +61,12 @@ export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, Webv
     return this.state.get<RunPair>(PAIR_KEY);
   }
 
-  async setPair(pair: RunPair): Promise<void> {
+  /** Compares the pair from now on; shows the view unless `show` is false (compare mode's pick). */
+  async setPair(pair: RunPair, show = true): Promise<void> {
     await this.state.update(PAIR_KEY, { a: pair.a, b: pair.b });
-    this.show();
+    if (show) this.show();
+    else this.refresh();
+    this.pairChanged.fire();
   }
 
   /** Why the pair cannot be compared, or undefined (undefined too when a run is not scored yet). */
@@ -65,7 +77,7 @@ export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, Webv
   }
 
   /** The comparison of the pair, computed once per load and pair. */
-  private comparison(pair: RunPair): PmComparison | undefined {
+  comparison(pair: RunPair): PmComparison | undefined {
     const bench = this.store.bench;
     const a = this.store.score(pair.a);
     const b = this.store.score(pair.b);

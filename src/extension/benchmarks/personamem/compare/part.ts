@@ -1,9 +1,11 @@
 // PersonaMem's part of Compare Runs (compare/part.ts): its runs with each one's split and accuracy, only runs of
-// one split compared (the questions are paired by id), and its compare view, restored after a reload.
+// one split compared (the questions are paired by id), its compare view, restored after a reload, and compare mode's
+// badges: the questions A answered right and B wrong, and their count on each persona's row.
 import * as vscode from 'vscode';
 import { PM_COMPARE_VIEW_TYPE } from '../../../../shared/personamem/compareProtocol';
-import type { CompareHost, ComparePart } from '../../../compare/part';
+import type { CompareBadges, CompareHost, ComparePart, RunPair } from '../../../compare/part';
 import { restoreReusedPanel } from '../../../webviewPanel';
+import { pmBadgePath } from '../nodes';
 import type { PersonaMemStore } from '../store';
 import { PersonaMemComparePanel } from './panel';
 
@@ -12,6 +14,24 @@ const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}
 export function personaMemComparePart(store: PersonaMemStore, host: CompareHost): ComparePart {
   const panel = new PersonaMemComparePanel(host.extensionUri, store, host.state);
   const restore = restoreReusedPanel(PM_COMPARE_VIEW_TYPE, panel, () => store.ready());
+  const badges = async (given?: RunPair): Promise<CompareBadges | undefined> => {
+    if (given) await panel.setPair(given, false);
+    const pair = panel.pair;
+    const cmp = pair && panel.comparison(pair);
+    if (!pair || !cmp) return undefined;
+    const lost = cmp.differing.filter((d) => d.change === 'lost');
+    return {
+      pair,
+      items: new Map(
+        lost.map((d) => [
+          pmBadgePath(cmp.split, d.personaId, d.questionId).join('/'),
+          `right in ${pair.a}, ${pair.b} picked ${d.pickB ?? 'no single option'} (answer ${d.correctAnswer})`,
+        ]),
+      ),
+      unit: 'question',
+      explain: `Compare mode: questions ${pair.a} answered right and ${pair.b} wrong are badged ↓ in the Benchmarks tree.`,
+    };
+  };
   return {
     runs: () =>
       [...(store.bench?.runs.keys() ?? [])].sort().map((run) => {
@@ -32,6 +52,8 @@ export function personaMemComparePart(store: PersonaMemStore, host: CompareHost)
     },
     problem: (pair) => panel.problem(pair),
     show: (pair) => panel.setPair(pair),
+    badges,
+    onDidChangeBadges: panel.onDidChangePair,
     dispose: () => vscode.Disposable.from(restore, panel).dispose(),
   };
 }
