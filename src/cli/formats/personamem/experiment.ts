@@ -33,7 +33,7 @@ export const PM_EXPERIMENT_USAGE = `  experiment <personamem dir> --sample NAME 
                                                            in .personalab/experiments.db (--json: the logged entry,
                                                            the run's progress on stderr)`;
 
-export const PM_EXPERIMENTS_USAGE = `  experiments <personamem dir> [--json]                   PersonaMem: the experiment log, newest first: each
+export const PM_EXPERIMENTS_USAGE = `  experiments <personamem dir> [--json]                    PersonaMem: the experiment log, newest first: each
                                                            experiment's sample, split and strata, base run, request
                                                            and paired figures per question type`;
 
