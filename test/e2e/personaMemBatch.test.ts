@@ -4,7 +4,8 @@
 // and its accuracy is what `persona-lab score` reads from that file. The same run again from a persona's row resumes:
 // nothing is sent, the run stays whole. An experiment: a new sample of seven questions stratified by question type
 // (one of each), asked and compared with a base run, says the figures `persona-lab experiment` computes, and is
-// listed in the Experiments view with the figures `persona-lab experiments --json` reads from the log.
+// listed in the Experiments view with the figures `persona-lab experiments --json` reads from the log; the row opens
+// Compare Runs of its two runs.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -218,5 +219,10 @@ describe('PersonaMem batch runs from the editor', () => {
     expect(await rowDescription(row).innerText()).toBe(shown);
     expect(shown).toMatch(/^Δacc [+−]\d+\.\d .* pp · by-type \(32k\)$/);
     await wb.screenshot('pmem-experiments-view');
+    // a click opens Compare Runs of its base run and its run
+    await row.click();
+    await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${BASE} 32k_${name}"]`, {
+      timeout: 60_000,
+    });
   });
 });
