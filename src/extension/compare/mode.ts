@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Benchmarks } from '../benchmarks';
 import { log } from '../log';
 import { CompareBadgeDecorations } from './badges';
-import type { ComparePart } from './part';
+import type { ComparePart, RunPair } from './part';
 import { pickRunPair, type Comparable } from './pick';
 
 const MODE_CONTEXT = 'personaLab.compareMode';
@@ -39,7 +39,7 @@ export function activateCompareMode(
       return b.bench && part?.badges ? [{ id: b.format.id, label: b.format.label, part }] : [];
     });
 
-  const show = async (on: Badging | undefined, pairGiven?: Parameters<NonNullable<ComparePart['badges']>>[0]) => {
+  const show = async (on: Badging | undefined, pairGiven?: RunPair) => {
     const badges = on ? await on.part.badges?.(pairGiven) : undefined;
     if (active !== on) return;
     decorations.set(on?.id ?? '', badges);
@@ -79,7 +79,7 @@ export function activateCompareMode(
       // The benchmark compared last, if one is; else a pair is picked, as Compare Runs picks one.
       let chosen: Badging | undefined;
       for (const o of offering) if (!chosen && (await o.part.badges?.())) chosen = o;
-      let pair;
+      let pair: RunPair | undefined;
       if (!chosen) {
         const picked = await pickRunPair(offering.map((o): Comparable => ({ label: o.label, part: o.part })));
         if (!picked) return;
