@@ -91,16 +91,16 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
     case 'demo-endpoint':
       return runDemoEndpoint(args, opts, (message) => new UsageError(message));
     case 'sample':
-    case 'experiment': {
+    case 'experiment':
+    case 'experiments': {
       // A format whose samples are its own (cli/formats/) takes the command.
       const own = formatCommand(args[0] && existsSync(args[0]) ? detectFormat(args[0]) : undefined, command);
       if (own) return own.run(args, opts, defaultIo());
+      if (command === 'experiments') return runExperimentsCommand(args, opts, defaultIo());
       return command === 'sample'
         ? runSampleCommand(args, opts, (message) => new UsageError(message))
         : runExperimentCommand(args, opts, defaultIo(), true);
     }
-    case 'experiments':
-      return runExperimentsCommand(args, opts, defaultIo());
     case 'long-context':
       return runLongContextCommand(args, opts, defaultIo(), true);
     case 'glossary':

@@ -252,8 +252,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'experiments',
     summary: 'experiments <dir>: the experiment log',
-    usage: `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
-    options: { json: flag },
+    usage: [
+      `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
+      ...FORMAT_COMMAND_USAGES('experiments'),
+    ].join('\n'),
+    options: { json: flag, ...FORMAT_COMMAND_OPTIONS('experiments') },
     examples: ['experiments sample', 'experiments sample --json'],
   },
   {

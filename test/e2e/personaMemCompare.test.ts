@@ -2,7 +2,8 @@
 // first pick offers the runs of every open benchmark, the second only PersonaMem runs of A's split; the compare view
 // shows each run's accuracy on the paired questions, B − A and its 95 % interval over personas, overall and per
 // question type, as the core computes them; it lists the questions whose answer changed, and one opens in the
-// question view. Swap A and B turns the difference round, and the view comes back after Reload Window.
+// question view. Swap A and B turns the difference round, and the view comes back after Reload Window. Compare mode
+// badges the questions the compared pair lost in the Benchmarks tree, and counts them on their persona's row.
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,11 @@ import { comparePersonaMemRuns, pmCompareTexts, type PmComparison } from '../../
 import { personaMem } from '../../src/core/personamem/format';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
-import { repoRoot, startWorkbench, type Workbench } from './harness';
+import { SKILL_HEADS } from '../../src/core/personamem/types';
+import { personaQuestions } from '../../src/core/personamem/view';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { reloadToPair, summaryCells, swapRuns } from './comparePage';
+import { expandRow, rowBadge } from './support/sideBar';
 import { treePage } from './treePage';
 
 const sample = join(repoRoot, 'sample');
@@ -113,5 +117,42 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
     frame = await reloadToPair(wb, 'pmcompare-root', B, A);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     await wb.waitForExtensionHostLine('personaLab.personamem.compare: restored');
+  });
+
+  it('compare mode badges the questions B lost in the tree, and counts them on their persona', async () => {
+    // the pair compared now is B vs A: "lost" is right in B, wrong in A
+    const lost = swapped.differing.filter((d) => d.change === 'lost');
+    expect(lost.length).toBeGreaterThan(0);
+    await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
+    await wb.waitForExtensionHostLine(
+      new RegExp(`compare mode: ${lost.length} regressed question\\(s\\) of ${B} vs ${A}`),
+    );
+    await wb.statusBar.part(`${B} vs ${A}: ${lost.length} regressed`).waitFor();
+    const target = lost[0];
+    const mine = lost.filter((d) => d.personaId === target.personaId).length;
+    await expandRow(wb.sideBar.benchmarks.row('personamem', 1).first());
+    const persona = wb.sideBar.benchmarks.row(`persona ${target.personaId}`, 2).first();
+    await persona.waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await rowBadge(persona)) === String(mine), {
+      timeout: 30_000,
+      message: `persona ${target.personaId}'s badge ${mine}`,
+    });
+    await expandRow(persona);
+    const questions = personaQuestions(bench, '32k', target.personaId);
+    const at = questions.findIndex((q) => q.questionId === target.questionId);
+    const q = questions[at];
+    const row = wb.sideBar.benchmarks.row(`Q${at + 1} ${SKILL_HEADS[q.skill] ?? q.skill}`, 3).first();
+    await waitFor(async () => (await rowBadge(row)) === '↓', { timeout: 30_000, message: 'the question’s ↓' });
+    // a question both runs got right carries none
+    const kept = questions.findIndex((x) => !swapped.differing.some((d) => d.questionId === x.questionId));
+    if (kept >= 0) {
+      const k = questions[kept];
+      expect(
+        await rowBadge(wb.sideBar.benchmarks.row(`Q${kept + 1} ${SKILL_HEADS[k.skill] ?? k.skill}`, 3).first()),
+      ).toBe('');
+    }
+    await wb.screenshot('pmcompare-mode-badges');
+    await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
+    await waitFor(async () => (await rowBadge(persona)) === '', { timeout: 30_000, message: 'the badges to go' });
   });
 });

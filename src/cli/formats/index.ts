@@ -5,7 +5,7 @@ import type { BatchRunCommand } from '../batchRun';
 import { omniRun } from './omni/run';
 import { SPB_HELP_NOTE } from './spb/help';
 import { spbRun } from './spb/run';
-import { personaMemExperiment } from './personamem/experiment';
+import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
 
@@ -20,12 +20,23 @@ export interface CliFormat {
   readonly experiment?: BatchRunCommand;
   /** A paragraph of the top-level help: options only its folders read. */
   readonly helpNote?: string;
+  /** Its `persona-lab experiments`: its rows of the experiment log. */
+  readonly experiments?: BatchRunCommand;
 }
+
+/** The commands a format may take over for a folder of its own. */
+type OwnCommand = 'sample' | 'experiment' | 'experiments';
 
 const CLI_FORMATS: readonly CliFormat[] = [
   { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
   { id: 'omnibehavior', run: omniRun },
-  { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
+  {
+    id: 'personamem',
+    run: personaMemRun,
+    sample: personaMemSample,
+    experiment: personaMemExperiment,
+    experiments: personaMemExperiments,
+  },
 ];
 
 export function cliFormatOf(format: Format): CliFormat | undefined {
@@ -33,17 +44,14 @@ export function cliFormatOf(format: Format): CliFormat | undefined {
 }
 
 /** The format's own command `command`, for a folder of that format. */
-export function formatCommand(
-  format: Format | undefined,
-  command: 'sample' | 'experiment',
-): BatchRunCommand | undefined {
+export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand | undefined {
   return format ? cliFormatOf(format)?.[command] : undefined;
 }
 
-/** The formats' own usages and options of `sample` and `experiment`, for `--help` and parseArgs. */
-export const FORMAT_COMMAND_USAGES = (command: 'sample' | 'experiment'): string[] =>
+/** The formats' own usages and options of `sample`, `experiment` and `experiments`, for `--help` and parseArgs. */
+export const FORMAT_COMMAND_USAGES = (command: OwnCommand): string[] =>
   CLI_FORMATS.flatMap((f) => (f[command] ? [f[command].usage] : []));
-export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
+export const FORMAT_COMMAND_OPTIONS = (command: OwnCommand) =>
   Object.assign({}, ...CLI_FORMATS.map((f) => f[command]?.options ?? {})) as Readonly<
     Record<string, { type: 'string' | 'boolean' }>
   >;

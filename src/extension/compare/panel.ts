@@ -7,7 +7,7 @@ import type { Infer } from '../../core/guards';
 import type { COMPARE_FROM_WEBVIEW } from '../../shared/compareProtocol';
 import { log } from '../log';
 import { ReusedPanel } from '../webviewPanel';
-import type { ComparePart, CompareRunChoice, RunPair } from './part';
+import type { CompareBadges, ComparePart, CompareRunChoice, RunPair } from './part';
 
 export type CompareToWebview<M> = { type: 'show'; model: M } | { type: 'empty'; message: string };
 
@@ -37,6 +37,9 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
 > {
   private cached: { bench: unknown; pair: RunPair; model: M } | undefined;
   private readonly logName: string;
+  private readonly pairChanged = new vscode.EventEmitter<void>();
+  /** Fires when another pair is compared or the benchmark reloads. */
+  readonly onDidChangePair = this.pairChanged.event;
 
   constructor(
     options: Options,
@@ -47,7 +50,13 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
   ) {
     super(options, protocol);
     this.logName = protocol.logName;
-    this.disposables.push(source.onDidChange(() => this.refresh()));
+    this.disposables.push(
+      this.pairChanged,
+      source.onDidChange(() => {
+        this.refresh();
+        this.pairChanged.fire();
+      }),
+    );
   }
 
   /** The pair compared last, even if a run of it is gone now. */
@@ -55,9 +64,12 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
     return this.state.get<RunPair>(this.pairKey);
   }
 
-  async setPair(pair: RunPair): Promise<void> {
+  /** Compares the pair from now on; shows the view unless `show` is false (compare mode's pick). */
+  async setPair(pair: RunPair, show = true): Promise<void> {
     await this.state.update(this.pairKey, { a: pair.a, b: pair.b });
-    this.show();
+    if (show) this.show();
+    else this.refresh();
+    this.pairChanged.fire();
   }
 
   problem(pair: RunPair): string | undefined {
@@ -70,7 +82,7 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
   }
 
   /** The comparison of the pair, computed once per load and pair. */
-  private comparison(pair: RunPair): M | undefined {
+  comparison(pair: RunPair): M | undefined {
     const bench = this.source.bench();
     if (!bench) return undefined;
     const c = this.cached;
@@ -122,9 +134,24 @@ export abstract class RunPairPanel<M, In extends { type: string }> extends Reuse
 export function runPairPart<M, In extends { type: string }>(
   panel: RunPairPanel<M, In>,
   restore: vscode.Disposable,
-  o: { runs(): CompareRunChoice[]; selectedRun(): string | undefined },
+  o: {
+    runs(): CompareRunChoice[];
+    selectedRun(): string | undefined;
+    /** compare mode's badges of a pair's comparison, when the format offers them */
+    badges?(pair: RunPair, model: M): CompareBadges | undefined;
+  },
 ): ComparePart {
+  const badgesOf = o.badges;
+  const badges =
+    badgesOf &&
+    (async (given?: RunPair): Promise<CompareBadges | undefined> => {
+      if (given) await panel.setPair(given, false);
+      const pair = panel.pair;
+      const model = pair && panel.comparison(pair);
+      return pair && model ? badgesOf(pair, model) : undefined;
+    });
   return {
+    ...(badges ? { badges, onDidChangeBadges: panel.onDidChangePair } : {}),
     runs: o.runs,
     get lastPair() {
       return panel.pair;

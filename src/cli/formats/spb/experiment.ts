@@ -45,6 +45,8 @@ export async function runExperimentCommand(
   io: RunCliIo,
   ownSignals: boolean,
 ): Promise<number> {
+  if (opts.json)
+    return usageFailure(io, EXPERIMENT_USAGE, '--json: a PersonaMem experiment only (see experiments --json)');
   if (!opts.template) return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --template FILE');
   if (!opts.sample)
     return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --sample NAME (see persona-lab sample)');
