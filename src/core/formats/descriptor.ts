@@ -17,7 +17,9 @@ export interface FormatLoadOptions {
   cacheDir?: string | ((root: string) => string | undefined);
   deferIndexWrites?: (write: () => void) => void;
   /** Filled with how the files were read (an index cache's hits); the shape of spb/format/indexed's CacheReport. */
-  cacheReport?: { hits: number; appended: number; read: number; writeError?: string };
+  cacheReport?: { hits: number; appended: number; read: number; writeError?: string; pages?: string[] };
+  /** The caller reads figures, diagnostics and run names only: a format may then read less (a warm `score`). */
+  figuresOnly?: boolean;
 }
 
 /** The part every loaded benchmark has, whatever its format. */

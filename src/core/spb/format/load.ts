@@ -5,7 +5,8 @@ import { DiagnosticSink, type Diagnostic } from '../../io/diagnostics';
 import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/safeFs';
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
-import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
+import { readResultsIndexed, readTasksIndexed, type CacheReport, type IndexContext } from './indexed';
+import { openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
 import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
@@ -24,6 +25,12 @@ export interface LoadOptions {
   deferIndexWrites?: (write: () => void) => void;
   /** Filled with how many files came from the cache, were read from their old end, or were read in full. */
   cacheReport?: CacheReport;
+  /**
+   * The caller reads the runs' figures (scoreRun, runCoverage, failedRequests), the diagnostics and the run names:
+   * when the index has every file's figures page, those are all that is read, and users and rows are read from the
+   * index only if asked for (format/figuresOnly.ts).
+   */
+  figuresOnly?: boolean;
 }
 
 interface FileJob {
@@ -116,7 +123,17 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
   const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
   // The index under the benchmark belongs to the benchmark: no index write may leave it.
   const within = dir && isInside(found.root, dir) ? found.root : dir;
-  const index = dir ? { cache: new IndexCache(dir, within), report, defer: opts.deferIndexWrites } : undefined;
+  const cache = dir ? new IndexCache(dir, within, report.pages) : undefined;
+  const index: IndexContext | undefined = cache ? { cache, report, defer: opts.deferIndexWrites } : undefined;
+  if (index && opts.figuresOnly) {
+    const quick = openFromFigures(found, found.tasks, runJobs, index);
+    if (quick) {
+      quick.diagnostics.push(...closingDiagnostics(found));
+      return quick;
+    }
+    // Some figures page is missing or out of date: the full load writes it for the next job.
+    index.ensureFigures = true;
+  }
   const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
@@ -158,18 +175,21 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     }
     bench.runs.set(name, run);
   }
-  bench.diagnostics.push(...reads.diagnostics);
-  for (const file of found.orphans) {
-    bench.diagnostics.push({
-      severity: 'warning',
-      file,
-      line: 0,
-      field: '',
-      message: 'no tasks file for this platform was opened; ignored',
-    });
-  }
+  bench.diagnostics.push(...reads.diagnostics, ...closingDiagnostics(found));
+  return bench;
+}
+
+/** The problems of the folder as a whole, after those of its files. */
+function closingDiagnostics(found: { tasks: readonly FileJob[]; orphans: readonly string[] }): Diagnostic[] {
+  const out: Diagnostic[] = found.orphans.map((file) => ({
+    severity: 'warning',
+    file,
+    line: 0,
+    field: '',
+    message: 'no tasks file for this platform was opened; ignored',
+  }));
   if (found.tasks.length === 0) {
-    bench.diagnostics.push({
+    out.push({
       severity: 'error',
       file: '.',
       line: 0,
@@ -177,7 +197,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       message: 'no data/<platform>_inference_tasks.jsonl file found',
     });
   }
-  return bench;
+  return out;
 }
 
 /** Re-reads a user's line from disk: posts are not kept in memory (they are most of the bytes). Null if unreadable. */
