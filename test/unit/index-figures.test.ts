@@ -15,11 +15,14 @@ import { cacheFiles, copySample, fileCount, open } from '../support/indexFolder'
 
 const OUTPUTS: ScoreOutput[] = [{ kind: 'json' }, { kind: 'text' }, { kind: 'table', format: 'markdown' }];
 
-/** `score`'s stdout and the problems, as the CLI's job opens the folder (with the index, or --no-cache). */
-async function score(root: string, cache: boolean, output: ScoreOutput = { kind: 'json' }) {
+/**
+ * `score`'s stdout and the problems, as the CLI's job opens the folder (with the index, or --no-cache); with
+ * `figuresOnly` false, as a load for every purpose (the extension's) opens it: the reference.
+ */
+async function score(root: string, cache: boolean, output: ScoreOutput = { kind: 'json' }, figuresOnly = true) {
   const report: CacheReport = { hits: 0, appended: 0, read: 0, pages: [] };
   const opts = cache ? { cacheDir: join(root, INDEX_DIR), cacheReport: report } : {};
-  const { bench, opened } = await streamProfileBench.load(root, { ...opts, figuresOnly: true });
+  const { bench, opened } = await streamProfileBench.load(root, { ...opts, figuresOnly });
   const { text } = await opened.score({ output });
   return { text, diagnostics: opened.diagnostics, report, bench };
 }
@@ -33,10 +36,16 @@ describe('figures pages', () => {
     await open(root); // an open that writes the index, as the extension's
     expect(cacheFiles(root, 'spb-figures').length + cacheFiles(root, 'spb-totals').length).toBe(n);
     for (const output of OUTPUTS) {
-      const cold = await score(root, false, output);
+      const cold = await score(root, false, output, false);
       const warm = await score(root, true, output);
       expect(warm.text).toBe(cold.text);
       expect(warm.diagnostics).toEqual(cold.diagnostics);
+      // A cold figures-only job (--no-cache) keeps each file's figures and none of its rows.
+      const coldFigures = await score(root, false, output);
+      expect(coldFigures.text).toBe(cold.text);
+      expect(coldFigures.diagnostics).toEqual(cold.diagnostics);
+      const rows = coldFigures.bench.runs.get('demo-llm')!.results.get('weibo')!;
+      expect(() => rows.get('anyone')).toThrow(/keeps no rows/);
       expect(warm.report).toMatchObject({ hits: n, appended: 0, read: 0 });
       // The pages read: each file's figures (results) or totals (tasks) page once, and nothing else.
       expect(warm.report.pages).toHaveLength(n);
@@ -54,10 +63,11 @@ describe('figures pages', () => {
     Object.assign(row.steps[0], { prediction: [], reasoning: 'Error: Connection error.', persona_summary: '' });
     writeFileSync(file, [JSON.stringify(row), ...rest].join('\n'));
     await open(root);
-    const cold = await score(root, false);
+    const cold = await score(root, false, { kind: 'json' }, false);
     const warm = await score(root, true);
     expect(kinds(warm.report.pages!)).toEqual(['spb-figures', 'spb-totals']);
     expect(warm.text).toBe(cold.text);
+    expect((await score(root, false)).text).toBe(cold.text);
     const json = JSON.parse(warm.text) as { runs: { name: string; failedRequests: { failed: number } }[] };
     expect(json.runs.find((r) => r.name === 'demo-llm')?.failedRequests.failed).toBeGreaterThanOrEqual(1);
   });
@@ -87,7 +97,7 @@ describe('figures pages', () => {
     await open(root);
     const expectCold = async () => {
       const warm = await score(root, true);
-      expect(warm.text).toBe((await score(root, false)).text);
+      expect(warm.text).toBe((await score(root, false, { kind: 'json' }, false)).text);
       return warm.report;
     };
     // An index written before figures pages existed: the job reads in full once and writes them.

@@ -5,12 +5,12 @@
 import { stampOf, type SourceStamp } from '../../cache/store';
 import { isFsError } from '../../io/safeFs';
 import { LazyMap } from '../../lazyMap';
-import { attachFigures, attachTotals } from '../score/stored';
-import { readFigures, readTotals } from './figuresPage';
+import { attachFigures, attachTotals, type PlatformFigures } from '../score/stored';
+import { computeFigures, readFigures, readTotals } from './figuresPage';
 import { resultsFromIndex, tasksFromIndex, type FileJob, type IndexContext } from './indexed';
 import { LazyResults } from './lazyResults';
 import { Interner } from './tasks';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../types';
+import { PLATFORMS, type Benchmark, type Platform, type Run, type User, type UserResult } from '../types';
 
 const changed = (rel: string) => `${rel}: its index changed after it was checked; run the job again`;
 
@@ -80,4 +80,23 @@ export function openFromFigures(
   }
   ix.report.hits += hits;
   return bench;
+}
+
+/**
+ * A results file as a figures-only load keeps it: its figures (given, or computed from its rows), and no rows (a
+ * cold `score` holds one file's rows at a time, or none). Reading a row of it is a mistake of the caller's, said so.
+ */
+export function keepFigures(
+  rel: string,
+  platform: Platform,
+  users: ReadonlyMap<string, User>,
+  from: ReadonlyMap<string, UserResult> | { figures: PlatformFigures; rows: number },
+): LazyResults {
+  const { figures, rows } =
+    'figures' in from ? from : { figures: computeFigures(platform, users, from), rows: from.size };
+  const kept = new LazyResults(rows, () => {
+    throw new Error(`${rel}: a figures-only load keeps no rows; load it without figuresOnly`);
+  });
+  attachFigures(kept, users, figures);
+  return kept;
 }

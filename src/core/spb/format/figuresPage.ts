@@ -60,8 +60,27 @@ function headerOf(x: unknown, kind: string, rel: string, stamp: SourceStamp, tas
   return x as unknown as PageHeader;
 }
 
+// Computed once per results map and users (a figures-only load and the index's page both ask; maps are not
+// changed after a load).
+const computed = new WeakMap<
+  ReadonlyMap<string, UserResult>,
+  { users: ReadonlyMap<string, User>; f: PlatformFigures }
+>();
+
 /** The figures of one results file: the run's figures for its platform, computed as `score` computes them. */
 export function computeFigures(
+  platform: Platform,
+  users: ReadonlyMap<string, User>,
+  results: ReadonlyMap<string, UserResult>,
+): PlatformFigures {
+  const known = computed.get(results);
+  if (known?.users === users) return known.f;
+  const f = figuresOfFile(platform, users, results);
+  computed.set(results, { users, f });
+  return f;
+}
+
+function figuresOfFile(
   platform: Platform,
   users: ReadonlyMap<string, User>,
   results: ReadonlyMap<string, UserResult>,

@@ -6,9 +6,10 @@ import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/sa
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
 import { readResultsIndexed, readTasksIndexed, type CacheReport, type IndexContext } from './indexed';
-import { openFromFigures } from './figuresOnly';
+import { keepFigures, openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
+import { FileFigures } from '../score/fileFigures';
 import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
 
 export interface LoadOptions {
@@ -161,11 +162,27 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       const sink = new DiagnosticSink(f.rel);
       const users = bench.users.get(f.platform);
       const stamp = stamps.get(f.platform);
-      const results = await reads.read(f.abs, async () => {
+      // A figures-only load keeps each file's figures, not its rows: without an index to write, it folds each row
+      // into the figures as it is read and keeps none; with one, it holds one file's rows at a time.
+      const fold = opts.figuresOnly && users && !index ? new FileFigures(f.platform) : undefined;
+      const read = await reads.read(f.abs, async () => {
         if (index && users && stamp) return readResultsIndexed(f, users, stamp, sink, intern, index, progress(done));
         report.read++;
-        return (await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done))).results;
+        const got = await readResultsFile(
+          f.abs,
+          f.rel,
+          f.platform,
+          users,
+          sink,
+          intern,
+          progress(done),
+          undefined,
+          fold,
+        );
+        return got.results;
       });
+      const kept = fold ? { figures: fold.finish(), rows: fold.rows } : read;
+      const results = read && kept && users && opts.figuresOnly ? keepFigures(f.rel, f.platform, users, kept) : read;
       if (results) {
         run.results.set(f.platform, results);
         run.files.set(f.platform, f.rel);

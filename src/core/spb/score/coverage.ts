@@ -47,6 +47,17 @@ export function totalsIn(users: ReadonlyMap<string, User>, platform: Platform, s
   return { users: usersTotal, steps: stepsTotal };
 }
 
+/** The user's steps a result row has, each added to `key` by its position; how many. */
+export function rowSteps(user: User, steps: ReadonlyMap<number, unknown>, key: CoverageKey, userHash: number): number {
+  let n = 0;
+  user.steps.forEach((s, i) => {
+    if (!steps.has(s.stepId)) return;
+    n++;
+    key.add(userHash, i);
+  });
+  return n;
+}
+
 export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): RunCoverage {
   const platforms = new Map<Platform, Coverage>();
   for (const platform of PLATFORMS) {
@@ -79,15 +90,7 @@ export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): Ru
     else if (results)
       for (const [userId, result] of results) {
         const user = users.get(userId);
-        count(user, (h) => {
-          let n = 0;
-          user!.steps.forEach((s, i) => {
-            if (!result.steps.has(s.stepId)) return;
-            n++;
-            key.add(h, i);
-          });
-          return n;
-        });
+        count(user, (h) => rowSteps(user!, result.steps, key, h));
       }
     platforms.set(platform, {
       users: { covered: usersCovered, total: usersTotal },

@@ -118,22 +118,34 @@ function userScoresOf(
     for (const [userId, result] of results) {
       const user = users.get(userId);
       if (!user || !inSubset(subset, platform, userId)) continue;
-      acc.reset();
-      for (const step of user.steps) {
-        const stepResult = result.steps.get(step.stepId);
-        if (stepResult) acc.add(step, stepResult.prediction);
-      }
-      const score = acc.score();
+      const score = rowScore(user, result.steps, acc);
       if (score) userScores.set(userId, score);
     }
   return userScores;
+}
+
+let shared: UserAccumulator | undefined;
+
+/** One result row's user score over the steps `keep` keeps (all by default); null when none of them is scored. */
+export function rowScore(
+  user: User,
+  steps: ReadonlyMap<number, StepResult>,
+  acc: UserAccumulator = (shared ??= new UserAccumulator()),
+  keep?: (step: StepResult) => boolean,
+): UserScore | null {
+  acc.reset();
+  for (const step of user.steps) {
+    const stepResult = steps.get(step.stepId);
+    if (stepResult && (!keep || keep(stepResult))) acc.add(step, stepResult.prediction);
+  }
+  return acc.score();
 }
 
 /**
  * scoreUser over a user's steps without a metrics object per step: NaN-skipping sums and counts in step order,
  * which give the same floating-point means as nanMean over the steps' metrics.
  */
-class UserAccumulator {
+export class UserAccumulator {
   private readonly hit = new Int32Array(8);
   private readonly values = new Float64Array(7);
   private readonly sums = new Float64Array(7);
