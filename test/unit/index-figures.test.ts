@@ -3,7 +3,9 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INDEX_DIR } from '../../src/core/cache/store';
+import { decode } from '../../src/core/cache/codec';
+import { IndexCache, INDEX_DIR } from '../../src/core/cache/store';
+import { encodeFigures, pageBytes, readFigures } from '../../src/core/spb/format/figuresPage';
 import type { ScoreOutput } from '../../src/core/formats/descriptor';
 import type { CacheReport } from '../../src/core/spb/format/indexed';
 import { streamProfileBench } from '../../src/core/spb/format/format';
@@ -115,6 +117,18 @@ describe('figures pages', () => {
     // A tasks file grown: its totals and every figures page computed against it are out of date.
     appendFileSync(join(root, 'data', 'weibo_inference_tasks.jsonl'), '{"user_id": 3}\n');
     expect((await expectCold()).read).toBeGreaterThan(1);
+    expect(kinds((await expectCold()).pages!)).toEqual(['spb-figures', 'spb-totals']);
+
+    // A page computed by other code (another build): not read, computed again.
+    const [other] = cacheFiles(root, 'spb-figures');
+    const header = decode(readFileSync(other))!.header as Parameters<typeof pageBytes>[0];
+    const cache = new IndexCache(join(root, INDEX_DIR));
+    const stored = readFigures(cache, header.rel, header.stamp, header.tasks!)!;
+    writeFileSync(
+      other,
+      pageBytes({ ...header, code: 'other' }, (enc) => encodeFigures(enc, stored.rows, stored.figures))!,
+    );
+    expect(kinds((await expectCold()).pages!)).toContain('spb-results');
     expect(kinds((await expectCold()).pages!)).toEqual(['spb-figures', 'spb-totals']);
 
     // A flipped bit in a figures page: its checksum fails, and the full load serves.

@@ -1,8 +1,9 @@
 // The index's figures pages: per results file, the figures a run's `score` prints for its platform; per tasks file,
 // the totals its runs' coverage counts against. A warm `score` reads these small pages and no rows (issue #47 item
 // 3). They are derived with the scoring functions themselves, and a page names the code it was computed by (a
-// digest of those functions' source), so a page computed by other scoring code is not read: it is computed again.
+// digest of the running bundle), so a page computed by other code is not read: it is computed again.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { decode, Encoder } from '../../cache/codec';
 import { isStamp, sameStamp, type IndexCache, type SourceStamp } from '../../cache/store';
 import { CoverageKey } from '../../coverage';
@@ -20,8 +21,14 @@ export const TOTALS = 'spb-totals';
 
 let codeId: string | undefined;
 
-/** A digest of the functions a figures page is computed by: a page of other code is computed again. */
+/**
+ * A digest of the code a figures page is computed by: the file the running code was loaded from (the CLI's or the
+ * extension's bundle: any change to it, in scoring or not, computes the pages again), and the scoring functions'
+ * own source where there is no such file.
+ */
 function figuresCode(): string {
+  if (codeId !== undefined) return codeId;
+  const hash = createHash('sha1');
   const parts = [
     scoreRun,
     aggregateUsers,
@@ -35,13 +42,17 @@ function figuresCode(): string {
     failedRequests,
     isErrorRecord,
   ];
-  codeId ??= createHash('sha1')
-    .update(parts.map((f) => f.toString()).join('\n'))
-    .digest('hex');
+  hash.update(parts.map((f) => f.toString()).join('\n'));
+  try {
+    hash.update(readFileSync(__filename));
+  } catch {
+    // No file to read (code evaluated from memory): the functions' source alone names it.
+  }
+  codeId = hash.digest('hex');
   return codeId;
 }
 
-interface PageHeader {
+export interface PageHeader {
   kind: string;
   rel: string;
   code: string;
