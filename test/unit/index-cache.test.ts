@@ -31,9 +31,9 @@ describe('persistent index', () => {
     const first = await open(root);
     expect(first.report).toEqual({ hits: 0, appended: 0, read: n });
     expect(first.bench.diagnostics.length).toBeGreaterThanOrEqual(3);
-    // Each file's own page and its figures page (format/figuresPage.ts).
+    // Each file's own page; figures pages are a figures-only job's (index-figures.test.ts).
     expect(cacheFiles(root, 'spb-tasks').length + cacheFiles(root, 'spb-results').length).toBe(n);
-    expect(cacheFiles(root)).toHaveLength(2 * n);
+    expect(cacheFiles(root)).toHaveLength(n);
     expect(readFileSync(join(root, INDEX_DIR, '.gitignore'), 'utf8')).toBe('*\n');
     const warm = await expectSameAsCold(root);
     expect(warm).toEqual({ hits: n, appended: 0, read: 0 });
@@ -55,7 +55,7 @@ describe('persistent index', () => {
     const cacheDir = join(root, INDEX_DIR);
     await loadBenchmark(root, { cacheDir, cacheReport: report, deferIndexWrites: (w) => writes.push(w) });
     expect(report.read).toBe(n);
-    expect(writes).toHaveLength(2 * n); // each file's page and its figures page
+    expect(writes).toHaveLength(n);
     expect(() => cacheFiles(root)).toThrow(); // no index folder yet
     writes.forEach((w) => w());
     expect(await expectSameAsCold(root)).toEqual({ hits: n, appended: 0, read: 0 });
@@ -149,21 +149,17 @@ describe('persistent index', () => {
     expect(loadView(warm.bench)).toEqual(loadView(cold.bench));
     // A warm `score` from the figures pages alone, and a cold one folding each row as read, print what a load for
     // every purpose prints (index-figures.test.ts on the sample).
-    const scoreJson = async (figuresOnly: boolean) => {
-      const { opened } = await streamProfileBench.load(root, { figuresOnly });
+    const scoreJson = async (figuresOnly: boolean, cacheDir?: string, report?: CacheReport) => {
+      const { opened } = await streamProfileBench.load(root, { figuresOnly, cacheDir, cacheReport: report });
       return (await opened.score({ output: { kind: 'json' } })).text;
     };
     const reference = await scoreJson(false);
     expect(await scoreJson(true)).toBe(reference);
+    // The first figures-only job reads the index files and writes the figures pages; the next reads those alone.
+    expect(await scoreJson(true, join(root, INDEX_DIR))).toBe(reference);
     const pages: string[] = [];
-    const report: CacheReport = { hits: 0, appended: 0, read: 0, pages };
-    const { opened } = await streamProfileBench.load(root, {
-      cacheDir: join(root, INDEX_DIR),
-      cacheReport: report,
-      figuresOnly: true,
-    });
+    expect(await scoreJson(true, join(root, INDEX_DIR), { hits: 0, appended: 0, read: 0, pages })).toBe(reference);
     expect(pages.every((p) => p.startsWith('spb-figures:') || p.startsWith('spb-totals:'))).toBe(true);
     expect(pages).toHaveLength(n);
-    expect((await opened.score({ output: { kind: 'json' } })).text).toBe(reference);
   }, 120_000);
 });

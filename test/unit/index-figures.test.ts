@@ -35,7 +35,10 @@ describe('figures pages', () => {
   it('a warm score reads one figures page per file, no rows, and prints what a cold score prints', async () => {
     const root = copySample();
     const n = fileCount(root);
-    await open(root); // an open that writes the index, as the extension's
+    await open(root); // an open that writes the index, as the extension's: no figures pages
+    expect(cacheFiles(root, 'spb-figures').length + cacheFiles(root, 'spb-totals').length).toBe(0);
+    const first = await score(root, true); // reads the files' pages and writes their figures pages
+    expect(first.report).toMatchObject({ hits: n, read: 0 });
     expect(cacheFiles(root, 'spb-figures').length + cacheFiles(root, 'spb-totals').length).toBe(n);
     for (const output of OUTPUTS) {
       const cold = await score(root, false, output, false);
@@ -64,7 +67,7 @@ describe('figures pages', () => {
     const row = JSON.parse(first.replace(/\bNaN\b/g, 'null')) as { steps: Record<string, unknown>[] };
     Object.assign(row.steps[0], { prediction: [], reasoning: 'Error: Connection error.', persona_summary: '' });
     writeFileSync(file, [JSON.stringify(row), ...rest].join('\n'));
-    await open(root);
+    await score(root, true); // writes the index and its figures pages
     const cold = await score(root, false, { kind: 'json' }, false);
     const warm = await score(root, true);
     expect(kinds(warm.report.pages!)).toEqual(['spb-figures', 'spb-totals']);
@@ -76,7 +79,7 @@ describe('figures pages', () => {
 
   it('reads users and rows from their own pages when asked, equal to a cold open', async () => {
     const root = copySample();
-    await open(root);
+    await score(root, true); // writes the index and its figures pages
     const warm = await score(root, true);
     const users = (b: Benchmark) => [...b.users.get('weibo')!.values()];
     expect(kinds(warm.report.pages!)).toEqual(['spb-figures', 'spb-totals']);

@@ -63,8 +63,11 @@ export interface IndexContext {
   report: CacheReport;
   /** Runs an index write now (absent) or later: the extension writes after the open, so it does not wait for it. */
   defer?: (write: () => void) => void;
-  /** Also write the figures page of a file read from its page when its figures page does not check out. */
-  ensureFigures?: boolean;
+  /**
+   * Write figures pages (format/figuresPage.ts), for a figures-only job: of each file read in full, and of each file
+   * read from its page whose figures page does not check out. Only such a job reads them.
+   */
+  figures?: boolean;
 }
 
 function headerOf(x: unknown, kind: string, rel: string): Header | null {
@@ -173,14 +176,14 @@ export async function readTasksIndexed(
   if (hit) {
     report.hits++;
     sink.items.push(...hit.diagnostics);
-    if (ix.ensureFigures && !readTotals(cache, job.rel, stamp)) saveTotals(ix, job, stamp, hit.users, hit.diagnostics);
+    if (ix.figures && !readTotals(cache, job.rel, stamp)) saveTotals(ix, job, stamp, hit.users, hit.diagnostics);
     return { users: hit.users, stamp };
   }
   report.read++;
   const users = await readTasksFile(job.abs, job.rel, job.platform, sink, intern, onProgress);
   const fresh: Header = { kind: TASKS, rel: job.rel, stamp, lines: 0, endsWithNewline: false, diagnostics: sink.items };
   save(ix, TASKS, job, fresh, [(enc) => encodeUsers(enc, users)]);
-  saveTotals(ix, job, stamp, users, sink.items);
+  if (ix.figures) saveTotals(ix, job, stamp, users, sink.items);
   return { users, stamp };
 }
 
@@ -240,7 +243,7 @@ export async function readResultsIndexed(
   if (hit) {
     report.hits++;
     sink.items.push(...hit.diagnostics);
-    if (ix.ensureFigures && !readFigures(cache, job.rel, stamp, tasks))
+    if (ix.figures && !readFigures(cache, job.rel, stamp, tasks))
       saveFigures(ix, job, { stamp, tasks }, users, hit.results, hit.diagnostics);
     return hit.results;
   }
@@ -280,7 +283,7 @@ export async function readResultsIndexed(
     (enc) => encodePickRows(enc, results, users),
     (enc) => encodeResults(enc, results, users),
   ]);
-  saveFigures(ix, job, { stamp, tasks }, users, results, sink.items);
+  if (ix.figures) saveFigures(ix, job, { stamp, tasks }, users, results, sink.items);
   return results;
 }
 

@@ -133,7 +133,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       return quick;
     }
     // Some figures page is missing or out of date: the full load writes it for the next job.
-    index.ensureFigures = true;
+    index.figures = true;
   }
   const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
