@@ -10,7 +10,15 @@ import { computeFigures, readFigures, readTotals } from './figuresPage';
 import { resultsFromIndex, tasksFromIndex, type FileJob, type IndexContext } from './indexed';
 import { LazyResults } from './lazyResults';
 import { Interner } from './tasks';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type User, type UserResult } from '../types';
+import {
+  emptyBenchmark,
+  PLATFORMS,
+  type Benchmark,
+  type Platform,
+  type Run,
+  type User,
+  type UserResult,
+} from '../types';
 
 const changed = (rel: string) => `${rel}: its index changed after it was checked; run the job again`;
 
@@ -23,13 +31,7 @@ export function openFromFigures(
 ): Benchmark | null {
   const { cache } = ix;
   const intern = new Interner();
-  const bench: Benchmark = {
-    root: found.root,
-    users: new Map(),
-    runs: new Map(),
-    diagnostics: [...found.problems],
-    taskFiles: new Map(),
-  };
+  const bench = emptyBenchmark(found.root, found.problems);
   const stamps = new Map<Platform, SourceStamp>();
   let hits = 0;
   try {

@@ -4,7 +4,7 @@
 // digest of the running bundle), so a page computed by other code is not read: it is computed again.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { decode, Encoder } from '../../cache/codec';
+import { decode, Encoder, type Decoder } from '../../cache/codec';
 import { isStamp, sameStamp, type IndexCache, type SourceStamp } from '../../cache/store';
 import { CoverageKey } from '../../coverage';
 import { isDiagnostic, isRecord, type Diagnostic } from '../../io/diagnostics';
@@ -151,6 +151,26 @@ export function pageHeader(
   return { kind, rel, code: figuresCode(), stamp, ...(tasks ? { tasks } : {}), diagnostics };
 }
 
+/** A page of this kind for this file, when it checks out; `body` reads it (null, or a throw, when it does not). */
+function readPage<T>(
+  cache: IndexCache,
+  kind: string,
+  rel: string,
+  stamps: { stamp: SourceStamp; tasks?: SourceStamp },
+  body: (d: Decoder, header: PageHeader) => T,
+): T | null {
+  const bytes = cache.read(kind, rel);
+  const entry = bytes && decode(bytes);
+  const header = entry && headerOf(entry.header, kind, rel, stamps.stamp, stamps.tasks);
+  if (!entry || !header) return null;
+  try {
+    const value = body(entry.body, header);
+    return entry.body.done ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A results file's figures page, when it checks out against the file and its tasks file as they are now. */
 export function readFigures(
   cache: IndexCache,
@@ -158,19 +178,13 @@ export function readFigures(
   stamp: SourceStamp,
   tasks: SourceStamp,
 ): { rows: number; figures: PlatformFigures; diagnostics: Diagnostic[] } | null {
-  const bytes = cache.read(FIGURES, rel);
-  const entry = bytes && decode(bytes);
-  const header = entry && headerOf(entry.header, FIGURES, rel, stamp, tasks);
-  if (!entry || !header) return null;
-  const d = entry.body;
-  try {
+  return readPage(cache, FIGURES, rel, { stamp, tasks }, (d, header) => {
     const [rows, users, steps, usersCovered, itemsCovered, failed, failedSteps] = [1, 2, 3, 4, 5, 6, 7].map(() =>
       d.count(),
     );
     const key = d.str();
     const values = METRIC_KEYS.map(() => d.float());
     const [f1ns, f1nsHarmonicOfMeans, recallExcludingFailed] = [d.float(), d.float(), d.float()];
-    if (!d.done) return null;
     const metrics = metricsTableOf((i) => values[i]);
     const covered = (n: number) => ({ covered: n, total: 0 });
     return {
@@ -182,9 +196,7 @@ export function readFigures(
       },
       diagnostics: header.diagnostics,
     };
-  } catch {
-    return null;
-  }
+  });
 }
 
 /** A tasks file's totals page, when it checks out against the file as it is now. */
@@ -193,14 +205,8 @@ export function readTotals(
   rel: string,
   stamp: SourceStamp,
 ): { count: number; totals: PlatformTotals; diagnostics: Diagnostic[] } | null {
-  const bytes = cache.read(TOTALS, rel);
-  const entry = bytes && decode(bytes);
-  const header = entry && headerOf(entry.header, TOTALS, rel, stamp);
-  if (!entry || !header) return null;
-  try {
-    const [count, users, steps] = [entry.body.count(), entry.body.count(), entry.body.count()];
-    return entry.body.done ? { count, totals: { users, steps }, diagnostics: header.diagnostics } : null;
-  } catch {
-    return null;
-  }
+  return readPage(cache, TOTALS, rel, { stamp }, (d, header) => {
+    const [count, users, steps] = [d.count(), d.count(), d.count()];
+    return { count, totals: { users, steps }, diagnostics: header.diagnostics };
+  });
 }

@@ -10,7 +10,16 @@ import { keepFigures, openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
 import { FileFigures } from '../score/fileFigures';
-import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
+import {
+  emptyBenchmark,
+  PLATFORMS,
+  isPlatform,
+  type Benchmark,
+  type Platform,
+  type Run,
+  type Step,
+  type User,
+} from '../types';
 
 export interface LoadOptions {
   /** Called after each chunk with bytes read so far and total bytes of all files to read. */
@@ -111,13 +120,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
   let done = 0;
   const progress = (base: number) => (bytes: number) => opts.onProgress?.(base + bytes, total);
   const intern = new Interner();
-  const bench: Benchmark = {
-    root: found.root,
-    users: new Map(),
-    runs: new Map(),
-    diagnostics: [...found.problems],
-    taskFiles: new Map(),
-  };
+  const bench = emptyBenchmark(found.root, found.problems);
   // Reads that fail after discovery (a file removed or made unreadable meanwhile) are reported here.
   const reads = new SafeFolder(found.root);
   const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
