@@ -1,6 +1,7 @@
 // `npm run bench`: load, score and memory on a paper-scale benchmark, as ratios measured in the same run, then the
 // tree click → step view time from the e2e harness (scripts/bench/render.ts). Options: --render (insist on that
-// stage), --no-render. Run as a driver or as a worker (`--worker DIR RUNS`), so that peak RSS is measured in a
+// stage), --no-render, --cli (only the whole CLI jobs as processes on all runs: the bare parse, `score --json` cold,
+// writing the index and warm, and the Python peer; `npm run build && node dist/bench.js --cli`). Run as a driver or as a worker (`--worker DIR RUNS`), so that peak RSS is measured in a
 // clean process.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -33,6 +34,15 @@ function jsonlFiles(root: string): string[] {
   walk(join(root, 'data'));
   if (existsSync(join(root, 'results'))) walk(join(root, 'results'));
   return out;
+}
+
+/** The tasks files and the given runs' results files, and their bytes on disk. */
+function filesOf(dir: string, runNames: string[]): { files: string[]; bytes: number } {
+  const wanted = new Set(runNames);
+  const files = jsonlFiles(dir).filter(
+    (f) => !f.includes(`${join(dir, 'results')}/`) || wanted.has(basename(dirname(f))),
+  );
+  return { files, bytes: files.reduce((s, f) => s + statSync(f).size, 0) };
 }
 
 /** The floor any loader pays: read the bytes, split lines, JSON.parse each (NaN lines through a naive regex). */
@@ -96,11 +106,7 @@ function pythonDisagrees(py: PyTiming, ours: RunScore[]): string[] {
 
 /** Load, score and memory for the tasks plus the given runs, each against its own baseline measured here. */
 async function measure(dir: string, runNames: string[], python: boolean): Promise<void> {
-  const wanted = new Set(runNames);
-  const files = jsonlFiles(dir).filter(
-    (f) => !f.includes(`${join(dir, 'results')}/`) || wanted.has(basename(dirname(f))),
-  );
-  const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
+  const { files, bytes } = filesOf(dir, runNames);
   const parseMs: number[] = [];
   const loadMs: number[] = [];
   let bench = await loadBenchmark(dir, { runs: runNames }); // warm-up (JIT, page cache)
@@ -186,6 +192,13 @@ async function measure(dir: string, runNames: string[], python: boolean): Promis
   );
 }
 
+/** The CLI's whole jobs only (--cli), on the tasks plus the given runs. */
+function measureJobs(dir: string, runNames: string[]): void {
+  const { files, bytes } = filesOf(dir, runNames);
+  console.log(`== tasks + ${runNames.length} run(s): ${files.length} files, ${mb(bytes)} on disk`);
+  measureIndexProcesses(dir, runNames, files, bytes, runNames.length > 1 ? 1.0 : 1.5);
+}
+
 async function driver(): Promise<void> {
   const dir = resolve(process.env.PL_BENCH_DIR ?? '.cache/bench-paper');
   const wantRuns = Number(process.env.PL_BENCH_RUNS ?? 14);
@@ -202,6 +215,7 @@ async function driver(): Promise<void> {
     bench = await loadBenchmark(dir);
   }
   const names = [...bench.runs.keys()];
+  if (process.argv.includes('--cli')) return measureJobs(dir, names.slice(0, wantRuns));
   console.log(
     `benchmark: ${dir} (idle node RSS for scale: ${mb(Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS*1024))'], { encoding: 'utf8' }).stdout))})`,
   );

@@ -136,7 +136,9 @@ async function score(dir: string, opts: CliOptions): Promise<number> {
   const format = formatOf(dir);
   if (opts.sample !== undefined && !format.scoreOptions.includes('sample'))
     throw new UsageError(`score --sample: samples are of ${offering('sample')} users, not ${format.label}`);
-  const { opened } = await format.load(dir, { runs: opts.run, ...cacheOption(opts) });
+  // Without --sample or --memory, score prints the runs' figures only: a warm job reads no rows.
+  const figuresOnly = opts.sample === undefined && !opts.memory;
+  const { opened } = await format.load(dir, { runs: opts.run, figuresOnly, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
     if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${join(opened.root, 'results')}`);
   }

@@ -1,16 +1,7 @@
 // The persistent index: a warm open gives exactly what a cold open gives (users, results, diagnostics, scores), on
 // the sample, on a generated paper-scale folder, and after each kind of change to the files or to the cache.
 import { execFileSync } from 'node:child_process';
-import {
-  appendFileSync,
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,34 +10,12 @@ import { INDEX_DIR } from '../../src/core/cache/store';
 import type { CacheReport } from '../../src/core/spb/format/indexed';
 import { LazyResults } from '../../src/core/spb/format/lazyResults';
 import { loadBenchmark } from '../../src/core/spb/format/load';
+import { streamProfileBench } from '../../src/core/spb/format/format';
 import { failedRequests } from '../../src/core/spb/score/failedRequests';
 import { scoreRun } from '../../src/core/spb/score/run';
 import type { Benchmark } from '../../src/core/spb/types';
 import { loadView } from '../support/loadView';
-import { SAMPLE } from '../support/committedSample';
-
-function copySample(): string {
-  const root = mkdtempSync(join(tmpdir(), 'pl-index-'));
-  cpSync(join(SAMPLE, 'data'), join(root, 'data'), { recursive: true });
-  cpSync(join(SAMPLE, 'results'), join(root, 'results'), { recursive: true });
-  // Problems of every kind a file can carry, so that the diagnostics travel through the cache too.
-  appendFileSync(join(root, 'data', 'douban_inference_tasks.jsonl'), 'not json\n{"user_id": "x"}\n');
-  appendFileSync(
-    join(root, 'results', 'random', 'inference_results_douban.jsonl'),
-    '{"user_id": "nobody", "steps": []}\n',
-  );
-  return root;
-}
-
-const fileCount = (root: string) =>
-  readdirSync(join(root, 'data')).length +
-  readdirSync(join(root, 'results')).reduce((n, run) => n + readdirSync(join(root, 'results', run)).length, 0);
-
-async function open(root: string, cache = true): Promise<{ bench: Benchmark; report: CacheReport }> {
-  const report: CacheReport = { hits: 0, appended: 0, read: 0 };
-  const bench = await loadBenchmark(root, cache ? { cacheDir: join(root, INDEX_DIR), cacheReport: report } : {});
-  return { bench, report };
-}
+import { cacheFiles, copySample, fileCount, open } from '../support/indexFolder';
 
 async function expectSameAsCold(root: string): Promise<CacheReport> {
   const warm = await open(root);
@@ -55,11 +24,6 @@ async function expectSameAsCold(root: string): Promise<CacheReport> {
   return warm.report;
 }
 
-const cacheFiles = (root: string) =>
-  readdirSync(join(root, INDEX_DIR))
-    .filter((f) => f.endsWith('.plx'))
-    .map((f) => join(root, INDEX_DIR, f));
-
 describe('persistent index', () => {
   it('warm opens of the sample read only the cache and equal a cold open', async () => {
     const root = copySample();
@@ -67,6 +31,8 @@ describe('persistent index', () => {
     const first = await open(root);
     expect(first.report).toEqual({ hits: 0, appended: 0, read: n });
     expect(first.bench.diagnostics.length).toBeGreaterThanOrEqual(3);
+    // Each file's own page; figures pages are a figures-only job's (index-figures.test.ts).
+    expect(cacheFiles(root, 'spb-tasks').length + cacheFiles(root, 'spb-results').length).toBe(n);
     expect(cacheFiles(root)).toHaveLength(n);
     expect(readFileSync(join(root, INDEX_DIR, '.gitignore'), 'utf8')).toBe('*\n');
     const warm = await expectSameAsCold(root);
@@ -133,7 +99,7 @@ describe('persistent index', () => {
     const root = copySample();
     const n = fileCount(root);
     await open(root);
-    const [a, b, c, d] = cacheFiles(root);
+    const [a, b, c, d] = [...cacheFiles(root, 'spb-results'), ...cacheFiles(root, 'spb-tasks')];
     const bytes = readFileSync(a);
     bytes[bytes.length - 3] ^= 0xff; // one flipped bit in the numbers
     writeFileSync(a, bytes);
@@ -181,5 +147,19 @@ describe('persistent index', () => {
     const warm = await open(root);
     expect(warm.report).toEqual({ hits: n, appended: 0, read: 0 });
     expect(loadView(warm.bench)).toEqual(loadView(cold.bench));
+    // A warm `score` from the figures pages alone, and a cold one folding each row as read, print what a load for
+    // every purpose prints (index-figures.test.ts on the sample).
+    const scoreJson = async (figuresOnly: boolean, cacheDir?: string, report?: CacheReport) => {
+      const { opened } = await streamProfileBench.load(root, { figuresOnly, cacheDir, cacheReport: report });
+      return (await opened.score({ output: { kind: 'json' } })).text;
+    };
+    const reference = await scoreJson(false);
+    expect(await scoreJson(true)).toBe(reference);
+    // The first figures-only job reads the index files and writes the figures pages; the next reads those alone.
+    expect(await scoreJson(true, join(root, INDEX_DIR))).toBe(reference);
+    const pages: string[] = [];
+    expect(await scoreJson(true, join(root, INDEX_DIR), { hits: 0, appended: 0, read: 0, pages })).toBe(reference);
+    expect(pages.every((p) => p.startsWith('spb-figures:') || p.startsWith('spb-totals:'))).toBe(true);
+    expect(pages).toHaveLength(n);
   }, 120_000);
 });

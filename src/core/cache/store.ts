@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, closeSync, constants, existsSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isRecord } from '../guards';
 import { mkdirInside, openRegularOrThrow, readRegularFile, writeFileInside } from '../io/safeFs';
 
 /** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
@@ -44,6 +45,9 @@ function fingerprint(abs: string, size: number): string {
   return hash.digest('hex');
 }
 
+export const isStamp = (x: unknown): x is SourceStamp =>
+  isRecord(x) && typeof x.size === 'number' && typeof x.mtimeMs === 'number' && typeof x.fingerprint === 'string';
+
 export const sameStamp = (a: SourceStamp, b: SourceStamp): boolean =>
   a.size === b.size && a.mtimeMs === b.mtimeMs && a.fingerprint === b.fingerprint;
 
@@ -65,10 +69,14 @@ export class IndexCache {
   /** Why the last write failed, for the log; writes never throw. */
   lastWriteError: string | undefined;
 
-  /** `within`: the folder the caches belong to (the benchmark's, or the fallback storage); no write leaves it. */
+  /**
+   * `within`: the folder the caches belong to (the benchmark's, or the fallback storage); no write leaves it.
+   * `log`: when given, each page read is added to it as `kind:rel`.
+   */
   constructor(
     readonly dir: string,
     readonly within: string = dir,
+    private readonly log?: string[],
   ) {}
 
   private pathOf(kind: string, rel: string): string {
@@ -78,6 +86,7 @@ export class IndexCache {
   /** The cache file's bytes, unchecked (see codec.ts); null when there is none. */
   read(kind: string, rel: string): Buffer | null {
     const path = this.pathOf(kind, rel);
+    this.log?.push(`${kind}:${rel}`);
     try {
       return existsSync(path) ? readRegularFile(path, this.within) : null;
     } catch {

@@ -16,8 +16,10 @@ export interface FormatLoadOptions {
   runs?: readonly string[];
   cacheDir?: string | ((root: string) => string | undefined);
   deferIndexWrites?: (write: () => void) => void;
-  /** Filled with how the files were read (an index cache's hits, for a format that keeps one). */
-  cacheReport?: { hits: number; appended: number; read: number; writeError?: string };
+  /** Filled with how the files were read (an index cache's hits and the pages read, for a format that keeps one). */
+  cacheReport?: { hits: number; appended: number; read: number; writeError?: string; pages?: string[] };
+  /** The caller reads figures, diagnostics and run names only: a format may then read less (a warm `score`). */
+  figuresOnly?: boolean;
 }
 
 /** The part every loaded benchmark has, whatever its format. */

@@ -1,5 +1,6 @@
 // Located diagnostics (file:line, field, reason), collected while loading: bad input never throws. Shared by both
 // benchmarks, the label files and the prompt templates.
+import { isRecord } from '../guards';
 import { withoutMarkers } from './pyMarkers';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -12,6 +13,15 @@ export interface Diagnostic {
   field: string;
   message: string;
 }
+
+/** Whether a value read back (from an index's header) is a diagnostic. */
+export const isDiagnostic = (x: unknown): x is Diagnostic =>
+  isRecord(x) &&
+  (x.severity === 'error' || x.severity === 'warning' || x.severity === 'info') &&
+  typeof x.file === 'string' &&
+  typeof x.line === 'number' &&
+  typeof x.field === 'string' &&
+  typeof x.message === 'string';
 
 /** Where a JSONL line lives on disk, so large text can be read back on demand instead of held in memory. */
 export interface LineRef {

@@ -99,3 +99,8 @@ export interface Benchmark {
   /** relative tasks file per platform */
   taskFiles: Map<Platform, string>;
 }
+
+/** A benchmark with nothing read yet but the problems found while finding its files. */
+export function emptyBenchmark(root: string, problems: readonly Diagnostic[]): Benchmark {
+  return { root, users: new Map(), runs: new Map(), diagnostics: [...problems], taskFiles: new Map() };
+}

@@ -2,12 +2,24 @@
 // its cache, a results file that only grew is read from its old end, anything else is read in full and cached.
 // A cache is used only when every check passes; the figures and diagnostics are then those of a cold read.
 import { closeSync, readSync } from 'node:fs';
-import { containerLength, decode, Encoder, verify } from '../../cache/codec';
-import { sameStamp, stampOf, type IndexCache, type SourceStamp } from '../../cache/store';
-import { DiagnosticSink, isRecord, type Diagnostic } from '../../io/diagnostics';
+import { containerLength, decode, Encoder, verify, type Decoder } from '../../cache/codec';
+import { isStamp, sameStamp, stampOf, type IndexCache, type SourceStamp } from '../../cache/store';
+import { DiagnosticSink, isDiagnostic, isRecord, type Diagnostic } from '../../io/diagnostics';
 import { openRegularOrThrow } from '../../io/safeFs';
 import { decodePickRows, decodeResults, decodeUsers, encodePickRows, encodeResults, encodeUsers } from './indexCodec';
 import { LazyResults } from './lazyResults';
+import {
+  computeFigures,
+  encodeFigures,
+  encodeTotals,
+  FIGURES,
+  pageBytes,
+  pageHeader,
+  readFigures,
+  readTotals,
+  TOTALS,
+} from './figuresPage';
+import { totalsIn } from '../score/coverage';
 import { readResultsFile } from './results';
 import { tagId } from '../score/step';
 import { attachPickRows, attachSplitTables } from '../score/table';
@@ -41,6 +53,8 @@ export interface CacheReport {
   read: number;
   /** Why the last index write failed (a read-only folder, a full disk); the files are then read again next time. */
   writeError?: string;
+  /** When given, filled with each index page read, as `kind:file` (the tests count what a job reads). */
+  pages?: string[];
 }
 
 /** The index of one load: where it lives, the report to fill, and when to write what was read. */
@@ -49,18 +63,12 @@ export interface IndexContext {
   report: CacheReport;
   /** Runs an index write now (absent) or later: the extension writes after the open, so it does not wait for it. */
   defer?: (write: () => void) => void;
+  /**
+   * Write figures pages (format/figuresPage.ts), for a figures-only job: of each file read in full, and of each file
+   * read from its page whose figures page does not check out. Only such a job reads them.
+   */
+  figures?: boolean;
 }
-
-const isStamp = (x: unknown): x is SourceStamp =>
-  isRecord(x) && typeof x.size === 'number' && typeof x.mtimeMs === 'number' && typeof x.fingerprint === 'string';
-
-const isDiagnostic = (x: unknown): x is Diagnostic =>
-  isRecord(x) &&
-  (x.severity === 'error' || x.severity === 'warning' || x.severity === 'info') &&
-  typeof x.file === 'string' &&
-  typeof x.line === 'number' &&
-  typeof x.field === 'string' &&
-  typeof x.message === 'string';
 
 function headerOf(x: unknown, kind: string, rel: string): Header | null {
   if (!isRecord(x) || x.kind !== kind || x.rel !== rel || !isStamp(x.stamp)) return null;
@@ -101,6 +109,44 @@ function save(ix: IndexContext, kind: string, job: FileJob, header: Header, part
   else run();
 }
 
+/** Writes a page derived from what was read (a figures page), if the file did not change meanwhile. */
+function savePage(ix: IndexContext, kind: string, job: FileJob, stamp: SourceStamp, bytes: () => Buffer | null): void {
+  const run = () => {
+    if (!sameStamp(stampOf(job.abs), stamp)) return;
+    const page = bytes();
+    if (page) ix.cache.write(kind, job.rel, page);
+    if (ix.cache.lastWriteError) ix.report.writeError = ix.cache.lastWriteError;
+  };
+  if (ix.defer) ix.defer(run);
+  else run();
+}
+
+function saveTotals(
+  ix: IndexContext,
+  job: FileJob,
+  stamp: SourceStamp,
+  users: ReadonlyMap<string, User>,
+  d: Diagnostic[],
+) {
+  const header = pageHeader(TOTALS, job.rel, stamp, d);
+  savePage(ix, TOTALS, job, stamp, () =>
+    pageBytes(header, (enc) => encodeTotals(enc, users, totalsIn(users, job.platform))),
+  );
+}
+
+function saveFigures(
+  ix: IndexContext,
+  job: FileJob,
+  stamps: { stamp: SourceStamp; tasks: SourceStamp },
+  users: ReadonlyMap<string, User>,
+  results: ReadonlyMap<string, UserResult>,
+  d: Diagnostic[],
+) {
+  const header = pageHeader(FIGURES, job.rel, stamps.stamp, d, stamps.tasks);
+  const fill = (enc: Encoder) => encodeFigures(enc, results.size, computeFigures(job.platform, users, results));
+  savePage(ix, FIGURES, job, stamps.stamp, () => pageBytes(header, fill));
+}
+
 function write(cache: IndexCache, kind: string, job: FileJob, header: Header, parts: ((enc: Encoder) => void)[]): void {
   // Written only when the file did not change while it was read: the cache then describes exactly what was read.
   const now = stampOf(job.abs);
@@ -126,27 +172,40 @@ export async function readTasksIndexed(
 ): Promise<{ users: Map<string, User>; stamp: SourceStamp }> {
   const { cache, report } = ix;
   const stamp = stampOf(job.abs);
-  const bytes = cache.read(TASKS, job.rel);
-  const entry = bytes && decode(bytes);
-  const header = entry && headerOf(entry.header, TASKS, job.rel);
-  if (entry && header && sameStamp(header.stamp, stamp)) {
-    const tag = (s: string) => intern.get(s);
-    const users = attempt(
-      () => decodeUsers(entry.body, job.abs, job.rel, job.platform, tag),
-      () => entry.body.done,
-    );
-    if (users) {
-      report.hits++;
-      sink.items.push(...header.diagnostics);
-      attachSplitTables(users.values());
-      return { users, stamp };
-    }
+  const hit = tasksFromIndex(job, intern, cache, stamp);
+  if (hit) {
+    report.hits++;
+    sink.items.push(...hit.diagnostics);
+    if (ix.figures && !readTotals(cache, job.rel, stamp)) saveTotals(ix, job, stamp, hit.users, hit.diagnostics);
+    return { users: hit.users, stamp };
   }
   report.read++;
   const users = await readTasksFile(job.abs, job.rel, job.platform, sink, intern, onProgress);
   const fresh: Header = { kind: TASKS, rel: job.rel, stamp, lines: 0, endsWithNewline: false, diagnostics: sink.items };
   save(ix, TASKS, job, fresh, [(enc) => encodeUsers(enc, users)]);
+  if (ix.figures) saveTotals(ix, job, stamp, users, sink.items);
   return { users, stamp };
+}
+
+/** A tasks file's users from its page, when the page checks out against the file as it is now (`stamp`). */
+export function tasksFromIndex(
+  job: FileJob,
+  intern: Interner,
+  cache: IndexCache,
+  stamp: SourceStamp,
+): { users: Map<string, User>; diagnostics: Diagnostic[] } | null {
+  const bytes = cache.read(TASKS, job.rel);
+  const entry = bytes && decode(bytes);
+  const header = entry && headerOf(entry.header, TASKS, job.rel);
+  if (!entry || !header || !sameStamp(header.stamp, stamp)) return null;
+  const tag = (s: string) => intern.get(s);
+  const users = attempt(
+    () => decodeUsers(entry.body, job.abs, job.rel, job.platform, tag),
+    () => entry.body.done,
+  );
+  if (!users) return null;
+  attachSplitTables(users.values());
+  return { users, diagnostics: header.diagnostics };
 }
 
 /**
@@ -178,23 +237,15 @@ export async function readResultsIndexed(
   const { cache, report } = ix;
   const stamp = stampOf(job.abs);
   const tag = (s: string) => intern.get(s);
-  const bytes = cache.read(RESULTS, job.rel);
-  const parts = bytes && splitResults(bytes);
-  const entry = parts && verify(parts.rows) ? decode(parts.head) : null;
-  const header = entry && headerOf(entry.header, RESULTS, job.rel);
-  const usable = parts && entry && header?.tasks && sameStamp(header.tasks, tasks) ? header : null;
-  if (parts && entry && usable && sameStamp(usable.stamp, stamp)) {
-    const rows = attempt(
-      () => decodePickRows(entry.body, users, tagId),
-      () => entry.body.done,
-    );
-    if (rows) {
-      report.hits++;
-      sink.items.push(...usable.diagnostics);
-      const results = new LazyResults(rows.rows.length, () => rowsOf(parts.rows, job, users, tag));
-      attachPickRows(results, users, rows.rows, rows.errorSteps);
-      return results;
-    }
+  const page = resultsPage(cache, job, tasks);
+  const { parts, usable } = page ?? {};
+  const hit = page && resultsFromPage(page, job, users, intern, stamp);
+  if (hit) {
+    report.hits++;
+    sink.items.push(...hit.diagnostics);
+    if (ix.figures && !readFigures(cache, job.rel, stamp, tasks))
+      saveFigures(ix, job, { stamp, tasks }, users, hit.results, hit.diagnostics);
+    return hit.results;
   }
   const grew =
     parts &&
@@ -232,5 +283,56 @@ export async function readResultsIndexed(
     (enc) => encodePickRows(enc, results, users),
     (enc) => encodeResults(enc, results, users),
   ]);
+  if (ix.figures) saveFigures(ix, job, { stamp, tasks }, users, results, sink.items);
   return results;
+}
+
+interface ResultsPage {
+  parts: { head: Buffer; rows: Buffer };
+  entry: { header: unknown; body: Decoder };
+  /** The header, when the page was written against this tasks file (the results file itself not yet compared). */
+  usable: Header | null;
+}
+
+function resultsPage(cache: IndexCache, job: FileJob, tasks: SourceStamp): ResultsPage | null {
+  const bytes = cache.read(RESULTS, job.rel);
+  const parts = bytes && splitResults(bytes);
+  const entry = parts && verify(parts.rows) ? decode(parts.head) : null;
+  if (!parts || !entry) return null;
+  const header = headerOf(entry.header, RESULTS, job.rel);
+  return { parts, entry, usable: header?.tasks && sameStamp(header.tasks, tasks) ? header : null };
+}
+
+/** A results file's rows from its page (kept as bytes until read), when the page checks out against the file. */
+function resultsFromPage(
+  page: ResultsPage,
+  job: FileJob,
+  users: ReadonlyMap<string, User>,
+  intern: Interner,
+  stamp: SourceStamp,
+): { results: LazyResults; diagnostics: Diagnostic[] } | null {
+  const { parts, entry, usable } = page;
+  if (!usable || !sameStamp(usable.stamp, stamp)) return null;
+  const rows = attempt(
+    () => decodePickRows(entry.body, users, tagId),
+    () => entry.body.done,
+  );
+  if (!rows) return null;
+  const tag = (s: string) => intern.get(s);
+  const results = new LazyResults(rows.rows.length, () => rowsOf(parts.rows, job, users, tag));
+  attachPickRows(results, users, rows.rows, rows.errorSteps);
+  return { results, diagnostics: usable.diagnostics };
+}
+
+/** As resultsFromPage, reading the page: for a job that took its figures from the index and now needs the rows. */
+export function resultsFromIndex(
+  cache: IndexCache,
+  job: FileJob,
+  users: ReadonlyMap<string, User>,
+  tasks: SourceStamp,
+  intern: Interner,
+  stamp: SourceStamp,
+): LazyResults | null {
+  const page = resultsPage(cache, job, tasks);
+  return (page && resultsFromPage(page, job, users, intern, stamp)?.results) ?? null;
 }

@@ -5,10 +5,21 @@ import { DiagnosticSink, type Diagnostic } from '../../io/diagnostics';
 import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/safeFs';
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
-import { readResultsIndexed, readTasksIndexed, type CacheReport } from './indexed';
+import { readResultsIndexed, readTasksIndexed, type CacheReport, type IndexContext } from './indexed';
+import { keepFigures, openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
 import { Interner, readTasksFile } from './tasks';
-import { PLATFORMS, isPlatform, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
+import { FileFigures } from '../score/fileFigures';
+import {
+  emptyBenchmark,
+  PLATFORMS,
+  isPlatform,
+  type Benchmark,
+  type Platform,
+  type Run,
+  type Step,
+  type User,
+} from '../types';
 
 export interface LoadOptions {
   /** Called after each chunk with bytes read so far and total bytes of all files to read. */
@@ -24,6 +35,12 @@ export interface LoadOptions {
   deferIndexWrites?: (write: () => void) => void;
   /** Filled with how many files came from the cache, were read from their old end, or were read in full. */
   cacheReport?: CacheReport;
+  /**
+   * The caller reads the runs' figures (scoreRun, runCoverage, failedRequests), the diagnostics and the run names:
+   * when the index has every file's figures page, those are all that is read, and users and rows are read from the
+   * index only if asked for (format/figuresOnly.ts).
+   */
+  figuresOnly?: boolean;
 }
 
 interface FileJob {
@@ -103,20 +120,24 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
   let done = 0;
   const progress = (base: number) => (bytes: number) => opts.onProgress?.(base + bytes, total);
   const intern = new Interner();
-  const bench: Benchmark = {
-    root: found.root,
-    users: new Map(),
-    runs: new Map(),
-    diagnostics: [...found.problems],
-    taskFiles: new Map(),
-  };
+  const bench = emptyBenchmark(found.root, found.problems);
   // Reads that fail after discovery (a file removed or made unreadable meanwhile) are reported here.
   const reads = new SafeFolder(found.root);
   const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
   const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
   // The index under the benchmark belongs to the benchmark: no index write may leave it.
   const within = dir && isInside(found.root, dir) ? found.root : dir;
-  const index = dir ? { cache: new IndexCache(dir, within), report, defer: opts.deferIndexWrites } : undefined;
+  const cache = dir ? new IndexCache(dir, within, report.pages) : undefined;
+  const index: IndexContext | undefined = cache ? { cache, report, defer: opts.deferIndexWrites } : undefined;
+  if (index && opts.figuresOnly) {
+    const quick = openFromFigures(found, found.tasks, runJobs, index);
+    if (quick) {
+      quick.diagnostics.push(...closingDiagnostics(found));
+      return quick;
+    }
+    // Some figures page is missing or out of date: the full load writes it for the next job.
+    index.figures = true;
+  }
   const stamps = new Map<Platform, SourceStamp>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
@@ -144,11 +165,27 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       const sink = new DiagnosticSink(f.rel);
       const users = bench.users.get(f.platform);
       const stamp = stamps.get(f.platform);
-      const results = await reads.read(f.abs, async () => {
+      // A figures-only load keeps each file's figures, not its rows: without an index to write, it folds each row
+      // into the figures as it is read and keeps none; with one, it holds one file's rows at a time.
+      const fold = opts.figuresOnly && users && !index ? new FileFigures(f.platform) : undefined;
+      const read = await reads.read(f.abs, async () => {
         if (index && users && stamp) return readResultsIndexed(f, users, stamp, sink, intern, index, progress(done));
         report.read++;
-        return (await readResultsFile(f.abs, f.rel, f.platform, users, sink, intern, progress(done))).results;
+        const got = await readResultsFile(
+          f.abs,
+          f.rel,
+          f.platform,
+          users,
+          sink,
+          intern,
+          progress(done),
+          undefined,
+          fold,
+        );
+        return got.results;
       });
+      const kept = fold ? { figures: fold.finish(), rows: fold.rows } : read;
+      const results = read && kept && users && opts.figuresOnly ? keepFigures(f.rel, f.platform, users, kept) : read;
       if (results) {
         run.results.set(f.platform, results);
         run.files.set(f.platform, f.rel);
@@ -158,18 +195,21 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     }
     bench.runs.set(name, run);
   }
-  bench.diagnostics.push(...reads.diagnostics);
-  for (const file of found.orphans) {
-    bench.diagnostics.push({
-      severity: 'warning',
-      file,
-      line: 0,
-      field: '',
-      message: 'no tasks file for this platform was opened; ignored',
-    });
-  }
+  bench.diagnostics.push(...reads.diagnostics, ...closingDiagnostics(found));
+  return bench;
+}
+
+/** The problems of the folder as a whole, after those of its files. */
+function closingDiagnostics(found: { tasks: readonly FileJob[]; orphans: readonly string[] }): Diagnostic[] {
+  const out: Diagnostic[] = found.orphans.map((file) => ({
+    severity: 'warning',
+    file,
+    line: 0,
+    field: '',
+    message: 'no tasks file for this platform was opened; ignored',
+  }));
   if (found.tasks.length === 0) {
-    bench.diagnostics.push({
+    out.push({
       severity: 'error',
       file: '.',
       line: 0,
@@ -177,7 +217,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       message: 'no data/<platform>_inference_tasks.jsonl file found',
     });
   }
-  return bench;
+  return out;
 }
 
 /** Re-reads a user's line from disk: posts are not kept in memory (they are most of the bytes). Null if unreadable. */

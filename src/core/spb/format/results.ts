@@ -6,6 +6,7 @@ import { skimSpec } from '../../io/skim';
 import { FileStepResult, spanSource, type SpanSource } from './stepText';
 import { countHits, metricsFromHits, scoreStep, splitIndex } from '../score/step';
 import { attachPickTables } from '../score/table';
+import type { FileFigures } from '../score/fileFigures';
 import { describe, type Interner } from './tasks';
 import {
   METRIC_KEYS,
@@ -22,7 +23,10 @@ export interface ResultsResume extends ReadFrom {
   results: Map<string, UserResult>;
 }
 
-/** Reads the file (or, with `resume`, what was appended to it); `lines` is the number of lines it has now. */
+/**
+ * Reads the file (or, with `resume`, what was appended to it); `lines` is the number of lines it has now. With
+ * `fold`, each row goes to it once read and checked, and is not kept: `results` is then empty.
+ */
 export async function readResultsFile(
   absPath: string,
   relPath: string,
@@ -32,8 +36,11 @@ export async function readResultsFile(
   intern: Interner,
   onProgress?: (bytes: number) => void,
   resume?: ResultsResume,
+  fold?: FileFigures,
 ): Promise<{ results: Map<string, UserResult>; lines: number }> {
   const results = resume?.results ?? new Map<string, UserResult>();
+  // The rows' users, for the duplicate check, when the rows themselves are not kept.
+  const seen = fold ? new Set<string>() : results;
   const source = spanSource(absPath);
   const lines = await readSkimmedUserRows(
     absPath,
@@ -48,7 +55,7 @@ export async function readResultsFile(
       if (!user) {
         return sink.warn(raw.line, 'user_id', `unknown user ${value.user_id} (not in the ${platform} tasks); ignored`);
       }
-      if (results.has(value.user_id)) {
+      if (seen.has(value.user_id)) {
         return sink.warn(raw.line, 'user_id', `duplicate result row for ${value.user_id}; the later one is ignored`);
       }
       const result: UserResult = {
@@ -68,7 +75,10 @@ export async function readResultsFile(
         }
         result.steps.set(step.stepId, step);
       });
-      results.set(user.userId, result);
+      if (fold) {
+        (seen as Set<string>).add(user.userId);
+        fold.add(user, result);
+      } else results.set(user.userId, result);
     },
     onProgress,
     resume,

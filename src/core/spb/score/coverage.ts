@@ -5,6 +5,7 @@ import { addCoverage, coverageJson, coverageText, CoverageKey, isWhole, type Cov
 import { PLATFORM_LABELS } from '../names';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type User } from '../types';
 import { platformTableOf } from './table';
+import { figuresOf, totalsOf, type PlatformTotals } from './stored';
 import { inSubset, type UserSubset } from './userSubset';
 
 export interface RunCoverage {
@@ -33,24 +34,49 @@ function presentSteps(splits: Int32Array, picks: Int32Array, key: CoverageKey, u
   return present;
 }
 
+/** A platform's users with steps (in the subset) and their steps: what a run's coverage counts against. */
+export function totalsIn(users: ReadonlyMap<string, User>, platform: Platform, subset?: UserSubset): PlatformTotals {
+  let usersTotal = 0;
+  let stepsTotal = 0;
+  for (const user of users.values()) {
+    // A user without steps has nothing a run could cover: counting them would keep every run from being whole.
+    if (!inSubset(subset, platform, user.userId) || user.steps.length === 0) continue;
+    usersTotal++;
+    stepsTotal += user.steps.length;
+  }
+  return { users: usersTotal, steps: stepsTotal };
+}
+
+/** The user's steps a result row has, each added to `key` by its position; how many. */
+export function rowSteps(user: User, steps: ReadonlyMap<number, unknown>, key: CoverageKey, userHash: number): number {
+  let n = 0;
+  user.steps.forEach((s, i) => {
+    if (!steps.has(s.stepId)) return;
+    n++;
+    key.add(userHash, i);
+  });
+  return n;
+}
+
 export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): RunCoverage {
   const platforms = new Map<Platform, Coverage>();
   for (const platform of PLATFORMS) {
     const users = bench.users.get(platform);
     if (!users) continue;
-    let usersTotal = 0;
-    let stepsTotal = 0;
-    for (const user of users.values()) {
-      // A user without steps has nothing a run could cover: counting them would keep every run from being whole.
-      if (!inSubset(subset, platform, user.userId) || user.steps.length === 0) continue;
-      usersTotal++;
-      stepsTotal += user.steps.length;
-    }
+    const { users: usersTotal, steps: stepsTotal } = (!subset && totalsOf(users)) || totalsIn(users, platform, subset);
     if (usersTotal === 0) continue;
+    const results = run.results.get(platform);
+    const stored = subset ? undefined : figuresOf(results, users);
+    if (stored) {
+      const c = stored.coverage;
+      const total = (covered: number, of: number) => ({ covered, total: of });
+      const [u, s] = [total(c.users.covered, usersTotal), total(c.items.covered, stepsTotal)];
+      platforms.set(platform, { users: u, items: s, itemNoun: 'step', key: c.key });
+      continue;
+    }
     let usersCovered = 0;
     let stepsCovered = 0;
     const key = new CoverageKey();
-    const results = run.results.get(platform);
     const table = results && platformTableOf(results, users);
     const count = (user: User | undefined, present: (userHash: number) => number) => {
       if (!user || !inSubset(subset, platform, user.userId)) return;
@@ -64,15 +90,7 @@ export function runCoverage(bench: Benchmark, run: Run, subset?: UserSubset): Ru
     else if (results)
       for (const [userId, result] of results) {
         const user = users.get(userId);
-        count(user, (h) => {
-          let n = 0;
-          user!.steps.forEach((s, i) => {
-            if (!result.steps.has(s.stepId)) return;
-            n++;
-            key.add(h, i);
-          });
-          return n;
-        });
+        count(user, (h) => rowSteps(user!, result.steps, key, h));
       }
     platforms.set(platform, {
       users: { covered: usersCovered, total: usersTotal },

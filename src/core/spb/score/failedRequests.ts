@@ -5,6 +5,8 @@
 import { scoreRun, type RunScore } from './run';
 import { errorStepKey, platformTableOf, type PlatformTable } from './table';
 import type { UserSubset } from './userSubset';
+import { figuresOf, type PlatformFigures } from './stored';
+import { nanMean } from './step';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type StepResult, type UserResult } from '../types';
 
 export const EXCLUDING_FAILED = "excluding failed requests, not the paper's figure";
@@ -95,6 +97,8 @@ function isEmptyErrorRecord(
 
 /** Counts and both readings of R̄; `score` is the run's official score when already computed. */
 export function failedRequests(bench: Benchmark, run: Run, subset?: UserSubset, score?: RunScore): FailedRequests {
+  const stored = subset ? undefined : storedFailed(bench, run);
+  if (stored) return fromStored(stored, score ?? scoreRun(bench, run));
   const counts = new Map<Platform, { failed: number; steps: number }>();
   const clean = cleanCounts(bench, run, subset);
   if (clean) for (const [platform, steps] of clean) counts.set(platform, { failed: 0, steps });
@@ -132,6 +136,49 @@ export function failedRequests(bench: Benchmark, run: Run, subset?: UserSubset, 
     platforms,
     avg: { Recall: official.avg.Recall, RecallExcludingFailed: excluding.avg.Recall },
   };
+}
+
+/** Each platform's stored failed-request figures, when the index gave them for every results file of the run. */
+function storedFailed(bench: Benchmark, run: Run): Map<Platform, PlatformFigures['failed']> | undefined {
+  const out = new Map<Platform, PlatformFigures['failed']>();
+  for (const [platform, results] of run.results) {
+    const f = figuresOf(results, bench.users.get(platform));
+    if (!f) return undefined;
+    out.set(platform, f.failed);
+  }
+  return out;
+}
+
+/**
+ * failedRequests from the stored counts: each platform's R̄ without failed steps is the one the run's second scoring
+ * would give (platforms are scored apart), and their Avg. is taken as scoreRun takes it.
+ */
+function fromStored(stored: Map<Platform, PlatformFigures['failed']>, official: RunScore): FailedRequests {
+  let failed = 0;
+  let steps = 0;
+  for (const c of stored.values()) {
+    failed += c.failed;
+    steps += c.steps;
+  }
+  const platforms = new Map<Platform, FailedOnPlatform>();
+  const excluding: number[] = [];
+  for (const platform of PLATFORMS) {
+    const c = stored.get(platform);
+    const p = official.platforms.get(platform);
+    if (!p) continue;
+    // The second scoring's platforms are the official ones: failed === 0 keeps the official figure itself.
+    const without = failed === 0 ? p.metrics.Recall : (c?.recallExcludingFailed ?? NaN);
+    excluding.push(without);
+    if (!c) continue;
+    platforms.set(platform, {
+      failed: c.failed,
+      steps: c.steps,
+      Recall: p.metrics.Recall,
+      RecallExcludingFailed: without,
+    });
+  }
+  const avgExcluding = failed === 0 ? official.avg.Recall : nanMean(excluding);
+  return { failed, steps, platforms, avg: { Recall: official.avg.Recall, RecallExcludingFailed: avgExcluding } };
 }
 
 const orNull = (x: number) => (Number.isFinite(x) ? x : null);

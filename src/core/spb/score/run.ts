@@ -15,10 +15,12 @@ import {
   type UserScore,
 } from './step';
 import { platformTableOf, scoreFromTables } from './table';
+import { figuresOf } from './stored';
+import { LazyMap } from '../../lazyMap';
 import { inSubset, type UserSubset } from './userSubset';
 import { runCoverage, type RunCoverage } from './coverage';
 import { METRIC_KEYS, PLATFORMS } from '../types';
-import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User } from '../types';
+import type { Benchmark, Platform, Run, Step, StepMetrics, StepResult, User, UserResult } from '../types';
 
 export interface StepScore {
   result: StepResult | undefined;
@@ -72,34 +74,19 @@ export interface RunScore {
  */
 export function scoreRun(bench: Benchmark, run: Run, subset?: UserSubset): RunScore {
   const platforms = new Map<Platform, PlatformScore>();
-  const acc = new UserAccumulator();
   for (const platform of PLATFORMS) {
     const results = run.results.get(platform);
     const users = bench.users.get(platform);
     if (!results || !users) continue;
     if (subset && !subset.get(platform)?.size) continue;
-    const userScores = new Map<string, UserScore>();
-    const table = platformTableOf(results, users);
-    if (table) {
-      for (const entry of table.entries) {
-        if (!inSubset(subset, platform, entry.userId)) continue;
-        acc.reset();
-        acc.addTables(entry.splits, entry.picks);
-        const score = acc.score();
-        if (score) userScores.set(entry.userId, score);
-      }
-    } else
-      for (const [userId, result] of results) {
-        const user = users.get(userId);
-        if (!user || !inSubset(subset, platform, userId)) continue;
-        acc.reset();
-        for (const step of user.steps) {
-          const stepResult = result.steps.get(step.stepId);
-          if (stepResult) acc.add(step, stepResult.prediction);
-        }
-        const score = acc.score();
-        if (score) userScores.set(userId, score);
-      }
+    const stored = subset ? undefined : figuresOf(results, users);
+    if (stored) {
+      // The index's figures; the per-user table only when a view reads it.
+      const userScores = new LazyMap(stored.score.users, () => userScoresOf(platform, results, users));
+      platforms.set(platform, { ...stored.score, userScores });
+      continue;
+    }
+    const userScores = userScoresOf(platform, results, users, subset);
     platforms.set(platform, { ...aggregateUsers([...userScores.values()]), userScores });
   }
   const figures = [...platforms.values()];
@@ -109,11 +96,56 @@ export function scoreRun(bench: Benchmark, run: Run, subset?: UserSubset): RunSc
   return { name: run.name, platforms, avg, coverage: runCoverage(bench, run, subset) };
 }
 
+/** Each user's score on one platform, in the results' order; users with no scored step are left out. */
+function userScoresOf(
+  platform: Platform,
+  results: ReadonlyMap<string, UserResult>,
+  users: ReadonlyMap<string, User>,
+  subset?: UserSubset,
+): Map<string, UserScore> {
+  const acc = new UserAccumulator();
+  const userScores = new Map<string, UserScore>();
+  const table = platformTableOf(results, users);
+  if (table) {
+    for (const entry of table.entries) {
+      if (!inSubset(subset, platform, entry.userId)) continue;
+      acc.reset();
+      acc.addTables(entry.splits, entry.picks);
+      const score = acc.score();
+      if (score) userScores.set(entry.userId, score);
+    }
+  } else
+    for (const [userId, result] of results) {
+      const user = users.get(userId);
+      if (!user || !inSubset(subset, platform, userId)) continue;
+      const score = rowScore(user, result.steps, acc);
+      if (score) userScores.set(userId, score);
+    }
+  return userScores;
+}
+
+let shared: UserAccumulator | undefined;
+
+/** One result row's user score over the steps `keep` keeps (all by default); null when none of them is scored. */
+export function rowScore(
+  user: User,
+  steps: ReadonlyMap<number, StepResult>,
+  acc: UserAccumulator = (shared ??= new UserAccumulator()),
+  keep?: (step: StepResult) => boolean,
+): UserScore | null {
+  acc.reset();
+  for (const step of user.steps) {
+    const stepResult = steps.get(step.stepId);
+    if (stepResult && (!keep || keep(stepResult))) acc.add(step, stepResult.prediction);
+  }
+  return acc.score();
+}
+
 /**
  * scoreUser over a user's steps without a metrics object per step: NaN-skipping sums and counts in step order,
  * which give the same floating-point means as nanMean over the steps' metrics.
  */
-class UserAccumulator {
+export class UserAccumulator {
   private readonly hit = new Int32Array(8);
   private readonly values = new Float64Array(7);
   private readonly sums = new Float64Array(7);

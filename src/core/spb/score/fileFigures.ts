@@ -1,0 +1,60 @@
+// A results file's figures folded row by row as it is read (a cold `score --no-cache`): each row's user score, its
+// score without failed requests, its coverage and its counts are taken when the row is read and the row is let go,
+// as the Python peer reduces each line. The same functions as scoreRun, runCoverage and failedRequests over the rows
+// (rowScore, rowSteps, isErrorRecord, aggregateUsers), in the file's order: the same figures to the bit.
+import { CoverageKey } from '../../coverage';
+import { rowSteps } from './coverage';
+import { isErrorRecord } from './failedRequests';
+import { rowScore } from './run';
+import { aggregateUsers, type UserScore } from './step';
+import type { PlatformFigures } from './stored';
+import type { Platform, StepResult, User, UserResult } from '../types';
+
+const notFailed = (s: StepResult) => !isErrorRecord(s);
+
+export class FileFigures {
+  private readonly scores: UserScore[] = [];
+  private readonly excluding: UserScore[] = [];
+  private readonly key = new CoverageKey();
+  private usersCovered = 0;
+  private stepsCovered = 0;
+  private failed = 0;
+  private steps = 0;
+  /** Rows folded (the file's rows, as its map's size would be). */
+  rows = 0;
+
+  constructor(private readonly platform: Platform) {}
+
+  add(user: User, row: UserResult): void {
+    this.rows++;
+    const score = rowScore(user, row.steps);
+    if (score) this.scores.push(score);
+    const without = rowScore(user, row.steps, undefined, notFailed);
+    if (without) this.excluding.push(without);
+    const present = rowSteps(user, row.steps, this.key, CoverageKey.of(user.userId));
+    if (present > 0) {
+      this.usersCovered++;
+      this.stepsCovered += present;
+    }
+    for (const s of row.steps.values()) {
+      this.steps++;
+      if (isErrorRecord(s)) this.failed++;
+    }
+  }
+
+  finish(): PlatformFigures {
+    const score = aggregateUsers(this.scores);
+    // Nothing failed: the reading without failed requests is the official figure itself, as failedRequests takes it.
+    const without = this.failed === 0 ? score : aggregateUsers(this.excluding);
+    const count = (covered: number) => ({ covered, total: 0 });
+    return {
+      score,
+      coverage: {
+        users: count(this.usersCovered),
+        items: count(this.stepsCovered),
+        key: `${this.platform}=${this.key.key}`,
+      },
+      failed: { failed: this.failed, steps: this.steps, recallExcludingFailed: without.metrics.Recall },
+    };
+  }
+}
