@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chainShort } from '../../src/core/pi/chains';
+import { chainShort } from '../../src/core/spb/pi/chains';
 import type { AuditReport } from '../../src/core/pi/report';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
 import { auditPage } from './auditPage';

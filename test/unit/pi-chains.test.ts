@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditBenchmark } from '../../src/core/pi/audit';
-import { chainCounts, chainShort, chainText, piChains, stepRanges, valueKey } from '../../src/core/pi/chains';
+import { chainCounts, chainShort, chainText, piChains, stepRanges, valueKey } from '../../src/core/spb/pi/chains';
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';

@@ -7,7 +7,7 @@ import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } fro
 import type { PiCategory } from './placeholders';
 import { AuditTally, readScanLines, sizeOf } from './tally';
 import type { Confidence, Finding } from './types';
-import { piChains, type PiChain } from './chains';
+import { piChains, type PiChain } from '../spb/pi/chains';
 
 export interface AuditFinding extends Finding {
   /** Relative to the benchmark root. */

@@ -3,7 +3,7 @@
 // Every format shares it: a StreamProfileBench audit (AuditResult, counts per source and platform), and the audits
 // that count per source and part of an item (OmniBehavior's and other formats'); the type parameters' defaults are
 // StreamProfileBench's.
-import { chainCounts, chainText, type PiChain } from './chains';
+import { chainCounts, chainText, type PiChain } from '../spb/pi/chains';
 import { PLATFORMS } from '../spb/types';
 import type { AuditFinding, AuditResult, CountRow } from './audit';
 import { OMNI_PARTS, type OmniCountRow } from '../omni/piAudit';

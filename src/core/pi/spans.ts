@@ -1,5 +1,5 @@
 // PI marks of the texts a step view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
-// host computes (highlight.ts, with the scanner) and the webview cuts its text nodes by. No scanner here: webviews
+// host computes (a format's marks, e.g. spb/pi/highlight.ts, with the scanner) and the webview cuts its text nodes by. No scanner here: webviews
 // import this module.
 import { object, oneOf, str } from '../guards';
 import { PI_CATEGORIES, type PiCategory } from './placeholders';

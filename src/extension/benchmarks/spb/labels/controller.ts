@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { stepHash, stepHashText, type StepHash } from '../../../../core/labels/hash';
 import { keyOf, type LabelAction, type LabelKey, type LabelRow, type LabelTarget } from '../../../../core/labels/model';
-import { suggestLabels } from '../../../../core/labels/suggest';
+import { suggestLabels } from '../../../../core/spb/labels/suggest';
 import { labelDef } from '../../../../core/labels/taxonomy';
 import { describeTarget, spanText, targetAllowed } from '../../../../core/labels/view';
 import { readPostsText } from '../../../../core/spb/format/load';

@@ -2,7 +2,7 @@
 // import, so it is unit-tested.
 import { changedParts, staleness, type StepHash } from '../../../../core/labels/hash';
 import type { LabelRow } from '../../../../core/labels/model';
-import type { Suggestion } from '../../../../core/labels/suggest';
+import type { Suggestion } from '../../../../core/spb/labels/suggest';
 import { labelDef, type LabelDef } from '../../../../core/labels/taxonomy';
 import { spanText, type LabelFlash, type LabelServerLine, type LabelViewState } from '../../../../core/labels/view';
 import type { StepLocation } from '../../../../core/spb/view/stepModel';
