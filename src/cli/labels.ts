@@ -6,7 +6,7 @@ import { detectFormat } from '../core/formats';
 import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
-import { traceBenchmarkId } from '../core/labels/trace';
+import { traceBenchmarkId } from '../core/omni/labels/trace';
 import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
 import {
   formatLabelAgreements,

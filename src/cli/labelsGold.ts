@@ -13,7 +13,7 @@ import { unitItem } from '../core/labels/server/projectItems';
 import { LabelQueues } from '../core/labels/server/queue';
 import { ServerLabelStore } from '../core/labels/server/store';
 import { labelNames } from '../core/labels/taxonomy';
-import { traceBenchmarkId } from '../core/labels/trace';
+import { traceBenchmarkId } from '../core/omni/labels/trace';
 import { isServerUrl } from '../core/storage/postgres';
 import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 

@@ -1,7 +1,7 @@
 // The options and output of `persona-lab labels`, apart so that its helpers (labelServer.ts, audit.ts) import no cycle.
 import { detectFormat, formatLabelSets } from '../core/formats';
 import { defaultLabelSet, loadLabelSet, type LabelSet } from '../core/labels/taxonomy';
-import { traceBenchmarkId } from '../core/labels/trace';
+import { traceBenchmarkId } from '../core/omni/labels/trace';
 import { unitNamer, type UnitNamer } from '../core/labels/unitNoun';
 
 export interface LabelsCliOptions {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelKey, labelsCli, labelStores } from './labelStore-fixture';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { traceBenchmarkId } from '../../src/core/omni/labels/trace';
 import { omniBehavior } from '../../src/core/omni/format';
 import { migrate, SCHEMA_VERSION } from '../../src/core/labels/migrations';
 import { isNoOp } from '../../src/core/labels/model';

@@ -12,7 +12,7 @@ import { formatLabelAgreements, labelAgreementsByBenchmark } from '../../src/cor
 import { formatGoldReport, goldReport } from '../../src/core/labels/goldReport';
 import { TRACE_PLATFORM } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { traceBenchmarkId } from '../../src/core/omni/labels/trace';
 import { platformUnitNoun, unitNamer } from '../../src/core/labels/unitNoun';
 import { omniBehavior } from '../../src/core/omni/format';
 import { personaMem } from '../../src/core/personamem/format';

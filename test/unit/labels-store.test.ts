@@ -12,7 +12,7 @@ import {
   stepContentHash,
   stepHash,
   stepHashText,
-} from '../../src/core/labels/hash';
+} from '../../src/core/spb/labels/hash';
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../src/core/labels/migrations';
 import { isNoOp, type LabelKey } from '../../src/core/labels/model';
 import { LabelStore, LabelStoreError, withBusyRetry, type LabelInput } from '../../src/core/labels/store';

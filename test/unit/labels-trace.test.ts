@@ -19,7 +19,7 @@ import {
   traceStaleness,
   traceStepRef,
   type TraceRef,
-} from '../../src/core/labels/trace';
+} from '../../src/core/omni/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { video, writeOmniFolder, type FolderSpec } from './omni-folder';
 

@@ -7,7 +7,7 @@ import { runAuditCommand } from '../../src/cli/audit';
 import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { streamProfileBench } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
-import { stepHashOf, stepHashText } from '../../src/core/labels/hash';
+import { stepHashOf, stepHashText } from '../../src/core/spb/labels/hash';
 import { LabelStore } from '../../src/core/labels/store';
 import { labelRow } from './labelStore-fixture';
 import {
@@ -16,7 +16,7 @@ import {
   traceBenchmarkId,
   traceContentHash,
   traceLabelKey,
-} from '../../src/core/labels/trace';
+} from '../../src/core/omni/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { AuditReport } from '../../src/core/pi/report';
 import type { OmniAuditFinding, OmniCountRow } from '../../src/core/omni/piAudit';

@@ -12,7 +12,7 @@ import { parseLabelFile, toJsonl } from '../../src/core/labels/exportImport';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
 import { labelNames, parseLabelSet } from '../../src/core/labels/taxonomy';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { traceBenchmarkId } from '../../src/core/omni/labels/trace';
 import {
   DEFAULT_QUESTION_LABELS,
   nextUnlabelledQuestion,

@@ -10,7 +10,7 @@ import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { detectFormat, detectFormats, formatById, FORMATS, registerFormat } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { traceBenchmarkId } from '../../src/core/omni/labels/trace';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
 import { tinyAccuracyTable, tinyAnswer, tinyPrompt } from '../fixtures/tinybench/parts';
 import { startDemoServer } from '../../src/core/demo/server';

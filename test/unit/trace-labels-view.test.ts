@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
-import type { TraceStaleness } from '../../src/core/labels/trace';
+import type { TraceStaleness } from '../../src/core/omni/labels/trace';
 import { buildScoreState, buildTraceLabelState } from '../../src/extension/benchmarks/omni/labels/viewState';
 import { utteranceHash, type ScoreRow } from '../../src/core/labels/scores';
 import type { OmniRun, Question } from '../../src/core/omni/types';

@@ -3,7 +3,7 @@
 import type { Diagnostic } from '../io/diagnostics';
 import type { LabelRow, TargetKind } from '../labels/model';
 import type { FormatLabelSet } from '../labels/taxonomy';
-import type { TraceStaleness } from '../labels/trace';
+import type { TraceStaleness } from '../omni/labels/trace';
 import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
 import type { Confidence } from '../pi/types';
 import type { TableFormat } from '../tables/format';

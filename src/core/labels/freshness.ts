@@ -2,7 +2,7 @@
 // format. Used by `labels summary <benchmark folder>`; the views compute the same per row.
 import type { Loaded, OpenedBenchmark } from '../formats/descriptor';
 import type { LabelRow } from './model';
-import type { TraceStaleness } from './trace';
+import type { TraceStaleness } from '../omni/labels/trace';
 
 export type Freshness = TraceStaleness;
 export type FreshnessCounts = Record<Freshness, number>;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { LabelRow, StepRef } from '../labels/model';
 import type { LabelDef } from '../labels/labelDefs';
 import type { FormatLabelSet } from '../labels/taxonomy';
-import type { TraceStaleness } from '../labels/trace';
+import type { TraceStaleness } from '../omni/labels/trace';
 import { findAround } from '../labels/walk';
 import type { PersonaMemBench, PmQuestion } from './types';
 import { personaIds } from './view';

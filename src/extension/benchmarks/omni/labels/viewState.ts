@@ -1,7 +1,7 @@
 // Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
 // set. No `vscode` import, so it is unit-tested.
 import type { LabelRow } from '../../../../core/labels/model';
-import type { TraceStaleness } from '../../../../core/labels/trace';
+import type { TraceStaleness } from '../../../../core/omni/labels/trace';
 import type { LabelStaleness } from '../../../../core/labels/view';
 import type {
   LabelledHistoryItem,

@@ -1,7 +1,7 @@
 // Builds the question view's labels bar state from the store's rows on one question, their freshness and the label
 // set. No `vscode` import, so it is unit-tested.
 import type { LabelRow } from '../../../../core/labels/model';
-import type { TraceStaleness } from '../../../../core/labels/trace';
+import type { TraceStaleness } from '../../../../core/omni/labels/trace';
 import type { LabelStaleness } from '../../../../core/labels/view';
 import type { QuestionLabelState } from '../../../../shared/personamem/labelProtocol';
 import type { QuestionRef } from '../../../../shared/personamem/questionProtocol';

@@ -1,6 +1,6 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { changedParts, staleness, type StepHash } from '../../../../core/labels/hash';
+import { changedParts, staleness, type StepHash } from '../../../../core/spb/labels/hash';
 import type { LabelRow } from '../../../../core/labels/model';
 import type { Suggestion } from '../../../../core/spb/labels/suggest';
 import { labelDef, type LabelDef } from '../../../../core/labels/taxonomy';

@@ -6,11 +6,11 @@
 //   target     { kind: 'action' } for the test action, { kind: 'history', historyIndex } for one earlier record
 // The content hash covers what the label is about, so that a label made before the data changed shows as stale.
 import { createHash } from 'node:crypto';
-import { readRecordsAt } from '../omni/history';
-import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../omni/types';
-import { staleness, type Staleness } from './hash';
-import { findAround } from './walk';
-import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from './model';
+import { readRecordsAt } from '../history';
+import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../types';
+import { staleness, type Staleness } from '../../spb/labels/hash';
+import { findAround } from '../../labels/walk';
+import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from '../../labels/model';
 
 /** One test action of one run: the unit trace labels hang on. */
 export interface TraceRef {

@@ -2,8 +2,8 @@
 // New labels store one short hash per part (pool, split, posts) in the same column; labels stored before keep the
 // single full hash, which still tells stale from fresh but not which part changed.
 import { createHash } from 'node:crypto';
-import { readPostsText } from '../spb/format/load';
-import { META_KEYS, POOL_CLASSES, type Step, type User } from '../spb/types';
+import { readPostsText } from '../format/load';
+import { META_KEYS, POOL_CLASSES, type Step, type User } from '../types';
 
 /** The canonical JSON the hash is taken over: fixed key order, lists in data order. */
 export function stepCanonicalJson(step: Pick<Step, 'pool' | 'split'>, postsText: string): string {
