@@ -6,7 +6,7 @@ import { detectFormat } from '../core/formats';
 import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
-import { traceBenchmarkId } from '../core/omni/labels/trace';
+import { benchmarkId } from '../core/labels/model';
 import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
 import {
   formatLabelAgreements,
@@ -164,7 +164,7 @@ async function readRows(db: string, io: CliIo, folder?: string): Promise<LabelRo
   const store = openStore(db, { readOnly: true }, io);
   if (!store) return null;
   try {
-    return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
+    return store.list(folder === undefined ? {} : { benchmark: benchmarkId(folder) });
   } finally {
     store.close();
   }
@@ -301,7 +301,7 @@ async function freshnessOf(
   const format = detectFormat(folder);
   if (!format) throw new Error(`${folder}: not a benchmark folder`);
   const { opened } = await format.load(folder, { runs: [], ...cacheOption(opts) });
-  return countFreshness((await labelFreshness(opened, traceBenchmarkId(folder), rows)).values());
+  return countFreshness((await labelFreshness(opened, benchmarkId(folder), rows)).values());
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
@@ -348,7 +348,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = labelNames(set);
   // One folder's rows are one benchmark's: its format names the units its pairs share.
-  const id = folder === undefined ? undefined : traceBenchmarkId(folder);
+  const id = folder === undefined ? undefined : benchmarkId(folder);
   io.out(formatSummary(s, names, id === undefined ? undefined : unitOf(id, rows)));
   if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, names));
   if (s.agreements.length > 0 || perLabel.length > 0)
@@ -385,7 +385,7 @@ async function judgeAgainstPeople(db: string, opts: LabelsCliOptions, io: CliIo,
     const store = openStore(db, { readOnly: true }, io);
     if (!store) return 1;
     try {
-      rows = store.scores({ benchmark: traceBenchmarkId(folder), run: runName });
+      rows = store.scores({ benchmark: benchmarkId(folder), run: runName });
     } finally {
       store.close();
     }

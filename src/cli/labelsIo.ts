@@ -1,7 +1,7 @@
 // The options and output of `persona-lab labels`, apart so that its helpers (labelServer.ts, audit.ts) import no cycle.
 import { detectFormat, formatLabelSets } from '../core/formats';
 import { defaultLabelSet, loadLabelSet, type LabelSet } from '../core/labels/taxonomy';
-import { traceBenchmarkId } from '../core/omni/labels/trace';
+import { benchmarkId } from '../core/labels/model';
 import { unitNamer, type UnitNamer } from '../core/labels/unitNoun';
 
 export interface LabelsCliOptions {
@@ -34,6 +34,6 @@ export function cliLabelSet(opts: Pick<LabelsCliOptions, 'label-set'>): LabelSet
 /** The benchmark of `folder` (when given) named by its format's unit; a database's other benchmarks by their rows. */
 export function cliUnitNamer(folder: string | undefined): UnitNamer {
   const format = folder === undefined ? undefined : detectFormat(folder);
-  const id = folder === undefined ? undefined : traceBenchmarkId(folder);
+  const id = folder === undefined ? undefined : benchmarkId(folder);
   return unitNamer((benchmark) => (benchmark === id ? format : undefined));
 }

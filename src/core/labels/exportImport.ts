@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
-import { isStoredHash } from '../spb/labels/hash';
+import { isStoredHash } from './staleness';
 import { readRegularText } from '../io/safeFs';
 import { goldFrom, goldLine, isGoldLine, type ImportedGold } from './goldFile';
 import type { GoldRow } from './goldRows';

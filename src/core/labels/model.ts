@@ -26,6 +26,16 @@ export function isTraceTarget(t: LabelTarget): t is Extract<LabelTarget, { kind:
   return t.kind === 'action' || t.kind === 'history';
 }
 
+/** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
+export function benchmarkId(root: string): string {
+  return (
+    root
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .pop() ?? root
+  );
+}
+
 /** One step of one run. `run` is '' for a label about the task data itself (no run selected). */
 export interface StepRef {
   benchmark: string;

@@ -1,6 +1,6 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { changedParts, staleness, type StepHash } from '../../../../core/spb/labels/hash';
+import { changedParts, stepStaleness, type StepHash } from '../../../../core/spb/labels/hash';
 import type { LabelRow } from '../../../../core/labels/model';
 import type { Suggestion } from '../../../../core/spb/labels/suggest';
 import { labelDef, type LabelDef } from '../../../../core/labels/taxonomy';
@@ -41,7 +41,7 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
       appliedLabel(
         input.labels,
         r,
-        input.currentHash ? staleness(r, input.currentHash) : 'unknown',
+        input.currentHash ? stepStaleness(r, input.currentHash) : 'unknown',
         r.target.kind === 'span' ? spanText(input.persona, r.target.start, r.target.end) : '',
         input.currentHash ? (changedParts(r, input.currentHash) ?? null) : null,
       ),
