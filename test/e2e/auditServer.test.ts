@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findPgBin, installHint, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
-import { auditBenchmark, type AuditFinding } from '../../src/core/pi/audit';
+import { auditBenchmark, type AuditFinding } from '../../src/core/spb/pi/audit';
 import { CATEGORY_INFO } from '../../src/core/pi/placeholders';
 import type { AuditReport } from '../../src/core/pi/report';
 import { ServerVerdictStore } from '../../src/core/pi/server/store';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isPiHighlight, omniFindingArea, spbFindingArea, type PiArea, type PiMark } from '../../src/core/pi/spans';
-import { auditBenchmark } from '../../src/core/pi/audit';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
 import { stepPiMarks } from '../../src/core/spb/pi/highlight';
 import { auditOmni, findingsInTrace } from '../../src/core/omni/piAudit';
 import { loadOmniBenchmark } from '../../src/core/omni/load';

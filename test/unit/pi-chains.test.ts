@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditBenchmark } from '../../src/core/pi/audit';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
 import { chainCounts, chainShort, chainText, piChains, stepRanges, valueKey } from '../../src/core/spb/pi/chains';
 import { writeMemoryChain } from '../fixtures/memoryChain';
 import { loadBenchmark } from '../../src/core/spb/format/load';

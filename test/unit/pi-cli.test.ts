@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runAuditCommand, type AuditCliOptions } from '../../src/cli/audit';
 import type { CliIo } from '../../src/cli/labels';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { auditBenchmark } from '../../src/core/pi/audit';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
 import type { AuditReport } from '../../src/core/pi/report';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { SAMPLE } from '../support/committedSample';

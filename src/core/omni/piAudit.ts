@@ -10,7 +10,7 @@ import { parseJsonText } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
 import type { OmniBenchmark, OmniUser } from './types';
-import { findingKey, type AuditOptions } from '../pi/audit';
+import { findingKey, type AuditOptions } from '../pi/tally';
 import type { PiCategory } from '../pi/placeholders';
 import { AuditTally, readScanLines, sizeOf } from '../pi/tally';
 import type { Finding } from '../pi/types';

@@ -5,7 +5,7 @@
 // StreamProfileBench's.
 import { chainCounts, chainText, type PiChain } from '../spb/pi/chains';
 import { PLATFORMS } from '../spb/types';
-import type { AuditFinding, AuditResult, CountRow } from './audit';
+import type { AuditFinding, AuditResult, CountRow } from '../spb/pi/audit';
 import { OMNI_PARTS, type OmniCountRow } from '../omni/piAudit';
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
 import type { Confidence, Finding } from './types';

@@ -1,6 +1,6 @@
-// PI marks of the texts a step view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
-// host computes (a format's marks, e.g. spb/pi/highlight.ts, with the scanner) and the webview cuts its text nodes by. No scanner here: webviews
-// import this module.
+// PI marks of the texts an item view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
+// host computes (each format's marks, with the scanner) and the webview cuts its text nodes by. No scanner here:
+// webviews import this module.
 import { object, oneOf, str } from '../guards';
 import { PI_CATEGORIES, type PiCategory } from './placeholders';
 import type { Confidence } from './types';

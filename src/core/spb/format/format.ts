@@ -6,7 +6,7 @@ import { loadSampleScope } from '../experiments/sampleScope';
 import { stepHashOf, stepStaleness } from '../labels/hash';
 import type { LabelRow } from '../../labels/model';
 import type { Freshness } from '../../labels/staleness';
-import { auditBenchmark } from '../../pi/audit';
+import { auditBenchmark } from '../pi/audit';
 import { formatTable } from '../../tables/format';
 import { loadBenchmark } from './load';
 import { paperTablesText, tableModels } from '../score/paperTables';

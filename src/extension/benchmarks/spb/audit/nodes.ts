@@ -4,7 +4,7 @@
 // only through appendText (escaped).
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../../core/spb/format/load';
-import type { AuditFinding, AuditResult } from '../../../../core/pi/audit';
+import type { AuditFinding, AuditResult } from '../../../../core/spb/pi/audit';
 import { chainShort, chainText } from '../../../../core/spb/pi/chains';
 import { CATEGORY_INFO } from '../../../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../../../core/spb/score/tables';

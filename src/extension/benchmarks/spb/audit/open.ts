@@ -1,7 +1,7 @@
 // Opening a StreamProfileBench finding: its step in the step view with the finding outlined (a click), or its source
 // line pretty-printed with the span selected (Open Finding in File).
 import * as vscode from 'vscode';
-import type { AuditFinding } from '../../../../core/pi/audit';
+import type { AuditFinding } from '../../../../core/spb/pi/audit';
 import { spbFindingArea, type PiHighlight } from '../../../../core/pi/spans';
 import type { SpbStore, StepRef } from '../store';
 import { log } from '../../../log';

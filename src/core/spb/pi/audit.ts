@@ -1,13 +1,12 @@
-// The benchmark audit: every text a leak could hide in (bio, posts, tags, and per run the personas, reasoning and
-// predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
-import { createHash } from 'node:crypto';
+// StreamProfileBench's PI audit: every text a leak could hide in (bio, posts, tags, and per run the personas,
+// reasoning and predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
 import { basename, join } from 'node:path';
-import { isRecord as isObj } from '../guards';
-import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import type { PiCategory } from './placeholders';
-import { AuditTally, readScanLines, sizeOf } from './tally';
-import type { Confidence, Finding } from './types';
-import { piChains, type PiChain } from '../spb/pi/chains';
+import { isRecord as isObj } from '../../guards';
+import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
+import type { PiCategory } from '../../pi/placeholders';
+import { AuditTally, findingKey, readScanLines, sizeOf, type AuditOptions } from '../../pi/tally';
+import type { Finding } from '../../pi/types';
+import { piChains, type PiChain } from './chains';
 
 export interface AuditFinding extends Finding {
   /** Relative to the benchmark root. */
@@ -47,28 +46,6 @@ export interface AuditResult {
   cancelled: boolean;
   /** PI values carried through the runs' personas (chains.ts). */
   chains: PiChain[];
-}
-
-export interface AuditOptions {
-  /** Runs to scan; all when absent, none for []. */
-  runs?: readonly string[];
-  minConfidence?: Confidence;
-  categories?: readonly PiCategory[];
-  /** Name used in finding keys and verdicts; the root folder's name by default. */
-  benchmark?: string;
-  now?: Date;
-  signal?: AbortSignal;
-  onProgress?: (bytesDone: number, bytesTotal: number) => void;
-}
-
-export function textHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
-}
-
-export function findingKey(
-  f: Pick<AuditFinding, 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text'>,
-): string {
-  return `${f.file}:${f.line}:${f.field}:${f.start}-${f.end}:${f.category}:${textHash(f.text)}`;
 }
 
 interface Where {
