@@ -121,19 +121,3 @@ export interface PiHighlight {
 }
 
 export const isPiHighlight = object({ key: str, area: oneOf(PI_AREAS), category: oneOf(PI_CATEGORIES), text: str });
-
-/** Where the step view shows a StreamProfileBench audit finding, from its JSON path in the tasks or results line. */
-export function spbFindingArea(field: string): PiArea {
-  if (field === 'bio') return 'bio';
-  if (/\.posts_text$/.test(field)) return 'posts';
-  if (/\.persona_summary$/.test(field)) return 'persona';
-  if (/\.reasoning$/.test(field)) return 'reasoning';
-  return 'tag';
-}
-
-/** Where the trace view shows an OmniBehavior audit finding, from its part and record. */
-export function omniFindingArea(f: { part: string; recordIndex: number | null; testAction: number | null }): PiArea {
-  if (f.part === 'profile') return 'profile';
-  if (f.part === 'prediction') return 'prediction';
-  return f.recordIndex !== null && f.recordIndex === f.testAction ? 'action' : 'record';
-}

@@ -7,6 +7,7 @@ import type { PiCategory } from '../../pi/placeholders';
 import { AuditTally, findingKey, readScanLines, sizeOf, type AuditOptions } from '../../pi/tally';
 import type { Finding } from '../../pi/types';
 import { piChains, type PiChain } from './chains';
+import type { PiArea } from '../../pi/spans';
 
 export interface AuditFinding extends Finding {
   /** Relative to the benchmark root. */
@@ -189,4 +190,13 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
     problems,
     cancelled,
   };
+}
+
+/** Where the step view shows an audit finding, from its JSON path in the tasks or results line. */
+export function stepFindingArea(field: string): PiArea {
+  if (field === 'bio') return 'bio';
+  if (/\.posts_text$/.test(field)) return 'posts';
+  if (/\.persona_summary$/.test(field)) return 'persona';
+  if (/\.reasoning$/.test(field)) return 'reasoning';
+  return 'tag';
 }
