@@ -20,6 +20,14 @@ export interface AuditOptions {
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
 }
 
+/** How much an audit read. */
+export interface AuditScanned {
+  files: number;
+  lines: number;
+  texts: number;
+  chars: number;
+}
+
 export function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }

@@ -4,9 +4,10 @@ import { basename, join } from 'node:path';
 import { isRecord as isObj } from '../../guards';
 import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
 import type { PiCategory } from '../../pi/placeholders';
-import { AuditTally, findingKey, readScanLines, sizeOf, type AuditOptions } from '../../pi/tally';
+import { AuditTally, findingKey, readScanLines, sizeOf, type AuditOptions, type AuditScanned } from '../../pi/tally';
 import type { Finding } from '../../pi/types';
-import { piChains, type PiChain } from './chains';
+import { chainCounts, chainText, piChains, type PiChain } from './chains';
+import type { AuditReport, CarriedPi } from '../../pi/report';
 import type { PiArea } from '../../pi/spans';
 
 export interface AuditFinding extends Finding {
@@ -41,13 +42,20 @@ export interface AuditResult {
   findings: AuditFinding[];
   /** One row per source, platform and category that has a placeholder or a finding. */
   counts: CountRow[];
-  scanned: { files: number; lines: number; texts: number; chars: number };
+  scanned: AuditScanned;
   /** Lines that could not be read (they are skipped, not fatal). */
   problems: string[];
   cancelled: boolean;
   /** PI values carried through the runs' personas (chains.ts). */
   chains: PiChain[];
+  /** The chains as the report lists them: each with its sentence, and the counts per run. */
+  carriedPi: CarriedPi<DescribedPiChain>;
 }
+
+export type DescribedPiChain = PiChain & { description: string };
+
+/** The report of a StreamProfileBench audit. */
+export type StepAuditReport = AuditReport<AuditFinding, CountRow, DescribedPiChain>;
 
 interface Where {
   file: string;
@@ -180,11 +188,13 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
     if (opts.signal?.aborted) cancelled = true;
     done = base + job.size;
   }
+  const chains = piChains(bench, c.findings);
   return {
     root: bench.root,
     benchmark: opts.benchmark ?? basename(bench.root),
     findings: c.findings,
-    chains: piChains(bench, c.findings),
+    chains,
+    carriedPi: { chains: chains.map((ch) => ({ ...ch, description: chainText(ch) })), carried: chainCounts(chains) },
     counts: c.rows(),
     scanned: { files: jobs.length, lines, texts: c.texts, chars: c.chars },
     problems,
