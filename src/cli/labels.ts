@@ -2,7 +2,7 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic } from '../core/io/diagnostics';
-import { detectFormat } from '../core/formats';
+import { detectFormat, detectFormats } from '../core/formats';
 import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
@@ -20,8 +20,6 @@ import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
 import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 import { labelNames } from '../core/labels/taxonomy';
-import { omniBehavior } from '../core/omni/format';
-import { judgeAgreement } from '../core/omni/judgeAgreement';
 import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
 import { goldReport, goldReportJson, formatAgainstGold } from '../core/labels/goldReport';
 import {
@@ -32,7 +30,7 @@ import {
 } from '../core/labels/agreementIntervals';
 import { AGREEMENT_RESAMPLES, AGREEMENT_SEED } from '../core/labels/goldAgreement';
 import type { Interval } from '../core/stats/bootstrap';
-import { formatJudgeAgreement } from '../core/omni/judgeAgreementText';
+import { labelsJudgeFormats } from './formats';
 
 export const LABELS_USAGE = `Usage:
   persona-lab labels export <db> [--out FILE] [--format jsonl|csv]    every label (stdout without --out)
@@ -46,8 +44,9 @@ export const LABELS_USAGE = `Usage:
   persona-lab labels gold <db> [--json] [--project NAME]             the gold set (adjudicated, else unanimous,
                                                                      else open) with counts, each annotator's
                                                                      precision, recall and kappa against it
-  persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
-                                                                     dimension: Spearman, weighted kappa, n
+${labelsJudgeFormats()
+  .map((j) => j.usage)
+  .join('\n')}
 
 <db> may also be a team's label server, postgres://user@host:port/database (the password from PGPASSWORD): export
 and summary read it, import merges into it with the same conflict table (a row someone changes on the server during
@@ -373,24 +372,23 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
 
 /** `labels judge`: people's judge scores in the folder's label database against the judge's, for one run. */
 async function judgeAgainstPeople(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
-  if (folder === undefined || !omniBehavior.detect(folder))
-    throw new Usage('labels judge needs an OmniBehavior folder (its .personalab/labels.db holds the scores)');
+  const judges = labelsJudgeFormats();
+  const judge = folder === undefined ? undefined : labelsJudgeFormats(detectFormats(folder))[0];
+  if (folder === undefined || !judge)
+    throw new Usage(
+      `labels judge needs ${judges.map((j) => j.folder).join(' or ')} (its .personalab/labels.db holds the scores)`,
+    );
   const runName = opts.run?.length === 1 ? opts.run[0] : undefined;
   if (!runName) throw new Usage('labels judge needs one --run NAME');
-  const { bench } = await omniBehavior.load(folder, { runs: [runName], ...cacheOption(opts) });
-  const run = bench.runs.get(runName);
-  if (!run) throw new Usage(`--run ${runName}: no run under ${join(bench.root, 'results')}`);
-  let rows: ReturnType<LabelStore['scores']> = [];
-  if (existsSync(db)) {
+  const readScores = () => {
+    if (!existsSync(db)) return [];
     const store = openStore(db, { readOnly: true }, io);
-    if (!store) return 1;
+    if (!store) return null;
     try {
-      rows = store.scores({ benchmark: benchmarkId(folder), run: runName });
+      return store.scores({ benchmark: benchmarkId(folder), run: runName });
     } finally {
       store.close();
     }
-  }
-  const agreement = judgeAgreement(run, rows);
-  io.out(opts.json ? JSON.stringify(agreement) : formatJudgeAgreement(agreement));
-  return 0;
+  };
+  return judge.run(folder, runName, opts, io, readScores, (message) => new Usage(message));
 }

@@ -2,6 +2,8 @@
 // src/extension/benchmarks/contributions.ts lists the extension's. StreamProfileBench's run is the CLI's own `run`.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
+import type { LabelsJudgeCommand } from '../labelsIo';
+import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
 import { personaMemExperiment } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
@@ -16,10 +18,12 @@ export interface CliFormat {
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
+  /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
+  readonly labelsJudge?: LabelsJudgeCommand;
 }
 
 const CLI_FORMATS: readonly CliFormat[] = [
-  { id: 'omnibehavior', run: omniRun },
+  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge },
   { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
 ];
 
@@ -50,3 +54,9 @@ export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f
 export const BATCH_RUN_OPTIONS = Object.assign({}, ...CLI_FORMATS.map((f) => f.run?.options ?? {})) as Readonly<
   Record<string, { type: 'string' | 'boolean' }>
 >;
+
+/** The formats' `labels judge` commands: of `formats` (a folder's, in registry order), else of every format. */
+export function labelsJudgeFormats(formats?: readonly Format[]): LabelsJudgeCommand[] {
+  const of = formats ? formats.flatMap((f) => cliFormatOf(f) ?? []) : CLI_FORMATS;
+  return of.flatMap((f) => (f.labelsJudge ? [f.labelsJudge] : []));
+}

@@ -111,7 +111,11 @@ export const LABEL_KEYS = {
   clearSelection: 'Escape',
 } as const;
 
-const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
+const labelViewState = shapeOf<LabelViewState<StepLocation>>()({
+  ...labelBarShape(stepLocation),
+  suggestions: array,
+  others: array,
+});
 
 // ---- extension -> webview
 

@@ -28,7 +28,7 @@ export interface LabelViewInput {
   project?: string | null;
 }
 
-export function buildLabelView(input: LabelViewInput): LabelViewState {
+export function buildLabelView(input: LabelViewInput): LabelViewState<StepLocation> {
   const mine = input.rows.filter((r) => r.author === input.author);
   const others = input.rows.filter((r) => r.author !== input.author);
   const stepLevel = new Set(mine.filter((r) => r.target.kind === 'step').map((r) => r.label));
