@@ -15,7 +15,7 @@ export interface PiMark {
   confidence: Confidence | null;
   /** a finding's reason, e.g. "mainland mobile number"; '' for placeholders */
   reason: string;
-  /** a persona's finding: the chain of its value through the user's personas (chains.ts's chainText) */
+  /** a persona's finding: the chain of its value through the user's personas (its format's chain sentence) */
   chain?: string;
 }
 
