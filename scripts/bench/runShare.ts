@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOpenAITransport, type ChatTransport } from '../../src/core/runner/client';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import type { Benchmark, Platform } from '../../src/core/spb/types';
 import { startScriptedServer } from '../../test/support/scriptedServer';

@@ -14,7 +14,8 @@ export interface BatchRunCommand<O extends RunCliOptions = RunCliOptions> {
   usage: string;
   /** Options beyond RUN_OPTIONS, for parseArgs (main.ts) and `run --help`. */
   options: Readonly<Record<string, { type: 'string' | 'boolean' }>>;
-  run(args: string[], opts: O, io: RunCliIo): Promise<number>;
+  /** `ownSignals`: called by the CLI itself, not a test, so a run that stops on SIGINT / SIGTERM listens for them. */
+  run(args: string[], opts: O, io: RunCliIo, ownSignals?: boolean): Promise<number>;
 }
 
 /** How a format finds the user's checkout of its authors' repository. */

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASELINES, isBaselineMethod, writeBaselineRun } from '../core/spb/baselines/baselines';
 import { formatDiagnostic, hasErrors } from '../core/io/diagnostics';
-import { detectFormat, FORMATS, streamProfileBench, type Format } from '../core/formats';
-import type { ScoreOutput } from '../core/formats/descriptor';
-import type { LoadOptions } from '../core/spb/format/load';
+import { detectFormat, FORMATS, type Format } from '../core/formats';
+import type { ScoreOption, ScoreOutput } from '../core/formats/descriptor';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { TABLE_FORMATS, type TableFormat } from '../core/tables/format';
-import type { Benchmark } from '../core/spb/types';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
+import { runBaselineCommand } from './formats/spb/baseline';
 import { runTemplateCommand } from './formats/spb/template';
 import { runDemoEndpoint } from './demo';
 import { runSampleCommand, type SampleCliOptions } from './formats/spb/sample';
@@ -18,7 +16,7 @@ import { runLongContextCommand } from './formats/spb/longContext';
 import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './formats/spb/experiment';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
 import { runJudgeCommand, type JudgeCliOptions } from './formats/omni/judge';
-import { article, exitFor, print } from './output';
+import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 import { GLOSSARY, glossaryText } from '../core/glossary';
 
@@ -57,16 +55,6 @@ function formatOf(dir: string): Format {
   return format;
 }
 
-/** Loads a StreamProfileBench folder through its descriptor; any other folder is a one-line error. */
-export async function openBenchmark(dir: string, opts?: LoadOptions): Promise<Benchmark> {
-  const format = formatOf(dir);
-  if (format.id !== streamProfileBench.id)
-    throw new Error(
-      `${dir}: ${article(format.label)} ${format.label} folder; this command reads StreamProfileBench only`,
-    );
-  return (await streamProfileBench.load(dir, opts)).bench;
-}
-
 /** Commands that open a SQLite file: labels always, audit with --db, run with --history. */
 function usesStorage(command: string, opts: CliOptions): boolean {
   return (
@@ -89,7 +77,7 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return validate(needDir(args, command), opts);
     }
     case 'baseline':
-      return baseline(needDir(args, command), opts);
+      return runBaselineCommand(needDir(args, command), opts, { formatOf, usage: (m) => new UsageError(m) });
     case 'run':
       return runRunCommand(args, opts);
     case 'judge':
@@ -103,16 +91,16 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
     case 'demo-endpoint':
       return runDemoEndpoint(args, opts, (message) => new UsageError(message));
     case 'sample':
-    case 'experiment': {
+    case 'experiment':
+    case 'experiments': {
       // A format whose samples are its own (cli/formats/) takes the command.
       const own = formatCommand(args[0] && existsSync(args[0]) ? detectFormat(args[0]) : undefined, command);
       if (own) return own.run(args, opts, defaultIo());
+      if (command === 'experiments') return runExperimentsCommand(args, opts, defaultIo());
       return command === 'sample'
         ? runSampleCommand(args, opts, (message) => new UsageError(message))
         : runExperimentCommand(args, opts, defaultIo(), true);
     }
-    case 'experiments':
-      return runExperimentsCommand(args, opts, defaultIo());
     case 'long-context':
       return runLongContextCommand(args, opts, defaultIo(), true);
     case 'glossary':
@@ -125,8 +113,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
 }
 
 /**
- * `score --format`: the paper's tables (an OmniBehavior folder: its components table) as LaTeX, Markdown or CSV; the
- * dashboard's copy buttons give the same text.
+ * `score --format`: the paper's tables (or the tables the format has) as LaTeX, Markdown or CSV; the dashboard's copy
+ * buttons give the same text.
  */
 function tableFormat(opts: CliOptions): TableFormat | undefined {
   if (opts.format === undefined) return undefined;
@@ -136,22 +124,28 @@ function tableFormat(opts: CliOptions): TableFormat | undefined {
   return format;
 }
 
+/** The formats whose score takes the option, by name ("A or B"). */
+const offering = (option: ScoreOption): string =>
+  FORMATS.filter((f) => f.scoreOptions.includes(option))
+    .map((f) => f.label)
+    .join(' or ');
+
 /** `score` for any format: the run names checked, then the format's own report. */
 async function score(dir: string, opts: CliOptions): Promise<number> {
   const output = scoreOutput(opts);
   const format = formatOf(dir);
   if (opts.sample !== undefined && !format.scoreOptions.includes('sample'))
-    throw new UsageError(`score --sample: samples are of StreamProfileBench users, not ${format.label}`);
+    throw new UsageError(`score --sample: samples are of ${offering('sample')} users, not ${format.label}`);
   const { opened } = await format.load(dir, { runs: opts.run, ...cacheOption(opts) });
   for (const name of opts.run ?? []) {
     if (!opened.runNames.includes(name)) throw new Error(`no run "${name}" under ${join(opened.root, 'results')}`);
   }
   if (opts.sample !== undefined && opts['write-reports'])
     throw new UsageError('score --sample does not write eval reports (they are whole-benchmark figures)');
-  // --write-reports is left out for a format that writes none (as OmniBehavior always did).
+  // --write-reports is left out for a format that writes none.
   const writeReports = format.scoreOptions.includes('writeReports') && opts['write-reports'];
   if (opts.memory && !format.scoreOptions.includes('memory'))
-    throw new UsageError(`score --memory: persona memory is of StreamProfileBench runs, not ${format.label}`);
+    throw new UsageError(`score --memory: persona memory is of ${offering('memory')} runs, not ${format.label}`);
   const result = await opened.score({ output, sample: opts.sample, writeReports, memory: opts.memory });
   for (const line of result.warnings) process.stderr.write(`${line}\n`);
   print(result.text);
@@ -176,15 +170,4 @@ async function validate(dir: string, opts: CliOptions): Promise<number> {
     print(`${summary}; ${errors} error(s), ${opened.diagnostics.length - errors} warning(s)`);
   }
   return hasErrors(opened.diagnostics) ? 1 : 0;
-}
-
-async function baseline(dir: string, opts: CliOptions): Promise<number> {
-  if (!isBaselineMethod(opts.method)) {
-    throw new UsageError(`baseline needs --method, one of: ${Object.keys(BASELINES).join(', ')}`);
-  }
-  if (!opts.out) throw new UsageError('baseline needs --out NAME (the run folder under results/)');
-  const bench = await openBenchmark(dir, { runs: [], ...cacheOption(opts) });
-  const written = await writeBaselineRun(bench, opts.method, opts.out, { seed: opts.seed });
-  for (const path of written) print(`wrote ${path}`);
-  return exitFor(bench, true);
 }

@@ -1,6 +1,6 @@
 // `persona-lab demo-endpoint [--port N]`: serves the demo profiler (demo model, not an LLM) on 127.0.0.1 until
 // Ctrl-C. The first line printed holds the base URL (npm start and the e2e tests read it).
-import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from '../core/demo/profiler';
+import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from '../core/demo/model';
 import { startDemoServer } from '../core/demo/server';
 
 export const DEMO_OPTIONS = {

@@ -4,6 +4,7 @@ import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';
 import { relaunch, toolchainNode } from './toolchainNode';
+import { FORMAT_HELP_NOTES } from './formats';
 
 /** The five commands people use most, one line each, then every command's full usage. */
 const USAGE = `Usage: persona-lab <command> [options]; persona-lab <command> --help lists its options, with two examples
@@ -16,11 +17,7 @@ ${COMMANDS.slice(0, 5)
 All commands:
 ${COMMANDS.map((c) => c.usage).join('\n')}
 
-Options for every command that opens a StreamProfileBench folder:
-  --no-cache    read every file and leave the index alone (by default an unchanged file is read from
-                <dir>/.personalab/index, which the extension shares; a changed file is read again)
-
-Exit status: 0 clean, 1 when errors were found, 2 on a usage error (an option the command does not take, named) or
+${FORMAT_HELP_NOTES.map((note) => `${note}\n\n`).join('')}Exit status: 0 clean, 1 when errors were found, 2 on a usage error (an option the command does not take, named) or
 when this Node cannot run the label, verdict and history stores (they need Node.js 22.14 or newer), 3 while label
 conflicts are unresolved, 4 when run's PI guard refused to send prompts with residual PI, 130 when a run was cancelled
 (run the same command again to resume).`;

@@ -14,5 +14,5 @@ export function exitFor(bench: { diagnostics: readonly Diagnostic[] }, summarize
   return hasErrors(bench.diagnostics) ? 1 : 0;
 }
 
-/** "an" before a format's name that starts with a vowel ("an OmniBehavior folder"), else "a". */
+/** "an" before a format's name that starts with a vowel ("an Acme folder"), else "a". */
 export const article = (name: string) => (/^[aeiou]/i.test(name) ? 'an' : 'a');

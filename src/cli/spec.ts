@@ -9,7 +9,7 @@ import { EXPERIMENT_USAGE } from './formats/spb/experiment';
 import { LONG_CONTEXT_USAGE } from './formats/spb/longContext';
 import { JUDGE_OPTIONS, JUDGE_USAGE } from './formats/omni/judge';
 import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES } from './formats';
-import { RUN_OPTIONS, RUN_USAGE } from './run';
+import { RUN_OPTIONS } from './run';
 import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './formats/spb/sample';
 import { TEMPLATE_USAGE } from './formats/spb/template';
 
@@ -147,7 +147,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'run',
     summary: 'run <dir> --out NAME --base-url URL --model NAME: a prompt against an endpoint',
-    usage: [RUN_USAGE, ...BATCH_RUN_USAGES].join('\n'),
+    usage: BATCH_RUN_USAGES.join('\n'),
     options: { ...RUN_OPTIONS, out: text, 'dry-run': flag, ...NO_CACHE },
     examples: [
       'run sample --out my-run --base-url http://127.0.0.1:8000/v1 --model m',
@@ -252,8 +252,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'experiments',
     summary: 'experiments <dir>: the experiment log',
-    usage: `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
-    options: { json: flag },
+    usage: [
+      `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
+      ...FORMAT_COMMAND_USAGES('experiments'),
+    ].join('\n'),
+    options: { json: flag, ...FORMAT_COMMAND_OPTIONS('experiments') },
     examples: ['experiments sample', 'experiments sample --json'],
   },
   {

@@ -1,24 +1,12 @@
-// The one glossary of both benchmarks: every metric and term a view, the CLI or an export prints, with its short name
-// (as printed), long name, one sentence in our words and its unit. Hovers and tooltips take their text from here
+// The one glossary of every benchmark: every metric and term a view, the CLI or an export prints, with its short name
+// (as printed), long name, one sentence in our words and its unit. Each format brings its own terms
+// (formats/glossaries.ts); the topics every format shares are here. Hovers and tooltips take their text from here
 // (`hoverText`), `persona-lab glossary` prints it, and test/unit/glossary.test.ts fails when a view prints a
 // metric-like name (`metricTokens`) that is not a short name here. The README's Glossary section says the same.
-import { CLASS_NAMES, METRIC_NAMES } from './spb/names';
-import type { PoolClass } from './spb/types';
+import { FORMAT_GLOSSARIES } from './formats/glossaries';
+import { termsOf, type GlossaryTerm } from './glossaryTerm';
 
-export type GlossaryTopic = 'StreamProfileBench' | 'OmniBehavior' | 'comparisons' | 'annotation' | 'views';
-
-export interface GlossaryTerm {
-  /** as views print it: R_stab, Err_decay, NMAE, κ */
-  short: string;
-  long: string;
-  /** one sentence, lower case first: the hover reads "short (long): definition" */
-  definition: string;
-  /** what a printed figure is in: "%", "pp", "% of the video's duration" */
-  unit?: string;
-  /** other spellings views print for the same thing (the task files' D_cluster) */
-  aliases?: readonly string[];
-  topic: GlossaryTopic;
-}
+export type { GlossaryTerm } from './glossaryTerm';
 
 /** A missing value (nothing to show: no result, no prediction, no normaliser) in a table cell, tile or row. */
 export const MISSING = '—';
@@ -29,52 +17,8 @@ export const NO_PERSONA = 'No persona';
 /** NO_PERSONA with why: "No persona (cold start, step 1)". */
 export const noPersona = (why: string): string => `${NO_PERSONA} (${why})`;
 
-const POOL_DEFINITIONS: Record<PoolClass, string> = {
-  tKeep: 'tags of the target window the user had used before: the positives that recur.',
-  tNew: 'tags of the target window the user had never used before: the new positives.',
-  dDecay: 'tags the user used recently that do not recur in the target window (distractors).',
-  dPeer: 'semantic neighbours of a positive tag (distractors; stored as D_cluster in the task files).',
-  dViral: 'tags trending on the platform on the target day (distractors).',
-  dRandom: 'tags drawn at random from the platform’s vocabulary (distractors).',
-};
-
-const POOL_LONG: Record<PoolClass, string> = {
-  tKeep: 'recurring positives',
-  tNew: 'new positives',
-  dDecay: 'decayed distractors',
-  dPeer: 'peer distractors',
-  dViral: 'viral distractors',
-  dRandom: 'random distractors',
-};
-
-const spb = (short: string, long: string, definition: string, unit?: string): GlossaryTerm => ({
-  short,
-  long,
-  definition,
-  unit,
-  topic: 'StreamProfileBench',
-});
-const omni = (short: string, long: string, definition: string, unit?: string): GlossaryTerm => ({
-  short,
-  long,
-  definition,
-  unit,
-  topic: 'OmniBehavior',
-});
-const cmp = (short: string, long: string, definition: string, unit?: string): GlossaryTerm => ({
-  short,
-  long,
-  definition,
-  unit,
-  topic: 'comparisons',
-});
-const ann = (short: string, long: string, definition: string, unit?: string): GlossaryTerm => ({
-  short,
-  long,
-  definition,
-  unit,
-  topic: 'annotation',
-});
+const cmp = termsOf('comparisons');
+const ann = termsOf('annotation');
 const view = (short: string, long: string, definition: string): GlossaryTerm => ({
   short,
   long,
@@ -83,58 +27,7 @@ const view = (short: string, long: string, definition: string): GlossaryTerm => 
 });
 
 export const GLOSSARY: readonly GlossaryTerm[] = [
-  ...Object.values(METRIC_NAMES).map((n) => spb(n.short, n.long, n.definition, n.unit)),
-  ...(Object.keys(CLASS_NAMES) as PoolClass[]).map((cls): GlossaryTerm => ({
-    ...spb(CLASS_NAMES[cls].name, POOL_LONG[cls], POOL_DEFINITIONS[cls]),
-    ...(CLASS_NAMES[cls].stored !== CLASS_NAMES[cls].name ? { aliases: [CLASS_NAMES[cls].stored] } : {}),
-  })),
-  spb('C', 'candidate pool', 'the tags of a step the model picks from: its positives and its distractors.'),
-  spb('k', 'picks asked for', 'how many tags the model must pick: max(1, round(0.25·|C|)).'),
-  spb('K', 'positives', 'the number of positives in the pool, |T_keep ∪ T_new|.'),
-  spb('δ', 'distractor picks', 'the number of distinct picks that are distractors.'),
-  spb('B', 'budget', 'the share of a K-pick budget not spent on distractors: 1 − δ/K.'),
-  spb(
-    'α',
-    'recurring share',
-    'the share of the positives that recur, |T_keep| / K; it belongs to the data, not to a run (α·R_stab + (1−α)·R_nov = B).',
-  ),
-  spb('ρ', 'novelty-to-stability ratio', 'R_nov / R_stab; undefined when either is undefined or R_stab is 0.'),
-  spb(
-    'M̄',
-    'two-level macro average',
-    'the mean over a user’s steps, then over users, skipping undefined values, as the reference does.',
-    '%',
-  ),
-  spb('Avg.', 'average over platforms', 'the mean of the five platforms’ figures.', '%'),
-  omni('F1', 'F1 of a binary question', 'the harmonic mean of precision and recall of the “yes” answers.', '%'),
-  omni('Acc', 'accuracy', 'the share of a binary question’s answers that are right.', '%'),
-  omni('Prec', 'precision', 'the share of the predicted “yes” answers that are right.', '%'),
-  omni('Rec', 'recall', 'the share of the true “yes” answers predicted “yes”.', '%'),
-  omni(
-    'NMAE',
-    'normalised mean absolute error',
-    'the mean of |true − predicted| watch time divided by the video’s duration (clipped to 1), × 100; lower is better.',
-    '% of the video’s duration',
-  ),
-  omni(
-    'NMAE term',
-    'one answer’s normalised error',
-    'one watch-time answer’s |true − predicted| divided by the video’s duration (clipped to 1), × 100: what NMAE averages.',
-    '% of the video’s duration',
-  ),
-  omni('judge', 'judge score', 'the LLM judge’s mean score of a customer-service utterance.', 'points of 10'),
-  omni(
-    'Overall',
-    'overall score',
-    'the mean of the components (binary F1 per scene, 100 − NMAE for video watch time, the judge for text).',
-    '%',
-  ),
-  omni('graded', 'graded answer', 'an answer scored by its error or its judge score rather than right or wrong.'),
-  omni(
-    'left out',
-    'left-out answer',
-    'an answer without a usable value, left out of every metric as the reference does.',
-  ),
+  ...FORMAT_GLOSSARIES.flatMap((g) => g.terms),
   cmp('Δ', 'difference', 'a figure of the experiment (run B) minus the same figure of its base run (run A).', 'pp'),
   cmp('pp', 'percentage points', 'the difference of two percentages.'),
   cmp('95 % CI', '95 % confidence interval', 'a bootstrap interval that resamples users within platforms.', 'pp'),
@@ -211,9 +104,6 @@ export function hoverText(short: string): string {
   return `${short} (${t.long}): ${t.definition}${unit}`;
 }
 
-/** The pool class's hover: "T_keep (recurring positives): positive: …". */
-export const poolClassHover = (cls: PoolClass): string => hoverText(CLASS_NAMES[cls].name);
-
 // Names that look like a metric: the paper's symbols (R_x, Err_x, T_x, D_x, F1^x), the reference's keys
 // (Recall_x, Error_x) and a delta of any of them. Bare R, F1 and Greek letters are known by themselves.
 const TOKEN =
@@ -224,22 +114,24 @@ export function metricTokens(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((m) => m[0]);
 }
 
+const WORDS = new Set(FORMAT_GLOSSARIES.flatMap((g) => g.words ?? []));
+
 /**
  * The metric-like names of a text that are not in the glossary: a short name (or its alias), a delta of one (ΔR,
- * ΔF1^NS), or "Recall" said in words. "ΔRecall", "Recall_Novelty" or "R_fake" are unknown.
+ * ΔF1^NS), or a name a format says in words ("Recall"). "ΔRecall", "Recall_Novelty" or "R_fake" are unknown.
  */
 export function unknownMetricNames(text: string): string[] {
   const out = new Set<string>();
   for (const token of metricTokens(text)) {
     const name = token.startsWith('Δ') ? token.slice(1) : token;
     if (BY_NAME.has(name)) continue;
-    if (token === METRIC_NAMES.Recall.long) continue;
+    if (WORDS.has(token)) continue;
     out.add(token);
   }
   return [...out];
 }
 
-const TOPICS: readonly GlossaryTopic[] = ['StreamProfileBench', 'OmniBehavior', 'comparisons', 'annotation', 'views'];
+const TOPICS: readonly string[] = [...FORMAT_GLOSSARIES.map((g) => g.topic), 'comparisons', 'annotation', 'views'];
 
 /** `persona-lab glossary`: every term by topic, "short  long: definition (in unit)". */
 export function glossaryText(): string {

@@ -10,6 +10,7 @@ import { activateCompare } from './compare';
 import { activateDashboard } from './dashboard';
 import { activateDocs } from './docs';
 import { activateEndpoint } from './endpoint';
+import { activateExperimentsView } from './experiments';
 import { activateLabels } from './labels';
 import { log, setLogChannel } from './log';
 import { heapLine, readHeap } from './heapLine';
@@ -45,6 +46,7 @@ export function activateWith(context: vscode.ExtensionContext, contributions: re
   const compare = activateCompare(context, benchmarks);
   const batches = activateFormatReruns(context, benchmarks, { endpoint });
   const audit = activateAudit(context, benchmarks);
+  activateExperimentsView(context, benchmarks);
   registerCommands(
     context,
     { benchmarks, tree, labels, dashboard, compare, endpoint, secrets: context.secrets, audit, batches },

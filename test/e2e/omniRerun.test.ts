@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { omniDemoAnswer } from '../../src/core/demo/omni';
+import { omniDemoAnswer } from '../../src/core/omni/demo';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { omniDraftPath, omniHistoryBlock } from '../../src/core/omni/run/draft';
 import { omniTemplateSource } from '../../src/core/omni/run/template';

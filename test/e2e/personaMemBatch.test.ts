@@ -3,7 +3,9 @@
 // sample's split through the core runner into results/eval_results_32k_<name>.csv, the tree switches to the new run,
 // and its accuracy is what `persona-lab score` reads from that file. The same run again from a persona's row resumes:
 // nothing is sent, the run stays whole. An experiment: a new sample of seven questions stratified by question type
-// (one of each), asked and compared with a base run, says the figures `persona-lab experiment` computes.
+// (one of each), asked and compared with a base run, says the figures `persona-lab experiment` computes, and is
+// listed in the Experiments view with the figures `persona-lab experiments --json` reads from the log; the row opens
+// Compare Runs of its two runs.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,9 @@ import { reply, startScriptedServer, type ScriptedServer } from '../support/scri
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { ui } from './rerunSession';
 import { treePage } from './treePage';
-import { rowDescription } from './support/sideBar';
+import { listRows, rowDescription, rowName } from './support/sideBar';
+import type { PmExperimentRow } from '../../src/core/personamem/experiment/log';
+import { pmExperimentSummary } from '../../src/core/personamem/experiment/text';
 
 const NAME = 'e2e-batch';
 const RUN = `32k_${NAME}`;
@@ -192,5 +196,33 @@ describe('PersonaMem batch runs from the editor', () => {
       { timeout: 60_000, message: `the tree to show ${head} …${tail}` },
     );
     await wb.screenshot('pmem-batch-experiment');
+
+    // The experiment log holds it, with the same figures; the Experiments view lists it with them.
+    const out = execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'experiments', root, '--json'], {
+      encoding: 'utf8',
+    });
+    const logged = JSON.parse(out) as PmExperimentRow[];
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      run: `32k_${name}`,
+      baseRun: BASE,
+      sample: { name: 'by-type', split: '32k', questions: 7, strata: sample.strata },
+      request: { name: PM_TEMPLATE_NAME },
+    });
+    expect(logged[0].figures).toEqual(JSON.parse(JSON.stringify(figures)));
+    const pane = await wb.expandView('Experiments');
+    const row = listRows(pane, { hasText: `32k_${name}` });
+    await row.waitFor({ timeout: 30_000 });
+    expect(await rowName(row).innerText()).toBe(`32k_${name}`);
+    // the core's figures (the JSON above holds an interval it could not give as null)
+    const shown = pmExperimentSummary({ ...logged[0], figures });
+    expect(await rowDescription(row).innerText()).toBe(shown);
+    expect(shown).toMatch(/^Δacc [+−]\d+\.\d .* pp · by-type \(32k\)$/);
+    await wb.screenshot('pmem-experiments-view');
+    // a click opens Compare Runs of its base run and its run
+    await row.click();
+    await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${BASE} 32k_${name}"]`, {
+      timeout: 60_000,
+    });
   });
 });

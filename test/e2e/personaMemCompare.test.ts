@@ -2,7 +2,8 @@
 // first pick offers the runs of every open benchmark, the second only PersonaMem runs of A's split; the compare view
 // shows each run's accuracy on the paired questions, B − A and its 95 % interval over personas, overall and per
 // question type, as the core computes them; it lists the questions whose answer changed, and one opens in the
-// question view. Swap A and B turns the difference round, and the view comes back after Reload Window.
+// question view. Swap A and B turns the difference round, and the view comes back after Reload Window. Compare mode
+// badges the questions the compared pair lost in the Benchmarks tree, and counts them on their persona's row.
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,23 +11,16 @@ import { comparePersonaMemRuns, pmCompareTexts, type PmComparison } from '../../
 import { personaMem } from '../../src/core/personamem/format';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
-import { repoRoot, startWorkbench, type Workbench } from './harness';
+import { SKILL_HEADS } from '../../src/core/personamem/types';
+import { personaQuestions } from '../../src/core/personamem/view';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { reloadToPair, summaryCells, swapRuns } from './comparePage';
+import { expandRow, rowBadge } from './support/sideBar';
 import { treePage } from './treePage';
 
 const sample = join(repoRoot, 'sample');
 /** A answers part of the split, B all of it: the view compares the questions both answered. */
 const [A, B] = ['32k_demo-weak', '32k_demo-strong'];
-
-/** The summary table as the page shows it: slice → the cells' texts by column. */
-const summaryCells = (frame: Frame) =>
-  frame.locator('table.summary tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({
-      slice: tr.getAttribute('data-slice') ?? '',
-      cells: Object.fromEntries(
-        [...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-col') ?? '', td.textContent ?? '']),
-      ),
-    })),
-  );
 
 function expectedCells(cmp: PmComparison) {
   return [cmp.overall, ...cmp.byType].map((r) => {
@@ -114,28 +108,51 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
   });
 
   it('Swap A and B turns the difference round', async () => {
-    await wb.runCommand('View: Open Previous Editor');
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${A} ${B}"]`, {
-      timeout: 30_000,
-    });
-    await frame.locator('vscode-button', { hasText: 'Swap A and B' }).click();
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 30_000,
-    });
+    frame = await swapRuns(wb, 'pmcompare-root', A, B);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     expect(pmCompareTexts(swapped.overall).diff).not.toBe(pmCompareTexts(cmp.overall).diff);
   });
 
   it('comes back after Reload Window with the pair last compared', async () => {
-    const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
-    await wb.runCommand('Developer: Reload Window').catch(() => {});
-    await reloaded;
-    await wb.waitForWorkbench();
-    await wb.editor.tab(`Compare: ${B} vs ${A}`).first().click({ timeout: 60_000 });
-    frame = await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${B} ${A}"]`, {
-      timeout: 90_000,
-    });
+    frame = await reloadToPair(wb, 'pmcompare-root', B, A);
     expect(await summaryCells(frame)).toEqual(expectedCells(swapped));
     await wb.waitForExtensionHostLine('personaLab.personamem.compare: restored');
+  });
+
+  it('compare mode badges the questions B lost in the tree, and counts them on their persona', async () => {
+    // the pair compared now is B vs A: "lost" is right in B, wrong in A
+    const lost = swapped.differing.filter((d) => d.change === 'lost');
+    expect(lost.length).toBeGreaterThan(0);
+    await wb.runCommand('Persona Lab: Compare Mode: Badge Regressed Steps');
+    await wb.waitForExtensionHostLine(
+      new RegExp(`compare mode: ${lost.length} regressed question\\(s\\) of ${B} vs ${A}`),
+    );
+    await wb.statusBar.part(`${B} vs ${A}: ${lost.length} regressed`).waitFor();
+    const target = lost[0];
+    const mine = lost.filter((d) => d.personaId === target.personaId).length;
+    await expandRow(wb.sideBar.benchmarks.row('personamem', 1).first());
+    const persona = wb.sideBar.benchmarks.row(`persona ${target.personaId}`, 2).first();
+    await persona.waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await rowBadge(persona)) === String(mine), {
+      timeout: 30_000,
+      message: `persona ${target.personaId}'s badge ${mine}`,
+    });
+    await expandRow(persona);
+    const questions = personaQuestions(bench, '32k', target.personaId);
+    const at = questions.findIndex((q) => q.questionId === target.questionId);
+    const q = questions[at];
+    const row = wb.sideBar.benchmarks.row(`Q${at + 1} ${SKILL_HEADS[q.skill] ?? q.skill}`, 3).first();
+    await waitFor(async () => (await rowBadge(row)) === '↓', { timeout: 30_000, message: 'the question’s ↓' });
+    // a question both runs got right carries none
+    const kept = questions.findIndex((x) => !swapped.differing.some((d) => d.questionId === x.questionId));
+    if (kept >= 0) {
+      const k = questions[kept];
+      expect(
+        await rowBadge(wb.sideBar.benchmarks.row(`Q${kept + 1} ${SKILL_HEADS[k.skill] ?? k.skill}`, 3).first()),
+      ).toBe('');
+    }
+    await wb.screenshot('pmcompare-mode-badges');
+    await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
+    await waitFor(async () => (await rowBadge(persona)) === '', { timeout: 30_000, message: 'the badges to go' });
   });
 });

@@ -12,7 +12,7 @@
 // endpoint could; every loop in them is bounded in count and time, and close() stops them all.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RunOptions } from '../../src/core/runner/runner';
+import type { RunOptions } from '../../src/core/spb/run/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import { kForPool } from '../../src/core/spb/score/step';
 

@@ -4,6 +4,7 @@
 // command).
 import { COMPARE_VIEW_TYPE, DASHBOARD_VIEW_TYPE } from '../../src/shared/spb/dashboardProtocol';
 import { OMNI_DASHBOARD_VIEW_TYPE } from '../../src/shared/omni/dashboardProtocol';
+import { OMNI_COMPARE_VIEW_TYPE } from '../../src/shared/omni/compareProtocol';
 import { STEP_VIEW_TYPE } from '../../src/shared/spb/stepViewProtocol';
 import { TRACE_VIEW_TYPE } from '../../src/shared/omni/traceProtocol';
 import { QUESTION_VIEW_TYPE } from '../../src/shared/personamem/questionProtocol';
@@ -117,6 +118,7 @@ describe('command table and package.json', () => {
     PM_COMPARE_VIEW_TYPE,
     DASHBOARD_VIEW_TYPE,
     OMNI_DASHBOARD_VIEW_TYPE,
+    OMNI_COMPARE_VIEW_TYPE,
     COMPARE_VIEW_TYPE,
     AGREEMENT_VIEW_TYPE,
     EXPERIMENT_TABLE_VIEW_TYPE,

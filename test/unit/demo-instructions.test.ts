@@ -2,8 +2,8 @@
 // interests", and kinds of tag to prefer or avoid, so that an edit of the instructions moves its picks; the built-in
 // template's own instructions give the plain rule's picks on every step of the sample.
 import { describe, expect, it } from 'vitest';
-import { demoAnswer, demoReply, readDemoPrompt } from '../../src/core/demo/profiler';
-import { readRules } from '../../src/core/demo/instructions';
+import { demoAnswer, demoReply, readDemoPrompt } from '../../src/core/spb/demo/profiler';
+import { readRules } from '../../src/core/spb/demo/instructions';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { renderStepRequest } from '../../src/core/spb/run/step';

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { omniDemoAnswer, textFromHistory } from '../../src/core/demo/omni';
+import { omniDemoAnswer, textFromHistory } from '../../src/core/omni/demo';
 import { omniTemplateSource } from '../../src/core/omni/run/template';
 import { OMNI_SAMPLE } from '../support/committedSample';
 

@@ -1,7 +1,7 @@
 // The demo profiler (src/core/demo/profiler.ts): it reads every step prompt of the sample as our runner renders it,
 // picks exactly k tags by its documented rule, and its reply goes through our own reply parser without a flag.
 import { describe, expect, it } from 'vitest';
-import { demoAnswer, demoReply, rankTags, readDemoPrompt, type DemoPrompt } from '../../src/core/demo/profiler';
+import { demoAnswer, demoReply, rankTags, readDemoPrompt, type DemoPrompt } from '../../src/core/spb/demo/profiler';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { parseReply, threadPersona } from '../../src/core/spb/prompt/response';

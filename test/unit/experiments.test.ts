@@ -13,11 +13,11 @@ import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/lo
 import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
-import { JOURNAL_FILE } from '../../src/core/runner/runner';
+import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { PairedBootstrap } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns, mergeComparisons } from '../../src/core/spb/score/runCompare';
-import { PLATFORMS } from '../../src/core/spb/types';
+import { isPlatform, PLATFORMS } from '../../src/core/spb/types';
 import { RESAMPLES, SEED, summaryRows } from '../../src/extension/benchmarks/spb/compare/model';
 import {
   MARKER_TEMPLATE,
@@ -74,7 +74,9 @@ const experimentOpts = (template: string, extra: Record<string, string | boolean
 });
 
 const stepKeys = (run: string) =>
-  [...readJournalSteps(join(root, 'results', run, JOURNAL_FILE)).values()].map((e) => `${e.user}/${e.step}`);
+  [...readJournalSteps(join(root, 'results', run, JOURNAL_FILE), isPlatform).values()].map(
+    (e) => `${e.user}/${e.step}`,
+  );
 
 describe('persona-lab experiment', () => {
   it('prints the estimate and sends nothing on --dry-run', async () => {

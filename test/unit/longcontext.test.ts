@@ -21,13 +21,13 @@ import {
 import { drawSample } from '../../src/core/spb/experiments/sample';
 import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
-import { JOURNAL_FILE } from '../../src/core/runner/runner';
+import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { renderStepRequest } from '../../src/core/spb/run/step';
 import { readPostsText, loadBenchmark } from '../../src/core/spb/format/load';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary } from '../../src/core/spb/score/pairedSummary';
 import { compareRuns } from '../../src/core/spb/score/runCompare';
 import { scoreStep } from '../../src/core/spb/score/step';
-import type { Run, UserResult } from '../../src/core/spb/types';
+import { isPlatform, type Run, type UserResult } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
   reply,
@@ -141,7 +141,7 @@ describe('persona-lab long-context', () => {
     const start = server.requests.length;
     void server.waitForRequests(start + 2).then(() => controller.abort());
     expect(await runLongContextCommand([root], opts({ sample: 's' }), first.sink, false)).toBe(130);
-    const journal = () => [...readJournalSteps(join(root, 'results', name, JOURNAL_FILE)).values()];
+    const journal = () => [...readJournalSteps(join(root, 'results', name, JOURNAL_FILE), isPlatform).values()];
     const done = journal().map((e) => e.user);
     expect(done.length).toBeGreaterThan(0);
     expect(done.length).toBeLessThan(6);

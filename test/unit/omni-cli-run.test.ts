@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { omniDemoAnswer } from '../../src/core/demo/omni';
+import { omniDemoAnswer } from '../../src/core/omni/demo';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { judgeCommandLine } from '../../src/core/omni/overallReason';

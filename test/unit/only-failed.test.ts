@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { isErrorRecord } from '../../src/core/spb/score/failedRequests';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import {
   readResultRows,
   reply,

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
+import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { handFolder } from './personamem-folder';

@@ -2,11 +2,10 @@
 // proportion; seeded; only questions a run can ask), the sample file (round trip, located errors, a changed questions
 // file), the paired figures against a base run on the sample's questions, and `persona-lab sample` / `experiment` on a
 // PersonaMem folder as processes against the demo endpoint. The CLI part needs dist/ built (`npm test` builds it).
-import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
+import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
 import { pmExperimentFigures } from '../../src/core/personamem/experiment/compare';
@@ -19,7 +18,7 @@ import {
 } from '../../src/core/personamem/experiment/sample';
 import { loadPersonaMem } from '../../src/core/personamem/load';
 import type { PersonaMemBench } from '../../src/core/personamem/types';
-import { csv, handFolder, resultRows, type HandQuestion } from './personamem-folder';
+import { csv, handFolder, resultRows, runCli, type HandQuestion } from './personamem-folder';
 
 const CLI = resolve('dist/cli.js');
 
@@ -169,16 +168,7 @@ describe('a PersonaMem experiment’s figures', () => {
   });
 });
 
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = { stdout: '', stderr: '' };
-    child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-    child.on('error', rej);
-    child.on('close', (status) => res({ status, ...out }));
-  });
-}
+const cli = (...args: string[]) => runCli(CLI, args);
 
 describe('persona-lab sample and experiment on a PersonaMem folder', () => {
   let demo: DemoServer;

@@ -1,4 +1,5 @@
 // Hand-made PersonaMem folders in the release's layout, for tests that need a figure they can compute by hand.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,4 +98,19 @@ export function resultRows(answers: [string, string, string][], score?: (i: numb
     RESULT_HEADER,
     ...answers.map(([id, response, gold], i) => [score?.(i) ?? '', 0, id, `question ${id}`, 'x', 'y', response, gold]),
   ];
+}
+
+/** The built CLI (dist/cli.js) run as a process: its exit status and what it printed. */
+export function runCli(
+  cli: string,
+  args: string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+    child.on('error', rej);
+    child.on('close', (status) => res({ status, ...out }));
+  });
 }

@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personaMemDemoAnswer, demoOptions } from '../../src/core/personamem/demo';
-import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
+import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
 import { readContext } from '../../src/core/personamem/contexts';
 import { loadPersonaMem } from '../../src/core/personamem/load';

@@ -1,7 +1,8 @@
 // `run --dry-run` refuses the run names the real run refuses, through the one name check.
 import { describe, expect, it } from 'vitest';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
-import { parseRunArgs, Usage } from '../../src/cli/runArgs';
+import { Usage } from '../../src/cli/runArgs';
+import { parseRunArgs } from '../../src/cli/formats/spb/runArgs';
 import { SAMPLE } from '../support/committedSample';
 
 const base = { 'base-url': 'http://127.0.0.1:9/v1', model: 'm', platform: 'weibo' };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCommand, type CliOptions } from '../../src/cli/commands';
 import { newManifest } from '../../src/core/runner/manifest';
+import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
 import { BUILTIN_TEMPLATE_MARK, readRunOrigin } from '../../src/core/spb/prompt/runOrigin';
 import { SAMPLE } from '../support/committedSample';
@@ -31,17 +32,20 @@ function folder(): string {
     ['mine', 'Pick {{k}} of {{pool_json}} for {{posts}}'],
   ] as const) {
     cpSync(join(dir, 'results', 'demo-llm'), join(dir, 'results', run), { recursive: true });
-    const m = newManifest({
-      name: run,
-      template,
-      systemMessage: 'S',
-      baseURL: 'http://127.0.0.1:1/v1',
-      model: 'm',
-      temperature: 0,
-      maxTokens: null,
-      personaMode: 'full',
-      selection: { platforms: ['weibo'], userId: null, fromStep: 1, startPersona: { kind: 'none' } },
-    });
+    const m = newManifest(
+      {
+        name: run,
+        template,
+        systemMessage: 'S',
+        baseURL: 'http://127.0.0.1:1/v1',
+        model: 'm',
+        temperature: 0,
+        maxTokens: null,
+        personaMode: 'full',
+        selection: { platforms: ['weibo'], userId: null, fromStep: 1, startPersona: { kind: 'none' } },
+      },
+      SPB_RUN_FILES,
+    );
     writeFileSync(join(dir, 'results', run, 'run.json'), JSON.stringify(m));
   }
   return dir;

@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_ALL_STEPS_FAILED, EXIT_SOME_STEPS_FAILED, runRunCommand, type RunCliIo } from '../../src/cli/run';
+import { runRunCommand, type RunCliIo } from '../../src/cli/run';
+import { EXIT_ALL_STEPS_FAILED, EXIT_SOME_STEPS_FAILED } from '../../src/cli/formats/spb/run';
 import { endpointProblems, readEndpointSettings, type Inspected } from '../../src/extension/endpoint/settings';
 import {
   MARKER_TEMPLATE,

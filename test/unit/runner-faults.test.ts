@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import type { Benchmark } from '../../src/core/spb/types';
 import {
   readResultRows as readRows,

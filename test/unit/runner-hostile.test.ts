@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWithRetries, createOpenAITransport, type EndpointConfig } from '../../src/core/runner/client';
-import { runBenchmark } from '../../src/core/runner/runner';
+import { runBenchmark } from '../../src/core/spb/run/runner';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import {
   MARKER_TEMPLATE,

@@ -16,6 +16,8 @@ import {
 } from '../../src/core/runner/client';
 import { HISTORY_SCHEMA_VERSION, RunHistory } from '../../src/core/spb/run/history';
 import { acquireLock, Journal } from '../../src/core/runner/journal';
+import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
+import { isPlatform, type Platform } from '../../src/core/spb/types';
 import {
   manifestConflicts,
   newManifest,
@@ -112,7 +114,7 @@ describe('client helpers', () => {
 describe('journal and lock', () => {
   it('keeps entries across reopen, skips garbage lines and cuts a torn last line', () => {
     const path = join(tmp(), 'j.jsonl');
-    const j = Journal.open(path);
+    const j = Journal.open(path, isPlatform);
     j.append({
       t: 'step',
       platform: 'weibo',
@@ -128,7 +130,7 @@ describe('journal and lock', () => {
     });
     j.close();
     appendFileSync(path, 'garbage\n{"t": "user", "platform": "zhihu", "user": "v"}\n{"t": "st');
-    const j2 = Journal.open(path);
+    const j2 = Journal.open(path, isPlatform);
     expect(j2.skipped).toBe(1);
     expect(j2.step('weibo', 'u', 0)?.prediction).toEqual(['a', NaN]);
     expect(j2.userDone('zhihu', 'v')).toBe(true);
@@ -137,7 +139,7 @@ describe('journal and lock', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.endsWith('{"t": "user", "platform": "weibo", "user": "u"}\n')).toBe(true);
     expect(text).not.toContain('{"t": "st\n');
-    expect(Journal.open(path).users.map((u) => u.user)).toEqual(['v', 'u']);
+    expect(Journal.open(path, isPlatform).users.map((u) => u.user)).toEqual(['v', 'u']);
   });
 
   it('refuses a folder locked by a live process and takes over a dead one', async () => {
@@ -156,7 +158,7 @@ describe('journal and lock', () => {
 });
 
 describe('manifest', () => {
-  const input: ManifestInput = {
+  const input: ManifestInput<Platform> = {
     name: 'r',
     template: 'T',
     systemMessage: 'S',
@@ -170,18 +172,17 @@ describe('manifest', () => {
 
   it('round-trips, lists conflicting fields, and ignores the endpoint URL', () => {
     const path = join(tmp(), 'run.json');
-    const m = newManifest(input, new Date('2026-01-02T03:04:05Z'));
+    const m = newManifest(input, SPB_RUN_FILES, new Date('2026-01-02T03:04:05Z'));
     writeManifest(path, m);
-    expect(readManifest(path)).toEqual(m);
-    expect(manifestConflicts(m, newManifest({ ...input, baseURL: 'http://other/v1' }))).toEqual([]);
-    expect(manifestConflicts(m, newManifest({ ...input, template: 'T2', personaMode: 'none' }))).toEqual([
-      'template',
-      'personaMode',
-    ]);
+    expect(readManifest(path, SPB_RUN_FILES)).toEqual(m);
+    expect(manifestConflicts(m, newManifest({ ...input, baseURL: 'http://other/v1' }, SPB_RUN_FILES))).toEqual([]);
+    expect(manifestConflicts(m, newManifest({ ...input, template: 'T2', personaMode: 'none' }, SPB_RUN_FILES))).toEqual(
+      ['template', 'personaMode'],
+    );
     writeFileSync(path, '{"format": "something else"}');
-    expect(readManifest(path)).toBeNull();
+    expect(readManifest(path, SPB_RUN_FILES)).toBeNull();
     writeFileSync(path, '{not json');
-    expect(readManifest(path)).toBeNull();
+    expect(readManifest(path, SPB_RUN_FILES)).toBeNull();
   });
 });
 

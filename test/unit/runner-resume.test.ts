@@ -17,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { pyJsonLoads } from '../../src/core/io/pyjson';
 import { readManifest } from '../../src/core/runner/manifest';
-import { JOURNAL_FILE, LOCK_FILE, runBenchmark } from '../../src/core/runner/runner';
+import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
+import { runBenchmark } from '../../src/core/spb/run/runner';
+import { JOURNAL_FILE, LOCK_FILE } from '../../src/core/runner/runFolder';
 import type { Benchmark } from '../../src/core/spb/types';
 import {
   MARKER_TEMPLATE,
@@ -109,7 +111,7 @@ describe('resume after cancelling the request loop', () => {
     });
     const first = await runBenchmark(opts(bench, 'cut', { signal: ctl.signal }));
     expect(first.status).toBe('cancelled');
-    expect(readManifest(join(root, 'results/cut/run.json'))?.status).toBe('cancelled');
+    expect(readManifest(join(root, 'results/cut/run.json'), SPB_RUN_FILES)?.status).toBe('cancelled');
     expect(existsSync(join(root, 'results/cut', LOCK_FILE))).toBe(false);
     const before = finishedSteps(root, 'cut', bench);
     // a crash in the middle of a journal write leaves a torn last line: the resume must cut it off
@@ -123,7 +125,10 @@ describe('resume after cancelling the request loop', () => {
     expect(second.resumed).toBe(true);
     expectResumedCleanly(before, requested(KEY2));
     expect(sortedLines(root, 'cut')).toEqual(sortedLines(root, 'ref'));
-    expect(readManifest(join(root, 'results/cut/run.json'))).toMatchObject({ status: 'finished', sessions: 2 });
+    expect(readManifest(join(root, 'results/cut/run.json'), SPB_RUN_FILES)).toMatchObject({
+      status: 'finished',
+      sessions: 2,
+    });
 
     // a third start finds everything done and asks for nothing
     server.requests.length = 0;

@@ -6,7 +6,8 @@ import { COLD_START_PERSONA, templateHash } from '../../src/core/spb/prompt/prom
 import { resultLine } from '../../src/core/spb/format/resultsFile';
 import { RunHistory } from '../../src/core/spb/run/history';
 import { readManifest } from '../../src/core/runner/manifest';
-import { runBenchmark, type RunProgress } from '../../src/core/runner/runner';
+import { SPB_RUN_FILES } from '../../src/core/spb/run/runFiles';
+import { runBenchmark, type RunProgress } from '../../src/core/spb/run/runner';
 import { scoreStep } from '../../src/core/spb/score/step';
 import {
   MARKER_TEMPLATE,
@@ -85,7 +86,7 @@ describe('runBenchmark: a whole benchmark against the smart script', () => {
     expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(again.runs.get('smart')?.results.get('xiaohongshu')?.size).toBe(2);
 
-    const manifest = readManifest(join(root, 'results/smart/run.json'));
+    const manifest = readManifest(join(root, 'results/smart/run.json'), SPB_RUN_FILES);
     expect(manifest).toMatchObject({
       status: 'finished',
       sessions: 1,

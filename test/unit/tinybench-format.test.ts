@@ -14,7 +14,7 @@ import { benchmarkId } from '../../src/core/labels/model';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
 import { tinyAccuracyTable, tinyAnswer, tinyPrompt } from '../fixtures/tinybench/parts';
 import { startDemoServer } from '../../src/core/demo/server';
-import { DEMO_MODEL_ID } from '../../src/core/demo/profiler';
+import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { labelRow } from './labelStore-fixture';
 import { OMNI_SAMPLE, SAMPLE } from '../support/committedSample';
 import { generatePersonaMem } from '../../scripts/gen-personamem/generate.mjs';

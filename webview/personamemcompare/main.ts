@@ -1,7 +1,6 @@
 // The PersonaMem compare page: run B against run A on the questions both answered. A table of each run's accuracy,
 // B − A and its paired 95 % interval over personas, overall and per question type; then the questions whose answer
 // changed, each opening the question view. Text only, from `show`; the figures' strings are the core's.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import {
   pmCompareTexts,
   type PmCompareRow,
@@ -10,43 +9,26 @@ import {
 } from '../../src/core/personamem/compare';
 import { SKILL_HEADS } from '../../src/core/personamem/types';
 import { isExtensionToWebview, type WebviewToExtension } from '../../src/shared/personamem/compareProtocol';
-import { el } from '../shared/dom';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { injectStyle } from '../shared/page';
-import baseCss from '../shared/base.css';
-import dashCss from '../personamemdash/personamemdash.css';
+import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../shared/compare';
+import { el, type Child } from '../shared/dom';
 import css from './personamemcompare.css';
 
-const vscode = vscodeApi<WebviewToExtension>();
-const root = document.getElementById('pmcompare-root') ?? document.body;
-injectStyle(`${baseCss}\n${dashCss}\n${css}`);
+type Post = (msg: WebviewToExtension) => void;
 
 /** Differing questions listed at most (the rest are counted). */
 const LISTED = 1000;
 
 const CHANGE_TEXT = { lost: 'A right, B wrong', gained: 'B right, A wrong', changed: 'both wrong, another pick' };
 
-function button(text: string, icon: string, onClick: () => void): HTMLElement {
-  const b = el('vscode-button', { text });
-  b.icon = icon;
-  b.secondary = true;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
 function summaryRow(r: PmCompareRow): HTMLElement {
   const t = pmCompareTexts(r);
-  const sign = r.diff === null || r.diff === 0 ? 'none' : r.diff > 0 ? 'gain' : 'loss';
-  const cell = (col: string, text: string, attrs: Record<string, string> = {}) =>
-    el('td', { text, attrs: { 'data-col': col, ...attrs } });
   return el('tr', { attrs: { 'data-slice': r.slice } }, [
     el('th', { text: r.head, attrs: { scope: 'row' } }),
-    cell('a', t.a),
-    cell('b', t.b),
-    cell('diff', t.diff, { 'data-clear': String(t.clear), 'data-sign': sign }),
-    cell('interval', t.interval, { 'data-clear': String(t.clear), 'data-sign': sign }),
-    cell('personas', `${r.units} (${r.win} / ${r.tie} / ${r.loss})`),
-    cell('questions', String(r.items)),
+    compareCell('a', t.a),
+    compareCell('b', t.b),
+    ...differenceCells(t, r.diff),
+    compareCell('personas', `${r.units} (${r.win} / ${r.tie} / ${r.loss})`),
+    compareCell('questions', String(r.items)),
   ]);
 }
 
@@ -61,20 +43,14 @@ function summaryTable(m: PmComparison): HTMLElement {
     ['Questions', 'questions both runs answered'],
   ];
   return el('table', { className: 'cmp summary', attrs: { 'data-table': 'summary' } }, [
-    el('thead', {}, [
-      el(
-        'tr',
-        {},
-        heads.map(([text, title]) => el('th', { text, title })),
-      ),
-    ]),
+    tableHead(heads),
     el('tbody', {}, [summaryRow(m.overall), ...m.byType.map(summaryRow)]),
   ]);
 }
 
-function differingRow(d: PmDiffering): HTMLElement {
-  const open = el('button', { className: 'question', text: d.questionId, title: 'Open in the question view' });
-  open.addEventListener('click', () => vscode.postMessage({ type: 'openQuestion', questionId: d.questionId }));
+function differingRow(d: PmDiffering, post: Post): HTMLElement {
+  const open = el('button', { className: 'question link', text: d.questionId, title: 'Open in the question view' });
+  open.addEventListener('click', () => post({ type: 'openQuestion', questionId: d.questionId }));
   const letter = (x: string | null) => (x === null ? 'none read' : `(${x})`);
   return el('tr', { attrs: { 'data-question': d.questionId, 'data-change': d.change } }, [
     el('td', { className: 'text' }, [open]),
@@ -88,7 +64,7 @@ function differingRow(d: PmDiffering): HTMLElement {
   ]);
 }
 
-function differingSection(m: PmComparison): HTMLElement {
+function differingSection(m: PmComparison, post: Post): HTMLElement {
   const counts = (['lost', 'gained', 'changed'] as const).map(
     (c) => `${m.differing.filter((d) => d.change === c).length} ${CHANGE_TEXT[c]}`,
   );
@@ -108,7 +84,11 @@ function differingSection(m: PmComparison): HTMLElement {
               ),
             ),
           ]),
-          el('tbody', {}, listed.map(differingRow)),
+          el(
+            'tbody',
+            {},
+            listed.map((d) => differingRow(d, post)),
+          ),
         ]),
     m.differing.length > LISTED
       ? el('p', { className: 'note', text: `The first ${LISTED} are listed; losses come first.` })
@@ -116,12 +96,12 @@ function differingSection(m: PmComparison): HTMLElement {
   ]);
 }
 
-function show(m: PmComparison): void {
+function render(m: PmComparison, post: Post): Child[] {
   const only = [
     m.onlyA ? `${m.onlyA} question(s) answered by ${m.runA} only` : '',
     m.onlyB ? `${m.onlyB} by ${m.runB} only` : '',
   ].filter(Boolean);
-  root.replaceChildren(
+  return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
     el('p', {
       className: 'note scope',
@@ -129,10 +109,7 @@ function show(m: PmComparison): void {
         `${m.split} split · ${m.overall.items} questions both runs answered, of ${m.overall.units} personas` +
         (only.length ? ` · left out: ${only.join(', ')}` : ''),
     }),
-    el('div', { className: 'actions' }, [
-      button('Compare Other Runs…', 'git-compare', () => vscode.postMessage({ type: 'pickRuns' })),
-      button('Swap A and B', 'arrow-swap', () => vscode.postMessage({ type: 'swapRuns' })),
-    ]),
+    compareActions(post),
     summaryTable(m),
     el('p', {
       className: 'note method',
@@ -141,18 +118,8 @@ function show(m: PmComparison): void {
         `95 % CI: percentile bootstrap, ${m.overall.resamples} resamples of personas (a persona's questions share ` +
         `one history), seed ${m.overall.seed}; coloured when it leaves 0 out.`,
     }),
-    differingSection(m),
-  );
-  root.dataset.state = 'shown';
-  root.dataset.runs = `${m.runA} ${m.runB}`;
+    differingSection(m, post),
+  ];
 }
 
-onHostMessage(isExtensionToWebview, (msg) => {
-  if (msg.type === 'show') show(msg.model);
-  else {
-    root.replaceChildren(el('p', { className: 'placeholder', text: msg.message }));
-    root.dataset.state = 'empty';
-  }
-});
-
-vscode.postMessage({ type: 'ready' });
+startComparePage({ rootId: 'pmcompare-root', css, accepts: isExtensionToWebview, render });

@@ -21,6 +21,7 @@ import { runEncoding } from '../shared/palettes';
 import { renderPaperTable } from '../shared/paperTable';
 import baseCss from '../shared/base.css';
 import paperTableCss from '../shared/paperTable.css';
+import reportCss from '../shared/report.css';
 import css from './personamemdash.css';
 import { mountWhyRunsFail } from '../shared/whyRunsFail';
 
@@ -28,7 +29,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, L
 
 const vscode = vscodeApi<WebviewToExtension>();
 const root = document.getElementById('pmdash-root') ?? document.body;
-injectStyle(`${baseCss}\n${paperTableCss}\n${css}`);
+injectStyle(`${baseCss}\n${reportCss}\n${paperTableCss}\n${css}`);
 
 /** The charts drawn, each with its table (drawn again in the new colours when the theme changes). */
 let charts: { canvas: HTMLCanvasElement; table: TableModel; chart?: Chart }[] = [];

@@ -27,3 +27,11 @@ declare module '*/paperTable.css' {
   const css: string;
   export default css;
 }
+declare module '*/compare.css' {
+  const css: string;
+  export default css;
+}
+declare module '*/report.css' {
+  const css: string;
+  export default css;
+}

@@ -1,11 +1,13 @@
 // The CLI's part of each format that brings commands of its own (its folder here, one line in CLI_FORMATS), as
-// src/extension/benchmarks/contributions.ts lists the extension's. StreamProfileBench's run is the CLI's own `run`.
+// src/extension/benchmarks/contributions.ts lists the extension's.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import type { LabelsJudgeCommand } from '../labelsIo';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
-import { personaMemExperiment } from './personamem/experiment';
+import { SPB_HELP_NOTE } from './spb/help';
+import { spbRun } from './spb/run';
+import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
 
@@ -18,13 +20,27 @@ export interface CliFormat {
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
+  /** A paragraph of the top-level help: options only its folders read. */
+  readonly helpNote?: string;
+  /** Its `persona-lab experiments`: its rows of the experiment log. */
+  readonly experiments?: BatchRunCommand;
   /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
   readonly labelsJudge?: LabelsJudgeCommand;
 }
 
+/** The commands a format may take over for a folder of its own. */
+type OwnCommand = 'sample' | 'experiment' | 'experiments';
+
 const CLI_FORMATS: readonly CliFormat[] = [
+  { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
   { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge },
-  { id: 'personamem', run: personaMemRun, sample: personaMemSample, experiment: personaMemExperiment },
+  {
+    id: 'personamem',
+    run: personaMemRun,
+    sample: personaMemSample,
+    experiment: personaMemExperiment,
+    experiments: personaMemExperiments,
+  },
 ];
 
 export function cliFormatOf(format: Format): CliFormat | undefined {
@@ -32,20 +48,23 @@ export function cliFormatOf(format: Format): CliFormat | undefined {
 }
 
 /** The format's own command `command`, for a folder of that format. */
-export function formatCommand(
-  format: Format | undefined,
-  command: 'sample' | 'experiment',
-): BatchRunCommand | undefined {
+export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand | undefined {
   return format ? cliFormatOf(format)?.[command] : undefined;
 }
 
-/** The formats' own usages and options of `sample` and `experiment`, for `--help` and parseArgs. */
-export const FORMAT_COMMAND_USAGES = (command: 'sample' | 'experiment'): string[] =>
+/** The formats' own usages and options of `sample`, `experiment` and `experiments`, for `--help` and parseArgs. */
+export const FORMAT_COMMAND_USAGES = (command: OwnCommand): string[] =>
   CLI_FORMATS.flatMap((f) => (f[command] ? [f[command].usage] : []));
-export const FORMAT_COMMAND_OPTIONS = (command: 'sample' | 'experiment') =>
+export const FORMAT_COMMAND_OPTIONS = (command: OwnCommand) =>
   Object.assign({}, ...CLI_FORMATS.map((f) => f[command]?.options ?? {})) as Readonly<
     Record<string, { type: 'string' | 'boolean' }>
   >;
+
+/** The run of a folder no format detects: the first listed, whose checks say what the folder lacks. */
+export const FALLBACK_RUN: BatchRunCommand = CLI_FORMATS.find((f) => f.run)!.run!;
+
+/** The formats' paragraphs of the top-level help. */
+export const FORMAT_HELP_NOTES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.helpNote ? [f.helpNote] : []));
 
 /** The batch runs' usages, for `run --help`. */
 export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.run ? [f.run.usage] : []));

@@ -1,13 +1,12 @@
-// The demo endpoint: a small OpenAI-compatible server on 127.0.0.1 whose one model is the demo profiler
-// (profiler.ts) for StreamProfileBench, the fixed rule of any format that has one (its descriptor's `demoAnswer`) and
-// fixed rules for OmniBehavior and its judge (omni.ts), "demo model, not an LLM". It serves GET /v1/models and
-// POST /v1/chat/completions (plain JSON, or
+// The demo endpoint: a small OpenAI-compatible server on 127.0.0.1 whose one model answers each request by the fixed
+// rule of the format whose shape it has (each descriptor's `demoAnswer`), "demo model, not an LLM". It serves
+// GET /v1/models and POST /v1/chat/completions (plain JSON, or
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { omniDemoAnswer } from './omni';
 import { FORMATS } from '../formats';
-import { DEMO_MODEL_ID, DEMO_MODEL_NAME, demoAnswer } from './profiler';
+import type { DemoMessage, DemoReply } from '../formats/descriptor';
+import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from './model';
 
 export interface DemoServerOptions {
   /** 0 (the default): a free port. */
@@ -81,12 +80,7 @@ function userPrompt(body: Record<string, unknown>): string {
   throw new HttpError(400, 'No user message with text content.');
 }
 
-interface Answer {
-  content: string;
-  summary: string;
-}
-
-function answer(body: unknown): Answer {
+function answer(body: unknown): DemoReply {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(400, 'The request body must be a JSON object.');
   }
@@ -100,34 +94,28 @@ function answer(body: unknown): Answer {
       'model_not_found',
     );
   }
-  const text = userPrompt(rec);
-  const result = demoAnswer(text);
+  const prompt = userPrompt(rec);
   const messages = Array.isArray(rec.messages) ? (rec.messages as unknown[]) : [];
   const hasSystem = messages.some(
     (m) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'system',
   );
-  if (!result.ok) {
-    const turns = messages.filter(
-      (m): m is { role: string; content: string } =>
-        typeof m === 'object' &&
-        m !== null &&
-        typeof (m as { role?: unknown }).role === 'string' &&
-        typeof (m as { content?: unknown }).content === 'string',
-    );
-    for (const format of FORMATS) {
-      const reply = format.demoAnswer?.(turns);
-      if (reply) return reply;
-    }
+  const turns = messages.filter(
+    (m): m is DemoMessage =>
+      typeof m === 'object' &&
+      m !== null &&
+      typeof (m as { role?: unknown }).role === 'string' &&
+      typeof (m as { content?: unknown }).content === 'string',
+  );
+  // A rule that reads its own shape is asked before one that answers anything of a broad shape.
+  const ordered = [...FORMATS.filter((f) => !f.demoCatchAll), ...FORMATS.filter((f) => f.demoCatchAll)];
+  let refused: string | undefined;
+  for (const format of ordered) {
+    const reply = format.demoAnswer?.(turns, { prompt, hasSystem });
+    if (!reply) continue;
+    if ('refused' in reply) refused ??= reply.refused;
+    else return reply;
   }
-  // Not a StreamProfileBench prompt and one user message: an OmniBehavior question or judge request.
-  if (!result.ok && !hasSystem) {
-    const omni = omniDemoAnswer(text);
-    return { content: omni.content, summary: `OmniBehavior ${omni.kind}: ${omni.content.slice(0, 40)}` };
-  }
-  if (!result.ok) throw new HttpError(400, `${DEMO_MODEL_NAME}: ${result.error}`);
-  const { reply, prompt } = result;
-  const picked = `${reply.predicted_tags.length} of ${prompt.pool.length} tags`;
-  return { content: result.content, summary: `step ${prompt.step}, ${picked}` };
+  throw new HttpError(400, `${DEMO_MODEL_NAME}: ${refused ?? 'no format has a demo rule that reads this request'}`);
 }
 
 function completion(id: string, content: string): unknown {

@@ -16,7 +16,7 @@ export interface FormatLoadOptions {
   runs?: readonly string[];
   cacheDir?: string | ((root: string) => string | undefined);
   deferIndexWrites?: (write: () => void) => void;
-  /** Filled with how the files were read (an index cache's hits); the shape of spb/format/indexed's CacheReport. */
+  /** Filled with how the files were read (an index cache's hits, for a format that keeps one). */
   cacheReport?: { hits: number; appended: number; read: number; writeError?: string };
 }
 
@@ -57,7 +57,7 @@ export interface ScoreResult {
 /** What `score --json` prints for a format: its top-level keys, always present, and what they hold. */
 export interface ScoreContract {
   keys: readonly string[];
-  /** Keys present only with some options (StreamProfileBench's `sample`). */
+  /** Keys present only with some options (a `sample` the request names). */
   optionalKeys?: readonly string[];
   description: string;
 }
@@ -100,6 +100,28 @@ export interface DemoReply {
   summary: string;
 }
 
+/** What the demo endpoint read from a request besides its turns of text. */
+export interface DemoRequest {
+  /** The text of the last user message (a string, or the text parts of a content array). */
+  prompt: string;
+  /** Whether any message has the system role, whatever its content. */
+  hasSystem: boolean;
+}
+
+/**
+ * Why a format's rule cannot read a request: the endpoint answers HTTP 400 with the first format's reason when no
+ * format answers.
+ */
+export interface DemoRefusal {
+  refused: string;
+}
+
+/** A format's fixed-rule answer to a demo request: a reply, a reason it cannot read it, or undefined (not its shape). */
+export type DemoAnswer = (
+  messages: readonly DemoMessage[],
+  request: DemoRequest,
+) => DemoReply | DemoRefusal | undefined;
+
 /** What a format's folder writes: typed by its own benchmark. */
 export interface FormatSpec<Id extends string, B extends BenchBase> {
   id: Id;
@@ -120,7 +142,9 @@ export interface FormatSpec<Id extends string, B extends BenchBase> {
    * The demo endpoint's fixed-rule answer to a request of this format's shape (core/demo/server.ts asks each format),
    * undefined when the request is not one of its own.
    */
-  demoAnswer?: (messages: readonly DemoMessage[]) => DemoReply | undefined;
+  demoAnswer?: DemoAnswer;
+  /** Its demo rule answers any request of a broad shape: the endpoint asks it after the formats without this. */
+  demoCatchAll?: boolean;
 }
 
 /** A loaded benchmark: typed for the format's own code, and `opened` for code that serves any format. */
@@ -164,7 +188,8 @@ export interface Format<Id extends string = string, B = unknown> {
   /** The label set the format adds (capabilities.labels.set). */
   labelSet?: FormatLabelSet;
   itemView?: string;
-  demoAnswer?: (messages: readonly DemoMessage[]) => DemoReply | undefined;
+  demoAnswer?: DemoAnswer;
+  demoCatchAll: boolean;
 }
 
 /** Binds a format's typed operations to each benchmark it loads. */
@@ -184,6 +209,7 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     labelSet: caps.labels?.set,
     itemView: caps.itemView,
     demoAnswer: spec.demoAnswer,
+    demoCatchAll: spec.demoCatchAll ?? false,
     async load(target, opts = {}) {
       const bench = await spec.read(target, opts);
       const { audit, labels } = caps;

@@ -26,8 +26,13 @@ export function pyFloat(value: unknown): number | undefined {
 
 /** A signed difference of shares in percentage points: "+12.5", "−3.0" (a minus sign), "0.0"; "—" for none. */
 export function pointsText(x: number | null | undefined, digits = 1): string {
+  return signedText(x === null || x === undefined ? x : 100 * x, digits);
+}
+
+/** A signed difference as it is: "+12.5", "−3.0" (a minus sign), "0.0"; "—" for none. */
+export function signedText(x: number | null | undefined, digits = 1): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const v = pyFixed(100 * x, digits);
+  const v = pyFixed(x, digits);
   if (Number(v) === 0) return (0).toFixed(digits);
   return x > 0 ? `+${v}` : `\u2212${v.slice(1)}`;
 }

@@ -13,6 +13,7 @@ import { biasJson, runText, scoreJson } from './scoreReport';
 import { judgeCommandLine } from './overallReason';
 import type { OmniBenchmark } from './types';
 import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO } from './userOrder';
+import { omniDemo } from './demo';
 
 // Detection looks at names only and never throws: a broken entry is the loader's to report, with its location.
 const kindOf = (path: string) => {
@@ -101,4 +102,6 @@ export const omniBehavior = defineFormat({
     audit: (bench, req) => auditOmni(bench, req),
     labels: { targets: ['action', 'history'], freshness: traceStaleness },
   },
+  demoAnswer: omniDemo,
+  demoCatchAll: true,
 });

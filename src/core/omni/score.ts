@@ -102,7 +102,7 @@ export function questionVerdict(q: Question, normaliser: number | undefined): { 
   return { verdict: predicted === q.trueValue.trim().toLowerCase() ? 'correct' : 'incorrect' };
 }
 
-interface Tally {
+export interface Tally {
   answered: number;
   leftOut: number;
   n: number;
@@ -119,7 +119,7 @@ interface Tally {
   judgeSum: number;
 }
 
-const newTally = (): Tally => ({
+export const newTally = (): Tally => ({
   answered: 0,
   leftOut: 0,
   n: 0,
@@ -133,6 +133,49 @@ const newTally = (): Tally => ({
   skipped: 0,
   judgeSum: 0,
 });
+
+/**
+ * Adds one answer (not left out) to its field's tally, as the reference counts it: the same rule for a run's score
+ * and for the answers two runs share (compare.ts).
+ */
+export function tallyAnswer(
+  t: Tally,
+  q: Question,
+  verdict: Exclude<Verdict, 'left-out'>,
+  error: number | undefined,
+  normaliser: number | undefined,
+): void {
+  const info = FIELDS[q.field];
+  if (info.kind === 'binary') {
+    const truth = binaryLabel(q.trueValue);
+    if (truth === undefined) return;
+    t.answered++;
+    t.n++;
+    const wrong = verdict === 'incorrect';
+    if (truth === 1 && wrong) t.fn++;
+    else if (truth === 1) t.tp++;
+    else if (wrong) t.fp++;
+    else t.tn++;
+  } else if (info.kind === 'continuous') {
+    if (pyFloat(q.trueValue) === undefined) return;
+    t.answered++;
+    if (error === undefined) t.skipped++;
+    else {
+      t.n++;
+      t.errorSum += error;
+      if ((normaliser as number) > 0) t.positiveNorms++;
+    }
+  } else if (q.field === 'next_user_message') {
+    t.answered++;
+    if (verdict === 'unscored') return;
+    t.n++;
+    t.judgeSum += q.judgeScore as number;
+  } else if (verdict !== 'unscored') {
+    t.answered++;
+    t.n++;
+    if (verdict === 'correct') t.correct++;
+  }
+}
 
 export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   const actions = testActionsByKey(bench);
@@ -155,42 +198,11 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
         continue;
       }
       if (verdict !== 'unscored') counts[verdict]++;
-      if (info.kind === 'binary') {
-        const truth = binaryLabel(q.trueValue);
-        if (truth === undefined) continue;
-        t.answered++;
-        t.n++;
-        const wrong = verdict === 'incorrect';
-        if (truth === 1 && wrong) t.fn++;
-        else if (truth === 1) t.tp++;
-        else if (wrong) t.fp++;
-        else t.tn++;
-      } else if (info.kind === 'continuous') {
-        if (pyFloat(q.trueValue) === undefined) continue;
-        t.answered++;
-        if (error === undefined) t.skipped++;
-        else {
-          t.n++;
-          t.errorSum += error;
-          if ((normaliser as number) > 0) t.positiveNorms++;
-        }
-      } else if (q.field === 'next_user_message') {
-        t.answered++;
-        if (verdict === 'unscored') continue;
-        t.n++;
-        t.judgeSum += q.judgeScore as number;
-      } else if (verdict !== 'unscored') {
-        t.answered++;
-        t.n++;
-        if (verdict === 'correct') t.correct++;
-      }
+      tallyAnswer(t, q, verdict, error, normaliser);
     }
     perAction.set(key, counts);
   }
-  const fields = FIELD_NAMES.filter((f) => tallies.has(f)).map((f) => fieldScore(f, tallies.get(f)!));
-  const components = componentsOf(fields);
-  const values = COMPONENTS.map((c) => components[c]);
-  const overall = values.every((v): v is number => v !== undefined) ? mean(values) : undefined;
+  const { fields, components, overall } = scoreTallies(tallies);
   const answered = fields.reduce((s, f) => s + f.answered, 0);
   const leftOut = fields.reduce((s, f) => s + f.leftOut, 0);
   const coveredUsers = new Set([...perAction.keys()].map((key) => actions.get(key)!.userId));
@@ -205,7 +217,18 @@ export function scoreOmniRun(bench: OmniBenchmark, run: OmniRun): OmniRunScore {
   return { fields, components, overall, answered, leftOut, perAction, coverage };
 }
 
-function fieldScore(field: string, t: Tally): FieldScore {
+/** The fields' scores, the six components and the overall from the fields' tallies. */
+export function scoreTallies(
+  tallies: ReadonlyMap<string, Tally>,
+): Pick<OmniRunScore, 'fields' | 'components' | 'overall'> {
+  const fields = FIELD_NAMES.filter((f) => tallies.has(f)).map((f) => fieldScore(f, tallies.get(f)!));
+  const components = componentsOf(fields);
+  const values = COMPONENTS.map((c) => components[c]);
+  const overall = values.every((v): v is number => v !== undefined) ? mean(values) : undefined;
+  return { fields, components, overall };
+}
+
+export function fieldScore(field: string, t: Tally): FieldScore {
   const { kind, scene } = FIELDS[field];
   const base: FieldScore = { field, kind, scene, answered: t.answered, leftOut: t.leftOut, n: t.n };
   if (kind === 'binary') {
@@ -236,7 +259,7 @@ function fieldScore(field: string, t: Tally): FieldScore {
 }
 
 /** evaluator.py, calculate_final_score_components: a component that is missing, NaN or infinite is undefined. */
-function componentsOf(fields: readonly FieldScore[]): Record<ComponentId, number | undefined> {
+export function componentsOf(fields: readonly FieldScore[]): Record<ComponentId, number | undefined> {
   const out = {} as Record<ComponentId, number | undefined>;
   const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : undefined);
   for (const c of COMPONENTS) {

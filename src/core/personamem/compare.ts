@@ -2,8 +2,8 @@
 // paired 95 % interval that resamples personas (a persona's questions share one history), overall and per question
 // type, and the questions whose answer changed. Right or wrong is the run's score (score.ts), so the accuracies are
 // the authors' figures restricted to the paired questions.
-import { pointsText, pyFixed } from '../io/pyNumber';
 import type { BootstrapOptions } from '../stats/bootstrap';
+import { pairedTexts, type PairedTexts } from '../stats/pairedTexts';
 import { pairedShareDifference, type PairedShareDifference, type PairedUnit } from '../stats/pairedUnits';
 import type { PmRunScore } from './score';
 import { SKILL_HEADS, type PersonaMemBench } from './types';
@@ -120,27 +120,8 @@ export function comparePersonaMemRuns(
   };
 }
 
-export interface PmCompareTexts {
-  /** accuracy in percent, two decimals */
-  a: string;
-  b: string;
-  /** B − A in percentage points, signed */
-  diff: string;
-  /** "[low, high]" in percentage points; none over a single persona, where every resample is that persona */
-  interval: string;
-  /** whether the interval leaves 0 out */
-  clear: boolean;
-}
-
-/** How the compare view writes a row's figures (the page and its tests read the same strings). */
-export function pmCompareTexts(r: PairedShareDifference): PmCompareTexts {
-  const pct = (x: number | null) => (x === null ? '—' : pyFixed(100 * x, 2));
-  const shown = r.low !== null && r.high !== null && r.units > 1;
-  return {
-    a: pct(r.shareA),
-    b: pct(r.shareB),
-    diff: pointsText(r.diff, 2),
-    interval: !shown ? (r.units === 1 ? '— (1 persona)' : '—') : `[${pointsText(r.low, 2)}, ${pointsText(r.high, 2)}]`,
-    clear: shown && r.low !== null && r.high !== null && (r.low > 0 || r.high < 0),
-  };
+/** How the compare view writes a row's figures: accuracy in %, B − A in percentage points, two decimals. */
+export function pmCompareTexts(r: PairedShareDifference): PairedTexts {
+  const figures = { a: r.shareA, b: r.shareB, diff: r.diff, low: r.low, high: r.high, units: r.units };
+  return pairedTexts(figures, { unit: 'persona', digits: 2, scale: 100 });
 }

@@ -46,8 +46,8 @@ export interface TransportResult {
 }
 
 /**
- * How a request differs from StreamProfileBench's (a system and a user message, a JSON object reply, the endpoint's
- * temperature): OmniBehavior's calls send one user message, no response format, and their caller's parameters.
+ * How a request differs from the default one (a system and a user message, a JSON object reply, the endpoint's
+ * temperature): a format's calls may send one user message, no response format, or their caller's parameters.
  */
 export interface RequestShape {
   userOnly?: boolean;
@@ -72,7 +72,7 @@ export type ChatTransport = (
 
 const SHAPE_PARAMS = new Set(['temperature', 'max_tokens', 'max_completion_tokens', 'reasoning_effort', 'top_p']);
 
-/** The body a request sends besides model and messages (SPB: the endpoint's temperature, a JSON object reply). */
+/** The body a request sends besides model and messages (no shape: the endpoint's temperature, a JSON object reply). */
 export function requestBody(cfg: EndpointConfig, shape?: RequestShape): Record<string, unknown> {
   if (!shape) {
     return {

@@ -2,16 +2,14 @@
 // will send (plannedPrompts), and of its cost where prices per million tokens are given.
 //
 // The estimator, documented because it is only one: no tokenizer ships with Persona Lab, and endpoints differ.
-//   - a CJK character (Han, kana, hangul, CJK punctuation, full-width forms) counts as 1 token: the benchmark's posts
-//     are Chinese, and BPE tokenizers of recent models take about 0.6-1.5 tokens per Han character;
+//   - a CJK character (Han, kana, hangul, CJK punctuation, full-width forms) counts as 1 token: benchmarks' texts
+//     are often Chinese, and BPE tokenizers of recent models take about 0.6-1.5 tokens per Han character;
 //   - any other text counts as 1 token per 4 characters (rounded up per run of such text), the usual rule for
 //     English and JSON;
 //   - each request adds 8 tokens of chat framing (two messages).
-// A chain's later steps receive the persona the model writes during the run, unknown before it: they are counted
-// with an empty persona, so the estimate is low by the personas' length. Completion tokens cannot be known before a
-// run: with --max-tokens the output cost is given as an upper bound, otherwise left out.
-import type { PlannedPrompt } from '../spb/run/preflight';
-import { stepKey } from './journal';
+// What a request holds that the run writes during the run (a persona a chain's later steps receive) is unknown before
+// it and counted as empty, so the estimate is low by its length. Completion tokens cannot be known before a run: with
+// --max-tokens the output cost is given as an upper bound, otherwise left out.
 
 const CJK =
   /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3200-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
@@ -87,20 +85,6 @@ export function estimateRequests(items: Iterable<EstimatedRequest>, prices?: Pri
     maxOutputCost:
       outPrice !== undefined && maxCompletionTokens !== null ? (maxCompletionTokens * outPrice) / 1e6 : null,
   };
-}
-
-/** `done`: journal keys (stepKey) of finished steps, which a resume does not request again. */
-export function estimateRun(
-  prompts: readonly PlannedPrompt[],
-  opts: { done?: ReadonlySet<string>; maxTokens?: number | null; prices?: Prices } = {},
-): RunEstimate {
-  const items = prompts.map((p) => ({
-    system: p.system,
-    prompt: p.prompt,
-    done: opts.done?.has(stepKey(p.platform, p.userId, p.index)) === true,
-    maxTokens: opts.maxTokens ?? null,
-  }));
-  return estimateRequests(items, opts.prices);
 }
 
 const money = (x: number) => (x < 0.01 && x > 0 ? x.toPrecision(2) : x.toFixed(2));

@@ -3,12 +3,14 @@
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { pyJsonLoads } from '../io/pyjson';
 import { AppendLog } from './appendLog';
-import { isPlatform, type Platform } from '../spb/types';
 import { readRegularText } from '../io/safeFs';
 
-export interface StepEntry {
+/** Whether a journal's `platform` names one of the format's partitions (a line naming another is skipped). */
+export type PartitionCheck<P extends string> = (value: unknown) => value is P;
+
+export interface StepEntry<P extends string = string> {
   t: 'step';
-  platform: Platform;
+  platform: P;
   user: string;
   /** position in the user's prediction_tasks (step ids are not trusted to be unique) */
   index: number;
@@ -28,22 +30,22 @@ export interface StepEntry {
   latency_ms?: number;
 }
 
-export interface UserEntry {
+export interface UserEntry<P extends string = string> {
   t: 'user';
-  platform: Platform;
+  platform: P;
   user: string;
 }
 
-export type JournalEntry = StepEntry | UserEntry;
+export type JournalEntry<P extends string = string> = StepEntry<P> | UserEntry<P>;
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-function asEntry(v: unknown): JournalEntry | null {
+function asEntry<P extends string>(v: unknown, isPartition: PartitionCheck<P>): JournalEntry<P> | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
   const o = v as Record<string, unknown>;
-  if (!isPlatform(o.platform) || typeof o.user !== 'string') return null;
+  if (!isPartition(o.platform) || typeof o.user !== 'string') return null;
   if (o.t === 'user') return { t: 'user', platform: o.platform, user: o.user };
   if (o.t !== 'step' || !Number.isInteger(o.index) || typeof o.step !== 'number') return null;
   return {
@@ -72,17 +74,17 @@ export function userKey(platform: string, user: string): string {
   return `${platform}\u0000${user}`;
 }
 
-export class Journal {
-  readonly steps = new Map<string, StepEntry>();
+export class Journal<P extends string = string> {
+  readonly steps = new Map<string, StepEntry<P>>();
   /** finished users, in completion order */
-  readonly users: UserEntry[] = [];
+  readonly users: UserEntry<P>[] = [];
   private readonly usersSeen = new Set<string>();
   /** lines that could not be read (a torn last line after a crash is cut off instead) */
   readonly skipped: number;
 
   private constructor(
     private readonly log: AppendLog,
-    entries: JournalEntry[],
+    entries: JournalEntry<P>[],
     skipped: number,
   ) {
     this.skipped = skipped;
@@ -90,19 +92,19 @@ export class Journal {
   }
 
   /** Opens (creating) the journal; a last line without its newline (torn by a crash) is cut off. */
-  static open(path: string): Journal {
+  static open<P extends string>(path: string, isPartition: PartitionCheck<P>): Journal<P> {
     const { log, values } = AppendLog.open(path);
-    const entries: JournalEntry[] = [];
+    const entries: JournalEntry<P>[] = [];
     let skipped = 0;
     for (const v of values) {
-      const entry = asEntry(v);
+      const entry = asEntry(v, isPartition);
       if (entry) entries.push(entry);
       else skipped++;
     }
     return new Journal(log, entries, skipped);
   }
 
-  private remember(e: JournalEntry): void {
+  private remember(e: JournalEntry<P>): void {
     if (e.t === 'step') {
       this.steps.set(stepKey(e.platform, e.user, e.index), e);
     } else if (!this.usersSeen.has(userKey(e.platform, e.user))) {
@@ -115,12 +117,12 @@ export class Journal {
     return this.usersSeen.has(userKey(platform, user));
   }
 
-  step(platform: string, user: string, index: number): StepEntry | undefined {
+  step(platform: string, user: string, index: number): StepEntry<P> | undefined {
     return this.steps.get(stepKey(platform, user, index));
   }
 
   /** Appends one entry; it is remembered only once written. The fsync follows in the background. */
-  append(entry: JournalEntry): void {
+  append(entry: JournalEntry<P>): void {
     this.log.append(entry);
     this.remember(entry);
   }
@@ -132,8 +134,11 @@ export class Journal {
 }
 
 /** The finished steps of a journal, read without opening it for writing (cost estimates, experiment costs). */
-export function readJournalSteps(path: string): Map<string, StepEntry> {
-  const steps = new Map<string, StepEntry>();
+export function readJournalSteps<P extends string>(
+  path: string,
+  isPartition: PartitionCheck<P>,
+): Map<string, StepEntry<P>> {
+  const steps = new Map<string, StepEntry<P>>();
   let text: string;
   try {
     text = readRegularText(path);
@@ -144,7 +149,7 @@ export function readJournalSteps(path: string): Map<string, StepEntry> {
   for (const line of text.slice(0, end).split('\n')) {
     if (line.trim() === '') continue;
     const parsed = pyJsonLoads(line);
-    const entry = parsed.ok ? asEntry(parsed.value) : null;
+    const entry = parsed.ok ? asEntry(parsed.value, isPartition) : null;
     if (entry?.t === 'step') steps.set(stepKey(entry.platform, entry.user, entry.index), entry);
   }
   return steps;

@@ -1,10 +1,15 @@
 // `results/<name>/run.json`: what produced a run folder, so that runs are reproducible and comparable, and a
 // resume can refuse to mix two configurations in one folder. Never holds the API key.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { templateHash, templateId } from '../spb/prompt/prompt';
-import { isPlatform, type Platform } from '../spb/types';
 import { isRecord as isObj } from '../guards';
 import { readRegularText } from '../io/safeFs';
+import type { PartitionCheck } from './journal';
+
+/** What a format's manifest is checked and keyed by: its partitions (platforms) and its templates' hash and id. */
+export interface ManifestRules<P extends string> {
+  isPartition: PartitionCheck<P>;
+  templateKey: (template: string) => { hash: string; id: string };
+}
 
 export type PersonaMode = 'full' | 'none';
 
@@ -15,17 +20,17 @@ export type StartPersona =
   | { kind: 'run'; run: string }
   | { kind: 'text'; text: string };
 
-export interface RunSelection {
+export interface RunSelection<P extends string = string> {
   /** platforms run, in order */
-  platforms: Platform[];
+  platforms: P[];
   /** one user only (a chain), or null for every user */
   userId: string | null;
   /** first step id run (1 = the whole chain) */
   fromStep: number;
   startPersona: StartPersona;
   /** only these users per platform (a sample, see core/experiments); absent: every user of the platforms */
-  users?: Partial<Record<Platform, string[]>>;
-  /** a copy of this run with its failed requests sent again (core/spb/run/onlyFailed.ts) */
+  users?: Partial<Record<P, string[]>>;
+  /** a copy of this run with its failed requests sent again */
   onlyFailedOf?: string;
 }
 
@@ -39,7 +44,7 @@ export interface RunCounts {
   requests: number;
 }
 
-export interface RunManifest {
+export interface RunManifest<P extends string = string> {
   format: 'persona-lab-run';
   version: 1;
   name: string;
@@ -54,12 +59,12 @@ export interface RunManifest {
   systemMessage: string;
   endpoint: { baseURL: string; model: string; temperature: number; maxTokens: number | null };
   personaMode: PersonaMode;
-  selection: RunSelection;
+  selection: RunSelection<P>;
   counts: RunCounts;
   error: string | null;
 }
 
-export interface ManifestInput {
+export interface ManifestInput<P extends string = string> {
   name: string;
   template: string;
   /** the benchmark's own prompt builder made the requests: `template` is then '' */
@@ -71,10 +76,14 @@ export interface ManifestInput {
   temperature: number;
   maxTokens: number | null;
   personaMode: PersonaMode;
-  selection: RunSelection;
+  selection: RunSelection<P>;
 }
 
-export function newManifest(input: ManifestInput, now: Date = new Date()): RunManifest {
+export function newManifest<P extends string>(
+  input: ManifestInput<P>,
+  rules: ManifestRules<P>,
+  now: Date = new Date(),
+): RunManifest<P> {
   const at = now.toISOString();
   return {
     format: 'persona-lab-run',
@@ -92,7 +101,7 @@ export function newManifest(input: ManifestInput, now: Date = new Date()): RunMa
           text: '',
           reference: { checkout: input.reference.checkout },
         }
-      : { hash: templateHash(input.template), id: templateId(input.template), text: input.template },
+      : { ...rules.templateKey(input.template), text: input.template },
     systemMessage: input.systemMessage,
     endpoint: {
       baseURL: input.baseURL,
@@ -127,12 +136,15 @@ export function manifestConflicts(existing: RunManifest, wanted: RunManifest): s
   return Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
-function readUsers(v: unknown): Partial<Record<Platform, string[]>> | null | undefined {
+function readUsers<P extends string>(
+  v: unknown,
+  isPartition: PartitionCheck<P>,
+): Partial<Record<P, string[]>> | null | undefined {
   if (v === undefined) return undefined;
   if (!isObj(v)) return null;
-  const out: Partial<Record<Platform, string[]>> = {};
+  const out: Partial<Record<P, string[]>> = {};
   for (const [platform, ids] of Object.entries(v)) {
-    if (!isPlatform(platform) || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
+    if (!isPartition(platform) || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
     out[platform] = ids;
   }
   return out;
@@ -147,7 +159,7 @@ function readStartPersona(v: unknown): StartPersona | null {
 }
 
 /** Reads run.json; null when it is missing or not one of ours. Never throws. */
-export function readManifest(path: string): RunManifest | null {
+export function readManifest<P extends string>(path: string, rules: ManifestRules<P>): RunManifest<P> | null {
   let value: unknown;
   try {
     value = JSON.parse(readRegularText(path));
@@ -161,10 +173,11 @@ export function readManifest(path: string): RunManifest | null {
   const c = value.counts;
   if (!isObj(t) || !isObj(e) || !isObj(s) || !isObj(c)) return null;
   const start = readStartPersona(s.startPersona);
-  const users = readUsers(s.users);
+  const users = readUsers(s.users, rules.isPartition);
   if (users === null) return null;
   if (typeof t.hash !== 'string' || typeof t.text !== 'string' || typeof e.model !== 'string' || !start) return null;
-  if (!Array.isArray(s.platforms) || !s.platforms.every(isPlatform)) return null;
+  const platforms: unknown = s.platforms;
+  if (!Array.isArray(platforms) || !platforms.every(rules.isPartition)) return null;
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const status: RunStatus = ['running', 'cancelled', 'finished', 'failed'].includes(text(value.status))
@@ -196,7 +209,7 @@ export function readManifest(path: string): RunManifest | null {
     },
     personaMode: value.personaMode === 'none' ? 'none' : 'full',
     selection: {
-      platforms: s.platforms,
+      platforms,
       userId: typeof s.userId === 'string' ? s.userId : null,
       fromStep: num(s.fromStep, 1),
       startPersona: start,

@@ -10,6 +10,7 @@ import type { CompareHost, ComparePart } from '../compare/part';
 import type { DashboardHost, DashboardPart } from '../dashboard/part';
 import type { ReadOnlyDocs } from '../docs';
 import type { EndpointService } from '../endpoint';
+import type { ExperimentsPart } from '../experiments/part';
 import type { LabelHost, LabelPart } from '../labels/part';
 import type { RerunHost, RerunPart } from '../rerun/part';
 import type { TreeApi } from '../tree/api';
@@ -38,6 +39,11 @@ export interface FormatContribution<S extends OpenBenchmark = OpenBenchmark> {
   compare?(store: S, host: CompareHost): ComparePart;
   /** Its part of the PI audit (the format's descriptor lists `audit` among its capabilities). */
   audit?(store: S): AuditPart;
+  /**
+   * Its rows of the experiment log in the Experiments view; called after `views`, whose features may make them
+   * (undefined when they did not).
+   */
+  experiments?(store: S): ExperimentsPart | undefined;
   /** Its re-runs from its own item view (the format's descriptor lists `rerun` among its capabilities). */
   rerun?(store: S, host: RerunHost): RerunPart;
   /**

@@ -51,6 +51,8 @@ export const COMMANDS: CommandTable = {
   'personaLab.sortUsers': { needs: 'any', make: (c) => (node) => sortUsersBy(c.benchmarks, node) },
   'personaLab.openBenchmarkDashboard': { needs: 'any', make: (c) => (arg) => c.dashboard.open(arg) },
   'personaLab.compareRuns': { needs: 'any', make: (c) => (a, b) => c.compare.compareRuns(a, b) },
+  'personaLab.compareMode.on': { needs: 'any', make: (c) => () => c.compare.setMode(true) },
+  'personaLab.compareMode.off': { make: (c) => () => c.compare.setMode(false) },
   'personaLab.exportLabels': { make: (c) => (arg) => c.labels.files.exportLabels(arg) },
   'personaLab.importLabels': { make: (c) => (arg) => c.labels.files.importLabels(arg) },
   'personaLab.labelSummary': { make: (c) => () => c.labels.files.labelSummary() },

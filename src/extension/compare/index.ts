@@ -6,6 +6,7 @@ import { object, str } from '../../core/guards';
 import type { Benchmarks } from '../benchmarks';
 import type { OpenBenchmark } from '../benchmarks/types';
 import { log } from '../log';
+import { activateCompareMode } from './mode';
 import type { ComparePart, RunPair } from './part';
 import { pickRunPair, type Comparable } from './pick';
 
@@ -24,6 +25,8 @@ export interface CompareCommands {
   compareRuns(a: unknown, b: unknown): Promise<void>;
   /** The part of a format id; undefined when its contribution offers none. */
   of(formatId: string): ComparePart | undefined;
+  /** Compare mode on (a pair picked first when none is compared) or off (mode.ts). */
+  setMode(on: boolean): Promise<void>;
 }
 
 export function activateCompare(context: vscode.ExtensionContext, benchmarks: Benchmarks): CompareCommands {
@@ -43,9 +46,11 @@ export function activateCompare(context: vscode.ExtensionContext, benchmarks: Be
   const publish = () => void vscode.commands.executeCommand('setContext', ANY_KEY, open().length > 0);
   for (const b of benchmarks.all) context.subscriptions.push(b.onDidChange(publish));
   publish();
+  const mode = activateCompareMode(context, benchmarks, parts);
 
   return {
     of: (id) => parts.get(id),
+    setMode: (on) => mode.setMode(on),
     compareRuns: async (a, b) => {
       const given = pairFromArgs(a, b);
       const has = (o: Comparable, run: string) => o.part.runs().some((r) => r.run === run);

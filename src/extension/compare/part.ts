@@ -22,6 +22,17 @@ export interface CompareHost {
   readonly state: vscode.Memento;
 }
 
+/** Compare mode's badges in the Benchmarks tree: the items where B is worse than A, for the pair they are of. */
+export interface CompareBadges {
+  pair: RunPair;
+  /** the item's path (as its row's compareBadgeUri, compare/badges.ts) → its badge's tooltip, e.g. "Recall −5.0 pp" */
+  items: ReadonlyMap<string, string>;
+  /** what one item is: "step", "question" (the log and the rows above say "3 step(s) regressed") */
+  unit: string;
+  /** the status bar item's tooltip: what is badged */
+  explain: string;
+}
+
 export interface ComparePart extends vscode.Disposable {
   /** The runs of the open benchmark; empty when none is open. */
   runs(): CompareRunChoice[];
@@ -33,4 +44,11 @@ export interface ComparePart extends vscode.Disposable {
   problem?(pair: RunPair): string | undefined;
   /** Compares B with A and shows it. */
   show(pair: RunPair): Promise<void>;
+  /**
+   * Compare mode, when its tree rows can be badged: the badges of `pair`, which becomes the pair compared, or of the
+   * pair compared now; undefined without one it can read.
+   */
+  badges?(pair?: RunPair): Promise<CompareBadges | undefined>;
+  /** Fires when what `badges()` gives may have changed (another pair compared, a reload). */
+  readonly onDidChangeBadges?: vscode.Event<unknown>;
 }

@@ -4,7 +4,7 @@
 // and its share done as the bar. Every format's batch commands, and the batch part a format offers (part.ts), run
 // on it.
 import * as vscode from 'vscode';
-import { runNameProblem } from '../../core/runner/runner';
+import { runNameProblem } from '../../core/runner/runFolder';
 
 export interface BatchCounts {
   done: number;

@@ -4,6 +4,7 @@
 // question's row asks for it in the question view (`openQuestion`); the buttons ask for other runs or a swap.
 import type { PmComparison } from '../../core/personamem/compare';
 import { array, count, message, messages, object, shapeOf, str, type Infer } from '../../core/guards';
+import { COMPARE_FROM_WEBVIEW, compareToWebview } from '../compareProtocol';
 
 export type { PmComparison, PmCompareRow, PmDiffering } from '../../core/personamem/compare';
 
@@ -20,16 +21,8 @@ const comparison = shapeOf<PmComparison>()({
   onlyB: count,
 });
 
-export const isExtensionToWebview = messages(
-  message('show', { model: comparison }),
-  message('empty', { message: str }),
-);
+export const isExtensionToWebview = compareToWebview(comparison);
 export type ExtensionToWebview = Infer<typeof isExtensionToWebview>;
 
-export const isWebviewToExtension = messages(
-  message('ready'),
-  message('openQuestion', { questionId: str }),
-  message('pickRuns'),
-  message('swapRuns'),
-);
+export const isWebviewToExtension = messages(...COMPARE_FROM_WEBVIEW, message('openQuestion', { questionId: str }));
 export type WebviewToExtension = Infer<typeof isWebviewToExtension>;

@@ -80,6 +80,20 @@ export function rowDescription(row: Locator): Locator {
   return row.locator(ROW_PARTS.description);
 }
 
+/**
+ * The badge a file decoration shows on a tree row (compare mode's "↓" or count), '' when it has none. VS Code draws
+ * it as the label's ::after content, so it is read from the computed style.
+ */
+export function rowBadge(row: Locator): Promise<string> {
+  return row.evaluate((el) => {
+    for (const e of [el, ...el.querySelectorAll('.monaco-icon-label, .monaco-icon-label *')]) {
+      const c = getComputedStyle(e, '::after').content;
+      if (c && c !== 'none' && c !== 'normal' && c !== '""') return c.replace(/^"|"$/g, '');
+    }
+    return '';
+  });
+}
+
 /** A tree row's inline actions (shown on hover or selection); `label`: the one of that aria-label. */
 export function rowActions(row: Locator, label?: string): Locator {
   return row.locator(

@@ -9,7 +9,7 @@ import { omniTemplateSource } from '../../../core/omni/run/template';
 import { omniReferenceSource } from '../../../core/omni/reference/source';
 import { scoreOmniRun } from '../../../core/omni/score';
 import { createOpenAITransport } from '../../../core/runner/client';
-import { MANIFEST_FILE } from '../../../core/runner/runner';
+import { MANIFEST_FILE } from '../../../core/runner/runFolder';
 import { checkoutFor } from '../../batchRun';
 import { OMNI_CHECKOUT, type OmniRunCliOptions } from './run';
 import { cliPiGuard, piGuardOption } from '../../piGuard';

@@ -17,7 +17,7 @@ import {
   omniReferenceSource,
 } from '../../../core/omni/reference/source';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
-import { runNameProblem } from '../../../core/runner/runner';
+import { runNameProblem } from '../../../core/runner/runFolder';
 import {
   batchExit,
   endLines,

@@ -21,7 +21,7 @@ import {
 import { pmTemplateSource, type PmRequestSource } from '../../../core/personamem/run/source';
 import { scorePersonaMemRun } from '../../../core/personamem/score';
 import { estimateLine, estimateRequests } from '../../../core/runner/estimate';
-import { runNameProblem } from '../../../core/runner/runner';
+import { runNameProblem } from '../../../core/runner/runFolder';
 import {
   batchExit,
   endLines,

@@ -11,8 +11,9 @@ import { sampleSize } from '../../../core/spb/experiments/sample';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { cacheOption } from '../../cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from '../../run';
-import { parseRunArgs, Usage, type RunCliOptions } from '../../runArgs';
+import { executeRun } from './run';
+import { Usage, usageFailure, type RunCliIo, type RunCliOptions } from '../../runArgs';
+import { parseRunArgs } from './runArgs';
 import { experimentsJson, experimentsTable, figureLines } from '../../../core/experiments/format';
 import { benchmarkSize, experimentCoverage } from '../../../core/spb/experiments/coverage';
 import { coverageNote } from '../../../core/coverage';
@@ -44,6 +45,8 @@ export async function runExperimentCommand(
   io: RunCliIo,
   ownSignals: boolean,
 ): Promise<number> {
+  if (opts.json)
+    return usageFailure(io, EXPERIMENT_USAGE, '--json: a PersonaMem experiment only (see experiments --json)');
   if (!opts.template) return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --template FILE');
   if (!opts.sample)
     return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --sample NAME (see persona-lab sample)');

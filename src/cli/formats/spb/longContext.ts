@@ -10,8 +10,9 @@ import { checkSample, readSample, type Sample } from '../../../core/experiments/
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { cacheOption } from '../../cacheOption';
-import { executeRun, usageFailure, type RunCliIo } from '../../run';
-import { parseRunArgs, Usage } from '../../runArgs';
+import { executeRun } from './run';
+import { Usage, usageFailure, type RunCliIo } from '../../runArgs';
+import { parseRunArgs } from './runArgs';
 import type { ExperimentCliOptions } from './experiment';
 
 export const LONG_CONTEXT_USAGE = `  long-context <dir> --base-run RUN --base-url URL --model NAME [--sample NAME] [--template FILE] [--out NAME]

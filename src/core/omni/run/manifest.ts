@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../../guards';
 import type { RunStatus } from '../../runner/manifest';
-import { MANIFEST_FILE } from '../../runner/runner';
+import { MANIFEST_FILE } from '../../runner/runFolder';
 import { readRegularText } from '../../io/safeFs';
 
 export const OMNI_RUN_FORMAT = 'persona-lab-omni-run';

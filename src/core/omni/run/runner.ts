@@ -20,7 +20,7 @@ import {
 import { acquireLock } from '../../runner/journal';
 import { runPool, safeListener } from '../../runner/pool';
 import { writeManifest, type RunStatus } from '../../runner/manifest';
-import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from '../../runner/runner';
+import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from '../../runner/runFolder';
 import { isRecord } from '../../guards';
 import { predictionKey, type OmniBenchmark, type TestAction } from '../types';
 import { runAction, type ActionCost, type ActionRun, type PredictionLine } from './action';

@@ -127,16 +127,19 @@ export function pmExperimentFigures(
   };
 }
 
+/** "+1.2 [−0.5, +3.0]": the difference and its 95 % interval in pp; "+1.2 (CI n/a)" with one persona. */
+export const pmDeltaText = (r: PmPairedRow): string =>
+  Number.isFinite(r.low) ? `${pp(r.diff)} [${pp(r.low)}, ${pp(r.high)}]` : `${pp(r.diff)} (CI n/a)`;
+
 /** The figures as text: a row per type, accuracy in %, the difference and its interval in pp. */
 export function pmFigureLines(f: PmExperimentFigures): string[] {
   const table = [['type', f.baseRun, 'experiment', 'Δ pp [95% CI]', 'questions']];
   for (const r of f.rows) {
-    const ci = Number.isFinite(r.low) ? `${pp(r.diff)} [${pp(r.low)}, ${pp(r.high)}]` : `${pp(r.diff)} (CI n/a)`;
     table.push([
       r.key === 'overall' ? 'overall' : (SKILL_HEADS[r.key] ?? r.key),
       pct(r.base),
       pct(r.run),
-      ci,
+      pmDeltaText(r),
       String(r.questions),
     ]);
   }
@@ -152,6 +155,5 @@ export function pmFigureLines(f: PmExperimentFigures): string[] {
 /** One line for a message: both accuracies, the difference with its interval, over what. */
 export function deltaLine(f: PmExperimentFigures): string {
   const r = f.rows[0];
-  const ci = Number.isFinite(r.low) ? ` [${pp(r.low)}, ${pp(r.high)}]` : ' (CI n/a)';
-  return `accuracy ${pct(r.run)}% vs ${pct(r.base)}% in ${f.baseRun}, Δ ${pp(r.diff)} pp${ci} over ${f.paired} paired questions of ${f.personas} personas`;
+  return `accuracy ${pct(r.run)}% vs ${pct(r.base)}% in ${f.baseRun}, Δ ${pmDeltaText(r)} pp over ${f.paired} paired questions of ${f.personas} personas`;
 }

@@ -13,7 +13,7 @@ import type { ChatTransport, EndpointConfig, RetryPolicy } from '../../runner/cl
 import { acquireLock } from '../../runner/journal';
 import { writeManifest, type RunStatus } from '../../runner/manifest';
 import { runPool, safeListener } from '../../runner/pool';
-import { runNameProblem } from '../../runner/runner';
+import { runNameProblem } from '../../runner/runFolder';
 import { csvField } from '../../tables/format';
 import { readContext, type PmMessage } from '../contexts';
 import { RESULT_COPIED_COLUMNS, type PersonaMemBench, type PmContext, type PmQuestion } from '../types';

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readJournalSteps } from '../../runner/journal';
-import { JOURNAL_FILE } from '../../runner/runner';
+import { JOURNAL_FILE } from '../../runner/runFolder';
 import { templateId } from '../prompt/prompt';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../score/pairedSummary';
 import { compareRuns, type FlippedTag, type RunComparison } from '../score/runCompare';
-import type { Benchmark, Platform, Run } from '../types';
+import { isPlatform, type Benchmark, type Platform, type Run } from '../types';
 
 export type SampleUsers = Partial<Record<Platform, readonly string[]>>;
 
@@ -148,7 +148,7 @@ export function experimentCost(runDir: string, users: SampleUsers): ExperimentCo
   const wanted = new Set(
     Object.entries(users).flatMap(([platform, ids]) => (ids ?? []).map((id) => `${platform}\u0000${id}`)),
   );
-  for (const e of readJournalSteps(join(runDir, JOURNAL_FILE)).values()) {
+  for (const e of readJournalSteps(join(runDir, JOURNAL_FILE), isPlatform).values()) {
     if (!wanted.has(`${e.platform}\u0000${e.user}`)) continue;
     cost.steps++;
     cost.requests += e.attempts;

@@ -1,66 +1,22 @@
-// The experiment log: <benchmark>/.personalab/experiments.db, one row per experiment (run folder) and base run, in
-// SQLite opened as the label store is (openStoreDatabase: WAL, synchronous FULL, migrations, waiting out locks).
-// Never holds an API key: the endpoint goes in through publicBaseURL, and no field takes a key.
-import type Database from 'better-sqlite3';
-import { join } from 'node:path';
-import { openStoreDatabase, retryWhileBusy, type StoreOpenOptions, type StoreSchema } from '../../storage/sqlite';
-import { publicBaseURL } from '../../runner/client';
+// StreamProfileBench's rows of the experiment log (core/experiments/log.ts): a template over a sample or the
+// long-context baseline, its figures the paired summary per metric (NaN stored as null, read back as NaN).
+import {
+  ExperimentStore,
+  jsonWithoutNaN,
+  type StoredExperiment,
+  type StoredExperimentRow,
+} from '../../experiments/log';
+import type { StoreOpenOptions } from '../../storage/sqlite';
 import type { CompareMetric } from '../score/runCompare';
 import type { PairedSummaryRow } from '../score/pairedSummary';
 import type { ExperimentCost, ExperimentFigures } from './experiment';
 import type { LongContextTable } from './longContext';
 
-export const EXPERIMENTS_DB = join('.personalab', 'experiments.db');
-
-/** Each entry moves the schema from version i to i + 1. Append only; never edit a shipped one. */
-export const EXPERIMENT_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE experiments (
-     id INTEGER PRIMARY KEY,
-     created_at TEXT NOT NULL,
-     author TEXT NOT NULL,
-     run TEXT NOT NULL,
-     base_run TEXT NOT NULL,
-     sample TEXT NOT NULL,
-     sample_seed INTEGER NOT NULL,
-     sample_users INTEGER NOT NULL,
-     template_id TEXT NOT NULL,
-     template_hash TEXT NOT NULL,
-     template_text TEXT NOT NULL,
-     system_message TEXT NOT NULL,
-     model TEXT NOT NULL,
-     base_url TEXT NOT NULL,
-     temperature REAL NOT NULL,
-     max_tokens INTEGER,
-     persona_mode TEXT NOT NULL,
-     paired_steps INTEGER NOT NULL,
-     paired_users INTEGER NOT NULL,
-     figures TEXT NOT NULL,
-     flips TEXT NOT NULL,
-     requests INTEGER NOT NULL,
-     prompt_tokens INTEGER NOT NULL,
-     completion_tokens INTEGER NOT NULL,
-     latency_ms REAL NOT NULL,
-     UNIQUE (run, base_run)
-   );
-   CREATE INDEX experiments_by_time ON experiments (created_at);`,
-  // v2: the long-context baseline (appendix E) logged beside template experiments; `scopes` holds its Table 7 rows
-  // per platform and Avg. (JSON), null for a template experiment.
-  `ALTER TABLE experiments ADD COLUMN kind TEXT NOT NULL DEFAULT 'template';
-   ALTER TABLE experiments ADD COLUMN scopes TEXT;`,
-  // v3: the template's name as the user gave it (its file name); '' in rows logged before, shown by their id.
-  `ALTER TABLE experiments ADD COLUMN template_name TEXT NOT NULL DEFAULT '';`,
-];
-
-export const EXPERIMENTS_SCHEMA_VERSION = EXPERIMENT_MIGRATIONS.length;
-
-const EXPERIMENT_SCHEMA: StoreSchema = {
-  what: 'experiment log',
-  table: 'experiments',
-  migrations: EXPERIMENT_MIGRATIONS,
-};
+export { EXPERIMENTS_DB, EXPERIMENT_MIGRATIONS, EXPERIMENTS_SCHEMA_VERSION } from '../../experiments/log';
 
 /** A template over a sample, or the long-context baseline (our reading of appendix E). */
 export type ExperimentKind = 'template' | 'long-context';
+const SPB_KINDS: readonly string[] = ['template', 'long-context'] satisfies ExperimentKind[];
 
 export interface ExperimentInput {
   kind: ExperimentKind;
@@ -91,9 +47,6 @@ export interface ExperimentRow extends ExperimentInput {
   id: number;
 }
 
-/** JSON has no NaN: undefined figures are stored as null and read back as NaN. */
-const nanToNull = (_k: string, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
-
 function readSummary(rows: PairedSummaryRow[]): PairedSummaryRow[] {
   const n = (x: unknown) => (typeof x === 'number' ? x : NaN);
   return rows.map((r) => ({
@@ -119,118 +72,77 @@ function readScopes(text: unknown): LongContextTable['scopes'] | null {
   return v ? v.map((s) => ({ scope: s.scope, rows: readSummary(s.rows) })) : null;
 }
 
-type Row = Record<string, unknown>;
-
-function toRow(r: Row): ExperimentRow {
-  const s = (v: unknown) => (typeof v === 'string' ? v : '');
-  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-  const figures = readFigures(s(r.figures));
+/** A stored row as StreamProfileBench's: its figures and scopes read from their JSON. */
+export function spbExperimentRow(r: StoredExperimentRow): ExperimentRow {
+  const figures = readFigures(r.figures);
   return {
-    id: n(r.id),
+    id: r.id,
     kind: r.kind === 'long-context' ? 'long-context' : 'template',
-    createdAt: s(r.created_at),
-    author: s(r.author),
-    run: s(r.run),
-    baseRun: s(r.base_run),
-    sample: { name: s(r.sample), seed: n(r.sample_seed), users: n(r.sample_users) },
-    template: {
-      id: s(r.template_id),
-      hash: s(r.template_hash),
-      text: s(r.template_text),
-      name: s(r.template_name),
-    },
-    systemMessage: s(r.system_message),
-    endpoint: {
-      baseURL: s(r.base_url),
-      model: s(r.model),
-      temperature: n(r.temperature),
-      maxTokens: typeof r.max_tokens === 'number' ? r.max_tokens : null,
-    },
-    personaMode: r.persona_mode === 'none' ? 'none' : 'full',
+    createdAt: r.createdAt,
+    author: r.author,
+    run: r.run,
+    baseRun: r.baseRun,
+    sample: { name: r.sample.name, seed: r.sample.seed, users: r.sample.units },
+    template: r.template,
+    systemMessage: r.systemMessage,
+    endpoint: r.endpoint,
+    personaMode: r.personaMode === 'none' ? 'none' : 'full',
     figures,
     scopes: readScopes(r.scopes),
+    cost: { ...r.cost, steps: figures?.pairedSteps ?? 0, unknownUsage: 0 },
+  };
+}
+
+/** An entry as the log stores it. */
+export function storedExperiment(e: ExperimentInput): StoredExperiment {
+  return {
+    kind: e.kind,
+    createdAt: e.createdAt,
+    author: e.author,
+    run: e.run,
+    baseRun: e.baseRun,
+    sample: { name: e.sample.name, seed: e.sample.seed, units: e.sample.users },
+    template: e.template,
+    systemMessage: e.systemMessage,
+    endpoint: e.endpoint,
+    personaMode: e.personaMode,
+    paired: { items: e.figures?.pairedSteps ?? 0, units: e.figures?.pairedUsers ?? 0 },
+    figures: jsonWithoutNaN(e.figures),
+    flips: JSON.stringify(e.figures?.flips ?? null),
+    scopes: e.scopes ? jsonWithoutNaN(e.scopes) : null,
     cost: {
-      requests: n(r.requests),
-      steps: figures?.pairedSteps ?? 0,
-      promptTokens: n(r.prompt_tokens),
-      completionTokens: n(r.completion_tokens),
-      latencyMs: n(r.latency_ms),
-      unknownUsage: 0,
+      requests: e.cost.requests,
+      promptTokens: e.cost.promptTokens,
+      completionTokens: e.cost.completionTokens,
+      latencyMs: e.cost.latencyMs,
     },
   };
 }
 
+/** The log of a StreamProfileBench folder, its rows typed as its own (core/experiments/log.ts stores them). */
 export class ExperimentLog {
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(private readonly store: ExperimentStore) {}
 
-  /**
-   * Opens (creating and migrating) the log; `mustExist` to only read one, which opens it read-only (openReadOnly:
-   * nothing written, no lock).
-   */
+  /** See ExperimentStore.open: `mustExist` only reads. */
   static open(path: string, opts: StoreOpenOptions = {}): ExperimentLog {
-    const retry = <R>(fn: () => R, ms: number) =>
-      retryWhileBusy(fn, ms, (s) => new Error(`the experiment log stayed locked by another process for ${s} s`));
-    const how = opts.mustExist && opts.readOnly === undefined ? { ...opts, readOnly: true } : opts;
-    return openStoreDatabase(path, how, retry, EXPERIMENT_SCHEMA, (db) => new ExperimentLog(db));
+    return new ExperimentLog(ExperimentStore.open(path, opts));
   }
 
   /** Records an experiment; the same run and base run again replace their row (a resumed experiment). */
   record(e: ExperimentInput): number {
-    if (this.db.readonly) throw new Error('the experiment log is open read-only; nothing was recorded');
-    const info = this.db
-      .prepare(
-        `INSERT INTO experiments (kind, created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,
-           template_hash, template_text, template_name, system_message, model, base_url, temperature, max_tokens, persona_mode,
-           paired_steps, paired_users, figures, flips, requests, prompt_tokens, completion_tokens, latency_ms, scopes)
-         VALUES (@kind, @created_at, @author, @run, @base_run, @sample, @sample_seed, @sample_users, @template_id,
-           @template_hash, @template_text, @template_name, @system_message, @model, @base_url, @temperature, @max_tokens,
-           @persona_mode, @paired_steps, @paired_users, @figures, @flips, @requests, @prompt_tokens,
-           @completion_tokens, @latency_ms, @scopes)
-         ON CONFLICT (run, base_run) DO UPDATE SET created_at = excluded.created_at, author = excluded.author,
-           base_url = excluded.base_url, paired_steps = excluded.paired_steps, paired_users = excluded.paired_users,
-           figures = excluded.figures, flips = excluded.flips, requests = excluded.requests,
-           prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-           latency_ms = excluded.latency_ms, scopes = excluded.scopes`,
-      )
-      .run({
-        kind: e.kind,
-        created_at: e.createdAt,
-        author: e.author,
-        run: e.run,
-        base_run: e.baseRun,
-        sample: e.sample.name,
-        sample_seed: e.sample.seed,
-        sample_users: e.sample.users,
-        template_id: e.template.id,
-        template_hash: e.template.hash,
-        template_text: e.template.text,
-        template_name: e.template.name,
-        system_message: e.systemMessage,
-        model: e.endpoint.model,
-        base_url: publicBaseURL(e.endpoint.baseURL),
-        temperature: e.endpoint.temperature,
-        max_tokens: e.endpoint.maxTokens,
-        persona_mode: e.personaMode,
-        paired_steps: e.figures?.pairedSteps ?? 0,
-        paired_users: e.figures?.pairedUsers ?? 0,
-        figures: JSON.stringify(e.figures, nanToNull),
-        flips: JSON.stringify(e.figures?.flips ?? null),
-        requests: e.cost.requests,
-        prompt_tokens: e.cost.promptTokens,
-        completion_tokens: e.cost.completionTokens,
-        latency_ms: e.cost.latencyMs,
-        scopes: e.scopes ? JSON.stringify(e.scopes, nanToNull) : null,
-      });
-    return Number(info.lastInsertRowid);
+    return this.store.record(storedExperiment(e));
   }
 
-  /** Every experiment, newest first. */
+  /** Every experiment of StreamProfileBench's kinds, newest first (the log is one schema for every format). */
   list(): ExperimentRow[] {
-    return (this.db.prepare('SELECT * FROM experiments ORDER BY created_at DESC, id DESC').all() as Row[]).map(toRow);
+    return this.store
+      .list()
+      .filter((r) => SPB_KINDS.includes(r.kind))
+      .map(spbExperimentRow);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.store.close();
   }
 }
 

@@ -1,31 +1,17 @@
 // After an experiment's run (or a long-context baseline's): score it against the base run on the sample's steps (the
 // qualifying users' last steps), read its cost from the journal, and record it in the experiment log. One function
 // each for the CLI and the extension.
-import { execFileSync } from 'node:child_process';
-import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { templateHash, templateId } from '../prompt/prompt';
 import type { Benchmark } from '../types';
 import { experimentCost, experimentFigures, type ExperimentFigures, type SampleUsers } from './experiment';
-import { EXPERIMENTS_DB, ExperimentLog, type ExperimentInput } from './log';
+import { storedExperiment, type ExperimentInput } from './log';
+import { logExperiment } from '../../experiments/log';
 import { longContextFigures, type LongContextTable } from './longContext';
 import { sampleSize } from './sample';
 import type { Sample } from '../../experiments/sampleFile';
 
-/** git's user.name in the folder, else the OS user; never fails. */
-export function authorName(cwd: string): string {
-  try {
-    const name = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 5000 });
-    if (name.trim()) return name.trim();
-  } catch {
-    // not a git folder, or no git
-  }
-  try {
-    return userInfo().username;
-  } catch {
-    return '';
-  }
-}
+export { authorName } from '../../experiments/author';
 
 export interface FinishedExperiment {
   /** loaded with the experiment's run and the base run */
@@ -72,16 +58,7 @@ export function recordExperiment(e: FinishedExperiment): {
   return { figures, entry, logPath: writeEntry(e.bench.root, entry) };
 }
 
-function writeEntry(root: string, entry: ExperimentInput): string {
-  const logPath = join(root, EXPERIMENTS_DB);
-  const log = ExperimentLog.open(logPath);
-  try {
-    log.record(entry);
-  } finally {
-    log.close();
-  }
-  return logPath;
-}
+const writeEntry = (root: string, entry: ExperimentInput) => logExperiment(root, storedExperiment(entry));
 
 export interface FinishedLongContext {
   /** loaded with the long-context run and the base run */

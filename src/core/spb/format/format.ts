@@ -18,6 +18,7 @@ import { evalReport, scoreJson } from '../score/tables';
 import { wrapLine } from '../../tables/text';
 import type { Benchmark } from '../types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from '../view/userOrder';
+import { spbDemoAnswer } from '../demo/profiler';
 
 const TASKS = /^(weibo|xiaohongshu|toutiao|zhihu|douban)_inference_tasks\.jsonl$/;
 
@@ -162,4 +163,5 @@ export const streamProfileBench = defineFormat({
     audit: (bench, req) => auditBenchmark(bench, req),
     labels: { targets: ['step', 'tag', 'span'], freshness },
   },
+  demoAnswer: spbDemoAnswer,
 });

@@ -14,7 +14,7 @@ export function stepEntry(
   r: { prediction: unknown[]; reasoning: string; personaSummary: string; personaNext: string | null },
   error: boolean,
   attempts: number,
-): StepEntry {
+): StepEntry<Platform> {
   return {
     t: 'step',
     platform: user.platform,

@@ -5,9 +5,11 @@ import type { Benchmark, Platform, Step, User } from '../types';
 import { failedStepsOf } from './onlyFailed';
 import { PLATFORMS } from '../types';
 import { planRun } from './plan';
-import type { RunOptions } from '../../runner/runner';
+import type { RunOptions } from './runner';
 import { renderStepRequest, safeReadPosts, startPersonaFor } from './step';
 import { readPostsText } from '../format/load';
+import { estimateRequests, type Prices, type RunEstimate } from '../../runner/estimate';
+import { stepKey } from '../../runner/journal';
 
 /** What of a run decides which prompts it sends: the run's own options, so the two cannot drift apart. */
 export type PlannedSelection = Pick<
@@ -91,4 +93,18 @@ export function plannedPrompts(bench: Benchmark, sel: PlannedSelection): Planned
     });
     return { ...p.head, system: r.system, prompt: r.prompt };
   });
+}
+
+/** `done`: journal keys (stepKey) of finished steps, which a resume does not request again. */
+export function estimateRun(
+  prompts: readonly PlannedPrompt[],
+  opts: { done?: ReadonlySet<string>; maxTokens?: number | null; prices?: Prices } = {},
+): RunEstimate {
+  const items = prompts.map((p) => ({
+    system: p.system,
+    prompt: p.prompt,
+    done: opts.done?.has(stepKey(p.platform, p.userId, p.index)) === true,
+    maxTokens: opts.maxTokens ?? null,
+  }));
+  return estimateRequests(items, opts.prices);
 }

@@ -1,7 +1,7 @@
 // The step view's words: the pool groups' labels and tooltips, each metric's label, group and tooltip, the order the
 // metrics are shown in, and how their values are written.
-import { hoverText, MISSING, poolClassHover } from '../../glossary';
-import { METRIC_NAMES, METRIC_VIEW_ORDER } from '../names';
+import { hoverText, MISSING } from '../../glossary';
+import { CLASS_NAMES, METRIC_NAMES, METRIC_VIEW_ORDER } from '../names';
 import type { MetricKey, PoolClass } from '../types';
 
 export type MetricGroup = 'recall' | 'error' | 'diagnostic';
@@ -24,6 +24,9 @@ export const GROUP_LABELS: Record<PoolClass, string> = {
   dViral: 'D_viral',
   dRandom: 'D_random',
 };
+
+/** The pool class's hover: "T_keep (recurring positives): positive: …". */
+const poolClassHover = (cls: PoolClass): string => hoverText(CLASS_NAMES[cls].name);
 
 /** Each pool class's hover: its glossary entry (src/core/glossary.ts). */
 export const GROUP_TOOLTIPS: Record<PoolClass, string> = {

@@ -1,6 +1,7 @@
 // OmniBehavior in the extension.
 import { omniBehavior, omniRoot } from '../../../core/formats';
 import { omniAuditPart } from './audit/part';
+import { omniComparePart } from './compare/part';
 import { omniLabelPart } from './labels/part';
 import { omniDashboard } from './dashboard/part';
 import type { FormatContribution } from '../contribution';
@@ -19,5 +20,6 @@ export const omniContribution: FormatContribution<OmniStore> = {
   audit: (store) => omniAuditPart(store, tracePanelOf(store)),
   labels: (store, host) => omniLabelPart(store, host),
   dashboard: (store, host) => omniDashboard(store, host),
+  compare: (store, host) => omniComparePart(store, host),
   views: (store, context, host) => omniFeatures(store, context, host),
 };

@@ -1,11 +1,12 @@
 // PersonaMem in the extension: its store, tree, file watch, Problems collection, dashboard, Compare Runs, question
-// view, re-runs, labels and its part of the PI audit.
+// view, re-runs, labels, its part of the PI audit and its rows of the Experiments view.
 import { personaMem } from '../../../core/personamem/format';
 import { personaMemRoot } from '../../../core/personamem/load';
 import type { FormatContribution } from '../contribution';
 import { personaMemAuditPart } from './audit/part';
 import { personaMemComparePart } from './compare/part';
 import { personaMemDashboard } from './dashboard/part';
+import { pmExperimentsPart } from './experiments/part';
 import { personaMemLabelPart } from './labels/part';
 import { activateQuestionView } from './questionView';
 import { activatePmRerun } from './rerun';
@@ -25,4 +26,5 @@ export const personaMemContribution: FormatContribution<PersonaMemStore> = {
   rerun: (store, host) => activatePmRerun(store, host),
   audit: (store) => personaMemAuditPart(store),
   labels: (store, host) => personaMemLabelPart(store, host),
+  experiments: (store) => pmExperimentsPart(store),
 };

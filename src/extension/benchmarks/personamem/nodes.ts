@@ -16,6 +16,8 @@ import { SKILL_HEADS } from '../../../core/personamem/types';
 import type { TreeNode } from '../../tree/node';
 import { CHOOSE_RUN_COMMAND, OPEN_QUESTION_COMMAND } from './ids';
 import { collapsedIf, folderName, markdown, namedTooltip, treeItem } from '../../treeItem';
+import { compareBadgeUri } from '../../compare/badges';
+import { personaMem } from '../../../core/personamem/format';
 
 export interface PmTreeContext {
   bench: PersonaMemBench;
@@ -32,6 +34,10 @@ export const pmNodeId = {
   persona: (root: string, split: string, persona: string) => `personamem/${root}/${split}/p/${persona}`,
   question: (root: string, ref: PmQuestionRef) => `personamem/${root}/${ref.split}/q/${ref.questionId}`,
 };
+
+/** The tree path of compare mode's badge (compare/badges.ts): split and persona, then the question. */
+export const pmBadgePath = (split: string, personaId: string, questionId?: string): string[] =>
+  questionId === undefined ? [split, personaId] : [split, personaId, questionId];
 
 const VERDICT_ICON: Record<PmVerdict, { icon: string; color?: string; word: string }> = {
   right: { icon: 'pass', color: 'testing.iconPassed', word: 'right' },
@@ -81,6 +87,9 @@ export class PmQuestionNode implements TreeNode {
       icon: v?.icon ?? 'question',
       color: v?.color,
       description: [q.topic, v?.word, badge].filter(Boolean).join(' · '),
+      // compare mode's badge; a resourceUri stops VS Code from asking resolveTreeItem for the tooltip
+      resourceUri: compareBadgeUri(personaMem.id, pmBadgePath(q.split, q.personaId, q.questionId)),
+      tooltip: this.tooltip(),
       accessibilityInformation: {
         label: `Question ${this.position}, ${head}, ${q.topic}${v ? `, ${v.word}` : ''}${badge ? `, ${badge}` : ''}`,
       },
@@ -118,6 +127,8 @@ export class PmPersonaNode implements TreeNode {
       id: pmNodeId.persona(this.ctx.bench.root, this.split, this.personaId),
       contextValue: 'personaLab.personamem.persona',
       icon: 'person',
+      resourceUri: compareBadgeUri(personaMem.id, pmBadgePath(this.split, this.personaId)),
+      tooltip: this.tooltip(),
       description: countsText(verdictsOf(this.ctx, questions), answers(this.ctx, this.split)),
     });
   }

@@ -9,7 +9,6 @@ import {
 } from './experiments/commands';
 import type { ExperimentDeps } from './experiments/commands';
 import { runLongContextBaseline, showLongContextTable } from './experiments/longContext';
-import { spbCompare } from './compare/part';
 import type { FormatCommands } from '../../commands/command';
 import { streamProfileBench } from '../../../core/formats';
 import { chooseRun, copyUserId, revealUser, showDiagnostics } from './commands';
@@ -50,8 +49,6 @@ export function spbCommands(f: SpbFeatures): FormatCommands {
     'personaLab.nextUser': { make: () => () => navigate(stepViews, 'nextUser') },
     'personaLab.previousUser': { make: () => () => navigate(stepViews, 'previousUser') },
     'personaLab.openDashboard': { needs: 'own', make: (c) => () => c.dashboard.of(streamProfileBench.id)?.show() },
-    'personaLab.compareMode.on': { needs: 'own', make: (c) => () => spbCompare(c.compare).setMode(true) },
-    'personaLab.compareMode.off': { make: (c) => () => spbCompare(c.compare).setMode(false) },
     'personaLab.filterSteps': { needs: 'own', make: (c) => (arg) => filterSteps(spbLabels(c.labels).filter, arg) },
     'personaLab.clearStepFilter': { make: (c) => () => clearStepFilter(spbLabels(c.labels).filter) },
     'personaLab.nextUnlabelledStep': {

@@ -6,6 +6,7 @@ import { spbDashboard } from './dashboard/part';
 import { spbComparePart } from './compare/part';
 import type { FormatContribution } from '../contribution';
 import { spbFeatures } from './features';
+import { spbExperimentsOf } from './experiments';
 import { SpbStore } from './store';
 import { watchSpb } from './watch';
 
@@ -21,4 +22,5 @@ export const spbContribution: FormatContribution<SpbStore> = {
   dashboard: (store, host) => spbDashboard(store, host),
   views: (store, context, host) => spbFeatures(store, context, host),
   compare: (store, host) => spbComparePart(store, host),
+  experiments: (store) => spbExperimentsOf(store),
 };

@@ -1,15 +1,15 @@
-// The resourceUri a tree item carries so that a FileDecorationProvider can badge it (compare mode's regressed steps
-// and users, compare/decorations.ts): one per step and one per user, under one scheme.
-import * as vscode from 'vscode';
+// The resourceUri a tree item carries so that compare mode can badge it (compare/badges.ts): one per step (an item
+// whose Recall fell) and one per user (the count of its steps that did).
+import type * as vscode from 'vscode';
+import { streamProfileBench } from '../../../core/spb/format/format';
 import type { Platform } from '../../../core/spb/types';
+import { compareBadgeUri } from '../../compare/badges';
 import type { StepRef } from './stepRef';
 
-export const DECORATION_SCHEME = 'persona-lab-step';
-
 export function stepDecorationUri(ref: StepRef): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECORATION_SCHEME, path: `/${ref.platform}/${ref.userId}/${ref.stepId}` });
+  return compareBadgeUri(streamProfileBench.id, [ref.platform, ref.userId, String(ref.stepId)]);
 }
 
 export function userDecorationUri(platform: Platform, userId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECORATION_SCHEME, path: `/${platform}/${userId}` });
+  return compareBadgeUri(streamProfileBench.id, [platform, userId]);
 }

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_HISTORY_TOKENS } from '../../../../core/omni/run/source';
 import { maskingTransport } from '../../../../core/pi/guard';
 import { createOpenAITransport, publicBaseURL } from '../../../../core/runner/client';
 import { estimateLine, estimateRequests } from '../../../../core/runner/estimate';
-import { MANIFEST_FILE } from '../../../../core/runner/runner';
+import { MANIFEST_FILE } from '../../../../core/runner/runFolder';
 import type { OmniBenchmark } from '../../../../core/omni/types';
 import { OmniBenchmarkNode, OmniUserNode } from '../nodes';
 import { log } from '../../../log';

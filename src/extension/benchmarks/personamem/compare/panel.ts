@@ -1,33 +1,27 @@
 // The PersonaMem compare view: run B against run A on the questions both answered (core/personamem/compare.ts):
 // each run's accuracy, B − A with its paired interval over personas, overall and per question type, and the
-// questions whose answer changed; a question's row opens it in the question view. One panel, reused; it follows
-// the benchmark's reloads.
+// questions whose answer changed; a question's row opens it in the question view. The panel, its pair and its
+// reloads are the generic compare view's (compare/panel.ts).
 import * as vscode from 'vscode';
 import { comparePersonaMemRuns, pmCompareProblem, type PmComparison } from '../../../../core/personamem/compare';
 import {
   PM_COMPARE_VIEW_TYPE,
   isWebviewToExtension,
-  type ExtensionToWebview,
   type WebviewToExtension,
 } from '../../../../shared/personamem/compareProtocol';
-import type { RunPair } from '../../../compare/part';
+import { RunPairPanel, type CompareFromWebview } from '../../../compare/panel';
 import { log } from '../../../log';
 import { newNonce, webviewHtml } from '../../../webviewHtml';
-import { ReusedPanel } from '../../../webviewPanel';
 import { OPEN_QUESTION_COMMAND } from '../ids';
 import type { PersonaMemStore } from '../store';
 
 const VIEW = 'PersonaMem compare view';
 const PAIR_KEY = 'personaLab.personamem.comparePair';
 
-export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExtension> {
-  private cached: { bench: unknown; pair: RunPair; cmp: PmComparison } | undefined;
+type Own = Exclude<WebviewToExtension, CompareFromWebview>;
 
-  constructor(
-    extensionUri: vscode.Uri,
-    private readonly store: PersonaMemStore,
-    private readonly state: vscode.Memento,
-  ) {
+export class PersonaMemComparePanel extends RunPairPanel<PmComparison, Own> {
+  constructor(extensionUri: vscode.Uri, store: PersonaMemStore, state: vscode.Memento) {
     super(
       {
         viewType: PM_COMPARE_VIEW_TYPE,
@@ -43,82 +37,34 @@ export class PersonaMemComparePanel extends ReusedPanel<ExtensionToWebview, Webv
           }),
       },
       { accepts: isWebviewToExtension, logName: VIEW },
+      {
+        bench: () => store.bench,
+        problem: (pair) => {
+          const a = store.score(pair.a);
+          const b = store.score(pair.b);
+          return a && b ? pmCompareProblem(a, b) : undefined;
+        },
+        compare: (pair) => {
+          const bench = store.bench;
+          const a = store.score(pair.a);
+          const b = store.score(pair.b);
+          return bench && a && b && !pmCompareProblem(a, b) ? comparePersonaMemRuns(bench, a, b) : undefined;
+        },
+        describe: (cmp) =>
+          `${cmp.overall.items} paired question(s) of ${cmp.overall.units} persona(s), ${cmp.differing.length} differing`,
+        noBenchmark: 'No PersonaMem benchmark is open.',
+        onDidChange: store.onDidChange,
+      },
+      state,
+      PAIR_KEY,
     );
-    this.disposables.push(store.onDidChange(() => this.refresh()));
   }
 
-  /** The pair compared last, even if a run of it is gone now. */
-  get pair(): RunPair | undefined {
-    return this.state.get<RunPair>(PAIR_KEY);
-  }
-
-  async setPair(pair: RunPair): Promise<void> {
-    await this.state.update(PAIR_KEY, { a: pair.a, b: pair.b });
-    this.show();
-  }
-
-  /** Why the pair cannot be compared, or undefined (undefined too when a run is not scored yet). */
-  problem(pair: RunPair): string | undefined {
-    const a = this.store.score(pair.a);
-    const b = this.store.score(pair.b);
-    return a && b ? pmCompareProblem(a, b) : undefined;
-  }
-
-  /** The comparison of the pair, computed once per load and pair. */
-  private comparison(pair: RunPair): PmComparison | undefined {
-    const bench = this.store.bench;
-    const a = this.store.score(pair.a);
-    const b = this.store.score(pair.b);
-    if (!bench || !a || !b || pmCompareProblem(a, b)) return undefined;
-    const c = this.cached;
-    if (c && c.bench === bench && c.pair.a === pair.a && c.pair.b === pair.b) return c.cmp;
-    const started = Date.now();
-    const cmp = comparePersonaMemRuns(bench, a, b);
-    log.info(
-      `${VIEW}: ${pair.a} vs ${pair.b}: ${cmp.overall.items} paired question(s) of ${cmp.overall.units} persona(s), ${cmp.differing.length} differing, in ${Date.now() - started} ms`,
-    );
-    this.cached = { bench, pair, cmp };
-    return cmp;
-  }
-
-  protected refresh(): void {
-    if (!this.host) return;
-    const pair = this.pair;
-    const bench = this.store.bench;
-    const cmp = pair && this.comparison(pair);
-    if (!cmp || !pair) {
-      const why = pair && this.problem(pair);
-      this.post({
-        type: 'empty',
-        message: !bench
-          ? 'No PersonaMem benchmark is open.'
-          : (why ?? 'Pick two runs of one split to compare (Persona Lab: Compare Runs…).'),
-      });
-      return;
-    }
-    this.host.panel.title = `Compare: ${pair.a} vs ${pair.b}`;
-    this.post({ type: 'show', model: cmp });
-  }
-
-  protected async handle(msg: WebviewToExtension): Promise<void> {
-    switch (msg.type) {
-      case 'openQuestion': {
-        const split = this.cached?.cmp.split;
-        if (!split) return;
-        log.info(`${VIEW}: opening ${split} ${msg.questionId}`);
-        await vscode.commands.executeCommand(OPEN_QUESTION_COMMAND, { split, questionId: msg.questionId });
-        break;
-      }
-      case 'pickRuns':
-        await vscode.commands.executeCommand('personaLab.compareRuns');
-        break;
-      case 'swapRuns': {
-        const pair = this.pair;
-        if (pair) await this.setPair({ a: pair.b, b: pair.a });
-        break;
-      }
-      default:
-        break;
-    }
+  protected async handleOwn(msg: Own): Promise<void> {
+    if (msg.type !== 'openQuestion') return;
+    const split = this.current?.split;
+    if (!split) return;
+    log.info(`${VIEW}: opening ${split} ${msg.questionId}`);
+    await vscode.commands.executeCommand(OPEN_QUESTION_COMMAND, { split, questionId: msg.questionId });
   }
 }

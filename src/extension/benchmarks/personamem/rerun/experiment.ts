@@ -1,14 +1,14 @@
 // PersonaMem experiments from the editor: Batch Run… on a sample of questions stratified by question type (drawn here
 // or by `persona-lab sample`), compared with a base run on the sample's questions as `persona-lab experiment` compares
-// them (core personamem/experiment/). The figures are said in a message and shown as text on request.
+// them (core personamem/experiment/), and logged in the experiment log (the Experiments view lists it). The figures
+// are said in a message and shown as text on request.
 import * as vscode from 'vscode';
 import { checkSampleName, listSamples, samplePath, writeSample } from '../../../../core/experiments/sampleFile';
-import {
-  deltaLine,
-  pmExperimentFigures,
-  pmExperimentRunName,
-  pmFigureLines,
-} from '../../../../core/personamem/experiment/compare';
+import { deltaLine, pmExperimentRunName } from '../../../../core/personamem/experiment/compare';
+import { pmExperimentEntry, recordPmExperiment } from '../../../../core/personamem/experiment/log';
+import { pmExperimentLines } from '../../../../core/personamem/experiment/text';
+import { authorName } from '../../../../core/experiments/author';
+import { refreshPmExperiments } from '../experiments/part';
 import { checkPmSample, drawPmSample, newPmSample, type PmSample } from '../../../../core/personamem/experiment/sample';
 import { log } from '../../../log';
 import type { PersonaMemStore } from '../store';
@@ -106,24 +106,24 @@ export async function runPmExperiment(deps: PmBatchDeps, sample: PmSample): Prom
   const baseRun = base.run ? loaded?.runs.get(base.run) : undefined;
   if (!loaded || !run) return;
   await deps.store.selectRun(run.name);
-  if (!baseRun) {
+  const entry = pmExperimentEntry({ bench: loaded, sample, run, base: baseRun, author: authorName(loaded.root) });
+  try {
+    const path = recordPmExperiment(loaded.root, entry);
+    log.info(`experiment ${run.name} logged in ${path}`);
+  } catch (e) {
+    void vscode.window.showWarningMessage(`Persona Lab: experiment ${name} not logged: ${(e as Error).message}`);
+  }
+  refreshPmExperiments(deps.store);
+  const f = entry.figures;
+  if (!f) {
     void vscode.window.showInformationMessage(`Persona Lab: experiment ${name} on ${what} finished (no base run).`);
     return;
   }
-  const f = pmExperimentFigures(
-    loaded,
-    baseRun,
-    run,
-    sample.questions,
-    sample.strata.map((s) => s.key),
-  );
   const text = `experiment on ${what}: ${deltaLine(f)}`;
   log.info(text);
   const choice = await vscode.window.showInformationMessage(`Persona Lab: ${text}.`, 'Show Figures');
   if (choice !== 'Show Figures') return;
-  const doc = await vscode.workspace.openTextDocument({
-    content: [`${run.name} on ${what}`, ...pmFigureLines(f)].join('\n') + '\n',
-    language: 'plaintext',
-  });
+  const rowText = pmExperimentLines({ ...entry, id: 0 });
+  const doc = await vscode.workspace.openTextDocument({ content: rowText.join('\n') + '\n', language: 'plaintext' });
   await vscode.window.showTextDocument(doc, { preview: true });
 }

@@ -1,27 +1,16 @@
 // StreamProfileBench's part of Compare Runs (compare/part.ts): the compare view (steps paired within users, the
-// bootstrap stratified by platform), and the tree's compare mode (personaLab.compareMode.on / .off; context key
-// personaLab.compareMode) that badges the steps where B's Recall is below A's.
+// bootstrap stratified by platform), and the badges of compare mode (compare/mode.ts): the steps where B's Recall is
+// below A's.
 import * as vscode from 'vscode';
-import { streamProfileBench } from '../../../../core/spb/format/format';
 import { readRunOrigin } from '../../../../core/spb/prompt/runOrigin';
 import { pctText } from '../../../../core/tables/format';
 import { COMPARE_VIEW_TYPE } from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
-import { log } from '../../../log';
 import { restoreReusedPanel } from '../../../webviewPanel';
-import { RegressionDecorations } from './decorations';
 import { regressedSteps } from './model';
 import { ComparePanel } from './panel';
-import type { CompareHost, ComparePart, CompareRunChoice, RunPair } from '../../../compare/part';
-import { pickRunPair } from '../../../compare/pick';
+import type { CompareBadges, CompareHost, ComparePart, CompareRunChoice, RunPair } from '../../../compare/part';
 import { CompareSession } from './session';
-
-const MODE_CONTEXT = 'personaLab.compareMode';
-
-export interface SpbComparePart extends ComparePart {
-  /** Compare mode on or off; on without a pair asks for one first. */
-  setMode(on: boolean): Promise<void>;
-}
 
 function choices(store: SpbStore): CompareRunChoice[] {
   const bench = store.bench;
@@ -39,43 +28,32 @@ function choices(store: SpbStore): CompareRunChoice[] {
   });
 }
 
-export function spbComparePart(store: SpbStore, host: CompareHost): SpbComparePart {
+export function spbComparePart(store: SpbStore, host: CompareHost): ComparePart {
   const session = new CompareSession(store, host.state);
   const panel = new ComparePanel(host.extensionUri, store, session);
-  const decorations = new RegressionDecorations();
-  const status = vscode.window.createStatusBarItem('personaLab.compareMode', vscode.StatusBarAlignment.Left, 50);
-  status.name = 'Persona Lab compare mode';
-  status.command = 'personaLab.compareRuns';
-  let modeOn = false;
 
-  const updateMode = async () => {
+  const badges = async (given?: RunPair): Promise<CompareBadges | undefined> => {
+    if (given) await session.setPair(given);
     const pair = session.pair;
-    const cmp = modeOn ? await session.comparison() : undefined;
-    if (!modeOn || !pair || !cmp || pair !== session.pair) {
-      decorations.set(new Map(), '');
-      status.hide();
-      return;
-    }
-    const regressed = regressedSteps(cmp);
-    decorations.set(regressed, `${pair.a} vs ${pair.b}`);
-    status.text = `$(git-compare) ${pair.a} vs ${pair.b}: ${regressed.size} regressed`;
-    status.tooltip = `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree. Click to compare other runs.`;
-    status.show();
-    log.info(`compare mode: ${regressed.size} regressed step(s) of ${pair.a} vs ${pair.b}`);
+    const cmp = pair ? await session.comparison() : undefined;
+    if (!pair || !cmp || pair !== session.pair) return undefined;
+    const items = new Map<string, string>();
+    for (const [key, delta] of regressedSteps(cmp)) items.set(key, `Recall ${(100 * delta).toFixed(1)} pp`);
+    return {
+      pair,
+      items,
+      unit: 'step',
+      explain: `Compare mode: steps where ${pair.b}'s Recall is below ${pair.a}'s are badged ↓ in the Benchmarks tree.`,
+    };
   };
 
   const disposables: vscode.Disposable[] = [
     restoreReusedPanel(COMPARE_VIEW_TYPE, panel, () => store.ready()),
     session,
     panel,
-    decorations,
-    status,
-    vscode.window.registerFileDecorationProvider(decorations),
-    session.onDidChange(() => void updateMode()),
   ];
-  void vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
 
-  const part: SpbComparePart = {
+  return {
     runs: () => choices(store),
     get lastPair() {
       return session.lastPair;
@@ -87,27 +65,10 @@ export function spbComparePart(store: SpbStore, host: CompareHost): SpbComparePa
       await session.setPair(pair);
       panel.show();
     },
-    setMode: async (on) => {
-      if (on && !session.pair) {
-        const picked = await pickRunPair([{ label: streamProfileBench.label, part }]);
-        if (!picked) return;
-        await session.setPair(picked.pair);
-      }
-      modeOn = on;
-      await vscode.commands.executeCommand('setContext', MODE_CONTEXT, on);
-      await updateMode();
-    },
+    badges,
+    onDidChangeBadges: session.onDidChange,
     dispose: () => {
       for (const d of disposables.splice(0)) d.dispose();
     },
   };
-  return part;
-}
-
-/** The StreamProfileBench part of Compare Runs (compare mode's commands read it). */
-export function spbCompare(api: { of(formatId: string): ComparePart | undefined }): SpbComparePart {
-  // The StreamProfileBench contribution's `compare` made it (benchmarks/spb/contribution.ts).
-  const part = api.of(streamProfileBench.id) as SpbComparePart | undefined;
-  if (!part) throw new Error('the StreamProfileBench compare view is not wired');
-  return part;
 }

@@ -1,4 +1,5 @@
-// Template experiments: the Experiments view (the log, newest first, with paired deltas) and what its commands need.
+// Template experiments: StreamProfileBench's rows of the Experiments view (the log, newest first, with paired deltas;
+// the view is extension/experiments/, which finds them by the store) and what its commands need.
 // The Experiments table comes back after a reload of the window: its sort and selection are in the page's state, its
 // rows are read from the log again.
 import * as vscode from 'vscode';
@@ -7,10 +8,14 @@ import { restoreReusedPanel } from '../../../webviewPanel';
 import type { ReadOnlyDocs } from '../../../docs';
 import type { RerunDeps } from '../rerun/step';
 import type { ExperimentDeps } from './commands';
+import type { SpbStore } from '../store';
 import { ExperimentsProvider } from './provider';
 import { ExperimentTablePanel } from './table';
 
-export const EXPERIMENTS_VIEW = 'personaLab.experiments';
+const made = new WeakMap<SpbStore, ExperimentsProvider>();
+
+/** The store's rows of the Experiments view (its contribution's `experiments`), once its features made them. */
+export const spbExperimentsOf = (store: SpbStore): ExperimentsProvider | undefined => made.get(store);
 
 export function activateExperiments(
   context: vscode.ExtensionContext,
@@ -18,8 +23,7 @@ export function activateExperiments(
   docs: ReadOnlyDocs,
 ): ExperimentDeps {
   const provider = new ExperimentsProvider(rerun.store);
-  const view = vscode.window.createTreeView(EXPERIMENTS_VIEW, { treeDataProvider: provider, canSelectMany: true });
-  context.subscriptions.push(provider, view);
+  made.set(rerun.store, provider);
   provider.refresh();
   let table: ExperimentTablePanel | undefined;
   const tablePanel = () => (table ??= new ExperimentTablePanel(context.extensionUri, deps));

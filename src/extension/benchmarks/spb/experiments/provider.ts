@@ -1,5 +1,6 @@
-// The Experiments view: the rows of <benchmark>/.personalab/experiments.db, newest first, each with its paired deltas
-// against its base run (description) and the whole comparison and cost (tooltip). Read again on every refresh.
+// StreamProfileBench's part of the Experiments view (extension/experiments/): the rows of
+// <benchmark>/.personalab/experiments.db, newest first, each with its paired deltas against its base run
+// (description) and the whole comparison and cost (tooltip). Read again on every refresh.
 // Long-context rows (the appendix E baseline) have their own icon, "long-context" in the description, their Table 7
 // in the tooltip, and open it on a click.
 import { existsSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   longContextTableOf,
 } from '../../../../core/spb/experiments/longContext';
 import type { SpbStore } from '../store';
+import type { ExperimentsPart } from '../../../experiments/part';
 import { log } from '../../../log';
 import { hoverText } from '../../../../core/glossary';
 
@@ -98,9 +100,9 @@ function item(row: ExperimentRow, size: BenchmarkSize | undefined): vscode.TreeI
   return t;
 }
 
-export class ExperimentsProvider implements vscode.TreeDataProvider<ExperimentNode>, vscode.Disposable {
+export class ExperimentsProvider implements ExperimentsPart<ExperimentNode> {
   private readonly changed = new vscode.EventEmitter<undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
+  readonly onDidChange = this.changed.event;
   private rows: ExperimentRow[] = [];
   private readonly subscription: vscode.Disposable;
 
@@ -136,13 +138,13 @@ export class ExperimentsProvider implements vscode.TreeDataProvider<ExperimentNo
     }
   }
 
-  getTreeItem(node: ExperimentNode): vscode.TreeItem {
+  item(node: ExperimentNode): vscode.TreeItem {
     const bench = this.store.bench;
     return item(node.row, bench && benchmarkSize(bench));
   }
 
-  getChildren(node?: ExperimentNode): ExperimentNode[] {
-    return node ? [] : this.rows.map((r) => new ExperimentNode(r));
+  nodes(): ExperimentNode[] {
+    return this.rows.map((r) => new ExperimentNode(r));
   }
 
   dispose(): void {

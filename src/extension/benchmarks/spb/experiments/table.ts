@@ -35,7 +35,7 @@ export class ExperimentTablePanel extends ReusedPanel<ExtensionToWebview, Webvie
       },
       { accepts: isWebviewToExtension, logName: 'experiment table' },
     );
-    this.disposables.push(deps.provider.onDidChangeTreeData(() => this.refresh()));
+    this.disposables.push(deps.provider.onDidChange(() => this.refresh()));
   }
 
   protected refresh(): void {

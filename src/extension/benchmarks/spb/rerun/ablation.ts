@@ -2,7 +2,7 @@
 // (<name>-none, <name>-full) at the same time; the step view then shows the step-wise Recall side by side.
 import * as vscode from 'vscode';
 import { ablationTable } from '../../../../core/spb/rerun/ablation';
-import type { RunProgress } from '../../../../core/runner/runner';
+import type { RunProgress } from '../../../../core/spb/run/runner';
 import { stepForCommand } from '../stepView';
 import { slug, stamp, userOfNode } from './args';
 import { askRunName, guardPlan, progressText, runPlan, type BatchPlan } from './batch';

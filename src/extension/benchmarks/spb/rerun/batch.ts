@@ -7,13 +7,9 @@ import * as vscode from 'vscode';
 import { maskingTransport, maskOutgoing } from '../../../../core/pi/guard';
 import { createOpenAITransport } from '../../../../core/runner/client';
 import { renderPlanned } from '../../../../core/spb/run/preflight';
-import {
-  MANIFEST_FILE,
-  isValidRunName,
-  runBenchmark,
-  type RunProgress,
-  type RunSummary,
-} from '../../../../core/runner/runner';
+import { SPB_RUN_FILES } from '../../../../core/spb/run/runFiles';
+import { runBenchmark, type RunProgress, type RunSummary } from '../../../../core/spb/run/runner';
+import { MANIFEST_FILE, isValidRunName } from '../../../../core/runner/runFolder';
 import { readManifest, type PersonaMode, type StartPersona } from '../../../../core/runner/manifest';
 import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';
@@ -193,7 +189,7 @@ export async function askRunName(
       if (!isValidRunName(v)) return 'Letters, digits, ".", "_" and "-" only';
       const dir = join(root, 'results', v);
       if (!existsSync(dir)) return undefined;
-      const m = readManifest(join(dir, MANIFEST_FILE));
+      const m = readManifest(join(dir, MANIFEST_FILE), SPB_RUN_FILES);
       if (!m) return `results/${v} exists and was not written by Persona Lab`;
       return {
         message: `results/${v} exists (${m.status}, ${m.counts.done}/${m.counts.steps} steps): it resumes if the settings match`,
@@ -332,7 +328,7 @@ export async function resumeRun(deps: RerunDeps): Promise<void> {
   const items = (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
     .filter((d) => d.isDirectory())
     .flatMap((d) => {
-      const m = readManifest(join(root, 'results', d.name, MANIFEST_FILE));
+      const m = readManifest(join(root, 'results', d.name, MANIFEST_FILE), SPB_RUN_FILES);
       return m && m.status !== 'finished'
         ? [
             {

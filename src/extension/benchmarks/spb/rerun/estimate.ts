@@ -2,11 +2,11 @@
 // and the cost where personaLab.cost.* give prices per million tokens (core/runner/estimate.ts says how).
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { estimateLine, estimateRun, type Prices } from '../../../../core/runner/estimate';
+import { estimateLine, type Prices } from '../../../../core/runner/estimate';
 import { readJournalSteps } from '../../../../core/runner/journal';
-import { renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
-import { JOURNAL_FILE } from '../../../../core/runner/runner';
-import type { Benchmark } from '../../../../core/spb/types';
+import { estimateRun, renderPlanned, type PlannedSelection } from '../../../../core/spb/run/preflight';
+import { JOURNAL_FILE } from '../../../../core/runner/runFolder';
+import { isPlatform, type Benchmark } from '../../../../core/spb/types';
 import type { ResolvedEndpoint } from '../../../endpoint';
 
 export function costPrices(): Prices {
@@ -26,6 +26,8 @@ export async function estimateText(
   name?: string,
 ): Promise<string> {
   const prompts = await renderPlanned(bench, { systemMessage: target.systemMessage, ...selection });
-  const done = name ? new Set(readJournalSteps(join(bench.root, 'results', name, JOURNAL_FILE)).keys()) : undefined;
+  const done = name
+    ? new Set(readJournalSteps(join(bench.root, 'results', name, JOURNAL_FILE), isPlatform).keys())
+    : undefined;
   return estimateLine(estimateRun(prompts, { done, maxTokens: target.config.maxTokens, prices: costPrices() }));
 }

@@ -5,11 +5,11 @@
 // Users run concurrently (bounded); the steps of a user run in order, because each hands its persona on.
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { userPostsReader } from '../spb/format/load';
-import { DEFAULT_SYSTEM_MESSAGE } from '../spb/prompt/prompt';
-import { resultLine, writeResultsFile } from '../spb/format/resultsFile';
-import { mkdirInside, resolveInside } from '../io/safeFs';
-import { PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../spb/types';
+import { userPostsReader } from '../format/load';
+import { DEFAULT_SYSTEM_MESSAGE } from '../prompt/prompt';
+import { resultLine, writeResultsFile } from '../format/resultsFile';
+import { mkdirInside, resolveInside } from '../../io/safeFs';
+import { isPlatform, PLATFORMS, type Benchmark, type Platform, type Run, type Step, type User } from '../types';
 import {
   createOpenAITransport,
   DEFAULT_RETRY,
@@ -17,8 +17,8 @@ import {
   type ChatTransport,
   type EndpointConfig,
   type RetryPolicy,
-} from './client';
-import { acquireLock, Journal, type StepEntry } from './journal';
+} from '../../runner/client';
+import { acquireLock, Journal, type StepEntry } from '../../runner/journal';
 import {
   manifestConflicts,
   newManifest,
@@ -28,16 +28,14 @@ import {
   type RunManifest,
   type RunStatus,
   type StartPersona,
-} from './manifest';
-import { isSeededFailure, seedJournal, usersOf } from '../spb/run/onlyFailed';
-import { runPool, safeListener } from './pool';
-import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from '../spb/run/plan';
-import { runStep, startPersonaFor, type StepRunRecord } from '../spb/run/step';
-import type { PromptSource } from '../spb/reference/source';
-
-export const JOURNAL_FILE = '.journal.jsonl';
-export const MANIFEST_FILE = 'run.json';
-export const LOCK_FILE = '.lock';
+} from '../../runner/manifest';
+import { isSeededFailure, seedJournal, usersOf } from './onlyFailed';
+import { runPool, safeListener } from '../../runner/pool';
+import { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, runNameProblem } from '../../runner/runFolder';
+import { SPB_RUN_FILES } from './runFiles';
+import { planRun, resultsPath, stepCost, stepEntry, userRecord, type Job } from './plan';
+import { runStep, startPersonaFor, type StepRunRecord } from './step';
+import type { PromptSource } from '../reference/source';
 
 export interface RunOptions {
   bench: Benchmark;
@@ -92,17 +90,6 @@ export interface RunSummary {
   progress: RunProgress;
   manifest: RunManifest | null;
   error: string | null;
-}
-
-const NAME_RE = /^[A-Za-z0-9._-]+$/;
-
-export function isValidRunName(name: unknown): name is string {
-  return typeof name === 'string' && NAME_RE.test(name) && !/^\.+$/.test(name);
-}
-
-/** Why a run name is refused, or null when it is valid: the one check of a run, its dry run and the CLI's parsing. */
-export function runNameProblem(name: unknown): string | null {
-  return isValidRunName(name) ? null : `invalid run name "${String(name)}": use letters, digits, . _ -`;
 }
 
 function failure(dir: string, error: string, progress?: RunProgress): RunSummary {
@@ -161,11 +148,12 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
         ...(from ? { onlyFailedOf: from.name } : {}),
       },
     },
+    SPB_RUN_FILES,
     now(),
   );
 
   let release: (() => void) | null = null;
-  let journal: Journal | null = null;
+  let journal: Journal<Platform> | null = null;
   const fds = new Map<Platform, number>();
   const progress: RunProgress = { done: 0, total: 0, failed: 0, usersDone: 0, usersTotal: jobs.length, requests: 0 };
   let manifest = wanted;
@@ -173,7 +161,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
   const manifestPath = join(dir, MANIFEST_FILE);
   const files = [...new Set(jobs.map((j) => j.user.platform))].map((p) => resultsPath(dir, p));
   try {
-    const existing = existsSync(dir) ? readManifest(manifestPath) : null;
+    const existing = existsSync(dir) ? readManifest(manifestPath, SPB_RUN_FILES) : null;
     if (existsSync(dir) && !existing && readdirSync(dir).some((f) => f.endsWith('.jsonl'))) {
       return failure(dir, `${dir} holds results that this tool did not start; choose another run name`);
     }
@@ -186,7 +174,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
     mkdirInside(bench.root, dir);
     release = acquireLock(join(dir, LOCK_FILE));
     // Appended to in place: a link planted on it must not carry the journal out of the folder.
-    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)));
+    journal = Journal.open(resolveInside(bench.root, join(dir, JOURNAL_FILE)), isPlatform);
     if (from && !existing) seedJournal(journal, jobs, from);
     if (existing) {
       resumed = true;
@@ -290,7 +278,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunSummary> {
           now,
         });
         if (!rec) return;
-        const entry: StepEntry = {
+        const entry: StepEntry<Platform> = {
           ...stepEntry(user, step, rec, rec.error !== null, rec.attempts.length),
           ...stepCost(rec),
         };

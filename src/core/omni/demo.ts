@@ -8,7 +8,8 @@
 //     question gets the keyword of the user's last search, another one (the customer-service message) the user's last
 //     line of the conversation; failing those, the other one, then the topic the history's captions name most often,
 //     and only with none of these "demo text <hash % 1000>".
-import { JUDGE_DIMENSIONS } from '../omni/run/source';
+import type { DemoAnswer } from '../formats/descriptor';
+import { JUDGE_DIMENSIONS } from './run/source';
 
 export type OmniDemoKind = 'judge' | 'binary' | 'continuous' | 'text';
 
@@ -68,3 +69,10 @@ export function omniDemoAnswer(prompt: string): { kind: OmniDemoKind; content: s
   if (kind === 'continuous') return { kind, content: String(5 + (h % 116)) };
   return { kind, content: textFromHistory(prompt) ?? `demo text ${h % 1000}` };
 }
+
+/** The demo endpoint's answer to a request of one user message and no system message: a question or a judge's. */
+export const omniDemo: DemoAnswer = (_messages, { prompt, hasSystem }) => {
+  if (hasSystem) return undefined;
+  const omni = omniDemoAnswer(prompt);
+  return { content: omni.content, summary: `OmniBehavior ${omni.kind}: ${omni.content.slice(0, 40)}` };
+};

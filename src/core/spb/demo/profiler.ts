@@ -7,14 +7,13 @@
 // ask to keep persisting interests. The kinds of tag the instructions prefer come first and those they avoid last;
 // within them the k highest scores are picked (k as the instructions ask: the built-in template asks
 // max(1, round(0.25 * |C|))); ties keep the pool's order. What it reads from the instructions: instructions.ts.
-import { pyStrip } from '../spb/prompt/response';
+import { pyStrip } from '../prompt/response';
 import { defaultRules, readRules, rulesText, type DemoRules, type TagKind } from './instructions';
-import { COLD_START_PERSONA } from '../spb/prompt/prompt';
-import { parsePosts } from '../spb/format/posts';
-import { kForPool } from '../spb/score/step';
-
-export const DEMO_MODEL_ID = 'demo-model-not-an-llm';
-export const DEMO_MODEL_NAME = 'demo model, not an LLM';
+import { COLD_START_PERSONA } from '../prompt/prompt';
+import { parsePosts } from '../format/posts';
+import { kForPool } from '../score/step';
+import { DEMO_MODEL_NAME } from '../../demo/model';
+import type { DemoAnswer } from '../../formats/descriptor';
 
 /** What the profiler reads from one prompt. */
 export interface DemoPrompt {
@@ -200,3 +199,11 @@ export function demoAnswer(
   const reply = demoReply(read.prompt);
   return { ok: true, content: JSON.stringify(reply), reply, prompt: read.prompt };
 }
+
+/** The demo endpoint's answer to a step prompt (the last user message), or why it is not one. */
+export const spbDemoAnswer: DemoAnswer = (_messages, { prompt }) => {
+  const result = demoAnswer(prompt);
+  if (!result.ok) return { refused: result.error };
+  const picked = `${result.reply.predicted_tags.length} of ${result.prompt.pool.length} tags`;
+  return { content: result.content, summary: `step ${result.prompt.step}, ${picked}` };
+};

@@ -1,0 +1,5 @@
+// esbuild loads `.css` imports as text (scripts/build.mjs). The pattern names only this view's sheet.
+declare module '*/omnicompare.css' {
+  const css: string;
+  export default css;
+}
