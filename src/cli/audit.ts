@@ -19,8 +19,8 @@ import type { CliIo } from './labels';
 export const AUDIT_USAGE = `  audit <dir> [--json] [--out FILE.md|FILE.json] [--db VERDICTS.db|postgres://…] [--run NAME]...
         [--min-confidence low|medium|high] [--redact]
                                                            residual personal information: counts of placeholders and
-                                                           findings per platform (OmniBehavior: per part of the
-                                                           trace), every finding as file:line field
+                                                           findings per platform (or per part of an item, as
+                                                           the format counts), every finding as file:line field
                                                            [category/confidence] text; --db adds the verdicts (from
                                                            a file, or a label server: password from PGPASSWORD)`;
 

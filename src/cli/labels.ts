@@ -2,11 +2,11 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic } from '../core/io/diagnostics';
-import { detectFormat } from '../core/formats';
+import { detectFormat, detectFormats } from '../core/formats';
 import { cacheOption } from './cacheOption';
 import { countFreshness, labelFreshness, type FreshnessCounts } from '../core/labels/freshness';
 import type { LabelRow } from '../core/labels/model';
-import { traceBenchmarkId } from '../core/labels/trace';
+import { benchmarkId } from '../core/labels/model';
 import { formatSummary, KAPPA_MIN_UNITS, summarize, type Kappa } from '../core/labels/agreement';
 import {
   formatLabelAgreements,
@@ -20,8 +20,6 @@ import { isServerUrl } from '../core/storage/postgres';
 import { importToServer, listProjects, serverRows } from './labelServer';
 import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 import { labelNames } from '../core/labels/taxonomy';
-import { omniBehavior } from '../core/omni/format';
-import { judgeAgreement } from '../core/omni/judgeAgreement';
 import { goldCommand, importGold, readGold, readGoldTrail } from './labelsGold';
 import { goldReport, goldReportJson, formatAgainstGold } from '../core/labels/goldReport';
 import {
@@ -32,7 +30,7 @@ import {
 } from '../core/labels/agreementIntervals';
 import { AGREEMENT_RESAMPLES, AGREEMENT_SEED } from '../core/labels/goldAgreement';
 import type { Interval } from '../core/stats/bootstrap';
-import { formatJudgeAgreement } from '../core/omni/judgeAgreementText';
+import { labelsJudgeFormats } from './formats';
 
 export const LABELS_USAGE = `Usage:
   persona-lab labels export <db> [--out FILE] [--format jsonl|csv]    every label (stdout without --out)
@@ -46,8 +44,9 @@ export const LABELS_USAGE = `Usage:
   persona-lab labels gold <db> [--json] [--project NAME]             the gold set (adjudicated, else unanimous,
                                                                      else open) with counts, each annotator's
                                                                      precision, recall and kappa against it
-  persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
-                                                                     dimension: Spearman, weighted kappa, n
+${labelsJudgeFormats()
+  .map((j) => j.usage)
+  .join('\n')}
 
 <db> may also be a team's label server, postgres://user@host:port/database (the password from PGPASSWORD): export
 and summary read it, import merges into it with the same conflict table (a row someone changes on the server during
@@ -164,7 +163,7 @@ async function readRows(db: string, io: CliIo, folder?: string): Promise<LabelRo
   const store = openStore(db, { readOnly: true }, io);
   if (!store) return null;
   try {
-    return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) });
+    return store.list(folder === undefined ? {} : { benchmark: benchmarkId(folder) });
   } finally {
     store.close();
   }
@@ -301,7 +300,7 @@ async function freshnessOf(
   const format = detectFormat(folder);
   if (!format) throw new Error(`${folder}: not a benchmark folder`);
   const { opened } = await format.load(folder, { runs: [], ...cacheOption(opts) });
-  return countFreshness((await labelFreshness(opened, traceBenchmarkId(folder), rows)).values());
+  return countFreshness((await labelFreshness(opened, benchmarkId(folder), rows)).values());
 }
 
 async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
@@ -348,7 +347,7 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
   for (const d of set.diagnostics) io.err(formatDiagnostic(d));
   const names = labelNames(set);
   // One folder's rows are one benchmark's: its format names the units its pairs share.
-  const id = folder === undefined ? undefined : traceBenchmarkId(folder);
+  const id = folder === undefined ? undefined : benchmarkId(folder);
   io.out(formatSummary(s, names, id === undefined ? undefined : unitOf(id, rows)));
   if (perLabel.length > 0) io.out(formatLabelAgreements(perLabel, names));
   if (s.agreements.length > 0 || perLabel.length > 0)
@@ -373,24 +372,23 @@ async function summary(db: string, opts: LabelsCliOptions, io: CliIo, folder?: s
 
 /** `labels judge`: people's judge scores in the folder's label database against the judge's, for one run. */
 async function judgeAgainstPeople(db: string, opts: LabelsCliOptions, io: CliIo, folder?: string): Promise<number> {
-  if (folder === undefined || !omniBehavior.detect(folder))
-    throw new Usage('labels judge needs an OmniBehavior folder (its .personalab/labels.db holds the scores)');
+  const judges = labelsJudgeFormats();
+  const judge = folder === undefined ? undefined : labelsJudgeFormats(detectFormats(folder))[0];
+  if (folder === undefined || !judge)
+    throw new Usage(
+      `labels judge needs ${judges.map((j) => j.folder).join(' or ')} (its .personalab/labels.db holds the scores)`,
+    );
   const runName = opts.run?.length === 1 ? opts.run[0] : undefined;
   if (!runName) throw new Usage('labels judge needs one --run NAME');
-  const { bench } = await omniBehavior.load(folder, { runs: [runName], ...cacheOption(opts) });
-  const run = bench.runs.get(runName);
-  if (!run) throw new Usage(`--run ${runName}: no run under ${join(bench.root, 'results')}`);
-  let rows: ReturnType<LabelStore['scores']> = [];
-  if (existsSync(db)) {
+  const readScores = () => {
+    if (!existsSync(db)) return [];
     const store = openStore(db, { readOnly: true }, io);
-    if (!store) return 1;
+    if (!store) return null;
     try {
-      rows = store.scores({ benchmark: traceBenchmarkId(folder), run: runName });
+      return store.scores({ benchmark: benchmarkId(folder), run: runName });
     } finally {
       store.close();
     }
-  }
-  const agreement = judgeAgreement(run, rows);
-  io.out(opts.json ? JSON.stringify(agreement) : formatJudgeAgreement(agreement));
-  return 0;
+  };
+  return judge.run(folder, runName, opts, io, readScores, (message) => new Usage(message));
 }

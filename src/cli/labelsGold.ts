@@ -13,7 +13,7 @@ import { unitItem } from '../core/labels/server/projectItems';
 import { LabelQueues } from '../core/labels/server/queue';
 import { ServerLabelStore } from '../core/labels/server/store';
 import { labelNames } from '../core/labels/taxonomy';
-import { traceBenchmarkId } from '../core/labels/trace';
+import { benchmarkId } from '../core/labels/model';
 import { isServerUrl } from '../core/storage/postgres';
 import { cliLabelSet, cliUnitNamer, type CliIo, type LabelsCliOptions } from './labelsIo';
 
@@ -42,7 +42,7 @@ export async function readGold(db: string, io: CliIo, folder?: string, project?:
     if (!opened) return null;
     try {
       return {
-        adjudications: opened.adjudications(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) }),
+        adjudications: opened.adjudications(folder === undefined ? {} : { benchmark: benchmarkId(folder) }),
       };
     } finally {
       opened.close();
@@ -116,7 +116,7 @@ export async function readGoldTrail(db: string, io: CliIo, folder?: string): Pro
     if (folder !== undefined && !existsSync(db)) return [];
     const store = GoldStore.open(db, { readOnly: true });
     try {
-      return store.list(folder === undefined ? {} : { benchmark: traceBenchmarkId(folder) }, true);
+      return store.list(folder === undefined ? {} : { benchmark: benchmarkId(folder) }, true);
     } finally {
       store.close();
     }

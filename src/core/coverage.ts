@@ -11,7 +11,7 @@ export interface CoverageCount {
 
 export interface Coverage {
   users: CoverageCount;
-  /** steps (StreamProfileBench), test actions (OmniBehavior) or questions (a multiple-choice benchmark) */
+  /** the format's items: steps, test actions, questions … */
   items: CoverageCount;
   itemNoun: 'step' | 'test action' | 'question';
   /** What the benchmark calls the people its units belong to (a benchmark of invented personas says so); default user. */

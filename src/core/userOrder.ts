@@ -1,6 +1,6 @@
 // The order the Benchmarks tree lists users in (Sort Users By…): by id, or by one figure per user in a direction. Ties
 // are broken by id and users without the figure come last in either direction, so that the order is total and the same
-// after every reload. Pure: each benchmark names its own keys and figures (spb/view/userOrder, omni/userOrder).
+// after every reload. Pure: each format names its own keys and figures (its view's userOrder.ts).
 
 export type Direction = 'ascending' | 'descending';
 

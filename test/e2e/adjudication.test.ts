@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/labelDefs';
 import { LabelStore } from '../../src/core/labels/store';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
-import { traceLabelKey } from '../../src/core/labels/trace';
+import { traceLabelKey } from '../../src/core/omni/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { resultFor } from '../../src/core/spb/score/run';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_INFO, PI_CATEGORIES } from '../../src/core/pi/placeholders';
-import type { AuditReport } from '../../src/core/pi/report';
+import type { StepAuditReport } from '../../src/core/spb/pi/audit';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
@@ -35,7 +35,7 @@ describe('PI Audit view in the real workbench', () => {
   let wb: Workbench;
   let tmp: string;
   let root: string;
-  let cli: AuditReport;
+  let cli: StepAuditReport;
   const planted = (
     JSON.parse(readFileSync(join(repoRoot, 'sample/pi-manifest.json'), 'utf8')) as { planted: Planted[] }
   ).planted;
@@ -65,7 +65,7 @@ describe('PI Audit view in the real workbench', () => {
     const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], {
       encoding: 'utf8',
     });
-    cli = JSON.parse(out.stdout) as AuditReport;
+    cli = JSON.parse(out.stdout) as StepAuditReport;
     expect(cli.findings.length).toBe(planted.length + 2);
     wb = await startWorkbench({
       folder: root,
@@ -319,7 +319,7 @@ describe('PI Audit view in the real workbench', () => {
 
     const json = join(tmp, 'report.json');
     await exportTo(json);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as AuditReport;
+    const report = JSON.parse(readFileSync(json, 'utf8')) as StepAuditReport;
     expect(report.confirmedLeaks.map((f) => f.text)).toEqual([phone.text]);
     expect(report.verdictTrail.map((r) => r.verdict)).toEqual(['confirmed-leak', 'false-positive']);
     expect(report.byVerdict['false-positive']).toBe(1);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
 import { CATEGORY_INFO, type PiCategory } from '../../src/core/pi/placeholders';
-import type { AuditReport } from '../../src/core/pi/report';
+import type { StepAuditReport } from '../../src/core/spb/pi/audit';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { answerFileDialog } from './support/fileDialog';
 import { waitFor, type Workbench } from './harness';
@@ -95,7 +95,7 @@ export const auditPane = (wb: Workbench): ViewPane => wb.sideBar.pane('PI Audit'
 /** Every rendered row of the PI Audit tree, in display order. */
 export const auditRows = (wb: Workbench): Promise<Row[]> => auditPane(wb).readRows();
 
-export function auditPage(wb: () => Workbench, cli: () => AuditReport) {
+export function auditPage(wb: () => Workbench, cli: () => StepAuditReport) {
   const pane = () => auditPane(wb());
   const rows = () => auditRows(wb());
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findPgBin, installHint, startCluster, stopCluster, TEST_PASSWORD } from '../../scripts/pg-cluster.mjs';
-import { auditBenchmark, type AuditFinding } from '../../src/core/pi/audit';
+import { auditBenchmark, type AuditFinding } from '../../src/core/spb/pi/audit';
 import { CATEGORY_INFO } from '../../src/core/pi/placeholders';
-import type { AuditReport } from '../../src/core/pi/report';
+import type { StepAuditReport } from '../../src/core/spb/pi/audit';
 import { ServerVerdictStore } from '../../src/core/pi/server/store';
 import { openVerdictReplica, VerdictSync } from '../../src/core/pi/server/sync';
 import type { Verdict } from '../../src/core/pi/verdicts';
@@ -34,7 +34,7 @@ describe.skipIf(noPg)('PI audit verdicts on a label server in the real workbench
   let bank: AuditFinding;
   const { rowLocator, setExpanded, waitRow, contextMenu } = auditPage(
     () => wb,
-    () => ({}) as AuditReport,
+    () => ({}) as StepAuditReport,
   );
 
   /** A colleague's verdict, given in their own replica and sent to the server. */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
 import { join } from 'node:path';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { suggestLabels } from '../../src/core/labels/suggest';
+import { suggestLabels } from '../../src/core/spb/labels/suggest';
 import { resultFor } from '../../src/core/spb/score/run';
 import type { Run, User } from '../../src/core/spb/types';
 import { answerFileDialog } from './support/fileDialog';

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chainShort } from '../../src/core/pi/chains';
-import type { AuditReport } from '../../src/core/pi/report';
+import { chainShort } from '../../src/core/spb/pi/chains';
+import type { StepAuditReport } from '../../src/core/spb/pi/audit';
 import { MODEL_EMAIL, MODEL_USER, PHONE_USER, writePersonaPi } from '../fixtures/personaPi';
 import { auditPage } from './auditPage';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
@@ -18,7 +18,7 @@ describe('PI chains in the PI Audit view and the step view', () => {
   let wb: Workbench;
   let tmp: string;
   let root: string;
-  let cli: AuditReport;
+  let cli: StepAuditReport;
   const { pane, setExpanded, waitRow } = auditPage(
     () => wb,
     () => cli,
@@ -34,7 +34,7 @@ describe('PI chains in the PI Audit view and the step view', () => {
     const out = spawnSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'audit', root, '--json'], {
       encoding: 'utf8',
     });
-    cli = JSON.parse(out.stdout) as AuditReport;
+    cli = JSON.parse(out.stdout) as StepAuditReport;
     expect(cli.chains).toHaveLength(2);
     wb = await startWorkbench({
       folder: root,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { draftPath } from '../../src/core/rerun/draft';
+import { draftPath } from '../../src/core/spb/rerun/draft';
 import { readPostsText } from '../../src/core/spb/format/load';
 import { renderPrompt } from '../../src/core/spb/prompt/prompt';
 import { reply, type ScriptedServer } from '../support/scriptedServer';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { draftPath } from '../../src/core/rerun/draft';
+import { draftPath } from '../../src/core/spb/rerun/draft';
 import { readPostsText } from '../../src/core/spb/format/load';
 import { REFERENCE_PROMPT_NAME } from '../../src/core/spb/reference/source';
 import type { ScriptedServer } from '../support/scriptedServer';

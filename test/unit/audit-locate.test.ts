@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { auditBenchmark } from '../../src/core/pi/audit';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
 import { locateSpan, parseFieldPath, valueAt } from '../../src/extension/audit/locate';
 import { SAMPLE } from '../support/committedSample';
 

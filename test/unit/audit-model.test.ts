@@ -2,7 +2,8 @@
 // open counts without false positives, descriptions, labels of invisible characters, auto-run, db path and author.
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { auditBenchmark, findingKey, type AuditFinding } from '../../src/core/pi/audit';
+import { auditBenchmark, type AuditFinding } from '../../src/core/spb/pi/audit';
+import { findingKey } from '../../src/core/pi/tally';
 import { PI_CATEGORIES } from '../../src/core/pi/placeholders';
 import type { Verdict } from '../../src/core/pi/verdicts';
 import {

@@ -76,7 +76,12 @@ describe('tableModels', () => {
     // Weibo R: beta 50 best, gamma 45 second; Weibo F1NS: alpha and beta tie at 30 (best), gamma 20 second
     expect(t4.rows.map((r) => r.cells[0].rank)).toEqual([0, 1, 2]);
     expect(t4.rows.map((r) => r.cells[1].rank)).toEqual([0, 0, 0]);
-    expect(t5.columns[0]).toEqual({ group: 'Weibo', head: 'R_stab', lowerIsBetter: false });
+    expect(t5.columns[0]).toEqual({
+      group: 'Weibo',
+      head: 'R_stab',
+      latex: '$R_{\\mathrm{stab}}$',
+      lowerIsBetter: false,
+    });
   });
 
   it('ranks Table 6 error rates lowest first', () => {

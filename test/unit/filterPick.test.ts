@@ -49,7 +49,7 @@ vi.mock('vscode', () => {
 });
 
 const { pickFilter } = await import('../../src/extension/benchmarks/spb/labels/filterCommands');
-const { normalizeFilter } = await import('../../src/core/labels/filter');
+const { normalizeFilter } = await import('../../src/core/spb/labels/filter');
 
 describe('Filter Steps…', () => {
   it('shows "Unlabelled only" under its own heading, not among the labels', async () => {

@@ -1,6 +1,6 @@
 // The pieces that serve every format take what a format offers (its descriptor, its CLI part, its glossary) and never
-// reach into a format's folder: the batch runs' shared parts, the demo endpoint, the glossary, the descriptor type
-// and the CLI's shared files. A format's folder is a top-level folder of src/core that defines a format
+// reach into a format's folder: the batch runs' shared parts, the demo endpoint, the glossary, the descriptor type,
+// the labels, the PI audit, re-runs and tables, and the CLI's shared files. A format's folder is a top-level folder of src/core that defines a format
 // (`defineFormat(`), or a folder of src/cli/formats/; the registries (core/formats/index.ts, glossaries.ts,
 // cli/formats/index.ts) are how the generic pieces reach them.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,7 +34,10 @@ const GENERIC = [
   join(core, 'glossary.ts'),
   join(core, 'glossaryTerm.ts'),
   join(core, 'formats/descriptor.ts'),
-  ...['run', 'runArgs', 'batchRun', 'commands', 'spec', 'main', 'cacheOption', 'output'].map((f) =>
+  ...['labels', 'pi', 'rerun', 'tables'].flatMap((dir) => files(join(core, dir))),
+  join(core, 'userOrder.ts'),
+  join(core, 'coverage.ts'),
+  ...['run', 'runArgs', 'batchRun', 'commands', 'spec', 'main', 'cacheOption', 'output', 'labels', 'audit'].map((f) =>
     join(repo, 'src/cli', `${f}.ts`),
   ),
 ].map((f) => relative(repo, f));
@@ -48,6 +51,14 @@ const GENERIC = [
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'src/cli/commands.ts': ['src/cli/formats/spb', 'src/cli/formats/omni'],
   'src/cli/spec.ts': ['src/cli/formats/spb', 'src/cli/formats/omni'],
+  // Tag and span labels are a step's targets: an import checks their platform is one of StreamProfileBench's.
+  'src/core/labels/exportImport.ts': ['src/core/spb'],
+  // A project item of four fields is a step when its platform is a step platform, else another format's item.
+  'src/core/labels/server/projectItems.ts': ['src/core/spb'],
+  // The default label set's names come from the pool classes' names (labels.json keeps labels and traceLabels).
+  'src/core/labels/labelDefs.ts': ['src/core/spb'],
+  // The label store checks a judge score's dimension (OmniBehavior's judge) before it writes the row.
+  'src/core/labels/scores.ts': ['src/core/omni'],
 };
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
@@ -73,7 +84,7 @@ describe('generic pieces import no format', () => {
     expect(formatImports('src/core/formats/index.ts')).toContain('src/core/spb');
   });
 
-  it('the runner, the demo endpoint, the glossary, the descriptor and the CLI shared files', () => {
+  it('the runner, the demo endpoint, the glossary, the descriptor, labels, PI, re-runs, tables, the CLI shared files', () => {
     const offending = GENERIC.flatMap((file) => {
       const allowed = ALLOWED[file] ?? [];
       return formatImports(file)

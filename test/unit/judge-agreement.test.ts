@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelKey, labelsCli, labelStores } from './labelStore-fixture';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { benchmarkId } from '../../src/core/labels/model';
 import { omniBehavior } from '../../src/core/omni/format';
 import { migrate, SCHEMA_VERSION } from '../../src/core/labels/migrations';
 import { isNoOp } from '../../src/core/labels/model';
@@ -197,7 +197,7 @@ describe('persona-lab labels judge', () => {
     const judged = [...run.predictions.values()].filter((p) => utteranceAt(run, p.userId, p.index)?.judgeScores);
     expect(judged.length).toBeGreaterThanOrEqual(6);
     const s = stores.open(join(root, '.personalab', 'labels.db'));
-    const benchmark = traceBenchmarkId(root);
+    const benchmark = benchmarkId(root);
     judged.slice(0, 6).forEach((p, i) => {
       const text = utteranceText(utteranceAt(run, p.userId, p.index));
       for (const [d, dimension] of JUDGE_DIMENSIONS.entries()) {

@@ -12,7 +12,7 @@ import { formatLabelAgreements, labelAgreementsByBenchmark } from '../../src/cor
 import { formatGoldReport, goldReport } from '../../src/core/labels/goldReport';
 import { TRACE_PLATFORM } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { benchmarkId } from '../../src/core/labels/model';
 import { platformUnitNoun, unitNamer } from '../../src/core/labels/unitNoun';
 import { omniBehavior } from '../../src/core/omni/format';
 import { personaMem } from '../../src/core/personamem/format';
@@ -123,7 +123,7 @@ describe('labels summary and labels gold on a folder say its format’s noun', (
         ['bob', 'y'],
       ])
         store.add({
-          benchmark: traceBenchmarkId(dir),
+          benchmark: benchmarkId(dir),
           platform,
           userId,
           stepId,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agreement, cohensKappa, formatSummary, summarize } from '../../src/core/labels/agreement';
 import type { LabelRow, LabelTarget } from '../../src/core/labels/model';
 import { parseReply } from '../../src/core/spb/prompt/response';
-import { suggestLabels } from '../../src/core/labels/suggest';
+import { suggestLabels } from '../../src/core/spb/labels/suggest';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
 import type { PoolSplit } from '../../src/core/spb/types';
 

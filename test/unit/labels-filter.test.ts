@@ -8,7 +8,7 @@ import {
   orderedSteps,
   signaturesOf,
   type FilterSource,
-} from '../../src/core/labels/filter';
+} from '../../src/core/spb/labels/filter';
 import type { LabelRow } from '../../src/core/labels/model';
 import { StepLabelIndex } from '../../src/core/labels/stepIndex';
 import type { Benchmark, Platform, PoolSplit, Step, StepResult, User } from '../../src/core/spb/types';

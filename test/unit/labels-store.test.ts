@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { labelKey, labelStores } from './labelStore-fixture';
 import {
   changedParts,
-  isStoredHash,
-  staleness,
   stepCanonicalJson,
   stepContentHash,
   stepHash,
   stepHashText,
-} from '../../src/core/labels/hash';
+  stepStaleness,
+} from '../../src/core/spb/labels/hash';
+import { isStoredHash, staleness } from '../../src/core/labels/staleness';
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../src/core/labels/migrations';
 import { isNoOp, type LabelKey } from '../../src/core/labels/model';
 import { LabelStore, LabelStoreError, withBusyRetry, type LabelInput } from '../../src/core/labels/store';
@@ -283,19 +283,19 @@ describe('step content hash', () => {
       false,
       false,
     ]);
-    expect(staleness(stored, stepHash(step, 'posts'))).toBe('fresh');
+    expect(stepStaleness(stored, stepHash(step, 'posts'))).toBe('fresh');
     expect(changedParts(stored, stepHash(step, 'posts'))).toEqual([]);
     // posts only; the split only (a tag moved between classes, same pool); the pool and the split
     expect(changedParts(stored, stepHash(step, 'posts!'))).toEqual(['posts']);
     const moved = { ...split, dRandom: [], dViral: ['#r#'] };
-    expect(staleness(stored, stepHash({ ...step, split: moved }, 'posts'))).toBe('stale');
+    expect(stepStaleness(stored, stepHash({ ...step, split: moved }, 'posts'))).toBe('stale');
     expect(changedParts(stored, stepHash({ ...step, split: moved }, 'posts'))).toEqual(['split']);
     const grown = { pool: [...step.pool, '#v#'], split: { ...split, dViral: ['#v#'] } };
     expect(changedParts(stored, stepHash(grown, 'posts'))).toEqual(['pool', 'split']);
     // a label stored before part hashes: its full hash still tells fresh from stale, but not what changed
     const legacy = { contentHash: stepContentHash(step, 'posts') };
-    expect(staleness(legacy, stepHash(step, 'posts'))).toBe('fresh');
-    expect(staleness(legacy, stepHash(step, 'posts!'))).toBe('stale');
+    expect(stepStaleness(legacy, stepHash(step, 'posts'))).toBe('fresh');
+    expect(stepStaleness(legacy, stepHash(step, 'posts!'))).toBe('stale');
     expect(changedParts(legacy, stepHash(step, 'posts!'))).toBeUndefined();
   });
 });

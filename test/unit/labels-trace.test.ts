@@ -7,19 +7,18 @@ import { labelStores } from './labelStore-fixture';
 import { parseLabelFile, toCsv, toJsonl } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
 import { migrate, SCHEMA_VERSION } from '../../src/core/labels/migrations';
-import { keyProblem, TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
+import { benchmarkId, keyProblem, TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
 import { LabelStoreError } from '../../src/core/labels/store';
 import {
   ACTION_TARGET,
   historyTarget,
   TraceLabelIndex,
-  traceBenchmarkId,
   traceContentHash,
   traceLabelKey,
   traceStaleness,
   traceStepRef,
   type TraceRef,
-} from '../../src/core/labels/trace';
+} from '../../src/core/omni/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { video, writeOmniFolder, type FolderSpec } from './omni-folder';
 
@@ -157,8 +156,8 @@ describe('trace label keys', () => {
   });
 
   it('benchmark id is the folder name', () => {
-    expect(traceBenchmarkId('/data/omnibehavior/')).toBe('omnibehavior');
-    expect(traceBenchmarkId('C:\\x\\omni-cn')).toBe('omni-cn');
+    expect(benchmarkId('/data/omnibehavior/')).toBe('omnibehavior');
+    expect(benchmarkId('C:\\x\\omni-cn')).toBe('omni-cn');
   });
 
   it('TraceLabelIndex separates the action from its history items', () => {
@@ -294,7 +293,7 @@ describe('content hashes of trace targets', () => {
     const bench = await loadOmniBenchmark(root);
     const user = bench.users.get('u1');
     if (!user) throw new Error('fixture');
-    const r: TraceRef = { benchmark: traceBenchmarkId(root), userId: 'u1', index: 3, run: '' };
+    const r: TraceRef = { benchmark: benchmarkId(root), userId: 'u1', index: 3, run: '' };
     const s = open(':memory:');
     for (const [target, label] of [
       [ACTION_TARGET, 'format-error'],

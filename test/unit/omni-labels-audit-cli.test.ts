@@ -2,21 +2,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchmarkId } from '../../src/core/labels/model';
 import { describe, expect, it } from 'vitest';
 import { runAuditCommand } from '../../src/cli/audit';
 import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { streamProfileBench } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
-import { stepHashOf, stepHashText } from '../../src/core/labels/hash';
+import { stepHashOf, stepHashText } from '../../src/core/spb/labels/hash';
 import { LabelStore } from '../../src/core/labels/store';
 import { labelRow } from './labelStore-fixture';
-import {
-  ACTION_TARGET,
-  historyTarget,
-  traceBenchmarkId,
-  traceContentHash,
-  traceLabelKey,
-} from '../../src/core/labels/trace';
+import { ACTION_TARGET, historyTarget, traceContentHash, traceLabelKey } from '../../src/core/omni/labels/trace';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { AuditReport } from '../../src/core/pi/report';
 import type { OmniAuditFinding, OmniCountRow } from '../../src/core/omni/piAudit';
@@ -69,7 +64,7 @@ describe('labels commands on an OmniBehavior folder', () => {
     const bench = await loadOmniBenchmark(root);
     const user = bench.users.get('u1');
     if (!user) throw new Error('fixture');
-    const ref = { benchmark: traceBenchmarkId(root), userId: 'u1', index: 2, run: 'sim' };
+    const ref = { benchmark: benchmarkId(root), userId: 'u1', index: 2, run: 'sim' };
     const store = LabelStore.open(join(root, '.personalab', 'labels.db'));
     store.add({
       ...traceLabelKey(ref, ACTION_TARGET, 'ann', 'format-error'),

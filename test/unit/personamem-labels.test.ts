@@ -12,7 +12,7 @@ import { parseLabelFile, toJsonl } from '../../src/core/labels/exportImport';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
 import { labelNames, parseLabelSet } from '../../src/core/labels/taxonomy';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { benchmarkId } from '../../src/core/labels/model';
 import {
   DEFAULT_QUESTION_LABELS,
   nextUnlabelledQuestion,
@@ -180,7 +180,7 @@ describe('the CLI on PersonaMem labels', () => {
     const [q1, , q3] = bench.splits.get('32k')!.questions;
     mkdirSync(join(dir, '.personalab'));
     const store = LabelStore.open(join(dir, '.personalab', 'labels.db'));
-    const benchmark = traceBenchmarkId(dir);
+    const benchmark = benchmarkId(dir);
     const key = { benchmark, platform: '32k', run: '', author: 'ann', target: { kind: 'step' as const } };
     store.add({ ...key, userId: '0', stepId: 0, label: 'evidence-ignored', contentHash: questionHash(q1) });
     store.add({ ...key, userId: '0', stepId: 1, label: 'generic-pick', contentHash: questionHash(q1) });

@@ -2,10 +2,10 @@
 // area the finding maps to, and the trace view lists the findings of the trace it shows.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPiHighlight, omniFindingArea, spbFindingArea, type PiArea, type PiMark } from '../../src/core/pi/spans';
-import { auditBenchmark } from '../../src/core/pi/audit';
-import { stepPiMarks } from '../../src/core/pi/highlight';
-import { auditOmni, findingsInTrace } from '../../src/core/omni/piAudit';
+import { isPiHighlight, type PiArea, type PiMark } from '../../src/core/pi/spans';
+import { auditBenchmark, stepFindingArea } from '../../src/core/spb/pi/audit';
+import { stepPiMarks } from '../../src/core/spb/pi/highlight';
+import { auditOmni, findingsInTrace, traceFindingArea } from '../../src/core/omni/piAudit';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
 import { buildStepModel } from '../../src/core/spb/view/stepModel';
@@ -22,20 +22,20 @@ const AREA_KEYS: Partial<Record<PiArea, RegExp>> = {
 
 describe('where a view shows an audit finding', () => {
   it('maps StreamProfileBench JSON paths to the step view areas', () => {
-    expect(spbFindingArea('bio')).toBe('bio');
-    expect(spbFindingArea('prediction_tasks[3].posts_text')).toBe('posts');
-    expect(spbFindingArea('prediction_tasks[0].candidate_pool[7]')).toBe('tag');
-    expect(spbFindingArea('prediction_tasks[0].meta.T_keep[1]')).toBe('tag');
-    expect(spbFindingArea('steps[2].persona_summary')).toBe('persona');
-    expect(spbFindingArea('steps[2].reasoning')).toBe('reasoning');
-    expect(spbFindingArea('steps[2].prediction[0]')).toBe('tag');
+    expect(stepFindingArea('bio')).toBe('bio');
+    expect(stepFindingArea('prediction_tasks[3].posts_text')).toBe('posts');
+    expect(stepFindingArea('prediction_tasks[0].candidate_pool[7]')).toBe('tag');
+    expect(stepFindingArea('prediction_tasks[0].meta.T_keep[1]')).toBe('tag');
+    expect(stepFindingArea('steps[2].persona_summary')).toBe('persona');
+    expect(stepFindingArea('steps[2].reasoning')).toBe('reasoning');
+    expect(stepFindingArea('steps[2].prediction[0]')).toBe('tag');
   });
 
   it('maps OmniBehavior parts to the trace view areas', () => {
-    expect(omniFindingArea({ part: 'profile', recordIndex: null, testAction: 4 })).toBe('profile');
-    expect(omniFindingArea({ part: 'prediction', recordIndex: null, testAction: 4 })).toBe('prediction');
-    expect(omniFindingArea({ part: 'context', recordIndex: 2, testAction: 4 })).toBe('record');
-    expect(omniFindingArea({ part: 'dialogue', recordIndex: 4, testAction: 4 })).toBe('action');
+    expect(traceFindingArea({ part: 'profile', recordIndex: null, testAction: 4 })).toBe('profile');
+    expect(traceFindingArea({ part: 'prediction', recordIndex: null, testAction: 4 })).toBe('prediction');
+    expect(traceFindingArea({ part: 'context', recordIndex: 2, testAction: 4 })).toBe('record');
+    expect(traceFindingArea({ part: 'dialogue', recordIndex: 4, testAction: 4 })).toBe('action');
   });
 
   it('checks a highlight message', () => {
@@ -64,7 +64,7 @@ describe('every finding of the sample audit is a mark of its area in its step vi
       const run = f.run === null ? undefined : bench.runs.get(f.run);
       const model = buildStepModel({ bench, user, step, run, postsText: readPostsText(user, step) });
       const marks = stepPiMarks(model);
-      const area = spbFindingArea(f.field);
+      const area = stepFindingArea(f.field);
       const text = (key: string, m: PiMark): string | undefined => {
         if (key === 'bio') return model.header.bio.slice(m.start, m.end);
         if (key === 'reasoning') return model.reasoning.slice(m.start, m.end);

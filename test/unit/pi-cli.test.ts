@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { runAuditCommand, type AuditCliOptions } from '../../src/cli/audit';
 import type { CliIo } from '../../src/cli/labels';
 import { loadBenchmark } from '../../src/core/spb/format/load';
-import { auditBenchmark } from '../../src/core/pi/audit';
-import type { AuditReport } from '../../src/core/pi/report';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
+import type { StepAuditReport } from '../../src/core/spb/pi/audit';
 import { VerdictStore } from '../../src/core/pi/verdicts';
 import { SAMPLE } from '../support/committedSample';
 
@@ -38,7 +38,7 @@ describe('persona-lab audit', () => {
   it('prints the JSON report and writes Markdown and JSON report files', async () => {
     const md = join(dir, 'report.md');
     const r = await cli([SAMPLE], { json: true, out: md });
-    const report = JSON.parse(r.out) as AuditReport;
+    const report = JSON.parse(r.out) as StepAuditReport;
     expect(report.format).toBe('persona-lab-pi-audit');
     expect(report.findings).toHaveLength(7);
     expect(report.totals.placeholders.SELF).toBeGreaterThan(0);
@@ -48,7 +48,7 @@ describe('persona-lab audit', () => {
     expect(text).toContain('## Confirmed leaks (0)');
     const json = join(dir, 'report.json');
     await cli([SAMPLE], { out: json, 'min-confidence': 'high', run: ['demo-llm'] });
-    expect((JSON.parse(readFileSync(json, 'utf8')) as AuditReport).findings.length).toBe(7);
+    expect((JSON.parse(readFileSync(json, 'utf8')) as StepAuditReport).findings.length).toBe(7);
   });
 
   it('adds verdicts from --db: confirmed leaks, the trail, and exit 0 once all are false positives', async () => {

@@ -204,7 +204,7 @@ describe('prompts of the sample', () => {
 describe('what a masked attempt says', () => {
   it('counts what masking replaces per category, and the attempt reads it back from its meta', async () => {
     const { maskedCounts, maskedText } = await import('../../src/core/pi/guard');
-    const { readRerunMeta } = await import('../../src/core/rerun/attemptCompare');
+    const { readRerunMeta } = await import('../../src/core/spb/rerun/attemptCompare');
     const counts = maskedCounts({ system: 'sys', prompt: 'call 13812345678 or 13987654321 today' });
     expect(counts).toEqual({ PHONE: 2 });
     expect(maskedText(counts)).toBe('masked 2 PHONE');

@@ -2,8 +2,8 @@
 // cuts a text by them (segmentText, shared with webview/spb/step/pi.ts).
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark, readPostsText } from '../../src/core/spb/format/load';
-import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/pi/highlight';
-import type { RerunComparison } from '../../src/core/rerun/attemptCompare';
+import { comparisonPiMarks, piMarks, stepPiMarks } from '../../src/core/spb/pi/highlight';
+import type { RerunComparison } from '../../src/core/spb/rerun/attemptCompare';
 import { fieldKey, segmentText, type PiMark } from '../../src/core/pi/spans';
 import { buildStepModel, type StepModel } from '../../src/core/spb/view/stepModel';
 import { SAMPLE } from '../support/committedSample';

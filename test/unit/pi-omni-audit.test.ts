@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
-import { findingKey } from '../../src/core/pi/audit';
+import { findingKey } from '../../src/core/pi/tally';
 import {
   auditOmni,
   findingTraceTarget,

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LabelStore } from '../../src/core/labels/store';
-import { textHash, type AuditFinding } from '../../src/core/pi/audit';
+import { type AuditFinding } from '../../src/core/spb/pi/audit';
+import { textHash } from '../../src/core/pi/tally';
 import {
   VERDICT_SCHEMA_VERSION,
   VerdictStore,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runAuditCommand, type AuditCliOptions } from '../../src/cli/audit';
 import type { CliIo } from '../../src/cli/labelsIo';
-import { auditBenchmark } from '../../src/core/pi/audit';
+import { auditBenchmark } from '../../src/core/spb/pi/audit';
 import { ServerVerdictStore } from '../../src/core/pi/server/store';
 import { openVerdictReplica, VerdictSync } from '../../src/core/pi/server/sync';
 import { loadBenchmark } from '../../src/core/spb/format/load';

@@ -6,7 +6,7 @@ import {
   readRerunMeta,
   summarizeAttempt,
   type AttemptRow,
-} from '../../src/core/rerun/attemptCompare';
+} from '../../src/core/spb/rerun/attemptCompare';
 import type { StepRunRecord } from '../../src/core/spb/run/step';
 import type { Run, Step, StepResult, User } from '../../src/core/spb/types';
 

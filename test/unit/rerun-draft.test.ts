@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftPath, parseDraft, renderDraft, type Draft } from '../../src/core/rerun/draft';
+import { draftPath, parseDraft, renderDraft, type Draft } from '../../src/core/spb/rerun/draft';
 
 const draft: Draft = {
   step: { platform: 'weibo', userId: 'U_1a2b3c4d', stepId: 3 },

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AttemptRow } from '../../src/core/rerun/attemptCompare';
+import type { AttemptRow } from '../../src/core/spb/rerun/attemptCompare';
 import { COMMAND_IDS } from '../../src/extension/commands/ids';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/benchmarks/spb/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/benchmarks/spb/rerun/documents';

@@ -1,7 +1,7 @@
 // The persona an attempt received is the one its request sent: a draft whose persona text was edited sent the edit,
 // and the comparison's "Persona received" shows it, not the persona the step carries.
 import { describe, expect, it } from 'vitest';
-import { buildComparison, type AttemptRow } from '../../src/core/rerun/attemptCompare';
+import { buildComparison, type AttemptRow } from '../../src/core/spb/rerun/attemptCompare';
 import { draftPersona, sentSpanText } from '../../src/core/spb/rerun/sentPersona';
 import { COLD_START_PERSONA, DEFAULT_TEMPLATE, renderPrompt, renderedSpans } from '../../src/core/spb/prompt/prompt';
 import type { Step } from '../../src/core/spb/types';

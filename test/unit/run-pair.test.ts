@@ -1,7 +1,7 @@
 // The compare view's side-by-side of one step: run B's answer against run A's, each with the persona its own
 // thread gave it, through the same side comparison as the re-run view, and the message guard it travels through.
 import { describe, expect, it } from 'vitest';
-import { sidesPiMarks } from '../../src/core/pi/highlight';
+import { sidesPiMarks } from '../../src/core/spb/pi/highlight';
 import { fieldKey } from '../../src/core/pi/spans';
 import { runPairStep } from '../../src/core/spb/view/runPair';
 import { scoreStep } from '../../src/core/spb/score/step';

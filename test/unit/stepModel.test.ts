@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepPiMarks } from '../../src/core/pi/highlight';
+import { stepPiMarks } from '../../src/core/spb/pi/highlight';
 import { buildStepModel, neighbours, wordDiff } from '../../src/core/spb/view/stepModel';
 import type { Platform } from '../../src/core/spb/types';
 import { isExtensionToWebview, isWebviewToExtension } from '../../src/shared/spb/stepViewProtocol';

@@ -65,6 +65,8 @@ function runUnprivileged(path: string): ChildResult {
     format: 'cjs',
     outfile: bundle,
     external: ['better-sqlite3'],
+    // as scripts/build.mjs: the formats' CLI parts bundle their reference drivers' Python as text
+    loader: { '.py': 'text' },
     logLevel: 'silent',
   });
   chmodSync(root, 0o755);

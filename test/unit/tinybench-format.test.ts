@@ -10,7 +10,7 @@ import { runLabelsCommand, type CliIo } from '../../src/cli/labels';
 import { detectFormat, detectFormats, formatById, FORMATS, registerFormat } from '../../src/core/formats';
 import { labelFreshness } from '../../src/core/labels/freshness';
 import { LabelStore } from '../../src/core/labels/store';
-import { traceBenchmarkId } from '../../src/core/labels/trace';
+import { benchmarkId } from '../../src/core/labels/model';
 import { TINY_PLATFORM, TINY_SAMPLE, tinyBench, tinyItemHash } from '../fixtures/tinybench/format';
 import { tinyAccuracyTable, tinyAnswer, tinyPrompt } from '../fixtures/tinybench/parts';
 import { startDemoServer } from '../../src/core/demo/server';
@@ -96,7 +96,7 @@ describe('persona-lab on a tinybench folder', () => {
     const dir = copy();
     mkdirSync(join(dir, '.personalab'));
     const store = LabelStore.open(join(dir, '.personalab', 'labels.db'));
-    const key = { benchmark: traceBenchmarkId(dir), platform: TINY_PLATFORM, run: '', author: 'a', label: 'x' };
+    const key = { benchmark: benchmarkId(dir), platform: TINY_PLATFORM, run: '', author: 'a', label: 'x' };
     const ann1 = { user: 'ann', item: 1, text: 'likes cats', truth: 'yes' };
     store.add({ ...key, userId: 'ann', stepId: 1, target: { kind: 'step' }, contentHash: tinyItemHash(ann1) });
     store.add({ ...key, userId: 'ann', stepId: 2, target: { kind: 'step' }, contentHash: 'f'.repeat(64) });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
-import type { TraceStaleness } from '../../src/core/labels/trace';
+import type { Freshness } from '../../src/core/labels/staleness';
 import { buildScoreState, buildTraceLabelState } from '../../src/extension/benchmarks/omni/labels/viewState';
 import { utteranceHash, type ScoreRow } from '../../src/core/labels/scores';
 import type { OmniRun, Question } from '../../src/core/omni/types';
@@ -29,7 +29,7 @@ describe('buildTraceLabelState', () => {
     const h2 = row('pi-leak', { kind: 'history', historyIndex: 7 });
     const h3 = row('random-pick', { kind: 'history', historyIndex: 3 });
     const other = row('format-error', { kind: 'action' }, 'someone else');
-    const freshness = new Map<LabelRow, TraceStaleness>([
+    const freshness = new Map<LabelRow, Freshness>([
       [a, 'fresh'],
       [h1, 'stale'],
       [h2, 'fresh'],

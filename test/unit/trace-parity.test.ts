@@ -3,7 +3,7 @@
 // state (test action and revealed record), and the trace protocol's note and next-unlabelled messages.
 import { describe, expect, it } from 'vitest';
 import type { LabelRow, LabelTarget } from '../../src/core/labels/model';
-import { nextUnlabelledAction, TraceLabelIndex, traceLabelKey } from '../../src/core/labels/trace';
+import { nextUnlabelledAction, TraceLabelIndex, traceLabelKey } from '../../src/core/omni/labels/trace';
 import { noteTarget, traceTargetText, type AppliedLabel } from '../../src/core/labels/view';
 import { findAround } from '../../src/core/labels/walk';
 import { actionsInOrder, testActionOrder, usersInOrder } from '../../src/core/omni/order';

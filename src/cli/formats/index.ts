@@ -2,6 +2,8 @@
 // src/extension/benchmarks/contributions.ts lists the extension's.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
+import type { LabelsJudgeCommand } from '../labelsIo';
+import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
 import { SPB_HELP_NOTE } from './spb/help';
 import { spbRun } from './spb/run';
@@ -22,6 +24,8 @@ export interface CliFormat {
   readonly helpNote?: string;
   /** Its `persona-lab experiments`: its rows of the experiment log. */
   readonly experiments?: BatchRunCommand;
+  /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
+  readonly labelsJudge?: LabelsJudgeCommand;
 }
 
 /** The commands a format may take over for a folder of its own. */
@@ -29,7 +33,7 @@ type OwnCommand = 'sample' | 'experiment' | 'experiments';
 
 const CLI_FORMATS: readonly CliFormat[] = [
   { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
-  { id: 'omnibehavior', run: omniRun },
+  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge },
   {
     id: 'personamem',
     run: personaMemRun,
@@ -69,3 +73,9 @@ export const BATCH_RUN_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f
 export const BATCH_RUN_OPTIONS = Object.assign({}, ...CLI_FORMATS.map((f) => f.run?.options ?? {})) as Readonly<
   Record<string, { type: 'string' | 'boolean' }>
 >;
+
+/** The formats' `labels judge` commands: of `formats` (a folder's, in registry order), else of every format. */
+export function labelsJudgeFormats(formats?: readonly Format[]): LabelsJudgeCommand[] {
+  const of = formats ? formats.flatMap((f) => cliFormatOf(f) ?? []) : CLI_FORMATS;
+  return of.flatMap((f) => (f.labelsJudge ? [f.labelsJudge] : []));
+}

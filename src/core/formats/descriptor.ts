@@ -3,7 +3,7 @@
 import type { Diagnostic } from '../io/diagnostics';
 import type { LabelRow, TargetKind } from '../labels/model';
 import type { FormatLabelSet } from '../labels/taxonomy';
-import type { TraceStaleness } from '../labels/trace';
+import type { Freshness } from '../labels/staleness';
 import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
 import type { Confidence } from '../pi/types';
 import type { TableFormat } from '../tables/format';
@@ -82,7 +82,7 @@ export interface Capabilities<B> {
     /** What a label can be put on. */
     targets: readonly TargetKind[];
     /** Each row of `benchmark` against the data as loaded now (rows of other benchmarks are left out). */
-    freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
+    freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, Freshness>>;
     /** Its own label set (a key in labels.json and the defaults), when its items take other labels than a step's. */
     set?: FormatLabelSet;
   };
@@ -165,7 +165,7 @@ export interface OpenedBenchmark {
   validate(): Validation;
   score(req: ScoreRequest): Promise<ScoreResult>;
   audit?: (req: AuditRequest) => Promise<ReportableResult<ReportableFinding, AnyCountRow>>;
-  labelFreshness?: (benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, TraceStaleness>>;
+  labelFreshness?: (benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, Freshness>>;
 }
 
 /** A format's name for one of its units, in the label summaries and the gold report. */

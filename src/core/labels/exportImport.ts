@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
-import { isStoredHash } from './hash';
+import { isStoredHash } from './staleness';
 import { readRegularText } from '../io/safeFs';
 import { goldFrom, goldLine, isGoldLine, type ImportedGold } from './goldFile';
 import type { GoldRow } from './goldRows';
@@ -30,8 +30,8 @@ export const LABEL_COLUMNS = [
   'content_hash',
 ] as const;
 /**
- * The column of OmniBehavior history-item labels (target_kind "history"). Written only where it is needed (on those
- * JSONL lines; in a CSV that holds such a row, as the last column), so that StreamProfileBench files stay as they were.
+ * The column of history-item labels (target_kind "history"). Written only where it is needed (on those JSONL lines;
+ * in a CSV that holds such a row, as the last column), so that files without them stay as they were.
  */
 export const HISTORY_COLUMN = 'history_index';
 type Column = (typeof LABEL_COLUMNS)[number] | typeof HISTORY_COLUMN;
@@ -346,7 +346,7 @@ function rowFrom(
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
   const trace = kind === 'action' || kind === 'history';
   // A whole-item label may be any format's, its platform that format's own partition of its items; tags and spans
-  // are StreamProfileBench's, on one of its platforms.
+  // belong to steps, on one of the steps' platforms.
   const platformOk = (p: string) =>
     trace ? p === TRACE_PLATFORM : kind === 'step' ? p !== TRACE_PLATFORM : isPlatform(p);
   if (platform !== null && !platformOk(platform)) {

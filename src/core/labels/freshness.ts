@@ -1,10 +1,9 @@
-// Whether labels still describe the data: each row's content hash against the target's current one, for either
+// Whether labels still describe the data: each row's content hash against the target's current one, for any
 // format. Used by `labels summary <benchmark folder>`; the views compute the same per row.
 import type { Loaded, OpenedBenchmark } from '../formats/descriptor';
 import type { LabelRow } from './model';
-import type { TraceStaleness } from './trace';
+import type { Freshness } from './staleness';
 
-export type Freshness = TraceStaleness;
 export type FreshnessCounts = Record<Freshness, number>;
 
 /**

@@ -98,7 +98,7 @@ export const DEFAULT_LABELS: readonly LabelDef[] = [
 ];
 
 /**
- * The default failure modes of an OmniBehavior prediction (a test action, or one record of the history before it),
+ * The default failure modes of a trace's prediction (a test action, or one record of the history before it),
  * after the paper's diagnostics: simulators that act far more often than users and answer alike for everyone.
  */
 export const DEFAULT_TRACE_LABELS: readonly LabelDef[] = [

@@ -30,7 +30,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX labels_author ON labels (author);
    CREATE INDEX labels_label ON labels (label, platform);
    CREATE INDEX labels_run ON labels (benchmark, run);`,
-  // v3: OmniBehavior trace targets: a test action ('action', its index in step_id) or one record of the history
+  // v3: trace targets: a test action ('action', its index in step_id) or one record of the history
   // before it ('history', its index in history_index); the natural key gains history_index.
   `CREATE TABLE labels_v3 (
      id INTEGER PRIMARY KEY,
@@ -62,7 +62,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX labels_author ON labels (author);
    CREATE INDEX labels_label ON labels (label, platform);
    CREATE INDEX labels_run ON labels (benchmark, run);`,
-  // v4: people's scores of an OmniBehavior run's utterance on the judge's dimensions (core/labels/scores.ts).
+  // v4: people's scores of a run's utterance on an LLM judge's dimensions (core/labels/scores.ts).
   `CREATE TABLE judge_scores (
      id INTEGER PRIMARY KEY,
      benchmark TEXT NOT NULL,

@@ -5,9 +5,9 @@ import { textProblem } from './storableText';
 export { textProblem };
 
 /**
- * What a label is attached to. StreamProfileBench: the whole step, one tag of the pool, or a character span of a
- * text field. OmniBehavior traces: the whole test action (`stepId` holds its index in action_history), or one record
- * of the history before it (`historyIndex`, also an action_history index, below the test action's).
+ * What a label is attached to. A step: the whole step, one tag of its pool, or a character span of a text field.
+ * A trace: the whole test action (`stepId` holds its index in action_history), or one record of the history before
+ * it (`historyIndex`, also an action_history index, below the test action's). Any other item: the whole item.
  */
 export type LabelTarget =
   | { kind: 'step' }
@@ -19,11 +19,21 @@ export type LabelTarget =
 export type TargetKind = LabelTarget['kind'];
 export const TARGET_KINDS: readonly TargetKind[] = ['step', 'tag', 'span', 'action', 'history'];
 
-/** The `platform` column of every OmniBehavior label: traces have no platform, and the value keeps them apart. */
+/** The `platform` column of every trace label: traces have no platform, and the value keeps them apart. */
 export const TRACE_PLATFORM = 'omnibehavior';
 
 export function isTraceTarget(t: LabelTarget): t is Extract<LabelTarget, { kind: 'action' | 'history' }> {
   return t.kind === 'action' || t.kind === 'history';
+}
+
+/** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
+export function benchmarkId(root: string): string {
+  return (
+    root
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .pop() ?? root
+  );
 }
 
 /** One step of one run. `run` is '' for a label about the task data itself (no run selected). */

@@ -1,7 +1,6 @@
 // The judge_scores table's statements (core/labels/scores.ts), prepared once per open store.
 import type Database from 'better-sqlite3';
 import { whereEquals } from '../storage/sqlite';
-import type { JudgeDimension } from '../omni/types';
 import type { ScoreKey, ScoreRow } from './scores';
 
 export interface DbScore {
@@ -34,7 +33,7 @@ export const scoreToRow = (r: DbScore): ScoreRow => ({
   index: r.action_index,
   run: r.run,
   author: r.author,
-  dimension: r.dimension as JudgeDimension,
+  dimension: r.dimension as ScoreKey['dimension'],
   score: r.score,
   createdAt: r.created_at,
   contentHash: r.content_hash,

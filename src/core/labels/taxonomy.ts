@@ -26,7 +26,7 @@ export {
 
 export interface LabelSet {
   labels: LabelDef[];
-  /** The labels of OmniBehavior traces (`traceLabels` in labels.json, else the defaults). */
+  /** The labels of traces (`traceLabels` in labels.json, else the defaults). */
   traceLabels: LabelDef[];
   /** The label sets formats add (FormatLabelSet): labels.json's key → its labels (the file's, else the defaults). */
   formatSets: Record<string, LabelDef[]>;
@@ -65,7 +65,7 @@ export function defaultLabelSet(diagnostics: Diagnostic[] = [], formatSets: read
 
 /**
  * Validates the text of a labels.json: `{"labels": [...], "traceLabels": [...]}` (traceLabels optional: the
- * OmniBehavior defaults) or a bare array of label objects. Never throws.
+ * trace defaults) or a bare array of label objects. Never throws.
  */
 export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOptions = {}): LabelSet {
   const diagnostics: Diagnostic[] = [];

@@ -1,6 +1,5 @@
-// What the step view's labels bar shows, as plain JSON-safe data, and the rules both sides share about targets.
+// What an item view's labels bar shows, as plain JSON-safe data, and the rules both sides share about targets.
 // Imported by the webview bundle: keep it free of Node imports (types only from the rest of core/labels).
-import type { StepLocation } from '../spb/view/stepModel';
 import type { AdjudicationSection } from './adjudication';
 import type { LabelTarget } from './model';
 import type { LabelScope } from './taxonomy';
@@ -54,8 +53,9 @@ export interface LabelFlash {
   text: string;
 }
 
-export interface LabelViewState {
-  ref: StepLocation;
+/** The labels bar of an item view; `Ref` says which item (a step's platform, user and step id). */
+export interface LabelViewState<Ref> {
+  ref: Ref;
   /** The run the labels belong to ('' when no run is selected: labels about the task data). */
   run: string;
   author: string;
@@ -91,7 +91,7 @@ export interface LabelServerLine {
 
 /**
  * Whether a label of this scope may sit on this target: every label fits a whole step. On traces every label fits a
- * test action and a history item too (each is a whole record; the scopes describe parts of a StreamProfileBench step).
+ * test action and a history item too (each is a whole record; the scopes describe parts of a step).
  */
 export function targetAllowed(scope: LabelScope, target: LabelTarget): boolean {
   if (target.kind === 'step' || target.kind === 'action' || target.kind === 'history') return true;

@@ -1,4 +1,4 @@
-// Walking an ordered list of labelled items (StreamProfileBench steps, OmniBehavior test actions) from one of them:
+// Walking an ordered list of labelled items (steps, test actions, questions) from one of them:
 // what j/k, Next Unlabelled Step and the trace view's `.` share.
 
 /**

@@ -2,7 +2,7 @@
 import { basename, dirname, join } from 'node:path';
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
 import { listFolder, probeEntry } from '../io/safeFs';
-import { traceStaleness } from '../labels/trace';
+import { traceStaleness } from './labels/trace';
 import { auditOmni } from './piAudit';
 import { formatTable } from '../tables/format';
 import { biasDiagnostics } from './bias';

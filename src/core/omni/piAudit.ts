@@ -10,10 +10,11 @@ import { parseJsonText } from '../io/jsonl';
 import { lineOf, scanJsonLines } from '../labels/jsonLines';
 import { TRACE_PLATFORM, type LabelTarget } from '../labels/model';
 import type { OmniBenchmark, OmniUser } from './types';
-import { findingKey, type AuditOptions } from '../pi/audit';
+import { findingKey, type AuditOptions } from '../pi/tally';
 import type { PiCategory } from '../pi/placeholders';
 import { AuditTally, readScanLines, sizeOf } from '../pi/tally';
 import type { Finding } from '../pi/types';
+import type { PiArea } from '../pi/spans';
 
 /** Where in a trace a text comes from; the count rows are per source and part. */
 export const OMNI_PARTS = ['profile', 'context', 'ocr-asr', 'search', 'dialogue', 'action', 'prediction'] as const;
@@ -340,4 +341,11 @@ export async function auditOmni(bench: OmniBenchmark, opts: AuditOptions = {}): 
     problems,
     cancelled: Boolean(opts.signal?.aborted),
   };
+}
+
+/** Where the trace view shows an audit finding, from its part and record. */
+export function traceFindingArea(f: { part: string; recordIndex: number | null; testAction: number | null }): PiArea {
+  if (f.part === 'profile') return 'profile';
+  if (f.part === 'prediction') return 'prediction';
+  return f.recordIndex !== null && f.recordIndex === f.testAction ? 'action' : 'record';
 }

@@ -5,7 +5,7 @@
 import { basename, relative } from 'node:path';
 import { parseLine } from '../io/jsonl';
 import { openRegularHandle } from '../io/safeFs';
-import { findingKey, type AuditOptions } from '../pi/audit';
+import { findingKey, type AuditOptions } from '../pi/tally';
 import { AuditTally, sizeOf, type PartRow } from '../pi/tally';
 import type { Finding } from '../pi/types';
 import type { PersonaMemBench, PmContext, PmQuestion, PmSplit } from './types';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { LabelRow, StepRef } from '../labels/model';
 import type { LabelDef } from '../labels/labelDefs';
 import type { FormatLabelSet } from '../labels/taxonomy';
-import type { TraceStaleness } from '../labels/trace';
+import type { Freshness } from '../labels/staleness';
 import { findAround } from '../labels/walk';
 import type { PersonaMemBench, PmQuestion } from './types';
 import { personaIds } from './view';
@@ -154,8 +154,8 @@ export function questionFreshness(
   bench: PersonaMemBench,
   benchmark: string,
   rows: readonly LabelRow[],
-): Map<LabelRow, TraceStaleness> {
-  const out = new Map<LabelRow, TraceStaleness>();
+): Map<LabelRow, Freshness> {
+  const out = new Map<LabelRow, Freshness>();
   for (const r of rows) {
     if (r.benchmark !== benchmark) continue;
     const q = r.target.kind === 'step' ? questionAt(bench, unitOfRow(r)) : undefined;

@@ -1,18 +1,13 @@
 // The audit report: counts, findings with their current verdict, confirmed leaks and the verdict trail, as JSON,
 // Markdown, or the CLI's plain lines.
-// Every format shares it: a StreamProfileBench audit (AuditResult, counts per source and platform), and the audits
-// that count per source and part of an item (OmniBehavior's and other formats'); the type parameters' defaults are
-// StreamProfileBench's.
-import { chainCounts, chainText, type PiChain } from './chains';
-import { PLATFORMS } from '../spb/types';
-import type { AuditFinding, AuditResult, CountRow } from './audit';
-import { OMNI_PARTS, type OmniCountRow } from '../omni/piAudit';
+// Every format shares it: audits that count per source and platform, and audits that count per source and part of
+// an item; each format's audit result fits ReportableResult.
 import { PI_CATEGORIES, emptyCounts, type CategoryCounts, type PiCategory } from './placeholders';
 import type { Confidence, Finding } from './types';
-import type { PartRow } from './tally';
+import type { AuditScanned, PartRow } from './tally';
 import { latestByKey, VERDICTS, type Verdict, type VerdictRow } from './verdicts';
 
-/** What a report needs of a finding: AuditFinding and OmniAuditFinding both have it. */
+/** What a report needs of a finding: every format's audit finding has it. */
 export interface ReportableFinding extends Finding {
   key: string;
   file: string;
@@ -20,31 +15,64 @@ export interface ReportableFinding extends Finding {
   field: string;
   userId: string;
   run: string | null;
-  /** OmniBehavior: the test action the finding belongs to. */
+  /** The item the finding belongs to, shown beside its user (a test action), where the format has one. */
   testAction?: number | null;
 }
 
-/** A count row per source and part of an item (OmniBehavior's OmniCountRow, or another format's parts). */
+/** A count row per source and part of an item. */
 export type PartCountRow = PartRow<string>;
 
-export type AnyCountRow = CountRow | OmniCountRow | PartCountRow;
+/** A count row per source and platform. */
+export interface PlatformCountRow {
+  source: string;
+  platform: string;
+  category: PiCategory;
+  placeholders: number;
+  findings: number;
+}
 
-/** An audit result of either format. */
-export interface ReportableResult<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
-  /** The format's id, set by the audits that count per part; absent on a StreamProfileBench result. */
+export type AnyCountRow = PlatformCountRow | PartCountRow;
+
+/** A PI value an audit followed through a run (the PI a model carried into its personas), as the report lists it. */
+export interface DescribedChain {
+  run: string;
+  platform: string;
+  userId: string;
+  category: PiCategory;
+  text: string;
+  /** where the value entered and where it was carried, in a sentence */
+  description: string;
+}
+
+/** Per run: the values carried, and the steps whose persona carries one. */
+export type CarriedCounts = Record<string, { values: number; steps: number }>;
+
+/** What an audit that follows PI through a run adds to its report. */
+export interface CarriedPi<X extends DescribedChain = DescribedChain> {
+  chains: X[];
+  carried: CarriedCounts;
+}
+
+/** An audit result of any format. */
+export interface ReportableResult<
+  F extends ReportableFinding = ReportableFinding,
+  C extends AnyCountRow = AnyCountRow,
+  X extends DescribedChain = DescribedChain,
+> {
+  /** The format's id, set by the audits that count per part; absent on a result counted per platform. */
   format?: string;
   root: string;
   benchmark: string;
   findings: F[];
   counts: C[];
-  scanned: AuditResult['scanned'];
+  scanned: AuditScanned;
   problems: string[];
   cancelled: boolean;
-  /** StreamProfileBench: PI values carried through the runs' personas. */
-  chains?: PiChain[];
+  /** PI values carried through the runs' personas, where the format's audit follows them. */
+  carriedPi?: CarriedPi<X>;
 }
 
-export type ReportFinding<F extends ReportableFinding = AuditFinding> = Omit<F, 'text'> & {
+export type ReportFinding<F extends ReportableFinding = ReportableFinding> = Omit<F, 'text'> & {
   text: string;
   verdict: Verdict | null;
   verdictBy: string | null;
@@ -52,16 +80,20 @@ export type ReportFinding<F extends ReportableFinding = AuditFinding> = Omit<F, 
   note: string;
 };
 
-export interface AuditReport<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow> {
+export interface AuditReport<
+  F extends ReportableFinding = ReportableFinding,
+  C extends AnyCountRow = AnyCountRow,
+  X extends DescribedChain = DescribedChain,
+> {
   format: 'persona-lab-pi-audit';
   version: 1;
-  /** The result's `format` ('omnibehavior', …); absent on a StreamProfileBench report (its JSON is unchanged). */
+  /** The result's `format`, set by the audits that count per part (a report per platform has none). */
   benchmarkFormat?: string;
   benchmark: string;
   root: string;
   generatedAt: string;
   redacted: boolean;
-  scanned: AuditResult['scanned'];
+  scanned: AuditScanned;
   cancelled: boolean;
   problems: string[];
   counts: C[];
@@ -73,10 +105,10 @@ export interface AuditReport<F extends ReportableFinding = AuditFinding, C exten
   verdictTrail: VerdictRow[];
   /** Latest verdicts whose finding is no longer found (data changed, or another confidence threshold). */
   staleVerdicts: VerdictRow[];
-  /** StreamProfileBench: each PI value carried through a run's personas, with its description. */
-  chains?: (PiChain & { description: string })[];
-  /** StreamProfileBench: per run, the PI values carried into personas and the steps whose persona carries one. */
-  carried?: Record<string, { values: number; steps: number }>;
+  /** Each PI value carried through a run's personas, with its description (from the result's carriedPi). */
+  chains?: X[];
+  /** Per run, the PI values carried into personas and the steps whose persona carries one. */
+  carried?: CarriedCounts;
 }
 
 /** Keeps the first and last two characters of a value; the rest becomes '*' (separators stay). */
@@ -94,10 +126,11 @@ export interface ReportOptions {
   redact?: boolean;
 }
 
-export function buildReport<F extends ReportableFinding = AuditFinding, C extends AnyCountRow = CountRow>(
-  audit: ReportableResult<F, C>,
-  opts: ReportOptions = {},
-): AuditReport<F, C> {
+export function buildReport<
+  F extends ReportableFinding = ReportableFinding,
+  C extends AnyCountRow = AnyCountRow,
+  X extends DescribedChain = DescribedChain,
+>(audit: ReportableResult<F, C, X>, opts: ReportOptions = {}): AuditReport<F, C, X> {
   const trail = (opts.trail ?? []).filter((r) => r.benchmark === audit.benchmark);
   const latest = latestByKey(trail);
   const show = (t: string) => (opts.redact ? redactText(t) : t);
@@ -144,10 +177,10 @@ export function buildReport<F extends ReportableFinding = AuditFinding, C extend
     confirmedLeaks: findings.filter((f) => f.verdict === 'confirmed-leak'),
     verdictTrail: trail,
     staleVerdicts: [...latest.values()].filter((r) => !keys.has(r.key)),
-    ...(audit.chains
+    ...(audit.carriedPi
       ? {
-          chains: audit.chains.map((c) => ({ ...c, text: show(c.text), description: chainText(c) })),
-          carried: chainCounts(audit.chains),
+          chains: audit.carriedPi.chains.map((c) => ({ ...c, text: show(c.text) })),
+          carried: audit.carriedPi.carried,
         }
       : {}),
   };
@@ -182,18 +215,17 @@ interface Matrix {
   cells: Map<PiCategory, { placeholders: number; findings: number }>;
 }
 
-/** The second dimension of a count row: the platform (StreamProfileBench) or the part of a trace (OmniBehavior). */
+/** The second dimension of a count row: the platform, or the part of an item. */
 const groupOf = (r: AnyCountRow): string => ('part' in r ? r.part : r.platform);
-const GROUP_ORDER: readonly string[] = [...PLATFORMS, ...OMNI_PARTS];
 /** The sources that are the benchmark's own files (each audit's first one); any other source is a run. */
 const DATA_SOURCES: readonly string[] = ['tasks', 'raw', 'data'];
 
 function matrix(rows: readonly AnyCountRow[]): Matrix[] {
   const out = new Map<string, Matrix>();
   const sources = [...new Set(rows.map((r) => r.source))];
-  // Known groups in their order, then any other part in the order the audit counted it.
-  const groups = [...new Set([...GROUP_ORDER, ...rows.map(groupOf)])];
   for (const source of sources) {
+    // Each audit counts a source's groups in its format's order (AuditTally.countRows).
+    const groups = [...new Set(rows.filter((r) => r.source === source).map(groupOf))];
     for (const group of groups) {
       const mine = rows.filter((r) => r.source === source && groupOf(r) === group);
       if (!mine.length) continue;
@@ -253,7 +285,7 @@ export function mdCode(text: string): string {
   return text === '' ? '' : '`' + oneLine(text).replace(/`/g, "'").replace(/\|/g, '\\|') + '`';
 }
 
-/** The user cell: with the test action on an OmniBehavior finding. */
+/** The user cell: with the item (a test action) where the finding names one. */
 const userCell = (f: ReportableFinding) =>
   mdCode(f.testAction === undefined || f.testAction === null ? f.userId : `${f.userId} #${f.testAction}`);
 

@@ -1,6 +1,6 @@
-// PI marks of the texts a step view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
-// host computes (highlight.ts, with the scanner) and the webview cuts its text nodes by. No scanner here: webviews
-// import this module.
+// PI marks of the texts an item view shows: placeholders (<PHONE>, ...) and residual findings, as spans the extension
+// host computes (each format's marks, with the scanner) and the webview cuts its text nodes by. No scanner here:
+// webviews import this module.
 import { object, oneOf, str } from '../guards';
 import { PI_CATEGORIES, type PiCategory } from './placeholders';
 import type { Confidence } from './types';
@@ -15,7 +15,7 @@ export interface PiMark {
   confidence: Confidence | null;
   /** a finding's reason, e.g. "mainland mobile number"; '' for placeholders */
   reason: string;
-  /** a persona's finding: the chain of its value through the user's personas (chains.ts's chainText) */
+  /** a persona's finding: the chain of its value through the user's personas (its format's chain sentence) */
   chain?: string;
 }
 
@@ -121,19 +121,3 @@ export interface PiHighlight {
 }
 
 export const isPiHighlight = object({ key: str, area: oneOf(PI_AREAS), category: oneOf(PI_CATEGORIES), text: str });
-
-/** Where the step view shows a StreamProfileBench audit finding, from its JSON path in the tasks or results line. */
-export function spbFindingArea(field: string): PiArea {
-  if (field === 'bio') return 'bio';
-  if (/\.posts_text$/.test(field)) return 'posts';
-  if (/\.persona_summary$/.test(field)) return 'persona';
-  if (/\.reasoning$/.test(field)) return 'reasoning';
-  return 'tag';
-}
-
-/** Where the trace view shows an OmniBehavior audit finding, from its part and record. */
-export function omniFindingArea(f: { part: string; recordIndex: number | null; testAction: number | null }): PiArea {
-  if (f.part === 'profile') return 'profile';
-  if (f.part === 'prediction') return 'prediction';
-  return f.recordIndex !== null && f.recordIndex === f.testAction ? 'action' : 'record';
-}

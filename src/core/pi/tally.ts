@@ -1,11 +1,48 @@
-// What the two benchmark audits (./audit.ts, ./omniAudit.ts) share: per-category counts of placeholders and findings
-// by source and group, and reading a JSONL file line by line into objects to scan.
+// What every format's PI audit shares: its options, a finding's stable key, per-category counts of placeholders and
+// findings by source and group, and reading a JSONL file line by line into objects to scan.
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isRecord } from '../io/diagnostics';
 import { parseRawLine, readLines } from '../io/jsonl';
 import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
-import type { Finding, ScanOptions } from './types';
+import type { Confidence, Finding, ScanOptions } from './types';
+
+export interface AuditOptions {
+  /** Runs to scan; all when absent, none for []. */
+  runs?: readonly string[];
+  minConfidence?: Confidence;
+  categories?: readonly PiCategory[];
+  /** Name used in finding keys and verdicts; the root folder's name by default. */
+  benchmark?: string;
+  now?: Date;
+  signal?: AbortSignal;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+}
+
+/** How much an audit read. */
+export interface AuditScanned {
+  files: number;
+  lines: number;
+  texts: number;
+  chars: number;
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+}
+
+/** Where a finding sits: its file, 1-based line and JSON path, and its span in that string. */
+export interface FindingPlace extends Pick<Finding, 'start' | 'end' | 'category' | 'text'> {
+  file: string;
+  line: number;
+  field: string;
+}
+
+/** A finding's stable identity for verdicts: location, span, category and a hash of the text. */
+export function findingKey(f: FindingPlace): string {
+  return `${f.file}:${f.line}:${f.field}:${f.start}-${f.end}:${f.category}:${textHash(f.text)}`;
+}
 
 export interface PartRow<G extends string> {
   source: string;

@@ -18,8 +18,7 @@ import {
   type StoreOpenOptions,
   type StoreSchema,
 } from '../storage/sqlite';
-import type { AuditFinding } from './audit';
-import { textHash } from './audit';
+import { textHash, type FindingPlace } from './tally';
 import { noteProblem } from '../labels/model';
 import { textProblem } from '../labels/storableText';
 import { isPiCategory, type PiCategory } from './placeholders';
@@ -89,15 +88,16 @@ export function trailQuery(filter: TrailFilter): { sql: string; params: string[]
 export class VerdictStoreError extends Error {}
 
 /**
- * What a verdict is about: the fields of an audit finding that locate it. An OmniAuditFinding fits too: its platform
- * is 'omnibehavior' and its stepId the test action.
+ * What a verdict is about: the fields of any format's audit finding that locate it (`platform` and `stepId` are the
+ * columns its format fills: a platform and a step, or its own value and item).
  */
-export type VerdictTarget = Pick<
-  AuditFinding,
-  'key' | 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text' | 'userId' | 'stepId' | 'run'
-> & {
+export interface VerdictTarget extends FindingPlace {
+  key: string;
   platform: string;
-};
+  userId: string;
+  stepId: number | null;
+  run: string | null;
+}
 
 export interface VerdictRow {
   id: number;

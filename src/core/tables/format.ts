@@ -1,7 +1,6 @@
-// Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV: the paper
-// tables of StreamProfileBench (spb/score/paperTables.ts) and the OmniBehavior components (omni/componentsTable.ts).
+// Tables of figures with best and second best marked, as LaTeX (booktabs, as in the papers), Markdown or CSV: every
+// format's paper tables (each format builds its TableModels).
 export const TABLE_FORMATS = ['latex', 'markdown', 'csv'] as const;
-import { metricByShort } from '../spb/names';
 import { pyPercentFixed } from '../io/pyNumber';
 export type TableFormat = (typeof TABLE_FORMATS)[number];
 
@@ -9,6 +8,8 @@ export interface TableColumn {
   /** the heading over a group of columns: a platform, "Avg.", a kind of component */
   group: string;
   head: string;
+  /** The head as the paper typesets it in LaTeX (a metric's symbol); the escaped head when absent. */
+  latex?: string;
   lowerIsBetter: boolean;
 }
 export interface TableCell {
@@ -151,9 +152,9 @@ function texEscape(text: string): string {
   return text.replace(/[\\&%$#_{}~^−×]/g, (c) => LATEX_SPECIAL[c]);
 }
 
-/** Column heads in LaTeX: a metric's short name (R, F1^NS, R_stab, Err_decay …) as the paper typesets it. */
-function texHead(head: string): string {
-  return metricByShort(head === 'F1NS' ? 'F1^NS' : head)?.latex ?? texEscape(head);
+/** A column head in LaTeX: as the paper typesets it where the format says, else the head escaped. */
+function texHead(c: TableColumn): string {
+  return c.latex ?? texEscape(c.head);
 }
 
 /**
@@ -185,7 +186,7 @@ export function tableLatex(t: TableModel): string {
     '\\toprule',
     ` & ${groups.map((g) => `\\multicolumn{${g.span}}{c}{${texEscape(g.name)}}`).join(' & ')} \\\\`,
     rules.join(' '),
-    `Run & ${t.columns.map((c) => texHead(c.head)).join(' & ')} \\\\`,
+    `Run & ${t.columns.map((c) => texHead(c)).join(' & ')} \\\\`,
     '\\midrule',
     ...t.rows.map((r) => `${texEscape(r.run)}${isPartial(r) ? TEX_MARK : ''} & ${r.cells.map(cell).join(' & ')} \\\\`),
     '\\bottomrule',

@@ -1,7 +1,7 @@
 // What the PI Audit tree shows, as plain data, whatever the benchmark: node ids, verdict tallies, the category row's
 // description, a finding's text for a label, and the view's message. Each format's grouping is in its own folder
 // (its audit part, part.ts). No `vscode` import, so it is unit-tested.
-import type { AuditResult } from '../../core/pi/audit';
+import type { AuditResult } from '../../core/spb/pi/audit';
 import type { PiCategory } from '../../core/pi/placeholders';
 import type { PartCountRow } from '../../core/pi/report';
 import type { Verdict } from '../../core/pi/verdicts';

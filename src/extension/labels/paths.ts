@@ -40,5 +40,4 @@ export function authorName(setting: string | undefined): string {
   }
 }
 
-/** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
-export { traceBenchmarkId as benchmarkId } from '../../core/labels/trace';
+export { benchmarkId } from '../../core/labels/model';

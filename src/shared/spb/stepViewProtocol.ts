@@ -9,7 +9,7 @@ import type { LabelTarget } from '../../core/labels/model';
 import type { LabelViewState } from '../../core/labels/view';
 import { isPiHighlight, type PiMark, type StepPiMarks } from '../../core/pi/spans';
 import type { AblationTable } from '../../core/spb/rerun/ablation';
-import type { AttemptSummary, RerunComparison } from '../../core/rerun/attemptCompare';
+import type { AttemptSummary, RerunComparison } from '../../core/spb/rerun/attemptCompare';
 import type { PromptDiff } from '../../core/rerun/promptDiff';
 import type { StepLocation, StepModel } from '../../core/spb/view/stepModel';
 import {
@@ -111,7 +111,11 @@ export const LABEL_KEYS = {
   clearSelection: 'Escape',
 } as const;
 
-const labelViewState = shapeOf<LabelViewState>()({ ...labelBarShape(stepLocation), suggestions: array, others: array });
+const labelViewState = shapeOf<LabelViewState<StepLocation>>()({
+  ...labelBarShape(stepLocation),
+  suggestions: array,
+  others: array,
+});
 
 // ---- extension -> webview
 

@@ -33,7 +33,7 @@ const NEXT: readonly string[] = LABEL_KEYS.next;
 const PREVIOUS: readonly string[] = LABEL_KEYS.previous;
 
 export class LabelsUi {
-  private state: LabelViewState | undefined;
+  private state: LabelViewState<StepLocation> | undefined;
   private selectedTag: string | null = null;
   private personaText = '';
   /** PI marks of the written persona, kept when label spans re-cut its text */
@@ -96,7 +96,7 @@ export class LabelsUi {
     this.render();
   }
 
-  update(state: LabelViewState): void {
+  update(state: LabelViewState<StepLocation>): void {
     if (this.state && stepKey(this.state.ref) !== stepKey(state.ref)) this.lastAdded = undefined;
     this.state = state;
     this.render();

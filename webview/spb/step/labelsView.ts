@@ -16,9 +16,10 @@ import { CHEAT_SHEET_KEY, type KeyRow } from '../../shared/cheatSheet';
 import { el, icon } from '../../shared/dom';
 import { appliedItem, chipKeyText, keyRange, keysText, labelChip } from '../../shared/labelChips';
 import { serverIcon, serverLine } from '../../shared/labelServer';
+import type { StepLocation } from '../../../src/core/spb/view/stepModel';
 
 export interface BarContext {
-  state: LabelViewState;
+  state: LabelViewState<StepLocation>;
   /** The tag chip or persona span the next key labels; null: the whole step. */
   selected: LabelTarget | null;
   selectedExcerpt: string;
@@ -55,7 +56,11 @@ export interface BarHandlers {
 /** What a stale label's tooltip says: the parts that changed, when the label stored them. */
 const staleHelp = (a: AppliedLabel) => staleText(a.changed, 'the step’s data (pool, split or posts)');
 
-function appliedOn(state: LabelViewState, labelId: string, target: LabelTarget): AppliedLabel | undefined {
+function appliedOn(
+  state: LabelViewState<StepLocation>,
+  labelId: string,
+  target: LabelTarget,
+): AppliedLabel | undefined {
   return state.applied.find((a) => a.labelId === labelId && sameTarget(a.target, target));
 }
 
@@ -156,7 +161,11 @@ export function renderBar(ctx: BarContext, h: BarHandlers): HTMLElement {
 }
 
 /** Makes the pool's tag chips selectable label targets and shows the labels each carries. */
-export function decorateTags(root: HTMLElement, state: LabelViewState | undefined, selectedTag: string | null): void {
+export function decorateTags(
+  root: HTMLElement,
+  state: LabelViewState<StepLocation> | undefined,
+  selectedTag: string | null,
+): void {
   for (const li of root.querySelectorAll<HTMLElement>('[data-section="pool"] li.tag')) {
     const tag = li.querySelector('.tag-text')?.textContent ?? '';
     li.setAttribute('data-label-target', 'tag');
@@ -188,7 +197,7 @@ export function personaElement(root: HTMLElement): HTMLElement | null {
  */
 export function decoratePersona(
   root: HTMLElement,
-  state: LabelViewState | undefined,
+  state: LabelViewState<StepLocation> | undefined,
   text: string,
   render: (from: number, to: number) => Node[] = (from, to) => [document.createTextNode(text.slice(from, to))],
 ): void {

@@ -2,7 +2,7 @@
 // picks, personas, reasoning, flags, latency, usage), earlier attempts, and a persona ablation table (the last two
 // in rerunTables.ts). Text only.
 import { fieldKey, type PiMark } from '../../../src/core/pi/spans';
-import type { RerunComparison } from '../../../src/core/rerun/attemptCompare';
+import type { RerunComparison } from '../../../src/core/spb/rerun/attemptCompare';
 import type { PromptDiff } from '../../../src/core/rerun/promptDiff';
 import type { SideModel } from '../../../src/core/spb/view/sides';
 import type { StepModel } from '../../../src/core/spb/view/stepModel';

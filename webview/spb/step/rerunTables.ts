@@ -1,7 +1,7 @@
 // The step view's Re-run tables: the attempts of this step and the persona ablation, with the attempt labels
 // (persona mode, time, template) the side-by-side comparison shares.
 import type { AblationTable } from '../../../src/core/spb/rerun/ablation';
-import type { AttemptSummary } from '../../../src/core/rerun/attemptCompare';
+import type { AttemptSummary } from '../../../src/core/spb/rerun/attemptCompare';
 import type { RerunState, StepCommand } from '../../../src/shared/spb/stepViewProtocol';
 import { elideMiddle } from '../../../src/core/elide';
 import { el } from '../../shared/dom';

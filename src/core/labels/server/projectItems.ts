@@ -1,7 +1,6 @@
-// The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one StreamProfileBench
-// step, one OmniBehavior test action, or one item of another format (its label unit: a partition of its own, a user
-// and a place) of one run, as a JSON array so that no separator can collide with an id, and a
-// seeded sample of them.
+// The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one step, one test
+// action, or one item of another format (its label unit: a partition of its own, a user and a place) of one run, as a
+// JSON array so that no separator can collide with an id, and a seeded sample of them.
 import { isPlatform, type Platform } from '../../spb/types';
 import { TRACE_PLATFORM, type StepRef } from '../model';
 

@@ -3,10 +3,10 @@ import { basename, dirname, join } from 'node:path';
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../../formats/descriptor';
 import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../../io/safeFs';
 import { loadSampleScope } from '../experiments/sampleScope';
-import { stepHashOf, staleness } from '../../labels/hash';
+import { stepHashOf, stepStaleness } from '../labels/hash';
 import type { LabelRow } from '../../labels/model';
-import type { TraceStaleness } from '../../labels/trace';
-import { auditBenchmark } from '../../pi/audit';
+import type { Freshness } from '../../labels/staleness';
+import { auditBenchmark } from '../pi/audit';
 import { formatTable } from '../../tables/format';
 import { loadBenchmark } from './load';
 import { paperTablesText, tableModels } from '../score/paperTables';
@@ -120,13 +120,13 @@ async function freshness(
   bench: Benchmark,
   benchmark: string,
   rows: readonly LabelRow[],
-): Promise<Map<LabelRow, TraceStaleness>> {
-  const out = new Map<LabelRow, TraceStaleness>();
+): Promise<Map<LabelRow, Freshness>> {
+  const out = new Map<LabelRow, Freshness>();
   for (const r of rows) {
     if (r.benchmark !== benchmark) continue;
     const user = [...bench.users].find(([platform]) => platform === r.platform)?.[1].get(r.userId);
     const step = user?.steps.find((s) => s.stepId === r.stepId);
-    out.set(r, user && step ? staleness(r, stepHashOf(user, step)) : 'missing');
+    out.set(r, user && step ? stepStaleness(r, stepHashOf(user, step)) : 'missing');
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // following the persona's span of the first rendering through a character diff to the text sent. Pure: no `vscode`.
 import { diffChars } from 'diff';
 import { renderedSpans, renderPrompt, type PromptContext } from '../prompt/prompt';
-import type { RerunPersonaMode } from '../../rerun/attemptCompare';
+import type { RerunPersonaMode } from './attemptCompare';
 
 export interface SentPersonaInput {
   /** the prompt as first rendered, before any edit */

@@ -8,7 +8,7 @@ import { rankWithinCoverage } from './coverageRanks';
 import type { RunScore } from './run';
 import { PLATFORM_LABELS, statsAvgText } from './tables';
 import { PLATFORMS, type MetricKey, type Platform } from '../types';
-import { METRIC_NAMES } from '../names';
+import { METRIC_NAMES, metricByShort } from '../names';
 
 export const TABLE_IDS = ['t4', 't5', 't6'] as const;
 export type TableId = (typeof TABLE_IDS)[number];
@@ -73,6 +73,12 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
 }
 
 /** `on`: what the scores were computed over when not the whole benchmark ("sample s5 (5 users)"), named in each title. */
+/** A metric's head as the paper typesets it (R, F1^NS, R_stab, Err_decay …); other heads stay plain. */
+function latexHead(head: string): { latex?: string } {
+  const latex = metricByShort(head === 'F1NS' ? 'F1^NS' : head)?.latex;
+  return latex === undefined ? {} : { latex };
+}
+
 export function tableModels(scores: readonly RunScore[], on?: string): TableModel<TableId>[] {
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
   const models = TABLE_IDS.map((id) => {
@@ -81,7 +87,7 @@ export function tableModels(scores: readonly RunScore[], on?: string): TableMode
     const model: TableModel<TableId> = {
       id,
       title: on ? `${TITLES[id]}, on ${on}` : TITLES[id],
-      columns: cols.map(({ group, head, lowerIsBetter }) => ({ group, head, lowerIsBetter })),
+      columns: cols.map(({ group, head, lowerIsBetter }) => ({ group, head, ...latexHead(head), lowerIsBetter })),
       scope: on ?? 'the benchmark',
       rows: scores.map((s, ri) => ({
         run: s.name,

@@ -1,7 +1,7 @@
 // The OmniBehavior part of the Benchmarks tree: benchmark → user → test action, one node class per level, with the
 // right / wrong counts of the selected run. Children are built on first expansion and kept (TreeView.reveal).
 import * as vscode from 'vscode';
-import type { TraceLabelIndex } from '../../../core/labels/trace';
+import type { TraceLabelIndex } from '../../../core/omni/labels/trace';
 import { actionsInOrder } from '../../../core/omni/order';
 import { overallText, shortCoverage } from '../../../core/omni/overallReason';
 import { userActionCounts, type ActionCounts, type OmniRunScore } from '../../../core/omni/score';

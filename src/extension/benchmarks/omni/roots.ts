@@ -1,7 +1,7 @@
 // The OmniBehavior benchmark's root in the Benchmarks tree, rebuilt when the store changes (a new load or another
 // run), when what the labels feature adds to it (badges) changes, or when its user order (Sort Users By…) changes.
 import * as vscode from 'vscode';
-import type { TraceLabelIndex } from '../../../core/labels/trace';
+import type { TraceLabelIndex } from '../../../core/omni/labels/trace';
 import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO, OMNI_ORDER_KEYS, type OmniOrderKey } from '../../../core/omni/userOrder';
 import { OrderSetting } from '../../tree/orderSetting';
 import type { RootSource } from '../../tree/roots';

@@ -4,10 +4,10 @@ import * as vscode from 'vscode';
 import {
   findingsInTrace,
   findingTraceTarget,
+  traceFindingArea,
   type OmniAuditFinding,
   type OmniAuditResult,
 } from '../../../../core/omni/piAudit';
-import { omniFindingArea } from '../../../../core/pi/spans';
 import type { AuditPiFinding, TraceRef } from '../../../../shared/omni/traceProtocol';
 import type { TraceAuditSource, TracePanel } from '../traceView/panel';
 import type { AuditResults } from '../../../audit/part';
@@ -18,7 +18,7 @@ const MAX_SENT = 500;
 export function auditPiFinding(f: OmniAuditFinding): AuditPiFinding {
   return {
     key: f.key,
-    area: omniFindingArea(f),
+    area: traceFindingArea(f),
     index: f.recordIndex,
     field: f.field,
     category: f.category,

@@ -1,6 +1,6 @@
 // The trace labels' badges on the OmniBehavior test actions in the Benchmarks tree: this author's labels in the
 // selected run.
-import { TraceLabelIndex } from '../../../../core/labels/trace';
+import { TraceLabelIndex } from '../../../../core/omni/labels/trace';
 import type { OmniTreeAugment } from '../roots';
 import type { LabelService } from '../../../labels/service';
 import type { OmniLabelTargets } from './targets';

@@ -11,7 +11,7 @@ import {
   traceContentHash,
   traceLabelKey,
   traceStaleness,
-} from '../../../../core/labels/trace';
+} from '../../../../core/omni/labels/trace';
 import type { LabelRow } from '../../../../core/labels/model';
 import { describeTarget } from '../../../../core/labels/view';
 import type { TraceLabelAction, TraceRef } from '../../../../shared/omni/traceProtocol';

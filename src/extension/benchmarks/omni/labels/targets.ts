@@ -1,7 +1,7 @@
 // The OmniBehavior test actions as label targets: a label goes on a test action of a run, or on one of the history
-// records before it (core/labels/trace.ts keeps them in the step columns).
+// records before it (core/omni/labels/trace.ts keeps them in the step columns).
 import type { LabelRow, StepRef } from '../../../../core/labels/model';
-import { traceStepRef, type TraceRef as CoreTraceRef } from '../../../../core/labels/trace';
+import { traceStepRef, type TraceRef as CoreTraceRef } from '../../../../core/omni/labels/trace';
 import type { TraceRef } from '../../../../shared/omni/traceProtocol';
 import type { OmniStore } from '../store';
 import { benchmarkId } from '../../../labels/paths';

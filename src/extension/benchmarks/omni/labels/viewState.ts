@@ -1,7 +1,7 @@
 // Builds the trace view's labels bar state from the store's rows of one test action, their staleness and the label
 // set. No `vscode` import, so it is unit-tested.
 import type { LabelRow } from '../../../../core/labels/model';
-import type { TraceStaleness } from '../../../../core/labels/trace';
+import type { Freshness } from '../../../../core/labels/staleness';
 import type { LabelStaleness } from '../../../../core/labels/view';
 import type {
   LabelledHistoryItem,
@@ -19,13 +19,13 @@ export interface TraceLabelInput extends BarInput {
   run: string;
   /** Every row on this test action and run, all authors (only the author's are shown). */
   rows: readonly LabelRow[];
-  freshness: ReadonlyMap<LabelRow, TraceStaleness>;
+  freshness: ReadonlyMap<LabelRow, Freshness>;
   /** The selected run's utterance to score, with this author's scores of it (see buildScoreState). */
   scores: TraceScoreState | null;
 }
 
 /** 'missing' (the record is gone) shows as stale: the label no longer describes what is there. */
-function shown(s: TraceStaleness | undefined): LabelStaleness {
+function shown(s: Freshness | undefined): LabelStaleness {
   return s === 'missing' ? 'stale' : (s ?? 'unknown');
 }
 

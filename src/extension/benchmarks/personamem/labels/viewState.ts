@@ -1,7 +1,7 @@
 // Builds the question view's labels bar state from the store's rows on one question, their freshness and the label
 // set. No `vscode` import, so it is unit-tested.
 import type { LabelRow } from '../../../../core/labels/model';
-import type { TraceStaleness } from '../../../../core/labels/trace';
+import type { Freshness } from '../../../../core/labels/staleness';
 import type { LabelStaleness } from '../../../../core/labels/view';
 import type { QuestionLabelState } from '../../../../shared/personamem/labelProtocol';
 import type { QuestionRef } from '../../../../shared/personamem/questionProtocol';
@@ -12,11 +12,11 @@ export interface QuestionLabelInput extends BarInput {
   run: string;
   /** Every row on this question and run, all authors (only the author's are shown). */
   rows: readonly LabelRow[];
-  freshness: ReadonlyMap<LabelRow, TraceStaleness>;
+  freshness: ReadonlyMap<LabelRow, Freshness>;
 }
 
 /** 'missing' cannot be the question shown; it reads as stale like any label whose question changed. */
-function shown(s: TraceStaleness | undefined): LabelStaleness {
+function shown(s: Freshness | undefined): LabelStaleness {
   return s === 'missing' ? 'stale' : (s ?? 'unknown');
 }
 

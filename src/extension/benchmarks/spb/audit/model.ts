@@ -1,7 +1,7 @@
 // The StreamProfileBench part of the PI Audit tree as plain data: findings grouped category → platform → user, the
 // placeholder and finding counts per category and platform, and the rows' descriptions. No `vscode` import, so it
 // is unit-tested; nodes.ts only turns these into TreeItems.
-import type { AuditFinding, AuditResult } from '../../../../core/pi/audit';
+import type { AuditFinding, AuditResult } from '../../../../core/spb/pi/audit';
 import { PI_CATEGORIES, type PiCategory } from '../../../../core/pi/placeholders';
 import type { Verdict } from '../../../../core/pi/verdicts';
 import { PLATFORMS, type Platform } from '../../../../core/spb/types';

@@ -4,8 +4,8 @@
 // only through appendText (escaped).
 import * as vscode from 'vscode';
 import { readUserRecord } from '../../../../core/spb/format/load';
-import type { AuditFinding, AuditResult } from '../../../../core/pi/audit';
-import { chainShort, chainText } from '../../../../core/pi/chains';
+import type { AuditFinding, AuditResult } from '../../../../core/spb/pi/audit';
+import { chainShort, chainText } from '../../../../core/spb/pi/chains';
 import { CATEGORY_INFO } from '../../../../core/pi/placeholders';
 import { PLATFORM_LABELS } from '../../../../core/spb/score/tables';
 import type { Benchmark, Platform } from '../../../../core/spb/types';

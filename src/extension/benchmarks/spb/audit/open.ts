@@ -1,8 +1,8 @@
 // Opening a StreamProfileBench finding: its step in the step view with the finding outlined (a click), or its source
 // line pretty-printed with the span selected (Open Finding in File).
 import * as vscode from 'vscode';
-import type { AuditFinding } from '../../../../core/pi/audit';
-import { spbFindingArea, type PiHighlight } from '../../../../core/pi/spans';
+import { stepFindingArea, type AuditFinding } from '../../../../core/spb/pi/audit';
+import type { PiHighlight } from '../../../../core/pi/spans';
 import type { SpbStore, StepRef } from '../store';
 import { log } from '../../../log';
 import { openFindingLine } from '../../../audit/sourceLine';
@@ -14,7 +14,7 @@ export function openSource(finding: AuditFinding, root: string): Promise<void> {
 
 /** What the step view outlines for a finding. */
 export function stepHighlight(f: AuditFinding): PiHighlight {
-  return { key: f.key, area: spbFindingArea(f.field), category: f.category, text: f.text };
+  return { key: f.key, area: stepFindingArea(f.field), category: f.category, text: f.text };
 }
 
 /**

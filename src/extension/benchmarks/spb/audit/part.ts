@@ -2,7 +2,7 @@
 // below each category come its platforms, then users, then findings (nodes.ts).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditBenchmark, type AuditResult } from '../../../../core/pi/audit';
+import { auditBenchmark, type AuditResult } from '../../../../core/spb/pi/audit';
 import type { Benchmark } from '../../../../core/spb/types';
 import type { SpbStore } from '../store';
 import type { AuditPart } from '../../../audit/part';

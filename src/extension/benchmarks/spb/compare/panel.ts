@@ -17,7 +17,7 @@ import { dashboardPanelOptions } from '../dashboard/html';
 import { openStepOfRun } from '../dashboard/open';
 import { piMinConfidence } from '../stepView/panel';
 import { runPairStep } from '../../../../core/spb/view/runPair';
-import { sidesPiMarks } from '../../../../core/pi/highlight';
+import { sidesPiMarks } from '../../../../core/spb/pi/highlight';
 import { compareModel, type CompareOptions } from './model';
 import { runCoverage } from '../../../../core/spb/score/coverage';
 import type { CompareSession } from './session';

@@ -1,9 +1,9 @@
 // Labelling in the step view: sends the labels bar's state after each step shown and each change, and carries out
 // the bar's actions (toggle, accept suggestions, note, undo, j/k moves, next unlabelled), one transaction each.
 import * as vscode from 'vscode';
-import { stepHash, stepHashText, type StepHash } from '../../../../core/labels/hash';
+import { stepHash, stepHashText, type StepHash } from '../../../../core/spb/labels/hash';
 import { keyOf, type LabelAction, type LabelKey, type LabelRow, type LabelTarget } from '../../../../core/labels/model';
-import { suggestLabels } from '../../../../core/labels/suggest';
+import { suggestLabels } from '../../../../core/spb/labels/suggest';
 import { labelDef } from '../../../../core/labels/taxonomy';
 import { describeTarget, spanText, targetAllowed } from '../../../../core/labels/view';
 import { readPostsText } from '../../../../core/spb/format/load';

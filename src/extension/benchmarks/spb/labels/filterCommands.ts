@@ -8,7 +8,7 @@ import {
   normalizeFilter,
   type FailureSignature,
   type StepFilter,
-} from '../../../../core/labels/filter';
+} from '../../../../core/spb/labels/filter';
 import type { StepPanel } from '../stepView/panel';
 import { toStepRef } from '../stepView';
 import type { SpbStore, StepRef } from '../store';

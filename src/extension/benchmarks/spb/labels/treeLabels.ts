@@ -12,7 +12,7 @@ import {
   type OrderedStep,
   type StepAt,
   type StepFilter,
-} from '../../../../core/labels/filter';
+} from '../../../../core/spb/labels/filter';
 import { resultFor } from '../../../../core/spb/score/run';
 import type { Platform, Step, User } from '../../../../core/spb/types';
 import type { TreeAugment } from '../treeAugment';

@@ -1,8 +1,8 @@
 // Builds the labels bar's state for one step from the store's rows, the label set and the suggestions. No `vscode`
 // import, so it is unit-tested.
-import { changedParts, staleness, type StepHash } from '../../../../core/labels/hash';
+import { changedParts, stepStaleness, type StepHash } from '../../../../core/spb/labels/hash';
 import type { LabelRow } from '../../../../core/labels/model';
-import type { Suggestion } from '../../../../core/labels/suggest';
+import type { Suggestion } from '../../../../core/spb/labels/suggest';
 import { labelDef, type LabelDef } from '../../../../core/labels/taxonomy';
 import { spanText, type LabelFlash, type LabelServerLine, type LabelViewState } from '../../../../core/labels/view';
 import type { StepLocation } from '../../../../core/spb/view/stepModel';
@@ -28,7 +28,7 @@ export interface LabelViewInput {
   project?: string | null;
 }
 
-export function buildLabelView(input: LabelViewInput): LabelViewState {
+export function buildLabelView(input: LabelViewInput): LabelViewState<StepLocation> {
   const mine = input.rows.filter((r) => r.author === input.author);
   const others = input.rows.filter((r) => r.author !== input.author);
   const stepLevel = new Set(mine.filter((r) => r.target.kind === 'step').map((r) => r.label));
@@ -41,7 +41,7 @@ export function buildLabelView(input: LabelViewInput): LabelViewState {
       appliedLabel(
         input.labels,
         r,
-        input.currentHash ? staleness(r, input.currentHash) : 'unknown',
+        input.currentHash ? stepStaleness(r, input.currentHash) : 'unknown',
         r.target.kind === 'span' ? spanText(input.persona, r.target.start, r.target.end) : '',
         input.currentHash ? (changedParts(r, input.currentHash) ?? null) : null,
       ),

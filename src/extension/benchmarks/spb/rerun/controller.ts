@@ -1,10 +1,10 @@
 // The step view's re-run part: which attempt is shown beside the original for each step, what is running, and
 // the last persona ablation per user. Answers the webview's re-run requests (StepViewAddon).
 import * as vscode from 'vscode';
-import { comparisonPiMarks } from '../../../../core/pi/highlight';
+import { comparisonPiMarks } from '../../../../core/spb/pi/highlight';
 import type { AblationTable } from '../../../../core/spb/rerun/ablation';
 import { attemptRefusal } from '../../../../core/rerun/attemptCheck';
-import { buildComparison, summarizeAttempt } from '../../../../core/rerun/attemptCompare';
+import { buildComparison, summarizeAttempt } from '../../../../core/spb/rerun/attemptCompare';
 import { promptDiff } from '../../../../core/rerun/promptDiff';
 import { personaReceived, resultFor } from '../../../../core/spb/score/run';
 import type { RerunRequest, RerunState } from '../../../../shared/spb/stepViewProtocol';

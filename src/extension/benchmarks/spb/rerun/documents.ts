@@ -1,7 +1,7 @@
 // The texts of "Open request" and "Open raw reply" for an attempt. No `vscode` import (unit-tested).
 import { isRecord } from '../../../../core/guards';
 import { pyJsonLoads } from '../../../../core/io/pyjson';
-import { readRerunMeta, type AttemptRow } from '../../../../core/rerun/attemptCompare';
+import { readRerunMeta, type AttemptRow } from '../../../../core/spb/rerun/attemptCompare';
 import { cleanReply } from '../../../../core/spb/prompt/response';
 
 export interface AttemptDoc {

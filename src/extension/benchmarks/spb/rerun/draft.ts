@@ -2,7 +2,7 @@
 // the draft as it stands (through the PI guard) as a new attempt of the step, shown in the step view. One draft per
 // run and step under .personalab/drafts/, kept until deleted; reopening the step reopens its draft.
 import * as vscode from 'vscode';
-import { draftPath, renderDraft, type Draft } from '../../../../core/rerun/draft';
+import { draftPath, renderDraft, type Draft } from '../../../../core/spb/rerun/draft';
 import { readPostsText } from '../../../../core/spb/format/load';
 import { renderChosen } from '../templates/library';
 import { templateId } from '../../../../core/spb/prompt/prompt';

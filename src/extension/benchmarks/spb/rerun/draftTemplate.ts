@@ -2,7 +2,8 @@
 // .personalab/templates/ (core/rerun/draftTemplate.ts maps them back); Try on Sample… then runs it as an experiment.
 // What a draft was rendered from is kept beside it (<draft>.origin.json) when `e` writes it.
 import * as vscode from 'vscode';
-import { DRAFT_LANGUAGE, parseDraft } from '../../../../core/rerun/draft';
+import { DRAFT_LANGUAGE } from '../../../../core/rerun/draft';
+import { parseDraft } from '../../../../core/spb/rerun/draft';
 import { templateFromDraft, type JoinedChoice, type JoinedText } from '../../../../core/spb/rerun/draftTemplate';
 import { isRecord } from '../../../../core/guards';
 import { readPostsText } from '../../../../core/spb/format/load';

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { attemptFromRecord, type AttemptRow } from '../../../../core/rerun/attemptCompare';
+import { attemptFromRecord, type AttemptRow } from '../../../../core/spb/rerun/attemptCompare';
 import type { HistoryContext, RunHistory } from '../../../../core/spb/run/history';
 import type { StepRunRecord } from '../../../../core/spb/run/step';
 import type { StepRef } from '../store';

@@ -7,7 +7,7 @@ import type { StepPanel } from '../stepView';
 import type { SpbStore } from '../store';
 import type { TemplateLibrary } from '../templates';
 import type * as vscode from 'vscode';
-import { parseDraft } from '../../../../core/rerun/draft';
+import { parseDraft } from '../../../../core/spb/rerun/draft';
 import { registerFallbackDraftKind } from '../../../rerun/draftKinds';
 import { RerunController } from './controller';
 import { SAVE_AS_TEMPLATE, sendStepDraft } from './draft';

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { COLD_START_PERSONA } from '../../../../core/spb/prompt/prompt';
 import { readPostsText } from '../../../../core/spb/format/load';
-import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../../../core/rerun/attemptCompare';
+import { readRerunMeta, type RerunMeta, type RerunPersonaMode } from '../../../../core/spb/rerun/attemptCompare';
 import { maskedCounts, maskingTransport, maskOutgoing } from '../../../../core/pi/guard';
 import { createOpenAITransport } from '../../../../core/runner/client';
 import { renderStepRequest, runStep, type StepRequest } from '../../../../core/spb/run/step';

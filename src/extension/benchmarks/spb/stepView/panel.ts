@@ -2,9 +2,9 @@
 // selected run; a pinned one (StepViews.forRun) always shows its own run, and has no re-run part.
 import * as vscode from 'vscode';
 import { readPostsText } from '../../../../core/spb/format/load';
-import { stepPiMarks } from '../../../../core/pi/highlight';
+import { stepPiMarks } from '../../../../core/spb/pi/highlight';
 import { fieldKey, type PiHighlight } from '../../../../core/pi/spans';
-import { markChains, personaHasFinding, userPiChains } from '../../../../core/pi/userChains';
+import { markChains, personaHasFinding, userPiChains } from '../../../../core/spb/pi/userChains';
 import { CONFIDENCES, type Confidence } from '../../../../core/pi/types';
 import { buildStepModel, neighbours } from '../../../../core/spb/view/stepModel';
 import type { Platform, Run } from '../../../../core/spb/types';

@@ -2,8 +2,8 @@
 // that user. For each value found in a run's personas: where it entered (the first step whose written persona holds
 // it, and the user's data it came from: the bio, a post or a tag, else the model itself), and every step whose written
 // or received persona carries it. Built from the audit's findings, so it sees what the audit sees.
-import { PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import type { PiCategory } from './placeholders';
+import { PLATFORMS, type Benchmark, type Platform } from '../types';
+import type { PiCategory } from '../../pi/placeholders';
 
 /** What a chain reads of an audit finding (audit.ts's AuditFinding has these and more). */
 export interface ChainFinding {

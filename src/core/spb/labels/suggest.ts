@@ -1,10 +1,10 @@
 // Label suggestions computed from a step's metrics. They are plain values for the step view to show and the user
 // to confirm; nothing here touches the store.
-import type { ReplyFlag } from '../spb/prompt/response';
-import { kForPool, pickSet, scoreStep } from '../spb/score/step';
-import type { PoolClass, PoolSplit } from '../spb/types';
-import { CLASS_NAMES } from '../spb/names';
-import type { LabelDef } from './taxonomy';
+import type { ReplyFlag } from '../prompt/response';
+import { kForPool, pickSet, scoreStep } from '../score/step';
+import type { PoolClass, PoolSplit } from '../types';
+import { CLASS_NAMES } from '../names';
+import type { LabelDef } from '../../labels/taxonomy';
 
 export interface SuggestInput {
   split: PoolSplit;

@@ -1,15 +1,15 @@
 // A re-run of one step next to the original result: picks of each with the tags that flipped, metric deltas, the
 // persona diff between the two written personas, flags, latency and usage. Pure and JSON-safe (numbers are finite
 // or null) because it goes to the webview as a message.
-import { maskedText } from '../pi/guard';
-import type { HistoryContext, HistoryRow } from '../spb/run/history';
-import type { StepRunRecord } from '../spb/run/step';
-import { scoreStep } from '../spb/score/step';
-import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../spb/view/sides';
-import type { DiffPart } from '../spb/view/stepModel';
-import { formatMetric } from '../spb/view/stepText';
-import type { Step, StepResult } from '../spb/types';
-import { type Severity } from '../io/diagnostics';
+import { maskedText } from '../../pi/guard';
+import type { HistoryContext, HistoryRow } from '../run/history';
+import type { StepRunRecord } from '../run/step';
+import { scoreStep } from '../score/step';
+import { compareSides, finite, type FlippedTag, type MetricDelta, type SideModel } from '../view/sides';
+import type { DiffPart } from '../view/stepModel';
+import { formatMetric } from '../view/stepText';
+import type { Step, StepResult } from '../types';
+import { type Severity } from '../../io/diagnostics';
 
 /** Where a re-run's persona came from: the selected run's thread, none (cold start), or typed by hand. */
 export const RERUN_PERSONA_MODES = ['carried', 'none', 'edited'] as const;

@@ -1,13 +1,13 @@
 // The PI chains of one user in one run, for the step view: the user's bio, posts, tags and the run's personas
 // scanned as the audit scans them, then chained (chains.ts), so that a persona's finding can name its chain without
 // an audit of the whole benchmark.
-import { readUserRecord } from '../spb/format/load';
-import { isRecord } from '../guards';
-import type { Benchmark, Run, User } from '../spb/types';
+import { readUserRecord } from '../format/load';
+import { isRecord } from '../../guards';
+import type { Benchmark, Run, User } from '../types';
 import { chainText, piChains, valueKey, type ChainFinding, type PiChain } from './chains';
-import { scanText } from './scanner';
-import { fieldKey, type StepPiMarks } from './spans';
-import type { Confidence } from './types';
+import { scanText } from '../../pi/scanner';
+import { fieldKey, type StepPiMarks } from '../../pi/spans';
+import type { Confidence } from '../../pi/types';
 
 export function userPiChains(bench: Benchmark, run: Run, user: User, minConfidence?: Confidence): PiChain[] {
   const findings: ChainFinding[] = [];

@@ -2,12 +2,12 @@
 // texts the view shows (bio, posts, pool tags and picks outside the pool, personas received and written with their
 // diff, reasoning), and of two answers side by side (a re-run and its original, two runs in the compare view).
 import type { RerunComparison } from '../rerun/attemptCompare';
-import type { SideModel } from '../spb/view/sides';
-import type { DiffPart, StepModel } from '../spb/view/stepModel';
-import { findPlaceholders, PI_CATEGORIES, type PiCategory } from './placeholders';
-import { scanText } from './scanner';
-import { fieldKey, type PiMark, type StepPiMarks } from './spans';
-import type { Confidence } from './types';
+import type { SideModel } from '../view/sides';
+import type { DiffPart, StepModel } from '../view/stepModel';
+import { findPlaceholders, PI_CATEGORIES, type PiCategory } from '../../pi/placeholders';
+import { scanText } from '../../pi/scanner';
+import { fieldKey, type PiMark, type StepPiMarks } from '../../pi/spans';
+import type { Confidence } from '../../pi/types';
 
 export interface MarkOptions {
   /** findings below this confidence are left out (default: all) */

@@ -1,10 +1,10 @@
 // Step filters for the Benchmarks tree, j/k in the step view and "next unlabelled step": label criteria, failure
 // signatures of a run's result, and the runs they are judged in. Pure TypeScript.
-import { pickSet, scoreStep } from '../spb/score/step';
-import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../spb/types';
+import { pickSet, scoreStep } from '../score/step';
+import { PLATFORMS, type Benchmark, type Platform, type Step, type StepResult, type User } from '../types';
 import { suggestLabels } from './suggest';
-import { isErrorRecord } from '../spb/score/failedRequests';
-import { findAround } from './walk';
+import { isErrorRecord } from '../score/failedRequests';
+import { findAround } from '../../labels/walk';
 
 export type FailureSignature = 'decayPick' | 'recallZero' | 'formatError' | 'failedRequest';
 export const FAILURE_SIGNATURES: readonly FailureSignature[] = [

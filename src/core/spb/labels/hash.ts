@@ -2,8 +2,9 @@
 // New labels store one short hash per part (pool, split, posts) in the same column; labels stored before keep the
 // single full hash, which still tells stale from fresh but not which part changed.
 import { createHash } from 'node:crypto';
-import { readPostsText } from '../spb/format/load';
-import { META_KEYS, POOL_CLASSES, type Step, type User } from '../spb/types';
+import { readPostsText } from '../format/load';
+import { staleness, type Staleness } from '../../labels/staleness';
+import { META_KEYS, POOL_CLASSES, type Step, type User } from '../types';
 
 /** The canonical JSON the hash is taken over: fixed key order, lists in data order. */
 export function stepCanonicalJson(step: Pick<Step, 'pool' | 'split'>, postsText: string): string {
@@ -28,6 +29,7 @@ export interface StepHash {
   parts: Record<StepPart, string>;
 }
 
+/** The prefix of stored part hashes (core/labels/staleness.ts' isStoredHash knows their shape). */
 const PARTS_PREFIX = 'parts1:';
 const short = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 
@@ -53,29 +55,17 @@ export function stepHashOf(user: User, step: Step): StepHash {
   return stepHash(step, readPostsText(user, step));
 }
 
-/** Whether `text` is a hash a label may hold: a full sha256 (older labels) or part hashes. */
-export function isStoredHash(text: string): boolean {
-  return /^[0-9a-f]{64}$/.test(text) || /^parts1:[0-9a-f]{16}:[0-9a-f]{16}:[0-9a-f]{16}$/.test(text);
-}
-
 function storedParts(stored: string): Record<StepPart, string> | undefined {
   if (!stored.startsWith(PARTS_PREFIX)) return undefined;
   const v = stored.slice(PARTS_PREFIX.length).split(':');
   return v.length === STEP_PARTS.length ? { pool: v[0], split: v[1], posts: v[2] } : undefined;
 }
 
-export type Staleness = 'fresh' | 'stale' | 'unknown';
-
-/**
- * 'unknown' for rows without a hash (made before schema v2, or imported without one). `current`: a step's hashes, or
- * one hash string (a trace target's).
- */
-export function staleness(row: { contentHash: string }, current: string | StepHash): Staleness {
-  if (!row.contentHash) return 'unknown';
-  if (typeof current === 'string') return row.contentHash === current ? 'fresh' : 'stale';
-  const parts = storedParts(row.contentHash);
+/** A row against a step's hashes now: by part when the row stored part hashes, else by the full hash. */
+export function stepStaleness(row: { contentHash: string }, current: StepHash): Staleness {
+  const parts = row.contentHash ? storedParts(row.contentHash) : undefined;
   if (parts) return STEP_PARTS.every((p) => parts[p] === current.parts[p]) ? 'fresh' : 'stale';
-  return row.contentHash === current.full ? 'fresh' : 'stale';
+  return staleness(row, current.full);
 }
 
 /** The parts of the step that changed since the row was stored; undefined when that is not known (older rows). */

@@ -1,13 +1,14 @@
-// The benchmark audit: every text a leak could hide in (bio, posts, tags, and per run the personas, reasoning and
-// predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
-import { createHash } from 'node:crypto';
+// StreamProfileBench's PI audit: every text a leak could hide in (bio, posts, tags, and per run the personas,
+// reasoning and predicted tags), scanned line by line from disk, with per-category counts of placeholders and findings.
 import { basename, join } from 'node:path';
-import { isRecord as isObj } from '../guards';
-import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../spb/types';
-import type { PiCategory } from './placeholders';
-import { AuditTally, readScanLines, sizeOf } from './tally';
-import type { Confidence, Finding } from './types';
-import { piChains, type PiChain } from './chains';
+import { isRecord as isObj } from '../../guards';
+import { META_KEYS, POOL_CLASSES, PLATFORMS, type Benchmark, type Platform } from '../types';
+import type { PiCategory } from '../../pi/placeholders';
+import { AuditTally, findingKey, readScanLines, sizeOf, type AuditOptions, type AuditScanned } from '../../pi/tally';
+import type { Finding } from '../../pi/types';
+import { chainCounts, chainText, piChains, type PiChain } from './chains';
+import type { AuditReport, CarriedPi } from '../../pi/report';
+import type { PiArea } from '../../pi/spans';
 
 export interface AuditFinding extends Finding {
   /** Relative to the benchmark root. */
@@ -41,35 +42,20 @@ export interface AuditResult {
   findings: AuditFinding[];
   /** One row per source, platform and category that has a placeholder or a finding. */
   counts: CountRow[];
-  scanned: { files: number; lines: number; texts: number; chars: number };
+  scanned: AuditScanned;
   /** Lines that could not be read (they are skipped, not fatal). */
   problems: string[];
   cancelled: boolean;
   /** PI values carried through the runs' personas (chains.ts). */
   chains: PiChain[];
+  /** The chains as the report lists them: each with its sentence, and the counts per run. */
+  carriedPi: CarriedPi<DescribedPiChain>;
 }
 
-export interface AuditOptions {
-  /** Runs to scan; all when absent, none for []. */
-  runs?: readonly string[];
-  minConfidence?: Confidence;
-  categories?: readonly PiCategory[];
-  /** Name used in finding keys and verdicts; the root folder's name by default. */
-  benchmark?: string;
-  now?: Date;
-  signal?: AbortSignal;
-  onProgress?: (bytesDone: number, bytesTotal: number) => void;
-}
+export type DescribedPiChain = PiChain & { description: string };
 
-export function textHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
-}
-
-export function findingKey(
-  f: Pick<AuditFinding, 'file' | 'line' | 'field' | 'start' | 'end' | 'category' | 'text'>,
-): string {
-  return `${f.file}:${f.line}:${f.field}:${f.start}-${f.end}:${f.category}:${textHash(f.text)}`;
-}
+/** The report of a StreamProfileBench audit. */
+export type StepAuditReport = AuditReport<AuditFinding, CountRow, DescribedPiChain>;
 
 interface Where {
   file: string;
@@ -202,14 +188,25 @@ export async function auditBenchmark(bench: Benchmark, opts: AuditOptions = {}):
     if (opts.signal?.aborted) cancelled = true;
     done = base + job.size;
   }
+  const chains = piChains(bench, c.findings);
   return {
     root: bench.root,
     benchmark: opts.benchmark ?? basename(bench.root),
     findings: c.findings,
-    chains: piChains(bench, c.findings),
+    chains,
+    carriedPi: { chains: chains.map((ch) => ({ ...ch, description: chainText(ch) })), carried: chainCounts(chains) },
     counts: c.rows(),
     scanned: { files: jobs.length, lines, texts: c.texts, chars: c.chars },
     problems,
     cancelled,
   };
+}
+
+/** Where the step view shows an audit finding, from its JSON path in the tasks or results line. */
+export function stepFindingArea(field: string): PiArea {
+  if (field === 'bio') return 'bio';
+  if (/\.posts_text$/.test(field)) return 'posts';
+  if (/\.persona_summary$/.test(field)) return 'persona';
+  if (/\.reasoning$/.test(field)) return 'reasoning';
+  return 'tag';
 }

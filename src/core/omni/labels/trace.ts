@@ -1,16 +1,16 @@
 // Labels on OmniBehavior traces, in the same store and label set as StreamProfileBench steps. A trace label's row:
-//   benchmark  the benchmark folder's name (traceBenchmarkId), as for StreamProfileBench
+//   benchmark  the benchmark folder's name (core/labels/model.ts' benchmarkId), as for every format
 //   platform   TRACE_PLATFORM ('omnibehavior')
 //   user_id    the user; step_id the test action's index in action_history
 //   run        the selected run ('' for a label about the data itself)
 //   target     { kind: 'action' } for the test action, { kind: 'history', historyIndex } for one earlier record
 // The content hash covers what the label is about, so that a label made before the data changed shows as stale.
 import { createHash } from 'node:crypto';
-import { readRecordsAt } from '../omni/history';
-import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../omni/types';
-import { staleness, type Staleness } from './hash';
-import { findAround } from './walk';
-import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from './model';
+import { readRecordsAt } from '../history';
+import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../types';
+import { staleness, type Freshness } from '../../labels/staleness';
+import { findAround } from '../../labels/walk';
+import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from '../../labels/model';
 
 /** One test action of one run: the unit trace labels hang on. */
 export interface TraceRef {
@@ -20,16 +20,6 @@ export interface TraceRef {
   index: number;
   /** The run the labels belong to; '' for labels about the data. */
   run: string;
-}
-
-/** The `benchmark` column for an OmniBehavior folder: its name, as for StreamProfileBench (copies agree). */
-export function traceBenchmarkId(root: string): string {
-  return (
-    root
-      .split(/[\\/]+/)
-      .filter(Boolean)
-      .pop() ?? root
-  );
 }
 
 export const ACTION_TARGET: LabelTarget = { kind: 'action' };
@@ -82,9 +72,6 @@ export function testActionHash(profile: string, fields: readonly string[], recor
   return sha256(canonicalJson({ profile, fields, record: recordContent(record) }));
 }
 
-/** 'missing': the test action, or the history record, is no longer in the data. */
-export type TraceStaleness = Staleness | 'missing';
-
 /** Hashes of trace targets, reading each record by its byte range (one open of a user's file per call). */
 export async function traceTargetHashes(
   user: OmniUser,
@@ -120,8 +107,8 @@ export async function traceStaleness(
   bench: OmniBenchmark,
   benchmark: string,
   rows: readonly LabelRow[],
-): Promise<Map<LabelRow, TraceStaleness>> {
-  const out = new Map<LabelRow, TraceStaleness>();
+): Promise<Map<LabelRow, Freshness>> {
+  const out = new Map<LabelRow, Freshness>();
   const byUser = new Map<string, LabelRow[]>();
   for (const r of rows) {
     if (r.benchmark !== benchmark || r.platform !== TRACE_PLATFORM) continue;
