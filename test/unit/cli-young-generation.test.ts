@@ -96,6 +96,7 @@ describe('the restarted CLI', () => {
     expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain(FLAG);
     expect(environ).toContain(`${YOUNG_GENERATION_ENV}=${FLAG}`);
     child.kill('SIGINT');
-    expect(await exited).toBe('SIGINT');
+    // The endpoint's own handler may already listen (a clean exit 0) or not yet (ended by the signal).
+    expect(['0', '130', 'SIGINT']).toContain(await exited);
   });
 });
