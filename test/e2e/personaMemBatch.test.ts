@@ -69,6 +69,7 @@ describe('PersonaMem batch runs from the editor', () => {
     );
     wb = await startWorkbench({
       folder: root,
+      theme: 'dark',
       viewport: { width: 1600, height: 1000 },
       settings: { 'personaLab.endpoint.baseURL': server.baseURL, 'personaLab.endpoint.model': 'demo-model' },
     });
@@ -224,5 +225,9 @@ describe('PersonaMem batch runs from the editor', () => {
     await wb.findWebviewFrame(`#pmcompare-root[data-state="shown"][data-runs="${BASE} 32k_${name}"]`, {
       timeout: 60_000,
     });
+    // the README's picture: the row, whole, beside the comparison it opened, with no toast over it
+    await wb.sideBar.widen(560);
+    await wb.reset();
+    await wb.screenshot('pmem-experiment-compare');
   });
 });

@@ -151,6 +151,9 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
         await rowBadge(wb.sideBar.benchmarks.row(`Q${kept + 1} ${SKILL_HEADS[k.skill] ?? k.skill}`, 3).first()),
       ).toBe('');
     }
+    // the README's picture: the badged rows with their descriptions, and no toast over the view
+    await wb.sideBar.widen(520);
+    await wb.reset();
     await wb.screenshot('pmcompare-mode-badges');
     await wb.runCommand('Persona Lab: Compare Mode: Turn Off');
     await waitFor(async () => (await rowBadge(persona)) === '', { timeout: 30_000, message: 'the badges to go' });

@@ -245,6 +245,17 @@ export class SideBar {
     return this.page.locator('.part.sidebar + .monaco-sash, .monaco-sash.vertical').first();
   }
 
+  /** Drags the side bar's edge out to `width` px, so that its rows' descriptions are readable in a screenshot. */
+  async widen(width: number): Promise<void> {
+    const box = await this.part().boundingBox();
+    if (!box || (await this.sash().count()) === 0) return;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
   /** The view titled exactly `title`. */
   pane(title: string): ViewPane {
     const header = this.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${escapeRegExp(title)}$`) });
