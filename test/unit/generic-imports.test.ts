@@ -34,6 +34,7 @@ const GENERIC = [
   join(core, 'glossary.ts'),
   join(core, 'glossaryTerm.ts'),
   join(core, 'formats/descriptor.ts'),
+  join(core, 'experiments/format.ts'),
   ...['labels', 'pi', 'rerun', 'tables'].flatMap((dir) => files(join(core, dir))),
   join(core, 'userOrder.ts'),
   join(core, 'coverage.ts'),

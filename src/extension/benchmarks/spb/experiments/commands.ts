@@ -18,7 +18,7 @@ import {
   writeSample,
   type Sample,
 } from '../../../../core/experiments/sampleFile';
-import { deltaText } from '../../../../core/experiments/format';
+import { deltaText } from '../../../../core/spb/experiments/text';
 import type { ReadOnlyDocs } from '../../../docs';
 import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';
