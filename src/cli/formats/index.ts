@@ -3,13 +3,33 @@
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import type { LabelsJudgeCommand } from '../labelsIo';
+import type { RunCliIo } from '../runArgs';
+import type { CommandSpec } from '../spec';
+import { OMNI_COMMANDS } from './omni/commands';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
+import { SPB_COMMANDS, spbExperiment, spbExperiments, spbSample } from './spb/commands';
 import { SPB_HELP_NOTE } from './spb/help';
 import { spbRun } from './spb/run';
 import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
+
+/** What the CLI hands a format's own command: its output, its usage errors, and how it reads a folder. */
+export interface FormatCommandCli {
+  io: RunCliIo;
+  usage: (message: string) => Error;
+  formatOf: (dir: string) => Format;
+  /** The one folder argument the command takes (a usage error without it, an error when it does not exist). */
+  needDir: (args: string[]) => string;
+}
+
+/** A command only one format has: its spec (usage, options, examples) and how it runs. */
+export interface FormatCommand<O extends object = object> extends CommandSpec {
+  /** Its place in the top-level help: every command is listed by rank (spec.ts ranks the shared ones). */
+  rank: number;
+  run(args: string[], opts: O, cli: FormatCommandCli): Promise<number> | number;
+}
 
 export interface CliFormat {
   /** The format's id in the core registry. */
@@ -26,14 +46,24 @@ export interface CliFormat {
   readonly experiments?: BatchRunCommand;
   /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
   readonly labelsJudge?: LabelsJudgeCommand;
+  /** The commands only it has. */
+  readonly commands?: readonly FormatCommand[];
 }
 
 /** The commands a format may take over for a folder of its own. */
-type OwnCommand = 'sample' | 'experiment' | 'experiments';
+export type OwnCommand = 'sample' | 'experiment' | 'experiments';
 
 const CLI_FORMATS: readonly CliFormat[] = [
-  { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
-  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge },
+  {
+    id: 'streamprofilebench',
+    run: spbRun,
+    sample: spbSample,
+    experiment: spbExperiment,
+    experiments: spbExperiments,
+    helpNote: SPB_HELP_NOTE,
+    commands: SPB_COMMANDS,
+  },
+  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge, commands: OMNI_COMMANDS },
   {
     id: 'personamem',
     run: personaMemRun,
@@ -47,10 +77,17 @@ export function cliFormatOf(format: Format): CliFormat | undefined {
   return CLI_FORMATS.find((f) => f.id === format.id);
 }
 
-/** The format's own command `command`, for a folder of that format. */
-export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand | undefined {
-  return format ? cliFormatOf(format)?.[command] : undefined;
+/**
+ * The format's own command `command`, for a folder of that format; else the first format's that has one (for a
+ * folder of no format, or of a format without it: its checks say what the folder lacks).
+ */
+export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand {
+  const own = format ? cliFormatOf(format)?.[command] : undefined;
+  return own ?? CLI_FORMATS.find((f) => f[command])![command]!;
 }
+
+/** The commands only one format has, in registry order (spec.ts lists them by rank). */
+export const FORMAT_COMMANDS: readonly FormatCommand[] = CLI_FORMATS.flatMap((f) => f.commands ?? []);
 
 /** The formats' own usages and options of `sample`, `experiment` and `experiments`, for `--help` and parseArgs. */
 export const FORMAT_COMMAND_USAGES = (command: OwnCommand): string[] =>
