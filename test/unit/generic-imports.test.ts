@@ -56,8 +56,15 @@ const GENERIC = [
 
 /** Generic files that still import a format's folder, each with the folders it may import and why. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  // Tag and span labels are a step's targets: an import checks their platform is one of StreamProfileBench's. Taking
+  // the platforms from the registry would be an import cycle (the registry imports the formats, which import labels).
+  'src/core/labels/exportImport.ts': ['src/core/spb'],
+  // A project item of four fields is a step when its platform is a step platform, else another format's item.
+  'src/core/labels/server/projectItems.ts': ['src/core/spb'],
   // The default label set's names come from the pool classes' names (labels.json keeps labels and traceLabels).
   'src/core/labels/labelDefs.ts': ['src/core/spb'],
+  // The label store checks a judge score's dimension (OmniBehavior's judge) before it writes the row.
+  'src/core/labels/scores.ts': ['src/core/omni'],
 };
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;

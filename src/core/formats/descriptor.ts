@@ -85,13 +85,6 @@ export interface Capabilities<B> {
     freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, Freshness>>;
     /** Its own label set (a key in labels.json and the defaults), when its items take other labels than a step's. */
     set?: FormatLabelSet;
-    /**
-     * The partitions its items are steps of (a label row's `platform`), when its labels go on a step's tags and spans:
-     * a tag or span label, and a project's step item, is on one of them.
-     */
-    stepPlatforms?: readonly string[];
-    /** The dimensions people score its answers on beside an LLM judge (the label store's judge scores). */
-    judgeDimensions?: readonly string[];
   };
 }
 
@@ -196,10 +189,6 @@ export interface Format<Id extends string = string, B = unknown> {
   labelTargets: readonly TargetKind[];
   /** The label set the format adds (capabilities.labels.set). */
   labelSet?: FormatLabelSet;
-  /** The platforms of its steps (capabilities.labels.stepPlatforms). */
-  stepPlatforms: readonly string[];
-  /** The dimensions of its judge scores (capabilities.labels.judgeDimensions). */
-  judgeDimensions: readonly string[];
   itemView?: string;
   demoAnswer?: DemoAnswer;
   demoCatchAll: boolean;
@@ -220,8 +209,6 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     capabilities: (['rerun', 'itemView', 'audit', 'labels'] as const).filter((name) => Boolean(caps[name])),
     labelTargets: caps.labels?.targets ?? [],
     labelSet: caps.labels?.set,
-    stepPlatforms: caps.labels?.stepPlatforms ?? [],
-    judgeDimensions: caps.labels?.judgeDimensions ?? [],
     itemView: caps.itemView,
     demoAnswer: spec.demoAnswer,
     demoCatchAll: spec.demoCatchAll ?? false,

@@ -35,16 +35,6 @@ export function formatLabelSets(formats: readonly Format[] = registered): Format
   return formats.flatMap((f) => (f.labelSet ? [f.labelSet] : []));
 }
 
-/** Whether `platform` is one a format's steps are of (the platforms tag and span labels and step items are on). */
-export function isStepPlatform(platform: string): boolean {
-  return registered.some((f) => f.stepPlatforms.includes(platform));
-}
-
-/** The dimensions a judge score may be on: every format's, in registry order. */
-export function judgeDimensions(): string[] {
-  return registered.flatMap((f) => f.judgeDimensions);
-}
-
 export function formatById(id: string): Format | undefined {
   return registered.find((f) => f.id === id);
 }

@@ -1,7 +1,7 @@
 // Label files: JSONL (one label per line, every key) and CSV (RFC 4180). Reading one never throws: each bad line
 // becomes a located diagnostic and the other lines still import.
 import { extname } from 'node:path';
-import { isStepPlatform } from '../formats';
+import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
 import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
 import { isStoredHash } from './staleness';
@@ -346,9 +346,9 @@ function rowFrom(
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
   const trace = kind === 'action' || kind === 'history';
   // A whole-item label may be any format's, its platform that format's own partition of its items; tags and spans
-  // belong to steps, on one of the platforms a format's steps are of.
+  // belong to steps, on one of the steps' platforms.
   const platformOk = (p: string) =>
-    trace ? p === TRACE_PLATFORM : kind === 'step' ? p !== TRACE_PLATFORM : isStepPlatform(p);
+    trace ? p === TRACE_PLATFORM : kind === 'step' ? p !== TRACE_PLATFORM : isPlatform(p);
   if (platform !== null && !platformOk(platform)) {
     err(
       'platform',

@@ -4,7 +4,7 @@
 // `contentHash` is the hash of the utterance scored, so that a score of an answer the run no longer holds (the run
 // was made again) is known as such and left out of the agreement.
 import { createHash } from 'node:crypto';
-import { judgeDimensions } from '../formats';
+import { JUDGE_DIMENSIONS, type JudgeDimension } from '../omni/types';
 import { textProblem } from './storableText';
 
 export interface ScoreKey {
@@ -14,8 +14,7 @@ export interface ScoreKey {
   index: number;
   run: string;
   author: string;
-  /** One of the dimensions a format's judge scores (its descriptor's labels.judgeDimensions). */
-  dimension: string;
+  dimension: JudgeDimension;
 }
 
 export interface ScoreRow extends ScoreKey {
@@ -28,8 +27,8 @@ export interface ScoreRow extends ScoreKey {
 export const MIN_SCORE = 1;
 export const MAX_SCORE = 10;
 
-export function isJudgeDimension(x: unknown): x is string {
-  return typeof x === 'string' && judgeDimensions().includes(x);
+export function isJudgeDimension(x: unknown): x is JudgeDimension {
+  return typeof x === 'string' && (JUDGE_DIMENSIONS as readonly string[]).includes(x);
 }
 
 /** Why `k` (and `score`, when given) cannot be stored; null when it can. */
@@ -40,7 +39,7 @@ export function scoreProblem(k: ScoreKey, score?: number): string | null {
     if (text) return `${f} ${text}`;
   }
   if (!Number.isSafeInteger(k.index) || k.index < 0) return 'index must be a non-negative integer';
-  if (!isJudgeDimension(k.dimension)) return `dimension must be one of ${judgeDimensions().join(', ')}`;
+  if (!isJudgeDimension(k.dimension)) return `dimension must be one of ${JUDGE_DIMENSIONS.join(', ')}`;
   if (score !== undefined && (!Number.isInteger(score) || score < MIN_SCORE || score > MAX_SCORE))
     return `a score is a whole number from ${MIN_SCORE} to ${MAX_SCORE}, got ${score}`;
   return null;

@@ -11,7 +11,7 @@ import { loadOmniBenchmark, TEST_ACTIONS } from './load';
 import { scoreOmniRun } from './score';
 import { biasJson, runText, scoreJson } from './scoreReport';
 import { judgeCommandLine } from './overallReason';
-import { JUDGE_DIMENSIONS, type OmniBenchmark } from './types';
+import type { OmniBenchmark } from './types';
 import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO } from './userOrder';
 import { omniDemo } from './demo';
 
@@ -100,7 +100,7 @@ export const omniBehavior = defineFormat({
     rerun: true,
     itemView: 'trace',
     audit: (bench, req) => auditOmni(bench, req),
-    labels: { targets: ['action', 'history'], freshness: traceStaleness, judgeDimensions: JUDGE_DIMENSIONS },
+    labels: { targets: ['action', 'history'], freshness: traceStaleness },
   },
   demoAnswer: omniDemo,
   demoCatchAll: true,

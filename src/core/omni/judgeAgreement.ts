@@ -51,9 +51,7 @@ export function judgeAgreement(run: OmniRun, rows: readonly ScoreRow[]): JudgeAg
   let stale = 0;
   let missing = 0;
   for (const r of rows) {
-    // The store keeps every format's judge scores; this judge's dimensions are OmniBehavior's.
-    const dimension = JUDGE_DIMENSIONS.find((d) => d === r.dimension);
-    if (r.run !== run.name || !dimension) continue;
+    if (r.run !== run.name) continue;
     const q = utteranceAt(run, r.userId, r.index);
     if (!q) {
       missing++;
@@ -65,10 +63,10 @@ export function judgeAgreement(run: OmniRun, rows: readonly ScoreRow[]): JudgeAg
     }
     const answer = predictionKey(r.userId, r.index);
     scored.add(answer);
-    const judge = q.judgeScores?.[dimension];
+    const judge = q.judgeScores?.[r.dimension];
     if (judge === undefined) continue;
     judged.add(answer);
-    const p = pairs.get(dimension)!;
+    const p = pairs.get(r.dimension)!;
     p.judge.push(judge);
     p.people.push(r.score);
     p.answers.add(answer);

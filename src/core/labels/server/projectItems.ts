@@ -1,12 +1,11 @@
 // The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one step, one test
 // action, or one item of another format (its label unit: a partition of its own, a user and a place) of one run, as a
 // JSON array so that no separator can collide with an id, and a seeded sample of them.
-import { isStepPlatform } from '../../formats';
+import { isPlatform, type Platform } from '../../spb/types';
 import { TRACE_PLATFORM, type StepRef } from '../model';
 
 export interface ProjectStep {
-  /** One of the platforms a format's steps are of (the registry's isStepPlatform). */
-  platform: string;
+  platform: Platform;
   userId: string;
   stepId: number;
 }
@@ -76,7 +75,7 @@ export function parseItem(item: string): ProjectItem | undefined {
     const [run, platform, userId, stepId] = v as [string, unknown, unknown, unknown];
     if (typeof platform !== 'string' || platform === '' || platform === TRACE_PLATFORM) return undefined;
     if (typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
-    return isStepPlatform(platform)
+    return isPlatform(platform)
       ? { kind: 'step', run, ref: { platform, userId, stepId } }
       : { kind: 'item', run, ref: { platform, userId, stepId } };
   }

@@ -16,7 +16,7 @@ import { memoryJson, memoryNotes, runMemory } from '../score/tagMemory';
 import { scoreRun } from '../score/run';
 import { evalReport, scoreJson } from '../score/tables';
 import { wrapLine } from '../../tables/text';
-import { PLATFORMS, type Benchmark } from '../types';
+import type { Benchmark } from '../types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from '../view/userOrder';
 import { spbDemoAnswer } from '../demo/profiler';
 
@@ -161,7 +161,7 @@ export const streamProfileBench = defineFormat({
     rerun: true,
     itemView: 'step',
     audit: (bench, req) => auditBenchmark(bench, req),
-    labels: { targets: ['step', 'tag', 'span'], freshness, stepPlatforms: PLATFORMS },
+    labels: { targets: ['step', 'tag', 'span'], freshness },
   },
   demoAnswer: spbDemoAnswer,
 });
