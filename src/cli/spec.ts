@@ -8,18 +8,11 @@ import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES, FORMAT_COMMANDS } from './formats';
 import { RUN_OPTIONS } from './run';
 import { flag, many, NO_CACHE, text } from './optionTypes';
+import type { CommandSpec } from './commandSpec';
+
+export type { CommandSpec };
 
 type Options = ParseArgsOptionsConfig;
-
-export interface CommandSpec {
-  /** `score`, or `labels summary` for a subcommand. */
-  name: string;
-  /** One line for the top-level help's list of the most used commands. */
-  summary: string;
-  usage: string;
-  options: Options;
-  examples: readonly [string, string];
-}
 
 const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
                                                            the paper's tables (or the JSON contract) per run; for an

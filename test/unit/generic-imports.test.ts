@@ -51,6 +51,7 @@ const GENERIC = [
     'audit',
     'optionTypes',
     'usageError',
+    'commandSpec',
   ].map((f) => join(repo, 'src/cli', `${f}.ts`)),
 ].map((f) => relative(repo, f));
 

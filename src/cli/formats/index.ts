@@ -3,8 +3,7 @@
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import type { LabelsJudgeCommand } from '../labelsIo';
-import type { RunCliIo } from '../runArgs';
-import type { CommandSpec } from '../spec';
+import type { FormatCommand } from '../commandSpec';
 import { OMNI_COMMANDS } from './omni/commands';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
@@ -15,28 +14,12 @@ import { personaMemExperiment, personaMemExperiments } from './personamem/experi
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
 
-/** What the CLI hands a format's own command: its output, its usage errors, and how it reads a folder. */
-export interface FormatCommandCli {
-  io: RunCliIo;
-  usage: (message: string) => Error;
-  formatOf: (dir: string) => Format;
-  /** The one folder argument the command takes (a usage error without it, an error when it does not exist). */
-  needDir: (args: string[]) => string;
-}
-
-/** A command only one format has: its spec (usage, options, examples) and how it runs. */
-export interface FormatCommand<O extends object = object> extends CommandSpec {
-  /** Its place in the top-level help: every command is listed by rank (spec.ts ranks the shared ones). */
-  rank: number;
-  run(args: string[], opts: O, cli: FormatCommandCli): Promise<number> | number;
-}
-
 export interface CliFormat {
   /** The format's id in the core registry. */
   readonly id: string;
   /** Its `persona-lab run`, when it runs its own requests. */
   readonly run?: BatchRunCommand;
-  /** Its `persona-lab sample`, when its samples are its own (not StreamProfileBench's users per platform). */
+  /** Its `persona-lab sample`: a seeded sample of its folder's items. */
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
@@ -51,7 +34,7 @@ export interface CliFormat {
 }
 
 /** The commands a format may take over for a folder of its own. */
-export type OwnCommand = 'sample' | 'experiment' | 'experiments';
+type OwnCommand = 'sample' | 'experiment' | 'experiments';
 
 const CLI_FORMATS: readonly CliFormat[] = [
   {

@@ -1,5 +1,5 @@
 // OmniBehavior's own command of the CLI: `judge`, with its usage, options, examples and place in the top-level help.
-import type { FormatCommand } from '../index';
+import type { FormatCommand } from '../../commandSpec';
 import { flag, many, text } from '../../optionTypes';
 import { JUDGE_OPTIONS, JUDGE_USAGE, runJudgeCommand } from './judge';
 

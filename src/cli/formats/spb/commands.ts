@@ -2,7 +2,7 @@
 // and for a folder whose format has none of its own), and the commands only it has (baseline, template,
 // long-context), each with its usage, options, examples and place in the top-level help.
 import type { BatchRunCommand } from '../../batchRun';
-import type { FormatCommand } from '../index';
+import type { FormatCommand } from '../../commandSpec';
 import { flag, NO_CACHE, text } from '../../optionTypes';
 import { UsageError } from '../../usageError';
 import { runBaselineCommand } from './baseline';
