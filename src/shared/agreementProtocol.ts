@@ -125,7 +125,7 @@ export interface PairTable {
 
 export interface BenchmarkTables {
   benchmark: string;
-  /** "sample: StreamProfileBench steps" */
+  /** "sample: " and the format's units ("steps", "questions") */
   title: string;
   allAuthors: AllAuthorsTable;
   pairs: PairTable[];

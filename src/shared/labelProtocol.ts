@@ -169,7 +169,7 @@ export const RESERVED_LABEL_KEYS: readonly string[] = [
   'u',
   '.',
   'e',
-  // the trace view's scoring of an utterance (webview/omni/trace/scores.ts)
+  // scoring an item's utterance on the judge's dimensions (the trace view's scores)
   's',
   // the keys and label guides sheet of both views (webview/shared/cheatSheet.ts)
   '?',

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { experimentFigures } from '../../src/core/spb/experiments/experiment';
 import { deltaText } from '../../src/core/spb/experiments/text';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
-import { readSample } from '../../src/core/experiments/sampleFile';
+import { readSample } from '../../src/core/spb/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE, templateId } from '../../src/core/spb/prompt/prompt';
 import { benchmarkSize, experimentTableRows } from '../../src/core/spb/experiments/table';

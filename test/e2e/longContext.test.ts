@@ -13,7 +13,8 @@ import {
   longContextTable,
 } from '../../src/core/spb/experiments/longContext';
 import { drawSample } from '../../src/core/spb/experiments/sample';
-import { newSample, readSample, writeSample } from '../../src/core/experiments/sampleFile';
+import { writeSample } from '../../src/core/experiments/sampleFile';
+import { newSample, readSample } from '../../src/core/spb/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { DEFAULT_TEMPLATE } from '../../src/core/spb/prompt/prompt';
 import { pyFixed } from '../../src/core/io/pyNumber';

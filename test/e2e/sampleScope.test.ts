@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readSample, type Sample } from '../../src/core/experiments/sampleFile';
+import { readSample, type Sample } from '../../src/core/spb/experiments/sampleFile';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS, type Platform } from '../../src/core/spb/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';

@@ -4,7 +4,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allocate, drawSample, userSignature } from '../../src/core/spb/experiments/sample';
-import { checkSample, newSample, readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
+import { samplePath, writeSample } from '../../src/core/experiments/sampleFile';
+import { checkSample, newSample, readSample } from '../../src/core/spb/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { runCommand, UsageError } from '../../src/cli/commands';
 import { writeTinyBench } from '../support/tinyBench';

@@ -11,7 +11,8 @@ import { experimentFigures, thinPlatforms } from '../../src/core/spb/experiments
 import { figureLines } from '../../src/core/spb/experiments/text';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import { drawSample } from '../../src/core/spb/experiments/sample';
-import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
+import { writeSample } from '../../src/core/experiments/sampleFile';
+import { newSample } from '../../src/core/spb/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
 import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { loadBenchmark } from '../../src/core/spb/format/load';

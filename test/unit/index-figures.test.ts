@@ -4,6 +4,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decode } from '../../src/core/cache/codec';
+import { indexKey, seal, unseal } from '../../src/core/cache/seal';
 import { IndexCache, INDEX_DIR } from '../../src/core/cache/store';
 import { encodeFigures, pageBytes, readFigures } from '../../src/core/spb/format/figuresPage';
 import type { ScoreOutput } from '../../src/core/formats/descriptor';
@@ -124,12 +125,16 @@ describe('figures pages', () => {
 
     // A page computed by other code (another build): not read, computed again.
     const [other] = cacheFiles(root, 'spb-figures');
-    const header = decode(readFileSync(other))!.header as Parameters<typeof pageBytes>[0];
+    const key = indexKey() as Buffer;
+    const header = decode(unseal(key, readFileSync(other))!)!.header as Parameters<typeof pageBytes>[0];
     const cache = new IndexCache(join(root, INDEX_DIR));
     const stored = readFigures(cache, header.rel, header.stamp, header.tasks!)!;
     writeFileSync(
       other,
-      pageBytes({ ...header, code: 'other' }, (enc) => encodeFigures(enc, stored.rows, stored.figures))!,
+      seal(
+        key,
+        pageBytes({ ...header, code: 'other' }, (enc) => encodeFigures(enc, stored.rows, stored.figures))!,
+      ),
     );
     expect(kinds((await expectCold()).pages!)).toContain('spb-results');
     expect(kinds((await expectCold()).pages!)).toEqual(['spb-figures', 'spb-totals']);

@@ -19,7 +19,8 @@ import {
   longContextUsers,
 } from '../../src/core/spb/experiments/longContext';
 import { drawSample } from '../../src/core/spb/experiments/sample';
-import { newSample, writeSample } from '../../src/core/experiments/sampleFile';
+import { writeSample } from '../../src/core/experiments/sampleFile';
+import { newSample } from '../../src/core/spb/experiments/sampleFile';
 import { readJournalSteps } from '../../src/core/runner/journal';
 import { JOURNAL_FILE } from '../../src/core/runner/runFolder';
 import { renderStepRequest } from '../../src/core/spb/run/step';

@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID } from '../../src/core/demo/model';
 import { startDemoServer, type DemoServer } from '../../src/core/demo/server';
-import { readSample, samplePath, writeSample } from '../../src/core/experiments/sampleFile';
+import { samplePath, writeSample } from '../../src/core/experiments/sampleFile';
+import { readSample } from '../../src/core/spb/experiments/sampleFile';
 import { pmExperimentFigures } from '../../src/core/personamem/experiment/compare';
 import {
   checkPmSample,

@@ -1,6 +1,6 @@
 // PI marks in text: placeholders highlighted by category, residual findings (real PI the placeholders missed) with
 // a warning underline and icon. The text goes in as text nodes only; the marks come from the extension host
-// (src/core/spb/pi/highlight.ts). Styles: piMarks.css.
+// (each format's PI highlight, in its own core folder). Styles: piMarks.css.
 import { CATEGORY_INFO, isPiCategory, placeholderOf } from '../../src/core/pi/placeholders';
 import { segmentText, type PiMark } from '../../src/core/pi/spans';
 import { el, icon } from './dom';

@@ -7,6 +7,7 @@ import { accessSync, closeSync, constants, existsSync, readSync, statSync } from
 import { dirname, join } from 'node:path';
 import { isRecord } from '../guards';
 import { mkdirInside, openRegularOrThrow, readRegularFile, writeFileInside } from '../io/safeFs';
+import { indexKey, seal, unseal } from './seal';
 
 /** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
 export const INDEX_DIR = join('.personalab', 'index');
@@ -83,25 +84,35 @@ export class IndexCache {
     return join(this.dir, `${kind}-${createHash('sha1').update(rel).digest('hex').slice(0, 20)}.plx`);
   }
 
-  /** The cache file's bytes, unchecked (see codec.ts); null when there is none. */
+  /**
+   * The cache file's bytes as this user's Persona Lab wrote them (seal.ts), otherwise unchecked (see codec.ts); null
+   * when there is none, or it was written by someone else.
+   */
   read(kind: string, rel: string): Buffer | null {
     const path = this.pathOf(kind, rel);
     this.log?.push(`${kind}:${rel}`);
+    const key = indexKey();
+    if (typeof key === 'string') return null;
     try {
-      return existsSync(path) ? readRegularFile(path, this.within) : null;
+      return existsSync(path) ? unseal(key, readRegularFile(path, this.within)) : null;
     } catch {
       return null;
     }
   }
 
   write(kind: string, rel: string, bytes: Buffer): void {
+    const key = indexKey();
+    if (typeof key === 'string') {
+      this.lastWriteError = key;
+      return;
+    }
     try {
       if (!existsSync(this.dir)) {
         mkdirInside(this.within, this.dir);
         // Derived data, rebuilt at will: keep it out of version control wherever the folder lives.
         writeFileInside(this.within, join(this.dir, '.gitignore'), '*\n');
       }
-      writeFileInside(this.within, this.pathOf(kind, rel), bytes);
+      writeFileInside(this.within, this.pathOf(kind, rel), seal(key, bytes));
     } catch (err) {
       this.lastWriteError = (err as Error).message;
     }

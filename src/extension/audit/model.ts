@@ -1,9 +1,9 @@
 // What the PI Audit tree shows, as plain data, whatever the benchmark: node ids, verdict tallies, the category row's
 // description, a finding's text for a label, and the view's message. Each format's grouping is in its own folder
 // (its audit part, part.ts). No `vscode` import, so it is unit-tested.
-import type { AuditResult } from '../../core/spb/pi/audit';
 import type { PiCategory } from '../../core/pi/placeholders';
 import type { PartCountRow } from '../../core/pi/report';
+import type { AuditScanned } from '../../core/pi/tally';
 import type { Verdict } from '../../core/pi/verdicts';
 
 export const count = (n: number, one: string, many = one + 's'): string =>
@@ -141,10 +141,13 @@ export interface SummaryFact {
 }
 
 /** A benchmark's audit as the summary reads it. */
-export type SummarisedResult = Pick<AuditResult, 'scanned' | 'problems' | 'cancelled'> & {
+export interface SummarisedResult {
+  scanned: AuditScanned;
+  problems: string[];
+  cancelled: boolean;
   findings: readonly { key: string }[];
   counts: readonly { placeholders: number }[];
-};
+}
 
 /** "2026-12-06 02:10" in local time: when the audit ran. */
 export function ranAtText(at: Date): string {

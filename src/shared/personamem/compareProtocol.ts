@@ -1,5 +1,5 @@
 // PersonaMem's compare view protocol (extension: src/extension/benchmarks/personamem/compare/panel.ts, webview:
-// webview/personamemcompare). The page posts `ready`; the extension answers `show` with the comparison of run B
+// webview/personamem/personamemcompare). The page posts `ready`; the extension answers `show` with the comparison of run B
 // against run A (src/core/personamem/compare.ts), or `empty`, and again when the benchmark reloads. A differing
 // question's row asks for it in the question view (`openQuestion`); the buttons ask for other runs or a swap.
 import type { PmComparison } from '../../core/personamem/compare';

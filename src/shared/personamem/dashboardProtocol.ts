@@ -1,5 +1,5 @@
 // The PersonaMem dashboard's webview protocol (extension: src/extension/benchmarks/personamem/dashboard/panel.ts,
-// webview: webview/personamemdash). The page posts `ready`; the extension answers `show` with the tables of every
+// webview: webview/personamem/personamemdash). The page posts `ready`; the extension answers `show` with the tables of every
 // run, per split and by context length (src/core/personamem/dashboard.ts), or `empty`, and again whenever the
 // benchmark reloads. `copyTable` asks for a table as LaTeX, Markdown or CSV on the clipboard; `saveChart` for a chart
 // as SVG or PNG (src/shared/chartExport.ts). Only types are imported from the core.

@@ -1,5 +1,5 @@
 // The PersonaMem question view's webview protocol (extension: src/extension/benchmarks/personamem/questionView.ts,
-// webview: webview/personamem). Each message's type and guard come from one definition (src/core/guards.ts); each
+// webview: webview/personamem/question). Each message's type and guard come from one definition (src/core/guards.ts); each
 // side checks what it receives. Only types are imported from the core, so the page's bundle pulls in no Node code.
 // Sequence: the page posts `ready`; the extension answers `show` (or `empty`) with a generation number. The page
 // asks for windows of the history (`rows`, at most ROWS_WINDOW messages) as its list scrolls, and for a message's

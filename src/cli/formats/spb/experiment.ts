@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { experimentRunName } from '../../../core/spb/experiments/experiment';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../../core/spb/experiments/log';
 import { authorName, recordExperiment } from '../../../core/spb/experiments/record';
-import { checkSample, readSample } from '../../../core/experiments/sampleFile';
+import { checkSample, readSample } from '../../../core/spb/experiments/sampleFile';
 import { sampleSize } from '../../../core/spb/experiments/sample';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { loadBenchmark } from '../../../core/spb/format/load';

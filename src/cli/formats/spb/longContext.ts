@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { longContextLines, longContextPlan } from '../../../core/spb/experiments/longContext';
 import { authorName, recordLongContext } from '../../../core/spb/experiments/record';
-import { checkSample, readSample, type Sample } from '../../../core/experiments/sampleFile';
+import { checkSample, readSample, type Sample } from '../../../core/spb/experiments/sampleFile';
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { DEFAULT_SYSTEM_MESSAGE } from '../../../core/spb/prompt/prompt';
 import { cacheOption } from '../../cacheOption';

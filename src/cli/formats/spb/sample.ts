@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { loadBenchmark } from '../../../core/spb/format/load';
 import { drawSample, SAMPLE_BY, sampleSize, type SampleBy } from '../../../core/spb/experiments/sample';
-import { checkSampleName, newSample, writeSample } from '../../../core/experiments/sampleFile';
+import { checkSampleName, writeSample } from '../../../core/experiments/sampleFile';
+import { newSample } from '../../../core/spb/experiments/sampleFile';
 import { cacheOption } from '../../cacheOption';
 import { print } from '../../output';
 

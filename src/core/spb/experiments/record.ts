@@ -9,7 +9,7 @@ import { storedExperiment, type ExperimentInput } from './log';
 import { logExperiment } from '../../experiments/log';
 import { longContextFigures, type LongContextTable } from './longContext';
 import { sampleSize } from './sample';
-import type { Sample } from '../../experiments/sampleFile';
+import type { Sample } from './sampleFile';
 
 export { authorName } from '../../experiments/author';
 

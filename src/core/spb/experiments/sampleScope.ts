@@ -4,7 +4,8 @@
 // always named as the sample's, never as the whole benchmark's.
 import { subsetSize, userSubset, type UserSubset } from '../score/userSubset';
 import { PLATFORMS, type Benchmark, type Platform } from '../types';
-import { checkSample, listSamples, readSample, type Sample } from '../../experiments/sampleFile';
+import { listSamples } from '../../experiments/sampleFile';
+import { checkSample, readSample, type Sample } from './sampleFile';
 
 export interface SampleScope {
   name: string;

@@ -72,13 +72,13 @@ function columns(id: TableId, platforms: readonly Platform[]): ColumnDef[] {
   );
 }
 
-/** `on`: what the scores were computed over when not the whole benchmark ("sample s5 (5 users)"), named in each title. */
 /** A metric's head as the paper typesets it (R, F1^NS, R_stab, Err_decay …); other heads stay plain. */
 function latexHead(head: string): { latex?: string } {
   const latex = metricByShort(head === 'F1NS' ? 'F1^NS' : head)?.latex;
   return latex === undefined ? {} : { latex };
 }
 
+/** `on`: what the scores were computed over when not the whole benchmark ("sample s5 (5 users)"), named in each title. */
 export function tableModels(scores: readonly RunScore[], on?: string): TableModel<TableId>[] {
   const platforms = PLATFORMS.filter((p) => scores.some((s) => s.platforms.has(p)));
   const models = TABLE_IDS.map((id) => {

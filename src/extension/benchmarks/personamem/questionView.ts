@@ -125,7 +125,7 @@ export class QuestionPanel extends ShownPanel<QuestionRef, ExtensionToWebview, W
       html: (webview) =>
         webviewHtml(webview, this.extensionUri, newNonce(), {
           title: 'PersonaMem question',
-          bundle: 'personamem',
+          bundle: 'question',
           rootId: 'question-root',
           placeholder: 'Loading the question…',
         }),

@@ -2,7 +2,8 @@
 // as argument) and Clear Sample Filter, and the part of the Benchmarks view's message that says a sample is shown.
 import * as vscode from 'vscode';
 import { sampleLabel } from '../../../core/spb/experiments/sampleScope';
-import { listSamples, readSample, samplePath, type Sample } from '../../../core/experiments/sampleFile';
+import { listSamples, samplePath } from '../../../core/experiments/sampleFile';
+import { readSample, type Sample } from '../../../core/spb/experiments/sampleFile';
 import type { SpbStore } from './store';
 import { ExperimentNode } from './experiments/provider';
 import type { TreeMessage } from '../../tree/message';

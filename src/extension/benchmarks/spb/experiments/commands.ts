@@ -9,15 +9,8 @@ import { templateLabel, type ExperimentInput, type ExperimentRow } from '../../.
 import type { ResolvedEndpoint } from '../../../endpoint';
 import { authorName, recordExperiment } from '../../../../core/spb/experiments/record';
 import { drawSample, sampleSize, type SampleBy } from '../../../../core/spb/experiments/sample';
-import {
-  checkSample,
-  checkSampleName,
-  listSamples,
-  newSample,
-  readSample,
-  writeSample,
-  type Sample,
-} from '../../../../core/experiments/sampleFile';
+import { checkSampleName, listSamples, writeSample } from '../../../../core/experiments/sampleFile';
+import { checkSample, newSample, readSample, type Sample } from '../../../../core/spb/experiments/sampleFile';
 import { deltaText } from '../../../../core/spb/experiments/text';
 import type { ReadOnlyDocs } from '../../../docs';
 import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';

@@ -13,7 +13,7 @@ import {
   type LongContextTable,
 } from '../../../../core/spb/experiments/longContext';
 import { authorName, recordLongContext } from '../../../../core/spb/experiments/record';
-import { checkSample } from '../../../../core/experiments/sampleFile';
+import { checkSample } from '../../../../core/spb/experiments/sampleFile';
 import { guardPlan, progressText, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';
 import { log } from '../../../log';

@@ -3,27 +3,27 @@
 // shared paper tables (copy as LaTeX, Markdown, CSV); charts can be saved as SVG or PNG. Text only, from `show`.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import type { ChartConfiguration } from 'chart.js';
-import type { TableModel } from '../../src/core/tables/format';
-import { chartSlug } from '../../src/shared/chartExport';
+import type { TableModel } from '../../../src/core/tables/format';
+import { chartSlug } from '../../../src/shared/chartExport';
 import {
   isExtensionToWebview,
   type PmDashboardModel,
   type PmDashTable,
   type PmDashSplit,
   type WebviewToExtension,
-} from '../../src/shared/personamem/dashboardProtocol';
-import { chartRenderer, chartToolbar, saveChartMessage } from '../shared/chartExport';
-import { el } from '../shared/dom';
-import { areaStyle, readColours } from '../shared/hatch';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { injectStyle } from '../shared/page';
-import { runEncoding } from '../shared/palettes';
-import { renderPaperTable } from '../shared/paperTable';
-import baseCss from '../shared/base.css';
-import paperTableCss from '../shared/paperTable.css';
-import reportCss from '../shared/report.css';
+} from '../../../src/shared/personamem/dashboardProtocol';
+import { chartRenderer, chartToolbar, saveChartMessage } from '../../shared/chartExport';
+import { el } from '../../shared/dom';
+import { areaStyle, readColours } from '../../shared/hatch';
+import { onHostMessage, vscodeApi } from '../../shared/host';
+import { injectStyle } from '../../shared/page';
+import { runEncoding } from '../../shared/palettes';
+import { renderPaperTable } from '../../shared/paperTable';
+import baseCss from '../../shared/base.css';
+import paperTableCss from '../../shared/paperTable.css';
+import reportCss from '../../shared/report.css';
 import css from './personamemdash.css';
-import { mountWhyRunsFail } from '../shared/whyRunsFail';
+import { mountWhyRunsFail } from '../../shared/whyRunsFail';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 

@@ -2,9 +2,9 @@
 // messages up to its end index, the question, its options, the run's response), listed in a table and marked where
 // they are: a history row carries a shield, and a message's text, the question, the options and the response have
 // the value marked once shown. The finding the PI Audit opened the question for is revealed and outlined.
-import type { PmAuditPiMessage, PmPiFinding } from '../../src/shared/personamem/questionProtocol';
-import { el } from '../shared/dom';
-import { markAuditFinding, piFindingsTable } from '../shared/piText';
+import type { PmAuditPiMessage, PmPiFinding } from '../../../src/shared/personamem/questionProtocol';
+import { el } from '../../shared/dom';
+import { markAuditFinding, piFindingsTable } from '../../shared/piText';
 import type { HistoryUi } from './history';
 
 /** Where each part's text is on the page (main.ts). */

@@ -1,8 +1,8 @@
 // The question view's re-runs: Re-run (r) and Edit Prompt (e), and each attempt made in the workbench with exactly
 // what was sent after the history, what came back, the letter read from it and whether that is the right option.
 // Words carry every meaning; icons only repeat them. Dataset and reply text is set as text.
-import type { AttemptsMessage, PmAttemptView } from '../../src/shared/personamem/questionProtocol';
-import { actionButton, el, icon, type Child } from '../shared/dom';
+import type { AttemptsMessage, PmAttemptView } from '../../../src/shared/personamem/questionProtocol';
+import { actionButton, el, icon, type Child } from '../../shared/dom';
 
 export interface AttemptHandlers {
   rerun(): void;

@@ -1,9 +1,13 @@
 // What the model saw, as a virtualised list: one row per message of the history (index, session, role, the first
 // words), session openings marked; rows arrive from the extension host in windows of ROWS_WINDOW as the list
 // scrolls, and a row opened shows its whole message below the list.
-import { ROWS_WINDOW, type PmHistoryRow, type WebviewToExtension } from '../../src/shared/personamem/questionProtocol';
-import { el, icon } from '../shared/dom';
-import { VirtualList } from '../shared/vlist';
+import {
+  ROWS_WINDOW,
+  type PmHistoryRow,
+  type WebviewToExtension,
+} from '../../../src/shared/personamem/questionProtocol';
+import { el, icon } from '../../shared/dom';
+import { VirtualList } from '../../shared/vlist';
 
 const ROW_HEIGHT = 24;
 

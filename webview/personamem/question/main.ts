@@ -8,17 +8,17 @@ import {
   type AttemptsMessage,
   type PmQuestionModel,
   type WebviewToExtension,
-} from '../../src/shared/personamem/questionProtocol';
-import { el, icon } from '../shared/dom';
-import { onHostMessage, vscodeApi } from '../shared/host';
-import { isPlainKey } from '../shared/keys';
-import { injectStyle } from '../shared/page';
-import { mergeState, openSections, section } from '../shared/sections';
-import baseCss from '../shared/base.css';
-import chipsCss from '../shared/labelChips.css';
-import vlistCss from '../shared/vlist.css';
+} from '../../../src/shared/personamem/questionProtocol';
+import { el, icon } from '../../shared/dom';
+import { onHostMessage, vscodeApi } from '../../shared/host';
+import { isPlainKey } from '../../shared/keys';
+import { injectStyle } from '../../shared/page';
+import { mergeState, openSections, section } from '../../shared/sections';
+import baseCss from '../../shared/base.css';
+import chipsCss from '../../shared/labelChips.css';
+import vlistCss from '../../shared/vlist.css';
 import { renderAttempts } from './attempts';
-import piMarksCss from '../shared/piMarks.css';
+import piMarksCss from '../../shared/piMarks.css';
 import { HistoryUi } from './history';
 import { PmPiUi } from './pi';
 import { QuestionLabelsUi } from './labels';

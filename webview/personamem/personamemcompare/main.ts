@@ -6,11 +6,11 @@ import {
   type PmCompareRow,
   type PmComparison,
   type PmDiffering,
-} from '../../src/core/personamem/compare';
-import { SKILL_HEADS } from '../../src/core/personamem/types';
-import { isExtensionToWebview, type WebviewToExtension } from '../../src/shared/personamem/compareProtocol';
-import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../shared/compare';
-import { el, type Child } from '../shared/dom';
+} from '../../../src/core/personamem/compare';
+import { SKILL_HEADS } from '../../../src/core/personamem/types';
+import { isExtensionToWebview, type WebviewToExtension } from '../../../src/shared/personamem/compareProtocol';
+import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../../shared/compare';
+import { el, type Child } from '../../shared/dom';
 import css from './personamemcompare.css';
 
 type Post = (msg: WebviewToExtension) => void;

@@ -2,17 +2,23 @@
 // question shown, in the run it shows. n writes a note on the label last added, . goes to the next question without
 // a label, u (or Ctrl+Z) undoes, ? lists the keys and the label guides. The extension stores each action and sends
 // the new state.
-import { listenAdjudicationKeys } from '../shared/adjudication';
-import { noteTarget, staleText, type AppliedLabel, type LabelChip, type NoteChoice } from '../../src/core/labels/view';
-import { LABEL_BAR_KEYS } from '../../src/shared/labelProtocol';
-import type { QuestionLabelAction, QuestionLabelState } from '../../src/shared/personamem/labelProtocol';
-import type { QuestionRef } from '../../src/shared/personamem/questionProtocol';
-import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../shared/cheatSheet';
-import { el } from '../shared/dom';
-import { appliedItem, ChipOverflow, keyHelp } from '../shared/labelChips';
-import { appliedLine, barFlash, barKeyHelp, barStatus, mountBar, onBarKey, toggleChip } from '../shared/labelBar';
-import { serverIcon } from '../shared/labelServer';
-import { NOTE_NEEDS_LABEL, NoteField } from '../shared/labelNote';
+import { listenAdjudicationKeys } from '../../shared/adjudication';
+import {
+  noteTarget,
+  staleText,
+  type AppliedLabel,
+  type LabelChip,
+  type NoteChoice,
+} from '../../../src/core/labels/view';
+import { LABEL_BAR_KEYS } from '../../../src/shared/labelProtocol';
+import type { QuestionLabelAction, QuestionLabelState } from '../../../src/shared/personamem/labelProtocol';
+import type { QuestionRef } from '../../../src/shared/personamem/questionProtocol';
+import { CheatSheet, CHEAT_SHEET_KEY, type KeyRow } from '../../shared/cheatSheet';
+import { el } from '../../shared/dom';
+import { appliedItem, ChipOverflow, keyHelp } from '../../shared/labelChips';
+import { appliedLine, barFlash, barKeyHelp, barStatus, mountBar, onBarKey, toggleChip } from '../../shared/labelBar';
+import { serverIcon } from '../../shared/labelServer';
+import { NOTE_NEEDS_LABEL, NoteField } from '../../shared/labelNote';
 
 const TARGET = { kind: 'step' } as const;
 const staleHelp = (a: AppliedLabel) => staleText(a.changed, 'the question (its text, options or answer)');
