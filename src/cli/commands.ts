@@ -7,24 +7,19 @@ import { storageUnavailableReason, StorageUnavailableError } from '../core/stora
 import { TABLE_FORMATS, type TableFormat } from '../core/tables/format';
 import { runAuditCommand, type AuditCliOptions } from './audit';
 import { runLabelsCommand } from './labels';
-import { runBaselineCommand } from './formats/spb/baseline';
-import { runTemplateCommand } from './formats/spb/template';
 import { runDemoEndpoint } from './demo';
-import { runSampleCommand, type SampleCliOptions } from './formats/spb/sample';
-import { formatCommand } from './formats';
-import { runLongContextCommand } from './formats/spb/longContext';
-import { runExperimentCommand, runExperimentsCommand, type ExperimentCliOptions } from './formats/spb/experiment';
+import { FORMAT_COMMANDS, formatCommand } from './formats';
 import { defaultIo, runRunCommand, type RunCliOptions } from './run';
-import { runJudgeCommand, type JudgeCliOptions } from './formats/omni/judge';
 import { exitFor, print } from './output';
 import { cacheOption } from './cacheOption';
 import { GLOSSARY, glossaryText } from '../core/glossary';
+import { UsageError } from './usageError';
 
-export class UsageError extends Error {}
+export { UsageError };
 
-export interface CliOptions
-  extends RunCliOptions, JudgeCliOptions, AuditCliOptions, SampleCliOptions, ExperimentCliOptions {
+export interface CliOptions extends RunCliOptions, AuditCliOptions {
   run?: string[];
+  sample?: string;
   json?: boolean;
   'write-reports'?: boolean;
   memory?: boolean;
@@ -37,6 +32,8 @@ export interface CliOptions
   'dry-run'?: boolean;
   'label-set'?: string;
   port?: string;
+  /** The options of a format's own commands (cli/formats/), which that command reads. */
+  [option: string]: unknown;
 }
 
 function needDir(args: string[], command: string): string {
@@ -76,39 +73,32 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
     case 'validate': {
       return validate(needDir(args, command), opts);
     }
-    case 'baseline':
-      return runBaselineCommand(needDir(args, command), opts, { formatOf, usage: (m) => new UsageError(m) });
     case 'run':
       return runRunCommand(args, opts);
-    case 'judge':
-      return runJudgeCommand(args, opts, defaultIo());
     case 'audit':
       return runAuditCommand(args, opts);
     case 'labels':
       return runLabelsCommand(args, opts);
-    case 'template':
-      return runTemplateCommand(args, (message) => new UsageError(message));
     case 'demo-endpoint':
       return runDemoEndpoint(args, opts, (message) => new UsageError(message));
     case 'sample':
     case 'experiment':
     case 'experiments': {
-      // A format whose samples are its own (cli/formats/) takes the command.
-      const own = formatCommand(args[0] && existsSync(args[0]) ? detectFormat(args[0]) : undefined, command);
-      if (own) return own.run(args, opts, defaultIo());
-      if (command === 'experiments') return runExperimentsCommand(args, opts, defaultIo());
-      return command === 'sample'
-        ? runSampleCommand(args, opts, (message) => new UsageError(message))
-        : runExperimentCommand(args, opts, defaultIo(), true);
+      // The folder's format's own command (cli/formats/), else the first format's.
+      const format = args[0] && existsSync(args[0]) ? detectFormat(args[0]) : undefined;
+      return formatCommand(format, command).run(args, opts, defaultIo());
     }
-    case 'long-context':
-      return runLongContextCommand(args, opts, defaultIo(), true);
     case 'glossary':
       if (args.length) throw new UsageError(`unexpected argument "${args[0]}"`);
       print(opts.json ? JSON.stringify(GLOSSARY) : glossaryText());
       return 0;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+    default: {
+      // A command only one format has (cli/formats/).
+      const own = FORMAT_COMMANDS.find((c) => c.name === command);
+      if (!own) throw new UsageError(`unknown command "${command}"`);
+      const usage = (message: string) => new UsageError(message);
+      return own.run(args, opts, { io: defaultIo(), usage, formatOf, needDir: (a) => needDir(a, command) });
+    }
   }
 }
 

@@ -5,50 +5,14 @@ import { FORMATS } from '../core/formats';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
-import { EXPERIMENT_USAGE } from './formats/spb/experiment';
-import { LONG_CONTEXT_USAGE } from './formats/spb/longContext';
-import { JUDGE_OPTIONS, JUDGE_USAGE } from './formats/omni/judge';
-import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES } from './formats';
+import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES, FORMAT_COMMANDS } from './formats';
 import { RUN_OPTIONS } from './run';
-import { SAMPLE_OPTIONS, SAMPLE_USAGE } from './formats/spb/sample';
-import { TEMPLATE_USAGE } from './formats/spb/template';
+import { flag, many, NO_CACHE, text } from './optionTypes';
+import type { CommandSpec } from './commandSpec';
+
+export type { CommandSpec };
 
 type Options = ParseArgsOptionsConfig;
-
-export interface CommandSpec {
-  /** `score`, or `labels summary` for a subcommand. */
-  name: string;
-  /** One line for the top-level help's list of the most used commands. */
-  summary: string;
-  usage: string;
-  options: Options;
-  examples: readonly [string, string];
-}
-
-const flag = { type: 'boolean' } as const;
-const text = { type: 'string' } as const;
-const many = { type: 'string', multiple: true } as const;
-const NO_CACHE = { 'no-cache': flag } as const;
-
-/** Options of `run` that `experiment` and `long-context` also take (they run the same way, on chosen users). */
-const SENDING = {
-  'base-url': text,
-  model: text,
-  template: text,
-  out: text,
-  concurrency: text,
-  timeout: text,
-  'max-reply-mb': text,
-  temperature: text,
-  'max-tokens': text,
-  'system-message': text,
-  'pi-guard': text,
-  'pi-guard-loopback': flag,
-  'input-per-mtok': text,
-  'output-per-mtok': text,
-  'dry-run': flag,
-  ...NO_CACHE,
-} as const;
 
 const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
                                                            the paper's tables (or the JSON contract) per run; for an
@@ -60,8 +24,6 @@ const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|mark
                                                            re-inferred), our reading, not the paper's figure`;
 const VALIDATE_USAGE = `  validate <dir> [--json]                                  every located problem in the benchmark's files
                                                            (${FORMATS.map((f) => f.label).join(', ')})`;
-const BASELINE_USAGE = `  baseline <dir> --method NAME --out NAME [--seed N]       write a deterministic baseline run (random,
-                                                           history-frequency, recent-batch)`;
 const GLOSSARY_USAGE = `  glossary [--json]                                        every metric and term the views and this CLI print: its
                                                            short and long name, what it is and its unit`;
 const LABELS_USAGE_LINES = {
@@ -128,10 +90,14 @@ const LABEL_SUBCOMMANDS: CommandSpec[] = [
   },
 ];
 
-/** Every command, the most used first: the top-level help leads with the first five. */
-export const COMMANDS: readonly CommandSpec[] = [
+/**
+ * The commands every format shares, each with its place in the top-level help (a format's own commands, in
+ * cli/formats/, take places between them).
+ */
+const SHARED: readonly (CommandSpec & { rank: number })[] = [
   {
     name: 'score',
+    rank: 10,
     summary: "score <dir>: the paper's tables per run (an OmniBehavior folder: its scores)",
     usage: SCORE_USAGE,
     options: { run: many, json: flag, format: text, 'write-reports': flag, sample: text, memory: flag, ...NO_CACHE },
@@ -139,6 +105,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'validate',
+    rank: 20,
     summary: "validate <dir>: every located problem in the benchmark's files",
     usage: VALIDATE_USAGE,
     options: { json: flag, ...NO_CACHE },
@@ -146,6 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'run',
+    rank: 30,
     summary: 'run <dir> --out NAME --base-url URL --model NAME: a prompt against an endpoint',
     usage: BATCH_RUN_USAGES.join('\n'),
     options: { ...RUN_OPTIONS, out: text, 'dry-run': flag, ...NO_CACHE },
@@ -156,6 +124,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'audit',
+    rank: 40,
     summary: 'audit <dir>: residual personal information the placeholders missed',
     usage: AUDIT_USAGE,
     options: { ...AUDIT_OPTIONS, json: flag, out: text, run: many, ...NO_CACHE },
@@ -163,6 +132,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'labels',
+    rank: 50,
     summary: 'labels export|import|summary|gold|judge|projects <db>: the label store',
     usage: [...Object.values(LABELS_USAGE_LINES), LABELS_DB_NOTE].join('\n'),
     // `labels` with a subcommand it does not know: every label option, so that the subcommand is what is named.
@@ -170,53 +140,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['labels summary sample', 'labels export .personalab/labels.db --out labels.jsonl'],
   },
   {
-    name: 'judge',
-    summary: "judge <omnibehavior dir> --run NAME: the LLM judge on a run's answers",
-    usage: JUDGE_USAGE,
-    options: {
-      ...JUDGE_OPTIONS,
-      run: many,
-      temperature: text,
-      concurrency: text,
-      timeout: text,
-      'max-history-tokens': text,
-      'pi-guard': text,
-      'pi-guard-loopback': flag,
-      reference: text,
-      'no-reference': flag,
-      python: text,
-    },
-    examples: [
-      'judge sample/omnibehavior --run my-run',
-      'judge sample/omnibehavior --run my-run --judge-base-url http://127.0.0.1:8000/v1 --judge-model m',
-    ],
-  },
-  {
-    name: 'baseline',
-    summary: 'baseline <dir> --method NAME --out NAME: a deterministic baseline run',
-    usage: BASELINE_USAGE,
-    options: { method: text, out: text, seed: text, ...NO_CACHE },
-    examples: [
-      'baseline sample --method history-frequency --out history-frequency',
-      'baseline sample --method random --seed 7 --out random-7',
-    ],
-  },
-  {
     name: 'glossary',
+    rank: 80,
     summary: 'glossary: every metric and term, with its unit',
     usage: GLOSSARY_USAGE,
     options: { json: flag },
     examples: ['glossary', 'glossary --json'],
   },
   {
-    name: 'template',
-    summary: 'template init [FILE]: the built-in prompt template, to edit',
-    usage: TEMPLATE_USAGE,
-    options: {},
-    examples: ['template init', 'template init my.plprompt'],
-  },
-  {
     name: 'demo-endpoint',
+    rank: 100,
     summary: 'demo-endpoint: the demo profiler (not an LLM) on 127.0.0.1',
     usage: DEMO_USAGE,
     options: { ...DEMO_OPTIONS },
@@ -224,10 +157,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'sample',
+    rank: 110,
     summary: 'sample <dir> --users N --out NAME: a seeded sample of users',
-    usage: [SAMPLE_USAGE, ...FORMAT_COMMAND_USAGES('sample')].join('\n'),
+    usage: FORMAT_COMMAND_USAGES('sample').join('\n'),
     options: {
-      ...SAMPLE_OPTIONS,
       ...FORMAT_COMMAND_OPTIONS('sample'),
       out: text,
       seed: text,
@@ -241,9 +174,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'experiment',
+    rank: 120,
     summary: 'experiment <dir> --template FILE --sample NAME ...: a template over a sample, logged',
-    usage: [EXPERIMENT_USAGE.split('\n  experiments ')[0]!, ...FORMAT_COMMAND_USAGES('experiment')].join('\n'),
-    options: { ...SENDING, ...FORMAT_COMMAND_OPTIONS('experiment'), sample: text, 'base-run': text, persona: text },
+    usage: FORMAT_COMMAND_USAGES('experiment').join('\n'),
+    // --persona is StreamProfileBench's, listed after every format's options, where the help has always shown it.
+    options: { ...FORMAT_COMMAND_OPTIONS('experiment'), sample: text, 'base-run': text, persona: text },
     examples: [
       'experiment sample --template my.plprompt --sample s40 --base-url http://127.0.0.1:8000/v1 --model m',
       'experiment sample --template my.plprompt --sample s40 --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m --dry-run',
@@ -251,25 +186,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'experiments',
+    rank: 130,
     summary: 'experiments <dir>: the experiment log',
-    usage: [
-      `  experiments ${EXPERIMENT_USAGE.split('\n  experiments ')[1] ?? ''}`,
-      ...FORMAT_COMMAND_USAGES('experiments'),
-    ].join('\n'),
+    usage: FORMAT_COMMAND_USAGES('experiments').join('\n'),
     options: { json: flag, ...FORMAT_COMMAND_OPTIONS('experiments') },
     examples: ['experiments sample', 'experiments sample --json'],
   },
-  {
-    name: 'long-context',
-    summary: 'long-context <dir> --base-run RUN ...: the long-context baseline',
-    usage: LONG_CONTEXT_USAGE,
-    options: { ...SENDING, 'base-run': text, sample: text },
-    examples: [
-      'long-context sample --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m',
-      'long-context sample --base-run demo-llm --sample s40 --base-url http://127.0.0.1:8000/v1 --model m --dry-run',
-    ],
-  },
 ];
+
+/** Every command, the most used first: the top-level help leads with the first five. */
+export const COMMANDS: readonly CommandSpec[] = [...SHARED, ...FORMAT_COMMANDS].sort((a, b) => a.rank - b.rank);
 
 /** The command `argv` names (a labels subcommand when it names a known one). */
 export function specFor(command: string, rest: readonly string[]): CommandSpec | undefined {

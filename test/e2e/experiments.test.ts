@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { experimentFigures } from '../../src/core/spb/experiments/experiment';
-import { deltaText } from '../../src/core/experiments/format';
+import { deltaText } from '../../src/core/spb/experiments/text';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import { readSample } from '../../src/core/spb/experiments/sampleFile';
 import { loadBenchmark } from '../../src/core/spb/format/load';

@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../src/core/omni/types';
 import type { ErrorKey } from '../../src/core/spb/score/figures';
 import {
-  SCENE_HUES,
   areaLook,
   dataEncoding,
-  errorEncoding,
   markLook,
   runEncoding,
-  sceneEncoding,
   type Encoding,
   type PaletteColours,
 } from '../../webview/shared/palettes';
+import { errorEncoding } from '../../webview/spb/shared/palette';
+import { SCENE_HUES, sceneEncoding } from '../../webview/omni/palette';
 
 const ERRORS: ErrorKey[] = ['Error_Decay', 'Error_Peer', 'Error_Viral', 'Error_Random'];
 const SCENES = Object.keys(SCENE_HUES) as Scene[];

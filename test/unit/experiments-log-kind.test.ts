@@ -12,7 +12,7 @@ import {
   ExperimentLog,
   type ExperimentInput,
 } from '../../src/core/spb/experiments/log';
-import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
+import { experimentsJson, experimentsTable } from '../../src/core/spb/experiments/text';
 import { LONG_CONTEXT_READING, longContextTableOf } from '../../src/core/spb/experiments/longContext';
 import { migrateSchema } from '../../src/core/storage/sqlite';
 import type { PairedSummaryRow } from '../../src/core/spb/score/pairedSummary';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchmarkSize, elideMiddle, experimentTableRows, sortTableRows } from '../../src/core/spb/experiments/table';
 import { coverageNote } from '../../src/core/coverage';
-import { experimentsJson, experimentsTable } from '../../src/core/experiments/format';
+import { experimentsJson, experimentsTable } from '../../src/core/spb/experiments/text';
 import type { Benchmark } from '../../src/core/spb/types';
 import type { ExperimentRow } from '../../src/core/spb/experiments/log';
 import { isExtensionToWebview } from '../../src/shared/spb/experimentTableProtocol';

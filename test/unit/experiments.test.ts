@@ -8,7 +8,7 @@ import { runExperimentCommand, runExperimentsCommand } from '../../src/cli/forma
 import { authorName } from '../../src/core/spb/experiments/record';
 import { runRunCommand, type RunCliIo } from '../../src/cli/run';
 import { experimentFigures, thinPlatforms } from '../../src/core/spb/experiments/experiment';
-import { figureLines } from '../../src/core/experiments/format';
+import { figureLines } from '../../src/core/spb/experiments/text';
 import { EXPERIMENTS_DB, ExperimentLog } from '../../src/core/spb/experiments/log';
 import { drawSample } from '../../src/core/spb/experiments/sample';
 import { writeSample } from '../../src/core/experiments/sampleFile';

@@ -16,7 +16,7 @@ import {
 } from '../../src/core/glossary';
 import { experimentFigures } from '../../src/core/spb/experiments/experiment';
 import { longContextLines, longContextTableOf } from '../../src/core/spb/experiments/longContext';
-import { deltaText, experimentsTable, figureLines } from '../../src/core/experiments/format';
+import { deltaText, experimentsTable, figureLines } from '../../src/core/spb/experiments/text';
 import { METRIC_NAMES } from '../../src/core/spb/names';
 import { readPostsText } from '../../src/core/spb/format/load';
 import { scoreRun } from '../../src/core/spb/score/run';

@@ -1,12 +1,11 @@
 // One meaning per colour in the charts. Each kind of thing a chart tells apart has its own encoding, so
 // that no two kinds ever look alike: runs are solid fills in the theme's chart hues (then other markers and dashes);
-// error classes are hatches in the foreground colour, one hatch per class; OmniBehavior scenes are dotted fills in
-// the theme's hues; the data's own figures (α of the tasks, the real positive rates) are outlined in the muted colour.
+// a format's error classes are hatches in the foreground colour, one hatch per class, and its scenes dotted fills in
+// the theme's hues (each format's folder holds its own: webview/spb/shared/palette.ts, webview/omni/palette.ts); the
+// data's own figures (α of the tasks, the real positive rates) are outlined in the muted colour.
 // Pure: the theme's colours come in, the page (hatch.ts) paints them. Hit / missed / wrong pick keep their own
 // colours elsewhere (webview/spb/shared/sides.css) and are not chart series.
 import type { PointStyle } from 'chart.js';
-import type { ErrorKey } from '../../src/core/spb/score/figures';
-import type { Scene } from '../../src/core/omni/types';
 
 /** The workbench theme's chart hues (--vscode-charts-*) and the two text colours, as resolved CSS colours. */
 export interface PaletteColours {
@@ -51,33 +50,6 @@ export function runEncoding(c: PaletteColours, i: number): Encoding {
     style: STYLES[Math.floor(i / RUN_HUES.length) % STYLES.length],
     dash: i >= RUN_HUES.length ? [6, 3] : [],
   };
-}
-
-export const ERROR_FILLS: Record<ErrorKey, Fill> = {
-  Error_Decay: 'diagonal',
-  Error_Peer: 'antidiagonal',
-  Error_Viral: 'cross',
-  Error_Random: 'horizontal',
-};
-
-/** An error class: its own hatch in the foreground colour (never a run's solid hue). */
-export function errorEncoding(c: PaletteColours, key: ErrorKey): Encoding {
-  return { kind: 'error', color: c.fg, fill: ERROR_FILLS[key], style: 'rect', dash: [] };
-}
-
-/** The scenes in a fixed order, each with its own hue (so a scene keeps its colour whichever scenes a user has). */
-export const SCENE_HUES: Record<Scene, Hue> = {
-  'Video Browsing': 'green',
-  'Live Streaming': 'purple',
-  Advertisement: 'yellow',
-  'E-commerce': 'red',
-  'Search Behavior': 'orange',
-  'Customer Service': 'blue',
-};
-
-/** A scene: dots in its hue over a tint of it (never a run's solid fill of the same hue). */
-export function sceneEncoding(c: PaletteColours, scene: Scene): Encoding {
-  return { kind: 'scene', color: c[SCENE_HUES[scene]], fill: 'dots', style: 'circle', dash: [] };
 }
 
 /** A property of the data, not of a run (α of the tasks, the real positive rates): outlined in the muted colour. */

@@ -3,8 +3,11 @@
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import type { LabelsJudgeCommand } from '../labelsIo';
+import type { FormatCommand } from '../commandSpec';
+import { OMNI_COMMANDS } from './omni/commands';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
+import { SPB_COMMANDS, spbExperiment, spbExperiments, spbSample } from './spb/commands';
 import { SPB_HELP_NOTE } from './spb/help';
 import { spbRun } from './spb/run';
 import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
@@ -16,7 +19,7 @@ export interface CliFormat {
   readonly id: string;
   /** Its `persona-lab run`, when it runs its own requests. */
   readonly run?: BatchRunCommand;
-  /** Its `persona-lab sample`, when its samples are its own (not StreamProfileBench's users per platform). */
+  /** Its `persona-lab sample`: a seeded sample of its folder's items. */
   readonly sample?: BatchRunCommand;
   /** Its `persona-lab experiment`: a sample asked and compared with a base run. */
   readonly experiment?: BatchRunCommand;
@@ -26,14 +29,24 @@ export interface CliFormat {
   readonly experiments?: BatchRunCommand;
   /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
   readonly labelsJudge?: LabelsJudgeCommand;
+  /** The commands only it has. */
+  readonly commands?: readonly FormatCommand[];
 }
 
 /** The commands a format may take over for a folder of its own. */
 type OwnCommand = 'sample' | 'experiment' | 'experiments';
 
 const CLI_FORMATS: readonly CliFormat[] = [
-  { id: 'streamprofilebench', run: spbRun, helpNote: SPB_HELP_NOTE },
-  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge },
+  {
+    id: 'streamprofilebench',
+    run: spbRun,
+    sample: spbSample,
+    experiment: spbExperiment,
+    experiments: spbExperiments,
+    helpNote: SPB_HELP_NOTE,
+    commands: SPB_COMMANDS,
+  },
+  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge, commands: OMNI_COMMANDS },
   {
     id: 'personamem',
     run: personaMemRun,
@@ -47,10 +60,17 @@ export function cliFormatOf(format: Format): CliFormat | undefined {
   return CLI_FORMATS.find((f) => f.id === format.id);
 }
 
-/** The format's own command `command`, for a folder of that format. */
-export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand | undefined {
-  return format ? cliFormatOf(format)?.[command] : undefined;
+/**
+ * The format's own command `command`, for a folder of that format; else the first format's that has one (for a
+ * folder of no format, or of a format without it: its checks say what the folder lacks).
+ */
+export function formatCommand(format: Format | undefined, command: OwnCommand): BatchRunCommand {
+  const own = format ? cliFormatOf(format)?.[command] : undefined;
+  return own ?? CLI_FORMATS.find((f) => f[command])![command]!;
 }
+
+/** The commands only one format has, in registry order (spec.ts lists them by rank). */
+export const FORMAT_COMMANDS: readonly FormatCommand[] = CLI_FORMATS.flatMap((f) => f.commands ?? []);
 
 /** The formats' own usages and options of `sample`, `experiment` and `experiments`, for `--help` and parseArgs. */
 export const FORMAT_COMMAND_USAGES = (command: OwnCommand): string[] =>

@@ -13,7 +13,7 @@ import {
 } from '../../../src/shared/omni/traceProtocol';
 import type { Scene } from '../../../src/core/omni/types';
 import { areaStyle, readColours } from '../../shared/hatch';
-import { sceneEncoding } from '../../shared/palettes';
+import { sceneEncoding } from '../palette';
 import { el } from '../../shared/dom';
 import { VirtualList } from '../../shared/vlist';
 

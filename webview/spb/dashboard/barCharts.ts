@@ -9,7 +9,8 @@ import type { Platform } from '../../../src/core/spb/types';
 import { Info, base, percentTick, runStyle, type Built, type Pick, type Theme } from './charts';
 import { fixed, pct, runLegend } from './dom';
 import { areaStyle } from '../../shared/hatch';
-import { dataEncoding, errorEncoding } from '../../shared/palettes';
+import { dataEncoding } from '../../shared/palettes';
+import { errorEncoding } from '../shared/palette';
 
 /** `percent`: the bars are shares (0–1), ticked in % as the tables write them. */
 function barScales(theme: Theme, y: string, percent = false) {

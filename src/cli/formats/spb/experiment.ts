@@ -14,7 +14,7 @@ import { cacheOption } from '../../cacheOption';
 import { executeRun } from './run';
 import { Usage, usageFailure, type RunCliIo, type RunCliOptions } from '../../runArgs';
 import { parseRunArgs } from './runArgs';
-import { experimentsJson, experimentsTable, figureLines } from '../../../core/experiments/format';
+import { experimentsJson, experimentsTable, figureLines } from '../../../core/spb/experiments/text';
 import { benchmarkSize, experimentCoverage } from '../../../core/spb/experiments/coverage';
 import { coverageNote } from '../../../core/coverage';
 

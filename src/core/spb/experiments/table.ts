@@ -5,7 +5,7 @@
 import { experimentCoverage, type BenchmarkSize } from './coverage';
 import { TABLE_METRICS, type ExperimentTableRow, type TableDelta } from './tableRows';
 import { intervalCannotVary, thinPlatforms } from './experiment';
-import { deltaText } from '../../experiments/format';
+import { deltaText } from './text';
 import { MISSING } from '../../glossary';
 import { templateLabel, type ExperimentRow } from './log';
 

@@ -11,7 +11,7 @@ import { authorName, recordExperiment } from '../../../../core/spb/experiments/r
 import { drawSample, sampleSize, type SampleBy } from '../../../../core/spb/experiments/sample';
 import { checkSampleName, listSamples, writeSample } from '../../../../core/experiments/sampleFile';
 import { checkSample, newSample, readSample, type Sample } from '../../../../core/spb/experiments/sampleFile';
-import { deltaText } from '../../../../core/experiments/format';
+import { deltaText } from '../../../../core/spb/experiments/text';
 import type { ReadOnlyDocs } from '../../../docs';
 import { guardPlan, progressText, rerunPlatforms, runPlan } from '../rerun/batch';
 import { estimateText } from '../rerun/estimate';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { coverageNote } from '../../../../core/coverage';
 import { thinPlatforms } from '../../../../core/spb/experiments/experiment';
 import { benchmarkSize, experimentCoverage, type BenchmarkSize } from '../../../../core/spb/experiments/coverage';
-import { deltaText, figureLines, verdict } from '../../../../core/experiments/format';
+import { deltaText, figureLines, verdict } from '../../../../core/spb/experiments/text';
 import { EXPERIMENTS_DB, ExperimentLog, templateLabel, type ExperimentRow } from '../../../../core/spb/experiments/log';
 import {
   LONG_CONTEXT_READING,
