@@ -2,14 +2,14 @@
 // SecretStorage (Set API Key / Clear API Key). The key is handed to the request client and to nothing else.
 import * as vscode from 'vscode';
 import { publicBaseURL, type EndpointConfig } from '../../core/runner/client';
-import { DEFAULT_SYSTEM_MESSAGE } from '../../core/spb/prompt/prompt';
 import { describeEndpoint, endpointProblems, readEndpointSettings, SECTION, type EndpointSettings } from './settings';
 
 const SECRET_KEY = 'personaLab.endpoint.apiKey';
 
 export interface ResolvedEndpoint {
   config: EndpointConfig;
-  systemMessage: string;
+  /** The user's system message; undefined when the setting is empty, so each format sends its own default. */
+  systemMessage: string | undefined;
   maxConcurrency: number;
   /** base URL without credentials or query: what history rows and manifests record */
   publicURL: string;
@@ -71,7 +71,7 @@ export class EndpointService implements vscode.Disposable {
         timeoutMs: s.timeoutSeconds * 1000,
         maxReplyBytes: s.maxReplyMB * 1048576,
       },
-      systemMessage: s.systemMessage.trim() === '' ? DEFAULT_SYSTEM_MESSAGE : s.systemMessage,
+      systemMessage: s.systemMessage.trim() === '' ? undefined : s.systemMessage,
       maxConcurrency: s.maxConcurrency,
       publicURL: publicBaseURL(s.baseURL),
       label: describeEndpoint(s),

@@ -1,6 +1,7 @@
 // New Sample…, Run Template on Sample…, Diff Experiment Templates and Compare Experiment with Base Run. The sample,
 // the run, the scoring and the log are the core's (the CLI's `sample` and `experiment` do the same); the run goes
 // through the re-run feature's guard and progress (guardPlan, runPlan).
+import { DEFAULT_SYSTEM_MESSAGE } from '../../../../core/spb/prompt/prompt';
 import { coverageNote } from '../../../../core/coverage';
 import { benchmarkSize, experimentCoverage } from '../../../../core/spb/experiments/coverage';
 import * as vscode from 'vscode';
@@ -165,7 +166,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
     model: target.config.model,
     temperature: target.config.temperature ?? 0,
     maxTokens: target.config.maxTokens ?? null,
-    systemMessage: target.systemMessage,
+    systemMessage: target.systemMessage ?? DEFAULT_SYSTEM_MESSAGE,
     personaMode: 'full',
   });
   const estimate = await estimateText(bench, { template: template.text, users: sample.users }, target, name);
@@ -200,7 +201,7 @@ export async function runTemplateOnSample(deps: ExperimentDeps, arg?: unknown): 
       baseRun: base.run,
       template: template.text,
       templateName: template.name,
-      systemMessage: target.systemMessage,
+      systemMessage: target.systemMessage ?? DEFAULT_SYSTEM_MESSAGE,
       endpoint: loggedEndpoint(target),
       personaMode: 'full',
       author: authorName(loaded.root),

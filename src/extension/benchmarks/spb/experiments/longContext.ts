@@ -2,6 +2,7 @@
 // The plan (qualifying users, the view, the concatenated posts, the run folder), the table and the log row are the
 // core's (longContextPlan, recordLongContext), as `persona-lab long-context` uses them; the run goes through the
 // re-run feature's estimate, PI guard and progress (estimateText, guardPlan, runPlan), so running it again resumes.
+import { DEFAULT_SYSTEM_MESSAGE } from '../../../../core/spb/prompt/prompt';
 import * as vscode from 'vscode';
 import { templateLabel, type ExperimentRow } from '../../../../core/spb/experiments/log';
 import {
@@ -141,7 +142,7 @@ export async function runLongContextBaseline(deps: ExperimentDeps): Promise<void
       baseRun: base.label,
       template: template.text,
       templateName: template.name,
-      systemMessage: target.systemMessage,
+      systemMessage: target.systemMessage ?? DEFAULT_SYSTEM_MESSAGE,
       endpoint: loggedEndpoint(target),
       author: authorName(loaded.root),
     });
