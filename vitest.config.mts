@@ -15,6 +15,6 @@ export default defineConfig({
     // idles. One worker per core keeps both busy (the main process only collects results).
     maxWorkers: availableParallelism(),
     // A PostgreSQL server for the tests that need one (test/support/pg.ts): see docs/development.md.
-    globalSetup: ['test/support/pgGlobalSetup.ts'],
+    globalSetup: ['test/support/tmpGlobalSetup.ts', 'test/support/pgGlobalSetup.ts'],
   },
 });

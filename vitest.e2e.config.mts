@@ -15,6 +15,6 @@ export default defineConfig({
     // After a failed test, each open workbench is put back to a clean state (quick inputs, dialogs, toasts closed).
     setupFiles: ['test/e2e/support/afterFailure.ts'],
     // Ends the shared code-server and Chromium at the end of the run.
-    globalSetup: ['test/e2e/support/globalSetup.ts'],
+    globalSetup: ['test/support/tmpGlobalSetup.ts', 'test/e2e/support/globalSetup.ts'],
   },
 });

@@ -11,6 +11,6 @@ export default defineConfig({
     testTimeout: 120_000,
     // As in the fast tier (vitest.config.mts): one worker per core, not vitest's one fewer.
     maxWorkers: availableParallelism(),
-    globalSetup: ['test/support/pgGlobalSetup.ts'],
+    globalSetup: ['test/support/tmpGlobalSetup.ts', 'test/support/pgGlobalSetup.ts'],
   },
 });
