@@ -1,4 +1,4 @@
-// The command table's ids (src/extension/commands/ids.ts, the keys of the table the extension registers) against
+// The command tables' ids (test/support/commandIds.ts, the keys of the tables the extension registers) against
 // package.json: every registered command is contributed, every contributed one is registered, and every menu,
 // keybinding, welcome link and walkthrough button or completion event names one of them (or a built-in workbench
 // command).
@@ -13,7 +13,7 @@ import { PM_COMPARE_VIEW_TYPE } from '../../src/shared/personamem/compareProtoco
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_IDS } from '../../src/extension/commands/ids';
+import { TABLE_COMMAND_IDS } from '../support/commandIds';
 import { LABELLED_CONTEXT, WALKTHROUGH } from '../../src/extension/walkthrough/ids';
 import { AGREEMENT_VIEW_TYPE } from '../../src/shared/agreementProtocol';
 import { EXPERIMENT_TABLE_VIEW_TYPE } from '../../src/shared/spb/experimentTableProtocol';
@@ -39,7 +39,7 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as Manifest;
-const table = new Set<string>(COMMAND_IDS);
+const table = new Set<string>(TABLE_COMMAND_IDS);
 const contributed = manifest.contributes.commands.map((c) => c.command);
 const ours = (id: string) => id.startsWith('personaLab.');
 const root = join(__dirname, '../..');
@@ -49,7 +49,7 @@ const commandLinks = (text: string) => [...text.matchAll(/command:([\w.]+)/g)].m
 
 describe('command table and package.json', () => {
   it('lists each command once', () => {
-    expect(table.size).toBe(COMMAND_IDS.length);
+    expect(table.size).toBe(TABLE_COMMAND_IDS.length);
     expect(new Set(contributed).size).toBe(contributed.length);
   });
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRow } from '../../src/core/spb/rerun/attemptCompare';
-import { COMMAND_IDS } from '../../src/extension/commands/ids';
+import { TABLE_COMMAND_IDS } from '../support/commandIds';
 import { platformOf, slug, stamp, userOfNode } from '../../src/extension/benchmarks/spb/rerun/args';
 import { rawReplyDoc, requestDoc } from '../../src/extension/benchmarks/spb/rerun/documents';
 import {
@@ -175,7 +175,7 @@ describe('command arguments', () => {
 
   it('contributes every command it registers, with context menus on the tree', () => {
     const ids = manifest.contributes.commands.map((c: { command: string }) => c.command);
-    for (const id of COMMAND_IDS) expect(ids).toContain(id);
+    for (const id of TABLE_COMMAND_IDS) expect(ids).toContain(id);
     const menu = manifest.contributes.menus['view/item/context'].map(
       (m: { command: string; when: string }) => `${m.command} ${m.when}`,
     );

@@ -1,80 +1,16 @@
-// Every command Persona Lab registers, by id: the keys of the command table (table.ts), and what package.json
-// contributes. No vscode import, so a unit test compares it with package.json.
-export const COMMAND_IDS = [
-  'personaLab.openBenchmark',
-  'personaLab.openWalkthrough',
-  'personaLab.refresh',
-  'personaLab.showDiagnostics',
-  'personaLab.chooseRun',
-  'personaLab.revealUser',
-  'personaLab.copyUserId',
-  'personaLab.sortUsers',
-  'personaLab.filterTreeToSample',
-  'personaLab.clearSampleFilter',
-  'personaLab.openStep',
-  'personaLab.nextStep',
-  'personaLab.previousStep',
-  'personaLab.nextUser',
-  'personaLab.previousUser',
-  'personaLab.openDashboard',
-  'personaLab.openBenchmarkDashboard',
-  'personaLab.compareRuns',
-  'personaLab.compareMode.on',
-  'personaLab.compareMode.off',
-  'personaLab.filterSteps',
-  'personaLab.clearStepFilter',
-  'personaLab.nextUnlabelledStep',
-  'personaLab.exportLabels',
-  'personaLab.importLabels',
-  'personaLab.labelSummary',
-  'personaLab.editLabelSet',
-  'personaLab.setLabelServerPassword',
-  'personaLab.newLabelProject',
-  'personaLab.chooseLabelProject',
-  'personaLab.adjudicateLabels',
-  'personaLab.nextAssigned',
-  'personaLab.newTemplate',
-  'personaLab.previewPrompt',
-  'personaLab.newSample',
-  'personaLab.runTemplateOnSample',
-  'personaLab.diffExperimentTemplates',
-  'personaLab.compareExperiment',
-  'personaLab.promoteExperiment',
-  'personaLab.runLongContextBaseline',
-  'personaLab.showLongContextTable',
-  'personaLab.showExperimentTable',
-  'personaLab.rerunStep',
-  'personaLab.editPrompt',
-  'personaLab.sendDraft',
-  'personaLab.saveDraftAsTemplate',
-  'personaLab.rerunChain',
-  'personaLab.rerunPlatform',
-  'personaLab.rerunBenchmark',
-  'personaLab.runBatch',
-  'personaLab.resumeRun',
-  'personaLab.rerunFailedRequests',
-  'personaLab.runAblation',
-  'personaLab.configureEndpoint',
-  'personaLab.setApiKey',
-  'personaLab.clearApiKey',
-  'personaLab.audit.run',
-  'personaLab.audit.cancel',
-  'personaLab.audit.exportReport',
-  'personaLab.audit.openSource',
-  'personaLab.audit.openStep',
-  'personaLab.audit.confirmLeak',
-  'personaLab.audit.markFalsePositive',
-  'personaLab.audit.markNeedsReview',
-  'personaLab.audit.nextOpenFinding',
-  'personaLab.openTrace',
-  'personaLab.chooseOmniRun',
-  'personaLab.revealTestAction',
-  'personaLab.openOmniDashboard',
-  'personaLab.rerunTestAction',
-  'personaLab.editTestActionPrompt',
-  'personaLab.runTestActions',
-  'personaLab.judgeOmniRun',
-  'personaLab.setJudgeApiKey',
-] as const;
+// Persona Lab's command ids. Which ones it contributes is package.json's `contributes.commands`, read here rather than
+// listed again, so that a format's commands are named in its own folder only; test/unit/commands-*.test.ts check that
+// the tables register exactly those. No vscode import.
 
-export type CommandId = (typeof COMMAND_IDS)[number];
+/** A command id of ours: the key of an entry of a command table (table.ts, a format's `commands`). */
+export type CommandId = `personaLab.${string}`;
+
+/** The command ids a manifest (package.json, or `context.extension.packageJSON`) contributes. */
+export function contributedCommands(manifest: unknown): string[] {
+  const commands = (manifest as { contributes?: { commands?: unknown } } | undefined)?.contributes?.commands;
+  if (!Array.isArray(commands)) return [];
+  return commands.flatMap((c: unknown) => {
+    const id = (c as { command?: unknown } | null)?.command;
+    return typeof id === 'string' ? [id] : [];
+  });
+}
