@@ -43,6 +43,10 @@ export function cliUnitNamer(folder: string | undefined): UnitNamer {
 export interface LabelsJudgeCommand {
   /** Its lines in `labels --help`. */
   readonly usage: string;
+  /** Its line in the top-level help and `labels judge --help`. */
+  readonly line: string;
+  /** Two examples for `labels judge --help`. */
+  readonly examples: readonly [string, string];
   /** What the command needs when the folder is not of this format ("an … folder"). */
   readonly folder: string;
   /**

@@ -5,7 +5,14 @@ import { FORMATS } from '../core/formats';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
-import { BATCH_RUN_USAGES, FORMAT_COMMAND_OPTIONS, FORMAT_COMMAND_USAGES, FORMAT_COMMANDS } from './formats';
+import {
+  BATCH_RUN_USAGES,
+  FORMAT_COMMAND_OPTIONS,
+  FORMAT_COMMAND_USAGES,
+  FORMAT_COMMANDS,
+  FORMAT_SCORE_USAGES,
+  labelsJudgeFormats,
+} from './formats';
 import { RUN_OPTIONS } from './run';
 import { flag, many, NO_CACHE, text } from './optionTypes';
 import type { CommandSpec } from './commandSpec';
@@ -14,14 +21,11 @@ export type { CommandSpec };
 
 type Options = ParseArgsOptionsConfig;
 
-const SCORE_USAGE = `  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
-                                                           the paper's tables (or the JSON contract) per run; for an
-                                                           OmniBehavior folder the per-field scores, components,
-                                                           overall and bias diagnostics; --sample NAME: over the
-                                                           users of .personalab/samples/NAME.json only; --memory:
-                                                           each run's persona memory (missed T_keep tags forgotten,
-                                                           ignored or never captured; D_decay picks carried over or
-                                                           re-inferred), our reading, not the paper's figure`;
+const SCORE_USAGE = [
+  `  score <dir> [--run NAME]... [--json | --format latex|markdown|csv] [--write-reports] [--sample NAME] [--memory]
+                                                           the paper's tables (or the JSON contract) per run`,
+  ...FORMAT_SCORE_USAGES,
+].join('\n');
 const VALIDATE_USAGE = `  validate <dir> [--json]                                  every located problem in the benchmark's files
                                                            (${FORMATS.map((f) => f.label).join(', ')})`;
 const GLOSSARY_USAGE = `  glossary [--json]                                        every metric and term the views and this CLI print: its
@@ -30,7 +34,9 @@ const LABELS_USAGE_LINES = {
   export: `  labels export <db> [--out FILE] [--format jsonl|csv]    failure labels out of a label store`,
   import: `  labels import <db> FILE [--format jsonl|csv] [--conflicts local|incoming|both] [--resolve N=...]... [--dry-run]`,
   summary: `  labels summary <db> [--json] [--label-set labels.json] counts per label and platform, annotator agreement`,
-  judge: `  labels judge <omnibehavior dir> --run NAME [--json]     the LLM judge against people's scores, per dimension`,
+  judge: labelsJudgeFormats()
+    .map((j) => j.line)
+    .join('\n'),
   projects: `  labels projects <url> [--json]                          a label server's labelling projects, progress per annotator`,
   gold: `  labels gold <db> [--json] [--project NAME] [--label-set labels.json]
                                                            the gold set (adjudicated, else unanimous, else open) with
@@ -76,7 +82,11 @@ const LABEL_SUBCOMMANDS: CommandSpec[] = [
     summary: "labels judge <dir> --run NAME: the LLM judge against people's scores",
     usage: LABELS_USAGE_LINES.judge,
     options: { run: many, json: flag },
-    examples: ['labels judge sample/omnibehavior --run my-run', 'labels judge sample/omnibehavior --run my-run --json'],
+    // the first format's that has a judge (a build without one shows the shape)
+    examples: labelsJudgeFormats()[0]?.examples ?? [
+      'labels judge <dir> --run NAME',
+      'labels judge <dir> --run NAME --json',
+    ],
   },
   {
     name: 'labels projects',
@@ -98,7 +108,7 @@ const SHARED: readonly (CommandSpec & { rank: number })[] = [
   {
     name: 'score',
     rank: 10,
-    summary: "score <dir>: the paper's tables per run (an OmniBehavior folder: its scores)",
+    summary: "score <dir>: the paper's tables per run",
     usage: SCORE_USAGE,
     options: { run: many, json: flag, format: text, 'write-reports': flag, sample: text, memory: flag, ...NO_CACHE },
     examples: ['score sample --run demo-llm --json', 'score sample --format latex'],
@@ -109,7 +119,7 @@ const SHARED: readonly (CommandSpec & { rank: number })[] = [
     summary: "validate <dir>: every located problem in the benchmark's files",
     usage: VALIDATE_USAGE,
     options: { json: flag, ...NO_CACHE },
-    examples: ['validate sample', 'validate sample/omnibehavior --json'],
+    examples: ['validate sample', 'validate sample --json'],
   },
   {
     name: 'run',
@@ -177,8 +187,7 @@ const SHARED: readonly (CommandSpec & { rank: number })[] = [
     rank: 120,
     summary: 'experiment <dir> --template FILE --sample NAME ...: a template over a sample, logged',
     usage: FORMAT_COMMAND_USAGES('experiment').join('\n'),
-    // --persona is StreamProfileBench's, listed after every format's options, where the help has always shown it.
-    options: { ...FORMAT_COMMAND_OPTIONS('experiment'), sample: text, 'base-run': text, persona: text },
+    options: { ...FORMAT_COMMAND_OPTIONS('experiment'), sample: text, 'base-run': text },
     examples: [
       'experiment sample --template my.plprompt --sample s40 --base-url http://127.0.0.1:8000/v1 --model m',
       'experiment sample --template my.plprompt --sample s40 --base-run demo-llm --base-url http://127.0.0.1:8000/v1 --model m --dry-run',

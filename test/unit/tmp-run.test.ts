@@ -11,3 +11,8 @@ it("makes a test's temporary folders inside the run's own", () => {
   expect(basename(dirname(made)).startsWith(RUN_TMP_PREFIX)).toBe(true);
   expect(process.env.TMPDIR).toBe(dirname(made));
 });
+
+it('lets the PostgreSQL server pass through it to its folder (the pg tests are not skipped)', async () => {
+  const { statSync } = await import('node:fs');
+  expect(statSync(process.env.TMPDIR!).mode & 0o001).toBe(0o001);
+});

@@ -4,11 +4,11 @@ import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
 import type { LabelsJudgeCommand } from '../labelsIo';
 import type { FormatCommand } from '../commandSpec';
-import { OMNI_COMMANDS } from './omni/commands';
+import { OMNI_COMMANDS, OMNI_SCORE_USAGE } from './omni/commands';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
 import { SPB_COMMANDS, spbExperiment, spbExperiments, spbSample } from './spb/commands';
-import { SPB_HELP_NOTE } from './spb/help';
+import { SPB_HELP_NOTE, SPB_SCORE_USAGE } from './spb/help';
 import { spbRun } from './spb/run';
 import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
@@ -27,6 +27,8 @@ export interface CliFormat {
   readonly helpNote?: string;
   /** Its `persona-lab experiments`: its rows of the experiment log. */
   readonly experiments?: BatchRunCommand;
+  /** Its lines of `score --help`: what `score` gives for its folders, under the shared line. */
+  readonly scoreUsage?: string;
   /** Its `persona-lab labels judge`, when people score its runs against an LLM judge. */
   readonly labelsJudge?: LabelsJudgeCommand;
   /** The commands only it has. */
@@ -44,9 +46,16 @@ const CLI_FORMATS: readonly CliFormat[] = [
     experiment: spbExperiment,
     experiments: spbExperiments,
     helpNote: SPB_HELP_NOTE,
+    scoreUsage: SPB_SCORE_USAGE,
     commands: SPB_COMMANDS,
   },
-  { id: 'omnibehavior', run: omniRun, labelsJudge: omniLabelsJudge, commands: OMNI_COMMANDS },
+  {
+    id: 'omnibehavior',
+    run: omniRun,
+    scoreUsage: OMNI_SCORE_USAGE,
+    labelsJudge: omniLabelsJudge,
+    commands: OMNI_COMMANDS,
+  },
   {
     id: 'personamem',
     run: personaMemRun,
@@ -71,6 +80,9 @@ export function formatCommand(format: Format | undefined, command: OwnCommand): 
 
 /** The commands only one format has, in registry order (spec.ts lists them by rank). */
 export const FORMAT_COMMANDS: readonly FormatCommand[] = CLI_FORMATS.flatMap((f) => f.commands ?? []);
+
+/** The formats' lines of `score --help`, in registry order. */
+export const FORMAT_SCORE_USAGES: readonly string[] = CLI_FORMATS.flatMap((f) => (f.scoreUsage ? [f.scoreUsage] : []));
 
 /** The formats' own usages and options of `sample`, `experiment` and `experiments`, for `--help` and parseArgs. */
 export const FORMAT_COMMAND_USAGES = (command: OwnCommand): string[] =>

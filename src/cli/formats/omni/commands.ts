@@ -3,6 +3,10 @@ import type { FormatCommand } from '../../commandSpec';
 import { flag, many, text } from '../../optionTypes';
 import { JUDGE_OPTIONS, JUDGE_USAGE, runJudgeCommand } from './judge';
 
+// Its lines of `score --help`: what `score` prints for its folders.
+export const OMNI_SCORE_USAGE = `                                                           OmniBehavior: the per-field scores, components, overall
+                                                           and bias diagnostics`;
+
 export const OMNI_COMMANDS: readonly FormatCommand[] = [
   {
     name: 'judge',

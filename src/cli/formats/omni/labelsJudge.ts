@@ -10,6 +10,8 @@ import type { LabelsJudgeCommand } from '../../labelsIo';
 export const omniLabelsJudge: LabelsJudgeCommand = {
   usage: `  persona-lab labels judge <omnibehavior dir> --run NAME [--json]    the LLM judge against people's scores, per
                                                                      dimension: Spearman, weighted kappa, n`,
+  line: `  labels judge <omnibehavior dir> --run NAME [--json]     the LLM judge against people's scores, per dimension`,
+  examples: ['labels judge sample/omnibehavior --run my-run', 'labels judge sample/omnibehavior --run my-run --json'],
   folder: 'an OmniBehavior folder',
   async run(folder, runName, opts, io, readScores, usage) {
     const { bench } = await omniBehavior.load(folder, { runs: [runName], ...cacheOption(opts) });

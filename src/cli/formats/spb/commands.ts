@@ -42,7 +42,7 @@ export const spbSample: BatchRunCommand = {
 // The CLI calls these itself, so a run that stops on SIGINT / SIGTERM listens for them.
 export const spbExperiment: BatchRunCommand = {
   usage: EXPERIMENT_ONE_USAGE!,
-  options: SENDING,
+  options: { ...SENDING, persona: text },
   run: (args, opts, io) => runExperimentCommand(args, opts, io, true),
 };
 
