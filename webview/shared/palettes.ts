@@ -1,10 +1,10 @@
 // One meaning per colour in the charts. Each kind of thing a chart tells apart has its own encoding, so
 // that no two kinds ever look alike: runs are solid fills in the theme's chart hues (then other markers and dashes);
 // a format's error classes are hatches in the foreground colour, one hatch per class, and its scenes dotted fills in
-// the theme's hues (each format's folder holds its own: webview/spb/shared/palette.ts, webview/omni/palette.ts); the
-// data's own figures (α of the tasks, the real positive rates) are outlined in the muted colour.
-// Pure: the theme's colours come in, the page (hatch.ts) paints them. Hit / missed / wrong pick keep their own
-// colours elsewhere (webview/spb/shared/sides.css) and are not chart series.
+// the theme's hues (each format's pages hold their own palette, built from these); the data's own figures (α of the
+// tasks, the real positive rates) are outlined in the muted colour.
+// Pure: the theme's colours come in, the page (hatch.ts) paints them. A format's own marks (a pick's hit, miss or
+// wrong side) keep their colours in its own stylesheets and are not chart series.
 import type { PointStyle } from 'chart.js';
 
 /** The workbench theme's chart hues (--vscode-charts-*) and the two text colours, as resolved CSS colours. */
