@@ -46,7 +46,11 @@ export async function runExperimentCommand(
   ownSignals: boolean,
 ): Promise<number> {
   if (opts.json)
-    return usageFailure(io, EXPERIMENT_USAGE, '--json: a PersonaMem experiment only (see experiments --json)');
+    return usageFailure(
+      io,
+      EXPERIMENT_USAGE,
+      '--json does not apply to a StreamProfileBench experiment (experiments --json lists the log)',
+    );
   if (!opts.template) return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --template FILE');
   if (!opts.sample)
     return usageFailure(io, EXPERIMENT_USAGE, 'experiment needs --sample NAME (see persona-lab sample)');
