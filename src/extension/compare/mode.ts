@@ -54,7 +54,20 @@ export function activateCompareMode(
     log.info(`compare mode: ${badges.items.size} regressed ${badges.unit}(s) of ${a} vs ${b}`);
   };
 
-  const publish = () => void vscode.commands.executeCommand('setContext', OFFERED_CONTEXT, open().length > 0);
+  const off = async () => {
+    active = undefined;
+    await vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
+    await show(undefined);
+  };
+  const publish = () => {
+    const offering = open();
+    void vscode.commands.executeCommand('setContext', OFFERED_CONTEXT, offering.length > 0);
+    // The benchmark compare mode badges has closed (or no longer loads): the mode ends with it, its buttons too.
+    if (active && !offering.some((o) => o.id === active?.id)) {
+      log.info(`compare mode: off, ${active.label} is no longer open`);
+      void off();
+    }
+  };
   for (const b of benchmarks.all) context.subscriptions.push(b.onDidChange(publish));
   for (const [id, part] of parts)
     if (part.onDidChangeBadges)
@@ -65,12 +78,7 @@ export function activateCompareMode(
 
   return {
     setMode: async (on) => {
-      if (!on) {
-        active = undefined;
-        await vscode.commands.executeCommand('setContext', MODE_CONTEXT, false);
-        await show(undefined);
-        return;
-      }
+      if (!on) return off();
       const offering = open();
       if (offering.length === 0) {
         void vscode.window.showInformationMessage('Persona Lab: no open benchmark badges its rows in compare mode.');
