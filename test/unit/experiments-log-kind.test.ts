@@ -137,7 +137,11 @@ describe('experiment log migrations', () => {
     const log = ExperimentLog.open(path);
     log.record(entry);
     // a resumed run records again: the row is replaced, not added
-    log.record({ ...entry, cost: { ...entry.cost, requests: 4 } });
+    log.record({
+      ...entry,
+      cost: { ...entry.cost, requests: 4 },
+      endpoint: { ...entry.endpoint, model: 'm2', temperature: 0.5 },
+    });
     const rows = log.list();
     log.close();
     expect(rows).toHaveLength(1);
@@ -147,6 +151,9 @@ describe('experiment log migrations', () => {
     expect(row.scopes).toEqual(entry.scopes);
     expect(Number.isNaN(row.scopes![0].rows[1].meanA)).toBe(true);
     expect(row.cost.requests).toBe(4);
+    // the whole row is the last record's: a run resumed with another model says so
+    expect(row.endpoint.model).toBe('m2');
+    expect(row.endpoint.temperature).toBe(0.5);
     expect(longContextTableOf(row.figures, row.scopes)).toEqual({
       baseRun: 'stream',
       run: 'longctx-s-abc',

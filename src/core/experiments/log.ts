@@ -126,6 +126,35 @@ function toStored(r: Row): StoredExperimentRow {
   };
 }
 
+/** Every column an experiment's record writes but the key (run, base_run). */
+const RECORDED = [
+  'kind',
+  'created_at',
+  'author',
+  'sample',
+  'sample_seed',
+  'sample_users',
+  'template_id',
+  'template_hash',
+  'template_text',
+  'template_name',
+  'system_message',
+  'model',
+  'base_url',
+  'temperature',
+  'max_tokens',
+  'persona_mode',
+  'paired_steps',
+  'paired_users',
+  'figures',
+  'flips',
+  'requests',
+  'prompt_tokens',
+  'completion_tokens',
+  'latency_ms',
+  'scopes',
+] as const;
+
 export class ExperimentStore {
   private constructor(private readonly db: Database.Database) {}
 
@@ -140,23 +169,17 @@ export class ExperimentStore {
     return openStoreDatabase(path, how, retry, EXPERIMENT_SCHEMA, (db) => new ExperimentStore(db));
   }
 
-  /** Records an experiment; the same run and base run again replace their row (a resumed experiment). */
+  /**
+   * Records an experiment; the same run and base run again replace their row (a resumed experiment), every column of
+   * it: the row says what was sent last (a run resumed with another model or sample names that one).
+   */
   record(e: StoredExperiment): number {
     if (this.db.readonly) throw new Error('the experiment log is open read-only; nothing was recorded');
     const info = this.db
       .prepare(
-        `INSERT INTO experiments (kind, created_at, author, run, base_run, sample, sample_seed, sample_users, template_id,
-           template_hash, template_text, template_name, system_message, model, base_url, temperature, max_tokens, persona_mode,
-           paired_steps, paired_users, figures, flips, requests, prompt_tokens, completion_tokens, latency_ms, scopes)
-         VALUES (@kind, @created_at, @author, @run, @base_run, @sample, @sample_seed, @sample_users, @template_id,
-           @template_hash, @template_text, @template_name, @system_message, @model, @base_url, @temperature, @max_tokens,
-           @persona_mode, @paired_steps, @paired_users, @figures, @flips, @requests, @prompt_tokens,
-           @completion_tokens, @latency_ms, @scopes)
-         ON CONFLICT (run, base_run) DO UPDATE SET created_at = excluded.created_at, author = excluded.author,
-           base_url = excluded.base_url, paired_steps = excluded.paired_steps, paired_users = excluded.paired_users,
-           figures = excluded.figures, flips = excluded.flips, requests = excluded.requests,
-           prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-           latency_ms = excluded.latency_ms, scopes = excluded.scopes`,
+        `INSERT INTO experiments (run, base_run, ${RECORDED.join(', ')})
+         VALUES (@run, @base_run, ${RECORDED.map((c) => '@' + c).join(', ')})
+         ON CONFLICT (run, base_run) DO UPDATE SET ${RECORDED.map((c) => `${c} = excluded.${c}`).join(', ')}`,
       )
       .run({
         kind: e.kind,
