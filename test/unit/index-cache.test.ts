@@ -1,7 +1,16 @@
 // The persistent index: a warm open gives exactly what a cold open gives (users, results, diagnostics, scores), on
 // the sample, on a generated paper-scale folder, and after each kind of change to the files or to the cache.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +102,32 @@ describe('persistent index', () => {
     // Delete a results file: the cache of the others still serves.
     rmSync(results);
     expect(await expectSameAsCold(root)).toEqual({ hits: n - 1, appended: 0, read: 0 });
+  });
+
+  it('re-reads a file edited in the middle with its size and mtime kept (rsync -t, touch -r)', async () => {
+    const root = copySample();
+    const n = fileCount(root);
+    await open(root);
+    // Over 128 KiB, so the edit is outside the fingerprint's first and last 64 KiB.
+    const tasks = join(root, 'data', 'zhihu_inference_tasks.jsonl');
+    const before = statSync(tasks);
+    expect(before.size).toBeGreaterThan(2 << 16);
+    const edited = readFileSync(tasks);
+    // one ASCII letter between the first and the last 64 KiB becomes another: the size stays
+    let at = (1 << 16) + 16;
+    while (at < before.size - (1 << 16) && !(edited[at] >= 0x61 && edited[at] < 0x7a)) at++;
+    expect(at).toBeLessThan(before.size - (1 << 16));
+    edited[at] += 1;
+    // touch -r keeps the time to the nanosecond, as rsync -t does (Node's utimes rounds it)
+    const ref = join(root, 'mtime-ref');
+    execFileSync('touch', ['-r', tasks, ref]);
+    writeFileSync(tasks, edited);
+    execFileSync('touch', ['-r', ref, tasks]);
+    expect(statSync(tasks).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(tasks).size).toBe(before.size);
+    const report = await expectSameAsCold(root);
+    expect(report.read).toBeGreaterThanOrEqual(1);
+    expect(report.hits).toBeLessThan(n);
   });
 
   it('ignores and rebuilds a corrupt, truncated, foreign or older-version cache', async () => {

@@ -17,6 +17,11 @@ const SAMPLE = 1 << 16;
 export interface SourceStamp {
   size: number;
   mtimeMs: number;
+  /**
+   * The inode's change time: any write moves it, and unlike mtime no tool sets it back, so an edit in the middle of
+   * the file that keeps its size and restores its mtime (rsync -t, touch -r) is still seen.
+   */
+  ctimeMs: number;
   /** SHA-1 of the file's first and last 64 KiB (of its first `size` bytes). */
   fingerprint: string;
 }
@@ -25,7 +30,7 @@ export interface SourceStamp {
 export function stampOf(abs: string, size?: number): SourceStamp {
   const st = statSync(abs);
   const upTo = size ?? st.size;
-  return { size: upTo, mtimeMs: st.mtimeMs, fingerprint: fingerprint(abs, upTo) };
+  return { size: upTo, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, fingerprint: fingerprint(abs, upTo) };
 }
 
 function fingerprint(abs: string, size: number): string {
@@ -47,10 +52,14 @@ function fingerprint(abs: string, size: number): string {
 }
 
 export const isStamp = (x: unknown): x is SourceStamp =>
-  isRecord(x) && typeof x.size === 'number' && typeof x.mtimeMs === 'number' && typeof x.fingerprint === 'string';
+  isRecord(x) &&
+  typeof x.size === 'number' &&
+  typeof x.mtimeMs === 'number' &&
+  typeof x.ctimeMs === 'number' &&
+  typeof x.fingerprint === 'string';
 
 export const sameStamp = (a: SourceStamp, b: SourceStamp): boolean =>
-  a.size === b.size && a.mtimeMs === b.mtimeMs && a.fingerprint === b.fingerprint;
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.fingerprint === b.fingerprint;
 
 /** The folder a benchmark's caches go in: its own `.personalab/index`, or `fallback` when that cannot be written. */
 export function chooseCacheDir(root: string, fallback?: string): string | undefined {
