@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/labelDefs';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/omni/labels/labelSet';
 import { LabelStore } from '../../src/core/labels/store';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
 import { traceLabelKey } from '../../src/core/omni/labels/trace';

@@ -4,6 +4,7 @@
 // unlabelled test action (`.`), or the next assigned one while a labelling project of OmniBehavior is active.
 import * as vscode from 'vscode';
 import { labelDef } from '../../../../core/labels/taxonomy';
+import { TRACE_LABEL_SET } from '../../../../core/omni/labels/labelSet';
 import { testActionOrder } from '../../../../core/omni/order';
 import {
   nextUnlabelledAction,
@@ -69,7 +70,7 @@ export class TraceLabelController implements vscode.Disposable {
           ref,
           run: core.run,
           author: this.labels.author,
-          labels: this.labels.traceLabels,
+          labels: this.labels.labelsOf(TRACE_LABEL_SET.key),
           rows: mine,
           freshness,
           canUndo: this.bar.canUndo,
@@ -104,7 +105,7 @@ export class TraceLabelController implements vscode.Disposable {
           this.undoLast();
           break;
         case 'adjudicate':
-          await this.labels.adjudication?.act(action, this.labels.traceLabels);
+          await this.labels.adjudication?.act(action, this.labels.labelsOf(TRACE_LABEL_SET.key));
           break;
         case 'toggle':
           await this.toggle(action);
@@ -132,7 +133,7 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private async toggle(msg: Extract<TraceLabelAction, { kind: 'toggle' }>): Promise<void> {
-    const def = this.labels.traceLabels.find((l) => l.id === msg.labelId);
+    const def = this.labels.labelsOf(TRACE_LABEL_SET.key).find((l) => l.id === msg.labelId);
     const found = this.targets.open.testAction(msg.ref.userId, msg.ref.index);
     const core = this.targets.coreRef(msg.ref);
     if (!def || !found || !core) return;
@@ -149,7 +150,7 @@ export class TraceLabelController implements vscode.Disposable {
     const core = this.targets.coreRef(msg.ref);
     if (!core || !this.targets.exists(msg.ref)) return;
     const key = traceLabelKey(core, msg.target, this.labels.author, msg.labelId);
-    this.bar.setNote(msg.ref, key, labelDef(this.labels.traceLabels, msg.labelId).name, msg.note);
+    this.bar.setNote(msg.ref, key, labelDef(this.labels.labelsOf(TRACE_LABEL_SET.key), msg.labelId).name, msg.note);
     log.info(`labels: note on ${msg.labelId} on ${describeTarget(msg.target)} of ${msg.ref.userId} #${msg.ref.index}`);
   }
 
