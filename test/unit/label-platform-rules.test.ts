@@ -148,7 +148,9 @@ describe("the rest of a third format's labels", () => {
     expect(judgeDimensions()).toEqual([...omniBehavior.judgeDimensions]);
     expect(judgeDimensions(FORMATS.filter((f) => f !== omniBehavior))).toEqual([]);
     const key = { benchmark: 'b', userId: 'u', index: 3, run: 'r', author: 'a', dimension: 'wording' };
-    expect(scoreProblem(key)).toBe(`dimension must be one of ${omniBehavior.judgeDimensions.join(', ')}`);
-    expect(scoreProblem({ ...key, dimension: omniBehavior.judgeDimensions[0] })).toBeNull();
+    expect(scoreProblem(key, judgeDimensions())).toBe(
+      `dimension must be one of ${omniBehavior.judgeDimensions.join(', ')}`,
+    );
+    expect(scoreProblem({ ...key, dimension: omniBehavior.judgeDimensions[0] }, judgeDimensions())).toBeNull();
   });
 });

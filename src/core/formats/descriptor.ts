@@ -2,7 +2,7 @@
 // the registry (./index.ts). A descriptor never imports the registry.
 import type { Diagnostic } from '../io/diagnostics';
 import type { LabelRow, TargetKind } from '../labels/model';
-import type { FormatLabelSet } from '../labels/taxonomy';
+import type { FormatLabelSet } from '../labels/labelDefs';
 import type { Freshness } from '../labels/staleness';
 import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
 import type { Confidence } from '../pi/types';

@@ -20,6 +20,12 @@ export interface LabelDef {
   guide?: string;
 }
 
+/** A label set a format offers (its descriptor's `labels.set`): its key in labels.json and its default labels. */
+export interface FormatLabelSet {
+  key: string;
+  defaults: readonly LabelDef[];
+}
+
 /** The longest `guide` a label set keeps, in characters (code points): a few short paragraphs. */
 export const LABEL_GUIDE_MAX = 1000;
 

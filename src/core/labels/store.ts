@@ -9,7 +9,7 @@ import {
   whereEquals,
   type StoreOpenOptions,
 } from '../storage/sqlite';
-import { labelKeyProblem } from './platformRules';
+import { judgeDimensions, labelKeyProblem } from './platformRules';
 import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 import { prepareScores, type ScoreFilter } from './scoreSql';
 import { scoreKeyOf, scoreProblem, type ScoreKey, type ScoreRow } from './scores';
@@ -371,7 +371,7 @@ export function actionProblem(a: LabelAction): string | null {
     return null;
   }
   if (a.kind === 'setScore') {
-    const problem = scoreProblem(a.key, a.row?.score);
+    const problem = scoreProblem(a.key, judgeDimensions(), a.row?.score);
     return problem ? `invalid judge score: ${problem}` : null;
   }
   const problem = labelKeyProblem(a.kind === 'add' ? a.row : a.key);

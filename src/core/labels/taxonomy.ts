@@ -6,9 +6,16 @@ import { pyJsonLoads } from '../io/pyjson';
 import { readRegularText } from '../io/safeFs';
 import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
-import { DEFAULT_RESERVED_KEYS, LABEL_GUIDE_MAX, LABEL_SCOPES, type LabelDef, type LabelScope } from './labelDefs';
+import {
+  DEFAULT_RESERVED_KEYS,
+  LABEL_GUIDE_MAX,
+  LABEL_SCOPES,
+  type FormatLabelSet,
+  type LabelDef,
+  type LabelScope,
+} from './labelDefs';
 
-export { DEFAULT_RESERVED_KEYS, LABEL_GUIDE_MAX, LABEL_SCOPES, type LabelDef, type LabelScope };
+export { DEFAULT_RESERVED_KEYS, LABEL_GUIDE_MAX, LABEL_SCOPES, type FormatLabelSet, type LabelDef, type LabelScope };
 
 /** The key of the set a bare array in labels.json means; an object must hold it. */
 export const MAIN_SET_KEY = 'labels';
@@ -22,12 +29,6 @@ export interface LabelSet {
   /** true when the defaults are in use (no file, or a file with errors). */
   isDefault: boolean;
   diagnostics: Diagnostic[];
-}
-
-/** A label set a format offers (its descriptor's `labels.set`): its key in labels.json and its default labels. */
-export interface FormatLabelSet {
-  key: string;
-  defaults: readonly LabelDef[];
 }
 
 export interface ParseLabelSetOptions {

@@ -1,7 +1,6 @@
 // OmniBehavior's labels: the `platform` every trace label carries and the default label set, `traceLabels` in
 // labels.json.
-import type { LabelDef } from '../../labels/labelDefs';
-import type { FormatLabelSet } from '../../labels/taxonomy';
+import type { FormatLabelSet, LabelDef } from '../../labels/labelDefs';
 
 /** The `platform` column of every trace label: traces have no platform, and the value keeps them apart. */
 export const TRACE_PLATFORM = 'omnibehavior';

@@ -1,7 +1,6 @@
 // StreamProfileBench's default label set, `labels` in labels.json (a bare array there means this set too): the
 // failure modes of a step, named after the pool class they describe ("D_viral pick", "Missed T_new").
-import type { LabelDef } from '../../labels/labelDefs';
-import type { FormatLabelSet } from '../../labels/taxonomy';
+import type { FormatLabelSet, LabelDef } from '../../labels/labelDefs';
 import { missedLabelName, pickLabelName } from '../names';
 
 export const DEFAULT_LABELS: readonly LabelDef[] = [
