@@ -236,7 +236,7 @@ export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptio
     text = readRegularText(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return defaultLabelSet([], opts.formatSets ?? formatLabelSets());
+    if (code === 'ENOENT') return defaultLabelSet([], opts.formatSets);
     return defaultLabelSet(
       [
         {
@@ -247,7 +247,7 @@ export function loadLabelSet(path: string, file = path, opts: ParseLabelSetOptio
           message: `cannot read: ${(err as Error).message}; using the default labels`,
         },
       ],
-      opts.formatSets ?? formatLabelSets(),
+      opts.formatSets,
     );
   }
   return parseLabelSet(text, file, opts);
