@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/labelDefs';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/omni/labels/labelSet';
 import { LabelStore } from '../../src/core/labels/store';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
 import { traceLabelKey } from '../../src/core/omni/labels/trace';
@@ -45,6 +45,8 @@ describe('the adjudication pass in the real workbench', () => {
   let steps: { userId: string; stepId: number }[];
   let open: GoldJsonUnit[];
   let root: string;
+  /** The test action alice and bob disagree on. */
+  let traceUnit: { userId: string; index: number; run: string };
   const names = labelNames(defaultLabelSet());
   const { palette, pick } = labelsPage(() => wb);
 
@@ -215,6 +217,7 @@ describe('the adjudication pass in the real workbench', () => {
     const action = [...user.testActions].sort((a, b) => a.index - b.index)[0];
     const [first, second] = DEFAULT_TRACE_LABELS;
     const ref = { benchmark: 'omnibehavior', userId: user.userId, index: action.index, run };
+    traceUnit = { userId: user.userId, index: action.index, run };
     const store = LabelStore.open(db);
     try {
       store.add(traceLabelKey(ref, { kind: 'action' }, 'alice', first.id));
@@ -355,6 +358,18 @@ describe('the adjudication pass in the real workbench', () => {
     const md = (await clipboard()).split('\n');
     expect(md).toContain(`| failing of settled | ${b.runs.map((r) => `${r.failing} of ${r.settled}`).join(' | ')} |`);
     expect(md).toContain('### Each annotator against gold');
+  });
+
+  it("opens a test action's disagreement row of the Label Summary in the trace view (OmniBehavior's label part)", async () => {
+    await wb.runCommand('View: Close All Editors');
+    await palette('Persona Lab: Label Summary');
+    const section = '#agreement-root section.benchmark[data-benchmark="omnibehavior"]';
+    const page = await wb.findWebviewFrame(`${section} table.unit-disagreements tr.disagreement`, { timeout: 60_000 });
+    const row = page.locator(`${section} table.unit-disagreements tr.disagreement`);
+    const { userId, index, run } = traceUnit;
+    expect(await row.locator('th.where').allInnerTexts()).toEqual([`${userId} · test action #${index} · run ${run}`]);
+    await row.first().click();
+    await wb.findWebviewFrame(`#trace-root[data-trace="${userId}#${index}"]`, { timeout: 60_000 });
   });
 
   it("shows each run dashboard's why-runs-fail table as labels gold --json's runs, and PersonaMem's empty state", async () => {

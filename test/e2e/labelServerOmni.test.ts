@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseItem } from '../../src/core/labels/server/projectItems';
 import { LabelQueues, type Project } from '../../src/core/labels/server/queue';
 import { ServerLabelStore } from '../../src/core/labels/server/store';
-import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/omni/labels/labelSet';
 import { startCluster, stopCluster } from '../../scripts/pg-cluster.mjs';
 import { pressIn, repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
 import { pgSkipReason } from './support/labelServer';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/omni/labels/labelSet';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniBenchmark, OmniUser, TestAction } from '../../src/core/omni/types';
 import { pressIn, repoRoot, waitFor, type Workbench } from './harness';

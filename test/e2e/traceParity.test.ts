@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseLabelFile } from '../../src/core/labels/exportImport';
-import { DEFAULT_TRACE_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_TRACE_LABELS } from '../../src/core/omni/labels/labelSet';
 import { readHistory } from '../../src/core/omni/history';
 import { loadOmniBenchmark } from '../../src/core/omni/load';
 import type { OmniUser, TestAction } from '../../src/core/omni/types';

@@ -14,7 +14,8 @@ import {
   labelAgreementsByBenchmark,
   unitDisagreements,
 } from '../../src/core/labels/agreementPerLabel';
-import { TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
+import { type LabelRow } from '../../src/core/labels/model';
+import { TRACE_PLATFORM } from '../../src/core/omni/labels/labelSet';
 import { LabelStore } from '../../src/core/labels/store';
 import { defaultLabelSet, labelNames } from '../../src/core/labels/taxonomy';
 import { labelRow } from './labelStore-fixture';

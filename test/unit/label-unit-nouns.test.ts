@@ -10,7 +10,7 @@ import { registerFormat, type Format } from '../../src/core/formats';
 import { agreementsByBenchmark, summarize } from '../../src/core/labels/agreement';
 import { formatLabelAgreements, labelAgreementsByBenchmark } from '../../src/core/labels/agreementPerLabel';
 import { formatGoldReport, goldReport } from '../../src/core/labels/goldReport';
-import { TRACE_PLATFORM } from '../../src/core/labels/model';
+import { TRACE_PLATFORM } from '../../src/core/omni/labels/labelSet';
 import { LabelStore } from '../../src/core/labels/store';
 import { benchmarkId } from '../../src/core/labels/model';
 import { platformUnitNoun, unitNamer } from '../../src/core/labels/unitNoun';

@@ -3,7 +3,7 @@ import { agreement, cohensKappa, formatSummary, summarize } from '../../src/core
 import type { LabelRow, LabelTarget } from '../../src/core/labels/model';
 import { parseReply } from '../../src/core/spb/prompt/response';
 import { suggestLabels } from '../../src/core/spb/labels/suggest';
-import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS } from '../../src/core/spb/labels/labelSet';
 import type { PoolSplit } from '../../src/core/spb/types';
 
 const row = (

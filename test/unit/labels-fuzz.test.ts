@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { csvRecords, parseLabelFile, toCsv, toJsonl } from '../../src/core/labels/exportImport';
 import { scanJsonLines } from '../../src/core/labels/jsonLines';
 import type { LabelRow } from '../../src/core/labels/model';
-import { DEFAULT_LABELS, parseLabelSet } from '../../src/core/labels/taxonomy';
+import { parseLabelSet } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS } from '../../src/core/spb/labels/labelSet';
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf, scanJsonLines } from '../../src/core/labels/jsonLines';
+import { DEFAULT_TRACE_LABELS, TRACE_LABEL_SET } from '../../src/core/omni/labels/labelSet';
+import { DEFAULT_LABELS, STEP_LABEL_SET } from '../../src/core/spb/labels/labelSet';
 import {
-  DEFAULT_LABELS,
-  DEFAULT_TRACE_LABELS,
   LABEL_GUIDE_MAX,
   labelDef,
   labelForKey,
@@ -148,7 +148,7 @@ describe('trace labels (OmniBehavior)', () => {
       good([{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }]),
       'l.json',
     );
-    expect(only.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
+    expect(only.formatSets.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
     const text = JSON.stringify(
       {
         labels: [{ id: 'too-generic', name: 'Too generic', description: '', key: 'g', scope: 'step' }],
@@ -157,10 +157,11 @@ describe('trace labels (OmniBehavior)', () => {
       null,
       2,
     );
-    const both = parseLabelSet(text, 'l.json');
+    // the two formats' sets alone, so that the names below are all of them
+    const both = parseLabelSet(text, 'l.json', { formatSets: [STEP_LABEL_SET, TRACE_LABEL_SET] });
     expect(both.diagnostics).toEqual([]);
     // Keys are per set: the same key may serve both.
-    expect(both.traceLabels).toEqual([
+    expect(both.formatSets.traceLabels).toEqual([
       { id: 'over-eager', name: 'Over-eager', description: 'Acts too often', key: 'g', scope: 'step' },
     ]);
     expect(labelNames(both)).toEqual(
@@ -176,7 +177,7 @@ describe('trace labels (OmniBehavior)', () => {
       '{\n  "labels": [{"id": "a", "name": "A", "description": "", "scope": "step"}],\n  "traceLabels": [\n    {"id": "b", "name": "", "scope": "step"}\n  ]\n}';
     const set = parseLabelSet(text, 'l.json');
     expect(set.isDefault).toBe(true);
-    expect(set.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
+    expect(set.formatSets.traceLabels.map((l) => l.id)).toEqual(DEFAULT_TRACE_LABELS.map((l) => l.id));
     expect(set.diagnostics).toContainEqual(
       expect.objectContaining({ severity: 'error', line: 4, field: 'traceLabels[0].name' }),
     );
@@ -215,7 +216,7 @@ describe('guide (how to decide on a label)', () => {
       undefined,
       'Use it when every pick is a head tag.\nNot for one broad tag.',
     ]);
-    expect(set.traceLabels[0].guide).toBe('Use it when every pick is a head tag.\nNot for one broad tag.');
+    expect(set.formatSets.traceLabels[0].guide).toBe('Use it when every pick is a head tag.\nNot for one broad tag.');
     const blank = parseLabelSet(good([entry('   ')]), 'l.json');
     expect(blank.diagnostics).toEqual([]);
     expect(blank.labels[0]).toEqual({ id: 'too-generic', name: 'Too generic', description: '', scope: 'step' });

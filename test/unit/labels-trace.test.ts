@@ -7,7 +7,9 @@ import { labelStores } from './labelStore-fixture';
 import { parseLabelFile, toCsv, toJsonl } from '../../src/core/labels/exportImport';
 import { ImportSession } from '../../src/core/labels/merge';
 import { migrate, SCHEMA_VERSION } from '../../src/core/labels/migrations';
-import { benchmarkId, keyProblem, TRACE_PLATFORM, type LabelRow } from '../../src/core/labels/model';
+import { benchmarkId, type LabelRow } from '../../src/core/labels/model';
+import { labelKeyProblem } from '../../src/core/labels/platformRules';
+import { TRACE_PLATFORM } from '../../src/core/omni/labels/labelSet';
 import { LabelStoreError } from '../../src/core/labels/store';
 import {
   ACTION_TARGET,
@@ -138,13 +140,13 @@ describe('migration to v3 (trace targets)', () => {
 
 describe('trace label keys', () => {
   it('needs the trace platform for trace targets, and a history item before its test action', () => {
-    expect(keyProblem(traceLabelKey(ref, historyTarget(4), 'a', 'l'))).toBeNull();
-    expect(keyProblem(traceLabelKey(ref, historyTarget(5), 'a', 'l'))).toMatch(/before its test action/);
-    expect(keyProblem(traceLabelKey(ref, historyTarget(-1), 'a', 'l'))).toMatch(/non-negative/);
-    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), platform: 'weibo' })).toMatch(
+    expect(labelKeyProblem(traceLabelKey(ref, historyTarget(4), 'a', 'l'))).toBeNull();
+    expect(labelKeyProblem(traceLabelKey(ref, historyTarget(5), 'a', 'l'))).toMatch(/before its test action/);
+    expect(labelKeyProblem(traceLabelKey(ref, historyTarget(-1), 'a', 'l'))).toMatch(/non-negative/);
+    expect(labelKeyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), platform: 'weibo' })).toMatch(
       /needs platform "omnibehavior"/,
     );
-    expect(keyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), target: { kind: 'step' } })).toMatch(
+    expect(labelKeyProblem({ ...traceLabelKey(ref, ACTION_TARGET, 'a', 'l'), target: { kind: 'step' } })).toMatch(
       /action or history targets only/,
     );
   });

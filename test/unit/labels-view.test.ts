@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
 import { LabelStore } from '../../src/core/labels/store';
-import { DEFAULT_LABELS, parseLabelSet } from '../../src/core/labels/taxonomy';
+import { parseLabelSet } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS } from '../../src/core/spb/labels/labelSet';
 import {
   codePointOffset,
   describeTarget,

@@ -135,7 +135,9 @@ describe("PersonaMem's label set", () => {
     expect(broken.isDefault).toBe(true);
     expect(broken.formatSets.questionLabels).toHaveLength(DEFAULT_QUESTION_LABELS.length);
     // Without the format's set, its key is an unknown field (a warning), never an error.
-    const plain = parseLabelSet(text, 'labels.json');
+    const plain = parseLabelSet(text, 'labels.json', {
+      formatSets: sets.filter((f) => f.key !== QUESTION_LABEL_SET.key),
+    });
     expect(plain.diagnostics.find((d) => d.field === 'questionLabels')?.severity).toBe('warning');
   });
 });

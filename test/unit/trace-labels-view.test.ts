@@ -1,7 +1,7 @@
 // The trace view's labels bar state (benchmarks/omni/labels/viewState.ts) and the trace protocol's label messages.
 import { describe, expect, it } from 'vitest';
 import type { LabelRow } from '../../src/core/labels/model';
-import { DEFAULT_LABELS } from '../../src/core/labels/taxonomy';
+import { DEFAULT_LABELS } from '../../src/core/spb/labels/labelSet';
 import type { Freshness } from '../../src/core/labels/staleness';
 import { buildScoreState, buildTraceLabelState } from '../../src/extension/benchmarks/omni/labels/viewState';
 import { utteranceHash, type ScoreRow } from '../../src/core/labels/scores';

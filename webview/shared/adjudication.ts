@@ -1,7 +1,8 @@
 // The adjudication section of a labels bar (the step view's and the trace view's): each annotator's labels and notes
 // side by side, the gold labels once settled, and the pass's keys, which come before the label set's while the section
 // shows (a digit takes that annotator's labels as gold). Every text is the dataset's or a person's: set as text only.
-import { progressText, type AdjudicationSection } from '../../src/core/labels/adjudication';
+import type { AdjudicationSection } from '../../src/core/labels/adjudication';
+import { progressText } from '../../src/core/labels/passProgress';
 import { ADJUDICATION_KEYS, adjudicationTakes, type AdjudicateAction } from '../../src/shared/labelProtocol';
 import { el } from './dom';
 import { isPlainKey } from './keys';

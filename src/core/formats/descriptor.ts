@@ -2,7 +2,7 @@
 // the registry (./index.ts). A descriptor never imports the registry.
 import type { Diagnostic } from '../io/diagnostics';
 import type { LabelRow, TargetKind } from '../labels/model';
-import type { FormatLabelSet } from '../labels/taxonomy';
+import type { FormatLabelSet } from '../labels/labelDefs';
 import type { Freshness } from '../labels/staleness';
 import type { AnyCountRow, ReportableFinding, ReportableResult } from '../pi/report';
 import type { Confidence } from '../pi/types';
@@ -83,8 +83,22 @@ export interface Capabilities<B> {
     targets: readonly TargetKind[];
     /** Each row of `benchmark` against the data as loaded now (rows of other benchmarks are left out). */
     freshness: (bench: B, benchmark: string, rows: readonly LabelRow[]) => Promise<Map<LabelRow, Freshness>>;
-    /** Its own label set (a key in labels.json and the defaults), when its items take other labels than a step's. */
+    /** Its label set: its key in labels.json and its default labels. */
     set?: FormatLabelSet;
+    /**
+     * The `platform` values its labels carry, when they are fixed: no label of a target kind it does not take may
+     * carry one, and where every format taking a kind declares them, that kind's labels carry one of theirs
+     * (core/labels/platformRules.ts).
+     */
+    platforms?: readonly string[];
+    /**
+     * What one of its units is as a labelling project's item (core/labels/server/projectItems.ts): a 'step' (its
+     * platform one of `platforms`), or a 'testAction', placed by its user and index alone (its labels' one fixed
+     * platform is never shown). Any other unit is an 'item'.
+     */
+    item?: 'step' | 'testAction';
+    /** The dimensions people score its judge's answers on (core/labels/scores.ts), when it has a judge. */
+    judgeDimensions?: readonly string[];
   };
 }
 
@@ -189,6 +203,12 @@ export interface Format<Id extends string = string, B = unknown> {
   labelTargets: readonly TargetKind[];
   /** The label set the format adds (capabilities.labels.set). */
   labelSet?: FormatLabelSet;
+  /** capabilities.labels.platforms: empty when its labels' platforms are not fixed. */
+  labelPlatforms: readonly string[];
+  /** capabilities.labels.item: 'item' when it does not say. */
+  labelItem: 'step' | 'testAction' | 'item';
+  /** capabilities.labels.judgeDimensions: empty when it has no judge. */
+  judgeDimensions: readonly string[];
   itemView?: string;
   demoAnswer?: DemoAnswer;
   demoCatchAll: boolean;
@@ -209,6 +229,9 @@ export function defineFormat<Id extends string, B extends BenchBase>(spec: Forma
     capabilities: (['rerun', 'itemView', 'audit', 'labels'] as const).filter((name) => Boolean(caps[name])),
     labelTargets: caps.labels?.targets ?? [],
     labelSet: caps.labels?.set,
+    labelPlatforms: caps.labels?.platforms ?? [],
+    labelItem: caps.labels?.item ?? 'item',
+    judgeDimensions: caps.labels?.judgeDimensions ?? [],
     itemView: caps.itemView,
     demoAnswer: spec.demoAnswer,
     demoCatchAll: spec.demoCatchAll ?? false,

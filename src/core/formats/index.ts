@@ -3,7 +3,7 @@
 import { omniBehavior } from '../omni/format';
 import { personaMem } from '../personamem/format';
 import { streamProfileBench } from '../spb/format/format';
-import type { FormatLabelSet } from '../labels/taxonomy';
+import type { FormatLabelSet } from '../labels/labelDefs';
 import type { Format } from './descriptor';
 
 export type { Format, FormatLoadOptions, Loaded, OpenedBenchmark } from './descriptor';

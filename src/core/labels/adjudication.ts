@@ -4,6 +4,7 @@
 // rule (gold.ts). The pass walks the open ones; a decision takes one annotator's labels or labels set directly.
 // Also the section a view shows on such a unit: each annotator's labels and notes side by side. Pure: the webview
 // bundles read its types.
+import { progressText, type PassProgress } from './passProgress';
 import { goldSet, type Adjudication, type GoldUnit } from './gold';
 import { stepKey, targetKey, type LabelRow, type StepRef } from './model';
 
@@ -17,11 +18,7 @@ export interface PassItem {
   unit: GoldUnit;
 }
 
-export interface PassProgress {
-  settled: number;
-  agreed: number;
-  open: number;
-}
+export { progressText, type PassProgress };
 
 const STATE_OF: Record<GoldUnit['status'], PassState | null> = {
   adjudicated: 'settled',
@@ -53,10 +50,6 @@ export function passProgress(items: readonly PassItem[]): PassProgress {
 }
 
 /** The progress as one line: "2 settled · 5 agreed · 3 open of 10". */
-export function progressText(p: PassProgress): string {
-  return `${p.settled} settled · ${p.agreed} agreed · ${p.open} open of ${p.settled + p.agreed + p.open}`;
-}
-
 /** The first open item after `afterKey` in reading order, wrapping round; undefined when none is open. */
 export function nextOpen(items: readonly PassItem[], afterKey?: string): PassItem | undefined {
   const at = afterKey === undefined ? -1 : items.findIndex((i) => i.key === afterKey);

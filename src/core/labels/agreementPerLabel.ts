@@ -13,7 +13,8 @@ import {
   type LabelledUnit,
 } from './agreement';
 import { fleissKappa } from './fleiss';
-import { TRACE_PLATFORM, type LabelRow, type StepRef } from './model';
+import type { LabelRow, StepRef } from './model';
+import { itemKindOfPlatform } from './platformRules';
 import { nounOrNouns, platformUnitNoun, type UnitNamer, type UnitNoun } from './unitNoun';
 import { fixed3 } from './figureText';
 
@@ -142,8 +143,8 @@ export function labelAgreementsByBenchmark(
 export function unitText(u: StepRef, noun: UnitNoun = platformUnitNoun(u.benchmark, [u])): string {
   const run = u.run ? `run ${u.run}` : 'no run (the data)';
   const { singular } = noun.key === 'mixed' ? platformUnitNoun(u.benchmark, [u]) : noun;
-  // A trace's platform is the same on every row, so its user and number say where it is.
-  return u.platform === TRACE_PLATFORM
+  // A test action's platform is the same on every row of its format, so its user and number say where it is.
+  return itemKindOfPlatform(u.platform) === 'testAction'
     ? `${u.userId} · ${singular} #${u.stepId} · ${run}`
     : `${u.platform} · ${u.userId} · ${singular} ${u.stepId} · ${run}`;
 }

@@ -1,13 +1,16 @@
 // Label files: JSONL (one label per line, every key) and CSV (RFC 4180). Reading one never throws: each bad line
 // becomes a located diagnostic and the other lines still import.
 import { extname } from 'node:path';
-import { isPlatform } from '../spb/types';
 import { type Diagnostic } from '../io/diagnostics';
-import { keyProblem, noteProblem, TRACE_PLATFORM, type LabelRow, type LabelTarget } from './model';
+import { noteProblem, TARGET_KINDS, type LabelRow, type LabelTarget, type TargetKind } from './model';
+import { importedPlatformProblem, labelKeyProblem } from './platformRules';
 import { isStoredHash } from './staleness';
 import { readRegularText } from '../io/safeFs';
+import { csvRecords } from '../io/csv';
 import { goldFrom, goldLine, isGoldLine, type ImportedGold } from './goldFile';
 import type { GoldRow } from './goldRows';
+
+export { csvRecords };
 
 export type LabelFileFormat = 'jsonl' | 'csv';
 
@@ -179,70 +182,6 @@ function parseJsonl(text: string, file: string): ParsedLabelFile {
   return out;
 }
 
-/** RFC 4180 records with the line each starts on; `unterminated` marks a quote still open at the end of the text. */
-export function csvRecords(text: string): { fields: string[]; line: number; unterminated?: true }[] {
-  const records: { fields: string[]; line: number; unterminated?: true }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let start = 1;
-  let i = 0;
-  let quoted = false;
-  let any = false;
-  const endRecord = () => {
-    fields.push(field);
-    records.push({ fields, line: start });
-    fields = [];
-    field = '';
-    any = false;
-  };
-  while (i < text.length) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 2;
-      } else if (ch === '"') {
-        quoted = false;
-        i++;
-      } else {
-        if (ch === '\n') line++;
-        field += ch;
-        i++;
-      }
-      continue;
-    }
-    if (!any) start = line;
-    if (ch === '"' && field === '') {
-      quoted = true;
-      any = true;
-      i++;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-      any = true;
-      i++;
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      i++;
-    } else if (ch === '\n') {
-      if (any) endRecord();
-      line++;
-      i++;
-    } else {
-      field += ch;
-      any = true;
-      i++;
-    }
-  }
-  if (quoted) {
-    fields.push(field);
-    records.push({ fields, line: start, unterminated: true });
-  } else if (any) {
-    endRecord();
-  }
-  return records;
-}
-
 function parseCsv(text: string, file: string): ParsedLabelFile {
   const out: ParsedLabelFile = { rows: [], diagnostics: [] };
   const records = csvRecords(text);
@@ -344,18 +283,13 @@ function rowFrom(
   if (stepId === null || stepId < 0)
     err('step_id', `must be a non-negative integer, got ${JSON.stringify(o.step_id ?? null)}`);
   const kind = blank(o.target_kind) ? 'step' : o.target_kind;
-  const trace = kind === 'action' || kind === 'history';
-  // A whole-item label may be any format's, its platform that format's own partition of its items; tags and spans
-  // belong to steps, on one of the steps' platforms.
-  const platformOk = (p: string) =>
-    trace ? p === TRACE_PLATFORM : kind === 'step' ? p !== TRACE_PLATFORM : isPlatform(p);
-  if (platform !== null && !platformOk(platform)) {
-    err(
-      'platform',
-      trace
-        ? `an ${String(kind)} label (OmniBehavior) needs platform "${TRACE_PLATFORM}", got "${platform}"`
-        : `unknown platform "${platform}"`,
-    );
+  // The formats decide which platforms each target kind's labels carry (platformRules.ts); a kind no format knows is
+  // refused below, whatever its platform.
+  const known = (TARGET_KINDS as readonly unknown[]).includes(kind);
+  const platformProblem = (p: string) => (known ? importedPlatformProblem(kind as TargetKind, p) : null);
+  if (platform !== null) {
+    const problem = platformProblem(platform);
+    if (problem) err('platform', problem);
   }
   let target: LabelTarget | null = null;
   if (kind === 'step') target = { kind: 'step' };
@@ -392,7 +326,7 @@ function rowFrom(
   }
   if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null)
     return null;
-  if (note === null || tooLong || stepId === null || stepId < 0 || target === null || !platformOk(platform))
+  if (note === null || tooLong || stepId === null || stepId < 0 || target === null || platformProblem(platform))
     return null;
   const row: LabelRow = {
     benchmark,
@@ -407,7 +341,7 @@ function rowFrom(
     createdAt,
     contentHash,
   };
-  const problem = keyProblem(row);
+  const problem = labelKeyProblem(row);
   if (problem) {
     err('', problem);
     return null;

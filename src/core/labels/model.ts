@@ -19,13 +19,6 @@ export type LabelTarget =
 export type TargetKind = LabelTarget['kind'];
 export const TARGET_KINDS: readonly TargetKind[] = ['step', 'tag', 'span', 'action', 'history'];
 
-/** The `platform` column of every trace label: traces have no platform, and the value keeps them apart. */
-export const TRACE_PLATFORM = 'omnibehavior';
-
-export function isTraceTarget(t: LabelTarget): t is Extract<LabelTarget, { kind: 'action' | 'history' }> {
-  return t.kind === 'action' || t.kind === 'history';
-}
-
 /** The `benchmark` column of a label: the benchmark folder's name, so that copies of it on other machines agree. */
 export function benchmarkId(root: string): string {
   return (
@@ -130,8 +123,14 @@ export function noteProblem(note: string): string | null {
     : `a note may hold at most ${MAX_NOTE_LENGTH} characters; this one has ${chars}`;
 }
 
-/** Checks a key's shape; returns a reason or null. Keys come from our own UI or from validated import rows. */
-export function keyProblem(k: LabelKey): string | null {
+/** Why a label of a target kind cannot carry a platform (the formats decide: platformRules.ts), or null. */
+export type PlatformRule = (kind: TargetKind, platform: string) => string | null;
+
+/**
+ * Checks a key's shape, its platform by `platformRule`; returns a reason or null. Keys come from our own UI or from
+ * validated import rows.
+ */
+export function keyProblem(k: LabelKey, platformRule: PlatformRule): string | null {
   for (const f of ['benchmark', 'platform', 'userId', 'run', 'author', 'label'] as const) {
     if (typeof k[f] !== 'string') return `${f} must be a string`;
   }
@@ -145,11 +144,8 @@ export function keyProblem(k: LabelKey): string | null {
   if (!Number.isSafeInteger(k.stepId) || k.stepId < 0) return 'stepId must be a non-negative integer';
   const t = k.target;
   if (!t || !TARGET_KINDS.includes(t.kind)) return `target.kind must be one of ${TARGET_KINDS.join(', ')}`;
-  if (isTraceTarget(t) !== (k.platform === TRACE_PLATFORM)) {
-    return isTraceTarget(t)
-      ? `an ${t.kind} target (OmniBehavior) needs platform "${TRACE_PLATFORM}"`
-      : `platform "${TRACE_PLATFORM}" takes action or history targets only`;
-  }
+  const platform = platformRule(t.kind, k.platform);
+  if (platform) return platform;
   if (t.kind === 'history') {
     if (!Number.isSafeInteger(t.historyIndex) || t.historyIndex < 0)
       return 'a history target needs a non-negative historyIndex';

@@ -9,6 +9,7 @@ import {
   whereEquals,
   type StoreOpenOptions,
 } from '../storage/sqlite';
+import { judgeDimensions, labelKeyProblem } from './platformRules';
 import { LABEL_SCHEMA, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations';
 import { prepareScores, type ScoreFilter } from './scoreSql';
 import { scoreKeyOf, scoreProblem, type ScoreKey, type ScoreRow } from './scores';
@@ -16,16 +17,7 @@ import { COLUMNS, KEY_WHERE, keyParams, toRow, type DbRow } from './sqlRows';
 import type { SyncOp } from './server/ops';
 
 export { busyStats } from '../storage/sqlite';
-import {
-  NO_OP,
-  keyOf,
-  keyProblem,
-  noteProblem,
-  type LabelAction,
-  type LabelKey,
-  type LabelRow,
-  type StepRef,
-} from './model';
+import { NO_OP, keyOf, noteProblem, type LabelAction, type LabelKey, type LabelRow, type StepRef } from './model';
 
 export class LabelStoreError extends Error {}
 
@@ -354,7 +346,7 @@ export class LabelStore {
   }
 
   private check(k: LabelKey): void {
-    const problem = keyProblem(k);
+    const problem = labelKeyProblem(k);
     if (problem) throw new LabelStoreError(`invalid label: ${problem}`);
   }
 
@@ -379,10 +371,10 @@ export function actionProblem(a: LabelAction): string | null {
     return null;
   }
   if (a.kind === 'setScore') {
-    const problem = scoreProblem(a.key, a.row?.score);
+    const problem = scoreProblem(a.key, judgeDimensions(), a.row?.score);
     return problem ? `invalid judge score: ${problem}` : null;
   }
-  const problem = keyProblem(a.kind === 'add' ? a.row : a.key);
+  const problem = labelKeyProblem(a.kind === 'add' ? a.row : a.key);
   if (problem) return `invalid label: ${problem}`;
   // A note arriving from elsewhere (a pulled event) obeys the same limits as one typed here.
   const note = a.kind === 'add' ? a.row.note : a.kind === 'setNote' ? a.note : '';

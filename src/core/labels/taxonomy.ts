@@ -1,73 +1,61 @@
-// The label set: the defaults (labelDefs.ts) and a per-workspace `.personalab/labels.json` validated with located
-// diagnostics. A broken file never leaves the user without labels: errors fall back to the defaults.
+// The label set: the formats' label sets (each a key in labels.json and its defaults, from the format's descriptor)
+// and a per-workspace `.personalab/labels.json` validated with located diagnostics. A broken file never leaves the
+// user without labels: errors fall back to the defaults.
+import { formatLabelSets } from '../formats';
 import { pyJsonLoads } from '../io/pyjson';
 import { readRegularText } from '../io/safeFs';
 import type { Diagnostic } from '../io/diagnostics';
 import { lineAtCodePoint, lineOf, scanJsonLines } from './jsonLines';
 import {
-  DEFAULT_LABELS,
   DEFAULT_RESERVED_KEYS,
-  DEFAULT_TRACE_LABELS,
   LABEL_GUIDE_MAX,
   LABEL_SCOPES,
+  type FormatLabelSet,
   type LabelDef,
   type LabelScope,
 } from './labelDefs';
 
-export {
-  DEFAULT_LABELS,
-  DEFAULT_RESERVED_KEYS,
-  DEFAULT_TRACE_LABELS,
-  LABEL_GUIDE_MAX,
-  LABEL_SCOPES,
-  type LabelDef,
-  type LabelScope,
-};
+export { DEFAULT_RESERVED_KEYS, LABEL_GUIDE_MAX, LABEL_SCOPES, type FormatLabelSet, type LabelDef, type LabelScope };
+
+/** The key of the set a bare array in labels.json means; an object must hold it. */
+export const MAIN_SET_KEY = 'labels';
 
 export interface LabelSet {
+  /** The main set (`labels` in labels.json, else the defaults of the format whose set it is; none when no format's). */
   labels: LabelDef[];
-  /** The labels of traces (`traceLabels` in labels.json, else the defaults). */
-  traceLabels: LabelDef[];
-  /** The label sets formats add (FormatLabelSet): labels.json's key → its labels (the file's, else the defaults). */
+  /** Every format's set (FormatLabelSet), the main one too: labels.json's key → its labels (the file's, else the
+   * defaults), in the formats' order. */
   formatSets: Record<string, LabelDef[]>;
   /** true when the defaults are in use (no file, or a file with errors). */
   isDefault: boolean;
   diagnostics: Diagnostic[];
 }
 
-/** A label set a format offers (its descriptor's `labels.set`): its key in labels.json and its default labels. */
-export interface FormatLabelSet {
-  key: string;
-  defaults: readonly LabelDef[];
-}
-
 export interface ParseLabelSetOptions {
   reservedKeys?: readonly string[];
-  /** The sets the formats served add, beside `labels` and `traceLabels`. */
+  /** The sets of the formats served (the registry's when absent). */
   formatSets?: readonly FormatLabelSet[];
 }
 
 const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'key', 'scope', 'guide']);
-const SET_FIELDS = new Set(['labels', 'traceLabels']);
-
 const copies = (defs: readonly LabelDef[]) => defs.map((l) => ({ ...l }));
 
-export function defaultLabelSet(diagnostics: Diagnostic[] = [], formatSets: readonly FormatLabelSet[] = []): LabelSet {
-  return {
-    labels: copies(DEFAULT_LABELS),
-    traceLabels: copies(DEFAULT_TRACE_LABELS),
-    formatSets: Object.fromEntries(formatSets.map((f) => [f.key, copies(f.defaults)])),
-    isDefault: true,
-    diagnostics,
-  };
+export function defaultLabelSet(
+  diagnostics: Diagnostic[] = [],
+  formatSets: readonly FormatLabelSet[] = formatLabelSets(),
+): LabelSet {
+  const sets: Record<string, LabelDef[]> = Object.fromEntries(formatSets.map((f) => [f.key, copies(f.defaults)]));
+  return { labels: sets[MAIN_SET_KEY] ?? [], formatSets: sets, isDefault: true, diagnostics };
 }
 
 /**
- * Validates the text of a labels.json: `{"labels": [...], "traceLabels": [...]}` (traceLabels optional: the
- * trace defaults) or a bare array of label objects. Never throws.
+ * Validates the text of a labels.json: `{"labels": [...], "<a format's key>": [...], …}` (each format's key optional:
+ * its defaults) or a bare array of label objects (the `labels` set). Never throws.
  */
 export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOptions = {}): LabelSet {
+  const sets = opts.formatSets ?? formatLabelSets();
+  const others = sets.filter((f) => f.key !== MAIN_SET_KEY);
   const diagnostics: Diagnostic[] = [];
   const lines = scanJsonLines(text);
   const at = (path: string) => lineOf(lines, path);
@@ -86,43 +74,40 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
       field: '',
       message: `not valid JSON: ${parsed.error}; using the default labels`,
     });
-    return defaultLabelSet(diagnostics, opts.formatSets);
+    return defaultLabelSet(diagnostics, sets);
   }
   let list: unknown = parsed.value;
-  let traceList: unknown;
   const formatLists = new Map<string, unknown>();
-  const setFields = new Set([...SET_FIELDS, ...(opts.formatSets ?? []).map((f) => f.key)]);
+  const setFields = new Set([MAIN_SET_KEY, ...sets.map((f) => f.key)]);
   let base = '';
   if (typeof list === 'object' && list !== null && !Array.isArray(list)) {
     const obj = list as Record<string, unknown>;
     for (const k of Object.keys(obj)) if (!setFields.has(k)) warn(k, `unknown field "${k}" is ignored`);
-    list = obj.labels;
-    traceList = obj.traceLabels;
-    for (const f of opts.formatSets ?? []) formatLists.set(f.key, obj[f.key]);
-    base = 'labels';
+    list = obj[MAIN_SET_KEY];
+    for (const f of others) formatLists.set(f.key, obj[f.key]);
+    base = MAIN_SET_KEY;
   }
   if (!Array.isArray(list)) {
     error(base, 'expected an array of labels (or an object with a "labels" array); using the default labels');
-    return defaultLabelSet(diagnostics, opts.formatSets);
+    return defaultLabelSet(diagnostics, sets);
   }
-  for (const [key, value] of [['traceLabels', traceList] as const, ...formatLists]) {
+  for (const [key, value] of formatLists) {
     if (value !== undefined && !Array.isArray(value)) {
       error(key, 'expected an array of labels; using the default labels');
-      return defaultLabelSet(diagnostics, opts.formatSets);
+      return defaultLabelSet(diagnostics, sets);
     }
   }
   const labels = parseEntries(list, base, { error, warn, at }, opts);
-  const traceLabels =
-    traceList === undefined
-      ? DEFAULT_TRACE_LABELS.map((l) => ({ ...l }))
-      : parseEntries(traceList as unknown[], 'traceLabels', { error, warn, at }, opts);
-  const formatSets: Record<string, LabelDef[]> = {};
-  for (const f of opts.formatSets ?? []) {
+  const parsedSets = new Map<string, LabelDef[]>([[MAIN_SET_KEY, labels]]);
+  for (const f of others) {
     const given = formatLists.get(f.key);
-    formatSets[f.key] = Array.isArray(given)
-      ? parseEntries(given, f.key, { error, warn, at }, opts)
-      : copies(f.defaults);
+    parsedSets.set(
+      f.key,
+      Array.isArray(given) ? parseEntries(given, f.key, { error, warn, at }, opts) : copies(f.defaults),
+    );
   }
+  const formatSets: Record<string, LabelDef[]> = {};
+  for (const f of sets) formatSets[f.key] = parsedSets.get(f.key) ?? [];
   if (diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       severity: 'info',
@@ -131,9 +116,9 @@ export function parseLabelSet(text: string, file: string, opts: ParseLabelSetOpt
       field: '',
       message: 'the file has errors: the default labels are in use until it is fixed',
     });
-    return defaultLabelSet(diagnostics, opts.formatSets);
+    return defaultLabelSet(diagnostics, sets);
   }
-  return { labels, traceLabels, formatSets, isDefault: false, diagnostics };
+  return { labels, formatSets, isDefault: false, diagnostics };
 }
 
 interface Report {
@@ -283,14 +268,13 @@ export function labelDef(set: readonly LabelDef[], id: string): LabelDef & { unk
 
 /**
  * Label names by id over every set (a summary holds labels of any format); an id in several keeps the name of the
- * first of `labels`, `traceLabels`, then the formats' sets.
+ * first of the main set `labels`, then the formats' sets in their order.
  */
-export function labelNames(set: Pick<LabelSet, 'labels' | 'traceLabels'> & Partial<Pick<LabelSet, 'formatSets'>>) {
+export function labelNames(set: Pick<LabelSet, 'labels'> & Partial<Pick<LabelSet, 'formatSets'>>) {
   const all = [
     ...Object.values(set.formatSets ?? {})
       .reverse()
       .flat(),
-    ...set.traceLabels,
     ...set.labels,
   ];
   return new Map(all.map((l) => [l.id, l.name]));

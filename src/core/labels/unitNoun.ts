@@ -1,8 +1,10 @@
 // What a benchmark's label units are called in the label summaries and the gold report: the noun its format names
 // (its descriptor's `unit`: a step, a test action, a question…), with the format's name for headings. Where the
 // format of a benchmark's rows is not known (a label database read without its folder), the rows' platforms decide:
-// trace rows are test actions, other rows steps, both together units, with no format named in the heading.
-import { TRACE_PLATFORM } from './model';
+// a row's unit is the noun of the format whose labels carry its platform (a step when none declares it), rows of two
+// nouns together are units, with no format named in the heading.
+import { FORMATS } from '../formats';
+import { formatOfPlatform } from './platformRules';
 
 export interface UnitNoun {
   /** The `unit` of the JSON reports: the singular noun, or "mixed" for rows of two kinds of unit. */
@@ -27,19 +29,27 @@ export function formatUnitNoun(format: FormatUnit): UnitNoun {
   return { key: singular, singular, plural, title: `${format.label} ${plural}` };
 }
 
-const STEP: UnitNoun = { key: 'step', singular: 'step', plural: 'steps', title: 'steps' };
-const TEST_ACTION: UnitNoun = {
-  key: 'test action',
-  singular: 'test action',
-  plural: 'test actions',
-  title: 'test actions',
-};
-const MIXED: UnitNoun = { key: 'mixed', singular: 'unit', plural: 'units', title: 'steps and test actions' };
+/** The unit of a row whose platform no format declares: a step, the whole unit a label is put on. */
+const STEP = { singular: 'step', plural: 'steps' };
 
 /** The fallback namer: by the rows' platforms, for a benchmark whose format is not known. */
 export const platformUnitNoun: UnitNamer = (_benchmark, refs) => {
-  const traces = refs.filter((r) => r.platform === TRACE_PLATFORM).length;
-  return traces === 0 ? STEP : traces === refs.length ? TEST_ACTION : MIXED;
+  // in the registry's order (an undeclared platform's step first), one noun each
+  const units = new Map<string, { order: number; plural: string }>();
+  for (const r of refs.length ? refs : [{ platform: '' }]) {
+    const format = formatOfPlatform(r.platform);
+    const { singular, plural } = format?.unit ?? STEP;
+    const order = format ? FORMATS.indexOf(format) : -1;
+    const seen = units.get(singular);
+    if (!seen || order < seen.order) units.set(singular, { order, plural });
+  }
+  const nouns = [...units].sort(([, a], [, b]) => a.order - b.order);
+  if (nouns.length === 1) {
+    const [[singular, { plural }]] = nouns;
+    return { key: singular, singular, plural, title: plural };
+  }
+  const title = nouns.map(([, { plural }]) => plural).join(' and ');
+  return { key: 'mixed', singular: 'unit', plural: 'units', title };
 };
 
 /** A namer that gives the format's noun to the benchmarks `formatOf` knows, and the platforms' guess to the rest. */

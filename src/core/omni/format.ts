@@ -2,6 +2,7 @@
 import { basename, dirname, join } from 'node:path';
 import { defineFormat, type ScoreRequest, type ScoreResult } from '../formats/descriptor';
 import { listFolder, probeEntry } from '../io/safeFs';
+import { TRACE_LABEL_SET, TRACE_PLATFORM } from './labels/labelSet';
 import { traceStaleness } from './labels/trace';
 import { auditOmni } from './piAudit';
 import { formatTable } from '../tables/format';
@@ -11,7 +12,7 @@ import { loadOmniBenchmark, TEST_ACTIONS } from './load';
 import { scoreOmniRun } from './score';
 import { biasJson, runText, scoreJson } from './scoreReport';
 import { judgeCommandLine } from './overallReason';
-import type { OmniBenchmark } from './types';
+import { JUDGE_DIMENSIONS, type OmniBenchmark } from './types';
 import { OMNI_DEFAULT_ORDER, OMNI_ORDER_INFO } from './userOrder';
 import { omniDemo } from './demo';
 
@@ -100,7 +101,14 @@ export const omniBehavior = defineFormat({
     rerun: true,
     itemView: 'trace',
     audit: (bench, req) => auditOmni(bench, req),
-    labels: { targets: ['action', 'history'], freshness: traceStaleness },
+    labels: {
+      targets: ['action', 'history'],
+      freshness: traceStaleness,
+      set: TRACE_LABEL_SET,
+      platforms: [TRACE_PLATFORM],
+      item: 'testAction',
+      judgeDimensions: JUDGE_DIMENSIONS,
+    },
   },
   demoAnswer: omniDemo,
   demoCatchAll: true,

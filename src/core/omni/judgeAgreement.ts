@@ -7,7 +7,14 @@
 // Either is null when it is undefined: fewer than 2 pairs, or one side gives a single value throughout.
 // A person's score of an answer the run no longer holds (its text changed since) is stale and not paired.
 import { utteranceHash, type ScoreRow } from '../labels/scores';
-import { JUDGE_DIMENSIONS, predictionKey, type JudgeDimension, type OmniRun, type Question } from './types';
+import {
+  isJudgeDimension,
+  JUDGE_DIMENSIONS,
+  predictionKey,
+  type JudgeDimension,
+  type OmniRun,
+  type Question,
+} from './types';
 
 export interface DimensionAgreement {
   dimension: JudgeDimension;
@@ -51,7 +58,7 @@ export function judgeAgreement(run: OmniRun, rows: readonly ScoreRow[]): JudgeAg
   let stale = 0;
   let missing = 0;
   for (const r of rows) {
-    if (r.run !== run.name) continue;
+    if (r.run !== run.name || !isJudgeDimension(r.dimension)) continue;
     const q = utteranceAt(run, r.userId, r.index);
     if (!q) {
       missing++;

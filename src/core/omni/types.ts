@@ -136,4 +136,8 @@ export const JUDGE_DIMENSIONS = [
 export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
 export type JudgeScores = Record<JudgeDimension, number>;
 
+export function isJudgeDimension(x: string): x is JudgeDimension {
+  return (JUDGE_DIMENSIONS as readonly string[]).includes(x);
+}
+
 export const predictionKey = (userId: string, index: number): string => `${userId}#${index}`;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { LabelRow, StepRef } from '../labels/model';
 import type { LabelDef } from '../labels/labelDefs';
-import type { FormatLabelSet } from '../labels/taxonomy';
+import type { FormatLabelSet } from '../labels/labelDefs';
 import type { Freshness } from '../labels/staleness';
 import { findAround } from '../labels/walk';
 import type { PersonaMemBench, PmQuestion } from './types';

@@ -3,7 +3,7 @@
 import { basename, dirname, join, relative } from 'node:path';
 import { DiagnosticSink, type Diagnostic } from '../io/diagnostics';
 import { listFolder, probeEntry, readRegularText } from '../io/safeFs';
-import { csvRecords } from '../labels/exportImport';
+import { csvRecords } from '../io/csv';
 import { indexContexts } from './contexts';
 import { parsePyStringList } from './pyList';
 import {

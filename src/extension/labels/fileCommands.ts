@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { isRecord } from '../../core/guards';
 import { formatFor, readLabelFile, toCsv, toJsonl, type LabelFileFormat } from '../../core/labels/exportImport';
 import { ImportSession, type ConflictDecision } from '../../core/labels/merge';
-import { DEFAULT_LABELS, DEFAULT_TRACE_LABELS } from '../../core/labels/taxonomy';
 import type { Diagnostic } from '../../core/io/diagnostics';
 import { fileDiagnostics } from '../diagnostics';
 import { decideConflicts } from './importPanel';
@@ -151,8 +150,7 @@ async function editLabelSet(labels: LabelService): Promise<void> {
   const file = labels.labelSetFile;
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    const formats = Object.fromEntries(labels.formatSets.map((f) => [f.key, f.defaults]));
-    const set = { labels: DEFAULT_LABELS, traceLabels: DEFAULT_TRACE_LABELS, ...formats };
+    const set = Object.fromEntries(labels.formatSets.map((f) => [f.key, f.defaults]));
     writeFileSync(file, JSON.stringify(set, null, 2) + '\n');
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file));

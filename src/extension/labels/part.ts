@@ -20,7 +20,7 @@ export interface LabelPart extends vscode.Disposable {
   readonly project?: ProjectSource;
   /**
    * How a label unit (a row of the Label Summary's table) opens in its view, when the unit is an item of its open
-   * benchmark; undefined when it is not (the table then opens it as a step or a test action).
+   * benchmark; undefined when it is not (the table then opens it as a step).
    */
   unitOpener?(ref: StepRef): (() => Promise<void>) | undefined;
 }

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { formatLabelSets } from '../../core/formats';
 import { openReplica } from '../../core/labels/server/sync';
 import { LabelStore } from '../../core/labels/store';
 import { serverUrlProblem } from '../../core/storage/postgres';
@@ -62,8 +63,8 @@ export class LabelService implements vscode.Disposable {
     private readonly home: OpenBenchmark,
     private readonly fallbackDir: string,
     private readonly secrets: vscode.SecretStorage,
-    /** The label sets the open formats add (their descriptors' `labels.set`). */
-    readonly formatSets: readonly FormatLabelSet[] = [],
+    /** The label sets of the formats served (their descriptors' `labels.set`). */
+    readonly formatSets: readonly FormatLabelSet[] = formatLabelSets(),
   ) {
     this.set = defaultLabelSet([], formatSets);
     this.decisions = new DecisionSource(
@@ -149,13 +150,9 @@ export class LabelService implements vscode.Disposable {
     return this.changes;
   }
 
+  /** The main set (`labels` in labels.json). */
   get labels(): readonly LabelDef[] {
     return this.set.labels;
-  }
-
-  /** The labels of traces (test actions and their history records). */
-  get traceLabels(): readonly LabelDef[] {
-    return this.set.traceLabels;
   }
 
   /** The labels of a format's own set (its key in labels.json); none when no format adds that key. */

@@ -1,11 +1,13 @@
 // The items of a labelling project (core/labels/server/queue.ts hands them out as opaque keys): one step, one test
 // action, or one item of another format (its label unit: a partition of its own, a user and a place) of one run, as a
-// JSON array so that no separator can collide with an id, and a seeded sample of them.
-import { isPlatform, type Platform } from '../../spb/types';
-import { TRACE_PLATFORM, type StepRef } from '../model';
+// JSON array so that no separator can collide with an id, and a seeded sample of them. Which kind a unit is comes from
+// the format whose labels carry its platform (its descriptor's `labels.item`).
+import type { StepRef } from '../model';
+import { itemKindOfPlatform } from '../platformRules';
 
 export interface ProjectStep {
-  platform: Platform;
+  /** one of the platforms of the format whose units are steps */
+  platform: string;
   userId: string;
   stepId: number;
 }
@@ -56,7 +58,7 @@ export function testActionItemOf(run: string, ref: ProjectTestAction): string {
 
 /** The project item a label unit is (its benchmark aside: a project is of one benchmark). */
 export function unitItem(ref: StepRef): string {
-  return ref.platform === TRACE_PLATFORM
+  return itemKindOfPlatform(ref.platform) === 'testAction'
     ? testActionItemOf(ref.run, { userId: ref.userId, index: ref.stepId })
     : JSON.stringify([ref.run, ref.platform, ref.userId, ref.stepId]);
 }
@@ -73,9 +75,10 @@ export function parseItem(item: string): ProjectItem | undefined {
   if (!Array.isArray(v) || typeof v[0] !== 'string') return undefined;
   if (v.length === 4) {
     const [run, platform, userId, stepId] = v as [string, unknown, unknown, unknown];
-    if (typeof platform !== 'string' || platform === '' || platform === TRACE_PLATFORM) return undefined;
-    if (typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
-    return isPlatform(platform)
+    if (typeof platform !== 'string' || platform === '') return undefined;
+    const kind = itemKindOfPlatform(platform);
+    if (kind === 'testAction' || typeof userId !== 'string' || !wholeNumber(stepId)) return undefined;
+    return kind === 'step'
       ? { kind: 'step', run, ref: { platform, userId, stepId } }
       : { kind: 'item', run, ref: { platform, userId, stepId } };
   }

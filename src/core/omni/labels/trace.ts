@@ -10,7 +10,8 @@ import { readRecordsAt } from '../history';
 import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../types';
 import { staleness, type Freshness } from '../../labels/staleness';
 import { findAround } from '../../labels/walk';
-import { TRACE_PLATFORM, type LabelKey, type LabelRow, type LabelTarget, type StepRef } from '../../labels/model';
+import type { LabelKey, LabelRow, LabelTarget, StepRef } from '../../labels/model';
+import { TRACE_PLATFORM } from './labelSet';
 
 /** One test action of one run: the unit trace labels hang on. */
 export interface TraceRef {

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirInside, readRegularText, resolveInside } from '../../io/safeFs';
-import { csvRecords } from '../../labels/exportImport';
+import { csvRecords } from '../../io/csv';
 import { createOpenAITransport, DEFAULT_RETRY, publicBaseURL } from '../../runner/client';
 import type { ChatTransport, EndpointConfig, RetryPolicy } from '../../runner/client';
 import { acquireLock } from '../../runner/journal';

@@ -4,6 +4,7 @@ import { defineFormat, type ScoreRequest, type ScoreResult } from '../../formats
 import { listFolder, probeEntry, writeFileInside, WriteRefused } from '../../io/safeFs';
 import { loadSampleScope } from '../experiments/sampleScope';
 import { stepHashOf, stepStaleness } from '../labels/hash';
+import { STEP_LABEL_SET } from '../labels/labelSet';
 import type { LabelRow } from '../../labels/model';
 import type { Freshness } from '../../labels/staleness';
 import { auditBenchmark } from '../pi/audit';
@@ -16,7 +17,7 @@ import { memoryJson, memoryNotes, runMemory } from '../score/tagMemory';
 import { scoreRun } from '../score/run';
 import { evalReport, scoreJson } from '../score/tables';
 import { wrapLine } from '../../tables/text';
-import type { Benchmark } from '../types';
+import { PLATFORMS, type Benchmark } from '../types';
 import { SPB_DEFAULT_ORDER, SPB_ORDER_INFO } from '../view/userOrder';
 import { spbDemoAnswer } from '../demo/profiler';
 
@@ -161,7 +162,7 @@ export const streamProfileBench = defineFormat({
     rerun: true,
     itemView: 'step',
     audit: (bench, req) => auditBenchmark(bench, req),
-    labels: { targets: ['step', 'tag', 'span'], freshness },
+    labels: { targets: ['step', 'tag', 'span'], freshness, set: STEP_LABEL_SET, platforms: PLATFORMS, item: 'step' },
   },
   demoAnswer: spbDemoAnswer,
 });

@@ -4,7 +4,7 @@ import type { ReplyFlag } from '../prompt/response';
 import { kForPool, pickSet, scoreStep } from '../score/step';
 import type { PoolClass, PoolSplit } from '../types';
 import { CLASS_NAMES } from '../names';
-import type { LabelDef } from '../../labels/taxonomy';
+import type { LabelDef } from '../../labels/labelDefs';
 
 export interface SuggestInput {
   split: PoolSplit;

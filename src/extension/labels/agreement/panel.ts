@@ -4,7 +4,7 @@
 // other editor group, and all of them listed under the row. It follows the label database live (the label
 // service's change event, which covers other windows and the CLI) and comes back after a reload.
 import * as vscode from 'vscode';
-import { TRACE_PLATFORM, type StepRef } from '../../../core/labels/model';
+import type { StepRef } from '../../../core/labels/model';
 import {
   AGREEMENT_VIEW_TYPE,
   isWebviewToExtension,
@@ -97,15 +97,14 @@ export class AgreementPanel extends ReusedPanel<ExtensionToWebview, WebviewToExt
     const other = own === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
     log.info(`label agreement: open ${ref.platform}/${ref.userId}/${ref.stepId}${ref.run ? ` of run ${ref.run}` : ''}`);
     const byPart = this.unitOpener(ref);
-    if (byPart || ref.platform === TRACE_PLATFORM) {
+    if (byPart) {
       // The view opens in the active group: make that the other one first, then give the table the keyboard back.
       await vscode.commands.executeCommand(
         other === vscode.ViewColumn.One
           ? 'workbench.action.focusFirstEditorGroup'
           : 'workbench.action.focusSecondEditorGroup',
       );
-      if (byPart) await byPart();
-      else await vscode.commands.executeCommand('personaLab.openTrace', { userId: ref.userId, index: ref.stepId });
+      await byPart();
       this.host?.panel.reveal(own, false);
       return;
     }

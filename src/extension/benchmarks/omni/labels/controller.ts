@@ -3,7 +3,8 @@
 // toggles, notes and undo, one transaction each, in the same store as the step view's labels, and its next
 // unlabelled test action (`.`), or the next assigned one while a labelling project of OmniBehavior is active.
 import * as vscode from 'vscode';
-import { labelDef } from '../../../../core/labels/taxonomy';
+import { labelDef, type LabelDef } from '../../../../core/labels/taxonomy';
+import { TRACE_LABEL_SET } from '../../../../core/omni/labels/labelSet';
 import { testActionOrder } from '../../../../core/omni/order';
 import {
   nextUnlabelledAction,
@@ -29,6 +30,11 @@ export class TraceLabelController implements vscode.Disposable {
   /** Bumped by each push: a slower staleness check that finishes late does not overwrite a newer state. */
   private token = 0;
   private readonly disposables: vscode.Disposable[];
+
+  /** The trace label set (`traceLabels` in labels.json). */
+  private get traceLabels(): readonly LabelDef[] {
+    return this.labels.labelsOf(TRACE_LABEL_SET.key);
+  }
 
   constructor(
     private readonly panel: TracePanel,
@@ -69,7 +75,7 @@ export class TraceLabelController implements vscode.Disposable {
           ref,
           run: core.run,
           author: this.labels.author,
-          labels: this.labels.traceLabels,
+          labels: this.traceLabels,
           rows: mine,
           freshness,
           canUndo: this.bar.canUndo,
@@ -104,7 +110,7 @@ export class TraceLabelController implements vscode.Disposable {
           this.undoLast();
           break;
         case 'adjudicate':
-          await this.labels.adjudication?.act(action, this.labels.traceLabels);
+          await this.labels.adjudication?.act(action, this.traceLabels);
           break;
         case 'toggle':
           await this.toggle(action);
@@ -132,7 +138,7 @@ export class TraceLabelController implements vscode.Disposable {
   }
 
   private async toggle(msg: Extract<TraceLabelAction, { kind: 'toggle' }>): Promise<void> {
-    const def = this.labels.traceLabels.find((l) => l.id === msg.labelId);
+    const def = this.traceLabels.find((l) => l.id === msg.labelId);
     const found = this.targets.open.testAction(msg.ref.userId, msg.ref.index);
     const core = this.targets.coreRef(msg.ref);
     if (!def || !found || !core) return;
@@ -149,7 +155,7 @@ export class TraceLabelController implements vscode.Disposable {
     const core = this.targets.coreRef(msg.ref);
     if (!core || !this.targets.exists(msg.ref)) return;
     const key = traceLabelKey(core, msg.target, this.labels.author, msg.labelId);
-    this.bar.setNote(msg.ref, key, labelDef(this.labels.traceLabels, msg.labelId).name, msg.note);
+    this.bar.setNote(msg.ref, key, labelDef(this.traceLabels, msg.labelId).name, msg.note);
     log.info(`labels: note on ${msg.labelId} on ${describeTarget(msg.target)} of ${msg.ref.userId} #${msg.ref.index}`);
   }
 
