@@ -56,20 +56,24 @@ export interface RunsMissing {
 }
 
 /**
- * The folder loaded with runs A and B only; when either is missing, every run it has (a second load, of figures
- * only) for the message.
+ * The folder loaded with runs A and B only, and the two runs; when either is missing, every run it has (a second
+ * load, of figures only) for the message.
  */
-export async function loadPair<B>(
+/** A benchmark's run type. */
+type RunOf<B> = B extends { runs: ReadonlyMap<string, infer R> } ? R : never;
+
+export async function loadPair<B extends { runs: ReadonlyMap<string, unknown> }>(
   format: Format<string, B>,
   dir: string,
   pair: RunPair,
   opts: { 'no-cache'?: boolean },
-): Promise<{ bench: B } | RunsMissing> {
-  const loaded = await format.load(dir, { runs: [pair.a, pair.b], ...cacheOption(opts) });
-  const missing = [pair.a, pair.b].filter((r) => !loaded.opened.runNames.includes(r));
-  if (missing.length === 0) return { bench: loaded.bench };
+): Promise<{ bench: B; a: RunOf<B>; b: RunOf<B> } | RunsMissing> {
+  const { bench } = await format.load(dir, { runs: [pair.a, pair.b], ...cacheOption(opts) });
+  const a = bench.runs.get(pair.a) as RunOf<B> | undefined;
+  const b = bench.runs.get(pair.b) as RunOf<B> | undefined;
+  if (a !== undefined && b !== undefined) return { bench, a, b };
   const all = await format.load(dir, { figuresOnly: true, ...cacheOption(opts) });
-  return { missing, runs: all.opened.runNames };
+  return { missing: [pair.a, pair.b].filter((r) => !bench.runs.has(r)), runs: all.opened.runNames };
 }
 
 const GAP = '  ';

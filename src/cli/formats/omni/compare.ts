@@ -39,9 +39,7 @@ export const omniCompare: CompareCommand = {
   async compare(dir, { pair, limit }, opts) {
     const loaded = await loadPair(omniBehavior, dir, pair, opts);
     if ('missing' in loaded) return loaded;
-    const { bench } = loaded;
-    const a = bench.runs.get(pair.a)!;
-    const b = bench.runs.get(pair.b)!;
+    const { bench, a, b } = loaded;
     const problem = omniCompareProblem(a, b);
     if (problem) return { problem };
     const cmp = compareOmniRuns(bench, a, b);

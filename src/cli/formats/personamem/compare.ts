@@ -27,8 +27,8 @@ export const personaMemCompare: CompareCommand = {
     const loaded = await loadPair(personaMem, dir, pair, opts);
     if ('missing' in loaded) return loaded;
     const { bench } = loaded;
-    const a = scorePersonaMemRun(bench, bench.runs.get(pair.a)!);
-    const b = scorePersonaMemRun(bench, bench.runs.get(pair.b)!);
+    const a = scorePersonaMemRun(bench, loaded.a);
+    const b = scorePersonaMemRun(bench, loaded.b);
     const problem = pmCompareProblem(a, b);
     if (problem) return { problem };
     const cmp = comparePersonaMemRuns(bench, a, b);

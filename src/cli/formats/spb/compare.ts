@@ -62,9 +62,7 @@ export const spbCompare: CompareCommand = {
   async compare(dir, { pair, limit }, opts) {
     const loaded = await loadPair(streamProfileBench, dir, pair, opts);
     if ('missing' in loaded) return loaded;
-    const { bench } = loaded;
-    const runA = bench.runs.get(pair.a)!;
-    const runB = bench.runs.get(pair.b)!;
+    const { bench, a: runA, b: runB } = loaded;
     const cmp = compareRuns(bench, runA, runB);
     const problem = compareProblem(cmp);
     if (problem) return { problem };
