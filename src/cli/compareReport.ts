@@ -55,13 +55,13 @@ export interface RunsMissing {
   runs: readonly string[];
 }
 
+/** A benchmark's run type. */
+type RunOf<B> = B extends { runs: ReadonlyMap<string, infer R> } ? R : never;
+
 /**
  * The folder loaded with runs A and B only, and the two runs; when either is missing, every run it has (a second
  * load, of figures only) for the message.
  */
-/** A benchmark's run type. */
-type RunOf<B> = B extends { runs: ReadonlyMap<string, infer R> } ? R : never;
-
 export async function loadPair<B extends { runs: ReadonlyMap<string, unknown> }>(
   format: Format<string, B>,
   dir: string,
