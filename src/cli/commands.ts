@@ -6,6 +6,7 @@ import type { ScoreOption, ScoreOutput } from '../core/formats/descriptor';
 import { storageUnavailableReason, StorageUnavailableError } from '../core/storage/sqlite';
 import { TABLE_FORMATS, type TableFormat } from '../core/tables/format';
 import { runAuditCommand, type AuditCliOptions } from './audit';
+import { runCompareCommand } from './compare';
 import { runLabelsCommand } from './labels';
 import { runDemoEndpoint } from './demo';
 import { FORMAT_COMMANDS, formatCommand } from './formats';
@@ -77,6 +78,8 @@ export async function runCommand(command: string, args: string[], opts: CliOptio
       return runRunCommand(args, opts);
     case 'audit':
       return runAuditCommand(args, opts);
+    case 'compare':
+      return runCompareCommand(needDir(args, command), opts);
     case 'labels':
       return runLabelsCommand(args, opts);
     case 'demo-endpoint':

@@ -4,6 +4,7 @@
 import { FORMATS } from '../core/formats';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AUDIT_OPTIONS, AUDIT_USAGE } from './audit';
+import { COMPARE_USAGE } from './compare';
 import { DEMO_OPTIONS, DEMO_USAGE } from './demo';
 import {
   BATCH_RUN_USAGES,
@@ -148,6 +149,14 @@ const SHARED: readonly (CommandSpec & { rank: number })[] = [
     // `labels` with a subcommand it does not know: every label option, so that the subcommand is what is named.
     options: Object.assign({}, ...LABEL_SUBCOMMANDS.map((s) => s.options)) as Options,
     examples: ['labels summary sample', 'labels export .personalab/labels.db --out labels.jsonl'],
+  },
+  {
+    name: 'compare',
+    rank: 55,
+    summary: 'compare <dir> --a RUN --b RUN: run B against run A, as Compare Runs shows them',
+    usage: COMPARE_USAGE,
+    options: { a: text, b: text, json: flag, format: text, limit: text, ...NO_CACHE },
+    examples: ['compare sample --a random --b demo-llm', 'compare sample --a random --b demo-llm --json'],
   },
   {
     name: 'glossary',

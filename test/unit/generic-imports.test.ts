@@ -48,6 +48,8 @@ const GENERIC = [
     'optionTypes',
     'usageError',
     'commandSpec',
+    'compare',
+    'compareReport',
   ].map((f) => join(repo, 'src/cli', `${f}.ts`)),
 ].map((f) => relative(repo, f));
 

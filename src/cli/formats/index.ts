@@ -2,14 +2,18 @@
 // src/extension/benchmarks/contributions.ts lists the extension's.
 import type { Format } from '../../core/formats';
 import type { BatchRunCommand } from '../batchRun';
+import type { CompareCommand } from '../compareReport';
 import type { LabelsJudgeCommand } from '../labelsIo';
 import type { FormatCommand } from '../commandSpec';
 import { OMNI_COMMANDS, OMNI_SCORE_USAGE } from './omni/commands';
+import { omniCompare } from './omni/compare';
 import { omniLabelsJudge } from './omni/labelsJudge';
 import { omniRun } from './omni/run';
 import { SPB_COMMANDS, spbExperiment, spbExperiments, spbSample } from './spb/commands';
+import { spbCompare } from './spb/compare';
 import { SPB_HELP_NOTE, SPB_SCORE_USAGE } from './spb/help';
 import { spbRun } from './spb/run';
+import { personaMemCompare } from './personamem/compare';
 import { personaMemExperiment, personaMemExperiments } from './personamem/experiment';
 import { personaMemRun } from './personamem/run';
 import { personaMemSample } from './personamem/sample';
@@ -33,6 +37,8 @@ export interface CliFormat {
   readonly labelsJudge?: LabelsJudgeCommand;
   /** The commands only it has. */
   readonly commands?: readonly FormatCommand[];
+  /** Its part of `persona-lab compare`, when its extension offers Compare Runs: the same figures. */
+  readonly compare?: CompareCommand;
 }
 
 /** The commands a format may take over for a folder of its own. */
@@ -48,6 +54,7 @@ const CLI_FORMATS: readonly CliFormat[] = [
     helpNote: SPB_HELP_NOTE,
     scoreUsage: SPB_SCORE_USAGE,
     commands: SPB_COMMANDS,
+    compare: spbCompare,
   },
   {
     id: 'omnibehavior',
@@ -55,6 +62,7 @@ const CLI_FORMATS: readonly CliFormat[] = [
     scoreUsage: OMNI_SCORE_USAGE,
     labelsJudge: omniLabelsJudge,
     commands: OMNI_COMMANDS,
+    compare: omniCompare,
   },
   {
     id: 'personamem',
@@ -62,6 +70,7 @@ const CLI_FORMATS: readonly CliFormat[] = [
     sample: personaMemSample,
     experiment: personaMemExperiment,
     experiments: personaMemExperiments,
+    compare: personaMemCompare,
   },
 ];
 
@@ -77,6 +86,14 @@ export function formatCommand(format: Format | undefined, command: OwnCommand): 
   const own = format ? cliFormatOf(format)?.[command] : undefined;
   return own ?? CLI_FORMATS.find((f) => f[command])![command]!;
 }
+
+/** The format's part of `compare`, if it has one. */
+export function formatCompare(format: Format): CompareCommand | undefined {
+  return cliFormatOf(format)?.compare;
+}
+
+/** The ids of the formats that have a part of `compare`, in registry order. */
+export const compareFormatIds = (): string[] => CLI_FORMATS.flatMap((f) => (f.compare ? [f.id] : []));
 
 /** The commands only one format has, in registry order (spec.ts lists them by rank). */
 export const FORMAT_COMMANDS: readonly FormatCommand[] = CLI_FORMATS.flatMap((f) => f.commands ?? []);

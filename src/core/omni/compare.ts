@@ -3,6 +3,7 @@
 // components and the overall), B − A with a paired 95 % interval that resamples users (a user's test actions share
 // one history), wins / ties / losses by user, and the answers whose outcome changed. What is left out, and why, is
 // counted in `scope`: a figure here is over the paired answers only, never over a whole run unless both cover it.
+import { pyFixed } from '../io/pyNumber';
 import type { BootstrapOptions } from '../stats/bootstrap';
 import { pairedTexts, type PairedTexts } from '../stats/pairedTexts';
 import { pairedFigureDifference, type PairedFigureDifference } from '../stats/pairedUnits';
@@ -330,4 +331,64 @@ function compareRows(users: readonly UserTallies[], opts: BootstrapOptions): Omn
 export function omniCompareTexts(r: OmniCompareRow): PairedTexts {
   const figures = { a: r.figureA, b: r.figureB, diff: r.diff, low: r.low, high: r.high, units: r.units };
   return pairedTexts(figures, { unit: 'user', digits: 2 });
+}
+
+/** How a change is said, on the compare page and by the CLI. */
+export const OMNI_CHANGE_TEXT: Record<OmniChange, string> = {
+  lost: 'A right, B wrong',
+  worse: 'B graded worse',
+  outB: 'no usable value from B',
+  gained: 'B right, A wrong',
+  better: 'B graded better',
+  outA: 'no usable value from A',
+};
+
+/** The changes' counts, the commonest kind of change first as OMNI_CHANGES orders them: "2 A right, B wrong · …". */
+export function omniChangeCountsText(m: OmniComparison): string {
+  const counts = OMNI_CHANGES.map((c) => [c, m.changed.filter((d) => d.change === c).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${n} ${OMNI_CHANGE_TEXT[c]}`);
+  return counts.join(' · ') || 'None';
+}
+
+/** The heads of the summary's sections, one per question kind. */
+export const OMNI_KIND_HEADS: Record<FieldKind, string> = {
+  binary: 'Binary questions',
+  continuous: 'Continuous questions',
+  text: 'Text questions',
+};
+
+/** A changed answer's change: its grades A → B where both have one, else the change's words. */
+export function omniChangeText(c: OmniChanged): string {
+  if (c.gradeA === null || c.gradeB === null) return OMNI_CHANGE_TEXT[c.change];
+  return c.kind === 'continuous'
+    ? `error ${pyFixed(c.gradeA, 1)} % → ${pyFixed(c.gradeB, 1)} %`
+    : `judge ${pyFixed(c.gradeA, 1)} → ${pyFixed(c.gradeB, 1)}`;
+}
+
+/** What is compared and what is left out, and why: the page's line under its title, and the CLI's. */
+export function omniCompareScopeText(m: OmniComparison): string {
+  const s = m.scope;
+  const out = [
+    s.actionsA - s.paired ? `${s.actionsA - s.paired} test action(s) predicted by ${m.runA} only` : '',
+    s.actionsB - s.paired ? `${s.actionsB - s.paired} by ${m.runB} only` : '',
+    s.usersOnlyA ? `${s.usersOnlyA} user(s) only in ${m.runA}` : '',
+    s.usersOnlyB ? `${s.usersOnlyB} user(s) only in ${m.runB}` : '',
+    s.noneA ? `${s.noneA} answer(s) without a usable value from A` : '',
+    s.noneB ? `${s.noneB} from B` : '',
+    s.noneBoth ? `${s.noneBoth} from both` : '',
+    s.unscored ? `${s.unscored} without a truth, normaliser or judge score to score them by` : '',
+  ].filter(Boolean);
+  return (
+    `${s.paired} test actions both runs answered, of ${s.users} users; ${s.answers} of their ${s.questions} answers in the figures` +
+    (out.length ? ` · left out: ${out.join(', ')}` : '')
+  );
+}
+
+/** Rows whose interval is over fewer resamples: the others drew no user with that figure (the overall's components). */
+export function omniFewerResamplesText(m: OmniComparison): string {
+  const rows = m.rows.filter((r) => r.diff !== null && r.units > 1 && r.defined < r.resamples);
+  if (rows.length === 0) return '';
+  const list = rows.map((r) => `${r.head} over ${r.defined}`).join(', ');
+  return ` Some intervals are over fewer resamples, since the others drew no user with the figure: ${list}.`;
 }

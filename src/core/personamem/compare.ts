@@ -44,6 +44,13 @@ export interface PmComparison {
 
 const CHANGE_ORDER: Record<PmChange, number> = { lost: 0, gained: 1, changed: 2 };
 
+/** How a change is said, on the compare page and by the CLI. */
+export const PM_CHANGE_TEXT: Record<PmChange, string> = {
+  lost: 'A right, B wrong',
+  gained: 'B right, A wrong',
+  changed: 'both wrong, another pick',
+};
+
 function unitsOf(byPersona: Map<string, PairedUnit>): PairedUnit[] {
   return [...byPersona.values()];
 }
@@ -124,4 +131,23 @@ export function comparePersonaMemRuns(
 export function pmCompareTexts(r: PairedShareDifference): PairedTexts {
   const figures = { a: r.shareA, b: r.shareB, diff: r.diff, low: r.low, high: r.high, units: r.units };
   return pairedTexts(figures, { unit: 'persona', digits: 2, scale: 100 });
+}
+
+/** Each change's count: "1 A right, B wrong · 2 B right, A wrong · 0 both wrong, another pick". */
+export function pmChangeCountsText(m: PmComparison): string {
+  return (['lost', 'gained', 'changed'] as const)
+    .map((c) => `${m.differing.filter((d) => d.change === c).length} ${PM_CHANGE_TEXT[c]}`)
+    .join(' · ');
+}
+
+/** What is compared and what is left out: the page's line under its title, and the CLI's. */
+export function pmCompareScopeText(m: PmComparison): string {
+  const only = [
+    m.onlyA ? `${m.onlyA} question(s) answered by ${m.runA} only` : '',
+    m.onlyB ? `${m.onlyB} by ${m.runB} only` : '',
+  ].filter(Boolean);
+  return (
+    `${m.split} split · ${m.overall.items} questions both runs answered, of ${m.overall.units} personas` +
+    (only.length ? ` · left out: ${only.join(', ')}` : '')
+  );
 }

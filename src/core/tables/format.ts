@@ -87,7 +87,7 @@ export function rankColumn(texts: readonly string[], lowerIsBetter: boolean): (0
 /** "Weibo R", "Avg. F1NS"; a column without a group is its head alone. */
 const columnName = (c: TableColumn) => (c.group ? `${c.group} ${c.head}` : c.head);
 
-function mdEscape(text: string): string {
+export function mdEscape(text: string): string {
   return text.replace(/[\\`*_{}[\]<>|#]/g, '\\$&');
 }
 

@@ -3,13 +3,17 @@
 // and per question kind (its components, then its fields); then the answers whose outcome changed, each opening its
 // test action in the trace view. Text only, from `show`; the figures' strings are the core's.
 import {
+  omniChangeCountsText,
+  omniChangeText,
+  OMNI_KIND_HEADS,
+  omniCompareScopeText,
+  omniFewerResamplesText,
   omniCompareTexts,
   type OmniChange,
   type OmniChanged,
   type OmniCompareRow,
   type OmniComparison,
 } from '../../../src/core/omni/compare';
-import { pyFixed } from '../../../src/core/io/pyNumber';
 import { isExtensionToWebview, type WebviewToExtension } from '../../../src/shared/omni/compareProtocol';
 import { compareActions, compareCell, differenceCells, startComparePage, tableHead } from '../../shared/compare';
 import { el, type Child } from '../../shared/dom';
@@ -20,16 +24,6 @@ type Post = (msg: WebviewToExtension) => void;
 /** Changed answers listed at most (the rest are counted). */
 const LISTED = 1000;
 
-const KIND_HEADS = { binary: 'Binary questions', continuous: 'Continuous questions', text: 'Text questions' };
-
-const CHANGE_TEXT: Record<OmniChange, string> = {
-  lost: 'A right, B wrong',
-  worse: 'B graded worse',
-  outB: 'no usable value from B',
-  gained: 'B right, A wrong',
-  better: 'B graded better',
-  outA: 'no usable value from A',
-};
 const BETTER: Record<OmniChange, boolean> = {
   lost: false,
   worse: false,
@@ -72,7 +66,9 @@ function summaryTable(m: OmniComparison): HTMLElement {
   for (const r of m.rows) {
     if (r.kind !== 'mixed' && r.kind !== kind) {
       kind = r.kind;
-      body.push(el('tr', { className: 'kind' }, [el('th', { text: KIND_HEADS[r.kind], attrs: { colspan: '8' } })]));
+      body.push(
+        el('tr', { className: 'kind' }, [el('th', { text: OMNI_KIND_HEADS[r.kind], attrs: { colspan: '8' } })]),
+      );
     }
     body.push(summaryRow(r));
   }
@@ -84,13 +80,6 @@ function summaryTable(m: OmniComparison): HTMLElement {
 
 function valueCell(col: string, text: string): HTMLElement {
   return el('td', { className: 'value', text: text === '' ? '—' : text, title: text, attrs: { 'data-col': col } });
-}
-
-function gradeText(c: OmniChanged): string {
-  if (c.gradeA === null || c.gradeB === null) return CHANGE_TEXT[c.change];
-  return c.kind === 'continuous'
-    ? `error ${pyFixed(c.gradeA, 1)} % → ${pyFixed(c.gradeB, 1)} %`
-    : `judge ${pyFixed(c.gradeA, 1)} → ${pyFixed(c.gradeB, 1)}`;
 }
 
 function changedRow(c: OmniChanged, post: Post): HTMLElement {
@@ -114,21 +103,17 @@ function changedRow(c: OmniChanged, post: Post): HTMLElement {
       valueCell('truth', c.truth),
       valueCell('a', c.a),
       valueCell('b', c.b),
-      el('td', { className: 'text change', text: gradeText(c) }),
+      el('td', { className: 'text change', text: omniChangeText(c) }),
     ],
   );
 }
 
 function changedSection(m: OmniComparison, post: Post): HTMLElement {
-  const counts = (Object.keys(CHANGE_TEXT) as OmniChange[])
-    .map((c) => [c, m.changed.filter((d) => d.change === c).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([c, n]) => `${n} ${CHANGE_TEXT[c]}`);
   return el('section', { className: 'changed', attrs: { 'data-count': String(m.changed.length) } }, [
     el('h2', { text: `Answers whose outcome changed (${m.changed.length})` }),
     el('p', {
       className: 'note',
-      text: `${counts.join(' · ') || 'None'}. A test action opens in the trace view, with the selected run's answers.`,
+      text: `${omniChangeCountsText(m)}. A test action opens in the trace view, with the selected run's answers.`,
     }),
     m.changed.length === 0
       ? el('p', { className: 'note', text: 'The runs score the same on every paired answer.' })
@@ -146,36 +131,10 @@ function changedSection(m: OmniComparison, post: Post): HTMLElement {
   ]);
 }
 
-function scopeText(m: OmniComparison): string {
-  const s = m.scope;
-  const out = [
-    s.actionsA - s.paired ? `${s.actionsA - s.paired} test action(s) predicted by ${m.runA} only` : '',
-    s.actionsB - s.paired ? `${s.actionsB - s.paired} by ${m.runB} only` : '',
-    s.usersOnlyA ? `${s.usersOnlyA} user(s) only in ${m.runA}` : '',
-    s.usersOnlyB ? `${s.usersOnlyB} user(s) only in ${m.runB}` : '',
-    s.noneA ? `${s.noneA} answer(s) without a usable value from A` : '',
-    s.noneB ? `${s.noneB} from B` : '',
-    s.noneBoth ? `${s.noneBoth} from both` : '',
-    s.unscored ? `${s.unscored} without a truth, normaliser or judge score to score them by` : '',
-  ].filter(Boolean);
-  return (
-    `${s.paired} test actions both runs answered, of ${s.users} users; ${s.answers} of their ${s.questions} answers in the figures` +
-    (out.length ? ` · left out: ${out.join(', ')}` : '')
-  );
-}
-
-/** Rows whose interval is over fewer resamples: the others drew no user with that figure (the overall's components). */
-function fewerResamples(m: OmniComparison): string {
-  const rows = m.rows.filter((r) => r.diff !== null && r.units > 1 && r.defined < r.resamples);
-  if (rows.length === 0) return '';
-  const list = rows.map((r) => `${r.head} over ${r.defined}`).join(', ');
-  return ` Some intervals are over fewer resamples, since the others drew no user with the figure: ${list}.`;
-}
-
 function render(m: OmniComparison, post: Post): Child[] {
   return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
-    el('p', { className: 'note scope', text: scopeText(m) }),
+    el('p', { className: 'note scope', text: omniCompareScopeText(m) }),
     compareActions(post),
     summaryTable(m),
     el('p', {
@@ -185,7 +144,7 @@ function render(m: OmniComparison, post: Post): Child[] {
         `match), over the answers both runs gave and can score only. Δ: B − A; a lower NMAE is better. 95 % CI: ` +
         `percentile bootstrap, ${m.rows[0]?.resamples ?? 0} resamples of users (a user's test actions share one ` +
         `history), seed ${m.rows[0]?.seed ?? 0}; coloured when it leaves 0 out; none over one user.` +
-        fewerResamples(m),
+        omniFewerResamplesText(m),
     }),
     changedSection(m, post),
   ];

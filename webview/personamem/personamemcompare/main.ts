@@ -2,6 +2,9 @@
 // B − A and its paired 95 % interval over personas, overall and per question type; then the questions whose answer
 // changed, each opening the question view. Text only, from `show`; the figures' strings are the core's.
 import {
+  PM_CHANGE_TEXT,
+  pmChangeCountsText,
+  pmCompareScopeText,
   pmCompareTexts,
   type PmCompareRow,
   type PmComparison,
@@ -17,8 +20,6 @@ type Post = (msg: WebviewToExtension) => void;
 
 /** Differing questions listed at most (the rest are counted). */
 const LISTED = 1000;
-
-const CHANGE_TEXT = { lost: 'A right, B wrong', gained: 'B right, A wrong', changed: 'both wrong, another pick' };
 
 function summaryRow(r: PmCompareRow): HTMLElement {
   const t = pmCompareTexts(r);
@@ -60,18 +61,15 @@ function differingRow(d: PmDiffering, post: Post): HTMLElement {
     el('td', { text: letter(d.pickA), attrs: { 'data-col': 'pickA' } }),
     el('td', { text: letter(d.pickB), attrs: { 'data-col': 'pickB' } }),
     el('td', { text: d.correctAnswer }),
-    el('td', { className: 'text change', text: CHANGE_TEXT[d.change] }),
+    el('td', { className: 'text change', text: PM_CHANGE_TEXT[d.change] }),
   ]);
 }
 
 function differingSection(m: PmComparison, post: Post): HTMLElement {
-  const counts = (['lost', 'gained', 'changed'] as const).map(
-    (c) => `${m.differing.filter((d) => d.change === c).length} ${CHANGE_TEXT[c]}`,
-  );
   const listed = m.differing.slice(0, LISTED);
   return el('section', { className: 'differing', attrs: { 'data-count': String(m.differing.length) } }, [
     el('h2', { text: `Questions where the runs differ (${m.differing.length})` }),
-    el('p', { className: 'note', text: `${counts.join(' · ')}. A question opens in the question view.` }),
+    el('p', { className: 'note', text: `${pmChangeCountsText(m)}. A question opens in the question view.` }),
     m.differing.length === 0
       ? el('p', { className: 'note', text: 'The runs give the same answer to every paired question.' })
       : el('table', { className: 'cmp differing-table' }, [
@@ -97,17 +95,11 @@ function differingSection(m: PmComparison, post: Post): HTMLElement {
 }
 
 function render(m: PmComparison, post: Post): Child[] {
-  const only = [
-    m.onlyA ? `${m.onlyA} question(s) answered by ${m.runA} only` : '',
-    m.onlyB ? `${m.onlyB} by ${m.runB} only` : '',
-  ].filter(Boolean);
   return [
     el('h1', { text: `Compare: ${m.runB} against ${m.runA}` }),
     el('p', {
       className: 'note scope',
-      text:
-        `${m.split} split · ${m.overall.items} questions both runs answered, of ${m.overall.units} personas` +
-        (only.length ? ` · left out: ${only.join(', ')}` : ''),
+      text: pmCompareScopeText(m),
     }),
     compareActions(post),
     summaryTable(m),

@@ -1,5 +1,5 @@
 // Builds the compare view's model from a RunComparison. Pure (no vscode), unit-tested.
-import { COMPARE_RESAMPLES, COMPARE_SEED, type PairedSummaryRow } from '../../../../core/spb/score/pairedSummary';
+import type { PairedSummaryRow } from '../../../../core/spb/score/pairedSummary';
 import {
   higherIsBetter,
   sortStepDeltas,
@@ -7,7 +7,7 @@ import {
   type StepDelta,
 } from '../../../../core/spb/score/runCompare';
 import { METRIC_KEYS, type MetricKey } from '../../../../core/spb/types';
-import { coverageText, isWhole, sameCoverage, type Coverage } from '../../../../core/coverage';
+import { compareCoverage, SPB_COMPARE_BOOTSTRAP } from '../../../../core/spb/view/compare';
 import type { RunCoverage } from '../../../../core/spb/score/coverage';
 import {
   num,
@@ -18,8 +18,8 @@ import {
   type SummaryRow,
 } from '../../../../shared/spb/dashboardProtocol';
 
-export const RESAMPLES = COMPARE_RESAMPLES;
-export const SEED = COMPARE_SEED;
+export const RESAMPLES = SPB_COMPARE_BOOTSTRAP.resamples;
+export const SEED = SPB_COMPARE_BOOTSTRAP.seed;
 
 export function summaryRows(rows: readonly PairedSummaryRow[]): SummaryRow[] {
   return rows.map((r) => ({
@@ -55,33 +55,6 @@ export interface CompareOptions {
   scope: Scope;
   sortMetric: MetricKey;
   order: SortOrder;
-}
-
-const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
-
-/**
- * What each side covers in the scope ("all 10 users, all 166 steps" or "1 of 10 users, 2 of 17 steps", the core's
- * words), and, when they cover different steps, what the comparison is over: only the steps both runs have.
- */
-export function compareCoverage(
-  cmp: RunComparison,
-  coverage: { a: RunCoverage; b: RunCoverage },
-  scope: Scope,
-): CompareModel['coverage'] {
-  const of = (c: RunCoverage): Coverage | undefined => (scope === 'all' ? c.total : c.platforms.get(scope));
-  const a = of(coverage.a);
-  const b = of(coverage.b);
-  if (!a || !b) return null;
-  const steps = cmp.steps.filter((s) => scope === 'all' || s.platform === scope).length;
-  const users = cmp.users.filter((u) => scope === 'all' || u.platform === scope).length;
-  return {
-    a: coverageText(a),
-    b: coverageText(b),
-    whole: [isWhole(a), isWhole(b)],
-    over: sameCoverage(a, b)
-      ? null
-      : `The runs cover different steps: every figure here is over the ${plural(steps, 'scored step')} of ${plural(users, 'user')} that both have, not over either run's own coverage.`,
-  };
 }
 
 export function compareModel(

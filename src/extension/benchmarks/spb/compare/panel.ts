@@ -3,12 +3,11 @@
 // *Open in Step View* opens that run's own step view. One panel, reused for every pair.
 import { readRunOrigin } from '../../../../core/spb/prompt/runOrigin';
 import * as vscode from 'vscode';
-import { PLATFORMS } from '../../../../core/spb/types';
+import { compareScopes } from '../../../../core/spb/view/compare';
 import {
   isWebviewToExtension,
   type ExtensionToWebview,
   type Ref,
-  type Scope,
   type WebviewToExtension,
 } from '../../../../shared/spb/dashboardProtocol';
 import type { SpbStore } from '../store';
@@ -53,7 +52,7 @@ export class ComparePanel extends ReusedPanel<ExtensionToWebview, WebviewToExten
       });
       return;
     }
-    const scopes: Scope[] = ['all', ...PLATFORMS.filter((p) => cmp.users.some((u) => u.platform === p))];
+    const scopes = compareScopes(cmp);
     if (!scopes.includes(this.options.scope)) this.options = { ...this.options, scope: 'all' };
     const options = this.options;
     const started = Date.now();

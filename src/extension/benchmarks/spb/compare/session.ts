@@ -1,12 +1,13 @@
 // The pair of runs being compared (A = baseline, B = candidate), shared by the compare view, the tree's compare
 // mode badges and the status bar item; the comparison and the paired summaries are computed once per load and pair.
 import * as vscode from 'vscode';
-import { PairedBootstrap, type PairedSummaryRow, type Scope } from '../../../../core/spb/score/pairedSummary';
+import type { PairedSummaryRow, Scope } from '../../../../core/spb/score/pairedSummary';
+import { comparePairedBootstrap } from '../../../../core/spb/view/compare';
 import { compareRuns, mergeComparisons, type RunComparison } from '../../../../core/spb/score/runCompare';
 import { PLATFORMS } from '../../../../core/spb/types';
 import type { Benchmark } from '../../../../core/spb/types';
 import type { SpbStore } from '../store';
-import { RESAMPLES, SEED } from './model';
+import { RESAMPLES } from './model';
 import type { RunPair } from '../../../compare/part';
 import { log } from '../../../log';
 
@@ -107,7 +108,7 @@ export class CompareSession implements vscode.Disposable {
     if (!s) {
       s = e.cmp.then(async (cmp) => {
         const started = Date.now();
-        const boot = new PairedBootstrap(cmp, scope, { resamples: RESAMPLES, seed: SEED });
+        const boot = comparePairedBootstrap(cmp, scope);
         while (!boot.run(CHUNK)) await tick();
         const rows = boot.result();
         log.debug(`compare: paired summary (${scope}, ${RESAMPLES} resamples) in ${Date.now() - started} ms`);
