@@ -84,6 +84,10 @@ export function splitIndex(split: PoolSplit): SplitIndex {
     }
   }
   for (const mask of ix.masks) if (mask & POSITIVE) ix.K++;
+  // Copied to their length: grown by push, each kept room for 16 or 40 entries, and a load keeps one index per step.
+  ix.tags = ix.tags.slice();
+  ix.masks = ix.masks.slice();
+  ix.ids = ix.ids.slice();
   if (Object.isExtensible(split)) Object.defineProperty(split, INDEX, { value: ix, enumerable: false });
   return ix;
 }
