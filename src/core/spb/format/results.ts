@@ -44,7 +44,9 @@ export async function readResultsFile(
   const source = spanSource(absPath);
   const lines = await readSkimmedUserRows(
     absPath,
-    RESULT_SKIM,
+    // A folded row is let go at once, so the texts decoded with it are never kept; and parsing the whole line
+    // natively is cheaper than finding the texts and parsing around them (docs/performance.md, cold time).
+    fold ? undefined : RESULT_SKIM,
     sink,
     describe,
     (value, raw, spans) => {
