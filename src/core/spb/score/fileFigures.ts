@@ -28,18 +28,21 @@ export class FileFigures {
 
   add(user: User, row: UserResult): void {
     this.rows++;
+    let failed = 0;
+    for (const s of row.steps.values()) {
+      this.steps++;
+      if (isErrorRecord(s)) failed++;
+    }
+    this.failed += failed;
     const score = rowScore(user, row.steps);
     if (score) this.scores.add(score);
-    const without = rowScore(user, row.steps, undefined, notFailed);
+    // A row without a failed step scores the same steps in the same order without them: the same score.
+    const without = failed === 0 ? score : rowScore(user, row.steps, undefined, notFailed);
     if (without) this.excluding.add(without);
     const present = rowSteps(user, row.steps, this.key, CoverageKey.of(user.userId));
     if (present > 0) {
       this.usersCovered++;
       this.stepsCovered += present;
-    }
-    for (const s of row.steps.values()) {
-      this.steps++;
-      if (isErrorRecord(s)) this.failed++;
     }
   }
 
