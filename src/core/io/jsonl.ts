@@ -147,7 +147,7 @@ async function readRegions(
     pos >= size ? Promise.resolve(0) : readAt(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
   const emitRegion = onRegion;
   // Two buffers: the next chunk is read while this one is parsed, so the load does not sit idle waiting for I/O.
-  const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  const bufs = [takeChunk(), takeChunk()];
   let cur = 0;
   let filePos = from?.offset ?? 0;
   let pending = readChunk(bufs[cur], filePos);
@@ -189,7 +189,16 @@ async function readRegions(
   } finally {
     await pending.catch(() => undefined); // a read still in flight when onLine threw
     closeSync(fd);
+    giveChunks(bufs);
   }
+}
+
+// Chunk buffers handed from one file's read to the next. Allocated per file, a load of many files left two 512 KiB
+// buffers per file outside the heap until a full collection (the wrappers outlive scavenges and die old).
+const spareChunks: Buffer[] = [];
+const takeChunk = (): Buffer => spareChunks.pop() ?? Buffer.allocUnsafe(CHUNK);
+function giveChunks(bufs: readonly Buffer[]): void {
+  for (const b of bufs) if (spareChunks.length < 2) spareChunks.push(b);
 }
 
 const BLANK = /^[ \t\r]*$/;

@@ -82,11 +82,13 @@ export const skimming = { enabled: true };
 /**
  * As readJsonValues, skipping the values of `spec`'s keys (skim.ts): `onValue` gets the spans of the skipped
  * strings, absolute in the file; a string value of such a key is then the marker of its span. A line the skim
- * cannot read is parsed whole (spans []), with the same value and the same message.
+ * cannot read is parsed whole (spans []), with the same value and the same message. Without `spec` every line is
+ * parsed whole, one line at a time (readJsonValues decodes a whole chunk at once: a string too large for the
+ * young generation, which a job that keeps nothing of its lines then holds until a full collection).
  */
 export function readSkimmedValues(
   path: string,
-  spec: SkimSpec,
+  spec: SkimSpec | undefined,
   sink: DiagnosticSink,
   onValue: (value: unknown, at: LineAt, spans: readonly number[]) => void,
   onProgress?: (bytes: number) => void,
@@ -98,7 +100,7 @@ export function readSkimmedValues(
     (line) => {
       const raw: LineAt = { line: line.line, offset: line.offset, length: line.length };
       if (!isUtf8(line.bytes)) return sink.error(line.line, '', 'invalid UTF-8');
-      const skimmed = skimLine(line.bytes, spec);
+      const skimmed = spec && skimLine(line.bytes, spec);
       if (skimmed) {
         const spans = skimmed.spans;
         for (let i = 0; i < spans.length; i++) spans[i] += line.offset;
@@ -116,7 +118,7 @@ export function readSkimmedValues(
 /** As readUserRows, skimming `spec`'s keys (see readSkimmedValues). */
 export function readSkimmedUserRows(
   path: string,
-  spec: SkimSpec,
+  spec: SkimSpec | undefined,
   sink: DiagnosticSink,
   describe: (value: unknown) => string,
   onRow: (row: UserRow, at: LineAt, spans: readonly number[]) => void,

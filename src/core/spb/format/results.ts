@@ -44,7 +44,9 @@ export async function readResultsFile(
   const source = spanSource(absPath);
   const lines = await readSkimmedUserRows(
     absPath,
-    RESULT_SKIM,
+    // A folded row is let go at once, so the texts decoded with it are never kept; and parsing the whole line
+    // natively is cheaper than finding the texts and parsing around them (docs/performance.md, cold time).
+    fold ? undefined : RESULT_SKIM,
     sink,
     describe,
     (value, raw, spans) => {
@@ -67,7 +69,7 @@ export async function readResultsFile(
         line: raw.line,
       };
       value.steps.forEach((s, i) => {
-        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, intern, spans, source);
+        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, fold ? undefined : intern, spans, source);
         if (!step) return;
         if (result.steps.has(step.stepId)) {
           sink.warn(raw.line, `steps[${i}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
@@ -97,7 +99,8 @@ function readStepResult(
   line: number,
   user: User,
   sink: DiagnosticSink,
-  intern: Interner,
+  /** Shares the picks' strings with the tasks' tags, for rows that are kept; a folded row's go with it. */
+  intern: Interner | undefined,
   spans: readonly number[],
   file: SpanSource | undefined,
 ): StepResult | null {
@@ -118,7 +121,7 @@ function readStepResult(
   if (Array.isArray(value.prediction)) {
     // In place: the parsed array is ours, and a copy per step is garbage the load would pay for.
     prediction = value.prediction;
-    for (let i = 0; i < prediction.length; i++) {
+    for (let i = 0; intern && i < prediction.length; i++) {
       const p = prediction[i];
       if (typeof p === 'string') prediction[i] = intern.get(p);
     }

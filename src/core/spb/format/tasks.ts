@@ -170,6 +170,15 @@ function readStep(task: unknown, index: number, line: number, sink: DiagnosticSi
 }
 
 function strings(list: unknown[], at: string, line: number, sink: DiagnosticSink, intern: Interner): string[] {
+  // In place when every item is a tag: the parsed array is ours and has no spare room, where one grown by push keeps
+  // room for 16 tags (the users' steps are most of what a load keeps, and a meta list holds two or three tags).
+  let i = 0;
+  for (; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string') break;
+    list[i] = intern.get(item);
+  }
+  if (i === list.length) return list as string[];
   const out: string[] = [];
   list.forEach((item, i) => {
     if (typeof item === 'string') out.push(intern.get(item));

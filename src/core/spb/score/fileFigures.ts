@@ -1,20 +1,21 @@
 // A results file's figures folded row by row as it is read (a cold `score --no-cache`): each row's user score, its
 // score without failed requests, its coverage and its counts are taken when the row is read and the row is let go,
 // as the Python peer reduces each line. The same functions as scoreRun, runCoverage and failedRequests over the rows
-// (rowScore, rowSteps, isErrorRecord, aggregateUsers), in the file's order: the same figures to the bit.
+// (rowScore, rowSteps, isErrorRecord, and aggregateUsers' sums), in the file's order: the same figures to the bit.
 import { CoverageKey } from '../../coverage';
 import { rowSteps } from './coverage';
 import { isErrorRecord } from './failedRequests';
 import { rowScore } from './run';
-import { aggregateUsers, type UserScore } from './step';
+import { UsersSum } from './step';
 import type { PlatformFigures } from './stored';
 import type { Platform, StepResult, User, UserResult } from '../types';
 
 const notFailed = (s: StepResult) => !isErrorRecord(s);
 
 export class FileFigures {
-  private readonly scores: UserScore[] = [];
-  private readonly excluding: UserScore[] = [];
+  // The users' scores summed as they come, not kept: a list per file outlived two scavenges and was old garbage.
+  private readonly scores = new UsersSum();
+  private readonly excluding = new UsersSum();
   private readonly key = new CoverageKey();
   private usersCovered = 0;
   private stepsCovered = 0;
@@ -27,25 +28,28 @@ export class FileFigures {
 
   add(user: User, row: UserResult): void {
     this.rows++;
+    let failed = 0;
+    for (const s of row.steps.values()) {
+      this.steps++;
+      if (isErrorRecord(s)) failed++;
+    }
+    this.failed += failed;
     const score = rowScore(user, row.steps);
-    if (score) this.scores.push(score);
-    const without = rowScore(user, row.steps, undefined, notFailed);
-    if (without) this.excluding.push(without);
+    if (score) this.scores.add(score);
+    // A row without a failed step scores the same steps in the same order without them: the same score.
+    const without = failed === 0 ? score : rowScore(user, row.steps, undefined, notFailed);
+    if (without) this.excluding.add(without);
     const present = rowSteps(user, row.steps, this.key, CoverageKey.of(user.userId));
     if (present > 0) {
       this.usersCovered++;
       this.stepsCovered += present;
     }
-    for (const s of row.steps.values()) {
-      this.steps++;
-      if (isErrorRecord(s)) this.failed++;
-    }
   }
 
   finish(): PlatformFigures {
-    const score = aggregateUsers(this.scores);
+    const score = this.scores.aggregate();
     // Nothing failed: the reading without failed requests is the official figure itself, as failedRequests takes it.
-    const without = this.failed === 0 ? score : aggregateUsers(this.excluding);
+    const without = this.failed === 0 ? score : this.excluding.aggregate();
     const count = (covered: number) => ({ covered, total: 0 });
     return {
       score,

@@ -84,6 +84,10 @@ export function splitIndex(split: PoolSplit): SplitIndex {
     }
   }
   for (const mask of ix.masks) if (mask & POSITIVE) ix.K++;
+  // Copied to their length: grown by push, each kept room for 16 or 40 entries, and a load keeps one index per step.
+  ix.tags = ix.tags.slice();
+  ix.masks = ix.masks.slice();
+  ix.ids = ix.ids.slice();
   if (Object.isExtensible(split)) Object.defineProperty(split, INDEX, { value: ix, enumerable: false });
   return ix;
 }
@@ -271,31 +275,48 @@ export interface AggregateScore {
 }
 
 export function aggregateUsers(users: readonly UserScore[]): AggregateScore {
-  // One pass with named reads (it runs for every platform of every run scored), summing in user order as nanMean.
-  const sums = new Float64Array(8);
-  const counts = new Int32Array(8);
-  const add = (i: number, v: number) => {
-    if (Number.isNaN(v)) return;
-    sums[i] += v;
-    counts[i]++;
-  };
-  let steps = 0;
-  for (const u of users) {
+  const sum = new UsersSum();
+  for (const u of users) sum.add(u);
+  return sum.aggregate();
+}
+
+/**
+ * aggregateUsers one user at a time, for a caller that folds rows as it reads them and keeps no list of scores:
+ * NaN-skipping sums in the order the users are added, so the same means to the bit as over the list.
+ */
+export class UsersSum {
+  private readonly sums = new Float64Array(8);
+  private readonly counts = new Int32Array(8);
+  private users = 0;
+  private steps = 0;
+
+  add(u: UserScore): void {
+    // Named reads: it runs for every user of every platform of every run scored.
     const m = u.metrics;
-    add(0, m.Recall);
-    add(1, m.Recall_Novelty);
-    add(2, m.Recall_Stability);
-    add(3, m.Error_Decay);
-    add(4, m.Error_Peer);
-    add(5, m.Error_Viral);
-    add(6, m.Error_Random);
-    add(7, userF1ns(u));
-    steps += u.steps;
+    this.addAt(0, m.Recall);
+    this.addAt(1, m.Recall_Novelty);
+    this.addAt(2, m.Recall_Stability);
+    this.addAt(3, m.Error_Decay);
+    this.addAt(4, m.Error_Peer);
+    this.addAt(5, m.Error_Viral);
+    this.addAt(6, m.Error_Random);
+    this.addAt(7, userF1ns(u));
+    this.steps += u.steps;
+    this.users++;
   }
-  const mean = (i: number) => (counts[i] === 0 ? NaN : sums[i] / counts[i]);
-  const metrics = metricsTableOf(mean);
-  const a = metrics.Recall_Novelty;
-  const b = metrics.Recall_Stability;
-  const harmonic = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
-  return { users: users.length, steps, metrics, f1ns: mean(7), f1nsHarmonicOfMeans: harmonic };
+
+  private addAt(i: number, v: number): void {
+    if (Number.isNaN(v)) return;
+    this.sums[i] += v;
+    this.counts[i]++;
+  }
+
+  aggregate(): AggregateScore {
+    const mean = (i: number) => (this.counts[i] === 0 ? NaN : this.sums[i] / this.counts[i]);
+    const metrics = metricsTableOf(mean);
+    const a = metrics.Recall_Novelty;
+    const b = metrics.Recall_Stability;
+    const harmonic = Number.isNaN(a) || Number.isNaN(b) || !(a + b > 0) ? NaN : (2 * a * b) / (a + b);
+    return { users: this.users, steps: this.steps, metrics, f1ns: mean(7), f1nsHarmonicOfMeans: harmonic };
+  }
 }
