@@ -1,10 +1,11 @@
 // The open StreamProfileBench benchmark: its users and steps, the selected run and cached scores, and the target
 // it was opened from (kept for the next session). Features listen to onDidChange.
 import type * as vscode from 'vscode';
+import { join } from 'node:path';
 import { streamProfileBench } from '../../../core/formats';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/types';
-import { BenchmarkSession } from '../session';
+import { BenchmarkSession, LoadSuperseded } from '../session';
 import type { LoadHost } from '../types';
 import { SpbRoots } from './roots';
 import type { StepRef } from './stepRef';
@@ -12,6 +13,8 @@ export type { StepRef } from './stepRef';
 import { log } from '../../log';
 import { heapLine, readHeap } from '../../heapLine';
 import type { CacheReport } from '../../../core/spb/format/indexed';
+import { COLD_LOAD_SCRIPT, ColdLoadStopped, type ColdLoad } from './coldLoad/inWorker';
+import { writeIndexInWorker } from './coldLoad/indexFirst';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -61,9 +64,27 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   private indexWrites: { writes: (() => void)[]; report: CacheReport } | undefined;
   /** Writes what is left of the previous load's index at once. */
   private flushIndex = () => {};
+  /** The worker writing the index of the load in progress, if any (coldLoad/). */
+  private coldLoad: ColdLoad | undefined;
 
-  constructor(state: vscode.Memento, host: LoadHost) {
+  /** `coldLoadScript`: the index worker's bundle (the tests give one they built). */
+  constructor(
+    state: vscode.Memento,
+    host: LoadHost,
+    private readonly coldLoadScript = join(__dirname, COLD_LOAD_SCRIPT),
+  ) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });
+  }
+
+  /** A newer open stops the index worker of the load in progress: that load ends without a change. */
+  override open(target: string): Promise<void> {
+    this.coldLoad?.stop(`a newer open of ${target}`);
+    return super.open(target);
+  }
+
+  override dispose(): void {
+    this.coldLoad?.stop('the extension was deactivated');
+    super.dispose();
   }
 
   user(platform: Platform, userId: string): User | undefined {
@@ -83,6 +104,29 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
 
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     this.flushIndex();
+    try {
+      const worker = await writeIndexInWorker(target, {
+        cacheDir: (root) => this.host.cacheDir(root),
+        script: this.coldLoadScript,
+        onProgress,
+        started: (load) => (this.coldLoad = load),
+      });
+      if (worker.failed) log.warn(worker.line);
+      else log.info(worker.line);
+    } catch (err) {
+      if (err instanceof ColdLoadStopped) {
+        log.info(`the load of ${target} was stopped: ${err.message}`);
+        throw new LoadSuperseded(err.message);
+      }
+      throw err;
+    } finally {
+      this.coldLoad = undefined;
+    }
+    return this.loadHere(target, onProgress);
+  }
+
+  /** Loads on this thread: from the index the worker wrote, or reading the files when there is none. */
+  private async loadHere(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     const report: CacheReport = { hits: 0, appended: 0, read: 0 };
     const cacheDir = (root: string) => this.host.cacheDir(root);
     const writes: (() => void)[] = [];
@@ -92,6 +136,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       cacheDir,
       cacheReport: report,
       deferIndexWrites,
+      betweenFiles: () => new Promise((resolve) => setImmediate(resolve)),
     });
     this.indexWrites = { writes, report };
     const where = cacheDir(loaded.bench.root);
