@@ -2,6 +2,7 @@
 // it was opened from (kept for the next session). Features listen to onDidChange.
 import type * as vscode from 'vscode';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { streamProfileBench } from '../../../core/formats';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/types';
@@ -66,6 +67,8 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   private flushIndex = () => {};
   /** The worker writing the index of the load in progress, if any (coldLoad/). */
   private coldLoad: ColdLoad | undefined;
+  /** The event loop's delays from the start of the load in progress until its index is written. */
+  private delays: ELDHistogram | undefined;
 
   /** `coldLoadScript`: the index worker's bundle (the tests give one they built). */
   constructor(
@@ -104,6 +107,9 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
 
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     this.flushIndex();
+    this.delays?.disable();
+    this.delays = monitorEventLoopDelay({ resolution: 10 });
+    this.delays.enable();
     try {
       const worker = await writeIndexInWorker(target, {
         cacheDir: (root) => this.host.cacheDir(root),
@@ -166,7 +172,15 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
     const index = this.indexWrites;
     this.indexWrites = undefined;
     // The open is over once its index is written: what the extension host then keeps is the open's memory.
-    const heap = () => log.info(heapLine(`after the open of ${bench.root}`, readHeap()));
+    const delays = this.delays;
+    this.delays = undefined;
+    const heap = () => {
+      delays?.disable();
+      // How long other extensions could have waited for the extension host's thread during the open (the bench).
+      if (delays)
+        log.info(`event loop: longest delay ${Math.round(delays.max / 1e6)} ms during the open of ${bench.root}`);
+      log.info(heapLine(`after the open of ${bench.root}`, readHeap()));
+    };
     if (index) this.flushIndex = writeLater(index.writes, index.report, heap);
   }
 }
