@@ -209,8 +209,11 @@ describe('tree click → step view rendered', () => {
       const fromIndex = wb.logLines().find((l) => l.includes('[info] index '));
       expect(fromIndex, 'the cold open then read every file from the index').toMatch(/ 0 read in full$/);
       const delayLine = /\[info\] event loop: longest delay (\d+) ms during the open of /;
-      const delay = wb.logLines().find((l) => delayLine.test(l));
-      const longestDelayMs = delay ? Number(delayLine.exec(delay)![1]) : undefined;
+      const delay = await waitFor(() => wb.logLines().find((l) => delayLine.test(l)), {
+        timeout: 30_000,
+        message: "the extension host's longest event-loop delay during the cold open to be logged",
+      });
+      const longestDelayMs = Number(delayLine.exec(delay)![1]);
 
       // Warm: the same folder again, through its index. The row is looked for once the new load is logged.
       const loadsBefore = wb.logLines().filter((l) => loadedLine.test(l)).length;
