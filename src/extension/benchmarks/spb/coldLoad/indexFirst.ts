@@ -46,7 +46,10 @@ export async function writeIndexInWorker(
     const { report, ms } = await load.done;
     const unwritten = report.writeError ? `; not written: ${report.writeError}` : '';
     const how = `${report.read} file(s) read in full, ${report.appended} from their old end, ${report.hits} from the index`;
-    return { failed: Boolean(report.writeError), line: `the index worker wrote the index in ${ms} ms: ${how}${unwritten}` };
+    return {
+      failed: Boolean(report.writeError),
+      line: `the index worker wrote the index in ${ms} ms: ${how}${unwritten}`,
+    };
   } catch (err) {
     if (err instanceof ColdLoadStopped) throw err;
     return inProcess(`the index worker failed (${err instanceof Error ? err.message : String(err)})`);
