@@ -16,26 +16,10 @@ import { setLogChannel } from '../../src/extension/log';
 import { loadView } from '../support/loadView';
 import { cacheFiles, copySample, fileCount, open } from '../support/indexFolder';
 
-vi.mock('vscode', () => {
-  class EventEmitter<T> {
-    private readonly listeners: ((v: T) => void)[] = [];
-    event = (f: (v: T) => void) => {
-      this.listeners.push(f);
-      return { dispose() {} };
-    };
-    fire(v: T) {
-      for (const f of this.listeners) f(v);
-    }
-    dispose() {}
-  }
-  class Disposable {
-    constructor(private readonly f: () => void) {}
-    dispose() {
-      this.f();
-    }
-  }
-  return { EventEmitter, Disposable, commands: { executeCommand: async () => undefined } };
-});
+vi.mock('vscode', async () => ({
+  ...(await import('../support/vscodeEvents')).vscodeEvents(),
+  commands: { executeCommand: async () => undefined },
+}));
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-cold-worker-'));
 const script = join(dir, 'spbColdLoad.js');
