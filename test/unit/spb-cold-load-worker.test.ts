@@ -166,11 +166,16 @@ describe('the cold load in a worker thread', () => {
 
   it('stops the worker of a load that a newer open supersedes: its thread is terminated', async () => {
     const root = copySample();
-    const load = coldLoadInWorker(script, { target: root, cacheDir: join(root, INDEX_DIR) }, () =>
+    // A worker that reports once and never ends: only terminate() ends its thread.
+    const endless = bundle(
+      'endless.js',
+      "require('node:worker_threads').parentPort.postMessage({ type: 'progress', done: 0, total: 1 });\n" +
+        'setInterval(() => {}, 1000);',
+    );
+    const load = coldLoadInWorker(endless, { target: root, cacheDir: join(root, INDEX_DIR) }, () =>
       load.stop('a newer open'),
     );
     await expect(load.done).rejects.toThrow('a newer open');
-    // Terminated: a worker that ran to its end exits with 0.
     expect(await load.ended).toBe(1);
   });
 
