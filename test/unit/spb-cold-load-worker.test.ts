@@ -148,6 +148,13 @@ describe('the cold load in a worker thread', () => {
         `info index ${join(root, INDEX_DIR)}: 0 file(s) from the index, 0 read from their old end, ${n} read in full`,
       );
       expect(loadView(s.bench!)).toEqual(loadView(cold.bench));
+      // It writes the index after the open, as before; once written, a reload reads every file from it.
+      await vi.waitFor(() => expect(lines.some((l) => l.startsWith('info heap after the open of '))).toBe(true));
+      lines.length = 0;
+      await s.reload();
+      expect(lines).toContain(
+        `info index ${join(root, INDEX_DIR)}: ${n} file(s) from the index, 0 read from their old end, 0 read in full`,
+      );
     });
   }
 
