@@ -33,6 +33,19 @@ if (existsSync('src/extension/main.ts')) {
     external: ['vscode', 'better-sqlite3'],
   });
 }
+// StreamProfileBench's cold load in a worker thread, beside dist/extension.js (src/extension/benchmarks/spb/coldLoad/).
+const coldLoadWorker = 'src/extension/benchmarks/spb/coldLoad/worker.ts';
+if (existsSync(coldLoadWorker)) {
+  jobs.push({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    entryPoints: [coldLoadWorker],
+    outfile: 'dist/spbColdLoad.js',
+    // A worker cannot load vscode: the build fails if anything it imports does.
+    external: [],
+  });
+}
 if (existsSync('scripts/bench/main.ts')) {
   jobs.push({
     ...common,

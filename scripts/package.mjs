@@ -103,6 +103,8 @@ try {
 const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
 const must = ['package.json'];
 if (main) must.push(main);
+// The worker thread the extension starts for StreamProfileBench's cold load (scripts/build.mjs).
+if (existsSync(join(root, 'src/extension/benchmarks/spb/coldLoad/worker.ts'))) must.push('dist/spbColdLoad.js');
 if (needsSqlite) {
   must.push(
     ...requiredPrebuilds,

@@ -36,6 +36,10 @@ export interface RenderFigures {
   extensionHostHeap?: HeapReading;
   /** The same reading when the extension was activated, before it opened anything. */
   extensionHostHeapAtActivation?: HeapReading;
+  /** The cold open's log line from its index worker (how long it took, how it read the files). */
+  coldLoadWorker?: string;
+  /** The extension host's longest event-loop delay from the start of the cold open until its index was written. */
+  longestDelayMs?: number;
   /** The first step view in a new browser profile, and a new panel again in the same browser: click to paint. */
   firstOpenMs?: number;
   reopenMs?: number;
@@ -215,7 +219,8 @@ function firstOpenLines(f: RenderFigures): string[] {
     const ratio = f.cliColdMs ? ` = ${(f.coldToFiguresMs / f.cliColdMs).toFixed(2)}x the CLI's cold job` : '';
     out.push(
       `cold open in the workbench until the tree shows figures (from the start of the load): ${f.coldToFiguresMs} ms${ratio} (score --json --no-cache as a process: ${f.cliColdMs ?? '?'} ms)   (goal <= 1.3x); from the workbench page's start ${f.pageToFiguresMs ?? '?'} ms`,
-      `  extension host after the cold open: RSS ${mib(f.extensionHostRss)}, peak ${mib(f.extensionHostPeakRss)}; its CPU time since it started ${f.extensionHostCpuMs ?? '?'} ms`,
+      `  extension host after the cold open: RSS ${mib(f.extensionHostRss)}, peak ${mib(f.extensionHostPeakRss)}; its CPU time since it started ${f.extensionHostCpuMs ?? '?'} ms; its event loop's longest delay during the open ${f.longestDelayMs ?? '?'} ms`,
+      `  ${f.coldLoadWorker?.replace(/^.*\] /, '') ?? 'no index worker line in the log'}`,
       heapRatioLine(f),
     );
   }

@@ -203,6 +203,17 @@ describe('tree click → step view rendered', () => {
         .logLines()
         .map(parseHeapLine)
         .find((h) => h?.what === 'at activation');
+      // The cold open read the files in the index worker, then opened from the index it wrote (spb/coldLoad/).
+      const coldLoadWorker = wb.logLines().find((l) => l.includes('] the index worker wrote the index in '));
+      expect(coldLoadWorker, 'the cold open read the files in a worker').toMatch(/ 0 from the index$/);
+      const fromIndex = wb.logLines().find((l) => l.includes('[info] index '));
+      expect(fromIndex, 'the cold open then read every file from the index').toMatch(/ 0 read in full$/);
+      const delayLine = /\[info\] event loop: longest delay (\d+) ms during the open of /;
+      const delay = await waitFor(() => wb.logLines().find((l) => delayLine.test(l)), {
+        timeout: 30_000,
+        message: "the extension host's longest event-loop delay during the cold open to be logged",
+      });
+      const longestDelayMs = Number(delayLine.exec(delay)![1]);
 
       // Warm: the same folder again, through its index. The row is looked for once the new load is logged.
       const loadsBefore = wb.logLines().filter((l) => loadedLine.test(l)).length;
@@ -297,6 +308,8 @@ describe('tree click → step view rendered', () => {
         extensionHostCpuMs: hostMemory?.cpuMs,
         extensionHostHeap: heap,
         extensionHostHeapAtActivation: heapAtActivation,
+        coldLoadWorker,
+        longestDelayMs,
         openWarmMs,
         refreshToFiguresMs,
         firstOpenMs,

@@ -10,26 +10,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 const said: string[] = [];
 const env = { trusted: true, folders: [] as string[] };
 
-vi.mock('vscode', () => {
-  class Emitter<T> {
-    private readonly listeners: ((v: T) => void)[] = [];
-    event = (f: (v: T) => void) => {
-      this.listeners.push(f);
-      return { dispose() {} };
-    };
-    fire(v: T) {
-      for (const f of this.listeners) f(v);
-    }
-    dispose() {}
-  }
-  class Disposable {
-    constructor(private readonly f: () => void) {}
-    dispose() {
-      this.f();
-    }
-  }
+vi.mock('vscode', async () => {
+  const { EventEmitter, Disposable } = (await import('../support/vscodeEvents')).vscodeEvents();
   return {
-    EventEmitter: Emitter,
+    EventEmitter,
     Disposable,
     window: {
       showErrorMessage: (m: string) => said.push(m),

@@ -20,6 +20,8 @@ export interface FormatLoadOptions {
   cacheReport?: { hits: number; appended: number; read: number; writeError?: string; pages?: string[] };
   /** The caller reads figures, diagnostics and run names only: a format may then read less (a warm `score`). */
   figuresOnly?: boolean;
+  /** Awaited between files, where a loader that reads several may yield to the caller's event loop. */
+  betweenFiles?: () => Promise<void>;
 }
 
 /** The part every loaded benchmark has, whatever its format. */

@@ -7,6 +7,9 @@ import type { RootSource } from '../tree/roots';
 import { RunSelection } from './runSelection';
 import type { LoadedBench, LoadHost, OpenBenchmark } from './types';
 
+/** Thrown by loadBench when a newer open made its load pointless: that load ends with no change and no error. */
+export class LoadSuperseded extends Error {}
+
 export abstract class BenchmarkSession<
   B extends LoadedBench<R>,
   R extends { name: string },
@@ -78,7 +81,13 @@ export abstract class BenchmarkSession<
 
   private async load(target: string): Promise<void> {
     const started = Date.now();
-    const bench = await this.host.progress(this.loadTitle, (report) => this.loadBench(target, report));
+    let bench: B;
+    try {
+      bench = await this.host.progress(this.loadTitle, (report) => this.loadBench(target, report));
+    } catch (err) {
+      if (err instanceof LoadSuperseded) return;
+      throw err;
+    }
     this.benchmark = bench;
     this.openedTarget = target;
     this.selection.loaded(bench, () => this.firstRun(bench));

@@ -36,6 +36,11 @@ export interface LoadOptions {
   /** Filled with how many files came from the cache, were read from their old end, or were read in full. */
   cacheReport?: CacheReport;
   /**
+   * Awaited after each file: the extension yields to its event loop there, since a file read from the index is
+   * read without a pause (a file read in full pauses after each chunk).
+   */
+  betweenFiles?: () => Promise<void>;
+  /**
    * The caller reads the runs' figures (scoreRun, runCoverage, failedRequests), the diagnostics and the run names:
    * when the index has every file's figures page, those are all that is read, and users and rows are read from the
    * index only if asked for (format/figuresOnly.ts).
@@ -157,6 +162,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       }
       bench.diagnostics.push(...sink.items);
       done += f.size;
+      await opts.betweenFiles?.();
     }
   }
   for (const [name, files] of runJobs) {
@@ -192,6 +198,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       }
       bench.diagnostics.push(...sink.items);
       done += f.size;
+      await opts.betweenFiles?.();
     }
     bench.runs.set(name, run);
   }

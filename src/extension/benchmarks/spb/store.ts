@@ -1,10 +1,12 @@
 // The open StreamProfileBench benchmark: its users and steps, the selected run and cached scores, and the target
 // it was opened from (kept for the next session). Features listen to onDidChange.
 import type * as vscode from 'vscode';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { streamProfileBench } from '../../../core/formats';
 import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/types';
-import { BenchmarkSession } from '../session';
+import { BenchmarkSession, LoadSuperseded } from '../session';
 import type { LoadHost } from '../types';
 import { SpbRoots } from './roots';
 import type { StepRef } from './stepRef';
@@ -12,6 +14,8 @@ export type { StepRef } from './stepRef';
 import { log } from '../../log';
 import { heapLine, readHeap } from '../../heapLine';
 import type { CacheReport } from '../../../core/spb/format/indexed';
+import { COLD_LOAD_SCRIPT, ColdLoadStopped, type ColdLoad } from './coldLoad/inWorker';
+import { writeIndexInWorker } from './coldLoad/indexFirst';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -54,6 +58,14 @@ function writeLater(writes: (() => void)[], report: CacheReport, done: () => voi
   };
 }
 
+function logDelays(delays: ELDHistogram, root: string): void {
+  delays.disable();
+  const ms = (ns: number) => Math.round(ns / 1e6);
+  log.info(
+    `event loop: longest delay ${ms(delays.max)} ms during the open of ${root} (99th percentile ${ms(delays.percentile(99))} ms)`,
+  );
+}
+
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
   readonly tree = new SpbRoots(this, this.state);
@@ -61,9 +73,29 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   private indexWrites: { writes: (() => void)[]; report: CacheReport } | undefined;
   /** Writes what is left of the previous load's index at once. */
   private flushIndex = () => {};
+  /** The worker writing the index of the load in progress, if any (coldLoad/). */
+  private coldLoad: ColdLoad | undefined;
+  /** The event loop's delays from the start of the load in progress until its index is written. */
+  private delays: ELDHistogram | undefined;
 
-  constructor(state: vscode.Memento, host: LoadHost) {
+  /** `coldLoadScript`: the index worker's bundle (the tests give one they built). */
+  constructor(
+    state: vscode.Memento,
+    host: LoadHost,
+    private readonly coldLoadScript = join(__dirname, COLD_LOAD_SCRIPT),
+  ) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });
+  }
+
+  /** A newer open stops the index worker of the load in progress: that load ends without a change. */
+  override open(target: string): Promise<void> {
+    this.coldLoad?.stop(`a newer open of ${target}`);
+    return super.open(target);
+  }
+
+  override dispose(): void {
+    this.coldLoad?.stop('the extension was deactivated');
+    super.dispose();
   }
 
   user(platform: Platform, userId: string): User | undefined {
@@ -83,6 +115,32 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
 
   protected async loadBench(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     this.flushIndex();
+    this.delays?.disable();
+    this.delays = monitorEventLoopDelay({ resolution: 10 });
+    this.delays.enable();
+    try {
+      const worker = await writeIndexInWorker(target, {
+        cacheDir: (root) => this.host.cacheDir(root),
+        script: this.coldLoadScript,
+        onProgress,
+        started: (load) => (this.coldLoad = load),
+      });
+      if (worker.failed) log.warn(worker.line);
+      else log.info(worker.line);
+    } catch (err) {
+      if (err instanceof ColdLoadStopped) {
+        log.info(`the load of ${target} was stopped: ${err.message}`);
+        throw new LoadSuperseded(err.message);
+      }
+      throw err;
+    } finally {
+      this.coldLoad = undefined;
+    }
+    return this.loadHere(target, onProgress);
+  }
+
+  /** Loads on this thread: from the index the worker wrote, or reading the files when there is none. */
+  private async loadHere(target: string, onProgress: (done: number, total: number) => void): Promise<Benchmark> {
     const report: CacheReport = { hits: 0, appended: 0, read: 0 };
     const cacheDir = (root: string) => this.host.cacheDir(root);
     const writes: (() => void)[] = [];
@@ -92,6 +150,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
       cacheDir,
       cacheReport: report,
       deferIndexWrites,
+      betweenFiles: () => new Promise((resolve) => setImmediate(resolve)),
     });
     this.indexWrites = { writes, report };
     const where = cacheDir(loaded.bench.root);
@@ -121,7 +180,14 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
     const index = this.indexWrites;
     this.indexWrites = undefined;
     // The open is over once its index is written: what the extension host then keeps is the open's memory.
-    const heap = () => log.info(heapLine(`after the open of ${bench.root}`, readHeap()));
+    const delays = this.delays;
+    this.delays = undefined;
+    const heap = () => {
+      log.info(heapLine(`after the open of ${bench.root}`, readHeap()));
+      // How long other extensions waited for the extension host's thread during the open (the bench reads it). Read
+      // after the monitor's next tick, which records the stretch that ends here.
+      if (delays) setTimeout(() => logDelays(delays, bench.root), 20);
+    };
     if (index) this.flushIndex = writeLater(index.writes, index.report, heap);
   }
 }

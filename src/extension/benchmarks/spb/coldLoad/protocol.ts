@@ -1,0 +1,18 @@
+// What the cold-load worker (worker.ts) and the extension host (inWorker.ts) say to each other: the worker is
+// given a target and an index folder, reports bytes read as it goes, and ends with how the files were read or why
+// it could not load. Both ends check what they receive with these guards.
+import { count, message, messages, object, optional, str, type Infer } from '../../../../core/guards';
+
+/** What the worker is started with (its workerData). */
+export const isColdLoadJob = object({ target: str, cacheDir: str });
+export type ColdLoadJob = Infer<typeof isColdLoadJob>;
+
+const cacheReport = object({ hits: count, appended: count, read: count, writeError: optional(str) });
+
+export const isFromWorker = messages(
+  message('progress', { done: count, total: count }),
+  /** The index is written: `report` says how its files were read; `ms` is the load and the writes, in the worker. */
+  message('done', { report: cacheReport, ms: count }),
+  message('failed', { reason: str }),
+);
+export type FromWorker = Infer<typeof isFromWorker>;
