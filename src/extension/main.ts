@@ -23,7 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   activateWith(context, CONTRIBUTIONS);
 }
 
-/** The extension serving `contributions` (a test build adds a fixture format here: test/fixtures/tinybench). */
+/** The extension serving `contributions` (a test build adds its fixture format here). */
 export function activateWith(context: vscode.ExtensionContext, contributions: readonly FormatContribution[]): void {
   const channel = vscode.window.createOutputChannel('Persona Lab', { log: true });
   context.subscriptions.push(channel, { dispose: () => setLogChannel(undefined) });

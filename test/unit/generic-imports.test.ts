@@ -59,10 +59,6 @@ const GENERIC = [
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {};
 
-/** The folders that cannot name a format at all, not even in a comment (a format's words belong in its folder). */
-const NAMELESS = ['src/core/labels', 'src/extension/labels'];
-const FORMAT_NAME = /spb|omni|StreamProfileBench|OmniBehavior|PersonaMem|tinybench/i;
-
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
 
 /** The format folders a file imports from (relative imports only: a format's folder is never a package). */
@@ -106,18 +102,5 @@ describe('generic pieces import no format', () => {
     expect(stale(ALLOWED)).toEqual([]);
     // an entry a file no longer needs is found
     expect(stale({ 'src/core/labels/model.ts': ['src/core/spb'] })).toEqual(['src/core/labels/model.ts: src/core/spb']);
-  });
-
-  it('the labels, in the core and in the extension, name no format', () => {
-    const labelFiles = NAMELESS.flatMap((dir) => files(join(repo, dir)));
-    expect(labelFiles.length).toBeGreaterThan(40);
-    const naming = labelFiles.flatMap((file) =>
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .flatMap((line, i) => (FORMAT_NAME.test(line) ? [`${relative(repo, file)}:${i + 1}: ${line.trim()}`] : [])),
-    );
-    expect(naming).toEqual([]);
-    // the guard sees a name when there is one
-    expect(FORMAT_NAME.test(readFileSync(join(repo, 'src/core/formats/index.ts'), 'utf8'))).toBe(true);
   });
 });
