@@ -31,3 +31,14 @@ export const LABEL_GUIDE_MAX = 1000;
 
 /** Keys the step view keeps for itself (next / previous step). */
 export const DEFAULT_RESERVED_KEYS: readonly string[] = ['j', 'k'];
+
+/** The label each format's set offers on an item whose text kept personal information the masking missed. */
+export function piLeakLabel(scope: LabelScope): LabelDef {
+  return {
+    id: 'pi-leak',
+    name: 'PI leak',
+    description: 'Personal information slipped through the masking.',
+    key: '9',
+    scope,
+  };
+}

@@ -5,8 +5,7 @@
 // label whose question moved or changed reads stale, and one whose place is gone reads missing.
 import { createHash } from 'node:crypto';
 import type { LabelRow, StepRef } from '../labels/model';
-import type { LabelDef } from '../labels/labelDefs';
-import type { FormatLabelSet } from '../labels/labelDefs';
+import { piLeakLabel, type FormatLabelSet, type LabelDef } from '../labels/labelDefs';
 import type { Freshness } from '../labels/staleness';
 import { findAround } from '../labels/walk';
 import type { PersonaMemBench, PmQuestion } from './types';
@@ -78,13 +77,7 @@ export const DEFAULT_QUESTION_LABELS: readonly LabelDef[] = [
     key: '8',
     scope: 'step',
   },
-  {
-    id: 'pi-leak',
-    name: 'PI leak',
-    description: 'Personal information slipped through the masking.',
-    key: '9',
-    scope: 'step',
-  },
+  piLeakLabel('step'),
   {
     id: 'bad-ground-truth',
     name: 'Bad ground truth',

@@ -1,6 +1,6 @@
 // OmniBehavior's labels: the `platform` every trace label carries and the default label set, `traceLabels` in
 // labels.json.
-import type { FormatLabelSet, LabelDef } from '../../labels/labelDefs';
+import { piLeakLabel, type FormatLabelSet, type LabelDef } from '../../labels/labelDefs';
 
 /** The `platform` column of every trace label: traces have no platform, and the value keeps them apart. */
 export const TRACE_PLATFORM = 'omnibehavior';
@@ -66,13 +66,7 @@ export const DEFAULT_TRACE_LABELS: readonly LabelDef[] = [
     key: '8',
     scope: 'step',
   },
-  {
-    id: 'pi-leak',
-    name: 'PI leak',
-    description: 'Personal information slipped through the masking.',
-    key: '9',
-    scope: 'step',
-  },
+  piLeakLabel('step'),
   {
     id: 'bad-ground-truth',
     name: 'Bad ground truth',

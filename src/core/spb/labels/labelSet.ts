@@ -1,6 +1,6 @@
 // StreamProfileBench's default label set, `labels` in labels.json (a bare array there means this set too): the
 // failure modes of a step, named after the pool class they describe ("D_viral pick", "Missed T_new").
-import type { FormatLabelSet, LabelDef } from '../../labels/labelDefs';
+import { piLeakLabel, type FormatLabelSet, type LabelDef } from '../../labels/labelDefs';
 import { missedLabelName, pickLabelName } from '../names';
 
 export const DEFAULT_LABELS: readonly LabelDef[] = [
@@ -60,13 +60,7 @@ export const DEFAULT_LABELS: readonly LabelDef[] = [
     key: '8',
     scope: 'persona-span',
   },
-  {
-    id: 'pi-leak',
-    name: 'PI leak',
-    description: 'Personal information slipped through the masking.',
-    key: '9',
-    scope: 'persona-span',
-  },
+  piLeakLabel('persona-span'),
   {
     id: 'bad-ground-truth',
     name: 'Bad ground truth',
