@@ -12,7 +12,7 @@ import { scoreJson } from '../../src/core/personamem/report';
 import { scorePersonaMemRun } from '../../src/core/personamem/score';
 import { SKILL_HEADS, type PersonaMemBench } from '../../src/core/personamem/types';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { rowActions } from './support/sideBar';
+import { clickRowAction } from './support/sideBar';
 import { treePage } from './treePage';
 import type { PmScoreJson } from '../support/personaMemScoreJson';
 
@@ -46,8 +46,7 @@ describe('PersonaMem dashboard in the real workbench', () => {
     await wb.openView('Persona Lab');
     await waitRow('personamem', 1, (r) => r.description.includes('run:'), 'the PersonaMem root with its run');
     const row = rowLocator('personamem', 1).first();
-    await row.hover();
-    await rowActions(row, 'Open Dashboard').click();
+    await clickRowAction(row, 'Open Dashboard');
     dash = await wb.findWebviewFrame('#pmdash-root[data-state="shown"]', { timeout: 60_000 });
     await wb.waitForExtensionHostLine(/PersonaMem dashboard: showing 2 run\(s\)/);
   });

@@ -21,7 +21,7 @@ import { TINY_LABEL_SET, tinyDemoAnswer, tinyPrompt } from '../fixtures/tinybenc
 import { reply, startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { repoRoot, startWorkbench, typeInto, waitFor, type Workbench } from './harness';
 import { labelsPage } from './labelsPage';
-import { rowActions, twistie } from './support/sideBar';
+import { clickRowAction, twistie } from './support/sideBar';
 import { treePage } from './treePage';
 
 describe('a third format registered by one list entry works in the workbench', () => {
@@ -218,8 +218,7 @@ describe('a third format registered by one list entry works in the workbench', (
 
   it('opens its dashboard from its row: one table of each run’s accuracy', async () => {
     const row = rowLocator('tiny', 1).first();
-    await row.hover();
-    await rowActions(row, 'Open Dashboard').click();
+    await clickRowAction(row, 'Open Dashboard');
     const frame = await wb.findWebviewFrame('table.tiny-dashboard', { timeout: 60_000 });
     const cells = await frame
       .locator('table.tiny-dashboard tbody tr')

@@ -101,6 +101,25 @@ export function rowActions(row: Locator, label?: string): Locator {
   );
 }
 
+/**
+ * Hovers `row` and clicks its inline action `label`. The tree may draw the row again while it is hovered (a load or a
+ * label elsewhere refreshes it), which hides the action until the pointer moves: each try hovers afresh, at most
+ * five tries of 5 s.
+ */
+export async function clickRowAction(row: Locator, label: string): Promise<void> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      await row.hover({ timeout: 5_000 });
+      await rowActions(row, label).click({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
 /** The aria-label and codicon of each inline action of `row`, as "label: codicon-name". */
 export function rowActionIcons(row: Locator): Promise<string[]> {
   return rowActions(row).evaluateAll((as) =>
