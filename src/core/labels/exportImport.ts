@@ -286,11 +286,8 @@ function rowFrom(
   // The formats decide which platforms each target kind's labels carry (platformRules.ts); a kind no format knows is
   // refused below, whatever its platform.
   const known = (TARGET_KINDS as readonly unknown[]).includes(kind);
-  const platformProblem = (p: string) => (known ? importedPlatformProblem(kind as TargetKind, p) : null);
-  if (platform !== null) {
-    const problem = platformProblem(platform);
-    if (problem) err('platform', problem);
-  }
+  const platformProblem = platform !== null && known ? importedPlatformProblem(kind as TargetKind, platform) : null;
+  if (platformProblem) err('platform', platformProblem);
   let target: LabelTarget | null = null;
   if (kind === 'step') target = { kind: 'step' };
   else if (kind === 'tag') {
@@ -326,8 +323,7 @@ function rowFrom(
   }
   if (benchmark === null || platform === null || userId === null || run === null || author === null || label === null)
     return null;
-  if (note === null || tooLong || stepId === null || stepId < 0 || target === null || platformProblem(platform))
-    return null;
+  if (note === null || tooLong || stepId === null || stepId < 0 || target === null || platformProblem) return null;
   const row: LabelRow = {
     benchmark,
     platform,
