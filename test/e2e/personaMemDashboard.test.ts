@@ -45,6 +45,12 @@ describe('PersonaMem dashboard in the real workbench', () => {
   it("opens from the PersonaMem row's Open Dashboard action", async () => {
     await wb.openView('Persona Lab');
     await waitRow('personamem', 1, (r) => r.description.includes('run:'), 'the PersonaMem root with its run');
+    // Every benchmark of the folder loaded first: a benchmark's load or reload refreshes the whole view, and while
+    // VS Code refreshes it, a row's action reaches the command without its row (then Open Dashboard asks which).
+    await waitFor(async () => /^runs: /.test((await wb.sideBar.benchmarks.description().textContent()) ?? ''), {
+      timeout: 60_000,
+      message: "the Benchmarks view's description naming every benchmark's run, none loading",
+    });
     const row = rowLocator('personamem', 1).first();
     await clickRowAction(row, 'Open Dashboard');
     dash = await wb.findWebviewFrame('#pmdash-root[data-state="shown"]', { timeout: 60_000 });

@@ -1,5 +1,7 @@
 // TreeDataProvider of the Benchmarks view: the roots of each open benchmark, in order; a source's change refreshes
-// the whole view (the nodes keep their TreeItem ids, so VS Code keeps what was expanded and selected).
+// the whole view (the nodes keep their TreeItem ids, so VS Code keeps what was expanded and selected). Not only the
+// changed root: VS Code keeps the instance of a row it refreshes, and a root rebuilt on a reload holds the benchmark it
+// was built over, so the old benchmark would stay in memory. While a refresh runs, a command from a row gets no row.
 import * as vscode from 'vscode';
 import type { TreeNode } from './node';
 import type { RootSource } from './roots';
