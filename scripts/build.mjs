@@ -15,11 +15,20 @@ if (existsSync('src/cli/main.ts')) {
     platform: 'node',
     format: 'cjs',
     entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cliMain.js',
+    external: ['better-sqlite3'],
+  });
+  // The small file that starts it (src/cli/launch.ts): the V8 flags' restart and the compile cache come first.
+  jobs.push({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    entryPoints: ['src/cli/launch.ts'],
     outfile: 'dist/cli.js',
     // A plain first line: `env -S` (to pass the heap flag here) is missing from BusyBox and older coreutils, and the
     // CLI sizes its young generation itself (src/cli/youngGeneration.ts).
     banner: { js: '#!/usr/bin/env node' },
-    external: ['better-sqlite3'],
+    external: ['./cliMain.js'],
     plugins: [{ name: 'executable', setup: (b) => b.onEnd(() => chmodSync('dist/cli.js', 0o755)) }],
   });
 }

@@ -105,6 +105,8 @@ const must = ['package.json'];
 if (main) must.push(main);
 // The worker thread the extension starts for StreamProfileBench's cold load (scripts/build.mjs).
 if (existsSync(join(root, 'src/extension/benchmarks/spb/coldLoad/worker.ts'))) must.push('dist/spbColdLoad.js');
+// The CLI: the small file that starts it and its bundle (src/cli/launch.ts).
+if (existsSync(join(root, 'src/cli/launch.ts'))) must.push('dist/cli.js', 'dist/cliMain.js');
 if (needsSqlite) {
   must.push(
     ...requiredPrebuilds,

@@ -1,5 +1,5 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
-import './restartEarly';
+// Loaded by dist/cli.js (launch.ts), which has restarted the process with its V8 flags by then.
 import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';

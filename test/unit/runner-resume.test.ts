@@ -1,18 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { pyJsonLoads } from '../../src/core/io/pyjson';
@@ -162,42 +151,12 @@ describe('resume after cancelling the request loop', () => {
   });
 });
 
-/**
- * PERSONA_LAB_CLI when set; else dist/cli.js once `run` is wired into it; until then a bundle of our own over
- * the same run.ts (in test-results/, removed afterwards).
- */
-let builtDir: string | null = null;
-afterAll(() => {
-  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
-});
-
+/** PERSONA_LAB_CLI when set, else the built CLI (`npm test` builds it first). */
 async function cliPath(): Promise<string> {
   if (process.env.PERSONA_LAB_CLI) return process.env.PERSONA_LAB_CLI;
   const dist = join(repo, 'dist/cli.js');
-  if (existsSync(dist) && readFileSync(dist, 'utf8').includes('runRunCommand')) return dist;
-  mkdirSync(join(repo, 'test-results'), { recursive: true });
-  const dir = mkdtempSync(join(repo, 'test-results', 'runner-cli-'));
-  builtDir = dir;
-  const entry = join(dir, 'entry.ts');
-  writeFileSync(
-    entry,
-    `import { parseArgs } from 'node:util';
-import { RUN_OPTIONS, runRunCommand } from ${JSON.stringify(join(repo, 'src/cli/run.ts'))};
-const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { ...RUN_OPTIONS, out: { type: 'string' } } });
-runRunCommand(positionals.slice(1), values).then((code) => process.exit(code));
-`,
-  );
-  const outfile = join(dir, 'cli.js');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile,
-    external: ['better-sqlite3'],
-    logLevel: 'silent',
-  });
-  return outfile;
+  if (!existsSync(dist)) throw new Error(`${dist}: not built (npm run build)`);
+  return dist;
 }
 
 function waitExit(

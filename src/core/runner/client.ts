@@ -1,6 +1,6 @@
 // One chat completion per step over the official `openai` client, with our own retry loop (spec section 2:
 // after 3 failed attempts the reference records an error record). Pure: no `vscode`.
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import {
   DEFAULT_MAX_REPLY_BYTES,
   guardedFetch,
@@ -153,6 +153,18 @@ function transientStatus(status: number | undefined): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+type OpenAIModule = typeof import('openai');
+interface ClientSetUp {
+  sdk: OpenAIModule;
+  client: OpenAI | null;
+  setupError: string;
+}
+
+let openaiLoad: Promise<OpenAIModule> | undefined;
+/** The official client's module, evaluated at the first request: a job that sends nothing (score, audit, labels, the
+ *  extension until a re-run) does not pay for it (docs/performance.md). */
+const openaiModule = () => (openaiLoad ??= import('openai'));
+
 /**
  * A single-attempt transport over the official client (its own retries off: maxRetries 0). Each request goes
  * through `guardedFetch`: the timeout covers headers and body, the reply is capped, redirects are not followed.
@@ -161,21 +173,26 @@ export function createOpenAITransport(cfg: EndpointConfig): ChatTransport {
   const redact = redactor(cfg.apiKey);
   const timeout = Math.min(Math.max(1, Math.round(cfg.timeoutMs ?? 60_000)), MAX_TIMEOUT_SECONDS * 1000);
   const maxReplyBytes = Math.max(1, Math.floor(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES));
-  let client: OpenAI | null = null;
-  let setupError = '';
-  try {
-    client = new OpenAI({
-      baseURL: cfg.baseURL,
-      apiKey: typeof cfg.apiKey === 'string' ? cfg.apiKey : '',
-      // Ours (guardedFetch) fires first; the client's would only cover the headers.
-      timeout: timeout + 1000,
-      maxRetries: 0,
-      logLevel: 'off',
-    });
-  } catch (e) {
-    setupError = redact(e instanceof Error ? e.message : String(e));
-  }
+  let ready: Promise<ClientSetUp> | undefined;
+  const setUp = async (): Promise<ClientSetUp> => {
+    const sdk = await openaiModule();
+    try {
+      const client = new sdk.default({
+        baseURL: cfg.baseURL,
+        apiKey: typeof cfg.apiKey === 'string' ? cfg.apiKey : '',
+        // Ours (guardedFetch) fires first; the client's would only cover the headers.
+        timeout: timeout + 1000,
+        maxRetries: 0,
+        logLevel: 'off',
+      });
+      return { sdk, client, setupError: '' };
+    } catch (e) {
+      return { sdk, client: null, setupError: redact(e instanceof Error ? e.message : String(e)) };
+    }
+  };
   return async (system, prompt, signal, shape) => {
+    const { sdk, client, setupError } = await (ready ??= setUp());
+    const { APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     const started = performance.now();
     const base = { raw: '', transient: false, aborted: false, usage: null };
     if (!client) return { ...base, ok: false, error: setupError, latencyMs: 0 };

@@ -4,7 +4,7 @@
 // password in clear over a connection that is neither TLS nor loopback does not get it.
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import pg from 'pg';
+import type pg from 'pg';
 import { readRegularText } from '../io/safeFs';
 
 export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -100,15 +100,15 @@ export const cleartextAllowed = (loopback: boolean, encrypted: boolean): boolean
  * A pg Client class for one server: it answers a cleartext password request only over TLS or to a loopback host,
  * else ends the connection with CleartextRefused (the password is never written to the socket).
  */
-export function guardedClient(loopback: boolean): typeof pg.Client {
-  class GuardedClient extends pg.Client {
+export function guardedClient(pgModule: typeof pg, loopback: boolean): typeof pg.Client {
+  class GuardedClient extends pgModule.Client {
     // pg binds this method as its listener for the request (Client#_attachListeners): overriding it keeps the
     // password from ever being written to the socket.
     _handleAuthCleartextPassword(msg: unknown): void {
       const con = (this as unknown as { connection: PgConnection }).connection;
       if (cleartextAllowed(loopback, con.stream?.encrypted === true)) {
         (
-          pg.Client.prototype as unknown as { _handleAuthCleartextPassword(m: unknown): void }
+          pgModule.Client.prototype as unknown as { _handleAuthCleartextPassword(m: unknown): void }
         )._handleAuthCleartextPassword.call(this, msg);
         return;
       }

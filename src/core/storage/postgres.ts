@@ -1,7 +1,7 @@
 // PostgreSQL for a team's shared stores (labels, verdicts): one pool per server, errors worded for a person (never
 // with the password), versioned migrations run once under an advisory lock by whoever connects first, and one
 // transaction per write, retried when the server chose it as a deadlock or serialization victim.
-import { Pool, type PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { OWN_ROWS_CODE } from './pgRoles';
 import { CleartextRefused, guardedClient, isNoTlsError, tlsPlan, type TlsPlan } from './pgTls';
 import { SchemaError } from './sqlite';
@@ -136,6 +136,10 @@ export async function openPool(url: string, opts: ServerOptions = {}): Promise<P
   }
 }
 
+let pgLoad: Promise<typeof import('pg')> | undefined;
+/** pg, evaluated when a server is first opened: a job without one (score, audit, local labels) does not pay for it. */
+const pgModule = () => (pgLoad ??= import('pg'));
+
 async function connectPool(
   plan: TlsPlan,
   ssl: TlsPlan['ssl'],
@@ -148,8 +152,9 @@ async function connectPool(
   // cleanly (28P01), said below as "none given". A password written in the URL wins.
   const connect = new URL(plan.connectUrl.toString());
   if (!connect.password) connect.password = encodeURIComponent(given ?? NO_PASSWORD);
-  const pool = new Pool({
-    Client: guardedClient(plan.loopback),
+  const pg = await pgModule();
+  const pool = new pg.default.Pool({
+    Client: guardedClient(pg.default, plan.loopback),
     connectionString: connect.toString(),
     ssl,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
