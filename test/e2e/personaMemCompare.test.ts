@@ -130,6 +130,9 @@ describe('Compare Runs on PersonaMem in the real workbench', () => {
     await wb.statusBar.part(`${B} vs ${A}: ${lost.length} regressed`).waitFor();
     const target = lost[0];
     const mine = lost.filter((d) => d.personaId === target.personaId).length;
+    // The tree came back from Reload Window with the other benchmarks expanded, which can push the PersonaMem row out
+    // of the pane (its list draws only the rows in sight): collapse them first.
+    await wb.sideBar.benchmarks.collapseAll();
     await expandRow(wb.sideBar.benchmarks.row('personamem', 1).first());
     const persona = wb.sideBar.benchmarks.row(`persona ${target.personaId}`, 2).first();
     await persona.waitFor({ timeout: 30_000 });
