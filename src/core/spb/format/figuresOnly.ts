@@ -5,7 +5,7 @@
 import { stampOf, type SourceStamp } from '../../cache/store';
 import { isFsError } from '../../io/safeFs';
 import { LazyMap } from '../../lazyMap';
-import { attachFigures, attachTotals, type PlatformFigures } from '../score/stored';
+import { attachFigures, attachTotals, type PlatformFigures, type PlatformTotals } from '../score/stored';
 import { computeFigures, readFigures, readTotals } from './figuresPage';
 import { resultsFromIndex, tasksFromIndex, type FileJob, type IndexContext } from './indexed';
 import { LazyResults } from './lazyResults';
@@ -100,5 +100,17 @@ export function keepFigures(
     throw new Error(`${rel}: a figures-only load keeps no rows; load it without figuresOnly`);
   });
   attachFigures(kept, users, figures);
+  return kept;
+}
+
+/**
+ * A tasks file's users as a cold figures-only load keeps them: how many, and the totals a run's coverage counts
+ * against; the users themselves are tables the loader folds rows against (score/tableUsers.ts), not kept here.
+ */
+export function keepTotals(rel: string, count: number, totals: PlatformTotals): LazyMap<string, User> {
+  const kept = new LazyMap<string, User>(count, () => {
+    throw new Error(`${rel}: a figures-only load keeps no users' steps; load it without figuresOnly`);
+  });
+  attachTotals(kept, totals);
   return kept;
 }

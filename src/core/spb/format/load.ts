@@ -6,10 +6,11 @@ import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/sa
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
 import { readResultsIndexed, readTasksIndexed, type CacheReport, type IndexContext } from './indexed';
-import { keepFigures, openFromFigures } from './figuresOnly';
+import { keepFigures, keepTotals, openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
-import { Interner, readTasksFile } from './tasks';
+import { Interner, readTaskTables, readTasksFile } from './tasks';
 import { FileFigures } from '../score/fileFigures';
+import type { TableUser } from '../score/tableUsers';
 import {
   emptyBenchmark,
   PLATFORMS,
@@ -144,6 +145,10 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
     index.figures = true;
   }
   const stamps = new Map<Platform, SourceStamp>();
+  // A figures-only load without an index keeps each tasks file's users as tables, which its results rows are folded
+  // against as they are read (score/tableUsers.ts): no step objects, no rows.
+  const cold = opts.figuresOnly && !index;
+  const tables = new Map<Platform, ReadonlyMap<string, TableUser>>();
   for (const platform of PLATFORMS) {
     for (const f of found.tasks.filter((t) => t.platform === platform)) {
       const sink = new DiagnosticSink(f.rel);
@@ -154,7 +159,10 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
           return indexed.users;
         }
         report.read++;
-        return readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done));
+        if (!cold) return readTasksFile(f.abs, f.rel, platform, sink, intern, progress(done));
+        const got = await readTaskTables(f.abs, f.rel, platform, sink, intern, progress(done));
+        tables.set(platform, got.users);
+        return keepTotals(f.rel, got.users.size, got.totals);
       });
       if (read) {
         bench.users.set(platform, read);
@@ -173,7 +181,8 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
       const stamp = stamps.get(f.platform);
       // A figures-only load keeps each file's figures, not its rows: without an index to write, it folds each row
       // into the figures as it is read and keeps none; with one, it holds one file's rows at a time.
-      const fold = opts.figuresOnly && users && !index ? new FileFigures(f.platform) : undefined;
+      const tableUsers = tables.get(f.platform);
+      const fold = tableUsers ? new FileFigures(f.platform, tableUsers) : undefined;
       const read = await reads.read(f.abs, async () => {
         if (index && users && stamp) return readResultsIndexed(f, users, stamp, sink, intern, index, progress(done));
         report.read++;
@@ -181,7 +190,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
           f.abs,
           f.rel,
           f.platform,
-          users,
+          fold ? undefined : users,
           sink,
           intern,
           progress(done),

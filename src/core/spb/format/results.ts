@@ -4,9 +4,10 @@ import { pyNumber, type ReadFrom } from '../../io/jsonl';
 import { readSkimmedUserRows } from '../../io/rows';
 import { skimSpec } from '../../io/skim';
 import { FileStepResult, spanSource, type SpanSource } from './stepText';
-import { countHits, metricsFromHits, scoreStep, splitIndex } from '../score/step';
+import { countHits, metricsFromHits, metricsTableOf, splitIndex } from '../score/step';
 import { attachPickTables } from '../score/table';
 import type { FileFigures } from '../score/fileFigures';
+import { tableStep, tableStepValues, type TableStep } from '../score/tableUsers';
 import { describe, type Interner } from './tasks';
 import {
   METRIC_KEYS,
@@ -25,7 +26,8 @@ export interface ResultsResume extends ReadFrom {
 
 /**
  * Reads the file (or, with `resume`, what was appended to it); `lines` is the number of lines it has now. With
- * `fold`, each row goes to it once read and checked, and is not kept: `results` is then empty.
+ * `fold`, each row is checked against the fold's table users (not `users`), goes to the fold and is not kept:
+ * `results` is then empty.
  */
 export async function readResultsFile(
   absPath: string,
@@ -53,7 +55,9 @@ export async function readResultsFile(
       if (!Array.isArray(value.steps)) {
         return sink.error(raw.line, 'steps', `expected an array, got ${describe(value.steps)}`);
       }
-      const user = users?.get(value.user_id);
+      const tableUser = fold?.users.get(value.user_id);
+      const fullUser = fold ? undefined : users?.get(value.user_id);
+      const user = tableUser ?? fullUser;
       if (!user) {
         return sink.warn(raw.line, 'user_id', `unknown user ${value.user_id} (not in the ${platform} tasks); ignored`);
       }
@@ -68,8 +72,21 @@ export async function readResultsFile(
         file: relPath,
         line: raw.line,
       };
+      const truthOf = (id: number): StepTruth | undefined =>
+        tableUser ? tableStep(tableUser, id) : fullUser?.steps.find((s) => s.stepId === id)?.split;
       value.steps.forEach((s, i) => {
-        const step = readStepResult(s, `steps[${i}]`, raw.line, user, sink, fold ? undefined : intern, spans, source);
+        const at = `steps[${i}]`;
+        const step = readStepResult(
+          s,
+          at,
+          raw.line,
+          user.userId,
+          truthOf,
+          sink,
+          fold ? undefined : intern,
+          spans,
+          source,
+        );
         if (!step) return;
         if (result.steps.has(step.stepId)) {
           sink.warn(raw.line, `steps[${i}].step_id`, `duplicate step id ${step.stepId}; the later one is ignored`);
@@ -77,9 +94,9 @@ export async function readResultsFile(
         }
         result.steps.set(step.stepId, step);
       });
-      if (fold) {
+      if (fold && tableUser) {
         (seen as Set<string>).add(user.userId);
-        fold.add(user, result);
+        fold.add(tableUser, result);
       } else results.set(user.userId, result);
     },
     onProgress,
@@ -97,7 +114,8 @@ function readStepResult(
   value: unknown,
   at: string,
   line: number,
-  user: User,
+  userId: string,
+  truthOf: (stepId: number) => StepTruth | undefined,
   sink: DiagnosticSink,
   /** Shares the picks' strings with the tasks' tags, for rows that are kept; a folded row's go with it. */
   intern: Interner | undefined,
@@ -112,9 +130,9 @@ function readStepResult(
     sink.error(line, `${at}.step_id`, `expected an integer, got ${describe(value.step_id)}`);
     return null;
   }
-  const task = user.steps.find((s) => s.stepId === value.step_id);
+  const task = truthOf(value.step_id);
   if (!task) {
-    sink.warn(line, `${at}.step_id`, `user ${user.userId} has no step ${value.step_id}; ignored`);
+    sink.warn(line, `${at}.step_id`, `user ${userId} has no step ${value.step_id}; ignored`);
     return null;
   }
   let prediction: unknown[] = [];
@@ -129,9 +147,9 @@ function readStepResult(
     sink.error(line, `${at}.prediction`, `expected an array, got ${describe(value.prediction)}; taken as no picks`);
   }
   const stored = readMetrics(value.metrics, `${at}.metrics`, line, sink);
-  const exact = stored && agreesWithScore(stored, task.split, prediction, true);
-  if (stored !== undefined && !exact && !agreesWithScore(stored, task.split, prediction)) {
-    const recomputed = scoreStep(task.split, prediction);
+  const exact = stored && agreesWithScore(stored, task, prediction, true);
+  if (stored !== undefined && !exact && !agreesWithScore(stored, task, prediction)) {
+    const recomputed = stepValues(task, prediction, values) ? metricsTableOf((m) => values[m]) : null;
     sink.warn(
       line,
       `${at}.metrics`,
@@ -141,7 +159,8 @@ function readStepResult(
   if (spans.length && file) {
     const [rAt, rLength] = spanOf(value.reasoning, spans);
     const [pAt, pLength] = spanOf(value.persona_summary, spans);
-    const kept = exact ? { scoredBy: task.split } : stored;
+    // A table step is a cold figures-only read's, which keeps no texts and so never gets here.
+    const kept = exact && !isTableStep(task) ? { scoredBy: task } : stored;
     return new FileStepResult(value.step_id, prediction, kept, line, file, rAt, rLength, pAt, pLength);
   }
   return {
@@ -193,20 +212,33 @@ const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Mat
 const hits = new Int32Array(8);
 const values = new Float64Array(7);
 
+/** The tasks' side of a step a result is checked against: its split, or its entry in a table user (tableUsers.ts). */
+type StepTruth = PoolSplit | TableStep;
+
+const isTableStep = (t: StepTruth): t is TableStep => 'splits' in t;
+
+/** The step's metrics into `out` (METRIC_KEYS order); false when it is not scored (no positives). */
+function stepValues(truth: StepTruth, prediction: readonly unknown[], out: Float64Array): boolean {
+  if (isTableStep(truth)) return tableStepValues(truth, prediction, out);
+  const ix = splitIndex(truth);
+  if (ix.K === 0) return false;
+  countHits(ix, prediction, hits);
+  metricsFromHits(ix, hits, out);
+  return true;
+}
+
 /**
  * Whether the stored metrics are the step's score (within 1e-9, or to the bit with `exact`), checked without
  * building a metrics object: the loader asks for every step of every load, the index for every step it writes.
  */
 export function agreesWithScore(
   stored: StepMetrics | null,
-  split: PoolSplit,
+  truth: StepTruth,
   prediction: readonly unknown[],
   exact = false,
 ): boolean {
-  const ix = splitIndex(split);
-  if (ix.K === 0 || stored === null) return ix.K === 0 && stored === null;
-  countHits(ix, prediction, hits);
-  metricsFromHits(ix, hits, values);
+  if (stored === null) return !stepValues(truth, prediction, values);
+  if (!stepValues(truth, prediction, values)) return false;
   for (let m = 0; m < METRIC_KEYS.length; m++) {
     const a = stored[METRIC_KEYS[m]];
     if (exact ? !Object.is(a, values[m]) : !close(a, values[m])) return false;

@@ -5,6 +5,7 @@ import { readSkimmedValues } from '../../io/rows';
 import { skimSpec } from '../../io/skim';
 import { splitIndex, tagPosition } from '../score/step';
 import { attachSplitTables } from '../score/table';
+import { TableUsersBuilder } from '../score/tableUsers';
 import { META_KEYS, POOL_CLASSES, type Platform, type PoolSplit, type Step, type User } from '../types';
 import { type LineRef } from '../../io/diagnostics';
 
@@ -31,6 +32,38 @@ export async function readTasksFile(
   onProgress?: (bytes: number) => void,
 ): Promise<Map<string, User>> {
   const users = new Map<string, User>();
+  await readUsers(absPath, relPath, platform, sink, intern, (user) => users.set(user.userId, user), onProgress);
+  attachSplitTables(users.values());
+  return users;
+}
+
+/**
+ * As readTasksFile, with the same diagnostics, for a cold figures-only load: each user kept as tables as soon as its
+ * line is read (score/tableUsers.ts), and the users as objects let go.
+ */
+export async function readTaskTables(
+  absPath: string,
+  relPath: string,
+  platform: Platform,
+  sink: DiagnosticSink,
+  intern: Interner,
+  onProgress?: (bytes: number) => void,
+): Promise<ReturnType<TableUsersBuilder['finish']>> {
+  const tables = new TableUsersBuilder();
+  await readUsers(absPath, relPath, platform, sink, intern, (user) => tables.add(user), onProgress);
+  return tables.finish();
+}
+
+/** Each user of the file that is read and not a duplicate, in file order, to `keep`. */
+async function readUsers(
+  absPath: string,
+  relPath: string,
+  platform: Platform,
+  sink: DiagnosticSink,
+  intern: Interner,
+  keep: (user: User) => void,
+  onProgress?: (bytes: number) => void,
+): Promise<void> {
   const firstLine = new Map<string, number>();
   await readSkimmedValues(
     absPath,
@@ -50,12 +83,10 @@ export async function readTasksFile(
         return;
       }
       firstLine.set(user.userId, raw.line);
-      users.set(user.userId, user);
+      keep(user);
     },
     onProgress,
   );
-  attachSplitTables(users.values());
-  return users;
 }
 
 function readUser(

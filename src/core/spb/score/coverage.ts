@@ -18,7 +18,7 @@ export interface RunCoverage {
  * Steps with a result row in a pick table (per step: -1 for no row, else n and n picks), split table alongside; each
  * present step's position goes into `key`.
  */
-function presentSteps(splits: Int32Array, picks: Int32Array, key: CoverageKey, user: number): number {
+export function presentSteps(splits: Int32Array, picks: Int32Array, key: CoverageKey, user: number): number {
   let present = 0;
   let s = 0;
   let p = 0;

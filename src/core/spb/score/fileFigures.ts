@@ -1,14 +1,16 @@
 // A results file's figures folded row by row as it is read (a cold `score --no-cache`): each row's user score, its
 // score without failed requests, its coverage and its counts are taken when the row is read and the row is let go,
-// as the Python peer reduces each line. The same functions as scoreRun, runCoverage and failedRequests over the rows
-// (rowScore, rowSteps, isErrorRecord, and aggregateUsers' sums), in the file's order: the same figures to the bit.
+// as the Python peer reduces each line. The users are tables (tableUsers.ts), and a row is scored and counted from
+// its pick table as scoreRun and runCoverage read the loader's tables (scoreFromTables, presentSteps), with
+// isErrorRecord and aggregateUsers' sums, in the file's order: the same figures to the bit.
 import { CoverageKey } from '../../coverage';
-import { rowSteps } from './coverage';
+import { presentSteps } from './coverage';
 import { isErrorRecord } from './failedRequests';
-import { rowScore } from './run';
-import { UsersSum } from './step';
+import { UserAccumulator } from './run';
+import { UsersSum, type UserScore } from './step';
 import type { PlatformFigures } from './stored';
-import type { Platform, StepResult, User, UserResult } from '../types';
+import { rowPickTable, type TableUser } from './tableUsers';
+import type { Platform, StepResult, UserResult } from '../types';
 
 const notFailed = (s: StepResult) => !isErrorRecord(s);
 
@@ -17,6 +19,7 @@ export class FileFigures {
   private readonly scores = new UsersSum();
   private readonly excluding = new UsersSum();
   private readonly key = new CoverageKey();
+  private readonly acc = new UserAccumulator();
   private usersCovered = 0;
   private stepsCovered = 0;
   private failed = 0;
@@ -24,9 +27,13 @@ export class FileFigures {
   /** Rows folded (the file's rows, as its map's size would be). */
   rows = 0;
 
-  constructor(private readonly platform: Platform) {}
+  /** `users`: the platform's users, which the reader looks each row's user up in. */
+  constructor(
+    private readonly platform: Platform,
+    readonly users: ReadonlyMap<string, TableUser>,
+  ) {}
 
-  add(user: User, row: UserResult): void {
+  add(user: TableUser, row: UserResult): void {
     this.rows++;
     let failed = 0;
     for (const s of row.steps.values()) {
@@ -34,16 +41,23 @@ export class FileFigures {
       if (isErrorRecord(s)) failed++;
     }
     this.failed += failed;
-    const score = rowScore(user, row.steps);
+    const picks = rowPickTable(user, row.steps);
+    const score = this.score(user, picks);
     if (score) this.scores.add(score);
     // A row without a failed step scores the same steps in the same order without them: the same score.
-    const without = failed === 0 ? score : rowScore(user, row.steps, undefined, notFailed);
+    const without = failed === 0 ? score : this.score(user, rowPickTable(user, row.steps, notFailed));
     if (without) this.excluding.add(without);
-    const present = rowSteps(user, row.steps, this.key, CoverageKey.of(user.userId));
+    const present = presentSteps(user.splits, picks, this.key, CoverageKey.of(user.userId));
     if (present > 0) {
       this.usersCovered++;
       this.stepsCovered += present;
     }
+  }
+
+  private score(user: TableUser, picks: Int32Array): UserScore | null {
+    this.acc.reset();
+    this.acc.addTables(user.splits, picks);
+    return this.acc.score();
   }
 
   finish(): PlatformFigures {

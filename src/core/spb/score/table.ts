@@ -7,7 +7,7 @@ import type { StepResult, User, UserResult } from '../types';
 
 const SPLITS = Symbol('splitTable');
 
-function splitTableSize(user: User): number {
+export function splitTableSize(user: User): number {
   let size = 0;
   for (const s of user.steps) size += 8 + 2 * splitIndex(s.split).ids.length;
   return size;
@@ -17,7 +17,7 @@ function splitTableSize(user: User): number {
  * A user's split table: per step, in order, K, the six class sizes, n, then n (tag id, class mask) pairs. Steps
  * without positives (K = 0) are kept, so that positions line up with user.steps.
  */
-function writeSplitTable(user: User, table: Int32Array): void {
+export function writeSplitTable(user: User, table: Int32Array): void {
   let at = 0;
   for (const step of user.steps) {
     const ix: SplitIndex = splitIndex(step.split);
@@ -41,11 +41,20 @@ function pickTableSize(user: User, steps: ReadonlyMap<number, StepResult>): numb
   return size;
 }
 
-function writePickTable(user: User, steps: ReadonlyMap<number, StepResult>, table: Int32Array): void {
+/** A user's step ids in order: its steps, or a table user's ids (tableUsers.ts). */
+type StepIds = readonly { stepId: number }[] | Int32Array;
+
+/** Writes the pick table; a step whose result `keep` does not keep is written as one without a result. */
+export function writePickTable(
+  ids: StepIds,
+  steps: ReadonlyMap<number, StepResult>,
+  table: Int32Array,
+  keep?: (step: StepResult) => boolean,
+): void {
   let at = 0;
-  for (const s of user.steps) {
-    const r = steps.get(s.stepId);
-    if (!r) {
+  for (let i = 0; i < ids.length; i++) {
+    const r = steps.get(ids instanceof Int32Array ? ids[i] : ids[i].stepId);
+    if (!r || (keep && !keep(r))) {
       table[at++] = -1;
       continue;
     }
@@ -104,7 +113,7 @@ export function attachPickTables(results: ReadonlyMap<string, UserResult>, users
   for (const { result, user, splits, size } of list) {
     const picks = buffer.subarray(at, at + size);
     at += size;
-    writePickTable(user, result.steps, picks);
+    writePickTable(user.steps, result.steps, picks);
     entries.push({ userId: result.userId, splits, picks });
   }
   platformTables.set(results, { users, size: results.size, entries });
