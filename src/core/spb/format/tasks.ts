@@ -23,16 +23,19 @@ export class Interner {
 // The posts are most of a tasks file and are read back from the line when a view shows them (load.ts).
 const TASK_SKIM = skimSpec(['posts_text']);
 
-export async function readTasksFile(
+/** Where a tasks file is read from and where its problems go. */
+type TasksRead = [
   absPath: string,
   relPath: string,
   platform: Platform,
   sink: DiagnosticSink,
   intern: Interner,
   onProgress?: (bytes: number) => void,
-): Promise<Map<string, User>> {
+];
+
+export async function readTasksFile(...read: TasksRead): Promise<Map<string, User>> {
   const users = new Map<string, User>();
-  await readUsers(absPath, relPath, platform, sink, intern, (user) => users.set(user.userId, user), onProgress);
+  await readUsers((user) => users.set(user.userId, user), ...read);
   attachSplitTables(users.values());
   return users;
 }
@@ -41,28 +44,16 @@ export async function readTasksFile(
  * As readTasksFile, with the same diagnostics, for a cold figures-only load: each user kept as tables as soon as its
  * line is read (score/tableUsers.ts), and the users as objects let go.
  */
-export async function readTaskTables(
-  absPath: string,
-  relPath: string,
-  platform: Platform,
-  sink: DiagnosticSink,
-  intern: Interner,
-  onProgress?: (bytes: number) => void,
-): Promise<ReturnType<TableUsersBuilder['finish']>> {
+export async function readTaskTables(...read: TasksRead): Promise<ReturnType<TableUsersBuilder['finish']>> {
   const tables = new TableUsersBuilder();
-  await readUsers(absPath, relPath, platform, sink, intern, (user) => tables.add(user), onProgress);
+  await readUsers((user) => tables.add(user), ...read);
   return tables.finish();
 }
 
 /** Each user of the file that is read and not a duplicate, in file order, to `keep`. */
 async function readUsers(
-  absPath: string,
-  relPath: string,
-  platform: Platform,
-  sink: DiagnosticSink,
-  intern: Interner,
   keep: (user: User) => void,
-  onProgress?: (bytes: number) => void,
+  ...[absPath, relPath, platform, sink, intern, onProgress]: TasksRead
 ): Promise<void> {
   const firstLine = new Map<string, number>();
   await readSkimmedValues(
