@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { INDEX_DIR } from '../../src/core/cache/store';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { mb } from './measure';
+import { peakRssBytes } from './peakRss';
 
 async function main(): Promise<void> {
   const dir = resolve(process.argv[2] ?? '.cache/bench-paper');
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     const ms = performance.now() - t0;
     const m = heap();
     console.log(
-      `${what}: ${bench.runs.size} runs in ${ms.toFixed(0)} ms; kept: heap ${mb(m.heapUsed - base.heapUsed)}, external + array buffers ${mb(m.external + m.arrayBuffers - base.external - base.arrayBuffers)}; RSS now ${mb(m.rss)}, peak ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      `${what}: ${bench.runs.size} runs in ${ms.toFixed(0)} ms; kept: heap ${mb(m.heapUsed - base.heapUsed)}, external + array buffers ${mb(m.external + m.arrayBuffers - base.external - base.arrayBuffers)}; RSS now ${mb(m.rss)}, peak ${mb(peakRssBytes())}`,
     );
   };
   await openOnce('cold (writing the index)');

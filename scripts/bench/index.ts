@@ -12,6 +12,7 @@ import { skimming } from '../../src/core/io/rows';
 import { loadBenchmark } from '../../src/core/spb/format/load';
 import { loadView } from '../../test/support/loadView';
 import { mb, median, range, time, timeAsync } from './measure';
+import { PEAK_RSS_JS, PEAK_RSS_PY } from './peakRss';
 
 const REPEATS = 5;
 const PROCESS_REPEATS = 3;
@@ -74,7 +75,7 @@ export function rssProbe(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'pl-bench-rss-')), 'probe.cjs');
   writeFileSync(
     path,
-    "process.on('exit', () => require('fs').writeFileSync(process.env.PL_RSS_OUT, String(process.resourceUsage().maxRSS * 1024)));\n",
+    `process.on('exit', () => require('fs').writeFileSync(process.env.PL_RSS_OUT, String(${PEAK_RSS_JS})));\n`,
   );
   return path;
 }
@@ -156,7 +157,8 @@ export function pythonJob(dir: string, runs: string[]): string[] | undefined {
   const argv = JSON.stringify([script, dir, ...runs.flatMap((r) => ['--run', r])]);
   const code = [
     'import atexit, os, resource, runpy, sys',
-    "atexit.register(lambda: open(os.environ['PL_RSS_OUT'], 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)))",
+    ...PEAK_RSS_PY,
+    "atexit.register(lambda: open(os.environ['PL_RSS_OUT'], 'w').write(str(_peak_rss())))",
     `sys.argv = ${argv}`,
     "runpy.run_path(sys.argv[0], run_name='__main__')",
   ].join('\n');

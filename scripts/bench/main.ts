@@ -15,6 +15,7 @@ import { measureLabelImport } from './labels';
 import { measureLabelServer } from './labelServer';
 import { measureLongLine } from './longLine';
 import { mb, median, range, time, timeAsync } from './measure';
+import { PEAK_RSS_JS, peakRssBytes } from './peakRss';
 import { measureRunShare } from './runShare';
 import { measurePersonaMem, personaMemWorker } from './personamem';
 import { cliHeapWorker } from './cliHeap';
@@ -65,8 +66,7 @@ function bareParse(files: string[]): number {
 async function worker(dir: string, runs: string[] | undefined): Promise<void> {
   const bench = await loadBenchmark(dir, { runs });
   const scores = [...bench.runs.values()].map((r) => scoreRun(bench, r));
-  const rssKiB = process.resourceUsage().maxRSS;
-  process.stdout.write(JSON.stringify({ rssBytes: rssKiB * 1024, runs: scores.length }));
+  process.stdout.write(JSON.stringify({ rssBytes: peakRssBytes(), runs: scores.length }));
 }
 
 interface PyTiming {
@@ -217,7 +217,7 @@ async function driver(): Promise<void> {
   const names = [...bench.runs.keys()];
   if (process.argv.includes('--cli')) return measureJobs(dir, names.slice(0, wantRuns));
   console.log(
-    `benchmark: ${dir} (idle node RSS for scale: ${mb(Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS*1024))'], { encoding: 'utf8' }).stdout))})`,
+    `benchmark: ${dir} (idle node RSS for scale: ${mb(Number(spawnSync(process.execPath, ['-e', `process.stdout.write(String(${PEAK_RSS_JS}))`], { encoding: 'utf8' }).stdout))})`,
   );
   await measure(dir, names.slice(0, 1), false);
   await measure(dir, names.slice(0, wantRuns), process.env.PL_BENCH_PYTHON !== '0');

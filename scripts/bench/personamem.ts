@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { personaMem } from '../../src/core/personamem/format';
 import { generatePersonaMem } from '../gen-personamem/generate.mjs';
 import { mb, median, range, time, timeAsync } from './measure';
+import { peakRssBytes } from './peakRss';
 
 const REPEATS = 3;
 
@@ -35,7 +36,7 @@ export async function personaMemWorker(dir: string, bare: boolean): Promise<void
     const { opened } = await personaMem.load(dir);
     await opened.score({ output: { kind: 'json' } });
   }
-  process.stdout.write(JSON.stringify({ rssBytes: process.resourceUsage().maxRSS * 1024 }));
+  process.stdout.write(JSON.stringify({ rssBytes: peakRssBytes() }));
 }
 
 const rssOf = (dir: string, bare: boolean) => {
