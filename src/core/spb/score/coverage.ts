@@ -48,7 +48,7 @@ export function totalsIn(users: ReadonlyMap<string, User>, platform: Platform, s
 }
 
 /** The user's steps a result row has, each added to `key` by its position; how many. */
-export function rowSteps(user: User, steps: ReadonlyMap<number, unknown>, key: CoverageKey, userHash: number): number {
+function rowSteps(user: User, steps: ReadonlyMap<number, unknown>, key: CoverageKey, userHash: number): number {
   let n = 0;
   user.steps.forEach((s, i) => {
     if (!steps.has(s.stepId)) return;

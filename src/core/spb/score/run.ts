@@ -124,19 +124,12 @@ function userScoresOf(
   return userScores;
 }
 
-let shared: UserAccumulator | undefined;
-
-/** One result row's user score over the steps `keep` keeps (all by default); null when none of them is scored. */
-export function rowScore(
-  user: User,
-  steps: ReadonlyMap<number, StepResult>,
-  acc: UserAccumulator = (shared ??= new UserAccumulator()),
-  keep?: (step: StepResult) => boolean,
-): UserScore | null {
+/** One result row's user score; null when none of its steps is scored. */
+function rowScore(user: User, steps: ReadonlyMap<number, StepResult>, acc: UserAccumulator): UserScore | null {
   acc.reset();
   for (const step of user.steps) {
     const stepResult = steps.get(step.stepId);
-    if (stepResult && (!keep || keep(stepResult))) acc.add(step, stepResult.prediction);
+    if (stepResult) acc.add(step, stepResult.prediction);
   }
   return acc.score();
 }
