@@ -18,16 +18,14 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * Turns the cache on for the modules loaded from now on; says nothing and changes nothing when it cannot (an older
  * Node, a cache folder that cannot be made): the CLI then compiles its bundle as before.
  */
-export function enableCliCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const enable = (nodeModule as { enableCompileCache?: (dir: string) => { status: number; directory?: string } })
-    .enableCompileCache;
-  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return undefined;
+export function enableCliCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return;
   const dir = compileCacheDir(env);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const result = enable(dir);
-    return result.directory;
+    enable(dir);
   } catch {
-    return undefined;
+    // no cache: the bundle is compiled as before
   }
 }

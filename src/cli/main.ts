@@ -1,9 +1,8 @@
 // The headless CLI: the same core as the extension, no logic of its own beyond argument handling and printing.
-// Loaded by dist/cli.js (launch.ts), which has restarted the process with its V8 flags by then.
+// Loaded by dist/cli.js (launch.ts), which has chosen the Node and restarted the process with its V8 flags by then.
 import { runCommand, UsageError } from './commands';
 import { COMMANDS, parseCli, specFor, commandHelp } from './spec';
 import { StorageUnavailableError } from '../core/storage/sqlite';
-import { relaunch, toolchainNode } from './toolchainNode';
 import { FORMAT_HELP_NOTES } from './formats';
 
 /** The five commands people use most, one line each, then every command's full usage. */
@@ -59,12 +58,7 @@ function exitWhenFlushed(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-const toolchain = toolchainNode(__dirname);
-if (toolchain) {
-  relaunch(toolchain, process.argv[1], process.argv.slice(2));
-} else {
-  main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
-    process.stderr.write(`persona-lab: ${String(err)}\n`);
-    exitWhenFlushed(1);
-  });
-}
+main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
+  process.stderr.write(`persona-lab: ${String(err)}\n`);
+  exitWhenFlushed(1);
+});
