@@ -17,6 +17,9 @@ if (existsSync('src/cli/main.ts')) {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
     external: ['better-sqlite3'],
+    // V8 keeps a script's whole source for as long as its functions live: without the libraries' comments and
+    // indentation a CLI process holds a quarter less of it (names stay, and the source map maps it back).
+    minifyWhitespace: true,
   });
   // The small file that starts it (src/cli/launch.ts): the V8 flags' restart and the compile cache come first.
   jobs.push({

@@ -3,7 +3,7 @@
 // first where the job runs: on the toolchain's Node when this one is too old for the stores (toolchainNode.ts), else
 // here, restarted with its V8 flags (youngGeneration.ts); neither image it leaves compiles the bundle. Then it lets
 // Node keep the bundle's compiled code in a per-user cache (compileCache.ts), and loads it.
-import { restartWith, youngGenerationFlags } from './youngGeneration';
+import { forgetRestartTunables, restartWith, youngGenerationFlags } from './youngGeneration';
 import { enableCliCompileCache } from './compileCache';
 import { relaunch, toolchainNode } from './toolchainNode';
 
@@ -12,6 +12,7 @@ if (toolchain) relaunch(toolchain, process.argv[1], process.argv.slice(2));
 else {
   const flags = youngGenerationFlags(process.execArgv, process.env, typeof process.execve === 'function');
   if (flags) restartWith(flags);
+  forgetRestartTunables(process.env);
   enableCliCompileCache();
   // Left as it is by the build (external): the CLI's own bundle beside this one. A require, not an import: an import
   // is hoisted above the restart, and the image about to be replaced would load the bundle first.

@@ -4,7 +4,15 @@ import { readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEMI_SPACE_MIB, YOUNG_GENERATION_ENV, youngGenerationFlags } from '../../src/cli/youngGeneration';
+import {
+  forgetRestartTunables,
+  MALLOC_ENV,
+  MALLOC_TUNABLES,
+  restartEnv,
+  SEMI_SPACE_MIB,
+  YOUNG_GENERATION_ENV,
+  youngGenerationFlags,
+} from '../../src/cli/youngGeneration';
 import { SAMPLE } from '../support/committedSample';
 
 const FLAG = `--max-semi-space-size=${SEMI_SPACE_MIB}`;
@@ -45,11 +53,39 @@ describe('youngGenerationFlags', () => {
   });
 });
 
+describe("the restart's malloc tunables", () => {
+  it('are given to the new image unless the user set their own, and taken out of what its children inherit', () => {
+    const env = restartEnv({ PATH: '/bin' }, [FLAG]);
+    expect(env).toEqual({
+      PATH: '/bin',
+      [YOUNG_GENERATION_ENV]: FLAG,
+      GLIBC_TUNABLES: MALLOC_TUNABLES,
+      [MALLOC_ENV]: '1',
+    });
+    forgetRestartTunables(env);
+    expect(env).toEqual({ PATH: '/bin', [YOUNG_GENERATION_ENV]: FLAG });
+
+    const own = restartEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, [FLAG]);
+    expect(own.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=4');
+    expect(own[MALLOC_ENV]).toBeUndefined();
+    forgetRestartTunables(own);
+    expect(own.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=4');
+  });
+
+  it('are never taken from a user who set the same ones in a restarted image', () => {
+    const env: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', [MALLOC_ENV]: '1' };
+    forgetRestartTunables(env);
+    expect(env).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+  });
+});
+
 describe('the restarted CLI', () => {
   const env = (restart: boolean) => {
     const e: NodeJS.ProcessEnv = { ...process.env };
     delete e[YOUNG_GENERATION_ENV];
     delete e.NODE_OPTIONS;
+    delete e.GLIBC_TUNABLES;
+    delete e[MALLOC_ENV];
     if (!restart) e[YOUNG_GENERATION_ENV] = 'off';
     return e;
   };
@@ -95,6 +131,10 @@ describe('the restarted CLI', () => {
     const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
     expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain(FLAG);
     expect(environ).toContain(`${YOUNG_GENERATION_ENV}=${FLAG}`);
+    // glibc 2.36 rewrites the variable in place as it reads it: /proc then shows only its first tunable.
+    const shown = environ.find((e) => e.startsWith('GLIBC_TUNABLES='))?.slice('GLIBC_TUNABLES='.length);
+    expect([MALLOC_TUNABLES, MALLOC_TUNABLES.split(':')[0]]).toContain(shown);
+    expect(environ).toContain(`${MALLOC_ENV}=1`);
     child.kill('SIGINT');
     // The endpoint's own handler may already listen (a clean exit 0) or not yet (ended by the signal).
     expect(['0', '130', 'SIGINT']).toContain(await exited);
