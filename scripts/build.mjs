@@ -1,6 +1,6 @@
 // Bundles the CLI, the extension host code and one bundle per webview with esbuild.
-import { build, context } from 'esbuild';
-import { existsSync, readdirSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
+import { build, context, transform } from 'esbuild';
+import { existsSync, readdirSync, readFileSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -80,6 +80,15 @@ if (existsSync('scripts/bench-pi.ts')) {
     external: ['better-sqlite3'],
   });
 }
+// A page's `.css` imports: the sheet's text, minified, which the page puts in a <style> under its CSP nonce.
+const cssAsText = {
+  name: 'css-as-text',
+  setup: (b) =>
+    b.onLoad({ filter: /\.css$/ }, async (args) => {
+      const { code } = await transform(readFileSync(args.path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: code, loader: 'text' };
+    }),
+};
 // One browser bundle per folder under webview/ that has a main.ts, named by the folder; a format's pages sit one level
 // down (webview/spb/step/main.ts is dist/webview/step.js).
 const pages = (dir) =>
@@ -104,7 +113,10 @@ if (existsSync('webview')) {
       format: 'iife',
       entryPoints: [entry],
       outfile: `dist/webview/${name}.js`,
-      loader: { ...common.loader, '.css': 'text' },
+      // Minified, its style sheets too: a page's bundle reaches the webview through VS Code's service worker and the
+      // workbench, and is parsed before the page can ask for its content (the step view's 204 KiB became 131 KiB).
+      minify: true,
+      plugins: [cssAsText],
     });
   }
 }
