@@ -111,10 +111,12 @@ function show(model: StepModel, nav: NavState, pi: StepPiMarks, pinnedRun: strin
   showRerun();
 }
 
-// The header is sticky: keep anchors and scrollIntoView clear of it (scroll-padding-top in step.css).
+// The header is sticky: keep anchors and scrollIntoView clear of it. Set as scroll-padding-top itself, on the root
+// only: a custom property set on <html> is inherited, and changing it restyled every element of the page in the
+// frame that first paints a step.
 const headerSize = new ResizeObserver((entries) => {
   for (const e of entries)
-    document.documentElement.style.setProperty('--header-h', `${Math.ceil(e.target.getBoundingClientRect().height)}px`);
+    document.documentElement.style.scrollPaddingTop = `${Math.ceil(e.target.getBoundingClientRect().height) + 8}px`;
 });
 function trackHeader(): void {
   headerSize.disconnect();

@@ -1,5 +1,4 @@
 // The candidate pool section of the step view: tags grouped by meta list, marked hit / missed / wrong pick.
-import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import type { TagMemory } from '../../../src/core/spb/score/tagMemory';
 import type { PoolGroup, PoolTag, StepModel, TagMark } from '../../../src/core/spb/view/stepModel';
 import { EMPTY_PI, fieldKey, type PiMark, type StepPiMarks } from '../../../src/core/pi/spans';
@@ -42,10 +41,10 @@ function memoryPart(m: TagMemory, goToStep: (stepId: number) => void): HTMLEleme
   return link;
 }
 
+/** A group's count as a counter badge: a plain span (step.css), not a custom element with a shadow root to build for
+ *  each of the six groups in the frame that first paints a step. */
 function badge(text: string, title?: string): HTMLElement {
-  const b = el('vscode-badge', { text, title });
-  b.variant = 'counter';
-  return b;
+  return el('span', { className: 'count-badge', text, title });
 }
 
 export function poolSummary(model: StepModel): string {
