@@ -197,6 +197,10 @@ describe('the cold load in a worker thread', () => {
     let changes = 0;
     s.onDidChange(() => changes++);
     await s.open(root);
+    // The superseded open resolves only once the newer one has loaded: a caller that reloads and then reads the
+    // benchmark (a persona ablation showing its new runs) reads the new one, never the one from before both.
+    expect(changes).toBe(1);
+    expect(s.bench).toBeDefined();
     await second;
     expect(lines).toContain(`info the load of ${root} was stopped: a newer open of ${root}`);
     expect(changes).toBe(1);

@@ -72,20 +72,32 @@ export abstract class BenchmarkSession<
     return this.pendingLoads > 0;
   }
 
+  /**
+   * Resolves once the benchmark the caller asked for is loaded: when a newer open made this load pointless, once that
+   * newer one has settled too, so that a caller reading `bench` next (a re-run that reloads to show its new run) never
+   * reads the benchmark from before both.
+   */
   open(target: string): Promise<void> {
     this.setLoading(+1);
     const work = this.queue.then(() => this.load(target)).finally(() => this.setLoading(-1));
-    this.queue = work.catch(() => undefined);
-    return work;
+    this.queue = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    // The newer open queued itself before it stopped this one, so the queue holds it by the time this one ends.
+    return work.then(async (superseded) => {
+      if (superseded) await this.ready();
+    });
   }
 
-  private async load(target: string): Promise<void> {
+  /** Loads `target`; true when a newer open superseded it (no change was made). */
+  private async load(target: string): Promise<boolean> {
     const started = Date.now();
     let bench: B;
     try {
       bench = await this.host.progress(this.loadTitle, (report) => this.loadBench(target, report));
     } catch (err) {
-      if (err instanceof LoadSuperseded) return;
+      if (err instanceof LoadSuperseded) return true;
       throw err;
     }
     this.benchmark = bench;
@@ -93,6 +105,7 @@ export abstract class BenchmarkSession<
     this.selection.loaded(bench, () => this.firstRun(bench));
     await this.loaded(target, bench, Date.now() - started);
     this.changed.fire();
+    return false;
   }
 
   private setLoading(delta: number): void {
