@@ -29,11 +29,13 @@ import type { Frame, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { parseHeapLine } from '../../src/extension/heapLine';
+import { READING_USERS } from '../../src/extension/benchmarks/spb/treeModel';
 import { POOL_CLASSES, type Platform } from '../../src/core/spb/types';
 import { repoRoot, resultsDir, startWorkbench, waitFor, type Workbench } from './harness';
 import { rowDescription, rowName, twistie } from './support/sideBar';
 import {
   armFigures,
+  firstFiguresRows,
   armFirstOpen,
   extensionHostUsage,
   figuresShownAt,
@@ -190,6 +192,25 @@ describe('tree click → step view rendered', () => {
       const coldToFiguresMs = figuresAt - (logTime(loaded) - openColdMs);
       const pageToFiguresMs = Math.round(figuresAt - (await wb.page.evaluate(() => performance.timeOrigin)));
       const hostMemory = extensionHostUsage(wb.dir);
+      // On a folder new to its index, the first figures are the index worker's first read (the rows say "reading
+      // users…" until the open ends): every row then shows the same figures once the users are read.
+      const firstRows = (await firstFiguresRows(wb.page)) ?? [];
+      const early = firstRows.some(([, d]) => d.endsWith(` · ${READING_USERS}`));
+      if (early) {
+        const after = await waitFor(
+          async () => {
+            const rows = await wb.sideBar.benchmarks.readRows();
+            return rows.some((r) => r.description.includes(READING_USERS))
+              ? undefined
+              : new Map(rows.map((r) => [r.label, r.description]));
+          },
+          { timeout: LOAD_TIMEOUT, message: 'the tree over the loaded benchmark' },
+        );
+        for (const [name, d] of firstRows.filter(([, d]) => /(^|· )R \d|Avg\. R/.test(d)))
+          expect(after.get(name), `${name}: its early figures, then after the open`).toBe(
+            d.replace(` · ${READING_USERS}`, ''),
+          );
+      }
       // The heap once the cold open's index is written, before the refresh below loads the folder again.
       const heap = await waitFor(
         () =>

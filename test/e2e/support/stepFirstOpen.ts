@@ -143,11 +143,12 @@ export async function readFirstOpen(
   return { milestones: out, readyAfterPanelMs, stepSentMs, fontFetches, webviewOrigin };
 }
 
-type FiguresWindow = Window & { __plFigures?: number };
+type FiguresWindow = Window & { __plFigures?: number; __plFiguresRows?: [string, string][] };
 
 /**
- * Records when the Benchmarks tree first shows a row's figures (a description with " · R <n>"); call it before the
- * benchmark loads. `figuresShownAt` reads the time (ms since the epoch), or undefined before they show.
+ * Records when the Benchmarks tree first shows a row's figures (a description with " · R <n>"), and the rows it
+ * showed then (name and description); call it before the benchmark loads. `figuresShownAt` reads the time (ms since
+ * the epoch), or undefined before they show; `firstFiguresRows` the rows.
  */
 export function armFigures(page: Page, paneTitle: string): Promise<void> {
   return page.evaluate((title) => {
@@ -156,11 +157,13 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
       const pane = [...document.querySelectorAll('.part.sidebar .pane')].find(
         (p) => p.querySelector('.pane-header h3.title')?.textContent === title,
       );
-      const shown = [...(pane?.querySelectorAll('.label-description') ?? [])].some((e) =>
-        / · R \d/.test(e.textContent ?? ''),
-      );
-      if (shown && w.__plFigures === undefined) {
+      const rows = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((r): [string, string] => [
+        r.querySelector('.label-name')?.textContent ?? '',
+        r.querySelector('.label-description')?.textContent ?? '',
+      ]);
+      if (rows.some(([, d]) => / · R \d/.test(d)) && w.__plFigures === undefined) {
         w.__plFigures = Date.now();
+        w.__plFiguresRows = rows;
         mo.disconnect();
       }
     };
@@ -169,6 +172,8 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
     check();
   }, paneTitle);
 }
+
+export const firstFiguresRows = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFiguresRows);
 
 export const figuresShownAt = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFigures);
 

@@ -163,6 +163,14 @@ function write(cache: IndexCache, kind: string, job: FileJob, header: Header, pa
   cache.write(kind, job.rel, Buffer.concat(bytes));
 }
 
+/** Whether the index holds a page of this tasks file that checks out against the file as it is now (its header only). */
+export function hasCurrentTasksPage(cache: IndexCache, job: FileJob): boolean {
+  const bytes = cache.read(TASKS, job.rel);
+  const entry = bytes && decode(bytes);
+  const header = entry && headerOf(entry.header, TASKS, job.rel);
+  return Boolean(header && sameStamp(header.stamp, stampOf(job.abs)));
+}
+
 export async function readTasksIndexed(
   job: FileJob,
   sink: DiagnosticSink,

@@ -5,7 +5,13 @@ import { DiagnosticSink, type Diagnostic } from '../../io/diagnostics';
 import { isFsError, isInside, openRegularOrThrow, SafeFolder } from '../../io/safeFs';
 import { parseLine } from '../../io/jsonl';
 import { IndexCache, type SourceStamp } from '../../cache/store';
-import { readResultsIndexed, readTasksIndexed, type CacheReport, type IndexContext } from './indexed';
+import {
+  hasCurrentTasksPage,
+  readResultsIndexed,
+  readTasksIndexed,
+  type CacheReport,
+  type IndexContext,
+} from './indexed';
 import { keepFigures, keepTotals, openFromFigures } from './figuresOnly';
 import { readResultsFile } from './results';
 import { Interner, readTaskTables, readTasksFile } from './tasks';
@@ -119,6 +125,23 @@ function jobs(fs: SafeFolder, files: [string, Platform][]): FileJob[] {
   });
 }
 
+/** The index of the benchmark at `root` in `dir`. The index under the benchmark belongs to it: no write may leave it. */
+function indexOf(root: string, dir: string, pages?: string[]): IndexCache {
+  return new IndexCache(dir, isInside(root, dir) ? root : dir, pages);
+}
+
+/**
+ * Whether the index in `cacheDir` holds a current page of some tasks file of `target`. When it holds none (a folder
+ * never opened with this index, or whose tasks files all changed since), a load with it reads every file in full.
+ */
+export function indexKnowsTasks(target: string, cacheDir: (root: string) => string | undefined): boolean {
+  const found = discover(target);
+  const dir = cacheDir(found.root);
+  if (!dir) return false;
+  const cache = indexOf(found.root, dir);
+  return found.tasks.some((t) => hasCurrentTasksPage(cache, t));
+}
+
 export async function loadBenchmark(target: string, opts: LoadOptions = {}): Promise<Benchmark> {
   const found = discover(target);
   const runJobs = [...found.runs].filter(([name]) => !opts.runs || opts.runs.includes(name));
@@ -131,9 +154,7 @@ export async function loadBenchmark(target: string, opts: LoadOptions = {}): Pro
   const reads = new SafeFolder(found.root);
   const dir = typeof opts.cacheDir === 'function' ? opts.cacheDir(found.root) : opts.cacheDir;
   const report = opts.cacheReport ?? { hits: 0, appended: 0, read: 0 };
-  // The index under the benchmark belongs to the benchmark: no index write may leave it.
-  const within = dir && isInside(found.root, dir) ? found.root : dir;
-  const cache = dir ? new IndexCache(dir, within, report.pages) : undefined;
+  const cache = dir ? indexOf(found.root, dir, report.pages) : undefined;
   const index: IndexContext | undefined = cache ? { cache, report, defer: opts.deferIndexWrites } : undefined;
   if (index && opts.figuresOnly) {
     const quick = openFromFigures(found, found.tasks, runJobs, index);

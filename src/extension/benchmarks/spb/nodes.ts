@@ -16,6 +16,7 @@ import { rowName } from '../viewText';
 import type { TreeNode } from '../../tree/node';
 import { withBadge, type TreeAugment } from './treeAugment';
 import {
+  READING_USERS,
   STATUS_TEXT,
   benchmarkDescription,
   figuresTable,
@@ -44,6 +45,11 @@ export interface TreeContext {
   augment?: TreeAugment;
   /** Filter Tree to Sample: only its users show, and `score` is over them. */
   sample?: SampleScope;
+  /**
+   * `bench` holds the figures of the index worker's first read (coldLoad/worker.ts), not its users yet: the rows show
+   * the figures, offer no command, and each platform holds a loading row until the open ends.
+   */
+  early?: boolean;
 }
 
 const MAX_BIO = 300;
@@ -61,12 +67,13 @@ export class BenchmarkNode implements TreeNode {
       label: rowName(folderName(bench.root)),
       state: vscode.TreeItemCollapsibleState.Expanded,
       id: nodeId.benchmark(),
-      contextValue: 'benchmark',
+      contextValue: this.ctx.early ? 'benchmarkEarly' : 'benchmark',
       icon: 'database',
       description:
         benchmarkDescription(run, score, this.ctx.sample?.label) +
         (this.origin() ? ` · ${NOT_THE_BENCHMARK}` : '') +
-        failedText(this.failed()),
+        failedText(this.failed()) +
+        (this.ctx.early ? ` · ${READING_USERS}` : ''),
     });
   }
 
@@ -139,7 +146,9 @@ export class BenchmarkNode implements TreeNode {
         `\n\n${failed.failed} of ${failed.steps} steps are failed requests (the reference's error record), scored as the reference scores them: Avg. R ${pctText(failed.avg.Recall)} %; ${pctText(failed.avg.RecallExcludingFailed)} % ${EXCLUDING_FAILED}. *Re-run Failed Requests…* (context menu) sends just those again into a copy of the run.`,
       );
     if (bench.diagnostics.length)
-      md.appendMarkdown(`\n\n${bench.diagnostics.length} loading problem(s): see the Problems panel`);
+      md.appendMarkdown(
+        `\n\n${bench.diagnostics.length} loading problem(s): ${this.ctx.early ? 'the Problems panel lists them once the open ends' : 'see the Problems panel'}`,
+      );
     return md;
   }
 }
@@ -158,7 +167,7 @@ export class PlatformNode implements TreeNode {
       label: this.row.label,
       state: vscode.TreeItemCollapsibleState.Collapsed,
       id: nodeId.platform(this.row.platform),
-      contextValue: 'platform',
+      contextValue: this.parent.ctx.early ? 'platformEarly' : 'platform',
       icon: 'globe',
       description: withBadge(
         withBadge(this.row.description, this.parent.ctx.augment?.platformBadge(this.row.platform)),
@@ -167,7 +176,12 @@ export class PlatformNode implements TreeNode {
     });
   }
 
-  getChildren(): UserNode[] {
+  getChildren(): TreeNode[] {
+    if (this.parent.ctx.early) return [new ReadingUsersNode(this)];
+    return this.userNodes();
+  }
+
+  private userNodes(): UserNode[] {
     if (!this.children) {
       const match = this.parent.ctx.augment?.stepFilter();
       this.children = this.parent
@@ -179,7 +193,8 @@ export class PlatformNode implements TreeNode {
   }
 
   user(userId: string): UserNode | undefined {
-    this.byId ??= new Map(this.getChildren().map((u) => [u.row.user.userId, u]));
+    if (this.parent.ctx.early) return undefined;
+    this.byId ??= new Map(this.userNodes().map((u) => [u.row.user.userId, u]));
     return this.byId.get(userId);
   }
 
@@ -330,4 +345,30 @@ export class StepNode implements TreeNode, StepRef {
 
 function failedText(f: FailedRequests | null): string {
   return f && f.failed > 0 ? ` · ${f.failed} failed request${f.failed === 1 ? '' : 's'}` : '';
+}
+
+/** Under a platform of an early tree: its users are being read, and show once the open ends. */
+export class ReadingUsersNode implements TreeNode {
+  constructor(readonly parent: PlatformNode) {}
+
+  getTreeItem(): vscode.TreeItem {
+    return treeItem({
+      label: READING_USERS.charAt(0).toUpperCase() + READING_USERS.slice(1),
+      state: vscode.TreeItemCollapsibleState.None,
+      id: `${nodeId.platform(this.parent.row.platform)}/reading`,
+      contextValue: 'readingUsers',
+      icon: 'loading~spin',
+      description: '',
+    });
+  }
+
+  getChildren(): TreeNode[] {
+    return [];
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return markdown().appendText(
+      "The figures above come from a first read of the folder, the one the CLI's score --no-cache makes. Its users and steps are being read now; they show here when the open ends.",
+    );
+  }
 }

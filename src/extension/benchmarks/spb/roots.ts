@@ -18,11 +18,25 @@ import type { OpenBenchmark } from '../types';
 const ORDER_KEY = 'personaLab.userOrder';
 const SAMPLE_KEY = 'personaLab.sampleFilter';
 
+/** The figures of the index worker's first read of a folder, shown until its open ends (coldLoad/worker.ts). */
+export interface EarlyFigures {
+  /** A figures-only benchmark: its figures, no users or rows. */
+  bench: Benchmark;
+  run: Run | undefined;
+}
+
 /** What the roots read of the open benchmark that owns them (SpbStore). */
-export type SpbRootsSource = Pick<OpenBenchmark<Run, Benchmark, RunScore>, 'bench' | 'run' | 'score' | 'onDidChange'>;
+export type SpbRootsSource = Pick<
+  OpenBenchmark<Run, Benchmark, RunScore>,
+  'bench' | 'run' | 'score' | 'onDidChange'
+> & {
+  readonly early: EarlyFigures | undefined;
+  readonly onDidChangeEarly: vscode.Event<void>;
+};
 
 export class SpbRoots implements RootSource, vscode.Disposable {
   private root: BenchmarkNode | undefined;
+  private earlyRoot: BenchmarkNode | undefined;
   private augment: TreeAugment | undefined;
   private augmentSubscription: vscode.Disposable | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -51,12 +65,14 @@ export class SpbRoots implements RootSource, vscode.Disposable {
         this.rebuild();
       }),
       this.order.onDidChange(() => this.rebuild()),
+      store.onDidChangeEarly(() => this.rebuild()),
       this.sample.onDidChange(() => this.rebuild()),
     ];
   }
 
   private rebuild(): void {
     this.root = undefined;
+    this.earlyRoot = undefined;
     this.emitter.fire();
   }
 
@@ -88,8 +104,25 @@ export class SpbRoots implements RootSource, vscode.Disposable {
   }
 
   roots(): TreeNode[] {
-    const root = this.rootNode();
+    const root = this.earlyNode() ?? this.rootNode();
     return root ? [root] : [];
+  }
+
+  /**
+   * The early tree: the figures of a folder the open is still reading, over the whole benchmark (a sample's need its
+   * users, so a folder with a sample chosen shows nothing early). Its rows offer no command.
+   */
+  private earlyNode(): BenchmarkNode | undefined {
+    const early = this.store.early;
+    if (!early || this.sample.chosenFor(early.bench.root)) return undefined;
+    this.earlyRoot ??= new BenchmarkNode({
+      bench: early.bench,
+      run: early.run,
+      score: early.run && scoreRun(early.bench, early.run),
+      order: this.order.value,
+      early: true,
+    });
+    return this.earlyRoot;
   }
 
   /**

@@ -42,7 +42,12 @@ export class SampleChoice implements vscode.Disposable {
   /** The sample chosen for the loaded benchmark, if any (readable or not). */
   get name(): string | undefined {
     const bench = this.benchOf();
-    return bench ? this.saved()[bench.root] : undefined;
+    return bench ? this.chosenFor(bench.root) : undefined;
+  }
+
+  /** The sample chosen for the benchmark at `root`, loaded or not. */
+  chosenFor(root: string): string | undefined {
+    return this.saved()[root];
   }
 
   /** The filter on the loaded benchmark, read once per benchmark load and choice. */

@@ -1,6 +1,6 @@
 // The open StreamProfileBench benchmark: its users and steps, the selected run and cached scores, and the target
 // it was opened from (kept for the next session). Features listen to onDidChange.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { streamProfileBench } from '../../../core/formats';
@@ -8,7 +8,7 @@ import { scoreRun, type RunScore } from '../../../core/spb/score/run';
 import type { Benchmark, Platform, Run, Step, User } from '../../../core/spb/types';
 import { BenchmarkSession, LoadSuperseded } from '../session';
 import type { LoadHost } from '../types';
-import { SpbRoots } from './roots';
+import { SpbRoots, type EarlyFigures } from './roots';
 import type { StepRef } from './stepRef';
 export type { StepRef } from './stepRef';
 import { log } from '../../log';
@@ -16,6 +16,7 @@ import { heapLine, readHeap } from '../../heapLine';
 import type { CacheReport } from '../../../core/spb/format/indexed';
 import { COLD_LOAD_SCRIPT, ColdLoadStopped, type ColdLoad } from './coldLoad/inWorker';
 import { writeIndexInWorker } from './coldLoad/indexFirst';
+import { benchFromSummary, type FiguresSummary } from '../../../core/spb/format/figuresSummary';
 
 const RUN_KEY = 'personaLab.selectedRun';
 const TARGET_KEY = 'personaLab.openedTarget';
@@ -68,6 +69,10 @@ function logDelays(delays: ELDHistogram, root: string): void {
 
 export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   readonly format = streamProfileBench;
+  private earlyFigures: EarlyFigures | undefined;
+  private readonly earlyChanged = new vscode.EventEmitter<void>();
+  /** Fires when the early figures (see `early`) come or go without a load's change. Declared before the tree's roots. */
+  readonly onDidChangeEarly = this.earlyChanged.event;
   readonly tree = new SpbRoots(this, this.state);
   /** The last load's index writes, started after its change event (see loaded()). */
   private indexWrites: { writes: (() => void)[]; report: CacheReport } | undefined;
@@ -95,7 +100,32 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
 
   override dispose(): void {
     this.coldLoad?.stop('the extension was deactivated');
+    this.earlyChanged.dispose();
     super.dispose();
+  }
+
+  /**
+   * The figures the index worker posted from its first read of a folder new to its index, until the open that
+   * asked for them ends: the tree shows them meanwhile. Only while no benchmark of that folder is loaded (a reload
+   * keeps showing the benchmark it reloads).
+   */
+  get early(): EarlyFigures | undefined {
+    return this.earlyFigures;
+  }
+
+  private showEarly(target: string, summary: FiguresSummary, ms: number): void {
+    if (this.benchmark?.root === summary.root) return;
+    const bench = benchFromSummary(summary);
+    const name = this.runName && bench.runs.has(this.runName) ? this.runName : this.firstRun(bench);
+    this.earlyFigures = { bench, run: name === undefined ? undefined : bench.runs.get(name) };
+    log.info(`the index worker read the figures of ${target} in ${ms} ms; reading its users for the index`);
+    this.earlyChanged.fire();
+  }
+
+  private dropEarly(): void {
+    if (!this.earlyFigures) return;
+    this.earlyFigures = undefined;
+    this.earlyChanged.fire();
   }
 
   user(platform: Platform, userId: string): User | undefined {
@@ -123,11 +153,13 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
         cacheDir: (root) => this.host.cacheDir(root),
         script: this.coldLoadScript,
         onProgress,
+        onFigures: (summary, ms) => this.showEarly(target, summary, ms),
         started: (load) => (this.coldLoad = load),
       });
       if (worker.failed) log.warn(worker.line);
       else log.info(worker.line);
     } catch (err) {
+      this.dropEarly();
       if (err instanceof ColdLoadStopped) {
         log.info(`the load of ${target} was stopped: ${err.message}`);
         throw new LoadSuperseded(err.message);
@@ -136,7 +168,12 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
     } finally {
       this.coldLoad = undefined;
     }
-    return this.loadHere(target, onProgress);
+    try {
+      return await this.loadHere(target, onProgress);
+    } catch (err) {
+      this.dropEarly();
+      throw err;
+    }
   }
 
   /** Loads on this thread: from the index the worker wrote, or reading the files when there is none. */
@@ -168,6 +205,8 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   }
 
   protected override async loaded(target: string, bench: Benchmark, ms: number): Promise<void> {
+    // The change the session fires next rebuilds the tree over the loaded benchmark.
+    this.earlyFigures = undefined;
     await this.state.update(TARGET_KEY, target);
     let users = 0;
     let steps = 0;

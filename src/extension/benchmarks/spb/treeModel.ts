@@ -2,6 +2,7 @@
 // the node classes in nodes.ts only turn these rows into TreeItems.
 import { resultFor, type PlatformScore, type RunScore } from '../../../core/spb/score/run';
 import { scoreStep, type UserScore } from '../../../core/spb/score/step';
+import { totalsOf } from '../../../core/spb/score/stored';
 import { PLATFORM_LABELS } from '../../../core/spb/score/tables';
 import {
   SPB_FIGURE_KEYS,
@@ -24,6 +25,9 @@ import {
   type StepMetrics,
   type User,
 } from '../../../core/spb/types';
+
+/** What the rows of an early tree (the index worker's first figures, no users yet) add to their text. */
+export const READING_USERS = 'reading users…';
 
 /** A fraction as a percentage with one decimal, or MISSING ("—") when undefined. */
 export function pct(x: number | undefined): string {
@@ -82,8 +86,10 @@ export function platformRows(bench: Benchmark, score: RunScore | undefined, samp
     if (!all) continue;
     const users = usersShown(bench, platform, sample);
     if (users.size === 0) continue;
-    let steps = 0;
-    for (const u of users.values()) steps += u.steps.length;
+    // A figures-only benchmark (the worker's first read) keeps its users' totals, not their steps.
+    const totals = sample ? undefined : totalsOf(all);
+    let steps = totals?.steps ?? 0;
+    if (!totals) for (const u of users.values()) steps += u.steps.length;
     const s = score?.platforms.get(platform);
     const parts = [
       sample ? `${users.size.toLocaleString('en-US')} of ${count(all.size, 'user')}` : count(users.size, 'user'),

@@ -1,9 +1,10 @@
 // The extension host's end of the cold-load worker (worker.ts): starts it on a target and an index folder, feeds its
-// progress to the caller, and settles once: with how the files were read, or with why there is no index (the worker
+// progress and its early figures to the caller, and settles once: with how the files were read, or with why there is no index (the worker
 // failed, threw, exited, or could not start). stop() terminates the worker at once.
 import { Worker } from 'node:worker_threads';
 import { isFromWorker, type ColdLoadJob } from './protocol';
 import type { CacheReport } from '../../../../core/spb/format/indexed';
+import type { FiguresSummary } from '../../../../core/spb/format/figuresSummary';
 
 /** The worker's bundle, beside the extension's own in dist/ (scripts/build.mjs). */
 export const COLD_LOAD_SCRIPT = 'spbColdLoad.js';
@@ -23,6 +24,7 @@ export function coldLoadInWorker(
   script: string,
   job: ColdLoadJob,
   onProgress: (done: number, total: number) => void,
+  onFigures: (summary: FiguresSummary, ms: number) => void = () => {},
 ): ColdLoad {
   let worker: Worker;
   try {
@@ -44,6 +46,7 @@ export function coldLoadInWorker(
     worker.on('message', (m: unknown) => {
       if (!isFromWorker(m)) return finish(() => reject(new Error('the worker sent a message of no known shape')));
       if (m.type === 'progress') onProgress(m.done, m.total);
+      else if (m.type === 'figures') onFigures(m.summary, m.ms);
       else if (m.type === 'done') finish(() => resolve({ report: m.report, ms: m.ms }));
       else finish(() => reject(new Error(m.reason)));
     });

@@ -4,6 +4,7 @@
 // folder, or when the worker fails, the open reads the files itself, as it always could: a load is never lost.
 import { discover } from '../../../../core/spb/format/load';
 import { ColdLoadStopped, coldLoadInWorker, type ColdLoad } from './inWorker';
+import type { FiguresSummary } from '../../../../core/spb/format/figuresSummary';
 
 export interface IndexFirstOptions {
   /** Where the index of the benchmark at `root` goes; undefined: none (the setting is off). */
@@ -11,6 +12,8 @@ export interface IndexFirstOptions {
   /** The worker's bundle. */
   script: string;
   onProgress(done: number, total: number): void;
+  /** The figures of a first, figures-only read, when the worker makes one (a folder new to its index). */
+  onFigures?(summary: FiguresSummary, ms: number): void;
   /** Called with the worker load once it has started, so that it can be stopped. */
   started(load: ColdLoad): void;
 }
@@ -40,7 +43,7 @@ export async function writeIndexInWorker(
       'no index worker: no index folder (personaLab.index.enabled is off, or the folder cannot be written)',
       false,
     );
-  const load = coldLoadInWorker(opts.script, { target, cacheDir }, opts.onProgress);
+  const load = coldLoadInWorker(opts.script, { target, cacheDir }, opts.onProgress, opts.onFigures);
   opts.started(load);
   try {
     const { report, ms } = await load.done;
