@@ -2,10 +2,8 @@
 // folder and writes its whole index, and the open from that index gives what an in-process cold read gives, figures
 // and problems alike. A worker that cannot start, throws, exits or says nonsense leaves the open to the extension
 // host's thread, which says why in the log; a newer open stops the worker and its thread ends.
-import { build } from 'esbuild';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LogOutputChannel } from 'vscode';
 import { INDEX_DIR } from '../../src/core/cache/store';
@@ -15,25 +13,18 @@ import type { LoadHost } from '../../src/extension/benchmarks/types';
 import { setLogChannel } from '../../src/extension/log';
 import { loadView } from '../support/loadView';
 import { cacheFiles, copySample, fileCount, open } from '../support/indexFolder';
+import { buildColdLoadWorker } from '../support/coldLoadWorker';
 
 vi.mock('vscode', async () => ({
   ...(await import('../support/vscodeEvents')).vscodeEvents(),
   commands: { executeCommand: async () => undefined },
 }));
 
-const dir = mkdtempSync(join(tmpdir(), 'pl-cold-worker-'));
-const script = join(dir, 'spbColdLoad.js');
+let dir = '';
+let script = '';
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [resolve('src/extension/benchmarks/spb/coldLoad/worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: script,
-    external: [],
-    logLevel: 'warning',
-  });
+  ({ dir, script } = await buildColdLoadWorker('pl-cold-worker-'));
 });
 
 const lines: string[] = [];

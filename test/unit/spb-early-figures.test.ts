@@ -1,10 +1,8 @@
 // The tree's early figures: on a folder its index has never seen, the index worker first reads it as a cold `score`
 // does and posts the figures, and the tree shows them until the open ends. What the tree shows early must be what it
 // shows after: every run's figures, failed requests and row texts, problems included.
-import { build } from 'esbuild';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { INDEX_DIR } from '../../src/core/cache/store';
 import {
@@ -24,24 +22,17 @@ import { SpbStore } from '../../src/extension/benchmarks/spb/store';
 import { benchmarkDescription, platformRows } from '../../src/extension/benchmarks/spb/treeModel';
 import type { LoadHost } from '../../src/extension/benchmarks/types';
 import { copySample, open } from '../support/indexFolder';
+import { buildColdLoadWorker } from '../support/coldLoadWorker';
 
 vi.mock('vscode', async () => ({
   ...(await import('../support/vscodeEvents')).vscodeEvents(),
   commands: { executeCommand: async () => undefined },
 }));
 
-const dir = mkdtempSync(join(tmpdir(), 'pl-early-'));
-const script = join(dir, 'spbColdLoad.js');
+let script = '';
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [resolve('src/extension/benchmarks/spb/coldLoad/worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: script,
-    logLevel: 'warning',
-  });
+  ({ script } = await buildColdLoadWorker('pl-early-'));
 });
 
 /** Everything the tree and the CLI show of a benchmark's runs, as plain data. */
