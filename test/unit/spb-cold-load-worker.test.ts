@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LogOutputChannel } from 'vscode';
 import { INDEX_DIR } from '../../src/core/cache/store';
 import { coldLoadInWorker } from '../../src/extension/benchmarks/spb/coldLoad/inWorker';
+import { EARLY_FIGURES_FROM } from '../../src/extension/benchmarks/spb/coldLoad/indexFirst';
 import { SpbStore } from '../../src/extension/benchmarks/spb/store';
 import type { LoadHost } from '../../src/extension/benchmarks/types';
 import { setLogChannel } from '../../src/extension/log';
@@ -62,8 +63,10 @@ describe('the cold load in a worker thread', () => {
     const n = fileCount(root);
     const cold = await open(root, false);
     const progress: [number, number][] = [];
-    const load = coldLoadInWorker(script, { target: root, cacheDir: join(root, INDEX_DIR) }, (done, total) =>
-      progress.push([done, total]),
+    const load = coldLoadInWorker(
+      script,
+      { target: root, cacheDir: join(root, INDEX_DIR), earlyFrom: EARLY_FIGURES_FROM },
+      (done, total) => progress.push([done, total]),
     );
     const { report } = await load.done;
     expect(report).toEqual({ hits: 0, appended: 0, read: n });
@@ -78,7 +81,13 @@ describe('the cold load in a worker thread', () => {
     expect(loadView(warm.bench)).toEqual(loadView(cold.bench));
     // A second worker load finds the index whole and reads only its figures pages.
     expect(
-      (await coldLoadInWorker(script, { target: root, cacheDir: join(root, INDEX_DIR) }, () => {}).done).report,
+      (
+        await coldLoadInWorker(
+          script,
+          { target: root, cacheDir: join(root, INDEX_DIR), earlyFrom: EARLY_FIGURES_FROM },
+          () => {},
+        ).done
+      ).report,
     ).toEqual({ hits: n, appended: 0, read: 0 });
   });
 
@@ -170,8 +179,10 @@ describe('the cold load in a worker thread', () => {
       "require('node:worker_threads').parentPort.postMessage({ type: 'progress', done: 0, total: 1 });\n" +
         'setInterval(() => {}, 1000);',
     );
-    const load = coldLoadInWorker(endless, { target: root, cacheDir: join(root, INDEX_DIR) }, () =>
-      load.stop('a newer open'),
+    const load = coldLoadInWorker(
+      endless,
+      { target: root, cacheDir: join(root, INDEX_DIR), earlyFrom: EARLY_FIGURES_FROM },
+      () => load.stop('a newer open'),
     );
     await expect(load.done).rejects.toThrow('a newer open');
     expect(await load.ended).toBe(1);

@@ -1,7 +1,7 @@
 // The tree's early figures: on a folder its index has never seen, the index worker first reads it as a cold `score`
 // does and posts the figures, and the tree shows them until the open ends. What the tree shows early must be what it
 // shows after: every run's figures, failed requests and row texts, problems included.
-import { appendFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { INDEX_DIR } from '../../src/core/cache/store';
@@ -11,7 +11,7 @@ import {
   summarizeFigures,
   type FiguresSummary,
 } from '../../src/core/spb/format/figuresSummary';
-import { indexKnowsTasks, loadBenchmark } from '../../src/core/spb/format/load';
+import { firstReadBytes, loadBenchmark } from '../../src/core/spb/format/load';
 import { failedRequests } from '../../src/core/spb/score/failedRequests';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { scoreJson } from '../../src/core/spb/score/tables';
@@ -34,6 +34,12 @@ let script = '';
 beforeAll(async () => {
   ({ script } = await buildColdLoadWorker('pl-early-'));
 });
+
+/** The bytes of a folder's tasks and results files. */
+const fileBytes = (root: string) =>
+  ['data', ...readdirSync(join(root, 'results')).map((r) => join('results', r))]
+    .flatMap((d) => readdirSync(join(root, d)).map((f) => statSync(join(root, d, f)).size))
+    .reduce((a, b) => a + b, 0);
 
 /** Everything the tree and the CLI show of a benchmark's runs, as plain data. */
 function shown(bench: Benchmark) {
@@ -79,16 +85,28 @@ describe('early figures', () => {
     expect(() => summarizeFigures(full)).toThrow(/not from a figures-only load/);
   });
 
-  it('are posted by the worker before the index on a folder new to it, and not once the index knows it', async () => {
+  it('are posted by the worker before the index on a large folder new to it, and not once the index knows it', async () => {
     const root = copySample();
     const cacheDir = join(root, INDEX_DIR);
-    expect(indexKnowsTasks(root, () => cacheDir)).toBe(false);
+    const bytes = firstReadBytes(root, () => cacheDir)!;
+    expect(bytes).toBe(fileBytes(root));
+    // Below the size the job names, a folder is read once.
+    const small: string[] = [];
+    const job = (earlyFrom: number) => ({ target: root, cacheDir, earlyFrom });
+    await coldLoadInWorker(
+      script,
+      job(bytes + 1),
+      () => {},
+      () => small.push('figures'),
+    ).done;
+    expect(small).toEqual([]);
+    rmSync(cacheDir, { recursive: true });
     const events: string[] = [];
     const progress: [number, number][] = [];
     let posted: FiguresSummary | undefined;
     const first = coldLoadInWorker(
       script,
-      { target: root, cacheDir },
+      job(bytes),
       (done, total) => progress.push([done, total]),
       (summary) => {
         posted = summary;
@@ -105,12 +123,12 @@ describe('early figures', () => {
     expect(progress.at(-1)![0]).toBe(total);
     expect(progress.some(([d]) => d === total / 2)).toBe(true);
     expect(progress.map(([d]) => d)).toEqual(progress.map(([d]) => d).sort((a, b) => a - b));
-    expect(indexKnowsTasks(root, () => cacheDir)).toBe(true);
+    expect(firstReadBytes(root, () => cacheDir)).toBeUndefined();
     const again: string[] = [];
     const load = () =>
       coldLoadInWorker(
         script,
-        { target: root, cacheDir },
+        job(0),
         () => {},
         () => again.push('figures'),
       ).done;
@@ -118,7 +136,7 @@ describe('early figures', () => {
     expect(again).toEqual([]);
     // Once every tasks file has changed since the index was written, every file is read in full again: early.
     for (const f of readdirSync(join(root, 'data'))) appendFileSync(join(root, 'data', f), '\n');
-    expect(indexKnowsTasks(root, () => cacheDir)).toBe(false);
+    expect(firstReadBytes(root, () => cacheDir)).toBe(fileBytes(root));
     await load();
     expect(again).toEqual(['figures']);
   });
@@ -132,7 +150,7 @@ describe('early figures', () => {
       preferredRun: () => undefined,
       cacheDir: (r) => join(r, INDEX_DIR),
     };
-    const s = new SpbStore(state as never, host, script);
+    const s = new SpbStore(state as never, host, script, 0);
     const seen: (EarlyFigures | undefined)[] = [];
     s.onDidChangeEarly(() => seen.push(s.early));
     let earlyAtChange: EarlyFigures | undefined | null = null;

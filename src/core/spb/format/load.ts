@@ -131,15 +131,16 @@ function indexOf(root: string, dir: string, pages?: string[]): IndexCache {
 }
 
 /**
- * Whether the index in `cacheDir` holds a current page of some tasks file of `target`. When it holds none (a folder
- * never opened with this index, or whose tasks files all changed since), a load with it reads every file in full.
+ * The bytes of `target` when the index in `cacheDir` holds no current page of any of its tasks files (a folder never
+ * opened with this index, or whose tasks files all changed since): a load with it then reads every file in full.
+ * Undefined when some tasks page is current, so that the load reads from the index what it can.
  */
-export function indexKnowsTasks(target: string, cacheDir: (root: string) => string | undefined): boolean {
+export function firstReadBytes(target: string, cacheDir: (root: string) => string | undefined): number | undefined {
   const found = discover(target);
   const dir = cacheDir(found.root);
-  if (!dir) return false;
-  const cache = indexOf(found.root, dir);
-  return found.tasks.some((t) => hasCurrentTasksPage(cache, t));
+  const cache = dir ? indexOf(found.root, dir) : undefined;
+  if (cache && found.tasks.some((t) => hasCurrentTasksPage(cache, t))) return undefined;
+  return [...found.tasks, ...[...found.runs.values()].flat()].reduce((n, f) => n + f.size, 0);
 }
 
 export async function loadBenchmark(target: string, opts: LoadOptions = {}): Promise<Benchmark> {

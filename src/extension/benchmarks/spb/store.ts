@@ -15,7 +15,7 @@ import { log } from '../../log';
 import { heapLine, readHeap } from '../../heapLine';
 import type { CacheReport } from '../../../core/spb/format/indexed';
 import { COLD_LOAD_SCRIPT, ColdLoadStopped, type ColdLoad } from './coldLoad/inWorker';
-import { writeIndexInWorker } from './coldLoad/indexFirst';
+import { EARLY_FIGURES_FROM, writeIndexInWorker } from './coldLoad/indexFirst';
 import { benchFromSummary, type FiguresSummary } from '../../../core/spb/format/figuresSummary';
 
 const RUN_KEY = 'personaLab.selectedRun';
@@ -83,11 +83,15 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   /** The event loop's delays from the start of the load in progress until its index is written. */
   private delays: ELDHistogram | undefined;
 
-  /** `coldLoadScript`: the index worker's bundle (the tests give one they built). */
+  /**
+   * `coldLoadScript`: the index worker's bundle (the tests give one they built); `earlyFrom`: from how many bytes a
+   * folder new to its index shows its figures first (the tests make the sample one).
+   */
   constructor(
     state: vscode.Memento,
     host: LoadHost,
     private readonly coldLoadScript = join(__dirname, COLD_LOAD_SCRIPT),
+    private readonly earlyFrom = EARLY_FIGURES_FROM,
   ) {
     super(state, host, { runKey: RUN_KEY, loadTitle: 'Persona Lab: loading benchmark', scoreOf: scoreRun });
   }
@@ -154,6 +158,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
         script: this.coldLoadScript,
         onProgress,
         onFigures: (summary, ms) => this.showEarly(target, summary, ms),
+        earlyFrom: this.earlyFrom,
         started: (load) => (this.coldLoad = load),
       });
       if (worker.failed) log.warn(worker.line);

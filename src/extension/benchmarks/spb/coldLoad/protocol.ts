@@ -5,8 +5,11 @@
 import { count, message, messages, object, optional, str, type Infer } from '../../../../core/guards';
 import { isFiguresSummary } from '../../../../core/spb/format/figuresSummary';
 
-/** What the worker is started with (its workerData). */
-export const isColdLoadJob = object({ target: str, cacheDir: str });
+/**
+ * What the worker is started with (its workerData). `earlyFrom`: from how many bytes a folder new to its index is
+ * read for its figures first (a small folder's whole read takes well under a second: it is read once).
+ */
+export const isColdLoadJob = object({ target: str, cacheDir: str, earlyFrom: count });
 export type ColdLoadJob = Infer<typeof isColdLoadJob>;
 
 const cacheReport = object({ hits: count, appended: count, read: count, writeError: optional(str) });

@@ -3,7 +3,7 @@
 // of a first, figures-only read), so that the extension host then opens warm from that
 // index, off its main thread for the cold read. It imports the core only: never vscode, which a worker cannot load.
 import { parentPort, workerData } from 'node:worker_threads';
-import { indexKnowsTasks, loadBenchmark } from '../../../../core/spb/format/load';
+import { firstReadBytes, loadBenchmark } from '../../../../core/spb/format/load';
 import { summarizeFigures } from '../../../../core/spb/format/figuresSummary';
 import type { CacheReport } from '../../../../core/spb/format/indexed';
 import { isColdLoadJob, type FromWorker } from './protocol';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     post({ type: 'failed', reason: 'the worker was started without a target and an index folder' });
     return;
   }
-  const { target, cacheDir } = workerData;
+  const { target, cacheDir, earlyFrom } = workerData;
   const started = Date.now();
   const report: CacheReport = { hits: 0, appended: 0, read: 0 };
   // One message per hundredth of the bytes: the progress bar shows whole percents.
@@ -29,10 +29,10 @@ async function main(): Promise<void> {
     post({ type: 'progress', done: d, total: t });
   };
   try {
-    // A folder its index has never seen is read in full, which takes several times a cold `score`: read it as that
-    // job does first (users as tables, rows folded as they are read), so the tree shows its figures sooner, then
-    // again for the index. An index that knows the folder makes the second read mostly pages, so it is read once.
-    const twice = !indexKnowsTasks(target, () => cacheDir);
+    // A large folder its index has never seen is read in full, which takes several times a cold `score`: read it as
+    // that job does first (users as tables, rows folded as they are read), so the tree shows its figures sooner,
+    // then again for the index. An index that knows the folder makes the read mostly pages: it is read once.
+    const twice = (firstReadBytes(target, () => cacheDir) ?? -1) >= earlyFrom;
     if (twice) {
       const figures = await loadBenchmark(target, { onProgress: progress(0, 2), figuresOnly: true });
       post({ type: 'figures', summary: summarizeFigures(figures), ms: Date.now() - started });

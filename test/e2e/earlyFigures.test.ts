@@ -1,0 +1,89 @@
+// A large StreamProfileBench folder opened for the first time, in the real workbench: the tree shows the selected
+// run's figures from the index worker's first read, marked "reading users…", before the users are read; they are the
+// CLI's figures, and each row shows the same once the open ends. The folder is the generator's paper-scale benchmark
+// with its one run (53 MiB), above the size from which a folder is read for its figures first.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { firstReadBytes } from '../../src/core/spb/format/load';
+import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
+import { PLATFORMS } from '../../src/core/spb/types';
+import { EARLY_FIGURES_FROM } from '../../src/extension/benchmarks/spb/coldLoad/indexFirst';
+import { READING_USERS } from '../../src/extension/benchmarks/spb/treeModel';
+import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
+import { armFigures, firstFiguresRows } from './support/stepFirstOpen';
+import { benchDescription, platformDescription, type CliScore } from './treeExpected';
+
+const LOAD_TIMEOUT = 300_000;
+
+describe('the tree shows a large folder’s figures first', () => {
+  let wb: Workbench;
+  let root: string;
+  let cli: CliScore;
+
+  beforeAll(async () => {
+    root = join(mkdtempSync(join(tmpdir(), 'persona-lab-early-')), 'paper');
+    execFileSync(process.execPath, [join(repoRoot, 'scripts/gen-sample.mjs'), '--scale', 'paper', '--out', root]);
+    expect(statSync(root).isDirectory()).toBe(true);
+    expect(firstReadBytes(root, () => undefined)).toBeGreaterThanOrEqual(EARLY_FIGURES_FROM);
+    cli = JSON.parse(
+      execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--json', '--no-cache'], {
+        encoding: 'utf8',
+      }),
+    );
+    wb = await startWorkbench({ folder: root, theme: 'dark' });
+    await armFigures(wb.page, 'Benchmarks');
+  }, LOAD_TIMEOUT);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await wb?.screenshot(`early-FAILED-${ctx.task.name}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await wb?.close();
+  });
+
+  it(
+    'shows the CLI’s figures marked as early, then the same figures over the loaded users',
+    { timeout: LOAD_TIMEOUT },
+    async () => {
+      await wb.openView('Persona Lab');
+      await wb.waitForExtensionHostLine(/\[info\] the index worker read the figures of .* in \d+ ms/, {
+        timeout: LOAD_TIMEOUT,
+      });
+      const first = await waitFor(() => firstFiguresRows(wb.page), {
+        timeout: LOAD_TIMEOUT,
+        message: 'the first figures in the tree',
+      });
+      const early = new Map(first);
+      const run = cli.runs[0];
+      const name = [...early.keys()].find((k) => early.get(k)?.startsWith('Avg. R'));
+      expect(name, 'the benchmark row among the first rows').toBeDefined();
+      expect(early.get(name!)).toBe(`${benchDescription(run)} · ${READING_USERS}`);
+      const platforms = PLATFORMS.filter((p) => early.has(PLATFORM_LABELS[p]));
+      expect(platforms.length, 'platform rows among the first rows').toBeGreaterThan(0);
+      await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, 1 run\(s\) in \d+ ms/, {
+        timeout: LOAD_TIMEOUT,
+      });
+      const after = await waitFor(
+        async () => {
+          const rows = await wb.sideBar.benchmarks.readRows();
+          return rows.some((r) => r.description.includes(READING_USERS))
+            ? undefined
+            : new Map(rows.map((r) => [r.label, r.description]));
+        },
+        { timeout: 60_000, message: 'the tree over the loaded benchmark' },
+      );
+      expect(after.get(name!)).toBe(benchDescription(run));
+      for (const p of platforms) {
+        const d = after.get(PLATFORM_LABELS[p])!;
+        expect(early.get(PLATFORM_LABELS[p]), PLATFORM_LABELS[p]).toBe(d);
+        // The users the tree counts (its tasks file's), with the CLI's figure for them.
+        const users = Number(/([\d,]+) users?/.exec(d)?.[1]?.replace(/,/g, ''));
+        expect(d).toBe(platformDescription(users, run.platforms[p]));
+      }
+    },
+  );
+});
