@@ -1,6 +1,6 @@
 // The extension host's end of the cold-load worker (worker.ts): starts it on a target and an index folder, feeds its
-// progress and its early figures to the caller, and settles once: with how the files were read, or with why there is no index (the worker
-// failed, threw, exited, or could not start). stop() terminates the worker at once.
+// progress and its early figures to the caller, and settles once: with how the files were read, or with why there is
+// no index (the worker failed, threw, exited, or could not start). stop() terminates the worker at once.
 import { Worker } from 'node:worker_threads';
 import { isFromWorker, type ColdLoadJob } from './protocol';
 import type { CacheReport } from '../../../../core/spb/format/indexed';

@@ -1,6 +1,6 @@
 // What the cold-load worker (worker.ts) and the extension host (inWorker.ts) say to each other: the worker is
-// given a target and an index folder, reports bytes read as it goes, on a folder its index has never seen first posts
-// the figures a cold `score` computes, and ends with how the files were read or why it could not load. Both ends
+// given a target and an index folder, reports bytes read as it goes, on a large folder its index has never seen first
+// posts the figures a cold `score` computes, and ends with how the files were read or why it could not load. Both ends
 // check what they receive with these guards.
 import { count, message, messages, object, optional, str, type Infer } from '../../../../core/guards';
 import { isFiguresSummary } from '../../../../core/spb/format/figuresSummary';

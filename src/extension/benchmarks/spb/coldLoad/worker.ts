@@ -1,7 +1,7 @@
 // The cold-load worker (a worker_threads entry, bundled as dist/spbColdLoad.js): loads a StreamProfileBench folder
-// with its index, writing every index file before it answers (on a folder new to the index, after posting the figures
-// of a first, figures-only read), so that the extension host then opens warm from that
-// index, off its main thread for the cold read. It imports the core only: never vscode, which a worker cannot load.
+// with its index, writing every index file before it answers (on a large folder new to the index, after posting the
+// figures of a first, figures-only read), so that the extension host then opens warm from that index, off its main
+// thread for the cold read. It imports the core only: never vscode, which a worker cannot load.
 import { parentPort, workerData } from 'node:worker_threads';
 import { firstReadBytes, loadBenchmark } from '../../../../core/spb/format/load';
 import { summarizeFigures } from '../../../../core/spb/format/figuresSummary';
