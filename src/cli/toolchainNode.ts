@@ -2,10 +2,10 @@
 // Node 24 as the `node` devDependency, and every npm script runs on it; a person typing `node dist/cli.js …` (or
 // `npx persona-lab …`) on a machine whose Node is 20 would otherwise get exit 2 from every label, verdict and history
 // command. The packaged CLI (inside the .vsix) has no toolchain beside it: it runs as it is and says what it needs.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { storageUnavailableReason } from '../core/storage/sqlite';
+import { childProcess } from '../core/io/builtins';
 
 /** Set on the relaunched process, so that a toolchain Node that is itself too old is not started again and again. */
 export const RELAUNCHED_ENV = 'PERSONA_LAB_CLI_RELAUNCHED';
@@ -29,7 +29,10 @@ export function toolchainNode(
  * `interactive`: whether signals come from a terminal to the whole process group (default: stdin is a TTY).
  */
 export function relaunch(node: string, script: string, args: readonly string[], interactive?: boolean): void {
-  const child = spawn(node, [script, ...args], { stdio: 'inherit', env: { ...process.env, [RELAUNCHED_ENV]: '1' } });
+  const child = childProcess().spawn(node, [script, ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, [RELAUNCHED_ENV]: '1' },
+  });
   // Ctrl-C in a terminal reaches the child from the terminal itself (same process group): passed on as well, it would
   // arrive twice, and `run` takes a second one as "stop now" instead of finishing the steps in flight. So with a
   // terminal SIGINT is only kept from ending this process first. Without one (a script, a process manager, CI) a

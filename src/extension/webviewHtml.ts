@@ -1,10 +1,10 @@
 // The HTML shell every Persona Lab webview uses: a strict CSP with a per-load nonce, the codicon stylesheet and one
 // bundle from dist/webview/. Content is rendered by the bundle from messages, as text only.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { crypto } from '../core/io/builtins';
 
 export function newNonce(): string {
-  return randomBytes(18).toString('base64');
+  return crypto().randomBytes(18).toString('base64');
 }
 
 /** Roots a webview may load from: media/ and dist/ of the extension, nothing else. */

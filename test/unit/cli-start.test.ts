@@ -1,9 +1,10 @@
 // What the CLI does before its job (src/cli/launch.ts, compileCache.ts): Node keeps the bundle's compiled code in the
 // user's own cache folder, private, and the next run reads it back with the same output; NODE_DISABLE_COMPILE_CACHE
 // and a user's NODE_COMPILE_CACHE are theirs. The official OpenAI client and pg are evaluated only by what sends a
-// request or opens a server: the source may import them as values in one place each, lazily.
+// request or opens a server: the source may import them as values in one place each, lazily. Node's own modules that
+// only some jobs use (crypto, zlib, http, net, child_process) are loaded on first use, and a cold `score` loads none.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +73,44 @@ describe('the clients evaluated only by what needs them', () => {
       if (dynamic.test(text)) found.dynamic.push(where);
     }
     expect(found).toEqual({ value: [], dynamic: [LAZY[pkg]] });
+  });
+});
+
+describe("Node's modules a job may not use", () => {
+  // node:net is left out: Node itself loads it for a standard stream that is a pipe, as a test's is.
+  const LAZY = ['node:crypto', 'node:zlib', 'node:http', 'node:child_process'];
+  const EVERY = [...LAZY, 'node:net'];
+
+  it('are imported as values nowhere: src/core/io/builtins.ts loads each on first use', () => {
+    const valueImport = new RegExp(`^\\s*import\\s+(?!type\\b)[^;]*?from\\s+'(${EVERY.join('|')})'`, 'm');
+    const found = [...sources(resolve('src')), ...sources(resolve('webview'))]
+      .filter((file) => valueImport.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(resolve('.'), file));
+    expect(found).toEqual([]);
+  });
+
+  /** The Node modules a run of the CLI's bundle loaded, read from process.moduleLoadList as it exits. */
+  function loaded(args: string[]): string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-modules-'));
+    const preload = join(dir, 'list.cjs');
+    const out = join(dir, 'modules.json');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    const r = spawnSync(process.execPath, ['--require', preload, resolve('dist/cliMain.js'), ...args], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const list = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    return LAZY.filter((m) => list.includes(`NativeModule ${m.slice('node:'.length)}`));
+  }
+
+  it('are not loaded by a cold score, and crypto and zlib are by one that reads and writes the index', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cli-modules-sample-'));
+    cpSync(SAMPLE, root, { recursive: true });
+    rmSync(join(root, '.personalab'), { recursive: true, force: true });
+    expect(loaded(['score', root, '--json', '--no-cache'])).toEqual([]);
+    expect(loaded(['score', root, '--json'])).toEqual(['node:crypto', 'node:zlib']);
   });
 });

@@ -1,7 +1,7 @@
 // A compact, versioned, checksummed container for data derived from a benchmark's files: a JSON header, a table of
 // distinct strings and one stream of numbers. Anything that does not check out (magic, version, length, checksum,
 // header) decodes to null and is rebuilt by the caller: a cache is never trusted.
-import * as zlib from 'node:zlib';
+import { zlib } from '../io/builtins';
 
 const MAGIC = 0x58494c50; // "PLIX"
 /** Bumped whenever the layout or what any encoder writes changes: an older file is then ignored and rebuilt. */
@@ -9,10 +9,11 @@ export const CODEC_VERSION = 3;
 const FIXED = 36;
 const LONE_SURROGATE = /\p{Cs}/u;
 
-const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+/** zlib.crc32 (Node 20.15 / 22.2 and later), undefined where the host has none; node:zlib is loaded on first use. */
+const crc32 = () => (zlib() as { crc32?: (data: Uint8Array) => number }).crc32;
 
 /** Whether this host can write and check caches (zlib.crc32: Node 20.15 / 22.2 and later). */
-export const cacheSupported = typeof crc32 === 'function';
+export const cacheSupported = (): boolean => typeof crc32() === 'function';
 
 class Growable<T extends Int32Array | Float64Array> {
   n = 0;
@@ -75,7 +76,8 @@ export class Encoder {
 
   /** The file's bytes; null when the content cannot be cached faithfully or this host cannot checksum it. */
   finish(header: unknown): Buffer | null {
-    if (!this.ok || !crc32) return null;
+    const sum = crc32();
+    if (!this.ok || !sum) return null;
     const head = Buffer.from(JSON.stringify(header), 'utf8');
     const lengths = new Uint32Array(this.strings.map((s) => s.length));
     const blob = Buffer.from(this.strings.join(''), 'utf8');
@@ -98,7 +100,7 @@ export class Encoder {
     blob.copy(out, at.blob);
     out.set(this.ints.bytes(), at.ints);
     out.set(this.floats.bytes(), at.floats);
-    out.writeUInt32LE(crc32(out.subarray(12)) >>> 0, 8);
+    out.writeUInt32LE(sum(out.subarray(12)) >>> 0, 8);
     return out;
   }
 }
@@ -172,8 +174,9 @@ export function containerLength(buf: Buffer): number {
 /** Whether the bytes are one whole container of this version whose checksum holds. */
 export function verify(buf: Buffer): boolean {
   if (buf.length < FIXED || buf.readUInt32LE(0) !== MAGIC || buf.readUInt32LE(4) !== CODEC_VERSION) return false;
-  if (buf.readUInt32LE(12) !== buf.length || !crc32) return false;
-  return crc32(buf.subarray(12)) >>> 0 === buf.readUInt32LE(8);
+  const sum = crc32();
+  if (buf.readUInt32LE(12) !== buf.length || !sum) return false;
+  return sum(buf.subarray(12)) >>> 0 === buf.readUInt32LE(8);
 }
 
 /** The header and a decoder over the body; null when the bytes are not an intact cache of this version. */

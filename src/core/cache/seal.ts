@@ -4,10 +4,10 @@
 // if this user's Persona Lab wrote it: each page ends with an HMAC-SHA-256 under a random key that lives outside
 // every benchmark folder (PERSONA_LAB_STATE_DIR, else $XDG_STATE_HOME/persona-lab, else ~/.local/state/persona-lab).
 // The CLI and the extension run as the same user and share the key; anyone else's pages read as no page.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { crypto } from '../io/builtins';
 
 export const STATE_DIR_ENV = 'PERSONA_LAB_STATE_DIR';
 const KEY_BYTES = 32;
@@ -32,8 +32,8 @@ export function indexKey(): Buffer | string {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       // Made whole under another name and linked into place, so a second process never reads half a key.
-      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      writeFileSync(tmp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
+      const tmp = `${path}.${process.pid}.${crypto().randomBytes(4).toString('hex')}`;
+      writeFileSync(tmp, crypto().randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
       try {
         linkSync(tmp, path);
       } catch (err) {
@@ -53,7 +53,7 @@ export function indexKey(): Buffer | string {
   return key;
 }
 
-const tagOf = (key: Buffer, body: Buffer): Buffer => createHmac('sha256', key).update(body).digest();
+const tagOf = (key: Buffer, body: Buffer): Buffer => crypto().createHmac('sha256', key).update(body).digest();
 
 /** The page's bytes with this user's tag after them. */
 export const seal = (key: Buffer, body: Buffer): Buffer => Buffer.concat([body, tagOf(key, body)]);
@@ -62,5 +62,5 @@ export const seal = (key: Buffer, body: Buffer): Buffer => Buffer.concat([body, 
 export function unseal(key: Buffer, sealed: Buffer): Buffer | null {
   if (sealed.length < TAG_BYTES) return null;
   const body = sealed.subarray(0, sealed.length - TAG_BYTES);
-  return timingSafeEqual(tagOf(key, body), sealed.subarray(sealed.length - TAG_BYTES)) ? body : null;
+  return crypto().timingSafeEqual(tagOf(key, body), sealed.subarray(sealed.length - TAG_BYTES)) ? body : null;
 }

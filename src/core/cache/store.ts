@@ -2,12 +2,12 @@
 // written. One cache file per source file, so that a changed file is re-read alone. Shared by the CLI and the
 // extension: writes go to a temporary file renamed into place, so a reader never sees half a cache, and never
 // leave the folder the caches belong to (a symlinked .personalab/ pointing elsewhere is refused).
-import { createHash } from 'node:crypto';
 import { accessSync, closeSync, constants, existsSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../guards';
 import { mkdirInside, openRegularOrThrow, readRegularFile, writeFileInside } from '../io/safeFs';
 import { indexKey, seal, unseal } from './seal';
+import { crypto } from '../io/builtins';
 
 /** The folder, under a benchmark, that holds its caches (beside labels.db and the templates). */
 export const INDEX_DIR = join('.personalab', 'index');
@@ -34,7 +34,7 @@ export function stampOf(abs: string, size?: number): SourceStamp {
 }
 
 function fingerprint(abs: string, size: number): string {
-  const hash = createHash('sha1');
+  const hash = crypto().createHash('sha1');
   hash.update(String(size));
   const fd = openRegularOrThrow(abs).fd;
   try {
@@ -70,7 +70,7 @@ export function chooseCacheDir(root: string, fallback?: string): string | undefi
     return own;
   } catch {
     if (!fallback) return undefined;
-    return join(fallback, createHash('sha1').update(root).digest('hex').slice(0, 16));
+    return join(fallback, crypto().createHash('sha1').update(root).digest('hex').slice(0, 16));
   }
 }
 
@@ -90,7 +90,7 @@ export class IndexCache {
   ) {}
 
   private pathOf(kind: string, rel: string): string {
-    return join(this.dir, `${kind}-${createHash('sha1').update(rel).digest('hex').slice(0, 20)}.plx`);
+    return join(this.dir, `${kind}-${crypto().createHash('sha1').update(rel).digest('hex').slice(0, 20)}.plx`);
   }
 
   /**

@@ -2,11 +2,12 @@
 // rule of the format whose shape it has (each descriptor's `demoAnswer`), "demo model, not an LLM". It serves
 // GET /v1/models and POST /v1/chat/completions (plain JSON, or
 // server-sent events when the request asks for `stream`); a prompt it cannot read gets HTTP 400 with the reason.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FORMATS } from '../formats';
 import type { DemoMessage, DemoReply } from '../formats/descriptor';
 import { DEMO_MODEL_ID, DEMO_MODEL_NAME } from './model';
+import { http } from '../io/builtins';
 
 export interface DemoServerOptions {
   /** 0 (the default): a free port. */
@@ -195,7 +196,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
     }
   };
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = http().createServer((req, res) => void handle(req, res));
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

@@ -6,7 +6,8 @@
 // Protocol: first {"ready": {...}} or {"fatal": "..."}; then per request line {"id", ...payload} one answer
 // {"id", ...} or {"id", "error"}. The driver writes ASCII-only JSON on a duplicate of its original stdout, and sends
 // anything the checkout prints to stderr.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { childProcess } from './builtins';
 
 export interface DriverOptions {
   /** the Python executable; default python3 */
@@ -62,7 +63,7 @@ export class PythonDriver {
     return new Promise((resolve, reject) => {
       let proc: ChildProcessWithoutNullStreams;
       try {
-        proc = spawn(opts.python, ['-I', '-c', source, checkout], { cwd: checkout, stdio: 'pipe' });
+        proc = childProcess().spawn(opts.python, ['-I', '-c', source, checkout], { cwd: checkout, stdio: 'pipe' });
       } catch (e) {
         reject(new DriverError(`cannot start ${opts.python}: ${(e as Error).message}`));
         return;

@@ -1,7 +1,6 @@
 // The gold rows of a label database file (goldRows.ts): decide, undo, list. Its own connection to the same file as
 // the LabelStore (WAL: the two never block each other's reads), opened and migrated the same way, with the same
 // busy retry and one IMMEDIATE transaction per decision.
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openStoreDatabase, StorageUnavailableError, StoreFileError } from '../storage/sqlite';
 import {
@@ -24,6 +23,7 @@ import type { Adjudication } from './gold';
 import { LABEL_SCHEMA, NewerSchemaError } from './migrations';
 import type { StepRef } from './model';
 import { LabelStoreError, withBusyRetry, type OpenOptions } from './store';
+import { crypto } from '../io/builtins';
 
 export interface Decision {
   ref: StepRef;
@@ -44,7 +44,7 @@ export interface GoldImport {
 /** A decision as a row: a new uid, the labels distinct and sorted, the time now. Throws LabelStoreError. */
 export function decisionRow(d: Decision, now: string): GoldRow {
   const row: GoldRow = {
-    uid: randomUUID(),
+    uid: crypto().randomUUID(),
     ref: { ...d.ref },
     labels: settledLabels(d.labels),
     how: 'adjudicated',

@@ -4,8 +4,8 @@
 // most one score there, 1–10, and setting it again replaces it.
 // `contentHash` is the hash of the utterance scored, so that a score of an answer the run no longer holds (the run
 // was made again) is known as such and left out of the agreement.
-import { createHash } from 'node:crypto';
 import { textProblem } from './storableText';
+import { crypto } from '../io/builtins';
 
 export interface ScoreKey {
   benchmark: string;
@@ -53,5 +53,5 @@ export function scoreKeyOf(r: ScoreKey): ScoreKey {
 
 /** The hash a score keeps of the utterance it scored. */
 export function utteranceHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return crypto().createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -3,13 +3,13 @@
 // ("32k"), `userId` the persona, `stepId` the question's place among that persona's questions of the split in the
 // file's order (0-based, what the tree lists and [ ] walk). The content hash covers the question's id and text, so a
 // label whose question moved or changed reads stale, and one whose place is gone reads missing.
-import { createHash } from 'node:crypto';
 import type { LabelRow, StepRef } from '../labels/model';
 import { piLeakLabel, type FormatLabelSet, type LabelDef } from '../labels/labelDefs';
 import type { Freshness } from '../labels/staleness';
 import { findAround } from '../labels/walk';
 import type { PersonaMemBench, PmQuestion } from './types';
 import { personaIds } from './view';
+import { crypto } from '../io/builtins';
 
 /** Where a label on a question is kept, the benchmark and run aside. */
 export interface PmLabelUnit {
@@ -139,7 +139,7 @@ export function unitOfRow(row: Pick<StepRef, 'platform' | 'userId' | 'stepId'>):
 /** sha256 of what a label on the question judges: its id, text, options, answer and the history's end. */
 export function questionHash(q: PmQuestion): string {
   const parts = [q.questionId, q.question, q.optionsText, q.correctAnswer, q.contextId, String(q.endIndex ?? '')];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return crypto().createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 /** Each row of `benchmark` against the questions as loaded now (rows of other benchmarks are left out). */

@@ -1,12 +1,12 @@
 // What every format's PI audit shares: its options, a finding's stable key, per-category counts of placeholders and
 // findings by source and group, and reading a JSONL file line by line into objects to scan.
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isRecord } from '../io/diagnostics';
 import { parseRawLine, readLines } from '../io/jsonl';
 import { countPlaceholders, emptyCounts, PI_CATEGORIES, type CategoryCounts, type PiCategory } from './placeholders';
 import { scanText } from './scanner';
 import type { Confidence, Finding, ScanOptions } from './types';
+import { crypto } from '../io/builtins';
 
 export interface AuditOptions {
   /** Runs to scan; all when absent, none for []. */
@@ -29,7 +29,7 @@ export interface AuditScanned {
 }
 
 export function textHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  return crypto().createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
 /** Where a finding sits: its file, 1-based line and JSON path, and its span in that string. */

@@ -5,7 +5,6 @@
 // A replica of a label server's verdicts (server/sync.ts) is this store with a journal: its own rows are queued in
 // the same transaction that writes them.
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import {
   migrateSchema,
   openStoreDatabase,
@@ -22,6 +21,7 @@ import { textHash, type FindingPlace } from './tally';
 import { noteProblem } from '../labels/model';
 import { textProblem } from '../labels/storableText';
 import { isPiCategory, type PiCategory } from './placeholders';
+import { crypto } from '../io/builtins';
 
 function withBusyRetry<T>(fn: () => T, maxRetryMs: number): T {
   return retryWhileBusy(
@@ -304,7 +304,7 @@ export class VerdictStore {
     const long = noteProblem(input.note ?? '');
     if (long) throw new VerdictStoreError(`the verdict's note: ${long}`);
     const t = input.target;
-    const uid = randomUUID();
+    const uid = crypto().randomUUID();
     const params = verdictParams({
       benchmark: input.benchmark,
       key: t.key,

@@ -2,10 +2,10 @@
 // one stricter default: a host that is not this machine gets verify-full against the system's CAs, since labels,
 // notes and the password cross a network someone else may read. And whatever the mode, a server that asks for the
 // password in clear over a connection that is neither TLS nor loopback does not get it.
-import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import type pg from 'pg';
 import { readRegularText } from '../io/safeFs';
+import { net } from '../io/builtins';
 
 export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof SSL_MODES)[number];
@@ -23,8 +23,8 @@ export function isLoopbackHost(host: string): boolean {
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (h.startsWith('/')) return true; // a Unix socket folder
   const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
-  if (isIP(v4) === 4) return v4.split('.')[0] === '127';
-  if (isIP(h) === 6) return /^(0{0,4}:){2,7}0{0,3}1$/.test(h) || h === '::1';
+  if (net().isIP(v4) === 4) return v4.split('.')[0] === '127';
+  if (net().isIP(h) === 6) return /^(0{0,4}:){2,7}0{0,3}1$/.test(h) || h === '::1';
   return false;
 }
 

@@ -2,7 +2,6 @@
 // (core/labels/server/sync.ts) and this sends its queue and reads everyone else's writes, soon after each write and
 // every few seconds. It keeps what the labels bar says about the server (online, offline with N queued, an error)
 // and tells the person about a change the server refused as a conflict.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeOp } from '../../core/labels/server/ops';
@@ -13,6 +12,7 @@ import type { LabelStore } from '../../core/labels/store';
 import { describeServer } from '../../core/storage/postgres';
 import { log } from '../log';
 import { SyncPoller } from '../serverPoll';
+import { crypto } from '../../core/io/builtins';
 
 /** The SecretStorage key of a server's password (one per user@host:port/database). */
 export function passwordKey(url: string): string {
@@ -21,7 +21,7 @@ export function passwordKey(url: string): string {
 
 /** The replica file of `url` in the labels home's .personalab/ folder, one per server. */
 export function replicaPath(home: string, url: string): string {
-  const id = createHash('sha256').update(describeServer(url)).digest('hex').slice(0, 12);
+  const id = crypto().createHash('sha256').update(describeServer(url)).digest('hex').slice(0, 12);
   return join(home, '.personalab', `server-${id}.db`);
 }
 

@@ -2,9 +2,9 @@
 // (written in the same transaction as the labels, so a label the person saw saved is always queued), the server's
 // sequence number once it logged the event, how far the server's log has been read, and the conflicts it reported.
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import type { WriteJournal } from '../store';
 import { opKey, type LabelEvent, type OpConflict, type SyncOp } from './ops';
+import { crypto } from '../../io/builtins';
 
 export interface QueuedEvent extends LabelEvent {
   /** The server's sequence number, once it logged the event; null while it waits. */
@@ -56,7 +56,7 @@ export class Outbox implements WriteJournal {
 
   /** WriteJournal: queues one transaction's changes as one event. */
   written(ops: SyncOp[]): void {
-    this.stmts.insert.run(randomUUID(), opKey(ops[0].action).author, JSON.stringify(ops), this.now());
+    this.stmts.insert.run(crypto().randomUUID(), opKey(ops[0].action).author, JSON.stringify(ops), this.now());
   }
 
   /** The events the server has not acknowledged, oldest first. */

@@ -5,13 +5,13 @@
 //   run        the selected run ('' for a label about the data itself)
 //   target     { kind: 'action' } for the test action, { kind: 'history', historyIndex } for one earlier record
 // The content hash covers what the label is about, so that a label made before the data changed shows as stale.
-import { createHash } from 'node:crypto';
 import { readRecordsAt } from '../history';
 import type { HistoryRecord, OmniBenchmark, OmniUser, TestAction } from '../types';
 import { staleness, type Freshness } from '../../labels/staleness';
 import { findAround } from '../../labels/walk';
 import type { LabelKey, LabelRow, LabelTarget, StepRef } from '../../labels/model';
 import { TRACE_PLATFORM } from './labelSet';
+import { crypto } from '../../io/builtins';
 
 /** One test action of one run: the unit trace labels hang on. */
 export interface TraceRef {
@@ -52,7 +52,7 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256 = (text: string) => crypto().createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** What a record says: scene (English name, so renaming 直播间 to Live Streaming is no change), time, context, actions. */
 function recordContent(r: HistoryRecord): unknown {

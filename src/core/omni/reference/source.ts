@@ -1,6 +1,5 @@
 // OmniBehavior's own prompts and readings, from the user's checkout of its repository, through the Python driver
 // (driverSource.ts). It runs the checkout's code: trusted folders only (the callers decide).
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isInside, readRegularFile } from '../../io/safeFs';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import {
   type OmniRequestShape,
 } from '../run/source';
 import OMNI_DRIVER_SOURCE from './driver.py';
+import { crypto } from '../../io/builtins';
 
 /** The files whose code decides a request or its reading (config.py is left out: it holds the user's keys). */
 export const OMNI_REFERENCE_FILES = [
@@ -55,7 +55,7 @@ export function findOmniReferenceCheckout(from: string, within: string = from): 
 }
 
 export function omniReferenceHash(checkout: string): string {
-  const h = createHash('sha256');
+  const h = crypto().createHash('sha256');
   for (const f of OMNI_REFERENCE_FILES) h.update(readRegularFile(join(checkout, f), checkout)).update('\0');
   return h.digest('hex');
 }

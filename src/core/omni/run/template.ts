@@ -3,7 +3,6 @@
 // The questions and their true values follow the benchmark's rules (../questions.ts); the wording, the history
 // format and the reading rules below are ours. Requests use the authors' parameters as defaults (one user message,
 // temperature 0.1, 50 completion tokens for Yes / No and 200 for numbers and text) and our attempt counts.
-import { createHash } from 'node:crypto';
 import { estimateTokens } from '../../runner/estimate';
 import { indexUserFile, readHistory } from '../history';
 import { deriveQuestions } from '../questions';
@@ -16,6 +15,7 @@ import {
   type OmniPromptSource,
   type OmniQuestionRequest,
 } from './source';
+import { crypto } from '../../io/builtins';
 
 const ASK: Readonly<Record<string, string>> = {
   video_completed: 'Will the user watch this video to the end?',
@@ -160,7 +160,7 @@ Simulated message: {{output}}
 Reply with JSON only: {"scores": {"intent_fidelity": n, "persona_mimicry": n, "knowledge_boundary": n, "semantic_alignment": n}}`;
 
 export function omniTemplateSource(): OmniPromptSource {
-  const hash = createHash('sha256').update(OMNI_TEMPLATE).update('\0').update(JUDGE_TEMPLATE).digest('hex');
+  const hash = crypto().createHash('sha256').update(OMNI_TEMPLATE).update('\0').update(JUDGE_TEMPLATE).digest('hex');
   const indexes = new Map<string, Promise<HistoryIndex>>();
   const indexOf = (file: string) => {
     let p = indexes.get(file);

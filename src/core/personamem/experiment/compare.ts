@@ -2,12 +2,12 @@
 // both answered, scored as `score` scores each run (scorePersonaMemRun), accuracy of each, the paired difference with
 // its 95 % percentile bootstrap interval over personas (a persona's questions share one history, so the persona is
 // the unit resampled), and the same per question type, the sample's strata.
-import { createHash } from 'node:crypto';
 import { pct, pp } from '../../experiments/format';
 import { pairedShareDifference, type PairedUnit } from '../../stats/pairedUnits';
 import { alignColumns } from '../../tables/text';
 import { scorePersonaMemRun } from '../score';
 import { SKILL_HEADS, type PersonaMemBench, type PmRun } from '../types';
+import { crypto } from '../../io/builtins';
 
 /**
  * An experiment's run name: exp-<sample>-<hash of what makes two tries differ (the model, the temperature, the
@@ -17,7 +17,8 @@ export function pmExperimentRunName(
   sample: string,
   config: { model: string; temperature: number | undefined; checkout: string | null | undefined },
 ): string {
-  const c = createHash('sha256')
+  const c = crypto()
+    .createHash('sha256')
     .update(JSON.stringify([config.model, config.temperature ?? null, config.checkout ?? 'template']))
     .digest('hex')
     .slice(0, 6);

@@ -1,7 +1,6 @@
 // PersonaMem's own request and answer reading, from the user's checkout of its repository, through the Python driver
 // (driver.py): Evaluation.query_llm and Evaluation.extract_answer of its inference.py. It runs the checkout's code:
 // trusted folders only (the callers decide).
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isInside, readRegularFile } from '../../io/safeFs';
@@ -9,6 +8,7 @@ import { DriverError, PythonDriver, type DriverOptions } from '../../io/pythonDr
 import type { ChatMessage } from '../../runner/client';
 import type { PmRequestSource } from '../run/source';
 import PM_DRIVER_SOURCE from './driver.py';
+import { crypto } from '../../io/builtins';
 
 /** The file whose code decides a request and its reading. */
 export const PM_REFERENCE_FILE = 'inference.py';
@@ -47,7 +47,8 @@ export function findPmReferenceCheckout(from: string, within: string = from): st
 
 /** The hash of the code that decides a request (a changed inference.py is another source). */
 export function pmReferenceHash(checkout: string): string {
-  return createHash('sha256')
+  return crypto()
+    .createHash('sha256')
     .update(readRegularFile(join(checkout, PM_REFERENCE_FILE), checkout))
     .digest('hex');
 }

@@ -1,7 +1,6 @@
 // An experiment: a template run over a sample's users into its own run folder, scored against a base run on exactly
 // the sample's steps with the paired comparison of *Compare Runs* (compareRuns + pairedSummary, the same bootstrap
 // resamples and seed), and what it cost, read back from the run's journal.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readJournalSteps } from '../../runner/journal';
 import { JOURNAL_FILE } from '../../runner/runFolder';
@@ -9,6 +8,7 @@ import { templateId } from '../prompt/prompt';
 import { COMPARE_RESAMPLES, COMPARE_SEED, pairedSummary, type PairedSummaryRow } from '../score/pairedSummary';
 import { compareRuns, type FlippedTag, type RunComparison } from '../score/runCompare';
 import { isPlatform, type Benchmark, type Platform, type Run } from '../types';
+import { crypto } from '../../io/builtins';
 
 export type SampleUsers = Partial<Record<Platform, readonly string[]>>;
 
@@ -26,7 +26,8 @@ export interface ExperimentConfig {
  * running it again resumes the run instead of starting another.
  */
 export function experimentRunName(sample: string, template: string, config: ExperimentConfig): string {
-  const c = createHash('sha256')
+  const c = crypto()
+    .createHash('sha256')
     .update(
       JSON.stringify([config.model, config.temperature, config.maxTokens, config.systemMessage, config.personaMode]),
     )

@@ -2,7 +2,6 @@
 // the totals its runs' coverage counts against. A warm `score` reads these small pages and no rows (issue #47 item
 // 3). They are derived with the scoring functions themselves, and a page names the code it was computed by (a
 // digest of the running bundle), so a page computed by other code is not read: it is computed again.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decode, Encoder, type Decoder } from '../../cache/codec';
 import { isStamp, sameStamp, type IndexCache, type SourceStamp } from '../../cache/store';
@@ -15,6 +14,7 @@ import { aggregateUsers, countHits, metricsFromHits, metricsTableOf, nanMean, sp
 import type { PlatformFigures, PlatformTotals } from '../score/stored';
 import { scoreFromTables } from '../score/table';
 import { METRIC_KEYS, type Benchmark, type Platform, type Run, type User, type UserResult } from '../types';
+import { crypto } from '../../io/builtins';
 
 export const FIGURES = 'spb-figures';
 export const TOTALS = 'spb-totals';
@@ -28,7 +28,7 @@ let codeId: string | undefined;
  */
 function figuresCode(): string {
   if (codeId !== undefined) return codeId;
-  const hash = createHash('sha1');
+  const hash = crypto().createHash('sha1');
   const parts = [
     scoreRun,
     aggregateUsers,

@@ -1,10 +1,10 @@
 // The content hash of a task step: a label made on data that has changed since shows as stale, and says what changed.
 // New labels store one short hash per part (pool, split, posts) in the same column; labels stored before keep the
 // single full hash, which still tells stale from fresh but not which part changed.
-import { createHash } from 'node:crypto';
 import { readPostsText } from '../format/load';
 import { staleness, type Staleness } from '../../labels/staleness';
 import { META_KEYS, POOL_CLASSES, type Step, type User } from '../types';
+import { crypto } from '../../io/builtins';
 
 /** The canonical JSON the hash is taken over: fixed key order, lists in data order. */
 export function stepCanonicalJson(step: Pick<Step, 'pool' | 'split'>, postsText: string): string {
@@ -17,7 +17,7 @@ export function stepCanonicalJson(step: Pick<Step, 'pool' | 'split'>, postsText:
 
 /** sha256 (hex) of the step's pool, meta split and posts text. */
 export function stepContentHash(step: Pick<Step, 'pool' | 'split'>, postsText: string): string {
-  return createHash('sha256').update(stepCanonicalJson(step, postsText), 'utf8').digest('hex');
+  return crypto().createHash('sha256').update(stepCanonicalJson(step, postsText), 'utf8').digest('hex');
 }
 
 export const STEP_PARTS = ['pool', 'split', 'posts'] as const;
@@ -31,7 +31,7 @@ export interface StepHash {
 
 /** The prefix of stored part hashes (core/labels/staleness.ts' isStoredHash knows their shape). */
 const PARTS_PREFIX = 'parts1:';
-const short = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+const short = (text: string) => crypto().createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 
 export function stepHash(step: Pick<Step, 'pool' | 'split'>, postsText: string): StepHash {
   const canonical = JSON.parse(stepCanonicalJson(step, postsText)) as { meta: unknown; pool: unknown };

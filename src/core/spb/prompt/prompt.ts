@@ -1,9 +1,9 @@
 // Prompt templates with named `{{slot}}`s (spec sections 2 and 3). Pure: no `vscode`.
-import { createHash } from 'node:crypto';
 import { platformContext } from './platforms';
 import { pyJsonDumps } from '../../io/pyjson';
 import { kForPool } from '../score/step';
 import type { Severity } from '../../io/diagnostics';
+import { crypto } from '../../io/builtins';
 
 /** How much a template needs a slot: without a `required` one the reply cannot be scored as intended. */
 export type SlotNeed = 'required' | 'reference' | 'optional';
@@ -252,7 +252,7 @@ export function checkTemplate(template: string): TemplateProblem[] {
 
 /** sha256 hex of the template text (UTF-8). */
 export function templateHash(template: string): string {
-  return createHash('sha256').update(text(template), 'utf8').digest('hex');
+  return crypto().createHash('sha256').update(text(template), 'utf8').digest('hex');
 }
 
 /** Short id: the first 12 hex chars of templateHash. */

@@ -1,7 +1,6 @@
 // Where a step's request comes from: a template in our `{{slot}}` syntax (Persona Lab's built-in one or the user's),
 // or the benchmark's own prompt builder in the user's checkout of the StreamProfileBench repository. Every path that
 // sends or shows a request (run, Re-run Step, the draft, the PI guard's scan, the estimate) renders through one.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isInside, readRegularFile } from '../../io/safeFs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +8,7 @@ import { DEFAULT_SYSTEM_MESSAGE, renderPrompt, templateId, type PromptContext } 
 import { kForPool } from '../score/step';
 import type { Step, User } from '../types';
 import { ReferenceDriver, ReferenceDriverError, type DriverOptions, type ReferenceInfo } from './driver';
+import { crypto } from '../../io/builtins';
 
 export const REFERENCE_FILES = ['bench_task.py', 'bench_inference.py'] as const;
 export const REFERENCE_PROMPT_NAME = "the benchmark's prompt (bench_task.py)";
@@ -75,7 +75,7 @@ export function templateSource(name: string, template: string, systemMessage?: s
     kind: 'template',
     name,
     id: templateId(template),
-    hash: createHash('sha256').update(template, 'utf8').digest('hex'),
+    hash: crypto().createHash('sha256').update(template, 'utf8').digest('hex'),
     render: (input) => Promise.resolve(renderTemplateRequest(template, systemMessage, input)),
     close: () => undefined,
   };
@@ -104,7 +104,7 @@ export function isReferenceCheckout(dir: string): boolean {
 
 /** sha256 over both files, so a changed builder or system message is another prompt. */
 export function referenceHash(checkout: string): string {
-  const h = createHash('sha256');
+  const h = crypto().createHash('sha256');
   for (const f of REFERENCE_FILES) h.update(readRegularFile(join(checkout, f), checkout)).update('\0');
   return h.digest('hex');
 }
