@@ -13,7 +13,7 @@ import { PLATFORMS } from '../../src/core/spb/types';
 import { EARLY_FIGURES_FROM } from '../../src/extension/benchmarks/spb/coldLoad/indexFirst';
 import { READING_USERS } from '../../src/extension/benchmarks/spb/treeModel';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { armFigures, firstFiguresRows } from './support/stepFirstOpen';
+import { armFigures, firstFiguresRows, rowsOnceLoaded } from './support/stepFirstOpen';
 import { benchDescription, platformDescription, type CliScore } from './treeExpected';
 
 const LOAD_TIMEOUT = 300_000;
@@ -67,15 +67,7 @@ describe('the tree shows a large folder’s figures first', () => {
       await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, 1 run\(s\) in \d+ ms/, {
         timeout: LOAD_TIMEOUT,
       });
-      const after = await waitFor(
-        async () => {
-          const rows = await wb.sideBar.benchmarks.readRows();
-          return rows.some((r) => r.description.includes(READING_USERS))
-            ? undefined
-            : new Map(rows.map((r) => [r.label, r.description]));
-        },
-        { timeout: 60_000, message: 'the tree over the loaded benchmark' },
-      );
+      const after = await rowsOnceLoaded(wb.sideBar.benchmarks, READING_USERS, 60_000);
       expect(after.get(name!)).toBe(benchDescription(run));
       for (const p of platforms) {
         const d = after.get(PLATFORM_LABELS[p])!;

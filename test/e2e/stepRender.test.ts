@@ -36,6 +36,7 @@ import { rowDescription, rowName, twistie } from './support/sideBar';
 import {
   armFigures,
   firstFiguresRows,
+  rowsOnceLoaded,
   armFirstOpen,
   extensionHostUsage,
   figuresShownAt,
@@ -197,15 +198,7 @@ describe('tree click → step view rendered', () => {
       const firstRows = (await firstFiguresRows(wb.page)) ?? [];
       const early = firstRows.some(([, d]) => d.endsWith(` · ${READING_USERS}`));
       if (early) {
-        const after = await waitFor(
-          async () => {
-            const rows = await wb.sideBar.benchmarks.readRows();
-            return rows.some((r) => r.description.includes(READING_USERS))
-              ? undefined
-              : new Map(rows.map((r) => [r.label, r.description]));
-          },
-          { timeout: LOAD_TIMEOUT, message: 'the tree over the loaded benchmark' },
-        );
+        const after = await rowsOnceLoaded(wb.sideBar.benchmarks, READING_USERS, LOAD_TIMEOUT);
         for (const [name, d] of firstRows.filter(([, d]) => /(^|· )R \d|Avg\. R/.test(d)))
           expect(after.get(name), `${name}: its early figures, then after the open`).toBe(
             d.replace(` · ${READING_USERS}`, ''),

@@ -10,6 +10,8 @@
 //   extension host: "step view: page ready N ms after the panel was made; step sent in M ms"
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
+import type { ViewPane } from './sideBar';
+import { waitFor } from './wait';
 
 type ArmedWindow = Window & { __plFirst?: { click?: number; iframe?: number } };
 
@@ -174,6 +176,19 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
 }
 
 export const firstFiguresRows = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFiguresRows);
+
+/** The Benchmarks tree's rows (name → description) once none says `early` (the early figures' mark) any more. */
+export function rowsOnceLoaded(tree: ViewPane, early: string, timeout: number): Promise<Map<string, string>> {
+  return waitFor(
+    async () => {
+      const rows = await tree.readRows();
+      return rows.some((r) => r.description.includes(early))
+        ? undefined
+        : new Map(rows.map((r) => [r.label, r.description]));
+    },
+    { timeout, message: 'the tree over the loaded benchmark' },
+  );
+}
 
 export const figuresShownAt = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFigures);
 
