@@ -34,10 +34,15 @@ export class RunSelection<B extends { runs: ReadonlyMap<string, R> }, R extends 
     return s;
   }
 
+  /** The run selected in `bench`: the selection while `bench` has its run, else `fallback`'s. */
+  nameIn(bench: B, fallback: () => string | undefined): string | undefined {
+    return this.selected && bench.runs.has(this.selected) ? this.selected : fallback();
+  }
+
   /** After a load: forgets the scores, and keeps the selection while its run still exists, else takes `fallback`. */
   loaded(bench: B, fallback: () => string | undefined): void {
     this.scores.clear();
-    if (!this.selected || !bench.runs.has(this.selected)) this.selected = fallback();
+    this.selected = this.nameIn(bench, fallback);
   }
 
   async select(name: string): Promise<void> {

@@ -64,6 +64,12 @@ export abstract class BenchmarkSession<
     return this.selection.run(this.benchmark);
   }
 
+  /** The run a load of `bench` would select (the selection while `bench` has it, else its first run), not selecting it. */
+  protected runIn(bench: B): R | undefined {
+    const name = this.selection.nameIn(bench, () => this.firstRun(bench));
+    return name === undefined ? undefined : bench.runs.get(name);
+  }
+
   score(runName = this.selection.name): S | undefined {
     return this.selection.score(this.benchmark, runName);
   }

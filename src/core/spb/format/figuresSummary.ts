@@ -3,12 +3,12 @@
 // and figures, and the problems found. Rebuilt on the other side with the same keepTotals and keepFigures a
 // figures-only load uses, it scores as that load does (scoreRun, runCoverage and failedRequests read the attached
 // figures), and reading a user or a row of it is an error that says so.
-import { isDiagnostic, type Diagnostic } from '../../io/diagnostics';
-import { arrayOf, count, num, object, oneOf, recordOf, refine, str, type Guard } from '../../guards';
-import { figuresOf, totalsOf, type PlatformFigures, type PlatformTotals } from '../score/stored';
+import { isDiagnostic } from '../../io/diagnostics';
+import { arrayOf, count, num, object, oneOf, recordOf, refine, str, type Guard, type Infer } from '../../guards';
+import { figuresOf, totalsOf, type PlatformFigures } from '../score/stored';
 import { LazyResults } from './lazyResults';
 import { keepFigures, keepTotals } from './figuresOnly';
-import { emptyBenchmark, METRIC_KEYS, PLATFORMS, type Benchmark, type Platform, type Run } from '../types';
+import { emptyBenchmark, METRIC_KEYS, PLATFORMS, type Benchmark, type Run } from '../types';
 
 const isMetrics = refine(recordOf(num), (m) => METRIC_KEYS.every((k) => k in m));
 const isCoverageCount = object({ covered: count, total: count });
@@ -33,12 +33,7 @@ export const isFiguresSummary = object({
   ),
 });
 
-export interface FiguresSummary {
-  root: string;
-  diagnostics: Diagnostic[];
-  tasks: { platform: Platform; rel: string; count: number; totals: PlatformTotals }[];
-  runs: { name: string; files: { platform: Platform; rel: string; rows: number; figures: PlatformFigures }[] }[];
-}
+export type FiguresSummary = Infer<typeof isFiguresSummary>;
 
 /** The summary of a benchmark a figures-only load made; throws if some map of it carries no figures. */
 export function summarizeFigures(bench: Benchmark): FiguresSummary {

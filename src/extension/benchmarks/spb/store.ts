@@ -120,8 +120,7 @@ export class SpbStore extends BenchmarkSession<Benchmark, Run, RunScore> {
   private showEarly(target: string, summary: FiguresSummary, ms: number): void {
     if (this.benchmark?.root === summary.root) return;
     const bench = benchFromSummary(summary);
-    const name = this.runName && bench.runs.has(this.runName) ? this.runName : this.firstRun(bench);
-    this.earlyFigures = { bench, run: name === undefined ? undefined : bench.runs.get(name) };
+    this.earlyFigures = { bench, run: this.runIn(bench) };
     log.info(`the index worker read the figures of ${target} in ${ms} ms; reading its users for the index`);
     this.earlyChanged.fire();
   }
