@@ -57,11 +57,13 @@ describe('the tree shows a large folder’s figures first', () => {
         timeout: LOAD_TIMEOUT,
         message: 'the first figures in the tree',
       });
-      const early = new Map(first);
+      const early = new Map(first.map(([label, description]) => [label, description]));
       const run = cli.runs[0];
       const name = [...early.keys()].find((k) => early.get(k)?.startsWith('Avg. R'));
       expect(name, 'the benchmark row among the first rows').toBeDefined();
       expect(early.get(name!)).toBe(`${benchDescription(run)} · ${READING_USERS}`);
+      // The side bar cuts the end of the row, where the mark is: the benchmark row's icon spins.
+      expect(first.find(([label]) => label === name)?.[2]).toBe('loading');
       const platforms = PLATFORMS.filter((p) => early.has(PLATFORM_LABELS[p]));
       expect(platforms.length, 'platform rows among the first rows').toBeGreaterThan(0);
       await wb.waitForExtensionHostLine(/\[info\] loaded .*: \d+ users, \d+ steps, 1 run\(s\) in \d+ ms/, {
@@ -69,6 +71,7 @@ describe('the tree shows a large folder’s figures first', () => {
       });
       const after = await rowsOnceLoaded(wb.sideBar.benchmarks, READING_USERS, 60_000);
       expect(after.get(name!)).toBe(benchDescription(run));
+      expect((await wb.sideBar.benchmarks.readRows()).find((r) => r.label === name)?.icon).toBe('database');
       for (const p of platforms) {
         const d = after.get(PLATFORM_LABELS[p])!;
         expect(early.get(PLATFORM_LABELS[p]), PLATFORM_LABELS[p]).toBe(d);

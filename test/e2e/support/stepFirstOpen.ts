@@ -145,11 +145,11 @@ export async function readFirstOpen(
   return { milestones: out, readyAfterPanelMs, stepSentMs, fontFetches, webviewOrigin };
 }
 
-type FiguresWindow = Window & { __plFigures?: number; __plFiguresRows?: [string, string][] };
+type FiguresWindow = Window & { __plFigures?: number; __plFiguresRows?: [string, string, string][] };
 
 /**
  * Records when the Benchmarks tree first shows a row's figures (a description with " · R <n>"), and the rows it
- * showed then (name and description); call it before the benchmark loads. `figuresShownAt` reads the time (ms since
+ * showed then (name, description and codicon, as TreeRow reads them); call it before the benchmark loads. `figuresShownAt` reads the time (ms since
  * the epoch), or undefined before they show; `firstFiguresRows` the rows.
  */
 export function armFigures(page: Page, paneTitle: string): Promise<void> {
@@ -159,9 +159,12 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
       const pane = [...document.querySelectorAll('.part.sidebar .pane')].find(
         (p) => p.querySelector('.pane-header h3.title')?.textContent === title,
       );
-      const rows = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((r): [string, string] => [
+      const rows = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((r): [string, string, string] => [
         r.querySelector('.label-name')?.textContent ?? '',
         r.querySelector('.label-description')?.textContent ?? '',
+        [...(r.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])]
+          .find((c) => c.startsWith('codicon-'))
+          ?.slice('codicon-'.length) ?? '',
       ]);
       if (rows.some(([, d]) => / · R \d/.test(d)) && w.__plFigures === undefined) {
         w.__plFigures = Date.now();

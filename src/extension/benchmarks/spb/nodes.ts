@@ -47,7 +47,7 @@ export interface TreeContext {
   sample?: SampleScope;
   /**
    * `bench` holds the figures of the index worker's first read (coldLoad/worker.ts), not its users yet: the rows show
-   * the figures, offer no command, and each platform holds a loading row until the open ends.
+   * the figures, offer no command, the benchmark row spins, and each platform holds a loading row until the open ends.
    */
   early?: boolean;
 }
@@ -68,7 +68,8 @@ export class BenchmarkNode implements TreeNode {
       state: vscode.TreeItemCollapsibleState.Expanded,
       id: nodeId.benchmark(),
       contextValue: this.ctx.early ? 'benchmarkEarly' : 'benchmark',
-      icon: 'database',
+      // A side bar cuts the end of the row, where "reading users…" is: the icon says it where it is always seen.
+      icon: this.ctx.early ? 'loading~spin' : 'database',
       description:
         benchmarkDescription(run, score, this.ctx.sample?.label) +
         (this.origin() ? ` · ${NOT_THE_BENCHMARK}` : '') +
