@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HeapReading } from '../../src/extension/heapLine';
 import { parseCliHeap, type CliHeap } from './cliHeap';
+import { STEP_PAINTED } from '../../test/e2e/support/stepFirstOpen';
 
 export const RENDER_TEST = 'test/e2e/stepRender.test.ts';
 export const RENDER_RESULT = 'test-results/e2e/step-render.json';
@@ -232,7 +233,7 @@ function firstOpenLines(f: RenderFigures): string[] {
     };
     const ours = (o: RenderFigures['firstOpen']) => {
       const a = at(o, 'content frame: navigation start');
-      const b = at(o, 'first-show-painted');
+      const b = at(o, STEP_PAINTED);
       return a !== undefined && b !== undefined ? b - a : undefined;
     };
     out.push(

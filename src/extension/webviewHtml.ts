@@ -1,7 +1,9 @@
 // The HTML shell every Persona Lab webview uses: a strict CSP with a per-load nonce, the codicon stylesheet and one
-// bundle from dist/webview/. Content is rendered by the bundle from messages, as text only.
+// bundle from dist/webview/. Content is rendered by the bundle from messages, as text only: those posted after the
+// page's `ready`, and those written into the HTML for its first load (`first`).
 import * as vscode from 'vscode';
 import { crypto } from '../core/io/builtins';
+import { FIRST_MESSAGES_ATTR, type FirstMessages } from '../shared/firstMessages';
 
 export function newNonce(): string {
   return crypto().randomBytes(18).toString('base64');
@@ -22,6 +24,8 @@ export interface Shell {
   rootAttrs?: Record<string, string>;
   /** Fonts to fetch at once, before the bundle asks for a glyph: webview URIs, exactly as the stylesheet names them. */
   preloadFonts?: string[];
+  /** Messages for the page to handle as it starts (src/shared/firstMessages.ts); none when empty. */
+  first?: readonly unknown[];
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -44,6 +48,11 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
   const attrs = Object.entries(shell.rootAttrs ?? {})
     .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
     .join('');
+  // Dataset text inside: an attribute value, escaped, that the page reads with getAttribute and JSON.parse.
+  const first: FirstMessages | undefined = shell.first?.length
+    ? { id: newNonce(), messages: [...shell.first] }
+    : undefined;
+  const bodyAttrs = first ? ` ${FIRST_MESSAGES_ATTR}="${escapeAttr(JSON.stringify(first))}"` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -53,7 +62,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
 <link rel="stylesheet" href="${asset('codicons', 'codicon.css')}" id="vscode-codicon-stylesheet">${(shell.preloadFonts ?? []).map((f) => `\n<link rel="preload" href="${escapeAttr(f)}" as="font" type="font/ttf" crossorigin>`).join('')}
 <title>${escapeAttr(shell.title)}</title>
 </head>
-<body>
+<body${bodyAttrs}>
 <main id="${shell.rootId}"${attrs} aria-live="polite"><p class="placeholder">${escapeAttr(shell.placeholder)}</p></main>
 <script nonce="${nonce}" src="${asset('webview', `${shell.bundle}.js`)}"></script>
 </body>

@@ -7,13 +7,22 @@ import * as vscode from 'vscode';
 import { localRoots } from './webviewHtml';
 import { log } from './log';
 
-export interface PanelHostOptions {
+export interface PanelHostOptions<Out = unknown> {
   viewType: string;
   title: string;
   viewColumn: vscode.ViewColumn;
   preserveFocus?: boolean;
   extensionUri: vscode.Uri;
-  html(webview: vscode.Webview): string;
+  /**
+   * The page's HTML. `first`: what the panel posted before its page was loaded (see `deferLoad`), for the page to
+   * read as it starts; a page whose shell does not carry them gets them again after its `ready`, as every page does.
+   */
+  html(webview: vscode.Webview, first?: readonly Out[]): string;
+  /**
+   * The HTML is set by load(), not at once: messages posted until then go into it, so that the page has them as it
+   * starts instead of one round trip after its `ready` (the step view's first step).
+   */
+  deferLoad?: boolean;
   /** A panel VS Code restored after a reload (a serializer's): adopted instead of a new one. */
   adopt?: vscode.WebviewPanel;
   /** Every message from the page; `ready` has already been recorded when it arrives here. */
@@ -32,8 +41,11 @@ export class PanelHost<Out> {
   private waiters: ((ready: boolean) => void)[] = [];
   private watchdog: ReturnType<typeof setTimeout> | undefined;
   private reloads = 0;
+  /** Posted before load() (a deferred load); undefined once the HTML is set. */
+  private first: Out[] | undefined;
+  private loaded = false;
 
-  constructor(private readonly o: PanelHostOptions) {
+  constructor(private readonly o: PanelHostOptions<Out>) {
     const panel =
       o.adopt ??
       vscode.window.createWebviewPanel(
@@ -45,8 +57,8 @@ export class PanelHost<Out> {
     if (o.adopt) panel.webview.options = { enableScripts: true, localResourceRoots: localRoots(o.extensionUri) };
     this.panel = panel;
     const own: vscode.Disposable[] = [];
-    panel.webview.html = o.html(panel.webview);
-    this.arm();
+    if (o.deferLoad) this.first = [];
+    else this.load();
     panel.onDidDispose(() => {
       o.onVisible?.(false);
       this.isReady = false;
@@ -79,9 +91,19 @@ export class PanelHost<Out> {
     );
   }
 
+  /** Sets the page's HTML (once; at construction unless the load is deferred), with what was posted before. */
+  load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    const first = this.first;
+    this.first = undefined;
+    this.panel.webview.html = this.o.html(this.panel.webview, first);
+    this.arm();
+  }
+
   private arm(): void {
     clearTimeout(this.watchdog);
-    if (this.isReady || !this.panel.visible || this.reloads >= MAX_RELOADS) return;
+    if (!this.loaded || this.isReady || !this.panel.visible || this.reloads >= MAX_RELOADS) return;
     this.watchdog = setTimeout(() => {
       if (this.isReady || !this.panel.visible) return;
       this.reloads++;
@@ -119,9 +141,13 @@ export class PanelHost<Out> {
     return this.isReady;
   }
 
-  /** Posts once the page is ready; dropped before (its `ready` makes the owner re-send). */
+  /**
+   * Posts once the page is ready; before a deferred load, kept for the page's HTML; dropped between the two (its
+   * `ready` makes the owner re-send).
+   */
   post(message: Out): void {
-    if (this.isReady) void this.panel.webview.postMessage(message);
+    if (this.first) this.first.push(message);
+    else if (this.isReady) void this.panel.webview.postMessage(message);
   }
 }
 
@@ -273,7 +299,13 @@ export abstract class ShownPanel<Ref extends object, Out, In extends { type: str
     else if (how.viewColumn !== undefined && how.viewColumn !== panel.viewColumn)
       panel.reveal(how.viewColumn, preserveFocus);
     else if (!panel.visible || (how.revealInactive && !panel.active)) panel.reveal(panel.viewColumn, preserveFocus);
+    this.refreshAndLoad();
+  }
+
+  /** Sends what the current ref shows; a new panel's page is loaded after, with what refresh() posted at once. */
+  private refreshAndLoad(): void {
     void this.refresh();
+    this.host?.load();
   }
 
   /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (the view's serializer). */
@@ -282,13 +314,14 @@ export abstract class ShownPanel<Ref extends object, Out, In extends { type: str
     // This view already has a panel (opened before the restore came): the restored one is not needed.
     if (this.host) panel.dispose();
     else this.create(true, panel.viewColumn ?? vscode.ViewColumn.Active, panel);
-    void this.refresh();
+    this.refreshAndLoad();
   }
 
   private create(preserveFocus: boolean, viewColumn: vscode.ViewColumn, adopt?: vscode.WebviewPanel): void {
     this.host = new PanelHost<Out>({
       ...this.hostOptions(),
       adopt,
+      deferLoad: true,
       viewColumn,
       preserveFocus,
       extensionUri: this.extensionUri,
@@ -314,7 +347,7 @@ export abstract class ShownPanel<Ref extends object, Out, In extends { type: str
   }
 
   /** The new panel's view type, title and HTML. */
-  protected abstract hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'>;
+  protected abstract hostOptions(): Pick<PanelHostOptions<Out>, 'viewType' | 'title' | 'html'>;
   /** Sends what the current ref shows (after show, adopt, the page's `ready`, or a change of what it shows). */
   protected abstract refresh(): void | Promise<void>;
   /** A message that passed the guard, `ready` included. */

@@ -42,6 +42,7 @@ import {
   figuresShownAt,
   logTime,
   readFirstOpen,
+  STEP_PAINTED,
   type FirstOpen,
 } from './support/stepFirstOpen';
 
@@ -301,8 +302,7 @@ describe('tree click → step view rendered', () => {
       await waitFor(() => frame!.isDetached(), { timeout: 30_000, message: 'the step view to close' });
       await setExpanded(first!.userId, 3, true);
       const { open: reopen } = await openNewPanel(row(first!.label, 4), first!.t, 1);
-      const paintedMs = (o: FirstOpen | undefined) =>
-        o?.milestones.find((m) => m.what.endsWith('first-show-painted'))?.ms ?? NaN;
+      const paintedMs = (o: FirstOpen | undefined) => o?.milestones.find((m) => m.what === STEP_PAINTED)?.ms ?? NaN;
       const firstOpenMs = paintedMs(firstOpen);
 
       const sorted = [...samples].sort((a, b) => a - b);

@@ -76,6 +76,13 @@ function openStepFromPalette(wb: Workbench, userId: string, stepLabel: string): 
 
 const stepKey = (user: User, step: Step) => `weibo/${user.userId}/${step.stepId}`;
 
+/** Whether the page's first step came from its HTML (the step view's first-show mark says). */
+const firstShowFromHtml = (frame: Frame) =>
+  frame.evaluate(() => {
+    const [mark] = performance.getEntriesByName('persona-lab:first-show') as PerformanceMark[];
+    return (mark?.detail as { fromHtml?: unknown } | undefined)?.fromHtml;
+  });
+
 describe('step view in the real workbench', () => {
   let wb: Workbench;
   let bench: Benchmark;
@@ -141,6 +148,8 @@ describe('step view in the real workbench', () => {
     expect(await frame.locator('.meta-row').textContent()).toContain(step.dateTarget);
     expect(await frame.locator('.meta-row').textContent()).toContain(run.name);
     await wb.editor.tab(`${user.userId} · step ${step.stepId}/${step.totalSteps}`).waitFor();
+    // A new panel's page has its step in its HTML: it renders it as it starts, not after a round trip.
+    expect(await firstShowFromHtml(frame)).toBe(true);
   });
 
   it("shows the six pool groups with the task file's tags and the run's hit / miss marks", async () => {
@@ -352,7 +361,11 @@ describe('step view in the real workbench', () => {
   });
 
   it('comes back after being hidden (the reloaded webview posts ready again) and opens the source lines', async () => {
-    const key = stepKey(target.user, target.step);
+    // Moved on from the step the panel's HTML holds: the page loaded again from that HTML shows the step now shown.
+    await frame.locator('.user-id').click(); // focus inside the webview
+    await pressIn(frame.locator('body'), ']');
+    const key = stepKey(target.user, target.next);
+    await showing(key);
     await wb.runCommand('File: New Untitled Text File'); // same editor group: the step view is hidden and torn down
     await waitFor(
       async () =>
@@ -366,6 +379,7 @@ describe('step view in the real workbench', () => {
     await wb.editor.tab(`${target.user.userId} · step `).click();
     frame = await wb.findWebviewFrame(`#step-root[data-step="${key}"]`);
     expect(await frame.locator('.user-id').textContent()).toBe(target.user.userId);
+    expect(await firstShowFromHtml(frame), 'the old step in the HTML was not shown again').toBe(false);
     await frame.locator('vscode-button[data-source="tasks"]').click();
     await wb.editor.tab('weibo_inference_tasks.jsonl').waitFor();
     await frame.locator('vscode-button[data-source="result"]').click();
@@ -381,7 +395,7 @@ describe('step view in the real workbench', () => {
     await wb.screenshot('step-view-source');
   });
   it('comes back after Reload Window, showing the same step', async () => {
-    const key = stepKey(target.user, target.step);
+    const key = stepKey(target.user, target.next); // where the test before left it
     await wb.editor.tab(`${target.user.userId} · step `).click();
     const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
     await wb.runCommand('Developer: Reload Window').catch(() => {});

@@ -48,6 +48,22 @@ describe('XSS payloads in the dataset are shown as text and never run', () => {
     await wb.runWithPicks('Persona Lab: Open Step', [bench.userId, 'step 2/2']);
     frame = await wb.findWebviewFrame(`#step-root[data-step="weibo/${bench.userId}/2"]`, { timeout: 60_000 });
     await wb.screenshot('xss-step-view');
+    // The payloads came in the page's HTML (the step a new panel holds for its first paint), in one attribute.
+    const page = await frame.evaluate(() => {
+      const [mark] = performance.getEntriesByName('persona-lab:first-show') as PerformanceMark[];
+      const held = JSON.parse(document.body.getAttribute('data-first-messages') ?? 'null') as {
+        messages: { model?: { header?: { bio?: string } } }[];
+      } | null;
+      return {
+        fromHtml: (mark?.detail as { fromHtml?: unknown } | undefined)?.fromHtml,
+        // Anywhere in the page, not only in the view's root: markup or scripts other than the bundle.
+        injected: [...document.body.querySelectorAll('script, img, svg, iframe, a, textarea, style, title')]
+          .filter((e) => !(e instanceof HTMLScriptElement && e.src.endsWith('/dist/webview/step.js')))
+          .map((e) => e.outerHTML),
+        bio: held?.messages[0]?.model?.header?.bio,
+      };
+    });
+    expect(page).toEqual({ fromHtml: true, injected: [], bio: bench.bio });
   });
 
   it('runs nothing: window.__pwned stays unset in the page and in every frame', async () => {

@@ -2,22 +2,12 @@
 // that a reload of the page keeps them.
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import { el, type Child } from './dom';
+import { mergeState, type StateApi } from './host';
 
 /** Remembered open state of a section, and a setter called when the user toggles it. */
 export interface SectionState {
   isOpen(section: string, byDefault: boolean): boolean;
   setOpen(section: string, open: boolean): void;
-}
-
-interface StateApi {
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-/** Sets some keys of the page's saved state and keeps the others (open sections, what a reload restores). */
-export function mergeState(api: StateApi, part: Record<string, unknown>): void {
-  const saved = api.getState();
-  api.setState({ ...(typeof saved === 'object' && saved !== null ? saved : {}), ...part });
 }
 
 export function openSections(api: StateApi): SectionState {

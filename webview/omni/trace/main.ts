@@ -12,10 +12,10 @@ import {
 } from '../../../src/shared/omni/traceProtocol';
 import type { AttemptsMessage } from '../../../src/shared/omni/traceAttempts';
 import { el } from '../../shared/dom';
-import { onHostMessage, vscodeApi } from '../../shared/host';
+import { mergeState, onHostMessage, vscodeApi } from '../../shared/host';
 import { isPlainKey } from '../../shared/keys';
 import { injectStyle } from '../../shared/page';
-import { mergeState, openSections, section } from '../../shared/sections';
+import { openSections, section } from '../../shared/sections';
 import baseCss from '../../shared/base.css';
 import chipsCss from '../../shared/labelChips.css';
 import piMarksCss from '../../shared/piMarks.css';

@@ -10,10 +10,10 @@ import {
   type WebviewToExtension,
 } from '../../../src/shared/personamem/questionProtocol';
 import { el, icon } from '../../shared/dom';
-import { onHostMessage, vscodeApi } from '../../shared/host';
+import { mergeState, onHostMessage, vscodeApi } from '../../shared/host';
 import { isPlainKey } from '../../shared/keys';
 import { injectStyle } from '../../shared/page';
-import { mergeState, openSections, section } from '../../shared/sections';
+import { openSections, section } from '../../shared/sections';
 import baseCss from '../../shared/base.css';
 import chipsCss from '../../shared/labelChips.css';
 import vlistCss from '../../shared/vlist.css';

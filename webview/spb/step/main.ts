@@ -12,10 +12,10 @@ import {
 import { fieldKey, type StepPiMarks } from '../../../src/core/pi/spans';
 import type { StepModel } from '../../../src/core/spb/view/stepModel';
 import { el } from '../../shared/dom';
-import { onHostMessage, vscodeApi } from '../../shared/host';
+import { mergeState, onHostMessage, vscodeApi } from '../../shared/host';
 import { isPlainKey } from '../../shared/keys';
 import { injectStyle } from '../../shared/page';
-import { mergeState, openSections, section } from '../../shared/sections';
+import { openSections, section } from '../../shared/sections';
 import { LabelsUi } from './labels';
 import { highlightFinding } from './pi';
 import { renderStep, type Handlers } from './render';
@@ -132,27 +132,41 @@ function showEmpty(message: string): void {
   root.replaceChildren(el('p', { className: 'placeholder', text: message }));
 }
 
-onHostMessage(isExtensionToWebview, (msg) => {
-  switch (msg.type) {
-    case 'show':
-      show(msg.model, msg.nav, msg.pi, msg.pinnedRun);
-      markFirstShow();
-      break;
-    case 'empty':
-      showEmpty(msg.message);
-      break;
-    case 'labels':
-      labels.update(msg.state);
-      break;
-    case 'rerun':
-      rerun = msg.state;
-      showRerun();
-      break;
-    case 'highlightPi':
-      highlightFinding(root, msg.highlight, msg.reveal);
-      break;
-  }
-});
+// The first `show` is written into the page's HTML and sent again after the page's `ready`, with the rest of what the
+// step shows: the same step is not rendered twice.
+let showInHtml: string | undefined;
+onHostMessage(
+  isExtensionToWebview,
+  (msg, fromHtml) => {
+    switch (msg.type) {
+      case 'show': {
+        if (fromHtml) showInHtml = JSON.stringify(msg);
+        else if (showInHtml !== undefined) {
+          const again = JSON.stringify(msg) === showInHtml;
+          showInHtml = undefined;
+          if (again && shown) break;
+        }
+        show(msg.model, msg.nav, msg.pi, msg.pinnedRun);
+        markFirstShow(fromHtml);
+        break;
+      }
+      case 'empty':
+        showEmpty(msg.message);
+        break;
+      case 'labels':
+        labels.update(msg.state);
+        break;
+      case 'rerun':
+        rerun = msg.state;
+        showRerun();
+        break;
+      case 'highlightPi':
+        highlightFinding(root, msg.highlight, msg.reveal);
+        break;
+    }
+  },
+  vscode,
+);
 
 // In-webview keys: [ ] previous/next step, { } previous/next user (the workbench's Alt+[ / Alt+] keybindings get
 // the Alt combinations).
@@ -169,10 +183,10 @@ window.addEventListener('keydown', (event: KeyboardEvent) => {
   handlers.navigate(direction);
 });
 
-/** Marks the first step rendered, and the first frame painted with it (see bundleStart.ts). */
-function markFirstShow(): void {
+/** Marks the first step rendered (and whether the HTML held it), and the first frame painted with it (bundleStart.ts). */
+function markFirstShow(fromHtml: boolean): void {
   if (performance.getEntriesByName('persona-lab:first-show').length) return;
-  performance.mark('persona-lab:first-show');
+  performance.mark('persona-lab:first-show', { detail: { fromHtml } });
   requestAnimationFrame(() => setTimeout(() => performance.mark('persona-lab:first-show-painted')));
 }
 

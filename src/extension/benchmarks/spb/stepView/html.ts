@@ -1,8 +1,10 @@
-// The step view's page: rendered by dist/webview/step.js from `show` messages. The codicon font is preloaded: it is
+// The step view's page: rendered by dist/webview/step.js from `show` messages, the first of them written into the
+// HTML (the panel is made with its step at hand: it paints without waiting for a round trip after its `ready`). The codicon font is preloaded: it is
 // otherwise requested only when the first step's icons are laid out, and arrived after that step was painted.
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../../webviewHtml';
+import type { ExtensionToWebview } from '../../../../shared/spb/stepViewProtocol';
 
 export { localRoots, newNonce } from '../../../webviewHtml';
 
@@ -21,7 +23,12 @@ function codiconFontName(extensionUri: vscode.Uri): string | null {
   return codiconFont;
 }
 
-export function stepViewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+export function stepViewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  nonce: string,
+  first?: readonly ExtensionToWebview[],
+): string {
   const font = codiconFontName(extensionUri);
   const [file, query] = (font ?? '').split('?');
   const fontUri = font && webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicons', file));
@@ -31,5 +38,6 @@ export function stepViewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, 
     rootId: 'step-root',
     placeholder: 'Loading step…',
     preloadFonts: fontUri ? [`${fontUri.toString()}${query ? `?${query}` : ''}`] : [],
+    first,
   });
 }

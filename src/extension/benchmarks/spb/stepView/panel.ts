@@ -133,11 +133,11 @@ export class StepPanel extends ShownPanel<StepRef, ExtensionToWebview, WebviewTo
     return true;
   }
 
-  protected hostOptions(): Pick<PanelHostOptions, 'viewType' | 'title' | 'html'> {
+  protected hostOptions(): Pick<PanelHostOptions<ExtensionToWebview>, 'viewType' | 'title' | 'html'> {
     return {
       viewType: STEP_VIEW_TYPE,
       title: this.pinnedRun === undefined ? 'Persona Lab step' : `${this.pinnedRun} · step`,
-      html: (webview) => stepViewHtml(webview, this.extensionUri, newNonce()),
+      html: (webview, first) => stepViewHtml(webview, this.extensionUri, newNonce(), first),
     };
   }
 
