@@ -7,7 +7,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { firstReadBytes } from '../../src/core/spb/format/load';
+import { discover, firstReadBytes } from '../../src/core/spb/format/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS } from '../../src/core/spb/types';
 import { EARLY_FIGURES_FROM } from '../../src/extension/benchmarks/spb/coldLoad/indexFirst';
@@ -27,7 +27,7 @@ describe('the tree shows a large folder’s figures first', () => {
     root = join(mkdtempSync(join(tmpdir(), 'persona-lab-early-')), 'paper');
     execFileSync(process.execPath, [join(repoRoot, 'scripts/gen-sample.mjs'), '--scale', 'paper', '--out', root]);
     expect(statSync(root).isDirectory()).toBe(true);
-    expect(firstReadBytes(root, () => undefined)).toBeGreaterThanOrEqual(EARLY_FIGURES_FROM);
+    expect(firstReadBytes(discover(root), () => undefined)).toBeGreaterThanOrEqual(EARLY_FIGURES_FROM);
     cli = JSON.parse(
       execFileSync(process.execPath, [join(repoRoot, 'dist/cli.js'), 'score', root, '--json', '--no-cache'], {
         encoding: 'utf8',

@@ -1,8 +1,9 @@
 // The tree's early figures: on a folder its index has never seen, the index worker first reads it as a cold `score`
 // does and posts the figures, and the tree shows them until the open ends. What the tree shows early must be what it
 // shows after: every run's figures, failed requests and row texts, problems included.
-import { appendFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { INDEX_DIR } from '../../src/core/cache/store';
 import {
@@ -11,7 +12,7 @@ import {
   summarizeFigures,
   type FiguresSummary,
 } from '../../src/core/spb/format/figuresSummary';
-import { firstReadBytes, loadBenchmark } from '../../src/core/spb/format/load';
+import { discover, firstReadBytes, loadBenchmark } from '../../src/core/spb/format/load';
 import { failedRequests } from '../../src/core/spb/score/failedRequests';
 import { scoreRun } from '../../src/core/spb/score/run';
 import { scoreJson } from '../../src/core/spb/score/tables';
@@ -88,7 +89,7 @@ describe('early figures', () => {
   it('are posted by the worker before the index on a large folder new to it, and not once the index knows it', async () => {
     const root = copySample();
     const cacheDir = join(root, INDEX_DIR);
-    const bytes = firstReadBytes(root, () => cacheDir)!;
+    const bytes = firstReadBytes(discover(root), () => cacheDir)!;
     expect(bytes).toBe(fileBytes(root));
     // Below the size the job names, a folder is read once.
     const small: string[] = [];
@@ -123,7 +124,7 @@ describe('early figures', () => {
     expect(progress.at(-1)![0]).toBe(total);
     expect(progress.some(([d]) => d === total / 2)).toBe(true);
     expect(progress.map(([d]) => d)).toEqual(progress.map(([d]) => d).sort((a, b) => a - b));
-    expect(firstReadBytes(root, () => cacheDir)).toBeUndefined();
+    expect(firstReadBytes(discover(root), () => cacheDir)).toBeUndefined();
     const again: string[] = [];
     const load = () =>
       coldLoadInWorker(
@@ -136,9 +137,37 @@ describe('early figures', () => {
     expect(again).toEqual([]);
     // Once every tasks file has changed since the index was written, every file is read in full again: early.
     for (const f of readdirSync(join(root, 'data'))) appendFileSync(join(root, 'data', f), '\n');
-    expect(firstReadBytes(root, () => cacheDir)).toBe(fileBytes(root));
+    expect(firstReadBytes(discover(root), () => cacheDir)).toBe(fileBytes(root));
     await load();
     expect(again).toEqual(['figures']);
+  });
+
+  it("are posted before the worker loads node:crypto, which only the index needs (the figures' start)", async () => {
+    const root = copySample();
+    // The worker's bundle, required by a file that notes, with each message but progress, whether crypto is loaded.
+    const wrapper = join(dirname(script), 'noting-crypto.cjs');
+    writeFileSync(
+      wrapper,
+      `const { parentPort } = require('node:worker_threads');
+const post = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m) =>
+  post(m.type === 'progress' ? m : { ...m, crypto: process.moduleLoadList.includes('NativeModule crypto') });
+require(${JSON.stringify(script)});
+`,
+    );
+    const seen = await new Promise<string[]>((resolve, reject) => {
+      const notes: string[] = [];
+      const worker = new Worker(wrapper, {
+        workerData: { target: root, cacheDir: join(root, INDEX_DIR), earlyFrom: 0 },
+      });
+      worker.on('error', reject);
+      worker.on('message', (m: { type: string; crypto?: boolean; reason?: string }) => {
+        if (m.type === 'progress') return;
+        notes.push(`${m.type}: crypto ${m.crypto ? 'loaded' : 'not loaded'}${m.reason ? ` (${m.reason})` : ''}`);
+        if (m.type !== 'figures') void worker.terminate().then(() => resolve(notes));
+      });
+    });
+    expect(seen).toEqual(['figures: crypto not loaded', 'done: crypto loaded']);
   });
 
   it('show in the store while the open reads, for the selected run, and go once it has loaded', async () => {

@@ -98,8 +98,10 @@ export class IndexCache {
    * when there is none, or it was written by someone else.
    */
   read(kind: string, rel: string): Buffer | null {
-    const path = this.pathOf(kind, rel);
     this.log?.push(`${kind}:${rel}`);
+    // A folder's first open: no index yet, and no page name or key to work out (which load node:crypto).
+    if (!existsSync(this.dir)) return null;
+    const path = this.pathOf(kind, rel);
     const key = indexKey();
     if (typeof key === 'string') return null;
     try {

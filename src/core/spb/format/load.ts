@@ -53,6 +53,8 @@ export interface LoadOptions {
    * index only if asked for (format/figuresOnly.ts).
    */
   figuresOnly?: boolean;
+  /** discover(target), when the caller has just made it (the index worker): the folder is not listed again. */
+  discovered?: Discovered;
 }
 
 interface FileJob {
@@ -69,13 +71,16 @@ const RESULTS_RE = /^inference_results_(.+)\.jsonl$/;
  * Finds the tasks files and run folders of a benchmark. Does not read them. An entry that cannot be used (a dangling
  * link, a link loop, no permission, a folder where a file belongs) is one of `problems`; the rest is found.
  */
-export function discover(target: string): {
+/** A benchmark folder's readable files as discover() found them. */
+export interface Discovered {
   root: string;
   tasks: FileJob[];
   runs: Map<string, FileJob[]>;
   orphans: string[];
   problems: Diagnostic[];
-} {
+}
+
+export function discover(target: string): Discovered {
   let root = target;
   let tasks: FileJob[];
   const stat = statSync(target);
@@ -135,8 +140,7 @@ function indexOf(root: string, dir: string, pages?: string[]): IndexCache {
  * opened with this index, or whose tasks files all changed since): a load with it then reads every file in full.
  * Undefined when some tasks page is current, so that the load reads from the index what it can.
  */
-export function firstReadBytes(target: string, cacheDir: (root: string) => string | undefined): number | undefined {
-  const found = discover(target);
+export function firstReadBytes(found: Discovered, cacheDir: (root: string) => string | undefined): number | undefined {
   const dir = cacheDir(found.root);
   const cache = dir ? indexOf(found.root, dir) : undefined;
   if (cache && found.tasks.some((t) => hasCurrentTasksPage(cache, t))) return undefined;
@@ -144,7 +148,7 @@ export function firstReadBytes(target: string, cacheDir: (root: string) => strin
 }
 
 export async function loadBenchmark(target: string, opts: LoadOptions = {}): Promise<Benchmark> {
-  const found = discover(target);
+  const found = opts.discovered ?? discover(target);
   const runJobs = [...found.runs].filter(([name]) => !opts.runs || opts.runs.includes(name));
   const total = [...found.tasks, ...runJobs.flatMap(([, files]) => files)].reduce((s, f) => s + f.size, 0);
   let done = 0;

@@ -3,7 +3,7 @@
 // figures of a first, figures-only read), so that the extension host then opens warm from that index, off its main
 // thread for the cold read. It imports the core only: never vscode, which a worker cannot load.
 import { parentPort, workerData } from 'node:worker_threads';
-import { firstReadBytes, loadBenchmark } from '../../../../core/spb/format/load';
+import { discover, firstReadBytes, loadBenchmark } from '../../../../core/spb/format/load';
 import { summarizeFigures } from '../../../../core/spb/format/figuresSummary';
 import type { CacheReport } from '../../../../core/spb/format/indexed';
 import { isColdLoadJob, type FromWorker } from './protocol';
@@ -31,10 +31,12 @@ async function main(): Promise<void> {
   try {
     // A large folder its index has never seen is read in full, which takes several times a cold `score`: read it as
     // that job does first (users as tables, rows folded as they are read), so the tree shows its figures sooner,
-    // then again for the index. An index that knows the folder makes the read mostly pages: it is read once.
-    const twice = (firstReadBytes(target, () => cacheDir) ?? -1) >= earlyFrom;
+    // then again for the index (listing the folder again: files may have changed meanwhile). An index that knows the
+    // folder makes the read mostly pages: it is read once.
+    const discovered = discover(target);
+    const twice = (firstReadBytes(discovered, () => cacheDir) ?? -1) >= earlyFrom;
     if (twice) {
-      const figures = await loadBenchmark(target, { onProgress: progress(0, 2), figuresOnly: true });
+      const figures = await loadBenchmark(target, { onProgress: progress(0, 2), figuresOnly: true, discovered });
       post({ type: 'figures', summary: summarizeFigures(figures), ms: Date.now() - started });
     }
     const onProgress = twice ? progress(1, 2) : progress(0, 1);
