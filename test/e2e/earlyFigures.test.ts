@@ -3,17 +3,24 @@
 // CLI's figures, and each row shows the same once the open ends. The folder is the generator's paper-scale benchmark
 // with its one run (53 MiB), above the size from which a folder is read for its figures first.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { INDEX_DIR } from '../../src/core/cache/store';
 import { discover, firstReadBytes } from '../../src/core/spb/format/load';
 import { PLATFORM_LABELS } from '../../src/core/spb/score/tables';
 import { PLATFORMS } from '../../src/core/spb/types';
 import { EARLY_FIGURES_FROM } from '../../src/extension/benchmarks/spb/coldLoad/indexFirst';
 import { READING_USERS } from '../../src/extension/benchmarks/spb/treeModel';
 import { repoRoot, startWorkbench, waitFor, type Workbench } from './harness';
-import { armFigures, firstFiguresRows, rowsOnceLoaded } from './support/stepFirstOpen';
+import {
+  armFigures,
+  firstFiguresRows,
+  recordViewProgress,
+  rowsOnceLoaded,
+  viewProgress,
+} from './support/stepFirstOpen';
 import { benchDescription, platformDescription, type CliScore } from './treeExpected';
 
 const LOAD_TIMEOUT = 300_000;
@@ -79,6 +86,33 @@ describe('the tree shows a large folder’s figures first', () => {
         const users = Number(/([\d,]+) users?/.exec(d)?.[1]?.replace(/,/g, ''));
         expect(d).toBe(platformDescription(users, run.platforms[p]));
       }
+    },
+  );
+
+  it(
+    'fills the view’s progress bar as the folder is read again, with no endless animation once it knows how far',
+    { timeout: LOAD_TIMEOUT },
+    async () => {
+      // The view is open now: an open shows its progress there. Without its index the folder is read twice again.
+      rmSync(join(root, INDEX_DIR), { recursive: true, force: true });
+      const loaded = /\[info\] loaded .*: \d+ users, \d+ steps, 1 run\(s\) in \d+ ms/;
+      const before = wb.logLines().filter((l) => loaded.test(l)).length;
+      await recordViewProgress(wb.page, 'Benchmarks');
+      await wb.startCommand('Persona Lab: Refresh');
+      await waitFor(() => wb.logLines().filter((l) => loaded.test(l))[before], {
+        timeout: LOAD_TIMEOUT,
+        message: 'the refresh to be logged',
+      });
+      await wb.waitForExtensionHostLine(/the index worker read the figures of/);
+      const states = await viewProgress(wb.page);
+      const widths = states
+        .filter((s) => s.classes.includes('discrete') && s.classes.includes('active'))
+        .map((s) => Number(/^([\d.]+)%$/.exec(s.width)?.[1]));
+      expect(widths.filter((w) => w > 0 && w < 100).length, JSON.stringify(states)).toBeGreaterThan(5);
+      expect(widths, 'never going back').toEqual([...widths].sort((a, b) => a - b));
+      // Endless only until the first report, if at all.
+      const firstDiscrete = states.findIndex((s) => s.classes.includes('discrete'));
+      expect(states.slice(firstDiscrete).filter((s) => s.classes.includes('infinite'))).toEqual([]);
     },
   );
 });

@@ -25,14 +25,17 @@ export function windowLoadHost(storage?: string): LoadHost {
       vscode.workspace.getConfiguration('personaLab').get<boolean>('index.enabled', true)
         ? chooseCacheDir(root, storage && join(storage, 'index'))
         : undefined,
+    // The view's bar and the status bar both show how far the read is: a bar given increments fills as the read goes
+    // instead of running the endless animation, which the workbench draws at every frame of the open.
     progress: (title, task) =>
-      vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
+      vscode.window.withProgress({ location: { viewId: VIEW_ID } }, (inView) =>
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => {
           let last = 0;
           return task((done, total) => {
             const pct = total ? Math.floor((100 * done) / total) : 100;
             if (pct > last) {
               progress.report({ message: `${pct} %`, increment: pct - last });
+              inView.report({ increment: pct - last });
               last = pct;
             }
           });

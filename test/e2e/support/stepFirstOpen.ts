@@ -167,8 +167,8 @@ type FiguresWindow = Window & { __plFigures?: number; __plFiguresRows?: [string,
 
 /**
  * Records when the Benchmarks tree first shows a row's figures (a description with " · R <n>"), and the rows it
- * showed then (name, description and codicon, as TreeRow reads them); call it before the benchmark loads. `figuresShownAt` reads the time (ms since
- * the epoch), or undefined before they show; `firstFiguresRows` the rows.
+ * showed then (name, description and codicon, as TreeRow reads them); call it before the benchmark loads.
+ * `figuresShownAt` reads the time (ms since the epoch), or undefined before they show; `firstFiguresRows` the rows.
  */
 export function armFigures(page: Page, paneTitle: string): Promise<void> {
   return page.evaluate((title) => {
@@ -197,6 +197,39 @@ export function armFigures(page: Page, paneTitle: string): Promise<void> {
 }
 
 export const firstFiguresRows = (page: Page) => page.evaluate(() => (window as FiguresWindow).__plFiguresRows);
+
+/** A state of a view's progress bar: its container's classes (`infinite`, `discrete`, `done`) and its bar's width. */
+export interface ViewProgress {
+  classes: string[];
+  width: string;
+}
+
+type ProgressWindow = Window & { __plProgress?: ViewProgress[] };
+
+/** Records every state the progress bar of the side bar's pane `paneTitle` takes from now on (`viewProgress` reads them). */
+export function recordViewProgress(page: Page, paneTitle: string): Promise<void> {
+  return page.evaluate((title) => {
+    const w = window as ProgressWindow;
+    const states: ViewProgress[] = (w.__plProgress = []);
+    const pane = [...document.querySelectorAll('.part.sidebar .pane')].find(
+      (p) => p.querySelector('.pane-header h3.title')?.textContent === title,
+    );
+    const bar = pane?.querySelector<HTMLElement>('.monaco-progress-container');
+    if (!bar) return;
+    const note = () => {
+      const state = {
+        classes: [...bar.classList],
+        width: bar.querySelector<HTMLElement>('.progress-bit')?.style.width ?? '',
+      };
+      const last = states.at(-1);
+      if (!last || last.width !== state.width || last.classes.join() !== state.classes.join()) states.push(state);
+    };
+    new MutationObserver(note).observe(bar, { attributes: true, subtree: true });
+    note();
+  }, paneTitle);
+}
+
+export const viewProgress = (page: Page) => page.evaluate(() => (window as ProgressWindow).__plProgress ?? []);
 
 /** The Benchmarks tree's rows (name → description) once none says `early` (the early figures' mark) any more. */
 export function rowsOnceLoaded(tree: ViewPane, early: string, timeout: number): Promise<Map<string, string>> {
