@@ -302,10 +302,16 @@ export abstract class ShownPanel<Ref extends object, Out, In extends { type: str
     this.refreshAndLoad();
   }
 
-  /** Sends what the current ref shows; a new panel's page is loaded after, with what refresh() posted at once. */
+  /**
+   * Sends what the current ref shows; a new panel's page is loaded after, with what refresh() posted at once (and
+   * loaded all the same when refresh() throws: its `ready` then asks again).
+   */
   private refreshAndLoad(): void {
-    void this.refresh();
-    this.host?.load();
+    try {
+      void this.refresh();
+    } finally {
+      this.host?.load();
+    }
   }
 
   /** Takes over a panel that VS Code restored after a reload, showing `ref` in it (the view's serializer). */
