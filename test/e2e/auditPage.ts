@@ -138,6 +138,11 @@ export function auditPage(wb: () => Workbench, cli: () => StepAuditReport) {
         const row = pane().rowAt(i);
         if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
         await twistie(row).click();
+        // A busy workbench can take longer than one poll to turn the row: a second click then would turn it back.
+        await waitFor(async () => (await row.getAttribute('aria-expanded').catch(() => null)) === String(expanded), {
+          timeout: 3_000,
+          message: `${label} to turn`,
+        }).catch(() => undefined);
         return false;
       },
       { timeout: 30_000, message: `${label} to be ${expanded ? 'expanded' : 'collapsed'}` },
