@@ -1,6 +1,7 @@
 // The step view's page: rendered by dist/webview/step.js from `show` messages, the first of them written into the
-// HTML (the panel is made with its step at hand: it paints without waiting for a round trip after its `ready`). The codicon font is preloaded: it is
-// otherwise requested only when the first step's icons are laid out, and arrived after that step was painted.
+// HTML (the panel is made with its step at hand: it paints without waiting for a round trip after its `ready`).
+// The codicon font is preloaded: it is otherwise requested only when the first step's icons are laid out, and arrived
+// after that step was painted.
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../../webviewHtml';
