@@ -1,6 +1,6 @@
 // The page's side of the VS Code webview host: the API it posts through (typed by what the page may post), the page's
 // saved state, and the one way it listens, which drops every message its protocol's guard rejects.
-import type { Guard } from '../../src/core/guards';
+import { isRecord, type Guard } from '../../src/core/guards';
 import { FIRST_MESSAGES_ATTR, isFirstMessages } from '../../src/shared/firstMessages';
 
 export interface VsCodeApi<Out> {
@@ -42,8 +42,7 @@ function firstMessages(api: StateApi): readonly unknown[] {
   }
   if (!isFirstMessages(first)) return [];
   const saved = api.getState();
-  if (typeof saved === 'object' && saved !== null && (saved as { firstUsed?: unknown }).firstUsed === first.id)
-    return [];
+  if (isRecord(saved) && saved.firstUsed === first.id) return [];
   mergeState(api, { firstUsed: first.id });
   return first.messages;
 }
